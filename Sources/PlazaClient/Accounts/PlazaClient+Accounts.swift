@@ -1,0 +1,90 @@
+import Foundation
+import PlazaCore
+
+extension PlazaClient {
+    /// Creates an account; a six-digit code is mailed to verify the address.
+    public func register(_ request: RegisterRequest) async throws -> User {
+        try await send("POST", "v1/auth/register", body: request)
+    }
+
+    /// Verifies the address with the mailed code.
+    @discardableResult
+    public func verifyEmail(_ email: String, code: String) async throws -> User {
+        try await send("POST", "v1/auth/verify-email", body: VerifyEmailRequest(email: email, code: code))
+    }
+
+    /// Mails a new verification code (the server answers the same for any address).
+    public func resendCode(to email: String) async throws {
+        let _: Acknowledgement = try await send("POST", "v1/auth/resend-code", body: EmailRequest(email: email))
+    }
+
+    /// Logs in with e-mail or username; the client keeps the tokens.
+    @discardableResult
+    public func login(_ login: String, password: String, device: String? = nil) async throws -> User {
+        let response: TokenResponse = try await send("POST", "v1/auth/login", body: LoginRequest(login: login, password: password, device: device))
+        await tokens.save(Tokens(response))
+        return response.user
+    }
+
+    /// Ends this session on the server and forgets the tokens.
+    public func logout() async throws {
+        defer { Task { await tokens.save(nil) } }
+        do {
+            try await sendVoid("POST", "v1/auth/logout", auth: .required)
+        } catch PlazaClientError.notSignedIn {
+            // Already signed out: nothing to end.
+        }
+        await tokens.save(nil)
+    }
+
+    /// Mails a password reset code when the address has an account.
+    public func forgotPassword(email: String) async throws {
+        let _: Acknowledgement = try await send("POST", "v1/auth/forgot-password", body: EmailRequest(email: email))
+    }
+
+    /// Sets a new password with the mailed code; every session, this one too, is signed out.
+    public func resetPassword(email: String, code: String, newPassword: String) async throws {
+        let _: Acknowledgement = try await send(
+            "POST", "v1/auth/reset-password", body: ResetPasswordRequest(email: email, code: code, newPassword: newPassword))
+        await tokens.save(nil)
+    }
+
+    /// The signed-in user.
+    public func me() async throws -> User {
+        try await send("GET", "v1/me", auth: .required)
+    }
+
+    /// Changes the given profile fields.
+    public func updateProfile(_ update: ProfileUpdate) async throws -> User {
+        try await send("PATCH", "v1/me", body: update, auth: .required)
+    }
+
+    /// Changes the password; other sessions are signed out.
+    public func changePassword(current: String, new: String) async throws {
+        try await sendVoid("POST", "v1/me/password", body: ChangePasswordRequest(currentPassword: current, newPassword: new), auth: .required)
+    }
+
+    /// Moves the account to a new address, to be verified with a mailed code.
+    public func changeEmail(to email: String, password: String) async throws -> User {
+        try await send("POST", "v1/me/email", body: ChangeEmailRequest(email: email, password: password), auth: .required)
+    }
+
+    /// Erases the account and forgets the tokens.
+    public func deleteAccount(password: String) async throws {
+        try await sendVoid("DELETE", "v1/me", body: DeleteAccountRequest(password: password), auth: .required)
+        await tokens.save(nil)
+    }
+
+    /// The signed-in devices, most recent first.
+    public func sessions(limit: Int? = nil, cursor: String? = nil) async throws -> Page<SessionInfo> {
+        var query: [URLQueryItem] = []
+        if let limit { query.append(URLQueryItem(name: "limit", value: String(limit))) }
+        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        return try await send("GET", "v1/me/sessions", query: query, auth: .required)
+    }
+
+    /// Signs one device out.
+    public func revokeSession(_ id: UUID) async throws {
+        try await sendVoid("DELETE", "v1/me/sessions/\(id.uuidString)", auth: .required)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The tokens of a signed-in client.
+public struct Tokens: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String
+    /// When `accessToken` stops working (the client refreshes a little before).
+    public var accessTokenExpiresAt: Date
+
+    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
+    }
+}
+
+/// Where the client keeps its tokens between launches. An iOS app plugs in the Keychain; the default
+/// keeps them in memory only.
+public protocol TokenStore: Sendable {
+    func load() async -> Tokens?
+    /// `nil` signs out: forget the tokens.
+    func save(_ tokens: Tokens?) async
+}
+
+/// Tokens in memory, gone when the process ends.
+public actor InMemoryTokenStore: TokenStore {
+    private var tokens: Tokens?
+
+    public init(_ tokens: Tokens? = nil) {
+        self.tokens = tokens
+    }
+
+    public func load() async -> Tokens? { tokens }
+    public func save(_ tokens: Tokens?) async { self.tokens = tokens }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// An account as its owner sees it.
+public struct User: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var email: String
+    public var username: String
+    public var displayName: String
+    public var role: Role
+    public var emailVerified: Bool
+    /// `YYYY-MM-DD`, when given.
+    public var birthDate: String?
+    public var gender: Gender?
+    public var student: Bool
+    public var createdAt: Date
+
+    public init(
+        id: UUID, email: String, username: String, displayName: String, role: Role, emailVerified: Bool,
+        birthDate: String? = nil, gender: Gender? = nil, student: Bool = false, createdAt: Date
+    ) {
+        self.id = id
+        self.email = email
+        self.username = username
+        self.displayName = displayName
+        self.role = role
+        self.emailVerified = emailVerified
+        self.birthDate = birthDate
+        self.gender = gender
+        self.student = student
+        self.createdAt = createdAt
+    }
+}
+
+/// `POST /v1/auth/register`. Admin accounts are made with `plaza admin create`, never here.
+public struct RegisterRequest: Codable, Sendable, Hashable {
+    public var email: String
+    public var username: String
+    public var displayName: String
+    public var password: String
+    public var role: Role
+    public var birthDate: String?
+    public var gender: Gender?
+    public var student: Bool?
+
+    public init(
+        email: String, username: String, displayName: String, password: String, role: Role = .customer,
+        birthDate: String? = nil, gender: Gender? = nil, student: Bool? = nil
+    ) {
+        self.email = email
+        self.username = username
+        self.displayName = displayName
+        self.password = password
+        self.role = role
+        self.birthDate = birthDate
+        self.gender = gender
+        self.student = student
+    }
+}
+
+/// `POST /v1/auth/verify-email`.
+public struct VerifyEmailRequest: Codable, Sendable, Hashable {
+    public var email: String
+    public var code: String
+    public init(email: String, code: String) {
+        self.email = email
+        self.code = code
+    }
+}
+
+/// `POST /v1/auth/resend-code` and `POST /v1/auth/forgot-password`.
+public struct EmailRequest: Codable, Sendable, Hashable {
+    public var email: String
+    public init(email: String) { self.email = email }
+}
+
+/// `POST /v1/auth/login`: `login` is the e-mail address or the username.
+public struct LoginRequest: Codable, Sendable, Hashable {
+    public var login: String
+    public var password: String
+    /// A name for this device, shown in the session list ("Anna's iPhone").
+    public var device: String?
+    public init(login: String, password: String, device: String? = nil) {
+        self.login = login
+        self.password = password
+        self.device = device
+    }
+}
+
+/// The answer to a log-in or a refresh.
+public struct TokenResponse: Codable, Sendable, Hashable {
+    public var accessToken: String
+    public var refreshToken: String
+    /// Seconds until `accessToken` expires.
+    public var expiresIn: Int
+    public var user: User
+    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: User) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresIn = expiresIn
+        self.user = user
+    }
+}
+
+/// `POST /v1/auth/refresh` and `POST /v1/auth/logout`.
+public struct RefreshRequest: Codable, Sendable, Hashable {
+    public var refreshToken: String
+    public init(refreshToken: String) { self.refreshToken = refreshToken }
+}
+
+/// One signed-in device of the account, in `GET /v1/me/sessions`.
+public struct SessionInfo: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var device: String
+    public var createdAt: Date
+    public var lastSeenAt: Date
+    /// True for the session the request itself was made with.
+    public var current: Bool
+    public init(id: UUID, device: String, createdAt: Date, lastSeenAt: Date, current: Bool) {
+        self.id = id
+        self.device = device
+        self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt
+        self.current = current
+    }
+}
+
+/// `PATCH /v1/me`: only the fields present change; `clear` lists optional fields to erase.
+public struct ProfileUpdate: Codable, Sendable, Hashable {
+    public var displayName: String?
+    public var birthDate: String?
+    public var gender: Gender?
+    public var student: Bool?
+    public init(displayName: String? = nil, birthDate: String? = nil, gender: Gender? = nil, student: Bool? = nil) {
+        self.displayName = displayName
+        self.birthDate = birthDate
+        self.gender = gender
+        self.student = student
+    }
+}
+
+/// `POST /v1/me/password`.
+public struct ChangePasswordRequest: Codable, Sendable, Hashable {
+    public var currentPassword: String
+    public var newPassword: String
+    public init(currentPassword: String, newPassword: String) {
+        self.currentPassword = currentPassword
+        self.newPassword = newPassword
+    }
+}
+
+/// `POST /v1/me/email`: the new address must be verified again.
+public struct ChangeEmailRequest: Codable, Sendable, Hashable {
+    public var email: String
+    public var password: String
+    public init(email: String, password: String) {
+        self.email = email
+        self.password = password
+    }
+}
+
+/// `DELETE /v1/me`: the password confirms that the owner, not a stolen token, asks.
+public struct DeleteAccountRequest: Codable, Sendable, Hashable {
+    public var password: String
+    public init(password: String) { self.password = password }
+}
+
+/// `POST /v1/auth/reset-password`.
+public struct ResetPasswordRequest: Codable, Sendable, Hashable {
+    public var email: String
+    public var code: String
+    public var newPassword: String
+    public init(email: String, code: String, newPassword: String) {
+        self.email = email
+        self.code = code
+        self.newPassword = newPassword
+    }
+}
+
+/// A plain acknowledgement (`{"status": "ok"}`) for calls with nothing else to say.
+public struct Acknowledgement: Codable, Sendable, Hashable {
+    public var status: String
+    public init(status: String = "ok") { self.status = status }
+}

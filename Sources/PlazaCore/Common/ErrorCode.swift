@@ -1,0 +1,23 @@
+/// The stable, machine-readable `code` of every problem Plaza answers with.
+///
+/// Clients branch on these; the human `title` and `detail` may change, these may not.
+public enum ErrorCode: String, Codable, Sendable, CaseIterable {
+    case validationFailed = "validation_failed"
+    case malformedRequest = "malformed_request"
+    case payloadTooLarge = "payload_too_large"
+    case unauthorized
+    case invalidCredentials = "invalid_credentials"
+    case invalidToken = "invalid_token"
+    case forbidden
+    case emailNotVerified = "email_not_verified"
+    case notFound = "not_found"
+    case methodNotAllowed = "method_not_allowed"
+    case conflict
+    case idempotencyKeyReused = "idempotency_key_reused"
+    case invalidCode = "invalid_code"
+    case rateLimited = "rate_limited"
+    case csrfFailed = "csrf_failed"
+    case unsupportedMediaType = "unsupported_media_type"
+    case internalError = "internal_error"
+    case unavailable
+}

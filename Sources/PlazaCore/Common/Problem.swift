@@ -1,0 +1,31 @@
+/// One field at fault in a request, as `errors[]` of a validation problem carries it.
+public struct FieldError: Codable, Sendable, Hashable {
+    /// The JSON field name (camelCase), or a dotted path such as `points.3.latitude`.
+    public var field: String
+    /// What is wrong, in words a user can act on.
+    public var message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+}
+
+/// An RFC 9457 problem document (`application/problem+json`) with Plaza's stable `code`.
+public struct Problem: Codable, Sendable, Hashable {
+    public var type: String
+    public var title: String
+    public var status: Int
+    public var detail: String?
+    public var code: ErrorCode
+    public var errors: [FieldError]?
+
+    public init(type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: ErrorCode, errors: [FieldError]? = nil) {
+        self.type = type
+        self.title = title
+        self.status = status
+        self.detail = detail
+        self.code = code
+        self.errors = errors
+    }
+}

@@ -1,0 +1,43 @@
+/// The e-mails the accounts domain sends.
+enum AccountMails {
+    static func verificationCode(to email: String, code: String, minutes: Int, baseURL: String) -> OutgoingMail {
+        OutgoingMail(
+            to: email, subject: "Your Plaza code: \(code)",
+            text: """
+                Welcome to Plaza.
+
+                Your verification code is \(code). It works for \(minutes) minutes.
+                Enter it at \(baseURL)/verify-email or in the app.
+
+                If you did not sign up, ignore this message.
+                """)
+    }
+
+    static func alreadyRegistered(to email: String, baseURL: String) -> OutgoingMail {
+        OutgoingMail(
+            to: email, subject: "Someone tried to sign up with your address",
+            text: """
+                Someone tried to create a Plaza account with this e-mail address, which already has one.
+
+                If it was you, log in at \(baseURL)/login; if you forgot your password, reset it at \(baseURL)/forgot-password.
+                If it was not you, nothing changed and you can ignore this message.
+                """)
+    }
+
+    static func resetCode(to email: String, code: String, minutes: Int, baseURL: String) -> OutgoingMail {
+        OutgoingMail(
+            to: email, subject: "Reset your Plaza password: \(code)",
+            text: """
+                Your password reset code is \(code). It works for \(minutes) minutes.
+                Enter it at \(baseURL)/reset-password with a new password.
+
+                If you did not ask for this, ignore this message: your password stays as it is.
+                """)
+    }
+
+    static func passwordChanged(to email: String) -> OutgoingMail {
+        OutgoingMail(
+            to: email, subject: "Your Plaza password was changed",
+            text: "Your password was just changed and your other devices were signed out. If this was not you, reset your password now.")
+    }
+}

@@ -1,0 +1,344 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The accounts pages: sign up, verify, log in and out, reset the password, and the account page.
+/// Each form posts back to its own page; a problem re-renders the form with the message by its field.
+struct AccountsPages: Sendable {
+    let accounts: AccountService
+    let renderer: PageRenderer
+    let configuration: PlazaConfiguration
+
+    /// Confirmations shown after a redirect; only these fixed texts, never text from the URL.
+    static let notices: [String: String] = [
+        "verified": "Your e-mail address is verified.",
+        "sent": "We sent you a code. It works for 15 minutes.",
+        "reset": "Your password was changed. Log in with the new one.",
+        "profile": "Your profile was saved.",
+        "password": "Your password was changed; your other devices were signed out.",
+        "revoked": "That device was signed out.",
+        "deleted": "Your account was deleted.",
+        "loggedout": "You are logged out.",
+        "welcome": "Welcome to Plaza.",
+    ]
+
+    func addRoutes(to pages: RouterGroup<AppRequestContext>) {
+        pages.get("signup", use: signupForm)
+        pages.post("signup", use: signup)
+        pages.get("verify-email", use: verifyForm)
+        pages.post("verify-email", use: verify)
+        pages.post("verify-email/resend", use: resend)
+        pages.get("login", use: loginForm)
+        pages.post("login", use: login)
+        pages.post("logout", use: logout)
+        pages.get("forgot-password", use: forgotForm)
+        pages.post("forgot-password", use: forgot)
+        pages.get("reset-password", use: resetForm)
+        pages.post("reset-password", use: reset)
+        let account = pages.group("account", context: AuthenticatedContext.self)
+        account.get(use: accountPage)
+        account.post("profile", use: saveProfile)
+        account.post("password", use: changePassword)
+        account.post("email", use: changeEmail)
+        account.post("sessions/:id/revoke", use: revokeSession)
+        account.post("delete", use: deleteAccount)
+    }
+
+    private var limit: Int { configuration.limits.maxRequestBody }
+
+    private func notice(_ request: Request) -> String? {
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+    }
+
+    // MARK: Sign up
+
+    struct SignupPage: Sendable {
+        var shell: Shell
+        var form: FormState
+        var merchant: Bool
+        var student: Bool
+        var genders: [Option]
+    }
+
+    struct Option: Sendable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
+    static let signupFields = ["email", "username", "displayName", "password", "role", "birthDate", "gender", "student"]
+
+    static func genderOptions(selected: String?) -> [Option] {
+        [("", "Prefer not to say"), ("female", "Female"), ("male", "Male"), ("other", "Other")].map {
+            Option(value: $0.0, label: $0.1, selected: $0.0 == (selected ?? ""))
+        }
+    }
+
+    /// Anyone: the sign-up form.
+    @Sendable func signupForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        renderer.render(
+            "accounts/signup",
+            SignupPage(shell: Shell(title: "Sign up", context: context), form: FormState(names: Self.signupFields), merchant: false, student: false,
+                genders: Self.genderOptions(selected: nil)))
+    }
+
+    /// Anyone: creates the account, then asks for the mailed code.
+    @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        let registration = RegisterRequest(
+            email: form["email"], username: form["username"], displayName: form["displayName"], password: form["password"],
+            role: form["role"] == "merchant" ? .merchant : .customer, birthDate: form.optional("birthDate"),
+            gender: form.optional("gender").flatMap(Gender.init(rawValue:)), student: form["student"] == "on")
+        do {
+            _ = try await accounts.register(registration, client: context.clientAddress)
+        } catch let error as PlazaError where error.status.code < 500 {
+            let page = SignupPage(
+                shell: Shell(title: "Sign up", context: context), form: FormState(form, names: Self.signupFields, error: error),
+                merchant: registration.role == .merchant, student: registration.student ?? false,
+                genders: Self.genderOptions(selected: form["gender"]))
+            return renderer.render("accounts/signup", page, status: error.status)
+        }
+        return PageRenderer.seeOther("/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(registration.email)))&notice=sent")
+    }
+
+    // MARK: Verify e-mail
+
+    struct CodePage: Sendable {
+        var shell: Shell
+        var form: FormState
+    }
+
+    /// Anyone: the form for the mailed code, with a button for a new one.
+    @Sendable func verifyForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let email = request.uri.queryParameters.get("email") ?? context.identity?.user.email ?? ""
+        let page = CodePage(
+            shell: Shell(title: "Verify your e-mail", context: context, notice: notice(request)),
+            form: FormState(names: ["email", "code"]).with("email", email))
+        return renderer.render("accounts/verify-email", page)
+    }
+
+    /// Anyone with the code: marks the address verified.
+    @Sendable func verify(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            _ = try await accounts.verifyEmail(VerifyEmailRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces)), client: context.clientAddress)
+        } catch let error as PlazaError where error.status.code < 500 {
+            let page = CodePage(shell: Shell(title: "Verify your e-mail", context: context), form: FormState(form, names: ["email", "code"], error: error))
+            return renderer.render("accounts/verify-email", page, status: error.status)
+        }
+        return PageRenderer.seeOther(context.identity == nil ? "/login?notice=verified" : "/account?notice=verified")
+    }
+
+    /// Anyone: mails a new code (the answer is the same whether or not the address has an account).
+    @Sendable func resend(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            try await accounts.resendCode(email: form["email"], client: context.clientAddress)
+        } catch let error as PlazaError where error.status.code < 500 {
+            let page = CodePage(shell: Shell(title: "Verify your e-mail", context: context), form: FormState(form, names: ["email", "code"], error: error))
+            return renderer.render("accounts/verify-email", page, status: error.status)
+        }
+        return PageRenderer.seeOther("/verify-email?email=\(Self.escape(form["email"]))&notice=sent")
+    }
+
+    // MARK: Log in and out
+
+    struct LoginPage: Sendable {
+        var shell: Shell
+        var form: FormState
+        var next: String
+    }
+
+    /// Anyone: the log-in form.
+    @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let next = Self.safeNext(request.uri.queryParameters.get("next"))
+        if context.identity != nil { return PageRenderer.seeOther(next) }
+        let page = LoginPage(shell: Shell(title: "Log in", context: context, notice: notice(request)), form: FormState(names: ["login", "password"]), next: next)
+        return renderer.render("accounts/login", page)
+    }
+
+    /// Anyone: checks the password and starts a cookie session.
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        let next = Self.safeNext(form["next"])
+        let token: String
+        do {
+            token = try await accounts.webLogin(
+                login: form["login"], password: form["password"], client: context.clientAddress, userAgent: request.headers[.userAgent])
+        } catch let error as PlazaError where error.status.code < 500 {
+            let page = LoginPage(shell: Shell(title: "Log in", context: context), form: FormState(form, names: ["login", "password"], error: error), next: next)
+            var response = renderer.render("accounts/login", page, status: error.status)
+            for field in error.headers { response.headers.append(field) }
+            return response
+        }
+        var response = PageRenderer.seeOther(next)
+        response.setCookie(WebCookies.session(token, secure: configuration.servesOverTLS, maxAge: Int(configuration.limits.sessionLifetime)))
+        return response
+    }
+
+    /// Ends the browser's session.
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let identity = context.identity { try await accounts.logout(identity) }
+        var response = PageRenderer.seeOther("/login?notice=loggedout")
+        response.setCookie(WebCookies.expiredSession(secure: configuration.servesOverTLS))
+        return response
+    }
+
+    // MARK: Password reset
+
+    /// Anyone: asks for the address to mail a reset code to.
+    @Sendable func forgotForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        renderer.render("accounts/forgot-password", CodePage(shell: Shell(title: "Forgot your password?", context: context), form: FormState(names: ["email"])))
+    }
+
+    /// Anyone: mails a reset code when the address has an account (the same answer either way).
+    @Sendable func forgot(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            try await accounts.forgotPassword(email: form["email"], client: context.clientAddress)
+        } catch let error as PlazaError where error.status.code < 500 {
+            let page = CodePage(shell: Shell(title: "Forgot your password?", context: context), form: FormState(form, names: ["email"], error: error))
+            return renderer.render("accounts/forgot-password", page, status: error.status)
+        }
+        return PageRenderer.seeOther("/reset-password?email=\(Self.escape(form["email"]))&notice=sent")
+    }
+
+    /// Anyone: the code and a new password.
+    @Sendable func resetForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let page = CodePage(
+            shell: Shell(title: "Choose a new password", context: context, notice: notice(request)),
+            form: FormState(names: ["email", "code", "newPassword"]).with("email", request.uri.queryParameters.get("email") ?? ""))
+        return renderer.render("accounts/reset-password", page)
+    }
+
+    /// Anyone with a reset code: sets the new password; every session ends.
+    @Sendable func reset(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            try await accounts.resetPassword(
+                ResetPasswordRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces), newPassword: form["newPassword"]),
+                client: context.clientAddress)
+        } catch let error as PlazaError where error.status.code < 500 {
+            let page = CodePage(
+                shell: Shell(title: "Choose a new password", context: context), form: FormState(form, names: ["email", "code", "newPassword"], error: error))
+            return renderer.render("accounts/reset-password", page, status: error.status)
+        }
+        var response = PageRenderer.seeOther("/login?notice=reset")
+        response.setCookie(WebCookies.expiredSession(secure: configuration.servesOverTLS))
+        return response
+    }
+
+    // MARK: The account page
+
+    struct AccountPage: Sendable {
+        struct Device: Sendable {
+            var id: String
+            var device: String
+            var lastSeen: String
+            var current: Bool
+        }
+
+        var shell: Shell
+        var profile: FormState
+        var genders: [Option]
+        var student: Bool
+        var email: FormState
+        var password: FormState
+        var delete: FormState
+        var sessions: [Device]
+        var roleLabel: String
+    }
+
+    /// Signed in: profile, address, password, devices, deletion.
+    @Sendable func accountPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await renderAccount(context: context, notice: notice(request))
+    }
+
+    private func renderAccount(
+        context: AuthenticatedContext, notice: String? = nil, profile: FormState? = nil, email: FormState? = nil, password: FormState? = nil,
+        delete: FormState? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let user = context.identity.user
+        let sessions = try await accounts.listSessions(context.identity, limit: 50, cursor: nil)
+        let formatter = ISO8601DateFormatter()
+        let page = AccountPage(
+            shell: Shell(title: "Your account", context: context, notice: notice),
+            profile: profile
+                ?? FormState(names: ["displayName", "birthDate"]).with("displayName", user.displayName).with("birthDate", user.birthDate ?? ""),
+            genders: Self.genderOptions(selected: user.gender?.rawValue), student: user.student,
+            email: email ?? FormState(names: ["email", "password"]).with("email", user.email),
+            password: password ?? FormState(names: ["currentPassword", "newPassword"]),
+            delete: delete ?? FormState(names: ["password"]),
+            sessions: sessions.items.map {
+                AccountPage.Device(id: $0.id.uuidString, device: $0.device, lastSeen: formatter.string(from: $0.lastSeenAt), current: $0.current)
+            },
+            roleLabel: user.role.rawValue.capitalized)
+        return renderer.render("accounts/account", page, status: status)
+    }
+
+    @Sendable func saveProfile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        let update = ProfileUpdate(
+            displayName: form["displayName"], birthDate: form["birthDate"].trimmingCharacters(in: .whitespaces),
+            gender: Gender(rawValue: form["gender"]), student: form["student"] == "on")
+        do {
+            _ = try await accounts.updateProfile(context.identity, update)
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderAccount(context: context, profile: FormState(form, names: ["displayName", "birthDate"], error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/account?notice=profile")
+    }
+
+    @Sendable func changePassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            try await accounts.changePassword(
+                context.identity, ChangePasswordRequest(currentPassword: form["currentPassword"], newPassword: form["newPassword"]),
+                client: context.clientAddress)
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderAccount(context: context, password: FormState(form, names: ["currentPassword", "newPassword"], error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/account?notice=password")
+    }
+
+    @Sendable func changeEmail(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        let user: User
+        do {
+            user = try await accounts.changeEmail(context.identity, ChangeEmailRequest(email: form["email"], password: form["password"]), client: context.clientAddress)
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderAccount(context: context, email: FormState(form, names: ["email", "password"], error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/verify-email?email=\(Self.escape(user.email))&notice=sent")
+    }
+
+    @Sendable func revokeSession(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard let id = UUID(uuidString: context.parameters.get("id") ?? "") else { throw PlazaError.notFound("session") }
+        try await accounts.revokeSession(context.identity, id: id)
+        return PageRenderer.seeOther(id == context.identity.sessionID ? "/login?notice=loggedout" : "/account?notice=revoked")
+    }
+
+    @Sendable func deleteAccount(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            try await accounts.deleteAccount(context.identity, password: form["password"], client: context.clientAddress)
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderAccount(context: context, delete: FormState(form, names: ["password"], error: error), status: error.status)
+        }
+        var response = PageRenderer.seeOther("/login?notice=deleted")
+        response.setCookie(WebCookies.expiredSession(secure: configuration.servesOverTLS))
+        return response
+    }
+
+    // MARK: Helpers
+
+    /// Only local paths: `next` must never send the user to another site.
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else { return "/account" }
+        return next
+    }
+
+    static func escape(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~@"))) ?? ""
+    }
+}

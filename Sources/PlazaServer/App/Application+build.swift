@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Builds the whole Plaza application: `plaza serve`, `plaza demo` and the tests all come through here.
+///
+/// `afterMigrations` runs once the schema is current and before the first request (the demo seeds data there).
+public func buildApplication(
+    _ services: PlazaServices,
+    afterMigrations: @escaping @Sendable (PlazaServices) async throws -> Void = { _ in },
+    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let configuration = services.configuration
+    var app = Application(
+        router: try buildRouter(services),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Plaza"),
+        services: services.backgroundServices,
+        onServerRunning: { channel in
+            services.logger.notice("Plaza is listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
+            await onListening(channel.localAddress?.port ?? configuration.port)
+        },
+        logger: services.logger
+    )
+    app.beforeServerStarts {
+        try await services.migrate()
+        try await afterMigrations(services)
+    }
+    return app
+}
+
+/// The router: middleware outermost first, then the API, the pages and the operational endpoints.
+func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    let pages = WebPages(services: services)
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: PlazaMetricsMiddleware(metrics: services.metrics))
+    router.add(middleware: SecurityHeadersMiddleware(hsts: services.configuration.servesOverTLS))
+    router.add(middleware: ErrorMiddleware { error, request, context in pages.errorPage(error, request: request, context: context) })
+
+    OperationsAPI(services: services).addRoutes(to: router)
+
+    let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: services.accounts))
+    let authenticated = v1.group(context: AuthenticatedContext.self)
+        .add(middleware: IdempotencyMiddleware(store: services.idempotency, maxBody: services.configuration.limits.maxRequestBody))
+    AccountsAPI(accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
+        .addRoutes(to: v1, authenticated: authenticated)
+
+    try StaticAssets().addRoutes(to: router)
+    pages.addRoutes(to: router)
+    if services.configuration.mode != .production {
+        DevAPI(services: services).addRoutes(to: router)
+    }
+    return router
+}

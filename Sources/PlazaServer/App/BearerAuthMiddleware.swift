@@ -1,0 +1,21 @@
+import HTTPTypes
+import Hummingbird
+
+/// Reads `Authorization: Bearer <access token>`. No header: the request goes on anonymous (routes that need
+/// a user refuse it). A bad or expired token: 401 `invalid_token`, the SDK's cue to refresh.
+struct BearerAuthMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let accounts: AccountService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization] else { return try await next(request, context) }
+        guard header.lowercased().hasPrefix("bearer "), let identity = try await accounts.identity(bearer: String(header.dropFirst(7))) else {
+            var error = PlazaError.invalidToken
+            error.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\""
+            throw error
+        }
+        var context = context
+        context.identity = identity
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import Mustache
+import ServiceLifecycle
+
+/// Everything a running Plaza holds: the database, the domain services, templates and metrics.
+/// The server, the CLI (`admin create`, `demo`) and the tests all start from here.
+public final class PlazaServices: Sendable {
+    public let configuration: PlazaConfiguration
+    public let database: PlazaDatabase
+    public let metrics = PlazaMetrics()
+    public let logger: Logger
+    let accounts: AccountService
+    let outbox: OutboxService
+    let limiter: RateLimiter
+    let idempotency: IdempotencyStore
+    let templates: MustacheLibrary
+    let secrets: Secrets
+
+    /// Opens the database and prepares every service; nothing is migrated or served yet.
+    public static func open(_ configuration: PlazaConfiguration, logger: Logger) async throws -> PlazaServices {
+        var configuration = configuration
+        configuration.secretKey = try configuration.secretKey ?? SecretKeyFile.loadOrCreate(directory: configuration.dataDirectory)
+        let database: PlazaDatabase
+        switch configuration.storage {
+        case .sqlite(let path): database = try await .sqlite(path: path, logger: logger)
+        case .postgres(let url): database = try .postgres(url: url, logger: logger)
+        }
+        do {
+            return try await PlazaServices(configuration: configuration, database: database, logger: logger)
+        } catch {
+            try? await database.close()
+            throw error
+        }
+    }
+
+    init(configuration: PlazaConfiguration, database: PlazaDatabase, logger: Logger) async throws {
+        self.configuration = configuration
+        self.database = database
+        self.logger = logger
+        let secretKey = configuration.secretKey ?? ""
+        secrets = Secrets(secretKey: secretKey)
+        limiter = RateLimiter(database: database, window: configuration.limits.rateWindow)
+        idempotency = IdempotencyStore(database: database)
+        let transport: any MailTransport =
+            if let smtp = configuration.smtpURL {
+                SMTPTransport(url: smtp, from: "no-reply@\(configuration.publicURL?.host ?? "plaza.localhost")")
+            } else {
+                LogMailTransport(logger: logger)
+            }
+        let outbox = OutboxService(database: database, transport: transport, logger: logger)
+        self.outbox = outbox
+        accounts = AccountService(
+            database: database, secrets: secrets,
+            tokens: await AccessTokens(secretKey: secretKey, lifetime: configuration.limits.accessTokenLifetime),
+            passwords: try await PasswordHasher(cost: configuration.bcryptCost), limiter: limiter, limits: configuration.limits,
+            baseURL: configuration.baseURL, mailQueued: { outbox.nudge() })
+        templates = try await Templates.load()
+    }
+
+    /// Brings the schema up to date.
+    public func migrate() async throws {
+        let applied = try await Migrator(database: database).migrate()
+        if !applied.isEmpty { logger.info("migrated", metadata: ["applied": "\(applied.joined(separator: ", "))"]) }
+    }
+
+    /// Runs `body` with the database's background work (PostgreSQL's pool) running, for commands without a server.
+    public func withDatabase<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard let service = database.service else { return try await body() }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await service.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await body()
+        }
+    }
+
+    /// Long-running work to run beside the server.
+    var backgroundServices: [any Service] {
+        [DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger)]
+    }
+}
+
+/// Keeps the database's background work running and closes it at shutdown.
+struct DatabaseService: Service {
+    let database: PlazaDatabase
+    func run() async throws {
+        if let service = database.service {
+            try await service.run()
+        } else {
+            try? await gracefulShutdown()
+        }
+        try await database.close()
+    }
+}
+
+/// Prunes what no window looks at any more: old rate-limit events and idempotency keys.
+struct MaintenanceService: Service {
+    let limiter: RateLimiter
+    let idempotency: IdempotencyStore
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await limiter.prune()
+                    try await idempotency.prune()
+                } catch {
+                    logger.warning("maintenance failed", metadata: ["error": "\(error)"])
+                }
+                try await Task.sleep(for: .seconds(600))
+            }
+        }
+    }
+}
+
+/// The secret key kept in the data folder when `PLAZA_SECRET_KEY` is not set.
+enum SecretKeyFile {
+    static func loadOrCreate(directory: String) throws -> String {
+        let path = URL(fileURLWithPath: directory).appendingPathComponent("secret.key").path
+        if let existing = FileManager.default.contents(atPath: path).flatMap({ String(data: $0, encoding: .utf8) }) {
+            let key = existing.trimmingCharacters(in: .whitespacesAndNewlines)
+            if key.utf8.count >= 32 { return key }
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let key = Secrets.randomToken(bytes: 48)
+        guard FileManager.default.createFile(atPath: path, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ConfigurationError(key: "PLAZA_SECRET_KEY", message: "is not set and \(path) could not be written")
+        }
+        return key
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+import ServiceLifecycle
+
+/// What `plaza serve` and `plaza demo` do: configure logging and metrics once for the process, open the
+/// services, and run the server until SIGINT or SIGTERM.
+public enum ServerRunner {
+    public static func run(_ configuration: PlazaConfiguration, afterMigrations: @escaping @Sendable (PlazaServices) async throws -> Void = { _ in })
+        async throws
+    {
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var logger = Logger(label: "plaza")
+        logger.logLevel = level
+        let services = try await PlazaServices.open(configuration, logger: logger)
+        // Library metrics (swift-metrics) go into the same registry `/metrics` shows.
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: services.metrics.registry))
+        if configuration.mode == .production, configuration.smtpURL == nil {
+            logger.warning("PLAZA_SMTP_URL is not set: e-mail (verification codes, password resets) is only logged, not sent")
+        }
+        let app = try buildApplication(services, afterMigrations: afterMigrations)
+        try await app.runService()
+    }
+
+    /// `plaza migrate`: brings the schema up to date and exits.
+    public static func migrate(_ configuration: PlazaConfiguration) async throws {
+        let services = try await PlazaServices.open(configuration, logger: Logger(label: "plaza"))
+        try await services.withDatabase { try await services.migrate() }
+        try await services.database.close()
+    }
+}

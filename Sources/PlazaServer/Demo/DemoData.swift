@@ -1,0 +1,67 @@
+import Foundation
+import PlazaCore
+
+/// The demo's accounts: created once, verified, with passwords printed at start so anyone can log in.
+public enum DemoData {
+    public struct Account: Sendable {
+        public var email: String
+        public var username: String
+        public var displayName: String
+        public var password: String
+        public var role: Role
+    }
+
+    public static let accounts = [
+        Account(email: "anna@demo.plaza.test", username: "anna", displayName: "Anna Customer", password: "demo-anna-2026", role: .customer),
+        Account(email: "bruno@demo.plaza.test", username: "bruno", displayName: "Bruno's Bakery", password: "demo-bruno-2026", role: .merchant),
+        Account(email: "admin@demo.plaza.test", username: "admin", displayName: "Plaza Admin", password: "demo-admin-2026", role: .admin),
+    ]
+
+    /// Creates the demo accounts that do not exist yet.
+    public static func seed(_ services: PlazaServices) async throws {
+        for account in accounts {
+            try await services.createAccount(
+                email: account.email, username: account.username, displayName: account.displayName, password: account.password,
+                role: account.role, checkPolicy: false)
+        }
+    }
+
+    /// The lines `plaza demo` prints.
+    public static func banner(baseURL: String) -> String {
+        var lines = ["", "Plaza demo is running at \(baseURL)", "Log in with any of these accounts:"]
+        for account in accounts {
+            lines.append("  \(account.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.username) / \(account.password)   (\(account.email))")
+        }
+        lines += ["E-mail is not sent in the demo: read it at \(baseURL)/dev/mailbox", "API reference: \(baseURL)/docs/api", ""]
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension PlazaServices {
+    /// Creates a verified account directly (demo data, `plaza admin create`). Existing ones are left alone.
+    /// Returns false when the username or e-mail was taken.
+    @discardableResult
+    public func createAccount(email: String, username: String, displayName: String, password: String, role: Role, checkPolicy: Bool = true)
+        async throws -> Bool
+    {
+        let email = AccountRules.normalizedEmail(email)
+        let username = AccountRules.normalizedUsername(username)
+        var validator = Validator()
+        validator.apply(AccountRules.emailProblem(email), to: "email")
+        validator.apply(AccountRules.usernameProblem(username), to: "username")
+        validator.apply(AccountRules.displayNameProblem(displayName), to: "displayName")
+        if checkPolicy { validator.apply(accounts.passwords.problem(password), to: "password") }
+        guard validator.isValid else { throw PlazaError.validation(validator.errors) }
+        let record = UserRecord(
+            email: email, username: username, displayName: displayName, passwordHash: try await accounts.passwords.hash(password), role: role,
+            emailVerified: true, now: Date())
+        let store = AccountStore()
+        return try await database.transaction { db in
+            let emailTaken = try await store.emailExists(email, on: db)
+            let usernameTaken = try await store.usernameExists(username, on: db)
+            if emailTaken || usernameTaken { return false }
+            try await store.insert(record, on: db)
+            return true
+        }
+    }
+}

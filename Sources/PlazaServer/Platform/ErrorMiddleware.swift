@@ -1,0 +1,60 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import PlazaCore
+
+/// Turns every error into an answer a client can act on: `application/problem+json` for the API,
+/// an HTML page for browsers. Nothing a client sends reaches a bare 500; the unexpected is logged
+/// with the request id and answered as `internal_error`.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Renders the HTML error page; `nil` means answer JSON.
+    let renderPage: @Sendable (PlazaError, Request, Context) -> Response?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let plazaError = Self.plazaError(for: error, request: request, logger: context.logger)
+            if wantsHTML(request), let page = renderPage(plazaError, request, context) { return page }
+            return plazaError.problemResponse()
+        }
+    }
+
+    /// API paths and non-browser clients get JSON; a browser asking for a page gets HTML.
+    func wantsHTML(_ request: Request) -> Bool {
+        let path = request.uri.path
+        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") { return false }
+        return request.headers[.accept]?.contains("text/html") ?? false
+    }
+
+    static func plazaError(for error: any Error, request: Request, logger: Logger) -> PlazaError {
+        switch error {
+        case let error as PlazaError:
+            return error
+        case let error as DecodingError:
+            return PlazaError(decoding: error)
+        case let error as HTTPError:
+            return fromHTTPError(error)
+        default:
+            logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            return PlazaError(.internalServerError, .internalError, "Something went wrong on our side.", detail: "It has been logged; please try again.")
+        }
+    }
+
+    static func fromHTTPError(_ error: HTTPError) -> PlazaError {
+        switch error.status {
+        case .notFound: return .notFound("page or endpoint")
+        case .methodNotAllowed: return PlazaError(.methodNotAllowed, .methodNotAllowed, "This method is not allowed here.")
+        case .contentTooLarge: return PlazaError(.contentTooLarge, .payloadTooLarge, "The request body is too large.")
+        case .unauthorized: return .unauthorized
+        case .forbidden: return .forbidden
+        case .unsupportedMediaType: return PlazaError(.unsupportedMediaType, .unsupportedMediaType, "Unsupported content type.")
+        case .badRequest: return .malformed(error.body ?? "The request could not be read.")
+        default:
+            if error.status.code >= 500 {
+                return PlazaError(error.status, .internalError, "Something went wrong on our side.")
+            }
+            return PlazaError(error.status, .malformedRequest, error.body ?? "The request could not be handled.")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlazaCore
+
+/// A request context that knows whose idempotency keys it may see (the signed-in user).
+protocol IdempotencyScoped {
+    var idempotencyScope: String { get }
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!
+}
+
+/// `Idempotency-Key` for POSTs: the first request with a key runs; a retry with the same key and body gets
+/// the stored response again (marked `Idempotent-Replayed: true`); the same key with another body is refused
+/// with 422. Keys are per user. Responses of 500 and above are not stored, so a retry runs again.
+struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: RouterMiddleware {
+    let store: IdempotencyStore
+    let maxBody: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .post, let key = request.headers[.idempotencyKey] else {
+            return try await next(request, context)
+        }
+        guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) else {
+            throw PlazaError.validation(field: "Idempotency-Key", "Use 1 to 255 visible ASCII characters, such as a UUID.")
+        }
+        var request = request
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: maxBody) } catch {
+            throw PlazaError(.contentTooLarge, .payloadTooLarge, "The request body is too large.")
+        }
+        var hasher = SHA256()
+        hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
+        hasher.update(data: Data(body.readableBytesView))
+        let requestHash = hasher.finalize().hexString
+        let scope = context.idempotencyScope
+
+        switch try await store.start(scope: scope, key: key, requestHash: requestHash) {
+        case .mismatch:
+            throw PlazaError(
+                .unprocessableContent, .idempotencyKeyReused, "This Idempotency-Key was used for another request.",
+                detail: "Use a new key for a new request.")
+        case .inProgress:
+            var error = PlazaError(.conflict, .conflict, "A request with this Idempotency-Key is still running.")
+            error.headers[.retryAfter] = "1"
+            throw error
+        case .replay(let status, let contentType, let stored):
+            var headers = HTTPFields()
+            headers[.contentType] = contentType
+            headers[.idempotentReplayed] = "true"
+            return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: stored)))
+        case .started:
+            break
+        }
+
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as PlazaError where error.status.code < 500 {
+            response = error.problemResponse()
+        } catch {
+            try? await store.abandon(scope: scope, key: key)
+            throw error
+        }
+        guard response.status.code < 500 else {
+            try? await store.abandon(scope: scope, key: key)
+            return response
+        }
+        let buffer = try await BufferCollector.collect(response.body)
+        try await store.finish(
+            scope: scope, key: key, status: Int(response.status.code),
+            contentType: response.headers[.contentType] ?? "application/json", body: String(buffer: buffer))
+        var replayable = response
+        replayable.body = .init(byteBuffer: buffer)
+        return replayable
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlazaCore
+
+extension Response {
+    /// A JSON response in Plaza's coding (camelCase, ISO 8601 dates).
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        let data = try PlazaJSON.encoder().encode(value)
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `204 No Content`.
+    static var noContent: Response { Response(status: .noContent) }
+}
+
+extension PlazaError {
+    /// The problem document as a response.
+    func problemResponse() -> Response {
+        let data = (try? PlazaJSON.encoder().encode(problem)) ?? Data()
+        var headers = self.headers
+        headers[.contentType] = "application/problem+json"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

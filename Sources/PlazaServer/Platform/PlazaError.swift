@@ -1,0 +1,59 @@
+import HTTPTypes
+import PlazaCore
+
+/// The one error type routes throw; `ErrorMiddleware` turns it into `application/problem+json`
+/// (or an HTML page for browser routes).
+public struct PlazaError: Error, Sendable {
+    public var status: HTTPResponse.Status
+    public var code: ErrorCode
+    public var title: String
+    public var detail: String?
+    public var errors: [FieldError]?
+    /// Extra response headers, such as `Retry-After` or `WWW-Authenticate`.
+    public var headers: HTTPFields = [:]
+
+    public init(_ status: HTTPResponse.Status, _ code: ErrorCode, _ title: String, detail: String? = nil, errors: [FieldError]? = nil) {
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+        self.errors = errors
+    }
+
+    public var problem: Problem {
+        Problem(title: title, status: Int(status.code), detail: detail, code: code, errors: errors)
+    }
+
+    public static func validation(_ errors: [FieldError]) -> PlazaError {
+        PlazaError(.unprocessableContent, .validationFailed, "Some fields need attention.", errors: errors)
+    }
+
+    public static func validation(field: String, _ message: String) -> PlazaError {
+        validation([FieldError(field: field, message: message)])
+    }
+
+    public static func malformed(_ detail: String) -> PlazaError {
+        PlazaError(.badRequest, .malformedRequest, "The request could not be read.", detail: detail)
+    }
+
+    public static let unauthorized = PlazaError(.unauthorized, .unauthorized, "Log in to continue.")
+    public static let invalidToken = PlazaError(.unauthorized, .invalidToken, "The token is invalid or has expired.")
+    public static let invalidCredentials = PlazaError(.unauthorized, .invalidCredentials, "The log-in or password is wrong.")
+    public static let forbidden = PlazaError(.forbidden, .forbidden, "You may not do this.")
+    public static let emailNotVerified = PlazaError(
+        .forbidden, .emailNotVerified, "Verify your e-mail address first.", detail: "Enter the code we e-mailed you, or ask for a new one.")
+
+    public static func notFound(_ what: String = "resource") -> PlazaError {
+        PlazaError(.notFound, .notFound, "No such \(what).")
+    }
+
+    public static func conflict(field: String?, _ message: String) -> PlazaError {
+        PlazaError(.conflict, .conflict, message, errors: field.map { [FieldError(field: $0, message: message)] })
+    }
+
+    public static func rateLimited(retryAfter seconds: Int) -> PlazaError {
+        var error = PlazaError(.tooManyRequests, .rateLimited, "Too many attempts.", detail: "Try again in \(seconds) seconds.")
+        error.headers[.retryAfter] = String(seconds)
+        return error
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import SQLKit
+
+/// Counts events per (bucket, subject) over a sliding window in the database, so that every Plaza
+/// process on one PostgreSQL shares the same counts.
+struct RateLimiter: Sendable {
+    let database: PlazaDatabase
+    let window: TimeInterval
+
+    /// A limit: at most `limit` events of `bucket` per subject in the window.
+    struct Rule: Sendable {
+        var bucket: String
+        var limit: Int
+    }
+
+    /// Throws `rate_limited` (429 with `Retry-After`) once `subject` has reached the rule's limit.
+    func check(_ rule: Rule, _ subject: String, now: Date = Date()) async throws {
+        let row = try await database.sql.select()
+            .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .column(SQLFunction("MIN", args: SQLColumn("occurred_at")), as: "oldest")
+            .from("rate_limit_events")
+            .where("bucket", .equal, rule.bucket)
+            .where("subject", .equal, subject)
+            .where("occurred_at", .greaterThan, now.addingTimeInterval(-window))
+            .first()
+        let count = try row?.decode(column: "n", as: Int.self) ?? 0
+        guard count >= rule.limit else { return }
+        let oldest = try row?.decodeNil(column: "oldest") == false ? try row?.decode(column: "oldest", as: Date.self) : nil
+        let retry = max(1, Int(((oldest ?? now).addingTimeInterval(window).timeIntervalSince(now)).rounded(.up)))
+        throw PlazaError.rateLimited(retryAfter: retry)
+    }
+
+    /// Counts one event.
+    func record(_ rule: Rule, _ subject: String, now: Date = Date()) async throws {
+        try await database.sql.insert(into: "rate_limit_events")
+            .columns("id", "bucket", "subject", "occurred_at")
+            .values(SQLBind(UUID()), SQLBind(rule.bucket), SQLBind(subject), SQLBind(now))
+            .run()
+    }
+
+    /// Checks, then counts: for actions limited whether or not they succeed.
+    func hit(_ rule: Rule, _ subject: String, now: Date = Date()) async throws {
+        try await check(rule, subject, now: now)
+        try await record(rule, subject, now: now)
+    }
+
+    /// Forgets the subject's events, e.g. an account's failures after a successful log-in.
+    func reset(_ rule: Rule, _ subject: String) async throws {
+        try await database.sql.delete(from: "rate_limit_events").where("bucket", .equal, rule.bucket).where("subject", .equal, subject).run()
+    }
+
+    /// Deletes events that no window looks at any more.
+    func prune(now: Date = Date()) async throws {
+        try await database.sql.delete(from: "rate_limit_events").where("occurred_at", .lessThan, now.addingTimeInterval(-window)).run()
+    }
+}

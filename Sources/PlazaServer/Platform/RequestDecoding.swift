@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlazaCore
+
+extension Request {
+    /// Reads the JSON body as `T`, answering every way it can go wrong with a problem:
+    /// 413 past the size limit, 400 for malformed JSON, 422 naming each missing or mistyped field.
+    func decodeJSON<T: Decodable>(as type: T.Type, limit: Int) async throws -> T {
+        var request = self
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: limit)
+        } catch {
+            throw PlazaError(.contentTooLarge, .payloadTooLarge, "The request body is too large.", detail: "At most \(limit) bytes.")
+        }
+        if let contentType = headers[.contentType], !contentType.lowercased().hasPrefix("application/json"),
+            !contentType.lowercased().hasPrefix("application/merge-patch+json")
+        {
+            throw PlazaError(.unsupportedMediaType, .unsupportedMediaType, "Send JSON.", detail: "Content-Type must be application/json.")
+        }
+        if buffer.readableBytes == 0 { throw PlazaError.malformed("The body is empty; send a JSON object.") }
+        do {
+            return try PlazaJSON.decoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw PlazaError(decoding: error)
+        }
+    }
+}
+
+extension PlazaError {
+    /// Maps a `DecodingError` to a problem that names the field (`points.3.latitude`).
+    init(decoding error: DecodingError) {
+        func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            (codingPath + (last.map { [$0] } ?? [])).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self = .validation(field: path(context.codingPath, key), "This field is required.")
+        case .valueNotFound(_, let context):
+            self = .validation(field: path(context.codingPath), "This field is required.")
+        case .typeMismatch(let type, let context):
+            self = .validation(field: path(context.codingPath), "Expected \(PlazaError.jsonTypeName(type)).")
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            self = .malformed("The body is not valid JSON.")
+        case .dataCorrupted(let context):
+            self = .validation(field: path(context.codingPath), "This value is not one of the accepted ones.")
+        @unknown default:
+            self = .malformed("The body could not be read.")
+        }
+    }
+
+    static func jsonTypeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Int64.Type, is Int32.Type: "a whole number"
+        case is Double.Type, is Float.Type: "a number"
+        case is [Any].Type: "an array"
+        default: "another type"
+        }
+    }
+}

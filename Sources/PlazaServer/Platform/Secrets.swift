@@ -1,0 +1,42 @@
+import Crypto
+import Foundation
+
+/// Random tokens and keyed hashes. Only hashes of tokens and codes are ever stored.
+struct Secrets: Sendable {
+    let key: SymmetricKey
+
+    init(secretKey: String) {
+        // Derive separate keys per use from the operator's secret, so one leaked use reveals nothing else.
+        key = SymmetricKey(data: SHA256.hash(data: Data("plaza:hash:\(secretKey)".utf8)))
+    }
+
+    /// A keyed hash (HMAC-SHA256, hex): six-digit codes cannot be brute-forced from a database dump.
+    func hash(_ value: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: key).hexString
+    }
+
+    /// `bytes` random bytes as URL-safe base64 without padding.
+    static func randomToken(bytes: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let data = Data((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// A uniformly random six-digit code.
+    static func sixDigitCode() -> String {
+        String(format: "%06d", Int.random(in: 0..<1_000_000))
+    }
+
+    /// Compares in time independent of where the strings differ.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+extension Sequence where Element == UInt8 {
+    var hexString: String { map { String(format: "%02x", $0) }.joined() }
+}

@@ -1,0 +1,16 @@
+import SQLKit
+
+/// One step of the schema. Shipped migrations are never edited: a change is a new migration.
+protocol Migration: Sendable {
+    /// Recorded in `plaza_migrations`; the file name without its `M0001_` prefix is a good choice.
+    var name: String { get }
+    func apply(on db: any SQLDatabase, engine: DatabaseEngine) async throws
+}
+
+/// Every migration, in the order they apply. Append only.
+enum Migrations {
+    static let all: [any Migration] = [
+        M0001_Accounts(),  // users, sessions, refresh tokens, e-mail codes
+        M0002_Platform(),  // idempotency keys, rate-limit events, the mail outbox
+    ]
+}

@@ -1,0 +1,50 @@
+import Logging
+import SQLKit
+import ServiceLifecycle
+
+/// Plaza's storage: one SQLKit front over SQLite or PostgreSQL.
+///
+/// Stores take an `any SQLDatabase` so the same store method runs alone (`database.sql`) or inside a
+/// transaction (`database.transaction { db in ... }`). Never use `sql` inside a transaction body: on
+/// SQLite it waits for the transaction that is waiting for it.
+public final class PlazaDatabase: Sendable {
+    public let engine: DatabaseEngine
+    /// For single statements; safe to share between tasks.
+    public let sql: any SQLDatabase
+    /// Background work the engine needs while in use (PostgreSQL's connection pool).
+    let service: (any Service)?
+    private let closer: @Sendable () async throws -> Void
+
+    init(engine: DatabaseEngine, sql: any SQLDatabase, service: (any Service)?, close: @escaping @Sendable () async throws -> Void) {
+        self.engine = engine
+        self.sql = sql
+        self.service = service
+        self.closer = close
+    }
+
+    /// Runs `body` on one connection that no other task uses meanwhile.
+    public func withSession<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await sql.withSession(body)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let begin = engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
+        return try await withSession { db in
+            try await db.raw(SQLQueryString(begin)).run()
+            do {
+                let result = try await body(db)
+                try await db.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    /// Closes every connection. The database must not be used afterwards.
+    public func close() async throws {
+        try await closer()
+    }
+}

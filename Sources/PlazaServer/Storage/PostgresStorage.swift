@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import ServiceLifecycle
+
+/// An `SQLDatabase` over PostgresNIO's `PostgresClient` pool: each statement leases a connection,
+/// a session keeps one leased for its whole body. (postgres-kit has no bridge from the client to SQLKit.)
+struct PostgresClientSQLDatabase: SQLDatabase {
+    let client: PostgresClient
+    let logger: Logger
+    var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
+    var dialect: any SQLDialect { PostgresDialect() }
+    var queryLogLevel: Logger.Level? { .trace }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
+        promise.completeWithTask { try await self.execute(sql: query, onRow) }
+        return promise.futureResult
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await client.withConnection { connection in
+            try await connection.sql(queryLogLevel: .trace, logger: logger).execute(sql: query, onRow)
+        }
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await client.withConnection { connection in
+            try await closure(connection.sql(queryLogLevel: .trace, logger: logger))
+        }
+    }
+}
+
+/// Runs the client's pool for as long as the application runs.
+struct PostgresClientService: Service {
+    let client: PostgresClient
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await client.run() }
+    }
+}
+
+extension PlazaDatabase {
+    /// A pool of connections to the database that `url` (`postgres://user:password@host:port/name`) names.
+    ///
+    /// `?sslmode=disable|prefer|require` chooses TLS (default `prefer`); `?search_path=schema` picks a schema,
+    /// which the tests use to give every test a database of its own.
+    public static func postgres(url: URL, logger: Logger) throws -> PlazaDatabase {
+        let configuration = try postgresConfiguration(url: url)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return PlazaDatabase(
+            engine: .postgres,
+            sql: PostgresClientSQLDatabase(client: client, logger: logger),
+            service: PostgresClientService(client: client),
+            close: {}
+        )
+    }
+
+    static func postgresConfiguration(url: URL) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host, !host.isEmpty else {
+            throw ConfigurationError(key: "PLAZA_DATABASE_URL", message: "must look like postgres://user:password@host:5432/database")
+        }
+        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+        let tls: PostgresClient.Configuration.TLS
+        switch query["sslmode"] ?? "prefer" {
+        case "disable": tls = .disable
+        case "prefer": tls = .prefer(.makeClientConfiguration())
+        case "require": tls = .require(.makeClientConfiguration())
+        default: throw ConfigurationError(key: "PLAZA_DATABASE_URL", message: "sslmode must be disable, prefer or require")
+        }
+        let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        var configuration = PostgresClient.Configuration(
+            host: host,
+            port: components.port ?? 5432,
+            username: components.user?.removingPercentEncoding ?? "postgres",
+            password: components.password?.removingPercentEncoding,
+            database: database.isEmpty ? nil : database,
+            tls: tls
+        )
+        if let schema = query["search_path"], !schema.isEmpty {
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        configuration.options.maximumConnections = Int(query["pool_size"] ?? "") ?? 10
+        return configuration
+    }
+}

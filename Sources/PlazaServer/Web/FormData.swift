@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import PlazaCore
+
+/// A submitted HTML form (`application/x-www-form-urlencoded`).
+struct FormData: Sendable {
+    private(set) var values: [String: String] = [:]
+
+    init(_ body: String) {
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = Self.decode(parts[0]) else { continue }
+            values[name] = parts.count > 1 ? Self.decode(parts[1]) ?? "" : ""
+        }
+    }
+
+    subscript(_ name: String) -> String { values[name] ?? "" }
+
+    /// The value, trimmed, or `nil` when empty.
+    func optional(_ name: String) -> String? {
+        let value = self[name].trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty ? nil : value
+    }
+
+    private static func decode(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}
+
+extension Request {
+    /// Reads a url-encoded form body, at most `limit` bytes.
+    func decodeForm(limit: Int) async throws -> FormData {
+        var request = self
+        let buffer: ByteBuffer
+        do { buffer = try await request.collectBody(upTo: limit) } catch {
+            throw PlazaError(.contentTooLarge, .payloadTooLarge, "The form is too large.")
+        }
+        return FormData(String(buffer: buffer))
+    }
+}

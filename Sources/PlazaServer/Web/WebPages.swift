@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The web app's shell: the home page, static files, the HTML error page, and each domain's pages.
+struct WebPages: Sendable {
+    let services: PlazaServices
+    let renderer: PageRenderer
+
+    init(services: PlazaServices) {
+        self.services = services
+        renderer = PageRenderer(templates: services.templates)
+    }
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        let pages = router.group().add(
+            middleware: CookieAuthMiddleware(accounts: services.accounts, secrets: services.secrets, secure: services.configuration.servesOverTLS))
+        pages.get("/", use: home)
+        AccountsPages(accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
+    }
+
+    struct HomePage: Sendable {
+        var shell: Shell
+    }
+
+    /// Anyone: what Plaza is, and the way in.
+    @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
+        renderer.render("home", HomePage(shell: Shell(title: "Plaza", context: context)))
+    }
+
+    struct ErrorPage: Sendable {
+        var shell: Shell
+        var status: Int
+        var title: String
+        var detail: String?
+    }
+
+    /// The HTML page for an error on a browser route.
+    func errorPage(_ error: PlazaError, request: Request, context: AppRequestContext) -> Response? {
+        if error.status == .unauthorized, request.method == .get {
+            return PageRenderer.seeOther("/login?next=\(request.uri.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")")
+        }
+        let page = ErrorPage(shell: Shell(title: error.title, context: context), status: Int(error.status.code), title: error.title, detail: error.detail)
+        var response = renderer.render("error", page, status: error.status)
+        for field in error.headers { response.headers.append(field) }
+        return response
+    }
+}

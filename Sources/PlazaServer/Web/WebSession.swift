@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlazaCore
+
+/// The cookies of the web app: the session and the CSRF nonce.
+enum WebCookies {
+    static let session = "plaza_session"
+    static let csrf = "plaza_csrf"
+
+    static func session(_ value: String, secure: Bool, maxAge: Int) -> Cookie {
+        Cookie(name: session, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    static func expiredSession(secure: Bool) -> Cookie {
+        Cookie(name: session, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    static func csrf(_ value: String, secure: Bool) -> Cookie {
+        Cookie(name: csrf, value: value, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+}
+
+/// Finds the signed-in user of a page request from the session cookie, and prepares the CSRF token that
+/// the page's forms carry. A new visitor gets a CSRF nonce cookie on the response.
+struct CookieAuthMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let accounts: AccountService
+    let secrets: Secrets
+    let secure: Bool
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let cookies = request.cookies
+        if let token = cookies[WebCookies.session]?.value, !token.isEmpty {
+            context.identity = try await accounts.identity(cookie: token)
+        }
+        let existingNonce = cookies[WebCookies.csrf]?.value.nilIfEmpty
+        let nonce = existingNonce ?? Secrets.randomToken(bytes: 16)
+        context.csrfToken = CSRF.token(for: nonce, secrets: secrets)
+        var request = request
+        if request.method == .post {
+            // Collected here once; the handler reads the same buffered body.
+            let body = (try? await request.collectBody(upTo: 1 << 20)).map { String(buffer: $0) } ?? ""
+            try CSRF.check(FormData(body), nonce: existingNonce, secrets: secrets)
+        }
+        var response = try await next(request, context)
+        if existingNonce == nil { response.setCookie(WebCookies.csrf(nonce, secure: secure)) }
+        return response
+    }
+}
+
+/// Synchronizer tokens for forms: the hidden `_csrf` field must be the keyed hash of the visitor's nonce cookie.
+enum CSRF {
+    static func token(for nonce: String, secrets: Secrets) -> String {
+        secrets.hash("csrf:\(nonce)")
+    }
+
+    static func check(_ form: FormData, nonce: String?, secrets: Secrets) throws {
+        let failed = PlazaError(.forbidden, .csrfFailed, "This form has expired.", detail: "Reload the page and submit it again.")
+        guard let nonce else { throw failed }
+        guard Secrets.constantTimeEquals(form["_csrf"], token(for: nonce, secrets: secrets)) else { throw failed }
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PlazaCore
+import PlazaServer
+
+/// `plaza`: the one command an operator runs.
+@main
+struct PlazaCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plaza",
+        abstract: "Plaza: wallet, offers, loyalty, places and marketplace for one town or campus.",
+        subcommands: [Serve.self, Demo.self, Migrate.self, Admin.self, Backup.self, Bench.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Reads the `PLAZA_*` variables, or exits with one line per bad variable.
+func loadConfiguration() throws -> PlazaConfiguration {
+    do {
+        return try PlazaConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
+    } catch let error as ConfigurationErrors {
+        for problem in error.errors { FileHandle.standardError.write(Data("plaza: \(problem)\n".utf8)) }
+        throw ExitCode(78)  // EX_CONFIG
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (configured by PLAZA_* environment variables).")
+
+    func run() async throws {
+        try await ServerRunner.run(try loadConfiguration())
+    }
+}
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server with demo accounts; e-mail shows at /dev/mailbox.")
+
+    func run() async throws {
+        var configuration = try loadConfiguration()
+        configuration.mode = .demo
+        let baseURL = configuration.baseURL
+        try await ServerRunner.run(configuration) { services in
+            try await DemoData.seed(services)
+            print(DemoData.banner(baseURL: baseURL))
+        }
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply pending database migrations and exit.")
+
+    func run() async throws {
+        try await ServerRunner.migrate(try loadConfiguration())
+        print("The database is up to date.")
+    }
+}
+
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Manage administrator accounts.", subcommands: [Create.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a verified admin account. The password is read from PLAZA_ADMIN_PASSWORD or standard input.")
+
+        @Option(help: "The admin's e-mail address.") var email: String
+        @Option(help: "The admin's username.") var username: String
+        @Option(help: "The name shown to others.") var displayName = "Plaza Admin"
+
+        func run() async throws {
+            let password = ProcessInfo.processInfo.environment["PLAZA_ADMIN_PASSWORD"] ?? readLine(strippingNewline: true) ?? ""
+            let services = try await PlazaServices.open(try loadConfiguration(), logger: Logger(label: "plaza"))
+            let created = try await services.withDatabase {
+                try await services.migrate()
+                return try await services.createAccount(email: email, username: username, displayName: displayName, password: password, role: .admin)
+            }
+            try await services.database.close()
+            guard created else {
+                print("An account with that e-mail or username exists already; nothing changed.")
+                throw ExitCode(1)
+            }
+            print("Admin \(username) created.")
+        }
+    }
+}
+
+struct Backup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Copy the SQLite database consistently, even while the server runs.")
+
+    @Argument(help: "The file to write; it must not exist.") var path: String
+
+    func run() async throws {
+        let services = try await PlazaServices.open(try loadConfiguration(), logger: Logger(label: "plaza"))
+        defer { Task { try? await services.database.close() } }
+        try await services.backup(to: path)
+        print("Backed up to \(path).")
+    }
+}
+
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Measure Plaza on this machine (build with -c release).", subcommands: [Auth.self])
+
+    struct Auth: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Log-ins per second over HTTP, beside raw bcrypt verifications per second.")
+
+        @Option(help: "How many log-ins to time.") var logins = 64
+        @Option(help: "Log-ins in flight at once.") var concurrency = 4
+        @Option(help: "bcrypt cost (default: PLAZA_BCRYPT_COST or 12).") var cost: Int?
+
+        func run() async throws {
+            var configuration = try loadConfiguration()
+            if let cost { configuration.bcryptCost = cost }
+            let report = try await AuthBench(configuration: configuration, logins: logins, concurrency: concurrency).run()
+            print(report)
+        }
+    }
+}
