@@ -80,18 +80,40 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Shared by the server and SDK tests: a real Plaza on a fresh database of either engine.
+        .target(
+            name: "PlazaTestSupport",
+            dependencies: [
+                "PlazaServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/Support",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "PlazaCoreTests", dependencies: ["PlazaCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PlazaServerTests",
             dependencies: [
-                "PlazaServer",
+                "PlazaServer", "PlazaTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SQLKit", package: "sql-kit"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PlazaClientTests",
-            dependencies: ["PlazaClient", "PlazaServer"],
+            dependencies: [
+                "PlazaClient", "PlazaServer", "PlazaTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

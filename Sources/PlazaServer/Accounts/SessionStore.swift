@@ -40,7 +40,9 @@ struct SessionStore: Sendable {
     /// Marks the token used, once: of two concurrent refreshes with one token, one wins and the other
     /// is treated as re-use. Call inside a transaction, then add the new token.
     func rotate(hash: String, now: Date, lifetime: TimeInterval, on db: any SQLDatabase) async throws -> Rotation {
-        guard let row = try await db.select().columns("t.session_id", "t.used_at", "s.user_id", "s.revoked_at", "s.expires_at")
+        guard let row = try await db.select().columns(
+                SQLColumn("session_id", table: "t"), SQLColumn("used_at", table: "t"), SQLColumn("user_id", table: "s"),
+                SQLColumn("revoked_at", table: "s"), SQLColumn("expires_at", table: "s"))
             .from(SQLAlias(SQLIdentifier("refresh_tokens"), as: SQLIdentifier("t")))
             .join(SQLAlias(SQLIdentifier("sessions"), as: SQLIdentifier("s")), on: SQLColumn("session_id", table: "t"), .equal, SQLColumn("id", table: "s"))
             .where(SQLColumn("token_hash", table: "t"), .equal, SQLBind(hash))

@@ -1,6 +1,7 @@
 import Logging
 import SQLKit
 import ServiceLifecycle
+import Synchronization
 
 /// Plaza's storage: one SQLKit front over SQLite or PostgreSQL.
 ///
@@ -14,6 +15,7 @@ public final class PlazaDatabase: Sendable {
     /// Background work the engine needs while in use (PostgreSQL's connection pool).
     let service: (any Service)?
     private let closer: @Sendable () async throws -> Void
+    private let closed = Mutex(false)
 
     init(engine: DatabaseEngine, sql: any SQLDatabase, service: (any Service)?, close: @escaping @Sendable () async throws -> Void) {
         self.engine = engine
@@ -43,8 +45,19 @@ public final class PlazaDatabase: Sendable {
         }
     }
 
-    /// Closes every connection. The database must not be used afterwards.
+    /// Closes every connection (once; later calls do nothing). The database must not be used afterwards.
     public func close() async throws {
-        try await closer()
+        let alreadyClosed = closed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        guard !alreadyClosed else { return }
+        do {
+            // Unstructured on purpose: a cancelled caller (a service group shutting down) must still close.
+            try await Task { try await closer() }.value
+        } catch {
+            closed.withLock { $0 = false }
+            throw error
+        }
     }
 }

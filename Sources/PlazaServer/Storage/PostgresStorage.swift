@@ -59,7 +59,8 @@ extension PlazaDatabase {
         )
     }
 
-    static func postgresConfiguration(url: URL) throws -> PostgresClient.Configuration {
+    /// The pool configuration `url` describes (also used by the tests to create their schemas).
+    public static func postgresConfiguration(url: URL) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host, !host.isEmpty else {
             throw ConfigurationError(key: "PLAZA_DATABASE_URL", message: "must look like postgres://user:password@host:5432/database")
         }

@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+import PlazaTestSupport
+import Testing
+
+@testable import PlazaServer
+
+@Suite struct TokenTests {
+    @Test(arguments: TestEngine.enabled)
+    func refreshRotatesAndReuseRevokesTheSession(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let first = try await AccountsDriver(client).signedIn("zoe")
+            let refreshed = try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
+            #expect(refreshed.status == .ok)
+            let second = try refreshed.decode(TokenResponse.self)
+            #expect(second.refreshToken != first.refreshToken)
+            #expect(try await client.send(.get, "/v1/me", token: second.accessToken).status == .ok)
+
+            // A thief replays the first refresh token: both the thief and the owner are signed out.
+            let replay = try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
+            #expect(replay.status == .unauthorized)
+            #expect(replay.problem?.code == .invalidToken)
+            #expect(try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: second.refreshToken)).status == .unauthorized)
+            #expect(try await client.send(.get, "/v1/me", token: second.accessToken).status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func concurrentRefreshesWithOneTokenHaveOneWinner(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let tokens = try await AccountsDriver(client).signedIn("zoe")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: tokens.refreshToken)).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .ok }.count <= 1)
+            #expect(statuses.filter { $0 == .unauthorized }.count >= 5)
+        }
+    }
+
+    @Test func garbageRefreshTokensAreRefused() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let response = try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: "nonsense"))
+            #expect(response.status == .unauthorized)
+            #expect(response.problem?.code == .invalidToken)
+        }
+    }
+
+    @Test func expiredAndForgedAccessTokensAreRefused() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let tokens = try await AccountsDriver(client).signedIn("zoe")
+            let sessionID = try #require(await services.accounts.tokens.verify(tokens.accessToken)?.sessionID)
+            let expired = try await services.accounts.tokens.issue(userID: tokens.user.id, sessionID: sessionID, now: Date().addingTimeInterval(-3600))
+            let response = try await client.send(.get, "/v1/me", token: expired)
+            #expect(response.status == .unauthorized)
+            #expect(response.problem?.code == .invalidToken)
+            #expect(response.headers[.wwwAuthenticate]?.contains("invalid_token") == true)
+
+            let forger = await AccessTokens(secretKey: "another-secret-that-is-long-enough-000000", lifetime: 900)
+            let forged = try await forger.issue(userID: tokens.user.id, sessionID: sessionID)
+            #expect(try await client.send(.get, "/v1/me", token: forged).status == .unauthorized)
+            #expect(try await client.send(.get, "/v1/me", token: tokens.accessToken + "x").status == .unauthorized)
+        }
+    }
+
+    @Test func routesForSignedInUsersRefuseAnonymousCalls() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let response = try await client.send(.get, "/v1/me")
+            #expect(response.status == .unauthorized)
+            #expect(response.problem?.code == .unauthorized)
+        }
+    }
+}

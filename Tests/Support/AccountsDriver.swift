@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+
+/// Drives the accounts API the way a client would, so tests read as scenarios.
+public struct AccountsDriver: Sendable {
+    public let client: any TestClientProtocol
+
+    public init(_ client: any TestClientProtocol) {
+        self.client = client
+    }
+
+    public static let password = "a long enough passphrase"
+
+    public struct DriverError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Signs `name` up (e-mail `name@example.com`) and returns the response.
+    @discardableResult
+    public func register(_ name: String, role: Role = .customer, password: String = password) async throws -> TestResponse {
+        try await client.send(
+            .post, "/v1/auth/register",
+            json: RegisterRequest(email: "\(name)@example.com", username: name, displayName: name.capitalized, password: password, role: role))
+    }
+
+    /// Every mail queued for `email`, newest first, from the dev mailbox.
+    public func mails(to email: String) async throws -> [Mail] {
+        let response = try await client.execute(uri: "/dev/mailbox", method: .get, headers: [.accept: "application/json"])
+        return try response.decode([Mail].self).filter { $0.to == email }
+    }
+
+    public struct Mail: Codable, Sendable {
+        public var to: String
+        public var subject: String
+        public var text: String
+        public var sentAt: Date
+    }
+
+    /// The six-digit code of the newest mail to `email`.
+    public func latestCode(for email: String) async throws -> String {
+        guard let mail = try await mails(to: email).first, let code = Self.code(in: mail.text) else {
+            throw DriverError(description: "no code mailed to \(email)")
+        }
+        return code
+    }
+
+    static func code(in text: String) -> String? {
+        let digits = text.split(whereSeparator: { !$0.isNumber })
+        return digits.first { $0.count == 6 }.map(String.init)
+    }
+
+    /// Verifies `name`'s address with the mailed code.
+    @discardableResult
+    public func verify(_ name: String) async throws -> TestResponse {
+        let email = "\(name)@example.com"
+        return try await client.send(.post, "/v1/auth/verify-email", json: VerifyEmailRequest(email: email, code: try await latestCode(for: email)))
+    }
+
+    public func login(_ login: String, password: String = password) async throws -> TestResponse {
+        try await client.send(.post, "/v1/auth/login", json: LoginRequest(login: login, password: password))
+    }
+
+    /// A verified, signed-in account's tokens.
+    public func signedIn(_ name: String, role: Role = .customer) async throws -> TokenResponse {
+        let registration = try await register(name, role: role)
+        guard registration.status == .created else { throw DriverError(description: "register \(name): \(registration.status) \(registration.text)") }
+        try await verify(name)
+        let response = try await login(name)
+        guard response.status == .ok else { throw DriverError(description: "login \(name): \(response.status) \(response.text)") }
+        return try response.decode(TokenResponse.self)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PlazaServer
+
+/// A real Plaza for one test: a fresh database, fast bcrypt, dev mode (the mailbox), and the full app.
+public enum TestPlaza {
+    /// A configuration for tests; `configure` tightens limits or changes modes.
+    public static func configuration(storage: PlazaConfiguration.Storage, _ configure: (inout PlazaConfiguration) -> Void = { _ in })
+        -> PlazaConfiguration
+    {
+        var configuration = PlazaConfiguration()
+        configuration.storage = storage
+        configuration.secretKey = "test-secret-key-that-is-long-enough-0123456789"
+        configuration.bcryptCost = 4
+        configuration.mode = .dev
+        configuration.port = 0
+        configure(&configuration)
+        return configuration
+    }
+
+    static var logger: Logger {
+        var logger = Logger(label: "plaza-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["PLAZA_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        return logger
+    }
+
+    /// Runs `body` against the whole application (`.router` in-process, or `.live` on a loopback port).
+    public static func withApp<T: Sendable>(
+        _ engine: TestEngine, _ testing: TestingSetup = .router, configure: (inout PlazaConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (any TestClientProtocol, PlazaServices) async throws -> T
+    ) async throws -> T {
+        let (storage, cleanup) = try await engine.freshStorage()
+        defer { Task { await cleanup() } }
+        let services = try await PlazaServices.open(configuration(storage: storage, configure), logger: logger)
+        let app = try buildApplication(services)
+        do {
+            let result = try await app.test(testing) { client in try await body(client, services) }
+            try await services.database.close()
+            return result
+        } catch {
+            try? await services.database.close()
+            throw error
+        }
+    }
+
+    /// Runs `body` with migrated services but no server, for storage and service tests.
+    public static func withServices<T: Sendable>(
+        _ engine: TestEngine, configure: (inout PlazaConfiguration) -> Void = { _ in }, _ body: @escaping @Sendable (PlazaServices) async throws -> T
+    ) async throws -> T {
+        let (storage, cleanup) = try await engine.freshStorage()
+        defer { Task { await cleanup() } }
+        let services = try await PlazaServices.open(configuration(storage: storage, configure), logger: logger)
+        do {
+            let result = try await services.withDatabase {
+                try await services.migrate()
+                return try await body(services)
+            }
+            try await services.database.close()
+            return result
+        } catch {
+            try? await services.database.close()
+            throw error
+        }
+    }
+}
