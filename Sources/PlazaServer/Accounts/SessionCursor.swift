@@ -1,29 +1,19 @@
 import Foundation
 
-/// The opaque cursor of the session list: where the previous page ended.
+/// The opaque cursor of the session list: the id of the last session of the previous page.
 ///
-/// The instant travels as seconds since 1970, the form SQLite stores, so that it compares equal to the row
-/// it came from (a round trip through `Date`'s reference-date encoding would drift in the last bits).
-struct SessionCursor: Codable {
-    var seconds: Double
+/// The next page is found by comparing against that row's stored `last_seen_at` in SQL, never against a
+/// timestamp that went through Swift: SQLite stores REAL seconds and sqlite-nio rounds on decoding, so a
+/// round-tripped `Date` may not equal its own row and a page would repeat or skip it.
+struct SessionCursor {
     var id: UUID
 
-    init(lastSeenAt: Date, id: UUID) {
-        seconds = lastSeenAt.timeIntervalSince1970
-        self.id = id
-    }
-
-    var lastSeenAt: Date { Date(timeIntervalSince1970: seconds) }
-
-    var encoded: String {
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return data.base64EncodedString()
-    }
+    var encoded: String { Data(id.uuidString.utf8).base64EncodedString() }
 
     static func decode(_ text: String) throws -> SessionCursor {
-        guard let data = Data(base64Encoded: text), let cursor = try? JSONDecoder().decode(SessionCursor.self, from: data) else {
+        guard let data = Data(base64Encoded: text), let string = String(data: data, encoding: .utf8), let id = UUID(uuidString: string) else {
             throw PlazaError.validation(field: "cursor", "This cursor is not one Plaza gave out.")
         }
-        return cursor
+        return SessionCursor(id: id)
     }
 }

@@ -110,13 +110,16 @@ struct SessionStore: Sendable {
         try await update.run()
     }
 
-    /// Live sessions of the user, most recently seen first; `after` is the cursor (last seen, id) of the previous page.
-    func list(userID: UUID, current: UUID, now: Date, limit: Int, after: (Date, UUID)?, on db: any SQLDatabase) async throws -> [SessionInfo] {
+    /// Live sessions of the user, most recently seen first; `after` is the last session of the previous page.
+    func list(userID: UUID, current: UUID, now: Date, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [SessionInfo] {
         var query = db.select().columns("id", "device", "created_at", "last_seen_at").from("sessions")
             .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null).where("expires_at", .greaterThan, now)
-        if let (seen, id) = after {
+        if let after {
+            // Compared with the cursor row's stored value (see `SessionCursor`).
+            let seen = SQLQueryString("(SELECT last_seen_at FROM sessions WHERE id = \(bind: after))")
             query = query.where {
-                $0.where("last_seen_at", .lessThan, seen).orWhere { $0.where("last_seen_at", .equal, seen).where("id", .lessThan, id) }
+                $0.where(SQLColumn("last_seen_at"), .lessThan, seen)
+                    .orWhere { $0.where(SQLColumn("last_seen_at"), .equal, seen).where("id", .lessThan, after) }
             }
         }
         return try await query.orderBy("last_seen_at", .descending).orderBy("id", .descending).limit(limit).all().map { row in

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+import PlazaServer
+import PlazaTestSupport
+import Testing
+
+@Suite struct AccountsPagesTests {
+    @Test(arguments: TestEngine.enabled)
+    func signUpVerifyLogOutAndBackInThroughThePages(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let browser = PageSession(client)
+            let signup = try await browser.submit(
+                "/signup", to: "/signup",
+                ["email": "zoe@example.com", "username": "zoe", "displayName": "Zoe", "password": AccountsDriver.password, "role": "customer"])
+            #expect(signup.status == .seeOther)
+            #expect(signup.headers[.location] == "/verify-email?email=zoe@example.com&notice=sent")
+
+            let code = try await AccountsDriver(client).latestCode(for: "zoe@example.com")
+            let verified = try await browser.submit("/verify-email?email=zoe%40example.com", to: "/verify-email", ["email": "zoe@example.com", "code": code])
+            #expect(verified.headers[.location] == "/login?notice=verified")
+
+            let login = try await browser.submit("/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password, "next": "/account"])
+            #expect(login.status == .seeOther && login.headers[.location] == "/account")
+            let cookie = try #require(login.headers[values: .setCookie].first { $0.hasPrefix("plaza_session=") })
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+
+            let account = try await browser.get("/account")
+            #expect(account.status == .ok)
+            #expect(account.text.contains("@zoe"))
+
+            let logout = try await browser.submit("/account", to: "/logout", [:])
+            #expect(logout.headers[.location] == "/login?notice=loggedout")
+            #expect(try await browser.get("/account").status == .seeOther)
+        }
+    }
+
+    @Test func formsWithoutTheCSRFTokenAreRefused() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let browser = PageSession(client)
+            _ = try await browser.get("/login")
+            let forged = try await browser.post("/login", ["login": "zoe", "password": "whatever it is"], csrf: "forged")
+            #expect(forged.status == .forbidden)
+            #expect(forged.text.contains("This form has expired."))
+            let missing = try await browser.post("/signup", ["email": "a@b.co"])
+            #expect(missing.status == .forbidden)
+        }
+    }
+
+    @Test func problemsAreShownNextToTheirFields() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let browser = PageSession(client)
+            let page = try await browser.submit(
+                "/signup", to: "/signup", ["email": "nope", "username": "Zoe!", "displayName": "Zoe", "password": "short", "role": "customer"])
+            #expect(page.status == .unprocessableContent)
+            #expect(page.text.contains(#"id="email-error""#) && page.text.contains(#"id="username-error""#))
+            #expect(page.text.contains(#"id="password-error""#))
+            #expect(page.text.contains(#"value="Zoe""#), "typed values are kept")
+            #expect(!page.text.contains("short"), "passwords are never echoed back")
+        }
+    }
+
+    @Test func userInputIsEscaped() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let browser = PageSession(client)
+            let page = try await browser.submit(
+                "/signup", to: "/signup", ["email": "\"><script>alert(1)</script>", "username": "x", "displayName": "<b>Zoe</b>", "password": "x"])
+            #expect(!page.text.contains("<script>alert(1)</script>"))
+            #expect(page.text.contains("&lt;b&gt;Zoe&lt;/b&gt;"))
+        }
+    }
+
+    @Test func theAccountPageNeedsALogInAndReturnsThere() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let browser = PageSession(client)
+            let redirect = try await browser.get("/account")
+            #expect(redirect.status == .seeOther)
+            #expect(redirect.headers[.location] == "/login?next=%2Faccount")
+            let evil = try await browser.get("/login?next=//evil.example")
+            #expect(evil.text.contains(#"name="next" value="/account""#))
+        }
+    }
+
+    @Test func signingOutAnotherDeviceFromTheAccountPage() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let api = try await AccountsDriver(client).signedIn("zoe")
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password])
+            let sessions = try await client.send(.get, "/v1/me/sessions", token: api.accessToken).decode(Page<SessionInfo>.self)
+            let apiSession = try #require(sessions.items.first { $0.current })
+            let page = try await browser.get("/account")
+            let revoke = try await browser.post("/account/sessions/\(apiSession.id.uuidString)/revoke", [:], csrf: PageSession.csrfToken(in: page.text))
+            #expect(revoke.headers[.location] == "/account?notice=revoked")
+            #expect(try await client.send(.get, "/v1/me", token: api.accessToken).status == .unauthorized)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+
+/// A browser's view of the pages: it keeps cookies and submits forms with their CSRF token.
+actor PageSession {
+    let client: any TestClientProtocol
+    private(set) var cookies: [String: String] = [:]
+
+    init(_ client: any TestClientProtocol) {
+        self.client = client
+    }
+
+    func get(_ path: String) async throws -> TestResponse {
+        var headers: HTTPFields = [.accept: "text/html"]
+        if !cookies.isEmpty { headers[.cookie] = cookieHeader }
+        let response = try await client.execute(uri: path, method: .get, headers: headers)
+        remember(response)
+        return response
+    }
+
+    /// Posts `fields` (plus the CSRF token of `formPage`'s HTML, unless `csrf` is given).
+    func post(_ path: String, _ fields: [String: String], csrf: String? = nil) async throws -> TestResponse {
+        var fields = fields
+        if let csrf { fields["_csrf"] = csrf }
+        let body = fields.map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }.joined(separator: "&")
+        var headers: HTTPFields = [.accept: "text/html", .contentType: "application/x-www-form-urlencoded"]
+        if !cookies.isEmpty { headers[.cookie] = cookieHeader }
+        let response = try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
+        remember(response)
+        return response
+    }
+
+    /// Loads `page`, then submits `fields` to `action` with the page's CSRF token.
+    func submit(_ page: String, to action: String, _ fields: [String: String]) async throws -> TestResponse {
+        let form = try await get(page)
+        return try await post(action, fields, csrf: Self.csrfToken(in: String(buffer: form.body)))
+    }
+
+    static func csrfToken(in html: String) -> String {
+        guard let range = html.range(of: #"name="_csrf" value=""#) else { return "" }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    private var cookieHeader: String { cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+
+    private func remember(_ response: TestResponse) {
+        for header in response.headers[values: .setCookie] {
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            cookies[String(pair[0])] = pair[1].isEmpty ? nil : String(pair[1])
+        }
+    }
+
+    static func encode(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+}

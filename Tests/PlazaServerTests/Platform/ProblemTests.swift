@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+import PlazaServer
+import PlazaTestSupport
+import Testing
+import Yams
+
+/// Bad input on every route of the contract answers a problem+json 4xx, never a 500.
+@Suite struct ProblemTests {
+    /// Every operation of `openapi.yaml` with a request body or a path parameter.
+    static let operations: [(method: HTTPRequest.Method, path: String)] = {
+        let spec = (try? Yams.load(yaml: String(contentsOfFile: repositoryFile("openapi.yaml"), encoding: .utf8)) as? [String: Any]) ?? [:]
+        let paths = spec["paths"] as? [String: [String: Any]] ?? [:]
+        return paths.flatMap { path, item in
+            item.keys.compactMap { HTTPRequest.Method($0.uppercased()) }.map { ($0, path.replacingOccurrences(of: "{id}", with: "not-a-uuid")) }
+        }.sorted { $0.path + $0.method.rawValue < $1.path + $1.method.rawValue }
+    }()
+
+    static let garbage = ["", "{", "[]", "null", "\"text\"", "42", #"{"email": 7, "password": [], "code": {}}"#, String(repeating: "[", count: 5000)]
+
+    @Test func everyRouteOfTheContractAnswersGarbageWithAProblem() async throws {
+        #expect(Self.operations.count >= 17)
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let tokens = try await AccountsDriver(client).signedIn("zoe")
+            for (method, path) in Self.operations {
+                for body in Self.garbage {
+                    for token in [nil, tokens.accessToken] {
+                        let response = try await client.sendRaw(method, path, body: body, token: token)
+                        #expect(response.status.code < 500, "\(method) \(path) with \(body.prefix(20)) answered \(response.status)")
+                        if response.status.code >= 400 {
+                            #expect(response.problem != nil, "\(method) \(path) answered \(response.status) without a problem document")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func malformedJSONIs400AndWrongMediaTypeIs415() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let malformed = try await client.sendRaw(.post, "/v1/auth/login", body: "{\"login\": ")
+            #expect(malformed.status == .badRequest)
+            #expect(malformed.problem?.code == .malformedRequest)
+            let form = try await client.sendRaw(.post, "/v1/auth/login", body: "login=a&password=b", contentType: "application/x-www-form-urlencoded")
+            #expect(form.status == .unsupportedMediaType)
+        }
+    }
+
+    @Test func oversizedBodiesAre413() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let huge = "{\"login\": \"" + String(repeating: "a", count: 2 << 20) + "\"}"
+            let response = try await client.sendRaw(.post, "/v1/auth/login", body: huge)
+            #expect(response.status == .contentTooLarge)
+            #expect(response.problem?.code == .payloadTooLarge)
+        }
+    }
+
+    @Test func unknownRoutesAreProblemsForTheAPIAndPagesForBrowsers() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let api = try await client.send(.get, "/v1/nothing-here")
+            #expect(api.status == .notFound)
+            #expect(api.problem?.code == .notFound)
+            let page = try await client.execute(uri: "/nothing-here", method: .get, headers: [.accept: "text/html"])
+            #expect(page.status == .notFound)
+            #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(page.text.contains("No such page or endpoint."))
+        }
+    }
+}
+
+/// The repository's copy of `file`, found from this source file's place in the tree.
+func repositoryFile(_ file: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(file).path
+}
