@@ -32,13 +32,11 @@ actor AsyncLock {
 
     nonisolated func withLock<T>(_ body: () async throws -> T) async throws -> T {
         await lock()
-        do {
-            let result = try await body()
-            await unlock()
-            return result
-        } catch {
-            await unlock()
-            throw error
-        }
+        // Through `Result`, so that the unlock also runs for bodies typed `-> Never` (only throwing):
+        // with a plain do/catch such a body left the lock held (seen with Swift 6.3).
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        await unlock()
+        return try result.get()
     }
 }

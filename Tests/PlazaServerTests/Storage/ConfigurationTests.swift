@@ -1,0 +1,43 @@
+import Foundation
+import PlazaServer
+import Testing
+
+@Suite struct ConfigurationTests {
+    @Test func defaultsServeLoopbackOnAnSQLiteFile() throws {
+        let configuration = try PlazaConfiguration.fromEnvironment([:])
+        #expect(configuration.host == "127.0.0.1" && configuration.port == 8080)
+        #expect(configuration.storage == .sqlite(path: "plaza-data/plaza.sqlite"))
+        #expect(configuration.bcryptCost == 12 && configuration.mode == .production)
+    }
+
+    @Test func everyBadVariableIsNamedAtOnce() {
+        do {
+            _ = try PlazaConfiguration.fromEnvironment([
+                "PLAZA_PORT": "eighty", "PLAZA_BCRYPT_COST": "99", "PLAZA_DATABASE_URL": "mysql://x", "PLAZA_LOG_LEVEL": "loud",
+                "PLAZA_SECRET_KEY": "short", "PLAZA_PUBLIC_URL": "ftp://x", "PLAZA_SMTP_URL": "mailto:x",
+            ])
+            Issue.record("bad configuration accepted")
+        } catch let error as ConfigurationErrors {
+            #expect(Set(error.errors.map(\.key)) == [
+                "PLAZA_PORT", "PLAZA_BCRYPT_COST", "PLAZA_DATABASE_URL", "PLAZA_LOG_LEVEL", "PLAZA_SECRET_KEY", "PLAZA_PUBLIC_URL", "PLAZA_SMTP_URL",
+            ])
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func postgresNeedsASharedSecretKey() {
+        #expect(throws: ConfigurationErrors.self) {
+            try PlazaConfiguration.fromEnvironment(["PLAZA_DATABASE_URL": "postgres://u:p@localhost/plaza"])
+        }
+        let ok = try? PlazaConfiguration.fromEnvironment([
+            "PLAZA_DATABASE_URL": "postgres://u:p@localhost/plaza", "PLAZA_SECRET_KEY": String(repeating: "k", count: 40),
+        ])
+        #expect(ok != nil)
+    }
+
+    @Test func cookiesAreSecureBehindTLS() throws {
+        #expect(try PlazaConfiguration.fromEnvironment(["PLAZA_PUBLIC_URL": "https://plaza.example"]).servesOverTLS)
+        #expect(try !PlazaConfiguration.fromEnvironment(["PLAZA_PUBLIC_URL": "http://localhost:8080"]).servesOverTLS)
+    }
+}
