@@ -1,0 +1,116 @@
+"""Sign up, verify the e-mail with the mailed code, log out, log in, reset the password: as a person would."""
+import uuid
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import latest_code, screenshot
+
+PASSWORD = "a long enough passphrase"
+NEW_PASSWORD = "a brand new passphrase"
+
+
+def fill(driver, fields):
+    for name, value in fields.items():
+        element = driver.find_element(By.NAME, name)
+        element.clear()
+        element.send_keys(value)
+
+
+def submit(driver, label):
+    """Clicks the button and waits for the next page, so no step reads the page it left."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']").click()
+    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(page))
+
+
+def notice(driver):
+    return driver.find_element(By.CSS_SELECTOR, ".notice").text
+
+
+def test_sign_up_verify_log_out_log_in_and_reset(plaza, browser):
+    name = "u" + uuid.uuid4().hex[:10]
+    email = f"{name}@example.com"
+
+    browser.get(plaza + "/")
+    screenshot(browser, "home")
+    page = browser.find_element(By.TAG_NAME, "html")
+    browser.find_element(By.LINK_TEXT, "Create an account").click()
+    WebDriverWait(browser, 10).until(expected_conditions.staleness_of(page))
+    assert browser.current_url.endswith("/signup")
+    fill(browser, {"email": email, "username": name, "displayName": "Browser Tester", "password": PASSWORD})
+    screenshot(browser, "signup")
+    submit(browser, "Sign up")
+
+    assert "/verify-email" in browser.current_url
+    assert "We sent you a code" in notice(browser)
+    assert browser.find_element(By.NAME, "email").get_attribute("value") == email
+    fill(browser, {"code": latest_code(plaza, email)})
+    screenshot(browser, "verify-email")
+    submit(browser, "Verify")
+
+    assert browser.current_url.endswith("/login?notice=verified")
+    assert "verified" in notice(browser)
+    fill(browser, {"login": name, "password": PASSWORD})
+    screenshot(browser, "login")
+    submit(browser, "Log in")
+    assert browser.current_url.endswith("/account")
+    assert "@" + name in browser.page_source
+    screenshot(browser, "account")
+
+    submit(browser, "Log out")
+    assert "/login" in browser.current_url
+    browser.get(plaza + "/account")
+    assert "/login?next=" in browser.current_url
+
+    page = browser.find_element(By.TAG_NAME, "html")
+    browser.find_element(By.LINK_TEXT, "Forgot your password?").click()
+    WebDriverWait(browser, 10).until(expected_conditions.staleness_of(page))
+    fill(browser, {"email": email})
+    screenshot(browser, "forgot-password")
+    submit(browser, "Send me a code")
+    assert "/reset-password" in browser.current_url
+    fill(browser, {"code": latest_code(plaza, email), "newPassword": NEW_PASSWORD})
+    screenshot(browser, "reset-password")
+    submit(browser, "Set the new password")
+    assert "password was changed" in notice(browser)
+
+    fill(browser, {"login": email, "password": PASSWORD})
+    submit(browser, "Log in")
+    assert "wrong" in browser.find_element(By.CSS_SELECTOR, ".form-error").text
+    screenshot(browser, "login-error")
+    fill(browser, {"login": email, "password": NEW_PASSWORD})
+    submit(browser, "Log in")
+    assert browser.current_url.endswith("/account")
+
+
+def test_mistakes_are_shown_next_to_their_fields(plaza, browser):
+    browser.get(plaza + "/signup")
+    fill(browser, {"email": "not-an-address", "username": "No!", "displayName": "X", "password": "short"})
+    submit(browser, "Sign up")
+    errors = {e.get_attribute("id"): e.text for e in browser.find_elements(By.CSS_SELECTOR, ".field-error")}
+    assert set(errors) >= {"email-error", "username-error", "password-error"}
+    email = browser.find_element(By.NAME, "email")
+    assert email.get_attribute("aria-invalid") == "true"
+    assert "email-error" in email.get_attribute("aria-describedby")
+    screenshot(browser, "signup-errors")
+
+
+def test_pages_fit_the_screen_and_load_no_outside_assets(plaza, browser):
+    for path in ["/", "/signup", "/login", "/docs/api"]:
+        browser.get(plaza + path)
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        viewport = browser.execute_script("return window.innerWidth")
+        assert width <= viewport, f"{path} scrolls sideways at {browser.size_name} width"
+        sources = browser.execute_script(
+            "return [...document.querySelectorAll('script[src],link[href],img[src]')].map(e => e.src || e.href)")
+        assert all(source.startswith(plaza) for source in sources), sources
+    screenshot(browser, "api-docs")
+
+
+def test_the_demo_accounts_can_log_in(plaza, browser):
+    browser.get(plaza + "/login")
+    fill(browser, {"login": "bruno", "password": "demo-bruno-2026"})
+    submit(browser, "Log in")
+    assert "Bruno" in browser.find_element(By.CSS_SELECTOR, ".top nav").text
