@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+/// The signed-in user's own account: profile, password, address, deletion.
+extension AccountService {
+    func updateProfile(_ identity: Identity, _ update: ProfileUpdate, now: Date = Date()) async throws -> User {
+        let errors = update.fieldErrors(now: now)
+        guard errors.isEmpty else { throw PlazaError.validation(errors) }
+        var user = identity.user
+        if let name = update.displayName { user.displayName = name.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let birthDate = update.birthDate { user.birthDate = birthDate.isEmpty ? nil : birthDate }
+        if let gender = update.gender { user.gender = gender }
+        if let student = update.student { user.student = student }
+        let (accounts, updated) = (accounts, user)
+        try await database.transaction { db in try await accounts.update(updated, on: db, now: now) }
+        return user.dto
+    }
+
+    /// Changes the password after checking the current one; other sessions are signed out.
+    func changePassword(_ identity: Identity, _ request: ChangePasswordRequest, client: String, now: Date = Date()) async throws {
+        try await requirePassword(identity, request.currentPassword, field: "currentPassword", client: client, now: now)
+        if let problem = passwords.problem(request.newPassword) { throw PlazaError.validation(field: "newPassword", problem) }
+        var user = identity.user
+        user.passwordHash = try await passwords.hash(request.newPassword)
+        let (accounts, sessions, outbox, updated) = (accounts, sessions, outbox, user)
+        try await database.transaction { db in
+            try await accounts.update(updated, on: db, now: now)
+            try await sessions.revokeAll(userID: updated.id, except: identity.sessionID, now: now, on: db)
+            try await outbox.enqueue(AccountMails.passwordChanged(to: updated.email), on: db, now: now)
+        }
+        mailQueued()
+    }
+
+    /// Moves the account to a new address, which must be verified again with a mailed code.
+    func changeEmail(_ identity: Identity, _ request: ChangeEmailRequest, client: String, now: Date = Date()) async throws -> User {
+        let email = AccountRules.normalizedEmail(request.email)
+        if let problem = AccountRules.emailProblem(email) { throw PlazaError.validation(field: "email", problem) }
+        try await requirePassword(identity, request.password, field: "password", client: client, now: now)
+        try await limiter.hit(mailAccountRule, email, now: now)
+        var user = identity.user
+        user.email = email
+        user.emailVerified = false
+        let code = Secrets.sixDigitCode()
+        let (accounts, codes, outbox, secrets, limits, baseURL, updated) = (accounts, codes, outbox, secrets, limits, baseURL, user)
+        try await database.transaction { db in
+            if email != identity.user.email, try await accounts.emailExists(email, on: db) {
+                throw PlazaError.conflict(field: "email", "Another account uses this address.")
+            }
+            try await accounts.update(updated, on: db, now: now)
+            try await codes.issue(
+                userID: updated.id, purpose: .verifyEmail, email: email, codeHash: secrets.hash(code), now: now,
+                expires: now.addingTimeInterval(limits.codeLifetime), on: db)
+            try await outbox.enqueue(
+                AccountMails.verificationCode(to: email, code: code, minutes: Int(limits.codeLifetime / 60), baseURL: baseURL), on: db, now: now)
+        }
+        mailQueued()
+        return user.dto
+    }
+
+    /// Erases the account's personal data and signs out everywhere.
+    func deleteAccount(_ identity: Identity, password: String, client: String, now: Date = Date()) async throws {
+        try await requirePassword(identity, password, field: "password", client: client, now: now)
+        let (accounts, sessions) = (accounts, sessions)
+        try await database.transaction { db in
+            try await sessions.revokeAll(userID: identity.user.id, except: nil, now: now, on: db)
+            try await accounts.erase(identity.user.id, on: db, now: now)
+        }
+    }
+
+    /// Re-checks the password of a signed-in user for a sensitive change; failures count like log-in failures.
+    private func requirePassword(_ identity: Identity, _ password: String, field: String, client: String, now: Date) async throws {
+        let subject = identity.user.id.uuidString
+        try await limiter.check(loginAccountRule, subject, now: now)
+        guard try await passwords.verify(password, hash: identity.user.passwordHash) else {
+            try await limiter.record(loginAccountRule, subject, now: now)
+            try await limiter.record(loginAddressRule, client, now: now)
+            throw PlazaError.validation(field: field, "The password is wrong.")
+        }
+    }
+
+    /// "iPhone", "Firefox on Linux"... from what the client said, else from its User-Agent.
+    static func deviceName(_ given: String?, userAgent: String?) -> String {
+        if let given = given?.trimmingCharacters(in: .whitespacesAndNewlines), !given.isEmpty { return String(given.prefix(60)) }
+        guard let agent = userAgent, !agent.isEmpty else { return "Unknown device" }
+        let browsers = ["Edg": "Edge", "Firefox": "Firefox", "Chrome": "Chrome", "Safari": "Safari", "curl": "curl", "PlazaClient": "Plaza app"]
+        let systems = ["iPhone": "iPhone", "iPad": "iPad", "Android": "Android", "Mac OS": "macOS", "Windows": "Windows", "Linux": "Linux"]
+        let browser = browsers.first { agent.contains($0.key) }?.value
+        let system = systems.first { agent.contains($0.key) }?.value
+        switch (browser, system) {
+        case (let b?, let s?): return "\(b) on \(s)"
+        case (let b?, nil): return b
+        case (nil, let s?): return s
+        default: return String(agent.prefix(60))
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+/// Sign-up, e-mailed codes and password reset.
+extension AccountService {
+    /// Creates the account and mails a code. An address that already has an account gets the same answer
+    /// (and its owner a warning mail), so sign-up does not tell who is registered.
+    func register(_ request: RegisterRequest, client: String, now: Date = Date()) async throws -> User {
+        var errors = request.fieldErrors(now: now)
+        if !errors.contains(where: { $0.field == "password" }), let problem = passwords.problem(request.password) {
+            errors.append(FieldError(field: "password", message: problem))
+        }
+        guard errors.isEmpty else { throw PlazaError.validation(errors) }
+        try await limiter.hit(signupAddressRule, client, now: now)
+
+        let email = AccountRules.normalizedEmail(request.email)
+        let username = AccountRules.normalizedUsername(request.username)
+        let hash = try await passwords.hash(request.password)
+        let record = UserRecord(
+            email: email, username: username, displayName: request.displayName.trimmingCharacters(in: .whitespacesAndNewlines),
+            passwordHash: hash, role: request.role, birthDate: request.birthDate, gender: request.gender, student: request.student ?? false,
+            now: now)
+        let code = Secrets.sixDigitCode()
+        let (accounts, codes, outbox, secrets, limits, baseURL) = (accounts, codes, outbox, secrets, limits, baseURL)
+        try await database.transaction { db in
+            if try await accounts.usernameExists(username, on: db) {
+                throw PlazaError.conflict(field: "username", "This username is taken.")
+            }
+            if try await accounts.emailExists(email, on: db) {
+                try await outbox.enqueue(AccountMails.alreadyRegistered(to: email, baseURL: baseURL), on: db, now: now)
+                return
+            }
+            try await accounts.insert(record, on: db)
+            try await codes.issue(
+                userID: record.id, purpose: .verifyEmail, email: email, codeHash: secrets.hash(code), now: now,
+                expires: now.addingTimeInterval(limits.codeLifetime), on: db)
+            try await outbox.enqueue(
+                AccountMails.verificationCode(to: email, code: code, minutes: Int(limits.codeLifetime / 60), baseURL: baseURL), on: db, now: now)
+        }
+        mailQueued()
+        return record.dto
+    }
+
+    /// Marks the address verified when the code is right.
+    func verifyEmail(_ request: VerifyEmailRequest, client: String, now: Date = Date()) async throws -> User {
+        let email = AccountRules.normalizedEmail(request.email)
+        var user = try await checkCode(email: email, code: request.code, purpose: .verifyEmail, client: client, now: now)
+        user.email = email
+        user.emailVerified = true
+        let (accounts, verified) = (self.accounts, user)
+        try await database.transaction { db in try await accounts.update(verified, on: db, now: now) }
+        return verified.dto
+    }
+
+    /// Sends a new verification code to an unverified address; answers the same whatever the address.
+    func resendCode(email raw: String, client: String, now: Date = Date()) async throws {
+        let email = AccountRules.normalizedEmail(raw)
+        try await limitCodeMail(email: email, client: client, now: now)
+        guard let user = try await accounts.user(email: email, on: database.sql), !user.emailVerified else { return }
+        try await mailCode(to: user, purpose: .verifyEmail, now: now)
+    }
+
+    /// Mails a reset code when the address has an account; answers the same either way.
+    func forgotPassword(email raw: String, client: String, now: Date = Date()) async throws {
+        let email = AccountRules.normalizedEmail(raw)
+        try await limitCodeMail(email: email, client: client, now: now)
+        guard let user = try await accounts.user(email: email, on: database.sql) else { return }
+        try await mailCode(to: user, purpose: .resetPassword, now: now)
+    }
+
+    /// Sets a new password with a reset code; every session of the account is signed out.
+    func resetPassword(_ request: ResetPasswordRequest, client: String, now: Date = Date()) async throws {
+        if let problem = passwords.problem(request.newPassword) { throw PlazaError.validation(field: "newPassword", problem) }
+        let email = AccountRules.normalizedEmail(request.email)
+        var user = try await checkCode(email: email, code: request.code, purpose: .resetPassword, client: client, now: now)
+        user.passwordHash = try await passwords.hash(request.newPassword)
+        // Receiving the code proves the address, too.
+        user.emailVerified = true
+        let (accounts, sessions, outbox, updated) = (accounts, sessions, outbox, user)
+        try await database.transaction { db in
+            try await accounts.update(updated, on: db, now: now)
+            try await sessions.revokeAll(userID: updated.id, except: nil, now: now, on: db)
+            try await outbox.enqueue(AccountMails.passwordChanged(to: updated.email), on: db, now: now)
+        }
+        try await limiter.reset(loginAccountRule, updated.id.uuidString)
+        mailQueued()
+    }
+
+    private func limitCodeMail(email: String, client: String, now: Date) async throws {
+        guard AccountRules.emailProblem(email) == nil else { throw PlazaError.validation(field: "email", "Enter a valid e-mail address.") }
+        try await limiter.check(mailAccountRule, email, now: now)
+        try await limiter.hit(mailAddressRule, client, now: now)
+        try await limiter.record(mailAccountRule, email, now: now)
+    }
+
+    private func mailCode(to user: UserRecord, purpose: CodeStore.Purpose, now: Date) async throws {
+        let code = Secrets.sixDigitCode()
+        let (codes, outbox, secrets, limits, baseURL) = (codes, outbox, secrets, limits, baseURL)
+        try await database.transaction { db in
+            try await codes.issue(
+                userID: user.id, purpose: purpose, email: user.email, codeHash: secrets.hash(code), now: now,
+                expires: now.addingTimeInterval(limits.codeLifetime), on: db)
+            let minutes = Int(limits.codeLifetime / 60)
+            let mail =
+                purpose == .verifyEmail
+                ? AccountMails.verificationCode(to: user.email, code: code, minutes: minutes, baseURL: baseURL)
+                : AccountMails.resetCode(to: user.email, code: code, minutes: minutes, baseURL: baseURL)
+            try await outbox.enqueue(mail, on: db, now: now)
+        }
+        mailQueued()
+    }
+
+    /// The account whose newest code of `purpose` is `code`. Wrong, expired, used-up and unknown all
+    /// answer alike, and count against the address and the account.
+    private func checkCode(email: String, code: String, purpose: CodeStore.Purpose, client: String, now: Date) async throws -> UserRecord {
+        guard AccountRules.isCodeShaped(code) else { throw PlazaError.validation(field: "code", "Enter the six digits from the e-mail.") }
+        try await limiter.check(codeAddressRule, client, now: now)
+        try await limiter.check(codeAccountRule, email, now: now)
+        let invalid = PlazaError(
+            .badRequest, .invalidCode, "The code is wrong or has expired.", detail: "Ask for a new code if this one is older than \(codeMinutes) minutes.",
+            errors: [FieldError(field: "code", message: "The code is wrong or has expired.")])
+        let (accounts, codes, secrets, limits) = (accounts, codes, secrets, limits)
+        let user: UserRecord? = try await database.transaction { db in
+            guard let user = try await accounts.user(email: email, on: db) else { return nil }
+            let outcome = try await codes.consume(
+                userID: user.id, purpose: purpose, codeHash: secrets.hash(code), maxAttempts: limits.codeAttempts, now: now, on: db)
+            guard case .accepted = outcome else { return nil }
+            return user
+        }
+        guard let user else {
+            try await limiter.record(codeAddressRule, client, now: now)
+            try await limiter.record(codeAccountRule, email, now: now)
+            throw invalid
+        }
+        return user
+    }
+}

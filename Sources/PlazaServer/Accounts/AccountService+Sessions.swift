@@ -1,0 +1,127 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+/// Log-in, tokens and sessions.
+extension AccountService {
+    /// Checks the password, counting failures per account and per client address. The answer is the same
+    /// whether the account does not exist or the password is wrong, and takes as long.
+    func checkCredentials(login raw: String, password: String, client: String, now: Date = Date()) async throws -> UserRecord {
+        let login = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !login.isEmpty, !password.isEmpty else {
+            throw PlazaError.validation(
+                [FieldError(field: "login", message: "Enter your e-mail or username."), FieldError(field: "password", message: "Enter your password.")]
+                    .filter { ($0.field == "login" && login.isEmpty) || ($0.field == "password" && password.isEmpty) })
+        }
+        try await limiter.check(loginAddressRule, client, now: now)
+        let user = try await accounts.user(login: login, on: database.sql)
+        let subject = user?.id.uuidString ?? login
+        try await limiter.check(loginAccountRule, subject, now: now)
+        guard try await passwords.verify(password, hash: user?.passwordHash), let user else {
+            try await limiter.record(loginAddressRule, client, now: now)
+            try await limiter.record(loginAccountRule, subject, now: now)
+            throw PlazaError.invalidCredentials
+        }
+        try await limiter.reset(loginAccountRule, subject)
+        return user
+    }
+
+    /// API log-in: a new session with an access and a refresh token.
+    func login(_ request: LoginRequest, client: String, userAgent: String?, now: Date = Date()) async throws -> TokenResponse {
+        let user = try await checkCredentials(login: request.login, password: request.password, client: client, now: now)
+        let device = Self.deviceName(request.device, userAgent: userAgent)
+        let refresh = Secrets.randomToken()
+        let (sessions, secrets, lifetime) = (sessions, secrets, limits.sessionLifetime)
+        let sessionID = try await database.transaction { db in
+            let id = try await sessions.create(userID: user.id, kind: .api, device: device, now: now, expires: now.addingTimeInterval(lifetime), on: db)
+            try await sessions.addRefreshToken(hash: secrets.hash(refresh), sessionID: id, now: now, on: db)
+            return id
+        }
+        return try await tokenResponse(user: user, sessionID: sessionID, refreshToken: refresh, now: now)
+    }
+
+    /// Web log-in: a cookie session. Returns the cookie value.
+    func webLogin(login: String, password: String, client: String, userAgent: String?, now: Date = Date()) async throws -> String {
+        let user = try await checkCredentials(login: login, password: password, client: client, now: now)
+        return try await startWebSession(for: user, userAgent: userAgent, now: now)
+    }
+
+    func startWebSession(for user: UserRecord, userAgent: String?, now: Date = Date()) async throws -> String {
+        let token = Secrets.randomToken()
+        let (sessions, hash, lifetime) = (sessions, secrets.hash(token), limits.sessionLifetime)
+        let device = Self.deviceName(nil, userAgent: userAgent)
+        _ = try await database.transaction { db in
+            try await sessions.create(
+                userID: user.id, kind: .web, device: device, webTokenHash: hash, now: now, expires: now.addingTimeInterval(lifetime), on: db)
+        }
+        return token
+    }
+
+    /// Swaps a refresh token for a new pair. A token used twice revokes its session: whoever holds the
+    /// other copy is signed out too.
+    func refresh(_ token: String, now: Date = Date()) async throws -> TokenResponse {
+        let newToken = Secrets.randomToken()
+        let (sessions, secrets, lifetime) = (sessions, secrets, limits.sessionLifetime)
+        let hash = secrets.hash(token)
+        let outcome = try await database.transaction { db -> SessionStore.Rotation in
+            let outcome = try await sessions.rotate(hash: hash, now: now, lifetime: lifetime, on: db)
+            switch outcome {
+            case .rotated(let sessionID, _):
+                try await sessions.addRefreshToken(hash: secrets.hash(newToken), sessionID: sessionID, now: now, on: db)
+            case .reused(let sessionID):
+                try await sessions.revoke(sessionID: sessionID, now: now, on: db)
+            case .refused:
+                break
+            }
+            return outcome
+        }
+        guard case .rotated(let sessionID, let userID) = outcome,
+            let user = try await sessions.activeUser(sessionID: sessionID, now: now, on: database.sql), user.id == userID
+        else { throw PlazaError.invalidToken }
+        return try await tokenResponse(user: user, sessionID: sessionID, refreshToken: newToken, now: now)
+    }
+
+    private func tokenResponse(user: UserRecord, sessionID: UUID, refreshToken: String, now: Date) async throws -> TokenResponse {
+        TokenResponse(
+            accessToken: try await tokens.issue(userID: user.id, sessionID: sessionID, now: now), refreshToken: refreshToken,
+            expiresIn: Int(tokens.lifetime), user: user.dto)
+    }
+
+    /// The identity behind a bearer token, or `nil` when the token is bad or its session is over.
+    func identity(bearer token: String, now: Date = Date()) async throws -> Identity? {
+        guard let (userID, sessionID) = await tokens.verify(token),
+            let user = try await sessions.activeUser(sessionID: sessionID, now: now, on: database.sql), user.id == userID
+        else { return nil }
+        try await sessions.touch(sessionID: sessionID, now: now, on: database.sql)
+        return Identity(user: user, sessionID: sessionID)
+    }
+
+    /// The identity behind a web session cookie.
+    func identity(cookie token: String, now: Date = Date()) async throws -> Identity? {
+        guard let (sessionID, user) = try await sessions.webSession(tokenHash: secrets.hash(token), now: now, on: database.sql) else { return nil }
+        try await sessions.touch(sessionID: sessionID, now: now, on: database.sql)
+        return Identity(user: user, sessionID: sessionID)
+    }
+
+    func logout(_ identity: Identity, now: Date = Date()) async throws {
+        try await sessions.revoke(sessionID: identity.sessionID, now: now, on: database.sql)
+    }
+
+    func listSessions(_ identity: Identity, limit: Int, cursor: String?, now: Date = Date()) async throws -> Page<SessionInfo> {
+        let after = try cursor.map(SessionCursor.decode)
+        let items = try await sessions.list(
+            userID: identity.user.id, current: identity.sessionID, now: now, limit: limit + 1, after: after?.id,
+            on: database.sql)
+        let page = Array(items.prefix(limit))
+        let next = items.count > limit ? page.last.map { SessionCursor(id: $0.id).encoded } : nil
+        return Page(items: page, nextCursor: next)
+    }
+
+    /// Revokes one of the caller's sessions; another user's session id is "not found", never "forbidden".
+    func revokeSession(_ identity: Identity, id: UUID, now: Date = Date()) async throws {
+        guard try await sessions.revoke(sessionID: id, userID: identity.user.id, now: now, on: database.sql) else {
+            throw PlazaError.notFound("session")
+        }
+    }
+}
