@@ -64,4 +64,21 @@ public enum TestPlaza {
             throw error
         }
     }
+
+    /// Runs `body` against two applications sharing one fresh database, as two `plaza serve` processes would.
+    public static func withSharedDatabase(
+        _ engine: TestEngine, configure: (inout PlazaConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (any TestClientProtocol, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let (storage, cleanup) = try await engine.freshStorage()
+        defer { Task { await cleanup() } }
+        let first = try await PlazaServices.open(configuration(storage: storage, configure), logger: logger)
+        let second = try await PlazaServices.open(configuration(storage: storage, configure), logger: logger)
+        let (firstApp, secondApp) = (try buildApplication(first), try buildApplication(second))
+        try await firstApp.test(.router) { firstClient in
+            try await secondApp.test(.router) { secondClient in try await body(firstClient, secondClient) }
+        }
+        try await first.database.close()
+        try await second.database.close()
+    }
 }

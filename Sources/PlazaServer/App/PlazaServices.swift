@@ -38,6 +38,8 @@ public final class PlazaServices: Sendable {
         self.configuration = configuration
         self.database = database
         self.logger = logger
+        let (metrics, engine) = (metrics, database.engine.rawValue)
+        database.observeSessionWaits { metrics.databaseWait($0, engine: engine) }
         let secretKey = configuration.secretKey ?? ""
         secrets = Secrets(secretKey: secretKey)
         limiter = RateLimiter(database: database, window: configuration.limits.rateWindow)

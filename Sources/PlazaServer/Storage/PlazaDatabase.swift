@@ -16,6 +16,8 @@ public final class PlazaDatabase: Sendable {
     let service: (any Service)?
     private let closer: @Sendable () async throws -> Void
     private let closed = Mutex(false)
+    /// Told how long each session waited for its connection (the SQLite writer or a pooled PostgreSQL one).
+    private let sessionWait = Mutex<(@Sendable (Duration) -> Void)?>(nil)
 
     init(engine: DatabaseEngine, sql: any SQLDatabase, service: (any Service)?, close: @escaping @Sendable () async throws -> Void) {
         self.engine = engine
@@ -24,9 +26,19 @@ public final class PlazaDatabase: Sendable {
         self.closer = close
     }
 
+    /// Reports session waits to `observer` (the metrics of the application using this database).
+    func observeSessionWaits(_ observer: @escaping @Sendable (Duration) -> Void) {
+        sessionWait.withLock { $0 = observer }
+    }
+
     /// Runs `body` on one connection that no other task uses meanwhile.
     public func withSession<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await sql.withSession(body)
+        let requested = ContinuousClock.now
+        let observer = sessionWait.withLock { $0 }
+        return try await sql.withSession { db in
+            observer?(ContinuousClock.now - requested)
+            return try await body(db)
+        }
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

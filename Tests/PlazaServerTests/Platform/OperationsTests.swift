@@ -26,6 +26,7 @@ import Testing
             #expect(metrics.contains(#"plaza_http_requests_total{method="POST",route="/v1/auth/login",status="401"} 1"#))
             #expect(metrics.contains(#"route="/v1/me/sessions/{id}""#) || metrics.contains(#"route="/v1/me/sessions/id""#))
             #expect(metrics.contains("plaza_http_request_duration_seconds_bucket"))
+            #expect(metrics.contains(#"plaza_db_session_wait_seconds_count{engine="sqlite"}"#))
         }
     }
 
