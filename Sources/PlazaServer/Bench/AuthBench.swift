@@ -41,15 +41,22 @@ public struct AuthBench: Sendable {
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            defer { tasks.cancelAll() }
             let bound = await port.wait()
             let password = "bench-password-\(UUID().uuidString.prefix(8))"
             try await services.createAccount(
                 email: "bench@bench.test", username: "bench", displayName: "Bench", password: password, role: .customer, checkPolicy: false)
 
-            let peer = try await measureBcrypt(password: password)
-            let stack = try await measureLogins(port: bound, password: password)
+            let measured: (peer: Measurement, stack: Measurement)
+            do {
+                measured = (try await measureBcrypt(password: password), try await measureLogins(port: bound, password: password))
+            } catch {
+                tasks.cancelAll()
+                throw error
+            }
+            let (peer, stack) = measured
+            // Let the server finish its connections, so it stops as cleanly as `plaza serve` on SIGTERM.
             await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
             return """
                 plaza bench auth: \(logins) log-ins, \(concurrency) in flight, bcrypt cost \(configuration.bcryptCost), \
                 \(services.database.engine.rawValue), \(ProcessInfo.processInfo.activeProcessorCount) cores
