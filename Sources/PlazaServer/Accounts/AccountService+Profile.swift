@@ -42,18 +42,13 @@ extension AccountService {
         var user = identity.user
         user.email = email
         user.emailVerified = false
-        let code = Secrets.sixDigitCode()
-        let (accounts, codes, outbox, secrets, limits, baseURL, updated) = (accounts, codes, outbox, secrets, limits, baseURL, user)
+        let (accounts, updated) = (accounts, user)
         try await database.transaction { db in
             if email != identity.user.email, try await accounts.emailExists(email, on: db) {
                 throw PlazaError.conflict(field: "email", "Another account uses this address.")
             }
             try await accounts.update(updated, on: db, now: now)
-            try await codes.issue(
-                userID: updated.id, purpose: .verifyEmail, email: email, codeHash: secrets.hash(code), now: now,
-                expires: now.addingTimeInterval(limits.codeLifetime), on: db)
-            try await outbox.enqueue(
-                AccountMails.verificationCode(to: email, code: code, minutes: Int(limits.codeLifetime / 60), baseURL: baseURL), on: db, now: now)
+            try await self.queueCode(.verifyEmail, userID: updated.id, email: email, now: now, on: db)
         }
         mailQueued()
         return user.dto

@@ -22,8 +22,7 @@ extension AccountService {
             email: email, username: username, displayName: request.displayName.trimmingCharacters(in: .whitespacesAndNewlines),
             passwordHash: hash, role: request.role, birthDate: request.birthDate, gender: request.gender, student: request.student ?? false,
             now: now)
-        let code = Secrets.sixDigitCode()
-        let (accounts, codes, outbox, secrets, limits, baseURL) = (accounts, codes, outbox, secrets, limits, baseURL)
+        let (accounts, outbox, baseURL) = (accounts, outbox, baseURL)
         try await database.transaction { db in
             if try await accounts.usernameExists(username, on: db) {
                 throw PlazaError.conflict(field: "username", "This username is taken.")
@@ -33,11 +32,7 @@ extension AccountService {
                 return
             }
             try await accounts.insert(record, on: db)
-            try await codes.issue(
-                userID: record.id, purpose: .verifyEmail, email: email, codeHash: secrets.hash(code), now: now,
-                expires: now.addingTimeInterval(limits.codeLifetime), on: db)
-            try await outbox.enqueue(
-                AccountMails.verificationCode(to: email, code: code, minutes: Int(limits.codeLifetime / 60), baseURL: baseURL), on: db, now: now)
+            try await self.queueCode(.verifyEmail, userID: record.id, email: email, now: now, on: db)
         }
         mailQueued()
         return record.dto
@@ -96,20 +91,21 @@ extension AccountService {
     }
 
     private func mailCode(to user: UserRecord, purpose: CodeStore.Purpose, now: Date) async throws {
-        let code = Secrets.sixDigitCode()
-        let (codes, outbox, secrets, limits, baseURL) = (codes, outbox, secrets, limits, baseURL)
-        try await database.transaction { db in
-            try await codes.issue(
-                userID: user.id, purpose: purpose, email: user.email, codeHash: secrets.hash(code), now: now,
-                expires: now.addingTimeInterval(limits.codeLifetime), on: db)
-            let minutes = Int(limits.codeLifetime / 60)
-            let mail =
-                purpose == .verifyEmail
-                ? AccountMails.verificationCode(to: user.email, code: code, minutes: minutes, baseURL: baseURL)
-                : AccountMails.resetCode(to: user.email, code: code, minutes: minutes, baseURL: baseURL)
-            try await outbox.enqueue(mail, on: db, now: now)
-        }
+        try await database.transaction { db in try await self.queueCode(purpose, userID: user.id, email: user.email, now: now, on: db) }
         mailQueued()
+    }
+
+    /// Issues a new code of `purpose` (the older one stops working) and queues its mail, in the caller's transaction.
+    func queueCode(_ purpose: CodeStore.Purpose, userID: UUID, email: String, now: Date, on db: any SQLDatabase) async throws {
+        let code = Secrets.sixDigitCode()
+        try await codes.issue(
+            userID: userID, purpose: purpose, email: email, codeHash: secrets.hash(code), now: now, expires: now.addingTimeInterval(limits.codeLifetime),
+            on: db)
+        let mail =
+            purpose == .verifyEmail
+            ? AccountMails.verificationCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
+            : AccountMails.resetCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
+        try await outbox.enqueue(mail, on: db, now: now)
     }
 
     /// The account whose newest code of `purpose` is `code`. Wrong, expired, used-up and unknown all

@@ -72,7 +72,10 @@ struct APIReference: Sendable {
                         anchor: (op["operationId"] as? String) ?? "\(method)-\(path)"))
             }
         }
-        return order.map { Group(name: $0, operations: byTag[$0] ?? []) }
+        // The spec's own tag order (Accounts before Operations), then any tag it does not list.
+        let declared = (spec["tags"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let ordered = declared.filter { byTag[$0] != nil } + order.filter { !declared.contains($0) }
+        return ordered.map { Group(name: $0, operations: byTag[$0] ?? []) }
     }
 
     /// Anyone: the API reference.
