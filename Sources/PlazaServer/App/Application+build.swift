@@ -35,7 +35,11 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: PlazaMetricsMiddleware(metrics: services.metrics))
     router.add(middleware: SecurityHeadersMiddleware(hsts: services.configuration.servesOverTLS))
-    router.add(middleware: ErrorMiddleware { error, request, context in pages.errorPage(error, request: request, context: context) })
+    let contract = ContractRoutes(specText: APIReference.specText)
+    router.add(
+        middleware: ErrorMiddleware(declaredMethods: { contract.methods(for: $0) }) { error, request, context in
+            pages.errorPage(error, request: request, context: context)
+        })
 
     OperationsAPI(services: services).addRoutes(to: router)
 

@@ -7,6 +7,8 @@ import PlazaCore
 /// an HTML page for browsers. Nothing a client sends reaches a bare 500; the unexpected is logged
 /// with the request id and answered as `internal_error`.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The methods the contract declares for a path, to tell 405 from 404.
+    let declaredMethods: @Sendable (String) -> [String]?
     /// Renders the HTML error page; `nil` means answer JSON.
     let renderPage: @Sendable (PlazaError, Request, Context) -> Response?
 
@@ -14,7 +16,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let plazaError = Self.plazaError(for: error, request: request, logger: context.logger)
+            var plazaError = Self.plazaError(for: error, request: request, logger: context.logger)
+            if plazaError.status == .notFound, let methods = declaredMethods(request.uri.path), !methods.contains(request.method.rawValue) {
+                plazaError = PlazaError(.methodNotAllowed, .methodNotAllowed, "This method is not allowed here.", detail: "Use \(methods.joined(separator: " or ")).")
+                plazaError.headers[.allow] = methods.joined(separator: ", ")
+            }
             if wantsHTML(request), let page = renderPage(plazaError, request, context) { return page }
             return plazaError.problemResponse()
         }

@@ -57,6 +57,17 @@ import Yams
         }
     }
 
+    @Test func aKnownPathWithAnotherMethodIs405WithAllow() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let response = try await client.send(.put, "/v1/me")
+            #expect(response.status == .methodNotAllowed)
+            #expect(response.problem?.code == .methodNotAllowed)
+            #expect(response.headers[.allow] == "GET, PATCH, DELETE")
+            let trace = try await client.execute(uri: "/healthz", method: .trace)
+            #expect(trace.status == .methodNotAllowed && trace.headers[.allow] == "GET")
+        }
+    }
+
     @Test func unknownRoutesAreProblemsForTheAPIAndPagesForBrowsers() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let api = try await client.send(.get, "/v1/nothing-here")
