@@ -1,8 +1,8 @@
 """Sign up, verify the e-mail with the mailed code, log out, log in, reset the password: as a person would."""
 import uuid
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import latest_code, screenshot
@@ -18,11 +18,19 @@ def fill(driver, fields):
         element.send_keys(value)
 
 
+def navigate(driver, element):
+    """Clicks `element` and waits until the next page has loaded, so no step reads the page it left.
+
+    The old page's window carries a marker; the new page's window does not. (Waiting for the old element to go
+    stale races with chromium, which can answer "node does not belong to the document" mid-navigation.)"""
+    driver.execute_script("window.__plazaLeaving = true")
+    element.click()
+    WebDriverWait(driver, 10, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script("return window.__plazaLeaving === undefined && document.readyState === 'complete'"))
+
+
 def submit(driver, label):
-    """Clicks the button and waits for the next page, so no step reads the page it left."""
-    page = driver.find_element(By.TAG_NAME, "html")
-    driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']").click()
-    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(page))
+    navigate(driver, driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']"))
 
 
 def notice(driver):
@@ -35,9 +43,7 @@ def test_sign_up_verify_log_out_log_in_and_reset(plaza, browser):
 
     browser.get(plaza + "/")
     screenshot(browser, "home")
-    page = browser.find_element(By.TAG_NAME, "html")
-    browser.find_element(By.LINK_TEXT, "Create an account").click()
-    WebDriverWait(browser, 10).until(expected_conditions.staleness_of(page))
+    navigate(browser, browser.find_element(By.LINK_TEXT, "Create an account"))
     assert browser.current_url.endswith("/signup")
     fill(browser, {"email": email, "username": name, "displayName": "Browser Tester", "password": PASSWORD})
     screenshot(browser, "signup")
@@ -64,9 +70,7 @@ def test_sign_up_verify_log_out_log_in_and_reset(plaza, browser):
     browser.get(plaza + "/account")
     assert "/login?next=" in browser.current_url
 
-    page = browser.find_element(By.TAG_NAME, "html")
-    browser.find_element(By.LINK_TEXT, "Forgot your password?").click()
-    WebDriverWait(browser, 10).until(expected_conditions.staleness_of(page))
+    navigate(browser, browser.find_element(By.LINK_TEXT, "Forgot your password?"))
     fill(browser, {"email": email})
     screenshot(browser, "forgot-password")
     submit(browser, "Send me a code")
