@@ -5,9 +5,20 @@ import Yams
 /// `/docs/api`: a readable page of the contract, built from `openapi.yaml` itself so that it cannot drift.
 struct APIReference: Sendable {
     let renderer: PageRenderer
+    /// The spec's title, version, description and operations, read once: the contract does not change at run time.
+    let title: String
+    let version: String
+    let description: String
+    let groups: [Group]
 
     init(services: PlazaServices) {
         renderer = PageRenderer(templates: services.templates)
+        let spec = (try? Yams.load(yaml: Self.specText) as? [String: Any]) ?? [:]
+        let info = spec["info"] as? [String: Any] ?? [:]
+        title = info["title"] as? String ?? "Plaza API"
+        version = info["version"] as? String ?? ""
+        description = info["description"] as? String ?? ""
+        groups = Self.groups(from: spec)
     }
 
     /// The contract as shipped in the resources (a test checks it equals the repository's `openapi.yaml`).
@@ -80,11 +91,7 @@ struct APIReference: Sendable {
 
     /// Anyone: the API reference.
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let spec = (try? Yams.load(yaml: Self.specText) as? [String: Any]) ?? [:]
-        let info = spec["info"] as? [String: Any] ?? [:]
-        let page = Page(
-            shell: Shell(title: "API reference", context: context), title: info["title"] as? String ?? "Plaza API",
-            version: info["version"] as? String ?? "", description: info["description"] as? String ?? "", groups: Self.groups(from: spec))
+        let page = Page(shell: Shell(title: "API reference", context: context), title: title, version: version, description: description, groups: groups)
         return renderer.render("docs/api", page)
     }
 }

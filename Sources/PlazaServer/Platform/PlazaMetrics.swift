@@ -30,10 +30,6 @@ public final class PlazaMetrics: Sendable {
         ).record(duration)
     }
 
-    func gauge(_ name: String, help: String, value: Double) {
-        registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help)).set(to: value)
-    }
-
     /// The Prometheus text exposition.
     func render() -> String { registry.emitToString() }
 }

@@ -11,5 +11,4 @@ public enum DatabaseEngine: String, Sendable {
     var uuid: SQLDataType { self == .sqlite ? .text : .custom(SQLRaw("UUID")) }
     /// `SQLDataType` has no boolean; both engines accept `BOOLEAN`.
     var boolean: SQLDataType { .custom(SQLRaw("BOOLEAN")) }
-    var bigint: SQLDataType { .bigint }
 }

@@ -53,3 +53,17 @@ import Testing
         }
     }
 }
+
+@Suite struct CodeGuessingTests {
+    @Test func wrongCodesFromOneAddressAreLimitedAcrossAccounts() async throws {
+        try await TestPlaza.withApp(.sqlite, configure: { $0.limits.loginFailuresPerAddress = 3 }) { client, _ in
+            for name in ["ann", "bob", "cat"] {
+                let guess = try await client.send(
+                    .post, "/v1/auth/reset-password", json: ResetPasswordRequest(email: "\(name)@example.com", code: "123456", newPassword: "a fresh passphrase"))
+                #expect(guess.problem?.code == .invalidCode)
+            }
+            let limited = try await client.send(.post, "/v1/auth/verify-email", json: VerifyEmailRequest(email: "dan@example.com", code: "123456"))
+            #expect(limited.status == .tooManyRequests)
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
-import PlazaServer
 import Testing
+
+@testable import PlazaServer
 
 @Suite struct ConfigurationTests {
     @Test func defaultsServeLoopbackOnAnSQLiteFile() throws {
@@ -39,5 +40,17 @@ import Testing
     @Test func cookiesAreSecureBehindTLS() throws {
         #expect(try PlazaConfiguration.fromEnvironment(["PLAZA_PUBLIC_URL": "https://plaza.example"]).servesOverTLS)
         #expect(try !PlazaConfiguration.fromEnvironment(["PLAZA_PUBLIC_URL": "http://localhost:8080"]).servesOverTLS)
+    }
+}
+
+@Suite struct SecretKeyFileTests {
+    @Test func aGeneratedKeyIsKeptPrivateAndReusedOnTheNextStart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-key-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try SecretKeyFile.loadOrCreate(directory: directory)
+        #expect(first.utf8.count >= 32)
+        #expect(try SecretKeyFile.loadOrCreate(directory: directory) == first)
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/secret.key")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 }
