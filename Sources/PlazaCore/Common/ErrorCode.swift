@@ -18,6 +18,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case rateLimited = "rate_limited"
     case csrfFailed = "csrf_failed"
     case unsupportedMediaType = "unsupported_media_type"
+    case locationSharingOff = "location_sharing_off"
+    case notPresent = "not_present"
     case internalError = "internal_error"
     case unavailable
 }

@@ -28,6 +28,7 @@ public struct PlazaConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     public var mode: Mode = .production
     public var limits = Limits()
+    public var places = PlacesConfiguration()
 
     public init() {}
 
@@ -88,11 +89,40 @@ public struct PlazaConfiguration: Sendable {
         if let mode = value("PLAZA_MODE") {
             if let parsed = Mode(rawValue: mode) { configuration.mode = parsed } else { fail("PLAZA_MODE", "must be production, dev or demo") }
         }
+        if let retention = value("PLAZA_LOCATION_RETENTION") {
+            if let seconds = parseDuration(retention), seconds >= 3600 { configuration.places.retention = seconds } else {
+                fail("PLAZA_LOCATION_RETENTION", "must be a duration of at least an hour such as 30d, 72h or 90m, not '\(retention)'")
+            }
+        }
+        if let epsilon = value("PLAZA_MAP_EPSILON") {
+            if let number = Double(epsilon), number > 0, number <= 1 { configuration.places.mapEpsilon = number } else {
+                fail("PLAZA_MAP_EPSILON", "must be a number above 0 and at most 1 (per metre; 0.01 gives about 200 m of expected error)")
+            }
+        }
+        if let tiles = value("PLAZA_MAP_TILES_URL") {
+            if tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}"), tiles.hasPrefix("http") || tiles.hasPrefix("/") {
+                configuration.places.mapTilesURL = tiles
+            } else {
+                fail("PLAZA_MAP_TILES_URL", "must be a tile URL template with {z}, {x} and {y}, such as https://tiles.example/{z}/{x}/{y}.png")
+            }
+        }
+        if let zone = value("PLAZA_TIME_ZONE") {
+            if let parsed = TimeZone(identifier: zone) { configuration.places.timeZone = parsed } else {
+                fail("PLAZA_TIME_ZONE", "must be an IANA time zone such as Europe/Berlin, not '\(zone)'")
+            }
+        }
         if case .postgres = configuration.storage, configuration.secretKey == nil {
             fail("PLAZA_SECRET_KEY", "is required with PostgreSQL, so that every Plaza process signs tokens with the same key")
         }
         if !errors.isEmpty { throw ConfigurationErrors(errors: errors) }
         return configuration
+    }
+
+    /// `30d`, `72h`, `90m`, `45s` or plain seconds.
+    static func parseDuration(_ text: String) -> TimeInterval? {
+        let units: [Character: Double] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
+        if let unit = text.last.flatMap({ units[$0] }), let number = Double(text.dropLast()), number.isFinite, number > 0 { return number * unit }
+        return Double(text).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
     }
 
     static func parseStorage(_ text: String) throws -> Storage {
@@ -122,5 +152,20 @@ public struct Limits: Sendable {
     public var codeMailsPerAddress = 20
     public var signupsPerAddress = 20
     public var maxRequestBody = 1 << 20
+    public init() {}
+}
+
+/// Location privacy and crowd settings.
+public struct PlacesConfiguration: Sendable {
+    /// How long raw points are kept (`PLAZA_LOCATION_RETENTION`, default 30 days).
+    public var retention: TimeInterval = 30 * 86_400
+    /// Geo-indistinguishability parameter per metre of the map dots (`PLAZA_MAP_EPSILON`); expected error 2/ε.
+    public var mapEpsilon = 0.01
+    /// Raster tiles under the map (`PLAZA_MAP_TILES_URL`, `{z}/{x}/{y}`); none by default: the map works offline.
+    public var mapTilesURL: String?
+    /// The operator's time zone for popular times and opening hours (`PLAZA_TIME_ZONE`, default UTC).
+    public var timeZone = TimeZone(identifier: "UTC")!
+    /// How often stale stays are closed and their exits announced.
+    public var sweepInterval: TimeInterval = 15
     public init() {}
 }

@@ -16,6 +16,7 @@ public final class PlazaServices: Sendable {
     let idempotency: IdempotencyStore
     let templates: MustacheLibrary
     let secrets: Secrets
+    let places: PlacesService
 
     /// Opens the database and prepares every service; nothing is migrated or served yet.
     public static func open(_ configuration: PlazaConfiguration, logger: Logger) async throws -> PlazaServices {
@@ -57,6 +58,8 @@ public final class PlazaServices: Sendable {
             tokens: await AccessTokens(secretKey: secretKey, lifetime: configuration.limits.accessTokenLifetime),
             passwords: try await PasswordHasher(cost: configuration.bcryptCost), limiter: limiter, limits: configuration.limits,
             baseURL: configuration.baseURL, mailQueued: { outbox.nudge() })
+        let feed: any LiveFeed = database.engine == .postgres ? PostgresFeed(database: database, logger: logger) : LocalFeed()
+        places = PlacesService(database: database, configuration: configuration.places, feed: feed, secrets: secrets, secretKey: secretKey, logger: logger)
         templates = try await Templates.load()
     }
 
@@ -81,7 +84,8 @@ public final class PlazaServices: Sendable {
 
     /// Long-running work to run beside the server.
     var backgroundServices: [any Service] {
-        [DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger)]
+        [DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
+         PlacesBackgroundService(places: places)] + (places.feed.service.map { [$0] } ?? [])
     }
 }
 

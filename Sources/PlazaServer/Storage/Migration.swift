@@ -12,5 +12,6 @@ enum Migrations {
     static let all: [any Migration] = [
         M0001_Accounts(),  // users, sessions, refresh tokens, e-mail codes
         M0002_Platform(),  // idempotency keys, rate-limit events, the mail outbox
+        M0003_Places(),  // businesses, locations, sharing, points, zones, stays, visits, line waits, app passwords
     ]
 }

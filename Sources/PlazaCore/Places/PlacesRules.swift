@@ -1,0 +1,97 @@
+import Foundation
+
+/// The rules of places, zones and points, shared by the server, the pages and the SDK.
+/// Each rule returns a message for the user, or `nil` when the value is acceptable.
+public enum PlacesRules {
+    public static let businessNameLength = 1...100
+    public static let descriptionMaximumLength = 2_000
+    public static let locationRadius = 10...500
+    public static let defaultLocationRadius = 100
+    public static let zoneRadius = 100...2_000
+    public static let nearbyDefaultRadius = 200.0
+    public static let nearbyMaximumRadius = 5_000.0
+    public static let pointsPerUpload = 1...1_000
+    public static let lineWaitMinutes = 0...300
+    /// The smallest count ever shown (k-anonymity threshold).
+    public static let minimumCount = 5
+    /// A position older than this no longer puts anyone "in the shop".
+    public static let presenceFreshness: TimeInterval = 600
+    /// A stay at least this long is a visit.
+    public static let minimumVisit: TimeInterval = 300
+
+    public static func nameProblem(_ name: String, length: ClosedRange<Int> = businessNameLength) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard length.contains(trimmed.count) else { return "Use \(length.lowerBound) to \(length.upperBound) characters." }
+        return trimmed.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "Remove control characters." : nil
+    }
+
+    public static func latitudeProblem(_ value: Double) -> String? {
+        value.isFinite && abs(value) <= 90 ? nil : "Use a latitude from -90 to 90."
+    }
+
+    public static func longitudeProblem(_ value: Double) -> String? {
+        value.isFinite && abs(value) <= 180 ? nil : "Use a longitude from -180 to 180."
+    }
+
+    /// `HH:MM`, 00:00 to 24:00.
+    public static func minutesOfDay(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
+            (0...24).contains(hours), (0...59).contains(minutes), hours * 60 + minutes <= 24 * 60
+        else { return nil }
+        return hours * 60 + minutes
+    }
+
+    /// Every problem of an opening-hours list, keyed by its path (`openingHours.2.opens`).
+    public static func openingHoursProblems(_ periods: [OpeningPeriod], field: String = "openingHours") -> [FieldError] {
+        var validator = Validator()
+        validator.check(periods.count <= 28, field, "Use at most 28 periods.")
+        for (index, period) in periods.enumerated() where index < 28 {
+            validator.check((1...7).contains(period.day), "\(field).\(index).day", "Use 1 (Monday) to 7 (Sunday).")
+            validator.check(minutesOfDay(period.opens) != nil, "\(field).\(index).opens", "Use HH:MM.")
+            validator.check(minutesOfDay(period.closes) != nil, "\(field).\(index).closes", "Use HH:MM.")
+        }
+        return validator.errors
+    }
+
+    /// Every problem of a location's fields.
+    public static func locationProblems(_ request: LocationRequest) -> [FieldError] {
+        var validator = Validator()
+        validator.apply(nameProblem(request.name), to: "name")
+        validator.apply(nameProblem(request.address, length: 1...300), to: "address")
+        validator.apply(latitudeProblem(request.latitude), to: "latitude")
+        validator.apply(longitudeProblem(request.longitude), to: "longitude")
+        if let radius = request.radiusMeters {
+            validator.check(locationRadius.contains(radius), "radiusMeters", "Use \(locationRadius.lowerBound) to \(locationRadius.upperBound) metres.")
+        }
+        return validator.errors + openingHoursProblems(request.openingHours ?? [])
+    }
+
+    public static func zoneProblems(_ request: PrivateZoneRequest) -> [FieldError] {
+        var validator = Validator()
+        validator.apply(nameProblem(request.name, length: 1...60), to: "name")
+        validator.apply(latitudeProblem(request.latitude), to: "latitude")
+        validator.apply(longitudeProblem(request.longitude), to: "longitude")
+        validator.check(zoneRadius.contains(request.radiusMeters), "radiusMeters", "Use \(zoneRadius.lowerBound) to \(zoneRadius.upperBound) metres.")
+        return validator.errors
+    }
+
+    /// Every impossible point of an upload: out of range or not a number, in the future (beyond a minute of
+    /// clock skew), older than `retention`, or a negative accuracy.
+    public static func uploadProblems(_ upload: LocationUpload, now: Date, retention: TimeInterval) -> [FieldError] {
+        var validator = Validator()
+        validator.check(
+            pointsPerUpload.contains(upload.points.count), "points", "Send \(pointsPerUpload.lowerBound) to \(pointsPerUpload.upperBound) points.")
+        for (index, point) in upload.points.enumerated() where index < pointsPerUpload.upperBound {
+            validator.apply(latitudeProblem(point.latitude), to: "points.\(index).latitude")
+            validator.apply(longitudeProblem(point.longitude), to: "points.\(index).longitude")
+            if let accuracy = point.accuracy {
+                validator.check(accuracy.isFinite && accuracy >= 0 && accuracy <= 100_000, "points.\(index).accuracy", "Use 0 to 100,000 metres.")
+            }
+            validator.check(point.recordedAt <= now.addingTimeInterval(60), "points.\(index).recordedAt", "This time is in the future.")
+            validator.check(
+                point.recordedAt >= now.addingTimeInterval(-retention), "points.\(index).recordedAt", "This time is older than points are kept.")
+        }
+        return validator.errors
+    }
+}

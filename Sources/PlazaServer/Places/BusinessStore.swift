@@ -1,0 +1,209 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// A row of `businesses`.
+struct BusinessRecord: Sendable, Equatable {
+    var id: UUID
+    var name: String
+    var category: BusinessCategory
+    var description: String
+    var createdAt: Date
+
+    init(id: UUID = UUID(), name: String, category: BusinessCategory, description: String, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.description = description
+        self.createdAt = createdAt
+    }
+
+    init(row: any SQLRow) throws {
+        id = try row.decode(column: "id", as: UUID.self)
+        name = try row.decode(column: "name", as: String.self)
+        category = BusinessCategory(rawValue: try row.decode(column: "category", as: String.self)) ?? .other
+        description = try row.decode(column: "description", as: String.self)
+        createdAt = try row.decode(column: "created_at", as: Date.self)
+    }
+
+    func dto(locations: [BusinessLocation], role: BusinessRole?) -> Business {
+        Business(id: id, name: name, category: category, description: description, locations: locations, role: role, createdAt: createdAt)
+    }
+}
+
+/// All SQL about businesses, their members and their locations.
+struct BusinessStore: Sendable {
+    private static let columns = ["id", "name", "category", "description", "created_at"]
+    private static let locationColumns = [
+        "id", "business_id", "name", "address", "latitude", "longitude", "radius_meters", "opening_hours",
+    ]
+
+    func insert(_ business: BusinessRecord, owner: UUID, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "businesses").columns("id", "name", "category", "description", "created_at", "updated_at")
+            .values(
+                SQLBind(business.id), SQLBind(business.name), SQLBind(business.category.rawValue), SQLBind(business.description),
+                SQLBind(business.createdAt), SQLBind(business.createdAt)
+            ).run()
+        try await setMember(business: business.id, user: owner, role: .owner, now: business.createdAt, on: db)
+    }
+
+    func business(id: UUID, on db: any SQLDatabase) async throws -> BusinessRecord? {
+        try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses").where("id", .equal, id).first()
+            .map(BusinessRecord.init(row:))
+    }
+
+    func businesses(ids: [UUID], on db: any SQLDatabase) async throws -> [UUID: BusinessRecord] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses")
+            .where("id", .in, SQLBind.group(ids)).all()
+        return Dictionary(uniqueKeysWithValues: try rows.map(BusinessRecord.init(row:)).map { ($0.id, $0) })
+    }
+
+    func update(_ business: BusinessRecord, now: Date, on db: any SQLDatabase) async throws {
+        try await db.update("businesses").set("name", to: business.name).set("category", to: business.category.rawValue)
+            .set("description", to: business.description).set("updated_at", to: now).where("id", .equal, business.id).run()
+    }
+
+    func delete(id: UUID, on db: any SQLDatabase) async throws {
+        try await db.delete(from: "businesses").where("id", .equal, id).run()
+    }
+
+    /// Name contains `text` (case-insensitive) and category matches, ordered by name; `after` is the last id seen.
+    func search(text: String?, category: BusinessCategory?, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [BusinessRecord] {
+        var query = db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses")
+        if let text, !text.isEmpty {
+            let pattern = "%" + text.lowercased().replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            // LIKE differs between the engines in case and escapes: both sides lower-cased, one explicit escape.
+            query = query.where(SQLQueryString("lower(name) LIKE \(bind: pattern) ESCAPE '\\'"))
+        }
+        if let category { query = query.where("category", .equal, category.rawValue) }
+        if let after {
+            // Compared with the cursor row's stored name, as the session list does.
+            let name = SQLQueryString("(SELECT lower(name) FROM businesses WHERE id = \(bind: after))")
+            query = query.where {
+                $0.where(SQLFunction("lower", args: SQLIdentifier("name")), .greaterThan, name)
+                    .orWhere { $0.where(SQLFunction("lower", args: SQLIdentifier("name")), .equal, name).where("id", .greaterThan, after) }
+            }
+        }
+        return try await query.orderBy(SQLFunction("lower", args: SQLIdentifier("name"))).orderBy("id").limit(limit).all()
+            .map(BusinessRecord.init(row:))
+    }
+
+    // MARK: Members
+
+    func role(of user: UUID, in business: UUID, on db: any SQLDatabase) async throws -> BusinessRole? {
+        try await db.select().column("role").from("business_members").where("business_id", .equal, business).where("user_id", .equal, user)
+            .first().flatMap { BusinessRole(rawValue: try $0.decode(column: "role", as: String.self)) }
+    }
+
+    func roles(of user: UUID, on db: any SQLDatabase) async throws -> [UUID: BusinessRole] {
+        let rows = try await db.select().columns("business_id", "role").from("business_members").where("user_id", .equal, user).all()
+        var roles: [UUID: BusinessRole] = [:]
+        for row in rows {
+            roles[try row.decode(column: "business_id", as: UUID.self)] = BusinessRole(rawValue: try row.decode(column: "role", as: String.self))
+        }
+        return roles
+    }
+
+    func setMember(business: UUID, user: UUID, role: BusinessRole, now: Date, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "business_members").columns("business_id", "user_id", "role", "created_at")
+            .values(SQLBind(business), SQLBind(user), SQLBind(role.rawValue), SQLBind(now))
+            .onConflict(with: ["business_id", "user_id"]) { $0.set(excludedValueOf: "role") }
+            .run()
+    }
+
+    func removeMember(business: UUID, user: UUID, on db: any SQLDatabase) async throws -> Bool {
+        try await db.delete(from: "business_members").where("business_id", .equal, business).where("user_id", .equal, user)
+            .returning("user_id").first() != nil
+    }
+
+    func members(business: UUID, on db: any SQLDatabase) async throws -> [BusinessMember] {
+        try await db.select().columns(
+            SQLColumn("username", table: "u"), SQLColumn("display_name", table: "u"), SQLColumn("role", table: "m"),
+            SQLColumn("created_at", table: "m")
+        )
+        .from(SQLAlias(SQLIdentifier("business_members"), as: SQLIdentifier("m")))
+        .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("user_id", table: "m"), .equal, SQLColumn("id", table: "u"))
+        .where(SQLColumn("business_id", table: "m"), .equal, SQLBind(business))
+        .orderBy(SQLColumn("created_at", table: "m")).all()
+        .map { row in
+            BusinessMember(
+                username: try row.decode(column: "username", as: String.self), displayName: try row.decode(column: "display_name", as: String.self),
+                role: BusinessRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .staff,
+                addedAt: try row.decode(column: "created_at", as: Date.self))
+        }
+    }
+
+    /// The owners and staff of each business, for addressing live events.
+    func memberIDs(businesses: [UUID], on db: any SQLDatabase) async throws -> [UUID: [UUID]] {
+        guard !businesses.isEmpty else { return [:] }
+        let rows = try await db.select().columns("business_id", "user_id").from("business_members")
+            .where("business_id", .in, SQLBind.group(businesses)).all()
+        var result: [UUID: [UUID]] = [:]
+        for row in rows { result[try row.decode(column: "business_id", as: UUID.self), default: []].append(try row.decode(column: "user_id", as: UUID.self)) }
+        return result
+    }
+
+    func ownerCount(business: UUID, on db: any SQLDatabase) async throws -> Int {
+        try await db.select().column(SQLFunction("count", args: SQLLiteral.all), as: "n").from("business_members")
+            .where("business_id", .equal, business).where("role", .equal, BusinessRole.owner.rawValue)
+            .first().map { try $0.decode(column: "n", as: Int.self) } ?? 0
+    }
+
+    // MARK: Locations
+
+    func insertLocation(_ location: BusinessLocation, now: Date, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "business_locations").columns(Self.locationColumns + ["created_at"])
+            .values(Self.locationValues(location) + [SQLBind(now)]).run()
+    }
+
+    func updateLocation(_ location: BusinessLocation, on db: any SQLDatabase) async throws {
+        try await db.update("business_locations").set("name", to: location.name).set("address", to: location.address)
+            .set("latitude", to: location.latitude).set("longitude", to: location.longitude).set("radius_meters", to: location.radiusMeters)
+            .set("opening_hours", to: Self.encodeHours(location.openingHours))
+            .where("id", .equal, location.id).run()
+    }
+
+    func deleteLocation(id: UUID, business: UUID, on db: any SQLDatabase) async throws -> Bool {
+        try await db.delete(from: "business_locations").where("id", .equal, id).where("business_id", .equal, business)
+            .returning("id").first() != nil
+    }
+
+    func location(id: UUID, on db: any SQLDatabase) async throws -> BusinessLocation? {
+        try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations").where("id", .equal, id)
+            .first().map(Self.location(row:))
+    }
+
+    func locations(businesses: [UUID], on db: any SQLDatabase) async throws -> [BusinessLocation] {
+        guard !businesses.isEmpty else { return [] }
+        return try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations")
+            .where("business_id", .in, SQLBind.group(businesses)).orderBy("created_at").orderBy("id").all().map(Self.location(row:))
+    }
+
+    /// Every location, for the in-memory catalog.
+    func allLocations(on db: any SQLDatabase) async throws -> [BusinessLocation] {
+        try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations").all().map(Self.location(row:))
+    }
+
+    private static func locationValues(_ location: BusinessLocation) -> [any SQLExpression] {
+        [
+            SQLBind(location.id), SQLBind(location.businessId), SQLBind(location.name), SQLBind(location.address), SQLBind(location.latitude),
+            SQLBind(location.longitude), SQLBind(location.radiusMeters), SQLBind(encodeHours(location.openingHours)),
+        ]
+    }
+
+    private static func location(row: any SQLRow) throws -> BusinessLocation {
+        let hours = try row.decode(column: "opening_hours", as: String.self)
+        return BusinessLocation(
+            id: try row.decode(column: "id", as: UUID.self), businessId: try row.decode(column: "business_id", as: UUID.self),
+            name: try row.decode(column: "name", as: String.self), address: try row.decode(column: "address", as: String.self),
+            latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self),
+            radiusMeters: try row.decode(column: "radius_meters", as: Int.self),
+            openingHours: (try? PlazaJSON.decoder().decode([OpeningPeriod].self, from: Data(hours.utf8))) ?? [])
+    }
+
+    private static func encodeHours(_ hours: [OpeningPeriod]) -> String {
+        String(decoding: (try? PlazaJSON.encoder().encode(hours)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+}

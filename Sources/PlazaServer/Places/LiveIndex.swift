@@ -1,0 +1,106 @@
+import Foundation
+import PlazaCore
+import Synchronization
+
+/// A sharing user's newest position as the live index keeps it.
+struct LivePosition: Codable, Sendable, Hashable {
+    var userId: UUID
+    var latitude: Double
+    var longitude: Double
+    var recordedAt: Date
+    var level: SharingLevel
+    /// Set while the user is inside one of their private zones (the coordinate is then the zone's centre).
+    var zoneId: UUID?
+    /// The dot the public map shows, when the user shares with the map and is not hidden by a zone.
+    var published: Coordinate?
+
+    var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+}
+
+/// Every sharing user's live position in memory, in two grids: true positions (presence, never shown)
+/// and published dots (the map). Rebuilt from `live_positions` at start, kept current by the feed.
+final class LiveIndex: Sendable {
+    private struct State {
+        var positions = GeoGrid<UUID, LivePosition>(cellDegrees: 0.002)
+        var dots = GeoGrid<UUID, Void>(cellDegrees: 0.01)
+        var loaded = false
+    }
+
+    private let state = Mutex(State())
+
+    var count: Int { state.withLock { $0.positions.count } }
+
+    /// False until rebuilt from the database, and again after the feed may have lost messages.
+    var isLoaded: Bool { state.withLock { $0.loaded } }
+
+    func invalidate() {
+        state.withLock { $0.loaded = false }
+    }
+
+    func position(of user: UUID) -> LivePosition? {
+        state.withLock { $0.positions.entry(for: user)?.value }
+    }
+
+    /// Stores `position` unless the index already holds a newer one for that user.
+    func apply(_ position: LivePosition) {
+        state.withLock { state in
+            if let current = state.positions.entry(for: position.userId)?.value, current.recordedAt > position.recordedAt { return }
+            Self.put(position, into: &state)
+        }
+    }
+
+    func forget(_ user: UUID) {
+        state.withLock { state in
+            state.positions.remove(user)
+            state.dots.remove(user)
+        }
+    }
+
+    /// Replaces everything (start-up, or after the feed lost messages).
+    func replaceAll(with positions: [LivePosition]) {
+        state.withLock { state in
+            state = State()
+            for position in positions { Self.put(position, into: &state) }
+            state.loaded = true
+        }
+    }
+
+    /// Users who may count as present: sharing, outside their zones, fresh, within `radius` of `center`.
+    func present(within radius: Double, of center: Coordinate, freshSince: Date) -> [(position: LivePosition, distance: Double)] {
+        state.withLock { state in
+            state.positions.within(radius, of: center).compactMap { found in
+                let position = found.entry.value
+                guard position.level != .off, position.zoneId == nil, position.recordedAt >= freshSince else { return nil }
+                return (position, found.distance)
+            }
+        }
+    }
+
+    /// Every user within `radius` of `center` whatever their state (the benchmark's and tests' raw query).
+    func within(_ radius: Double, of center: Coordinate) -> [UUID] {
+        state.withLock { $0.positions.within(radius, of: center).map(\.key) }
+    }
+
+    /// Published dots inside the box, fresher than `freshSince`.
+    func dots(south: Double, west: Double, north: Double, east: Double, freshSince: Date, limit: Int) -> [Coordinate] {
+        state.withLock { state in
+            var result: [Coordinate] = []
+            for found in state.dots.inside(south: south, west: west, north: north, east: east) {
+                guard result.count < limit, let position = state.positions.entry(for: found.key)?.value, position.recordedAt >= freshSince else {
+                    continue
+                }
+                result.append(found.entry.coordinate)
+            }
+            return result
+        }
+    }
+
+    private static func put(_ position: LivePosition, into state: inout State) {
+        state.positions.upsert(position.userId, at: position.coordinate, value: position)
+        if let published = position.published, position.level == .map {
+            state.dots.upsert(position.userId, at: published, value: ())
+        } else {
+            state.dots.remove(position.userId)
+        }
+    }
+}

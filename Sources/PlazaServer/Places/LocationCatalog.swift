@@ -1,0 +1,68 @@
+import Foundation
+import PlazaCore
+import SQLKit
+import Synchronization
+
+/// A business location with what a search result or an event shows of its business.
+struct CatalogEntry: Sendable {
+    var location: BusinessLocation
+    var businessName: String
+    var category: BusinessCategory
+}
+
+/// Every business location in memory, in a grid: the "which shops is this point in" question of every
+/// uploaded point, and nearby search. Loaded from the database on first use and again after any process
+/// reports a change (`FeedMessage.catalogChanged`); the database stays the source of truth.
+final class LocationCatalog: Sendable {
+    private struct State {
+        var grid = GeoGrid<UUID, CatalogEntry>(cellDegrees: 0.01)
+        var loaded = false
+    }
+
+    private let state = Mutex(State())
+    /// The largest location radius, so a grid query by point finds every location whose circle holds it.
+    static let maximumRadius = Double(PlacesRules.locationRadius.upperBound)
+
+    /// Marks the catalog stale; the next use reloads it.
+    func invalidate() {
+        state.withLock { $0.loaded = false }
+    }
+
+    /// Loads the catalog when stale.
+    func prepare(using db: any SQLDatabase) async throws {
+        guard !state.withLock({ $0.loaded }) else { return }
+        let locations = try await BusinessStore().allLocations(on: db)
+        let businesses = try await BusinessStore().businesses(ids: Array(Set(locations.map(\.businessId))), on: db)
+        var grid = GeoGrid<UUID, CatalogEntry>(cellDegrees: 0.01)
+        for location in locations {
+            guard let business = businesses[location.businessId] else { continue }
+            grid.upsert(location.id, at: location.coordinate, value: CatalogEntry(location: location, businessName: business.name, category: business.category))
+        }
+        state.withLock { $0 = State(grid: grid, loaded: true) }
+    }
+
+    func entry(_ location: UUID) -> CatalogEntry? {
+        state.withLock { $0.grid.entry(for: location)?.value }
+    }
+
+    /// Locations whose own radius holds `point` (`margin` metres wider, for leaving with hysteresis).
+    func containing(_ point: Coordinate, margin: (Int) -> Double = { _ in 0 }) -> [(entry: CatalogEntry, distance: Double)] {
+        state.withLock { state in
+            state.grid.within(Self.maximumRadius * 1.25 + 20, of: point).compactMap { found in
+                let radius = Double(found.entry.value.location.radiusMeters)
+                return found.distance <= radius + margin(found.entry.value.location.radiusMeters) ? (found.entry.value, found.distance) : nil
+            }
+        }
+    }
+
+    /// Locations within `radius` of `point`, nearest first.
+    func near(_ point: Coordinate, radius: Double) -> [(entry: CatalogEntry, distance: Double)] {
+        state.withLock { state in
+            state.grid.within(radius, of: point).map { ($0.entry.value, $0.distance) }.sorted { ($0.1, $0.0.location.id.uuidString) < ($1.1, $1.0.location.id.uuidString) }
+        }
+    }
+
+    func inside(south: Double, west: Double, north: Double, east: Double) -> [CatalogEntry] {
+        state.withLock { $0.grid.inside(south: south, west: west, north: north, east: east).map(\.entry.value) }
+    }
+}

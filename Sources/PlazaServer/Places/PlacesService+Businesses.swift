@@ -1,0 +1,206 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+extension PlacesService {
+    /// Merchants (and admins) create businesses and become their first owner.
+    func createBusiness(_ identity: Identity, _ request: CreateBusinessRequest, now: Date = Date()) async throws -> Business {
+        try identity.require(.merchant, .admin)
+        try identity.requireVerified()
+        var validator = Validator()
+        validator.apply(PlacesRules.nameProblem(request.name), to: "name")
+        validator.check((request.description ?? "").count <= PlacesRules.descriptionMaximumLength, "description", "Use at most 2,000 characters.")
+        guard validator.isValid else { throw PlazaError.validation(validator.errors) }
+        let record = BusinessRecord(
+            name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), category: request.category,
+            description: (request.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines), createdAt: now)
+        let owner = identity.user.id
+        try await database.transaction { db in try await businesses.insert(record, owner: owner, on: db) }
+        return record.dto(locations: [], role: .owner)
+    }
+
+    /// Anyone: a business with its locations (and the caller's role in it).
+    func business(_ id: UUID, viewer: Identity?) async throws -> Business {
+        guard let record = try await businesses.business(id: id, on: database.sql) else { throw PlazaError.notFound("business") }
+        let role = try await viewer.asyncMap { try await businesses.role(of: $0.user.id, in: id, on: database.sql) } ?? nil
+        return record.dto(locations: try await businesses.locations(businesses: [id], on: database.sql), role: role)
+    }
+
+    /// The businesses the caller owns or works for.
+    func myBusinesses(_ identity: Identity) async throws -> [Business] {
+        let roles = try await businesses.roles(of: identity.user.id, on: database.sql)
+        let records = try await businesses.businesses(ids: Array(roles.keys), on: database.sql)
+        let locations = Dictionary(grouping: try await businesses.locations(businesses: Array(roles.keys), on: database.sql), by: \.businessId)
+        return records.values.sorted { ($0.name.lowercased(), $0.id.uuidString) < ($1.name.lowercased(), $1.id.uuidString) }
+            .map { $0.dto(locations: locations[$0.id] ?? [], role: roles[$0.id]) }
+    }
+
+    func updateBusiness(_ identity: Identity, _ id: UUID, _ request: UpdateBusinessRequest, now: Date = Date()) async throws -> Business {
+        var record = try await requireMember(identity, of: id, owner: true)
+        var validator = Validator()
+        if let name = request.name { validator.apply(PlacesRules.nameProblem(name), to: "name") }
+        if let description = request.description {
+            validator.check(description.count <= PlacesRules.descriptionMaximumLength, "description", "Use at most 2,000 characters.")
+        }
+        guard validator.isValid else { throw PlazaError.validation(validator.errors) }
+        if let name = request.name { record.name = name.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let category = request.category { record.category = category }
+        if let description = request.description { record.description = description.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let updated = record
+        try await withFeed { db in
+            try await businesses.update(updated, now: now, on: db)
+            return ((), [.catalogChanged])
+        }
+        return try await business(id, viewer: identity)
+    }
+
+    func deleteBusiness(_ identity: Identity, _ id: UUID) async throws {
+        _ = try await requireMember(identity, of: id, owner: true)
+        try await withFeed { db in
+            try await businesses.delete(id: id, on: db)
+            return ((), [.catalogChanged])
+        }
+    }
+
+    /// Text search by name and category, ordered by name.
+    func search(text: String?, category: BusinessCategory?, limit: Int, cursor: String?) async throws -> Page<BusinessSummary> {
+        let after = try cursor.map { try PlaceCursor.decodeID($0) }
+        let records = try await businesses.search(text: text, category: category, limit: limit + 1, after: after, on: database.sql)
+        let page = Array(records.prefix(limit))
+        let locations = Dictionary(grouping: try await businesses.locations(businesses: page.map(\.id), on: database.sql), by: \.businessId)
+        let items = page.map { BusinessSummary(id: $0.id, name: $0.name, category: $0.category, location: locations[$0.id]?.first, distanceMeters: nil) }
+        return Page(items: items, nextCursor: records.count > limit ? page.last.map { PlaceCursor.encode(id: $0.id) } : nil)
+    }
+
+    /// Businesses with a location within `radius` metres, nearest first, each with its nearest location.
+    func nearby(_ point: Coordinate, radius: Double, category: BusinessCategory?, limit: Int, cursor: String?) async throws -> Page<BusinessSummary> {
+        try await prepare()
+        let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
+        var seen = Set<UUID>()
+        var items: [BusinessSummary] = []
+        for (entry, distance) in catalog.near(point, radius: radius) where seen.insert(entry.location.businessId).inserted {
+            if let category, entry.category != category { continue }
+            items.append(
+                BusinessSummary(
+                    id: entry.location.businessId, name: entry.businessName, category: entry.category, location: entry.location,
+                    distanceMeters: (distance * 10).rounded() / 10))
+        }
+        let page = Array(items.dropFirst(offset).prefix(limit))
+        return Page(items: page, nextCursor: offset + limit < items.count ? PlaceCursor.encode(offset: offset + limit) : nil)
+    }
+
+    // MARK: Locations
+
+    func addLocation(_ identity: Identity, business: UUID, _ request: LocationRequest, now: Date = Date()) async throws -> BusinessLocation {
+        _ = try await requireMember(identity, of: business, owner: true)
+        let location = try Self.location(from: request, id: UUID(), business: business)
+        try await withFeed { db in
+            try await businesses.insertLocation(location, now: now, on: db)
+            return ((), [.catalogChanged])
+        }
+        return location
+    }
+
+    func updateLocation(_ identity: Identity, business: UUID, location id: UUID, _ request: LocationRequest) async throws -> BusinessLocation {
+        _ = try await requireMember(identity, of: business, owner: true)
+        guard let existing = try await businesses.location(id: id, on: database.sql), existing.businessId == business else {
+            throw PlazaError.notFound("location")
+        }
+        let location = try Self.location(from: request, id: id, business: business)
+        try await withFeed { db in
+            try await businesses.updateLocation(location, on: db)
+            return ((), [.catalogChanged])
+        }
+        return location
+    }
+
+    func deleteLocation(_ identity: Identity, business: UUID, location id: UUID) async throws {
+        _ = try await requireMember(identity, of: business, owner: true)
+        let deleted = try await withFeed { db in
+            let deleted = try await businesses.deleteLocation(id: id, business: business, on: db)
+            return (deleted, deleted ? [.catalogChanged] : [])
+        }
+        guard deleted else { throw PlazaError.notFound("location") }
+    }
+
+    private static func location(from request: LocationRequest, id: UUID, business: UUID) throws -> BusinessLocation {
+        let errors = PlacesRules.locationProblems(request)
+        guard errors.isEmpty else { throw PlazaError.validation(errors) }
+        return BusinessLocation(
+            id: id, businessId: business, name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
+            address: request.address.trimmingCharacters(in: .whitespacesAndNewlines), latitude: request.latitude, longitude: request.longitude,
+            radiusMeters: request.radiusMeters ?? PlacesRules.defaultLocationRadius, openingHours: request.openingHours ?? [])
+    }
+
+    // MARK: Members
+
+    func members(_ identity: Identity, business: UUID) async throws -> [BusinessMember] {
+        _ = try await requireMember(identity, of: business)
+        return try await businesses.members(business: business, on: database.sql)
+    }
+
+    /// Links an account by username, or changes its role. An owner cannot demote the last owner.
+    func setMember(_ identity: Identity, business: UUID, _ request: AddMemberRequest, now: Date = Date()) async throws -> BusinessMember {
+        _ = try await requireMember(identity, of: business, owner: true)
+        let username = AccountRules.normalizedUsername(request.username)
+        guard let user = try await accounts.user(login: username, on: database.sql), !username.contains("@") else {
+            throw PlazaError.validation(field: "username", "No account has this username.")
+        }
+        try await database.transaction { db in
+            if request.role == .staff, try await businesses.role(of: user.id, in: business, on: db) == .owner,
+                try await businesses.ownerCount(business: business, on: db) <= 1
+            {
+                throw PlazaError.conflict(field: "role", "A business needs at least one owner.")
+            }
+            try await businesses.setMember(business: business, user: user.id, role: request.role, now: now, on: db)
+        }
+        return BusinessMember(username: user.username, displayName: user.displayName, role: request.role, addedAt: now)
+    }
+
+    func removeMember(_ identity: Identity, business: UUID, username: String) async throws {
+        _ = try await requireMember(identity, of: business, owner: true)
+        guard let user = try await accounts.user(login: AccountRules.normalizedUsername(username), on: database.sql) else {
+            throw PlazaError.notFound("member")
+        }
+        try await database.transaction { db in
+            let role = try await businesses.role(of: user.id, in: business, on: db)
+            guard role != nil else { throw PlazaError.notFound("member") }
+            if role == .owner, try await businesses.ownerCount(business: business, on: db) <= 1 {
+                throw PlazaError.conflict(field: "username", "A business needs at least one owner.")
+            }
+            _ = try await businesses.removeMember(business: business, user: user.id, on: db)
+        }
+    }
+}
+
+extension Optional {
+    func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
+
+/// The opaque cursors of place lists: the last id of a page ordered by name, or an offset into a
+/// distance-ordered list.
+enum PlaceCursor {
+    static func encode(id: UUID) -> String { Data("i:\(id.uuidString)".utf8).base64EncodedString() }
+    static func encode(offset: Int) -> String { Data("o:\(offset)".utf8).base64EncodedString() }
+
+    static func decodeID(_ text: String) throws -> UUID {
+        guard let value = decoded(text), value.hasPrefix("i:"), let id = UUID(uuidString: String(value.dropFirst(2))) else { throw invalid }
+        return id
+    }
+
+    static func decodeOffset(_ text: String) throws -> Int {
+        guard let value = decoded(text), value.hasPrefix("o:"), let offset = Int(value.dropFirst(2)), offset >= 0, offset < 1_000_000 else {
+            throw invalid
+        }
+        return offset
+    }
+
+    private static func decoded(_ text: String) -> String? {
+        Data(base64Encoded: text).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    private static var invalid: PlazaError { PlazaError.validation(field: "cursor", "This cursor is not one Plaza gave out.") }
+}

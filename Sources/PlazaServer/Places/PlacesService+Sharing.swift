@@ -1,0 +1,208 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+extension PlacesService {
+    func sharing(_ identity: Identity) async throws -> LocationSharing {
+        try await locations.sharing(user: identity.user.id, on: database.sql)
+    }
+
+    /// Changes who may see the user. Turning sharing off ends every stay at once and forgets the newest
+    /// position; other changes republish it (the map dot appears or goes).
+    func setSharing(_ identity: Identity, _ request: LocationSharing, now: Date = Date()) async throws -> LocationSharing {
+        try await prepare()
+        let user = identity.user
+        return try await withFeed { db in
+            let current = try await locations.sharing(user: user.id, on: db)
+            let sharing = LocationSharing(level: request.level, zoneDisplay: request.zoneDisplay ?? current.zoneDisplay ?? .decoy)
+            try await locations.setSharing(user: user.id, sharing, now: now, on: db)
+            var messages: [FeedMessage] = []
+            if sharing.level == .off {
+                var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
+                tracker.endAll(at: now)
+                messages += try await applyStays(tracker, user: user, now: now, on: db)
+                try await db.delete(from: "live_positions").where("user_id", .equal, user.id).run()
+                messages.append(.forget(user.id))
+            } else if let live = try await locations.livePosition(user: user.id, on: db) {
+                messages.append(.position(try await livePosition(user: user.id, live.coordinate, at: live.recordedAt, zone: live.zone, sharing: sharing, on: db)))
+            }
+            return (sharing, messages)
+        }
+    }
+
+    /// Stores recorded points. Points inside a private zone keep only the zone; points newer than the newest
+    /// one known move the user's live position and stays, in time order.
+    func upload(_ identity: Identity, _ upload: LocationUpload, now: Date = Date()) async throws -> LocationUploadResult {
+        let errors = PlacesRules.uploadProblems(upload, now: now, retention: configuration.retention)
+        guard errors.isEmpty else { throw PlazaError.validation(errors) }
+        try await prepare()
+        let user = identity.user
+        let engine = database.engine
+        return try await withFeed { db in
+            try await locations.lockUser(user.id, engine: engine, on: db)
+            let sharing = try await locations.sharing(user: user.id, on: db)
+            guard sharing.level != .off else { throw PlazaError.sharingOff }
+            let zones = try await locations.zones(user: user.id, on: db)
+            let placed: [(point: LocationPoint, zone: ZoneRecord?)] = upload.points.map { point in
+                guard let zone = zones.first(where: { $0.contains(point.coordinate) }) else { return (point, nil) }
+                return (LocationPoint(latitude: zone.center.latitude, longitude: zone.center.longitude, accuracy: nil, recordedAt: point.recordedAt), zone)
+            }
+            let accepted = try await locations.insertPoints(user: user.id, placed.map { ($0.point, $0.zone?.id) }, on: db)
+            let result = LocationUploadResult(accepted: accepted, duplicates: upload.points.count - accepted)
+            let live = try await locations.livePosition(user: user.id, on: db)
+            var newer = placed.filter { live == nil || $0.point.recordedAt > live!.recordedAt }.sorted { $0.point.recordedAt < $1.point.recordedAt }
+            newer = newer.enumerated().filter { $0.offset == 0 || newer[$0.offset - 1].point.recordedAt != $0.element.point.recordedAt }.map(\.element)
+            guard let newest = newer.last else { return (result, []) }
+            try await locations.setLivePosition(user: user.id, point: newest.point, zone: newest.zone?.id, on: db)
+            var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
+            for (point, zone) in newer {
+                tracker.advance(.init(coordinate: point.coordinate, accuracy: point.accuracy, time: point.recordedAt, inZone: zone != nil))
+            }
+            tracker.endQuiet(now: now)
+            var messages = try await applyStays(tracker, user: user, now: now, on: db)
+            messages.insert(
+                .position(try await livePosition(user: user.id, newest.point.coordinate, at: newest.point.recordedAt, zone: newest.zone?.id, sharing: sharing, on: db)),
+                at: 0)
+            return (result, messages)
+        }
+    }
+
+    /// The live-index entry for a position, with the dot the map may show.
+    func livePosition(user: UUID, _ coordinate: Coordinate, at time: Date, zone: UUID?, sharing: LocationSharing, on db: any SQLDatabase) async throws
+        -> LivePosition
+    {
+        var published: Coordinate?
+        if sharing.level == .map {
+            if let zone {
+                published = sharing.zoneDisplay == .hidden ? nil : try await locations.decoy(zone: zone, on: db)
+            } else {
+                published = obfuscator.publish(coordinate, user: user, at: time)
+            }
+        }
+        return LivePosition(
+            userId: user, latitude: coordinate.latitude, longitude: coordinate.longitude, recordedAt: time, level: sharing.level, zoneId: zone,
+            published: published)
+    }
+
+    /// Writes what a tracker decided and returns the events it causes: presence for the business's staff,
+    /// `nearby.business` for the user. Only live changes are announced, not those of an old batch.
+    func applyStays(_ tracker: StayTracker, user: UserRecord, now: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
+        var announced: [(type: String, stay: StayRecord, at: Date)] = []
+        let liveSince = now.addingTimeInterval(-2 * PlacesRules.presenceFreshness)
+        for change in tracker.changes {
+            switch change {
+            case .entered(let stay):
+                try await stays.insert(stay, on: db)
+                if stay.enteredAt >= now.addingTimeInterval(-PlacesRules.presenceFreshness) { announced.append((PlazaEventType.presenceEntered, stay, stay.enteredAt)) }
+            case .exited(let stay, let time):
+                guard try await stays.close(stay.id, at: time, on: db) else { continue }
+                if time.timeIntervalSince(stay.enteredAt) >= PlacesRules.minimumVisit {
+                    try await stays.countVisit(location: stay.locationId, hourStart: Self.hourStart(stay.enteredAt), on: db)
+                }
+                if stay.lastSeenAt >= liveSince { announced.append((PlazaEventType.presenceExited, stay, time)) }
+            }
+        }
+        for stay in tracker.open.values { try await stays.touch(stay.id, lastSeen: stay.lastSeenAt, on: db) }
+        return try await presenceEvents(announced, username: user.username, displayName: user.displayName, on: db)
+    }
+
+    func presenceEvents(_ announced: [(type: String, stay: StayRecord, at: Date)], username: String, displayName: String, on db: any SQLDatabase)
+        async throws -> [FeedMessage]
+    {
+        guard !announced.isEmpty else { return [] }
+        let entries = Dictionary(announced.compactMap { item in catalog.entry(item.stay.locationId).map { (item.stay.locationId, $0) } }, uniquingKeysWith: { a, _ in a })
+        let staff = try await businesses.memberIDs(businesses: Array(Set(entries.values.map(\.location.businessId))), on: db)
+        var messages: [FeedMessage] = []
+        for item in announced {
+            guard let entry = entries[item.stay.locationId] else { continue }
+            let business = entry.location.businessId
+            let change = PresenceChange(businessId: business, locationId: entry.location.id, username: username, displayName: displayName)
+            let audience = (staff[business] ?? []).filter { $0 != item.stay.userId }
+            if !audience.isEmpty {
+                messages.append(.event(audience: audience, event: PlazaEvent(type: item.type, occurredAt: item.at, data: try JSONValue(encoding: change))))
+            }
+            if item.type == PlazaEventType.presenceEntered {
+                let nearby = NearbyBusiness(businessId: business, locationId: entry.location.id, name: entry.businessName, category: entry.category)
+                messages.append(
+                    .event(
+                        audience: [item.stay.userId],
+                        event: PlazaEvent(type: PlazaEventType.nearbyBusiness, occurredAt: item.at, data: try JSONValue(encoding: nearby))))
+            }
+        }
+        return messages
+    }
+
+    // MARK: History
+
+    func history(_ identity: Identity, from: Date?, to: Date?, now: Date = Date()) async throws -> GeoJSONFeatureCollection<HistoryPointProperties> {
+        let start = from ?? now.addingTimeInterval(-configuration.retention)
+        let end = to ?? now.addingTimeInterval(60)
+        guard start < end else { throw PlazaError.validation(field: "from", "Must be before `to`.") }
+        let points = try await locations.points(user: identity.user.id, from: start, to: end, limit: 100_000, on: database.sql)
+        return GeoJSONFeatureCollection(
+            features: points.map { point, zone in
+                GeoJSONFeature(
+                    coordinate: point.coordinate, properties: HistoryPointProperties(recordedAt: point.recordedAt, accuracy: point.accuracy, privateZone: zone))
+            })
+    }
+
+    /// Deletes every point, the newest position and the stays; the user leaves every presence list now.
+    func deleteHistory(_ identity: Identity, now: Date = Date()) async throws {
+        try await prepare()
+        let user = identity.user
+        try await withFeed { db in
+            var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
+            tracker.endAll(at: now)
+            var messages = try await applyStays(tracker, user: user, now: now, on: db)
+            try await locations.deleteHistory(user: user.id, on: db)
+            messages.append(.forget(user.id))
+            return ((), messages)
+        }
+    }
+
+    // MARK: Presence
+
+    /// The customers in the business's locations now (owners and staff only). Never coordinates.
+    func presence(_ identity: Identity, business: UUID, now: Date = Date()) async throws -> [PresentCustomer] {
+        _ = try await requireMember(identity, of: business)
+        try await prepare()
+        let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
+        let locations = try await businesses.locations(businesses: [business], on: database.sql)
+        var inReach: Set<String> = []
+        for location in locations {
+            let reach = Double(location.radiusMeters) + StayTracker.margin(radius: location.radiusMeters)
+            for found in index.present(within: reach, of: location.coordinate, freshSince: freshSince) {
+                inReach.insert("\(location.id)|\(found.position.userId)")
+            }
+        }
+        return try await stays.present(locations: locations.map(\.id), since: freshSince, on: database.sql)
+            .filter { inReach.contains("\($0.0.locationId)|\($0.0.userId)") && $0.0.userId != identity.user.id }
+            .map { PresentCustomer(username: $0.username, displayName: $0.displayName, locationId: $0.0.locationId, since: $0.0.enteredAt) }
+    }
+
+    /// Ends stays whose user went quiet (run every few seconds by the background service).
+    func sweepQuietStays(now: Date = Date()) async throws {
+        try await prepare()
+        let quiet = try await stays.stale(before: now.addingTimeInterval(-PlacesRules.presenceFreshness), limit: 500, on: database.sql)
+        for stay in quiet {
+            try await withFeed { db in
+                guard try await stays.close(stay.id, at: stay.lastSeenAt, on: db) else { return ((), []) }
+                if stay.lastSeenAt.timeIntervalSince(stay.enteredAt) >= PlacesRules.minimumVisit {
+                    try await stays.countVisit(location: stay.locationId, hourStart: Self.hourStart(stay.enteredAt), on: db)
+                }
+                guard let user = try await accounts.user(id: stay.userId, on: db) else { return ((), []) }
+                let messages = try await presenceEvents([(PlazaEventType.presenceExited, stay, stay.lastSeenAt)], username: user.username, displayName: user.displayName, on: db)
+                return ((), messages)
+            }
+        }
+    }
+
+    /// Removes raw points past the retention, old stays and old line-wait reports.
+    func purgeExpired(now: Date = Date()) async throws -> Int {
+        let cutoff = now.addingTimeInterval(-configuration.retention)
+        let purged = try await locations.purgePoints(before: cutoff, on: database.sql)
+        try await stays.purge(before: cutoff, on: database.sql)
+        try await stays.purgeLineWaits(before: now.addingTimeInterval(-8 * 7 * 86_400), anonymizeBefore: now.addingTimeInterval(-86_400), on: database.sql)
+        return purged
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import Logging
+import PlazaCore
+import SQLKit
+
+/// The places rules: businesses, sharing, presence and crowds. Routes and pages call this; SQL is in the stores.
+struct PlacesService: Sendable {
+    let database: PlazaDatabase
+    let configuration: PlacesConfiguration
+    let catalog: LocationCatalog
+    let index: LiveIndex
+    let feed: any LiveFeed
+    let hub: EventHub
+    let obfuscator: MapObfuscator
+    let secrets: Secrets
+    let logger: Logger
+
+    let businesses = BusinessStore()
+    let locations = LocationStore()
+    let stays = StayStore()
+    let accounts = AccountStore()
+
+    init(database: PlazaDatabase, configuration: PlacesConfiguration, feed: any LiveFeed, secrets: Secrets, secretKey: String, logger: Logger) {
+        self.database = database
+        self.configuration = configuration
+        self.feed = feed
+        self.secrets = secrets
+        self.logger = logger
+        catalog = LocationCatalog()
+        index = LiveIndex()
+        hub = EventHub()
+        obfuscator = MapObfuscator(epsilon: configuration.mapEpsilon, secretKey: secretKey)
+        let (index, catalog, hub) = (index, catalog, hub)
+        feed.receive({ message in Self.apply(message, index: index, catalog: catalog, hub: hub) }, resync: { index.invalidate() })
+    }
+
+    private static func apply(_ message: FeedMessage, index: LiveIndex, catalog: LocationCatalog, hub: EventHub) {
+        switch message {
+        case .position(let position): index.apply(position)
+        case .forget(let user): index.forget(user)
+        case .event(let audience, let event): hub.deliver(event, to: audience)
+        case .catalogChanged: catalog.invalidate()
+        }
+    }
+
+    /// Loads the catalog and the live index when they are stale (start-up, or after the feed lost messages).
+    func prepare(now: Date = Date()) async throws {
+        try await catalog.prepare(using: database.sql)
+        guard !index.isLoaded else { return }
+        let rows = try await locations.livePositions(since: now.addingTimeInterval(-3_600), on: database.sql)
+        var positions: [LivePosition] = []
+        for row in rows {
+            var published: Coordinate?
+            if row.sharing.level == .map {
+                if let zone = row.zone {
+                    published = row.sharing.zoneDisplay == .hidden ? nil : try await locations.decoy(zone: zone, on: database.sql)
+                } else {
+                    published = obfuscator.publish(row.coordinate, user: row.user, at: row.recordedAt)
+                }
+            }
+            positions.append(
+                LivePosition(
+                    userId: row.user, latitude: row.coordinate.latitude, longitude: row.coordinate.longitude, recordedAt: row.recordedAt,
+                    level: row.sharing.level, zoneId: row.zone, published: published))
+        }
+        index.replaceAll(with: positions)
+    }
+
+    /// Runs `body` in a transaction whose feed messages go out with its commit.
+    func withFeed<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> (T, [FeedMessage])) async throws -> T {
+        let feed = feed
+        let (result, messages) = try await database.transaction { db in
+            let (result, messages) = try await body(db)
+            if !messages.isEmpty { try await feed.publish(messages, on: db) }
+            return (result, messages)
+        }
+        // This process's own index and catalog change at once (messages repeat harmlessly); events go only
+        // through the feed so that every listener gets each one once.
+        for message in messages {
+            if case .event = message { continue }
+            Self.apply(message, index: index, catalog: catalog, hub: hub)
+        }
+        feed.committed(messages.filter { if case .event = $0 { true } else { false } })
+        return result
+    }
+
+    /// The business's owners and staff may act for it; only owners change it.
+    func requireMember(_ identity: Identity, of business: UUID, owner: Bool = false) async throws -> BusinessRecord {
+        guard let record = try await businesses.business(id: business, on: database.sql) else { throw PlazaError.notFound("business") }
+        let role = try await businesses.role(of: identity.user.id, in: business, on: database.sql)
+        guard let role, !owner || role == .owner else { throw PlazaError.forbidden }
+        return record
+    }
+
+    static func hourStart(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
+    }
+}
+
+extension PlazaError {
+    static let sharingOff = PlazaError(
+        .conflict, .locationSharingOff, "Location sharing is off.", detail: "Turn sharing on (PUT /v1/me/location-sharing) before sending points.")
+}

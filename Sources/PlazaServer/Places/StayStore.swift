@@ -1,0 +1,124 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// An open or closed stay of one user at one location.
+struct StayRecord: Sendable, Equatable {
+    var id: UUID
+    var userId: UUID
+    var locationId: UUID
+    var enteredAt: Date
+    var lastSeenAt: Date
+}
+
+/// All SQL about stays, the visit counts derived from them, and line-wait reports.
+struct StayStore: Sendable {
+    private static let columns = ["id", "user_id", "location_id", "entered_at", "last_seen_at"]
+
+    func openStays(user: UUID, on db: any SQLDatabase) async throws -> [StayRecord] {
+        try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("stays").where("user_id", .equal, user)
+            .where("exited_at", .is, SQLLiteral.null).all().map(Self.stay(row:))
+    }
+
+    /// Open stays at `locations` seen since `since`, with who is staying.
+    func present(locations: [UUID], since: Date, on db: any SQLDatabase) async throws -> [(StayRecord, username: String, displayName: String)] {
+        guard !locations.isEmpty else { return [] }
+        return try await db.select().columns(Self.columns.map { SQLColumn($0, table: "s") })
+            .columns(SQLColumn("username", table: "u"), SQLColumn("display_name", table: "u"))
+            .from(SQLAlias(SQLIdentifier("stays"), as: SQLIdentifier("s")))
+            .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("user_id", table: "s"), .equal, SQLColumn("id", table: "u"))
+            .where(SQLColumn("location_id", table: "s"), .in, SQLBind.group(locations))
+            .where(SQLColumn("exited_at", table: "s"), .is, SQLLiteral.null)
+            .where(SQLColumn("last_seen_at", table: "s"), .greaterThanOrEqual, SQLBind(since))
+            .orderBy(SQLColumn("entered_at", table: "s")).all()
+            .map { row in
+                (try Self.stay(row: row), try row.decode(column: "username", as: String.self), try row.decode(column: "display_name", as: String.self))
+            }
+    }
+
+    func insert(_ stay: StayRecord, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "stays").columns(Self.columns + ["exited_at"])
+            .values(
+                SQLBind(stay.id), SQLBind(stay.userId), SQLBind(stay.locationId), SQLBind(stay.enteredAt), SQLBind(stay.lastSeenAt), SQLLiteral.null
+            ).run()
+    }
+
+    func touch(_ stay: UUID, lastSeen: Date, on db: any SQLDatabase) async throws {
+        try await db.update("stays").set("last_seen_at", to: lastSeen).where("id", .equal, stay).run()
+    }
+
+    /// Closes the stay once: true for the caller that closed it (who then counts the visit and says so).
+    func close(_ stay: UUID, at time: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("stays").set("exited_at", to: time).where("id", .equal, stay).where("exited_at", .is, SQLLiteral.null)
+            .returning("id").first() != nil
+    }
+
+    /// Open stays whose user went quiet before `cutoff`.
+    func stale(before cutoff: Date, limit: Int, on db: any SQLDatabase) async throws -> [StayRecord] {
+        try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("stays").where("exited_at", .is, SQLLiteral.null)
+            .where("last_seen_at", .lessThan, cutoff).limit(limit).all().map(Self.stay(row:))
+    }
+
+    /// Whether the user stayed at the location at any time since `since`.
+    func wasPresent(user: UUID, location: UUID, since: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.select().column("id").from("stays").where("user_id", .equal, user).where("location_id", .equal, location)
+            .where("last_seen_at", .greaterThanOrEqual, since).first() != nil
+    }
+
+    /// Closed stays ended before `cutoff` lose their link to the person (the hourly counts stay).
+    func purge(before cutoff: Date, on db: any SQLDatabase) async throws {
+        try await db.delete(from: "stays").where("exited_at", .lessThan, cutoff).run()
+    }
+
+    private static func stay(row: any SQLRow) throws -> StayRecord {
+        StayRecord(
+            id: try row.decode(column: "id", as: UUID.self), userId: try row.decode(column: "user_id", as: UUID.self),
+            locationId: try row.decode(column: "location_id", as: UUID.self), enteredAt: try row.decode(column: "entered_at", as: Date.self),
+            lastSeenAt: try row.decode(column: "last_seen_at", as: Date.self))
+    }
+
+    // MARK: Visits
+
+    /// Counts one visit in the hour starting at `hourStart`.
+    func countVisit(location: UUID, hourStart: Date, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "visit_hours").columns("location_id", "hour_start", "visits")
+            .values(SQLBind(location), SQLBind(hourStart), SQLLiteral.numeric("1"))
+            .onConflict(with: ["location_id", "hour_start"]) {
+                $0.set("visits", to: SQLBinaryExpression(SQLColumn("visits", table: "visit_hours"), .add, SQLLiteral.numeric("1")))
+            }
+            .run()
+    }
+
+    func visitHours(location: UUID, since: Date, on db: any SQLDatabase) async throws -> [(hourStart: Date, visits: Int)] {
+        try await db.select().columns("hour_start", "visits").from("visit_hours").where("location_id", .equal, location)
+            .where("hour_start", .greaterThanOrEqual, since).all()
+            .map { (try $0.decode(column: "hour_start", as: Date.self), try $0.decode(column: "visits", as: Int.self)) }
+    }
+
+    // MARK: Line waits
+
+    func insertLineWait(location: UUID, user: UUID, minutes: Int, at time: Date, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "line_waits").columns("id", "location_id", "user_id", "minutes", "reported_at")
+            .values(SQLBind(UUID()), SQLBind(location), SQLBind(user), SQLBind(minutes), SQLBind(time)).run()
+    }
+
+    /// When the user last reported at the location, if since `since`.
+    func lastLineWait(location: UUID, user: UUID, since: Date, on db: any SQLDatabase) async throws -> Date? {
+        try await db.select().column("reported_at").from("line_waits").where("location_id", .equal, location).where("user_id", .equal, user)
+            .where("reported_at", .greaterThanOrEqual, since).orderBy("reported_at", .descending).first()
+            .map { try $0.decode(column: "reported_at", as: Date.self) }
+    }
+
+    func lineWaits(location: UUID, since: Date, on db: any SQLDatabase) async throws -> [(minutes: Int, reportedAt: Date)] {
+        try await db.select().columns("minutes", "reported_at").from("line_waits").where("location_id", .equal, location)
+            .where("reported_at", .greaterThanOrEqual, since).orderBy("reported_at", .descending).all()
+            .map { (try $0.decode(column: "minutes", as: Int.self), try $0.decode(column: "reported_at", as: Date.self)) }
+    }
+
+    /// Reports older than `cutoff` go; those older than a day lose their reporter.
+    func purgeLineWaits(before cutoff: Date, anonymizeBefore: Date, on db: any SQLDatabase) async throws {
+        try await db.delete(from: "line_waits").where("reported_at", .lessThan, cutoff).run()
+        try await db.update("line_waits").set("user_id", to: SQLLiteral.null).where("reported_at", .lessThan, anonymizeBefore)
+            .where("user_id", .isNot, SQLLiteral.null).run()
+    }
+}

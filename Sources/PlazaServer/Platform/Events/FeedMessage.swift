@@ -1,0 +1,15 @@
+import Foundation
+import PlazaCore
+
+/// What every Plaza process must learn when one of them changes live state: the live index's positions
+/// and the events its connected listeners wait for.
+enum FeedMessage: Codable, Sendable {
+    /// A user's newest position (or sharing level or zone state) changed.
+    case position(LivePosition)
+    /// A user stopped sharing or deleted their history: drop them from the index.
+    case forget(UUID)
+    /// A live event for the listed users.
+    case event(audience: [UUID], event: PlazaEvent)
+    /// Businesses or locations changed: reload the location catalog.
+    case catalogChanged
+}

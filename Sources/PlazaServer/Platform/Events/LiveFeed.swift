@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import SQLKit
+import ServiceLifecycle
+import Synchronization
+
+/// Carries `FeedMessage`s to every Plaza process sharing the database, this one included.
+///
+/// Writers call `publish` inside the transaction that made the change and `committed` after it: on
+/// PostgreSQL `publish` is a `NOTIFY`, delivered by the server at commit to every listening process (and
+/// never for a rolled-back change); on SQLite, one process owns the file, so `committed` hands the
+/// messages straight to this process's receiver.
+protocol LiveFeed: Sendable {
+    func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws
+    func committed(_ messages: [FeedMessage])
+    /// Installs the receiver of every message, and the action to take when messages may have been lost.
+    func receive(_ handler: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void)
+    /// Background work (PostgreSQL's listening connection); `nil` when there is none.
+    var service: (any Service)? { get }
+}
+
+/// Holds the receiver of a feed.
+final class FeedReceiver: Sendable {
+    private let handlers = Mutex<(message: (@Sendable (FeedMessage) -> Void)?, resync: (@Sendable () -> Void)?)>((nil, nil))
+
+    func install(_ handler: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void) {
+        handlers.withLock { $0 = (handler, resync) }
+    }
+
+    func deliver(_ message: FeedMessage) {
+        handlers.withLock { $0.message }?(message)
+    }
+
+    func resync() {
+        handlers.withLock { $0.resync }?()
+    }
+}
+
+/// The feed of a single process (SQLite): messages go straight to this process once committed.
+struct LocalFeed: LiveFeed {
+    let receiver = FeedReceiver()
+
+    func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws {}
+
+    func committed(_ messages: [FeedMessage]) {
+        for message in messages { receiver.deliver(message) }
+    }
+
+    func receive(_ handler: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void) {
+        receiver.install(handler, resync: resync)
+    }
+
+    var service: (any Service)? { nil }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Logging
+import PlazaCore
+import PostgresNIO
+import SQLKit
+import ServiceLifecycle
+
+/// The feed between Plaza processes sharing one PostgreSQL: `NOTIFY plaza_feed` inside the writing
+/// transaction (PostgreSQL delivers it at commit, to every listening process, never for a rollback) and
+/// one pooled connection per process that `LISTEN`s. After a lost connection the receiver is told to
+/// resync (the live index reloads from the database), since notifications sent meanwhile are gone.
+struct PostgresFeed: LiveFeed {
+    static let channel = "plaza_feed"
+    /// PostgreSQL refuses payloads of 8,000 bytes or more.
+    static let maximumPayload = 7_900
+
+    let database: PlazaDatabase
+    let logger: Logger
+    let receiver = FeedReceiver()
+
+    func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws {
+        for message in messages.flatMap(Self.split) {
+            let payload = String(decoding: try PlazaJSON.encoder().encode(message), as: UTF8.self)
+            try await db.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: payload))").run()
+        }
+    }
+
+    func committed(_ messages: [FeedMessage]) {}
+
+    func receive(_ handler: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void) {
+        receiver.install(handler, resync: resync)
+    }
+
+    var service: (any Service)? {
+        (database.sql as? PostgresClientSQLDatabase).map { Listener(client: $0.client, receiver: receiver, logger: logger) }
+    }
+
+    /// An event for many listeners goes out in several notifications, each under the size limit.
+    static func split(_ message: FeedMessage) -> [FeedMessage] {
+        guard case .event(let audience, let event) = message, audience.count > 100 else { return [message] }
+        return stride(from: 0, to: audience.count, by: 100).map { .event(audience: Array(audience[$0..<min($0 + 100, audience.count)]), event: event) }
+    }
+
+    struct Listener: Service {
+        let client: PostgresClient
+        let receiver: FeedReceiver
+        let logger: Logger
+
+        func run() async throws {
+            try? await cancelWhenGracefulShutdown {
+                while !Task.isCancelled {
+                    do {
+                        try await client.withConnection { connection in
+                            try await connection.listen(on: PostgresFeed.channel) { notifications in
+                                // Anything sent before this connection listened is unknown: reload.
+                                receiver.resync()
+                                for try await notification in notifications {
+                                    guard let message = try? PlazaJSON.decoder().decode(FeedMessage.self, from: Data(notification.payload.utf8)) else {
+                                        logger.warning("unreadable feed message")
+                                        continue
+                                    }
+                                    receiver.deliver(message)
+                                }
+                            }
+                        }
+                    } catch {
+                        if Task.isCancelled { break }
+                        logger.warning("feed connection lost; listening again", metadata: ["error": "\(error)"])
+                    }
+                    receiver.resync()
+                    try await Task.sleep(for: .seconds(1))
+                }
+            }
+        }
+    }
+}
