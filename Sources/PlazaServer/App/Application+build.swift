@@ -48,6 +48,8 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
         .add(middleware: IdempotencyMiddleware(store: services.idempotency, maxBody: services.configuration.limits.maxRequestBody))
     AccountsAPI(accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
+    PlacesAPI(places: services.places, accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
+        .addRoutes(to: v1, authenticated: authenticated)
 
     try StaticAssets().addRoutes(to: router)
     pages.addRoutes(to: router)

@@ -8,7 +8,8 @@ struct BearerAuthMiddleware: RouterMiddleware {
     let accounts: AccountService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else { return try await next(request, context) }
+        // No header, or HTTP Basic (app passwords, read by the one route that takes them): anonymous here.
+        guard let header = request.headers[.authorization], !header.lowercased().hasPrefix("basic ") else { return try await next(request, context) }
         guard header.lowercased().hasPrefix("bearer "), let identity = try await accounts.identity(bearer: String(header.dropFirst(7))) else {
             var error = PlazaError.invalidToken
             error.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\""

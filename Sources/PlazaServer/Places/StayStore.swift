@@ -122,3 +122,31 @@ struct StayStore: Sendable {
             .where("user_id", .isNot, SQLLiteral.null).run()
     }
 }
+
+extension StayStore {
+    /// Hourly visit counts of several locations at once (the map).
+    func visitHours(locations: [UUID], since: Date, on db: any SQLDatabase) async throws -> [UUID: [(hourStart: Date, visits: Int)]] {
+        guard !locations.isEmpty else { return [:] }
+        var result: [UUID: [(hourStart: Date, visits: Int)]] = [:]
+        for row in try await db.select().columns("location_id", "hour_start", "visits").from("visit_hours")
+            .where("location_id", .in, SQLBind.group(locations)).where("hour_start", .greaterThanOrEqual, since).all()
+        {
+            result[try row.decode(column: "location_id", as: UUID.self), default: []].append(
+                (try row.decode(column: "hour_start", as: Date.self), try row.decode(column: "visits", as: Int.self)))
+        }
+        return result
+    }
+
+    /// Recent line-wait reports of several locations at once (the map).
+    func lineWaits(locations: [UUID], since: Date, on db: any SQLDatabase) async throws -> [UUID: [(minutes: Int, reportedAt: Date)]] {
+        guard !locations.isEmpty else { return [:] }
+        var result: [UUID: [(minutes: Int, reportedAt: Date)]] = [:]
+        for row in try await db.select().columns("location_id", "minutes", "reported_at").from("line_waits")
+            .where("location_id", .in, SQLBind.group(locations)).where("reported_at", .greaterThanOrEqual, since).all()
+        {
+            result[try row.decode(column: "location_id", as: UUID.self), default: []].append(
+                (try row.decode(column: "minutes", as: Int.self), try row.decode(column: "reported_at", as: Date.self)))
+        }
+        return result
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// `/v1/businesses*`, `/v1/nearby/businesses`, `/v1/me/location*`, `/v1/me/private-zones*`, `/v1/locations/*`,
+/// `/v1/map` and `/v1/owntracks`: the places API of `openapi.yaml`.
+struct PlacesAPI: Sendable {
+    let places: PlacesService
+    let accounts: AccountService
+    let maxBody: Int
+
+    func addRoutes(to v1: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
+        v1.get("businesses", use: search)
+        v1.get("businesses/:id", use: business)
+        v1.get("nearby/businesses", use: nearby)
+        v1.get("locations/:id/popular-times", use: popularTimes)
+        v1.get("locations/:id/line-waits", use: lineWaits)
+        v1.get("map", use: map)
+        v1.post("owntracks", use: ownTracks)
+        authenticated.post("businesses", use: createBusiness)
+        authenticated.get("me/businesses", use: myBusinesses)
+        authenticated.patch("businesses/:id", use: updateBusiness)
+        authenticated.delete("businesses/:id", use: deleteBusiness)
+        authenticated.post("businesses/:id/locations", use: addLocation)
+        authenticated.put("businesses/:id/locations/:locationId", use: updateLocation)
+        authenticated.delete("businesses/:id/locations/:locationId", use: deleteLocation)
+        authenticated.get("businesses/:id/members", use: members)
+        authenticated.post("businesses/:id/members", use: setMember)
+        authenticated.delete("businesses/:id/members/:username", use: removeMember)
+        authenticated.get("businesses/:id/presence", use: presence)
+        authenticated.get("me/location-sharing", use: sharing)
+        authenticated.put("me/location-sharing", use: setSharing)
+        authenticated.post("me/locations", use: upload)
+        authenticated.get("me/locations", use: history)
+        authenticated.delete("me/locations", use: deleteHistory)
+        authenticated.get("me/private-zones", use: zones)
+        authenticated.post("me/private-zones", use: createZone)
+        authenticated.put("me/private-zones/:id", use: updateZone)
+        authenticated.delete("me/private-zones/:id", use: deleteZone)
+        authenticated.get("me/app-passwords", use: appPasswords)
+        authenticated.post("me/app-passwords", use: createAppPassword)
+        authenticated.delete("me/app-passwords/:id", use: deleteAppPassword)
+        authenticated.post("locations/:id/line-waits", use: reportLineWait)
+    }
+
+    // MARK: Businesses
+
+    /// Anyone: businesses by name and category, ordered by name.
+    @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        let query = request.uri.queryParameters
+        return try .json(
+            try await places.search(
+                text: query.get("q").map { String($0.prefix(100)) }, category: try Query.category(request.uri), limit: paging.limit, cursor: paging.cursor))
+    }
+
+    /// Anyone: one business with its locations.
+    @Sendable func business(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(try await places.business(try Query.id(context.parameters, "id", "business"), viewer: context.identity))
+    }
+
+    /// Anyone: businesses with a location near a point, nearest first.
+    @Sendable func nearby(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        let point = try Query.point(request.uri)
+        let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius) ?? PlacesRules.nearbyDefaultRadius
+        return try .json(
+            try await places.nearby(point, radius: radius, category: try Query.category(request.uri), limit: paging.limit, cursor: paging.cursor))
+    }
+
+    /// Merchants: a new business, owned by the caller.
+    @Sendable func createBusiness(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CreateBusinessRequest.self, limit: maxBody)
+        return try .json(try await places.createBusiness(context.identity, body), status: .created)
+    }
+
+    /// Signed in: the businesses the caller owns or works for.
+    @Sendable func myBusinesses(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await places.myBusinesses(context.identity), nextCursor: nil))
+    }
+
+    /// Owners: changes the given fields.
+    @Sendable func updateBusiness(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let body = try await request.decodeJSON(as: UpdateBusinessRequest.self, limit: maxBody)
+        return try .json(try await places.updateBusiness(context.identity, id, body))
+    }
+
+    /// Owners: deletes the business, its locations and their foot-traffic data.
+    @Sendable func deleteBusiness(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await places.deleteBusiness(context.identity, try Query.id(context.parameters, "id", "business"))
+        return .noContent
+    }
+
+    /// Owners: a new location.
+    @Sendable func addLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let body = try await request.decodeJSON(as: LocationRequest.self, limit: maxBody)
+        return try .json(try await places.addLocation(context.identity, business: id, body), status: .created)
+    }
+
+    /// Owners: replaces a location's fields.
+    @Sendable func updateLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let location = try Query.id(context.parameters, "locationId", "location")
+        let body = try await request.decodeJSON(as: LocationRequest.self, limit: maxBody)
+        return try .json(try await places.updateLocation(context.identity, business: id, location: location, body))
+    }
+
+    /// Owners: removes a location.
+    @Sendable func deleteLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        try await places.deleteLocation(context.identity, business: id, location: try Query.id(context.parameters, "locationId", "location"))
+        return .noContent
+    }
+
+    /// Owners and staff: who works for the business.
+    @Sendable func members(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await places.members(context.identity, business: try Query.id(context.parameters, "id", "business")), nextCursor: nil))
+    }
+
+    /// Owners: links an account by username, or changes its role.
+    @Sendable func setMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let body = try await request.decodeJSON(as: AddMemberRequest.self, limit: maxBody)
+        return try .json(try await places.setMember(context.identity, business: id, body))
+    }
+
+    /// Owners: unlinks a member (never the last owner).
+    @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        try await places.removeMember(context.identity, business: id, username: context.parameters.get("username") ?? "")
+        return .noContent
+    }
+
+    /// Owners and staff: the customers in the business's locations now.
+    @Sendable func presence(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        return try .json(Page(items: try await places.presence(context.identity, business: id), nextCursor: nil))
+    }
+
+    // MARK: Sharing
+
+    /// Signed in: who may see the caller's position.
+    @Sendable func sharing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await places.sharing(context.identity))
+    }
+
+    /// Signed in: changes who may see the caller's position.
+    @Sendable func setSharing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: LocationSharing.self, limit: maxBody)
+        return try .json(try await places.setSharing(context.identity, body))
+    }
+
+    /// Signed in and sharing: 1 to 1,000 recorded points.
+    @Sendable func upload(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: LocationUpload.self, limit: maxBody)
+        return try .json(try await places.upload(context.identity, body))
+    }
+
+    /// Signed in: the caller's own history as GeoJSON, `from` and `to` ISO 8601 instants.
+    @Sendable func history(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let from = try Query.date(request.uri, "from")
+        let to = try Query.date(request.uri, "to")
+        var response = try Response.json(try await places.history(context.identity, from: from, to: to))
+        response.headers[.contentType] = "application/geo+json"
+        response.headers[.contentDisposition] = "attachment; filename=\"plaza-locations.geojson\""
+        return response
+    }
+
+    /// Signed in: deletes the caller's whole location history.
+    @Sendable func deleteHistory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await places.deleteHistory(context.identity)
+        return .noContent
+    }
+
+    @Sendable func zones(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await places.zones(context.identity), nextCursor: nil))
+    }
+
+    @Sendable func createZone(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: PrivateZoneRequest.self, limit: maxBody)
+        return try .json(try await places.createZone(context.identity, body), status: .created)
+    }
+
+    @Sendable func updateZone(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "private zone")
+        let body = try await request.decodeJSON(as: PrivateZoneRequest.self, limit: maxBody)
+        return try .json(try await places.updateZone(context.identity, id: id, body))
+    }
+
+    @Sendable func deleteZone(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await places.deleteZone(context.identity, id: try Query.id(context.parameters, "id", "private zone"))
+        return .noContent
+    }
+
+    // MARK: App passwords and OwnTracks
+
+    @Sendable func appPasswords(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await accounts.appPasswords(context.identity), nextCursor: nil))
+    }
+
+    @Sendable func createAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: AppPasswordRequest.self, limit: maxBody)
+        return try .json(try await accounts.createAppPassword(context.identity, body), status: .created)
+    }
+
+    @Sendable func deleteAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await accounts.deleteAppPassword(context.identity, id: try Query.id(context.parameters, "id", "app password"))
+        return .noContent
+    }
+
+    /// The OwnTracks apps in HTTP mode: HTTP Basic with the username and an app password; `_type: location`
+    /// messages become points, other types are acknowledged. OwnTracks expects a JSON array back.
+    @Sendable func ownTracks(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try await accounts.identity(basic: request.headers[.authorization] ?? "", client: context.clientAddress)
+        let message = try await request.decodeJSON(as: OwnTracksMessage.self, limit: maxBody)
+        if let point = try message.point() {
+            _ = try await places.upload(identity, LocationUpload(points: [point]))
+        }
+        return try .json([String]())
+    }
+
+    // MARK: Crowds
+
+    /// Anyone: visits per weekday and hour and the live level.
+    @Sendable func popularTimes(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(try await places.popularTimes(location: try Query.id(context.parameters, "id", "location")))
+    }
+
+    /// Anyone: the current line-wait estimate and averages.
+    @Sendable func lineWaits(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(try await places.lineWaits(location: try Query.id(context.parameters, "id", "location")))
+    }
+
+    /// Signed in, present there in the last 30 minutes: a line-wait report.
+    @Sendable func reportLineWait(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "location")
+        let body = try await request.decodeJSON(as: LineWaitReport.self, limit: maxBody)
+        return try .json(try await places.reportLineWait(context.identity, location: id, body), status: .created)
+    }
+
+    /// Anyone: GeoJSON of businesses and published dots in `bbox=west,south,east,north`.
+    @Sendable func map(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let box = try Query.bbox(request.uri)
+        var response = try Response.json(try await places.map(south: box.south, west: box.west, north: box.north, east: box.east))
+        response.headers[.contentType] = "application/geo+json"
+        return response
+    }
+}

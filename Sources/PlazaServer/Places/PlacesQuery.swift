@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import PlazaCore
+
+/// Reading and checking the query and path parameters of the places routes; every failure names its field.
+enum Query {
+    static func id(_ parameters: Parameters, _ name: String, _ what: String) throws -> UUID {
+        guard let id = UUID(uuidString: parameters.get(name) ?? "") else { throw PlazaError.notFound(what) }
+        return id
+    }
+
+    static func double(_ uri: URI, _ name: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let text = uri.queryParameters.get(name), !text.isEmpty else { return nil }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw PlazaError.validation(field: name, "Use a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted()).")
+        }
+        return value
+    }
+
+    /// `latitude` and `longitude`, both required; both are reported when both are wrong.
+    static func point(_ uri: URI) throws -> Coordinate {
+        let latitude = try? double(uri, "latitude", in: -90...90)
+        let longitude = try? double(uri, "longitude", in: -180...180)
+        guard let latitude = latitude.flatMap({ $0 }), let longitude = longitude.flatMap({ $0 }) else {
+            var validator = Validator()
+            validator.check(latitude.flatMap { $0 } != nil, "latitude", "Use a latitude from -90 to 90.")
+            validator.check(longitude.flatMap { $0 } != nil, "longitude", "Use a longitude from -180 to 180.")
+            throw PlazaError.validation(validator.errors)
+        }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    static func category(_ uri: URI) throws -> BusinessCategory? {
+        guard let text = uri.queryParameters.get("category"), !text.isEmpty else { return nil }
+        guard let category = BusinessCategory(rawValue: text) else {
+            throw PlazaError.validation(field: "category", "Use one of \(BusinessCategory.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return category
+    }
+
+    /// An ISO 8601 instant (`2026-11-23T10:00:00Z`) or a day (`2026-11-23`, midnight UTC).
+    static func date(_ uri: URI, _ name: String) throws -> Date? {
+        guard let text = uri.queryParameters.get(name), !text.isEmpty else { return nil }
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        if let day = try? Date("\(text)T00:00:00Z", strategy: .iso8601) { return day }
+        throw PlazaError.validation(field: name, "Use an ISO 8601 time such as 2026-11-23T10:00:00Z, or a day such as 2026-11-23.")
+    }
+
+    /// `bbox=west,south,east,north` in degrees (RFC 7946 order); west may exceed east across the antimeridian.
+    static func bbox(_ uri: URI) throws -> (west: Double, south: Double, east: Double, north: Double) {
+        let parts = (uri.queryParameters.get("bbox") ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3],
+            [west, east].allSatisfy({ $0.isFinite && abs($0) <= 180 }), [south, north].allSatisfy({ $0.isFinite && abs($0) <= 90 }), south <= north
+        else {
+            throw PlazaError.validation(field: "bbox", "Use west,south,east,north in degrees, south not above north.")
+        }
+        return (west, south, east, north)
+    }
+}
