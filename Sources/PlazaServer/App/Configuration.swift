@@ -107,7 +107,10 @@ public struct PlazaConfiguration: Sendable {
             }
         }
         if let zone = value("PLAZA_TIME_ZONE") {
-            if let parsed = TimeZone(identifier: zone) { configuration.places.timeZone = parsed } else {
+            if let parsed = TimeZone(identifier: zone) {
+                configuration.places.timeZone = parsed
+                configuration.places.timeZoneName = zone
+            } else {
                 fail("PLAZA_TIME_ZONE", "must be an IANA time zone such as Europe/Berlin, not '\(zone)'")
             }
         }
@@ -165,6 +168,8 @@ public struct PlacesConfiguration: Sendable {
     public var mapTilesURL: String?
     /// The operator's time zone for popular times and opening hours (`PLAZA_TIME_ZONE`, default UTC).
     public var timeZone = TimeZone(identifier: "UTC")!
+    /// The name as configured (Foundation may report `UTC` as `GMT`).
+    public var timeZoneName = "UTC"
     /// How often stale stays are closed and their exits announced.
     public var sweepInterval: TimeInterval = 15
     public init() {}

@@ -28,3 +28,15 @@ struct PlacesBackgroundService: Service {
         }
     }
 }
+
+extension PlazaServices {
+    /// Purges location data past its retention now (the background job does it every ten minutes).
+    public func purgeLocations(now: Date = Date()) async throws -> Int {
+        try await places.purgeExpired(now: now)
+    }
+
+    /// Ends the stays of users who went quiet now (the background job does it every few seconds).
+    public func sweepPresence(now: Date = Date()) async throws {
+        try await places.sweepQuietStays(now: now)
+    }
+}

@@ -20,7 +20,7 @@ extension PlacesService {
         let table = PopularTimesTable(hours: hours, now: now, timeZone: configuration.timeZone)
         let present = presentCount(entry.location, now: now)
         return PopularTimes(
-            locationId: id, timeZone: configuration.timeZone.identifier, weeksOfData: table.weeks, days: table.days,
+            locationId: id, timeZone: configuration.timeZoneName, weeksOfData: table.weeks, days: table.days,
             live: table.live(count: present, at: now))
     }
 

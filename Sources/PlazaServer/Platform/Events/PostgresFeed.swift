@@ -54,12 +54,26 @@ struct PostgresFeed: LiveFeed {
                             try await connection.listen(on: PostgresFeed.channel) { notifications in
                                 // Anything sent before this connection listened is unknown: reload.
                                 receiver.resync()
-                                for try await notification in notifications {
-                                    guard let message = try? PlazaJSON.decoder().decode(FeedMessage.self, from: Data(notification.payload.utf8)) else {
-                                        logger.warning("unreadable feed message")
-                                        continue
+                                try await withThrowingTaskGroup(of: Void.self) { group in
+                                    // The pool's keep-alive skips leased connections: ping this one ourselves.
+                                    group.addTask {
+                                        while true {
+                                            try await Task.sleep(for: .seconds(30))
+                                            _ = try await connection.query("SELECT 1", logger: logger).collect()
+                                        }
                                     }
-                                    receiver.deliver(message)
+                                    group.addTask {
+                                        for try await notification in notifications {
+                                            guard let message = try? PlazaJSON.decoder().decode(FeedMessage.self, from: Data(notification.payload.utf8))
+                                            else {
+                                                logger.warning("unreadable feed message")
+                                                continue
+                                            }
+                                            receiver.deliver(message)
+                                        }
+                                    }
+                                    try await group.next()
+                                    group.cancelAll()
                                 }
                             }
                         }

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import PlazaCore
+import PlazaServer
+import PlazaTestSupport
+import Testing
+
+@Suite struct CrowdTests {
+    let shopPoint = Coordinate(latitude: 35.6812, longitude: 139.7671)
+
+    /// Each customer's phone uploads, late, 8 minutes inside the shop then a point outside: one visit each.
+    func visit(_ places: PlacesDriver, _ name: String) async throws {
+        let tokens = try await places.sharingCustomer(name)
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let track = [(shopPoint, 30.0), (shopPoint.offset(east: 10), 26), (shopPoint.offset(north: 5), 22), (shopPoint.offset(east: 500), 20)]
+        let points = track.map { LocationPoint(latitude: $0.0.latitude, longitude: $0.0.longitude, accuracy: 10, recordedAt: now.addingTimeInterval(-$0.1 * 60)) }
+        #expect(try await places.upload(points, token: tokens.accessToken).status == .ok)
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func popularTimesCountVisitsAndHideSmallNumbers(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let places = PlacesDriver(client)
+            let (_, _, location) = try await places.shop(at: shopPoint)
+            for name in ["ann", "ben", "cid", "dan"] { try await visit(places, name) }
+            let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date().addingTimeInterval(-30 * 60))
+            let weekday = ((hour.weekday ?? 1) + 5) % 7 + 1
+            func slot() async throws -> PopularHour {
+                let times = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self)
+                #expect(times.weeksOfData == 1 && times.timeZone == "UTC" && times.days.count == 7)
+                return times.days[weekday - 1].hours[hour.hour ?? 0]
+            }
+            #expect(try await slot() == PopularHour(hour: hour.hour ?? 0, averageVisits: nil, enoughData: false))
+            try await visit(places, "eve")
+            #expect(try await slot() == PopularHour(hour: hour.hour ?? 0, averageVisits: 5, enoughData: true))
+            let live = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self).live
+            #expect(live.level == "not_enough_data" && live.count == nil)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func lineWaitsComeOnlyFromPeopleWhoWereThereOncePerQuarterHour(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let places = PlacesDriver(client)
+            let (_, _, location) = try await places.shop(at: shopPoint)
+            let anna = try await places.sharingCustomer("anna")
+            let refused = try await client.send(.post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 5), token: anna.accessToken)
+            #expect(refused.status == .forbidden && refused.problem?.code == .notPresent)
+
+            try await places.move(to: shopPoint, token: anna.accessToken)
+            let accepted = try await client.send(.post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 12), token: anna.accessToken)
+            #expect(accepted.status == .created)
+            let summary = try accepted.decode(LineWaits.self)
+            #expect(summary.currentMinutes == 12 && summary.recentReports == 1 && summary.newestReportAgeMinutes == 0)
+            let again = try await client.send(.post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 3), token: anna.accessToken)
+            #expect(again.status == .tooManyRequests && again.headers[.retryAfter] != nil)
+            let bad = try await client.send(.post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 900), token: anna.accessToken)
+            #expect(bad.problem?.errors?.first?.field == "minutes")
+            let shown = try await client.send(.get, "/v1/locations/\(location.id)/line-waits").decode(LineWaits.self)
+            #expect(shown.currentMinutes == 12 && shown.averages.count == 1)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func ownTracksPostsLocationsWithAnAppPassword(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let places = PlacesDriver(client)
+            let anna = try await places.sharingCustomer("anna")
+            let created = try await client.send(.post, "/v1/me/app-passwords", json: AppPasswordRequest(name: "OwnTracks on my phone"), token: anna.accessToken)
+            let secret = try created.decode(AppPassword.self).password ?? ""
+            #expect(secret.count >= 32)
+            let listed = try await client.send(.get, "/v1/me/app-passwords", token: anna.accessToken).decode(Page<AppPassword>.self)
+            #expect(listed.items.count == 1 && listed.items[0].password == nil)
+
+            let body = #"{"_type":"location","lat":35.6812,"lon":139.7671,"tst":\#(Int(Date().timeIntervalSince1970) - 5),"acc":12,"tid":"an","batt":80}"#
+            func post(_ user: String, _ password: String, _ json: String = body) async throws -> TestResponse {
+                let basic = Data("\(user):\(password)".utf8).base64EncodedString()
+                return try await client.execute(
+                    uri: "/v1/owntracks", method: .post, headers: [.authorization: "Basic \(basic)", .contentType: "application/json"],
+                    body: .init(string: json))
+            }
+            let posted = try await post("anna", secret)
+            #expect(posted.status == .ok && posted.text == "[]")
+            let wrong = try await post("anna", "not-the-secret")
+            #expect(wrong.status == .unauthorized && wrong.headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
+            #expect(try await post("max", secret).status == .unauthorized)
+            #expect(try await post("anna", secret, #"{"_type":"transition","event":"enter"}"#).text == "[]")
+            let history = try await client.send(.get, "/v1/me/locations", token: anna.accessToken)
+                .decode(GeoJSONFeatureCollection<HistoryPointProperties>.self)
+            #expect(history.features.map(\.geometry.coordinates) == [[139.7671, 35.6812]] && history.features[0].properties.accuracy == 12)
+        }
+    }
+}
