@@ -9,9 +9,21 @@ public enum PlazaJSON {
         return encoder
     }
 
+    /// Accepts whole or fractional seconds (a browser's `toISOString()` sends milliseconds).
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            if let date = parseDate(text) { return date }
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected an ISO 8601 date-time such as 2026-11-23T10:00:00Z.")
+        }
         return decoder
+    }
+
+    /// An ISO 8601 date-time with a time zone, with or without fractional seconds.
+    public static func parseDate(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

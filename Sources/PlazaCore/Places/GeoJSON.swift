@@ -58,7 +58,7 @@ public struct MapFeatureProperties: Codable, Sendable, Hashable {
     public var locationId: UUID?
     public var name: String?
     public var category: BusinessCategory?
-    /// `not_enough_data`, `quiet`, `usual` or `busy`, for businesses.
+    /// `not_enough_data`, `quieter`, `usual` or `busier`, for businesses.
     public var busyNow: String?
     /// The current line-wait estimate in minutes, when there are recent reports.
     public var lineWaitMinutes: Int?

@@ -1,11 +1,14 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 
 /// The context of every request: who is calling (once a middleware found out) and from where.
-public struct AppRequestContext: RequestContext {
+public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// Where the `GET /v1/events` route hands its WebSocket handler to the server.
+    public let webSocket = WebSocketHandlerReference<AppRequestContext>()
     /// Set by `BearerAuthMiddleware` (API) or `CookieAuthMiddleware` (pages).
     var identity: Identity?
     /// The CSRF token the page forms of this request must carry.

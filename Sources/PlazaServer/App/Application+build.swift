@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 
 /// Builds the whole Plaza application: `plaza serve`, `plaza demo` and the tests all come through here.
@@ -11,8 +12,11 @@ public func buildApplication(
     onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let configuration = services.configuration
+    let router = try buildRouter(services)
     var app = Application(
-        router: try buildRouter(services),
+        router: router,
+        // Upgrade requests go through the same router, so `GET /v1/events` decides (see `EventsAPI`).
+        server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(autoPing: .enabled(timePeriod: .seconds(30)))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Plaza"),
         services: services.backgroundServices,
         onServerRunning: { channel in
@@ -50,6 +54,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
         .addRoutes(to: v1, authenticated: authenticated)
     PlacesAPI(places: services.places, accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
+    EventsAPI(hub: services.places.hub, accounts: services.accounts).addRoutes(to: v1)
 
     try StaticAssets().addRoutes(to: router)
     pages.addRoutes(to: router)

@@ -215,7 +215,8 @@ struct PlacesAPI: Sendable {
     @Sendable func ownTracks(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try await accounts.identity(basic: request.headers[.authorization] ?? "", client: context.clientAddress)
         let message = try await request.decodeJSON(as: OwnTracksMessage.self, limit: maxBody)
-        if let point = try message.point() {
+        // With sharing off nothing is stored, but the app is told "received": it would otherwise retry forever.
+        if let point = try message.point(), try await places.sharing(identity).level != .off {
             _ = try await places.upload(identity, LocationUpload(points: [point]))
         }
         return try .json([String]())

@@ -42,8 +42,8 @@ enum Query {
     /// An ISO 8601 instant (`2026-11-23T10:00:00Z`) or a day (`2026-11-23`, midnight UTC).
     static func date(_ uri: URI, _ name: String) throws -> Date? {
         guard let text = uri.queryParameters.get(name), !text.isEmpty else { return nil }
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        if let day = try? Date("\(text)T00:00:00Z", strategy: .iso8601) { return day }
+        if let date = PlazaJSON.parseDate(text) { return date }
+        if let day = PlazaJSON.parseDate("\(text)T00:00:00Z") { return day }
         throw PlazaError.validation(field: name, "Use an ISO 8601 time such as 2026-11-23T10:00:00Z, or a day such as 2026-11-23.")
     }
 

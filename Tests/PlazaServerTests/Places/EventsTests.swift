@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import HummingbirdWSTesting
+import HummingbirdWebSocket
+import NIOWebSocket
+import WSClient
+import PlazaCore
+import PlazaServer
+import PlazaTestSupport
+import Synchronization
+import Testing
+
+@Suite struct EventsTests {
+    let shopPoint = Coordinate(latitude: 59.3293, longitude: 18.0686)
+
+    /// Reads text messages until `count` events have arrived (after the `ready` message), or 5 seconds pass.
+    static func collect(_ inbound: WebSocketInboundStream, count: Int, afterReady: @escaping @Sendable () async throws -> Void) async throws -> [PlazaEvent] {
+        try await withThrowingTaskGroup(of: [PlazaEvent]?.self) { group in
+            group.addTask {
+                var events: [PlazaEvent] = []
+                var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                guard case .text(let ready)? = try await messages.next(), ready.contains("ready") else { return nil }
+                try await afterReady()
+                while events.count < count, case .text(let text)? = try await messages.next() {
+                    events.append(try PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(text.utf8)))
+                }
+                return events
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(5))
+                return nil
+            }
+            let result = try await group.next() ?? nil
+            group.cancelAll()
+            return result ?? []
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func staffSeeCustomersComeAndGoLive(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let places = PlacesDriver(client)
+            let (owner, business, location) = try await places.shop(at: shopPoint)
+            let anna = try await places.sharingCustomer("anna")
+            let events = EventBox()
+            _ = try await client.ws("/v1/events", configuration: .init(additionalHeaders: [.authorization: "Bearer \(owner.accessToken)"])) { inbound, _, _ in
+                let received = try await Self.collect(inbound, count: 2) {
+                    try await places.move(to: shopPoint, ago: 2, token: anna.accessToken)
+                    try await places.move(to: shopPoint.offset(north: 400), ago: 1, token: anna.accessToken)
+                }
+                events.set(received)
+            }
+            let received = events.value
+            #expect(received.map(\.type) == [PlazaEventType.presenceEntered, PlazaEventType.presenceExited])
+            let change = try received.first?.payload(as: PresenceChange.self)
+            #expect(change == PresenceChange(businessId: business.id, locationId: location.id, username: "anna", displayName: "Anna"))
+        }
+    }
+
+    @Test func theCustomerHearsOfTheShopTheyEnteredAfterSendingTheirToken() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let places = PlacesDriver(client)
+            let (_, business, _) = try await places.shop(name: "Bakery", category: .grocery, at: shopPoint)
+            let anna = try await places.sharingCustomer("anna")
+            let events = EventBox()
+            _ = try await client.ws("/v1/events") { inbound, outbound, _ in
+                try await outbound.write(.text(anna.accessToken))
+                let received = try await Self.collect(inbound, count: 1) {
+                    try await places.move(to: shopPoint, token: anna.accessToken)
+                }
+                events.set(received)
+            }
+            let nearby = try events.value.first?.payload(as: NearbyBusiness.self)
+            #expect(events.value.map(\.type) == [PlazaEventType.nearbyBusiness])
+            #expect(nearby?.businessId == business.id && nearby?.name == "Bakery")
+        }
+    }
+
+    @Test func aSocketWithoutAValidTokenIsClosed() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let close = try await client.ws("/v1/events") { inbound, outbound, _ in
+                try await outbound.write(.text("not-a-token"))
+                for try await _ in inbound.messages(maxSize: 1 << 14) {}
+            }
+            #expect(close?.closeCode == .policyViolation)
+            let plain = try await client.execute(uri: "/v1/events", method: .get)
+            #expect(plain.status == .badRequest)
+        }
+    }
+}
+
+/// Carries what a WebSocket handler saw out of its closure.
+final class EventBox: Sendable {
+    private let events = Mutex<[PlazaEvent]>([])
+    func set(_ value: [PlazaEvent]) { events.withLock { $0 = value } }
+    var value: [PlazaEvent] { events.withLock { $0 } }
+}
