@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
 import PlazaCore
+import ServiceLifecycle
 
 /// `GET /v1/events`: the caller's live events, as a WebSocket or as Server-Sent Events.
 ///
@@ -65,8 +66,11 @@ struct EventsAPI: Sendable {
                 }
                 let events = hub.subscribe(subscriber)
                 try await outbound.write(.text(#"{"type":"ready"}"#))
-                for await event in events {
-                    try await outbound.write(.text(String(decoding: try PlazaJSON.encoder().encode(event), as: UTF8.self)))
+                // A server shutting down ends the session (with close code 1000) instead of waiting for the client.
+                try? await cancelWhenGracefulShutdown {
+                    for await event in events {
+                        try await outbound.write(.text(String(decoding: try PlazaJSON.encoder().encode(event), as: UTF8.self)))
+                    }
                 }
             }
             try await group.next()
@@ -100,26 +104,37 @@ struct EventsAPI: Sendable {
 
     // MARK: Server-Sent Events
 
+    /// Events and a keep-alive comment every 15 s (which also finds a client that went away) in one stream.
+    private static func pump(_ events: AsyncStream<PlazaEvent>, into sink: AsyncStream<String>.Continuation) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events {
+                    let json = (try? PlazaJSON.encoder().encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                    sink.yield("id: \(event.id.uuidString.lowercased())\nevent: \(event.type)\ndata: \(json)\n\n")
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(15))
+                    sink.yield(": keep-alive\n\n")
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     private func serverSentEvents(for user: UUID) -> Response {
         let events = hub.subscribe(user)
         // Events and a keep-alive comment every 15 s (which also finds a client that went away) in one stream.
         let (lines, sink) = AsyncStream.makeStream(of: String.self)
+        // Started in the handler's task, so it sees the server's graceful shutdown, which ends the stream
+        // instead of the server waiting for the client to go.
         let pump = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await event in events {
-                        let json = (try? PlazaJSON.encoder().encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-                        sink.yield("id: \(event.id.uuidString.lowercased())\nevent: \(event.type)\ndata: \(json)\n\n")
-                    }
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(15))
-                        sink.yield(": keep-alive\n\n")
-                    }
-                }
-                await group.next()
-                group.cancelAll()
+            await withGracefulShutdownHandler {
+                await Self.pump(events, into: sink)
+            } onGracefulShutdown: {
+                sink.finish()
             }
             sink.finish()
         }

@@ -1,0 +1,172 @@
+import Foundation
+import PlazaCore
+
+extension PlazaClient {
+    // MARK: Businesses
+
+    /// Merchants: creates a business owned by the caller.
+    public func createBusiness(_ request: CreateBusinessRequest) async throws -> Business {
+        try await send("POST", "v1/businesses", body: request, auth: .required)
+    }
+
+    /// One business with its locations (and the caller's role when signed in).
+    public func business(_ id: UUID) async throws -> Business {
+        try await send("GET", "v1/businesses/\(id.uuidString.lowercased())", auth: await isSignedIn ? .required : .none)
+    }
+
+    /// The businesses the caller owns or works for.
+    public func myBusinesses() async throws -> [Business] {
+        let page: Page<Business> = try await send("GET", "v1/me/businesses", auth: .required)
+        return page.items
+    }
+
+    public func updateBusiness(_ id: UUID, _ request: UpdateBusinessRequest) async throws -> Business {
+        try await send("PATCH", "v1/businesses/\(id.uuidString.lowercased())", body: request, auth: .required)
+    }
+
+    public func deleteBusiness(_ id: UUID) async throws {
+        try await sendVoid("DELETE", "v1/businesses/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    /// Businesses whose name contains `text`, in a category, by name; pass `nextCursor` back for more.
+    public func searchBusinesses(_ text: String? = nil, category: BusinessCategory? = nil, limit: Int? = nil, cursor: String? = nil) async throws
+        -> Page<BusinessSummary>
+    {
+        try await send(
+            "GET", "v1/businesses",
+            query: Self.query(["q": text, "category": category?.rawValue, "limit": limit.map(String.init), "cursor": cursor]))
+    }
+
+    /// Businesses with a location within `radius` metres (default 200, at most 5,000), nearest first.
+    public func nearbyBusinesses(
+        around point: Coordinate, radius: Double? = nil, category: BusinessCategory? = nil, limit: Int? = nil, cursor: String? = nil
+    ) async throws -> Page<BusinessSummary> {
+        try await send(
+            "GET", "v1/nearby/businesses",
+            query: Self.query([
+                "latitude": String(point.latitude), "longitude": String(point.longitude), "radius": radius.map { String($0) },
+                "category": category?.rawValue, "limit": limit.map(String.init), "cursor": cursor,
+            ]))
+    }
+
+    public func addLocation(to business: UUID, _ request: LocationRequest) async throws -> BusinessLocation {
+        try await send("POST", "v1/businesses/\(business.uuidString.lowercased())/locations", body: request, auth: .required)
+    }
+
+    public func updateLocation(_ location: UUID, of business: UUID, _ request: LocationRequest) async throws -> BusinessLocation {
+        try await send(
+            "PUT", "v1/businesses/\(business.uuidString.lowercased())/locations/\(location.uuidString.lowercased())", body: request, auth: .required)
+    }
+
+    public func deleteLocation(_ location: UUID, of business: UUID) async throws {
+        try await sendVoid("DELETE", "v1/businesses/\(business.uuidString.lowercased())/locations/\(location.uuidString.lowercased())", auth: .required)
+    }
+
+    public func members(of business: UUID) async throws -> [BusinessMember] {
+        let page: Page<BusinessMember> = try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/members", auth: .required)
+        return page.items
+    }
+
+    /// Owners: links an account by username as owner or staff (or changes its role).
+    @discardableResult
+    public func setMember(_ username: String, role: BusinessRole, of business: UUID) async throws -> BusinessMember {
+        try await send(
+            "POST", "v1/businesses/\(business.uuidString.lowercased())/members", body: AddMemberRequest(username: username, role: role), auth: .required)
+    }
+
+    public func removeMember(_ username: String, from business: UUID) async throws {
+        try await sendVoid("DELETE", "v1/businesses/\(business.uuidString.lowercased())/members/\(username)", auth: .required)
+    }
+
+    /// Owners and staff: the customers in the business's locations now.
+    public func presence(at business: UUID) async throws -> [PresentCustomer] {
+        let page: Page<PresentCustomer> = try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/presence", auth: .required)
+        return page.items
+    }
+
+    // MARK: Sharing and history
+
+    public func locationSharing() async throws -> LocationSharing {
+        try await send("GET", "v1/me/location-sharing", auth: .required)
+    }
+
+    @discardableResult
+    public func setLocationSharing(_ level: SharingLevel, zoneDisplay: ZoneDisplay? = nil) async throws -> LocationSharing {
+        try await send("PUT", "v1/me/location-sharing", body: LocationSharing(level: level, zoneDisplay: zoneDisplay), auth: .required)
+    }
+
+    /// Sends up to 1,000 recorded points at once; `LocationUploader` batches and retries for you.
+    @discardableResult
+    public func uploadLocations(_ points: [LocationPoint]) async throws -> LocationUploadResult {
+        try await send("POST", "v1/me/locations", body: LocationUpload(points: points), auth: .required)
+    }
+
+    /// The caller's own recorded points between `from` and `to`, as GeoJSON.
+    public func locationHistory(from: Date? = nil, to: Date? = nil) async throws -> GeoJSONFeatureCollection<HistoryPointProperties> {
+        let format = Date.ISO8601FormatStyle()
+        return try await send(
+            "GET", "v1/me/locations", query: Self.query(["from": from.map { $0.formatted(format) }, "to": to.map { $0.formatted(format) }]),
+            auth: .required)
+    }
+
+    /// Deletes every recorded point; the caller leaves every presence list at once.
+    public func deleteLocationHistory() async throws {
+        try await sendVoid("DELETE", "v1/me/locations", auth: .required)
+    }
+
+    public func privateZones() async throws -> [PrivateZone] {
+        let page: Page<PrivateZone> = try await send("GET", "v1/me/private-zones", auth: .required)
+        return page.items
+    }
+
+    public func createPrivateZone(_ request: PrivateZoneRequest) async throws -> PrivateZone {
+        try await send("POST", "v1/me/private-zones", body: request, auth: .required)
+    }
+
+    public func updatePrivateZone(_ id: UUID, _ request: PrivateZoneRequest) async throws -> PrivateZone {
+        try await send("PUT", "v1/me/private-zones/\(id.uuidString.lowercased())", body: request, auth: .required)
+    }
+
+    public func deletePrivateZone(_ id: UUID) async throws {
+        try await sendVoid("DELETE", "v1/me/private-zones/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    /// App passwords for tracker apps (OwnTracks); the secret is in the answer to its creation only.
+    public func appPasswords() async throws -> [AppPassword] {
+        let page: Page<AppPassword> = try await send("GET", "v1/me/app-passwords", auth: .required)
+        return page.items
+    }
+
+    public func createAppPassword(named name: String) async throws -> AppPassword {
+        try await send("POST", "v1/me/app-passwords", body: AppPasswordRequest(name: name), auth: .required)
+    }
+
+    public func deleteAppPassword(_ id: UUID) async throws {
+        try await sendVoid("DELETE", "v1/me/app-passwords/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    // MARK: Crowds and map
+
+    public func popularTimes(at location: UUID) async throws -> PopularTimes {
+        try await send("GET", "v1/locations/\(location.uuidString.lowercased())/popular-times")
+    }
+
+    public func lineWaits(at location: UUID) async throws -> LineWaits {
+        try await send("GET", "v1/locations/\(location.uuidString.lowercased())/line-waits")
+    }
+
+    /// Reports the line's wait; only from someone at the location in the last 30 minutes, once per 15 minutes.
+    @discardableResult
+    public func reportLineWait(at location: UUID, minutes: Int) async throws -> LineWaits {
+        try await send("POST", "v1/locations/\(location.uuidString.lowercased())/line-waits", body: LineWaitReport(minutes: minutes), auth: .required)
+    }
+
+    /// Businesses and published dots in the box (west may exceed east across the antimeridian).
+    public func map(west: Double, south: Double, east: Double, north: Double) async throws -> GeoJSONFeatureCollection<MapFeatureProperties> {
+        try await send("GET", "v1/map", query: [URLQueryItem(name: "bbox", value: "\(west),\(south),\(east),\(north)")])
+    }
+
+    static func query(_ items: KeyValuePairs<String, String?>) -> [URLQueryItem] {
+        items.compactMap { key, value in value.map { URLQueryItem(name: key, value: $0) } }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import HummingbirdTesting
+import PlazaClient
+import PlazaCore
+import PlazaServer
+import PlazaTestSupport
+import Testing
+
+/// The places SDK against a real Plaza on loopback: a merchant and a customer, each with their own client.
+@Suite struct PlacesClientTests {
+    let shopPoint = Coordinate(latitude: 45.4642, longitude: 9.1900)
+
+    static func withClients(
+        _ engine: TestEngine = .sqlite, _ body: @escaping @Sendable (_ merchant: PlazaClient, _ customer: PlazaClient, AccountsDriver) async throws -> Void
+    ) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
+            let accounts = AccountsDriver(client)
+            try await accounts.register("bruno", role: .merchant)
+            try await accounts.verify("bruno")
+            try await accounts.register("anna")
+            try await accounts.verify("anna")
+            let merchant = PlazaClient(baseURL: base)
+            try await merchant.login("bruno", password: AccountsDriver.password)
+            let customer = PlazaClient(baseURL: base)
+            try await customer.login("anna", password: AccountsDriver.password)
+            try await body(merchant, customer, accounts)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aMerchantSeesTheCustomerArriveLive(_ engine: TestEngine) async throws {
+        try await Self.withClients(engine) { merchant, customer, _ in
+            let business = try await merchant.createBusiness(CreateBusinessRequest(name: "Gelateria", category: .cafe))
+            let location = try await merchant.addLocation(
+                to: business.id, LocationRequest(name: "Duomo", address: "Piazza del Duomo", latitude: shopPoint.latitude, longitude: shopPoint.longitude))
+            let nearby = try await customer.nearbyBusinesses(around: shopPoint.offset(east: 50))
+            #expect(nearby.items.map(\.name) == ["Gelateria"])
+
+            var events = merchant.events().makeAsyncIterator()
+            #expect(try await events.next()?.type == PlazaEventType.ready)
+            try await customer.setLocationSharing(.merchants)
+            try await customer.uploadLocations([LocationPoint(latitude: shopPoint.latitude, longitude: shopPoint.longitude, accuracy: 5, recordedAt: Date())])
+            let arrived = try await events.next()
+            #expect(arrived?.type == PlazaEventType.presenceEntered)
+            #expect(try arrived?.payload(as: PresenceChange.self).username == "anna")
+            #expect(try await merchant.presence(at: business.id).map(\.locationId) == [location.id])
+        }
+    }
+
+    @Test func theUploaderSendsOfflinePointsInBatchesAndResumesAfterARestart() async throws {
+        try await Self.withClients { _, customer, _ in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-queue-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 7_200).rounded(.down))
+            var points = (0..<250).map {
+                LocationPoint(latitude: 45.46 + Double($0) / 10_000, longitude: 9.19, accuracy: 10, recordedAt: start.addingTimeInterval(Double($0) * 20))
+            }
+            points[120].recordedAt = start.addingTimeInterval(-60 * 86_400)  // older than the retention: refused
+
+            // Recorded while sharing is off: the upload is refused and nothing leaves the queue.
+            let offline = LocationUploader(client: customer, store: FileLocationQueue(url: file), batchSize: 100)
+            await offline.record(points)
+            await #expect(throws: PlazaClientError.self) { try await offline.flush() }
+            #expect(await offline.pending == 250)
+
+            // A new uploader (the app restarted) finds the queue on disk and sends it.
+            try await customer.setLocationSharing(.merchants)
+            let resumed = LocationUploader(client: customer, store: FileLocationQueue(url: file), batchSize: 100)
+            #expect(await resumed.pending == 250)
+            let report = try await resumed.flush()
+            #expect(report.accepted == 249 && report.duplicates == 0 && report.rejected.map(\.field) == ["points.20.recordedAt"])
+            #expect(await resumed.pending == 0)
+            #expect(try await customer.locationHistory().features.count == 249)
+            // Sending the same points again stores nothing twice.
+            await resumed.record(Array(points[0..<10]))
+            #expect(try await resumed.flush().duplicates == 10)
+        }
+    }
+
+    @Test func zonesSharingAndAppPasswordsRoundTrip() async throws {
+        try await Self.withClients { _, customer, _ in
+            #expect(try await customer.locationSharing().level == .off)
+            #expect(try await customer.setLocationSharing(.map, zoneDisplay: .hidden).zoneDisplay == .hidden)
+            let zone = try await customer.createPrivateZone(PrivateZoneRequest(name: "Home", latitude: 45.47, longitude: 9.2, radiusMeters: 300))
+            let moved = try await customer.updatePrivateZone(zone.id, PrivateZoneRequest(name: "Flat", latitude: 45.47, longitude: 9.2, radiusMeters: 400))
+            #expect(try await customer.privateZones() == [moved])
+            try await customer.deletePrivateZone(zone.id)
+            #expect(try await customer.privateZones().isEmpty)
+            let password = try await customer.createAppPassword(named: "OwnTracks")
+            #expect(password.password != nil)
+            #expect(try await customer.appPasswords().map(\.name) == ["OwnTracks"])
+            do {
+                _ = try await customer.createPrivateZone(PrivateZoneRequest(name: "", latitude: 99, longitude: 9.2, radiusMeters: 10))
+                Issue.record("an impossible zone was accepted")
+            } catch let error as PlazaClientError {
+                #expect(Set(error.fieldErrors.map(\.field)) == ["name", "latitude", "radiusMeters"])
+            }
+        }
+    }
+}
