@@ -70,10 +70,3 @@ public struct PlacesDriver: Sendable {
         return try response.decode(Page<PresentCustomer>.self).items.map(\.username)
     }
 }
-
-extension Coordinate {
-    /// `metres` north (negative: south) and east of this point.
-    public func offset(north: Double = 0, east: Double = 0) -> Coordinate {
-        destination(distance: north.magnitude, bearing: north >= 0 ? 0 : .pi).destination(distance: east.magnitude, bearing: east >= 0 ? .pi / 2 : -.pi / 2)
-    }
-}

@@ -38,7 +38,13 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     let pages = WebPages(services: services)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: PlazaMetricsMiddleware(metrics: services.metrics))
-    router.add(middleware: SecurityHeadersMiddleware(hsts: services.configuration.servesOverTLS))
+    // The origin of the tile template (`https://tiles.example:8443/{z}/{x}/{y}.png` → `https://tiles.example:8443`).
+    let tiles = services.configuration.places.mapTilesURL.flatMap { template -> String? in
+        guard let scheme = template.range(of: "://") else { return nil }
+        let rest = template[scheme.upperBound...]
+        return String(template[..<scheme.upperBound] + rest.prefix { $0 != "/" })
+    }
+    router.add(middleware: SecurityHeadersMiddleware(hsts: services.configuration.servesOverTLS, tileOrigin: tiles))
     let contract = ContractRoutes(specText: APIReference.specText)
     router.add(
         middleware: ErrorMiddleware(declaredMethods: { contract.methods(for: $0) }) { error, request, context in

@@ -4,15 +4,22 @@ import Hummingbird
 /// Strict headers on every response: no inline script, no framing, no sniffing, no referrer leaks.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let hsts: Bool
+    let contentSecurityPolicy: String
 
-    static var contentSecurityPolicy: String {
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; "
-            + "manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    /// `tileOrigin`: the operator's map tile server (`PLAZA_MAP_TILES_URL`), the one other place images may come from.
+    init(hsts: Bool, tileOrigin: String? = nil) {
+        self.hsts = hsts
+        contentSecurityPolicy = Self.contentSecurityPolicy(tileOrigin: tileOrigin)
+    }
+
+    static func contentSecurityPolicy(tileOrigin: String? = nil) -> String {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:\(tileOrigin.map { " \($0)" } ?? ""); connect-src 'self'; "
+            + "font-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "strict-origin-when-cross-origin"

@@ -24,6 +24,7 @@ public enum DemoData {
                 email: account.email, username: account.username, displayName: account.displayName, password: account.password,
                 role: account.role, checkPolicy: false)
         }
+        try await seedPlaces(services)
     }
 
     /// The lines `plaza demo` prints.
@@ -32,6 +33,7 @@ public enum DemoData {
         for account in accounts {
             lines.append("  \(account.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.username) / \(account.password)   (\(account.email))")
         }
+        lines += ["Places: \(baseURL)/places (Bruno's shops are on Munich's Marienplatz; the map is at \(baseURL)/places/map)"]
         lines += ["E-mail is not sent in the demo: read it at \(baseURL)/dev/mailbox", "API reference: \(baseURL)/docs/api", ""]
         return lines.joined(separator: "\n")
     }

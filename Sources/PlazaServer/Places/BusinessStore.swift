@@ -183,7 +183,8 @@ struct BusinessStore: Sendable {
 
     /// Every location, for the in-memory catalog.
     func allLocations(on db: any SQLDatabase) async throws -> [BusinessLocation] {
-        try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations").all().map(Self.location(row:))
+        try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations").orderBy("created_at").orderBy("id").all()
+            .map(Self.location(row:))
     }
 
     private static func locationValues(_ location: BusinessLocation) -> [any SQLExpression] {

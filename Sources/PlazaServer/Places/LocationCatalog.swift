@@ -17,6 +17,7 @@ final class LocationCatalog: Sendable {
     private struct State {
         var grid = GeoGrid<UUID, CatalogEntry>(cellDegrees: 0.01)
         var loaded = false
+        var first: CatalogEntry?
     }
 
     private let state = Mutex(State())
@@ -34,11 +35,19 @@ final class LocationCatalog: Sendable {
         let locations = try await BusinessStore().allLocations(on: db)
         let businesses = try await BusinessStore().businesses(ids: Array(Set(locations.map(\.businessId))), on: db)
         var grid = GeoGrid<UUID, CatalogEntry>(cellDegrees: 0.01)
+        var first: CatalogEntry?
         for location in locations {
             guard let business = businesses[location.businessId] else { continue }
-            grid.upsert(location.id, at: location.coordinate, value: CatalogEntry(location: location, businessName: business.name, category: business.category))
+            let entry = CatalogEntry(location: location, businessName: business.name, category: business.category)
+            grid.upsert(location.id, at: location.coordinate, value: entry)
+            if first == nil { first = entry }
         }
-        state.withLock { $0 = State(grid: grid, loaded: true) }
+        state.withLock { $0 = State(grid: grid, loaded: true, first: first) }
+    }
+
+    /// The oldest location of all (the map's default centre).
+    var first: CatalogEntry? {
+        state.withLock { $0.first }
     }
 
     func entry(_ location: UUID) -> CatalogEntry? {

@@ -6,7 +6,8 @@ import Mustache
 enum Templates {
     static let required = [
         "layout", "home", "error", "docs/api", "dev/mailbox", "accounts/signup", "accounts/verify-email", "accounts/login",
-        "accounts/forgot-password", "accounts/reset-password", "accounts/account",
+        "accounts/forgot-password", "accounts/reset-password", "accounts/account", "places/nearby", "places/map", "places/business",
+        "places/settings", "places/mine", "places/edit", "places/presence",
     ]
 
     /// A resource file the build did not ship; Plaza cannot start without it.

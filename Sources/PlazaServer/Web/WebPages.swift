@@ -17,6 +17,7 @@ struct WebPages: Sendable {
             middleware: CookieAuthMiddleware(accounts: services.accounts, secrets: services.secrets, secure: services.configuration.servesOverTLS))
         pages.get("/", use: home)
         AccountsPages(accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
+        PlacesPages(places: services.places, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
     }
 
     struct HomePage: Sendable {

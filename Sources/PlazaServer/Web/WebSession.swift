@@ -41,9 +41,14 @@ struct CookieAuthMiddleware: RouterMiddleware {
         context.csrfToken = CSRF.token(for: nonce, secrets: secrets)
         var request = request
         if request.method == .post {
-            // Collected here once; the handler reads the same buffered body.
-            let body = (try? await request.collectBody(upTo: 1 << 20)).map { String(buffer: $0) } ?? ""
-            try CSRF.check(FormData(body), nonce: existingNonce, secrets: secrets)
+            if let header = request.headers[CSRF.header] {
+                // Scripts of our pages (the browser's location, live lists) send the token as a header.
+                try CSRF.check(token: header, nonce: existingNonce, secrets: secrets)
+            } else {
+                // Collected here once; the handler reads the same buffered body.
+                let body = (try? await request.collectBody(upTo: 1 << 20)).map { String(buffer: $0) } ?? ""
+                try CSRF.check(token: FormData(body)["_csrf"], nonce: existingNonce, secrets: secrets)
+            }
         }
         var response = try await next(request, context)
         if existingNonce == nil { response.setCookie(WebCookies.csrf(nonce, secure: secure)) }
@@ -57,10 +62,12 @@ enum CSRF {
         secrets.hash("csrf:\(nonce)")
     }
 
-    static func check(_ form: FormData, nonce: String?, secrets: Secrets) throws {
+    static let header = HTTPField.Name("X-CSRF-Token")!
+
+    static func check(token: String, nonce: String?, secrets: Secrets) throws {
         let failed = PlazaError(.forbidden, .csrfFailed, "This form has expired.", detail: "Reload the page and submit it again.")
         guard let nonce else { throw failed }
-        guard Secrets.constantTimeEquals(form["_csrf"], token(for: nonce, secrets: secrets)) else { throw failed }
+        guard Secrets.constantTimeEquals(token, self.token(for: nonce, secrets: secrets)) else { throw failed }
     }
 }
 

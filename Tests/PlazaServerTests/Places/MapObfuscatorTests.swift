@@ -1,6 +1,6 @@
 import Foundation
 import PlazaCore
-import PlazaTestSupport
+
 import Testing
 
 @testable import PlazaServer

@@ -126,7 +126,6 @@ struct EventsAPI: Sendable {
 
     private func serverSentEvents(for user: UUID) -> Response {
         let events = hub.subscribe(user)
-        // Events and a keep-alive comment every 15 s (which also finds a client that went away) in one stream.
         let (lines, sink) = AsyncStream.makeStream(of: String.self)
         // Started in the handler's task, so it sees the server's graceful shutdown, which ends the stream
         // instead of the server waiting for the client to go.

@@ -13,3 +13,124 @@ if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(() => {});
   });
 }
+
+// "Use my location" buttons fill a form's latitude and longitude from the browser and submit it.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-locate]");
+  if (!button) return;
+  const form = document.getElementById(button.getAttribute("data-locate"));
+  const status = form.querySelector("[data-locate-status]");
+  if (!("geolocation" in navigator)) { status.textContent = "This browser cannot tell where you are."; return; }
+  status.textContent = "Finding you…";
+  navigator.geolocation.getCurrentPosition((position) => {
+    form.querySelector("[name=latitude]").value = position.coords.latitude.toFixed(6);
+    form.querySelector("[name=longitude]").value = position.coords.longitude.toFixed(6);
+    form.submit();
+  }, () => { status.textContent = "Location unavailable: allow it for this site, or search by name."; }, { enableHighAccuracy: true, timeout: 15000 });
+});
+
+// Sharing from the browser: while on (remembered per browser), positions go to the page endpoint when the
+// user moved 10 m or 20 s passed. Only where the page offers it ([data-share-endpoint]) and sharing is on.
+(() => {
+  const box = document.querySelector("[data-share-endpoint]");
+  if (!box) return;
+  const button = box.querySelector("[data-share-toggle]");
+  const status = box.querySelector("[data-share-status]");
+  const csrf = document.querySelector("main").getAttribute("data-csrf");
+  let watch = null;
+  let last = null;
+
+  function distance(a, b) {
+    const rad = Math.PI / 180, dLat = (b.latitude - a.latitude) * rad, dLon = (b.longitude - a.longitude) * rad;
+    const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+    return 2 * 6371008.8 * Math.asin(Math.sqrt(h));
+  }
+
+  function send(position) {
+    const point = { latitude: position.coords.latitude, longitude: position.coords.longitude,
+      accuracy: position.coords.accuracy, recordedAt: new Date(position.timestamp || Date.now()).toISOString() };
+    if (last && distance(last, point) < 10 && Date.now() - last.sent < 20000) return;
+    last = Object.assign({ sent: Date.now() }, point);
+    fetch(box.getAttribute("data-share-endpoint"), {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify({ points: [point] }),
+    }).then((response) => {
+      status.textContent = response.ok ? "Sharing: position sent at " + new Date().toLocaleTimeString() + "." : "Plaza refused the position (" + response.status + ").";
+      box.setAttribute("data-sent", String(Number(box.getAttribute("data-sent") || 0) + (response.ok ? 1 : 0)));
+    }).catch(() => { last = null; status.textContent = "Offline: will send again when you move."; });
+  }
+
+  function start() {
+    if (!("geolocation" in navigator)) { status.textContent = "This browser cannot tell where you are."; return; }
+    localStorage.setItem("plaza-share", "1");
+    button.textContent = "Stop sharing from this browser";
+    status.textContent = "Waiting for your position…";
+    watch = navigator.geolocation.watchPosition(send, () => { status.textContent = "Location unavailable: allow it for this site."; },
+      { enableHighAccuracy: true, maximumAge: 5000 });
+  }
+
+  function stop() {
+    localStorage.removeItem("plaza-share");
+    if (watch !== null) navigator.geolocation.clearWatch(watch);
+    watch = null;
+    button.textContent = "Start sharing from this browser";
+    status.textContent = "Not sharing from this browser.";
+  }
+
+  button.addEventListener("click", () => (watch === null ? start() : stop()));
+  if (localStorage.getItem("plaza-share") === "1") start();
+})();
+
+// The merchant's presence list follows /v1/events live (the session cookie authenticates the socket).
+(() => {
+  const list = document.getElementById("presence");
+  if (!list) return;
+  const business = list.getAttribute("data-business");
+  const names = JSON.parse(list.getAttribute("data-locations") || "{}");
+  const status = document.getElementById("live-status");
+  let delay = 1000;
+
+  function render(items) {
+    list.replaceChildren(...items.map((item) => {
+      const li = document.createElement("li");
+      li.setAttribute("data-username", item.username);
+      const name = document.createElement("strong");
+      name.textContent = item.displayName;
+      const detail = document.createElement("span");
+      detail.className = "muted";
+      detail.textContent = " @" + item.username + " · " + (names[item.locationId] || "") + " · since " + new Date(item.since).toLocaleTimeString();
+      li.append(name, detail);
+      return li;
+    }));
+    document.getElementById("present-count").textContent = String(items.length);
+    document.getElementById("presence-empty").hidden = items.length > 0;
+  }
+
+  function refresh() {
+    fetch("/places/businesses/" + business + "/presence.json", { credentials: "same-origin" })
+      .then((response) => response.json()).then((page) => render(page.items)).catch(() => {});
+  }
+
+  function connect() {
+    const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/v1/events");
+    socket.addEventListener("message", (message) => {
+      const event = JSON.parse(message.data);
+      if (event.type === "ready") {
+        delay = 1000;
+        status.textContent = "live";
+        document.body.setAttribute("data-live", "1");
+        refresh();
+      } else if (event.type.startsWith("presence.") && event.data.businessId === business) {
+        refresh();
+      }
+    });
+    socket.addEventListener("close", () => {
+      status.textContent = "reconnecting…";
+      document.body.removeAttribute("data-live");
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 30000);
+    });
+  }
+  connect();
+})();

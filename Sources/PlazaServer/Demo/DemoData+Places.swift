@@ -1,0 +1,49 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+extension DemoData {
+    /// The demo town's square (Marienplatz, Munich): where the demo's shops are.
+    public static let square = Coordinate(latitude: 48.1374, longitude: 11.5755)
+
+    /// Bruno's two shops on the square with eight weeks of made-up foot traffic, and a recent line report,
+    /// so the business pages and the map have something to show. Only on a database without them.
+    static func seedPlaces(_ services: PlazaServices, now: Date = Date()) async throws {
+        let places = services.places
+        guard let bruno = try await AccountStore().user(login: "bruno", on: services.database.sql),
+            let anna = try await AccountStore().user(login: "anna", on: services.database.sql)
+        else { return }
+        let owner = Identity(user: bruno, sessionID: UUID())
+        guard try await places.myBusinesses(owner).isEmpty else { return }
+        let shops: [(String, BusinessCategory, String, Coordinate, Int)] = [
+            ("Bruno's Bakery", .grocery, "Bread, pretzels and coffee since 1987.", square.offset(north: 40, east: -60), 60),
+            ("Corner Café", .cafe, "Espresso bar with a view of the square.", square.offset(north: -90, east: 120), 40),
+        ]
+        var zoned = Calendar(identifier: .gregorian)
+        zoned.timeZone = services.configuration.places.timeZone
+        let calendar = zoned
+        var generator = SystemRandomNumberGenerator()
+        for (name, category, description, point, radius) in shops {
+            let business = try await places.createBusiness(owner, CreateBusinessRequest(name: name, category: category, description: description))
+            let location = try await places.addLocation(
+                owner, business: business.id,
+                LocationRequest(
+                    name: "Marienplatz", address: "Marienplatz, 80331 München", latitude: point.latitude, longitude: point.longitude, radiusMeters: radius,
+                    openingHours: (1...6).map { OpeningPeriod(day: $0, opens: "07:00", closes: "19:00") }))
+            // A lunchtime and an evening peak on weekdays, busier Saturdays, closed Sundays.
+            let noise = (0..<(8 * 7 * 24)).map { _ in Int.random(in: 0...3, using: &generator) }
+            try await services.database.transaction { db in
+                for hoursAgo in stride(from: 8 * 7 * 24, to: 1, by: -1) {
+                    let start = PlacesService.hourStart(now.addingTimeInterval(-Double(hoursAgo) * 3_600))
+                    let (weekday, hour) = PopularTimesTable.slot(start, calendar)
+                    guard weekday < 7, (7..<19).contains(hour) else { continue }
+                    let shape = [7: 3, 8: 6, 9: 5, 10: 4, 11: 6, 12: 10, 13: 9, 14: 5, 15: 4, 16: 6, 17: 8, 18: 5][hour] ?? 2
+                    let visits = shape * (weekday == 6 ? 2 : 1) + noise[hoursAgo % noise.count]
+                    try await db.insert(into: "visit_hours").columns("location_id", "hour_start", "visits")
+                        .values(SQLBind(location.id), SQLBind(start), SQLBind(visits)).run()
+                }
+            }
+            try await StayStore().insertLineWait(location: location.id, user: anna.id, minutes: category == .cafe ? 4 : 7, at: now.addingTimeInterval(-300), on: services.database.sql)
+        }
+    }
+}

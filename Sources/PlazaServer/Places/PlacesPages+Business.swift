@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlazaCore
+
+/// A business's public page: locations, the popular-times chart of one location, and its line.
+extension PlacesPages {
+    struct BusinessPage: Sendable {
+        struct LocationRow: Sendable {
+            var id: String
+            var businessId: String
+            var name: String
+            var address: String
+            var selected: Bool
+            var hours: String?
+        }
+
+        var shell: Shell
+        var id: String
+        var name: String
+        var category: String
+        var description: String
+        var locations: [LocationRow]
+        var location: LocationRow?
+        var chart: PopularChart?
+        var line: LineView?
+        var lineForm: FormState
+        var canEdit: Bool
+        var isMember: Bool
+    }
+
+    struct LineView: Sendable {
+        var current: String?
+        var reports: Int
+        var age: String?
+    }
+
+    /// Anyone: the business, its locations, how busy the chosen one usually is and its line now.
+    @Sendable func business(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await renderBusiness(
+            request, id: try Query.id(context.parameters, "id", "business"), identity: context.identity,
+            shell: Shell(title: "Business", context: context, notice: notice(request)))
+    }
+
+    func renderBusiness(
+        _ request: Request, id: UUID, identity: Identity?, shell: Shell, lineForm: FormState = FormState(names: ["minutes"]),
+        location: UUID? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let business = try await places.business(id, viewer: identity)
+        let chosen = location ?? request.uri.queryParameters.get("location").flatMap(UUID.init(uuidString:))
+        let selected = business.locations.first { $0.id == chosen } ?? business.locations.first
+        var page = BusinessPage(
+            shell: shell, id: id.uuidString.lowercased(), name: business.name, category: business.category.rawValue.capitalized,
+            description: business.description,
+            locations: business.locations.map {
+                BusinessPage.LocationRow(
+                    id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), name: $0.name, address: $0.address,
+                    selected: $0.id == selected?.id, hours: Self.hours($0.openingHours))
+            },
+            lineForm: lineForm, canEdit: business.role == .owner, isMember: business.role != nil)
+        page.shell.title = business.name
+        page.location = page.locations.first { $0.selected }
+        if let selected {
+            let day = Int(request.uri.queryParameters.get("day") ?? "") ?? nil
+            page.chart = PopularChart(try await places.popularTimes(location: selected.id), weekday: day, timeZone: configuration.places.timeZone)
+            let waits = try await places.lineWaits(location: selected.id)
+            page.line = LineView(
+                current: waits.currentMinutes.map { "\($0) min" }, reports: waits.recentReports,
+                age: waits.newestReportAgeMinutes.map { $0 == 0 ? "just now" : "\($0) min ago" })
+        }
+        return renderer.render("places/business", page, status: status)
+    }
+
+    static func hours(_ periods: [OpeningPeriod]) -> String? {
+        guard !periods.isEmpty else { return nil }
+        let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        return periods.map { "\(days[max(0, min(6, $0.day - 1))]) \($0.opens)–\($0.closes)" }.joined(separator: ", ")
+    }
+
+    /// Signed in, at the location in the last 30 minutes: reports the line.
+    @Sendable func reportLineWait(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let location = try Query.id(context.parameters, "id", "location")
+        let form = try await request.decodeForm(limit: limit)
+        let entry = try await places.requireLocation(location)
+        do {
+            guard let minutes = Int(form["minutes"].trimmingCharacters(in: .whitespaces)) else {
+                throw PlazaError.validation(field: "minutes", "Enter the wait in whole minutes.")
+            }
+            _ = try await places.reportLineWait(context.identity, location: location, LineWaitReport(minutes: minutes))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderBusiness(
+                request, id: entry.location.businessId, identity: context.identity, shell: Shell(title: "Business", context: context),
+                lineForm: FormState(form, names: ["minutes"], error: error), location: location, status: error.status)
+        }
+        return PageRenderer.seeOther("/places/businesses/\(entry.location.businessId.uuidString.lowercased())?location=\(location.uuidString.lowercased())&notice=line")
+    }
+}
+
+/// The popular-times bar chart of one weekday as SVG geometry (server-drawn, no script needed).
+struct PopularChart: Sendable {
+    struct Bar: Sendable {
+        var x: Int
+        var y: Int
+        var height: Int
+        var label: String
+        var hour: String
+        var enough: Bool
+        var now: Bool
+    }
+
+    struct Day: Sendable {
+        var number: Int
+        var name: String
+        var selected: Bool
+    }
+
+    static let width = 336
+    static let height = 140
+    var bars: [Bar]
+    var days: [Day]
+    var dayName: String
+    var weeks: Int
+    var anyData: Bool
+    var live: String
+
+    init(_ times: PopularTimes, weekday: Int?, timeZone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let now = PopularTimesTable.slot(Date(), calendar)
+        let day = (1...7).contains(weekday ?? 0) ? weekday! : now.weekday
+        let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+        let hours = times.days[day - 1].hours.filter { $0.hour >= 6 }
+        let peak = max(1, hours.compactMap(\.averageVisits).max() ?? 1)
+        let slot = Self.width / hours.count
+        bars = hours.enumerated().map { index, hour in
+            let value = hour.averageVisits ?? 0
+            let height = hour.enoughData ? max(4, Int(Double(Self.height - 20) * value / peak)) : 4
+            return Bar(
+                x: index * slot + 2, y: Self.height - 20 - height, height: height,
+                label: hour.enoughData ? "\(hour.hour):00 — about \(String(format: "%.1f", value)) visits" : "\(hour.hour):00 — not enough data",
+                hour: hour.hour % 3 == 0 ? "\(hour.hour)" : "", enough: hour.enoughData, now: day == now.weekday && hour.hour == now.hour)
+        }
+        days = names.enumerated().map { Day(number: $0.offset + 1, name: String($0.element.prefix(3)), selected: $0.offset + 1 == day) }
+        dayName = names[day - 1]
+        weeks = times.weeksOfData
+        anyData = hours.contains { $0.enoughData }
+        switch times.live.level {
+        case "quieter": live = "Quieter than usual right now."
+        case "busier": live = "Busier than usual right now."
+        case "usual": live = "About as busy as usual right now."
+        default: live = "Live: not enough data."
+        }
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlazaCore
+
+/// Merchants' pages: their businesses, the editor (details, locations, team) and the live presence list.
+extension PlacesPages {
+    func addMerchantRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.get("mine", use: mine)
+        signedIn.post("mine", use: createBusiness)
+        signedIn.get("businesses/:id/edit", use: edit)
+        signedIn.post("businesses/:id/edit", use: saveBusiness)
+        signedIn.post("businesses/:id/locations", use: addLocation)
+        signedIn.post("businesses/:id/locations/:locationId/delete", use: deleteLocation)
+        signedIn.post("businesses/:id/members", use: addMember)
+        signedIn.post("businesses/:id/members/:username/delete", use: removeMember)
+        signedIn.get("businesses/:id/presence", use: presence)
+        signedIn.get("businesses/:id/presence.json", use: presenceJSON)
+    }
+
+    // MARK: My businesses
+
+    struct MinePage: Sendable {
+        struct Row: Sendable {
+            var id: String
+            var name: String
+            var category: String
+            var role: String
+            var owner: Bool
+            var locations: Int
+        }
+
+        var shell: Shell
+        var rows: [Row]
+        var form: FormState
+        var categories: [Option]
+        var merchant: Bool
+    }
+
+    @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await renderMine(context: context, notice: notice(request))
+    }
+
+    func renderMine(context: AuthenticatedContext, notice: String? = nil, form: FormState? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let businesses = try await places.myBusinesses(context.identity)
+        let page = MinePage(
+            shell: Shell(title: "Your businesses", context: context, notice: notice),
+            rows: businesses.map {
+                MinePage.Row(
+                    id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized, role: $0.role?.rawValue ?? "",
+                    owner: $0.role == .owner, locations: $0.locations.count)
+            },
+            form: form ?? FormState(names: ["name", "category", "description"]), categories: Self.categoryOptions(selected: form?.fields["category"]?.value),
+            merchant: [.merchant, .admin].contains(context.identity.user.role))
+        return renderer.render("places/mine", page, status: status)
+    }
+
+    @Sendable func createBusiness(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        let business: Business
+        do {
+            guard let category = BusinessCategory(rawValue: form["category"]) else { throw PlazaError.validation(field: "category", "Choose a category.") }
+            business = try await places.createBusiness(
+                context.identity, CreateBusinessRequest(name: form["name"], category: category, description: form["description"]))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderMine(context: context, form: FormState(form, names: ["name", "category", "description"], error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/places/businesses/\(business.id.uuidString.lowercased())/edit?notice=business")
+    }
+
+    // MARK: Editor
+
+    struct EditPage: Sendable {
+        struct LocationRow: Sendable {
+            var id: String
+            var businessId: String
+            var name: String
+            var address: String
+            var radius: Int
+        }
+
+        struct MemberRow: Sendable {
+            var businessId: String
+            var username: String
+            var displayName: String
+            var role: String
+            var me: Bool
+        }
+
+        var shell: Shell
+        var id: String
+        var name: String
+        var form: FormState
+        var categories: [Option]
+        var locations: [LocationRow]
+        var locationForm: FormState
+        var members: [MemberRow]
+        var memberForm: FormState
+        var center: String
+    }
+
+    static let locationFields = ["name", "address", "latitude", "longitude", "radiusMeters"]
+
+    @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await renderEdit(context: context, notice: notice(request))
+    }
+
+    func renderEdit(
+        context: AuthenticatedContext, notice: String? = nil, form: FormState? = nil, locationForm: FormState? = nil, memberForm: FormState? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        _ = try await places.requireMember(context.identity, of: id, owner: true)
+        let business = try await places.business(id, viewer: context.identity)
+        let members = try await places.members(context.identity, business: id)
+        let fallback = try await defaultCenter()
+        let center = business.locations.first?.coordinate ?? fallback
+        let page = EditPage(
+            shell: Shell(title: "Edit \(business.name)", context: context, notice: notice), id: id.uuidString.lowercased(), name: business.name,
+            form: form ?? FormState(names: ["name", "description"]).with("name", business.name).with("description", business.description),
+            categories: Self.categoryOptions(selected: business.category.rawValue),
+            locations: business.locations.map {
+                EditPage.LocationRow(
+                    id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), name: $0.name, address: $0.address, radius: $0.radiusMeters)
+            },
+            locationForm: locationForm ?? FormState(names: Self.locationFields).with("radiusMeters", String(PlacesRules.defaultLocationRadius)),
+            members: members.map {
+                EditPage.MemberRow(
+                    businessId: id.uuidString.lowercased(), username: $0.username, displayName: $0.displayName, role: $0.role.rawValue, me: $0.username == context.identity.user.username)
+            },
+            memberForm: memberForm ?? FormState(names: ["username"]), center: "\(center.latitude),\(center.longitude)")
+        return renderer.render("places/edit", page, status: status)
+    }
+
+    @Sendable func saveBusiness(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            _ = try await places.updateBusiness(
+                context.identity, id,
+                UpdateBusinessRequest(name: form["name"], category: BusinessCategory(rawValue: form["category"]), description: form["description"]))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderEdit(context: context, form: FormState(form, names: ["name", "description"], error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=business")
+    }
+
+    @Sendable func addLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            let location = LocationRequest(
+                name: form["name"], address: form["address"], latitude: Double(form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
+                longitude: Double(form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
+                radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0)
+            _ = try await places.addLocation(context.identity, business: id, location)
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderEdit(context: context, locationForm: FormState(form, names: Self.locationFields, error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=location")
+    }
+
+    @Sendable func deleteLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        try await places.deleteLocation(context.identity, business: id, location: try Query.id(context.parameters, "locationId", "location"))
+        return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=location-deleted")
+    }
+
+    @Sendable func addMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            _ = try await places.setMember(
+                context.identity, business: id, AddMemberRequest(username: form["username"], role: BusinessRole(rawValue: form["role"]) ?? .staff))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderEdit(context: context, memberForm: FormState(form, names: ["username"], error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=member")
+    }
+
+    @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        do {
+            try await places.removeMember(context.identity, business: id, username: context.parameters.get("username") ?? "")
+        } catch let error as PlazaError where error.status == .conflict {
+            return try await renderEdit(context: context, memberForm: FormState(names: ["username"], error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=member")
+    }
+
+    // MARK: Presence
+
+    struct PresencePage: Sendable {
+        struct Row: Sendable {
+            var username: String
+            var displayName: String
+            var location: String
+            var since: String
+        }
+
+        var shell: Shell
+        var id: String
+        var name: String
+        var rows: [Row]
+        var locationsJSON: String
+        var count: Int
+        var empty: Bool
+    }
+
+    /// Owners and staff: who is in the shop now, kept current by the page script over `/v1/events`.
+    @Sendable func presence(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let customers = try await places.presence(context.identity, business: id)
+        let business = try await places.business(id, viewer: context.identity)
+        let names = Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id, $0.name) })
+        let formatter = ISO8601DateFormatter()
+        let page = PresencePage(
+            shell: Shell(title: "In \(business.name) now", context: context), id: id.uuidString.lowercased(), name: business.name,
+            rows: customers.map {
+                PresencePage.Row(username: $0.username, displayName: $0.displayName, location: names[$0.locationId] ?? "", since: formatter.string(from: $0.since))
+            },
+            locationsJSON: String(
+                decoding: try PlazaJSON.encoder().encode(Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id.uuidString.lowercased(), $0.name) })),
+                as: UTF8.self), count: customers.count, empty: customers.isEmpty)
+        return renderer.render("places/presence", page)
+    }
+
+    /// The same list as JSON, for the page script after each presence event.
+    @Sendable func presenceJSON(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        return try .json(Page(items: try await places.presence(context.identity, business: id), nextCursor: nil))
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlazaCore
+
+/// The customer's location settings: sharing level, private zones, OwnTracks, export and deletion; and the
+/// endpoint the page's script posts the browser's position to.
+extension PlacesPages {
+    struct SettingsPage: Sendable {
+        struct ZoneRow: Sendable {
+            var id: String
+            var name: String
+            var radius: Int
+            var latitude: String
+            var longitude: String
+        }
+
+        struct PasswordRow: Sendable {
+            var id: String
+            var name: String
+            var lastUsed: String?
+        }
+
+        struct NewPassword: Sendable {
+            var username: String
+            var password: String
+            var url: String
+        }
+
+        var shell: Shell
+        var levels: [Option]
+        var displays: [Option]
+        var sharing: Bool
+        var level: String
+        var zones: [ZoneRow]
+        var zonesJSON: String
+        var zoneForm: FormState
+        var center: String
+        var passwords: [PasswordRow]
+        var passwordForm: FormState
+        var newPassword: NewPassword?
+        var ownTracksURL: String
+        var retentionDays: Int
+    }
+
+    static let levelLabels: [(SharingLevel, String)] = [
+        (.off, "Off: Plaza records nothing"), (.merchants, "Shops I visit see that I am there"), (.map, "Also a blurred dot on the public map"),
+    ]
+
+    /// Signed in: the settings page.
+    @Sendable func settings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await renderSettings(context: context, notice: notice(request))
+    }
+
+    func renderSettings(
+        context: AuthenticatedContext, notice: String? = nil, zoneForm: FormState? = nil, passwordForm: FormState? = nil,
+        newPassword: SettingsPage.NewPassword? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let identity = context.identity
+        let sharing = try await places.sharing(identity)
+        let zones = try await places.zones(identity)
+        let passwords = try await accounts.appPasswords(identity)
+        let zonesJSON = String(
+            decoding: try PlazaJSON.encoder().encode(
+                zones.map { ["name": JSONValue.string($0.name), "latitude": .number($0.latitude), "longitude": .number($0.longitude), "radiusMeters": .number(Double($0.radiusMeters))] }),
+            as: UTF8.self)
+        let fallback = try await defaultCenter()
+        let center = zones.first?.coordinate ?? fallback
+        let page = SettingsPage(
+            shell: Shell(title: "Location settings", context: context, notice: notice),
+            levels: Self.levelLabels.map { Option(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sharing.level) },
+            displays: [(ZoneDisplay.decoy, "Show a decoy point far from the zone"), (.hidden, "Show nothing")].map {
+                Option(value: $0.0.rawValue, label: $0.1, selected: $0.0 == (sharing.zoneDisplay ?? .decoy))
+            },
+            sharing: sharing.level != .off, level: sharing.level.rawValue,
+            zones: zones.map {
+                SettingsPage.ZoneRow(
+                    id: $0.id.uuidString.lowercased(), name: $0.name, radius: $0.radiusMeters, latitude: String(format: "%.5f", $0.latitude),
+                    longitude: String(format: "%.5f", $0.longitude))
+            },
+            zonesJSON: zonesJSON, zoneForm: zoneForm ?? FormState(names: ["name", "latitude", "longitude", "radiusMeters"]).with("radiusMeters", "200"),
+            center: "\(center.latitude),\(center.longitude)",
+            passwords: passwords.map {
+                SettingsPage.PasswordRow(id: $0.id.uuidString.lowercased(), name: $0.name, lastUsed: $0.lastUsedAt.map { ISO8601DateFormatter().string(from: $0) })
+            },
+            passwordForm: passwordForm ?? FormState(names: ["name"]).with("name", "OwnTracks"), newPassword: newPassword,
+            ownTracksURL: "\(configuration.baseURL)/v1/owntracks", retentionDays: Int(configuration.places.retention / 86_400))
+        return renderer.render("places/settings", page, status: status)
+    }
+
+    @Sendable func saveSharing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        guard let level = SharingLevel(rawValue: form["level"]) else { throw PlazaError.validation(field: "level", "Choose who may see you.") }
+        _ = try await places.setSharing(context.identity, LocationSharing(level: level, zoneDisplay: ZoneDisplay(rawValue: form["zoneDisplay"])))
+        return PageRenderer.seeOther("/places/settings?notice=sharing")
+    }
+
+    static let zoneFields = ["name", "latitude", "longitude", "radiusMeters"]
+
+    @Sendable func addZone(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            let zone = PrivateZoneRequest(
+                name: form["name"], latitude: Double(form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
+                longitude: Double(form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
+                radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0)
+            _ = try await places.createZone(context.identity, zone)
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderSettings(context: context, zoneForm: FormState(form, names: Self.zoneFields, error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/places/settings?notice=zone")
+    }
+
+    @Sendable func deleteZone(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await places.deleteZone(context.identity, id: try Query.id(context.parameters, "id", "private zone"))
+        return PageRenderer.seeOther("/places/settings?notice=zone-deleted")
+    }
+
+    /// Shows the new secret once, with what to type into OwnTracks.
+    @Sendable func createAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            let created = try await accounts.createAppPassword(context.identity, AppPasswordRequest(name: form["name"]))
+            return try await renderSettings(
+                context: context,
+                newPassword: SettingsPage.NewPassword(
+                    username: context.identity.user.username, password: created.password ?? "", url: "\(configuration.baseURL)/v1/owntracks"))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderSettings(context: context, passwordForm: FormState(form, names: ["name"], error: error), status: error.status)
+        }
+    }
+
+    @Sendable func deleteAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await accounts.deleteAppPassword(context.identity, id: try Query.id(context.parameters, "id", "app password"))
+        return PageRenderer.seeOther("/places/settings?notice=app-password-deleted")
+    }
+
+    @Sendable func exportHistory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        var response = try Response.json(try await places.history(context.identity, from: nil, to: nil))
+        response.headers[.contentType] = "application/geo+json"
+        response.headers[.contentDisposition] = "attachment; filename=\"plaza-locations.geojson\""
+        return response
+    }
+
+    @Sendable func deleteHistory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await places.deleteHistory(context.identity)
+        return PageRenderer.seeOther("/places/settings?notice=history-deleted")
+    }
+
+    /// The page script's position reports (JSON, CSRF header): the same rules as `POST /v1/me/locations`.
+    @Sendable func points(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: LocationUpload.self, limit: limit)
+        return try .json(try await places.upload(context.identity, body))
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlazaCore
+
+/// The places pages: nearby businesses, the map, a business with its popular times and line, and the
+/// customer's location settings. Merchants' pages are in `PlacesPages+Merchant.swift`.
+struct PlacesPages: Sendable {
+    let places: PlacesService
+    let accounts: AccountService
+    let renderer: PageRenderer
+    let configuration: PlazaConfiguration
+
+    static let notices: [String: String] = [
+        "sharing": "Your sharing choice was saved.",
+        "zone": "The private zone was saved.",
+        "zone-deleted": "The private zone was deleted.",
+        "history-deleted": "Your location history was deleted.",
+        "line": "Thanks! Your line report helps everyone.",
+        "business": "The business was saved.",
+        "location": "The location was saved.",
+        "location-deleted": "The location was deleted.",
+        "member": "The team was updated.",
+        "app-password-deleted": "The app password was deleted.",
+    ]
+
+    func addRoutes(to pages: RouterGroup<AppRequestContext>) {
+        pages.get("places", use: nearby)
+        pages.get("places/map", use: map)
+        pages.get("places/businesses/:id", use: business)
+        let signedIn = pages.group("places", context: AuthenticatedContext.self)
+        signedIn.post("locations/:id/line-waits", use: reportLineWait)
+        signedIn.get("settings", use: settings)
+        signedIn.post("settings/sharing", use: saveSharing)
+        signedIn.post("settings/zones", use: addZone)
+        signedIn.post("settings/zones/:id/delete", use: deleteZone)
+        signedIn.post("settings/app-passwords", use: createAppPassword)
+        signedIn.post("settings/app-passwords/:id/delete", use: deleteAppPassword)
+        signedIn.get("settings/history.geojson", use: exportHistory)
+        signedIn.post("settings/history/delete", use: deleteHistory)
+        signedIn.post("points", use: points)
+        addMerchantRoutes(to: signedIn)
+    }
+
+    var limit: Int { configuration.limits.maxRequestBody }
+
+    func notice(_ request: Request) -> String? {
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+    }
+
+    struct Option: Sendable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
+    static func categoryOptions(selected: String?) -> [Option] {
+        BusinessCategory.allCases.map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == selected) }
+    }
+
+    static func distance(_ metres: Double?) -> String? {
+        guard let metres else { return nil }
+        return metres < 1_000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1_000)
+    }
+
+    // MARK: Nearby
+
+    struct NearbyPage: Sendable {
+        struct Row: Sendable {
+            var id: String
+            var name: String
+            var category: String
+            var address: String?
+            var distance: String?
+        }
+
+        var shell: Shell
+        var q: String
+        var latitude: String
+        var longitude: String
+        var categories: [Option]
+        var rows: [Row]
+        var searched: Bool
+        var error: String?
+        var nextCursor: String?
+        var nextQuery: String?
+    }
+
+    /// Anyone: businesses near the browser's position (the page fills it in) or by name.
+    @Sendable func nearby(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let (q, latitude, longitude, category) = (query.get("q") ?? "", query.get("latitude") ?? "", query.get("longitude") ?? "", query.get("category") ?? "")
+        var page = NearbyPage(
+            shell: Shell(title: "Places near you", context: context), q: q, latitude: latitude, longitude: longitude,
+            categories: Self.categoryOptions(selected: category), rows: [], searched: false)
+        do {
+            let paging = try Paging(request.uri)
+            let kind = try Query.category(request.uri)
+            var result: Page<BusinessSummary>?
+            if !latitude.isEmpty || !longitude.isEmpty {
+                let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius) ?? 1_000
+                result = try await places.nearby(try Query.point(request.uri), radius: radius, category: kind, limit: paging.limit, cursor: paging.cursor)
+            } else if !q.isEmpty || kind != nil {
+                result = try await places.search(text: String(q.prefix(100)), category: kind, limit: paging.limit, cursor: paging.cursor)
+            }
+            if let result {
+                page.searched = true
+                page.rows = result.items.map {
+                    NearbyPage.Row(
+                        id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized, address: $0.location?.address,
+                        distance: Self.distance($0.distanceMeters))
+                }
+                page.nextCursor = result.nextCursor
+                var items = [URLQueryItem(name: "q", value: q), URLQueryItem(name: "latitude", value: latitude), URLQueryItem(name: "longitude", value: longitude),
+                    URLQueryItem(name: "category", value: category), URLQueryItem(name: "cursor", value: result.nextCursor)]
+                items.removeAll { ($0.value ?? "").isEmpty }
+                var components = URLComponents()
+                components.queryItems = items
+                page.nextQuery = components.percentEncodedQuery
+            }
+        } catch let error as PlazaError where error.status.code < 500 {
+            page.error = error.errors?.map(\.message).joined(separator: " ") ?? error.title
+        }
+        return renderer.render("places/nearby", page)
+    }
+
+    // MARK: Map
+
+    struct MapPage: Sendable {
+        var shell: Shell
+        var center: String
+        var tiles: String
+    }
+
+    /// Anyone: the live map of businesses (busy level, line) and opted-in people's obfuscated dots.
+    @Sendable func map(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let fallback = try await defaultCenter()
+        let center = (try? Query.point(request.uri)) ?? fallback
+        return renderer.render(
+            "places/map",
+            MapPage(shell: Shell(title: "Map", context: context), center: "\(center.latitude),\(center.longitude)", tiles: configuration.places.mapTilesURL ?? ""))
+    }
+
+    /// The first business location, or the demo town's square.
+    func defaultCenter() async throws -> Coordinate {
+        try await places.prepare()
+        return places.catalog.first?.location.coordinate ?? Coordinate(latitude: 48.1372, longitude: 11.5756)
+    }
+}
