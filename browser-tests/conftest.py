@@ -50,18 +50,23 @@ def plaza():
     shutil.rmtree(workdir, ignore_errors=True)
 
 
-@pytest.fixture(params=list(SIZES), ids=list(SIZES))
-def browser(request):
+def new_browser(size):
     """Headless chromium at phone or desktop width."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]:
         options.add_argument(argument)
-    width, height = SIZES[request.param]
+    width, height = SIZES[size]
     options.add_argument(f"--window-size={width},{height}")
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
     driver.implicitly_wait(5)
-    driver.size_name = request.param
+    driver.size_name = size
+    return driver
+
+
+@pytest.fixture(params=list(SIZES), ids=list(SIZES))
+def browser(request):
+    driver = new_browser(request.param)
     yield driver
     driver.quit()
 

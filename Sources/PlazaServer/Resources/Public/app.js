@@ -86,7 +86,8 @@ document.addEventListener("click", (event) => {
 (() => {
   const list = document.getElementById("presence");
   if (!list) return;
-  const business = list.getAttribute("data-business");
+  // UUIDs arrive upper-case in JSON and lower-case in URLs: compare them lower-cased.
+  const business = list.getAttribute("data-business").toLowerCase();
   const names = JSON.parse(list.getAttribute("data-locations") || "{}");
   const status = document.getElementById("live-status");
   let delay = 1000;
@@ -99,7 +100,7 @@ document.addEventListener("click", (event) => {
       name.textContent = item.displayName;
       const detail = document.createElement("span");
       detail.className = "muted";
-      detail.textContent = " @" + item.username + " · " + (names[item.locationId] || "") + " · since " + new Date(item.since).toLocaleTimeString();
+      detail.textContent = " @" + item.username + " · " + (names[String(item.locationId).toLowerCase()] || "") + " · since " + new Date(item.since).toLocaleTimeString();
       li.append(name, detail);
       return li;
     }));
@@ -121,7 +122,7 @@ document.addEventListener("click", (event) => {
         status.textContent = "live";
         document.body.setAttribute("data-live", "1");
         refresh();
-      } else if (event.type.startsWith("presence.") && event.data.businessId === business) {
+      } else if (event.type.startsWith("presence.") && String(event.data.businessId).toLowerCase() === business) {
         refresh();
       }
     });

@@ -1,0 +1,119 @@
+"""Places as people use them: a customer shares from the browser and shows up, live, on the merchant's
+presence page; leaving the shop or entering a private zone takes her off it. Every places page is looked at."""
+import time
+
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import new_browser, screenshot
+from test_accounts_flow import fill, navigate, submit
+
+# Bruno's Bakery in the demo: 40 m north and 60 m west of Marienplatz, radius 60 m.
+BAKERY = (48.1377597, 11.5746936)
+FAR_AWAY = (48.1420, 11.5800)
+
+
+def log_in(driver, base, username, password):
+    driver.get(base + "/login")
+    fill(driver, {"login": username, "password": password})
+    submit(driver, "Log in")
+
+
+def place(driver, base, latitude, longitude):
+    """Puts the browser (as the GPS would) at a point, with permission to read it."""
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": base, "permissions": ["geolocation"]})
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": latitude, "longitude": longitude, "accuracy": 5})
+
+
+def present(driver):
+    return [item.get_attribute("data-username") for item in driver.find_elements(By.CSS_SELECTOR, "#presence li")]
+
+
+def wait_for(driver, condition, seconds=10, explain=lambda: ""):
+    try:
+        return WebDriverWait(driver, seconds, poll_frequency=0.05, ignored_exceptions=(WebDriverException,)).until(lambda d: condition())
+    except TimeoutException:
+        raise AssertionError("timed out: " + explain())
+
+
+def sent(driver):
+    box = driver.find_element(By.CSS_SELECTOR, "[data-share-endpoint]")
+    return int(box.get_attribute("data-sent") or 0)
+
+
+def share_status(driver):
+    return driver.find_element(By.CSS_SELECTOR, "[data-share-status]").text
+
+
+def test_a_customer_sharing_from_the_browser_appears_live_and_goes(plaza):
+    merchant = new_browser("desktop")
+    customer = new_browser("phone")
+    try:
+        log_in(merchant, plaza, "bruno", "demo-bruno-2026")
+        merchant.get(plaza + "/places/mine")
+        # (Bruno's own display name is "Bruno's Bakery" too: the header links to his account, so look in the list.)
+        navigate(merchant, merchant.find_element(By.XPATH, "//main//a[normalize-space()=\"Bruno's Bakery\"]"))
+        navigate(merchant, merchant.find_element(By.LINK_TEXT, "Who is here now"))
+        wait_for(merchant, lambda: merchant.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        assert present(merchant) == []
+
+        log_in(customer, plaza, "anna", "demo-anna-2026")
+        customer.get(plaza + "/places/settings")
+        customer.find_element(By.CSS_SELECTOR, "input[name=level][value=merchants]").click()
+        submit(customer, "Save")
+        assert "saved" in customer.find_element(By.CSS_SELECTOR, ".notice").text
+        place(customer, plaza, *BAKERY)
+        customer.find_element(By.CSS_SELECTOR, "[data-share-toggle]").click()
+        started = time.monotonic()
+        wait_for(customer, lambda: sent(customer) == 1, explain=lambda: share_status(customer))
+        wait_for(merchant, lambda: present(merchant) == ["anna"], seconds=5)
+        assert time.monotonic() - started < 1.5, "the merchant saw her only after %.2f s" % (time.monotonic() - started)
+        screenshot(merchant, "places-presence")
+        screenshot(customer, "places-settings-sharing")
+
+        # She walks away: the list empties by itself.
+        place(customer, plaza, *FAR_AWAY)
+        wait_for(customer, lambda: sent(customer) == 2, explain=lambda: share_status(customer))
+        wait_for(merchant, lambda: present(merchant) == [], seconds=5)
+
+        # She comes back inside a private zone she draws around the shop: she stays off the list.
+        fill(customer, {"name": "Work", "latitude": str(BAKERY[0]), "longitude": str(BAKERY[1]), "radiusMeters": "300"})
+        submit(customer, "Add zone")
+        assert "private zone was saved" in customer.find_element(By.CSS_SELECTOR, ".notice").text
+        place(customer, plaza, BAKERY[0] + 0.0001, BAKERY[1])
+        wait_for(customer, lambda: sent(customer) >= 1, explain=lambda: share_status(customer))
+        time.sleep(1)
+        assert present(merchant) == []
+        screenshot(customer, "places-settings-zone")
+    finally:
+        merchant.quit()
+        customer.quit()
+
+
+def test_every_places_page_renders(plaza, browser):
+    browser.get(plaza + "/places")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Places near you"
+    fill(browser, {"q": "bakery"})
+    submit(browser, "Search")
+    screenshot(browser, "places-nearby")
+    navigate(browser, browser.find_element(By.XPATH, "//main//a[normalize-space()=\"Bruno's Bakery\"]"))
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Bruno's Bakery"
+    bars = browser.find_elements(By.CSS_SELECTOR, "svg.chart rect.bar")
+    assert len(bars) == 18 and any("visits" in bar.find_element(By.TAG_NAME, "title").get_attribute("textContent") for bar in bars)
+    assert "7 min" in browser.find_element(By.CSS_SELECTOR, ".big").text
+    screenshot(browser, "places-business")
+
+    browser.get(plaza + "/places/map")
+    wait_for(browser, lambda: int(browser.find_element(By.ID, "map").get_attribute("data-features") or 0) >= 2)
+    screenshot(browser, "places-map")
+
+    log_in(browser, plaza, "bruno", "demo-bruno-2026")
+    browser.get(plaza + "/places/mine")
+    screenshot(browser, "places-mine")
+    navigate(browser, browser.find_element(By.LINK_TEXT, "Edit"))
+    fill(browser, {"name": "", "address": "x", "latitude": "91", "longitude": "11.5", "radiusMeters": "900"})
+    submit(browser, "Add location")
+    errors = [element.text for element in browser.find_elements(By.CSS_SELECTOR, ".field-error")]
+    assert any("-90 to 90" in text for text in errors) and any("10 to 500" in text for text in errors)
+    screenshot(browser, "places-edit")
