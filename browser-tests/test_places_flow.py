@@ -68,7 +68,9 @@ def test_a_customer_sharing_from_the_browser_appears_live_and_goes(plaza):
         started = time.monotonic()
         wait_for(customer, lambda: sent(customer) == 1, explain=lambda: share_status(customer))
         wait_for(merchant, lambda: present(merchant) == ["anna"], seconds=5)
-        assert time.monotonic() - started < 1.5, "the merchant saw her only after %.2f s" % (time.monotonic() - started)
+        seen_after = time.monotonic() - started
+        print("\npresence latency (share click to merchant list): %.3f s" % seen_after)
+        assert seen_after < 1.5, "the merchant saw her only after %.2f s" % seen_after
         screenshot(merchant, "places-presence")
         screenshot(customer, "places-settings-sharing")
 

@@ -67,7 +67,7 @@ public enum TestPlaza {
 
     /// Runs `body` against two applications sharing one fresh database, as two `plaza serve` processes would.
     public static func withSharedDatabase(
-        _ engine: TestEngine, configure: (inout PlazaConfiguration) -> Void = { _ in },
+        _ engine: TestEngine, _ testing: TestingSetup = .router, configure: (inout PlazaConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (any TestClientProtocol, any TestClientProtocol) async throws -> Void
     ) async throws {
         let (storage, cleanup) = try await engine.freshStorage()
@@ -75,8 +75,8 @@ public enum TestPlaza {
         let first = try await PlazaServices.open(configuration(storage: storage, configure), logger: logger)
         let second = try await PlazaServices.open(configuration(storage: storage, configure), logger: logger)
         let (firstApp, secondApp) = (try buildApplication(first), try buildApplication(second))
-        try await firstApp.test(.router) { firstClient in
-            try await secondApp.test(.router) { secondClient in try await body(firstClient, secondClient) }
+        try await firstApp.test(testing) { firstClient in
+            try await secondApp.test(testing) { secondClient in try await body(firstClient, secondClient) }
         }
         try await first.database.close()
         try await second.database.close()

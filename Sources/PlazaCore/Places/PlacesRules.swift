@@ -94,4 +94,25 @@ public enum PlacesRules {
         }
         return validator.errors
     }
+
+    /// Reads opening hours as people write them: `Mon-Fri 07:00-19:00, Sat 08:00-14:00` (hyphens or dashes,
+    /// day names in English, case-insensitive). `nil` when the text does not read that way.
+    public static func parseOpeningHours(_ text: String) -> [OpeningPeriod]? {
+        let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+        let normalized = text.lowercased().replacingOccurrences(of: "–", with: "-").replacingOccurrences(of: "—", with: "-")
+        var periods: [OpeningPeriod] = []
+        for part in normalized.split(whereSeparator: { $0 == "," || $0 == ";" }) {
+            let words = part.split(separator: " ", omittingEmptySubsequences: true)
+            guard words.count == 2 else { return nil }
+            let dayRange = words[0].split(separator: "-")
+            let timeRange = words[1].split(separator: "-")
+            guard (1...2).contains(dayRange.count), timeRange.count == 2,
+                let first = names.firstIndex(of: String(dayRange[0].prefix(3))),
+                let last = names.firstIndex(of: String(dayRange[dayRange.count - 1].prefix(3))), first <= last,
+                minutesOfDay(String(timeRange[0])) != nil, minutesOfDay(String(timeRange[1])) != nil
+            else { return nil }
+            periods += (first...last).map { OpeningPeriod(day: $0 + 1, opens: String(timeRange[0]), closes: String(timeRange[1])) }
+        }
+        return periods
+    }
 }

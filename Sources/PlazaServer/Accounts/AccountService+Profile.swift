@@ -62,6 +62,8 @@ extension AccountService {
             try await sessions.revokeAll(userID: identity.user.id, except: nil, now: now, on: db)
             try await accounts.erase(identity.user.id, on: db, now: now)
         }
+        // Other domains erase what they hold about the person (places: location history, zones, memberships).
+        try await accountErased(identity.user)
     }
 
     /// Re-checks the password of a signed-in user for a sensitive change; failures count like log-in failures.

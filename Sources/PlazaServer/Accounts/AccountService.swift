@@ -16,6 +16,8 @@ struct AccountService: Sendable {
     let baseURL: String
     /// Tells the outbox that mail was committed.
     let mailQueued: @Sendable () -> Void
+    /// Erases what other domains hold about an account that was just deleted.
+    var accountErased: @Sendable (UserRecord) async throws -> Void = { _ in }
 
     let accounts = AccountStore()
     let sessions = SessionStore()

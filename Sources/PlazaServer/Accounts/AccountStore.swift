@@ -63,6 +63,7 @@ struct AccountStore: Sendable {
             .where("id", .equal, id)
             .run()
         try await db.delete(from: "email_codes").where("user_id", .equal, id).run()
+        try await db.delete(from: "app_passwords").where("user_id", .equal, id).run()
     }
 
     /// Live accounts only: erased ones are invisible to every lookup.

@@ -52,14 +52,17 @@ public final class PlazaServices: Sendable {
                 LogMailTransport(logger: logger)
             }
         let outbox = OutboxService(database: database, transport: transport, logger: logger)
+        let feed: any LiveFeed = database.engine == .postgres ? PostgresFeed(database: database, logger: logger) : LocalFeed()
+        let places = PlacesService(database: database, configuration: configuration.places, feed: feed, secrets: secrets, secretKey: secretKey, logger: logger)
+        self.places = places
         self.outbox = outbox
-        accounts = AccountService(
+        var accounts = AccountService(
             database: database, secrets: secrets,
             tokens: await AccessTokens(secretKey: secretKey, lifetime: configuration.limits.accessTokenLifetime),
             passwords: try await PasswordHasher(cost: configuration.bcryptCost), limiter: limiter, limits: configuration.limits,
             baseURL: configuration.baseURL, mailQueued: { outbox.nudge() })
-        let feed: any LiveFeed = database.engine == .postgres ? PostgresFeed(database: database, logger: logger) : LocalFeed()
-        places = PlacesService(database: database, configuration: configuration.places, feed: feed, secrets: secrets, secretKey: secretKey, logger: logger)
+        accounts.accountErased = { user in try await places.eraseUser(user) }
+        self.accounts = accounts
         templates = try await Templates.load()
     }
 

@@ -118,6 +118,10 @@ struct BusinessStore: Sendable {
             .returning("user_id").first() != nil
     }
 
+    func removeMemberships(user: UUID, on db: any SQLDatabase) async throws {
+        try await db.delete(from: "business_members").where("user_id", .equal, user).run()
+    }
+
     func members(business: UUID, on db: any SQLDatabase) async throws -> [BusinessMember] {
         try await db.select().columns(
             SQLColumn("username", table: "u"), SQLColumn("display_name", table: "u"), SQLColumn("role", table: "m"),

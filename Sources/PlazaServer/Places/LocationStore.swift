@@ -130,6 +130,13 @@ struct LocationStore: Sendable {
         try await db.delete(from: "stays").where("user_id", .equal, user).run()
     }
 
+    /// Everything of an erased account: history, zones and settings.
+    func erase(user: UUID, on db: any SQLDatabase) async throws {
+        try await deleteHistory(user: user, on: db)
+        try await db.delete(from: "private_zones").where("user_id", .equal, user).run()
+        try await db.delete(from: "location_settings").where("user_id", .equal, user).run()
+    }
+
     /// Removes points recorded before `cutoff`; returns how many.
     func purgePoints(before cutoff: Date, on db: any SQLDatabase) async throws -> Int {
         try await db.delete(from: "location_points").where("recorded_at", .lessThan, cutoff).returning("user_id").all().count

@@ -71,10 +71,24 @@ extension PlacesPages {
         return renderer.render("places/business", page, status: status)
     }
 
+    /// "Mon–Fri 07:00–19:00, Sat 08:00–14:00": runs of days with the same hours are joined.
     static func hours(_ periods: [OpeningPeriod]) -> String? {
         guard !periods.isEmpty else { return nil }
         let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        return periods.map { "\(days[max(0, min(6, $0.day - 1))]) \($0.opens)–\($0.closes)" }.joined(separator: ", ")
+        let sorted = periods.sorted { ($0.day, $0.opens) < ($1.day, $1.opens) }
+        var runs: [(first: Int, last: Int, time: String)] = []
+        for period in sorted {
+            let time = "\(period.opens)–\(period.closes)"
+            if let last = runs.last, last.time == time, last.last + 1 == period.day {
+                runs[runs.count - 1].last = period.day
+            } else {
+                runs.append((period.day, period.day, time))
+            }
+        }
+        return runs.map { run in
+            let name = { (day: Int) in days[max(0, min(6, day - 1))] }
+            return (run.first == run.last ? name(run.first) : "\(name(run.first))–\(name(run.last))") + " " + run.time
+        }.joined(separator: ", ")
     }
 
     /// Signed in, at the location in the last 30 minutes: reports the line.

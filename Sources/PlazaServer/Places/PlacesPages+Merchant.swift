@@ -99,7 +99,7 @@ extension PlacesPages {
         var center: String
     }
 
-    static let locationFields = ["name", "address", "latitude", "longitude", "radiusMeters"]
+    static let locationFields = ["name", "address", "latitude", "longitude", "radiusMeters", "openingHours"]
 
     @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await renderEdit(context: context, notice: notice(request))
@@ -149,10 +149,13 @@ extension PlacesPages {
         let id = try Query.id(context.parameters, "id", "business")
         let form = try await request.decodeForm(limit: limit)
         do {
+            guard let hours = PlacesRules.parseOpeningHours(form["openingHours"]) else {
+                throw PlazaError.validation(field: "openingHours", "Write them like Mon-Fri 07:00-19:00, Sat 08:00-14:00.")
+            }
             let location = LocationRequest(
                 name: form["name"], address: form["address"], latitude: Double(form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 longitude: Double(form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
-                radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0)
+                radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0, openingHours: hours)
             _ = try await places.addLocation(context.identity, business: id, location)
         } catch let error as PlazaError where error.status.code < 500 {
             return try await renderEdit(context: context, locationForm: FormState(form, names: Self.locationFields, error: error), status: error.status)

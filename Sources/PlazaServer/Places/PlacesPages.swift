@@ -95,11 +95,11 @@ struct PlacesPages: Sendable {
             categories: Self.categoryOptions(selected: category), rows: [], searched: false)
         do {
             let paging = try Paging(request.uri)
-            let kind = try Query.category(request.uri)
+            let kind = try Query.category(request.uri, lenient: true)
             var result: Page<BusinessSummary>?
             if !latitude.isEmpty || !longitude.isEmpty {
-                let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius) ?? 1_000
-                result = try await places.nearby(try Query.point(request.uri), radius: radius, category: kind, limit: paging.limit, cursor: paging.cursor)
+                let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius, lenient: true) ?? 1_000
+                result = try await places.nearby(try Query.point(request.uri, lenient: true), radius: radius, category: kind, limit: paging.limit, cursor: paging.cursor)
             } else if !q.isEmpty || kind != nil {
                 result = try await places.search(text: String(q.prefix(100)), category: kind, limit: paging.limit, cursor: paging.cursor)
             }
@@ -135,7 +135,7 @@ struct PlacesPages: Sendable {
     /// Anyone: the live map of businesses (busy level, line) and opted-in people's obfuscated dots.
     @Sendable func map(_ request: Request, context: AppRequestContext) async throws -> Response {
         let fallback = try await defaultCenter()
-        let center = (try? Query.point(request.uri)) ?? fallback
+        let center = (try? Query.point(request.uri, lenient: true)) ?? fallback
         return renderer.render(
             "places/map",
             MapPage(shell: Shell(title: "Map", context: context), center: "\(center.latitude),\(center.longitude)", tiles: configuration.places.mapTilesURL ?? ""))

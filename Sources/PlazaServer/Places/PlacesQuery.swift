@@ -10,8 +10,9 @@ enum Query {
         return id
     }
 
-    static func double(_ uri: URI, _ name: String, in range: ClosedRange<Double>) throws -> Double? {
-        guard let text = uri.queryParameters.get(name), !text.isEmpty else { return nil }
+    /// Absent is `nil`; present but empty is an error, except for the pages' forms (`lenient`), which send empty fields.
+    static func double(_ uri: URI, _ name: String, in range: ClosedRange<Double>, lenient: Bool = false) throws -> Double? {
+        guard let text = uri.queryParameters.get(name), !(lenient && text.isEmpty) else { return nil }
         guard let value = Double(text), value.isFinite, range.contains(value) else {
             throw PlazaError.validation(field: name, "Use a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted()).")
         }
@@ -19,9 +20,9 @@ enum Query {
     }
 
     /// `latitude` and `longitude`, both required; both are reported when both are wrong.
-    static func point(_ uri: URI) throws -> Coordinate {
-        let latitude = try? double(uri, "latitude", in: -90...90)
-        let longitude = try? double(uri, "longitude", in: -180...180)
+    static func point(_ uri: URI, lenient: Bool = false) throws -> Coordinate {
+        let latitude = try? double(uri, "latitude", in: -90...90, lenient: lenient)
+        let longitude = try? double(uri, "longitude", in: -180...180, lenient: lenient)
         guard let latitude = latitude.flatMap({ $0 }), let longitude = longitude.flatMap({ $0 }) else {
             var validator = Validator()
             validator.check(latitude.flatMap { $0 } != nil, "latitude", "Use a latitude from -90 to 90.")
@@ -31,8 +32,8 @@ enum Query {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    static func category(_ uri: URI) throws -> BusinessCategory? {
-        guard let text = uri.queryParameters.get("category"), !text.isEmpty else { return nil }
+    static func category(_ uri: URI, lenient: Bool = false) throws -> BusinessCategory? {
+        guard let text = uri.queryParameters.get("category"), !(lenient && text.isEmpty) else { return nil }
         guard let category = BusinessCategory(rawValue: text) else {
             throw PlazaError.validation(field: "category", "Use one of \(BusinessCategory.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -41,7 +42,7 @@ enum Query {
 
     /// An ISO 8601 instant (`2026-11-23T10:00:00Z`) or a day (`2026-11-23`, midnight UTC).
     static func date(_ uri: URI, _ name: String) throws -> Date? {
-        guard let text = uri.queryParameters.get(name), !text.isEmpty else { return nil }
+        guard let text = uri.queryParameters.get(name) else { return nil }
         if let date = PlazaJSON.parseDate(text) { return date }
         if let day = PlazaJSON.parseDate("\(text)T00:00:00Z") { return day }
         throw PlazaError.validation(field: name, "Use an ISO 8601 time such as 2026-11-23T10:00:00Z, or a day such as 2026-11-23.")

@@ -160,6 +160,20 @@ extension PlacesService {
         }
     }
 
+    /// An account was deleted: its stays end (announced), and its location data, zones and memberships go.
+    func eraseUser(_ user: UserRecord, now: Date = Date()) async throws {
+        try await prepare()
+        try await withFeed { db in
+            var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
+            tracker.endAll(at: now)
+            var messages = try await applyStays(tracker, user: user, now: now, on: db)
+            try await locations.erase(user: user.id, on: db)
+            try await businesses.removeMemberships(user: user.id, on: db)
+            messages.append(.forget(user.id))
+            return ((), messages)
+        }
+    }
+
     // MARK: Presence
 
     /// The customers in the business's locations now (owners and staff only). Never coordinates.

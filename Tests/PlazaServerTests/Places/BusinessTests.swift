@@ -78,6 +78,8 @@ import Testing
             #expect(percent.items.map(\.name) == ["Café 100%"])
             let bad = try await client.send(.get, "/v1/businesses?category=bakery")
             #expect(bad.problem?.errors?.first?.field == "category")
+            let empty = try await client.send(.get, "/v1/businesses?category=")
+            #expect(empty.problem?.errors?.first?.field == "category")
         }
     }
 

@@ -41,6 +41,30 @@ import Testing
     }
 
     @Test(arguments: TestEngine.enabled)
+    func staysOfPeopleWhoWentQuietEndAndCountAsVisits(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let places = PlacesDriver(client)
+            let (_, _, location) = try await places.shop(at: shopPoint)
+            let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            for name in ["ann", "ben", "cid", "dan", "eve"] {
+                let tokens = try await places.sharingCustomer(name)
+                let points = [540.0, 180].map {
+                    LocationPoint(latitude: shopPoint.latitude, longitude: shopPoint.longitude, accuracy: 10, recordedAt: now.addingTimeInterval(-$0))
+                }
+                #expect(try await places.upload(points, token: tokens.accessToken).status == .ok)
+            }
+            func visits() async throws -> Double? {
+                let times = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self)
+                return times.days.flatMap(\.hours).compactMap(\.averageVisits).first
+            }
+            // Still there (their last points are fresh): no visit has ended yet.
+            #expect(try await visits() == nil)
+            try await services.sweepPresence(now: now.addingTimeInterval(15 * 60))
+            #expect(try await visits() == 5)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
     func lineWaitsComeOnlyFromPeopleWhoWereThereOncePerQuarterHour(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, _ in
             let places = PlacesDriver(client)

@@ -14,27 +14,24 @@ import Testing
 @Suite struct EventsTests {
     let shopPoint = Coordinate(latitude: 59.3293, longitude: 18.0686)
 
-    /// Reads text messages until `count` events have arrived (after the `ready` message), or 5 seconds pass.
+    /// Reads text messages until `count` events have arrived (after the `ready` message) or 5 seconds pass,
+    /// and returns the events that arrived.
     static func collect(_ inbound: WebSocketInboundStream, count: Int, afterReady: @escaping @Sendable () async throws -> Void) async throws -> [PlazaEvent] {
-        try await withThrowingTaskGroup(of: [PlazaEvent]?.self) { group in
+        let received = EventBox()
+        try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                var events: [PlazaEvent] = []
                 var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
-                guard case .text(let ready)? = try await messages.next(), ready.contains("ready") else { return nil }
+                guard case .text(let ready)? = try await messages.next(), ready.contains("ready") else { return }
                 try await afterReady()
-                while events.count < count, case .text(let text)? = try await messages.next() {
-                    events.append(try PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(text.utf8)))
+                while received.value.count < count, case .text(let text)? = try await messages.next() {
+                    received.append(try PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(text.utf8)))
                 }
-                return events
             }
-            group.addTask {
-                try await Task.sleep(for: .seconds(5))
-                return nil
-            }
-            let result = try await group.next() ?? nil
+            group.addTask { try await Task.sleep(for: .seconds(5)) }
+            try await group.next()
             group.cancelAll()
-            return result ?? []
         }
+        return received.value
     }
 
     @Test(arguments: TestEngine.enabled)
@@ -94,5 +91,6 @@ import Testing
 final class EventBox: Sendable {
     private let events = Mutex<[PlazaEvent]>([])
     func set(_ value: [PlazaEvent]) { events.withLock { $0 = value } }
+    func append(_ event: PlazaEvent) { events.withLock { $0.append(event) } }
     var value: [PlazaEvent] { events.withLock { $0 } }
 }

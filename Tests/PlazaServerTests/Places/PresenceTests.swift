@@ -4,6 +4,7 @@ import HummingbirdTesting
 import PlazaCore
 import PlazaServer
 import PlazaTestSupport
+import SQLKit
 import Testing
 
 @Suite struct PresenceTests {
@@ -97,6 +98,26 @@ import Testing
             #expect(try await people().isEmpty)
             let bad = try await client.send(.get, "/v1/map?bbox=1,2,3")
             #expect(bad.problem?.errors?.first?.field == "bbox")
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func deletingTheAccountErasesItsLocationDataAndPresence(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let places = PlacesDriver(client)
+            let (owner, business, _) = try await places.shop(at: shopPoint)
+            let anna = try await places.sharingCustomer("anna")
+            try await places.move(to: shopPoint, ago: 5, token: anna.accessToken)
+            _ = try await client.send(
+                .post, "/v1/me/private-zones", json: PrivateZoneRequest(name: "Home", latitude: 1, longitude: 1, radiusMeters: 300), token: anna.accessToken)
+            #expect(try await places.present(business: business.id, token: owner.accessToken) == ["anna"])
+            let deleted = try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna.accessToken)
+            #expect(deleted.status == .noContent)
+            #expect(try await places.present(business: business.id, token: owner.accessToken) == [])
+            for table in ["location_points", "live_positions", "stays", "private_zones", "location_settings"] {
+                let rows = try await services.database.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table)").first()
+                #expect(try rows?.decode(column: "n", as: Int.self) == 0, "\(table) still holds rows")
+            }
         }
     }
 }
