@@ -98,7 +98,7 @@ struct Backup: AsyncParsableCommand {
 }
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Measure Plaza on this machine (build with -c release).", subcommands: [Auth.self])
+    static let configuration = CommandConfiguration(abstract: "Measure Plaza on this machine (build with -c release).", subcommands: [Auth.self, Geo.self])
 
     struct Auth: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Log-ins per second over HTTP, beside raw bcrypt verifications per second.")
@@ -112,6 +112,30 @@ struct Bench: AsyncParsableCommand {
             if let cost { configuration.bcryptCost = cost }
             let report = try await AuthBench(configuration: configuration, logins: logins, concurrency: concurrency).run()
             print(report)
+        }
+    }
+
+    struct Geo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Location updates and presence/nearby queries per second over HTTP, beside Redis GEO and PostGIS on the same data.",
+            discussion: "scripts/bench-geo starts Redis and a PostGIS-enabled PostgreSQL and runs this on SQLite and PostgreSQL.")
+
+        @Option(help: "People in the town.") var users = 1_000_000
+        @Option(help: "Side of the square town, metres.") var box = 20_000.0
+        @Option(help: "Requests in flight at once, for Plaza and every peer.") var concurrency = 8
+        @Option(help: "Requests per measured row.") var requests = 4_000
+        @Option(help: "Port of a Redis server to compare with (GEOADD / GEOSEARCH).") var redisPort: Int?
+        @Option(help: "PostgreSQL URL of a database with PostGIS to compare with (ST_DWithin).") var postgisURL: String?
+
+        func run() async throws {
+            var options = GeoBench.Options()
+            options.users = users
+            options.boxMeters = box
+            options.concurrency = concurrency
+            options.requests = requests
+            options.redisPort = redisPort
+            options.postgisURL = postgisURL.flatMap(URL.init(string:))
+            print(try await GeoBench(configuration: try loadConfiguration(), options: options).run())
         }
     }
 }

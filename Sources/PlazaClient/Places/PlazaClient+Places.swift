@@ -84,6 +84,12 @@ extension PlazaClient {
         return page.items
     }
 
+    /// Owners and staff: how many sharing customers are within `radius` metres of the business now.
+    public func audience(of business: UUID, radius: Double? = nil) async throws -> Audience {
+        try await send(
+            "GET", "v1/businesses/\(business.uuidString.lowercased())/audience", query: Self.query(["radius": radius.map { String($0) }]), auth: .required)
+    }
+
     // MARK: Sharing and history
 
     public func locationSharing() async throws -> LocationSharing {

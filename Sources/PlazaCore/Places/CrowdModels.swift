@@ -110,3 +110,18 @@ public struct LineWaitAverage: Codable, Sendable, Hashable {
         self.reports = reports
     }
 }
+
+/// How many customers a business could reach now: people sharing (not inside a private zone, seen in the
+/// last 10 minutes) within `radiusMeters` of any of its locations. The reach of a targeted offer.
+public struct Audience: Codable, Sendable, Hashable {
+    public var radiusMeters: Double
+    /// `nil` under `PlacesRules.minimumCount`: small groups are never counted out loud.
+    public var count: Int?
+    public var enoughData: Bool
+
+    public init(radiusMeters: Double, count: Int?, enoughData: Bool) {
+        self.radiusMeters = radiusMeters
+        self.count = count
+        self.enoughData = enoughData
+    }
+}

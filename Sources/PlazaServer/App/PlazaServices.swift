@@ -114,13 +114,14 @@ struct MaintenanceService: Service {
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
+                // First wait: at start the database's own service may not be running yet.
+                try await Task.sleep(for: .seconds(600))
                 do {
                     try await limiter.prune()
                     try await idempotency.prune()
                 } catch {
-                    logger.warning("maintenance failed", metadata: ["error": "\(error)"])
+                    logger.warning("maintenance failed", metadata: ["error": "\(String(reflecting: error))"])
                 }
-                try await Task.sleep(for: .seconds(600))
             }
         }
     }

@@ -28,6 +28,7 @@ struct PlacesAPI: Sendable {
         authenticated.post("businesses/:id/members", use: setMember)
         authenticated.delete("businesses/:id/members/:username", use: removeMember)
         authenticated.get("businesses/:id/presence", use: presence)
+        authenticated.get("businesses/:id/audience", use: audience)
         authenticated.get("me/location-sharing", use: sharing)
         authenticated.put("me/location-sharing", use: setSharing)
         authenticated.post("me/locations", use: upload)
@@ -137,6 +138,13 @@ struct PlacesAPI: Sendable {
     @Sendable func presence(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
         return try .json(Page(items: try await places.presence(context.identity, business: id), nextCursor: nil))
+    }
+
+    /// Owners and staff: how many sharing customers are within `radius` metres (default 1,000, at most 5,000).
+    @Sendable func audience(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius) ?? 1_000
+        return try .json(try await places.audience(context.identity, business: id, radius: radius))
     }
 
     // MARK: Sharing

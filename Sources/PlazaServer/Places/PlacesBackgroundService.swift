@@ -13,6 +13,8 @@ struct PlacesBackgroundService: Service {
         try? await cancelWhenGracefulShutdown {
             var lastPurge = Date.distantPast
             while !Task.isCancelled {
+                // First wait: at start the database's own service may not be running yet.
+                try await Task.sleep(for: .seconds(interval))
                 do {
                     try await places.sweepQuietStays()
                     if Date().timeIntervalSince(lastPurge) > 600 {
@@ -21,9 +23,8 @@ struct PlacesBackgroundService: Service {
                         lastPurge = Date()
                     }
                 } catch {
-                    places.logger.warning("places maintenance failed", metadata: ["error": "\(error)"])
+                    places.logger.warning("places maintenance failed", metadata: ["error": "\(String(reflecting: error))"])
                 }
-                try await Task.sleep(for: .seconds(interval))
             }
         }
     }

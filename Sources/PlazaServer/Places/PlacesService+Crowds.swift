@@ -58,6 +58,19 @@ extension PlacesService {
         return LineWaitSummary(reports: reports, now: now, timeZone: configuration.timeZone).summary(location: id)
     }
 
+    /// Owners and staff: how many sharing customers are within `radius` of the business's locations now.
+    func audience(_ identity: Identity, business: UUID, radius: Double, now: Date = Date()) async throws -> Audience {
+        _ = try await requireMember(identity, of: business)
+        try await prepare()
+        let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
+        var people = Set<UUID>()
+        for location in try await businesses.locations(businesses: [business], on: database.sql) {
+            for found in index.present(within: radius, of: location.coordinate, freshSince: freshSince) { people.insert(found.position.userId) }
+        }
+        let enough = people.count >= PlacesRules.minimumCount
+        return Audience(radiusMeters: radius, count: enough ? people.count : nil, enoughData: enough)
+    }
+
     // MARK: Map
 
     /// Business locations (busy level, line wait) and published dots inside the box.

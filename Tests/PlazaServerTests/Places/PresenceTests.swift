@@ -102,6 +102,26 @@ import Testing
     }
 
     @Test(arguments: TestEngine.enabled)
+    func theAudienceCountsSharersAroundTheShopButNeverFewerThanFive(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let places = PlacesDriver(client)
+            let (owner, business, _) = try await places.shop(at: shopPoint)
+            for (index, name) in ["ann", "ben", "cid", "dan", "eve", "fay"].enumerated() {
+                let tokens = try await places.sharingCustomer(name)
+                try await places.move(to: shopPoint.offset(north: Double(index) * 150), ago: 5, token: tokens.accessToken)
+            }
+            func audience(_ radius: Int) async throws -> Audience {
+                try await client.send(.get, "/v1/businesses/\(business.id)/audience?radius=\(radius)", token: owner.accessToken).decode(Audience.self)
+            }
+            #expect(try await audience(1_000) == Audience(radiusMeters: 1_000, count: 6, enoughData: true))
+            #expect(try await audience(700) == Audience(radiusMeters: 700, count: 5, enoughData: true))
+            #expect(try await audience(500) == Audience(radiusMeters: 500, count: nil, enoughData: false))
+            let tooFar = try await client.send(.get, "/v1/businesses/\(business.id)/audience?radius=9000", token: owner.accessToken)
+            #expect(tooFar.problem?.errors?.first?.field == "radius")
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
     func deletingTheAccountErasesItsLocationDataAndPresence(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, services in
             let places = PlacesDriver(client)

@@ -1,0 +1,339 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import PlazaCore
+import PostgresNIO
+import SQLKit
+import ServiceLifecycle
+
+/// `plaza bench geo`: a town of `users` people at random positions in a `boxMeters` square, then
+/// (a) location updates over HTTP, one point and 100 points per request, beside Redis `GEOADD`;
+/// (b) presence lists (shops of 100 m and 200 m) and 1 km audiences over HTTP, beside Redis `GEOSEARCH`
+/// and PostGIS `ST_DWithin` on the same points at the same concurrency, with the result sets compared.
+public struct GeoBench: Sendable {
+    public struct Options: Sendable {
+        public var users = 1_000_000
+        public var boxMeters = 20_000.0
+        public var concurrency = 8
+        public var requests = 4_000
+        public var redisPort: Int?
+        public var postgisURL: URL?
+        public init() {}
+    }
+
+    var configuration: PlazaConfiguration
+    let options: Options
+    static let movers = 256
+    static let shopsPerRadius = 100
+
+    public init(configuration: PlazaConfiguration, options: Options) {
+        self.configuration = configuration
+        self.options = options
+    }
+
+    struct Row {
+        var what: String
+        var system: String
+        var result: LoadMeter.Result
+        var unit: Double = 1
+    }
+
+    public func run() async throws -> String {
+        var configuration = self.configuration
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        if case .sqlite = configuration.storage { configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path) }
+        configuration.port = 0
+        configuration.host = "127.0.0.1"
+        configuration.bcryptCost = 4
+        var logger = Logger(label: "plaza-bench")
+        logger.logLevel = .warning
+        let services = try await PlazaServices.open(configuration, logger: logger)
+        let port = PortBox()
+        let app = try buildApplication(services, onListening: { await port.set($0) })
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let bound = await port.wait()
+            let report: String
+            do {
+                report = try await measure(services: services, port: bound, logger: logger)
+            } catch {
+                tasks.cancelAll()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return report
+        }
+    }
+
+    private func measure(services: PlazaServices, port: Int, logger: Logger) async throws -> String {
+        var lines: [String] = []
+        let clock = ContinuousClock()
+        let town = GeoBenchData(users: options.users, boxMeters: options.boxMeters, seed: 2026)
+        // Static people stay "fresh" for the whole run: their newest point is dated a little ahead.
+        let seededAt = Date().addingTimeInterval(20 * 60)
+        var started = clock.now
+        for start in stride(from: 0, to: town.users.count, by: 10_000) {
+            let chunk = town.users[start..<min(start + 10_000, town.users.count)]
+            try await services.database.transaction { db in
+                for part in stride(from: chunk.startIndex, to: chunk.endIndex, by: 500) {
+                    try await GeoBenchData.insert(chunk[part..<min(part + 500, chunk.endIndex)], recordedAt: seededAt, on: db)
+                }
+            }
+        }
+        lines.append("Seeded \(town.users.count) people in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
+
+        // The merchant, the shops (100 with a 100 m radius, 100 with 200 m) and the stays of everyone inside them.
+        let places = services.places
+        let merchantID = UUID()
+        let merchant = UserRecord(
+            id: merchantID, email: "merchant@bench.invalid", username: "benchmerchant", displayName: "Bench merchant", passwordHash: "", role: .merchant,
+            emailVerified: true, now: Date())
+        try await AccountStore().insert(merchant, on: services.database.sql)
+        let owner = Identity(user: merchant, sessionID: UUID())
+        var generator = BenchRandom(seed: 7)
+        var grid = GeoGrid<Int, Void>(cellDegrees: 0.002)
+        for (index, user) in town.users.enumerated() { grid.upsert(index, at: user.coordinate, value: ()) }
+        var shops: [(business: UUID, location: BusinessLocation)] = []
+        for radius in [100, 200] {
+            for number in 0..<Self.shopsPerRadius {
+                let point = GeoBenchData.point(center: town.center, halfSide: town.halfSide - 1_500, &generator)
+                let business = try await places.createBusiness(owner, CreateBusinessRequest(name: "Shop \(radius)-\(number)", category: .retail))
+                let location = try await places.addLocation(
+                    owner, business: business.id,
+                    LocationRequest(name: "Bench", address: "Bench", latitude: point.latitude, longitude: point.longitude, radiusMeters: radius))
+                shops.append((business.id, location))
+                let inside = grid.within(Double(radius), of: point).map { town.users[$0.key].id }
+                try await services.database.transaction { db in
+                    for user in inside {
+                        try await StayStore().insert(
+                            StayRecord(id: UUID(), userId: user, locationId: location.id, enteredAt: seededAt, lastSeenAt: seededAt), on: db)
+                    }
+                }
+            }
+        }
+        let merchantToken = try await Self.session(for: merchantID, services: services)
+
+        // Movers: people apart from the town who send points during the ingest runs.
+        let movers = (0..<Self.movers).map { _ in (id: generator.uuid(), start: GeoBenchData.point(center: town.center, halfSide: town.halfSide, &generator)) }
+        try await services.database.transaction { db in
+            try await GeoBenchData.insert(movers.map { (id: $0.id, coordinate: $0.start) }[...], recordedAt: Date().addingTimeInterval(-3_600), on: db)
+        }
+        var moverTokens: [String] = []
+        for mover in movers { moverTokens.append(try await Self.session(for: mover.id, services: services)) }
+        started = clock.now
+        // The rows above went straight into the tables, around the feed: rebuild the index from them.
+        places.index.invalidate()
+        try await places.prepare()
+        lines.append("Live index built from the database: \(places.index.count) positions in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
+
+        let http = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(connectionPool: .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: options.concurrency)))
+        let base = "http://127.0.0.1:\(port)"
+        do {
+            let report = try await queries(
+                services: services, town: town, shops: shops, grid: grid, owner: owner, merchantToken: merchantToken, movers: movers,
+                moverTokens: moverTokens, http: http, base: base, lines: lines, logger: logger)
+            try await http.shutdown()
+            return report
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    private func queries(
+        services: PlazaServices, town: GeoBenchData, shops: [(business: UUID, location: BusinessLocation)], grid: GeoGrid<Int, Void>, owner: Identity,
+        merchantToken: String, movers: [(id: UUID, start: Coordinate)], moverTokens: [String], http: HTTPClient, base: String, lines: [String],
+        logger: Logger
+    ) async throws -> String {
+        var lines = lines
+        let clock = ContinuousClock()
+        var started = clock.now
+        let places = services.places
+        let meter = LoadMeter(concurrency: options.concurrency)
+        var rows: [Row] = []
+        let redis = try await options.redisPort.asyncMap { try await RedisPool(port: $0, size: options.concurrency) }
+        if let redis {
+            try await redis.connection(0).command(["DEL", "bench"])
+            for start in stride(from: 0, to: town.users.count, by: 1_000) {
+                var words = ["GEOADD", "bench"]
+                for user in town.users[start..<min(start + 1_000, town.users.count)] {
+                    words += [String(user.coordinate.longitude), String(user.coordinate.latitude), user.id.uuidString]
+                }
+                try await redis.connection(0).command(words)
+            }
+        }
+        let postgis = try options.postgisURL.map { try PostGISPeer(url: $0, connections: options.concurrency, logger: logger) }
+        return try await withThrowingTaskGroup(of: Void.self) { peers in
+            if let postgis { peers.addTask { await postgis.client.run() } }
+            defer { peers.cancelAll() }
+            if let postgis {
+                started = clock.now
+                try await postgis.load(town.users.map { ($0.id, $0.coordinate.longitude, $0.coordinate.latitude) })
+                lines.append("PostGIS loaded and indexed in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
+            }
+
+            // (a) Ingest.
+            let requests = options.requests
+            let moverPoints: @Sendable (Int) -> Coordinate = { index in
+                movers[index % Self.movers].start.offset(north: Double(index % 97) * 3, east: Double(index % 89) * 3)
+            }
+            let ingestBase = Date().addingTimeInterval(-300)
+            rows.append(
+                Row(what: "ingest, 1 point per request", system: "Plaza HTTP", result: try await meter.run(requests) { index in
+                    let point = moverPoints(index)
+                    let time = ingestBase.addingTimeInterval(Double(index / Self.movers))
+                    let body = LocationUpload(points: [LocationPoint(latitude: point.latitude, longitude: point.longitude, accuracy: 8, recordedAt: time)])
+                    try await Self.send(http, .POST, base + "/v1/me/locations", token: moverTokens[index % Self.movers], body: body)
+                }))
+            if let redis {
+                rows.append(
+                    Row(what: "ingest, 1 point per request", system: "Redis GEOADD", result: try await meter.run(requests) { index in
+                        let point = moverPoints(index)
+                        try await redis.connection(index).command(["GEOADD", "bench", String(point.longitude), String(point.latitude), movers[index % Self.movers].id.uuidString])
+                    }))
+            }
+            let batches = max(1, requests / 10)
+            let batchBase = Date().addingTimeInterval(-250)
+            rows.append(
+                Row(what: "ingest, 100 points per request", system: "Plaza HTTP", result: try await meter.run(batches) { index in
+                    let mover = index % Self.movers
+                    let points = (0..<100).map { k -> LocationPoint in
+                        let point = moverPoints(index * 100 + k)
+                        return LocationPoint(
+                            latitude: point.latitude, longitude: point.longitude, accuracy: 8,
+                            recordedAt: batchBase.addingTimeInterval(Double((index / Self.movers) * 100 + k)).addingTimeInterval(-200))
+                    }
+                    try await Self.send(http, .POST, base + "/v1/me/locations", token: moverTokens[mover], body: LocationUpload(points: points))
+                }, unit: 100))
+            if let redis {
+                rows.append(
+                    Row(what: "ingest, 100 points per request", system: "Redis GEOADD ×100", result: try await meter.run(batches) { index in
+                        var words = ["GEOADD", "bench"]
+                        for k in 0..<100 {
+                            let point = moverPoints(index * 100 + k)
+                            words += [String(point.longitude), String(point.latitude), "\(movers[index % Self.movers].id.uuidString)-\(k)"]
+                        }
+                        try await redis.connection(index).command(words)
+                    }, unit: 100))
+            }
+
+            // (b) Queries, and the result sets compared.
+            let moverIDs = Set(movers.map(\.id))
+            var agreement: [String] = []
+            for (label, radius, useAudience) in [("presence, 100 m shop", 100.0, false), ("presence, 200 m shop", 200.0, false), ("audience within 1 km", 1_000.0, true)] {
+                let candidates = shops.filter { useAudience || Double($0.location.radiusMeters) == radius }
+                rows.append(
+                    Row(what: label, system: "Plaza HTTP", result: try await meter.run(requests) { index in
+                        let shop = candidates[index % candidates.count]
+                        let path = useAudience ? "/v1/businesses/\(shop.business)/audience?radius=1000" : "/v1/businesses/\(shop.business)/presence"
+                        try await Self.send(http, .GET, base + path, token: merchantToken, body: Optional<Acknowledgement>.none)
+                    }))
+                if let redis {
+                    rows.append(
+                        Row(what: label, system: "Redis GEOSEARCH", result: try await meter.run(requests) { index in
+                            let point = candidates[index % candidates.count].location
+                            try await redis.connection(index).command(
+                                ["GEOSEARCH", "bench", "FROMLONLAT", String(point.longitude), String(point.latitude), "BYRADIUS", String(radius), "m"])
+                        }))
+                }
+                if let postgis {
+                    rows.append(
+                        Row(what: label, system: "PostGIS ST_DWithin", result: try await meter.run(requests) { index in
+                            let point = candidates[index % candidates.count].location
+                            _ = try await postgis.within(radius, latitude: point.latitude, longitude: point.longitude)
+                        }))
+                }
+                // Agreement on 20 shops: the same people, but for those within a metre of the circle, where the
+                // systems' Earth radii (Redis 6,372,797.6 m, Plaza and PostGIS's sphere 6,371,008.8 m) differ.
+                var equal = 0
+                for shop in candidates.prefix(20) {
+                    let center = shop.location.coordinate
+                    let exact = Set(grid.within(radius + 1, of: center).map { town.users[$0.key] }.filter { $0.coordinate.distance(to: center) <= radius - 1 }.map(\.id))
+                    let fuzzy = Set(grid.within(radius + 1, of: center).map { town.users[$0.key].id })
+                    var sets: [Set<UUID>] = []
+                    if useAudience {
+                        sets.append(Set(places.index.present(within: radius, of: center, freshSince: Date().addingTimeInterval(-600)).map(\.position.userId)))
+                    } else {
+                        let listed = try await places.presence(owner, business: shop.business).map(\.username)
+                        let byName = Dictionary(uniqueKeysWithValues: town.users.lazy.filter { fuzzy.contains($0.id) }.map { (Self.username($0.id), $0.id) })
+                        sets.append(Set(listed.compactMap { byName[$0] }))
+                    }
+                    if let redis {
+                        let reply = try await redis.connection(0).command(
+                            ["GEOSEARCH", "bench", "FROMLONLAT", String(center.longitude), String(center.latitude), "BYRADIUS", String(radius), "m"])
+                        sets.append(Set(reply.strings.compactMap(UUID.init(uuidString:))))
+                    }
+                    if let postgis { sets.append(Set(try await postgis.within(radius, latitude: center.latitude, longitude: center.longitude))) }
+                    let agrees = sets.allSatisfy { set in
+                        let people = set.subtracting(moverIDs)
+                        return exact.isSubset(of: people) && people.isSubset(of: fuzzy)
+                    }
+                    if agrees {
+                        equal += 1
+                    } else if ProcessInfo.processInfo.environment["PLAZA_BENCH_DEBUG"] != nil {
+                        print("disagree \(label): exact \(exact.count) fuzzy \(fuzzy.count) sets \(sets.map { $0.subtracting(moverIDs).count })")
+                    }
+                }
+                agreement.append("\(label): \(equal)/\(min(20, candidates.count)) shops give the same people in every system")
+            }
+
+            let engine = services.database.engine.rawValue
+            var table = [
+                "plaza bench geo: \(options.users) people in a \(Int(options.boxMeters / 1_000)) km box, \(options.concurrency) in flight, "
+                    + "\(requests) requests per row, \(engine), \(ProcessInfo.processInfo.activeProcessorCount) cores",
+                "", "| what | system | requests/s | points/s | p50 ms | p99 ms |", "|---|---|---|---|---|---|",
+            ]
+            for row in rows {
+                table.append(
+                    "| \(row.what) | \(row.system) | \(String(format: "%.0f", row.result.rate)) | "
+                        + "\(row.what.hasPrefix("ingest") ? String(format: "%.0f", row.result.rate * row.unit) : "") | "
+                        + "\(String(format: "%.2f", row.result.p50)) | \(String(format: "%.2f", row.result.p99)) |")
+            }
+            return (lines + [""] + table + [""] + agreement).joined(separator: "\n")
+        }
+    }
+
+    static func username(_ id: UUID) -> String { "g" + id.uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: "") }
+
+    /// A signed-in API session for `user`, and its access token.
+    static func session(for user: UUID, services: PlazaServices) async throws -> String {
+        let id = try await SessionStore().create(
+            userID: user, kind: .api, device: "bench", now: Date(), expires: Date().addingTimeInterval(86_400), on: services.database.sql)
+        return try await AccessTokens(secretKey: services.configuration.secretKey ?? "", lifetime: 3_600).issue(userID: user, sessionID: id)
+    }
+
+    struct BenchFailure: Error, CustomStringConvertible { var description: String }
+
+    static func send(_ http: HTTPClient, _ method: NIOHTTP1.HTTPMethod, _ url: String, token: String, body: (some Encodable)?) async throws {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try PlazaJSON.encoder().encode(body)))
+        }
+        let response = try await http.execute(request, timeout: .seconds(30))
+        let answer = try await response.body.collect(upTo: 16 << 20)
+        guard response.status.code < 300 else { throw BenchFailure(description: "\(method) \(url): \(response.status) \(String(buffer: answer))") }
+    }
+}
+
+/// One Redis connection per worker, as each HTTP worker has its own connection.
+struct RedisPool: Sendable {
+    let connections: [RedisConnection]
+
+    init(port: Int, size: Int) async throws {
+        var connections: [RedisConnection] = []
+        for _ in 0..<max(1, size) { connections.append(try await RedisConnection(port: port)) }
+        self.connections = connections
+    }
+
+    func connection(_ index: Int) -> RedisConnection { connections[index % connections.count] }
+}
