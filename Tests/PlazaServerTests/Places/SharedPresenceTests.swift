@@ -52,4 +52,28 @@ import Testing
             #expect(events.value.map(\.type) == [PlazaEventType.presenceEntered])
         }
     }
+
+    /// Notifications are per database: two Plazas in two schemas of one database must not hear each other.
+    @Test(.enabled(if: TestEngine.enabled.contains(.postgres)))
+    func plazasInOtherSchemasOfTheDatabaseDoNotHearEachOther() async throws {
+        let shopPoint = Coordinate(latitude: 64.1466, longitude: -21.9426)
+        try await TestPlaza.withApp(.postgres) { other, _ in
+            let (otherOwner, otherShop, _) = try await PlacesDriver(other).shop(at: shopPoint)
+            // The other Plaza's index is built (empty) before anyone moves.
+            let before = try await other.send(.get, "/v1/businesses/\(otherShop.id)/audience", token: otherOwner.accessToken).decode(Audience.self)
+            #expect(before.count == nil)
+            try await TestPlaza.withApp(.postgres) { client, _ in
+                let places = PlacesDriver(client)
+                let (owner, shop, _) = try await places.shop(at: shopPoint)
+                for name in ["ann", "ben", "cid", "dan", "eve"] {
+                    try await places.move(to: shopPoint, ago: 5, token: try await places.sharingCustomer(name).accessToken)
+                }
+                let here = try await client.send(.get, "/v1/businesses/\(shop.id)/audience", token: owner.accessToken).decode(Audience.self)
+                #expect(here.count == 5)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let after = try await other.send(.get, "/v1/businesses/\(otherShop.id)/audience", token: otherOwner.accessToken).decode(Audience.self)
+            #expect(after.count == nil)
+        }
+    }
 }

@@ -10,7 +10,9 @@ import ServiceLifecycle
 /// one pooled connection per process that `LISTEN`s. After a lost connection the receiver is told to
 /// resync (the live index reloads from the database), since notifications sent meanwhile are gone.
 struct PostgresFeed: LiveFeed {
-    static let channel = "plaza_feed"
+    /// `plaza_feed`, or `plaza_feed_<schema>` when the database URL picks a schema: notifications are per
+    /// database, so Plazas in different schemas of one database (the tests do this) must not hear each other.
+    let channel: String
     /// PostgreSQL refuses payloads of 8,000 bytes or more.
     static let maximumPayload = 7_900
 
@@ -18,10 +20,17 @@ struct PostgresFeed: LiveFeed {
     let logger: Logger
     let receiver = FeedReceiver()
 
+    init(database: PlazaDatabase, schema: String?, logger: Logger) {
+        self.database = database
+        self.logger = logger
+        let suffix = (schema ?? "").lowercased().filter { $0.isLetter || $0.isNumber || $0 == "_" }
+        channel = String((suffix.isEmpty ? "plaza_feed" : "plaza_feed_\(suffix)").prefix(63))
+    }
+
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws {
         for message in messages.flatMap(Self.split) {
             let payload = String(decoding: try PlazaJSON.encoder().encode(message), as: UTF8.self)
-            try await db.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: payload))").run()
+            try await db.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").run()
         }
     }
 
@@ -32,7 +41,7 @@ struct PostgresFeed: LiveFeed {
     }
 
     var service: (any Service)? {
-        (database.sql as? PostgresClientSQLDatabase).map { Listener(client: $0.client, receiver: receiver, logger: logger) }
+        (database.sql as? PostgresClientSQLDatabase).map { Listener(client: $0.client, channel: channel, receiver: receiver, logger: logger) }
     }
 
     /// An event for many listeners goes out in several notifications, each under the size limit.
@@ -43,6 +52,7 @@ struct PostgresFeed: LiveFeed {
 
     struct Listener: Service {
         let client: PostgresClient
+        let channel: String
         let receiver: FeedReceiver
         let logger: Logger
 
@@ -51,7 +61,7 @@ struct PostgresFeed: LiveFeed {
                 while !Task.isCancelled {
                     do {
                         try await client.withConnection { connection in
-                            try await connection.listen(on: PostgresFeed.channel) { notifications in
+                            try await connection.listen(on: channel) { notifications in
                                 // Anything sent before this connection listened is unknown: reload.
                                 receiver.resync()
                                 try await withThrowingTaskGroup(of: Void.self) { group in
