@@ -43,6 +43,22 @@ struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         removeFromCell(key, cell)
     }
 
+    /// The keys of the points `predicate` picks.
+    func allKeys(where predicate: (Entry) -> Bool) -> [Key] {
+        cells.values.flatMap { bucket in bucket.compactMap { predicate($0.value) ? $0.key : nil } }
+    }
+
+    /// Removes every point `predicate` picks; returns how many.
+    @discardableResult
+    mutating func removeAll(where predicate: (Key, Entry) -> Bool) -> Int {
+        var doomed: [Key] = []
+        for bucket in cells.values {
+            for (key, entry) in bucket where predicate(key, entry) { doomed.append(key) }
+        }
+        for key in doomed { remove(key) }
+        return doomed.count
+    }
+
     mutating func removeAll() {
         cells = [:]
         cellOfKey = [:]

@@ -56,6 +56,17 @@ final class LiveIndex: Sendable {
         }
     }
 
+    /// Drops people whose newest position is older than `cutoff`: they count for nothing any more, and a
+    /// process that runs for months must not keep everyone who ever shared.
+    @discardableResult
+    func prune(olderThan cutoff: Date) -> Int {
+        state.withLock { state in
+            let stale = Set(state.positions.allKeys { $0.value.recordedAt < cutoff })
+            state.dots.removeAll { key, _ in stale.contains(key) }
+            return state.positions.removeAll { key, _ in stale.contains(key) }
+        }
+    }
+
     /// Replaces everything (start-up, or after the feed lost messages).
     func replaceAll(with positions: [LivePosition]) {
         state.withLock { state in

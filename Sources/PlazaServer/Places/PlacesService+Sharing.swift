@@ -211,8 +211,10 @@ extension PlacesService {
         }
     }
 
-    /// Removes raw points past the retention, old stays and old line-wait reports.
+    /// Removes raw points past the retention, old stays and old line-wait reports, and drops people silent for
+    /// an hour from the live index (a full scan, hence here, every ten minutes, not in the sweep).
     func purgeExpired(now: Date = Date()) async throws -> Int {
+        index.prune(olderThan: now.addingTimeInterval(-3_600))
         let cutoff = now.addingTimeInterval(-configuration.retention)
         let purged = try await locations.purgePoints(before: cutoff, on: database.sql)
         try await stays.purge(before: cutoff, on: database.sql)

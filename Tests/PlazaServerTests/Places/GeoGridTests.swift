@@ -98,3 +98,21 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite struct LiveIndexTests {
+    @Test func peopleSilentForLongAreDroppedFromBothGrids() {
+        let index = LiveIndex()
+        let now = Date()
+        let here = Coordinate(latitude: 10, longitude: 10)
+        for (minutes, level) in [(5.0, SharingLevel.map), (90, .map), (120, .merchants)] {
+            index.apply(
+                LivePosition(
+                    userId: UUID(), latitude: here.latitude, longitude: here.longitude, recordedAt: now.addingTimeInterval(-minutes * 60), level: level,
+                    zoneId: nil, published: here))
+        }
+        #expect(index.count == 3)
+        #expect(index.prune(olderThan: now.addingTimeInterval(-3_600)) == 2)
+        #expect(index.count == 1)
+        #expect(index.dots(south: 9, west: 9, north: 11, east: 11, freshSince: .distantPast, limit: 10).count == 1)
+    }
+}
