@@ -113,8 +113,24 @@ def test_every_places_page_renders(plaza, browser):
     browser.get(plaza + "/places/mine")
     screenshot(browser, "places-mine")
     navigate(browser, browser.find_element(By.LINK_TEXT, "Edit"))
-    fill(browser, {"name": "", "address": "x", "latitude": "91", "longitude": "11.5", "radiusMeters": "900"})
+    form = browser.find_element(By.ID, "add-location")
+    for name, value in {"name": "", "address": "x", "latitude": "91", "longitude": "11.5", "radiusMeters": "900"}.items():
+        field = form.find_element(By.NAME, name)
+        field.clear()
+        field.send_keys(value)
     submit(browser, "Add location")
     errors = [element.text for element in browser.find_elements(By.CSS_SELECTOR, ".field-error")]
     assert any("-90 to 90" in text for text in errors) and any("10 to 500" in text for text in errors)
     screenshot(browser, "places-edit")
+
+    # Change a location in place: its hours read back as they were written.
+    browser.find_element(By.XPATH, "//details/summary[normalize-space()='Edit']").click()
+    hours = browser.find_element(By.CSS_SELECTOR, "details[open] input[name=openingHours]")
+    assert hours.get_attribute("value").startswith("Mon-")  # the demo's hours, or what the other width's run wrote
+    opens = "06:30" if browser.size_name == "phone" else "07:30"
+    hours.clear()
+    hours.send_keys(f"Mon-Fri {opens}-18:00, Sat 08:00-13:00")
+    submit(browser, "Save location")
+    assert "location was saved" in browser.find_element(By.CSS_SELECTOR, ".notice").text
+    navigate(browser, browser.find_element(By.LINK_TEXT, "Public page"))
+    assert f"Mon–Fri {opens}–18:00, Sat 08:00–13:00" in browser.find_element(By.TAG_NAME, "main").text

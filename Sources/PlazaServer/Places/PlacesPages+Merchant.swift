@@ -11,6 +11,7 @@ extension PlacesPages {
         signedIn.get("businesses/:id/edit", use: edit)
         signedIn.post("businesses/:id/edit", use: saveBusiness)
         signedIn.post("businesses/:id/locations", use: addLocation)
+        signedIn.post("businesses/:id/locations/:locationId", use: updateLocation)
         signedIn.post("businesses/:id/locations/:locationId/delete", use: deleteLocation)
         signedIn.post("businesses/:id/members", use: addMember)
         signedIn.post("businesses/:id/members/:username/delete", use: removeMember)
@@ -77,6 +78,9 @@ extension PlacesPages {
             var name: String
             var address: String
             var radius: Int
+            var latitude: String
+            var longitude: String
+            var hours: String
         }
 
         struct MemberRow: Sendable {
@@ -121,7 +125,9 @@ extension PlacesPages {
             categories: Self.categoryOptions(selected: business.category.rawValue),
             locations: business.locations.map {
                 EditPage.LocationRow(
-                    id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), name: $0.name, address: $0.address, radius: $0.radiusMeters)
+                    id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), name: $0.name, address: $0.address, radius: $0.radiusMeters,
+                    latitude: String(format: "%.6f", $0.latitude), longitude: String(format: "%.6f", $0.longitude),
+                    hours: (Self.hours($0.openingHours) ?? "").replacingOccurrences(of: "–", with: "-"))
             },
             locationForm: locationForm ?? FormState(names: Self.locationFields).with("radiusMeters", String(PlacesRules.defaultLocationRadius)),
             members: members.map {
@@ -146,6 +152,15 @@ extension PlacesPages {
     }
 
     @Sendable func addLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await saveLocation(request, context: context, location: nil)
+    }
+
+    /// Owners: replaces a location's fields from its row's form.
+    @Sendable func updateLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await saveLocation(request, context: context, location: try Query.id(context.parameters, "locationId", "location"))
+    }
+
+    private func saveLocation(_ request: Request, context: AuthenticatedContext, location existing: UUID?) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
         let form = try await request.decodeForm(limit: limit)
         do {
@@ -156,7 +171,11 @@ extension PlacesPages {
                 name: form["name"], address: form["address"], latitude: Double(form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 longitude: Double(form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0, openingHours: hours)
-            _ = try await places.addLocation(context.identity, business: id, location)
+            if let existing {
+                _ = try await places.updateLocation(context.identity, business: id, location: existing, location)
+            } else {
+                _ = try await places.addLocation(context.identity, business: id, location)
+            }
         } catch let error as PlazaError where error.status.code < 500 {
             return try await renderEdit(context: context, locationForm: FormState(form, names: Self.locationFields, error: error), status: error.status)
         }
