@@ -24,41 +24,18 @@ public struct AuthBench: Sendable {
     }
 
     public func run() async throws -> String {
-        var configuration = self.configuration
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        if case .sqlite = configuration.storage { configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path) }
-        configuration.port = 0
-        configuration.host = "127.0.0.1"
         // The bench signs in the same account many times from one address: lift the failure limits out of the way.
-        configuration.limits.loginFailuresPerAccount = .max
-        configuration.limits.loginFailuresPerAddress = .max
-        var logger = Logger(label: "plaza-bench")
-        logger.logLevel = .warning
-        let services = try await PlazaServices.open(configuration, logger: logger)
-        let port = PortBox()
-        let app = try buildApplication(services, onListening: { await port.set($0) })
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            let bound = await port.wait()
+        try await BenchServer.run(configuration, prepare: {
+            $0.limits.loginFailuresPerAccount = .max
+            $0.limits.loginFailuresPerAddress = .max
+        }) { services, port, _ in
             let password = "bench-password-\(UUID().uuidString.prefix(8))"
             try await services.createAccount(
                 email: "bench@bench.test", username: "bench", displayName: "Bench", password: password, role: .customer, checkPolicy: false)
-
-            let measured: (peer: Measurement, stack: Measurement)
-            do {
-                measured = (try await measureBcrypt(password: password), try await measureLogins(port: bound, password: password))
-            } catch {
-                tasks.cancelAll()
-                throw error
-            }
-            let (peer, stack) = measured
-            // Let the server finish its connections, so it stops as cleanly as `plaza serve` on SIGTERM.
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
+            let peer = try await measureBcrypt(password: password)
+            let stack = try await measureLogins(port: port, password: password)
             return """
-                plaza bench auth: \(logins) log-ins, \(concurrency) in flight, bcrypt cost \(configuration.bcryptCost), \
+                plaza bench auth: \(logins) log-ins, \(concurrency) in flight, bcrypt cost \(services.configuration.bcryptCost), \
                 \(services.database.engine.rawValue), \(ProcessInfo.processInfo.activeProcessorCount) cores
                 | what | per second | median ms |
                 |---|---|---|
@@ -117,22 +94,5 @@ public struct AuthBench: Sendable {
         let total = clock.now - start
         let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
         return Measurement(rate: Double(logins) / seconds, median: latencies[latencies.count / 2])
-    }
-}
-
-/// The port the server bound, once it is listening.
-actor PortBox {
-    private var port: Int?
-    private var waiters: [CheckedContinuation<Int, Never>] = []
-
-    func set(_ value: Int) {
-        port = value
-        waiters.forEach { $0.resume(returning: value) }
-        waiters.removeAll()
-    }
-
-    func wait() async -> Int {
-        if let port { return port }
-        return await withCheckedContinuation { waiters.append($0) }
     }
 }

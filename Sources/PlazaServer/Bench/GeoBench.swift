@@ -41,32 +41,8 @@ public struct GeoBench: Sendable {
     }
 
     public func run() async throws -> String {
-        var configuration = self.configuration
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        if case .sqlite = configuration.storage { configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path) }
-        configuration.port = 0
-        configuration.host = "127.0.0.1"
-        configuration.bcryptCost = 4
-        var logger = Logger(label: "plaza-bench")
-        logger.logLevel = .warning
-        let services = try await PlazaServices.open(configuration, logger: logger)
-        let port = PortBox()
-        let app = try buildApplication(services, onListening: { await port.set($0) })
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            let bound = await port.wait()
-            let report: String
-            do {
-                report = try await measure(services: services, port: bound, logger: logger)
-            } catch {
-                tasks.cancelAll()
-                throw error
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return report
+        try await BenchServer.run(configuration, prepare: { $0.bcryptCost = 4 }) { services, port, logger in
+            try await measure(services: services, port: port, logger: logger)
         }
     }
 
