@@ -91,16 +91,19 @@ extension AccountService {
     /// The identity behind a bearer token, or `nil` when the token is bad or its session is over.
     func identity(bearer token: String, now: Date = Date()) async throws -> Identity? {
         guard let (userID, sessionID) = await tokens.verify(token),
-            let user = try await sessions.activeUser(sessionID: sessionID, now: now, on: database.sql), user.id == userID
+            let (user, lastSeenAt) = try await sessions.liveSession(sessionID: sessionID, now: now, on: database.sql), user.id == userID
         else { return nil }
-        try await sessions.touch(sessionID: sessionID, now: now, on: database.sql)
+        // The session read says when it was last seen: no write at all on most requests.
+        if now.timeIntervalSince(lastSeenAt) > 60 { try await sessions.touch(sessionID: sessionID, now: now, on: database.sql) }
         return Identity(user: user, sessionID: sessionID)
     }
 
     /// The identity behind a web session cookie.
     func identity(cookie token: String, now: Date = Date()) async throws -> Identity? {
-        guard let (sessionID, user) = try await sessions.webSession(tokenHash: secrets.hash(token), now: now, on: database.sql) else { return nil }
-        try await sessions.touch(sessionID: sessionID, now: now, on: database.sql)
+        guard let (sessionID, user, lastSeenAt) = try await sessions.webSession(tokenHash: secrets.hash(token), now: now, on: database.sql) else {
+            return nil
+        }
+        if now.timeIntervalSince(lastSeenAt) > 60 { try await sessions.touch(sessionID: sessionID, now: now, on: database.sql) }
         return Identity(user: user, sessionID: sessionID)
     }
 

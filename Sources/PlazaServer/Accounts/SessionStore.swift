@@ -65,25 +65,33 @@ struct SessionStore: Sendable {
 
     /// The session's user when the session is live (not revoked, not expired) and the account not erased.
     func activeUser(sessionID: UUID, now: Date, on db: any SQLDatabase) async throws -> UserRecord? {
-        try await activeUser(where: SQLBinaryExpression(SQLColumn("id", table: "s"), .equal, SQLBind(sessionID)), now: now, on: db)
+        try await liveSession(sessionID: sessionID, now: now, on: db)?.user
     }
 
-    /// The web session whose cookie hashes to `tokenHash`, and its user.
-    func webSession(tokenHash: String, now: Date, on db: any SQLDatabase) async throws -> (sessionID: UUID, user: UserRecord)? {
+    /// The live session's user and when the session was last seen (so callers touch it only when due).
+    func liveSession(sessionID: UUID, now: Date, on db: any SQLDatabase) async throws -> (user: UserRecord, lastSeenAt: Date)? {
+        try await liveSession(where: SQLBinaryExpression(SQLColumn("id", table: "s"), .equal, SQLBind(sessionID)), now: now, on: db)
+    }
+
+    /// The web session whose cookie hashes to `tokenHash`, its user and when it was last seen.
+    func webSession(tokenHash: String, now: Date, on db: any SQLDatabase) async throws -> (sessionID: UUID, user: UserRecord, lastSeenAt: Date)? {
         guard let row = try await db.select().column("id").from("sessions").where("web_token_hash", .equal, tokenHash).first() else { return nil }
         let sessionID = try row.decode(column: "id", as: UUID.self)
-        return try await activeUser(sessionID: sessionID, now: now, on: db).map { (sessionID, $0) }
+        return try await liveSession(sessionID: sessionID, now: now, on: db).map { (sessionID, $0.user, $0.lastSeenAt) }
     }
 
-    private func activeUser(where condition: any SQLExpression, now: Date, on db: any SQLDatabase) async throws -> UserRecord? {
-        try await db.select().columns(UserRecord.columns.map { SQLColumn($0, table: "u") })
+    private func liveSession(where condition: any SQLExpression, now: Date, on db: any SQLDatabase) async throws -> (user: UserRecord, lastSeenAt: Date)? {
+        guard let row = try await db.select().columns(UserRecord.columns.map { SQLColumn($0, table: "u") })
+            .column(SQLColumn("last_seen_at", table: "s"))
             .from(SQLAlias(SQLIdentifier("sessions"), as: SQLIdentifier("s")))
             .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("user_id", table: "s"), .equal, SQLColumn("id", table: "u"))
             .where(condition)
             .where(SQLColumn("revoked_at", table: "s"), .is, SQLLiteral.null)
             .where(SQLColumn("expires_at", table: "s"), .greaterThan, SQLBind(now))
             .where(SQLColumn("deleted_at", table: "u"), .is, SQLLiteral.null)
-            .first().map(UserRecord.init(row:))
+            .first()
+        else { return nil }
+        return (try UserRecord(row: row), try row.decode(column: "last_seen_at", as: Date.self))
     }
 
     /// Records activity at most once a minute per session, to keep writes off the request path.

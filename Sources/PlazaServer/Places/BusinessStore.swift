@@ -52,6 +52,19 @@ struct BusinessStore: Sendable {
             .map(BusinessRecord.init(row:))
     }
 
+    /// The business and `user`'s role in it (`nil` when not a member), in one statement.
+    func business(id: UUID, roleOf user: UUID, on db: any SQLDatabase) async throws -> (BusinessRecord, BusinessRole?)? {
+        let member = SQLBinaryExpression(
+            SQLBinaryExpression(SQLColumn("business_id", table: "m"), .equal, SQLColumn("id", table: "b")), .and,
+            SQLBinaryExpression(SQLColumn("user_id", table: "m"), .equal, SQLBind(user)))
+        guard let row = try await db.select().columns(Self.columns.map { SQLColumn($0, table: "b") }).column(SQLColumn("role", table: "m"))
+            .from(SQLAlias(SQLIdentifier("businesses"), as: SQLIdentifier("b")))
+            .join(SQLAlias(SQLIdentifier("business_members"), as: SQLIdentifier("m")), method: SQLJoinMethod.left, on: member)
+            .where(SQLColumn("id", table: "b"), .equal, SQLBind(id)).first()
+        else { return nil }
+        return (try BusinessRecord(row: row), try row.decode(column: "role", as: String?.self).flatMap(BusinessRole.init(rawValue:)))
+    }
+
     func businesses(ids: [UUID], on db: any SQLDatabase) async throws -> [UUID: BusinessRecord] {
         guard !ids.isEmpty else { return [:] }
         let rows = try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses")

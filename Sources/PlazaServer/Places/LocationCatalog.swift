@@ -18,6 +18,7 @@ final class LocationCatalog: Sendable {
         var grid = GeoGrid<UUID, CatalogEntry>(cellDegrees: 0.01)
         var loaded = false
         var first: CatalogEntry?
+        var byBusiness: [UUID: [BusinessLocation]] = [:]
     }
 
     private let state = Mutex(State())
@@ -42,12 +43,18 @@ final class LocationCatalog: Sendable {
             grid.upsert(location.id, at: location.coordinate, value: entry)
             if first == nil { first = entry }
         }
-        state.withLock { $0 = State(grid: grid, loaded: true, first: first) }
+        let byBusiness = Dictionary(grouping: locations, by: \.businessId)
+        state.withLock { $0 = State(grid: grid, loaded: true, first: first, byBusiness: byBusiness) }
     }
 
     /// The oldest location of all (the map's default centre).
     var first: CatalogEntry? {
         state.withLock { $0.first }
+    }
+
+    /// A business's locations, oldest first (call `prepare` before).
+    func locations(of business: UUID) -> [BusinessLocation] {
+        state.withLock { $0.byBusiness[business] ?? [] }
     }
 
     func entry(_ location: UUID) -> CatalogEntry? {

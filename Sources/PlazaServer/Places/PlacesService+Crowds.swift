@@ -64,7 +64,7 @@ extension PlacesService {
         try await prepare()
         let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
         var people = Set<UUID>()
-        for location in try await businesses.locations(businesses: [business], on: database.sql) {
+        for location in catalog.locations(of: business) {
             for found in index.present(within: radius, of: location.coordinate, freshSince: freshSince) { people.insert(found.position.userId) }
         }
         let enough = people.count >= PlacesRules.minimumCount

@@ -181,7 +181,7 @@ extension PlacesService {
         _ = try await requireMember(identity, of: business)
         try await prepare()
         let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
-        let locations = try await businesses.locations(businesses: [business], on: database.sql)
+        let locations = catalog.locations(of: business)
         var inReach: Set<String> = []
         for location in locations {
             let reach = Double(location.radiusMeters) + StayTracker.margin(radius: location.radiusMeters)

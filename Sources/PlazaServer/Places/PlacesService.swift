@@ -87,8 +87,9 @@ struct PlacesService: Sendable {
 
     /// The business's owners and staff may act for it; only owners change it.
     func requireMember(_ identity: Identity, of business: UUID, owner: Bool = false) async throws -> BusinessRecord {
-        guard let record = try await businesses.business(id: business, on: database.sql) else { throw PlazaError.notFound("business") }
-        let role = try await businesses.role(of: identity.user.id, in: business, on: database.sql)
+        guard let (record, role) = try await businesses.business(id: business, roleOf: identity.user.id, on: database.sql) else {
+            throw PlazaError.notFound("business")
+        }
         guard let role, !owner || role == .owner else { throw PlazaError.forbidden }
         return record
     }
