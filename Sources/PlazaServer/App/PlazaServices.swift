@@ -60,7 +60,7 @@ public final class PlazaServices: Sendable {
             } else {
                 LocalFeed()
             }
-        let places = PlacesService(database: database, configuration: configuration.places, feed: feed, secrets: secrets, secretKey: secretKey, logger: logger)
+        let places = PlacesService(database: database, configuration: configuration.places, feed: feed, secretKey: secretKey, logger: logger)
         self.places = places
         self.outbox = outbox
         var accounts = AccountService(

@@ -47,11 +47,6 @@ struct BusinessStore: Sendable {
         try await setMember(business: business.id, user: owner, role: .owner, now: business.createdAt, on: db)
     }
 
-    func business(id: UUID, on db: any SQLDatabase) async throws -> BusinessRecord? {
-        try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses").where("id", .equal, id).first()
-            .map(BusinessRecord.init(row:))
-    }
-
     /// The business and `user`'s role in it (`nil` when not a member), in one statement.
     func business(id: UUID, roleOf user: UUID, on db: any SQLDatabase) async throws -> (BusinessRecord, BusinessRole?)? {
         let member = SQLBinaryExpression(

@@ -59,11 +59,6 @@ struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return doomed.count
     }
 
-    mutating func removeAll() {
-        cells = [:]
-        cellOfKey = [:]
-    }
-
     /// Every point within `radius` metres of `center`, with its distance, in no particular order.
     func within(_ radius: Double, of center: Coordinate) -> [(key: Key, entry: Entry, distance: Double)] {
         var found: [(key: Key, entry: Entry, distance: Double)] = []

@@ -87,11 +87,6 @@ final class LiveIndex: Sendable {
         }
     }
 
-    /// Every user within `radius` of `center` whatever their state (the benchmark's and tests' raw query).
-    func within(_ radius: Double, of center: Coordinate) -> [UUID] {
-        state.withLock { $0.positions.within(radius, of: center).map(\.key) }
-    }
-
     /// Published dots inside the box, fresher than `freshSince`.
     func dots(south: Double, west: Double, north: Double, east: Double, freshSince: Date, limit: Int) -> [Coordinate] {
         state.withLock { state in

@@ -21,8 +21,10 @@ extension PlacesService {
 
     /// Anyone: a business with its locations (and the caller's role in it).
     func business(_ id: UUID, viewer: Identity?) async throws -> Business {
-        guard let record = try await businesses.business(id: id, on: database.sql) else { throw PlazaError.notFound("business") }
-        let role = try await viewer.asyncMap { try await businesses.role(of: $0.user.id, in: id, on: database.sql) } ?? nil
+        // Anonymous viewers have no role; a random id matches no member.
+        guard let (record, role) = try await businesses.business(id: id, roleOf: viewer?.user.id ?? UUID(), on: database.sql) else {
+            throw PlazaError.notFound("business")
+        }
         return record.dto(locations: try await businesses.locations(businesses: [id], on: database.sql), role: role)
     }
 

@@ -18,9 +18,7 @@ extension PlacesService {
             try await locations.setSharing(user: user.id, sharing, now: now, on: db)
             var messages: [FeedMessage] = []
             if sharing.level == .off {
-                var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
-                tracker.endAll(at: now)
-                messages += try await applyStays(tracker, user: user, now: now, on: db)
+                messages += try await endStays(of: user, at: now, on: db)
                 try await db.delete(from: "live_positions").where("user_id", .equal, user.id).run()
                 messages.append(.forget(user.id))
             } else if let live = try await locations.livePosition(user: user.id, on: db) {
@@ -95,15 +93,28 @@ extension PlacesService {
                 try await stays.insert(stay, on: db)
                 if stay.enteredAt >= now.addingTimeInterval(-PlacesRules.presenceFreshness) { announced.append((PlazaEventType.presenceEntered, stay, stay.enteredAt)) }
             case .exited(let stay, let time):
-                guard try await stays.close(stay.id, at: time, on: db) else { continue }
-                if time.timeIntervalSince(stay.enteredAt) >= PlacesRules.minimumVisit {
-                    try await stays.countVisit(location: stay.locationId, hourStart: Self.hourStart(stay.enteredAt), on: db)
-                }
+                guard try await closeStay(stay, at: time, on: db) else { continue }
                 if stay.lastSeenAt >= liveSince { announced.append((PlazaEventType.presenceExited, stay, time)) }
             }
         }
         for stay in tracker.open.values { try await stays.touch(stay.id, lastSeen: stay.lastSeenAt, on: db) }
         return try await presenceEvents(announced, username: user.username, displayName: user.displayName, on: db)
+    }
+
+    /// Ends every open stay of `user` at `time` (sharing off, history deleted, account erased, a new zone).
+    func endStays(of user: UserRecord, at time: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
+        var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
+        tracker.endAll(at: time)
+        return try await applyStays(tracker, user: user, now: time, on: db)
+    }
+
+    /// Closes the stay once (false when another process did) and counts it as a visit when it lasted long enough.
+    func closeStay(_ stay: StayRecord, at time: Date, on db: any SQLDatabase) async throws -> Bool {
+        guard try await stays.close(stay.id, at: time, on: db) else { return false }
+        if time.timeIntervalSince(stay.enteredAt) >= PlacesRules.minimumVisit {
+            try await stays.countVisit(location: stay.locationId, hourStart: Self.hourStart(stay.enteredAt), on: db)
+        }
+        return true
     }
 
     func presenceEvents(_ announced: [(type: String, stay: StayRecord, at: Date)], username: String, displayName: String, on db: any SQLDatabase)
@@ -151,9 +162,7 @@ extension PlacesService {
         try await prepare()
         let user = identity.user
         try await withFeed { db in
-            var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
-            tracker.endAll(at: now)
-            var messages = try await applyStays(tracker, user: user, now: now, on: db)
+            var messages = try await endStays(of: user, at: now, on: db)
             try await locations.deleteHistory(user: user.id, on: db)
             messages.append(.forget(user.id))
             return ((), messages)
@@ -164,9 +173,7 @@ extension PlacesService {
     func eraseUser(_ user: UserRecord, now: Date = Date()) async throws {
         try await prepare()
         try await withFeed { db in
-            var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
-            tracker.endAll(at: now)
-            var messages = try await applyStays(tracker, user: user, now: now, on: db)
+            var messages = try await endStays(of: user, at: now, on: db)
             try await locations.erase(user: user.id, on: db)
             try await businesses.removeMemberships(user: user.id, on: db)
             messages.append(.forget(user.id))
@@ -200,10 +207,7 @@ extension PlacesService {
         let quiet = try await stays.stale(before: now.addingTimeInterval(-PlacesRules.presenceFreshness), limit: 500, on: database.sql)
         for stay in quiet {
             try await withFeed { db in
-                guard try await stays.close(stay.id, at: stay.lastSeenAt, on: db) else { return ((), []) }
-                if stay.lastSeenAt.timeIntervalSince(stay.enteredAt) >= PlacesRules.minimumVisit {
-                    try await stays.countVisit(location: stay.locationId, hourStart: Self.hourStart(stay.enteredAt), on: db)
-                }
+                guard try await closeStay(stay, at: stay.lastSeenAt, on: db) else { return ((), []) }
                 guard let user = try await accounts.user(id: stay.userId, on: db) else { return ((), []) }
                 let messages = try await presenceEvents([(PlazaEventType.presenceExited, stay, stay.lastSeenAt)], username: user.username, displayName: user.displayName, on: db)
                 return ((), messages)

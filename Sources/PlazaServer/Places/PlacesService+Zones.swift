@@ -64,9 +64,7 @@ extension PlacesService {
         guard let live = try await locations.livePosition(user: user.id, on: db), live.zone == nil, zone.contains(live.coordinate) else { return [] }
         let point = LocationPoint(latitude: zone.center.latitude, longitude: zone.center.longitude, accuracy: nil, recordedAt: live.recordedAt)
         try await locations.setLivePosition(user: user.id, point: point, zone: zone.id, on: db)
-        var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
-        tracker.endAll(at: now)
-        var messages = try await applyStays(tracker, user: user, now: now, on: db)
+        var messages = try await endStays(of: user, at: now, on: db)
         let sharing = try await locations.sharing(user: user.id, on: db)
         if sharing.level != .off {
             messages.append(.position(try await livePosition(user: user.id, zone.center, at: live.recordedAt, zone: zone.id, sharing: sharing, on: db)))

@@ -13,7 +13,6 @@ struct PlacesService: Sendable {
     let feed: any LiveFeed
     let hub: EventHub
     let obfuscator: MapObfuscator
-    let secrets: Secrets
     let logger: Logger
 
     let businesses = BusinessStore()
@@ -21,11 +20,10 @@ struct PlacesService: Sendable {
     let stays = StayStore()
     let accounts = AccountStore()
 
-    init(database: PlazaDatabase, configuration: PlacesConfiguration, feed: any LiveFeed, secrets: Secrets, secretKey: String, logger: Logger) {
+    init(database: PlazaDatabase, configuration: PlacesConfiguration, feed: any LiveFeed, secretKey: String, logger: Logger) {
         self.database = database
         self.configuration = configuration
         self.feed = feed
-        self.secrets = secrets
         self.logger = logger
         catalog = LocationCatalog()
         index = LiveIndex()

@@ -25,6 +25,4 @@ final class EventHub: Sendable {
         let targets = listeners.withLock { listeners in audience.flatMap { listeners[$0].map { Array($0.values) } ?? [] } }
         for continuation in targets { continuation.yield(event) }
     }
-
-    var listenerCount: Int { listeners.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 }
