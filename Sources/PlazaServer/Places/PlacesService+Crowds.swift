@@ -109,7 +109,9 @@ struct PopularTimesTable {
         calendar.timeZone = timeZone
         self.calendar = calendar
         let earliest = hours.map(\.hourStart).min()
-        weeks = earliest.map { min(8, max(1, Int((now.timeIntervalSince($0) / (7 * 86_400)).rounded(.up)))) } ?? 0
+        // Whole weeks since the first counted hour: four past Mondays of data are four Mondays, not five
+        // (rounding up would divide by a week whose slot has not come round yet).
+        weeks = earliest.map { min(8, max(1, Int((now.timeIntervalSince($0) / (7 * 86_400)).rounded(.down)))) } ?? 0
         var totals = [[Int]](repeating: [Int](repeating: 0, count: 24), count: 7)
         for (start, visits) in hours {
             let (weekday, hour) = Self.slot(start, calendar)
