@@ -4,7 +4,10 @@ import Foundation
 public enum PlazaJSON {
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(RFC3339.format(date))
+        }
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
@@ -23,6 +26,7 @@ public enum PlazaJSON {
 
     /// An ISO 8601 date-time with a time zone, with or without fractional seconds.
     public static func parseDate(_ text: String) -> Date? {
+        if let date = RFC3339.parse(text) { return date }
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
