@@ -15,6 +15,7 @@ extension AccountService {
         if let student = update.student { user.student = student }
         let (accounts, updated) = (accounts, user)
         try await database.transaction { db in try await accounts.update(updated, on: db, now: now) }
+        identities.clear()
         return user.dto
     }
 
@@ -30,6 +31,7 @@ extension AccountService {
             try await sessions.revokeAll(userID: updated.id, except: identity.sessionID, now: now, on: db)
             try await outbox.enqueue(AccountMails.passwordChanged(to: updated.email), on: db, now: now)
         }
+        identities.clear()
         mailQueued()
     }
 
@@ -50,6 +52,7 @@ extension AccountService {
             try await accounts.update(updated, on: db, now: now)
             try await self.queueCode(.verifyEmail, userID: updated.id, email: email, now: now, on: db)
         }
+        identities.clear()
         mailQueued()
         return user.dto
     }
@@ -62,6 +65,7 @@ extension AccountService {
             try await sessions.revokeAll(userID: identity.user.id, except: nil, now: now, on: db)
             try await accounts.erase(identity.user.id, on: db, now: now)
         }
+        identities.clear()
         // Other domains erase what they hold about the person (places: location history, zones, memberships).
         try await accountErased(identity.user)
     }

@@ -46,6 +46,7 @@ extension AccountService {
         user.emailVerified = true
         let (accounts, verified) = (self.accounts, user)
         try await database.transaction { db in try await accounts.update(verified, on: db, now: now) }
+        identities.clear()
         return verified.dto
     }
 
@@ -79,6 +80,7 @@ extension AccountService {
             try await sessions.revokeAll(userID: updated.id, except: nil, now: now, on: db)
             try await outbox.enqueue(AccountMails.passwordChanged(to: updated.email), on: db, now: now)
         }
+        identities.clear()
         try await limiter.reset(loginAccountRule, updated.id.uuidString)
         mailQueued()
     }

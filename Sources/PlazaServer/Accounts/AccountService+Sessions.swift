@@ -76,6 +76,7 @@ extension AccountService {
             }
             return outcome
         }
+        if case .reused = outcome { identities.clear() }
         guard case .rotated(let sessionID, let userID) = outcome,
             let user = try await sessions.activeUser(sessionID: sessionID, now: now, on: database.sql), user.id == userID
         else { throw PlazaError.invalidToken }
@@ -90,12 +91,16 @@ extension AccountService {
 
     /// The identity behind a bearer token, or `nil` when the token is bad or its session is over.
     func identity(bearer token: String, now: Date = Date()) async throws -> Identity? {
-        guard let (userID, sessionID) = await tokens.verify(token),
+        let (known, generation) = identities.identity(for: token, now: now)
+        if let known { return known }
+        guard let (userID, sessionID, expires) = await tokens.verify(token),
             let (user, lastSeenAt) = try await sessions.liveSession(sessionID: sessionID, now: now, on: database.sql), user.id == userID
         else { return nil }
         // The session read says when it was last seen: no write at all on most requests.
         if now.timeIntervalSince(lastSeenAt) > 60 { try await sessions.touch(sessionID: sessionID, now: now, on: database.sql) }
-        return Identity(user: user, sessionID: sessionID)
+        let identity = Identity(user: user, sessionID: sessionID)
+        identities.store(identity, for: token, tokenExpires: expires, now: now, generation: generation)
+        return identity
     }
 
     /// The identity behind a web session cookie.
@@ -109,6 +114,7 @@ extension AccountService {
 
     func logout(_ identity: Identity, now: Date = Date()) async throws {
         try await sessions.revoke(sessionID: identity.sessionID, now: now, on: database.sql)
+        identities.clear()
     }
 
     func listSessions(_ identity: Identity, limit: Int, cursor: String?, now: Date = Date()) async throws -> Page<SessionInfo> {
@@ -123,6 +129,7 @@ extension AccountService {
 
     /// Revokes one of the caller's sessions; another user's session id is "not found", never "forbidden".
     func revokeSession(_ identity: Identity, id: UUID, now: Date = Date()) async throws {
+        defer { identities.clear() }
         guard try await sessions.revoke(sessionID: id, userID: identity.user.id, now: now, on: database.sql) else {
             throw PlazaError.notFound("session")
         }

@@ -157,6 +157,16 @@ struct BusinessStore: Sendable {
         return result
     }
 
+    /// Every business's owners and staff (the location catalog's membership table).
+    func allMemberships(on db: any SQLDatabase) async throws -> [UUID: [UUID: BusinessRole]] {
+        var memberships: [UUID: [UUID: BusinessRole]] = [:]
+        for row in try await db.select().columns("business_id", "user_id", "role").from("business_members").all() {
+            guard let role = BusinessRole(rawValue: try row.decode(column: "role", as: String.self)) else { continue }
+            memberships[try row.decode(column: "business_id", as: UUID.self), default: [:]][try row.decode(column: "user_id", as: UUID.self)] = role
+        }
+        return memberships
+    }
+
     func ownerCount(business: UUID, on db: any SQLDatabase) async throws -> Int {
         try await db.select().column(SQLFunction("count", args: SQLLiteral.all), as: "n").from("business_members")
             .where("business_id", .equal, business).where("role", .equal, BusinessRole.owner.rawValue)

@@ -2,9 +2,18 @@ import Foundation
 import PlazaCore
 import Synchronization
 
-/// A sharing user's newest position as the live index keeps it.
+/// A stay at a business location that has not ended, as the live index keeps it.
+struct OpenStay: Codable, Sendable, Hashable {
+    var locationId: UUID
+    var enteredAt: Date
+}
+
+/// A sharing user's newest position as the live index keeps it, with who they are and where they stay,
+/// so that a presence list needs no database read.
 struct LivePosition: Codable, Sendable, Hashable {
     var userId: UUID
+    var username: String
+    var displayName: String
     var latitude: Double
     var longitude: Double
     var recordedAt: Date
@@ -13,6 +22,8 @@ struct LivePosition: Codable, Sendable, Hashable {
     var zoneId: UUID?
     /// The dot the public map shows, when the user shares with the map and is not hidden by a zone.
     var published: Coordinate?
+    /// The user's open stays (none while inside a private zone).
+    var stays: [OpenStay] = []
 
     var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }
@@ -24,6 +35,8 @@ final class LiveIndex: Sendable {
         var positions = GeoGrid<UUID, LivePosition>(cellDegrees: 0.002)
         var dots = GeoGrid<UUID, Void>(cellDegrees: 0.01)
         var loaded = false
+        /// While a rebuild reads the database, what the feed says meanwhile, replayed over the rebuilt state.
+        var pending: [FeedMessage]?
     }
 
     private let state = Mutex(State())
@@ -44,15 +57,32 @@ final class LiveIndex: Sendable {
     /// Stores `position` unless the index already holds a newer one for that user.
     func apply(_ position: LivePosition) {
         state.withLock { state in
-            if let current = state.positions.entry(for: position.userId)?.value, current.recordedAt > position.recordedAt { return }
-            Self.put(position, into: &state)
+            state.pending?.append(.position(position))
+            Self.apply(position, to: &state)
         }
     }
 
     func forget(_ user: UUID) {
         state.withLock { state in
-            state.positions.remove(user)
-            state.dots.remove(user)
+            state.pending?.append(.forget(user))
+            Self.forget(user, in: &state)
+        }
+    }
+
+    private static func apply(_ position: LivePosition, to state: inout State) {
+        if let current = state.positions.entry(for: position.userId)?.value, current.recordedAt > position.recordedAt { return }
+        put(position, into: &state)
+    }
+
+    private static func forget(_ user: UUID, in state: inout State) {
+        state.positions.remove(user)
+        state.dots.remove(user)
+    }
+
+    /// Call before reading the database for `replaceAll`: changes that arrive meanwhile are kept for it.
+    func beginRebuild() {
+        state.withLock { state in
+            if state.pending == nil { state.pending = [] }
         }
     }
 
@@ -70,8 +100,16 @@ final class LiveIndex: Sendable {
     /// Replaces everything (start-up, or after the feed lost messages).
     func replaceAll(with positions: [LivePosition]) {
         state.withLock { state in
+            let pending = state.pending ?? []
             state = State()
             for position in positions { Self.put(position, into: &state) }
+            for message in pending {
+                switch message {
+                case .position(let position): Self.apply(position, to: &state)
+                case .forget(let user): Self.forget(user, in: &state)
+                default: break
+                }
+            }
             state.loaded = true
         }
     }

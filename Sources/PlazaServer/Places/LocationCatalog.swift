@@ -11,7 +11,7 @@ struct CatalogEntry: Sendable {
 }
 
 /// Every business location in memory, in a grid: the "which shops is this point in" question of every
-/// uploaded point, and nearby search. Loaded from the database on first use and again after any process
+/// uploaded point, and nearby search; and who works for each business (presence lists ask it). Loaded from the database on first use and again after any process
 /// reports a change (`FeedMessage.catalogChanged`); the database stays the source of truth.
 final class LocationCatalog: Sendable {
     private struct State {
@@ -19,6 +19,10 @@ final class LocationCatalog: Sendable {
         var loaded = false
         var first: CatalogEntry?
         var byBusiness: [UUID: [BusinessLocation]] = [:]
+        /// Owners and staff by business: every business with a member is here, with or without locations.
+        var members: [UUID: [UUID: BusinessRole]] = [:]
+        /// Counts invalidations: a load that began before one must not mark the catalog fresh.
+        var generation = 0
     }
 
     private let state = Mutex(State())
@@ -27,12 +31,16 @@ final class LocationCatalog: Sendable {
 
     /// Marks the catalog stale; the next use reloads it.
     func invalidate() {
-        state.withLock { $0.loaded = false }
+        state.withLock { state in
+            state.loaded = false
+            state.generation += 1
+        }
     }
 
     /// Loads the catalog when stale.
     func prepare(using db: any SQLDatabase) async throws {
-        guard !state.withLock({ $0.loaded }) else { return }
+        let (loaded, generation) = state.withLock { ($0.loaded, $0.generation) }
+        guard !loaded else { return }
         let locations = try await BusinessStore().allLocations(on: db)
         let businesses = try await BusinessStore().businesses(ids: Array(Set(locations.map(\.businessId))), on: db)
         var grid = GeoGrid<UUID, CatalogEntry>(cellDegrees: 0.01)
@@ -44,7 +52,20 @@ final class LocationCatalog: Sendable {
             if first == nil { first = entry }
         }
         let byBusiness = Dictionary(grouping: locations, by: \.businessId)
-        state.withLock { $0 = State(grid: grid, loaded: true, first: first, byBusiness: byBusiness) }
+        let members = try await BusinessStore().allMemberships(on: db)
+        state.withLock { state in
+            // Changed while loading: use what was read, but read again next time.
+            let fresh = state.generation == generation
+            state = State(grid: grid, loaded: fresh, first: first, byBusiness: byBusiness, members: members, generation: state.generation)
+        }
+    }
+
+    /// The user's role in the business: nil with `known` when the business exists but the user is no member.
+    func role(of user: UUID, in business: UUID) -> (known: Bool, role: BusinessRole?) {
+        state.withLock { state in
+            let members = state.members[business]
+            return (members != nil || state.byBusiness[business] != nil, members?[user])
+        }
     }
 
     /// The oldest location of all (the map's default centre).

@@ -165,19 +165,24 @@ struct LocationStore: Sendable {
     }
 
     /// Every sharing user's newest position with their settings, fresher than `since`, for rebuilding the index.
-    func livePositions(since: Date, on db: any SQLDatabase) async throws -> [(user: UUID, coordinate: Coordinate, recordedAt: Date, zone: UUID?, sharing: LocationSharing)] {
+    func livePositions(since: Date, on db: any SQLDatabase) async throws
+        -> [(user: UUID, username: String, displayName: String, coordinate: Coordinate, recordedAt: Date, zone: UUID?, sharing: LocationSharing)]
+    {
         try await db.select().columns(
             SQLColumn("user_id", table: "p"), SQLColumn("latitude", table: "p"), SQLColumn("longitude", table: "p"),
-            SQLColumn("recorded_at", table: "p"), SQLColumn("zone_id", table: "p"), SQLColumn("level", table: "s"), SQLColumn("zone_display", table: "s")
+            SQLColumn("recorded_at", table: "p"), SQLColumn("zone_id", table: "p"), SQLColumn("level", table: "s"), SQLColumn("zone_display", table: "s"),
+            SQLColumn("username", table: "u"), SQLColumn("display_name", table: "u")
         )
         .from(SQLAlias(SQLIdentifier("live_positions"), as: SQLIdentifier("p")))
         .join(SQLAlias(SQLIdentifier("location_settings"), as: SQLIdentifier("s")), on: SQLColumn("user_id", table: "p"), .equal, SQLColumn("user_id", table: "s"))
+        .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("user_id", table: "p"), .equal, SQLColumn("id", table: "u"))
         .where(SQLColumn("level", table: "s"), .notEqual, SQLBind(SharingLevel.off.rawValue))
         .where(SQLColumn("recorded_at", table: "p"), .greaterThanOrEqual, SQLBind(since))
         .all()
         .map { row in
             (
-                try row.decode(column: "user_id", as: UUID.self),
+                try row.decode(column: "user_id", as: UUID.self), try row.decode(column: "username", as: String.self),
+                try row.decode(column: "display_name", as: String.self),
                 Coordinate(latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
                 try row.decode(column: "recorded_at", as: Date.self), try row.decode(column: "zone_id", as: UUID?.self),
                 LocationSharing(

@@ -15,7 +15,10 @@ extension PlacesService {
             name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), category: request.category,
             description: (request.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines), createdAt: now)
         let owner = identity.user.id
-        try await database.transaction { db in try await businesses.insert(record, owner: owner, on: db) }
+        try await withFeed { db in
+            try await businesses.insert(record, owner: owner, on: db)
+            return ((), [.catalogChanged])
+        }
         return record.dto(locations: [], role: .owner)
     }
 
@@ -148,13 +151,14 @@ extension PlacesService {
         guard let user = try await accounts.user(login: username, on: database.sql), !username.contains("@") else {
             throw PlazaError.validation(field: "username", "No account has this username.")
         }
-        try await database.transaction { db in
+        try await withFeed { db in
             if request.role == .staff, try await businesses.role(of: user.id, in: business, on: db) == .owner,
                 try await businesses.ownerCount(business: business, on: db) <= 1
             {
                 throw PlazaError.conflict(field: "role", "A business needs at least one owner.")
             }
             try await businesses.setMember(business: business, user: user.id, role: request.role, now: now, on: db)
+            return ((), [.catalogChanged])
         }
         return BusinessMember(username: user.username, displayName: user.displayName, role: request.role, addedAt: now)
     }
@@ -164,13 +168,14 @@ extension PlacesService {
         guard let user = try await accounts.user(login: AccountRules.normalizedUsername(username), on: database.sql) else {
             throw PlazaError.notFound("member")
         }
-        try await database.transaction { db in
+        try await withFeed { db in
             let role = try await businesses.role(of: user.id, in: business, on: db)
             guard role != nil else { throw PlazaError.notFound("member") }
             if role == .owner, try await businesses.ownerCount(business: business, on: db) <= 1 {
                 throw PlazaError.conflict(field: "username", "A business needs at least one owner.")
             }
             _ = try await businesses.removeMember(business: business, user: user.id, on: db)
+            return ((), [.catalogChanged])
         }
     }
 }

@@ -60,8 +60,8 @@ extension PlacesService {
 
     /// Owners and staff: how many sharing customers are within `radius` of the business's locations now.
     func audience(_ identity: Identity, business: UUID, radius: Double, now: Date = Date()) async throws -> Audience {
-        _ = try await requireMember(identity, of: business)
         try await prepare()
+        try requireStaff(identity, of: business)
         let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
         var people = Set<UUID>()
         for location in catalog.locations(of: business) {

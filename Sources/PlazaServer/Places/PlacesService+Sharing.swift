@@ -22,7 +22,8 @@ extension PlacesService {
                 try await db.delete(from: "live_positions").where("user_id", .equal, user.id).run()
                 messages.append(.forget(user.id))
             } else if let live = try await locations.livePosition(user: user.id, on: db) {
-                messages.append(.position(try await livePosition(user: user.id, live.coordinate, at: live.recordedAt, zone: live.zone, sharing: sharing, on: db)))
+                let open = try await stays.openStays(user: user.id, on: db)
+                messages.append(.position(try await livePosition(user: user, live.coordinate, at: live.recordedAt, zone: live.zone, sharing: sharing, stays: open, on: db)))
             }
             return (sharing, messages)
         }
@@ -59,27 +60,31 @@ extension PlacesService {
             tracker.endQuiet(now: now)
             var messages = try await applyStays(tracker, user: user, now: now, on: db)
             messages.insert(
-                .position(try await livePosition(user: user.id, newest.point.coordinate, at: newest.point.recordedAt, zone: newest.zone?.id, sharing: sharing, on: db)),
+                .position(
+                    try await livePosition(
+                        user: user, newest.point.coordinate, at: newest.point.recordedAt, zone: newest.zone?.id, sharing: sharing, stays: Array(tracker.open.values),
+                        on: db)),
                 at: 0)
             return (result, messages)
         }
     }
 
-    /// The live-index entry for a position, with the dot the map may show.
-    func livePosition(user: UUID, _ coordinate: Coordinate, at time: Date, zone: UUID?, sharing: LocationSharing, on db: any SQLDatabase) async throws
-        -> LivePosition
-    {
+    /// The live-index entry for a position, with the dot the map may show and the open stays.
+    func livePosition(
+        user: UserRecord, _ coordinate: Coordinate, at time: Date, zone: UUID?, sharing: LocationSharing, stays open: [StayRecord], on db: any SQLDatabase
+    ) async throws -> LivePosition {
         var published: Coordinate?
         if sharing.level == .map {
             if let zone {
                 published = sharing.zoneDisplay == .hidden ? nil : try await locations.decoy(zone: zone, on: db)
             } else {
-                published = obfuscator.publish(coordinate, user: user, at: time)
+                published = obfuscator.publish(coordinate, user: user.id, at: time)
             }
         }
         return LivePosition(
-            userId: user, latitude: coordinate.latitude, longitude: coordinate.longitude, recordedAt: time, level: sharing.level, zoneId: zone,
-            published: published)
+            userId: user.id, username: user.username, displayName: user.displayName, latitude: coordinate.latitude, longitude: coordinate.longitude,
+            recordedAt: time, level: sharing.level, zoneId: zone, published: published,
+            stays: zone == nil ? open.map { OpenStay(locationId: $0.locationId, enteredAt: $0.enteredAt) }.sorted { $0.enteredAt < $1.enteredAt } : [])
     }
 
     /// Writes what a tracker decided and returns the events it causes: presence for the business's staff,
@@ -176,7 +181,7 @@ extension PlacesService {
             var messages = try await endStays(of: user, at: now, on: db)
             try await locations.erase(user: user.id, on: db)
             try await businesses.removeMemberships(user: user.id, on: db)
-            messages.append(.forget(user.id))
+            messages += [.forget(user.id), .catalogChanged]
             return ((), messages)
         }
     }
@@ -185,20 +190,19 @@ extension PlacesService {
 
     /// The customers in the business's locations now (owners and staff only). Never coordinates.
     func presence(_ identity: Identity, business: UUID, now: Date = Date()) async throws -> [PresentCustomer] {
-        _ = try await requireMember(identity, of: business)
         try await prepare()
+        try requireStaff(identity, of: business)
         let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
-        let locations = catalog.locations(of: business)
-        var inReach: Set<String> = []
-        for location in locations {
+        var present: [PresentCustomer] = []
+        for location in catalog.locations(of: business) {
             let reach = Double(location.radiusMeters) + StayTracker.margin(radius: location.radiusMeters)
-            for found in index.present(within: reach, of: location.coordinate, freshSince: freshSince) {
-                inReach.insert("\(location.id)|\(found.position.userId)")
+            for found in index.present(within: reach, of: location.coordinate, freshSince: freshSince) where found.position.userId != identity.user.id {
+                guard let stay = found.position.stays.first(where: { $0.locationId == location.id }) else { continue }
+                present.append(
+                    PresentCustomer(username: found.position.username, displayName: found.position.displayName, locationId: location.id, since: stay.enteredAt))
             }
         }
-        return try await stays.present(locations: locations.map(\.id), since: freshSince, on: database.sql)
-            .filter { inReach.contains("\($0.0.locationId)|\($0.0.userId)") && $0.0.userId != identity.user.id }
-            .map { PresentCustomer(username: $0.username, displayName: $0.displayName, locationId: $0.0.locationId, since: $0.0.enteredAt) }
+        return present.sorted { ($0.since, $0.username) < ($1.since, $1.username) }
     }
 
     /// Ends stays whose user went quiet (run every few seconds by the background service).

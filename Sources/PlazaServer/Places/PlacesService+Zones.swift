@@ -67,7 +67,7 @@ extension PlacesService {
         var messages = try await endStays(of: user, at: now, on: db)
         let sharing = try await locations.sharing(user: user.id, on: db)
         if sharing.level != .off {
-            messages.append(.position(try await livePosition(user: user.id, zone.center, at: live.recordedAt, zone: zone.id, sharing: sharing, on: db)))
+            messages.append(.position(try await livePosition(user: user, zone.center, at: live.recordedAt, zone: zone.id, sharing: sharing, stays: [], on: db)))
         }
         return messages
     }

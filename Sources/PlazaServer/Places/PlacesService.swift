@@ -46,7 +46,10 @@ struct PlacesService: Sendable {
     func prepare(now: Date = Date()) async throws {
         try await catalog.prepare(using: database.sql)
         guard !index.isLoaded else { return }
-        let rows = try await locations.livePositions(since: now.addingTimeInterval(-3_600), on: database.sql)
+        index.beginRebuild()
+        let since = now.addingTimeInterval(-3_600)
+        let rows = try await locations.livePositions(since: since, on: database.sql)
+        let open = Dictionary(grouping: try await stays.open(since: since, on: database.sql), by: \.userId)
         var positions: [LivePosition] = []
         for row in rows {
             var published: Coordinate?
@@ -59,8 +62,9 @@ struct PlacesService: Sendable {
             }
             positions.append(
                 LivePosition(
-                    userId: row.user, latitude: row.coordinate.latitude, longitude: row.coordinate.longitude, recordedAt: row.recordedAt,
-                    level: row.sharing.level, zoneId: row.zone, published: published))
+                    userId: row.user, username: row.username, displayName: row.displayName, latitude: row.coordinate.latitude,
+                    longitude: row.coordinate.longitude, recordedAt: row.recordedAt, level: row.sharing.level, zoneId: row.zone, published: published,
+                    stays: row.zone != nil ? [] : (open[row.user] ?? []).map { OpenStay(locationId: $0.locationId, enteredAt: $0.enteredAt) }))
         }
         index.replaceAll(with: positions)
     }
@@ -90,6 +94,13 @@ struct PlacesService: Sendable {
         }
         guard let role, !owner || role == .owner else { throw PlazaError.forbidden }
         return record
+    }
+
+    /// The same check from the in-memory catalog (call `prepare` first), for the hot read paths.
+    func requireStaff(_ identity: Identity, of business: UUID) throws {
+        let (known, role) = catalog.role(of: identity.user.id, in: business)
+        guard known else { throw PlazaError.notFound("business") }
+        guard role != nil else { throw PlazaError.forbidden }
     }
 
     static func hourStart(_ date: Date) -> Date {

@@ -20,20 +20,10 @@ struct StayStore: Sendable {
             .where("exited_at", .is, SQLLiteral.null).all().map(Self.stay(row:))
     }
 
-    /// Open stays at `locations` seen since `since`, with who is staying.
-    func present(locations: [UUID], since: Date, on db: any SQLDatabase) async throws -> [(StayRecord, username: String, displayName: String)] {
-        guard !locations.isEmpty else { return [] }
-        return try await db.select().columns(Self.columns.map { SQLColumn($0, table: "s") })
-            .columns(SQLColumn("username", table: "u"), SQLColumn("display_name", table: "u"))
-            .from(SQLAlias(SQLIdentifier("stays"), as: SQLIdentifier("s")))
-            .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("user_id", table: "s"), .equal, SQLColumn("id", table: "u"))
-            .where(SQLColumn("location_id", table: "s"), .in, SQLBind.group(locations))
-            .where(SQLColumn("exited_at", table: "s"), .is, SQLLiteral.null)
-            .where(SQLColumn("last_seen_at", table: "s"), .greaterThanOrEqual, SQLBind(since))
-            .orderBy(SQLColumn("entered_at", table: "s")).all()
-            .map { row in
-                (try Self.stay(row: row), try row.decode(column: "username", as: String.self), try row.decode(column: "display_name", as: String.self))
-            }
+    /// Every open stay seen since `since` (the live index's rebuild).
+    func open(since: Date, on db: any SQLDatabase) async throws -> [StayRecord] {
+        try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("stays").where("exited_at", .is, SQLLiteral.null)
+            .where("last_seen_at", .greaterThanOrEqual, SQLBind(since)).all().map(Self.stay(row:))
     }
 
     func insert(_ stay: StayRecord, on db: any SQLDatabase) async throws {

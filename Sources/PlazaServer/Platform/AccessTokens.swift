@@ -34,11 +34,11 @@ struct AccessTokens: Sendable {
         return try await keys.sign(claims)
     }
 
-    /// The user and session of a valid token; `nil` for a forged, malformed or expired one.
-    func verify(_ token: String) async -> (userID: UUID, sessionID: UUID)? {
+    /// The user, session and expiry of a valid token; `nil` for a forged, malformed or expired one.
+    func verify(_ token: String) async -> (userID: UUID, sessionID: UUID, expires: Date)? {
         guard let claims = try? await keys.verify(token, as: AccessClaims.self),
             let user = UUID(uuidString: claims.sub.value), let session = UUID(uuidString: claims.sid)
         else { return nil }
-        return (user, session)
+        return (user, session, claims.exp.value)
     }
 }

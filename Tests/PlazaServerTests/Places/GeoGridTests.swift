@@ -107,12 +107,33 @@ struct SeededGenerator: RandomNumberGenerator {
         for (minutes, level) in [(5.0, SharingLevel.map), (90, .map), (120, .merchants)] {
             index.apply(
                 LivePosition(
-                    userId: UUID(), latitude: here.latitude, longitude: here.longitude, recordedAt: now.addingTimeInterval(-minutes * 60), level: level,
+                    userId: UUID(), username: "someone", displayName: "Someone", latitude: here.latitude, longitude: here.longitude, recordedAt: now.addingTimeInterval(-minutes * 60), level: level,
                     zoneId: nil, published: here))
         }
         #expect(index.count == 3)
         #expect(index.prune(olderThan: now.addingTimeInterval(-3_600)) == 2)
         #expect(index.count == 1)
         #expect(index.dots(south: 9, west: 9, north: 11, east: 11, freshSince: .distantPast, limit: 10).count == 1)
+    }
+
+    /// Positions the feed delivers while a rebuild reads the database survive the rebuild's older rows.
+    @Test func aRebuildKeepsWhatArrivedWhileItRead() {
+        let index = LiveIndex()
+        let now = Date()
+        let (moved, left) = (UUID(), UUID())
+        func position(_ user: UUID, _ latitude: Double, _ age: Double) -> LivePosition {
+            LivePosition(
+                userId: user, username: "u", displayName: "U", latitude: latitude, longitude: 10, recordedAt: now.addingTimeInterval(-age), level: .merchants,
+                zoneId: nil, published: nil)
+        }
+        index.beginRebuild()
+        index.apply(position(moved, 20, 1))
+        index.forget(left)
+        index.replaceAll(with: [position(moved, 10, 60), position(left, 10, 60)])
+        #expect(index.position(of: moved)?.latitude == 20)
+        #expect(index.position(of: left) == nil)
+        index.apply(position(moved, 30, 0))
+        index.replaceAll(with: [position(moved, 10, 60)])
+        #expect(index.position(of: moved)?.latitude == 10, "no rebuild under way: nothing to replay")
     }
 }

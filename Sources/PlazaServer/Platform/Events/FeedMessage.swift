@@ -10,6 +10,6 @@ enum FeedMessage: Codable, Sendable {
     case forget(UUID)
     /// A live event for the listed users.
     case event(audience: [UUID], event: PlazaEvent)
-    /// Businesses or locations changed: reload the location catalog.
+    /// Businesses, locations or their members changed: reload the location catalog.
     case catalogChanged
 }
