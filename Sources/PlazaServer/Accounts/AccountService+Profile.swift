@@ -16,6 +16,7 @@ extension AccountService {
         let (accounts, updated) = (accounts, user)
         try await database.transaction { db in try await accounts.update(updated, on: db, now: now) }
         identities.clear()
+        if updated.displayName != identity.user.displayName { try await accountChanged(updated) }
         return user.dto
     }
 

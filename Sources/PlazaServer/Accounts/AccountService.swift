@@ -18,6 +18,8 @@ struct AccountService: Sendable {
     let mailQueued: @Sendable () -> Void
     /// Erases what other domains hold about an account that was just deleted.
     var accountErased: @Sendable (UserRecord) async throws -> Void = { _ in }
+    /// Tells other domains that what others see of an account (its display name) changed.
+    var accountChanged: @Sendable (UserRecord) async throws -> Void = { _ in }
     /// Identities behind recently verified access tokens (cleared by every account or session change).
     let identities = IdentityCache()
 

@@ -69,6 +69,7 @@ public final class PlazaServices: Sendable {
             passwords: try await PasswordHasher(cost: configuration.bcryptCost), limiter: limiter, limits: configuration.limits,
             baseURL: configuration.baseURL, mailQueued: { outbox.nudge() })
         accounts.accountErased = { user in try await places.eraseUser(user) }
+        accounts.accountChanged = { user in try await places.userChanged(user) }
         self.accounts = accounts
         templates = try await Templates.load()
     }

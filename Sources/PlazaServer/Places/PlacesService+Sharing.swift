@@ -21,12 +21,26 @@ extension PlacesService {
                 messages += try await endStays(of: user, at: now, on: db)
                 try await db.delete(from: "live_positions").where("user_id", .equal, user.id).run()
                 messages.append(.forget(user.id))
-            } else if let live = try await locations.livePosition(user: user.id, on: db) {
-                let open = try await stays.openStays(user: user.id, on: db)
-                messages.append(.position(try await livePosition(user: user, live.coordinate, at: live.recordedAt, zone: live.zone, sharing: sharing, stays: open, on: db)))
+            } else {
+                messages += try await republish(user, sharing: sharing, on: db)
             }
             return (sharing, messages)
         }
+    }
+
+    /// A renamed user appears under the new name in presence lists at once, not at their next point.
+    func userChanged(_ user: UserRecord) async throws {
+        try await withFeed { db in
+            let sharing = try await locations.sharing(user: user.id, on: db)
+            return ((), sharing.level == .off ? [] : try await republish(user, sharing: sharing, on: db))
+        }
+    }
+
+    /// The user's newest position again, as it is now (another level, another name).
+    private func republish(_ user: UserRecord, sharing: LocationSharing, on db: any SQLDatabase) async throws -> [FeedMessage] {
+        guard let live = try await locations.livePosition(user: user.id, on: db) else { return [] }
+        let open = try await stays.openStays(user: user.id, on: db)
+        return [.position(try await livePosition(user: user, live.coordinate, at: live.recordedAt, zone: live.zone, sharing: sharing, stays: open, on: db))]
     }
 
     /// Stores recorded points. Points inside a private zone keep only the zone; points newer than the newest

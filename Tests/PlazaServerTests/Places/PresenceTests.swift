@@ -24,6 +24,11 @@ import Testing
             let items = try response.decode(Page<PresentCustomer>.self).items
             #expect(items.map(\.username) == ["anna"] && items[0].locationId == location.id && items[0].displayName == "Anna")
             #expect(!response.text.contains("latitude") && !response.text.contains("40.41"))
+            // She renames herself: the list shows the new name at once.
+            let renamed = try await client.send(.patch, "/v1/me", json: ProfileUpdate(displayName: "Anna B."), token: anna.accessToken)
+            #expect(renamed.status == .ok)
+            let again = try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: owner.accessToken).decode(Page<PresentCustomer>.self)
+            #expect(again.items.map(\.displayName) == ["Anna B."])
             // The customer cannot read the merchant's list.
             #expect(try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: anna.accessToken).status == .forbidden)
 
