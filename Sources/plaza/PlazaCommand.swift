@@ -13,6 +13,11 @@ struct PlazaCommand: AsyncParsableCommand {
         subcommands: [Serve.self, Demo.self, Migrate.self, Admin.self, Backup.self, Bench.self],
         defaultSubcommand: Serve.self
     )
+
+    static func main() async {
+        ConcurrencyExecutor.installEventLoops(environment: ProcessInfo.processInfo.environment)
+        await main(nil)
+    }
 }
 
 /// Reads the `PLAZA_*` variables, or exits with one line per bad variable.

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
@@ -40,13 +39,25 @@ public struct GeoBench: Sendable {
         var unit: Double = 1
     }
 
+    /// Fills a fresh database from this process, then measures a `plaza serve` of its own on it.
     public func run() async throws -> String {
-        try await BenchServer.run(configuration, prepare: { $0.bcryptCost = 4 }) { services, port, logger in
-            try await measure(services: services, port: port, logger: logger)
+        var configuration = configuration
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        if case .sqlite = configuration.storage {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path)
+        }
+        if configuration.secretKey == nil { configuration.secretKey = Secrets.randomToken() + Secrets.randomToken() }
+        let logger = { var logger = Logger(label: "plaza-bench"); logger.logLevel = .warning; return logger }()
+        let services = try await PlazaServices.open(configuration, logger: logger)
+        return try await services.withDatabase {
+            try await services.migrate()
+            return try await measure(services: services, logger: logger)
         }
     }
 
-    private func measure(services: PlazaServices, port: Int, logger: Logger) async throws -> String {
+    private func measure(services: PlazaServices, logger: Logger) async throws -> String {
         var lines: [String] = []
         let clock = ContinuousClock()
         let town = GeoBenchData(users: options.users, boxMeters: options.boxMeters, seed: 2026)
@@ -101,31 +112,29 @@ public struct GeoBench: Sendable {
         }
         var moverTokens: [String] = []
         for mover in movers { moverTokens.append(try await Self.session(for: mover.id, services: services)) }
-        started = clock.now
-        // The rows above went straight into the tables, around the feed: rebuild the index from them.
-        places.index.invalidate()
-        try await places.prepare()
-        lines.append("Live index built from the database: \(places.index.count) positions in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
 
-        let http = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(connectionPool: .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: options.concurrency)))
-        let base = "http://127.0.0.1:\(port)"
+        // The server starts on the filled database and builds its live index on the first request.
+        let server = try await BenchChildServer(storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
         do {
+            let http = try await HTTPPool(port: server.port, size: options.concurrency)
+            started = clock.now
+            try await http.send(0, .GET, "/v1/businesses/\(shops[0].business)/presence", token: merchantToken)
+            lines.append("plaza serve built its live index from the database on its first request: \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
             let report = try await queries(
-                services: services, town: town, shops: shops, grid: grid, owner: owner, merchantToken: merchantToken, movers: movers,
-                moverTokens: moverTokens, http: http, base: base, lines: lines, logger: logger)
-            try await http.shutdown()
+                services: services, town: town, shops: shops, grid: grid, merchantToken: merchantToken, movers: movers,
+                moverTokens: moverTokens, http: http, lines: lines, logger: logger)
+            await http.close()
+            server.stop()
             return report
         } catch {
-            try? await http.shutdown()
+            server.stop()
             throw error
         }
     }
 
     private func queries(
-        services: PlazaServices, town: GeoBenchData, shops: [(business: UUID, location: BusinessLocation)], grid: GeoGrid<Int, Void>, owner: Identity,
-        merchantToken: String, movers: [(id: UUID, start: Coordinate)], moverTokens: [String], http: HTTPClient, base: String, lines: [String],
+        services: PlazaServices, town: GeoBenchData, shops: [(business: UUID, location: BusinessLocation)], grid: GeoGrid<Int, Void>,
+        merchantToken: String, movers: [(id: UUID, start: Coordinate)], moverTokens: [String], http: HTTPPool, lines: [String],
         logger: Logger
     ) async throws -> String {
         var lines = lines
@@ -160,47 +169,75 @@ public struct GeoBench: Sendable {
             let moverPoints: @Sendable (Int) -> Coordinate = { index in
                 movers[index % Self.movers].start.offset(north: Double(index % 97) * 3, east: Double(index % 89) * 3)
             }
+            // Every request body and command is built before the clock starts, for both systems alike.
             let ingestBase = Date().addingTimeInterval(-300)
+            let singles = try (0..<requests).map { index in
+                let point = moverPoints(index)
+                let time = ingestBase.addingTimeInterval(Double(index / Self.movers))
+                return ByteBuffer(
+                    bytes: try PlazaJSON.encoder().encode(
+                        LocationUpload(points: [LocationPoint(latitude: point.latitude, longitude: point.longitude, accuracy: 8, recordedAt: time)])))
+            }
             rows.append(
                 Row(what: "ingest, 1 point per request", system: "Plaza HTTP", result: try await meter.run(requests) { index in
-                    let point = moverPoints(index)
-                    let time = ingestBase.addingTimeInterval(Double(index / Self.movers))
-                    let body = LocationUpload(points: [LocationPoint(latitude: point.latitude, longitude: point.longitude, accuracy: 8, recordedAt: time)])
-                    try await Self.send(http, .POST, base + "/v1/me/locations", token: moverTokens[index % Self.movers], body: body)
+                    try await http.send(index, .POST, "/v1/me/locations", token: moverTokens[index % Self.movers], json: singles[index])
                 }))
             if let redis {
+                let commands = (0..<requests).map { index in
+                    let point = moverPoints(index)
+                    return ["GEOADD", "bench", String(point.longitude), String(point.latitude), movers[index % Self.movers].id.uuidString]
+                }
                 rows.append(
                     Row(what: "ingest, 1 point per request", system: "Redis GEOADD", result: try await meter.run(requests) { index in
-                        let point = moverPoints(index)
-                        try await redis.connection(index).command(["GEOADD", "bench", String(point.longitude), String(point.latitude), movers[index % Self.movers].id.uuidString])
+                        try await redis.connection(index).command(commands[index])
                     }))
             }
             let batches = max(1, requests / 10)
             let batchBase = Date().addingTimeInterval(-250)
+            let batchBodies = try (0..<batches).map { index in
+                let points = (0..<100).map { k -> LocationPoint in
+                    let point = moverPoints(index * 100 + k)
+                    return LocationPoint(
+                        latitude: point.latitude, longitude: point.longitude, accuracy: 8,
+                        recordedAt: batchBase.addingTimeInterval(Double((index / Self.movers) * 100 + k)).addingTimeInterval(-200))
+                }
+                return ByteBuffer(bytes: try PlazaJSON.encoder().encode(LocationUpload(points: points)))
+            }
             rows.append(
                 Row(what: "ingest, 100 points per request", system: "Plaza HTTP", result: try await meter.run(batches) { index in
-                    let mover = index % Self.movers
-                    let points = (0..<100).map { k -> LocationPoint in
-                        let point = moverPoints(index * 100 + k)
-                        return LocationPoint(
-                            latitude: point.latitude, longitude: point.longitude, accuracy: 8,
-                            recordedAt: batchBase.addingTimeInterval(Double((index / Self.movers) * 100 + k)).addingTimeInterval(-200))
-                    }
-                    try await Self.send(http, .POST, base + "/v1/me/locations", token: moverTokens[mover], body: LocationUpload(points: points))
+                    try await http.send(index, .POST, "/v1/me/locations", token: moverTokens[index % Self.movers], json: batchBodies[index])
                 }, unit: 100))
             if let redis {
+                let commands = (0..<batches).map { index in
+                    var words = ["GEOADD", "bench"]
+                    for k in 0..<100 {
+                        let point = moverPoints(index * 100 + k)
+                        words += [String(point.longitude), String(point.latitude), "\(movers[index % Self.movers].id.uuidString)-\(k)"]
+                    }
+                    return words
+                }
                 rows.append(
                     Row(what: "ingest, 100 points per request", system: "Redis GEOADD ×100", result: try await meter.run(batches) { index in
-                        var words = ["GEOADD", "bench"]
-                        for k in 0..<100 {
-                            let point = moverPoints(index * 100 + k)
-                            words += [String(point.longitude), String(point.latitude), "\(movers[index % Self.movers].id.uuidString)-\(k)"]
-                        }
-                        try await redis.connection(index).command(words)
+                        try await redis.connection(index).command(commands[index])
                     }, unit: 100))
             }
 
-            // (b) Queries, and the result sets compared.
+            // Each protocol's floor: the cheapest request each server answers.
+            rows.append(
+                Row(what: "floor: the cheapest request", system: "Plaza HTTP GET /healthz", result: try await meter.run(requests) { index in
+                    try await http.send(index, .GET, "/healthz", token: merchantToken)
+                }))
+            if let redis {
+                rows.append(
+                    Row(what: "floor: the cheapest request", system: "Redis PING", result: try await meter.run(requests) { index in
+                        try await redis.connection(index).command(["PING"])
+                    }))
+            }
+
+            // (b) Queries, and the result sets compared. This process reads the same positions into its own
+            // index (the same code), to check the server's audience counts against.
+            places.index.invalidate()
+            try await places.prepare()
             let moverIDs = Set(movers.map(\.id))
             var agreement: [String] = []
             for (label, radius, useAudience) in [("presence, 100 m shop", 100.0, false), ("presence, 200 m shop", 200.0, false), ("audience within 1 km", 1_000.0, true)] {
@@ -209,7 +246,7 @@ public struct GeoBench: Sendable {
                     Row(what: label, system: "Plaza HTTP", result: try await meter.run(requests) { index in
                         let shop = candidates[index % candidates.count]
                         let path = useAudience ? "/v1/businesses/\(shop.business)/audience?radius=1000" : "/v1/businesses/\(shop.business)/presence"
-                        try await Self.send(http, .GET, base + path, token: merchantToken, body: Optional<Acknowledgement>.none)
+                        try await http.send(index, .GET, path, token: merchantToken)
                     }))
                 if let redis {
                     rows.append(
@@ -235,9 +272,14 @@ public struct GeoBench: Sendable {
                     let fuzzy = Set(grid.within(radius + 1, of: center).map { town.users[$0.key].id })
                     var sets: [Set<UUID>] = []
                     if useAudience {
-                        sets.append(Set(places.index.present(within: radius, of: center, freshSince: Date().addingTimeInterval(-600)).map(\.position.userId)))
+                        // The server answers with a count: it must be the size of the set the same index code finds here.
+                        let people = Set(places.index.present(within: radius, of: center, freshSince: Date().addingTimeInterval(-600)))
+                        let answer = try PlazaJSON.decoder().decode(
+                            Audience.self, from: try await http.get("/v1/businesses/\(shop.business)/audience?radius=1000", token: merchantToken))
+                        sets.append(answer.count == people.count ? people : [])
                     } else {
-                        let listed = try await places.presence(owner, business: shop.business).map(\.username)
+                        let body = try await http.get("/v1/businesses/\(shop.business)/presence", token: merchantToken)
+                        let listed = try PlazaJSON.decoder().decode(Page<PresentCustomer>.self, from: body).items.map(\.username)
                         let byName = Dictionary(uniqueKeysWithValues: town.users.lazy.filter { fuzzy.contains($0.id) }.map { (Self.username($0.id), $0.id) })
                         sets.append(Set(listed.compactMap { byName[$0] }))
                     }
@@ -284,20 +326,35 @@ public struct GeoBench: Sendable {
             userID: user, kind: .api, device: "bench", now: Date(), expires: Date().addingTimeInterval(86_400), on: services.database.sql)
         return try await AccessTokens(secretKey: services.configuration.secretKey ?? "", lifetime: 3_600).issue(userID: user, sessionID: id)
     }
+}
 
+/// One HTTP connection per worker, as each Redis worker has its own connection.
+struct HTTPPool: Sendable {
     struct BenchFailure: Error, CustomStringConvertible { var description: String }
 
-    static func send(_ http: HTTPClient, _ method: NIOHTTP1.HTTPMethod, _ url: String, token: String, body: (some Encodable)?) async throws {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try PlazaJSON.encoder().encode(body)))
-        }
-        let response = try await http.execute(request, timeout: .seconds(30))
-        let answer = try await response.body.collect(upTo: 16 << 20)
-        guard response.status.code < 300 else { throw BenchFailure(description: "\(method) \(url): \(response.status) \(String(buffer: answer))") }
+    let connections: [BenchHTTPConnection]
+
+    init(port: Int, size: Int) async throws {
+        var connections: [BenchHTTPConnection] = []
+        for _ in 0..<max(1, size) { connections.append(try await BenchHTTPConnection(port: port)) }
+        self.connections = connections
+    }
+
+    /// Sends on worker `index`'s connection; anything but a success stops the bench.
+    @discardableResult
+    func send(_ index: Int, _ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil) async throws -> ByteBuffer {
+        let reply = try await connections[index % connections.count].send(method, path, token: token, json: body)
+        guard reply.status < 300 else { throw BenchFailure(description: "\(method) \(path): \(reply.status) \(String(buffer: reply.body))") }
+        return reply.body
+    }
+
+    /// A GET's body, as `Data` for a decoder.
+    func get(_ path: String, token: String) async throws -> Data {
+        Data(try await send(0, .GET, path, token: token).readableBytesView)
+    }
+
+    func close() async {
+        for connection in connections { await connection.close() }
     }
 }
 

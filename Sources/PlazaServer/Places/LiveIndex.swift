@@ -28,11 +28,21 @@ struct LivePosition: Codable, Sendable, Hashable {
     var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }
 
+/// What a circle query needs of a position: plain values only, so that scanning thousands costs no
+/// reference counting. The rest of a `LivePosition` waits in a side table for the few that match.
+private struct Spot: Sendable {
+    var recordedAt: Date
+    /// Sharing, and not inside one of their private zones.
+    var countable: Bool
+    var hasStays: Bool
+}
+
 /// Every sharing user's live position in memory, in two grids: true positions (presence, never shown)
 /// and published dots (the map). Rebuilt from `live_positions` at start, kept current by the feed.
 final class LiveIndex: Sendable {
     private struct State {
-        var positions = GeoGrid<UUID, LivePosition>(cellDegrees: 0.002)
+        var positions = GeoGrid<UUID, Spot>(cellDegrees: 0.002)
+        var details: [UUID: LivePosition] = [:]
         var dots = GeoGrid<UUID, Void>(cellDegrees: 0.01)
         var loaded = false
         /// While a rebuild reads the database, what the feed says meanwhile, replayed over the rebuilt state.
@@ -51,7 +61,7 @@ final class LiveIndex: Sendable {
     }
 
     func position(of user: UUID) -> LivePosition? {
-        state.withLock { $0.positions.entry(for: user)?.value }
+        state.withLock { $0.details[user] }
     }
 
     /// Stores `position` unless the index already holds a newer one for that user.
@@ -70,12 +80,13 @@ final class LiveIndex: Sendable {
     }
 
     private static func apply(_ position: LivePosition, to state: inout State) {
-        if let current = state.positions.entry(for: position.userId)?.value, current.recordedAt > position.recordedAt { return }
+        if let current = state.details[position.userId], current.recordedAt > position.recordedAt { return }
         put(position, into: &state)
     }
 
     private static func forget(_ user: UUID, in state: inout State) {
         state.positions.remove(user)
+        state.details[user] = nil
         state.dots.remove(user)
     }
 
@@ -93,6 +104,7 @@ final class LiveIndex: Sendable {
         state.withLock { state in
             let stale = Set(state.positions.allKeys { $0.value.recordedAt < cutoff })
             state.dots.removeAll { key, _ in stale.contains(key) }
+            for key in stale { state.details[key] = nil }
             return state.positions.removeAll { key, _ in stale.contains(key) }
         }
     }
@@ -115,12 +127,25 @@ final class LiveIndex: Sendable {
     }
 
     /// Users who may count as present: sharing, outside their zones, fresh, within `radius` of `center`.
-    func present(within radius: Double, of center: Coordinate, freshSince: Date) -> [(position: LivePosition, distance: Double)] {
+    func present(within radius: Double, of center: Coordinate, freshSince: Date) -> [UUID] {
         state.withLock { state in
             state.positions.within(radius, of: center).compactMap { found in
-                let position = found.entry.value
-                guard position.level != .off, position.zoneId == nil, position.recordedAt >= freshSince else { return nil }
-                return (position, found.distance)
+                found.entry.value.countable && found.entry.value.recordedAt >= freshSince ? found.key : nil
+            }
+        }
+    }
+
+    /// Those of them with an open stay at `location`, other than `excluded`, with the stay.
+    func staying(at location: UUID, within radius: Double, of center: Coordinate, freshSince: Date, excluding excluded: UUID)
+        -> [(position: LivePosition, stay: OpenStay)]
+    {
+        state.withLock { state in
+            state.positions.within(radius, of: center).compactMap { found in
+                let spot = found.entry.value
+                guard spot.countable, spot.hasStays, spot.recordedAt >= freshSince, found.key != excluded, let position = state.details[found.key],
+                    let stay = position.stays.first(where: { $0.locationId == location })
+                else { return nil }
+                return (position, stay)
             }
         }
     }
@@ -140,7 +165,9 @@ final class LiveIndex: Sendable {
     }
 
     private static func put(_ position: LivePosition, into state: inout State) {
-        state.positions.upsert(position.userId, at: position.coordinate, value: position)
+        let spot = Spot(recordedAt: position.recordedAt, countable: position.level != .off && position.zoneId == nil, hasStays: !position.stays.isEmpty)
+        state.positions.upsert(position.userId, at: position.coordinate, value: spot)
+        state.details[position.userId] = position
         if let published = position.published, position.level == .map {
             state.dots.upsert(position.userId, at: published, value: ())
         } else {

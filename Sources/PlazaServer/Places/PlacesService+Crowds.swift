@@ -63,12 +63,11 @@ extension PlacesService {
         try await prepare()
         try requireStaff(identity, of: business)
         let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
-        var people = Set<UUID>()
-        for location in catalog.locations(of: business) {
-            for found in index.present(within: radius, of: location.coordinate, freshSince: freshSince) { people.insert(found.position.userId) }
-        }
-        let enough = people.count >= PlacesRules.minimumCount
-        return Audience(radiusMeters: radius, count: enough ? people.count : nil, enoughData: enough)
+        let around = catalog.locations(of: business).map { index.present(within: radius, of: $0.coordinate, freshSince: freshSince) }
+        // One location lists each person once; several may list the same person twice.
+        let count = around.count == 1 ? around[0].count : Set(around.joined()).count
+        let enough = count >= PlacesRules.minimumCount
+        return Audience(radiusMeters: radius, count: enough ? count : nil, enoughData: enough)
     }
 
     // MARK: Map

@@ -210,10 +210,8 @@ extension PlacesService {
         var present: [PresentCustomer] = []
         for location in catalog.locations(of: business) {
             let reach = Double(location.radiusMeters) + StayTracker.margin(radius: location.radiusMeters)
-            for found in index.present(within: reach, of: location.coordinate, freshSince: freshSince) where found.position.userId != identity.user.id {
-                guard let stay = found.position.stays.first(where: { $0.locationId == location.id }) else { continue }
-                present.append(
-                    PresentCustomer(username: found.position.username, displayName: found.position.displayName, locationId: location.id, since: stay.enteredAt))
+            for (position, stay) in index.staying(at: location.id, within: reach, of: location.coordinate, freshSince: freshSince, excluding: identity.user.id) {
+                present.append(PresentCustomer(username: position.username, displayName: position.displayName, locationId: location.id, since: stay.enteredAt))
             }
         }
         return present.sorted { ($0.since, $0.username) < ($1.since, $1.username) }
