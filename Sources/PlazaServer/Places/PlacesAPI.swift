@@ -137,7 +137,7 @@ struct PlacesAPI: Sendable {
     /// Owners and staff: the customers in the business's locations now.
     @Sendable func presence(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
-        return try .json(Page(items: try await places.presence(context.identity, business: id), nextCursor: nil))
+        return .json(writing: Page(items: try await places.presence(context.identity, business: id), nextCursor: nil))
     }
 
     /// Owners and staff: how many sharing customers are within `radius` metres (default 1,000, at most 5,000).

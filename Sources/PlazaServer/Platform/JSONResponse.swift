@@ -13,6 +13,13 @@ extension Response {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// The same response for a value that writes its own JSON (long lists).
+    static func json(writing value: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
+        var writer = JSONWriter()
+        value.write(to: &writer)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: writer.buffer))
+    }
+
     /// `204 No Content`.
     static var noContent: Response { Response(status: .noContent) }
 }
