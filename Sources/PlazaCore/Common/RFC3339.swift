@@ -12,32 +12,37 @@ public enum RFC3339 {
 
     /// Whole seconds in UTC, as `JSONEncoder`'s `.iso8601` writes them: `2026-11-23T10:00:00Z`.
     public static func format(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        write(date) { bytes.append($0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The 20 bytes of `format(date)`, one at a time.
+    public static func write(_ date: Date, _ put: (UInt8) -> Void) {
         let seconds = Int64((date.timeIntervalSince1970).rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(20)
-        func put(_ value: Int64, _ width: Int) {
+        func digits(_ value: Int64, _ width: Int) {
             var divisor: Int64 = width == 4 ? 1_000 : 10
             while divisor > 0 {
-                bytes.append(UInt8(48 + value / divisor % 10))
+                put(UInt8(48 + value / divisor % 10))
                 divisor /= 10
             }
         }
-        put(year, 4)
-        bytes.append(45)
-        put(month, 2)
-        bytes.append(45)
-        put(day, 2)
-        bytes.append(84)
-        put(secondOfDay / 3_600, 2)
-        bytes.append(58)
-        put(secondOfDay / 60 % 60, 2)
-        bytes.append(58)
-        put(secondOfDay % 60, 2)
-        bytes.append(90)
-        return String(decoding: bytes, as: UTF8.self)
+        digits(year, 4)
+        put(45)
+        digits(month, 2)
+        put(45)
+        digits(day, 2)
+        put(84)
+        digits(secondOfDay / 3_600, 2)
+        put(58)
+        digits(secondOfDay / 60 % 60, 2)
+        put(58)
+        digits(secondOfDay % 60, 2)
+        put(90)
     }
 
     private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {

@@ -41,20 +41,6 @@ public struct GeoBench: Sendable {
 
     /// Fills a fresh database from this process, then measures a `plaza serve` of its own on it.
     public func run() async throws -> String {
-        if ProcessInfo.processInfo.environment["PLAZA_TMP_JSON"] != nil {
-            for n in [79, 314] {
-                let page = Page(items: (0..<n).map { i in PresentCustomer(username: "gabcdef\(i)", displayName: "Person number \(i)", locationId: UUID(), since: Date()) }, nextCursor: nil)
-                let clock = ContinuousClock()
-                let start = clock.now
-                var bytes = 0
-                for _ in 0..<2000 { bytes += try PlazaJSON.encoder().encode(page).count }
-                print("encode \(n): \(LoadMeter.milliseconds(clock.now - start) / 2000 * 1000) µs, \(bytes / 2000) bytes")
-                let start2 = clock.now
-                for _ in 0..<2000 { var w = JSONWriter(); page.write(to: &w); bytes += w.buffer.readableBytes }
-                print("write \(n): \(LoadMeter.milliseconds(clock.now - start2) / 2000 * 1000) µs")
-            }
-            return ""
-        }
         var configuration = configuration
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
