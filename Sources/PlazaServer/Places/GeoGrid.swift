@@ -62,16 +62,21 @@ struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Every point within `radius` metres of `center`, with its distance, in no particular order.
     func within(_ radius: Double, of center: Coordinate) -> [(key: Key, entry: Entry, distance: Double)] {
         var found: [(key: Key, entry: Entry, distance: Double)] = []
+        forEach(within: radius, of: center) { key, entry, distance in found.append((key, entry, distance)) }
+        return found
+    }
+
+    /// Visits every point within `radius` metres of `center`, gathering nothing on the way.
+    func forEach(within radius: Double, of center: Coordinate, _ body: (Key, Entry, Double) -> Void) {
         let reach = center.reach(radius: radius)
         forEachCell(latitudes: center.latitude - reach.latitude...center.latitude + reach.latitude, longitudeCenter: center.longitude,
             longitudeHalfWidth: reach.longitude)
         { bucket in
             for (key, entry) in bucket {
                 let distance = center.distance(to: entry.coordinate)
-                if distance <= radius { found.append((key, entry, distance)) }
+                if distance <= radius { body(key, entry, distance) }
             }
         }
-        return found
     }
 
     /// Every point inside the box; `west > east` means the box crosses the antimeridian.

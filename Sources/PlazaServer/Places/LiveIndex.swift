@@ -1,6 +1,5 @@
 import Foundation
 import PlazaCore
-import Synchronization
 
 /// A stay at a business location that has not ended, as the live index keeps it.
 struct OpenStay: Codable, Sendable, Hashable {
@@ -49,31 +48,31 @@ final class LiveIndex: Sendable {
         var pending: [FeedMessage]?
     }
 
-    private let state = Mutex(State())
+    private let state = ReadWriteLock(State())
 
-    var count: Int { state.withLock { $0.positions.count } }
+    var count: Int { state.read { $0.positions.count } }
 
     /// False until rebuilt from the database, and again after the feed may have lost messages.
-    var isLoaded: Bool { state.withLock { $0.loaded } }
+    var isLoaded: Bool { state.read { $0.loaded } }
 
     func invalidate() {
-        state.withLock { $0.loaded = false }
+        state.write { $0.loaded = false }
     }
 
     func position(of user: UUID) -> LivePosition? {
-        state.withLock { $0.details[user] }
+        state.read { $0.details[user] }
     }
 
     /// Stores `position` unless the index already holds a newer one for that user.
     func apply(_ position: LivePosition) {
-        state.withLock { state in
+        state.write { state in
             state.pending?.append(.position(position))
             Self.apply(position, to: &state)
         }
     }
 
     func forget(_ user: UUID) {
-        state.withLock { state in
+        state.write { state in
             state.pending?.append(.forget(user))
             Self.forget(user, in: &state)
         }
@@ -92,7 +91,7 @@ final class LiveIndex: Sendable {
 
     /// Call before reading the database for `replaceAll`: changes that arrive meanwhile are kept for it.
     func beginRebuild() {
-        state.withLock { state in
+        state.write { state in
             if state.pending == nil { state.pending = [] }
         }
     }
@@ -101,7 +100,7 @@ final class LiveIndex: Sendable {
     /// process that runs for months must not keep everyone who ever shared.
     @discardableResult
     func prune(olderThan cutoff: Date) -> Int {
-        state.withLock { state in
+        state.write { state in
             let stale = Set(state.positions.allKeys { $0.value.recordedAt < cutoff })
             state.dots.removeAll { key, _ in stale.contains(key) }
             for key in stale { state.details[key] = nil }
@@ -111,7 +110,7 @@ final class LiveIndex: Sendable {
 
     /// Replaces everything (start-up, or after the feed lost messages).
     func replaceAll(with positions: [LivePosition]) {
-        state.withLock { state in
+        state.write { state in
             let pending = state.pending ?? []
             state = State()
             for position in positions { Self.put(position, into: &state) }
@@ -128,31 +127,44 @@ final class LiveIndex: Sendable {
 
     /// Users who may count as present: sharing, outside their zones, fresh, within `radius` of `center`.
     func present(within radius: Double, of center: Coordinate, freshSince: Date) -> [UUID] {
-        state.withLock { state in
-            state.positions.within(radius, of: center).compactMap { found in
-                found.entry.value.countable && found.entry.value.recordedAt >= freshSince ? found.key : nil
+        state.read { state in
+            var found: [UUID] = []
+            state.positions.forEach(within: radius, of: center) { key, entry, _ in
+                if entry.value.countable && entry.value.recordedAt >= freshSince { found.append(key) }
             }
+            return found
         }
     }
 
-    /// Those of them with an open stay at `location`, other than `excluded`, with the stay.
-    func staying(at location: UUID, within radius: Double, of center: Coordinate, freshSince: Date, excluding excluded: UUID)
-        -> [(position: LivePosition, stay: OpenStay)]
-    {
-        state.withLock { state in
-            state.positions.within(radius, of: center).compactMap { found in
-                let spot = found.entry.value
-                guard spot.countable, spot.hasStays, spot.recordedAt >= freshSince, found.key != excluded, let position = state.details[found.key],
-                    let stay = position.stays.first(where: { $0.locationId == location })
-                else { return nil }
-                return (position, stay)
+    /// How many `present` would list, without listing them.
+    func presentCount(within radius: Double, of center: Coordinate, freshSince: Date) -> Int {
+        state.read { state in
+            var count = 0
+            state.positions.forEach(within: radius, of: center) { _, entry, _ in
+                if entry.value.countable && entry.value.recordedAt >= freshSince { count += 1 }
             }
+            return count
+        }
+    }
+
+    /// Those of them with an open stay at `location`, other than `excluded`, as a presence list shows them.
+    func staying(at location: UUID, within radius: Double, of center: Coordinate, freshSince: Date, excluding excluded: UUID) -> [PresentCustomer] {
+        state.read { state in
+            var found: [PresentCustomer] = []
+            state.positions.forEach(within: radius, of: center) { key, entry, _ in
+                let spot = entry.value
+                guard spot.countable, spot.hasStays, spot.recordedAt >= freshSince, key != excluded, let position = state.details[key],
+                    let stay = position.stays.first(where: { $0.locationId == location })
+                else { return }
+                found.append(PresentCustomer(username: position.username, displayName: position.displayName, locationId: location, since: stay.enteredAt))
+            }
+            return found
         }
     }
 
     /// Published dots inside the box, fresher than `freshSince`.
     func dots(south: Double, west: Double, north: Double, east: Double, freshSince: Date, limit: Int) -> [Coordinate] {
-        state.withLock { state in
+        state.read { state in
             var result: [Coordinate] = []
             for found in state.dots.inside(south: south, west: west, north: north, east: east) {
                 guard result.count < limit, let position = state.positions.entry(for: found.key)?.value, position.recordedAt >= freshSince else {

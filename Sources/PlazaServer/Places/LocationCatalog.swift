@@ -1,7 +1,6 @@
 import Foundation
 import PlazaCore
 import SQLKit
-import Synchronization
 
 /// A business location with what a search result or an event shows of its business.
 struct CatalogEntry: Sendable {
@@ -25,13 +24,13 @@ final class LocationCatalog: Sendable {
         var generation = 0
     }
 
-    private let state = Mutex(State())
+    private let state = ReadWriteLock(State())
     /// The largest location radius, so a grid query by point finds every location whose circle holds it.
     static let maximumRadius = Double(PlacesRules.locationRadius.upperBound)
 
     /// Marks the catalog stale; the next use reloads it.
     func invalidate() {
-        state.withLock { state in
+        state.write { state in
             state.loaded = false
             state.generation += 1
         }
@@ -39,7 +38,7 @@ final class LocationCatalog: Sendable {
 
     /// Loads the catalog when stale.
     func prepare(using db: any SQLDatabase) async throws {
-        let (loaded, generation) = state.withLock { ($0.loaded, $0.generation) }
+        let (loaded, generation) = state.read { ($0.loaded, $0.generation) }
         guard !loaded else { return }
         let locations = try await BusinessStore().allLocations(on: db)
         let businesses = try await BusinessStore().businesses(ids: Array(Set(locations.map(\.businessId))), on: db)
@@ -53,7 +52,7 @@ final class LocationCatalog: Sendable {
         }
         let byBusiness = Dictionary(grouping: locations, by: \.businessId)
         let members = try await BusinessStore().allMemberships(on: db)
-        state.withLock { state in
+        state.write { state in
             // Changed while loading: use what was read, but read again next time.
             let fresh = state.generation == generation
             state = State(grid: grid, loaded: fresh, first: first, byBusiness: byBusiness, members: members, generation: state.generation)
@@ -62,7 +61,7 @@ final class LocationCatalog: Sendable {
 
     /// The user's role in the business: nil with `known` when the business exists but the user is no member.
     func role(of user: UUID, in business: UUID) -> (known: Bool, role: BusinessRole?) {
-        state.withLock { state in
+        state.read { state in
             let members = state.members[business]
             return (members != nil || state.byBusiness[business] != nil, members?[user])
         }
@@ -70,21 +69,21 @@ final class LocationCatalog: Sendable {
 
     /// The oldest location of all (the map's default centre).
     var first: CatalogEntry? {
-        state.withLock { $0.first }
+        state.read { $0.first }
     }
 
     /// A business's locations, oldest first (call `prepare` before).
     func locations(of business: UUID) -> [BusinessLocation] {
-        state.withLock { $0.byBusiness[business] ?? [] }
+        state.read { $0.byBusiness[business] ?? [] }
     }
 
     func entry(_ location: UUID) -> CatalogEntry? {
-        state.withLock { $0.grid.entry(for: location)?.value }
+        state.read { $0.grid.entry(for: location)?.value }
     }
 
     /// Locations whose own radius holds `point` (`margin` metres wider, for leaving with hysteresis).
     func containing(_ point: Coordinate, margin: (Int) -> Double = { _ in 0 }) -> [(entry: CatalogEntry, distance: Double)] {
-        state.withLock { state in
+        state.read { state in
             state.grid.within(Self.maximumRadius * 1.25 + 20, of: point).compactMap { found in
                 let radius = Double(found.entry.value.location.radiusMeters)
                 return found.distance <= radius + margin(found.entry.value.location.radiusMeters) ? (found.entry.value, found.distance) : nil
@@ -94,12 +93,12 @@ final class LocationCatalog: Sendable {
 
     /// Locations within `radius` of `point`, nearest first.
     func near(_ point: Coordinate, radius: Double) -> [(entry: CatalogEntry, distance: Double)] {
-        state.withLock { state in
+        state.read { state in
             state.grid.within(radius, of: point).map { ($0.entry.value, $0.distance) }.sorted { ($0.1, $0.0.location.id.uuidString) < ($1.1, $1.0.location.id.uuidString) }
         }
     }
 
     func inside(south: Double, west: Double, north: Double, east: Double) -> [CatalogEntry] {
-        state.withLock { $0.grid.inside(south: south, west: west, north: north, east: east).map(\.entry.value) }
+        state.read { $0.grid.inside(south: south, west: west, north: north, east: east).map(\.entry.value) }
     }
 }

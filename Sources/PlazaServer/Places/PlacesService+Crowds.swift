@@ -26,8 +26,7 @@ extension PlacesService {
 
     /// People at the location now per the live index (sharing, outside zones, fresh).
     func presentCount(_ location: BusinessLocation, now: Date) -> Int {
-        index.present(within: Double(location.radiusMeters), of: location.coordinate, freshSince: now.addingTimeInterval(-PlacesRules.presenceFreshness))
-            .count
+        index.presentCount(within: Double(location.radiusMeters), of: location.coordinate, freshSince: now.addingTimeInterval(-PlacesRules.presenceFreshness))
     }
 
     /// Accepts a line-wait report from someone at the location in the last 30 minutes, once per 15 minutes.
@@ -63,9 +62,12 @@ extension PlacesService {
         try await prepare()
         try requireStaff(identity, of: business)
         let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
-        let around = catalog.locations(of: business).map { index.present(within: radius, of: $0.coordinate, freshSince: freshSince) }
-        // One location lists each person once; several may list the same person twice.
-        let count = around.count == 1 ? around[0].count : Set(around.joined()).count
+        let locations = catalog.locations(of: business)
+        // One location counts each person once; around several, the same person may be near two of them.
+        let count =
+            locations.count == 1
+            ? index.presentCount(within: radius, of: locations[0].coordinate, freshSince: freshSince)
+            : Set(locations.flatMap { index.present(within: radius, of: $0.coordinate, freshSince: freshSince) }).count
         let enough = count >= PlacesRules.minimumCount
         return Audience(radiusMeters: radius, count: enough ? count : nil, enoughData: enough)
     }

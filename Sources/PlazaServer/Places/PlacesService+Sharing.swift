@@ -210,11 +210,10 @@ extension PlacesService {
         var present: [PresentCustomer] = []
         for location in catalog.locations(of: business) {
             let reach = Double(location.radiusMeters) + StayTracker.margin(radius: location.radiusMeters)
-            for (position, stay) in index.staying(at: location.id, within: reach, of: location.coordinate, freshSince: freshSince, excluding: identity.user.id) {
-                present.append(PresentCustomer(username: position.username, displayName: position.displayName, locationId: location.id, since: stay.enteredAt))
-            }
+            present += index.staying(at: location.id, within: reach, of: location.coordinate, freshSince: freshSince, excluding: identity.user.id)
         }
-        return present.sorted { ($0.since, $0.username) < ($1.since, $1.username) }
+        // Longest-staying first; usernames are ASCII, so their bytes sort as the strings do, only faster.
+        return present.sorted { $0.since != $1.since ? $0.since < $1.since : $0.username.utf8.lexicographicallyPrecedes($1.username.utf8) }
     }
 
     /// Ends stays whose user went quiet (run every few seconds by the background service).
