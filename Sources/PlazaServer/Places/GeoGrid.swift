@@ -73,6 +73,9 @@ struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             longitudeHalfWidth: reach.longitude)
         { bucket in
             for (key, entry) in bucket {
+                // The circle's bounding box first: most of a cell's points beyond it cost no trigonometry.
+                guard abs(entry.coordinate.latitude - center.latitude) <= reach.latitude else { continue }
+                if let halfWidth = reach.longitude, abs(Coordinate.wrapLongitude(entry.coordinate.longitude - center.longitude)) > halfWidth { continue }
                 let distance = center.distance(to: entry.coordinate)
                 if distance <= radius { body(key, entry, distance) }
             }

@@ -30,6 +30,8 @@ struct LivePosition: Codable, Sendable, Hashable {
 /// What a circle query needs of a position: plain values only, so that scanning thousands costs no
 /// reference counting. The rest of a `LivePosition` waits in a side table for the few that match.
 private struct Spot: Sendable {
+    /// Where the rest of the position waits in `State.details`: an array index, not a hash lookup.
+    var slot: Int32
     var recordedAt: Date
     /// Sharing, and not inside one of their private zones.
     var countable: Bool
@@ -41,7 +43,9 @@ private struct Spot: Sendable {
 final class LiveIndex: Sendable {
     private struct State {
         var positions = GeoGrid<UUID, Spot>(cellDegrees: 0.002)
-        var details: [UUID: LivePosition] = [:]
+        var details: [LivePosition?] = []
+        var slotOf: [UUID: Int32] = [:]
+        var freeSlots: [Int32] = []
         var dots = GeoGrid<UUID, Void>(cellDegrees: 0.01)
         var loaded = false
         /// While a rebuild reads the database, what the feed says meanwhile, replayed over the rebuilt state.
@@ -60,7 +64,7 @@ final class LiveIndex: Sendable {
     }
 
     func position(of user: UUID) -> LivePosition? {
-        state.read { $0.details[user] }
+        state.read { state in state.slotOf[user].flatMap { state.details[Int($0)] } }
     }
 
     /// Stores `position` unless the index already holds a newer one for that user.
@@ -79,14 +83,16 @@ final class LiveIndex: Sendable {
     }
 
     private static func apply(_ position: LivePosition, to state: inout State) {
-        if let current = state.details[position.userId], current.recordedAt > position.recordedAt { return }
+        if let slot = state.slotOf[position.userId], let current = state.details[Int(slot)], current.recordedAt > position.recordedAt { return }
         put(position, into: &state)
     }
 
     private static func forget(_ user: UUID, in state: inout State) {
         state.positions.remove(user)
-        state.details[user] = nil
         state.dots.remove(user)
+        guard let slot = state.slotOf.removeValue(forKey: user) else { return }
+        state.details[Int(slot)] = nil
+        state.freeSlots.append(slot)
     }
 
     /// Call before reading the database for `replaceAll`: changes that arrive meanwhile are kept for it.
@@ -101,10 +107,9 @@ final class LiveIndex: Sendable {
     @discardableResult
     func prune(olderThan cutoff: Date) -> Int {
         state.write { state in
-            let stale = Set(state.positions.allKeys { $0.value.recordedAt < cutoff })
-            state.dots.removeAll { key, _ in stale.contains(key) }
-            for key in stale { state.details[key] = nil }
-            return state.positions.removeAll { key, _ in stale.contains(key) }
+            let stale = state.positions.allKeys { $0.value.recordedAt < cutoff }
+            for key in stale { Self.forget(key, in: &state) }
+            return stale.count
         }
     }
 
@@ -153,7 +158,7 @@ final class LiveIndex: Sendable {
             var found: [PresentCustomer] = []
             state.positions.forEach(within: radius, of: center) { key, entry, _ in
                 let spot = entry.value
-                guard spot.countable, spot.hasStays, spot.recordedAt >= freshSince, key != excluded, let position = state.details[key],
+                guard spot.countable, spot.hasStays, spot.recordedAt >= freshSince, key != excluded, let position = state.details[Int(spot.slot)],
                     let stay = position.stays.first(where: { $0.locationId == location })
                 else { return }
                 found.append(PresentCustomer(username: position.username, displayName: position.displayName, locationId: location, since: stay.enteredAt))
@@ -177,9 +182,20 @@ final class LiveIndex: Sendable {
     }
 
     private static func put(_ position: LivePosition, into state: inout State) {
-        let spot = Spot(recordedAt: position.recordedAt, countable: position.level != .off && position.zoneId == nil, hasStays: !position.stays.isEmpty)
+        let slot: Int32
+        if let known = state.slotOf[position.userId] {
+            slot = known
+        } else if let free = state.freeSlots.popLast() {
+            slot = free
+        } else {
+            slot = Int32(state.details.count)
+            state.details.append(nil)
+        }
+        state.slotOf[position.userId] = slot
+        state.details[Int(slot)] = position
+        let spot = Spot(
+            slot: slot, recordedAt: position.recordedAt, countable: position.level != .off && position.zoneId == nil, hasStays: !position.stays.isEmpty)
         state.positions.upsert(position.userId, at: position.coordinate, value: spot)
-        state.details[position.userId] = position
         if let published = position.published, position.level == .map {
             state.dots.upsert(position.userId, at: published, value: ())
         } else {

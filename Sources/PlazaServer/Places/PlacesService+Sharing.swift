@@ -212,8 +212,8 @@ extension PlacesService {
             let reach = Double(location.radiusMeters) + StayTracker.margin(radius: location.radiusMeters)
             present += index.staying(at: location.id, within: reach, of: location.coordinate, freshSince: freshSince, excluding: identity.user.id)
         }
-        // Longest-staying first; usernames are ASCII, so their bytes sort as the strings do, only faster.
-        return present.sorted { $0.since != $1.since ? $0.since < $1.since : $0.username.utf8.lexicographicallyPrecedes($1.username.utf8) }
+        // Longest-staying first (usernames are short ASCII strings: compared by bytes, inline).
+        return present.sorted { $0.since != $1.since ? $0.since < $1.since : $0.username < $1.username }
     }
 
     /// Ends stays whose user went quiet (run every few seconds by the background service).

@@ -71,23 +71,40 @@ struct JSONWriter {
     /// As `uuidString` spells it (upper-case hex), without its formatting machinery.
     mutating func uuid(_ value: UUID) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        withUnsafeBytes(of: value.uuid) { raw in
-            for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(Self.hexDigit(byte >> 4))
-                bytes.append(Self.hexDigit(byte & 0x0F))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { out in
+            var at = 0
+            out[at] = UInt8(ascii: "\"")
+            at += 1
+            withUnsafeBytes(of: value.uuid) { raw in
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    out[at] = Self.hexDigit(raw[index] >> 4)
+                    out[at + 1] = Self.hexDigit(raw[index] & 0x0F)
+                    at += 2
+                }
             }
+            out[at] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[0...at]))
         }
-        bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
     mutating func date(_ value: Date) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        RFC3339.write(value) { self.bytes.append($0) }
-        bytes.append(UInt8(ascii: "\""))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 22) { out in
+            var at = 0
+            out[at] = UInt8(ascii: "\"")
+            at += 1
+            RFC3339.write(value) { byte in
+                out[at] = byte
+                at += 1
+            }
+            out[at] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[0...at]))
+        }
         needsComma = true
     }
 
