@@ -51,9 +51,16 @@ public struct GeoBench: Sendable {
         if configuration.secretKey == nil { configuration.secretKey = Secrets.randomToken() + Secrets.randomToken() }
         let logger = { var logger = Logger(label: "plaza-bench"); logger.logLevel = .warning; return logger }()
         let services = try await PlazaServices.open(configuration, logger: logger)
-        return try await services.withDatabase {
-            try await services.migrate()
-            return try await measure(services: services, logger: logger)
+        do {
+            let report = try await services.withDatabase {
+                try await services.migrate()
+                return try await measure(services: services, logger: logger)
+            }
+            try await services.database.close()
+            return report
+        } catch {
+            try? await services.database.close()
+            throw error
         }
     }
 
