@@ -70,35 +70,29 @@ struct JSONWriter {
 
     /// As `uuidString` spells it (upper-case hex), without its formatting machinery.
     mutating func uuid(_ value: UUID) {
-        separate()
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { out in
-            var at = 0
-            out[at] = UInt8(ascii: "\"")
-            at += 1
+        quoted(capacity: 36) { put in
             withUnsafeBytes(of: value.uuid) { raw in
                 for index in 0..<16 {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        out[at] = UInt8(ascii: "-")
-                        at += 1
-                    }
-                    out[at] = Self.hexDigit(raw[index] >> 4)
-                    out[at + 1] = Self.hexDigit(raw[index] & 0x0F)
-                    at += 2
+                    if index == 4 || index == 6 || index == 8 || index == 10 { put(UInt8(ascii: "-")) }
+                    put(Self.hexDigit(raw[index] >> 4))
+                    put(Self.hexDigit(raw[index] & 0x0F))
                 }
             }
-            out[at] = UInt8(ascii: "\"")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[0...at]))
         }
-        needsComma = true
     }
 
     mutating func date(_ value: Date) {
+        quoted(capacity: 20) { put in RFC3339.write(value, put) }
+    }
+
+    /// A string value of at most `capacity` bytes that need no escaping, gathered on the stack and appended once.
+    private mutating func quoted(capacity: Int, _ fill: ((UInt8) -> Void) -> Void) {
         separate()
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 22) { out in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity + 2) { out in
             var at = 0
             out[at] = UInt8(ascii: "\"")
             at += 1
-            RFC3339.write(value) { byte in
+            fill { byte in
                 out[at] = byte
                 at += 1
             }

@@ -35,6 +35,34 @@ import Testing
         }
     }
 
+    /// Who may read a presence list is answered from each process's memory: removing a staff member in one
+    /// process takes the list away from them in the other too.
+    @Test(.enabled(if: TestEngine.enabled.contains(.postgres)))
+    func staffRemovedInOneProcessLoseThePresenceListInTheOther() async throws {
+        let shopPoint = Coordinate(latitude: -33.8688, longitude: 151.2093)
+        try await TestPlaza.withSharedDatabase(.postgres) { first, second in
+            let (owner, business, _) = try await PlacesDriver(first).shop(at: shopPoint)
+            let staff = try await AccountsDriver(first).signedIn("carla", role: .merchant)
+            let path = "/v1/businesses/\(business.id)/presence"
+            #expect(try await second.send(.get, path, token: staff.accessToken).status == .forbidden)
+            let linked = try await first.send(
+                .post, "/v1/businesses/\(business.id)/members", json: AddMemberRequest(username: "carla", role: .staff), token: owner.accessToken)
+            #expect(linked.status == .ok || linked.status == .created)
+            var status = HTTPResponse.Status.forbidden
+            for _ in 0..<40 where status != .ok {
+                status = try await second.send(.get, path, token: staff.accessToken).status
+                if status != .ok { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(status == .ok)
+            #expect(try await first.send(.delete, "/v1/businesses/\(business.id)/members/carla", token: owner.accessToken).status == .noContent)
+            for _ in 0..<40 where status == .ok {
+                status = try await second.send(.get, path, token: staff.accessToken).status
+                if status == .ok { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(status == .forbidden)
+        }
+    }
+
     @Test(.enabled(if: TestEngine.enabled.contains(.postgres)))
     func anEventMadeByOneProcessReachesAListenerOfTheOtherOnce() async throws {
         let shopPoint = Coordinate(latitude: -33.8688, longitude: 151.2093)
