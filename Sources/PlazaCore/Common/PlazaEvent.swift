@@ -29,3 +29,17 @@ public enum PlazaEventType {
     /// The user came within reach of a business location (to that user). Payload: `NearbyBusiness`.
     public static let nearbyBusiness = "nearby.business"
 }
+
+/// The wallet's event types.
+public enum WalletEventType {
+    /// Money arrived from another user (to the recipient). Payload: `Transfer`.
+    public static let transferReceived = "transfer.received"
+    /// A top-up succeeded or failed (to its owner). Payload: `TopUp`.
+    public static let topUpUpdated = "top_up.updated"
+    /// A withdrawal was paid out or failed (to its owner). Payload: `Withdrawal`.
+    public static let withdrawalUpdated = "withdrawal.updated"
+    /// A merchant asks the customer to pay (to the customer and the business's staff). Payload: `Charge`.
+    public static let chargeRequested = "charge.requested"
+    /// `charge.approved`, `charge.declined`, `charge.cancelled`, `charge.expired`, `charge.refunded`: payload `Charge`.
+    public static func charge(_ status: ChargeStatus) -> String { "charge.\(status.rawValue)" }
+}

@@ -19,13 +19,19 @@ public struct Problem: Codable, Sendable, Hashable {
     public var detail: String?
     public var code: ErrorCode
     public var errors: [FieldError]?
+    /// With `state_conflict`: the state the object is in now (a charge's `approved`, `expired`, ...).
+    public var currentState: String?
 
-    public init(type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: ErrorCode, errors: [FieldError]? = nil) {
+    public init(
+        type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: ErrorCode, errors: [FieldError]? = nil,
+        currentState: String? = nil
+    ) {
         self.type = type
         self.title = title
         self.status = status
         self.detail = detail
         self.code = code
         self.errors = errors
+        self.currentState = currentState
     }
 }

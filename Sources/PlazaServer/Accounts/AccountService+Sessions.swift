@@ -118,12 +118,12 @@ extension AccountService {
     }
 
     func listSessions(_ identity: Identity, limit: Int, cursor: String?, now: Date = Date()) async throws -> Page<SessionInfo> {
-        let after = try cursor.map(SessionCursor.decode)
+        let after = try cursor.map(RowCursor.decode)
         let items = try await sessions.list(
             userID: identity.user.id, current: identity.sessionID, now: now, limit: limit + 1, after: after?.id,
             on: database.sql)
         let page = Array(items.prefix(limit))
-        let next = items.count > limit ? page.last.map { SessionCursor(id: $0.id).encoded } : nil
+        let next = items.count > limit ? page.last.map { RowCursor(id: $0.id).encoded } : nil
         return Page(items: page, nextCursor: next)
     }
 

@@ -123,7 +123,7 @@ struct SessionStore: Sendable {
         var query = db.select().columns("id", "device", "created_at", "last_seen_at").from("sessions")
             .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null).where("expires_at", .greaterThan, now)
         if let after {
-            // Compared with the cursor row's stored value (see `SessionCursor`).
+            // Compared with the cursor row's stored value (see `RowCursor`).
             let seen = SQLQueryString("(SELECT last_seen_at FROM sessions WHERE id = \(bind: after))")
             query = query.where {
                 $0.where(SQLColumn("last_seen_at"), .lessThan, seen)

@@ -31,6 +31,7 @@ struct AuthenticatedContext: ChildRequestContext, IdempotencyScoped {
     let identity: Identity
     let clientAddress: String
     let csrfToken: String?
+    var idempotencyClaim: IdempotencyClaim?
 
     init(context: AppRequestContext) throws {
         guard let identity = context.identity else { throw PlazaError.unauthorized }

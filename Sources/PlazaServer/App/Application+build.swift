@@ -21,6 +21,8 @@ public func buildApplication(
         services: services.backgroundServices,
         onServerRunning: { channel in
             services.logger.notice("Plaza is listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
+            // The processor calls back on loopback (the sandbox runs in this process; a real one gets PLAZA_PUBLIC_URL).
+            services.wallet.gateway.deliverWebhooks(to: "http://127.0.0.1:\(channel.localAddress?.port ?? configuration.port)/v1/webhooks/gateway")
             await onListening(channel.localAddress?.port ?? configuration.port)
         },
         logger: services.logger
@@ -60,6 +62,9 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
         .addRoutes(to: v1, authenticated: authenticated)
     PlacesAPI(places: services.places, accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
+    WalletAPI(wallet: services.wallet, signature: services.webhookSignature, maxBody: services.configuration.limits.maxRequestBody)
+        .addRoutes(to: v1, authenticated: authenticated)
+    ChargesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     EventsAPI(hub: services.places.hub, accounts: services.accounts).addRoutes(to: v1)
 
     try StaticAssets().addRoutes(to: router)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlazaCore
 
 /// Everything Plaza reads at start-up, from `PLAZA_*` environment variables (see the README's table).
 public struct PlazaConfiguration: Sendable {
@@ -29,6 +30,7 @@ public struct PlazaConfiguration: Sendable {
     public var mode: Mode = .production
     public var limits = Limits()
     public var places = PlacesConfiguration()
+    public var wallet = WalletConfiguration()
 
     public init() {}
 
@@ -114,6 +116,17 @@ public struct PlazaConfiguration: Sendable {
                 fail("PLAZA_TIME_ZONE", "must be an IANA time zone such as Europe/Berlin, not '\(zone)'")
             }
         }
+        if let currencies = value("PLAZA_CURRENCIES") {
+            let codes = currencies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
+            if !codes.isEmpty, codes.allSatisfy(Money.isCurrencyCode) { configuration.wallet.currencies = codes } else {
+                fail("PLAZA_CURRENCIES", "must be ISO 4217 codes separated by commas, such as USD or USD,EUR")
+            }
+        }
+        if let ttl = value("PLAZA_CHARGE_TTL") {
+            if let seconds = parseDuration(ttl), (10...3_600).contains(seconds) { configuration.wallet.chargeTTL = seconds } else {
+                fail("PLAZA_CHARGE_TTL", "must be a duration from 10s to 1h such as 5m or 90s, not '\(ttl)'")
+            }
+        }
         if case .postgres = configuration.storage, configuration.secretKey == nil {
             fail("PLAZA_SECRET_KEY", "is required with PostgreSQL, so that every Plaza process signs tokens with the same key")
         }
@@ -172,5 +185,16 @@ public struct PlacesConfiguration: Sendable {
     public var timeZoneName = "UTC"
     /// How often stale stays are closed and their exits announced.
     public var sweepInterval: TimeInterval = 15
+    public init() {}
+}
+
+/// Money settings.
+public struct WalletConfiguration: Sendable {
+    /// The currencies wallets hold (`PLAZA_CURRENCIES`, default USD); the first is the default one.
+    public var currencies = ["USD"]
+    /// How long a charge waits for the customer (`PLAZA_CHARGE_TTL`, default 5 minutes).
+    public var chargeTTL: TimeInterval = 300
+    /// How often expired charges are swept (a pending charge past its expiry is refused at once regardless).
+    public var sweepInterval: TimeInterval = 5
     public init() {}
 }

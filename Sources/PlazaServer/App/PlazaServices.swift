@@ -17,6 +17,8 @@ public final class PlazaServices: Sendable {
     let templates: MustacheLibrary
     let secrets: Secrets
     let places: PlacesService
+    let wallet: WalletService
+    let webhookSignature: WebhookSignature
 
     /// Opens the database and prepares every service; nothing is migrated or served yet.
     public static func open(_ configuration: PlazaConfiguration, logger: Logger) async throws -> PlazaServices {
@@ -62,6 +64,10 @@ public final class PlazaServices: Sendable {
             }
         let places = PlacesService(database: database, configuration: configuration.places, feed: feed, secretKey: secretKey, logger: logger)
         self.places = places
+        webhookSignature = WebhookSignature(secretKey: secretKey)
+        wallet = WalletService(
+            database: database, configuration: configuration.wallet, places: places, idempotency: idempotency,
+            gateway: SandboxGateway(secretKey: secretKey, logger: logger), limiter: limiter, secrets: secrets, logger: logger)
         self.outbox = outbox
         var accounts = AccountService(
             database: database, secrets: secrets,
@@ -96,7 +102,7 @@ public final class PlazaServices: Sendable {
     /// Long-running work to run beside the server.
     var backgroundServices: [any Service] {
         [DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
-         PlacesBackgroundService(places: places)] + (places.feed.service.map { [$0] } ?? [])
+         PlacesBackgroundService(places: places), WalletBackgroundService(wallet: wallet)] + (places.feed.service.map { [$0] } ?? [])
     }
 }
 

@@ -55,6 +55,18 @@ struct StayStore: Sendable {
             .where("last_seen_at", .greaterThanOrEqual, since).first() != nil
     }
 
+    /// Whether the user is in one of the business's locations now: an open stay seen since `since`.
+    func isPresent(user: UUID, business: UUID, since: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.select().column(SQLColumn("id", table: "s"))
+            .from(SQLAlias(SQLIdentifier("stays"), as: SQLIdentifier("s")))
+            .join(
+                SQLAlias(SQLIdentifier("business_locations"), as: SQLIdentifier("l")), method: SQLJoinMethod.inner,
+                on: SQLBinaryExpression(SQLColumn("id", table: "l"), .equal, SQLColumn("location_id", table: "s")))
+            .where(SQLColumn("user_id", table: "s"), .equal, SQLBind(user)).where(SQLColumn("business_id", table: "l"), .equal, SQLBind(business))
+            .where(SQLColumn("exited_at", table: "s"), .is, SQLLiteral.null).where(SQLColumn("last_seen_at", table: "s"), .greaterThanOrEqual, SQLBind(since))
+            .first() != nil
+    }
+
     /// Closed stays ended before `cutoff` lose their link to the person (the hourly counts stay).
     func purge(before cutoff: Date, on db: any SQLDatabase) async throws {
         try await db.delete(from: "stays").where("exited_at", .lessThan, cutoff).run()

@@ -8,6 +8,8 @@ import PlazaCore
 /// A request context that knows whose idempotency keys it may see (the signed-in user).
 protocol IdempotencyScoped {
     var idempotencyScope: String { get }
+    /// Set by `IdempotencyMiddleware` while a keyed request runs; money handlers record their response with it.
+    var idempotencyClaim: IdempotencyClaim? { get set }
 }
 
 extension HTTPField.Name {
@@ -54,27 +56,35 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
             headers[.contentType] = contentType
             headers[.idempotentReplayed] = "true"
             return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: stored)))
-        case .started:
-            break
+        case .started(let claim):
+            var context = context
+            context.idempotencyClaim = claim
+            return try await run(request, context: context, claim: claim, next: next)
         }
+    }
 
+    private func run(_ request: Request, context: Context, claim: IdempotencyClaim, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let response: Response
         do {
             response = try await next(request, context)
         } catch let error as PlazaError where error.status.code < 500 {
             response = error.problemResponse()
         } catch {
-            try? await store.abandon(scope: scope, key: key)
+            try? await store.abandon(claim)
             throw error
         }
         guard response.status.code < 500 else {
-            try? await store.abandon(scope: scope, key: key)
+            try? await store.abandon(claim)
             return response
         }
+        // Money handlers record inside their own transaction; everything else is recorded here.
+        if claim.recorded { return response }
         let buffer = try await BufferCollector.collect(response.body)
-        try await store.finish(
-            scope: scope, key: key, status: Int(response.status.code),
-            contentType: response.headers[.contentType] ?? "application/json", body: String(buffer: buffer))
+        try await store.record(
+            claim, status: Int(response.status.code), contentType: response.headers[.contentType] ?? "application/json", body: String(buffer: buffer),
+            on: store.database.sql)
         var replayable = response
         replayable.body = .init(byteBuffer: buffer)
         return replayable

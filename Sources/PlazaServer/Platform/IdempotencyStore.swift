@@ -1,15 +1,37 @@
 import Foundation
 import SQLKit
+import Synchronization
+
+/// The right to run one request under one `Idempotency-Key`, held until its response is recorded or its lease lapses.
+final class IdempotencyClaim: Sendable {
+    let scope: String
+    let key: String
+    let lease: String
+    private let recordedFlag = Mutex(false)
+
+    init(scope: String, key: String, lease: String) {
+        self.scope = scope
+        self.key = key
+        self.lease = lease
+    }
+
+    /// Whether the handler recorded the response itself, inside the transaction that did the work.
+    var recorded: Bool { recordedFlag.withLock { $0 } }
+    func markRecorded() { recordedFlag.withLock { $0 = true } }
+}
 
 /// Remembers, per caller and `Idempotency-Key`, the request's hash and the response it got.
 struct IdempotencyStore: Sendable {
     let database: PlazaDatabase
     /// How long a key is remembered.
     let retention: TimeInterval = 24 * 3600
+    /// How long an unfinished request holds its key; after that a retry may run it again (the first run, if it is
+    /// somehow still going, then fails to record and rolls back).
+    var lease: TimeInterval = 60
 
-    enum Start: Equatable {
-        /// The key is new: run the request, then `finish`.
-        case started
+    enum Start {
+        /// The key is free: run the request, then `record`.
+        case started(IdempotencyClaim)
         /// Same key, same request, finished: send this again.
         case replay(status: Int, contentType: String, body: String)
         /// Same key, another request.
@@ -19,40 +41,55 @@ struct IdempotencyStore: Sendable {
     }
 
     func start(scope: String, key: String, requestHash: String, now: Date = Date()) async throws -> Start {
-        let retention = self.retention
+        let (retention, leaseEnd) = (retention, now.addingTimeInterval(lease))
+        let lease = UUID().uuidString
         return try await database.transaction { db in
             try await db.delete(from: "idempotency_keys").where("scope", .equal, scope).where("key", .equal, key)
                 .where("created_at", .lessThan, now.addingTimeInterval(-retention)).run()
             let inserted = try await db.insert(into: "idempotency_keys")
-                .columns("scope", "key", "request_hash", "created_at")
-                .values(SQLBind(scope), SQLBind(key), SQLBind(requestHash), SQLBind(now))
+                .columns("scope", "key", "request_hash", "created_at", "lease_id", "leased_until")
+                .values(SQLBind(scope), SQLBind(key), SQLBind(requestHash), SQLBind(now), SQLBind(lease), SQLBind(leaseEnd))
                 .ignoringConflicts(with: ["scope", "key"])
                 .returning("key")
                 .first()
-            if inserted != nil { return .started }
+            let claim = IdempotencyClaim(scope: scope, key: key, lease: lease)
+            if inserted != nil { return .started(claim) }
             guard let row = try await db.select().columns("request_hash", "status", "content_type", "body").from("idempotency_keys")
                 .where("scope", .equal, scope).where("key", .equal, key).first()
             else { return .inProgress }
             guard try row.decode(column: "request_hash", as: String.self) == requestHash else { return .mismatch }
-            guard let status = try row.decode(column: "status", as: Int?.self) else { return .inProgress }
-            return .replay(
-                status: status,
-                contentType: try row.decode(column: "content_type", as: String?.self) ?? "application/json",
-                body: try row.decode(column: "body", as: String?.self) ?? ""
-            )
+            if let status = try row.decode(column: "status", as: Int?.self) {
+                return .replay(
+                    status: status,
+                    contentType: try row.decode(column: "content_type", as: String?.self) ?? "application/json",
+                    body: try row.decode(column: "body", as: String?.self) ?? ""
+                )
+            }
+            // Unfinished: take the key over only when its holder's lease has lapsed.
+            let taken = try await db.update("idempotency_keys").set("lease_id", to: lease).set("leased_until", to: leaseEnd)
+                .where("scope", .equal, scope).where("key", .equal, key).where("status", .is, SQLLiteral.null)
+                .where { $0.where("leased_until", .is, SQLLiteral.null).orWhere("leased_until", .lessThan, now) }
+                .returning("key").first()
+            return taken != nil ? .started(claim) : .inProgress
         }
     }
 
-    func finish(scope: String, key: String, status: Int, contentType: String, body: String) async throws {
-        try await database.sql.update("idempotency_keys")
+    /// Stores the response for replays, if `claim` still holds the key. Inside a handler's transaction this makes
+    /// the work and its record one commit: a crash leaves both or neither.
+    @discardableResult
+    func record(_ claim: IdempotencyClaim, status: Int, contentType: String, body: String, on db: any SQLDatabase) async throws -> Bool {
+        let updated = try await db.update("idempotency_keys")
             .set("status", to: status).set("content_type", to: contentType).set("body", to: body)
-            .where("scope", .equal, scope).where("key", .equal, key)
-            .run()
+            .where("scope", .equal, claim.scope).where("key", .equal, claim.key).where("lease_id", .equal, claim.lease)
+            .where("status", .is, SQLLiteral.null)
+            .returning("key").first()
+        return updated != nil
     }
 
     /// Forgets a key whose request failed on our side, so that a retry runs it again.
-    func abandon(scope: String, key: String) async throws {
-        try await database.sql.delete(from: "idempotency_keys").where("scope", .equal, scope).where("key", .equal, key).run()
+    func abandon(_ claim: IdempotencyClaim) async throws {
+        try await database.sql.delete(from: "idempotency_keys").where("scope", .equal, claim.scope).where("key", .equal, claim.key)
+            .where("lease_id", .equal, claim.lease).where("status", .is, SQLLiteral.null).run()
     }
 
     func prune(now: Date = Date()) async throws {

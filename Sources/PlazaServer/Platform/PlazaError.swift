@@ -9,6 +9,8 @@ public struct PlazaError: Error, Sendable {
     public var title: String
     public var detail: String?
     public var errors: [FieldError]?
+    /// See `Problem.currentState`.
+    public var currentState: String?
     /// Extra response headers, such as `Retry-After` or `WWW-Authenticate`.
     public var headers: HTTPFields = [:]
 
@@ -21,7 +23,7 @@ public struct PlazaError: Error, Sendable {
     }
 
     public var problem: Problem {
-        Problem(title: title, status: Int(status.code), detail: detail, code: code, errors: errors)
+        Problem(title: title, status: Int(status.code), detail: detail, code: code, errors: errors, currentState: currentState)
     }
 
     public static func validation(_ errors: [FieldError]) -> PlazaError {

@@ -13,5 +13,6 @@ enum Migrations {
         M0001_Accounts(),  // users, sessions, refresh tokens, e-mail codes
         M0002_Platform(),  // idempotency keys, rate-limit events, the mail outbox
         M0003_Places(),  // businesses, locations, sharing, points, zones, stays, visits, line waits, app passwords
+        M0004_Wallet(),  // ledger accounts, journal, postings, activity, top-ups, withdrawals, charges, pay codes, blocks
     ]
 }

@@ -1,0 +1,177 @@
+import Foundation
+
+/// One line of a charge: what was bought.
+public struct ChargeItem: Codable, Sendable, Hashable {
+    public var description: String
+    public var quantity: Int
+    /// Minor units per piece, in the charge's currency.
+    public var unitAmount: Int64
+
+    public init(description: String, quantity: Int, unitAmount: Int64) {
+        self.description = description
+        self.quantity = quantity
+        self.unitAmount = unitAmount
+    }
+}
+
+/// `POST /v1/charges`: a merchant asks a customer at the counter to pay. Name the customer by `customer`
+/// (username; they must be present at one of the business's locations) or by the `payCode` they show.
+public struct CreateChargeRequest: Codable, Sendable, Hashable {
+    public var businessId: UUID
+    public var customer: String?
+    public var payCode: String?
+    public var amount: Int64
+    public var currency: String
+    public var items: [ChargeItem]?
+    public var message: String?
+
+    public init(
+        businessId: UUID, customer: String? = nil, payCode: String? = nil, amount: Int64, currency: String, items: [ChargeItem]? = nil,
+        message: String? = nil
+    ) {
+        self.businessId = businessId
+        self.customer = customer
+        self.payCode = payCode
+        self.amount = amount
+        self.currency = currency
+        self.items = items
+        self.message = message
+    }
+}
+
+/// Where a charge stands. `pending` ends in exactly one of the others; only `approved` may become `refunded`.
+public enum ChargeStatus: String, Codable, Sendable, CaseIterable {
+    case pending
+    case approved
+    case declined
+    case cancelled
+    case expired
+    case refunded
+
+    /// Whether a charge in this state may move to `next`.
+    public func canMove(to next: ChargeStatus) -> Bool {
+        switch (self, next) {
+        case (.pending, .approved), (.pending, .declined), (.pending, .cancelled), (.pending, .expired): true
+        case (.approved, .refunded), (.refunded, .refunded): true
+        default: false
+        }
+    }
+}
+
+/// A charge request, as both the customer and the merchant see it.
+public struct Charge: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    /// Short, human-readable (`PZ-7K3Q9M`): printed on the receipt, quoted to support.
+    public var reference: String
+    public var business: Party
+    public var customer: Party
+    public var amount: Int64
+    public var currency: String
+    public var items: [ChargeItem]
+    public var message: String?
+    public var status: ChargeStatus
+    public var refundedAmount: Int64
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var decidedAt: Date?
+
+    public init(
+        id: UUID, reference: String, business: Party, customer: Party, amount: Int64, currency: String, items: [ChargeItem], message: String?,
+        status: ChargeStatus, refundedAmount: Int64, createdAt: Date, expiresAt: Date, decidedAt: Date?
+    ) {
+        self.id = id
+        self.reference = reference
+        self.business = business
+        self.customer = customer
+        self.amount = amount
+        self.currency = currency
+        self.items = items
+        self.message = message
+        self.status = status
+        self.refundedAmount = refundedAmount
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.decidedAt = decidedAt
+    }
+
+    public var money: Money { Money(amount: amount, currency: currency) }
+}
+
+/// `POST /v1/charges/{id}/approve`: what the customer was shown; the approval fails if the charge differs.
+public struct ApproveChargeRequest: Codable, Sendable, Hashable {
+    public var amount: Int64
+    public var currency: String
+    public var businessId: UUID
+
+    public init(amount: Int64, currency: String, businessId: UUID) {
+        self.amount = amount
+        self.currency = currency
+        self.businessId = businessId
+    }
+}
+
+/// `POST /v1/charges/{id}/refunds`: part or all of what is left of an approved charge.
+public struct RefundRequest: Codable, Sendable, Hashable {
+    public var amount: Int64
+
+    public init(amount: Int64) {
+        self.amount = amount
+    }
+}
+
+/// A short-lived, single-use code the customer shows at the counter instead of sharing their location.
+public struct PayCode: Codable, Sendable, Hashable {
+    /// Eight digits, to read out or type.
+    public var code: String
+    /// What the QR code encodes (`plaza:pay:<code>`).
+    public var qrPayload: String
+    public var expiresAt: Date
+
+    public init(code: String, qrPayload: String, expiresAt: Date) {
+        self.code = code
+        self.qrPayload = qrPayload
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The payload of every `charge.*` event: the charge as it now stands.
+public typealias ChargeEvent = Charge
+
+/// What a business blocked from charging the user looks like in `GET /v1/me/charge-blocks`.
+public struct ChargeBlock: Codable, Sendable, Hashable {
+    public var business: Party
+    public var createdAt: Date
+
+    public init(business: Party, createdAt: Date) {
+        self.business = business
+        self.createdAt = createdAt
+    }
+}
+
+/// The receipt of an approved charge.
+public struct Receipt: Codable, Sendable, Hashable {
+    public var chargeId: UUID
+    public var reference: String
+    public var business: Party
+    public var customer: Party
+    public var items: [ChargeItem]
+    public var amount: Int64
+    public var currency: String
+    public var refundedAmount: Int64
+    public var paidAt: Date
+
+    public init(
+        chargeId: UUID, reference: String, business: Party, customer: Party, items: [ChargeItem], amount: Int64, currency: String, refundedAmount: Int64,
+        paidAt: Date
+    ) {
+        self.chargeId = chargeId
+        self.reference = reference
+        self.business = business
+        self.customer = customer
+        self.items = items
+        self.amount = amount
+        self.currency = currency
+        self.refundedAmount = refundedAmount
+        self.paidAt = paidAt
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The rules of wallets, transfers, top-ups and charges, shared by the server, the pages and the SDK.
+/// Each rule returns a message for the user, or `nil` when the value is acceptable.
+public enum WalletRules {
+    /// The largest single movement, in minor units (a million of the major unit): keeps every sum far from overflow.
+    public static let maximumAmount: Int64 = 100_000_000
+    public static let noteMaximumLength = 200
+    public static let itemsMaximumCount = 50
+    public static let itemQuantity = 1...999
+    /// How long a pay code is valid.
+    public static let payCodeLifetime: TimeInterval = 120
+    /// At most this many charges wait for one customer at once.
+    public static let maximumPendingCharges = 3
+
+    public static func amountProblem(_ amount: Int64) -> String? {
+        (1...maximumAmount).contains(amount) ? nil : "Use a whole number of minor units (cents) from 1 to \(maximumAmount)."
+    }
+
+    /// `currencies` are the operator's (`PLAZA_CURRENCIES`).
+    public static func currencyProblem(_ currency: String, accepted currencies: [String]) -> String? {
+        guard Money.isCurrencyCode(currency) else { return "Use a three-letter ISO 4217 code such as USD." }
+        return currencies.contains(currency) ? nil : "This Plaza accepts \(currencies.joined(separator: ", "))."
+    }
+
+    public static func textProblem(_ text: String?, maximum: Int = noteMaximumLength) -> String? {
+        guard let text else { return nil }
+        guard text.count <= maximum else { return "Use at most \(maximum) characters." }
+        return text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" } ? "Remove control characters." : nil
+    }
+
+    /// Problems of an amount with its currency, as `{amount, currency}` fields.
+    public static func moneyProblems(amount: Int64, currency: String, accepted: [String]) -> [FieldError] {
+        var validator = Validator()
+        validator.apply(amountProblem(amount), to: "amount")
+        validator.apply(currencyProblem(currency, accepted: accepted), to: "currency")
+        return validator.errors
+    }
+
+    /// Items must each make sense and add up to the charged amount.
+    public static func itemProblems(_ items: [ChargeItem], amount: Int64) -> [FieldError] {
+        var validator = Validator()
+        validator.check(items.count <= itemsMaximumCount, "items", "Use at most \(itemsMaximumCount) items.")
+        var total: Int64 = 0
+        var overflow = false
+        for (index, item) in items.enumerated() where index < itemsMaximumCount {
+            let description = item.description.trimmingCharacters(in: .whitespacesAndNewlines)
+            validator.check((1...100).contains(description.count), "items.\(index).description", "Use 1 to 100 characters.")
+            validator.check(itemQuantity.contains(item.quantity), "items.\(index).quantity", "Use 1 to \(itemQuantity.upperBound).")
+            validator.check((0...maximumAmount).contains(item.unitAmount), "items.\(index).unitAmount", "Use 0 to \(maximumAmount) minor units.")
+            let (line, lineOverflow) = item.unitAmount.multipliedReportingOverflow(by: Int64(max(0, item.quantity)))
+            let (sum, sumOverflow) = total.addingReportingOverflow(line)
+            overflow = overflow || lineOverflow || sumOverflow
+            total = sum
+        }
+        if validator.isValid, !items.isEmpty {
+            validator.check(!overflow && total == amount, "items", "The items add up to \(overflow ? "too much" : String(total)), not the amount \(amount).")
+        }
+        return validator.errors
+    }
+
+    /// Card number (Luhn), expiry (not past) and CVC, keyed `card.number` and so on.
+    public static func cardProblems(_ card: CardDetails, now: Date = Date()) -> [FieldError] {
+        var validator = Validator()
+        let digits = card.number.filter { $0 != " " && $0 != "-" }
+        validator.check((12...19).contains(digits.count) && digits.allSatisfy(\.isASCIIDigit) && luhn(digits), "card.number", "This is not a valid card number.")
+        validator.check((1...12).contains(card.expMonth), "card.expMonth", "Use 1 to 12.")
+        let calendar = Calendar(identifier: .gregorian)
+        let today = calendar.dateComponents(in: TimeZone(identifier: "UTC")!, from: now)
+        let (year, month) = (today.year ?? 2026, today.month ?? 1)
+        validator.check(
+            (year...(year + 20)).contains(card.expYear) && (card.expYear > year || card.expMonth >= month), "card.expYear", "The card has expired.")
+        validator.check((3...4).contains(card.cvc.count) && card.cvc.allSatisfy(\.isASCIIDigit), "card.cvc", "Use the 3 or 4 digits on the card.")
+        return validator.errors
+    }
+
+    /// The Luhn check digit test every card number passes.
+    public static func luhn(_ digits: String) -> Bool {
+        var sum = 0
+        for (index, character) in digits.reversed().enumerated() {
+            guard let digit = character.wholeNumberValue else { return false }
+            sum += index % 2 == 1 ? (digit * 2 > 9 ? digit * 2 - 9 : digit * 2) : digit
+        }
+        return sum % 10 == 0
+    }
+
+    /// `visa`, `mastercard`, `amex` or `card`, from the number's prefix.
+    public static func cardBrand(_ digits: String) -> String {
+        if digits.hasPrefix("4") { return "visa" }
+        if let two = Int(digits.prefix(2)), (51...55).contains(two) { return "mastercard" }
+        if let four = Int(digits.prefix(4)), (2221...2720).contains(four) { return "mastercard" }
+        if digits.hasPrefix("34") || digits.hasPrefix("37") { return "amex" }
+        return "card"
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

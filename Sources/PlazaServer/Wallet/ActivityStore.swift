@@ -1,0 +1,99 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// A row of `wallet_activity`: one side of one movement, as its owner's history shows it.
+struct ActivityRecord: Sendable {
+    var id = UUID()
+    var owner: UUID
+    var kind: ActivityKind
+    var amount: Int64
+    var currency: String
+    var status: FundingStatus
+    var counterpart: Party
+    /// The counterpart's user or business id, for filtering (a user's id never reaches the API).
+    var counterpartId: UUID?
+    var note: String?
+    var referenceId: UUID
+    var createdAt: Date
+
+    static let columns = [
+        "id", "owner_id", "kind", "amount", "currency", "status", "counterpart_kind", "counterpart_id", "counterpart_username", "counterpart_name",
+        "note", "reference_id", "created_at",
+    ]
+
+    var values: [any SQLExpression] {
+        [
+            SQLBind(id), SQLBind(owner), SQLBind(kind.rawValue), SQLBind(amount), SQLBind(currency), SQLBind(status.rawValue),
+            SQLBind(counterpart.kind.rawValue), SQLBind(counterpartId ?? counterpart.id), SQLBind(counterpart.username), SQLBind(counterpart.name), SQLBind(note),
+            SQLBind(referenceId), SQLBind(createdAt),
+        ]
+    }
+
+    var dto: ActivityEntry {
+        ActivityEntry(
+            id: id, kind: kind, amount: amount, currency: currency, status: status, counterpart: counterpart, note: note, referenceId: referenceId,
+            createdAt: createdAt)
+    }
+}
+
+extension ActivityRecord {
+    init(row: any SQLRow) throws {
+        id = try row.decode(column: "id", as: UUID.self)
+        owner = try row.decode(column: "owner_id", as: UUID.self)
+        kind = ActivityKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .transferIn
+        amount = try row.decode(column: "amount", as: Int64.self)
+        currency = try row.decode(column: "currency", as: String.self)
+        status = FundingStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .succeeded
+        let kind = Party.Kind(rawValue: try row.decode(column: "counterpart_kind", as: String.self)) ?? .plaza
+        counterpartId = try row.decode(column: "counterpart_id", as: UUID?.self)
+        counterpart = Party(
+            kind: kind, id: kind == .business ? counterpartId : nil, username: try row.decode(column: "counterpart_username", as: String?.self),
+            name: try row.decode(column: "counterpart_name", as: String.self))
+        note = try row.decode(column: "note", as: String?.self)
+        referenceId = try row.decode(column: "reference_id", as: UUID.self)
+        createdAt = try row.decode(column: "created_at", as: Date.self)
+    }
+}
+
+/// What `GET /v1/activity` narrows to.
+struct ActivityFilter: Sendable {
+    var kinds: [ActivityKind] = []
+    /// A counterpart's user or business id.
+    var counterpart: UUID?
+    var from: Date?
+    var until: Date?
+}
+
+/// All SQL of the wallet history.
+struct ActivityStore: Sendable {
+    func insert(_ records: [ActivityRecord], on db: any SQLDatabase) async throws {
+        guard !records.isEmpty else { return }
+        var insert = db.insert(into: "wallet_activity").columns(ActivityRecord.columns)
+        for record in records { insert = insert.values(record.values) }
+        try await insert.run()
+    }
+
+    /// Moves the entries of a top-up or withdrawal to their final status.
+    func setStatus(_ status: FundingStatus, reference: UUID, on db: any SQLDatabase) async throws {
+        try await db.update("wallet_activity").set("status", to: status.rawValue).where("reference_id", .equal, reference).run()
+    }
+
+    /// `owner`'s entries, newest first; `after` is the last entry of the previous page.
+    func list(owner: UUID, filter: ActivityFilter, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [ActivityRecord] {
+        var query = db.select().columns(ActivityRecord.columns.map { SQLIdentifier($0) }).from("wallet_activity").where("owner_id", .equal, owner)
+        if !filter.kinds.isEmpty { query = query.where("kind", .in, SQLBind.group(filter.kinds.map(\.rawValue))) }
+        if let counterpart = filter.counterpart { query = query.where("counterpart_id", .equal, counterpart) }
+        if let from = filter.from { query = query.where("created_at", .greaterThanOrEqual, from) }
+        if let until = filter.until { query = query.where("created_at", .lessThan, until) }
+        if let after {
+            // Compared with the cursor row's stored value (see `RowCursor`).
+            let created = SQLQueryString("(SELECT created_at FROM wallet_activity WHERE id = \(bind: after))")
+            query = query.where {
+                $0.where(SQLColumn("created_at"), .lessThan, created)
+                    .orWhere { $0.where(SQLColumn("created_at"), .equal, created).where("id", .lessThan, after) }
+            }
+        }
+        return try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).all().map(ActivityRecord.init(row:))
+    }
+}

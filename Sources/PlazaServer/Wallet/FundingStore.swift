@@ -1,0 +1,99 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// A row of `top_ups` or `withdrawals`: money between a wallet and the card processor.
+struct FundingRecord: Sendable {
+    enum Direction: String, Sendable {
+        case topUp = "top_ups"
+        case withdrawal = "withdrawals"
+    }
+
+    var id = UUID()
+    var user: UUID
+    var amount: Int64
+    var currency: String
+    var status: FundingStatus = .pending
+    var cardBrand: String?
+    var cardLast4: String?
+    var gatewayId: String?
+    var failureCode: String?
+    var createdAt: Date
+    var updatedAt: Date
+
+    static let columns = [
+        "id", "user_id", "amount", "currency", "status", "card_brand", "card_last4", "gateway_id", "failure_code", "created_at", "updated_at",
+    ]
+
+    var values: [any SQLExpression] {
+        [
+            SQLBind(id), SQLBind(user), SQLBind(amount), SQLBind(currency), SQLBind(status.rawValue), SQLBind(cardBrand), SQLBind(cardLast4),
+            SQLBind(gatewayId), SQLBind(failureCode), SQLBind(createdAt), SQLBind(updatedAt),
+        ]
+    }
+
+    var topUp: TopUp {
+        TopUp(
+            id: id, amount: amount, currency: currency, status: status, cardBrand: cardBrand ?? "card", cardLast4: cardLast4 ?? "", failureCode: failureCode,
+            createdAt: createdAt, updatedAt: updatedAt)
+    }
+
+    var withdrawal: Withdrawal {
+        Withdrawal(id: id, amount: amount, currency: currency, status: status, failureCode: failureCode, createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+extension FundingRecord {
+    init(row: any SQLRow) throws {
+        id = try row.decode(column: "id", as: UUID.self)
+        user = try row.decode(column: "user_id", as: UUID.self)
+        amount = try row.decode(column: "amount", as: Int64.self)
+        currency = try row.decode(column: "currency", as: String.self)
+        status = FundingStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .pending
+        cardBrand = try row.decode(column: "card_brand", as: String?.self)
+        cardLast4 = try row.decode(column: "card_last4", as: String?.self)
+        gatewayId = try row.decode(column: "gateway_id", as: String?.self)
+        failureCode = try row.decode(column: "failure_code", as: String?.self)
+        createdAt = try row.decode(column: "created_at", as: Date.self)
+        updatedAt = try row.decode(column: "updated_at", as: Date.self)
+    }
+}
+
+/// All SQL of top-ups and withdrawals.
+struct FundingStore: Sendable {
+    func insert(_ record: FundingRecord, _ direction: FundingRecord.Direction, on db: any SQLDatabase) async throws {
+        try await db.insert(into: direction.rawValue).columns(FundingRecord.columns).values(record.values).run()
+    }
+
+    func find(_ id: UUID, _ direction: FundingRecord.Direction, on db: any SQLDatabase) async throws -> FundingRecord? {
+        try await db.select().columns(FundingRecord.columns.map { SQLIdentifier($0) }).from(direction.rawValue).where("id", .equal, id).first()
+            .map(FundingRecord.init(row:))
+    }
+
+    func setGatewayId(_ gatewayId: String, for id: UUID, _ direction: FundingRecord.Direction, on db: any SQLDatabase) async throws {
+        try await db.update(direction.rawValue).set("gateway_id", to: gatewayId).where("id", .equal, id).run()
+    }
+
+    /// Moves a pending record to its outcome; `nil` when it was no longer pending (a repeated webhook).
+    func settle(
+        _ id: UUID, _ direction: FundingRecord.Direction, status: FundingStatus, failureCode: String?, now: Date, on db: any SQLDatabase
+    ) async throws -> FundingRecord? {
+        try await db.update(direction.rawValue).set("status", to: status.rawValue).set("failure_code", to: failureCode).set("updated_at", to: now)
+            .where("id", .equal, id).where("status", .equal, FundingStatus.pending.rawValue)
+            .returning(FundingRecord.columns.map { SQLIdentifier($0) }).first().map(FundingRecord.init(row:))
+    }
+
+    /// Top-ups still waiting for the processor, per currency.
+    func pendingTopUps(user: UUID, on db: any SQLDatabase) async throws -> [String: Int64] {
+        let rows = try await db.select().column("currency").column(SQLRaw("CAST(SUM(amount) AS BIGINT)"), as: "total").from("top_ups")
+            .where("user_id", .equal, user).where("status", .equal, FundingStatus.pending.rawValue).groupBy("currency").all()
+        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode(column: "currency", as: String.self), try $0.decode(column: "total", as: Int64.self)) })
+    }
+
+    /// Pending records the processor never heard of (the process stopped between recording and asking), oldest first.
+    func unsent(_ direction: FundingRecord.Direction, before cutoff: Date, limit: Int, on db: any SQLDatabase) async throws -> [FundingRecord] {
+        try await db.select().columns(FundingRecord.columns.map { SQLIdentifier($0) }).from(direction.rawValue)
+            .where("status", .equal, FundingStatus.pending.rawValue).where("gateway_id", .is, SQLLiteral.null).where("created_at", .lessThan, cutoff)
+            .orderBy("created_at").limit(limit).all().map(FundingRecord.init(row:))
+    }
+}

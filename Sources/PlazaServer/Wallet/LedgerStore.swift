@@ -1,0 +1,129 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// Whose a ledger account is. Only `system` accounts may go below zero.
+enum LedgerAccountKind: String, Sendable {
+    case user
+    case business
+    case system
+}
+
+/// Plaza's own accounts, one per currency, at fixed ids.
+enum SystemAccount {
+    /// The mirror of money held at the card processor: top-ups take from it, settled withdrawals give back.
+    static let gatewayClearing = UUID(uuidString: "00000000-0000-0000-0000-00000000c1ea")!
+    /// Withdrawals on their way to a bank.
+    static let payoutsInTransit = UUID(uuidString: "00000000-0000-0000-0000-0000000000a7")!
+}
+
+/// One leg of a journal entry: `amount` (negative = out of the account) for `owner`'s account in the entry's currency.
+struct Posting: Sendable, Equatable {
+    var owner: UUID
+    var kind: LedgerAccountKind
+    var amount: Int64
+}
+
+/// A movement of money: postings that sum to zero, in one currency.
+struct JournalEntry: Sendable {
+    var id = UUID()
+    /// `transfer`, `top_up`, `withdrawal`, `withdrawal_reversal`, `charge`, `refund`.
+    var kind: String
+    var referenceId: UUID
+    var currency: String
+    var postings: [Posting]
+    var createdAt: Date
+}
+
+/// Raised inside a transaction when a non-system account would go below zero; nothing of the entry stays.
+struct InsufficientFunds: Error {
+    let owner: UUID
+}
+
+/// All SQL of the double-entry ledger: accounts with cached balances, immutable entries and postings.
+struct LedgerStore: Sendable {
+    /// PostgreSQL's SUM of a BIGINT is a NUMERIC; both engines give an integer back with the cast.
+    private static let sumOfAmounts = SQLRaw("CAST(SUM(amount) AS BIGINT)")
+
+    /// Writes `entry` and moves the balances, in the caller's transaction. Accounts are touched in id order, so two
+    /// entries on the same accounts never wait for each other in a circle (PostgreSQL's row locks).
+    func post(_ entry: JournalEntry, on db: any SQLDatabase) async throws {
+        precondition(entry.postings.reduce(0) { $0 + $1.amount } == 0, "a journal entry must balance")
+        for posting in entry.postings.sorted(by: { $0.owner.uuidString < $1.owner.uuidString }) {
+            if posting.amount < 0, posting.kind != .system {
+                // Conditional debit: no row means the balance would go negative (or there is no account yet).
+                let debited = try await db.update("wallet_accounts")
+                    .set("balance", to: SQLBinaryExpression(SQLIdentifier("balance"), .add, SQLBind(posting.amount)))
+                    .set("updated_at", to: entry.createdAt)
+                    .where("owner_id", .equal, posting.owner).where("currency", .equal, entry.currency)
+                    .where("balance", .greaterThanOrEqual, SQLBind(-posting.amount))
+                    .returning("owner_id").first()
+                if debited == nil { throw InsufficientFunds(owner: posting.owner) }
+            } else {
+                try await db.insert(into: "wallet_accounts").columns("owner_id", "currency", "kind", "balance", "updated_at")
+                    .values(SQLBind(posting.owner), SQLBind(entry.currency), SQLBind(posting.kind.rawValue), SQLBind(posting.amount), SQLBind(entry.createdAt))
+                    .onConflict(with: ["owner_id", "currency"]) {
+                        $0.set("balance", to: SQLBinaryExpression(SQLColumn("balance", table: "wallet_accounts"), .add, SQLColumn("balance", table: "excluded")))
+                            .set(excludedValueOf: "updated_at")
+                    }
+                    .run()
+            }
+        }
+        try await db.insert(into: "journal_entries").columns("id", "kind", "reference_id", "created_at")
+            .values(SQLBind(entry.id), SQLBind(entry.kind), SQLBind(entry.referenceId), SQLBind(entry.createdAt)).run()
+        var insert = db.insert(into: "postings").columns("entry_id", "owner_id", "currency", "amount")
+        for posting in entry.postings {
+            insert = insert.values(SQLBind(entry.id), SQLBind(posting.owner), SQLBind(entry.currency), SQLBind(posting.amount))
+        }
+        try await insert.run()
+    }
+
+    /// `owner`'s balance per currency, from the cache.
+    func balances(owner: UUID, on db: any SQLDatabase) async throws -> [String: Int64] {
+        let rows = try await db.select().columns("currency", "balance").from("wallet_accounts").where("owner_id", .equal, owner).all()
+        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode(column: "currency", as: String.self), try $0.decode(column: "balance", as: Int64.self)) })
+    }
+
+    /// One account whose cached balance differs from its postings, or a journal entry that does not sum to zero.
+    struct Discrepancy: Sendable, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Recomputes every balance from the journal and checks that every entry balances; empty when all is well.
+    func verify(on db: any SQLDatabase) async throws -> [Discrepancy] {
+        var problems: [Discrepancy] = []
+        let sums = try await db.select()
+            .column("owner_id").column("currency").column(Self.sumOfAmounts, as: "total")
+            .from("postings").groupBy("owner_id").groupBy("currency").all()
+        var derived: [String: Int64] = [:]
+        for row in sums {
+            let key = "\(try row.decode(column: "owner_id", as: UUID.self)) \(try row.decode(column: "currency", as: String.self))"
+            derived[key] = try row.decode(column: "total", as: Int64.self)
+        }
+        let accounts = try await db.select().columns("owner_id", "currency", "kind", "balance").from("wallet_accounts").all()
+        for row in accounts {
+            let owner = try row.decode(column: "owner_id", as: UUID.self)
+            let currency = try row.decode(column: "currency", as: String.self)
+            let balance = try row.decode(column: "balance", as: Int64.self)
+            let key = "\(owner) \(currency)"
+            let expected = derived.removeValue(forKey: key) ?? 0
+            if balance != expected { problems.append(Discrepancy(description: "account \(key): cached balance \(balance), postings sum to \(expected)")) }
+            if balance < 0, try row.decode(column: "kind", as: String.self) != LedgerAccountKind.system.rawValue {
+                problems.append(Discrepancy(description: "account \(key) is overdrawn: \(balance)"))
+            }
+        }
+        for (key, total) in derived.sorted(by: { $0.key < $1.key }) {
+            problems.append(Discrepancy(description: "account \(key) has postings summing to \(total) but no account row"))
+        }
+        let unbalanced = try await db.select()
+            .column("entry_id").column("currency").column(Self.sumOfAmounts, as: "total")
+            .from("postings").groupBy("entry_id").groupBy("currency")
+            .having(Self.sumOfAmounts, .notEqual, SQLLiteral.numeric("0")).all()
+        for row in unbalanced {
+            problems.append(
+                Discrepancy(
+                    description: "entry \(try row.decode(column: "entry_id", as: UUID.self)) does not balance: \(try row.decode(column: "total", as: Int64.self))"))
+        }
+        return problems
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlazaCore
+
+/// `/v1/wallet*`, `/v1/transfers`, `/v1/activity*`, `/v1/me/pay-codes`, `/v1/me/charge-blocks*` and the processor's
+/// `/v1/webhooks/gateway`: the wallet API of `openapi.yaml` (charges are in `ChargesAPI`).
+struct WalletAPI: Sendable {
+    let wallet: WalletService
+    let signature: WebhookSignature
+    let maxBody: Int
+
+    func addRoutes(to v1: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
+        v1.post("webhooks/gateway", use: webhook)
+        authenticated.get("wallet", use: balances)
+        authenticated.post("wallet/top-ups", use: topUp)
+        authenticated.get("wallet/top-ups/:id", use: topUpStatus)
+        authenticated.post("wallet/withdrawals", use: withdraw)
+        authenticated.get("wallet/withdrawals/:id", use: withdrawalStatus)
+        authenticated.post("transfers", use: transfer)
+        authenticated.get("activity", use: activity)
+        authenticated.get("activity.csv", use: activityCSV)
+        authenticated.post("me/pay-codes", use: payCode)
+        authenticated.get("me/charge-blocks", use: blocks)
+        authenticated.put("me/charge-blocks/:businessId", use: block)
+        authenticated.delete("me/charge-blocks/:businessId", use: unblock)
+    }
+
+    /// Signed in: balances per currency.
+    @Sendable func balances(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await wallet.wallet(context.identity))
+    }
+
+    /// Verified users: money in from a card; pending until the processor's webhook.
+    @Sendable func topUp(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: TopUpRequest.self, limit: maxBody)
+        return try .json(try await wallet.topUp(context.identity, body, claim: context.idempotencyClaim), status: .created)
+    }
+
+    @Sendable func topUpStatus(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await wallet.funding(context.identity, id: try Query.id(context.parameters, "id", "top-up"), .topUp).topUp)
+    }
+
+    /// Verified users: money out to the bank, leaving the balance at once.
+    @Sendable func withdraw(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: WithdrawalRequest.self, limit: maxBody)
+        return try .json(try await wallet.withdraw(context.identity, body, claim: context.idempotencyClaim), status: .created)
+    }
+
+    @Sendable func withdrawalStatus(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await wallet.funding(context.identity, id: try Query.id(context.parameters, "id", "withdrawal"), .withdrawal).withdrawal)
+    }
+
+    /// Verified users: money to another user, at once.
+    @Sendable func transfer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: TransferRequest.self, limit: maxBody)
+        return try .json(try await wallet.transfer(context.identity, body, claim: context.idempotencyClaim), status: .created)
+    }
+
+    /// Signed in: the caller's history (or a business's, `?businessId=`, for its people).
+    @Sendable func activity(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let (owner, filter) = try await scope(request, context)
+        let limit = request.uri.queryParameters.get("limit") == nil ? nil : try Paging(request.uri).limit
+        return try .json(try await wallet.activity(owner: owner, filter: filter, limit: limit, cursor: try Paging(request.uri).cursor))
+    }
+
+    @Sendable func activityCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let (owner, filter) = try await scope(request, context)
+        let csv = try await wallet.activityCSV(owner: owner, filter: filter)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"plaza-activity.csv\"", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: csv)))
+    }
+
+    private func scope(_ request: Request, _ context: AuthenticatedContext) async throws -> (UUID, ActivityFilter) {
+        let query = request.uri.queryParameters
+        var business: UUID?
+        if let text = query.get("businessId") {
+            guard let id = UUID(uuidString: text) else { throw PlazaError.validation(field: "businessId", "Use a business id.") }
+            business = id
+        }
+        let owner = try await wallet.historyOwner(context.identity, business: business)
+        return (owner, try await wallet.activityFilter(query.get("kind"), counterpart: query.get("counterpart"), from: query.get("from"), until: query.get("until")))
+    }
+
+    /// Verified users: a two-minute, single-use code to show at the counter.
+    @Sendable func payCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await wallet.newPayCode(context.identity), status: .created)
+    }
+
+    @Sendable func blocks(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await wallet.blocks(context.identity), nextCursor: nil))
+    }
+
+    /// The caller refuses charges from this business from now on.
+    @Sendable func block(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await wallet.setBlocked(context.identity, business: try Query.id(context.parameters, "businessId", "business"), blocked: true)
+        return .noContent
+    }
+
+    @Sendable func unblock(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await wallet.setBlocked(context.identity, business: try Query.id(context.parameters, "businessId", "business"), blocked: false)
+        return .noContent
+    }
+
+    /// The processor: a signed event about a top-up or withdrawal.
+    @Sendable func webhook(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: 64 * 1024)
+        let data = Data(body.readableBytesView)
+        guard let header = request.headers[HTTPField.Name(WebhookSignature.header)!], signature.isValid(header, body: data) else {
+            throw PlazaError(.unauthorized, .unauthorized, "The webhook signature is missing, wrong or too old.")
+        }
+        let event: GatewayEvent
+        do { event = try PlazaJSON.decoder().decode(GatewayEvent.self, from: data) } catch { throw PlazaError.malformed("Not a gateway event.") }
+        try await wallet.handle(event)
+        return try .json(Acknowledgement(status: "ok"))
+    }
+}

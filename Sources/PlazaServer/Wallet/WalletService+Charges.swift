@@ -1,0 +1,191 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+extension WalletService {
+    /// Owners and staff ask a customer at the counter to pay: present at one of the business's locations now,
+    /// or identified by the pay code they show.
+    func createCharge(_ identity: Identity, _ request: CreateChargeRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
+        let claim = try Self.require(claim)
+        try identity.requireVerified()
+        var validator = Validator()
+        let customer = request.customer.map(AccountRules.normalizedUsername).flatMap { $0.isEmpty ? nil : $0 }
+        let payCode = request.payCode.map { $0.filter(\.isNumber) }.flatMap { $0.isEmpty ? nil : $0 }
+        validator.check((customer == nil) != (payCode == nil), customer == nil ? "customer" : "payCode", "Name the customer or enter their pay code, not both.")
+        validator.apply(WalletRules.textProblem(request.message), to: "message")
+        let problems =
+            validator.errors + WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
+            + WalletRules.itemProblems(request.items ?? [], amount: request.amount)
+        guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        if payCode != nil { try await limiter.check(payCodeRule, identity.user.id.uuidString) }
+        let (staff, ttl, secrets) = (identity.user, configuration.chargeTTL, secrets)
+        let message = request.message.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            return try await places.withFeed { db in
+                guard let (business, role) = try await places.businesses.business(id: request.businessId, roleOf: staff.id, on: db) else {
+                    throw PlazaError.notFound("business")
+                }
+                guard role != nil else { throw PlazaError.forbidden }
+                let customerRecord: UserRecord
+                if let payCode {
+                    guard let owner = try await charges.consumePayCode(hash: secrets.hash("pay:\(payCode)"), now: now, on: db),
+                        let user = try await accounts.user(id: owner, on: db)
+                    else { throw PlazaError(.unprocessableContent, .invalidCode, "This pay code is wrong, used or expired.", errors: [.init(field: "payCode", message: "Ask the customer for a new code.")]) }
+                    customerRecord = user
+                } else {
+                    guard let name = customer, !name.contains("@"), let user = try await accounts.user(login: name, on: db),
+                        try await places.stays.isPresent(user: user.id, business: business.id, since: now.addingTimeInterval(-PlacesRules.presenceFreshness), on: db)
+                    else {
+                        // The same answer for "no such user" and "not here": a merchant learns nothing about people elsewhere.
+                        throw PlazaError(
+                            .conflict, .notPresent, "This customer is not at your business now.",
+                            detail: "Charge customers who share their location in the shop, or ask for their pay code.",
+                            errors: [.init(field: "customer", message: "Not present.")])
+                    }
+                    customerRecord = user
+                }
+                guard customerRecord.id != staff.id else { throw PlazaError.validation(field: "customer", "You cannot charge yourself.") }
+                guard try await !charges.isBlocked(user: customerRecord.id, business: business.id, on: db) else { throw PlazaError.chargingBlocked }
+                guard try await charges.pendingCount(customer: customerRecord.id, now: now, on: db) < WalletRules.maximumPendingCharges else {
+                    throw PlazaError.tooManyPendingCharges
+                }
+                let record = ChargeRecord(
+                    reference: Self.newReference(), businessId: business.id, businessName: business.name, customerId: customerRecord.id,
+                    customerUsername: customerRecord.username, customerName: customerRecord.displayName, createdBy: staff.id, amount: request.amount,
+                    currency: request.currency, items: request.items ?? [], message: message, createdAt: now, expiresAt: now.addingTimeInterval(ttl))
+                try await charges.insert(record, on: db)
+                let charge = record.dto(now: now)
+                try await recordResponse(charge, status: 201, claim: claim, on: db)
+                return (charge, try await chargeEvent(WalletEventType.chargeRequested, record, now: now, on: db))
+            }
+        } catch let error as PlazaError where error.code == .invalidCode {
+            try? await limiter.record(payCodeRule, identity.user.id.uuidString)
+            throw error
+        }
+    }
+
+    /// The customer pays: only what they were shown (amount, currency, business), only while it is pending.
+    func approveCharge(_ identity: Identity, id: UUID, _ request: ApproveChargeRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
+        let claim = try Self.require(claim)
+        try identity.requireVerified()
+        let customer = identity.user.id
+        return try await places.withFeed { db in
+            guard let current = try await charges.find(id, on: db), current.customerId == customer else { throw PlazaError.notFound("charge") }
+            var mismatch: [FieldError] = []
+            if request.amount != current.amount { mismatch.append(.init(field: "amount", message: "The charge is for \(current.dto().money).")) }
+            if request.currency != current.currency { mismatch.append(.init(field: "currency", message: "The charge is in \(current.currency).")) }
+            if request.businessId != current.businessId { mismatch.append(.init(field: "businessId", message: "The charge is from another business.")) }
+            guard mismatch.isEmpty else {
+                throw PlazaError(
+                    .unprocessableContent, .approvalMismatch, "This is not the charge you were shown.", detail: "Nothing was paid. Look at the charge again.",
+                    errors: mismatch)
+            }
+            guard let charge = try await charges.decide(id, to: .approved, now: now, on: db) else { throw Self.stateConflict(current, now: now) }
+            try await post(
+                JournalEntry(
+                    kind: "charge", referenceId: charge.id, currency: charge.currency,
+                    postings: [
+                        Posting(owner: charge.customerId, kind: .user, amount: -charge.amount),
+                        Posting(owner: charge.businessId, kind: .business, amount: charge.amount),
+                    ], createdAt: now), on: db)
+            try await activity.insert(Self.chargeActivity(charge, kind: .charge, amount: charge.amount, at: now), on: db)
+            let dto = charge.dto(now: now)
+            try await recordResponse(dto, status: 200, claim: claim, on: db)
+            return (dto, try await chargeEvent(WalletEventType.charge(.approved), charge, now: now, on: db))
+        }
+    }
+
+    /// The customer says no (`declined`), or the business withdraws it (`cancelled`).
+    func endCharge(_ identity: Identity, id: UUID, as status: ChargeStatus, now: Date = Date()) async throws -> Charge {
+        let user = identity.user.id
+        return try await places.withFeed { db in
+            guard let current = try await charges.find(id, on: db) else { throw PlazaError.notFound("charge") }
+            if status == .declined {
+                guard current.customerId == user else { throw PlazaError.notFound("charge") }
+            } else {
+                guard try await places.businesses.role(of: user, in: current.businessId, on: db) != nil else { throw PlazaError.notFound("charge") }
+            }
+            guard let charge = try await charges.decide(id, to: status, now: now, on: db) else { throw Self.stateConflict(current, now: now) }
+            return (charge.dto(now: now), try await chargeEvent(WalletEventType.charge(status), charge, now: now, on: db))
+        }
+    }
+
+    /// Owners and staff give back part or all of what is left of an approved charge.
+    func refundCharge(_ identity: Identity, id: UUID, _ request: RefundRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
+        let claim = try Self.require(claim)
+        if let problem = WalletRules.amountProblem(request.amount) { throw PlazaError.validation(field: "amount", problem) }
+        let user = identity.user.id
+        return try await places.withFeed { db in
+            guard let current = try await charges.find(id, on: db),
+                try await places.businesses.role(of: user, in: current.businessId, on: db) != nil
+            else { throw PlazaError.notFound("charge") }
+            guard current.status == .approved || current.status == .refunded else { throw Self.stateConflict(current, now: now) }
+            guard let charge = try await charges.refund(id, amount: request.amount, on: db) else {
+                throw PlazaError.validation(field: "amount", "At most \(Money(amount: current.amount - current.refundedAmount, currency: current.currency)) is left to refund.")
+            }
+            try await post(
+                JournalEntry(
+                    id: UUID(), kind: "refund", referenceId: charge.id, currency: charge.currency,
+                    postings: [
+                        Posting(owner: charge.businessId, kind: .business, amount: -request.amount),
+                        Posting(owner: charge.customerId, kind: .user, amount: request.amount),
+                    ], createdAt: now), on: db)
+            try await activity.insert(Self.chargeActivity(charge, kind: .refund, amount: -request.amount, at: now), on: db)
+            let dto = charge.dto(now: now)
+            try await recordResponse(dto, status: 200, claim: claim, on: db)
+            return (dto, try await chargeEvent(WalletEventType.charge(.refunded), charge, now: now, on: db))
+        }
+    }
+
+    /// Marks pending charges past their expiry and tells both sides.
+    func expireCharges(now: Date = Date()) async throws {
+        try await places.withFeed { db in
+            var messages: [FeedMessage] = []
+            for charge in try await charges.expire(now: now, limit: 200, on: db) {
+                messages += try await chargeEvent(WalletEventType.charge(.expired), charge, now: now, on: db)
+            }
+            return ((), messages)
+        }
+    }
+
+    /// The event for the customer and everyone who works for the business.
+    func chargeEvent(_ type: String, _ charge: ChargeRecord, now: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
+        let staff = try await places.businesses.memberIDs(businesses: [charge.businessId], on: db)[charge.businessId] ?? []
+        return [.event(audience: [charge.customerId] + staff, event: try Self.event(type, charge.dto(now: now), at: now))]
+    }
+
+    /// The two sides of a charge (`amount` as the customer sees it: positive for a payment, negative for a refund).
+    static func chargeActivity(_ charge: ChargeRecord, kind: ActivityKind, amount: Int64, at now: Date) -> [ActivityRecord] {
+        let dto = charge.dto(now: now)
+        return [
+            ActivityRecord(
+                owner: charge.customerId, kind: kind, amount: -amount, currency: charge.currency, status: .succeeded, counterpart: dto.business,
+                note: charge.reference, referenceId: charge.id, createdAt: now),
+            ActivityRecord(
+                owner: charge.businessId, kind: kind, amount: amount, currency: charge.currency, status: .succeeded, counterpart: dto.customer,
+                counterpartId: charge.customerId, note: charge.reference, referenceId: charge.id, createdAt: now),
+        ]
+    }
+
+    static func stateConflict(_ charge: ChargeRecord, now: Date) -> PlazaError {
+        let state = charge.status(at: now)
+        var error = PlazaError(.conflict, .stateConflict, "This charge is \(state.rawValue).", detail: "Nothing was changed.")
+        error.currentState = state.rawValue
+        return error
+    }
+
+    /// `PZ-` and eight characters without look-alikes (no 0/O, 1/I/L).
+    static func newReference() -> String {
+        let alphabet = Array("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
+        return "PZ-" + String((0..<8).map { _ in alphabet.randomElement()! })
+    }
+
+    var payCodeRule: RateLimiter.Rule { RateLimiter.Rule(bucket: "pay-code", limit: 10) }
+}
+
+extension PlazaError {
+    static let chargingBlocked = PlazaError(.forbidden, .chargingBlocked, "This customer does not accept charges from your business.")
+    static let tooManyPendingCharges = PlazaError(
+        .conflict, .tooManyPendingCharges, "This customer already has 3 charges waiting.", detail: "Wait until they approve or decline one, or cancel one.")
+}

@@ -1,0 +1,187 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+extension WalletService {
+    /// Whose history: the caller's own, or a business's for its owners and staff.
+    func historyOwner(_ identity: Identity, business: UUID?) async throws -> UUID {
+        guard let business else { return identity.user.id }
+        _ = try await places.requireMember(identity, of: business)
+        return business
+    }
+
+    /// Reads `?kind=transfer_in,charge&counterpart=<username or business id>&from=&until=` (dates or date-times).
+    func activityFilter(_ kinds: String?, counterpart: String?, from: String?, until: String?) async throws -> ActivityFilter {
+        var filter = ActivityFilter()
+        var validator = Validator()
+        for text in (kinds ?? "").split(separator: ",") {
+            if let kind = ActivityKind(rawValue: String(text)) { filter.kinds.append(kind) } else {
+                validator.check(false, "kind", "Use \(ActivityKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+        }
+        if let counterpart, !counterpart.isEmpty {
+            if let id = UUID(uuidString: counterpart) {
+                filter.counterpart = id
+            } else {
+                let username = AccountRules.normalizedUsername(counterpart)
+                // An unknown name simply matches nothing.
+                filter.counterpart = username.contains("@") ? UUID() : (try await accounts.user(login: username, on: database.sql))?.id ?? UUID()
+            }
+        }
+        for (field, text) in [("from", from), ("until", until)] {
+            guard let text, !text.isEmpty else { continue }
+            let date = PlazaJSON.parseDate(text) ?? PlazaJSON.parseDate(text + "T00:00:00Z")
+            validator.check(date != nil, field, "Use a date (2026-11-23) or a date-time (2026-11-23T10:00:00Z).")
+            if field == "from" { filter.from = date } else { filter.until = date }
+        }
+        guard validator.isValid else { throw PlazaError.validation(validator.errors) }
+        return filter
+    }
+
+    /// As in the brief: without a cursor, limit or dates, the past week or the last 10 entries, whichever is fewer;
+    /// `nextCursor` pages further back.
+    func activity(owner: UUID, filter: ActivityFilter, limit: Int?, cursor: String?, now: Date = Date()) async throws -> Page<ActivityEntry> {
+        let after = try cursor.map { try RowCursor.decode($0).id }
+        let recentOnly = limit == nil && after == nil && filter.from == nil && filter.until == nil
+        let pageSize = recentOnly ? 10 : (limit ?? Paging.defaultLimit)
+        let rows = try await activity.list(
+            owner: owner, filter: filter, limit: pageSize + 1, after: after == Self.startCursor ? nil : after, on: database.sql)
+        var shown = Array(rows.prefix(pageSize))
+        if recentOnly { shown = shown.filter { $0.createdAt >= now.addingTimeInterval(-7 * 86_400) } }
+        let more = rows.count > shown.count
+        let next = more ? RowCursor(id: shown.last?.id ?? Self.startCursor).encoded : nil
+        return Page(items: shown.map(\.dto), nextCursor: next)
+    }
+
+    /// The cursor of "from the newest entry on", when the first page showed nothing (nothing in the past week).
+    static let startCursor = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+
+    /// Up to 10,000 entries, newest first, as CSV (amounts in major units).
+    func activityCSV(owner: UUID, filter: ActivityFilter) async throws -> String {
+        let rows = try await activity.list(owner: owner, filter: filter, limit: 10_000, after: nil, on: database.sql)
+        var csv = "date,kind,status,amount,currency,counterpart,note,reference\r\n"
+        for row in rows {
+            let amount = Money(amount: row.amount, currency: row.currency).description.split(separator: " ").first.map(String.init) ?? ""
+            let fields = [
+                RFC3339.format(row.createdAt), row.kind.rawValue, row.status.rawValue, amount, row.currency,
+                Self.csvText(row.counterpart.username.map { "\(row.counterpart.name) (@\($0))" } ?? row.counterpart.name), Self.csvText(row.note ?? ""),
+                row.referenceId.uuidString.lowercased(),
+            ]
+            csv += fields.map(Self.csvField).joined(separator: ",") + "\r\n"
+        }
+        return csv
+    }
+
+    /// A spreadsheet must not run text as a formula (`=HYPERLINK(...)` in a note).
+    static func csvText(_ text: String) -> String {
+        guard let first = text.first, "=+-@\t\r".contains(first) else { return text }
+        return "'" + text
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A new pay code for the caller, replacing any earlier one.
+    func newPayCode(_ identity: Identity, now: Date = Date()) async throws -> PayCode {
+        try identity.requireVerified()
+        let expiresAt = now.addingTimeInterval(WalletRules.payCodeLifetime)
+        let user = identity.user.id
+        for _ in 0..<5 {
+            let code = String(format: "%08d", Int.random(in: 0..<100_000_000))
+            let hash = secrets.hash("pay:\(code)")
+            let stored = try await database.transaction { db in
+                try await db.delete(from: "pay_codes").where("code_hash", .equal, hash)
+                    .where { $0.where("used_at", .isNot, SQLLiteral.null).orWhere("expires_at", .lessThanOrEqual, now) }.run()
+                guard try await db.select().column("user_id").from("pay_codes").where("code_hash", .equal, hash).first() == nil else { return false }
+                try await charges.insertPayCode(hash: hash, user: user, expiresAt: expiresAt, on: db)
+                return true
+            }
+            if stored { return PayCode(code: code, qrPayload: "plaza:pay:\(code)", expiresAt: expiresAt) }
+        }
+        throw PlazaError(.serviceUnavailable, .unavailable, "No pay code could be made; try again.")
+    }
+
+    func setBlocked(_ identity: Identity, business: UUID, blocked: Bool, now: Date = Date()) async throws {
+        let user = identity.user.id
+        try await database.transaction { db in
+            guard try await places.businesses.business(id: business, roleOf: user, on: db) != nil else { throw PlazaError.notFound("business") }
+            if blocked {
+                try await charges.block(user: user, business: business, now: now, on: db)
+            } else {
+                try await charges.unblock(user: user, business: business, on: db)
+            }
+        }
+    }
+
+    func blocks(_ identity: Identity) async throws -> [ChargeBlock] {
+        let rows = try await charges.blocks(user: identity.user.id, on: database.sql)
+        let names = try await places.businesses.businesses(ids: rows.map(\.business), on: database.sql)
+        return rows.map { ChargeBlock(business: Party(kind: .business, id: $0.business, name: names[$0.business]?.name ?? "Closed business"), createdAt: $0.since) }
+    }
+
+    /// The customer's charges (`business == nil`) or a business's, for its owners and staff.
+    func listCharges(_ identity: Identity, business: UUID?, statuses: [ChargeStatus], limit: Int, cursor: String?, now: Date = Date()) async throws
+        -> Page<Charge>
+    {
+        if let business { _ = try await places.requireMember(identity, of: business) }
+        let after = try cursor.map { try RowCursor.decode($0).id }
+        // A pending charge past its expiry is shown as expired before the sweeper gets to it.
+        let rows = try await charges.list(
+            customer: business == nil ? identity.user.id : nil, business: business, statuses: statuses.contains(.expired) ? statuses + [.pending] : statuses,
+            limit: limit + 1, after: after, on: database.sql)
+        let items = rows.prefix(limit).map { $0.dto(now: now) }.filter { statuses.isEmpty || statuses.contains($0.status) }
+        return Page(items: Array(items), nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil)
+    }
+
+    /// One charge, for its customer or the business's people.
+    func charge(_ identity: Identity, id: UUID) async throws -> ChargeRecord {
+        guard let charge = try await charges.find(id, on: database.sql) else { throw PlazaError.notFound("charge") }
+        if charge.customerId == identity.user.id { return charge }
+        guard try await places.businesses.role(of: identity.user.id, in: charge.businessId, on: database.sql) != nil else {
+            throw PlazaError.notFound("charge")
+        }
+        return charge
+    }
+
+    func receipt(_ identity: Identity, id: UUID) async throws -> Receipt {
+        let charge = try await charge(identity, id: id)
+        guard charge.status == .approved || charge.status == .refunded, let paidAt = charge.decidedAt else {
+            throw PlazaError.notFound("receipt")
+        }
+        let dto = charge.dto()
+        return Receipt(
+            chargeId: charge.id, reference: charge.reference, business: dto.business, customer: dto.customer, items: charge.items, amount: charge.amount,
+            currency: charge.currency, refundedAmount: charge.refundedAmount, paidAt: paidAt)
+    }
+
+    /// The business's approved charges per day in the operator's time zone, newest day first (refunds count on the day paid).
+    func dailyTotals(_ identity: Identity, business: UUID, days: Int, now: Date = Date()) async throws -> [DailyTotal] {
+        _ = try await places.requireMember(identity, of: business)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = places.configuration.timeZone
+        let since = calendar.date(byAdding: .day, value: -(days - 1), to: calendar.startOfDay(for: now)) ?? now
+        var totals: [String: DailyTotal] = [:]
+        for charge in try await charges.settled(business: business, since: since, on: database.sql) {
+            let day = calendar.dateComponents([.year, .month, .day], from: charge.decidedAt ?? charge.createdAt)
+            let date = String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+            var total = totals["\(date) \(charge.currency)"] ?? DailyTotal(date: date, currency: charge.currency, charges: 0, charged: 0, refunded: 0, net: 0)
+            total.charges += 1
+            total.charged += charge.amount
+            total.refunded += charge.refundedAmount
+            total.net = total.charged - total.refunded
+            totals["\(date) \(charge.currency)"] = total
+        }
+        return totals.values.sorted { ($0.date, $0.currency) > ($1.date, $1.currency) }
+    }
+
+    /// A business's balances, for its owners.
+    func businessWallet(_ identity: Identity, business: UUID) async throws -> Wallet {
+        _ = try await places.requireMember(identity, of: business, owner: true)
+        let balances = try await ledger.balances(owner: business, on: database.sql)
+        let currencies = Set(balances.keys).union([configuration.currencies[0]])
+        return Wallet(balances: currencies.sorted().map { Balance(currency: $0, available: balances[$0] ?? 0, pending: 0) })
+    }
+}

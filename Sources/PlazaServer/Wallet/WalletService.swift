@@ -1,0 +1,118 @@
+import Foundation
+import HTTPTypes
+import Logging
+import PlazaCore
+import SQLKit
+
+/// The wallet rules: balances, transfers, top-ups, withdrawals and charges. Routes and pages call this; SQL is in the stores.
+struct WalletService: Sendable {
+    let database: PlazaDatabase
+    let configuration: WalletConfiguration
+    let places: PlacesService
+    let idempotency: IdempotencyStore
+    let gateway: any PaymentGateway
+    let limiter: RateLimiter
+    let secrets: Secrets
+    let logger: Logger
+
+    let ledger = LedgerStore()
+    let activity = ActivityStore()
+    let funding = FundingStore()
+    let charges = ChargeStore()
+    let accounts = AccountStore()
+
+    /// The balances of the caller, one per currency they hold (the default currency when they hold none).
+    func wallet(_ identity: Identity) async throws -> Wallet {
+        let balances = try await ledger.balances(owner: identity.user.id, on: database.sql)
+        let pending = try await funding.pendingTopUps(user: identity.user.id, on: database.sql)
+        let currencies = Set(balances.keys).union(pending.keys).union([configuration.currencies[0]])
+        return Wallet(
+            balances: currencies.sorted().map { Balance(currency: $0, available: balances[$0] ?? 0, pending: pending[$0] ?? 0) })
+    }
+
+    /// Sends money to another user, at once and without fees.
+    func transfer(_ identity: Identity, _ request: TransferRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Transfer {
+        let claim = try Self.require(claim)
+        try identity.requireVerified()
+        var validator = Validator()
+        validator.check(!request.to.trimmingCharacters(in: .whitespaces).isEmpty, "to", "Name the recipient by username.")
+        validator.apply(WalletRules.textProblem(request.note), to: "note")
+        let moneyProblems = WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
+        guard validator.isValid, moneyProblems.isEmpty else { throw PlazaError.validation(validator.errors + moneyProblems) }
+        let sender = identity.user
+        let note = request.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let username = AccountRules.normalizedUsername(request.to)
+        return try await places.withFeed { db in
+            guard let recipient = try await accounts.user(login: username, on: db), !username.contains("@") else {
+                throw PlazaError.validation(field: "to", "No one has this username.")
+            }
+            guard recipient.id != sender.id else { throw PlazaError.validation(field: "to", "You cannot send money to yourself.") }
+            let transfer = Transfer(
+                id: UUID(), from: Self.party(sender), to: Self.party(recipient), amount: request.amount, currency: request.currency, note: note,
+                createdAt: now)
+            try await post(
+                JournalEntry(
+                    kind: "transfer", referenceId: transfer.id, currency: transfer.currency,
+                    postings: [
+                        Posting(owner: sender.id, kind: .user, amount: -transfer.amount), Posting(owner: recipient.id, kind: .user, amount: transfer.amount),
+                    ], createdAt: now), on: db)
+            try await activity.insert(
+                [
+                    ActivityRecord(
+                        owner: sender.id, kind: .transferOut, amount: -transfer.amount, currency: transfer.currency, status: .succeeded,
+                        counterpart: transfer.to, counterpartId: recipient.id, note: note, referenceId: transfer.id, createdAt: now),
+                    ActivityRecord(
+                        owner: recipient.id, kind: .transferIn, amount: transfer.amount, currency: transfer.currency, status: .succeeded,
+                        counterpart: transfer.from, counterpartId: sender.id, note: note, referenceId: transfer.id, createdAt: now),
+                ], on: db)
+            try await recordResponse(transfer, status: 201, claim: claim, on: db)
+            return (transfer, [.event(audience: [recipient.id], event: try Self.event(WalletEventType.transferReceived, transfer, at: now))])
+        }
+    }
+
+    /// Posts `entry`, turning an overdraft into the API's `insufficient_funds` problem (the transaction then rolls back).
+    func post(_ entry: JournalEntry, on db: any SQLDatabase) async throws {
+        do {
+            try await ledger.post(entry, on: db)
+        } catch is InsufficientFunds {
+            throw PlazaError.insufficientFunds
+        }
+    }
+
+    /// Stores the response with the work, in the same transaction; without the key still held, the work rolls back.
+    func recordResponse(_ value: some Encodable, status: Int, claim: IdempotencyClaim, on db: any SQLDatabase) async throws {
+        let body = String(decoding: try PlazaJSON.encoder().encode(value), as: UTF8.self)
+        guard try await idempotency.record(claim, status: status, contentType: "application/json; charset=utf-8", body: body, on: db) else {
+            throw PlazaError.idempotencyLeaseLost
+        }
+        claim.markRecorded()
+    }
+
+    static func require(_ claim: IdempotencyClaim?) throws -> IdempotencyClaim {
+        guard let claim else { throw PlazaError.idempotencyKeyRequired }
+        return claim
+    }
+
+    static func party(_ user: UserRecord) -> Party {
+        Party(kind: .user, username: user.username, name: user.displayName)
+    }
+
+    static func event(_ type: String, _ payload: some Encodable, at time: Date) throws -> PlazaEvent {
+        PlazaEvent(type: type, occurredAt: time, data: try JSONValue(encoding: payload))
+    }
+}
+
+extension PlazaError {
+    static let insufficientFunds = PlazaError(
+        .unprocessableContent, .insufficientFunds, "Not enough money in the wallet.", detail: "Top up or send less; nothing was moved.",
+        errors: [FieldError(field: "amount", message: "More than the available balance.")])
+    static let idempotencyKeyRequired = PlazaError(
+        .badRequest, .idempotencyKeyRequired, "This request moves money and needs an Idempotency-Key header.",
+        detail: "Send a new random key (a UUID) per payment, and the same key when you retry it.",
+        errors: [FieldError(field: "Idempotency-Key", message: "Required.")])
+    static var idempotencyLeaseLost: PlazaError {
+        var error = PlazaError(.conflict, .conflict, "A retry of this request took over; nothing was moved by this one.")
+        error.headers[.retryAfter] = "1"
+        return error
+    }
+}
