@@ -10,7 +10,7 @@ struct PlazaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plaza",
         abstract: "Plaza: wallet, offers, loyalty, places and marketplace for one town or campus.",
-        subcommands: [Serve.self, Demo.self, Migrate.self, Admin.self, Backup.self, Bench.self],
+        subcommands: [Serve.self, Demo.self, Migrate.self, Admin.self, Backup.self, Ledger.self, Bench.self],
         defaultSubcommand: Serve.self
     )
 
@@ -99,6 +99,29 @@ struct Backup: AsyncParsableCommand {
         defer { Task { try? await services.database.close() } }
         try await services.backup(to: path)
         print("Backed up to \(path).")
+    }
+}
+
+struct Ledger: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check the wallet ledger.", subcommands: [Verify.self])
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Recompute every balance from the journal; exit 1 on any difference, unbalanced entry or overdrawn account.")
+
+        func run() async throws {
+            let services = try await PlazaServices.open(try loadConfiguration(), logger: Logger(label: "plaza"))
+            let report: LedgerReport
+            do {
+                report = try await services.withDatabase { try await services.verifyLedger() }
+                try await services.database.close()
+            } catch {
+                try? await services.database.close()
+                throw error
+            }
+            print(report)
+            if !report.problems.isEmpty { throw ExitCode(1) }
+        }
     }
 }
 

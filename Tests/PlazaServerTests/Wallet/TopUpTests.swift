@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import PlazaCore
+import PlazaServer
+import PlazaTestSupport
+import Testing
+
+/// Top-ups and withdrawals through the sandbox processor, whose webhooks come back over real HTTP (`.live`).
+@Suite struct TopUpTests {
+    @Test(arguments: TestEngine.enabled)
+    func theTestCardsSucceedOrFailAsProcessorsDo(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let wallet = WalletDriver(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let created = try await wallet.topUp(2_500, token: anna)
+            #expect(created.status == .created)
+            let pending = try created.decode(TopUp.self)
+            #expect(pending.status == .pending && pending.cardLast4 == "4242" && pending.cardBrand == "visa")
+            #expect(try await wallet.settled(pending.id, token: anna).status == .succeeded)
+            #expect(try await wallet.balance(token: anna) == 2_500)
+
+            for (card, code) in [(WalletDriver.declinedCard, "card_declined"), (WalletDriver.insufficientCard, "insufficient_funds")] {
+                let response = try await wallet.topUp(1_000, card: card, token: anna)
+                let settled = try await wallet.settled(try response.decode(TopUp.self).id, token: anna)
+                #expect(settled.status == .failed && settled.failureCode == code)
+            }
+            #expect(try await wallet.balance(token: anna) == 2_500)
+            let history = try await wallet.activity(token: anna).items
+            #expect(history.map(\.status) == [.failed, .failed, .succeeded])
+            #expect(try await services.verifyLedger().problems.isEmpty)
+        }
+    }
+
+    @Test func badCardsAreRefusedFieldByField() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let card = CardDetails(number: "4242 4242 4242 4241", expMonth: 13, expYear: 2020, cvc: "12a")
+            let response = try await WalletDriver(client).topUp(0, card: card, currency: "usd", token: anna)
+            #expect(response.status == .unprocessableContent)
+            let fields = Set(response.problem?.errors?.map(\.field) ?? [])
+            #expect(fields == ["amount", "currency", "card.number", "card.expMonth", "card.expYear", "card.cvc"])
+        }
+    }
+
+    @Test func moneyPostsNeedAnIdempotencyKey() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let response = try await WalletDriver(client).topUp(1_000, key: nil, token: anna)
+            #expect(response.status == .badRequest && response.problem?.code == .idempotencyKeyRequired)
+        }
+    }
+
+    @Test func aWebhookMustBeSignedAndARepeatedOneCountsOnce() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, services in
+            let wallet = WalletDriver(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let topUp = try await wallet.fund(1_000, token: anna)
+            let body = Data(
+                #"{"id":"evt_again","type":"payment.captured","created":0,"data":{"id":"pay_x","reference":"\#(topUp.id)","amount":1000,"currency":"USD"}}"#.utf8)
+            var headers: HTTPFields = [.contentType: "application/json"]
+            let unsigned = try await client.execute(uri: "/v1/webhooks/gateway", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+            #expect(unsigned.status == .unauthorized)
+            headers[HTTPField.Name("Plaza-Gateway-Signature")!] = services.gatewaySignature(for: body, at: Date().addingTimeInterval(-600))
+            let stale = try await client.execute(uri: "/v1/webhooks/gateway", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+            #expect(stale.status == .unauthorized)
+            headers[HTTPField.Name("Plaza-Gateway-Signature")!] = services.gatewaySignature(for: body)
+            let repeated = try await client.execute(uri: "/v1/webhooks/gateway", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+            #expect(repeated.status == .ok)
+            #expect(try await wallet.balance(token: anna) == 1_000)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aWithdrawalLeavesTheBalanceAtOnceAndIsPaidOut(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let wallet = WalletDriver(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            try await wallet.fund(3_000, token: anna)
+            let tooMuch = try await client.send(
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 3_001, currency: "USD"), token: anna, headers: WalletDriver.keyed("w0"))
+            #expect(tooMuch.problem?.code == .insufficientFunds)
+            let response = try await client.send(
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 1_200, currency: "USD"), token: anna, headers: WalletDriver.keyed("w1"))
+            #expect(response.status == .created)
+            #expect(try await wallet.balance(token: anna) == 1_800)
+            let id = try response.decode(Withdrawal.self).id
+            var status = FundingStatus.pending
+            for _ in 0..<500 where status == .pending {
+                status = try await client.send(.get, "/v1/wallet/withdrawals/\(id)", token: anna).decode(Withdrawal.self).status
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(status == .succeeded)
+            #expect(try await services.verifyLedger().problems.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+import PlazaServer
+import PlazaTestSupport
+import Testing
+
+@Suite struct TransferTests {
+    @Test(arguments: TestEngine.enabled)
+    func moneyMovesAtOnceAndBothSidesSeeIt(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let (accounts, wallet) = (AccountsDriver(client), WalletDriver(client))
+            let anna = try await accounts.signedIn("anna").accessToken
+            let ben = try await accounts.signedIn("ben").accessToken
+            try await wallet.fund(5_000, token: anna)
+            let response = try await wallet.transfer(to: "Ben", 1_250, note: "pizza", token: anna)
+            #expect(response.status == .created)
+            let transfer = try response.decode(Transfer.self)
+            #expect(transfer.to.username == "ben" && transfer.from.username == "anna" && transfer.note == "pizza")
+            #expect(try await wallet.balance(token: anna) == 3_750)
+            #expect(try await wallet.balance(token: ben) == 1_250)
+            let received = try await wallet.activity(token: ben).items
+            #expect(received.count == 1)
+            #expect(received.first?.kind == .transferIn && received.first?.amount == 1_250 && received.first?.counterpart.username == "anna")
+            let sent = try await wallet.activity("?kind=transfer_out", token: anna).items
+            #expect(sent.map(\.amount) == [-1_250])
+            #expect(try await services.verifyLedger().problems.isEmpty)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func moreThanTheBalanceMovesNothing(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let (accounts, wallet) = (AccountsDriver(client), WalletDriver(client))
+            let anna = try await accounts.signedIn("anna").accessToken
+            let ben = try await accounts.signedIn("ben").accessToken
+            try await wallet.fund(1_000, token: anna)
+            let response = try await wallet.transfer(to: "ben", 1_001, token: anna)
+            #expect(response.status == .unprocessableContent)
+            #expect(response.problem?.code == .insufficientFunds)
+            #expect(try await wallet.balance(token: anna) == 1_000)
+            #expect(try await wallet.balance(token: ben) == 0)
+            #expect(try await wallet.activity(token: ben).items.isEmpty)
+        }
+    }
+
+    @Test func unknownRecipientsYourselfAndBadAmountsAreNamed() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let wallet = WalletDriver(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            #expect(try await wallet.transfer(to: "nobody", 100, token: anna).problem?.errors?.map(\.field) == ["to"])
+            #expect(try await wallet.transfer(to: "anna", 100, token: anna).problem?.errors?.map(\.field) == ["to"])
+            #expect(try await wallet.transfer(to: "ben", -5, token: anna).problem?.errors?.map(\.field) == ["amount"])
+            let malformed = try await client.sendRaw(.post, "/v1/transfers", body: #"{"to":"ben","amount":12.5,"currency":"USD"}"#, token: anna)
+            #expect(malformed.status == .unprocessableContent || malformed.status == .badRequest)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aRetryWithTheSameKeyPaysOnceAndAnotherBodyIsRefused(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let (accounts, wallet) = (AccountsDriver(client), WalletDriver(client))
+            let anna = try await accounts.signedIn("anna").accessToken
+            let ben = try await accounts.signedIn("ben").accessToken
+            try await wallet.fund(1_000, token: anna)
+            let first = try await wallet.transfer(to: "ben", 400, key: "rent-1", token: anna)
+            let retry = try await wallet.transfer(to: "ben", 400, key: "rent-1", token: anna)
+            #expect(first.status == .created && retry.status == .created)
+            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(try retry.decode(Transfer.self).id == first.decode(Transfer.self).id)
+            #expect(try await wallet.balance(token: ben) == 400)
+            let other = try await wallet.transfer(to: "ben", 500, key: "rent-1", token: anna)
+            #expect(other.status == .unprocessableContent && other.problem?.code == .idempotencyKeyReused)
+            #expect(try await wallet.balance(token: ben) == 400)
+        }
+    }
+
+    @Test func activityShowsThePastWeekOrTheLastTenAndPagesBack() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let (accounts, wallet) = (AccountsDriver(client), WalletDriver(client))
+            let anna = try await accounts.signedIn("anna").accessToken
+            _ = try await accounts.signedIn("ben")
+            try await wallet.fund(10_000, token: anna)
+            for amount in 1...12 { #expect(try await wallet.transfer(to: "ben", Int64(amount), token: anna).status == .created) }
+            let first = try await wallet.activity(token: anna)
+            #expect(first.items.map(\.amount) == (3...12).reversed().map { -Int64($0) })
+            let cursor = try #require(first.nextCursor)
+            let second = try await wallet.activity("?cursor=\(cursor)", token: anna)
+            #expect(second.items.map(\.amount) == [-2, -1, 10_000])
+            #expect(second.nextCursor == nil)
+            let csv = try await client.send(.get, "/v1/activity.csv?kind=top_up", token: anna)
+            #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
+            #expect(csv.text.split(separator: "\r\n").count == 2)
+            #expect(csv.text.contains(",top_up,succeeded,100.00,USD,"))
+        }
+    }
+}
