@@ -1,0 +1,159 @@
+import Foundation
+import PlazaCore
+
+extension PlazaClient {
+    // MARK: Balances and funding
+
+    /// The caller's balances, one per currency.
+    public func wallet() async throws -> Wallet {
+        try await send("GET", "v1/wallet", auth: .required)
+    }
+
+    /// Starts a top-up from a card; it is `pending` until the processor answers (watch `top_up.updated` or poll `topUp(_:)`).
+    public func topUp(_ request: TopUpRequest, idempotencyKey: String? = nil) async throws -> TopUp {
+        try await sendMoney("POST", "v1/wallet/top-ups", body: request, idempotencyKey: idempotencyKey)
+    }
+
+    public func topUp(_ id: UUID) async throws -> TopUp {
+        try await send("GET", "v1/wallet/top-ups/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    /// Sends money to the bank account on file; it leaves the balance at once.
+    public func withdraw(_ request: WithdrawalRequest, idempotencyKey: String? = nil) async throws -> Withdrawal {
+        try await sendMoney("POST", "v1/wallet/withdrawals", body: request, idempotencyKey: idempotencyKey)
+    }
+
+    public func withdrawal(_ id: UUID) async throws -> Withdrawal {
+        try await send("GET", "v1/wallet/withdrawals/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    // MARK: Transfers and history
+
+    /// Sends money to another user (by username), at once and without fees.
+    public func transfer(_ request: TransferRequest, idempotencyKey: String? = nil) async throws -> Transfer {
+        try await sendMoney("POST", "v1/transfers", body: request, idempotencyKey: idempotencyKey)
+    }
+
+    /// The caller's history (or a business's, for its people). Without `limit`, `cursor` or dates: the past week or the
+    /// last 10 entries, whichever is fewer; pass `nextCursor` back for older ones.
+    public func activity(
+        business: UUID? = nil, kinds: [ActivityKind] = [], counterpart: String? = nil, from: Date? = nil, until: Date? = nil, limit: Int? = nil,
+        cursor: String? = nil
+    ) async throws -> Page<ActivityEntry> {
+        try await send(
+            "GET", "v1/activity",
+            query: Self.query([
+                "businessId": business?.uuidString.lowercased(), "kind": kinds.isEmpty ? nil : kinds.map(\.rawValue).joined(separator: ","),
+                "counterpart": counterpart, "from": from.map(RFC3339.format), "until": until.map(RFC3339.format), "limit": limit.map(String.init),
+                "cursor": cursor,
+            ]), auth: .required)
+    }
+
+    // MARK: Paying at the counter
+
+    /// A two-minute, single-use code (and QR payload) to show at the counter instead of sharing a location.
+    public func payCode() async throws -> PayCode {
+        try await send("POST", "v1/me/pay-codes", auth: .required)
+    }
+
+    /// The caller's charges as a customer, newest first (`[.pending]` for those waiting for an answer).
+    public func myCharges(status: [ChargeStatus] = [], limit: Int? = nil, cursor: String? = nil) async throws -> Page<Charge> {
+        try await send("GET", "v1/me/charges", query: Self.chargeQuery(status, limit, cursor), auth: .required)
+    }
+
+    public func charge(_ id: UUID) async throws -> Charge {
+        try await send("GET", "v1/charges/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    /// Pays `charge` exactly as it was shown; the server refuses if anything differs.
+    public func approve(_ charge: Charge, idempotencyKey: String? = nil) async throws -> Charge {
+        let approval = ApproveChargeRequest(amount: charge.amount, currency: charge.currency, businessId: charge.business.id ?? UUID())
+        return try await sendMoney("POST", "v1/charges/\(charge.id.uuidString.lowercased())/approve", body: approval, idempotencyKey: idempotencyKey)
+    }
+
+    public func decline(_ charge: UUID) async throws -> Charge {
+        try await send("POST", "v1/charges/\(charge.uuidString.lowercased())/decline", auth: .required)
+    }
+
+    public func receipt(_ charge: UUID) async throws -> Receipt {
+        try await send("GET", "v1/charges/\(charge.uuidString.lowercased())/receipt", auth: .required)
+    }
+
+    /// Refuses (or again accepts) charges from a business.
+    public func setCharging(blocked: Bool, business: UUID) async throws {
+        try await sendVoid(blocked ? "PUT" : "DELETE", "v1/me/charge-blocks/\(business.uuidString.lowercased())", auth: .required)
+    }
+
+    public func chargeBlocks() async throws -> [ChargeBlock] {
+        let page: Page<ChargeBlock> = try await send("GET", "v1/me/charge-blocks", auth: .required)
+        return page.items
+    }
+
+    // MARK: Merchants
+
+    /// Asks a customer at the counter to pay (present in the shop, or identified by their pay code).
+    public func createCharge(_ request: CreateChargeRequest, idempotencyKey: String? = nil) async throws -> Charge {
+        try await sendMoney("POST", "v1/charges", body: request, idempotencyKey: idempotencyKey)
+    }
+
+    public func cancel(_ charge: UUID) async throws -> Charge {
+        try await send("POST", "v1/charges/\(charge.uuidString.lowercased())/cancel", auth: .required)
+    }
+
+    /// Gives back part or all of what is left of an approved charge.
+    public func refund(_ charge: UUID, amount: Int64, idempotencyKey: String? = nil) async throws -> Charge {
+        try await sendMoney("POST", "v1/charges/\(charge.uuidString.lowercased())/refunds", body: RefundRequest(amount: amount), idempotencyKey: idempotencyKey)
+    }
+
+    public func charges(of business: UUID, status: [ChargeStatus] = [], limit: Int? = nil, cursor: String? = nil) async throws -> Page<Charge> {
+        try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/charges", query: Self.chargeQuery(status, limit, cursor), auth: .required)
+    }
+
+    public func dailyTotals(of business: UUID, days: Int? = nil) async throws -> [DailyTotal] {
+        let page: Page<DailyTotal> = try await send(
+            "GET", "v1/businesses/\(business.uuidString.lowercased())/daily-totals", query: Self.query(["days": days.map(String.init)]), auth: .required)
+        return page.items
+    }
+
+    /// Owners: the business's balances.
+    public func businessWallet(_ business: UUID) async throws -> Wallet {
+        try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/wallet", auth: .required)
+    }
+
+    // MARK: Plumbing
+
+    /// How often a money call is sent before its error is passed on (the same key every time).
+    static let moneyAttempts = 4
+
+    /// A POST that moves money: one idempotency key (the caller's, or a new UUID) for every attempt, retried when the
+    /// answer may not have arrived (offline, 5xx) or the first attempt is still running (409 `conflict`), so that a
+    /// flaky network never pays twice. Pass your own key, stored with the intent, to survive an app restart too.
+    func sendMoney<Response: Decodable>(_ method: String, _ path: String, body: some Encodable, idempotencyKey: String?) async throws -> Response {
+        let key = idempotencyKey ?? UUID().uuidString
+        var delay: UInt64 = 200_000_000
+        for attempt in 1...Self.moneyAttempts {
+            do {
+                return try await send(method, path, body: body, auth: .required, idempotencyKey: key)
+            } catch let error as PlazaClientError where attempt < Self.moneyAttempts && Self.isWorthRetrying(error) {
+                try await Task.sleep(nanoseconds: delay)
+                delay *= 2
+            }
+        }
+        return try await send(method, path, body: body, auth: .required, idempotencyKey: key)
+    }
+
+    static func isWorthRetrying(_ error: PlazaClientError) -> Bool {
+        switch error {
+        case .transport: true
+        case .unreadableResponse(let status): status >= 500 || status == 0
+        case .problem(let problem): problem.status >= 500 || problem.code == .conflict
+        case .notSignedIn: false
+        }
+    }
+
+    static func chargeQuery(_ status: [ChargeStatus], _ limit: Int?, _ cursor: String?) -> [URLQueryItem] {
+        query([
+            "status": status.isEmpty ? nil : status.map(\.rawValue).joined(separator: ","), "limit": limit.map(String.init), "cursor": cursor,
+        ])
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HummingbirdTesting
+import PlazaClient
+import PlazaCore
+import PlazaServer
+import PlazaTestSupport
+import Testing
+
+/// The wallet SDK against a real Plaza on loopback: the issue's whole story, told by two phones and a friend.
+@Suite struct WalletClientTests {
+    let shopPoint = Coordinate(latitude: 52.5200, longitude: 13.4050)
+
+    @Test(arguments: TestEngine.enabled)
+    func aCustomerTopsUpPaysAFriendAndApprovesTheShopsChargeLive(_ engine: TestEngine) async throws {
+        try await PlacesClientTests.withClients(engine) { merchant, customer, accounts in
+            try await accounts.register("carla")
+            try await accounts.verify("carla")
+
+            let topUp = try await customer.topUp(
+                TopUpRequest(amount: 5_000, currency: "USD", card: CardDetails(number: "4242424242424242", expMonth: 1, expYear: 2035, cvc: "999")))
+            var settled = topUp
+            for _ in 0..<250 where settled.status == .pending {
+                try await Task.sleep(for: .milliseconds(20))
+                settled = try await customer.topUp(topUp.id)
+            }
+            #expect(settled.status == .succeeded)
+
+            let transfer = try await customer.transfer(TransferRequest(to: "carla", amount: 1_500, currency: "USD", note: "cinema"))
+            #expect(transfer.to.username == "carla")
+            #expect(try await customer.wallet().balances.first?.available == 3_500)
+
+            let business = try await merchant.createBusiness(CreateBusinessRequest(name: "Kiosk", category: .retail))
+            _ = try await merchant.addLocation(
+                to: business.id, LocationRequest(name: "Alex", address: "Alexanderplatz", latitude: shopPoint.latitude, longitude: shopPoint.longitude))
+            try await customer.setLocationSharing(.merchants)
+            try await customer.uploadLocations([LocationPoint(latitude: shopPoint.latitude, longitude: shopPoint.longitude, accuracy: 5, recordedAt: Date())])
+
+            var customerEvents = customer.events().makeAsyncIterator()
+            #expect(try await customerEvents.next()?.type == PlazaEventType.ready)
+            var merchantEvents = merchant.events().makeAsyncIterator()
+            #expect(try await merchantEvents.next()?.type == PlazaEventType.ready)
+
+            let charge = try await merchant.createCharge(
+                CreateChargeRequest(
+                    businessId: business.id, customer: "anna", amount: 420, currency: "USD",
+                    items: [ChargeItem(description: "Newspaper", quantity: 1, unitAmount: 420)]))
+            let requested = try await customerEvents.next()
+            #expect(requested?.type == WalletEventType.chargeRequested)
+            let shown = try #require(try requested?.payload(as: Charge.self))
+            #expect(shown.id == charge.id && shown.items.first?.description == "Newspaper")
+
+            let approved = try await customer.approve(shown)
+            #expect(approved.status == .approved)
+            var outcome = try await merchantEvents.next()
+            while outcome?.type == WalletEventType.chargeRequested { outcome = try await merchantEvents.next() }
+            #expect(outcome?.type == WalletEventType.charge(.approved))
+            #expect(try await customer.wallet().balances.first?.available == 3_080)
+            #expect(try await merchant.businessWallet(business.id).balances.first?.available == 420)
+            #expect(try await customer.receipt(charge.id).reference == charge.reference)
+            let history = try await customer.activity()
+            #expect(history.items.map(\.kind) == [.charge, .transferOut, .topUp])
+        }
+    }
+
+    @Test func aRefusedApprovalSaysWhy() async throws {
+        try await PlacesClientTests.withClients { _, customer, _ in
+            do {
+                _ = try await customer.transfer(TransferRequest(to: "bruno", amount: 100, currency: "USD"))
+                Issue.record("an empty wallet paid")
+            } catch let error as PlazaClientError {
+                #expect(error.code == .insufficientFunds)
+            }
+        }
+    }
+}
