@@ -1,3 +1,4 @@
+import Foundation
 import PlazaCore
 import Testing
 
@@ -18,5 +19,40 @@ import Testing
         #expect(Money.isCurrencyCode("USD"))
         #expect(!Money.isCurrencyCode("usd"))
         #expect(!Money.isCurrencyCode("US"))
+    }
+}
+
+@Suite struct WalletRulesTests {
+    @Test func amountsAreReadAsPeopleTypeThem() {
+        #expect(WalletRules.parseAmount("12.5", currency: "USD") == 1_250)
+        #expect(WalletRules.parseAmount("12,05", currency: "USD") == 1_205)
+        #expect(WalletRules.parseAmount(" 7 ", currency: "USD") == 700)
+        #expect(WalletRules.parseAmount("1500", currency: "JPY") == 1_500)
+        for bad in ["", "-1", "1.234", "1e3", "abc", ".5", "12.", "9999999999"] {
+            #expect(WalletRules.parseAmount(bad, currency: "USD") == nil, "\(bad)")
+        }
+        #expect(WalletRules.parseAmount("1.5", currency: "JPY") == nil)
+    }
+
+    @Test func cardsPassLuhnAndExpire() {
+        let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11
+        #expect(WalletRules.cardProblems(CardDetails(number: "4242 4242 4242 4242", expMonth: 11, expYear: 2026, cvc: "123"), now: now).isEmpty)
+        let fields = WalletRules.cardProblems(CardDetails(number: "4242 4242 4242 4243", expMonth: 10, expYear: 2026, cvc: "1"), now: now).map(\.field)
+        #expect(fields == ["card.number", "card.expYear", "card.cvc"])
+        #expect(WalletRules.cardBrand("5555555555554444") == "mastercard")
+    }
+
+    @Test func itemsMustAddUpToTheAmount() {
+        let items = [ChargeItem(description: "Tea", quantity: 2, unitAmount: 150)]
+        #expect(WalletRules.itemProblems(items, amount: 300).isEmpty)
+        #expect(WalletRules.itemProblems(items, amount: 301).map(\.field) == ["items"])
+        #expect(WalletRules.itemProblems([ChargeItem(description: "", quantity: 0, unitAmount: -1)], amount: 1).count == 3)
+    }
+
+    @Test func onlyPendingChargesEndAndOnlyApprovedOnesAreRefunded() {
+        #expect(ChargeStatus.pending.canMove(to: .approved))
+        #expect(!ChargeStatus.declined.canMove(to: .approved))
+        #expect(!ChargeStatus.pending.canMove(to: .refunded))
+        #expect(ChargeStatus.approved.canMove(to: .refunded))
     }
 }

@@ -59,6 +59,23 @@ public enum WalletRules {
         return validator.errors
     }
 
+    /// `12.5`, `12.50` or `12` in major units → minor units (`1250`); `nil` for anything else (signs, three decimals, letters).
+    public static func parseAmount(_ text: String, currency: String) -> Int64? {
+        let digits = Money.minorUnitDigits(currency)
+        let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+        let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy(\.isASCIIDigit),
+            let major = Int64(whole)
+        else { return nil }
+        var minor: Int64 = 0
+        if parts.count == 2 {
+            let fraction = parts[1]
+            guard digits > 0, (1...digits).contains(fraction.count), fraction.allSatisfy(\.isASCIIDigit), let value = Int64(fraction) else { return nil }
+            minor = fraction.count == 1 ? value * 10 : value
+        }
+        return digits == 0 ? major : major * 100 + minor
+    }
+
     /// Card number (Luhn), expiry (not past) and CVC, keyed `card.number` and so on.
     public static func cardProblems(_ card: CardDetails, now: Date = Date()) -> [FieldError] {
         var validator = Validator()

@@ -14,6 +14,7 @@ public enum DemoData {
     public static let accounts = [
         Account(email: "anna@demo.plaza.test", username: "anna", displayName: "Anna Customer", password: "demo-anna-2026", role: .customer),
         Account(email: "bruno@demo.plaza.test", username: "bruno", displayName: "Bruno's Bakery", password: "demo-bruno-2026", role: .merchant),
+        Account(email: "carla@demo.plaza.test", username: "carla", displayName: "Carla Friend", password: "demo-carla-2026", role: .customer),
         Account(email: "admin@demo.plaza.test", username: "admin", displayName: "Plaza Admin", password: "demo-admin-2026", role: .admin),
     ]
 
@@ -25,6 +26,7 @@ public enum DemoData {
                 role: account.role, checkPolicy: false)
         }
         try await seedPlaces(services)
+        try await seedWallet(services)
     }
 
     /// The lines `plaza demo` prints.
@@ -34,6 +36,8 @@ public enum DemoData {
             lines.append("  \(account.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.username) / \(account.password)   (\(account.email))")
         }
         lines += ["Places: \(baseURL)/places (Bruno's shops are on Munich's Marienplatz; the map is at \(baseURL)/places/map)"]
+        lines += ["Wallet: \(baseURL)/wallet (test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined; any future expiry and CVC)"]
+        lines += ["Bruno's counter: \(baseURL)/places/mine → Counter (charge Anna while she shares her location there, or with her pay code)"]
         lines += ["E-mail is not sent in the demo: read it at \(baseURL)/dev/mailbox", "API reference: \(baseURL)/docs/api", ""]
         return lines.joined(separator: "\n")
     }

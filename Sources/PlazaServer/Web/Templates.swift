@@ -7,7 +7,8 @@ enum Templates {
     static let required = [
         "layout", "home", "error", "docs/api", "dev/mailbox", "accounts/signup", "accounts/verify-email", "accounts/login",
         "accounts/forgot-password", "accounts/reset-password", "accounts/account", "places/nearby", "places/map", "places/business",
-        "places/settings", "places/mine", "places/edit", "places/presence",
+        "places/settings", "places/mine", "places/edit", "places/presence", "wallet/wallet", "wallet/charges", "wallet/charges-list",
+        "wallet/receipt", "wallet/counter", "wallet/counter-live",
     ]
 
     /// A resource file the build did not ship; Plaza cannot start without it.

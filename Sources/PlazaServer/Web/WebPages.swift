@@ -18,6 +18,7 @@ struct WebPages: Sendable {
         pages.get("/", use: home)
         AccountsPages(accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
         PlacesPages(places: services.places, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
+        WalletPages(wallet: services.wallet, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
     }
 
     struct HomePage: Sendable {

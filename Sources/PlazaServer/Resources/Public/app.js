@@ -135,3 +135,96 @@ document.addEventListener("click", (event) => {
   }
   connect();
 })();
+
+// Live fragments: a [data-live-fragment] region reloads its server-rendered HTML from that URL whenever
+// /v1/events brings an event whose type starts with one of its [data-live-events] prefixes (and on every
+// (re)connect, so nothing missed while offline stays missing). Forms outside the region keep what is typed.
+(() => {
+  const regions = Array.from(document.querySelectorAll("[data-live-fragment]"));
+  if (!regions.length) return;
+  const status = document.getElementById("live-status");
+  let delay = 1000;
+
+  function refresh(region) {
+    return fetch(region.getAttribute("data-live-fragment"), { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+      .then((html) => { region.innerHTML = html; localTimes(region); })
+      .catch(() => {});
+  }
+  window.plazaRefreshLive = () => Promise.all(regions.map(refresh));
+
+  function connect() {
+    const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/v1/events");
+    socket.addEventListener("message", (message) => {
+      const event = JSON.parse(message.data);
+      if (event.type === "ready") {
+        delay = 1000;
+        if (status) status.textContent = "live";
+        document.body.setAttribute("data-live", "1");
+        window.plazaRefreshLive();
+        return;
+      }
+      for (const region of regions) {
+        const prefixes = (region.getAttribute("data-live-events") || "").split(",");
+        if (prefixes.some((prefix) => prefix && event.type.startsWith(prefix))) refresh(region);
+      }
+    });
+    socket.addEventListener("close", () => {
+      if (status) status.textContent = "reconnecting…";
+      document.body.removeAttribute("data-live");
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 30000);
+    });
+  }
+  connect();
+})();
+
+// Forms marked [data-async] post without leaving the page: the answer is JSON (a problem names what went wrong),
+// then the live regions reload. Without this script the same forms post and redirect as usual.
+document.addEventListener("submit", (event) => {
+  const form = event.target.closest("form[data-async]");
+  if (!form || event.defaultPrevented || !window.fetch) return;
+  event.preventDefault();
+  const status = document.querySelector("[data-async-status]");
+  const button = form.querySelector("button[type=submit]");
+  if (button) button.disabled = true;
+  fetch(form.action, {
+    method: "POST", credentials: "same-origin", headers: { Accept: "application/json" },
+    body: new URLSearchParams(new FormData(form)),
+  }).then((response) => response.json().then((body) => ({ ok: response.ok, body })))
+    .then(({ ok, body }) => {
+      if (status) {
+        status.hidden = ok;
+        status.textContent = ok ? "" : [body.title, body.detail].concat((body.errors || []).map((e) => e.message)).filter(Boolean).join(" ");
+      }
+      if (ok && form.hasAttribute("data-fresh-key")) {
+        form.reset();
+        const key = form.querySelector("[name=idempotencyKey]");
+        if (key && window.crypto && crypto.randomUUID) key.value = crypto.randomUUID();
+      }
+      if (window.plazaRefreshLive) return window.plazaRefreshLive();
+    })
+    .catch(() => { if (status) { status.hidden = false; status.textContent = "No connection: try again."; } })
+    .finally(() => { if (button) button.disabled = false; });
+});
+
+// "Charge" next to a customer in the shop fills the counter's form.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-pick]");
+  if (!button) return;
+  const input = document.getElementById("customer");
+  input.value = button.getAttribute("data-pick");
+  document.getElementById("payCode").value = "";
+  document.getElementById("amount").focus();
+});
+
+// Times written by the server in UTC are shown in the reader's own clock.
+function localTimes(root) {
+  root.querySelectorAll("time[datetime]").forEach((time) => {
+    const date = new Date(time.getAttribute("datetime"));
+    if (isNaN(date)) return;
+    time.textContent = time.hasAttribute("data-countdown") || time.textContent.includes("T")
+      ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : time.textContent;
+  });
+}
+localTimes(document);

@@ -1,0 +1,155 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlazaCore
+
+/// The customer's pending charges (approve or decline, kept live by the page script) and receipts.
+extension WalletPages {
+    func addChargeRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.get("charges", use: charges)
+        signedIn.get("charges/live", use: chargesFragment)
+        signedIn.post("charges/:id/approve", use: approve)
+        signedIn.post("charges/:id/decline", use: decline)
+        signedIn.get("receipts/:id", use: receipt)
+    }
+
+    struct ChargeRow: Sendable {
+        struct Item: Sendable {
+            var description: String
+            var quantity: Int
+            var total: String
+        }
+
+        var id: String
+        var business: String
+        var businessId: String
+        var amount: String
+        var amountMinor: Int64
+        var currency: String
+        var items: [Item]
+        var message: String?
+        var status: String
+        var pending: Bool
+        var paid: Bool
+        var expires: String
+        var created: String
+        var customer: String
+        var refundable: String?
+        var key: String
+
+        init(_ charge: Charge) {
+            id = charge.id.uuidString.lowercased()
+            business = charge.business.name
+            businessId = charge.business.id?.uuidString.lowercased() ?? ""
+            amount = charge.money.description
+            amountMinor = charge.amount
+            currency = charge.currency
+            items = charge.items.map {
+                Item(description: $0.description, quantity: $0.quantity, total: Money(amount: $0.unitAmount * Int64($0.quantity), currency: charge.currency).description)
+            }
+            message = charge.message
+            status = charge.status.rawValue
+            pending = charge.status == .pending
+            paid = charge.status == .approved || charge.status == .refunded
+            expires = RFC3339.format(charge.expiresAt)
+            created = RFC3339.format(charge.createdAt)
+            customer = "\(charge.customer.name) (@\(charge.customer.username ?? ""))"
+            let left = charge.amount - charge.refundedAmount
+            refundable = paid && left > 0 ? Money(amount: left, currency: charge.currency).description : nil
+            key = UUID().uuidString
+        }
+    }
+
+    /// The pending-charges fragment's model: the page includes it, the script reloads it alone.
+    struct ChargeList: Sendable {
+        var csrf: String
+        var pending: [ChargeRow]
+        var recent: [ChargeRow]
+        var none: Bool
+    }
+
+    struct ChargesPage: Sendable {
+        var shell: Shell
+        var list: ChargeList
+        var error: String?
+    }
+
+    func chargeList(_ context: AuthenticatedContext) async throws -> ChargeList {
+        let charges = try await wallet.listCharges(context.identity, business: nil, statuses: [], limit: 20, cursor: nil).items
+        let pending = charges.filter { $0.status == .pending }.map(ChargeRow.init)
+        return ChargeList(csrf: context.csrfToken ?? "", pending: pending, recent: charges.filter { $0.status != .pending }.prefix(5).map(ChargeRow.init), none: pending.isEmpty)
+    }
+
+    @Sendable func charges(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await renderCharges(context: context, notice: notice(request))
+    }
+
+    func renderCharges(context: AuthenticatedContext, notice: String? = nil, error: PlazaError? = nil) async throws -> Response {
+        let page = ChargesPage(
+            shell: Shell(title: "Charges to approve", context: context, notice: notice), list: try await chargeList(context),
+            error: error.map { problem in problem.detail.map { "\(problem.title) \($0)" } ?? problem.title })
+        return renderer.render("wallet/charges", page, status: error?.status ?? .ok)
+    }
+
+    @Sendable func chargesFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        renderer.render("wallet/charges-list", try await chargeList(context))
+    }
+
+    /// Pays what the form showed (its amount, currency and business travel with it, as the API's approval does).
+    @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        return try await answer(request, context: context, success: "approved") {
+            let id = try Query.id(context.parameters, "id", "charge")
+            let approval = ApproveChargeRequest(
+                amount: Int64(form["amount"]) ?? -1, currency: form["currency"], businessId: UUID(uuidString: form["businessId"]) ?? UUID())
+            guard let claim = try await claim(form, action: "approve", context: context) else { return }
+            do {
+                _ = try await wallet.approveCharge(context.identity, id: id, approval, claim: claim)
+            } catch {
+                try? await wallet.idempotency.abandon(claim)
+                throw error
+            }
+        }
+    }
+
+    @Sendable func decline(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await answer(request, context: context, success: "declined") {
+            _ = try await wallet.endCharge(context.identity, id: try Query.id(context.parameters, "id", "charge"), as: .declined)
+        }
+    }
+
+    /// A form posted by the page script (`Accept: application/json`) gets JSON back; a plain form gets the page.
+    func answer(
+        _ request: Request, context: AuthenticatedContext, success: String, back: String = "/wallet/charges", _ action: () async throws -> Void
+    ) async throws -> Response {
+        let script = request.headers[.accept]?.contains("application/json") == true
+        do {
+            try await action()
+        } catch let error as PlazaError where error.status.code < 500 {
+            if script { return error.problemResponse() }
+            return back == "/wallet/charges" ? try await renderCharges(context: context, error: error) : PageRenderer.seeOther(back)
+        }
+        return script ? try .json(Acknowledgement(status: success)) : PageRenderer.seeOther("\(back)?notice=\(success)")
+    }
+
+    // MARK: Receipts
+
+    struct ReceiptPage: Sendable {
+        var shell: Shell
+        var row: ChargeRow
+        var reference: String
+        var paidAt: String
+        var refunded: String?
+    }
+
+    @Sendable func receipt(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "receipt")
+        let receipt = try await wallet.receipt(context.identity, id: id)
+        let charge = try await wallet.charge(context.identity, id: id).dto()
+        let page = ReceiptPage(
+            shell: Shell(title: "Receipt \(receipt.reference)", context: context), row: ChargeRow(charge), reference: receipt.reference,
+            paidAt: receipt.paidAt.formatted(.dateTime.year().month(.wide).day().hour().minute()),
+            refunded: receipt.refundedAmount > 0 ? Money(amount: receipt.refundedAmount, currency: receipt.currency).description : nil)
+        return renderer.render("wallet/receipt", page)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlazaCore
+
+/// The merchant's counter: who is in the shop now, charging one of them (or a pay code), pending and settled
+/// charges, all kept live by the page script over `/v1/events`.
+extension WalletPages {
+    func addCounterRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.get("counter/:businessId", use: counter)
+        signedIn.get("counter/:businessId/live", use: counterFragment)
+        signedIn.post("counter/:businessId/charge", use: chargeCustomer)
+        signedIn.post("counter/:businessId/charges/:id/cancel", use: cancelCharge)
+        signedIn.post("counter/:businessId/charges/:id/refund", use: refundCharge)
+    }
+
+    /// The live part of the counter: the fragment the script reloads.
+    struct CounterLive: Sendable {
+        struct Present: Sendable {
+            var username: String
+            var displayName: String
+            var since: String
+        }
+
+        var csrf: String
+        var businessId: String
+        var present: [Present]
+        var nobody: Bool
+        var pending: [ChargeRow]
+        var settled: [ChargeRow]
+        var balance: String
+    }
+
+    struct CounterPage: Sendable {
+        var shell: Shell
+        var name: String
+        var live: CounterLive
+        var form: FormState
+        var key: String
+        var currency: String
+    }
+
+    func counterLive(_ context: AuthenticatedContext, business: UUID) async throws -> CounterLive {
+        let present = try await wallet.places.presence(context.identity, business: business)
+        let charges = try await wallet.listCharges(context.identity, business: business, statuses: [], limit: 30, cursor: nil).items
+        let balances = try await wallet.ledger.balances(owner: business, on: wallet.database.sql)
+        return CounterLive(
+            csrf: context.csrfToken ?? "", businessId: business.uuidString.lowercased(),
+            present: present.map { CounterLive.Present(username: $0.username, displayName: $0.displayName, since: RFC3339.format($0.since)) },
+            nobody: present.isEmpty, pending: charges.filter { $0.status == .pending }.map(ChargeRow.init),
+            settled: charges.filter { $0.status != .pending }.prefix(10).map(ChargeRow.init),
+            balance: Money(amount: balances[currency] ?? 0, currency: currency).description)
+    }
+
+    @Sendable func counter(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await renderCounter(context: context, notice: notice(request))
+    }
+
+    func renderCounter(context: AuthenticatedContext, notice: String? = nil, form: FormState? = nil, status: HTTPResponse.Status = .ok) async throws
+        -> Response
+    {
+        let id = try Query.id(context.parameters, "businessId", "business")
+        let business = try await wallet.places.requireMember(context.identity, of: id)
+        let page = CounterPage(
+            shell: Shell(title: "\(business.name) counter", context: context, notice: notice), name: business.name,
+            live: try await counterLive(context, business: id), form: form ?? FormState(names: ["customer", "payCode", "amount", "description"]),
+            key: UUID().uuidString, currency: currency)
+        return renderer.render("wallet/counter", page, status: status)
+    }
+
+    @Sendable func counterFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "businessId", "business")
+        _ = try await wallet.places.requireMember(context.identity, of: id)
+        return renderer.render("wallet/counter-live", try await counterLive(context, business: id))
+    }
+
+    /// Charges the named customer (present now) or the one whose pay code was typed in.
+    @Sendable func chargeCustomer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "businessId", "business")
+        let form = try await request.decodeForm(limit: limit)
+        let script = request.headers[.accept]?.contains("application/json") == true
+        do {
+            let amount = try Self.amount(form["amount"], currency: currency)
+            let items = form.optional("description").map { [ChargeItem(description: $0, quantity: 1, unitAmount: amount)] }
+            let charge = CreateChargeRequest(
+                businessId: id, customer: form.optional("customer"), payCode: form.optional("payCode"), amount: amount, currency: currency, items: items)
+            if let claim = try await claim(form, action: "charge", context: context) {
+                do {
+                    _ = try await wallet.createCharge(context.identity, charge, claim: claim)
+                } catch {
+                    try? await wallet.idempotency.abandon(claim)
+                    throw error
+                }
+            }
+        } catch let error as PlazaError where error.status.code < 500 {
+            if script { return error.problemResponse() }
+            return try await renderCounter(
+                context: context, form: FormState(form, names: ["customer", "payCode", "amount", "description"], error: error), status: error.status)
+        }
+        let back = "/wallet/counter/\(id.uuidString.lowercased())"
+        return script ? try .json(Acknowledgement(status: "charged")) : PageRenderer.seeOther("\(back)?notice=charged")
+    }
+
+    @Sendable func cancelCharge(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let business = try Query.id(context.parameters, "businessId", "business")
+        return try await answer(request, context: context, success: "cancelled", back: "/wallet/counter/\(business.uuidString.lowercased())") {
+            _ = try await wallet.endCharge(context.identity, id: try Query.id(context.parameters, "id", "charge"), as: .cancelled)
+        }
+    }
+
+    @Sendable func refundCharge(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let business = try Query.id(context.parameters, "businessId", "business")
+        let form = try await request.decodeForm(limit: limit)
+        return try await answer(request, context: context, success: "refunded", back: "/wallet/counter/\(business.uuidString.lowercased())") {
+            let amount = try Self.amount(form["amount"], currency: currency)
+            guard let claim = try await claim(form, action: "refund", context: context) else { return }
+            do {
+                _ = try await wallet.refundCharge(context.identity, id: try Query.id(context.parameters, "id", "charge"), RefundRequest(amount: amount), claim: claim)
+            } catch {
+                try? await wallet.idempotency.abandon(claim)
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlazaCore
+
+/// The wallet pages: balance, top-up, send, history and pay code (`/wallet`), pending charges, receipts, and the
+/// merchant's counter (`WalletPages+Charges.swift`, `WalletPages+Counter.swift`).
+struct WalletPages: Sendable {
+    let wallet: WalletService
+    let renderer: PageRenderer
+    let configuration: PlazaConfiguration
+
+    static let notices: [String: String] = [
+        "top-up": "Top-up started: the money shows once your card's bank confirms it, usually within seconds.",
+        "sent": "Money sent.",
+        "done": "That was done already.",
+        "approved": "Paid. The receipt is in your history.",
+        "declined": "Charge declined.",
+        "charged": "Charge sent to the customer: it appears below until they answer.",
+        "cancelled": "Charge cancelled.",
+        "refunded": "Refund sent.",
+    ]
+
+    func addRoutes(to pages: RouterGroup<AppRequestContext>) {
+        let signedIn = pages.group("wallet", context: AuthenticatedContext.self)
+        signedIn.get("", use: page)
+        signedIn.post("top-up", use: topUp)
+        signedIn.post("send", use: send)
+        signedIn.post("pay-code", use: payCode)
+        signedIn.get("activity.csv", use: csv)
+        addChargeRoutes(to: signedIn)
+        addCounterRoutes(to: signedIn)
+    }
+
+    var limit: Int { configuration.limits.maxRequestBody }
+    var currency: String { configuration.wallet.currencies[0] }
+
+    func notice(_ request: Request) -> String? {
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+    }
+
+    // MARK: Wallet
+
+    struct WalletPage: Sendable {
+        struct BalanceRow: Sendable {
+            var available: String
+            var pending: String?
+        }
+
+        var shell: Shell
+        var balances: [BalanceRow]
+        var currency: String
+        var topUpForm: FormState
+        var topUpKey: String
+        var sendForm: FormState
+        var sendKey: String
+        var history: [ActivityRow]
+        var olderCursor: String?
+        var empty: Bool
+        var pendingCharges: Int
+        var payCode: String?
+        var payCodeExpires: String?
+    }
+
+    struct ActivityRow: Sendable {
+        var date: String
+        var time: String
+        var title: String
+        var detail: String?
+        var amount: String
+        var incoming: Bool
+        var status: String?
+        var receipt: String?
+    }
+
+    @Sendable func page(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await render(context: context, cursor: request.uri.queryParameters.get("before"), notice: notice(request))
+    }
+
+    func render(
+        context: AuthenticatedContext, cursor: String? = nil, notice: String? = nil, topUpForm: FormState? = nil, sendForm: FormState? = nil,
+        payCode: PayCode? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let balances = try await wallet.wallet(context.identity)
+        let history = try await wallet.activity(owner: context.identity.user.id, filter: ActivityFilter(), limit: cursor == nil ? nil : 20, cursor: cursor)
+        let pending = try await wallet.listCharges(context.identity, business: nil, statuses: [.pending], limit: 10, cursor: nil)
+        let page = WalletPage(
+            shell: Shell(title: "Wallet", context: context, notice: notice),
+            balances: balances.balances.map {
+                WalletPage.BalanceRow(
+                    available: Money(amount: $0.available, currency: $0.currency).description,
+                    pending: $0.pending > 0 ? Money(amount: $0.pending, currency: $0.currency).description : nil)
+            },
+            currency: currency, topUpForm: topUpForm ?? FormState(names: ["amount", "number", "expiry", "cvc"]), topUpKey: UUID().uuidString,
+            sendForm: sendForm ?? FormState(names: ["to", "amount", "note"]), sendKey: UUID().uuidString, history: history.items.map(Self.row),
+            olderCursor: history.nextCursor, empty: history.items.isEmpty, pendingCharges: pending.items.count,
+            payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) }, payCodeExpires: payCode.map { RFC3339.format($0.expiresAt) })
+        return renderer.render("wallet/wallet", page, status: status)
+    }
+
+    static func row(_ entry: ActivityEntry) -> ActivityRow {
+        let titles: [ActivityKind: String] = [
+            .topUp: "Top-up", .withdrawal: "Withdrawal", .transferIn: "From", .transferOut: "To", .charge: entry.amount < 0 ? "Paid" : "Charged",
+            .refund: "Refund",
+        ]
+        let who = entry.counterpart.username.map { "\(entry.counterpart.name) (@\($0))" } ?? entry.counterpart.name
+        let amount = Money(amount: entry.amount, currency: entry.currency).description
+        return ActivityRow(
+            date: entry.createdAt.formatted(.dateTime.year().month(.abbreviated).day()), time: RFC3339.format(entry.createdAt),
+            title: "\(titles[entry.kind] ?? "") \(entry.kind == .topUp || entry.kind == .withdrawal ? "· " : "")\(who)", detail: entry.note,
+            amount: entry.amount > 0 ? "+" + amount : amount, incoming: entry.amount > 0, status: entry.status == .succeeded ? nil : entry.status.rawValue,
+            receipt: entry.kind == .charge && entry.amount < 0 ? "/wallet/receipts/\(entry.referenceId.uuidString.lowercased())" : nil)
+    }
+
+    @Sendable func topUp(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        let names = ["amount", "number", "expiry", "cvc"]
+        do {
+            let expiry = form["expiry"].split(whereSeparator: { $0 == "/" || $0 == " " })
+            let card = CardDetails(
+                number: form["number"], expMonth: expiry.first.flatMap { Int($0) } ?? 0,
+                expYear: expiry.count > 1 ? (Int(expiry[1]).map { $0 < 100 ? 2000 + $0 : $0 } ?? 0) : 0, cvc: form["cvc"])
+            let amount = try Self.amount(form["amount"], currency: currency)
+            guard let claim = try await claim(form, action: "top-up", context: context) else { return PageRenderer.seeOther("/wallet?notice=done") }
+            do {
+                _ = try await wallet.topUp(context.identity, TopUpRequest(amount: amount, currency: currency, card: card), claim: claim)
+            } catch {
+                try? await wallet.idempotency.abandon(claim)
+                throw error
+            }
+        } catch let error as PlazaError where error.status.code < 500 {
+            var state = FormState(form, names: names, error: error)
+            for (api, field) in [("card.number", "number"), ("card.expMonth", "expiry"), ("card.expYear", "expiry"), ("card.cvc", "cvc")] {
+                if let message = error.errors?.first(where: { $0.field == api })?.message { state.fields[field, default: Field()].error = message }
+            }
+            state.fields["number"]?.value = ""
+            state.fields["cvc"]?.value = ""
+            return try await render(context: context, topUpForm: state, status: error.status)
+        }
+        return PageRenderer.seeOther("/wallet?notice=top-up")
+    }
+
+    @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            let amount = try Self.amount(form["amount"], currency: currency)
+            guard let claim = try await claim(form, action: "send", context: context) else { return PageRenderer.seeOther("/wallet?notice=done") }
+            do {
+                _ = try await wallet.transfer(
+                    context.identity, TransferRequest(to: form["to"], amount: amount, currency: currency, note: form.optional("note")), claim: claim)
+            } catch {
+                try? await wallet.idempotency.abandon(claim)
+                throw error
+            }
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await render(context: context, sendForm: FormState(form, names: ["to", "amount", "note"], error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/wallet?notice=sent")
+    }
+
+    /// Shows a fresh pay code on the wallet page (never in a URL).
+    @Sendable func payCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await render(context: context, payCode: try await wallet.newPayCode(context.identity))
+    }
+
+    @Sendable func csv(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let csv = try await wallet.activityCSV(owner: context.identity.user.id, filter: ActivityFilter())
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"plaza-activity.csv\"", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: csv)))
+    }
+
+    /// An amount typed in major units (`12.50`), or the `amount` field's problem.
+    static func amount(_ text: String, currency: String) throws -> Int64 {
+        guard let amount = WalletRules.parseAmount(text, currency: currency), amount > 0 else {
+            throw PlazaError.validation(field: "amount", "Type an amount such as 12.50.")
+        }
+        return amount
+    }
+
+    /// Each money form carries a key made when it was rendered, so a double click or a resubmitted page acts once.
+    /// `nil` when the same form was already sent (the caller shows "done"). A failed attempt gives its key back.
+    func claim(_ form: FormData, action: String, context: AuthenticatedContext) async throws -> IdempotencyClaim? {
+        // A form without its key (an old page, a hand-made post) still acts, once per submission.
+        let key = UUID(uuidString: form["idempotencyKey"]) != nil ? form["idempotencyKey"] : UUID().uuidString
+        var hasher = SHA256()
+        for (name, value) in form.values.sorted(by: { $0.key < $1.key }) where name != "_csrf" { hasher.update(data: Data("\(name)=\(value)\n".utf8)) }
+        let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        switch try await wallet.idempotency.start(scope: "page:\(context.identity.user.id.uuidString)", key: "\(action):\(key)", requestHash: hash) {
+        case .started(let claim): return claim
+        default: return nil
+        }
+    }
+}
