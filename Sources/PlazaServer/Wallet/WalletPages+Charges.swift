@@ -27,6 +27,7 @@ extension WalletPages {
         var amountMinor: Int64
         var currency: String
         var items: [Item]
+        var hasItems: Bool
         var message: String?
         var status: String
         var pending: Bool
@@ -47,6 +48,7 @@ extension WalletPages {
             items = charge.items.map {
                 Item(description: $0.description, quantity: $0.quantity, total: Money(amount: $0.unitAmount * Int64($0.quantity), currency: charge.currency).description)
             }
+            hasItems = !items.isEmpty
             message = charge.message
             status = charge.status.rawValue
             pending = charge.status == .pending
@@ -65,6 +67,7 @@ extension WalletPages {
         var csrf: String
         var pending: [ChargeRow]
         var recent: [ChargeRow]
+        var hasRecent: Bool
         var none: Bool
     }
 
@@ -77,7 +80,8 @@ extension WalletPages {
     func chargeList(_ context: AuthenticatedContext) async throws -> ChargeList {
         let charges = try await wallet.listCharges(context.identity, business: nil, statuses: [], limit: 20, cursor: nil).items
         let pending = charges.filter { $0.status == .pending }.map(ChargeRow.init)
-        return ChargeList(csrf: context.csrfToken ?? "", pending: pending, recent: charges.filter { $0.status != .pending }.prefix(5).map(ChargeRow.init), none: pending.isEmpty)
+        let recent = charges.filter { $0.status != .pending }.prefix(5).map(ChargeRow.init)
+        return ChargeList(csrf: context.csrfToken ?? "", pending: pending, recent: recent, hasRecent: !recent.isEmpty, none: pending.isEmpty)
     }
 
     @Sendable func charges(_ request: Request, context: AuthenticatedContext) async throws -> Response {

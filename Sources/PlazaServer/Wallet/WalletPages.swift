@@ -60,6 +60,7 @@ struct WalletPages: Sendable {
         var olderCursor: String?
         var empty: Bool
         var pendingCharges: Int
+        var hasPending: Bool
         var payCode: String?
         var payCodeExpires: String?
     }
@@ -95,7 +96,7 @@ struct WalletPages: Sendable {
             },
             currency: currency, topUpForm: topUpForm ?? FormState(names: ["amount", "number", "expiry", "cvc"]), topUpKey: UUID().uuidString,
             sendForm: sendForm ?? FormState(names: ["to", "amount", "note"]), sendKey: UUID().uuidString, history: history.items.map(Self.row),
-            olderCursor: history.nextCursor, empty: history.items.isEmpty, pendingCharges: pending.items.count,
+            olderCursor: history.nextCursor, empty: history.items.isEmpty, pendingCharges: pending.items.count, hasPending: !pending.items.isEmpty,
             payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) }, payCodeExpires: payCode.map { RFC3339.format($0.expiresAt) })
         return renderer.render("wallet/wallet", page, status: status)
     }
@@ -133,7 +134,9 @@ struct WalletPages: Sendable {
         } catch let error as PlazaError where error.status.code < 500 {
             var state = FormState(form, names: names, error: error)
             for (api, field) in [("card.number", "number"), ("card.expMonth", "expiry"), ("card.expYear", "expiry"), ("card.cvc", "cvc")] {
-                if let message = error.errors?.first(where: { $0.field == api })?.message { state.fields[field, default: Field()].error = message }
+                guard let message = error.errors?.first(where: { $0.field == api })?.message else { continue }
+                let earlier = state.fields[field]?.error
+                state.fields[field, default: Field()].error = earlier.map { "\($0) \(message)" } ?? message
             }
             state.fields["number"]?.value = ""
             state.fields["cvc"]?.value = ""
