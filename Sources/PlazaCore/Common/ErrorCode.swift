@@ -22,7 +22,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case notPresent = "not_present"
     case idempotencyKeyRequired = "idempotency_key_required"
     case insufficientFunds = "insufficient_funds"
-    /// The charge (or top-up) is no longer in a state that allows this; the problem's `currentState` says which it is in.
+    /// The charge is no longer in a state that allows this; the problem's `currentState` says which it is in.
     case stateConflict = "state_conflict"
     /// An approval named another amount, currency or business than the charge has.
     case approvalMismatch = "approval_mismatch"

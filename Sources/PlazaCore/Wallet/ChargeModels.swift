@@ -61,7 +61,7 @@ public enum ChargeStatus: String, Codable, Sendable, CaseIterable {
 /// A charge request, as both the customer and the merchant see it.
 public struct Charge: Codable, Sendable, Hashable, Identifiable {
     public var id: UUID
-    /// Short, human-readable (`PZ-7K3Q9M`): printed on the receipt, quoted to support.
+    /// Short, human-readable (`PZ-7K3Q9M2X`): printed on the receipt, quoted to support.
     public var reference: String
     public var business: Party
     public var customer: Party

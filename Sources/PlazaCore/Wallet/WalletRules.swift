@@ -25,7 +25,8 @@ public enum WalletRules {
 
     public static func textProblem(_ text: String?, maximum: Int = noteMaximumLength) -> String? {
         guard let text else { return nil }
-        guard text.count <= maximum else { return "Use at most \(maximum) characters." }
+        // Counted as JSON Schema's maxLength counts: in code points.
+        guard text.unicodeScalars.count <= maximum else { return "Use at most \(maximum) characters." }
         return text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" } ? "Remove control characters." : nil
     }
 
@@ -45,7 +46,7 @@ public enum WalletRules {
         var overflow = false
         for (index, item) in items.enumerated() where index < itemsMaximumCount {
             let description = item.description.trimmingCharacters(in: .whitespacesAndNewlines)
-            validator.check((1...100).contains(description.count), "items.\(index).description", "Use 1 to 100 characters.")
+            validator.check((1...100).contains(description.unicodeScalars.count), "items.\(index).description", "Use 1 to 100 characters.")
             validator.check(itemQuantity.contains(item.quantity), "items.\(index).quantity", "Use 1 to \(itemQuantity.upperBound).")
             validator.check((0...maximumAmount).contains(item.unitAmount), "items.\(index).unitAmount", "Use 0 to \(maximumAmount) minor units.")
             let (line, lineOverflow) = item.unitAmount.multipliedReportingOverflow(by: Int64(max(0, item.quantity)))

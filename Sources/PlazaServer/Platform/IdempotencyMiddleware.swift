@@ -28,7 +28,7 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         guard request.method == .post, let key = request.headers[.idempotencyKey] else {
             return try await next(request, context)
         }
-        guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) else {
+        guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
             throw PlazaError.validation(field: "Idempotency-Key", "Use 1 to 255 visible ASCII characters, such as a UUID.")
         }
         var request = request

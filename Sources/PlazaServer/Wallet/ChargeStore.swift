@@ -117,12 +117,22 @@ struct ChargeStore: Sendable {
 
     /// A customer's charges (newest first), or a business's; optionally only those in `statuses`.
     func list(
-        customer: UUID? = nil, business: UUID? = nil, statuses: [ChargeStatus], limit: Int, after: UUID?, on db: any SQLDatabase
+        customer: UUID? = nil, business: UUID? = nil, statuses: [ChargeStatus], now: Date, limit: Int, after: UUID?, on db: any SQLDatabase
     ) async throws -> [ChargeRecord] {
         var query = db.select().columns(Self.columns).from("charges")
         if let customer { query = query.where("customer_id", .equal, customer) }
         if let business { query = query.where("business_id", .equal, business) }
-        if !statuses.isEmpty { query = query.where("status", .in, SQLBind.group(statuses.map(\.rawValue))) }
+        if !statuses.isEmpty {
+            // A pending charge past its expiry counts as expired before the sweeper marks it.
+            let pending = ChargeStatus.pending.rawValue
+            let stored = statuses.filter { $0 != .pending }.map(\.rawValue)
+            query = query.where { group in
+                var group = group.where("status", .in, SQLBind.group(stored.isEmpty ? ["-"] : stored))
+                if statuses.contains(.pending) { group = group.orWhere { $0.where("status", .equal, pending).where("expires_at", .greaterThan, now) } }
+                if statuses.contains(.expired) { group = group.orWhere { $0.where("status", .equal, pending).where("expires_at", .lessThanOrEqual, now) } }
+                return group
+            }
+        }
         if let after {
             // Compared with the cursor row's stored value (see `RowCursor`).
             let created = SQLQueryString("(SELECT created_at FROM charges WHERE id = \(bind: after))")

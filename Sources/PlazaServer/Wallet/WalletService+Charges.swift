@@ -21,6 +21,9 @@ extension WalletService {
         if payCode != nil { try await limiter.check(payCodeRule, identity.user.id.uuidString) }
         let (staff, ttl, secrets) = (identity.user, configuration.chargeTTL, secrets)
         let message = request.message.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let items = (request.items ?? []).map {
+            ChargeItem(description: $0.description.trimmingCharacters(in: .whitespacesAndNewlines), quantity: $0.quantity, unitAmount: $0.unitAmount)
+        }
         do {
             return try await places.withFeed { db in
                 guard let (business, role) = try await places.businesses.business(id: request.businessId, roleOf: staff.id, on: db) else {
@@ -53,7 +56,7 @@ extension WalletService {
                 let record = ChargeRecord(
                     reference: Self.newReference(), businessId: business.id, businessName: business.name, customerId: customerRecord.id,
                     customerUsername: customerRecord.username, customerName: customerRecord.displayName, createdBy: staff.id, amount: request.amount,
-                    currency: request.currency, items: request.items ?? [], message: message, createdAt: now, expiresAt: now.addingTimeInterval(ttl))
+                    currency: request.currency, items: items, message: message, createdAt: now, expiresAt: now.addingTimeInterval(ttl))
                 try await charges.insert(record, on: db)
                 let charge = record.dto(now: now)
                 try await recordResponse(charge, status: 201, claim: claim, on: db)
@@ -114,6 +117,7 @@ extension WalletService {
     /// Owners and staff give back part or all of what is left of an approved charge.
     func refundCharge(_ identity: Identity, id: UUID, _ request: RefundRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
         let claim = try Self.require(claim)
+        try identity.requireVerified()
         if let problem = WalletRules.amountProblem(request.amount) { throw PlazaError.validation(field: "amount", problem) }
         let user = identity.user.id
         return try await places.withFeed { db in

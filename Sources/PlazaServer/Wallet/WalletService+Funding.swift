@@ -91,7 +91,12 @@ extension WalletService {
         let reference = event.data.reference
         switch event.type {
         case "payment.authorized":
-            try await gateway.capture(paymentId: event.data.id, idempotencyKey: "capture-\(reference)")
+            do {
+                try await gateway.capture(paymentId: event.data.id, idempotencyKey: "capture-\(reference)")
+            } catch let error as GatewayError {
+                // Nothing to capture (a payment the processor no longer knows): retrying the webhook would not help.
+                logger.warning("capture refused", metadata: ["reference": "\(reference)", "error": "\(error)"])
+            }
         case "payment.captured":
             try await settleTopUp(reference, succeeded: true, failureCode: nil, now: now)
         case "payment.failed":

@@ -128,12 +128,10 @@ extension WalletService {
     {
         if let business { _ = try await places.requireMember(identity, of: business) }
         let after = try cursor.map { try RowCursor.decode($0).id }
-        // A pending charge past its expiry is shown as expired before the sweeper gets to it.
         let rows = try await charges.list(
-            customer: business == nil ? identity.user.id : nil, business: business, statuses: statuses.contains(.expired) ? statuses + [.pending] : statuses,
-            limit: limit + 1, after: after, on: database.sql)
-        let items = rows.prefix(limit).map { $0.dto(now: now) }.filter { statuses.isEmpty || statuses.contains($0.status) }
-        return Page(items: Array(items), nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil)
+            customer: business == nil ? identity.user.id : nil, business: business, statuses: statuses, now: now, limit: limit + 1, after: after,
+            on: database.sql)
+        return Page(items: rows.prefix(limit).map { $0.dto(now: now) }, nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil)
     }
 
     /// One charge, for its customer or the business's people.
