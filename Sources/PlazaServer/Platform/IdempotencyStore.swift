@@ -25,9 +25,10 @@ struct IdempotencyStore: Sendable {
     let database: PlazaDatabase
     /// How long a key is remembered.
     let retention: TimeInterval = 24 * 3600
-    /// How long an unfinished request holds its key; after that a retry may run it again (the first run, if it is
-    /// somehow still going, then fails to record and rolls back).
-    var lease: TimeInterval = 60
+    /// How long an unfinished request holds its key; after that a retry may run it again. Short, because a request
+    /// whose process died holds it until then; safe, because a first run still going after its lease fails to record
+    /// its response and rolls back (see `record`), so a slow request can lose its key but never act twice.
+    var lease: TimeInterval = 10
 
     enum Start {
         /// The key is free: run the request, then `record`.
