@@ -126,7 +126,7 @@ struct Ledger: AsyncParsableCommand {
 }
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Measure Plaza on this machine (build with -c release).", subcommands: [Auth.self, Geo.self])
+    static let configuration = CommandConfiguration(abstract: "Measure Plaza on this machine (build with -c release).", subcommands: [Auth.self, Geo.self, LedgerTransfers.self])
 
     struct Auth: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Log-ins per second over HTTP, beside raw bcrypt verifications per second.")
@@ -164,6 +164,29 @@ struct Bench: AsyncParsableCommand {
             options.redisPort = redisPort
             options.postgisURL = postgisURL.flatMap(URL.init(string:))
             print(try await GeoBench(configuration: try loadConfiguration(), options: options).run())
+        }
+    }
+
+    struct LedgerTransfers: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ledger",
+            abstract: "Transfers per second over HTTP between funded accounts, beside the same SQL run directly (SQLite loop or pgbench).",
+            discussion: "scripts/bench-ledger runs this on SQLite and on PostgreSQL from a release build.")
+
+        @Option(help: "Funded accounts.") var accounts = 10_000
+        @Option(help: "Transfers per measured row.") var transfers = 20_000
+        @Option(help: "Clients in flight at once (HTTP and pgbench).") var concurrency = 32
+        @Option(help: "Accounts in half of the pairs of the hot rows.") var hot = 10
+        @Option(help: "pgbench's path (default: the newest under /usr/lib/postgresql).") var pgbench: String?
+
+        func run() async throws {
+            var options = LedgerBench.Options()
+            options.accounts = accounts
+            options.transfers = transfers
+            options.concurrency = concurrency
+            options.hotAccounts = hot
+            options.pgbench = pgbench
+            print(try await LedgerBench(configuration: try loadConfiguration(), options: options).run())
         }
     }
 }

@@ -349,8 +349,10 @@ struct HTTPPool: Sendable {
 
     /// Sends on worker `index`'s connection; anything but a success stops the bench.
     @discardableResult
-    func send(_ index: Int, _ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil) async throws -> ByteBuffer {
-        let reply = try await connections[index % connections.count].send(method, path, token: token, json: body)
+    func send(_ index: Int, _ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil, idempotencyKey: String? = nil) async throws
+        -> ByteBuffer
+    {
+        let reply = try await connections[index % connections.count].send(method, path, token: token, json: body, idempotencyKey: idempotencyKey)
         guard reply.status < 300 else { throw BenchFailure(description: "\(method) \(path): \(reply.status) \(String(buffer: reply.body))") }
         return reply.body
     }

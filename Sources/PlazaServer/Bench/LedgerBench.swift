@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import PlazaCore
+import SQLKit
+
+/// `plaza bench ledger`: `accounts` funded users, then transfers between random pairs (uniform, and with hot
+/// accounts) by `concurrency` clients over HTTP to a `plaza serve` of its own; beside it, the same ledger SQL
+/// run directly: an in-process loop on SQLite, or pgbench with a custom script on the same PostgreSQL.
+public struct LedgerBench: Sendable {
+    public struct Options: Sendable {
+        public var accounts = 10_000
+        public var transfers = 20_000
+        public var concurrency = 32
+        /// Half of all payers and half of all payees are among these few accounts in the "hot" rows.
+        public var hotAccounts = 10
+        /// pgbench's path (found under /usr/lib/postgresql when not given).
+        public var pgbench: String?
+        public init() {}
+    }
+
+    /// Who pays whom how much, the same list for Plaza and the SQLite loop.
+    struct Pair: Sendable {
+        var from: Int
+        var to: Int
+        var amount: Int64
+    }
+
+    struct Row {
+        var mode: String
+        var system: String
+        var result: LoadMeter.Result
+    }
+
+    var configuration: PlazaConfiguration
+    let options: Options
+    static let funding: Int64 = 100_000_000
+
+    public init(configuration: PlazaConfiguration, options: Options) {
+        self.configuration = configuration
+        self.options = options
+    }
+
+    public func run() async throws -> String {
+        var configuration = configuration
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        if case .sqlite = configuration.storage { configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path) }
+        if configuration.secretKey == nil { configuration.secretKey = Secrets.randomToken() + Secrets.randomToken() }
+        let logger = { var logger = Logger(label: "plaza-bench"); logger.logLevel = .warning; return logger }()
+        let services = try await PlazaServices.open(configuration, logger: logger)
+        do {
+            let report = try await services.withDatabase {
+                try await services.migrate()
+                return try await measure(services: services, directory: directory, logger: logger)
+            }
+            try await services.database.close()
+            return report
+        } catch {
+            try? await services.database.close()
+            throw error
+        }
+    }
+
+    static func pairs(_ count: Int, accounts: Int, hot: Int?, seed: UInt64) -> [Pair] {
+        var random = BenchRandom(seed: seed)
+        return (0..<count).map { _ in
+            let from = hot.map { Int.random(in: 0..<2, using: &random) == 0 ? Int.random(in: 0..<$0, using: &random) : -1 } ?? -1
+            let payer = from >= 0 ? from : Int.random(in: 0..<accounts, using: &random)
+            var payee = hot.map { Int.random(in: 0..<2, using: &random) == 0 ? Int.random(in: 0..<$0, using: &random) : -1 } ?? -1
+            if payee < 0 || payee == payer { payee = (payer + Int.random(in: 1..<accounts, using: &random)) % accounts }
+            return Pair(from: payer, to: payee, amount: Int64.random(in: 1...100, using: &random))
+        }
+    }
+
+    private func measure(services: PlazaServices, directory: URL, logger: Logger) async throws -> String {
+        var lines: [String] = []
+        let clock = ContinuousClock()
+        var started = clock.now
+        let users = try await LedgerBenchData.seed(accounts: options.accounts, funding: Self.funding, services: services)
+        lines.append(
+            "Seeded \(users.count) funded accounts with sessions in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
+        let modes: [(String, Int?)] = [("uniform", nil), ("hot (\(options.hotAccounts) accounts in half the pairs)", options.hotAccounts)]
+        var rows: [Row] = []
+
+        let server = try await BenchChildServer(storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
+        do {
+            let http = try await HTTPPool(port: server.port, size: options.concurrency)
+            let meter = LoadMeter(concurrency: options.concurrency)
+            // Warm-up: connections, statement caches, the token cache.
+            let warm = Self.pairs(min(500, options.transfers), accounts: users.count, hot: nil, seed: 1)
+            _ = try await meter.run(warm.count) { try await Self.transfer(warm[$0], users: users, http: http, worker: $0) }
+            for (index, (mode, hot)) in modes.enumerated() {
+                let pairs = Self.pairs(options.transfers, accounts: users.count, hot: hot, seed: 100 + UInt64(index))
+                let result = try await meter.run(pairs.count) { try await Self.transfer(pairs[$0], users: users, http: http, worker: $0) }
+                rows.append(Row(mode: mode, system: "Plaza HTTP (\(options.concurrency) clients)", result: result))
+            }
+            await http.close()
+            server.stop()
+        } catch {
+            server.stop()
+            throw error
+        }
+
+        switch services.configuration.storage {
+        case .sqlite(let path):
+            for (index, (mode, hot)) in modes.enumerated() {
+                let pairs = Self.pairs(options.transfers, accounts: users.count, hot: hot, seed: 100 + UInt64(index))
+                let result = try await LedgerSQLiteLoop(path: path, logger: logger).run(pairs, users: users)
+                rows.append(Row(mode: mode, system: "SQLite directly (same SQL, one in-process loop)", result: result))
+            }
+        case .postgres(let url):
+            if let pgbench = options.pgbench ?? LedgerPgbench.find() {
+                let peer = LedgerPgbench(path: pgbench, url: url, directory: directory)
+                try await peer.prepare(users: users, on: services.database)
+                for (mode, hot) in modes {
+                    rows.append(
+                        Row(
+                            mode: mode, system: "pgbench (same SQL, custom script, \(options.concurrency) clients)",
+                            result: try peer.run(transfers: options.transfers, clients: options.concurrency, accounts: users.count, hot: hot)))
+                }
+            } else {
+                lines.append("pgbench not found: no PostgreSQL peer in this run.")
+            }
+        }
+
+        started = clock.now
+        let report = try await services.verifyLedger()
+        lines.append(
+            "plaza ledger verify after all runs (\(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s): "
+                + (report.problems.isEmpty ? "sound, \(report.entries) entries." : "\(report.problems.count) PROBLEMS"))
+        return Self.table(rows, lines: lines, engine: services.database.engine)
+    }
+
+    static func transfer(_ pair: Pair, users: [LedgerBenchData.User], http: HTTPPool, worker: Int) async throws {
+        var body = ByteBuffer()
+        body.writeString(#"{"to":"\#(users[pair.to].username)","amount":\#(pair.amount),"currency":"USD"}"#)
+        try await http.send(worker, .POST, "/v1/transfers", token: users[pair.from].token, json: body, idempotencyKey: UUID().uuidString)
+    }
+
+    static func table(_ rows: [Row], lines: [String], engine: DatabaseEngine) -> String {
+        var out = lines + ["", "| mode | system (\(engine.rawValue)) | transfers | transfers/s | p50 ms | p99 ms | Plaza ÷ peer |", "|---|---|---:|---:|---:|---:|---:|"]
+        for row in rows {
+            let plaza = rows.first { $0.mode == row.mode && $0.system.hasPrefix("Plaza") }
+            let ratio = plaza.map { row.system.hasPrefix("Plaza") ? "" : String(format: "%.2f ×", $0.result.rate / row.result.rate) } ?? ""
+            out.append(
+                "| \(row.mode) | \(row.system) | \(row.result.operations) | \(Int(row.result.rate.rounded())) | \(String(format: "%.2f", row.result.p50)) | "
+                    + "\(String(format: "%.2f", row.result.p99)) | \(ratio) |")
+        }
+        return out.joined(separator: "\n")
+    }
+}
