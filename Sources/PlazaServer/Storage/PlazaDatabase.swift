@@ -17,7 +17,7 @@ public final class PlazaDatabase: Sendable {
     private let closer: @Sendable () async throws -> Void
     private let closed = Mutex(false)
     /// Told how long each session waited for its connection (the SQLite writer or a pooled PostgreSQL one).
-    private let sessionWait = Mutex<(@Sendable (Duration) -> Void)?>(nil)
+    private let sessionWait = CallbackSlot<Duration>()
 
     init(engine: DatabaseEngine, sql: any SQLDatabase, service: (any Service)?, close: @escaping @Sendable () async throws -> Void) {
         self.engine = engine
@@ -28,15 +28,15 @@ public final class PlazaDatabase: Sendable {
 
     /// Reports session waits to `observer` (the metrics of the application using this database).
     func observeSessionWaits(_ observer: @escaping @Sendable (Duration) -> Void) {
-        sessionWait.withLock { $0 = observer }
+        sessionWait.set(observer)
     }
 
     /// Runs `body` on one connection that no other task uses meanwhile.
     public func withSession<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let requested = ContinuousClock.now
-        let observer = sessionWait.withLock { $0 }
+        let observer = sessionWait
         return try await sql.withSession { db in
-            observer?(ContinuousClock.now - requested)
+            observer(ContinuousClock.now - requested)
             return try await body(db)
         }
     }

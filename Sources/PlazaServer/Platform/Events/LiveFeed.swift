@@ -21,18 +21,20 @@ protocol LiveFeed: Sendable {
 
 /// Holds the receiver of a feed.
 final class FeedReceiver: Sendable {
-    private let handlers = Mutex<(message: (@Sendable (FeedMessage) -> Void)?, resync: (@Sendable () -> Void)?)>((nil, nil))
+    private let message = CallbackSlot<FeedMessage>()
+    private let lost = CallbackSlot<Void>()
 
     func install(_ handler: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void) {
-        handlers.withLock { $0 = (handler, resync) }
+        message.set(handler)
+        lost.set { _ in resync() }
     }
 
     func deliver(_ message: FeedMessage) {
-        handlers.withLock { $0.message }?(message)
+        self.message(message)
     }
 
     func resync() {
-        handlers.withLock { $0.resync }?()
+        lost(())
     }
 }
 
