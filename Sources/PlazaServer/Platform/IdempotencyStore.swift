@@ -44,6 +44,15 @@ struct IdempotencyStore: Sendable {
     func start(scope: String, key: String, requestHash: String, now: Date = Date()) async throws -> Start {
         let (retention, leaseEnd) = (retention, now.addingTimeInterval(lease))
         let lease = UUID().uuidString
+        let claim = IdempotencyClaim(scope: scope, key: key, lease: lease)
+        // The common case, a new key, is one statement; only a key seen before needs the transaction below.
+        let fresh = try await database.sql.insert(into: "idempotency_keys")
+            .columns("scope", "key", "request_hash", "created_at", "lease_id", "leased_until")
+            .values(SQLBind(scope), SQLBind(key), SQLBind(requestHash), SQLBind(now), SQLBind(lease), SQLBind(leaseEnd))
+            .ignoringConflicts(with: ["scope", "key"])
+            .returning("key")
+            .first()
+        if fresh != nil { return .started(claim) }
         return try await database.transaction { db in
             try await db.delete(from: "idempotency_keys").where("scope", .equal, scope).where("key", .equal, key)
                 .where("created_at", .lessThan, now.addingTimeInterval(-retention)).run()
@@ -53,7 +62,6 @@ struct IdempotencyStore: Sendable {
                 .ignoringConflicts(with: ["scope", "key"])
                 .returning("key")
                 .first()
-            let claim = IdempotencyClaim(scope: scope, key: key, lease: lease)
             if inserted != nil { return .started(claim) }
             guard let row = try await db.select().columns("request_hash", "status", "content_type", "body").from("idempotency_keys")
                 .where("scope", .equal, scope).where("key", .equal, key).first()
