@@ -117,4 +117,6 @@ def test_wallet_forms_name_each_mistake_and_a_declined_card_fails(plaza, browser
     navigate(browser, browser.find_element(By.XPATH, "//button[normalize-space()='Show a pay code']"))
     code = browser.find_element(By.CSS_SELECTOR, "[data-paycode]").text.replace("Your pay code:", "").strip()
     assert len(code.replace(" ", "")) == 8
+    qr = browser.find_element(By.CSS_SELECTOR, "[data-paycode-qr] svg")
+    assert qr.size["width"] >= 150 and qr.find_element(By.TAG_NAME, "path").get_attribute("d").startswith("M")
     screenshot(browser, "wallet-paycode")

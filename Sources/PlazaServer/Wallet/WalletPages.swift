@@ -63,6 +63,8 @@ struct WalletPages: Sendable {
         var hasPending: Bool
         var payCode: String?
         var payCodeExpires: String?
+        /// Markup made by `QRCode` from the code's digits alone (never user text): the one unescaped value.
+        var payCodeQR: String?
     }
 
     struct ActivityRow: Sendable {
@@ -97,7 +99,8 @@ struct WalletPages: Sendable {
             currency: currency, topUpForm: topUpForm ?? FormState(names: ["amount", "number", "expiry", "cvc"]), topUpKey: UUID().uuidString,
             sendForm: sendForm ?? FormState(names: ["to", "amount", "note"]), sendKey: UUID().uuidString, history: history.items.map(Self.row),
             olderCursor: history.nextCursor, empty: history.items.isEmpty, pendingCharges: pending.items.count, hasPending: !pending.items.isEmpty,
-            payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) }, payCodeExpires: payCode.map { RFC3339.format($0.expiresAt) })
+            payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) }, payCodeExpires: payCode.map { RFC3339.format($0.expiresAt) },
+            payCodeQR: payCode.flatMap { QRCode($0.qrPayload)?.svg(scale: 5) })
         return renderer.render("wallet/wallet", page, status: status)
     }
 
