@@ -57,7 +57,9 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
 
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: services.accounts))
     let authenticated = v1.group(context: AuthenticatedContext.self)
-        .add(middleware: IdempotencyMiddleware(store: services.idempotency, maxBody: services.configuration.limits.maxRequestBody))
+        .add(
+            middleware: IdempotencyMiddleware(
+                store: services.idempotency, maxBody: services.configuration.limits.maxRequestBody, recordsWithWork: WalletAPI.recordsWithWork))
     AccountsAPI(accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
     PlacesAPI(places: services.places, accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)

@@ -46,7 +46,7 @@ public final class PlazaServices: Sendable {
         let secretKey = configuration.secretKey ?? ""
         secrets = Secrets(secretKey: secretKey)
         limiter = RateLimiter(database: database, window: configuration.limits.rateWindow)
-        idempotency = IdempotencyStore(database: database)
+        idempotency = IdempotencyStore(database: database, secrets: secrets)
         let transport: any MailTransport =
             if let smtp = configuration.smtpURL {
                 SMTPTransport(url: smtp, from: "no-reply@\(configuration.publicURL?.host ?? "plaza.localhost")")

@@ -23,6 +23,10 @@ extension HTTPField.Name {
 struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: RouterMiddleware {
     let store: IdempotencyStore
     let maxBody: Int
+    /// Routes whose handlers record their response in the transaction that does the work (the money routes): only
+    /// their keys may be taken over once a short lease lapses. Others keep their key until it expires, since a
+    /// first run that is merely slow would otherwise act a second time.
+    var recordsWithWork: @Sendable (String) -> Bool = { _ in false }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post, let key = request.headers[.idempotencyKey] else {
@@ -36,13 +40,11 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         do { body = try await request.collectBody(upTo: maxBody) } catch {
             throw PlazaError(.contentTooLarge, .payloadTooLarge, "The request body is too large.")
         }
-        var hasher = SHA256()
-        hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
-        hasher.update(data: Data(body.readableBytesView))
-        let requestHash = hasher.finalize().hexString
+        let requestHash = store.requestHash(Data("\(request.method.rawValue) \(request.uri.path)\n".utf8) + Data(body.readableBytesView))
         let scope = context.idempotencyScope
+        let lease = recordsWithWork(request.uri.path) ? store.lease : store.retention
 
-        switch try await store.start(scope: scope, key: key, requestHash: requestHash) {
+        switch try await store.start(scope: scope, key: key, requestHash: requestHash, lease: lease) {
         case .mismatch:
             throw PlazaError(
                 .unprocessableContent, .idempotencyKeyReused, "This Idempotency-Key was used for another request.",

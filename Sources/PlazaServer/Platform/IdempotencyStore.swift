@@ -23,6 +23,9 @@ final class IdempotencyClaim: Sendable {
 /// Remembers, per caller and `Idempotency-Key`, the request's hash and the response it got.
 struct IdempotencyStore: Sendable {
     let database: PlazaDatabase
+    /// Keys the request hash: bodies carry card numbers and CVCs, which a plain SHA-256 beside the stored last four
+    /// digits would give back to anyone with a database dump.
+    let secrets: Secrets
     /// How long a key is remembered.
     let retention: TimeInterval = 24 * 3600
     /// How long an unfinished request holds its key; after that a retry may run it again. Short, because a request
@@ -41,7 +44,13 @@ struct IdempotencyStore: Sendable {
         case inProgress
     }
 
-    func start(scope: String, key: String, requestHash: String, now: Date = Date()) async throws -> Start {
+    /// A keyed hash of the request (method, path and body).
+    func requestHash(_ request: Data) -> String {
+        secrets.hash(bytes: request)
+    }
+
+    /// Claims `key` for `lease` seconds (`self.lease` for handlers that record with their work, else `retention`).
+    func start(scope: String, key: String, requestHash: String, lease: TimeInterval, now: Date = Date()) async throws -> Start {
         let (retention, leaseEnd) = (retention, now.addingTimeInterval(lease))
         let lease = UUID().uuidString
         let claim = IdempotencyClaim(scope: scope, key: key, lease: lease)
@@ -77,7 +86,7 @@ struct IdempotencyStore: Sendable {
             // Unfinished: take the key over only when its holder's lease has lapsed.
             let taken = try await db.update("idempotency_keys").set("lease_id", to: lease).set("leased_until", to: leaseEnd)
                 .where("scope", .equal, scope).where("key", .equal, key).where("status", .is, SQLLiteral.null)
-                .where { $0.where("leased_until", .is, SQLLiteral.null).orWhere("leased_until", .lessThan, now) }
+                .where("leased_until", .lessThan, now)
                 .returning("key").first()
             return taken != nil ? .started(claim) : .inProgress
         }

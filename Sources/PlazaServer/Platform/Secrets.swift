@@ -15,6 +15,11 @@ struct Secrets: Sendable {
         HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: key).hexString
     }
 
+    /// The same keyed hash of raw bytes.
+    func hash(bytes: Data) -> String {
+        HMAC<SHA256>.authenticationCode(for: bytes, using: key).hexString
+    }
+
     /// `bytes` random bytes as URL-safe base64 without padding.
     static func randomToken(bytes: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()

@@ -74,12 +74,21 @@ struct FundingStore: Sendable {
         try await db.update(direction.rawValue).set("gateway_id", to: gatewayId).where("id", .equal, id).run()
     }
 
-    /// Moves a pending record to its outcome; `nil` when it was no longer pending (a repeated webhook).
+    /// Moves a pending record to its outcome; `nil` when it was no longer pending (a repeated webhook). With
+    /// `overruling`, a record the sweeper gave up on (`processing_error`) succeeds after all: the money did arrive.
     func settle(
-        _ id: UUID, _ direction: FundingRecord.Direction, status: FundingStatus, failureCode: String?, now: Date, on db: any SQLDatabase
+        _ id: UUID, _ direction: FundingRecord.Direction, status: FundingStatus, failureCode: String?, overruling: Bool = false, now: Date,
+        on db: any SQLDatabase
     ) async throws -> FundingRecord? {
         try await db.update(direction.rawValue).set("status", to: status.rawValue).set("failure_code", to: failureCode).set("updated_at", to: now)
-            .where("id", .equal, id).where("status", .equal, FundingStatus.pending.rawValue)
+            .where("id", .equal, id)
+            .where { group in
+                let pending = group.where("status", .equal, FundingStatus.pending.rawValue)
+                guard overruling else { return pending }
+                return pending.orWhere {
+                    $0.where("status", .equal, FundingStatus.failed.rawValue).where("failure_code", .equal, WalletService.processingError)
+                }
+            }
             .returning(FundingRecord.columns.map { SQLIdentifier($0) }).first().map(FundingRecord.init(row:))
     }
 

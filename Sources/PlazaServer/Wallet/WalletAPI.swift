@@ -27,6 +27,17 @@ struct WalletAPI: Sendable {
         authenticated.delete("me/charge-blocks/:businessId", use: unblock)
     }
 
+    /// The POST routes whose handlers store their response in the transaction that moves the money.
+    @Sendable static func recordsWithWork(_ path: String) -> Bool {
+        let parts = path.split(separator: "/")
+        switch parts.count {
+        case 2: return parts[1] == "transfers" || parts[1] == "charges"
+        case 3: return parts[1] == "wallet" && (parts[2] == "top-ups" || parts[2] == "withdrawals")
+        case 4: return parts[1] == "charges" && (parts[3] == "approve" || parts[3] == "refunds")
+        default: return false
+        }
+    }
+
     /// Signed in: balances per currency.
     @Sendable func balances(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try .json(try await wallet.wallet(context.identity))

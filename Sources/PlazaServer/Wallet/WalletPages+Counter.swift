@@ -28,7 +28,8 @@ extension WalletPages {
         var nobody: Bool
         var pending: [ChargeRow]
         var settled: [ChargeRow]
-        var balance: String
+        /// Owners only: staff run the counter but do not see the business's money.
+        var balance: String?
         var days: [Day]
 
         struct Day: Sendable {
@@ -50,14 +51,15 @@ extension WalletPages {
     func counterLive(_ context: AuthenticatedContext, business: UUID) async throws -> CounterLive {
         let present = try await wallet.places.presence(context.identity, business: business)
         let charges = try await wallet.listCharges(context.identity, business: business, statuses: [], limit: 30, cursor: nil).items
-        let balances = try await wallet.ledger.balances(owner: business, on: wallet.database.sql)
+        let owner = try await wallet.places.businesses.role(of: context.identity.user.id, in: business, on: wallet.database.sql) == .owner
+        let balances = owner ? try await wallet.ledger.balances(owner: business, on: wallet.database.sql) : [:]
         let days = try await wallet.dailyTotals(context.identity, business: business, days: 7)
         return CounterLive(
             csrf: context.csrfToken ?? "", businessId: business.uuidString.lowercased(),
             present: present.map { CounterLive.Present(username: $0.username, displayName: $0.displayName, since: RFC3339.format($0.since)) },
             nobody: present.isEmpty, pending: charges.filter { $0.status == .pending }.map(ChargeRow.init),
             settled: charges.filter { $0.status != .pending }.prefix(10).map(ChargeRow.init),
-            balance: Money(amount: balances[currency] ?? 0, currency: currency).description,
+            balance: owner ? Money(amount: balances[currency] ?? 0, currency: currency).description : nil,
             days: days.map { CounterLive.Day(date: $0.date, charges: $0.charges, net: Money(amount: $0.net, currency: $0.currency).description) })
     }
 

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -188,16 +187,21 @@ struct WalletPages: Sendable {
     }
 
     /// Each money form carries a key made when it was rendered, so a double click or a resubmitted page acts once.
-    /// `nil` when the same form was already sent (the caller shows "done"). A failed attempt gives its key back.
+    /// `nil` when the same form was already sent and answered (the caller shows "done"); the same key with other
+    /// values is refused, as is one whose first submission is still running. A failed attempt gives its key back.
     func claim(_ form: FormData, action: String, context: AuthenticatedContext) async throws -> IdempotencyClaim? {
         // A form without its key (an old page, a hand-made post) still acts, once per submission.
         let key = UUID(uuidString: form["idempotencyKey"]) != nil ? form["idempotencyKey"] : UUID().uuidString
-        var hasher = SHA256()
-        for (name, value) in form.values.sorted(by: { $0.key < $1.key }) where name != "_csrf" { hasher.update(data: Data("\(name)=\(value)\n".utf8)) }
-        let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        switch try await wallet.idempotency.start(scope: "page:\(context.identity.user.id.uuidString)", key: "\(action):\(key)", requestHash: hash) {
+        let fields = form.values.sorted { $0.key < $1.key }.filter { $0.key != "_csrf" }.map { "\($0.key)=\($0.value)\n" }.joined()
+        let store = wallet.idempotency
+        switch try await store.start(
+            scope: "page:\(context.identity.user.id.uuidString)", key: "\(action):\(key)", requestHash: store.requestHash(Data(fields.utf8)),
+            lease: store.lease)
+        {
         case .started(let claim): return claim
-        default: return nil
+        case .replay: return nil
+        case .mismatch: throw PlazaError(.unprocessableContent, .idempotencyKeyReused, "This form was sent before with other values.", detail: "Reload the page and try again.")
+        case .inProgress: throw PlazaError(.conflict, .conflict, "This form is still being processed.", detail: "Wait a moment, then reload the page.")
         }
     }
 }

@@ -37,7 +37,7 @@ extension WalletService {
                     else { throw PlazaError(.unprocessableContent, .invalidCode, "This pay code is wrong, used or expired.", errors: [.init(field: "payCode", message: "Ask the customer for a new code.")]) }
                     customerRecord = user
                 } else {
-                    guard let name = customer, !name.contains("@"), let user = try await accounts.user(login: name, on: db),
+                    guard let name = customer, AccountRules.usernameProblem(name) == nil, let user = try await accounts.user(login: name, on: db),
                         try await places.stays.isPresent(user: user.id, business: business.id, since: now.addingTimeInterval(-PlacesRules.presenceFreshness), on: db)
                     else {
                         // The same answer for "no such user" and "not here": a merchant learns nothing about people elsewhere.
@@ -109,7 +109,9 @@ extension WalletService {
             } else {
                 guard try await places.businesses.role(of: user, in: current.businessId, on: db) != nil else { throw PlazaError.notFound("charge") }
             }
-            guard let charge = try await charges.decide(id, to: status, now: now, on: db) else { throw Self.stateConflict(current, now: now) }
+            guard current.status(at: now).canMove(to: status), let charge = try await charges.decide(id, to: status, now: now, on: db) else {
+                throw Self.stateConflict(current, now: now)
+            }
             return (charge.dto(now: now), try await chargeEvent(WalletEventType.charge(status), charge, now: now, on: db))
         }
     }
@@ -117,14 +119,14 @@ extension WalletService {
     /// Owners and staff give back part or all of what is left of an approved charge.
     func refundCharge(_ identity: Identity, id: UUID, _ request: RefundRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
         let claim = try Self.require(claim)
-        try identity.requireVerified()
         if let problem = WalletRules.amountProblem(request.amount) { throw PlazaError.validation(field: "amount", problem) }
         let user = identity.user.id
         return try await places.withFeed { db in
             guard let current = try await charges.find(id, on: db),
                 try await places.businesses.role(of: user, in: current.businessId, on: db) != nil
             else { throw PlazaError.notFound("charge") }
-            guard current.status == .approved || current.status == .refunded else { throw Self.stateConflict(current, now: now) }
+            try identity.requireVerified()
+            guard current.status(at: now).canMove(to: .refunded) else { throw Self.stateConflict(current, now: now) }
             guard let charge = try await charges.refund(id, amount: request.amount, on: db) else {
                 throw PlazaError.validation(field: "amount", "At most \(Money(amount: current.amount - current.refundedAmount, currency: current.currency)) is left to refund.")
             }

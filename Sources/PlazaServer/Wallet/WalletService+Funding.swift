@@ -77,14 +77,19 @@ extension WalletService {
     }
 
     /// Withdrawals the processor never received (the process stopped after recording them) are sent again.
-    /// A top-up's card is never stored, so one that was never sent fails instead: the user tries again.
+    /// A top-up's card is never stored, so one the processor never confirmed receiving fails after ten minutes and
+    /// the user tries again; should its capture arrive later after all, it still succeeds (see `handle`).
     func resendUnsent(now: Date = Date()) async throws {
-        let cutoff = now.addingTimeInterval(-30)
-        for record in try await funding.unsent(.withdrawal, before: cutoff, limit: 50, on: database.sql) { await send(record, card: nil) }
-        for record in try await funding.unsent(.topUp, before: cutoff, limit: 50, on: database.sql) {
-            try await settleTopUp(record.id, succeeded: false, failureCode: "processing_error", now: now)
+        for record in try await funding.unsent(.withdrawal, before: now.addingTimeInterval(-30), limit: 50, on: database.sql) {
+            await send(record, card: nil)
+        }
+        for record in try await funding.unsent(.topUp, before: now.addingTimeInterval(-600), limit: 50, on: database.sql) {
+            try await settleTopUp(record.id, succeeded: false, failureCode: Self.processingError, now: now)
         }
     }
+
+    /// The failure code of a top-up the processor never confirmed receiving.
+    static let processingError = "processing_error"
 
     /// A verified webhook from the processor. Repeats are harmless: each outcome applies to a pending record once.
     func handle(_ event: GatewayEvent, now: Date = Date()) async throws {
@@ -110,7 +115,10 @@ extension WalletService {
 
     private func settleTopUp(_ id: UUID, succeeded: Bool, failureCode: String?, now: Date) async throws {
         try await places.withFeed { db in
-            guard let record = try await funding.settle(id, .topUp, status: succeeded ? .succeeded : .failed, failureCode: failureCode, now: now, on: db)
+            // A capture is money taken from the card: it credits the wallet even if the sweeper had given up on it.
+            guard
+                let record = try await funding.settle(
+                    id, .topUp, status: succeeded ? .succeeded : .failed, failureCode: failureCode, overruling: succeeded, now: now, on: db)
             else { return ((), []) }
             if succeeded {
                 try await ledger.post(

@@ -26,7 +26,8 @@ extension WalletService {
             } else {
                 let username = AccountRules.normalizedUsername(counterpart)
                 // An unknown name simply matches nothing.
-                filter.counterpart = username.contains("@") ? UUID() : (try await accounts.user(login: username, on: database.sql))?.id ?? UUID()
+                let known = AccountRules.usernameProblem(username) == nil ? try await accounts.user(login: username, on: database.sql) : nil
+                filter.counterpart = known?.id ?? UUID()
             }
         }
         for (field, text) in [("from", from), ("until", until)] {

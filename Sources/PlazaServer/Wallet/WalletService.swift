@@ -43,7 +43,8 @@ struct WalletService: Sendable {
         let note = request.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let username = AccountRules.normalizedUsername(request.to)
         return try await places.withFeed { db in
-            guard let recipient = try await accounts.user(login: username, on: db), !username.contains("@") else {
+            // A name no account could have (an e-mail address, control characters) is not looked up at all.
+            guard AccountRules.usernameProblem(username) == nil, let recipient = try await accounts.user(login: username, on: db) else {
                 throw PlazaError.validation(field: "to", "No one has this username.")
             }
             guard recipient.id != sender.id else { throw PlazaError.validation(field: "to", "You cannot send money to yourself.") }

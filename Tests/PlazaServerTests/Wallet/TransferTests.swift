@@ -53,7 +53,9 @@ import Testing
             #expect(try await wallet.transfer(to: "anna", 100, token: anna).problem?.errors?.map(\.field) == ["to"])
             #expect(try await wallet.transfer(to: "ben", -5, token: anna).problem?.errors?.map(\.field) == ["amount"])
             let malformed = try await client.sendRaw(.post, "/v1/transfers", body: #"{"to":"ben","amount":12.5,"currency":"USD"}"#, token: anna)
-            #expect(malformed.status == .unprocessableContent || malformed.status == .badRequest)
+            // Foundation reports a fraction in an integer without its path: the body is refused as a whole.
+            #expect(malformed.status == .badRequest && malformed.problem?.code == .malformedRequest)
+            #expect(try await wallet.transfer(to: "ben\u{0}", 100, token: anna).problem?.errors?.map(\.field) == ["to"])
         }
     }
 
