@@ -2,7 +2,7 @@ import Foundation
 import PlazaCore
 import SQLKit
 
-/// The ledger bench's people: verified users `b0`, `b1`, … ordered by id (so account n sorts as n does in SQL too),
+/// The ledger bench's people: verified users `bench0`, `bench1`, … ordered by id (so account n sorts as n does in SQL too),
 /// each funded through the ledger and holding a session token.
 enum LedgerBenchData {
     struct User: Sendable {
@@ -24,7 +24,7 @@ enum LedgerBenchData {
                 for (index, id) in chunk {
                     try await AccountStore().insert(
                         UserRecord(
-                            id: id, email: "b\(index)@bench.invalid", username: "b\(index)", displayName: "Bench \(index)", passwordHash: "", role: .customer,
+                            id: id, email: "bench\(index)@bench.invalid", username: "bench\(index)", displayName: "Bench \(index)", passwordHash: "", role: .customer,
                             emailVerified: true, now: now), on: db)
                     let session = try await SessionStore().create(
                         userID: id, kind: .api, device: "bench", now: now, expires: now.addingTimeInterval(86_400), on: db)
@@ -39,7 +39,7 @@ enum LedgerBenchData {
                 return sessions
             }
             for (offset, (id, session)) in sessions.enumerated() {
-                users.append(User(id: id, username: "b\(start + offset)", token: try await tokens.issue(userID: id, sessionID: session)))
+                users.append(User(id: id, username: "bench\(start + offset)", token: try await tokens.issue(userID: id, sessionID: session)))
             }
         }
         return users

@@ -73,7 +73,7 @@ struct LedgerPgbench {
             SELECT e.id, a.owner, 'USD', CASE WHEN a.n = :from THEN -(:amount)::bigint ELSE (:amount)::bigint END FROM e, bench_accounts a WHERE a.n IN (:from, :to)) \
             INSERT INTO wallet_activity (id, owner_id, kind, amount, currency, status, counterpart_kind, counterpart_id, counterpart_username, counterpart_name, note, reference_id, created_at) \
             SELECT gen_random_uuid(), a.owner, CASE WHEN a.n = :from THEN 'transfer_out' ELSE 'transfer_in' END, \
-            CASE WHEN a.n = :from THEN -(:amount)::bigint ELSE (:amount)::bigint END, 'USD', 'succeeded', 'user', b.owner, 'b' || (b.n - 1), 'b' || (b.n - 1), NULL, e.reference_id, now() \
+            CASE WHEN a.n = :from THEN -(:amount)::bigint ELSE (:amount)::bigint END, 'USD', 'succeeded', 'user', b.owner, 'bench' || (b.n - 1), 'bench' || (b.n - 1), NULL, e.reference_id, now() \
             FROM e, bench_accounts a, bench_accounts b WHERE a.n IN (:from, :to) AND b.n IN (:from, :to) AND a.n <> b.n;
             END;
 
