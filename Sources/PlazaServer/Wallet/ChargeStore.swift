@@ -84,6 +84,13 @@ struct ChargeStore: Sendable {
         try await db.select().columns(Self.columns).from("charges").where("id", .equal, id).first().map(ChargeRecord.init(row:))
     }
 
+    /// Holds the customer's row until the transaction ends, so that two charges counting the customer's pending
+    /// ones at once (PostgreSQL's READ COMMITTED) cannot both find room; on SQLite the clause renders as nothing
+    /// (its one writer already takes charges one at a time).
+    func lockCustomer(_ id: UUID, on db: any SQLDatabase) async throws {
+        _ = try await db.select().column("id").from("users").where("id", .equal, id).for(.update).first()
+    }
+
     /// Charges still waiting for `customer`.
     func pendingCount(customer: UUID, now: Date, on db: any SQLDatabase) async throws -> Int {
         try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("charges").where("customer_id", .equal, customer)

@@ -50,6 +50,7 @@ extension WalletService {
                 }
                 guard customerRecord.id != staff.id else { throw PlazaError.validation(field: "customer", "You cannot charge yourself.") }
                 guard try await !charges.isBlocked(user: customerRecord.id, business: business.id, on: db) else { throw PlazaError.chargingBlocked }
+                try await charges.lockCustomer(customerRecord.id, on: db)
                 guard try await charges.pendingCount(customer: customerRecord.id, now: now, on: db) < WalletRules.maximumPendingCharges else {
                     throw PlazaError.tooManyPendingCharges
                 }

@@ -107,6 +107,22 @@ import Testing
     }
 
     @Test(arguments: TestEngine.enabled)
+    func eightChargesAtOnceLeaveThreeWaiting(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let wallet = WalletDriver(client)
+            let (business, bruno, anna) = try await Self.counter(client, funds: 0)
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<8 { group.addTask { try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .created }.count == 3)
+            #expect(statuses.filter { $0 == .conflict }.count == 5)
+            let waiting = try await client.send(.get, "/v1/me/charges?status=pending", token: anna).decode(Page<Charge>.self).items
+            #expect(waiting.count == 3)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
     func approveRacingCancelHasExactlyOneWinner(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine, .live) { client, services in
             let wallet = WalletDriver(client)
