@@ -120,17 +120,9 @@ struct SessionStore: Sendable {
 
     /// Live sessions of the user, most recently seen first; `after` is the last session of the previous page.
     func list(userID: UUID, current: UUID, now: Date, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [SessionInfo] {
-        var query = db.select().columns("id", "device", "created_at", "last_seen_at").from("sessions")
+        let query = db.select().columns("id", "device", "created_at", "last_seen_at").from("sessions")
             .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null).where("expires_at", .greaterThan, now)
-        if let after {
-            // Compared with the cursor row's stored value (see `RowCursor`).
-            let seen = SQLQueryString("(SELECT last_seen_at FROM sessions WHERE id = \(bind: after))")
-            query = query.where {
-                $0.where(SQLColumn("last_seen_at"), .lessThan, seen)
-                    .orWhere { $0.where(SQLColumn("last_seen_at"), .equal, seen).where("id", .lessThan, after) }
-            }
-        }
-        return try await query.orderBy("last_seen_at", .descending).orderBy("id", .descending).limit(limit).all().map { row in
+        return try await query.newestFirst(after: after, in: "sessions", by: "last_seen_at").limit(limit).all().map { row in
             let id = try row.decode(column: "id", as: UUID.self)
             return SessionInfo(
                 id: id, device: try row.decode(column: "device", as: String.self), createdAt: try row.decode(column: "created_at", as: Date.self),

@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 
 /// The opaque cursor of lists ordered by a stored time (sessions, wallet activity): the id of the last row of the previous page.
 ///
@@ -15,5 +16,20 @@ struct RowCursor {
             throw PlazaError.validation(field: "cursor", "This cursor is not one Plaza gave out.")
         }
         return RowCursor(id: id)
+    }
+}
+
+extension SQLSelectBuilder {
+    /// Rows after the cursor row `after` in newest-first order by `time`, then id: compared in SQL with that row's
+    /// stored time (see `RowCursor`). `table` is the table the query reads.
+    func newestFirst(after: UUID?, in table: String, by time: String) -> SQLSelectBuilder {
+        var query = self
+        if let after {
+            let stored = SQLQueryString("(SELECT \(ident: time) FROM \(ident: table) WHERE id = \(bind: after))")
+            query = query.where {
+                $0.where(SQLColumn(time), .lessThan, stored).orWhere { $0.where(SQLColumn(time), .equal, stored).where("id", .lessThan, after) }
+            }
+        }
+        return query.orderBy(time, .descending).orderBy("id", .descending)
     }
 }

@@ -86,14 +86,6 @@ struct ActivityStore: Sendable {
         if let counterpart = filter.counterpart { query = query.where("counterpart_id", .equal, counterpart) }
         if let from = filter.from { query = query.where("created_at", .greaterThanOrEqual, from) }
         if let until = filter.until { query = query.where("created_at", .lessThan, until) }
-        if let after {
-            // Compared with the cursor row's stored value (see `RowCursor`).
-            let created = SQLQueryString("(SELECT created_at FROM wallet_activity WHERE id = \(bind: after))")
-            query = query.where {
-                $0.where(SQLColumn("created_at"), .lessThan, created)
-                    .orWhere { $0.where(SQLColumn("created_at"), .equal, created).where("id", .lessThan, after) }
-            }
-        }
-        return try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).all().map(ActivityRecord.init(row:))
+        return try await query.newestFirst(after: after, in: "wallet_activity", by: "created_at").limit(limit).all().map(ActivityRecord.init(row:))
     }
 }

@@ -140,15 +140,7 @@ struct ChargeStore: Sendable {
                 return group
             }
         }
-        if let after {
-            // Compared with the cursor row's stored value (see `RowCursor`).
-            let created = SQLQueryString("(SELECT created_at FROM charges WHERE id = \(bind: after))")
-            query = query.where {
-                $0.where(SQLColumn("created_at"), .lessThan, created)
-                    .orWhere { $0.where(SQLColumn("created_at"), .equal, created).where("id", .lessThan, after) }
-            }
-        }
-        return try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).all().map(ChargeRecord.init(row:))
+        return try await query.newestFirst(after: after, in: "charges", by: "created_at").limit(limit).all().map(ChargeRecord.init(row:))
     }
 
     /// A business's approved (and later refunded) charges decided since `since`, for its daily totals.
