@@ -20,6 +20,14 @@ extension Response {
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: writer.buffer))
     }
 
+    /// A CSV download.
+    static func csv(_ text: String, filename: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(filename)\"", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
     /// `204 No Content`.
     static var noContent: Response { Response(status: .noContent) }
 }

@@ -79,10 +79,7 @@ struct WalletAPI: Sendable {
     @Sendable func activityCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let (owner, filter) = try await scope(request, context)
         let csv = try await wallet.activityCSV(owner: owner, filter: filter)
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"plaza-activity.csv\"", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: csv)))
+        return .csv(csv, filename: "plaza-activity.csv")
     }
 
     private func scope(_ request: Request, _ context: AuthenticatedContext) async throws -> (UUID, ActivityFilter) {

@@ -106,12 +106,8 @@ extension WalletPages {
             let id = try Query.id(context.parameters, "id", "charge")
             let approval = ApproveChargeRequest(
                 amount: Int64(form["amount"]) ?? -1, currency: form["currency"], businessId: UUID(uuidString: form["businessId"]) ?? UUID())
-            guard let claim = try await claim(form, action: "approve", context: context) else { return }
-            do {
+            _ = try await once(form, action: "approve", context: context) { claim in
                 _ = try await wallet.approveCharge(context.identity, id: id, approval, claim: claim)
-            } catch {
-                try? await wallet.idempotency.abandon(claim)
-                throw error
             }
         }
     }

@@ -95,13 +95,8 @@ extension WalletPages {
             let items = form.optional("description").map { [ChargeItem(description: $0, quantity: 1, unitAmount: amount)] }
             let charge = CreateChargeRequest(
                 businessId: id, customer: form.optional("customer"), payCode: form.optional("payCode"), amount: amount, currency: currency, items: items)
-            if let claim = try await claim(form, action: "charge", context: context) {
-                do {
-                    _ = try await wallet.createCharge(context.identity, charge, claim: claim)
-                } catch {
-                    try? await wallet.idempotency.abandon(claim)
-                    throw error
-                }
+            _ = try await once(form, action: "charge", context: context) { claim in
+                _ = try await wallet.createCharge(context.identity, charge, claim: claim)
             }
         } catch let error as PlazaError where error.status.code < 500 {
             if script { return error.problemResponse() }
@@ -124,12 +119,9 @@ extension WalletPages {
         let form = try await request.decodeForm(limit: limit)
         return try await answer(request, context: context, success: "refunded", back: "/wallet/counter/\(business.uuidString.lowercased())") {
             let amount = try Self.amount(form["amount"], currency: currency)
-            guard let claim = try await claim(form, action: "refund", context: context) else { return }
-            do {
-                _ = try await wallet.refundCharge(context.identity, id: try Query.id(context.parameters, "id", "charge"), RefundRequest(amount: amount), claim: claim)
-            } catch {
-                try? await wallet.idempotency.abandon(claim)
-                throw error
+            let id = try Query.id(context.parameters, "id", "charge")
+            _ = try await once(form, action: "refund", context: context) { claim in
+                _ = try await wallet.refundCharge(context.identity, id: id, RefundRequest(amount: amount), claim: claim)
             }
         }
     }

@@ -126,13 +126,10 @@ struct WalletPages: Sendable {
                 number: form["number"], expMonth: expiry.first.flatMap { Int($0) } ?? 0,
                 expYear: expiry.count > 1 ? (Int(expiry[1]).map { $0 < 100 ? 2000 + $0 : $0 } ?? 0) : 0, cvc: form["cvc"])
             let amount = try Self.amount(form["amount"], currency: currency)
-            guard let claim = try await claim(form, action: "top-up", context: context) else { return PageRenderer.seeOther("/wallet?notice=done") }
-            do {
+            let ran = try await once(form, action: "top-up", context: context) { claim in
                 _ = try await wallet.topUp(context.identity, TopUpRequest(amount: amount, currency: currency, card: card), claim: claim)
-            } catch {
-                try? await wallet.idempotency.abandon(claim)
-                throw error
             }
+            if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
             var state = FormState(form, names: names, error: error)
             for (api, field) in [("card.number", "number"), ("card.expMonth", "expiry"), ("card.expYear", "expiry"), ("card.cvc", "cvc")] {
@@ -151,14 +148,11 @@ struct WalletPages: Sendable {
         let form = try await request.decodeForm(limit: limit)
         do {
             let amount = try Self.amount(form["amount"], currency: currency)
-            guard let claim = try await claim(form, action: "send", context: context) else { return PageRenderer.seeOther("/wallet?notice=done") }
-            do {
+            let ran = try await once(form, action: "send", context: context) { claim in
                 _ = try await wallet.transfer(
                     context.identity, TransferRequest(to: form["to"], amount: amount, currency: currency, note: form.optional("note")), claim: claim)
-            } catch {
-                try? await wallet.idempotency.abandon(claim)
-                throw error
             }
+            if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
             return try await render(context: context, sendForm: FormState(form, names: ["to", "amount", "note"], error: error), status: error.status)
         }
@@ -172,10 +166,7 @@ struct WalletPages: Sendable {
 
     @Sendable func csv(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let csv = try await wallet.activityCSV(owner: context.identity.user.id, filter: ActivityFilter())
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"plaza-activity.csv\"", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: csv)))
+        return .csv(csv, filename: "plaza-activity.csv")
     }
 
     /// An amount typed in major units (`12.50`), or the `amount` field's problem.
@@ -187,9 +178,23 @@ struct WalletPages: Sendable {
     }
 
     /// Each money form carries a key made when it was rendered, so a double click or a resubmitted page acts once.
-    /// `nil` when the same form was already sent and answered (the caller shows "done"); the same key with other
-    /// values is refused, as is one whose first submission is still running. A failed attempt gives its key back.
-    func claim(_ form: FormData, action: String, context: AuthenticatedContext) async throws -> IdempotencyClaim? {
+    /// Runs `body` with the form's claim; false when the same form was already sent and answered (the caller shows
+    /// "done"). The same key with other values is refused, as is one whose first submission is still running. A
+    /// failed attempt gives its key back, so the corrected form can be sent again.
+    func once(
+        _ form: FormData, action: String, context: AuthenticatedContext, _ body: (IdempotencyClaim) async throws -> Void
+    ) async throws -> Bool {
+        guard let claim = try await claim(form, action: action, context: context) else { return false }
+        do {
+            try await body(claim)
+        } catch {
+            try? await wallet.idempotency.abandon(claim)
+            throw error
+        }
+        return true
+    }
+
+    private func claim(_ form: FormData, action: String, context: AuthenticatedContext) async throws -> IdempotencyClaim? {
         // A form without its key (an old page, a hand-made post) still acts, once per submission.
         let key = UUID(uuidString: form["idempotencyKey"]) != nil ? form["idempotencyKey"] : UUID().uuidString
         let fields = form.values.sorted { $0.key < $1.key }.filter { $0.key != "_csrf" }.map { "\($0.key)=\($0.value)\n" }.joined()
