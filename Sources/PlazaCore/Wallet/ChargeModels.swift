@@ -134,9 +134,6 @@ public struct PayCode: Codable, Sendable, Hashable {
     }
 }
 
-/// The payload of every `charge.*` event: the charge as it now stands.
-public typealias ChargeEvent = Charge
-
 /// What a business blocked from charging the user looks like in `GET /v1/me/charge-blocks`.
 public struct ChargeBlock: Codable, Sendable, Hashable {
     public var business: Party
