@@ -22,6 +22,12 @@ struct AccountStore: Sendable {
         return try await select(on: db).where(SQLIdentifier(column), .equal, SQLBind(login)).first().map(UserRecord.init(row:))
     }
 
+    /// The accounts with these usernames (any that exist), in one statement.
+    func users(usernames: [String], on db: any SQLDatabase) async throws -> [UserRecord] {
+        guard !usernames.isEmpty else { return [] }
+        return try await select(on: db).where("username", .in, SQLBind.group(usernames)).all().map(UserRecord.init(row:))
+    }
+
     func emailExists(_ email: String, on db: any SQLDatabase) async throws -> Bool {
         try await db.select().column("id").from("users").where("email", .equal, email).first() != nil
     }

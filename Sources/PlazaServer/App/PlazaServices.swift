@@ -67,7 +67,8 @@ public final class PlazaServices: Sendable {
         webhookSignature = WebhookSignature(secretKey: secretKey)
         wallet = WalletService(
             database: database, configuration: configuration.wallet, places: places, idempotency: idempotency,
-            gateway: SandboxGateway(secretKey: secretKey, logger: logger), limiter: limiter, secrets: secrets, logger: logger)
+            gateway: SandboxGateway(secretKey: secretKey, logger: logger), limiter: limiter, secrets: secrets, logger: logger,
+            transfers: TransferBatcher(lanes: database.engine == .sqlite ? 1 : 4))
         self.outbox = outbox
         var accounts = AccountService(
             database: database, secrets: secrets,

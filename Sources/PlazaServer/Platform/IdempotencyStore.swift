@@ -104,6 +104,23 @@ struct IdempotencyStore: Sendable {
         return updated != nil
     }
 
+    /// `record` for many claims with one statement: the leases of the claims that still held their key.
+    func record(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, on db: any SQLDatabase) async throws
+        -> Set<String>
+    {
+        guard !responses.isEmpty else { return [] }
+        let values = responses.map { response -> SQLQueryString in
+            "(\(bind: response.claim.scope), \(bind: response.claim.key), \(bind: response.claim.lease), \(bind: response.body))"
+        }
+        let query: SQLQueryString = """
+            WITH v(s, k, l, b) AS (VALUES \(values.joined(separator: ", "))) \
+            UPDATE idempotency_keys SET status = \(bind: status), content_type = \(bind: contentType), body = v.b FROM v \
+            WHERE idempotency_keys.scope = v.s AND idempotency_keys.key = v.k AND idempotency_keys.lease_id = v.l \
+            AND idempotency_keys.status IS NULL RETURNING lease_id
+            """
+        return Set(try await db.raw(query).all().map { try $0.decode(column: "lease_id", as: String.self) })
+    }
+
     /// Forgets a key whose request failed on our side, so that a retry runs it again.
     func abandon(_ claim: IdempotencyClaim) async throws {
         try await database.sql.delete(from: "idempotency_keys").where("scope", .equal, claim.scope).where("key", .equal, claim.key)

@@ -51,31 +51,82 @@ struct LedgerStore: Sendable {
         precondition(entry.postings.reduce(0) { $0 + $1.amount } == 0, "a journal entry must balance")
         for posting in entry.postings.sorted(by: { $0.owner.uuidString < $1.owner.uuidString }) {
             if posting.amount < 0, posting.kind != .system {
-                // Conditional debit: no row means the balance would go negative (or there is no account yet).
-                let debited = try await db.update("wallet_accounts")
-                    .set("balance", to: SQLBinaryExpression(SQLIdentifier("balance"), .add, SQLBind(posting.amount)))
-                    .set("updated_at", to: entry.createdAt)
-                    .where("owner_id", .equal, posting.owner).where("currency", .equal, entry.currency)
-                    .where("balance", .greaterThanOrEqual, SQLBind(-posting.amount))
-                    .returning("owner_id").first()
-                if debited == nil { throw InsufficientFunds(owner: posting.owner) }
+                guard try await debit(posting.owner, -posting.amount, entry.currency, at: entry.createdAt, on: db) else {
+                    throw InsufficientFunds(owner: posting.owner)
+                }
             } else {
-                try await db.insert(into: "wallet_accounts").columns("owner_id", "currency", "kind", "balance", "updated_at")
-                    .values(SQLBind(posting.owner), SQLBind(entry.currency), SQLBind(posting.kind.rawValue), SQLBind(posting.amount), SQLBind(entry.createdAt))
-                    .onConflict(with: ["owner_id", "currency"]) {
-                        $0.set("balance", to: SQLBinaryExpression(SQLColumn("balance", table: "wallet_accounts"), .add, SQLColumn("balance", table: "excluded")))
-                            .set(excludedValueOf: "updated_at")
-                    }
-                    .run()
+                try await credit([posting], currency: entry.currency, at: entry.createdAt, on: db)
             }
         }
-        try await db.insert(into: "journal_entries").columns("id", "kind", "reference_id", "created_at")
-            .values(SQLBind(entry.id), SQLBind(entry.kind), SQLBind(entry.referenceId), SQLBind(entry.createdAt)).run()
-        var insert = db.insert(into: "postings").columns("entry_id", "owner_id", "currency", "amount")
-        for posting in entry.postings {
-            insert = insert.values(SQLBind(entry.id), SQLBind(posting.owner), SQLBind(entry.currency), SQLBind(posting.amount))
+        try await write([entry], on: db)
+    }
+
+    /// Takes `amount` from `owner`'s account if the balance covers it; false (and nothing changed) when it does not,
+    /// or when there is no account yet.
+    func debit(_ owner: UUID, _ amount: Int64, _ currency: String, at time: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("wallet_accounts")
+            .set("balance", to: SQLBinaryExpression(SQLIdentifier("balance"), .subtract, SQLBind(amount)))
+            .set("updated_at", to: time)
+            .where("owner_id", .equal, owner).where("currency", .equal, currency)
+            .where("balance", .greaterThanOrEqual, SQLBind(amount))
+            .returning("owner_id").first() != nil
+    }
+
+    /// `debit` for many owners at once, one statement: the owners whose balance covered their amount (only those
+    /// changed). At most one debit per owner and currency.
+    func debit(_ debits: [(owner: UUID, amount: Int64)], _ currency: String, at time: Date, on db: any SQLDatabase) async throws -> Set<UUID> {
+        guard !debits.isEmpty else { return [] }
+        // PostgreSQL types the values of a VALUES list as text unless told; SQLite keeps what it is given.
+        let postgres = db.dialect.name == "postgresql"
+        let values = debits.map { debit -> SQLQueryString in
+            postgres ? "(CAST(\(bind: debit.owner) AS uuid), CAST(\(bind: debit.amount) AS bigint))" : "(\(bind: debit.owner), \(bind: debit.amount))"
         }
-        try await insert.run()
+        let query: SQLQueryString = """
+            WITH v(o, a) AS (VALUES \(values.joined(separator: ", "))) \
+            UPDATE wallet_accounts SET balance = balance - v.a, updated_at = \(bind: time) FROM v \
+            WHERE wallet_accounts.owner_id = v.o AND wallet_accounts.currency = \(bind: currency) AND wallet_accounts.balance >= v.a \
+            RETURNING owner_id
+            """
+        return Set(try await db.raw(query).all().map { try $0.decode(column: "owner_id", as: UUID.self) })
+    }
+
+    /// Adds each posting's amount to its owner's account, opening accounts as needed; one statement. At most one
+    /// posting per owner (PostgreSQL refuses to change a row twice in one statement).
+    func credit(_ postings: [Posting], currency: String, at time: Date, on db: any SQLDatabase) async throws {
+        guard !postings.isEmpty else { return }
+        var insert = db.insert(into: "wallet_accounts").columns("owner_id", "currency", "kind", "balance", "updated_at")
+        for posting in postings {
+            insert = insert.values(SQLBind(posting.owner), SQLBind(currency), SQLBind(posting.kind.rawValue), SQLBind(posting.amount), SQLBind(time))
+        }
+        try await insert.onConflict(with: ["owner_id", "currency"]) {
+            $0.set("balance", to: SQLBinaryExpression(SQLColumn("balance", table: "wallet_accounts"), .add, SQLColumn("balance", table: "excluded")))
+                .set(excludedValueOf: "updated_at")
+        }
+        .run()
+    }
+
+    /// Writes journal entries and their postings (two statements however many entries), without moving balances.
+    func write(_ entries: [JournalEntry], on db: any SQLDatabase) async throws {
+        guard !entries.isEmpty else { return }
+        var journal = db.insert(into: "journal_entries").columns("id", "kind", "reference_id", "created_at")
+        var postings = db.insert(into: "postings").columns("entry_id", "owner_id", "currency", "amount")
+        for entry in entries {
+            precondition(entry.postings.reduce(0) { $0 + $1.amount } == 0, "a journal entry must balance")
+            journal = journal.values(SQLBind(entry.id), SQLBind(entry.kind), SQLBind(entry.referenceId), SQLBind(entry.createdAt))
+            for posting in entry.postings {
+                postings = postings.values(SQLBind(entry.id), SQLBind(posting.owner), SQLBind(entry.currency), SQLBind(posting.amount))
+            }
+        }
+        try await journal.run()
+        try await postings.run()
+    }
+
+    /// PostgreSQL: locks the existing accounts of `owners` in id order before a batch moves them in any order.
+    func lock(_ owners: Set<UUID>, on db: any SQLDatabase) async throws {
+        guard !owners.isEmpty else { return }
+        _ = try await db.select().column("owner_id").from("wallet_accounts")
+            .where("owner_id", .in, SQLBind.group(owners.sorted { $0.uuidString < $1.uuidString }))
+            .orderBy("owner_id").orderBy("currency").for(.update).all()
     }
 
     /// `owner`'s balance per currency, from the cache.

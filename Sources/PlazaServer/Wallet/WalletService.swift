@@ -20,6 +20,8 @@ struct WalletService: Sendable {
     let funding = FundingStore()
     let charges = ChargeStore()
     let accounts = AccountStore()
+    /// One per process: transfers wait here for their batch.
+    let transfers: TransferBatcher
 
     /// The balances of the caller, one per currency they hold (the default currency when they hold none).
     func wallet(_ identity: Identity) async throws -> Wallet {
@@ -42,33 +44,13 @@ struct WalletService: Sendable {
         let sender = identity.user
         let note = request.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let username = AccountRules.normalizedUsername(request.to)
-        return try await places.withFeed { db in
-            // A name no account could have (an e-mail address, control characters) is not looked up at all.
-            guard AccountRules.usernameProblem(username) == nil, let recipient = try await accounts.user(login: username, on: db) else {
-                throw PlazaError.validation(field: "to", "No one has this username.")
-            }
-            guard recipient.id != sender.id else { throw PlazaError.validation(field: "to", "You cannot send money to yourself.") }
-            let transfer = Transfer(
-                id: UUID(), from: Self.party(sender), to: Self.party(recipient), amount: request.amount, currency: request.currency, note: note,
-                createdAt: now)
-            try await post(
-                JournalEntry(
-                    kind: "transfer", referenceId: transfer.id, currency: transfer.currency,
-                    postings: [
-                        Posting(owner: sender.id, kind: .user, amount: -transfer.amount), Posting(owner: recipient.id, kind: .user, amount: transfer.amount),
-                    ], createdAt: now), on: db)
-            try await activity.insert(
-                [
-                    ActivityRecord(
-                        owner: sender.id, kind: .transferOut, amount: -transfer.amount, currency: transfer.currency, status: .succeeded,
-                        counterpart: transfer.to, counterpartId: recipient.id, note: note, referenceId: transfer.id, createdAt: now),
-                    ActivityRecord(
-                        owner: recipient.id, kind: .transferIn, amount: transfer.amount, currency: transfer.currency, status: .succeeded,
-                        counterpart: transfer.from, counterpartId: sender.id, note: note, referenceId: transfer.id, createdAt: now),
-                ], on: db)
-            try await recordResponse(transfer, status: 201, claim: claim, on: db)
-            return (transfer, [.event(audience: [recipient.id], event: try Self.event(WalletEventType.transferReceived, transfer, at: now))])
-        }
+        // A name no account could have (an e-mail address, control characters) is not looked up at all.
+        guard AccountRules.usernameProblem(username) == nil else { throw PlazaError.validation(field: "to", "No one has this username.") }
+        guard username != sender.username else { throw PlazaError.validation(field: "to", "You cannot send money to yourself.") }
+        let job = TransferJob(
+            sender: sender, recipient: username, amount: request.amount, currency: request.currency, note: note, claim: claim, createdAt: now)
+        let service = self
+        return try await transfers.submit(job) { jobs in await service.runTransfers(jobs) }
     }
 
     /// Posts `entry`, turning an overdraft into the API's `insufficient_funds` problem (the transaction then rolls back).
