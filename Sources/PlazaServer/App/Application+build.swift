@@ -59,7 +59,8 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     let authenticated = v1.group(context: AuthenticatedContext.self)
         .add(
             middleware: IdempotencyMiddleware(
-                store: services.idempotency, maxBody: services.configuration.limits.maxRequestBody, recordsWithWork: WalletAPI.recordsWithWork))
+                store: services.idempotency, maxBody: services.configuration.limits.maxRequestBody, recordsWithWork: WalletAPI.recordsWithWork,
+                defersClaim: WalletAPI.defersClaim))
     AccountsAPI(accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
     PlacesAPI(places: services.places, accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)

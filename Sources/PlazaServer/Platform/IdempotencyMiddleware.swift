@@ -27,6 +27,8 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
     /// their keys may be taken over once a short lease lapses. Others keep their key until it expires, since a
     /// first run that is merely slow would otherwise act a second time.
     var recordsWithWork: @Sendable (String) -> Bool = { _ in false }
+    /// Routes whose handlers take a deferred claim (see `IdempotencyClaim`): a new key costs no statement of its own.
+    var defersClaim: @Sendable (String) -> Bool = { _ in false }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post, let key = request.headers[.idempotencyKey] else {
@@ -42,6 +44,13 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         }
         let requestHash = store.requestHash(Data("\(request.method.rawValue) \(request.uri.path)\n".utf8) + Data(body.readableBytesView))
         let scope = context.idempotencyScope
+        if defersClaim(request.uri.path) {
+            let claim = IdempotencyClaim(scope: scope, key: key, requestHash: requestHash, deferred: true)
+            var context = context
+            context.idempotencyClaim = claim
+            if let response = try await runDeferred(request, context: context, claim: claim, next: next) { return response }
+            // The key was there already: answered below like any known key.
+        }
         let lease = recordsWithWork(request.uri.path) ? store.lease : store.retention
 
         switch try await store.start(scope: scope, key: key, requestHash: requestHash, lease: lease) {
@@ -63,6 +72,29 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
             context.idempotencyClaim = claim
             return try await run(request, context: context, claim: claim, next: next)
         }
+    }
+
+    /// Runs a request under a deferred claim; nil when its key turned out to be taken (nothing of the run stayed).
+    private func runDeferred(_ request: Request, context: Context, claim: IdempotencyClaim, next: (Request, Context) async throws -> Response)
+        async throws -> Response?
+    {
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch is IdempotencyKeyTaken {
+            return nil
+        } catch let error as PlazaError where error.status.code < 500 {
+            response = error.problemResponse()
+        }
+        guard response.status.code < 500, !claim.recorded else { return response }
+        let buffer = try await BufferCollector.collect(response.body)
+        let stored = try await store.insert(
+            [(claim, String(buffer: buffer))], status: Int(response.status.code), contentType: response.headers[.contentType] ?? "application/json",
+            on: store.database.sql)
+        guard stored.contains(claim.lease) else { return nil }
+        var replayable = response
+        replayable.body = .init(byteBuffer: buffer)
+        return replayable
     }
 
     private func run(_ request: Request, context: Context, claim: IdempotencyClaim, next: (Request, Context) async throws -> Response) async throws
@@ -92,3 +124,6 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         return replayable
     }
 }
+
+/// Thrown by a handler whose deferred claim found its key already written; its work was rolled back.
+struct IdempotencyKeyTaken: Error {}

@@ -3,16 +3,25 @@ import SQLKit
 import Synchronization
 
 /// The right to run one request under one `Idempotency-Key`, held until its response is recorded or its lease lapses.
+///
+/// A *deferred* claim holds nothing yet: its handler writes the key, with the response, in the transaction that does
+/// the work, and finds out there whether the key was free (`IdempotencyKeyTaken` when it was not). A new key then
+/// costs no statement of its own, and a request that dies leaves no key behind.
 final class IdempotencyClaim: Sendable {
     let scope: String
     let key: String
+    /// Names this claim; for a deferred one only in memory.
     let lease: String
+    let requestHash: String
+    let deferred: Bool
     private let recordedFlag = Mutex(false)
 
-    init(scope: String, key: String, lease: String) {
+    init(scope: String, key: String, lease: String = UUID().uuidString, requestHash: String, deferred: Bool = false) {
         self.scope = scope
         self.key = key
         self.lease = lease
+        self.requestHash = requestHash
+        self.deferred = deferred
     }
 
     /// Whether the handler recorded the response itself, inside the transaction that did the work.
@@ -53,7 +62,7 @@ struct IdempotencyStore: Sendable {
     func start(scope: String, key: String, requestHash: String, lease: TimeInterval, now: Date = Date()) async throws -> Start {
         let (retention, leaseEnd) = (retention, now.addingTimeInterval(lease))
         let lease = UUID().uuidString
-        let claim = IdempotencyClaim(scope: scope, key: key, lease: lease)
+        let claim = IdempotencyClaim(scope: scope, key: key, lease: lease, requestHash: requestHash)
         // The common case, a new key, is one statement; only a key seen before needs the transaction below.
         let fresh = try await database.sql.insert(into: "idempotency_keys")
             .columns("scope", "key", "request_hash", "created_at", "lease_id", "leased_until")
@@ -119,6 +128,22 @@ struct IdempotencyStore: Sendable {
             AND idempotency_keys.status IS NULL RETURNING lease_id
             """
         return Set(try await db.raw(query).all().map { try $0.decode(column: "lease_id", as: String.self) })
+    }
+
+    /// Writes the keys of deferred claims with their responses, one statement: the leases of the claims whose key
+    /// was free. The others' keys were there already (a retry of a finished request, or its twin just now).
+    func insert(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase)
+        async throws -> Set<String>
+    {
+        guard !responses.isEmpty else { return [] }
+        var insert = db.insert(into: "idempotency_keys")
+            .columns("scope", "key", "request_hash", "status", "content_type", "body", "created_at", "lease_id", "leased_until")
+        for (claim, body) in responses {
+            insert = insert.values(
+                SQLBind(claim.scope), SQLBind(claim.key), SQLBind(claim.requestHash), SQLBind(status), SQLBind(contentType), SQLBind(body), SQLBind(now),
+                SQLBind(claim.lease), SQLBind(now))
+        }
+        return Set(try await insert.ignoringConflicts(with: ["scope", "key"]).returning("lease_id").all().map { try $0.decode(column: "lease_id", as: String.self) })
     }
 
     /// Forgets a key whose request failed on our side, so that a retry runs it again.

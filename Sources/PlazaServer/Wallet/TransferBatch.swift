@@ -84,8 +84,8 @@ extension WalletService {
             for (job, outcome) in zip(jobs, outcomes) { if case .success = outcome { job.claim.markRecorded() } }
             return outcomes
         } catch let retry as BatchRetry {
-            var others = await runTransfers(jobs.filter { !retry.lost.contains($0.claim.lease) })[...]
-            return jobs.map { retry.lost.contains($0.claim.lease) ? .failure(PlazaError.idempotencyLeaseLost) : others.removeFirst() }
+            var others = await runTransfers(jobs.filter { retry.failed[$0.claim.lease] == nil })[...]
+            return jobs.map { job in retry.failed[job.claim.lease].map { .failure($0) } ?? others.removeFirst() }
         } catch {
             guard jobs.count > 1 else { return [.failure(error)] }
             var outcomes: [TransferBatcher.Outcome] = []
@@ -94,9 +94,10 @@ extension WalletService {
         }
     }
 
-    /// Claims whose key was taken over by a retry while they waited: the batch rolls back and runs without them.
+    /// Transfers that cannot keep their key (taken over by a retry, or already written): the batch rolls back and
+    /// runs again without them; they fail with the error given here, by lease.
     private struct BatchRetry: Error {
-        let lost: Set<String>
+        let failed: [String: any Error]
     }
 
     /// One transaction: recipients looked up together, conditional debits (a refused one changes nothing), then
@@ -148,11 +149,17 @@ extension WalletService {
                     }
                 }
             }
-            let recorded = try await idempotency.record(
-                try debited.map { (jobs[$0.index].claim, String(decoding: try PlazaJSON.encoder().encode($0.transfer), as: UTF8.self)) },
-                status: 201, contentType: "application/json; charset=utf-8", on: db)
-            let lost = Set(debited.map { jobs[$0.index].claim.lease }).subtracting(recorded)
-            guard lost.isEmpty else { throw BatchRetry(lost: lost) }
+            // Keys with their responses: held claims record into their row, deferred ones write it now.
+            let responses = try debited.map { item in
+                (claim: jobs[item.index].claim, body: String(decoding: try PlazaJSON.encoder().encode(item.transfer), as: UTF8.self))
+            }
+            let contentType = "application/json; charset=utf-8"
+            var kept = try await idempotency.record(responses.filter { !$0.claim.deferred }, status: 201, contentType: contentType, on: db)
+            kept.formUnion(try await idempotency.insert(responses.filter(\.claim.deferred), status: 201, contentType: contentType, on: db))
+            let failed = responses.filter { !kept.contains($0.claim.lease) }.map { response -> (String, any Error) in
+                (response.claim.lease, response.claim.deferred ? IdempotencyKeyTaken() : PlazaError.idempotencyLeaseLost)
+            }
+            guard failed.isEmpty else { throw BatchRetry(failed: Dictionary(failed, uniquingKeysWith: { first, _ in first })) }
             try await ledger.write(debited.map { item in Self.journalEntry(item.transfer, from: jobs[item.index].sender.id, to: item.recipient.id) }, on: db)
             for (currency, items) in Dictionary(grouping: debited, by: \.transfer.currency) {
                 let credits = Dictionary(grouping: items, by: \.recipient.id).map { owner, items in

@@ -27,6 +27,11 @@ struct WalletAPI: Sendable {
         authenticated.delete("me/charge-blocks/:businessId", use: unblock)
     }
 
+    /// Transfers write their key with their batch (`TransferBatcher`), so a new key costs no statement of its own.
+    @Sendable static func defersClaim(_ path: String) -> Bool {
+        path == "/v1/transfers"
+    }
+
     /// The POST routes whose handlers store their response in the transaction that moves the money.
     @Sendable static func recordsWithWork(_ path: String) -> Bool {
         let parts = path.split(separator: "/")

@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test(arguments: TestEngine.enabled)
-    func aRetryWithTheSameKeyPaysOnceAndAnotherBodyIsRefused(_ engine: TestEngine) async throws {
+    func aRetryWithTheSameKeyPaysOnceEvenAtOnceAndAnotherBodyIsRefused(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine, .live) { client, _ in
             let (accounts, wallet) = (AccountsDriver(client), WalletDriver(client))
             let anna = try await accounts.signedIn("anna").accessToken
@@ -75,6 +75,20 @@ import Testing
             let other = try await wallet.transfer(to: "ben", 500, key: "rent-1", token: anna)
             #expect(other.status == .unprocessableContent && other.problem?.code == .idempotencyKeyReused)
             #expect(try await wallet.balance(token: ben) == 400)
+            // Twins sent at once (a client that gave up waiting and resent): one transfer, the same answer twice.
+            async let twin1 = wallet.transfer(to: "ben", 100, key: "lunch-1", token: anna)
+            async let twin2 = wallet.transfer(to: "ben", 100, key: "lunch-1", token: anna)
+            let (a, b) = try await (twin1, twin2)
+            #expect(a.status == .created && b.status == .created)
+            #expect(try a.decode(Transfer.self).id == b.decode(Transfer.self).id)
+            #expect(try await wallet.balance(token: ben) == 500)
+            // A refusal is remembered too: the same key answers the same way even once the money is there.
+            let refused = try await wallet.transfer(to: "ben", 900, key: "car-1", token: anna)
+            #expect(refused.status == .unprocessableContent && refused.problem?.code == .insufficientFunds)
+            try await wallet.fund(1_000, token: anna)
+            let again = try await wallet.transfer(to: "ben", 900, key: "car-1", token: anna)
+            #expect(again.problem?.code == .insufficientFunds && again.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(try await wallet.balance(token: ben) == 500)
         }
     }
 
