@@ -15,11 +15,17 @@ extension PlazaDatabase {
         for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"] {
             try await base.raw(SQLQueryString(pragma)).run()
         }
+        let readerConnection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        let reader = readerConnection.sql(queryLogLevel: .trace)
+        try await reader.raw("PRAGMA busy_timeout=5000").run()
         return PlazaDatabase(
             engine: .sqlite,
-            sql: SerializedSQLDatabase(base: base, lock: AsyncLock()),
+            sql: SerializedSQLDatabase(base: base, lock: AsyncLock(), reader: (reader, AsyncLock())),
             service: nil,
-            close: { try await connection.close() }
+            close: {
+                try await readerConnection.close()
+                try await connection.close()
+            }
         )
     }
 }

@@ -6,9 +6,13 @@ import SQLKit
 ///
 /// A single SQLite connection cannot carry two transactions; one statement of another task would
 /// otherwise land inside an open one. Every use goes through `lock`, a session holds it throughout.
+///
+/// A lone `SELECT` outside any session goes to `reader`, a second connection to the same file when there is one:
+/// in WAL mode it reads the last commit while the writer carries on, instead of waiting for its turn.
 struct SerializedSQLDatabase: SQLDatabase {
     let base: any SQLDatabase
     let lock: AsyncLock
+    var reader: (database: any SQLDatabase, lock: AsyncLock)?
 
     var logger: Logger { base.logger }
     var eventLoop: any EventLoop { base.eventLoop }
@@ -23,7 +27,11 @@ struct SerializedSQLDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await lock.withLock { try await base.execute(sql: query, onRow) }
+        if let reader, query is SQLSelect {
+            try await reader.lock.withLock { try await reader.database.execute(sql: query, onRow) }
+        } else {
+            try await lock.withLock { try await base.execute(sql: query, onRow) }
+        }
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
