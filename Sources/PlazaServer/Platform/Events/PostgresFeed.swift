@@ -28,10 +28,12 @@ struct PostgresFeed: LiveFeed {
     }
 
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws {
-        for message in messages.flatMap(Self.split) {
-            let payload = String(decoding: try PlazaJSON.encoder().encode(message), as: UTF8.self)
-            try await db.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").run()
+        // One statement for all of them (a batch of transfers has one event each).
+        let notifications = try messages.flatMap(Self.split).map { message -> SQLQueryString in
+            "pg_notify(\(bind: channel), \(bind: String(decoding: try PlazaJSON.encoder().encode(message), as: UTF8.self)))"
         }
+        guard !notifications.isEmpty else { return }
+        try await db.raw("SELECT \(notifications.joined(separator: ", "))").run()
     }
 
     func committed(_ messages: [FeedMessage]) {}
