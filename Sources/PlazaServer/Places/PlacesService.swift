@@ -31,6 +31,7 @@ struct PlacesService: Sendable {
         obfuscator = MapObfuscator(epsilon: configuration.mapEpsilon, secretKey: secretKey)
         let (index, catalog, hub) = (index, catalog, hub)
         feed.receive({ message in Self.apply(message, index: index, catalog: catalog, hub: hub) }, resync: { index.invalidate() })
+        feed.receiver.onlyEvents { hub.listens(toAny: $0) }
     }
 
     private static func apply(_ message: FeedMessage, index: LiveIndex, catalog: LocationCatalog, hub: EventHub) {

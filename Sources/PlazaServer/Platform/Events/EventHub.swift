@@ -21,6 +21,11 @@ final class EventHub: Sendable {
         return stream
     }
 
+    /// Whether anyone in `audience` has a stream open here.
+    func listens(toAny audience: [UUID]) -> Bool {
+        listeners.withLock { listeners in audience.contains { listeners[$0] != nil } }
+    }
+
     func deliver(_ event: PlazaEvent, to audience: [UUID]) {
         let targets = listeners.withLock { listeners in audience.flatMap { listeners[$0].map { Array($0.values) } ?? [] } }
         for continuation in targets { continuation.yield(event) }

@@ -13,6 +13,8 @@ import Synchronization
 protocol LiveFeed: Sendable {
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws
     func committed(_ messages: [FeedMessage])
+    /// Where this process's messages arrive.
+    var receiver: FeedReceiver { get }
     /// Installs the receiver of every message, and the action to take when messages may have been lost.
     func receive(_ handler: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void)
     /// Background work (PostgreSQL's listening connection); `nil` when there is none.
@@ -23,6 +25,22 @@ protocol LiveFeed: Sendable {
 final class FeedReceiver: Sendable {
     private let message = CallbackSlot<FeedMessage>()
     private let lost = CallbackSlot<Void>()
+    private final class AudienceFilter: Sendable {
+        let wants: @Sendable ([UUID]) -> Bool
+        init(_ wants: @escaping @Sendable ([UUID]) -> Bool) { self.wants = wants }
+    }
+    private let filter = Mutex<AudienceFilter?>(nil)
+
+    /// Events for audiences nobody here listens to need not be read at all (see `wants`).
+    func onlyEvents(for wants: @escaping @Sendable ([UUID]) -> Bool) {
+        let new = AudienceFilter(wants)
+        filter.withLock { $0 = new }
+    }
+
+    /// Whether an event for `audience` would reach anyone in this process.
+    func wants(_ audience: [UUID]) -> Bool {
+        filter.withLock { $0 }?.wants(audience) ?? true
+    }
 
     func install(_ handler: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void) {
         message.set(handler)

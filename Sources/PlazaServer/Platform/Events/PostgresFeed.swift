@@ -30,7 +30,7 @@ struct PostgresFeed: LiveFeed {
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws {
         // One statement for all of them (a batch of transfers has one event each).
         let notifications = try messages.flatMap(Self.split).map { message -> SQLQueryString in
-            "pg_notify(\(bind: channel), \(bind: String(decoding: try PlazaJSON.encoder().encode(message), as: UTF8.self)))"
+            "pg_notify(\(bind: channel), \(bind: try Self.payload(message)))"
         }
         guard !notifications.isEmpty else { return }
         try await db.raw("SELECT \(notifications.joined(separator: ", "))").run()
@@ -44,6 +44,35 @@ struct PostgresFeed: LiveFeed {
 
     var service: (any Service)? {
         (database.sql as? PostgresClientSQLDatabase).map { Listener(client: $0.client, channel: channel, receiver: receiver, logger: logger) }
+    }
+
+    /// An event is `E` and its audience's ids, a line break, then the event's JSON: a listener reads the audience
+    /// first and skips the JSON when nobody in its process listens. Other messages are their JSON.
+    static func payload(_ message: FeedMessage) throws -> String {
+        guard case .event(let audience, let event) = message else { return String(decoding: try PlazaJSON.encoder().encode(message), as: UTF8.self) }
+        return "E" + audience.map(\.uuidString).joined(separator: ",") + "\n" + String(decoding: try PlazaJSON.encoder().encode(event), as: UTF8.self)
+    }
+
+    enum Received {
+        case message(FeedMessage)
+        /// An event for nobody listening here.
+        case skipped
+        case unreadable
+    }
+
+    /// What a notification's `payload` carries; events that `wanted` declines are not decoded.
+    static func received(_ payload: String, wanted: ([UUID]) -> Bool) -> Received {
+        guard payload.hasPrefix("E"), let newline = payload.firstIndex(of: "\n") else {
+            return (try? PlazaJSON.decoder().decode(FeedMessage.self, from: Data(payload.utf8))).map { .message($0) } ?? .unreadable
+        }
+        let ids = payload[payload.index(after: payload.startIndex)..<newline].split(separator: ",").map { UUID(uuidString: String($0)) }
+        guard !ids.contains(nil) else { return .unreadable }
+        let audience = ids.compactMap { $0 }
+        guard wanted(audience) else { return .skipped }
+        guard let event = try? PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(payload[payload.index(after: newline)...].utf8)) else {
+            return .unreadable
+        }
+        return .message(.event(audience: audience, event: event))
     }
 
     /// An event for many listeners goes out in several notifications, each under the size limit.
@@ -76,12 +105,11 @@ struct PostgresFeed: LiveFeed {
                                     }
                                     group.addTask {
                                         for try await notification in notifications {
-                                            guard let message = try? PlazaJSON.decoder().decode(FeedMessage.self, from: Data(notification.payload.utf8))
-                                            else {
-                                                logger.warning("unreadable feed message")
-                                                continue
+                                            switch PostgresFeed.received(notification.payload, wanted: receiver.wants) {
+                                            case .message(let message): receiver.deliver(message)
+                                            case .skipped: continue
+                                            case .unreadable: logger.warning("unreadable feed message")
                                             }
-                                            receiver.deliver(message)
                                         }
                                     }
                                     try await group.next()
