@@ -15,15 +15,20 @@ extension PlazaDatabase {
         for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"] {
             try await base.raw(SQLQueryString(pragma)).run()
         }
-        let readerConnection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-        let reader = readerConnection.sql(queryLogLevel: .trace)
-        try await reader.raw("PRAGMA busy_timeout=5000").run()
+        // Two readers: SQLiteNIO runs statements on a thread pool as wide as the machine (two cores here).
+        var readerConnections: [SQLiteConnection] = []
+        for _ in 0..<2 {
+            let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            try await reader.sql(queryLogLevel: .trace).raw("PRAGMA busy_timeout=5000").run()
+            readerConnections.append(reader)
+        }
+        let connections = readerConnections
         return PlazaDatabase(
             engine: .sqlite,
-            sql: SerializedSQLDatabase(base: base, lock: AsyncLock(), reader: (reader, AsyncLock())),
+            sql: SerializedSQLDatabase(base: base, lock: AsyncLock(), readers: connections.map { ($0.sql(queryLogLevel: .trace), AsyncLock()) }),
             service: nil,
             close: {
-                try await readerConnection.close()
+                for reader in connections { try await reader.close() }
                 try await connection.close()
             }
         )

@@ -1,18 +1,24 @@
 import Logging
 import NIOCore
 import SQLKit
+import Synchronization
 
 /// An `SQLDatabase` whose statements and sessions take turns on one connection.
 ///
 /// A single SQLite connection cannot carry two transactions; one statement of another task would
 /// otherwise land inside an open one. Every use goes through `lock`, a session holds it throughout.
 ///
-/// A lone `SELECT` outside any session goes to `reader`, a second connection to the same file when there is one:
-/// in WAL mode it reads the last commit while the writer carries on, instead of waiting for its turn.
+/// A lone `SELECT` outside any session goes to one of `readers`, other connections to the same file, in turn:
+/// in WAL mode they read the last commit while the writer carries on, instead of waiting for its turn.
 struct SerializedSQLDatabase: SQLDatabase {
     let base: any SQLDatabase
     let lock: AsyncLock
-    var reader: (database: any SQLDatabase, lock: AsyncLock)?
+    var readers: [(database: any SQLDatabase, lock: AsyncLock)] = []
+    private let turn = Turn()
+
+    private final class Turn: Sendable {
+        let next = Atomic<Int>(0)
+    }
 
     var logger: Logger { base.logger }
     var eventLoop: any EventLoop { base.eventLoop }
@@ -27,7 +33,8 @@ struct SerializedSQLDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        if let reader, query is SQLSelect {
+        if !readers.isEmpty, query is SQLSelect {
+            let reader = readers[turn.next.add(1, ordering: .relaxed).oldValue % readers.count]
             try await reader.lock.withLock { try await reader.database.execute(sql: query, onRow) }
         } else {
             try await lock.withLock { try await base.execute(sql: query, onRow) }
