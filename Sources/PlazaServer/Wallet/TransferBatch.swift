@@ -171,6 +171,7 @@ extension WalletService {
             var messages: [FeedMessage] = []
             for item in debited {
                 outcomes[item.index] = .success(item.transfer)
+                guard places.feed.reaches([item.recipient.id]) else { continue }
                 let event = try Self.event(WalletEventType.transferReceived, item.transfer, at: item.transfer.createdAt)
                 messages.append(.event(audience: [item.recipient.id], event: event))
             }

@@ -13,6 +13,8 @@ import Synchronization
 protocol LiveFeed: Sendable {
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws
     func committed(_ messages: [FeedMessage])
+    /// Whether an event for `audience` could reach anyone (in some process); when not, it need not even be built.
+    func reaches(_ audience: [UUID]) -> Bool
     /// Where this process's messages arrive.
     var receiver: FeedReceiver { get }
     /// Installs the receiver of every message, and the action to take when messages may have been lost.
@@ -68,6 +70,11 @@ struct LocalFeed: LiveFeed {
 
     func receive(_ handler: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void) {
         receiver.install(handler, resync: resync)
+    }
+
+    /// One process: only its own listeners count.
+    func reaches(_ audience: [UUID]) -> Bool {
+        receiver.wants(audience)
     }
 
     var service: (any Service)? { nil }

@@ -38,6 +38,9 @@ struct PostgresFeed: LiveFeed {
 
     func committed(_ messages: [FeedMessage]) {}
 
+    /// Another process may have the listener.
+    func reaches(_ audience: [UUID]) -> Bool { true }
+
     func receive(_ handler: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void) {
         receiver.install(handler, resync: resync)
     }
