@@ -154,29 +154,64 @@ extension WalletService {
                 (claim: jobs[item.index].claim, body: String(decoding: try PlazaJSON.encoder().encode(item.transfer), as: UTF8.self))
             }
             let contentType = "application/json; charset=utf-8"
-            var kept = try await idempotency.record(responses.filter { !$0.claim.deferred }, status: 201, contentType: contentType, on: db)
-            kept.formUnion(try await idempotency.insert(responses.filter(\.claim.deferred), status: 201, contentType: contentType, on: db))
-            let failed = responses.filter { !kept.contains($0.claim.lease) }.map { response -> (String, any Error) in
-                (response.claim.lease, response.claim.deferred ? IdempotencyKeyTaken() : PlazaError.idempotencyLeaseLost)
-            }
-            guard failed.isEmpty else { throw BatchRetry(failed: Dictionary(failed, uniquingKeysWith: { first, _ in first })) }
-            try await ledger.write(debited.map { item in Self.journalEntry(item.transfer, from: jobs[item.index].sender.id, to: item.recipient.id) }, on: db)
+            let keys = [
+                idempotency.recordStatement(responses.filter { !$0.claim.deferred }, status: 201, contentType: contentType),
+                idempotency.insertStatement(responses.filter(\.claim.deferred), status: 201, contentType: contentType, on: db),
+            ].compactMap { $0 }
+            var writes = ledger.writeStatements(
+                debited.map { item in Self.journalEntry(item.transfer, from: jobs[item.index].sender.id, to: item.recipient.id) }, on: db)
             for (currency, items) in Dictionary(grouping: debited, by: \.transfer.currency) {
                 let credits = Dictionary(grouping: items, by: \.recipient.id).map { owner, items in
                     Posting(owner: owner, kind: .user, amount: items.reduce(0) { $0 + $1.transfer.amount })
                 }
-                try await ledger.credit(credits.sorted { $0.owner.uuidString < $1.owner.uuidString }, currency: currency, at: items[0].transfer.createdAt, on: db)
+                writes += [
+                    ledger.creditStatement(
+                        credits.sorted { $0.owner.uuidString < $1.owner.uuidString }, currency: currency, at: items[0].transfer.createdAt, on: db)
+                ].compactMap { $0 }
             }
-            try await activity.insert(debited.flatMap { Self.activity(of: $0.transfer, from: jobs[$0.index].sender.id, to: $0.recipient.id) }, on: db)
+            writes += [activity.insertStatement(debited.flatMap { Self.activity(of: $0.transfer, from: jobs[$0.index].sender.id, to: $0.recipient.id) }, on: db)]
+                .compactMap { $0 }
             var messages: [FeedMessage] = []
-            for item in debited {
-                outcomes[item.index] = .success(item.transfer)
-                guard places.feed.reaches([item.recipient.id]) else { continue }
+            for item in debited where places.feed.reaches([item.recipient.id]) {
                 let event = try Self.event(WalletEventType.transferReceived, item.transfer, at: item.transfer.createdAt)
                 messages.append(.event(audience: [item.recipient.id], event: event))
             }
-            return (outcomes.map { $0! }, messages)
+            // PostgreSQL: the notifications go in the batch's own statement, so `withFeed` has none left to send.
+            let notifications = try places.feed.notifications(messages)
+            let kept = try await Self.write(
+                keys: keys, expecting: responses.count, then: writes, notifying: notifications ?? [], on: db, engine: engine)
+            let failed = responses.filter { !kept.contains($0.claim.lease) }.map { response -> (String, any Error) in
+                (response.claim.lease, response.claim.deferred ? IdempotencyKeyTaken() : PlazaError.idempotencyLeaseLost)
+            }
+            guard failed.isEmpty else { throw BatchRetry(failed: Dictionary(failed, uniquingKeysWith: { first, _ in first })) }
+            for item in debited { outcomes[item.index] = .success(item.transfer) }
+            return (outcomes.map { $0! }, notifications == nil ? messages : [])
         }
+    }
+
+    /// Runs the statements that record the batch's `count` idempotency keys (rows: `lease_id`, one per key kept) and
+    /// its writes; returns the leases of the keys kept. On PostgreSQL that is one statement, each part a data-modifying
+    /// `WITH` query and the notifications in its `SELECT`: one round trip instead of six (when a key was not kept the
+    /// caller throws and the transaction rolls back). SQLite has no round trips to save and no such `WITH`: one
+    /// statement after another, the writes only when every key was kept.
+    private static func write(
+        keys: [any SQLExpression], expecting count: Int, then writes: [any SQLExpression], notifying notifications: [SQLQueryString], on db: any SQLDatabase,
+        engine: DatabaseEngine
+    ) async throws -> Set<String> {
+        func leases(_ rows: [any SQLRow]) throws -> Set<String> { Set(try rows.compactMap { try $0.decode(column: "lease_id", as: String?.self) }) }
+        guard engine == .postgres else {
+            var kept = Set<String>()
+            for statement in keys { kept.formUnion(try leases(try await db.raw("\(statement)").all())) }
+            guard kept.count == count else { return kept }
+            for statement in writes { try await db.execute(sql: statement) { _ in } }
+            return kept
+        }
+        let parts = keys.enumerated().map { index, statement -> SQLQueryString in "k\(unsafeRaw: String(index)) AS (\(statement))" }
+            + writes.enumerated().map { index, statement -> SQLQueryString in "w\(unsafeRaw: String(index)) AS (\(statement))" }
+        var selects = keys.indices.map { index -> SQLQueryString in "SELECT lease_id FROM k\(unsafeRaw: String(index))" }
+        if !notifications.isEmpty { selects.append("SELECT NULL FROM (SELECT \(notifications.joined(separator: ", "))) AS n") }
+        if selects.isEmpty { selects.append("SELECT NULL AS lease_id") }
+        return try leases(try await db.raw("WITH \(parts.joined(separator: ", ")) \(selects.joined(separator: " UNION ALL "))").all())
     }
 
     static func journalEntry(_ transfer: Transfer, from sender: UUID, to recipient: UUID) -> JournalEntry {

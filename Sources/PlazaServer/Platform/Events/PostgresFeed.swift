@@ -29,11 +29,12 @@ struct PostgresFeed: LiveFeed {
 
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws {
         // One statement for all of them (a batch of transfers has one event each).
-        let notifications = try messages.flatMap(Self.split).map { message -> SQLQueryString in
-            "pg_notify(\(bind: channel), \(bind: try Self.payload(message)))"
-        }
-        guard !notifications.isEmpty else { return }
+        guard let notifications = try notifications(messages), !notifications.isEmpty else { return }
         try await db.raw("SELECT \(notifications.joined(separator: ", "))").run()
+    }
+
+    func notifications(_ messages: [FeedMessage]) throws -> [SQLQueryString]? {
+        try messages.flatMap(Self.split).map { message -> SQLQueryString in "pg_notify(\(bind: channel), \(bind: try Self.payload(message)))" }
     }
 
     func committed(_ messages: [FeedMessage]) {}
