@@ -22,6 +22,9 @@ struct AccountService: Sendable {
     var accountChanged: @Sendable (UserRecord) async throws -> Void = { _ in }
     /// Identities behind recently verified access tokens (cleared by every account or session change).
     let identities = IdentityCache()
+    /// Bearer tokens not in `identities` have their sessions read together: requests that arrive while one read
+    /// is running share the next one (one statement for many requests under load).
+    let sessionReads = Batcher<SessionRead, LiveSession?>(capacity: 200, lanes: 2)
 
     let accounts = AccountStore()
     let sessions = SessionStore()

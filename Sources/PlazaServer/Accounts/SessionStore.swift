@@ -80,8 +80,26 @@ struct SessionStore: Sendable {
         return try await liveSession(sessionID: sessionID, now: now, on: db).map { (sessionID, $0.user, $0.lastSeenAt) }
     }
 
+    /// `liveSession` for many sessions with one statement: the live ones, by id.
+    func liveSessions(ids: [UUID], now: Date, on db: any SQLDatabase) async throws -> [UUID: LiveSession] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await liveSessionQuery(where: SQLBinaryExpression(SQLColumn("id", table: "s"), .in, SQLBind.group(ids)), now: now, on: db)
+            .column(SQLColumn("id", table: "s"), as: "session_id").all()
+        var found: [UUID: LiveSession] = [:]
+        for row in rows {
+            found[try row.decode(column: "session_id", as: UUID.self)] = LiveSession(
+                user: try UserRecord(row: row), lastSeenAt: try row.decode(column: "last_seen_at", as: Date.self))
+        }
+        return found
+    }
+
     private func liveSession(where condition: any SQLExpression, now: Date, on db: any SQLDatabase) async throws -> (user: UserRecord, lastSeenAt: Date)? {
-        guard let row = try await db.select().columns(UserRecord.columns.map { SQLColumn($0, table: "u") })
+        guard let row = try await liveSessionQuery(where: condition, now: now, on: db).first() else { return nil }
+        return (try UserRecord(row: row), try row.decode(column: "last_seen_at", as: Date.self))
+    }
+
+    private func liveSessionQuery(where condition: any SQLExpression, now: Date, on db: any SQLDatabase) -> SQLSelectBuilder {
+        db.select().columns(UserRecord.columns.map { SQLColumn($0, table: "u") })
             .column(SQLColumn("last_seen_at", table: "s"))
             .from(SQLAlias(SQLIdentifier("sessions"), as: SQLIdentifier("s")))
             .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("user_id", table: "s"), .equal, SQLColumn("id", table: "u"))
@@ -89,9 +107,6 @@ struct SessionStore: Sendable {
             .where(SQLColumn("revoked_at", table: "s"), .is, SQLLiteral.null)
             .where(SQLColumn("expires_at", table: "s"), .greaterThan, SQLBind(now))
             .where(SQLColumn("deleted_at", table: "u"), .is, SQLLiteral.null)
-            .first()
-        else { return nil }
-        return (try UserRecord(row: row), try row.decode(column: "last_seen_at", as: Date.self))
     }
 
     /// Records activity at most once a minute per session, to keep writes off the request path.
@@ -129,4 +144,16 @@ struct SessionStore: Sendable {
                 lastSeenAt: try row.decode(column: "last_seen_at", as: Date.self), current: id == current)
         }
     }
+}
+
+/// A live session's user, and when the session was last seen.
+struct LiveSession: Sendable {
+    var user: UserRecord
+    var lastSeenAt: Date
+}
+
+/// A session to read, as of `now`.
+struct SessionRead: Sendable {
+    var id: UUID
+    var now: Date
 }

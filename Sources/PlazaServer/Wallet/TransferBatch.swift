@@ -16,64 +16,12 @@ struct TransferJob: Sendable {
     let createdAt: Date
 }
 
-/// Group commit for transfers. Transfers that arrive while a batch is being written wait and go together in the next
+/// Group commit for transfers: transfers that arrive while a batch is being written wait and go together in the next
 /// transaction, so that many share one BEGIN and COMMIT (one writer turn on SQLite) and each step is one statement for
 /// all of them. Each transfer still succeeds or fails alone: a refused debit changes nothing, and a batch that fails
-/// for any other reason runs again one transfer at a time.
-final class TransferBatcher: Sendable {
-    typealias Outcome = Result<Transfer, any Error>
-    typealias Runner = @Sendable ([TransferJob]) async -> [Outcome]
-
-    private struct Waiting {
-        let job: TransferJob
-        let continuation: CheckedContinuation<Transfer, any Error>
-    }
-
-    private struct State {
-        var queue: [Waiting] = []
-        var running = 0
-    }
-
-    private let state = Mutex(State())
-    /// The most transfers in one transaction.
-    let capacity: Int
-    /// Batches written at once: one for SQLite's single writer; a few for PostgreSQL, whose batches lock their
-    /// accounts in id order first and so never wait for each other in a circle.
-    let lanes: Int
-
-    init(capacity: Int = 64, lanes: Int) {
-        self.capacity = capacity
-        self.lanes = lanes
-    }
-
-    /// Queues `job` and waits for its outcome; a caller finding a free lane starts a batch with `run`.
-    func submit(_ job: TransferJob, run: @escaping Runner) async throws -> Transfer {
-        try await withCheckedThrowingContinuation { continuation in
-            let start = state.withLock { state in
-                state.queue.append(Waiting(job: job, continuation: continuation))
-                guard state.running < lanes else { return false }
-                state.running += 1
-                return true
-            }
-            // Unstructured: the batch serves every waiting request, not only the one that started it.
-            if start { Task { await self.drain(run) } }
-        }
-    }
-
-    private func drain(_ run: Runner) async {
-        while true {
-            let batch = state.withLock { state -> [Waiting] in
-                let batch = Array(state.queue.prefix(capacity))
-                state.queue.removeFirst(batch.count)
-                if batch.isEmpty { state.running -= 1 }
-                return batch
-            }
-            guard !batch.isEmpty else { return }
-            let outcomes = await run(batch.map(\.job))
-            for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(with: outcome) }
-        }
-    }
-}
+/// for any other reason runs again one transfer at a time. Lanes: one for SQLite's single writer; a few for
+/// PostgreSQL, whose batches lock their accounts in id order first and so never wait for each other in a circle.
+typealias TransferBatcher = Batcher<TransferJob, Transfer>
 
 extension WalletService {
     /// Runs `jobs` in one transaction; when that fails as a whole, each alone. One outcome per job, in order.

@@ -1,0 +1,58 @@
+import Synchronization
+
+/// Runs jobs in batches: jobs that arrive while `lanes` batches are running wait and go together in the next one, so
+/// that under load one round trip (a statement, a transaction) serves many, and a lone job never waits for company.
+final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
+    typealias Outcome = Result<Output, any Error>
+    /// One outcome per job, in order.
+    typealias Runner = @Sendable ([Job]) async -> [Outcome]
+
+    private struct Waiting {
+        let job: Job
+        let continuation: CheckedContinuation<Output, any Error>
+    }
+
+    private struct State {
+        var queue: [Waiting] = []
+        var running = 0
+    }
+
+    private let state = Mutex(State())
+    /// The most jobs in one batch.
+    let capacity: Int
+    /// Batches running at once.
+    let lanes: Int
+
+    init(capacity: Int = 64, lanes: Int) {
+        self.capacity = capacity
+        self.lanes = lanes
+    }
+
+    /// Queues `job` and waits for its outcome; a caller finding a free lane starts a batch with `run`.
+    func submit(_ job: Job, run: @escaping Runner) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            let start = state.withLock { state in
+                state.queue.append(Waiting(job: job, continuation: continuation))
+                guard state.running < lanes else { return false }
+                state.running += 1
+                return true
+            }
+            // Unstructured: the batch serves every waiting request, not only the one that started it.
+            if start { Task { await self.drain(run) } }
+        }
+    }
+
+    private func drain(_ run: Runner) async {
+        while true {
+            let batch = state.withLock { state -> [Waiting] in
+                let batch = Array(state.queue.prefix(capacity))
+                state.queue.removeFirst(batch.count)
+                if batch.isEmpty { state.running -= 1 }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            let outcomes = await run(batch.map(\.job))
+            for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(with: outcome) }
+        }
+    }
+}
