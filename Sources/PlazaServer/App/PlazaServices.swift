@@ -68,7 +68,7 @@ public final class PlazaServices: Sendable {
         wallet = WalletService(
             database: database, configuration: configuration.wallet, places: places, idempotency: idempotency,
             gateway: SandboxGateway(secretKey: secretKey, logger: logger), limiter: limiter, secrets: secrets, logger: logger,
-            transfers: TransferBatcher(lanes: database.engine == .sqlite ? 1 : (ProcessInfo.processInfo.environment["XLANES"].flatMap { Int($0) } ?? 4)))
+            transfers: TransferBatcher(lanes: database.engine == .sqlite ? 1 : 4))
         self.outbox = outbox
         var accounts = AccountService(
             database: database, secrets: secrets,

@@ -13,6 +13,11 @@ extension Response {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// The same response for JSON encoded already.
+    static func json(encoded json: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: json)))
+    }
+
     /// The same response for a value that writes its own JSON (long lists).
     static func json(writing value: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
         var writer = JSONWriter()

@@ -21,7 +21,13 @@ struct TransferJob: Sendable {
 /// all of them. Each transfer still succeeds or fails alone: a refused debit changes nothing, and a batch that fails
 /// for any other reason runs again one transfer at a time. Lanes: one for SQLite's single writer; a few for
 /// PostgreSQL, whose batches lock their accounts in id order first and so never wait for each other in a circle.
-typealias TransferBatcher = Batcher<TransferJob, Transfer>
+typealias TransferBatcher = Batcher<TransferJob, SentTransfer>
+
+/// A transfer made, and its JSON: encoded once for the stored replay, the response and the recipient's event.
+struct SentTransfer: Sendable {
+    let transfer: Transfer
+    let json: String
+}
 
 extension WalletService {
     /// Runs `jobs` in one transaction; when that fails as a whole, each alone. One outcome per job, in order.
@@ -120,8 +126,9 @@ extension WalletService {
             writes += [activity.insertStatement(debited.flatMap { Self.activity(of: $0.transfer, from: jobs[$0.index].sender.id, to: $0.recipient.id) }, on: db)]
                 .compactMap { $0 }
             var messages: [FeedMessage] = []
-            for item in debited where places.feed.reaches([item.recipient.id]) {
-                let event = try Self.event(WalletEventType.transferReceived, item.transfer, at: item.transfer.createdAt)
+            for (item, response) in zip(debited, responses) where places.feed.reaches([item.recipient.id]) {
+                let data = try PlazaJSON.decoder().decode(JSONValue.self, from: Data(response.body.utf8))
+                let event = PlazaEvent(type: WalletEventType.transferReceived, occurredAt: item.transfer.createdAt, data: data)
                 messages.append(.event(audience: [item.recipient.id], event: event))
             }
             // PostgreSQL: the notifications go in the batch's own statement, so `withFeed` has none left to send.
@@ -132,7 +139,7 @@ extension WalletService {
                 (response.claim.lease, response.claim.deferred ? IdempotencyKeyTaken() : PlazaError.idempotencyLeaseLost)
             }
             guard failed.isEmpty else { throw BatchRetry(failed: Dictionary(failed, uniquingKeysWith: { first, _ in first })) }
-            for item in debited { outcomes[item.index] = .success(item.transfer) }
+            for (item, response) in zip(debited, responses) { outcomes[item.index] = .success(SentTransfer(transfer: item.transfer, json: response.body)) }
             return (outcomes.map { $0! }, notifications == nil ? messages : [])
         }
     }

@@ -71,7 +71,7 @@ struct WalletAPI: Sendable {
     /// Verified users: money to another user, at once.
     @Sendable func transfer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: TransferRequest.self, limit: maxBody)
-        return try .json(try await wallet.transfer(context.identity, body, claim: context.idempotencyClaim), status: .created)
+        return .json(encoded: try await wallet.transfer(context.identity, body, claim: context.idempotencyClaim).json, status: .created)
     }
 
     /// Signed in: the caller's history (or a business's, `?businessId=`, for its people).

@@ -33,7 +33,7 @@ struct WalletService: Sendable {
     }
 
     /// Sends money to another user, at once and without fees.
-    func transfer(_ identity: Identity, _ request: TransferRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Transfer {
+    func transfer(_ identity: Identity, _ request: TransferRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> SentTransfer {
         let claim = try Self.require(claim)
         try identity.requireVerified()
         var validator = Validator()
