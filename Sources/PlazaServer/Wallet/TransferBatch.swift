@@ -161,6 +161,7 @@ extension WalletService {
             for statement in writes { try await db.execute(sql: statement) { _ in } }
             return kept
         }
+        guard !keys.isEmpty || !writes.isEmpty else { return [] }
         let parts = keys.enumerated().map { index, statement -> SQLQueryString in "k\(unsafeRaw: String(index)) AS (\(statement))" }
             + writes.enumerated().map { index, statement -> SQLQueryString in "w\(unsafeRaw: String(index)) AS (\(statement))" }
         var selects = keys.indices.map { index -> SQLQueryString in "SELECT lease_id FROM k\(unsafeRaw: String(index))" }

@@ -42,6 +42,39 @@ import Testing
         }
     }
 
+    /// Tokens not yet in the identity cache have their sessions read together; every caller must still get its own
+    /// account, and a signed-out session none.
+    @Test(arguments: TestEngine.enabled)
+    func manyTokensAtOnceEachGetTheirOwnAccount(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let names = ["ada", "ben", "cleo", "dov", "eli", "fay"]
+            var tokens: [(name: String, token: String)] = []
+            for name in names { tokens.append((name, try await AccountsDriver(client).signedIn(name).accessToken)) }
+            let gone = try await AccountsDriver(client).signedIn("gus").accessToken
+            #expect(try await client.send(.post, "/v1/auth/logout", token: gone).status == .noContent)
+            let answers = try await withThrowingTaskGroup(of: (String, HTTPResponse.Status, String?).self) { group in
+                for round in 0..<4 {
+                    for (name, token) in tokens + [("gus", gone)] {
+                        group.addTask {
+                            let response = try await client.send(.get, "/v1/me", token: token)
+                            return ("\(name) \(round)", response.status, response.status == .ok ? try response.decode(User.self).username : nil)
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.count == 28)
+            for (caller, status, username) in answers {
+                let name = String(caller.split(separator: " ")[0])
+                if name == "gus" {
+                    #expect(status == .unauthorized, "\(caller)")
+                } else {
+                    #expect(status == .ok && username == name, "\(caller) got \(status) as \(username ?? "nobody")")
+                }
+            }
+        }
+    }
+
     @Test func garbageRefreshTokensAreRefused() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let response = try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: "nonsense"))
