@@ -105,10 +105,9 @@ extension AccountService {
             }
         }
         guard let live, live.user.id == userID else { return nil }
-        let (user, lastSeenAt) = (live.user, live.lastSeenAt)
         // The session read says when it was last seen: no write at all on most requests.
-        if now.timeIntervalSince(lastSeenAt) > 60 { try await sessions.touch(sessionID: sessionID, now: now, on: database.sql) }
-        let identity = Identity(user: user, sessionID: sessionID)
+        if now.timeIntervalSince(live.lastSeenAt) > 60 { try await sessions.touch(sessionID: sessionID, now: now, on: database.sql) }
+        let identity = Identity(user: live.user, sessionID: sessionID)
         identities.store(identity, for: token, tokenExpires: expires, now: now, generation: generation)
         return identity
     }

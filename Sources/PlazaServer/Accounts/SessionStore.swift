@@ -69,7 +69,7 @@ struct SessionStore: Sendable {
     }
 
     /// The live session's user and when the session was last seen (so callers touch it only when due).
-    func liveSession(sessionID: UUID, now: Date, on db: any SQLDatabase) async throws -> (user: UserRecord, lastSeenAt: Date)? {
+    func liveSession(sessionID: UUID, now: Date, on db: any SQLDatabase) async throws -> LiveSession? {
         try await liveSession(where: SQLBinaryExpression(SQLColumn("id", table: "s"), .equal, SQLBind(sessionID)), now: now, on: db)
     }
 
@@ -86,16 +86,12 @@ struct SessionStore: Sendable {
         let rows = try await liveSessionQuery(where: SQLBinaryExpression(SQLColumn("id", table: "s"), .in, SQLBind.group(ids)), now: now, on: db)
             .column(SQLColumn("id", table: "s"), as: "session_id").all()
         var found: [UUID: LiveSession] = [:]
-        for row in rows {
-            found[try row.decode(column: "session_id", as: UUID.self)] = LiveSession(
-                user: try UserRecord(row: row), lastSeenAt: try row.decode(column: "last_seen_at", as: Date.self))
-        }
+        for row in rows { found[try row.decode(column: "session_id", as: UUID.self)] = try LiveSession(row: row) }
         return found
     }
 
-    private func liveSession(where condition: any SQLExpression, now: Date, on db: any SQLDatabase) async throws -> (user: UserRecord, lastSeenAt: Date)? {
-        guard let row = try await liveSessionQuery(where: condition, now: now, on: db).first() else { return nil }
-        return (try UserRecord(row: row), try row.decode(column: "last_seen_at", as: Date.self))
+    private func liveSession(where condition: any SQLExpression, now: Date, on db: any SQLDatabase) async throws -> LiveSession? {
+        try await liveSessionQuery(where: condition, now: now, on: db).first().map(LiveSession.init(row:))
     }
 
     private func liveSessionQuery(where condition: any SQLExpression, now: Date, on db: any SQLDatabase) -> SQLSelectBuilder {
@@ -150,6 +146,11 @@ struct SessionStore: Sendable {
 struct LiveSession: Sendable {
     var user: UserRecord
     var lastSeenAt: Date
+
+    init(row: any SQLRow) throws {
+        user = try UserRecord(row: row)
+        lastSeenAt = try row.decode(column: "last_seen_at", as: Date.self)
+    }
 }
 
 /// A session to read, as of `now`.

@@ -113,15 +113,8 @@ struct IdempotencyStore: Sendable {
         return updated != nil
     }
 
-    /// `record` for many claims with one statement: the leases of the claims that still held their key.
-    func record(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, on db: any SQLDatabase) async throws
-        -> Set<String>
-    {
-        guard let statement = recordStatement(responses, status: status, contentType: contentType) else { return [] }
-        return Set(try await db.raw(statement).all().map { try $0.decode(column: "lease_id", as: String.self) })
-    }
-
-    /// The statement of `record` for many claims (its rows: `lease_id`), to run with others; nil for none.
+    /// `record` for many claims as one statement (its rows: the `lease_id`s of the claims that still held their key),
+    /// to run with others; nil for none.
     func recordStatement(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String) -> SQLQueryString? {
         guard !responses.isEmpty else { return nil }
         let values = responses.map { response -> SQLQueryString in
