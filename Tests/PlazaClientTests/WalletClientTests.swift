@@ -40,6 +40,12 @@ import Testing
             var merchantEvents = merchant.events().makeAsyncIterator()
             #expect(try await merchantEvents.next()?.type == PlazaEventType.ready)
 
+            // Money sent to someone with the app open shows up on their phone at once, with the note.
+            let tip = try await customer.transfer(TransferRequest(to: "bruno", amount: 80, currency: "USD", note: "for the \"good\" coffee\nthanks"))
+            let received = try await merchantEvents.next()
+            #expect(received?.type == WalletEventType.transferReceived)
+            #expect(try received?.payload(as: Transfer.self) == tip)
+
             let charge = try await merchant.createCharge(
                 CreateChargeRequest(
                     businessId: business.id, customer: "anna", amount: 420, currency: "USD",
@@ -54,11 +60,12 @@ import Testing
             var outcome = try await merchantEvents.next()
             while outcome?.type == WalletEventType.chargeRequested { outcome = try await merchantEvents.next() }
             #expect(outcome?.type == WalletEventType.charge(.approved))
-            #expect(try await customer.wallet().balances.first?.available == 3_080)
+            #expect(try await customer.wallet().balances.first?.available == 3_000)
             #expect(try await merchant.businessWallet(business.id).balances.first?.available == 420)
+            #expect(try await merchant.wallet().balances.first?.available == 80)
             #expect(try await customer.receipt(charge.id).reference == charge.reference)
             let history = try await customer.activity()
-            #expect(history.items.map(\.kind) == [.charge, .transferOut, .topUp])
+            #expect(history.items.map(\.kind) == [.charge, .transferOut, .transferOut, .topUp])
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PostgresNIO
 import SQLKit
 
 /// All SQL about sessions (signed-in devices) and their refresh tokens.
@@ -83,6 +84,19 @@ struct SessionStore: Sendable {
     /// `liveSession` for many sessions with one statement: the live ones, by id.
     func liveSessions(ids: [UUID], now: Date, on db: any SQLDatabase) async throws -> [UUID: LiveSession] {
         guard !ids.isEmpty else { return [:] }
+        if let postgres = db as? PostgresClientSQLDatabase {
+            var found: [UUID: LiveSession] = [:]
+            for row in try await postgres.run(LiveSessions(ids: ids, now: now)) {
+                let (session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender, student, createdAt, updatedAt, lastSeenAt) =
+                    try row.decode((UUID, UUID, String, String, String, String, String, Bool, String?, String?, Bool, Date, Date, Date).self)
+                var user = UserRecord(
+                    id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash, role: Role(rawValue: role) ?? .customer,
+                    emailVerified: emailVerified, birthDate: birthDate, gender: gender.flatMap(Gender.init(rawValue:)), student: student, now: createdAt)
+                user.updatedAt = updatedAt
+                found[session] = LiveSession(user: user, lastSeenAt: lastSeenAt)
+            }
+            return found
+        }
         let rows = try await liveSessionQuery(where: SQLBinaryExpression(SQLColumn("id", table: "s"), .in, SQLBind.group(ids)), now: now, on: db)
             .column(SQLColumn("id", table: "s"), as: "session_id").all()
         var found: [UUID: LiveSession] = [:]
@@ -147,6 +161,11 @@ struct LiveSession: Sendable {
     var user: UserRecord
     var lastSeenAt: Date
 
+    init(user: UserRecord, lastSeenAt: Date) {
+        self.user = user
+        self.lastSeenAt = lastSeenAt
+    }
+
     init(row: any SQLRow) throws {
         user = try UserRecord(row: row)
         lastSeenAt = try row.decode(column: "last_seen_at", as: Date.self)
@@ -157,4 +176,23 @@ struct LiveSession: Sendable {
 struct SessionRead: Sendable {
     var id: UUID
     var now: Date
+}
+
+/// `liveSessions` on PostgreSQL, prepared (see `PostgresStatement`): most requests under load whose token is not cached
+/// yet come through here. Rows: the session's id, `UserRecord.columns` in order, `last_seen_at`.
+struct LiveSessions: PostgresStatement {
+    static let sql = """
+        SELECT s.id, u.id, u.email, u.username, u.display_name, u.password_hash, u.role, u.email_verified, u.birth_date, u.gender, u.student, \
+        u.created_at, u.updated_at, s.last_seen_at FROM sessions s JOIN users u ON s.user_id = u.id \
+        WHERE s.id = ANY($1::uuid[]) AND s.revoked_at IS NULL AND s.expires_at > $2 AND u.deleted_at IS NULL
+        """
+    var ids: [UUID]
+    var now: Date
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(ids)
+        bindings.append(now)
+        return bindings
+    }
 }

@@ -30,9 +30,58 @@ struct PostgresClientSQLDatabase: SQLDatabase {
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await client.withConnection { connection in
-            try await closure(connection.sql(queryLogLevel: .trace, logger: logger))
+            try await closure(PostgresSessionDatabase(connection: connection, logger: logger))
         }
     }
+
+    /// Runs `statement` on a pooled connection; its rows.
+    func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+        return rows
+    }
+}
+
+/// One leased connection: SQLKit for most statements, and the connection itself for `PostgresStatement`s.
+struct PostgresSessionDatabase: SQLDatabase {
+    let connection: PostgresConnection
+    let logger: Logger
+    private let sql: any SQLDatabase
+
+    init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+        sql = connection.sql(queryLogLevel: .trace, logger: logger)
+    }
+
+    var eventLoop: any EventLoop { connection.eventLoop }
+    var dialect: any SQLDialect { sql.dialect }
+    var queryLogLevel: Logger.Level? { .trace }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        sql.execute(sql: query, onRow)
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await sql.execute(sql: query, onRow)
+    }
+
+    /// Runs `statement` on this session's connection; its rows.
+    func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+        return rows
+    }
+}
+
+/// A statement whose text never changes, for the hot paths: PostgresNIO prepares it once per connection, so
+/// PostgreSQL parses and plans it once instead of every time, and nothing builds or serializes SQL per call. Lists
+/// go in as arrays (`= ANY($1)`, `unnest(...)`) so that the text stays the same whatever their length. Its rows come
+/// back as they are, for the caller to decode.
+protocol PostgresStatement: PostgresPreparedStatement where Row == PostgresRow {}
+
+extension PostgresStatement {
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
 /// NIO's event loops, handing out the next one every time. The pool opens its connections on `any()`, which for

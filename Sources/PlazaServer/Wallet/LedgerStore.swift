@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PostgresNIO
 import SQLKit
 
 /// Whose a ledger account is. Only `system` accounts may go below zero.
@@ -76,6 +77,10 @@ struct LedgerStore: Sendable {
     /// changed). At most one debit per owner and currency.
     func debit(_ debits: [(owner: UUID, amount: Int64)], _ currency: String, at time: Date, on db: any SQLDatabase) async throws -> Set<UUID> {
         guard !debits.isEmpty else { return [] }
+        if let postgres = db as? PostgresSessionDatabase {
+            let statement = TransferStatements.Debit(owners: debits.map(\.owner), amounts: debits.map(\.amount), time: time, currency: currency)
+            return Set(try await postgres.run(statement).map { try $0.decode(UUID.self) })
+        }
         // PostgreSQL types the values of a VALUES list as text unless told; SQLite keeps what it is given.
         let postgres = db.dialect.name == "postgresql"
         let values = debits.map { debit -> SQLQueryString in

@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PostgresNIO
 import SQLKit
 import Synchronization
 
@@ -59,10 +60,10 @@ extension WalletService {
     private func transferBatch(_ jobs: [TransferJob]) async throws -> [TransferBatcher.Outcome] {
         let engine = database.engine
         return try await places.withFeed { db in
+            let postgres = db as? PostgresSessionDatabase
             var outcomes = [TransferBatcher.Outcome?](repeating: nil, count: jobs.count)
-            let found = try await accounts.users(usernames: Array(Set(jobs.map(\.recipient))), on: db)
-            let recipients = Dictionary(found.map { ($0.username, $0) }, uniquingKeysWith: { first, _ in first })
-            var moving: [(index: Int, transfer: Transfer, recipient: UserRecord)] = []
+            let recipients = try await recipients(of: jobs, on: db)
+            var moving: [Movement] = []
             for (index, job) in jobs.enumerated() {
                 guard let recipient = recipients[job.recipient] else {
                     outcomes[index] = .failure(PlazaError.validation(field: "to", "No one has this username."))
@@ -73,29 +74,28 @@ extension WalletService {
                     continue
                 }
                 let transfer = Transfer(
-                    id: job.id, from: Self.party(job.sender), to: Self.party(recipient), amount: job.amount, currency: job.currency, note: job.note,
+                    id: job.id, from: Self.party(job.sender), to: recipient.party, amount: job.amount, currency: job.currency, note: job.note,
                     createdAt: job.createdAt)
-                moving.append((index, transfer, recipient))
+                moving.append(Movement(index: index, transfer: transfer, sender: job.sender.id, recipient: recipient.id))
             }
-            if engine == .postgres {
-                try await ledger.lock(Set(moving.flatMap { [jobs[$0.index].sender.id, $0.recipient.id] }), on: db)
+            if engine == .postgres, postgres == nil {
+                try await ledger.lock(Set(moving.flatMap { [$0.sender, $0.recipient] }), on: db)
             }
             // One statement per round and currency; a sender with several transfers here has one in each round.
-            var debited: [(index: Int, transfer: Transfer, recipient: UserRecord)] = []
-            var rounds: [[(index: Int, transfer: Transfer, recipient: UserRecord)]] = []
+            var debited: [Movement] = []
+            var rounds: [[Movement]] = []
             var seen: [String: Int] = [:]
             for item in moving {
-                let round = seen[item.transfer.currency + jobs[item.index].sender.id.uuidString, default: 0]
-                seen[item.transfer.currency + jobs[item.index].sender.id.uuidString] = round + 1
+                let round = seen[item.transfer.currency + item.sender.uuidString, default: 0]
+                seen[item.transfer.currency + item.sender.uuidString] = round + 1
                 if round == rounds.count { rounds.append([]) }
                 rounds[round].append(item)
             }
             for round in rounds {
                 for (currency, items) in Dictionary(grouping: round, by: \.transfer.currency) {
-                    let paid = try await ledger.debit(
-                        items.map { (jobs[$0.index].sender.id, $0.transfer.amount) }, currency, at: items[0].transfer.createdAt, on: db)
+                    let paid = try await ledger.debit(items.map { ($0.sender, $0.transfer.amount) }, currency, at: items[0].transfer.createdAt, on: db)
                     for item in items {
-                        if paid.contains(jobs[item.index].sender.id) {
+                        if paid.contains(item.sender) {
                             debited.append(item)
                         } else {
                             outcomes[item.index] = .failure(PlazaError.insufficientFunds)
@@ -105,44 +105,107 @@ extension WalletService {
             }
             // Keys with their responses: held claims record into their row, deferred ones write it now.
             let responses = try debited.map { item in
-                (claim: jobs[item.index].claim, body: String(decoding: try PlazaJSON.encoder().encode(item.transfer), as: UTF8.self))
+                TransferStatements.Write.Key(claim: jobs[item.index].claim, body: String(decoding: try PlazaJSON.encoder().encode(item.transfer), as: UTF8.self))
             }
-            let contentType = "application/json; charset=utf-8"
-            let keys = [
-                idempotency.recordStatement(responses.filter { !$0.claim.deferred }, status: 201, contentType: contentType),
-                idempotency.insertStatement(responses.filter(\.claim.deferred), status: 201, contentType: contentType, on: db),
-            ].compactMap { $0 }
-            var writes = ledger.writeStatements(
-                debited.map { item in Self.journalEntry(item.transfer, from: jobs[item.index].sender.id, to: item.recipient.id) }, on: db)
-            for (currency, items) in Dictionary(grouping: debited, by: \.transfer.currency) {
-                let credits = Dictionary(grouping: items, by: \.recipient.id).map { owner, items in
-                    Posting(owner: owner, kind: .user, amount: items.reduce(0) { $0 + $1.transfer.amount })
-                }
-                writes += [
-                    ledger.creditStatement(
-                        credits.sorted { $0.owner.uuidString < $1.owner.uuidString }, currency: currency, at: items[0].transfer.createdAt, on: db)
-                ].compactMap { $0 }
-            }
-            writes += [activity.insertStatement(debited.flatMap { Self.activity(of: $0.transfer, from: jobs[$0.index].sender.id, to: $0.recipient.id) }, on: db)]
-                .compactMap { $0 }
+            let kept: Set<String>
             var messages: [FeedMessage] = []
-            for (item, response) in zip(debited, responses) where places.feed.reaches([item.recipient.id]) {
-                let data = try PlazaJSON.decoder().decode(JSONValue.self, from: Data(response.body.utf8))
-                let event = PlazaEvent(type: WalletEventType.transferReceived, occurredAt: item.transfer.createdAt, data: data)
-                messages.append(.event(audience: [item.recipient.id], event: event))
+            if let postgres, let feed = places.feed as? PostgresFeed, responses.allSatisfy(\.claim.deferred) {
+                kept = try await write(debited, keys: responses, feed: feed, on: postgres)
+            } else {
+                kept = try await write(debited, keys: responses, messages: &messages, on: db, engine: engine)
             }
-            // PostgreSQL: the notifications go in the batch's own statement, so `withFeed` has none left to send.
-            let notifications = try places.feed.notifications(messages)
-            let kept = try await Self.write(
-                keys: keys, expecting: responses.count, then: writes, notifying: notifications ?? [], on: db, engine: engine)
             let failed = responses.filter { !kept.contains($0.claim.lease) }.map { response -> (String, any Error) in
                 (response.claim.lease, response.claim.deferred ? IdempotencyKeyTaken() : PlazaError.idempotencyLeaseLost)
             }
             guard failed.isEmpty else { throw BatchRetry(failed: Dictionary(failed, uniquingKeysWith: { first, _ in first })) }
             for (item, response) in zip(debited, responses) { outcomes[item.index] = .success(SentTransfer(transfer: item.transfer, json: response.body)) }
-            return (outcomes.map { $0! }, notifications == nil ? messages : [])
+            return (outcomes.map { $0! }, messages)
         }
     }
+
+    /// A transfer that can go ahead, and where it is in its batch.
+    private struct Movement {
+        let index: Int
+        let transfer: Transfer
+        let sender: UUID
+        let recipient: UUID
+    }
+
+    /// Who the jobs' usernames name, by username. On PostgreSQL the same statement locks the accounts of the senders
+    /// and recipients in id order, before the batch moves them in any order.
+    private func recipients(of jobs: [TransferJob], on db: any SQLDatabase) async throws -> [String: Recipient] {
+        let usernames = Array(Set(jobs.map(\.recipient)))
+        let found: [Recipient]
+        if let postgres = db as? PostgresSessionDatabase {
+            let statement = TransferStatements.Recipients(usernames: usernames, senders: Array(Set(jobs.map(\.sender.id))))
+            found = try await postgres.run(statement).map { row in
+                let (id, username, name) = try row.decode((UUID, String, String).self)
+                return Recipient(id: id, username: username, name: name)
+            }
+        } else {
+            found = try await accounts.users(usernames: usernames, on: db).map { Recipient(id: $0.id, username: $0.username, name: $0.displayName) }
+        }
+        return Dictionary(found.map { ($0.username, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private struct Recipient {
+        let id: UUID
+        let username: String
+        let name: String
+        var party: Party { Party(kind: .user, username: username, name: name) }
+    }
+
+    /// The batch's writes on PostgreSQL as one prepared statement (`TransferStatements.Write`), the recipients'
+    /// events packed into its notifications; the leases of the keys kept.
+    private func write(_ debited: [Movement], keys: [TransferStatements.Write.Key], feed: PostgresFeed, on db: PostgresSessionDatabase) async throws
+        -> Set<String>
+    {
+        guard !debited.isEmpty else { return [] }
+        let events = try zip(debited, keys).map { item, key in
+            try PostgresFeed.eventPayload(
+                audience: [item.recipient], type: WalletEventType.transferReceived, occurredAt: item.transfer.createdAt, data: key.body)
+        }
+        let statement = TransferStatements.Write(
+            keys: keys, contentType: Self.contentType, now: Date(),
+            movements: debited.map { TransferStatements.Write.Movement(transfer: $0.transfer, sender: $0.sender, recipient: $0.recipient) },
+            channel: feed.channel, notifications: PostgresFeed.pack(events))
+        return Set(try await db.run(statement).compactMap { try $0.decode(String?.self) })
+    }
+
+    /// The batch's writes through SQLKit (SQLite, or claims held since the request came in); the leases of the keys
+    /// kept, and the events for `withFeed` to send when the feed has not been given them already.
+    private func write(
+        _ debited: [Movement], keys responses: [TransferStatements.Write.Key], messages: inout [FeedMessage], on db: any SQLDatabase, engine: DatabaseEngine
+    ) async throws -> Set<String> {
+        let keys = [
+            idempotency.recordStatement(responses.filter { !$0.claim.deferred }.map { ($0.claim, $0.body) }, status: 201, contentType: Self.contentType),
+            idempotency.insertStatement(responses.filter(\.claim.deferred).map { ($0.claim, $0.body) }, status: 201, contentType: Self.contentType, on: db),
+        ].compactMap { $0 }
+        var writes = ledger.writeStatements(debited.map { Self.journalEntry($0.transfer, from: $0.sender, to: $0.recipient) }, on: db)
+        for (currency, items) in Dictionary(grouping: debited, by: \.transfer.currency) {
+            let credits = Dictionary(grouping: items, by: \.recipient).map { owner, items in
+                Posting(owner: owner, kind: .user, amount: items.reduce(0) { $0 + $1.transfer.amount })
+            }
+            writes += [
+                ledger.creditStatement(
+                    credits.sorted { $0.owner.uuidString < $1.owner.uuidString }, currency: currency, at: items[0].transfer.createdAt, on: db)
+            ].compactMap { $0 }
+        }
+        writes += [activity.insertStatement(debited.flatMap { Self.activity(of: $0.transfer, from: $0.sender, to: $0.recipient) }, on: db)]
+            .compactMap { $0 }
+        var events: [FeedMessage] = []
+        for (item, response) in zip(debited, responses) where places.feed.reaches([item.recipient]) {
+            let data = try PlazaJSON.decoder().decode(JSONValue.self, from: Data(response.body.utf8))
+            let event = PlazaEvent(type: WalletEventType.transferReceived, occurredAt: item.transfer.createdAt, data: data)
+            events.append(.event(audience: [item.recipient], event: event))
+        }
+        // PostgreSQL: the notifications go in the batch's own statement, so `withFeed` has none left to send.
+        let notifications = try places.feed.notifications(events)
+        if notifications == nil { messages = events }
+        return try await Self.write(keys: keys, expecting: responses.count, then: writes, notifying: notifications ?? [], on: db, engine: engine)
+    }
+
+    private static let contentType = "application/json; charset=utf-8"
 
     /// Runs the statements that record the batch's `count` idempotency keys (rows: `lease_id`, one per key kept) and
     /// its writes; returns the leases of the keys kept. On PostgreSQL that is one statement, each part a data-modifying

@@ -34,7 +34,7 @@ struct PostgresFeed: LiveFeed {
     }
 
     func notifications(_ messages: [FeedMessage]) throws -> [SQLQueryString]? {
-        try messages.flatMap(Self.split).map { message -> SQLQueryString in "pg_notify(\(bind: channel), \(bind: try Self.payload(message)))" }
+        try Self.pack(messages.flatMap(Self.split).map(Self.payload)).map { payload -> SQLQueryString in "pg_notify(\(bind: channel), \(bind: payload))" }
     }
 
     func committed(_ messages: [FeedMessage]) {}
@@ -51,10 +51,41 @@ struct PostgresFeed: LiveFeed {
     }
 
     /// An event is `E` and its audience's ids, a line break, then the event's JSON: a listener reads the audience
-    /// first and skips the JSON when nobody in its process listens. Other messages are their JSON.
+    /// first and skips the JSON when nobody in its process listens. Other messages are their JSON (one line: JSON
+    /// escapes its line breaks).
     static func payload(_ message: FeedMessage) throws -> String {
         guard case .event(let audience, let event) = message else { return String(decoding: try PlazaJSON.encoder().encode(message), as: UTF8.self) }
         return "E" + audience.map(\.uuidString).joined(separator: ",") + "\n" + String(decoding: try PlazaJSON.encoder().encode(event), as: UTF8.self)
+    }
+
+    /// The payload of an event whose `data` is JSON already (a transfer's stored response), spliced in rather than
+    /// decoded into a `JSONValue` and encoded again.
+    static func eventPayload(audience: [UUID], type: String, occurredAt: Date, data json: String) throws -> String {
+        let empty = PlazaEvent(type: type, occurredAt: occurredAt, data: .null)
+        let shell = String(decoding: try PlazaJSON.encoder().encode(empty), as: UTF8.self)
+        // Sorted keys: `data` comes first.
+        let head = #"{"data":null"#
+        guard shell.hasPrefix(head) else {
+            let data = try PlazaJSON.decoder().decode(JSONValue.self, from: Data(json.utf8))
+            return try payload(.event(audience: audience, event: PlazaEvent(id: empty.id, type: type, occurredAt: occurredAt, data: data)))
+        }
+        return "E" + audience.map(\.uuidString).joined(separator: ",") + "\n" + #"{"data":"# + json + shell.dropFirst(head.count)
+    }
+
+    /// Payloads joined by line breaks, as many to a notification as fit under the limit: a batch of transfers sends
+    /// one notification, not one per event (each costs PostgreSQL a queue entry and every listener a wake-up).
+    static func pack(_ payloads: [String]) -> [String] {
+        var packed: [String] = []
+        var current = ""
+        for payload in payloads {
+            if !current.isEmpty, current.utf8.count + 1 + payload.utf8.count > maximumPayload {
+                packed.append(current)
+                current = ""
+            }
+            current += current.isEmpty ? payload : "\n" + payload
+        }
+        if !current.isEmpty { packed.append(current) }
+        return packed
     }
 
     enum Received {
@@ -64,19 +95,33 @@ struct PostgresFeed: LiveFeed {
         case unreadable
     }
 
-    /// What a notification's `payload` carries; events that `wanted` declines are not decoded.
-    static func received(_ payload: String, wanted: ([UUID]) -> Bool) -> Received {
-        guard payload.hasPrefix("E"), let newline = payload.firstIndex(of: "\n") else {
-            return (try? PlazaJSON.decoder().decode(FeedMessage.self, from: Data(payload.utf8))).map { .message($0) } ?? .unreadable
+    /// What a notification's `payload` carries, in order; events that `wanted` declines are not decoded.
+    static func received(_ payload: String, wanted: ([UUID]) -> Bool) -> [Received] {
+        var lines = payload.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        var received: [Received] = []
+        while let line = lines.popFirst() {
+            guard line.hasPrefix("E") else {
+                received.append((try? PlazaJSON.decoder().decode(FeedMessage.self, from: Data(line.utf8))).map { .message($0) } ?? .unreadable)
+                continue
+            }
+            guard let json = lines.popFirst() else {
+                received.append(.unreadable)
+                break
+            }
+            let ids = line.dropFirst().split(separator: ",").map { UUID(uuidString: String($0)) }
+            guard !ids.contains(nil) else {
+                received.append(.unreadable)
+                continue
+            }
+            let audience = ids.compactMap { $0 }
+            guard wanted(audience) else {
+                received.append(.skipped)
+                continue
+            }
+            received.append(
+                (try? PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(json.utf8))).map { .message(.event(audience: audience, event: $0)) } ?? .unreadable)
         }
-        let ids = payload[payload.index(after: payload.startIndex)..<newline].split(separator: ",").map { UUID(uuidString: String($0)) }
-        guard !ids.contains(nil) else { return .unreadable }
-        let audience = ids.compactMap { $0 }
-        guard wanted(audience) else { return .skipped }
-        guard let event = try? PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(payload[payload.index(after: newline)...].utf8)) else {
-            return .unreadable
-        }
-        return .message(.event(audience: audience, event: event))
+        return received
     }
 
     /// An event for many listeners goes out in several notifications, each under the size limit.
@@ -109,10 +154,12 @@ struct PostgresFeed: LiveFeed {
                                     }
                                     group.addTask {
                                         for try await notification in notifications {
-                                            switch PostgresFeed.received(notification.payload, wanted: receiver.wants) {
-                                            case .message(let message): receiver.deliver(message)
-                                            case .skipped: continue
-                                            case .unreadable: logger.warning("unreadable feed message")
+                                            for received in PostgresFeed.received(notification.payload, wanted: receiver.wants) {
+                                                switch received {
+                                                case .message(let message): receiver.deliver(message)
+                                                case .skipped: continue
+                                                case .unreadable: logger.warning("unreadable feed message")
+                                                }
                                             }
                                         }
                                     }

@@ -1,0 +1,120 @@
+import Foundation
+import PlazaCore
+import PostgresNIO
+
+/// The PostgreSQL statements of a transfer batch, with fixed text (see `PostgresStatement`): a batch is BEGIN, one
+/// lookup that also locks, one debit per round, one write, COMMIT, and PostgreSQL plans none of them again.
+enum TransferStatements {
+    /// The recipients by username, and a lock on the accounts of them and of `senders`, taken in id order so that two
+    /// batches never wait for each other in a circle. Rows: `id`, `username`, `display_name`.
+    struct Recipients: PostgresStatement {
+        static let sql = """
+            WITH r AS (SELECT id, username, display_name FROM users WHERE username = ANY($1::text[]) AND deleted_at IS NULL), \
+            l AS (SELECT owner_id FROM wallet_accounts WHERE owner_id = ANY($2::uuid[] || ARRAY(SELECT id FROM r)) \
+            ORDER BY owner_id, currency FOR UPDATE) \
+            SELECT id, username, display_name, (SELECT count(*) FROM l) AS locked FROM r
+            """
+        var usernames: [String]
+        var senders: [UUID]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(usernames)
+            bindings.append(senders)
+            return bindings
+        }
+    }
+
+    /// `LedgerStore.debit` for many owners. Rows: `owner_id` of each account that covered its amount.
+    struct Debit: PostgresStatement {
+        static let sql = """
+            UPDATE wallet_accounts SET balance = balance - v.a, updated_at = $3 FROM unnest($1::uuid[], $2::int8[]) AS v(o, a) \
+            WHERE wallet_accounts.owner_id = v.o AND wallet_accounts.currency = $4 AND wallet_accounts.balance >= v.a RETURNING owner_id
+            """
+        var owners: [UUID]
+        var amounts: [Int64]
+        var time: Date
+        var currency: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(owners)
+            bindings.append(amounts)
+            bindings.append(time)
+            bindings.append(currency)
+            return bindings
+        }
+    }
+
+    /// Everything a batch writes once its debits are done, one row per column below per transfer: the idempotency keys
+    /// with their responses (new rows only: deferred claims), journal entries and postings, the recipients' credits,
+    /// both sides' history, and the feed's notifications. Rows: the `lease_id` of each key kept.
+    struct Write: PostgresStatement {
+        static let sql = """
+            WITH t AS (SELECT gen_random_uuid() AS entry_id, * FROM unnest($8::uuid[], $9::timestamptz[], $10::uuid[], $11::uuid[], $12::int8[], \
+            $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[]) \
+            AS t(transfer_id, created_at, sender, recipient, amount, currency, sender_username, sender_name, recipient_username, recipient_name, \
+            note)), \
+            k AS (INSERT INTO idempotency_keys (scope, key, request_hash, status, content_type, body, created_at, lease_id, leased_until) \
+            SELECT s, k, h, 201, $6, b, $7, l, $7 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(s, k, h, b, l) \
+            ON CONFLICT (scope, key) DO NOTHING RETURNING lease_id), \
+            j AS (INSERT INTO journal_entries (id, kind, reference_id, created_at) SELECT entry_id, 'transfer', transfer_id, created_at FROM t), \
+            p AS (INSERT INTO postings (entry_id, owner_id, currency, amount) \
+            SELECT entry_id, sender, currency, -amount FROM t UNION ALL SELECT entry_id, recipient, currency, amount FROM t), \
+            c AS (INSERT INTO wallet_accounts (owner_id, currency, kind, balance, updated_at) \
+            SELECT recipient, currency, 'user', sum(amount), max(created_at) FROM t GROUP BY recipient, currency ORDER BY recipient, currency \
+            ON CONFLICT (owner_id, currency) DO UPDATE SET balance = wallet_accounts.balance + excluded.balance, updated_at = excluded.updated_at), \
+            a AS (INSERT INTO wallet_activity (id, owner_id, kind, amount, currency, status, counterpart_kind, counterpart_id, counterpart_username, \
+            counterpart_name, note, reference_id, created_at) \
+            SELECT gen_random_uuid(), sender, 'transfer_out', -amount, currency, 'succeeded', 'user', recipient, NULLIF(recipient_username, ''), \
+            recipient_name, NULLIF(note, ''), transfer_id, created_at FROM t \
+            UNION ALL SELECT gen_random_uuid(), recipient, 'transfer_in', amount, currency, 'succeeded', 'user', sender, NULLIF(sender_username, ''), \
+            sender_name, NULLIF(note, ''), transfer_id, created_at FROM t) \
+            SELECT lease_id FROM k UNION ALL SELECT NULL FROM (SELECT pg_notify($19, n) FROM unnest($20::text[]) AS n) AS sent
+            """
+
+        struct Key {
+            var claim: IdempotencyClaim
+            var body: String
+        }
+
+        struct Movement {
+            var transfer: Transfer
+            var sender: UUID
+            var recipient: UUID
+        }
+
+        var keys: [Key]
+        var contentType: String
+        var now: Date
+        var movements: [Movement]
+        var channel: String
+        var notifications: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 20)
+            bindings.append(keys.map(\.claim.scope))
+            bindings.append(keys.map(\.claim.key))
+            bindings.append(keys.map(\.claim.requestHash))
+            bindings.append(keys.map(\.body))
+            bindings.append(keys.map(\.claim.lease))
+            bindings.append(contentType)
+            bindings.append(now)
+            bindings.append(movements.map(\.transfer.id))
+            bindings.append(movements.map(\.transfer.createdAt))
+            bindings.append(movements.map(\.sender))
+            bindings.append(movements.map(\.recipient))
+            bindings.append(movements.map(\.transfer.amount))
+            bindings.append(movements.map(\.transfer.currency))
+            bindings.append(movements.map { $0.transfer.from.username ?? "" })
+            bindings.append(movements.map(\.transfer.from.name))
+            bindings.append(movements.map { $0.transfer.to.username ?? "" })
+            bindings.append(movements.map(\.transfer.to.name))
+            // Empty text is never stored (a note or username is nil instead), so '' stands for none.
+            bindings.append(movements.map { $0.transfer.note ?? "" })
+            bindings.append(channel)
+            bindings.append(notifications)
+            return bindings
+        }
+    }
+}
