@@ -178,6 +178,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Clients in flight at once (HTTP and pgbench).") var concurrency = 32
         @Option(help: "Accounts in half of the pairs of the hot rows.") var hot = 10
         @Option(help: "pgbench's path (default: the newest under /usr/lib/postgresql).") var pgbench: String?
+        @Option(help: "Turns Plaza and its peer take per row.") var rounds = 4
 
         func run() async throws {
             var options = LedgerBench.Options()
@@ -186,6 +187,7 @@ struct Bench: AsyncParsableCommand {
             options.concurrency = concurrency
             options.hotAccounts = hot
             options.pgbench = pgbench
+            options.rounds = rounds
             print(try await LedgerBench(configuration: try loadConfiguration(), options: options).run())
         }
     }

@@ -17,6 +17,8 @@ public struct LedgerBench: Sendable {
         public var hotAccounts = 10
         /// pgbench's path (found under /usr/lib/postgresql when not given).
         public var pgbench: String?
+        /// Plaza and its peer take turns this many times per row.
+        public var rounds = 4
         public init() {}
     }
 
@@ -25,6 +27,21 @@ public struct LedgerBench: Sendable {
         var from: Int
         var to: Int
         var amount: Int64
+    }
+
+    /// The same SQL without Plaza around it.
+    enum Peer {
+        case sqlite(LedgerSQLiteLoop)
+        case pgbench(LedgerPgbench)
+        case none
+
+        func system(clients: Int) -> String {
+            switch self {
+            case .sqlite: "SQLite directly (same SQL, one in-process loop)"
+            case .pgbench: "pgbench (same SQL, custom script, \(clients) clients)"
+            case .none: ""
+            }
+        }
     }
 
     struct Row {
@@ -89,6 +106,23 @@ public struct LedgerBench: Sendable {
         let modes: [(String, Int?)] = [("uniform", nil), ("hot (\(options.hotAccounts) accounts in half the pairs)", options.hotAccounts)]
         var rows: [Row] = []
 
+        // The peer runs while Plaza's server waits idle: rounds of each, one after the other, so that a machine that
+        // speeds up or slows down during the run (a shared VM does) weighs on both alike.
+        let peer: Peer
+        switch services.configuration.storage {
+        case .sqlite(let path):
+            peer = .sqlite(LedgerSQLiteLoop(path: path, logger: logger))
+        case .postgres(let url):
+            if let pgbench = options.pgbench ?? LedgerPgbench.find() {
+                let pgbench = LedgerPgbench(path: pgbench, url: url, directory: directory)
+                try await pgbench.prepare(users: users, on: services.database)
+                peer = .pgbench(pgbench)
+            } else {
+                lines.append("pgbench not found: no PostgreSQL peer in this run.")
+                peer = .none
+            }
+        }
+        var peerRows: [Row] = []
         let server = try await BenchChildServer(storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
         do {
             let http = try await HTTPPool(port: server.port, size: options.concurrency)
@@ -98,8 +132,21 @@ public struct LedgerBench: Sendable {
             _ = try await meter.run(warm.count) { try await Self.transfer(warm[$0], users: users, http: http, worker: $0) }
             for (index, (mode, hot)) in modes.enumerated() {
                 let pairs = Self.pairs(options.transfers, accounts: users.count, hot: hot, seed: 100 + UInt64(index))
-                let result = try await meter.run(pairs.count) { try await Self.transfer(pairs[$0], users: users, http: http, worker: $0) }
-                rows.append(Row(mode: mode, system: "Plaza HTTP (\(options.concurrency) clients)", result: result))
+                var plaza: [LoadMeter.Result] = []
+                var other: [LoadMeter.Result] = []
+                let rounds = max(1, min(options.rounds, pairs.count))
+                for round in 0..<rounds {
+                    let slice = Array(pairs[(pairs.count * round / rounds)..<(pairs.count * (round + 1) / rounds)])
+                    plaza.append(try await meter.run(slice.count) { try await Self.transfer(slice[$0], users: users, http: http, worker: $0) })
+                    switch peer {
+                    case .sqlite(let loop): other.append(try await loop.run(slice, users: users))
+                    case .pgbench(let pgbench):
+                        other.append(try pgbench.run(transfers: slice.count, clients: options.concurrency, accounts: users.count, hot: hot))
+                    case .none: break
+                    }
+                }
+                rows.append(Row(mode: mode, system: "Plaza HTTP (\(options.concurrency) clients)", result: LoadMeter.Result(combining: plaza)))
+                if !other.isEmpty { peerRows.append(Row(mode: mode, system: peer.system(clients: options.concurrency), result: LoadMeter.Result(combining: other))) }
             }
             await http.close()
             server.stop()
@@ -107,28 +154,8 @@ public struct LedgerBench: Sendable {
             server.stop()
             throw error
         }
-
-        switch services.configuration.storage {
-        case .sqlite(let path):
-            for (index, (mode, hot)) in modes.enumerated() {
-                let pairs = Self.pairs(options.transfers, accounts: users.count, hot: hot, seed: 100 + UInt64(index))
-                let result = try await LedgerSQLiteLoop(path: path, logger: logger).run(pairs, users: users)
-                rows.append(Row(mode: mode, system: "SQLite directly (same SQL, one in-process loop)", result: result))
-            }
-        case .postgres(let url):
-            if let pgbench = options.pgbench ?? LedgerPgbench.find() {
-                let peer = LedgerPgbench(path: pgbench, url: url, directory: directory)
-                try await peer.prepare(users: users, on: services.database)
-                for (mode, hot) in modes {
-                    rows.append(
-                        Row(
-                            mode: mode, system: "pgbench (same SQL, custom script, \(options.concurrency) clients)",
-                            result: try peer.run(transfers: options.transfers, clients: options.concurrency, accounts: users.count, hot: hot)))
-                }
-            } else {
-                lines.append("pgbench not found: no PostgreSQL peer in this run.")
-            }
-        }
+        rows += peerRows
+        lines.append("Each row is \(options.rounds) rounds, taken in turn with the other system's on the same transfers' count.")
 
         started = clock.now
         let report = try await services.verifyLedger()

@@ -115,11 +115,8 @@ struct LedgerPgbench {
                 let fields = entry.split(separator: " ")
                 if fields.count > 2, let micros = Double(fields[2]) { latencies.append(micros / 1_000) }
             }
+            try FileManager.default.removeItem(at: directory.appendingPathComponent(file))
         }
-        latencies.sort()
-        let count = latencies.count
-        return LoadMeter.Result(
-            operations: count, seconds: Double(count) / tps, p50: count > 0 ? latencies[count / 2] : 0,
-            p99: count > 0 ? latencies[min(count - 1, Int(Double(count) * 0.99))] : 0)
+        return LoadMeter.Result(operations: latencies.count, seconds: Double(latencies.count) / tps, latencies: latencies)
     }
 }

@@ -5,9 +5,28 @@ struct LoadMeter: Sendable {
     struct Result: Sendable {
         var operations: Int
         var seconds: Double
-        var p50: Double
-        var p99: Double
+        /// Each operation's, in milliseconds, sorted.
+        var latencies: [Double]
         var rate: Double { Double(operations) / seconds }
+        var p50: Double { percentile(0.5) }
+        var p99: Double { percentile(0.99) }
+
+        init(operations: Int, seconds: Double, latencies: [Double]) {
+            self.operations = operations
+            self.seconds = seconds
+            self.latencies = latencies.sorted()
+        }
+
+        /// Rounds run one after another, as one result.
+        init(combining rounds: [Result]) {
+            self.init(
+                operations: rounds.reduce(0) { $0 + $1.operations }, seconds: rounds.reduce(0) { $0 + $1.seconds },
+                latencies: rounds.flatMap(\.latencies))
+        }
+
+        func percentile(_ fraction: Double) -> Double {
+            latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * fraction))]
+        }
     }
 
     let concurrency: Int
@@ -29,13 +48,9 @@ struct LoadMeter: Sendable {
                     return times
                 }
             }
-            return try await group.reduce(into: []) { $0 += $1 }.sorted()
+            return try await group.reduce(into: []) { $0 += $1 }
         }
-        let seconds = Self.milliseconds(clock.now - start) / 1_000
-        guard !latencies.isEmpty else { return Result(operations: 0, seconds: seconds, p50: 0, p99: 0) }
-        return Result(
-            operations: count, seconds: seconds, p50: latencies[latencies.count / 2],
-            p99: latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))])
+        return Result(operations: count, seconds: Self.milliseconds(clock.now - start) / 1_000, latencies: latencies)
     }
 
     static func milliseconds(_ duration: Duration) -> Double {

@@ -16,7 +16,7 @@ final class IdempotencyClaim: Sendable {
     let deferred: Bool
     private let recordedFlag = Mutex(false)
 
-    init(scope: String, key: String, lease: String = UUID().uuidString, requestHash: String, deferred: Bool = false) {
+    init(scope: String, key: String, lease: String = UUID.random().text, requestHash: String, deferred: Bool = false) {
         self.scope = scope
         self.key = key
         self.lease = lease
@@ -61,7 +61,7 @@ struct IdempotencyStore: Sendable {
     /// Claims `key` for `lease` seconds (`self.lease` for handlers that record with their work, else `retention`).
     func start(scope: String, key: String, requestHash: String, lease: TimeInterval, now: Date = Date()) async throws -> Start {
         let (retention, leaseEnd) = (retention, now.addingTimeInterval(lease))
-        let lease = UUID().uuidString
+        let lease = UUID.random().text
         let claim = IdempotencyClaim(scope: scope, key: key, lease: lease, requestHash: requestHash)
         // The common case, a new key, is one statement; only a key seen before needs the transaction below.
         let fresh = try await database.sql.insert(into: "idempotency_keys")

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A checked transfer request waiting for its batch.
 struct TransferJob: Sendable {
-    var id = UUID()
+    var id = UUID.random()
     let sender: UserRecord
     /// Normalized, and a name an account could have.
     let recipient: String
@@ -84,10 +84,11 @@ extension WalletService {
             // One statement per round and currency; a sender with several transfers here has one in each round.
             var debited: [Movement] = []
             var rounds: [[Movement]] = []
-            var seen: [String: Int] = [:]
+            var seen: [Payer: Int] = [:]
             for item in moving {
-                let round = seen[item.transfer.currency + item.sender.uuidString, default: 0]
-                seen[item.transfer.currency + item.sender.uuidString] = round + 1
+                let payer = Payer(sender: item.sender, currency: item.transfer.currency)
+                let round = seen[payer, default: 0]
+                seen[payer] = round + 1
                 if round == rounds.count { rounds.append([]) }
                 rounds[round].append(item)
             }
@@ -121,6 +122,12 @@ extension WalletService {
             for (item, response) in zip(debited, responses) { outcomes[item.index] = .success(SentTransfer(transfer: item.transfer, json: response.body)) }
             return (outcomes.map { $0! }, messages)
         }
+    }
+
+    /// Whose money in which currency: one debit per payer and round.
+    private struct Payer: Hashable {
+        let sender: UUID
+        let currency: String
     }
 
     /// A transfer that can go ahead, and where it is in its batch.

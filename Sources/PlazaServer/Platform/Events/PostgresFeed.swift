@@ -55,13 +55,13 @@ struct PostgresFeed: LiveFeed {
     /// escapes its line breaks).
     static func payload(_ message: FeedMessage) throws -> String {
         guard case .event(let audience, let event) = message else { return String(decoding: try PlazaJSON.encoder().encode(message), as: UTF8.self) }
-        return "E" + audience.map(\.uuidString).joined(separator: ",") + "\n" + String(decoding: try PlazaJSON.encoder().encode(event), as: UTF8.self)
+        return "E" + audience.map(\.text).joined(separator: ",") + "\n" + String(decoding: try PlazaJSON.encoder().encode(event), as: UTF8.self)
     }
 
     /// The payload of an event whose `data` is JSON already (a transfer's stored response), spliced in rather than
     /// decoded into a `JSONValue` and encoded again.
     static func eventPayload(audience: [UUID], type: String, occurredAt: Date, data json: String) throws -> String {
-        let empty = PlazaEvent(type: type, occurredAt: occurredAt, data: .null)
+        let empty = PlazaEvent(id: .random(), type: type, occurredAt: occurredAt, data: .null)
         let shell = String(decoding: try PlazaJSON.encoder().encode(empty), as: UTF8.self)
         // Sorted keys: `data` comes first.
         let head = #"{"data":null"#
@@ -69,7 +69,7 @@ struct PostgresFeed: LiveFeed {
             let data = try PlazaJSON.decoder().decode(JSONValue.self, from: Data(json.utf8))
             return try payload(.event(audience: audience, event: PlazaEvent(id: empty.id, type: type, occurredAt: occurredAt, data: data)))
         }
-        return "E" + audience.map(\.uuidString).joined(separator: ",") + "\n" + #"{"data":"# + json + shell.dropFirst(head.count)
+        return "E" + audience.map(\.text).joined(separator: ",") + "\n" + #"{"data":"# + json + shell.dropFirst(head.count)
     }
 
     /// Payloads joined by line breaks, as many to a notification as fit under the limit: a batch of transfers sends
@@ -108,7 +108,7 @@ struct PostgresFeed: LiveFeed {
                 received.append(.unreadable)
                 break
             }
-            let ids = line.dropFirst().split(separator: ",").map { UUID(uuidString: String($0)) }
+            let ids = line.dropFirst().split(separator: ",").map { UUID(text: $0) }
             guard !ids.contains(nil) else {
                 received.append(.unreadable)
                 continue

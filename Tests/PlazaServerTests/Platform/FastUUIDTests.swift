@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@testable import PlazaServer
+
+/// The hot paths' UUIDs read and write exactly what Foundation's do, and random ones are version 4.
+@Suite struct FastUUIDTests {
+    @Test func textAndParsingAgreeWithFoundation() {
+        for _ in 0..<1_000 {
+            let id = UUID()
+            #expect(id.text == id.uuidString)
+            #expect(UUID(text: id.uuidString) == id)
+            #expect(UUID(text: id.uuidString.lowercased()) == id)
+        }
+    }
+
+    @Test func refusesWhatFoundationRefuses() {
+        let id = UUID().uuidString
+        for bad in ["", String(id.dropLast()), id + "0", id.replacingOccurrences(of: "-", with: ""), "G" + id.dropFirst(),
+            String(id.prefix(8)) + "0" + id.dropFirst(9), id.replacingOccurrences(of: "-", with: "_")]
+        {
+            #expect(UUID(text: bad) == nil)
+            #expect(UUID(uuidString: bad) == nil)
+        }
+    }
+
+    @Test func randomOnesAreVersionFourAndDiffer() {
+        let ids = (0..<1_000).map { _ in UUID.random() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            let text = id.uuidString
+            #expect(Array(text)[14] == "4")
+            #expect("89AB".contains(Array(text)[19]))
+        }
+    }
+}
