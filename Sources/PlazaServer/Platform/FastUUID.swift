@@ -15,6 +15,20 @@ extension UUID {
         }
     }
 
+    /// A time-ordered (version 7) UUID: the Unix time in milliseconds, then random bits. Rows keyed by these are
+    /// added at the end of their indexes instead of anywhere in them, so a batch of inserts touches a few pages rather
+    /// than one per row (fewer pages for SQLite to write and copy back from its WAL). Its creation time shows, as the
+    /// row's `created_at` does anyway; 74 bits stay random.
+    static func timeOrdered(at date: Date = Date()) -> UUID {
+        var uuid = random().uuid
+        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1_000))
+        withUnsafeMutableBytes(of: &uuid) { raw in
+            for index in 0..<6 { raw[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index))) }
+            raw[6] = (raw[6] & 0x0F) | 0x70
+        }
+        return UUID(uuid: uuid)
+    }
+
     /// `uuidString`: upper-case hex with dashes.
     var text: String {
         let digits: StaticString = "0123456789ABCDEF"

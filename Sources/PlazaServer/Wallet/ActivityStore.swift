@@ -4,7 +4,7 @@ import SQLKit
 
 /// A row of `wallet_activity`: one side of one movement, as its owner's history shows it.
 struct ActivityRecord: Sendable {
-    var id = UUID()
+    var id = UUID.timeOrdered()
     var owner: UUID
     var kind: ActivityKind
     var amount: Int64

@@ -27,7 +27,7 @@ struct Posting: Sendable, Equatable {
 
 /// A movement of money: postings that sum to zero, in one currency.
 struct JournalEntry: Sendable {
-    var id = UUID()
+    var id = UUID.timeOrdered()
     /// `transfer`, `top_up`, `withdrawal`, `withdrawal_reversal`, `charge`, `refund`.
     var kind: String
     var referenceId: UUID

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A checked transfer request waiting for its batch.
 struct TransferJob: Sendable {
-    var id = UUID.random()
+    var id = UUID.timeOrdered()
     let sender: UserRecord
     /// Normalized, and a name an account could have.
     let recipient: String

@@ -33,4 +33,22 @@ import Testing
             #expect("89AB".contains(Array(text)[19]))
         }
     }
+
+    @Test func timeOrderedOnesSortByTimeAsTextAndAreVersionSeven() {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let ids = (0..<500).map { UUID.timeOrdered(at: start.addingTimeInterval(Double($0) * 0.002)) }
+        #expect(ids.map(\.uuidString) == ids.map(\.uuidString).sorted())
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            let text = Array(id.uuidString)
+            #expect(text[14] == "7")
+            #expect("89AB".contains(text[19]))
+        }
+        // The first 48 bits are the milliseconds.
+        #expect(ids[0].uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased() == String(1_800_000_000_000, radix: 16).leftPadded(to: 12))
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }
