@@ -181,11 +181,9 @@ struct SessionRead: Sendable {
 /// `liveSessions` on PostgreSQL, prepared (see `PostgresStatement`): most requests under load whose token is not cached
 /// yet come through here. Rows: the session's id, `UserRecord.columns` in order, `last_seen_at`.
 struct LiveSessions: PostgresStatement {
-    static let sql = """
-        SELECT s.id, u.id, u.email, u.username, u.display_name, u.password_hash, u.role, u.email_verified, u.birth_date, u.gender, u.student, \
-        u.created_at, u.updated_at, s.last_seen_at FROM sessions s JOIN users u ON s.user_id = u.id \
-        WHERE s.id = ANY($1::uuid[]) AND s.revoked_at IS NULL AND s.expires_at > $2 AND u.deleted_at IS NULL
-        """
+    static let sql =
+        "SELECT s.id, \(UserRecord.columns.map { "u.\($0)" }.joined(separator: ", ")), s.last_seen_at FROM sessions s JOIN users u ON s.user_id = u.id "
+        + "WHERE s.id = ANY($1::uuid[]) AND s.revoked_at IS NULL AND s.expires_at > $2 AND u.deleted_at IS NULL"
     var ids: [UUID]
     var now: Date
 

@@ -113,10 +113,11 @@ struct IdempotencyStore: Sendable {
         return updated != nil
     }
 
-    /// `record` for many claims as one statement (its rows: the `lease_id`s of the claims that still held their key),
-    /// to run with others; nil for none.
-    func recordStatement(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String) -> SQLQueryString? {
-        guard !responses.isEmpty else { return nil }
+    /// `record` for many claims with one statement: the leases of the claims that still held their key.
+    func record(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, on db: any SQLDatabase) async throws
+        -> Set<String>
+    {
+        guard !responses.isEmpty else { return [] }
         let values = responses.map { response -> SQLQueryString in
             "(\(bind: response.claim.scope), \(bind: response.claim.key), \(bind: response.claim.lease), \(bind: response.body))"
         }
@@ -126,7 +127,7 @@ struct IdempotencyStore: Sendable {
             WHERE idempotency_keys.scope = v.s AND idempotency_keys.key = v.k AND idempotency_keys.lease_id = v.l \
             AND idempotency_keys.status IS NULL RETURNING lease_id
             """
-        return query
+        return Set(try await db.raw(query).all().map { try $0.decode(column: "lease_id", as: String.self) })
     }
 
     /// Writes the keys of deferred claims with their responses, one statement: the leases of the claims whose key
@@ -134,15 +135,7 @@ struct IdempotencyStore: Sendable {
     func insert(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase)
         async throws -> Set<String>
     {
-        guard let statement = insertStatement(responses, status: status, contentType: contentType, now: now, on: db) else { return [] }
-        return Set(try await db.raw("\(statement)").all().map { try $0.decode(column: "lease_id", as: String.self) })
-    }
-
-    /// The statement of `insert` (its rows: `lease_id`), to run with others; nil for none.
-    func insertStatement(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase)
-        -> (any SQLExpression)?
-    {
-        guard !responses.isEmpty else { return nil }
+        guard !responses.isEmpty else { return [] }
         var insert = db.insert(into: "idempotency_keys")
             .columns("scope", "key", "request_hash", "status", "content_type", "body", "created_at", "lease_id", "leased_until")
         for (claim, body) in responses {
@@ -150,7 +143,7 @@ struct IdempotencyStore: Sendable {
                 SQLBind(claim.scope), SQLBind(claim.key), SQLBind(claim.requestHash), SQLBind(status), SQLBind(contentType), SQLBind(body), SQLBind(now),
                 SQLBind(claim.lease), SQLBind(now))
         }
-        return insert.ignoringConflicts(with: ["scope", "key"]).returning("lease_id").query
+        return Set(try await insert.ignoringConflicts(with: ["scope", "key"]).returning("lease_id").all().map { try $0.decode(column: "lease_id", as: String.self) })
     }
 
     /// Forgets a key whose request failed on our side, so that a retry runs it again.

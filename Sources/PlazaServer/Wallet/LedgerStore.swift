@@ -98,32 +98,21 @@ struct LedgerStore: Sendable {
     /// Adds each posting's amount to its owner's account, opening accounts as needed; one statement. At most one
     /// posting per owner (PostgreSQL refuses to change a row twice in one statement).
     func credit(_ postings: [Posting], currency: String, at time: Date, on db: any SQLDatabase) async throws {
-        guard let statement = creditStatement(postings, currency: currency, at: time, on: db) else { return }
-        try await db.execute(sql: statement) { _ in }
-    }
-
-    /// The statement of `credit`, to run with others; nil for no postings.
-    func creditStatement(_ postings: [Posting], currency: String, at time: Date, on db: any SQLDatabase) -> (any SQLExpression)? {
-        guard !postings.isEmpty else { return nil }
+        guard !postings.isEmpty else { return }
         var insert = db.insert(into: "wallet_accounts").columns("owner_id", "currency", "kind", "balance", "updated_at")
         for posting in postings {
             insert = insert.values(SQLBind(posting.owner), SQLBind(currency), SQLBind(posting.kind.rawValue), SQLBind(posting.amount), SQLBind(time))
         }
-        return insert.onConflict(with: ["owner_id", "currency"]) {
+        try await insert.onConflict(with: ["owner_id", "currency"]) {
             $0.set("balance", to: SQLBinaryExpression(SQLColumn("balance", table: "wallet_accounts"), .add, SQLColumn("balance", table: "excluded")))
                 .set(excludedValueOf: "updated_at")
         }
-        .query
+        .run()
     }
 
     /// Writes journal entries and their postings (two statements however many entries), without moving balances.
     func write(_ entries: [JournalEntry], on db: any SQLDatabase) async throws {
-        for statement in writeStatements(entries, on: db) { try await db.execute(sql: statement) { _ in } }
-    }
-
-    /// The statements of `write` (entries first, then their postings), to run with others.
-    func writeStatements(_ entries: [JournalEntry], on db: any SQLDatabase) -> [any SQLExpression] {
-        guard !entries.isEmpty else { return [] }
+        guard !entries.isEmpty else { return }
         var journal = db.insert(into: "journal_entries").columns("id", "kind", "reference_id", "created_at")
         var postings = db.insert(into: "postings").columns("entry_id", "owner_id", "currency", "amount")
         for entry in entries {
@@ -133,15 +122,8 @@ struct LedgerStore: Sendable {
                 postings = postings.values(SQLBind(entry.id), SQLBind(posting.owner), SQLBind(entry.currency), SQLBind(posting.amount))
             }
         }
-        return [journal.query, postings.query]
-    }
-
-    /// PostgreSQL: locks the existing accounts of `owners` in id order before a batch moves them in any order.
-    func lock(_ owners: Set<UUID>, on db: any SQLDatabase) async throws {
-        guard !owners.isEmpty else { return }
-        _ = try await db.select().column("owner_id").from("wallet_accounts")
-            .where("owner_id", .in, SQLBind.group(owners.sorted { $0.uuidString < $1.uuidString }))
-            .orderBy("owner_id").orderBy("currency").for(.update).all()
+        try await journal.run()
+        try await postings.run()
     }
 
     /// `owner`'s balance per currency, from the cache.

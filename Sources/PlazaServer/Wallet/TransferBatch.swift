@@ -24,6 +24,14 @@ struct TransferJob: Sendable {
 /// PostgreSQL, whose batches lock their accounts in id order first and so never wait for each other in a circle.
 typealias TransferBatcher = Batcher<TransferJob, SentTransfer>
 
+/// A transfer that can go ahead, and where it is in its batch.
+struct TransferMovement: Sendable {
+    let index: Int
+    let transfer: Transfer
+    let sender: UUID
+    let recipient: UUID
+}
+
 /// A transfer made, and its JSON: encoded once for the stored replay, the response and the recipient's event.
 struct SentTransfer: Sendable {
     let transfer: Transfer
@@ -58,12 +66,11 @@ extension WalletService {
     /// One transaction: recipients looked up together, conditional debits (a refused one changes nothing), then
     /// credits, journal, history, idempotency records and events, each one statement for the whole batch.
     private func transferBatch(_ jobs: [TransferJob]) async throws -> [TransferBatcher.Outcome] {
-        let engine = database.engine
-        return try await places.withFeed { db in
+        try await places.withFeed { db in
             let postgres = db as? PostgresSessionDatabase
             var outcomes = [TransferBatcher.Outcome?](repeating: nil, count: jobs.count)
             let recipients = try await recipients(of: jobs, on: db)
-            var moving: [Movement] = []
+            var moving: [TransferMovement] = []
             for (index, job) in jobs.enumerated() {
                 guard let recipient = recipients[job.recipient] else {
                     outcomes[index] = .failure(PlazaError.validation(field: "to", "No one has this username."))
@@ -76,14 +83,11 @@ extension WalletService {
                 let transfer = Transfer(
                     id: job.id, from: Self.party(job.sender), to: recipient.party, amount: job.amount, currency: job.currency, note: job.note,
                     createdAt: job.createdAt)
-                moving.append(Movement(index: index, transfer: transfer, sender: job.sender.id, recipient: recipient.id))
-            }
-            if engine == .postgres, postgres == nil {
-                try await ledger.lock(Set(moving.flatMap { [$0.sender, $0.recipient] }), on: db)
+                moving.append(TransferMovement(index: index, transfer: transfer, sender: job.sender.id, recipient: recipient.id))
             }
             // One statement per round and currency; a sender with several transfers here has one in each round.
-            var debited: [Movement] = []
-            var rounds: [[Movement]] = []
+            var debited: [TransferMovement] = []
+            var rounds: [[TransferMovement]] = []
             var seen: [Payer: Int] = [:]
             for item in moving {
                 let payer = Payer(sender: item.sender, currency: item.transfer.currency)
@@ -110,10 +114,10 @@ extension WalletService {
             }
             let kept: Set<String>
             var messages: [FeedMessage] = []
-            if let postgres, let feed = places.feed as? PostgresFeed, responses.allSatisfy(\.claim.deferred) {
+            if let postgres, let feed = places.feed as? PostgresFeed {
                 kept = try await write(debited, keys: responses, feed: feed, on: postgres)
             } else {
-                kept = try await write(debited, keys: responses, messages: &messages, on: db, engine: engine)
+                kept = try await write(debited, keys: responses, messages: &messages, on: db)
             }
             let failed = responses.filter { !kept.contains($0.claim.lease) }.map { response -> (String, any Error) in
                 (response.claim.lease, response.claim.deferred ? IdempotencyKeyTaken() : PlazaError.idempotencyLeaseLost)
@@ -128,14 +132,6 @@ extension WalletService {
     private struct Payer: Hashable {
         let sender: UUID
         let currency: String
-    }
-
-    /// A transfer that can go ahead, and where it is in its batch.
-    private struct Movement {
-        let index: Int
-        let transfer: Transfer
-        let sender: UUID
-        let recipient: UUID
     }
 
     /// Who the jobs' usernames name, by username. On PostgreSQL the same statement locks the accounts of the senders
@@ -164,7 +160,7 @@ extension WalletService {
 
     /// The batch's writes on PostgreSQL as one prepared statement (`TransferStatements.Write`), the recipients'
     /// events packed into its notifications; the leases of the keys kept.
-    private func write(_ debited: [Movement], keys: [TransferStatements.Write.Key], feed: PostgresFeed, on db: PostgresSessionDatabase) async throws
+    private func write(_ debited: [TransferMovement], keys: [TransferStatements.Write.Key], feed: PostgresFeed, on db: PostgresSessionDatabase) async throws
         -> Set<String>
     {
         guard !debited.isEmpty else { return [] }
@@ -174,71 +170,39 @@ extension WalletService {
         }
         let statement = TransferStatements.Write(
             keys: keys, contentType: Self.contentType, now: Date(),
-            movements: debited.map { TransferStatements.Write.Movement(transfer: $0.transfer, sender: $0.sender, recipient: $0.recipient) },
+            movements: debited,
             channel: feed.channel, notifications: PostgresFeed.pack(events))
         return Set(try await db.run(statement).compactMap { try $0.decode(String?.self) })
     }
 
-    /// The batch's writes through SQLKit (SQLite, or claims held since the request came in); the leases of the keys
-    /// kept, and the events for `withFeed` to send when the feed has not been given them already.
-    private func write(
-        _ debited: [Movement], keys responses: [TransferStatements.Write.Key], messages: inout [FeedMessage], on db: any SQLDatabase, engine: DatabaseEngine
-    ) async throws -> Set<String> {
-        let keys = [
-            idempotency.recordStatement(responses.filter { !$0.claim.deferred }.map { ($0.claim, $0.body) }, status: 201, contentType: Self.contentType),
-            idempotency.insertStatement(responses.filter(\.claim.deferred).map { ($0.claim, $0.body) }, status: 201, contentType: Self.contentType, on: db),
-        ].compactMap { $0 }
-        var writes = ledger.writeStatements(debited.map { Self.journalEntry($0.transfer, from: $0.sender, to: $0.recipient) }, on: db)
+    /// The batch's writes on SQLite through SQLKit, one statement after another, the writes only when every key was
+    /// kept; the leases of the keys kept. The events go to `messages` for `withFeed` to deliver after the commit.
+    private func write(_ debited: [TransferMovement], keys responses: [TransferStatements.Write.Key], messages: inout [FeedMessage], on db: any SQLDatabase)
+        async throws -> Set<String>
+    {
+        let kept = try await idempotency.record(
+            responses.filter { !$0.claim.deferred }.map { ($0.claim, $0.body) }, status: 201, contentType: Self.contentType, on: db)
+            .union(
+                try await idempotency.insert(
+                    responses.filter(\.claim.deferred).map { ($0.claim, $0.body) }, status: 201, contentType: Self.contentType, on: db))
+        guard kept.count == responses.count else { return kept }
+        try await ledger.write(debited.map { Self.journalEntry($0.transfer, from: $0.sender, to: $0.recipient) }, on: db)
         for (currency, items) in Dictionary(grouping: debited, by: \.transfer.currency) {
             let credits = Dictionary(grouping: items, by: \.recipient).map { owner, items in
                 Posting(owner: owner, kind: .user, amount: items.reduce(0) { $0 + $1.transfer.amount })
             }
-            writes += [
-                ledger.creditStatement(
-                    credits.sorted { $0.owner.uuidString < $1.owner.uuidString }, currency: currency, at: items[0].transfer.createdAt, on: db)
-            ].compactMap { $0 }
+            try await ledger.credit(credits.sorted { $0.owner.uuidString < $1.owner.uuidString }, currency: currency, at: items[0].transfer.createdAt, on: db)
         }
-        writes += [activity.insertStatement(debited.flatMap { Self.activity(of: $0.transfer, from: $0.sender, to: $0.recipient) }, on: db)]
-            .compactMap { $0 }
-        var events: [FeedMessage] = []
+        try await activity.insert(debited.flatMap { Self.activity(of: $0.transfer, from: $0.sender, to: $0.recipient) }, on: db)
         for (item, response) in zip(debited, responses) where places.feed.reaches([item.recipient]) {
             let data = try PlazaJSON.decoder().decode(JSONValue.self, from: Data(response.body.utf8))
             let event = PlazaEvent(type: WalletEventType.transferReceived, occurredAt: item.transfer.createdAt, data: data)
-            events.append(.event(audience: [item.recipient], event: event))
+            messages.append(.event(audience: [item.recipient], event: event))
         }
-        // PostgreSQL: the notifications go in the batch's own statement, so `withFeed` has none left to send.
-        let notifications = try places.feed.notifications(events)
-        if notifications == nil { messages = events }
-        return try await Self.write(keys: keys, expecting: responses.count, then: writes, notifying: notifications ?? [], on: db, engine: engine)
+        return kept
     }
 
     private static let contentType = "application/json; charset=utf-8"
-
-    /// Runs the statements that record the batch's `count` idempotency keys (rows: `lease_id`, one per key kept) and
-    /// its writes; returns the leases of the keys kept. On PostgreSQL that is one statement, each part a data-modifying
-    /// `WITH` query and the notifications in its `SELECT`: one round trip instead of six (when a key was not kept the
-    /// caller throws and the transaction rolls back). SQLite has no round trips to save and no such `WITH`: one
-    /// statement after another, the writes only when every key was kept.
-    private static func write(
-        keys: [any SQLExpression], expecting count: Int, then writes: [any SQLExpression], notifying notifications: [SQLQueryString], on db: any SQLDatabase,
-        engine: DatabaseEngine
-    ) async throws -> Set<String> {
-        func leases(_ rows: [any SQLRow]) throws -> Set<String> { Set(try rows.compactMap { try $0.decode(column: "lease_id", as: String?.self) }) }
-        guard engine == .postgres else {
-            var kept = Set<String>()
-            for statement in keys { kept.formUnion(try leases(try await db.raw("\(statement)").all())) }
-            guard kept.count == count else { return kept }
-            for statement in writes { try await db.execute(sql: statement) { _ in } }
-            return kept
-        }
-        guard !keys.isEmpty || !writes.isEmpty else { return [] }
-        let parts = keys.enumerated().map { index, statement -> SQLQueryString in "k\(unsafeRaw: String(index)) AS (\(statement))" }
-            + writes.enumerated().map { index, statement -> SQLQueryString in "w\(unsafeRaw: String(index)) AS (\(statement))" }
-        var selects = keys.indices.map { index -> SQLQueryString in "SELECT lease_id FROM k\(unsafeRaw: String(index))" }
-        if !notifications.isEmpty { selects.append("SELECT NULL FROM (SELECT \(notifications.joined(separator: ", "))) AS n") }
-        if selects.isEmpty { selects.append("SELECT NULL AS lease_id") }
-        return try leases(try await db.raw("WITH \(parts.joined(separator: ", ")) \(selects.joined(separator: " UNION ALL "))").all())
-    }
 
     static func journalEntry(_ transfer: Transfer, from sender: UUID, to recipient: UUID) -> JournalEntry {
         JournalEntry(

@@ -47,8 +47,9 @@ enum TransferStatements {
     }
 
     /// Everything a batch writes once its debits are done, one row per column below per transfer: the idempotency keys
-    /// with their responses (new rows only: deferred claims), journal entries and postings, the recipients' credits,
-    /// both sides' history, and the feed's notifications. Rows: the `lease_id` of each key kept.
+    /// with their responses (new rows for deferred claims, the claimed row for held ones), journal entries and
+    /// postings, the recipients' credits, both sides' history, and the feed's notifications. Rows: the `lease_id` of
+    /// each key kept.
     struct Write: PostgresStatement {
         static let sql = """
             WITH t AS (SELECT gen_random_uuid() AS entry_id, * FROM unnest($8::uuid[], $9::timestamptz[], $10::uuid[], $11::uuid[], $12::int8[], \
@@ -58,6 +59,10 @@ enum TransferStatements {
             k AS (INSERT INTO idempotency_keys (scope, key, request_hash, status, content_type, body, created_at, lease_id, leased_until) \
             SELECT s, k, h, 201, $6, b, $7, l, $7 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(s, k, h, b, l) \
             ON CONFLICT (scope, key) DO NOTHING RETURNING lease_id), \
+            r AS (UPDATE idempotency_keys SET status = 201, content_type = $6, body = v.b \
+            FROM unnest($21::text[], $22::text[], $23::text[], $24::text[]) AS v(s, k, l, b) \
+            WHERE idempotency_keys.scope = v.s AND idempotency_keys.key = v.k AND idempotency_keys.lease_id = v.l \
+            AND idempotency_keys.status IS NULL RETURNING lease_id), \
             j AS (INSERT INTO journal_entries (id, kind, reference_id, created_at) SELECT entry_id, 'transfer', transfer_id, created_at FROM t), \
             p AS (INSERT INTO postings (entry_id, owner_id, currency, amount) \
             SELECT entry_id, sender, currency, -amount FROM t UNION ALL SELECT entry_id, recipient, currency, amount FROM t), \
@@ -70,7 +75,7 @@ enum TransferStatements {
             recipient_name, NULLIF(note, ''), transfer_id, created_at FROM t \
             UNION ALL SELECT gen_random_uuid(), recipient, 'transfer_in', amount, currency, 'succeeded', 'user', sender, NULLIF(sender_username, ''), \
             sender_name, NULLIF(note, ''), transfer_id, created_at FROM t) \
-            SELECT lease_id FROM k UNION ALL SELECT NULL FROM (SELECT pg_notify($19, n) FROM unnest($20::text[]) AS n) AS sent
+            SELECT lease_id FROM k UNION ALL SELECT lease_id FROM r UNION ALL SELECT NULL FROM (SELECT pg_notify($19, n) FROM unnest($20::text[]) AS n) AS sent
             """
 
         struct Key {
@@ -78,26 +83,21 @@ enum TransferStatements {
             var body: String
         }
 
-        struct Movement {
-            var transfer: Transfer
-            var sender: UUID
-            var recipient: UUID
-        }
-
         var keys: [Key]
         var contentType: String
         var now: Date
-        var movements: [Movement]
+        var movements: [TransferMovement]
         var channel: String
         var notifications: [String]
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 20)
-            bindings.append(keys.map(\.claim.scope))
-            bindings.append(keys.map(\.claim.key))
-            bindings.append(keys.map(\.claim.requestHash))
-            bindings.append(keys.map(\.body))
-            bindings.append(keys.map(\.claim.lease))
+            let (new, held) = (keys.filter(\.claim.deferred), keys.filter { !$0.claim.deferred })
+            var bindings = PostgresBindings(capacity: 24)
+            bindings.append(new.map(\.claim.scope))
+            bindings.append(new.map(\.claim.key))
+            bindings.append(new.map(\.claim.requestHash))
+            bindings.append(new.map(\.body))
+            bindings.append(new.map(\.claim.lease))
             bindings.append(contentType)
             bindings.append(now)
             bindings.append(movements.map(\.transfer.id))
@@ -114,6 +114,10 @@ enum TransferStatements {
             bindings.append(movements.map { $0.transfer.note ?? "" })
             bindings.append(channel)
             bindings.append(notifications)
+            bindings.append(held.map(\.claim.scope))
+            bindings.append(held.map(\.claim.key))
+            bindings.append(held.map(\.claim.lease))
+            bindings.append(held.map(\.body))
             return bindings
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import PlazaCore
-import PlazaServer
+@testable import PlazaServer
 import PlazaTestSupport
 import Testing
 
@@ -42,6 +42,38 @@ import Testing
             #expect(try await wallet.balance(token: anna) == 1_000)
             #expect(try await wallet.balance(token: ben) == 0)
             #expect(try await wallet.activity(token: ben).items.isEmpty)
+        }
+    }
+
+    /// A transfer whose key was claimed before it ran (its first try's key vanished, pruned, between the try and the
+    /// retry) records its response into that claim, in the transaction that moves the money; a claim that no longer
+    /// holds its key moves nothing.
+    @Test(arguments: TestEngine.enabled)
+    func aHeldClaimRecordsWithTheMoneyAndALostOneMovesNothing(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let (accounts, wallet) = (AccountsDriver(client), WalletDriver(client))
+            let anna = try await accounts.signedIn("anna").accessToken
+            let ben = try await accounts.signedIn("ben").accessToken
+            try await wallet.fund(1_000, token: anna)
+            let identity = try #require(try await services.accounts.identity(bearer: anna))
+            let request = TransferRequest(to: "ben", amount: 300, currency: "USD")
+            guard case .started(let claim) = try await services.idempotency.start(scope: "test", key: "held", requestHash: "h", lease: 30) else {
+                Issue.record("the key was not free")
+                return
+            }
+            let sent = try await services.wallet.transfer(identity, request, claim: claim)
+            #expect(claim.recorded)
+            guard case .replay(let status, _, let body) = try await services.idempotency.start(scope: "test", key: "held", requestHash: "h", lease: 30) else {
+                Issue.record("the response was not stored with the key")
+                return
+            }
+            #expect(status == 201 && body == sent.json)
+
+            let lost = IdempotencyClaim(scope: "test", key: "never-claimed", requestHash: "h")
+            await #expect(throws: PlazaError.self) { try await services.wallet.transfer(identity, request, claim: lost) }
+            #expect(try await wallet.balance(token: anna) == 700)
+            #expect(try await wallet.balance(token: ben) == 300)
+            #expect(try await services.verifyLedger().problems.isEmpty)
         }
     }
 

@@ -12,9 +12,6 @@ import Synchronization
 /// messages straight to this process's receiver.
 protocol LiveFeed: Sendable {
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws
-    /// What `publish` would run, as function calls a writer can put in a statement of its own (PostgreSQL's
-    /// `pg_notify`, one round trip fewer); nil when this feed delivers after commit instead (then `committed`).
-    func notifications(_ messages: [FeedMessage]) throws -> [SQLQueryString]?
     func committed(_ messages: [FeedMessage])
     /// Whether an event for `audience` could reach anyone (in some process); when not, it need not even be built.
     func reaches(_ audience: [UUID]) -> Bool
@@ -66,8 +63,6 @@ struct LocalFeed: LiveFeed {
     let receiver = FeedReceiver()
 
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws {}
-
-    func notifications(_ messages: [FeedMessage]) throws -> [SQLQueryString]? { nil }
 
     func committed(_ messages: [FeedMessage]) {
         for message in messages { receiver.deliver(message) }

@@ -29,12 +29,11 @@ struct PostgresFeed: LiveFeed {
 
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws {
         // One statement for all of them (a batch of transfers has one event each).
-        guard let notifications = try notifications(messages), !notifications.isEmpty else { return }
+        let notifications = try Self.pack(messages.flatMap(Self.split).map(Self.payload)).map { payload -> SQLQueryString in
+            "pg_notify(\(bind: channel), \(bind: payload))"
+        }
+        guard !notifications.isEmpty else { return }
         try await db.raw("SELECT \(notifications.joined(separator: ", "))").run()
-    }
-
-    func notifications(_ messages: [FeedMessage]) throws -> [SQLQueryString]? {
-        try Self.pack(messages.flatMap(Self.split).map(Self.payload)).map { payload -> SQLQueryString in "pg_notify(\(bind: channel), \(bind: payload))" }
     }
 
     func committed(_ messages: [FeedMessage]) {}
