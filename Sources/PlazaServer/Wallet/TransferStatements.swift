@@ -62,7 +62,7 @@ enum TransferStatements {
             r AS (UPDATE idempotency_keys SET status = 201, content_type = $6, body = v.b \
             FROM unnest($21::text[], $22::text[], $23::text[], $24::text[]) AS v(s, k, l, b) \
             WHERE idempotency_keys.scope = v.s AND idempotency_keys.key = v.k AND idempotency_keys.lease_id = v.l \
-            AND idempotency_keys.status IS NULL RETURNING lease_id), \
+            AND idempotency_keys.status IS NULL AND cardinality($21::text[]) > 0 RETURNING lease_id), \
             j AS (INSERT INTO journal_entries (id, kind, reference_id, created_at) SELECT entry_id, 'transfer', transfer_id, created_at FROM t), \
             p AS (INSERT INTO postings (entry_id, owner_id, currency, amount) \
             SELECT entry_id, sender, currency, -amount FROM t UNION ALL SELECT entry_id, recipient, currency, amount FROM t), \
