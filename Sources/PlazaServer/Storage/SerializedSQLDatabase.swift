@@ -14,6 +14,8 @@ struct SerializedSQLDatabase: SQLDatabase {
     let base: any SQLDatabase
     let lock: AsyncLock
     var readers: [(database: any SQLDatabase, lock: AsyncLock)] = []
+    /// Called after each use of the writer (the checkpointer's cue).
+    var written: @Sendable () -> Void = {}
     private let turn = Turn()
 
     private final class Turn: Sendable {
@@ -37,11 +39,13 @@ struct SerializedSQLDatabase: SQLDatabase {
             let reader = readers[turn.next.add(1, ordering: .relaxed).oldValue % readers.count]
             try await reader.lock.withLock { try await reader.database.execute(sql: query, onRow) }
         } else {
+            defer { written() }
             try await lock.withLock { try await base.execute(sql: query, onRow) }
         }
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await lock.withLock { try await closure(base) }
+        defer { written() }
+        return try await lock.withLock { try await closure(base) }
     }
 }
