@@ -117,17 +117,27 @@ struct IdempotencyStore: Sendable {
     func record(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, on db: any SQLDatabase) async throws
         -> Set<String>
     {
-        guard !responses.isEmpty else { return [] }
+        guard let statement = recordStatement(responses, status: status, contentType: contentType) else { return [] }
+        return try Self.leases(await db.raw(statement).all())
+    }
+
+    /// The statement of `record` for many claims (for `pipeline`; `leases` reads its rows); nil for none.
+    func recordStatement(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String) -> SQLQueryString? {
+        guard !responses.isEmpty else { return nil }
         let values = responses.map { response -> SQLQueryString in
             "(\(bind: response.claim.scope), \(bind: response.claim.key), \(bind: response.claim.lease), \(bind: response.body))"
         }
-        let query: SQLQueryString = """
+        return """
             WITH v(s, k, l, b) AS (VALUES \(values.joined(separator: ", "))) \
             UPDATE idempotency_keys SET status = \(bind: status), content_type = \(bind: contentType), body = v.b FROM v \
             WHERE idempotency_keys.scope = v.s AND idempotency_keys.key = v.k AND idempotency_keys.lease_id = v.l \
             AND idempotency_keys.status IS NULL RETURNING lease_id
             """
-        return Set(try await db.raw(query).all().map { try $0.decode(column: "lease_id", as: String.self) })
+    }
+
+    /// The leases a `record` or `insert` statement kept.
+    static func leases(_ rows: [any SQLRow]) throws -> Set<String> {
+        Set(try rows.map { try $0.decode(column: "lease_id", as: String.self) })
     }
 
     /// Writes the keys of deferred claims with their responses, one statement: the leases of the claims whose key
@@ -135,7 +145,15 @@ struct IdempotencyStore: Sendable {
     func insert(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase)
         async throws -> Set<String>
     {
-        guard !responses.isEmpty else { return [] }
+        guard let statement = insertStatement(responses, status: status, contentType: contentType, now: now, on: db) else { return [] }
+        return try Self.leases(await db.rows(of: statement))
+    }
+
+    /// The statement of `insert` (for `pipeline`; `leases` reads its rows); nil for none.
+    func insertStatement(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase)
+        -> (any SQLExpression)?
+    {
+        guard !responses.isEmpty else { return nil }
         var insert = db.insert(into: "idempotency_keys")
             .columns("scope", "key", "request_hash", "status", "content_type", "body", "created_at", "lease_id", "leased_until")
         for (claim, body) in responses {
@@ -143,7 +161,7 @@ struct IdempotencyStore: Sendable {
                 SQLBind(claim.scope), SQLBind(claim.key), SQLBind(claim.requestHash), SQLBind(status), SQLBind(contentType), SQLBind(body), SQLBind(now),
                 SQLBind(claim.lease), SQLBind(now))
         }
-        return Set(try await insert.ignoringConflicts(with: ["scope", "key"]).returning("lease_id").all().map { try $0.decode(column: "lease_id", as: String.self) })
+        return insert.ignoringConflicts(with: ["scope", "key"]).returning("lease_id").query
     }
 
     /// Forgets a key whose request failed on our side, so that a retry runs it again.

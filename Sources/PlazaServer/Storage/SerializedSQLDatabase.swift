@@ -10,23 +10,19 @@ import Synchronization
 ///
 /// A lone `SELECT` outside any session goes to one of `readers`, other connections to the same file, in turn:
 /// in WAL mode they read the last commit while the writer carries on, instead of waiting for its turn.
-struct SerializedSQLDatabase: SQLDatabase {
+struct SerializedSQLDatabase: ForwardingSQLDatabase {
     let base: any SQLDatabase
     let lock: AsyncLock
     var readers: [(database: any SQLDatabase, lock: AsyncLock)] = []
     /// Called after each use of the writer (the checkpointer's cue).
     var written: @Sendable () -> Void = {}
+    /// When set, sessions get the writer as an `SQLiteWriterSession` that can pipeline, guarded by this.
+    var pipelineGuard: SQLitePipelineGuard?
     private let turn = Turn()
 
     private final class Turn: Sendable {
         let next = Atomic<Int>(0)
     }
-
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
@@ -46,6 +42,20 @@ struct SerializedSQLDatabase: SQLDatabase {
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         defer { written() }
-        return try await lock.withLock { try await closure(base) }
+        let session: any SQLDatabase = pipelineGuard.map { SQLiteWriterSession(base: base, commits: $0) } ?? base
+        return try await lock.withLock { try await closure(session) }
     }
+}
+
+/// An `SQLDatabase` that runs its statements on `base` and describes itself as `base` does.
+protocol ForwardingSQLDatabase: SQLDatabase {
+    var base: any SQLDatabase { get }
+}
+
+extension ForwardingSQLDatabase {
+    var logger: Logger { base.logger }
+    var eventLoop: any EventLoop { base.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { base.version }
+    var dialect: any SQLDialect { base.dialect }
+    var queryLogLevel: Logger.Level? { base.queryLogLevel }
 }

@@ -68,10 +68,16 @@ struct ActivityFilter: Sendable {
 /// All SQL of the wallet history.
 struct ActivityStore: Sendable {
     func insert(_ records: [ActivityRecord], on db: any SQLDatabase) async throws {
-        guard !records.isEmpty else { return }
+        guard let statement = insertStatement(records, on: db) else { return }
+        try await db.execute(sql: statement) { _ in }
+    }
+
+    /// The statement of `insert` (for `pipeline`); nil for no records.
+    func insertStatement(_ records: [ActivityRecord], on db: any SQLDatabase) -> (any SQLExpression)? {
+        guard !records.isEmpty else { return nil }
         var insert = db.insert(into: "wallet_activity").columns(ActivityRecord.columns)
         for record in records { insert = insert.values(record.values) }
-        try await insert.run()
+        return insert.query
     }
 
     /// Moves the entries of a top-up or withdrawal to their final status.

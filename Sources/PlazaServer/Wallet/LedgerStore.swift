@@ -81,38 +81,57 @@ struct LedgerStore: Sendable {
             let statement = TransferStatements.Debit(owners: debits.map(\.owner), amounts: debits.map(\.amount), time: time, currency: currency)
             return Set(try await postgres.run(statement).map { try $0.decode(UUID.self) })
         }
-        // PostgreSQL types the values of a VALUES list as text unless told; SQLite keeps what it is given.
-        let postgres = db.dialect.name == "postgresql"
+        return try Self.debited(await db.raw(debitStatement(debits, currency, at: time, postgres: db.dialect.name == "postgresql")).all())
+    }
+
+    /// The statement of `debit` for many owners (for `pipeline`); `debited` reads its rows. PostgreSQL types the values
+    /// of a VALUES list as text unless told; SQLite keeps what it is given.
+    func debitStatement(_ debits: [(owner: UUID, amount: Int64)], _ currency: String, at time: Date, postgres: Bool = false) -> SQLQueryString {
         let values = debits.map { debit -> SQLQueryString in
             postgres ? "(CAST(\(bind: debit.owner) AS uuid), CAST(\(bind: debit.amount) AS bigint))" : "(\(bind: debit.owner), \(bind: debit.amount))"
         }
-        let query: SQLQueryString = """
+        return """
             WITH v(o, a) AS (VALUES \(values.joined(separator: ", "))) \
             UPDATE wallet_accounts SET balance = balance - v.a, updated_at = \(bind: time) FROM v \
             WHERE wallet_accounts.owner_id = v.o AND wallet_accounts.currency = \(bind: currency) AND wallet_accounts.balance >= v.a \
             RETURNING owner_id
             """
-        return Set(try await db.raw(query).all().map { try $0.decode(column: "owner_id", as: UUID.self) })
+    }
+
+    /// The owners a debit statement took money from.
+    static func debited(_ rows: [any SQLRow]) throws -> Set<UUID> {
+        Set(try rows.map { try $0.decode(column: "owner_id", as: UUID.self) })
     }
 
     /// Adds each posting's amount to its owner's account, opening accounts as needed; one statement. At most one
     /// posting per owner (PostgreSQL refuses to change a row twice in one statement).
     func credit(_ postings: [Posting], currency: String, at time: Date, on db: any SQLDatabase) async throws {
-        guard !postings.isEmpty else { return }
+        guard let statement = creditStatement(postings, currency: currency, at: time, on: db) else { return }
+        try await db.execute(sql: statement) { _ in }
+    }
+
+    /// The statement of `credit` (for `pipeline`); nil for no postings.
+    func creditStatement(_ postings: [Posting], currency: String, at time: Date, on db: any SQLDatabase) -> (any SQLExpression)? {
+        guard !postings.isEmpty else { return nil }
         var insert = db.insert(into: "wallet_accounts").columns("owner_id", "currency", "kind", "balance", "updated_at")
         for posting in postings {
             insert = insert.values(SQLBind(posting.owner), SQLBind(currency), SQLBind(posting.kind.rawValue), SQLBind(posting.amount), SQLBind(time))
         }
-        try await insert.onConflict(with: ["owner_id", "currency"]) {
+        return insert.onConflict(with: ["owner_id", "currency"]) {
             $0.set("balance", to: SQLBinaryExpression(SQLColumn("balance", table: "wallet_accounts"), .add, SQLColumn("balance", table: "excluded")))
                 .set(excludedValueOf: "updated_at")
         }
-        .run()
+        .query
     }
 
     /// Writes journal entries and their postings (two statements however many entries), without moving balances.
     func write(_ entries: [JournalEntry], on db: any SQLDatabase) async throws {
-        guard !entries.isEmpty else { return }
+        for statement in writeStatements(entries, on: db) { try await db.execute(sql: statement) { _ in } }
+    }
+
+    /// The statements of `write` (for `pipeline`); none for no entries.
+    func writeStatements(_ entries: [JournalEntry], on db: any SQLDatabase) -> [any SQLExpression] {
+        guard !entries.isEmpty else { return [] }
         var journal = db.insert(into: "journal_entries").columns("id", "kind", "reference_id", "created_at")
         var postings = db.insert(into: "postings").columns("entry_id", "owner_id", "currency", "amount")
         for entry in entries {
@@ -122,8 +141,7 @@ struct LedgerStore: Sendable {
                 postings = postings.values(SQLBind(entry.id), SQLBind(posting.owner), SQLBind(entry.currency), SQLBind(posting.amount))
             }
         }
-        try await journal.run()
-        try await postings.run()
+        return [journal.query, postings.query]
     }
 
     /// `owner`'s balance per currency, from the cache.

@@ -96,15 +96,12 @@ extension WalletService {
                 if round == rounds.count { rounds.append([]) }
                 rounds[round].append(item)
             }
-            for round in rounds {
-                for (currency, items) in Dictionary(grouping: round, by: \.transfer.currency) {
-                    let paid = try await ledger.debit(items.map { ($0.sender, $0.transfer.amount) }, currency, at: items[0].transfer.createdAt, on: db)
-                    for item in items {
-                        if paid.contains(item.sender) {
-                            debited.append(item)
-                        } else {
-                            outcomes[item.index] = .failure(PlazaError.insufficientFunds)
-                        }
+            for (round, paid) in zip(rounds, try await debit(rounds, on: db)) {
+                for item in round {
+                    if paid.contains(Payer(sender: item.sender, currency: item.transfer.currency)) {
+                        debited.append(item)
+                    } else {
+                        outcomes[item.index] = .failure(PlazaError.insufficientFunds)
                     }
                 }
             }
@@ -132,6 +129,35 @@ extension WalletService {
     private struct Payer: Hashable {
         let sender: UUID
         let currency: String
+    }
+
+    /// The rounds' debits, one statement per round and currency, in order (a sender's second transfer is debited
+    /// after its first): who paid, per round. On SQLite the statements are pipelined; PostgreSQL runs its prepared one.
+    private func debit(_ rounds: [[TransferMovement]], on db: any SQLDatabase) async throws -> [Set<Payer>] {
+        let groups = rounds.map { round in Dictionary(grouping: round, by: \.transfer.currency).sorted { $0.key < $1.key } }
+        if db is PostgresSessionDatabase {
+            var paid: [Set<Payer>] = []
+            for groups in groups {
+                var payers: Set<Payer> = []
+                for (currency, items) in groups {
+                    let owners = try await ledger.debit(items.map { ($0.sender, $0.transfer.amount) }, currency, at: items[0].transfer.createdAt, on: db)
+                    payers.formUnion(owners.map { Payer(sender: $0, currency: currency) })
+                }
+                paid.append(payers)
+            }
+            return paid
+        }
+        let statements = groups.flatMap { groups in
+            groups.map { currency, items in ledger.debitStatement(items.map { ($0.sender, $0.transfer.amount) }, currency, at: items[0].transfer.createdAt) }
+        }
+        var results = try await db.pipeline(statements)[...]
+        return try groups.map { groups in
+            var payers: Set<Payer> = []
+            for (currency, _) in groups {
+                payers.formUnion(try LedgerStore.debited(results.removeFirst()).map { Payer(sender: $0, currency: currency) })
+            }
+            return payers
+        }
     }
 
     /// Who the jobs' usernames name, by username. On PostgreSQL the same statement locks the accounts of the senders
@@ -175,25 +201,32 @@ extension WalletService {
         return Set(try await db.run(statement).compactMap { try $0.decode(String?.self) })
     }
 
-    /// The batch's writes on SQLite through SQLKit, one statement after another, the writes only when every key was
-    /// kept; the leases of the keys kept. The events go to `messages` for `withFeed` to deliver after the commit.
+    /// The batch's writes on SQLite through SQLKit, pipelined; the leases of the keys kept (when one was lost, the
+    /// batch rolls back and runs again without it). The events go to `messages` for `withFeed` to deliver after the commit.
     private func write(_ debited: [TransferMovement], keys responses: [TransferStatements.Write.Key], messages: inout [FeedMessage], on db: any SQLDatabase)
         async throws -> Set<String>
     {
-        let kept = try await idempotency.record(
-            responses.filter { !$0.claim.deferred }.map { ($0.claim, $0.body) }, status: 201, contentType: Self.contentType, on: db)
-            .union(
-                try await idempotency.insert(
-                    responses.filter(\.claim.deferred).map { ($0.claim, $0.body) }, status: 201, contentType: Self.contentType, on: db))
-        guard kept.count == responses.count else { return kept }
-        try await ledger.write(debited.map { Self.journalEntry($0.transfer, from: $0.sender, to: $0.recipient) }, on: db)
-        for (currency, items) in Dictionary(grouping: debited, by: \.transfer.currency) {
+        // One pipeline: the keys first, then the ledger and history, which the rollback undoes when a key was lost.
+        let held = responses.filter { !$0.claim.deferred }.map { ($0.claim, $0.body) }
+        let deferred = responses.filter(\.claim.deferred).map { ($0.claim, $0.body) }
+        let keys = [
+            idempotency.recordStatement(held, status: 201, contentType: Self.contentType),
+            idempotency.insertStatement(deferred, status: 201, contentType: Self.contentType, on: db),
+        ].compactMap { $0 }
+        var writes = ledger.writeStatements(debited.map { Self.journalEntry($0.transfer, from: $0.sender, to: $0.recipient) }, on: db)
+        for (currency, items) in Dictionary(grouping: debited, by: \.transfer.currency).sorted(by: { $0.key < $1.key }) {
             let credits = Dictionary(grouping: items, by: \.recipient).map { owner, items in
                 Posting(owner: owner, kind: .user, amount: items.reduce(0) { $0 + $1.transfer.amount })
             }
-            try await ledger.credit(credits.sorted { $0.owner.uuidString < $1.owner.uuidString }, currency: currency, at: items[0].transfer.createdAt, on: db)
+            let sorted = credits.sorted { $0.owner.uuidString < $1.owner.uuidString }
+            if let credit = ledger.creditStatement(sorted, currency: currency, at: items[0].transfer.createdAt, on: db) { writes.append(credit) }
         }
-        try await activity.insert(debited.flatMap { Self.activity(of: $0.transfer, from: $0.sender, to: $0.recipient) }, on: db)
+        if let history = activity.insertStatement(debited.flatMap { Self.activity(of: $0.transfer, from: $0.sender, to: $0.recipient) }, on: db) {
+            writes.append(history)
+        }
+        let results = try await db.pipeline(keys + writes)
+        let kept = try results.prefix(keys.count).reduce(into: Set<String>()) { $0.formUnion(try IdempotencyStore.leases($1)) }
+        guard kept.count == responses.count else { return kept }
         for (item, response) in zip(debited, responses) where places.feed.reaches([item.recipient]) {
             let data = try PlazaJSON.decoder().decode(JSONValue.self, from: Data(response.body.utf8))
             let event = PlazaEvent(type: WalletEventType.transferReceived, occurredAt: item.transfer.createdAt, data: data)

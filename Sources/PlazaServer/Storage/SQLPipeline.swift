@@ -1,0 +1,80 @@
+import Logging
+import NIOCore
+import SQLKit
+import SQLiteKit
+import Synchronization
+
+extension SQLDatabase {
+    /// Runs `statements` in order and returns each one's rows, in order; throws the first statement's error.
+    ///
+    /// In a session on SQLite's writer the statements go to its thread all at once and run there one after another,
+    /// so the batch pays one hand-over to that thread and back instead of one per statement. Elsewhere (PostgreSQL,
+    /// SQLite outside a session) they run one after another. Every statement runs even when an earlier one failed:
+    /// use it inside a transaction, which the error then rolls back.
+    func pipeline(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
+        if let writer = self as? SQLiteWriterSession { return try await writer.pipelined(statements) }
+        var results: [[any SQLRow]] = []
+        for statement in statements { results.append(try await rows(of: statement)) }
+        return results
+    }
+
+    /// The rows of one statement.
+    func rows(of statement: any SQLExpression) async throws -> [any SQLRow] {
+        let rows = RowCollector()
+        try await execute(sql: statement) { rows.append($0) }
+        return rows.rows
+    }
+}
+
+/// Rows as they arrive, from whichever thread delivers them.
+private final class RowCollector: Sendable {
+    private let collected = Mutex<[any SQLRow]>([])
+    func append(_ row: any SQLRow) { collected.withLock { $0.append(row) } }
+    var rows: [any SQLRow] { collected.withLock { $0 } }
+}
+
+/// Keeps SQLite's writer from committing anything while a pipeline's statements wait on its thread.
+///
+/// SQLite rolls an open transaction back by itself on some errors (a full disk, an I/O error, no memory). The
+/// statements queued behind the failing one would then each run on their own and commit: a credit without its debit.
+/// With this guard as the writer's commit validator those commits are refused (the statements fail and change
+/// nothing); the transaction's own COMMIT comes after the pipeline, when the guard is open again.
+final class SQLitePipelineGuard: Sendable {
+    private let inFlight = Atomic<Bool>(false)
+
+    /// Registers the guard on `connection` (the writer), for as long as the connection lives.
+    func install(on connection: SQLiteConnection) async throws {
+        _ = try await connection.setCommitValidator(lifetime: .pinned) { [self] _ in
+            inFlight.load(ordering: .acquiring) ? .deny : .allow
+        }
+    }
+
+    func hold() { inFlight.store(true, ordering: .releasing) }
+    func release() { inFlight.store(false, ordering: .releasing) }
+}
+
+/// SQLite's writer as a session sees it: the connection itself, and `pipeline` sending many statements at once.
+/// The connection's thread pool must have one thread, so that statements sent together run in the order sent.
+struct SQLiteWriterSession: ForwardingSQLDatabase {
+    let base: any SQLDatabase
+    let commits: SQLitePipelineGuard
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        base.execute(sql: query, onRow)
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await base.execute(sql: query, onRow)
+    }
+
+    fileprivate func pipelined(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
+        let collectors = statements.map { _ in RowCollector() }
+        commits.hold()
+        // SQLiteKit's future-returning `execute` hands the statement to the connection's thread before it returns.
+        let futures = zip(statements, collectors).map { statement, rows in base.execute(sql: statement) { rows.append($0) } }
+        let outcomes = try await EventLoopFuture.whenAllComplete(futures, on: eventLoop).get()
+        commits.release()
+        for case .failure(let error) in outcomes { throw error }
+        return collectors.map(\.rows)
+    }
+}
