@@ -146,7 +146,7 @@ struct IdempotencyStore: Sendable {
         async throws -> Set<String>
     {
         guard let statement = insertStatement(responses, status: status, contentType: contentType, now: now, on: db) else { return [] }
-        return try Self.leases(await db.rows(of: statement))
+        return try Self.leases(await db.raw("\(statement)").all())
     }
 
     /// The statement of `insert` (for `pipeline`; `leases` reads its rows); nil for none.

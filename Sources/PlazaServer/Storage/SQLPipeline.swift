@@ -14,15 +14,8 @@ extension SQLDatabase {
     func pipeline(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
         if let writer = self as? SQLiteWriterSession { return try await writer.pipelined(statements) }
         var results: [[any SQLRow]] = []
-        for statement in statements { results.append(try await rows(of: statement)) }
+        for statement in statements { results.append(try await raw("\(statement)").all()) }
         return results
-    }
-
-    /// The rows of one statement.
-    func rows(of statement: any SQLExpression) async throws -> [any SQLRow] {
-        let rows = RowCollector()
-        try await execute(sql: statement) { rows.append($0) }
-        return rows.rows
     }
 }
 

@@ -73,34 +73,40 @@ struct LedgerStore: Sendable {
             .returning("owner_id").first() != nil
     }
 
-    /// `debit` for many owners at once, one statement: the owners whose balance covered their amount (only those
-    /// changed). At most one debit per owner and currency.
-    func debit(_ debits: [(owner: UUID, amount: Int64)], _ currency: String, at time: Date, on db: any SQLDatabase) async throws -> Set<UUID> {
-        guard !debits.isEmpty else { return [] }
+    /// Debits for many owners in one currency, one statement: at most one per owner.
+    struct Debits: Sendable {
+        var owners: [(owner: UUID, amount: Int64)]
+        var currency: String
+        var time: Date
+    }
+
+    /// Runs each of `groups` as one statement, in order (a later group sees what an earlier one took): per group, the
+    /// owners whose balance covered their amount (only those changed). SQLite's writer gets them all at once
+    /// (`pipeline`); PostgreSQL runs its prepared statement for each.
+    func debit(_ groups: [Debits], on db: any SQLDatabase) async throws -> [Set<UUID>] {
         if let postgres = db as? PostgresSessionDatabase {
-            let statement = TransferStatements.Debit(owners: debits.map(\.owner), amounts: debits.map(\.amount), time: time, currency: currency)
-            return Set(try await postgres.run(statement).map { try $0.decode(UUID.self) })
+            var paid: [Set<UUID>] = []
+            for group in groups {
+                let statement = TransferStatements.Debit(
+                    owners: group.owners.map(\.owner), amounts: group.owners.map(\.amount), time: group.time, currency: group.currency)
+                paid.append(Set(try await postgres.run(statement).map { try $0.decode(UUID.self) }))
+            }
+            return paid
         }
-        return try Self.debited(await db.raw(debitStatement(debits, currency, at: time, postgres: db.dialect.name == "postgresql")).all())
-    }
-
-    /// The statement of `debit` for many owners (for `pipeline`); `debited` reads its rows. PostgreSQL types the values
-    /// of a VALUES list as text unless told; SQLite keeps what it is given.
-    func debitStatement(_ debits: [(owner: UUID, amount: Int64)], _ currency: String, at time: Date, postgres: Bool = false) -> SQLQueryString {
-        let values = debits.map { debit -> SQLQueryString in
-            postgres ? "(CAST(\(bind: debit.owner) AS uuid), CAST(\(bind: debit.amount) AS bigint))" : "(\(bind: debit.owner), \(bind: debit.amount))"
+        // PostgreSQL types the values of a VALUES list as text unless told; SQLite keeps what it is given.
+        let postgres = db.dialect.name == "postgresql"
+        let statements = groups.map { group -> any SQLExpression in
+            let values = group.owners.map { debit -> SQLQueryString in
+                postgres ? "(CAST(\(bind: debit.owner) AS uuid), CAST(\(bind: debit.amount) AS bigint))" : "(\(bind: debit.owner), \(bind: debit.amount))"
+            }
+            return """
+                WITH v(o, a) AS (VALUES \(values.joined(separator: ", "))) \
+                UPDATE wallet_accounts SET balance = balance - v.a, updated_at = \(bind: group.time) FROM v \
+                WHERE wallet_accounts.owner_id = v.o AND wallet_accounts.currency = \(bind: group.currency) AND wallet_accounts.balance >= v.a \
+                RETURNING owner_id
+                """ as SQLQueryString
         }
-        return """
-            WITH v(o, a) AS (VALUES \(values.joined(separator: ", "))) \
-            UPDATE wallet_accounts SET balance = balance - v.a, updated_at = \(bind: time) FROM v \
-            WHERE wallet_accounts.owner_id = v.o AND wallet_accounts.currency = \(bind: currency) AND wallet_accounts.balance >= v.a \
-            RETURNING owner_id
-            """
-    }
-
-    /// The owners a debit statement took money from.
-    static func debited(_ rows: [any SQLRow]) throws -> Set<UUID> {
-        Set(try rows.map { try $0.decode(column: "owner_id", as: UUID.self) })
+        return try await db.pipeline(statements).map { rows in Set(try rows.map { try $0.decode(column: "owner_id", as: UUID.self) }) }
     }
 
     /// Adds each posting's amount to its owner's account, opening accounts as needed; one statement. At most one

@@ -96,9 +96,13 @@ extension WalletService {
                 if round == rounds.count { rounds.append([]) }
                 rounds[round].append(item)
             }
-            for (round, paid) in zip(rounds, try await debit(rounds, on: db)) {
-                for item in round {
-                    if paid.contains(Payer(sender: item.sender, currency: item.transfer.currency)) {
+            let groups = rounds.flatMap { round in Dictionary(grouping: round, by: \.transfer.currency).sorted { $0.key < $1.key }.map(\.value) }
+            let debits = groups.map { items in
+                LedgerStore.Debits(owners: items.map { ($0.sender, $0.transfer.amount) }, currency: items[0].transfer.currency, time: items[0].transfer.createdAt)
+            }
+            for (items, paid) in zip(groups, try await ledger.debit(debits, on: db)) {
+                for item in items {
+                    if paid.contains(item.sender) {
                         debited.append(item)
                     } else {
                         outcomes[item.index] = .failure(PlazaError.insufficientFunds)
@@ -129,35 +133,6 @@ extension WalletService {
     private struct Payer: Hashable {
         let sender: UUID
         let currency: String
-    }
-
-    /// The rounds' debits, one statement per round and currency, in order (a sender's second transfer is debited
-    /// after its first): who paid, per round. On SQLite the statements are pipelined; PostgreSQL runs its prepared one.
-    private func debit(_ rounds: [[TransferMovement]], on db: any SQLDatabase) async throws -> [Set<Payer>] {
-        let groups = rounds.map { round in Dictionary(grouping: round, by: \.transfer.currency).sorted { $0.key < $1.key } }
-        if db is PostgresSessionDatabase {
-            var paid: [Set<Payer>] = []
-            for groups in groups {
-                var payers: Set<Payer> = []
-                for (currency, items) in groups {
-                    let owners = try await ledger.debit(items.map { ($0.sender, $0.transfer.amount) }, currency, at: items[0].transfer.createdAt, on: db)
-                    payers.formUnion(owners.map { Payer(sender: $0, currency: currency) })
-                }
-                paid.append(payers)
-            }
-            return paid
-        }
-        let statements = groups.flatMap { groups in
-            groups.map { currency, items in ledger.debitStatement(items.map { ($0.sender, $0.transfer.amount) }, currency, at: items[0].transfer.createdAt) }
-        }
-        var results = try await db.pipeline(statements)[...]
-        return try groups.map { groups in
-            var payers: Set<Payer> = []
-            for (currency, _) in groups {
-                payers.formUnion(try LedgerStore.debited(results.removeFirst()).map { Payer(sender: $0, currency: currency) })
-            }
-            return payers
-        }
     }
 
     /// Who the jobs' usernames name, by username. On PostgreSQL the same statement locks the accounts of the senders

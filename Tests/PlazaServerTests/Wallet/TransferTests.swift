@@ -7,13 +7,20 @@ import PlazaTestSupport
 import Testing
 
 @Suite struct TransferTests {
+    /// Anna and Ben signed in, Anna with `annaHas` in her wallet: their access tokens.
+    static func annaAndBen(_ client: any TestClientProtocol, annaHas funding: Int64) async throws -> (anna: String, ben: String) {
+        let accounts = AccountsDriver(client)
+        let anna = try await accounts.signedIn("anna").accessToken
+        let ben = try await accounts.signedIn("ben").accessToken
+        try await WalletDriver(client).fund(funding, token: anna)
+        return (anna, ben)
+    }
+
     @Test(arguments: TestEngine.enabled)
     func moneyMovesAtOnceAndBothSidesSeeIt(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine, .live) { client, services in
-            let (accounts, wallet) = (AccountsDriver(client), WalletDriver(client))
-            let anna = try await accounts.signedIn("anna").accessToken
-            let ben = try await accounts.signedIn("ben").accessToken
-            try await wallet.fund(5_000, token: anna)
+            let wallet = WalletDriver(client)
+            let (anna, ben) = try await Self.annaAndBen(client, annaHas: 5_000)
             let response = try await wallet.transfer(to: "Ben", 1_250, note: "pizza", token: anna)
             #expect(response.status == .created)
             let transfer = try response.decode(Transfer.self)
@@ -32,10 +39,8 @@ import Testing
     @Test(arguments: TestEngine.enabled)
     func moreThanTheBalanceMovesNothing(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine, .live) { client, _ in
-            let (accounts, wallet) = (AccountsDriver(client), WalletDriver(client))
-            let anna = try await accounts.signedIn("anna").accessToken
-            let ben = try await accounts.signedIn("ben").accessToken
-            try await wallet.fund(1_000, token: anna)
+            let wallet = WalletDriver(client)
+            let (anna, ben) = try await Self.annaAndBen(client, annaHas: 1_000)
             let response = try await wallet.transfer(to: "ben", 1_001, token: anna)
             #expect(response.status == .unprocessableContent)
             #expect(response.problem?.code == .insufficientFunds)
@@ -51,10 +56,8 @@ import Testing
     @Test(arguments: TestEngine.enabled)
     func aHeldClaimRecordsWithTheMoneyAndALostOneMovesNothing(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine, .live) { client, services in
-            let (accounts, wallet) = (AccountsDriver(client), WalletDriver(client))
-            let anna = try await accounts.signedIn("anna").accessToken
-            let ben = try await accounts.signedIn("ben").accessToken
-            try await wallet.fund(1_000, token: anna)
+            let wallet = WalletDriver(client)
+            let (anna, ben) = try await Self.annaAndBen(client, annaHas: 1_000)
             let identity = try #require(try await services.accounts.identity(bearer: anna))
             let request = TransferRequest(to: "ben", amount: 300, currency: "USD")
             guard case .started(let claim) = try await services.idempotency.start(scope: "test", key: "held", requestHash: "h", lease: 30) else {
@@ -94,10 +97,8 @@ import Testing
     @Test(arguments: TestEngine.enabled)
     func aRetryWithTheSameKeyPaysOnceEvenAtOnceAndAnotherBodyIsRefused(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine, .live) { client, _ in
-            let (accounts, wallet) = (AccountsDriver(client), WalletDriver(client))
-            let anna = try await accounts.signedIn("anna").accessToken
-            let ben = try await accounts.signedIn("ben").accessToken
-            try await wallet.fund(1_000, token: anna)
+            let wallet = WalletDriver(client)
+            let (anna, ben) = try await Self.annaAndBen(client, annaHas: 1_000)
             let first = try await wallet.transfer(to: "ben", 400, key: "rent-1", token: anna)
             let retry = try await wallet.transfer(to: "ben", 400, key: "rent-1", token: anna)
             #expect(first.status == .created && retry.status == .created)
