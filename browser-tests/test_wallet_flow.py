@@ -28,6 +28,10 @@ def counter_status(driver, charge):
     return tags[0].text if tags else None
 
 
+def inbox(driver):
+    return driver.find_element(By.CSS_SELECTOR, "ul.inbox").text
+
+
 def test_top_up_send_and_approve_the_shops_charge_live(plaza):
     merchant = new_browser("desktop")
     customer = new_browser("phone")
@@ -85,6 +89,17 @@ def test_top_up_send_and_approve_the_shops_charge_live(plaza):
         receipt = customer.find_element(By.CSS_SELECTOR, ".receipt").text
         assert "Bruno's Bakery" in receipt and "Pretzel and coffee" in receipt and "3.50 USD" in receipt
         screenshot(customer, "wallet-receipt")
+        # Her inbox shows the bakery's charge, paid now, with what arrived before; all seen once she says so.
+        customer.get(plaza + "/inbox")
+        wait_for(customer, lambda: customer.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        wait_for(customer, lambda: "You paid Bruno's Bakery 3.50 USD." in inbox(customer), explain=lambda: inbox(customer))
+        assert customer.find_elements(By.CSS_SELECTOR, ".entry.unread")
+        screenshot(customer, "inbox")
+        submit(customer, "Mark all as seen")
+        wait_for(customer, lambda: "3.50 USD" in inbox(customer) and not customer.find_elements(By.CSS_SELECTOR, ".entry.unread"))
+        # Bruno's tells him she paid, should he have stepped away from the counter.
+        merchant.get(plaza + "/inbox")
+        wait_for(merchant, lambda: "paid 3.50 USD to Bruno's Bakery." in inbox(merchant), explain=lambda: inbox(merchant))
         # Sharing off again, so other tests find the bakery as they expect it.
         customer.get(plaza + "/places/settings")
         customer.find_element(By.CSS_SELECTOR, "input[name=level][value=off]").click()

@@ -66,6 +66,16 @@ import Testing
             #expect(try await customer.receipt(charge.id).reference == charge.reference)
             let history = try await customer.activity()
             #expect(history.items.map(\.kind) == [.charge, .transferOut, .transferOut, .topUp])
+
+            // The inbox: the shop's charge (paid now) for the customer; the tip and the answer for the merchant.
+            let inbox = try await customer.inbox()
+            #expect(inbox.items.map(\.kind) == [.chargeRequested] && inbox.items.first?.status == .approved && inbox.unreadCount == 1)
+            try await customer.markInboxSeen(through: inbox.seenMarker)
+            #expect(try await customer.inbox().unreadCount == 0)
+            let merchantInbox = try await merchant.inbox(limit: 1)
+            #expect(merchantInbox.items.map(\.kind) == [.chargeAnswered] && merchantInbox.unreadCount == 2)
+            let older = try await merchant.inbox(limit: 1, cursor: merchantInbox.nextCursor)
+            #expect(older.items.first?.note == "for the \"good\" coffee\nthanks" && older.nextCursor == nil)
         }
     }
 

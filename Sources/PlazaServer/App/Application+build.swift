@@ -68,6 +68,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     WalletAPI(wallet: services.wallet, signature: services.webhookSignature, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
     ChargesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
+    InboxAPI(inbox: services.inbox, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     EventsAPI(hub: services.places.hub, accounts: services.accounts).addRoutes(to: v1)
 
     try StaticAssets().addRoutes(to: router)

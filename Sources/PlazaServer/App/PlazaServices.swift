@@ -18,6 +18,7 @@ public final class PlazaServices: Sendable {
     let secrets: Secrets
     let places: PlacesService
     let wallet: WalletService
+    let inbox: InboxService
     let webhookSignature: WebhookSignature
 
     /// Opens the database and prepares every service; nothing is migrated or served yet.
@@ -69,6 +70,7 @@ public final class PlazaServices: Sendable {
             database: database, configuration: configuration.wallet, places: places, idempotency: idempotency,
             gateway: SandboxGateway(secretKey: secretKey, logger: logger), limiter: limiter, secrets: secrets, logger: logger,
             transfers: TransferBatcher(lanes: database.engine == .sqlite ? 1 : 4))
+        inbox = InboxService(database: database)
         self.outbox = outbox
         var accounts = AccountService(
             database: database, secrets: secrets,

@@ -14,5 +14,6 @@ enum Migrations {
         M0002_Platform(),  // idempotency keys, rate-limit events, the mail outbox
         M0003_Places(),  // businesses, locations, sharing, points, zones, stays, visits, line waits, app passwords
         M0004_Wallet(),  // ledger accounts, journal, postings, activity, top-ups, withdrawals, charges, pay codes, blocks
+        M0005_Inbox(),  // inbox seen marks; indexes for a customer's and a merchant's charges by time
     ]
 }

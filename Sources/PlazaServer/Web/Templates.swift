@@ -8,7 +8,7 @@ enum Templates {
         "layout", "home", "error", "docs/api", "dev/mailbox", "accounts/signup", "accounts/verify-email", "accounts/login",
         "accounts/forgot-password", "accounts/reset-password", "accounts/account", "places/nearby", "places/map", "places/business",
         "places/settings", "places/mine", "places/edit", "places/presence", "wallet/wallet", "wallet/charges", "wallet/charges-list",
-        "wallet/receipt", "wallet/counter", "wallet/counter-live",
+        "wallet/receipt", "wallet/counter", "wallet/counter-live", "inbox/inbox", "inbox/inbox-list",
     ]
 
     /// A resource file the build did not ship; Plaza cannot start without it.

@@ -19,6 +19,7 @@ struct WebPages: Sendable {
         AccountsPages(accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
         PlacesPages(places: services.places, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
         WalletPages(wallet: services.wallet, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
+        InboxPages(inbox: services.inbox, renderer: renderer).addRoutes(to: pages)
     }
 
     struct HomePage: Sendable {

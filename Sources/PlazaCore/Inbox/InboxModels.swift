@@ -1,0 +1,82 @@
+import Foundation
+
+/// What an inbox entry is about.
+public enum InboxEntryKind: String, Codable, Sendable, CaseIterable {
+    /// A business asked you to pay (its `status` follows the charge: `pending` until you answer).
+    case chargeRequested = "charge_requested"
+    /// A customer answered a charge you sent from the counter (or let it expire).
+    case chargeAnswered = "charge_answered"
+    /// Money arrived: a transfer from another user, or a refund from a business.
+    case moneyReceived = "money_received"
+}
+
+/// One line of `GET /v1/inbox`: something that happened to you, newest first.
+public struct InboxEntry: Codable, Sendable, Hashable {
+    /// The charge's id (charge entries) or the history entry's id (money received).
+    public var id: UUID
+    public var kind: InboxEntryKind
+    /// One sentence for the list ("Anna sent you $15.00."); apps may write their own from the other fields.
+    public var title: String
+    public var note: String?
+    public var amount: Int64
+    public var currency: String
+    /// Who it came from: the business (charges asked of you, refunds), the customer (charges answered) or the sender.
+    public var counterpart: Party
+    /// The charge's status for charge entries; absent for money received.
+    public var status: ChargeStatus?
+    /// The charge, transfer or refund this entry is about.
+    public var referenceId: UUID
+    /// Where the web app shows it (`/wallet/charges`, `/wallet/receipts/{id}`, `/wallet`).
+    public var link: String
+    public var occurredAt: Date
+    /// Newer than the last `POST /v1/inbox/seen`.
+    public var unread: Bool
+
+    public init(
+        id: UUID, kind: InboxEntryKind, title: String, note: String?, amount: Int64, currency: String, counterpart: Party, status: ChargeStatus?,
+        referenceId: UUID, link: String, occurredAt: Date, unread: Bool
+    ) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.note = note
+        self.amount = amount
+        self.currency = currency
+        self.counterpart = counterpart
+        self.status = status
+        self.referenceId = referenceId
+        self.link = link
+        self.occurredAt = occurredAt
+        self.unread = unread
+    }
+}
+
+/// `GET /v1/inbox`: a page of entries, how many are unread, and the marker that `POST /v1/inbox/seen` takes.
+public struct InboxPage: Codable, Sendable, Hashable {
+    public var items: [InboxEntry]
+    public var nextCursor: String?
+    /// Unread entries in the whole inbox, counted up to `InboxPage.unreadLimit` (show "99+" beyond).
+    public var unreadCount: Int
+    /// Names the newest entry of the inbox (first page only): send it back to mark everything up to it seen.
+    public var seenMarker: String?
+
+    /// Unread entries are counted up to this many.
+    public static let unreadLimit = 99
+
+    public init(items: [InboxEntry], nextCursor: String?, unreadCount: Int, seenMarker: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+        self.unreadCount = unreadCount
+        self.seenMarker = seenMarker
+    }
+}
+
+/// `POST /v1/inbox/seen`: everything up to the entry `through` names (a page's `seenMarker`) counts as seen;
+/// without it, everything up to now.
+public struct MarkInboxSeenRequest: Codable, Sendable, Hashable {
+    public var through: String?
+
+    public init(through: String? = nil) {
+        self.through = through
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// `/inbox`: what happened to the signed-in user, newest first, kept live by the page script.
+struct InboxPages: Sendable {
+    let inbox: InboxService
+    let renderer: PageRenderer
+
+    func addRoutes(to pages: RouterGroup<AppRequestContext>) {
+        let signedIn = pages.group("inbox", context: AuthenticatedContext.self)
+        signedIn.get("", use: page)
+        signedIn.get("live", use: fragment)
+        signedIn.post("seen", use: markSeen)
+    }
+
+    struct Row: Sendable {
+        var title: String
+        var note: String?
+        var link: String
+        var time: String
+        var status: String?
+        var unread: Bool
+
+        init(_ entry: InboxEntry) {
+            title = entry.title
+            note = entry.note
+            link = entry.link
+            time = RFC3339.format(entry.occurredAt)
+            status = entry.status == .pending ? "waiting for you" : nil
+            unread = entry.unread
+        }
+    }
+
+    /// The list fragment's model: the page includes it, the script reloads it alone.
+    struct List: Sendable {
+        var csrf: String
+        var rows: [Row]
+        var none: Bool
+        var unread: Int
+        var unreadLabel: String
+        var marker: String?
+        var older: String?
+    }
+
+    struct Page: Sendable {
+        var shell: Shell
+        var list: List
+    }
+
+    func list(_ request: Request, _ context: AuthenticatedContext) async throws -> List {
+        let cursor = request.uri.queryParameters.get("cursor").flatMap { $0.isEmpty ? nil : $0 }
+        let page = try await inbox.inbox(context.identity, limit: 30, cursor: cursor)
+        let label = page.unreadCount >= InboxPage.unreadLimit ? "\(InboxPage.unreadLimit)+ new" : "\(page.unreadCount) new"
+        return List(
+            csrf: context.csrfToken ?? "", rows: page.items.map(Row.init), none: page.items.isEmpty, unread: page.unreadCount, unreadLabel: label,
+            marker: page.seenMarker, older: page.nextCursor.map { "/inbox?cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" })
+    }
+
+    @Sendable func page(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        renderer.render("inbox/inbox", Page(shell: Shell(title: "Inbox", context: context), list: try await list(request, context)))
+    }
+
+    @Sendable func fragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        renderer.render("inbox/inbox-list", try await list(request, context))
+    }
+
+    /// Marks everything the page showed as seen (up to its newest entry, so nothing that arrived meanwhile).
+    @Sendable func markSeen(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: 4_096)
+        try await inbox.markSeen(context.identity, through: form["marker"].isEmpty ? nil : form["marker"])
+        return PageRenderer.seeOther("/inbox")
+    }
+}

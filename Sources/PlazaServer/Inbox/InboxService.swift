@@ -1,0 +1,87 @@
+import Foundation
+import PlazaCore
+
+/// Each user's inbox: charges asked of them, charges they sent that were answered, money that arrived; newest first,
+/// with what is new since they last looked.
+struct InboxService: Sendable {
+    let database: PlazaDatabase
+    let store = InboxStore()
+
+    /// Signed in: a page of the caller's inbox. Each source gives its newest `limit` after the cursor; the page is the
+    /// newest `limit` of those together.
+    func inbox(_ identity: Identity, limit: Int, cursor: String?, now: Date = Date()) async throws -> InboxPage {
+        let after = try cursor.map { try InboxPosition.decode($0, field: "cursor") }
+        let owner = identity.user.id
+        var rows: [InboxRow] = []
+        for source in InboxSource.allCases {
+            rows += try await store.entries(owner: owner, from: source, after: after, limit: limit + 1, on: database.sql)
+        }
+        // The order the SQL used: time, then id as text (UUIDs sort alike as text and as PostgreSQL's uuid).
+        rows.sort { ($0.time, $0.id.uuidString) > ($1.time, $1.id.uuidString) }
+        let page = Array(rows.prefix(limit))
+        var unread = 0
+        if cursor == nil {
+            for source in InboxSource.allCases {
+                unread += try await store.unreadCount(owner: owner, from: source, limit: InboxPage.unreadLimit, on: database.sql)
+            }
+        }
+        return InboxPage(
+            items: page.map { Self.entry($0, now: now) },
+            nextCursor: rows.count > limit ? page.last.map { InboxPosition(source: $0.source, id: $0.id).encoded } : nil,
+            unreadCount: min(unread, InboxPage.unreadLimit),
+            seenMarker: cursor == nil ? page.first.map { InboxPosition(source: $0.source, id: $0.id).encoded } : nil)
+    }
+
+    /// Signed in: everything up to the entry `through` names (a page's `seenMarker`), or up to now, counts as seen.
+    func markSeen(_ identity: Identity, through marker: String?, now: Date = Date()) async throws {
+        let position = try marker.map { try InboxPosition.decode($0, field: "through") }
+        if let position, !(try await store.exists(position, owner: identity.user.id, on: database.sql)) {
+            throw PlazaError.validation(field: "through", "This marker names nothing in your inbox.")
+        }
+        try await store.markSeen(owner: identity.user.id, through: position, now: now, on: database.sql)
+    }
+
+    static func entry(_ row: InboxRow, now: Date) -> InboxEntry {
+        switch row {
+        case .charge(let record, let source, let unread):
+            let charge = record.dto(now: now)
+            let money = charge.money.description
+            let asked = source == .chargesAsked
+            return InboxEntry(
+                id: charge.id, kind: asked ? .chargeRequested : .chargeAnswered,
+                title: asked ? askedTitle(charge, money) : answeredTitle(charge, money), note: charge.message, amount: charge.amount,
+                currency: charge.currency, counterpart: asked ? charge.business : charge.customer, status: charge.status, referenceId: charge.id,
+                link: asked && (charge.status == .approved || charge.status == .refunded) ? "/wallet/receipts/\(charge.id.uuidString.lowercased())"
+                    : asked ? "/wallet/charges" : "/wallet/counter/\(record.businessId.uuidString.lowercased())",
+                occurredAt: row.time, unread: unread)
+        case .activity(let record, let unread):
+            let money = Money(amount: record.amount, currency: record.currency).description
+            let title = record.kind == .refund ? "\(record.counterpart.name) refunded \(money)." : "\(record.counterpart.name) sent you \(money)."
+            return InboxEntry(
+                id: record.id, kind: .moneyReceived, title: title, note: record.note, amount: record.amount, currency: record.currency,
+                counterpart: record.counterpart, status: nil, referenceId: record.referenceId, link: "/wallet", occurredAt: record.createdAt,
+                unread: unread)
+        }
+    }
+
+    private static func askedTitle(_ charge: Charge, _ money: String) -> String {
+        let business = charge.business.name
+        switch charge.status {
+        case .pending: return "\(business) asks you to pay \(money)."
+        case .approved: return "You paid \(business) \(money)."
+        case .refunded: return "You paid \(business) \(money); refunded since."
+        case .declined: return "You declined \(business)'s charge of \(money)."
+        case .cancelled: return "\(business) cancelled its charge of \(money)."
+        case .expired: return "\(business)'s charge of \(money) expired unanswered."
+        }
+    }
+
+    private static func answeredTitle(_ charge: Charge, _ money: String) -> String {
+        let customer = charge.customer.name
+        switch charge.status {
+        case .approved, .refunded: return "\(customer) paid \(money) to \(charge.business.name)."
+        case .declined: return "\(customer) declined \(money) from \(charge.business.name)."
+        default: return "\(customer) did not answer \(money) from \(charge.business.name) in time."
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// Where inbox entries come from. The inbox stores no entries of its own: it reads the rows that record what
+/// happened (charges, wallet history), so an entry can never disagree with its charge and a transfer writes nothing more.
+enum InboxSource: String, CaseIterable, Sendable {
+    /// Charges asked of the owner, by when they were asked.
+    case chargesAsked = "c"
+    /// Charges the owner sent from a counter that the customer answered (or let expire), by when.
+    case chargesAnswered = "a"
+    /// Transfers and refunds into the owner's wallet.
+    case moneyIn = "m"
+
+    var table: String { self == .moneyIn ? "wallet_activity" : "charges" }
+    var time: String { self == .chargesAnswered ? "decided_at" : "created_at" }
+}
+
+/// A row an inbox entry is made from, with whether it is newer than the owner's seen mark.
+enum InboxRow: Sendable {
+    case charge(ChargeRecord, InboxSource, unread: Bool)
+    case activity(ActivityRecord, unread: Bool)
+
+    var id: UUID {
+        switch self {
+        case .charge(let record, _, _): record.id
+        case .activity(let record, _): record.id
+        }
+    }
+
+    var source: InboxSource {
+        switch self {
+        case .charge(_, let source, _): source
+        case .activity: .moneyIn
+        }
+    }
+
+    var time: Date {
+        switch self {
+        case .charge(let record, let source, _): source == .chargesAnswered ? record.decidedAt ?? record.createdAt : record.createdAt
+        case .activity(let record, _): record.createdAt
+        }
+    }
+}
+
+/// The inbox's opaque cursor and seen marker: an entry's source and id. Positions are compared in SQL against that row's
+/// stored time (see `RowCursor` for why never against a time that went through Swift).
+struct InboxPosition: Sendable, Hashable {
+    var source: InboxSource
+    var id: UUID
+
+    var encoded: String { Data("\(source.rawValue):\(id.uuidString)".utf8).base64EncodedString() }
+
+    static func decode(_ text: String, field: String) throws -> InboxPosition {
+        guard let data = Data(base64Encoded: text), let string = String(data: data, encoding: .utf8),
+            let colon = string.firstIndex(of: ":"), let source = InboxSource(rawValue: String(string[..<colon])),
+            let id = UUID(uuidString: String(string[string.index(after: colon)...]))
+        else { throw PlazaError.validation(field: field, "Use a \(field == "cursor" ? "nextCursor" : "seenMarker") Plaza gave out.") }
+        return InboxPosition(source: source, id: id)
+    }
+
+    /// The stored time of the entry named.
+    var storedTime: SQLQueryString {
+        "(SELECT \(ident: source.time) FROM \(ident: source.table) WHERE id = \(bind: id))"
+    }
+}
+
+/// All SQL of the inbox: its entries read from charges and wallet activity, and each owner's seen mark.
+struct InboxStore: Sendable {
+    /// The money entries an inbox shows: what others sent, not what the owner moved.
+    private static let moneyKinds = [ActivityKind.transferIn.rawValue, ActivityKind.refund.rawValue]
+    private static let answered = [ChargeStatus.approved, .declined, .expired, .refunded].map(\.rawValue)
+
+    /// `owner`'s entries from `source`, newest first, after `after` (the last entry of the previous page).
+    func entries(owner: UUID, from source: InboxSource, after: InboxPosition?, limit: Int, on db: any SQLDatabase) async throws -> [InboxRow] {
+        let columns = source == .moneyIn ? ActivityRecord.columns : ChargeRecord.columns
+        var query = db.select().columns(columns.map { SQLIdentifier($0) })
+            .column(SQLQueryString("CASE WHEN \(unread(owner: owner, source: source)) THEN 1 ELSE 0 END"), as: "unread")
+            .from(source.table)
+        query = whose(query, owner: owner, source: source)
+        if let after {
+            let time = SQLColumn(source.time)
+            query = query.where {
+                $0.where(time, .lessThan, after.storedTime).orWhere { $0.where(time, .equal, after.storedTime).where("id", .lessThan, after.id) }
+            }
+        }
+        let rows = try await query.orderBy(source.time, .descending).orderBy("id", .descending).limit(limit).all()
+        return try rows.map { row in
+            let unread = try row.decode(column: "unread", as: Int.self) != 0
+            return source == .moneyIn ? .activity(try ActivityRecord(row: row), unread: unread) : .charge(try ChargeRecord(row: row), source, unread: unread)
+        }
+    }
+
+    /// How many of `owner`'s entries from `source` are unread, counting no further than `limit`.
+    func unreadCount(owner: UUID, from source: InboxSource, limit: Int, on db: any SQLDatabase) async throws -> Int {
+        let query = whose(db.select().column("id").from(source.table), owner: owner, source: source).where(unread(owner: owner, source: source))
+        return try await query.limit(limit).all().count
+    }
+
+    /// Whether `position` names an entry of `owner`'s inbox.
+    func exists(_ position: InboxPosition, owner: UUID, on db: any SQLDatabase) async throws -> Bool {
+        let query = whose(db.select().column("id").from(position.source.table), owner: owner, source: position.source)
+        return try await query.where("id", .equal, position.id).first() != nil
+    }
+
+    /// Moves `owner`'s seen mark to the time of the entry at `position`, or to `now`; never back.
+    func markSeen(owner: UUID, through position: InboxPosition?, now: Date, on db: any SQLDatabase) async throws {
+        let time: any SQLExpression = position?.storedTime ?? SQLBind(now)
+        try await db.insert(into: "inbox_marks").columns("owner_id", "seen_until").values(SQLBind(owner), time)
+            .onConflict(with: ["owner_id"]) {
+                $0.set(excludedValueOf: "seen_until").where(SQLColumn("seen_until", table: "inbox_marks"), .lessThan, SQLColumn("seen_until", table: "excluded"))
+            }
+            .run()
+    }
+
+    /// The rows of `source` that belong in `owner`'s inbox.
+    private func whose<Builder: SQLPredicateBuilder>(_ query: Builder, owner: UUID, source: InboxSource) -> Builder {
+        switch source {
+        case .chargesAsked:
+            query.where("customer_id", .equal, owner)
+        case .chargesAnswered:
+            query.where("created_by", .equal, owner).where("decided_at", .isNot, SQLLiteral.null).where("status", .in, SQLBind.group(Self.answered))
+        case .moneyIn:
+            query.where("owner_id", .equal, owner).where("kind", .in, SQLBind.group(Self.moneyKinds)).where("amount", .greaterThan, SQLLiteral.numeric("0"))
+        }
+    }
+
+    /// Newer than `owner`'s seen mark (everything is, before the first mark).
+    private func unread(owner: UUID, source: InboxSource) -> SQLQueryString {
+        let mark = SQLQueryString("(SELECT seen_until FROM inbox_marks WHERE owner_id = \(bind: owner))")
+        return "(NOT EXISTS \(mark) OR \(ident: source.table).\(ident: source.time) > \(mark))"
+    }
+}
