@@ -45,13 +45,16 @@ public final class PlazaDatabase: Sendable {
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let begin = engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
         return try await withSession { db in
-            try await db.raw(SQLQueryString(begin)).run()
+            // SQLite's writer sends BEGIN with the transaction's first statements; a transaction that sent none began
+            // nothing, so it has nothing to commit or roll back.
+            let writer = db as? SQLiteWriterSession
+            if let writer { writer.open(with: SQLRaw(begin)) } else { try await db.raw(SQLQueryString(begin)).run() }
             do {
                 let result = try await body(db)
-                try await db.raw("COMMIT").run()
+                if writer?.opening.sent ?? true { try await db.raw("COMMIT").run() }
                 return result
             } catch {
-                try? await db.raw("ROLLBACK").run()
+                if writer?.opening.sent ?? true { try? await db.raw("ROLLBACK").run() }
                 throw error
             }
         }

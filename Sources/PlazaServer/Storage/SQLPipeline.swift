@@ -51,16 +51,49 @@ final class SQLitePipelineGuard: Sendable {
 struct SQLiteWriterSession: ForwardingSQLDatabase {
     let base: any SQLDatabase
     let commits: SQLitePipelineGuard
+    /// A statement (a transaction's BEGIN) to send together with the session's first ones.
+    let opening = Opening()
+
+    final class Opening: Sendable {
+        private let state = Mutex<(statement: (any SQLExpression)?, sent: Bool)>((nil, false))
+
+        func set(_ statement: any SQLExpression) { state.withLock { $0 = (statement, false) } }
+
+        /// The statement, once; from then on `sent` is true.
+        func take() -> (any SQLExpression)? {
+            state.withLock { state in
+                guard let statement = state.statement else { return nil }
+                state = (nil, true)
+                return statement
+            }
+        }
+
+        var sent: Bool { state.withLock(\.sent) }
+    }
+
+    /// Sends `statement` in front of the session's first statement instead of on its own: one hand-over to the
+    /// writer's thread fewer. The commit guard covers the pair: were it to fail, the statement behind cannot commit alone.
+    func open(with statement: any SQLExpression) {
+        opening.set(statement)
+    }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        base.execute(sql: query, onRow)
+        let promise = eventLoop.makePromise(of: Void.self)
+        promise.completeWithTask { try await self.execute(sql: query, onRow) }
+        return promise.futureResult
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await base.execute(sql: query, onRow)
+        guard let first = opening.take() else { return try await base.execute(sql: query, onRow) }
+        for row in try await send([first, query])[1] { onRow(row) }
     }
 
     fileprivate func pipelined(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
+        guard let first = opening.take() else { return try await send(statements) }
+        return Array(try await send([first] + statements).dropFirst())
+    }
+
+    private func send(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
         let collectors = statements.map { _ in RowCollector() }
         commits.hold()
         // SQLiteKit's future-returning `execute` hands the statement to the connection's thread before it returns.

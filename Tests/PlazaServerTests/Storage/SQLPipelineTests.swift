@@ -45,6 +45,35 @@ import Testing
         }
     }
 
+    /// SQLite's writer sends a transaction's BEGIN with its first statement: that statement is still inside the
+    /// transaction (a failure afterwards takes it back), and a transaction that sent nothing commits nothing.
+    @Test(arguments: TestEngine.enabled)
+    func aTransactionsFirstStatementRollsBackWithItAndAnEmptyOneIsFine(_ engine: TestEngine) async throws {
+        struct Abandon: Error {}
+        try await TestPlaza.withServices(engine) { services in
+            try await services.database.sql.raw("CREATE TABLE pipeline_probe (v INTEGER NOT NULL)").run()
+            await #expect(throws: Abandon.self) {
+                try await services.database.transaction { db in
+                    try await db.raw("INSERT INTO pipeline_probe (v) VALUES (1)").run()
+                    throw Abandon()
+                }
+            }
+            await #expect(throws: Abandon.self) {
+                try await services.database.transaction { db in
+                    _ = try await db.pipeline([SQLQueryString("INSERT INTO pipeline_probe (v) VALUES (2)")])
+                    throw Abandon()
+                }
+            }
+            try await services.database.transaction { _ in }
+            await #expect(throws: Abandon.self) { try await services.database.transaction { _ in throw Abandon() } }
+            let kept = try await services.database.transaction { db in
+                try await db.raw("INSERT INTO pipeline_probe (v) VALUES (3) RETURNING v").all().map { try $0.decode(column: "v", as: Int.self) }
+            }
+            #expect(kept == [3])
+            #expect(try await Self.values(services.database.sql) == [3])
+        }
+    }
+
     static func values(_ db: any SQLDatabase) async throws -> [Int] {
         try await db.raw("SELECT v FROM pipeline_probe ORDER BY v").all().map { try $0.decode(column: "v", as: Int.self) }
     }
