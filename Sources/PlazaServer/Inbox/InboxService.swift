@@ -11,20 +11,22 @@ struct InboxService: Sendable {
     /// newest `limit` of those together.
     func inbox(_ identity: Identity, limit: Int, cursor: String?, now: Date = Date()) async throws -> InboxPage {
         let after = try cursor.map { try InboxPosition.decode($0, field: "cursor") }
-        let owner = identity.user.id
-        var rows: [InboxRow] = []
-        for source in InboxSource.allCases {
-            rows += try await store.entries(owner: owner, from: source, after: after, limit: limit + 1, on: database.sql)
+        let (owner, store, db) = (identity.user.id, store, database.sql)
+        // The sources are read at once (lone SELECTs go to SQLite's readers in turn, or to PostgreSQL's pool).
+        let (found, unread) = try await withThrowingTaskGroup(of: ([InboxRow], Int).self) { group in
+            for source in InboxSource.allCases {
+                group.addTask {
+                    let rows = try await store.entries(owner: owner, from: source, after: after, limit: limit + 1, on: db)
+                    // Only the first page says how many are unread.
+                    let unread = after == nil ? try await store.unreadCount(owner: owner, from: source, limit: InboxPage.unreadLimit, on: db) : 0
+                    return (rows, unread)
+                }
+            }
+            return try await group.reduce(into: ([InboxRow](), 0)) { $0.0 += $1.0; $0.1 += $1.1 }
         }
         // The order the SQL used: time, then id as text (UUIDs sort alike as text and as PostgreSQL's uuid).
-        rows.sort { ($0.time, $0.id.uuidString) > ($1.time, $1.id.uuidString) }
+        let rows = found.sorted { ($0.time, $0.id.uuidString) > ($1.time, $1.id.uuidString) }
         let page = Array(rows.prefix(limit))
-        var unread = 0
-        if cursor == nil {
-            for source in InboxSource.allCases {
-                unread += try await store.unreadCount(owner: owner, from: source, limit: InboxPage.unreadLimit, on: database.sql)
-            }
-        }
         return InboxPage(
             items: page.map { Self.entry($0, now: now) },
             nextCursor: rows.count > limit ? page.last.map { InboxPosition(source: $0.source, id: $0.id).encoded } : nil,
@@ -51,8 +53,7 @@ struct InboxService: Sendable {
                 id: charge.id, kind: asked ? .chargeRequested : .chargeAnswered,
                 title: asked ? askedTitle(charge, money) : answeredTitle(charge, money), note: charge.message, amount: charge.amount,
                 currency: charge.currency, counterpart: asked ? charge.business : charge.customer, status: charge.status, referenceId: charge.id,
-                link: asked && (charge.status == .approved || charge.status == .refunded) ? "/wallet/receipts/\(charge.id.uuidString.lowercased())"
-                    : asked ? "/wallet/charges" : "/wallet/counter/\(record.businessId.uuidString.lowercased())",
+                link: asked ? askedLink(charge) : "/wallet/counter/\(record.businessId.uuidString.lowercased())",
                 occurredAt: row.time, unread: unread)
         case .activity(let record, let unread):
             let money = Money(amount: record.amount, currency: record.currency).description
@@ -62,6 +63,11 @@ struct InboxService: Sendable {
                 counterpart: record.counterpart, status: nil, referenceId: record.referenceId, link: "/wallet", occurredAt: record.createdAt,
                 unread: unread)
         }
+    }
+
+    /// A paid charge's receipt; otherwise the page where charges are answered.
+    private static func askedLink(_ charge: Charge) -> String {
+        charge.status == .approved || charge.status == .refunded ? "/wallet/receipts/\(charge.id.uuidString.lowercased())" : "/wallet/charges"
     }
 
     private static func askedTitle(_ charge: Charge, _ money: String) -> String {

@@ -113,15 +113,8 @@ struct IdempotencyStore: Sendable {
         return updated != nil
     }
 
-    /// `record` for many claims with one statement: the leases of the claims that still held their key.
-    func record(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, on db: any SQLDatabase) async throws
-        -> Set<String>
-    {
-        guard let statement = recordStatement(responses, status: status, contentType: contentType) else { return [] }
-        return try Self.leases(await db.raw(statement).all())
-    }
-
-    /// The statement of `record` for many claims (for `pipeline`; `leases` reads its rows); nil for none.
+    /// `record` for many claims as one statement (for `pipeline`; `leases` reads its rows: the claims that still held
+    /// their key); nil for none.
     func recordStatement(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String) -> SQLQueryString? {
         guard !responses.isEmpty else { return nil }
         let values = responses.map { response -> SQLQueryString in
