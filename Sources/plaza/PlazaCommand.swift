@@ -44,6 +44,7 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         var configuration = try loadConfiguration()
         configuration.mode = .demo
+        configuration.paymentGateway = configuration.paymentGateway ?? .sandbox
         let baseURL = configuration.baseURL
         try await ServerRunner.run(configuration) { services in
             try await DemoData.seed(services)

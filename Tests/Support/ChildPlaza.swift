@@ -39,6 +39,7 @@ public final class ChildPlaza: Sendable {
         environment["PLAZA_LOG_LEVEL"] = "error"
         environment["PLAZA_BCRYPT_COST"] = "4"
         environment["PLAZA_MODE"] = "dev"
+        environment["PLAZA_PAYMENT_GATEWAY"] = "sandbox"
         environment.merge(extra) { $1 }
         self.environment = environment
         process = Mutex(nil)

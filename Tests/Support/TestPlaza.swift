@@ -15,6 +15,7 @@ public enum TestPlaza {
         configuration.secretKey = "test-secret-key-that-is-long-enough-0123456789"
         configuration.bcryptCost = 4
         configuration.mode = .dev
+        configuration.paymentGateway = .sandbox
         configuration.port = 0
         configure(&configuration)
         return configuration

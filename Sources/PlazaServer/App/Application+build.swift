@@ -22,7 +22,7 @@ public func buildApplication(
         onServerRunning: { channel in
             services.logger.notice("Plaza is listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
             // The processor calls back on loopback (the sandbox runs in this process; a real one gets PLAZA_PUBLIC_URL).
-            services.wallet.gateway.deliverWebhooks(to: "http://127.0.0.1:\(channel.localAddress?.port ?? configuration.port)/v1/webhooks/gateway")
+            services.wallet.gateway?.deliverWebhooks(to: "http://127.0.0.1:\(channel.localAddress?.port ?? configuration.port)/v1/webhooks/gateway")
             await onListening(channel.localAddress?.port ?? configuration.port)
         },
         logger: services.logger

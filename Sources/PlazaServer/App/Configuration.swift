@@ -31,6 +31,9 @@ public struct PlazaConfiguration: Sendable {
     public var limits = Limits()
     public var places = PlacesConfiguration()
     public var wallet = WalletConfiguration()
+    /// Which card processor moves real money in and out (`PLAZA_PAYMENT_GATEWAY`). None by default: a production
+    /// server takes no cards until the operator names one; `plaza demo` uses the sandbox.
+    public var paymentGateway: PaymentGatewayChoice?
 
     public init() {}
 
@@ -127,6 +130,11 @@ public struct PlazaConfiguration: Sendable {
                 fail("PLAZA_CHARGE_TTL", "must be a duration from 10s to 1h such as 5m or 90s, not '\(ttl)'")
             }
         }
+        if let gateway = value("PLAZA_PAYMENT_GATEWAY") {
+            if let parsed = PaymentGatewayChoice(rawValue: gateway.lowercased()) { configuration.paymentGateway = parsed } else {
+                fail("PLAZA_PAYMENT_GATEWAY", "must be sandbox (test cards only, no real money), not '\(gateway)'")
+            }
+        }
         if case .postgres = configuration.storage, configuration.secretKey == nil {
             fail("PLAZA_SECRET_KEY", "is required with PostgreSQL, so that every Plaza process signs tokens with the same key")
         }
@@ -152,6 +160,12 @@ public struct PlazaConfiguration: Sendable {
         if text.hasPrefix("sqlite:") { return .sqlite(path: String(text.dropFirst("sqlite:".count))) }
         throw ConfigurationError(key: "PLAZA_DATABASE_URL", message: "must be sqlite:PATH or postgres://user:password@host:5432/database")
     }
+}
+
+/// The card processors Plaza can talk to.
+public enum PaymentGatewayChoice: String, Sendable {
+    /// Test cards, no real money (`plaza demo`, trying Plaza out): every page that takes a card says "test mode".
+    case sandbox
 }
 
 /// Limits that tests and operators may tighten; the defaults follow the accounts issue.

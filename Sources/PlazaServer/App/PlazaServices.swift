@@ -68,14 +68,18 @@ public final class PlazaServices: Sendable {
         webhookSignature = WebhookSignature(secretKey: secretKey)
         wallet = WalletService(
             database: database, configuration: configuration.wallet, places: places, idempotency: idempotency,
-            gateway: SandboxGateway(secretKey: secretKey, logger: logger), limiter: limiter, secrets: secrets, logger: logger,
+            gateway: configuration.paymentGateway.map { choice -> any PaymentGateway in
+                switch choice {
+                case .sandbox: SandboxGateway(secretKey: secretKey, logger: logger)
+                }
+            }, limiter: limiter, secrets: secrets, logger: logger,
             transfers: TransferBatcher(lanes: database.engine == .sqlite ? 1 : 4))
         inbox = InboxService(database: database)
         self.outbox = outbox
         var accounts = AccountService(
             database: database, secrets: secrets,
             tokens: await AccessTokens(secretKey: secretKey, lifetime: configuration.limits.accessTokenLifetime),
-            passwords: try await PasswordHasher(cost: configuration.bcryptCost), limiter: limiter, limits: configuration.limits,
+            passwords: try await PasswordHasher(cost: configuration.bcryptCost), limiter: limiter, idempotency: idempotency, limits: configuration.limits,
             baseURL: configuration.baseURL, mailQueued: { outbox.nudge() })
         accounts.accountErased = { user in try await places.eraseUser(user) }
         accounts.accountChanged = { user in try await places.userChanged(user) }

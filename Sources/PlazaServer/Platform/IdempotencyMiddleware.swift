@@ -38,10 +38,8 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
             throw PlazaError.validation(field: "Idempotency-Key", "Use 1 to 255 visible ASCII characters, such as a UUID.")
         }
         var request = request
-        let body: ByteBuffer
-        do { body = try await request.collectBody(upTo: maxBody) } catch {
-            throw PlazaError(.contentTooLarge, .payloadTooLarge, "The request body is too large.")
-        }
+        let body = try await request.body(upTo: maxBody)
+        request.body = .init(buffer: body)
         let requestHash = store.requestHash(Data("\(request.method.rawValue) \(request.uri.path)\n".utf8) + Data(body.readableBytesView))
         let scope = context.idempotencyScope
         if defersClaim(request.uri.path) {

@@ -45,6 +45,10 @@ public struct PlazaError: Error, Sendable {
     public static let emailNotVerified = PlazaError(
         .forbidden, .emailNotVerified, "Verify your e-mail address first.", detail: "Enter the code we e-mailed you, or ask for a new one.")
 
+    public static let paymentsUnavailable = PlazaError(
+        .serviceUnavailable, .unavailable, "Card payments are not set up on this Plaza.",
+        detail: "The operator has not connected a card processor yet; transfers and charges between members still work.")
+
     public static func notFound(_ what: String = "resource") -> PlazaError {
         PlazaError(.notFound, .notFound, "No such \(what).")
     }

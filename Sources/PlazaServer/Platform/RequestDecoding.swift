@@ -8,23 +8,33 @@ extension Request {
     /// Reads the JSON body as `T`, answering every way it can go wrong with a problem:
     /// 413 past the size limit, 400 for malformed JSON, 422 naming each missing or mistyped field.
     func decodeJSON<T: Decodable>(as type: T.Type, limit: Int) async throws -> T {
-        var request = self
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.collectBody(upTo: limit)
-        } catch {
-            throw PlazaError(.contentTooLarge, .payloadTooLarge, "The request body is too large.", detail: "At most \(limit) bytes.")
-        }
+        let buffer = try await body(upTo: limit)
         if let contentType = headers[.contentType], !contentType.lowercased().hasPrefix("application/json"),
             !contentType.lowercased().hasPrefix("application/merge-patch+json")
         {
             throw PlazaError(.unsupportedMediaType, .unsupportedMediaType, "Send JSON.", detail: "Content-Type must be application/json.")
         }
         if buffer.readableBytes == 0 { throw PlazaError.malformed("The body is empty; send a JSON object.") }
+        let data = Data(buffer.readableBytesView)
         do {
-            return try PlazaJSON.decoder().decode(T.self, from: Data(buffer.readableBytesView))
+            return try PlazaJSON.decoder().decode(T.self, from: data)
         } catch let error as DecodingError {
+            if let fields = NumberFields.misfits(T.self, in: data), !fields.isEmpty {
+                throw PlazaError.validation(fields.map { FieldError(field: $0, message: "Expected a whole number.") })
+            }
             throw PlazaError(decoding: error)
+        }
+    }
+}
+
+extension Request {
+    /// The whole body, or 413 `payload_too_large` past `limit` bytes (the rest is not read).
+    func body(upTo limit: Int) async throws -> ByteBuffer {
+        var request = self
+        do {
+            return try await request.collectBody(upTo: limit)
+        } catch {
+            throw PlazaError(.contentTooLarge, .payloadTooLarge, "The request body is too large.", detail: "At most \(limit) bytes.")
         }
     }
 }
@@ -38,6 +48,8 @@ extension PlazaError {
         switch error {
         case .keyNotFound(let key, let context):
             self = .validation(field: path(context.codingPath, key), "This field is required.")
+        case .valueNotFound(_, let context) where context.debugDescription.hasPrefix("null is not accepted"):
+            self = .validation(field: path(context.codingPath), "Leave this field out instead of sending null.")
         case .valueNotFound(_, let context):
             self = .validation(field: path(context.codingPath), "This field is required.")
         case .typeMismatch(let type, let context):

@@ -6,6 +6,8 @@ import PlazaCore
 /// processor's id; how it ends arrives later as a signed webhook (`GatewayEvent`) at `POST /v1/webhooks/gateway`.
 /// A real processor is one more type behind this protocol; `SandboxGateway` is the built-in one.
 protocol PaymentGateway: Sendable {
+    /// Test cards and no real money: every page that takes a card says so.
+    var isTestMode: Bool { get }
     /// Authorizes `amount` on `card`: `payment.authorized` or `payment.failed` follows.
     func authorize(amount: Int64, currency: String, card: CardDetails, reference: UUID, idempotencyKey: String) async throws -> String
     /// Captures an authorized payment: `payment.captured` follows.

@@ -13,6 +13,7 @@ import Synchronization
 final class SandboxGateway: PaymentGateway {
     static let declinedCard = "4000000000000002"
     static let insufficientFundsCard = "4000000000009995"
+    var isTestMode: Bool { true }
 
     private struct State {
         var webhookURL: String?

@@ -120,8 +120,7 @@ struct WalletAPI: Sendable {
 
     /// The processor: a signed event about a top-up or withdrawal.
     @Sendable func webhook(_ request: Request, context: AppRequestContext) async throws -> Response {
-        var request = request
-        let body = try await request.collectBody(upTo: 64 * 1024)
+        let body = try await request.body(upTo: 64 * 1024)
         let data = Data(body.readableBytesView)
         guard let header = request.headers[HTTPField.Name(WebhookSignature.header)!], signature.isValid(header, body: data) else {
             throw PlazaError(.unauthorized, .unauthorized, "The webhook signature is missing, wrong or too old.")

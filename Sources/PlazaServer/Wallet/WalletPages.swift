@@ -53,6 +53,10 @@ struct WalletPages: Sendable {
         var currency: String
         var topUpForm: FormState
         var topUpKey: String
+        /// A card processor is connected (`PLAZA_PAYMENT_GATEWAY`); else the page says top-ups are not set up.
+        var takesCards: Bool
+        /// The sandbox: test cards, no real money.
+        var testMode: Bool
         var sendForm: FormState
         var sendKey: String
         var history: [ActivityRow]
@@ -96,7 +100,7 @@ struct WalletPages: Sendable {
                     pending: $0.pending > 0 ? Money(amount: $0.pending, currency: $0.currency).description : nil)
             },
             currency: currency, topUpForm: topUpForm ?? FormState(names: ["amount", "number", "expiry", "cvc"]), topUpKey: UUID().uuidString,
-            sendForm: sendForm ?? FormState(names: ["to", "amount", "note"]), sendKey: UUID().uuidString, history: history.items.map(Self.row),
+            takesCards: wallet.gateway != nil, testMode: wallet.gateway?.isTestMode ?? false, sendForm: sendForm ?? FormState(names: ["to", "amount", "note"]), sendKey: UUID().uuidString, history: history.items.map(Self.row),
             olderCursor: history.nextCursor, empty: history.items.isEmpty, pendingCharges: pending.items.count, hasPending: !pending.items.isEmpty,
             payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) }, payCodeExpires: payCode.map { RFC3339.format($0.expiresAt) },
             payCodeQR: payCode.flatMap { QRCode($0.qrPayload)?.svg(scale: 5) })

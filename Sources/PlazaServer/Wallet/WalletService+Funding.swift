@@ -6,6 +6,7 @@ import SQLKit
 extension WalletService {
     /// Starts a top-up: recorded as pending, then sent to the processor; its webhook settles it.
     func topUp(_ identity: Identity, _ request: TopUpRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> TopUp {
+        guard gateway != nil else { throw PlazaError.paymentsUnavailable }
         let claim = try Self.require(claim)
         try identity.requireVerified()
         let problems =
@@ -30,6 +31,7 @@ extension WalletService {
 
     /// Starts a withdrawal: the money leaves the balance now and comes back if the payout fails.
     func withdraw(_ identity: Identity, _ request: WithdrawalRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Withdrawal {
+        guard gateway != nil else { throw PlazaError.paymentsUnavailable }
         let claim = try Self.require(claim)
         try identity.requireVerified()
         let problems = WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
@@ -62,6 +64,7 @@ extension WalletService {
 
     /// Hands a recorded top-up (with its card) or withdrawal to the processor, keyed by our id so that asking twice is harmless.
     func send(_ record: FundingRecord, card: CardDetails?) async {
+        guard let gateway else { return }
         do {
             let gatewayId: String
             if let card {
@@ -97,7 +100,7 @@ extension WalletService {
         switch event.type {
         case "payment.authorized":
             do {
-                try await gateway.capture(paymentId: event.data.id, idempotencyKey: "capture-\(reference)")
+                try await gateway?.capture(paymentId: event.data.id, idempotencyKey: "capture-\(reference)")
             } catch let error as GatewayError {
                 // Nothing to capture (a payment the processor no longer knows): retrying the webhook would not help.
                 logger.warning("capture refused", metadata: ["reference": "\(reference)", "error": "\(error)"])

@@ -31,11 +31,6 @@ struct FormData: Sendable {
 extension Request {
     /// Reads a url-encoded form body, at most `limit` bytes.
     func decodeForm(limit: Int) async throws -> FormData {
-        var request = self
-        let buffer: ByteBuffer
-        do { buffer = try await request.collectBody(upTo: limit) } catch {
-            throw PlazaError(.contentTooLarge, .payloadTooLarge, "The form is too large.")
-        }
-        return FormData(String(buffer: buffer))
+        FormData(String(buffer: try await body(upTo: limit)))
     }
 }

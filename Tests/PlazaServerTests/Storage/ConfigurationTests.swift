@@ -9,18 +9,22 @@ import Testing
         #expect(configuration.host == "127.0.0.1" && configuration.port == 8080)
         #expect(configuration.storage == .sqlite(path: "plaza-data/plaza.sqlite"))
         #expect(configuration.bcryptCost == 12 && configuration.mode == .production)
+        // A production server takes no test cards: the sandbox runs only when asked for (or in `plaza demo`).
+        #expect(configuration.paymentGateway == nil)
+        #expect(try PlazaConfiguration.fromEnvironment(["PLAZA_PAYMENT_GATEWAY": "sandbox"]).paymentGateway == .sandbox)
     }
 
     @Test func everyBadVariableIsNamedAtOnce() {
         do {
             _ = try PlazaConfiguration.fromEnvironment([
                 "PLAZA_PORT": "eighty", "PLAZA_BCRYPT_COST": "99", "PLAZA_DATABASE_URL": "mysql://x", "PLAZA_LOG_LEVEL": "loud",
-                "PLAZA_SECRET_KEY": "short", "PLAZA_PUBLIC_URL": "ftp://x", "PLAZA_SMTP_URL": "mailto:x",
+                "PLAZA_SECRET_KEY": "short", "PLAZA_PUBLIC_URL": "ftp://x", "PLAZA_SMTP_URL": "mailto:x", "PLAZA_PAYMENT_GATEWAY": "free-money",
             ])
             Issue.record("bad configuration accepted")
         } catch let error as ConfigurationErrors {
             #expect(Set(error.errors.map(\.key)) == [
                 "PLAZA_PORT", "PLAZA_BCRYPT_COST", "PLAZA_DATABASE_URL", "PLAZA_LOG_LEVEL", "PLAZA_SECRET_KEY", "PLAZA_PUBLIC_URL", "PLAZA_SMTP_URL",
+                "PLAZA_PAYMENT_GATEWAY",
             ])
         } catch {
             Issue.record("unexpected \(error)")

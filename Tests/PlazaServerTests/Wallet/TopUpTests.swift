@@ -33,6 +33,36 @@ import Testing
         }
     }
 
+    /// Without `PLAZA_PAYMENT_GATEWAY` a server takes no cards at all: the test card 4242 tops up nothing.
+    @Test func withoutAProcessorNoCardMovesMoney() async throws {
+        try await TestPlaza.withApp(.sqlite, configure: { $0.paymentGateway = nil }) { client, _ in
+            let wallet = WalletDriver(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let refused = try await wallet.topUp(10_000_000, token: anna)
+            #expect(refused.status == .serviceUnavailable && refused.problem?.code == .unavailable)
+            #expect(try await wallet.balance(token: anna) == 0)
+            #expect(try await wallet.activity(token: anna).items.isEmpty)
+            let withdrawal = try await client.send(
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 100, currency: "USD"), token: anna, headers: WalletDriver.keyed("w-1"))
+            #expect(withdrawal.status == .serviceUnavailable)
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let page = try await browser.get("/wallet")
+            #expect(page.text.contains("Card top-ups are not set up on this Plaza yet."))
+            #expect(!page.text.contains(#"id="topup-form""#))
+        }
+    }
+
+    @Test func theSandboxSaysTestModeWhereACardIsTaken() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            _ = try await AccountsDriver(client).signedIn("anna")
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let page = try await browser.get("/wallet")
+            #expect(page.text.contains(#"id="topup-form""#) && page.text.contains("<strong>Test mode</strong>"))
+        }
+    }
+
     @Test func badCardsAreRefusedFieldByField() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
@@ -69,6 +99,11 @@ import Testing
             let repeated = try await client.execute(uri: "/v1/webhooks/gateway", method: .post, headers: headers, body: ByteBuffer(bytes: body))
             #expect(repeated.status == .ok)
             #expect(try await wallet.balance(token: anna) == 1_000)
+            // Anyone can post here: a body past 64 KiB is refused as too large, not a server error.
+            let huge = try await client.execute(
+                uri: "/v1/webhooks/gateway", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(repeating: UInt8(ascii: " "), count: 65 * 1024))
+            #expect(huge.status == .contentTooLarge && huge.problem?.code == .payloadTooLarge)
         }
     }
 
