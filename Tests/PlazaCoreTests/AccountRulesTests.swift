@@ -28,6 +28,21 @@ import Testing
         #expect(AccountRules.emailProblem(email) != nil)
     }
 
+    /// Names show on a merchant's counter and on receipts: nothing that reorders, hides or spills over the text around it.
+    @Test(arguments: [
+        "Bob\u{202E}0.01$", "Carla\u{2066}K", "Anna\u{2028}Second line", "Zero\u{200B}width", "Bell\u{0007}",
+        "Z" + String(repeating: "\u{0301}", count: 200), "e" + String(repeating: "\u{0300}", count: 5),
+    ])
+    func refusesNamesThatHideOrReorderText(_ name: String) {
+        #expect(AccountRules.displayNameProblem(name) != nil)
+        #expect(PlacesRules.nameProblem(name) != nil)
+    }
+
+    @Test(arguments: ["Anna Customer", "Nguyễn Thị Minh Khai", "देवनागरी", "سلام‌دنیا", "👨‍👩‍👧 family", "Zoë O'Brien-Smith", "李小龍"])
+    func acceptsNamesOfEveryScript(_ name: String) {
+        #expect(AccountRules.displayNameProblem(name) == nil)
+    }
+
     @Test func passwordsNeedTenCharacters() {
         #expect(AccountRules.passwordProblem("123456789") != nil)
         #expect(AccountRules.passwordProblem("1234567890") == nil)

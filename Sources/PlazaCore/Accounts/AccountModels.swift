@@ -136,6 +136,15 @@ public struct ProfileUpdate: Codable, Sendable, Hashable {
         self.gender = gender
         self.student = student
     }
+
+    /// A field left out stays as it is; `null` is refused (see `decodeUnlessNull`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        displayName = try container.decodeUnlessNull(String.self, forKey: .displayName)
+        birthDate = try container.decodeUnlessNull(String.self, forKey: .birthDate)
+        gender = try container.decodeUnlessNull(Gender.self, forKey: .gender)
+        student = try container.decodeUnlessNull(Bool.self, forKey: .student)
+    }
 }
 
 /// `POST /v1/me/password`.

@@ -44,9 +44,7 @@ public enum AccountRules {
     }
 
     public static func displayNameProblem(_ name: String) -> String? {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard displayNameLength.contains(trimmed.count) else { return "Use 1 to 60 characters." }
-        return trimmed.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "Remove control characters." : nil
+        ShownText.problem(name.trimmingCharacters(in: .whitespacesAndNewlines), length: displayNameLength)
     }
 
     /// Length rules only; the server also refuses the most common passwords.

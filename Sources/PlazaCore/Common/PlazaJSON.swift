@@ -31,3 +31,16 @@ public enum PlazaJSON {
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }
+
+extension KeyedDecodingContainer {
+    /// An optional field that may be left out but not sent as `null`: the contract gives `null` no meaning there
+    /// (leaving the field out keeps what is stored), so a client that sends it learns so instead of being ignored.
+    public func decodeUnlessNull<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard contains(key) else { return nil }
+        if try decodeNil(forKey: key) {
+            throw DecodingError.valueNotFound(
+                T.self, .init(codingPath: codingPath + [key], debugDescription: "null is not accepted here; leave the field out instead."))
+        }
+        return try decode(T.self, forKey: key)
+    }
+}

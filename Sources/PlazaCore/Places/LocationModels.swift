@@ -27,6 +27,13 @@ public struct LocationSharing: Codable, Sendable, Hashable {
         self.level = level
         self.zoneDisplay = zoneDisplay
     }
+
+    /// `zoneDisplay` left out keeps the current choice; `null` is refused (see `decodeUnlessNull`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        level = try container.decode(SharingLevel.self, forKey: .level)
+        zoneDisplay = try container.decodeUnlessNull(ZoneDisplay.self, forKey: .zoneDisplay)
+    }
 }
 
 /// One recorded position. `accuracy` is the radius in metres of the fix's uncertainty, when known.

@@ -20,9 +20,7 @@ public enum PlacesRules {
     public static let minimumVisit: TimeInterval = 300
 
     public static func nameProblem(_ name: String, length: ClosedRange<Int> = businessNameLength) -> String? {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard length.contains(trimmed.count) else { return "Use \(length.lowerBound) to \(length.upperBound) characters." }
-        return trimmed.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "Remove control characters." : nil
+        ShownText.problem(name.trimmingCharacters(in: .whitespacesAndNewlines), length: length)
     }
 
     public static func latitudeProblem(_ value: Double) -> String? {

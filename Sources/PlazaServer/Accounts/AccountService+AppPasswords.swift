@@ -12,8 +12,11 @@ extension AccountService {
         try await AppPasswordStore().list(user: identity.user.id, on: database.sql)
     }
 
-    /// Creates one; the answer is the only time the secret is shown.
-    func createAppPassword(_ identity: Identity, _ request: AppPasswordRequest, now: Date = Date()) async throws -> AppPassword {
+    /// Creates one; the answer is the only time the secret is shown. Under an `Idempotency-Key` the record is kept for
+    /// replays without the secret (a replay shows the app password, not its secret again), written with the password.
+    func createAppPassword(_ identity: Identity, _ request: AppPasswordRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws
+        -> AppPassword
+    {
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...60).contains(name.count) else { throw PlazaError.validation(field: "name", "Use 1 to 60 characters.") }
         let secret = Secrets.randomToken(bytes: 24)
@@ -24,6 +27,7 @@ extension AccountService {
                 throw PlazaError.conflict(field: nil, "You have \(AppPasswordStore.maximumPerUser) app passwords already; delete one first.")
             }
             try await store.insert(id: id, user: user, name: name, secretHash: hash, now: now, on: db)
+            if let claim { try await idempotency.record(AppPassword(id: id, name: name, createdAt: now), status: 201, claim: claim, on: db) }
         }
         return AppPassword(id: id, name: name, createdAt: now, password: secret)
     }

@@ -12,6 +12,8 @@ struct AccountService: Sendable {
     let tokens: AccessTokens
     let passwords: PasswordHasher
     let limiter: RateLimiter
+    /// Records answers that must not be replayed whole (an app password's secret).
+    let idempotency: IdempotencyStore
     let limits: Limits
     let baseURL: String
     /// Tells the outbox that mail was committed.

@@ -11,6 +11,8 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     public let webSocket = WebSocketHandlerReference<AppRequestContext>()
     /// Set by `BearerAuthMiddleware` (API) or `CookieAuthMiddleware` (pages).
     var identity: Identity?
+    /// The request carried a bearer token that is invalid or expired (it goes on anonymous).
+    var rejectedBearer = false
     /// The CSRF token the page forms of this request must carry.
     var csrfToken: String?
     /// The client's address, the subject of per-address rate limits.
@@ -22,6 +24,15 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     }
 
     public var maxUploadSize: Int { 1 << 20 }
+
+    /// The signed-in caller, or 401: `invalid_token` (with `WWW-Authenticate`) when a bad token came, `unauthorized` when none.
+    func requireIdentity() throws -> Identity {
+        if let identity { return identity }
+        guard rejectedBearer else { throw PlazaError.unauthorized }
+        var error = PlazaError.invalidToken
+        error.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\""
+        throw error
+    }
 }
 
 /// The context of routes that need a signed-in user: `identity` is there, or the request never gets here.
@@ -34,7 +45,7 @@ struct AuthenticatedContext: ChildRequestContext, IdempotencyScoped {
     var idempotencyClaim: IdempotencyClaim?
 
     init(context: AppRequestContext) throws {
-        guard let identity = context.identity else { throw PlazaError.unauthorized }
+        let identity = try context.requireIdentity()
         coreContext = context.coreContext
         self.identity = identity
         clientAddress = context.clientAddress

@@ -210,7 +210,7 @@ struct PlacesAPI: Sendable {
 
     @Sendable func createAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: AppPasswordRequest.self, limit: maxBody)
-        return try .json(try await accounts.createAppPassword(context.identity, body), status: .created)
+        return try .json(try await accounts.createAppPassword(context.identity, body, claim: context.idempotencyClaim), status: .created)
     }
 
     @Sendable func deleteAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {

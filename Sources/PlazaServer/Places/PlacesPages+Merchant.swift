@@ -168,8 +168,8 @@ extension PlacesPages {
                 throw PlazaError.validation(field: "openingHours", "Write them like Mon-Fri 07:00-19:00, Sat 08:00-14:00.")
             }
             let location = LocationRequest(
-                name: form["name"], address: form["address"], latitude: Double(form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
-                longitude: Double(form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
+                name: form["name"], address: form["address"], latitude: Double(decimal: form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
+                longitude: Double(decimal: form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0, openingHours: hours)
             if let existing {
                 _ = try await places.updateLocation(context.identity, business: id, location: existing, location)

@@ -102,8 +102,8 @@ extension PlacesPages {
         let form = try await request.decodeForm(limit: limit)
         do {
             let zone = PrivateZoneRequest(
-                name: form["name"], latitude: Double(form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
-                longitude: Double(form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
+                name: form["name"], latitude: Double(decimal: form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
+                longitude: Double(decimal: form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0)
             _ = try await places.createZone(context.identity, zone)
         } catch let error as PlazaError where error.status.code < 500 {
@@ -121,7 +121,7 @@ extension PlacesPages {
     @Sendable func createAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         do {
-            let created = try await accounts.createAppPassword(context.identity, AppPasswordRequest(name: form["name"]))
+            let created = try await accounts.createAppPassword(context.identity, AppPasswordRequest(name: form["name"]), claim: nil)
             return try await renderSettings(
                 context: context,
                 newPassword: SettingsPage.NewPassword(

@@ -13,7 +13,7 @@ enum Query {
     /// Absent is `nil`; present but empty is an error, except for the pages' forms (`lenient`), which send empty fields.
     static func double(_ uri: URI, _ name: String, in range: ClosedRange<Double>, lenient: Bool = false) throws -> Double? {
         guard let text = uri.queryParameters.get(name), !(lenient && text.isEmpty) else { return nil }
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
+        guard let value = Double(decimal: text), range.contains(value) else {
             throw PlazaError.validation(field: name, "Use a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted()).")
         }
         return value
@@ -50,7 +50,7 @@ enum Query {
 
     /// `bbox=west,south,east,north` in degrees (RFC 7946 order); west may exceed east across the antimeridian.
     static func bbox(_ uri: URI) throws -> (west: Double, south: Double, east: Double, north: Double) {
-        let parts = (uri.queryParameters.get("bbox") ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = (uri.queryParameters.get("bbox") ?? "").split(separator: ",").map { Double(decimal: $0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3],
             [west, east].allSatisfy({ $0.isFinite && abs($0) <= 180 }), [south, north].allSatisfy({ $0.isFinite && abs($0) <= 90 }), south <= north
         else {

@@ -1,4 +1,5 @@
 import Foundation
+import PlazaCore
 import SQLKit
 import Synchronization
 
@@ -111,6 +112,16 @@ struct IdempotencyStore: Sendable {
             .where("status", .is, SQLLiteral.null)
             .returning("key").first()
         return updated != nil
+    }
+
+    /// Records `value` as the JSON answer to `claim`'s request inside the transaction that does the work, or fails
+    /// (rolling the work back) when the claim lost its key meanwhile.
+    func record(_ value: some Encodable, status: Int, claim: IdempotencyClaim, on db: any SQLDatabase) async throws {
+        let body = String(decoding: try PlazaJSON.encoder().encode(value), as: UTF8.self)
+        guard try await record(claim, status: status, contentType: "application/json; charset=utf-8", body: body, on: db) else {
+            throw PlazaError.idempotencyLeaseLost
+        }
+        claim.markRecorded()
     }
 
     /// `record` for many claims as one statement (for `pipeline`; `leases` reads its rows: the claims that still held

@@ -74,10 +74,22 @@ extension WalletService {
         return csv
     }
 
-    /// A spreadsheet must not run text as a formula (`=HYPERLINK(...)` in a note).
+    /// A spreadsheet must not run text as a formula (`=HYPERLINK(...)` in a note). Spreadsheets in other locales split
+    /// cells at `;` or tabs, and some take full-width signs (`＝`) for formulas, so every place a cell could start, after
+    /// blanks, gets a `'` before a character that would start a formula there.
     static func csvText(_ text: String) -> String {
-        guard let first = text.first, "=+-@\t\r".contains(first) else { return text }
-        return "'" + text
+        var guarded = ""
+        guarded.reserveCapacity(text.count + 1)
+        var cellStart = true
+        for character in text {
+            if cellStart, !character.isWhitespace || character == "\t" || character == "\r" {
+                if "=+-@\t\r＝＋－＠".contains(character) { guarded.append("'") }
+                cellStart = false
+            }
+            guarded.append(character)
+            if ",;|\t\n\r".contains(character) { cellStart = true }
+        }
+        return guarded
     }
 
     static func csvField(_ text: String) -> String {

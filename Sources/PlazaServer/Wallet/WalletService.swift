@@ -10,7 +10,8 @@ struct WalletService: Sendable {
     let configuration: WalletConfiguration
     let places: PlacesService
     let idempotency: IdempotencyStore
-    let gateway: any PaymentGateway
+    /// Nil until the operator sets `PLAZA_PAYMENT_GATEWAY`: then top-ups and withdrawals are refused.
+    let gateway: (any PaymentGateway)?
     let limiter: RateLimiter
     let secrets: Secrets
     let logger: Logger
@@ -64,11 +65,7 @@ struct WalletService: Sendable {
 
     /// Stores the response with the work, in the same transaction; without the key still held, the work rolls back.
     func recordResponse(_ value: some Encodable, status: Int, claim: IdempotencyClaim, on db: any SQLDatabase) async throws {
-        let body = String(decoding: try PlazaJSON.encoder().encode(value), as: UTF8.self)
-        guard try await idempotency.record(claim, status: status, contentType: "application/json; charset=utf-8", body: body, on: db) else {
-            throw PlazaError.idempotencyLeaseLost
-        }
-        claim.markRecorded()
+        try await idempotency.record(value, status: status, claim: claim, on: db)
     }
 
     static func require(_ claim: IdempotencyClaim?) throws -> IdempotencyClaim {

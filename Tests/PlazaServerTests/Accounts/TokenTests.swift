@@ -75,6 +75,26 @@ import Testing
         }
     }
 
+    /// A client whose token expired must still reach what anyone may: the map, sign-up, a password reset.
+    @Test func publicOperationsIgnoreAStaleToken() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let stale = "expired.or.forged"
+            #expect(try await client.send(.get, "/v1/businesses?q=bakery", token: stale).status == .ok)
+            let forgot = try await client.send(.post, "/v1/auth/forgot-password", json: EmailRequest(email: "zoe@example.com"), token: stale)
+            #expect(forgot.status == .accepted || forgot.status == .noContent)
+            let registration = try await client.send(
+                .post, "/v1/auth/register",
+                json: RegisterRequest(email: "zoe@example.com", username: "zoe", displayName: "Zoe", password: AccountsDriver.password, role: .customer),
+                token: stale)
+            #expect(registration.status == .created)
+            // What needs a user still says why it refused, so the SDK knows to refresh.
+            let me = try await client.send(.get, "/v1/me", token: stale)
+            #expect(me.status == .unauthorized && me.problem?.code == .invalidToken)
+            #expect(me.headers[.wwwAuthenticate]?.contains("invalid_token") == true)
+            #expect(try await client.send(.get, "/v1/me").problem?.code == .unauthorized)
+        }
+    }
+
     @Test func garbageRefreshTokensAreRefused() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let response = try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: "nonsense"))

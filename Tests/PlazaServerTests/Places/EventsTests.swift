@@ -83,6 +83,15 @@ import Testing
             #expect(close?.closeCode == .policyViolation)
             let plain = try await client.execute(uri: "/v1/events", method: .get)
             #expect(plain.status == .badRequest)
+            // A bad bearer on the upgrade itself is refused, not upgraded to wait for a first message. (hummingbird-websocket
+            // 2.8.1 answers every refused upgrade itself, with a bare 400; the router's 401 cannot get through.)
+            let upgrade = try await client.execute(
+                uri: "/v1/events", method: .get,
+                headers: [
+                    .upgrade: "websocket", .connection: "Upgrade", .secWebSocketKey: "dGhlIHNhbXBsZSBub25jZQ==", .secWebSocketVersion: "13",
+                    .authorization: "Bearer not-a-token",
+                ])
+            #expect(upgrade.status != .switchingProtocols && upgrade.status.code >= 300)
         }
     }
 }

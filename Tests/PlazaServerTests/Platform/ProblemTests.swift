@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import PlazaCore
 import PlazaServer
 import PlazaTestSupport
@@ -19,6 +20,30 @@ import Yams
     }()
 
     static let garbage = ["", "{", "[]", "null", "\"text\"", "42", #"{"email": 7, "password": [], "code": {}}"#, String(repeating: "[", count: 5000)]
+
+    /// Valid JSON with a number its field cannot take is the client's mistake in that field, not "not valid JSON".
+    @Test func numbersThatDoNotFitTheirFieldAreNamed() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let zoe = try await AccountsDriver(client).signedIn("zoe").accessToken
+            func fields(_ method: HTTPRequest.Method, _ path: String, _ body: String) async throws -> [String] {
+                var headers: HTTPFields = [.contentType: "application/json", .authorization: "Bearer \(zoe)"]
+                headers[HTTPField.Name("Idempotency-Key")!] = UUID().uuidString
+                let response = try await client.execute(uri: path, method: method, headers: headers, body: ByteBuffer(string: body))
+                #expect(response.status == .unprocessableContent, "\(path) \(body) answered \(response.status)")
+                return response.problem?.errors?.map(\.field) ?? []
+            }
+            #expect(try await fields(.post, "/v1/transfers", #"{"to":"ann","amount":1.5,"currency":"USD"}"#) == ["amount"])
+            #expect(try await fields(.post, "/v1/transfers", #"{"to":"ann","amount":99999999999999999999,"currency":"USD"}"#) == ["amount"])
+            #expect(try await fields(.post, "/v1/me/private-zones", #"{"name":"Home","latitude":48.1,"longitude":11.5,"radiusMeters":100.5}"#) == ["radiusMeters"])
+            // null where the contract gives it no meaning is refused, not read as "left out".
+            #expect(try await fields(.patch, "/v1/me", #"{"displayName":null}"#) == ["displayName"])
+            #expect(try await fields(.put, "/v1/me/location-sharing", #"{"level":"off","zoneDisplay":null}"#) == ["zoneDisplay"])
+            // Query numbers are plain decimals: hexadecimal is not a latitude.
+            let hex = try await client.send(.get, "/v1/nearby/businesses?latitude=0x10&longitude=11.5")
+            #expect(hex.status == .unprocessableContent && hex.problem?.errors?.map(\.field) == ["latitude"])
+            #expect(try await client.send(.get, "/v1/nearby/businesses?latitude=48.1&longitude=1.15e1").status == .ok)
+        }
+    }
 
     @Test func everyRouteOfTheContractAnswersGarbageWithAProblem() async throws {
         #expect(Self.operations.count >= 17)

@@ -88,8 +88,8 @@ import Testing
             #expect(try await wallet.transfer(to: "anna", 100, token: anna).problem?.errors?.map(\.field) == ["to"])
             #expect(try await wallet.transfer(to: "ben", -5, token: anna).problem?.errors?.map(\.field) == ["amount"])
             let malformed = try await client.sendRaw(.post, "/v1/transfers", body: #"{"to":"ben","amount":12.5,"currency":"USD"}"#, token: anna)
-            // Foundation reports a fraction in an integer without its path: the body is refused as a whole.
-            #expect(malformed.status == .badRequest && malformed.problem?.code == .malformedRequest)
+            // Foundation reports a fraction in an integer without its path; Plaza still names the field.
+            #expect(malformed.status == .unprocessableContent && malformed.problem?.errors?.map(\.field) == ["amount"])
             #expect(try await wallet.transfer(to: "ben\u{0}", 100, token: anna).problem?.errors?.map(\.field) == ["to"])
         }
     }
@@ -143,5 +143,14 @@ import Testing
             #expect(csv.text.split(separator: "\r\n").count == 2)
             #expect(csv.text.contains(",top_up,succeeded,100.00,USD,"))
         }
+    }
+
+    /// Spreadsheets split at `;` in some locales and read full-width `＝` as `=`: no cell may start a formula there.
+    @Test(arguments: [
+        ("=1+1", "'=1+1"), (";=1+1", ";'=1+1"), ("lunch; =HYPERLINK(\"x\")", "lunch; '=HYPERLINK(\"x\")"), ("＝1+1", "'＝1+1"),
+        ("  @SUM(A1)", "  '@SUM(A1)"), ("a\t-2", "a\t'-2"), ("pizza -2 slices", "pizza -2 slices"), ("-", "'-"),
+    ])
+    func csvCellsNeverStartAFormula(_ note: String, _ shown: String) {
+        #expect(WalletService.csvText(note) == shown)
     }
 }

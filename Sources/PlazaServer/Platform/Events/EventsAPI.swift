@@ -25,12 +25,14 @@ struct EventsAPI: Sendable {
         }
         v1.get("events") { request, context in
             if request.headers[.upgrade]?.lowercased() == "websocket" {
+                // A bad bearer on the upgrade is refused as on any route (the cookie and first-message ways send none).
+                if context.rejectedBearer { _ = try context.requireIdentity() }
                 return try await upgrade.handle(request, context: context) { _, _ in Response(status: .notFound) }
             }
             guard (request.headers[.accept] ?? "").contains("text/event-stream") else {
                 throw PlazaError.malformed("Open a WebSocket, or ask for Accept: text/event-stream with a bearer token.")
             }
-            guard let identity = context.identity else { throw PlazaError.unauthorized }
+            let identity = try context.requireIdentity()
             return serverSentEvents(for: identity.user.id)
         }
     }
