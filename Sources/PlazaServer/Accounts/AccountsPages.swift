@@ -230,9 +230,15 @@ struct AccountsPages: Sendable {
 
     // MARK: Helpers
 
-    /// Only local paths: `next` must never send the user to another site.
+    /// Only paths of this origin: `next` must never send the user to another site. Browsers drop TAB, CR and LF from a
+    /// URL and read `\` as `/` (WHATWG URL), so `/<TAB>/evil.example` or `/\evil.example` would leave; any control
+    /// character, space or backslash is refused outright, and what is left must parse as a path with no scheme or host.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else { return "/account" }
+        let fallback = "/account"
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"),
+            !next.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || (0x80...0x9F).contains($0.value) }),
+            let parsed = URLComponents(string: next), parsed.scheme == nil, parsed.host == nil, parsed.path.hasPrefix("/")
+        else { return fallback }
         return next
     }
 

@@ -77,8 +77,17 @@ import Testing
             let redirect = try await browser.get("/account")
             #expect(redirect.status == .seeOther)
             #expect(redirect.headers[.location] == "/login?next=%2Faccount")
-            let evil = try await browser.get("/login?next=//evil.example")
-            #expect(evil.text.contains(#"name="next" value="/account""#))
+            // Browsers strip TAB, CR and LF and read a backslash as a slash: each of these would leave the site.
+            for next in ["//evil.example", "/%09/evil.example", "/%0d%0a/evil.example", "/%5Cevil.example", "%2F%2Fevil.example", "https://evil.example"] {
+                let evil = try await browser.get("/login?next=\(next)")
+                #expect(evil.text.contains(#"name="next" value="/account""#), "next=\(next)")
+            }
+            _ = try await AccountsDriver(client).signedIn("zoe")
+            let posted = try await browser.submit(
+                "/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password, "next": "/\t/evil.example"])
+            #expect(posted.headers[.location] == "/account")
+            let kept = try await browser.get("/login?next=%2Fwallet%3Ftab%3Dsend")
+            #expect(kept.status == .seeOther && kept.headers[.location] == "/wallet?tab=send")
         }
     }
 
