@@ -18,6 +18,8 @@ public enum PlacesRules {
     public static let presenceFreshness: TimeInterval = 600
     /// A stay at least this long is a visit.
     public static let minimumVisit: TimeInterval = 300
+    /// How far back an upload's points may still open and close stays (count visits); older points are only history.
+    public static let stayBackfill: TimeInterval = 24 * 3_600
 
     public static func nameProblem(_ name: String, length: ClosedRange<Int> = businessNameLength) -> String? {
         ShownText.problem(name.trimmingCharacters(in: .whitespacesAndNewlines), length: length)

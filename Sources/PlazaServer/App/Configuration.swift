@@ -200,6 +200,13 @@ public struct PlacesConfiguration: Sendable {
     /// How often stale stays are closed and their exits announced.
     public var sweepInterval: TimeInterval = 15
     public init() {}
+
+    /// The Gregorian calendar in the operator's time zone: weekdays and hours of popular times.
+    public var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
 }
 
 /// Money settings.

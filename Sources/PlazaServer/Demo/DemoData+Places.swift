@@ -41,6 +41,12 @@ extension DemoData {
                     let visits = shape * (weekday == 6 ? 2 : 1) + noise[hoursAgo % noise.count]
                     try await db.insert(into: "visit_hours").columns("location_id", "hour_start", "visits")
                         .values(SQLBind(location.id), SQLBind(start), SQLBind(visits)).run()
+                    // Regulars: a cell is shown only with five distinct people behind it (marks as `closeStay` writes them).
+                    for person in 0..<6 {
+                        try await db.insert(into: "visit_people").columns("location_id", "weekday", "hour", "person_mark", "last_seen")
+                            .values(SQLBind(location.id), SQLBind(weekday), SQLBind(hour), SQLBind("demo-\(person)"), SQLBind(start))
+                            .onConflict(with: ["location_id", "weekday", "hour", "person_mark"]) { $0.set(excludedValueOf: "last_seen") }.run()
+                    }
                 }
             }
             try await StayStore().insertLineWait(location: location.id, user: anna.id, minutes: category == .cafe ? 4 : 7, at: now.addingTimeInterval(-300), on: services.database.sql)

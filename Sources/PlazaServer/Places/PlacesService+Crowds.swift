@@ -16,8 +16,10 @@ extension PlacesService {
     /// Average visits per weekday and hour over the last 8 weeks, and now against the usual.
     func popularTimes(location id: UUID, now: Date = Date()) async throws -> PopularTimes {
         let entry = try await requireLocation(id)
-        let hours = try await stays.visitHours(location: id, since: now.addingTimeInterval(-Self.popularWindow), on: database.sql)
-        let table = PopularTimesTable(hours: hours, now: now, timeZone: configuration.timeZone)
+        let since = now.addingTimeInterval(-Self.popularWindow)
+        let hours = try await stays.visitHours(location: id, since: since, on: database.sql)
+        let people = try await stays.people(locations: [id], since: since, on: database.sql)[id] ?? [:]
+        let table = PopularTimesTable(hours: hours, people: people, now: now, timeZone: configuration.timeZone)
         let present = presentCount(entry.location, now: now)
         return PopularTimes(
             locationId: id, timeZone: configuration.timeZoneName, weeksOfData: table.weeks, days: table.days,
@@ -81,10 +83,13 @@ extension PlacesService {
         try await prepare()
         let entries = Array(catalog.inside(south: south, west: west, north: north, east: east).prefix(500))
         let ids = entries.map(\.location.id)
-        let visits = try await stays.visitHours(locations: ids, since: now.addingTimeInterval(-Self.popularWindow), on: database.sql)
+        let since = now.addingTimeInterval(-Self.popularWindow)
+        let visits = try await stays.visitHours(locations: ids, since: since, on: database.sql)
+        let people = try await stays.people(locations: ids, since: since, on: database.sql)
         let waits = try await stays.lineWaits(locations: ids, since: now.addingTimeInterval(-Self.lineWaitWindow), on: database.sql)
         var features = entries.map { entry in
-            let table = PopularTimesTable(hours: visits[entry.location.id] ?? [], now: now, timeZone: configuration.timeZone)
+            let table = PopularTimesTable(
+                hours: visits[entry.location.id] ?? [], people: people[entry.location.id] ?? [:], now: now, timeZone: configuration.timeZone)
             let wait = LineWaitSummary(reports: waits[entry.location.id] ?? [], now: now, timeZone: configuration.timeZone).currentMinutes
             return GeoJSONFeature(
                 coordinate: entry.location.coordinate,
@@ -99,13 +104,14 @@ extension PlacesService {
     }
 }
 
-/// Visits per weekday and hour in the operator's time zone, with k-anonymity applied.
+/// Visits per weekday and hour in the operator's time zone, with k-anonymity applied: a cell is shown only when at
+/// least `PlacesRules.minimumCount` distinct people made its visits (`people`, keyed `weekday * 24 + hour`).
 struct PopularTimesTable {
     let weeks: Int
     let days: [PopularDay]
     private let calendar: Calendar
 
-    init(hours: [(hourStart: Date, visits: Int)], now: Date, timeZone: TimeZone) {
+    init(hours: [(hourStart: Date, visits: Int)], people: [Int: Int], now: Date, timeZone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar
@@ -124,7 +130,7 @@ struct PopularTimesTable {
                 weekday: weekday,
                 hours: (0..<24).map { hour in
                     let total = totals[weekday - 1][hour]
-                    let enough = total >= PlacesRules.minimumCount
+                    let enough = total >= PlacesRules.minimumCount && people[weekday * 24 + hour, default: 0] >= PlacesRules.minimumCount
                     return PopularHour(hour: hour, averageVisits: enough ? (Double(total) / Double(weeks) * 10).rounded() / 10 : nil, enoughData: enough)
                 })
         }

@@ -68,7 +68,8 @@ extension PlacesService {
             guard let newest = newer.last else { return (result, []) }
             try await locations.setLivePosition(user: user.id, point: newest.point, zone: newest.zone?.id, on: db)
             var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
-            for (point, zone) in newer {
+            // Points may arrive late (recorded offline), but not so late that an upload could invent visits in the past.
+            for (point, zone) in newer where point.recordedAt >= now.addingTimeInterval(-PlacesRules.stayBackfill) {
                 tracker.advance(.init(coordinate: point.coordinate, accuracy: point.accuracy, time: point.recordedAt, inZone: zone != nil))
             }
             tracker.endQuiet(now: now)
@@ -131,7 +132,13 @@ extension PlacesService {
     func closeStay(_ stay: StayRecord, at time: Date, on db: any SQLDatabase) async throws -> Bool {
         guard try await stays.close(stay.id, at: time, on: db) else { return false }
         if time.timeIntervalSince(stay.enteredAt) >= PlacesRules.minimumVisit {
-            try await stays.countVisit(location: stay.locationId, hourStart: Self.hourStart(stay.enteredAt), on: db)
+            // One visit per person and hour; the cell's distinct people decide whether it is shown at all.
+            let hourStart = Self.hourStart(stay.enteredAt)
+            let (weekday, hour) = PopularTimesTable.slot(hourStart, configuration.calendar)
+            let mark = secrets.hash("crowd:\(stay.userId):\(stay.locationId):\(weekday):\(hour)")
+            if try await stays.markPerson(mark, location: stay.locationId, weekday: weekday, hour: hour, hourStart: hourStart, on: db) {
+                try await stays.countVisit(location: stay.locationId, hourStart: hourStart, on: db)
+            }
         }
         return true
     }
@@ -237,6 +244,7 @@ extension PlacesService {
         let cutoff = now.addingTimeInterval(-configuration.retention)
         let purged = try await locations.purgePoints(before: cutoff, on: database.sql)
         try await stays.purge(before: cutoff, on: database.sql)
+        try await stays.purgePeople(before: now.addingTimeInterval(-Self.popularWindow), on: database.sql)
         try await stays.purgeLineWaits(before: now.addingTimeInterval(-8 * 7 * 86_400), anonymizeBefore: now.addingTimeInterval(-86_400), on: database.sql)
         return purged
     }

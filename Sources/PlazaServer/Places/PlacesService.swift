@@ -13,6 +13,8 @@ struct PlacesService: Sendable {
     let feed: any LiveFeed
     let hub: EventHub
     let obfuscator: MapObfuscator
+    /// Keys the marks that tell a popular-times cell's people apart (see `M0006_CrowdPeople`).
+    let secrets: Secrets
     let logger: Logger
 
     let businesses = BusinessStore()
@@ -29,6 +31,7 @@ struct PlacesService: Sendable {
         index = LiveIndex()
         hub = EventHub()
         obfuscator = MapObfuscator(epsilon: configuration.mapEpsilon, secretKey: secretKey)
+        secrets = Secrets(secretKey: secretKey)
         let (index, catalog, hub) = (index, catalog, hub)
         feed.receive({ message in Self.apply(message, index: index, catalog: catalog, hub: hub) }, resync: { index.invalidate() })
         feed.receiver.onlyEvents { hub.listens(toAny: $0) }

@@ -81,6 +81,39 @@ struct StayStore: Sendable {
 
     // MARK: Visits
 
+    /// Notes that the person behind `mark` visited the location in this weekday-and-hour cell, in the hour starting at
+    /// `hourStart`: false when they were counted in that very hour already (a second stay in one hour is no new visit).
+    func markPerson(_ mark: String, location: UUID, weekday: Int, hour: Int, hourStart: Date, on db: any SQLDatabase) async throws -> Bool {
+        let counted = try await db.select().column("last_seen").from("visit_people").where("location_id", .equal, location)
+            .where("weekday", .equal, weekday).where("hour", .equal, hour).where("person_mark", .equal, mark).first()
+            .map { try $0.decode(column: "last_seen", as: Date.self) }
+        if let counted, counted >= hourStart { return false }
+        try await db.insert(into: "visit_people").columns("location_id", "weekday", "hour", "person_mark", "last_seen")
+            .values(SQLBind(location), SQLBind(weekday), SQLBind(hour), SQLBind(mark), SQLBind(hourStart))
+            .onConflict(with: ["location_id", "weekday", "hour", "person_mark"]) { $0.set(excludedValueOf: "last_seen") }
+            .run()
+        return true
+    }
+
+    /// Distinct people per weekday-and-hour cell (`weekday * 24 + hour`, weekday 1 to 7) seen since `since`.
+    func people(locations: [UUID], since: Date, on db: any SQLDatabase) async throws -> [UUID: [Int: Int]] {
+        guard !locations.isEmpty else { return [:] }
+        var result: [UUID: [Int: Int]] = [:]
+        for row in try await db.select().column("location_id").column("weekday").column("hour").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "people")
+            .from("visit_people").where("location_id", .in, SQLBind.group(locations)).where("last_seen", .greaterThanOrEqual, since)
+            .groupBy("location_id").groupBy("weekday").groupBy("hour").all()
+        {
+            let cell = try row.decode(column: "weekday", as: Int.self) * 24 + row.decode(column: "hour", as: Int.self)
+            result[try row.decode(column: "location_id", as: UUID.self), default: [:]][cell] = try row.decode(column: "people", as: Int.self)
+        }
+        return result
+    }
+
+    /// Marks no popular-times window reaches any more.
+    func purgePeople(before cutoff: Date, on db: any SQLDatabase) async throws {
+        try await db.delete(from: "visit_people").where("last_seen", .lessThan, cutoff).run()
+    }
+
     /// Counts one visit in the hour starting at `hourStart`.
     func countVisit(location: UUID, hourStart: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "visit_hours").columns("location_id", "hour_start", "visits")

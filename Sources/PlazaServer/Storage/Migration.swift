@@ -15,5 +15,6 @@ enum Migrations {
         M0003_Places(),  // businesses, locations, sharing, points, zones, stays, visits, line waits, app passwords
         M0004_Wallet(),  // ledger accounts, journal, postings, activity, top-ups, withdrawals, charges, pay codes, blocks
         M0005_Inbox(),  // inbox seen marks; indexes for a customer's and a merchant's charges by time
+        M0006_CrowdPeople(),  // keyed marks of the distinct people behind each popular-times cell
     ]
 }

@@ -42,6 +42,65 @@ import Testing
         }
     }
 
+    /// `stays` visits of 7 minutes each, one every 12 minutes from `start`, uploaded at once (as a phone does after
+    /// being offline): in, in again 7 minutes later, then 500 m away.
+    func visits(_ places: PlacesDriver, token: String, from start: Date, stays: Int) async throws {
+        var points: [LocationPoint] = []
+        for index in 0..<stays {
+            let entered = start.addingTimeInterval(Double(index) * 12 * 60)
+            for (point, minutes) in [(shopPoint, 0.0), (shopPoint.offset(east: 5), 7), (shopPoint.offset(east: 500), 8)] {
+                points.append(LocationPoint(latitude: point.latitude, longitude: point.longitude, accuracy: 10, recordedAt: entered.addingTimeInterval(minutes * 60)))
+            }
+        }
+        #expect(try await places.upload(points, token: token).status == .ok)
+    }
+
+    /// One account cannot open a cell alone, nor push a cell of four people over the threshold by adding stays:
+    /// the cell counts distinct people, so watching it while adding stays learns nothing.
+    @Test(arguments: TestEngine.enabled)
+    func oneAccountCannotMakeAnHourEnoughDataAlone(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let places = PlacesDriver(client)
+            let (_, _, location) = try await places.shop(at: shopPoint)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let hourStart = calendar.dateInterval(of: .hour, for: Date().addingTimeInterval(-3 * 3_600))!.start
+            let parts = calendar.dateComponents([.weekday, .hour], from: hourStart)
+            let (weekday, hour) = (((parts.weekday ?? 1) + 5) % 7 + 1, parts.hour ?? 0)
+            func cell() async throws -> PopularHour {
+                try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self).days[weekday - 1].hours[hour]
+            }
+            let mallory = try await places.sharingCustomer("mallory")
+            try await visits(places, token: mallory.accessToken, from: hourStart.addingTimeInterval(60), stays: 5)
+            #expect(try await cell().enoughData == false)
+            for name in ["ann", "ben", "cid"] {
+                try await visits(places, token: try await places.sharingCustomer(name).accessToken, from: hourStart.addingTimeInterval(30 * 60), stays: 1)
+            }
+            // Four people: mallory adds four more stays and watches.
+            let before = try await cell()
+            try await visits(places, token: mallory.accessToken, from: hourStart.addingTimeInterval(2 * 60), stays: 4)
+            #expect(try await cell() == before && before.enoughData == false)
+            try await visits(places, token: try await places.sharingCustomer("dan").accessToken, from: hourStart.addingTimeInterval(40 * 60), stays: 1)
+            #expect(try await cell() == PopularHour(hour: hour, averageVisits: 5, enoughData: true))
+        }
+    }
+
+    /// Points recorded offline still count when they arrive within a day; older ones are history only, so an upload
+    /// cannot invent visits in hours long past.
+    @Test func backDatedPointsOlderThanADayCreateNoVisits() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let places = PlacesDriver(client)
+            _ = try await places.shop(at: shopPoint)
+            let anna = try await places.sharingCustomer("anna")
+            try await visits(places, token: anna.accessToken, from: Date().addingTimeInterval(-3 * 86_400), stays: 3)
+            let old = try await services.database.sql.raw("SELECT COUNT(*) AS n FROM stays").first()?.decode(column: "n", as: Int.self)
+            #expect(old == 0)
+            try await visits(places, token: anna.accessToken, from: Date().addingTimeInterval(-3 * 3_600), stays: 1)
+            let recent = try await services.database.sql.raw("SELECT COUNT(*) AS n FROM stays").first()?.decode(column: "n", as: Int.self)
+            #expect(recent == 1)
+        }
+    }
+
     @Test(arguments: TestEngine.enabled)
     func staysOfPeopleWhoWentQuietEndAndCountAsVisits(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, services in

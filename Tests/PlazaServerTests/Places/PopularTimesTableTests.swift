@@ -13,7 +13,7 @@ import Testing
     /// Four past Mondays at 10:00 with 10 visits each: usual 10 an hour.
     var table: PopularTimesTable {
         let hours = (1...4).map { (hourStart: now.addingTimeInterval(-Double($0) * 7 * 86_400 - 1_800), visits: 10) }
-        return PopularTimesTable(hours: hours, now: now, timeZone: utc)
+        return PopularTimesTable(hours: hours, people: [1 * 24 + 10: 12], now: now, timeZone: utc)
     }
 
     @Test func theCountNowIsComparedWithTheUsual() {
@@ -26,7 +26,15 @@ import Testing
 
     @Test func fewPeopleOrNoHistoryIsNotEnoughData() {
         #expect(table.live(count: 4, at: now) == LiveBusyness(level: "not_enough_data", count: nil, usual: 10))
-        let empty = PopularTimesTable(hours: [], now: now, timeZone: utc)
+        let empty = PopularTimesTable(hours: [], people: [:], now: now, timeZone: utc)
         #expect(empty.weeks == 0 && empty.live(count: 20, at: now).level == "not_enough_data")
+    }
+
+    /// Forty visits by four people are four people: the cell stays hidden.
+    @Test func aCellNeedsFiveDistinctPeopleNotFiveVisits() {
+        let hours = (1...4).map { (hourStart: now.addingTimeInterval(-Double($0) * 7 * 86_400 - 1_800), visits: 10) }
+        let few = PopularTimesTable(hours: hours, people: [1 * 24 + 10: 4], now: now, timeZone: utc)
+        #expect(few.days[0].hours[10] == PopularHour(hour: 10, averageVisits: nil, enoughData: false))
+        #expect(few.live(count: 10, at: now).level == "not_enough_data")
     }
 }
