@@ -75,6 +75,23 @@ public final class ChildPlaza: Sendable {
         child.waitUntilExit()
     }
 
+    /// The port it listens on.
+    public var port: Int { baseURL.port ?? 0 }
+
+    /// SIGTERM, as an orchestrator stops a server, without waiting; see `waitForExit`.
+    public func sendTerminate() {
+        guard let child = process.withLock({ $0 }), child.isRunning else { return }
+        Foundation.kill(child.processIdentifier, SIGTERM)
+    }
+
+    /// Waits up to `timeout` for the process to end: its exit status, or nil while it still runs.
+    public func waitForExit(timeout: Duration) async throws -> Int32? {
+        guard let child = process.withLock({ $0 }) else { return nil }
+        let deadline = ContinuousClock.now + timeout
+        while child.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        return child.isRunning ? nil : child.terminationStatus
+    }
+
     public func stop() {
         guard let child = process.withLock({ $0 }), child.isRunning else { return }
         child.terminate()

@@ -16,7 +16,7 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     /// The CSRF token the page forms of this request must carry.
     var csrfToken: String?
     /// The client's address, the subject of per-address rate limits.
-    public let clientAddress: String
+    public internal(set) var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

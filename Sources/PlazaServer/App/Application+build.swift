@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 
@@ -12,13 +13,22 @@ public func buildApplication(
     onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let configuration = services.configuration
+    let network = configuration.network
     let router = try buildRouter(services)
+    var background = services.backgroundServices
+    if let port = network.metricsPort {
+        // `/metrics` on a listener of its own, which the public port does not serve.
+        let metrics = Router(context: AppRequestContext.self)
+        OperationsAPI(services: services).addMetrics(to: metrics)
+        background.append(Application(router: metrics, configuration: .init(address: .hostname(configuration.host, port: port), serverName: "Plaza")))
+    }
     var app = Application(
         router: router,
-        // Upgrade requests go through the same router, so `GET /v1/events` decides (see `EventsAPI`).
-        server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(autoPing: .enabled(timePeriod: .seconds(30)))),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Plaza"),
-        services: services.backgroundServices,
+        server: guardedServer(router, network),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "Plaza",
+            availableConnectionsDelegate: MaximumAvailableConnections(network.maxConnections)),
+        services: background,
         onServerRunning: { channel in
             services.logger.notice("Plaza is listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
             // The processor calls back on loopback (the sandbox runs in this process; a real one gets PLAZA_PUBLIC_URL).
@@ -34,10 +44,31 @@ public func buildApplication(
     return app
 }
 
+/// HTTP/1 with WebSocket upgrades, every connection held to `network`'s deadlines and caps (see `ConnectionGuard`).
+/// Upgrade requests go through the same router, so `GET /v1/events` decides (see `EventsAPI`).
+func guardedServer(_ router: Router<AppRequestContext>, _ network: NetworkConfiguration) -> HTTPServerBuilder {
+    let webSocketResponder = router.buildResponder()
+    let timeouts = ConnectionGuard.Timeouts(
+        header: .milliseconds(Int64(network.headerTimeout * 1_000)), idle: .milliseconds(Int64(network.idleTimeout * 1_000)),
+        body: .milliseconds(Int64(network.bodyTimeout * 1_000)))
+    let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+        http1: .init(
+            idleTimeout: timeouts.idle,
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: network.maxHeaderBytes, maxHeaderListSize: network.maxHeaderBytes, maxHeaderFieldCount: 200)),
+        ws: .init(autoPing: .enabled(timePeriod: .seconds(30))))
+    let counts = ConnectionCounts()
+    return HTTPServerBuilder { responder in
+        GuardedServerChannel(
+            base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
+            timeouts: timeouts, perClient: network.maxConnectionsPerClient, trustedProxies: network.trustedProxies, counts: counts)
+    }
+}
+
 /// The router: middleware outermost first, then the API, the pages and the operational endpoints.
 func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     let pages = WebPages(services: services)
+    router.add(middleware: ClientAddressMiddleware(trustedProxies: services.configuration.network.trustedProxies))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: PlazaMetricsMiddleware(metrics: services.metrics))
     // The origin of the tile template (`https://tiles.example:8443/{z}/{x}/{y}.png` → `https://tiles.example:8443`).

@@ -34,6 +34,8 @@ public struct PlazaConfiguration: Sendable {
     /// Which card processor moves real money in and out (`PLAZA_PAYMENT_GATEWAY`). None by default: a production
     /// server takes no cards until the operator names one; `plaza demo` uses the sandbox.
     public var paymentGateway: PaymentGatewayChoice?
+    /// Timeouts, connection caps, proxies, shutdown and metrics access: what keeps a public server up.
+    public var network = NetworkConfiguration()
 
     public init() {}
 
@@ -135,6 +137,7 @@ public struct PlazaConfiguration: Sendable {
                 fail("PLAZA_PAYMENT_GATEWAY", "must be sandbox (test cards only, no real money), not '\(gateway)'")
             }
         }
+        configuration.network.read(value, fail: fail)
         if case .postgres = configuration.storage, configuration.secretKey == nil {
             fail("PLAZA_SECRET_KEY", "is required with PostgreSQL, so that every Plaza process signs tokens with the same key")
         }

@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import Prometheus
 import ServiceLifecycle
+import UnixSignals
 
 /// What `plaza serve` and `plaza demo` do: configure logging and metrics once for the process, open the
 /// services, and run the server until SIGINT or SIGTERM.
@@ -26,7 +27,12 @@ public enum ServerRunner {
             logger.warning("PLAZA_SMTP_URL is not set: e-mail (verification codes, password resets) is only logged, not sent")
         }
         let app = try buildApplication(services, afterMigrations: afterMigrations)
-        try await app.runService()
+        // SIGTERM or SIGINT: stop accepting, close idle connections, let requests in flight finish within
+        // PLAZA_SHUTDOWN_SECONDS, then cancel what is left (and give that 5 seconds more).
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = .milliseconds(Int64(configuration.network.shutdownSeconds * 1_000))
+        group.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
     }
 
     /// `plaza migrate`: brings the schema up to date and exits.

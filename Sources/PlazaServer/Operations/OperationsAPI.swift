@@ -12,7 +12,8 @@ struct OperationsAPI: Sendable {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("healthz", use: health)
         router.get("readyz", use: ready)
-        router.get("metrics", use: metrics)
+        // With PLAZA_METRICS_PORT the metrics have a listener of their own; else a token, or (dev and demo only) nothing.
+        if services.configuration.network.metricsPort == nil { addMetrics(to: router) }
         router.get("openapi.yaml", use: openAPI)
         let reference = APIReference(services: services)
         router.get("docs/api", use: reference.page)
@@ -34,8 +35,24 @@ struct OperationsAPI: Sendable {
         }
     }
 
-    /// Anyone on the network: Prometheus text. Operators keep `/metrics` off the public internet at the proxy.
+    func addMetrics(to router: Router<AppRequestContext>) {
+        router.get("metrics", use: metrics)
+    }
+
+    /// Prometheus text, for the holder of `PLAZA_METRICS_TOKEN`, on `PLAZA_METRICS_PORT`'s own listener, or in dev and
+    /// demo mode; a production server configured with neither does not serve it (404), since it tells who does what.
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let network = services.configuration.network
+        if let token = network.metricsToken {
+            let given = request.headers[.authorization].flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+            guard Secrets.constantTimeEquals(given, token) else {
+                var error = PlazaError.unauthorized
+                error.headers[.wwwAuthenticate] = "Bearer realm=\"metrics\""
+                throw error
+            }
+        } else if network.metricsPort == nil, services.configuration.mode == .production {
+            throw PlazaError.notFound("page")
+        }
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: services.metrics.render())))

@@ -1,0 +1,105 @@
+import NIOCore
+import NIOHTTP1
+
+/// Holds each HTTP/1 connection to its deadlines, right behind the request decoder, where Hummingbird has none:
+/// a request's head must arrive within `headerTimeout` of the connection opening (or `idleTimeout` of the previous
+/// response: keep-alive), its body within `bodyTimeout` of the head, and a head past the decoder's size limit gets
+/// 431 instead of a bare 400. A client trickling bytes (slowloris) therefore holds a descriptor for seconds, not
+/// forever. A server shutting down closes connections that wait for a head at once.
+///
+/// It steps aside (removes itself) on a WebSocket upgrade, whose frames it must not see.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    struct Timeouts: Sendable {
+        var header: TimeAmount
+        var idle: TimeAmount
+        var body: TimeAmount
+    }
+
+    private enum State {
+        /// Waiting for the next request's head.
+        case awaitingHead
+        /// The head came; the body is arriving.
+        case readingBody
+        /// The whole request came; its response is being written.
+        case responding
+    }
+
+    private let timeouts: Timeouts
+    private var state = State.awaitingHead
+    private var deadline: Scheduled<Void>?
+
+    init(timeouts: Timeouts) {
+        self.timeouts = timeouts
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(timeouts.header, context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(timeouts.header, context: context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if head.headers.contains(name: "upgrade") {
+                // A WebSocket upgrade replaces the HTTP handlers around this one: leave before frames arrive.
+                context.fireChannelRead(data)
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                return
+            }
+            state = .readingBody
+            arm(timeouts.body, context: context)
+        case .body:
+            break
+        case .end:
+            state = .responding
+            deadline?.cancel()
+            deadline = nil
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), state == .responding {
+            state = .awaitingHead
+            arm(timeouts.idle, context: context)
+        }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        // The decoder cannot go on after an error: answer it and close, whatever the handlers behind would do.
+        let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
+        deadline?.cancel()
+        deadline = nil
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: ["connection": "close", "content-length": "0"]))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, state == .awaitingHead {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { context.close(promise: nil) }
+    }
+}
