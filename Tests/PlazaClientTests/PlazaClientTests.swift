@@ -61,6 +61,20 @@ import Testing
         }
     }
 
+    /// The SDK keeps the device token across log-outs: a stranger's wrong passwords do not keep the owner out.
+    @Test func theOwnersDeviceSignsInWhileAStrangerGuesses() async throws {
+        let store = InMemoryTokenStore()
+        try await Self.withLiveClient(store: store) { plaza, accounts in
+            _ = try await accounts.signedIn("zoe")
+            try await plaza.login("zoe", password: AccountsDriver.password)
+            #expect(await store.loadDeviceToken() != nil)
+            try await plaza.logout()
+            for _ in 0..<12 { _ = try await accounts.login("zoe", password: "a stranger's guess") }
+            #expect(try await accounts.login("zoe").problem?.code == .rateLimited)
+            #expect(try await plaza.login("zoe", password: AccountsDriver.password).username == "zoe")
+        }
+    }
+
     @Test func anExpiredAccessTokenIsRefreshedOnceForManyCalls() async throws {
         let store = InMemoryTokenStore()
         try await Self.withLiveClient(store: store) { plaza, mailbox in

@@ -20,9 +20,14 @@ extension PlazaClient {
 
     /// Logs in with e-mail or username; the client keeps the tokens.
     @discardableResult
+    /// Signs in with the device token of the last log-in on this device (kept by the `TokenStore`), so that someone
+    /// guessing this account's password elsewhere does not slow its owner down.
     public func login(_ login: String, password: String, device: String? = nil) async throws -> User {
-        let response: TokenResponse = try await send("POST", "v1/auth/login", body: LoginRequest(login: login, password: password, device: device))
+        let known = await tokens.store.loadDeviceToken()
+        let response: TokenResponse = try await send(
+            "POST", "v1/auth/login", body: LoginRequest(login: login, password: password, device: device, deviceToken: known))
         await tokens.save(Tokens(response))
+        if let deviceToken = response.deviceToken { await tokens.store.saveDeviceToken(deviceToken) }
         return response.user
     }
 

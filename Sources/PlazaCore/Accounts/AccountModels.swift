@@ -79,10 +79,14 @@ public struct LoginRequest: Codable, Sendable, Hashable {
     public var password: String
     /// A name for this device, shown in the session list ("Anna's iPhone").
     public var device: String?
-    public init(login: String, password: String, device: String? = nil) {
+    /// The `deviceToken` of an earlier log-in of this account on this device: while someone else's wrong
+    /// passwords slow the account down, the right password from a device it signed in on before still works.
+    public var deviceToken: String?
+    public init(login: String, password: String, device: String? = nil, deviceToken: String? = nil) {
         self.login = login
         self.password = password
         self.device = device
+        self.deviceToken = deviceToken
     }
 }
 
@@ -93,11 +97,14 @@ public struct TokenResponse: Codable, Sendable, Hashable {
     /// Seconds until `accessToken` expires.
     public var expiresIn: Int
     public var user: User
-    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: User) {
+    /// From a log-in (not a refresh): keep it on the device and send it with the next log-in (`LoginRequest.deviceToken`).
+    public var deviceToken: String?
+    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: User, deviceToken: String? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
         self.user = user
+        self.deviceToken = deviceToken
     }
 }
 

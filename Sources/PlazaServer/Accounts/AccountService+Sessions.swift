@@ -5,9 +5,16 @@ import SQLKit
 
 /// Log-in, tokens and sessions.
 extension AccountService {
-    /// Checks the password, counting failures per account and per client address. The answer is the same
+    /// Checks the password, counting failures per client address and per account. The answer is the same
     /// whether the account does not exist or the password is wrong, and takes as long.
-    func checkCredentials(login raw: String, password: String, client: String, now: Date = Date()) async throws -> UserRecord {
+    ///
+    /// Per account, failures slow further attempts down (`RateLimiter.backOff`) instead of locking the account, and a
+    /// device the account signed in on before (`deviceToken`, OWASP's device cookie) is not slowed by others' failures:
+    /// it has a failure count of its own, and past the limit its token stops counting as known. Returns the user and a
+    /// device token for the next log-in.
+    func checkCredentials(login raw: String, password: String, client: String, deviceToken: String? = nil, now: Date = Date()) async throws
+        -> (user: UserRecord, deviceToken: String)
+    {
         let login = raw.trimmingCharacters(in: .whitespaces).lowercased()
         guard !login.isEmpty, !password.isEmpty else {
             throw PlazaError.validation(
@@ -17,19 +24,44 @@ extension AccountService {
         try await limiter.check(loginAddressRule, client, now: now)
         let user = try await accounts.user(login: login, on: database.sql)
         let subject = user?.id.uuidString ?? login
-        try await limiter.check(loginAccountRule, subject, now: now)
+        let device = user.flatMap { user in deviceToken.flatMap { knownDevice($0, of: user.id) } }
+        if let device {
+            try await limiter.check(loginDeviceRule, device, now: now)
+        } else {
+            try await limiter.backOff(loginAccountRule, subject, maximum: Self.maximumBackOff, now: now)
+        }
         guard try await passwords.verify(password, hash: user?.passwordHash), let user else {
             try await limiter.record(loginAddressRule, client, now: now)
-            try await limiter.record(loginAccountRule, subject, now: now)
+            if let device { try await limiter.record(loginDeviceRule, device, now: now) } else { try await limiter.record(loginAccountRule, subject, now: now) }
             throw PlazaError.invalidCredentials
         }
-        try await limiter.reset(loginAccountRule, subject)
-        return user
+        if let device { try await limiter.reset(loginDeviceRule, device) } else { try await limiter.reset(loginAccountRule, subject) }
+        return (user, device.map { "\($0).\(secrets.hash("device:\(user.id):\($0)"))" } ?? newDeviceToken(for: user.id))
+    }
+
+    /// The longest wait between two log-in attempts of one account from unknown devices.
+    static let maximumBackOff: TimeInterval = 15 * 60
+    var loginDeviceRule: RateLimiter.Rule { .init(bucket: "login-device", limit: limits.loginFailuresPerAccount) }
+
+    /// `<nonce>.<keyed hash of the account and nonce>`: proves an earlier log-in of this account on the device.
+    func newDeviceToken(for user: UUID) -> String {
+        let nonce = Secrets.randomToken(bytes: 16)
+        return "\(nonce).\(secrets.hash("device:\(user):\(nonce)"))"
+    }
+
+    /// The token's nonce when it was made for `user`, else nil (an unknown device).
+    func knownDevice(_ token: String, of user: UUID) -> String? {
+        let parts = token.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, parts[0].utf8.count <= 64, Secrets.constantTimeEquals(parts[1], secrets.hash("device:\(user):\(parts[0])")) else {
+            return nil
+        }
+        return parts[0]
     }
 
     /// API log-in: a new session with an access and a refresh token.
     func login(_ request: LoginRequest, client: String, userAgent: String?, now: Date = Date()) async throws -> TokenResponse {
-        let user = try await checkCredentials(login: request.login, password: request.password, client: client, now: now)
+        let (user, deviceToken) = try await checkCredentials(
+            login: request.login, password: request.password, client: client, deviceToken: request.deviceToken, now: now)
         let device = Self.deviceName(request.device, userAgent: userAgent)
         let refresh = Secrets.randomToken()
         let (sessions, secrets, lifetime) = (sessions, secrets, limits.sessionLifetime)
@@ -38,13 +70,17 @@ extension AccountService {
             try await sessions.addRefreshToken(hash: secrets.hash(refresh), sessionID: id, now: now, on: db)
             return id
         }
-        return try await tokenResponse(user: user, sessionID: sessionID, refreshToken: refresh, now: now)
+        var response = try await tokenResponse(user: user, sessionID: sessionID, refreshToken: refresh, now: now)
+        response.deviceToken = deviceToken
+        return response
     }
 
-    /// Web log-in: a cookie session. Returns the cookie value.
-    func webLogin(login: String, password: String, client: String, userAgent: String?, now: Date = Date()) async throws -> String {
-        let user = try await checkCredentials(login: login, password: password, client: client, now: now)
-        return try await startWebSession(for: user, userAgent: userAgent, now: now)
+    /// Web log-in: a cookie session. Returns the session cookie's value and the device cookie's.
+    func webLogin(login: String, password: String, client: String, userAgent: String?, deviceToken: String?, now: Date = Date()) async throws
+        -> (session: String, device: String)
+    {
+        let (user, device) = try await checkCredentials(login: login, password: password, client: client, deviceToken: deviceToken, now: now)
+        return (try await startWebSession(for: user, userAgent: userAgent, now: now), device)
     }
 
     func startWebSession(for user: UserRecord, userAgent: String?, now: Date = Date()) async throws -> String {

@@ -161,10 +161,11 @@ struct AccountsPages: Sendable {
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         let next = Self.safeNext(form["next"])
-        let token: String
+        let token: (session: String, device: String)
         do {
             token = try await accounts.webLogin(
-                login: form["login"], password: form["password"], client: context.clientAddress, userAgent: request.headers[.userAgent])
+                login: form["login"], password: form["password"], client: context.clientAddress, userAgent: request.headers[.userAgent],
+                deviceToken: request.cookies[WebCookies.device]?.value)
         } catch let error as PlazaError where error.status.code < 500 {
             let page = LoginPage(shell: Shell(title: "Log in", context: context), form: FormState(form, names: ["login", "password"], error: error), next: next)
             var response = renderer.render("accounts/login", page, status: error.status)
@@ -172,7 +173,8 @@ struct AccountsPages: Sendable {
             return response
         }
         var response = PageRenderer.seeOther(next)
-        response.setCookie(WebCookies.session(token, secure: configuration.servesOverTLS, maxAge: Int(configuration.limits.sessionLifetime)))
+        response.setCookie(WebCookies.session(token.session, secure: configuration.servesOverTLS, maxAge: Int(configuration.limits.sessionLifetime)))
+        response.setCookie(WebCookies.device(token.device, secure: configuration.servesOverTLS))
         return response
     }
 

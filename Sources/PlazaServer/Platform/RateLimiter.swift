@@ -30,6 +30,26 @@ struct RateLimiter: Sendable {
         throw PlazaError.rateLimited(retryAfter: retry)
     }
 
+    /// Once `subject` has `rule.limit` events in the window, each further attempt waits twice as long as the one before
+    /// (1 s, 2 s, 4 s … at most `maximum`) after the newest event: it slows guessing down without locking the owner out
+    /// for the whole window. Throws `rate_limited` with `Retry-After` while the wait lasts.
+    func backOff(_ rule: Rule, _ subject: String, maximum: TimeInterval, now: Date = Date()) async throws {
+        let row = try await database.sql.select()
+            .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .column(SQLFunction("MAX", args: SQLColumn("occurred_at")), as: "newest")
+            .from("rate_limit_events")
+            .where("bucket", .equal, rule.bucket)
+            .where("subject", .equal, subject)
+            .where("occurred_at", .greaterThan, now.addingTimeInterval(-window))
+            .first()
+        let count = try row?.decode(column: "n", as: Int.self) ?? 0
+        guard count >= rule.limit, let row, try !row.decodeNil(column: "newest") else { return }
+        let newest = try row.decode(column: "newest", as: Date.self)
+        let wait = min(maximum, pow(2, Double(min(count - rule.limit, 30))))
+        let remaining = newest.addingTimeInterval(wait).timeIntervalSince(now)
+        if remaining > 0 { throw PlazaError.rateLimited(retryAfter: max(1, Int(remaining.rounded(.up)))) }
+    }
+
     /// Counts one event.
     func record(_ rule: Rule, _ subject: String, now: Date = Date()) async throws {
         try await database.sql.insert(into: "rate_limit_events")

@@ -8,6 +8,12 @@ import PlazaCore
 enum WebCookies {
     static let session = "plaza_session"
     static let csrf = "plaza_csrf"
+    /// Proof of an earlier log-in on this browser (see `AccountService.checkCredentials`), sent only to `/login`.
+    static let device = "plaza_device"
+
+    static func device(_ value: String, secure: Bool) -> Cookie {
+        Cookie(name: device, value: value, maxAge: 365 * 86_400, path: "/login", secure: secure, httpOnly: true, sameSite: .strict)
+    }
 
     static func session(_ value: String, secure: Bool, maxAge: Int) -> Cookie {
         Cookie(name: session, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
