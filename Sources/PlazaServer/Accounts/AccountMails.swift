@@ -24,6 +24,17 @@ enum AccountMails {
                 """)
     }
 
+    static func addressInUse(to email: String, baseURL: String) -> OutgoingMail {
+        OutgoingMail(
+            to: email, subject: "Someone asked to use your address for another account",
+            text: """
+                Someone asked to move another Plaza account to this e-mail address, which already belongs to an account.
+                Nothing changed: an address belongs to one account only.
+
+                If it was you and you meant this account, log in at \(baseURL)/login. If it was not you, you can ignore this message.
+                """)
+    }
+
     static func resetCode(to email: String, code: String, minutes: Int, baseURL: String) -> OutgoingMail {
         OutgoingMail(
             to: email, subject: "Reset your Plaza password: \(code)",

@@ -37,23 +37,23 @@ extension AccountService {
     }
 
     /// Moves the account to a new address, which must be verified again with a mailed code.
+    /// Mails a code to the new address; the account keeps its address until the code comes back (`verifyEmail`).
+    /// Whether another account has the new address is not told: that address gets a notice instead of a code, and
+    /// the answer is the same. Limited per account and per address, like every code mail.
     func changeEmail(_ identity: Identity, _ request: ChangeEmailRequest, client: String, now: Date = Date()) async throws -> User {
         let email = AccountRules.normalizedEmail(request.email)
         if let problem = AccountRules.emailProblem(email) { throw PlazaError.validation(field: "email", problem) }
         try await requirePassword(identity, request.password, field: "password", client: client, now: now)
+        try await limiter.hit(mailAccountRule, identity.user.id.uuidString, now: now)
         try await limiter.hit(mailAccountRule, email, now: now)
-        var user = identity.user
-        user.email = email
-        user.emailVerified = false
-        let (accounts, updated) = (accounts, user)
+        let (accounts, outbox, baseURL, user) = (accounts, outbox, baseURL, identity.user)
         try await database.transaction { db in
-            if email != identity.user.email, try await accounts.emailExists(email, on: db) {
-                throw PlazaError.conflict(field: "email", "Another account uses this address.")
+            if let owner = try await accounts.user(email: email, on: db), owner.id != user.id {
+                try await outbox.enqueue(AccountMails.addressInUse(to: email, baseURL: baseURL), on: db, now: now)
+            } else {
+                try await self.queueCode(.verifyEmail, userID: user.id, email: email, now: now, on: db)
             }
-            try await accounts.update(updated, on: db, now: now)
-            try await self.queueCode(.verifyEmail, userID: updated.id, email: email, now: now, on: db)
         }
-        identities.clear()
         mailQueued()
         return user.dto
     }

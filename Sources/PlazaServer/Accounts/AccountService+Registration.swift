@@ -28,6 +28,9 @@ extension AccountService {
                 throw PlazaError.conflict(field: "username", "This username is taken.")
             }
             if try await accounts.emailExists(email, on: db) {
+                // The same answer as for a new address, all the way: the username is taken from now on as it would be by
+                // the new (unverified) account, and neither can log in (see `checkCredentials`).
+                try await accounts.reserve(username, reason: "signup", on: db, now: now)
                 try await outbox.enqueue(AccountMails.alreadyRegistered(to: email, baseURL: baseURL), on: db, now: now)
                 return
             }
@@ -45,7 +48,13 @@ extension AccountService {
         user.email = email
         user.emailVerified = true
         let (accounts, verified) = (self.accounts, user)
-        try await database.transaction { db in try await accounts.update(verified, on: db, now: now) }
+        try await database.transaction { db in
+            // An address confirmed for a change of e-mail may have been taken since: only its owner, holding the code, learns so.
+            if try await accounts.user(email: email, on: db).map({ $0.id != verified.id }) ?? false {
+                throw PlazaError.conflict(field: "email", "Another account uses this address now.")
+            }
+            try await accounts.update(verified, on: db, now: now)
+        }
         identities.clear()
         return verified.dto
     }
@@ -121,7 +130,11 @@ extension AccountService {
             errors: [FieldError(field: "code", message: "The code is wrong or has expired.")])
         let (accounts, codes, secrets, limits) = (accounts, codes, secrets, limits)
         let user: UserRecord? = try await database.transaction { db in
-            guard let user = try await accounts.user(email: email, on: db) else { return nil }
+            // A code to verify a new address was sent to that address, which the account does not have yet.
+            let holder = purpose == .verifyEmail ? try await codes.holder(email: email, purpose: purpose, on: db) : nil
+            var found = if let holder { try await accounts.user(id: holder, on: db) } else { UserRecord?.none }
+            if found == nil { found = try await accounts.user(email: email, on: db) }
+            guard let user = found else { return nil }
             let outcome = try await codes.consume(
                 userID: user.id, purpose: purpose, codeHash: secrets.hash(code), maxAttempts: limits.codeAttempts, now: now, on: db)
             guard case .accepted = outcome else { return nil }

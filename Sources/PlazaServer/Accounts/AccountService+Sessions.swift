@@ -30,7 +30,9 @@ extension AccountService {
         } else {
             try await limiter.backOff(loginAccountRule, subject, maximum: Self.maximumBackOff, now: now)
         }
-        guard try await passwords.verify(password, hash: user?.passwordHash), let user else {
+        // An unverified account cannot log in (for everyone): a sign-up with a taken address creates none, so a log-in
+        // that worked only for a free address would tell the two apart.
+        guard try await passwords.verify(password, hash: user?.passwordHash), let user, user.emailVerified else {
             try await limiter.record(loginAddressRule, client, now: now)
             if let device { try await limiter.record(loginDeviceRule, device, now: now) } else { try await limiter.record(loginAccountRule, subject, now: now) }
             throw PlazaError.invalidCredentials

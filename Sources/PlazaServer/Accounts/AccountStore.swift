@@ -32,8 +32,16 @@ struct AccountStore: Sendable {
         try await db.select().column("id").from("users").where("email", .equal, email).first() != nil
     }
 
+    /// Whether an account has the username, or it is reserved (see `M0007_ReservedUsernames`).
     func usernameExists(_ username: String, on db: any SQLDatabase) async throws -> Bool {
-        try await db.select().column("id").from("users").where("username", .equal, username).first() != nil
+        if try await db.select().column("id").from("users").where("username", .equal, username).first() != nil { return true }
+        return try await db.select().column("username").from("reserved_usernames").where("username", .equal, username).first() != nil
+    }
+
+    /// Keeps `username` from being taken (`reason`: `deleted` or `signup`).
+    func reserve(_ username: String, reason: String, on db: any SQLDatabase, now: Date) async throws {
+        try await db.insert(into: "reserved_usernames").columns("username", "reason", "reserved_at")
+            .values(SQLBind(username), SQLBind(reason), SQLBind(now)).ignoringConflicts(with: ["username"]).run()
     }
 
     /// Writes the mutable fields of `user` back.
@@ -55,6 +63,10 @@ struct AccountStore: Sendable {
     /// still point at an account: it becomes `deleted-<id>` with no way to log in.
     func erase(_ id: UUID, on db: any SQLDatabase, now: Date) async throws {
         let tombstone = "deleted-\(id.uuidString.lowercased())"
+        // The name stays taken: others' history shows "Deleted user", and must never come to mean a stranger.
+        if let row = try await db.select().column("username").from("users").where("id", .equal, id).first() {
+            try await reserve(try row.decode(column: "username", as: String.self), reason: "deleted", on: db, now: now)
+        }
         try await db.update("users")
             .set("email", to: "\(tombstone)@deleted.invalid")
             .set("username", to: tombstone)

@@ -78,13 +78,12 @@ extension AccountsPages {
 
     @Sendable func changeEmail(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
-        let user: User
         do {
-            user = try await accounts.changeEmail(context.identity, ChangeEmailRequest(email: form["email"], password: form["password"]), client: context.clientAddress)
+            _ = try await accounts.changeEmail(context.identity, ChangeEmailRequest(email: form["email"], password: form["password"]), client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
             return try await renderAccount(context: context, email: FormState(form, names: ["email", "password"], error: error), status: error.status)
         }
-        return PageRenderer.seeOther("/verify-email?email=\(Self.escape(user.email))&notice=sent")
+        return PageRenderer.seeOther("/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(form["email"])))&notice=sent")
     }
 
     @Sendable func revokeSession(_ request: Request, context: AuthenticatedContext) async throws -> Response {

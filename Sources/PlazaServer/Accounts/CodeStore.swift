@@ -26,6 +26,12 @@ struct CodeStore: Sendable {
             .run()
     }
 
+    /// The account a live code of `purpose` was sent to `email` for.
+    func holder(email: String, purpose: Purpose, on db: any SQLDatabase) async throws -> UUID? {
+        try await db.select().column("user_id").from("email_codes").where("email", .equal, email).where("purpose", .equal, purpose.rawValue)
+            .where("consumed_at", .is, SQLLiteral.null).first().map { try $0.decode(column: "user_id", as: UUID.self) }
+    }
+
     /// Checks a code. A wrong guess counts against the code; after `maxAttempts` it is dead.
     func consume(userID: UUID, purpose: Purpose, codeHash: String, maxAttempts: Int, now: Date, on db: any SQLDatabase) async throws -> Outcome {
         guard let row = try await db.select().columns("id", "email", "code_hash", "attempts", "expires_at").from("email_codes")

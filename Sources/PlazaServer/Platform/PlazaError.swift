@@ -40,7 +40,9 @@ public struct PlazaError: Error, Sendable {
 
     public static let unauthorized = PlazaError(.unauthorized, .unauthorized, "Log in to continue.")
     public static let invalidToken = PlazaError(.unauthorized, .invalidToken, "The token is invalid or has expired.")
-    public static let invalidCredentials = PlazaError(.unauthorized, .invalidCredentials, "The log-in or password is wrong.")
+    public static let invalidCredentials = PlazaError(
+        .unauthorized, .invalidCredentials, "The log-in or password is wrong.",
+        detail: "If you signed up recently, enter the code we e-mailed you first.")
     public static let forbidden = PlazaError(.forbidden, .forbidden, "You may not do this.")
     public static let emailNotVerified = PlazaError(
         .forbidden, .emailNotVerified, "Verify your e-mail address first.", detail: "Enter the code we e-mailed you, or ask for a new one.")

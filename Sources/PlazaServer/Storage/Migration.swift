@@ -16,5 +16,6 @@ enum Migrations {
         M0004_Wallet(),  // ledger accounts, journal, postings, activity, top-ups, withdrawals, charges, pay codes, blocks
         M0005_Inbox(),  // inbox seen marks; indexes for a customer's and a merchant's charges by time
         M0006_CrowdPeople(),  // keyed marks of the distinct people behind each popular-times cell
+        M0007_ReservedUsernames(),  // usernames of deleted accounts and of sign-ups with a taken address
     ]
 }

@@ -96,6 +96,32 @@ import Testing
         }
     }
 
+    /// Everything a stranger can do after signing up with an address answers alike whether the address was free or
+    /// taken: the sign-up, logging in with it, and signing up again with the same username.
+    @Test(arguments: TestEngine.enabled)
+    func aSignUpTellsNothingOfWhetherTheAddressWasTaken(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let accounts = AccountsDriver(client)
+            _ = try await accounts.signedIn("zoe")
+            func probe(_ email: String, as username: String) async throws -> [String] {
+                let signUp = try await client.send(
+                    .post, "/v1/auth/register",
+                    json: RegisterRequest(email: email, username: username, displayName: "Probe", password: "the prober's own passphrase"))
+                let byName = try await accounts.login(username, password: "the prober's own passphrase")
+                let byAddress = try await accounts.login(email, password: "the prober's own passphrase")
+                let again = try await client.send(
+                    .post, "/v1/auth/register",
+                    json: RegisterRequest(email: "other-\(username)@example.net", username: username, displayName: "Probe", password: AccountsDriver.password))
+                func shape(_ response: TestResponse) -> String { "\(response.status.code) \(response.problem?.code.rawValue ?? "-")" }
+                return [shape(signUp), shape(byName), shape(byAddress), shape(again)]
+            }
+            let taken = try await probe("zoe@example.com", as: "probe1")
+            let free = try await probe("nobody-yet@example.com", as: "probe2")
+            #expect(taken == free)
+            #expect(taken == ["201 -", "401 invalid_credentials", "401 invalid_credentials", "409 conflict"])
+        }
+    }
+
     @Test(arguments: TestEngine.enabled)
     func manySimultaneousSignUpsAllSucceed(_ engine: TestEngine) async throws {
         // All 24 come from one test address: lift the per-address sign-up limit (20), which this test is not about

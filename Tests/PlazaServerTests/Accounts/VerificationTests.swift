@@ -64,13 +64,18 @@ import Testing
         }
     }
 
-    @Test func unverifiedAccountsCanLogIn() async throws {
+    /// A sign-up with a taken address creates no account; were unverified accounts able to log in, logging in after a
+    /// sign-up would tell a taken address from a free one. So nobody logs in before verifying, and it looks alike.
+    @Test func unverifiedAccountsCannotLogInAndLookLikeAWrongPassword() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let accounts = AccountsDriver(client)
             try await accounts.register("zoe")
             let login = try await accounts.login("zoe")
-            #expect(login.status == .ok)
-            #expect(try login.decode(TokenResponse.self).user.emailVerified == false)
+            let wrong = try await accounts.login("nobody")
+            #expect(login.status == .unauthorized && login.problem?.code == .invalidCredentials)
+            #expect(login.text == wrong.text)
+            try await accounts.verify("zoe")
+            #expect(try await accounts.login("zoe").status == .ok)
         }
     }
 }
