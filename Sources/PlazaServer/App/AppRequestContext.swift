@@ -15,6 +15,8 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     var rejectedBearer = false
     /// The CSRF token the page forms of this request must carry.
     var csrfToken: String?
+    /// The visitor's CSRF nonce cookie, when they had one (a form posted without it is refused).
+    var csrfNonce: String?
     /// The client's address, the subject of per-address rate limits.
     public internal(set) var clientAddress: String
 

@@ -78,6 +78,8 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
         return String(template[..<scheme.upperBound] + rest.prefix { $0 != "/" })
     }
     router.add(middleware: SecurityHeadersMiddleware(hsts: services.configuration.servesOverTLS, tileOrigin: tiles))
+    router.add(
+        middleware: CookieAuthMiddleware(accounts: services.accounts, secrets: services.secrets, secure: services.configuration.servesOverTLS))
     let contract = ContractRoutes(specText: APIReference.specText)
     router.add(
         middleware: ErrorMiddleware(declaredMethods: { contract.methods(for: $0) }) { error, request, context in

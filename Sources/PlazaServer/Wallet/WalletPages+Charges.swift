@@ -127,7 +127,10 @@ extension WalletPages {
             try await action()
         } catch let error as PlazaError where error.status.code < 500 {
             if script { return error.problemResponse() }
-            return back == "/wallet/charges" ? try await renderCharges(context: context, error: error) : PageRenderer.seeOther(back)
+            if back == "/wallet/charges" { return try await renderCharges(context: context, error: error) }
+            // The counter: the same page again, saying what was refused and why.
+            let message = error.errors?.first?.message ?? error.detail.map { "\(error.title) \($0)" } ?? error.title
+            return try await renderCounter(context: context, alert: "\(success == "refunded" ? "Refund" : "Cancel") refused: \(message)", status: error.status)
         }
         return script ? try .json(Acknowledgement(status: success)) : PageRenderer.seeOther("\(back)?notice=\(success)")
     }

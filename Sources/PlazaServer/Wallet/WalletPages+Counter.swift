@@ -67,13 +67,15 @@ extension WalletPages {
         try await renderCounter(context: context, notice: notice(request))
     }
 
-    func renderCounter(context: AuthenticatedContext, notice: String? = nil, form: FormState? = nil, status: HTTPResponse.Status = .ok) async throws
-        -> Response
-    {
+    func renderCounter(
+        context: AuthenticatedContext, notice: String? = nil, alert: String? = nil, form: FormState? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let id = try Query.id(context.parameters, "businessId", "business")
         let business = try await wallet.places.requireMember(context.identity, of: id)
+        var shell = Shell(title: "\(business.name) counter", context: context, notice: notice)
+        shell.alert = alert
         let page = CounterPage(
-            shell: Shell(title: "\(business.name) counter", context: context, notice: notice), name: business.name,
+            shell: shell, name: business.name,
             live: try await counterLive(context, business: id), form: form ?? FormState(names: ["customer", "payCode", "amount", "description"]),
             key: UUID().uuidString, currency: currency)
         return renderer.render("wallet/counter", page, status: status)

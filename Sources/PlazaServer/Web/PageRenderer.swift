@@ -19,6 +19,8 @@ struct Shell: Sendable {
     var user: SignedIn?
     /// A one-line confirmation at the top ("Your password was changed.").
     var notice: String?
+    /// A one-line refusal at the top, for an action that was not done ("Refund refused: ...").
+    var alert: String?
 
     init(title: String, context: AppRequestContext, notice: String? = nil) {
         self.init(title: title, identity: context.identity, csrf: context.csrfToken, notice: notice)

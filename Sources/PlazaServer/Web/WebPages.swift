@@ -13,8 +13,7 @@ struct WebPages: Sendable {
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
-        let pages = router.group().add(
-            middleware: CookieAuthMiddleware(accounts: services.accounts, secrets: services.secrets, secure: services.configuration.servesOverTLS))
+        let pages = router.group().add(middleware: CSRFMiddleware(secrets: services.secrets))
         pages.get("/", use: home)
         AccountsPages(accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
         PlacesPages(places: services.places, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)

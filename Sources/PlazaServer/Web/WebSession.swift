@@ -28,8 +28,9 @@ enum WebCookies {
     }
 }
 
-/// Finds the signed-in user of a page request from the session cookie, and prepares the CSRF token that
-/// the page's forms carry. A new visitor gets a CSRF nonce cookie on the response.
+/// Finds the signed-in user of a page request from the session cookie, and prepares the CSRF token that the page's
+/// forms carry. A new visitor gets a CSRF nonce cookie on the response. It runs outside the error middleware, so an
+/// error page shows the signed-in header too; the API (`/v1`) is left alone.
 struct CookieAuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let accounts: AccountService
@@ -37,28 +38,43 @@ struct CookieAuthMiddleware: RouterMiddleware {
     let secure: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        // Neither the API nor shared, cached files (which must carry no per-visitor cookie).
+        guard !(path == "/v1" || path.hasPrefix("/v1/") || path.hasPrefix("/static/")) else { return try await next(request, context) }
         var context = context
         let cookies = request.cookies
         if let token = cookies[WebCookies.session]?.value, !token.isEmpty {
-            context.identity = try await accounts.identity(cookie: token)
+            // A database hiccup here makes the visitor anonymous for one page instead of failing it.
+            context.identity = (try? await accounts.identity(cookie: token)) ?? nil
         }
         let existingNonce = cookies[WebCookies.csrf]?.value.nilIfEmpty
         let nonce = existingNonce ?? Secrets.randomToken(bytes: 16)
         context.csrfToken = CSRF.token(for: nonce, secrets: secrets)
+        context.csrfNonce = existingNonce
+        var response = try await next(request, context)
+        if existingNonce == nil { response.setCookie(WebCookies.csrf(nonce, secure: secure)) }
+        return response
+    }
+}
+
+/// Refuses a page form posted without the CSRF token of the visitor's nonce (see `CookieAuthMiddleware`).
+struct CSRFMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let secrets: Secrets
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
         if request.method == .post {
             if let header = request.headers[CSRF.header] {
                 // Scripts of our pages (the browser's location, live lists) send the token as a header.
-                try CSRF.check(token: header, nonce: existingNonce, secrets: secrets)
+                try CSRF.check(token: header, nonce: context.csrfNonce, secrets: secrets)
             } else {
                 // Collected here once; the handler reads the same buffered body.
                 let body = (try? await request.collectBody(upTo: 1 << 20)).map { String(buffer: $0) } ?? ""
-                try CSRF.check(token: FormData(body)["_csrf"], nonce: existingNonce, secrets: secrets)
+                try CSRF.check(token: FormData(body)["_csrf"], nonce: context.csrfNonce, secrets: secrets)
             }
         }
-        var response = try await next(request, context)
-        if existingNonce == nil { response.setCookie(WebCookies.csrf(nonce, secure: secure)) }
-        return response
+        return try await next(request, context)
     }
 }
 
