@@ -68,10 +68,13 @@ public struct TopUp: Codable, Sendable, Hashable, Identifiable {
 public struct WithdrawalRequest: Codable, Sendable, Hashable {
     public var amount: Int64
     public var currency: String
+    /// Pay out of this business's balance instead of your own (its owners only).
+    public var businessId: UUID?
 
-    public init(amount: Int64, currency: String) {
+    public init(amount: Int64, currency: String, businessId: UUID? = nil) {
         self.amount = amount
         self.currency = currency
+        self.businessId = businessId
     }
 }
 

@@ -61,8 +61,9 @@ extension AccountService {
     /// Erases the account's personal data and signs out everywhere.
     func deleteAccount(_ identity: Identity, password: String, client: String, now: Date = Date()) async throws {
         try await requirePassword(identity, password, field: "password", client: client, now: now)
-        let (accounts, sessions) = (accounts, sessions)
+        let (accounts, sessions, check) = (accounts, sessions, accountErasureCheck)
         try await database.transaction { db in
+            try await check(identity.user, db)
             try await sessions.revokeAll(userID: identity.user.id, except: nil, now: now, on: db)
             try await accounts.erase(identity.user.id, on: db, now: now)
         }

@@ -18,6 +18,9 @@ struct AccountService: Sendable {
     let baseURL: String
     /// Tells the outbox that mail was committed.
     let mailQueued: @Sendable () -> Void
+    /// Other domains' reasons to keep an account, checked in the transaction that would erase it (money in the
+    /// wallet, a business with no other owner).
+    var accountErasureCheck: @Sendable (UserRecord, any SQLDatabase) async throws -> Void = { _, _ in }
     /// Erases what other domains hold about an account that was just deleted.
     var accountErased: @Sendable (UserRecord) async throws -> Void = { _ in }
     /// Tells other domains that what others see of an account (its display name) changed.

@@ -81,7 +81,18 @@ public final class PlazaServices: Sendable {
             tokens: await AccessTokens(secretKey: secretKey, lifetime: configuration.limits.accessTokenLifetime),
             passwords: try await PasswordHasher(cost: configuration.bcryptCost), limiter: limiter, idempotency: idempotency, limits: configuration.limits,
             baseURL: configuration.baseURL, mailQueued: { outbox.nudge() })
-        accounts.accountErased = { user in try await places.eraseUser(user) }
+        let wallet = wallet
+        // Nothing may be stranded: no account or business goes while it holds money or open charges, no business is
+        // left without an owner.
+        accounts.accountErasureCheck = { user, db in
+            try await wallet.requireNothingHeld(by: user.id, business: false, on: db)
+            try await places.requireNotLastOwner(user.id, on: db)
+        }
+        places.businessDeletionChecks.add { business, db in try await wallet.requireNothingHeld(by: business, business: true, on: db) }
+        accounts.accountErased = { user in
+            try await places.eraseUser(user)
+            try await wallet.eraseUser(user.id)
+        }
         accounts.accountChanged = { user in try await places.userChanged(user) }
         self.accounts = accounts
         templates = try await Templates.load()

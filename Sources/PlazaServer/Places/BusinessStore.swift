@@ -126,6 +126,20 @@ struct BusinessStore: Sendable {
             .returning("user_id").first() != nil
     }
 
+    /// The names of the businesses whose only owner is `user`.
+    func soleOwnerships(user: UUID, on db: any SQLDatabase) async throws -> [String] {
+        try await db.raw(
+            """
+            SELECT b.name FROM business_members m JOIN businesses b ON b.id = m.business_id
+            WHERE m.user_id = \(bind: user) AND m.role = \(bind: BusinessRole.owner.rawValue)
+            AND NOT EXISTS (
+                SELECT 1 FROM business_members o
+                WHERE o.business_id = m.business_id AND o.role = \(bind: BusinessRole.owner.rawValue) AND o.user_id <> m.user_id)
+            ORDER BY b.name
+            """
+        ).all().map { try $0.decode(column: "name", as: String.self) }
+    }
+
     func removeMemberships(user: UUID, on db: any SQLDatabase) async throws {
         try await db.delete(from: "business_members").where("user_id", .equal, user).run()
     }

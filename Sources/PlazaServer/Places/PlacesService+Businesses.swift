@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PlazaCore
 import SQLKit
 
@@ -61,7 +62,9 @@ extension PlacesService {
 
     func deleteBusiness(_ identity: Identity, _ id: UUID) async throws {
         _ = try await requireMember(identity, of: id, owner: true)
+        let checks = businessDeletionChecks
         try await withFeed { db in
+            try await checks(id, on: db)
             try await businesses.delete(id: id, on: db)
             return ((), [.catalogChanged])
         }
@@ -142,6 +145,16 @@ extension PlacesService {
     func members(_ identity: Identity, business: UUID) async throws -> [BusinessMember] {
         _ = try await requireMember(identity, of: business)
         return try await businesses.members(business: business, on: database.sql)
+    }
+
+    /// Refuses to let the account go while it is the last owner of a business: the business would stay public with
+    /// nobody to run it, withdraw its money or answer for its charges.
+    func requireNotLastOwner(_ user: UUID, on db: any SQLDatabase) async throws {
+        let names = try await businesses.soleOwnerships(user: user, on: db)
+        guard let first = names.first else { return }
+        throw PlazaError(
+            .conflict, .conflict, "You are the only owner of \(first)\(names.count > 1 ? " and \(names.count - 1) more" : "").",
+            detail: "Make someone else an owner (My business → Staff) or delete the business first.")
     }
 
     /// Links an account by username, or changes its role. An owner cannot demote the last owner.

@@ -15,6 +15,8 @@ struct PlacesService: Sendable {
     let obfuscator: MapObfuscator
     /// Keys the marks that tell a popular-times cell's people apart (see `M0006_CrowdPeople`).
     let secrets: Secrets
+    /// Other domains' reasons to keep a business (the wallet: money or charges still in it).
+    let businessDeletionChecks = VetoSlot<UUID>()
     let logger: Logger
 
     let businesses = BusinessStore()

@@ -17,5 +17,6 @@ enum Migrations {
         M0005_Inbox(),  // inbox seen marks; indexes for a customer's and a merchant's charges by time
         M0006_CrowdPeople(),  // keyed marks of the distinct people behind each popular-times cell
         M0007_ReservedUsernames(),  // usernames of deleted accounts and of sign-ups with a taken address
+        M0008_BusinessFunding(),  // withdrawals from a business's balance, by its owners
     ]
 }

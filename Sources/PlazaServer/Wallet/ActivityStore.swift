@@ -94,4 +94,10 @@ struct ActivityStore: Sendable {
         if let until = filter.until { query = query.where("created_at", .lessThan, until) }
         return try await query.newestFirst(after: after, in: "wallet_activity", by: "created_at").limit(limit).all().map(ActivityRecord.init(row:))
     }
+
+    /// Entries whose counterpart was `user` name "Deleted user" from now on (no username).
+    func forgetCounterpart(_ user: UUID, on db: any SQLDatabase) async throws {
+        try await db.update("wallet_activity").set("counterpart_name", to: "Deleted user").set("counterpart_username", to: SQLLiteral.null)
+            .where("counterpart_kind", .equal, Party.Kind.user.rawValue).where("counterpart_id", .equal, user).run()
+    }
 }

@@ -44,7 +44,7 @@ struct ChargeRecord: Sendable {
     func dto(now: Date = Date()) -> Charge {
         Charge(
             id: id, reference: reference, business: Party(kind: .business, id: businessId, name: businessName),
-            customer: Party(kind: .user, username: customerUsername, name: customerName), amount: amount, currency: currency, items: items,
+            customer: Party(kind: .user, username: customerUsername.isEmpty ? nil : customerUsername, name: customerName), amount: amount, currency: currency, items: items,
             message: message, status: status(at: now), refundedAmount: refundedAmount, createdAt: createdAt, expiresAt: expiresAt,
             decidedAt: status == .pending && expiresAt <= now ? expiresAt : decidedAt)
     }
@@ -75,6 +75,17 @@ extension ChargeRecord {
 /// All SQL of charges, charge blocks and pay codes.
 struct ChargeStore: Sendable {
     private static var columns: [SQLIdentifier] { ChargeRecord.columns.map { SQLIdentifier($0) } }
+
+    /// Charges of a business still waiting for its customers.
+    func pendingCount(business: UUID, on db: any SQLDatabase) async throws -> Int {
+        try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("charges").where("business_id", .equal, business)
+            .where("status", .equal, ChargeStatus.pending.rawValue).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
+    /// A deleted customer shows as "Deleted user" on the businesses' charges and receipts.
+    func forgetCustomer(_ user: UUID, on db: any SQLDatabase) async throws {
+        try await db.update("charges").set("customer_name", to: "Deleted user").set("customer_username", to: "").where("customer_id", .equal, user).run()
+    }
 
     func insert(_ charge: ChargeRecord, on db: any SQLDatabase) async throws {
         try await db.insert(into: "charges").columns(ChargeRecord.columns).values(try charge.values()).run()

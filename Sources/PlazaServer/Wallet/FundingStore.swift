@@ -10,7 +10,10 @@ struct FundingRecord: Sendable {
     }
 
     var id = UUID()
+    /// Who asked; the money is theirs unless `business` says whose it is.
     var user: UUID
+    /// A withdrawal from this business's balance, asked by one of its owners.
+    var business: UUID?
     var amount: Int64
     var currency: String
     var status: FundingStatus = .pending
@@ -22,12 +25,16 @@ struct FundingRecord: Sendable {
     var updatedAt: Date
 
     static let columns = [
-        "id", "user_id", "amount", "currency", "status", "card_brand", "card_last4", "gateway_id", "failure_code", "created_at", "updated_at",
+        "id", "user_id", "business_id", "amount", "currency", "status", "card_brand", "card_last4", "gateway_id", "failure_code", "created_at",
+        "updated_at",
     ]
+
+    /// Whose balance the money leaves or reaches: the business's or the user's.
+    var owner: (id: UUID, kind: LedgerAccountKind) { business.map { ($0, .business) } ?? (user, .user) }
 
     var values: [any SQLExpression] {
         [
-            SQLBind(id), SQLBind(user), SQLBind(amount), SQLBind(currency), SQLBind(status.rawValue), SQLBind(cardBrand), SQLBind(cardLast4),
+            SQLBind(id), SQLBind(user), SQLBind(business), SQLBind(amount), SQLBind(currency), SQLBind(status.rawValue), SQLBind(cardBrand), SQLBind(cardLast4),
             SQLBind(gatewayId), SQLBind(failureCode), SQLBind(createdAt), SQLBind(updatedAt),
         ]
     }
@@ -47,6 +54,7 @@ extension FundingRecord {
     init(row: any SQLRow) throws {
         id = try row.decode(column: "id", as: UUID.self)
         user = try row.decode(column: "user_id", as: UUID.self)
+        business = try row.decode(column: "business_id", as: UUID?.self)
         amount = try row.decode(column: "amount", as: Int64.self)
         currency = try row.decode(column: "currency", as: String.self)
         status = FundingStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .pending

@@ -12,6 +12,7 @@ extension WalletPages {
         signedIn.post("counter/:businessId/charge", use: chargeCustomer)
         signedIn.post("counter/:businessId/charges/:id/cancel", use: cancelCharge)
         signedIn.post("counter/:businessId/charges/:id/refund", use: refundCharge)
+        signedIn.post("counter/:businessId/payout", use: payOut)
     }
 
     /// The live part of the counter: the fragment the script reloads.
@@ -45,6 +46,7 @@ extension WalletPages {
         var live: CounterLive
         var form: FormState
         var key: String
+        var payoutKey: String
         var currency: String
     }
 
@@ -77,7 +79,7 @@ extension WalletPages {
         let page = CounterPage(
             shell: shell, name: business.name,
             live: try await counterLive(context, business: id), form: form ?? FormState(names: ["customer", "payCode", "amount", "description"]),
-            key: UUID().uuidString, currency: currency)
+            key: UUID().uuidString, payoutKey: UUID().uuidString, currency: currency)
         return renderer.render("wallet/counter", page, status: status)
     }
 
@@ -126,5 +128,22 @@ extension WalletPages {
                 _ = try await wallet.refundCharge(context.identity, id: id, RefundRequest(amount: amount), claim: claim)
             }
         }
+    }
+
+    /// Owners: pays the business's balance (or part of it) out to the bank; refused ones say why on the counter.
+    @Sendable func payOut(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let business = try Query.id(context.parameters, "businessId", "business")
+        let form = try await request.decodeForm(limit: limit)
+        let back = "/wallet/counter/\(business.uuidString.lowercased())"
+        do {
+            let amount = try Self.amount(form["amount"], currency: currency)
+            _ = try await once(form, action: "payout", context: context) { claim in
+                _ = try await wallet.withdraw(context.identity, WithdrawalRequest(amount: amount, currency: currency, businessId: business), claim: claim)
+            }
+        } catch let error as PlazaError where error.status.code < 500 {
+            let message = error.errors?.first?.message ?? error.detail.map { "\(error.title) \($0)" } ?? error.title
+            return try await renderCounter(context: context, alert: "Pay-out refused: \(message)", status: error.status)
+        }
+        return PageRenderer.seeOther("\(back)?notice=withdrawn")
     }
 }

@@ -20,6 +20,7 @@ struct WalletPages: Sendable {
         "charged": "Charge sent to the customer: it appears below until they answer.",
         "cancelled": "Charge cancelled.",
         "refunded": "Refund sent.",
+        "withdrawn": "Withdrawal started: the money has left the balance and reaches the bank account on file in 1 to 3 working days.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -27,6 +28,7 @@ struct WalletPages: Sendable {
         signedIn.get("", use: page)
         signedIn.post("top-up", use: topUp)
         signedIn.post("send", use: send)
+        signedIn.post("withdraw", use: withdraw)
         signedIn.post("pay-code", use: payCode)
         signedIn.get("activity.csv", use: csv)
         addChargeRoutes(to: signedIn)
@@ -59,6 +61,8 @@ struct WalletPages: Sendable {
         var testMode: Bool
         var sendForm: FormState
         var sendKey: String
+        var withdrawForm: FormState
+        var withdrawKey: String
         var history: [ActivityRow]
         var olderCursor: String?
         var empty: Bool
@@ -87,7 +91,7 @@ struct WalletPages: Sendable {
 
     func render(
         context: AuthenticatedContext, cursor: String? = nil, notice: String? = nil, topUpForm: FormState? = nil, sendForm: FormState? = nil,
-        payCode: PayCode? = nil, status: HTTPResponse.Status = .ok
+        withdrawForm: FormState? = nil, payCode: PayCode? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let balances = try await wallet.wallet(context.identity)
         let history = try await wallet.activity(owner: context.identity.user.id, filter: ActivityFilter(), limit: cursor == nil ? nil : 20, cursor: cursor)
@@ -100,7 +104,9 @@ struct WalletPages: Sendable {
                     pending: $0.pending > 0 ? Money(amount: $0.pending, currency: $0.currency).description : nil)
             },
             currency: currency, topUpForm: topUpForm ?? FormState(names: ["amount", "number", "expiry", "cvc"]), topUpKey: UUID().uuidString,
-            takesCards: wallet.gateway != nil, testMode: wallet.gateway?.isTestMode ?? false, sendForm: sendForm ?? FormState(names: ["to", "amount", "note"]), sendKey: UUID().uuidString, history: history.items.map(Self.row),
+            takesCards: wallet.gateway != nil, testMode: wallet.gateway?.isTestMode ?? false,
+            sendForm: sendForm ?? FormState(names: ["to", "amount", "note"]), sendKey: UUID().uuidString,
+            withdrawForm: withdrawForm ?? FormState(names: ["amount"]), withdrawKey: UUID().uuidString, history: history.items.map(Self.row),
             olderCursor: history.nextCursor, empty: history.items.isEmpty, pendingCharges: pending.items.count, hasPending: !pending.items.isEmpty,
             payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) }, payCodeExpires: payCode.map { RFC3339.format($0.expiresAt) },
             payCodeQR: payCode.flatMap { QRCode($0.qrPayload)?.svg(scale: 5) })
@@ -161,6 +167,21 @@ struct WalletPages: Sendable {
             return try await render(context: context, sendForm: FormState(form, names: ["to", "amount", "note"], error: error), status: error.status)
         }
         return PageRenderer.seeOther("/wallet?notice=sent")
+    }
+
+    /// Pays money out of the wallet to the bank account on file.
+    @Sendable func withdraw(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            let amount = try Self.amount(form["amount"], currency: currency)
+            let ran = try await once(form, action: "withdraw", context: context) { claim in
+                _ = try await wallet.withdraw(context.identity, WithdrawalRequest(amount: amount, currency: currency), claim: claim)
+            }
+            if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await render(context: context, withdrawForm: FormState(form, names: ["amount"], error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/wallet?notice=withdrawn")
     }
 
     /// Shows a fresh pay code on the wallet page (never in a URL).

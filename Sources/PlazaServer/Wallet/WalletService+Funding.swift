@@ -36,14 +36,16 @@ extension WalletService {
         try identity.requireVerified()
         let problems = WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
-        let record = FundingRecord(user: identity.user.id, amount: request.amount, currency: request.currency, createdAt: now, updatedAt: now)
+        if let business = request.businessId { _ = try await places.requireMember(identity, of: business, owner: true) }
+        let record = FundingRecord(
+            user: identity.user.id, business: request.businessId, amount: request.amount, currency: request.currency, createdAt: now, updatedAt: now)
         let withdrawal = record.withdrawal
         try await database.transaction { db in
             try await post(
                 JournalEntry(
                     kind: "withdrawal", referenceId: record.id, currency: record.currency,
                     postings: [
-                        Posting(owner: record.user, kind: .user, amount: -record.amount),
+                        Posting(owner: record.owner.id, kind: record.owner.kind, amount: -record.amount),
                         Posting(owner: SystemAccount.payoutsInTransit, kind: .system, amount: record.amount),
                     ], createdAt: now), on: db)
             try await funding.insert(record, .withdrawal, on: db)
@@ -149,7 +151,7 @@ extension WalletService {
                         Posting(owner: SystemAccount.payoutsInTransit, kind: .system, amount: -record.amount),
                         paid
                             ? Posting(owner: SystemAccount.gatewayClearing, kind: .system, amount: record.amount)
-                            : Posting(owner: record.user, kind: .user, amount: record.amount),
+                            : Posting(owner: record.owner.id, kind: record.owner.kind, amount: record.amount),
                     ], createdAt: now), on: db)
             try await activity.setStatus(record.status, reference: record.id, on: db)
             return ((), [.event(audience: [record.user], event: try Self.event(WalletEventType.withdrawalUpdated, record.withdrawal, at: now))])
@@ -159,7 +161,7 @@ extension WalletService {
     static func activity(for record: FundingRecord, kind: ActivityKind, amount: Int64) -> ActivityRecord {
         let name = record.cardLast4.map { "\(record.cardBrand?.capitalized ?? "Card") •••• \($0)" } ?? "Bank account"
         return ActivityRecord(
-            owner: record.user, kind: kind, amount: amount, currency: record.currency, status: record.status, counterpart: Party(kind: .plaza, name: name),
+            owner: record.owner.id, kind: kind, amount: amount, currency: record.currency, status: record.status, counterpart: Party(kind: .plaza, name: name),
             note: nil, referenceId: record.id, createdAt: record.createdAt)
     }
 }

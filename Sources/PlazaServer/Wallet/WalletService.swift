@@ -63,6 +63,35 @@ struct WalletService: Sendable {
         }
     }
 
+    /// Refuses to let an account or a business go while money or open charges would be stranded with it: a positive
+    /// balance (withdraw it first) or, for a business, charges still waiting for customers (cancel them first).
+    func requireNothingHeld(by owner: UUID, business: Bool, on db: any SQLDatabase) async throws {
+        let balances = try await ledger.balances(owner: owner, on: db).filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        if let (currency, amount) = balances.first {
+            let money = Money(amount: amount, currency: currency).description
+            throw PlazaError(
+                .conflict, .conflict, business ? "The business still holds \(money)." : "Your wallet still holds \(money).",
+                detail: business
+                    ? "Pay it out to the bank first (the counter's Pay out), then delete the business."
+                    : "Withdraw it to your bank or send it to someone first (Wallet → Withdraw), then delete the account.")
+        }
+        guard business else { return }
+        let waiting = try await charges.pendingCount(business: owner, on: db)
+        if waiting > 0 {
+            throw PlazaError(
+                .conflict, .conflict, waiting == 1 ? "A charge is still waiting for a customer." : "\(waiting) charges are still waiting for customers.",
+                detail: "Cancel them at the counter (or let them expire), then delete the business.")
+        }
+    }
+
+    /// A deleted account shows as "Deleted user" in everyone else's history, receipts and exports.
+    func eraseUser(_ user: UUID) async throws {
+        try await database.transaction { db in
+            try await activity.forgetCounterpart(user, on: db)
+            try await charges.forgetCustomer(user, on: db)
+        }
+    }
+
     /// Stores the response with the work, in the same transaction; without the key still held, the work rolls back.
     func recordResponse(_ value: some Encodable, status: Int, claim: IdempotencyClaim, on db: any SQLDatabase) async throws {
         try await idempotency.record(value, status: status, claim: claim, on: db)

@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+import PlazaTestSupport
+import Testing
+
+@testable import PlazaServer
+
+/// No money or open charge is left behind by a deleted account or business, and nobody's history comes to name a
+/// stranger.
+@Suite struct NothingStrandedTests {
+    static let shopPoint = Coordinate(latitude: 48.1374, longitude: 11.5755)
+
+    func withdraw(_ client: any TestClientProtocol, _ amount: Int64, business: UUID? = nil, token: String) async throws -> TestResponse {
+        try await client.send(
+            .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: amount, currency: "USD", businessId: business), token: token,
+            headers: WalletDriver.keyed(UUID().uuidString))
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aBusinessGoesOnlyOnceItsMoneyIsPaidOutAndItsChargesAnswered(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let (wallet, places) = (WalletDriver(client), PlacesDriver(client))
+            let shop = try await places.shop(at: Self.shopPoint)
+            let bruno = shop.tokens.accessToken
+            let anna = try await places.sharingCustomer("anna").accessToken
+            try await places.move(to: Self.shopPoint, token: anna)
+            try await wallet.fund(1_000, token: anna)
+            let paid = try await wallet.charge(business: shop.business.id, customer: "anna", 420, token: bruno).decode(Charge.self)
+            #expect(try await wallet.approve(paid, token: anna).status == .ok)
+            let waiting = try await wallet.charge(business: shop.business.id, customer: "anna", 100, token: bruno).decode(Charge.self)
+
+            let holding = try await client.send(.delete, "/v1/businesses/\(shop.business.id)", token: bruno)
+            #expect(holding.status == .conflict && holding.problem?.title.contains("4.20") == true)
+            // Staff cannot pay a business out; its owner can.
+            let carla = try await AccountsDriver(client).signedIn("carla").accessToken
+            _ = try await client.send(.post, "/v1/businesses/\(shop.business.id)/members", json: AddMemberRequest(username: "carla", role: .staff), token: bruno)
+            #expect(try await withdraw(client, 420, business: shop.business.id, token: carla).status.code >= 400)
+            #expect(try await withdraw(client, 420, business: shop.business.id, token: bruno).status == .created)
+
+            let open = try await client.send(.delete, "/v1/businesses/\(shop.business.id)", token: bruno)
+            #expect(open.status == .conflict && open.problem?.title == "A charge is still waiting for a customer.")
+            #expect(try await wallet.end(waiting, "cancel", token: bruno).status == .ok)
+            #expect(try await client.send(.delete, "/v1/businesses/\(shop.business.id)", token: bruno).status == .noContent)
+            #expect(try await services.verifyLedger().problems.isEmpty)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func anAccountGoesOnlyWithAnEmptyWalletAndNoBusinessLeftOwnerless(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let wallet = WalletDriver(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            try await wallet.fund(1_000, token: anna)
+            let refused = try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna)
+            #expect(refused.status == .conflict && refused.problem?.title == "Your wallet still holds 10.00 USD.")
+            #expect(try await withdraw(client, 1_000, token: anna).status == .created)
+            #expect(try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna).status == .noContent)
+
+            let shop = try await PlacesDriver(client).shop(at: Self.shopPoint)
+            let alone = try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: shop.tokens.accessToken)
+            #expect(alone.status == .conflict && alone.problem?.title == "You are the only owner of Corner Cafe.")
+            _ = try await AccountsDriver(client).signedIn("dora")
+            _ = try await client.send(
+                .post, "/v1/businesses/\(shop.business.id)/members", json: AddMemberRequest(username: "dora", role: .owner), token: shop.tokens.accessToken)
+            let handedOver = try await client.send(
+                .delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: shop.tokens.accessToken)
+            #expect(handedOver.status == .noContent)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aDeletedUserIsDeletedUserInOthersHistoryAndExports(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let wallet = WalletDriver(client)
+            let (anna, ben) = try await TransferTests.annaAndBen(client, annaHas: 500)
+            #expect(try await wallet.transfer(to: "ben", 500, token: anna).status == .created)
+            #expect(try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna).status == .noContent)
+            let entry = try #require(try await wallet.activity(token: ben).items.first)
+            #expect(entry.counterpart.name == "Deleted user" && entry.counterpart.username == nil)
+            let csv = try await client.send(.get, "/v1/activity.csv", token: ben).text
+            #expect(csv.contains("Deleted user") && !csv.contains("anna") && !csv.contains("Anna"))
+        }
+    }
+}
+
+/// The same journeys in the pages: refused with the reason, the way out one link away.
+@Suite struct NothingStrandedPagesTests {
+    @Test func theAccountPageRefusesWhileMoneyIsLeftAndTheWalletPaysItOut() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            try await WalletDriver(client).fund(1_000, token: anna)
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let refused = try await browser.submit("/account", to: "/account/delete", ["password": AccountsDriver.password])
+            #expect(refused.status == .conflict && refused.text.contains("Your wallet still holds 10.00 USD."))
+            #expect(refused.text.contains(#"href="/wallet#withdraw""#))
+            let withdrawn = try await browser.submit("/wallet", to: "/wallet/withdraw", ["amount": "10.00"])
+            #expect(withdrawn.status == .seeOther && withdrawn.headers[.location] == "/wallet?notice=withdrawn")
+            #expect(try await browser.get("/wallet?notice=withdrawn").text.contains("Withdrawal started"))
+            let deleted = try await browser.submit("/account", to: "/account/delete", ["password": AccountsDriver.password])
+            #expect(deleted.status == .seeOther && deleted.headers[.location] == "/login?notice=deleted")
+        }
+    }
+
+    @Test func anOwnerPaysTheBusinessOutAtTheCounter() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let (wallet, places) = (WalletDriver(client), PlacesDriver(client))
+            let shop = try await places.shop(at: NothingStrandedTests.shopPoint)
+            let anna = try await places.sharingCustomer("anna").accessToken
+            try await places.move(to: NothingStrandedTests.shopPoint, token: anna)
+            try await wallet.fund(1_000, token: anna)
+            let charge = try await wallet.charge(business: shop.business.id, customer: "anna", 420, token: shop.tokens.accessToken).decode(Charge.self)
+            _ = try await wallet.approve(charge, token: anna)
+            let bruno = PageSession(client)
+            _ = try await bruno.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
+            let counter = "/wallet/counter/\(shop.business.id.uuidString.lowercased())"
+            #expect(try await bruno.get(counter).text.contains(#"id="payout-form""#))
+            let tooMuch = try await bruno.submit(counter, to: "\(counter)/payout", ["amount": "5.00"])
+            #expect(tooMuch.status == .unprocessableContent && tooMuch.text.contains("Pay-out refused:"))
+            let paid = try await bruno.submit(counter, to: "\(counter)/payout", ["amount": "4.20"])
+            #expect(paid.status == .seeOther)
+            let balance = try await client.send(.get, "/v1/businesses/\(shop.business.id)/wallet", token: shop.tokens.accessToken).decode(Wallet.self)
+            #expect(balance.balances.first?.available == 0)
+        }
+    }
+}
