@@ -8,6 +8,8 @@ public enum InboxEntryKind: String, Codable, Sendable, CaseIterable {
     case chargeAnswered = "charge_answered"
     /// Money arrived: a transfer from another user, or a refund from a business.
     case moneyReceived = "money_received"
+    /// A top-up did not go through: no money arrived (`note` says why, as the processor put it).
+    case topUpFailed = "top_up_failed"
 }
 
 /// One line of `GET /v1/inbox`: something that happened to you, newest first.

@@ -24,11 +24,14 @@ public struct ActivityEntry: Codable, Sendable, Hashable, Identifiable {
     /// The top-up, withdrawal, transfer or charge this entry belongs to.
     public var referenceId: UUID
     public var createdAt: Date
+    /// Why a top-up or withdrawal failed, as the processor said (`card_declined`, `insufficient_funds`, ...).
+    public var failureCode: String?
 
     public init(
         id: UUID, kind: ActivityKind, amount: Int64, currency: String, status: FundingStatus, counterpart: Party, note: String?,
-        referenceId: UUID, createdAt: Date
+        referenceId: UUID, createdAt: Date, failureCode: String? = nil
     ) {
+        self.failureCode = failureCode
         self.id = id
         self.kind = kind
         self.amount = amount

@@ -95,6 +95,20 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
     }
 
     public var money: Money { Money(amount: amount, currency: currency) }
+
+    /// Refunded in part: some of the money went back, the rest stays paid.
+    public var isPartlyRefunded: Bool { refundedAmount > 0 && refundedAmount < amount }
+
+    /// The status as a person reads it: `refunded` only when all of it went back, else `partly refunded`.
+    public var statusText: String { isPartlyRefunded ? "partly refunded" : status.rawValue }
+
+    /// What went back and what stayed paid ("1.00 USD refunded, 3.20 USD kept"), or nil before any refund.
+    public var refundSummary: String? {
+        guard refundedAmount > 0 else { return nil }
+        let refunded = Money(amount: refundedAmount, currency: currency)
+        guard isPartlyRefunded else { return "\(refunded) refunded in full" }
+        return "\(refunded) refunded, \(Money(amount: amount - refundedAmount, currency: currency)) kept"
+    }
 }
 
 /// `POST /v1/charges/{id}/approve`: what the customer was shown; the approval fails if the charge differs.

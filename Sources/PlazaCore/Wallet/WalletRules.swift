@@ -110,8 +110,22 @@ public enum WalletRules {
         if digits.hasPrefix("34") || digits.hasPrefix("37") { return "amex" }
         return "card"
     }
+
+    /// A processor's failure code as the person it happened to reads it.
+    public static func failureReason(_ code: String?) -> String {
+        switch code {
+        case "card_declined": "Your card was declined."
+        case "insufficient_funds": "Your card has insufficient funds."
+        case "expired_card": "Your card has expired."
+        case "incorrect_cvc": "The card's security code was wrong."
+        case "processing_error": "The card processor did not confirm it; nothing was charged."
+        case .some(let code): "The card processor refused it (\(code.replacingOccurrences(of: "_", with: " ")))."
+        case nil: "The card processor refused it."
+        }
+    }
 }
 
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
+
 }

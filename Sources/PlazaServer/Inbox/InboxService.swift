@@ -55,6 +55,13 @@ struct InboxService: Sendable {
                 currency: charge.currency, counterpart: asked ? charge.business : charge.customer, status: charge.status, referenceId: charge.id,
                 link: asked ? askedLink(charge) : "/wallet/counter/\(record.businessId.uuidString.lowercased())",
                 occurredAt: row.time, unread: unread)
+        case .activity(let record, let unread) where record.kind == .topUp:
+            let money = Money(amount: record.amount, currency: record.currency).description
+            return InboxEntry(
+                id: record.id, kind: .topUpFailed, title: "Your top-up of \(money) from \(record.counterpart.name) failed; no money was taken.",
+                note: WalletRules.failureReason(record.failureCode), amount: record.amount, currency: record.currency,
+                counterpart: record.counterpart, status: nil, referenceId: record.referenceId, link: "/wallet", occurredAt: record.createdAt,
+                unread: unread)
         case .activity(let record, let unread):
             let money = Money(amount: record.amount, currency: record.currency).description
             let title = record.kind == .refund ? "\(record.counterpart.name) refunded \(money)." : "\(record.counterpart.name) sent you \(money)."
@@ -75,7 +82,7 @@ struct InboxService: Sendable {
         switch charge.status {
         case .pending: return "\(business) asks you to pay \(money)."
         case .approved: return "You paid \(business) \(money)."
-        case .refunded: return "You paid \(business) \(money); refunded since."
+        case .refunded: return "You paid \(business) \(money); \(charge.refundSummary ?? "refunded") since."
         case .declined: return "You declined \(business)'s charge of \(money)."
         case .cancelled: return "\(business) cancelled its charge of \(money)."
         case .expired: return "\(business)'s charge of \(money) expired unanswered."
@@ -85,7 +92,8 @@ struct InboxService: Sendable {
     private static func answeredTitle(_ charge: Charge, _ money: String) -> String {
         let customer = charge.customer.name
         switch charge.status {
-        case .approved, .refunded: return "\(customer) paid \(money) to \(charge.business.name)."
+        case .approved: return "\(customer) paid \(money) to \(charge.business.name)."
+        case .refunded: return "\(customer) paid \(money) to \(charge.business.name); \(charge.refundSummary ?? "refunded") since."
         case .declined: return "\(customer) declined \(money) from \(charge.business.name)."
         default: return "\(customer) did not answer \(money) from \(charge.business.name) in time."
         }

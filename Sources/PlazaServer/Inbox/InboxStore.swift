@@ -73,7 +73,7 @@ struct InboxStore: Sendable {
 
     /// `owner`'s entries from `source`, newest first, after `after` (the last entry of the previous page).
     func entries(owner: UUID, from source: InboxSource, after: InboxPosition?, limit: Int, on db: any SQLDatabase) async throws -> [InboxRow] {
-        let columns = source == .moneyIn ? ActivityRecord.columns : ChargeRecord.columns
+        let columns = source == .moneyIn ? ActivityRecord.readColumns : ChargeRecord.columns
         var query = db.select().columns(columns.map { SQLIdentifier($0) })
             .column(SQLQueryString("CASE WHEN \(unread(owner: owner, source: source)) THEN 1 ELSE 0 END"), as: "unread")
             .from(source.table)
@@ -121,7 +121,10 @@ struct InboxStore: Sendable {
         case .chargesAnswered:
             query.where("created_by", .equal, owner).where("decided_at", .isNot, SQLLiteral.null).where("status", .in, SQLBind.group(Self.answered))
         case .moneyIn:
-            query.where("owner_id", .equal, owner).where("kind", .in, SQLBind.group(Self.moneyKinds)).where("amount", .greaterThan, SQLLiteral.numeric("0"))
+            query.where("owner_id", .equal, owner).where { money in
+                money.where { $0.where("kind", .in, SQLBind.group(Self.moneyKinds)).where("amount", .greaterThan, SQLLiteral.numeric("0")) }
+                    .orWhere { $0.where("kind", .equal, ActivityKind.topUp.rawValue).where("status", .equal, FundingStatus.failed.rawValue) }
+            }
         }
     }
 

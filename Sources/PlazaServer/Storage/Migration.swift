@@ -18,5 +18,6 @@ enum Migrations {
         M0006_CrowdPeople(),  // keyed marks of the distinct people behind each popular-times cell
         M0007_ReservedUsernames(),  // usernames of deleted accounts and of sign-ups with a taken address
         M0008_BusinessFunding(),  // withdrawals from a business's balance, by its owners
+        M0009_ActivityFailures(),  // the processor's reason beside a failed top-up or withdrawal in the history
     ]
 }

@@ -16,6 +16,11 @@ struct ActivityRecord: Sendable {
     var note: String?
     var referenceId: UUID
     var createdAt: Date
+    /// The processor's reason for a failed top-up or withdrawal (set when it settles, never at insert).
+    var failureCode: String?
+
+    /// What reads select: the inserted columns and the failure reason.
+    static let readColumns = columns + ["failure_code"]
 
     static let columns = [
         "id", "owner_id", "kind", "amount", "currency", "status", "counterpart_kind", "counterpart_id", "counterpart_username", "counterpart_name",
@@ -33,7 +38,7 @@ struct ActivityRecord: Sendable {
     var dto: ActivityEntry {
         ActivityEntry(
             id: id, kind: kind, amount: amount, currency: currency, status: status, counterpart: counterpart, note: note, referenceId: referenceId,
-            createdAt: createdAt)
+            createdAt: createdAt, failureCode: failureCode)
     }
 }
 
@@ -53,6 +58,7 @@ extension ActivityRecord {
         note = try row.decode(column: "note", as: String?.self)
         referenceId = try row.decode(column: "reference_id", as: UUID.self)
         createdAt = try row.decode(column: "created_at", as: Date.self)
+        failureCode = try row.decode(column: "failure_code", as: String?.self)
     }
 }
 
@@ -81,13 +87,14 @@ struct ActivityStore: Sendable {
     }
 
     /// Moves the entries of a top-up or withdrawal to their final status.
-    func setStatus(_ status: FundingStatus, reference: UUID, on db: any SQLDatabase) async throws {
-        try await db.update("wallet_activity").set("status", to: status.rawValue).where("reference_id", .equal, reference).run()
+    func setStatus(_ status: FundingStatus, failureCode: String? = nil, reference: UUID, on db: any SQLDatabase) async throws {
+        try await db.update("wallet_activity").set("status", to: status.rawValue).set("failure_code", to: failureCode)
+            .where("reference_id", .equal, reference).run()
     }
 
     /// `owner`'s entries, newest first; `after` is the last entry of the previous page.
     func list(owner: UUID, filter: ActivityFilter, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [ActivityRecord] {
-        var query = db.select().columns(ActivityRecord.columns.map { SQLIdentifier($0) }).from("wallet_activity").where("owner_id", .equal, owner)
+        var query = db.select().columns(ActivityRecord.readColumns.map { SQLIdentifier($0) }).from("wallet_activity").where("owner_id", .equal, owner)
         if !filter.kinds.isEmpty { query = query.where("kind", .in, SQLBind.group(filter.kinds.map(\.rawValue))) }
         if let counterpart = filter.counterpart { query = query.where("counterpart_id", .equal, counterpart) }
         if let from = filter.from { query = query.where("created_at", .greaterThanOrEqual, from) }

@@ -36,6 +36,8 @@ extension WalletPages {
         var created: String
         var customer: String
         var refundable: String?
+        /// "1.00 USD refunded, 3.20 USD kept", once anything was refunded.
+        var refunds: String?
         var key: String
 
         init(_ charge: Charge) {
@@ -50,7 +52,8 @@ extension WalletPages {
             }
             hasItems = !items.isEmpty
             message = charge.message
-            status = charge.status.rawValue
+            status = charge.statusText
+            refunds = charge.refundSummary
             pending = charge.status == .pending
             paid = charge.status == .approved || charge.status == .refunded
             expires = RFC3339.format(charge.expiresAt)
@@ -143,6 +146,8 @@ extension WalletPages {
         var reference: String
         var paidAt: String
         var refunded: String?
+        /// What stayed paid after a partial refund.
+        var kept: String?
     }
 
     @Sendable func receipt(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -152,7 +157,8 @@ extension WalletPages {
         let page = ReceiptPage(
             shell: Shell(title: "Receipt \(receipt.reference)", context: context), row: ChargeRow(charge), reference: receipt.reference,
             paidAt: receipt.paidAt.formatted(.dateTime.year().month(.wide).day().hour().minute()),
-            refunded: receipt.refundedAmount > 0 ? Money(amount: receipt.refundedAmount, currency: receipt.currency).description : nil)
+            refunded: receipt.refundedAmount > 0 ? Money(amount: receipt.refundedAmount, currency: receipt.currency).description : nil,
+            kept: charge.isPartlyRefunded ? Money(amount: charge.amount - charge.refundedAmount, currency: charge.currency).description : nil)
         return renderer.render("wallet/receipt", page)
     }
 }

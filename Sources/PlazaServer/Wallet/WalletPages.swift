@@ -81,6 +81,7 @@ struct WalletPages: Sendable {
         var detail: String?
         var amount: String
         var incoming: Bool
+        var failed: Bool
         var status: String?
         var receipt: String?
     }
@@ -120,10 +121,14 @@ struct WalletPages: Sendable {
         ]
         let who = entry.counterpart.username.map { "\(entry.counterpart.name) (@\($0))" } ?? entry.counterpart.name
         let amount = Money(amount: entry.amount, currency: entry.currency).description
+        // A failed top-up or withdrawal moved nothing: no sign, no green, and the processor's reason.
+        let failed = entry.status == .failed
         return ActivityRow(
             date: entry.createdAt.formatted(.dateTime.year().month(.abbreviated).day()), time: RFC3339.format(entry.createdAt),
-            title: "\(titles[entry.kind] ?? "") \(entry.kind == .topUp || entry.kind == .withdrawal ? "· " : "")\(who)", detail: entry.note,
-            amount: entry.amount > 0 ? "+" + amount : amount, incoming: entry.amount > 0, status: entry.status == .succeeded ? nil : entry.status.rawValue,
+            title: "\(titles[entry.kind] ?? "")\(failed ? " failed" : "") \(entry.kind == .topUp || entry.kind == .withdrawal ? "· " : "")\(who)",
+            detail: failed ? WalletRules.failureReason(entry.failureCode) : entry.note,
+            amount: failed || entry.amount <= 0 ? amount : "+" + amount, incoming: entry.amount > 0 && !failed, failed: failed,
+            status: entry.status == .succeeded ? nil : entry.status.rawValue,
             receipt: entry.kind == .charge && entry.amount < 0 ? "/wallet/receipts/\(entry.referenceId.uuidString.lowercased())" : nil)
     }
 

@@ -134,7 +134,7 @@ extension WalletService {
                             Posting(owner: record.user, kind: .user, amount: record.amount),
                         ], createdAt: now), on: db)
             }
-            try await activity.setStatus(record.status, reference: record.id, on: db)
+            try await activity.setStatus(record.status, failureCode: record.failureCode, reference: record.id, on: db)
             return ((), [.event(audience: [record.user], event: try Self.event(WalletEventType.topUpUpdated, record.topUp, at: now))])
         }
     }
@@ -153,7 +153,7 @@ extension WalletService {
                             ? Posting(owner: SystemAccount.gatewayClearing, kind: .system, amount: record.amount)
                             : Posting(owner: record.owner.id, kind: record.owner.kind, amount: record.amount),
                     ], createdAt: now), on: db)
-            try await activity.setStatus(record.status, reference: record.id, on: db)
+            try await activity.setStatus(record.status, failureCode: record.failureCode, reference: record.id, on: db)
             return ((), [.event(audience: [record.user], event: try Self.event(WalletEventType.withdrawalUpdated, record.withdrawal, at: now))])
         }
     }

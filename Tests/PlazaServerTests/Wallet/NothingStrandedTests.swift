@@ -126,3 +126,31 @@ import Testing
         }
     }
 }
+
+/// A partial refund reads as partial wherever the charge shows.
+@Suite struct PartialRefundTests {
+    @Test func aPartialRefundShowsWhatWentBackAndWhatWasKept() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let (wallet, places) = (WalletDriver(client), PlacesDriver(client))
+            let shop = try await places.shop(at: NothingStrandedTests.shopPoint)
+            let anna = try await places.sharingCustomer("anna").accessToken
+            try await places.move(to: NothingStrandedTests.shopPoint, token: anna)
+            try await wallet.fund(1_000, token: anna)
+            let charge = try await wallet.charge(business: shop.business.id, customer: "anna", 420, token: shop.tokens.accessToken).decode(Charge.self)
+            _ = try await wallet.approve(charge, token: anna)
+            #expect(try await wallet.refund(charge, 100, token: shop.tokens.accessToken).status == .ok)
+
+            let inbox = try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self)
+            let paid = try #require(inbox.items.first { $0.kind == .chargeRequested })
+            #expect(paid.title == "You paid Corner Cafe 4.20 USD; 1.00 USD refunded, 3.20 USD kept since.")
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let receipt = try await browser.get("/wallet/receipts/\(charge.id.uuidString.lowercased())").text
+            #expect(receipt.contains("Paid after the refund") && receipt.contains("3.20 USD"))
+            let bruno = PageSession(client)
+            _ = try await bruno.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
+            let counter = try await bruno.get("/wallet/counter/\(shop.business.id.uuidString.lowercased())").text
+            #expect(counter.contains("partly refunded") && counter.contains("1.00 USD refunded, 3.20 USD kept"))
+        }
+    }
+}

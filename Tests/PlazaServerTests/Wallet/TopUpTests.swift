@@ -63,6 +63,29 @@ import Testing
         }
     }
 
+    /// A declined card is no money arriving: the history says "failed" with the processor's reason, not a green
+    /// "+10.00", and the inbox tells the customer.
+    @Test(arguments: TestEngine.enabled)
+    func aFailedTopUpReadsAsFailedWithItsReason(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let wallet = WalletDriver(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let declined = try await wallet.topUp(1_000, card: WalletDriver.declinedCard, token: anna).decode(TopUp.self)
+            #expect(try await wallet.settled(declined.id, token: anna).status == .failed)
+            let entry = try #require(try await wallet.activity(token: anna).items.first)
+            #expect(entry.status == .failed && entry.failureCode == "card_declined")
+            let inbox = try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self)
+            let told = try #require(inbox.items.first)
+            #expect(told.kind == .topUpFailed && told.note == "Your card was declined." && told.title.contains("failed"))
+
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let page = try await browser.get("/wallet").text
+            #expect(page.contains("Top-up failed") && page.contains("Your card was declined."))
+            #expect(page.contains(#"<span class="amount failed">10.00 USD</span>"#) && !page.contains("+10.00"))
+        }
+    }
+
     @Test func badCardsAreRefusedFieldByField() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
