@@ -40,6 +40,8 @@ public final class ChildPlaza: Sendable {
         environment["PLAZA_BCRYPT_COST"] = "4"
         environment["PLAZA_MODE"] = "dev"
         environment["PLAZA_PAYMENT_GATEWAY"] = "sandbox"
+        // Test accounts are minutes old: the usual limits, not those of new accounts.
+        environment["PLAZA_NEW_ACCOUNT_DAYS"] = "0"
         environment.merge(extra) { $1 }
         self.environment = environment
         process = Mutex(nil)

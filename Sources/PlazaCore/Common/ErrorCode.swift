@@ -28,6 +28,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case approvalMismatch = "approval_mismatch"
     case chargingBlocked = "charging_blocked"
     case tooManyPendingCharges = "too_many_pending_charges"
+    /// A top-up or withdrawal past a limit the operator set; the problem's `limit` names it, `resetsAt` says when it frees up.
+    case limitExceeded = "limit_exceeded"
     case internalError = "internal_error"
     case unavailable
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One field at fault in a request, as `errors[]` of a validation problem carries it.
 public struct FieldError: Codable, Sendable, Hashable {
     /// The JSON field name (camelCase), or a dotted path such as `points.3.latitude`.
@@ -21,11 +23,17 @@ public struct Problem: Codable, Sendable, Hashable {
     public var errors: [FieldError]?
     /// With `state_conflict`: the state the object is in now (a charge's `approved`, `expired`, ...).
     public var currentState: String?
+    /// With `limit_exceeded`: which limit (`top_up_transaction`, `top_up_day`, `top_up_month`, `withdrawal_day`, ...).
+    public var limit: String?
+    /// With `limit_exceeded`: when the limit frees up again (absent for a per-transaction limit).
+    public var resetsAt: Date?
 
     public init(
         type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: ErrorCode, errors: [FieldError]? = nil,
-        currentState: String? = nil
+        currentState: String? = nil, limit: String? = nil, resetsAt: Date? = nil
     ) {
+        self.limit = limit
+        self.resetsAt = resetsAt
         self.type = type
         self.title = title
         self.status = status

@@ -138,6 +138,7 @@ public struct PlazaConfiguration: Sendable {
             }
         }
         configuration.network.read(value, fail: fail)
+        configuration.wallet.limits.read(value, fail: fail)
         if case .postgres = configuration.storage, configuration.secretKey == nil {
             fail("PLAZA_SECRET_KEY", "is required with PostgreSQL, so that every Plaza process signs tokens with the same key")
         }
@@ -220,5 +221,7 @@ public struct WalletConfiguration: Sendable {
     public var chargeTTL: TimeInterval = 300
     /// How often expired charges are swept (a pending charge past its expiry is refused at once regardless).
     public var sweepInterval: TimeInterval = 5
+    /// Top-up and withdrawal limits (`PLAZA_LIMIT_*`, `PLAZA_NEW_ACCOUNT_DAYS`).
+    public var limits = FundingLimitSet()
     public init() {}
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import PlazaCore
 
@@ -11,6 +12,9 @@ public struct PlazaError: Error, Sendable {
     public var errors: [FieldError]?
     /// See `Problem.currentState`.
     public var currentState: String?
+    /// See `Problem.limit` and `Problem.resetsAt`.
+    public var limit: String?
+    public var resetsAt: Date?
     /// Extra response headers, such as `Retry-After` or `WWW-Authenticate`.
     public var headers: HTTPFields = [:]
 
@@ -23,7 +27,7 @@ public struct PlazaError: Error, Sendable {
     }
 
     public var problem: Problem {
-        Problem(title: title, status: Int(status.code), detail: detail, code: code, errors: errors, currentState: currentState)
+        Problem(title: title, status: Int(status.code), detail: detail, code: code, errors: errors, currentState: currentState, limit: limit, resetsAt: resetsAt)
     }
 
     public static func validation(_ errors: [FieldError]) -> PlazaError {

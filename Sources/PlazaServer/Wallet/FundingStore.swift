@@ -78,6 +78,17 @@ struct FundingStore: Sendable {
             .map(FundingRecord.init(row:))
     }
 
+    /// What `owner` (a user, or a business with `business`) moved this way since `since`, failed attempts aside.
+    func total(_ direction: FundingRecord.Direction, owner: UUID, business: Bool, currency: String, since: Date, on db: any SQLDatabase) async throws
+        -> Int64
+    {
+        var query = db.select().column(SQLFunction("COALESCE", args: SQLFunction("SUM", args: SQLColumn("amount")), SQLLiteral.numeric("0")), as: "total")
+            .from(direction.rawValue).where("currency", .equal, currency).where("created_at", .greaterThanOrEqual, since)
+            .where("status", .notEqual, FundingStatus.failed.rawValue)
+        query = business ? query.where("business_id", .equal, owner) : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)
+        return try await query.first()?.decode(column: "total", as: Int64.self) ?? 0
+    }
+
     func setGatewayId(_ gatewayId: String, for id: UUID, _ direction: FundingRecord.Direction, on db: any SQLDatabase) async throws {
         try await db.update(direction.rawValue).set("gateway_id", to: gatewayId).where("id", .equal, id).run()
     }

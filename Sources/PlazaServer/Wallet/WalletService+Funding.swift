@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import PlazaCore
 import SQLKit
@@ -19,6 +20,7 @@ extension WalletService {
             cardLast4: String(digits.suffix(4)), createdAt: now, updatedAt: now)
         let topUp = record.topUp
         try await database.transaction { db in
+            try await checkLimits(.topUp, record, accountCreated: identity.user.createdAt, now: now, on: db)
             try await funding.insert(record, .topUp, on: db)
             try await activity.insert([Self.activity(for: record, kind: .topUp, amount: record.amount)], on: db)
             try await recordResponse(topUp, status: 201, claim: claim, on: db)
@@ -41,6 +43,7 @@ extension WalletService {
             user: identity.user.id, business: request.businessId, amount: request.amount, currency: request.currency, createdAt: now, updatedAt: now)
         let withdrawal = record.withdrawal
         try await database.transaction { db in
+            try await checkLimits(.withdrawal, record, accountCreated: identity.user.createdAt, now: now, on: db)
             try await post(
                 JournalEntry(
                     kind: "withdrawal", referenceId: record.id, currency: record.currency,
@@ -54,6 +57,43 @@ extension WalletService {
         }
         await send(record, card: nil)
         return withdrawal
+    }
+
+    /// Refuses a top-up or withdrawal past the operator's limits (per transaction, calendar day and month in the
+    /// operator's time zone; lower for new accounts), naming the limit, what is left and when it frees up. Checked
+    /// in the transaction that records the money; two requests racing on PostgreSQL may both pass (a risk control,
+    /// not a balance: the ledger's own checks stay exact).
+    func checkLimits(_ direction: FundingRecord.Direction, _ record: FundingRecord, accountCreated: Date, now: Date, on db: any SQLDatabase)
+        async throws
+    {
+        let limits = configuration.limits.limits(direction, accountCreated: accountCreated, now: now)
+        var scale: Int64 = 1
+        for _ in 0..<Money.minorUnitDigits(record.currency) { scale *= 10 }
+        let (word, key) = direction == .topUp ? ("top up", "top_up") : ("withdraw", "withdrawal")
+        func refuse(_ limit: String, _ title: String, detail: String, resetsAt: Date?) -> PlazaError {
+            var error = PlazaError(.unprocessableContent, .limitExceeded, title, detail: detail, errors: [FieldError(field: "amount", message: title)])
+            error.limit = "\(key)_\(limit)"
+            error.resetsAt = resetsAt
+            return error
+        }
+        let money = { (amount: Int64) in Money(amount: amount, currency: record.currency).description }
+        if record.amount > limits.transaction * scale {
+            throw refuse(
+                "transaction", "You can \(word) at most \(money(limits.transaction * scale)) at a time.",
+                detail: "Split it, or ask the operator about higher limits.", resetsAt: nil)
+        }
+        let calendar = places.configuration.calendar
+        let owner = record.owner
+        for (period, cap, component) in [("day", limits.day, Calendar.Component.day), ("month", limits.month, .month)] {
+            guard let window = calendar.dateInterval(of: component, for: now) else { continue }
+            let used = try await funding.total(direction, owner: owner.id, business: owner.kind == .business, currency: record.currency, since: window.start, on: db)
+            guard used + record.amount > cap * scale else { continue }
+            let left = max(0, cap * scale - used)
+            let resets = window.end.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: calendar.timeZone))
+            throw refuse(
+                period, "You can \(word) \(money(left)) more this \(period).",
+                detail: "The limit is \(money(cap * scale)) a \(period); it resets on \(resets).", resetsAt: window.end)
+        }
     }
 
     /// The caller's own top-up or withdrawal (others' are "not found").

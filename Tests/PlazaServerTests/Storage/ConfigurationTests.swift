@@ -12,6 +12,9 @@ import Testing
         // A production server takes no test cards: the sandbox runs only when asked for (or in `plaza demo`).
         #expect(configuration.paymentGateway == nil)
         #expect(try PlazaConfiguration.fromEnvironment(["PLAZA_PAYMENT_GATEWAY": "sandbox"]).paymentGateway == .sandbox)
+        let limits = try PlazaConfiguration.fromEnvironment(["PLAZA_LIMIT_TOP_UP": "day=300, month=900"]).wallet.limits.topUp
+        #expect(limits == FundingLimits(transaction: 1_000, day: 300, month: 900))
+        #expect(throws: ConfigurationErrors.self) { try PlazaConfiguration.fromEnvironment(["PLAZA_LIMIT_WITHDRAWAL": "week=5"]) }
     }
 
     @Test func everyBadVariableIsNamedAtOnce() {

@@ -3,9 +3,10 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import PlazaCore
-import PlazaServer
 import PlazaTestSupport
 import Testing
+
+@testable import PlazaServer
 
 /// Top-ups and withdrawals through the sandbox processor, whose webhooks come back over real HTTP (`.live`).
 @Suite struct TopUpTests {
@@ -83,6 +84,35 @@ import Testing
             let page = try await browser.get("/wallet").text
             #expect(page.contains("Top-up failed") && page.contains("Your card was declined."))
             #expect(page.contains(#"<span class="amount failed">10.00 USD</span>"#) && !page.contains("+10.00"))
+        }
+    }
+
+    /// Over a limit the operator set, the answer names the limit, what is left and when it frees up.
+    @Test(arguments: TestEngine.enabled)
+    func limitsPerTransactionDayAndMonthNameThemselves(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(
+            engine, .live,
+            configure: {
+                $0.wallet.limits.topUpNew = FundingLimits(transaction: 50, day: 80, month: 100)
+                $0.wallet.limits.withdrawalNew = FundingLimits(transaction: 30, day: 30, month: 30)
+            }
+        ) { client, _ in
+            let wallet = WalletDriver(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let big = try await wallet.topUp(6_000, token: anna)
+            #expect(big.status == .unprocessableContent && big.problem?.code == .limitExceeded && big.problem?.limit == "top_up_transaction")
+            #expect(big.problem?.title == "You can top up at most 50.00 USD at a time." && big.problem?.resetsAt == nil)
+            #expect(try await wallet.topUp(4_000, token: anna).status == .created)
+            let second = try await wallet.topUp(4_500, token: anna)
+            #expect(second.problem?.limit == "top_up_day" && second.problem?.title == "You can top up 40.00 USD more this day.")
+            let midnight = Calendar(identifier: .gregorian).startOfDay(for: Date()).addingTimeInterval(86_400)
+            #expect(abs((second.problem?.resetsAt ?? .distantPast).timeIntervalSince(midnight)) < 3_700)
+            // A declined attempt uses up nothing.
+            _ = try await wallet.topUp(4_000, card: WalletDriver.declinedCard, token: anna)
+            #expect(try await wallet.topUp(4_000, token: anna).status == .created)
+            let withdrawal = try await client.send(
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 4_000, currency: "USD"), token: anna, headers: WalletDriver.keyed("w"))
+            #expect(withdrawal.problem?.limit == "withdrawal_transaction")
         }
     }
 
