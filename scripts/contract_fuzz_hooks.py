@@ -3,9 +3,10 @@
 Each case logs the demo customer in afresh (no token caching) and carries that access token, so a fuzzed log-out,
 session revocation or refresh ends only that case's session and never the sessions of the cases after it.
 """
+import http.client
 import json
 import os
-import urllib.request
+import urllib.parse
 
 import schemathesis
 
@@ -14,10 +15,18 @@ LOGIN = {"login": os.environ.get("PLAZA_FUZZ_LOGIN", "carla"), "password": os.en
 
 
 def fresh_token():
-    request = urllib.request.Request(
-        BASE + "/v1/auth/login", data=json.dumps(LOGIN).encode(), headers={"content-type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.load(answer)["accessToken"]
+    # From 127.0.0.2: the fuzzer's own wrong log-ins (from 127.0.0.1) must not lock the address these come from.
+    url = urllib.parse.urlsplit(BASE)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=10, source_address=("127.0.0.2", 0))
+    try:
+        connection.request("POST", "/v1/auth/login", body=json.dumps(LOGIN), headers={"content-type": "application/json"})
+        answer = connection.getresponse()
+        body = answer.read()
+        if answer.status != 200:
+            raise RuntimeError(f"log-in for the fuzzer answered {answer.status}: {body[:200]!r}")
+        return json.loads(body)["accessToken"]
+    finally:
+        connection.close()
 
 
 @schemathesis.auth(refresh_interval=None)

@@ -82,7 +82,8 @@ struct FundingStore: Sendable {
     func total(_ direction: FundingRecord.Direction, owner: UUID, business: Bool, currency: String, since: Date, on db: any SQLDatabase) async throws
         -> Int64
     {
-        var query = db.select().column(SQLFunction("COALESCE", args: SQLFunction("SUM", args: SQLColumn("amount")), SQLLiteral.numeric("0")), as: "total")
+        // SUM of a BIGINT is NUMERIC on PostgreSQL: cast back so both engines answer an integer.
+        var query = db.select().column(SQLRaw("CAST(COALESCE(SUM(amount), 0) AS BIGINT)"), as: "total")
             .from(direction.rawValue).where("currency", .equal, currency).where("created_at", .greaterThanOrEqual, since)
             .where("status", .notEqual, FundingStatus.failed.rawValue)
         query = business ? query.where("business_id", .equal, owner) : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)

@@ -108,7 +108,8 @@ import Testing
             let midnight = Calendar(identifier: .gregorian).startOfDay(for: Date()).addingTimeInterval(86_400)
             #expect(abs((second.problem?.resetsAt ?? .distantPast).timeIntervalSince(midnight)) < 3_700)
             // A declined attempt uses up nothing.
-            _ = try await wallet.topUp(4_000, card: WalletDriver.declinedCard, token: anna)
+            let declined = try await wallet.topUp(4_000, card: WalletDriver.declinedCard, token: anna).decode(TopUp.self)
+            #expect(try await wallet.settled(declined.id, token: anna).status == .failed)
             #expect(try await wallet.topUp(4_000, token: anna).status == .created)
             let withdrawal = try await client.send(
                 .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 4_000, currency: "USD"), token: anna, headers: WalletDriver.keyed("w"))
