@@ -18,7 +18,7 @@ extension AccountService {
         -> AppPassword
     {
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...60).contains(name.count) else { throw PlazaError.validation(field: "name", "Use 1 to 60 characters.") }
+        if let problem = ShownText.problem(name, length: 1...60) { throw PlazaError.validation(field: "name", problem) }
         let secret = Secrets.randomToken(bytes: 24)
         let (id, user, hash) = (UUID(), identity.user.id, secrets.hash("app:\(secret)"))
         try await database.transaction { db in

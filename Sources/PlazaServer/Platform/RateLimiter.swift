@@ -15,18 +15,9 @@ struct RateLimiter: Sendable {
 
     /// Throws `rate_limited` (429 with `Retry-After`) once `subject` has reached the rule's limit.
     func check(_ rule: Rule, _ subject: String, now: Date = Date()) async throws {
-        let row = try await database.sql.select()
-            .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
-            .column(SQLFunction("MIN", args: SQLColumn("occurred_at")), as: "oldest")
-            .from("rate_limit_events")
-            .where("bucket", .equal, rule.bucket)
-            .where("subject", .equal, subject)
-            .where("occurred_at", .greaterThan, now.addingTimeInterval(-window))
-            .first()
-        let count = try row?.decode(column: "n", as: Int.self) ?? 0
-        guard count >= rule.limit else { return }
-        let oldest = try row?.decodeNil(column: "oldest") == false ? try row?.decode(column: "oldest", as: Date.self) : nil
-        let retry = max(1, Int(((oldest ?? now).addingTimeInterval(window).timeIntervalSince(now)).rounded(.up)))
+        let events = try await recent(rule, subject, now: now)
+        guard events.count >= rule.limit else { return }
+        let retry = max(1, Int(((events.oldest ?? now).addingTimeInterval(window).timeIntervalSince(now)).rounded(.up)))
         throw PlazaError.rateLimited(retryAfter: retry)
     }
 
@@ -34,20 +25,26 @@ struct RateLimiter: Sendable {
     /// (1 s, 2 s, 4 s … at most `maximum`) after the newest event: it slows guessing down without locking the owner out
     /// for the whole window. Throws `rate_limited` with `Retry-After` while the wait lasts.
     func backOff(_ rule: Rule, _ subject: String, maximum: TimeInterval, now: Date = Date()) async throws {
+        let events = try await recent(rule, subject, now: now)
+        guard events.count >= rule.limit, let newest = events.newest else { return }
+        let wait = min(maximum, pow(2, Double(min(events.count - rule.limit, 30))))
+        let remaining = newest.addingTimeInterval(wait).timeIntervalSince(now)
+        if remaining > 0 { throw PlazaError.rateLimited(retryAfter: max(1, Int(remaining.rounded(.up)))) }
+    }
+
+    /// How many events of the rule `subject` has in the window, and the oldest and newest of them.
+    private func recent(_ rule: Rule, _ subject: String, now: Date) async throws -> (count: Int, oldest: Date?, newest: Date?) {
         let row = try await database.sql.select()
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .column(SQLFunction("MIN", args: SQLColumn("occurred_at")), as: "oldest")
             .column(SQLFunction("MAX", args: SQLColumn("occurred_at")), as: "newest")
             .from("rate_limit_events")
             .where("bucket", .equal, rule.bucket)
             .where("subject", .equal, subject)
             .where("occurred_at", .greaterThan, now.addingTimeInterval(-window))
             .first()
-        let count = try row?.decode(column: "n", as: Int.self) ?? 0
-        guard count >= rule.limit, let row, try !row.decodeNil(column: "newest") else { return }
-        let newest = try row.decode(column: "newest", as: Date.self)
-        let wait = min(maximum, pow(2, Double(min(count - rule.limit, 30))))
-        let remaining = newest.addingTimeInterval(wait).timeIntervalSince(now)
-        if remaining > 0 { throw PlazaError.rateLimited(retryAfter: max(1, Int(remaining.rounded(.up)))) }
+        guard let row, try row.decode(column: "n", as: Int.self) > 0 else { return (0, nil, nil) }
+        return (try row.decode(column: "n", as: Int.self), try row.decode(column: "oldest", as: Date.self), try row.decode(column: "newest", as: Date.self))
     }
 
     /// Counts one event.

@@ -16,6 +16,9 @@ extension Request {
         }
         if buffer.readableBytes == 0 { throw PlazaError.malformed("The body is empty; send a JSON object.") }
         let data = Data(buffer.readableBytesView)
+        if let fields = NulText.fields(in: data), !fields.isEmpty {
+            throw PlazaError.validation(fields.map { FieldError(field: $0, message: "Remove the NUL character (U+0000).") })
+        }
         do {
             return try PlazaJSON.decoder().decode(T.self, from: data)
         } catch let error as DecodingError {

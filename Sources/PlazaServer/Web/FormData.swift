@@ -11,7 +11,8 @@ struct FormData: Sendable {
         for pair in body.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = Self.decode(parts[0]) else { continue }
-            values[name] = parts.count > 1 ? Self.decode(parts[1]) ?? "" : ""
+            // U+0000 means nothing in any form, and PostgreSQL cannot store it: dropped here, as browsers never type it.
+            values[name] = (parts.count > 1 ? Self.decode(parts[1]) ?? "" : "").filter { $0 != "\u{0}" }
         }
     }
 

@@ -45,6 +45,19 @@ import Yams
         }
     }
 
+    /// PostgreSQL cannot store U+0000 in text: every route refuses it up front, naming the field, on both engines.
+    @Test(arguments: TestEngine.enabled)
+    func theNulCharacterIsRefusedNamingItsField(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let zoe = try await AccountsDriver(client).signedIn("zoe").accessToken
+            let app = try await client.sendRaw(.post, "/v1/me/app-passwords", body: #"{"name":"Own\u0000Tracks"}"#, token: zoe)
+            #expect(app.status == .unprocessableContent && app.problem?.errors?.map(\.field) == ["name"])
+            let nested = try await client.sendRaw(.post, "/v1/me/private-zones", body: #"{"name":"Home\u0000","latitude":1,"longitude":2,"radiusMeters":200}"#, token: zoe)
+            #expect(nested.status == .unprocessableContent && nested.problem?.errors?.map(\.field) == ["name"])
+            #expect(try await client.send(.get, "/v1/me/app-passwords", token: zoe).status == .ok)
+        }
+    }
+
     @Test func everyRouteOfTheContractAnswersGarbageWithAProblem() async throws {
         #expect(Self.operations.count >= 17)
         try await TestPlaza.withApp(.sqlite) { client, _ in

@@ -12,6 +12,20 @@ import Testing
 @Suite struct NothingStrandedTests {
     static let shopPoint = Coordinate(latitude: 48.1374, longitude: 11.5755)
 
+    /// Bruno's Corner Cafe, and Anna in it, who paid it `amount` (with 10.00 in her wallet before).
+    static func paidCharge(_ client: any TestClientProtocol, _ amount: Int64) async throws
+        -> (shop: (tokens: TokenResponse, business: Business, location: BusinessLocation), anna: String, charge: Charge)
+    {
+        let (wallet, places) = (WalletDriver(client), PlacesDriver(client))
+        let shop = try await places.shop(at: shopPoint)
+        let anna = try await places.sharingCustomer("anna").accessToken
+        try await places.move(to: shopPoint, token: anna)
+        try await wallet.fund(1_000, token: anna)
+        let charge = try await wallet.charge(business: shop.business.id, customer: "anna", amount, token: shop.tokens.accessToken).decode(Charge.self)
+        #expect(try await wallet.approve(charge, token: anna).status == .ok)
+        return (shop, anna, charge)
+    }
+
     func withdraw(_ client: any TestClientProtocol, _ amount: Int64, business: UUID? = nil, token: String) async throws -> TestResponse {
         try await client.send(
             .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: amount, currency: "USD", businessId: business), token: token,
@@ -106,13 +120,7 @@ import Testing
 
     @Test func anOwnerPaysTheBusinessOutAtTheCounter() async throws {
         try await TestPlaza.withApp(.sqlite, .live) { client, _ in
-            let (wallet, places) = (WalletDriver(client), PlacesDriver(client))
-            let shop = try await places.shop(at: NothingStrandedTests.shopPoint)
-            let anna = try await places.sharingCustomer("anna").accessToken
-            try await places.move(to: NothingStrandedTests.shopPoint, token: anna)
-            try await wallet.fund(1_000, token: anna)
-            let charge = try await wallet.charge(business: shop.business.id, customer: "anna", 420, token: shop.tokens.accessToken).decode(Charge.self)
-            _ = try await wallet.approve(charge, token: anna)
+            let shop = try await NothingStrandedTests.paidCharge(client, 420).shop
             let bruno = PageSession(client)
             _ = try await bruno.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
             let counter = "/wallet/counter/\(shop.business.id.uuidString.lowercased())"
@@ -131,13 +139,8 @@ import Testing
 @Suite struct PartialRefundTests {
     @Test func aPartialRefundShowsWhatWentBackAndWhatWasKept() async throws {
         try await TestPlaza.withApp(.sqlite, .live) { client, _ in
-            let (wallet, places) = (WalletDriver(client), PlacesDriver(client))
-            let shop = try await places.shop(at: NothingStrandedTests.shopPoint)
-            let anna = try await places.sharingCustomer("anna").accessToken
-            try await places.move(to: NothingStrandedTests.shopPoint, token: anna)
-            try await wallet.fund(1_000, token: anna)
-            let charge = try await wallet.charge(business: shop.business.id, customer: "anna", 420, token: shop.tokens.accessToken).decode(Charge.self)
-            _ = try await wallet.approve(charge, token: anna)
+            let wallet = WalletDriver(client)
+            let (shop, anna, charge) = try await NothingStrandedTests.paidCharge(client, 420)
             #expect(try await wallet.refund(charge, 100, token: shop.tokens.accessToken).status == .ok)
 
             let inbox = try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self)
