@@ -129,6 +129,18 @@ def test_wallet_forms_name_each_mistake_and_a_declined_card_fails(plaza, browser
     submit(browser, "Top up")
     wait_for(browser, lambda: browser.refresh() or "failed" in browser.find_element(By.CSS_SELECTOR, ".activity").text)
     assert balance(browser) == before
+    # A declined card reads as failed, with the reason, and no "+" as if money had come.
+    failed = next(li for li in browser.find_elements(By.CSS_SELECTOR, ".activity li") if "Top-up failed" in li.text)
+    assert "Your card was declined." in failed.text
+    amount = failed.find_element(By.CSS_SELECTOR, ".amount")
+    assert amount.text == "5.00 USD" and "failed" in amount.get_attribute("class")
+    assert "Test mode" in browser.find_element(By.CSS_SELECTOR, ".test-mode").text
+    # Money out: withdraw 1.00 to the bank; the balance drops at once and the page says what happens next.
+    cents = lambda text: int(round(float(text.split()[0].replace(",", "")) * 100))
+    fill_in(browser, "withdraw-form", {"amount": "1.00"})
+    submit(browser, "Withdraw")
+    assert "Withdrawal started" in browser.find_element(By.CSS_SELECTOR, ".notice").text
+    assert cents(balance(browser)) == cents(before) - 100
     navigate(browser, browser.find_element(By.XPATH, "//button[normalize-space()='Show a pay code']"))
     code = browser.find_element(By.CSS_SELECTOR, "[data-paycode]").text.replace("Your pay code:", "").strip()
     assert len(code.replace(" ", "")) == 8
