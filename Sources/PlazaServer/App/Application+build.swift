@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOHTTP1
 
 /// Builds the whole Plaza application: `plaza serve`, `plaza demo` and the tests all come through here.
 ///
@@ -24,7 +25,11 @@ public func buildApplication(
     }
     var app = Application(
         router: router,
-        server: guardedServer(router, network),
+        server: guardedServer(router, network, upgradeCheck: { [accounts = services.accounts] head in
+            // A WebSocket upgrade with a bearer token: the token must hold (the cookie and first-message ways send none).
+            guard let header = head.headers.first(name: "authorization"), header.lowercased().hasPrefix("bearer ") else { return true }
+            return ((try? await accounts.identity(bearer: String(header.dropFirst(7)))) ?? nil) != nil
+        }),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "Plaza",
             availableConnectionsDelegate: MaximumAvailableConnections(network.maxConnections)),
@@ -46,7 +51,9 @@ public func buildApplication(
 
 /// HTTP/1 with WebSocket upgrades, every connection held to `network`'s deadlines and caps (see `ConnectionGuard`).
 /// Upgrade requests go through the same router, so `GET /v1/events` decides (see `EventsAPI`).
-func guardedServer(_ router: Router<AppRequestContext>, _ network: NetworkConfiguration) -> HTTPServerBuilder {
+func guardedServer(_ router: Router<AppRequestContext>, _ network: NetworkConfiguration, upgradeCheck: ConnectionGuard.UpgradeCheck? = nil)
+    -> HTTPServerBuilder
+{
     let webSocketResponder = router.buildResponder()
     let timeouts = ConnectionGuard.Timeouts(
         header: .milliseconds(Int64(network.headerTimeout * 1_000)), idle: .milliseconds(Int64(network.idleTimeout * 1_000)),
@@ -60,7 +67,8 @@ func guardedServer(_ router: Router<AppRequestContext>, _ network: NetworkConfig
     return HTTPServerBuilder { responder in
         GuardedServerChannel(
             base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-            timeouts: timeouts, perClient: network.maxConnectionsPerClient, trustedProxies: network.trustedProxies, counts: counts)
+            timeouts: timeouts, perClient: network.maxConnectionsPerClient, trustedProxies: network.trustedProxies, counts: counts,
+            upgradeCheck: upgradeCheck)
     }
 }
 

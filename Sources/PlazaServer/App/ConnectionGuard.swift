@@ -1,5 +1,7 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
+import PlazaCore
 
 /// Holds each HTTP/1 connection to its deadlines, right behind the request decoder, where Hummingbird has none:
 /// a request's head must arrive within `headerTimeout` of the connection opening (or `idleTimeout` of the previous
@@ -29,12 +31,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case responding
     }
 
+    /// Whether a WebSocket upgrade's credentials hold (a bearer token that is valid, or none at all); the upgrade
+    /// machinery answers any refusal with a bare 400, so a bad token is refused here, as the contract says: 401.
+    typealias UpgradeCheck = @Sendable (HTTPRequestHead) async -> Bool
+
     private let timeouts: Timeouts
+    private let upgradeCheck: UpgradeCheck?
     private var state = State.awaitingHead
     private var deadline: Scheduled<Void>?
+    /// Parts read while an upgrade's credentials are being checked, passed on once they hold.
+    private var held: [NIOAny]?
 
-    init(timeouts: Timeouts) {
+    init(timeouts: Timeouts, upgradeCheck: UpgradeCheck? = nil) {
         self.timeouts = timeouts
+        self.upgradeCheck = upgradeCheck
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -52,12 +62,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if held != nil {
+            held?.append(data)
+            return
+        }
         switch unwrapInboundIn(data) {
         case .head(let head):
             if head.headers.contains(name: "upgrade") {
-                // A WebSocket upgrade replaces the HTTP handlers around this one: leave before frames arrive.
-                context.fireChannelRead(data)
-                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                guard let upgradeCheck, head.headers.contains(name: "authorization") else { return stepAside(context: context, with: [data]) }
+                held = [data]
+                context.eventLoop.makeFutureWithTask { await upgradeCheck(head) }.assumeIsolated().whenComplete { result in
+                    let parts = self.held ?? []
+                    self.held = nil
+                    if case .success(true) = result { self.stepAside(context: context, with: parts) } else { self.refuseUpgrade(context: context) }
+                }
                 return
             }
             state = .readingBody
@@ -70,6 +88,27 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             deadline = nil
         }
         context.fireChannelRead(data)
+    }
+
+    /// A WebSocket upgrade replaces the HTTP handlers around this one: leave before frames arrive.
+    private func stepAside(context: ChannelHandlerContext, with parts: [NIOAny]) {
+        for part in parts { context.fireChannelRead(part) }
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    /// 401 `invalid_token` as a problem document, then the connection closes.
+    private func refuseUpgrade(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        let error = PlazaError.invalidToken
+        let body = (try? PlazaJSON.encoder().encode(error.problem)).map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
+        let headers: HTTPHeaders = [
+            "content-type": "application/problem+json", "www-authenticate": "Bearer error=\"invalid_token\"", "connection": "close",
+            "content-length": String(body.readableBytes), "cache-control": "no-store",
+        ]
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .unauthorized, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

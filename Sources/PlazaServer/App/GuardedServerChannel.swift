@@ -13,6 +13,7 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     let perClient: Int
     let trustedProxies: TrustedProxies
     let counts: ConnectionCounts
+    var upgradeCheck: ConnectionGuard.UpgradeCheck?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
         let address = channel.remoteAddress?.ipAddress
@@ -24,11 +25,11 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
             }
             channel.closeFuture.whenComplete { _ in counts.close(address) }
         }
-        let timeouts = timeouts
+        let (timeouts, upgradeCheck) = (timeouts, upgradeCheck)
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(ConnectionGuard(timeouts: timeouts), position: .after(decoder))
+            try pipeline.addHandler(ConnectionGuard(timeouts: timeouts, upgradeCheck: upgradeCheck), position: .after(decoder))
             return value
         }
     }
