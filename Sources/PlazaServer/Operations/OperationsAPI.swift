@@ -8,6 +8,8 @@ import SQLKit
 /// What operators and load balancers call: health, readiness, metrics, and the API contract.
 struct OperationsAPI: Sendable {
     let services: PlazaServices
+    /// Read by programs (load balancers, scrapers): errors are problem documents, and no visitor cookie is set.
+    static let machinePaths: Set<String> = ["/healthz", "/readyz", "/metrics", "/openapi.yaml"]
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("healthz", use: health)

@@ -29,13 +29,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// API paths get JSON; any other path (a page) gets the HTML page unless the client asks for JSON.
     func wantsHTML(_ request: Request) -> Bool {
         let path = request.uri.path
-        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") || Self.machinePaths.contains(path) { return false }
+        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") || OperationsAPI.machinePaths.contains(path) { return false }
         let accept = request.headers[.accept] ?? ""
         return accept.contains("text/html") || !(accept.contains("application/json") || accept.contains("application/problem+json"))
     }
-
-    /// Operational endpoints read by programs (probes, scrapers): their errors are problem documents too.
-    static var machinePaths: Set<String> { ["/healthz", "/readyz", "/metrics", "/openapi.yaml"] }
 
     static func plazaError(for error: any Error, request: Request, logger: Logger) -> PlazaError {
         switch error {

@@ -36,11 +36,14 @@ struct CookieAuthMiddleware: RouterMiddleware {
     let accounts: AccountService
     let secrets: Secrets
     let secure: Bool
+    static let cookieless = OperationsAPI.machinePaths.union(["/sw.js", "/manifest.webmanifest"])
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        // Neither the API nor shared, cached files (which must carry no per-visitor cookie).
-        guard !(path == "/v1" || path.hasPrefix("/v1/") || path.hasPrefix("/static/")) else { return try await next(request, context) }
+        // Neither the API, nor the probes, nor shared, cached files (which must carry no per-visitor cookie).
+        guard !(path == "/v1" || path.hasPrefix("/v1/") || path.hasPrefix("/static/") || Self.cookieless.contains(path)) else {
+            return try await next(request, context)
+        }
         var context = context
         let cookies = request.cookies
         if let token = cookies[WebCookies.session]?.value, !token.isEmpty {
