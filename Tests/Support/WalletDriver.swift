@@ -47,6 +47,17 @@ public struct WalletDriver: Sendable {
         throw AccountsDriver.DriverError(description: "top-up \(id) still pending after 10 s")
     }
 
+    /// Waits (up to 10 s) until the processor's webhook settled the withdrawal.
+    public func withdrawalSettled(_ id: UUID, token: String) async throws -> Withdrawal {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let withdrawal = try await client.send(.get, "/v1/wallet/withdrawals/\(id)", token: token).decode(Withdrawal.self)
+            if withdrawal.status != .pending { return withdrawal }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw AccountsDriver.DriverError(description: "withdrawal \(id) still pending after 10 s")
+    }
+
     public func transfer(to username: String, _ amount: Int64, note: String? = nil, key: String? = UUID().uuidString, token: String) async throws
         -> TestResponse
     {

@@ -131,7 +131,7 @@ extension AccountService {
         let (accounts, codes, secrets, limits) = (accounts, codes, secrets, limits)
         let user: UserRecord? = try await database.transaction { db in
             // A code to verify a new address was sent to that address, which the account does not have yet.
-            let holder = purpose == .verifyEmail ? try await codes.holder(email: email, purpose: purpose, on: db) : nil
+            let holder = purpose == .verifyEmail ? try await codes.holder(email: email, purpose: purpose, codeHash: secrets.hash(code), now: now, on: db) : nil
             var found = if let holder { try await accounts.user(id: holder, on: db) } else { UserRecord?.none }
             if found == nil { found = try await accounts.user(email: email, on: db) }
             guard let user = found else { return nil }

@@ -24,7 +24,7 @@ extension AccountService {
         try await limiter.check(loginAddressRule, client, now: now)
         let user = try await accounts.user(login: login, on: database.sql)
         let subject = user?.id.uuidString ?? login
-        let device = user.flatMap { user in deviceToken.flatMap { knownDevice($0, of: user.id) } }
+        let device = user.flatMap { user in deviceToken.flatMap { knownDevice($0, of: user) } }
         if let device {
             try await limiter.check(loginDeviceRule, device, now: now)
         } else {
@@ -38,26 +38,24 @@ extension AccountService {
             throw PlazaError.invalidCredentials
         }
         if let device { try await limiter.reset(loginDeviceRule, device) } else { try await limiter.reset(loginAccountRule, subject) }
-        return (user, device.map { "\($0).\(secrets.hash("device:\(user.id):\($0)"))" } ?? newDeviceToken(for: user.id))
+        return (user, device.map { makeDeviceToken(nonce: $0, for: user) } ?? makeDeviceToken(nonce: Secrets.randomToken(bytes: 16), for: user))
     }
 
     /// The longest wait between two log-in attempts of one account from unknown devices.
     static let maximumBackOff: TimeInterval = 15 * 60
     var loginDeviceRule: RateLimiter.Rule { .init(bucket: "login-device", limit: limits.loginFailuresPerAccount) }
 
-    /// `<nonce>.<keyed hash of the account and nonce>`: proves an earlier log-in of this account on the device.
-    func newDeviceToken(for user: UUID) -> String {
-        let nonce = Secrets.randomToken(bytes: 16)
-        return "\(nonce).\(secrets.hash("device:\(user):\(nonce)"))"
+    /// `<nonce>.<keyed hash of the account, its password hash and the nonce>`: proves an earlier log-in of this account
+    /// on the device. A new password (a reset after a theft) makes every earlier device token unknown.
+    func makeDeviceToken(nonce: String, for user: UserRecord) -> String {
+        "\(nonce).\(secrets.hash("device:\(user.id):\(user.passwordHash):\(nonce)"))"
     }
 
-    /// The token's nonce when it was made for `user`, else nil (an unknown device).
-    func knownDevice(_ token: String, of user: UUID) -> String? {
-        let parts = token.split(separator: ".", maxSplits: 1).map(String.init)
-        guard parts.count == 2, parts[0].utf8.count <= 64, Secrets.constantTimeEquals(parts[1], secrets.hash("device:\(user):\(parts[0])")) else {
-            return nil
-        }
-        return parts[0]
+    /// The token's nonce when it was made for `user` with the password it has now, else nil (an unknown device).
+    func knownDevice(_ token: String, of user: UserRecord) -> String? {
+        let nonce = String(token.prefix { $0 != "." })
+        guard nonce.utf8.count <= 64, Secrets.constantTimeEquals(token, makeDeviceToken(nonce: nonce, for: user)) else { return nil }
+        return nonce
     }
 
     /// API log-in: a new session with an access and a refresh token.

@@ -26,10 +26,12 @@ struct CodeStore: Sendable {
             .run()
     }
 
-    /// The account a live code of `purpose` was sent to `email` for.
-    func holder(email: String, purpose: Purpose, on db: any SQLDatabase) async throws -> UUID? {
+    /// The account this very code (by its hash, unexpired) was sent to `email` for: a change of address waiting for its
+    /// code must not stand in the way of anyone else's code for the same address.
+    func holder(email: String, purpose: Purpose, codeHash: String, now: Date, on db: any SQLDatabase) async throws -> UUID? {
         try await db.select().column("user_id").from("email_codes").where("email", .equal, email).where("purpose", .equal, purpose.rawValue)
-            .where("consumed_at", .is, SQLLiteral.null).first().map { try $0.decode(column: "user_id", as: UUID.self) }
+            .where("code_hash", .equal, codeHash).where("consumed_at", .is, SQLLiteral.null).where("expires_at", .greaterThan, now)
+            .first().map { try $0.decode(column: "user_id", as: UUID.self) }
     }
 
     /// Checks a code. A wrong guess counts against the code; after `maxAttempts` it is dead.

@@ -21,7 +21,8 @@ public func buildApplication(
         // `/metrics` on a listener of its own, which the public port does not serve.
         let metrics = Router(context: AppRequestContext.self)
         OperationsAPI(services: services).addMetrics(to: metrics)
-        background.append(Application(router: metrics, configuration: .init(address: .hostname(configuration.host, port: port), serverName: "Plaza")))
+        // On loopback only: a scraper on this host (or a sidecar) reads it; nothing on the network can.
+        background.append(Application(router: metrics, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "Plaza")))
     }
     var app = Application(
         router: router,

@@ -9,7 +9,7 @@ import PlazaCore
 /// 431 instead of a bare 400. A client trickling bytes (slowloris) therefore holds a descriptor for seconds, not
 /// forever. A server shutting down closes connections that wait for a head at once.
 ///
-/// It steps aside (removes itself) on a WebSocket upgrade, whose frames it must not see.
+/// It steps aside (removes itself) on a WebSocket handshake, whose frames it must not see.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -41,6 +41,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var deadline: Scheduled<Void>?
     /// Parts read while an upgrade's credentials are being checked, passed on once they hold.
     private var held: [NIOAny]?
+    /// A read the pipeline asked for while `held` was set, issued once the check is done.
+    private var readWanted = false
 
     init(timeouts: Timeouts, upgradeCheck: UpgradeCheck? = nil) {
         self.timeouts = timeouts
@@ -66,18 +68,33 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             held?.append(data)
             return
         }
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            if head.headers.contains(name: "upgrade") {
-                guard let upgradeCheck, head.headers.contains(name: "authorization") else { return stepAside(context: context, with: [data]) }
-                held = [data]
-                context.eventLoop.makeFutureWithTask { await upgradeCheck(head) }.assumeIsolated().whenComplete { result in
-                    let parts = self.held ?? []
-                    self.held = nil
-                    if case .success(true) = result { self.stepAside(context: context, with: parts) } else { self.refuseUpgrade(context: context) }
-                }
-                return
+        guard case .head(let head) = unwrapInboundIn(data), Self.isWebSocketUpgrade(head) else { return take(data, context: context) }
+        guard let upgradeCheck, head.headers.contains(name: "authorization") else { return stepAside(context: context, with: [data]) }
+        // Nothing more is read (see `read`) until the credentials are known: held parts stay few.
+        held = [data]
+        context.eventLoop.makeFutureWithTask { await upgradeCheck(head) }.assumeIsolated().whenComplete { result in
+            let parts = self.held ?? []
+            self.held = nil
+            guard case .success(true) = result else { return self.refuseUpgrade(context: context) }
+            self.stepAside(context: context, with: parts)
+            if self.readWanted {
+                self.readWanted = false
+                context.read()
             }
+        }
+    }
+
+    /// A WebSocket handshake (RFC 6455): the upgrade machinery behind this handler then switches protocols, or answers
+    /// and closes (a refused or malformed handshake), so the guard may leave. Any other `Upgrade` (h2c, made-up ones)
+    /// changes nothing here: such a request is held to the deadlines like any other.
+    static func isWebSocketUpgrade(_ head: HTTPRequestHead) -> Bool {
+        head.method == .GET && head.headers[canonicalForm: "upgrade"].contains { $0.lowercased() == "websocket" }
+    }
+
+    /// Moves the request's state on and passes the part along.
+    private func take(_ data: NIOAny, context: ChannelHandlerContext) {
+        switch unwrapInboundIn(data) {
+        case .head:
             state = .readingBody
             arm(timeouts.body, context: context)
         case .body:
@@ -94,6 +111,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func stepAside(context: ChannelHandlerContext, with parts: [NIOAny]) {
         for part in parts { context.fireChannelRead(part) }
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if held != nil {
+            readWanted = true
+            return
+        }
+        context.read()
     }
 
     /// 401 `invalid_token` as a problem document, then the connection closes.

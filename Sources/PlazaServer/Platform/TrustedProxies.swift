@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The reverse proxies whose `Forwarded` / `X-Forwarded-For` Plaza believes (`PLAZA_TRUSTED_PROXIES`: addresses or
+/// The reverse proxies whose `X-Forwarded-For` Plaza believes (`PLAZA_TRUSTED_PROXIES`: addresses or
 /// CIDR ranges, IPv4 or IPv6). Behind a proxy every connection comes from the proxy, so without this one client's
 /// bad log-ins would lock everyone out; believing those headers from anyone else would let a client pick its address.
 struct TrustedProxies: Sendable, Equatable {
@@ -53,26 +53,14 @@ struct TrustedProxies: Sendable, Equatable {
         return ranges.contains { $0.contains(bytes) }
     }
 
-    /// The client behind a trusted `peer`: the right-most address of the forwarding chain that is not itself a trusted
-    /// proxy (each proxy appends the address it saw), else `peer` itself.
-    func client(peer: String, forwarded: String?, forwardedFor: String?) -> String {
-        guard contains(peer) else { return peer }
-        let chain: [String]
-        if let forwarded {
-            // RFC 7239: `for=192.0.2.60;proto=http, for="[2001:db8::1]:4711"`.
-            chain = forwarded.split(separator: ",").compactMap { element in
-                element.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
-                    .first { $0.lowercased().hasPrefix("for=") }.map { Self.node(String($0.dropFirst(4))) }
-            }
-        } else if let forwardedFor {
-            chain = forwardedFor.split(separator: ",").map { Self.node(String($0)) }
-        } else {
-            return peer
-        }
-        for address in chain.reversed() where Self.bytes(of: address) != nil {
-            if !contains(address) { return address }
-        }
-        return chain.first(where: { Self.bytes(of: $0) != nil }) ?? peer
+    /// The client behind a trusted `peer`: the right-most address of `X-Forwarded-For` that is not itself a trusted
+    /// proxy (each proxy appends the address it saw), else `peer` itself. Only `X-Forwarded-For` counts: common proxies
+    /// append to it but pass a client's own `Forwarded` header through untouched, so reading that one too would let a
+    /// client choose its address.
+    func client(peer: String, forwardedFor: String?) -> String {
+        guard contains(peer), let forwardedFor else { return peer }
+        let chain = forwardedFor.split(separator: ",").map { Self.node(String($0)) }.filter { Self.bytes(of: $0) != nil }
+        return chain.last(where: { !contains($0) }) ?? chain.first ?? peer
     }
 
     /// `"[2001:db8::1]:4711"`, `192.0.2.60:8080` or `192.0.2.60` as the bare address.

@@ -77,9 +77,9 @@ struct ChargeStore: Sendable {
     private static var columns: [SQLIdentifier] { ChargeRecord.columns.map { SQLIdentifier($0) } }
 
     /// Charges of a business still waiting for its customers.
-    func pendingCount(business: UUID, on db: any SQLDatabase) async throws -> Int {
+    func pendingCount(business: UUID, now: Date, on db: any SQLDatabase) async throws -> Int {
         try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("charges").where("business_id", .equal, business)
-            .where("status", .equal, ChargeStatus.pending.rawValue).first()?.decode(column: "n", as: Int.self) ?? 0
+            .where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now).first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
     /// A deleted customer shows as "Deleted user" on the businesses' charges and receipts.

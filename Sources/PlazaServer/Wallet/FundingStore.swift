@@ -90,6 +90,19 @@ struct FundingStore: Sendable {
         return try await query.first()?.decode(column: "total", as: Int64.self) ?? 0
     }
 
+    /// Top-ups and withdrawals of `owner` (a user's own, or a business's) the processor has not settled yet: their
+    /// money may still arrive or come back.
+    func pendingCount(owner: UUID, business: Bool, on db: any SQLDatabase) async throws -> Int {
+        var count = 0
+        for direction in [FundingRecord.Direction.topUp, .withdrawal] {
+            var query = db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(direction.rawValue)
+                .where("status", .equal, FundingStatus.pending.rawValue)
+            query = business ? query.where("business_id", .equal, owner) : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)
+            count += try await query.first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+        return count
+    }
+
     func setGatewayId(_ gatewayId: String, for id: UUID, _ direction: FundingRecord.Direction, on db: any SQLDatabase) async throws {
         try await db.update(direction.rawValue).set("gateway_id", to: gatewayId).where("id", .equal, id).run()
     }

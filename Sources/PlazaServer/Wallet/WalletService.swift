@@ -75,8 +75,14 @@ struct WalletService: Sendable {
                     ? "Pay it out to the bank first (the counter's Pay out), then delete the business."
                     : "Withdraw it to your bank or send it to someone first (Wallet → Withdraw), then delete the account.")
         }
+        // A payout that fails, or a top-up captured late, would credit an owner who is gone.
+        if try await funding.pendingCount(owner: owner, business: business, on: db) > 0 {
+            throw PlazaError(
+                .conflict, .conflict, "A top-up or withdrawal is still on its way.",
+                detail: "Wait until the card processor has settled it (usually minutes, at most a few days), then try again.")
+        }
         guard business else { return }
-        let waiting = try await charges.pendingCount(business: owner, on: db)
+        let waiting = try await charges.pendingCount(business: owner, now: Date(), on: db)
         if waiting > 0 {
             throw PlazaError(
                 .conflict, .conflict, waiting == 1 ? "A charge is still waiting for a customer." : "\(waiting) charges are still waiting for customers.",

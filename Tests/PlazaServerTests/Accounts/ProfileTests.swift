@@ -73,6 +73,20 @@ import Testing
         }
     }
 
+    /// Someone's pending move to an address must not keep that address's rightful new account from verifying.
+    @Test func aPendingChangeToAnAddressDoesNotBlockItsSignUp() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let accounts = AccountsDriver(client)
+            let mallory = try await accounts.signedIn("mallory")
+            _ = try await client.send(
+                .post, "/v1/me/email", json: ChangeEmailRequest(email: "vera@example.com", password: AccountsDriver.password), token: mallory.accessToken)
+            #expect(try await accounts.register("vera").status == .created)
+            let verified = try await accounts.verify("vera")
+            let vera = try verified.decode(User.self)
+            #expect(verified.status == .ok && vera.username == "vera")
+        }
+    }
+
     /// Probing addresses through the change of e-mail is limited per account, not only per address.
     @Test func changesOfAddressAreLimitedPerAccount() async throws {
         try await TestPlaza.withApp(.sqlite, configure: { $0.limits.codeMailsPerAccount = 3 }) { client, _ in
