@@ -178,7 +178,9 @@ extension PlacesService {
 
     func removeMember(_ identity: Identity, business: UUID, username: String) async throws {
         _ = try await requireMember(identity, of: business, owner: true)
-        guard let user = try await accounts.user(login: AccountRules.normalizedUsername(username), on: database.sql) else {
+        let username = AccountRules.normalizedUsername(username)
+        // Only a name that could be a username is looked up (a `%00` in the path would fail PostgreSQL's text type).
+        guard AccountRules.usernameProblem(username) == nil, let user = try await accounts.user(login: username, on: database.sql) else {
             throw PlazaError.notFound("member")
         }
         try await withFeed { db in

@@ -55,6 +55,10 @@ import Yams
             let nested = try await client.sendRaw(.post, "/v1/me/private-zones", body: #"{"name":"Home\u0000","latitude":1,"longitude":2,"radiusMeters":200}"#, token: zoe)
             #expect(nested.status == .unprocessableContent && nested.problem?.errors?.map(\.field) == ["name"])
             #expect(try await client.send(.get, "/v1/me/app-passwords", token: zoe).status == .ok)
+            // In a path parameter too.
+            let bruno = try await AccountsDriver(client).signedIn("bruno", role: .merchant).accessToken
+            let business = try await PlacesDriver(client).createBusiness(name: "Corner Cafe", token: bruno)
+            #expect(try await client.send(.delete, "/v1/businesses/\(business.id)/members/zo%00e", token: bruno).status == .notFound)
         }
     }
 
