@@ -60,7 +60,7 @@ extension WalletService {
                     currency: request.currency, items: items, message: message, createdAt: now, expiresAt: now.addingTimeInterval(ttl))
                 try await charges.insert(record, on: db)
                 let charge = record.dto(now: now)
-                try await recordResponse(charge, status: 201, claim: claim, on: db)
+                try await idempotency.record(charge, status: 201, claim: claim, on: db)
                 return (charge, try await chargeEvent(WalletEventType.chargeRequested, record, now: now, on: db))
             }
         } catch let error as PlazaError where error.code == .invalidCode {
@@ -95,7 +95,7 @@ extension WalletService {
                     ], createdAt: now), on: db)
             try await activity.insert(Self.chargeActivity(charge, kind: .charge, amount: charge.amount, at: now), on: db)
             let dto = charge.dto(now: now)
-            try await recordResponse(dto, status: 200, claim: claim, on: db)
+            try await idempotency.record(dto, status: 200, claim: claim, on: db)
             return (dto, try await chargeEvent(WalletEventType.charge(.approved), charge, now: now, on: db))
         }
     }
@@ -140,7 +140,7 @@ extension WalletService {
                     ], createdAt: now), on: db)
             try await activity.insert(Self.chargeActivity(charge, kind: .refund, amount: -request.amount, at: now), on: db)
             let dto = charge.dto(now: now)
-            try await recordResponse(dto, status: 200, claim: claim, on: db)
+            try await idempotency.record(dto, status: 200, claim: claim, on: db)
             return (dto, try await chargeEvent(WalletEventType.charge(.refunded), charge, now: now, on: db))
         }
     }

@@ -23,7 +23,7 @@ extension WalletService {
             try await checkLimits(.topUp, record, accountCreated: identity.user.createdAt, now: now, on: db)
             try await funding.insert(record, .topUp, on: db)
             try await activity.insert([Self.activity(for: record, kind: .topUp, amount: record.amount)], on: db)
-            try await recordResponse(topUp, status: 201, claim: claim, on: db)
+            try await idempotency.record(topUp, status: 201, claim: claim, on: db)
         }
         // After the commit: a crash here leaves a pending top-up the processor never saw; the sweeper asks again
         // with the same processor key (see `resendUnsent`).
@@ -53,7 +53,7 @@ extension WalletService {
                     ], createdAt: now), on: db)
             try await funding.insert(record, .withdrawal, on: db)
             try await activity.insert([Self.activity(for: record, kind: .withdrawal, amount: -record.amount)], on: db)
-            try await recordResponse(withdrawal, status: 201, claim: claim, on: db)
+            try await idempotency.record(withdrawal, status: 201, claim: claim, on: db)
         }
         await send(record, card: nil)
         return withdrawal

@@ -65,7 +65,7 @@ struct WalletService: Sendable {
 
     /// Refuses to let an account or a business go while money or open charges would be stranded with it: a positive
     /// balance (withdraw it first) or, for a business, charges still waiting for customers (cancel them first).
-    func requireNothingHeld(by owner: UUID, business: Bool, on db: any SQLDatabase) async throws {
+    func requireNothingHeld(by owner: UUID, business: Bool, now: Date = Date(), on db: any SQLDatabase) async throws {
         let balances = try await ledger.balances(owner: owner, on: db).filter { $0.value > 0 }.sorted { $0.key < $1.key }
         if let (currency, amount) = balances.first {
             let money = Money(amount: amount, currency: currency).description
@@ -82,7 +82,7 @@ struct WalletService: Sendable {
                 detail: "Wait until the card processor has settled it (usually minutes, at most a few days), then try again.")
         }
         guard business else { return }
-        let waiting = try await charges.pendingCount(business: owner, now: Date(), on: db)
+        let waiting = try await charges.pendingCount(business: owner, now: now, on: db)
         if waiting > 0 {
             throw PlazaError(
                 .conflict, .conflict, waiting == 1 ? "A charge is still waiting for a customer." : "\(waiting) charges are still waiting for customers.",
@@ -96,11 +96,6 @@ struct WalletService: Sendable {
             try await activity.forgetCounterpart(user, on: db)
             try await charges.forgetCustomer(user, on: db)
         }
-    }
-
-    /// Stores the response with the work, in the same transaction; without the key still held, the work rolls back.
-    func recordResponse(_ value: some Encodable, status: Int, claim: IdempotencyClaim, on db: any SQLDatabase) async throws {
-        try await idempotency.record(value, status: status, claim: claim, on: db)
     }
 
     static func require(_ claim: IdempotencyClaim?) throws -> IdempotencyClaim {
