@@ -30,6 +30,10 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case tooManyPendingCharges = "too_many_pending_charges"
     /// A top-up or withdrawal past a limit the operator set; the problem's `limit` names it, `resetsAt` says when it frees up.
     case limitExceeded = "limit_exceeded"
+    /// A withdrawal before the user connected a payout account with the processor (`/v1/me/payout-account`).
+    case payoutAccountRequired = "payout_account_required"
+    /// The card processor did not answer or refused the call; nothing was charged or moved.
+    case gatewayError = "gateway_error"
     case internalError = "internal_error"
     case unavailable
 }

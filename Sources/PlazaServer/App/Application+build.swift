@@ -107,7 +107,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
         .addRoutes(to: v1, authenticated: authenticated)
     PlacesAPI(places: services.places, accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
-    WalletAPI(wallet: services.wallet, signature: services.webhookSignature, maxBody: services.configuration.limits.maxRequestBody)
+    WalletAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
     ChargesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     InboxAPI(inbox: services.inbox, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)

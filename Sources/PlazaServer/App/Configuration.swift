@@ -132,11 +132,7 @@ public struct PlazaConfiguration: Sendable {
                 fail("PLAZA_CHARGE_TTL", "must be a duration from 10s to 1h such as 5m or 90s, not '\(ttl)'")
             }
         }
-        if let gateway = value("PLAZA_PAYMENT_GATEWAY") {
-            if let parsed = PaymentGatewayChoice(rawValue: gateway.lowercased()) { configuration.paymentGateway = parsed } else {
-                fail("PLAZA_PAYMENT_GATEWAY", "must be sandbox (test cards only, no real money), not '\(gateway)'")
-            }
-        }
+        configuration.readPaymentGateway(value, fail: fail)
         configuration.network.read(value, fail: fail)
         configuration.wallet.limits.read(value, fail: fail)
         if case .postgres = configuration.storage, configuration.secretKey == nil {
@@ -167,9 +163,65 @@ public struct PlazaConfiguration: Sendable {
 }
 
 /// The card processors Plaza can talk to.
-public enum PaymentGatewayChoice: String, Sendable {
+public enum PaymentGatewayChoice: Sendable, Equatable {
     /// Test cards, no real money (`plaza demo`, trying Plaza out): every page that takes a card says "test mode".
     case sandbox
+    /// Stripe: cards on its hosted Checkout page, withdrawals to Connect accounts.
+    case stripe(StripeSettings)
+}
+
+/// `PLAZA_STRIPE_SECRET_KEY`, `PLAZA_STRIPE_WEBHOOK_SECRET` and (for a stand-in or a proxy) `PLAZA_STRIPE_API_URL`.
+public struct StripeSettings: Sendable, Equatable {
+    /// `sk_live_...`, `sk_test_...` or a restricted `rk_...` key.
+    public var secretKey: String
+    /// The webhook endpoint's signing secret, `whsec_...`.
+    public var webhookSecret: String
+    /// `https://api.stripe.com`; tests point it at a local stand-in.
+    public var apiURL: String
+
+    public init(secretKey: String, webhookSecret: String, apiURL: String = "https://api.stripe.com") {
+        self.secretKey = secretKey
+        self.webhookSecret = webhookSecret
+        self.apiURL = apiURL.hasSuffix("/") ? String(apiURL.dropLast()) : apiURL
+    }
+}
+
+extension PlazaConfiguration {
+    /// `PLAZA_PAYMENT_GATEWAY=sandbox`, or Stripe when `PLAZA_STRIPE_SECRET_KEY` is set (`PLAZA_PAYMENT_GATEWAY=stripe`
+    /// may say so too). Stripe needs the webhook secret and `PLAZA_PUBLIC_URL`, where its pages send customers back.
+    mutating func readPaymentGateway(_ value: (String) -> String?, fail: (String, String) -> Void) {
+        let choice = value("PLAZA_PAYMENT_GATEWAY")?.lowercased()
+        let key = value("PLAZA_STRIPE_SECRET_KEY")
+        switch choice {
+        case nil where key == nil: return
+        case "sandbox":
+            if key != nil { fail("PLAZA_STRIPE_SECRET_KEY", "is set while PLAZA_PAYMENT_GATEWAY is sandbox: remove one of them") }
+            paymentGateway = .sandbox
+            return
+        case nil, "stripe": break
+        case .some(let other):
+            fail("PLAZA_PAYMENT_GATEWAY", "must be stripe (with PLAZA_STRIPE_SECRET_KEY) or sandbox (test cards only, no real money), not '\(other)'")
+            return
+        }
+        guard let key, key.hasPrefix("sk_") || key.hasPrefix("rk_") else {
+            fail("PLAZA_STRIPE_SECRET_KEY", "must be a Stripe secret key (sk_live_..., sk_test_... or a restricted rk_... key)")
+            return
+        }
+        guard let secret = value("PLAZA_STRIPE_WEBHOOK_SECRET"), secret.hasPrefix("whsec_") else {
+            fail("PLAZA_STRIPE_WEBHOOK_SECRET", "must be the signing secret (whsec_...) of the webhook endpoint <PLAZA_PUBLIC_URL>/v1/webhooks/stripe")
+            return
+        }
+        if publicURL == nil { fail("PLAZA_PUBLIC_URL", "is required with Stripe: its payment pages send customers back there") }
+        var settings = StripeSettings(secretKey: key, webhookSecret: secret)
+        if let api = value("PLAZA_STRIPE_API_URL") {
+            guard let url = URL(string: api), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                fail("PLAZA_STRIPE_API_URL", "must be an http:// or https:// URL, not '\(api)'")
+                return
+            }
+            settings = StripeSettings(secretKey: key, webhookSecret: secret, apiURL: api)
+        }
+        paymentGateway = .stripe(settings)
+    }
 }
 
 /// Limits that tests and operators may tighten; the defaults follow the accounts issue.

@@ -19,7 +19,6 @@ public final class PlazaServices: Sendable {
     let places: PlacesService
     let wallet: WalletService
     let inbox: InboxService
-    let webhookSignature: WebhookSignature
 
     /// Opens the database and prepares every service; nothing is migrated or served yet.
     public static func open(_ configuration: PlazaConfiguration, logger: Logger) async throws -> PlazaServices {
@@ -65,14 +64,15 @@ public final class PlazaServices: Sendable {
             }
         let places = PlacesService(database: database, configuration: configuration.places, feed: feed, secretKey: secretKey, logger: logger)
         self.places = places
-        webhookSignature = WebhookSignature(secretKey: secretKey)
         wallet = WalletService(
             database: database, configuration: configuration.wallet, places: places, idempotency: idempotency,
             gateway: configuration.paymentGateway.map { choice -> any PaymentGateway in
                 switch choice {
                 case .sandbox: SandboxGateway(secretKey: secretKey, logger: logger)
+                case .stripe(let settings): StripeGateway(settings, logger: logger)
                 }
             }, limiter: limiter, secrets: secrets, logger: logger,
+            baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
             transfers: TransferBatcher(lanes: database.engine == .sqlite ? 1 : 4))
         inbox = InboxService(database: database)
         self.outbox = outbox

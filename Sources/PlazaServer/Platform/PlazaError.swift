@@ -55,6 +55,13 @@ public struct PlazaError: Error, Sendable {
         .serviceUnavailable, .unavailable, "Card payments are not set up on this Plaza.",
         detail: "The operator has not connected a card processor yet; transfers and charges between members still work.")
 
+    static let gatewayFailed = PlazaError(
+        .badGateway, .gatewayError, "The card processor did not answer.", detail: "Nothing was charged or moved. Try again in a minute.")
+
+    static let payoutAccountRequired = PlazaError(
+        .conflict, .payoutAccountRequired, "Connect a bank account before withdrawing.",
+        detail: "Withdrawals go to a bank account you connect once on the card processor's page: Wallet → Connect a bank account.")
+
     public static func notFound(_ what: String = "resource") -> PlazaError {
         PlazaError(.notFound, .notFound, "No such \(what).")
     }

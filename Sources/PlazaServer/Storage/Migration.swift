@@ -19,5 +19,6 @@ enum Migrations {
         M0007_ReservedUsernames(),  // usernames of deleted accounts and of sign-ups with a taken address
         M0008_BusinessFunding(),  // withdrawals from a business's balance, by its owners
         M0009_ActivityFailures(),  // the processor's reason beside a failed top-up or withdrawal in the history
+        M0010_HostedPayments(),  // the hosted payment page of a pending top-up; users' payout accounts with the processor
     ]
 }

@@ -21,12 +21,14 @@ struct FundingRecord: Sendable {
     var cardLast4: String?
     var gatewayId: String?
     var failureCode: String?
+    /// A pending top-up's page on the processor's site, where the customer pays.
+    var checkoutURL: String?
     var createdAt: Date
     var updatedAt: Date
 
     static let columns = [
-        "id", "user_id", "business_id", "amount", "currency", "status", "card_brand", "card_last4", "gateway_id", "failure_code", "created_at",
-        "updated_at",
+        "id", "user_id", "business_id", "amount", "currency", "status", "card_brand", "card_last4", "gateway_id", "failure_code", "checkout_url",
+        "created_at", "updated_at",
     ]
 
     /// Whose balance the money leaves or reaches: the business's or the user's.
@@ -35,14 +37,15 @@ struct FundingRecord: Sendable {
     var values: [any SQLExpression] {
         [
             SQLBind(id), SQLBind(user), SQLBind(business), SQLBind(amount), SQLBind(currency), SQLBind(status.rawValue), SQLBind(cardBrand), SQLBind(cardLast4),
-            SQLBind(gatewayId), SQLBind(failureCode), SQLBind(createdAt), SQLBind(updatedAt),
+            SQLBind(gatewayId), SQLBind(failureCode), SQLBind(checkoutURL), SQLBind(createdAt), SQLBind(updatedAt),
         ]
     }
 
     var topUp: TopUp {
         TopUp(
-            id: id, amount: amount, currency: currency, status: status, cardBrand: cardBrand ?? "card", cardLast4: cardLast4 ?? "", failureCode: failureCode,
-            createdAt: createdAt, updatedAt: updatedAt)
+            id: id, amount: amount, currency: currency, status: status, cardBrand: cardBrand ?? "card", cardLast4: cardLast4 ?? "",
+            failureCode: status == .pending ? nil : failureCode, checkoutUrl: status == .pending ? checkoutURL : nil, createdAt: createdAt,
+            updatedAt: updatedAt)
     }
 
     var withdrawal: Withdrawal {
@@ -62,6 +65,7 @@ extension FundingRecord {
         cardLast4 = try row.decode(column: "card_last4", as: String?.self)
         gatewayId = try row.decode(column: "gateway_id", as: String?.self)
         failureCode = try row.decode(column: "failure_code", as: String?.self)
+        checkoutURL = try row.decode(column: "checkout_url", as: String?.self)
         createdAt = try row.decode(column: "created_at", as: Date.self)
         updatedAt = try row.decode(column: "updated_at", as: Date.self)
     }
@@ -107,13 +111,28 @@ struct FundingStore: Sendable {
         try await db.update(direction.rawValue).set("gateway_id", to: gatewayId).where("id", .equal, id).run()
     }
 
+    /// Keeps why a card was refused on the processor's page while the top-up stays open (the customer may try
+    /// another card); if they give up, the top-up fails with this reason.
+    func noteAttemptFailure(_ id: UUID, code: String, on db: any SQLDatabase) async throws {
+        try await db.update("top_ups").set("failure_code", to: code).where("id", .equal, id).where("status", .equal, FundingStatus.pending.rawValue)
+            .run()
+    }
+
     /// Moves a pending record to its outcome; `nil` when it was no longer pending (a repeated webhook). With
     /// `overruling`, a record the sweeper gave up on (`processing_error`) succeeds after all: the money did arrive.
+    /// A failure without its own code keeps the one noted on the way (`noteAttemptFailure`), else `fallbackCode`.
     func settle(
-        _ id: UUID, _ direction: FundingRecord.Direction, status: FundingStatus, failureCode: String?, overruling: Bool = false, now: Date,
-        on db: any SQLDatabase
+        _ id: UUID, _ direction: FundingRecord.Direction, status: FundingStatus, failureCode: String?, fallbackCode: String? = nil,
+        overruling: Bool = false, now: Date, on db: any SQLDatabase
     ) async throws -> FundingRecord? {
-        try await db.update(direction.rawValue).set("status", to: status.rawValue).set("failure_code", to: failureCode).set("updated_at", to: now)
+        let code: any SQLExpression =
+            switch (status, failureCode) {
+            case (.succeeded, _): SQLLiteral.null
+            case (_, let code?): SQLBind(code)
+            case (_, nil): SQLFunction("COALESCE", args: SQLColumn("failure_code"), SQLBind(fallbackCode))
+            }
+        return try await db.update(direction.rawValue).set("status", to: status.rawValue).set(SQLColumn("failure_code"), to: code)
+            .set("updated_at", to: now)
             .where("id", .equal, id)
             .where { group in
                 let pending = group.where("status", .equal, FundingStatus.pending.rawValue)
@@ -137,5 +156,34 @@ struct FundingStore: Sendable {
         try await db.select().columns(FundingRecord.columns.map { SQLIdentifier($0) }).from(direction.rawValue)
             .where("status", .equal, FundingStatus.pending.rawValue).where("gateway_id", .is, SQLLiteral.null).where("created_at", .lessThan, cutoff)
             .orderBy("created_at").limit(limit).all().map(FundingRecord.init(row:))
+    }
+}
+
+/// A user's payout account with the processor (a Stripe Connect account), where their withdrawals go.
+struct PayoutAccountRecord: Sendable {
+    var user: UUID
+    var accountId: String
+    var ready: Bool
+}
+
+/// All SQL of payout accounts.
+struct PayoutAccountStore: Sendable {
+    func find(user: UUID, on db: any SQLDatabase) async throws -> PayoutAccountRecord? {
+        try await db.select().columns("user_id", "account_id", "ready").from("payout_accounts").where("user_id", .equal, user).first().map {
+            PayoutAccountRecord(
+                user: try $0.decode(column: "user_id", as: UUID.self), accountId: try $0.decode(column: "account_id", as: String.self),
+                ready: try $0.decode(column: "ready", as: Bool.self))
+        }
+    }
+
+    /// Records the account opened for `user` (the same one again when asked twice).
+    func insert(user: UUID, accountId: String, now: Date, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "payout_accounts").columns("user_id", "account_id", "ready", "created_at", "updated_at")
+            .values(SQLBind(user), SQLBind(accountId), SQLBind(false), SQLBind(now), SQLBind(now))
+            .ignoringConflicts(with: ["user_id"]).run()
+    }
+
+    func setReady(accountId: String, _ ready: Bool, now: Date, on db: any SQLDatabase) async throws {
+        try await db.update("payout_accounts").set("ready", to: ready).set("updated_at", to: now).where("account_id", .equal, accountId).run()
     }
 }

@@ -35,6 +35,6 @@ extension PlazaServices {
 
     /// The `Plaza-Gateway-Signature` the processor would send with `body` (for tests that play the processor).
     public func gatewaySignature(for body: Data, at time: Date = Date()) -> String {
-        webhookSignature.sign(body, at: time)
+        SandboxGateway.signature(secretKey: configuration.secretKey ?? "").sign(body, at: time)
     }
 }

@@ -1,5 +1,7 @@
 import AsyncHTTPClient
+import Crypto
 import Foundation
+import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -14,6 +16,8 @@ final class SandboxGateway: PaymentGateway {
     static let declinedCard = "4000000000000002"
     static let insufficientFundsCard = "4000000000009995"
     var isTestMode: Bool { true }
+    var cardEntry: CardEntry { .plazaForm }
+    var webhookName: String { "gateway" }
 
     private struct State {
         var webhookURL: String?
@@ -32,8 +36,28 @@ final class SandboxGateway: PaymentGateway {
     let latency: Duration = .milliseconds(20)
 
     init(secretKey: String, logger: Logger) {
-        signature = WebhookSignature(secretKey: secretKey)
+        signature = Self.signature(secretKey: secretKey)
         self.logger = logger
+    }
+
+    /// `Plaza-Gateway-Signature`, keyed with a key derived from the server's secret key.
+    static func signature(secretKey: String) -> WebhookSignature {
+        WebhookSignature(header: "Plaza-Gateway-Signature", key: SymmetricKey(data: SHA256.hash(data: Data("plaza:gateway-webhook:\(secretKey)".utf8))))
+    }
+
+    func outcomes(ofWebhook body: Data, headers: HTTPFields, now: Date) throws -> [GatewayOutcome] {
+        try signature.verify(body, headers: headers, now: now)
+        let event: GatewayEvent
+        do { event = try PlazaJSON.decoder().decode(GatewayEvent.self, from: body) } catch { throw PlazaError.malformed("Not a gateway event.") }
+        let (id, reference) = (event.data.id, event.data.reference)
+        switch event.type {
+        case "payment.authorized": return [.paymentAuthorized(paymentId: id, reference: reference)]
+        case "payment.captured": return [.paymentCaptured(reference: reference)]
+        case "payment.failed": return [.paymentFailed(reference: reference, code: event.data.failureCode ?? "card_declined")]
+        case "payout.paid": return [.payoutPaid(reference: reference)]
+        case "payout.failed": return [.payoutFailed(reference: reference, code: event.data.failureCode)]
+        default: return []
+        }
     }
 
     func deliverWebhooks(to url: String) {
@@ -45,7 +69,9 @@ final class SandboxGateway: PaymentGateway {
         for event in queued { send(event, to: url) }
     }
 
-    func authorize(amount: Int64, currency: String, card: CardDetails, reference: UUID, idempotencyKey: String) async throws -> String {
+    func startPayment(_ payment: PaymentStart, idempotencyKey: String) async throws -> StartedPayment {
+        guard let card = payment.card else { throw GatewayError(message: "the sandbox takes the card on Plaza's form", refusal: "card_missing") }
+        let (amount, currency, reference) = (payment.amount, payment.currency, payment.reference)
         let digits = card.number.filter(\.isNumber)
         let failure: String? =
             switch digits {
@@ -59,8 +85,11 @@ final class SandboxGateway: PaymentGateway {
         if isNew {
             emit(failure == nil ? "payment.authorized" : "payment.failed", object: id, reference: reference, amount: amount, currency: currency, failure: failure)
         }
-        return id
+        return StartedPayment(id: id)
     }
+
+    /// Nothing to end: the sandbox settles every payment at once.
+    func cancelPayment(id: String) async throws -> Bool { false }
 
     func capture(paymentId: String, idempotencyKey: String) async throws {
         guard let payment = state.withLock({ $0.payments[paymentId] }), payment.authorized else {
@@ -70,17 +99,11 @@ final class SandboxGateway: PaymentGateway {
         if isNew { emit("payment.captured", object: paymentId, reference: payment.reference, amount: payment.amount, currency: payment.currency, failure: nil) }
     }
 
-    func refund(paymentId: String, amount: Int64, idempotencyKey: String) async throws -> String {
-        guard let payment = state.withLock({ $0.payments[paymentId] }) else { throw GatewayError(message: "no payment \(paymentId)") }
-        let (id, isNew) = once(idempotencyKey, prefix: "re") { _, _ in }
-        if isNew { emit("refund.succeeded", object: id, reference: payment.reference, amount: amount, currency: payment.currency, failure: nil) }
-        return id
-    }
-
-    func payout(amount: Int64, currency: String, reference: UUID, idempotencyKey: String) async throws -> String {
+    /// Pays out to "the bank account on file": the sandbox has one for everyone.
+    func payout(amount: Int64, currency: String, reference: UUID, destination: String?, idempotencyKey: String) async throws -> PayoutResult {
         let (id, isNew) = once(idempotencyKey, prefix: "po") { _, _ in }
         if isNew { emit("payout.paid", object: id, reference: reference, amount: amount, currency: currency, failure: nil) }
-        return id
+        return PayoutResult(id: id, paid: false)
     }
 
     /// The id this key got the first time, or a new one (`isNew`), with `update` applied for a new one.
@@ -116,7 +139,7 @@ final class SandboxGateway: PaymentGateway {
                 var request = HTTPClientRequest(url: url)
                 request.method = .POST
                 request.headers.add(name: "Content-Type", value: "application/json")
-                request.headers.add(name: WebhookSignature.header, value: signature.sign(body, at: Date()))
+                request.headers.add(name: signature.header.rawName, value: signature.sign(body, at: Date()))
                 request.body = .bytes(ByteBuffer(bytes: body))
                 do {
                     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
@@ -133,8 +156,22 @@ final class SandboxGateway: PaymentGateway {
     }
 }
 
-/// The processor refused a call (not a card outcome: those come by webhook).
-struct GatewayError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+/// The sandbox's webhook (`POST /v1/webhooks/gateway`, the `GatewayEvent` schema of `openapi.yaml`).
+struct GatewayEvent: Codable, Sendable {
+    var id: String
+    /// `payment.authorized`, `payment.captured`, `payment.failed`, `payout.paid`, `payout.failed`.
+    var type: String
+    /// Unix seconds.
+    var created: Int
+    var data: Object
+
+    struct Object: Codable, Sendable {
+        /// The processor's id of the payment or payout.
+        var id: String
+        /// Our top-up or withdrawal id.
+        var reference: UUID
+        var amount: Int64
+        var currency: String
+        var failureCode: String?
+    }
 }

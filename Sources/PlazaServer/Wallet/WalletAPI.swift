@@ -8,16 +8,18 @@ import PlazaCore
 /// `/v1/webhooks/gateway`: the wallet API of `openapi.yaml` (charges are in `ChargesAPI`).
 struct WalletAPI: Sendable {
     let wallet: WalletService
-    let signature: WebhookSignature
     let maxBody: Int
 
     func addRoutes(to v1: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
         v1.post("webhooks/gateway", use: webhook)
+        v1.post("webhooks/stripe", use: webhook)
         authenticated.get("wallet", use: balances)
         authenticated.post("wallet/top-ups", use: topUp)
         authenticated.get("wallet/top-ups/:id", use: topUpStatus)
         authenticated.post("wallet/withdrawals", use: withdraw)
         authenticated.get("wallet/withdrawals/:id", use: withdrawalStatus)
+        authenticated.get("me/payout-account", use: payoutAccount)
+        authenticated.post("me/payout-account/onboarding", use: payoutOnboarding)
         authenticated.post("transfers", use: transfer)
         authenticated.get("activity", use: activity)
         authenticated.get("activity.csv", use: activityCSV)
@@ -62,6 +64,16 @@ struct WalletAPI: Sendable {
     @Sendable func withdraw(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: WithdrawalRequest.self, limit: maxBody)
         return try .json(try await wallet.withdraw(context.identity, body, claim: context.idempotencyClaim), status: .created)
+    }
+
+    /// Where withdrawals go: `ready`, or what is missing.
+    @Sendable func payoutAccount(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await wallet.payoutAccount(context.identity))
+    }
+
+    /// Verified users: the processor's page where they connect a bank account.
+    @Sendable func payoutOnboarding(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await wallet.payoutOnboarding(context.identity), status: .created)
     }
 
     @Sendable func withdrawalStatus(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -118,16 +130,12 @@ struct WalletAPI: Sendable {
         return .noContent
     }
 
-    /// The processor: a signed event about a top-up or withdrawal.
+    /// The processor: a signed event about a top-up, withdrawal or payout account (`/v1/webhooks/gateway` for the
+    /// sandbox, `/v1/webhooks/stripe` for Stripe; the other one answers 404).
     @Sendable func webhook(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.body(upTo: 64 * 1024)
-        let data = Data(body.readableBytesView)
-        guard let header = request.headers[HTTPField.Name(WebhookSignature.header)!], signature.isValid(header, body: data) else {
-            throw PlazaError(.unauthorized, .unauthorized, "The webhook signature is missing, wrong or too old.")
-        }
-        let event: GatewayEvent
-        do { event = try PlazaJSON.decoder().decode(GatewayEvent.self, from: data) } catch { throw PlazaError.malformed("Not a gateway event.") }
-        try await wallet.handle(event)
+        let name = String(request.uri.path.split(separator: "/").last ?? "")
+        try await wallet.webhook(name, body: Data(body.readableBytesView), headers: request.headers)
         return try .json(Acknowledgement(status: "ok"))
     }
 }

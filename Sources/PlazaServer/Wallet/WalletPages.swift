@@ -21,6 +21,10 @@ struct WalletPages: Sendable {
         "cancelled": "Charge cancelled.",
         "refunded": "Refund sent.",
         "withdrawn": "Withdrawal started: the money has left the balance and reaches the bank account on file in 1 to 3 working days.",
+        "top-up-paid": "Payment done: the money shows in your balance as soon as the card processor confirms it, usually within seconds.",
+        "top-up-cancelled": "Top-up cancelled: nothing was charged.",
+        "bank-connected": "Bank account connected: your withdrawals go there now.",
+        "bank-incomplete": "Your bank account is not connected yet: finish the processor's form, or check back in a few minutes.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -29,6 +33,10 @@ struct WalletPages: Sendable {
         signedIn.post("top-up", use: topUp)
         signedIn.post("send", use: send)
         signedIn.post("withdraw", use: withdraw)
+        signedIn.get("top-ups/:id/cancel", use: cancelTopUp)
+        signedIn.post("payout-account", use: connectBank)
+        signedIn.get("payout-account/return", use: bankReturn)
+        signedIn.get("payout-account/refresh", use: bankRefresh)
         signedIn.post("pay-code", use: payCode)
         signedIn.get("activity.csv", use: csv)
         addChargeRoutes(to: signedIn)
@@ -57,8 +65,13 @@ struct WalletPages: Sendable {
         var topUpKey: String
         /// A card processor is connected (`PLAZA_PAYMENT_GATEWAY`); else the page says top-ups are not set up.
         var takesCards: Bool
-        /// The sandbox: test cards, no real money.
+        /// The sandbox or a processor's test keys: test cards, no real money.
         var testMode: Bool
+        /// The processor's page takes the card (Stripe Checkout): the form asks for the amount only.
+        var hostedCards: Bool
+        /// Withdrawals need a bank account connected with the processor first (`incomplete`: started, not finished).
+        var connectBank: Bool
+        var bankIncomplete: Bool
         var sendForm: FormState
         var sendKey: String
         var withdrawForm: FormState
@@ -97,6 +110,8 @@ struct WalletPages: Sendable {
         let balances = try await wallet.wallet(context.identity)
         let history = try await wallet.activity(owner: context.identity.user.id, filter: ActivityFilter(), limit: cursor == nil ? nil : 20, cursor: cursor)
         let pending = try await wallet.listCharges(context.identity, business: nil, statuses: [.pending], limit: 10, cursor: nil)
+        let bank = wallet.gateway == nil ? .notNeeded : try await wallet.payoutAccount(context.identity).status
+        let hosted = wallet.gateway?.cardEntry == .hostedPage
         let page = WalletPage(
             shell: Shell(title: "Wallet", context: context, notice: notice),
             balances: balances.balances.map {
@@ -104,8 +119,9 @@ struct WalletPages: Sendable {
                     available: Money(amount: $0.available, currency: $0.currency).description,
                     pending: $0.pending > 0 ? Money(amount: $0.pending, currency: $0.currency).description : nil)
             },
-            currency: currency, topUpForm: topUpForm ?? FormState(names: ["amount", "number", "expiry", "cvc"]), topUpKey: UUID().uuidString,
-            takesCards: wallet.gateway != nil, testMode: wallet.gateway?.isTestMode ?? false,
+            currency: currency, topUpForm: topUpForm ?? FormState(names: hosted ? ["amount"] : ["amount", "number", "expiry", "cvc"]),
+            topUpKey: UUID().uuidString, takesCards: wallet.gateway != nil, testMode: wallet.gateway?.isTestMode ?? false, hostedCards: hosted,
+            connectBank: bank == .none || bank == .incomplete, bankIncomplete: bank == .incomplete,
             sendForm: sendForm ?? FormState(names: ["to", "amount", "note"]), sendKey: UUID().uuidString,
             withdrawForm: withdrawForm ?? FormState(names: ["amount"]), withdrawKey: UUID().uuidString, history: history.items.map(Self.row),
             olderCursor: history.nextCursor, empty: history.items.isEmpty, pendingCharges: pending.items.count, hasPending: !pending.items.isEmpty,
@@ -132,9 +148,12 @@ struct WalletPages: Sendable {
             receipt: entry.kind == .charge && entry.amount < 0 ? "/wallet/receipts/\(entry.referenceId.uuidString.lowercased())" : nil)
     }
 
+    /// Tops up from the card on the form (the sandbox) or sends the customer to the processor's payment page.
     @Sendable func topUp(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
-        let names = ["amount", "number", "expiry", "cvc"]
+        let hosted = wallet.gateway?.cardEntry == .hostedPage
+        let names = hosted ? ["amount"] : ["amount", "number", "expiry", "cvc"]
+        var checkout: String?
         do {
             let expiry = form["expiry"].split(whereSeparator: { $0 == "/" || $0 == " " })
             let card = CardDetails(
@@ -142,12 +161,14 @@ struct WalletPages: Sendable {
                 expYear: expiry.count > 1 ? (Int(expiry[1]).map { $0 < 100 ? 2000 + $0 : $0 } ?? 0) : 0, cvc: form["cvc"])
             let amount = try Self.amount(form["amount"], currency: currency)
             let ran = try await once(form, action: "top-up", context: context) { claim in
-                _ = try await wallet.topUp(context.identity, TopUpRequest(amount: amount, currency: currency, card: card), claim: claim)
+                let request = TopUpRequest(amount: amount, currency: currency, card: hosted ? nil : card)
+                checkout = try await wallet.topUp(context.identity, request, claim: claim).checkoutUrl
             }
             if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
             var state = FormState(form, names: names, error: error)
-            for (api, field) in [("card.number", "number"), ("card.expMonth", "expiry"), ("card.expYear", "expiry"), ("card.cvc", "cvc")] {
+            let fields = [("card", "number"), ("card.number", "number"), ("card.expMonth", "expiry"), ("card.expYear", "expiry"), ("card.cvc", "cvc")]
+            for (api, field) in fields where !hosted {
                 guard let message = error.errors?.first(where: { $0.field == api })?.message else { continue }
                 let earlier = state.fields[field]?.error
                 state.fields[field, default: Field()].error = earlier.map { "\($0) \(message)" } ?? message
@@ -156,7 +177,33 @@ struct WalletPages: Sendable {
             state.fields["cvc"]?.value = ""
             return try await render(context: context, topUpForm: state, status: error.status)
         }
+        // To the processor's page; it sends the customer back to `/wallet?notice=top-up-paid` or to `cancelTopUp`.
+        if let checkout { return Response(status: .seeOther, headers: [.location: checkout]) }
         return PageRenderer.seeOther("/wallet?notice=top-up")
+    }
+
+    /// Back from the processor's page without paying: the top-up is called off.
+    @Sendable func cancelTopUp(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await wallet.cancelTopUp(context.identity, id: try Query.id(context.parameters, "id", "top-up"))
+        return PageRenderer.seeOther("/wallet?notice=top-up-cancelled")
+    }
+
+    /// To the processor's page where the user connects the bank account their withdrawals go to.
+    @Sendable func connectBank(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: limit)
+        let onboarding = try await wallet.payoutOnboarding(context.identity)
+        return Response(status: .seeOther, headers: [.location: onboarding.url])
+    }
+
+    @Sendable func bankReturn(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let account = try await wallet.refreshPayoutAccount(context.identity)
+        return PageRenderer.seeOther(account.status == .ready ? "/wallet?notice=bank-connected#withdraw" : "/wallet?notice=bank-incomplete#withdraw")
+    }
+
+    /// The processor's link went stale (reloaded, or opened late): a fresh one.
+    @Sendable func bankRefresh(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let onboarding = try await wallet.payoutOnboarding(context.identity)
+        return Response(status: .seeOther, headers: [.location: onboarding.url])
     }
 
     @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> Response {

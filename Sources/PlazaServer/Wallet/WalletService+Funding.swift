@@ -5,21 +5,44 @@ import PlazaCore
 import SQLKit
 
 extension WalletService {
-    /// Starts a top-up: recorded as pending, then sent to the processor; its webhook settles it.
+    /// Starts a top-up: recorded as pending, then sent to the processor; its webhook settles it. Where the processor
+    /// takes the card on its own page, the page is opened first and the answer's `checkoutUrl` leads there.
     func topUp(_ identity: Identity, _ request: TopUpRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> TopUp {
-        guard gateway != nil else { throw PlazaError.paymentsUnavailable }
+        guard let gateway else { throw PlazaError.paymentsUnavailable }
         let claim = try Self.require(claim)
         try identity.requireVerified()
-        let problems =
-            WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
-            + WalletRules.cardProblems(request.card, now: now)
+        var problems = WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
+        switch (gateway.cardEntry, request.card) {
+        case (.plazaForm, let card?): problems += WalletRules.cardProblems(card, now: now)
+        case (.plazaForm, nil): problems.append(FieldError(field: "card", message: "Give the card's number, expiry date and security code."))
+        case (.hostedPage, nil): break
+        case (.hostedPage, _?):
+            problems.append(
+                FieldError(field: "card", message: "This Plaza takes cards only on its processor's secure page: leave card out and open checkoutUrl."))
+        }
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
-        let digits = request.card.number.filter(\.isNumber)
-        let record = FundingRecord(
-            user: identity.user.id, amount: request.amount, currency: request.currency, cardBrand: WalletRules.cardBrand(digits),
-            cardLast4: String(digits.suffix(4)), createdAt: now, updatedAt: now)
+        let digits = request.card?.number.filter(\.isNumber)
+        var record = FundingRecord(
+            user: identity.user.id, amount: request.amount, currency: request.currency, cardBrand: digits.map(WalletRules.cardBrand),
+            cardLast4: digits.map { String($0.suffix(4)) }, createdAt: now, updatedAt: now)
+        if gateway.cardEntry == .hostedPage {
+            // Refused over a limit before a page is opened; checked again below with the record.
+            try await database.transaction { [record] db in try await checkLimits(.topUp, record, accountCreated: identity.user.createdAt, now: now, on: db) }
+            let id = record.id.uuidString.lowercased()
+            do {
+                let started = try await gateway.startPayment(
+                    PaymentStart(
+                        reference: record.id, amount: record.amount, currency: record.currency, email: identity.user.email,
+                        successURL: "\(baseURL)/wallet?notice=top-up-paid", cancelURL: "\(baseURL)/wallet/top-ups/\(id)/cancel"),
+                    idempotencyKey: "top-up-\(record.id)")
+                (record.gatewayId, record.checkoutURL) = (started.id, started.checkoutURL)
+            } catch let error as GatewayError {
+                logger.warning("processor call failed", metadata: ["reference": "\(record.id)", "error": "\(error)"])
+                throw PlazaError.gatewayFailed
+            }
+        }
         let topUp = record.topUp
-        try await database.transaction { db in
+        try await database.transaction { [record] db in
             try await checkLimits(.topUp, record, accountCreated: identity.user.createdAt, now: now, on: db)
             try await funding.insert(record, .topUp, on: db)
             try await activity.insert([Self.activity(for: record, kind: .topUp, amount: record.amount)], on: db)
@@ -27,8 +50,22 @@ extension WalletService {
         }
         // After the commit: a crash here leaves a pending top-up the processor never saw; the sweeper asks again
         // with the same processor key (see `resendUnsent`).
-        await send(record, card: request.card)
+        if let card = request.card { await send(record, card: card) }
         return topUp
+    }
+
+    /// The customer came back from the processor's page without paying: the page is closed and the top-up fails
+    /// as `cancelled` (unless it was paid after all: then its webhook settles it).
+    func cancelTopUp(_ identity: Identity, id: UUID, now: Date = Date()) async throws {
+        let record = try await funding(identity, id: id, .topUp)
+        guard record.status == .pending, let gateway, let gatewayId = record.gatewayId, record.checkoutURL != nil else { return }
+        do {
+            guard try await gateway.cancelPayment(id: gatewayId) else { return }
+        } catch let error as GatewayError {
+            logger.warning("processor call failed", metadata: ["reference": "\(record.id)", "error": "\(error)"])
+            throw PlazaError.gatewayFailed
+        }
+        try await settleTopUp(record.id, succeeded: false, failureCode: "cancelled", now: now)
     }
 
     /// Starts a withdrawal: the money leaves the balance now and comes back if the payout fails.
@@ -39,6 +76,9 @@ extension WalletService {
         let problems = WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         if let business = request.businessId { _ = try await places.requireMember(identity, of: business, owner: true) }
+        if gateway?.needsPayoutAccount == true, try await payoutAccounts.find(user: identity.user.id, on: database.sql)?.ready != true {
+            throw PlazaError.payoutAccountRequired
+        }
         let record = FundingRecord(
             user: identity.user.id, business: request.businessId, amount: request.amount, currency: request.currency, createdAt: now, updatedAt: now)
         let withdrawal = record.withdrawal
@@ -57,6 +97,56 @@ extension WalletService {
         }
         await send(record, card: nil)
         return withdrawal
+    }
+
+    /// Where the caller's withdrawals go: nowhere to connect with the sandbox; with Stripe, their Connect account.
+    func payoutAccount(_ identity: Identity) async throws -> PayoutAccount {
+        guard let gateway else { throw PlazaError.paymentsUnavailable }
+        guard gateway.needsPayoutAccount else { return PayoutAccount(status: .notNeeded) }
+        guard let account = try await payoutAccounts.find(user: identity.user.id, on: database.sql) else { return PayoutAccount(status: .none) }
+        return PayoutAccount(status: account.ready ? .ready : .incomplete)
+    }
+
+    /// The processor's page where the caller connects a bank account (opening their payout account the first time).
+    func payoutOnboarding(_ identity: Identity, now: Date = Date()) async throws -> PayoutOnboarding {
+        guard let gateway else { throw PlazaError.paymentsUnavailable }
+        guard gateway.needsPayoutAccount else {
+            throw PlazaError(.conflict, .conflict, "No bank account to connect here.", detail: "This Plaza pays withdrawals out without one.")
+        }
+        try identity.requireVerified()
+        do {
+            let account: String
+            if let existing = try await payoutAccounts.find(user: identity.user.id, on: database.sql) {
+                account = existing.accountId
+            } else {
+                let created = try await gateway.createPayoutAccount(
+                    user: identity.user.id, email: identity.user.email, idempotencyKey: "payout-account-\(identity.user.id)")
+                try await payoutAccounts.insert(user: identity.user.id, accountId: created, now: now, on: database.sql)
+                // Two first clicks at once: both got the same account (same key); the row holds whichever came first.
+                account = try await payoutAccounts.find(user: identity.user.id, on: database.sql)?.accountId ?? created
+            }
+            let url = try await gateway.payoutAccountLink(
+                account: account, returnURL: "\(baseURL)/wallet/payout-account/return", refreshURL: "\(baseURL)/wallet/payout-account/refresh")
+            return PayoutOnboarding(url: url)
+        } catch let error as GatewayError {
+            logger.warning("processor call failed", metadata: ["user": "\(identity.user.id)", "error": "\(error)"])
+            throw PlazaError.gatewayFailed
+        }
+    }
+
+    /// Back from the processor's page: asks it whether payouts can go there now (its webhook also says so).
+    func refreshPayoutAccount(_ identity: Identity, now: Date = Date()) async throws -> PayoutAccount {
+        guard let gateway, gateway.needsPayoutAccount, let account = try await payoutAccounts.find(user: identity.user.id, on: database.sql) else {
+            return try await payoutAccount(identity)
+        }
+        do {
+            let ready = try await gateway.payoutAccountReady(account: account.accountId)
+            try await payoutAccounts.setReady(accountId: account.accountId, ready, now: now, on: database.sql)
+            return PayoutAccount(status: ready ? .ready : .incomplete)
+        } catch let error as GatewayError {
+            logger.warning("processor call failed", metadata: ["user": "\(identity.user.id)", "error": "\(error)"])
+            throw PlazaError.gatewayFailed
+        }
     }
 
     /// Refuses a top-up or withdrawal past the operator's limits (per transaction, calendar day and month in the
@@ -104,18 +194,35 @@ extension WalletService {
         return record
     }
 
-    /// Hands a recorded top-up (with its card) or withdrawal to the processor, keyed by our id so that asking twice is harmless.
+    /// Hands a recorded top-up (with its card) or withdrawal to the processor, keyed by our id so that asking twice is
+    /// harmless. A withdrawal the processor refuses outright (not "try later") fails at once and its money returns.
     func send(_ record: FundingRecord, card: CardDetails?) async {
         guard let gateway else { return }
+        let direction: FundingRecord.Direction = card == nil ? .withdrawal : .topUp
         do {
             let gatewayId: String
             if let card {
-                gatewayId = try await gateway.authorize(
-                    amount: record.amount, currency: record.currency, card: card, reference: record.id, idempotencyKey: "top-up-\(record.id)")
+                gatewayId = try await gateway.startPayment(
+                    PaymentStart(reference: record.id, amount: record.amount, currency: record.currency, card: card, successURL: "", cancelURL: ""),
+                    idempotencyKey: "top-up-\(record.id)"
+                ).id
             } else {
-                gatewayId = try await gateway.payout(amount: record.amount, currency: record.currency, reference: record.id, idempotencyKey: "withdrawal-\(record.id)")
+                // The payout account of whoever asked (a business's owner for a business's withdrawal).
+                let destination = try await payoutAccounts.find(user: record.user, on: database.sql)?.accountId
+                let result = try await gateway.payout(
+                    amount: record.amount, currency: record.currency, reference: record.id, destination: destination,
+                    idempotencyKey: "withdrawal-\(record.id)")
+                gatewayId = result.id
+                if result.paid {
+                    try await funding.setGatewayId(gatewayId, for: record.id, direction, on: database.sql)
+                    try await settleWithdrawal(record.id, paid: true, failureCode: nil, now: Date())
+                    return
+                }
             }
-            try await funding.setGatewayId(gatewayId, for: record.id, card == nil ? .withdrawal : .topUp, on: database.sql)
+            try await funding.setGatewayId(gatewayId, for: record.id, direction, on: database.sql)
+        } catch let error as GatewayError where error.refusal != nil && direction == .withdrawal {
+            logger.warning("payout refused", metadata: ["reference": "\(record.id)", "error": "\(error)"])
+            try? await settleWithdrawal(record.id, paid: false, failureCode: error.refusal, now: Date())
         } catch {
             logger.warning("processor call failed", metadata: ["reference": "\(record.id)", "error": "\(error)"])
         }
@@ -136,25 +243,34 @@ extension WalletService {
     /// The failure code of a top-up the processor never confirmed receiving.
     static let processingError = "processing_error"
 
-    /// A verified webhook from the processor. Repeats are harmless: each outcome applies to a pending record once.
-    func handle(_ event: GatewayEvent, now: Date = Date()) async throws {
-        let reference = event.data.reference
-        switch event.type {
-        case "payment.authorized":
+    /// A webhook posted to `/v1/webhooks/<name>`: checked and read by the processor that posts there (404 for any
+    /// other name), then applied. Repeats are harmless: each outcome applies to a pending record once.
+    func webhook(_ name: String, body: Data, headers: HTTPFields, now: Date = Date()) async throws {
+        guard let gateway, gateway.webhookName == name else { throw PlazaError.notFound("webhook endpoint") }
+        for outcome in try gateway.outcomes(ofWebhook: body, headers: headers, now: now) { try await handle(outcome, now: now) }
+    }
+
+    func handle(_ outcome: GatewayOutcome, now: Date = Date()) async throws {
+        switch outcome {
+        case .paymentAuthorized(let paymentId, let reference):
             do {
-                try await gateway?.capture(paymentId: event.data.id, idempotencyKey: "capture-\(reference)")
+                try await gateway?.capture(paymentId: paymentId, idempotencyKey: "capture-\(reference)")
             } catch let error as GatewayError {
                 // Nothing to capture (a payment the processor no longer knows): retrying the webhook would not help.
                 logger.warning("capture refused", metadata: ["reference": "\(reference)", "error": "\(error)"])
             }
-        case "payment.captured":
+        case .paymentCaptured(let reference):
             try await settleTopUp(reference, succeeded: true, failureCode: nil, now: now)
-        case "payment.failed":
-            try await settleTopUp(reference, succeeded: false, failureCode: event.data.failureCode ?? "card_declined", now: now)
-        case "payout.paid", "payout.failed":
-            try await settleWithdrawal(reference, paid: event.type == "payout.paid", failureCode: event.data.failureCode, now: now)
-        default:
-            logger.debug("webhook ignored", metadata: ["type": "\(event.type)"])
+        case .paymentFailed(let reference, let code):
+            try await settleTopUp(reference, succeeded: false, failureCode: code, now: now)
+        case .paymentAttemptFailed(let reference, let code):
+            try await funding.noteAttemptFailure(reference, code: code, on: database.sql)
+        case .payoutPaid(let reference):
+            try await settleWithdrawal(reference, paid: true, failureCode: nil, now: now)
+        case .payoutFailed(let reference, let code):
+            try await settleWithdrawal(reference, paid: false, failureCode: code, now: now)
+        case .payoutAccountUpdated(let account, let ready):
+            try await payoutAccounts.setReady(accountId: account, ready, now: now, on: database.sql)
         }
     }
 
@@ -163,7 +279,8 @@ extension WalletService {
             // A capture is money taken from the card: it credits the wallet even if the sweeper had given up on it.
             guard
                 let record = try await funding.settle(
-                    id, .topUp, status: succeeded ? .succeeded : .failed, failureCode: failureCode, overruling: succeeded, now: now, on: db)
+                    id, .topUp, status: succeeded ? .succeeded : .failed, failureCode: failureCode, fallbackCode: "expired", overruling: succeeded,
+                    now: now, on: db)
             else { return ((), []) }
             if succeeded {
                 try await ledger.post(
@@ -199,7 +316,12 @@ extension WalletService {
     }
 
     static func activity(for record: FundingRecord, kind: ActivityKind, amount: Int64) -> ActivityRecord {
-        let name = record.cardLast4.map { "\(record.cardBrand?.capitalized ?? "Card") •••• \($0)" } ?? "Bank account"
+        let name =
+            switch (kind, record.cardLast4) {
+            case (.topUp, let last4?): "\(record.cardBrand?.capitalized ?? "Card") •••• \(last4)"
+            case (.topUp, nil): "Card"
+            default: "Bank account"
+            }
         return ActivityRecord(
             owner: record.owner.id, kind: kind, amount: amount, currency: record.currency, status: record.status, counterpart: Party(kind: .plaza, name: name),
             note: nil, referenceId: record.id, createdAt: record.createdAt)

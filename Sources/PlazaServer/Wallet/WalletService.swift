@@ -15,10 +15,13 @@ struct WalletService: Sendable {
     let limiter: RateLimiter
     let secrets: Secrets
     let logger: Logger
+    /// Where users reach Plaza: the processor's pages send them back here.
+    let baseURL: String
 
     let ledger = LedgerStore()
     let activity = ActivityStore()
     let funding = FundingStore()
+    let payoutAccounts = PayoutAccountStore()
     let charges = ChargeStore()
     let accounts = AccountStore()
     /// One per process: transfers wait here for their batch.
