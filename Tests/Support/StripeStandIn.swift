@@ -111,8 +111,8 @@ public final class StripeStandIn: Sendable {
         _ = await task.result
     }
 
-    /// Where webhooks go: the endpoint an operator enters in Stripe's dashboard.
-    public func sendWebhooks(to url: String) {
+    /// Where webhooks go: the endpoint an operator enters in Stripe's dashboard (`nil`: an endpoint set up wrong).
+    public func sendWebhooks(to url: String?) {
         state.withLock { $0.webhookURL = url }
     }
 

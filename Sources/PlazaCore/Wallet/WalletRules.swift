@@ -119,6 +119,10 @@ public enum WalletRules {
         case "expired_card": "Your card has expired."
         case "incorrect_cvc": "The card's security code was wrong."
         case "processing_error": "The card processor did not confirm it; nothing was charged."
+        case "cancelled": "You cancelled on the payment page."
+        case "expired": "The payment page was left before paying; nothing was charged."
+        case "generic_decline", "do_not_honor": "Your card was declined."
+        case "balance_insufficient": "The card processor could not pay it out yet; the money is back in your wallet."
         case .some(let code): "The card processor refused it (\(code.replacingOccurrences(of: "_", with: " ")))."
         case nil: "The card processor refused it."
         }

@@ -151,6 +151,17 @@ struct FundingStore: Sendable {
         return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode(column: "currency", as: String.self), try $0.decode(column: "total", as: Int64.self)) })
     }
 
+    /// Pending hosted-page top-ups created before `createdBefore` and not asked about since `askedBefore`, marked as
+    /// asked now (`updated_at`), so that each process asks about each one at most once in a while.
+    func overdueHosted(createdBefore: Date, askedBefore: Date, limit: Int, now: Date, on db: any SQLDatabase) async throws -> [FundingRecord] {
+        let ids = try await db.select().column("id").from("top_ups").where("status", .equal, FundingStatus.pending.rawValue)
+            .where("checkout_url", .isNot, SQLLiteral.null).where("created_at", .lessThan, createdBefore).where("updated_at", .lessThan, askedBefore)
+            .orderBy("created_at").limit(limit).all().map { try $0.decode(column: "id", as: UUID.self) }
+        guard !ids.isEmpty else { return [] }
+        return try await db.update("top_ups").set("updated_at", to: now).where("id", .in, ids).where("updated_at", .lessThan, askedBefore)
+            .returning(FundingRecord.columns.map { SQLIdentifier($0) }).all().map(FundingRecord.init(row:))
+    }
+
     /// Pending records the processor never heard of (the process stopped between recording and asking), oldest first.
     func unsent(_ direction: FundingRecord.Direction, before cutoff: Date, limit: Int, on db: any SQLDatabase) async throws -> [FundingRecord] {
         try await db.select().columns(FundingRecord.columns.map { SQLIdentifier($0) }).from(direction.rawValue)

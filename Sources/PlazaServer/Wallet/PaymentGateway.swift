@@ -23,6 +23,8 @@ protocol PaymentGateway: Sendable {
     func capture(paymentId: String, idempotencyKey: String) async throws
     /// Ends a hosted payment the customer walked away from: `false` when it was paid already.
     func cancelPayment(id: String) async throws -> Bool
+    /// How a payment whose webhook is overdue ended, asked of the processor: `nil` while it is still open.
+    func outcome(ofPayment id: String, reference: UUID) async throws -> GatewayOutcome?
     /// Pays money out to the bank account on file (`destination`: the user's payout account, when the processor needs one).
     func payout(amount: Int64, currency: String, reference: UUID, destination: String?, idempotencyKey: String) async throws -> PayoutResult
     /// Opens a payout account for `user` with the processor; its id.
@@ -47,6 +49,7 @@ extension PaymentGateway {
         throw GatewayError(message: "this processor pays out without payout accounts")
     }
     func payoutAccountReady(account: String) async throws -> Bool { true }
+    func outcome(ofPayment id: String, reference: UUID) async throws -> GatewayOutcome? { nil }
     func deliverWebhooks(to url: String) {}
 }
 

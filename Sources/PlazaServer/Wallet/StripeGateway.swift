@@ -77,6 +77,15 @@ final class StripeGateway: PaymentGateway {
         }
     }
 
+    func outcome(ofPayment id: String, reference: UUID) async throws -> GatewayOutcome? {
+        let session: StripeObject = try await call(.GET, "/v1/checkout/sessions/\(Self.pathSegment(id))", [], idempotencyKey: nil)
+        switch (session.status, session.paymentStatus) {
+        case ("complete", "paid"): return .paymentCaptured(reference: reference)
+        case ("expired", _): return .paymentFailed(reference: reference, code: nil)
+        default: return nil
+        }
+    }
+
     // MARK: Withdrawals
 
     func payout(amount: Int64, currency: String, reference: UUID, destination: String?, idempotencyKey: String) async throws -> PayoutResult {
@@ -204,7 +213,9 @@ final class StripeGateway: PaymentGateway {
 
     /// An id as one path segment (ids are `[A-Za-z0-9_]`, but nothing from outside reaches a path unescaped).
     static func pathSegment(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        allowed.insert(charactersIn: "-._~")
+        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }
 

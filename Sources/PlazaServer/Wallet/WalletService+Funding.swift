@@ -59,13 +59,15 @@ extension WalletService {
     func cancelTopUp(_ identity: Identity, id: UUID, now: Date = Date()) async throws {
         let record = try await funding(identity, id: id, .topUp)
         guard record.status == .pending, let gateway, let gatewayId = record.gatewayId, record.checkoutURL != nil else { return }
+        // Noted first: the processor's "expired" webhook may arrive before its answer, and then says why.
+        try await funding.noteAttemptFailure(record.id, code: "cancelled", on: database.sql)
         do {
             guard try await gateway.cancelPayment(id: gatewayId) else { return }
         } catch let error as GatewayError {
             logger.warning("processor call failed", metadata: ["reference": "\(record.id)", "error": "\(error)"])
             throw PlazaError.gatewayFailed
         }
-        try await settleTopUp(record.id, succeeded: false, failureCode: "cancelled", now: now)
+        try await settleTopUp(record.id, succeeded: false, failureCode: nil, now: now)
     }
 
     /// Starts a withdrawal: the money leaves the balance now and comes back if the payout fails.
@@ -237,6 +239,24 @@ extension WalletService {
         }
         for record in try await funding.unsent(.topUp, before: now.addingTimeInterval(-600), limit: 50, on: database.sql) {
             try await settleTopUp(record.id, succeeded: false, failureCode: Self.processingError, now: now)
+        }
+        try await reconcileOverdue(now: now)
+    }
+
+    /// Top-ups on a hosted page that should have ended by now but whose webhook never came (an endpoint set up wrong,
+    /// an outage longer than the processor's retries): the processor is asked, at most every ten minutes per top-up.
+    func reconcileOverdue(now: Date = Date()) async throws {
+        guard let gateway, gateway.cardEntry == .hostedPage else { return }
+        let overdue = try await funding.overdueHosted(
+            createdBefore: now.addingTimeInterval(-StripeGateway.checkoutLifetime - 300), askedBefore: now.addingTimeInterval(-600), limit: 20,
+            now: now, on: database.sql)
+        for record in overdue {
+            guard let id = record.gatewayId else { continue }
+            do {
+                if let outcome = try await gateway.outcome(ofPayment: id, reference: record.id) { try await handle(outcome, now: now) }
+            } catch let error as GatewayError {
+                logger.warning("processor call failed", metadata: ["reference": "\(record.id)", "error": "\(error)"])
+            }
         }
     }
 

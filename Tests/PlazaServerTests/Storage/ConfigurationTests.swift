@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 
 @testable import PlazaServer
@@ -15,6 +16,33 @@ import Testing
         let limits = try PlazaConfiguration.fromEnvironment(["PLAZA_LIMIT_TOP_UP": "day=300, month=900"]).wallet.limits.topUp
         #expect(limits == FundingLimits(transaction: 1_000, day: 300, month: 900))
         #expect(throws: ConfigurationErrors.self) { try PlazaConfiguration.fromEnvironment(["PLAZA_LIMIT_WITHDRAWAL": "week=5"]) }
+    }
+
+    /// Stripe is chosen by its secret key, and needs the webhook secret and the public address its pages return to.
+    @Test func stripeIsConfiguredByItsKeysAndNeedsAPublicAddress() throws {
+        let complete = [
+            "PLAZA_STRIPE_SECRET_KEY": "sk_live_abc", "PLAZA_STRIPE_WEBHOOK_SECRET": "whsec_def", "PLAZA_PUBLIC_URL": "https://plaza.example",
+        ]
+        #expect(try PlazaConfiguration.fromEnvironment(complete).paymentGateway == .stripe(StripeSettings(secretKey: "sk_live_abc", webhookSecret: "whsec_def")))
+        let local = try PlazaConfiguration.fromEnvironment(complete.merging(["PLAZA_STRIPE_API_URL": "http://127.0.0.1:12111/"]) { $1 })
+        #expect(local.paymentGateway == .stripe(StripeSettings(secretKey: "sk_live_abc", webhookSecret: "whsec_def", apiURL: "http://127.0.0.1:12111")))
+        func refused(_ environment: [String: String]) -> Set<String> {
+            do {
+                _ = try PlazaConfiguration.fromEnvironment(environment)
+                return []
+            } catch let error as ConfigurationErrors {
+                return Set(error.errors.map(\.key))
+            } catch {
+                return ["?"]
+            }
+        }
+        #expect(refused(complete.filter { $0.key != "PLAZA_PUBLIC_URL" }) == ["PLAZA_PUBLIC_URL"])
+        #expect(refused(complete.filter { $0.key != "PLAZA_STRIPE_WEBHOOK_SECRET" }) == ["PLAZA_STRIPE_WEBHOOK_SECRET"])
+        #expect(refused(complete.merging(["PLAZA_STRIPE_SECRET_KEY": "pk_live_publishable"]) { $1 }) == ["PLAZA_STRIPE_SECRET_KEY"])
+        #expect(refused(complete.merging(["PLAZA_PAYMENT_GATEWAY": "sandbox"]) { $1 }) == ["PLAZA_STRIPE_SECRET_KEY"])
+        #expect(refused(["PLAZA_PAYMENT_GATEWAY": "stripe"]) == ["PLAZA_STRIPE_SECRET_KEY"])
+        #expect(StripeGateway(.init(secretKey: "sk_test_x", webhookSecret: "whsec_y"), logger: .init(label: "t")).isTestMode)
+        #expect(!StripeGateway(.init(secretKey: "sk_live_x", webhookSecret: "whsec_y"), logger: .init(label: "t")).isTestMode)
     }
 
     @Test func everyBadVariableIsNamedAtOnce() {

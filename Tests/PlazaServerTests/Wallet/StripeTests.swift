@@ -146,6 +146,32 @@ import Testing
         }
     }
 
+    /// Webhooks that never come (an endpoint set up wrong) lose nothing: overdue top-ups are asked about.
+    @Test(arguments: TestEngine.enabled)
+    func aTopUpWhoseWebhookNeverCameIsSettledByAskingStripe(_ engine: TestEngine) async throws {
+        try await Self.withStripe(engine) { client, services, stripe in
+            let wallet = WalletDriver(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            stripe.sendWebhooks(to: nil)
+            let paid = try await Self.topUp(client, 1_500, token: anna).decode(TopUp.self)
+            _ = try await stripe.pay(try #require(paid.checkoutUrl), card: "4242424242424242")
+            let left = try await Self.topUp(client, 900, token: anna).decode(TopUp.self)
+            try await stripe.expire(try #require(left.checkoutUrl?.split(separator: "/").last.map(String.init)))
+            try await services.wallet.reconcileOverdue()
+            #expect(try await wallet.balance(token: anna) == 0)  // not overdue yet: the webhooks may still come
+
+            let later = Date().addingTimeInterval(StripeGateway.checkoutLifetime + 600)
+            try await services.wallet.reconcileOverdue(now: later)
+            #expect(try await wallet.balance(token: anna) == 1_500)
+            let settled = try await client.send(.get, "/v1/wallet/top-ups/\(left.id)", token: anna).decode(TopUp.self)
+            #expect(settled.status == .failed && settled.failureCode == "expired")
+            let asked = stripe.calls.filter { $0.method == "GET" }.count
+            try await services.wallet.reconcileOverdue(now: later)
+            #expect(stripe.calls.filter { $0.method == "GET" }.count == asked && asked == 2)
+            #expect(try await services.verifyLedger().problems.isEmpty)
+        }
+    }
+
     /// Withdrawals go to the bank account the user connected on Stripe's onboarding page (a Connect account):
     /// refused before, paid at once after (a transfer), and returned when Stripe refuses the transfer.
     @Test(arguments: TestEngine.enabled)
@@ -190,5 +216,57 @@ import Testing
             #expect(try await wallet.balance(token: anna) == 2_000)
             #expect(try await services.verifyLedger().problems.isEmpty)
         }
+    }
+
+    /// The web wallet on Stripe, clicked through: the amount on Plaza's page, the card on Stripe's, back to a
+    /// notice; "Back" on Stripe's page calls the top-up off; a bank account connected before the first withdrawal.
+    @Test func theWalletPageSendsCardsAndBankDetailsToStripesPages() async throws {
+        try await Self.withStripe(.sqlite) { client, _, stripe in
+            _ = try await AccountsDriver(client).signedIn("anna")
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let wallet = try await browser.get("/wallet").text
+            #expect(wallet.contains("Continue to payment") && !wallet.contains(#"name="number""#) && wallet.contains("<strong>Test mode</strong>"))
+            #expect(wallet.contains("Connect a bank account") && !wallet.contains(#"id="withdraw-form""#))
+
+            let started = try await browser.post(
+                "/wallet/top-up", ["amount": "12.50", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: wallet))
+            #expect(started.status == .seeOther)
+            let checkout = try #require(started.headers[.location])
+            #expect(checkout.hasPrefix(stripe.baseURL + "/pay/"))
+            let back = try #require(try await stripe.pay(checkout, card: "4242424242424242"))
+            let landed = try await browser.get(Self.path(back)).text
+            #expect(landed.contains("Payment done") && landed.contains("12.50"))
+
+            // Changed their mind on Stripe's page: "Back" returns to Plaza, which calls the top-up off.
+            let second = try await browser.post(
+                "/wallet/top-up", ["amount": "5", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: landed))
+            let cancelURL = try #require(stripe.calls.last { $0.path == "/v1/checkout/sessions" }?.form["cancel_url"])
+            let cancelled = try await browser.get(Self.path(cancelURL))
+            #expect(cancelled.status == .seeOther && cancelled.headers[.location] == "/wallet?notice=top-up-cancelled")
+            let session = try #require(second.headers[.location]?.split(separator: "/").last.map(String.init))
+            #expect(stripe.session(session)?.status == "expired")
+            let afterCancel = try await browser.get("/wallet?notice=top-up-cancelled").text
+            #expect(afterCancel.contains("Top-up cancelled: nothing was charged.") && afterCancel.contains("You cancelled on the payment page."))
+
+            // The first withdrawal: connect a bank account on Stripe's page, come back, withdraw.
+            let connect = try await browser.post("/wallet/payout-account", [:], csrf: PageSession.csrfToken(in: afterCancel))
+            let onboarding = try #require(connect.headers[.location])
+            #expect(connect.status == .seeOther && onboarding.hasPrefix(stripe.baseURL + "/connect/"))
+            let returned = try await browser.get(Self.path(try #require(try await stripe.completeOnboarding(onboarding))))
+            #expect(returned.headers[.location] == "/wallet?notice=bank-connected#withdraw")
+            let ready = try await browser.get("/wallet?notice=bank-connected").text
+            #expect(ready.contains("Bank account connected") && ready.contains(#"id="withdraw-form""#))
+            let withdrawn = try await browser.post(
+                "/wallet/withdraw", ["amount": "2.50", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: ready))
+            #expect(withdrawn.headers[.location] == "/wallet?notice=withdrawn")
+            #expect(stripe.calls.contains { $0.path == "/v1/transfers" && $0.form["amount"] == "250" })
+        }
+    }
+
+    /// The path and query of one of Plaza's own URLs (the stand-in sends the browser back to them).
+    static func path(_ url: String) -> String {
+        guard let components = URLComponents(string: url) else { return url }
+        return components.path + (components.query.map { "?" + $0 } ?? "")
     }
 }
