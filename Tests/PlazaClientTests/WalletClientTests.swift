@@ -79,6 +79,43 @@ import Testing
         }
     }
 
+    /// An app on a Plaza that uses Stripe: the card is typed on Stripe's page (opened from `checkoutUrl`), and the
+    /// bank account for withdrawals is connected on Stripe's onboarding page.
+    @Test func anAppOnStripeTopsUpOnTheHostedPageAndWithdrawsToTheConnectedBank() async throws {
+        let stripe = try await StripeStandIn.start()
+        defer { Task { await stripe.stop() } }
+        try await TestPlaza.withApp(.sqlite, .live, configure: { $0.paymentGateway = .stripe(stripe.settings) }) { client, _ in
+            stripe.sendWebhooks(to: "http://127.0.0.1:\(client.port ?? 0)/v1/webhooks/stripe")
+            let accounts = AccountsDriver(client)
+            try await accounts.register("anna")
+            try await accounts.verify("anna")
+            let phone = PlazaClient(baseURL: URL(string: "http://127.0.0.1:\(try #require(client.port))")!)
+            try await phone.login("anna", password: AccountsDriver.password)
+
+            let topUp = try await phone.topUp(TopUpRequest(amount: 4_000, currency: "USD"))
+            _ = try await stripe.pay(try #require(topUp.checkoutUrl), card: "4242 4242 4242 4242")
+            var settled = topUp
+            for _ in 0..<250 where settled.status == .pending {
+                try await Task.sleep(for: .milliseconds(20))
+                settled = try await phone.topUp(topUp.id)
+            }
+            #expect(settled.status == .succeeded && settled.checkoutUrl == nil)
+
+            #expect(try await phone.payoutAccount().status == .none)
+            do {
+                _ = try await phone.withdraw(WithdrawalRequest(amount: 1_000, currency: "USD"))
+                Issue.record("a withdrawal went through with no bank account connected")
+            } catch let error as PlazaClientError {
+                #expect(error.code == .payoutAccountRequired)
+            }
+            _ = try await stripe.completeOnboarding(try await phone.startPayoutOnboarding().url)
+            #expect(try await phone.payoutAccount().status == .ready)
+            let withdrawal = try await phone.withdraw(WithdrawalRequest(amount: 1_000, currency: "USD"))
+            #expect(try await phone.withdrawal(withdrawal.id).status == .succeeded)
+            #expect(try await phone.wallet().balances.first?.available == 3_000)
+        }
+    }
+
     @Test func aRefusedApprovalSaysWhy() async throws {
         try await PlacesClientTests.withClients { _, customer, _ in
             do {

@@ -10,6 +10,8 @@ extension PlazaClient {
     }
 
     /// Starts a top-up from a card; it is `pending` until the processor answers (watch `top_up.updated` or poll `topUp(_:)`).
+    /// Where the server's processor takes cards on its own page (Stripe), leave `card` out and open the answer's
+    /// `checkoutUrl` (in `ASWebAuthenticationSession` or `SFSafariViewController`): card numbers never pass through the app.
     public func topUp(_ request: TopUpRequest, idempotencyKey: String? = nil) async throws -> TopUp {
         try await sendMoney("POST", "v1/wallet/top-ups", body: request, idempotencyKey: idempotencyKey)
     }
@@ -25,6 +27,16 @@ extension PlazaClient {
 
     public func withdrawal(_ id: UUID) async throws -> Withdrawal {
         try await send("GET", "v1/wallet/withdrawals/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    /// Where withdrawals go: `ready`, `notNeeded`, or (`none`, `incomplete`) a bank account still to connect.
+    public func payoutAccount() async throws -> PayoutAccount {
+        try await send("GET", "v1/me/payout-account", auth: .required)
+    }
+
+    /// The processor's page where the user connects the bank account their withdrawals go to; open it in a browser.
+    public func startPayoutOnboarding() async throws -> PayoutOnboarding {
+        try await send("POST", "v1/me/payout-account/onboarding", auth: .required)
     }
 
     // MARK: Transfers and history
