@@ -202,8 +202,10 @@ public final class StripeStandIn: Sendable {
         let fingerprint = "\(request.method) \(path) \(form.sorted { $0.key < $1.key })"
         if request.method == .post, let key, let replay = state.withLock({ $0.replays[key] }) {
             guard replay.0 == fingerprint else {
-                return Self.error(400, type: "idempotency_error", code: nil, "Keys for idempotent requests can only be used with the same parameters.")
-                    .response
+                return Self.error(
+                    400, type: "idempotency_error", code: nil, "Keys for idempotent requests can only be used with the same parameters."
+                )
+                .response
             }
             return Reply(status: replay.1, body: replay.2).response
         }
@@ -259,10 +261,14 @@ public final class StripeStandIn: Sendable {
                 return true
             }
             guard known else { return Self.missing(id) }
-            return try Self.answer(["object": "account_link", "url": "\(baseURL)/connect/\(id)", "expires_at": Int(Date().timeIntervalSince1970) + 300])
+            return try Self.answer([
+                "object": "account_link", "url": "\(baseURL)/connect/\(id)", "expires_at": Int(Date().timeIntervalSince1970) + 300,
+            ])
         case (.post, "transfers"): return try await transfer(form)
         default:
-            return Self.error(404, type: "invalid_request_error", code: "resource_missing", "Unrecognized request URL (\(method): /\(parts.joined(separator: "/"))).")
+            return Self.error(
+                404, type: "invalid_request_error", code: "resource_missing",
+                "Unrecognized request URL (\(method): /\(parts.joined(separator: "/"))).")
         }
     }
 
@@ -339,9 +345,12 @@ public final class StripeStandIn: Sendable {
             try await send(
                 "payment_intent.payment_failed",
                 object: [
-                    "id": intent, "object": "payment_intent", "amount": session.amount, "currency": session.currency, "status": "requires_payment_method",
+                    "id": intent, "object": "payment_intent", "amount": session.amount, "currency": session.currency,
+                    "status": "requires_payment_method",
                     "metadata": session.metadata,
-                    "last_payment_error": ["type": "card_error", "code": "card_declined", "decline_code": decline, "message": "Your card was declined."],
+                    "last_payment_error": [
+                        "type": "card_error", "code": "card_declined", "decline_code": decline, "message": "Your card was declined.",
+                    ],
                 ])
             return Self.page("Your card was declined.", status: 402)
         }
@@ -448,7 +457,9 @@ public final class StripeStandIn: Sendable {
     static func parseForm(_ text: String) -> [String: String] {
         var form: [String: String] = [:]
         for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
             form[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
         return form

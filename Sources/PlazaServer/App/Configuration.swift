@@ -63,7 +63,11 @@ public struct PlazaConfiguration: Sendable {
 
         if let host = value("PLAZA_HOST") { configuration.host = host }
         if let port = value("PLAZA_PORT") {
-            if let number = Int(port), (0...65535).contains(number) { configuration.port = number } else { fail("PLAZA_PORT", "must be a port number from 0 to 65535, not '\(port)'") }
+            if let number = Int(port), (0...65535).contains(number) {
+                configuration.port = number
+            } else {
+                fail("PLAZA_PORT", "must be a port number from 0 to 65535, not '\(port)'")
+            }
         }
         if let url = value("PLAZA_DATABASE_URL") {
             do { configuration.storage = try parseStorage(url) } catch let error as ConfigurationError { errors.append(error) }
@@ -86,10 +90,16 @@ public struct PlazaConfiguration: Sendable {
             }
         }
         if let cost = value("PLAZA_BCRYPT_COST") {
-            if let number = Int(cost), (4...31).contains(number) { configuration.bcryptCost = number } else { fail("PLAZA_BCRYPT_COST", "must be a whole number from 4 to 31") }
+            if let number = Int(cost), (4...31).contains(number) {
+                configuration.bcryptCost = number
+            } else {
+                fail("PLAZA_BCRYPT_COST", "must be a whole number from 4 to 31")
+            }
         }
         if let level = value("PLAZA_LOG_LEVEL") {
-            if let parsed = Logger.Level(rawValue: level.lowercased()) { configuration.logLevel = parsed } else {
+            if let parsed = Logger.Level(rawValue: level.lowercased()) {
+                configuration.logLevel = parsed
+            } else {
                 fail("PLAZA_LOG_LEVEL", "must be one of trace, debug, info, notice, warning, error, critical")
             }
         }
@@ -97,12 +107,16 @@ public struct PlazaConfiguration: Sendable {
             if let parsed = Mode(rawValue: mode) { configuration.mode = parsed } else { fail("PLAZA_MODE", "must be production, dev or demo") }
         }
         if let retention = value("PLAZA_LOCATION_RETENTION") {
-            if let seconds = parseDuration(retention), seconds >= 3600 { configuration.places.retention = seconds } else {
+            if let seconds = parseDuration(retention), seconds >= 3600 {
+                configuration.places.retention = seconds
+            } else {
                 fail("PLAZA_LOCATION_RETENTION", "must be a duration of at least an hour such as 30d, 72h or 90m, not '\(retention)'")
             }
         }
         if let epsilon = value("PLAZA_MAP_EPSILON") {
-            if let number = Double(epsilon), number > 0, number <= 1 { configuration.places.mapEpsilon = number } else {
+            if let number = Double(epsilon), number > 0, number <= 1 {
+                configuration.places.mapEpsilon = number
+            } else {
                 fail("PLAZA_MAP_EPSILON", "must be a number above 0 and at most 1 (per metre; 0.01 gives about 200 m of expected error)")
             }
         }
@@ -123,12 +137,16 @@ public struct PlazaConfiguration: Sendable {
         }
         if let currencies = value("PLAZA_CURRENCIES") {
             let codes = currencies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
-            if !codes.isEmpty, codes.allSatisfy(Money.isCurrencyCode) { configuration.wallet.currencies = codes } else {
+            if !codes.isEmpty, codes.allSatisfy(Money.isCurrencyCode) {
+                configuration.wallet.currencies = codes
+            } else {
                 fail("PLAZA_CURRENCIES", "must be ISO 4217 codes separated by commas, such as USD or USD,EUR")
             }
         }
         if let ttl = value("PLAZA_CHARGE_TTL") {
-            if let seconds = parseDuration(ttl), (10...3_600).contains(seconds) { configuration.wallet.chargeTTL = seconds } else {
+            if let seconds = parseDuration(ttl), (10...3_600).contains(seconds) {
+                configuration.wallet.chargeTTL = seconds
+            } else {
                 fail("PLAZA_CHARGE_TTL", "must be a duration from 10s to 1h such as 5m or 90s, not '\(ttl)'")
             }
         }
@@ -208,7 +226,8 @@ extension PlazaConfiguration {
             return
         }
         guard let secret = value("PLAZA_STRIPE_WEBHOOK_SECRET"), secret.hasPrefix("whsec_") else {
-            fail("PLAZA_STRIPE_WEBHOOK_SECRET", "must be the signing secret (whsec_...) of the webhook endpoint <PLAZA_PUBLIC_URL>/v1/webhooks/stripe")
+            fail(
+                "PLAZA_STRIPE_WEBHOOK_SECRET", "must be the signing secret (whsec_...) of the webhook endpoint <PLAZA_PUBLIC_URL>/v1/webhooks/stripe")
             return
         }
         if publicURL == nil { fail("PLAZA_PUBLIC_URL", "is required with Stripe: its payment pages send customers back there") }

@@ -36,7 +36,8 @@ struct FundingRecord: Sendable {
 
     var values: [any SQLExpression] {
         [
-            SQLBind(id), SQLBind(user), SQLBind(business), SQLBind(amount), SQLBind(currency), SQLBind(status.rawValue), SQLBind(cardBrand), SQLBind(cardLast4),
+            SQLBind(id), SQLBind(user), SQLBind(business), SQLBind(amount), SQLBind(currency), SQLBind(status.rawValue), SQLBind(cardBrand),
+            SQLBind(cardLast4),
             SQLBind(gatewayId), SQLBind(failureCode), SQLBind(checkoutURL), SQLBind(createdAt), SQLBind(updatedAt),
         ]
     }
@@ -90,7 +91,8 @@ struct FundingStore: Sendable {
         var query = db.select().column(SQLRaw("CAST(COALESCE(SUM(amount), 0) AS BIGINT)"), as: "total")
             .from(direction.rawValue).where("currency", .equal, currency).where("created_at", .greaterThanOrEqual, since)
             .where("status", .notEqual, FundingStatus.failed.rawValue)
-        query = business ? query.where("business_id", .equal, owner) : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)
+        query =
+            business ? query.where("business_id", .equal, owner) : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)
         return try await query.first()?.decode(column: "total", as: Int64.self) ?? 0
     }
 
@@ -101,7 +103,9 @@ struct FundingStore: Sendable {
         for direction in [FundingRecord.Direction.topUp, .withdrawal] {
             var query = db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(direction.rawValue)
                 .where("status", .equal, FundingStatus.pending.rawValue)
-            query = business ? query.where("business_id", .equal, owner) : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)
+            query =
+                business
+                ? query.where("business_id", .equal, owner) : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)
             count += try await query.first()?.decode(column: "n", as: Int.self) ?? 0
         }
         return count
@@ -148,7 +152,10 @@ struct FundingStore: Sendable {
     func pendingTopUps(user: UUID, on db: any SQLDatabase) async throws -> [String: Int64] {
         let rows = try await db.select().column("currency").column(SQLRaw("CAST(SUM(amount) AS BIGINT)"), as: "total").from("top_ups")
             .where("user_id", .equal, user).where("status", .equal, FundingStatus.pending.rawValue).groupBy("currency").all()
-        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode(column: "currency", as: String.self), try $0.decode(column: "total", as: Int64.self)) })
+        return Dictionary(
+            uniqueKeysWithValues: try rows.map {
+                (try $0.decode(column: "currency", as: String.self), try $0.decode(column: "total", as: Int64.self))
+            })
     }
 
     /// Pending hosted-page top-ups created before `createdBefore` and not asked about since `askedBefore`, marked as

@@ -182,7 +182,9 @@ final class StripeGateway: PaymentGateway {
             }
             let data = Data(body.readableBytesView)
             if (200..<300).contains(response.status.code) {
-                do { return try Self.decoder.decode(T.self, from: data) } catch { throw GatewayError(message: "unreadable answer from Stripe: \(error)") }
+                do { return try Self.decoder.decode(T.self, from: data) } catch {
+                    throw GatewayError(message: "unreadable answer from Stripe: \(error)")
+                }
             }
             let failure = (try? Self.decoder.decode(StripeErrorBody.self, from: data))?.error
             let message = "Stripe answered \(response.status.code) to \(path): \(failure?.message ?? "no message")"

@@ -108,7 +108,8 @@ struct WalletPages: Sendable {
         withdrawForm: FormState? = nil, payCode: PayCode? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let balances = try await wallet.wallet(context.identity)
-        let history = try await wallet.activity(owner: context.identity.user.id, filter: ActivityFilter(), limit: cursor == nil ? nil : 20, cursor: cursor)
+        let history = try await wallet.activity(
+            owner: context.identity.user.id, filter: ActivityFilter(), limit: cursor == nil ? nil : 20, cursor: cursor)
         let pending = try await wallet.listCharges(context.identity, business: nil, statuses: [.pending], limit: 10, cursor: nil)
         let bank = wallet.gateway == nil ? .notNeeded : try await wallet.payoutAccount(context.identity).status
         let hosted = wallet.gateway?.cardEntry == .hostedPage
@@ -125,7 +126,8 @@ struct WalletPages: Sendable {
             sendForm: sendForm ?? FormState(names: ["to", "amount", "note"]), sendKey: UUID().uuidString,
             withdrawForm: withdrawForm ?? FormState(names: ["amount"]), withdrawKey: UUID().uuidString, history: history.items.map(Self.row),
             olderCursor: history.nextCursor, empty: history.items.isEmpty, pendingCharges: pending.items.count, hasPending: !pending.items.isEmpty,
-            payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) }, payCodeExpires: payCode.map { RFC3339.format($0.expiresAt) },
+            payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) },
+            payCodeExpires: payCode.map { RFC3339.format($0.expiresAt) },
             payCodeQR: payCode.flatMap { QRCode($0.qrPayload)?.svg(scale: 5) })
         return renderer.render("wallet/wallet", page, status: status)
     }
@@ -167,7 +169,9 @@ struct WalletPages: Sendable {
             if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
             var state = FormState(form, names: names, error: error)
-            let fields = [("card", "number"), ("card.number", "number"), ("card.expMonth", "expiry"), ("card.expYear", "expiry"), ("card.cvc", "cvc")]
+            let fields = [
+                ("card", "number"), ("card.number", "number"), ("card.expMonth", "expiry"), ("card.expYear", "expiry"), ("card.cvc", "cvc"),
+            ]
             for (api, field) in fields where !hosted {
                 guard let message = error.errors?.first(where: { $0.field == api })?.message else { continue }
                 let earlier = state.fields[field]?.error
@@ -282,8 +286,12 @@ struct WalletPages: Sendable {
         {
         case .started(let claim): return claim
         case .replay: return nil
-        case .mismatch: throw PlazaError(.unprocessableContent, .idempotencyKeyReused, "This form was sent before with other values.", detail: "Reload the page and try again.")
-        case .inProgress: throw PlazaError(.conflict, .conflict, "This form is still being processed.", detail: "Wait a moment, then reload the page.")
+        case .mismatch:
+            throw PlazaError(
+                .unprocessableContent, .idempotencyKeyReused, "This form was sent before with other values.", detail: "Reload the page and try again."
+            )
+        case .inProgress:
+            throw PlazaError(.conflict, .conflict, "This form is still being processed.", detail: "Wait a moment, then reload the page.")
         }
     }
 }

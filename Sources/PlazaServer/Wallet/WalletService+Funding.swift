@@ -18,7 +18,8 @@ extension WalletService {
         case (.hostedPage, nil): break
         case (.hostedPage, _?):
             problems.append(
-                FieldError(field: "card", message: "This Plaza takes cards only on its processor's secure page: leave card out and open checkoutUrl."))
+                FieldError(field: "card", message: "This Plaza takes cards only on its processor's secure page: leave card out and open checkoutUrl.")
+            )
         }
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let digits = request.card?.number.filter(\.isNumber)
@@ -27,7 +28,9 @@ extension WalletService {
             cardLast4: digits.map { String($0.suffix(4)) }, createdAt: now, updatedAt: now)
         if gateway.cardEntry == .hostedPage {
             // Refused over a limit before a page is opened; checked again below with the record.
-            try await database.transaction { [record] db in try await checkLimits(.topUp, record, accountCreated: identity.user.createdAt, now: now, on: db) }
+            try await database.transaction { [record] db in
+                try await checkLimits(.topUp, record, accountCreated: identity.user.createdAt, now: now, on: db)
+            }
             let id = record.id.uuidString.lowercased()
             do {
                 let started = try await gateway.startPayment(
@@ -163,7 +166,8 @@ extension WalletService {
         for _ in 0..<Money.minorUnitDigits(record.currency) { scale *= 10 }
         let (word, key) = direction == .topUp ? ("top up", "top_up") : ("withdraw", "withdrawal")
         func refuse(_ limit: String, _ title: String, detail: String, resetsAt: Date?) -> PlazaError {
-            var error = PlazaError(.unprocessableContent, .limitExceeded, title, detail: detail, errors: [FieldError(field: "amount", message: title)])
+            var error = PlazaError(
+                .unprocessableContent, .limitExceeded, title, detail: detail, errors: [FieldError(field: "amount", message: title)])
             error.limit = "\(key)_\(limit)"
             error.resetsAt = resetsAt
             return error
@@ -178,7 +182,8 @@ extension WalletService {
         let owner = record.owner
         for (period, cap, component) in [("day", limits.day, Calendar.Component.day), ("month", limits.month, .month)] {
             guard let window = calendar.dateInterval(of: component, for: now) else { continue }
-            let used = try await funding.total(direction, owner: owner.id, business: owner.kind == .business, currency: record.currency, since: window.start, on: db)
+            let used = try await funding.total(
+                direction, owner: owner.id, business: owner.kind == .business, currency: record.currency, since: window.start, on: db)
             guard used + record.amount > cap * scale else { continue }
             let left = max(0, cap * scale - used)
             let resets = window.end.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: calendar.timeZone))
@@ -318,7 +323,9 @@ extension WalletService {
 
     private func settleWithdrawal(_ id: UUID, paid: Bool, failureCode: String?, now: Date) async throws {
         try await places.withFeed { db in
-            guard let record = try await funding.settle(id, .withdrawal, status: paid ? .succeeded : .failed, failureCode: failureCode, now: now, on: db)
+            guard
+                let record = try await funding.settle(
+                    id, .withdrawal, status: paid ? .succeeded : .failed, failureCode: failureCode, now: now, on: db)
             else { return ((), []) }
             // Paid: the money has left for the bank (back to the clearing mirror). Failed: it returns to the wallet.
             try await ledger.post(
@@ -343,7 +350,8 @@ extension WalletService {
             default: "Bank account"
             }
         return ActivityRecord(
-            owner: record.owner.id, kind: kind, amount: amount, currency: record.currency, status: record.status, counterpart: Party(kind: .plaza, name: name),
+            owner: record.owner.id, kind: kind, amount: amount, currency: record.currency, status: record.status,
+            counterpart: Party(kind: .plaza, name: name),
             note: nil, referenceId: record.id, createdAt: record.createdAt)
     }
 }

@@ -29,7 +29,8 @@ import Testing
         await stripe.stop()
     }
 
-    static func topUp(_ client: some TestClientProtocol, _ amount: Int64, token: String, key: String = UUID().uuidString) async throws -> TestResponse {
+    static func topUp(_ client: some TestClientProtocol, _ amount: Int64, token: String, key: String = UUID().uuidString) async throws -> TestResponse
+    {
         try await client.send(
             .post, "/v1/wallet/top-ups", json: TopUpRequest(amount: amount, currency: "USD"), token: token, headers: WalletDriver.keyed(key))
     }
@@ -184,7 +185,8 @@ import Testing
             _ = try await wallet.settled(topUp.id, token: anna)
 
             let early = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 1_000, currency: "USD"), token: anna, headers: WalletDriver.keyed("w-0"))
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 1_000, currency: "USD"), token: anna,
+                headers: WalletDriver.keyed("w-0"))
             #expect(early.status == .conflict && early.problem?.code == .payoutAccountRequired)
             #expect(try await client.send(.get, "/v1/me/payout-account", token: anna).decode(PayoutAccount.self).status == .none)
 
@@ -196,7 +198,8 @@ import Testing
             #expect(try await client.send(.get, "/v1/me/payout-account", token: anna).decode(PayoutAccount.self).status == .ready)
 
             let paid = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 1_000, currency: "USD"), token: anna, headers: WalletDriver.keyed("w-1"))
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 1_000, currency: "USD"), token: anna,
+                headers: WalletDriver.keyed("w-1"))
             #expect(paid.status == .created)
             let withdrawal = try await wallet.withdrawalSettled(try paid.decode(Withdrawal.self).id, token: anna)
             #expect(withdrawal.status == .succeeded)
@@ -209,7 +212,8 @@ import Testing
             // and the money comes back to the wallet at once, with Stripe's reason.
             stripe.setPlatformBalance("USD", 500)
             let refused = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 2_000, currency: "USD"), token: anna, headers: WalletDriver.keyed("w-2"))
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 2_000, currency: "USD"), token: anna,
+                headers: WalletDriver.keyed("w-2"))
             #expect(refused.status == .created)
             let returned = try await wallet.withdrawalSettled(try refused.decode(Withdrawal.self).id, token: anna)
             #expect(returned.status == .failed && returned.failureCode == "balance_insufficient")
