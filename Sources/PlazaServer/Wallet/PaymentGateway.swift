@@ -134,9 +134,7 @@ struct WebhookSignature: Sendable {
 
     /// Throws 401 unless `headers` carry a current signature of `body`.
     func verify(_ body: Data, headers: HTTPFields, now: Date) throws {
-        guard let value = headers[header], isValid(value, body: body, now: now) else {
-            throw PlazaError(.unauthorized, .unauthorized, "The webhook signature is missing, wrong or too old.")
-        }
+        guard let value = headers[header], isValid(value, body: body, now: now) else { throw PlazaError.badWebhookSignature }
     }
 
     func isValid(_ header: String, body: Data, now: Date = Date()) -> Bool {
@@ -155,4 +153,8 @@ struct WebhookSignature: Sendable {
     private func mac(_ body: Data, timestamp: Int) -> String {
         HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).".utf8) + body, using: key).hexString
     }
+}
+
+extension PlazaError {
+    static let badWebhookSignature = PlazaError(.unauthorized, .unauthorized, "The webhook signature is missing, wrong or too old.")
 }

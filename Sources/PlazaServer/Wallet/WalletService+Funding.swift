@@ -268,10 +268,11 @@ extension WalletService {
     /// The failure code of a top-up the processor never confirmed receiving.
     static let processingError = "processing_error"
 
-    /// A webhook posted to `/v1/webhooks/<name>`: checked and read by the processor that posts there (404 for any
-    /// other name), then applied. Repeats are harmless: each outcome applies to a pending record once.
+    /// A webhook posted to `/v1/webhooks/<name>`: checked and read by the processor that posts there, then applied.
+    /// Repeats are harmless: each outcome applies to a pending record once. Another processor's endpoint has no secret
+    /// to check against, so nothing posted there is ever valid (401, as for a wrong signature).
     func webhook(_ name: String, body: Data, headers: HTTPFields, now: Date = Date()) async throws {
-        guard let gateway, gateway.webhookName == name else { throw PlazaError.notFound("webhook endpoint") }
+        guard let gateway, gateway.webhookName == name else { throw PlazaError.badWebhookSignature }
         for outcome in try gateway.outcomes(ofWebhook: body, headers: headers, now: now) { try await handle(outcome, now: now) }
     }
 
