@@ -23,31 +23,68 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def plaza():
-    """Starts `plaza demo` (the binary CI built) on a fresh SQLite file; yields its base URL."""
-    binary = os.path.abspath(os.environ.get("PLAZA_BINARY", os.path.join(ROOT, ".build", "debug", "plaza")))
+def binary(name):
+    """A binary of the debug build CI made (`PLAZA_BINARY` overrides plaza's)."""
+    if name == "plaza" and "PLAZA_BINARY" in os.environ:
+        return os.path.abspath(os.environ["PLAZA_BINARY"])
+    return os.path.join(ROOT, ".build", "debug", name)
+
+
+def start_demo(port, extra_env=None):
+    """Starts `plaza demo` on `port` with a fresh SQLite file; returns (process, workdir) once it is ready."""
     workdir = tempfile.mkdtemp(prefix="plaza-browser-")
-    port = free_port()
     env = dict(os.environ, PLAZA_PORT=str(port), PLAZA_BCRYPT_COST="4",
-               PLAZA_DATABASE_URL="sqlite:" + os.path.join(workdir, "plaza.sqlite"))
+               PLAZA_DATABASE_URL="sqlite:" + os.path.join(workdir, "plaza.sqlite"), **(extra_env or {}))
     log = open(os.path.join(workdir, "plaza.log"), "w")
-    server = subprocess.Popen([binary, "demo"], cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen([binary("plaza"), "demo"], cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
             with urllib.request.urlopen(base + "/readyz", timeout=1) as answer:
                 if answer.status == 200:
-                    break
+                    return server, workdir
         except OSError:
             time.sleep(0.1)
-    else:
-        server.kill()
-        raise RuntimeError("plaza demo did not start: " + open(os.path.join(workdir, "plaza.log")).read())
-    yield base
+    server.kill()
+    raise RuntimeError("plaza demo did not start: " + open(os.path.join(workdir, "plaza.log")).read())
+
+
+def stop(server, workdir=None):
     server.terminate()
     server.wait(timeout=20)
-    shutil.rmtree(workdir, ignore_errors=True)
+    if workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def plaza():
+    """`plaza demo` with its sandbox processor; yields its base URL."""
+    port = free_port()
+    server, workdir = start_demo(port)
+    yield f"http://127.0.0.1:{port}"
+    stop(server, workdir)
+
+
+@pytest.fixture
+def stripe_plaza():
+    """`plaza demo` on Stripe: the Stripe stand-in of the Swift tests as a process (its hosted pages and signed
+    webhooks), and Plaza configured with its test keys as an operator would. Yields Plaza's base URL."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    stand_in = subprocess.Popen([binary("stripe-stand-in"), base + "/v1/webhooks/stripe"], stdout=subprocess.PIPE, text=True)
+    line = stand_in.stdout.readline().split()
+    if line[:1] != ["listening"]:
+        stand_in.kill()
+        raise RuntimeError("the Stripe stand-in did not start")
+    server, workdir = start_demo(port, {
+        "PLAZA_PUBLIC_URL": base, "PLAZA_STRIPE_API_URL": f"http://127.0.0.1:{line[1]}",
+        "PLAZA_STRIPE_SECRET_KEY": "sk_test_standin_4eC39HqLyjWDarjtT1zdp7dc",
+        "PLAZA_STRIPE_WEBHOOK_SECRET": "whsec_standin_7dc4eC39HqLyjWDarjtT1zdp",
+    })
+    yield base
+    stop(server, workdir)
+    stand_in.kill()
+    stand_in.wait(timeout=20)
 
 
 def new_browser(size):

@@ -327,10 +327,11 @@ public final class StripeStandIn: Sendable {
     private func checkoutPage(_ id: String, _ method: HTTPRequest.Method, _ form: [String: String]) async throws -> Response {
         guard var session = state.withLock({ $0.sessions[id] }) else { return Response(status: .notFound) }
         guard session.status == "open" else { return Self.page("This checkout page has expired.", status: 410) }
-        guard method == .post else {
-            return Self.page(
-                #"<form method="post"><label>Card <input name="card"></label><button>Pay</button></form><a href="\#(session.cancelURL)">Back</a>"#)
+        let checkoutForm = { (error: String) in
+            #"<p role="alert">\#(error)</p><form method="post"><label>Card <input name="card"></label><button>Pay</button></form>"#
+                + #"<a href="\#(session.cancelURL)">Back</a>"#
         }
+        guard method == .post else { return Self.page(checkoutForm("")) }
         let card = (form["card"] ?? "").filter(\.isNumber)
         let decline: String? =
             switch card {
@@ -352,7 +353,7 @@ public final class StripeStandIn: Sendable {
                         "type": "card_error", "code": "card_declined", "decline_code": decline, "message": "Your card was declined.",
                     ],
                 ])
-            return Self.page("Your card was declined.", status: 402)
+            return Self.page(checkoutForm("Your card was declined."), status: 402)
         }
         session.status = "complete"
         session.paymentStatus = "paid"

@@ -86,7 +86,9 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
         let rest = template[scheme.upperBound...]
         return String(template[..<scheme.upperBound] + rest.prefix { $0 != "/" })
     }
-    router.add(middleware: SecurityHeadersMiddleware(hsts: services.configuration.servesOverTLS, tileOrigin: tiles))
+    // A form that starts a payment is answered with a redirect to the processor's page: CSP `form-action` covers it.
+    let processor = services.wallet.gateway?.pageOrigins ?? []
+    router.add(middleware: SecurityHeadersMiddleware(hsts: services.configuration.servesOverTLS, tileOrigin: tiles, formOrigins: processor))
     router.add(
         middleware: CookieAuthMiddleware(accounts: services.accounts, secrets: services.secrets, secure: services.configuration.servesOverTLS))
     let contract = ContractRoutes(specText: APIReference.specText)

@@ -7,14 +7,16 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let contentSecurityPolicy: String
 
     /// `tileOrigin`: the operator's map tile server (`PLAZA_MAP_TILES_URL`), the one other place images may come from.
-    init(hsts: Bool, tileOrigin: String? = nil) {
+    /// `formOrigins`: the card processor's hosted pages, where a form's answer may send the browser (Stripe Checkout).
+    init(hsts: Bool, tileOrigin: String? = nil, formOrigins: [String] = []) {
         self.hsts = hsts
-        contentSecurityPolicy = Self.contentSecurityPolicy(tileOrigin: tileOrigin)
+        contentSecurityPolicy = Self.contentSecurityPolicy(tileOrigin: tileOrigin, formOrigins: formOrigins)
     }
 
-    static func contentSecurityPolicy(tileOrigin: String? = nil) -> String {
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:\(tileOrigin.map { " \($0)" } ?? ""); connect-src 'self'; "
-            + "font-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    static func contentSecurityPolicy(tileOrigin: String? = nil, formOrigins: [String] = []) -> String {
+        let forms = (["'self'"] + formOrigins).joined(separator: " ")
+        return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:\(tileOrigin.map { " \($0)" } ?? ""); connect-src 'self'; "
+            + "font-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action \(forms); frame-ancestors 'none'"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -16,6 +16,8 @@ protocol PaymentGateway: Sendable {
     var webhookName: String { get }
     /// Whether a user connects a payout account with the processor before withdrawing (Stripe Connect).
     var needsPayoutAccount: Bool { get }
+    /// The origins of the processor's pages Plaza's forms send browsers to (its CSP `form-action` allows them).
+    var pageOrigins: [String] { get }
 
     /// Starts taking `payment.amount`; for a hosted page, the answer says where to send the customer.
     func startPayment(_ payment: PaymentStart, idempotencyKey: String) async throws -> StartedPayment
@@ -42,6 +44,7 @@ protocol PaymentGateway: Sendable {
 
 extension PaymentGateway {
     var needsPayoutAccount: Bool { false }
+    var pageOrigins: [String] { [] }
     func createPayoutAccount(user: UUID, email: String, idempotencyKey: String) async throws -> String {
         throw GatewayError(message: "this processor pays out without payout accounts")
     }

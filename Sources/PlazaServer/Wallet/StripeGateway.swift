@@ -30,6 +30,14 @@ final class StripeGateway: PaymentGateway {
     var cardEntry: CardEntry { .hostedPage }
     var webhookName: String { "stripe" }
     var needsPayoutAccount: Bool { true }
+    /// Checkout and Connect onboarding; with another API address (a stand-in, an egress proxy), its origin too.
+    var pageOrigins: [String] {
+        var origins = ["https://checkout.stripe.com", "https://connect.stripe.com"]
+        if settings.apiURL != "https://api.stripe.com", let url = URL(string: settings.apiURL), let scheme = url.scheme, let host = url.host {
+            origins.append("\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")")
+        }
+        return origins
+    }
 
     init(_ settings: Settings, logger: Logger) {
         self.settings = settings
