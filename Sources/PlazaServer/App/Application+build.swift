@@ -100,18 +100,17 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     OperationsAPI(services: services).addRoutes(to: router)
 
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: services.accounts))
-    let authenticated = v1.group(context: AuthenticatedContext.self)
-        .add(
-            middleware: IdempotencyMiddleware(
-                store: services.idempotency, maxBody: services.configuration.limits.maxRequestBody, recordsWithWork: WalletAPI.recordsWithWork,
-                defersClaim: WalletAPI.defersClaim))
+    let signedIn = SignedInRoutes(
+        v1.group(context: AuthenticatedContext.self), prefix: "/v1", store: services.idempotency,
+        maxBody: services.configuration.limits.maxRequestBody, declared: services.moneyRoutes)
+    let authenticated = signedIn.plain
     AccountsAPI(accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
     PlacesAPI(places: services.places, accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
     WalletAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody)
-        .addRoutes(to: v1, authenticated: authenticated)
-    ChargesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
+        .addRoutes(to: v1, signedIn: signedIn)
+    ChargesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: signedIn)
     InboxAPI(inbox: services.inbox, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     EventsAPI(hub: services.places.hub, accounts: services.accounts).addRoutes(to: v1)
 

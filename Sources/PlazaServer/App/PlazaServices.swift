@@ -19,6 +19,8 @@ public final class PlazaServices: Sendable {
     let places: PlacesService
     let wallet: WalletService
     let inbox: InboxService
+    /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
+    let moneyRoutes = DeclaredMoneyRoutes()
 
     /// Opens the database and prepares every service; nothing is migrated or served yet.
     public static func open(_ configuration: PlazaConfiguration, logger: Logger) async throws -> PlazaServices {

@@ -17,18 +17,26 @@ extension HTTPField.Name {
     static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!
 }
 
+/// How a POST route keeps its `Idempotency-Key`, declared where the route is registered (`SignedInRoutes`).
+enum IdempotencyMode: String, Sendable, CaseIterable {
+    /// The middleware stores the response once the handler is done. The key is held until it expires, since a first
+    /// run that is merely slow would otherwise act a second time.
+    case recordedAfter = "recorded-after"
+    /// Routes that move money: the handler stores its response in the transaction that moves it
+    /// (`IdempotencyStore.record(_:status:claim:on:)`), so a retry may take the key over once a short lease lapses.
+    case recordedWithWork = "recorded-with-work"
+    /// Batched money routes (transfers): the handler writes the key itself, with the work and the response, under a
+    /// deferred claim (see `IdempotencyClaim`): a new key costs no statement of its own.
+    case deferred
+}
+
 /// `Idempotency-Key` for POSTs: the first request with a key runs; a retry with the same key and body gets
 /// the stored response again (marked `Idempotent-Replayed: true`); the same key with another body is refused
 /// with 422. Keys are per user. Responses of 500 and above are not stored, so a retry runs again.
 struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: RouterMiddleware {
     let store: IdempotencyStore
     let maxBody: Int
-    /// Routes whose handlers record their response in the transaction that does the work (the money routes): only
-    /// their keys may be taken over once a short lease lapses. Others keep their key until it expires, since a
-    /// first run that is merely slow would otherwise act a second time.
-    var recordsWithWork: @Sendable (String) -> Bool = { _ in false }
-    /// Routes whose handlers take a deferred claim (see `IdempotencyClaim`): a new key costs no statement of its own.
-    var defersClaim: @Sendable (String) -> Bool = { _ in false }
+    let mode: IdempotencyMode
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post, let key = request.headers[.idempotencyKey] else {
@@ -42,14 +50,14 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         request.body = .init(buffer: body)
         let requestHash = store.requestHash(Data("\(request.method.rawValue) \(request.uri.path)\n".utf8) + Data(body.readableBytesView))
         let scope = context.idempotencyScope
-        if defersClaim(request.uri.path) {
+        if mode == .deferred {
             let claim = IdempotencyClaim(scope: scope, key: key, requestHash: requestHash, deferred: true)
             var context = context
             context.idempotencyClaim = claim
             if let response = try await runDeferred(request, context: context, claim: claim, next: next) { return response }
             // The key was there already: answered below like any known key.
         }
-        let lease = recordsWithWork(request.uri.path) ? store.lease : store.retention
+        let lease = mode == .recordedAfter ? store.retention : store.lease
 
         switch try await store.start(scope: scope, key: key, requestHash: requestHash, lease: lease) {
         case .mismatch:

@@ -7,13 +7,13 @@ struct ChargesAPI: Sendable {
     let wallet: WalletService
     let maxBody: Int
 
-    func addRoutes(to authenticated: RouterGroup<AuthenticatedContext>) {
-        authenticated.post("charges", use: create)
+    func addRoutes(to signedIn: SignedInRoutes) {
+        // Creating, approving and refunding record their answer in the transaction that moves the money.
+        signedIn.money(.recordedWithWork).post("charges", use: create).post("charges/:id/approve", use: approve).post("charges/:id/refunds", use: refund)
+        let authenticated = signedIn.plain
         authenticated.get("charges/:id", use: charge)
-        authenticated.post("charges/:id/approve", use: approve)
         authenticated.post("charges/:id/decline", use: decline)
         authenticated.post("charges/:id/cancel", use: cancel)
-        authenticated.post("charges/:id/refunds", use: refund)
         authenticated.get("charges/:id/receipt", use: receipt)
         authenticated.get("me/charges", use: mine)
         authenticated.get("businesses/:id/charges", use: businessCharges)

@@ -10,39 +10,24 @@ struct WalletAPI: Sendable {
     let wallet: WalletService
     let maxBody: Int
 
-    func addRoutes(to v1: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
+    func addRoutes(to v1: RouterGroup<AppRequestContext>, signedIn: SignedInRoutes) {
         v1.post("webhooks/gateway", use: webhook)
         v1.post("webhooks/stripe", use: webhook)
+        // Transfers are batched: each writes its key with its batch, so a new key costs no statement of its own.
+        signedIn.money(.deferred).post("transfers", use: transfer)
+        signedIn.money(.recordedWithWork).post("wallet/top-ups", use: topUp).post("wallet/withdrawals", use: withdraw)
+        let authenticated = signedIn.plain
         authenticated.get("wallet", use: balances)
-        authenticated.post("wallet/top-ups", use: topUp)
         authenticated.get("wallet/top-ups/:id", use: topUpStatus)
-        authenticated.post("wallet/withdrawals", use: withdraw)
         authenticated.get("wallet/withdrawals/:id", use: withdrawalStatus)
         authenticated.get("me/payout-account", use: payoutAccount)
         authenticated.post("me/payout-account/onboarding", use: payoutOnboarding)
-        authenticated.post("transfers", use: transfer)
         authenticated.get("activity", use: activity)
         authenticated.get("activity.csv", use: activityCSV)
         authenticated.post("me/pay-codes", use: payCode)
         authenticated.get("me/charge-blocks", use: blocks)
         authenticated.put("me/charge-blocks/:businessId", use: block)
         authenticated.delete("me/charge-blocks/:businessId", use: unblock)
-    }
-
-    /// Transfers write their key with their batch (`TransferBatcher`), so a new key costs no statement of its own.
-    @Sendable static func defersClaim(_ path: String) -> Bool {
-        path == "/v1/transfers"
-    }
-
-    /// The POST routes whose handlers store their response in the transaction that moves the money.
-    @Sendable static func recordsWithWork(_ path: String) -> Bool {
-        let parts = path.split(separator: "/")
-        switch parts.count {
-        case 2: return parts[1] == "transfers" || parts[1] == "charges"
-        case 3: return parts[1] == "wallet" && (parts[2] == "top-ups" || parts[2] == "withdrawals")
-        case 4: return parts[1] == "charges" && (parts[3] == "approve" || parts[3] == "refunds")
-        default: return false
-        }
     }
 
     /// Signed in: balances per currency.
