@@ -15,7 +15,9 @@ struct PlazaCommand: AsyncParsableCommand {
     )
 
     static func main() async {
-        ConcurrencyExecutor.installEventLoops(environment: ProcessInfo.processInfo.environment)
+        // Before anything else runs; a bad configuration is reported by the command itself.
+        let configuration = try? PlazaConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
+        ConcurrencyExecutor.install(configuration?.globalExecutor ?? .eventLoops)
         await main(nil)
     }
 }
@@ -74,8 +76,9 @@ struct Admin: AsyncParsableCommand {
         @Option(help: "The name shown to others.") var displayName = "Plaza Admin"
 
         func run() async throws {
-            let password = ProcessInfo.processInfo.environment["PLAZA_ADMIN_PASSWORD"] ?? readLine(strippingNewline: true) ?? ""
-            let services = try await PlazaServices.open(try loadConfiguration(), logger: Logger(label: "plaza"))
+            let configuration = try loadConfiguration()
+            let password = configuration.adminPassword ?? readLine(strippingNewline: true) ?? ""
+            let services = try await PlazaServices.open(configuration, logger: Logger(label: "plaza"))
             let created = try await services.withDatabase {
                 try await services.migrate()
                 return try await services.createAccount(email: email, username: username, displayName: displayName, password: password, role: .admin)

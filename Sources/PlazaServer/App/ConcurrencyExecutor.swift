@@ -8,8 +8,8 @@ public enum ConcurrencyExecutor {
     /// Call first thing in `main`, once. Nothing in Plaza blocks a thread in an async context: SQLite,
     /// bcrypt and files run on the NIO thread pool. `PLAZA_GLOBAL_EXECUTOR=swift` keeps Swift's own pool.
     @discardableResult
-    public static func installEventLoops(environment: [String: String]) -> Bool {
-        guard environment["PLAZA_GLOBAL_EXECUTOR"] != "swift" else { return false }
+    public static func install(_ choice: PlazaConfiguration.GlobalExecutor) -> Bool {
+        guard choice == .eventLoops else { return false }
         return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 }

@@ -36,6 +36,15 @@ public struct PlazaConfiguration: Sendable {
     public var paymentGateway: PaymentGatewayChoice?
     /// Timeouts, connection caps, proxies, shutdown and metrics access: what keeps a public server up.
     public var network = NetworkConfiguration()
+    /// Where Swift concurrency runs (`PLAZA_GLOBAL_EXECUTOR`): NIO's event loops unless `swift` says Swift's own pool.
+    public var globalExecutor = GlobalExecutor.eventLoops
+    /// The password `plaza admin create` gives the new admin (`PLAZA_ADMIN_PASSWORD`; else it is read from stdin).
+    public var adminPassword: String?
+
+    public enum GlobalExecutor: String, Sendable {
+        case eventLoops = "event-loops"
+        case swift
+    }
 
     public init() {}
 
@@ -150,6 +159,15 @@ public struct PlazaConfiguration: Sendable {
                 fail("PLAZA_CHARGE_TTL", "must be a duration from 10s to 1h such as 5m or 90s, not '\(ttl)'")
             }
         }
+        if let executor = value("PLAZA_GLOBAL_EXECUTOR") {
+            if let parsed = GlobalExecutor(rawValue: executor.lowercased()) {
+                configuration.globalExecutor = parsed
+            } else {
+                fail("PLAZA_GLOBAL_EXECUTOR", "must be event-loops (the default) or swift, not '\(executor)'")
+            }
+        }
+        // Not trimmed: a password may begin or end with spaces.
+        configuration.adminPassword = environment["PLAZA_ADMIN_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.readPaymentGateway(value, fail: fail)
         configuration.network.read(value, fail: fail)
         configuration.wallet.limits.read(value, fail: fail)

@@ -45,6 +45,28 @@ import Testing
         #expect(!StripeGateway(.init(secretKey: "sk_live_x", webhookSecret: "whsec_y"), logger: .init(label: "t")).isTestMode)
     }
 
+    /// Every variable is read by `PlazaConfiguration` (and the parts it delegates to) and listed in the README's table;
+    /// nothing else reads the process's environment but the `plaza` command handing it over.
+    @Test func everyVariableIsReadInOnePlaceAndListedInTheReadme() throws {
+        let readers = ["Sources/PlazaServer/App/Configuration.swift", "Sources/PlazaServer/App/NetworkConfiguration.swift", "Sources/PlazaServer/Wallet/FundingLimits.swift"]
+        var names = Set<String>()
+        for file in readers {
+            let text = try String(contentsOfFile: repositoryFile(file), encoding: .utf8)
+            for match in text.matches(of: /"(PLAZA_[A-Z_]+)"/) { names.insert(String(match.output.1)) }
+        }
+        #expect(names.count >= 30 && names.contains("PLAZA_GLOBAL_EXECUTOR") && names.contains("PLAZA_ADMIN_PASSWORD"))
+        let readme = try String(contentsOfFile: repositoryFile("README.md"), encoding: .utf8)
+        #expect(names.filter { !readme.contains("| `\($0)` |") }.sorted() == [])
+
+        let sources = URL(fileURLWithPath: repositoryFile("Sources"))
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let readingEnvironment = try files.filter { $0.pathExtension == "swift" && !$0.path.contains("/Bench/") }.filter {
+            try String(contentsOf: $0, encoding: .utf8).contains("ProcessInfo.processInfo.environment")
+        }
+        #expect(readingEnvironment.map(\.lastPathComponent) == ["PlazaCommand.swift"])
+        #expect(try PlazaConfiguration.fromEnvironment(["PLAZA_GLOBAL_EXECUTOR": "swift", "PLAZA_ADMIN_PASSWORD": " pass "]).adminPassword == " pass ")
+    }
+
     @Test func everyBadVariableIsNamedAtOnce() {
         do {
             _ = try PlazaConfiguration.fromEnvironment([
