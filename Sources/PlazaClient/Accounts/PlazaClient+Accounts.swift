@@ -92,4 +92,18 @@ extension PlazaClient {
     public func revokeSession(_ id: UUID) async throws {
         try await sendVoid("DELETE", "v1/me/sessions/\(id.uuidString)", auth: .required)
     }
+
+    /// App passwords for tracker apps (OwnTracks); the secret is in the answer to its creation only.
+    public func appPasswords() async throws -> [AppPassword] {
+        let page: Page<AppPassword> = try await send("GET", "v1/me/app-passwords", auth: .required)
+        return page.items
+    }
+
+    public func createAppPassword(named name: String) async throws -> AppPassword {
+        try await send("POST", "v1/me/app-passwords", body: AppPasswordRequest(name: name), auth: .required)
+    }
+
+    public func deleteAppPassword(_ id: UUID) async throws {
+        try await sendVoid("DELETE", "v1/me/app-passwords/\(id.uuidString.lowercased())", auth: .required)
+    }
 }

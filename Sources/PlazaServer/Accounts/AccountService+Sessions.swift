@@ -28,7 +28,7 @@ extension AccountService {
         if let device {
             try await limiter.check(loginDeviceRule, device, now: now)
         } else {
-            try await limiter.backOff(loginAccountRule, subject, maximum: Self.maximumBackOff, now: now)
+            try await limiter.backOff(loginAccountRule, subject, base: limits.loginBackOffBase, maximum: Self.maximumBackOff, now: now)
         }
         // An unverified account cannot log in (for everyone): a sign-up with a taken address creates none, so a log-in
         // that worked only for a free address would tell the two apart.

@@ -23,6 +23,25 @@ struct AccountsAPI: Sendable {
         authenticated.post("me/email", use: changeEmail)
         authenticated.get("me/sessions", use: listSessions)
         authenticated.delete("me/sessions/:id", use: revokeSession)
+        authenticated.get("me/app-passwords", use: appPasswords)
+        authenticated.post("me/app-passwords", use: createAppPassword)
+        authenticated.delete("me/app-passwords/:id", use: deleteAppPassword)
+    }
+
+    /// Signed in: the app passwords (for devices that cannot log in, such as OwnTracks), without their secrets.
+    @Sendable func appPasswords(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await accounts.appPasswords(context.identity), nextCursor: nil))
+    }
+
+    /// Signed in: a new app password; its secret is in this answer only.
+    @Sendable func createAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: AppPasswordRequest.self, limit: maxBody)
+        return try .json(try await accounts.createAppPassword(context.identity, body, claim: context.idempotencyClaim), status: .created)
+    }
+
+    @Sendable func deleteAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await accounts.deleteAppPassword(context.identity, id: try Query.id(context.parameters, "id", "app password"))
+        return .noContent
     }
 
     /// Anyone: creates a customer or merchant account and mails a verification code.

@@ -270,6 +270,8 @@ public struct Limits: Sendable {
     public var rateWindow: TimeInterval = 15 * 60
     public var loginFailuresPerAccount = 10
     public var loginFailuresPerAddress = 30
+    /// The first wait once an account's failures reach the limit; each further failure doubles it.
+    public var loginBackOffBase: TimeInterval = 1
     /// Code e-mails (verify, resend, reset) per address and per account in one window.
     public var codeMailsPerAccount = 5
     public var codeMailsPerAddress = 20

@@ -38,9 +38,6 @@ struct PlacesAPI: Sendable {
         authenticated.post("me/private-zones", use: createZone)
         authenticated.put("me/private-zones/:id", use: updateZone)
         authenticated.delete("me/private-zones/:id", use: deleteZone)
-        authenticated.get("me/app-passwords", use: appPasswords)
-        authenticated.post("me/app-passwords", use: createAppPassword)
-        authenticated.delete("me/app-passwords/:id", use: deleteAppPassword)
         authenticated.post("locations/:id/line-waits", use: reportLineWait)
     }
 
@@ -202,21 +199,7 @@ struct PlacesAPI: Sendable {
         return .noContent
     }
 
-    // MARK: App passwords and OwnTracks
-
-    @Sendable func appPasswords(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(Page(items: try await accounts.appPasswords(context.identity), nextCursor: nil))
-    }
-
-    @Sendable func createAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let body = try await request.decodeJSON(as: AppPasswordRequest.self, limit: maxBody)
-        return try .json(try await accounts.createAppPassword(context.identity, body, claim: context.idempotencyClaim), status: .created)
-    }
-
-    @Sendable func deleteAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await accounts.deleteAppPassword(context.identity, id: try Query.id(context.parameters, "id", "app password"))
-        return .noContent
-    }
+    // MARK: OwnTracks
 
     /// The OwnTracks apps in HTTP mode: HTTP Basic with the username and an app password; `_type: location`
     /// messages become points, other types are acknowledged. OwnTracks expects a JSON array back.

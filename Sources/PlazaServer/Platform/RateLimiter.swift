@@ -22,12 +22,12 @@ struct RateLimiter: Sendable {
     }
 
     /// Once `subject` has `rule.limit` events in the window, each further attempt waits twice as long as the one before
-    /// (1 s, 2 s, 4 s … at most `maximum`) after the newest event: it slows guessing down without locking the owner out
+    /// (`base`: 1 s, 2 s, 4 s … at most `maximum`) after the newest event: it slows guessing down without locking the owner out
     /// for the whole window. Throws `rate_limited` with `Retry-After` while the wait lasts.
-    func backOff(_ rule: Rule, _ subject: String, maximum: TimeInterval, now: Date = Date()) async throws {
+    func backOff(_ rule: Rule, _ subject: String, base: TimeInterval = 1, maximum: TimeInterval, now: Date = Date()) async throws {
         let events = try await recent(rule, subject, now: now)
         guard events.count >= rule.limit, let newest = events.newest else { return }
-        let wait = min(maximum, pow(2, Double(min(events.count - rule.limit, 30))))
+        let wait = min(maximum, base * pow(2, Double(min(events.count - rule.limit, 30))))
         let remaining = newest.addingTimeInterval(wait).timeIntervalSince(now)
         if remaining > 0 { throw PlazaError.rateLimited(retryAfter: max(1, Int(remaining.rounded(.up)))) }
     }

@@ -40,7 +40,8 @@ import Testing
     /// phone and browser, which signed in before, still get in with the right password.
     @Test(arguments: TestEngine.enabled)
     func aDeviceThatSignedInBeforeIsNotLockedOutByAnAttacker(_ engine: TestEngine) async throws {
-        try await TestPlaza.withApp(engine, configure: { $0.limits.loginFailuresPerAccount = 3 }) { client, _ in
+        // A minute's wait: the steps below must not outlast it on a slow machine (1 s did under load).
+        try await TestPlaza.withApp(engine, configure: { ($0.limits.loginFailuresPerAccount, $0.limits.loginBackOffBase) = (3, 60) }) { client, _ in
             let accounts = AccountsDriver(client)
             let phone = try #require(try await accounts.signedIn("zoe").deviceToken)
             let browser = PageSession(client)
