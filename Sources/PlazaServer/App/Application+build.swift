@@ -112,7 +112,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
         .addRoutes(to: v1, signedIn: signedIn)
     ChargesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: signedIn)
     InboxAPI(inbox: services.inbox, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
-    EventsAPI(hub: services.places.hub, accounts: services.accounts).addRoutes(to: v1)
+    EventsAPI(hub: services.events.hub, accounts: services.accounts).addRoutes(to: v1)
 
     try StaticAssets().addRoutes(to: router)
     pages.addRoutes(to: router)

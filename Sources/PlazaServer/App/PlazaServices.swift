@@ -16,6 +16,8 @@ public final class PlazaServices: Sendable {
     let idempotency: IdempotencyStore
     let templates: MustacheLibrary
     let secrets: Secrets
+    /// What changed, for every process and every open `GET /v1/events`: each domain publishes and subscribes here.
+    let events: EventBus
     let places: PlacesService
     let wallet: WalletService
     let inbox: InboxService
@@ -64,10 +66,12 @@ public final class PlazaServices: Sendable {
             } else {
                 LocalFeed()
             }
-        let places = PlacesService(database: database, configuration: configuration.places, feed: feed, secretKey: secretKey, logger: logger)
+        let events = EventBus(database: database, feed: feed)
+        self.events = events
+        let places = PlacesService(database: database, configuration: configuration.places, events: events, secretKey: secretKey, logger: logger)
         self.places = places
         wallet = WalletService(
-            database: database, configuration: configuration.wallet, places: places, idempotency: idempotency,
+            database: database, configuration: configuration.wallet, places: places, events: events, idempotency: idempotency,
             gateway: configuration.paymentGateway.map { choice -> any PaymentGateway in
                 switch choice {
                 case .sandbox: SandboxGateway(secretKey: secretKey, logger: logger)
@@ -122,7 +126,7 @@ public final class PlazaServices: Sendable {
     /// Long-running work to run beside the server.
     var backgroundServices: [any Service] {
         [DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
-         PlacesBackgroundService(places: places), WalletBackgroundService(wallet: wallet)] + (places.feed.service.map { [$0] } ?? [])
+         PlacesBackgroundService(places: places), WalletBackgroundService(wallet: wallet)] + (events.feed.service.map { [$0] } ?? [])
     }
 }
 

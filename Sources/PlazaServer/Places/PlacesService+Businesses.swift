@@ -16,7 +16,7 @@ extension PlacesService {
             name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), category: request.category,
             description: (request.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines), createdAt: now)
         let owner = identity.user.id
-        try await withFeed { db in
+        try await events.transaction { db in
             try await businesses.insert(record, owner: owner, on: db)
             return ((), [.catalogChanged])
         }
@@ -53,7 +53,7 @@ extension PlacesService {
         if let category = request.category { record.category = category }
         if let description = request.description { record.description = description.trimmingCharacters(in: .whitespacesAndNewlines) }
         let updated = record
-        try await withFeed { db in
+        try await events.transaction { db in
             try await businesses.update(updated, now: now, on: db)
             return ((), [.catalogChanged])
         }
@@ -63,7 +63,7 @@ extension PlacesService {
     func deleteBusiness(_ identity: Identity, _ id: UUID) async throws {
         _ = try await requireMember(identity, of: id, owner: true)
         let checks = businessDeletionChecks
-        try await withFeed { db in
+        try await events.transaction { db in
             try await checks(id, on: db)
             try await businesses.delete(id: id, on: db)
             return ((), [.catalogChanged])
@@ -102,7 +102,7 @@ extension PlacesService {
     func addLocation(_ identity: Identity, business: UUID, _ request: LocationRequest, now: Date = Date()) async throws -> BusinessLocation {
         _ = try await requireMember(identity, of: business, owner: true)
         let location = try Self.location(from: request, id: UUID(), business: business)
-        try await withFeed { db in
+        try await events.transaction { db in
             try await businesses.insertLocation(location, now: now, on: db)
             return ((), [.catalogChanged])
         }
@@ -115,7 +115,7 @@ extension PlacesService {
             throw PlazaError.notFound("location")
         }
         let location = try Self.location(from: request, id: id, business: business)
-        try await withFeed { db in
+        try await events.transaction { db in
             try await businesses.updateLocation(location, on: db)
             return ((), [.catalogChanged])
         }
@@ -124,7 +124,7 @@ extension PlacesService {
 
     func deleteLocation(_ identity: Identity, business: UUID, location id: UUID) async throws {
         _ = try await requireMember(identity, of: business, owner: true)
-        let deleted = try await withFeed { db in
+        let deleted = try await events.transaction { db in
             let deleted = try await businesses.deleteLocation(id: id, business: business, on: db)
             return (deleted, deleted ? [.catalogChanged] : [])
         }
@@ -164,7 +164,7 @@ extension PlacesService {
         guard let user = try await accounts.user(login: username, on: database.sql), !username.contains("@") else {
             throw PlazaError.validation(field: "username", "No account has this username.")
         }
-        try await withFeed { db in
+        try await events.transaction { db in
             if request.role == .staff, try await businesses.role(of: user.id, in: business, on: db) == .owner,
                 try await businesses.ownerCount(business: business, on: db) <= 1
             {
@@ -183,7 +183,7 @@ extension PlacesService {
         guard AccountRules.usernameProblem(username) == nil, let user = try await accounts.user(login: username, on: database.sql) else {
             throw PlazaError.notFound("member")
         }
-        try await withFeed { db in
+        try await events.transaction { db in
             let role = try await businesses.role(of: user.id, in: business, on: db)
             guard role != nil else { throw PlazaError.notFound("member") }
             if role == .owner, try await businesses.ownerCount(business: business, on: db) <= 1 {

@@ -12,7 +12,7 @@ extension PlacesService {
     func setSharing(_ identity: Identity, _ request: LocationSharing, now: Date = Date()) async throws -> LocationSharing {
         try await prepare()
         let user = identity.user
-        return try await withFeed { db in
+        return try await events.transaction { db in
             let current = try await locations.sharing(user: user.id, on: db)
             let sharing = LocationSharing(level: request.level, zoneDisplay: request.zoneDisplay ?? current.zoneDisplay ?? .decoy)
             try await locations.setSharing(user: user.id, sharing, now: now, on: db)
@@ -30,7 +30,7 @@ extension PlacesService {
 
     /// A renamed user appears under the new name in presence lists at once, not at their next point.
     func userChanged(_ user: UserRecord) async throws {
-        try await withFeed { db in
+        try await events.transaction { db in
             let sharing = try await locations.sharing(user: user.id, on: db)
             return ((), sharing.level == .off ? [] : try await republish(user, sharing: sharing, on: db))
         }
@@ -51,7 +51,7 @@ extension PlacesService {
         try await prepare()
         let user = identity.user
         let engine = database.engine
-        return try await withFeed { db in
+        return try await events.transaction { db in
             try await locations.lockUser(user.id, engine: engine, on: db)
             let sharing = try await locations.sharing(user: user.id, on: db)
             guard sharing.level != .off else { throw PlazaError.sharingOff }
@@ -187,7 +187,7 @@ extension PlacesService {
     func deleteHistory(_ identity: Identity, now: Date = Date()) async throws {
         try await prepare()
         let user = identity.user
-        try await withFeed { db in
+        try await events.transaction { db in
             var messages = try await endStays(of: user, at: now, on: db)
             try await locations.deleteHistory(user: user.id, on: db)
             messages.append(.forget(user.id))
@@ -198,7 +198,7 @@ extension PlacesService {
     /// An account was deleted: its stays end (announced), and its location data, zones and memberships go.
     func eraseUser(_ user: UserRecord, now: Date = Date()) async throws {
         try await prepare()
-        try await withFeed { db in
+        try await events.transaction { db in
             var messages = try await endStays(of: user, at: now, on: db)
             try await locations.erase(user: user.id, on: db)
             try await businesses.removeMemberships(user: user.id, on: db)
@@ -228,7 +228,7 @@ extension PlacesService {
         try await prepare()
         let quiet = try await stays.stale(before: now.addingTimeInterval(-PlacesRules.presenceFreshness), limit: 500, on: database.sql)
         for stay in quiet {
-            try await withFeed { db in
+            try await events.transaction { db in
                 guard try await closeStay(stay, at: stay.lastSeenAt, on: db) else { return ((), []) }
                 guard let user = try await accounts.user(id: stay.userId, on: db) else { return ((), []) }
                 let messages = try await presenceEvents([(PlazaEventType.presenceExited, stay, stay.lastSeenAt)], username: user.username, displayName: user.displayName, on: db)

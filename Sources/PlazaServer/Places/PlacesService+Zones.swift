@@ -18,7 +18,7 @@ extension PlacesService {
             radiusMeters: request.radiusMeters, decoy: Self.decoy(around: center), createdAt: now)
         try await prepare()
         let user = identity.user
-        try await withFeed { db in
+        try await events.transaction { db in
             guard try await locations.zones(user: user.id, on: db).count < Self.maximumZones else {
                 throw PlazaError.conflict(field: nil, "You have \(Self.maximumZones) private zones already; delete one first.")
             }
@@ -34,7 +34,7 @@ extension PlacesService {
         guard errors.isEmpty else { throw PlazaError.validation(errors) }
         try await prepare()
         let user = identity.user
-        return try await withFeed { db in
+        return try await events.transaction { db in
             guard var zone = try await locations.zones(user: user.id, on: db).first(where: { $0.id == id }) else { throw PlazaError.notFound("private zone") }
             let center = Coordinate(latitude: request.latitude, longitude: request.longitude)
             if center != zone.center { zone.decoy = Self.decoy(around: center) }
@@ -49,7 +49,7 @@ extension PlacesService {
     /// The newest position stood for this zone: it is dropped until the next point, rather than revealing the centre.
     func deleteZone(_ identity: Identity, id: UUID) async throws {
         let user = identity.user
-        try await withFeed { db in
+        try await events.transaction { db in
             let live = try await locations.livePosition(user: user.id, on: db)
             guard try await locations.deleteZone(id: id, user: user.id, on: db) else { throw PlazaError.notFound("private zone") }
             guard live?.zone == id else { return ((), []) }

@@ -10,8 +10,8 @@ struct PlacesService: Sendable {
     let configuration: PlacesConfiguration
     let catalog: LocationCatalog
     let index: LiveIndex
-    let feed: any LiveFeed
-    let hub: EventHub
+    /// Where places publish what changed and hear it back (the live index and catalog follow it).
+    let events: EventBus
     let obfuscator: MapObfuscator
     /// Keys the marks that tell a popular-times cell's people apart (see `M0006_CrowdPeople`).
     let secrets: Secrets
@@ -24,27 +24,25 @@ struct PlacesService: Sendable {
     let stays = StayStore()
     let accounts = AccountStore()
 
-    init(database: PlazaDatabase, configuration: PlacesConfiguration, feed: any LiveFeed, secretKey: String, logger: Logger) {
+    init(database: PlazaDatabase, configuration: PlacesConfiguration, events: EventBus, secretKey: String, logger: Logger) {
         self.database = database
         self.configuration = configuration
-        self.feed = feed
+        self.events = events
         self.logger = logger
         catalog = LocationCatalog()
         index = LiveIndex()
-        hub = EventHub()
         obfuscator = MapObfuscator(epsilon: configuration.mapEpsilon, secretKey: secretKey)
         secrets = Secrets(secretKey: secretKey)
-        let (index, catalog, hub) = (index, catalog, hub)
-        feed.receive({ message in Self.apply(message, index: index, catalog: catalog, hub: hub) }, resync: { index.invalidate() })
-        feed.receiver.onlyEvents { hub.listens(toAny: $0) }
+        let (index, catalog) = (index, catalog)
+        events.subscribe({ message in Self.apply(message, index: index, catalog: catalog) }, resync: { index.invalidate() })
     }
 
-    private static func apply(_ message: FeedMessage, index: LiveIndex, catalog: LocationCatalog, hub: EventHub) {
+    private static func apply(_ message: FeedMessage, index: LiveIndex, catalog: LocationCatalog) {
         switch message {
         case .position(let position): index.apply(position)
         case .forget(let user): index.forget(user)
-        case .event(let audience, let event): hub.deliver(event, to: audience)
         case .catalogChanged: catalog.invalidate()
+        case .event: break
         }
     }
 
@@ -73,24 +71,6 @@ struct PlacesService: Sendable {
                     stays: row.zone != nil ? [] : (open[row.user] ?? []).map { OpenStay(locationId: $0.locationId, enteredAt: $0.enteredAt) }))
         }
         index.replaceAll(with: positions)
-    }
-
-    /// Runs `body` in a transaction whose feed messages go out with its commit.
-    func withFeed<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> (T, [FeedMessage])) async throws -> T {
-        let feed = feed
-        let (result, messages) = try await database.transaction { db in
-            let (result, messages) = try await body(db)
-            if !messages.isEmpty { try await feed.publish(messages, on: db) }
-            return (result, messages)
-        }
-        // This process's own index and catalog change at once (messages repeat harmlessly); events go only
-        // through the feed so that every listener gets each one once.
-        for message in messages {
-            if case .event = message { continue }
-            Self.apply(message, index: index, catalog: catalog, hub: hub)
-        }
-        feed.committed(messages.filter { if case .event = $0 { true } else { false } })
-        return result
     }
 
     /// The business's owners and staff may act for it; only owners change it.

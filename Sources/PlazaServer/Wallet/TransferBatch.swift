@@ -66,7 +66,7 @@ extension WalletService {
     /// One transaction: recipients looked up together, conditional debits (a refused one changes nothing), then
     /// credits, journal, history, idempotency records and events, each one statement for the whole batch.
     private func transferBatch(_ jobs: [TransferJob]) async throws -> [TransferBatcher.Outcome] {
-        try await places.withFeed { db in
+        try await events.transaction { db in
             let postgres = db as? PostgresSessionDatabase
             var outcomes = [TransferBatcher.Outcome?](repeating: nil, count: jobs.count)
             let recipients = try await recipients(of: jobs, on: db)
@@ -115,7 +115,7 @@ extension WalletService {
             }
             let kept: Set<String>
             var messages: [FeedMessage] = []
-            if let postgres, let feed = places.feed as? PostgresFeed {
+            if let postgres, let feed = events.feed as? PostgresFeed {
                 kept = try await write(debited, keys: responses, feed: feed, on: postgres)
             } else {
                 kept = try await write(debited, keys: responses, messages: &messages, on: db)
@@ -202,7 +202,7 @@ extension WalletService {
         let results = try await db.pipeline(keys + writes)
         let kept = try results.prefix(keys.count).reduce(into: Set<String>()) { $0.formUnion(try IdempotencyStore.leases($1)) }
         guard kept.count == responses.count else { return kept }
-        for (item, response) in zip(debited, responses) where places.feed.reaches([item.recipient]) {
+        for (item, response) in zip(debited, responses) where events.reaches([item.recipient]) {
             let data = try PlazaJSON.decoder().decode(JSONValue.self, from: Data(response.body.utf8))
             let event = PlazaEvent(type: WalletEventType.transferReceived, occurredAt: item.transfer.createdAt, data: data)
             messages.append(.event(audience: [item.recipient], event: event))

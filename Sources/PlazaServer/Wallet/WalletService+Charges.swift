@@ -25,7 +25,7 @@ extension WalletService {
             ChargeItem(description: $0.description.trimmingCharacters(in: .whitespacesAndNewlines), quantity: $0.quantity, unitAmount: $0.unitAmount)
         }
         do {
-            return try await places.withFeed { db in
+            return try await events.transaction { db in
                 guard let (business, role) = try await places.businesses.business(id: request.businessId, roleOf: staff.id, on: db) else {
                     throw PlazaError.notFound("business")
                 }
@@ -74,7 +74,7 @@ extension WalletService {
         let claim = try Self.require(claim)
         try identity.requireVerified()
         let customer = identity.user.id
-        return try await places.withFeed { db in
+        return try await events.transaction { db in
             guard let current = try await charges.find(id, on: db), current.customerId == customer else { throw PlazaError.notFound("charge") }
             var mismatch: [FieldError] = []
             if request.amount != current.amount { mismatch.append(.init(field: "amount", message: "The charge is for \(current.dto().money).")) }
@@ -103,7 +103,7 @@ extension WalletService {
     /// The customer says no (`declined`), or the business withdraws it (`cancelled`).
     func endCharge(_ identity: Identity, id: UUID, as status: ChargeStatus, now: Date = Date()) async throws -> Charge {
         let user = identity.user.id
-        return try await places.withFeed { db in
+        return try await events.transaction { db in
             guard let current = try await charges.find(id, on: db) else { throw PlazaError.notFound("charge") }
             if status == .declined {
                 guard current.customerId == user else { throw PlazaError.notFound("charge") }
@@ -122,7 +122,7 @@ extension WalletService {
         let claim = try Self.require(claim)
         if let problem = WalletRules.amountProblem(request.amount) { throw PlazaError.validation(field: "amount", problem) }
         let user = identity.user.id
-        return try await places.withFeed { db in
+        return try await events.transaction { db in
             guard let current = try await charges.find(id, on: db),
                 try await places.businesses.role(of: user, in: current.businessId, on: db) != nil
             else { throw PlazaError.notFound("charge") }
@@ -147,7 +147,7 @@ extension WalletService {
 
     /// Marks pending charges past their expiry and tells both sides.
     func expireCharges(now: Date = Date()) async throws {
-        try await places.withFeed { db in
+        try await events.transaction { db in
             var messages: [FeedMessage] = []
             for charge in try await charges.expire(now: now, limit: 200, on: db) {
                 messages += try await chargeEvent(WalletEventType.charge(.expired), charge, now: now, on: db)

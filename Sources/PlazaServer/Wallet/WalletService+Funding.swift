@@ -301,7 +301,7 @@ extension WalletService {
     }
 
     private func settleTopUp(_ id: UUID, succeeded: Bool, failureCode: String?, now: Date) async throws {
-        try await places.withFeed { db in
+        try await events.transaction { db in
             // A capture is money taken from the card: it credits the wallet even if the sweeper had given up on it.
             guard
                 let record = try await funding.settle(
@@ -323,7 +323,7 @@ extension WalletService {
     }
 
     private func settleWithdrawal(_ id: UUID, paid: Bool, failureCode: String?, now: Date) async throws {
-        try await places.withFeed { db in
+        try await events.transaction { db in
             guard
                 let record = try await funding.settle(
                     id, .withdrawal, status: paid ? .succeeded : .failed, failureCode: failureCode, now: now, on: db)

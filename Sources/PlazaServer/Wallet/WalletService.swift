@@ -9,6 +9,8 @@ struct WalletService: Sendable {
     let database: PlazaDatabase
     let configuration: WalletConfiguration
     let places: PlacesService
+    /// Money events (a charge asked, a top-up settled) go out here with the commit that made them.
+    let events: EventBus
     let idempotency: IdempotencyStore
     /// Nil until the operator sets `PLAZA_PAYMENT_GATEWAY`: then top-ups and withdrawals are refused.
     let gateway: (any PaymentGateway)?

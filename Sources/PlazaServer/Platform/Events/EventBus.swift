@@ -1,0 +1,71 @@
+import Foundation
+import SQLKit
+import Synchronization
+
+/// The platform's event bus. A domain publishes what changed with its transaction's commit
+/// (`transaction(publishing:)`); every process hears it once (through PostgreSQL on that engine), and the bus hands
+/// live events to the listeners connected here (`hub`, behind `GET /v1/events`) and everything else to the domains
+/// that subscribed (Places keeps its live index and catalog so). Later domains publish and subscribe here too.
+final class EventBus: Sendable {
+    let database: PlazaDatabase
+    let feed: any LiveFeed
+    /// The `GET /v1/events` sockets of this process, by user.
+    let hub = EventHub()
+    private let subscribers = Mutex<[Subscriber]>([])
+
+    private struct Subscriber: Sendable {
+        let receive: @Sendable (FeedMessage) -> Void
+        let resync: @Sendable () -> Void
+    }
+
+    init(database: PlazaDatabase, feed: any LiveFeed) {
+        self.database = database
+        self.feed = feed
+        // Weak: the feed outlives nothing here, but it holds these closures.
+        feed.receive({ [weak self] message in self?.deliver(message) }, resync: { [weak self] in self?.resync() })
+        let hub = hub
+        feed.receiver.onlyEvents { hub.listens(toAny: $0) }
+    }
+
+    private func deliver(_ message: FeedMessage) {
+        if case .event(let audience, let event) = message {
+            hub.deliver(event, to: audience)
+        } else {
+            for subscriber in subscribers.withLock({ $0 }) { subscriber.receive(message) }
+        }
+    }
+
+    private func resync() {
+        for subscriber in subscribers.withLock({ $0 }) { subscriber.resync() }
+    }
+
+    /// Hears every message but live events (those go to `hub`), from this process and the others; `resync` runs when
+    /// messages may have been lost (the PostgreSQL listener reconnected), so that state built from them is rebuilt.
+    func subscribe(_ receive: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void) {
+        subscribers.withLock { $0.append(Subscriber(receive: receive, resync: resync)) }
+    }
+
+    /// Runs `body` in a transaction whose messages go out with its commit: none if it rolls back.
+    func transaction<T: Sendable>(publishing body: @escaping @Sendable (any SQLDatabase) async throws -> (T, [FeedMessage])) async throws -> T {
+        let feed = feed
+        let (result, messages) = try await database.transaction { db in
+            let (result, messages) = try await body(db)
+            if !messages.isEmpty { try await feed.publish(messages, on: db) }
+            return (result, messages)
+        }
+        // This process's subscribers hear their messages at once (a repeat from the feed is harmless); live events go
+        // only through the feed, so that every listener gets each one once.
+        let local = messages.filter { if case .event = $0 { false } else { true } }
+        if !local.isEmpty {
+            let subscribers = subscribers.withLock { $0 }
+            for message in local { for subscriber in subscribers { subscriber.receive(message) } }
+        }
+        feed.committed(messages.filter { if case .event = $0 { true } else { false } })
+        return result
+    }
+
+    /// Whether an event for `audience` could reach anyone (in some process); when not, it need not even be built.
+    func reaches(_ audience: [UUID]) -> Bool {
+        feed.reaches(audience)
+    }
+}
