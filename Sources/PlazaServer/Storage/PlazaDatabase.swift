@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Stores take an `any SQLDatabase` so the same store method runs alone (`database.sql`) or inside a
 /// transaction (`database.transaction { db in ... }`). Never use `sql` inside a transaction body: on
-/// SQLite it waits for the transaction that is waiting for it.
+/// SQLite it waits for the transaction that is waiting for it (debug builds stop with a message, see `AsyncLock`).
 public final class PlazaDatabase: Sendable {
     public let engine: DatabaseEngine
     /// For single statements; safe to share between tasks.

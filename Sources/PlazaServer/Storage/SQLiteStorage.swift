@@ -5,12 +5,17 @@ import SQLKit
 import SQLiteKit
 
 extension PlazaDatabase {
+    /// The threads of the SQLite writer's pool: one, checked at start-up (see `sqlite(path:logger:)`).
+    static let writerThreads = 1
+
     /// Opens (creating when absent) the SQLite file at `path`, in WAL mode with foreign keys on.
     public static func sqlite(path: String, logger: Logger) async throws -> PlazaDatabase {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        // The writer has a thread of its own, so that the statements of a pipeline run in the order they were sent.
-        let writerThread = NIOThreadPool(numberOfThreads: 1)
+        // The writer has a thread of its own, so that the statements of a pipeline run in the order they were sent:
+        // with two, a pipeline's COMMIT could overtake its INSERT.
+        precondition(writerThreads == 1, "the SQLite writer's pipelines need exactly one thread")
+        let writerThread = NIOThreadPool(numberOfThreads: writerThreads)
         writerThread.start()
         let shutdown: @Sendable ([SQLiteConnection]) async throws -> Void = { connections in
             for connection in connections.reversed() { try await connection.close() }
