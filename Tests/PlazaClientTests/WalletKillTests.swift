@@ -24,6 +24,10 @@ import Testing
         let list = Mutex<[Attempt]>([])
     }
 
+    final class KilledAt: Sendable {
+        let at = Mutex<ContinuousClock.Instant?>(nil)
+    }
+
     @Test(arguments: TestEngine.enabled)
     func acknowledgedTransfersSurviveSIGKILLAndRetriesPayOnce(_ engine: TestEngine) async throws {
         try await TestPlaza.withPreparedStorage(engine, accounts: Self.people) { storage, secretKey in
@@ -46,12 +50,14 @@ import Testing
             let attempts = Attempts()
             let phones = clients
 
-            // Eight senders keep transferring; the server is killed while they do.
+            // Eight senders keep transferring; the server is killed while they do, once more than 20 were acknowledged
+            // (however slow the machine), and the senders stop soon after.
+            let killed = KilledAt()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for sender in 0..<8 {
                     group.addTask {
-                        let deadline = ContinuousClock.now + .seconds(3)
-                        while ContinuousClock.now < deadline {
+                        let deadline = ContinuousClock.now + .seconds(30)
+                        while ContinuousClock.now < deadline, killed.at.withLock({ $0.map { ContinuousClock.now < $0 + .milliseconds(300) } ?? true }) {
                             let from = Int.random(in: 0..<Self.people.count)
                             let to = (from + Int.random(in: 1..<Self.people.count)) % Self.people.count
                             var attempt = Attempt(
@@ -63,8 +69,12 @@ import Testing
                     }
                 }
                 group.addTask {
-                    try await Task.sleep(for: .milliseconds(1_200))
+                    let deadline = ContinuousClock.now + .seconds(20)
+                    while ContinuousClock.now < deadline, attempts.list.withLock({ $0.filter { $0.acknowledged != nil }.count }) <= 25 {
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
                     server.kill()
+                    killed.at.withLock { $0 = ContinuousClock.now }
                 }
                 try await group.waitForAll()
             }
