@@ -50,7 +50,6 @@ let package = Package(
             name: "PlazaServer",
             dependencies: [
                 "PlazaCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -80,10 +79,36 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings
         ),
+        // Demo accounts and businesses for `plaza demo`: data, not part of the server library.
+        .target(
+            name: "PlazaDemo",
+            dependencies: [
+                "PlazaServer",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `plaza bench`: Plaza measured over HTTP beside its peers (Redis GEO, PostGIS, pgbench); not part of the server.
+        .target(
+            name: "PlazaBench",
+            dependencies: [
+                "PlazaServer", "PlazaDemo",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "plaza",
             dependencies: [
-                "PlazaServer",
+                "PlazaServer", "PlazaDemo", "PlazaBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

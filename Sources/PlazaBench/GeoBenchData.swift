@@ -1,4 +1,6 @@
 import Foundation
+import PlazaDemo
+import PlazaServer
 import PlazaCore
 import SQLKit
 

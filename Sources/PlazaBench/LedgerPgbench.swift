@@ -1,4 +1,6 @@
 import Foundation
+import PlazaDemo
+import PlazaServer
 import SQLKit
 
 /// The PostgreSQL peer of `plaza bench ledger`: pgbench running the SQL of a Plaza transfer (conditional debit and

@@ -1,4 +1,6 @@
 import Foundation
+import PlazaDemo
+import PlazaServer
 
 /// Runs an operation many times with a fixed number in flight and reports the rate and latency percentiles.
 struct LoadMeter: Sendable {

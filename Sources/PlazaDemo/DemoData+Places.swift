@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaServer
 import SQLKit
 
 extension DemoData {

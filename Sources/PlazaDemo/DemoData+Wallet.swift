@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaServer
 import SQLKit
 
 extension DemoData {
@@ -10,12 +11,11 @@ extension DemoData {
         let store = AccountStore()
         guard let anna = try await store.user(login: "anna", on: services.database.sql),
             let carla = try await store.user(login: "carla", on: services.database.sql),
-            try await wallet.activity.list(owner: anna.id, filter: ActivityFilter(), limit: 1, after: nil, on: services.database.sql).isEmpty
+            try await wallet.activity.list(owner: anna.id, filter: .all, limit: 1, after: nil, on: services.database.sql).isEmpty
         else { return }
         let currency = services.configuration.wallet.currencies[0]
-        let topUp = FundingRecord(
-            user: anna.id, amount: 5_000, currency: currency, status: .succeeded, cardBrand: "visa", cardLast4: "4242", gatewayId: "demo",
-            createdAt: now.addingTimeInterval(-3_600), updatedAt: now.addingTimeInterval(-3_600))
+        let topUp = FundingRecord.settledTopUp(
+            user: anna.id, amount: 5_000, currency: currency, cardBrand: "visa", cardLast4: "4242", at: now.addingTimeInterval(-3_600))
         let transfer = Transfer(
             id: UUID(), from: WalletService.party(anna), to: WalletService.party(carla), amount: 1_250, currency: currency, note: "Pizza night",
             createdAt: now.addingTimeInterval(-1_800))
@@ -35,10 +35,10 @@ extension DemoData {
             try await wallet.activity.insert(
                 [
                     WalletService.activity(for: topUp, kind: .topUp, amount: topUp.amount),
-                    ActivityRecord(
+                    ActivityRecord.make(
                         owner: anna.id, kind: .transferOut, amount: -transfer.amount, currency: currency, status: .succeeded, counterpart: transfer.to,
                         counterpartId: carla.id, note: transfer.note, referenceId: transfer.id, createdAt: transfer.createdAt),
-                    ActivityRecord(
+                    ActivityRecord.make(
                         owner: carla.id, kind: .transferIn, amount: transfer.amount, currency: currency, status: .succeeded, counterpart: transfer.from,
                         counterpartId: anna.id, note: transfer.note, referenceId: transfer.id, createdAt: transfer.createdAt),
                 ], on: db)

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import PlazaCore
+import PlazaBench
+import PlazaDemo
 import PlazaServer
 
 /// `plaza`: the one command an operator runs.

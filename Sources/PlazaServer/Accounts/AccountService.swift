@@ -6,7 +6,7 @@ import SQLKit
 
 /// The accounts rules: sign-up, codes, log-in, tokens and sessions. Routes and pages call this;
 /// all SQL is in the stores.
-struct AccountService: Sendable {
+package struct AccountService: Sendable {
     let database: PlazaDatabase
     let secrets: Secrets
     let tokens: AccessTokens

@@ -3,8 +3,10 @@ import PlazaCore
 import SQLKit
 
 /// All SQL about `users`.
-struct AccountStore: Sendable {
-    func insert(_ user: UserRecord, on db: any SQLDatabase) async throws {
+package struct AccountStore: Sendable {
+    package init() {}
+
+    package func insert(_ user: UserRecord, on db: any SQLDatabase) async throws {
         try await db.insert(into: "users").columns(UserRecord.columns + ["deleted_at"]).values(user.values + [SQLLiteral.null]).run()
     }
 
@@ -17,7 +19,7 @@ struct AccountStore: Sendable {
     }
 
     /// By e-mail address or username, whichever `login` is.
-    func user(login: String, on db: any SQLDatabase) async throws -> UserRecord? {
+    package func user(login: String, on db: any SQLDatabase) async throws -> UserRecord? {
         let column = login.contains("@") ? "email" : "username"
         return try await select(on: db).where(SQLIdentifier(column), .equal, SQLBind(login)).first().map(UserRecord.init(row:))
     }

@@ -4,8 +4,10 @@ import PostgresNIO
 import SQLKit
 
 /// All SQL about sessions (signed-in devices) and their refresh tokens.
-struct SessionStore: Sendable {
-    enum Kind: String {
+package struct SessionStore: Sendable {
+    package init() {}
+
+    package enum Kind: String {
         case api
         case web
     }
@@ -19,7 +21,7 @@ struct SessionStore: Sendable {
         case reused(sessionID: UUID)
     }
 
-    func create(
+    package func create(
         id: UUID = UUID(), userID: UUID, kind: Kind, device: String, webTokenHash: String? = nil, now: Date, expires: Date,
         on db: any SQLDatabase
     ) async throws -> UUID {

@@ -3,21 +3,21 @@ import PlazaCore
 import SQLKit
 
 /// A row of `users`, as the server works with it (the API shows `User`).
-struct UserRecord: Sendable, Equatable {
-    var id: UUID
-    var email: String
-    var username: String
-    var displayName: String
-    var passwordHash: String
-    var role: Role
-    var emailVerified: Bool
-    var birthDate: String?
-    var gender: Gender?
-    var student: Bool
-    var createdAt: Date
-    var updatedAt: Date
+package struct UserRecord: Sendable, Equatable {
+    package var id: UUID
+    package var email: String
+    package var username: String
+    package var displayName: String
+    package var passwordHash: String
+    package var role: Role
+    package var emailVerified: Bool
+    package var birthDate: String?
+    package var gender: Gender?
+    package var student: Bool
+    package var createdAt: Date
+    package var updatedAt: Date
 
-    static let columns = [
+    package static let columns = [
         "id", "email", "username", "display_name", "password_hash", "role", "email_verified", "birth_date", "gender", "student",
         "created_at", "updated_at",
     ]
@@ -37,7 +37,7 @@ struct UserRecord: Sendable, Equatable {
         updatedAt = try row.decode(column: "updated_at", as: Date.self)
     }
 
-    init(
+    package init(
         id: UUID = UUID(), email: String, username: String, displayName: String, passwordHash: String, role: Role,
         emailVerified: Bool = false, birthDate: String? = nil, gender: Gender? = nil, student: Bool = false, now: Date
     ) {
@@ -56,7 +56,7 @@ struct UserRecord: Sendable, Equatable {
     }
 
     /// The values in `columns` order, for inserts.
-    var values: [any SQLExpression] {
+    package var values: [any SQLExpression] {
         [
             SQLBind(id), SQLBind(email), SQLBind(username), SQLBind(displayName), SQLBind(passwordHash), SQLBind(role.rawValue),
             SQLBind(emailVerified), SQLBind(birthDate), SQLBind(gender?.rawValue), SQLBind(student), SQLBind(createdAt), SQLBind(updatedAt),

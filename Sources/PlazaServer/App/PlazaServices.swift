@@ -10,7 +10,7 @@ public final class PlazaServices: Sendable {
     public let database: PlazaDatabase
     public let metrics = PlazaMetrics()
     public let logger: Logger
-    let accounts: AccountService
+    package let accounts: AccountService
     let outbox: OutboxService
     let limiter: RateLimiter
     let idempotency: IdempotencyStore
@@ -18,8 +18,8 @@ public final class PlazaServices: Sendable {
     let secrets: Secrets
     /// What changed, for every process and every open `GET /v1/events`: each domain publishes and subscribes here.
     let events: EventBus
-    let places: PlacesService
-    let wallet: WalletService
+    package let places: PlacesService
+    package let wallet: WalletService
     let inbox: InboxService
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
     let moneyRoutes = DeclaredMoneyRoutes()

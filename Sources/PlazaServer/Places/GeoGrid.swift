@@ -8,8 +8,8 @@ import PlazaCore
 /// A circle query visits the cells of its bounding box, wrapping across the antimeridian and taking
 /// whole rows where the circle reaches a pole, then filters by great-circle distance.
 /// Not thread-safe: `LiveIndex` guards it.
-struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    struct Entry: Sendable {
+package struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    package struct Entry: Sendable {
         var coordinate: Coordinate
         var value: Value
     }
@@ -19,7 +19,7 @@ struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private var cells: [Int: [Key: Entry]] = [:]
     private var cellOfKey: [Key: Int] = [:]
 
-    init(cellDegrees: Double) {
+    package init(cellDegrees: Double) {
         self.cellDegrees = cellDegrees
         rowCount = Int((180 / cellDegrees).rounded(.up))
     }
@@ -31,7 +31,7 @@ struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Adds the point or moves it to `coordinate`.
-    mutating func upsert(_ key: Key, at coordinate: Coordinate, value: Value) {
+    package mutating func upsert(_ key: Key, at coordinate: Coordinate, value: Value) {
         let cell = cellIndex(of: coordinate)
         if let old = cellOfKey[key], old != cell { removeFromCell(key, old) }
         cellOfKey[key] = cell
@@ -60,7 +60,7 @@ struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Every point within `radius` metres of `center`, with its distance, in no particular order.
-    func within(_ radius: Double, of center: Coordinate) -> [(key: Key, entry: Entry, distance: Double)] {
+    package func within(_ radius: Double, of center: Coordinate) -> [(key: Key, entry: Entry, distance: Double)] {
         var found: [(key: Key, entry: Entry, distance: Double)] = []
         forEach(within: radius, of: center) { key, entry, distance in found.append((key, entry, distance)) }
         return found

@@ -40,7 +40,7 @@ private struct Spot: Sendable {
 
 /// Every sharing user's live position in memory, in two grids: true positions (presence, never shown)
 /// and published dots (the map). Rebuilt from `live_positions` at start, kept current by the feed.
-final class LiveIndex: Sendable {
+package final class LiveIndex: Sendable {
     private struct State {
         var positions = GeoGrid<UUID, Spot>(cellDegrees: 0.002)
         var details: [LivePosition?] = []
@@ -59,7 +59,7 @@ final class LiveIndex: Sendable {
     /// False until rebuilt from the database, and again after the feed may have lost messages.
     var isLoaded: Bool { state.read { $0.loaded } }
 
-    func invalidate() {
+    package func invalidate() {
         state.write { $0.loaded = false }
     }
 
@@ -131,7 +131,7 @@ final class LiveIndex: Sendable {
     }
 
     /// Users who may count as present: sharing, outside their zones, fresh, within `radius` of `center`.
-    func present(within radius: Double, of center: Coordinate, freshSince: Date) -> [UUID] {
+    package func present(within radius: Double, of center: Coordinate, freshSince: Date) -> [UUID] {
         state.read { state in
             var found: [UUID] = []
             state.positions.forEach(within: radius, of: center) { key, entry, _ in

@@ -5,7 +5,7 @@ import SQLKit
 
 extension PlacesService {
     /// Merchants (and admins) create businesses and become their first owner.
-    func createBusiness(_ identity: Identity, _ request: CreateBusinessRequest, now: Date = Date()) async throws -> Business {
+    package func createBusiness(_ identity: Identity, _ request: CreateBusinessRequest, now: Date = Date()) async throws -> Business {
         try identity.require(.merchant, .admin)
         try identity.requireVerified()
         var validator = Validator()
@@ -33,7 +33,7 @@ extension PlacesService {
     }
 
     /// The businesses the caller owns or works for.
-    func myBusinesses(_ identity: Identity) async throws -> [Business] {
+    package func myBusinesses(_ identity: Identity) async throws -> [Business] {
         let roles = try await businesses.roles(of: identity.user.id, on: database.sql)
         let records = try await businesses.businesses(ids: Array(roles.keys), on: database.sql)
         let locations = Dictionary(grouping: try await businesses.locations(businesses: Array(roles.keys), on: database.sql), by: \.businessId)
@@ -99,7 +99,7 @@ extension PlacesService {
 
     // MARK: Locations
 
-    func addLocation(_ identity: Identity, business: UUID, _ request: LocationRequest, now: Date = Date()) async throws -> BusinessLocation {
+    package func addLocation(_ identity: Identity, business: UUID, _ request: LocationRequest, now: Date = Date()) async throws -> BusinessLocation {
         _ = try await requireMember(identity, of: business, owner: true)
         let location = try Self.location(from: request, id: UUID(), business: business)
         try await events.transaction { db in
@@ -196,7 +196,7 @@ extension PlacesService {
 }
 
 extension Optional {
-    func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
+    package func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
         guard let self else { return nil }
         return try await transform(self)
     }

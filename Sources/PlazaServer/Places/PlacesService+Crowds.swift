@@ -106,7 +106,7 @@ extension PlacesService {
 
 /// Visits per weekday and hour in the operator's time zone, with k-anonymity applied: a cell is shown only when at
 /// least `PlacesRules.minimumCount` distinct people made its visits (`people`, keyed `weekday * 24 + hour`).
-struct PopularTimesTable {
+package struct PopularTimesTable {
     let weeks: Int
     let days: [PopularDay]
     private let calendar: Calendar
@@ -137,7 +137,7 @@ struct PopularTimesTable {
     }
 
     /// ISO weekday (1 = Monday) and hour of `date`.
-    static func slot(_ date: Date, _ calendar: Calendar) -> (weekday: Int, hour: Int) {
+    package static func slot(_ date: Date, _ calendar: Calendar) -> (weekday: Int, hour: Int) {
         let parts = calendar.dateComponents([.weekday, .hour], from: date)
         return (((parts.weekday ?? 1) + 5) % 7 + 1, parts.hour ?? 0)
     }

@@ -5,11 +5,11 @@ import PlazaCore
 import SQLKit
 
 /// The places rules: businesses, sharing, presence and crowds. Routes and pages call this; SQL is in the stores.
-struct PlacesService: Sendable {
+package struct PlacesService: Sendable {
     let database: PlazaDatabase
     let configuration: PlacesConfiguration
     let catalog: LocationCatalog
-    let index: LiveIndex
+    package let index: LiveIndex
     /// Where places publish what changed and hear it back (the live index and catalog follow it).
     let events: EventBus
     let obfuscator: MapObfuscator
@@ -47,7 +47,7 @@ struct PlacesService: Sendable {
     }
 
     /// Loads the catalog and the live index when they are stale (start-up, or after the feed lost messages).
-    func prepare(now: Date = Date()) async throws {
+    package func prepare(now: Date = Date()) async throws {
         try await catalog.prepare(using: database.sql)
         guard !index.isLoaded else { return }
         index.beginRebuild()
@@ -89,7 +89,7 @@ struct PlacesService: Sendable {
         guard role != nil else { throw PlazaError.forbidden }
     }
 
-    static func hourStart(_ date: Date) -> Date {
+    package static func hourStart(_ date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
     }
 }

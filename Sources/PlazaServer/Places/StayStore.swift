@@ -3,16 +3,22 @@ import PlazaCore
 import SQLKit
 
 /// An open or closed stay of one user at one location.
-struct StayRecord: Sendable, Equatable {
-    var id: UUID
-    var userId: UUID
-    var locationId: UUID
-    var enteredAt: Date
-    var lastSeenAt: Date
+package struct StayRecord: Sendable, Equatable {
+    package var id: UUID
+    package var userId: UUID
+    package var locationId: UUID
+    package var enteredAt: Date
+    package var lastSeenAt: Date
+
+    package init(id: UUID, userId: UUID, locationId: UUID, enteredAt: Date, lastSeenAt: Date) {
+        (self.id, self.userId, self.locationId, self.enteredAt, self.lastSeenAt) = (id, userId, locationId, enteredAt, lastSeenAt)
+    }
 }
 
 /// All SQL about stays, the visit counts derived from them, and line-wait reports.
-struct StayStore: Sendable {
+package struct StayStore: Sendable {
+    package init() {}
+
     private static let columns = ["id", "user_id", "location_id", "entered_at", "last_seen_at"]
 
     func openStays(user: UUID, on db: any SQLDatabase) async throws -> [StayRecord] {
@@ -26,7 +32,7 @@ struct StayStore: Sendable {
             .where("last_seen_at", .greaterThanOrEqual, SQLBind(since)).all().map(Self.stay(row:))
     }
 
-    func insert(_ stay: StayRecord, on db: any SQLDatabase) async throws {
+    package func insert(_ stay: StayRecord, on db: any SQLDatabase) async throws {
         try await db.insert(into: "stays").columns(Self.columns + ["exited_at"])
             .values(
                 SQLBind(stay.id), SQLBind(stay.userId), SQLBind(stay.locationId), SQLBind(stay.enteredAt), SQLBind(stay.lastSeenAt), SQLLiteral.null
@@ -132,7 +138,7 @@ struct StayStore: Sendable {
 
     // MARK: Line waits
 
-    func insertLineWait(location: UUID, user: UUID, minutes: Int, at time: Date, on db: any SQLDatabase) async throws {
+    package func insertLineWait(location: UUID, user: UUID, minutes: Int, at time: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "line_waits").columns("id", "location_id", "user_id", "minutes", "reported_at")
             .values(SQLBind(UUID()), SQLBind(location), SQLBind(user), SQLBind(minutes), SQLBind(time)).run()
     }

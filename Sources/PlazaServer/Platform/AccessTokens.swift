@@ -14,17 +14,17 @@ struct AccessClaims: JWTPayload {
 }
 
 /// Signs and checks the short-lived access tokens (JWT, HS256).
-struct AccessTokens: Sendable {
+package struct AccessTokens: Sendable {
     let keys: JWTKeyCollection
     let lifetime: TimeInterval
 
-    init(secretKey: String, lifetime: TimeInterval) async {
+    package init(secretKey: String, lifetime: TimeInterval) async {
         keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: "plaza:jwt:\(secretKey)"), digestAlgorithm: .sha256)
         self.lifetime = lifetime
     }
 
-    func issue(userID: UUID, sessionID: UUID, now: Date = Date()) async throws -> String {
+    package func issue(userID: UUID, sessionID: UUID, now: Date = Date()) async throws -> String {
         let claims = AccessClaims(
             sub: SubjectClaim(value: userID.uuidString),
             sid: sessionID.uuidString,

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// Random tokens and keyed hashes. Only hashes of tokens and codes are ever stored.
-struct Secrets: Sendable {
+package struct Secrets: Sendable {
     let key: SymmetricKey
 
     init(secretKey: String) {
@@ -21,7 +21,7 @@ struct Secrets: Sendable {
     }
 
     /// `bytes` random bytes as URL-safe base64 without padding.
-    static func randomToken(bytes: Int = 32) -> String {
+    package static func randomToken(bytes: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
         let data = Data((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -3,7 +3,7 @@ import PlazaCore
 import SQLKit
 
 /// A row of `wallet_activity`: one side of one movement, as its owner's history shows it.
-struct ActivityRecord: Sendable {
+package struct ActivityRecord: Sendable {
     var id = UUID.timeOrdered()
     var owner: UUID
     var kind: ActivityKind
@@ -63,7 +63,7 @@ extension ActivityRecord {
 }
 
 /// What `GET /v1/activity` narrows to.
-struct ActivityFilter: Sendable {
+package struct ActivityFilter: Sendable {
     var kinds: [ActivityKind] = []
     /// A counterpart's user or business id.
     var counterpart: UUID?
@@ -71,9 +71,25 @@ struct ActivityFilter: Sendable {
     var until: Date?
 }
 
+extension ActivityFilter {
+    /// No filter: everything.
+    package static var all: ActivityFilter { ActivityFilter() }
+}
+
+extension ActivityRecord {
+    package static func make(
+        owner: UUID, kind: ActivityKind, amount: Int64, currency: String, status: FundingStatus, counterpart: Party, counterpartId: UUID?,
+        note: String?, referenceId: UUID, createdAt: Date
+    ) -> ActivityRecord {
+        ActivityRecord(
+            owner: owner, kind: kind, amount: amount, currency: currency, status: status, counterpart: counterpart, counterpartId: counterpartId,
+            note: note, referenceId: referenceId, createdAt: createdAt)
+    }
+}
+
 /// All SQL of the wallet history.
-struct ActivityStore: Sendable {
-    func insert(_ records: [ActivityRecord], on db: any SQLDatabase) async throws {
+package struct ActivityStore: Sendable {
+    package func insert(_ records: [ActivityRecord], on db: any SQLDatabase) async throws {
         guard let statement = insertStatement(records, on: db) else { return }
         try await db.execute(sql: statement) { _ in }
     }
@@ -93,7 +109,7 @@ struct ActivityStore: Sendable {
     }
 
     /// `owner`'s entries, newest first; `after` is the last entry of the previous page.
-    func list(owner: UUID, filter: ActivityFilter, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [ActivityRecord] {
+    package func list(owner: UUID, filter: ActivityFilter, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [ActivityRecord] {
         var query = db.select().columns(ActivityRecord.readColumns.map { SQLIdentifier($0) }).from("wallet_activity").where("owner_id", .equal, owner)
         if !filter.kinds.isEmpty { query = query.where("kind", .in, SQLBind.group(filter.kinds.map(\.rawValue))) }
         if let counterpart = filter.counterpart { query = query.where("counterpart_id", .equal, counterpart) }

@@ -3,19 +3,19 @@ import PlazaCore
 import SQLKit
 
 /// A row of `top_ups` or `withdrawals`: money between a wallet and the card processor.
-struct FundingRecord: Sendable {
-    enum Direction: String, Sendable {
+package struct FundingRecord: Sendable {
+    package enum Direction: String, Sendable {
         case topUp = "top_ups"
         case withdrawal = "withdrawals"
     }
 
-    var id = UUID()
+    package var id = UUID()
     /// Who asked; the money is theirs unless `business` says whose it is.
     var user: UUID
     /// A withdrawal from this business's balance, asked by one of its owners.
     var business: UUID?
-    var amount: Int64
-    var currency: String
+    package var amount: Int64
+    package var currency: String
     var status: FundingStatus = .pending
     var cardBrand: String?
     var cardLast4: String?
@@ -23,7 +23,7 @@ struct FundingRecord: Sendable {
     var failureCode: String?
     /// A pending top-up's page on the processor's site, where the customer pays.
     var checkoutURL: String?
-    var createdAt: Date
+    package var createdAt: Date
     var updatedAt: Date
 
     static let columns = [
@@ -55,6 +55,13 @@ struct FundingRecord: Sendable {
 }
 
 extension FundingRecord {
+    /// A top-up that already succeeded (demo data, imports), with the card it came from.
+    package static func settledTopUp(user: UUID, amount: Int64, currency: String, cardBrand: String, cardLast4: String, at time: Date) -> FundingRecord {
+        FundingRecord(
+            user: user, amount: amount, currency: currency, status: .succeeded, cardBrand: cardBrand, cardLast4: cardLast4, gatewayId: "external",
+            createdAt: time, updatedAt: time)
+    }
+
     init(row: any SQLRow) throws {
         id = try row.decode(column: "id", as: UUID.self)
         user = try row.decode(column: "user_id", as: UUID.self)
@@ -73,8 +80,8 @@ extension FundingRecord {
 }
 
 /// All SQL of top-ups and withdrawals.
-struct FundingStore: Sendable {
-    func insert(_ record: FundingRecord, _ direction: FundingRecord.Direction, on db: any SQLDatabase) async throws {
+package struct FundingStore: Sendable {
+    package func insert(_ record: FundingRecord, _ direction: FundingRecord.Direction, on db: any SQLDatabase) async throws {
         try await db.insert(into: direction.rawValue).columns(FundingRecord.columns).values(record.values).run()
     }
 

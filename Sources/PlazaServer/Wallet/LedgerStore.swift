@@ -4,29 +4,33 @@ import PostgresNIO
 import SQLKit
 
 /// Whose a ledger account is. Only `system` accounts may go below zero.
-enum LedgerAccountKind: String, Sendable {
+package enum LedgerAccountKind: String, Sendable {
     case user
     case business
     case system
 }
 
 /// Plaza's own accounts, one per currency, at fixed ids.
-enum SystemAccount {
+package enum SystemAccount {
     /// The mirror of money held at the card processor: top-ups take from it, settled withdrawals give back.
-    static let gatewayClearing = UUID(uuidString: "00000000-0000-0000-0000-00000000c1ea")!
+    package static let gatewayClearing = UUID(uuidString: "00000000-0000-0000-0000-00000000c1ea")!
     /// Withdrawals on their way to a bank.
     static let payoutsInTransit = UUID(uuidString: "00000000-0000-0000-0000-0000000000a7")!
 }
 
 /// One leg of a journal entry: `amount` (negative = out of the account) for `owner`'s account in the entry's currency.
-struct Posting: Sendable, Equatable {
-    var owner: UUID
-    var kind: LedgerAccountKind
-    var amount: Int64
+package struct Posting: Sendable, Equatable {
+    package var owner: UUID
+    package var kind: LedgerAccountKind
+    package var amount: Int64
+
+    package init(owner: UUID, kind: LedgerAccountKind, amount: Int64) {
+        (self.owner, self.kind, self.amount) = (owner, kind, amount)
+    }
 }
 
 /// A movement of money: postings that sum to zero, in one currency.
-struct JournalEntry: Sendable {
+package struct JournalEntry: Sendable {
     var id = UUID.timeOrdered()
     /// `transfer`, `top_up`, `withdrawal`, `withdrawal_reversal`, `charge`, `refund`.
     var kind: String
@@ -36,19 +40,27 @@ struct JournalEntry: Sendable {
     var createdAt: Date
 }
 
+extension JournalEntry {
+    package init(kind: String, referenceId: UUID, currency: String, postings: [Posting], createdAt: Date) {
+        (self.kind, self.referenceId, self.currency, self.postings, self.createdAt) = (kind, referenceId, currency, postings, createdAt)
+    }
+}
+
 /// Raised inside a transaction when a non-system account would go below zero; nothing of the entry stays.
 struct InsufficientFunds: Error {
     let owner: UUID
 }
 
 /// All SQL of the double-entry ledger: accounts with cached balances, immutable entries and postings.
-struct LedgerStore: Sendable {
+package struct LedgerStore: Sendable {
+    package init() {}
+
     /// PostgreSQL's SUM of a BIGINT is a NUMERIC; both engines give an integer back with the cast.
     private static let sumOfAmounts = SQLRaw("CAST(SUM(amount) AS BIGINT)")
 
     /// Writes `entry` and moves the balances, in the caller's transaction. Accounts are touched in id order, so two
     /// entries on the same accounts never wait for each other in a circle (PostgreSQL's row locks).
-    func post(_ entry: JournalEntry, on db: any SQLDatabase) async throws {
+    package func post(_ entry: JournalEntry, on db: any SQLDatabase) async throws {
         precondition(entry.postings.reduce(0) { $0 + $1.amount } == 0, "a journal entry must balance")
         for posting in entry.postings.sorted(by: { $0.owner.uuidString < $1.owner.uuidString }) {
             if posting.amount < 0, posting.kind != .system {

@@ -343,7 +343,7 @@ extension WalletService {
         }
     }
 
-    static func activity(for record: FundingRecord, kind: ActivityKind, amount: Int64) -> ActivityRecord {
+    package static func activity(for record: FundingRecord, kind: ActivityKind, amount: Int64) -> ActivityRecord {
         let name =
             switch (kind, record.cardLast4) {
             case (.topUp, let last4?): "\(record.cardBrand?.capitalized ?? "Card") •••• \(last4)"

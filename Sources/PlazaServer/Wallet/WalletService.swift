@@ -5,7 +5,7 @@ import PlazaCore
 import SQLKit
 
 /// The wallet rules: balances, transfers, top-ups, withdrawals and charges. Routes and pages call this; SQL is in the stores.
-struct WalletService: Sendable {
+package struct WalletService: Sendable {
     let database: PlazaDatabase
     let configuration: WalletConfiguration
     let places: PlacesService
@@ -20,9 +20,9 @@ struct WalletService: Sendable {
     /// Where users reach Plaza: the processor's pages send them back here.
     let baseURL: String
 
-    let ledger = LedgerStore()
-    let activity = ActivityStore()
-    let funding = FundingStore()
+    package let ledger = LedgerStore()
+    package let activity = ActivityStore()
+    package let funding = FundingStore()
     let payoutAccounts = PayoutAccountStore()
     let charges = ChargeStore()
     let accounts = AccountStore()
@@ -108,7 +108,7 @@ struct WalletService: Sendable {
         return claim
     }
 
-    static func party(_ user: UserRecord) -> Party {
+    package static func party(_ user: UserRecord) -> Party {
         Party(kind: .user, username: user.username, name: user.displayName)
     }
 

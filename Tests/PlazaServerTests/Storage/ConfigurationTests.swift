@@ -60,7 +60,7 @@ import Testing
 
         let sources = URL(fileURLWithPath: repositoryFile("Sources"))
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-        let readingEnvironment = try files.filter { $0.pathExtension == "swift" && !$0.path.contains("/Bench/") }.filter {
+        let readingEnvironment = try files.filter { $0.pathExtension == "swift" && !$0.path.contains("/PlazaBench/") }.filter {
             try String(contentsOf: $0, encoding: .utf8).contains("ProcessInfo.processInfo.environment")
         }
         #expect(readingEnvironment.map(\.lastPathComponent) == ["PlazaCommand.swift"])
