@@ -86,9 +86,9 @@ package struct SessionStore: Sendable {
     /// `liveSession` for many sessions with one statement: the live ones, by id.
     func liveSessions(ids: [UUID], now: Date, on db: any SQLDatabase) async throws -> [UUID: LiveSession] {
         guard !ids.isEmpty else { return [:] }
-        if let postgres = db as? PostgresClientSQLDatabase {
+        if let prepared = db.prepared {
             var found: [UUID: LiveSession] = [:]
-            for row in try await postgres.run(LiveSessions(ids: ids, now: now)) {
+            for row in try await prepared.run(LiveSessions(ids: ids, now: now)) {
                 let (session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender, student, createdAt, updatedAt, lastSeenAt) =
                     try row.decode((UUID, UUID, String, String, String, String, String, Bool, String?, String?, Bool, Date, Date, Date).self)
                 var user = UserRecord(

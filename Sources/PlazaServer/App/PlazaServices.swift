@@ -58,15 +58,7 @@ public final class PlazaServices: Sendable {
                 LogMailTransport(logger: logger)
             }
         let outbox = OutboxService(database: database, transport: transport, logger: logger)
-        let feed: any LiveFeed =
-            if case .postgres(let url) = configuration.storage {
-                PostgresFeed(
-                    database: database, schema: URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "search_path" }?.value,
-                    logger: logger)
-            } else {
-                LocalFeed()
-            }
-        let events = EventBus(database: database, feed: feed)
+        let events = EventBus(database: database, feed: database.makeFeed(storage: configuration.storage, logger: logger))
         self.events = events
         let places = PlacesService(database: database, configuration: configuration.places, events: events, secretKey: secretKey, logger: logger)
         self.places = places

@@ -74,6 +74,21 @@ struct PostgresSessionDatabase: SQLDatabase {
     }
 }
 
+/// The one capability by which store methods tell the engines apart: running prepared `PostgresStatement`s. Only
+/// PostgreSQL's pool and sessions adopt it; on SQLite a store method takes its SQLKit path. Outside `Storage/`,
+/// code asks `db.prepared` and never casts to a PostgreSQL type (`.ci/run` checks).
+protocol PreparedStatements: SQLDatabase {
+    func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow]
+}
+
+extension SQLDatabase {
+    /// This database when it runs prepared statements (PostgreSQL), else nil (SQLite).
+    var prepared: (any PreparedStatements)? { self as? any PreparedStatements }
+}
+
+extension PostgresClientSQLDatabase: PreparedStatements {}
+extension PostgresSessionDatabase: PreparedStatements {}
+
 /// A statement whose text never changes, for the hot paths: PostgresNIO prepares it once per connection, so
 /// PostgreSQL parses and plans it once instead of every time, and nothing builds or serializes SQL per call. Lists
 /// go in as arrays (`= ANY($1)`, `unnest(...)`) so that the text stays the same whatever their length. Its rows come

@@ -96,21 +96,18 @@ package struct LedgerStore: Sendable {
     /// owners whose balance covered their amount (only those changed). SQLite's writer gets them all at once
     /// (`pipeline`); PostgreSQL runs its prepared statement for each.
     func debit(_ groups: [Debits], on db: any SQLDatabase) async throws -> [Set<UUID>] {
-        if let postgres = db as? PostgresSessionDatabase {
+        if let prepared = db.prepared {
             var paid: [Set<UUID>] = []
             for group in groups {
                 let statement = TransferStatements.Debit(
                     owners: group.owners.map(\.owner), amounts: group.owners.map(\.amount), time: group.time, currency: group.currency)
-                paid.append(Set(try await postgres.run(statement).map { try $0.decode(UUID.self) }))
+                paid.append(Set(try await prepared.run(statement).map { try $0.decode(UUID.self) }))
             }
             return paid
         }
-        // PostgreSQL types the values of a VALUES list as text unless told; SQLite keeps what it is given.
-        let postgres = db.dialect.name == "postgresql"
+        // SQLite (PostgreSQL took the prepared path above).
         let statements = groups.map { group -> any SQLExpression in
-            let values = group.owners.map { debit -> SQLQueryString in
-                postgres ? "(CAST(\(bind: debit.owner) AS uuid), CAST(\(bind: debit.amount) AS bigint))" : "(\(bind: debit.owner), \(bind: debit.amount))"
-            }
+            let values = group.owners.map { debit -> SQLQueryString in "(\(bind: debit.owner), \(bind: debit.amount))" }
             return """
                 WITH v(o, a) AS (VALUES \(values.joined(separator: ", "))) \
                 UPDATE wallet_accounts SET balance = balance - v.a, updated_at = \(bind: group.time) FROM v \

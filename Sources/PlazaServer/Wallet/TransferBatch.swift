@@ -67,7 +67,7 @@ extension WalletService {
     /// credits, journal, history, idempotency records and events, each one statement for the whole batch.
     private func transferBatch(_ jobs: [TransferJob]) async throws -> [TransferBatcher.Outcome] {
         try await events.transaction { db in
-            let postgres = db as? PostgresSessionDatabase
+            let prepared = db.prepared
             var outcomes = [TransferBatcher.Outcome?](repeating: nil, count: jobs.count)
             let recipients = try await recipients(of: jobs, on: db)
             var moving: [TransferMovement] = []
@@ -115,8 +115,8 @@ extension WalletService {
             }
             let kept: Set<String>
             var messages: [FeedMessage] = []
-            if let postgres, let feed = events.feed as? PostgresFeed {
-                kept = try await write(debited, keys: responses, feed: feed, on: postgres)
+            if let prepared, let channel = events.feed.notificationChannel {
+                kept = try await write(debited, keys: responses, channel: channel, on: prepared)
             } else {
                 kept = try await write(debited, keys: responses, messages: &messages, on: db)
             }
@@ -140,9 +140,9 @@ extension WalletService {
     private func recipients(of jobs: [TransferJob], on db: any SQLDatabase) async throws -> [String: Recipient] {
         let usernames = Array(Set(jobs.map(\.recipient)))
         let found: [Recipient]
-        if let postgres = db as? PostgresSessionDatabase {
+        if let prepared = db.prepared {
             let statement = TransferStatements.Recipients(usernames: usernames, senders: Array(Set(jobs.map(\.sender.id))))
-            found = try await postgres.run(statement).map { row in
+            found = try await prepared.run(statement).map { row in
                 let (id, username, name) = try row.decode((UUID, String, String).self)
                 return Recipient(id: id, username: username, name: name)
             }
@@ -161,7 +161,7 @@ extension WalletService {
 
     /// The batch's writes on PostgreSQL as one prepared statement (`TransferStatements.Write`), the recipients'
     /// events packed into its notifications; the leases of the keys kept.
-    private func write(_ debited: [TransferMovement], keys: [TransferStatements.Write.Key], feed: PostgresFeed, on db: PostgresSessionDatabase) async throws
+    private func write(_ debited: [TransferMovement], keys: [TransferStatements.Write.Key], channel: String, on db: any PreparedStatements) async throws
         -> Set<String>
     {
         guard !debited.isEmpty else { return [] }
@@ -172,7 +172,7 @@ extension WalletService {
         let statement = TransferStatements.Write(
             keys: keys, contentType: Self.contentType, now: Date(),
             movements: debited,
-            channel: feed.channel, notifications: PostgresFeed.pack(events))
+            channel: channel, notifications: PostgresFeed.pack(events))
         return Set(try await db.run(statement).compactMap { try $0.decode(String?.self) })
     }
 

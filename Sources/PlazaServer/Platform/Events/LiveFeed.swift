@@ -21,6 +21,9 @@ protocol LiveFeed: Sendable {
     func receive(_ handler: @escaping @Sendable (FeedMessage) -> Void, resync: @escaping @Sendable () -> Void)
     /// Background work (PostgreSQL's listening connection); `nil` when there is none.
     var service: (any Service)? { get }
+    /// The PostgreSQL channel a prepared statement may notify itself, with payloads from `PostgresFeed.eventPayload`
+    /// and `pack` (the transfer batch does, to save a round trip); `nil` for the in-process feed.
+    var notificationChannel: String? { get }
 }
 
 /// Holds the receiver of a feed.
@@ -61,6 +64,7 @@ final class FeedReceiver: Sendable {
 /// The feed of a single process (SQLite): messages go straight to this process once committed.
 struct LocalFeed: LiveFeed {
     let receiver = FeedReceiver()
+    var notificationChannel: String? { nil }
 
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws {}
 

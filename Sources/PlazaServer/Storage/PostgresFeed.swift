@@ -9,10 +9,21 @@ import ServiceLifecycle
 /// transaction (PostgreSQL delivers it at commit, to every listening process, never for a rollback) and
 /// one pooled connection per process that `LISTEN`s. After a lost connection the receiver is told to
 /// resync (the live index reloads from the database), since notifications sent meanwhile are gone.
+extension PlazaDatabase {
+    /// The feed of this engine: PostgreSQL's `LISTEN/NOTIFY` between processes (on the URL's `search_path` schema's
+    /// channel), or the in-process one for SQLite's single process.
+    func makeFeed(storage: PlazaConfiguration.Storage, logger: Logger) -> any LiveFeed {
+        guard case .postgres(let url) = storage else { return LocalFeed() }
+        let schema = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "search_path" }?.value
+        return PostgresFeed(database: self, schema: schema, logger: logger)
+    }
+}
+
 struct PostgresFeed: LiveFeed {
     /// `plaza_feed`, or `plaza_feed_<schema>` when the database URL picks a schema: notifications are per
     /// database, so Plazas in different schemas of one database (the tests do this) must not hear each other.
     let channel: String
+    var notificationChannel: String? { channel }
     /// PostgreSQL refuses payloads of 8,000 bytes or more.
     static let maximumPayload = 7_900
 
