@@ -41,17 +41,3 @@ package struct Secrets: Sendable {
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
-
-extension Sequence where Element == UInt8 {
-    /// Lower-case hex; every keyed request hash goes through here (`String(format:)` cost 5 % of a transfer's CPU).
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(underestimatedCount * 2)
-        for byte in self {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}

@@ -31,8 +31,7 @@ extension UUID {
 
     /// `uuidString`: upper-case hex with dashes.
     var text: String {
-        let digits: StaticString = "0123456789ABCDEF"
-        return withUnsafeBytes(of: uuid) { raw in
+        withUnsafeBytes(of: uuid) { raw in
             String(unsafeUninitializedCapacity: 36) { out in
                 var position = 0
                 for index in 0..<16 {
@@ -40,8 +39,7 @@ extension UUID {
                         out[position] = UInt8(ascii: "-")
                         position += 1
                     }
-                    out[position] = digits.utf8Start[Int(raw[index] >> 4)]
-                    out[position + 1] = digits.utf8Start[Int(raw[index] & 0x0F)]
+                    (out[position], out[position + 1]) = Hex.digits(raw[index], uppercase: true)
                     position += 2
                 }
                 return 36
