@@ -22,6 +22,23 @@ extension AccountsPages {
         var delete: FormState
         var sessions: [Device]
         var roleLabel: String
+        var passwords: [AppPasswordRow]
+        var passwordForm: FormState
+        var newPassword: NewAppPassword?
+    }
+
+    struct AppPasswordRow: Sendable {
+        var id: String
+        var name: String
+        var lastUsed: String?
+    }
+
+    /// Shown once, right after creation, with what to type into OwnTracks.
+    struct NewAppPassword: Sendable {
+        var name: String
+        var username: String
+        var password: String
+        var url: String
     }
 
     /// Signed in: profile, address, password, devices, deletion.
@@ -31,10 +48,11 @@ extension AccountsPages {
 
     private func renderAccount(
         context: AuthenticatedContext, notice: String? = nil, profile: FormState? = nil, email: FormState? = nil, password: FormState? = nil,
-        delete: FormState? = nil, status: HTTPResponse.Status = .ok
+        delete: FormState? = nil, passwordForm: FormState? = nil, newPassword: NewAppPassword? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let user = context.identity.user
         let sessions = try await accounts.listSessions(context.identity, limit: 50, cursor: nil)
+        let passwords = try await accounts.appPasswords(context.identity)
         let formatter = ISO8601DateFormatter()
         let page = AccountPage(
             shell: Shell(title: "Your account", context: context, notice: notice),
@@ -47,8 +65,32 @@ extension AccountsPages {
             sessions: sessions.items.map {
                 AccountPage.Device(id: $0.id.uuidString, device: $0.device, lastSeen: formatter.string(from: $0.lastSeenAt), current: $0.current)
             },
-            roleLabel: user.role.rawValue.capitalized)
+            roleLabel: user.role.rawValue.capitalized,
+            passwords: passwords.map {
+                AppPasswordRow(id: $0.id.uuidString.lowercased(), name: $0.name, lastUsed: $0.lastUsedAt.map { formatter.string(from: $0) })
+            },
+            passwordForm: passwordForm ?? FormState(names: ["name"]).with("name", "OwnTracks"), newPassword: newPassword)
         return renderer.render("accounts/account", page, status: status)
+    }
+
+    /// An app password for a device that cannot log in (OwnTracks): its secret shown once, with the settings to type.
+    @Sendable func createAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            let created = try await accounts.createAppPassword(context.identity, AppPasswordRequest(name: form["name"]), claim: nil)
+            return try await renderAccount(
+                context: context,
+                newPassword: NewAppPassword(
+                    name: created.name, username: context.identity.user.username, password: created.password ?? "",
+                    url: "\(configuration.baseURL)/v1/owntracks"))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderAccount(context: context, passwordForm: FormState(form, names: ["name"], error: error), status: error.status)
+        }
+    }
+
+    @Sendable func deleteAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await accounts.deleteAppPassword(context.identity, id: try Query.id(context.parameters, "id", "app password"))
+        return PageRenderer.seeOther("/account?notice=app-password-deleted#app-passwords")
     }
 
     @Sendable func saveProfile(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -20,6 +20,7 @@ struct AccountsPages: Sendable {
         "deleted": "Your account was deleted.",
         "loggedout": "You are logged out.",
         "welcome": "Welcome to Plaza.",
+        "app-password-deleted": "The app password was deleted: a device using it can no longer report.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -41,6 +42,8 @@ struct AccountsPages: Sendable {
         account.post("password", use: changePassword)
         account.post("email", use: changeEmail)
         account.post("sessions/:id/revoke", use: revokeSession)
+        account.post("app-passwords", use: createAppPassword)
+        account.post("app-passwords/:id/delete", use: deleteAppPassword)
         account.post("delete", use: deleteAccount)
     }
 

@@ -16,18 +16,6 @@ extension PlacesPages {
             var longitude: String
         }
 
-        struct PasswordRow: Sendable {
-            var id: String
-            var name: String
-            var lastUsed: String?
-        }
-
-        struct NewPassword: Sendable {
-            var username: String
-            var password: String
-            var url: String
-        }
-
         var shell: Shell
         var levels: [Option]
         var displays: [Option]
@@ -37,9 +25,6 @@ extension PlacesPages {
         var zonesJSON: String
         var zoneForm: FormState
         var center: String
-        var passwords: [PasswordRow]
-        var passwordForm: FormState
-        var newPassword: NewPassword?
         var ownTracksURL: String
         var retentionDays: Int
     }
@@ -54,13 +39,11 @@ extension PlacesPages {
     }
 
     func renderSettings(
-        context: AuthenticatedContext, notice: String? = nil, zoneForm: FormState? = nil, passwordForm: FormState? = nil,
-        newPassword: SettingsPage.NewPassword? = nil, status: HTTPResponse.Status = .ok
+        context: AuthenticatedContext, notice: String? = nil, zoneForm: FormState? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let identity = context.identity
         let sharing = try await places.sharing(identity)
         let zones = try await places.zones(identity)
-        let passwords = try await accounts.appPasswords(identity)
         let zonesJSON = String(
             decoding: try PlazaJSON.encoder().encode(
                 zones.map { ["name": JSONValue.string($0.name), "latitude": .number($0.latitude), "longitude": .number($0.longitude), "radiusMeters": .number(Double($0.radiusMeters))] }),
@@ -81,10 +64,6 @@ extension PlacesPages {
             },
             zonesJSON: zonesJSON, zoneForm: zoneForm ?? FormState(names: ["name", "latitude", "longitude", "radiusMeters"]).with("radiusMeters", "200"),
             center: "\(center.latitude),\(center.longitude)",
-            passwords: passwords.map {
-                SettingsPage.PasswordRow(id: $0.id.uuidString.lowercased(), name: $0.name, lastUsed: $0.lastUsedAt.map { ISO8601DateFormatter().string(from: $0) })
-            },
-            passwordForm: passwordForm ?? FormState(names: ["name"]).with("name", "OwnTracks"), newPassword: newPassword,
             ownTracksURL: "\(configuration.baseURL)/v1/owntracks", retentionDays: Int(configuration.places.retention / 86_400))
         return renderer.render("places/settings", page, status: status)
     }
@@ -115,25 +94,6 @@ extension PlacesPages {
     @Sendable func deleteZone(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await places.deleteZone(context.identity, id: try Query.id(context.parameters, "id", "private zone"))
         return PageRenderer.seeOther("/places/settings?notice=zone-deleted")
-    }
-
-    /// Shows the new secret once, with what to type into OwnTracks.
-    @Sendable func createAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: limit)
-        do {
-            let created = try await accounts.createAppPassword(context.identity, AppPasswordRequest(name: form["name"]), claim: nil)
-            return try await renderSettings(
-                context: context,
-                newPassword: SettingsPage.NewPassword(
-                    username: context.identity.user.username, password: created.password ?? "", url: "\(configuration.baseURL)/v1/owntracks"))
-        } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderSettings(context: context, passwordForm: FormState(form, names: ["name"], error: error), status: error.status)
-        }
-    }
-
-    @Sendable func deleteAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await accounts.deleteAppPassword(context.identity, id: try Query.id(context.parameters, "id", "app password"))
-        return PageRenderer.seeOther("/places/settings?notice=app-password-deleted")
     }
 
     @Sendable func exportHistory(_ request: Request, context: AuthenticatedContext) async throws -> Response {

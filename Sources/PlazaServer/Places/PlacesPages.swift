@@ -21,7 +21,6 @@ struct PlacesPages: Sendable {
         "location": "The location was saved.",
         "location-deleted": "The location was deleted.",
         "member": "The team was updated.",
-        "app-password-deleted": "The app password was deleted.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -34,8 +33,6 @@ struct PlacesPages: Sendable {
         signedIn.post("settings/sharing", use: saveSharing)
         signedIn.post("settings/zones", use: addZone)
         signedIn.post("settings/zones/:id/delete", use: deleteZone)
-        signedIn.post("settings/app-passwords", use: createAppPassword)
-        signedIn.post("settings/app-passwords/:id/delete", use: deleteAppPassword)
         signedIn.get("settings/history.geojson", use: exportHistory)
         signedIn.post("settings/history/delete", use: deleteHistory)
         signedIn.post("points", use: points)

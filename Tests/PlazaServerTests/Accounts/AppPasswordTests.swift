@@ -33,4 +33,26 @@ import Testing
             #expect(listed.items.count == 1)
         }
     }
+
+    /// On the web: the places settings point to the account page, which makes one, shows its secret once with what
+    /// to type into OwnTracks, lists it and deletes it.
+    @Test func theAccountPageMakesListsAndDeletesAppPasswords() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            _ = try await AccountsDriver(client).signedIn("anna")
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            #expect(try await browser.get("/places/settings").text.contains(#"href="/account#app-passwords""#))
+            let account = try await browser.get("/account").text
+            #expect(account.contains(#"id="app-passwords""#) && account.contains("never used") == false)
+            let created = try await browser.post("/account/app-passwords", ["name": "My phone"], csrf: PageSession.csrfToken(in: account))
+            #expect(created.status == .ok)
+            let page = created.text
+            #expect(page.contains(#"&quot;My phone&quot; created"#) || page.contains("\"My phone\" created"))
+            #expect(page.contains(#"<code id="app-password">"#) && page.contains("/v1/owntracks") && page.contains("never used"))
+            let id = try #require(page.firstMatch(of: /app-passwords\/([0-9a-f-]{36})\/delete/)?.output.1)
+            let deleted = try await browser.post("/account/app-passwords/\(id)/delete", [:], csrf: PageSession.csrfToken(in: page))
+            #expect(deleted.headers[.location] == "/account?notice=app-password-deleted#app-passwords")
+            #expect(!(try await browser.get("/account").text.contains("My phone")))
+        }
+    }
 }
