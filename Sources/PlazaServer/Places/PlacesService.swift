@@ -73,6 +73,11 @@ package struct PlacesService: Sendable {
         index.replaceAll(with: positions)
     }
 
+    /// The caller's role in the business: `owner`, `staff`, or nil for anyone else.
+    func role(of identity: Identity, in business: UUID) async throws -> BusinessRole? {
+        try await businesses.role(of: identity.user.id, in: business, on: database.sql)
+    }
+
     /// The business's owners and staff may act for it; only owners change it.
     func requireMember(_ identity: Identity, of business: UUID, owner: Bool = false) async throws -> BusinessRecord {
         guard let (record, role) = try await businesses.business(id: business, roleOf: identity.user.id, on: database.sql) else {

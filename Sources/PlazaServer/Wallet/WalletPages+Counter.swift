@@ -53,7 +53,7 @@ extension WalletPages {
     func counterLive(_ context: AuthenticatedContext, business: UUID) async throws -> CounterLive {
         let present = try await wallet.places.presence(context.identity, business: business)
         let charges = try await wallet.listCharges(context.identity, business: business, statuses: [], limit: 30, cursor: nil).items
-        let owner = try await wallet.places.businesses.role(of: context.identity.user.id, in: business, on: wallet.database.sql) == .owner
+        let owner = try await wallet.places.role(of: context.identity, in: business) == .owner
         let balances = owner ? try await wallet.ledger.balances(owner: business, on: wallet.database.sql) : [:]
         let days = try await wallet.dailyTotals(context.identity, business: business, days: 7)
         return CounterLive(
