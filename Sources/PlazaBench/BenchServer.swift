@@ -49,7 +49,7 @@ actor PortBox {
 
     func set(_ value: Int) {
         port = value
-        waiters.forEach { $0.resume(returning: value) }
+        for waiter in waiters { waiter.resume(returning: value) }
         waiters.removeAll()
     }
 
