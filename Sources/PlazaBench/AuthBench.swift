@@ -1,10 +1,10 @@
 import Foundation
-import PlazaDemo
-import PlazaServer
 import HummingbirdBcrypt
 import Logging
 import NIOPosix
 import PlazaCore
+import PlazaDemo
+import PlazaServer
 import ServiceLifecycle
 
 #if canImport(FoundationNetworking)
@@ -27,10 +27,13 @@ public struct AuthBench: Sendable {
 
     public func run() async throws -> String {
         // The bench signs in the same account many times from one address: lift the failure limits out of the way.
-        try await BenchServer.run(configuration, prepare: {
-            $0.limits.loginFailuresPerAccount = .max
-            $0.limits.loginFailuresPerAddress = .max
-        }) { services, port, _ in
+        try await BenchServer.run(
+            configuration,
+            prepare: {
+                $0.limits.loginFailuresPerAccount = .max
+                $0.limits.loginFailuresPerAddress = .max
+            }
+        ) { services, port, _ in
             let password = "bench-password-\(UUID().uuidString.prefix(8))"
             try await services.createAccount(
                 email: "bench@bench.test", username: "bench", displayName: "Bench", password: password, role: .customer, checkPolicy: false)

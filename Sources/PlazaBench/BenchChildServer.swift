@@ -1,10 +1,10 @@
 import Foundation
-import PlazaDemo
-import PlazaServer
 import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import PlazaDemo
+import PlazaServer
 
 /// A Plaza server in a process of its own (this binary's `plaza serve`) on the database a bench has just
 /// filled: the bench process is then only a load generator, as it is for the peers (Redis, PostGIS), which

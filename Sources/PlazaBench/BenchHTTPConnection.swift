@@ -1,9 +1,9 @@
 import Foundation
-import PlazaDemo
-import PlazaServer
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import PlazaDemo
+import PlazaServer
 
 /// A minimal HTTP/1.1 keep-alive client for the benches, built like the Redis one (`RedisConnection`): one
 /// connection, one request at a time, SwiftNIO's own HTTP codec. Both peers are then measured through
@@ -36,7 +36,8 @@ final class BenchHTTPConnection: Sendable {
     }
 
     /// Sends one request and waits for the whole response.
-    func send(_ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil, idempotencyKey: String? = nil) async throws -> Reply {
+    func send(_ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil, idempotencyKey: String? = nil) async throws -> Reply
+    {
         var request = HTTPRequestHead(version: .http1_1, method: method, uri: path)
         request.headers.add(name: "Host", value: host)
         request.headers.add(name: "Authorization", value: "Bearer \(token)")

@@ -1,7 +1,7 @@
 import Foundation
+import Logging
 import PlazaDemo
 import PlazaServer
-import Logging
 import ServiceLifecycle
 
 /// A whole Plaza on a loopback port and a fresh database (a temporary SQLite file unless the configuration

@@ -1,10 +1,10 @@
 import Foundation
-import PlazaDemo
-import PlazaServer
 import Logging
 import NIOCore
 import NIOHTTP1
 import PlazaCore
+import PlazaDemo
+import PlazaServer
 import PostgresNIO
 import SQLKit
 import ServiceLifecycle
@@ -51,7 +51,11 @@ public struct GeoBench: Sendable {
             configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path)
         }
         if configuration.secretKey == nil { configuration.secretKey = Secrets.randomToken() + Secrets.randomToken() }
-        let logger = { var logger = Logger(label: "plaza-bench"); logger.logLevel = .warning; return logger }()
+        let logger = {
+            var logger = Logger(label: "plaza-bench")
+            logger.logLevel = .warning
+            return logger
+        }()
         let services = try await PlazaServices.open(configuration, logger: logger)
         do {
             let report = try await services.withDatabase {
@@ -87,7 +91,8 @@ public struct GeoBench: Sendable {
         let places = services.places
         let merchantID = UUID()
         let merchant = UserRecord(
-            id: merchantID, email: "merchant@bench.invalid", username: "benchmerchant", displayName: "Bench merchant", passwordHash: "", role: .merchant,
+            id: merchantID, email: "merchant@bench.invalid", username: "benchmerchant", displayName: "Bench merchant", passwordHash: "",
+            role: .merchant,
             emailVerified: true, now: Date())
         try await AccountStore().insert(merchant, on: services.database.sql)
         let owner = Identity(user: merchant, sessionID: UUID())
@@ -115,20 +120,26 @@ public struct GeoBench: Sendable {
         let merchantToken = try await Self.session(for: merchantID, services: services)
 
         // Movers: people apart from the town who send points during the ingest runs.
-        let movers = (0..<Self.movers).map { _ in (id: generator.uuid(), start: GeoBenchData.point(center: town.center, halfSide: town.halfSide, &generator)) }
+        let movers = (0..<Self.movers).map { _ in
+            (id: generator.uuid(), start: GeoBenchData.point(center: town.center, halfSide: town.halfSide, &generator))
+        }
         try await services.database.transaction { db in
-            try await GeoBenchData.insert(movers.map { (id: $0.id, coordinate: $0.start) }[...], recordedAt: Date().addingTimeInterval(-3_600), on: db)
+            try await GeoBenchData.insert(
+                movers.map { (id: $0.id, coordinate: $0.start) }[...], recordedAt: Date().addingTimeInterval(-3_600), on: db)
         }
         var moverTokens: [String] = []
         for mover in movers { moverTokens.append(try await Self.session(for: mover.id, services: services)) }
 
         // The server starts on the filled database and builds its live index on the first request.
-        let server = try await BenchChildServer(storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
+        let server = try await BenchChildServer(
+            storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
         do {
             let http = try await HTTPPool(port: server.port, size: options.concurrency)
             started = clock.now
             try await http.send(0, .GET, "/v1/businesses/\(shops[0].business)/presence", token: merchantToken)
-            lines.append("plaza serve built its live index from the database on its first request: \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
+            lines.append(
+                "plaza serve built its live index from the database on its first request: \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s."
+            )
             let report = try await queries(
                 services: services, town: town, shops: shops, grid: grid, merchantToken: merchantToken, movers: movers,
                 moverTokens: moverTokens, http: http, lines: lines, logger: logger)
@@ -188,18 +199,22 @@ public struct GeoBench: Sendable {
                         LocationUpload(points: [LocationPoint(latitude: point.latitude, longitude: point.longitude, accuracy: 8, recordedAt: time)])))
             }
             rows.append(
-                Row(what: "ingest, 1 point per request", system: "Plaza HTTP", result: try await meter.run(requests) { index in
-                    try await http.send(index, .POST, "/v1/me/locations", token: moverTokens[index % Self.movers], json: singles[index])
-                }))
+                Row(
+                    what: "ingest, 1 point per request", system: "Plaza HTTP",
+                    result: try await meter.run(requests) { index in
+                        try await http.send(index, .POST, "/v1/me/locations", token: moverTokens[index % Self.movers], json: singles[index])
+                    }))
             if let redis {
                 let commands = (0..<requests).map { index in
                     let point = moverPoints(index)
                     return ["GEOADD", "bench", String(point.longitude), String(point.latitude), movers[index % Self.movers].id.uuidString]
                 }
                 rows.append(
-                    Row(what: "ingest, 1 point per request", system: "Redis GEOADD", result: try await meter.run(requests) { index in
-                        try await redis.connection(index).command(commands[index])
-                    }))
+                    Row(
+                        what: "ingest, 1 point per request", system: "Redis GEOADD",
+                        result: try await meter.run(requests) { index in
+                            try await redis.connection(index).command(commands[index])
+                        }))
             }
             let batches = max(1, requests / 10)
             let batchBase = Date().addingTimeInterval(-250)
@@ -213,9 +228,11 @@ public struct GeoBench: Sendable {
                 return ByteBuffer(bytes: try PlazaJSON.encoder().encode(LocationUpload(points: points)))
             }
             rows.append(
-                Row(what: "ingest, 100 points per request", system: "Plaza HTTP", result: try await meter.run(batches) { index in
-                    try await http.send(index, .POST, "/v1/me/locations", token: moverTokens[index % Self.movers], json: batchBodies[index])
-                }, unit: 100))
+                Row(
+                    what: "ingest, 100 points per request", system: "Plaza HTTP",
+                    result: try await meter.run(batches) { index in
+                        try await http.send(index, .POST, "/v1/me/locations", token: moverTokens[index % Self.movers], json: batchBodies[index])
+                    }, unit: 100))
             if let redis {
                 let commands = (0..<batches).map { index in
                     var words = ["GEOADD", "bench"]
@@ -226,21 +243,27 @@ public struct GeoBench: Sendable {
                     return words
                 }
                 rows.append(
-                    Row(what: "ingest, 100 points per request", system: "Redis GEOADD ×100", result: try await meter.run(batches) { index in
-                        try await redis.connection(index).command(commands[index])
-                    }, unit: 100))
+                    Row(
+                        what: "ingest, 100 points per request", system: "Redis GEOADD ×100",
+                        result: try await meter.run(batches) { index in
+                            try await redis.connection(index).command(commands[index])
+                        }, unit: 100))
             }
 
             // Each protocol's floor: the cheapest request each server answers.
             rows.append(
-                Row(what: "floor: the cheapest request", system: "Plaza HTTP GET /healthz", result: try await meter.run(requests) { index in
-                    try await http.send(index, .GET, "/healthz", token: merchantToken)
-                }))
+                Row(
+                    what: "floor: the cheapest request", system: "Plaza HTTP GET /healthz",
+                    result: try await meter.run(requests) { index in
+                        try await http.send(index, .GET, "/healthz", token: merchantToken)
+                    }))
             if let redis {
                 rows.append(
-                    Row(what: "floor: the cheapest request", system: "Redis PING", result: try await meter.run(requests) { index in
-                        try await redis.connection(index).command(["PING"])
-                    }))
+                    Row(
+                        what: "floor: the cheapest request", system: "Redis PING",
+                        result: try await meter.run(requests) { index in
+                            try await redis.connection(index).command(["PING"])
+                        }))
             }
 
             // (b) Queries, and the result sets compared. This process reads the same positions into its own
@@ -249,35 +272,49 @@ public struct GeoBench: Sendable {
             try await places.prepare()
             let moverIDs = Set(movers.map(\.id))
             var agreement: [String] = []
-            for (label, radius, useAudience) in [("presence, 100 m shop", 100.0, false), ("presence, 200 m shop", 200.0, false), ("audience within 1 km", 1_000.0, true)] {
+            for (label, radius, useAudience) in [
+                ("presence, 100 m shop", 100.0, false), ("presence, 200 m shop", 200.0, false), ("audience within 1 km", 1_000.0, true),
+            ] {
                 let candidates = shops.filter { useAudience || Double($0.location.radiusMeters) == radius }
                 rows.append(
-                    Row(what: label, system: "Plaza HTTP", result: try await meter.run(requests) { index in
-                        let shop = candidates[index % candidates.count]
-                        let path = useAudience ? "/v1/businesses/\(shop.business)/audience?radius=1000" : "/v1/businesses/\(shop.business)/presence"
-                        try await http.send(index, .GET, path, token: merchantToken)
-                    }))
+                    Row(
+                        what: label, system: "Plaza HTTP",
+                        result: try await meter.run(requests) { index in
+                            let shop = candidates[index % candidates.count]
+                            let path =
+                                useAudience ? "/v1/businesses/\(shop.business)/audience?radius=1000" : "/v1/businesses/\(shop.business)/presence"
+                            try await http.send(index, .GET, path, token: merchantToken)
+                        }))
                 if let redis {
                     rows.append(
-                        Row(what: label, system: "Redis GEOSEARCH", result: try await meter.run(requests) { index in
-                            let point = candidates[index % candidates.count].location
-                            try await redis.connection(index).command(
-                                ["GEOSEARCH", "bench", "FROMLONLAT", String(point.longitude), String(point.latitude), "BYRADIUS", String(radius), "m"])
-                        }))
+                        Row(
+                            what: label, system: "Redis GEOSEARCH",
+                            result: try await meter.run(requests) { index in
+                                let point = candidates[index % candidates.count].location
+                                try await redis.connection(index).command(
+                                    [
+                                        "GEOSEARCH", "bench", "FROMLONLAT", String(point.longitude), String(point.latitude), "BYRADIUS",
+                                        String(radius), "m",
+                                    ])
+                            }))
                 }
                 if let postgis {
                     rows.append(
-                        Row(what: label, system: "PostGIS ST_DWithin", result: try await meter.run(requests) { index in
-                            let point = candidates[index % candidates.count].location
-                            _ = try await postgis.within(radius, latitude: point.latitude, longitude: point.longitude)
-                        }))
+                        Row(
+                            what: label, system: "PostGIS ST_DWithin",
+                            result: try await meter.run(requests) { index in
+                                let point = candidates[index % candidates.count].location
+                                _ = try await postgis.within(radius, latitude: point.latitude, longitude: point.longitude)
+                            }))
                 }
                 // Agreement on 20 shops: the same people, but for those within a metre of the circle, where the
                 // systems' Earth radii (Redis 6,372,797.6 m, Plaza and PostGIS's sphere 6,371,008.8 m) differ.
                 var equal = 0
                 for shop in candidates.prefix(20) {
                     let center = shop.location.coordinate
-                    let exact = Set(grid.within(radius + 1, of: center).map { town.users[$0.key] }.filter { $0.coordinate.distance(to: center) <= radius - 1 }.map(\.id))
+                    let exact = Set(
+                        grid.within(radius + 1, of: center).map { town.users[$0.key] }.filter { $0.coordinate.distance(to: center) <= radius - 1 }
+                            .map(\.id))
                     let fuzzy = Set(grid.within(radius + 1, of: center).map { town.users[$0.key].id })
                     var sets: [Set<UUID>] = []
                     if useAudience {
@@ -289,7 +326,8 @@ public struct GeoBench: Sendable {
                     } else {
                         let body = try await http.get("/v1/businesses/\(shop.business)/presence", token: merchantToken)
                         let listed = try PlazaJSON.decoder().decode(Page<PresentCustomer>.self, from: body).items.map(\.username)
-                        let byName = Dictionary(uniqueKeysWithValues: town.users.lazy.filter { fuzzy.contains($0.id) }.map { (Self.username($0.id), $0.id) })
+                        let byName = Dictionary(
+                            uniqueKeysWithValues: town.users.lazy.filter { fuzzy.contains($0.id) }.map { (Self.username($0.id), $0.id) })
                         sets.append(Set(listed.compactMap { byName[$0] }))
                     }
                     if let redis {
@@ -351,7 +389,9 @@ struct HTTPPool: Sendable {
 
     /// Sends on worker `index`'s connection; anything but a success stops the bench.
     @discardableResult
-    func send(_ index: Int, _ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil, idempotencyKey: String? = nil) async throws
+    func send(
+        _ index: Int, _ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil, idempotencyKey: String? = nil
+    ) async throws
         -> ByteBuffer
     {
         let reply = try await connections[index % connections.count].send(method, path, token: token, json: body, idempotencyKey: idempotencyKey)

@@ -1,7 +1,7 @@
 import Foundation
+import PlazaCore
 import PlazaDemo
 import PlazaServer
-import PlazaCore
 import SQLKit
 
 /// The synthetic town of `plaza bench geo`: users at uniformly random positions in a square box, written
@@ -23,7 +23,8 @@ struct GeoBenchData: Sendable {
     }
 
     static func point(center: Coordinate, halfSide: Double, _ generator: inout BenchRandom) -> Coordinate {
-        center.offset(north: Double.random(in: -halfSide...halfSide, using: &generator), east: Double.random(in: -halfSide...halfSide, using: &generator))
+        center.offset(
+            north: Double.random(in: -halfSide...halfSide, using: &generator), east: Double.random(in: -halfSide...halfSide, using: &generator))
     }
 
     /// Inserts `users` as verified customers sharing with merchants, newest positions at `recordedAt`.
@@ -37,7 +38,8 @@ struct GeoBenchData: Sendable {
                 id: id, email: "\(name)@bench.invalid", username: name, displayName: "Bench \(name)", passwordHash: "", role: .customer,
                 emailVerified: true, now: recordedAt)
             accounts = accounts.values(record.values + [SQLLiteral.null])
-            settings = settings.values(SQLBind(id), SQLBind(SharingLevel.merchants.rawValue), SQLBind(ZoneDisplay.decoy.rawValue), SQLBind(recordedAt))
+            settings = settings.values(
+                SQLBind(id), SQLBind(SharingLevel.merchants.rawValue), SQLBind(ZoneDisplay.decoy.rawValue), SQLBind(recordedAt))
             positions = positions.values(
                 SQLBind(id), SQLBind(coordinate.latitude), SQLBind(coordinate.longitude), SQLBind(10.0), SQLLiteral.null, SQLBind(recordedAt))
         }
@@ -65,6 +67,10 @@ struct BenchRandom: RandomNumberGenerator {
         var bytes = withUnsafeBytes(of: (a, b)) { Array($0) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12],
+                bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

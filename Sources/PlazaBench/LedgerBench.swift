@@ -1,10 +1,10 @@
 import Foundation
-import PlazaDemo
-import PlazaServer
 import Logging
 import NIOCore
 import NIOHTTP1
 import PlazaCore
+import PlazaDemo
+import PlazaServer
 import SQLKit
 
 /// `plaza bench ledger`: `accounts` funded users, then transfers between random pairs (uniform, and with hot
@@ -68,7 +68,11 @@ public struct LedgerBench: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         if case .sqlite = configuration.storage { configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path) }
         if configuration.secretKey == nil { configuration.secretKey = Secrets.randomToken() + Secrets.randomToken() }
-        let logger = { var logger = Logger(label: "plaza-bench"); logger.logLevel = .warning; return logger }()
+        let logger = {
+            var logger = Logger(label: "plaza-bench")
+            logger.logLevel = .warning
+            return logger
+        }()
         let services = try await PlazaServices.open(configuration, logger: logger)
         do {
             let report = try await services.withDatabase {
@@ -96,15 +100,19 @@ public struct LedgerBench: Sendable {
 
     private func measure(services: PlazaServices, directory: URL, logger: Logger) async throws -> String {
         // The bench adds thousands of funded accounts: never to an operator's real ledger.
-        let existing = try await services.database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("users").first()?
+        let existing =
+            try await services.database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("users").first()?
             .decode(column: "n", as: Int.self) ?? 0
-        guard existing == 0 else { throw HTTPPool.BenchFailure(description: "plaza bench ledger needs an empty database; this one has \(existing) users") }
+        guard existing == 0 else {
+            throw HTTPPool.BenchFailure(description: "plaza bench ledger needs an empty database; this one has \(existing) users")
+        }
         var lines: [String] = []
         let clock = ContinuousClock()
         var started = clock.now
         let users = try await LedgerBenchData.seed(accounts: options.accounts, funding: Self.funding, services: services)
         lines.append(
-            "Seeded \(users.count) funded accounts with sessions in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
+            "Seeded \(users.count) funded accounts with sessions in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s."
+        )
         let modes: [(String, Int?)] = [("uniform", nil), ("hot (\(options.hotAccounts) accounts in half the pairs)", options.hotAccounts)]
         var rows: [Row] = []
 
@@ -125,7 +133,8 @@ public struct LedgerBench: Sendable {
             }
         }
         var peerRows: [Row] = []
-        let server = try await BenchChildServer(storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
+        let server = try await BenchChildServer(
+            storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
         do {
             let http = try await HTTPPool(port: server.port, size: options.concurrency)
             let meter = LoadMeter(concurrency: options.concurrency)
@@ -148,7 +157,9 @@ public struct LedgerBench: Sendable {
                     }
                 }
                 rows.append(Row(mode: mode, system: "Plaza HTTP (\(options.concurrency) clients)", result: LoadMeter.Result(combining: plaza)))
-                if !other.isEmpty { peerRows.append(Row(mode: mode, system: peer.system(clients: options.concurrency), result: LoadMeter.Result(combining: other))) }
+                if !other.isEmpty {
+                    peerRows.append(Row(mode: mode, system: peer.system(clients: options.concurrency), result: LoadMeter.Result(combining: other)))
+                }
             }
             await http.close()
             server.stop()
@@ -174,7 +185,11 @@ public struct LedgerBench: Sendable {
     }
 
     static func table(_ rows: [Row], lines: [String], engine: DatabaseEngine) -> String {
-        var out = lines + ["", "| mode | system (\(engine.rawValue)) | transfers | transfers/s | p50 ms | p99 ms | Plaza ÷ peer |", "|---|---|---:|---:|---:|---:|---:|"]
+        var out =
+            lines + [
+                "", "| mode | system (\(engine.rawValue)) | transfers | transfers/s | p50 ms | p99 ms | Plaza ÷ peer |",
+                "|---|---|---:|---:|---:|---:|---:|",
+            ]
         for row in rows {
             let plaza = rows.first { $0.mode == row.mode && $0.system.hasPrefix("Plaza") }
             let ratio = plaza.map { row.system.hasPrefix("Plaza") ? "" : String(format: "%.2f ×", $0.result.rate / row.result.rate) } ?? ""

@@ -1,7 +1,7 @@
 import Foundation
+import PlazaCore
 import PlazaDemo
 import PlazaServer
-import PlazaCore
 import SQLKit
 
 /// The ledger bench's people: verified users `bench0`, `bench1`, … ordered by id (so account n sorts as n does in SQL too),
@@ -26,7 +26,8 @@ enum LedgerBenchData {
                 for (index, id) in chunk {
                     try await AccountStore().insert(
                         UserRecord(
-                            id: id, email: "bench\(index)@bench.invalid", username: "bench\(index)", displayName: "Bench \(index)", passwordHash: "", role: .customer,
+                            id: id, email: "bench\(index)@bench.invalid", username: "bench\(index)", displayName: "Bench \(index)", passwordHash: "",
+                            role: .customer,
                             emailVerified: true, now: now), on: db)
                     let session = try await SessionStore().create(
                         userID: id, kind: .api, device: "bench", now: now, expires: now.addingTimeInterval(86_400), on: db)

@@ -1,8 +1,8 @@
 import Foundation
-import PlazaDemo
-import PlazaServer
 import Logging
 import NIOCore
+import PlazaDemo
+import PlazaServer
 import SQLiteKit
 
 /// The SQLite peer of `plaza bench ledger`: the statements a Plaza transfer writes to the ledger (conditional debit,
@@ -68,7 +68,8 @@ struct LedgerSQLiteLoop {
         _ = try await connection.query(
             activity,
             [
-                .text(UUID().uuidString), owners[pair.from], .integer(-Int(pair.amount)), owners[pair.to], names[pair.to], names[pair.to], reference, now,
+                .text(UUID().uuidString), owners[pair.from], .integer(-Int(pair.amount)), owners[pair.to], names[pair.to], names[pair.to], reference,
+                now,
                 .text(UUID().uuidString), owners[pair.to], amount, owners[pair.from], names[pair.from], names[pair.from], reference, now,
             ])
         _ = try await connection.query("COMMIT")

@@ -1,7 +1,7 @@
 import Foundation
+import Logging
 import PlazaDemo
 import PlazaServer
-import Logging
 import PostgresNIO
 
 /// The PostGIS side of `plaza bench geo`: the same points in a `geography` column with a GiST index,

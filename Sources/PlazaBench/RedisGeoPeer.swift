@@ -1,8 +1,8 @@
 import Foundation
-import PlazaDemo
-import PlazaServer
 import NIOCore
 import NIOPosix
+import PlazaDemo
+import PlazaServer
 
 /// A minimal Redis client for `plaza bench geo`: RESP2 commands over one connection, replies in order.
 final class RedisConnection: Sendable {

@@ -29,7 +29,8 @@ extension DemoData {
             let location = try await places.addLocation(
                 owner, business: business.id,
                 LocationRequest(
-                    name: "Marienplatz", address: "Marienplatz, 80331 München", latitude: point.latitude, longitude: point.longitude, radiusMeters: radius,
+                    name: "Marienplatz", address: "Marienplatz, 80331 München", latitude: point.latitude, longitude: point.longitude,
+                    radiusMeters: radius,
                     openingHours: (1...6).map { OpeningPeriod(day: $0, opens: "07:00", closes: "19:00") }))
             // A lunchtime and an evening peak on weekdays, busier Saturdays, closed Sundays.
             let noise = (0..<(8 * 7 * 24)).map { _ in Int.random(in: 0...3, using: &generator) }
@@ -50,7 +51,8 @@ extension DemoData {
                     }
                 }
             }
-            try await StayStore().insertLineWait(location: location.id, user: anna.id, minutes: category == .cafe ? 4 : 7, at: now.addingTimeInterval(-300), on: services.database.sql)
+            try await StayStore().insertLineWait(
+                location: location.id, user: anna.id, minutes: category == .cafe ? 4 : 7, at: now.addingTimeInterval(-300), on: services.database.sql)
         }
     }
 }

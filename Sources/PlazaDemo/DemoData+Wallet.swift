@@ -25,21 +25,27 @@ extension DemoData {
                 JournalEntry(
                     kind: "top_up", referenceId: topUp.id, currency: currency,
                     postings: [
-                        Posting(owner: SystemAccount.gatewayClearing, kind: .system, amount: -topUp.amount), Posting(owner: anna.id, kind: .user, amount: topUp.amount),
+                        Posting(owner: SystemAccount.gatewayClearing, kind: .system, amount: -topUp.amount),
+                        Posting(owner: anna.id, kind: .user, amount: topUp.amount),
                     ], createdAt: topUp.createdAt), on: db)
             try await wallet.ledger.post(
                 JournalEntry(
                     kind: "transfer", referenceId: transfer.id, currency: currency,
-                    postings: [Posting(owner: anna.id, kind: .user, amount: -transfer.amount), Posting(owner: carla.id, kind: .user, amount: transfer.amount)],
+                    postings: [
+                        Posting(owner: anna.id, kind: .user, amount: -transfer.amount),
+                        Posting(owner: carla.id, kind: .user, amount: transfer.amount),
+                    ],
                     createdAt: transfer.createdAt), on: db)
             try await wallet.activity.insert(
                 [
                     WalletService.activity(for: topUp, kind: .topUp, amount: topUp.amount),
                     ActivityRecord.make(
-                        owner: anna.id, kind: .transferOut, amount: -transfer.amount, currency: currency, status: .succeeded, counterpart: transfer.to,
+                        owner: anna.id, kind: .transferOut, amount: -transfer.amount, currency: currency, status: .succeeded,
+                        counterpart: transfer.to,
                         counterpartId: carla.id, note: transfer.note, referenceId: transfer.id, createdAt: transfer.createdAt),
                     ActivityRecord.make(
-                        owner: carla.id, kind: .transferIn, amount: transfer.amount, currency: currency, status: .succeeded, counterpart: transfer.from,
+                        owner: carla.id, kind: .transferIn, amount: transfer.amount, currency: currency, status: .succeeded,
+                        counterpart: transfer.from,
                         counterpartId: anna.id, note: transfer.note, referenceId: transfer.id, createdAt: transfer.createdAt),
                 ], on: db)
         }

@@ -34,7 +34,9 @@ public enum DemoData {
     public static func banner(baseURL: String) -> String {
         var lines = ["", "Plaza demo is running at \(baseURL)", "Log in with any of these accounts:"]
         for account in accounts {
-            lines.append("  \(account.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.username) / \(account.password)   (\(account.email))")
+            lines.append(
+                "  \(account.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.username) / \(account.password)   (\(account.email))"
+            )
         }
         lines += ["Places: \(baseURL)/places (Bruno's shops are on Munich's Marienplatz; the map is at \(baseURL)/places/map)"]
         lines += ["Wallet: \(baseURL)/wallet (test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined; any future expiry and CVC)"]

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import PlazaCore
 import PlazaBench
+import PlazaCore
 import PlazaDemo
 import PlazaServer
 
@@ -132,7 +132,8 @@ struct Ledger: AsyncParsableCommand {
 }
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Measure Plaza on this machine (build with -c release).", subcommands: [Auth.self, Geo.self, LedgerTransfers.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Measure Plaza on this machine (build with -c release).", subcommands: [Auth.self, Geo.self, LedgerTransfers.self])
 
     struct Auth: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Log-ins per second over HTTP, beside raw bcrypt verifications per second.")

@@ -11,7 +11,8 @@ import Testing
     let shopPoint = Coordinate(latitude: 45.4642, longitude: 9.1900)
 
     static func withClients(
-        _ engine: TestEngine = .sqlite, _ body: @escaping @Sendable (_ merchant: PlazaClient, _ customer: PlazaClient, AccountsDriver) async throws -> Void
+        _ engine: TestEngine = .sqlite,
+        _ body: @escaping @Sendable (_ merchant: PlazaClient, _ customer: PlazaClient, AccountsDriver) async throws -> Void
     ) async throws {
         try await TestPlaza.withApp(engine, .live) { client, _ in
             let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
@@ -33,14 +34,17 @@ import Testing
         try await Self.withClients(engine) { merchant, customer, _ in
             let business = try await merchant.createBusiness(CreateBusinessRequest(name: "Gelateria", category: .cafe))
             let location = try await merchant.addLocation(
-                to: business.id, LocationRequest(name: "Duomo", address: "Piazza del Duomo", latitude: shopPoint.latitude, longitude: shopPoint.longitude))
+                to: business.id,
+                LocationRequest(name: "Duomo", address: "Piazza del Duomo", latitude: shopPoint.latitude, longitude: shopPoint.longitude))
             let nearby = try await customer.nearbyBusinesses(around: shopPoint.offset(east: 50))
             #expect(nearby.items.map(\.name) == ["Gelateria"])
 
             var events = merchant.events().makeAsyncIterator()
             #expect(try await events.next()?.type == PlazaEventType.ready)
             try await customer.setLocationSharing(.merchants)
-            try await customer.uploadLocations([LocationPoint(latitude: shopPoint.latitude, longitude: shopPoint.longitude, accuracy: 5, recordedAt: Date())])
+            try await customer.uploadLocations([
+                LocationPoint(latitude: shopPoint.latitude, longitude: shopPoint.longitude, accuracy: 5, recordedAt: Date())
+            ])
             let arrived = try await events.next()
             #expect(arrived?.type == PlazaEventType.presenceEntered)
             #expect(try arrived?.payload(as: PresenceChange.self).username == "anna")
@@ -54,7 +58,8 @@ import Testing
             defer { try? FileManager.default.removeItem(at: file) }
             let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 7_200).rounded(.down))
             var points = (0..<250).map {
-                LocationPoint(latitude: 45.46 + Double($0) / 10_000, longitude: 9.19, accuracy: 10, recordedAt: start.addingTimeInterval(Double($0) * 20))
+                LocationPoint(
+                    latitude: 45.46 + Double($0) / 10_000, longitude: 9.19, accuracy: 10, recordedAt: start.addingTimeInterval(Double($0) * 20))
             }
             points[120].recordedAt = start.addingTimeInterval(-60 * 86_400)  // older than the retention: refused
 
@@ -83,7 +88,8 @@ import Testing
             #expect(try await customer.locationSharing().level == .off)
             #expect(try await customer.setLocationSharing(.map, zoneDisplay: .hidden).zoneDisplay == .hidden)
             let zone = try await customer.createPrivateZone(PrivateZoneRequest(name: "Home", latitude: 45.47, longitude: 9.2, radiusMeters: 300))
-            let moved = try await customer.updatePrivateZone(zone.id, PrivateZoneRequest(name: "Flat", latitude: 45.47, longitude: 9.2, radiusMeters: 400))
+            let moved = try await customer.updatePrivateZone(
+                zone.id, PrivateZoneRequest(name: "Flat", latitude: 45.47, longitude: 9.2, radiusMeters: 400))
             #expect(try await customer.privateZones() == [moved])
             try await customer.deletePrivateZone(zone.id)
             #expect(try await customer.privateZones().isEmpty)

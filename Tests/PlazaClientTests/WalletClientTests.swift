@@ -31,9 +31,12 @@ import Testing
 
             let business = try await merchant.createBusiness(CreateBusinessRequest(name: "Kiosk", category: .retail))
             _ = try await merchant.addLocation(
-                to: business.id, LocationRequest(name: "Alex", address: "Alexanderplatz", latitude: shopPoint.latitude, longitude: shopPoint.longitude))
+                to: business.id,
+                LocationRequest(name: "Alex", address: "Alexanderplatz", latitude: shopPoint.latitude, longitude: shopPoint.longitude))
             try await customer.setLocationSharing(.merchants)
-            try await customer.uploadLocations([LocationPoint(latitude: shopPoint.latitude, longitude: shopPoint.longitude, accuracy: 5, recordedAt: Date())])
+            try await customer.uploadLocations([
+                LocationPoint(latitude: shopPoint.latitude, longitude: shopPoint.longitude, accuracy: 5, recordedAt: Date())
+            ])
 
             var customerEvents = customer.events().makeAsyncIterator()
             #expect(try await customerEvents.next()?.type == PlazaEventType.ready)

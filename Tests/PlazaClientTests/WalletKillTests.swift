@@ -38,7 +38,8 @@ import Testing
                 let client = PlazaClient(baseURL: server.baseURL)
                 try await client.login(name, password: AccountsDriver.password)
                 let topUp = try await client.topUp(
-                    TopUpRequest(amount: Self.funding, currency: "USD", card: CardDetails(number: "4242424242424242", expMonth: 1, expYear: 2035, cvc: "123")))
+                    TopUpRequest(
+                        amount: Self.funding, currency: "USD", card: CardDetails(number: "4242424242424242", expMonth: 1, expYear: 2035, cvc: "123")))
                 var status = topUp.status
                 for _ in 0..<500 where status == .pending {
                     try await Task.sleep(for: .milliseconds(20))
@@ -57,11 +58,13 @@ import Testing
                 for sender in 0..<8 {
                     group.addTask {
                         let deadline = ContinuousClock.now + .seconds(30)
-                        while ContinuousClock.now < deadline, killed.at.withLock({ $0.map { ContinuousClock.now < $0 + .milliseconds(300) } ?? true }) {
+                        while ContinuousClock.now < deadline, killed.at.withLock({ $0.map { ContinuousClock.now < $0 + .milliseconds(300) } ?? true })
+                        {
                             let from = Int.random(in: 0..<Self.people.count)
                             let to = (from + Int.random(in: 1..<Self.people.count)) % Self.people.count
                             var attempt = Attempt(
-                                from: from, request: TransferRequest(to: Self.people[to], amount: Int64.random(in: 1...500), currency: "USD", note: "s\(sender)"),
+                                from: from,
+                                request: TransferRequest(to: Self.people[to], amount: Int64.random(in: 1...500), currency: "USD", note: "s\(sender)"),
                                 key: UUID().uuidString)
                             attempt.acknowledged = try? await phones[from].transfer(attempt.request, idempotencyKey: attempt.key)
                             attempts.list.withLock { $0.append(attempt) }

@@ -37,7 +37,8 @@ import Testing
     @Test func cardsPassLuhnAndExpire() {
         let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11
         #expect(WalletRules.cardProblems(CardDetails(number: "4242 4242 4242 4242", expMonth: 11, expYear: 2026, cvc: "123"), now: now).isEmpty)
-        let fields = WalletRules.cardProblems(CardDetails(number: "4242 4242 4242 4243", expMonth: 10, expYear: 2026, cvc: "1"), now: now).map(\.field)
+        let fields = WalletRules.cardProblems(CardDetails(number: "4242 4242 4242 4243", expMonth: 10, expYear: 2026, cvc: "1"), now: now).map(
+            \.field)
         #expect(fields == ["card.number", "card.expYear", "card.cvc"])
         #expect(WalletRules.cardBrand("5555555555554444") == "mastercard")
     }

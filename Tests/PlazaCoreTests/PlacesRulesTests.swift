@@ -15,7 +15,8 @@ import Testing
     @Test func uploadsNameEveryImpossiblePoint() {
         let now = Date()
         let upload = LocationUpload(points: [
-            LocationPoint(latitude: .nan, longitude: 0, recordedAt: now), LocationPoint(latitude: 0, longitude: .infinity, accuracy: -1, recordedAt: now),
+            LocationPoint(latitude: .nan, longitude: 0, recordedAt: now),
+            LocationPoint(latitude: 0, longitude: .infinity, accuracy: -1, recordedAt: now),
         ])
         let fields = PlacesRules.uploadProblems(upload, now: now, retention: 86_400).map(\.field)
         #expect(fields == ["points.0.latitude", "points.1.longitude", "points.1.accuracy"])

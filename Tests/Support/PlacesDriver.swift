@@ -23,11 +23,15 @@ public struct PlacesDriver: Sendable {
 
     public func createBusiness(name: String, category: BusinessCategory = .cafe, token: String) async throws -> Business {
         let response = try await client.send(.post, "/v1/businesses", json: CreateBusinessRequest(name: name, category: category), token: token)
-        guard response.status == .created else { throw AccountsDriver.DriverError(description: "create business: \(response.status) \(response.text)") }
+        guard response.status == .created else {
+            throw AccountsDriver.DriverError(description: "create business: \(response.status) \(response.text)")
+        }
         return try response.decode(Business.self)
     }
 
-    public func addLocation(business: UUID, name: String = "Main street", at point: Coordinate, radius: Int = 100, token: String) async throws
+    public func addLocation(
+        business: UUID, name: String = "Main street", at point: Coordinate, radius: Int = 100, token: String
+    ) async throws
         -> BusinessLocation
     {
         let response = try await client.send(

@@ -21,7 +21,9 @@ extension TestClientProtocol {
     }
 
     /// Sends raw bytes, for malformed-input tests.
-    public func sendRaw(_ method: HTTPRequest.Method, _ path: String, body: String, contentType: String? = "application/json", token: String? = nil)
+    public func sendRaw(
+        _ method: HTTPRequest.Method, _ path: String, body: String, contentType: String? = "application/json", token: String? = nil
+    )
         async throws -> TestResponse
     {
         var headers = HTTPFields()

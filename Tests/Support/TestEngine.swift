@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import PostgresNIO
 import PlazaServer
+import PostgresNIO
 
 /// The database engines the storage and API suites run on: SQLite always, PostgreSQL when
 /// `PLAZA_TEST_DATABASE_URL` names a server (CI starts one).
@@ -31,7 +31,8 @@ public enum TestEngine: String, Sendable, CustomStringConvertible {
             let schema = "test_\(id)"
             try await Self.execute("CREATE SCHEMA \(schema)", url: base)
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
-            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "search_path", value: schema), URLQueryItem(name: "pool_size", value: "4")]
+            components.queryItems =
+                (components.queryItems ?? []) + [URLQueryItem(name: "search_path", value: schema), URLQueryItem(name: "pool_size", value: "4")]
             return (.postgres(components.url!), { try? await Self.execute("DROP SCHEMA \(schema) CASCADE", url: base) })
         }
     }

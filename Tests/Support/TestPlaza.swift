@@ -7,7 +7,9 @@ import PlazaServer
 /// A real Plaza for one test: a fresh database, fast bcrypt, dev mode (the mailbox), and the full app.
 public enum TestPlaza {
     /// A configuration for tests; `configure` tightens limits or changes modes.
-    public static func configuration(storage: PlazaConfiguration.Storage, _ configure: (inout PlazaConfiguration) -> Void = { _ in })
+    public static func configuration(
+        storage: PlazaConfiguration.Storage, _ configure: (inout PlazaConfiguration) -> Void = { _ in }
+    )
         -> PlazaConfiguration
     {
         var configuration = PlazaConfiguration()

@@ -21,7 +21,9 @@ public struct WalletDriver: Sendable {
         return headers
     }
 
-    public func topUp(_ amount: Int64, card: CardDetails = goodCard, currency: String = "USD", key: String? = UUID().uuidString, token: String)
+    public func topUp(
+        _ amount: Int64, card: CardDetails = goodCard, currency: String = "USD", key: String? = UUID().uuidString, token: String
+    )
         async throws -> TestResponse
     {
         try await client.send(
@@ -58,11 +60,14 @@ public struct WalletDriver: Sendable {
         throw AccountsDriver.DriverError(description: "withdrawal \(id) still pending after 10 s")
     }
 
-    public func transfer(to username: String, _ amount: Int64, note: String? = nil, key: String? = UUID().uuidString, token: String) async throws
+    public func transfer(
+        to username: String, _ amount: Int64, note: String? = nil, key: String? = UUID().uuidString, token: String
+    ) async throws
         -> TestResponse
     {
         try await client.send(
-            .post, "/v1/transfers", json: TransferRequest(to: username, amount: amount, currency: "USD", note: note), token: token, headers: Self.keyed(key))
+            .post, "/v1/transfers", json: TransferRequest(to: username, amount: amount, currency: "USD", note: note), token: token,
+            headers: Self.keyed(key))
     }
 
     /// The available balance in USD.
@@ -72,7 +77,8 @@ public struct WalletDriver: Sendable {
     }
 
     public func charge(
-        business: UUID, customer: String? = nil, payCode: String? = nil, _ amount: Int64, items: [ChargeItem]? = nil, key: String? = UUID().uuidString,
+        business: UUID, customer: String? = nil, payCode: String? = nil, _ amount: Int64, items: [ChargeItem]? = nil,
+        key: String? = UUID().uuidString,
         token: String
     ) async throws -> TestResponse {
         try await client.send(

@@ -29,7 +29,9 @@ extension PlazaClient {
     }
 
     /// Businesses whose name contains `text`, in a category, by name; pass `nextCursor` back for more.
-    public func searchBusinesses(_ text: String? = nil, category: BusinessCategory? = nil, limit: Int? = nil, cursor: String? = nil) async throws
+    public func searchBusinesses(
+        _ text: String? = nil, category: BusinessCategory? = nil, limit: Int? = nil, cursor: String? = nil
+    ) async throws
         -> Page<BusinessSummary>
     {
         try await send(
@@ -59,7 +61,8 @@ extension PlazaClient {
     }
 
     public func deleteLocation(_ location: UUID, of business: UUID) async throws {
-        try await sendVoid("DELETE", "v1/businesses/\(business.uuidString.lowercased())/locations/\(location.uuidString.lowercased())", auth: .required)
+        try await sendVoid(
+            "DELETE", "v1/businesses/\(business.uuidString.lowercased())/locations/\(location.uuidString.lowercased())", auth: .required)
     }
 
     public func members(of business: UUID) async throws -> [BusinessMember] {
@@ -71,7 +74,8 @@ extension PlazaClient {
     @discardableResult
     public func setMember(_ username: String, role: BusinessRole, of business: UUID) async throws -> BusinessMember {
         try await send(
-            "POST", "v1/businesses/\(business.uuidString.lowercased())/members", body: AddMemberRequest(username: username, role: role), auth: .required)
+            "POST", "v1/businesses/\(business.uuidString.lowercased())/members", body: AddMemberRequest(username: username, role: role),
+            auth: .required)
     }
 
     public func removeMember(_ username: String, from business: UUID) async throws {
@@ -87,7 +91,8 @@ extension PlazaClient {
     /// Owners and staff: how many sharing customers are within `radius` metres of the business now.
     public func audience(of business: UUID, radius: Double? = nil) async throws -> Audience {
         try await send(
-            "GET", "v1/businesses/\(business.uuidString.lowercased())/audience", query: Self.query(["radius": radius.map { String($0) }]), auth: .required)
+            "GET", "v1/businesses/\(business.uuidString.lowercased())/audience", query: Self.query(["radius": radius.map { String($0) }]),
+            auth: .required)
     }
 
     // MARK: Sharing and history

@@ -114,16 +114,19 @@ extension PlazaClient {
 
     /// Gives back part or all of what is left of an approved charge.
     public func refund(_ charge: UUID, amount: Int64, idempotencyKey: String? = nil) async throws -> Charge {
-        try await sendMoney("POST", "v1/charges/\(charge.uuidString.lowercased())/refunds", body: RefundRequest(amount: amount), idempotencyKey: idempotencyKey)
+        try await sendMoney(
+            "POST", "v1/charges/\(charge.uuidString.lowercased())/refunds", body: RefundRequest(amount: amount), idempotencyKey: idempotencyKey)
     }
 
     public func charges(of business: UUID, status: [ChargeStatus] = [], limit: Int? = nil, cursor: String? = nil) async throws -> Page<Charge> {
-        try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/charges", query: Self.chargeQuery(status, limit, cursor), auth: .required)
+        try await send(
+            "GET", "v1/businesses/\(business.uuidString.lowercased())/charges", query: Self.chargeQuery(status, limit, cursor), auth: .required)
     }
 
     public func dailyTotals(of business: UUID, days: Int? = nil) async throws -> [DailyTotal] {
         let page: Page<DailyTotal> = try await send(
-            "GET", "v1/businesses/\(business.uuidString.lowercased())/daily-totals", query: Self.query(["days": days.map(String.init)]), auth: .required)
+            "GET", "v1/businesses/\(business.uuidString.lowercased())/daily-totals", query: Self.query(["days": days.map(String.init)]),
+            auth: .required)
         return page.items
     }
 

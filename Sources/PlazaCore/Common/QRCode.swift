@@ -40,7 +40,10 @@ public struct QRCode: Sendable, Equatable {
         for row in 0..<size {
             var column = 0
             while column < size {
-                guard self[row, column] else { column += 1; continue }
+                guard self[row, column] else {
+                    column += 1
+                    continue
+                }
                 let start = column
                 while column < size, self[row, column] { column += 1 }
                 path += "M\(start + 4) \(row + 4)h\(column - start)v1h-\(column - start)z"

@@ -62,7 +62,8 @@ public enum PlacesRules {
         validator.apply(latitudeProblem(request.latitude), to: "latitude")
         validator.apply(longitudeProblem(request.longitude), to: "longitude")
         if let radius = request.radiusMeters {
-            validator.check(locationRadius.contains(radius), "radiusMeters", "Use \(locationRadius.lowerBound) to \(locationRadius.upperBound) metres.")
+            validator.check(
+                locationRadius.contains(radius), "radiusMeters", "Use \(locationRadius.lowerBound) to \(locationRadius.upperBound) metres.")
         }
         return validator.errors + openingHoursProblems(request.openingHours ?? [])
     }

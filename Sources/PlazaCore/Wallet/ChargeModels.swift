@@ -172,7 +172,8 @@ public struct Receipt: Codable, Sendable, Hashable {
     public var paidAt: Date
 
     public init(
-        chargeId: UUID, reference: String, business: Party, customer: Party, items: [ChargeItem], amount: Int64, currency: String, refundedAmount: Int64,
+        chargeId: UUID, reference: String, business: Party, customer: Party, items: [ChargeItem], amount: Int64, currency: String,
+        refundedAmount: Int64,
         paidAt: Date
     ) {
         self.chargeId = chargeId

@@ -55,7 +55,8 @@ public enum WalletRules {
             total = sum
         }
         if validator.isValid, !items.isEmpty {
-            validator.check(!overflow && total == amount, "items", "The items add up to \(overflow ? "too much" : String(total)), not the amount \(amount).")
+            validator.check(
+                !overflow && total == amount, "items", "The items add up to \(overflow ? "too much" : String(total)), not the amount \(amount).")
         }
         return validator.errors
     }
@@ -71,7 +72,9 @@ public enum WalletRules {
         var minor: Int64 = 0
         if parts.count == 2 {
             let fraction = parts[1]
-            guard digits > 0, (1...digits).contains(fraction.count), fraction.allSatisfy(\.isASCIIDigit), let value = Int64(fraction) else { return nil }
+            guard digits > 0, (1...digits).contains(fraction.count), fraction.allSatisfy(\.isASCIIDigit), let value = Int64(fraction) else {
+                return nil
+            }
             minor = fraction.count == 1 ? value * 10 : value
         }
         return digits == 0 ? major : major * 100 + minor
@@ -81,7 +84,8 @@ public enum WalletRules {
     public static func cardProblems(_ card: CardDetails, now: Date = Date()) -> [FieldError] {
         var validator = Validator()
         let digits = card.number.filter { $0 != " " && $0 != "-" }
-        validator.check((12...19).contains(digits.count) && digits.allSatisfy(\.isASCIIDigit) && luhn(digits), "card.number", "This is not a valid card number.")
+        validator.check(
+            (12...19).contains(digits.count) && digits.allSatisfy(\.isASCIIDigit) && luhn(digits), "card.number", "This is not a valid card number.")
         validator.check((1...12).contains(card.expMonth), "card.expMonth", "Use 1 to 12.")
         let calendar = Calendar(identifier: .gregorian)
         let today = calendar.dateComponents(in: TimeZone(identifier: "UTC")!, from: now)

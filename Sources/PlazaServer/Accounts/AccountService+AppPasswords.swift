@@ -14,7 +14,9 @@ extension AccountService {
 
     /// Creates one; the answer is the only time the secret is shown. Under an `Idempotency-Key` the record is kept for
     /// replays without the secret (a replay shows the app password, not its secret again), written with the password.
-    func createAppPassword(_ identity: Identity, _ request: AppPasswordRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws
+    func createAppPassword(
+        _ identity: Identity, _ request: AppPasswordRequest, claim: IdempotencyClaim?, now: Date = Date()
+    ) async throws
         -> AppPassword
     {
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -43,7 +45,8 @@ extension AccountService {
             error.headers[.wwwAuthenticate] = "Basic realm=\"Plaza\", charset=\"UTF-8\""
             return error
         }()
-        guard header.lowercased().hasPrefix("basic "), let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+        guard header.lowercased().hasPrefix("basic "),
+            let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
             let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { throw unauthorized }
         try await limiter.check(appPasswordAddressRule, client, now: now)

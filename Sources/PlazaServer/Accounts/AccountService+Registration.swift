@@ -110,7 +110,8 @@ extension AccountService {
     func queueCode(_ purpose: CodeStore.Purpose, userID: UUID, email: String, now: Date, on db: any SQLDatabase) async throws {
         let code = Secrets.sixDigitCode()
         try await codes.issue(
-            userID: userID, purpose: purpose, email: email, codeHash: secrets.hash(code), now: now, expires: now.addingTimeInterval(limits.codeLifetime),
+            userID: userID, purpose: purpose, email: email, codeHash: secrets.hash(code), now: now,
+            expires: now.addingTimeInterval(limits.codeLifetime),
             on: db)
         let mail =
             purpose == .verifyEmail
@@ -126,12 +127,14 @@ extension AccountService {
         try await limiter.check(codeAddressRule, client, now: now)
         try await limiter.check(codeAccountRule, email, now: now)
         let invalid = PlazaError(
-            .badRequest, .invalidCode, "The code is wrong or has expired.", detail: "Ask for a new code if this one is older than \(codeMinutes) minutes.",
+            .badRequest, .invalidCode, "The code is wrong or has expired.",
+            detail: "Ask for a new code if this one is older than \(codeMinutes) minutes.",
             errors: [FieldError(field: "code", message: "The code is wrong or has expired.")])
         let (accounts, codes, secrets, limits) = (accounts, codes, secrets, limits)
         let user: UserRecord? = try await database.transaction { db in
             // A code to verify a new address was sent to that address, which the account does not have yet.
-            let holder = purpose == .verifyEmail ? try await codes.holder(email: email, purpose: purpose, codeHash: secrets.hash(code), now: now, on: db) : nil
+            let holder =
+                purpose == .verifyEmail ? try await codes.holder(email: email, purpose: purpose, codeHash: secrets.hash(code), now: now, on: db) : nil
             var found = if let holder { try await accounts.user(id: holder, on: db) } else { UserRecord?.none }
             if found == nil { found = try await accounts.user(email: email, on: db) }
             guard let user = found else { return nil }

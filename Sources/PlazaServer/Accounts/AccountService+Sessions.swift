@@ -12,14 +12,19 @@ extension AccountService {
     /// device the account signed in on before (`deviceToken`, OWASP's device cookie) is not slowed by others' failures:
     /// it has a failure count of its own, and past the limit its token stops counting as known. Returns the user and a
     /// device token for the next log-in.
-    func checkCredentials(login raw: String, password: String, client: String, deviceToken: String? = nil, now: Date = Date()) async throws
+    func checkCredentials(
+        login raw: String, password: String, client: String, deviceToken: String? = nil, now: Date = Date()
+    ) async throws
         -> (user: UserRecord, deviceToken: String)
     {
         let login = raw.trimmingCharacters(in: .whitespaces).lowercased()
         guard !login.isEmpty, !password.isEmpty else {
             throw PlazaError.validation(
-                [FieldError(field: "login", message: "Enter your e-mail or username."), FieldError(field: "password", message: "Enter your password.")]
-                    .filter { ($0.field == "login" && login.isEmpty) || ($0.field == "password" && password.isEmpty) })
+                [
+                    FieldError(field: "login", message: "Enter your e-mail or username."),
+                    FieldError(field: "password", message: "Enter your password."),
+                ]
+                .filter { ($0.field == "login" && login.isEmpty) || ($0.field == "password" && password.isEmpty) })
         }
         try await limiter.check(loginAddressRule, client, now: now)
         let user = try await accounts.user(login: login, on: database.sql)
@@ -34,7 +39,11 @@ extension AccountService {
         // that worked only for a free address would tell the two apart.
         guard try await passwords.verify(password, hash: user?.passwordHash), let user, user.emailVerified else {
             try await limiter.record(loginAddressRule, client, now: now)
-            if let device { try await limiter.record(loginDeviceRule, device, now: now) } else { try await limiter.record(loginAccountRule, subject, now: now) }
+            if let device {
+                try await limiter.record(loginDeviceRule, device, now: now)
+            } else {
+                try await limiter.record(loginAccountRule, subject, now: now)
+            }
             throw PlazaError.invalidCredentials
         }
         if let device { try await limiter.reset(loginDeviceRule, device) } else { try await limiter.reset(loginAccountRule, subject) }
@@ -66,7 +75,8 @@ extension AccountService {
         let refresh = Secrets.randomToken()
         let (sessions, secrets, lifetime) = (sessions, secrets, limits.sessionLifetime)
         let sessionID = try await database.transaction { db in
-            let id = try await sessions.create(userID: user.id, kind: .api, device: device, now: now, expires: now.addingTimeInterval(lifetime), on: db)
+            let id = try await sessions.create(
+                userID: user.id, kind: .api, device: device, now: now, expires: now.addingTimeInterval(lifetime), on: db)
             try await sessions.addRefreshToken(hash: secrets.hash(refresh), sessionID: id, now: now, on: db)
             return id
         }
@@ -76,7 +86,9 @@ extension AccountService {
     }
 
     /// Web log-in: a cookie session. Returns the session cookie's value and the device cookie's.
-    func webLogin(login: String, password: String, client: String, userAgent: String?, deviceToken: String?, now: Date = Date()) async throws
+    func webLogin(
+        login: String, password: String, client: String, userAgent: String?, deviceToken: String?, now: Date = Date()
+    ) async throws
         -> (session: String, device: String)
     {
         let (user, device) = try await checkCredentials(login: login, password: password, client: client, deviceToken: deviceToken, now: now)

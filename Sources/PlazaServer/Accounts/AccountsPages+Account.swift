@@ -101,7 +101,8 @@ extension AccountsPages {
         do {
             _ = try await accounts.updateProfile(context.identity, update)
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderAccount(context: context, profile: FormState(form, names: ["displayName", "birthDate"], error: error), status: error.status)
+            return try await renderAccount(
+                context: context, profile: FormState(form, names: ["displayName", "birthDate"], error: error), status: error.status)
         }
         return PageRenderer.seeOther("/account?notice=profile")
     }
@@ -113,7 +114,8 @@ extension AccountsPages {
                 context.identity, ChangePasswordRequest(currentPassword: form["currentPassword"], newPassword: form["newPassword"]),
                 client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderAccount(context: context, password: FormState(form, names: ["currentPassword", "newPassword"], error: error), status: error.status)
+            return try await renderAccount(
+                context: context, password: FormState(form, names: ["currentPassword", "newPassword"], error: error), status: error.status)
         }
         return PageRenderer.seeOther("/account?notice=password")
     }
@@ -121,9 +123,11 @@ extension AccountsPages {
     @Sendable func changeEmail(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         do {
-            _ = try await accounts.changeEmail(context.identity, ChangeEmailRequest(email: form["email"], password: form["password"]), client: context.clientAddress)
+            _ = try await accounts.changeEmail(
+                context.identity, ChangeEmailRequest(email: form["email"], password: form["password"]), client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderAccount(context: context, email: FormState(form, names: ["email", "password"], error: error), status: error.status)
+            return try await renderAccount(
+                context: context, email: FormState(form, names: ["email", "password"], error: error), status: error.status)
         }
         return PageRenderer.seeOther("/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(form["email"])))&notice=sent")
     }

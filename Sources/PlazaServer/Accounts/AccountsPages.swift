@@ -81,7 +81,8 @@ struct AccountsPages: Sendable {
     @Sendable func signupForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         renderer.render(
             "accounts/signup",
-            SignupPage(shell: Shell(title: "Sign up", context: context), form: FormState(names: Self.signupFields), merchant: false, student: false,
+            SignupPage(
+                shell: Shell(title: "Sign up", context: context), form: FormState(names: Self.signupFields), merchant: false, student: false,
                 genders: Self.genderOptions(selected: nil)))
     }
 
@@ -124,9 +125,11 @@ struct AccountsPages: Sendable {
     @Sendable func verify(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         do {
-            _ = try await accounts.verifyEmail(VerifyEmailRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces)), client: context.clientAddress)
+            _ = try await accounts.verifyEmail(
+                VerifyEmailRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces)), client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            let page = CodePage(shell: Shell(title: "Verify your e-mail", context: context), form: FormState(form, names: ["email", "code"], error: error))
+            let page = CodePage(
+                shell: Shell(title: "Verify your e-mail", context: context), form: FormState(form, names: ["email", "code"], error: error))
             return renderer.render("accounts/verify-email", page, status: error.status)
         }
         return PageRenderer.seeOther(context.identity == nil ? "/login?notice=verified" : "/account?notice=verified")
@@ -138,7 +141,8 @@ struct AccountsPages: Sendable {
         do {
             try await accounts.resendCode(email: form["email"], client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            let page = CodePage(shell: Shell(title: "Verify your e-mail", context: context), form: FormState(form, names: ["email", "code"], error: error))
+            let page = CodePage(
+                shell: Shell(title: "Verify your e-mail", context: context), form: FormState(form, names: ["email", "code"], error: error))
             return renderer.render("accounts/verify-email", page, status: error.status)
         }
         return PageRenderer.seeOther("/verify-email?email=\(Self.escape(form["email"]))&notice=sent")
@@ -156,7 +160,8 @@ struct AccountsPages: Sendable {
     @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let next = Self.safeNext(request.uri.queryParameters.get("next"))
         if context.identity != nil { return PageRenderer.seeOther(next) }
-        let page = LoginPage(shell: Shell(title: "Log in", context: context, notice: notice(request)), form: FormState(names: ["login", "password"]), next: next)
+        let page = LoginPage(
+            shell: Shell(title: "Log in", context: context, notice: notice(request)), form: FormState(names: ["login", "password"]), next: next)
         return renderer.render("accounts/login", page)
     }
 
@@ -170,7 +175,8 @@ struct AccountsPages: Sendable {
                 login: form["login"], password: form["password"], client: context.clientAddress, userAgent: request.headers[.userAgent],
                 deviceToken: request.cookies[WebCookies.device]?.value)
         } catch let error as PlazaError where error.status.code < 500 {
-            let page = LoginPage(shell: Shell(title: "Log in", context: context), form: FormState(form, names: ["login", "password"], error: error), next: next)
+            let page = LoginPage(
+                shell: Shell(title: "Log in", context: context), form: FormState(form, names: ["login", "password"], error: error), next: next)
             var response = renderer.render("accounts/login", page, status: error.status)
             for field in error.headers { response.headers.append(field) }
             return response
@@ -193,7 +199,8 @@ struct AccountsPages: Sendable {
 
     /// Anyone: asks for the address to mail a reset code to.
     @Sendable func forgotForm(_ request: Request, context: AppRequestContext) async throws -> Response {
-        renderer.render("accounts/forgot-password", CodePage(shell: Shell(title: "Forgot your password?", context: context), form: FormState(names: ["email"])))
+        renderer.render(
+            "accounts/forgot-password", CodePage(shell: Shell(title: "Forgot your password?", context: context), form: FormState(names: ["email"])))
     }
 
     /// Anyone: mails a reset code when the address has an account (the same answer either way).
@@ -225,7 +232,8 @@ struct AccountsPages: Sendable {
                 client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
             let page = CodePage(
-                shell: Shell(title: "Choose a new password", context: context), form: FormState(form, names: ["email", "code", "newPassword"], error: error))
+                shell: Shell(title: "Choose a new password", context: context),
+                form: FormState(form, names: ["email", "code", "newPassword"], error: error))
             return renderer.render("accounts/reset-password", page, status: error.status)
         }
         var response = PageRenderer.seeOther("/login?notice=reset")

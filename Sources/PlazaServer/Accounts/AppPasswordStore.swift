@@ -17,7 +17,8 @@ struct AppPasswordStore: Sendable {
             .map { row in
                 AppPassword(
                     id: try row.decode(column: "id", as: UUID.self), name: try row.decode(column: "name", as: String.self),
-                    createdAt: try row.decode(column: "created_at", as: Date.self), lastUsedAt: try row.decode(column: "last_used_at", as: Date?.self))
+                    createdAt: try row.decode(column: "created_at", as: Date.self), lastUsedAt: try row.decode(column: "last_used_at", as: Date?.self)
+                )
             }
     }
 

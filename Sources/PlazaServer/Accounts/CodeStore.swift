@@ -36,9 +36,10 @@ struct CodeStore: Sendable {
 
     /// Checks a code. A wrong guess counts against the code; after `maxAttempts` it is dead.
     func consume(userID: UUID, purpose: Purpose, codeHash: String, maxAttempts: Int, now: Date, on db: any SQLDatabase) async throws -> Outcome {
-        guard let row = try await db.select().columns("id", "email", "code_hash", "attempts", "expires_at").from("email_codes")
-            .where("user_id", .equal, userID).where("purpose", .equal, purpose.rawValue).where("consumed_at", .is, SQLLiteral.null)
-            .first()
+        guard
+            let row = try await db.select().columns("id", "email", "code_hash", "attempts", "expires_at").from("email_codes")
+                .where("user_id", .equal, userID).where("purpose", .equal, purpose.rawValue).where("consumed_at", .is, SQLLiteral.null)
+                .first()
         else { return .invalid }
         let id = try row.decode(column: "id", as: UUID.self)
         guard try row.decode(column: "attempts", as: Int.self) < maxAttempts else { return .invalid }

@@ -5,7 +5,9 @@ extension PlazaServices {
     /// Creates a verified account directly (`plaza admin create`, demo data, benchmarks). Existing ones are left alone.
     /// Returns false when the username or e-mail was taken.
     @discardableResult
-    public func createAccount(email: String, username: String, displayName: String, password: String, role: Role, checkPolicy: Bool = true)
+    public func createAccount(
+        email: String, username: String, displayName: String, password: String, role: Role, checkPolicy: Bool = true
+    )
         async throws -> Bool
     {
         let email = AccountRules.normalizedEmail(email)

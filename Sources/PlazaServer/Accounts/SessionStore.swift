@@ -43,11 +43,16 @@ package struct SessionStore: Sendable {
     /// Marks the token used, once: of two concurrent refreshes with one token, one wins and the other
     /// is treated as re-use. Call inside a transaction, then add the new token.
     func rotate(hash: String, now: Date, lifetime: TimeInterval, on db: any SQLDatabase) async throws -> Rotation {
-        guard let row = try await db.select().columns(
+        guard
+            let row = try await db.select().columns(
                 SQLColumn("session_id", table: "t"), SQLColumn("used_at", table: "t"), SQLColumn("user_id", table: "s"),
-                SQLColumn("revoked_at", table: "s"), SQLColumn("expires_at", table: "s"))
+                SQLColumn("revoked_at", table: "s"), SQLColumn("expires_at", table: "s")
+            )
             .from(SQLAlias(SQLIdentifier("refresh_tokens"), as: SQLIdentifier("t")))
-            .join(SQLAlias(SQLIdentifier("sessions"), as: SQLIdentifier("s")), on: SQLColumn("session_id", table: "t"), .equal, SQLColumn("id", table: "s"))
+            .join(
+                SQLAlias(SQLIdentifier("sessions"), as: SQLIdentifier("s")), on: SQLColumn("session_id", table: "t"), .equal,
+                SQLColumn("id", table: "s")
+            )
             .where(SQLColumn("token_hash", table: "t"), .equal, SQLBind(hash))
             .first()
         else { return .refused }
@@ -89,11 +94,16 @@ package struct SessionStore: Sendable {
         if let prepared = db.prepared {
             var found: [UUID: LiveSession] = [:]
             for row in try await prepared.run(LiveSessions(ids: ids, now: now)) {
-                let (session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender, student, createdAt, updatedAt, lastSeenAt) =
+                let (
+                    session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender, student, createdAt, updatedAt,
+                    lastSeenAt
+                ) =
                     try row.decode((UUID, UUID, String, String, String, String, String, Bool, String?, String?, Bool, Date, Date, Date).self)
                 var user = UserRecord(
-                    id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash, role: Role(rawValue: role) ?? .customer,
-                    emailVerified: emailVerified, birthDate: birthDate, gender: gender.flatMap(Gender.init(rawValue:)), student: student, now: createdAt)
+                    id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash,
+                    role: Role(rawValue: role) ?? .customer,
+                    emailVerified: emailVerified, birthDate: birthDate, gender: gender.flatMap(Gender.init(rawValue:)), student: student,
+                    now: createdAt)
                 user.updatedAt = updatedAt
                 found[session] = LiveSession(user: user, lastSeenAt: lastSeenAt)
             }

@@ -26,11 +26,13 @@ public func buildApplication(
     }
     var app = Application(
         router: router,
-        server: guardedServer(router, network, upgradeCheck: { [accounts = services.accounts] head in
-            // A WebSocket upgrade with a bearer token: the token must hold (the cookie and first-message ways send none).
-            guard let header = head.headers.first(name: "authorization"), header.lowercased().hasPrefix("bearer ") else { return true }
-            return ((try? await accounts.identity(bearer: String(header.dropFirst(7)))) ?? nil) != nil
-        }),
+        server: guardedServer(
+            router, network,
+            upgradeCheck: { [accounts = services.accounts] head in
+                // A WebSocket upgrade with a bearer token: the token must hold (the cookie and first-message ways send none).
+                guard let header = head.headers.first(name: "authorization"), header.lowercased().hasPrefix("bearer ") else { return true }
+                return ((try? await accounts.identity(bearer: String(header.dropFirst(7)))) ?? nil) != nil
+            }),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "Plaza",
             availableConnectionsDelegate: MaximumAvailableConnections(network.maxConnections)),
@@ -52,7 +54,9 @@ public func buildApplication(
 
 /// HTTP/1 with WebSocket upgrades, every connection held to `network`'s deadlines and caps (see `ConnectionGuard`).
 /// Upgrade requests go through the same router, so `GET /v1/events` decides (see `EventsAPI`).
-func guardedServer(_ router: Router<AppRequestContext>, _ network: NetworkConfiguration, upgradeCheck: ConnectionGuard.UpgradeCheck? = nil)
+func guardedServer(
+    _ router: Router<AppRequestContext>, _ network: NetworkConfiguration, upgradeCheck: ConnectionGuard.UpgradeCheck? = nil
+)
     -> HTTPServerBuilder
 {
     let webSocketResponder = router.buildResponder()
@@ -62,7 +66,8 @@ func guardedServer(_ router: Router<AppRequestContext>, _ network: NetworkConfig
     let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
         http1: .init(
             idleTimeout: timeouts.idle,
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: network.maxHeaderBytes, maxHeaderListSize: network.maxHeaderBytes, maxHeaderFieldCount: 200)),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: network.maxHeaderBytes, maxHeaderListSize: network.maxHeaderBytes, maxHeaderFieldCount: 200)),
         ws: .init(autoPing: .enabled(timePeriod: .seconds(30))))
     let counts = ConnectionCounts()
     return HTTPServerBuilder { responder in

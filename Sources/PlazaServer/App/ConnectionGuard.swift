@@ -150,7 +150,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
         deadline?.cancel()
         deadline = nil
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: ["connection": "close", "content-length": "0"]))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: ["connection": "close", "content-length": "0"]))),
+            promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 

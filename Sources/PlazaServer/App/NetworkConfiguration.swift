@@ -28,13 +28,17 @@ public struct NetworkConfiguration: Sendable {
     mutating func read(_ value: (String) -> String?, fail: (String, String) -> Void) {
         func seconds(_ key: String, _ range: ClosedRange<TimeInterval>, into target: inout TimeInterval) {
             guard let text = value(key) else { return }
-            if let parsed = PlazaConfiguration.parseDuration(text), range.contains(parsed) { target = parsed } else {
+            if let parsed = PlazaConfiguration.parseDuration(text), range.contains(parsed) {
+                target = parsed
+            } else {
                 fail(key, "must be a duration from \(Int(range.lowerBound))s to \(Int(range.upperBound))s such as 10s or 2m, not '\(text)'")
             }
         }
         func count(_ key: String, _ range: ClosedRange<Int>, into target: inout Int) {
             guard let text = value(key) else { return }
-            if let parsed = Int(text), range.contains(parsed) { target = parsed } else {
+            if let parsed = Int(text), range.contains(parsed) {
+                target = parsed
+            } else {
                 fail(key, "must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
             }
         }
@@ -45,7 +49,9 @@ public struct NetworkConfiguration: Sendable {
         count("PLAZA_MAX_CONNECTIONS", 16...1_000_000, into: &maxConnections)
         count("PLAZA_MAX_CONNECTIONS_PER_CLIENT", 1...1_000_000, into: &maxConnectionsPerClient)
         if let text = value("PLAZA_TRUSTED_PROXIES") {
-            if let parsed = TrustedProxies(parsing: text) { trustedProxies = parsed } else {
+            if let parsed = TrustedProxies(parsing: text) {
+                trustedProxies = parsed
+            } else {
                 fail("PLAZA_TRUSTED_PROXIES", "must be addresses or CIDR ranges separated by commas, such as 10.0.0.0/8,::1, not '\(text)'")
             }
         }
@@ -53,7 +59,9 @@ public struct NetworkConfiguration: Sendable {
             if token.utf8.count >= 16 { metricsToken = token } else { fail("PLAZA_METRICS_TOKEN", "must be at least 16 characters long") }
         }
         if let text = value("PLAZA_METRICS_PORT") {
-            if let port = Int(text), (1...65535).contains(port) { metricsPort = port } else {
+            if let port = Int(text), (1...65535).contains(port) {
+                metricsPort = port
+            } else {
                 fail("PLAZA_METRICS_PORT", "must be a port number from 1 to 65535, not '\(text)'")
             }
         }

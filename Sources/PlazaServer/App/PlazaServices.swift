@@ -77,7 +77,8 @@ public final class PlazaServices: Sendable {
         var accounts = AccountService(
             database: database, secrets: secrets,
             tokens: await AccessTokens(secretKey: secretKey, lifetime: configuration.limits.accessTokenLifetime),
-            passwords: try await PasswordHasher(cost: configuration.bcryptCost), limiter: limiter, idempotency: idempotency, limits: configuration.limits,
+            passwords: try await PasswordHasher(cost: configuration.bcryptCost), limiter: limiter, idempotency: idempotency,
+            limits: configuration.limits,
             baseURL: configuration.baseURL, mailQueued: { outbox.nudge() })
         let wallet = wallet
         // Nothing may be stranded: no account or business goes while it holds money or open charges, no business is
@@ -117,8 +118,10 @@ public final class PlazaServices: Sendable {
 
     /// Long-running work to run beside the server.
     var backgroundServices: [any Service] {
-        [DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
-         PlacesBackgroundService(places: places), WalletBackgroundService(wallet: wallet)] + (events.feed.service.map { [$0] } ?? [])
+        [
+            DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
+            PlacesBackgroundService(places: places), WalletBackgroundService(wallet: wallet),
+        ] + (events.feed.service.map { [$0] } ?? [])
     }
 }
 

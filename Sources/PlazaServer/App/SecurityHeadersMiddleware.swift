@@ -15,7 +15,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func contentSecurityPolicy(tileOrigin: String? = nil, formOrigins: [String] = []) -> String {
         let forms = (["'self'"] + formOrigins).joined(separator: " ")
-        return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:\(tileOrigin.map { " \($0)" } ?? ""); connect-src 'self'; "
+        return
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:\(tileOrigin.map { " \($0)" } ?? ""); connect-src 'self'; "
             + "font-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action \(forms); frame-ancestors 'none'"
     }
 

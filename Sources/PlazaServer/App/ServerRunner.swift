@@ -9,7 +9,9 @@ import UnixSignals
 /// What `plaza serve` and `plaza demo` do: configure logging and metrics once for the process, open the
 /// services, and run the server until SIGINT or SIGTERM.
 public enum ServerRunner {
-    public static func run(_ configuration: PlazaConfiguration, afterMigrations: @escaping @Sendable (PlazaServices) async throws -> Void = { _ in })
+    public static func run(
+        _ configuration: PlazaConfiguration, afterMigrations: @escaping @Sendable (PlazaServices) async throws -> Void = { _ in }
+    )
         async throws
     {
         let level = configuration.logLevel

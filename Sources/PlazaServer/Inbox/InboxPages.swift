@@ -54,7 +54,8 @@ struct InboxPages: Sendable {
         let label = page.unreadCount >= InboxPage.unreadLimit ? "\(InboxPage.unreadLimit)+ new" : "\(page.unreadCount) new"
         return List(
             csrf: context.csrfToken ?? "", rows: page.items.map(Row.init), none: page.items.isEmpty, unread: page.unreadCount, unreadLabel: label,
-            marker: page.seenMarker, older: page.nextCursor.map { "/inbox?cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" })
+            marker: page.seenMarker,
+            older: page.nextCursor.map { "/inbox?cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" })
     }
 
     @Sendable func page(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -22,7 +22,10 @@ struct InboxService: Sendable {
                     return (rows, unread)
                 }
             }
-            return try await group.reduce(into: ([InboxRow](), 0)) { $0.0 += $1.0; $0.1 += $1.1 }
+            return try await group.reduce(into: ([InboxRow](), 0)) {
+                $0.0 += $1.0
+                $0.1 += $1.1
+            }
         }
         // The order the SQL used: time, then id as text (UUIDs sort alike as text and as PostgreSQL's uuid).
         let rows = found.sorted { ($0.time, $0.id.uuidString) > ($1.time, $1.id.uuidString) }

@@ -87,7 +87,8 @@ struct InboxStore: Sendable {
         let rows = try await query.orderBy(source.time, .descending).orderBy("id", .descending).limit(limit).all()
         return try rows.map { row in
             let unread = try row.decode(column: "unread", as: Int.self) != 0
-            return source == .moneyIn ? .activity(try ActivityRecord(row: row), unread: unread) : .charge(try ChargeRecord(row: row), source, unread: unread)
+            return source == .moneyIn
+                ? .activity(try ActivityRecord(row: row), unread: unread) : .charge(try ChargeRecord(row: row), source, unread: unread)
         }
     }
 
@@ -108,7 +109,8 @@ struct InboxStore: Sendable {
         let time: any SQLExpression = position?.storedTime ?? SQLBind(now)
         try await db.insert(into: "inbox_marks").columns("owner_id", "seen_until").values(SQLBind(owner), time)
             .onConflict(with: ["owner_id"]) {
-                $0.set(excludedValueOf: "seen_until").where(SQLColumn("seen_until", table: "inbox_marks"), .lessThan, SQLColumn("seen_until", table: "excluded"))
+                $0.set(excludedValueOf: "seen_until").where(
+                    SQLColumn("seen_until", table: "inbox_marks"), .lessThan, SQLColumn("seen_until", table: "excluded"))
             }
             .run()
     }

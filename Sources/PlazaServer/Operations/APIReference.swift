@@ -72,7 +72,9 @@ struct APIReference: Sendable {
                 let body = ((op["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any]
                 let ref = (body?["schema"] as? [String: Any])?["$ref"] as? String
                 let responses = (op["responses"] as? [String: Any] ?? [:]).keys.sorted().map { status in
-                    Reply(status: status, description: ((op["responses"] as? [String: Any])?[status] as? [String: Any])?["description"] as? String ?? "")
+                    Reply(
+                        status: status, description: ((op["responses"] as? [String: Any])?[status] as? [String: Any])?["description"] as? String ?? ""
+                    )
                 }
                 let secured = (op["security"] as? [Any]).map { !$0.isEmpty } ?? (spec["security"] != nil)
                 byTag[tag, default: []].append(
@@ -91,7 +93,8 @@ struct APIReference: Sendable {
 
     /// Anyone: the API reference.
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let page = Page(shell: Shell(title: "API reference", context: context), title: title, version: version, description: description, groups: groups)
+        let page = Page(
+            shell: Shell(title: "API reference", context: context), title: title, version: version, description: description, groups: groups)
         return renderer.render("docs/api", page)
     }
 }

@@ -52,10 +52,11 @@ struct BusinessStore: Sendable {
         let member = SQLBinaryExpression(
             SQLBinaryExpression(SQLColumn("business_id", table: "m"), .equal, SQLColumn("id", table: "b")), .and,
             SQLBinaryExpression(SQLColumn("user_id", table: "m"), .equal, SQLBind(user)))
-        guard let row = try await db.select().columns(Self.columns.map { SQLColumn($0, table: "b") }).column(SQLColumn("role", table: "m"))
-            .from(SQLAlias(SQLIdentifier("businesses"), as: SQLIdentifier("b")))
-            .join(SQLAlias(SQLIdentifier("business_members"), as: SQLIdentifier("m")), method: SQLJoinMethod.left, on: member)
-            .where(SQLColumn("id", table: "b"), .equal, SQLBind(id)).first()
+        guard
+            let row = try await db.select().columns(Self.columns.map { SQLColumn($0, table: "b") }).column(SQLColumn("role", table: "m"))
+                .from(SQLAlias(SQLIdentifier("businesses"), as: SQLIdentifier("b")))
+                .join(SQLAlias(SQLIdentifier("business_members"), as: SQLIdentifier("m")), method: SQLJoinMethod.left, on: member)
+                .where(SQLColumn("id", table: "b"), .equal, SQLBind(id)).first()
         else { return nil }
         return (try BusinessRecord(row: row), try row.decode(column: "role", as: String?.self).flatMap(BusinessRole.init(rawValue:)))
     }
@@ -80,7 +81,9 @@ struct BusinessStore: Sendable {
     func search(text: String?, category: BusinessCategory?, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [BusinessRecord] {
         var query = db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses")
         if let text, !text.isEmpty {
-            let pattern = "%" + text.lowercased().replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            let pattern =
+                "%"
+                + text.lowercased().replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
             // LIKE differs between the engines in case and escapes: both sides lower-cased, one explicit escape.
             query = query.where(SQLQueryString("lower(name) LIKE \(bind: pattern) ESCAPE '\\'"))
@@ -167,7 +170,9 @@ struct BusinessStore: Sendable {
         let rows = try await db.select().columns("business_id", "user_id").from("business_members")
             .where("business_id", .in, SQLBind.group(businesses)).all()
         var result: [UUID: [UUID]] = [:]
-        for row in rows { result[try row.decode(column: "business_id", as: UUID.self), default: []].append(try row.decode(column: "user_id", as: UUID.self)) }
+        for row in rows {
+            result[try row.decode(column: "business_id", as: UUID.self), default: []].append(try row.decode(column: "user_id", as: UUID.self))
+        }
         return result
     }
 
@@ -219,7 +224,8 @@ struct BusinessStore: Sendable {
 
     /// Every location, for the in-memory catalog.
     func allLocations(on db: any SQLDatabase) async throws -> [BusinessLocation] {
-        try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations").orderBy("created_at").orderBy("id").all()
+        try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations").orderBy("created_at").orderBy("id")
+            .all()
             .map(Self.location(row:))
     }
 

@@ -161,7 +161,8 @@ package final class LiveIndex: Sendable {
                 guard spot.countable, spot.hasStays, spot.recordedAt >= freshSince, key != excluded, let position = state.details[Int(spot.slot)],
                     let stay = position.stays.first(where: { $0.locationId == location })
                 else { return }
-                found.append(PresentCustomer(username: position.username, displayName: position.displayName, locationId: location, since: stay.enteredAt))
+                found.append(
+                    PresentCustomer(username: position.username, displayName: position.displayName, locationId: location, since: stay.enteredAt))
             }
             return found
         }
@@ -194,7 +195,8 @@ package final class LiveIndex: Sendable {
         state.slotOf[position.userId] = slot
         state.details[Int(slot)] = position
         let spot = Spot(
-            slot: slot, recordedAt: position.recordedAt, countable: position.level != .off && position.zoneId == nil, hasStays: !position.stays.isEmpty)
+            slot: slot, recordedAt: position.recordedAt, countable: position.level != .off && position.zoneId == nil,
+            hasStays: !position.stays.isEmpty)
         state.positions.upsert(position.userId, at: position.coordinate, value: spot)
         if let published = position.published, position.level == .map {
             state.dots.upsert(position.userId, at: published, value: ())

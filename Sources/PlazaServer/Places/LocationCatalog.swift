@@ -94,7 +94,9 @@ final class LocationCatalog: Sendable {
     /// Locations within `radius` of `point`, nearest first.
     func near(_ point: Coordinate, radius: Double) -> [(entry: CatalogEntry, distance: Double)] {
         state.read { state in
-            state.grid.within(radius, of: point).map { ($0.entry.value, $0.distance) }.sorted { ($0.1, $0.0.location.id.uuidString) < ($1.1, $1.0.location.id.uuidString) }
+            state.grid.within(radius, of: point).map { ($0.entry.value, $0.distance) }.sorted {
+                ($0.1, $0.0.location.id.uuidString) < ($1.1, $1.0.location.id.uuidString)
+            }
         }
     }
 

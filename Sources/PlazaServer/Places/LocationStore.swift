@@ -34,7 +34,9 @@ struct LocationStore: Sendable {
     func setSharing(user: UUID, _ sharing: LocationSharing, now: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "location_settings").columns("user_id", "level", "zone_display", "updated_at")
             .values(SQLBind(user), SQLBind(sharing.level.rawValue), SQLBind((sharing.zoneDisplay ?? .decoy).rawValue), SQLBind(now))
-            .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "level").set(excludedValueOf: "zone_display").set(excludedValueOf: "updated_at") }
+            .onConflict(with: ["user_id"]) {
+                $0.set(excludedValueOf: "level").set(excludedValueOf: "zone_display").set(excludedValueOf: "updated_at")
+            }
             .run()
     }
 
@@ -47,7 +49,9 @@ struct LocationStore: Sendable {
 
     // MARK: Zones
 
-    private static let zoneColumns = ["id", "user_id", "name", "latitude", "longitude", "radius_meters", "decoy_latitude", "decoy_longitude", "created_at"]
+    private static let zoneColumns = [
+        "id", "user_id", "name", "latitude", "longitude", "radius_meters", "decoy_latitude", "decoy_longitude", "created_at",
+    ]
 
     func zones(user: UUID, on db: any SQLDatabase) async throws -> [ZoneRecord] {
         try await db.select().columns(Self.zoneColumns.map { SQLIdentifier($0) }).from("private_zones").where("user_id", .equal, user)
@@ -77,10 +81,12 @@ struct LocationStore: Sendable {
         ZoneRecord(
             id: try row.decode(column: "id", as: UUID.self), userId: try row.decode(column: "user_id", as: UUID.self),
             name: try row.decode(column: "name", as: String.self),
-            center: Coordinate(latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
+            center: Coordinate(
+                latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
             radiusMeters: try row.decode(column: "radius_meters", as: Int.self),
             decoy: Coordinate(
-                latitude: try row.decode(column: "decoy_latitude", as: Double.self), longitude: try row.decode(column: "decoy_longitude", as: Double.self)),
+                latitude: try row.decode(column: "decoy_latitude", as: Double.self),
+                longitude: try row.decode(column: "decoy_longitude", as: Double.self)),
             createdAt: try row.decode(column: "created_at", as: Date.self))
     }
 
@@ -94,7 +100,8 @@ struct LocationStore: Sendable {
             var insert = db.insert(into: "location_points").columns("user_id", "recorded_at", "latitude", "longitude", "accuracy", "zone_id")
             for (point, zone) in chunk {
                 insert = insert.values(
-                    SQLBind(user), SQLBind(point.recordedAt), SQLBind(point.latitude), SQLBind(point.longitude), SQLBind(point.accuracy), SQLBind(zone))
+                    SQLBind(user), SQLBind(point.recordedAt), SQLBind(point.latitude), SQLBind(point.longitude), SQLBind(point.accuracy),
+                    SQLBind(zone))
             }
             inserted += try await insert.ignoringConflicts(with: ["user_id", "recorded_at"]).returning("recorded_at").all().count
         }
@@ -108,7 +115,10 @@ struct LocationStore: Sendable {
             SQLColumn("accuracy", table: "p"), SQLAlias(SQLColumn("name", table: "z"), as: SQLIdentifier("zone_name"))
         )
         .from(SQLAlias(SQLIdentifier("location_points"), as: SQLIdentifier("p")))
-        .join(SQLAlias(SQLIdentifier("private_zones"), as: SQLIdentifier("z")), method: SQLJoinMethod.left, on: SQLColumn("zone_id", table: "p"), .equal, SQLColumn("id", table: "z"))
+        .join(
+            SQLAlias(SQLIdentifier("private_zones"), as: SQLIdentifier("z")), method: SQLJoinMethod.left, on: SQLColumn("zone_id", table: "p"),
+            .equal, SQLColumn("id", table: "z")
+        )
         .where(SQLColumn("user_id", table: "p"), .equal, SQLBind(user))
         .where(SQLColumn("recorded_at", table: "p"), .greaterThanOrEqual, SQLBind(from))
         .where(SQLColumn("recorded_at", table: "p"), .lessThan, SQLBind(to))
@@ -145,18 +155,22 @@ struct LocationStore: Sendable {
     // MARK: Newest position
 
     func livePosition(user: UUID, on db: any SQLDatabase) async throws -> (coordinate: Coordinate, recordedAt: Date, zone: UUID?)? {
-        guard let row = try await db.select().columns("latitude", "longitude", "recorded_at", "zone_id").from("live_positions")
-            .where("user_id", .equal, user).first()
+        guard
+            let row = try await db.select().columns("latitude", "longitude", "recorded_at", "zone_id").from("live_positions")
+                .where("user_id", .equal, user).first()
         else { return nil }
         return (
-            Coordinate(latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
+            Coordinate(
+                latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
             try row.decode(column: "recorded_at", as: Date.self), try row.decode(column: "zone_id", as: UUID?.self)
         )
     }
 
     func setLivePosition(user: UUID, point: LocationPoint, zone: UUID?, on db: any SQLDatabase) async throws {
         try await db.insert(into: "live_positions").columns("user_id", "latitude", "longitude", "accuracy", "zone_id", "recorded_at")
-            .values(SQLBind(user), SQLBind(point.latitude), SQLBind(point.longitude), SQLBind(point.accuracy), SQLBind(zone), SQLBind(point.recordedAt))
+            .values(
+                SQLBind(user), SQLBind(point.latitude), SQLBind(point.longitude), SQLBind(point.accuracy), SQLBind(zone), SQLBind(point.recordedAt)
+            )
             .onConflict(with: ["user_id"]) {
                 $0.set(excludedValueOf: "latitude").set(excludedValueOf: "longitude").set(excludedValueOf: "accuracy")
                     .set(excludedValueOf: "zone_id").set(excludedValueOf: "recorded_at")
@@ -165,16 +179,22 @@ struct LocationStore: Sendable {
     }
 
     /// Every sharing user's newest position with their settings, fresher than `since`, for rebuilding the index.
-    func livePositions(since: Date, on db: any SQLDatabase) async throws
+    func livePositions(
+        since: Date, on db: any SQLDatabase
+    ) async throws
         -> [(user: UUID, username: String, displayName: String, coordinate: Coordinate, recordedAt: Date, zone: UUID?, sharing: LocationSharing)]
     {
         try await db.select().columns(
             SQLColumn("user_id", table: "p"), SQLColumn("latitude", table: "p"), SQLColumn("longitude", table: "p"),
-            SQLColumn("recorded_at", table: "p"), SQLColumn("zone_id", table: "p"), SQLColumn("level", table: "s"), SQLColumn("zone_display", table: "s"),
+            SQLColumn("recorded_at", table: "p"), SQLColumn("zone_id", table: "p"), SQLColumn("level", table: "s"),
+            SQLColumn("zone_display", table: "s"),
             SQLColumn("username", table: "u"), SQLColumn("display_name", table: "u")
         )
         .from(SQLAlias(SQLIdentifier("live_positions"), as: SQLIdentifier("p")))
-        .join(SQLAlias(SQLIdentifier("location_settings"), as: SQLIdentifier("s")), on: SQLColumn("user_id", table: "p"), .equal, SQLColumn("user_id", table: "s"))
+        .join(
+            SQLAlias(SQLIdentifier("location_settings"), as: SQLIdentifier("s")), on: SQLColumn("user_id", table: "p"), .equal,
+            SQLColumn("user_id", table: "s")
+        )
         .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("user_id", table: "p"), .equal, SQLColumn("id", table: "u"))
         .where(SQLColumn("level", table: "s"), .notEqual, SQLBind(SharingLevel.off.rawValue))
         .where(SQLColumn("recorded_at", table: "p"), .greaterThanOrEqual, SQLBind(since))
@@ -183,7 +203,8 @@ struct LocationStore: Sendable {
             (
                 try row.decode(column: "user_id", as: UUID.self), try row.decode(column: "username", as: String.self),
                 try row.decode(column: "display_name", as: String.self),
-                Coordinate(latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
+                Coordinate(
+                    latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
                 try row.decode(column: "recorded_at", as: Date.self), try row.decode(column: "zone_id", as: UUID?.self),
                 LocationSharing(
                     level: SharingLevel(rawValue: try row.decode(column: "level", as: String.self)) ?? .off,
@@ -196,7 +217,8 @@ struct LocationStore: Sendable {
     func decoy(zone: UUID, on db: any SQLDatabase) async throws -> Coordinate? {
         try await db.select().columns("decoy_latitude", "decoy_longitude").from("private_zones").where("id", .equal, zone).first().map { row in
             Coordinate(
-                latitude: try row.decode(column: "decoy_latitude", as: Double.self), longitude: try row.decode(column: "decoy_longitude", as: Double.self))
+                latitude: try row.decode(column: "decoy_latitude", as: Double.self),
+                longitude: try row.decode(column: "decoy_longitude", as: Double.self))
         }
     }
 }

@@ -49,7 +49,8 @@ struct PlacesAPI: Sendable {
         let query = request.uri.queryParameters
         return try .json(
             try await places.search(
-                text: query.get("q").map { String($0.prefix(100)) }, category: try Query.category(request.uri), limit: paging.limit, cursor: paging.cursor))
+                text: query.get("q").map { String($0.prefix(100)) }, category: try Query.category(request.uri), limit: paging.limit,
+                cursor: paging.cursor))
     }
 
     /// Anyone: one business with its locations.
@@ -114,7 +115,8 @@ struct PlacesAPI: Sendable {
 
     /// Owners and staff: who works for the business.
     @Sendable func members(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(Page(items: try await places.members(context.identity, business: try Query.id(context.parameters, "id", "business")), nextCursor: nil))
+        try .json(
+            Page(items: try await places.members(context.identity, business: try Query.id(context.parameters, "id", "business")), nextCursor: nil))
     }
 
     /// Owners: links an account by username, or changes its role.

@@ -106,7 +106,8 @@ extension PlacesPages {
                 request, id: entry.location.businessId, identity: context.identity, shell: Shell(title: "Business", context: context),
                 lineForm: FormState(form, names: ["minutes"], error: error), location: location, status: error.status)
         }
-        return PageRenderer.seeOther("/places/businesses/\(entry.location.businessId.uuidString.lowercased())?location=\(location.uuidString.lowercased())&notice=line")
+        return PageRenderer.seeOther(
+            "/places/businesses/\(entry.location.businessId.uuidString.lowercased())?location=\(location.uuidString.lowercased())&notice=line")
     }
 }
 

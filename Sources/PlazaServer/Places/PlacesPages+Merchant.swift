@@ -42,7 +42,9 @@ extension PlacesPages {
         try await renderMine(context: context, notice: notice(request))
     }
 
-    func renderMine(context: AuthenticatedContext, notice: String? = nil, form: FormState? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func renderMine(
+        context: AuthenticatedContext, notice: String? = nil, form: FormState? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let businesses = try await places.myBusinesses(context.identity)
         let page = MinePage(
             shell: Shell(title: "Your businesses", context: context, notice: notice),
@@ -51,7 +53,8 @@ extension PlacesPages {
                     id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized, role: $0.role?.rawValue ?? "",
                     owner: $0.role == .owner, locations: $0.locations.count)
             },
-            form: form ?? FormState(names: ["name", "category", "description"]), categories: Self.categoryOptions(selected: form?.fields["category"]?.value),
+            form: form ?? FormState(names: ["name", "category", "description"]),
+            categories: Self.categoryOptions(selected: form?.fields["category"]?.value),
             merchant: [.merchant, .admin].contains(context.identity.user.role))
         return renderer.render("places/mine", page, status: status)
     }
@@ -60,11 +63,14 @@ extension PlacesPages {
         let form = try await request.decodeForm(limit: limit)
         let business: Business
         do {
-            guard let category = BusinessCategory(rawValue: form["category"]) else { throw PlazaError.validation(field: "category", "Choose a category.") }
+            guard let category = BusinessCategory(rawValue: form["category"]) else {
+                throw PlazaError.validation(field: "category", "Choose a category.")
+            }
             business = try await places.createBusiness(
                 context.identity, CreateBusinessRequest(name: form["name"], category: category, description: form["description"]))
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderMine(context: context, form: FormState(form, names: ["name", "category", "description"], error: error), status: error.status)
+            return try await renderMine(
+                context: context, form: FormState(form, names: ["name", "category", "description"], error: error), status: error.status)
         }
         return PageRenderer.seeOther("/places/businesses/\(business.id.uuidString.lowercased())/edit?notice=business")
     }
@@ -125,14 +131,16 @@ extension PlacesPages {
             categories: Self.categoryOptions(selected: business.category.rawValue),
             locations: business.locations.map {
                 EditPage.LocationRow(
-                    id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), name: $0.name, address: $0.address, radius: $0.radiusMeters,
+                    id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), name: $0.name, address: $0.address,
+                    radius: $0.radiusMeters,
                     latitude: String(format: "%.6f", $0.latitude), longitude: String(format: "%.6f", $0.longitude),
                     hours: (Self.hours($0.openingHours) ?? "").replacingOccurrences(of: "–", with: "-"))
             },
             locationForm: locationForm ?? FormState(names: Self.locationFields).with("radiusMeters", String(PlacesRules.defaultLocationRadius)),
             members: members.map {
                 EditPage.MemberRow(
-                    businessId: id.uuidString.lowercased(), username: $0.username, displayName: $0.displayName, role: $0.role.rawValue, me: $0.username == context.identity.user.username)
+                    businessId: id.uuidString.lowercased(), username: $0.username, displayName: $0.displayName, role: $0.role.rawValue,
+                    me: $0.username == context.identity.user.username)
             },
             memberForm: memberForm ?? FormState(names: ["username"]), center: "\(center.latitude),\(center.longitude)")
         return renderer.render("places/edit", page, status: status)
@@ -168,7 +176,8 @@ extension PlacesPages {
                 throw PlazaError.validation(field: "openingHours", "Write them like Mon-Fri 07:00-19:00, Sat 08:00-14:00.")
             }
             let location = LocationRequest(
-                name: form["name"], address: form["address"], latitude: Double(decimal: form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
+                name: form["name"], address: form["address"],
+                latitude: Double(decimal: form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 longitude: Double(decimal: form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0, openingHours: hours)
             if let existing {
@@ -177,7 +186,8 @@ extension PlacesPages {
                 _ = try await places.addLocation(context.identity, business: id, location)
             }
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderEdit(context: context, locationForm: FormState(form, names: Self.locationFields, error: error), status: error.status)
+            return try await renderEdit(
+                context: context, locationForm: FormState(form, names: Self.locationFields, error: error), status: error.status)
         }
         return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=location")
     }
@@ -239,10 +249,12 @@ extension PlacesPages {
         let page = PresencePage(
             shell: Shell(title: "In \(business.name) now", context: context), id: id.uuidString.lowercased(), name: business.name,
             rows: customers.map {
-                PresencePage.Row(username: $0.username, displayName: $0.displayName, location: names[$0.locationId] ?? "", since: formatter.string(from: $0.since))
+                PresencePage.Row(
+                    username: $0.username, displayName: $0.displayName, location: names[$0.locationId] ?? "", since: formatter.string(from: $0.since))
             },
             locationsJSON: String(
-                decoding: try PlazaJSON.encoder().encode(Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id.uuidString.lowercased(), $0.name) })),
+                decoding: try PlazaJSON.encoder().encode(
+                    Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id.uuidString.lowercased(), $0.name) })),
                 as: UTF8.self), count: customers.count, empty: customers.isEmpty)
         return renderer.render("places/presence", page)
     }

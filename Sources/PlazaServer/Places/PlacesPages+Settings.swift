@@ -46,7 +46,12 @@ extension PlacesPages {
         let zones = try await places.zones(identity)
         let zonesJSON = String(
             decoding: try PlazaJSON.encoder().encode(
-                zones.map { ["name": JSONValue.string($0.name), "latitude": .number($0.latitude), "longitude": .number($0.longitude), "radiusMeters": .number(Double($0.radiusMeters))] }),
+                zones.map {
+                    [
+                        "name": JSONValue.string($0.name), "latitude": .number($0.latitude), "longitude": .number($0.longitude),
+                        "radiusMeters": .number(Double($0.radiusMeters)),
+                    ]
+                }),
             as: UTF8.self)
         let fallback = try await defaultCenter()
         let center = zones.first?.coordinate ?? fallback
@@ -62,7 +67,8 @@ extension PlacesPages {
                     id: $0.id.uuidString.lowercased(), name: $0.name, radius: $0.radiusMeters, latitude: String(format: "%.5f", $0.latitude),
                     longitude: String(format: "%.5f", $0.longitude))
             },
-            zonesJSON: zonesJSON, zoneForm: zoneForm ?? FormState(names: ["name", "latitude", "longitude", "radiusMeters"]).with("radiusMeters", "200"),
+            zonesJSON: zonesJSON,
+            zoneForm: zoneForm ?? FormState(names: ["name", "latitude", "longitude", "radiusMeters"]).with("radiusMeters", "200"),
             center: "\(center.latitude),\(center.longitude)",
             ownTracksURL: "\(configuration.baseURL)/v1/owntracks", retentionDays: Int(configuration.places.retention / 86_400))
         return renderer.render("places/settings", page, status: status)

@@ -86,7 +86,9 @@ struct PlacesPages: Sendable {
     /// Anyone: businesses near the browser's position (the page fills it in) or by name.
     @Sendable func nearby(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        let (q, latitude, longitude, category) = (query.get("q") ?? "", query.get("latitude") ?? "", query.get("longitude") ?? "", query.get("category") ?? "")
+        let (q, latitude, longitude, category) = (
+            query.get("q") ?? "", query.get("latitude") ?? "", query.get("longitude") ?? "", query.get("category") ?? ""
+        )
         var page = NearbyPage(
             shell: Shell(title: "Places near you", context: context), q: q, latitude: latitude, longitude: longitude,
             categories: Self.categoryOptions(selected: category), rows: [], searched: false)
@@ -96,7 +98,8 @@ struct PlacesPages: Sendable {
             var result: Page<BusinessSummary>?
             if !latitude.isEmpty || !longitude.isEmpty {
                 let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius, lenient: true) ?? 1_000
-                result = try await places.nearby(try Query.point(request.uri, lenient: true), radius: radius, category: kind, limit: paging.limit, cursor: paging.cursor)
+                result = try await places.nearby(
+                    try Query.point(request.uri, lenient: true), radius: radius, category: kind, limit: paging.limit, cursor: paging.cursor)
             } else if !q.isEmpty || kind != nil {
                 result = try await places.search(text: String(q.prefix(100)), category: kind, limit: paging.limit, cursor: paging.cursor)
             }
@@ -108,8 +111,11 @@ struct PlacesPages: Sendable {
                         distance: Self.distance($0.distanceMeters))
                 }
                 page.nextCursor = result.nextCursor
-                var items = [URLQueryItem(name: "q", value: q), URLQueryItem(name: "latitude", value: latitude), URLQueryItem(name: "longitude", value: longitude),
-                    URLQueryItem(name: "category", value: category), URLQueryItem(name: "cursor", value: result.nextCursor)]
+                var items = [
+                    URLQueryItem(name: "q", value: q), URLQueryItem(name: "latitude", value: latitude),
+                    URLQueryItem(name: "longitude", value: longitude),
+                    URLQueryItem(name: "category", value: category), URLQueryItem(name: "cursor", value: result.nextCursor),
+                ]
                 items.removeAll { ($0.value ?? "").isEmpty }
                 var components = URLComponents()
                 components.queryItems = items
@@ -135,7 +141,9 @@ struct PlacesPages: Sendable {
         let center = (try? Query.point(request.uri, lenient: true)) ?? fallback
         return renderer.render(
             "places/map",
-            MapPage(shell: Shell(title: "Map", context: context), center: "\(center.latitude),\(center.longitude)", tiles: configuration.places.mapTilesURL ?? ""))
+            MapPage(
+                shell: Shell(title: "Map", context: context), center: "\(center.latitude),\(center.longitude)",
+                tiles: configuration.places.mapTilesURL ?? ""))
     }
 
     /// The first business location, or the demo town's square.

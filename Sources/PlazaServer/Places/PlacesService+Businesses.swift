@@ -76,7 +76,9 @@ extension PlacesService {
         let records = try await businesses.search(text: text, category: category, limit: limit + 1, after: after, on: database.sql)
         let page = Array(records.prefix(limit))
         let locations = Dictionary(grouping: try await businesses.locations(businesses: page.map(\.id), on: database.sql), by: \.businessId)
-        let items = page.map { BusinessSummary(id: $0.id, name: $0.name, category: $0.category, location: locations[$0.id]?.first, distanceMeters: nil) }
+        let items = page.map {
+            BusinessSummary(id: $0.id, name: $0.name, category: $0.category, location: locations[$0.id]?.first, distanceMeters: nil)
+        }
         return Page(items: items, nextCursor: records.count > limit ? page.last.map { PlaceCursor.encode(id: $0.id) } : nil)
     }
 

@@ -28,7 +28,8 @@ extension PlacesService {
 
     /// People at the location now per the live index (sharing, outside zones, fresh).
     func presentCount(_ location: BusinessLocation, now: Date) -> Int {
-        index.presentCount(within: Double(location.radiusMeters), of: location.coordinate, freshSince: now.addingTimeInterval(-PlacesRules.presenceFreshness))
+        index.presentCount(
+            within: Double(location.radiusMeters), of: location.coordinate, freshSince: now.addingTimeInterval(-PlacesRules.presenceFreshness))
     }
 
     /// Accepts a line-wait report from someone at the location in the last 30 minutes, once per 15 minutes.
@@ -77,7 +78,9 @@ extension PlacesService {
     // MARK: Map
 
     /// Business locations (busy level, line wait) and published dots inside the box.
-    func map(south: Double, west: Double, north: Double, east: Double, now: Date = Date()) async throws
+    func map(
+        south: Double, west: Double, north: Double, east: Double, now: Date = Date()
+    ) async throws
         -> GeoJSONFeatureCollection<MapFeatureProperties>
     {
         try await prepare()
@@ -95,7 +98,8 @@ extension PlacesService {
                 coordinate: entry.location.coordinate,
                 properties: MapFeatureProperties(
                     kind: "business", businessId: entry.location.businessId, locationId: entry.location.id, name: entry.businessName,
-                    category: entry.category, busyNow: table.live(count: presentCount(entry.location, now: now), at: now).level, lineWaitMinutes: wait))
+                    category: entry.category, busyNow: table.live(count: presentCount(entry.location, now: now), at: now).level, lineWaitMinutes: wait
+                ))
         }
         let dots = index.dots(
             south: south, west: west, north: north, east: east, freshSince: now.addingTimeInterval(-PlacesRules.presenceFreshness), limit: 2_000)
@@ -131,7 +135,8 @@ package struct PopularTimesTable {
                 hours: (0..<24).map { hour in
                     let total = totals[weekday - 1][hour]
                     let enough = total >= PlacesRules.minimumCount && people[weekday * 24 + hour, default: 0] >= PlacesRules.minimumCount
-                    return PopularHour(hour: hour, averageVisits: enough ? (Double(total) / Double(weeks) * 10).rounded() / 10 : nil, enoughData: enough)
+                    return PopularHour(
+                        hour: hour, averageVisits: enough ? (Double(total) / Double(weeks) * 10).rounded() / 10 : nil, enoughData: enough)
                 })
         }
     }

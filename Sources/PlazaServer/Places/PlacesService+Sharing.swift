@@ -40,7 +40,10 @@ extension PlacesService {
     private func republish(_ user: UserRecord, sharing: LocationSharing, on db: any SQLDatabase) async throws -> [FeedMessage] {
         guard let live = try await locations.livePosition(user: user.id, on: db) else { return [] }
         let open = try await stays.openStays(user: user.id, on: db)
-        return [.position(try await livePosition(user: user, live.coordinate, at: live.recordedAt, zone: live.zone, sharing: sharing, stays: open, on: db))]
+        return [
+            .position(
+                try await livePosition(user: user, live.coordinate, at: live.recordedAt, zone: live.zone, sharing: sharing, stays: open, on: db))
+        ]
     }
 
     /// Stores recorded points. Points inside a private zone keep only the zone; points newer than the newest
@@ -58,13 +61,16 @@ extension PlacesService {
             let zones = try await locations.zones(user: user.id, on: db)
             let placed: [(point: LocationPoint, zone: ZoneRecord?)] = upload.points.map { point in
                 guard let zone = zones.first(where: { $0.contains(point.coordinate) }) else { return (point, nil) }
-                return (LocationPoint(latitude: zone.center.latitude, longitude: zone.center.longitude, accuracy: nil, recordedAt: point.recordedAt), zone)
+                return (
+                    LocationPoint(latitude: zone.center.latitude, longitude: zone.center.longitude, accuracy: nil, recordedAt: point.recordedAt), zone
+                )
             }
             let accepted = try await locations.insertPoints(user: user.id, placed.map { ($0.point, $0.zone?.id) }, on: db)
             let result = LocationUploadResult(accepted: accepted, duplicates: upload.points.count - accepted)
             let live = try await locations.livePosition(user: user.id, on: db)
             var newer = placed.filter { live == nil || $0.point.recordedAt > live!.recordedAt }.sorted { $0.point.recordedAt < $1.point.recordedAt }
-            newer = newer.enumerated().filter { $0.offset == 0 || newer[$0.offset - 1].point.recordedAt != $0.element.point.recordedAt }.map(\.element)
+            newer = newer.enumerated().filter { $0.offset == 0 || newer[$0.offset - 1].point.recordedAt != $0.element.point.recordedAt }.map(
+                \.element)
             guard let newest = newer.last else { return (result, []) }
             try await locations.setLivePosition(user: user.id, point: newest.point, zone: newest.zone?.id, on: db)
             var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
@@ -77,7 +83,8 @@ extension PlacesService {
             messages.insert(
                 .position(
                     try await livePosition(
-                        user: user, newest.point.coordinate, at: newest.point.recordedAt, zone: newest.zone?.id, sharing: sharing, stays: Array(tracker.open.values),
+                        user: user, newest.point.coordinate, at: newest.point.recordedAt, zone: newest.zone?.id, sharing: sharing,
+                        stays: Array(tracker.open.values),
                         on: db)),
                 at: 0)
             return (result, messages)
@@ -86,7 +93,8 @@ extension PlacesService {
 
     /// The live-index entry for a position, with the dot the map may show and the open stays.
     func livePosition(
-        user: UserRecord, _ coordinate: Coordinate, at time: Date, zone: UUID?, sharing: LocationSharing, stays open: [StayRecord], on db: any SQLDatabase
+        user: UserRecord, _ coordinate: Coordinate, at time: Date, zone: UUID?, sharing: LocationSharing, stays open: [StayRecord],
+        on db: any SQLDatabase
     ) async throws -> LivePosition {
         var published: Coordinate?
         if sharing.level == .map {
@@ -99,7 +107,8 @@ extension PlacesService {
         return LivePosition(
             userId: user.id, username: user.username, displayName: user.displayName, latitude: coordinate.latitude, longitude: coordinate.longitude,
             recordedAt: time, level: sharing.level, zoneId: zone, published: published,
-            stays: zone == nil ? open.map { OpenStay(locationId: $0.locationId, enteredAt: $0.enteredAt) }.sorted { $0.enteredAt < $1.enteredAt } : [])
+            stays: zone == nil ? open.map { OpenStay(locationId: $0.locationId, enteredAt: $0.enteredAt) }.sorted { $0.enteredAt < $1.enteredAt } : []
+        )
     }
 
     /// Writes what a tracker decided and returns the events it causes: presence for the business's staff,
@@ -111,7 +120,9 @@ extension PlacesService {
             switch change {
             case .entered(let stay):
                 try await stays.insert(stay, on: db)
-                if stay.enteredAt >= now.addingTimeInterval(-PlacesRules.presenceFreshness) { announced.append((PlazaEventType.presenceEntered, stay, stay.enteredAt)) }
+                if stay.enteredAt >= now.addingTimeInterval(-PlacesRules.presenceFreshness) {
+                    announced.append((PlazaEventType.presenceEntered, stay, stay.enteredAt))
+                }
             case .exited(let stay, let time):
                 guard try await closeStay(stay, at: time, on: db) else { continue }
                 if stay.lastSeenAt >= liveSince { announced.append((PlazaEventType.presenceExited, stay, time)) }
@@ -143,11 +154,14 @@ extension PlacesService {
         return true
     }
 
-    func presenceEvents(_ announced: [(type: String, stay: StayRecord, at: Date)], username: String, displayName: String, on db: any SQLDatabase)
+    func presenceEvents(
+        _ announced: [(type: String, stay: StayRecord, at: Date)], username: String, displayName: String, on db: any SQLDatabase
+    )
         async throws -> [FeedMessage]
     {
         guard !announced.isEmpty else { return [] }
-        let entries = Dictionary(announced.compactMap { item in catalog.entry(item.stay.locationId).map { (item.stay.locationId, $0) } }, uniquingKeysWith: { a, _ in a })
+        let entries = Dictionary(
+            announced.compactMap { item in catalog.entry(item.stay.locationId).map { (item.stay.locationId, $0) } }, uniquingKeysWith: { a, _ in a })
         let staff = try await businesses.memberIDs(businesses: Array(Set(entries.values.map(\.location.businessId))), on: db)
         var messages: [FeedMessage] = []
         for item in announced {
@@ -156,7 +170,8 @@ extension PlacesService {
             let change = PresenceChange(businessId: business, locationId: entry.location.id, username: username, displayName: displayName)
             let audience = (staff[business] ?? []).filter { $0 != item.stay.userId }
             if !audience.isEmpty {
-                messages.append(.event(audience: audience, event: PlazaEvent(type: item.type, occurredAt: item.at, data: try JSONValue(encoding: change))))
+                messages.append(
+                    .event(audience: audience, event: PlazaEvent(type: item.type, occurredAt: item.at, data: try JSONValue(encoding: change))))
             }
             if item.type == PlazaEventType.presenceEntered {
                 let nearby = NearbyBusiness(businessId: business, locationId: entry.location.id, name: entry.businessName, category: entry.category)
@@ -179,7 +194,8 @@ extension PlacesService {
         return GeoJSONFeatureCollection(
             features: points.map { point, zone in
                 GeoJSONFeature(
-                    coordinate: point.coordinate, properties: HistoryPointProperties(recordedAt: point.recordedAt, accuracy: point.accuracy, privateZone: zone))
+                    coordinate: point.coordinate,
+                    properties: HistoryPointProperties(recordedAt: point.recordedAt, accuracy: point.accuracy, privateZone: zone))
             })
     }
 
@@ -231,7 +247,8 @@ extension PlacesService {
             try await events.transaction { db in
                 guard try await closeStay(stay, at: stay.lastSeenAt, on: db) else { return ((), []) }
                 guard let user = try await accounts.user(id: stay.userId, on: db) else { return ((), []) }
-                let messages = try await presenceEvents([(PlazaEventType.presenceExited, stay, stay.lastSeenAt)], username: user.username, displayName: user.displayName, on: db)
+                let messages = try await presenceEvents(
+                    [(PlazaEventType.presenceExited, stay, stay.lastSeenAt)], username: user.username, displayName: user.displayName, on: db)
                 return ((), messages)
             }
         }
@@ -245,7 +262,8 @@ extension PlacesService {
         let purged = try await locations.purgePoints(before: cutoff, on: database.sql)
         try await stays.purge(before: cutoff, on: database.sql)
         try await stays.purgePeople(before: now.addingTimeInterval(-Self.popularWindow), on: database.sql)
-        try await stays.purgeLineWaits(before: now.addingTimeInterval(-8 * 7 * 86_400), anonymizeBefore: now.addingTimeInterval(-86_400), on: database.sql)
+        try await stays.purgeLineWaits(
+            before: now.addingTimeInterval(-8 * 7 * 86_400), anonymizeBefore: now.addingTimeInterval(-86_400), on: database.sql)
         return purged
     }
 }

@@ -35,7 +35,9 @@ extension PlacesService {
         try await prepare()
         let user = identity.user
         return try await events.transaction { db in
-            guard var zone = try await locations.zones(user: user.id, on: db).first(where: { $0.id == id }) else { throw PlazaError.notFound("private zone") }
+            guard var zone = try await locations.zones(user: user.id, on: db).first(where: { $0.id == id }) else {
+                throw PlazaError.notFound("private zone")
+            }
             let center = Coordinate(latitude: request.latitude, longitude: request.longitude)
             if center != zone.center { zone.decoy = Self.decoy(around: center) }
             zone.name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -67,7 +69,8 @@ extension PlacesService {
         var messages = try await endStays(of: user, at: now, on: db)
         let sharing = try await locations.sharing(user: user.id, on: db)
         if sharing.level != .off {
-            messages.append(.position(try await livePosition(user: user, zone.center, at: live.recordedAt, zone: zone.id, sharing: sharing, stays: [], on: db)))
+            messages.append(
+                .position(try await livePosition(user: user, zone.center, at: live.recordedAt, zone: zone.id, sharing: sharing, stays: [], on: db)))
         }
         return messages
     }

@@ -67,9 +67,12 @@ package struct StayStore: Sendable {
             .from(SQLAlias(SQLIdentifier("stays"), as: SQLIdentifier("s")))
             .join(
                 SQLAlias(SQLIdentifier("business_locations"), as: SQLIdentifier("l")), method: SQLJoinMethod.inner,
-                on: SQLBinaryExpression(SQLColumn("id", table: "l"), .equal, SQLColumn("location_id", table: "s")))
+                on: SQLBinaryExpression(SQLColumn("id", table: "l"), .equal, SQLColumn("location_id", table: "s"))
+            )
             .where(SQLColumn("user_id", table: "s"), .equal, SQLBind(user)).where(SQLColumn("business_id", table: "l"), .equal, SQLBind(business))
-            .where(SQLColumn("exited_at", table: "s"), .is, SQLLiteral.null).where(SQLColumn("last_seen_at", table: "s"), .greaterThanOrEqual, SQLBind(since))
+            .where(SQLColumn("exited_at", table: "s"), .is, SQLLiteral.null).where(
+                SQLColumn("last_seen_at", table: "s"), .greaterThanOrEqual, SQLBind(since)
+            )
             .first() != nil
     }
 
@@ -105,10 +108,11 @@ package struct StayStore: Sendable {
     func people(locations: [UUID], since: Date, on db: any SQLDatabase) async throws -> [UUID: [Int: Int]] {
         guard !locations.isEmpty else { return [:] }
         var result: [UUID: [Int: Int]] = [:]
-        for row in try await db.select().column("location_id").column("weekday").column("hour").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "people")
-            .from("visit_people").where("location_id", .in, SQLBind.group(locations)).where("last_seen", .greaterThanOrEqual, since)
-            .groupBy("location_id").groupBy("weekday").groupBy("hour").all()
-        {
+        for row in try await db.select().column("location_id").column("weekday").column("hour").column(
+            SQLFunction("COUNT", args: SQLLiteral.all), as: "people"
+        )
+        .from("visit_people").where("location_id", .in, SQLBind.group(locations)).where("last_seen", .greaterThanOrEqual, since)
+        .groupBy("location_id").groupBy("weekday").groupBy("hour").all() {
             let cell = try row.decode(column: "weekday", as: Int.self) * 24 + row.decode(column: "hour", as: Int.self)
             result[try row.decode(column: "location_id", as: UUID.self), default: [:]][cell] = try row.decode(column: "people", as: Int.self)
         }

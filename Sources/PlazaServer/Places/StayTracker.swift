@@ -50,7 +50,8 @@ struct StayTracker {
             return
         }
         let inReach = catalog.containing(step.coordinate, margin: Self.margin(radius:))
-        let distances = Dictionary(inReach.map { ($0.entry.location.id, ($0.distance, $0.entry.location.radiusMeters)) }, uniquingKeysWith: { a, _ in a })
+        let distances = Dictionary(
+            inReach.map { ($0.entry.location.id, ($0.distance, $0.entry.location.radiusMeters)) }, uniquingKeysWith: { a, _ in a })
         for (location, var stay) in open {
             if distances[location] == nil {
                 close(location, stay, at: step.time)

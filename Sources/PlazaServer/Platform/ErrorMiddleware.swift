@@ -18,7 +18,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             var plazaError = Self.plazaError(for: error, request: request, logger: context.logger)
             if plazaError.status == .notFound, let methods = declaredMethods(request.uri.path), !methods.contains(request.method.rawValue) {
-                plazaError = PlazaError(.methodNotAllowed, .methodNotAllowed, "This method is not allowed here.", detail: "Use \(methods.joined(separator: " or ")).")
+                plazaError = PlazaError(
+                    .methodNotAllowed, .methodNotAllowed, "This method is not allowed here.", detail: "Use \(methods.joined(separator: " or ")).")
                 plazaError.headers[.allow] = methods.joined(separator: ", ")
             }
             if wantsHTML(request), let page = renderPage(plazaError, request, context) { return page }
@@ -44,7 +45,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return fromHTTPError(error)
         default:
             logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
-            return PlazaError(.internalServerError, .internalError, "Something went wrong on our side.", detail: "It has been logged; please try again.")
+            return PlazaError(
+                .internalServerError, .internalError, "Something went wrong on our side.", detail: "It has been logged; please try again.")
         }
     }
 

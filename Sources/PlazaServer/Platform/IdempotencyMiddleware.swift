@@ -81,7 +81,9 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
     }
 
     /// Runs a request under a deferred claim; nil when its key turned out to be taken (nothing of the run stayed).
-    private func runDeferred(_ request: Request, context: Context, claim: IdempotencyClaim, next: (Request, Context) async throws -> Response)
+    private func runDeferred(
+        _ request: Request, context: Context, claim: IdempotencyClaim, next: (Request, Context) async throws -> Response
+    )
         async throws -> Response?
     {
         let response: Response
@@ -103,7 +105,9 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         return replayable
     }
 
-    private func run(_ request: Request, context: Context, claim: IdempotencyClaim, next: (Request, Context) async throws -> Response) async throws
+    private func run(
+        _ request: Request, context: Context, claim: IdempotencyClaim, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         let response: Response

@@ -82,8 +82,9 @@ struct IdempotencyStore: Sendable {
                 .returning("key")
                 .first()
             if inserted != nil { return .started(claim) }
-            guard let row = try await db.select().columns("request_hash", "status", "content_type", "body").from("idempotency_keys")
-                .where("scope", .equal, scope).where("key", .equal, key).first()
+            guard
+                let row = try await db.select().columns("request_hash", "status", "content_type", "body").from("idempotency_keys")
+                    .where("scope", .equal, scope).where("key", .equal, key).first()
             else { return .inProgress }
             guard try row.decode(column: "request_hash", as: String.self) == requestHash else { return .mismatch }
             if let status = try row.decode(column: "status", as: Int?.self) {
@@ -146,7 +147,9 @@ struct IdempotencyStore: Sendable {
 
     /// Writes the keys of deferred claims with their responses, one statement: the leases of the claims whose key
     /// was free. The others' keys were there already (a retry of a finished request, or its twin just now).
-    func insert(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase)
+    func insert(
+        _ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase
+    )
         async throws -> Set<String>
     {
         guard let statement = insertStatement(responses, status: status, contentType: contentType, now: now, on: db) else { return [] }
@@ -154,7 +157,9 @@ struct IdempotencyStore: Sendable {
     }
 
     /// The statement of `insert` (for `pipeline`; `leases` reads its rows); nil for none.
-    func insertStatement(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase)
+    func insertStatement(
+        _ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase
+    )
         -> (any SQLExpression)?
     {
         guard !responses.isEmpty else { return nil }
@@ -162,7 +167,8 @@ struct IdempotencyStore: Sendable {
             .columns("scope", "key", "request_hash", "status", "content_type", "body", "created_at", "lease_id", "leased_until")
         for (claim, body) in responses {
             insert = insert.values(
-                SQLBind(claim.scope), SQLBind(claim.key), SQLBind(claim.requestHash), SQLBind(status), SQLBind(contentType), SQLBind(body), SQLBind(now),
+                SQLBind(claim.scope), SQLBind(claim.key), SQLBind(claim.requestHash), SQLBind(status), SQLBind(contentType), SQLBind(body),
+                SQLBind(now),
                 SQLBind(claim.lease), SQLBind(now))
         }
         return insert.ignoringConflicts(with: ["scope", "key"]).returning("lease_id").query

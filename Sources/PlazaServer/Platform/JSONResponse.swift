@@ -29,7 +29,9 @@ extension Response {
     static func csv(_ text: String, filename: String) -> Response {
         Response(
             status: .ok,
-            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(filename)\"", .cacheControl: "no-store"],
+            headers: [
+                .contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(filename)\"", .cacheControl: "no-store",
+            ],
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 

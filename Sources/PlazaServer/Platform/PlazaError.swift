@@ -27,7 +27,9 @@ public struct PlazaError: Error, Sendable {
     }
 
     public var problem: Problem {
-        Problem(title: title, status: Int(status.code), detail: detail, code: code, errors: errors, currentState: currentState, limit: limit, resetsAt: resetsAt)
+        Problem(
+            title: title, status: Int(status.code), detail: detail, code: code, errors: errors, currentState: currentState, limit: limit,
+            resetsAt: resetsAt)
     }
 
     public static func validation(_ errors: [FieldError]) -> PlazaError {

@@ -8,8 +8,10 @@ import Synchronization
 /// applications side by side; `plaza serve` also bootstraps swift-metrics with it, so library metrics land here too.
 public final class PlazaMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
-    static let latencyBuckets: [Duration] = [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5)]
+    static let latencyBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
+    ]
 
     /// The request metrics by route and outcome: the registry checks names and labels and builds strings on every
     /// call, which is a measurable part of a request (`perf` during `plaza bench ledger`), so each is fetched once.
@@ -30,10 +32,12 @@ public final class PlazaMetrics: Sendable {
             ?? {
                 let metrics = (
                     registry.makeCounter(
-                        descriptor: MetricNameDescriptor(metricName: "plaza_http_requests", unitName: "total", helpText: "HTTP requests by route and status"),
+                        descriptor: MetricNameDescriptor(
+                            metricName: "plaza_http_requests", unitName: "total", helpText: "HTTP requests by route and status"),
                         labels: [("method", method), ("route", route), ("status", String(status))]),
                     registry.makeDurationHistogram(
-                        descriptor: MetricNameDescriptor(metricName: "plaza_http_request_duration", unitName: "seconds", helpText: "HTTP request latency"),
+                        descriptor: MetricNameDescriptor(
+                            metricName: "plaza_http_request_duration", unitName: "seconds", helpText: "HTTP request latency"),
                         labels: [("method", method), ("route", route)], buckets: Self.latencyBuckets)
                 )
                 requests.withLock { $0[key] = metrics }
@@ -45,7 +49,8 @@ public final class PlazaMetrics: Sendable {
 
     func databaseWait(_ duration: Duration, engine: String) {
         registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(metricName: "plaza_db_session_wait", unitName: "seconds", helpText: "Time spent waiting for a database connection"),
+            descriptor: MetricNameDescriptor(
+                metricName: "plaza_db_session_wait", unitName: "seconds", helpText: "Time spent waiting for a database connection"),
             labels: [("engine", engine)], buckets: Self.latencyBuckets
         ).record(duration)
     }

@@ -44,7 +44,10 @@ struct RateLimiter: Sendable {
             .where("occurred_at", .greaterThan, now.addingTimeInterval(-window))
             .first()
         guard let row, try row.decode(column: "n", as: Int.self) > 0 else { return (0, nil, nil) }
-        return (try row.decode(column: "n", as: Int.self), try row.decode(column: "oldest", as: Date.self), try row.decode(column: "newest", as: Date.self))
+        return (
+            try row.decode(column: "n", as: Int.self), try row.decode(column: "oldest", as: Date.self),
+            try row.decode(column: "newest", as: Date.self)
+        )
     }
 
     /// Counts one event.

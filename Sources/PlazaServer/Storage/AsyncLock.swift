@@ -55,9 +55,9 @@ actor AsyncLock {
     /// Names the running task, in debug builds only (release builds skip the check and its cost).
     private static var currentTask: Int? {
         #if DEBUG
-            withUnsafeCurrentTask { $0?.hashValue }
+        withUnsafeCurrentTask { $0?.hashValue }
         #else
-            nil
+        nil
         #endif
     }
 }

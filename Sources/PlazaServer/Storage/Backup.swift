@@ -7,7 +7,8 @@ extension PlazaDatabase {
         case exists(String)
         var description: String {
             switch self {
-            case .postgres: "plaza backup copies SQLite databases; for PostgreSQL run: pg_dump --format=custom --file=plaza.dump \"$PLAZA_DATABASE_URL\""
+            case .postgres:
+                "plaza backup copies SQLite databases; for PostgreSQL run: pg_dump --format=custom --file=plaza.dump \"$PLAZA_DATABASE_URL\""
             case .exists(let path): "\(path) already exists; choose a new file name"
             }
         }

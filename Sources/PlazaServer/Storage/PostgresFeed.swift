@@ -129,7 +129,8 @@ struct PostgresFeed: LiveFeed {
                 continue
             }
             received.append(
-                (try? PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(json.utf8))).map { .message(.event(audience: audience, event: $0)) } ?? .unreadable)
+                (try? PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(json.utf8))).map { .message(.event(audience: audience, event: $0)) }
+                    ?? .unreadable)
         }
         return received
     }
@@ -137,7 +138,9 @@ struct PostgresFeed: LiveFeed {
     /// An event for many listeners goes out in several notifications, each under the size limit.
     static func split(_ message: FeedMessage) -> [FeedMessage] {
         guard case .event(let audience, let event) = message, audience.count > 100 else { return [message] }
-        return stride(from: 0, to: audience.count, by: 100).map { .event(audience: Array(audience[$0..<min($0 + 100, audience.count)]), event: event) }
+        return stride(from: 0, to: audience.count, by: 100).map {
+            .event(audience: Array(audience[$0..<min($0 + 100, audience.count)]), event: event)
+        }
     }
 
     struct Listener: Service {

@@ -50,7 +50,8 @@ extension PlazaDatabase {
             let opened = connections
             return PlazaDatabase(
                 engine: .sqlite,
-                sql: SerializedSQLDatabase(base: base, lock: AsyncLock(), readers: readers, written: checkpointer.written, pipelineGuard: pipelineGuard),
+                sql: SerializedSQLDatabase(
+                    base: base, lock: AsyncLock(), readers: readers, written: checkpointer.written, pipelineGuard: pipelineGuard),
                 service: checkpointer,
                 close: {
                     checkpointer.finish()

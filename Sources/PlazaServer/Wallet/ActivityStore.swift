@@ -30,7 +30,8 @@ package struct ActivityRecord: Sendable {
     var values: [any SQLExpression] {
         [
             SQLBind(id), SQLBind(owner), SQLBind(kind.rawValue), SQLBind(amount), SQLBind(currency), SQLBind(status.rawValue),
-            SQLBind(counterpart.kind.rawValue), SQLBind(counterpartId ?? counterpart.id), SQLBind(counterpart.username), SQLBind(counterpart.name), SQLBind(note),
+            SQLBind(counterpart.kind.rawValue), SQLBind(counterpartId ?? counterpart.id), SQLBind(counterpart.username), SQLBind(counterpart.name),
+            SQLBind(note),
             SQLBind(referenceId), SQLBind(createdAt),
         ]
     }

@@ -44,7 +44,8 @@ struct ChargeRecord: Sendable {
     func dto(now: Date = Date()) -> Charge {
         Charge(
             id: id, reference: reference, business: Party(kind: .business, id: businessId, name: businessName),
-            customer: Party(kind: .user, username: customerUsername.isEmpty ? nil : customerUsername, name: customerName), amount: amount, currency: currency, items: items,
+            customer: Party(kind: .user, username: customerUsername.isEmpty ? nil : customerUsername, name: customerName), amount: amount,
+            currency: currency, items: items,
             message: message, status: status(at: now), refundedAmount: refundedAmount, createdAt: createdAt, expiresAt: expiresAt,
             decidedAt: status == .pending && expiresAt <= now ? expiresAt : decidedAt)
     }
@@ -79,12 +80,14 @@ struct ChargeStore: Sendable {
     /// Charges of a business still waiting for its customers.
     func pendingCount(business: UUID, now: Date, on db: any SQLDatabase) async throws -> Int {
         try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("charges").where("business_id", .equal, business)
-            .where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now).first()?.decode(column: "n", as: Int.self) ?? 0
+            .where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now).first()?.decode(column: "n", as: Int.self)
+            ?? 0
     }
 
     /// A deleted customer shows as "Deleted user" on the businesses' charges and receipts.
     func forgetCustomer(_ user: UUID, on db: any SQLDatabase) async throws {
-        try await db.update("charges").set("customer_name", to: "Deleted user").set("customer_username", to: "").where("customer_id", .equal, user).run()
+        try await db.update("charges").set("customer_name", to: "Deleted user").set("customer_username", to: "").where("customer_id", .equal, user)
+            .run()
     }
 
     func insert(_ charge: ChargeRecord, on db: any SQLDatabase) async throws {
@@ -105,7 +108,8 @@ struct ChargeStore: Sendable {
     /// Charges still waiting for `customer`.
     func pendingCount(customer: UUID, now: Date, on db: any SQLDatabase) async throws -> Int {
         try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("charges").where("customer_id", .equal, customer)
-            .where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now).first()?.decode(column: "n", as: Int.self) ?? 0
+            .where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now).first()?.decode(column: "n", as: Int.self)
+            ?? 0
     }
 
     /// Decides a pending, unexpired charge; `nil` when another decision (or the clock) got there first.
@@ -146,8 +150,12 @@ struct ChargeStore: Sendable {
             let stored = statuses.filter { $0 != .pending }.map(\.rawValue)
             query = query.where { group in
                 var group = group.where("status", .in, SQLBind.group(stored.isEmpty ? ["-"] : stored))
-                if statuses.contains(.pending) { group = group.orWhere { $0.where("status", .equal, pending).where("expires_at", .greaterThan, now) } }
-                if statuses.contains(.expired) { group = group.orWhere { $0.where("status", .equal, pending).where("expires_at", .lessThanOrEqual, now) } }
+                if statuses.contains(.pending) {
+                    group = group.orWhere { $0.where("status", .equal, pending).where("expires_at", .greaterThan, now) }
+                }
+                if statuses.contains(.expired) {
+                    group = group.orWhere { $0.where("status", .equal, pending).where("expires_at", .lessThanOrEqual, now) }
+                }
                 return group
             }
         }
@@ -173,7 +181,8 @@ struct ChargeStore: Sendable {
     }
 
     func isBlocked(user: UUID, business: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.select().column("user_id").from("charge_blocks").where("user_id", .equal, user).where("business_id", .equal, business).first() != nil
+        try await db.select().column("user_id").from("charge_blocks").where("user_id", .equal, user).where("business_id", .equal, business).first()
+            != nil
     }
 
     func blocks(user: UUID, on db: any SQLDatabase) async throws -> [(business: UUID, since: Date)] {

@@ -9,7 +9,8 @@ struct ChargesAPI: Sendable {
 
     func addRoutes(to signedIn: SignedInRoutes) {
         // Creating, approving and refunding record their answer in the transaction that moves the money.
-        signedIn.money(.recordedWithWork).post("charges", use: create).post("charges/:id/approve", use: approve).post("charges/:id/refunds", use: refund)
+        signedIn.money(.recordedWithWork).post("charges", use: create).post("charges/:id/approve", use: approve).post(
+            "charges/:id/refunds", use: refund)
         let authenticated = signedIn.plain
         authenticated.get("charges/:id", use: charge)
         authenticated.post("charges/:id/decline", use: decline)
@@ -60,14 +61,16 @@ struct ChargesAPI: Sendable {
     @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         return try .json(
-            try await wallet.listCharges(context.identity, business: nil, statuses: try statuses(request), limit: paging.limit, cursor: paging.cursor))
+            try await wallet.listCharges(context.identity, business: nil, statuses: try statuses(request), limit: paging.limit, cursor: paging.cursor)
+        )
     }
 
     @Sendable func businessCharges(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         let business = try Query.id(context.parameters, "id", "business")
         return try .json(
-            try await wallet.listCharges(context.identity, business: business, statuses: try statuses(request), limit: paging.limit, cursor: paging.cursor))
+            try await wallet.listCharges(
+                context.identity, business: business, statuses: try statuses(request), limit: paging.limit, cursor: paging.cursor))
     }
 
     @Sendable func dailyTotals(_ request: Request, context: AuthenticatedContext) async throws -> Response {

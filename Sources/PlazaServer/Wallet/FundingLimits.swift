@@ -55,7 +55,9 @@ public struct FundingLimitSet: Sendable {
     mutating func read(_ value: (String) -> String?, fail: (String, String) -> Void) {
         func limits(_ key: String, _ target: inout FundingLimits) {
             guard let text = value(key) else { return }
-            if let parsed = FundingLimits.parse(text, base: target) { target = parsed } else {
+            if let parsed = FundingLimits.parse(text, base: target) {
+                target = parsed
+            } else {
                 fail(key, "must look like transaction=500,day=1000,month=5000 (whole amounts in major units), not '\(text)'")
             }
         }
@@ -64,7 +66,9 @@ public struct FundingLimitSet: Sendable {
         limits("PLAZA_LIMIT_WITHDRAWAL", &withdrawal)
         limits("PLAZA_LIMIT_WITHDRAWAL_NEW", &withdrawalNew)
         if let text = value("PLAZA_NEW_ACCOUNT_DAYS") {
-            if let days = Int(text), (0...3_650).contains(days) { newAccountDays = days } else {
+            if let days = Int(text), (0...3_650).contains(days) {
+                newAccountDays = days
+            } else {
                 fail("PLAZA_NEW_ACCOUNT_DAYS", "must be a whole number of days from 0 to 3650, not '\(text)'")
             }
         }

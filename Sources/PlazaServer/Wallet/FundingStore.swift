@@ -56,7 +56,9 @@ package struct FundingRecord: Sendable {
 
 extension FundingRecord {
     /// A top-up that already succeeded (demo data, imports), with the card it came from.
-    package static func settledTopUp(user: UUID, amount: Int64, currency: String, cardBrand: String, cardLast4: String, at time: Date) -> FundingRecord {
+    package static func settledTopUp(
+        user: UUID, amount: Int64, currency: String, cardBrand: String, cardLast4: String, at time: Date
+    ) -> FundingRecord {
         FundingRecord(
             user: user, amount: amount, currency: currency, status: .succeeded, cardBrand: cardBrand, cardLast4: cardLast4, gatewayId: "external",
             createdAt: time, updatedAt: time)
@@ -91,7 +93,9 @@ package struct FundingStore: Sendable {
     }
 
     /// What `owner` (a user, or a business with `business`) moved this way since `since`, failed attempts aside.
-    func total(_ direction: FundingRecord.Direction, owner: UUID, business: Bool, currency: String, since: Date, on db: any SQLDatabase) async throws
+    func total(
+        _ direction: FundingRecord.Direction, owner: UUID, business: Bool, currency: String, since: Date, on db: any SQLDatabase
+    ) async throws
         -> Int64
     {
         // SUM of a BIGINT is NUMERIC on PostgreSQL: cast back so both engines answer an integer.

@@ -10,8 +10,10 @@ public struct LedgerReport: Sendable, CustomStringConvertible {
 
     public var description: String {
         let summary = "\(accounts) accounts, \(entries) journal entries: "
-        return problems.isEmpty ? summary + "every balance matches its postings, every entry balances." : summary + "\(problems.count) problems\n"
-            + problems.map { "  \($0)" }.joined(separator: "\n")
+        return problems.isEmpty
+            ? summary + "every balance matches its postings, every entry balances."
+            : summary + "\(problems.count) problems\n"
+                + problems.map { "  \($0)" }.joined(separator: "\n")
     }
 }
 
@@ -21,7 +23,8 @@ extension PlazaServices {
         let db = database.sql
         let problems = try await wallet.ledger.verify(on: db).map(\.description)
         let count = { (table: String) in
-            try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(table).first()?.decode(column: "n", as: Int.self) ?? 0
+            try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(table).first()?.decode(column: "n", as: Int.self)
+                ?? 0
         }
         return LedgerReport(accounts: try await count("wallet_accounts"), entries: try await count("journal_entries"), problems: problems)
     }

@@ -162,7 +162,10 @@ package struct LedgerStore: Sendable {
     /// `owner`'s balance per currency, from the cache.
     func balances(owner: UUID, on db: any SQLDatabase) async throws -> [String: Int64] {
         let rows = try await db.select().columns("currency", "balance").from("wallet_accounts").where("owner_id", .equal, owner).all()
-        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode(column: "currency", as: String.self), try $0.decode(column: "balance", as: Int64.self)) })
+        return Dictionary(
+            uniqueKeysWithValues: try rows.map {
+                (try $0.decode(column: "currency", as: String.self), try $0.decode(column: "balance", as: Int64.self))
+            })
     }
 
     /// One account whose cached balance differs from its postings, or a journal entry that does not sum to zero.
@@ -188,7 +191,9 @@ package struct LedgerStore: Sendable {
             let balance = try row.decode(column: "balance", as: Int64.self)
             let key = "\(owner) \(currency)"
             let expected = derived.removeValue(forKey: key) ?? 0
-            if balance != expected { problems.append(Discrepancy(description: "account \(key): cached balance \(balance), postings sum to \(expected)")) }
+            if balance != expected {
+                problems.append(Discrepancy(description: "account \(key): cached balance \(balance), postings sum to \(expected)"))
+            }
             if balance < 0, try row.decode(column: "kind", as: String.self) != LedgerAccountKind.system.rawValue {
                 problems.append(Discrepancy(description: "account \(key) is overdrawn: \(balance)"))
             }
@@ -203,7 +208,9 @@ package struct LedgerStore: Sendable {
         for row in unbalanced {
             problems.append(
                 Discrepancy(
-                    description: "entry \(try row.decode(column: "entry_id", as: UUID.self)) does not balance: \(try row.decode(column: "total", as: Int64.self))"))
+                    description:
+                        "entry \(try row.decode(column: "entry_id", as: UUID.self)) does not balance: \(try row.decode(column: "total", as: Int64.self))"
+                ))
         }
         return problems
     }

@@ -42,7 +42,8 @@ final class SandboxGateway: PaymentGateway {
 
     /// `Plaza-Gateway-Signature`, keyed with a key derived from the server's secret key.
     static func signature(secretKey: String) -> WebhookSignature {
-        WebhookSignature(header: "Plaza-Gateway-Signature", key: SymmetricKey(data: SHA256.hash(data: Data("plaza:gateway-webhook:\(secretKey)".utf8))))
+        WebhookSignature(
+            header: "Plaza-Gateway-Signature", key: SymmetricKey(data: SHA256.hash(data: Data("plaza:gateway-webhook:\(secretKey)".utf8))))
     }
 
     func outcomes(ofWebhook body: Data, headers: HTTPFields, now: Date) throws -> [GatewayOutcome] {
@@ -83,7 +84,9 @@ final class SandboxGateway: PaymentGateway {
             state.payments[id] = (reference, amount, currency, failure == nil)
         }
         if isNew {
-            emit(failure == nil ? "payment.authorized" : "payment.failed", object: id, reference: reference, amount: amount, currency: currency, failure: failure)
+            emit(
+                failure == nil ? "payment.authorized" : "payment.failed", object: id, reference: reference, amount: amount, currency: currency,
+                failure: failure)
         }
         return StartedPayment(id: id)
     }
@@ -96,7 +99,10 @@ final class SandboxGateway: PaymentGateway {
             throw GatewayError(message: "no authorized payment \(paymentId)")
         }
         let (_, isNew) = once(idempotencyKey, prefix: "cap") { _, _ in }
-        if isNew { emit("payment.captured", object: paymentId, reference: payment.reference, amount: payment.amount, currency: payment.currency, failure: nil) }
+        if isNew {
+            emit(
+                "payment.captured", object: paymentId, reference: payment.reference, amount: payment.amount, currency: payment.currency, failure: nil)
+        }
     }
 
     /// Pays out to "the bank account on file": the sandbox has one for everyone.
@@ -119,7 +125,8 @@ final class SandboxGateway: PaymentGateway {
 
     private func emit(_ type: String, object: String, reference: UUID, amount: Int64, currency: String, failure: String?) {
         let event = GatewayEvent(
-            id: "evt_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())", type: type, created: Int(Date().timeIntervalSince1970),
+            id: "evt_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())", type: type,
+            created: Int(Date().timeIntervalSince1970),
             data: .init(id: object, reference: reference, amount: amount, currency: currency, failureCode: failure))
         let url = state.withLock { state -> String? in
             if state.webhookURL == nil { state.queued.append(event) }
@@ -144,7 +151,8 @@ final class SandboxGateway: PaymentGateway {
                 do {
                     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
                     if (200..<300).contains(response.status.code) { return }
-                    logger.warning("webhook refused", metadata: ["event": "\(event.type)", "status": "\(response.status.code)", "attempt": "\(attempt)"])
+                    logger.warning(
+                        "webhook refused", metadata: ["event": "\(event.type)", "status": "\(response.status.code)", "attempt": "\(attempt)"])
                 } catch {
                     logger.debug("webhook not delivered", metadata: ["event": "\(event.type)", "error": "\(error)", "attempt": "\(attempt)"])
                 }

@@ -98,7 +98,8 @@ extension WalletService {
             }
             let groups = rounds.flatMap { round in Dictionary(grouping: round, by: \.transfer.currency).sorted { $0.key < $1.key }.map(\.value) }
             let debits = groups.map { items in
-                LedgerStore.Debits(owners: items.map { ($0.sender, $0.transfer.amount) }, currency: items[0].transfer.currency, time: items[0].transfer.createdAt)
+                LedgerStore.Debits(
+                    owners: items.map { ($0.sender, $0.transfer.amount) }, currency: items[0].transfer.currency, time: items[0].transfer.createdAt)
             }
             for (items, paid) in zip(groups, try await ledger.debit(debits, on: db)) {
                 for item in items {
@@ -111,7 +112,8 @@ extension WalletService {
             }
             // Keys with their responses: held claims record into their row, deferred ones write it now.
             let responses = try debited.map { item in
-                TransferStatements.Write.Key(claim: jobs[item.index].claim, body: String(decoding: try PlazaJSON.encoder().encode(item.transfer), as: UTF8.self))
+                TransferStatements.Write.Key(
+                    claim: jobs[item.index].claim, body: String(decoding: try PlazaJSON.encoder().encode(item.transfer), as: UTF8.self))
             }
             let kept: Set<String>
             var messages: [FeedMessage] = []
@@ -124,7 +126,9 @@ extension WalletService {
                 (response.claim.lease, response.claim.deferred ? IdempotencyKeyTaken() : PlazaError.idempotencyLeaseLost)
             }
             guard failed.isEmpty else { throw BatchRetry(failed: Dictionary(failed, uniquingKeysWith: { first, _ in first })) }
-            for (item, response) in zip(debited, responses) { outcomes[item.index] = .success(SentTransfer(transfer: item.transfer, json: response.body)) }
+            for (item, response) in zip(debited, responses) {
+                outcomes[item.index] = .success(SentTransfer(transfer: item.transfer, json: response.body))
+            }
             return (outcomes.map { $0! }, messages)
         }
     }
@@ -161,7 +165,9 @@ extension WalletService {
 
     /// The batch's writes on PostgreSQL as one prepared statement (`TransferStatements.Write`), the recipients'
     /// events packed into its notifications; the leases of the keys kept.
-    private func write(_ debited: [TransferMovement], keys: [TransferStatements.Write.Key], channel: String, on db: any PreparedStatements) async throws
+    private func write(
+        _ debited: [TransferMovement], keys: [TransferStatements.Write.Key], channel: String, on db: any PreparedStatements
+    ) async throws
         -> Set<String>
     {
         guard !debited.isEmpty else { return [] }
@@ -178,7 +184,9 @@ extension WalletService {
 
     /// The batch's writes on SQLite through SQLKit, pipelined; the leases of the keys kept (when one was lost, the
     /// batch rolls back and runs again without it). The events go to `messages` for `withFeed` to deliver after the commit.
-    private func write(_ debited: [TransferMovement], keys responses: [TransferStatements.Write.Key], messages: inout [FeedMessage], on db: any SQLDatabase)
+    private func write(
+        _ debited: [TransferMovement], keys responses: [TransferStatements.Write.Key], messages: inout [FeedMessage], on db: any SQLDatabase
+    )
         async throws -> Set<String>
     {
         // One pipeline: the keys first, then the ledger and history, which the rollback undoes when a key was lost.
@@ -215,17 +223,21 @@ extension WalletService {
     static func journalEntry(_ transfer: Transfer, from sender: UUID, to recipient: UUID) -> JournalEntry {
         JournalEntry(
             kind: "transfer", referenceId: transfer.id, currency: transfer.currency,
-            postings: [Posting(owner: sender, kind: .user, amount: -transfer.amount), Posting(owner: recipient, kind: .user, amount: transfer.amount)],
+            postings: [
+                Posting(owner: sender, kind: .user, amount: -transfer.amount), Posting(owner: recipient, kind: .user, amount: transfer.amount),
+            ],
             createdAt: transfer.createdAt)
     }
 
     static func activity(of transfer: Transfer, from sender: UUID, to recipient: UUID) -> [ActivityRecord] {
         [
             ActivityRecord(
-                owner: sender, kind: .transferOut, amount: -transfer.amount, currency: transfer.currency, status: .succeeded, counterpart: transfer.to,
+                owner: sender, kind: .transferOut, amount: -transfer.amount, currency: transfer.currency, status: .succeeded,
+                counterpart: transfer.to,
                 counterpartId: recipient, note: transfer.note, referenceId: transfer.id, createdAt: transfer.createdAt),
             ActivityRecord(
-                owner: recipient, kind: .transferIn, amount: transfer.amount, currency: transfer.currency, status: .succeeded, counterpart: transfer.from,
+                owner: recipient, kind: .transferIn, amount: transfer.amount, currency: transfer.currency, status: .succeeded,
+                counterpart: transfer.from,
                 counterpartId: sender, note: transfer.note, referenceId: transfer.id, createdAt: transfer.createdAt),
         ]
     }

@@ -92,7 +92,11 @@ struct WalletAPI: Sendable {
             business = id
         }
         let owner = try await wallet.historyOwner(context.identity, business: business)
-        return (owner, try await wallet.activityFilter(query.get("kind"), counterpart: query.get("counterpart"), from: query.get("from"), until: query.get("until")))
+        return (
+            owner,
+            try await wallet.activityFilter(
+                query.get("kind"), counterpart: query.get("counterpart"), from: query.get("from"), until: query.get("until"))
+        )
     }
 
     /// Verified users: a two-minute, single-use code to show at the counter.

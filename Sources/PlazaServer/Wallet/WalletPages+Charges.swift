@@ -48,7 +48,9 @@ extension WalletPages {
             amountMinor = charge.amount
             currency = charge.currency
             items = charge.items.map {
-                Item(description: $0.description, quantity: $0.quantity, total: Money(amount: $0.unitAmount * Int64($0.quantity), currency: charge.currency).description)
+                Item(
+                    description: $0.description, quantity: $0.quantity,
+                    total: Money(amount: $0.unitAmount * Int64($0.quantity), currency: charge.currency).description)
             }
             hasItems = !items.isEmpty
             message = charge.message
@@ -133,7 +135,8 @@ extension WalletPages {
             if back == "/wallet/charges" { return try await renderCharges(context: context, error: error) }
             // The counter: the same page again, saying what was refused and why.
             let message = error.errors?.first?.message ?? error.detail.map { "\(error.title) \($0)" } ?? error.title
-            return try await renderCounter(context: context, alert: "\(success == "refunded" ? "Refund" : "Cancel") refused: \(message)", status: error.status)
+            return try await renderCounter(
+                context: context, alert: "\(success == "refunded" ? "Refund" : "Cancel") refused: \(message)", status: error.status)
         }
         return script ? try .json(Acknowledgement(status: success)) : PageRenderer.seeOther("\(back)?notice=\(success)")
     }

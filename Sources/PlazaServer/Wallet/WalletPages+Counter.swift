@@ -98,7 +98,8 @@ extension WalletPages {
             let amount = try Self.amount(form["amount"], currency: currency)
             let items = form.optional("description").map { [ChargeItem(description: $0, quantity: 1, unitAmount: amount)] }
             let charge = CreateChargeRequest(
-                businessId: id, customer: form.optional("customer"), payCode: form.optional("payCode"), amount: amount, currency: currency, items: items)
+                businessId: id, customer: form.optional("customer"), payCode: form.optional("payCode"), amount: amount, currency: currency,
+                items: items)
             _ = try await once(form, action: "charge", context: context) { claim in
                 _ = try await wallet.createCharge(context.identity, charge, claim: claim)
             }
@@ -138,7 +139,8 @@ extension WalletPages {
         do {
             let amount = try Self.amount(form["amount"], currency: currency)
             _ = try await once(form, action: "payout", context: context) { claim in
-                _ = try await wallet.withdraw(context.identity, WithdrawalRequest(amount: amount, currency: currency, businessId: business), claim: claim)
+                _ = try await wallet.withdraw(
+                    context.identity, WithdrawalRequest(amount: amount, currency: currency, businessId: business), claim: claim)
             }
         } catch let error as PlazaError where error.status.code < 500 {
             let message = error.errors?.first?.message ?? error.detail.map { "\(error.title) \($0)" } ?? error.title

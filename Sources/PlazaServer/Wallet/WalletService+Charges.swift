@@ -12,7 +12,8 @@ extension WalletService {
         var validator = Validator()
         let customer = request.customer.map(AccountRules.normalizedUsername).flatMap { $0.isEmpty ? nil : $0 }
         let payCode = request.payCode.map { $0.filter(\.isNumber) }.flatMap { $0.isEmpty ? nil : $0 }
-        validator.check((customer == nil) != (payCode == nil), customer == nil ? "customer" : "payCode", "Name the customer or enter their pay code, not both.")
+        validator.check(
+            (customer == nil) != (payCode == nil), customer == nil ? "customer" : "payCode", "Name the customer or enter their pay code, not both.")
         validator.apply(WalletRules.textProblem(request.message), to: "message")
         let problems =
             validator.errors + WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
@@ -34,11 +35,16 @@ extension WalletService {
                 if let payCode {
                     guard let owner = try await charges.consumePayCode(hash: secrets.hash("pay:\(payCode)"), now: now, on: db),
                         let user = try await accounts.user(id: owner, on: db)
-                    else { throw PlazaError(.unprocessableContent, .invalidCode, "This pay code is wrong, used or expired.", errors: [.init(field: "payCode", message: "Ask the customer for a new code.")]) }
+                    else {
+                        throw PlazaError(
+                            .unprocessableContent, .invalidCode, "This pay code is wrong, used or expired.",
+                            errors: [.init(field: "payCode", message: "Ask the customer for a new code.")])
+                    }
                     customerRecord = user
                 } else {
                     guard let name = customer, AccountRules.usernameProblem(name) == nil, let user = try await accounts.user(login: name, on: db),
-                        try await places.stays.isPresent(user: user.id, business: business.id, since: now.addingTimeInterval(-PlacesRules.presenceFreshness), on: db)
+                        try await places.stays.isPresent(
+                            user: user.id, business: business.id, since: now.addingTimeInterval(-PlacesRules.presenceFreshness), on: db)
                     else {
                         // The same answer for "no such user" and "not here": a merchant learns nothing about people elsewhere.
                         throw PlazaError(
@@ -70,7 +76,9 @@ extension WalletService {
     }
 
     /// The customer pays: only what they were shown (amount, currency, business), only while it is pending.
-    func approveCharge(_ identity: Identity, id: UUID, _ request: ApproveChargeRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
+    func approveCharge(
+        _ identity: Identity, id: UUID, _ request: ApproveChargeRequest, claim: IdempotencyClaim?, now: Date = Date()
+    ) async throws -> Charge {
         let claim = try Self.require(claim)
         try identity.requireVerified()
         let customer = identity.user.id
@@ -79,10 +87,13 @@ extension WalletService {
             var mismatch: [FieldError] = []
             if request.amount != current.amount { mismatch.append(.init(field: "amount", message: "The charge is for \(current.dto().money).")) }
             if request.currency != current.currency { mismatch.append(.init(field: "currency", message: "The charge is in \(current.currency).")) }
-            if request.businessId != current.businessId { mismatch.append(.init(field: "businessId", message: "The charge is from another business.")) }
+            if request.businessId != current.businessId {
+                mismatch.append(.init(field: "businessId", message: "The charge is from another business."))
+            }
             guard mismatch.isEmpty else {
                 throw PlazaError(
-                    .unprocessableContent, .approvalMismatch, "This is not the charge you were shown.", detail: "Nothing was paid. Look at the charge again.",
+                    .unprocessableContent, .approvalMismatch, "This is not the charge you were shown.",
+                    detail: "Nothing was paid. Look at the charge again.",
                     errors: mismatch)
             }
             guard let charge = try await charges.decide(id, to: .approved, now: now, on: db) else { throw Self.stateConflict(current, now: now) }
@@ -129,7 +140,9 @@ extension WalletService {
             try identity.requireVerified()
             guard current.status(at: now).canMove(to: .refunded) else { throw Self.stateConflict(current, now: now) }
             guard let charge = try await charges.refund(id, amount: request.amount, on: db) else {
-                throw PlazaError.validation(field: "amount", "At most \(Money(amount: current.amount - current.refundedAmount, currency: current.currency)) is left to refund.")
+                throw PlazaError.validation(
+                    field: "amount",
+                    "At most \(Money(amount: current.amount - current.refundedAmount, currency: current.currency)) is left to refund.")
             }
             try await post(
                 JournalEntry(
@@ -194,5 +207,6 @@ extension WalletService {
 extension PlazaError {
     static let chargingBlocked = PlazaError(.forbidden, .chargingBlocked, "This customer does not accept charges from your business.")
     static let tooManyPendingCharges = PlazaError(
-        .conflict, .tooManyPendingCharges, "This customer already has 3 charges waiting.", detail: "Wait until they approve or decline one, or cancel one.")
+        .conflict, .tooManyPendingCharges, "This customer already has 3 charges waiting.",
+        detail: "Wait until they approve or decline one, or cancel one.")
 }

@@ -158,7 +158,9 @@ extension WalletService {
     /// operator's time zone; lower for new accounts), naming the limit, what is left and when it frees up. Checked
     /// in the transaction that records the money; two requests racing on PostgreSQL may both pass (a risk control,
     /// not a balance: the ledger's own checks stay exact).
-    func checkLimits(_ direction: FundingRecord.Direction, _ record: FundingRecord, accountCreated: Date, now: Date, on db: any SQLDatabase)
+    func checkLimits(
+        _ direction: FundingRecord.Direction, _ record: FundingRecord, accountCreated: Date, now: Date, on db: any SQLDatabase
+    )
         async throws
     {
         let limits = configuration.limits.limits(direction, accountCreated: accountCreated, now: now)

@@ -16,7 +16,9 @@ extension WalletService {
         var filter = ActivityFilter()
         var validator = Validator()
         for text in (kinds ?? "").split(separator: ",") {
-            if let kind = ActivityKind(rawValue: String(text)) { filter.kinds.append(kind) } else {
+            if let kind = ActivityKind(rawValue: String(text)) {
+                filter.kinds.append(kind)
+            } else {
                 validator.check(false, "kind", "Use \(ActivityKind.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
         }
@@ -66,7 +68,8 @@ extension WalletService {
             let amount = Money(amount: row.amount, currency: row.currency).description.split(separator: " ").first.map(String.init) ?? ""
             let fields = [
                 RFC3339.format(row.createdAt), row.kind.rawValue, row.status.rawValue, amount, row.currency,
-                Self.csvText(row.counterpart.username.map { "\(row.counterpart.name) (@\($0))" } ?? row.counterpart.name), Self.csvText(row.note ?? ""),
+                Self.csvText(row.counterpart.username.map { "\(row.counterpart.name) (@\($0))" } ?? row.counterpart.name),
+                Self.csvText(row.note ?? ""),
                 row.referenceId.uuidString.lowercased(),
             ]
             csv += fields.map(Self.csvField).joined(separator: ",") + "\r\n"
@@ -132,11 +135,15 @@ extension WalletService {
     func blocks(_ identity: Identity) async throws -> [ChargeBlock] {
         let rows = try await charges.blocks(user: identity.user.id, on: database.sql)
         let names = try await places.businesses.businesses(ids: rows.map(\.business), on: database.sql)
-        return rows.map { ChargeBlock(business: Party(kind: .business, id: $0.business, name: names[$0.business]?.name ?? "Closed business"), createdAt: $0.since) }
+        return rows.map {
+            ChargeBlock(business: Party(kind: .business, id: $0.business, name: names[$0.business]?.name ?? "Closed business"), createdAt: $0.since)
+        }
     }
 
     /// The customer's charges (`business == nil`) or a business's, for its owners and staff.
-    func listCharges(_ identity: Identity, business: UUID?, statuses: [ChargeStatus], limit: Int, cursor: String?, now: Date = Date()) async throws
+    func listCharges(
+        _ identity: Identity, business: UUID?, statuses: [ChargeStatus], limit: Int, cursor: String?, now: Date = Date()
+    ) async throws
         -> Page<Charge>
     {
         if let business { _ = try await places.requireMember(identity, of: business) }
@@ -144,7 +151,9 @@ extension WalletService {
         let rows = try await charges.list(
             customer: business == nil ? identity.user.id : nil, business: business, statuses: statuses, now: now, limit: limit + 1, after: after,
             on: database.sql)
-        return Page(items: rows.prefix(limit).map { $0.dto(now: now) }, nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil)
+        return Page(
+            items: rows.prefix(limit).map { $0.dto(now: now) },
+            nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil)
     }
 
     /// One charge, for its customer or the business's people.
@@ -164,7 +173,8 @@ extension WalletService {
         }
         let dto = charge.dto()
         return Receipt(
-            chargeId: charge.id, reference: charge.reference, business: dto.business, customer: dto.customer, items: charge.items, amount: charge.amount,
+            chargeId: charge.id, reference: charge.reference, business: dto.business, customer: dto.customer, items: charge.items,
+            amount: charge.amount,
             currency: charge.currency, refundedAmount: charge.refundedAmount, paidAt: paidAt)
     }
 
@@ -178,7 +188,8 @@ extension WalletService {
         for charge in try await charges.settled(business: business, since: since, on: database.sql) {
             let day = calendar.dateComponents([.year, .month, .day], from: charge.decidedAt ?? charge.createdAt)
             let date = String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
-            var total = totals["\(date) \(charge.currency)"] ?? DailyTotal(date: date, currency: charge.currency, charges: 0, charged: 0, refunded: 0, net: 0)
+            var total =
+                totals["\(date) \(charge.currency)"] ?? DailyTotal(date: date, currency: charge.currency, charges: 0, charged: 0, refunded: 0, net: 0)
             total.charges += 1
             total.charged += charge.amount
             total.refunded += charge.refundedAmount

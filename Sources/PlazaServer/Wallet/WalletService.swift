@@ -90,7 +90,8 @@ package struct WalletService: Sendable {
         let waiting = try await charges.pendingCount(business: owner, now: now, on: db)
         if waiting > 0 {
             throw PlazaError(
-                .conflict, .conflict, waiting == 1 ? "A charge is still waiting for a customer." : "\(waiting) charges are still waiting for customers.",
+                .conflict, .conflict,
+                waiting == 1 ? "A charge is still waiting for a customer." : "\(waiting) charges are still waiting for customers.",
                 detail: "Cancel them at the counter (or let them expire), then delete the business.")
         }
     }

@@ -16,7 +16,8 @@ struct WebPages: Sendable {
         let pages = router.group().add(middleware: CSRFMiddleware(secrets: services.secrets))
         pages.get("/", use: home)
         AccountsPages(accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
-        PlacesPages(places: services.places, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
+        PlacesPages(places: services.places, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(
+            to: pages)
         WalletPages(wallet: services.wallet, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
         InboxPages(inbox: services.inbox, renderer: renderer).addRoutes(to: pages)
     }
@@ -42,7 +43,8 @@ struct WebPages: Sendable {
         if error.status == .unauthorized, request.method == .get {
             return PageRenderer.seeOther("/login?next=\(request.uri.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")")
         }
-        let page = ErrorPage(shell: Shell(title: error.title, context: context), status: Int(error.status.code), title: error.title, detail: error.detail)
+        let page = ErrorPage(
+            shell: Shell(title: error.title, context: context), status: Int(error.status.code), title: error.title, detail: error.detail)
         var response = renderer.render("error", page, status: error.status)
         for field in error.headers { response.headers.append(field) }
         return response

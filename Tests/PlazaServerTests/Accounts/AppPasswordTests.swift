@@ -17,11 +17,13 @@ import Testing
         try await TestPlaza.withApp(engine) { client, services in
             let anna = try await AccountsDriver(client).signedIn("anna")
             let request = AppPasswordRequest(name: "OwnTracks")
-            let first = try await client.send(.post, "/v1/me/app-passwords", json: request, token: anna.accessToken, headers: [.idempotencyKey: "k-1"])
+            let first = try await client.send(
+                .post, "/v1/me/app-passwords", json: request, token: anna.accessToken, headers: [.idempotencyKey: "k-1"])
             #expect(first.status == .created)
             let created = try first.decode(AppPassword.self)
             let secret = try #require(created.password)
-            let retry = try await client.send(.post, "/v1/me/app-passwords", json: request, token: anna.accessToken, headers: [.idempotencyKey: "k-1"])
+            let retry = try await client.send(
+                .post, "/v1/me/app-passwords", json: request, token: anna.accessToken, headers: [.idempotencyKey: "k-1"])
             #expect(retry.status == .created && retry.headers[.idempotentReplayed] == "true")
             let replayed = try retry.decode(AppPassword.self)
             #expect(replayed.id == created.id && replayed.password == nil)

@@ -17,8 +17,10 @@ import Testing
         let cache = IdentityCache(lifetime: 5)
         let now = Date()
         let zoe = Self.identity()
-        cache.store(zoe, for: "long", tokenExpires: now.addingTimeInterval(900), now: now, generation: cache.identity(for: "long", now: now).generation)
-        cache.store(zoe, for: "short", tokenExpires: now.addingTimeInterval(2), now: now, generation: cache.identity(for: "short", now: now).generation)
+        cache.store(
+            zoe, for: "long", tokenExpires: now.addingTimeInterval(900), now: now, generation: cache.identity(for: "long", now: now).generation)
+        cache.store(
+            zoe, for: "short", tokenExpires: now.addingTimeInterval(2), now: now, generation: cache.identity(for: "short", now: now).generation)
         #expect(cache.identity(for: "long", now: now.addingTimeInterval(4)).0?.sessionID == zoe.sessionID)
         #expect(cache.identity(for: "short", now: now.addingTimeInterval(1)).0 != nil)
         #expect(cache.identity(for: "short", now: now.addingTimeInterval(3)).0 == nil)

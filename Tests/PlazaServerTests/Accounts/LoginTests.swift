@@ -56,7 +56,8 @@ import Testing
             let borrowed = try await client.send(
                 .post, "/v1/auth/login", json: LoginRequest(login: "zoe", password: AccountsDriver.password, deviceToken: otherDevice))
             #expect(borrowed.status == .tooManyRequests)
-            let fromPhone = try await client.send(.post, "/v1/auth/login", json: LoginRequest(login: "zoe", password: AccountsDriver.password, deviceToken: phone))
+            let fromPhone = try await client.send(
+                .post, "/v1/auth/login", json: LoginRequest(login: "zoe", password: AccountsDriver.password, deviceToken: phone))
             #expect(fromPhone.status == .ok)
             let again = try await browser.submit("/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password])
             #expect(again.status == .seeOther && again.headers[.location] == "/account")

@@ -19,12 +19,14 @@ import Testing
                 .post, "/v1/auth/reset-password", json: ResetPasswordRequest(email: "zoe@example.com", code: code, newPassword: "short"))
             #expect(weak.problem?.errors?.first?.field == "newPassword")
             let reset = try await client.send(
-                .post, "/v1/auth/reset-password", json: ResetPasswordRequest(email: "zoe@example.com", code: code, newPassword: "a fresh new passphrase"))
+                .post, "/v1/auth/reset-password",
+                json: ResetPasswordRequest(email: "zoe@example.com", code: code, newPassword: "a fresh new passphrase"))
             #expect(reset.status == .ok)
             #expect(try await client.send(.get, "/v1/me", token: tokens.accessToken).status == .unauthorized)
             #expect(try await accounts.login("zoe", password: "a fresh new passphrase").status == .ok)
             let reused = try await client.send(
-                .post, "/v1/auth/reset-password", json: ResetPasswordRequest(email: "zoe@example.com", code: code, newPassword: "yet another passphrase"))
+                .post, "/v1/auth/reset-password",
+                json: ResetPasswordRequest(email: "zoe@example.com", code: code, newPassword: "yet another passphrase"))
             #expect(reused.problem?.code == .invalidCode)
         }
     }
@@ -36,7 +38,8 @@ import Testing
             let unknown = try await client.send(.post, "/v1/auth/forgot-password", json: EmailRequest(email: "ghost@example.com"))
             #expect(known.status == unknown.status && known.text == unknown.text)
             let guess = try await client.send(
-                .post, "/v1/auth/reset-password", json: ResetPasswordRequest(email: "ghost@example.com", code: "123456", newPassword: "a fresh new passphrase"))
+                .post, "/v1/auth/reset-password",
+                json: ResetPasswordRequest(email: "ghost@example.com", code: "123456", newPassword: "a fresh new passphrase"))
             #expect(guess.problem?.code == .invalidCode)
         }
     }
@@ -48,7 +51,8 @@ import Testing
             try await services.accounts.forgotPassword(email: "zoe@example.com", client: "test", now: Date().addingTimeInterval(-16 * 60))
             let code = try await accounts.latestCode(for: "zoe@example.com")
             let late = try await client.send(
-                .post, "/v1/auth/reset-password", json: ResetPasswordRequest(email: "zoe@example.com", code: code, newPassword: "a fresh new passphrase"))
+                .post, "/v1/auth/reset-password",
+                json: ResetPasswordRequest(email: "zoe@example.com", code: code, newPassword: "a fresh new passphrase"))
             #expect(late.problem?.code == .invalidCode)
         }
     }
@@ -59,7 +63,8 @@ import Testing
         try await TestPlaza.withApp(.sqlite, configure: { $0.limits.loginFailuresPerAddress = 3 }) { client, _ in
             for name in ["ann", "bob", "cat"] {
                 let guess = try await client.send(
-                    .post, "/v1/auth/reset-password", json: ResetPasswordRequest(email: "\(name)@example.com", code: "123456", newPassword: "a fresh passphrase"))
+                    .post, "/v1/auth/reset-password",
+                    json: ResetPasswordRequest(email: "\(name)@example.com", code: "123456", newPassword: "a fresh passphrase"))
                 #expect(guess.problem?.code == .invalidCode)
             }
             let limited = try await client.send(.post, "/v1/auth/verify-email", json: VerifyEmailRequest(email: "dan@example.com", code: "123456"))

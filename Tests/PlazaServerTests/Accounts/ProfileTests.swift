@@ -20,7 +20,8 @@ import Testing
             #expect(user.displayName == "Zoe B." && user.birthDate == "2000-05-01" && user.gender == .female && !user.student)
             let cleared = try await client.send(.patch, "/v1/me", json: ProfileUpdate(birthDate: ""), token: tokens.accessToken)
             #expect(try cleared.decode(User.self).birthDate == nil)
-            let bad = try await client.send(.patch, "/v1/me", json: ProfileUpdate(displayName: "", birthDate: "2020-01-01"), token: tokens.accessToken)
+            let bad = try await client.send(
+                .patch, "/v1/me", json: ProfileUpdate(displayName: "", birthDate: "2020-01-01"), token: tokens.accessToken)
             #expect(Set(bad.problem?.errors?.map(\.field) ?? []) == ["displayName", "birthDate"])
         }
     }
@@ -36,7 +37,8 @@ import Testing
                 token: laptop.accessToken)
             #expect(wrong.problem?.errors?.first?.field == "currentPassword")
             let changed = try await client.send(
-                .post, "/v1/me/password", json: ChangePasswordRequest(currentPassword: AccountsDriver.password, newPassword: "a brand new passphrase"),
+                .post, "/v1/me/password",
+                json: ChangePasswordRequest(currentPassword: AccountsDriver.password, newPassword: "a brand new passphrase"),
                 token: laptop.accessToken)
             #expect(changed.status == .noContent)
             #expect(try await client.send(.get, "/v1/me", token: laptop.accessToken).status == .ok)
@@ -79,7 +81,8 @@ import Testing
             let accounts = AccountsDriver(client)
             let mallory = try await accounts.signedIn("mallory")
             _ = try await client.send(
-                .post, "/v1/me/email", json: ChangeEmailRequest(email: "vera@example.com", password: AccountsDriver.password), token: mallory.accessToken)
+                .post, "/v1/me/email", json: ChangeEmailRequest(email: "vera@example.com", password: AccountsDriver.password),
+                token: mallory.accessToken)
             #expect(try await accounts.register("vera").status == .created)
             let verified = try await accounts.verify("vera")
             let vera = try verified.decode(User.self)
@@ -110,7 +113,8 @@ import Testing
             let tokens = try await accounts.signedIn("zoe")
             let wrong = try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: "not the password"), token: tokens.accessToken)
             #expect(wrong.status == .unprocessableContent)
-            let deleted = try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: tokens.accessToken)
+            let deleted = try await client.send(
+                .delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: tokens.accessToken)
             #expect(deleted.status == .noContent)
             #expect(try await client.send(.get, "/v1/me", token: tokens.accessToken).status == .unauthorized)
             #expect(try await accounts.login("zoe").status == .unauthorized)

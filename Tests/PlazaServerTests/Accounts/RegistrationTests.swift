@@ -111,7 +111,8 @@ import Testing
                 let byAddress = try await accounts.login(email, password: "the prober's own passphrase")
                 let again = try await client.send(
                     .post, "/v1/auth/register",
-                    json: RegisterRequest(email: "other-\(username)@example.net", username: username, displayName: "Probe", password: AccountsDriver.password))
+                    json: RegisterRequest(
+                        email: "other-\(username)@example.net", username: username, displayName: "Probe", password: AccountsDriver.password))
                 func shape(_ response: TestResponse) -> String { "\(response.status.code) \(response.problem?.code.rawValue ?? "-")" }
                 return [shape(signUp), shape(byName), shape(byAddress), shape(again)]
             }

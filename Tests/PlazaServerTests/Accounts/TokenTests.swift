@@ -84,7 +84,8 @@ import Testing
             #expect(forgot.status == .accepted || forgot.status == .noContent)
             let registration = try await client.send(
                 .post, "/v1/auth/register",
-                json: RegisterRequest(email: "zoe@example.com", username: "zoe", displayName: "Zoe", password: AccountsDriver.password, role: .customer),
+                json: RegisterRequest(
+                    email: "zoe@example.com", username: "zoe", displayName: "Zoe", password: AccountsDriver.password, role: .customer),
                 token: stale)
             #expect(registration.status == .created)
             // What needs a user still says why it refused, so the SDK knows to refresh.
@@ -107,7 +108,8 @@ import Testing
         try await TestPlaza.withApp(.sqlite) { client, services in
             let tokens = try await AccountsDriver(client).signedIn("zoe")
             let sessionID = try #require(await services.accounts.tokens.verify(tokens.accessToken)?.sessionID)
-            let expired = try await services.accounts.tokens.issue(userID: tokens.user.id, sessionID: sessionID, now: Date().addingTimeInterval(-3600))
+            let expired = try await services.accounts.tokens.issue(
+                userID: tokens.user.id, sessionID: sessionID, now: Date().addingTimeInterval(-3600))
             let response = try await client.send(.get, "/v1/me", token: expired)
             #expect(response.status == .unauthorized)
             #expect(response.problem?.code == .invalidToken)

@@ -54,7 +54,9 @@ import Testing
             // The charge's entry follows the charge; the merchant hears the answer.
             #expect(try await wallet.approve(charge, token: anna).status == .ok)
             let paid = try await Self.inbox(client, token: anna).items.first { $0.kind == .chargeRequested }
-            #expect(paid?.status == .approved && paid?.title == "You paid Corner Cafe 9.50 USD." && paid?.link == "/wallet/receipts/\(charge.id.uuidString.lowercased())")
+            #expect(
+                paid?.status == .approved && paid?.title == "You paid Corner Cafe 9.50 USD."
+                    && paid?.link == "/wallet/receipts/\(charge.id.uuidString.lowercased())")
             let merchant = try await Self.inbox(client, token: bruno)
             #expect(merchant.items.map(\.kind) == [.chargeAnswered] && merchant.items.first?.title == "Anna paid 9.50 USD to Corner Cafe.")
             #expect(merchant.unreadCount == 1)
@@ -81,7 +83,9 @@ import Testing
             var cursor: String?
             var pages = 0
             repeat {
-                let page = try await Self.inbox(client, "?limit=2" + (cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" } ?? ""), token: anna)
+                let page = try await Self.inbox(
+                    client, "?limit=2" + (cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" } ?? ""),
+                    token: anna)
                 #expect(page.items.count <= 2 && (pages == 0) == (page.seenMarker != nil))
                 amounts += page.items.map(\.amount)
                 cursor = page.nextCursor

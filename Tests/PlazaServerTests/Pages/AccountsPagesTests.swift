@@ -18,7 +18,8 @@ import Testing
             #expect(signup.headers[.location] == "/verify-email?email=zoe@example.com&notice=sent")
 
             let code = try await AccountsDriver(client).latestCode(for: "zoe@example.com")
-            let verified = try await browser.submit("/verify-email?email=zoe%40example.com", to: "/verify-email", ["email": "zoe@example.com", "code": code])
+            let verified = try await browser.submit(
+                "/verify-email?email=zoe%40example.com", to: "/verify-email", ["email": "zoe@example.com", "code": code])
             #expect(verified.headers[.location] == "/login?notice=verified")
 
             let login = try await browser.submit("/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password, "next": "/account"])
@@ -78,7 +79,9 @@ import Testing
             #expect(redirect.status == .seeOther)
             #expect(redirect.headers[.location] == "/login?next=%2Faccount")
             // Browsers strip TAB, CR and LF and read a backslash as a slash: each of these would leave the site.
-            for next in ["//evil.example", "/%09/evil.example", "/%0d%0a/evil.example", "/%5Cevil.example", "%2F%2Fevil.example", "https://evil.example"] {
+            for next in [
+                "//evil.example", "/%09/evil.example", "/%0d%0a/evil.example", "/%5Cevil.example", "%2F%2Fevil.example", "https://evil.example",
+            ] {
                 let evil = try await browser.get("/login?next=\(next)")
                 #expect(evil.text.contains(#"name="next" value="/account""#), "next=\(next)")
             }
@@ -99,7 +102,8 @@ import Testing
             let sessions = try await client.send(.get, "/v1/me/sessions", token: api.accessToken).decode(Page<SessionInfo>.self)
             let apiSession = try #require(sessions.items.first { $0.current })
             let page = try await browser.get("/account")
-            let revoke = try await browser.post("/account/sessions/\(apiSession.id.uuidString)/revoke", [:], csrf: PageSession.csrfToken(in: page.text))
+            let revoke = try await browser.post(
+                "/account/sessions/\(apiSession.id.uuidString)/revoke", [:], csrf: PageSession.csrfToken(in: page.text))
             #expect(revoke.headers[.location] == "/account?notice=revoked")
             #expect(try await client.send(.get, "/v1/me", token: api.accessToken).status == .unauthorized)
         }

@@ -21,7 +21,8 @@ import Testing
             let cookie = await browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
             let plain = try await client.execute(uri: "/wallet/receipts/\(UUID())", method: .get, headers: [.accept: "*/*", .cookie: cookie])
             #expect(plain.headers[.contentType]?.hasPrefix("text/html") == true)
-            let json = try await client.execute(uri: "/wallet/receipts/\(UUID())", method: .get, headers: [.accept: "application/json", .cookie: cookie])
+            let json = try await client.execute(
+                uri: "/wallet/receipts/\(UUID())", method: .get, headers: [.accept: "application/json", .cookie: cookie])
             #expect(json.problem?.code == .notFound)
         }
     }
@@ -35,14 +36,16 @@ import Testing
             let anna = try await places.sharingCustomer("anna").accessToken
             try await places.move(to: point, token: anna)
             try await wallet.fund(1_000, token: anna)
-            let charge = try await wallet.charge(business: shop.business.id, customer: "anna", 420, token: shop.tokens.accessToken).decode(Charge.self)
+            let charge = try await wallet.charge(business: shop.business.id, customer: "anna", 420, token: shop.tokens.accessToken).decode(
+                Charge.self)
             #expect(try await wallet.approve(charge, token: anna).status == .ok)
 
             let bruno = PageSession(client)
             _ = try await bruno.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
             let counter = "/wallet/counter/\(shop.business.id.uuidString.lowercased())"
             let refused = try await bruno.submit(
-                counter, to: "\(counter)/charges/\(charge.id.uuidString.lowercased())/refund", ["amount": "99.00", "idempotencyKey": UUID().uuidString])
+                counter, to: "\(counter)/charges/\(charge.id.uuidString.lowercased())/refund",
+                ["amount": "99.00", "idempotencyKey": UUID().uuidString])
             #expect(refused.status == .unprocessableContent)
             #expect(refused.text.contains("Refund refused:") && refused.text.contains(#"role="alert""#))
             #expect(refused.text.contains("Corner Cafe counter"))

@@ -14,7 +14,8 @@ import Testing
         try await TestPlaza.withApp(engine) { client, _ in
             let places = PlacesDriver(client)
             let customer = try await AccountsDriver(client).signedIn("anna")
-            let refused = try await client.send(.post, "/v1/businesses", json: CreateBusinessRequest(name: "Nope", category: .cafe), token: customer.accessToken)
+            let refused = try await client.send(
+                .post, "/v1/businesses", json: CreateBusinessRequest(name: "Nope", category: .cafe), token: customer.accessToken)
             #expect(refused.status == .forbidden)
 
             let (tokens, business, location) = try await places.shop(at: square)
@@ -22,7 +23,8 @@ import Testing
             let bad = try await client.send(
                 .post, "/v1/businesses/\(business.id)/locations",
                 json: LocationRequest(
-                    name: "", address: "x", latitude: 91, longitude: 13, radiusMeters: 600, openingHours: [OpeningPeriod(day: 8, opens: "9:00", closes: "18:00")]),
+                    name: "", address: "x", latitude: 91, longitude: 13, radiusMeters: 600,
+                    openingHours: [OpeningPeriod(day: 8, opens: "9:00", closes: "18:00")]),
                 token: tokens.accessToken)
             #expect(bad.status == .unprocessableContent)
             #expect(
@@ -48,7 +50,8 @@ import Testing
 
             #expect(try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: staff.accessToken).status == .ok)
             #expect(try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: stranger.accessToken).status == .forbidden)
-            let rename = try await client.send(.patch, "/v1/businesses/\(business.id)", json: UpdateBusinessRequest(name: "Mine now"), token: staff.accessToken)
+            let rename = try await client.send(
+                .patch, "/v1/businesses/\(business.id)", json: UpdateBusinessRequest(name: "Mine now"), token: staff.accessToken)
             #expect(rename.status == .forbidden)
             let demoteLast = try await client.send(
                 .post, "/v1/businesses/\(business.id)/members", json: AddMemberRequest(username: "bruno", role: .staff), token: owner.accessToken)
@@ -66,7 +69,9 @@ import Testing
         try await TestPlaza.withApp(engine) { client, _ in
             let places = PlacesDriver(client)
             let owner = try await AccountsDriver(client).signedIn("bruno", role: .merchant)
-            for (name, category) in [("Cafe Alba", BusinessCategory.cafe), ("cafe Berta", .cafe), ("Café 100%", .cafe), ("Books & Cafe", .retail), ("Deli", .grocery)] {
+            for (name, category) in [
+                ("Cafe Alba", BusinessCategory.cafe), ("cafe Berta", .cafe), ("Café 100%", .cafe), ("Books & Cafe", .retail), ("Deli", .grocery),
+            ] {
                 _ = try await places.createBusiness(name: name, category: category, token: owner.accessToken)
             }
             let first = try await client.send(.get, "/v1/businesses?q=CAFE&category=cafe&limit=1").decode(Page<BusinessSummary>.self)
@@ -98,11 +103,15 @@ import Testing
                 .decode(Page<BusinessSummary>.self)
             #expect(page.items.map(\.name) == ["Kiosk", "Chain"])
             #expect(page.items[1].location?.id == near.id && abs((page.items[1].distanceMeters ?? 0) - 150) < 1)
-            let wide = try await client.send(.get, "/v1/nearby/businesses?latitude=\(square.latitude)&longitude=\(square.longitude)&radius=5000&limit=2")
-                .decode(Page<BusinessSummary>.self)
+            let wide = try await client.send(
+                .get, "/v1/nearby/businesses?latitude=\(square.latitude)&longitude=\(square.longitude)&radius=5000&limit=2"
+            )
+            .decode(Page<BusinessSummary>.self)
             let rest = try await client.send(
-                .get, "/v1/nearby/businesses?latitude=\(square.latitude)&longitude=\(square.longitude)&radius=5000&limit=2&cursor=\(wide.nextCursor ?? "")")
-                .decode(Page<BusinessSummary>.self)
+                .get,
+                "/v1/nearby/businesses?latitude=\(square.latitude)&longitude=\(square.longitude)&radius=5000&limit=2&cursor=\(wide.nextCursor ?? "")"
+            )
+            .decode(Page<BusinessSummary>.self)
             #expect(wide.items.map(\.name) + rest.items.map(\.name) == ["Kiosk", "Chain", "Far away"])
             let bad = try await client.send(.get, "/v1/nearby/businesses?latitude=95&longitude=abc&radius=6000")
             #expect(Set(bad.problem?.errors?.map(\.field) ?? []) == ["latitude", "longitude"])

@@ -17,7 +17,9 @@ import Testing
         let tokens = try await places.sharingCustomer(name)
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let track = [(shopPoint, 30.0), (shopPoint.offset(east: 10), 26), (shopPoint.offset(north: 5), 22), (shopPoint.offset(east: 500), 20)]
-        let points = track.map { LocationPoint(latitude: $0.0.latitude, longitude: $0.0.longitude, accuracy: 10, recordedAt: now.addingTimeInterval(-$0.1 * 60)) }
+        let points = track.map {
+            LocationPoint(latitude: $0.0.latitude, longitude: $0.0.longitude, accuracy: 10, recordedAt: now.addingTimeInterval(-$0.1 * 60))
+        }
         #expect(try await places.upload(points, token: tokens.accessToken).status == .ok)
     }
 
@@ -49,7 +51,9 @@ import Testing
         for index in 0..<stays {
             let entered = start.addingTimeInterval(Double(index) * 12 * 60)
             for (point, minutes) in [(shopPoint, 0.0), (shopPoint.offset(east: 5), 7), (shopPoint.offset(east: 500), 8)] {
-                points.append(LocationPoint(latitude: point.latitude, longitude: point.longitude, accuracy: 10, recordedAt: entered.addingTimeInterval(minutes * 60)))
+                points.append(
+                    LocationPoint(
+                        latitude: point.latitude, longitude: point.longitude, accuracy: 10, recordedAt: entered.addingTimeInterval(minutes * 60)))
             }
         }
         #expect(try await places.upload(points, token: token).status == .ok)
@@ -74,13 +78,15 @@ import Testing
             try await visits(places, token: mallory.accessToken, from: hourStart.addingTimeInterval(60), stays: 5)
             #expect(try await cell().enoughData == false)
             for name in ["ann", "ben", "cid"] {
-                try await visits(places, token: try await places.sharingCustomer(name).accessToken, from: hourStart.addingTimeInterval(30 * 60), stays: 1)
+                try await visits(
+                    places, token: try await places.sharingCustomer(name).accessToken, from: hourStart.addingTimeInterval(30 * 60), stays: 1)
             }
             // Four people: mallory adds four more stays and watches.
             let before = try await cell()
             try await visits(places, token: mallory.accessToken, from: hourStart.addingTimeInterval(2 * 60), stays: 4)
             #expect(try await cell() == before && before.enoughData == false)
-            try await visits(places, token: try await places.sharingCustomer("dan").accessToken, from: hourStart.addingTimeInterval(40 * 60), stays: 1)
+            try await visits(
+                places, token: try await places.sharingCustomer("dan").accessToken, from: hourStart.addingTimeInterval(40 * 60), stays: 1)
             #expect(try await cell() == PopularHour(hour: hour, averageVisits: 5, enoughData: true))
         }
     }
@@ -131,17 +137,21 @@ import Testing
             let places = PlacesDriver(client)
             let (_, _, location) = try await places.shop(at: shopPoint)
             let anna = try await places.sharingCustomer("anna")
-            let refused = try await client.send(.post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 5), token: anna.accessToken)
+            let refused = try await client.send(
+                .post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 5), token: anna.accessToken)
             #expect(refused.status == .forbidden && refused.problem?.code == .notPresent)
 
             try await places.move(to: shopPoint, token: anna.accessToken)
-            let accepted = try await client.send(.post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 12), token: anna.accessToken)
+            let accepted = try await client.send(
+                .post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 12), token: anna.accessToken)
             #expect(accepted.status == .created)
             let summary = try accepted.decode(LineWaits.self)
             #expect(summary.currentMinutes == 12 && summary.recentReports == 1 && summary.newestReportAgeMinutes == 0)
-            let again = try await client.send(.post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 3), token: anna.accessToken)
+            let again = try await client.send(
+                .post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 3), token: anna.accessToken)
             #expect(again.status == .tooManyRequests && again.headers[.retryAfter] != nil)
-            let bad = try await client.send(.post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 900), token: anna.accessToken)
+            let bad = try await client.send(
+                .post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 900), token: anna.accessToken)
             #expect(bad.problem?.errors?.first?.field == "minutes")
             let shown = try await client.send(.get, "/v1/locations/\(location.id)/line-waits").decode(LineWaits.self)
             #expect(shown.currentMinutes == 12 && shown.averages.count == 1)
@@ -153,13 +163,15 @@ import Testing
         try await TestPlaza.withApp(engine) { client, _ in
             let places = PlacesDriver(client)
             let anna = try await places.sharingCustomer("anna")
-            let created = try await client.send(.post, "/v1/me/app-passwords", json: AppPasswordRequest(name: "OwnTracks on my phone"), token: anna.accessToken)
+            let created = try await client.send(
+                .post, "/v1/me/app-passwords", json: AppPasswordRequest(name: "OwnTracks on my phone"), token: anna.accessToken)
             let secret = try created.decode(AppPassword.self).password ?? ""
             #expect(secret.count >= 32)
             let listed = try await client.send(.get, "/v1/me/app-passwords", token: anna.accessToken).decode(Page<AppPassword>.self)
             #expect(listed.items.count == 1 && listed.items[0].password == nil)
 
-            let body = #"{"_type":"location","lat":35.6812,"lon":139.7671,"tst":\#(Int(Date().timeIntervalSince1970) - 5),"acc":12,"tid":"an","batt":80}"#
+            let body =
+                #"{"_type":"location","lat":35.6812,"lon":139.7671,"tst":\#(Int(Date().timeIntervalSince1970) - 5),"acc":12,"tid":"an","batt":80}"#
             func post(_ user: String, _ password: String, _ json: String = body) async throws -> TestResponse {
                 let basic = Data("\(user):\(password)".utf8).base64EncodedString()
                 return try await client.execute(

@@ -5,19 +5,21 @@ import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
-import WSClient
 import PlazaCore
 import PlazaServer
 import PlazaTestSupport
 import Synchronization
 import Testing
+import WSClient
 
 @Suite struct EventsTests {
     let shopPoint = Coordinate(latitude: 59.3293, longitude: 18.0686)
 
     /// Reads text messages until `count` events have arrived (after the `ready` message) or 5 seconds pass,
     /// and returns the events that arrived.
-    static func collect(_ inbound: WebSocketInboundStream, count: Int, afterReady: @escaping @Sendable () async throws -> Void) async throws -> [PlazaEvent] {
+    static func collect(
+        _ inbound: WebSocketInboundStream, count: Int, afterReady: @escaping @Sendable () async throws -> Void
+    ) async throws -> [PlazaEvent] {
         let received = EventBox()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -42,7 +44,8 @@ import Testing
             let (owner, business, location) = try await places.shop(at: shopPoint)
             let anna = try await places.sharingCustomer("anna")
             let events = EventBox()
-            _ = try await client.ws("/v1/events", configuration: .init(additionalHeaders: [.authorization: "Bearer \(owner.accessToken)"])) { inbound, _, _ in
+            _ = try await client.ws("/v1/events", configuration: .init(additionalHeaders: [.authorization: "Bearer \(owner.accessToken)"])) {
+                inbound, _, _ in
                 let received = try await Self.collect(inbound, count: 2) {
                     try await places.move(to: shopPoint, ago: 2, token: anna.accessToken)
                     try await places.move(to: shopPoint.offset(north: 400), ago: 1, token: anna.accessToken)

@@ -8,7 +8,11 @@ import Testing
     /// Random points clustered where grids usually break: the antimeridian, the poles, and anywhere.
     static func randomPoint(_ generator: inout some RandomNumberGenerator) -> Coordinate {
         switch Int.random(in: 0..<4, using: &generator) {
-        case 0: Coordinate(latitude: .random(in: -60...60, using: &generator), longitude: [179.99, -179.99].randomElement(using: &generator)! + .random(in: -0.02...0.02, using: &generator)).wrapped
+        case 0:
+            Coordinate(
+                latitude: .random(in: -60...60, using: &generator),
+                longitude: [179.99, -179.99].randomElement(using: &generator)! + .random(in: -0.02...0.02, using: &generator)
+            ).wrapped
         case 1: Coordinate(latitude: .random(in: 89.9...90, using: &generator), longitude: .random(in: -180...180, using: &generator))
         case 2: Coordinate(latitude: .random(in: -90 ... -89.9, using: &generator), longitude: .random(in: -180...180, using: &generator))
         default: Coordinate(latitude: .random(in: -90...90, using: &generator), longitude: .random(in: -180...180, using: &generator))
@@ -73,7 +77,8 @@ import Testing
         for (west, east) in [(170.0, -170.0), (-20.0, 20.0), (179.5, 179.9), (-180.0, 180.0)] {
             let expected = Set(
                 points.filter { point in
-                    let inLongitude = west <= east ? (west...east).contains(point.value.longitude) : point.value.longitude >= west || point.value.longitude <= east
+                    let inLongitude =
+                        west <= east ? (west...east).contains(point.value.longitude) : point.value.longitude >= west || point.value.longitude <= east
                     return inLongitude && (-5.0...5.0).contains(point.value.latitude)
                 }.keys)
             let found = Set(grid.inside(south: -5, west: west, north: 5, east: east).map(\.key))
@@ -107,7 +112,8 @@ struct SeededGenerator: RandomNumberGenerator {
         for (minutes, level) in [(5.0, SharingLevel.map), (90, .map), (120, .merchants)] {
             index.apply(
                 LivePosition(
-                    userId: UUID(), username: "someone", displayName: "Someone", latitude: here.latitude, longitude: here.longitude, recordedAt: now.addingTimeInterval(-minutes * 60), level: level,
+                    userId: UUID(), username: "someone", displayName: "Someone", latitude: here.latitude, longitude: here.longitude,
+                    recordedAt: now.addingTimeInterval(-minutes * 60), level: level,
                     zoneId: nil, published: here))
         }
         #expect(index.count == 3)
@@ -123,7 +129,8 @@ struct SeededGenerator: RandomNumberGenerator {
         let (moved, left) = (UUID(), UUID())
         func position(_ user: UUID, _ latitude: Double, _ age: Double) -> LivePosition {
             LivePosition(
-                userId: user, username: "u", displayName: "U", latitude: latitude, longitude: 10, recordedAt: now.addingTimeInterval(-age), level: .merchants,
+                userId: user, username: "u", displayName: "U", latitude: latitude, longitude: 10, recordedAt: now.addingTimeInterval(-age),
+                level: .merchants,
                 zoneId: nil, published: nil)
         }
         index.beginRebuild()

@@ -1,6 +1,5 @@
 import Foundation
 import PlazaCore
-
 import Testing
 
 @testable import PlazaServer

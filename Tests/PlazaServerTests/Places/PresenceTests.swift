@@ -27,7 +27,8 @@ import Testing
             // She renames herself: the list shows the new name at once.
             let renamed = try await client.send(.patch, "/v1/me", json: ProfileUpdate(displayName: "Anna B."), token: anna.accessToken)
             #expect(renamed.status == .ok)
-            let again = try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: owner.accessToken).decode(Page<PresentCustomer>.self)
+            let again = try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: owner.accessToken).decode(
+                Page<PresentCustomer>.self)
             #expect(again.items.map(\.displayName) == ["Anna B."])
             // The customer cannot read the merchant's list.
             #expect(try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: anna.accessToken).status == .forbidden)
@@ -52,7 +53,8 @@ import Testing
             // A zone created around where she stands hides her at once.
             let zone = try await client.send(
                 .post, "/v1/me/private-zones",
-                json: PrivateZoneRequest(name: "Work", latitude: shopPoint.latitude, longitude: shopPoint.longitude, radiusMeters: 150), token: anna.accessToken
+                json: PrivateZoneRequest(name: "Work", latitude: shopPoint.latitude, longitude: shopPoint.longitude, radiusMeters: 150),
+                token: anna.accessToken
             ).decode(PrivateZone.self)
             #expect(try await places.present(business: business.id, token: owner.accessToken) == [])
             try await places.move(to: shopPoint.offset(east: 20), ago: 30, token: anna.accessToken)
@@ -94,7 +96,8 @@ import Testing
 
             let home = shopPoint.offset(north: -2_000)
             _ = try await client.send(
-                .post, "/v1/me/private-zones", json: PrivateZoneRequest(name: "Home", latitude: home.latitude, longitude: home.longitude, radiusMeters: 300),
+                .post, "/v1/me/private-zones",
+                json: PrivateZoneRequest(name: "Home", latitude: home.latitude, longitude: home.longitude, radiusMeters: 300),
                 token: mapper.accessToken)
             try await places.move(to: home, ago: 20, token: mapper.accessToken)
             let decoy = try await people()
@@ -134,9 +137,11 @@ import Testing
             let anna = try await places.sharingCustomer("anna")
             try await places.move(to: shopPoint, ago: 5, token: anna.accessToken)
             _ = try await client.send(
-                .post, "/v1/me/private-zones", json: PrivateZoneRequest(name: "Home", latitude: 1, longitude: 1, radiusMeters: 300), token: anna.accessToken)
+                .post, "/v1/me/private-zones", json: PrivateZoneRequest(name: "Home", latitude: 1, longitude: 1, radiusMeters: 300),
+                token: anna.accessToken)
             #expect(try await places.present(business: business.id, token: owner.accessToken) == ["anna"])
-            let deleted = try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna.accessToken)
+            let deleted = try await client.send(
+                .delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna.accessToken)
             #expect(deleted.status == .noContent)
             #expect(try await places.present(business: business.id, token: owner.accessToken) == [])
             for table in ["location_points", "live_positions", "stays", "private_zones", "location_settings"] {

@@ -1,13 +1,13 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import HummingbirdWSTesting
+import HummingbirdWebSocket
 import PlazaCore
 import PlazaServer
 import PlazaTestSupport
-import HummingbirdWSTesting
-import HummingbirdWebSocket
-import WSClient
 import Testing
+import WSClient
 
 /// Two Plaza processes on one PostgreSQL: a position posted to one shows in the other's live index.
 @Suite struct SharedPresenceTests {
@@ -70,7 +70,8 @@ import Testing
             let (owner, _, _) = try await PlacesDriver(first).shop(at: shopPoint)
             let anna = try await PlacesDriver(first).sharingCustomer("anna")
             let events = EventBox()
-            _ = try await second.ws("/v1/events", configuration: .init(additionalHeaders: [.authorization: "Bearer \(owner.accessToken)"])) { inbound, _, _ in
+            _ = try await second.ws("/v1/events", configuration: .init(additionalHeaders: [.authorization: "Bearer \(owner.accessToken)"])) {
+                inbound, _, _ in
                 // Two events are awaited but only one is sent: the second wait ends at the 5-second limit.
                 events.set(
                     try await EventsTests.collect(inbound, count: 2) {

@@ -58,7 +58,10 @@ import Testing
             let places = PlacesDriver(client)
             let tokens = try await places.sharingCustomer("anna")
             let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3_600).rounded(.down))
-            let points = (0..<50).map { LocationPoint(latitude: 52.5 + Double($0) / 1_000, longitude: 13.4, accuracy: 8, recordedAt: start.addingTimeInterval(Double($0) * 60)) }
+            let points = (0..<50).map {
+                LocationPoint(
+                    latitude: 52.5 + Double($0) / 1_000, longitude: 13.4, accuracy: 8, recordedAt: start.addingTimeInterval(Double($0) * 60))
+            }
             let first = try await places.upload(points.shuffled(), token: tokens.accessToken)
             #expect(try first.decode(LocationUploadResult.self) == LocationUploadResult(accepted: 50, duplicates: 0))
             let again = try await places.upload(Array(points[40...]) + [points[0], points[0]], token: tokens.accessToken)
@@ -86,11 +89,13 @@ import Testing
             let places = PlacesDriver(client)
             let tokens = try await places.sharingCustomer("anna")
             let tooSmall = try await client.send(
-                .post, "/v1/me/private-zones", json: PrivateZoneRequest(name: "Home", latitude: home.latitude, longitude: home.longitude, radiusMeters: 50),
+                .post, "/v1/me/private-zones",
+                json: PrivateZoneRequest(name: "Home", latitude: home.latitude, longitude: home.longitude, radiusMeters: 50),
                 token: tokens.accessToken)
             #expect(tooSmall.problem?.errors?.first?.field == "radiusMeters")
             let zone = try await client.send(
-                .post, "/v1/me/private-zones", json: PrivateZoneRequest(name: "Home", latitude: home.latitude, longitude: home.longitude, radiusMeters: 200),
+                .post, "/v1/me/private-zones",
+                json: PrivateZoneRequest(name: "Home", latitude: home.latitude, longitude: home.longitude, radiusMeters: 200),
                 token: tokens.accessToken
             ).decode(PrivateZone.self)
             try await places.move(to: home.offset(north: 120, east: 40), token: tokens.accessToken)

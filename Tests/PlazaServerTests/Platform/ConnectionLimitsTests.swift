@@ -30,7 +30,8 @@ import Testing
     @Test func aBodyThatNeverEndsIsCutOffEvenWithAnUpgradeHeader() async throws {
         try await TestPlaza.withApp(.sqlite, .live, configure: { $0.network.bodyTimeout = 1 }) { client, _ in
             let slow = try await RawConnection(port: try #require(client.port))
-            try await slow.send("POST /v1/auth/login HTTP/1.1\r\nHost: plaza\r\nUpgrade: h2c\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{")
+            try await slow.send(
+                "POST /v1/auth/login HTTP/1.1\r\nHost: plaza\r\nUpgrade: h2c\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{")
             for _ in 0..<4 {
                 try await Task.sleep(for: .milliseconds(300))
                 try? await slow.send(" ")

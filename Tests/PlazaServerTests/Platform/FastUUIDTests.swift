@@ -16,9 +16,10 @@ import Testing
 
     @Test func refusesWhatFoundationRefuses() {
         let id = UUID().uuidString
-        for bad in ["", String(id.dropLast()), id + "0", id.replacingOccurrences(of: "-", with: ""), "G" + id.dropFirst(),
-            String(id.prefix(8)) + "0" + id.dropFirst(9), id.replacingOccurrences(of: "-", with: "_")]
-        {
+        for bad in [
+            "", String(id.dropLast()), id + "0", id.replacingOccurrences(of: "-", with: ""), "G" + id.dropFirst(),
+            String(id.prefix(8)) + "0" + id.dropFirst(9), id.replacingOccurrences(of: "-", with: "_"),
+        ] {
             #expect(UUID(text: bad) == nil)
             #expect(UUID(uuidString: bad) == nil)
         }
@@ -45,7 +46,9 @@ import Testing
             #expect("89AB".contains(text[19]))
         }
         // The first 48 bits are the milliseconds.
-        #expect(ids[0].uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased() == String(1_800_000_000_000, radix: 16).leftPadded(to: 12))
+        #expect(
+            ids[0].uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+                == String(1_800_000_000_000, radix: 16).leftPadded(to: 12))
     }
 }
 

@@ -12,7 +12,8 @@ import Testing
     let ben = UUID()
 
     @Test func anEventReachesAProcessWhereItsAudienceListensAndIsSkippedElsewhere() throws {
-        let event = PlazaEvent(type: "transfer.received", occurredAt: Date(timeIntervalSince1970: 1_700_000_000), data: .object(["amount": .number(1250)]))
+        let event = PlazaEvent(
+            type: "transfer.received", occurredAt: Date(timeIntervalSince1970: 1_700_000_000), data: .object(["amount": .number(1250)]))
         let payload = try PostgresFeed.payload(.event(audience: [anna, ben], event: event))
         let received = PostgresFeed.received(payload, wanted: { $0.contains(ben) })
         guard received.count == 1, case .message(.event(let audience, let delivered)) = received[0] else {
@@ -29,7 +30,8 @@ import Testing
 
     @Test func anEventWhoseDataIsJSONAlreadyArrivesWithThatData() throws {
         let json = #"{"amount":1250,"currency":"USD","note":"line one\nline two","to":{"username":"ben"}}"#
-        let payload = try PostgresFeed.eventPayload(audience: [ben], type: "transfer.received", occurredAt: Date(timeIntervalSince1970: 1_700_000_000), data: json)
+        let payload = try PostgresFeed.eventPayload(
+            audience: [ben], type: "transfer.received", occurredAt: Date(timeIntervalSince1970: 1_700_000_000), data: json)
         guard case .message(.event(let audience, let event)) = PostgresFeed.received(payload, wanted: { _ in true }).first else {
             Issue.record("not delivered: \(payload)")
             return
@@ -41,9 +43,12 @@ import Testing
 
     @Test func manyMessagesShareNotificationsUnderTheLimitAndArriveInOrder() throws {
         let events = (0..<40).map { index in
-            PlazaEvent(type: "transfer.received", occurredAt: Date(), data: .object(["n": .number(Double(index)), "pad": .string(String(repeating: "x", count: 300))]))
+            PlazaEvent(
+                type: "transfer.received", occurredAt: Date(),
+                data: .object(["n": .number(Double(index)), "pad": .string(String(repeating: "x", count: 300))]))
         }
-        let payloads = try events.map { try PostgresFeed.payload(.event(audience: [$0.data == events[3].data ? anna : ben], event: $0)) }
+        let payloads =
+            try events.map { try PostgresFeed.payload(.event(audience: [$0.data == events[3].data ? anna : ben], event: $0)) }
             + [try PostgresFeed.payload(.forget(anna))]
         let packed = PostgresFeed.pack(payloads)
         #expect(packed.count > 1 && packed.count < payloads.count)

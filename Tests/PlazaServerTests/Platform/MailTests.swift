@@ -37,13 +37,16 @@ import Testing
             let outbox = OutboxStore()
             try await outbox.enqueue(OutgoingMail(to: "zoe@example.com", subject: "Code", text: "123456"), on: services.database.sql)
             await services.outbox.deliverDue()
-            let row = try #require(try await services.database.sql.select().columns("attempts", "sent_at", "last_error").from("outbox_emails").first())
+            let row = try #require(
+                try await services.database.sql.select().columns("attempts", "sent_at", "last_error").from("outbox_emails").first())
             #expect(try row.decode(column: "attempts", as: Int.self) == 1)
             #expect(try row.decode(column: "sent_at", as: Date?.self) == nil)
             #expect(try row.decode(column: "last_error", as: String?.self) != nil)
             // Not due again yet: nothing is attempted.
             await services.outbox.deliverDue()
-            #expect(try await services.database.sql.select().column("attempts").from("outbox_emails").first()?.decode(column: "attempts", as: Int.self) == 1)
+            #expect(
+                try await services.database.sql.select().column("attempts").from("outbox_emails").first()?.decode(column: "attempts", as: Int.self)
+                    == 1)
         }
     }
 

@@ -34,7 +34,10 @@ import Yams
             }
             #expect(try await fields(.post, "/v1/transfers", #"{"to":"ann","amount":1.5,"currency":"USD"}"#) == ["amount"])
             #expect(try await fields(.post, "/v1/transfers", #"{"to":"ann","amount":99999999999999999999,"currency":"USD"}"#) == ["amount"])
-            #expect(try await fields(.post, "/v1/me/private-zones", #"{"name":"Home","latitude":48.1,"longitude":11.5,"radiusMeters":100.5}"#) == ["radiusMeters"])
+            #expect(
+                try await fields(.post, "/v1/me/private-zones", #"{"name":"Home","latitude":48.1,"longitude":11.5,"radiusMeters":100.5}"#) == [
+                    "radiusMeters"
+                ])
             // null where the contract gives it no meaning is refused, not read as "left out".
             #expect(try await fields(.patch, "/v1/me", #"{"displayName":null}"#) == ["displayName"])
             #expect(try await fields(.put, "/v1/me/location-sharing", #"{"level":"off","zoneDisplay":null}"#) == ["zoneDisplay"])
@@ -52,7 +55,8 @@ import Yams
             let zoe = try await AccountsDriver(client).signedIn("zoe").accessToken
             let app = try await client.sendRaw(.post, "/v1/me/app-passwords", body: #"{"name":"Own\u0000Tracks"}"#, token: zoe)
             #expect(app.status == .unprocessableContent && app.problem?.errors?.map(\.field) == ["name"])
-            let nested = try await client.sendRaw(.post, "/v1/me/private-zones", body: #"{"name":"Home\u0000","latitude":1,"longitude":2,"radiusMeters":200}"#, token: zoe)
+            let nested = try await client.sendRaw(
+                .post, "/v1/me/private-zones", body: #"{"name":"Home\u0000","latitude":1,"longitude":2,"radiusMeters":200}"#, token: zoe)
             #expect(nested.status == .unprocessableContent && nested.problem?.errors?.map(\.field) == ["name"])
             #expect(try await client.send(.get, "/v1/me/app-passwords", token: zoe).status == .ok)
             // In a path parameter too.

@@ -23,9 +23,12 @@ import Testing
         let complete = [
             "PLAZA_STRIPE_SECRET_KEY": "sk_live_abc", "PLAZA_STRIPE_WEBHOOK_SECRET": "whsec_def", "PLAZA_PUBLIC_URL": "https://plaza.example",
         ]
-        #expect(try PlazaConfiguration.fromEnvironment(complete).paymentGateway == .stripe(StripeSettings(secretKey: "sk_live_abc", webhookSecret: "whsec_def")))
+        #expect(
+            try PlazaConfiguration.fromEnvironment(complete).paymentGateway
+                == .stripe(StripeSettings(secretKey: "sk_live_abc", webhookSecret: "whsec_def")))
         let local = try PlazaConfiguration.fromEnvironment(complete.merging(["PLAZA_STRIPE_API_URL": "http://127.0.0.1:12111/"]) { $1 })
-        #expect(local.paymentGateway == .stripe(StripeSettings(secretKey: "sk_live_abc", webhookSecret: "whsec_def", apiURL: "http://127.0.0.1:12111")))
+        #expect(
+            local.paymentGateway == .stripe(StripeSettings(secretKey: "sk_live_abc", webhookSecret: "whsec_def", apiURL: "http://127.0.0.1:12111")))
         func refused(_ environment: [String: String]) -> Set<String> {
             do {
                 _ = try PlazaConfiguration.fromEnvironment(environment)
@@ -48,7 +51,10 @@ import Testing
     /// Every variable is read by `PlazaConfiguration` (and the parts it delegates to) and listed in the README's table;
     /// nothing else reads the process's environment but the `plaza` command handing it over.
     @Test func everyVariableIsReadInOnePlaceAndListedInTheReadme() throws {
-        let readers = ["Sources/PlazaServer/App/Configuration.swift", "Sources/PlazaServer/App/NetworkConfiguration.swift", "Sources/PlazaServer/Wallet/FundingLimits.swift"]
+        let readers = [
+            "Sources/PlazaServer/App/Configuration.swift", "Sources/PlazaServer/App/NetworkConfiguration.swift",
+            "Sources/PlazaServer/Wallet/FundingLimits.swift",
+        ]
         var names = Set<String>()
         for file in readers {
             let text = try String(contentsOfFile: repositoryFile(file), encoding: .utf8)
@@ -64,7 +70,8 @@ import Testing
             try String(contentsOf: $0, encoding: .utf8).contains("ProcessInfo.processInfo.environment")
         }
         #expect(readingEnvironment.map(\.lastPathComponent) == ["PlazaCommand.swift"])
-        #expect(try PlazaConfiguration.fromEnvironment(["PLAZA_GLOBAL_EXECUTOR": "swift", "PLAZA_ADMIN_PASSWORD": " pass "]).adminPassword == " pass ")
+        #expect(
+            try PlazaConfiguration.fromEnvironment(["PLAZA_GLOBAL_EXECUTOR": "swift", "PLAZA_ADMIN_PASSWORD": " pass "]).adminPassword == " pass ")
     }
 
     @Test func everyBadVariableIsNamedAtOnce() {
@@ -75,10 +82,12 @@ import Testing
             ])
             Issue.record("bad configuration accepted")
         } catch let error as ConfigurationErrors {
-            #expect(Set(error.errors.map(\.key)) == [
-                "PLAZA_PORT", "PLAZA_BCRYPT_COST", "PLAZA_DATABASE_URL", "PLAZA_LOG_LEVEL", "PLAZA_SECRET_KEY", "PLAZA_PUBLIC_URL", "PLAZA_SMTP_URL",
-                "PLAZA_PAYMENT_GATEWAY",
-            ])
+            #expect(
+                Set(error.errors.map(\.key)) == [
+                    "PLAZA_PORT", "PLAZA_BCRYPT_COST", "PLAZA_DATABASE_URL", "PLAZA_LOG_LEVEL", "PLAZA_SECRET_KEY", "PLAZA_PUBLIC_URL",
+                    "PLAZA_SMTP_URL",
+                    "PLAZA_PAYMENT_GATEWAY",
+                ])
         } catch {
             Issue.record("unexpected \(error)")
         }

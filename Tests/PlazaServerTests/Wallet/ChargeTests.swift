@@ -24,7 +24,9 @@ import Testing
         try await TestPlaza.withApp(engine, .live) { client, services in
             let wallet = WalletDriver(client)
             let (business, bruno, anna) = try await Self.counter(client)
-            let items = [ChargeItem(description: "Latte", quantity: 2, unitAmount: 350), ChargeItem(description: "Croissant", quantity: 1, unitAmount: 250)]
+            let items = [
+                ChargeItem(description: "Latte", quantity: 2, unitAmount: 350), ChargeItem(description: "Croissant", quantity: 1, unitAmount: 250),
+            ]
             let created = try await wallet.charge(business: business.id, customer: "anna", 950, items: items, token: bruno)
             #expect(created.status == .created)
             let charge = try created.decode(Charge.self)

@@ -13,7 +13,9 @@ import Testing
     static let shopPoint = Coordinate(latitude: 48.1374, longitude: 11.5755)
 
     /// Bruno's Corner Cafe, and Anna in it, who paid it `amount` (with 10.00 in her wallet before).
-    static func paidCharge(_ client: any TestClientProtocol, _ amount: Int64) async throws
+    static func paidCharge(
+        _ client: any TestClientProtocol, _ amount: Int64
+    ) async throws
         -> (shop: (tokens: TokenResponse, business: Business, location: BusinessLocation), anna: String, charge: Charge)
     {
         let (wallet, places) = (WalletDriver(client), PlacesDriver(client))
@@ -63,7 +65,8 @@ import Testing
             #expect(holding.status == .conflict && holding.problem?.title.contains("4.20") == true)
             // Staff cannot pay a business out; its owner can.
             let carla = try await AccountsDriver(client).signedIn("carla").accessToken
-            _ = try await client.send(.post, "/v1/businesses/\(shop.business.id)/members", json: AddMemberRequest(username: "carla", role: .staff), token: bruno)
+            _ = try await client.send(
+                .post, "/v1/businesses/\(shop.business.id)/members", json: AddMemberRequest(username: "carla", role: .staff), token: bruno)
             #expect(try await withdraw(client, 420, business: shop.business.id, token: carla).status.code >= 400)
             #expect(try await withdraw(client, 420, business: shop.business.id, token: bruno).status == .created)
 
@@ -84,14 +87,18 @@ import Testing
             let refused = try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna)
             #expect(refused.status == .conflict && refused.problem?.title == "Your wallet still holds 10.00 USD.")
             #expect(try await withdraw(client, 1_000, token: anna).status == .created)
-            #expect(try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna).status == .noContent)
+            #expect(
+                try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna).status
+                    == .noContent)
 
             let shop = try await PlacesDriver(client).shop(at: Self.shopPoint)
-            let alone = try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: shop.tokens.accessToken)
+            let alone = try await client.send(
+                .delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: shop.tokens.accessToken)
             #expect(alone.status == .conflict && alone.problem?.title == "You are the only owner of Corner Cafe.")
             _ = try await AccountsDriver(client).signedIn("dora")
             _ = try await client.send(
-                .post, "/v1/businesses/\(shop.business.id)/members", json: AddMemberRequest(username: "dora", role: .owner), token: shop.tokens.accessToken)
+                .post, "/v1/businesses/\(shop.business.id)/members", json: AddMemberRequest(username: "dora", role: .owner),
+                token: shop.tokens.accessToken)
             let handedOver = try await client.send(
                 .delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: shop.tokens.accessToken)
             #expect(handedOver.status == .noContent)
@@ -104,7 +111,9 @@ import Testing
             let wallet = WalletDriver(client)
             let (anna, ben) = try await TransferTests.annaAndBen(client, annaHas: 500)
             #expect(try await wallet.transfer(to: "ben", 500, token: anna).status == .created)
-            #expect(try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna).status == .noContent)
+            #expect(
+                try await client.send(.delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna).status
+                    == .noContent)
             let entry = try #require(try await wallet.activity(token: ben).items.first)
             #expect(entry.counterpart.name == "Deleted user" && entry.counterpart.username == nil)
             let csv = try await client.send(.get, "/v1/activity.csv", token: ben).text

@@ -44,7 +44,8 @@ import Testing
             #expect(try await wallet.balance(token: anna) == 0)
             #expect(try await wallet.activity(token: anna).items.isEmpty)
             let withdrawal = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 100, currency: "USD"), token: anna, headers: WalletDriver.keyed("w-1"))
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 100, currency: "USD"), token: anna,
+                headers: WalletDriver.keyed("w-1"))
             #expect(withdrawal.status == .serviceUnavailable)
             let browser = PageSession(client)
             _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
@@ -112,7 +113,8 @@ import Testing
             #expect(try await wallet.settled(declined.id, token: anna).status == .failed)
             #expect(try await wallet.topUp(4_000, token: anna).status == .created)
             let withdrawal = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 4_000, currency: "USD"), token: anna, headers: WalletDriver.keyed("w"))
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 4_000, currency: "USD"), token: anna,
+                headers: WalletDriver.keyed("w"))
             #expect(withdrawal.problem?.limit == "withdrawal_transaction")
         }
     }
@@ -142,7 +144,8 @@ import Testing
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
             let topUp = try await wallet.fund(1_000, token: anna)
             let body = Data(
-                #"{"id":"evt_again","type":"payment.captured","created":0,"data":{"id":"pay_x","reference":"\#(topUp.id)","amount":1000,"currency":"USD"}}"#.utf8)
+                #"{"id":"evt_again","type":"payment.captured","created":0,"data":{"id":"pay_x","reference":"\#(topUp.id)","amount":1000,"currency":"USD"}}"#
+                    .utf8)
             var headers: HTTPFields = [.contentType: "application/json"]
             let unsigned = try await client.execute(uri: "/v1/webhooks/gateway", method: .post, headers: headers, body: ByteBuffer(bytes: body))
             #expect(unsigned.status == .unauthorized)
@@ -168,10 +171,12 @@ import Testing
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
             try await wallet.fund(3_000, token: anna)
             let tooMuch = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 3_001, currency: "USD"), token: anna, headers: WalletDriver.keyed("w0"))
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 3_001, currency: "USD"), token: anna,
+                headers: WalletDriver.keyed("w0"))
             #expect(tooMuch.problem?.code == .insufficientFunds)
             let response = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 1_200, currency: "USD"), token: anna, headers: WalletDriver.keyed("w1"))
+                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 1_200, currency: "USD"), token: anna,
+                headers: WalletDriver.keyed("w1"))
             #expect(response.status == .created)
             #expect(try await wallet.balance(token: anna) == 1_800)
             let id = try response.decode(Withdrawal.self).id

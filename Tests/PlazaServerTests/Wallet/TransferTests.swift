@@ -2,9 +2,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import PlazaCore
-@testable import PlazaServer
 import PlazaTestSupport
 import Testing
+
+@testable import PlazaServer
 
 @Suite struct TransferTests {
     /// Anna and Ben signed in, Anna with `annaHas` in her wallet: their access tokens.
@@ -66,7 +67,9 @@ import Testing
             }
             let sent = try await services.wallet.transfer(identity, request, claim: claim)
             #expect(claim.recorded)
-            guard case .replay(let status, _, let body) = try await services.idempotency.start(scope: "test", key: "held", requestHash: "h", lease: 30) else {
+            guard
+                case .replay(let status, _, let body) = try await services.idempotency.start(scope: "test", key: "held", requestHash: "h", lease: 30)
+            else {
                 Issue.record("the response was not stored with the key")
                 return
             }

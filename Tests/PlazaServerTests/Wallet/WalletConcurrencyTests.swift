@@ -89,7 +89,8 @@ import Testing
                             case 8:
                                 guard let charge = log.charges.withLock({ $0.randomElement() }) else { continue }
                                 let token = customerTokens[Int(charge.customer.username!.dropFirst(4))!]
-                                log.count(try await wallet.end(charge, worker % 2 == 0 ? "cancel" : "decline", token: worker % 2 == 0 ? merchant : token))
+                                log.count(
+                                    try await wallet.end(charge, worker % 2 == 0 ? "cancel" : "decline", token: worker % 2 == 0 ? merchant : token))
                             default:
                                 guard let charge = log.charges.withLock({ $0.randomElement() }) else { continue }
                                 let amount = Int64.random(in: 1...1_500)
@@ -118,8 +119,10 @@ import Testing
             var settled: [Charge] = []
             var cursor: String?
             repeat {
-                let page = try await client.send(.get, "/v1/businesses/\(business)/charges?limit=100\(cursor.map { "&cursor=\($0)" } ?? "")", token: merchant)
-                    .decode(Page<Charge>.self)
+                let page = try await client.send(
+                    .get, "/v1/businesses/\(business)/charges?limit=100\(cursor.map { "&cursor=\($0)" } ?? "")", token: merchant
+                )
+                .decode(Page<Charge>.self)
                 settled += page.items.filter { $0.status == .approved || $0.status == .refunded }
                 cursor = page.nextCursor
             } while cursor != nil

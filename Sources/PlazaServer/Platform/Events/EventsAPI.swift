@@ -39,7 +39,9 @@ struct EventsAPI: Sendable {
 
     // MARK: WebSocket
 
-    private func session(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<AppRequestContext>)
+    private func session(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<AppRequestContext>
+    )
         async throws
     {
         var authenticated = context.requestContext.identity?.user.id
