@@ -219,10 +219,12 @@ extension WalletService {
     }
 
     private static let contentType = "application/json; charset=utf-8"
+    /// The journal kind of a transfer, on both engines.
+    static let transferJournalKind = "transfer"
 
     static func journalEntry(_ transfer: Transfer, from sender: UUID, to recipient: UUID) -> JournalEntry {
         JournalEntry(
-            kind: "transfer", referenceId: transfer.id, currency: transfer.currency,
+            kind: transferJournalKind, referenceId: transfer.id, currency: transfer.currency,
             postings: [
                 Posting(owner: sender, kind: .user, amount: -transfer.amount), Posting(owner: recipient, kind: .user, amount: transfer.amount),
             ],

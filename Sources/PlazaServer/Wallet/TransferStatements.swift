@@ -48,14 +48,15 @@ enum TransferStatements {
 
     /// Everything a batch writes once its debits are done, one row per column below per transfer: the idempotency keys
     /// with their responses (new rows for deferred claims, the claimed row for held ones), journal entries and
-    /// postings, the recipients' credits, both sides' history, and the feed's notifications. Rows: the `lease_id` of
+    /// postings, the recipients' credits, both sides' history, and the feed's notifications. Ids come from Swift and
+    /// kinds from their Swift cases, as on SQLite (`TransferParityTests` compares the rows). Rows: the `lease_id` of
     /// each key kept.
     struct Write: PostgresStatement {
         static let sql = """
-            WITH t AS (SELECT gen_random_uuid() AS entry_id, * FROM unnest($8::uuid[], $9::timestamptz[], $10::uuid[], $11::uuid[], $12::int8[], \
-            $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[]) \
+            WITH t AS (SELECT * FROM unnest($8::uuid[], $9::timestamptz[], $10::uuid[], $11::uuid[], $12::int8[], \
+            $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $25::uuid[], $26::uuid[], $27::uuid[]) \
             AS t(transfer_id, created_at, sender, recipient, amount, currency, sender_username, sender_name, recipient_username, recipient_name, \
-            note)), \
+            note, entry_id, out_id, in_id)), \
             k AS (INSERT INTO idempotency_keys (scope, key, request_hash, status, content_type, body, created_at, lease_id, leased_until) \
             SELECT s, k, h, 201, $6, b, $7, l, $7 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(s, k, h, b, l) \
             ON CONFLICT (scope, key) DO NOTHING RETURNING lease_id), \
@@ -63,17 +64,17 @@ enum TransferStatements {
             FROM unnest($21::text[], $22::text[], $23::text[], $24::text[]) AS v(s, k, l, b) \
             WHERE idempotency_keys.scope = v.s AND idempotency_keys.key = v.k AND idempotency_keys.lease_id = v.l \
             AND idempotency_keys.status IS NULL AND cardinality($21::text[]) > 0 RETURNING lease_id), \
-            j AS (INSERT INTO journal_entries (id, kind, reference_id, created_at) SELECT entry_id, 'transfer', transfer_id, created_at FROM t), \
+            j AS (INSERT INTO journal_entries (id, kind, reference_id, created_at) SELECT entry_id, $28::text, transfer_id, created_at FROM t), \
             p AS (INSERT INTO postings (entry_id, owner_id, currency, amount) \
             SELECT entry_id, sender, currency, -amount FROM t UNION ALL SELECT entry_id, recipient, currency, amount FROM t), \
             c AS (INSERT INTO wallet_accounts (owner_id, currency, kind, balance, updated_at) \
-            SELECT recipient, currency, 'user', sum(amount), max(created_at) FROM t GROUP BY recipient, currency ORDER BY recipient, currency \
+            SELECT recipient, currency, $29::text, sum(amount), max(created_at) FROM t GROUP BY recipient, currency ORDER BY recipient, currency \
             ON CONFLICT (owner_id, currency) DO UPDATE SET balance = wallet_accounts.balance + excluded.balance, updated_at = excluded.updated_at), \
             a AS (INSERT INTO wallet_activity (id, owner_id, kind, amount, currency, status, counterpart_kind, counterpart_id, counterpart_username, \
             counterpart_name, note, reference_id, created_at) \
-            SELECT gen_random_uuid(), sender, 'transfer_out', -amount, currency, 'succeeded', 'user', recipient, NULLIF(recipient_username, ''), \
+            SELECT out_id, sender, $30::text, -amount, currency, $32::text, $33::text, recipient, NULLIF(recipient_username, ''), \
             recipient_name, NULLIF(note, ''), transfer_id, created_at FROM t \
-            UNION ALL SELECT gen_random_uuid(), recipient, 'transfer_in', amount, currency, 'succeeded', 'user', sender, NULLIF(sender_username, ''), \
+            UNION ALL SELECT in_id, recipient, $31::text, amount, currency, $32::text, $33::text, sender, NULLIF(sender_username, ''), \
             sender_name, NULLIF(note, ''), transfer_id, created_at FROM t) \
             SELECT lease_id FROM k UNION ALL SELECT lease_id FROM r UNION ALL SELECT NULL FROM (SELECT pg_notify($19, n) FROM unnest($20::text[]) AS n) AS sent
             """
@@ -92,7 +93,7 @@ enum TransferStatements {
 
         func makeBindings() throws -> PostgresBindings {
             let (new, held) = (keys.filter(\.claim.deferred), keys.filter { !$0.claim.deferred })
-            var bindings = PostgresBindings(capacity: 24)
+            var bindings = PostgresBindings(capacity: 33)
             bindings.append(new.map(\.claim.scope))
             bindings.append(new.map(\.claim.key))
             bindings.append(new.map(\.claim.requestHash))
@@ -118,6 +119,16 @@ enum TransferStatements {
             bindings.append(held.map(\.claim.key))
             bindings.append(held.map(\.claim.lease))
             bindings.append(held.map(\.body))
+            // Ids made here, as SQLite's writes make them (time-ordered), and every kind from its Swift case.
+            bindings.append(movements.map { _ in UUID.timeOrdered(at: now) })
+            bindings.append(movements.map { _ in UUID.timeOrdered(at: now) })
+            bindings.append(movements.map { _ in UUID.timeOrdered(at: now) })
+            bindings.append(WalletService.transferJournalKind)
+            bindings.append(LedgerAccountKind.user.rawValue)
+            bindings.append(ActivityKind.transferOut.rawValue)
+            bindings.append(ActivityKind.transferIn.rawValue)
+            bindings.append(FundingStatus.succeeded.rawValue)
+            bindings.append(Party.Kind.user.rawValue)
             return bindings
         }
     }
