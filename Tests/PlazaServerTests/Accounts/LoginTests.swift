@@ -22,7 +22,8 @@ import Testing
 
     @Test(arguments: TestEngine.enabled)
     func failuresPerAccountAreLimitedEvenForTheRightPassword(_ engine: TestEngine) async throws {
-        try await TestPlaza.withApp(engine, configure: { $0.limits.loginFailuresPerAccount = 3 }) { client, _ in
+        // A minute's first wait, so that a slow machine does not see the lock lapse mid-test.
+        try await TestPlaza.withApp(engine, configure: { ($0.limits.loginFailuresPerAccount, $0.limits.loginBackOffBase) = (3, 60) }) { client, _ in
             let accounts = AccountsDriver(client)
             _ = try await accounts.signedIn("zoe")
             for _ in 0..<3 { #expect(try await accounts.login("zoe", password: "wrong password!").status == .unauthorized) }

@@ -10,7 +10,8 @@ import Testing
 @Suite struct SeveralProcessesTests {
     @Test(.enabled(if: TestEngine.enabled.contains(.postgres), "needs PLAZA_TEST_DATABASE_URL"))
     func twoProcessesShareSessionsLimitsAndMail() async throws {
-        try await TestPlaza.withSharedDatabase(.postgres, configure: { $0.limits.loginFailuresPerAccount = 4 }) { first, second in
+        try await TestPlaza.withSharedDatabase(.postgres, configure: { ($0.limits.loginFailuresPerAccount, $0.limits.loginBackOffBase) = (4, 60) }) {
+            first, second in
             let tokens = try await AccountsDriver(first).signedIn("zoe")
             // A token from one process works on the other, and a refresh on the other rotates it for both.
             #expect(try await second.send(.get, "/v1/me", token: tokens.accessToken).status == .ok)
