@@ -71,7 +71,10 @@ public final class PlazaServices: Sendable {
                 }
             }, limiter: limiter, secrets: secrets, logger: logger,
             baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
-            transfers: TransferBatcher(lanes: database.engine == .sqlite ? 1 : 4))
+            transfers: TransferBatcher(lanes: database.engine == .sqlite ? 1 : 4),
+            // PostgreSQL's feed has a channel the batch's one prepared statement notifies; SQLite's writer pipelines.
+            transferWriter: events.feed.notificationChannel.map { PostgresTransferWriter(channel: $0) }
+                ?? SQLiteTransferWriter(idempotency: idempotency, events: events))
         inbox = InboxService(database: database)
         self.outbox = outbox
         var accounts = AccountService(

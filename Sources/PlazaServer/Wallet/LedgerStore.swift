@@ -99,7 +99,7 @@ package struct LedgerStore: Sendable {
         if let prepared = db.prepared {
             var paid: [Set<UUID>] = []
             for group in groups {
-                let statement = TransferStatements.Debit(
+                let statement = LedgerStore.DebitStatement(
                     owners: group.owners.map(\.owner), amounts: group.owners.map(\.amount), time: group.time, currency: group.currency)
                 paid.append(Set(try await prepared.run(statement).map { try $0.decode(UUID.self) }))
             }

@@ -28,6 +28,8 @@ package struct WalletService: Sendable {
     let accounts = AccountStore()
     /// One per process: transfers wait here for their batch.
     let transfers: TransferBatcher
+    /// How transfer batches are written on this engine, chosen at start-up (`PlazaServices`).
+    let transferWriter: any TransferWriter
 
     /// The balances of the caller, one per currency they hold (the default currency when they hold none).
     func wallet(_ identity: Identity) async throws -> Wallet {

@@ -1,13 +1,44 @@
 import Foundation
 import PlazaCore
 import PostgresNIO
+import SQLKit
 
-/// The PostgreSQL statements of a transfer batch, with fixed text (see `PostgresStatement`): a batch is BEGIN, one
-/// lookup that also locks, one debit per round, one write, COMMIT, and PostgreSQL plans none of them again.
-enum TransferStatements {
+/// A batch's writes on PostgreSQL: the recipients' lookup that also locks, then everything else in one prepared
+/// statement whose notifications carry the recipients' events (one round trip, and PostgreSQL plans neither again).
+struct PostgresTransferWriter: TransferWriter {
+    /// The feed's `LISTEN/NOTIFY` channel.
+    let channel: String
+
+    func recipients(usernames: [String], senders: [UUID], on db: any SQLDatabase) async throws -> [TransferRecipient] {
+        try await Self.prepared(db).run(RecipientsStatement(usernames: usernames, senders: senders)).map { row in
+            let (id, username, name) = try row.decode((UUID, String, String).self)
+            return TransferRecipient(id: id, username: username, name: name)
+        }
+    }
+
+    func write(
+        _ debited: [TransferMovement], keys: [TransferKey], on db: any SQLDatabase
+    ) async throws -> (kept: Set<String>, messages: [FeedMessage]) {
+        guard !debited.isEmpty else { return ([], []) }
+        let events = try zip(debited, keys).map { item, key in
+            try PostgresFeed.eventPayload(
+                audience: [item.recipient], type: WalletEventType.transferReceived, occurredAt: item.transfer.createdAt, data: key.body)
+        }
+        let statement = WriteStatement(
+            keys: keys, contentType: TransferKey.contentType, now: Date(), movements: debited, channel: channel,
+            notifications: PostgresFeed.pack(events))
+        return (Set(try await Self.prepared(db).run(statement).compactMap { try $0.decode(String?.self) }), [])
+    }
+
+    /// The batch's session: PostgreSQL's, which runs prepared statements (this writer is chosen for that engine only).
+    private static func prepared(_ db: any SQLDatabase) -> any PreparedStatements {
+        guard let prepared = db.prepared else { preconditionFailure("the PostgreSQL transfer writer got another engine's database") }
+        return prepared
+    }
+
     /// The recipients by username, and a lock on the accounts of them and of `senders`, taken in id order so that two
     /// batches never wait for each other in a circle. Rows: `id`, `username`, `display_name`.
-    struct Recipients: PostgresStatement {
+    struct RecipientsStatement: PostgresStatement {
         static let sql = """
             WITH r AS (SELECT id, username, display_name FROM users WHERE username = ANY($1::text[]) AND deleted_at IS NULL), \
             l AS (SELECT owner_id FROM wallet_accounts WHERE owner_id = ANY($2::uuid[] || ARRAY(SELECT id FROM r)) \
@@ -25,33 +56,12 @@ enum TransferStatements {
         }
     }
 
-    /// `LedgerStore.debit` for many owners. Rows: `owner_id` of each account that covered its amount.
-    struct Debit: PostgresStatement {
-        static let sql = """
-            UPDATE wallet_accounts SET balance = balance - v.a, updated_at = $3 FROM unnest($1::uuid[], $2::int8[]) AS v(o, a) \
-            WHERE wallet_accounts.owner_id = v.o AND wallet_accounts.currency = $4 AND wallet_accounts.balance >= v.a RETURNING owner_id
-            """
-        var owners: [UUID]
-        var amounts: [Int64]
-        var time: Date
-        var currency: String
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
-            bindings.append(owners)
-            bindings.append(amounts)
-            bindings.append(time)
-            bindings.append(currency)
-            return bindings
-        }
-    }
-
     /// Everything a batch writes once its debits are done, one row per column below per transfer: the idempotency keys
     /// with their responses (new rows for deferred claims, the claimed row for held ones), journal entries and
     /// postings, the recipients' credits, both sides' history, and the feed's notifications. Ids come from Swift and
     /// kinds from their Swift cases, as on SQLite (`TransferParityTests` compares the rows). Rows: the `lease_id` of
     /// each key kept.
-    struct Write: PostgresStatement {
+    struct WriteStatement: PostgresStatement {
         static let sql = """
             WITH t AS (SELECT * FROM unnest($8::uuid[], $9::timestamptz[], $10::uuid[], $11::uuid[], $12::int8[], \
             $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $25::uuid[], $26::uuid[], $27::uuid[]) \
@@ -79,12 +89,7 @@ enum TransferStatements {
             SELECT lease_id FROM k UNION ALL SELECT lease_id FROM r UNION ALL SELECT NULL FROM (SELECT pg_notify($19, n) FROM unnest($20::text[]) AS n) AS sent
             """
 
-        struct Key {
-            var claim: IdempotencyClaim
-            var body: String
-        }
-
-        var keys: [Key]
+        var keys: [TransferKey]
         var contentType: String
         var now: Date
         var movements: [TransferMovement]
