@@ -133,7 +133,17 @@ struct Ledger: AsyncParsableCommand {
 
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure Plaza on this machine (build with -c release).", subcommands: [Auth.self, Geo.self, LedgerTransfers.self])
+        abstract: "Measure Plaza on this machine (build with -c release).", subcommands: [Auth.self, Geo.self, LedgerTransfers.self, JSON.self])
+
+    struct JSON: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A presence list encoded by Foundation's JSONEncoder and by JSONWriter.")
+
+        @Option(help: "Calls per measured run.") var rounds = 2_000
+
+        func run() async throws {
+            print(try JSONBench(rounds: rounds).run())
+        }
+    }
 
     struct Auth: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Log-ins per second over HTTP, beside raw bcrypt verifications per second.")

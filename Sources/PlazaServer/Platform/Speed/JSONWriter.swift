@@ -5,20 +5,20 @@ import PlazaCore
 /// A value that writes its own JSON, byte for byte as `PlazaJSON.encoder()` would (keys sorted, slashes
 /// unescaped, whole-second UTC dates, nil optionals left out), for responses of hundreds of items:
 /// Foundation's encoder takes 352 µs for a presence list of 79 people, this 34 µs (release build, this machine).
-protocol JSONWritable {
+package protocol JSONWritable {
     func write(to json: inout JSONWriter)
 }
 
-struct JSONWriter {
+package struct JSONWriter {
     /// Bytes gather in an array (appending a byte to a `ByteBuffer` checks far more, each time).
     private var bytes: [UInt8] = []
     private var needsComma = false
 
-    init(capacity: Int = 1_024) {
+    package init(capacity: Int = 1_024) {
         bytes.reserveCapacity(capacity)
     }
 
-    var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
+    package var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
 
     /// The document written so far.
     var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -139,7 +139,7 @@ struct JSONWriter {
 }
 
 extension Page: JSONWritable where Item: JSONWritable {
-    func write(to json: inout JSONWriter) {
+    package func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("items")
             json.array(items) { json, item in item.write(to: &json) }
@@ -149,7 +149,7 @@ extension Page: JSONWritable where Item: JSONWritable {
 }
 
 extension PresentCustomer: JSONWritable {
-    func write(to json: inout JSONWriter) {
+    package func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("displayName")
             json.string(displayName)
