@@ -43,31 +43,7 @@ public struct GeoBench: Sendable {
 
     /// Fills a fresh database from this process, then measures a `plaza serve` of its own on it.
     public func run() async throws -> String {
-        var configuration = configuration
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        if case .sqlite = configuration.storage {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path)
-        }
-        if configuration.secretKey == nil { configuration.secretKey = Secrets.randomToken() + Secrets.randomToken() }
-        let logger = {
-            var logger = Logger(label: "plaza-bench")
-            logger.logLevel = .warning
-            return logger
-        }()
-        let services = try await PlazaServices.open(configuration, logger: logger)
-        do {
-            let report = try await services.withDatabase {
-                try await services.migrate()
-                return try await measure(services: services, logger: logger)
-            }
-            try await services.database.close()
-            return report
-        } catch {
-            try? await services.database.close()
-            throw error
-        }
+        try await BenchSetup.withServices(configuration) { services, _ in try await measure(services: services, logger: BenchSetup.logger) }
     }
 
     private func measure(services: PlazaServices, logger: Logger) async throws -> String {
@@ -373,51 +349,4 @@ public struct GeoBench: Sendable {
             userID: user, kind: .api, device: "bench", now: Date(), expires: Date().addingTimeInterval(86_400), on: services.database.sql)
         return try await AccessTokens(secretKey: services.configuration.secretKey ?? "", lifetime: 3_600).issue(userID: user, sessionID: id)
     }
-}
-
-/// One HTTP connection per worker, as each Redis worker has its own connection.
-struct HTTPPool: Sendable {
-    struct BenchFailure: Error, CustomStringConvertible { var description: String }
-
-    let connections: [BenchHTTPConnection]
-
-    init(port: Int, size: Int) async throws {
-        var connections: [BenchHTTPConnection] = []
-        for _ in 0..<max(1, size) { connections.append(try await BenchHTTPConnection(port: port)) }
-        self.connections = connections
-    }
-
-    /// Sends on worker `index`'s connection; anything but a success stops the bench.
-    @discardableResult
-    func send(
-        _ index: Int, _ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil, idempotencyKey: String? = nil
-    ) async throws
-        -> ByteBuffer
-    {
-        let reply = try await connections[index % connections.count].send(method, path, token: token, json: body, idempotencyKey: idempotencyKey)
-        guard reply.status < 300 else { throw BenchFailure(description: "\(method) \(path): \(reply.status) \(String(buffer: reply.body))") }
-        return reply.body
-    }
-
-    /// A GET's body, as `Data` for a decoder.
-    func get(_ path: String, token: String) async throws -> Data {
-        Data(try await send(0, .GET, path, token: token).readableBytesView)
-    }
-
-    func close() async {
-        for connection in connections { await connection.close() }
-    }
-}
-
-/// One Redis connection per worker, as each HTTP worker has its own connection.
-struct RedisPool: Sendable {
-    let connections: [RedisConnection]
-
-    init(port: Int, size: Int) async throws {
-        var connections: [RedisConnection] = []
-        for _ in 0..<max(1, size) { connections.append(try await RedisConnection(port: port)) }
-        self.connections = connections
-    }
-
-    func connection(_ index: Int) -> RedisConnection { connections[index % connections.count] }
 }

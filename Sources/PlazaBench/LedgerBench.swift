@@ -62,28 +62,8 @@ public struct LedgerBench: Sendable {
     }
 
     public func run() async throws -> String {
-        var configuration = configuration
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        if case .sqlite = configuration.storage { configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path) }
-        if configuration.secretKey == nil { configuration.secretKey = Secrets.randomToken() + Secrets.randomToken() }
-        let logger = {
-            var logger = Logger(label: "plaza-bench")
-            logger.logLevel = .warning
-            return logger
-        }()
-        let services = try await PlazaServices.open(configuration, logger: logger)
-        do {
-            let report = try await services.withDatabase {
-                try await services.migrate()
-                return try await measure(services: services, directory: directory, logger: logger)
-            }
-            try await services.database.close()
-            return report
-        } catch {
-            try? await services.database.close()
-            throw error
+        try await BenchSetup.withServices(configuration) { services, directory in
+            try await measure(services: services, directory: directory, logger: BenchSetup.logger)
         }
     }
 
