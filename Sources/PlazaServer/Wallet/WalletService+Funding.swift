@@ -32,17 +32,13 @@ extension WalletService {
                 try await checkLimits(.topUp, record, accountCreated: identity.user.createdAt, now: now, on: db)
             }
             let id = record.id.uuidString.lowercased()
-            do {
-                let started = try await gateway.startPayment(
-                    PaymentStart(
-                        reference: record.id, amount: record.amount, currency: record.currency, email: identity.user.email,
-                        successURL: "\(baseURL)/wallet?notice=top-up-paid", cancelURL: "\(baseURL)/wallet/top-ups/\(id)/cancel"),
-                    idempotencyKey: "top-up-\(record.id)")
-                (record.gatewayId, record.checkoutURL) = (started.id, started.checkoutURL)
-            } catch let error as GatewayError {
-                logger.warning("processor call failed", metadata: ["reference": "\(record.id)", "error": "\(error)"])
-                throw PlazaError.gatewayFailed
+            let start = PaymentStart(
+                reference: record.id, amount: record.amount, currency: record.currency, email: identity.user.email,
+                successURL: "\(baseURL)/wallet?notice=top-up-paid", cancelURL: "\(baseURL)/wallet/top-ups/\(id)/cancel")
+            let started = try await askProcessor(about: record.id) {
+                try await gateway.startPayment(start, idempotencyKey: "top-up-\(start.reference)")
             }
+            (record.gatewayId, record.checkoutURL) = (started.id, started.checkoutURL)
         }
         let topUp = record.topUp
         try await database.transaction { [record] db in
@@ -64,12 +60,7 @@ extension WalletService {
         guard record.status == .pending, let gateway, let gatewayId = record.gatewayId, record.checkoutURL != nil else { return }
         // Noted first: the processor's "expired" webhook may arrive before its answer, and then says why.
         try await funding.noteAttemptFailure(record.id, code: "cancelled", on: database.sql)
-        do {
-            guard try await gateway.cancelPayment(id: gatewayId) else { return }
-        } catch let error as GatewayError {
-            logger.warning("processor call failed", metadata: ["reference": "\(record.id)", "error": "\(error)"])
-            throw PlazaError.gatewayFailed
-        }
+        guard try await askProcessor(about: record.id, { try await gateway.cancelPayment(id: gatewayId) }) else { return }
         try await settleTopUp(record.id, succeeded: false, failureCode: nil, now: now)
     }
 
@@ -119,24 +110,21 @@ extension WalletService {
             throw PlazaError(.conflict, .conflict, "No bank account to connect here.", detail: "This Plaza pays withdrawals out without one.")
         }
         try identity.requireVerified()
-        do {
-            let account: String
-            if let existing = try await payoutAccounts.find(user: identity.user.id, on: database.sql) {
-                account = existing.accountId
-            } else {
-                let created = try await gateway.createPayoutAccount(
-                    user: identity.user.id, email: identity.user.email, idempotencyKey: "payout-account-\(identity.user.id)")
-                try await payoutAccounts.insert(user: identity.user.id, accountId: created, now: now, on: database.sql)
-                // Two first clicks at once: both got the same account (same key); the row holds whichever came first.
-                account = try await payoutAccounts.find(user: identity.user.id, on: database.sql)?.accountId ?? created
+        let user = identity.user
+        let account: String
+        if let existing = try await payoutAccounts.find(user: user.id, on: database.sql) {
+            account = existing.accountId
+        } else {
+            let created = try await askProcessor(about: user.id) {
+                try await gateway.createPayoutAccount(user: user.id, email: user.email, idempotencyKey: "payout-account-\(user.id)")
             }
-            let url = try await gateway.payoutAccountLink(
-                account: account, returnURL: "\(baseURL)/wallet/payout-account/return", refreshURL: "\(baseURL)/wallet/payout-account/refresh")
-            return PayoutOnboarding(url: url)
-        } catch let error as GatewayError {
-            logger.warning("processor call failed", metadata: ["user": "\(identity.user.id)", "error": "\(error)"])
-            throw PlazaError.gatewayFailed
+            try await payoutAccounts.insert(user: user.id, accountId: created, now: now, on: database.sql)
+            // Two first clicks at once: both got the same account (same key); the row holds whichever came first.
+            account = try await payoutAccounts.find(user: user.id, on: database.sql)?.accountId ?? created
         }
+        let (back, again) = ("\(baseURL)/wallet/payout-account/return", "\(baseURL)/wallet/payout-account/refresh")
+        let url = try await askProcessor(about: user.id) { try await gateway.payoutAccountLink(account: account, returnURL: back, refreshURL: again) }
+        return PayoutOnboarding(url: url)
     }
 
     /// Back from the processor's page: asks it whether payouts can go there now (its webhook also says so).
@@ -144,12 +132,18 @@ extension WalletService {
         guard let gateway, gateway.needsPayoutAccount, let account = try await payoutAccounts.find(user: identity.user.id, on: database.sql) else {
             return try await payoutAccount(identity)
         }
+        let ready = try await askProcessor(about: identity.user.id) { try await gateway.payoutAccountReady(account: account.accountId) }
+        try await payoutAccounts.setReady(accountId: account.accountId, ready, now: now, on: database.sql)
+        return PayoutAccount(status: ready ? .ready : .incomplete)
+    }
+
+    /// A call to the processor on a person's behalf: a refusal or an outage is logged with `subject` and answered as
+    /// 502 `gateway_error` (nothing was charged or moved).
+    private func askProcessor<T: Sendable>(about subject: UUID, _ call: () async throws -> T) async throws -> T {
         do {
-            let ready = try await gateway.payoutAccountReady(account: account.accountId)
-            try await payoutAccounts.setReady(accountId: account.accountId, ready, now: now, on: database.sql)
-            return PayoutAccount(status: ready ? .ready : .incomplete)
+            return try await call()
         } catch let error as GatewayError {
-            logger.warning("processor call failed", metadata: ["user": "\(identity.user.id)", "error": "\(error)"])
+            logger.warning("processor call failed", metadata: ["subject": "\(subject)", "error": "\(error)"])
             throw PlazaError.gatewayFailed
         }
     }
