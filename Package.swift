@@ -93,6 +93,7 @@ let package = Package(
             name: "PlazaBench",
             dependencies: [
                 "PlazaServer", "PlazaDemo",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

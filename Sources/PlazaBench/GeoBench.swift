@@ -21,6 +21,7 @@ public struct GeoBench: Sendable {
         public var requests = 4_000
         public var redisPort: Int?
         public var postgisURL: URL?
+        public var httpClient = BenchHTTPClient.nio
         public init() {}
     }
 
@@ -110,7 +111,7 @@ public struct GeoBench: Sendable {
         let server = try await BenchChildServer(
             storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
         do {
-            let http = try await HTTPPool(port: server.port, size: options.concurrency)
+            let http = try await HTTPPool(port: server.port, size: options.concurrency, client: options.httpClient)
             started = clock.now
             try await http.send(0, .GET, "/v1/businesses/\(shops[0].business)/presence", token: merchantToken)
             lines.append(
@@ -328,7 +329,7 @@ public struct GeoBench: Sendable {
             let engine = services.database.engine.rawValue
             var table = [
                 "plaza bench geo: \(options.users) people in a \(Int(options.boxMeters / 1_000)) km box, \(options.concurrency) in flight, "
-                    + "\(requests) requests per row, \(engine), \(ProcessInfo.processInfo.activeProcessorCount) cores",
+                    + "\(requests) requests per row, \(engine), \(ProcessInfo.processInfo.activeProcessorCount) cores, HTTP client \(options.httpClient.rawValue)",
                 "", "| what | system | requests/s | points/s | p50 ms | p99 ms |", "|---|---|---|---|---|---|",
             ]
             for row in rows {

@@ -21,6 +21,7 @@ public struct LedgerBench: Sendable {
         public var pgbench: String?
         /// Plaza and its peer take turns this many times per row.
         public var rounds = 4
+        public var httpClient = BenchHTTPClient.nio
         public init() {}
     }
 
@@ -116,7 +117,7 @@ public struct LedgerBench: Sendable {
         let server = try await BenchChildServer(
             storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
         do {
-            let http = try await HTTPPool(port: server.port, size: options.concurrency)
+            let http = try await HTTPPool(port: server.port, size: options.concurrency, client: options.httpClient)
             let meter = LoadMeter(concurrency: options.concurrency)
             // Warm-up: connections, statement caches, the token cache.
             let warm = Self.pairs(min(500, options.transfers), accounts: users.count, hot: nil, seed: 1)
@@ -136,7 +137,10 @@ public struct LedgerBench: Sendable {
                     case .none: break
                     }
                 }
-                rows.append(Row(mode: mode, system: "Plaza HTTP (\(options.concurrency) clients)", result: LoadMeter.Result(combining: plaza)))
+                rows.append(
+                    Row(
+                        mode: mode, system: "Plaza HTTP (\(options.concurrency) clients, \(options.httpClient.rawValue))",
+                        result: LoadMeter.Result(combining: plaza)))
                 if !other.isEmpty {
                     peerRows.append(Row(mode: mode, system: peer.system(clients: options.concurrency), result: LoadMeter.Result(combining: other)))
                 }

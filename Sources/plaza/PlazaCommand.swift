@@ -171,6 +171,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Requests per measured row.") var requests = 4_000
         @Option(help: "Port of a Redis server to compare with (GEOADD / GEOSEARCH).") var redisPort: Int?
         @Option(help: "PostgreSQL URL of a database with PostGIS to compare with (ST_DWithin).") var postgisURL: String?
+        @Option(help: "HTTP client for Plaza's rows: nio (light, the default) or async-http-client.") var httpClient = BenchHTTPClient.nio
 
         func run() async throws {
             var options = GeoBench.Options()
@@ -180,6 +181,7 @@ struct Bench: AsyncParsableCommand {
             options.requests = requests
             options.redisPort = redisPort
             options.postgisURL = postgisURL.flatMap(URL.init(string:))
+            options.httpClient = httpClient
             print(try await GeoBench(configuration: try loadConfiguration(), options: options).run())
         }
     }
@@ -196,6 +198,7 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Accounts in half of the pairs of the hot rows.") var hot = 10
         @Option(help: "pgbench's path (default: the newest under /usr/lib/postgresql).") var pgbench: String?
         @Option(help: "Turns Plaza and its peer take per row.") var rounds = 4
+        @Option(help: "HTTP client for Plaza's rows: nio (light, the default) or async-http-client.") var httpClient = BenchHTTPClient.nio
 
         func run() async throws {
             var options = LedgerBench.Options()
@@ -205,7 +208,10 @@ struct Bench: AsyncParsableCommand {
             options.hotAccounts = hot
             options.pgbench = pgbench
             options.rounds = rounds
+            options.httpClient = httpClient
             print(try await LedgerBench(configuration: try loadConfiguration(), options: options).run())
         }
     }
 }
+
+extension BenchHTTPClient: ExpressibleByArgument {}
