@@ -7,7 +7,9 @@ import PlazaServer
 
 /// A minimal HTTP/1.1 keep-alive client for the benches, built like the Redis one (`RedisConnection`): one
 /// connection, one request at a time, SwiftNIO's own HTTP codec. Both peers are then measured through
-/// clients of the same weight on the same event loops.
+/// clients of the same weight on the same event loops. Kept instead of AsyncHTTPClient because of a measurement:
+/// through AsyncHTTPClient the bench itself became the limit (`/healthz` −38 %, presence −44 %; docs/benchmarks.md,
+/// "The benches' HTTP client"). `--http-client async-http-client` repeats that comparison.
 final class BenchHTTPConnection: Sendable {
     struct Reply: Sendable {
         var status: Int
