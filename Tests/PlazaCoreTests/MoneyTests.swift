@@ -28,10 +28,21 @@ import Testing
         #expect(WalletRules.parseAmount("12,05", currency: "USD") == 1_205)
         #expect(WalletRules.parseAmount(" 7 ", currency: "USD") == 700)
         #expect(WalletRules.parseAmount("1500", currency: "JPY") == 1_500)
+        #expect(WalletRules.parseAmount("$1,234.56", currency: "USD") == 123_456)
+        #expect(WalletRules.parseAmount("1.234,56 €", currency: "EUR") == 123_456)
+        #expect(WalletRules.parseAmount("$7.25", currency: "USD") == 725)
         for bad in ["", "-1", "1.234", "1e3", "abc", ".5", "12.", "9999999999"] {
             #expect(WalletRules.parseAmount(bad, currency: "USD") == nil, "\(bad)")
         }
         #expect(WalletRules.parseAmount("1.5", currency: "JPY") == nil)
+    }
+
+    @Test func cardExpiriesAreReadAsPeopleTypeThem() {
+        for text in ["1229", "12/29", "12 / 2029", "12-2029", "122029"] {
+            #expect(WalletRules.parseExpiry(text) == (12, 2029), "\(text)")
+        }
+        #expect(WalletRules.parseExpiry("1/29") == (1, 2029))
+        for bad in ["", "12", "12/2", "123/29", "abc"] { #expect(WalletRules.parseExpiry(bad).month == 0, "\(bad)") }
     }
 
     @Test func cardsPassLuhnAndExpire() {
@@ -55,5 +66,16 @@ import Testing
         #expect(!ChargeStatus.declined.canMove(to: .approved))
         #expect(!ChargeStatus.pending.canMove(to: .refunded))
         #expect(ChargeStatus.approved.canMove(to: .refunded))
+    }
+}
+
+@Suite struct MoneyFormattingTests {
+    @Test func writesTheReadersSymbolAndGrouping() {
+        let money = Money(amount: 10_006_075, currency: "USD")
+        #expect(money.formatted(locale: Locale(identifier: "en_US")) == "$100,060.75")
+        #expect(Money(amount: 10_006_075, currency: "EUR").formatted(locale: Locale(identifier: "de_DE")) == "100.060,75\u{a0}€")
+        #expect(Money(amount: -725, currency: "USD").formatted(locale: Locale(identifier: "en_US")) == "-$7.25")
+        #expect(Money(amount: 725, currency: "USD").formatted(locale: Locale(identifier: "en_US"), signed: true) == "+$7.25")
+        #expect(Money(amount: 1_500, currency: "JPY").formatted(locale: Locale(identifier: "ja_JP")).contains("1,500"))
     }
 }

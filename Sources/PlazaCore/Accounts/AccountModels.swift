@@ -12,11 +12,13 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     public var birthDate: String?
     public var gender: Gender?
     public var student: Bool
+    /// The IANA time zone the user chose for dates (`Europe/Berlin`); without one, pages use the browser's.
+    public var timeZone: String?
     public var createdAt: Date
 
     public init(
         id: UUID, email: String, username: String, displayName: String, role: Role, emailVerified: Bool,
-        birthDate: String? = nil, gender: Gender? = nil, student: Bool = false, createdAt: Date
+        birthDate: String? = nil, gender: Gender? = nil, student: Bool = false, timeZone: String? = nil, createdAt: Date
     ) {
         self.id = id
         self.email = email
@@ -27,7 +29,34 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         self.birthDate = birthDate
         self.gender = gender
         self.student = student
+        self.timeZone = timeZone
         self.createdAt = createdAt
+    }
+}
+
+/// Someone as others see them (`GET /v1/people/{username}`, `GET /v1/me/contacts`): enough to be sure who gets
+/// the money before it moves.
+public struct Person: Codable, Sendable, Hashable {
+    public var username: String
+    public var displayName: String
+
+    public init(username: String, displayName: String) {
+        self.username = username
+        self.displayName = displayName
+    }
+
+    /// "CK" for Carla Kim: the letters of a picture when there is no photo.
+    public var initials: String {
+        let words = displayName.split(whereSeparator: { $0 == " " || $0 == "-" }).prefix(2)
+        let letters = words.compactMap(\.first).map { String($0).uppercased() }.joined()
+        return letters.isEmpty ? String(username.prefix(1)).uppercased() : letters
+    }
+
+    /// "Carla K.": the name as a payment's confirmation says it (the first name and the last name's initial).
+    public var shortName: String {
+        let words = displayName.split(separator: " ")
+        guard words.count > 1, let last = words.last?.first else { return displayName }
+        return "\(words.dropLast().joined(separator: " ")) \(last)."
     }
 }
 
@@ -137,11 +166,14 @@ public struct ProfileUpdate: Codable, Sendable, Hashable {
     public var birthDate: String?
     public var gender: Gender?
     public var student: Bool?
-    public init(displayName: String? = nil, birthDate: String? = nil, gender: Gender? = nil, student: Bool? = nil) {
+    /// An IANA time zone (`America/New_York`); an empty string goes back to the browser's.
+    public var timeZone: String?
+    public init(displayName: String? = nil, birthDate: String? = nil, gender: Gender? = nil, student: Bool? = nil, timeZone: String? = nil) {
         self.displayName = displayName
         self.birthDate = birthDate
         self.gender = gender
         self.student = student
+        self.timeZone = timeZone
     }
 
     /// A field left out stays as it is; `null` is refused (see `decodeUnlessNull`).
@@ -151,6 +183,7 @@ public struct ProfileUpdate: Codable, Sendable, Hashable {
         birthDate = try container.decodeUnlessNull(String.self, forKey: .birthDate)
         gender = try container.decodeUnlessNull(Gender.self, forKey: .gender)
         student = try container.decodeUnlessNull(Bool.self, forKey: .student)
+        timeZone = try container.decodeUnlessNull(String.self, forKey: .timeZone)
     }
 }
 

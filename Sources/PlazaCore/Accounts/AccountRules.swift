@@ -16,6 +16,13 @@ public enum AccountRules {
         raw.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
+    /// A person named the way payment apps do: `carla`, `@carla` or `$carla` all mean the username `carla`.
+    public static func handle(_ raw: String) -> String {
+        let trimmed = normalizedUsername(raw)
+        guard let first = trimmed.first, first == "@" || first == "$" else { return trimmed }
+        return String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces)
+    }
+
     /// E-mail addresses compare case-insensitively; stored trimmed and lower-cased.
     public static func normalizedEmail(_ raw: String) -> String {
         raw.trimmingCharacters(in: .whitespaces).lowercased()
@@ -107,6 +114,9 @@ extension ProfileUpdate {
         var validator = Validator()
         if let displayName { validator.apply(AccountRules.displayNameProblem(displayName), to: "displayName") }
         if let birthDate, !birthDate.isEmpty { validator.apply(AccountRules.birthDateProblem(birthDate, now: now), to: "birthDate") }
+        if let timeZone, !timeZone.isEmpty {
+            validator.check(TimeZone(identifier: timeZone) != nil, "timeZone", "Choose a time zone from the list, such as Europe/Berlin.")
+        }
         return validator.errors
     }
 }

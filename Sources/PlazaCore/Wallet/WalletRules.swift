@@ -64,7 +64,14 @@ public enum WalletRules {
     /// `12.5`, `12.50` or `12` in major units → minor units (`1250`); `nil` for anything else (signs, three decimals, letters).
     public static func parseAmount(_ text: String, currency: String) -> Int64? {
         let digits = Money.minorUnitDigits(currency)
-        let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+        // "$1,234.56", "1.234,56 €", "7,25": symbols and spaces go; with both marks, the last one is the decimal mark.
+        var cleaned = text.filter { $0.isASCIIDigit || $0 == "." || $0 == "," }
+        if let last = cleaned.lastIndex(where: { $0 == "." || $0 == "," }), cleaned.contains("."), cleaned.contains(",") {
+            let grouping: Character = cleaned[last] == "." ? "," : "."
+            cleaned = cleaned.filter { $0 != grouping }
+        }
+        guard text.allSatisfy({ $0.isASCIIDigit || ".,$€£ \u{a0}".contains($0) }) else { return nil }
+        let trimmed = cleaned.replacingOccurrences(of: ",", with: ".")
         let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy(\.isASCIIDigit),
             let major = Int64(whole)
@@ -78,6 +85,20 @@ public enum WalletRules {
             minor = fraction.count == 1 ? value * 10 : value
         }
         return digits == 0 ? major : major * 100 + minor
+    }
+
+    /// A card's expiry as people type it: `1229`, `12/29`, `12 / 2029`, `1/29`, `122029`. Month 0 when unreadable
+    /// (the card check then says what to fix).
+    public static func parseExpiry(_ text: String) -> (month: Int, year: Int) {
+        let groups = text.split(whereSeparator: { !$0.isASCIIDigit }).map(String.init)
+        let (month, year): (String, String)
+        switch groups.count {
+        case 1 where groups[0].count == 4 || groups[0].count == 6: (month, year) = (String(groups[0].prefix(2)), String(groups[0].dropFirst(2)))
+        case 2: (month, year) = (groups[0], groups[1])
+        default: return (0, 0)
+        }
+        guard let m = Int(month), let y = Int(year), month.count <= 2, year.count == 2 || year.count == 4 else { return (0, 0) }
+        return (m, year.count == 2 ? 2000 + y : y)
     }
 
     /// Card number (Luhn), expiry (not past) and CVC, keyed `card.number` and so on.

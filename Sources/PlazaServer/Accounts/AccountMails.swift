@@ -1,13 +1,22 @@
+import Foundation
+
 /// The e-mails the accounts domain sends.
 enum AccountMails {
+    /// An address as a link's query value.
+    static func query(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
+    }
+
     static func verificationCode(to email: String, code: String, minutes: Int, baseURL: String) -> OutgoingMail {
         OutgoingMail(
             to: email, subject: "Your Plaza code: \(code)",
             text: """
                 Welcome to Plaza.
 
-                Your verification code is \(code). It works for \(minutes) minutes.
-                Enter it at \(baseURL)/verify-email or in the app.
+                Verify your address with one tap:
+                \(baseURL)/verify-email?email=\(Self.query(email))&code=\(code)
+
+                Or enter the code \(code) in the app. It works for \(minutes) minutes.
 
                 If you did not sign up, ignore this message.
                 """)
@@ -39,8 +48,10 @@ enum AccountMails {
         OutgoingMail(
             to: email, subject: "Reset your Plaza password: \(code)",
             text: """
-                Your password reset code is \(code). It works for \(minutes) minutes.
-                Enter it at \(baseURL)/reset-password with a new password.
+                Choose a new password here:
+                \(baseURL)/reset-password?email=\(Self.query(email))&code=\(code)
+
+                Or enter the code \(code) in the app. It works for \(minutes) minutes.
 
                 If you did not ask for this, ignore this message: your password stays as it is.
                 """)

@@ -13,6 +13,7 @@ extension AccountService {
         if let birthDate = update.birthDate { user.birthDate = birthDate.isEmpty ? nil : birthDate }
         if let gender = update.gender { user.gender = gender }
         if let student = update.student { user.student = student }
+        if let timeZone = update.timeZone { user.timeZone = timeZone.isEmpty ? nil : timeZone }
         let (accounts, updated) = (accounts, user)
         try await database.transaction { db in try await accounts.update(updated, on: db, now: now) }
         identities.clear()
@@ -97,5 +98,17 @@ extension AccountService {
         case (nil, let s?): return s
         default: return String(agent.prefix(60))
         }
+    }
+}
+
+extension AccountService {
+    /// Signed in: who a handle (`carla`, `@carla`, `$carla`) names, so that a payment shows its recipient before money
+    /// moves. Usernames are public in Plaza (presence lists, payments); e-mail addresses are never looked up here.
+    func person(_ handle: String) async throws -> Person {
+        let username = AccountRules.handle(handle)
+        guard AccountRules.usernameProblem(username) == nil,
+            let user = try await accounts.users(usernames: [username], on: database.sql).first
+        else { throw PlazaError.notFound("person with this username") }
+        return Person(username: user.username, displayName: user.displayName)
     }
 }

@@ -151,3 +151,25 @@ extension AccountService {
         return user
     }
 }
+
+/// The browser that signed up is signed in when its address is verified (by code or the mail's link), and only it:
+/// sign-up leaves it a short-lived proof (`WebCookies.signup`) of the account it created.
+extension AccountService {
+    static let signupProofLifetime: TimeInterval = 86_400
+
+    /// `<user id>.<expiry, Unix seconds>.<keyed hash of both>`.
+    func signupProof(for user: UUID, now: Date = Date()) -> String {
+        let body = "\(user.uuidString.lowercased()).\(Int(now.addingTimeInterval(Self.signupProofLifetime).timeIntervalSince1970))"
+        return "\(body).\(secrets.hash("signup:\(body)"))"
+    }
+
+    /// A web session for `user`, when `proof` is this browser's unexpired proof of signing them up; else nil.
+    func sessionAfterVerification(_ user: User, proof: String?, userAgent: String?, now: Date = Date()) async throws -> String? {
+        let parts = (proof ?? "").split(separator: ".", maxSplits: 2).map(String.init)
+        guard parts.count == 3, UUID(uuidString: parts[0]) == user.id, let expires = Double(parts[1]), expires > now.timeIntervalSince1970,
+            Secrets.constantTimeEquals(parts[2], secrets.hash("signup:\(parts[0]).\(parts[1])")),
+            let record = try await accounts.user(id: user.id, on: database.sql)
+        else { return nil }
+        return try await startWebSession(for: record, userAgent: userAgent, now: now)
+    }
+}

@@ -26,6 +26,13 @@ struct AccountsAPI: Sendable {
         authenticated.get("me/app-passwords", use: appPasswords)
         authenticated.post("me/app-passwords", use: createAppPassword)
         authenticated.delete("me/app-passwords/:id", use: deleteAppPassword)
+        authenticated.get("people/:username", use: person)
+    }
+
+    /// Signed in: who a username (or `@handle`) is, to confirm a payment's recipient.
+    @Sendable func person(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let handle = context.parameters.get("username").map { $0.removingPercentEncoding ?? $0 } ?? ""
+        return try .json(try await accounts.person(handle))
     }
 
     /// Signed in: the app passwords (for devices that cannot log in, such as OwnTracks), without their secrets.

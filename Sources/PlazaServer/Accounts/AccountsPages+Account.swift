@@ -17,6 +17,8 @@ extension AccountsPages {
         var profile: FormState
         var genders: [Option]
         var student: Bool
+        var timeZones: [Option]
+        var timeZoneNow: String
         var email: FormState
         var password: FormState
         var delete: FormState
@@ -53,21 +55,21 @@ extension AccountsPages {
         let user = context.identity.user
         let sessions = try await accounts.listSessions(context.identity, limit: 50, cursor: nil)
         let passwords = try await accounts.appPasswords(context.identity)
-        let formatter = ISO8601DateFormatter()
         let page = AccountPage(
             shell: Shell(title: "Your account", context: context, notice: notice),
             profile: profile
                 ?? FormState(names: ["displayName", "birthDate"]).with("displayName", user.displayName).with("birthDate", user.birthDate ?? ""),
             genders: Self.genderOptions(selected: user.gender?.rawValue), student: user.student,
+            timeZones: Self.timeZoneOptions(selected: user.timeZone), timeZoneNow: context.reader.timeZone.identifier,
             email: email ?? FormState(names: ["email", "password"]).with("email", user.email),
             password: password ?? FormState(names: ["currentPassword", "newPassword"]),
             delete: delete ?? FormState(names: ["password"]),
             sessions: sessions.items.map {
-                AccountPage.Device(id: $0.id.uuidString, device: $0.device, lastSeen: formatter.string(from: $0.lastSeenAt), current: $0.current)
+                AccountPage.Device(id: $0.id.uuidString, device: $0.device, lastSeen: context.reader.when($0.lastSeenAt), current: $0.current)
             },
             roleLabel: user.role.rawValue.capitalized,
             passwords: passwords.map {
-                AppPasswordRow(id: $0.id.uuidString.lowercased(), name: $0.name, lastUsed: $0.lastUsedAt.map { formatter.string(from: $0) })
+                AppPasswordRow(id: $0.id.uuidString.lowercased(), name: $0.name, lastUsed: $0.lastUsedAt.map { context.reader.when($0) })
             },
             passwordForm: passwordForm ?? FormState(names: ["name"]).with("name", "OwnTracks"), newPassword: newPassword)
         return renderer.render("accounts/account", page, status: status)
@@ -93,11 +95,19 @@ extension AccountsPages {
         return PageRenderer.seeOther("/account?notice=app-password-deleted#app-passwords")
     }
 
+    /// "This device's time zone" first, then every zone Foundation knows, by name.
+    static func timeZoneOptions(selected: String?) -> [Option] {
+        [Option(value: "", label: "This device's time zone", selected: selected == nil)]
+            + TimeZone.knownTimeZoneIdentifiers.sorted().map {
+                Option(value: $0, label: $0.replacingOccurrences(of: "_", with: " "), selected: $0 == selected)
+            }
+    }
+
     @Sendable func saveProfile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         let update = ProfileUpdate(
             displayName: form["displayName"], birthDate: form["birthDate"].trimmingCharacters(in: .whitespaces),
-            gender: Gender(rawValue: form["gender"]), student: form["student"] == "on")
+            gender: Gender(rawValue: form["gender"]), student: form["student"] == "on", timeZone: form["timeZone"])
         do {
             _ = try await accounts.updateProfile(context.identity, update)
         } catch let error as PlazaError where error.status.code < 500 {

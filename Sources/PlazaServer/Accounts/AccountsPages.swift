@@ -93,8 +93,9 @@ struct AccountsPages: Sendable {
             email: form["email"], username: form["username"], displayName: form["displayName"], password: form["password"],
             role: form["role"] == "merchant" ? .merchant : .customer, birthDate: form.optional("birthDate"),
             gender: form.optional("gender").flatMap(Gender.init(rawValue:)), student: form["student"] == "on")
+        let user: User
         do {
-            _ = try await accounts.register(registration, client: context.clientAddress)
+            user = try await accounts.register(registration, client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
             let page = SignupPage(
                 shell: Shell(title: "Sign up", context: context), form: FormState(form, names: Self.signupFields, error: error),
@@ -102,7 +103,11 @@ struct AccountsPages: Sendable {
                 genders: Self.genderOptions(selected: form["gender"]))
             return renderer.render("accounts/signup", page, status: error.status)
         }
-        return PageRenderer.seeOther("/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(registration.email)))&notice=sent")
+        var response = PageRenderer.seeOther("/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(registration.email)))&notice=sent")
+        response.setCookie(
+            WebCookies.signup(
+                accounts.signupProof(for: user.id), secure: configuration.servesOverTLS, maxAge: Int(AccountService.signupProofLifetime)))
+        return response
     }
 
     // MARK: Verify e-mail
@@ -110,29 +115,50 @@ struct AccountsPages: Sendable {
     struct CodePage: Sendable {
         var shell: Shell
         var form: FormState
+        /// Demo and dev mode send no mail: the page points to the dev mailbox.
+        var mailbox: Bool = false
+        /// The mail's link brought the code: one tap verifies.
+        var fromLink: Bool = false
     }
 
-    /// Anyone: the form for the mailed code, with a button for a new one.
+    var showsMailbox: Bool { configuration.mode != .production }
+
+    /// Anyone: the form for the mailed code, with a button for a new one. The mail's link fills in address and code,
+    /// so one tap verifies (a tap, not the link itself: mail scanners open links).
     @Sendable func verifyForm(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let email = request.uri.queryParameters.get("email") ?? context.identity?.user.email ?? ""
+        let query = request.uri.queryParameters
+        let email = query.get("email") ?? context.identity?.user.email ?? ""
+        let code = query.get("code").map { String($0.filter(\.isNumber).prefix(6)) } ?? ""
         let page = CodePage(
             shell: Shell(title: "Verify your e-mail", context: context, notice: notice(request)),
-            form: FormState(names: ["email", "code"]).with("email", email))
+            form: FormState(names: ["email", "code"]).with("email", email).with("code", code), mailbox: showsMailbox, fromLink: code.count == 6)
         return renderer.render("accounts/verify-email", page)
     }
 
     /// Anyone with the code: marks the address verified.
     @Sendable func verify(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
+        let user: User
         do {
-            _ = try await accounts.verifyEmail(
+            user = try await accounts.verifyEmail(
                 VerifyEmailRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces)), client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
             let page = CodePage(
-                shell: Shell(title: "Verify your e-mail", context: context), form: FormState(form, names: ["email", "code"], error: error))
+                shell: Shell(title: "Verify your e-mail", context: context), form: FormState(form, names: ["email", "code"], error: error),
+                mailbox: showsMailbox)
             return renderer.render("accounts/verify-email", page, status: error.status)
         }
-        return PageRenderer.seeOther(context.identity == nil ? "/login?notice=verified" : "/account?notice=verified")
+        // A merchant's next step is their first business; everyone else's, the home screen.
+        let next = user.role == .merchant ? "/places/new" : "/?notice=welcome"
+        if context.identity?.user.id == user.id { return PageRenderer.seeOther(next) }
+        guard
+            let session = try await accounts.sessionAfterVerification(
+                user, proof: request.cookies[WebCookies.signup]?.value, userAgent: request.headers[.userAgent])
+        else { return PageRenderer.seeOther("/login?notice=verified") }
+        var response = PageRenderer.seeOther(next)
+        response.setCookie(WebCookies.session(session, secure: configuration.servesOverTLS, maxAge: Int(configuration.limits.sessionLifetime)))
+        response.setCookie(WebCookies.signup("", secure: configuration.servesOverTLS, maxAge: 0))
+        return response
     }
 
     /// Anyone: mails a new code (the answer is the same whether or not the address has an account).
@@ -219,7 +245,9 @@ struct AccountsPages: Sendable {
     @Sendable func resetForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let page = CodePage(
             shell: Shell(title: "Choose a new password", context: context, notice: notice(request)),
-            form: FormState(names: ["email", "code", "newPassword"]).with("email", request.uri.queryParameters.get("email") ?? ""))
+            form: FormState(names: ["email", "code", "newPassword"]).with("email", request.uri.queryParameters.get("email") ?? "")
+                .with("code", request.uri.queryParameters.get("code").map { String($0.filter(\.isNumber).prefix(6)) } ?? ""),
+            mailbox: showsMailbox)
         return renderer.render("accounts/reset-password", page)
     }
 
@@ -247,7 +275,7 @@ struct AccountsPages: Sendable {
     /// URL and read `\` as `/` (WHATWG URL), so `/<TAB>/evil.example` or `/\evil.example` would leave; any control
     /// character, space or backslash is refused outright, and what is left must parse as a path with no scheme or host.
     static func safeNext(_ next: String?) -> String {
-        let fallback = "/account"
+        let fallback = "/"
         guard let next, next.hasPrefix("/"), !next.hasPrefix("//"),
             !next.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || (0x80...0x9F).contains($0.value) }),
             let parsed = URLComponents(string: next), parsed.scheme == nil, parsed.host == nil, parsed.path.hasPrefix("/")

@@ -95,16 +95,17 @@ package struct SessionStore: Sendable {
             var found: [UUID: LiveSession] = [:]
             for row in try await prepared.run(LiveSessions(ids: ids, now: now)) {
                 let (
-                    session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender, student, createdAt, updatedAt,
-                    lastSeenAt
+                    session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender, student, timeZone, createdAt,
+                    updatedAt, lastSeenAt
                 ) =
-                    try row.decode((UUID, UUID, String, String, String, String, String, Bool, String?, String?, Bool, Date, Date, Date).self)
+                    try row.decode((UUID, UUID, String, String, String, String, String, Bool, String?, String?, Bool, String?, Date, Date, Date).self)
                 var user = UserRecord(
                     id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash,
                     role: Role(rawValue: role) ?? .customer,
                     emailVerified: emailVerified, birthDate: birthDate, gender: gender.flatMap(Gender.init(rawValue:)), student: student,
                     now: createdAt)
                 user.updatedAt = updatedAt
+                user.timeZone = timeZone
                 found[session] = LiveSession(user: user, lastSeenAt: lastSeenAt)
             }
             return found

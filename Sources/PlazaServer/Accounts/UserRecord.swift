@@ -14,12 +14,13 @@ package struct UserRecord: Sendable, Equatable {
     package var birthDate: String?
     package var gender: Gender?
     package var student: Bool
+    package var timeZone: String?
     package var createdAt: Date
     package var updatedAt: Date
 
     package static let columns = [
         "id", "email", "username", "display_name", "password_hash", "role", "email_verified", "birth_date", "gender", "student",
-        "created_at", "updated_at",
+        "time_zone", "created_at", "updated_at",
     ]
 
     init(row: any SQLRow) throws {
@@ -33,6 +34,7 @@ package struct UserRecord: Sendable, Equatable {
         birthDate = try row.decode(column: "birth_date", as: String?.self)
         gender = try row.decode(column: "gender", as: String?.self).flatMap(Gender.init(rawValue:))
         student = try row.decode(column: "student", as: Bool.self)
+        timeZone = try row.decode(column: "time_zone", as: String?.self)
         createdAt = try row.decode(column: "created_at", as: Date.self)
         updatedAt = try row.decode(column: "updated_at", as: Date.self)
     }
@@ -59,13 +61,14 @@ package struct UserRecord: Sendable, Equatable {
     package var values: [any SQLExpression] {
         [
             SQLBind(id), SQLBind(email), SQLBind(username), SQLBind(displayName), SQLBind(passwordHash), SQLBind(role.rawValue),
-            SQLBind(emailVerified), SQLBind(birthDate), SQLBind(gender?.rawValue), SQLBind(student), SQLBind(createdAt), SQLBind(updatedAt),
+            SQLBind(emailVerified), SQLBind(birthDate), SQLBind(gender?.rawValue), SQLBind(student), SQLBind(timeZone), SQLBind(createdAt),
+            SQLBind(updatedAt),
         ]
     }
 
     var dto: User {
         User(
             id: id, email: email, username: username, displayName: displayName, role: role, emailVerified: emailVerified,
-            birthDate: birthDate, gender: gender, student: student, createdAt: createdAt)
+            birthDate: birthDate, gender: gender, student: student, timeZone: timeZone, createdAt: createdAt)
     }
 }

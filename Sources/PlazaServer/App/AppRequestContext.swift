@@ -17,6 +17,10 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     var csrfToken: String?
     /// The visitor's CSRF nonce cookie, when they had one (a form posted without it is refused).
     var csrfNonce: String?
+    /// How this visitor wants money and dates written (pages only; see `CookieAuthMiddleware`).
+    var reader = Reader.standard
+    /// The page's path and navigation badges, for the layout (pages only).
+    var page = PageInfo()
     /// The client's address, the subject of per-address rate limits.
     public internal(set) var clientAddress: String
 
@@ -44,6 +48,8 @@ struct AuthenticatedContext: ChildRequestContext, IdempotencyScoped {
     let identity: Identity
     let clientAddress: String
     let csrfToken: String?
+    let reader: Reader
+    let page: PageInfo
     var idempotencyClaim: IdempotencyClaim?
 
     init(context: AppRequestContext) throws {
@@ -52,6 +58,8 @@ struct AuthenticatedContext: ChildRequestContext, IdempotencyScoped {
         self.identity = identity
         clientAddress = context.clientAddress
         csrfToken = context.csrfToken
+        reader = context.reader
+        page = context.page
     }
 
     var idempotencyScope: String { identity.user.id.uuidString }

@@ -95,7 +95,8 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     let processor = services.wallet.gateway?.pageOrigins ?? []
     router.add(middleware: SecurityHeadersMiddleware(hsts: services.configuration.servesOverTLS, tileOrigin: tiles, formOrigins: processor))
     router.add(
-        middleware: CookieAuthMiddleware(accounts: services.accounts, secrets: services.secrets, secure: services.configuration.servesOverTLS))
+        middleware: CookieAuthMiddleware(
+            accounts: services.accounts, secrets: services.secrets, secure: services.configuration.servesOverTLS, badges: pages.badges))
     let contract = ContractRoutes(specText: APIReference.specText)
     router.add(
         middleware: ErrorMiddleware(declaredMethods: { contract.methods(for: $0) }) { error, request, context in

@@ -19,14 +19,16 @@ struct InboxPages: Sendable {
         var note: String?
         var link: String
         var time: String
+        var when: String
         var status: String?
         var unread: Bool
 
-        init(_ entry: InboxEntry) {
+        init(_ entry: InboxEntry, reader: Reader) {
             title = entry.title
             note = entry.note
             link = entry.link
-            time = RFC3339.format(entry.occurredAt)
+            time = reader.machine(entry.occurredAt)
+            when = reader.when(entry.occurredAt)
             status = entry.status == .pending ? "waiting for you" : nil
             unread = entry.unread
         }
@@ -50,10 +52,12 @@ struct InboxPages: Sendable {
 
     func list(_ request: Request, _ context: AuthenticatedContext) async throws -> List {
         let cursor = request.uri.queryParameters.get("cursor").flatMap { $0.isEmpty ? nil : $0 }
-        let page = try await inbox.inbox(context.identity, limit: 30, cursor: cursor)
+        let locale = context.reader.locale
+        let page = try await inbox.inbox(context.identity, limit: 30, cursor: cursor) { $0.formatted(locale: locale) }
         let label = page.unreadCount >= InboxPage.unreadLimit ? "\(InboxPage.unreadLimit)+ new" : "\(page.unreadCount) new"
         return List(
-            csrf: context.csrfToken ?? "", rows: page.items.map(Row.init), none: page.items.isEmpty, unread: page.unreadCount, unreadLabel: label,
+            csrf: context.csrfToken ?? "", rows: page.items.map { Row($0, reader: context.reader) }, none: page.items.isEmpty,
+            unread: page.unreadCount, unreadLabel: label,
             marker: page.seenMarker,
             older: page.nextCursor.map { "/inbox?cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" })
     }

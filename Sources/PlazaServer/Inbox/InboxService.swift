@@ -9,7 +9,9 @@ struct InboxService: Sendable {
 
     /// Signed in: a page of the caller's inbox. Each source gives its newest `limit` after the cursor; the page is the
     /// newest `limit` of those together.
-    func inbox(_ identity: Identity, limit: Int, cursor: String?, now: Date = Date()) async throws -> InboxPage {
+    func inbox(
+        _ identity: Identity, limit: Int, cursor: String?, now: Date = Date(), money: @Sendable (Money) -> String = { $0.description }
+    ) async throws -> InboxPage {
         let after = try cursor.map { try InboxPosition.decode($0, field: "cursor") }
         let (owner, store, db) = (identity.user.id, store, database.sql)
         // The sources are read at once (lone SELECTs go to SQLite's readers in turn, or to PostgreSQL's pool).
@@ -31,10 +33,19 @@ struct InboxService: Sendable {
         let rows = found.sorted { ($0.time, $0.id.uuidString) > ($1.time, $1.id.uuidString) }
         let page = Array(rows.prefix(limit))
         return InboxPage(
-            items: page.map { Self.entry($0, now: now) },
+            items: page.map { Self.entry($0, now: now, money: money) },
             nextCursor: rows.count > limit ? page.last.map { InboxPosition(source: $0.source, id: $0.id).encoded } : nil,
             unreadCount: min(unread, InboxPage.unreadLimit),
             seenMarker: cursor == nil ? page.first.map { InboxPosition(source: $0.source, id: $0.id).encoded } : nil)
+    }
+
+    /// How many entries the caller has not seen yet (up to `InboxPage.unreadLimit`), for the navigation's badge.
+    func unreadCount(_ identity: Identity) async throws -> Int {
+        var total = 0
+        for source in InboxSource.allCases {
+            total += try await store.unreadCount(owner: identity.user.id, from: source, limit: InboxPage.unreadLimit, on: database.sql)
+        }
+        return min(total, InboxPage.unreadLimit)
     }
 
     /// Signed in: everything up to the entry `through` names (a page's `seenMarker`), or up to now, counts as seen.
@@ -46,11 +57,12 @@ struct InboxService: Sendable {
         try await store.markSeen(owner: identity.user.id, through: position, now: now, on: database.sql)
     }
 
-    static func entry(_ row: InboxRow, now: Date) -> InboxEntry {
+    /// `money` writes amounts: the API's `4.20 USD`, or a page reader's `$4.20`.
+    static func entry(_ row: InboxRow, now: Date, money write: (Money) -> String = { $0.description }) -> InboxEntry {
         switch row {
         case .charge(let record, let source, let unread):
             let charge = record.dto(now: now)
-            let money = charge.money.description
+            let money = write(charge.money)
             let asked = source == .chargesAsked
             return InboxEntry(
                 id: charge.id, kind: asked ? .chargeRequested : .chargeAnswered,
@@ -59,18 +71,20 @@ struct InboxService: Sendable {
                 link: asked ? askedLink(charge) : "/wallet/counter/\(record.businessId.uuidString.lowercased())",
                 occurredAt: row.time, unread: unread)
         case .activity(let record, let unread) where record.kind == .topUp:
-            let money = Money(amount: record.amount, currency: record.currency).description
+            let money = write(Money(amount: record.amount, currency: record.currency))
             return InboxEntry(
                 id: record.id, kind: .topUpFailed, title: "Your top-up of \(money) from \(record.counterpart.name) failed; no money was taken.",
                 note: WalletRules.failureReason(record.failureCode), amount: record.amount, currency: record.currency,
-                counterpart: record.counterpart, status: nil, referenceId: record.referenceId, link: "/wallet", occurredAt: record.createdAt,
+                counterpart: record.counterpart, status: nil, referenceId: record.referenceId,
+                link: "/wallet/activity/\(record.referenceId.uuidString.lowercased())", occurredAt: record.createdAt,
                 unread: unread)
         case .activity(let record, let unread):
-            let money = Money(amount: record.amount, currency: record.currency).description
+            let money = write(Money(amount: record.amount, currency: record.currency))
             let title = record.kind == .refund ? "\(record.counterpart.name) refunded \(money)." : "\(record.counterpart.name) sent you \(money)."
             return InboxEntry(
                 id: record.id, kind: .moneyReceived, title: title, note: record.note, amount: record.amount, currency: record.currency,
-                counterpart: record.counterpart, status: nil, referenceId: record.referenceId, link: "/wallet", occurredAt: record.createdAt,
+                counterpart: record.counterpart, status: nil, referenceId: record.referenceId,
+                link: "/wallet/activity/\(record.referenceId.uuidString.lowercased())", occurredAt: record.createdAt,
                 unread: unread)
         }
     }

@@ -7,7 +7,6 @@ import PlazaCore
 extension PlacesPages {
     func addMerchantRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
         signedIn.get("mine", use: mine)
-        signedIn.post("mine", use: createBusiness)
         signedIn.get("businesses/:id/edit", use: edit)
         signedIn.post("businesses/:id/edit", use: saveBusiness)
         signedIn.post("businesses/:id/locations", use: addLocation)
@@ -28,13 +27,11 @@ extension PlacesPages {
             var category: String
             var role: String
             var owner: Bool
-            var locations: Int
+            var locations: String
         }
 
         var shell: Shell
         var rows: [Row]
-        var form: FormState
-        var categories: [Option]
         var merchant: Bool
     }
 
@@ -42,37 +39,17 @@ extension PlacesPages {
         try await renderMine(context: context, notice: notice(request))
     }
 
-    func renderMine(
-        context: AuthenticatedContext, notice: String? = nil, form: FormState? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    func renderMine(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
         let businesses = try await places.myBusinesses(context.identity)
         let page = MinePage(
             shell: Shell(title: "Your businesses", context: context, notice: notice),
             rows: businesses.map {
                 MinePage.Row(
                     id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized, role: $0.role?.rawValue ?? "",
-                    owner: $0.role == .owner, locations: $0.locations.count)
+                    owner: $0.role == .owner, locations: context.reader.count($0.locations.count, "location", "locations"))
             },
-            form: form ?? FormState(names: ["name", "category", "description"]),
-            categories: Self.categoryOptions(selected: form?.fields["category"]?.value),
             merchant: [.merchant, .admin].contains(context.identity.user.role))
-        return renderer.render("places/mine", page, status: status)
-    }
-
-    @Sendable func createBusiness(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: limit)
-        let business: Business
-        do {
-            guard let category = BusinessCategory(rawValue: form["category"]) else {
-                throw PlazaError.validation(field: "category", "Choose a category.")
-            }
-            business = try await places.createBusiness(
-                context.identity, CreateBusinessRequest(name: form["name"], category: category, description: form["description"]))
-        } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderMine(
-                context: context, form: FormState(form, names: ["name", "category", "description"], error: error), status: error.status)
-        }
-        return PageRenderer.seeOther("/places/businesses/\(business.id.uuidString.lowercased())/edit?notice=business")
+        return renderer.render("places/mine", page)
     }
 
     // MARK: Editor

@@ -21,6 +21,7 @@ struct PlacesPages: Sendable {
         "location": "The location was saved.",
         "location-deleted": "The location was deleted.",
         "member": "The team was updated.",
+        "first-business": "Your business is on Plaza. Customers can find it now; open the Counter to charge them.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -37,6 +38,7 @@ struct PlacesPages: Sendable {
         signedIn.post("settings/history/delete", use: deleteHistory)
         signedIn.post("points", use: points)
         addMerchantRoutes(to: signedIn)
+        addWizardRoutes(to: signedIn)
     }
 
     var limit: Int { configuration.limits.maxRequestBody }

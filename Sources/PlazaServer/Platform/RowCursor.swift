@@ -32,4 +32,13 @@ extension SQLSelectBuilder {
         }
         return query.orderBy(time, .descending).orderBy("id", .descending)
     }
+
+    /// Rows before the cursor row `before` in newest-first order (the newer ones), nearest first: a page reads them
+    /// this way, then shows them reversed.
+    func nearestNewer(than before: UUID, in table: String, by time: String) -> SQLSelectBuilder {
+        let stored = SQLQueryString("(SELECT \(ident: time) FROM \(ident: table) WHERE id = \(bind: before))")
+        return self.where {
+            $0.where(SQLColumn(time), .greaterThan, stored).orWhere { $0.where(SQLColumn(time), .equal, stored).where("id", .greaterThan, before) }
+        }.orderBy(time, .ascending).orderBy("id", .ascending)
+    }
 }

@@ -20,5 +20,6 @@ enum Migrations {
         M0008_BusinessFunding(),  // withdrawals from a business's balance, by its owners
         M0009_ActivityFailures(),  // the processor's reason beside a failed top-up or withdrawal in the history
         M0010_HostedPayments(),  // the hosted payment page of a pending top-up; users' payout accounts with the processor
+        M0011_TimeZones(),  // the time zone a user chose for dates
     ]
 }

@@ -119,6 +119,30 @@ package struct ActivityStore: Sendable {
         return try await query.newestFirst(after: after, in: "wallet_activity", by: "created_at").limit(limit).all().map(ActivityRecord.init(row:))
     }
 
+    /// Up to `limit` of `owner`'s entries newer than `before`, nearest first (a history page's "Newer").
+    func listNewer(owner: UUID, than before: UUID, limit: Int, on db: any SQLDatabase) async throws -> [ActivityRecord] {
+        try await db.select().columns(ActivityRecord.readColumns.map { SQLIdentifier($0) }).from("wallet_activity").where("owner_id", .equal, owner)
+            .nearestNewer(than: before, in: "wallet_activity", by: "created_at").limit(limit).all().map(ActivityRecord.init(row:))
+    }
+
+    /// `owner`'s entries of one movement (a charge and its refunds share their reference), oldest first.
+    func entries(owner: UUID, reference: UUID, on db: any SQLDatabase) async throws -> [ActivityRecord] {
+        try await db.select().columns(ActivityRecord.readColumns.map { SQLIdentifier($0) }).from("wallet_activity").where("owner_id", .equal, owner)
+            .where("reference_id", .equal, reference).orderBy("created_at").orderBy("id").limit(50).all().map(ActivityRecord.init(row:))
+    }
+
+    /// The people `owner` last sent money to or got money from, most recent first.
+    func recentPeople(owner: UUID, limit: Int, on db: any SQLDatabase) async throws -> [(username: String, name: String)] {
+        let rows = try await db.select().column("counterpart_username").column("counterpart_name")
+            .column(SQLFunction("MAX", args: SQLColumn("created_at")), as: "last").from("wallet_activity").where("owner_id", .equal, owner)
+            .where("counterpart_kind", .equal, Party.Kind.user.rawValue).where("counterpart_username", .isNot, SQLLiteral.null)
+            .where("kind", .in, SQLBind.group([ActivityKind.transferIn.rawValue, ActivityKind.transferOut.rawValue]))
+            .groupBy("counterpart_username").groupBy("counterpart_name").orderBy(SQLIdentifier("last"), SQLDirection.descending).limit(limit).all()
+        return try rows.map {
+            (try $0.decode(column: "counterpart_username", as: String.self), try $0.decode(column: "counterpart_name", as: String.self))
+        }
+    }
+
     /// Entries whose counterpart was `user` name "Deleted user" from now on (no username).
     func forgetCounterpart(_ user: UUID, on db: any SQLDatabase) async throws {
         try await db.update("wallet_activity").set("counterpart_name", to: "Deleted user").set("counterpart_username", to: SQLLiteral.null)

@@ -28,6 +28,12 @@ struct WalletAPI: Sendable {
         authenticated.get("me/charge-blocks", use: blocks)
         authenticated.put("me/charge-blocks/:businessId", use: block)
         authenticated.delete("me/charge-blocks/:businessId", use: unblock)
+        authenticated.get("me/contacts", use: contacts)
+    }
+
+    /// Signed in: the people the caller last paid or was paid by, most recent first (a payment's "recent" list).
+    @Sendable func contacts(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await wallet.contacts(context.identity), nextCursor: nil))
     }
 
     /// Signed in: balances per currency.

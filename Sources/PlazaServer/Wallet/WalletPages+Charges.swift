@@ -16,7 +16,8 @@ extension WalletPages {
     struct ChargeRow: Sendable {
         struct Item: Sendable {
             var description: String
-            var quantity: Int
+            /// "2 × " before the description; nothing for one.
+            var quantity: String?
             var total: String
         }
 
@@ -33,6 +34,7 @@ extension WalletPages {
         var pending: Bool
         var paid: Bool
         var expires: String
+        var expiresAt: String
         var created: String
         var customer: String
         var refundable: String?
@@ -40,30 +42,39 @@ extension WalletPages {
         var refunds: String?
         var key: String
 
-        init(_ charge: Charge) {
+        init(_ charge: Charge, reader: Reader) {
             id = charge.id.uuidString.lowercased()
             business = charge.business.name
             businessId = charge.business.id?.uuidString.lowercased() ?? ""
-            amount = charge.money.description
+            amount = reader.money(charge.money)
             amountMinor = charge.amount
             currency = charge.currency
             items = charge.items.map {
                 Item(
-                    description: $0.description, quantity: $0.quantity,
-                    total: Money(amount: $0.unitAmount * Int64($0.quantity), currency: charge.currency).description)
+                    description: $0.description, quantity: $0.quantity == 1 ? nil : "\($0.quantity) × ",
+                    total: reader.money($0.unitAmount * Int64($0.quantity), charge.currency))
             }
             hasItems = !items.isEmpty
             message = charge.message
             status = charge.statusText
-            refunds = charge.refundSummary
+            refunds = Self.refunds(charge, reader: reader)
             pending = charge.status == .pending
             paid = charge.status == .approved || charge.status == .refunded
-            expires = RFC3339.format(charge.expiresAt)
-            created = RFC3339.format(charge.createdAt)
+            expires = reader.machine(charge.expiresAt)
+            expiresAt = reader.time(charge.expiresAt)
+            created = reader.when(charge.createdAt)
             customer = "\(charge.customer.name) (@\(charge.customer.username ?? ""))"
             let left = charge.amount - charge.refundedAmount
-            refundable = paid && left > 0 ? Money(amount: left, currency: charge.currency).description : nil
+            refundable = paid && left > 0 ? reader.money(left, charge.currency) : nil
             key = UUID().uuidString
+        }
+
+        /// "$1.00 refunded, $3.20 kept", once anything was refunded.
+        static func refunds(_ charge: Charge, reader: Reader) -> String? {
+            guard charge.refundedAmount > 0 else { return nil }
+            let refunded = reader.money(charge.refundedAmount, charge.currency)
+            guard charge.isPartlyRefunded else { return "\(refunded) refunded in full" }
+            return "\(refunded) refunded, \(reader.money(charge.amount - charge.refundedAmount, charge.currency)) kept"
         }
     }
 
@@ -84,8 +95,8 @@ extension WalletPages {
 
     func chargeList(_ context: AuthenticatedContext) async throws -> ChargeList {
         let charges = try await wallet.listCharges(context.identity, business: nil, statuses: [], limit: 20, cursor: nil).items
-        let pending = charges.filter { $0.status == .pending }.map(ChargeRow.init)
-        let recent = charges.filter { $0.status != .pending }.prefix(5).map(ChargeRow.init)
+        let pending = charges.filter { $0.status == .pending }.map { ChargeRow($0, reader: context.reader) }
+        let recent = charges.filter { $0.status != .pending }.prefix(5).map { ChargeRow($0, reader: context.reader) }
         return ChargeList(csrf: context.csrfToken ?? "", pending: pending, recent: recent, hasRecent: !recent.isEmpty, none: pending.isEmpty)
     }
 
@@ -107,12 +118,17 @@ extension WalletPages {
     /// Pays what the form showed (its amount, currency and business travel with it, as the API's approval does).
     @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
-        return try await answer(request, context: context, success: "approved") {
-            let id = try Query.id(context.parameters, "id", "charge")
+        let id = try Query.id(context.parameters, "id", "charge")
+        var paid: Charge?
+        // The success state says what happened: "Paid Bruno's Bakery $4.20 ✓" (on the page, or the payment's own page).
+        return try await answer(
+            request, context: context, success: "approved", done: "/wallet/activity/\(id.uuidString.lowercased())?notice=paid",
+            message: { paid.map { "Paid \($0.business.name) \(context.reader.money($0.money)) ✓" } }
+        ) {
             let approval = ApproveChargeRequest(
                 amount: Int64(form["amount"]) ?? -1, currency: form["currency"], businessId: UUID(uuidString: form["businessId"]) ?? UUID())
             _ = try await once(form, action: "approve", context: context) { claim in
-                _ = try await wallet.approveCharge(context.identity, id: id, approval, claim: claim)
+                paid = try await wallet.approveCharge(context.identity, id: id, approval, claim: claim)
             }
         }
     }
@@ -123,9 +139,17 @@ extension WalletPages {
         }
     }
 
-    /// A form posted by the page script (`Accept: application/json`) gets JSON back; a plain form gets the page.
+    /// What a form posted by the page script gets back on success: the outcome, and the sentence to show.
+    struct ScriptAnswer: Codable, Sendable {
+        var status: String
+        var message: String?
+    }
+
+    /// A form posted by the page script (`Accept: application/json`) gets JSON back; a plain form gets the page (or
+    /// `done` on success, when given).
     func answer(
-        _ request: Request, context: AuthenticatedContext, success: String, back: String = "/wallet/charges", _ action: () async throws -> Void
+        _ request: Request, context: AuthenticatedContext, success: String, back: String = "/wallet/charges", done: String? = nil,
+        message: () -> String? = { nil }, _ action: () async throws -> Void
     ) async throws -> Response {
         let script = request.headers[.accept]?.contains("application/json") == true
         do {
@@ -138,7 +162,8 @@ extension WalletPages {
             return try await renderCounter(
                 context: context, alert: "\(success == "refunded" ? "Refund" : "Cancel") refused: \(message)", status: error.status)
         }
-        return script ? try .json(Acknowledgement(status: success)) : PageRenderer.seeOther("\(back)?notice=\(success)")
+        if script { return try .json(ScriptAnswer(status: success, message: message())) }
+        return PageRenderer.seeOther(done ?? "\(back)?notice=\(success)")
     }
 
     // MARK: Receipts
@@ -158,10 +183,10 @@ extension WalletPages {
         let receipt = try await wallet.receipt(context.identity, id: id)
         let charge = try await wallet.charge(context.identity, id: id).dto()
         let page = ReceiptPage(
-            shell: Shell(title: "Receipt \(receipt.reference)", context: context), row: ChargeRow(charge), reference: receipt.reference,
-            paidAt: receipt.paidAt.formatted(.dateTime.year().month(.wide).day().hour().minute()),
-            refunded: receipt.refundedAmount > 0 ? Money(amount: receipt.refundedAmount, currency: receipt.currency).description : nil,
-            kept: charge.isPartlyRefunded ? Money(amount: charge.amount - charge.refundedAmount, currency: charge.currency).description : nil)
+            shell: Shell(title: "Receipt \(receipt.reference)", context: context), row: ChargeRow(charge, reader: context.reader),
+            reference: receipt.reference, paidAt: context.reader.full(receipt.paidAt),
+            refunded: receipt.refundedAmount > 0 ? context.reader.money(receipt.refundedAmount, receipt.currency) : nil,
+            kept: charge.isPartlyRefunded ? context.reader.money(charge.amount - charge.refundedAmount, charge.currency) : nil)
         return renderer.render("wallet/receipt", page)
     }
 }

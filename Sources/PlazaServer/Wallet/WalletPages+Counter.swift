@@ -21,6 +21,7 @@ extension WalletPages {
             var username: String
             var displayName: String
             var since: String
+            var sinceText: String
         }
 
         var csrf: String
@@ -35,7 +36,7 @@ extension WalletPages {
 
         struct Day: Sendable {
             var date: String
-            var charges: Int
+            var charges: String
             var net: String
         }
     }
@@ -56,13 +57,21 @@ extension WalletPages {
         let owner = try await wallet.places.role(of: context.identity, in: business) == .owner
         let balances = owner ? try await wallet.ledger.balances(owner: business, on: wallet.database.sql) : [:]
         let days = try await wallet.dailyTotals(context.identity, business: business, days: 7)
+        let reader = context.reader
         return CounterLive(
             csrf: context.csrfToken ?? "", businessId: business.uuidString.lowercased(),
-            present: present.map { CounterLive.Present(username: $0.username, displayName: $0.displayName, since: RFC3339.format($0.since)) },
-            nobody: present.isEmpty, pending: charges.filter { $0.status == .pending }.map(ChargeRow.init),
-            settled: charges.filter { $0.status != .pending }.prefix(10).map(ChargeRow.init),
-            balance: owner ? Money(amount: balances[currency] ?? 0, currency: currency).description : nil,
-            days: days.map { CounterLive.Day(date: $0.date, charges: $0.charges, net: Money(amount: $0.net, currency: $0.currency).description) })
+            present: present.map {
+                CounterLive.Present(
+                    username: $0.username, displayName: $0.displayName, since: reader.machine($0.since), sinceText: reader.time($0.since))
+            },
+            nobody: present.isEmpty, pending: charges.filter { $0.status == .pending }.map { ChargeRow($0, reader: reader) },
+            settled: charges.filter { $0.status != .pending }.prefix(10).map { ChargeRow($0, reader: reader) },
+            balance: owner ? reader.money(balances[currency] ?? 0, currency) : nil,
+            days: days.map {
+                CounterLive.Day(
+                    date: RFC3339.parse($0.date + "T12:00:00Z").map { reader.day($0) } ?? $0.date,
+                    charges: reader.count($0.charges, "sale", "sales"), net: reader.money($0.net, $0.currency))
+            })
     }
 
     @Sendable func counter(_ request: Request, context: AuthenticatedContext) async throws -> Response {

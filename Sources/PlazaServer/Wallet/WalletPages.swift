@@ -4,41 +4,39 @@ import Hummingbird
 import NIOCore
 import PlazaCore
 
-/// The wallet pages: balance, top-up, send, history and pay code (`/wallet`), pending charges, receipts, and the
-/// merchant's counter (`WalletPages+Charges.swift`, `WalletPages+Counter.swift`).
+/// The wallet pages: balance, actions, pay code and history (`/wallet`); paying and requesting (`+Send`), adding and
+/// withdrawing money (`+Funding`), one movement's page (`+Activity`), pending charges and receipts (`+Charges`) and
+/// the merchant's counter (`+Counter`).
 struct WalletPages: Sendable {
     let wallet: WalletService
+    /// Who a handle names, for a payment's confirmation.
+    let accounts: AccountService
     let renderer: PageRenderer
     let configuration: PlazaConfiguration
 
+    /// Confirmations by `?notice=`; the activity page words those that name an amount and a person itself.
     static let notices: [String: String] = [
-        "top-up": "Top-up started: the money shows once your card's bank confirms it, usually within seconds.",
-        "sent": "Money sent.",
-        "done": "That was done already.",
-        "approved": "Paid. The receipt is in your history.",
-        "declined": "Charge declined.",
+        "done": "This was sent already; nothing was charged or sent twice.",
+        "declined": "Charge declined: nothing was paid.",
         "charged": "Charge sent to the customer: it appears below until they answer.",
         "cancelled": "Charge cancelled.",
         "refunded": "Refund sent.",
-        "withdrawn": "Withdrawal started: the money has left the balance and reaches the bank account on file in 1 to 3 working days.",
-        "top-up-paid": "Payment done: the money shows in your balance as soon as the card processor confirms it, usually within seconds.",
         "top-up-cancelled": "Top-up cancelled: nothing was charged.",
+        "top-up-paid": "Payment done: the money shows in your balance as soon as the card processor confirms it, usually within seconds.",
         "bank-connected": "Bank account connected: your withdrawals go there now.",
         "bank-incomplete": "Your bank account is not connected yet: finish the processor's form, or check back in a few minutes.",
+        "blocked": "Blocked: this business cannot ask you to pay any more.",
+        "unblocked": "Unblocked: this business can ask you to pay again.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
         let signedIn = pages.group("wallet", context: AuthenticatedContext.self)
         signedIn.get("", use: page)
-        signedIn.post("top-up", use: topUp)
-        signedIn.post("send", use: send)
-        signedIn.post("withdraw", use: withdraw)
-        signedIn.get("top-ups/:id/cancel", use: cancelTopUp)
-        signedIn.post("payout-account", use: connectBank)
-        signedIn.get("payout-account/return", use: bankReturn)
-        signedIn.get("payout-account/refresh", use: bankRefresh)
         signedIn.post("pay-code", use: payCode)
         signedIn.get("activity.csv", use: csv)
+        addSendRoutes(to: signedIn)
+        addFundingRoutes(to: signedIn)
+        addActivityRoutes(to: signedIn)
         addChargeRoutes(to: signedIn)
         addCounterRoutes(to: signedIn)
     }
@@ -53,42 +51,24 @@ struct WalletPages: Sendable {
     // MARK: Wallet
 
     struct WalletPage: Sendable {
-        struct BalanceRow: Sendable {
-            var available: String
-            var pending: String?
-        }
-
         var shell: Shell
-        var balances: [BalanceRow]
-        var currency: String
-        var topUpForm: FormState
-        var topUpKey: String
-        /// A card processor is connected (`PLAZA_PAYMENT_GATEWAY`); else the page says top-ups are not set up.
-        var takesCards: Bool
-        /// The sandbox or a processor's test keys: test cards, no real money.
-        var testMode: Bool
-        /// The processor's page takes the card (Stripe Checkout): the form asks for the amount only.
-        var hostedCards: Bool
-        /// Withdrawals need a bank account connected with the processor first (`incomplete`: started, not finished).
-        var connectBank: Bool
-        var bankIncomplete: Bool
-        var sendForm: FormState
-        var sendKey: String
-        var withdrawForm: FormState
-        var withdrawKey: String
+        var balance: String
+        var pending: String?
         var history: [ActivityRow]
-        var olderCursor: String?
+        var olderLink: String?
+        var newerLink: String?
         var empty: Bool
-        var pendingCharges: Int
-        var hasPending: Bool
+        var waitingTitle: String?
         var payCode: String?
         var payCodeExpires: String?
+        var payCodeTime: String?
         /// Markup made by `QRCode` from the code's digits alone (never user text): the one unescaped value.
         var payCodeQR: String?
     }
 
     struct ActivityRow: Sendable {
-        var date: String
+        var link: String
+        var when: String
         var time: String
         var title: String
         var detail: String?
@@ -96,153 +76,80 @@ struct WalletPages: Sendable {
         var incoming: Bool
         var failed: Bool
         var status: String?
-        var receipt: String?
     }
 
     @Sendable func page(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await render(context: context, cursor: request.uri.queryParameters.get("before"), notice: notice(request))
+        try await render(request, context: context, notice: notice(request))
     }
 
-    func render(
-        context: AuthenticatedContext, cursor: String? = nil, notice: String? = nil, topUpForm: FormState? = nil, sendForm: FormState? = nil,
-        withdrawForm: FormState? = nil, payCode: PayCode? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    func render(_ request: Request, context: AuthenticatedContext, notice: String? = nil, payCode: PayCode? = nil) async throws -> Response {
+        let reader = context.reader
+        let owner = context.identity.user.id
+        let query = request.uri.queryParameters
         let balances = try await wallet.wallet(context.identity)
-        let history = try await wallet.activity(
-            owner: context.identity.user.id, filter: ActivityFilter(), limit: cursor == nil ? nil : 20, cursor: cursor)
-        let pending = try await wallet.listCharges(context.identity, business: nil, statuses: [.pending], limit: 10, cursor: nil)
-        let bank = wallet.gateway == nil ? .notNeeded : try await wallet.payoutAccount(context.identity).status
-        let hosted = wallet.gateway?.cardEntry == .hostedPage
+        // Paging both ways: `older` (and the API's cursor) reads further back, `newer` comes forward again.
+        var items: [ActivityEntry]
+        var older: String?
+        var newer: String?
+        if let cursor = query.get("newer").flatMap({ $0.isEmpty ? nil : $0 }) {
+            let page = try await wallet.newerActivity(owner: owner, cursor: cursor, limit: 20)
+            items = page.items
+            newer = page.more ? items.first.map { RowCursor(id: $0.id).encoded } : nil
+            older = items.last.map { RowCursor(id: $0.id).encoded }
+        } else {
+            let cursor = query.get("older").flatMap { $0.isEmpty ? nil : $0 }
+            let page = try await wallet.activity(owner: owner, filter: ActivityFilter(), limit: cursor == nil ? nil : 20, cursor: cursor)
+            items = page.items
+            older = page.nextCursor
+            newer = cursor == nil ? nil : items.first.map { RowCursor(id: $0.id).encoded }
+        }
+        let waiting = context.page.badges?.charges ?? 0
+        let first = balances.balances.first
         let page = WalletPage(
             shell: Shell(title: "Wallet", context: context, notice: notice),
-            balances: balances.balances.map {
-                WalletPage.BalanceRow(
-                    available: Money(amount: $0.available, currency: $0.currency).description,
-                    pending: $0.pending > 0 ? Money(amount: $0.pending, currency: $0.currency).description : nil)
-            },
-            currency: currency, topUpForm: topUpForm ?? FormState(names: hosted ? ["amount"] : ["amount", "number", "expiry", "cvc"]),
-            topUpKey: UUID().uuidString, takesCards: wallet.gateway != nil, testMode: wallet.gateway?.isTestMode ?? false, hostedCards: hosted,
-            connectBank: bank == .none || bank == .incomplete, bankIncomplete: bank == .incomplete,
-            sendForm: sendForm ?? FormState(names: ["to", "amount", "note"]), sendKey: UUID().uuidString,
-            withdrawForm: withdrawForm ?? FormState(names: ["amount"]), withdrawKey: UUID().uuidString, history: history.items.map(Self.row),
-            olderCursor: history.nextCursor, empty: history.items.isEmpty, pendingCharges: pending.items.count, hasPending: !pending.items.isEmpty,
+            balance: reader.money(first?.available ?? 0, first?.currency ?? currency),
+            pending: first.flatMap { $0.pending > 0 ? reader.money($0.pending, $0.currency) : nil },
+            history: items.map { Self.row($0, reader: reader) },
+            olderLink: older.map { "/wallet?older=\(Self.escape($0))#history" }, newerLink: newer.map { "/wallet?newer=\(Self.escape($0))#history" },
+            empty: items.isEmpty,
+            waitingTitle: waiting == 0 ? nil : waiting == 1 ? "1 charge waits for you" : "\(waiting) charges wait for you",
             payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) },
-            payCodeExpires: payCode.map { RFC3339.format($0.expiresAt) },
+            payCodeExpires: payCode.map { reader.machine($0.expiresAt) }, payCodeTime: payCode.map { reader.time($0.expiresAt) },
             payCodeQR: payCode.flatMap { QRCode($0.qrPayload)?.svg(scale: 5) })
-        return renderer.render("wallet/wallet", page, status: status)
+        return renderer.render("wallet/wallet", page)
     }
 
-    static func row(_ entry: ActivityEntry) -> ActivityRow {
-        let titles: [ActivityKind: String] = [
-            .topUp: "Top-up", .withdrawal: "Withdrawal", .transferIn: "From", .transferOut: "To", .charge: entry.amount < 0 ? "Paid" : "Charged",
-            .refund: "Refund",
-        ]
-        let who = entry.counterpart.username.map { "\(entry.counterpart.name) (@\($0))" } ?? entry.counterpart.name
-        let amount = Money(amount: entry.amount, currency: entry.currency).description
+    static func escape(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+
+    /// A history line: who, when and how much; it opens the movement's page.
+    static func row(_ entry: ActivityEntry, reader: Reader, business: UUID? = nil) -> ActivityRow {
         // A failed top-up or withdrawal moved nothing: no sign, no green, and the processor's reason.
         let failed = entry.status == .failed
+        let amount = reader.money(entry.amount, entry.currency, signed: !failed && entry.amount > 0)
+        let query = business.map { "?business=\($0.uuidString.lowercased())" } ?? ""
         return ActivityRow(
-            date: entry.createdAt.formatted(.dateTime.year().month(.abbreviated).day()), time: RFC3339.format(entry.createdAt),
-            title: "\(titles[entry.kind] ?? "")\(failed ? " failed" : "") \(entry.kind == .topUp || entry.kind == .withdrawal ? "· " : "")\(who)",
-            detail: failed ? WalletRules.failureReason(entry.failureCode) : entry.note,
-            amount: failed || entry.amount <= 0 ? amount : "+" + amount, incoming: entry.amount > 0 && !failed, failed: failed,
-            status: entry.status == .succeeded ? nil : entry.status.rawValue,
-            receipt: entry.kind == .charge && entry.amount < 0 ? "/wallet/receipts/\(entry.referenceId.uuidString.lowercased())" : nil)
+            link: "/wallet/activity/\(entry.referenceId.uuidString.lowercased())\(query)", when: reader.when(entry.createdAt),
+            time: reader.machine(entry.createdAt), title: title(entry) + (failed ? " · failed" : ""),
+            detail: failed ? WalletRules.failureReason(entry.failureCode) : entry.note, amount: amount, incoming: entry.amount > 0 && !failed,
+            failed: failed, status: entry.status == .pending ? "pending" : nil)
     }
 
-    /// Tops up from the card on the form (the sandbox) or sends the customer to the processor's payment page.
-    @Sendable func topUp(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: limit)
-        let hosted = wallet.gateway?.cardEntry == .hostedPage
-        let names = hosted ? ["amount"] : ["amount", "number", "expiry", "cvc"]
-        var checkout: String?
-        do {
-            let expiry = form["expiry"].split(whereSeparator: { $0 == "/" || $0 == " " })
-            let card = CardDetails(
-                number: form["number"], expMonth: expiry.first.flatMap { Int($0) } ?? 0,
-                expYear: expiry.count > 1 ? (Int(expiry[1]).map { $0 < 100 ? 2000 + $0 : $0 } ?? 0) : 0, cvc: form["cvc"])
-            let amount = try Self.amount(form["amount"], currency: currency)
-            let ran = try await once(form, action: "top-up", context: context) { claim in
-                let request = TopUpRequest(amount: amount, currency: currency, card: hosted ? nil : card)
-                checkout = try await wallet.topUp(context.identity, request, claim: claim).checkoutUrl
-            }
-            if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
-        } catch let error as PlazaError where error.status.code < 500 {
-            var state = FormState(form, names: names, error: error)
-            let fields = [
-                ("card", "number"), ("card.number", "number"), ("card.expMonth", "expiry"), ("card.expYear", "expiry"), ("card.cvc", "cvc"),
-            ]
-            for (api, field) in fields where !hosted {
-                guard let message = error.errors?.first(where: { $0.field == api })?.message else { continue }
-                let earlier = state.fields[field]?.error
-                state.fields[field, default: Field()].error = earlier.map { "\($0) \(message)" } ?? message
-            }
-            state.fields["number"]?.value = ""
-            state.fields["cvc"]?.value = ""
-            return try await render(context: context, topUpForm: state, status: error.status)
+    /// "To Carla Kim", "Paid Bruno's Bakery", "Added money": what a movement was, in a few words.
+    static func title(_ entry: ActivityEntry) -> String {
+        let who = entry.counterpart.name
+        return switch entry.kind {
+        case .topUp: "Added money · \(who)"
+        case .withdrawal: "Withdrawal · \(who)"
+        case .transferIn: "From \(who)"
+        case .transferOut: "To \(who)"
+        case .charge: entry.amount < 0 ? "Paid \(who)" : "Charged \(who)"
+        case .refund: entry.amount > 0 ? "Refund from \(who)" : "Refund to \(who)"
         }
-        // To the processor's page; it sends the customer back to `/wallet?notice=top-up-paid` or to `cancelTopUp`.
-        if let checkout { return Response(status: .seeOther, headers: [.location: checkout]) }
-        return PageRenderer.seeOther("/wallet?notice=top-up")
-    }
-
-    /// Back from the processor's page without paying: the top-up is called off.
-    @Sendable func cancelTopUp(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await wallet.cancelTopUp(context.identity, id: try Query.id(context.parameters, "id", "top-up"))
-        return PageRenderer.seeOther("/wallet?notice=top-up-cancelled")
-    }
-
-    /// To the processor's page where the user connects the bank account their withdrawals go to.
-    @Sendable func connectBank(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        _ = try await request.decodeForm(limit: limit)
-        let onboarding = try await wallet.payoutOnboarding(context.identity)
-        return Response(status: .seeOther, headers: [.location: onboarding.url])
-    }
-
-    @Sendable func bankReturn(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let account = try await wallet.refreshPayoutAccount(context.identity)
-        return PageRenderer.seeOther(account.status == .ready ? "/wallet?notice=bank-connected#withdraw" : "/wallet?notice=bank-incomplete#withdraw")
-    }
-
-    /// The processor's link went stale (reloaded, or opened late): a fresh one.
-    @Sendable func bankRefresh(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let onboarding = try await wallet.payoutOnboarding(context.identity)
-        return Response(status: .seeOther, headers: [.location: onboarding.url])
-    }
-
-    @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: limit)
-        do {
-            let amount = try Self.amount(form["amount"], currency: currency)
-            let ran = try await once(form, action: "send", context: context) { claim in
-                _ = try await wallet.transfer(
-                    context.identity, TransferRequest(to: form["to"], amount: amount, currency: currency, note: form.optional("note")), claim: claim)
-            }
-            if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
-        } catch let error as PlazaError where error.status.code < 500 {
-            return try await render(context: context, sendForm: FormState(form, names: ["to", "amount", "note"], error: error), status: error.status)
-        }
-        return PageRenderer.seeOther("/wallet?notice=sent")
-    }
-
-    /// Pays money out of the wallet to the bank account on file.
-    @Sendable func withdraw(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: limit)
-        do {
-            let amount = try Self.amount(form["amount"], currency: currency)
-            let ran = try await once(form, action: "withdraw", context: context) { claim in
-                _ = try await wallet.withdraw(context.identity, WithdrawalRequest(amount: amount, currency: currency), claim: claim)
-            }
-            if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
-        } catch let error as PlazaError where error.status.code < 500 {
-            return try await render(context: context, withdrawForm: FormState(form, names: ["amount"], error: error), status: error.status)
-        }
-        return PageRenderer.seeOther("/wallet?notice=withdrawn")
     }
 
     /// Shows a fresh pay code on the wallet page (never in a URL).
     @Sendable func payCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await render(context: context, payCode: try await wallet.newPayCode(context.identity))
+        try await render(request, context: context, payCode: try await wallet.newPayCode(context.identity))
     }
 
     @Sendable func csv(_ request: Request, context: AuthenticatedContext) async throws -> Response {

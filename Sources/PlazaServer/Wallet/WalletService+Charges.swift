@@ -12,8 +12,8 @@ extension WalletService {
         var validator = Validator()
         let customer = request.customer.map(AccountRules.normalizedUsername).flatMap { $0.isEmpty ? nil : $0 }
         let payCode = request.payCode.map { $0.filter(\.isNumber) }.flatMap { $0.isEmpty ? nil : $0 }
-        validator.check(
-            (customer == nil) != (payCode == nil), customer == nil ? "customer" : "payCode", "Name the customer or enter their pay code, not both.")
+        validator.check(customer != nil || payCode != nil, "customer", "Name the customer or enter their pay code.")
+        validator.check(customer == nil || payCode == nil, "payCode", "Name the customer or enter their pay code, not both.")
         validator.apply(WalletRules.textProblem(request.message), to: "message")
         let problems =
             validator.errors + WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
@@ -97,13 +97,21 @@ extension WalletService {
                     errors: mismatch)
             }
             guard let charge = try await charges.decide(id, to: .approved, now: now, on: db) else { throw Self.stateConflict(current, now: now) }
-            try await post(
-                JournalEntry(
-                    kind: "charge", referenceId: charge.id, currency: charge.currency,
-                    postings: [
-                        Posting(owner: charge.customerId, kind: .user, amount: -charge.amount),
-                        Posting(owner: charge.businessId, kind: .business, amount: charge.amount),
-                    ], createdAt: now), on: db)
+            do {
+                try await post(
+                    JournalEntry(
+                        kind: "charge", referenceId: charge.id, currency: charge.currency,
+                        postings: [
+                            Posting(owner: charge.customerId, kind: .user, amount: -charge.amount),
+                            Posting(owner: charge.businessId, kind: .business, amount: charge.amount),
+                        ], createdAt: now), on: db)
+            } catch let error as PlazaError where error.code == .insufficientFunds {
+                // The customer cannot "send less": they can add money, or the shop can ask for less.
+                throw PlazaError(
+                    .unprocessableContent, .insufficientFunds, "Not enough money in your wallet to pay this.",
+                    detail: "Add money, or ask the shop to charge less; nothing was paid.",
+                    errors: [FieldError(field: "amount", message: "More than your available balance.")])
+            }
             try await activity.insert(Self.chargeActivity(charge, kind: .charge, amount: charge.amount, at: now), on: db)
             let dto = charge.dto(now: now)
             try await idempotency.record(dto, status: 200, claim: claim, on: db)

@@ -34,7 +34,7 @@ extension WalletService {
             let id = record.id.uuidString.lowercased()
             let start = PaymentStart(
                 reference: record.id, amount: record.amount, currency: record.currency, email: identity.user.email,
-                successURL: "\(baseURL)/wallet?notice=top-up-paid", cancelURL: "\(baseURL)/wallet/top-ups/\(id)/cancel")
+                successURL: "\(baseURL)/wallet/activity/\(id)?notice=top-up-paid", cancelURL: "\(baseURL)/wallet/top-ups/\(id)/cancel")
             let started = try await askProcessor(about: record.id) {
                 try await gateway.startPayment(start, idempotencyKey: "top-up-\(start.reference)")
             }

@@ -199,6 +199,46 @@ extension WalletService {
         return totals.values.sorted { ($0.date, $0.currency) > ($1.date, $1.currency) }
     }
 
+    /// The people the caller last paid or was paid by, most recent first, each once.
+    func contacts(_ identity: Identity, limit: Int = 8) async throws -> [Person] {
+        var seen = Set<String>()
+        return try await activity.recentPeople(owner: identity.user.id, limit: limit * 2, on: database.sql).compactMap {
+            seen.insert($0.username).inserted ? Person(username: $0.username, displayName: $0.name) : nil
+        }.prefix(limit).map { $0 }
+    }
+
+    /// One movement of the caller's history (or a business's, for its people) with what followed it (a charge's
+    /// refunds), oldest first; 404 when there is no entry for `reference`.
+    func movement(_ identity: Identity, reference: UUID, business: UUID? = nil) async throws -> [ActivityEntry] {
+        let owner = try await historyOwner(identity, business: business)
+        let entries = try await activity.entries(owner: owner, reference: reference, on: database.sql)
+        guard !entries.isEmpty else { throw PlazaError.notFound("payment") }
+        return entries.map(\.dto)
+    }
+
+    /// A page of the caller's history newer than the entry `cursor` names, newest first, and whether still newer ones exist.
+    func newerActivity(owner: UUID, cursor: String, limit: Int) async throws -> (items: [ActivityEntry], more: Bool) {
+        let before = try RowCursor.decode(cursor).id
+        let rows = try await activity.listNewer(owner: owner, than: before, limit: limit + 1, on: database.sql)
+        return (rows.prefix(limit).reversed().map(\.dto), rows.count > limit)
+    }
+
+    /// How many charges wait for the caller's answer, for the navigation's badge.
+    func waitingCharges(_ identity: Identity, now: Date = Date()) async throws -> Int {
+        try await charges.pendingCount(customer: identity.user.id, now: now, on: database.sql)
+    }
+
+    /// The balance (in the first currency) of each business the caller owns, for their withdrawals.
+    func ownedBusinessBalances(_ identity: Identity) async throws -> [(business: Business, balance: Balance)] {
+        var found: [(Business, Balance)] = []
+        for business in try await places.myBusinesses(identity) where business.role == .owner {
+            let balances = try await ledger.balances(owner: business.id, on: database.sql)
+            let currency = configuration.currencies[0]
+            found.append((business, Balance(currency: currency, available: balances[currency] ?? 0, pending: 0)))
+        }
+        return found
+    }
+
     /// A business's balances, for its owners.
     func businessWallet(_ identity: Identity, business: UUID) async throws -> Wallet {
         _ = try await places.requireMember(identity, of: business, owner: true)

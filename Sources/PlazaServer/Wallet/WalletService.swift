@@ -51,7 +51,7 @@ package struct WalletService: Sendable {
         guard validator.isValid, moneyProblems.isEmpty else { throw PlazaError.validation(validator.errors + moneyProblems) }
         let sender = identity.user
         let note = request.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        let username = AccountRules.normalizedUsername(request.to)
+        let username = AccountRules.handle(request.to)
         // A name no account could have (an e-mail address, control characters) is not looked up at all.
         guard AccountRules.usernameProblem(username) == nil else { throw PlazaError.validation(field: "to", "No one has this username.") }
         guard username != sender.username else { throw PlazaError.validation(field: "to", "You cannot send money to yourself.") }

@@ -12,32 +12,101 @@ struct Shell: Sendable {
         var username: String
         var unverified: Bool
         var email: String
+        /// Merchants (and admins) see "My business" in the navigation.
+        var merchant: Bool
+    }
+
+    /// Which navigation entry the page belongs to, for `aria-current`.
+    struct Section: Sendable {
+        var home = false
+        var wallet = false
+        var places = false
+        var inbox = false
+        var account = false
+        var business = false
     }
 
     var title: String
     var csrf: String
     var user: SignedIn?
+    var badges: Badges?
+    var at: Section
     /// A one-line confirmation at the top ("Your password was changed.").
     var notice: String?
     /// A one-line refusal at the top, for an action that was not done ("Refund refused: ...").
     var alert: String?
 
     init(title: String, context: AppRequestContext, notice: String? = nil) {
-        self.init(title: title, identity: context.identity, csrf: context.csrfToken, notice: notice)
+        self.init(title: title, identity: context.identity, csrf: context.csrfToken, notice: notice, page: context.page)
     }
 
     init(title: String, context: AuthenticatedContext, notice: String? = nil) {
-        self.init(title: title, identity: context.identity, csrf: context.csrfToken, notice: notice)
+        self.init(title: title, identity: context.identity, csrf: context.csrfToken, notice: notice, page: context.page)
     }
 
-    init(title: String, identity: Identity?, csrf: String?, notice: String?) {
+    init(title: String, identity: Identity?, csrf: String?, notice: String?, page: PageInfo = PageInfo()) {
         self.title = title
         self.csrf = csrf ?? ""
         user = identity.map {
-            SignedIn(displayName: $0.user.displayName, username: $0.user.username, unverified: !$0.user.emailVerified, email: $0.user.email)
+            SignedIn(
+                displayName: $0.user.displayName, username: $0.user.username, unverified: !$0.user.emailVerified, email: $0.user.email,
+                merchant: [.merchant, .admin].contains($0.user.role))
         }
+        badges = page.badges
+        at = Self.section(of: page.path)
         self.notice = notice
     }
+
+    static func section(of path: String) -> Section {
+        var section = Section()
+        if path == "/" || path == "/home" {
+            section.home = true
+        } else if path.hasPrefix("/wallet/counter") || path == "/places/mine" || path == "/places/new"
+            || (path.hasPrefix("/places/businesses/") && (path.hasSuffix("/edit") || path.hasSuffix("/presence")))
+        {
+            section.business = true
+        } else if path.hasPrefix("/wallet") {
+            section.wallet = true
+        } else if path.hasPrefix("/places") {
+            section.places = true
+        } else if path.hasPrefix("/inbox") {
+            section.inbox = true
+        } else if path.hasPrefix("/account") {
+            section.account = true
+        }
+        return section
+    }
+}
+
+/// What the navigation counts for a signed-in reader: charges waiting for their answer, inbox entries not seen yet.
+struct Badges: Sendable, Codable {
+    var charges: Int
+    var inbox: Int
+    /// "3", or "99+" past 99; nil at zero, so the template shows no badge (stored: templates see stored values only).
+    let chargesLabel: String?
+    let inboxLabel: String?
+
+    init(charges: Int, inbox: Int) {
+        self.charges = charges
+        self.inbox = inbox
+        chargesLabel = Self.label(charges)
+        inboxLabel = Self.label(inbox)
+    }
+
+    enum CodingKeys: String, CodingKey { case charges, inbox }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(charges: try container.decode(Int.self, forKey: .charges), inbox: try container.decode(Int.self, forKey: .inbox))
+    }
+
+    static func label(_ count: Int) -> String? { count <= 0 ? nil : count > 99 ? "99+" : String(count) }
+}
+
+/// What the page middleware learns about a page request for its layout: where it is, and the reader's badges.
+struct PageInfo: Sendable {
+    var path = "/"
+    var badges: Badges?
 }
 
 /// The state of one form field: what the user typed and what is wrong with it.

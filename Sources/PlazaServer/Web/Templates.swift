@@ -5,9 +5,12 @@ import Mustache
 /// template stops the server instead of a page.
 enum Templates {
     static let required = [
-        "layout", "home", "error", "docs/api", "dev/mailbox", "accounts/signup", "accounts/verify-email", "accounts/login",
+        "layout", "home", "home-signed-in", "home-live", "wallet/actions", "error", "docs/api", "dev/mailbox", "accounts/signup",
+        "accounts/verify-email", "accounts/login",
         "accounts/forgot-password", "accounts/reset-password", "accounts/account", "places/nearby", "places/map", "places/business",
-        "places/settings", "places/mine", "places/edit", "places/presence", "wallet/wallet", "wallet/charges", "wallet/charges-list",
+        "places/settings", "places/mine", "places/new", "places/edit", "places/presence", "wallet/wallet", "wallet/send", "wallet/send-review",
+        "wallet/add-money", "wallet/withdraw", "wallet/activity",
+        "wallet/activity-status", "wallet/avatar", "wallet/charges", "wallet/charges-list",
         "wallet/receipt", "wallet/counter", "wallet/counter-live", "inbox/inbox", "inbox/inbox-list",
     ]
 

@@ -15,10 +15,14 @@ struct WebPages: Sendable {
     func addRoutes(to router: Router<AppRequestContext>) {
         let pages = router.group().add(middleware: CSRFMiddleware(secrets: services.secrets))
         pages.get("/", use: home)
+        let signedIn = pages.group("home", context: AuthenticatedContext.self)
+        signedIn.get("live", use: homeFragment)
+        signedIn.get("badges.json", use: badgesJSON)
         AccountsPages(accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
         PlacesPages(places: services.places, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(
             to: pages)
-        WalletPages(wallet: services.wallet, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
+        WalletPages(wallet: services.wallet, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(
+            to: pages)
         InboxPages(inbox: services.inbox, renderer: renderer).addRoutes(to: pages)
     }
 
@@ -26,9 +30,10 @@ struct WebPages: Sendable {
         var shell: Shell
     }
 
-    /// Anyone: what Plaza is, and the way in.
+    /// Anyone: what Plaza is, and the way in; signed in, the home screen.
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
-        renderer.render("home", HomePage(shell: Shell(title: "Plaza", context: context)))
+        if context.identity != nil { return try await homeScreen(request, context: try AuthenticatedContext(context: context)) }
+        return renderer.render("home", HomePage(shell: Shell(title: "Plaza", context: context)))
     }
 
     struct ErrorPage: Sendable {

@@ -11,6 +11,13 @@ enum WebCookies {
     /// Proof of an earlier log-in on this browser (see `AccountService.checkCredentials`), sent only to `/login`.
     static let device = "plaza_device"
 
+    /// The browser that signed up: it is signed in when the address is verified (see `AccountService.signupProof`).
+    static let signup = "plaza_signup"
+
+    static func signup(_ value: String, secure: Bool, maxAge: Int) -> Cookie {
+        Cookie(name: signup, value: value, maxAge: maxAge, path: "/verify-email", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
     static func device(_ value: String, secure: Bool) -> Cookie {
         Cookie(name: device, value: value, maxAge: 365 * 86_400, path: "/login", secure: secure, httpOnly: true, sameSite: .strict)
     }
@@ -36,6 +43,8 @@ struct CookieAuthMiddleware: RouterMiddleware {
     let accounts: AccountService
     let secrets: Secrets
     let secure: Bool
+    /// The navigation's counts for a signed-in reader (see `Badges`); only pages that are read (GET) ask.
+    var badges: @Sendable (Identity) async -> Badges? = { _ in nil }
     static let cookieless = OperationsAPI.machinePaths.union(["/sw.js", "/manifest.webmanifest"])
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -50,6 +59,9 @@ struct CookieAuthMiddleware: RouterMiddleware {
             // A database hiccup here makes the visitor anonymous for one page instead of failing it.
             context.identity = (try? await accounts.identity(cookie: token)) ?? nil
         }
+        context.reader = Reader(request: request, chosenTimeZone: context.identity?.user.timeZone)
+        context.page.path = path
+        if let identity = context.identity, request.method == .get { context.page.badges = await badges(identity) }
         let existingNonce = cookies[WebCookies.csrf]?.value.nilIfEmpty
         let nonce = existingNonce ?? Secrets.randomToken(bytes: 16)
         context.csrfToken = CSRF.token(for: nonce, secrets: secrets)

@@ -20,20 +20,40 @@ import Testing
             let code = try await AccountsDriver(client).latestCode(for: "zoe@example.com")
             let verified = try await browser.submit(
                 "/verify-email?email=zoe%40example.com", to: "/verify-email", ["email": "zoe@example.com", "code": code])
-            #expect(verified.headers[.location] == "/login?notice=verified")
+            // The browser that signed up is signed in by verifying, and lands on its home screen.
+            #expect(verified.headers[.location] == "/?notice=welcome")
+            let signedIn = try #require(verified.headers[values: .setCookie].first { $0.hasPrefix("plaza_session=") })
+            #expect(signedIn.contains("HttpOnly") && signedIn.contains("SameSite=Lax"))
+            #expect(try await browser.get("/?notice=welcome").text.contains("Welcome to Plaza"))
+
+            let logout = try await browser.submit("/account", to: "/logout", [:])
+            #expect(logout.headers[.location] == "/login?notice=loggedout")
+            #expect(try await browser.get("/account").status == .seeOther)
 
             let login = try await browser.submit("/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password, "next": "/account"])
             #expect(login.status == .seeOther && login.headers[.location] == "/account")
             let cookie = try #require(login.headers[values: .setCookie].first { $0.hasPrefix("plaza_session=") })
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
-
             let account = try await browser.get("/account")
             #expect(account.status == .ok)
             #expect(account.text.contains("@zoe"))
+        }
+    }
 
-            let logout = try await browser.submit("/account", to: "/logout", [:])
-            #expect(logout.headers[.location] == "/login?notice=loggedout")
-            #expect(try await browser.get("/account").status == .seeOther)
+    @Test func verifyingInAnotherBrowserSignsNobodyIn() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            _ = try await PageSession(client).submit(
+                "/signup", to: "/signup",
+                ["email": "zoe@example.com", "username": "zoe", "displayName": "Zoe", "password": AccountsDriver.password, "role": "merchant"])
+            let code = try await AccountsDriver(client).latestCode(for: "zoe@example.com")
+            // The mail's link fills in address and code: one tap on its page verifies.
+            let other = PageSession(client)
+            let page = try await other.get("/verify-email?email=zoe%40example.com&code=\(code)")
+            #expect(page.text.contains(#"value="\#(code)""#) && page.text.contains("Tap Verify"))
+            let verified = try await other.submit(
+                "/verify-email?email=zoe%40example.com&code=\(code)", to: "/verify-email", ["email": "zoe@example.com", "code": code])
+            #expect(verified.headers[.location] == "/login?notice=verified")
+            #expect(!verified.headers[values: .setCookie].contains { $0.hasPrefix("plaza_session=") })
         }
     }
 
@@ -83,12 +103,12 @@ import Testing
                 "//evil.example", "/%09/evil.example", "/%0d%0a/evil.example", "/%5Cevil.example", "%2F%2Fevil.example", "https://evil.example",
             ] {
                 let evil = try await browser.get("/login?next=\(next)")
-                #expect(evil.text.contains(#"name="next" value="/account""#), "next=\(next)")
+                #expect(evil.text.contains(#"name="next" value="/""#), "next=\(next)")
             }
             _ = try await AccountsDriver(client).signedIn("zoe")
             let posted = try await browser.submit(
                 "/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password, "next": "/\t/evil.example"])
-            #expect(posted.headers[.location] == "/account")
+            #expect(posted.headers[.location] == "/")
             let kept = try await browser.get("/login?next=%2Fwallet%3Ftab%3Dsend")
             #expect(kept.status == .seeOther && kept.headers[.location] == "/wallet?tab=send")
         }

@@ -16,7 +16,10 @@ import Testing
             _ = try await browser.submit("/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password])
             let missing = try await browser.get("/wallet/receipts/\(UUID())")
             #expect(missing.status == .notFound && missing.headers[.contentType]?.hasPrefix("text/html") == true)
-            #expect(missing.text.contains("Zoe") && missing.text.contains("Log out"))
+            #expect(missing.text.contains("Log out") && missing.text.contains(#"<a href="/account""#))
+            // The API reference is a page of the app like the others: the signed-in navigation, not the guest's.
+            let reference = try await browser.get("/docs/api")
+            #expect(reference.text.contains("Log out") && !reference.text.contains(#"href="/signup""#))
             // A client that says nothing of what it accepts (curl) gets the page too; one that asks for JSON gets JSON.
             let cookie = await browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
             let plain = try await client.execute(uri: "/wallet/receipts/\(UUID())", method: .get, headers: [.accept: "*/*", .cookie: cookie])

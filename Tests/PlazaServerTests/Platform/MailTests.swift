@@ -57,7 +57,7 @@ import Testing
             for _ in 0..<100 where sink.messages.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
             let message = try #require(sink.messages.first)
             #expect(message.recipients == ["zoe@example.com"])
-            #expect(message.data.contains("Your verification code is"))
+            #expect(message.data.contains("/verify-email?email=zoe%40example.com&code="))
         }
         try await sink.stop()
     }

@@ -48,7 +48,7 @@ import Testing
             #expect(try await wallet.balance(token: anna) == 0)
 
             let back = try #require(try await stripe.pay(checkout, card: "4242 4242 4242 4242"))
-            #expect(back.hasSuffix("/wallet?notice=top-up-paid"))
+            #expect(back.hasSuffix("/wallet/activity/\(pending.id.uuidString.lowercased())?notice=top-up-paid"))
             let settled = try await wallet.settled(pending.id, token: anna)
             #expect(settled.status == .succeeded && settled.checkoutUrl == nil && settled.failureCode == nil)
             #expect(try await wallet.balance(token: anna) == 2_500)
@@ -229,9 +229,10 @@ import Testing
             _ = try await AccountsDriver(client).signedIn("anna")
             let browser = PageSession(client)
             _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
-            let wallet = try await browser.get("/wallet").text
+            let wallet = try await browser.get("/wallet/add-money").text
             #expect(wallet.contains("Continue to payment") && !wallet.contains(#"name="number""#) && wallet.contains("<strong>Test mode</strong>"))
-            #expect(wallet.contains("Connect a bank account") && !wallet.contains(#"id="withdraw-form""#))
+            let withdrawPage = try await browser.get("/wallet/withdraw").text
+            #expect(withdrawPage.contains("Connect a bank account") && !withdrawPage.contains(#"id="withdraw-form""#))
 
             let started = try await browser.post(
                 "/wallet/top-up", ["amount": "12.50", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: wallet))
@@ -240,17 +241,19 @@ import Testing
             #expect(checkout.hasPrefix(stripe.baseURL + "/pay/"))
             let back = try #require(try await stripe.pay(checkout, card: "4242424242424242"))
             let landed = try await browser.get(Self.path(back)).text
-            #expect(landed.contains("Payment done") && landed.contains("12.50"))
+            #expect(landed.contains("Payment done") && landed.contains("$12.50"))
 
             // Changed their mind on Stripe's page: "Back" returns to Plaza, which calls the top-up off.
             let second = try await browser.post(
                 "/wallet/top-up", ["amount": "5", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: landed))
             let cancelURL = try #require(stripe.calls.last { $0.path == "/v1/checkout/sessions" }?.form["cancel_url"])
             let cancelled = try await browser.get(Self.path(cancelURL))
-            #expect(cancelled.status == .seeOther && cancelled.headers[.location] == "/wallet?notice=top-up-cancelled")
+            let cancelledPage = try #require(cancelled.headers[.location])
+            #expect(
+                cancelled.status == .seeOther && cancelledPage.hasPrefix("/wallet/activity/") && cancelledPage.hasSuffix("?notice=top-up-cancelled"))
             let session = try #require(second.headers[.location]?.split(separator: "/").last.map(String.init))
             #expect(stripe.session(session)?.status == "expired")
-            let afterCancel = try await browser.get("/wallet?notice=top-up-cancelled").text
+            let afterCancel = try await browser.get(cancelledPage).text
             #expect(afterCancel.contains("Top-up cancelled: nothing was charged.") && afterCancel.contains("You cancelled on the payment page."))
 
             // The first withdrawal: connect a bank account on Stripe's page, come back, withdraw.
@@ -258,12 +261,12 @@ import Testing
             let onboarding = try #require(connect.headers[.location])
             #expect(connect.status == .seeOther && onboarding.hasPrefix(stripe.baseURL + "/connect/"))
             let returned = try await browser.get(Self.path(try #require(try await stripe.completeOnboarding(onboarding))))
-            #expect(returned.headers[.location] == "/wallet?notice=bank-connected#withdraw")
-            let ready = try await browser.get("/wallet?notice=bank-connected").text
+            #expect(returned.headers[.location] == "/wallet/withdraw?notice=bank-connected")
+            let ready = try await browser.get("/wallet/withdraw?notice=bank-connected").text
             #expect(ready.contains("Bank account connected") && ready.contains(#"id="withdraw-form""#))
             let withdrawn = try await browser.post(
                 "/wallet/withdraw", ["amount": "2.50", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: ready))
-            #expect(withdrawn.headers[.location] == "/wallet?notice=withdrawn")
+            #expect(withdrawn.headers[.location]?.hasPrefix("/wallet/activity/") == true)
             #expect(stripe.calls.contains { $0.path == "/v1/transfers" && $0.form["amount"] == "250" })
         }
     }

@@ -49,7 +49,7 @@ import Testing
             #expect(withdrawal.status == .serviceUnavailable)
             let browser = PageSession(client)
             _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
-            let page = try await browser.get("/wallet")
+            let page = try await browser.get("/wallet/add-money")
             #expect(page.text.contains("Card top-ups are not set up on this Plaza yet."))
             #expect(!page.text.contains(#"id="topup-form""#))
         }
@@ -60,7 +60,7 @@ import Testing
             _ = try await AccountsDriver(client).signedIn("anna")
             let browser = PageSession(client)
             _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
-            let page = try await browser.get("/wallet")
+            let page = try await browser.get("/wallet/add-money")
             #expect(page.text.contains(#"id="topup-form""#) && page.text.contains("<strong>Test mode</strong>"))
         }
     }
@@ -83,8 +83,11 @@ import Testing
             let browser = PageSession(client)
             _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
             let page = try await browser.get("/wallet").text
-            #expect(page.contains("Top-up failed") && page.contains("Your card was declined."))
-            #expect(page.contains(#"<span class="amount failed">10.00 USD</span>"#) && !page.contains("+10.00"))
+            #expect(page.contains("· failed") && page.contains("Your card was declined."))
+            #expect(page.contains(#"<span class="amount failed">$10.00</span>"#) && !page.contains("+$10.00"))
+            // The top-up's own page says it plainly, and what to do next.
+            let detail = try await browser.get("/wallet/activity/\(declined.id.uuidString.lowercased())").text
+            #expect(detail.contains("Not added: Your card was declined.") && detail.contains("Nothing was charged") && detail.contains("Try again"))
         }
     }
 

@@ -1,5 +1,6 @@
 // Plaza's only script: no inline code (the CSP forbids it), no third parties.
 "use strict";
+document.documentElement.classList.add("js");
 
 // Forms that destroy something ask once more.
 document.addEventListener("submit", (event) => {
@@ -82,15 +83,76 @@ document.addEventListener("click", (event) => {
   if (localStorage.getItem("plaza-share") === "1") start();
 })();
 
-// The merchant's presence list follows /v1/events live (the session cookie authenticates the socket).
+// One /v1/events socket per signed-in page (the session cookie authenticates it): parts of the page subscribe by
+// event-type prefix, and every (re)connect tells them to catch up, so nothing missed while offline stays missing.
+const plazaEvents = (() => {
+  const listeners = [];
+  const status = () => document.getElementById("live-status");
+  let delay = 1000;
+  let started = false;
+
+  function connect() {
+    const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/v1/events");
+    socket.addEventListener("message", (message) => {
+      const event = JSON.parse(message.data);
+      if (event.type === "ready") {
+        delay = 1000;
+        if (status()) status().textContent = "live";
+        document.body.setAttribute("data-live", "1");
+        listeners.forEach((listener) => listener.ready());
+        return;
+      }
+      for (const listener of listeners) {
+        if (listener.prefixes.some((prefix) => prefix && event.type.startsWith(prefix))) listener.event(event);
+      }
+    });
+    socket.addEventListener("close", () => {
+      if (status()) status().textContent = "reconnecting…";
+      document.body.removeAttribute("data-live");
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 30000);
+    });
+  }
+
+  return {
+    on(prefixes, event, ready) {
+      listeners.push({ prefixes, event, ready: ready || (() => {}) });
+      if (!started && document.body.hasAttribute("data-signed-in")) { started = true; connect(); }
+    },
+  };
+})();
+
+// The navigation's badges: charges waiting and inbox entries not seen yet, kept current by the events.
+(() => {
+  if (!document.body.hasAttribute("data-signed-in")) return;
+  function paint(name, count, label) {
+    let badge = document.querySelector("[data-badge=" + name + "]");
+    const link = document.querySelector(".tabs a[href='/" + (name === "charges" ? "wallet" : "inbox") + "']");
+    if (!link) return;
+    if (!count) { if (badge) badge.remove(); return; }
+    if (!badge) {
+      badge = document.createElement("b");
+      badge.className = "badge";
+      badge.setAttribute("data-badge", name);
+      link.append(badge);
+    }
+    badge.textContent = count > 99 ? "99+" : String(count);
+    badge.setAttribute("aria-label", badge.textContent + " " + label);
+  }
+  function refresh() {
+    fetch("/home/badges.json", { credentials: "same-origin" }).then((response) => response.json())
+      .then((badges) => { paint("charges", badges.charges, "waiting"); paint("inbox", badges.inbox, "new"); }).catch(() => {});
+  }
+  plazaEvents.on(["charge.", "transfer.", "payment_request.", "top_up.", "withdrawal."], refresh, refresh);
+})();
+
+// The merchant's presence list follows the events live.
 (() => {
   const list = document.getElementById("presence");
   if (!list) return;
   // UUIDs arrive upper-case in JSON and lower-case in URLs: compare them lower-cased.
   const business = list.getAttribute("data-business").toLowerCase();
   const names = JSON.parse(list.getAttribute("data-locations") || "{}");
-  const status = document.getElementById("live-status");
-  let delay = 1000;
 
   function render(items) {
     list.replaceChildren(...items.map((item) => {
@@ -100,7 +162,8 @@ document.addEventListener("click", (event) => {
       name.textContent = item.displayName;
       const detail = document.createElement("span");
       detail.className = "muted";
-      detail.textContent = " @" + item.username + " · " + (names[String(item.locationId).toLowerCase()] || "") + " · since " + new Date(item.since).toLocaleTimeString();
+      detail.textContent = " @" + item.username + " · " + (names[String(item.locationId).toLowerCase()] || "") + " · since "
+        + new Date(item.since).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
       li.append(name, detail);
       return li;
     }));
@@ -112,71 +175,26 @@ document.addEventListener("click", (event) => {
     fetch("/places/businesses/" + business + "/presence.json", { credentials: "same-origin" })
       .then((response) => response.json()).then((page) => render(page.items)).catch(() => {});
   }
-
-  function connect() {
-    const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/v1/events");
-    socket.addEventListener("message", (message) => {
-      const event = JSON.parse(message.data);
-      if (event.type === "ready") {
-        delay = 1000;
-        status.textContent = "live";
-        document.body.setAttribute("data-live", "1");
-        refresh();
-      } else if (event.type.startsWith("presence.") && String(event.data.businessId).toLowerCase() === business) {
-        refresh();
-      }
-    });
-    socket.addEventListener("close", () => {
-      status.textContent = "reconnecting…";
-      document.body.removeAttribute("data-live");
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 30000);
-    });
-  }
-  connect();
+  plazaEvents.on(["presence."], (event) => { if (String(event.data.businessId).toLowerCase() === business) refresh(); }, refresh);
 })();
 
-// Live fragments: a [data-live-fragment] region reloads its server-rendered HTML from that URL whenever
-// /v1/events brings an event whose type starts with one of its [data-live-events] prefixes (and on every
-// (re)connect, so nothing missed while offline stays missing). Forms outside the region keep what is typed.
+// Live fragments: a [data-live-fragment] region reloads its server-rendered HTML from that URL whenever an event
+// arrives whose type starts with one of its [data-live-events] prefixes. Forms outside the region keep what is typed.
 (() => {
   const regions = Array.from(document.querySelectorAll("[data-live-fragment]"));
   if (!regions.length) return;
-  const status = document.getElementById("live-status");
-  let delay = 1000;
 
   function refresh(region) {
     return fetch(region.getAttribute("data-live-fragment"), { credentials: "same-origin", headers: { Accept: "text/html" } })
       .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
-      .then((html) => { region.innerHTML = html; localTimes(region); })
+      .then((html) => { region.innerHTML = html; })
       .catch(() => {});
   }
   window.plazaRefreshLive = () => Promise.all(regions.map(refresh));
-
-  function connect() {
-    const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/v1/events");
-    socket.addEventListener("message", (message) => {
-      const event = JSON.parse(message.data);
-      if (event.type === "ready") {
-        delay = 1000;
-        if (status) status.textContent = "live";
-        document.body.setAttribute("data-live", "1");
-        window.plazaRefreshLive();
-        return;
-      }
-      for (const region of regions) {
-        const prefixes = (region.getAttribute("data-live-events") || "").split(",");
-        if (prefixes.some((prefix) => prefix && event.type.startsWith(prefix))) refresh(region);
-      }
-    });
-    socket.addEventListener("close", () => {
-      if (status) status.textContent = "reconnecting…";
-      document.body.removeAttribute("data-live");
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 30000);
-    });
+  for (const region of regions) {
+    const prefixes = (region.getAttribute("data-live-events") || "").split(",");
+    plazaEvents.on(prefixes, () => refresh(region), () => refresh(region));
   }
-  connect();
 })();
 
 // Forms marked [data-async] post without leaving the page: the answer is JSON (a problem names what went wrong),
@@ -185,7 +203,9 @@ document.addEventListener("submit", (event) => {
   const form = event.target.closest("form[data-async]");
   if (!form || event.defaultPrevented || !window.fetch) return;
   event.preventDefault();
-  const status = document.querySelector("[data-async-status]");
+  // A form with its own status element (a refund beside its row) says its errors there; others at the page's.
+  const status = form.querySelector("[data-async-status]") || document.querySelector("[data-async-status]");
+  const done = document.querySelector("[data-async-done]");
   const button = form.querySelector("button[type=submit]");
   if (button) button.disabled = true;
   fetch(form.action, {
@@ -197,12 +217,16 @@ document.addEventListener("submit", (event) => {
         status.hidden = ok;
         status.textContent = ok ? "" : [body.title, body.detail].concat((body.errors || []).map((e) => e.message)).filter(Boolean).join(" ");
       }
+      if (done) {
+        done.hidden = !(ok && body.message);
+        done.textContent = ok && body.message ? body.message : "";
+      }
       if (ok && form.hasAttribute("data-fresh-key")) {
         form.reset();
         const key = form.querySelector("[name=idempotencyKey]");
         if (key && window.crypto && crypto.randomUUID) key.value = crypto.randomUUID();
       }
-      if (window.plazaRefreshLive) return window.plazaRefreshLive();
+      if (ok && window.plazaRefreshLive) return window.plazaRefreshLive();
     })
     .catch(() => { if (status) { status.hidden = false; status.textContent = "No connection: try again."; } })
     .finally(() => { if (button) button.disabled = false; });
@@ -218,13 +242,50 @@ document.addEventListener("click", (event) => {
   document.getElementById("amount").focus();
 });
 
-// Times written by the server in UTC are shown in the reader's own clock.
-function localTimes(root) {
-  root.querySelectorAll("time[datetime]").forEach((time) => {
-    const date = new Date(time.getAttribute("datetime"));
-    if (isNaN(date)) return;
-    time.textContent = time.hasAttribute("data-countdown") || time.textContent.includes("T")
-      ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : time.textContent;
+// The server writes times in the reader's time zone: tell it the browser's (an account's own setting wins).
+(() => {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && !document.cookie.split("; ").includes("plaza_tz=" + encodeURIComponent(zone))) {
+      document.cookie = "plaza_tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; SameSite=Lax";
+    }
+  } catch (error) { /* an old browser: times stay in UTC */ }
+})();
+
+// A wizard ([data-wizard]) shows one step at a time; the step with an error opens first. Without this script
+// every step shows at once and the form works the same.
+(() => {
+  const wizard = document.querySelector("[data-wizard]");
+  if (!wizard) return;
+  const steps = Array.from(wizard.querySelectorAll("[data-step]"));
+  const invalid = steps.findIndex((step) => step.querySelector("[aria-invalid=true], .field-error"));
+  let current = invalid >= 0 ? invalid : 0;
+  function show(index) {
+    current = index;
+    steps.forEach((step, i) => step.classList.toggle("current", i === index));
+    const first = steps[index].querySelector("input:not([type=hidden]), select");
+    if (first && index > 0) first.focus();
+    window.dispatchEvent(new Event("resize"));
+  }
+  wizard.addEventListener("click", (event) => {
+    if (event.target.closest("[data-next]")) show(Math.min(current + 1, steps.length - 1));
+    if (event.target.closest("[data-back]")) show(Math.max(current - 1, 0));
   });
-}
-localTimes(document);
+  show(current);
+})();
+
+// "Use my location" beside a map: fills the form's latitude and longitude without submitting it.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-fill-location]");
+  if (!button) return;
+  const form = document.getElementById(button.getAttribute("data-fill-location"));
+  const status = button.parentElement.querySelector("[data-locate-status]");
+  if (!("geolocation" in navigator)) { status.textContent = "This browser cannot tell where you are."; return; }
+  status.textContent = "Finding you…";
+  navigator.geolocation.getCurrentPosition((position) => {
+    form.querySelector("[name=latitude]").value = position.coords.latitude.toFixed(6);
+    form.querySelector("[name=longitude]").value = position.coords.longitude.toFixed(6);
+    form.querySelector("[name=latitude]").dispatchEvent(new Event("change", { bubbles: true }));
+    status.textContent = "Placed where you are now.";
+  }, () => { status.textContent = "Location unavailable: tap the map instead."; }, { enableHighAccuracy: true, timeout: 15000 });
+});

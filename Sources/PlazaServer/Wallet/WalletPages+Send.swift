@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlazaCore
+
+/// Paying a person as payment apps do: a handle (`carla`, `@carla`, `$carla`) or a recent contact, then a confirmation
+/// with the recipient's name and picture before any money moves, then a success screen with the receipt.
+extension WalletPages {
+    func addSendRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.get("send", use: sendForm)
+        signedIn.get("send/review", use: reviewSend)
+        signedIn.post("send", use: send)
+    }
+
+    struct Contact: Sendable {
+        var username: String
+        var name: String
+        var short: String
+        var initials: String
+        var hue: Int
+    }
+
+    struct SendPage: Sendable {
+        var shell: Shell
+        var form: FormState
+        var currency: String
+        var contacts: [Contact]
+        var hasContacts: Bool
+    }
+
+    struct ReviewPage: Sendable {
+        var shell: Shell
+        var recipient: Contact
+        var amount: String
+        var amountText: String
+        var note: String?
+        var key: String
+        var editLink: String
+    }
+
+    static let sendFields = ["to", "amount", "note"]
+
+    static func contact(_ person: Person) -> Contact {
+        Contact(
+            username: person.username, name: person.displayName, short: person.shortName, initials: person.initials, hue: Self.hue(person.username))
+    }
+
+    /// One of the stylesheet's 12 colours for a person's initials (`.avatar.h0` ... `.h11`), the same for a username always.
+    static func hue(_ username: String) -> Int { Int(username.utf8.reduce(UInt32(7)) { ($0 &* 31) &+ UInt32($1) } % 12) }
+
+    @Sendable func sendForm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await renderSend(context: context, form: FormState(FormData(request.uri.query ?? ""), names: Self.sendFields))
+    }
+
+    func renderSend(context: AuthenticatedContext, form: FormState, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let contacts = try await wallet.contacts(context.identity).map(Self.contact)
+        let page = SendPage(
+            shell: Shell(title: "Pay", context: context), form: form, currency: currency, contacts: contacts, hasContacts: !contacts.isEmpty)
+        return renderer.render("wallet/send", page, status: status)
+    }
+
+    /// The confirmation: who gets how much, checked before anything moves (a GET: nothing changes yet).
+    @Sendable func reviewSend(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        // A GET form: the query is encoded as a posted form would be.
+        let values = FormData(request.uri.query ?? "")
+        do {
+            var validator = Validator()
+            let handle = AccountRules.handle(values["to"])
+            validator.check(!handle.isEmpty, "to", "Name who gets the money: a username such as @carla.")
+            validator.check(handle != context.identity.user.username, "to", "You cannot send money to yourself.")
+            validator.apply(WalletRules.textProblem(values.optional("note")), to: "note")
+            let amount = WalletRules.parseAmount(values["amount"], currency: currency).flatMap { $0 > 0 ? $0 : nil }
+            validator.check(amount != nil, "amount", "Type an amount such as 12.50.")
+            guard validator.isValid, let amount else { throw PlazaError.validation(validator.errors) }
+            let person: Person
+            do { person = try await accounts.person(handle) } catch let error as PlazaError where error.status == .notFound {
+                throw PlazaError.validation(field: "to", "No one has the username @\(handle). Check the spelling, or pick from your contacts.")
+            }
+            let edit = Self.sendFields.map { "\($0)=\(Self.escape(values[$0]))" }.joined(separator: "&")
+            let page = ReviewPage(
+                shell: Shell(title: "Confirm payment", context: context), recipient: Self.contact(person),
+                amount: context.reader.money(amount, currency), amountText: values["amount"], note: values.optional("note"),
+                key: UUID().uuidString, editLink: "/wallet/send?\(edit)")
+            return renderer.render("wallet/send-review", page)
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderSend(context: context, form: FormState(values, names: Self.sendFields, error: error), status: error.status)
+        }
+    }
+
+    /// Sends what the confirmation showed, once, then shows the payment's own page with "You sent ...".
+    @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        var sent: SentTransfer?
+        do {
+            let amount = try Self.amount(form["amount"], currency: currency)
+            let ran = try await once(form, action: "send", context: context) { claim in
+                sent = try await wallet.transfer(
+                    context.identity, TransferRequest(to: form["to"], amount: amount, currency: currency, note: form.optional("note")), claim: claim)
+            }
+            if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderSend(context: context, form: FormState(form, names: Self.sendFields, error: error), status: error.status)
+        }
+        guard let sent else { return PageRenderer.seeOther("/wallet") }
+        return PageRenderer.seeOther("/wallet/activity/\(sent.transfer.id.uuidString.lowercased())?notice=sent")
+    }
+}

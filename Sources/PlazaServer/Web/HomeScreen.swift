@@ -1,0 +1,143 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The signed-in home screen: the balance with the wallet's actions, what waits for an answer, what is new in the inbox,
+/// places nearby, and for merchants their businesses with today's takings. It only gathers what each domain's service
+/// answers; the live part reloads when a charge or a payment event arrives.
+extension WebPages {
+    struct HomeScreen: Sendable {
+        var shell: Shell
+        var firstName: String
+        var balance: String
+        var pending: String?
+        var live: HomeLive
+        var nearby: [Place]
+        var nearbyKnown: Bool
+        var merchant: Bool
+        var businesses: [BusinessRow]
+        var noBusiness: Bool
+    }
+
+    /// The part that follows events: charges waiting for an answer and the newest of the inbox.
+    struct HomeLive: Sendable {
+        struct Waiting: Sendable {
+            var business: String
+            var amount: String
+        }
+
+        struct Entry: Sendable {
+            var title: String
+            var link: String
+            var when: String
+            var time: String
+            var unread: Bool
+        }
+
+        var waiting: [Waiting]
+        var waitingTitle: String
+        var hasWaiting: Bool
+        var entries: [Entry]
+        var unreadTitle: String
+        var noEntries: Bool
+    }
+
+    struct Place: Sendable {
+        var id: String
+        var name: String
+        var category: String
+        var distance: String
+    }
+
+    struct BusinessRow: Sendable {
+        var id: String
+        var name: String
+        var role: String
+        var today: String
+        var todayCount: String
+        var owner: Bool
+    }
+
+    /// The reader's counts for the navigation; a failure shows no badges rather than failing the page.
+    @Sendable func badges(_ identity: Identity) async -> Badges? {
+        async let charges = services.wallet.waitingCharges(identity)
+        async let unread = services.inbox.unreadCount(identity)
+        guard let charges = try? await charges, let unread = try? await unread else { return nil }
+        return Badges(charges: charges, inbox: unread)
+    }
+
+    @Sendable func badgesJSON(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try Response.json(await badges(context.identity) ?? Badges(charges: 0, inbox: 0))
+    }
+
+    func homeScreen(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let reader = context.reader
+        let identity = context.identity
+        let wallet = try await services.wallet.wallet(identity)
+        let first = wallet.balances.first
+        let businesses = try await services.places.myBusinesses(identity)
+        var rows: [BusinessRow] = []
+        for business in businesses {
+            let today = try await services.wallet.dailyTotals(identity, business: business.id, days: 1).first
+            rows.append(
+                BusinessRow(
+                    id: business.id.uuidString.lowercased(), name: business.name, role: business.role?.rawValue ?? "",
+                    today: reader.money(today?.net ?? 0, today?.currency ?? services.configuration.wallet.currencies[0]),
+                    todayCount: reader.count(today?.charges ?? 0, "sale", "sales"), owner: business.role == .owner))
+        }
+        let nearby = try await nearbyPlaces(identity, reader: reader)
+        let merchant = [.merchant, .admin].contains(identity.user.role)
+        let page = HomeScreen(
+            shell: Shell(title: "Home", context: context, notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }),
+            firstName: identity.user.displayName,
+            balance: reader.money(first?.available ?? 0, first?.currency ?? services.configuration.wallet.currencies[0]),
+            pending: first.flatMap { $0.pending > 0 ? reader.money($0.pending, $0.currency) : nil },
+            live: try await homeLive(context), nearby: nearby ?? [], nearbyKnown: nearby != nil, merchant: merchant, businesses: rows,
+            noBusiness: merchant && rows.isEmpty)
+        return renderer.render("home-signed-in", page)
+    }
+
+    static let notices = [
+        "welcome": "Welcome to Plaza. Your e-mail address is verified."
+    ]
+
+    @Sendable func homeFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        renderer.render("home-live", try await homeLive(context))
+    }
+
+    func homeLive(_ context: AuthenticatedContext) async throws -> HomeLive {
+        let reader = context.reader
+        let charges = try await services.wallet.listCharges(context.identity, business: nil, statuses: [.pending], limit: 5, cursor: nil).items
+        let locale = reader.locale
+        let inbox = try await services.inbox.inbox(context.identity, limit: 3, cursor: nil) { $0.formatted(locale: locale) }
+        return HomeLive(
+            waiting: charges.map { HomeLive.Waiting(business: $0.business.name, amount: reader.money($0.money)) },
+            waitingTitle: charges.count == 1 ? "1 charge waits for you" : "\(charges.count) charges wait for you", hasWaiting: !charges.isEmpty,
+            entries: inbox.items.map {
+                HomeLive.Entry(
+                    title: $0.title, link: $0.link, when: reader.when($0.occurredAt), time: reader.machine($0.occurredAt), unread: $0.unread)
+            },
+            unreadTitle: inbox.unreadCount == 0 ? "Nothing new" : reader.count(inbox.unreadCount, "new", "new"), noEntries: inbox.items.isEmpty)
+    }
+
+    /// Up to three places near where the reader last shared from (in the last half hour); nil when Plaza does not know.
+    func nearbyPlaces(_ identity: Identity, reader: Reader) async throws -> [Place]? {
+        guard let position = services.places.index.position(of: identity.user.id),
+            position.recordedAt > Date().addingTimeInterval(-1_800)
+        else { return nil }
+        let page = try await services.places.nearby(
+            Coordinate(latitude: position.latitude, longitude: position.longitude), radius: 2_000, category: nil, limit: 3, cursor: nil)
+        return page.items.map {
+            Place(
+                id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized,
+                distance: $0.distanceMeters.map { Self.distance($0, reader: reader) } ?? "")
+        }
+    }
+
+    /// "80 m", "1.2 km".
+    static func distance(_ meters: Double, reader: Reader) -> String {
+        meters < 1_000
+            ? "\(Int((meters / 10).rounded() * 10)) m"
+            : "\((meters / 1_000).formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) km"
+    }
+}

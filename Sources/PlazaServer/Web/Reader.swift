@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// How one reader wants money, counts and times written: the conventions of their language (`Accept-Language`) and
+/// their time zone (their account's setting, else their browser's, which the page script keeps in the `plaza_tz`
+/// cookie, else UTC). Every page writes money, dates and counts through one of these.
+struct Reader: Sendable {
+    var locale: Locale
+    var timeZone: TimeZone
+
+    static let standard = Reader(locale: Locale(identifier: "en_US"), timeZone: .gmt)
+    static let timeZoneCookie = "plaza_tz"
+
+    init(locale: Locale, timeZone: TimeZone) {
+        self.locale = locale
+        self.timeZone = timeZone
+    }
+
+    /// The reader of a page request: `chosenTimeZone` is the signed-in user's setting.
+    init(request: Request, chosenTimeZone: String?) {
+        locale = Self.locale(acceptLanguage: request.headers[.acceptLanguage])
+        let browser = request.cookies[Self.timeZoneCookie]?.value.removingPercentEncoding
+        timeZone = [chosenTimeZone, browser].lazy.compactMap { $0.flatMap(TimeZone.init(identifier:)) }.first ?? .gmt
+    }
+
+    /// The first language of `Accept-Language` that names a region or a language Foundation knows; US English else.
+    static func locale(acceptLanguage: String?) -> Locale {
+        let tags = (acceptLanguage ?? "").split(separator: ",").map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces) }
+        for tag in tags where !tag.isEmpty && tag != "*" && tag.count <= 35 {
+            let identifier = tag.replacingOccurrences(of: "-", with: "_")
+            guard let language = Locale(identifier: identifier).language.languageCode?.identifier,
+                Locale.LanguageCode.isoLanguageCodes.contains(where: { $0.identifier == language })
+            else { continue }
+            // A bare language ("de") takes its usual region, so that numbers group the way its readers expect.
+            return Locale(identifier: identifier.contains("_") ? identifier : Locale.Language(identifier: identifier).maximalIdentifier)
+        }
+        return Locale(identifier: "en_US")
+    }
+
+    // MARK: Money and counts
+
+    func money(_ amount: Int64, _ currency: String, signed: Bool = false) -> String {
+        Money(amount: amount, currency: currency).formatted(locale: locale, signed: signed)
+    }
+
+    func money(_ money: Money) -> String { money.formatted(locale: locale) }
+
+    /// "1 report", "7 weeks", "1,204 people": the count in the reader's digits and the right word for it.
+    func count(_ number: Int, _ one: String, _ many: String) -> String {
+        "\(number.formatted(.number.locale(locale))) \(number == 1 ? one : many)"
+    }
+
+    // MARK: Dates and times (no seconds: people do not need them)
+
+    private var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        calendar.locale = locale
+        return calendar
+    }
+
+    private func style() -> Date.FormatStyle { Date.FormatStyle(locale: locale, timeZone: timeZone) }
+
+    /// "5:48 PM".
+    func time(_ date: Date) -> String { date.formatted(style().hour().minute()) }
+
+    /// "Today", "Yesterday", "24 Nov" this year, "24 Nov 2025" before.
+    func day(_ date: Date, now: Date = Date()) -> String {
+        let calendar = calendar
+        if calendar.isDate(date, inSameDayAs: now) { return "Today" }
+        if let yesterday = calendar.date(byAdding: .day, value: -1, to: now), calendar.isDate(date, inSameDayAs: yesterday) { return "Yesterday" }
+        if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
+            return date.formatted(style().day().month(.abbreviated))
+        }
+        return date.formatted(style().day().month(.abbreviated).year())
+    }
+
+    /// "Today 5:48 PM", "Yesterday 9:02 AM", "24 Nov, 5:48 PM", "24 Nov 2025, 5:48 PM": a moment in a list.
+    func when(_ date: Date, now: Date = Date()) -> String {
+        let day = day(date, now: now)
+        return day == "Today" || day == "Yesterday" ? "\(day) \(time(date))" : "\(day), \(time(date))"
+    }
+
+    /// "24 Nov 2026, 5:50 PM": a moment on a receipt or a detail page.
+    func full(_ date: Date) -> String {
+        "\(date.formatted(style().day().month(.abbreviated).year())), \(time(date))"
+    }
+
+    /// A `<time datetime>` value: the moment itself, for machines and the page script.
+    func machine(_ date: Date) -> String { RFC3339.format(date) }
+}

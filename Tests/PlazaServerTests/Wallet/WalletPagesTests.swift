@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+import PlazaServer
+import PlazaTestSupport
+import Testing
+
+/// The wallet as a payment app: a handle, a confirmation with the recipient's name before money moves, a success
+/// screen that says what happened; history rows that open their own page, paged both ways.
+@Suite struct WalletPagesTests {
+    static func field(_ name: String, in html: String) -> String {
+        guard let range = html.range(of: #"name="\#(name)" value=""#) else { return "" }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func payingAHandleIsConfirmedThenSaidOnce(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let wallet = WalletDriver(client)
+            let accounts = AccountsDriver(client)
+            let anna = try await accounts.signedIn("anna").accessToken
+            let carla = try await accounts.signedIn("carla").accessToken
+            #expect(try await client.send(.patch, "/v1/me", json: ProfileUpdate(displayName: "Carla Kim"), token: carla).status == .ok)
+            _ = try await wallet.fund(2_000, token: anna)
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+
+            let unknown = try await browser.get("/wallet/send/review?to=%40nobody&amount=7.25")
+            #expect(unknown.status == .unprocessableContent && unknown.text.contains("No one has the username @nobody"))
+
+            let review = try await browser.get("/wallet/send/review?to=%24carla&amount=7.25&note=Lunch").text
+            #expect(review.contains("Carla Kim") && review.contains("@carla") && review.contains("Send $7.25"))
+            #expect(try await wallet.balance(token: anna) == 2_000, "nothing moves before the confirmation")
+            let fields = [
+                "to": Self.field("to", in: review), "amount": "7.25", "note": "Lunch", "idempotencyKey": Self.field("idempotencyKey", in: review),
+            ]
+            let sent = try await browser.post("/wallet/send", fields, csrf: PageSession.csrfToken(in: review))
+            let location = try #require(sent.headers[.location])
+            #expect(sent.status == .seeOther && location.hasPrefix("/wallet/activity/") && location.hasSuffix("?notice=sent"))
+            let success = try await browser.get(location).text
+            #expect(success.contains("You sent $7.25 to Carla K. ✓") && success.contains("Lunch") && success.contains("Pay again"))
+
+            // The same confirmation sent twice (a double tap, a reload) pays once.
+            let again = try await browser.post("/wallet/send", fields, csrf: PageSession.csrfToken(in: review))
+            #expect(again.headers[.location] == "/wallet?notice=done")
+            #expect(try await browser.get("/wallet?notice=done").text.contains("nothing was charged or sent twice"))
+            #expect(try await wallet.balance(token: anna) == 1_275)
+
+            // Recent payees, for the app and the page.
+            let contacts = try await client.send(.get, "/v1/me/contacts", token: anna).decode(Page<Person>.self)
+            #expect(contacts.items == [Person(username: "carla", displayName: "Carla Kim")])
+            #expect(try await browser.get("/wallet/send").text.contains(#"data-contact="carla""#))
+            let person = try await client.send(.get, "/v1/people/%40carla", token: anna).decode(Person.self)
+            #expect(person.displayName == "Carla Kim")
+            #expect(try await client.send(.get, "/v1/people/nobody", token: anna).status == .notFound)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func historyPagesGoOlderAndNewerAgain(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let wallet = WalletDriver(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            _ = try await AccountsDriver(client).signedIn("carla")
+            _ = try await wallet.fund(10_000, token: anna)
+            for number in 1...24 { #expect(try await wallet.transfer(to: "carla", 10, note: "note \(number)", token: anna).status == .created) }
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let first = try await browser.get("/wallet").text
+            #expect(first.contains("note 24") && !first.contains("note 14") && !first.contains("← Newer"))
+            let olderLink = try #require(Self.link("Older →", in: first))
+            let older = try await browser.get(olderLink).text
+            #expect(older.contains("note 14") && !older.contains("note 15") && older.contains("← Newer"))
+            let newer = try await browser.get(try #require(Self.link("← Newer", in: older))).text
+            #expect(newer.contains("note 24") && newer.contains("note 15") && !newer.contains("note 14") && !newer.contains("← Newer"))
+            // Each row opens its movement.
+            let row = try #require(
+                newer.range(of: #"href="/wallet/activity/"#).map { String(newer[$0.lowerBound...].dropFirst(6).prefix { $0 != "\"" }) })
+            #expect(try await browser.get(row).text.contains("Payment sent"))
+        }
+    }
+
+    /// The `href` of the link whose text is `text`.
+    static func link(_ text: String, in html: String) -> String? {
+        guard let end = html.range(of: "\">\(text)</a>") else { return nil }
+        guard let start = html[..<end.lowerBound].range(of: "href=\"", options: .backwards) else { return nil }
+        let href = html[start.upperBound..<end.lowerBound].prefix { $0 != "\"" && $0 != "#" }
+        return String(href).replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
