@@ -55,6 +55,12 @@ extension PlazaClient {
     }
 
     /// The signed-in user.
+    /// Who a username (or `@handle`) is: show it before sending money.
+    public func person(_ handle: String) async throws -> Person {
+        let name = AccountRules.handle(handle).addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["_", "."])) ?? ""
+        return try await send("GET", "v1/people/\(name)", auth: .required)
+    }
+
     public func me() async throws -> User {
         try await send("GET", "v1/me", auth: .required)
     }

@@ -73,13 +73,31 @@ extension PlazaClient {
         try await send("GET", "v1/me/charges", query: Self.chargeQuery(status, limit, cursor), auth: .required)
     }
 
+    /// Asks a person (`carla`, `@carla` or `$carla`) to pay you. They answer it as a charge (`approve`, `decline`);
+    /// you can `cancel` it while it waits. Paid, it shows in both histories as a payment between you.
+    public func requestPayment(_ request: CreatePaymentRequest, idempotencyKey: String? = nil) async throws -> Charge {
+        try await sendMoney("POST", "v1/payment-requests", body: request, idempotencyKey: idempotencyKey)
+    }
+
+    /// The payment requests you sent, newest first.
+    public func sentPaymentRequests(status: [ChargeStatus] = [], limit: Int? = nil, cursor: String? = nil) async throws -> Page<Charge> {
+        try await send("GET", "v1/me/payment-requests", query: Self.chargeQuery(status, limit, cursor), auth: .required)
+    }
+
+    /// The people you last paid or were paid by, most recent first: a payment screen's "recent" row.
+    public func contacts() async throws -> [Person] {
+        let page: Page<Person> = try await send("GET", "v1/me/contacts", auth: .required)
+        return page.items
+    }
+
     public func charge(_ id: UUID) async throws -> Charge {
         try await send("GET", "v1/charges/\(id.uuidString.lowercased())", auth: .required)
     }
 
     /// Pays `charge` exactly as it was shown; the server refuses if anything differs.
     public func approve(_ charge: Charge, idempotencyKey: String? = nil) async throws -> Charge {
-        let approval = ApproveChargeRequest(amount: charge.amount, currency: charge.currency, businessId: charge.business.id ?? UUID())
+        // A person's payment request names no business: its `business` is the person who asked.
+        let approval = ApproveChargeRequest(amount: charge.amount, currency: charge.currency, businessId: charge.business.id)
         return try await sendMoney("POST", "v1/charges/\(charge.id.uuidString.lowercased())/approve", body: approval, idempotencyKey: idempotencyKey)
     }
 

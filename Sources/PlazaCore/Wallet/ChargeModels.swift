@@ -39,6 +39,23 @@ public struct CreateChargeRequest: Codable, Sendable, Hashable {
     }
 }
 
+/// `POST /v1/payment-requests`: ask a person to pay you (a friend's share of dinner). It is a charge from a person: the
+/// payer approves or declines it with the charge routes, in the same inbox, with the same expiry and events.
+public struct CreatePaymentRequest: Codable, Sendable, Hashable {
+    /// Who should pay: `carla`, `@carla` or `$carla`.
+    public var to: String
+    public var amount: Int64
+    public var currency: String
+    public var note: String?
+
+    public init(to: String, amount: Int64, currency: String, note: String? = nil) {
+        self.to = to
+        self.amount = amount
+        self.currency = currency
+        self.note = note
+    }
+}
+
 /// Where a charge stands. `pending` ends in exactly one of the others; only `approved` may become `refunded`.
 public enum ChargeStatus: String, Codable, Sendable, CaseIterable {
     case pending
@@ -115,9 +132,10 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
 public struct ApproveChargeRequest: Codable, Sendable, Hashable {
     public var amount: Int64
     public var currency: String
-    public var businessId: UUID
+    /// The business that asks: required for a shop's charge, left out for a person's payment request.
+    public var businessId: UUID?
 
-    public init(amount: Int64, currency: String, businessId: UUID) {
+    public init(amount: Int64, currency: String, businessId: UUID?) {
         self.amount = amount
         self.currency = currency
         self.businessId = businessId

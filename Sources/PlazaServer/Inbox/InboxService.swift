@@ -68,7 +68,7 @@ struct InboxService: Sendable {
                 id: charge.id, kind: asked ? .chargeRequested : .chargeAnswered,
                 title: asked ? askedTitle(charge, money) : answeredTitle(charge, money), note: charge.message, amount: charge.amount,
                 currency: charge.currency, counterpart: asked ? charge.business : charge.customer, status: charge.status, referenceId: charge.id,
-                link: asked ? askedLink(charge) : "/wallet/counter/\(record.businessId.uuidString.lowercased())",
+                link: asked ? askedLink(charge) : answeredLink(charge, record),
                 occurredAt: row.time, unread: unread)
         case .activity(let record, let unread) where record.kind == .topUp:
             let money = write(Money(amount: record.amount, currency: record.currency))
@@ -89,9 +89,16 @@ struct InboxService: Sendable {
         }
     }
 
-    /// A paid charge's receipt; otherwise the page where charges are answered.
+    /// A paid charge's receipt (a paid request's payment); otherwise the page where charges are answered.
     private static func askedLink(_ charge: Charge) -> String {
-        charge.status == .approved || charge.status == .refunded ? "/wallet/receipts/\(charge.id.uuidString.lowercased())" : "/wallet/charges"
+        guard charge.status == .approved || charge.status == .refunded else { return "/wallet/charges" }
+        let id = charge.id.uuidString.lowercased()
+        return charge.business.kind == .user ? "/wallet/activity/\(id)" : "/wallet/receipts/\(id)"
+    }
+
+    /// The counter the charge came from; a person's own requests, on their requests page.
+    private static func answeredLink(_ charge: Charge, _ record: ChargeRecord) -> String {
+        record.isPaymentRequest ? "/wallet/request" : "/wallet/counter/\(record.businessId.uuidString.lowercased())"
     }
 
     private static func askedTitle(_ charge: Charge, _ money: String) -> String {
@@ -108,6 +115,12 @@ struct InboxService: Sendable {
 
     private static func answeredTitle(_ charge: Charge, _ money: String) -> String {
         let customer = charge.customer.name
+        if charge.business.kind == .user {
+            return switch charge.status {
+            case .declined: "\(customer) declined your request for \(money)."
+            default: "\(customer) did not answer your request for \(money) in time."
+            }
+        }
         switch charge.status {
         case .approved: return "\(customer) paid \(money) to \(charge.business.name)."
         case .refunded: return "\(customer) paid \(money) to \(charge.business.name); \(charge.refundSummary ?? "refunded") since."

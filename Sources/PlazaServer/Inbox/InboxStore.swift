@@ -121,7 +121,11 @@ struct InboxStore: Sendable {
         case .chargesAsked:
             query.where("customer_id", .equal, owner)
         case .chargesAnswered:
+            // A paid payment request is said by its money arriving (`moneyIn`), not twice.
             query.where("created_by", .equal, owner).where("decided_at", .isNot, SQLLiteral.null).where("status", .in, SQLBind.group(Self.answered))
+                .where {
+                    $0.where("payee_kind", .equal, Party.Kind.business.rawValue).orWhere("status", .notEqual, ChargeStatus.approved.rawValue)
+                }
         case .moneyIn:
             query.where("owner_id", .equal, owner).where { money in
                 money.where { $0.where("kind", .in, SQLBind.group(Self.moneyKinds)).where("amount", .greaterThan, SQLLiteral.numeric("0")) }

@@ -21,5 +21,6 @@ enum Migrations {
         M0009_ActivityFailures(),  // the processor's reason beside a failed top-up or withdrawal in the history
         M0010_HostedPayments(),  // the hosted payment page of a pending top-up; users' payout accounts with the processor
         M0011_TimeZones(),  // the time zone a user chose for dates
+        M0012_PaymentRequests(),  // charges whose payee is a person: payment requests
     ]
 }

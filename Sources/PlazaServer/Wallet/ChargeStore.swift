@@ -21,18 +21,24 @@ struct ChargeRecord: Sendable {
     var createdAt: Date
     var expiresAt: Date
     var decidedAt: Date?
+    /// Who is paid: a business (a shop's charge; `businessId` is the business) or a user (a person's payment request;
+    /// `businessId` is that user, `payeeUsername` their username).
+    var payeeKind: Party.Kind = .business
+    var payeeUsername: String?
 
     static let columns = [
         "id", "reference", "business_id", "business_name", "customer_id", "customer_username", "customer_name", "created_by", "amount", "currency",
-        "items", "message", "status", "refunded_amount", "created_at", "expires_at", "decided_at",
+        "items", "message", "status", "refunded_amount", "created_at", "expires_at", "decided_at", "payee_kind", "payee_username",
     ]
+
+    var isPaymentRequest: Bool { payeeKind == .user }
 
     func values() throws -> [any SQLExpression] {
         let items = String(decoding: try PlazaJSON.encoder().encode(items), as: UTF8.self)
         return [
             SQLBind(id), SQLBind(reference), SQLBind(businessId), SQLBind(businessName), SQLBind(customerId), SQLBind(customerUsername),
             SQLBind(customerName), SQLBind(createdBy), SQLBind(amount), SQLBind(currency), SQLBind(items), SQLBind(message), SQLBind(status.rawValue),
-            SQLBind(refundedAmount), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(decidedAt),
+            SQLBind(refundedAmount), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(decidedAt), SQLBind(payeeKind.rawValue), SQLBind(payeeUsername),
         ]
     }
 
@@ -43,7 +49,9 @@ struct ChargeRecord: Sendable {
 
     func dto(now: Date = Date()) -> Charge {
         Charge(
-            id: id, reference: reference, business: Party(kind: .business, id: businessId, name: businessName),
+            id: id, reference: reference,
+            business: isPaymentRequest
+                ? Party(kind: .user, username: payeeUsername, name: businessName) : Party(kind: .business, id: businessId, name: businessName),
             customer: Party(kind: .user, username: customerUsername.isEmpty ? nil : customerUsername, name: customerName), amount: amount,
             currency: currency, items: items,
             message: message, status: status(at: now), refundedAmount: refundedAmount, createdAt: createdAt, expiresAt: expiresAt,
@@ -70,6 +78,8 @@ extension ChargeRecord {
         createdAt = try row.decode(column: "created_at", as: Date.self)
         expiresAt = try row.decode(column: "expires_at", as: Date.self)
         decidedAt = try row.decode(column: "decided_at", as: Date?.self)
+        payeeKind = Party.Kind(rawValue: try row.decode(column: "payee_kind", as: String.self)) ?? .business
+        payeeUsername = try row.decode(column: "payee_username", as: String?.self)
     }
 }
 
@@ -137,13 +147,16 @@ struct ChargeStore: Sendable {
             .returning(Self.columns).all().map(ChargeRecord.init(row:))
     }
 
-    /// A customer's charges (newest first), or a business's; optionally only those in `statuses`.
+    /// A customer's charges (newest first), a business's, or the payment requests a person sent; optionally only those
+    /// in `statuses`.
     func list(
-        customer: UUID? = nil, business: UUID? = nil, statuses: [ChargeStatus], now: Date, limit: Int, after: UUID?, on db: any SQLDatabase
+        customer: UUID? = nil, business: UUID? = nil, requester: UUID? = nil, statuses: [ChargeStatus], now: Date, limit: Int, after: UUID?,
+        on db: any SQLDatabase
     ) async throws -> [ChargeRecord] {
         var query = db.select().columns(Self.columns).from("charges")
         if let customer { query = query.where("customer_id", .equal, customer) }
-        if let business { query = query.where("business_id", .equal, business) }
+        if let business { query = query.where("business_id", .equal, business).where("payee_kind", .equal, Party.Kind.business.rawValue) }
+        if let requester { query = query.where("business_id", .equal, requester).where("payee_kind", .equal, Party.Kind.user.rawValue) }
         if !statuses.isEmpty {
             // A pending charge past its expiry counts as expired before the sweeper marks it.
             let pending = ChargeStatus.pending.rawValue

@@ -10,13 +10,15 @@ struct ChargesAPI: Sendable {
     func addRoutes(to signedIn: SignedInRoutes) {
         // Creating, approving and refunding record their answer in the transaction that moves the money.
         signedIn.money(.recordedWithWork).post("charges", use: create).post("charges/:id/approve", use: approve).post(
-            "charges/:id/refunds", use: refund)
+            "charges/:id/refunds", use: refund
+        ).post("payment-requests", use: requestPayment)
         let authenticated = signedIn.plain
         authenticated.get("charges/:id", use: charge)
         authenticated.post("charges/:id/decline", use: decline)
         authenticated.post("charges/:id/cancel", use: cancel)
         authenticated.get("charges/:id/receipt", use: receipt)
         authenticated.get("me/charges", use: mine)
+        authenticated.get("me/payment-requests", use: sentRequests)
         authenticated.get("businesses/:id/charges", use: businessCharges)
         authenticated.get("businesses/:id/daily-totals", use: dailyTotals)
         authenticated.get("businesses/:id/wallet", use: businessWallet)
@@ -63,6 +65,19 @@ struct ChargesAPI: Sendable {
         return try .json(
             try await wallet.listCharges(context.identity, business: nil, statuses: try statuses(request), limit: paging.limit, cursor: paging.cursor)
         )
+    }
+
+    /// Verified users: ask a person to pay; they answer it as a charge.
+    @Sendable func requestPayment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CreatePaymentRequest.self, limit: maxBody)
+        return try .json(try await wallet.requestPayment(context.identity, body, claim: context.idempotencyClaim), status: .created)
+    }
+
+    /// Signed in: the payment requests the caller sent, newest first.
+    @Sendable func sentRequests(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        return try .json(
+            try await wallet.sentPaymentRequests(context.identity, statuses: try statuses(request), limit: paging.limit, cursor: paging.cursor))
     }
 
     @Sendable func businessCharges(_ request: Request, context: AuthenticatedContext) async throws -> Response {

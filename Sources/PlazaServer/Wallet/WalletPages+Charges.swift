@@ -106,7 +106,7 @@ extension WalletPages {
 
     func renderCharges(context: AuthenticatedContext, notice: String? = nil, error: PlazaError? = nil) async throws -> Response {
         let page = ChargesPage(
-            shell: Shell(title: "Charges to approve", context: context, notice: notice), list: try await chargeList(context),
+            shell: Shell(title: "Waiting for you", context: context, notice: notice), list: try await chargeList(context),
             error: error.map { problem in problem.detail.map { "\(problem.title) \($0)" } ?? problem.title })
         return renderer.render("wallet/charges", page, status: error?.status ?? .ok)
     }
@@ -126,7 +126,7 @@ extension WalletPages {
             message: { paid.map { "Paid \($0.business.name) \(context.reader.money($0.money)) ✓" } }
         ) {
             let approval = ApproveChargeRequest(
-                amount: Int64(form["amount"]) ?? -1, currency: form["currency"], businessId: UUID(uuidString: form["businessId"]) ?? UUID())
+                amount: Int64(form["amount"]) ?? -1, currency: form["currency"], businessId: UUID(uuidString: form["businessId"]))
             _ = try await once(form, action: "approve", context: context) { claim in
                 paid = try await wallet.approveCharge(context.identity, id: id, approval, claim: claim)
             }

@@ -26,6 +26,7 @@ struct WalletPages: Sendable {
         "bank-connected": "Bank account connected: your withdrawals go there now.",
         "bank-incomplete": "Your bank account is not connected yet: finish the processor's form, or check back in a few minutes.",
         "blocked": "Blocked: this business cannot ask you to pay any more.",
+        "request-cancelled": "Request called off: they will not be asked to pay it.",
         "unblocked": "Unblocked: this business can ask you to pay again.",
     ]
 
@@ -35,6 +36,7 @@ struct WalletPages: Sendable {
         signedIn.post("pay-code", use: payCode)
         signedIn.get("activity.csv", use: csv)
         addSendRoutes(to: signedIn)
+        addRequestRoutes(to: signedIn)
         addFundingRoutes(to: signedIn)
         addActivityRoutes(to: signedIn)
         addChargeRoutes(to: signedIn)
@@ -112,7 +114,7 @@ struct WalletPages: Sendable {
             history: items.map { Self.row($0, reader: reader) },
             olderLink: older.map { "/wallet?older=\(Self.escape($0))#history" }, newerLink: newer.map { "/wallet?newer=\(Self.escape($0))#history" },
             empty: items.isEmpty,
-            waitingTitle: waiting == 0 ? nil : waiting == 1 ? "1 charge waits for you" : "\(waiting) charges wait for you",
+            waitingTitle: waiting == 0 ? nil : "\(reader.count(waiting, "payment", "payments")) to answer",
             payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) },
             payCodeExpires: payCode.map { reader.machine($0.expiresAt) }, payCodeTime: payCode.map { reader.time($0.expiresAt) },
             payCodeQR: payCode.flatMap { QRCode($0.qrPayload)?.svg(scale: 5) })

@@ -87,7 +87,7 @@ extension WalletService {
             var mismatch: [FieldError] = []
             if request.amount != current.amount { mismatch.append(.init(field: "amount", message: "The charge is for \(current.dto().money).")) }
             if request.currency != current.currency { mismatch.append(.init(field: "currency", message: "The charge is in \(current.currency).")) }
-            if request.businessId != current.businessId {
+            if !current.isPaymentRequest, request.businessId != current.businessId {
                 mismatch.append(.init(field: "businessId", message: "The charge is from another business."))
             }
             guard mismatch.isEmpty else {
@@ -103,7 +103,7 @@ extension WalletService {
                         kind: "charge", referenceId: charge.id, currency: charge.currency,
                         postings: [
                             Posting(owner: charge.customerId, kind: .user, amount: -charge.amount),
-                            Posting(owner: charge.businessId, kind: .business, amount: charge.amount),
+                            Posting(owner: charge.businessId, kind: charge.isPaymentRequest ? .user : .business, amount: charge.amount),
                         ], createdAt: now), on: db)
             } catch let error as PlazaError where error.code == .insufficientFunds {
                 // The customer cannot "send less": they can add money, or the shop can ask for less.
@@ -126,6 +126,9 @@ extension WalletService {
             guard let current = try await charges.find(id, on: db) else { throw PlazaError.notFound("charge") }
             if status == .declined {
                 guard current.customerId == user else { throw PlazaError.notFound("charge") }
+            } else if current.isPaymentRequest {
+                // A person's request is called off by the person who asked.
+                guard current.businessId == user else { throw PlazaError.notFound("charge") }
             } else {
                 guard try await places.businesses.role(of: user, in: current.businessId, on: db) != nil else { throw PlazaError.notFound("charge") }
             }
@@ -177,22 +180,30 @@ extension WalletService {
         }
     }
 
-    /// The event for the customer and everyone who works for the business.
+    /// The event for the customer and everyone who works for the business (or the person who asked).
     func chargeEvent(_ type: String, _ charge: ChargeRecord, now: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
-        let staff = try await places.businesses.memberIDs(businesses: [charge.businessId], on: db)[charge.businessId] ?? []
-        return [.event(audience: [charge.customerId] + staff, event: try Self.event(type, charge.dto(now: now), at: now))]
+        let payees =
+            charge.isPaymentRequest
+            ? [charge.businessId]
+            : try await places.businesses.memberIDs(businesses: [charge.businessId], on: db)[
+                charge.businessId] ?? []
+        return [.event(audience: [charge.customerId] + payees, event: try Self.event(type, charge.dto(now: now), at: now))]
     }
 
     /// The two sides of a charge (`amount` as the customer sees it: positive for a payment, negative for a refund).
+    /// A paid payment request reads as a payment between two people: sent by the payer, received by the asker, with the
+    /// request's note.
     static func chargeActivity(_ charge: ChargeRecord, kind: ActivityKind, amount: Int64, at now: Date) -> [ActivityRecord] {
         let dto = charge.dto(now: now)
+        let person = charge.isPaymentRequest && kind == .charge
+        let note = person ? charge.message : charge.reference
         return [
             ActivityRecord(
-                owner: charge.customerId, kind: kind, amount: -amount, currency: charge.currency, status: .succeeded, counterpart: dto.business,
-                note: charge.reference, referenceId: charge.id, createdAt: now),
+                owner: charge.customerId, kind: person ? .transferOut : kind, amount: -amount, currency: charge.currency, status: .succeeded,
+                counterpart: dto.business, counterpartId: person ? charge.businessId : nil, note: note, referenceId: charge.id, createdAt: now),
             ActivityRecord(
-                owner: charge.businessId, kind: kind, amount: amount, currency: charge.currency, status: .succeeded, counterpart: dto.customer,
-                counterpartId: charge.customerId, note: charge.reference, referenceId: charge.id, createdAt: now),
+                owner: charge.businessId, kind: person ? .transferIn : kind, amount: amount, currency: charge.currency, status: .succeeded,
+                counterpart: dto.customer, counterpartId: charge.customerId, note: note, referenceId: charge.id, createdAt: now),
         ]
     }
 
@@ -217,4 +228,55 @@ extension PlazaError {
     static let tooManyPendingCharges = PlazaError(
         .conflict, .tooManyPendingCharges, "This customer already has 3 charges waiting.",
         detail: "Wait until they approve or decline one, or cancel one.")
+}
+
+extension WalletService {
+    /// How long a person's request waits for an answer (a shop's charge waits minutes: the customer is at the counter).
+    static let paymentRequestLifetime: TimeInterval = 7 * 86_400
+
+    /// Verified users: asks `to` to pay the caller. The payer answers it as they answer a shop's charge.
+    func requestPayment(_ identity: Identity, _ request: CreatePaymentRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
+        let claim = try Self.require(claim)
+        try identity.requireVerified()
+        let requester = identity.user
+        let handle = AccountRules.handle(request.to)
+        var validator = Validator()
+        validator.check(!handle.isEmpty, "to", "Name who should pay: a username such as @carla.")
+        validator.check(handle != requester.username, "to", "You cannot ask yourself to pay.")
+        validator.apply(WalletRules.textProblem(request.note), to: "note")
+        let problems =
+            validator.errors + WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
+        guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        let note = request.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        return try await events.transaction { db in
+            guard AccountRules.usernameProblem(handle) == nil, let payer = try await accounts.user(login: handle, on: db) else {
+                throw PlazaError.validation(field: "to", "No one has the username @\(handle).")
+            }
+            try await charges.lockCustomer(payer.id, on: db)
+            guard try await charges.pendingCount(customer: payer.id, now: now, on: db) < WalletRules.maximumPendingCharges else {
+                throw PlazaError.tooManyPendingCharges
+            }
+            let record = ChargeRecord(
+                reference: Self.newReference(), businessId: requester.id, businessName: requester.displayName, customerId: payer.id,
+                customerUsername: payer.username, customerName: payer.displayName, createdBy: requester.id, amount: request.amount,
+                currency: request.currency, items: [], message: note, createdAt: now, expiresAt: now.addingTimeInterval(Self.paymentRequestLifetime),
+                payeeKind: .user, payeeUsername: requester.username)
+            try await charges.insert(record, on: db)
+            let charge = record.dto(now: now)
+            try await idempotency.record(charge, status: 201, claim: claim, on: db)
+            return (charge, try await chargeEvent(WalletEventType.chargeRequested, record, now: now, on: db))
+        }
+    }
+
+    /// The requests the caller sent, newest first.
+    func sentPaymentRequests(
+        _ identity: Identity, statuses: [ChargeStatus], limit: Int, cursor: String?, now: Date = Date()
+    ) async throws -> Page<Charge> {
+        let after = try cursor.map { try RowCursor.decode($0).id }
+        let rows = try await charges.list(
+            requester: identity.user.id, statuses: statuses, now: now, limit: limit + 1, after: after, on: database.sql)
+        return Page(
+            items: rows.prefix(limit).map { $0.dto(now: now) },
+            nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil)
+    }
 }

@@ -159,7 +159,7 @@ extension WalletService {
     /// One charge, for its customer or the business's people.
     func charge(_ identity: Identity, id: UUID) async throws -> ChargeRecord {
         guard let charge = try await charges.find(id, on: database.sql) else { throw PlazaError.notFound("charge") }
-        if charge.customerId == identity.user.id { return charge }
+        if charge.customerId == identity.user.id || (charge.isPaymentRequest && charge.businessId == identity.user.id) { return charge }
         guard try await places.businesses.role(of: identity.user.id, in: charge.businessId, on: database.sql) != nil else {
             throw PlazaError.notFound("charge")
         }

@@ -112,7 +112,7 @@ extension WebPages {
         let inbox = try await services.inbox.inbox(context.identity, limit: 3, cursor: nil) { $0.formatted(locale: locale) }
         return HomeLive(
             waiting: charges.map { HomeLive.Waiting(business: $0.business.name, amount: reader.money($0.money)) },
-            waitingTitle: charges.count == 1 ? "1 charge waits for you" : "\(charges.count) charges wait for you", hasWaiting: !charges.isEmpty,
+            waitingTitle: "\(reader.count(charges.count, "payment", "payments")) to answer", hasWaiting: !charges.isEmpty,
             entries: inbox.items.map {
                 HomeLive.Entry(
                     title: $0.title, link: $0.link, when: reader.when($0.occurredAt), time: reader.machine($0.occurredAt), unread: $0.unread)

@@ -9,6 +9,7 @@ enum Templates {
         "accounts/verify-email", "accounts/login",
         "accounts/forgot-password", "accounts/reset-password", "accounts/account", "places/nearby", "places/map", "places/business",
         "places/settings", "places/mine", "places/new", "places/edit", "places/presence", "wallet/wallet", "wallet/send", "wallet/send-review",
+        "wallet/request",
         "wallet/add-money", "wallet/withdraw", "wallet/activity",
         "wallet/activity-status", "wallet/avatar", "wallet/charges", "wallet/charges-list",
         "wallet/receipt", "wallet/counter", "wallet/counter-live", "inbox/inbox", "inbox/inbox-list",

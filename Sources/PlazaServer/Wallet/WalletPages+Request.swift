@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PlazaCore
+
+/// Asking a friend to pay (Venmo's Request): the form, with recent contacts, and the requests sent with their answers.
+/// The friend answers on their charges page, as they answer a shop.
+extension WalletPages {
+    func addRequestRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.get("request", use: requestPage)
+        signedIn.post("request", use: sendRequest)
+        signedIn.post("request/:id/cancel", use: cancelRequest)
+    }
+
+    struct RequestPage: Sendable {
+        struct Sent: Sendable {
+            var id: String
+            var who: String
+            var amount: String
+            var note: String?
+            var when: String
+            var status: String
+            var pending: Bool
+        }
+
+        var shell: Shell
+        var form: FormState
+        var key: String
+        var currency: String
+        var contacts: [Contact]
+        var hasContacts: Bool
+        var sent: [Sent]
+        var hasSent: Bool
+    }
+
+    @Sendable func requestPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        var notice = notice(request)
+        // "You asked Carla K. for $12.00.": said from the request itself, never from text in the URL.
+        if let id = request.uri.queryParameters.get("sent").flatMap(UUID.init(uuidString:)),
+            let sent = try? await wallet.charge(context.identity, id: id).dto()
+        {
+            let person = Person(username: sent.customer.username ?? "", displayName: sent.customer.name)
+            notice = "You asked \(person.shortName) for \(context.reader.money(sent.money)). They can pay or decline it in Plaza."
+        }
+        return try await renderRequest(context: context, form: FormState(FormData(request.uri.query ?? ""), names: Self.sendFields), notice: notice)
+    }
+
+    func renderRequest(
+        context: AuthenticatedContext, form: FormState, notice: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let reader = context.reader
+        let contacts = try await wallet.contacts(context.identity).map(Self.contact)
+        let sent = try await wallet.sentPaymentRequests(context.identity, statuses: [], limit: 20, cursor: nil).items
+        let page = RequestPage(
+            shell: Shell(title: "Request money", context: context, notice: notice), form: form, key: UUID().uuidString, currency: currency,
+            contacts: contacts, hasContacts: !contacts.isEmpty,
+            sent: sent.map {
+                RequestPage.Sent(
+                    id: $0.id.uuidString.lowercased(), who: $0.customer.name, amount: reader.money($0.money), note: $0.message,
+                    when: reader.when($0.createdAt), status: Self.requestStatus($0.status), pending: $0.status == .pending)
+            }, hasSent: !sent.isEmpty)
+        return renderer.render("wallet/request", page, status: status)
+    }
+
+    static func requestStatus(_ status: ChargeStatus) -> String {
+        switch status {
+        case .pending: "waiting"
+        case .approved, .refunded: "paid"
+        case .declined: "declined"
+        case .cancelled: "called off"
+        case .expired: "expired"
+        }
+    }
+
+    @Sendable func sendRequest(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        var made: Charge?
+        do {
+            let amount = try Self.amount(form["amount"], currency: currency)
+            let ran = try await once(form, action: "request", context: context) { claim in
+                made = try await wallet.requestPayment(
+                    context.identity, CreatePaymentRequest(to: form["to"], amount: amount, currency: currency, note: form.optional("note")),
+                    claim: claim)
+            }
+            if !ran { return PageRenderer.seeOther("/wallet/request?notice=done") }
+        } catch let error as PlazaError where error.status.code < 500 {
+            return try await renderRequest(context: context, form: FormState(form, names: Self.sendFields, error: error), status: error.status)
+        }
+        return PageRenderer.seeOther("/wallet/request?sent=\(made?.id.uuidString.lowercased() ?? "")")
+    }
+
+    @Sendable func cancelRequest(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: limit)
+        _ = try await wallet.endCharge(context.identity, id: try Query.id(context.parameters, "id", "request"), as: .cancelled)
+        return PageRenderer.seeOther("/wallet/request?notice=request-cancelled")
+    }
+}
