@@ -129,11 +129,23 @@ public struct PlazaConfiguration: Sendable {
                 fail("PLAZA_MAP_EPSILON", "must be a number above 0 and at most 1 (per metre; 0.01 gives about 200 m of expected error)")
             }
         }
-        if let tiles = value("PLAZA_MAP_TILES_URL") {
-            if tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}"), tiles.hasPrefix("http") || tiles.hasPrefix("/") {
+        if let tiles = value("PLAZA_MAP_TILES") {
+            if tiles.hasSuffix(".mbtiles"), !tiles.contains("{") {
+                configuration.places.mapTilesFile = tiles
+            } else if tiles.contains("{z}"), tiles.contains("{x}"), tiles.contains("{y}"), tiles.hasPrefix("http") {
                 configuration.places.mapTilesURL = tiles
             } else {
-                fail("PLAZA_MAP_TILES_URL", "must be a tile URL template with {z}, {x} and {y}, such as https://tiles.example/{z}/{x}/{y}.png")
+                fail(
+                    "PLAZA_MAP_TILES",
+                    "must be a tile URL template with {z}, {x} and {y} (https://tiles.example/{z}/{x}/{y}.png) or the path of an .mbtiles file")
+            }
+        }
+        if let attribution = value("PLAZA_MAP_ATTRIBUTION") { configuration.places.mapAttribution = attribution }
+        if let geocoder = value("PLAZA_GEOCODER_URL") {
+            if let url = URL(string: geocoder), ["http", "https"].contains(url.scheme ?? ""), url.host != nil {
+                configuration.places.geocoderURL = url
+            } else {
+                fail("PLAZA_GEOCODER_URL", "must be the http(s) address of a Nominatim-compatible geocoder, such as https://nominatim.example")
             }
         }
         if let zone = value("PLAZA_TIME_ZONE") {
@@ -286,8 +298,14 @@ public struct PlacesConfiguration: Sendable {
     public var retention: TimeInterval = 30 * 86_400
     /// Geo-indistinguishability parameter per metre of the map dots (`PLAZA_MAP_EPSILON`); expected error 2/ε.
     public var mapEpsilon = 0.01
-    /// Raster tiles under the map (`PLAZA_MAP_TILES_URL`, `{z}/{x}/{y}`); none by default: the map works offline.
+    /// Raster tiles under the map from a tile server (`PLAZA_MAP_TILES` as `https://…/{z}/{x}/{y}.png`).
     public var mapTilesURL: String?
+    /// Raster tiles from an MBTiles file that Plaza serves itself at `/tiles/{z}/{x}/{y}` (`PLAZA_MAP_TILES` as a path).
+    public var mapTilesFile: String?
+    /// Who made the tiles, shown on the map (`PLAZA_MAP_ATTRIBUTION`, HTML allowed: a link to the licence).
+    public var mapAttribution = ""
+    /// A Nominatim-compatible geocoder for address search (`PLAZA_GEOCODER_URL`); none: coordinates and the map only.
+    public var geocoderURL: URL?
     /// The operator's time zone for popular times and opening hours (`PLAZA_TIME_ZONE`, default UTC).
     public var timeZone = TimeZone(identifier: "UTC")!
     /// The name as configured (Foundation may report `UTC` as `GMT`).

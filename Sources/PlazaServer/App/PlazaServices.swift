@@ -60,7 +60,8 @@ public final class PlazaServices: Sendable {
         let outbox = OutboxService(database: database, transport: transport, logger: logger)
         let events = EventBus(database: database, feed: database.makeFeed(storage: configuration.storage, logger: logger))
         self.events = events
-        let places = PlacesService(database: database, configuration: configuration.places, events: events, secretKey: secretKey, logger: logger)
+        let places = PlacesService(
+            database: database, configuration: configuration.places, events: events, limiter: limiter, secretKey: secretKey, logger: logger)
         self.places = places
         wallet = WalletService(
             database: database, configuration: configuration.wallet, places: places, events: events, idempotency: idempotency,

@@ -6,7 +6,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let hsts: Bool
     let contentSecurityPolicy: String
 
-    /// `tileOrigin`: the operator's map tile server (`PLAZA_MAP_TILES_URL`), the one other place images may come from.
+    /// `tileOrigin`: the operator's map tile server (`PLAZA_MAP_TILES`), the one other place images may come from.
     /// `formOrigins`: the card processor's hosted pages, where a form's answer may send the browser (Stripe Checkout).
     init(hsts: Bool, tileOrigin: String? = nil, formOrigins: [String] = []) {
         self.hsts = hsts

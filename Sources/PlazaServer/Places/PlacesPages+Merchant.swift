@@ -84,6 +84,7 @@ extension PlacesPages {
         var members: [MemberRow]
         var memberForm: FormState
         var center: String
+        var map: MapLayers
     }
 
     static let locationFields = ["name", "address", "latitude", "longitude", "radiusMeters", "openingHours"]
@@ -119,7 +120,8 @@ extension PlacesPages {
                     businessId: id.uuidString.lowercased(), username: $0.username, displayName: $0.displayName, role: $0.role.rawValue,
                     me: $0.username == context.identity.user.username)
             },
-            memberForm: memberForm ?? FormState(names: ["username"]), center: "\(center.latitude),\(center.longitude)")
+            memberForm: memberForm ?? FormState(names: ["username"]), center: "\(center.latitude),\(center.longitude)",
+            map: mapLayers)
         return renderer.render("places/edit", page, status: status)
     }
 

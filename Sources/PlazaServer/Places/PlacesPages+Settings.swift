@@ -25,6 +25,7 @@ extension PlacesPages {
         var zonesJSON: String
         var zoneForm: FormState
         var center: String
+        var map: MapLayers
         var ownTracksURL: String
         var retentionDays: Int
     }
@@ -69,7 +70,7 @@ extension PlacesPages {
             },
             zonesJSON: zonesJSON,
             zoneForm: zoneForm ?? FormState(names: ["name", "latitude", "longitude", "radiusMeters"]).with("radiusMeters", "200"),
-            center: "\(center.latitude),\(center.longitude)",
+            center: "\(center.latitude),\(center.longitude)", map: mapLayers,
             ownTracksURL: "\(configuration.baseURL)/v1/owntracks", retentionDays: Int(configuration.places.retention / 86_400))
         return renderer.render("places/settings", page, status: status)
     }

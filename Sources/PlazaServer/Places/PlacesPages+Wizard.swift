@@ -26,6 +26,7 @@ extension PlacesPages {
         var days: [Day]
         var hoursError: String?
         var center: String
+        var map: MapLayers
         var first: Bool
     }
 
@@ -57,7 +58,8 @@ extension PlacesPages {
                 let period = hours.first { $0.day == index }
                 return WizardPage.Day(
                     index: index, name: name, open: period != nil, opens: period?.opens ?? "09:00", closes: period?.closes ?? "18:00")
-            }, hoursError: hoursError, center: "\(center.latitude),\(center.longitude)", first: mine.isEmpty)
+            }, hoursError: hoursError, center: "\(center.latitude),\(center.longitude)", map: mapLayers,
+            first: mine.isEmpty)
         return renderer.render("places/new", page, status: status)
     }
 

@@ -28,6 +28,7 @@ struct PlacesPages: Sendable {
         pages.get("places", use: nearby)
         pages.get("places/map", use: map)
         pages.get("places/businesses/:id", use: business)
+        if places.tiles != nil { pages.get("tiles/:z/:x/:y", use: tile) }
         let signedIn = pages.group("places", context: AuthenticatedContext.self)
         signedIn.post("locations/:id/line-waits", use: reportLineWait)
         signedIn.get("settings", use: settings)
@@ -37,11 +38,47 @@ struct PlacesPages: Sendable {
         signedIn.get("settings/history.geojson", use: exportHistory)
         signedIn.post("settings/history/delete", use: deleteHistory)
         signedIn.post("points", use: points)
+        signedIn.get("geocode", use: geocode)
         addMerchantRoutes(to: signedIn)
         addWizardRoutes(to: signedIn)
     }
 
     var limit: Int { configuration.limits.maxRequestBody }
+
+    /// What every map of the pages draws on: the operator's tiles, or the demo town's own drawing, and address search.
+    struct MapLayers: Sendable {
+        var tiles: String
+        var attribution: String
+        var basemap: String
+        var geocode: String
+    }
+
+    var mapLayers: MapLayers {
+        let places = configuration.places
+        let tiles = places.mapTilesFile != nil ? "/tiles/{z}/{x}/{y}" : places.mapTilesURL ?? ""
+        return MapLayers(
+            tiles: tiles, attribution: places.mapAttribution,
+            basemap: tiles.isEmpty && configuration.mode == .demo ? "/static/demo-town.geojson" : "",
+            geocode: places.geocoderURL == nil ? "" : "/places/geocode")
+    }
+
+    /// Anyone: one tile of the operator's MBTiles file.
+    @Sendable func tile(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let number = { (name: String) in context.parameters.get(name).flatMap { Int($0.split(separator: ".")[0]) } }
+        guard let z = number("z"), let x = number("x"), let y = number("y"), let found = try await places.tiles?.tile(z: z, x: x, y: y) else {
+            throw PlazaError.notFound("tile")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = found.type
+        headers[.cacheControl] = "public, max-age=86400"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: found.data))
+    }
+
+    /// Signed in: address search for placing a shop or a zone, as JSON for the map script.
+    @Sendable func geocode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let found = try await places.geocode(context.identity, query: request.uri.queryParameters.get("q") ?? "")
+        return try .json(Page(items: found, nextCursor: nil))
+    }
 
     func notice(_ request: Request) -> String? {
         request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
@@ -134,7 +171,7 @@ struct PlacesPages: Sendable {
     struct MapPage: Sendable {
         var shell: Shell
         var center: String
-        var tiles: String
+        var map: MapLayers
     }
 
     /// Anyone: the live map of businesses (busy level, line) and opted-in people's obfuscated dots.
@@ -145,7 +182,7 @@ struct PlacesPages: Sendable {
             "places/map",
             MapPage(
                 shell: Shell(title: "Map", context: context), center: "\(center.latitude),\(center.longitude)",
-                tiles: configuration.places.mapTilesURL ?? ""))
+                map: mapLayers))
     }
 
     /// The first business location, or the demo town's square.

@@ -18,13 +18,25 @@ package struct PlacesService: Sendable {
     /// Other domains' reasons to keep a business (the wallet: money or charges still in it).
     let businessDeletionChecks = VetoSlot<UUID>()
     let logger: Logger
+    /// Address search (`PLAZA_GEOCODER_URL`); nil: places are placed on the map or by coordinates.
+    let geocoder: (any Geocoder)?
+    /// The operator's MBTiles file, when `PLAZA_MAP_TILES` names one.
+    let tiles: MapTileStore?
 
     let businesses = BusinessStore()
     let locations = LocationStore()
     let stays = StayStore()
     let accounts = AccountStore()
 
-    init(database: PlazaDatabase, configuration: PlacesConfiguration, events: EventBus, secretKey: String, logger: Logger) {
+    /// Per-person limits of what costs a third party (address searches).
+    let limiter: RateLimiter
+
+    init(
+        database: PlazaDatabase, configuration: PlacesConfiguration, events: EventBus, limiter: RateLimiter, secretKey: String, logger: Logger
+    ) {
+        geocoder = configuration.geocoderURL.map { NominatimGeocoder(base: $0) }
+        tiles = configuration.mapTilesFile.map { MapTileStore(path: $0, logger: logger) }
+        self.limiter = limiter
         self.database = database
         self.configuration = configuration
         self.events = events

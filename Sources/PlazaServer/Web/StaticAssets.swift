@@ -41,6 +41,8 @@ struct StaticAssets: Sendable {
         case "svg": "image/svg+xml"
         case "ico": "image/x-icon"
         case "yaml": "application/yaml"
+        case "geojson": "application/geo+json"
+        case "txt": "text/plain; charset=utf-8"
         default: "application/octet-stream"
         }
     }

@@ -50,7 +50,9 @@ struct CookieAuthMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         // Neither the API, nor the probes, nor shared, cached files (which must carry no per-visitor cookie).
-        guard !(path == "/v1" || path.hasPrefix("/v1/") || path.hasPrefix("/static/") || Self.cookieless.contains(path)) else {
+        guard
+            !(path == "/v1" || path.hasPrefix("/v1/") || path.hasPrefix("/static/") || path.hasPrefix("/tiles/") || Self.cookieless.contains(path))
+        else {
             return try await next(request, context)
         }
         var context = context

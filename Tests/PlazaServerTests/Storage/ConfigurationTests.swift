@@ -93,6 +93,23 @@ import Testing
         }
     }
 
+    @Test func mapTilesAreAServerOrAFileAndTheGeocoderAnAddress() throws {
+        let server = try PlazaConfiguration.fromEnvironment([
+            "PLAZA_MAP_TILES": "https://tiles.example/{z}/{x}/{y}.png", "PLAZA_MAP_ATTRIBUTION": "© Tiles Example",
+            "PLAZA_GEOCODER_URL": "https://nominatim.example",
+        ])
+        #expect(server.places.mapTilesURL == "https://tiles.example/{z}/{x}/{y}.png" && server.places.mapTilesFile == nil)
+        #expect(server.places.mapAttribution == "© Tiles Example" && server.places.geocoderURL?.host == "nominatim.example")
+        let file = try PlazaConfiguration.fromEnvironment(["PLAZA_MAP_TILES": "/srv/town.mbtiles"])
+        #expect(file.places.mapTilesFile == "/srv/town.mbtiles" && file.places.mapTilesURL == nil)
+        do {
+            _ = try PlazaConfiguration.fromEnvironment(["PLAZA_MAP_TILES": "tiles.example", "PLAZA_GEOCODER_URL": "nominatim"])
+            Issue.record("bad map settings accepted")
+        } catch let error as ConfigurationErrors {
+            #expect(Set(error.errors.map(\.key)) == ["PLAZA_MAP_TILES", "PLAZA_GEOCODER_URL"])
+        }
+    }
+
     @Test func postgresNeedsASharedSecretKey() {
         #expect(throws: ConfigurationErrors.self) {
             try PlazaConfiguration.fromEnvironment(["PLAZA_DATABASE_URL": "postgres://u:p@localhost/plaza"])
