@@ -1,6 +1,9 @@
 """Browser tests: a real `plaza demo` on a loopback port, driven by Debian's chromium through selenium."""
 import json
 import os
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
 import shutil
 import socket
 import subprocess
@@ -56,11 +59,43 @@ def stop(server, workdir=None):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+# A Nominatim-compatible geocoder on loopback, as the Swift tests' GeocoderStandIn: a few made-up addresses of the demo town.
+GAZETTEER = [
+    ("Marienplatz 1, 80331 München", 48.1374, 11.5755),
+    ("Tal 20, 80331 München", 48.1362, 11.5800),
+    ("Sendlinger Straße 12, 80331 München", 48.1352, 11.5712),
+]
+
+
+class GeocoderStandIn(BaseHTTPRequestHandler):
+    def do_GET(self):
+        url = urlparse(self.path)
+        query = parse_qs(url.query).get("q", [""])[0].lower()
+        hits = [{"lat": str(lat), "lon": str(lon), "display_name": name} for name, lat, lon in GAZETTEER if query in name.lower()]
+        body = json.dumps(hits if url.path == "/search" else []).encode()
+        self.send_response(200 if url.path == "/search" else 404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
 @pytest.fixture(scope="session")
-def plaza():
-    """`plaza demo` with its sandbox processor; yields its base URL."""
+def geocoder():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), GeocoderStandIn)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def plaza(geocoder):
+    """`plaza demo` with its sandbox processor and the geocoder stand-in; yields its base URL."""
     port = free_port()
-    server, workdir = start_demo(port)
+    server, workdir = start_demo(port, {"PLAZA_GEOCODER_URL": geocoder})
     yield f"http://127.0.0.1:{port}"
     stop(server, workdir)
 
@@ -106,6 +141,14 @@ def browser(request):
     driver = new_browser(request.param)
     yield driver
     driver.quit()
+
+
+def latest_mail(base, email):
+    """The text of the newest mail to `email`, from the dev mailbox."""
+    request = urllib.request.Request(base + "/dev/mailbox", headers={"Accept": "application/json"})
+    with urllib.request.urlopen(request) as answer:
+        mails = [mail for mail in json.load(answer) if mail["to"] == email]
+    return mails[0]["text"]
 
 
 def latest_code(base, email):

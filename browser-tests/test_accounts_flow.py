@@ -18,19 +18,32 @@ def fill(driver, fields):
         element.send_keys(value)
 
 
+def click(driver, element):
+    """Clicks `element` once scrolled to the middle of the screen (on phones the tab bar covers the bottom)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def navigate(driver, element):
     """Clicks `element` and waits until the next page has loaded, so no step reads the page it left.
 
     The old page's window carries a marker; the new page's window does not. (Waiting for the old element to go
     stale races with chromium, which can answer "node does not belong to the document" mid-navigation.)"""
     driver.execute_script("window.__plazaLeaving = true")
-    element.click()
+    click(driver, element)
     WebDriverWait(driver, 10, ignored_exceptions=(WebDriverException,)).until(
         lambda d: d.execute_script("return window.__plazaLeaving === undefined && document.readyState === 'complete'"))
 
 
 def submit(driver, label):
-    navigate(driver, driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']"))
+    """Clicks the first visible button with this label (the phone's and the desktop's navigation differ)."""
+    buttons = driver.find_elements(By.XPATH, f"//button[normalize-space()='{label}']")
+    navigate(driver, next(button for button in buttons if button.is_displayed()))
+
+
+def tab(driver, name):
+    """Follows a main navigation entry (the bottom tab bar on phones, the top bar on desktops)."""
+    navigate(driver, next(link for link in driver.find_elements(By.CSS_SELECTOR, "nav.tabs a") if link.text.startswith(name)))
 
 
 def notice(driver):
@@ -56,15 +69,21 @@ def test_sign_up_verify_log_out_log_in_and_reset(plaza, browser):
     screenshot(browser, "verify-email")
     submit(browser, "Verify")
 
-    assert browser.current_url.endswith("/login?notice=verified")
-    assert "verified" in notice(browser)
-    fill(browser, {"login": name, "password": PASSWORD})
-    screenshot(browser, "login")
-    submit(browser, "Log in")
-    assert browser.current_url.endswith("/account")
+    # Verifying signs in the browser that signed up, and the home screen welcomes them.
+    assert browser.current_url.endswith("/?notice=welcome")
+    assert "Welcome to Plaza" in notice(browser)
+    screenshot(browser, "home-signed-in")
+    tab(browser, "Account")
     assert "@" + name in browser.page_source
     screenshot(browser, "account")
 
+    submit(browser, "Log out")
+    assert "/login" in browser.current_url
+    fill(browser, {"login": name, "password": PASSWORD})
+    screenshot(browser, "login")
+    submit(browser, "Log in")
+    assert browser.current_url == plaza + "/"
+    tab(browser, "Account")
     submit(browser, "Log out")
     assert "/login" in browser.current_url
     browser.get(plaza + "/account")
@@ -86,7 +105,7 @@ def test_sign_up_verify_log_out_log_in_and_reset(plaza, browser):
     screenshot(browser, "login-error")
     fill(browser, {"login": email, "password": NEW_PASSWORD})
     submit(browser, "Log in")
-    assert browser.current_url.endswith("/account")
+    assert browser.current_url == plaza + "/"
 
 
 def test_mistakes_are_shown_next_to_their_fields(plaza, browser):
@@ -117,4 +136,8 @@ def test_the_demo_accounts_can_log_in(plaza, browser):
     browser.get(plaza + "/login")
     fill(browser, {"login": "bruno", "password": "demo-bruno-2026"})
     submit(browser, "Log in")
-    assert "Bruno" in browser.find_element(By.CSS_SELECTOR, ".top nav").text
+    assert "Hi Bruno's Bakery" in browser.find_element(By.CSS_SELECTOR, ".balance-card").text
+    # A merchant finds their business from the navigation, at either width.
+    links = [link for link in browser.find_elements(By.LINK_TEXT, "My business") if link.is_displayed()]
+    navigate(browser, links[0])
+    assert "Bruno's Bakery" in browser.find_element(By.TAG_NAME, "main").text

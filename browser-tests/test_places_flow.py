@@ -7,7 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import new_browser, screenshot
-from test_accounts_flow import fill, navigate, submit
+from test_accounts_flow import click, fill, navigate, submit
 
 # Bruno's Bakery in the demo: 40 m north and 60 m west of Marienplatz, radius 60 m.
 BAKERY = (48.1377597, 11.5746936)
@@ -60,11 +60,11 @@ def test_a_customer_sharing_from_the_browser_appears_live_and_goes(plaza):
 
         log_in(customer, plaza, "anna", "demo-anna-2026")
         customer.get(plaza + "/places/settings")
-        customer.find_element(By.CSS_SELECTOR, "input[name=level][value=merchants]").click()
+        click(customer, customer.find_element(By.CSS_SELECTOR, "input[name=level][value=merchants]"))
         submit(customer, "Save")
         assert "saved" in customer.find_element(By.CSS_SELECTOR, ".notice").text
         place(customer, plaza, *BAKERY)
-        customer.find_element(By.CSS_SELECTOR, "[data-share-toggle]").click()
+        click(customer, customer.find_element(By.CSS_SELECTOR, "[data-share-toggle]"))
         started = time.monotonic()
         wait_for(customer, lambda: sent(customer) == 1, explain=lambda: share_status(customer))
         wait_for(merchant, lambda: present(merchant) == ["anna"], seconds=5)
@@ -124,7 +124,7 @@ def test_every_places_page_renders(plaza, browser):
     screenshot(browser, "places-edit")
 
     # Change a location in place: its hours read back as they were written.
-    browser.find_element(By.XPATH, "//details/summary[normalize-space()='Edit']").click()
+    click(browser, browser.find_element(By.XPATH, "//details/summary[normalize-space()='Edit']"))
     hours = browser.find_element(By.CSS_SELECTOR, "details[open] input[name=openingHours]")
     assert hours.get_attribute("value").startswith("Mon-")  # the demo's hours, or what the other width's run wrote
     opens = "06:30" if browser.size_name == "phone" else "07:30"

@@ -3,9 +3,9 @@ on Plaza's), changes her mind once, and connects her bank account on Stripe's pa
 from selenium.webdriver.common.by import By
 
 from conftest import screenshot
-from test_accounts_flow import navigate, submit
+from test_accounts_flow import navigate, submit, tab
 from test_places_flow import log_in, wait_for
-from test_wallet_flow import balance, fill_in
+from test_wallet_flow import action, balance, fill_in, headline
 
 
 def notice(driver):
@@ -14,13 +14,13 @@ def notice(driver):
 
 def test_top_up_on_stripes_page_and_withdraw_to_a_connected_bank(stripe_plaza, browser):
     log_in(browser, stripe_plaza, "carla", "demo-carla-2026")
-    navigate(browser, browser.find_element(By.LINK_TEXT, "Wallet"))
-    assert balance(browser) == "12.50 USD"
+    tab(browser, "Wallet")
+    assert balance(browser) == "$12.50"
+    action(browser, "add-money")
     form = browser.find_element(By.ID, "topup-form")
     assert not form.find_elements(By.NAME, "number")  # no card field on Plaza's page
     assert "Test mode" in browser.find_element(By.CSS_SELECTOR, ".test-mode").text
-    browser.execute_script("document.getElementById('topup-heading').scrollIntoView()")
-    screenshot(browser, "stripe-wallet")
+    screenshot(browser, "stripe-add-money")
 
     fill_in(browser, "topup-form", {"amount": "20"})
     submit(browser, "Continue to payment")
@@ -30,20 +30,24 @@ def test_top_up_on_stripes_page_and_withdraw_to_a_connected_bank(stripe_plaza, b
     assert "declined" in browser.page_source
     browser.find_element(By.NAME, "card").send_keys("4242 4242 4242 4242")
     submit(browser, "Pay")
-    assert browser.current_url.startswith(stripe_plaza + "/wallet")
+    assert browser.current_url.startswith(stripe_plaza + "/wallet/activity/")
     assert "Payment done" in notice(browser)
-    wait_for(browser, lambda: browser.refresh() or balance(browser) == "32.50 USD", explain=lambda: balance(browser))
+    wait_for(browser, lambda: headline(browser) == "Added $20.00 to your balance ✓", explain=lambda: headline(browser))
+    tab(browser, "Wallet")
+    assert balance(browser) == "$32.50"
 
     # Second thoughts on Stripe's page: "Back" calls the top-up off.
+    action(browser, "add-money")
     fill_in(browser, "topup-form", {"amount": "7"})
     submit(browser, "Continue to payment")
     navigate(browser, browser.find_element(By.LINK_TEXT, "Back"))
     assert notice(browser) == "Top-up cancelled: nothing was charged."
-    assert "You cancelled on the payment page." in browser.find_element(By.CSS_SELECTOR, ".activity").text
+    assert "You cancelled on the payment page." in headline(browser)
 
     # The first withdrawal: connect a bank account on Stripe's page, then withdraw.
+    tab(browser, "Wallet")
+    action(browser, "withdraw")
     assert not browser.find_elements(By.ID, "withdraw-form")
-    browser.execute_script("document.getElementById('withdraw-heading').scrollIntoView()")
     screenshot(browser, "stripe-connect-bank")
     submit(browser, "Connect a bank account")
     assert "/connect/acct_" in browser.current_url
@@ -52,7 +56,7 @@ def test_top_up_on_stripes_page_and_withdraw_to_a_connected_bank(stripe_plaza, b
     assert "Bank account connected" in notice(browser)
     fill_in(browser, "withdraw-form", {"amount": "10"})
     submit(browser, "Withdraw")
-    assert "Withdrawal started" in notice(browser)
-    wait_for(browser, lambda: browser.refresh() or balance(browser) == "22.50 USD", explain=lambda: balance(browser))
-    browser.execute_script("document.getElementById('withdraw-heading').scrollIntoView()")
+    wait_for(browser, lambda: "$10.00" in headline(browser), explain=lambda: headline(browser))
     screenshot(browser, "stripe-withdrawn")
+    tab(browser, "Wallet")
+    assert balance(browser) == "$22.50"

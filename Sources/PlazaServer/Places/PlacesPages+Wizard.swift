@@ -35,8 +35,8 @@ extension PlacesPages {
 
     /// Monday to Friday 9 to 6, Saturday 10 to 2: a start most shops change little.
     static let usualHours: [OpeningPeriod] =
-        (0..<5).map { OpeningPeriod(day: $0, opens: "09:00", closes: "18:00") } + [
-            OpeningPeriod(day: 5, opens: "10:00", closes: "14:00")
+        (1...5).map { OpeningPeriod(day: $0, opens: "09:00", closes: "18:00") } + [
+            OpeningPeriod(day: 6, opens: "10:00", closes: "14:00")
         ]
 
     @Sendable func wizard(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -55,7 +55,7 @@ extension PlacesPages {
             shell: Shell(title: "Set up your business", context: context), form: form,
             categories: Self.categoryOptions(selected: form.fields["category"]?.value.nilIfEmpty ?? BusinessCategory.cafe.rawValue),
             days: Self.dayNames.enumerated().map { index, name in
-                let period = hours.first { $0.day == index }
+                let period = hours.first { $0.day == index + 1 }
                 return WizardPage.Day(
                     index: index, name: name, open: period != nil, opens: period?.opens ?? "09:00", closes: period?.closes ?? "18:00")
             }, hoursError: hoursError, center: "\(center.latitude),\(center.longitude)", map: mapLayers,
@@ -63,13 +63,13 @@ extension PlacesPages {
         return renderer.render("places/new", page, status: status)
     }
 
-    /// The week's rows as opening periods; nil when an open day lacks a time.
+    /// The week's rows (0 is Monday) as opening periods (1 is Monday); nil when an open day lacks a time.
     static func hours(from form: FormData) -> [OpeningPeriod]? {
         var periods: [OpeningPeriod] = []
         for day in 0..<7 where form["open-\(day)"] == "on" {
             let (opens, closes) = (form["opens-\(day)"], form["closes-\(day)"])
             guard !opens.isEmpty, !closes.isEmpty else { return nil }
-            periods.append(OpeningPeriod(day: day, opens: opens, closes: closes))
+            periods.append(OpeningPeriod(day: day + 1, opens: opens, closes: closes))
         }
         return periods
     }

@@ -30,16 +30,20 @@ document.addEventListener("click", (event) => {
   }, () => { status.textContent = "Location unavailable: allow it for this site, or search by name."; }, { enableHighAccuracy: true, timeout: 15000 });
 });
 
-// Sharing from the browser: while on (remembered per browser), positions go to the page endpoint when the
-// user moved 10 m or 20 s passed. Only where the page offers it ([data-share-endpoint]) and sharing is on.
+// Sharing from the browser: once turned on in the settings (remembered per browser), every signed-in Plaza page sends
+// positions while it is open (when the person moved 10 m or 20 s passed), and the top bar says "Sharing · Stop", so
+// presence neither goes stale on the way out nor vanishes while someone waits on another page.
 (() => {
+  if (!document.body.hasAttribute("data-signed-in")) return;
+  const endpoint = "/places/points";
   const box = document.querySelector("[data-share-endpoint]");
-  if (!box) return;
-  const button = box.querySelector("[data-share-toggle]");
-  const status = box.querySelector("[data-share-status]");
+  const button = box && box.querySelector("[data-share-toggle]");
+  const status = box && box.querySelector("[data-share-status]");
+  const indicator = document.querySelector("[data-sharing-indicator]");
   const csrf = document.querySelector("main").getAttribute("data-csrf");
   let watch = null;
   let last = null;
+  const say = (text) => { if (status) status.textContent = text; };
 
   function distance(a, b) {
     const rad = Math.PI / 180, dLat = (b.latitude - a.latitude) * rad, dLon = (b.longitude - a.longitude) * rad;
@@ -47,27 +51,41 @@ document.addEventListener("click", (event) => {
     return 2 * 6371008.8 * Math.asin(Math.sqrt(h));
   }
 
+  function counted() {
+    const sent = Number(document.body.getAttribute("data-sent") || 0) + 1;
+    document.body.setAttribute("data-sent", String(sent));
+    if (box) box.setAttribute("data-sent", String(sent));
+  }
+
   function send(position) {
     const point = { latitude: position.coords.latitude, longitude: position.coords.longitude,
       accuracy: position.coords.accuracy, recordedAt: new Date(position.timestamp || Date.now()).toISOString() };
     if (last && distance(last, point) < 10 && Date.now() - last.sent < 20000) return;
     last = Object.assign({ sent: Date.now() }, point);
-    fetch(box.getAttribute("data-share-endpoint"), {
+    fetch(endpoint, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: JSON.stringify({ points: [point] }),
     }).then((response) => {
-      status.textContent = response.ok ? "Sharing: position sent at " + new Date().toLocaleTimeString() + "." : "Plaza refused the position (" + response.status + ").";
-      box.setAttribute("data-sent", String(Number(box.getAttribute("data-sent") || 0) + (response.ok ? 1 : 0)));
-    }).catch(() => { last = null; status.textContent = "Offline: will send again when you move."; });
+      if (response.ok) {
+        counted();
+        say("Sharing: position sent at " + new Date().toLocaleTimeString([], { hour: "numeric", minute: "2-digit" }) + ".");
+      } else if (response.status === 409 || response.status === 403) {
+        stop();
+        say("Sharing is off in your settings: nothing is sent.");
+      } else {
+        say("Plaza refused the position (" + response.status + ").");
+      }
+    }).catch(() => { last = null; say("Offline: will send again when you move."); });
   }
 
   function start() {
-    if (!("geolocation" in navigator)) { status.textContent = "This browser cannot tell where you are."; return; }
+    if (!("geolocation" in navigator)) { say("This browser cannot tell where you are."); return; }
     localStorage.setItem("plaza-share", "1");
-    button.textContent = "Stop sharing from this browser";
-    status.textContent = "Waiting for your position…";
-    watch = navigator.geolocation.watchPosition(send, () => { status.textContent = "Location unavailable: allow it for this site."; },
+    if (button) button.textContent = "Stop sharing from this browser";
+    if (indicator) indicator.hidden = false;
+    say("Waiting for your position…");
+    watch = navigator.geolocation.watchPosition(send, () => say("Location unavailable: allow it for this site."),
       { enableHighAccuracy: true, maximumAge: 5000 });
   }
 
@@ -75,11 +93,14 @@ document.addEventListener("click", (event) => {
     localStorage.removeItem("plaza-share");
     if (watch !== null) navigator.geolocation.clearWatch(watch);
     watch = null;
-    button.textContent = "Start sharing from this browser";
-    status.textContent = "Not sharing from this browser.";
+    last = null;
+    if (button) button.textContent = "Start sharing from this browser";
+    if (indicator) indicator.hidden = true;
+    say("Not sharing from this browser.");
   }
 
-  button.addEventListener("click", () => (watch === null ? start() : stop()));
+  if (button) button.addEventListener("click", () => (watch === null ? start() : stop()));
+  document.addEventListener("click", (event) => { if (event.target.closest("[data-sharing-stop]")) stop(); });
   if (localStorage.getItem("plaza-share") === "1") start();
 })();
 
