@@ -28,3 +28,30 @@ import Testing
         #expect(abs(Coordinate(latitude: 0, longitude: 179.9995).distance(to: east) - 200) < 0.01)
     }
 }
+
+@Suite struct OpenStateTests {
+    let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
+        return calendar
+    }()
+    let hours = (1...5).map { OpeningPeriod(day: $0, opens: "07:00", closes: "19:00") } + [OpeningPeriod(day: 6, opens: "08:00", closes: "14:00")]
+
+    func at(_ text: String) -> Date { RFC3339.parse(text)! }
+
+    @Test func saysOpenUntilOrClosedUntilInThePlacesTimeZone() {
+        // Tuesday 24 Nov 2026, 17:30 in Berlin (16:30 UTC).
+        #expect(PlacesRules.openState(hours, at: at("2026-11-24T16:30:00Z"), calendar: calendar)! == (true, "closes 19:00"))
+        // 06:30 in Berlin: later today.
+        #expect(PlacesRules.openState(hours, at: at("2026-11-24T05:30:00Z"), calendar: calendar)! == (false, "opens 07:00"))
+        // Saturday 15:00: closed until Monday.
+        #expect(PlacesRules.openState(hours, at: at("2026-11-28T14:00:00Z"), calendar: calendar)! == (false, "opens Mon 07:00"))
+        #expect(PlacesRules.openState([], at: Date(), calendar: calendar) == nil)
+    }
+
+    @Test func searchFoldsAccentsCaseAndSharpS() {
+        #expect(PlacesRules.searchFolded("Corner CAFÉ") == "corner cafe")
+        #expect(PlacesRules.searchFolded("Große Straße") == "grosse strasse")
+        #expect(PlacesRules.searchText(name: "Bakery", description: "Brezn") == "bakery brezn")
+    }
+}

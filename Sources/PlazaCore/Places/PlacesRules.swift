@@ -21,6 +21,35 @@ public enum PlacesRules {
     /// How far back an upload's points may still open and close stays (count visits); older points are only history.
     public static let stayBackfill: TimeInterval = 24 * 3_600
 
+    /// Open or closed at `date` by `hours` (day 1 is Monday) in `calendar`'s time zone, and when that changes:
+    /// ("Open now", "closes 19:00") or ("Closed", "opens Mon 07:00"); nil without hours.
+    public static func openState(_ hours: [OpeningPeriod], at date: Date, calendar: Calendar) -> (open: Bool, next: String)? {
+        guard !hours.isEmpty else { return nil }
+        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: date)
+        let today = ((parts.weekday ?? 2) + 5) % 7 + 1  // Foundation: 1 is Sunday; here 1 is Monday
+        let now = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        if let open = hours.first(where: { $0.day == today && $0.opens <= now && now < $0.closes }) { return (true, "closes \(open.closes)") }
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        for offset in 0...7 {
+            let day = (today - 1 + offset) % 7 + 1
+            let later = hours.filter { $0.day == day && (offset > 0 || $0.opens > now) }.min { $0.opens < $1.opens }
+            if let later { return (false, offset == 0 ? "opens \(later.opens)" : "opens \(names[day - 1]) \(later.opens)") }
+        }
+        return (false, "")
+    }
+
+    /// Text as search compares it: lower case, accents and case folded ("Corner Café" and "corner cafe" meet),
+    /// "ß" as "ss". The same on both engines, because Plaza folds it, not the database.
+    public static func searchFolded(_ text: String) -> String {
+        text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+            .lowercased().replacingOccurrences(of: "ß", with: "ss")
+    }
+
+    /// What a business is found by: its name and its description, folded.
+    public static func searchText(name: String, description: String?) -> String {
+        searchFolded([name, description ?? ""].joined(separator: " "))
+    }
+
     public static func nameProblem(_ name: String, length: ClosedRange<Int> = businessNameLength) -> String? {
         ShownText.problem(name.trimmingCharacters(in: .whitespacesAndNewlines), length: length)
     }

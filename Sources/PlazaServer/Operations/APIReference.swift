@@ -1,24 +1,20 @@
 import Foundation
 import Hummingbird
+import Ink
 import Yams
 
-/// `/docs/api`: a readable page of the contract, built from `openapi.yaml` itself so that it cannot drift.
+/// `/docs/api`: a readable page of the contract, built from `openapi.yaml` itself so that it cannot drift: every
+/// operation with its Markdown description rendered (Ink), how to authenticate, its parameters, the fields of its
+/// request and answer with types and examples, what each answer (and error) means, and a curl example.
 struct APIReference: Sendable {
     let renderer: PageRenderer
-    /// The spec's title, version, description and operations, read once: the contract does not change at run time.
-    let title: String
-    let version: String
-    let description: String
-    let groups: [Group]
+    /// Everything but the shell, built once: the contract does not change at run time.
+    let content: Content
 
     init(services: PlazaServices) {
         renderer = PageRenderer(templates: services.templates)
         let spec = (try? Yams.load(yaml: Self.specText) as? [String: Any]) ?? [:]
-        let info = spec["info"] as? [String: Any] ?? [:]
-        title = info["title"] as? String ?? "Plaza API"
-        version = info["version"] as? String ?? ""
-        description = info["description"] as? String ?? ""
-        groups = Self.groups(from: spec)
+        content = Content(spec: APISpec(spec), markdown: MarkdownParser())
     }
 
     /// The contract as shipped in the resources (a test checks it equals the repository's `openapi.yaml`).
@@ -31,14 +27,22 @@ struct APIReference: Sendable {
 
     struct Page: Sendable {
         var shell: Shell
+        var api: Content
+    }
+
+    struct Content: Sendable {
         var title: String
         var version: String
+        /// HTML made by Ink from the spec's own Markdown (trusted: it ships with Plaza); the template prints it as is.
         var description: String
+        var authentication: String
         var groups: [Group]
+        var schemas: [Schema]
     }
 
     struct Group: Sendable {
         var name: String
+        var description: String
         var operations: [Operation]
     }
 
@@ -48,53 +52,135 @@ struct APIReference: Sendable {
         var summary: String
         var description: String
         var access: String
-        var request: String?
-        var responses: [Reply]
+        var movesMoney: Bool
+        var parameters: [Field]
+        var hasParameters: Bool
+        var request: Schema?
+        var replies: [Reply]
+        var curl: String
         var anchor: String
     }
 
     struct Reply: Sendable {
         var status: String
         var description: String
+        var schema: String?
+        var success: Bool
     }
 
-    /// The operations of the spec, grouped by their first tag, in the spec's order.
-    static func groups(from spec: [String: Any]) -> [Group] {
-        guard let paths = spec["paths"] as? [String: Any] else { return [] }
-        var byTag: [String: [Operation]] = [:]
-        var order: [String] = []
-        for path in paths.keys.sorted() {
-            guard let item = paths[path] as? [String: Any] else { continue }
-            for method in ["get", "post", "put", "patch", "delete"] {
-                guard let op = item[method] as? [String: Any] else { continue }
-                let tag = (op["tags"] as? [String])?.first ?? "Other"
-                if byTag[tag] == nil { order.append(tag) }
-                let body = ((op["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any]
-                let ref = (body?["schema"] as? [String: Any])?["$ref"] as? String
-                let responses = (op["responses"] as? [String: Any] ?? [:]).keys.sorted().map { status in
-                    Reply(
-                        status: status, description: ((op["responses"] as? [String: Any])?[status] as? [String: Any])?["description"] as? String ?? ""
-                    )
-                }
-                let secured = (op["security"] as? [Any]).map { !$0.isEmpty } ?? (spec["security"] != nil)
-                byTag[tag, default: []].append(
-                    Operation(
-                        method: method.uppercased(), path: path, summary: op["summary"] as? String ?? "",
-                        description: op["description"] as? String ?? "", access: secured ? "Signed in" : "Anyone",
-                        request: ref.map { String($0.split(separator: "/").last ?? "") }, responses: responses,
-                        anchor: (op["operationId"] as? String) ?? "\(method)-\(path)"))
-            }
-        }
-        // The spec's own tag order (Accounts before Operations), then any tag it does not list.
-        let declared = (spec["tags"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        let ordered = declared.filter { byTag[$0] != nil } + order.filter { !declared.contains($0) }
-        return ordered.map { Group(name: $0, operations: byTag[$0] ?? []) }
+    struct Schema: Sendable {
+        var name: String
+        var description: String
+        var fields: [Field]
+        var hasFields: Bool
+        var values: String?
+    }
+
+    struct Field: Sendable {
+        var name: String
+        var type: String
+        var typeLink: String?
+        var required: Bool
+        var description: String
+        var example: String?
     }
 
     /// Anyone: the API reference.
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let page = Page(
-            shell: Shell(title: "API reference", context: context), title: title, version: version, description: description, groups: groups)
-        return renderer.render("docs/api", page)
+        renderer.render("docs/api", Page(shell: Shell(title: "API reference", context: context), api: content))
+    }
+}
+
+extension APIReference.Content {
+    init(spec: APISpec, markdown: MarkdownParser) {
+        let html = { (text: String?) in text.map { markdown.html(from: $0) } ?? "" }
+        title = spec.info["title"] as? String ?? "Plaza API"
+        version = spec.info["version"] as? String ?? ""
+        description = html(spec.info["description"] as? String)
+        authentication = html(
+            """
+            Most operations need a signed-in user. Log in with `POST /v1/auth/login` (`{"login": "anna", "password": "…"}`):
+            the answer's `accessToken` goes in an `Authorization: Bearer <accessToken>` header and lasts 15 minutes;
+            `POST /v1/auth/refresh` with the `refreshToken` gives a new pair (each refresh token works once). Devices that
+            cannot log in (OwnTracks) use an app password with HTTP Basic. Operations marked **Anyone** need no token.
+
+            ```
+            curl -s -X POST \(spec.server)/v1/auth/login -H 'Content-Type: application/json' \\
+              -d '{"login": "anna", "password": "demo-anna-2026"}'
+            export TOKEN=<the accessToken>
+            curl -s \(spec.server)/v1/wallet -H "Authorization: Bearer $TOKEN"
+            ```
+            """)
+        var groups: [APIReference.Group] = []
+        for tag in spec.tagOrder {
+            let operations = spec.operations.filter { $0.tag == tag }.map { APIReference.Operation($0, spec: spec, html: html) }
+            guard !operations.isEmpty else { continue }
+            groups.append(APIReference.Group(name: tag, description: html(spec.tagDescriptions[tag]), operations: operations))
+        }
+        self.groups = groups
+        schemas = spec.schemaNames.map { APIReference.Schema(name: $0, spec: spec, html: html) }
+    }
+}
+
+extension APIReference.Operation {
+    init(_ op: APISpec.Operation, spec: APISpec, html: (String?) -> String) {
+        method = op.method.uppercased()
+        path = op.path
+        summary = op.body["summary"] as? String ?? ""
+        description = html(op.body["description"] as? String)
+        let secured = (op.body["security"] as? [Any]).map { !$0.isEmpty } ?? true
+        access = secured ? "Signed in" : "Anyone"
+        let parameterList = (op.body["parameters"] as? [[String: Any]] ?? []).compactMap { spec.resolve($0) }
+        movesMoney = (op.body["parameters"] as? [[String: Any]] ?? []).contains { ($0["$ref"] as? String)?.hasSuffix("/MoneyIdempotencyKey") == true }
+        parameters = parameterList.map { parameter in
+            let schema = parameter["schema"] as? [String: Any] ?? [:]
+            return APIReference.Field(
+                name: "\(parameter["name"] as? String ?? "") (\(parameter["in"] as? String ?? ""))", type: spec.typeName(schema),
+                typeLink: nil, required: parameter["required"] as? Bool ?? false, description: html(parameter["description"] as? String),
+                example: nil)
+        }
+        hasParameters = !parameters.isEmpty
+        let bodySchema =
+            (((op.body["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
+            as? [String: Any]
+        let requestName = (bodySchema?["$ref"] as? String).map(APISpec.refName)
+        request = requestName.map { APIReference.Schema(name: $0, spec: spec, html: html) }
+        let responses = op.body["responses"] as? [String: Any] ?? [:]
+        replies = responses.keys.sorted().map { status in
+            let reply = spec.resolve(responses[status] as? [String: Any] ?? [:]) ?? [:]
+            let content = reply["content"] as? [String: Any] ?? [:]
+            let schema = (content.values.first as? [String: Any])?["schema"] as? [String: Any]
+            return APIReference.Reply(
+                status: status, description: html(reply["description"] as? String),
+                schema: (schema?["$ref"] as? String).map(APISpec.refName), success: status.hasPrefix("2"))
+        }
+        // curl: the path's parameters as placeholders, a token unless anyone may call it, a key when money moves.
+        var lines = ["curl -s -X \(method) '\(spec.server)\(path)'"]
+        if secured { lines.append("-H \"Authorization: Bearer $TOKEN\"") }
+        if movesMoney { lines.append("-H \"Idempotency-Key: $(uuidgen)\"") }
+        if let requestName {
+            lines.append("-H 'Content-Type: application/json'")
+            lines.append("-d '\(spec.exampleJSON(for: requestName).replacingOccurrences(of: "'", with: "'\\''"))'")
+        }
+        curl = lines.joined(separator: " \\\n  ")
+        anchor = op.body["operationId"] as? String ?? "\(op.method)-\(op.path)"
+    }
+}
+
+extension APIReference.Schema {
+    init(name: String, spec: APISpec, html: (String?) -> String) {
+        self.name = name
+        let schema = spec.schemas[name] ?? [:]
+        description = html(schema["description"] as? String)
+        let required = Set(schema["required"] as? [String] ?? [])
+        let properties = schema["properties"] as? [String: Any] ?? [:]
+        fields = properties.keys.sorted { (required.contains($0) ? 0 : 1, $0) < (required.contains($1) ? 0 : 1, $1) }.map { key in
+            let property = properties[key] as? [String: Any] ?? [:]
+            return APIReference.Field(
+                name: key, type: spec.typeName(property), typeLink: spec.referencedSchema(property).map { "#schema-\($0)" },
+                required: required.contains(key), description: html(property["description"] as? String), example: spec.example(property))
+        }
+        hasFields = !fields.isEmpty
+        values = (schema["enum"] as? [Any]).map { $0.map { "\($0)" }.joined(separator: ", ") }
     }
 }

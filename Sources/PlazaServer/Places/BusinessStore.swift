@@ -39,10 +39,11 @@ struct BusinessStore: Sendable {
     ]
 
     func insert(_ business: BusinessRecord, owner: UUID, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "businesses").columns("id", "name", "category", "description", "created_at", "updated_at")
+        try await db.insert(into: "businesses").columns("id", "name", "category", "description", "search_text", "created_at", "updated_at")
             .values(
                 SQLBind(business.id), SQLBind(business.name), SQLBind(business.category.rawValue), SQLBind(business.description),
-                SQLBind(business.createdAt), SQLBind(business.createdAt)
+                SQLBind(PlacesRules.searchText(name: business.name, description: business.description)), SQLBind(business.createdAt),
+                SQLBind(business.createdAt)
             ).run()
         try await setMember(business: business.id, user: owner, role: .owner, now: business.createdAt, on: db)
     }
@@ -70,23 +71,26 @@ struct BusinessStore: Sendable {
 
     func update(_ business: BusinessRecord, now: Date, on db: any SQLDatabase) async throws {
         try await db.update("businesses").set("name", to: business.name).set("category", to: business.category.rawValue)
-            .set("description", to: business.description).set("updated_at", to: now).where("id", .equal, business.id).run()
+            .set("description", to: business.description)
+            .set("search_text", to: PlacesRules.searchText(name: business.name, description: business.description)).set("updated_at", to: now)
+            .where("id", .equal, business.id).run()
     }
 
     func delete(id: UUID, on db: any SQLDatabase) async throws {
         try await db.delete(from: "businesses").where("id", .equal, id).run()
     }
 
-    /// Name contains `text` (case-insensitive) and category matches, ordered by name; `after` is the last id seen.
+    /// Name or description contains `text` (accents and case folded) and category matches, ordered by name; `after` is
+    /// the last id seen.
     func search(text: String?, category: BusinessCategory?, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [BusinessRecord] {
         var query = db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses")
         if let text, !text.isEmpty {
             let pattern =
                 "%"
-                + text.lowercased().replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                + PlacesRules.searchFolded(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
-            // LIKE differs between the engines in case and escapes: both sides lower-cased, one explicit escape.
-            query = query.where(SQLQueryString("lower(name) LIKE \(bind: pattern) ESCAPE '\\'"))
+            // Both sides folded by Plaza (`search_text` is written with the row); one explicit escape for both engines.
+            query = query.where(SQLQueryString("search_text LIKE \(bind: pattern) ESCAPE '\\'"))
         }
         if let category { query = query.where("category", .equal, category.rawValue) }
         if let after {

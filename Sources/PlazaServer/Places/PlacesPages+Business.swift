@@ -27,11 +27,18 @@ extension PlacesPages {
         var lineForm: FormState
         var canEdit: Bool
         var isMember: Bool
+        /// "Open now · closes 19:00", "Closed · opens Mon 07:00" (the selected location, in the operator's time zone).
+        var openNow: Bool = false
+        var openState: String?
+        var directions: String?
+        var mapLink: String?
+        /// Signed in and there in the last 30 minutes: the line form shows.
+        var canReportLine = false
     }
 
     struct LineView: Sendable {
         var current: String?
-        var reports: Int
+        var reports: String
         var age: String?
     }
 
@@ -61,11 +68,20 @@ extension PlacesPages {
         page.shell.title = business.name
         page.location = page.locations.first { $0.selected }
         if let selected {
+            if let state = PlacesRules.openState(selected.openingHours, at: Date(), calendar: configuration.places.calendar) {
+                page.openNow = state.open
+                page.openState = (state.open ? "Open now" : "Closed") + (state.next.isEmpty ? "" : " · \(state.next)")
+            }
+            let point = String(format: "%.6f,%.6f", selected.latitude, selected.longitude)
+            page.directions = "geo:\(point)?q=\(point)"
+            page.mapLink = String(format: "/places/map?latitude=%.6f&longitude=%.6f", selected.latitude, selected.longitude)
+            if let identity { page.canReportLine = try await places.canReportLine(identity, location: selected.id) }
             let day = Int(request.uri.queryParameters.get("day") ?? "") ?? nil
             page.chart = PopularChart(try await places.popularTimes(location: selected.id), weekday: day, timeZone: configuration.places.timeZone)
             let waits = try await places.lineWaits(location: selected.id)
             page.line = LineView(
-                current: waits.currentMinutes.map { "\($0) min" }, reports: waits.recentReports,
+                current: waits.currentMinutes.map { "\($0) min" },
+                reports: Reader.standard.count(waits.recentReports, "recent report", "recent reports"),
                 age: waits.newestReportAgeMinutes.map { $0 == 0 ? "just now" : "\($0) min ago" })
         }
         return renderer.render("places/business", page, status: status)
@@ -134,7 +150,8 @@ struct PopularChart: Sendable {
     var bars: [Bar]
     var days: [Day]
     var dayName: String
-    var weeks: Int
+    /// "1 week", "7 weeks".
+    var weeks: String
     var anyData: Bool
     var live: String
 
@@ -157,7 +174,7 @@ struct PopularChart: Sendable {
         }
         days = names.enumerated().map { Day(number: $0.offset + 1, name: String($0.element.prefix(3)), selected: $0.offset + 1 == day) }
         dayName = names[day - 1]
-        weeks = times.weeksOfData
+        weeks = Reader.standard.count(times.weeksOfData, "week", "weeks")
         anyData = hours.contains { $0.enoughData }
         switch times.live.level {
         case "quieter": live = "Quieter than usual right now."

@@ -117,6 +117,7 @@ struct PlacesPages: Sendable {
         var categories: [Option]
         var rows: [Row]
         var searched: Bool
+        var heading = "Results"
         var error: String?
         var nextCursor: String?
         var nextQuery: String?
@@ -139,8 +140,13 @@ struct PlacesPages: Sendable {
                 let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius, lenient: true) ?? 1_000
                 result = try await places.nearby(
                     try Query.point(request.uri, lenient: true), radius: radius, category: kind, limit: paging.limit, cursor: paging.cursor)
-            } else if !q.isEmpty || kind != nil {
+            } else if !q.trimmingCharacters(in: .whitespaces).isEmpty || kind != nil {
                 result = try await places.search(text: String(q.prefix(100)), category: kind, limit: paging.limit, cursor: paging.cursor)
+            } else {
+                // Before any search, the town's places; a search with nothing in it says so.
+                if query.get("q") != nil { page.error = "Type a name or a word such as bakery, pick a category, or use your location." }
+                page.heading = "Places in town"
+                result = try await places.search(text: nil, category: nil, limit: paging.limit, cursor: paging.cursor)
             }
             if let result {
                 page.searched = true

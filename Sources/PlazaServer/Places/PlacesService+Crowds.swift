@@ -54,6 +54,11 @@ extension PlacesService {
         return try await lineWaits(location: id, now: now)
     }
 
+    /// Whether `identity` may report the line at `id` now: they were there in the last 30 minutes.
+    func canReportLine(_ identity: Identity, location id: UUID, now: Date = Date()) async throws -> Bool {
+        try await stays.wasPresent(user: identity.user.id, location: id, since: now.addingTimeInterval(-1_800), on: database.sql)
+    }
+
     func lineWaits(location id: UUID, now: Date = Date()) async throws -> LineWaits {
         _ = try await requireLocation(id)
         let reports = try await stays.lineWaits(location: id, since: now.addingTimeInterval(-Self.popularWindow), on: database.sql)

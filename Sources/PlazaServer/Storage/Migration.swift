@@ -22,5 +22,6 @@ enum Migrations {
         M0010_HostedPayments(),  // the hosted payment page of a pending top-up; users' payout accounts with the processor
         M0011_TimeZones(),  // the time zone a user chose for dates
         M0012_PaymentRequests(),  // charges whose payee is a person: payment requests
+        M0013_BusinessSearch(),  // accent- and case-folded name and description for search
     ]
 }

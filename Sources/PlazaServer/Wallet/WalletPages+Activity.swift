@@ -17,7 +17,9 @@ extension WalletPages {
     struct MovementPage: Sendable {
         var shell: Shell
         var status: MovementStatus
+        var id: String
         var title: String
+        var counterpart: String
         var kind: String
         var when: String
         var time: String
@@ -75,9 +77,12 @@ extension WalletPages {
         let person = main.counterpart.username.map { Self.contact(Person(username: $0, displayName: main.counterpart.name)) }
         let page = MovementPage(
             shell: Shell(title: Self.title(main), context: context, notice: notice.flatMap { Self.notices[$0] }),
-            status: Self.status(main, request: request, reader: reader, notice: notice), title: Self.title(main), kind: Self.kindName(main),
-            when: reader.full(main.createdAt), time: reader.machine(main.createdAt), note: main.note,
-            reference: main.referenceId.uuidString.lowercased(), person: person,
+            status: Self.status(main, request: request, reader: reader, notice: notice),
+            id: main.referenceId.uuidString.lowercased(), title: Self.title(main), counterpart: main.counterpart.name, kind: Self.kindName(main), when: reader.full(main.createdAt), time: reader.machine(main.createdAt),
+            // A charge's note is its receipt number (PZ-…): the reference people quote.
+            note: main.kind == .charge || main.kind == .refund ? nil : main.note,
+            reference: main.kind == .charge || main.kind == .refund ? main.note ?? main.referenceId.uuidString.lowercased()
+                : main.referenceId.uuidString.lowercased(), person: person,
             refunds: refunds.map { Refund(when: reader.when($0.createdAt), amount: reader.money($0.amount, $0.currency, signed: $0.amount > 0)) },
             hasRefunds: !refunds.isEmpty,
             receipt: main.kind == .charge && main.amount < 0 ? "/wallet/receipts/\(main.referenceId.uuidString.lowercased())" : nil,

@@ -78,13 +78,42 @@ import Testing
             #expect(first.items.map(\.name) == ["Cafe Alba"])
             let second = try await client.send(.get, "/v1/businesses?q=CAFE&category=cafe&limit=1&cursor=\(first.nextCursor ?? "")")
                 .decode(Page<BusinessSummary>.self)
-            #expect(second.items.map(\.name) == ["cafe Berta"] && second.nextCursor == nil)
+            #expect(second.items.map(\.name) == ["cafe Berta"])
+            // Accents fold: "CAFE" finds "Café" too, last by name.
+            let third = try await client.send(.get, "/v1/businesses?q=CAFE&category=cafe&limit=1&cursor=\(second.nextCursor ?? "")")
+                .decode(Page<BusinessSummary>.self)
+            #expect(third.items.map(\.name) == ["Café 100%"] && third.nextCursor == nil)
             let percent = try await client.send(.get, "/v1/businesses?q=100%25").decode(Page<BusinessSummary>.self)
             #expect(percent.items.map(\.name) == ["Café 100%"])
             let bad = try await client.send(.get, "/v1/businesses?category=bakery")
             #expect(bad.problem?.errors?.first?.field == "category")
             let empty = try await client.send(.get, "/v1/businesses?category=")
             #expect(empty.problem?.errors?.first?.field == "category")
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func searchFoldsAccentsAndReadsDescriptions(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let owner = try await AccountsDriver(client).signedIn("bruno", role: .merchant)
+            for (name, description) in [
+                ("Corner Café", "Espresso bar"), ("Bruno's Bakery", "Bread, Pretzels and coffee"), ("Große Straße Shop", "Hardware"),
+            ] {
+                let made = try await client.send(
+                    .post, "/v1/businesses", json: CreateBusinessRequest(name: name, category: .retail, description: description),
+                    token: owner.accessToken)
+                #expect(made.status == .created)
+            }
+            func names(_ q: String) async throws -> [String] {
+                let query = q.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                return try await client.send(.get, "/v1/businesses?q=\(query)").decode(Page<BusinessSummary>.self).items.map(\.name)
+            }
+            #expect(try await names("corner cafe") == ["Corner Café"])
+            #expect(try await names("CAFÉ") == ["Corner Café"])
+            #expect(try await names("pretzel") == ["Bruno's Bakery"])
+            #expect(try await names("coffee") == ["Bruno's Bakery"])
+            #expect(try await names("strasse") == ["Große Straße Shop"])
+            #expect(try await names("gross") == ["Große Straße Shop"])
         }
     }
 

@@ -36,4 +36,21 @@ import Testing
             }
         }
     }
+
+    /// The reference reads as documentation: Markdown rendered, how to authenticate, each schema's fields with types,
+    /// what each answer means, and a curl example that carries what the operation needs.
+    @Test func theReferenceRendersDescriptionsSchemasAndExamples() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let page = try await client.execute(uri: "/docs/api", method: .get).text
+            #expect(page.contains("<code>Idempotency-Key</code>") && !page.contains("`Idempotency-Key`"), "Markdown is rendered")
+            #expect(page.contains(#"id="authentication""#) && page.contains("Authorization: Bearer"))
+            // The transfer: its body's fields, typed, its answers, and a curl with a token, a key and a JSON body.
+            let transfer = try #require(page.range(of: #"id="createTransfer""#).map { String(page[$0.lowerBound...].prefix(20_000)) })
+            #expect(transfer.contains(##"<a href="#schema-TransferRequest">TransferRequest</a>"##))
+            #expect(transfer.contains("Idempotency-Key required") && transfer.contains("Idempotency-Key: $(uuidgen)"))
+            #expect(transfer.contains("-d &#39;{") || transfer.contains("-d '{"))
+            #expect(page.contains(#"id="schema-TransferRequest""#) && page.contains(#"id="schema-Problem""#))
+            #expect(page.contains("<code>amount</code>") && page.contains("integer"))
+        }
+    }
 }
