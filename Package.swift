@@ -137,7 +137,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The Stripe stand-in as a process, for the browser tests (`browser-tests/conftest.py`).
-        .executableTarget(name: "stripe-stand-in", dependencies: ["PlazaTestSupport"], path: "Tests/StripeStandInServer", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "stripe-stand-in", dependencies: ["PlazaTestSupport"], path: "Tests/StripeStandInServer", swiftSettings: swiftSettings),
         .testTarget(name: "PlazaCoreTests", dependencies: ["PlazaCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PlazaServerTests",

@@ -114,8 +114,10 @@ struct APISpec {
 
     static func json(_ value: Any) -> String {
         if let string = value as? String {
-            return String(data: (try? JSONSerialization.data(withJSONObject: [string], options: [.withoutEscapingSlashes])) ?? Data(), encoding: .utf8)
-                .map { String($0.dropFirst().dropLast()) } ?? "\"\""
+            return String(
+                data: (try? JSONSerialization.data(withJSONObject: [string], options: [.withoutEscapingSlashes])) ?? Data(), encoding: .utf8
+            )
+            .map { String($0.dropFirst().dropLast()) } ?? "\"\""
         }
         if JSONSerialization.isValidJSONObject(value),
             let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]),
