@@ -78,10 +78,12 @@ extension WalletPages {
         let page = MovementPage(
             shell: Shell(title: Self.title(main), context: context, notice: notice.flatMap { Self.notices[$0] }),
             status: Self.status(main, request: request, reader: reader, notice: notice),
-            id: main.referenceId.uuidString.lowercased(), title: Self.title(main), counterpart: main.counterpart.name, kind: Self.kindName(main), when: reader.full(main.createdAt), time: reader.machine(main.createdAt),
+            id: main.referenceId.uuidString.lowercased(), title: Self.title(main), counterpart: main.counterpart.name, kind: Self.kindName(main),
+            when: reader.full(main.createdAt), time: reader.machine(main.createdAt),
             // A charge's note is its receipt number (PZ-…): the reference people quote.
             note: main.kind == .charge || main.kind == .refund ? nil : main.note,
-            reference: main.kind == .charge || main.kind == .refund ? main.note ?? main.referenceId.uuidString.lowercased()
+            reference: main.kind == .charge || main.kind == .refund
+                ? main.note ?? main.referenceId.uuidString.lowercased()
                 : main.referenceId.uuidString.lowercased(), person: person,
             refunds: refunds.map { Refund(when: reader.when($0.createdAt), amount: reader.money($0.amount, $0.currency, signed: $0.amount > 0)) },
             hasRefunds: !refunds.isEmpty,
