@@ -24,6 +24,8 @@ extension WalletPages {
         var id: String
         var business: String
         var businessId: String
+        /// A shop's charge (not a person's request): it can be blocked.
+        var shop: Bool
         var amount: String
         var amountMinor: Int64
         var currency: String
@@ -46,6 +48,7 @@ extension WalletPages {
             id = charge.id.uuidString.lowercased()
             business = charge.business.name
             businessId = charge.business.id?.uuidString.lowercased() ?? ""
+            shop = charge.business.kind == .business
             amount = reader.money(charge.money)
             amountMinor = charge.amount
             currency = charge.currency

@@ -88,4 +88,22 @@ import Testing
         let href = html[start.upperBound..<end.lowerBound].prefix { $0 != "\"" && $0 != "#" }
         return String(href).replacingOccurrences(of: "&amp;", with: "&")
     }
+
+    /// A customer blocks a shop from the charge it sent, on the page where they answer it.
+    @Test func aShopIsBlockedFromItsCharge() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let (business, bruno, _) = try await ChargeTests.counter(client)
+            _ = try await WalletDriver(client).charge(business: business.id, customer: "anna", 250, token: bruno)
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let page = try await browser.get("/wallet/charges").text
+            #expect(page.contains("data-block") && page.contains("Pay $2.50"))
+            let blocked = try await browser.post(
+                "/wallet/blocks/\(business.id.uuidString.lowercased())", ["back": "/wallet/charges"], csrf: PageSession.csrfToken(in: page))
+            #expect(blocked.headers[.location] == "/wallet/charges?notice=blocked")
+            #expect(try await browser.get("/wallet/charges?notice=blocked").text.contains("cannot ask you to pay any more"))
+            let refused = try await WalletDriver(client).charge(business: business.id, customer: "anna", 100, token: bruno)
+            #expect(refused.status == .forbidden && refused.problem?.code == .chargingBlocked)
+        }
+    }
 }
