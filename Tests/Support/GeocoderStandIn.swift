@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 import Synchronization
 
@@ -21,16 +20,13 @@ public final class GeocoderStandIn: Sendable {
     ]
 
     public let port: Int
-    private let task: Task<Void, any Error>
+    private let server: LoopbackServer
     private let asked = Mutex<[Asked]>([])
     public var requests: [Asked] { asked.withLock { $0 } }
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     public static func start() async throws -> GeocoderStandIn {
         let box = Mutex<GeocoderStandIn?>(nil)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "geocoder-stand-in")
-        logger.logLevel = .critical
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             guard let standIn = box.withLock({ $0 }), request.uri.path == "/search" else { return Response(status: .notFound) }
             let query = request.uri.queryParameters.get("q") ?? ""
@@ -42,24 +38,16 @@ public final class GeocoderStandIn: Sendable {
             headers[.contentType] = "application/json"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "[" + hits.joined(separator: ",") + "]")))
         }
-        let app = Application(
-            responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "geocoder-stand-in"),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let task = Task { try await app.runService() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
-        let standIn = GeocoderStandIn(task: task, port: port)
+        let server = try await LoopbackServer.start(name: "geocoder-stand-in", responder: responder)
+        let standIn = GeocoderStandIn(server: server)
         box.withLock { $0 = standIn }
         return standIn
     }
 
-    init(task: Task<Void, any Error>, port: Int) {
-        self.task = task
-        self.port = port
+    init(server: LoopbackServer) {
+        self.server = server
+        port = server.port
     }
 
-    public func stop() async {
-        task.cancel()
-        _ = await task.result
-    }
+    public func stop() async { await server.stop() }
 }

@@ -3,7 +3,6 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 import NIOHTTP1
 import PlazaServer
@@ -82,21 +81,13 @@ public final class StripeStandIn: Sendable {
     /// Starts listening on a free loopback port.
     public static func start() async throws -> StripeStandIn {
         let box = Mutex<StripeStandIn?>(nil)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "stripe-stand-in")
-        logger.logLevel = .critical
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             guard let standIn = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             let body = try await request.body.collect(upTo: 1 << 20)
             return try await standIn.serve(request, body: String(buffer: body))
         }
-        let app = Application(
-            responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "stripe-stand-in"),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let task = Task { try await app.runService() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw StandInError(message: "the stand-in did not start") }
-        let standIn = StripeStandIn(task: task, port: port)
+        let server = try await LoopbackServer.start(name: "stripe-stand-in", responder: responder)
+        let standIn = StripeStandIn(task: server.task, port: server.port)
         box.withLock { $0 = standIn }
         return standIn
     }
