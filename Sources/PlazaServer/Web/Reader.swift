@@ -24,13 +24,16 @@ struct Reader: Sendable {
         timeZone = [chosenTimeZone, browser].lazy.compactMap { $0.flatMap(TimeZone.init(identifier:)) }.first ?? .gmt
     }
 
+    /// The ISO 639 languages Foundation knows, read once (every page request asks).
+    static let languages = Set(Locale.LanguageCode.isoLanguageCodes.map(\.identifier))
+
     /// The first language of `Accept-Language` that names a region or a language Foundation knows; US English else.
     static func locale(acceptLanguage: String?) -> Locale {
         let tags = (acceptLanguage ?? "").split(separator: ",").map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces) }
         for tag in tags where !tag.isEmpty && tag != "*" && tag.count <= 35 {
             let identifier = tag.replacingOccurrences(of: "-", with: "_")
             guard let language = Locale(identifier: identifier).language.languageCode?.identifier,
-                Locale.LanguageCode.isoLanguageCodes.contains(where: { $0.identifier == language })
+                Self.languages.contains(language)
             else { continue }
             // A bare language ("de") takes its usual region, so that numbers group the way its readers expect.
             return Locale(identifier: identifier.contains("_") ? identifier : Locale.Language(identifier: identifier).maximalIdentifier)

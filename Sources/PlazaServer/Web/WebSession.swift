@@ -43,9 +43,20 @@ struct CookieAuthMiddleware: RouterMiddleware {
     let accounts: AccountService
     let secrets: Secrets
     let secure: Bool
-    /// The navigation's counts for a signed-in reader (see `Badges`); only pages that are read (GET) ask.
+    /// The navigation's counts for a signed-in reader (see `Badges`); only whole pages that are loaded ask.
     var badges: @Sendable (Identity) async -> Badges? = { _ in nil }
     static let cookieless = OperationsAPI.machinePaths.union(["/sw.js", "/manifest.webmanifest"])
+
+    /// A GET that loads a whole page (with the layout's badges): not the scripts' fetches of live fragments, JSON or
+    /// files, which browsers mark with `Sec-Fetch-Dest` other than `document`. A client that sends no such header
+    /// (an older browser, a test) gets the badges.
+    static func isPageLoad(_ request: Request) -> Bool {
+        guard request.method == .get else { return false }
+        guard let destination = request.headers[secFetchDest] else { return true }
+        return destination == "document"
+    }
+
+    static let secFetchDest = HTTPField.Name("Sec-Fetch-Dest")!
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
@@ -63,7 +74,7 @@ struct CookieAuthMiddleware: RouterMiddleware {
         }
         context.reader = Reader(request: request, chosenTimeZone: context.identity?.user.timeZone)
         context.page.path = path
-        if let identity = context.identity, request.method == .get { context.page.badges = await badges(identity) }
+        if let identity = context.identity, Self.isPageLoad(request) { context.page.badges = await badges(identity) }
         let existingNonce = cookies[WebCookies.csrf]?.value.nilIfEmpty
         let nonce = existingNonce ?? Secrets.randomToken(bytes: 16)
         context.csrfToken = CSRF.token(for: nonce, secrets: secrets)

@@ -106,4 +106,23 @@ import Testing
             #expect(refused.status == .forbidden && refused.problem?.code == .chargingBlocked)
         }
     }
+
+    /// The navigation counts what waits for the reader on each page they load, not on every fetch of its scripts.
+    @Test func badgesCountWhatWaitsOnPageLoadsOnly() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let (business, bruno, _) = try await ChargeTests.counter(client)
+            _ = try await WalletDriver(client).charge(business: business.id, customer: "anna", 250, token: bruno)
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let page = try await browser.get("/wallet").text
+            #expect(page.contains(#"data-badge="charges" aria-label="1 waiting">1</b>"#))
+            let cookie = await browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            let fragment = try await client.execute(
+                uri: "/wallet", method: .get, headers: [.cookie: cookie, HTTPField.Name("Sec-Fetch-Dest")!: "empty"])
+            #expect(fragment.status == .ok && !fragment.text.contains("data-badge"))
+            let badges = try await client.execute(
+                uri: "/home/badges.json", method: .get, headers: [.cookie: cookie, HTTPField.Name("Sec-Fetch-Dest")!: "empty"])
+            #expect(badges.text == #"{"charges":1,"inbox":1}"#)
+        }
+    }
 }
