@@ -1,8 +1,16 @@
+import Foundation
+
 /// Rules for short text that other people see: names on a merchant's counter, receipts, activity and CSV exports.
 public enum ShownText {
     /// Combining marks one character may carry: enough for Vietnamese or Devanagari, not for "Zalgo" text that
     /// spills over the lines around it.
     public static let maximumMarksPerCharacter = 4
+
+    /// The text without surrounding white space; nil when nothing is left (an optional note or message left blank).
+    public static func trimmed(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        return text
+    }
 
     /// Why `text` (already trimmed) is not fit to show, or nil. `length` counts characters as people see them.
     public static func problem(_ text: String, length: ClosedRange<Int>) -> String? {

@@ -21,7 +21,7 @@ extension WalletService {
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         if payCode != nil { try await limiter.check(payCodeRule, identity.user.id.uuidString) }
         let (staff, ttl, secrets) = (identity.user, configuration.chargeTTL, secrets)
-        let message = request.message.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let message = ShownText.trimmed(request.message)
         let items = (request.items ?? []).map {
             ChargeItem(description: $0.description.trimmingCharacters(in: .whitespacesAndNewlines), quantity: $0.quantity, unitAmount: $0.unitAmount)
         }
@@ -56,23 +56,30 @@ extension WalletService {
                 }
                 guard customerRecord.id != staff.id else { throw PlazaError.validation(field: "customer", "You cannot charge yourself.") }
                 guard try await !charges.isBlocked(user: customerRecord.id, business: business.id, on: db) else { throw PlazaError.chargingBlocked }
-                try await charges.lockCustomer(customerRecord.id, on: db)
-                guard try await charges.pendingCount(customer: customerRecord.id, now: now, on: db) < WalletRules.maximumPendingCharges else {
-                    throw PlazaError.tooManyPendingCharges
-                }
                 let record = ChargeRecord(
                     reference: Self.newReference(), businessId: business.id, businessName: business.name, customerId: customerRecord.id,
                     customerUsername: customerRecord.username, customerName: customerRecord.displayName, createdBy: staff.id, amount: request.amount,
                     currency: request.currency, items: items, message: message, createdAt: now, expiresAt: now.addingTimeInterval(ttl))
-                try await charges.insert(record, on: db)
-                let charge = record.dto(now: now)
-                try await idempotency.record(charge, status: 201, claim: claim, on: db)
-                return (charge, try await chargeEvent(WalletEventType.chargeRequested, record, now: now, on: db))
+                return try await open(record, claim: claim, now: now, on: db)
             }
         } catch let error as PlazaError where error.code == .invalidCode {
             try? await limiter.record(payCodeRule, identity.user.id.uuidString)
             throw error
         }
+    }
+
+    /// Asks the customer of `record` to pay, a shop's charge or a person's request alike: no more than
+    /// `maximumPendingCharges` wait for one person (their row locked, so parallel asks count each other), the answer is
+    /// recorded with the charge, and the customer and the payee hear of it.
+    func open(_ record: ChargeRecord, claim: IdempotencyClaim, now: Date, on db: any SQLDatabase) async throws -> (Charge, [FeedMessage]) {
+        try await charges.lockCustomer(record.customerId, on: db)
+        guard try await charges.pendingCount(customer: record.customerId, now: now, on: db) < WalletRules.maximumPendingCharges else {
+            throw PlazaError.tooManyPendingCharges
+        }
+        try await charges.insert(record, on: db)
+        let charge = record.dto(now: now)
+        try await idempotency.record(charge, status: 201, claim: claim, on: db)
+        return (charge, try await chargeEvent(WalletEventType.chargeRequested, record, now: now, on: db))
     }
 
     /// The customer pays: only what they were shown (amount, currency, business), only while it is pending.
@@ -247,24 +254,16 @@ extension WalletService {
         let problems =
             validator.errors + WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
-        let note = request.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         return try await events.transaction { db in
             guard AccountRules.usernameProblem(handle) == nil, let payer = try await accounts.user(login: handle, on: db) else {
                 throw PlazaError.validation(field: "to", "No one has the username @\(handle).")
             }
-            try await charges.lockCustomer(payer.id, on: db)
-            guard try await charges.pendingCount(customer: payer.id, now: now, on: db) < WalletRules.maximumPendingCharges else {
-                throw PlazaError.tooManyPendingCharges
-            }
             let record = ChargeRecord(
                 reference: Self.newReference(), businessId: requester.id, businessName: requester.displayName, customerId: payer.id,
                 customerUsername: payer.username, customerName: payer.displayName, createdBy: requester.id, amount: request.amount,
-                currency: request.currency, items: [], message: note, createdAt: now, expiresAt: now.addingTimeInterval(Self.paymentRequestLifetime),
-                payeeKind: .user, payeeUsername: requester.username)
-            try await charges.insert(record, on: db)
-            let charge = record.dto(now: now)
-            try await idempotency.record(charge, status: 201, claim: claim, on: db)
-            return (charge, try await chargeEvent(WalletEventType.chargeRequested, record, now: now, on: db))
+                currency: request.currency, items: [], message: ShownText.trimmed(request.note), createdAt: now,
+                expiresAt: now.addingTimeInterval(Self.paymentRequestLifetime), payeeKind: .user, payeeUsername: requester.username)
+            return try await open(record, claim: claim, now: now, on: db)
         }
     }
 

@@ -50,7 +50,7 @@ package struct WalletService: Sendable {
         let moneyProblems = WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
         guard validator.isValid, moneyProblems.isEmpty else { throw PlazaError.validation(validator.errors + moneyProblems) }
         let sender = identity.user
-        let note = request.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let note = ShownText.trimmed(request.note)
         let username = AccountRules.handle(request.to)
         // A name no account could have (an e-mail address, control characters) is not looked up at all.
         guard AccountRules.usernameProblem(username) == nil else { throw PlazaError.validation(field: "to", "No one has this username.") }
