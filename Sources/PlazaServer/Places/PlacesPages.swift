@@ -94,11 +94,6 @@ struct PlacesPages: Sendable {
         BusinessCategory.allCases.map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == selected) }
     }
 
-    static func distance(_ metres: Double?) -> String? {
-        guard let metres else { return nil }
-        return metres < 1_000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1_000)
-    }
-
     // MARK: Nearby
 
     struct NearbyPage: Sendable {
@@ -153,7 +148,7 @@ struct PlacesPages: Sendable {
                 page.rows = result.items.map {
                     NearbyPage.Row(
                         id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized, address: $0.location?.address,
-                        distance: Self.distance($0.distanceMeters))
+                        distance: $0.distanceMeters.map(context.reader.distance))
                 }
                 page.nextCursor = result.nextCursor
                 var items = [

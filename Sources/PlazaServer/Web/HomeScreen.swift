@@ -8,13 +8,12 @@ import PlazaCore
 extension WebPages {
     struct HomeScreen: Sendable {
         var shell: Shell
-        var firstName: String
+        var name: String
         var balance: String
         var pending: String?
         var live: HomeLive
         var nearby: [Place]
         var nearbyKnown: Bool
-        var merchant: Bool
         var businesses: [BusinessRow]
         var noBusiness: Bool
     }
@@ -89,10 +88,10 @@ extension WebPages {
         let merchant = [.merchant, .admin].contains(identity.user.role)
         let page = HomeScreen(
             shell: Shell(title: "Home", context: context, notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }),
-            firstName: identity.user.displayName,
+            name: identity.user.displayName,
             balance: reader.money(first?.available ?? 0, first?.currency ?? services.configuration.wallet.currencies[0]),
             pending: first.flatMap { $0.pending > 0 ? reader.money($0.pending, $0.currency) : nil },
-            live: try await homeLive(context), nearby: nearby ?? [], nearbyKnown: nearby != nil, merchant: merchant, businesses: rows,
+            live: try await homeLive(context), nearby: nearby ?? [], nearbyKnown: nearby != nil, businesses: rows,
             noBusiness: merchant && rows.isEmpty)
         return renderer.render("home-signed-in", page)
     }
@@ -130,14 +129,7 @@ extension WebPages {
         return page.items.map {
             Place(
                 id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized,
-                distance: $0.distanceMeters.map { Self.distance($0, reader: reader) } ?? "")
+                distance: $0.distanceMeters.map(reader.distance) ?? "")
         }
-    }
-
-    /// "80 m", "1.2 km".
-    static func distance(_ meters: Double, reader: Reader) -> String {
-        meters < 1_000
-            ? "\(Int((meters / 10).rounded() * 10)) m"
-            : "\((meters / 1_000).formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) km"
     }
 }

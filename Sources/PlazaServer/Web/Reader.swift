@@ -54,6 +54,13 @@ struct Reader: Sendable {
         "\(number.formatted(.number.locale(locale))) \(number == 1 ? one : many)"
     }
 
+    /// "80 m", "1.2 km": how far a place is, to the nearest 10 m.
+    func distance(_ meters: Double) -> String {
+        meters < 1_000
+            ? "\(Int((meters / 10).rounded() * 10)) m"
+            : "\((meters / 1_000).formatted(.number.precision(.fractionLength(1)).locale(locale))) km"
+    }
+
     // MARK: Dates and times (no seconds: people do not need them)
 
     private var calendar: Calendar {

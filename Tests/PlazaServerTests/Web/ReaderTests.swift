@@ -38,4 +38,10 @@ import Testing
         #expect(reader.count(1_204, "person", "people") == "1,204 people")
         #expect(reader.count(0, "charge", "charges") == "0 charges")
     }
+
+    @Test func distancesAreRoundedAndInTheReadersDigits() {
+        #expect(Reader.standard.distance(37) == "40 m")
+        #expect(Reader.standard.distance(1_234) == "1.2 km")
+        #expect(Reader(locale: Locale(identifier: "de_DE"), timeZone: .gmt).distance(1_234) == "1,2 km")
+    }
 }
