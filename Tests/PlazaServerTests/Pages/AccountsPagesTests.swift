@@ -128,4 +128,21 @@ import Testing
             #expect(try await client.send(.get, "/v1/me", token: api.accessToken).status == .unauthorized)
         }
     }
+
+    /// Dates follow the time zone a person chooses (else their browser's): a name Foundation knows, or nothing.
+    @Test func theTimeZoneIsChosenOrRefusedByName() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let zoe = try await AccountsDriver(client).signedIn("zoe").accessToken
+            let wrong = try await client.send(.patch, "/v1/me", json: ProfileUpdate(timeZone: "Mars/Olympus_Mons"), token: zoe)
+            #expect(wrong.status == .unprocessableContent && wrong.problem?.errors?.first?.field == "timeZone")
+            let chosen = try await client.send(.patch, "/v1/me", json: ProfileUpdate(timeZone: "America/New_York"), token: zoe).decode(User.self)
+            #expect(chosen.timeZone == "America/New_York")
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password])
+            let page = try await browser.get("/account").text
+            #expect(page.contains(#"<option value="America/New_York" selected>"#) && page.contains("Times show in America/New_York now."))
+            let cleared = try await client.send(.patch, "/v1/me", json: ProfileUpdate(timeZone: ""), token: zoe).decode(User.self)
+            #expect(cleared.timeZone == nil)
+        }
+    }
 }

@@ -125,4 +125,42 @@ import Testing
             #expect(badges.text == #"{"charges":1,"inbox":1}"#)
         }
     }
+
+    /// Money in the reader's own convention: the browser's first language decides grouping, decimal mark and symbol.
+    @Test func amountsAreWrittenForTheReadersLanguage() async throws {
+        try await TestPlaza.withApp(.sqlite, .live, configure: { $0.wallet.limits.newAccountDays = 0 }) { client, _ in
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            _ = try await WalletDriver(client).fund(100_000, token: anna)
+            _ = try await WalletDriver(client).fund(23_456, token: anna)
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let cookie = await browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            let english = try await client.execute(uri: "/wallet", method: .get, headers: [.cookie: cookie, .acceptLanguage: "en-US,en;q=0.9"])
+            #expect(english.text.contains("$1,234.56"))
+            let german = try await client.execute(uri: "/wallet", method: .get, headers: [.cookie: cookie, .acceptLanguage: "de-DE,de;q=0.9"])
+            #expect(german.text.contains("1.234,56\u{a0}$"))
+        }
+    }
+
+    /// An owner pays a business's balance out from the same Withdraw page, choosing the business.
+    @Test func anOwnerWithdrawsFromTheBusinessBalance() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let wallet = WalletDriver(client)
+            let (business, bruno, anna) = try await ChargeTests.counter(client)
+            let charge = try await wallet.charge(business: business.id, customer: "anna", 250, token: bruno).decode(Charge.self)
+            #expect(try await wallet.approve(charge, token: anna).status == .ok)
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
+            let page = try await browser.get("/wallet/withdraw").text
+            let id = business.id.uuidString.lowercased()
+            #expect(page.contains(#"<option value="\#(id)">"#) && page.contains("$2.50"))
+            let withdrawn = try await browser.post(
+                "/wallet/withdraw", ["from": id, "amount": "1.00", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: page))
+            let location = try #require(withdrawn.headers[.location])
+            #expect(location.hasPrefix("/wallet/activity/") && location.hasSuffix("?business=\(id)"))
+            #expect(try await browser.get(location).text.contains("$1.00"))
+            let left = try await client.send(.get, "/v1/businesses/\(business.id)/wallet", token: bruno).decode(Wallet.self)
+            #expect(left.balances.first?.available == 150)
+        }
+    }
 }
