@@ -40,7 +40,6 @@ extension WalletPages {
         var failed: Bool
         var headline: String
         var detail: String?
-        var pending: Bool
         var succeeded: Bool
         var retry: String?
         var live: String?
@@ -114,7 +113,7 @@ extension WalletPages {
         let name = Person(username: entry.counterpart.username ?? "", displayName: entry.counterpart.name).shortName
         var status = MovementStatus(
             amount: reader.money(entry.amount, entry.currency, signed: entry.status != .failed && entry.amount > 0),
-            incoming: entry.amount > 0 && entry.status != .failed, failed: entry.status == .failed, headline: "", pending: entry.status == .pending,
+            incoming: entry.amount > 0 && entry.status != .failed, failed: entry.status == .failed, headline: "",
             succeeded: entry.status == .succeeded)
         switch (entry.kind, entry.status) {
         case (.topUp, .pending):
@@ -140,7 +139,7 @@ extension WalletPages {
                 entry.amount < 0 ? "You paid \(money) to \(entry.counterpart.name)\(notice == "paid" ? " ✓" : "")" : "\(name) paid \(money)"
         case (.refund, _): status.headline = entry.amount > 0 ? "\(entry.counterpart.name) refunded \(money)" : "You refunded \(money) to \(name)"
         }
-        if status.pending { status.live = request.uri.path + "/live" + (request.uri.query.map { "?\($0)" } ?? "") }
+        if entry.status == .pending { status.live = request.uri.path + "/live" + (request.uri.query.map { "?\($0)" } ?? "") }
         return status
     }
 

@@ -54,7 +54,6 @@ extension WebPages {
         var role: String
         var today: String
         var todayCount: String
-        var owner: Bool
     }
 
     /// The reader's counts for the navigation; a failure shows no badges rather than failing the page.
@@ -82,7 +81,7 @@ extension WebPages {
                 BusinessRow(
                     id: business.id.uuidString.lowercased(), name: business.name, role: business.role?.rawValue ?? "",
                     today: reader.money(today?.net ?? 0, today?.currency ?? services.configuration.wallet.currencies[0]),
-                    todayCount: reader.count(today?.charges ?? 0, "sale", "sales"), owner: business.role == .owner))
+                    todayCount: reader.count(today?.charges ?? 0, "sale", "sales")))
         }
         let nearby = try await nearbyPlaces(identity, reader: reader)
         let merchant = [.merchant, .admin].contains(identity.user.role)

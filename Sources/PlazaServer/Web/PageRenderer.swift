@@ -79,7 +79,7 @@ struct Shell: Sendable {
 }
 
 /// What the navigation counts for a signed-in reader: charges waiting for their answer, inbox entries not seen yet.
-struct Badges: Sendable, Codable {
+struct Badges: Sendable, Encodable {
     var charges: Int
     var inbox: Int
     /// "3", or "99+" past 99; nil at zero, so the template shows no badge (stored: templates see stored values only).
@@ -93,12 +93,8 @@ struct Badges: Sendable, Codable {
         inboxLabel = Self.label(inbox)
     }
 
+    /// The JSON for the page script: the counts; it words the labels itself.
     enum CodingKeys: String, CodingKey { case charges, inbox }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(charges: try container.decode(Int.self, forKey: .charges), inbox: try container.decode(Int.self, forKey: .inbox))
-    }
 
     static func label(_ count: Int) -> String? { count <= 0 ? nil : count > 99 ? "99+" : String(count) }
 }
