@@ -7,7 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import new_browser, screenshot
-from test_accounts_flow import click, fill, navigate, submit
+from test_accounts_flow import click, fill, navigate, submit, tab
 
 # Bruno's Bakery in the demo: 40 m north and 60 m west of Marienplatz, radius 60 m.
 BAKERY = (48.1377597, 11.5746936)
@@ -73,9 +73,25 @@ def test_a_customer_sharing_from_the_browser_appears_live_and_goes(plaza):
         screenshot(merchant, "places-presence")
         screenshot(customer, "places-settings-sharing")
 
-        # She walks away: the list empties by itself.
+        # There, she reports the line from the bakery's page. A refused report comes back to that page (POST, redirect,
+        # GET): the problem beside the field, and the weekday chips still lead somewhere.
+        tab(customer, "Places")
+        navigate(customer, customer.find_element(By.XPATH, "//main//a[contains(normalize-space(), \"Bruno's Bakery\")]"))
+        fill(customer, {"minutes": "999"})
+        submit(customer, "Report the line")
+        assert "/places/businesses/" in customer.current_url and "line-waits" not in customer.current_url
+        assert customer.find_element(By.ID, "minutes-error").text
+        assert customer.find_element(By.ID, "minutes").get_attribute("value") == "999"
+        screenshot(customer, "places-line-refused")
+        navigate(customer, customer.find_elements(By.CSS_SELECTOR, "nav.days a")[0])
+        assert "day=" in customer.current_url and customer.find_element(By.ID, "line-heading")
+
+        # She walks away (back on the settings page, which shares as every page does): the list empties by itself.
+        customer.get(plaza + "/places/settings")
+        wait_for(customer, lambda: sent(customer) >= 1, explain=lambda: share_status(customer))
+        before = sent(customer)
         place(customer, plaza, *FAR_AWAY)
-        wait_for(customer, lambda: sent(customer) == 2, explain=lambda: share_status(customer))
+        wait_for(customer, lambda: sent(customer) > before, explain=lambda: share_status(customer))
         wait_for(merchant, lambda: present(merchant) == [], seconds=5)
 
         # She comes back inside a private zone she draws around the shop: she stays off the list.

@@ -48,22 +48,20 @@ extension AccountsPages {
         try await renderAccount(context: context, notice: notice(request))
     }
 
-    private func renderAccount(
-        context: AuthenticatedContext, notice: String? = nil, profile: FormState? = nil, email: FormState? = nil, password: FormState? = nil,
-        delete: FormState? = nil, passwordForm: FormState? = nil, newPassword: NewAppPassword? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    private func renderAccount(context: AuthenticatedContext, notice: String? = nil, newPassword: NewAppPassword? = nil) async throws -> Response {
         let user = context.identity.user
+        let refused = context.page
         let sessions = try await accounts.listSessions(context.identity, limit: 50, cursor: nil)
         let passwords = try await accounts.appPasswords(context.identity)
         let page = AccountPage(
             shell: Shell(title: "Your account", context: context, notice: notice),
-            profile: profile
+            profile: refused.form("profile")
                 ?? FormState(names: ["displayName", "birthDate"]).with("displayName", user.displayName).with("birthDate", user.birthDate ?? ""),
             genders: Self.genderOptions(selected: user.gender?.rawValue), student: user.student,
             timeZones: Self.timeZoneOptions(selected: user.timeZone), timeZoneNow: context.reader.timeZone.identifier,
-            email: email ?? FormState(names: ["email", "password"]).with("email", user.email),
-            password: password ?? FormState(names: ["currentPassword", "newPassword"]),
-            delete: delete ?? FormState(names: ["password"]),
+            email: refused.form("email") ?? FormState(names: ["email", "password"]).with("email", user.email),
+            password: refused.form("password") ?? FormState(names: ["currentPassword", "newPassword"]),
+            delete: refused.form("delete") ?? FormState(names: ["password"]),
             sessions: sessions.items.map {
                 AccountPage.Device(id: $0.id.uuidString, device: $0.device, lastSeen: context.reader.when($0.lastSeenAt), current: $0.current)
             },
@@ -71,8 +69,8 @@ extension AccountsPages {
             passwords: passwords.map {
                 AppPasswordRow(id: $0.id.uuidString.lowercased(), name: $0.name, lastUsed: $0.lastUsedAt.map { context.reader.when($0) })
             },
-            passwordForm: passwordForm ?? FormState(names: ["name"]).with("name", "OwnTracks"), newPassword: newPassword)
-        return renderer.render("accounts/account", page, status: status)
+            passwordForm: refused.form("passwordForm") ?? FormState(names: ["name"]).with("name", "OwnTracks"), newPassword: newPassword)
+        return renderer.render("accounts/account", page)
     }
 
     /// An app password for a device that cannot log in (OwnTracks): its secret shown once, with the settings to type.
@@ -86,7 +84,7 @@ extension AccountsPages {
                     name: created.name, username: context.identity.user.username, password: created.password ?? "",
                     url: "\(configuration.baseURL)/v1/owntracks"))
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderAccount(context: context, passwordForm: FormState(form, names: ["name"], error: error), status: error.status)
+            return renderer.refused("passwordForm", FormState(form, names: ["name"], error: error), returnTo: "/account#app-passwords")
         }
     }
 
@@ -111,8 +109,8 @@ extension AccountsPages {
         do {
             _ = try await accounts.updateProfile(context.identity, update)
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderAccount(
-                context: context, profile: FormState(form, names: ["displayName", "birthDate"], error: error), status: error.status)
+            return renderer.refused(
+                "profile", FormState(form, names: ["displayName", "birthDate"], error: error), returnTo: "/account#profile-heading")
         }
         return PageRenderer.seeOther("/account?notice=profile")
     }
@@ -124,8 +122,8 @@ extension AccountsPages {
                 context.identity, ChangePasswordRequest(currentPassword: form["currentPassword"], newPassword: form["newPassword"]),
                 client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderAccount(
-                context: context, password: FormState(form, names: ["currentPassword", "newPassword"], error: error), status: error.status)
+            return renderer.refused(
+                "password", FormState(form, names: ["currentPassword", "newPassword"], error: error), returnTo: "/account#password-heading")
         }
         return PageRenderer.seeOther("/account?notice=password")
     }
@@ -136,8 +134,7 @@ extension AccountsPages {
             _ = try await accounts.changeEmail(
                 context.identity, ChangeEmailRequest(email: form["email"], password: form["password"]), client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderAccount(
-                context: context, email: FormState(form, names: ["email", "password"], error: error), status: error.status)
+            return renderer.refused("email", FormState(form, names: ["email", "password"], error: error), returnTo: "/account#email-heading")
         }
         return PageRenderer.seeOther("/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(form["email"])))&notice=sent")
     }
@@ -153,7 +150,7 @@ extension AccountsPages {
         do {
             try await accounts.deleteAccount(context.identity, password: form["password"], client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderAccount(context: context, delete: FormState(form, names: ["password"], error: error), status: error.status)
+            return renderer.refused("delete", FormState(form, names: ["password"], error: error), returnTo: "/account#delete-heading")
         }
         var response = PageRenderer.seeOther("/login?notice=deleted")
         response.setCookie(WebCookies.expiredSession(secure: configuration.servesOverTLS))

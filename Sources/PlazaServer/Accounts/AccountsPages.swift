@@ -3,7 +3,7 @@ import Hummingbird
 import PlazaCore
 
 /// The accounts pages: sign up, verify, log in and out, reset the password, and the account page.
-/// Each form posts back to its own page; a problem re-renders the form with the message by its field.
+/// Each form posts to its own path; a refusal goes back to the form's page, which shows each problem by its field.
 struct AccountsPages: Sendable {
     let accounts: AccountService
     let renderer: PageRenderer
@@ -79,11 +79,14 @@ struct AccountsPages: Sendable {
 
     /// Anyone: the sign-up form.
     @Sendable func signupForm(_ request: Request, context: AppRequestContext) async throws -> Response {
-        renderer.render(
+        let form = context.page.form("signup") ?? FormState(names: Self.signupFields)
+        let typed = { (name: String) in form.fields[name]?.value ?? "" }
+        return renderer.render(
             "accounts/signup",
             SignupPage(
-                shell: Shell(title: "Sign up", context: context), form: FormState(names: Self.signupFields), merchant: false, student: false,
-                genders: Self.genderOptions(selected: nil)))
+                shell: Shell(title: "Sign up", context: context), form: form, merchant: typed("role") == "merchant",
+                student: typed("student") == "on",
+                genders: Self.genderOptions(selected: typed("gender"))))
     }
 
     /// Anyone: creates the account, then asks for the mailed code.
@@ -97,11 +100,7 @@ struct AccountsPages: Sendable {
         do {
             user = try await accounts.register(registration, client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            let page = SignupPage(
-                shell: Shell(title: "Sign up", context: context), form: FormState(form, names: Self.signupFields, error: error),
-                merchant: registration.role == .merchant, student: registration.student ?? false,
-                genders: Self.genderOptions(selected: form["gender"]))
-            return renderer.render("accounts/signup", page, status: error.status)
+            return renderer.refused("signup", FormState(form, names: Self.signupFields, error: error), returnTo: "/signup")
         }
         var response = PageRenderer.seeOther("/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(registration.email)))&notice=sent")
         response.setCookie(
@@ -131,7 +130,8 @@ struct AccountsPages: Sendable {
         let code = query.get("code").map { String($0.filter(\.isNumber).prefix(6)) } ?? ""
         let page = CodePage(
             shell: Shell(title: "Verify your e-mail", context: context, notice: notice(request)),
-            form: FormState(names: ["email", "code"]).with("email", email).with("code", code), mailbox: showsMailbox, fromLink: code.count == 6)
+            form: context.page.form("verify") ?? FormState(names: ["email", "code"]).with("email", email).with("code", code), mailbox: showsMailbox,
+            fromLink: code.count == 6)
         return renderer.render("accounts/verify-email", page)
     }
 
@@ -143,10 +143,7 @@ struct AccountsPages: Sendable {
             user = try await accounts.verifyEmail(
                 VerifyEmailRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces)), client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            let page = CodePage(
-                shell: Shell(title: "Verify your e-mail", context: context), form: FormState(form, names: ["email", "code"], error: error),
-                mailbox: showsMailbox)
-            return renderer.render("accounts/verify-email", page, status: error.status)
+            return renderer.refused("verify", FormState(form, names: ["email", "code"], error: error), returnTo: "/verify-email")
         }
         // A merchant's next step is their first business; everyone else's, the home screen.
         let next = user.role == .merchant ? "/places/new" : "/?notice=welcome"
@@ -167,9 +164,7 @@ struct AccountsPages: Sendable {
         do {
             try await accounts.resendCode(email: form["email"], client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            let page = CodePage(
-                shell: Shell(title: "Verify your e-mail", context: context), form: FormState(form, names: ["email", "code"], error: error))
-            return renderer.render("accounts/verify-email", page, status: error.status)
+            return renderer.refused("verify", FormState(form, names: ["email", "code"], error: error), returnTo: "/verify-email")
         }
         return PageRenderer.seeOther("/verify-email?email=\(Self.escape(form["email"]))&notice=sent")
     }
@@ -187,7 +182,8 @@ struct AccountsPages: Sendable {
         let next = Self.safeNext(request.uri.queryParameters.get("next"))
         if context.identity != nil { return PageRenderer.seeOther(next) }
         let page = LoginPage(
-            shell: Shell(title: "Log in", context: context, notice: notice(request)), form: FormState(names: ["login", "password"]), next: next)
+            shell: Shell(title: "Log in", context: context, notice: notice(request)),
+            form: context.page.form("login") ?? FormState(names: ["login", "password"]), next: next)
         return renderer.render("accounts/login", page)
     }
 
@@ -201,11 +197,8 @@ struct AccountsPages: Sendable {
                 login: form["login"], password: form["password"], client: context.clientAddress, userAgent: request.headers[.userAgent],
                 deviceToken: request.cookies[WebCookies.device]?.value)
         } catch let error as PlazaError where error.status.code < 500 {
-            let page = LoginPage(
-                shell: Shell(title: "Log in", context: context), form: FormState(form, names: ["login", "password"], error: error), next: next)
-            var response = renderer.render("accounts/login", page, status: error.status)
-            for field in error.headers { response.headers.append(field) }
-            return response
+            let back = next == "/" ? "/login" : "/login?next=\(Self.escape(next))"
+            return renderer.refused("login", FormState(form, names: ["login", "password"], error: error), returnTo: back)
         }
         var response = PageRenderer.seeOther(next)
         response.setCookie(WebCookies.session(token.session, secure: configuration.servesOverTLS, maxAge: Int(configuration.limits.sessionLifetime)))
@@ -226,7 +219,9 @@ struct AccountsPages: Sendable {
     /// Anyone: asks for the address to mail a reset code to.
     @Sendable func forgotForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         renderer.render(
-            "accounts/forgot-password", CodePage(shell: Shell(title: "Forgot your password?", context: context), form: FormState(names: ["email"])))
+            "accounts/forgot-password",
+            CodePage(shell: Shell(title: "Forgot your password?", context: context), form: context.page.form("forgot") ?? FormState(names: ["email"]))
+        )
     }
 
     /// Anyone: mails a reset code when the address has an account (the same answer either way).
@@ -235,8 +230,7 @@ struct AccountsPages: Sendable {
         do {
             try await accounts.forgotPassword(email: form["email"], client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            let page = CodePage(shell: Shell(title: "Forgot your password?", context: context), form: FormState(form, names: ["email"], error: error))
-            return renderer.render("accounts/forgot-password", page, status: error.status)
+            return renderer.refused("forgot", FormState(form, names: ["email"], error: error), returnTo: "/forgot-password")
         }
         return PageRenderer.seeOther("/reset-password?email=\(Self.escape(form["email"]))&notice=sent")
     }
@@ -245,7 +239,8 @@ struct AccountsPages: Sendable {
     @Sendable func resetForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let page = CodePage(
             shell: Shell(title: "Choose a new password", context: context, notice: notice(request)),
-            form: FormState(names: ["email", "code", "newPassword"]).with("email", request.uri.queryParameters.get("email") ?? "")
+            form: context.page.form("reset")
+                ?? FormState(names: ["email", "code", "newPassword"]).with("email", request.uri.queryParameters.get("email") ?? "")
                 .with("code", request.uri.queryParameters.get("code").map { String($0.filter(\.isNumber).prefix(6)) } ?? ""),
             mailbox: showsMailbox)
         return renderer.render("accounts/reset-password", page)
@@ -259,10 +254,7 @@ struct AccountsPages: Sendable {
                 ResetPasswordRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces), newPassword: form["newPassword"]),
                 client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            let page = CodePage(
-                shell: Shell(title: "Choose a new password", context: context),
-                form: FormState(form, names: ["email", "code", "newPassword"], error: error))
-            return renderer.render("accounts/reset-password", page, status: error.status)
+            return renderer.refused("reset", FormState(form, names: ["email", "code", "newPassword"], error: error), returnTo: "/reset-password")
         }
         var response = PageRenderer.seeOther("/login?notice=reset")
         response.setCookie(WebCookies.expiredSession(secure: configuration.servesOverTLS))

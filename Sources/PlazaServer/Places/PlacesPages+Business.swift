@@ -46,15 +46,14 @@ extension PlacesPages {
     @Sendable func business(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await renderBusiness(
             request, id: try Query.id(context.parameters, "id", "business"), identity: context.identity,
-            shell: Shell(title: "Business", context: context, notice: notice(request)))
+            shell: Shell(title: "Business", context: context, notice: notice(request)), lineForm: context.page.form("line"))
     }
 
     func renderBusiness(
-        _ request: Request, id: UUID, identity: Identity?, shell: Shell, lineForm: FormState = FormState(names: ["minutes"]),
-        location: UUID? = nil, status: HTTPResponse.Status = .ok
+        _ request: Request, id: UUID, identity: Identity?, shell: Shell, lineForm: FormState? = nil
     ) async throws -> Response {
         let business = try await places.business(id, viewer: identity)
-        let chosen = location ?? request.uri.queryParameters.get("location").flatMap(UUID.init(uuidString:))
+        let chosen = request.uri.queryParameters.get("location").flatMap(UUID.init(uuidString:))
         let selected = business.locations.first { $0.id == chosen } ?? business.locations.first
         var page = BusinessPage(
             shell: shell, id: id.uuidString.lowercased(), name: business.name, category: business.category.rawValue.capitalized,
@@ -64,7 +63,7 @@ extension PlacesPages {
                     id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), name: $0.name, address: $0.address,
                     selected: $0.id == selected?.id, hours: Self.hours($0.openingHours))
             },
-            lineForm: lineForm, canEdit: business.role == .owner, isMember: business.role != nil)
+            lineForm: lineForm ?? FormState(names: ["minutes"]), canEdit: business.role == .owner, isMember: business.role != nil)
         page.shell.title = business.name
         page.location = page.locations.first { $0.selected }
         if let selected {
@@ -84,7 +83,7 @@ extension PlacesPages {
                 reports: Reader.standard.count(waits.recentReports, "recent report", "recent reports"),
                 age: waits.newestReportAgeMinutes.map { $0 == 0 ? "just now" : "\($0) min ago" })
         }
-        return renderer.render("places/business", page, status: status)
+        return renderer.render("places/business", page)
     }
 
     /// "Mon–Fri 07:00–19:00, Sat 08:00–14:00": runs of days with the same hours are joined.
@@ -112,18 +111,16 @@ extension PlacesPages {
         let location = try Query.id(context.parameters, "id", "location")
         let form = try await request.decodeForm(limit: limit)
         let entry = try await places.requireLocation(location)
+        let page = "/places/businesses/\(entry.location.businessId.uuidString.lowercased())?location=\(location.uuidString.lowercased())"
         do {
             guard let minutes = Int(form["minutes"].trimmingCharacters(in: .whitespaces)) else {
                 throw PlazaError.validation(field: "minutes", "Enter the wait in whole minutes.")
             }
             _ = try await places.reportLineWait(context.identity, location: location, LineWaitReport(minutes: minutes))
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderBusiness(
-                request, id: entry.location.businessId, identity: context.identity, shell: Shell(title: "Business", context: context),
-                lineForm: FormState(form, names: ["minutes"], error: error), location: location, status: error.status)
+            return renderer.refused("line", FormState(form, names: ["minutes"], error: error), returnTo: "\(page)#line-heading")
         }
-        return PageRenderer.seeOther(
-            "/places/businesses/\(entry.location.businessId.uuidString.lowercased())?location=\(location.uuidString.lowercased())&notice=line")
+        return PageRenderer.seeOther("\(page)&notice=line")
     }
 }
 

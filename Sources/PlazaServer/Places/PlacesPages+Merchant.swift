@@ -60,10 +60,13 @@ extension PlacesPages {
             var businessId: String
             var name: String
             var address: String
-            var radius: Int
+            var radius: String
             var latitude: String
             var longitude: String
             var hours: String
+            /// A refused change to this row: its typed values are shown again, open, with what was wrong.
+            var problems: [String] = []
+            var open = false
         }
 
         struct MemberRow: Sendable {
@@ -89,14 +92,15 @@ extension PlacesPages {
 
     static let locationFields = ["name", "address", "latitude", "longitude", "radiusMeters", "openingHours"]
 
+    /// A business's page for its owners.
+    static func editPath(_ id: UUID) -> String { "/places/businesses/\(id.uuidString.lowercased())/edit" }
+
     @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await renderEdit(context: context, notice: notice(request))
     }
 
-    func renderEdit(
-        context: AuthenticatedContext, notice: String? = nil, form: FormState? = nil, locationForm: FormState? = nil, memberForm: FormState? = nil,
-        status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    func renderEdit(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
+        let refused = context.page
         let id = try Query.id(context.parameters, "id", "business")
         _ = try await places.requireMember(context.identity, of: id, owner: true)
         let business = try await places.business(id, viewer: context.identity)
@@ -105,24 +109,35 @@ extension PlacesPages {
         let center = business.locations.first?.coordinate ?? fallback
         let page = EditPage(
             shell: Shell(title: "Edit \(business.name)", context: context, notice: notice), id: id.uuidString.lowercased(), name: business.name,
-            form: form ?? FormState(names: ["name", "description"]).with("name", business.name).with("description", business.description),
+            form: refused.form("business")
+                ?? FormState(names: ["name", "description"]).with("name", business.name).with("description", business.description),
             categories: Self.categoryOptions(selected: business.category.rawValue),
-            locations: business.locations.map {
-                EditPage.LocationRow(
-                    id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), name: $0.name, address: $0.address,
-                    radius: $0.radiusMeters,
-                    latitude: String(format: "%.6f", $0.latitude), longitude: String(format: "%.6f", $0.longitude),
-                    hours: (Self.hours($0.openingHours) ?? "").replacingOccurrences(of: "–", with: "-"))
-            },
-            locationForm: locationForm ?? FormState(names: Self.locationFields).with("radiusMeters", String(PlacesRules.defaultLocationRadius)),
+            locations: business.locations.map { Self.row($0, business: id, refused: refused.form("location-\($0.id.uuidString.lowercased())")) },
+            locationForm: refused.form("location")
+                ?? FormState(names: Self.locationFields).with("radiusMeters", String(PlacesRules.defaultLocationRadius)),
             members: members.map {
                 EditPage.MemberRow(
                     businessId: id.uuidString.lowercased(), username: $0.username, displayName: $0.displayName, role: $0.role.rawValue,
                     me: $0.username == context.identity.user.username)
             },
-            memberForm: memberForm ?? FormState(names: ["username"]), center: "\(center.latitude),\(center.longitude)",
+            memberForm: refused.form("member") ?? FormState(names: ["username"]), center: "\(center.latitude),\(center.longitude)",
             map: mapLayers)
-        return renderer.render("places/edit", page, status: status)
+        return renderer.render("places/edit", page)
+    }
+
+    /// A location's row, with the typed values of a refused change to it.
+    static func row(_ location: BusinessLocation, business: UUID, refused: FormState?) -> EditPage.LocationRow {
+        var row = EditPage.LocationRow(
+            id: location.id.uuidString.lowercased(), businessId: business.uuidString.lowercased(), name: location.name, address: location.address,
+            radius: String(location.radiusMeters), latitude: String(format: "%.6f", location.latitude),
+            longitude: String(format: "%.6f", location.longitude),
+            hours: (Self.hours(location.openingHours) ?? "").replacingOccurrences(of: "–", with: "-"))
+        guard let refused else { return row }
+        let typed = { (name: String) in refused.fields[name]?.value ?? "" }
+        (row.name, row.address, row.latitude, row.longitude) = (typed("name"), typed("address"), typed("latitude"), typed("longitude"))
+        (row.radius, row.hours, row.open) = (typed("radiusMeters"), typed("openingHours"), true)
+        row.problems = Self.locationFields.compactMap { refused.fields[$0]?.error } + (refused.error.map { [$0] } ?? [])
+        return row
     }
 
     @Sendable func saveBusiness(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -133,9 +148,10 @@ extension PlacesPages {
                 context.identity, id,
                 UpdateBusinessRequest(name: form["name"], category: BusinessCategory(rawValue: form["category"]), description: form["description"]))
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderEdit(context: context, form: FormState(form, names: ["name", "description"], error: error), status: error.status)
+            return renderer.refused(
+                "business", FormState(form, names: ["name", "description"], error: error), returnTo: "\(Self.editPath(id))#details-heading")
         }
-        return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=business")
+        return PageRenderer.seeOther("\(Self.editPath(id))?notice=business")
     }
 
     @Sendable func addLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -165,16 +181,17 @@ extension PlacesPages {
                 _ = try await places.addLocation(context.identity, business: id, location)
             }
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderEdit(
-                context: context, locationForm: FormState(form, names: Self.locationFields, error: error), status: error.status)
+            let name = existing.map { "location-\($0.uuidString.lowercased())" } ?? "location"
+            let anchor = existing == nil ? "add-location" : name
+            return renderer.refused(name, FormState(form, names: Self.locationFields, error: error), returnTo: "\(Self.editPath(id))#\(anchor)")
         }
-        return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=location")
+        return PageRenderer.seeOther("\(Self.editPath(id))?notice=location")
     }
 
     @Sendable func deleteLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
         try await places.deleteLocation(context.identity, business: id, location: try Query.id(context.parameters, "locationId", "location"))
-        return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=location-deleted")
+        return PageRenderer.seeOther("\(Self.editPath(id))?notice=location-deleted")
     }
 
     @Sendable func addMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -184,9 +201,9 @@ extension PlacesPages {
             _ = try await places.setMember(
                 context.identity, business: id, AddMemberRequest(username: form["username"], role: BusinessRole(rawValue: form["role"]) ?? .staff))
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderEdit(context: context, memberForm: FormState(form, names: ["username"], error: error), status: error.status)
+            return renderer.refused("member", FormState(form, names: ["username"], error: error), returnTo: "\(Self.editPath(id))#team-heading")
         }
-        return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=member")
+        return PageRenderer.seeOther("\(Self.editPath(id))?notice=member")
     }
 
     @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -194,9 +211,9 @@ extension PlacesPages {
         do {
             try await places.removeMember(context.identity, business: id, username: context.parameters.get("username") ?? "")
         } catch let error as PlazaError where error.status == .conflict {
-            return try await renderEdit(context: context, memberForm: FormState(names: ["username"], error: error), status: error.status)
+            return renderer.refused("member", FormState(names: ["username"], error: error), returnTo: "\(Self.editPath(id))#team-heading")
         }
-        return PageRenderer.seeOther("/places/businesses/\(id.uuidString.lowercased())/edit?notice=member")
+        return PageRenderer.seeOther("\(Self.editPath(id))?notice=member")
     }
 
     // MARK: Presence

@@ -39,9 +39,7 @@ extension PlacesPages {
         try await renderSettings(context: context, notice: notice(request))
     }
 
-    func renderSettings(
-        context: AuthenticatedContext, notice: String? = nil, zoneForm: FormState? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    func renderSettings(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
         let identity = context.identity
         let sharing = try await places.sharing(identity)
         let zones = try await places.zones(identity)
@@ -69,10 +67,10 @@ extension PlacesPages {
                     longitude: String(format: "%.5f", $0.longitude))
             },
             zonesJSON: zonesJSON,
-            zoneForm: zoneForm ?? FormState(names: ["name", "latitude", "longitude", "radiusMeters"]).with("radiusMeters", "200"),
+            zoneForm: context.page.form("zone") ?? FormState(names: ["name", "latitude", "longitude", "radiusMeters"]).with("radiusMeters", "200"),
             center: "\(center.latitude),\(center.longitude)", map: mapLayers,
             ownTracksURL: "\(configuration.baseURL)/v1/owntracks", retentionDays: Int(configuration.places.retention / 86_400))
-        return renderer.render("places/settings", page, status: status)
+        return renderer.render("places/settings", page)
     }
 
     @Sendable func saveSharing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -93,7 +91,7 @@ extension PlacesPages {
                 radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0)
             _ = try await places.createZone(context.identity, zone)
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderSettings(context: context, zoneForm: FormState(form, names: Self.zoneFields, error: error), status: error.status)
+            return renderer.refused("zone", FormState(form, names: Self.zoneFields, error: error), returnTo: "/places/settings#add-zone")
         }
         return PageRenderer.seeOther("/places/settings?notice=zone")
     }

@@ -39,13 +39,21 @@ extension PlacesPages {
             OpeningPeriod(day: 6, opens: "10:00", closes: "14:00")
         ]
 
+    /// The week's fields: a box and two times per day (0 is Monday).
+    static let hourFields = (0..<7).flatMap { ["open-\($0)", "opens-\($0)", "closes-\($0)"] }
+
+    /// The wizard, or after a refusal what was typed with each problem beside it.
     @Sendable func wizard(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await renderWizard(context: context, form: FormState(names: Self.wizardFields).with("radiusMeters", "40"), hours: Self.usualHours)
+        guard let refused = context.page.form("wizard") else {
+            return try await renderWizard(
+                context: context, form: FormState(names: Self.wizardFields).with("radiusMeters", "40"), hours: Self.usualHours)
+        }
+        let hoursError = refused.fields.sorted { $0.key < $1.key }.first { $0.key.hasPrefix("openingHours") && $0.value.error != nil }?.value.error
+        return try await renderWizard(
+            context: context, form: refused, hours: Self.hours(asTyped: true) { refused.fields[$0]?.value ?? "" } ?? [], hoursError: hoursError)
     }
 
-    func renderWizard(
-        context: AuthenticatedContext, form: FormState, hours: [OpeningPeriod], hoursError: String? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    func renderWizard(context: AuthenticatedContext, form: FormState, hours: [OpeningPeriod], hoursError: String? = nil) async throws -> Response {
         guard [.merchant, .admin].contains(context.identity.user.role) else {
             throw PlazaError(.forbidden, .forbidden, "Only merchant accounts run businesses.", detail: "Sign up as a merchant to list a business.")
         }
@@ -60,15 +68,16 @@ extension PlacesPages {
                     index: index, name: name, open: period != nil, opens: period?.opens ?? "09:00", closes: period?.closes ?? "18:00")
             }, hoursError: hoursError, center: "\(center.latitude),\(center.longitude)", map: mapLayers,
             first: mine.isEmpty)
-        return renderer.render("places/new", page, status: status)
+        return renderer.render("places/new", page)
     }
 
-    /// The week's rows (0 is Monday) as opening periods (1 is Monday); nil when an open day lacks a time.
-    static func hours(from form: FormData) -> [OpeningPeriod]? {
+    /// The week's rows (0 is Monday) as opening periods (1 is Monday); nil when an open day lacks a time, unless
+    /// `asTyped` (to show a refused form again as it was).
+    static func hours(asTyped: Bool = false, _ field: (String) -> String) -> [OpeningPeriod]? {
         var periods: [OpeningPeriod] = []
-        for day in 0..<7 where form["open-\(day)"] == "on" {
-            let (opens, closes) = (form["opens-\(day)"], form["closes-\(day)"])
-            guard !opens.isEmpty, !closes.isEmpty else { return nil }
+        for day in 0..<7 where field("open-\(day)") == "on" {
+            let (opens, closes) = (field("opens-\(day)"), field("closes-\(day)"))
+            guard asTyped || (!opens.isEmpty && !closes.isEmpty) else { return nil }
             periods.append(OpeningPeriod(day: day + 1, opens: opens, closes: closes))
         }
         return periods
@@ -77,7 +86,7 @@ extension PlacesPages {
     /// Creates the business and its first location together; every problem of both is shown beside its field.
     @Sendable func createFromWizard(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
-        let hours = Self.hours(from: form)
+        let hours = Self.hours { form[$0] }
         let business: Business
         do {
             let location = LocationRequest(
@@ -99,11 +108,8 @@ extension PlacesPages {
                 context.identity, CreateBusinessRequest(name: form["name"], category: category, description: form["description"]))
             _ = try await places.addLocation(context.identity, business: business.id, location)
         } catch let error as PlazaError where error.status.code < 500 {
-            let hoursError = error.errors?.first { $0.field.hasPrefix("openingHours") }?.message
-            return try await renderWizard(
-                context: context, form: FormState(form, names: Self.wizardFields, error: error), hours: hours ?? Self.usualHours,
-                hoursError: hoursError, status: error.status)
+            return renderer.refused("wizard", FormState(form, names: Self.wizardFields + Self.hourFields, error: error), returnTo: "/places/new")
         }
-        return PageRenderer.seeOther("/places/businesses/\(business.id.uuidString.lowercased())/edit?notice=first-business")
+        return PageRenderer.seeOther("\(Self.editPath(business.id))?notice=first-business")
     }
 }

@@ -26,6 +26,12 @@ public struct PlazaError: Error, Sendable {
         self.errors = errors
     }
 
+    /// The title and the detail as one sentence for a page ("Not enough money. Top up or ...").
+    var summary: String { detail.map { "\(title) \($0)" } ?? title }
+
+    /// What a page says about a refused action: the first field's problem, else the summary.
+    var sentence: String { errors?.first?.message ?? summary }
+
     public var problem: Problem {
         Problem(
             title: title, status: Int(status.code), detail: detail, code: code, errors: errors, currentState: currentState, limit: limit,
@@ -72,8 +78,15 @@ public struct PlazaError: Error, Sendable {
         PlazaError(.conflict, .conflict, message, errors: field.map { [FieldError(field: $0, message: message)] })
     }
 
+    /// "in 1 second", "in 45 seconds", "in 10 minutes" (rounded up), "in 2 hours".
+    static func wait(_ seconds: Int) -> String {
+        let (count, unit) =
+            seconds < 60 ? (max(seconds, 1), "second") : seconds < 5_400 ? ((seconds + 59) / 60, "minute") : ((seconds + 3_599) / 3_600, "hour")
+        return "in \(count) \(unit)\(count == 1 ? "" : "s")"
+    }
+
     public static func rateLimited(retryAfter seconds: Int) -> PlazaError {
-        var error = PlazaError(.tooManyRequests, .rateLimited, "Too many attempts.", detail: "Try again in \(seconds) seconds.")
+        var error = PlazaError(.tooManyRequests, .rateLimited, "Too many attempts.", detail: "Try again \(Self.wait(seconds)).")
         error.headers[.retryAfter] = String(seconds)
         return error
     }

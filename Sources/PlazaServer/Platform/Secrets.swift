@@ -24,8 +24,7 @@ package struct Secrets: Sendable {
     package static func randomToken(bytes: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
         let data = Data((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return data.base64URLEncodedString()
     }
 
     /// A uniformly random six-digit code.
@@ -39,5 +38,20 @@ package struct Secrets: Sendable {
         let y = Array(b.utf8)
         guard x.count == y.count else { return false }
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+extension Data {
+    /// URL-safe base64 without padding (RFC 4648 §5).
+    func base64URLEncodedString() -> String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes URL-safe base64 with or without padding.
+    init?(base64URL text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
     }
 }

@@ -93,7 +93,6 @@ extension WalletPages {
     struct ChargesPage: Sendable {
         var shell: Shell
         var list: ChargeList
-        var error: String?
     }
 
     func chargeList(_ context: AuthenticatedContext) async throws -> ChargeList {
@@ -107,11 +106,9 @@ extension WalletPages {
         try await renderCharges(context: context, notice: notice(request))
     }
 
-    func renderCharges(context: AuthenticatedContext, notice: String? = nil, error: PlazaError? = nil) async throws -> Response {
-        let page = ChargesPage(
-            shell: Shell(title: "Waiting for you", context: context, notice: notice), list: try await chargeList(context),
-            error: error.map { problem in problem.detail.map { "\(problem.title) \($0)" } ?? problem.title })
-        return renderer.render("wallet/charges", page, status: error?.status ?? .ok)
+    func renderCharges(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
+        let page = ChargesPage(shell: Shell(title: "Waiting for you", context: context, notice: notice), list: try await chargeList(context))
+        return renderer.render("wallet/charges", page)
     }
 
     @Sendable func chargesFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -159,11 +156,9 @@ extension WalletPages {
             try await action()
         } catch let error as PlazaError where error.status.code < 500 {
             if script { return error.problemResponse() }
-            if back == "/wallet/charges" { return try await renderCharges(context: context, error: error) }
-            // The counter: the same page again, saying what was refused and why.
-            let message = error.errors?.first?.message ?? error.detail.map { "\(error.title) \($0)" } ?? error.title
-            return try await renderCounter(
-                context: context, alert: "\(success == "refunded" ? "Refund" : "Cancel") refused: \(message)", status: error.status)
+            // Back to the page, saying what was refused and why.
+            if back == "/wallet/charges" { return renderer.refused(alert: error.summary, returnTo: back) }
+            return renderer.refused(alert: "\(success == "refunded" ? "Refund" : "Cancel") refused: \(error.sentence)", returnTo: back)
         }
         if script { return try .json(ScriptAnswer(status: success, message: message())) }
         return PageRenderer.seeOther(done ?? "\(back)?notice=\(success)")

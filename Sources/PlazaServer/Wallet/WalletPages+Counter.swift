@@ -78,18 +78,15 @@ extension WalletPages {
         try await renderCounter(context: context, notice: notice(request))
     }
 
-    func renderCounter(
-        context: AuthenticatedContext, notice: String? = nil, alert: String? = nil, form: FormState? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    func renderCounter(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
         let id = try Query.id(context.parameters, "businessId", "business")
         let business = try await wallet.places.requireMember(context.identity, of: id)
-        var shell = Shell(title: "\(business.name) counter", context: context, notice: notice)
-        shell.alert = alert
         let page = CounterPage(
-            shell: shell, name: business.name,
-            live: try await counterLive(context, business: id), form: form ?? FormState(names: ["customer", "payCode", "amount", "description"]),
+            shell: Shell(title: "\(business.name) counter", context: context, notice: notice), name: business.name,
+            live: try await counterLive(context, business: id),
+            form: context.page.form("charge") ?? FormState(names: ["customer", "payCode", "amount", "description"]),
             key: UUID().uuidString, payoutKey: UUID().uuidString, currency: currency)
-        return renderer.render("wallet/counter", page, status: status)
+        return renderer.render("wallet/counter", page)
     }
 
     @Sendable func counterFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -103,6 +100,7 @@ extension WalletPages {
         let id = try Query.id(context.parameters, "businessId", "business")
         let form = try await request.decodeForm(limit: limit)
         let script = request.headers[.accept]?.contains("application/json") == true
+        let back = "/wallet/counter/\(id.uuidString.lowercased())"
         do {
             let amount = try Self.amount(form["amount"], currency: currency)
             let items = form.optional("description").map { [ChargeItem(description: $0, quantity: 1, unitAmount: amount)] }
@@ -114,10 +112,9 @@ extension WalletPages {
             }
         } catch let error as PlazaError where error.status.code < 500 {
             if script { return error.problemResponse() }
-            return try await renderCounter(
-                context: context, form: FormState(form, names: ["customer", "payCode", "amount", "description"], error: error), status: error.status)
+            return renderer.refused(
+                "charge", FormState(form, names: ["customer", "payCode", "amount", "description"], error: error), returnTo: "\(back)#charge-form")
         }
-        let back = "/wallet/counter/\(id.uuidString.lowercased())"
         return script ? try .json(Acknowledgement(status: "charged")) : PageRenderer.seeOther("\(back)?notice=charged")
     }
 
@@ -152,8 +149,7 @@ extension WalletPages {
                     context.identity, WithdrawalRequest(amount: amount, currency: currency, businessId: business), claim: claim)
             }
         } catch let error as PlazaError where error.status.code < 500 {
-            let message = error.errors?.first?.message ?? error.detail.map { "\(error.title) \($0)" } ?? error.title
-            return try await renderCounter(context: context, alert: "Pay-out refused: \(message)", status: error.status)
+            return renderer.refused(alert: "Pay-out refused: \(error.sentence)", returnTo: back)
         }
         return PageRenderer.seeOther("\(back)?notice=withdrawn")
     }

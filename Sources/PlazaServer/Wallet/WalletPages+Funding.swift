@@ -36,16 +36,16 @@ extension WalletPages {
     var cardFields: [String] { wallet.gateway?.cardEntry == .hostedPage ? ["amount"] : ["amount", "number", "expiry", "cvc"] }
 
     @Sendable func addMoneyForm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await renderAddMoney(context: context, form: FormState(names: cardFields))
+        try await renderAddMoney(context: context, form: context.page.form("top-up") ?? FormState(names: cardFields))
     }
 
-    func renderAddMoney(context: AuthenticatedContext, form: FormState, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func renderAddMoney(context: AuthenticatedContext, form: FormState) async throws -> Response {
         let balance = try await wallet.wallet(context.identity).balances.first
         let page = AddMoneyPage(
             shell: Shell(title: "Add money", context: context), form: form, key: UUID().uuidString, currency: currency,
             takesCards: wallet.gateway != nil, testMode: wallet.gateway?.isTestMode ?? false, hostedCards: wallet.gateway?.cardEntry == .hostedPage,
             balance: context.reader.money(balance?.available ?? 0, balance?.currency ?? currency))
-        return renderer.render("wallet/add-money", page, status: status)
+        return renderer.render("wallet/add-money", page)
     }
 
     /// Tops up from the card on the form (the sandbox) or sends the customer to the processor's payment page; then the
@@ -75,7 +75,7 @@ extension WalletPages {
             }
             state.fields["number"]?.value = ""
             state.fields["cvc"]?.value = ""
-            return try await renderAddMoney(context: context, form: state, status: error.status)
+            return renderer.refused("top-up", state, returnTo: "/wallet/add-money")
         }
         guard let started else { return PageRenderer.seeOther("/wallet") }
         // To the processor's page; it sends the customer back to the top-up's page or to `cancelTopUp`.
@@ -117,12 +117,11 @@ extension WalletPages {
 
     @Sendable func withdrawForm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await renderWithdraw(
-            context: context, form: FormState(FormData(request.uri.query ?? ""), names: Self.withdrawFields), notice: notice(request))
+            context: context, form: context.page.form("withdraw") ?? FormState(FormData(request.uri.query ?? ""), names: Self.withdrawFields),
+            notice: notice(request))
     }
 
-    func renderWithdraw(
-        context: AuthenticatedContext, form: FormState, notice: String? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    func renderWithdraw(context: AuthenticatedContext, form: FormState, notice: String? = nil) async throws -> Response {
         let reader = context.reader
         let bank = wallet.gateway == nil ? .notNeeded : try await wallet.payoutAccount(context.identity).status
         let own = try await wallet.wallet(context.identity).balances.first
@@ -142,7 +141,7 @@ extension WalletPages {
             takesCards: wallet.gateway != nil, testMode: wallet.gateway?.isTestMode ?? false, hostedCards: wallet.gateway?.cardEntry == .hostedPage,
             connectBank: bank == .none || bank == .incomplete, bankIncomplete: bank == .incomplete, sources: sources,
             severalSources: sources.count > 1)
-        return renderer.render("wallet/withdraw", page, status: status)
+        return renderer.render("wallet/withdraw", page)
     }
 
     /// Pays money out of the wallet (or a business's, for its owners) to the bank account on file.
@@ -158,7 +157,7 @@ extension WalletPages {
             }
             if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderWithdraw(context: context, form: FormState(form, names: Self.withdrawFields, error: error), status: error.status)
+            return renderer.refused("withdraw", FormState(form, names: Self.withdrawFields, error: error), returnTo: "/wallet/withdraw")
         }
         guard let made else { return PageRenderer.seeOther("/wallet") }
         let query = business.map { "?business=\($0.uuidString.lowercased())" } ?? ""

@@ -42,12 +42,11 @@ extension WalletPages {
             let person = Person(username: sent.customer.username ?? "", displayName: sent.customer.name)
             notice = "You asked \(person.shortName) for \(context.reader.money(sent.money)). They can pay or decline it in Plaza."
         }
-        return try await renderRequest(context: context, form: FormState(FormData(request.uri.query ?? ""), names: Self.sendFields), notice: notice)
+        let form = context.page.form("request") ?? FormState(FormData(request.uri.query ?? ""), names: Self.sendFields)
+        return try await renderRequest(context: context, form: form, notice: notice)
     }
 
-    func renderRequest(
-        context: AuthenticatedContext, form: FormState, notice: String? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    func renderRequest(context: AuthenticatedContext, form: FormState, notice: String? = nil) async throws -> Response {
         let reader = context.reader
         let contacts = try await wallet.contacts(context.identity).map(Self.contact)
         let sent = try await wallet.sentPaymentRequests(context.identity, statuses: [], limit: 20, cursor: nil).items
@@ -59,7 +58,7 @@ extension WalletPages {
                     id: $0.id.uuidString.lowercased(), who: $0.customer.name, amount: reader.money($0.money), note: $0.message,
                     when: reader.when($0.createdAt), status: Self.requestStatus($0.status), pending: $0.status == .pending)
             }, hasSent: !sent.isEmpty)
-        return renderer.render("wallet/request", page, status: status)
+        return renderer.render("wallet/request", page)
     }
 
     static func requestStatus(_ status: ChargeStatus) -> String {
@@ -84,7 +83,7 @@ extension WalletPages {
             }
             if !ran { return PageRenderer.seeOther("/wallet/request?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderRequest(context: context, form: FormState(form, names: Self.sendFields, error: error), status: error.status)
+            return renderer.refused("request", FormState(form, names: Self.sendFields, error: error), returnTo: "/wallet/request")
         }
         return PageRenderer.seeOther("/wallet/request?sent=\(made?.id.uuidString.lowercased() ?? "")")
     }

@@ -49,14 +49,15 @@ extension WalletPages {
     static func hue(_ username: String) -> Int { Int(username.utf8.reduce(UInt32(7)) { ($0 &* 31) &+ UInt32($1) } % 12) }
 
     @Sendable func sendForm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await renderSend(context: context, form: FormState(FormData(request.uri.query ?? ""), names: Self.sendFields))
+        try await renderSend(
+            context: context, form: context.page.form("send") ?? FormState(FormData(request.uri.query ?? ""), names: Self.sendFields))
     }
 
-    func renderSend(context: AuthenticatedContext, form: FormState, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func renderSend(context: AuthenticatedContext, form: FormState) async throws -> Response {
         let contacts = try await wallet.contacts(context.identity).map(Self.contact)
         let page = SendPage(
             shell: Shell(title: "Pay", context: context), form: form, currency: currency, contacts: contacts, hasContacts: !contacts.isEmpty)
-        return renderer.render("wallet/send", page, status: status)
+        return renderer.render("wallet/send", page)
     }
 
     /// The confirmation: who gets how much, checked before anything moves (a GET: nothing changes yet).
@@ -83,7 +84,7 @@ extension WalletPages {
                 key: UUID().uuidString, editLink: "/wallet/send?\(edit)")
             return renderer.render("wallet/send-review", page)
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderSend(context: context, form: FormState(values, names: Self.sendFields, error: error), status: error.status)
+            return renderer.refused("send", FormState(values, names: Self.sendFields, error: error), returnTo: "/wallet/send")
         }
     }
 
@@ -99,7 +100,7 @@ extension WalletPages {
             }
             if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
-            return try await renderSend(context: context, form: FormState(form, names: Self.sendFields, error: error), status: error.status)
+            return renderer.refused("send", FormState(form, names: Self.sendFields, error: error), returnTo: "/wallet/send")
         }
         guard let sent else { return PageRenderer.seeOther("/wallet") }
         return PageRenderer.seeOther("/wallet/activity/\(sent.transfer.id.uuidString.lowercased())?notice=sent")

@@ -55,6 +55,7 @@ struct Shell: Sendable {
         badges = page.badges
         at = Self.section(of: page.path)
         self.notice = notice
+        alert = page.flash?.alert
     }
 
     static func section(of path: String) -> Section {
@@ -103,16 +104,18 @@ struct Badges: Sendable, Encodable {
 struct PageInfo: Sendable {
     var path = "/"
     var badges: Badges?
+    /// A refused form or action shown again after its redirect (see `FormFlash`).
+    var flash: FormFlash?
 }
 
 /// The state of one form field: what the user typed and what is wrong with it.
-struct Field: Sendable {
+struct Field: Sendable, Codable {
     var value: String = ""
     var error: String?
 }
 
 /// The fields of a form by name, filled from a submission and its problem.
-struct FormState: Sendable {
+struct FormState: Sendable, Codable {
     var fields: [String: Field] = [:]
     /// A problem not tied to one field ("The log-in or password is wrong.").
     var error: String?
@@ -127,7 +130,7 @@ struct FormState: Sendable {
         for fieldError in fieldErrors {
             fields[fieldError.field, default: Field()].error = fieldError.message
         }
-        if fieldErrors.isEmpty || error.code != .validationFailed { self.error = error.detail.map { "\(error.title) \($0)" } ?? error.title }
+        if fieldErrors.isEmpty || error.code != .validationFailed { self.error = error.summary }
     }
 
     /// Prefills a field.
@@ -141,6 +144,8 @@ struct FormState: Sendable {
 /// Renders view models with the templates.
 struct PageRenderer: Sendable {
     let templates: MustacheLibrary
+    /// Carries refused forms across their redirect (see `FormFlash`); pages without forms need none.
+    var flashes: FlashCookies?
 
     func render(_ template: String, _ model: Any, status: HTTPResponse.Status = .ok) -> Response {
         let html = templates.render(model, withTemplate: template) ?? "<!doctype html><title>Plaza</title><p>Page unavailable.</p>"

@@ -29,6 +29,14 @@ struct StaticAssets: Sendable {
                 body: ByteBuffer(bytes: data), contentType: Self.contentType(url.pathExtension),
                 etag: "\"\(SHA256.hash(data: data).prefix(8).hexString)\"")
         }
+        // The service worker's cache is named after every other file, so that a changed file reaches its browsers.
+        let version = SHA256.hash(data: Data(assets.keys.sorted().map { "\($0) \(assets[$0]?.etag ?? "")\n" }.joined().utf8)).prefix(8).hexString
+        if let worker = assets["/sw.js"] {
+            let text = String(buffer: worker.body).replacingOccurrences(of: "ASSETS_VERSION", with: version)
+            assets["/sw.js"] = Asset(
+                body: ByteBuffer(string: text), contentType: worker.contentType, etag: "\"\(SHA256.hash(data: Data(text.utf8)).prefix(8).hexString)\""
+            )
+        }
         self.assets = assets
     }
 

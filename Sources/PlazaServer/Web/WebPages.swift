@@ -9,7 +9,8 @@ struct WebPages: Sendable {
 
     init(services: PlazaServices) {
         self.services = services
-        renderer = PageRenderer(templates: services.templates)
+        renderer = PageRenderer(
+            templates: services.templates, flashes: FlashCookies(secrets: services.secrets, secure: services.configuration.servesOverTLS))
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {

@@ -43,20 +43,24 @@ struct CookieAuthMiddleware: RouterMiddleware {
     let accounts: AccountService
     let secrets: Secrets
     let secure: Bool
+    var flashes: FlashCookies { FlashCookies(secrets: secrets, secure: secure) }
     /// The navigation's counts for a signed-in reader (see `Badges`); only whole pages that are loaded ask.
     var badges: @Sendable (Identity) async -> Badges? = { _ in nil }
     static let cookieless = OperationsAPI.machinePaths.union(["/sw.js", "/manifest.webmanifest"])
 
-    /// A GET that loads a whole page (with the layout's badges): not the scripts' fetches of live fragments, JSON or
-    /// files, which browsers mark with `Sec-Fetch-Dest` other than `document`. A client that sends no such header
-    /// (an older browser, a test) gets the badges.
+    /// A GET that loads a whole page (with the layout's badges and a refused form's flash): it asks for HTML, and is
+    /// neither a file (`Sec-Fetch-Dest` image, script, ...) nor a live fragment, whose fetches say `X-Plaza-Fragment`.
+    /// A navigation that the service worker passes on arrives with `Sec-Fetch-Dest: empty` (without navigation
+    /// preload), so `empty` is a page too when HTML is asked for.
     static func isPageLoad(_ request: Request) -> Bool {
-        guard request.method == .get else { return false }
+        guard request.method == .get, request.headers[fragment] == nil, request.headers[.accept]?.contains("text/html") == true else { return false }
         guard let destination = request.headers[secFetchDest] else { return true }
-        return destination == "document"
+        return destination == "document" || destination == "empty"
     }
 
     static let secFetchDest = HTTPField.Name("Sec-Fetch-Dest")!
+    /// Sent by the page script with the fetch of a live fragment (see `app.js`).
+    static let fragment = HTTPField.Name("X-Plaza-Fragment")!
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
@@ -75,12 +79,15 @@ struct CookieAuthMiddleware: RouterMiddleware {
         context.reader = Reader(request: request, chosenTimeZone: context.identity?.user.timeZone)
         context.page.path = path
         if let identity = context.identity, Self.isPageLoad(request) { context.page.badges = await badges(identity) }
+        let flash = Self.isPageLoad(request) ? cookies[FlashCookies.name].flatMap { flashes.read($0.value, path: path) } : nil
+        context.page.flash = flash
         let existingNonce = cookies[WebCookies.csrf]?.value.nilIfEmpty
         let nonce = existingNonce ?? Secrets.randomToken(bytes: 16)
         context.csrfToken = CSRF.token(for: nonce, secrets: secrets)
         context.csrfNonce = existingNonce
         var response = try await next(request, context)
         if existingNonce == nil { response.setCookie(WebCookies.csrf(nonce, secure: secure)) }
+        if flash != nil { response.setCookie(flashes.cleared(path: path)) }
         return response
     }
 }

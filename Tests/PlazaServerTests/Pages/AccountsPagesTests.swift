@@ -72,21 +72,29 @@ import Testing
     @Test func problemsAreShownNextToTheirFields() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let browser = PageSession(client)
-            let page = try await browser.submit(
-                "/signup", to: "/signup", ["email": "nope", "username": "Zoe!", "displayName": "Zoe", "password": "short", "role": "customer"])
-            #expect(page.status == .unprocessableContent)
+            let refused = try await browser.submit(
+                "/signup", to: "/signup", ["email": "nope", "username": "Zoe!", "displayName": "Zoe", "password": "short", "role": "merchant"])
+            #expect(refused.status == .seeOther && refused.headers[.location] == "/signup", "back to the form's page: a reload posts nothing")
+            #expect(!refused.headers[values: .setCookie].contains { $0.contains("short") }, "the password is not kept, not even in a cookie")
+            let page = try await browser.follow(refused)
+            #expect(page.status == .ok)
             #expect(page.text.contains(#"id="email-error""#) && page.text.contains(#"id="username-error""#))
             #expect(page.text.contains(#"id="password-error""#))
             #expect(page.text.contains(#"value="Zoe""#), "typed values are kept")
+            #expect(page.text.contains(#"value="merchant" checked"#), "choices are kept")
             #expect(!page.text.contains("short"), "passwords are never echoed back")
+            let again = try await browser.get("/signup")
+            #expect(!again.text.contains(#"id="email-error""#) && !again.text.contains(#"value="Zoe""#), "shown once: a reload is a fresh form")
         }
     }
 
     @Test func userInputIsEscaped() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let browser = PageSession(client)
-            let page = try await browser.submit(
-                "/signup", to: "/signup", ["email": "\"><script>alert(1)</script>", "username": "x", "displayName": "<b>Zoe</b>", "password": "x"])
+            let page = try await browser.follow(
+                try await browser.submit(
+                    "/signup", to: "/signup",
+                    ["email": "\"><script>alert(1)</script>", "username": "x", "displayName": "<b>Zoe</b>", "password": "x"]))
             #expect(!page.text.contains("<script>alert(1)</script>"))
             #expect(page.text.contains("&lt;b&gt;Zoe&lt;/b&gt;"))
         }

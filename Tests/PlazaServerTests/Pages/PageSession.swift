@@ -38,6 +38,12 @@ actor PageSession {
         return try await post(action, fields, csrf: Self.csrfToken(in: String(buffer: form.body)))
     }
 
+    /// Follows a 303 as a browser does (a GET of its location, without the fragment); anything else comes back as is.
+    func follow(_ response: TestResponse) async throws -> TestResponse {
+        guard response.status == .seeOther, let location = response.headers[.location] else { return response }
+        return try await get(String(location.prefix { $0 != "#" }))
+    }
+
     static func csrfToken(in html: String) -> String {
         guard let range = html.range(of: #"name="_csrf" value=""#) else { return "" }
         return String(html[range.upperBound...].prefix { $0 != "\"" })
@@ -47,7 +53,7 @@ actor PageSession {
 
     private func remember(_ response: TestResponse) {
         for header in response.headers[values: .setCookie] {
-            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else { continue }
             cookies[String(pair[0])] = pair[1].isEmpty ? nil : String(pair[1])
         }

@@ -26,8 +26,9 @@ import Testing
             let browser = PageSession(client)
             _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
 
-            let unknown = try await browser.get("/wallet/send/review?to=%40nobody&amount=7.25")
-            #expect(unknown.status == .unprocessableContent && unknown.text.contains("No one has the username @nobody"))
+            let unknown = try await browser.follow(try await browser.get("/wallet/send/review?to=%40nobody&amount=7.25"))
+            #expect(unknown.status == .ok && unknown.text.contains("No one has the username @nobody"))
+            #expect(unknown.text.contains(#"value="@nobody""#), "what was typed stays in the form")
 
             let review = try await browser.get("/wallet/send/review?to=%24carla&amount=7.25&note=Lunch").text
             #expect(review.contains("Carla Kim") && review.contains("@carla") && review.contains("Send $7.25"))
@@ -117,11 +118,16 @@ import Testing
             let page = try await browser.get("/wallet").text
             #expect(page.contains(#"data-badge="charges" aria-label="1 waiting">1</b>"#))
             let cookie = await browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            let dest = HTTPField.Name("Sec-Fetch-Dest")!
+            // A navigation that the service worker passed on: `empty`, but it asks for HTML.
+            let forwarded = try await client.execute(uri: "/wallet", method: .get, headers: [.cookie: cookie, dest: "empty", .accept: "text/html"])
+            #expect(forwarded.text.contains(#"data-badge="charges""#))
             let fragment = try await client.execute(
-                uri: "/wallet", method: .get, headers: [.cookie: cookie, HTTPField.Name("Sec-Fetch-Dest")!: "empty"])
+                uri: "/wallet", method: .get,
+                headers: [.cookie: cookie, dest: "empty", .accept: "text/html", HTTPField.Name("X-Plaza-Fragment")!: "1"])
             #expect(fragment.status == .ok && !fragment.text.contains("data-badge"))
             let badges = try await client.execute(
-                uri: "/home/badges.json", method: .get, headers: [.cookie: cookie, HTTPField.Name("Sec-Fetch-Dest")!: "empty"])
+                uri: "/home/badges.json", method: .get, headers: [.cookie: cookie, dest: "empty"])
             #expect(badges.text == #"{"charges":1,"inbox":1}"#)
         }
     }

@@ -206,7 +206,9 @@ const plazaEvents = (() => {
   if (!regions.length) return;
 
   function refresh(region) {
-    return fetch(region.getAttribute("data-live-fragment"), { credentials: "same-origin", headers: { Accept: "text/html" } })
+    return fetch(region.getAttribute("data-live-fragment"), {
+      credentials: "same-origin", headers: { Accept: "text/html", "X-Plaza-Fragment": "1" },
+    })
       .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
       .then((html) => { region.innerHTML = html; })
       .catch(() => {});

@@ -1,6 +1,8 @@
 // Plaza's service worker: caches the shell (style, script, icons) so that pages load fast and an
 // offline visit shows a clear page. Pages and the API are never cached: they are personal.
-const CACHE = "plaza-shell-v1";
+// The server writes a hash of every static file into the name, so a release with new files installs a new worker,
+// which fills a new cache and drops the old one.
+const CACHE = "plaza-shell-ASSETS_VERSION";
 const SHELL = ["/static/app.css", "/static/app.js", "/static/icons/icon.svg", "/static/offline.html"];
 
 self.addEventListener("install", (event) => {
@@ -10,6 +12,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys().then((keys) => Promise.all(keys.filter((key) => key !== CACHE).map((key) => caches.delete(key))))
+      .then(() => self.registration.navigationPreload && self.registration.navigationPreload.enable())
       .then(() => self.clients.claim())
   );
 });
@@ -24,6 +27,10 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(() => caches.match("/static/offline.html")));
+    // The browser's own request (navigation preload) carries the navigation's headers, which the server reads.
+    event.respondWith(
+      Promise.resolve(event.preloadResponse).then((preloaded) => preloaded || fetch(request))
+        .catch(() => caches.match("/static/offline.html"))
+    );
   }
 });
