@@ -118,6 +118,8 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
         .addRoutes(to: v1, signedIn: signedIn)
     ChargesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: signedIn)
     InboxAPI(inbox: services.inbox, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
+    NotificationsAPI(notifications: services.notifications, maxBody: services.configuration.limits.maxRequestBody)
+        .addRoutes(to: v1, authenticated: authenticated)
     EventsAPI(hub: services.events.hub, accounts: services.accounts).addRoutes(to: v1)
 
     try StaticAssets().addRoutes(to: router)

@@ -21,6 +21,8 @@ public final class PlazaServices: Sendable {
     package let places: PlacesService
     package let wallet: WalletService
     let inbox: InboxService
+    let notifications: NotificationService
+    let notificationDelivery: NotificationDelivery
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
     let moneyRoutes = DeclaredMoneyRoutes()
 
@@ -77,6 +79,17 @@ public final class PlazaServices: Sendable {
             transferWriter: events.feed.notificationChannel.map { PostgresTransferWriter(channel: $0) }
                 ?? SQLiteTransferWriter(idempotency: idempotency, events: events))
         inbox = InboxService(database: database)
+        let webPush = WebPush(
+            vapid: configuration.push.vapidPrivateKey ?? PushConfiguration.derivedKey(secretKey: secretKey),
+            subject: configuration.push.vapidSubject ?? configuration.publicURL.map { "\($0.absoluteString)" } ?? "mailto:admin@plaza.localhost")
+        let notifications = NotificationService(
+            database: database, webPush: webPush, plainHTTPOnLoopback: configuration.mode != .production,
+            baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL)
+        self.notifications = notifications
+        let delivery = NotificationDelivery(
+            notifications: notifications, senders: PushSenders(webPush: WebPushSender(webPush: webPush)), logger: logger)
+        notificationDelivery = delivery
+        events.recordAlerts(notifications.recorder { delivery.nudge() })
         self.outbox = outbox
         var accounts = AccountService(
             database: database, secrets: secrets,
@@ -95,6 +108,7 @@ public final class PlazaServices: Sendable {
         accounts.accountErased = { user in
             try await places.eraseUser(user)
             try await wallet.eraseUser(user.id)
+            try await notifications.eraseUser(user.id)
         }
         accounts.accountChanged = { user in try await places.userChanged(user) }
         self.accounts = accounts
@@ -124,7 +138,7 @@ public final class PlazaServices: Sendable {
     var backgroundServices: [any Service] {
         [
             DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
-            PlacesBackgroundService(places: places), WalletBackgroundService(wallet: wallet),
+            PlacesBackgroundService(places: places), WalletBackgroundService(wallet: wallet), notificationDelivery,
         ] + (events.feed.service.map { [$0] } ?? [])
     }
 }

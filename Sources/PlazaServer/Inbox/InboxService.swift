@@ -66,9 +66,9 @@ struct InboxService: Sendable {
             let asked = source == .chargesAsked
             return InboxEntry(
                 id: charge.id, kind: asked ? .chargeRequested : .chargeAnswered,
-                title: asked ? askedTitle(charge, money) : answeredTitle(charge, money), note: charge.message, amount: charge.amount,
+                title: asked ? charge.askedTitle(money) : charge.answeredTitle(money), note: charge.message, amount: charge.amount,
                 currency: charge.currency, counterpart: asked ? charge.business : charge.customer, status: charge.status, referenceId: charge.id,
-                link: asked ? askedLink(charge) : answeredLink(charge, record),
+                link: asked ? charge.askedLink : charge.answeredLink,
                 occurredAt: row.time, unread: unread)
         case .activity(let record, let unread) where record.kind == .topUp:
             let money = write(Money(amount: record.amount, currency: record.currency))
@@ -86,46 +86,6 @@ struct InboxService: Sendable {
                 counterpart: record.counterpart, status: nil, referenceId: record.referenceId,
                 link: "/wallet/activity/\(record.referenceId.uuidString.lowercased())", occurredAt: record.createdAt,
                 unread: unread)
-        }
-    }
-
-    /// A paid charge's receipt (a paid request's payment); otherwise the page where charges are answered.
-    private static func askedLink(_ charge: Charge) -> String {
-        guard charge.status == .approved || charge.status == .refunded else { return "/wallet/charges" }
-        let id = charge.id.uuidString.lowercased()
-        return charge.business.kind == .user ? "/wallet/activity/\(id)" : "/wallet/receipts/\(id)"
-    }
-
-    /// The counter the charge came from; a person's own requests, on their requests page.
-    private static func answeredLink(_ charge: Charge, _ record: ChargeRecord) -> String {
-        record.isPaymentRequest ? "/wallet/request" : "/wallet/counter/\(record.businessId.uuidString.lowercased())"
-    }
-
-    private static func askedTitle(_ charge: Charge, _ money: String) -> String {
-        let business = charge.business.name
-        switch charge.status {
-        case .pending: return "\(business) asks you to pay \(money)."
-        case .approved: return "You paid \(business) \(money)."
-        case .refunded: return "You paid \(business) \(money); \(charge.refundSummary ?? "refunded") since."
-        case .declined: return "You declined \(business)'s charge of \(money)."
-        case .cancelled: return "\(business) cancelled its charge of \(money)."
-        case .expired: return "\(business)'s charge of \(money) expired unanswered."
-        }
-    }
-
-    private static func answeredTitle(_ charge: Charge, _ money: String) -> String {
-        let customer = charge.customer.name
-        if charge.business.kind == .user {
-            return switch charge.status {
-            case .declined: "\(customer) declined your request for \(money)."
-            default: "\(customer) did not answer your request for \(money) in time."
-            }
-        }
-        switch charge.status {
-        case .approved: return "\(customer) paid \(money) to \(charge.business.name)."
-        case .refunded: return "\(customer) paid \(money) to \(charge.business.name); \(charge.refundSummary ?? "refunded") since."
-        case .declined: return "\(customer) declined \(money) from \(charge.business.name)."
-        default: return "\(customer) did not answer \(money) from \(charge.business.name) in time."
         }
     }
 }

@@ -54,7 +54,7 @@ package struct PlacesService: Sendable {
         case .position(let position): index.apply(position)
         case .forget(let user): index.forget(user)
         case .catalogChanged: catalog.invalidate()
-        case .event: break
+        case .event, .alert: break
         }
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PlazaCore
 
 /// Random tokens and keyed hashes. Only hashes of tokens and codes are ever stored.
 package struct Secrets: Sendable {
@@ -38,20 +39,5 @@ package struct Secrets: Sendable {
         let y = Array(b.utf8)
         guard x.count == y.count else { return false }
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-}
-
-extension Data {
-    /// URL-safe base64 without padding (RFC 4648 §5).
-    func base64URLEncodedString() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Decodes URL-safe base64 with or without padding.
-    init?(base64URL text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
     }
 }

@@ -23,5 +23,6 @@ enum Migrations {
         M0011_TimeZones(),  // the time zone a user chose for dates
         M0012_PaymentRequests(),  // charges whose payee is a person: payment requests
         M0013_BusinessSearch(),  // accent- and case-folded name and description for search
+        M0014_Notifications(),  // push devices, notification preferences, the notification outbox
     ]
 }

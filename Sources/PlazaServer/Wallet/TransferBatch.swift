@@ -79,7 +79,10 @@ extension WalletService {
             }
             guard failed.isEmpty else { throw BatchRetry(failed: Dictionary(failed, uniquingKeysWith: { first, _ in first })) }
             for (item, key) in zip(debited, keys) { outcomes[item.index] = .success(SentTransfer(transfer: item.transfer, json: key.body)) }
-            return (outcomes.map { $0! }, messages)
+            let alerts = debited.map { item in
+                FeedMessage.alert(user: item.recipient, content: item.transfer.receivedAlert(money: WalletService.alertMoney(item.transfer.money)))
+            }
+            return (outcomes.map { $0! }, messages + alerts)
         }
     }
 

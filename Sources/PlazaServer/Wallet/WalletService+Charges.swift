@@ -194,7 +194,12 @@ extension WalletService {
             ? [charge.businessId]
             : try await places.businesses.memberIDs(businesses: [charge.businessId], on: db)[
                 charge.businessId] ?? []
-        return [.event(audience: [charge.customerId] + payees, event: try Self.event(type, charge.dto(now: now), at: now))]
+        let dto = charge.dto(now: now)
+        let alert = dto.alert(
+            money: Self.alertMoney(dto.money), customer: charge.customerId, requester: charge.createdBy,
+            refund: type == WalletEventType.charge(.refunded))
+        return [.event(audience: [charge.customerId] + payees, event: try Self.event(type, dto, at: now))]
+            + (alert.map { [.alert(user: $0.user, content: $0.content)] } ?? [])
     }
 
     /// The two sides of a charge (`amount` as the customer sees it: positive for a payment, negative for a refund).

@@ -118,6 +118,11 @@ package struct WalletService: Sendable {
     static func event(_ type: String, _ payload: some Encodable, at time: Date) throws -> PlazaEvent {
         PlazaEvent(type: type, occurredAt: time, data: try JSONValue(encoding: payload))
     }
+
+    /// Amounts in push notifications and mail, which have no reader's language to follow: "$4.20", "€4.20".
+    static func alertMoney(_ money: Money) -> String {
+        money.formatted(locale: Locale(identifier: "en_US"))
+    }
 }
 
 extension PlazaError {

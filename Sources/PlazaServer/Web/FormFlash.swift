@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlazaCore
 
 /// A refused form outlives its redirect: the POST answers 303 back to the form's page (POST → redirect → GET, so a
 /// reload never posts again and every link on the page works), and the GET shows what was typed with each problem

@@ -53,7 +53,7 @@ import Testing
     @Test func everyVariableIsReadInOnePlaceAndListedInTheReadme() throws {
         let readers = [
             "Sources/PlazaServer/App/Configuration.swift", "Sources/PlazaServer/App/NetworkConfiguration.swift",
-            "Sources/PlazaServer/Wallet/FundingLimits.swift",
+            "Sources/PlazaServer/Wallet/FundingLimits.swift", "Sources/PlazaServer/App/PushConfiguration.swift",
         ]
         var names = Set<String>()
         for file in readers {

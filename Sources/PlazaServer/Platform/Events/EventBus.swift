@@ -1,4 +1,5 @@
 import Foundation
+import PlazaCore
 import SQLKit
 import Synchronization
 
@@ -12,6 +13,13 @@ final class EventBus: Sendable {
     /// The `GET /v1/events` sockets of this process, by user.
     let hub = EventHub()
     private let subscribers = Mutex<[Subscriber]>([])
+    private let alertRecorder = Mutex<AlertRecorder?>(nil)
+
+    /// Writes alerts (`FeedMessage.alert`) durably in the transaction that publishes them, then hears of the commit.
+    struct AlertRecorder: Sendable {
+        let record: @Sendable ([(user: UUID, content: NotificationContent)], any SQLDatabase) async throws -> Void
+        let committed: @Sendable () -> Void
+    }
 
     private struct Subscriber: Sendable {
         let receive: @Sendable (FeedMessage) -> Void
@@ -45,14 +53,26 @@ final class EventBus: Sendable {
         subscribers.withLock { $0.append(Subscriber(receive: receive, resync: resync)) }
     }
 
-    /// Runs `body` in a transaction whose messages go out with its commit: none if it rolls back.
+    /// The one place alerts go (the notifications domain): a domain publishes `.alert`s, it never calls push.
+    func recordAlerts(_ recorder: AlertRecorder) {
+        alertRecorder.withLock { $0 = recorder }
+    }
+
+    /// Runs `body` in a transaction whose messages go out with its commit: none if it rolls back. Alerts are written
+    /// in the same transaction (so one is never lost or sent for a change that rolled back) and never reach the feed.
     func transaction<T: Sendable>(publishing body: @escaping @Sendable (any SQLDatabase) async throws -> (T, [FeedMessage])) async throws -> T {
-        let feed = feed
-        let (result, messages) = try await database.transaction { db in
-            let (result, messages) = try await body(db)
+        let (feed, recorder) = (feed, alertRecorder.withLock { $0 })
+        let (result, messages, alerted) = try await database.transaction { db in
+            let (result, published) = try await body(db)
+            let alerts = published.compactMap { message -> (user: UUID, content: NotificationContent)? in
+                if case .alert(let user, let content) = message { (user, content) } else { nil }
+            }
+            let messages = alerts.isEmpty ? published : published.filter { if case .alert = $0 { false } else { true } }
+            if !alerts.isEmpty, let recorder { try await recorder.record(alerts, db) }
             if !messages.isEmpty { try await feed.publish(messages, on: db) }
-            return (result, messages)
+            return (result, messages, !alerts.isEmpty)
         }
+        if alerted { recorder?.committed() }
         // This process's subscribers hear their messages at once (a repeat from the feed is harmless); live events go
         // only through the feed, so that every listener gets each one once.
         let local = messages.filter { if case .event = $0 { false } else { true } }

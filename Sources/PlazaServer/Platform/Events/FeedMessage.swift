@@ -12,4 +12,7 @@ enum FeedMessage: Codable, Sendable {
     case event(audience: [UUID], event: PlazaEvent)
     /// Businesses, locations or their members changed: reload the location catalog.
     case catalogChanged
+    /// Something `user` should hear about even with Plaza closed (push, e-mail). Never sent over the feed: the
+    /// bus's alert recorder writes it into the outbox inside the transaction that publishes it (see `EventBus`).
+    case alert(user: UUID, content: NotificationContent)
 }

@@ -9,38 +9,21 @@ final class OutboxService: Service, Sendable {
     let transport: any MailTransport
     let logger: Logger
     let store = OutboxStore()
-    private let nudges: AsyncStream<Void>
-    private let nudger: AsyncStream<Void>.Continuation
+    private let rounds = NudgedRounds()
 
     init(database: PlazaDatabase, transport: any MailTransport, logger: Logger) {
         self.database = database
         self.transport = transport
         self.logger = logger
-        (nudges, nudger) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Asks for a delivery round now (after a commit that queued mail).
     func nudge() {
-        nudger.yield()
+        rounds.nudge()
     }
 
     func run() async throws {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [nudger] in
-                // A heartbeat, so retries and other processes' mail go out without a nudge.
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(5))
-                    nudger.yield()
-                }
-            }
-            group.addTask { [self] in
-                for await _ in nudges.cancelOnGracefulShutdown() {
-                    await deliverDue()
-                }
-            }
-            await group.next()
-            group.cancelAll()
-        }
+        await rounds.run(every: .seconds(5)) { [self] in await deliverDue() }
     }
 
     /// One round: claim what is due, send it, record the outcome.

@@ -1,0 +1,50 @@
+import Crypto
+import Foundation
+import PlazaCore
+
+/// How Plaza signs Web Push (VAPID) and reaches APNs.
+public struct PushConfiguration: Sendable {
+    /// The VAPID key (`PLAZA_VAPID_PRIVATE_KEY`, PEM or the 32-byte scalar in base64url). Unset, it is derived from
+    /// the secret key, so every process that shares the secret (as PostgreSQL requires) signs with the same key and
+    /// no further file is needed. Set it to keep browsers' subscriptions when the secret key is rotated.
+    public var vapidPrivateKey: P256.Signing.PrivateKey?
+    /// `PLAZA_VAPID_SUBJECT`: how push services reach the operator (`mailto:` or `https:`); else the public URL.
+    public var vapidSubject: String?
+
+    public init() {}
+
+    /// The key in `text`: PEM, or a raw scalar in base64url.
+    static func parseKey(_ text: String) -> P256.Signing.PrivateKey? {
+        if text.contains("-----BEGIN") { return try? P256.Signing.PrivateKey(pemRepresentation: text) }
+        guard let raw = Data(base64URL: text), raw.count == 32 else { return nil }
+        return try? P256.Signing.PrivateKey(rawRepresentation: raw)
+    }
+
+    /// The key used when none is configured: derived from the secret key (HKDF), the same in every process.
+    static func derivedKey(secretKey: String) -> P256.Signing.PrivateKey {
+        for counter in 0..<100 {
+            let bytes = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: Data(secretKey.utf8)), info: Data("plaza:vapid:\(counter)".utf8), outputByteCount: 32)
+            // A scalar of zero or past the group's order (about one in four billion) takes the next counter.
+            if let key = try? P256.Signing.PrivateKey(rawRepresentation: bytes.withUnsafeBytes { Data($0) }) { return key }
+        }
+        return P256.Signing.PrivateKey()
+    }
+
+    mutating func read(_ value: (String) -> String?, fail: (String, String) -> Void) {
+        if let key = value("PLAZA_VAPID_PRIVATE_KEY") {
+            if let parsed = Self.parseKey(key) {
+                vapidPrivateKey = parsed
+            } else {
+                fail("PLAZA_VAPID_PRIVATE_KEY", "must be a P-256 private key: PEM, or its 32 bytes in base64url")
+            }
+        }
+        if let subject = value("PLAZA_VAPID_SUBJECT") {
+            if subject.hasPrefix("mailto:") || subject.hasPrefix("https://") {
+                vapidSubject = subject
+            } else {
+                fail("PLAZA_VAPID_SUBJECT", "must be a mailto: or https: address where push services can reach you")
+            }
+        }
+    }
+}

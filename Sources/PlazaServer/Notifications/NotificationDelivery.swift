@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import PlazaCore
+import ServiceLifecycle
+
+/// Sends the notification outbox: on a nudge after each commit that queued alerts, and every two seconds for retries,
+/// quiet hours that ended and alerts queued by other processes. Claims are leases, so of several processes one sends
+/// each delivery; a process that dies mid-send leaves it to another after the lease (the `Topic` header and the
+/// notification's id as its tag make a repeat replace the first rather than show twice).
+final class NotificationDelivery: Service, Sendable {
+    let notifications: NotificationService
+    let senders: PushSenders
+    let logger: Logger
+    /// Deliveries sent at once (each waits on a push service).
+    let concurrency = 64
+    /// After this many failed tries a delivery is given up.
+    static let maxAttempts = 8
+    private let rounds = NudgedRounds()
+
+    init(notifications: NotificationService, senders: PushSenders, logger: Logger) {
+        self.notifications = notifications
+        self.senders = senders
+        self.logger = logger
+    }
+
+    func nudge() {
+        rounds.nudge()
+    }
+
+    func run() async throws {
+        await rounds.run(every: .seconds(2)) { [self] in await round() }
+    }
+
+    /// Fans out what waits, then sends what is due, until nothing is left for now.
+    func round() async {
+        do {
+            _ = try await notifications.fanOutWaiting()
+            while try await deliverDue() > 0 {}
+        } catch {
+            logger.error("notification round failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Sends one claimed batch; returns how many were claimed.
+    func deliverDue(now: Date = Date()) async throws -> Int {
+        let (store, db) = (notifications.store, notifications.database.sql)
+        let claimed = try await store.claimDue(now: now, lease: 60, limit: concurrency * 2, on: db)
+        await withTaskGroup(of: Void.self) { group in
+            for (index, delivery) in claimed.enumerated() {
+                if index >= concurrency { await group.next() }
+                group.addTask { [self] in await deliver(delivery) }
+            }
+        }
+        return claimed.count
+    }
+
+    private func deliver(_ delivery: ClaimedDelivery) async {
+        let (store, db) = (notifications.store, notifications.database.sql)
+        let message = PushMessage(delivery.payload)
+        let outcome = await senders.send(message, to: delivery.device)
+        let now = Date()
+        do {
+            switch outcome {
+            case .delivered:
+                try await store.markDone(delivery, now: now, on: db)
+            case .gone:
+                logger.info("push device gone", metadata: ["device": "\(delivery.device.id)"])
+                try await store.forgetDevice(delivery.device.id, on: db)
+            case .rejected(let reason):
+                logger.warning("push refused", metadata: ["device": "\(delivery.device.id)", "reason": "\(reason)"])
+                try await store.markDone(delivery, error: reason, now: now, on: db)
+            case .retry(let seconds, let reason):
+                // Past its TTL or its tries, an alert would only arrive stale: given up.
+                let stale = now.timeIntervalSince(delivery.payload.sentAt) > TimeInterval(message.ttl)
+                if delivery.attempts >= Self.maxAttempts || stale {
+                    try await store.markDone(delivery, error: "given up: \(reason)", now: now, on: db)
+                } else {
+                    let backOff = min(3600, 15 * pow(2, Double(max(0, delivery.attempts - 1))))
+                    try await store.retry(delivery, at: now.addingTimeInterval(seconds.map(TimeInterval.init) ?? backOff), error: reason, on: db)
+                }
+            }
+        } catch {
+            logger.error("push outcome not recorded", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import PlazaCore
+import SQLKit
+
+/// Push notifications: a user's devices and preferences, and what the event bus's alerts become (a notification
+/// queued in the transaction of the change, fanned out to each device and to mail, sent by `NotificationDelivery`).
+struct NotificationService: Sendable {
+    let database: PlazaDatabase
+    let store = NotificationStore()
+    let webPush: WebPush
+    /// Dev and demo modes also take `http` endpoints on loopback (a local receiver standing in for a push service).
+    let plainHTTPOnLoopback: Bool
+    /// Where mail links point.
+    let baseURL: String
+
+    var webPushKey: WebPushKey { WebPushKey(publicKey: webPush.publicKey) }
+
+    // MARK: Devices
+
+    /// Signed in: registers this device for the caller's push notifications (again: the same address moves here).
+    func register(_ identity: Identity, _ registration: DeviceRegistration, userAgent: String?, now: Date = Date()) async throws -> Device {
+        let problems = NotificationRules.registrationProblems(registration, plainHTTPOnLoopback: plainHTTPOnLoopback)
+        guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        let subscription = registration.subscription
+        let device = DeviceRecord(
+            id: UUID(), userID: identity.user.id, platform: registration.platform,
+            name: AccountService.deviceName(registration.name, userAgent: userAgent),
+            address: subscription?.endpoint ?? (registration.token ?? "").lowercased(), p256dh: subscription?.keys.p256dh,
+            auth: subscription?.keys.auth, topic: registration.topic, createdAt: now, lastDeliveredAt: nil)
+        let store = store
+        try await database.transaction { db in
+            guard try await store.deviceCount(of: identity.user.id, on: db) < NotificationRules.maxDevices else {
+                throw PlazaError.conflict(field: nil, "You have \(NotificationRules.maxDevices) devices for notifications: remove one first.")
+            }
+            try await store.saveDevice(device, on: db)
+        }
+        return device.dto
+    }
+
+    func devices(_ identity: Identity) async throws -> [Device] {
+        try await store.devices(of: identity.user.id, on: database.sql).map(\.dto)
+    }
+
+    /// Signed in: stops notifications to one of the caller's devices (another's is not found).
+    func deleteDevice(_ identity: Identity, id: UUID) async throws {
+        guard try await store.deleteDevice(id, of: identity.user.id, on: database.sql) else { throw PlazaError.notFound("device") }
+    }
+
+    // MARK: Preferences
+
+    func preferences(_ identity: Identity) async throws -> NotificationPreferences {
+        var preferences = try await store.preferences(of: identity.user.id, on: database.sql)
+        preferences.timeZone = identity.user.timeZone ?? "UTC"
+        return preferences
+    }
+
+    /// Signed in: replaces the kinds given and the quiet hours (absent: none).
+    func savePreferences(_ identity: Identity, _ preferences: NotificationPreferences) async throws -> NotificationPreferences {
+        let problems = NotificationRules.preferencesProblems(preferences)
+        guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        let store = store
+        try await database.transaction { db in try await store.savePreferences(preferences, of: identity.user.id, on: db) }
+        return try await self.preferences(identity)
+    }
+
+    /// The account is gone: its devices, preferences and notifications too.
+    func eraseUser(_ user: UUID) async throws {
+        let store = store
+        try await database.transaction { db in try await store.deleteAll(of: user, on: db) }
+    }
+
+    // MARK: Alerts into the outbox
+
+    /// The bus's alert recorder: alerts become queued notifications in the publishing transaction.
+    func recorder(committed: @escaping @Sendable () -> Void) -> EventBus.AlertRecorder {
+        let store = store
+        return EventBus.AlertRecorder(
+            record: { alerts, db in try await store.enqueue(alerts.map { (UUID(), $0.user, $0.content) }, now: Date(), on: db) },
+            committed: committed)
+    }
+
+    /// Fans claimed notifications out: a delivery per device whose kind has push on (held to the end of quiet hours
+    /// unless urgent), and a mail where the kind has e-mail on. Returns how many deliveries were written.
+    func fanOutWaiting(now: Date = Date(), limit: Int = 100) async throws -> Int {
+        let (store, baseURL) = (store, baseURL)
+        let waiting = try await store.claimWaiting(now: now, lease: 60, limit: limit, on: database.sql)
+        var written = 0
+        for notification in waiting {
+            written += try await database.transaction { db in
+                let preferences = try await store.preferences(of: notification.userID, on: db)
+                let choice = preferences.preference(notification.content.kind)
+                let recipient = try await store.recipient(notification.userID, on: db)
+                let devices = choice.push ? try await store.devices(of: notification.userID, on: db).map(\.id) : []
+                let zone = recipient?.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
+                let quietEnd =
+                    notification.content.kind.urgent ? nil : NotificationRules.quietUntil(preferences.quietHours, now: now, timeZone: zone)
+                try await store.fanOut(notification.id, to: devices, notBefore: quietEnd ?? now, now: now, on: db)
+                if choice.email, let address = recipient?.email {
+                    let content = notification.content
+                    try await OutboxStore().enqueue(
+                        OutgoingMail(
+                            to: address, subject: content.title,
+                            text:
+                                "\(content.body)\n\n\(baseURL)\(content.link)\n\nChange which notifications you get: \(baseURL)/account#notifications"
+                        ),
+                        on: db, now: now)
+                }
+                return devices.count
+            }
+        }
+        return written
+    }
+}
