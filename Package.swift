@@ -139,6 +139,9 @@ let package = Package(
         // The Stripe stand-in as a process, for the browser tests (`browser-tests/conftest.py`).
         .executableTarget(
             name: "stripe-stand-in", dependencies: ["PlazaTestSupport"], path: "Tests/StripeStandInServer", swiftSettings: swiftSettings),
+        // The Web Push receiver as a process, for the browser tests: it decrypts what Plaza pushes to a browser.
+        .executableTarget(
+            name: "web-push-receiver", dependencies: ["PlazaTestSupport"], path: "Tests/WebPushReceiverServer", swiftSettings: swiftSettings),
         .testTarget(name: "PlazaCoreTests", dependencies: ["PlazaCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PlazaServerTests",

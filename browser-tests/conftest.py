@@ -122,6 +122,21 @@ def stripe_plaza():
     stand_in.wait(timeout=20)
 
 
+@pytest.fixture
+def push_receiver():
+    """The Swift tests' Web Push receiver as a process: a push service on loopback that checks each message's VAPID
+    signature and decrypts it with the subscription's private key. Yields its base URL (`/control/subscribe`,
+    `/control/messages`)."""
+    receiver = subprocess.Popen([binary("web-push-receiver")], stdout=subprocess.PIPE, text=True)
+    line = receiver.stdout.readline().split()
+    if line[:1] != ["listening"]:
+        receiver.kill()
+        raise RuntimeError("the Web Push receiver did not start")
+    yield f"http://127.0.0.1:{line[1]}"
+    receiver.kill()
+    receiver.wait(timeout=20)
+
+
 def new_browser(size):
     """Headless chromium at phone or desktop width."""
     options = webdriver.ChromeOptions()

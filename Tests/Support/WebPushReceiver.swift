@@ -42,9 +42,9 @@ public final class WebPushReceiver: Sendable {
     public static func start() async throws -> WebPushReceiver {
         let box = Mutex<WebPushReceiver?>(nil)
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            guard let receiver = box.withLock({ $0 }), request.method == .post, request.uri.path.hasPrefix("/push/") else {
-                return Response(status: .notFound)
-            }
+            guard let receiver = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
+            if request.method == .get, let control = try receiver.control(request.uri.path) { return control }
+            guard request.method == .post, request.uri.path.hasPrefix("/push/") else { return Response(status: .notFound) }
             let body = try await request.body.collect(upTo: 1 << 16)
             return receiver.receive(
                 id: String(request.uri.path.dropFirst("/push/".count)), headers: request.headers, body: Data(body.readableBytesView))
@@ -89,6 +89,29 @@ public final class WebPushReceiver: Sendable {
     }
 
     public func stop() async { await server.stop() }
+
+    /// For a test in another process (the browser tests): `GET /control/subscribe` answers a new subscription,
+    /// `GET /control/messages` every message so far, decrypted (and `failures`).
+    func control(_ path: String) throws -> Response? {
+        let json: Data
+        switch path {
+        case "/control/subscribe":
+            json = try PlazaJSON.encoder().encode(subscribe())
+        case "/control/messages":
+            let messages = try messages.map { message -> [String: Any] in
+                [
+                    "subscription": message.subscription, "urgency": message.urgency ?? "", "ttl": message.ttl ?? 0,
+                    "payload": try JSONSerialization.jsonObject(with: message.plaintext),
+                ]
+            }
+            json = try JSONSerialization.data(withJSONObject: ["messages": messages, "failures": failures])
+        default:
+            return nil
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: json)))
+    }
 
     private func receive(id: String, headers: HTTPFields, body: Data) -> Response {
         guard var subscriber = state.withLock({ $0.subscribers[id] }) else { return Response(status: .gone) }

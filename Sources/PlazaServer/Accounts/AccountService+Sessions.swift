@@ -15,7 +15,7 @@ extension AccountService {
     func checkCredentials(
         login raw: String, password: String, client: String, deviceToken: String? = nil, now: Date = Date()
     ) async throws
-        -> (user: UserRecord, deviceToken: String)
+        -> (user: UserRecord, deviceToken: String, knownDevice: Bool)
     {
         let login = raw.trimmingCharacters(in: .whitespaces).lowercased()
         guard !login.isEmpty, !password.isEmpty else {
@@ -47,7 +47,10 @@ extension AccountService {
             throw PlazaError.invalidCredentials
         }
         if let device { try await limiter.reset(loginDeviceRule, device) } else { try await limiter.reset(loginAccountRule, subject) }
-        return (user, device.map { makeDeviceToken(nonce: $0, for: user) } ?? makeDeviceToken(nonce: Secrets.randomToken(bytes: 16), for: user))
+        return (
+            user, device.map { makeDeviceToken(nonce: $0, for: user) } ?? makeDeviceToken(nonce: Secrets.randomToken(bytes: 16), for: user),
+            device != nil
+        )
     }
 
     /// The longest wait between two log-in attempts of one account from unknown devices.
@@ -69,12 +72,12 @@ extension AccountService {
 
     /// API log-in: a new session with an access and a refresh token.
     func login(_ request: LoginRequest, client: String, userAgent: String?, now: Date = Date()) async throws -> TokenResponse {
-        let (user, deviceToken) = try await checkCredentials(
+        let (user, deviceToken, known) = try await checkCredentials(
             login: request.login, password: request.password, client: client, deviceToken: request.deviceToken, now: now)
         let device = Self.deviceName(request.device, userAgent: userAgent)
         let refresh = Secrets.randomToken()
         let (sessions, secrets, lifetime) = (sessions, secrets, limits.sessionLifetime)
-        let sessionID = try await database.transaction { db in
+        let sessionID = try await transaction(alerting: known ? nil : (user.id, device)) { db in
             let id = try await sessions.create(
                 userID: user.id, kind: .api, device: device, now: now, expires: now.addingTimeInterval(lifetime), on: db)
             try await sessions.addRefreshToken(hash: secrets.hash(refresh), sessionID: id, now: now, on: db)
@@ -91,15 +94,17 @@ extension AccountService {
     ) async throws
         -> (session: String, device: String)
     {
-        let (user, device) = try await checkCredentials(login: login, password: password, client: client, deviceToken: deviceToken, now: now)
-        return (try await startWebSession(for: user, userAgent: userAgent, now: now), device)
+        let (user, device, known) = try await checkCredentials(
+            login: login, password: password, client: client, deviceToken: deviceToken, now: now)
+        return (try await startWebSession(for: user, userAgent: userAgent, newDevice: !known, now: now), device)
     }
 
-    func startWebSession(for user: UserRecord, userAgent: String?, now: Date = Date()) async throws -> String {
+    /// `newDevice`: the browser never signed in to this account before, so the person hears of it (push, e-mail).
+    func startWebSession(for user: UserRecord, userAgent: String?, newDevice: Bool = false, now: Date = Date()) async throws -> String {
         let token = Secrets.randomToken()
         let (sessions, hash, lifetime) = (sessions, secrets.hash(token), limits.sessionLifetime)
         let device = Self.deviceName(nil, userAgent: userAgent)
-        _ = try await database.transaction { db in
+        _ = try await transaction(alerting: newDevice ? (user.id, device) : nil) { db in
             try await sessions.create(
                 userID: user.id, kind: .web, device: device, webTokenHash: hash, now: now, expires: now.addingTimeInterval(lifetime), on: db)
         }
@@ -189,6 +194,18 @@ extension AccountService {
         defer { identities.clear() }
         guard try await sessions.revoke(sessionID: id, userID: identity.user.id, now: now, on: database.sql) else {
             throw PlazaError.notFound("session")
+        }
+    }
+}
+
+extension AccountService {
+    /// A transaction that, for a sign-in on a device never seen before, publishes the account's alert with its commit.
+    func transaction<T: Sendable>(
+        alerting newSignIn: (user: UUID, device: String)?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        guard let newSignIn, let events else { return try await database.transaction(body) }
+        return try await events.transaction { db in
+            (try await body(db), [.alert(user: newSignIn.user, content: AccountRules.newSignInAlert(device: newSignIn.device))])
         }
     }
 }

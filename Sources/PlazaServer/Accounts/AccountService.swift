@@ -25,6 +25,8 @@ package struct AccountService: Sendable {
     var accountErased: @Sendable (UserRecord) async throws -> Void = { _ in }
     /// Tells other domains that what others see of an account (its display name) changed.
     var accountChanged: @Sendable (UserRecord) async throws -> Void = { _ in }
+    /// Where sign-ins publish their alerts (a new device); without it (tools, benches) none are published.
+    var events: EventBus?
     /// Identities behind recently verified access tokens (cleared by every account or session change).
     let identities = IdentityCache()
     /// Bearer tokens not in `identities` have their sessions read together: requests that arrive while one read

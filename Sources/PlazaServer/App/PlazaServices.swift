@@ -111,6 +111,7 @@ public final class PlazaServices: Sendable {
             try await notifications.eraseUser(user.id)
         }
         accounts.accountChanged = { user in try await places.userChanged(user) }
+        accounts.events = events
         self.accounts = accounts
         templates = try await Templates.load()
     }

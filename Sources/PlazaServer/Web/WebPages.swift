@@ -25,6 +25,8 @@ struct WebPages: Sendable {
         WalletPages(wallet: services.wallet, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(
             to: pages)
         InboxPages(inbox: services.inbox, renderer: renderer).addRoutes(to: pages)
+        NotificationsPages(notifications: services.notifications, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)
+            .addRoutes(to: pages)
     }
 
     struct HomePage: Sendable {

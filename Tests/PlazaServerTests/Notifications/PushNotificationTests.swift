@@ -119,4 +119,58 @@ import Testing
             #expect(receiver.messages(to: subscription).count == (quiet ? 0 : 1), "the charge's request was not pushed")
         }
     }
+
+    /// A sign-in from a device the account never used is an account alert; one with the earlier device token is not.
+    @Test func aNewDeviceSigningInIsToldAndAKnownOneIsNot() async throws {
+        let receiver = try await WebPushReceiver.start()
+        defer { Task { await receiver.stop() } }
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let first = try await AccountsDriver(client).signedIn("anna")
+            let subscription = receiver.subscribe()
+            _ = try await client.send(
+                .post, "/v1/me/devices", json: DeviceRegistration(platform: .webpush, subscription: subscription), token: first.accessToken)
+            let known = LoginRequest(login: "anna", password: AccountsDriver.password, device: "Anna's phone", deviceToken: first.deviceToken)
+            #expect(try await client.send(.post, "/v1/auth/login", json: known).status == .ok)
+            let stranger = LoginRequest(login: "anna", password: AccountsDriver.password, device: "Unknown laptop")
+            #expect(try await client.send(.post, "/v1/auth/login", json: stranger).status == .ok)
+            let arrived = try await receiver.waitFor(1, to: subscription)
+            try await Task.sleep(for: .milliseconds(300))
+            let payloads = try receiver.messages(to: subscription).map { try $0.payload() }
+            #expect(payloads.count == 1 && payloads.first?.kind == .account && payloads.first?.body.hasPrefix("Unknown laptop signed in") == true)
+            #expect(arrived.first?.urgency == "high")
+        }
+    }
+
+    /// The settings page: choices saved by the form, a device removed by its button.
+    @Test func theSettingsPageSavesChoicesAndRemovesDevices() async throws {
+        let receiver = try await WebPushReceiver.start()
+        defer { Task { await receiver.stop() } }
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let device = try await client.send(
+                .post, "/v1/me/devices", json: DeviceRegistration(platform: .webpush, subscription: receiver.subscribe(), name: "Anna's laptop"),
+                token: anna
+            ).decode(Device.self)
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let page = try await browser.get("/account/notifications").text
+            #expect(page.contains("Anna&#39;s laptop") || page.contains("Anna's laptop"))
+            #expect(page.contains("data-push-enable") && page.contains("1 device"))
+            let saved = try await browser.submit(
+                "/account/notifications", to: "/account/notifications",
+                ["push-money.received": "on", "email-account": "on", "quiet": "on", "quietFrom": "23:00", "quietUntil": "06:30"])
+            #expect(saved.headers[.location] == "/account/notifications?notice=saved")
+            let preferences = try await client.send(.get, "/v1/me/notifications", token: anna).decode(NotificationPreferences.self)
+            #expect(!preferences.preference(.moneyRequests).push && preferences.preference(.moneyReceived).push)
+            #expect(preferences.preference(.account).email && preferences.quietHours == QuietHours(from: "23:00", until: "06:30"))
+            let refused = try await browser.follow(
+                try await browser.submit(
+                    "/account/notifications", to: "/account/notifications", ["quiet": "on", "quietFrom": "7", "quietUntil": "07:00"]))
+            #expect(refused.text.contains("Not saved:") && refused.text.contains("Use HH:MM"))
+            let removed = try await browser.submit(
+                "/account/notifications", to: "/account/notifications/devices/\(device.id.uuidString.lowercased())/delete", [:])
+            #expect(removed.headers[.location] == "/account/notifications?notice=device-removed")
+            #expect(try await client.send(.get, "/v1/me/devices", token: anna).decode(Page<Device>.self).items.isEmpty)
+        }
+    }
 }

@@ -312,3 +312,52 @@ document.addEventListener("click", (event) => {
     status.textContent = "Placed where you are now.";
   }, () => { status.textContent = "Location unavailable: tap the map instead."; }, { enableHighAccuracy: true, timeout: 15000 });
 });
+
+// Push notifications on this device: the permission prompt comes only from the person's tap on the button, never on
+// page load. The browser's subscription (to the key the button carries) is handed to Plaza, which encrypts each alert
+// for it; the service worker shows them.
+(() => {
+  const button = document.querySelector("[data-push-enable]");
+  if (!button) return;
+  const status = document.querySelector("[data-push-status]");
+  const say = (text) => { if (status) status.textContent = text; };
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+    say("This browser cannot receive notifications. The Plaza app or another browser can.");
+    button.hidden = true;
+    return;
+  }
+  if (Notification.permission === "denied") say("Notifications are blocked for Plaza in this browser's settings: allow them there, then try again.");
+  const applicationServerKey = () => {
+    const text = button.getAttribute("data-key").replace(/-/g, "+").replace(/_/g, "/");
+    const raw = atob(text + "=".repeat((4 - (text.length % 4)) % 4));
+    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  };
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const permission = await Notification.requestPermission();
+      if (permission !== "granted") {
+        say("Notifications stay off: this browser was not allowed to show them.");
+        return;
+      }
+      const registration = await navigator.serviceWorker.ready;
+      const subscription = (await registration.pushManager.getSubscription())
+        || (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: applicationServerKey() }));
+      const csrf = document.querySelector("main").getAttribute("data-csrf");
+      const response = await fetch(button.getAttribute("data-endpoint"), {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ platform: "webpush", subscription: subscription.toJSON() }),
+      });
+      if (!response.ok) {
+        const problem = await response.json().catch(() => ({}));
+        throw new Error([problem.title].concat((problem.errors || []).map((e) => e.message)).filter(Boolean).join(" ") || response.status);
+      }
+      location.assign(location.pathname + "?notice=device-added#devices");
+    } catch (error) {
+      say("Notifications could not be turned on: " + (error && error.message ? error.message : error));
+    } finally {
+      button.disabled = false;
+    }
+  });
+})();

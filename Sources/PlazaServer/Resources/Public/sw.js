@@ -34,3 +34,26 @@ self.addEventListener("fetch", (event) => {
     );
   }
 });
+
+// A push message (decrypted by the browser): show it; a repeat with the same id replaces the shown one.
+self.addEventListener("push", (event) => {
+  let alert = {};
+  try { alert = event.data ? event.data.json() : {}; } catch (error) { alert = { title: "Plaza", body: event.data ? event.data.text() : "" }; }
+  event.waitUntil(self.registration.showNotification(alert.title || "Plaza", {
+    body: alert.body || "",
+    tag: alert.id,
+    icon: "/static/icons/icon.svg",
+    data: { link: alert.link || "/" },
+  }));
+});
+
+// A tap opens the page the alert names, in a Plaza window already open if there is one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const link = new URL((event.notification.data && event.notification.data.link) || "/", self.location.origin);
+  if (link.origin !== self.location.origin) return;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((client) => new URL(client.url).origin === link.origin && "navigate" in client);
+    return open ? open.navigate(link.href).then((client) => (client || open).focus()) : self.clients.openWindow(link.href);
+  }));
+});
