@@ -29,13 +29,14 @@ struct NotificationService: Sendable {
             address: subscription?.endpoint ?? (registration.token ?? "").lowercased(), p256dh: subscription?.keys.p256dh,
             auth: subscription?.keys.auth, topic: registration.topic, createdAt: now, lastDeliveredAt: nil)
         let store = store
-        try await database.transaction { db in
-            guard try await store.deviceCount(of: identity.user.id, on: db) < NotificationRules.maxDevices else {
+        return try await database.transaction { db in
+            let mine = try await store.devices(of: identity.user.id, on: db)
+            // The cap counts new addresses only: a device registering again on every launch is always taken.
+            guard mine.count < NotificationRules.maxDevices || mine.contains(where: { $0.address == device.address }) else {
                 throw PlazaError.conflict(field: nil, "You have \(NotificationRules.maxDevices) devices for notifications: remove one first.")
             }
-            try await store.saveDevice(device, on: db)
+            return try await store.saveDevice(device, on: db).dto
         }
-        return device.dto
     }
 
     func devices(_ identity: Identity) async throws -> [Device] {

@@ -42,10 +42,20 @@ struct ClaimedDelivery: Sendable {
 struct NotificationStore: Sendable {
     // MARK: Devices
 
-    /// Stores `device`; an address already known (the browser subscribed again, or the phone moved to another
-    /// account) is replaced, so one address reaches one person.
-    func saveDevice(_ device: DeviceRecord, on db: any SQLDatabase) async throws {
-        try await db.delete(from: "push_devices").where("address", .equal, device.address).run()
+    /// Stores `device` and returns it as kept: the caller's own address registered again keeps its id (its keys and
+    /// name refreshed); an address another account had (the phone changed hands) moves here, so one address reaches
+    /// one person.
+    func saveDevice(_ device: DeviceRecord, on db: any SQLDatabase) async throws -> DeviceRecord {
+        if let row = try await db.select().columns(Self.deviceColumns).from("push_devices").where("address", .equal, device.address).first() {
+            var existing = try Self.device(row)
+            if existing.userID == device.userID {
+                try await db.update("push_devices").set("name", to: device.name).set("p256dh", to: device.p256dh).set("auth", to: device.auth)
+                    .set("topic", to: device.topic).where("id", .equal, existing.id).run()
+                (existing.name, existing.p256dh, existing.auth, existing.topic) = (device.name, device.p256dh, device.auth, device.topic)
+                return existing
+            }
+            try await forgetDevice(existing.id, on: db)
+        }
         try await db.insert(into: "push_devices")
             .columns("id", "user_id", "platform", "name", "address", "p256dh", "auth", "topic", "created_at")
             .values(
@@ -53,16 +63,12 @@ struct NotificationStore: Sendable {
                 SQLBind(device.p256dh), SQLBind(device.auth), SQLBind(device.topic), SQLBind(device.createdAt)
             )
             .run()
+        return device
     }
 
     func devices(of user: UUID, on db: any SQLDatabase) async throws -> [DeviceRecord] {
         try await db.select().columns(Self.deviceColumns).from("push_devices").where("user_id", .equal, user).orderBy("created_at")
             .all().map(Self.device)
-    }
-
-    func deviceCount(of user: UUID, on db: any SQLDatabase) async throws -> Int {
-        try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("push_devices").where("user_id", .equal, user)
-            .first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
     /// Removes the user's device; false when they have none with that id.
