@@ -199,13 +199,17 @@ extension AccountService {
 }
 
 extension AccountService {
-    /// A transaction that, for a sign-in on a device never seen before, publishes the account's alert with its commit.
+    /// A transaction that, for a sign-in on a device never seen before by an account that signed in before, publishes
+    /// the account's alert with its commit.
     func transaction<T: Sendable>(
         alerting newSignIn: (user: UUID, device: String)?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         guard let newSignIn, let events else { return try await database.transaction(body) }
+        let sessions = sessions
         return try await events.transaction { db in
-            (try await body(db), [.alert(user: newSignIn.user, content: AccountRules.newSignInAlert(device: newSignIn.device))])
+            let before = try await sessions.hasAny(userID: newSignIn.user, on: db)
+            let result = try await body(db)
+            return (result, before ? [.alert(user: newSignIn.user, content: AccountRules.newSignInAlert(device: newSignIn.device))] : [])
         }
     }
 }

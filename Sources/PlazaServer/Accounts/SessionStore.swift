@@ -35,6 +35,11 @@ package struct SessionStore: Sendable {
         return id
     }
 
+    /// Whether the account ever had a session (revoked and expired ones are kept): its first sign-in is no news.
+    func hasAny(userID: UUID, on db: any SQLDatabase) async throws -> Bool {
+        try await db.select().column("id").from("sessions").where("user_id", .equal, userID).limit(1).first() != nil
+    }
+
     func addRefreshToken(hash: String, sessionID: UUID, now: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "refresh_tokens").columns("token_hash", "session_id", "created_at", "used_at")
             .values(SQLBind(hash), SQLBind(sessionID), SQLBind(now), SQLLiteral.null).run()
