@@ -133,7 +133,20 @@ struct Ledger: AsyncParsableCommand {
 
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure Plaza on this machine (build with -c release).", subcommands: [Auth.self, Geo.self, LedgerTransfers.self, JSON.self])
+        abstract: "Measure Plaza on this machine (build with -c release).",
+        subcommands: [Auth.self, Geo.self, LedgerTransfers.self, JSON.self, Push.self])
+
+    struct Push: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Web Push messages per second: encrypted, signed and sent to a push service on loopback, alone and through the outbox.")
+
+        @Option(help: "Messages per measured row.") var messages = 5_000
+        @Option(help: "Messages in flight at once.") var concurrency = 64
+
+        func run() async throws {
+            print(try await PushBench(configuration: try loadConfiguration(), messages: messages, concurrency: concurrency).run())
+        }
+    }
 
     struct JSON: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A presence list encoded by Foundation's JSONEncoder and by JSONWriter.")

@@ -21,8 +21,8 @@ public final class PlazaServices: Sendable {
     package let places: PlacesService
     package let wallet: WalletService
     let inbox: InboxService
-    let notifications: NotificationService
-    let notificationDelivery: NotificationDelivery
+    package let notifications: NotificationService
+    package let notificationDelivery: NotificationDelivery
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
     let moneyRoutes = DeclaredMoneyRoutes()
 
@@ -87,7 +87,10 @@ public final class PlazaServices: Sendable {
             baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL)
         self.notifications = notifications
         let delivery = NotificationDelivery(
-            notifications: notifications, senders: PushSenders(webPush: WebPushSender(webPush: webPush)), logger: logger)
+            notifications: notifications,
+            senders: PushSenders(
+                webPush: WebPushSender(webPush: webPush),
+                apns: configuration.push.apns.map { APNsSender(settings: $0, trustRoots: configuration.push.apnsTrustRoots) }), logger: logger)
         notificationDelivery = delivery
         events.recordAlerts(notifications.recorder { delivery.nudge() })
         self.outbox = outbox

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOSSL
 import PlazaCore
 
 /// How Plaza signs Web Push (VAPID) and reaches APNs.
@@ -10,6 +11,10 @@ public struct PushConfiguration: Sendable {
     public var vapidPrivateKey: P256.Signing.PrivateKey?
     /// `PLAZA_VAPID_SUBJECT`: how push services reach the operator (`mailto:` or `https:`); else the public URL.
     public var vapidSubject: String?
+    /// APNs, when `PLAZA_APNS_KEY`, `PLAZA_APNS_KEY_ID`, `PLAZA_APNS_TEAM_ID` and `PLAZA_APNS_TOPIC` are all set.
+    public var apns: APNsSettings?
+    /// The certificates the APNs host must chain to, when not the system's (a test's own APNs server).
+    public var apnsTrustRoots: [NIOSSLCertificate]?
 
     public init() {}
 
@@ -39,6 +44,7 @@ public struct PushConfiguration: Sendable {
                 fail("PLAZA_VAPID_PRIVATE_KEY", "must be a P-256 private key: PEM, or its 32 bytes in base64url")
             }
         }
+        readAPNs(value, fail: fail)
         if let subject = value("PLAZA_VAPID_SUBJECT") {
             if subject.hasPrefix("mailto:") || subject.hasPrefix("https://") {
                 vapidSubject = subject
@@ -46,5 +52,33 @@ public struct PushConfiguration: Sendable {
                 fail("PLAZA_VAPID_SUBJECT", "must be a mailto: or https: address where push services can reach you")
             }
         }
+    }
+
+    /// `PLAZA_APNS_KEY` is the `.p8` key's PEM text or the path of the file; the environment picks Apple's host
+    /// (`PLAZA_APNS_ENVIRONMENT`: production, the default, or sandbox for development builds of the app).
+    private mutating func readAPNs(_ value: (String) -> String?, fail: (String, String) -> Void) {
+        let names = ["PLAZA_APNS_KEY", "PLAZA_APNS_KEY_ID", "PLAZA_APNS_TEAM_ID", "PLAZA_APNS_TOPIC"]
+        let given = names.compactMap { name in value(name).map { (name, $0) } }
+        guard !given.isEmpty else { return }
+        guard given.count == names.count else {
+            for name in names where value(name) == nil { fail(name, "is needed with the other PLAZA_APNS_ variables") }
+            return
+        }
+        var host = APNsSettings.production
+        switch value("PLAZA_APNS_ENVIRONMENT") ?? "production" {
+        case "production": host = APNsSettings.production
+        case "sandbox": host = APNsSettings.sandbox
+        default: fail("PLAZA_APNS_ENVIRONMENT", "must be production or sandbox")
+        }
+        let text = value("PLAZA_APNS_KEY") ?? ""
+        let pem =
+            text.contains("-----BEGIN") ? text : (FileManager.default.contents(atPath: text).flatMap { String(data: $0, encoding: .utf8) } ?? "")
+        guard let key = try? P256.Signing.PrivateKey(pemRepresentation: pem) else {
+            fail("PLAZA_APNS_KEY", "must be the .p8 key Apple gave (its PEM text, or the path of the file)")
+            return
+        }
+        apns = APNsSettings(
+            key: key, keyID: value("PLAZA_APNS_KEY_ID") ?? "", teamID: value("PLAZA_APNS_TEAM_ID") ?? "", topic: value("PLAZA_APNS_TOPIC") ?? "",
+            host: host)
     }
 }

@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// quiet hours that ended and alerts queued by other processes. Claims are leases, so of several processes one sends
 /// each delivery; a process that dies mid-send leaves it to another after the lease (the `Topic` header and the
 /// notification's id as its tag make a repeat replace the first rather than show twice).
-final class NotificationDelivery: Service, Sendable {
+package final class NotificationDelivery: Service, Sendable {
     let notifications: NotificationService
     let senders: PushSenders
     let logger: Logger
@@ -23,11 +23,11 @@ final class NotificationDelivery: Service, Sendable {
         self.logger = logger
     }
 
-    func nudge() {
+    package func nudge() {
         rounds.nudge()
     }
 
-    func run() async throws {
+    package func run() async throws {
         await rounds.run(every: .seconds(2)) { [self] in await round() }
     }
 

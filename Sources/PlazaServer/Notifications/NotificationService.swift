@@ -5,9 +5,9 @@ import SQLKit
 
 /// Push notifications: a user's devices and preferences, and what the event bus's alerts become (a notification
 /// queued in the transaction of the change, fanned out to each device and to mail, sent by `NotificationDelivery`).
-struct NotificationService: Sendable {
+package struct NotificationService: Sendable {
     let database: PlazaDatabase
-    let store = NotificationStore()
+    package let store = NotificationStore()
     let webPush: WebPush
     /// Dev and demo modes also take `http` endpoints on loopback (a local receiver standing in for a push service).
     let plainHTTPOnLoopback: Bool

@@ -3,7 +3,7 @@ import PlazaCore
 import SQLKit
 
 /// A push device as stored: the address it is reached at and, for Web Push, the subscription's keys.
-struct DeviceRecord: Sendable {
+package struct DeviceRecord: Sendable {
     var id: UUID
     var userID: UUID
     var platform: DevicePlatform
@@ -15,6 +15,22 @@ struct DeviceRecord: Sendable {
     var topic: String?
     var createdAt: Date
     var lastDeliveredAt: Date?
+
+    package init(
+        id: UUID, userID: UUID, platform: DevicePlatform, name: String, address: String, p256dh: String?, auth: String?, topic: String?,
+        createdAt: Date, lastDeliveredAt: Date?
+    ) {
+        self.id = id
+        self.userID = userID
+        self.platform = platform
+        self.name = name
+        self.address = address
+        self.p256dh = p256dh
+        self.auth = auth
+        self.topic = topic
+        self.createdAt = createdAt
+        self.lastDeliveredAt = lastDeliveredAt
+    }
 
     var dto: Device {
         let service = platform == .apns ? "api.push.apple.com" : URL(string: address)?.host ?? "unknown"
@@ -39,13 +55,13 @@ struct ClaimedDelivery: Sendable {
 }
 
 /// All SQL of notifications: devices, preferences, and the outbox (`notifications` fanned out into `push_deliveries`).
-struct NotificationStore: Sendable {
+package struct NotificationStore: Sendable {
     // MARK: Devices
 
     /// Stores `device` and returns it as kept: the caller's own address registered again keeps its id (its keys and
     /// name refreshed); an address another account had (the phone changed hands) moves here, so one address reaches
     /// one person.
-    func saveDevice(_ device: DeviceRecord, on db: any SQLDatabase) async throws -> DeviceRecord {
+    package func saveDevice(_ device: DeviceRecord, on db: any SQLDatabase) async throws -> DeviceRecord {
         if let row = try await db.select().columns(Self.deviceColumns).from("push_devices").where("address", .equal, device.address).first() {
             var existing = try Self.device(row)
             if existing.userID == device.userID {
@@ -149,7 +165,7 @@ struct NotificationStore: Sendable {
     /// Queues each notification whose person can hear it outside the app (a push device, or e-mail chosen for its
     /// kind), in one statement whatever the count, inside the transaction of what it reports. Everyone else has it in
     /// the inbox and live events already, so nothing is written for them.
-    func enqueue(_ alerts: [(id: UUID, user: UUID, content: NotificationContent)], now: Date, on db: any SQLDatabase) async throws {
+    package func enqueue(_ alerts: [(id: UUID, user: UUID, content: NotificationContent)], now: Date, on db: any SQLDatabase) async throws {
         guard !alerts.isEmpty else { return }
         let rows = alerts.map { alert in
             SQLGroupExpression([

@@ -5,7 +5,7 @@ import NIOHTTP1
 import PlazaCore
 
 /// What a push service answered for one message.
-enum PushOutcome: Sendable, Equatable {
+package enum PushOutcome: Sendable, Equatable {
     /// Taken: the service delivers it (or holds it until the device is online, within the TTL).
     case delivered
     /// The subscription or token is no longer valid (404, 410; APNs `Unregistered`): the device goes.
@@ -22,7 +22,7 @@ enum PushUrgency: String, Sendable {
 }
 
 /// One push message for one device.
-struct PushMessage: Sendable {
+package struct PushMessage: Sendable {
     var payload: PushPayload
     /// Seconds the push service keeps it for an offline device (RFC 8030 `TTL`).
     var ttl: Int
@@ -31,7 +31,7 @@ struct PushMessage: Sendable {
     /// RFC 8030 `Topic` (32 base64url characters at most): a resend replaces the copy still waiting at the service.
     var topic: String { payload.id.uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
 
-    init(_ payload: PushPayload, now: Date = Date()) {
+    package init(_ payload: PushPayload, now: Date = Date()) {
         self.payload = payload
         // A request to pay expires in minutes: after that an alert would only mislead.
         ttl = payload.kind == .moneyRequests ? 600 : 86_400
@@ -45,11 +45,16 @@ protocol PushSender: Sendable {
 }
 
 /// Web Push over HTTP: the message encrypted and signed for (see `WebPush`), posted to the subscription's endpoint.
-struct WebPushSender: PushSender {
+package struct WebPushSender: PushSender {
     let webPush: WebPush
     var client: HTTPClient = .shared
 
-    func send(_ message: PushMessage, to device: DeviceRecord) async -> PushOutcome {
+    package init(webPush: WebPush, client: HTTPClient = .shared) {
+        self.webPush = webPush
+        self.client = client
+    }
+
+    package func send(_ message: PushMessage, to device: DeviceRecord) async -> PushOutcome {
         guard let url = URL(string: device.address), let p256dh = device.p256dh.flatMap(Data.init(base64URL:)),
             let auth = device.auth.flatMap(Data.init(base64URL:))
         else { return .gone }

@@ -5,14 +5,14 @@ import Synchronization
 
 /// Web Push as browsers' push services take it: the message encrypted for the subscription (RFC 8291, `aes128gcm`
 /// of RFC 8188 in one record) and signed for by the application server's VAPID key (RFC 8292).
-final class WebPush: Sendable {
+package final class WebPush: Sendable {
     /// The application server's key pair: browsers subscribe with its public half.
     let vapid: P256.Signing.PrivateKey
     /// Who push services may contact about our traffic (`mailto:` or an `https` page), in every JWT.
     let subject: String
     private let tokens = Mutex<[String: (token: String, expires: Date)]>([:])
 
-    init(vapid: P256.Signing.PrivateKey, subject: String) {
+    package init(vapid: P256.Signing.PrivateKey, subject: String) {
         self.vapid = vapid
         self.subject = subject
     }
@@ -25,7 +25,7 @@ final class WebPush: Sendable {
 
     /// `plaintext` encrypted for the browser holding the private half of `p256dh` and the secret `auth`.
     /// `salt` and `serverKey` are random per message; tests pass fixed ones to compare with RFC 8291's example.
-    static func encrypt(
+    package static func encrypt(
         _ plaintext: Data, p256dh: Data, auth: Data, salt: Data = Data(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }),
         serverKey: P256.KeyAgreement.PrivateKey = P256.KeyAgreement.PrivateKey()
     ) throws -> Data {
