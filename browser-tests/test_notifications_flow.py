@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from conftest import new_browser, screenshot
 from test_accounts_flow import click, navigate, notice, tab
 from test_places_flow import log_in, wait_for
-from test_wallet_flow import fill_in
+from test_wallet_flow import fill_in, follow_live, pending
 
 
 def fetch_json(url):
@@ -75,6 +75,18 @@ def test_a_customer_turns_on_notifications_and_a_charge_reaches_her_device(plaza
         assert message["payload"]["title"] == "Bruno's Bakery asks you to pay $2.40."
         assert message["payload"]["link"] == "/wallet/charges" and message["urgency"] == "high"
         assert fetch_json(push_receiver + "/control/messages")["failures"] == []
+
+        # She answers it on her phone, and takes this device off (the demo is shared by the tests that follow).
+        tab(customer, "Home")
+        follow_live(customer, "Review and pay")
+        wait_for(customer, lambda: len(pending(customer)) == 1)
+        click(customer, customer.find_element(By.CSS_SELECTOR, "[data-decline]"))
+        wait_for(customer, lambda: pending(customer) == [])
+        tab(customer, "Account")
+        navigate(customer, customer.find_element(By.LINK_TEXT, "Choose notifications and devices"))
+        click(customer, customer.find_element(By.XPATH, "//li[@data-device]//button[normalize-space()='Remove']"))
+        wait_for(customer, lambda: "gets no more notifications" in notice(customer))
+        assert customer.find_elements(By.CSS_SELECTOR, "[data-device]") == []
 
         # Settings at desktop width too.
         tab(merchant, "Account")

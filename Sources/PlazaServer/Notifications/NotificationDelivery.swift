@@ -36,9 +36,9 @@ package final class NotificationDelivery: Service, Sendable {
         do {
             _ = try await notifications.fanOutWaiting()
             while try await deliverDue() > 0 {}
-        } catch {
+        } catch  where !Task.isCancelled {
             logger.error("notification round failed", metadata: ["error": "\(error)"])
-        }
+        } catch {}
     }
 
     /// Sends one claimed batch; returns how many were claimed.
@@ -79,8 +79,10 @@ package final class NotificationDelivery: Service, Sendable {
                     try await store.retry(delivery, at: now.addingTimeInterval(seconds.map(TimeInterval.init) ?? backOff), error: reason, on: db)
                 }
             }
-        } catch {
+        } catch  where !Task.isCancelled {
             logger.error("push outcome not recorded", metadata: ["error": "\(error)"])
+        } catch {
+            // Shutting down: the lease runs out and another round sends it again.
         }
     }
 }

@@ -69,7 +69,9 @@ package struct WebPushSender: PushSender {
             request.headers.add(name: "Content-Type", value: "application/octet-stream")
             request.headers.add(name: "Authorization", value: try webPush.authorization(endpoint: url))
             request.body = .bytes(ByteBuffer(bytes: body))
-            let response = try await client.execute(request, timeout: .seconds(30))
+            // Push services answer in milliseconds; one that does not (or cannot be reached: the client keeps trying to
+            // connect until the deadline) gets its retry later rather than holding a sending slot.
+            let response = try await client.execute(request, timeout: .seconds(15))
             let text = String(buffer: try await response.body.collect(upTo: 64 * 1024))
             return Self.outcome(status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"), body: text)
         } catch {

@@ -2,7 +2,8 @@ import Foundation
 import ServiceLifecycle
 
 /// How the outboxes (mail, notifications) run: a round on each nudge (after a commit that queued work) and at least
-/// every `interval` (retries, work queued by other processes). Nudges that arrive during a round make one more round.
+/// every `interval` (retries, work queued by other processes). Nudges that arrive during a round make one more round;
+/// graceful shutdown ends the loop, and cancels the round in flight.
 struct NudgedRounds: Sendable {
     private let nudges: AsyncStream<Void>
     private let nudger: AsyncStream<Void>.Continuation
@@ -24,8 +25,12 @@ struct NudgedRounds: Sendable {
                     nudger.yield()
                 }
             }
+            // Shutdown cancels a round in flight too (a push service that does not answer must not hold the process):
+            // what it had claimed is retried by a process after the lease.
             group.addTask { [nudges] in
-                for await _ in nudges.cancelOnGracefulShutdown() { await round() }
+                try? await cancelWhenGracefulShutdown {
+                    for await _ in nudges { await round() }
+                }
             }
             await group.next()
             group.cancelAll()
