@@ -68,6 +68,30 @@ public enum TestPlaza {
         }
     }
 
+    /// Runs `body` with two migrated services on one fresh database (no servers), as two processes' background work.
+    public static func withSharedServices(
+        _ engine: TestEngine, _ body: @escaping @Sendable (PlazaServices, PlazaServices) async throws -> Void
+    ) async throws {
+        let (storage, cleanup) = try await engine.freshStorage()
+        defer { Task { await cleanup() } }
+        let first = try await PlazaServices.open(configuration(storage: storage), logger: logger)
+        let second = try await PlazaServices.open(configuration(storage: storage), logger: logger)
+        do {
+            try await first.withDatabase {
+                try await second.withDatabase {
+                    try await first.migrate()
+                    try await body(first, second)
+                }
+            }
+        } catch {
+            try? await first.database.close()
+            try? await second.database.close()
+            throw error
+        }
+        try await first.database.close()
+        try await second.database.close()
+    }
+
     /// Runs `body` against two applications sharing one fresh database, as two `plaza serve` processes would.
     public static func withSharedDatabase(
         _ engine: TestEngine, _ testing: TestingSetup = .router, configure: (inout PlazaConfiguration) -> Void = { _ in },
