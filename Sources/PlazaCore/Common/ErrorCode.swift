@@ -10,6 +10,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidToken = "invalid_token"
     case forbidden
     case emailNotVerified = "email_not_verified"
+    /// An admin suspended the account; the problem's `detail` gives their reason.
+    case accountSuspended = "account_suspended"
     case notFound = "not_found"
     case methodNotAllowed = "method_not_allowed"
     case conflict

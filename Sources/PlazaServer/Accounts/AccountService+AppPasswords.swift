@@ -58,6 +58,9 @@ extension AccountService {
             try await limiter.record(appPasswordAddressRule, client, now: now)
             throw unauthorized
         }
+        if let suspension = try await accounts.suspension(of: user.id, on: database.sql) {
+            throw PlazaError.accountSuspended(reason: suspension.reason)
+        }
         return Identity(user: user, sessionID: owner)
     }
 }

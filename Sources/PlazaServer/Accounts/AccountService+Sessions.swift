@@ -47,6 +47,9 @@ extension AccountService {
             throw PlazaError.invalidCredentials
         }
         if let device { try await limiter.reset(loginDeviceRule, device) } else { try await limiter.reset(loginAccountRule, subject) }
+        if let suspension = try await accounts.suspension(of: user.id, on: database.sql) {
+            throw PlazaError.accountSuspended(reason: suspension.reason)
+        }
         return (
             user, device.map { makeDeviceToken(nonce: $0, for: user) } ?? makeDeviceToken(nonce: Secrets.randomToken(bytes: 16), for: user),
             device != nil

@@ -22,6 +22,7 @@ public final class PlazaServices: Sendable {
     package let wallet: WalletService
     let inbox: InboxService
     package let notifications: NotificationService
+    let admin: AdminService
     package let notificationDelivery: NotificationDelivery
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
     let moneyRoutes = DeclaredMoneyRoutes()
@@ -116,6 +117,7 @@ public final class PlazaServices: Sendable {
         accounts.accountChanged = { user in try await places.userChanged(user) }
         accounts.events = events
         self.accounts = accounts
+        admin = AdminService(database: database, events: events, accounts: accounts)
         templates = try await Templates.load()
     }
 

@@ -56,6 +56,13 @@ public struct PlazaError: Error, Sendable {
         .unauthorized, .invalidCredentials, "The log-in or password is wrong.",
         detail: "If you signed up recently, enter the code we e-mailed you first.")
     public static let forbidden = PlazaError(.forbidden, .forbidden, "You may not do this.")
+
+    /// After the right password only, so that it tells nothing to someone guessing.
+    static func accountSuspended(reason: String?) -> PlazaError {
+        PlazaError(
+            .forbidden, .accountSuspended, "This account is suspended.",
+            detail: (reason.map { "The reason given: \($0) " } ?? "") + "Write to the operator of this Plaza if you think this is a mistake.")
+    }
     public static let emailNotVerified = PlazaError(
         .forbidden, .emailNotVerified, "Verify your e-mail address first.", detail: "Enter the code we e-mailed you, or ask for a new one.")
 

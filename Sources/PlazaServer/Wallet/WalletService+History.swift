@@ -63,41 +63,17 @@ extension WalletService {
     /// Up to 10,000 entries, newest first, as CSV (amounts in major units).
     func activityCSV(owner: UUID, filter: ActivityFilter) async throws -> String {
         let rows = try await activity.list(owner: owner, filter: filter, limit: 10_000, after: nil, on: database.sql)
-        var csv = "date,kind,status,amount,currency,counterpart,note,reference\r\n"
-        for row in rows {
-            let amount = Money(amount: row.amount, currency: row.currency).description.split(separator: " ").first.map(String.init) ?? ""
-            let fields = [
-                RFC3339.format(row.createdAt), row.kind.rawValue, row.status.rawValue, amount, row.currency,
-                Self.csvText(row.counterpart.username.map { "\(row.counterpart.name) (@\($0))" } ?? row.counterpart.name),
-                Self.csvText(row.note ?? ""),
-                row.referenceId.uuidString.lowercased(),
-            ]
-            csv += fields.map(Self.csvField).joined(separator: ",") + "\r\n"
-        }
-        return csv
-    }
-
-    /// A spreadsheet must not run text as a formula (`=HYPERLINK(...)` in a note). Spreadsheets in other locales split
-    /// cells at `;` or tabs, and some take full-width signs (`＝`) for formulas, so every place a cell could start, after
-    /// blanks, gets a `'` before a character that would start a formula there.
-    static func csvText(_ text: String) -> String {
-        var guarded = ""
-        guarded.reserveCapacity(text.count + 1)
-        var cellStart = true
-        for character in text {
-            if cellStart, !character.isWhitespace || character == "\t" || character == "\r" {
-                if "=+-@\t\r＝＋－＠".contains(character) { guarded.append("'") }
-                cellStart = false
-            }
-            guarded.append(character)
-            if ",;|\t\n\r".contains(character) { cellStart = true }
-        }
-        return guarded
-    }
-
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return CSV.text(
+            header: ["date", "kind", "status", "amount", "currency", "counterpart", "note", "reference"],
+            rows: rows.map { row in
+                let amount = Money(amount: row.amount, currency: row.currency).description.split(separator: " ").first.map(String.init) ?? ""
+                return [
+                    RFC3339.format(row.createdAt), row.kind.rawValue, row.status.rawValue, amount, row.currency,
+                    CSV.guarded(row.counterpart.username.map { "\(row.counterpart.name) (@\($0))" } ?? row.counterpart.name),
+                    CSV.guarded(row.note ?? ""),
+                    row.referenceId.uuidString.lowercased(),
+                ]
+            })
     }
 
     /// A new pay code for the caller, replacing any earlier one.

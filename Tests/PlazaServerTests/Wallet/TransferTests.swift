@@ -154,6 +154,6 @@ import Testing
         ("  @SUM(A1)", "  '@SUM(A1)"), ("a\t-2", "a\t'-2"), ("pizza -2 slices", "pizza -2 slices"), ("-", "'-"),
     ])
     func csvCellsNeverStartAFormula(_ note: String, _ shown: String) {
-        #expect(WalletService.csvText(note) == shown)
+        #expect(CSV.guarded(note) == shown)
     }
 }
