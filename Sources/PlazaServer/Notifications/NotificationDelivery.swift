@@ -34,8 +34,12 @@ package final class NotificationDelivery: Service, Sendable {
     /// Fans out what waits, then sends what is due, until nothing is left for now.
     func round() async {
         do {
-            _ = try await notifications.fanOutWaiting()
-            while try await deliverDue() > 0 {}
+            // Until nothing is left for now: a burst of alerts goes out in one round, not one batch per heartbeat.
+            while true {
+                let fannedOut = try await notifications.fanOutWaiting()
+                let sent = try await deliverDue()
+                if fannedOut == 0, sent == 0 { break }
+            }
         } catch  where !Task.isCancelled {
             logger.error("notification round failed", metadata: ["error": "\(error)"])
         } catch {}

@@ -82,13 +82,12 @@ package struct NotificationService: Sendable {
     }
 
     /// Fans claimed notifications out: a delivery per device whose kind has push on (held to the end of quiet hours
-    /// unless urgent), and a mail where the kind has e-mail on. Returns how many deliveries were written.
+    /// unless urgent), and a mail where the kind has e-mail on. Returns how many notifications it fanned out.
     func fanOutWaiting(now: Date = Date(), limit: Int = 100) async throws -> Int {
         let (store, baseURL) = (store, baseURL)
         let waiting = try await store.claimWaiting(now: now, lease: 60, limit: limit, on: database.sql)
-        var written = 0
         for notification in waiting {
-            written += try await database.transaction { db in
+            try await database.transaction { db in
                 let preferences = try await store.preferences(of: notification.userID, on: db)
                 let choice = preferences.preference(notification.content.kind)
                 let recipient = try await store.recipient(notification.userID, on: db)
@@ -107,9 +106,8 @@ package struct NotificationService: Sendable {
                         ),
                         on: db, now: now)
                 }
-                return devices.count
             }
         }
-        return written
+        return waiting.count
     }
 }
