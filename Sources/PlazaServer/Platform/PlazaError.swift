@@ -61,7 +61,8 @@ public struct PlazaError: Error, Sendable {
     static func accountSuspended(reason: String?) -> PlazaError {
         PlazaError(
             .forbidden, .accountSuspended, "This account is suspended.",
-            detail: (reason.map { "The reason given: \($0) " } ?? "") + "Write to the operator of this Plaza if you think this is a mistake.")
+            detail: (reason.map { "The reason given: \($0)\($0.last.map { ".!?".contains($0) } == true ? "" : ".") " } ?? "")
+                + "Write to the operator of this Plaza if you think this is a mistake.")
     }
     public static let emailNotVerified = PlazaError(
         .forbidden, .emailNotVerified, "Verify your e-mail address first.", detail: "Enter the code we e-mailed you, or ask for a new one.")
