@@ -26,7 +26,9 @@ package final class APNsSender: PushSender {
     }
 
     deinit {
-        try? client.syncShutdown()
+        // Never `syncShutdown` here: a deinit may run on one of the client's own event loops.
+        let client = client
+        Task { try? await client.shutdown() }
     }
 
     package func send(_ message: PushMessage, to device: DeviceRecord) async -> PushOutcome {

@@ -102,7 +102,7 @@ package struct NotificationService: Sendable {
                         OutgoingMail(
                             to: address, subject: content.title,
                             text:
-                                "\(content.body)\n\n\(baseURL)\(content.link)\n\nChange which notifications you get: \(baseURL)/account#notifications"
+                                "\(content.body)\n\n\(baseURL)\(content.link)\n\nChange which notifications you get: \(baseURL)/account/notifications"
                         ),
                         on: db, now: now)
                 }

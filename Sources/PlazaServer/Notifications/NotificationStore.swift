@@ -43,7 +43,6 @@ struct WaitingNotification: Sendable {
     var id: UUID
     var userID: UUID
     var content: NotificationContent
-    var createdAt: Date
 }
 
 /// One push to one device, claimed for sending.
@@ -173,6 +172,8 @@ package struct NotificationStore: Sendable {
                 SQLBind(alert.content.body), SQLBind(alert.content.link), SQLBind(now),
             ])
         }
+        // Kinds mailed by default (`NotificationPreferences.standard`) reach people who never chose otherwise.
+        let mailedByDefault = NotificationKind.allCases.filter { NotificationPreferences.standard.preference($0).email }.map { SQLBind($0.rawValue) }
         // Both engines name a VALUES list's columns column1, column2, ...
         try await db.raw(
             """
@@ -180,7 +181,7 @@ package struct NotificationStore: Sendable {
             SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7 FROM (VALUES \(SQLList(rows))) AS v \
             WHERE EXISTS (SELECT 1 FROM push_devices d WHERE d.user_id = v.column2) \
             OR EXISTS (SELECT 1 FROM notification_preferences p WHERE p.user_id = v.column2 AND p.kind = v.column3 AND p.email) \
-            OR (v.column3 = \(bind: NotificationKind.account.rawValue) AND NOT EXISTS (SELECT 1 FROM notification_preferences p \
+            OR (v.column3 IN (\(SQLList(mailedByDefault))) AND NOT EXISTS (SELECT 1 FROM notification_preferences p \
             WHERE p.user_id = v.column2 AND p.kind = v.column3))
             """
         ).run()
@@ -197,15 +198,14 @@ package struct NotificationStore: Sendable {
             let claim = db.update("notifications").set("locked_until", to: now.addingTimeInterval(lease)).where("id", .equal, id)
                 .where("fanned_out_at", .is, SQLLiteral.null)
                 .where { $0.where("locked_until", .is, SQLLiteral.null).orWhere("locked_until", .lessThan, now) }
-            guard let row = try await claim.returning("user_id", "kind", "title", "body", "link", "created_at").first() else { continue }
+            guard let row = try await claim.returning("user_id", "kind", "title", "body", "link").first() else { continue }
             claimed.append(
                 WaitingNotification(
                     id: id, userID: try row.decode(column: "user_id", as: UUID.self),
                     content: NotificationContent(
                         kind: NotificationKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .account,
                         title: try row.decode(column: "title", as: String.self), body: try row.decode(column: "body", as: String.self),
-                        link: try row.decode(column: "link", as: String.self)),
-                    createdAt: try row.decode(column: "created_at", as: Date.self)))
+                        link: try row.decode(column: "link", as: String.self))))
         }
         return claimed
     }
@@ -265,18 +265,5 @@ package struct NotificationStore: Sendable {
     func retry(_ delivery: ClaimedDelivery, at next: Date, error: String, on db: any SQLDatabase) async throws {
         try await db.update("push_deliveries").set("next_attempt_at", to: next).set("locked_until", to: SQLLiteral.null)
             .set("last_error", to: String(error.prefix(500))).where("id", .equal, delivery.id).run()
-    }
-
-    /// The user's recent notifications (newest first), for tests and the account page.
-    func recent(of user: UUID, limit: Int, on db: any SQLDatabase) async throws -> [(content: NotificationContent, delivered: Int)] {
-        try await db.select().columns("id", "kind", "title", "body", "link").from("notifications").where("user_id", .equal, user)
-            .orderBy("created_at", .descending).limit(limit).all().map { row in
-                (
-                    NotificationContent(
-                        kind: NotificationKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .account,
-                        title: try row.decode(column: "title", as: String.self), body: try row.decode(column: "body", as: String.self),
-                        link: try row.decode(column: "link", as: String.self)), 0
-                )
-            }
     }
 }

@@ -31,7 +31,7 @@ package struct PushMessage: Sendable {
     /// RFC 8030 `Topic` (32 base64url characters at most): a resend replaces the copy still waiting at the service.
     var topic: String { payload.id.uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
 
-    package init(_ payload: PushPayload, now: Date = Date()) {
+    package init(_ payload: PushPayload) {
         self.payload = payload
         // A request to pay expires in minutes: after that an alert would only mislead.
         ttl = payload.kind == .moneyRequests ? 600 : 86_400

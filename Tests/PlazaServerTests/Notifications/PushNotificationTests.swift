@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import PlazaCore
 import PlazaTestSupport
+import SQLKit
 import Testing
 
 @testable import PlazaServer
@@ -99,11 +100,9 @@ import Testing
             let (business, bruno, anna) = try await ChargeTests.counter(client)
             let subscription = receiver.subscribe()
             _ = try await client.send(.post, "/v1/me/devices", json: DeviceRegistration(platform: .webpush, subscription: subscription), token: anna)
-            let chosen = NotificationPreferences(
-                kinds: [KindPreference(kind: .moneyRequests, push: false, email: false)], quietHours: QuietHours(from: "22:00", until: "07:00"))
+            let chosen = NotificationPreferences(kinds: [KindPreference(kind: .moneyRequests, push: false, email: false)], quietHours: nil)
             let saved = try await client.send(.put, "/v1/me/notifications", json: chosen, token: anna).decode(NotificationPreferences.self)
-            #expect(saved.preference(.moneyRequests).push == false && saved.preference(.moneyReceived).push)
-            #expect(saved.quietHours == QuietHours(from: "22:00", until: "07:00") && saved.timeZone == "UTC")
+            #expect(saved.preference(.moneyRequests).push == false && saved.preference(.moneyReceived).push && saved.timeZone == "UTC")
             let bad = NotificationPreferences(kinds: [], quietHours: QuietHours(from: "25:00", until: "25:00"))
             #expect(try await client.send(.put, "/v1/me/notifications", json: bad, token: anna).problem?.errors?.first?.field == "quietHours.from")
 
@@ -111,12 +110,59 @@ import Testing
             let carla = try await AccountsDriver(client).signedIn("carla").accessToken
             _ = try await WalletDriver(client).fund(1_000, token: carla)
             _ = try await WalletDriver(client).transfer(to: "anna", 100, token: carla)
-            // Money received still has push on: it arrives (or waits for quiet hours to end, by the clock).
-            let quiet = NotificationRules.quietUntil(saved.quietHours, now: Date(), timeZone: .gmt) != nil
-            if !quiet { _ = try await receiver.waitFor(1, to: subscription) }
+            _ = try await receiver.waitFor(1, to: subscription)
             try await Task.sleep(for: .milliseconds(300))
-            #expect(receiver.messages(to: subscription).allSatisfy { (try? $0.payload().kind) == .moneyReceived })
-            #expect(receiver.messages(to: subscription).count == (quiet ? 0 : 1), "the charge's request was not pushed")
+            #expect(receiver.messages(to: subscription).count == 1, "the charge's request was not pushed")
+            #expect(try receiver.messages(to: subscription).first?.payload().kind == .moneyReceived)
+
+            // Kinds left out keep their setting; quiet hours come and go.
+            let quiet = NotificationPreferences(kinds: [], quietHours: QuietHours(from: "22:00", until: "07:00"))
+            let kept = try await client.send(.put, "/v1/me/notifications", json: quiet, token: anna).decode(NotificationPreferences.self)
+            #expect(kept.quietHours == QuietHours(from: "22:00", until: "07:00") && kept.preference(.moneyRequests).push == false)
+        }
+    }
+
+    /// Quiet hours hold a push that can wait until they end, in the person's time zone; a request to pay goes at once.
+    /// A kind with e-mail on is mailed at once.
+    @Test(arguments: TestEngine.enabled)
+    func quietHoursHoldWhatCanWaitAndMailGoesOut(_ engine: TestEngine) async throws {
+        try await TestPlaza.withServices(engine) { services in
+            let (store, user) = (services.notifications.store, UUID())
+            try await services.database.transaction { db in
+                try await AccountStore().insert(
+                    UserRecord(
+                        id: user, email: "zoe@example.com", username: "zoe", displayName: "Zoe", passwordHash: "", role: .customer,
+                        emailVerified: true, now: Date()), on: db)
+                try await db.update("users").set("time_zone", to: "Europe/Berlin").where("id", .equal, user).run()
+                _ = try await store.saveDevice(
+                    DeviceRecord(
+                        id: UUID(), userID: user, platform: .webpush, name: "laptop", address: "https://push.example.net/zoe", p256dh: "key",
+                        auth: "auth", topic: nil, createdAt: Date(), lastDeliveredAt: nil), on: db)
+                try await store.savePreferences(
+                    NotificationPreferences(
+                        kinds: [KindPreference(kind: .moneyReceived, push: true, email: true)], quietHours: QuietHours(from: "22:00", until: "07:00")),
+                    of: user, on: db)
+            }
+            let received = NotificationContent(kind: .moneyReceived, title: "Carla K. sent you $1.00.", body: "Lunch", link: "/wallet")
+            let asked = NotificationContent(kind: .moneyRequests, title: "Bruno's Bakery asks you to pay $4.20.", body: "", link: "/wallet/charges")
+            let (late, due) = (UUID(), UUID())
+            try await services.database.transaction { db in
+                try await store.enqueue([(late, user, received), (due, user, asked)], now: Date(), on: db)
+            }
+            // 23:30 in Berlin: quiet until 07:00 there (06:00 UTC).
+            let night = try #require(RFC3339.parse("2026-11-24T22:30:00Z"))
+            #expect(try await services.notifications.fanOutWaiting(now: night) == 2)
+            let rows = try await services.database.sql.select().columns("notification_id", "next_attempt_at").from("push_deliveries").all()
+            let times = try Dictionary(
+                uniqueKeysWithValues: rows.map {
+                    (try $0.decode(column: "notification_id", as: UUID.self), try $0.decode(column: "next_attempt_at", as: Date.self))
+                })
+            let morning = try #require(RFC3339.parse("2026-11-25T06:00:00Z"))
+            #expect(times[late].map { abs($0.timeIntervalSince(morning)) < 1 } == true)
+            #expect(times[due].map { abs($0.timeIntervalSince(night)) < 1 } == true)
+            let mail = try await OutboxStore().recent(on: services.database.sql)
+            #expect(mail.map(\.subject) == ["Carla K. sent you $1.00."] && mail.first?.to == "zoe@example.com")
+            #expect(mail.first?.text.contains("/account/notifications") == true)
         }
     }
 
