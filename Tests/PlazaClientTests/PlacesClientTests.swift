@@ -17,8 +17,9 @@ import Testing
         try await TestPlaza.withApp(engine, .live) { client, _ in
             let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
             let accounts = AccountsDriver(client)
-            try await accounts.register("bruno", role: .merchant)
+            let bruno = try await accounts.register("bruno", role: .merchant).decode(User.self)
             try await accounts.verify("bruno")
+            try await accounts.approveMerchant(bruno.id)
             try await accounts.register("anna")
             try await accounts.verify("anna")
             let merchant = PlazaClient(baseURL: base)

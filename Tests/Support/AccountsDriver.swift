@@ -59,15 +59,28 @@ public struct AccountsDriver: Sendable {
         return try await client.send(.post, "/v1/auth/verify-email", json: VerifyEmailRequest(email: email, code: try await latestCode(for: email)))
     }
 
+    /// The admin approves the merchant's review item, as on the admin console.
+    public func approveMerchant(_ id: UUID) async throws {
+        let admin = try await login(Self.admin).decode(TokenResponse.self).accessToken
+        let queue = try await client.send(.get, "/v1/admin/review-queue?kind=merchant&limit=100", token: admin).decode(Page<ReviewItem>.self)
+        guard let item = queue.items.first(where: { $0.subjectId == id }) else { throw DriverError(description: "no review item for \(id)") }
+        let approved = try await client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: admin)
+        guard approved.status == .ok else { throw DriverError(description: "approve \(id): \(approved.status) \(approved.text)") }
+    }
+
     public func login(_ login: String, password: String = password) async throws -> TestResponse {
         try await client.send(.post, "/v1/auth/login", json: LoginRequest(login: login, password: password))
     }
 
-    /// A verified, signed-in account's tokens.
-    public func signedIn(_ name: String, role: Role = .customer) async throws -> TokenResponse {
+    /// The admin every `TestPlaza.withApp` has (password `password`).
+    public static let admin = "root"
+
+    /// A verified, signed-in account's tokens; a merchant approved by the admin, unless `approved` is false.
+    public func signedIn(_ name: String, role: Role = .customer, approved: Bool = true) async throws -> TokenResponse {
         let registration = try await register(name, role: role)
         guard registration.status == .created else { throw DriverError(description: "register \(name): \(registration.status) \(registration.text)") }
         try await verify(name)
+        if role == .merchant, approved { try await approveMerchant(try registration.decode(User.self).id) }
         let response = try await login(name)
         guard response.status == .ok else { throw DriverError(description: "login \(name): \(response.status) \(response.text)") }
         return try response.decode(TokenResponse.self)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlazaCore
 import PlazaServer
 
 /// A real Plaza for one test: a fresh database, fast bcrypt, dev mode (the mailbox), and the full app.
@@ -39,7 +40,13 @@ public enum TestPlaza {
         let services = try await PlazaServices.open(configuration(storage: storage, configure), logger: logger)
         let app = try buildApplication(services)
         do {
-            let result = try await app.test(testing) { client in try await body(client, services) }
+            let result = try await app.test(testing) { client in
+                // The operator's first admin, as `plaza admin create` makes it: it approves the tests' merchants.
+                try await services.createAccount(
+                    email: "root@example.com", username: AccountsDriver.admin, displayName: "Root Admin", password: AccountsDriver.password,
+                    role: .admin)
+                return try await body(client, services)
+            }
             try await services.database.close()
             return result
         } catch {

@@ -14,11 +14,15 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     public var student: Bool
     /// The IANA time zone the user chose for dates (`Europe/Berlin`); without one, pages use the browser's.
     public var timeZone: String?
+    /// Merchants only: whether an admin approved them (until then their businesses are not public and they cannot
+    /// charge), with the reason when refused.
+    public var merchantApproval: MerchantApproval?
     public var createdAt: Date
 
     public init(
         id: UUID, email: String, username: String, displayName: String, role: Role, emailVerified: Bool,
-        birthDate: String? = nil, gender: Gender? = nil, student: Bool = false, timeZone: String? = nil, createdAt: Date
+        birthDate: String? = nil, gender: Gender? = nil, student: Bool = false, timeZone: String? = nil,
+        merchantApproval: MerchantApproval? = nil, createdAt: Date
     ) {
         self.id = id
         self.email = email
@@ -30,6 +34,7 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         self.gender = gender
         self.student = student
         self.timeZone = timeZone
+        self.merchantApproval = merchantApproval
         self.createdAt = createdAt
     }
 }

@@ -13,10 +13,12 @@ public struct AdminUser: Codable, Sendable, Hashable, Identifiable {
     /// When an admin suspended it, and why (the user is told the reason).
     public var suspendedAt: Date?
     public var suspensionReason: String?
+    /// Merchants only: approved, pending or refused (with the reason).
+    public var merchantApproval: MerchantApproval?
 
     public init(
         id: UUID, username: String, displayName: String, email: String, role: Role, emailVerified: Bool, createdAt: Date, suspendedAt: Date?,
-        suspensionReason: String?
+        suspensionReason: String?, merchantApproval: MerchantApproval? = nil
     ) {
         self.id = id
         self.username = username
@@ -27,6 +29,7 @@ public struct AdminUser: Codable, Sendable, Hashable, Identifiable {
         self.createdAt = createdAt
         self.suspendedAt = suspendedAt
         self.suspensionReason = suspensionReason
+        self.merchantApproval = merchantApproval
     }
 }
 
@@ -78,5 +81,19 @@ public enum AdminRules {
     public static func reasonProblem(_ reason: String) -> String? {
         let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         return (3...500).contains(trimmed.count) ? nil : "Give the reason the person will read, 3 to 500 characters."
+    }
+}
+
+extension AdminRules {
+    /// An audit log action in words ("user.suspend" → "Suspended an account").
+    public static func actionLabel(_ action: String) -> String {
+        switch action {
+        case "user.suspend": "Suspended an account"
+        case "user.reinstate": "Reinstated an account"
+        case "user.role": "Changed a role"
+        case "review.approve": "Approved"
+        case "review.reject": "Rejected"
+        default: action
+        }
     }
 }

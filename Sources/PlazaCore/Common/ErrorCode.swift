@@ -36,6 +36,12 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case payoutAccountRequired = "payout_account_required"
     /// The card processor did not answer or refused the call; nothing was charged or moved.
     case gatewayError = "gateway_error"
+    /// A merchant an admin has not approved yet (or refused) tried to charge or advertise.
+    case merchantNotApproved = "merchant_not_approved"
+    /// Another admin is reviewing this item (the problem's `detail` says who and until when).
+    case reviewClaimed = "review_claimed"
+    /// The review item was decided already.
+    case alreadyDecided = "already_decided"
     case internalError = "internal_error"
     case unavailable
 }

@@ -32,10 +32,13 @@ public struct Business: Codable, Sendable, Hashable, Identifiable {
     public var description: String
     public var locations: [BusinessLocation]
     public var role: BusinessRole?
+    /// Whether customers can find it: false until an admin approves its merchant (only its team sees it then).
+    public var listed: Bool
     public var createdAt: Date
 
     public init(
-        id: UUID, name: String, category: BusinessCategory, description: String, locations: [BusinessLocation], role: BusinessRole?, createdAt: Date
+        id: UUID, name: String, category: BusinessCategory, description: String, locations: [BusinessLocation], role: BusinessRole?,
+        listed: Bool = true, createdAt: Date
     ) {
         self.id = id
         self.name = name
@@ -43,6 +46,7 @@ public struct Business: Codable, Sendable, Hashable, Identifiable {
         self.description = description
         self.locations = locations
         self.role = role
+        self.listed = listed
         self.createdAt = createdAt
     }
 }

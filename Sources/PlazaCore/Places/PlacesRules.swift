@@ -146,3 +146,17 @@ public enum PlacesRules {
         return periods
     }
 }
+
+extension PlacesRules {
+    /// What an admin reviewing a new merchant reads of their businesses: names, kinds and where customers would find them.
+    public static func merchantFindings(_ businesses: [(name: String, category: BusinessCategory, locations: [BusinessLocation])]) -> [String] {
+        guard !businesses.isEmpty else { return ["No business yet: the merchant creates one next."] }
+        return businesses.map { business in
+            let kind = business.category.rawValue.capitalized
+            guard !business.locations.isEmpty else { return "“\(business.name)” (\(kind)), no location yet." }
+            let places = business.locations.map { "\($0.name), \($0.address) (within \($0.radiusMeters) m)" }
+            let count = business.locations.count == 1 ? "1 location" : "\(business.locations.count) locations"
+            return "“\(business.name)” (\(kind)), \(count): \(places.joined(separator: "; "))."
+        }
+    }
+}

@@ -27,6 +27,30 @@ extension AccountService {
         try await accounts.setRole(id, role, now: now, on: db)
     }
 
+    /// The accounts' part of the bus's transactions: an admin's decision on a merchant is their standing; a refused
+    /// merchant who changes their business is waiting again.
+    func reviewRecorder() -> EventBus.Recorder {
+        let (accounts, identities) = (accounts, identities)
+        return EventBus.Recorder(
+            record: { messages, db in
+                var wrote = false
+                for message in messages {
+                    switch message {
+                    case .reviewed(let decision) where decision.kind == .merchant:
+                        let state: ApprovalState = decision.approved ? .approved : .rejected
+                        try await accounts.setApproval(decision.subjectId, state, reason: decision.reason, now: Date(), on: db)
+                        wrote = true
+                    case .review(let submission) where submission.kind == .merchant:
+                        try await accounts.setApproval(submission.subjectId, .pending, reason: nil, now: Date(), on: db)
+                        wrote = true
+                    default: break
+                    }
+                }
+                return wrote
+            },
+            committed: { identities.clear() })
+    }
+
     /// After an admin's change: no cached identity may outlive it.
     func forgetIdentities() {
         identities.clear()

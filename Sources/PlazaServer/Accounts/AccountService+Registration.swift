@@ -45,10 +45,12 @@ extension AccountService {
     func verifyEmail(_ request: VerifyEmailRequest, client: String, now: Date = Date()) async throws -> User {
         let email = AccountRules.normalizedEmail(request.email)
         var user = try await checkCode(email: email, code: request.code, purpose: .verifyEmail, client: client, now: now)
+        // A new merchant's first verified address puts them in the admin's review queue.
+        let review = user.approval == .pending && !user.emailVerified ? [FeedMessage.review(Self.merchantReview(user))] : []
         user.email = email
         user.emailVerified = true
         let (accounts, verified) = (self.accounts, user)
-        try await database.transaction { db in
+        try await transaction(publishing: review) { db in
             // An address confirmed for a change of e-mail may have been taken since: only its owner, holding the code, learns so.
             if try await accounts.user(email: email, on: db).map({ $0.id != verified.id }) ?? false {
                 throw PlazaError.conflict(field: "email", "Another account uses this address now.")
@@ -57,6 +59,14 @@ extension AccountService {
         }
         identities.clear()
         return verified.dto
+    }
+
+    /// What the review queue shows of a merchant who just verified their address.
+    static func merchantReview(_ user: UserRecord) -> ReviewSubmission {
+        let domain = user.email.split(separator: "@").last.map(String.init) ?? ""
+        return ReviewSubmission(
+            kind: .merchant, subjectId: user.id, subject: ReviewSubmission.person(displayName: user.displayName, username: user.username),
+            findings: ["Signed up as a merchant and verified an address at \(domain).", "No business yet: the merchant creates one next."])
     }
 
     /// Sends a new verification code to an unverified address; answers the same whatever the address.

@@ -202,6 +202,14 @@ extension AccountService {
 }
 
 extension AccountService {
+    /// A transaction that publishes `messages` with its commit (through the bus, whose recorders file them).
+    func transaction<T: Sendable>(
+        publishing messages: [FeedMessage], _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        guard let events, !messages.isEmpty else { return try await database.transaction(body) }
+        return try await events.transaction { db in (try await body(db), messages) }
+    }
+
     /// A transaction that, for a sign-in on a device never seen before by an account that signed in before, publishes
     /// the account's alert with its commit.
     func transaction<T: Sendable>(

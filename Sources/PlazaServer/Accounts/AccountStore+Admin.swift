@@ -6,6 +6,7 @@ import SQLKit
 extension AccountStore {
     static let adminColumns = [
         "id", "username", "display_name", "email", "role", "email_verified", "created_at", "suspended_at", "suspension_reason",
+        "approval", "approval_reason",
     ]
 
     /// Live accounts whose username, name or e-mail contains `query` (any case), by username, after `after`.
@@ -40,8 +41,19 @@ extension AccountStore {
         try await db.update("users").set("suspended_at", to: at).set("suspension_reason", to: reason).where("id", .equal, id).run()
     }
 
+    /// An admin who makes someone a merchant has approved them (a merchant waiting for review stays so).
     func setRole(_ id: UUID, _ role: Role, now: Date, on db: any SQLDatabase) async throws {
-        try await db.update("users").set("role", to: role.rawValue).set("updated_at", to: now).where("id", .equal, id).run()
+        var update = db.update("users").set("role", to: role.rawValue).set("updated_at", to: now)
+        if role == .merchant {
+            update = update.set("approval", to: SQLFunction("coalesce", args: SQLIdentifier("approval"), SQLBind(ApprovalState.approved.rawValue)))
+        }
+        try await update.where("id", .equal, id).run()
+    }
+
+    /// An admin's decision on a merchant (accounts that are not merchants are left alone).
+    func setApproval(_ id: UUID, _ state: ApprovalState, reason: String?, now: Date, on db: any SQLDatabase) async throws {
+        try await db.update("users").set("approval", to: state.rawValue).set("approval_reason", to: reason).set("updated_at", to: now)
+            .where("id", .equal, id).where("role", .equal, Role.merchant.rawValue).run()
     }
 
     static func adminUser(_ row: any SQLRow) throws -> AdminUser {
@@ -51,6 +63,9 @@ extension AccountStore {
             role: Role(rawValue: try row.decode(column: "role", as: String.self)) ?? .customer,
             emailVerified: try row.decode(column: "email_verified", as: Bool.self), createdAt: try row.decode(column: "created_at", as: Date.self),
             suspendedAt: try row.decode(column: "suspended_at", as: Date?.self),
-            suspensionReason: try row.decode(column: "suspension_reason", as: String?.self))
+            suspensionReason: try row.decode(column: "suspension_reason", as: String?.self),
+            merchantApproval: try row.decode(column: "approval", as: String?.self).flatMap(ApprovalState.init(rawValue:)).map {
+                MerchantApproval(state: $0, reason: try row.decode(column: "approval_reason", as: String?.self))
+            })
     }
 }

@@ -6,7 +6,8 @@ extension PlazaServices {
     /// Returns false when the username or e-mail was taken.
     @discardableResult
     public func createAccount(
-        email: String, username: String, displayName: String, password: String, role: Role, checkPolicy: Bool = true
+        email: String, username: String, displayName: String, password: String, role: Role, checkPolicy: Bool = true,
+        awaitingApproval: Bool = false
     )
         async throws -> Bool
     {
@@ -18,16 +19,19 @@ extension PlazaServices {
         validator.apply(AccountRules.displayNameProblem(displayName), to: "displayName")
         if checkPolicy { validator.apply(accounts.passwords.problem(password), to: "password") }
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
-        let record = UserRecord(
+        var record = UserRecord(
             email: email, username: username, displayName: displayName, passwordHash: try await accounts.passwords.hash(password), role: role,
             emailVerified: true, now: Date())
+        // The operator's own merchants are approved, unless asked to wait for an admin's review like a sign-up.
+        if role == .merchant, !awaitingApproval { record.approval = .approved }
         let store = AccountStore()
-        return try await database.transaction { db in
+        let review = record.awaitsApproval ? [FeedMessage.review(AccountService.merchantReview(record))] : []
+        return try await events.transaction { [record] db in
             let emailTaken = try await store.emailExists(email, on: db)
             let usernameTaken = try await store.usernameExists(username, on: db)
-            if emailTaken || usernameTaken { return false }
+            if emailTaken || usernameTaken { return (false, []) }
             try await store.insert(record, on: db)
-            return true
+            return (true, review)
         }
     }
 }

@@ -15,12 +15,15 @@ package struct UserRecord: Sendable, Equatable {
     package var gender: Gender?
     package var student: Bool
     package var timeZone: String?
+    /// A merchant's standing (nil for everyone else): pending until an admin decides.
+    package var approval: ApprovalState?
+    package var approvalReason: String?
     package var createdAt: Date
     package var updatedAt: Date
 
     package static let columns = [
         "id", "email", "username", "display_name", "password_hash", "role", "email_verified", "birth_date", "gender", "student",
-        "time_zone", "created_at", "updated_at",
+        "time_zone", "approval", "approval_reason", "created_at", "updated_at",
     ]
 
     init(row: any SQLRow) throws {
@@ -35,6 +38,8 @@ package struct UserRecord: Sendable, Equatable {
         gender = try row.decode(column: "gender", as: String?.self).flatMap(Gender.init(rawValue:))
         student = try row.decode(column: "student", as: Bool.self)
         timeZone = try row.decode(column: "time_zone", as: String?.self)
+        approval = try row.decode(column: "approval", as: String?.self).flatMap(ApprovalState.init(rawValue:))
+        approvalReason = try row.decode(column: "approval_reason", as: String?.self)
         createdAt = try row.decode(column: "created_at", as: Date.self)
         updatedAt = try row.decode(column: "updated_at", as: Date.self)
     }
@@ -53,15 +58,24 @@ package struct UserRecord: Sendable, Equatable {
         self.birthDate = birthDate
         self.gender = gender
         self.student = student
+        // A merchant starts pending; who creates one approved (the operator's CLI, the demo) says so.
+        approval = role == .merchant ? .pending : nil
         createdAt = now
         updatedAt = now
+    }
+
+    /// A merchant an admin has not approved: their businesses are not public, they cannot charge or advertise, and what
+    /// they change of their businesses goes to the admin's review (a refused merchant who changes it asks again).
+    package var awaitsApproval: Bool {
+        role == .merchant && (approval == .pending || approval == .rejected)
     }
 
     /// The values in `columns` order, for inserts.
     package var values: [any SQLExpression] {
         [
             SQLBind(id), SQLBind(email), SQLBind(username), SQLBind(displayName), SQLBind(passwordHash), SQLBind(role.rawValue),
-            SQLBind(emailVerified), SQLBind(birthDate), SQLBind(gender?.rawValue), SQLBind(student), SQLBind(timeZone), SQLBind(createdAt),
+            SQLBind(emailVerified), SQLBind(birthDate), SQLBind(gender?.rawValue), SQLBind(student), SQLBind(timeZone), SQLBind(approval?.rawValue),
+            SQLBind(approvalReason), SQLBind(createdAt),
             SQLBind(updatedAt),
         ]
     }
@@ -69,6 +83,7 @@ package struct UserRecord: Sendable, Equatable {
     var dto: User {
         User(
             id: id, email: email, username: username, displayName: displayName, role: role, emailVerified: emailVerified,
-            birthDate: birthDate, gender: gender, student: student, timeZone: timeZone, createdAt: createdAt)
+            birthDate: birthDate, gender: gender, student: student, timeZone: timeZone,
+            merchantApproval: approval.map { MerchantApproval(state: $0, reason: approvalReason) }, createdAt: createdAt)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import PlazaCore
 
-/// `/v1/admin/*` of `openapi.yaml`: accounts and the audit log, for admins only (every route; others get 403).
+/// `/v1/admin/*` of `openapi.yaml`: accounts, the review queue and the audit log, for admins only (every route;
+/// others get 403).
 struct AdminAPI: Sendable {
     let admin: AdminService
     let maxBody: Int
@@ -14,6 +15,12 @@ struct AdminAPI: Sendable {
         routes.post("users/:id/suspend", use: suspend)
         routes.post("users/:id/reinstate", use: reinstate)
         routes.put("users/:id/role", use: changeRole)
+        routes.get("review-queue", use: reviewQueue)
+        routes.get("review-queue/:id", use: reviewItem)
+        routes.post("review-queue/:id/claim", use: claim)
+        routes.post("review-queue/:id/release", use: release)
+        routes.post("review-queue/:id/approve", use: approve)
+        routes.post("review-queue/:id/reject", use: reject)
         routes.get("audit-log", use: auditLog)
         routes.get("audit-log.csv", use: auditCSV)
     }
@@ -39,6 +46,42 @@ struct AdminAPI: Sendable {
     @Sendable func changeRole(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: RoleChange.self, limit: maxBody)
         return try .json(try await admin.changeRole(context.identity, try Query.id(context.parameters, "id", "user"), to: body.role))
+    }
+
+    @Sendable func reviewQueue(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        let query = request.uri.queryParameters
+        let state = try query.get("state").map { raw in
+            guard let state = ReviewState(rawValue: raw) else { throw PlazaError.validation(field: "state", "Use open, approved or rejected.") }
+            return state
+        }
+        let kind = try query.get("kind").map { raw in
+            guard let kind = ReviewKind(rawValue: raw) else { throw PlazaError.validation(field: "kind", "No review items are of this kind.") }
+            return kind
+        }
+        return try .json(try await admin.reviewQueue(state: state ?? .open, kind: kind, limit: paging.limit, cursor: paging.cursor))
+    }
+
+    @Sendable func reviewItem(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await admin.reviewItem(try Query.id(context.parameters, "id", "review item")))
+    }
+
+    @Sendable func claim(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await admin.claim(context.identity, try Query.id(context.parameters, "id", "review item")))
+    }
+
+    @Sendable func release(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await admin.release(context.identity, try Query.id(context.parameters, "id", "review item")))
+    }
+
+    @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await admin.decide(context.identity, try Query.id(context.parameters, "id", "review item"), approve: true, reason: nil))
+    }
+
+    @Sendable func reject(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: ReviewReason.self, limit: maxBody)
+        return try .json(
+            try await admin.decide(context.identity, try Query.id(context.parameters, "id", "review item"), approve: false, reason: body.reason))
     }
 
     @Sendable func auditLog(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -9,6 +9,7 @@ struct AdminService: Sendable {
     let events: EventBus
     let accounts: AccountService
     let audit = AuditStore()
+    let reviews = ReviewStore()
 
     func users(matching query: String, limit: Int, after: String?) async throws -> Page<AdminUser> {
         let users = try await accounts.adminUsers(matching: query.trimmingCharacters(in: .whitespaces), limit: limit + 1, after: after)
@@ -86,9 +87,11 @@ struct AdminService: Sendable {
         return CSV.text(header: ["at", "admin", "action", "object_kind", "object_id", "reason", "detail"], rows: rows)
     }
 
-    static func entry(_ admin: Identity, _ action: String, _ user: UUID, reason: String?, detail: String? = nil, at: Date) -> AuditEntry {
+    static func entry(
+        _ admin: Identity, _ action: String, _ object: UUID, kind: String = "user", reason: String?, detail: String? = nil, at: Date
+    ) -> AuditEntry {
         AuditEntry(
-            id: UUID(), at: at, admin: admin.user.username, action: action, objectKind: "user", objectId: user.uuidString.lowercased(),
+            id: UUID(), at: at, admin: admin.user.username, action: action, objectKind: kind, objectId: object.uuidString.lowercased(),
             reason: reason, detail: detail)
     }
 }

@@ -93,7 +93,7 @@ public final class PlazaServices: Sendable {
                 webPush: WebPushSender(webPush: webPush),
                 apns: configuration.push.apns.map { APNsSender(settings: $0, trustRoots: configuration.push.apnsTrustRoots) }), logger: logger)
         notificationDelivery = delivery
-        events.recordAlerts(notifications.recorder { delivery.nudge() })
+        events.record(notifications.recorder { delivery.nudge() })
         self.outbox = outbox
         var accounts = AccountService(
             database: database, secrets: secrets,
@@ -117,7 +117,12 @@ public final class PlazaServices: Sendable {
         accounts.accountChanged = { user in try await places.userChanged(user) }
         accounts.events = events
         self.accounts = accounts
-        admin = AdminService(database: database, events: events, accounts: accounts)
+        let admin = AdminService(database: database, events: events, accounts: accounts)
+        self.admin = admin
+        // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.
+        events.record(admin.reviewRecorder())
+        events.record(accounts.reviewRecorder())
+        events.record(places.reviewRecorder())
         templates = try await Templates.load()
     }
 

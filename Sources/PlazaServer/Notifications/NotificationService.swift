@@ -74,10 +74,16 @@ package struct NotificationService: Sendable {
     // MARK: Alerts into the outbox
 
     /// The bus's alert recorder: alerts become queued notifications in the publishing transaction.
-    func recorder(committed: @escaping @Sendable () -> Void) -> EventBus.AlertRecorder {
+    func recorder(committed: @escaping @Sendable () -> Void) -> EventBus.Recorder {
         let store = store
-        return EventBus.AlertRecorder(
-            record: { alerts, db in try await store.enqueue(alerts.map { (UUID(), $0.user, $0.content) }, now: Date(), on: db) },
+        return EventBus.Recorder(
+            record: { messages, db in
+                let alerts = messages.compactMap { message -> (id: UUID, user: UUID, content: NotificationContent)? in
+                    if case .alert(let user, let content) = message { (UUID(), user, content) } else { nil }
+                }
+                if !alerts.isEmpty { try await store.enqueue(alerts, now: Date(), on: db) }
+                return !alerts.isEmpty
+            },
             committed: committed)
     }
 

@@ -8,13 +8,16 @@ struct BusinessRecord: Sendable, Equatable {
     var name: String
     var category: BusinessCategory
     var description: String
+    /// Public (search, nearby, its page, presence) once its merchant is approved.
+    var listed: Bool
     var createdAt: Date
 
-    init(id: UUID = UUID(), name: String, category: BusinessCategory, description: String, createdAt: Date) {
+    init(id: UUID = UUID(), name: String, category: BusinessCategory, description: String, listed: Bool = true, createdAt: Date) {
         self.id = id
         self.name = name
         self.category = category
         self.description = description
+        self.listed = listed
         self.createdAt = createdAt
     }
 
@@ -23,25 +26,29 @@ struct BusinessRecord: Sendable, Equatable {
         name = try row.decode(column: "name", as: String.self)
         category = BusinessCategory(rawValue: try row.decode(column: "category", as: String.self)) ?? .other
         description = try row.decode(column: "description", as: String.self)
+        listed = try row.decode(column: "listed", as: Bool.self)
         createdAt = try row.decode(column: "created_at", as: Date.self)
     }
 
     func dto(locations: [BusinessLocation], role: BusinessRole?) -> Business {
-        Business(id: id, name: name, category: category, description: description, locations: locations, role: role, createdAt: createdAt)
+        Business(
+            id: id, name: name, category: category, description: description, locations: locations, role: role, listed: listed,
+            createdAt: createdAt)
     }
 }
 
 /// All SQL about businesses, their members and their locations.
 struct BusinessStore: Sendable {
-    private static let columns = ["id", "name", "category", "description", "created_at"]
+    private static let columns = ["id", "name", "category", "description", "listed", "created_at"]
     private static let locationColumns = [
         "id", "business_id", "name", "address", "latitude", "longitude", "radius_meters", "opening_hours",
     ]
 
     func insert(_ business: BusinessRecord, owner: UUID, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "businesses").columns("id", "name", "category", "description", "search_text", "created_at", "updated_at")
+        try await db.insert(into: "businesses").columns("id", "name", "category", "description", "listed", "search_text", "created_at", "updated_at")
             .values(
                 SQLBind(business.id), SQLBind(business.name), SQLBind(business.category.rawValue), SQLBind(business.description),
+                SQLBind(business.listed),
                 SQLBind(PlacesRules.searchText(name: business.name, description: business.description)), SQLBind(business.createdAt),
                 SQLBind(business.createdAt)
             ).run()
@@ -76,6 +83,13 @@ struct BusinessStore: Sendable {
             .where("id", .equal, business.id).run()
     }
 
+    /// Lists (or unlists) every business `owner` owns: their merchant was approved (or refused).
+    func setListed(_ listed: Bool, ownedBy owner: UUID, on db: any SQLDatabase) async throws {
+        let owned = SQLQueryString(
+            "(SELECT business_id FROM business_members WHERE user_id = \(bind: owner) AND role = \(bind: BusinessRole.owner.rawValue))")
+        try await db.update("businesses").set("listed", to: listed).where(SQLColumn("id"), .in, owned).run()
+    }
+
     func delete(id: UUID, on db: any SQLDatabase) async throws {
         try await db.delete(from: "businesses").where("id", .equal, id).run()
     }
@@ -83,7 +97,7 @@ struct BusinessStore: Sendable {
     /// Name or description contains `text` (accents and case folded) and category matches, ordered by name; `after` is
     /// the last id seen.
     func search(text: String?, category: BusinessCategory?, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [BusinessRecord] {
-        var query = db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses")
+        var query = db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses").where("listed", .equal, true)
         if let text, !text.isEmpty {
             let pattern =
                 "%"

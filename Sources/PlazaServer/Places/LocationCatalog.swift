@@ -45,7 +45,8 @@ final class LocationCatalog: Sendable {
         var grid = GeoGrid<UUID, CatalogEntry>(cellDegrees: 0.01)
         var first: CatalogEntry?
         for location in locations {
-            guard let business = businesses[location.businessId] else { continue }
+            // Unlisted businesses (their merchant not approved yet) are nowhere: not nearby, and nobody is present there.
+            guard let business = businesses[location.businessId], business.listed else { continue }
             let entry = CatalogEntry(location: location, businessName: business.name, category: business.category)
             grid.upsert(location.id, at: location.coordinate, value: entry)
             if first == nil { first = entry }

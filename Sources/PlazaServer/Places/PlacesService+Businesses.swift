@@ -12,21 +12,55 @@ extension PlacesService {
         validator.apply(PlacesRules.nameProblem(request.name), to: "name")
         validator.check((request.description ?? "").count <= PlacesRules.descriptionMaximumLength, "description", "Use at most 2,000 characters.")
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
+        let owner = identity.user
         let record = BusinessRecord(
             name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), category: request.category,
-            description: (request.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines), createdAt: now)
-        let owner = identity.user.id
+            description: (request.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines), listed: !owner.awaitsApproval,
+            createdAt: now)
         try await events.transaction { db in
-            try await businesses.insert(record, owner: owner, on: db)
-            return ((), [.catalogChanged])
+            try await businesses.insert(record, owner: owner.id, on: db)
+            return ((), [.catalogChanged] + (try await merchantReview(owner, on: db)))
         }
         return record.dto(locations: [], role: .owner)
     }
 
-    /// Anyone: a business with its locations (and the caller's role in it).
+    /// A merchant who is not approved yet (or was refused and changes their business): the admin's review gets what
+    /// they run now, filed with the transaction's commit.
+    func merchantReview(_ owner: UserRecord, on db: any SQLDatabase) async throws -> [FeedMessage] {
+        guard owner.awaitsApproval else { return [] }
+        let owned = try await businesses.roles(of: owner.id, on: db).filter { $0.value == .owner }.map(\.key)
+        let records = try await businesses.businesses(ids: owned, on: db).values.sorted { ($0.createdAt, $0.name) < ($1.createdAt, $1.name) }
+        let locations = Dictionary(grouping: try await businesses.locations(businesses: owned, on: db), by: \.businessId)
+        let findings = PlacesRules.merchantFindings(records.map { ($0.name, $0.category, locations[$0.id] ?? []) })
+        return [
+            .review(
+                ReviewSubmission(
+                    kind: .merchant, subjectId: owner.id, subject: ReviewSubmission.person(displayName: owner.displayName, username: owner.username),
+                    findings: findings))
+        ]
+    }
+
+    /// Places' part of the bus's transactions: an admin's approval of a merchant lists every business they own (a
+    /// refusal changes nothing: they were not listed, and a business they share with an approved owner stays so).
+    func reviewRecorder() -> EventBus.Recorder {
+        let businesses = businesses
+        return EventBus.Recorder { messages, db in
+            var wrote = false
+            for case .reviewed(let decision) in messages where decision.kind == .merchant && decision.approved {
+                try await businesses.setListed(true, ownedBy: decision.subjectId, on: db)
+                wrote = true
+            }
+            return wrote
+        }
+    }
+
+    /// Anyone: a business with its locations (and the caller's role in it). One not listed yet is found only by its
+    /// team and admins.
     func business(_ id: UUID, viewer: Identity?) async throws -> Business {
         // Anonymous viewers have no role; a random id matches no member.
-        guard let (record, role) = try await businesses.business(id: id, roleOf: viewer?.user.id ?? UUID(), on: database.sql) else {
+        guard let (record, role) = try await businesses.business(id: id, roleOf: viewer?.user.id ?? UUID(), on: database.sql),
+            record.listed || role != nil || viewer?.user.role == .admin
+        else {
             throw PlazaError.notFound("business")
         }
         return record.dto(locations: try await businesses.locations(businesses: [id], on: database.sql), role: role)
@@ -52,10 +86,10 @@ extension PlacesService {
         if let name = request.name { record.name = name.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let category = request.category { record.category = category }
         if let description = request.description { record.description = description.trimmingCharacters(in: .whitespacesAndNewlines) }
-        let updated = record
+        let (updated, owner) = (record, identity.user)
         try await events.transaction { db in
             try await businesses.update(updated, now: now, on: db)
-            return ((), [.catalogChanged])
+            return ((), [.catalogChanged] + (try await merchantReview(owner, on: db)))
         }
         return try await business(id, viewer: identity)
     }
@@ -103,10 +137,10 @@ extension PlacesService {
 
     package func addLocation(_ identity: Identity, business: UUID, _ request: LocationRequest, now: Date = Date()) async throws -> BusinessLocation {
         _ = try await requireMember(identity, of: business, owner: true)
-        let location = try Self.location(from: request, id: UUID(), business: business)
+        let (location, owner) = (try Self.location(from: request, id: UUID(), business: business), identity.user)
         try await events.transaction { db in
             try await businesses.insertLocation(location, now: now, on: db)
-            return ((), [.catalogChanged])
+            return ((), [.catalogChanged] + (try await merchantReview(owner, on: db)))
         }
         return location
     }
@@ -116,19 +150,20 @@ extension PlacesService {
         guard let existing = try await businesses.location(id: id, on: database.sql), existing.businessId == business else {
             throw PlazaError.notFound("location")
         }
-        let location = try Self.location(from: request, id: id, business: business)
+        let (location, owner) = (try Self.location(from: request, id: id, business: business), identity.user)
         try await events.transaction { db in
             try await businesses.updateLocation(location, on: db)
-            return ((), [.catalogChanged])
+            return ((), [.catalogChanged] + (try await merchantReview(owner, on: db)))
         }
         return location
     }
 
     func deleteLocation(_ identity: Identity, business: UUID, location id: UUID) async throws {
         _ = try await requireMember(identity, of: business, owner: true)
+        let owner = identity.user
         let deleted = try await events.transaction { db in
             let deleted = try await businesses.deleteLocation(id: id, business: business, on: db)
-            return (deleted, deleted ? [.catalogChanged] : [])
+            return (deleted, deleted ? [.catalogChanged] + (try await merchantReview(owner, on: db)) : [])
         }
         guard deleted else { throw PlazaError.notFound("location") }
     }

@@ -54,7 +54,8 @@ package struct PlacesService: Sendable {
         case .position(let position): index.apply(position)
         case .forget(let user): index.forget(user)
         case .catalogChanged: catalog.invalidate()
-        case .event, .alert: break
+        case .reviewed(let decision) where decision.kind == .merchant: catalog.invalidate()
+        case .event, .alert, .review, .reviewed: break
         }
     }
 

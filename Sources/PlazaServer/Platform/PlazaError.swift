@@ -64,6 +64,9 @@ public struct PlazaError: Error, Sendable {
             detail: (reason.map { "The reason given: \($0)\($0.last.map { ".!?".contains($0) } == true ? "" : ".") " } ?? "")
                 + "Write to the operator of this Plaza if you think this is a mistake.")
     }
+    static let merchantNotApproved = PlazaError(
+        .forbidden, .merchantNotApproved, "An admin has not approved this business yet.",
+        detail: "New merchants are reviewed before they trade: you can charge customers once you are approved (we will tell you).")
     public static let emailNotVerified = PlazaError(
         .forbidden, .emailNotVerified, "Verify your e-mail address first.", detail: "Enter the code we e-mailed you, or ask for a new one.")
 

@@ -25,5 +25,6 @@ enum Migrations {
         M0013_BusinessSearch(),  // accent- and case-folded name and description for search
         M0014_Notifications(),  // push devices, notification preferences, the notification outbox
         M0015_Admin(),  // merchant approval, suspension, the review queue, the append-only audit log
+        M0016_ListedBusinesses(),  // businesses public once their merchant is approved
     ]
 }

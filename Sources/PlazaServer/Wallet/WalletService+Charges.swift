@@ -31,6 +31,7 @@ extension WalletService {
                     throw PlazaError.notFound("business")
                 }
                 guard role != nil else { throw PlazaError.forbidden }
+                guard business.listed else { throw PlazaError.merchantNotApproved }
                 let customerRecord: UserRecord
                 if let payCode {
                     guard let owner = try await charges.consumePayCode(hash: secrets.hash("pay:\(payCode)"), now: now, on: db),

@@ -10,11 +10,9 @@ import Testing
 
 /// The admin console's API: admins only, every action in the audit log, a suspended person told why and signed out.
 @Suite struct AdminTests {
-    /// An admin made as `plaza admin create` makes one, signed in through the API.
+    /// The admin `TestPlaza.withApp` makes as `plaza admin create` does, signed in through the API.
     static func admin(_ client: any TestClientProtocol, _ services: PlazaServices) async throws -> String {
-        try await services.createAccount(
-            email: "root@example.com", username: "root", displayName: "Root Admin", password: AccountsDriver.password, role: .admin)
-        return try await AccountsDriver(client).login("root").decode(TokenResponse.self).accessToken
+        try await AccountsDriver(client).login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
     }
 
     @Test func everyAdminRouteIsForAdminsOnly() async throws {

@@ -13,12 +13,19 @@ final class EventBus: Sendable {
     /// The `GET /v1/events` sockets of this process, by user.
     let hub = EventHub()
     private let subscribers = Mutex<[Subscriber]>([])
-    private let alertRecorder = Mutex<AlertRecorder?>(nil)
+    private let recorders = Mutex<[Recorder]>([])
 
-    /// Writes alerts (`FeedMessage.alert`) durably in the transaction that publishes them, then hears of the commit.
-    struct AlertRecorder: Sendable {
-        let record: @Sendable ([(user: UUID, content: NotificationContent)], any SQLDatabase) async throws -> Void
+    /// A domain's part of every publishing transaction: it writes what it keeps of the messages (alerts into the
+    /// notification outbox, review requests into the queue, decisions onto their subject) in that transaction, and
+    /// returns whether it wrote anything; then `committed` runs once the transaction committed.
+    struct Recorder: Sendable {
+        let record: @Sendable ([FeedMessage], any SQLDatabase) async throws -> Bool
         let committed: @Sendable () -> Void
+
+        init(record: @escaping @Sendable ([FeedMessage], any SQLDatabase) async throws -> Bool, committed: @escaping @Sendable () -> Void = {}) {
+            self.record = record
+            self.committed = committed
+        }
     }
 
     private struct Subscriber: Sendable {
@@ -53,26 +60,27 @@ final class EventBus: Sendable {
         subscribers.withLock { $0.append(Subscriber(receive: receive, resync: resync)) }
     }
 
-    /// The one place alerts go (the notifications domain): a domain publishes `.alert`s, it never calls push.
-    func recordAlerts(_ recorder: AlertRecorder) {
-        alertRecorder.withLock { $0 = recorder }
+    /// Adds a domain's recorder: a domain publishes `.alert`s and `.review`s, it never calls push or the admin console.
+    func record(_ recorder: Recorder) {
+        recorders.withLock { $0.append(recorder) }
     }
 
-    /// Runs `body` in a transaction whose messages go out with its commit: none if it rolls back. Alerts are written
-    /// in the same transaction (so one is never lost or sent for a change that rolled back) and never reach the feed.
+    /// Runs `body` in a transaction whose messages go out with its commit: none if it rolls back. The recorders write
+    /// their part in the same transaction (so an alert or a review is never lost, nor filed for a change that rolled
+    /// back); alerts and review requests never reach the feed.
     func transaction<T: Sendable>(publishing body: @escaping @Sendable (any SQLDatabase) async throws -> (T, [FeedMessage])) async throws -> T {
-        let (feed, recorder) = (feed, alertRecorder.withLock { $0 })
-        let (result, messages, alerted) = try await database.transaction { db in
+        let (feed, recorders) = (feed, recorders.withLock { $0 })
+        let (result, messages, wrote) = try await database.transaction { db in
             let (result, published) = try await body(db)
-            let alerts = published.compactMap { message -> (user: UUID, content: NotificationContent)? in
-                if case .alert(let user, let content) = message { (user, content) } else { nil }
+            var wrote: [Recorder] = []
+            if !published.isEmpty {
+                for recorder in recorders where try await recorder.record(published, db) { wrote.append(recorder) }
             }
-            let messages = alerts.isEmpty ? published : published.filter { if case .alert = $0 { false } else { true } }
-            if !alerts.isEmpty, let recorder { try await recorder.record(alerts, db) }
+            let messages = published.filter { !$0.isRecordedOnly }
             if !messages.isEmpty { try await feed.publish(messages, on: db) }
-            return (result, messages, !alerts.isEmpty)
+            return (result, messages, wrote)
         }
-        if alerted { recorder?.committed() }
+        for recorder in wrote { recorder.committed() }
         // This process's subscribers hear their messages at once (a repeat from the feed is harmless); live events go
         // only through the feed, so that every listener gets each one once.
         let local = messages.filter { if case .event = $0 { false } else { true } }

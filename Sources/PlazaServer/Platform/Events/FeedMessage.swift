@@ -15,4 +15,18 @@ enum FeedMessage: Codable, Sendable {
     /// Something `user` should hear about even with Plaza closed (push, e-mail). Never sent over the feed: the
     /// bus's alert recorder writes it into the outbox inside the transaction that publishes it (see `EventBus`).
     case alert(user: UUID, content: NotificationContent)
+    /// A domain asks an admin to decide (a new merchant, later campaigns, reports, templates). Never sent over the
+    /// feed either: the admin domain's recorder files it in the review queue inside the publishing transaction.
+    case review(ReviewSubmission)
+    /// An admin decided: the subject's domain applies it inside the deciding transaction (its recorder), and every
+    /// process hears it after the commit (Places reloads its catalog for a merchant).
+    case reviewed(ReviewDecision)
+
+    /// Whether only the transaction's recorders see it (it never goes over the feed).
+    var isRecordedOnly: Bool {
+        switch self {
+        case .alert, .review: true
+        case .position, .forget, .event, .catalogChanged, .reviewed: false
+        }
+    }
 }

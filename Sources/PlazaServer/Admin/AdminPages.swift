@@ -1,0 +1,332 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// `/admin`: the console for admins only (others get 403, the signed-out the log-in page): the review queue, accounts
+/// (search, suspend, reinstate, roles) and the audit log. Every action is the API's, through `AdminService`.
+struct AdminPages: Sendable {
+    let admin: AdminService
+    let renderer: PageRenderer
+    let maxBody: Int
+
+    func addRoutes(to pages: RouterGroup<AppRequestContext>) {
+        let console = pages.group("admin", context: AuthenticatedContext.self).add(middleware: AdminOnly())
+        console.get("", use: queue)
+        console.get("review/:id", use: item)
+        console.post("review/:id/claim", use: claim)
+        console.post("review/:id/release", use: release)
+        console.post("review/:id/approve", use: approve)
+        console.post("review/:id/reject", use: reject)
+        console.get("users", use: users)
+        console.get("users/:id", use: user)
+        console.post("users/:id/suspend", use: suspend)
+        console.post("users/:id/reinstate", use: reinstate)
+        console.post("users/:id/role", use: changeRole)
+        console.get("audit", use: auditLog)
+        console.get("audit.csv", use: auditCSV)
+    }
+
+    /// Which tab of the console a page is.
+    struct Tabs: Sendable {
+        var queue = false
+        var users = false
+        var audit = false
+    }
+
+    // MARK: Review queue
+
+    struct QueueRow: Sendable {
+        var id: String
+        var kind: String
+        var subject: String
+        var finding: String?
+        var waiting: String
+        var claimedBy: String?
+        var decision: String?
+    }
+
+    struct QueuePage: Sendable {
+        var shell: Shell
+        var tabs: Tabs
+        var rows: [QueueRow]
+        var open: Bool
+        var states: [Choice]
+        var heading: String
+        var next: String?
+    }
+
+    struct Choice: Sendable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
+    @Sendable func queue(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let state = query.get("state").flatMap(ReviewState.init(rawValue:)) ?? .open
+        let page = try await admin.reviewQueue(state: state, kind: nil, limit: 25, cursor: query.get("cursor"))
+        let reader = context.reader
+        let rows = page.items.map { item in
+            QueueRow(
+                id: item.id.uuidString.lowercased(), kind: item.kind.label, subject: item.subject, finding: item.findings.first,
+                waiting: reader.when(item.createdAt), claimedBy: item.claimedBy,
+                decision: item.decidedAt.map {
+                    "\(item.state == .approved ? "Approved" : "Rejected") by \(item.decidedBy ?? "an admin"), \(reader.when($0))"
+                })
+        }
+        let heading =
+            state == .open
+            ? (rows.isEmpty ? "Nothing waits for review" : "\(reader.count(rows.count, "item waits", "items wait")) for review")
+            : (state == .approved ? "Approved" : "Rejected")
+        let model = QueuePage(
+            shell: Shell(title: "Review queue", context: context), tabs: Tabs(queue: true), rows: rows, open: state == .open,
+            states: ReviewState.allCases.map { Choice(value: $0.rawValue, label: $0.label, selected: $0 == state) }, heading: heading,
+            next: page.nextCursor.map { "/admin?state=\(state.rawValue)&cursor=\($0)" })
+        return renderer.render("admin/queue", model)
+    }
+
+    struct ItemPage: Sendable {
+        var shell: Shell
+        var tabs: Tabs
+        var id: String
+        var kind: String
+        var subject: String
+        var subjectLink: String?
+        var findings: [String]
+        var open: Bool
+        var mine: Bool
+        var heldBy: String?
+        var heldUntil: String?
+        var filed: String
+        var decision: String?
+        var reason: String?
+        var rejectForm: FormState
+    }
+
+    static let itemNotices = [
+        "claimed": "It is yours to decide for the next 15 minutes; no other admin can meanwhile.",
+        "released": "You let it go: another admin may pick it up.",
+    ]
+
+    @Sendable func item(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let item = try await admin.reviewItem(try Query.id(context.parameters, "id", "review item"))
+        let reader = context.reader
+        let me = context.identity.user.username
+        let notice: String? =
+            switch request.uri.queryParameters.get("notice") {
+            case "decided" where item.state != .open: item.kind.decidedNotice(item)
+            case let key?: Self.itemNotices[key]
+            case nil: nil
+            }
+        let model = ItemPage(
+            shell: Shell(title: "Review: \(item.subject)", context: context, notice: notice), tabs: Tabs(queue: true),
+            id: item.id.uuidString.lowercased(), kind: item.kind.label, subject: item.subject,
+            subjectLink: item.kind == .merchant ? "/admin/users/\(item.subjectId.uuidString.lowercased())" : nil, findings: item.findings,
+            open: item.state == .open, mine: item.claimedBy == me, heldBy: item.claimedBy == me ? nil : item.claimedBy,
+            heldUntil: item.claimedUntil.map { reader.time($0) }, filed: reader.when(item.createdAt),
+            decision: item.decidedAt.map {
+                "\(item.state == .approved ? "Approved" : "Rejected") by \(item.decidedBy ?? "an admin"), \(reader.when($0))"
+            },
+            reason: item.reason, rejectForm: context.page.form("reject") ?? FormState(names: ["reason"]))
+        return renderer.render("admin/item", model)
+    }
+
+    @Sendable func claim(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "review item")
+        do {
+            _ = try await admin.claim(context.identity, id)
+        } catch let error as PlazaError where error.status == .conflict {
+            return renderer.refused(alert: error.sentence, returnTo: Self.itemPath(id))
+        }
+        return PageRenderer.seeOther("\(Self.itemPath(id))?notice=claimed")
+    }
+
+    @Sendable func release(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "review item")
+        _ = try await admin.release(context.identity, id)
+        return PageRenderer.seeOther("\(Self.itemPath(id))?notice=released")
+    }
+
+    @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await decide(request, context: context, approve: true)
+    }
+
+    @Sendable func reject(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await decide(request, context: context, approve: false)
+    }
+
+    private func decide(_ request: Request, context: AuthenticatedContext, approve: Bool) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "review item")
+        do {
+            _ = try await admin.decide(context.identity, id, approve: approve, reason: approve ? nil : form["reason"])
+        } catch let error as PlazaError where error.status.code < 500 && error.status != .notFound {
+            if error.code == .validationFailed {
+                return renderer.refused("reject", FormState(form, names: ["reason"], error: error), returnTo: "\(Self.itemPath(id))#reject")
+            }
+            return renderer.refused(alert: error.sentence, returnTo: Self.itemPath(id))
+        }
+        return PageRenderer.seeOther("\(Self.itemPath(id))?notice=decided")
+    }
+
+    static func itemPath(_ id: UUID) -> String { "/admin/review/\(id.uuidString.lowercased())" }
+
+    // MARK: Users
+
+    struct UserRow: Sendable {
+        var id: String
+        var username: String
+        var displayName: String
+        var email: String
+        var role: String
+        var standing: String?
+    }
+
+    struct UsersPage: Sendable {
+        var shell: Shell
+        var tabs: Tabs
+        var query: String
+        var searched: Bool
+        var rows: [UserRow]
+        var next: String?
+    }
+
+    @Sendable func users(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let query = request.uri.queryParameters.get("q") ?? ""
+        let page = try await admin.users(matching: query, limit: 25, after: request.uri.queryParameters.get("after"))
+        let model = UsersPage(
+            shell: Shell(title: "Accounts", context: context), tabs: Tabs(users: true), query: query, searched: !query.isEmpty,
+            rows: page.items.map {
+                UserRow(
+                    id: $0.id.uuidString.lowercased(), username: $0.username, displayName: $0.displayName, email: $0.email, role: $0.role.rawValue,
+                    standing: Self.standing($0))
+            },
+            next: page.nextCursor.map {
+                "/admin/users?q=\(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&after=\($0)"
+            })
+        return renderer.render("admin/users", model)
+    }
+
+    /// "Suspended", "Merchant: waiting for approval", ...: what stands out about an account, if anything.
+    static func standing(_ user: AdminUser) -> String? {
+        if user.suspendedAt != nil { return "Suspended" }
+        switch user.merchantApproval?.state {
+        case .pending: return "Waiting for approval"
+        case .rejected: return "Merchant refused"
+        default: return user.emailVerified ? nil : "E-mail not verified"
+        }
+    }
+
+    struct UserPage: Sendable {
+        var shell: Shell
+        var tabs: Tabs
+        var id: String
+        var user: AdminUser
+        var joined: String
+        var suspended: String?
+        var approval: String?
+        var me: Bool
+        var roles: [Choice]
+        var suspendForm: FormState
+    }
+
+    static let userNotices = [
+        "suspended": "Suspended: every session of this account ended, and they were told why.",
+        "reinstated": "Reinstated: this account can log in again, and they were told.",
+        "role": "The role was changed.",
+    ]
+
+    @Sendable func user(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "user")
+        let user = try await admin.user(id)
+        let reader = context.reader
+        let model = UserPage(
+            shell: Shell(
+                title: user.displayName, context: context, notice: request.uri.queryParameters.get("notice").flatMap { Self.userNotices[$0] }),
+            tabs: Tabs(users: true), id: id.uuidString.lowercased(), user: user, joined: reader.full(user.createdAt),
+            suspended: user.suspendedAt.map { reader.full($0) },
+            approval: user.merchantApproval.map {
+                switch $0.state {
+                case .approved: "Approved"
+                case .pending: "Waiting for approval"
+                case .rejected: "Refused: \($0.reason ?? "")"
+                }
+            }, me: id == context.identity.user.id,
+            roles: Role.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == user.role) },
+            suspendForm: context.page.form("suspend") ?? FormState(names: ["reason"]))
+        return renderer.render("admin/user", model)
+    }
+
+    @Sendable func suspend(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "user")
+        do {
+            _ = try await admin.suspend(context.identity, id, reason: form["reason"])
+        } catch let error as PlazaError where error.status.code < 500 && error.status != .notFound {
+            return renderer.refused("suspend", FormState(form, names: ["reason"], error: error), returnTo: "\(Self.userPath(id))#suspend")
+        }
+        return PageRenderer.seeOther("\(Self.userPath(id))?notice=suspended")
+    }
+
+    @Sendable func reinstate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "user")
+        _ = try await admin.reinstate(context.identity, id)
+        return PageRenderer.seeOther("\(Self.userPath(id))?notice=reinstated")
+    }
+
+    @Sendable func changeRole(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "user")
+        guard let role = Role(rawValue: form["role"]) else { return renderer.refused(alert: "Pick a role.", returnTo: Self.userPath(id)) }
+        do {
+            _ = try await admin.changeRole(context.identity, id, to: role)
+        } catch let error as PlazaError where error.status == .conflict {
+            return renderer.refused(alert: error.sentence, returnTo: Self.userPath(id))
+        }
+        return PageRenderer.seeOther("\(Self.userPath(id))?notice=role")
+    }
+
+    static func userPath(_ id: UUID) -> String { "/admin/users/\(id.uuidString.lowercased())" }
+
+    // MARK: Audit log
+
+    struct AuditRow: Sendable {
+        var at: String
+        var datetime: String
+        var admin: String
+        var action: String
+        var object: String
+        var link: String?
+        var reason: String?
+        var detail: String?
+    }
+
+    struct AuditPage: Sendable {
+        var shell: Shell
+        var tabs: Tabs
+        var rows: [AuditRow]
+        var next: String?
+    }
+
+    @Sendable func auditLog(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let page = try await admin.auditLog(limit: 50, cursor: request.uri.queryParameters.get("cursor"))
+        let reader = context.reader
+        let rows = page.items.map { entry in
+            AuditRow(
+                at: reader.when(entry.at), datetime: reader.machine(entry.at), admin: entry.admin, action: AdminRules.actionLabel(entry.action),
+                object: entry.objectKind, link: ["user", "merchant"].contains(entry.objectKind) ? "/admin/users/\(entry.objectId)" : nil,
+                reason: entry.reason, detail: entry.detail)
+        }
+        let model = AuditPage(
+            shell: Shell(title: "Audit log", context: context), tabs: Tabs(audit: true), rows: rows,
+            next: page.nextCursor.map { "/admin/audit?cursor=\($0)" })
+        return renderer.render("admin/audit", model)
+    }
+
+    @Sendable func auditCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        .csv(try await admin.auditCSV(), filename: "plaza-audit-log.csv")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+/// The review queue: domains file items through the event bus, an admin claims one, then approves or rejects it with a
+/// reason; the decision goes back to the subject's domain through the bus, in the transaction that writes the audit entry.
+extension AdminService {
+    /// The admin domain's part of the bus's transactions: review requests become queue items.
+    func reviewRecorder() -> EventBus.Recorder {
+        let reviews = reviews
+        return EventBus.Recorder { messages, db in
+            var wrote = false
+            for case .review(let submission) in messages {
+                try await reviews.file(submission, now: Date(), on: db)
+                wrote = true
+            }
+            return wrote
+        }
+    }
+
+    func reviewQueue(state: ReviewState, kind: ReviewKind?, limit: Int, cursor: String?) async throws -> Page<ReviewItem> {
+        let after = try cursor.map { try RowCursor.decode($0).id }
+        let records = try await reviews.items(state: state, kind: kind, limit: limit + 1, after: after, on: database.sql)
+        let page = Array(records.prefix(limit))
+        return Page(
+            items: try await named(page, on: database.sql),
+            nextCursor: records.count > limit ? page.last.map { RowCursor(id: $0.item.id).encoded } : nil)
+    }
+
+    func openReviews() async throws -> Int {
+        try await reviews.openCount(on: database.sql)
+    }
+
+    func reviewItem(_ id: UUID) async throws -> ReviewItem {
+        guard let record = try await reviews.item(id, on: database.sql) else { throw PlazaError.notFound("review item") }
+        return try await named([record], on: database.sql)[0]
+    }
+
+    /// Holds an open item for `ReviewKind.claimDuration`, so that no other admin decides it meanwhile.
+    func claim(_ admin: Identity, _ id: UUID, now: Date = Date()) async throws -> ReviewItem {
+        let (reviews, until) = (reviews, now.addingTimeInterval(ReviewKind.claimDuration))
+        return try await database.transaction { db in
+            let record = try await self.decidable(id, by: admin, now: now, on: db)
+            _ = try await reviews.claim(record.item.id, admin: admin.user.id, until: until, now: now, on: db)
+            return try await self.reviewItem(id, on: db)
+        }
+    }
+
+    /// Lets go of a claim without deciding.
+    func release(_ admin: Identity, _ id: UUID) async throws -> ReviewItem {
+        let reviews = reviews
+        return try await database.transaction { db in
+            try await reviews.release(id, admin: admin.user.id, on: db)
+            return try await self.reviewItem(id, on: db)
+        }
+    }
+
+    /// Approves or rejects (a rejection needs the reason its subject reads); the subject's domain applies it and the
+    /// person is told, in the transaction that writes the audit entry.
+    func decide(_ admin: Identity, _ id: UUID, approve: Bool, reason: String?, now: Date = Date()) async throws -> ReviewItem {
+        let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        if !approve || reason != nil, let problem = AdminRules.reasonProblem(reason ?? "") {
+            throw PlazaError.validation(field: "reason", problem)
+        }
+        let (reviews, audit) = (reviews, audit)
+        return try await events.transaction { db in
+            let record = try await self.decidable(id, by: admin, now: now, on: db)
+            let item = record.item
+            try await reviews.decide(id, approve ? .approved : .rejected, admin: admin.user.id, reason: reason, now: now, on: db)
+            try await audit.record(
+                Self.entry(
+                    admin, "review.\(approve ? "approve" : "reject")", item.subjectId, kind: item.kind.rawValue, reason: reason,
+                    detail: item.subject, at: now),
+                adminID: admin.user.id, on: db)
+            let told = item.kind.decisionAlert(approved: approve, reason: reason)
+            let alert = NotificationContent(kind: .account, title: told.title, body: told.body, link: told.link)
+            return (
+                try await self.reviewItem(id, on: db),
+                [
+                    .reviewed(ReviewDecision(kind: item.kind, subjectId: item.subjectId, approved: approve, reason: reason)),
+                    .alert(user: item.subjectId, content: alert),
+                ]
+            )
+        }
+    }
+
+    /// The open item, locked, that `admin` may decide: nobody else's claim is running.
+    private func decidable(_ id: UUID, by admin: Identity, now: Date, on db: any SQLDatabase) async throws -> ReviewRecord {
+        guard let record = try await reviews.item(id, forUpdate: true, on: db) else { throw PlazaError.notFound("review item") }
+        guard record.item.state == .open else {
+            let by = try await name(record.decidedBy, on: db) ?? "An admin"
+            throw PlazaError(
+                .conflict, .alreadyDecided, "\(by) already \(record.item.state == .approved ? "approved" : "rejected") this.",
+                detail: "Nothing was changed. Reload the queue to see what is still open.")
+        }
+        if let holder = record.claimedBy, holder != admin.user.id, let until = record.item.claimedUntil, until > now {
+            let who = try await name(holder, on: db) ?? "Another admin"
+            throw PlazaError(
+                .conflict, .reviewClaimed, "\(who) is reviewing this.",
+                detail: "Their claim runs until \(RFC3339.format(until)); pick another item or try again then.")
+        }
+        return record
+    }
+
+    private func reviewItem(_ id: UUID, on db: any SQLDatabase) async throws -> ReviewItem {
+        guard let record = try await reviews.item(id, on: db) else { throw PlazaError.notFound("review item") }
+        return try await named([record], on: db)[0]
+    }
+
+    /// The items with the usernames of the admins who claimed or decided them.
+    private func named(_ records: [ReviewRecord], on db: any SQLDatabase) async throws -> [ReviewItem] {
+        var names: [UUID: String] = [:]
+        for id in Set(records.flatMap { [$0.claimedBy, $0.decidedBy].compactMap { $0 } }) { names[id] = try await name(id, on: db) }
+        return records.map { record in
+            var item = record.item
+            item.claimedBy = record.claimedBy.flatMap { names[$0] }
+            item.decidedBy = record.decidedBy.flatMap { names[$0] }
+            if item.claimedUntil.map({ $0 < Date() }) ?? false { (item.claimedBy, item.claimedUntil) = (nil, nil) }
+            return item
+        }
+    }
+
+    private func name(_ id: UUID?, on db: any SQLDatabase) async throws -> String? {
+        guard let id else { return nil }
+        return (try? await accounts.adminUser(id, on: db))?.username
+    }
+}
