@@ -12,12 +12,13 @@ from test_places_flow import log_in, wait_for
 from test_wallet_flow import fill_in
 
 
-def test_a_new_merchant_is_walked_into_a_first_business(plaza, browser):
+def test_a_new_merchant_is_walked_into_a_first_business_and_approved(plaza, browser):
     name = "m" + uuid.uuid4().hex[:10]
     email = f"{name}@example.com"
+    shop = f"Mona's Deli {name[-4:]}"
     browser.get(plaza + "/")
     navigate(browser, browser.find_element(By.LINK_TEXT, "Create an account"))
-    fill(browser, {"email": email, "username": name, "displayName": "Mona's Deli", "password": PASSWORD})
+    fill(browser, {"email": email, "username": name, "displayName": "Mona Pane", "password": PASSWORD})
     click(browser, browser.find_element(By.CSS_SELECTOR, "input[name=role][value=merchant]"))
     submit(browser, "Sign up")
     # The demo sends no mail: the page says where to read it.
@@ -30,7 +31,7 @@ def test_a_new_merchant_is_walked_into_a_first_business(plaza, browser):
     assert browser.current_url.endswith("/places/new")
     screenshot(browser, "wizard-1")
 
-    fill_in(browser, "wizard", {"name": "Mona's Deli", "description": "Sandwiches and soup"})
+    fill_in(browser, "wizard", {"name": shop, "description": "Sandwiches and soup"})
     click(browser, browser.find_element(By.CSS_SELECTOR, ".step.current [data-next]"))
     fill_in(browser, "wizard", {"address": "Tal 20, 80331 München"})
     # Tap the map where the entrance is.
@@ -45,16 +46,47 @@ def test_a_new_merchant_is_walked_into_a_first_business(plaza, browser):
     assert saturday.get_attribute("value") == "14:00"
     screenshot(browser, "wizard-3")
     submit(browser, "Create my business")
-    screenshot(browser, "wizard-after")
-    print("DBG", [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".field-error, .form-error")], browser.current_url)
 
-    assert "Your business is on Plaza" in notice(browser)
-    assert browser.find_element(By.TAG_NAME, "h1").text == "Mona's Deli"
+    # Saved, but not public until an admin approves the new merchant: the pages say so.
+    assert "An admin looks at it next" in notice(browser)
+    assert browser.find_element(By.TAG_NAME, "h1").text == shop
+    assert "An admin reviews new merchants" in browser.find_element(By.CSS_SELECTOR, "[data-approval-banner]").text
     screenshot(browser, "wizard-done")
     navigate(browser, browser.find_element(By.LINK_TEXT, "Public page"))
     assert "Tal 20, 80331 München" in browser.find_element(By.TAG_NAME, "main").text
     tab(browser, "Home")
-    assert "Mona's Deli" in browser.find_element(By.ID, "business-heading").find_element(By.XPATH, "..").text
+    assert shop in browser.find_element(By.ID, "business-heading").find_element(By.XPATH, "..").text
+    assert browser.find_element(By.CSS_SELECTOR, "[data-approval-banner]")
+    screenshot(browser, "merchant-waiting")
+    tab(browser, "Account")
+    submit(browser, "Log out")
+    browser.get(plaza + "/places?q=" + name[-4:])
+    assert shop not in browser.find_element(By.TAG_NAME, "main").text
+
+    # The admin finds the merchant in the review queue from the navigation, claims the item and approves it.
+    log_in(browser, plaza, "admin", "demo-admin-2026")
+    navigate(browser, next(link for link in browser.find_elements(By.LINK_TEXT, "Admin") if link.is_displayed()))
+    item = next(row for row in browser.find_elements(By.CSS_SELECTOR, "[data-review-item]") if f"@{name}" in row.text)
+    assert shop in item.text and "Tal 20" in item.text
+    screenshot(browser, "admin-queue")
+    navigate(browser, item.find_element(By.TAG_NAME, "a"))
+    submit(browser, "Review this")
+    assert "yours to decide" in notice(browser)
+    screenshot(browser, "admin-review")
+    submit(browser, "Approve")
+    assert f"You approved Mona Pane (@{name})" in notice(browser)
+    assert "Approved by admin" in browser.find_element(By.CSS_SELECTOR, "[data-decision]").text
+    navigate(browser, browser.find_element(By.LINK_TEXT, "← Review queue"))
+    navigate(browser, browser.find_element(By.LINK_TEXT, "Audit log"))
+    entry = browser.find_elements(By.CSS_SELECTOR, "[data-audit-entry]")[0]
+    assert "Approved" in entry.text and f"@{name}" in entry.text and "by admin" in entry.text
+    screenshot(browser, "admin-audit")
+    tab(browser, "Account")
+    submit(browser, "Log out")
+
+    # Now anyone finds the business.
+    browser.get(plaza + "/places?q=" + name[-4:])
+    assert shop in browser.find_element(By.TAG_NAME, "main").text
 
 
 def test_a_zone_is_placed_by_searching_its_address(plaza, browser):

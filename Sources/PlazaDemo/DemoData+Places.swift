@@ -16,6 +16,7 @@ extension DemoData {
         else { return }
         let owner = Identity(user: bruno, sessionID: UUID())
         guard try await places.myBusinesses(owner).isEmpty else { return }
+        try await seedPendingMerchant(services)
         let shops: [(String, BusinessCategory, String, Coordinate, Int)] = [
             ("Bruno's Bakery", .grocery, "Bread, pretzels and coffee since 1987.", square.offset(north: 40, east: -60), 60),
             ("Corner Café", .cafe, "Espresso bar with a view of the square.", square.offset(north: -90, east: 120), 40),
@@ -54,5 +55,20 @@ extension DemoData {
             try await StayStore().insertLineWait(
                 location: location.id, user: anna.id, minutes: category == .cafe ? 4 : 7, at: now.addingTimeInterval(-300), on: services.database.sql)
         }
+    }
+
+    /// Dora's flower stall: a merchant who signed up and waits for the admin (unlisted until approved).
+    static func seedPendingMerchant(_ services: PlazaServices) async throws {
+        guard let dora = try await AccountStore().user(login: "dora", on: services.database.sql), dora.awaitsApproval else { return }
+        let owner = Identity(user: dora, sessionID: UUID())
+        guard try await services.places.myBusinesses(owner).isEmpty else { return }
+        let business = try await services.places.createBusiness(
+            owner, CreateBusinessRequest(name: "Dora's Flowers", category: .retail, description: "Tulips, roses and wreaths from the market stall."))
+        let point = square.offset(north: 70, east: 90)
+        _ = try await services.places.addLocation(
+            owner, business: business.id,
+            LocationRequest(
+                name: "Market stall", address: "Marienplatz 8, 80331 München", latitude: point.latitude, longitude: point.longitude, radiusMeters: 25)
+        )
     }
 }

@@ -10,6 +10,8 @@ public enum DemoData {
         public var displayName: String
         public var password: String
         public var role: Role
+        /// A merchant who signed up and waits for the admin's approval (the demo admin's review queue shows them).
+        public var awaitingApproval = false
     }
 
     public static let accounts = [
@@ -17,6 +19,9 @@ public enum DemoData {
         Account(email: "bruno@demo.plaza.test", username: "bruno", displayName: "Bruno's Bakery", password: "demo-bruno-2026", role: .merchant),
         Account(email: "carla@demo.plaza.test", username: "carla", displayName: "Carla Friend", password: "demo-carla-2026", role: .customer),
         Account(email: "admin@demo.plaza.test", username: "admin", displayName: "Plaza Admin", password: "demo-admin-2026", role: .admin),
+        Account(
+            email: "dora@demo.plaza.test", username: "dora", displayName: "Dora Blum", password: "demo-dora-2026", role: .merchant,
+            awaitingApproval: true),
     ]
 
     /// Creates the demo accounts that do not exist yet.
@@ -24,7 +29,7 @@ public enum DemoData {
         for account in accounts {
             try await services.createAccount(
                 email: account.email, username: account.username, displayName: account.displayName, password: account.password,
-                role: account.role, checkPolicy: false)
+                role: account.role, checkPolicy: false, awaitingApproval: account.awaitingApproval)
         }
         try await seedPlaces(services)
         try await seedWallet(services)
@@ -41,6 +46,7 @@ public enum DemoData {
         lines += ["Places: \(baseURL)/places (Bruno's shops are on Munich's Marienplatz; the map is at \(baseURL)/places/map)"]
         lines += ["Wallet: \(baseURL)/wallet (test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined; any future expiry and CVC)"]
         lines += ["Bruno's counter: \(baseURL)/places/mine → Counter (charge Anna while she shares her location there, or with her pay code)"]
+        lines += ["Admin: \(baseURL)/admin (Dora's flower stall waits for approval in the review queue)"]
         lines += ["E-mail is not sent in the demo: read it at \(baseURL)/dev/mailbox", "API reference: \(baseURL)/docs/api", ""]
         return lines.joined(separator: "\n")
     }

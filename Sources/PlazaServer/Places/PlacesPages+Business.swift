@@ -74,6 +74,9 @@ extension PlacesPages {
             let point = String(format: "%.6f,%.6f", selected.latitude, selected.longitude)
             page.directions = "geo:\(point)?q=\(point)"
             page.mapLink = String(format: "/places/map?latitude=%.6f&longitude=%.6f", selected.latitude, selected.longitude)
+        }
+        // Crowds exist only where customers can find the business (its merchant approved).
+        if let selected, business.listed {
             if let identity { page.canReportLine = try await places.canReportLine(identity, location: selected.id) }
             let day = Int(request.uri.queryParameters.get("day") ?? "") ?? nil
             page.chart = PopularChart(try await places.popularTimes(location: selected.id), weekday: day, timeZone: configuration.places.timeZone)

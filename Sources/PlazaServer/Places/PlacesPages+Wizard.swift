@@ -110,6 +110,7 @@ extension PlacesPages {
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused("wizard", FormState(form, names: Self.wizardFields + Self.hourFields, error: error), returnTo: "/places/new")
         }
-        return PageRenderer.seeOther("\(Self.editPath(business.id))?notice=first-business")
+        let notice = context.identity.user.awaitsApproval ? "first-business-review" : "first-business"
+        return PageRenderer.seeOther("\(Self.editPath(business.id))?notice=\(notice)")
     }
 }

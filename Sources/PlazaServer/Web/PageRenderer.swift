@@ -14,6 +14,8 @@ struct Shell: Sendable {
         var email: String
         /// Merchants (and admins) see "My business" in the navigation.
         var merchant: Bool
+        /// Admins see "Admin" (the console).
+        var admin: Bool
     }
 
     /// Which navigation entry the page belongs to, for `aria-current`.
@@ -24,6 +26,7 @@ struct Shell: Sendable {
         var inbox = false
         var account = false
         var business = false
+        var admin = false
     }
 
     var title: String
@@ -35,6 +38,8 @@ struct Shell: Sendable {
     var notice: String?
     /// A one-line refusal at the top, for an action that was not done ("Refund refused: ...").
     var alert: String?
+    /// A merchant not approved yet, on their home and business pages: where they stand and what follows.
+    var approval: String?
 
     init(title: String, context: AppRequestContext, notice: String? = nil) {
         self.init(title: title, identity: context.identity, csrf: context.csrfToken, notice: notice, page: context.page)
@@ -50,18 +55,26 @@ struct Shell: Sendable {
         user = identity.map {
             SignedIn(
                 displayName: $0.user.displayName, username: $0.user.username, unverified: !$0.user.emailVerified, email: $0.user.email,
-                merchant: [.merchant, .admin].contains($0.user.role))
+                merchant: [.merchant, .admin].contains($0.user.role), admin: $0.user.role == .admin)
         }
         badges = page.badges
         at = Self.section(of: page.path)
         self.notice = notice
         alert = page.flash?.alert
+        if let user = identity?.user, user.awaitsApproval, at.home || at.business {
+            approval =
+                user.approval == .rejected
+                ? "Your business was not approved. The reason given: \(user.approvalReason ?? "none"). Change your business or its locations to ask again."
+                : "An admin reviews new merchants: once you are approved, customers can find your business and you can charge them. We will tell you."
+        }
     }
 
     static func section(of path: String) -> Section {
         var section = Section()
         if path == "/" || path == "/home" {
             section.home = true
+        } else if path == "/admin" || path.hasPrefix("/admin/") {
+            section.admin = true
         } else if path.hasPrefix("/wallet/counter") || path == "/places/mine" || path == "/places/new"
             || (path.hasPrefix("/places/businesses/") && (path.hasSuffix("/edit") || path.hasSuffix("/presence")))
         {

@@ -27,6 +27,7 @@ struct WebPages: Sendable {
         InboxPages(inbox: services.inbox, renderer: renderer).addRoutes(to: pages)
         NotificationsPages(notifications: services.notifications, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)
             .addRoutes(to: pages)
+        AdminPages(admin: services.admin, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
     }
 
     struct HomePage: Sendable {
