@@ -41,10 +41,7 @@ public enum TestPlaza {
         let app = try buildApplication(services)
         do {
             let result = try await app.test(testing) { client in
-                // The operator's first admin, as `plaza admin create` makes it: it approves the tests' merchants.
-                try await services.createAccount(
-                    email: "root@example.com", username: AccountsDriver.admin, displayName: "Root Admin", password: AccountsDriver.password,
-                    role: .admin)
+                try await createAdmin(services)
                 return try await body(client, services)
             }
             try await services.database.close()
@@ -99,6 +96,12 @@ public enum TestPlaza {
         try await second.database.close()
     }
 
+    /// The operator's first admin, as `plaza admin create` makes it (`AccountsDriver.admin`): it approves the tests' merchants.
+    static func createAdmin(_ services: PlazaServices) async throws {
+        try await services.createAccount(
+            email: "root@example.com", username: AccountsDriver.admin, displayName: "Root Admin", password: AccountsDriver.password, role: .admin)
+    }
+
     /// Runs `body` against two applications sharing one fresh database, as two `plaza serve` processes would.
     public static func withSharedDatabase(
         _ engine: TestEngine, _ testing: TestingSetup = .router, configure: (inout PlazaConfiguration) -> Void = { _ in },
@@ -110,7 +113,10 @@ public enum TestPlaza {
         let second = try await PlazaServices.open(configuration(storage: storage, configure), logger: logger)
         let (firstApp, secondApp) = (try buildApplication(first), try buildApplication(second))
         try await firstApp.test(testing) { firstClient in
-            try await secondApp.test(testing) { secondClient in try await body(firstClient, secondClient) }
+            try await secondApp.test(testing) { secondClient in
+                try await createAdmin(first)
+                try await body(firstClient, secondClient)
+            }
         }
         try await first.database.close()
         try await second.database.close()

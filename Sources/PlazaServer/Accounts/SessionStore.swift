@@ -100,10 +100,15 @@ package struct SessionStore: Sendable {
             var found: [UUID: LiveSession] = [:]
             for row in try await prepared.run(LiveSessions(ids: ids, now: now)) {
                 let (
-                    session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender, student, timeZone, createdAt,
-                    updatedAt, lastSeenAt
+                    session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender, student, timeZone, approval,
+                    approvalReason, createdAt, updatedAt, lastSeenAt
                 ) =
-                    try row.decode((UUID, UUID, String, String, String, String, String, Bool, String?, String?, Bool, String?, Date, Date, Date).self)
+                    try row.decode(
+                        (
+                            UUID, UUID, String, String, String, String, String, Bool, String?, String?, Bool, String?, String?, String?, Date, Date,
+                            Date
+                        )
+                        .self)
                 var user = UserRecord(
                     id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash,
                     role: Role(rawValue: role) ?? .customer,
@@ -111,6 +116,8 @@ package struct SessionStore: Sendable {
                     now: createdAt)
                 user.updatedAt = updatedAt
                 user.timeZone = timeZone
+                user.approval = approval.flatMap(ApprovalState.init(rawValue:))
+                user.approvalReason = approvalReason
                 found[session] = LiveSession(user: user, lastSeenAt: lastSeenAt)
             }
             return found

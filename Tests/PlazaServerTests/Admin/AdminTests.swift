@@ -25,7 +25,9 @@ import Testing
             let routes: [(HTTPRequest.Method, String)] = [
                 (.get, "/v1/admin/users?q=a"), (.get, "/v1/admin/users/\(id)"), (.post, "/v1/admin/users/\(id)/suspend"),
                 (.post, "/v1/admin/users/\(id)/reinstate"), (.put, "/v1/admin/users/\(id)/role"), (.get, "/v1/admin/audit-log"),
-                (.get, "/v1/admin/audit-log.csv"),
+                (.get, "/v1/admin/audit-log.csv"), (.get, "/v1/admin/review-queue"), (.get, "/v1/admin/review-queue/\(id)"),
+                (.post, "/v1/admin/review-queue/\(id)/claim"), (.post, "/v1/admin/review-queue/\(id)/release"),
+                (.post, "/v1/admin/review-queue/\(id)/approve"), (.post, "/v1/admin/review-queue/\(id)/reject"),
             ]
             for (method, path) in routes {
                 #expect(try await client.send(method, path).status == .unauthorized, "\(path) signed out")
