@@ -24,6 +24,7 @@ import Testing
             try await accounts.verify("anna")
             let merchant = PlazaClient(baseURL: base)
             try await merchant.login("bruno", password: AccountsDriver.password)
+            #expect(try await merchant.me().merchantApproval == MerchantApproval(state: .approved), "an approved merchant knows it")
             let customer = PlazaClient(baseURL: base)
             try await customer.login("anna", password: AccountsDriver.password)
             try await body(merchant, customer, accounts)
