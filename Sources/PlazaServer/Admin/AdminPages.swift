@@ -70,9 +70,7 @@ struct AdminPages: Sendable {
             QueueRow(
                 id: item.id.uuidString.lowercased(), kind: item.kind.label, subject: item.subject, finding: item.findings.first,
                 waiting: reader.when(item.createdAt), claimedBy: item.claimedBy,
-                decision: item.decidedAt.map {
-                    "\(item.state == .approved ? "Approved" : "Rejected") by \(item.decidedBy ?? "an admin"), \(reader.when($0))"
-                })
+                decision: Self.decision(item, reader))
         }
         let heading =
             state == .open
@@ -124,9 +122,7 @@ struct AdminPages: Sendable {
             subjectLink: item.kind == .merchant ? "/admin/users/\(item.subjectId.uuidString.lowercased())" : nil, findings: item.findings,
             open: item.state == .open, mine: item.claimedBy == me, heldBy: item.claimedBy == me ? nil : item.claimedBy,
             heldUntil: item.claimedUntil.map { reader.time($0) }, filed: reader.when(item.createdAt),
-            decision: item.decidedAt.map {
-                "\(item.state == .approved ? "Approved" : "Rejected") by \(item.decidedBy ?? "an admin"), \(reader.when($0))"
-            },
+            decision: Self.decision(item, reader),
             reason: item.reason, rejectForm: context.page.form("reject") ?? FormState(names: ["reason"]))
         return renderer.render("admin/item", model)
     }
@@ -169,6 +165,11 @@ struct AdminPages: Sendable {
             return renderer.refused(alert: error.sentence, returnTo: Self.itemPath(id))
         }
         return PageRenderer.seeOther("\(Self.itemPath(id))?notice=decided")
+    }
+
+    /// "Approved by root, Today 9:40 PM" once decided.
+    static func decision(_ item: ReviewItem, _ reader: Reader) -> String? {
+        item.decidedAt.map { "\(item.state.label) by \(item.decidedBy ?? "an admin"), \(reader.when($0))" }
     }
 
     static func itemPath(_ id: UUID) -> String { "/admin/review/\(id.uuidString.lowercased())" }
