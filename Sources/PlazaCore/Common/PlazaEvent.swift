@@ -43,3 +43,11 @@ public enum WalletEventType {
     /// `charge.approved`, `charge.declined`, `charge.cancelled`, `charge.expired`, `charge.refunded`: payload `Charge`.
     public static func charge(_ status: ChargeStatus) -> String { "charge.\(status.rawValue)" }
 }
+
+/// Loyalty's event types.
+public enum LoyaltyEventType {
+    /// A punch was counted (to the card's holder and the business's staff). Payload: `LoyaltyCard`.
+    public static let punched = "loyalty.punched"
+    /// A reward was redeemed (to the holder and the staff). Payload: `LoyaltyRedemption`.
+    public static let redeemed = "loyalty.redeemed"
+}

@@ -80,6 +80,8 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
     case moneyReceived = "money.received"
     /// Your account: a new device signed in, a password changed, an admin's decision.
     case account = "account"
+    /// Loyalty cards: a punch counted, a card completed, a reward redeemed, a program ended.
+    case loyalty = "loyalty"
 
     /// Whether it still arrives in quiet hours.
     public var urgent: Bool { self == .moneyRequests || self == .account }
@@ -90,6 +92,7 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
         case .moneyAnswers: "Answers to my charges and requests"
         case .moneyReceived: "Money received"
         case .account: "Account and security"
+        case .loyalty: "Loyalty cards"
         }
     }
 }

@@ -26,5 +26,6 @@ enum Migrations {
         M0014_Notifications(),  // push devices, notification preferences, the notification outbox
         M0015_Admin(),  // merchant approval, suspension, the review queue, the append-only audit log
         M0016_ListedBusinesses(),  // businesses public once their merchant is approved
+        M0017_Loyalty(),  // loyalty programs, signing keys, cards, punches, redeem codes, redemptions
     ]
 }

@@ -1,0 +1,345 @@
+import Foundation
+
+/// A further level of a program: completing a card of one level starts a card of the next (the last repeats).
+public struct LoyaltyLevel: Codable, Sendable, Hashable {
+    public var punchesRequired: Int
+    public var reward: String
+
+    public init(punchesRequired: Int, reward: String) {
+        self.punchesRequired = punchesRequired
+        self.reward = reward
+    }
+}
+
+public enum LoyaltyProgramState: String, Codable, Sendable, CaseIterable, Hashable {
+    /// Customers take cards and collect punches.
+    case active
+    /// No new cards or punches for now; cards keep what they hold.
+    case paused
+    /// Ended for good: every open card ended `expired` and its holder was told.
+    case expired
+}
+
+/// One of a business's Ed25519 keys that sign punch tokens: `publicKey` is the raw 32 bytes, unpadded base64url.
+public struct LoyaltySigningKey: Codable, Sendable, Hashable {
+    public var keyId: String
+    public var publicKey: String
+    /// Set on a rotated-out key: tokens it signed before then count for the sync grace after.
+    public var retiredAt: Date?
+
+    public init(keyId: String, publicKey: String, retiredAt: Date? = nil) {
+        self.keyId = keyId
+        self.publicKey = publicKey
+        self.retiredAt = retiredAt
+    }
+}
+
+/// `POST /v1/businesses/{id}/loyalty-programs`, and the fields `PATCH` may change.
+public struct LoyaltyProgramRequest: Codable, Sendable, Hashable {
+    public var title: String
+    public var description: String?
+    public var punchesRequired: Int
+    public var reward: String
+    /// Levels after the first (which is `punchesRequired` for `reward`).
+    public var levels: [LoyaltyLevel]?
+    /// When the program ends by itself.
+    public var expiresAt: Date?
+    /// Days a card stays valid from its first punch; its punches expire with it.
+    public var cardValidDays: Int?
+    /// What a purchase must come to for a punch (staff check it at the counter).
+    public var minimumSpend: Money?
+    /// A customer holds at most one card of the program that is not redeemed.
+    public var oneCardAtATime: Bool?
+    /// Minutes within which a customer's second punch on the program is refused (0 turns the rule off; default 10).
+    public var velocityWindowMinutes: Int?
+
+    public init(
+        title: String, description: String? = nil, punchesRequired: Int, reward: String, levels: [LoyaltyLevel]? = nil, expiresAt: Date? = nil,
+        cardValidDays: Int? = nil, minimumSpend: Money? = nil, oneCardAtATime: Bool? = nil, velocityWindowMinutes: Int? = nil
+    ) {
+        self.title = title
+        self.description = description
+        self.punchesRequired = punchesRequired
+        self.reward = reward
+        self.levels = levels
+        self.expiresAt = expiresAt
+        self.cardValidDays = cardValidDays
+        self.minimumSpend = minimumSpend
+        self.oneCardAtATime = oneCardAtATime
+        self.velocityWindowMinutes = velocityWindowMinutes
+    }
+}
+
+/// A program as anyone sees it (`GET /v1/loyalty-programs/{id}`).
+public struct LoyaltyProgram: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var businessId: UUID
+    public var businessName: String
+    public var title: String
+    public var description: String
+    public var punchesRequired: Int
+    public var reward: String
+    public var levels: [LoyaltyLevel]
+    public var expiresAt: Date?
+    public var cardValidDays: Int?
+    public var minimumSpend: Money?
+    public var oneCardAtATime: Bool
+    public var velocityWindowMinutes: Int
+    public var state: LoyaltyProgramState
+    /// The business's keys, current first: a token verifies offline against one of them.
+    public var signingKeys: [LoyaltySigningKey]
+    public var createdAt: Date
+
+    public init(
+        id: UUID, businessId: UUID, businessName: String, title: String, description: String, punchesRequired: Int, reward: String,
+        levels: [LoyaltyLevel], expiresAt: Date?, cardValidDays: Int?, minimumSpend: Money?, oneCardAtATime: Bool, velocityWindowMinutes: Int,
+        state: LoyaltyProgramState, signingKeys: [LoyaltySigningKey], createdAt: Date
+    ) {
+        self.id = id
+        self.businessId = businessId
+        self.businessName = businessName
+        self.title = title
+        self.description = description
+        self.punchesRequired = punchesRequired
+        self.reward = reward
+        self.levels = levels
+        self.expiresAt = expiresAt
+        self.cardValidDays = cardValidDays
+        self.minimumSpend = minimumSpend
+        self.oneCardAtATime = oneCardAtATime
+        self.velocityWindowMinutes = velocityWindowMinutes
+        self.state = state
+        self.signingKeys = signingKeys
+        self.createdAt = createdAt
+    }
+
+    /// Level `n` (1-based): its punches and reward; past the last level, the last repeats.
+    public func level(_ n: Int) -> LoyaltyLevel {
+        let all = [LoyaltyLevel(punchesRequired: punchesRequired, reward: reward)] + levels
+        return all[min(max(n, 1), all.count) - 1]
+    }
+}
+
+/// `PATCH /v1/loyalty-programs/{id}`: owners pause, resume or expire it, or change its wording (always) and its rules
+/// (only while no customer holds a card).
+public struct LoyaltyProgramChange: Codable, Sendable, Hashable {
+    public var state: LoyaltyProgramState?
+    public var title: String?
+    public var description: String?
+    public var reward: String?
+    public var punchesRequired: Int?
+    public var levels: [LoyaltyLevel]?
+    public var expiresAt: Date?
+    public var cardValidDays: Int?
+    public var velocityWindowMinutes: Int?
+
+    public init(
+        state: LoyaltyProgramState? = nil, title: String? = nil, description: String? = nil, reward: String? = nil, punchesRequired: Int? = nil,
+        levels: [LoyaltyLevel]? = nil, expiresAt: Date? = nil, cardValidDays: Int? = nil, velocityWindowMinutes: Int? = nil
+    ) {
+        self.state = state
+        self.title = title
+        self.description = description
+        self.reward = reward
+        self.punchesRequired = punchesRequired
+        self.levels = levels
+        self.expiresAt = expiresAt
+        self.cardValidDays = cardValidDays
+        self.velocityWindowMinutes = velocityWindowMinutes
+    }
+}
+
+public enum LoyaltyCardState: String, Codable, Sendable, CaseIterable, Hashable {
+    /// Collecting punches.
+    case active
+    /// All punches collected: the reward waits to be redeemed.
+    case completed
+    case redeemed
+    /// The program ended, or the card's validity ran out, before it was completed.
+    case expired
+}
+
+/// A customer's card (`GET /v1/me/loyalty-cards`).
+public struct LoyaltyCard: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var programId: UUID
+    public var businessId: UUID
+    public var businessName: String
+    public var title: String
+    public var reward: String
+    public var level: Int
+    public var state: LoyaltyCardState
+    public var punches: Int
+    public var punchesRequired: Int
+    public var createdAt: Date
+    /// When its punches expire, for a program with `cardValidDays` (set by the first punch).
+    public var expiresAt: Date?
+    public var completedAt: Date?
+    public var redeemedAt: Date?
+
+    public init(
+        id: UUID, programId: UUID, businessId: UUID, businessName: String, title: String, reward: String, level: Int, state: LoyaltyCardState,
+        punches: Int, punchesRequired: Int, createdAt: Date, expiresAt: Date? = nil, completedAt: Date? = nil, redeemedAt: Date? = nil
+    ) {
+        self.id = id
+        self.programId = programId
+        self.businessId = businessId
+        self.businessName = businessName
+        self.title = title
+        self.reward = reward
+        self.level = level
+        self.state = state
+        self.punches = punches
+        self.punchesRequired = punchesRequired
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.completedAt = completedAt
+        self.redeemedAt = redeemedAt
+    }
+}
+
+/// One counted punch of a card, with where and when.
+public struct LoyaltyPunch: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var locationId: UUID
+    public var locationName: String
+    /// When the customer scanned it (their phone's word, shown only); counting goes by the token's window.
+    public var scannedAt: Date
+    public var countedAt: Date
+
+    public init(id: UUID, locationId: UUID, locationName: String, scannedAt: Date, countedAt: Date) {
+        self.id = id
+        self.locationId = locationId
+        self.locationName = locationName
+        self.scannedAt = scannedAt
+        self.countedAt = countedAt
+    }
+}
+
+/// A redeemed reward (`POST /v1/businesses/{id}/loyalty-redemptions`, and a card's detail).
+public struct LoyaltyRedemption: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var cardId: UUID
+    public var programId: UUID
+    public var reward: String
+    /// The customer's username.
+    public var customer: String
+    public var locationId: UUID
+    /// The staff member's username.
+    public var redeemedBy: String
+    public var redeemedAt: Date
+
+    public init(
+        id: UUID, cardId: UUID, programId: UUID, reward: String, customer: String, locationId: UUID, redeemedBy: String, redeemedAt: Date
+    ) {
+        self.id = id
+        self.cardId = cardId
+        self.programId = programId
+        self.reward = reward
+        self.customer = customer
+        self.locationId = locationId
+        self.redeemedBy = redeemedBy
+        self.redeemedAt = redeemedAt
+    }
+}
+
+/// `GET /v1/me/loyalty-cards/{id}`: the card with its punches and redemption.
+public struct LoyaltyCardDetail: Codable, Sendable, Hashable {
+    public var card: LoyaltyCard
+    public var punches: [LoyaltyPunch]
+    public var redemption: LoyaltyRedemption?
+
+    public init(card: LoyaltyCard, punches: [LoyaltyPunch], redemption: LoyaltyRedemption?) {
+        self.card = card
+        self.punches = punches
+        self.redemption = redemption
+    }
+}
+
+/// `GET /v1/businesses/{id}/loyalty/punch-token`: what the counter shows, new each call.
+public struct PunchToken: Codable, Sendable, Hashable {
+    /// The QR's text: `base64url(payload).base64url(signature)`.
+    public var token: String
+    /// Six digits to type instead (online only).
+    public var code: String
+    public var programId: UUID
+    public var locationId: UUID
+    public var keyId: String
+    public var expiresAt: Date
+
+    public init(token: String, code: String, programId: UUID, locationId: UUID, keyId: String, expiresAt: Date) {
+        self.token = token
+        self.code = code
+        self.programId = programId
+        self.locationId = locationId
+        self.keyId = keyId
+        self.expiresAt = expiresAt
+    }
+}
+
+/// One scan to count: `id` is made by the app at the scan (the ids are the idempotency).
+public struct PunchSubmission: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var cardId: UUID
+    public var token: String?
+    public var code: String?
+    public var scannedAt: Date
+
+    public init(id: UUID = UUID(), cardId: UUID, token: String? = nil, code: String? = nil, scannedAt: Date = Date()) {
+        self.id = id
+        self.cardId = cardId
+        self.token = token
+        self.code = code
+        self.scannedAt = scannedAt
+    }
+}
+
+/// `POST /v1/me/loyalty-punches`.
+public struct PunchBatch: Codable, Sendable, Hashable {
+    public var punches: [PunchSubmission]
+
+    public init(punches: [PunchSubmission]) {
+        self.punches = punches
+    }
+}
+
+public enum PunchStatus: String, Codable, Sendable, Hashable {
+    case counted, duplicate, refused
+}
+
+/// Why a punch was not kept (the first that applies).
+public enum PunchRefusal: String, Codable, Sendable, Hashable, CaseIterable {
+    case notFound = "not_found"
+    case malformed
+    case wrongProgram = "wrong_program"
+    case invalidSignature = "invalid_signature"
+    case expired
+    case invalidCode = "invalid_code"
+    case idReused = "id_reused"
+    case replayed
+    case tooSoon = "too_soon"
+    case cardNotActive = "card_not_active"
+}
+
+public struct PunchResult: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var status: PunchStatus
+    public var reason: PunchRefusal?
+
+    public init(id: UUID, status: PunchStatus, reason: PunchRefusal? = nil) {
+        self.id = id
+        self.status = status
+        self.reason = reason
+    }
+}
+
+/// The answer to a batch: a result per punch in the order sent, and the cards touched as they now stand.
+public struct PunchBatchResult: Codable, Sendable, Hashable {
+    public var results: [PunchResult]
+    public var cards: [LoyaltyCard]
+
+    public init(results: [PunchResult], cards: [LoyaltyCard]) {
+        self.results = results
+        self.cards = cards
+    }
+}

@@ -1,0 +1,101 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+extension LoyaltyService {
+    // MARK: Cards
+
+    /// A customer takes a program's card (one at a time, when the program says so).
+    func takeCard(_ identity: Identity, program id: UUID, now: Date = Date()) async throws -> LoyaltyCard {
+        try identity.requireVerified()
+        guard let program = try await store.program(id, on: database.sql) else { throw PlazaError.notFound("program") }
+        let business = try await places.business(program.businessId, viewer: identity)
+        guard business.listed else { throw PlazaError.notFound("program") }
+        guard program.state == .active, program.expiresAt.map({ $0 > now }) ?? true else {
+            throw PlazaError(.conflict, .stateConflict, "This program takes no new cards now.", detail: "It is paused or has ended.")
+        }
+        let (store, user) = (store, identity.user.id)
+        let card = try await database.transaction { db in
+            guard let program = try await store.program(id, forUpdate: true, on: db) else { throw PlazaError.notFound("program") }
+            if program.oneCardAtATime, !(try await store.openCards(program: id, user: user, on: db)).isEmpty {
+                throw PlazaError.conflict(field: nil, "You hold this program's card already: fill it and redeem it first.")
+            }
+            let card = CardRecord(program: program, user: user, level: 1, now: now)
+            try await store.insert(card, on: db)
+            return card
+        }
+        return card.dto(businessName: business.name)
+    }
+
+    enum CardView: String {
+        /// Collecting or waiting to be redeemed.
+        case current
+        /// Redeemed or expired.
+        case history
+    }
+
+    func cards(_ identity: Identity, view: CardView, limit: Int, cursor: String?) async throws -> Page<LoyaltyCard> {
+        let states: [LoyaltyCardState] = view == .current ? [.active, .completed] : [.redeemed, .expired]
+        let records = try await store.cards(
+            user: identity.user.id, states: states, limit: limit + 1, after: try cursor.map { try RowCursor.decode($0).id }, on: database.sql)
+        let page = Array(records.prefix(limit))
+        return Page(
+            items: try await named(page, on: database.sql), nextCursor: records.count > limit ? page.last.map { RowCursor(id: $0.id).encoded } : nil)
+    }
+
+    /// The holder's card with its punches (and where) and its redemption; 404 to everyone else.
+    func card(_ identity: Identity, _ id: UUID) async throws -> LoyaltyCardDetail {
+        guard let card = try await store.card(id, on: database.sql), card.userId == identity.user.id else { throw PlazaError.notFound("card") }
+        let punches = try await store.punches(card: id, on: database.sql)
+        let locations = Dictionary(
+            uniqueKeysWithValues: try await places.businesses.locations(businesses: [card.businessId], on: database.sql).map { ($0.id, $0.name) })
+        return LoyaltyCardDetail(
+            card: try await named([card], on: database.sql)[0],
+            punches: punches.map {
+                LoyaltyPunch(
+                    id: $0.id, locationId: $0.location, locationName: locations[$0.location] ?? "", scannedAt: $0.scannedAt, countedAt: $0.countedAt)
+            }, redemption: nil)
+    }
+
+    /// The cards as their holder sees them, with their businesses' names.
+    func named(_ cards: [CardRecord], on db: any SQLDatabase) async throws -> [LoyaltyCard] {
+        let names = try await places.businesses.businesses(ids: Array(Set(cards.map(\.businessId))), on: db).mapValues(\.name)
+        return cards.map { $0.dto(businessName: names[$0.businessId] ?? "") }
+    }
+
+    // MARK: Punch tokens
+
+    /// What the counter shows for a program at a location: a token signed for this 30-second window, and six digits to
+    /// type instead. Owners and staff only, of a listed business.
+    func punchToken(_ identity: Identity, business: UUID, program programID: UUID, location: UUID, now: Date = Date()) async throws -> PunchToken {
+        let record = try await places.requireMember(identity, of: business)
+        guard record.listed else { throw PlazaError.merchantNotApproved }
+        guard let program = try await store.program(programID, on: database.sql), program.businessId == business else {
+            throw PlazaError.validation(field: "programId", "This business runs no such program.")
+        }
+        guard program.state == .active else { throw PlazaError(.conflict, .stateConflict, "This program is paused or has ended.") }
+        guard try await places.businesses.location(id: location, on: database.sql)?.businessId == business else {
+            throw PlazaError.validation(field: "locationId", "This business has no such location.")
+        }
+        let (store, secretKey) = (store, secretKey)
+        return try await database.transaction { db in
+            guard let key = try await store.keys(business: business, on: db).first(where: { $0.retiredAt == nil }) else {
+                throw PlazaError.conflict(field: nil, "This business has no signing key.")
+            }
+            let payload = PunchTokenPayload(
+                businessId: business, programId: programID, locationId: location, window: LoyaltyRules.window(now),
+                counter: try await store.nextCounter(business: business, on: db), keyId: key.keyId)
+            let bytes = try JSONEncoder().encode(payload)
+            let signature = try Self.privateKey(business: business, keyId: key.keyId, secretKey: secretKey).signature(for: bytes)
+            let token = SignedPunchToken.text(payloadBytes: bytes, signature: signature)
+            let expiresAt = LoyaltyRules.windowEnd(payload.window)
+            var code = Secrets.sixDigitCode()
+            while !(try await store.insertCode(code, program: programID, token: token, expiresAt: expiresAt, now: now, on: db)) {
+                code = Secrets.sixDigitCode()
+            }
+            return PunchToken(token: token, code: code, programId: programID, locationId: location, keyId: key.keyId, expiresAt: expiresAt)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+extension LoyaltyService {
+    /// Counts a batch of scans, each exactly once: a repeat of a counted scan is `duplicate` and changes nothing, the
+    /// rest are counted or refused with the first reason that applies. The holder's cards are locked for the batch, so
+    /// two devices syncing the same scans at once count each once.
+    func sync(_ identity: Identity, _ batch: PunchBatch, now: Date = Date()) async throws -> PunchBatchResult {
+        guard LoyaltyRules.batchSize.contains(batch.punches.count) else {
+            throw PlazaError.validation(field: "punches", "Send 1 to \(LoyaltyRules.batchSize.upperBound) punches at a time.")
+        }
+        let user = identity.user.id
+        return try await events.transaction { db in
+            var state = try await SyncState(service: self, user: user, cards: Set(batch.punches.map(\.cardId)), on: db)
+            var results: [PunchResult] = []
+            for submission in batch.punches {
+                switch try await self.count(submission, into: &state, now: now, on: db) {
+                case .counted: results.append(PunchResult(id: submission.id, status: .counted))
+                case .duplicate: results.append(PunchResult(id: submission.id, status: .duplicate))
+                case .refused(let reason): results.append(PunchResult(id: submission.id, status: .refused, reason: reason))
+                }
+            }
+            let touched = state.touched.compactMap { state.cards[$0] }
+            for id in state.touched { if let card = state.cards[id] { try await self.store.save(card, on: db) } }
+            let cards = try await self.named(touched, on: db)
+            return (PunchBatchResult(results: results, cards: cards), try await state.messages(cards: cards, on: db))
+        }
+    }
+
+    /// What one sync holds while it runs: the holder's cards (locked), their programs and keys, what changed.
+    struct SyncState {
+        let service: LoyaltyService
+        let user: UUID
+        var cards: [UUID: CardRecord] = [:]
+        var programs: [UUID: ProgramRecord] = [:]
+        var keys: [UUID: [LoyaltySigningKey]] = [:]
+        /// Cards changed or made, in the order they were.
+        var touched: [UUID] = []
+        var completed: [CardRecord] = []
+
+        init(service: LoyaltyService, user: UUID, cards ids: Set<UUID>, on db: any SQLDatabase) async throws {
+            self.service = service
+            self.user = user
+            // In one order, so that two syncs of the same holder never wait on each other crosswise.
+            for id in ids.sorted(by: { $0.uuidString < $1.uuidString }) {
+                if let card = try await service.store.card(id, forUpdate: true, on: db), card.userId == user { cards[id] = card }
+            }
+        }
+
+        mutating func program(_ id: UUID, on db: any SQLDatabase) async throws -> ProgramRecord? {
+            if let program = programs[id] { return program }
+            programs[id] = try await service.store.program(id, on: db)
+            return programs[id]
+        }
+
+        mutating func keys(_ business: UUID, on db: any SQLDatabase) async throws -> [LoyaltySigningKey] {
+            if let keys = keys[business] { return keys }
+            keys[business] = try await service.store.keys(business: business, on: db)
+            return keys[business] ?? []
+        }
+
+        mutating func touch(_ card: CardRecord) {
+            cards[card.id] = card
+            if !touched.contains(card.id) { touched.append(card.id) }
+        }
+
+        /// Live events for each touched card (its holder and the business's team) and an alert per completed card.
+        func messages(cards: [LoyaltyCard], on db: any SQLDatabase) async throws -> [FeedMessage] {
+            let teams = try await service.places.businesses.memberIDs(businesses: Array(Set(cards.map(\.businessId))), on: db)
+            var messages: [FeedMessage] = []
+            for card in cards {
+                let event = PlazaEvent(type: LoyaltyEventType.punched, occurredAt: Date(), data: try JSONValue(encoding: card))
+                messages.append(.event(audience: [user] + (teams[card.businessId] ?? []), event: event))
+            }
+            for card in completed {
+                let name = cards.first { $0.businessId == card.businessId }?.businessName ?? ""
+                let content = NotificationContent(
+                    kind: .loyalty, title: "Your \(name) card is full",
+                    body: "Show its redeem code at the counter for: \(card.reward).", link: "/loyalty/cards/\(card.id.uuidString.lowercased())")
+                messages.append(.alert(user: user, content: content))
+            }
+            return messages
+        }
+    }
+
+    enum Verdict {
+        case counted, duplicate
+        case refused(PunchRefusal)
+    }
+
+    /// Judges one scan and counts it when nothing stands against it.
+    private func count(_ submission: PunchSubmission, into state: inout SyncState, now: Date, on db: any SQLDatabase) async throws -> Verdict {
+        guard var card = state.cards[submission.cardId] else { return .refused(.notFound) }
+        let earlier = try await store.punch(submission.id, on: db)
+        let text: String
+        if let token = submission.token {
+            text = token
+        } else if let code = submission.code?.filter(\.isNumber), code.count == 6,
+            let token = try await store.token(code: code, program: card.programId, now: now, on: db)
+        {
+            text = token
+        } else {
+            // Typed digits are looked up only while they last: a repeat of a counted one is known by its id.
+            if let earlier { return earlier.cardId == card.id ? .duplicate : .refused(.idReused) }
+            return .refused(submission.code == nil ? .malformed : .invalidCode)
+        }
+        guard let token = SignedPunchToken(text) else { return .refused(.malformed) }
+        let hash = SHA256.hash(data: token.payloadBytes).hexString
+        if let earlier { return earlier.tokenHash == hash ? .duplicate : .refused(.idReused) }
+        guard let program = try await state.program(card.programId, on: db) else { return .refused(.notFound) }
+        if let problem = LoyaltyRules.tokenProblem(
+            token, programId: card.programId, businessId: card.businessId, keys: try await state.keys(card.businessId, on: db), now: now,
+            verify: Self.verify)
+        {
+            return .refused(problem)
+        }
+        if try await store.usedToken(user: state.user, tokenHash: hash, on: db) { return .refused(.replayed) }
+        let windows = Int64(program.velocityWindowMinutes) * 60 / LoyaltyRules.windowSeconds
+        if windows > 0,
+            try await store.punchedNear(user: state.user, program: program.id, window: token.payload.window, windows: windows, on: db)
+        {
+            return .refused(.tooSoon)
+        }
+        if card.state == .active, let end = card.expiresAt, end <= now {
+            card.state = .expired
+            state.touch(card)
+        }
+        guard card.state == .active, program.state == .active else { return .refused(.cardNotActive) }
+        guard
+            try await store.insertPunch(
+                id: submission.id, card: card, location: token.payload.locationId, tokenHash: hash, window: token.payload.window,
+                scannedAt: submission.scannedAt, now: now, on: db)
+        else { return .refused(.replayed) }
+        card.punches += 1
+        if card.punches == 1, let days = program.cardValidDays { card.expiresAt = now.addingTimeInterval(Double(days) * 86_400) }
+        if card.punches >= card.punchesRequired {
+            card.state = .completed
+            card.completedAt = now
+            state.completed.append(card)
+            // Completing a level's card starts the next level's.
+            let next = CardRecord(program: program, user: state.user, level: card.level + 1, now: now)
+            try await store.insert(next, on: db)
+            state.touch(card)
+            state.touch(next)
+        } else {
+            state.touch(card)
+        }
+        return .counted
+    }
+}

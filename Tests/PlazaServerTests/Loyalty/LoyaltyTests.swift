@@ -1,0 +1,237 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+import PlazaTestSupport
+import Testing
+
+@testable import PlazaServer
+
+/// Loyalty programs and cards through the API: owners run programs, staff show tokens, customers take cards and
+/// collect punches that count exactly once, online or synced later.
+@Suite struct LoyaltyTests {
+    let square = Coordinate(latitude: 48.1374, longitude: 11.5755)
+
+    struct Shop {
+        var owner: String
+        var business: Business
+        var location: BusinessLocation
+        var program: LoyaltyProgram
+    }
+
+    /// An approved merchant's café with a program (velocity off unless given), and a customer holding its card.
+    func shop(
+        _ client: any TestClientProtocol, owner: String = "bruno", punches: Int = 3, velocity: Int = 0, levels: [LoyaltyLevel]? = nil
+    ) async throws -> Shop {
+        let places = PlacesDriver(client)
+        let (tokens, business, location) = try await places.shop(owner: owner, name: "\(owner.capitalized)'s Café", at: square)
+        let created = try await client.send(
+            .post, "/v1/businesses/\(business.id)/loyalty-programs",
+            json: LoyaltyProgramRequest(
+                title: "Coffee card", description: "Buy \(punches - 1), get one free", punchesRequired: punches, reward: "A coffee", levels: levels,
+                velocityWindowMinutes: velocity),
+            token: tokens.accessToken)
+        #expect(created.status == .created, "\(created.text)")
+        return Shop(owner: tokens.accessToken, business: business, location: location, program: try created.decode(LoyaltyProgram.self))
+    }
+
+    func token(_ client: any TestClientProtocol, _ shop: Shop) async throws -> PunchToken {
+        try await client.send(
+            .get, "/v1/businesses/\(shop.business.id)/loyalty/punch-token?programId=\(shop.program.id)&locationId=\(shop.location.id)",
+            token: shop.owner
+        ).decode(PunchToken.self)
+    }
+
+    /// A token as the counter would have signed it in another window (the key is derived from the secret key).
+    func token(_ shop: Shop, window: Int64, services: PlazaServices, keyId: String? = nil, counter: Int64 = 1_000) throws -> String {
+        let keyId = keyId ?? shop.program.signingKeys[0].keyId
+        let payload = PunchTokenPayload(
+            businessId: shop.business.id, programId: shop.program.id, locationId: shop.location.id, window: window, counter: counter, keyId: keyId)
+        let bytes = try JSONEncoder().encode(payload)
+        let key = LoyaltyService.privateKey(business: shop.business.id, keyId: keyId, secretKey: services.configuration.secretKey ?? "")
+        return SignedPunchToken.text(payloadBytes: bytes, signature: try key.signature(for: bytes))
+    }
+
+    func sync(_ client: any TestClientProtocol, _ punches: [PunchSubmission], token: String) async throws -> PunchBatchResult {
+        let response = try await client.send(.post, "/v1/me/loyalty-punches", json: PunchBatch(punches: punches), token: token)
+        #expect(response.status == .ok, "\(response.text)")
+        return try response.decode(PunchBatchResult.self)
+    }
+
+    func takeCard(_ client: any TestClientProtocol, _ program: LoyaltyProgram, token: String) async throws -> LoyaltyCard {
+        try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: token).decode(LoyaltyCard.self)
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func ownersRunProgramsAndCustomersTakeTheirCards(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let shop = try await shop(client)
+            #expect(shop.program.state == .active && shop.program.signingKeys.count == 1 && shop.program.businessName == "Bruno's Café")
+            #expect(Data(base64URL: shop.program.signingKeys[0].publicKey)?.count == 32)
+            let accounts = AccountsDriver(client)
+            let anna = try await accounts.signedIn("anna").accessToken
+            let carla = try await accounts.signedIn("carla", role: .merchant).accessToken
+            _ = try await client.send(
+                .post, "/v1/businesses/\(shop.business.id)/members", json: AddMemberRequest(username: "carla", role: .staff), token: shop.owner)
+            let request = LoyaltyProgramRequest(title: "Tea card", punchesRequired: 5, reward: "A tea")
+            let path = "/v1/businesses/\(shop.business.id)/loyalty-programs"
+            #expect(try await client.send(.post, path, json: request, token: carla).status == .forbidden, "staff do not change programs")
+            #expect(try await client.send(.post, path, json: request, token: anna).status == .forbidden)
+            let taken = try await client.send(
+                .post, path, json: LoyaltyProgramRequest(title: "COFFEE card", punchesRequired: 5, reward: "x"), token: shop.owner)
+            #expect(taken.status == .conflict && taken.problem?.errors?.first?.field == "title")
+            let bad = try await client.send(
+                .post, path, json: LoyaltyProgramRequest(title: " ", punchesRequired: 0, reward: "", velocityWindowMinutes: 2_000), token: shop.owner)
+            #expect(Set(bad.problem?.errors?.map(\.field) ?? []) == ["title", "punchesRequired", "reward", "velocityWindowMinutes"])
+            #expect(try await client.send(.get, path).decode([LoyaltyProgram].self).map(\.title) == ["Coffee card"])
+
+            let card = try await takeCard(client, shop.program, token: anna)
+            #expect(card.state == .active && card.punches == 0 && card.punchesRequired == 3 && card.level == 1 && card.businessName == "Bruno's Café")
+            let again = try await client.send(.post, "/v1/loyalty-programs/\(shop.program.id)/cards", token: anna)
+            #expect(again.status == .conflict, "one card at a time")
+            #expect(try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self).items.map(\.id) == [card.id])
+            #expect(try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: carla).status == .notFound, "only its holder")
+
+            let rules = try await client.send(
+                .patch, "/v1/loyalty-programs/\(shop.program.id)", json: LoyaltyProgramChange(punchesRequired: 5), token: shop.owner)
+            #expect(rules.status == .conflict, "customers hold cards: rules stay")
+            let worded = try await client.send(
+                .patch, "/v1/loyalty-programs/\(shop.program.id)", json: LoyaltyProgramChange(description: "Every tenth coffee is on us"),
+                token: shop.owner)
+            #expect(try worded.decode(LoyaltyProgram.self).description == "Every tenth coffee is on us")
+            let paused = try await client.send(
+                .patch, "/v1/loyalty-programs/\(shop.program.id)", json: LoyaltyProgramChange(state: .paused), token: shop.owner)
+            #expect(try paused.decode(LoyaltyProgram.self).state == .paused)
+            let late = try await client.send(.post, "/v1/loyalty-programs/\(shop.program.id)/cards", token: carla)
+            #expect(late.status == .conflict && late.problem?.code == .stateConflict)
+            let staffToken = try await client.send(
+                .get, "/v1/businesses/\(shop.business.id)/loyalty/punch-token?programId=\(shop.program.id)&locationId=\(shop.location.id)",
+                token: carla)
+            #expect(staffToken.problem?.code == .stateConflict, "no tokens while paused")
+
+            let ended = try await client.send(
+                .patch, "/v1/loyalty-programs/\(shop.program.id)", json: LoyaltyProgramChange(state: .expired), token: shop.owner)
+            #expect(try ended.decode(LoyaltyProgram.self).state == .expired)
+            #expect(
+                try await client.send(.get, "/v1/me/loyalty-cards?view=history", token: anna).decode(Page<LoyaltyCard>.self).items.map(\.state) == [
+                    .expired
+                ])
+            #expect(
+                try await client.send(
+                    .post, path, json: LoyaltyProgramRequest(title: "Coffee card", punchesRequired: 5, reward: "x"), token: shop.owner
+                ).status == .created, "the title is free once ended")
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aScanCountsOnceAndEveryBadTokenSaysWhy(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let shop = try await shop(client, punches: 10, velocity: 10)
+            let other = try await self.shop(client, owner: "dora")
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let card = try await takeCard(client, shop.program, token: anna)
+
+            let shown = try await token(client, shop)
+            #expect(shown.code.count == 6 && shown.expiresAt > Date() && shown.keyId == shop.program.signingKeys[0].keyId)
+            let scan = PunchSubmission(cardId: card.id, token: shown.token)
+            var result = try await sync(client, [scan], token: anna)
+            #expect(result.results == [PunchResult(id: scan.id, status: .counted)] && result.cards.map(\.punches) == [1])
+            result = try await sync(client, [scan], token: anna)
+            #expect(result.results == [PunchResult(id: scan.id, status: .duplicate)] && result.cards.isEmpty, "a retried sync changes nothing")
+
+            let now = LoyaltyRules.window(Date())
+            var forged = Array(try token(shop, window: now - 100, services: services).utf8)
+            forged[forged.count - 5] = forged[forged.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            let otherToken = try await token(client, other).token
+            let cases: [(PunchSubmission, PunchRefusal)] = [
+                (PunchSubmission(cardId: UUID(), token: shown.token), .notFound),
+                (PunchSubmission(cardId: card.id, token: "not a token"), .malformed),
+                (PunchSubmission(cardId: card.id, token: otherToken), .wrongProgram),
+                (PunchSubmission(cardId: card.id, token: String(decoding: forged, as: UTF8.self)), .invalidSignature),
+                (PunchSubmission(cardId: card.id, token: try token(shop, window: now - 8 * 2_880, services: services)), .expired),
+                (PunchSubmission(cardId: card.id, token: try token(shop, window: now + 10, services: services)), .expired),
+                (PunchSubmission(cardId: card.id, code: "000000"), .invalidCode),
+                (PunchSubmission(id: scan.id, cardId: card.id, token: try token(shop, window: now - 5_000, services: services)), .idReused),
+                (PunchSubmission(cardId: card.id, token: shown.token), .replayed),
+                (PunchSubmission(cardId: card.id, token: try token(shop, window: now - 10, services: services)), .tooSoon),
+            ]
+            for (submission, reason) in cases {
+                let answer = try await sync(client, [submission], token: anna)
+                #expect(answer.results.first?.status == .refused && answer.results.first?.reason == reason, "\(reason)")
+            }
+            // A token from an hour ago (synced late) counts; so do typed digits.
+            let late = PunchSubmission(cardId: card.id, token: try token(shop, window: now - 120, services: services))
+            #expect(try await sync(client, [late], token: anna).cards.first?.punches == 2)
+            let typedShop = try await self.shop(client, owner: "emil")
+            let typedCard = try await takeCard(client, typedShop.program, token: anna)
+            let typed = PunchSubmission(cardId: typedCard.id, code: try await token(client, typedShop).code)
+            #expect(try await sync(client, [typed], token: anna).results.first?.status == .counted)
+            #expect(try await sync(client, [typed], token: anna).results.first?.status == .duplicate)
+
+            let detail = try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: anna).decode(LoyaltyCardDetail.self)
+            #expect(detail.punches.map(\.id) == [scan.id, late.id] && detail.punches.allSatisfy { $0.locationName == "Main street" })
+            #expect(
+                try await client.send(.post, "/v1/me/loyalty-punches", json: PunchBatch(punches: []), token: anna).status == .unprocessableContent)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func offlineScansSyncedTwiceFromTwoDevicesCountOnceAndCompleteTheCard(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let shop = try await shop(client, punches: 4, velocity: 10, levels: [LoyaltyLevel(punchesRequired: 2, reward: "A cake")])
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let card = try await takeCard(client, shop.program, token: anna)
+            let now = LoyaltyRules.window(Date())
+            // Five scans a day apart, offline; sent out of order, with a repeat, from two devices at once.
+            let scans = try (1...5).map {
+                PunchSubmission(cardId: card.id, token: try token(shop, window: now - Int64($0) * 2_880 + 5, services: services))
+            }
+            let batch = [scans[3], scans[1], scans[3], scans[0], scans[2]]
+            async let first = sync(client, batch, token: anna)
+            async let second = sync(client, batch.reversed(), token: anna)
+            let results = try await [first, second].flatMap(\.results)
+            #expect(results.filter { $0.status == .counted }.count == 4, "each scan once")
+            #expect(Set(results.filter { $0.status == .counted }.map(\.id)) == Set(scans.prefix(4).map(\.id)))
+            #expect(results.allSatisfy { $0.status != .refused })
+
+            let cards = try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self).items
+            let full = try #require(cards.first { $0.id == card.id })
+            #expect(full.state == .completed && full.punches == 4 && full.completedAt != nil)
+            let next = try #require(cards.first { $0.id != card.id })
+            #expect(next.level == 2 && next.punchesRequired == 2 && next.reward == "A cake" && next.state == .active)
+            // The fifth scan goes on the next level's card.
+            let fifth = PunchSubmission(cardId: next.id, token: scans[4].token)
+            #expect(try await sync(client, [fifth], token: anna).cards.map(\.punches) == [1])
+            let stale = try await sync(
+                client, [PunchSubmission(cardId: card.id, token: try token(shop, window: now - 6 * 2_880, services: services))], token: anna)
+            #expect(stale.results.first?.reason == .cardNotActive)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aRotatedKeysTokensCountForTheGraceOnly(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let shop = try await shop(client, punches: 10)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let card = try await takeCard(client, shop.program, token: anna)
+            let old = shop.program.signingKeys[0].keyId
+            let now = LoyaltyRules.window(Date())
+            let before = try token(shop, window: now - 20, services: services)
+            let keys = try await client.send(.post, "/v1/businesses/\(shop.business.id)/loyalty/keys", token: shop.owner).decode(
+                [LoyaltySigningKey].self)
+            #expect(keys.count == 2 && keys[0].retiredAt == nil && keys[1].keyId == old && keys[1].retiredAt != nil)
+            let fresh = try await token(client, shop)
+            #expect(fresh.keyId == keys[0].keyId)
+            let after = try token(shop, window: now + 1, services: services, keyId: old)
+            let answer = try await sync(
+                client,
+                [
+                    PunchSubmission(cardId: card.id, token: before), PunchSubmission(cardId: card.id, token: fresh.token),
+                    PunchSubmission(cardId: card.id, token: after),
+                ],
+                token: anna)
+            #expect(answer.results.map(\.status) == [.counted, .counted, .refused] && answer.results[2].reason == .invalidSignature)
+        }
+    }
+}
