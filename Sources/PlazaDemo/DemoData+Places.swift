@@ -52,6 +52,7 @@ extension DemoData {
                     }
                 }
             }
+            if category == .grocery { try await seedLoyalty(services, owner: owner, anna: anna, business: business.id, location: location.id) }
             try await StayStore().insertLineWait(
                 location: location.id, user: anna.id, minutes: category == .cafe ? 4 : 7, at: now.addingTimeInterval(-300), on: services.database.sql)
         }
@@ -70,5 +71,22 @@ extension DemoData {
             LocationRequest(
                 name: "Market stall", address: "Marienplatz 8, 80331 München", latitude: point.latitude, longitude: point.longitude, radiusMeters: 25)
         )
+    }
+
+    /// The bakery's coffee card, and Anna holding one with three punches (each from another day's token).
+    static func seedLoyalty(_ services: PlazaServices, owner: Identity, anna: UserRecord, business: UUID, location: UUID) async throws {
+        let program = try await services.loyalty.createProgram(
+            owner, business: business,
+            LoyaltyProgramRequest(title: "Coffee card", description: "Buy nine coffees, the tenth is on us.", punchesRequired: 10, reward: "A coffee")
+        )
+        let customer = Identity(user: anna, sessionID: UUID())
+        let card = try await services.loyalty.takeCard(customer, program: program.id)
+        var punches: [PunchSubmission] = []
+        for day in 1...3 {
+            let token = try await services.loyalty.punchToken(
+                owner, business: business, program: program.id, location: location, now: Date().addingTimeInterval(-Double(day) * 86_400))
+            punches.append(PunchSubmission(cardId: card.id, token: token.token, scannedAt: Date().addingTimeInterval(-Double(day) * 86_400)))
+        }
+        _ = try await services.loyalty.sync(customer, PunchBatch(punches: punches))
     }
 }

@@ -2,7 +2,8 @@ import PlazaCore
 import Testing
 
 /// Symbols compared module for module with python-qrcode 8 (`QRCode(version:, error_correction=M, mask_pattern:)`),
-/// which generated these fixtures: versions 1, 2, 4, 6, 7 (version information blocks) and 10 (16-bit length).
+/// which generated these fixtures: versions 1, 2, 4, 6, 7 (version information blocks), 10 (16-bit length) and 15 (a
+/// loyalty punch token's size: four alignment patterns a row, blocks of two sizes).
 @Suite struct QRCodeTests {
     struct Fixture {
         var text: String
@@ -70,6 +71,30 @@ import Testing
                 "cccd84588bddddab60b04444883ec81999b4c0f88cccd862c29ddddaa19da44448abbae9199b584f840ccd870c6dddddaa09d844448aff",
                 "3e1999fd807acecc447fb87c5daab041a48471aba5a7d99fddd1adccca46ea0edddf2b045e044528febc7998bc8",
             ].joined()),
+        Fixture(
+            text: [
+                "eyJ2IjoxLCJidXNpbmVzc0lkIjoiMTIzIiwicHJvZ3JhbUlkIjoiNDU2In0.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                "AAAAAAAAAA.Zm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZ",
+                "m9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZ",
+            ].joined(),
+            version: 15, mask: 3,
+            modules: [
+                "fe9060271ff13fc303fc16298882de4bfdc1506e899901d1a6486302bb75376bbef9e7fe9315dba4c11fde697e5383aec1283bc79d871f",
+                "037107faaaaaaaaaaaaaaaafe01df5f11c694503f300b71896fa11cbe7b482586eeb35392f72d790415287fd0420d5e4494b5d52e3f58e",
+                "ca240754ee30fec24f93d7cfa592bbe04774f5e381f39472723c26f864142bae6fc9e5a386988902d36b3478ee5ff4a7c7196c7d464262",
+                "0e5bb38e075d69c246f451a49263144da8b132aaad1d241e18f950646ec625271a641e8590ca576b2b0e3b18249769be3f667848ce1b8c",
+                "a4de9c74f244d448bd8aa35f80aafe1a17fac19fb3c7a18c4e381135c6c42abff4ebc9a9abd55ebed11c4512a64c59c7710dff9c9f8c71",
+                "fe41e4fc4a6a4c0638c12d8390ad9a092c811d94b12e330dbfac6aa409a0a7ebadd775371c61c6c7aa0159afead7d8e1ac935c6c32d0d9",
+                "cc0c0262e55b5c59f6b2c3e96ed5981d3134021ff6c711a41ad94cfa6b9e210c134838d28a7e7717064ba61a9a5a3aadcffe0435083e1b",
+                "aff7ec31a61ca432a03e80436bcf6e1dd8f41a50f3c3b6df4882a6c610a2e31841328ab55558ee246a1a876c3abac22558bca458ae3524",
+                "358ee2bed7abf3690f9aa07e4f1afbd127a0c654a710faab85a91c62bac7dac144b9fc6c38d1259246fbf6eb7e5b04ff23ebe26bf7e784",
+                "d36f379f8184658e5a7c70fcc187dbfe30bc5c382045835db68a9818c9a69c45aa2101232ace927671a9c17e47ce14ca71c6a124778a6e",
+                "2de318ef558bdb5f87bb646124d709ea38e54b598e3a4971c3b6a271e2212731c701aef4015a4cfc28a38f8357f130ef69841493792d9b",
+                "e46628b58a49ebc75e98082efb12eb471da27c8d42ad7d157fac138905ea53ccb11df3d3a21ea37813efc32d3c5f74ff9ae7bf1acfaf7a",
+                "3ebc81fc805a02c64e2b14048c47fb973eb4792a9ad5abd050e951185e44bd2110ba6e4dfe1413e2212f9dd59a56def9eefe8b092eb855",
+                "65af2496e1edc30441f882dc893b034bafead404bc91d92fadb30",
+            ].joined()),
     ]
 
     @Test(arguments: fixtures.indices)
@@ -83,7 +108,9 @@ import Testing
     @Test func picksTheSmallestVersionThatHoldsTheText() {
         #expect(QRCode("plaza:pay:12345678")?.version == 2)
         #expect(QRCode(String(repeating: "x", count: 213))?.version == 10)
-        #expect(QRCode(String(repeating: "x", count: 214)) == nil)
+        #expect(QRCode(String(repeating: "x", count: 214))?.version == 11)
+        #expect(QRCode(String(repeating: "x", count: 666))?.version == 20)
+        #expect(QRCode(String(repeating: "x", count: 667)) == nil)
     }
 
     @Test func anSVGDrawsEveryDarkModuleInsideAQuietZone() throws {

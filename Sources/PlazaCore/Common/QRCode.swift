@@ -1,4 +1,4 @@
-/// A QR code (ISO/IEC 18004) of bytes, error correction level M, versions 1 to 10 (up to 213 bytes): what pay codes
+/// A QR code (ISO/IEC 18004) of bytes, error correction level M, versions 1 to 20 (up to 666 bytes): what pay codes
 /// and, later, loyalty cards show. Pure Swift, so pages, tests and apps without CoreImage draw the same symbol.
 public struct QRCode: Sendable, Equatable {
     /// 21 + 4 × (version − 1) modules a side.
@@ -10,9 +10,9 @@ public struct QRCode: Sendable, Equatable {
 
     public subscript(row: Int, column: Int) -> Bool { modules[row * size + column] }
 
-    /// The smallest version that holds `bytes`, with the mask of lowest penalty; `nil` past 213 bytes.
+    /// The smallest version that holds `bytes`, with the mask of lowest penalty; `nil` past 666 bytes.
     public init?(bytes: [UInt8]) {
-        guard let version = (1...10).first(where: { Self.capacity(version: $0) >= bytes.count }) else { return nil }
+        guard let version = (1...20).first(where: { Self.capacity(version: $0) >= bytes.count }) else { return nil }
         let candidates = (0..<8).map { QRCode(bytes: bytes, version: version, mask: $0) }
         self = candidates.min { $0.penalty < $1.penalty }!
     }
@@ -23,7 +23,7 @@ public struct QRCode: Sendable, Equatable {
 
     /// `bytes` at a given version and mask (`bytes` must fit).
     public init(bytes: [UInt8], version: Int, mask: Int) {
-        precondition((1...10).contains(version) && (0..<8).contains(mask) && bytes.count <= Self.capacity(version: version))
+        precondition((1...20).contains(version) && (0..<8).contains(mask) && bytes.count <= Self.capacity(version: version))
         var matrix = Matrix(version: version)
         matrix.placeFunctionPatterns()
         matrix.placeData(Self.codewords(bytes, version: version), mask: mask)
@@ -60,8 +60,16 @@ public struct QRCode: Sendable, Equatable {
     static let blocks: [(ec: Int, data: [Int])] = [
         (10, [16]), (16, [28]), (26, [44]), (18, [32, 32]), (24, [43, 43]), (16, [27, 27, 27, 27]), (18, [31, 31, 31, 31]),
         (22, [38, 38, 39, 39]), (22, [36, 36, 36, 37, 37]), (26, [43, 43, 43, 43, 44]),
+        (30, [50] + [Int](repeating: 51, count: 4)), (22, [Int](repeating: 36, count: 6) + [37, 37]),
+        (22, [Int](repeating: 37, count: 8) + [38]), (24, [Int](repeating: 40, count: 4) + [Int](repeating: 41, count: 5)),
+        (24, [Int](repeating: 41, count: 5) + [Int](repeating: 42, count: 5)), (28, [Int](repeating: 45, count: 7) + [46, 46, 46]),
+        (28, [Int](repeating: 46, count: 10) + [47]), (26, [Int](repeating: 43, count: 9) + [Int](repeating: 44, count: 4)),
+        (26, [44, 44, 44] + [Int](repeating: 45, count: 11)), (26, [41, 41, 41] + [Int](repeating: 42, count: 13)),
     ]
-    static let alignment: [[Int]] = [[], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50]]
+    static let alignment: [[Int]] = [
+        [], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50], [6, 30, 54], [6, 32, 58],
+        [6, 34, 62], [6, 26, 46, 66], [6, 26, 48, 70], [6, 26, 50, 74], [6, 30, 54, 78], [6, 30, 56, 82], [6, 30, 58, 86], [6, 34, 62, 90],
+    ]
 
     /// Bytes that fit: data codewords less the mode (4 bits) and the length (8 bits, 16 from version 10).
     static func capacity(version: Int) -> Int {

@@ -59,6 +59,8 @@ public enum LoyaltyRules {
     public static let defaultVelocityWindowMinutes = 10
     public static let cardValidDays = 1...3_650
     public static let maximumLevels = 5
+    /// How long after its window a token's six digits may still be typed.
+    public static let codeTypingGrace: TimeInterval = 30
     /// Punches per sync.
     public static let batchSize = 1...100
 
@@ -131,5 +133,25 @@ public enum LoyaltyRules {
     static func textProblem(_ text: String, maximum: Int, what: String) -> String? {
         guard let trimmed = ShownText.trimmed(text) else { return "Give \(what)." }
         return ShownText.problem(trimmed, length: 1...maximum)
+    }
+}
+
+extension LoyaltyRules {
+    /// How long a redeem code may be shown.
+    public static let redeemCodeLifetime: TimeInterval = 120
+    /// The QR text of a redeem code: `plaza:redeem:` then the digits and the server's signature.
+    public static let redeemPrefix = "plaza:redeem:"
+
+    /// The eight digits inside what staff typed or scanned (a `plaza:redeem:` payload or the digits alone); nil when
+    /// it is neither.
+    public static func redeemDigits(_ text: String) -> (digits: String, signature: String?)? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix(redeemPrefix) {
+            let parts = trimmed.dropFirst(redeemPrefix.count).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].count == 8, parts[0].allSatisfy(\.isNumber) else { return nil }
+            return (String(parts[0]), String(parts[1]))
+        }
+        let digits = trimmed.filter { !$0.isWhitespace && $0 != "-" }
+        return digits.count == 8 && digits.allSatisfy(\.isNumber) ? (digits, nil) : nil
     }
 }

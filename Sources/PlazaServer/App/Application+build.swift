@@ -120,7 +120,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     InboxAPI(inbox: services.inbox, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     NotificationsAPI(notifications: services.notifications, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
-    LoyaltyAPI(loyalty: services.loyalty, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: v1, authenticated: authenticated)
+    LoyaltyAPI(loyalty: services.loyalty, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: v1, signedIn: signedIn)
     AdminAPI(admin: services.admin, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     EventsAPI(hub: services.events.hub, accounts: services.accounts).addRoutes(to: v1)
 

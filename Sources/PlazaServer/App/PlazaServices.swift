@@ -23,7 +23,7 @@ public final class PlazaServices: Sendable {
     let inbox: InboxService
     package let notifications: NotificationService
     let admin: AdminService
-    let loyalty: LoyaltyService
+    package let loyalty: LoyaltyService
     package let notificationDelivery: NotificationDelivery
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
     let moneyRoutes = DeclaredMoneyRoutes()
@@ -81,7 +81,7 @@ public final class PlazaServices: Sendable {
             transferWriter: events.feed.notificationChannel.map { PostgresTransferWriter(channel: $0) }
                 ?? SQLiteTransferWriter(idempotency: idempotency, events: events))
         inbox = InboxService(database: database)
-        loyalty = LoyaltyService(database: database, events: events, places: places, secretKey: secretKey)
+        loyalty = LoyaltyService(database: database, events: events, places: places, secretKey: secretKey, idempotency: idempotency)
         let webPush = WebPush(
             vapid: configuration.push.vapidPrivateKey ?? PushConfiguration.derivedKey(secretKey: secretKey),
             subject: configuration.push.vapidSubject ?? configuration.publicURL.map { "\($0.absoluteString)" } ?? "mailto:admin@plaza.localhost")

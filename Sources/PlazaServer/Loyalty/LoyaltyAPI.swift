@@ -7,7 +7,10 @@ struct LoyaltyAPI: Sendable {
     let loyalty: LoyaltyService
     let maxBody: Int
 
-    func addRoutes(to v1: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
+    func addRoutes(to v1: RouterGroup<AppRequestContext>, signedIn: SignedInRoutes) {
+        // A reward is worth money: the answer is recorded with the redemption, and a retry gets it again.
+        signedIn.money(.recordedWithWork).post("businesses/:id/loyalty-redemptions", use: redeem)
+        let authenticated = signedIn.plain
         v1.get("businesses/:id/loyalty-programs", use: programs)
         v1.get("loyalty-programs/:id", use: program)
         authenticated.post("businesses/:id/loyalty-programs", use: createProgram)
@@ -18,6 +21,9 @@ struct LoyaltyAPI: Sendable {
         authenticated.get("me/loyalty-cards", use: cards)
         authenticated.get("me/loyalty-cards/:id", use: card)
         authenticated.post("me/loyalty-punches", use: punch)
+        authenticated.post("me/loyalty-cards/:id/redeem-code", use: redeemCode)
+        authenticated.get("businesses/:id/loyalty/history", use: history)
+        authenticated.get("businesses/:id/loyalty/history.csv", use: historyCSV)
     }
 
     @Sendable func programs(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -76,5 +82,39 @@ struct LoyaltyAPI: Sendable {
     @Sendable func punch(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: PunchBatch.self, limit: maxBody)
         return try .json(try await loyalty.sync(context.identity, body))
+    }
+
+    @Sendable func redeemCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await loyalty.redeemCode(context.identity, card: try Query.id(context.parameters, "id", "card")), status: .created)
+    }
+
+    @Sendable func redeem(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard let claim = context.idempotencyClaim else { throw PlazaError.idempotencyKeyRequired }
+        let body = try await request.decodeJSON(as: RedemptionRequest.self, limit: maxBody)
+        return try .json(
+            try await loyalty.redeem(context.identity, business: try Query.id(context.parameters, "id", "business"), body, claim: claim),
+            status: .created)
+    }
+
+    @Sendable func history(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        return try .json(try await loyalty.history(context.identity, try Self.filter(request, context), limit: paging.limit, cursor: paging.cursor))
+    }
+
+    @Sendable func historyCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        .csv(try await loyalty.historyCSV(context.identity, try Self.filter(request, context)), filename: "plaza-loyalty-history.csv")
+    }
+
+    static func filter(_ request: Request, _ context: AuthenticatedContext) throws -> LoyaltyStore.HistoryFilter {
+        let query = request.uri.queryParameters
+        func id(_ name: String) throws -> UUID? {
+            try query.get(name).map { raw in
+                guard let id = UUID(uuidString: raw) else { throw PlazaError.validation(field: name, "Use an id Plaza gave out.") }
+                return id
+            }
+        }
+        return LoyaltyStore.HistoryFilter(
+            business: try Query.id(context.parameters, "id", "business"), program: try id("programId"), location: try id("locationId"),
+            from: try Query.date(request.uri, "from"), to: try Query.date(request.uri, "to"))
     }
 }

@@ -8,7 +8,7 @@ extension LoyaltyService {
     // MARK: Cards
 
     /// A customer takes a program's card (one at a time, when the program says so).
-    func takeCard(_ identity: Identity, program id: UUID, now: Date = Date()) async throws -> LoyaltyCard {
+    package func takeCard(_ identity: Identity, program id: UUID, now: Date = Date()) async throws -> LoyaltyCard {
         try identity.requireVerified()
         guard let program = try await store.program(id, on: database.sql) else { throw PlazaError.notFound("program") }
         let business = try await places.business(program.businessId, viewer: identity)
@@ -56,7 +56,7 @@ extension LoyaltyService {
             punches: punches.map {
                 LoyaltyPunch(
                     id: $0.id, locationId: $0.location, locationName: locations[$0.location] ?? "", scannedAt: $0.scannedAt, countedAt: $0.countedAt)
-            }, redemption: nil)
+            }, redemption: try await store.redemption(card: id, on: database.sql))
     }
 
     /// The cards as their holder sees them, with their businesses' names.
@@ -69,7 +69,9 @@ extension LoyaltyService {
 
     /// What the counter shows for a program at a location: a token signed for this 30-second window, and six digits to
     /// type instead. Owners and staff only, of a listed business.
-    func punchToken(_ identity: Identity, business: UUID, program programID: UUID, location: UUID, now: Date = Date()) async throws -> PunchToken {
+    package func punchToken(
+        _ identity: Identity, business: UUID, program programID: UUID, location: UUID, now: Date = Date()
+    ) async throws -> PunchToken {
         let record = try await places.requireMember(identity, of: business)
         guard record.listed else { throw PlazaError.merchantNotApproved }
         guard let program = try await store.program(programID, on: database.sql), program.businessId == business else {
@@ -92,7 +94,9 @@ extension LoyaltyService {
             let token = SignedPunchToken.text(payloadBytes: bytes, signature: signature)
             let expiresAt = LoyaltyRules.windowEnd(payload.window)
             var code = Secrets.sixDigitCode()
-            while !(try await store.insertCode(code, program: programID, token: token, expiresAt: expiresAt, now: now, on: db)) {
+            // Typed digits outlive the window by a little: the customer may be typing while the QR turns.
+            let typable = expiresAt.addingTimeInterval(LoyaltyRules.codeTypingGrace)
+            while !(try await store.insertCode(code, program: programID, token: token, expiresAt: typable, now: now, on: db)) {
                 code = Secrets.sixDigitCode()
             }
             return PunchToken(token: token, code: code, programId: programID, locationId: location, keyId: key.keyId, expiresAt: expiresAt)

@@ -8,7 +8,7 @@ extension LoyaltyService {
     /// Counts a batch of scans, each exactly once: a repeat of a counted scan is `duplicate` and changes nothing, the
     /// rest are counted or refused with the first reason that applies. The holder's cards are locked for the batch, so
     /// two devices syncing the same scans at once count each once.
-    func sync(_ identity: Identity, _ batch: PunchBatch, now: Date = Date()) async throws -> PunchBatchResult {
+    package func sync(_ identity: Identity, _ batch: PunchBatch, now: Date = Date()) async throws -> PunchBatchResult {
         guard LoyaltyRules.batchSize.contains(batch.punches.count) else {
             throw PlazaError.validation(field: "punches", "Send 1 to \(LoyaltyRules.batchSize.upperBound) punches at a time.")
         }

@@ -6,16 +6,19 @@ import SQLKit
 
 /// Loyalty punch cards: owners run programs, customers take cards and collect punches by scanning a token the counter
 /// signs (online or synced later), staff redeem completed cards. Each punch counts once, whatever the retries.
-struct LoyaltyService: Sendable {
+package struct LoyaltyService: Sendable {
     let database: PlazaDatabase
     let events: EventBus
     let places: PlacesService
     let secretKey: String
+    let idempotency: IdempotencyStore
     let store = LoyaltyStore()
 
     // MARK: Programs
 
-    func createProgram(_ identity: Identity, business: UUID, _ request: LoyaltyProgramRequest, now: Date = Date()) async throws -> LoyaltyProgram {
+    package func createProgram(
+        _ identity: Identity, business: UUID, _ request: LoyaltyProgramRequest, now: Date = Date()
+    ) async throws -> LoyaltyProgram {
         let record = try await places.requireMember(identity, of: business, owner: true)
         let problems = LoyaltyRules.programProblems(request, now: now)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }

@@ -27,6 +27,9 @@ extension PlacesPages {
         var lineForm: FormState
         var canEdit: Bool
         var isMember: Bool
+        /// The business's running loyalty programs, each with "Take this card".
+        var programs: [ProgramOffer] = []
+        var signedIn = false
         /// "Open now · closes 19:00", "Closed · opens Mon 07:00" (the selected location, in the operator's time zone).
         var openNow: Bool = false
         var openState: String?
@@ -40,6 +43,14 @@ extension PlacesPages {
         var current: String?
         var reports: String
         var age: String?
+    }
+
+    struct ProgramOffer: Sendable {
+        var id: String
+        var businessId: String
+        var title: String
+        var detail: String
+        var description: String
     }
 
     /// Anyone: the business, its locations, how busy the chosen one usually is and its line now.
@@ -65,6 +76,14 @@ extension PlacesPages {
             },
             lineForm: lineForm ?? FormState(names: ["minutes"]), canEdit: business.role == .owner, isMember: business.role != nil)
         page.shell.title = business.name
+        page.signedIn = identity != nil
+        if business.listed {
+            page.programs = try await loyalty.programs(business: id, viewer: identity).filter { $0.state == .active }.map {
+                ProgramOffer(
+                    id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), title: $0.title,
+                    detail: "\(Reader.standard.count($0.punchesRequired, "punch", "punches")) for \($0.reward)", description: $0.description)
+            }
+        }
         page.location = page.locations.first { $0.selected }
         if let selected {
             if let state = PlacesRules.openState(selected.openingHours, at: Date(), calendar: configuration.places.calendar) {

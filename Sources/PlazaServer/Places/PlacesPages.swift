@@ -8,6 +8,8 @@ import PlazaCore
 struct PlacesPages: Sendable {
     let places: PlacesService
     let accounts: AccountService
+    /// The business page offers its loyalty cards.
+    let loyalty: LoyaltyService
     let renderer: PageRenderer
     let configuration: PlazaConfiguration
 

@@ -16,6 +16,8 @@ extension WebPages {
         var nearbyKnown: Bool
         var businesses: [BusinessRow]
         var noBusiness: Bool
+        /// The first of the person's current loyalty cards.
+        var cards: [LoyaltyPages.CardRow] = []
     }
 
     /// The part that follows events: charges waiting for an answer and the newest of the inbox.
@@ -92,7 +94,11 @@ extension WebPages {
             pending: first.flatMap { $0.pending > 0 ? reader.money($0.pending, $0.currency) : nil },
             live: try await homeLive(context), nearby: nearby ?? [], nearbyKnown: nearby != nil, businesses: rows,
             noBusiness: merchant && rows.isEmpty)
-        return renderer.render("home-signed-in", page)
+        var screen = page
+        screen.cards = try await services.loyalty.cards(identity, view: .current, limit: 3, cursor: nil).items.map {
+            LoyaltyPages.row($0, reader: reader)
+        }
+        return renderer.render("home-signed-in", screen)
     }
 
     static let notices = [

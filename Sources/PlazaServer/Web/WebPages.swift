@@ -20,13 +20,16 @@ struct WebPages: Sendable {
         signedIn.get("live", use: homeFragment)
         signedIn.get("badges.json", use: badgesJSON)
         AccountsPages(accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
-        PlacesPages(places: services.places, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(
+        PlacesPages(
+            places: services.places, accounts: services.accounts, loyalty: services.loyalty, renderer: renderer, configuration: services.configuration
+        ).addRoutes(
             to: pages)
         WalletPages(wallet: services.wallet, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(
             to: pages)
         InboxPages(inbox: services.inbox, renderer: renderer).addRoutes(to: pages)
         NotificationsPages(notifications: services.notifications, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)
             .addRoutes(to: pages)
+        LoyaltyPages(loyalty: services.loyalty, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
         AdminPages(admin: services.admin, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
     }
 

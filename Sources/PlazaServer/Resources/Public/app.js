@@ -216,7 +216,13 @@ const plazaEvents = (() => {
   window.plazaRefreshLive = () => Promise.all(regions.map(refresh));
   for (const region of regions) {
     const prefixes = (region.getAttribute("data-live-events") || "").split(",");
-    plazaEvents.on(prefixes, () => refresh(region), () => refresh(region));
+    if (prefixes[0]) plazaEvents.on(prefixes, () => refresh(region), () => refresh(region));
+    // A region that turns by the clock (the loyalty counter's code) reloads at each turn, on the 30-second mark.
+    const every = Number(region.getAttribute("data-refresh-every")) * 1000;
+    if (every) {
+      const turn = () => { refresh(region); setTimeout(turn, every - (Date.now() % every) + 50); };
+      setTimeout(turn, every - (Date.now() % every) + 50);
+    }
   }
 })();
 

@@ -1,0 +1,60 @@
+"""Loyalty at the counter: the merchant starts a program and shows its code, the customer takes the card on the shop's
+page and types the code, a full card's redeem code is confirmed at the counter."""
+import uuid
+
+from selenium.webdriver.common.by import By
+
+from conftest import new_browser, screenshot
+from test_accounts_flow import fill, navigate, notice, submit
+from test_places_flow import log_in, wait_for
+
+
+def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
+    title = "Espresso card " + uuid.uuid4().hex[:4]
+    # The merchant keeps the counter open on a tablet.
+    counter = new_browser("desktop")
+    counter.set_window_size(820, 1180)
+    try:
+        log_in(counter, plaza, "bruno", "demo-bruno-2026")
+        navigate(counter, next(link for link in counter.find_elements(By.LINK_TEXT, "My business") if link.is_displayed()))
+        navigate(counter, counter.find_elements(By.LINK_TEXT, "Loyalty")[0])
+        fill(counter, {"title": title, "punchesRequired": "2", "reward": "An espresso", "velocityWindowMinutes": "0"})
+        submit(counter, "Start the program")
+        assert "The program is running" in notice(counter)
+        assert title in counter.find_element(By.CSS_SELECTOR, "[data-punch-qr]").find_element(By.XPATH, "../..").text
+        assert counter.find_element(By.CSS_SELECTOR, "[data-punch-qr] svg")
+        screenshot(counter, "loyalty-counter")
+        counter_url = counter.current_url
+
+        # The customer takes the card on the shop's page and types the code the counter shows.
+        log_in(browser, plaza, "anna", "demo-anna-2026")
+        business = counter_url.split("/loyalty/counter/")[1].split("?")[0]
+        browser.get(f"{plaza}/places/businesses/{business}")
+        offer = next(section for section in browser.find_elements(By.CSS_SELECTOR, "[data-loyalty-program]") if title in section.text)
+        navigate(browser, offer.find_element(By.XPATH, ".//button[normalize-space()='Take this card']"))
+        assert "The card is yours" in notice(browser)
+        for punch in (1, 2):
+            code = counter.find_element(By.CSS_SELECTOR, "[data-punch-code]").text
+            fill(browser, {"code": code})
+            submit(browser, "Punch my card")
+            assert f"Punch counted: {punch} of 2" in notice(browser)
+            # The next punch needs the next code: the counter shows a new one on every load (and every 30 seconds).
+            counter.get(counter_url)
+        screenshot(browser, "loyalty-card-full")
+
+        submit(browser, "Show my redeem code")
+        code = browser.find_element(By.CSS_SELECTOR, "[data-redeem-code]").text
+        assert len(code) == 8 and browser.find_element(By.CSS_SELECTOR, "#redeem svg")
+        screenshot(browser, "loyalty-redeem")
+        fill(counter, {"code": code})
+        submit(counter, "Confirm the reward")
+        assert "Redeemed: An espresso for @anna" in notice(counter)
+        browser.refresh()
+        assert "confirmed by @bruno" in browser.find_element(By.CSS_SELECTOR, "[data-redemption]").text
+
+        # Leave the demo as it was: the program is paused.
+        pause = counter.find_element(By.XPATH, f"//li[contains(., '{title}')]//button[normalize-space()='Pause']")
+        navigate(counter, pause)
+        assert "paused" in notice(counter)
+    finally:
+        counter.quit()
