@@ -68,6 +68,21 @@ public struct LoyaltyProgramRequest: Codable, Sendable, Hashable {
         self.oneCardAtATime = oneCardAtATime
         self.velocityWindowMinutes = velocityWindowMinutes
     }
+
+    /// Optional fields may be left out, not sent as `null` (see `decodeUnlessNull`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        description = try container.decodeUnlessNull(String.self, forKey: .description)
+        punchesRequired = try container.decode(Int.self, forKey: .punchesRequired)
+        reward = try container.decode(String.self, forKey: .reward)
+        levels = try container.decodeUnlessNull([LoyaltyLevel].self, forKey: .levels)
+        expiresAt = try container.decodeUnlessNull(Date.self, forKey: .expiresAt)
+        cardValidDays = try container.decodeUnlessNull(Int.self, forKey: .cardValidDays)
+        minimumSpend = try container.decodeUnlessNull(Money.self, forKey: .minimumSpend)
+        oneCardAtATime = try container.decodeUnlessNull(Bool.self, forKey: .oneCardAtATime)
+        velocityWindowMinutes = try container.decodeUnlessNull(Int.self, forKey: .velocityWindowMinutes)
+    }
 }
 
 /// A program as anyone sees it (`GET /v1/loyalty-programs/{id}`).
@@ -146,6 +161,20 @@ public struct LoyaltyProgramChange: Codable, Sendable, Hashable {
         self.expiresAt = expiresAt
         self.cardValidDays = cardValidDays
         self.velocityWindowMinutes = velocityWindowMinutes
+    }
+
+    /// A field left out stays as it is; `null` is refused (see `decodeUnlessNull`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        state = try container.decodeUnlessNull(LoyaltyProgramState.self, forKey: .state)
+        title = try container.decodeUnlessNull(String.self, forKey: .title)
+        description = try container.decodeUnlessNull(String.self, forKey: .description)
+        reward = try container.decodeUnlessNull(String.self, forKey: .reward)
+        punchesRequired = try container.decodeUnlessNull(Int.self, forKey: .punchesRequired)
+        levels = try container.decodeUnlessNull([LoyaltyLevel].self, forKey: .levels)
+        expiresAt = try container.decodeUnlessNull(Date.self, forKey: .expiresAt)
+        cardValidDays = try container.decodeUnlessNull(Int.self, forKey: .cardValidDays)
+        velocityWindowMinutes = try container.decodeUnlessNull(Int.self, forKey: .velocityWindowMinutes)
     }
 }
 
@@ -291,6 +320,16 @@ public struct PunchSubmission: Codable, Sendable, Hashable, Identifiable {
         self.token = token
         self.code = code
         self.scannedAt = scannedAt
+    }
+
+    /// `token` or `code` may be left out, not sent as `null` (see `decodeUnlessNull`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UUID.self, forKey: .id)
+        cardId = try container.decode(UUID.self, forKey: .cardId)
+        token = try container.decodeUnlessNull(String.self, forKey: .token)
+        code = try container.decodeUnlessNull(String.self, forKey: .code)
+        scannedAt = try container.decode(Date.self, forKey: .scannedAt)
     }
 }
 

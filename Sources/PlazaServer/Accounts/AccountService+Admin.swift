@@ -41,8 +41,7 @@ extension AccountService {
                         try await accounts.setApproval(decision.subjectId, state, reason: decision.reason, now: Date(), on: db)
                         wrote = true
                     case .review(let submission) where submission.kind == .merchant:
-                        try await accounts.setApproval(submission.subjectId, .pending, reason: nil, now: Date(), on: db)
-                        wrote = true
+                        wrote = try await accounts.reopenApproval(submission.subjectId, now: Date(), on: db) || wrote
                     default: break
                     }
                 }

@@ -50,6 +50,13 @@ extension AccountStore {
         try await update.where("id", .equal, id).run()
     }
 
+    /// A refused merchant who changed their business waits for review again; true when they were refused.
+    func reopenApproval(_ id: UUID, now: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("users").set("approval", to: ApprovalState.pending.rawValue).set("approval_reason", to: SQLLiteral.null)
+            .set("updated_at", to: now).where("id", .equal, id).where("approval", .equal, ApprovalState.rejected.rawValue).returning("id").first()
+            != nil
+    }
+
     /// An admin's decision on a merchant (accounts that are not merchants are left alone).
     func setApproval(_ id: UUID, _ state: ApprovalState, reason: String?, now: Date, on db: any SQLDatabase) async throws {
         try await db.update("users").set("approval", to: state.rawValue).set("approval_reason", to: reason).set("updated_at", to: now)

@@ -152,6 +152,7 @@ public final class PlazaServices: Sendable {
         [
             DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
             PlacesBackgroundService(places: places), WalletBackgroundService(wallet: wallet), notificationDelivery,
+            LoyaltyBackgroundService(loyalty: loyalty, logger: logger),
         ] + (events.feed.service.map { [$0] } ?? [])
     }
 }

@@ -128,7 +128,8 @@ extension LoyaltyService {
             card.state = .expired
             state.touch(card)
         }
-        guard card.state == .active, program.state == .active else { return .refused(.cardNotActive) }
+        let ended = program.expiresAt.map { $0 <= now } ?? false
+        guard card.state == .active, program.state == .active, !ended else { return .refused(.cardNotActive) }
         guard
             try await store.insertPunch(
                 id: submission.id, card: card, location: token.payload.locationId, tokenHash: hash, window: token.payload.window,

@@ -15,19 +15,23 @@ extension PlacesService {
         let owner = identity.user
         let record = BusinessRecord(
             name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), category: request.category,
-            description: (request.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines), listed: !owner.awaitsApproval,
-            createdAt: now)
-        try await events.transaction { db in
+            description: (request.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines), createdAt: now)
+        let accounts = accounts
+        let created = try await events.transaction { db in
+            var record = record
+            // Listed unless the owner waits for approval now (the identity may be a few seconds old).
+            record.listed = !(try await accounts.user(id: owner.id, on: db) ?? owner).awaitsApproval
             try await businesses.insert(record, owner: owner.id, on: db)
-            return ((), [.catalogChanged] + (try await merchantReview(owner, on: db)))
+            return (record, [.catalogChanged] + (try await merchantReview(owner, on: db)))
         }
-        return record.dto(locations: [], role: .owner)
+        return created.dto(locations: [], role: .owner)
     }
 
     /// A merchant who is not approved yet (or was refused and changes their business): the admin's review gets what
     /// they run now, filed with the transaction's commit.
-    func merchantReview(_ owner: UserRecord, on db: any SQLDatabase) async throws -> [FeedMessage] {
-        guard owner.awaitsApproval else { return [] }
+    func merchantReview(_ caller: UserRecord, on db: any SQLDatabase) async throws -> [FeedMessage] {
+        // Read afresh: a cached identity may predate the admin's decision (another process decided a moment ago).
+        guard caller.awaitsApproval, let owner = try await accounts.user(id: caller.id, on: db), owner.awaitsApproval else { return [] }
         let owned = try await businesses.roles(of: owner.id, on: db).filter { $0.value == .owner }.map(\.key)
         let records = try await businesses.businesses(ids: owned, on: db).values.sorted { ($0.createdAt, $0.name) < ($1.createdAt, $1.name) }
         let locations = Dictionary(grouping: try await businesses.locations(businesses: owned, on: db), by: \.businessId)

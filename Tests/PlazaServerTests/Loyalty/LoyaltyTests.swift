@@ -301,4 +301,24 @@ import Testing
             #expect(csv.split(whereSeparator: \.isNewline).count == 3 && csv.hasPrefix("occurred_at,kind,program_id"))
         }
     }
+
+    @Test(arguments: TestEngine.enabled)
+    func aProgramEndsAtItsOwnEndAndItsCardsExpire(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let shop = try await shop(client)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let end = Date().addingTimeInterval(3_600)
+            let program = try await client.send(
+                .post, "/v1/businesses/\(shop.business.id)/loyalty-programs",
+                json: LoyaltyProgramRequest(title: "Summer card", punchesRequired: 5, reward: "An ice cream", expiresAt: end), token: shop.owner
+            ).decode(LoyaltyProgram.self)
+            let card = try await takeCard(client, program, token: anna)
+            #expect(try await services.loyalty.expireEndedPrograms(now: end.addingTimeInterval(-60)) == 0, "not yet")
+            #expect(try await services.loyalty.expireEndedPrograms(now: end.addingTimeInterval(60)) == 1)
+            #expect(try await client.send(.get, "/v1/loyalty-programs/\(program.id)").decode(LoyaltyProgram.self).state == .expired)
+            let history = try await client.send(.get, "/v1/me/loyalty-cards?view=history", token: anna).decode(Page<LoyaltyCard>.self)
+            #expect(history.items.map(\.id) == [card.id] && history.items.first?.state == .expired)
+            #expect(try await services.loyalty.expireEndedPrograms(now: end.addingTimeInterval(120)) == 0, "ended once")
+        }
+    }
 }

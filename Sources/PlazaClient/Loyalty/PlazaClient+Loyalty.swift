@@ -1,0 +1,87 @@
+import Foundation
+import PlazaCore
+
+extension PlazaClient {
+    // MARK: Programs
+
+    /// Anyone: a business's loyalty programs, running ones first.
+    public func loyaltyPrograms(business: UUID) async throws -> [LoyaltyProgram] {
+        try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty-programs")
+    }
+
+    /// Anyone: one program, with the business's public keys (a scanned token verifies offline against them).
+    public func loyaltyProgram(_ id: UUID) async throws -> LoyaltyProgram {
+        try await send("GET", "v1/loyalty-programs/\(id.uuidString.lowercased())")
+    }
+
+    /// Owners: starts a program for their business.
+    public func createLoyaltyProgram(business: UUID, _ request: LoyaltyProgramRequest) async throws -> LoyaltyProgram {
+        try await send("POST", "v1/businesses/\(business.uuidString.lowercased())/loyalty-programs", body: request, auth: .required)
+    }
+
+    /// Owners: pauses, resumes or ends a program, or changes its wording (its rules only before anyone holds a card).
+    public func changeLoyaltyProgram(_ id: UUID, _ change: LoyaltyProgramChange) async throws -> LoyaltyProgram {
+        try await send("PATCH", "v1/loyalty-programs/\(id.uuidString.lowercased())", body: change, auth: .required)
+    }
+
+    /// Owners: a new signing key; tokens of the previous one count for the sync grace.
+    public func rotateLoyaltyKey(business: UUID) async throws -> [LoyaltySigningKey] {
+        try await send("POST", "v1/businesses/\(business.uuidString.lowercased())/loyalty/keys", auth: .required)
+    }
+
+    /// Owners and staff: what the counter shows now (a new token on each call).
+    public func punchToken(business: UUID, program: UUID, location: UUID) async throws -> PunchToken {
+        try await send(
+            "GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/punch-token",
+            query: [
+                URLQueryItem(name: "programId", value: program.uuidString.lowercased()),
+                URLQueryItem(name: "locationId", value: location.uuidString.lowercased()),
+            ],
+            auth: .required)
+    }
+
+    // MARK: Cards
+
+    /// Takes a program's card.
+    public func takeLoyaltyCard(program: UUID) async throws -> LoyaltyCard {
+        try await send("POST", "v1/loyalty-programs/\(program.uuidString.lowercased())/cards", auth: .required)
+    }
+
+    /// The caller's cards: collecting or full (`current`), or redeemed and expired (`history`).
+    public func loyaltyCards(history: Bool = false, cursor: String? = nil) async throws -> Page<LoyaltyCard> {
+        var query = [URLQueryItem(name: "view", value: history ? "history" : "current")]
+        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        return try await send("GET", "v1/me/loyalty-cards", query: query, auth: .required)
+    }
+
+    /// A card with its punches and redemption.
+    public func loyaltyCard(_ id: UUID) async throws -> LoyaltyCardDetail {
+        try await send("GET", "v1/me/loyalty-cards/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    /// Sends scans to be counted (1 to 100); each id counts once, so a retry is always safe.
+    public func syncPunches(_ punches: [PunchSubmission]) async throws -> PunchBatchResult {
+        try await send("POST", "v1/me/loyalty-punches", body: PunchBatch(punches: punches), auth: .required)
+    }
+
+    /// A full card's redeem code, to show at the counter (two minutes).
+    public func redeemCode(card: UUID) async throws -> RedeemCode {
+        try await send("POST", "v1/me/loyalty-cards/\(card.uuidString.lowercased())/redeem-code", auth: .required)
+    }
+
+    // MARK: Counter
+
+    /// Owners and staff: confirms a customer's redeem code (typed or scanned); retried safely with one key.
+    public func redeem(business: UUID, _ request: RedemptionRequest, idempotencyKey: String? = nil) async throws -> LoyaltyRedemption {
+        try await sendMoney(
+            "POST", "v1/businesses/\(business.uuidString.lowercased())/loyalty-redemptions", body: request, idempotencyKey: idempotencyKey)
+    }
+
+    /// Owners and staff: cards completed and rewards redeemed, newest first.
+    public func loyaltyHistory(business: UUID, program: UUID? = nil, cursor: String? = nil) async throws -> Page<LoyaltyHistoryEntry> {
+        var query: [URLQueryItem] = []
+        if let program { query.append(URLQueryItem(name: "programId", value: program.uuidString.lowercased())) }
+        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        return try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/history", query: query, auth: .required)
+    }
+}
