@@ -13,7 +13,7 @@ enum FeedMessage: Codable, Sendable {
     /// Businesses, locations or their members changed: reload the location catalog.
     case catalogChanged
     /// Something `user` should hear about even with Plaza closed (push, e-mail). Never sent over the feed: the
-    /// bus's alert recorder writes it into the outbox inside the transaction that publishes it (see `EventBus`).
+    /// notifications domain's recorder writes it into the outbox inside the transaction that publishes it (see `EventBus`).
     case alert(user: UUID, content: NotificationContent)
     /// A domain asks an admin to decide (a new merchant, later campaigns, reports, templates). Never sent over the
     /// feed either: the admin domain's recorder files it in the review queue inside the publishing transaction.
