@@ -199,6 +199,8 @@ struct LoyaltyPages: Sendable {
         var token: TokenView?
         var tokenURL: String?
         var manyLocations: Bool
+        /// Why no code shows though programs run: the merchant waits for an admin, or the business has no location.
+        var waiting: String?
         var locationId: String
         var redeemForm: FormState
         var programForm: FormState
@@ -237,7 +239,13 @@ struct LoyaltyPages: Sendable {
                     selected: $0.id == program?.id, active: $0.state == .active, paused: $0.state == .paused)
             },
             locations: business.locations.map { LocationChoice(id: $0.id.uuidString.lowercased(), name: $0.name, selected: $0.id == location?.id) },
-            token: token, tokenURL: tokenURL, manyLocations: business.locations.count > 1, locationId: location?.id.uuidString.lowercased() ?? "",
+            token: token, tokenURL: tokenURL, manyLocations: business.locations.count > 1,
+            waiting: running.isEmpty || token != nil
+                ? nil
+                : !business.listed
+                    ? "Codes show here once an admin approves your business; customers cannot find it until then."
+                    : "Add a location to the business (Edit) to show codes at its counter.",
+            locationId: location?.id.uuidString.lowercased() ?? "",
             redeemForm: context.page.form("redeem") ?? FormState(names: ["code"]),
             programForm: context.page.form("program")
                 ?? FormState(names: ["title", "punchesRequired", "reward", "description", "velocityWindowMinutes"]).with(
