@@ -64,6 +64,12 @@ public enum LoyaltyRules {
     /// Punches per sync.
     public static let batchSize = 1...100
 
+    /// Level `n` (1-based) of a program whose first level is `first`: past the last, the last repeats.
+    public static func level(_ n: Int, first: LoyaltyLevel, further: [LoyaltyLevel]) -> LoyaltyLevel {
+        let all = [first] + further
+        return all[min(max(n, 1), all.count) - 1]
+    }
+
     public static func window(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 / Double(windowSeconds)).rounded(.down))
     }
