@@ -47,7 +47,8 @@ let package = Package(
         .target(name: "PlazaCore", swiftSettings: swiftSettings),
         .target(
             name: "PlazaClient",
-            dependencies: ["PlazaCore"],
+            // Ed25519 to check punch tokens offline and AES-GCM for the offline punch store (CryptoKit on Apple platforms).
+            dependencies: ["PlazaCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .target(

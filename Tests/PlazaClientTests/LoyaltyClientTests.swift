@@ -34,4 +34,64 @@ import Testing
             #expect(try await anna.loyaltyCards(history: true).items.map(\.id) == [card.id])
         }
     }
+
+    @Test(arguments: TestEngine.enabled)
+    func scansOfflineAreSyncedLaterAndCountedOnce(_ engine: TestEngine) async throws {
+        try await PlacesClientTests.withClients(engine) { bruno, anna, _ in
+            let business = try await bruno.createBusiness(CreateBusinessRequest(name: "Gelateria", category: .cafe))
+            let location = try await bruno.addLocation(
+                to: business.id, LocationRequest(name: "Duomo", address: "Piazza del Duomo", latitude: 45.4642, longitude: 9.19))
+            let created = try await bruno.createLoyaltyProgram(
+                business: business.id,
+                LoyaltyProgramRequest(title: "Gelato card", punchesRequired: 3, reward: "A scoop", velocityWindowMinutes: 0))
+            let card = try await anna.takeLoyaltyCard(program: created.id)
+            let program = try await anna.loyaltyProgram(created.id)  // fetched while online: it carries the keys
+            let first = try await bruno.punchToken(business: business.id, program: program.id, location: location.id)
+            let second = try await bruno.punchToken(business: business.id, program: program.id, location: location.id)
+
+            // The phone is offline: the same tokens and a server that does not answer.
+            let tokens = InMemoryTokenStore()
+            try await PlazaClient(baseURL: anna.baseURL, tokenStore: tokens).login("anna", password: AccountsDriver.password)
+            let offline = PlazaClient(baseURL: URL(string: "http://127.0.0.1:9")!, tokenStore: tokens)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-punches-\(UUID()).sealed")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let key = EncryptedLoyaltyPunchFile.makeKey()
+            let queue = LoyaltyPunchQueue(client: offline, store: try EncryptedLoyaltyPunchFile(url: file, key: key))
+            try await queue.scan(first.token, card: card, program: program)
+            await #expect(throws: LoyaltyScanRefused(.replayed)) { try await queue.scan(first.token, card: card, program: program) }
+            var forged = Array(second.token)  // one character of the signature changed
+            forged[forged.count - 20] = forged[forged.count - 20] == "A" ? "B" : "A"
+            await #expect(throws: LoyaltyScanRefused(.invalidSignature)) { try await queue.scan(String(forged), card: card, program: program) }
+            await #expect(throws: LoyaltyScanRefused(.wrongProgram)) {
+                var other = program
+                other.id = UUID()
+                var otherCard = card
+                otherCard.programId = other.id
+                try await queue.scan(second.token, card: otherCard, program: other)
+            }
+            try await queue.scan(second.token, card: card, program: program)
+            #expect(await queue.punchesShown(on: card) == 2, "the card shows both scans at once")
+            await #expect(throws: PlazaClientError.self) { try await queue.sync() }
+            #expect(await queue.pending.count == 2, "nothing is lost while offline")
+
+            // At rest the scans are sealed: no token in the file, and another key reads nothing.
+            let sealed = try Data(contentsOf: file)
+            #expect(sealed.range(of: Data(first.token.utf8.prefix(20))) == nil)
+            let stranger = try EncryptedLoyaltyPunchFile(url: file, key: EncryptedLoyaltyPunchFile.makeKey())
+            #expect(await stranger.load().isEmpty)
+
+            // The app starts again online, with the same store: the scans count once.
+            let online = LoyaltyPunchQueue(client: anna, store: try EncryptedLoyaltyPunchFile(url: file, key: key))
+            let scans = await online.pending
+            let report = try await online.sync()
+            #expect(report.counted == 2 && report.duplicates == 0 && report.refused.isEmpty)
+            #expect(report.cards.map(\.punches) == [2])
+            #expect(await online.pending.isEmpty)
+            #expect(try await EncryptedLoyaltyPunchFile(url: file, key: key).load().isEmpty, "only what has not synced stays on the phone")
+            // An answer lost on the way: the same scans again (or from a second device) change nothing.
+            let again = try await anna.syncPunches(scans.reversed().map { PunchSubmission(id: $0.id, cardId: $0.cardId, token: $0.token) })
+            #expect(again.results.map(\.status) == [.duplicate, .duplicate])
+            #expect(try await anna.loyaltyCard(card.id).card.punches == 2)
+        }
+    }
 }
