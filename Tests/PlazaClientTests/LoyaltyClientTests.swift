@@ -14,7 +14,7 @@ import Testing
             let location = try await bruno.addLocation(
                 to: business.id, LocationRequest(name: "Duomo", address: "Piazza del Duomo", latitude: 45.4642, longitude: 9.19))
             let program = try await bruno.createLoyaltyProgram(
-                business: business.id, LoyaltyProgramRequest(title: "Gelato card", punchesRequired: 1, reward: "A scoop"))
+                business: business.id, LoyaltyProgramRequest(title: "Gelato card", punchesRequired: 1, reward: "A scoop", velocityWindowMinutes: 0))
             #expect(try await anna.loyaltyPrograms(business: business.id).map(\.id) == [program.id])
             #expect(try await anna.loyaltyProgram(program.id).signingKeys.first?.keyId == program.signingKeys.first?.keyId)
 
@@ -32,6 +32,12 @@ import Testing
             #expect(try await anna.loyaltyCard(card.id).redemption?.id == redemption.id)
             #expect(try await bruno.loyaltyHistory(business: business.id).items.map(\.kind) == [.redeemed, .completed])
             #expect(try await anna.loyaltyCards(history: true).items.map(\.id) == [card.id])
+
+            // The other direction: the next level's card shows its code and the counter punches it.
+            let next = try #require(try await anna.loyaltyCards().items.first { $0.state == .active })
+            let shown = try await anna.punchCode(card: next.id)
+            let punched = try await bruno.punchCustomer(business: business.id, CounterPunchRequest(code: shown.code, locationId: location.id))
+            #expect(punched.status == .counted && punched.customer == "anna" && punched.card.id == next.id)
         }
     }
 

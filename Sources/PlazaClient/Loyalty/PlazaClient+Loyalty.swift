@@ -85,3 +85,18 @@ extension PlazaClient {
         return try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/history", query: query, auth: .required)
     }
 }
+
+extension PlazaClient {
+    // MARK: The customer's code, scanned by staff
+
+    /// An active card's punch code for staff to scan or type (its 30-second window; ask again as it expires).
+    public func punchCode(card: UUID) async throws -> CustomerCode {
+        try await send("POST", "v1/me/loyalty-cards/\(card.uuidString.lowercased())/punch-code", auth: .required)
+    }
+
+    /// Owners and staff: punches the card whose code the customer shows (typed or scanned); retried safely with one key.
+    public func punchCustomer(business: UUID, _ request: CounterPunchRequest, idempotencyKey: String? = nil) async throws -> CounterPunch {
+        try await sendMoney(
+            "POST", "v1/businesses/\(business.uuidString.lowercased())/loyalty/punches", body: request, idempotencyKey: idempotencyKey)
+    }
+}

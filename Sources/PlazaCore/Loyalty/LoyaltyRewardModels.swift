@@ -1,10 +1,12 @@
 import Foundation
 
-/// `POST /v1/me/loyalty-cards/{id}/redeem-code`: what a completed card shows at the counter (single use, 2 minutes).
-public struct RedeemCode: Codable, Sendable, Hashable {
+/// A code a customer shows at the counter, single use: a completed card's redeem code
+/// (`POST /v1/me/loyalty-cards/{id}/redeem-code`, 2 minutes) or an active card's punch code
+/// (`POST /v1/me/loyalty-cards/{id}/punch-code`, 30 seconds) for shops that prefer to scan the customer.
+public struct CustomerCode: Codable, Sendable, Hashable {
     /// Eight digits to read out or type.
     public var code: String
-    /// The QR's text: `plaza:redeem:` and the server-signed code.
+    /// The QR's text: `plaza:redeem:` or `plaza:punch:` and the server-signed code.
     public var qrPayload: String
     public var expiresAt: Date
 
@@ -12,6 +14,31 @@ public struct RedeemCode: Codable, Sendable, Hashable {
         self.code = code
         self.qrPayload = qrPayload
         self.expiresAt = expiresAt
+    }
+}
+
+public typealias RedeemCode = CustomerCode
+
+/// `POST /v1/businesses/{id}/loyalty/punches`: staff punch a customer's card by the code it shows (digits or the
+/// scanned `qrPayload`), at a location.
+public typealias CounterPunchRequest = RedemptionRequest
+
+/// The answer to a counter punch: the card as it now stands, `counted` or `refused` with the reason.
+public struct CounterPunch: Codable, Sendable, Hashable {
+    /// The punch's id (counted punches keep it in the card's history).
+    public var id: UUID
+    public var status: PunchStatus
+    public var reason: PunchRefusal?
+    /// The customer's username.
+    public var customer: String
+    public var card: LoyaltyCard
+
+    public init(id: UUID, status: PunchStatus, reason: PunchRefusal? = nil, customer: String, card: LoyaltyCard) {
+        self.id = id
+        self.status = status
+        self.reason = reason
+        self.customer = customer
+        self.card = card
     }
 }
 

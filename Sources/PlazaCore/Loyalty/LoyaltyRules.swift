@@ -147,17 +147,31 @@ extension LoyaltyRules {
     public static let redeemCodeLifetime: TimeInterval = 120
     /// The QR text of a redeem code: `plaza:redeem:` then the digits and the server's signature.
     public static let redeemPrefix = "plaza:redeem:"
+    /// The QR text of a customer's punch code (staff scan it to punch the card): `plaza:punch:`, the digits, the signature.
+    public static let punchPrefix = "plaza:punch:"
 
     /// The eight digits inside what staff typed or scanned (a `plaza:redeem:` payload or the digits alone); nil when
     /// it is neither.
     public static func redeemDigits(_ text: String) -> (digits: String, signature: String?)? {
+        customerDigits(text, prefix: redeemPrefix)
+    }
+
+    /// The eight digits inside a customer's code as staff typed or scanned it: the digits alone, or `prefix`, the digits,
+    /// a dot and the server's signature. Nil when it is neither.
+    public static func customerDigits(_ text: String, prefix: String) -> (digits: String, signature: String?)? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix(redeemPrefix) {
-            let parts = trimmed.dropFirst(redeemPrefix.count).split(separator: ".", omittingEmptySubsequences: false)
+        if trimmed.hasPrefix(prefix) {
+            let parts = trimmed.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 2, parts[0].count == 8, parts[0].allSatisfy(\.isNumber) else { return nil }
             return (String(parts[0]), String(parts[1]))
         }
         let digits = trimmed.filter { !$0.isWhitespace && $0 != "-" }
         return digits.count == 8 && digits.allSatisfy(\.isNumber) ? (digits, nil) : nil
+    }
+
+    /// When a customer's punch code made at `now` stops counting: the end of its 30-second window, and a little more
+    /// for staff still typing it.
+    public static func customerCodeExpiry(_ now: Date) -> Date {
+        windowEnd(window(now)).addingTimeInterval(codeTypingGrace)
     }
 }

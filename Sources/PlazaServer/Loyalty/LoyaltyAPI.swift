@@ -10,6 +10,8 @@ struct LoyaltyAPI: Sendable {
     func addRoutes(to v1: RouterGroup<AppRequestContext>, signedIn: SignedInRoutes) {
         // A reward is worth money: the answer is recorded with the redemption, and a retry gets it again.
         signedIn.money(.recordedWithWork).post("businesses/:id/loyalty-redemptions", use: redeem)
+        // So is a punch: staff scanning a customer's code twice over a bad connection punch once.
+        signedIn.money(.recordedWithWork).post("businesses/:id/loyalty/punches", use: punchCustomer)
         let authenticated = signedIn.plain
         v1.get("businesses/:id/loyalty-programs", use: programs)
         v1.get("loyalty-programs/:id", use: program)
@@ -22,6 +24,7 @@ struct LoyaltyAPI: Sendable {
         authenticated.get("me/loyalty-cards/:id", use: card)
         authenticated.post("me/loyalty-punches", use: punch)
         authenticated.post("me/loyalty-cards/:id/redeem-code", use: redeemCode)
+        authenticated.post("me/loyalty-cards/:id/punch-code", use: punchCode)
         authenticated.get("businesses/:id/loyalty/history", use: history)
         authenticated.get("businesses/:id/loyalty/history.csv", use: historyCSV)
     }
@@ -86,6 +89,17 @@ struct LoyaltyAPI: Sendable {
 
     @Sendable func redeemCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try .json(try await loyalty.redeemCode(context.identity, card: try Query.id(context.parameters, "id", "card")), status: .created)
+    }
+
+    @Sendable func punchCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await loyalty.punchCode(context.identity, card: try Query.id(context.parameters, "id", "card")), status: .created)
+    }
+
+    @Sendable func punchCustomer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard let claim = context.idempotencyClaim else { throw PlazaError.idempotencyKeyRequired }
+        let body = try await request.decodeJSON(as: CounterPunchRequest.self, limit: maxBody)
+        return try .json(
+            try await loyalty.punchCustomer(context.identity, business: try Query.id(context.parameters, "id", "business"), body, claim: claim))
     }
 
     @Sendable func redeem(_ request: Request, context: AuthenticatedContext) async throws -> Response {

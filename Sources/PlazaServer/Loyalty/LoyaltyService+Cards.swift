@@ -81,17 +81,9 @@ extension LoyaltyService {
         guard try await places.businesses.location(id: location, on: database.sql)?.businessId == business else {
             throw PlazaError.validation(field: "locationId", "This business has no such location.")
         }
-        let (store, secretKey) = (store, secretKey)
+        let store = store
         return try await database.transaction { db in
-            guard let key = try await store.keys(business: business, on: db).first(where: { $0.retiredAt == nil }) else {
-                throw PlazaError.conflict(field: nil, "This business has no signing key.")
-            }
-            let payload = PunchTokenPayload(
-                businessId: business, programId: programID, locationId: location, window: LoyaltyRules.window(now),
-                counter: try await store.nextCounter(business: business, on: db), keyId: key.keyId)
-            let bytes = try JSONEncoder().encode(payload)
-            let signature = try Self.privateKey(business: business, keyId: key.keyId, secretKey: secretKey).signature(for: bytes)
-            let token = SignedPunchToken.text(payloadBytes: bytes, signature: signature)
+            let (token, payload) = try await self.signToken(business: business, program: programID, location: location, now: now, on: db)
             let expiresAt = LoyaltyRules.windowEnd(payload.window)
             var code = Secrets.sixDigitCode()
             // Typed digits outlive the window by a little: the customer may be typing while the QR turns.
@@ -99,7 +91,22 @@ extension LoyaltyService {
             while !(try await store.insertCode(code, program: programID, token: token, expiresAt: typable, now: now, on: db)) {
                 code = Secrets.sixDigitCode()
             }
-            return PunchToken(token: token, code: code, programId: programID, locationId: location, keyId: key.keyId, expiresAt: expiresAt)
+            return PunchToken(token: token, code: code, programId: programID, locationId: location, keyId: payload.keyId, expiresAt: expiresAt)
         }
+    }
+
+    /// A token of this window for a program at a location, signed by the business's current key.
+    func signToken(
+        business: UUID, program: UUID, location: UUID, now: Date, on db: any SQLDatabase
+    ) async throws -> (text: String, payload: PunchTokenPayload) {
+        guard let key = try await store.keys(business: business, on: db).first(where: { $0.retiredAt == nil }) else {
+            throw PlazaError.conflict(field: nil, "This business has no signing key.")
+        }
+        let payload = PunchTokenPayload(
+            businessId: business, programId: program, locationId: location, window: LoyaltyRules.window(now),
+            counter: try await store.nextCounter(business: business, on: db), keyId: key.keyId)
+        let bytes = try JSONEncoder().encode(payload)
+        let signature = try Self.privateKey(business: business, keyId: key.keyId, secretKey: secretKey).signature(for: bytes)
+        return (SignedPunchToken.text(payloadBytes: bytes, signature: signature), payload)
     }
 }

@@ -23,10 +23,8 @@ extension LoyaltyService {
                 case .refused(let reason): results.append(PunchResult(id: submission.id, status: .refused, reason: reason))
                 }
             }
-            let touched = state.touched.compactMap { state.cards[$0] }
-            for id in state.touched { if let card = state.cards[id] { try await self.store.save(card, on: db) } }
-            let cards = try await self.named(touched, on: db)
-            return (PunchBatchResult(results: results, cards: cards), try await state.messages(cards: cards, on: db))
+            let (cards, messages) = try await state.finish(on: db)
+            return (PunchBatchResult(results: results, cards: cards), messages)
         }
     }
 
@@ -67,6 +65,14 @@ extension LoyaltyService {
             if !touched.contains(card.id) { touched.append(card.id) }
         }
 
+        /// Saves the touched cards; gives them as their holder sees them, and what to publish.
+        func finish(on db: any SQLDatabase) async throws -> ([LoyaltyCard], [FeedMessage]) {
+            let touched = touched.compactMap { cards[$0] }
+            for card in touched { try await service.store.save(card, on: db) }
+            let named = try await service.named(touched, on: db)
+            return (named, try await messages(cards: named, on: db))
+        }
+
         /// Live events for each touched card (its holder and the business's team) and an alert per completed card.
         func messages(cards: [LoyaltyCard], on db: any SQLDatabase) async throws -> [FeedMessage] {
             let teams = try await service.places.businesses.memberIDs(businesses: Array(Set(cards.map(\.businessId))), on: db)
@@ -92,7 +98,7 @@ extension LoyaltyService {
     }
 
     /// Judges one scan and counts it when nothing stands against it.
-    private func count(_ submission: PunchSubmission, into state: inout SyncState, now: Date, on db: any SQLDatabase) async throws -> Verdict {
+    func count(_ submission: PunchSubmission, into state: inout SyncState, now: Date, on db: any SQLDatabase) async throws -> Verdict {
         guard var card = state.cards[submission.cardId] else { return .refused(.notFound) }
         let earlier = try await store.punch(submission.id, on: db)
         let text: String

@@ -37,20 +37,21 @@ extension LoyaltyService {
         guard try await places.businesses.location(id: request.locationId, on: database.sql)?.businessId == business else {
             throw PlazaError.validation(field: "locationId", "This business has no such location.")
         }
-        let secrets = Secrets(secretKey: secretKey)
         let invalid = PlazaError(
             .unprocessableContent, .invalidCode, "This redeem code is wrong or expired.",
             errors: [.init(field: "code", message: "Ask the customer to open their card again for a new code.")])
-        guard let (digits, signature) = LoyaltyRules.redeemDigits(request.code),
-            signature.map({ Secrets.constantTimeEquals(Self.redeemPayload(digits, secrets: secrets), "\(LoyaltyRules.redeemPrefix)\(digits).\($0)") })
-                ?? true
-        else { throw invalid }
+        guard let digits = Self.verifiedDigits(request.code, prefix: LoyaltyRules.redeemPrefix, secrets: Secrets(secretKey: secretKey)) else {
+            throw invalid
+        }
         let (store, staff, idempotency) = (store, identity.user, idempotency)
         return try await events.transaction { db in
             guard let found = try await store.redeemCode(digits, now: now, on: db), found.business == business,
                 var card = try await store.card(found.card, forUpdate: true, on: db)
             else { throw invalid }
-            guard card.state == .completed else { throw Self.stateConflict(card.state, "This card's reward was redeemed already.") }
+            guard card.state == .completed else {
+                throw Self.stateConflict(
+                    card.state, card.state == .active ? "This card is not full yet: punch it instead." : "This card's reward was redeemed already.")
+            }
             card.state = .redeemed
             card.redeemedAt = now
             // The code stays until it expires: a second confirmation learns the reward went (409), not that the code is wrong.
@@ -77,9 +78,9 @@ extension LoyaltyService {
         String(format: "%08d", Int.random(in: 0..<100_000_000))
     }
 
-    /// `plaza:redeem:<digits>.<signature>`: a scanned code is known to come from Plaza, not typed into a QR maker.
+    /// `plaza:redeem:<digits>.<signature>`.
     static func redeemPayload(_ digits: String, secrets: Secrets) -> String {
-        "\(LoyaltyRules.redeemPrefix)\(digits).\(secrets.hash("loyalty-redeem:\(digits)").prefix(16))"
+        signedPayload(digits, prefix: LoyaltyRules.redeemPrefix, secrets: secrets)
     }
 
     // MARK: History

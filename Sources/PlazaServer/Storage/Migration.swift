@@ -27,5 +27,6 @@ enum Migrations {
         M0015_Admin(),  // merchant approval, suspension, the review queue, the append-only audit log
         M0016_ListedBusinesses(),  // businesses public once their merchant is approved
         M0017_Loyalty(),  // loyalty programs, signing keys, cards, punches, redeem codes, redemptions
+        M0018_LoyaltyCounter(),  // customers' punch codes, consent to share card history, businesses with loyalty
     ]
 }

@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+import PlazaTestSupport
+import Testing
+
+@testable import PlazaServer
+
+/// The other direction: the customer's card shows a rotating code of its own, and staff scan or type it to punch.
+extension LoyaltyTests {
+    @Test(arguments: TestEngine.enabled)
+    func staffPunchACustomerByTheCodeTheirCardShowsOnce(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let shop = try await shop(client, punches: 3, velocity: 10)
+            let other = try await self.shop(client, owner: "dora")
+            let accounts = AccountsDriver(client)
+            let anna = try await accounts.signedIn("anna").accessToken
+            let carla = try await accounts.signedIn("carla").accessToken
+            let card = try await takeCard(client, shop.program, token: anna)
+            let codePath = "/v1/me/loyalty-cards/\(card.id)/punch-code"
+            #expect(try await client.send(.post, codePath, token: carla).status == .notFound, "only the card's holder gets its code")
+            let shown = try await client.send(.post, codePath, token: anna).decode(CustomerCode.self)
+            #expect(shown.code.count == 8 && shown.qrPayload.hasPrefix("plaza:punch:\(shown.code).") && shown.expiresAt > Date())
+            #expect(shown.expiresAt <= Date().addingTimeInterval(61), "a code lasts its 30-second window and a little typing time")
+
+            let path = "/v1/businesses/\(shop.business.id)/loyalty/punches"
+            func punch(_ code: String, by token: String, key: String? = UUID().uuidString, at business: UUID? = nil) async throws -> TestResponse {
+                let location = business == other.business.id ? other.location.id : shop.location.id
+                return try await client.send(
+                    .post, business.map { "/v1/businesses/\($0)/loyalty/punches" } ?? path,
+                    json: CounterPunchRequest(code: code, locationId: location), token: token, headers: WalletDriver.keyed(key))
+            }
+            #expect(try await punch(shown.code, by: shop.owner, key: nil).problem?.code == .idempotencyKeyRequired)
+            #expect(try await punch(shown.code, by: anna).status == .forbidden, "a customer does not punch their own card")
+            let forged = try await punch("plaza:punch:\(shown.code).0000000000000000", by: shop.owner)
+            #expect(forged.status == .unprocessableContent && forged.problem?.code == .invalidCode, "a QR not signed by Plaza")
+            #expect(try await punch(shown.code, by: other.owner, at: other.business.id).problem?.code == .invalidCode, "another business's")
+
+            let first = try await punch(shown.qrPayload, by: shop.owner, key: "counter-1")
+            #expect(first.status == .ok, "\(first.text)")
+            let counted = try first.decode(CounterPunch.self)
+            #expect(counted.status == .counted && counted.customer == "anna" && counted.card.punches == 1 && counted.card.id == card.id)
+            let retried = try await punch(shown.qrPayload, by: shop.owner, key: "counter-1")
+            #expect(try retried.decode(CounterPunch.self) == counted, "a retry with the key gets the same answer")
+            #expect(try await punch(shown.code, by: shop.owner).problem?.code == .invalidCode, "a code punches once")
+
+            // The next code, a moment later: the program's velocity rule (10 minutes) holds, whoever scans.
+            let again = try await client.send(.post, codePath, token: anna).decode(CustomerCode.self)
+            let soon = try await punch(again.code, by: shop.owner).decode(CounterPunch.self)
+            #expect(soon.status == .refused && soon.reason == .tooSoon && soon.card.punches == 1)
+            let detail = try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: anna).decode(LoyaltyCardDetail.self)
+            #expect(detail.card.punches == 1 && detail.punches.map(\.id) == [counted.id] && detail.punches[0].locationId == shop.location.id)
+        }
+    }
+}
