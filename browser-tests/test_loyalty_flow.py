@@ -1,5 +1,6 @@
 """Loyalty at the counter: the merchant starts a program and shows its code, the customer takes the card on the shop's
-page and types the code, a full card's redeem code is confirmed at the counter."""
+page and types the code; then the counter types the card's own code and the punch appears on the phone live; a full
+card's redeem code is confirmed at the counter, live on the phone too, and its receipt lands in the inbox."""
 import uuid
 
 from selenium.webdriver.common.by import By
@@ -7,6 +8,11 @@ from selenium.webdriver.common.by import By
 from conftest import new_browser, screenshot
 from test_accounts_flow import fill, navigate, notice, submit
 from test_places_flow import log_in, wait_for
+
+
+def text_of(driver, selector):
+    """The text of an element in a live region, read again if the region reloaded meanwhile."""
+    return wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, selector).text)
 
 
 def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
@@ -33,24 +39,40 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
         offer = next(section for section in browser.find_elements(By.CSS_SELECTOR, "[data-loyalty-program]") if title in section.text)
         navigate(browser, offer.find_element(By.XPATH, ".//button[normalize-space()='Take this card']"))
         assert "The card is yours" in notice(browser)
-        for punch in (1, 2):
-            code = counter.find_element(By.CSS_SELECTOR, "[data-punch-code]").text
-            fill(browser, {"code": code})
-            submit(browser, "Punch my card")
-            assert f"Punch counted: {punch} of 2" in notice(browser)
-            # The next punch needs the next code: the counter shows a new one on every load (and every 30 seconds).
-            counter.get(counter_url)
+        code = counter.find_element(By.CSS_SELECTOR, "[data-punch-code]").text
+        fill(browser, {"code": code})
+        submit(browser, "Punch my card")
+        assert "Punch counted: 1 of 2" in notice(browser)
+
+        # The other direction: the phone shows the card's own code, the counter types it, the phone fills up live.
+        submit(browser, "Show my code to staff")
+        wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, "[data-customer-code]").text.isdigit())
+        assert browser.find_element(By.CSS_SELECTOR, "[data-customer-qr] svg")
+        wait_for(browser, lambda: browser.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        screenshot(browser, "loyalty-card-code")
+        counter.get(counter_url)
+        fill(counter, {"code": text_of(browser, "[data-customer-code]")})
+        submit(counter, "Confirm the code")
+        assert f"Punched @anna's {title}: 2 of 2" in notice(counter)
+        wait_for(counter, lambda: "@anna" in counter.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text)
+        wait_for(
+            browser, lambda: browser.find_element(By.CSS_SELECTOR, "[data-punches]").text == "2 of 2",
+            explain=lambda: browser.find_element(By.CSS_SELECTOR, "[data-punches]").text)
+        assert browser.find_elements(By.CSS_SELECTOR, ".punches i.pop"), "the new punch pops in"
         screenshot(browser, "loyalty-card-full")
 
         submit(browser, "Show my redeem code")
-        code = browser.find_element(By.CSS_SELECTOR, "[data-redeem-code]").text
-        assert len(code) == 8 and browser.find_element(By.CSS_SELECTOR, "#redeem svg")
+        code = text_of(browser, "[data-redeem-code]")
+        assert len(code) == 8 and browser.find_elements(By.CSS_SELECTOR, "#redeem svg")
         screenshot(browser, "loyalty-redeem")
+        wait_for(browser, lambda: browser.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
         fill(counter, {"code": code})
-        submit(counter, "Confirm the reward")
+        submit(counter, "Confirm the code")
         assert "Redeemed: An espresso for @anna" in notice(counter)
-        browser.refresh()
-        assert "confirmed by @bruno" in browser.find_element(By.CSS_SELECTOR, "[data-redemption]").text
+        screenshot(counter, "loyalty-counter-redeemed")
+        wait_for(browser, lambda: "confirmed by @bruno" in browser.find_element(By.CSS_SELECTOR, "[data-redemption]").text)
+        browser.get(f"{plaza}/inbox")
+        assert f"gave you your reward: An espresso" in browser.find_element(By.ID, "inbox").text
 
         # Leave the demo as it was: the program is paused.
         pause = counter.find_element(By.XPATH, f"//li[contains(., '{title}')]//button[normalize-space()='Pause']")

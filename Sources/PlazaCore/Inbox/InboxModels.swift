@@ -10,6 +10,8 @@ public enum InboxEntryKind: String, Codable, Sendable, CaseIterable {
     case moneyReceived = "money_received"
     /// A top-up did not go through: no money arrived (`note` says why, as the processor put it).
     case topUpFailed = "top_up_failed"
+    /// A business gave you a loyalty card's reward: the receipt (no money moved: `amount` 0 in `XXX`).
+    case rewardRedeemed = "reward_redeemed"
 }
 
 /// One line of `GET /v1/inbox`: something that happened to you, newest first.

@@ -78,6 +78,13 @@ struct InboxService: Sendable {
                 counterpart: record.counterpart, status: nil, referenceId: record.referenceId,
                 link: "/wallet/activity/\(record.referenceId.uuidString.lowercased())", occurredAt: record.createdAt,
                 unread: unread)
+        case .reward(let receipt, let unread):
+            // No money moves: the amount is 0 in XXX, ISO 4217's code for "no currency".
+            return InboxEntry(
+                id: receipt.id, kind: .rewardRedeemed, title: "\(receipt.businessName) gave you your reward: \(receipt.reward).", note: nil,
+                amount: 0, currency: "XXX", counterpart: Party(kind: .business, id: receipt.businessId, name: receipt.businessName), status: nil,
+                referenceId: receipt.id, link: "/loyalty/cards/\(receipt.cardId.uuidString.lowercased())", occurredAt: receipt.redeemedAt,
+                unread: unread)
         case .activity(let record, let unread):
             let money = write(Money(amount: record.amount, currency: record.currency))
             let title = record.kind == .refund ? "\(record.counterpart.name) refunded \(money)." : "\(record.counterpart.name) sent you \(money)."

@@ -3,7 +3,8 @@ import PlazaCore
 import SQLKit
 
 /// Where inbox entries come from. The inbox stores no entries of its own: it reads the rows that record what
-/// happened (charges, wallet history), so an entry can never disagree with its charge and a transfer writes nothing more.
+/// happened (charges, wallet history, loyalty redemptions), so an entry can never disagree with its charge and a
+/// transfer writes nothing more.
 enum InboxSource: String, CaseIterable, Sendable {
     /// Charges asked of the owner, by when they were asked.
     case chargesAsked = "c"
@@ -11,20 +12,62 @@ enum InboxSource: String, CaseIterable, Sendable {
     case chargesAnswered = "a"
     /// Transfers and refunds into the owner's wallet.
     case moneyIn = "m"
+    /// Loyalty rewards the owner was given: the receipt of each redemption.
+    case rewards = "r"
 
-    var table: String { self == .moneyIn ? "wallet_activity" : "charges" }
-    var time: String { self == .chargesAnswered ? "decided_at" : "created_at" }
+    var table: String {
+        switch self {
+        case .chargesAsked, .chargesAnswered: "charges"
+        case .moneyIn: "wallet_activity"
+        case .rewards: "loyalty_redemptions"
+        }
+    }
+
+    var time: String {
+        switch self {
+        case .chargesAnswered: "decided_at"
+        case .chargesAsked, .moneyIn: "created_at"
+        case .rewards: "redeemed_at"
+        }
+    }
+}
+
+/// A loyalty redemption as its receipt shows it.
+struct RewardReceipt: Sendable {
+    var id: UUID
+    var cardId: UUID
+    var businessId: UUID
+    var businessName: String
+    var reward: String
+    var redeemedAt: Date
+
+    static let columns: [any SQLExpression] = [
+        SQLIdentifier("id"), SQLIdentifier("card_id"), SQLIdentifier("business_id"), SQLIdentifier("reward"), SQLIdentifier("redeemed_at"),
+        SQLAlias(
+            SQLQueryString("(SELECT name FROM businesses WHERE businesses.id = loyalty_redemptions.business_id)"), as: SQLIdentifier("business_name")),
+    ]
+
+    init(row: any SQLRow) throws {
+        id = try row.decode(column: "id", as: UUID.self)
+        cardId = try row.decode(column: "card_id", as: UUID.self)
+        businessId = try row.decode(column: "business_id", as: UUID.self)
+        businessName = try row.decode(column: "business_name", as: String?.self) ?? ""
+        reward = try row.decode(column: "reward", as: String.self)
+        redeemedAt = try row.decode(column: "redeemed_at", as: Date.self)
+    }
 }
 
 /// A row an inbox entry is made from, with whether it is newer than the owner's seen mark.
 enum InboxRow: Sendable {
     case charge(ChargeRecord, InboxSource, unread: Bool)
     case activity(ActivityRecord, unread: Bool)
+    case reward(RewardReceipt, unread: Bool)
 
     var id: UUID {
         switch self {
         case .charge(let record, _, _): record.id
         case .activity(let record, _): record.id
+        case .reward(let receipt, _): receipt.id
         }
     }
 
@@ -32,6 +75,7 @@ enum InboxRow: Sendable {
         switch self {
         case .charge(_, let source, _): source
         case .activity: .moneyIn
+        case .reward: .rewards
         }
     }
 
@@ -39,6 +83,7 @@ enum InboxRow: Sendable {
         switch self {
         case .charge(let record, let source, _): source == .chargesAnswered ? record.decidedAt ?? record.createdAt : record.createdAt
         case .activity(let record, _): record.createdAt
+        case .reward(let receipt, _): receipt.redeemedAt
         }
     }
 }
@@ -73,8 +118,13 @@ struct InboxStore: Sendable {
 
     /// `owner`'s entries from `source`, newest first, after `after` (the last entry of the previous page).
     func entries(owner: UUID, from source: InboxSource, after: InboxPosition?, limit: Int, on db: any SQLDatabase) async throws -> [InboxRow] {
-        let columns = source == .moneyIn ? ActivityRecord.readColumns : ChargeRecord.columns
-        var query = db.select().columns(columns.map { SQLIdentifier($0) })
+        let columns: [any SQLExpression] =
+            switch source {
+            case .moneyIn: ActivityRecord.readColumns.map { SQLIdentifier($0) }
+            case .rewards: RewardReceipt.columns
+            case .chargesAsked, .chargesAnswered: ChargeRecord.columns.map { SQLIdentifier($0) }
+            }
+        var query = db.select().columns(columns)
             .column(SQLQueryString("CASE WHEN \(unread(owner: owner, source: source)) THEN 1 ELSE 0 END"), as: "unread")
             .from(source.table)
         query = whose(query, owner: owner, source: source)
@@ -87,8 +137,11 @@ struct InboxStore: Sendable {
         let rows = try await query.orderBy(source.time, .descending).orderBy("id", .descending).limit(limit).all()
         return try rows.map { row in
             let unread = try row.decode(column: "unread", as: Int.self) != 0
-            return source == .moneyIn
-                ? .activity(try ActivityRecord(row: row), unread: unread) : .charge(try ChargeRecord(row: row), source, unread: unread)
+            switch source {
+            case .moneyIn: return .activity(try ActivityRecord(row: row), unread: unread)
+            case .rewards: return .reward(try RewardReceipt(row: row), unread: unread)
+            case .chargesAsked, .chargesAnswered: return .charge(try ChargeRecord(row: row), source, unread: unread)
+            }
         }
     }
 
@@ -131,6 +184,8 @@ struct InboxStore: Sendable {
                 money.where { $0.where("kind", .in, SQLBind.group(Self.moneyKinds)).where("amount", .greaterThan, SQLLiteral.numeric("0")) }
                     .orWhere { $0.where("kind", .equal, ActivityKind.topUp.rawValue).where("status", .equal, FundingStatus.failed.rawValue) }
             }
+        case .rewards:
+            query.where("user_id", .equal, owner)
         }
     }
 

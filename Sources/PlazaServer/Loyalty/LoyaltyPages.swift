@@ -22,12 +22,16 @@ struct LoyaltyPages: Sendable {
         let signedIn = pages.group("loyalty", context: AuthenticatedContext.self)
         signedIn.get("", use: cards)
         signedIn.get("cards/:id", use: card)
+        signedIn.get("cards/:id/live", use: cardFragment)
+        signedIn.get("cards/:id/code", use: codeFragment)
         signedIn.post("cards/:id/punch", use: punch)
+        signedIn.post("cards/:id/punch-code", use: punchCode)
         signedIn.post("cards/:id/redeem-code", use: redeemCode)
         signedIn.post("programs/:id/cards", use: takeCard)
         signedIn.get("counter/:id", use: counter)
         signedIn.get("counter/:id/token", use: tokenFragment)
-        signedIn.post("counter/:id/redeem", use: redeem)
+        signedIn.get("counter/:id/activity", use: activityFragment)
+        signedIn.post("counter/:id/code", use: customerCode)
         signedIn.post("counter/:id/programs", use: createProgram)
         signedIn.post("programs/:id/state", use: changeState)
     }
@@ -81,13 +85,23 @@ struct LoyaltyPages: Sendable {
         var place: String
     }
 
-    struct CardPage: Sendable {
-        var shell: Shell
+    /// The part of a card's page that follows the events: the card, its reward, its punches.
+    struct CardLive: Sendable {
         var card: CardRow
-        var active: Bool
         var punches: [PunchRow]
         var redemption: String?
         var redeem: RedeemView?
+        var csrf: String
+    }
+
+    struct CardPage: Sendable {
+        var shell: Shell
+        var live: CardLive
+        /// The live part's own URL, with the redeem code the page shows (so a reload keeps showing it).
+        var liveURL: String
+        var active: Bool
+        var showCode: Bool
+        var code: CodeView?
         var punchForm: FormState
     }
 
@@ -98,8 +112,15 @@ struct LoyaltyPages: Sendable {
         var until: String
     }
 
-    @Sendable func card(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "card")
+    /// The card's own code for staff to scan, or why there is none now.
+    struct CodeView: Sendable {
+        var code: String?
+        /// Markup made by `QRCode` from Plaza's own payload (never user text).
+        var qr: String
+        var message: String?
+    }
+
+    func live(_ id: UUID, _ request: Request, context: AuthenticatedContext) async throws -> (CardLive, LoyaltyCardState) {
         let detail = try await loyalty.card(context.identity, id)
         let reader = context.reader
         var redeem: RedeemView?
@@ -108,16 +129,53 @@ struct LoyaltyPages: Sendable {
         {
             redeem = RedeemView(code: live.code, qr: QRCode(live.qrPayload)?.svg(scale: 4) ?? "", until: reader.time(live.expiresAt))
         }
-        let notice = request.uri.queryParameters.get("notice").flatMap { key -> String? in
-            key == "punched" ? "Punch counted: \(detail.card.punches) of \(detail.card.punchesRequired)." : Self.notices[key]
-        }
-        let model = CardPage(
-            shell: Shell(title: detail.card.title, context: context, notice: notice), card: Self.row(detail.card, reader: reader),
-            active: detail.card.state == .active,
+        let live = CardLive(
+            card: Self.row(detail.card, reader: reader),
             punches: detail.punches.reversed().map { PunchRow(when: reader.when($0.countedAt), place: $0.locationName) },
             redemption: detail.redemption.map { "Redeemed \(reader.when($0.redeemedAt)), confirmed by @\($0.redeemedBy)" }, redeem: redeem,
+            csrf: Shell(title: "", context: context).csrf)
+        return (live, detail.card.state)
+    }
+
+    @Sendable func card(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "card")
+        let (live, state) = try await live(id, request, context: context)
+        let notice = request.uri.queryParameters.get("notice").flatMap { key -> String? in
+            key == "punched" ? "Punch counted: \(live.card.progress)." : Self.notices[key]
+        }
+        let showCode = state == .active && request.uri.queryParameters.get("show") == "code"
+        let model = CardPage(
+            shell: Shell(title: live.card.title, context: context, notice: notice), live: live,
+            liveURL: "/loyalty/cards/\(live.card.id)/live" + (live.redeem.map { "?redeem=\($0.code)" } ?? ""), active: state == .active,
+            showCode: showCode,
+            code: showCode ? try await codeView(id, context: context) : nil,
             punchForm: context.page.form("punch") ?? FormState(names: ["code"]))
         return renderer.render("loyalty/card", model)
+    }
+
+    /// The live part of a card's page, fetched again by the page script when a loyalty event arrives.
+    @Sendable func cardFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        renderer.render("loyalty/card-live", try await live(try Query.id(context.parameters, "id", "card"), request, context: context).0)
+    }
+
+    /// The card's own code: a new one each time (the page script asks every 30 seconds and after each punch).
+    @Sendable func codeFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        renderer.render("loyalty/punch-code", try await codeView(try Query.id(context.parameters, "id", "card"), context: context))
+    }
+
+    func codeView(_ card: UUID, context: AuthenticatedContext) async throws -> CodeView {
+        do {
+            let code = try await loyalty.punchCode(context.identity, card: card)
+            return CodeView(code: code.code, qr: QRCode(code.qrPayload)?.svg(scale: 4) ?? "")
+        } catch let error as PlazaError where error.code == .stateConflict {
+            return CodeView(code: nil, qr: "", message: "This card takes no more punches: it is \(error.currentState ?? "full").")
+        }
+    }
+
+    @Sendable func punchCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "card")
+        return PageRenderer.seeOther("/loyalty/cards/\(id.uuidString.lowercased())?show=code#scan-me")
     }
 
     /// The six digits the counter shows, typed in: counted at once (a scan would go through the app's queue).
@@ -169,153 +227,5 @@ struct LoyaltyPages: Sendable {
             let business = try await loyalty.program(program, viewer: context.identity).businessId
             return renderer.refused(alert: error.sentence, returnTo: "/places/businesses/\(business.uuidString.lowercased())")
         }
-    }
-
-    // MARK: Counter
-
-    struct ProgramRow: Sendable {
-        var id: String
-        var title: String
-        var detail: String
-        var state: String
-        var selected: Bool
-        var active: Bool
-        var paused: Bool
-    }
-
-    struct LocationChoice: Sendable {
-        var id: String
-        var name: String
-        var selected: Bool
-    }
-
-    struct CounterPage: Sendable {
-        var shell: Shell
-        var id: String
-        var name: String
-        var owner: Bool
-        var programs: [ProgramRow]
-        var locations: [LocationChoice]
-        var token: TokenView?
-        var tokenURL: String?
-        var manyLocations: Bool
-        /// Why no code shows though programs run: the merchant waits for an admin, or the business has no location.
-        var waiting: String?
-        var locationId: String
-        var redeemForm: FormState
-        var programForm: FormState
-    }
-
-    struct TokenView: Sendable {
-        /// Markup made by `QRCode` from the signed token (never user text).
-        var qr: String
-        var code: String
-        var program: String
-    }
-
-    @Sendable func counter(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "business")
-        let query = request.uri.queryParameters
-        let business = try await loyalty.places.business(id, viewer: context.identity)
-        guard business.role != nil else { throw PlazaError.forbidden }
-        let programs = try await loyalty.programs(business: id, viewer: context.identity)
-        let running = programs.filter { $0.state == .active }
-        let program = running.first { $0.id.uuidString.lowercased() == query.get("program")?.lowercased() } ?? running.first
-        let location = business.locations.first { $0.id.uuidString.lowercased() == query.get("location")?.lowercased() } ?? business.locations.first
-        var token: TokenView?
-        var tokenURL: String?
-        if let program, let location, business.listed {
-            token = try await tokenView(context, business: id, program: program, location: location.id)
-            tokenURL =
-                "/loyalty/counter/\(id.uuidString.lowercased())/token?program=\(program.id.uuidString.lowercased())&location=\(location.id.uuidString.lowercased())"
-        }
-        let model = CounterPage(
-            shell: Shell(title: "Loyalty counter", context: context, notice: query.get("notice").flatMap { Self.notices[$0] ?? Self.redeemed($0) }),
-            id: id.uuidString.lowercased(), name: business.name, owner: business.role == .owner,
-            programs: programs.map {
-                ProgramRow(
-                    id: $0.id.uuidString.lowercased(), title: $0.title,
-                    detail: "\(context.reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)", state: $0.state.rawValue.capitalized,
-                    selected: $0.id == program?.id, active: $0.state == .active, paused: $0.state == .paused)
-            },
-            locations: business.locations.map { LocationChoice(id: $0.id.uuidString.lowercased(), name: $0.name, selected: $0.id == location?.id) },
-            token: token, tokenURL: tokenURL, manyLocations: business.locations.count > 1,
-            waiting: running.isEmpty || token != nil
-                ? nil
-                : !business.listed
-                    ? "Codes show here once an admin approves your business; customers cannot find it until then."
-                    : "Add a location to the business (Edit) to show codes at its counter.",
-            locationId: location?.id.uuidString.lowercased() ?? "",
-            redeemForm: context.page.form("redeem") ?? FormState(names: ["code"]),
-            programForm: context.page.form("program")
-                ?? FormState(names: ["title", "punchesRequired", "reward", "description", "velocityWindowMinutes"]).with(
-                    "velocityWindowMinutes", "10"))
-        return renderer.render("loyalty/counter", model)
-    }
-
-    /// "Redeemed: A coffee for @anna", from the notice key `redeemed:<reward>:<username>` (both escaped by the page).
-    static func redeemed(_ key: String) -> String? {
-        let parts = key.split(separator: "|", maxSplits: 2)
-        guard parts.count == 3, parts[0] == "redeemed" else { return nil }
-        return "Redeemed: \(parts[1]) for @\(parts[2])."
-    }
-
-    func tokenView(_ context: AuthenticatedContext, business: UUID, program: LoyaltyProgram, location: UUID) async throws -> TokenView {
-        let token = try await loyalty.punchToken(context.identity, business: business, program: program.id, location: location)
-        return TokenView(qr: QRCode(token.token)?.svg(scale: 3) ?? "", code: token.code, program: program.title)
-    }
-
-    /// The live part of the counter: a new token, fetched by the page script every 30 seconds.
-    @Sendable func tokenFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "business")
-        let query = request.uri.queryParameters
-        guard let programID = query.get("program").flatMap(UUID.init(uuidString:)),
-            let location = query.get("location").flatMap(UUID.init(uuidString:))
-        else { throw PlazaError.notFound("program") }
-        let program = try await loyalty.program(programID, viewer: context.identity)
-        return renderer.render("loyalty/token", try await tokenView(context, business: id, program: program, location: location))
-    }
-
-    @Sendable func redeem(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: maxBody)
-        let id = try Query.id(context.parameters, "id", "business")
-        let path = "/loyalty/counter/\(id.uuidString.lowercased())"
-        guard let location = UUID(uuidString: form["locationId"]) else {
-            return renderer.refused(alert: "Add a location to the business first.", returnTo: path)
-        }
-        do {
-            let done = try await loyalty.redeem(context.identity, business: id, RedemptionRequest(code: form["code"], locationId: location))
-            let notice = "redeemed|\(done.reward)|\(done.customer)".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            return PageRenderer.seeOther("\(path)?notice=\(notice)")
-        } catch let error as PlazaError where error.status.code < 500 && error.status != .forbidden && error.status != .notFound {
-            return renderer.refused("redeem", FormState(form, names: ["code"], error: error), returnTo: "\(path)#redeem")
-        }
-    }
-
-    @Sendable func createProgram(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: maxBody)
-        let id = try Query.id(context.parameters, "id", "business")
-        let path = "/loyalty/counter/\(id.uuidString.lowercased())"
-        let names = ["title", "punchesRequired", "reward", "description", "velocityWindowMinutes"]
-        do {
-            let program = try await loyalty.createProgram(
-                context.identity, business: id,
-                LoyaltyProgramRequest(
-                    title: form["title"], description: form["description"], punchesRequired: Int(form["punchesRequired"]) ?? 0,
-                    reward: form["reward"],
-                    velocityWindowMinutes: form["velocityWindowMinutes"].isEmpty ? nil : Int(form["velocityWindowMinutes"]) ?? -1))
-            return PageRenderer.seeOther("\(path)?program=\(program.id.uuidString.lowercased())&notice=program")
-        } catch let error as PlazaError where error.status.code < 500 && error.status != .forbidden && error.status != .notFound {
-            return renderer.refused("program", FormState(form, names: names, error: error), returnTo: "\(path)#new-program")
-        }
-    }
-
-    @Sendable func changeState(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: maxBody)
-        let id = try Query.id(context.parameters, "id", "program")
-        guard let state = LoyaltyProgramState(rawValue: form["state"]) else { throw PlazaError.validation(field: "state", "Pick a state.") }
-        let program = try await loyalty.changeProgram(context.identity, id, LoyaltyProgramChange(state: state))
-        let notice = ["paused": "paused", "active": "resumed", "expired": "ended"][state.rawValue] ?? ""
-        return PageRenderer.seeOther("/loyalty/counter/\(program.businessId.uuidString.lowercased())?notice=\(notice)")
     }
 }

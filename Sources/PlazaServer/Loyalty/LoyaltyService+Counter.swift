@@ -80,3 +80,11 @@ extension LoyaltyService {
         "\(prefix)\(digits).\(secrets.hash("loyalty-\(prefix):\(digits)").prefix(16))"
     }
 }
+
+extension LoyaltyService {
+    /// Owners and staff: what their counter saw lately, newest first.
+    func counterActivity(_ identity: Identity, business: UUID, since: Date, limit: Int = 12) async throws -> [CounterActivity] {
+        _ = try await places.requireMember(identity, of: business)
+        return try await store.counterActivity(business: business, since: since, limit: limit, on: database.sql)
+    }
+}

@@ -4,11 +4,10 @@ import SQLKit
 
 /// The SQL of the codes customers show at the counter, and of what the counter saw lately.
 extension LoyaltyStore {
-    /// Files an active card's punch code, replacing any earlier one; false when the digits are taken (draw again).
+    /// Files an active card's punch code (earlier ones keep working until they expire: staff may be typing one as the
+    /// phone turns to the next); false when the digits are taken (draw again).
     func insertCardCode(_ code: String, card: CardRecord, expiresAt: Date, now: Date, on db: any SQLDatabase) async throws -> Bool {
-        try await db.delete(from: "loyalty_card_codes").where {
-            $0.where("card_id", .equal, card.id).orWhere("expires_at", .lessThan, now)
-        }.run()
+        try await db.delete(from: "loyalty_card_codes").where("expires_at", .lessThan, now).run()
         return try await db.insert(into: "loyalty_card_codes").columns("code", "card_id", "business_id", "expires_at")
             .values(SQLBind(code), SQLBind(card.id), SQLBind(card.businessId), SQLBind(expiresAt)).ignoringConflicts(with: ["code"])
             .returning("code").first() != nil

@@ -291,6 +291,10 @@ import Testing
 
             let detail = try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: anna).decode(LoyaltyCardDetail.self)
             #expect(detail.card.state == .redeemed && detail.redemption == redemption && detail.punches.count == 2)
+            let inbox = try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self)
+            let receipt = try #require(inbox.items.first)
+            #expect(receipt.kind == .rewardRedeemed && receipt.title == "Bruno's Café gave you your reward: A coffee." && receipt.unread)
+            #expect(receipt.link == "/loyalty/cards/\(card.id.uuidString.lowercased())" && receipt.counterpart.id == shop.business.id)
             let history = try await client.send(.get, "/v1/businesses/\(shop.business.id)/loyalty/history", token: carla)
                 .decode(Page<LoyaltyHistoryEntry>.self)
             #expect(

@@ -34,4 +34,46 @@ import Testing
             #expect(running.contains("data-punch-code") && !running.contains("data-counter-waiting"))
         }
     }
+
+    /// One field at the counter takes what the customer's phone shows: their card's code punches it (a second within the
+    /// velocity window is refused beside the field), a full card's redeem code gives the reward, anything else says why.
+    @Test func theCountersCodeFieldPunchesRedeemsAndSaysWhatIsWrong() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let accounts = AccountsDriver(client)
+            let places = PlacesDriver(client)
+            let (owner, business, location) = try await places.shop(
+                owner: "bruno", name: "Bruno's Bakery", at: Coordinate(latitude: 48.1, longitude: 11.5))
+            let program = try await client.send(
+                .post, "/v1/businesses/\(business.id)/loyalty-programs",
+                json: LoyaltyProgramRequest(title: "Bread card", punchesRequired: 1, reward: "A loaf"), token: owner.accessToken
+            ).decode(LoyaltyProgram.self)
+            let anna = try await accounts.signedIn("anna").accessToken
+            let card = try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: anna).decode(LoyaltyCard.self)
+
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
+            let counter = "/loyalty/counter/\(business.id.uuidString.lowercased())"
+            let fields = ["locationId": location.id.uuidString, "program": program.id.uuidString]
+            func confirm(_ code: String) async throws -> String {
+                try await browser.follow(try await browser.submit(counter, to: "\(counter)/code", fields.merging(["code": code]) { $1 })).text
+            }
+            let wrong = try await confirm("12345678")
+            #expect(
+                wrong.contains("customer-code-error") && wrong.contains("Ask the customer to open their card again"), "the error sits by the field")
+
+            let shown = try await client.send(.post, "/v1/me/loyalty-cards/\(card.id)/punch-code", token: anna).decode(CustomerCode.self)
+            let punched = try await confirm(shown.code)
+            #expect(punched.contains("Punched @anna&#39;s Bread card: 1 of 1.") || punched.contains("Punched @anna's Bread card: 1 of 1."))
+            #expect(punched.contains("data-counter-activity") && punched.contains("Bread card: now 1 of 1"))
+
+            let next = try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self).items
+            let level2 = try #require(next.first { $0.state == .active })
+            let soon = try await client.send(.post, "/v1/me/loyalty-cards/\(level2.id)/punch-code", token: anna).decode(CustomerCode.self)
+            let refused = try await confirm(soon.qrPayload)
+            #expect(refused.contains("customer-code-error") && refused.contains("@anna: got a punch a moment ago"))
+
+            let reward = try await client.send(.post, "/v1/me/loyalty-cards/\(card.id)/redeem-code", token: anna).decode(RedeemCode.self)
+            #expect(try await confirm(reward.code).contains("Redeemed: A loaf for @anna."))
+        }
+    }
 }

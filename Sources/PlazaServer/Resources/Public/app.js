@@ -164,7 +164,7 @@ const plazaEvents = (() => {
     fetch("/home/badges.json", { credentials: "same-origin" }).then((response) => response.json())
       .then((badges) => { paint("charges", badges.charges, "waiting"); paint("inbox", badges.inbox, "new"); }).catch(() => {});
   }
-  plazaEvents.on(["charge.", "transfer.", "payment_request.", "top_up.", "withdrawal."], refresh, refresh);
+  plazaEvents.on(["charge.", "transfer.", "payment_request.", "top_up.", "withdrawal.", "loyalty.redeemed"], refresh, refresh);
 })();
 
 // The merchant's presence list follows the events live.
@@ -210,13 +210,21 @@ const plazaEvents = (() => {
       credentials: "same-origin", headers: { Accept: "text/html", "X-Plaza-Fragment": "1" },
     })
       .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
-      .then((html) => { region.innerHTML = html; })
+      .then((html) => {
+        // Punches added since the last look pop in (a loyalty card filling up as the counter punches it).
+        const before = region.querySelectorAll(".punches i.on").length;
+        region.innerHTML = html;
+        region.querySelectorAll(".punches i.on").forEach((dot, index) => { if (index >= before) dot.classList.add("pop"); });
+      })
       .catch(() => {});
   }
   window.plazaRefreshLive = () => Promise.all(regions.map(refresh));
   for (const region of regions) {
     const prefixes = (region.getAttribute("data-live-events") || "").split(",");
-    if (prefixes[0]) plazaEvents.on(prefixes, () => refresh(region), () => refresh(region));
+    // Events that come together (a punch that fills a card touches two cards) make one reload.
+    let pending = null;
+    const soon = () => { clearTimeout(pending); pending = setTimeout(() => refresh(region), 120); };
+    if (prefixes[0]) plazaEvents.on(prefixes, soon, soon);
     // A region that turns by the clock (the loyalty counter's code) reloads at each turn, on the 30-second mark.
     const every = Number(region.getAttribute("data-refresh-every")) * 1000;
     if (every) {

@@ -1,0 +1,223 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The counter (`/loyalty/counter/{businessId}`): the rotating QR, a customer's code to punch or redeem, what happened
+/// just now (live), and the owner's programs.
+extension LoyaltyPages {
+    // MARK: Counter
+
+    struct ProgramRow: Sendable {
+        var id: String
+        var title: String
+        var detail: String
+        var state: String
+        var selected: Bool
+        var active: Bool
+        var paused: Bool
+    }
+
+    struct LocationChoice: Sendable {
+        var id: String
+        var name: String
+        var selected: Bool
+    }
+
+    struct CounterPage: Sendable {
+        var shell: Shell
+        var id: String
+        var name: String
+        var owner: Bool
+        var programs: [ProgramRow]
+        var locations: [LocationChoice]
+        var token: TokenView?
+        var tokenURL: String?
+        var manyLocations: Bool
+        /// Why no code shows though programs run: the merchant waits for an admin, or the business has no location.
+        var waiting: String?
+        var locationId: String
+        /// The program the QR is of, kept across the customer-code form.
+        var programId: String
+        var codeForm: FormState
+        var activity: ActivityList
+        var programForm: FormState
+    }
+
+    struct TokenView: Sendable {
+        /// Markup made by `QRCode` from the signed token (never user text).
+        var qr: String
+        var code: String
+        var program: String
+    }
+
+    @Sendable func counter(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let query = request.uri.queryParameters
+        let business = try await loyalty.places.business(id, viewer: context.identity)
+        guard business.role != nil else { throw PlazaError.forbidden }
+        let programs = try await loyalty.programs(business: id, viewer: context.identity)
+        let running = programs.filter { $0.state == .active }
+        let program = running.first { $0.id.uuidString.lowercased() == query.get("program")?.lowercased() } ?? running.first
+        let location = business.locations.first { $0.id.uuidString.lowercased() == query.get("location")?.lowercased() } ?? business.locations.first
+        var token: TokenView?
+        var tokenURL: String?
+        if let program, let location, business.listed {
+            token = try await tokenView(context, business: id, program: program, location: location.id)
+            tokenURL =
+                "/loyalty/counter/\(id.uuidString.lowercased())/token?program=\(program.id.uuidString.lowercased())&location=\(location.id.uuidString.lowercased())"
+        }
+        let model = CounterPage(
+            shell: Shell(
+                title: "Loyalty counter", context: context, notice: query.get("notice").flatMap { Self.notices[$0] ?? Self.counterNotice($0) }),
+            id: id.uuidString.lowercased(), name: business.name, owner: business.role == .owner,
+            programs: programs.map {
+                ProgramRow(
+                    id: $0.id.uuidString.lowercased(), title: $0.title,
+                    detail: "\(context.reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)", state: $0.state.rawValue.capitalized,
+                    selected: $0.id == program?.id, active: $0.state == .active, paused: $0.state == .paused)
+            },
+            locations: business.locations.map { LocationChoice(id: $0.id.uuidString.lowercased(), name: $0.name, selected: $0.id == location?.id) },
+            token: token, tokenURL: tokenURL, manyLocations: business.locations.count > 1,
+            waiting: running.isEmpty || token != nil
+                ? nil
+                : !business.listed
+                    ? "Codes show here once an admin approves your business; customers cannot find it until then."
+                    : "Add a location to the business (Edit) to show codes at its counter.",
+            locationId: location?.id.uuidString.lowercased() ?? "", programId: program?.id.uuidString.lowercased() ?? "",
+            codeForm: context.page.form("code") ?? FormState(names: ["code"]), activity: try await activity(id, context: context),
+            programForm: context.page.form("program")
+                ?? FormState(names: ["title", "punchesRequired", "reward", "description", "velocityWindowMinutes"]).with(
+                    "velocityWindowMinutes", "10"))
+        return renderer.render("loyalty/counter", model)
+    }
+
+    /// "Redeemed: A coffee for @anna." or "Punched @anna's Coffee card: 3 of 10.", from the notice key
+    /// `redeemed|<reward>|<username>` or `punched|<title>|<username>|<progress>` (all escaped by the page).
+    static func counterNotice(_ key: String) -> String? {
+        let parts = key.split(separator: "|", maxSplits: 3)
+        switch parts.first {
+        case "redeemed" where parts.count == 3: return "Redeemed: \(parts[1]) for @\(parts[2])."
+        case "punched" where parts.count == 4: return "Punched @\(parts[2])'s \(parts[1]): \(parts[3])."
+        default: return nil
+        }
+    }
+
+    func tokenView(_ context: AuthenticatedContext, business: UUID, program: LoyaltyProgram, location: UUID) async throws -> TokenView {
+        let token = try await loyalty.punchToken(context.identity, business: business, program: program.id, location: location)
+        return TokenView(qr: QRCode(token.token)?.svg(scale: 3) ?? "", code: token.code, program: program.title)
+    }
+
+    /// The live part of the counter: a new token, fetched by the page script every 30 seconds.
+    @Sendable func tokenFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let query = request.uri.queryParameters
+        guard let programID = query.get("program").flatMap(UUID.init(uuidString:)),
+            let location = query.get("location").flatMap(UUID.init(uuidString:))
+        else { throw PlazaError.notFound("program") }
+        let program = try await loyalty.program(programID, viewer: context.identity)
+        return renderer.render("loyalty/token", try await tokenView(context, business: id, program: program, location: location))
+    }
+
+    /// A code the customer shows, typed or scanned: their card's punch code punches it, a full card's redeem code
+    /// gives its reward.
+    @Sendable func customerCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "business")
+        let path = "/loyalty/counter/\(id.uuidString.lowercased())"
+        guard let location = UUID(uuidString: form["locationId"]) else {
+            return renderer.refused(alert: "Add a location to the business first.", returnTo: path)
+        }
+        let request = CounterPunchRequest(code: form["code"], locationId: location)
+        do {
+            let notice: String
+            if let punched = try await punchOrNil(context, business: id, request) {
+                if let reason = punched.reason {
+                    throw PlazaError.validation(field: "code", "@\(punched.customer): \(Self.counterSentence(reason))")
+                }
+                notice = "punched|\(punched.card.title)|\(punched.customer)|\(punched.card.punches) of \(punched.card.punchesRequired)"
+            } else {
+                let done = try await loyalty.redeem(context.identity, business: id, request)
+                notice = "redeemed|\(done.reward)|\(done.customer)"
+            }
+            let program = UUID(uuidString: form["program"]).map { "program=\($0.uuidString.lowercased())&" } ?? ""
+            let escaped = notice.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return PageRenderer.seeOther("\(path)?\(program)location=\(location.uuidString.lowercased())&notice=\(escaped)")
+        } catch let error as PlazaError where error.status.code < 500 && error.status != .forbidden && error.status != .notFound {
+            return renderer.refused("code", FormState(form, names: ["code"], error: error), returnTo: "\(path)#customer-code")
+        }
+    }
+
+    /// The punch of a customer's punch code; nil when the code is none (a redeem code, say).
+    private func punchOrNil(_ context: AuthenticatedContext, business: UUID, _ request: CounterPunchRequest) async throws -> CounterPunch? {
+        guard !request.code.trimmingCharacters(in: .whitespaces).hasPrefix(LoyaltyRules.redeemPrefix) else { return nil }
+        do {
+            return try await loyalty.punchCustomer(context.identity, business: business, request)
+        } catch let error as PlazaError where error.code == .invalidCode && !request.code.hasPrefix(LoyaltyRules.punchPrefix) {
+            return nil
+        }
+    }
+
+    static func counterSentence(_ reason: PunchRefusal) -> String {
+        switch reason {
+        case .tooSoon: "got a punch a moment ago: one per visit."
+        case .cardNotActive: "this card takes no more punches."
+        default: "this punch cannot be counted."
+        }
+    }
+
+    struct ActivityRow: Sendable {
+        var customer: String
+        var what: String
+        var when: String
+    }
+
+    struct ActivityList: Sendable {
+        var rows: [ActivityRow]
+    }
+
+    /// The counter's "just now" list, fetched again by the page script when a loyalty event arrives.
+    @Sendable func activityFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        renderer.render("loyalty/activity", try await activity(try Query.id(context.parameters, "id", "business"), context: context))
+    }
+
+    func activity(_ business: UUID, context: AuthenticatedContext) async throws -> ActivityList {
+        let reader = context.reader
+        let items = try await loyalty.counterActivity(context.identity, business: business, since: Date().addingTimeInterval(-12 * 3_600))
+        return ActivityList(
+            rows: items.map {
+                switch $0.kind {
+                case .punched:
+                    ActivityRow(
+                        customer: $0.customer, what: "\($0.title): now \($0.punches ?? 0) of \($0.punchesRequired ?? 0)", when: reader.time($0.at))
+                case .redeemed: ActivityRow(customer: $0.customer, what: "redeemed \($0.reward ?? "")", when: reader.time($0.at))
+                }
+            })
+    }
+
+    @Sendable func createProgram(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "business")
+        let path = "/loyalty/counter/\(id.uuidString.lowercased())"
+        let names = ["title", "punchesRequired", "reward", "description", "velocityWindowMinutes"]
+        do {
+            let program = try await loyalty.createProgram(
+                context.identity, business: id,
+                LoyaltyProgramRequest(
+                    title: form["title"], description: form["description"], punchesRequired: Int(form["punchesRequired"]) ?? 0,
+                    reward: form["reward"],
+                    velocityWindowMinutes: form["velocityWindowMinutes"].isEmpty ? nil : Int(form["velocityWindowMinutes"]) ?? -1))
+            return PageRenderer.seeOther("\(path)?program=\(program.id.uuidString.lowercased())&notice=program")
+        } catch let error as PlazaError where error.status.code < 500 && error.status != .forbidden && error.status != .notFound {
+            return renderer.refused("program", FormState(form, names: names, error: error), returnTo: "\(path)#new-program")
+        }
+    }
+
+    @Sendable func changeState(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "program")
+        guard let state = LoyaltyProgramState(rawValue: form["state"]) else { throw PlazaError.validation(field: "state", "Pick a state.") }
+        let program = try await loyalty.changeProgram(context.identity, id, LoyaltyProgramChange(state: state))
+        let notice = ["paused": "paused", "active": "resumed", "expired": "ended"][state.rawValue] ?? ""
+        return PageRenderer.seeOther("/loyalty/counter/\(program.businessId.uuidString.lowercased())?notice=\(notice)")
+    }
+}
