@@ -30,24 +30,28 @@ extension PlazaClient {
 
     /// Businesses whose name contains `text`, in a category, by name; pass `nextCursor` back for more.
     public func searchBusinesses(
-        _ text: String? = nil, category: BusinessCategory? = nil, limit: Int? = nil, cursor: String? = nil
+        _ text: String? = nil, category: BusinessCategory? = nil, hasLoyalty: Bool? = nil, limit: Int? = nil, cursor: String? = nil
     ) async throws
         -> Page<BusinessSummary>
     {
         try await send(
             "GET", "v1/businesses",
-            query: Self.query(["q": text, "category": category?.rawValue, "limit": limit.map(String.init), "cursor": cursor]))
+            query: Self.query([
+                "q": text, "category": category?.rawValue, "hasLoyalty": hasLoyalty.map { String($0) }, "limit": limit.map(String.init),
+                "cursor": cursor,
+            ]))
     }
 
     /// Businesses with a location within `radius` metres (default 200, at most 5,000), nearest first.
     public func nearbyBusinesses(
-        around point: Coordinate, radius: Double? = nil, category: BusinessCategory? = nil, limit: Int? = nil, cursor: String? = nil
+        around point: Coordinate, radius: Double? = nil, category: BusinessCategory? = nil, hasLoyalty: Bool? = nil, limit: Int? = nil,
+        cursor: String? = nil
     ) async throws -> Page<BusinessSummary> {
         try await send(
             "GET", "v1/nearby/businesses",
             query: Self.query([
                 "latitude": String(point.latitude), "longitude": String(point.longitude), "radius": radius.map { String($0) },
-                "category": category?.rawValue, "limit": limit.map(String.init), "cursor": cursor,
+                "category": category?.rawValue, "hasLoyalty": hasLoyalty.map { String($0) }, "limit": limit.map(String.init), "cursor": cursor,
             ]))
     }
 

@@ -34,11 +34,13 @@ public struct Business: Codable, Sendable, Hashable, Identifiable {
     public var role: BusinessRole?
     /// Whether customers can find it: false until an admin approves its merchant (only its team sees it then).
     public var listed: Bool
+    /// Whether it runs a loyalty program customers can take a card of now.
+    public var hasLoyalty: Bool
     public var createdAt: Date
 
     public init(
         id: UUID, name: String, category: BusinessCategory, description: String, locations: [BusinessLocation], role: BusinessRole?,
-        listed: Bool = true, createdAt: Date
+        listed: Bool = true, hasLoyalty: Bool = false, createdAt: Date
     ) {
         self.id = id
         self.name = name
@@ -47,6 +49,7 @@ public struct Business: Codable, Sendable, Hashable, Identifiable {
         self.locations = locations
         self.role = role
         self.listed = listed
+        self.hasLoyalty = hasLoyalty
         self.createdAt = createdAt
     }
 }
@@ -160,12 +163,17 @@ public struct BusinessSummary: Codable, Sendable, Hashable, Identifiable {
     public var location: BusinessLocation?
     /// From the point of a nearby search; absent for a text search without a point.
     public var distanceMeters: Double?
+    /// Whether it runs a loyalty program customers can take a card of now.
+    public var hasLoyalty: Bool
 
-    public init(id: UUID, name: String, category: BusinessCategory, location: BusinessLocation?, distanceMeters: Double?) {
+    public init(
+        id: UUID, name: String, category: BusinessCategory, location: BusinessLocation?, distanceMeters: Double?, hasLoyalty: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.category = category
         self.location = location
         self.distanceMeters = distanceMeters
+        self.hasLoyalty = hasLoyalty
     }
 }

@@ -125,6 +125,7 @@ public final class PlazaServices: Sendable {
         events.record(admin.reviewRecorder())
         events.record(accounts.reviewRecorder())
         events.record(places.reviewRecorder())
+        events.record(places.loyaltyRecorder())
         templates = try await Templates.load()
     }
 

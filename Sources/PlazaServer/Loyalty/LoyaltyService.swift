@@ -24,7 +24,7 @@ package struct LoyaltyService: Sendable {
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let program = ProgramRecord(request, business: business, now: now)
         let (store, secretKey) = (store, secretKey)
-        try await database.transaction { db in
+        try await events.transaction { db in
             if try await store.titleTaken(program.title, business: business, except: nil, on: db) {
                 throw PlazaError.conflict(field: "title", "This business runs a program of this title already.")
             }
@@ -32,6 +32,7 @@ package struct LoyaltyService: Sendable {
             if try await store.keys(business: business, on: db).isEmpty {
                 try await store.insertKey(Self.newKey(business: business, secretKey: secretKey), business: business, now: now, on: db)
             }
+            return ((), [try await Self.offered(business, store: store, on: db)])
         }
         return program.dto(businessName: record.name, keys: try await store.keys(business: business, on: database.sql))
     }
@@ -82,11 +83,13 @@ package struct LoyaltyService: Sendable {
             program.velocityWindowMinutes = renamed.velocityWindowMinutes
             if let expiresAt = change.expiresAt { program.expiresAt = expiresAt }
             var messages: [FeedMessage] = []
-            if let state = change.state, state != program.state {
+            let stateChanged = change.state.map { $0 != program.state } ?? false
+            if let state = change.state, stateChanged {
                 program.state = state
                 if state == .expired { messages = try await Self.ended(program, businessName: business.name, store: store, on: db) }
             }
             try await store.update(program, now: now, on: db)
+            if stateChanged { messages.append(try await Self.offered(program.businessId, store: store, on: db)) }
             return ((), messages)
         }
         return try await self.program(id, viewer: identity)
@@ -101,6 +104,11 @@ package struct LoyaltyService: Sendable {
         return holders.sorted { $0.uuidString < $1.uuidString }.map { .alert(user: $0, content: content) }
     }
 
+    /// Whether the business runs a program now, for Places (`hasLoyalty` in search and nearby).
+    static func offered(_ business: UUID, store: LoyaltyStore, on db: any SQLDatabase) async throws -> FeedMessage {
+        .loyaltyOffered(business: business, running: try await store.runsPrograms(business: business, on: db))
+    }
+
     /// Ends the programs whose own end has come (the loyalty background work calls it).
     func expireEndedPrograms(now: Date = Date()) async throws -> Int {
         let ids = try await store.programsPastTheirEnd(now: now, on: database.sql)
@@ -111,7 +119,11 @@ package struct LoyaltyService: Sendable {
                 program.state = .expired
                 try await store.update(program, now: now, on: db)
                 let name = try await places.businesses.businesses(ids: [program.businessId], on: db)[program.businessId]?.name ?? "A business"
-                return ((), try await Self.ended(program, businessName: name, store: store, on: db))
+                return (
+                    (),
+                    try await Self.ended(program, businessName: name, store: store, on: db)
+                        + [try await Self.offered(program.businessId, store: store, on: db)]
+                )
             }
         }
         return ids.count

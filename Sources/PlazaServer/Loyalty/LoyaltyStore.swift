@@ -50,6 +50,12 @@ struct LoyaltyStore: Sendable {
             .where("expires_at", .lessThanOrEqual, now).all().map { try $0.decode(column: "id", as: UUID.self) }
     }
 
+    /// Whether any of the business's programs is active.
+    func runsPrograms(business: UUID, on db: any SQLDatabase) async throws -> Bool {
+        try await db.select().column("id").from("loyalty_programs").where("business_id", .equal, business)
+            .where("state", .equal, LoyaltyProgramState.active.rawValue).limit(1).first() != nil
+    }
+
     func titleTaken(_ title: String, business: UUID, except: UUID?, on db: any SQLDatabase) async throws -> Bool {
         var select = db.select().column("id").from("loyalty_programs").where("business_id", .equal, business)
             .where(SQLFunction("lower", args: SQLIdentifier("title")), .equal, SQLBind(title.lowercased()))

@@ -10,6 +10,8 @@ struct BusinessRecord: Sendable, Equatable {
     var description: String
     /// Public (search, nearby, its page, presence) once its merchant is approved.
     var listed: Bool
+    /// Runs a loyalty program now (kept by Places' recorder when Loyalty says so).
+    var hasLoyalty = false
     var createdAt: Date
 
     init(id: UUID = UUID(), name: String, category: BusinessCategory, description: String, listed: Bool = true, createdAt: Date) {
@@ -27,19 +29,20 @@ struct BusinessRecord: Sendable, Equatable {
         category = BusinessCategory(rawValue: try row.decode(column: "category", as: String.self)) ?? .other
         description = try row.decode(column: "description", as: String.self)
         listed = try row.decode(column: "listed", as: Bool.self)
+        hasLoyalty = try row.decode(column: "has_loyalty", as: Bool.self)
         createdAt = try row.decode(column: "created_at", as: Date.self)
     }
 
     func dto(locations: [BusinessLocation], role: BusinessRole?) -> Business {
         Business(
             id: id, name: name, category: category, description: description, locations: locations, role: role, listed: listed,
-            createdAt: createdAt)
+            hasLoyalty: hasLoyalty, createdAt: createdAt)
     }
 }
 
 /// All SQL about businesses, their members and their locations.
 struct BusinessStore: Sendable {
-    private static let columns = ["id", "name", "category", "description", "listed", "created_at"]
+    private static let columns = ["id", "name", "category", "description", "listed", "has_loyalty", "created_at"]
     private static let locationColumns = [
         "id", "business_id", "name", "address", "latitude", "longitude", "radius_meters", "opening_hours",
     ]
@@ -84,6 +87,11 @@ struct BusinessStore: Sendable {
     }
 
     /// Lists (or unlists) every business `owner` owns: their merchant was approved (or refused).
+    /// Marks whether a business runs a loyalty program now.
+    func setHasLoyalty(_ running: Bool, business: UUID, on db: any SQLDatabase) async throws {
+        try await db.update("businesses").set("has_loyalty", to: running).where("id", .equal, business).run()
+    }
+
     func setListed(_ listed: Bool, ownedBy owner: UUID, on db: any SQLDatabase) async throws {
         let owned = SQLQueryString(
             "(SELECT business_id FROM business_members WHERE user_id = \(bind: owner) AND role = \(bind: BusinessRole.owner.rawValue))")
@@ -96,7 +104,9 @@ struct BusinessStore: Sendable {
 
     /// Name or description contains `text` (accents and case folded) and category matches, ordered by name; `after` is
     /// the last id seen.
-    func search(text: String?, category: BusinessCategory?, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [BusinessRecord] {
+    func search(
+        text: String?, category: BusinessCategory?, hasLoyalty: Bool? = nil, limit: Int, after: UUID?, on db: any SQLDatabase
+    ) async throws -> [BusinessRecord] {
         var query = db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses").where("listed", .equal, true)
         if let text, !text.isEmpty {
             let pattern =
@@ -107,6 +117,7 @@ struct BusinessStore: Sendable {
             query = query.where(SQLQueryString("search_text LIKE \(bind: pattern) ESCAPE '\\'"))
         }
         if let category { query = query.where("category", .equal, category.rawValue) }
+        if let hasLoyalty { query = query.where("has_loyalty", .equal, hasLoyalty) }
         if let after {
             // Compared with the cursor row's stored name, as the session list does.
             let name = SQLQueryString("(SELECT lower(name) FROM businesses WHERE id = \(bind: after))")

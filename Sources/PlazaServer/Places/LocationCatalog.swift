@@ -7,6 +7,7 @@ struct CatalogEntry: Sendable {
     var location: BusinessLocation
     var businessName: String
     var category: BusinessCategory
+    var hasLoyalty = false
 }
 
 /// Every business location in memory, in a grid: the "which shops is this point in" question of every
@@ -47,7 +48,8 @@ final class LocationCatalog: Sendable {
         for location in locations {
             // Unlisted businesses (their merchant not approved yet) are nowhere: not nearby, and nobody is present there.
             guard let business = businesses[location.businessId], business.listed else { continue }
-            let entry = CatalogEntry(location: location, businessName: business.name, category: business.category)
+            let entry = CatalogEntry(
+                location: location, businessName: business.name, category: business.category, hasLoyalty: business.hasLoyalty)
             grid.upsert(location.id, at: location.coordinate, value: entry)
             if first == nil { first = entry }
         }

@@ -49,8 +49,8 @@ struct PlacesAPI: Sendable {
         let query = request.uri.queryParameters
         return try .json(
             try await places.search(
-                text: query.get("q").map { String($0.prefix(100)) }, category: try Query.category(request.uri), limit: paging.limit,
-                cursor: paging.cursor))
+                text: query.get("q").map { String($0.prefix(100)) }, category: try Query.category(request.uri),
+                hasLoyalty: try Query.bool(request.uri, "hasLoyalty"), limit: paging.limit, cursor: paging.cursor))
     }
 
     /// Anyone: one business with its locations.
@@ -64,7 +64,9 @@ struct PlacesAPI: Sendable {
         let point = try Query.point(request.uri)
         let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius) ?? PlacesRules.nearbyDefaultRadius
         return try .json(
-            try await places.nearby(point, radius: radius, category: try Query.category(request.uri), limit: paging.limit, cursor: paging.cursor))
+            try await places.nearby(
+                point, radius: radius, category: try Query.category(request.uri), hasLoyalty: try Query.bool(request.uri, "hasLoyalty"),
+                limit: paging.limit, cursor: paging.cursor))
     }
 
     /// Merchants: a new business, owned by the caller.

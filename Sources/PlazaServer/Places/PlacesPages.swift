@@ -106,6 +106,7 @@ struct PlacesPages: Sendable {
             var category: String
             var address: String?
             var distance: String?
+            var loyalty: Bool
         }
 
         var shell: Shell
@@ -113,6 +114,8 @@ struct PlacesPages: Sendable {
         var latitude: String
         var longitude: String
         var categories: [Option]
+        /// Only places running a loyalty program.
+        var loyalty: Bool
         var rows: [Row]
         var searched: Bool
         var heading = "Results"
@@ -129,7 +132,8 @@ struct PlacesPages: Sendable {
         )
         var page = NearbyPage(
             shell: Shell(title: "Places near you", context: context), q: q, latitude: latitude, longitude: longitude,
-            categories: Self.categoryOptions(selected: category), rows: [], searched: false)
+            categories: Self.categoryOptions(selected: category), loyalty: query.get("loyalty") == "1", rows: [], searched: false)
+        let hasLoyalty: Bool? = page.loyalty ? true : nil
         do {
             let paging = try Paging(request.uri)
             let kind = try Query.category(request.uri, lenient: true)
@@ -137,9 +141,11 @@ struct PlacesPages: Sendable {
             if !latitude.isEmpty || !longitude.isEmpty {
                 let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius, lenient: true) ?? 1_000
                 result = try await places.nearby(
-                    try Query.point(request.uri, lenient: true), radius: radius, category: kind, limit: paging.limit, cursor: paging.cursor)
-            } else if !q.trimmingCharacters(in: .whitespaces).isEmpty || kind != nil {
-                result = try await places.search(text: String(q.prefix(100)), category: kind, limit: paging.limit, cursor: paging.cursor)
+                    try Query.point(request.uri, lenient: true), radius: radius, category: kind, hasLoyalty: hasLoyalty, limit: paging.limit,
+                    cursor: paging.cursor)
+            } else if !q.trimmingCharacters(in: .whitespaces).isEmpty || kind != nil || page.loyalty {
+                result = try await places.search(
+                    text: String(q.prefix(100)), category: kind, hasLoyalty: hasLoyalty, limit: paging.limit, cursor: paging.cursor)
             } else {
                 // Before any search, the town's places; a search with nothing in it says so.
                 if query.get("q") != nil { page.error = "Type a name or a word such as bakery, pick a category, or use your location." }
@@ -151,13 +157,14 @@ struct PlacesPages: Sendable {
                 page.rows = result.items.map {
                     NearbyPage.Row(
                         id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized, address: $0.location?.address,
-                        distance: $0.distanceMeters.map(context.reader.distance))
+                        distance: $0.distanceMeters.map(context.reader.distance), loyalty: $0.hasLoyalty)
                 }
                 page.nextCursor = result.nextCursor
                 var items = [
                     URLQueryItem(name: "q", value: q), URLQueryItem(name: "latitude", value: latitude),
                     URLQueryItem(name: "longitude", value: longitude),
-                    URLQueryItem(name: "category", value: category), URLQueryItem(name: "cursor", value: result.nextCursor),
+                    URLQueryItem(name: "category", value: category), URLQueryItem(name: "loyalty", value: page.loyalty ? "1" : nil),
+                    URLQueryItem(name: "cursor", value: result.nextCursor),
                 ]
                 items.removeAll { ($0.value ?? "").isEmpty }
                 var components = URLComponents()

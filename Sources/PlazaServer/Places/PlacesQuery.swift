@@ -32,6 +32,16 @@ enum Query {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
+    /// `true` or `false`; nil when absent.
+    static func bool(_ uri: URI, _ name: String) throws -> Bool? {
+        guard let text = uri.queryParameters.get(name) else { return nil }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw PlazaError.validation(field: name, "Use true or false.")
+        }
+    }
+
     static func category(_ uri: URI, lenient: Bool = false) throws -> BusinessCategory? {
         guard let text = uri.queryParameters.get("category"), !(lenient && text.isEmpty) else { return nil }
         guard let category = BusinessCategory(rawValue: text) else {

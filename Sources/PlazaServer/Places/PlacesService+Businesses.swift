@@ -46,6 +46,20 @@ extension PlacesService {
 
     /// Places' part of the bus's transactions: an admin's approval of a merchant lists every business they own (a
     /// refusal changes nothing: they were not listed, and a business they share with an approved owner stays so).
+    /// Places' part of Loyalty's transactions: a business that starts or stops running programs is marked so (the
+    /// search's `hasLoyalty`); every process reloads its catalog when the message arrives.
+    func loyaltyRecorder() -> EventBus.Recorder {
+        let businesses = businesses
+        return EventBus.Recorder { messages, db in
+            var wrote = false
+            for case .loyaltyOffered(let business, let running) in messages {
+                try await businesses.setHasLoyalty(running, business: business, on: db)
+                wrote = true
+            }
+            return wrote
+        }
+    }
+
     func reviewRecorder() -> EventBus.Recorder {
         let businesses = businesses
         return EventBus.Recorder { messages, db in
@@ -109,29 +123,36 @@ extension PlacesService {
     }
 
     /// Text search by name and category, ordered by name.
-    func search(text: String?, category: BusinessCategory?, limit: Int, cursor: String?) async throws -> Page<BusinessSummary> {
+    func search(
+        text: String?, category: BusinessCategory?, hasLoyalty: Bool? = nil, limit: Int, cursor: String?
+    ) async throws -> Page<BusinessSummary> {
         let after = try cursor.map { try PlaceCursor.decodeID($0) }
-        let records = try await businesses.search(text: text, category: category, limit: limit + 1, after: after, on: database.sql)
+        let records = try await businesses.search(
+            text: text, category: category, hasLoyalty: hasLoyalty, limit: limit + 1, after: after, on: database.sql)
         let page = Array(records.prefix(limit))
         let locations = Dictionary(grouping: try await businesses.locations(businesses: page.map(\.id), on: database.sql), by: \.businessId)
         let items = page.map {
-            BusinessSummary(id: $0.id, name: $0.name, category: $0.category, location: locations[$0.id]?.first, distanceMeters: nil)
+            BusinessSummary(
+                id: $0.id, name: $0.name, category: $0.category, location: locations[$0.id]?.first, distanceMeters: nil, hasLoyalty: $0.hasLoyalty)
         }
         return Page(items: items, nextCursor: records.count > limit ? page.last.map { PlaceCursor.encode(id: $0.id) } : nil)
     }
 
     /// Businesses with a location within `radius` metres, nearest first, each with its nearest location.
-    func nearby(_ point: Coordinate, radius: Double, category: BusinessCategory?, limit: Int, cursor: String?) async throws -> Page<BusinessSummary> {
+    func nearby(
+        _ point: Coordinate, radius: Double, category: BusinessCategory?, hasLoyalty: Bool? = nil, limit: Int, cursor: String?
+    ) async throws -> Page<BusinessSummary> {
         try await prepare()
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         var seen = Set<UUID>()
         var items: [BusinessSummary] = []
         for (entry, distance) in catalog.near(point, radius: radius) where seen.insert(entry.location.businessId).inserted {
             if let category, entry.category != category { continue }
+            if let hasLoyalty, entry.hasLoyalty != hasLoyalty { continue }
             items.append(
                 BusinessSummary(
                     id: entry.location.businessId, name: entry.businessName, category: entry.category, location: entry.location,
-                    distanceMeters: (distance * 10).rounded() / 10))
+                    distanceMeters: (distance * 10).rounded() / 10, hasLoyalty: entry.hasLoyalty))
         }
         let page = Array(items.dropFirst(offset).prefix(limit))
         return Page(items: page, nextCursor: offset + limit < items.count ? PlaceCursor.encode(offset: offset + limit) : nil)

@@ -55,6 +55,7 @@ package struct PlacesService: Sendable {
         case .forget(let user): index.forget(user)
         case .catalogChanged: catalog.invalidate()
         case .reviewed(let decision) where decision.kind == .merchant: catalog.invalidate()
+        case .loyaltyOffered: catalog.invalidate()
         case .event, .alert, .review, .reviewed: break
         }
     }

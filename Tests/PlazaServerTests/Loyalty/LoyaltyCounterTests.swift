@@ -54,3 +54,35 @@ extension LoyaltyTests {
         }
     }
 }
+
+extension LoyaltyTests {
+    /// Customers find the places with a card to take: `hasLoyalty` in search and nearby follows the programs' states.
+    @Test(arguments: TestEngine.enabled)
+    func searchAndNearbyFindBusinessesRunningAProgram(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let shop = try await shop(client)
+            _ = try await PlacesDriver(client).shop(owner: "dora", name: "Dora's Café", at: square)
+            func found(_ query: String) async throws -> [String] {
+                let response = try await client.send(.get, query)
+                #expect(response.status == .ok, "\(response.text)")
+                return try response.decode(Page<BusinessSummary>.self).items.map { "\($0.name)\($0.hasLoyalty ? "+" : "")" }
+            }
+            let near = "/v1/nearby/businesses?latitude=\(square.latitude)&longitude=\(square.longitude)"
+            #expect(try await found("/v1/businesses?q=caf%C3%A9").sorted() == ["Bruno's Café+", "Dora's Café"])
+            #expect(try await found("/v1/businesses?q=caf%C3%A9&hasLoyalty=true") == ["Bruno's Café+"])
+            #expect(try await found("/v1/businesses?hasLoyalty=false") == ["Dora's Café"])
+            #expect(try await found("\(near)&hasLoyalty=true") == ["Bruno's Café+"])
+            #expect(try await client.send(.get, "/v1/businesses?hasLoyalty=yes").problem?.code == .validationFailed)
+            let business = try await client.send(.get, "/v1/businesses/\(shop.business.id)").decode(Business.self)
+            #expect(business.hasLoyalty)
+
+            // Paused, it offers no card: it drops out of the filter at once, in the catalog too.
+            let paused = try await client.send(
+                .patch, "/v1/loyalty-programs/\(shop.program.id)", json: LoyaltyProgramChange(state: .paused), token: shop.owner)
+            #expect(paused.status == .ok)
+            #expect(try await found("/v1/businesses?hasLoyalty=true").isEmpty)
+            #expect(try await found("\(near)&hasLoyalty=true").isEmpty)
+            #expect(try await found("\(near)&hasLoyalty=false").count == 2)
+        }
+    }
+}

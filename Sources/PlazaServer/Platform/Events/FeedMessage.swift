@@ -21,12 +21,15 @@ enum FeedMessage: Codable, Sendable {
     /// An admin decided: the subject's domain applies it inside the deciding transaction (its recorder), and every
     /// process hears it after the commit (Places reloads its catalog for a merchant).
     case reviewed(ReviewDecision)
+    /// A business started or stopped running loyalty programs: Places marks it inside the publishing transaction (its
+    /// recorder) and every process reloads its catalog (nearby's `hasLoyalty`).
+    case loyaltyOffered(business: UUID, running: Bool)
 
     /// Whether only the transaction's recorders see it (it never goes over the feed).
     var isRecordedOnly: Bool {
         switch self {
         case .alert, .review: true
-        case .position, .forget, .event, .catalogChanged, .reviewed: false
+        case .position, .forget, .event, .catalogChanged, .reviewed, .loyaltyOffered: false
         }
     }
 }
