@@ -85,9 +85,7 @@ extension LoyaltyPages {
                     : "Add a location to the business (Edit) to show codes at its counter.",
             locationId: location?.id.uuidString.lowercased() ?? "", programId: program?.id.uuidString.lowercased() ?? "",
             codeForm: context.page.form("code") ?? FormState(names: ["code"]), activity: try await activity(id, context: context),
-            programForm: context.page.form("program")
-                ?? FormState(names: ["title", "punchesRequired", "reward", "description", "velocityWindowMinutes"]).with(
-                    "velocityWindowMinutes", "10"))
+            programForm: context.page.form("program") ?? Self.newProgramForm)
         return renderer.render("loyalty/counter", model)
     }
 
@@ -192,32 +190,5 @@ extension LoyaltyPages {
                 case .redeemed: ActivityRow(customer: $0.customer, what: "redeemed \($0.reward ?? "")", when: reader.time($0.at))
                 }
             })
-    }
-
-    @Sendable func createProgram(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: maxBody)
-        let id = try Query.id(context.parameters, "id", "business")
-        let path = "/loyalty/counter/\(id.uuidString.lowercased())"
-        let names = ["title", "punchesRequired", "reward", "description", "velocityWindowMinutes"]
-        do {
-            let program = try await loyalty.createProgram(
-                context.identity, business: id,
-                LoyaltyProgramRequest(
-                    title: form["title"], description: form["description"], punchesRequired: Int(form["punchesRequired"]) ?? 0,
-                    reward: form["reward"],
-                    velocityWindowMinutes: form["velocityWindowMinutes"].isEmpty ? nil : Int(form["velocityWindowMinutes"]) ?? -1))
-            return PageRenderer.seeOther("\(path)?program=\(program.id.uuidString.lowercased())&notice=program")
-        } catch let error as PlazaError where error.status.code < 500 && error.status != .forbidden && error.status != .notFound {
-            return renderer.refused("program", FormState(form, names: names, error: error), returnTo: "\(path)#new-program")
-        }
-    }
-
-    @Sendable func changeState(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: maxBody)
-        let id = try Query.id(context.parameters, "id", "program")
-        guard let state = LoyaltyProgramState(rawValue: form["state"]) else { throw PlazaError.validation(field: "state", "Pick a state.") }
-        let program = try await loyalty.changeProgram(context.identity, id, LoyaltyProgramChange(state: state))
-        let notice = ["paused": "paused", "active": "resumed", "expired": "ended"][state.rawValue] ?? ""
-        return PageRenderer.seeOther("/loyalty/counter/\(program.businessId.uuidString.lowercased())?notice=\(notice)")
     }
 }

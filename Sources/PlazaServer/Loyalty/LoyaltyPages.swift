@@ -9,6 +9,8 @@ struct LoyaltyPages: Sendable {
     let loyalty: LoyaltyService
     let renderer: PageRenderer
     let maxBody: Int
+    /// The currency a minimum spend is typed in (the Plaza's first).
+    let currency: String
 
     static let notices = [
         "taken": "The card is yours. Scan the counter's code, or type its six digits here, with each purchase.",
@@ -16,6 +18,7 @@ struct LoyaltyPages: Sendable {
         "paused": "The program is paused: no new cards or punches until you resume it.",
         "resumed": "The program runs again.",
         "ended": "The program has ended; its open cards expired and their holders were told.",
+        "saved": "The program's changes are saved.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -34,6 +37,8 @@ struct LoyaltyPages: Sendable {
         signedIn.post("counter/:id/code", use: customerCode)
         signedIn.post("counter/:id/programs", use: createProgram)
         signedIn.post("programs/:id/state", use: changeState)
+        signedIn.get("programs/:id/edit", use: editProgram)
+        signedIn.post("programs/:id", use: updateProgram)
     }
 
     // MARK: Cards

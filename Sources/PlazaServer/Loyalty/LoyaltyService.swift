@@ -104,6 +104,11 @@ package struct LoyaltyService: Sendable {
         return holders.sorted { $0.uuidString < $1.uuidString }.map { .alert(user: $0, content: content) }
     }
 
+    /// Whether customers hold cards of the program (its rules are fixed then).
+    func holdsCards(program: UUID) async throws -> Bool {
+        try await store.holdsCards(program: program, on: database.sql)
+    }
+
     /// Whether the business runs a program now, for Places (`hasLoyalty` in search and nearby).
     static func offered(_ business: UUID, store: LoyaltyStore, on db: any SQLDatabase) async throws -> FeedMessage {
         .loyaltyOffered(business: business, running: try await store.runsPrograms(business: business, on: db))

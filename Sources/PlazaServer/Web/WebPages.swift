@@ -29,7 +29,10 @@ struct WebPages: Sendable {
         InboxPages(inbox: services.inbox, renderer: renderer).addRoutes(to: pages)
         NotificationsPages(notifications: services.notifications, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)
             .addRoutes(to: pages)
-        LoyaltyPages(loyalty: services.loyalty, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
+        LoyaltyPages(
+            loyalty: services.loyalty, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody,
+            currency: services.configuration.wallet.currencies.first ?? "USD"
+        ).addRoutes(to: pages)
         AdminPages(admin: services.admin, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
     }
 

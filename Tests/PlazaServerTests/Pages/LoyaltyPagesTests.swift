@@ -76,4 +76,57 @@ import Testing
             #expect(try await confirm(reward.code).contains("Redeemed: A loaf for @anna."))
         }
     }
+
+    /// The owner's editor: a program with a second level, an end and a minimum spend; a day that is none is refused
+    /// beside its field; once customers hold cards, the wording changes and the rules stay.
+    @Test func anOwnerStartsAProgramWithLevelsAndEditsItsWording() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let (owner, business, _) = try await PlacesDriver(client).shop(
+                owner: "bruno", name: "Bruno's Bakery", at: Coordinate(latitude: 48.1, longitude: 11.5))
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
+            let counter = "/loyalty/counter/\(business.id.uuidString.lowercased())"
+            var fields = [
+                "title": "Bread card", "punchesRequired": "6", "reward": "A loaf", "velocityWindowMinutes": "10", "levelPunches": "4",
+                "levelReward": "A loaf and a cake", "cardValidDays": "90", "expiresAt": "2026-02-30", "minimumSpend": "4.50", "oneCardAtATime": "1",
+            ]
+            let refused = try await browser.follow(try await browser.submit(counter, to: "\(counter)/programs", fields)).text
+            #expect(refused.contains("Pick a day such as 2026-12-31") && refused.contains("value=\"A loaf and a cake\""), "typed values stay")
+            fields["expiresAt"] = "2099-12-31"
+            fields["levelReward"] = ""
+            let noReward = try await browser.follow(try await browser.submit(counter, to: "\(counter)/programs", fields)).text
+            #expect(noReward.contains("Give the reward."), "the next level's reward is asked for beside its field")
+            fields["levelReward"] = "A loaf and a cake"
+            let started = try await browser.follow(try await browser.submit(counter, to: "\(counter)/programs", fields)).text
+            #expect(started.contains("The program is running"))
+            let program = try #require(
+                try await client.send(.get, "/v1/businesses/\(business.id)/loyalty-programs").decode([LoyaltyProgram].self).first)
+            #expect(program.levels == [LoyaltyLevel(punchesRequired: 4, reward: "A loaf and a cake")] && program.cardValidDays == 90)
+            #expect(program.minimumSpend == Money(amount: 450, currency: "USD") && program.oneCardAtATime && program.expiresAt != nil)
+
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            _ = try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: anna)
+            let edit = "/loyalty/programs/\(program.id.uuidString.lowercased())/edit"
+            let page = try await browser.get(edit).text
+            #expect(
+                page.contains("Customers hold cards of this program") && page.contains("value=\"Bread card\"")
+                    && page.contains("value=\"2099-12-31\""))
+            var changed = fields
+            changed["title"] = "Bread & cake card"
+            changed.removeValue(forKey: "minimumSpend")
+            let saved = try await browser.follow(
+                try await browser.submit(edit, to: "/loyalty/programs/\(program.id.uuidString.lowercased())", changed)
+            ).text
+            #expect(saved.contains("The program&#39;s changes are saved.") || saved.contains("The program's changes are saved."))
+            changed["punchesRequired"] = "5"
+            let held = try await browser.follow(
+                try await browser.submit(edit, to: "/loyalty/programs/\(program.id.uuidString.lowercased())", changed)
+            ).text
+            #expect(held.contains("only its wording can change now"))
+            let now = try await client.send(.get, "/v1/loyalty-programs/\(program.id)").decode(LoyaltyProgram.self)
+            #expect(now.title == "Bread & cake card" && now.punchesRequired == 6)
+            #expect(try await browser.get(edit).status == .ok)
+            _ = owner
+        }
+    }
 }
