@@ -77,7 +77,10 @@ extension DemoData {
     static func seedLoyalty(_ services: PlazaServices, owner: Identity, anna: UserRecord, business: UUID, location: UUID) async throws {
         let program = try await services.loyalty.createProgram(
             owner, business: business,
-            LoyaltyProgramRequest(title: "Coffee card", description: "Buy nine coffees, the tenth is on us.", punchesRequired: 10, reward: "A coffee")
+            LoyaltyProgramRequest(
+                title: "Coffee card", description: "Buy nine coffees, the tenth is on us.", punchesRequired: 10, reward: "A coffee",
+                levels: [LoyaltyLevel(punchesRequired: 8, reward: "A coffee and a pastry")], cardValidDays: 365,
+                minimumSpend: Money(amount: 250, currency: "USD"))
         )
         let customer = Identity(user: anna, sessionID: UUID())
         let card = try await services.loyalty.takeCard(customer, program: program.id)

@@ -51,17 +51,28 @@ extension PlacesPages {
         var title: String
         var detail: String
         var description: String
+        /// Its further levels, card life, minimum spend and end, one sentence each.
+        var rules: [String]
+    }
+
+    /// A program's rules beyond its first card, as customers read them.
+    static func rules(_ program: LoyaltyProgram, reader: Reader) -> [String] {
+        var rules = program.levels.map { "Then \(reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)." }
+        if let spend = program.minimumSpend { rules.append("A punch with each purchase of \(reader.money(spend)) or more.") }
+        if let days = program.cardValidDays { rules.append("A card lasts \(reader.count(days, "day", "days")) from its first punch.") }
+        if let end = program.expiresAt { rules.append("Runs until \(reader.day(end)).") }
+        return rules
     }
 
     /// Anyone: the business, its locations, how busy the chosen one usually is and its line now.
     @Sendable func business(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await renderBusiness(
             request, id: try Query.id(context.parameters, "id", "business"), identity: context.identity,
-            shell: Shell(title: "Business", context: context, notice: notice(request)), lineForm: context.page.form("line"))
+            shell: Shell(title: "Business", context: context, notice: notice(request)), reader: context.reader, lineForm: context.page.form("line"))
     }
 
     func renderBusiness(
-        _ request: Request, id: UUID, identity: Identity?, shell: Shell, lineForm: FormState? = nil
+        _ request: Request, id: UUID, identity: Identity?, shell: Shell, reader: Reader, lineForm: FormState? = nil
     ) async throws -> Response {
         let business = try await places.business(id, viewer: identity)
         let chosen = request.uri.queryParameters.get("location").flatMap(UUID.init(uuidString:))
@@ -81,7 +92,8 @@ extension PlacesPages {
             page.programs = try await loyalty.programs(business: id, viewer: identity).filter { $0.state == .active }.map {
                 ProgramOffer(
                     id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), title: $0.title,
-                    detail: "\(Reader.standard.count($0.punchesRequired, "punch", "punches")) for \($0.reward)", description: $0.description)
+                    detail: "\(reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)", description: $0.description,
+                    rules: Self.rules($0, reader: reader))
             }
         }
         page.location = page.locations.first { $0.selected }
