@@ -24,7 +24,10 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
         log_in(counter, plaza, "bruno", "demo-bruno-2026")
         navigate(counter, next(link for link in counter.find_elements(By.LINK_TEXT, "My business") if link.is_displayed()))
         navigate(counter, counter.find_elements(By.LINK_TEXT, "Loyalty")[0])
-        fill(counter, {"title": title, "punchesRequired": "2", "reward": "An espresso", "velocityWindowMinutes": "0"})
+        fill(counter, {"title": title, "punchesRequired": "2", "reward": "An espresso"})
+        # The rarer rules wait behind "More rules"; this counter lets a customer punch twice in a row.
+        counter.find_element(By.CSS_SELECTOR, "#new-program summary").click()
+        fill(counter, {"velocityWindowMinutes": "0"})
         submit(counter, "Start the program")
         assert "The program is running" in notice(counter)
         assert title in counter.find_element(By.CSS_SELECTOR, "[data-punch-qr]").find_element(By.XPATH, "../..").text
@@ -59,6 +62,7 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
             browser, lambda: browser.find_element(By.CSS_SELECTOR, "[data-punches]").text == "2 of 2",
             explain=lambda: browser.find_element(By.CSS_SELECTOR, "[data-punches]").text)
         assert browser.find_elements(By.CSS_SELECTOR, ".punches i.pop"), "the new punch pops in"
+        assert not browser.find_element(By.ID, "scan-me").is_displayed(), "a full card offers no more punching"
         screenshot(browser, "loyalty-card-full")
 
         submit(browser, "Show my redeem code")
@@ -72,9 +76,24 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
         screenshot(counter, "loyalty-counter-redeemed")
         wait_for(browser, lambda: "confirmed by @bruno" in browser.find_element(By.CSS_SELECTOR, "[data-redemption]").text)
         browser.get(f"{plaza}/inbox")
-        assert f"gave you your reward: An espresso" in browser.find_element(By.ID, "inbox").text
+        assert "gave you your reward: An espresso" in browser.find_element(By.ID, "inbox").text
+
+        # Anna lets the bakery see her visits; the merchant's figures list her among the regulars, then she stops.
+        browser.back()
+        navigate(browser, browser.find_element(By.CSS_SELECTOR, "#sharing button"))
+        assert "can now see your visits" in notice(browser)
+        counter.get(counter_url)
+        navigate(counter, counter.find_element(By.LINK_TEXT, "Figures, history and regulars"))
+        assert counter.find_element(By.CSS_SELECTOR, "[data-chart=punches] svg rect")
+        assert "Anna Customer" in counter.find_element(By.CSS_SELECTOR, "[data-regulars]").text
+        screenshot(counter, "loyalty-figures")
+        navigate(browser, browser.find_element(By.CSS_SELECTOR, "#sharing button"))
+        assert "no longer sees your visits" in notice(browser)
+        counter.refresh()
+        assert "Anna Customer" not in counter.find_element(By.CSS_SELECTOR, "[data-regulars]").text
 
         # Leave the demo as it was: the program is paused.
+        counter.get(counter_url)
         pause = counter.find_element(By.XPATH, f"//li[contains(., '{title}')]//button[normalize-space()='Pause']")
         navigate(counter, pause)
         assert "paused" in notice(counter)

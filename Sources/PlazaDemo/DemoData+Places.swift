@@ -91,5 +91,6 @@ extension DemoData {
             punches.append(PunchSubmission(cardId: card.id, token: token.token, scannedAt: Date().addingTimeInterval(-Double(day) * 86_400)))
         }
         _ = try await services.loyalty.sync(customer, PunchBatch(punches: punches))
+        try await seedLoyaltyHistory(services, owner: owner, program: program.id, business: business, location: location)
     }
 }

@@ -100,3 +100,26 @@ extension PlazaClient {
             "POST", "v1/businesses/\(business.uuidString.lowercased())/loyalty/punches", body: request, idempotencyKey: idempotencyKey)
     }
 }
+
+extension PlazaClient {
+    // MARK: Analytics and sharing
+
+    /// Owners and staff: a program's last `months` months (figures over fewer than 5 customers are nil).
+    public func loyaltyAnalytics(business: UUID, program: UUID, months: Int? = nil) async throws -> LoyaltyAnalytics {
+        var query = [URLQueryItem(name: "programId", value: program.uuidString.lowercased())]
+        if let months { query.append(URLQueryItem(name: "months", value: String(months))) }
+        return try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/analytics", query: query, auth: .required)
+    }
+
+    /// Owners and staff: the customers who chose to share their history with the business.
+    public func loyaltyRegulars(business: UUID) async throws -> [LoyaltyRegular] {
+        let page: Page<LoyaltyRegular> = try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/regulars", auth: .required)
+        return page.items
+    }
+
+    /// Lets a business see your own card history there, or stops it.
+    public func shareLoyaltyHistory(with business: UUID, _ share: Bool) async throws -> LoyaltySharing {
+        try await send(
+            "PUT", "v1/me/loyalty-sharing/\(business.uuidString.lowercased())", body: LoyaltySharingRequest(share: share), auth: .required)
+    }
+}

@@ -27,6 +27,9 @@ struct LoyaltyAPI: Sendable {
         authenticated.post("me/loyalty-cards/:id/punch-code", use: punchCode)
         authenticated.get("businesses/:id/loyalty/history", use: history)
         authenticated.get("businesses/:id/loyalty/history.csv", use: historyCSV)
+        authenticated.get("businesses/:id/loyalty/analytics", use: analytics)
+        authenticated.get("businesses/:id/loyalty/regulars", use: regulars)
+        authenticated.put("me/loyalty-sharing/:id", use: setSharing)
     }
 
     @Sendable func programs(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -117,6 +120,35 @@ struct LoyaltyAPI: Sendable {
 
     @Sendable func historyCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         .csv(try await loyalty.historyCSV(context.identity, try Self.filter(request, context)), filename: "plaza-loyalty-history.csv")
+    }
+
+    @Sendable func analytics(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard let program = query.get("programId").flatMap(UUID.init(uuidString:)) else {
+            throw PlazaError.validation(field: "programId", "Name the program (its id).")
+        }
+        var months = 12
+        if let text = query.get("months") {
+            guard let number = Int(text), LoyaltyAnalyticsRules.months.contains(number) else {
+                throw PlazaError.validation(field: "months", "Ask for 1 to 24 months.")
+            }
+            months = number
+        }
+        let zone = context.identity.user.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
+        return try .json(
+            try await loyalty.analytics(
+                context.identity, business: try Query.id(context.parameters, "id", "business"), program: program, months: months, zone: zone))
+    }
+
+    @Sendable func regulars(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let items = try await loyalty.regulars(context.identity, business: try Query.id(context.parameters, "id", "business"))
+        return try .json(Page(items: items, nextCursor: nil))
+    }
+
+    @Sendable func setSharing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: LoyaltySharingRequest.self, limit: maxBody)
+        return try .json(
+            try await loyalty.setSharing(context.identity, business: try Query.id(context.parameters, "id", "business"), share: body.share))
     }
 
     static func filter(_ request: Request, _ context: AuthenticatedContext) throws -> LoyaltyStore.HistoryFilter {

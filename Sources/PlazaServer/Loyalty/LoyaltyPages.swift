@@ -19,6 +19,8 @@ struct LoyaltyPages: Sendable {
         "resumed": "The program runs again.",
         "ended": "The program has ended; its open cards expired and their holders were told.",
         "saved": "The program's changes are saved.",
+        "shared": "The shop can now see your visits and rewards there. You can stop at any time.",
+        "unshared": "The shop no longer sees your visits: only figures about many customers at once.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -29,11 +31,14 @@ struct LoyaltyPages: Sendable {
         signedIn.get("cards/:id/code", use: codeFragment)
         signedIn.post("cards/:id/punch", use: punch)
         signedIn.post("cards/:id/punch-code", use: punchCode)
+        signedIn.post("cards/:id/sharing", use: setSharing)
         signedIn.post("cards/:id/redeem-code", use: redeemCode)
         signedIn.post("programs/:id/cards", use: takeCard)
         signedIn.get("counter/:id", use: counter)
         signedIn.get("counter/:id/token", use: tokenFragment)
         signedIn.get("counter/:id/activity", use: activityFragment)
+        signedIn.get("counter/:id/figures", use: figures)
+        signedIn.get("counter/:id/history.csv", use: historyCSV)
         signedIn.post("counter/:id/code", use: customerCode)
         signedIn.post("counter/:id/programs", use: createProgram)
         signedIn.post("programs/:id/state", use: changeState)
@@ -107,6 +112,8 @@ struct LoyaltyPages: Sendable {
         var active: Bool
         var showCode: Bool
         var code: CodeView?
+        /// Whether the card's business may see the holder's own visits.
+        var sharing: Bool
         var punchForm: FormState
     }
 
@@ -125,7 +132,7 @@ struct LoyaltyPages: Sendable {
         var message: String?
     }
 
-    func live(_ id: UUID, _ request: Request, context: AuthenticatedContext) async throws -> (CardLive, LoyaltyCardState) {
+    func live(_ id: UUID, _ request: Request, context: AuthenticatedContext) async throws -> (CardLive, LoyaltyCard) {
         let detail = try await loyalty.card(context.identity, id)
         let reader = context.reader
         var redeem: RedeemView?
@@ -139,12 +146,13 @@ struct LoyaltyPages: Sendable {
             punches: detail.punches.reversed().map { PunchRow(when: reader.when($0.countedAt), place: $0.locationName) },
             redemption: detail.redemption.map { "Redeemed \(reader.when($0.redeemedAt)), confirmed by @\($0.redeemedBy)" }, redeem: redeem,
             csrf: Shell(title: "", context: context).csrf)
-        return (live, detail.card.state)
+        return (live, detail.card)
     }
 
     @Sendable func card(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "card")
-        let (live, state) = try await live(id, request, context: context)
+        let (live, card) = try await live(id, request, context: context)
+        let state = card.state
         let notice = request.uri.queryParameters.get("notice").flatMap { key -> String? in
             key == "punched" ? "Punch counted: \(live.card.progress)." : Self.notices[key]
         }
@@ -154,6 +162,7 @@ struct LoyaltyPages: Sendable {
             liveURL: "/loyalty/cards/\(live.card.id)/live" + (live.redeem.map { "?redeem=\($0.code)" } ?? ""), active: state == .active,
             showCode: showCode,
             code: showCode ? try await codeView(id, context: context) : nil,
+            sharing: try await loyalty.sharing(context.identity, business: card.businessId),
             punchForm: context.page.form("punch") ?? FormState(names: ["code"]))
         return renderer.render("loyalty/card", model)
     }
@@ -175,6 +184,16 @@ struct LoyaltyPages: Sendable {
         } catch let error as PlazaError where error.code == .stateConflict {
             return CodeView(code: nil, qr: "", message: "This card takes no more punches: it is \(error.currentState ?? "full").")
         }
+    }
+
+    /// The holder lets the card's business see their own visits there, or stops.
+    @Sendable func setSharing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "card")
+        let card = try await loyalty.card(context.identity, id).card
+        let share = form["share"] == "1"
+        _ = try await loyalty.setSharing(context.identity, business: card.businessId, share: share)
+        return PageRenderer.seeOther("/loyalty/cards/\(id.uuidString.lowercased())?notice=\(share ? "shared" : "unshared")")
     }
 
     @Sendable func punchCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {

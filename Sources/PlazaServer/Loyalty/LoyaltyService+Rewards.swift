@@ -7,7 +7,7 @@ extension LoyaltyService {
     // MARK: Redeeming
 
     /// A completed card's holder gets eight digits (and their signed QR) to show at the counter, good for two minutes.
-    func redeemCode(_ identity: Identity, card id: UUID, now: Date = Date()) async throws -> RedeemCode {
+    package func redeemCode(_ identity: Identity, card id: UUID, now: Date = Date()) async throws -> RedeemCode {
         let (store, secrets) = (store, Secrets(secretKey: secretKey))
         return try await database.transaction { db in
             guard let card = try await store.card(id, forUpdate: true, on: db), card.userId == identity.user.id else {
@@ -31,7 +31,7 @@ extension LoyaltyService {
     /// confirmation answers 409, a wrong, expired or other business's code 422 `invalid_code`.
     /// With the API's `claim`, the answer is recorded in the redeeming transaction (a retry with the key gets it again).
     func redeem(
-        _ identity: Identity, business: UUID, _ request: RedemptionRequest, claim: IdempotencyClaim? = nil, now: Date = Date()
+        _ identity: Identity, business: UUID, _ request: RedemptionRequest, claim: IdempotencyClaim?, now: Date = Date()
     ) async throws -> LoyaltyRedemption {
         _ = try await places.requireMember(identity, of: business)
         guard try await places.businesses.location(id: request.locationId, on: database.sql)?.businessId == business else {
@@ -66,6 +66,11 @@ extension LoyaltyService {
             let event = PlazaEvent(type: LoyaltyEventType.redeemed, occurredAt: now, data: try JSONValue(encoding: redemption))
             return (redemption, [.event(audience: [card.userId] + team, event: event)])
         }
+    }
+
+    /// A redemption without an Idempotency-Key (the pages' and the demo's).
+    package func redeem(_ identity: Identity, business: UUID, _ request: RedemptionRequest, now: Date = Date()) async throws -> LoyaltyRedemption {
+        try await redeem(identity, business: business, request, claim: nil, now: now)
     }
 
     static func stateConflict(_ state: LoyaltyCardState, _ title: String) -> PlazaError {

@@ -129,4 +129,41 @@ import Testing
             _ = owner
         }
     }
+
+    /// The figures page: charts and months that say "fewer than 5", the history with its CSV, and regulars only once a
+    /// customer shares from their card.
+    @Test func theFiguresPageShowsMonthsHistoryAndOnlyRegularsWhoShare() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let (owner, business, location) = try await PlacesDriver(client).shop(
+                owner: "bruno", name: "Bruno's Bakery", at: Coordinate(latitude: 48.1, longitude: 11.5))
+            let program = try await client.send(
+                .post, "/v1/businesses/\(business.id)/loyalty-programs",
+                json: LoyaltyProgramRequest(title: "Bread card", punchesRequired: 1, reward: "A loaf"), token: owner.accessToken
+            ).decode(LoyaltyProgram.self)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let card = try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: anna).decode(LoyaltyCard.self)
+            let token = try await client.send(
+                .get, "/v1/businesses/\(business.id)/loyalty/punch-token?programId=\(program.id)&locationId=\(location.id)", token: owner.accessToken
+            ).decode(PunchToken.self)
+            _ = try await client.send(
+                .post, "/v1/me/loyalty-punches", json: PunchBatch(punches: [PunchSubmission(cardId: card.id, token: token.token)]), token: anna)
+
+            let merchant = PageSession(client)
+            _ = try await merchant.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
+            let figures = "/loyalty/counter/\(business.id.uuidString.lowercased())/figures"
+            let page = try await merchant.get(figures).text
+            #expect(page.contains("data-chart=\"punches\"") && page.contains("fewer than 5") && page.contains("@anna</strong> filled a card"))
+            #expect(page.contains("No one yet."), "no regulars before anyone shares")
+            let csv = try await merchant.get("\(figures.replacingOccurrences(of: "/figures", with: "/history.csv"))?program=\(program.id)")
+            #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true && csv.text.contains(",completed,"))
+
+            let customer = PageSession(client)
+            _ = try await customer.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            #expect(try await customer.get(figures).status == .forbidden)
+            let cardPage = "/loyalty/cards/\(card.id.uuidString.lowercased())"
+            let shared = try await customer.follow(try await customer.submit(cardPage, to: "\(cardPage)/sharing", ["share": "1"])).text
+            #expect(shared.contains("The shop can now see your visits") && shared.contains("Stop sharing my visits"))
+            #expect(try await merchant.get(figures).text.contains("@anna</span>"))
+        }
+    }
 }

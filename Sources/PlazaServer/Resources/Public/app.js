@@ -215,6 +215,9 @@ const plazaEvents = (() => {
         const before = region.querySelectorAll(".punches i.on").length;
         region.innerHTML = html;
         region.querySelectorAll(".punches i.on").forEach((dot, index) => { if (index >= before) dot.classList.add("pop"); });
+        // A card that stopped collecting (filled at the counter just now) hides what only a collecting card offers.
+        const card = region.querySelector("[data-card-state]");
+        if (card) document.querySelectorAll("[data-while-active]").forEach((part) => { part.hidden = card.getAttribute("data-card-state") !== "Active"; });
       })
       .catch(() => {});
   }

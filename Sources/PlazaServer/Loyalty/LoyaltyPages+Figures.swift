@@ -1,0 +1,155 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The merchant's figures (`/loyalty/counter/{businessId}/figures`): a program's months as charts and a table, the
+/// cards completed and rewards redeemed lately (with the CSV), and the customers who chose to share their history.
+extension LoyaltyPages {
+    struct FiguresPage: Sendable {
+        var shell: Shell
+        var businessId: String
+        var name: String
+        var programs: [ProgramRow]
+        var program: String
+        var charts: [MonthChart]
+        var months: [MonthRow]
+        var history: [HistoryRow]
+        var csv: String
+        var regulars: [RegularRow]
+    }
+
+    /// A bar chart of one figure over the months; a withheld month draws a flat grey bar.
+    struct MonthChart: Sendable {
+        struct Bar: Sendable {
+            var x: Int
+            var y: Int
+            var height: Int
+            var label: String
+            var month: String
+            var shown: Bool
+        }
+
+        static let width = 336
+        static let height = 140
+        var id: String
+        var title: String
+        var bars: [Bar]
+
+        init(
+            id: String, title: String, unit: (one: String, many: String), months: [LoyaltyMonth], labels: [String], value: (LoyaltyMonth) -> Int?,
+            reader: Reader
+        ) {
+            self.id = id
+            self.title = title
+            let peak = max(1, months.compactMap(value).max() ?? 1)
+            let slot = Self.width / max(1, months.count)
+            bars = months.enumerated().map { index, month in
+                let count = value(month)
+                let height = count.map { max(2, Int(Double(Self.height - 20) * Double($0) / Double(peak))) } ?? 4
+                return Bar(
+                    x: index * slot + 3, y: Self.height - 20 - height, height: height,
+                    label: "\(labels[index]): \(count.map { reader.count($0, unit.one, unit.many) } ?? "fewer than 5")",
+                    month: String(labels[index].prefix(3)), shown: count != nil)
+            }
+        }
+    }
+
+    struct MonthRow: Sendable {
+        var month: String
+        var punches: String
+        var newCards: String
+        var completed: String
+        var redemptions: String
+        var rate: String
+        var returning: String
+        var days: String
+    }
+
+    struct HistoryRow: Sendable {
+        var what: String
+        var customer: String
+        var when: String
+    }
+
+    struct RegularRow: Sendable {
+        var name: String
+        var customer: String
+        var detail: String
+    }
+
+    @Sendable func figures(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let business = try await loyalty.places.business(id, viewer: context.identity)
+        guard business.role != nil else { throw PlazaError.forbidden }
+        let reader = context.reader
+        let programs = try await loyalty.programs(business: id, viewer: context.identity)
+        let chosen = request.uri.queryParameters.get("program")?.lowercased()
+        let program = programs.first { $0.id.uuidString.lowercased() == chosen } ?? programs.first
+        var page = FiguresPage(
+            shell: Shell(title: "Loyalty figures", context: context), businessId: id.uuidString.lowercased(), name: business.name,
+            programs: programs.map {
+                ProgramRow(
+                    id: $0.id.uuidString.lowercased(), title: $0.title, detail: "", state: $0.state.rawValue.capitalized,
+                    selected: $0.id == program?.id,
+                    active: $0.state == .active, paused: $0.state == .paused)
+            }, program: program?.title ?? "", charts: [], months: [], history: [],
+            csv: "/loyalty/counter/\(id.uuidString.lowercased())/history.csv", regulars: [])
+        if let program {
+            let analytics = try await loyalty.analytics(context.identity, business: id, program: program.id, months: 12, zone: reader.timeZone)
+            let labels = analytics.months.map { Self.monthName($0.month, reader: reader) }
+            page.charts = [
+                MonthChart(
+                    id: "punches", title: "Punches", unit: ("punch", "punches"), months: analytics.months, labels: labels, value: \.punches,
+                    reader: reader),
+                MonthChart(
+                    id: "cards", title: "New cards", unit: ("new card", "new cards"), months: analytics.months, labels: labels, value: \.newCards,
+                    reader: reader),
+                MonthChart(
+                    id: "redemptions", title: "Redemptions", unit: ("redemption", "redemptions"), months: analytics.months, labels: labels,
+                    value: \.redemptions, reader: reader),
+            ]
+            func count(_ value: Int?) -> String { value.map { $0.formatted(.number.locale(reader.locale)) } ?? "fewer than 5" }
+            page.months = zip(analytics.months, labels).reversed().map { month, label in
+                MonthRow(
+                    month: label, punches: count(month.punches), newCards: count(month.newCards), completed: count(month.completedCards),
+                    redemptions: count(month.redemptions),
+                    rate: month.redemptionRate.map { $0.formatted(.percent.precision(.fractionLength(0)).locale(reader.locale)) } ?? "—",
+                    returning: count(month.returningCustomers),
+                    days: month.averageDaysToComplete.map { "\($0.formatted(.number.precision(.fractionLength(0...1)).locale(reader.locale))) d" }
+                        ?? "—")
+            }
+            let history = try await loyalty.history(
+                context.identity, LoyaltyStore.HistoryFilter(business: id, program: program.id, location: nil, from: nil, to: nil), limit: 10,
+                cursor: nil)
+            page.history = history.items.map {
+                HistoryRow(
+                    what: $0.kind == .redeemed ? "redeemed a reward" : "filled a card", customer: $0.customer, when: reader.when($0.occurredAt))
+            }
+            page.csv += "?program=\(program.id.uuidString.lowercased())"
+        }
+        page.regulars = try await loyalty.regulars(context.identity, business: id).map {
+            RegularRow(
+                name: $0.displayName, customer: $0.customer,
+                detail: "\(reader.count($0.punches, "punch", "punches")), \(reader.count($0.rewards, "reward", "rewards"))"
+                    + ($0.lastVisit.map { ", last \(reader.when($0))" } ?? ""))
+        }
+        return renderer.render("loyalty/figures", page)
+    }
+
+    /// The history as CSV, for the page's download link (the API's `history.csv` with the session's cookie).
+    @Sendable func historyCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let program = request.uri.queryParameters.get("program").flatMap(UUID.init(uuidString:))
+        let filter = LoyaltyStore.HistoryFilter(business: id, program: program, location: nil, from: nil, to: nil)
+        return .csv(try await loyalty.historyCSV(context.identity, filter), filename: "plaza-loyalty-history.csv")
+    }
+
+    /// "November 2026" for `2026-11`, in the reader's language.
+    static func monthName(_ month: String, reader: Reader) -> String {
+        let parts = month.split(separator: "-").compactMap { Int($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        guard parts.count == 2, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: 15)) else { return month }
+        return date.formatted(Date.FormatStyle(locale: reader.locale, timeZone: .gmt).month(.wide).year())
+    }
+}
