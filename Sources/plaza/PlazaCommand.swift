@@ -134,7 +134,28 @@ struct Ledger: AsyncParsableCommand {
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Plaza on this machine (build with -c release).",
-        subcommands: [Auth.self, Geo.self, LedgerTransfers.self, JSON.self, Push.self])
+        subcommands: [Auth.self, Geo.self, LedgerTransfers.self, Loyalty.self, JSON.self, Push.self])
+
+    struct Loyalty: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Offline punches synced per second over HTTP, each verified and counted once, beside bare Ed25519 verifications.")
+
+        @Option(help: "Customers holding a card.") var customers = 1_000
+        @Option(help: "Punches in all, shared evenly among the customers.") var punches = 10_000
+        @Option(help: "Punches per sync, at most 100.") var batch = 50
+        @Option(help: "Syncs in flight at once.") var concurrency = 16
+        @Option(help: "HTTP client: nio (light, the default) or async-http-client.") var httpClient = BenchHTTPClient.nio
+
+        func run() async throws {
+            var options = LoyaltyBench.Options()
+            options.customers = customers
+            options.punches = punches
+            options.batch = min(max(1, batch), 100)
+            options.concurrency = concurrency
+            options.httpClient = httpClient
+            print(try await LoyaltyBench(configuration: try loadConfiguration(), options: options).run())
+        }
+    }
 
     struct Push: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
