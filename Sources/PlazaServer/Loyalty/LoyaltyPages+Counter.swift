@@ -28,6 +28,8 @@ extension LoyaltyPages {
         var id: String
         var name: String
         var owner: Bool
+        /// The current signing key's id, for the owner's "rotate" section.
+        var keyId: String?
         var programs: [ProgramRow]
         var locations: [LocationChoice]
         var token: TokenView?
@@ -70,6 +72,7 @@ extension LoyaltyPages {
             shell: Shell(
                 title: "Loyalty counter", context: context, notice: query.get("notice").flatMap { Self.notices[$0] ?? Self.counterNotice($0) }),
             id: id.uuidString.lowercased(), name: business.name, owner: business.role == .owner,
+            keyId: programs.first?.signingKeys.first { $0.retiredAt == nil }?.keyId,
             programs: programs.map {
                 ProgramRow(
                     id: $0.id.uuidString.lowercased(), title: $0.title,
@@ -114,6 +117,14 @@ extension LoyaltyPages {
         else { throw PlazaError.notFound("program") }
         let program = try await loyalty.program(programID, viewer: context.identity)
         return renderer.render("loyalty/token", try await tokenView(context, business: id, program: program, location: location))
+    }
+
+    /// Owners: a new signing key (a lost tablet's codes stop being made; those already scanned count for the grace).
+    @Sendable func rotateKey(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "business")
+        _ = try await loyalty.rotateKey(context.identity, business: id)
+        return PageRenderer.seeOther("/loyalty/counter/\(id.uuidString.lowercased())?notice=rotated#signing-key")
     }
 
     /// A code the customer shows, typed or scanned: their card's punch code punches it, a full card's redeem code

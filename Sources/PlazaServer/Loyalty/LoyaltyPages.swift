@@ -19,6 +19,7 @@ struct LoyaltyPages: Sendable {
         "resumed": "The program runs again.",
         "ended": "The program has ended; its open cards expired and their holders were told.",
         "saved": "The program's changes are saved.",
+        "rotated": "New codes are signed with a new key. Punches scanned from the old key's codes still count for 7 days.",
         "shared": "The shop can now see your visits and rewards there. You can stop at any time.",
         "unshared": "The shop no longer sees your visits: only figures about many customers at once.",
     ]
@@ -40,6 +41,7 @@ struct LoyaltyPages: Sendable {
         signedIn.get("counter/:id/figures", use: figures)
         signedIn.get("counter/:id/history.csv", use: historyCSV)
         signedIn.post("counter/:id/code", use: customerCode)
+        signedIn.post("counter/:id/keys", use: rotateKey)
         signedIn.post("counter/:id/programs", use: createProgram)
         signedIn.post("programs/:id/state", use: changeState)
         signedIn.get("programs/:id/edit", use: editProgram)
@@ -202,18 +204,21 @@ struct LoyaltyPages: Sendable {
         return PageRenderer.seeOther("/loyalty/cards/\(id.uuidString.lowercased())?show=code#scan-me")
     }
 
-    /// The six digits the counter shows, typed in: counted at once (a scan would go through the app's queue).
+    /// The six digits the counter shows, typed in, or its QR read by the page's camera (`token`): counted at once (the
+    /// SDK's apps keep scans in their offline queue instead).
     @Sendable func punch(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: maxBody)
         let id = try Query.id(context.parameters, "id", "card")
         let code = form["code"].filter(\.isNumber)
         let path = "/loyalty/cards/\(id.uuidString.lowercased())"
-        guard code.count == 6 else {
+        let scanned = form["token"].trimmingCharacters(in: .whitespacesAndNewlines)
+        guard code.count == 6 || !scanned.isEmpty else {
             return renderer.refused(
                 "punch", FormState(form, names: ["code"], error: .validation(field: "code", "Type the six digits the counter shows.")),
                 returnTo: "\(path)#punch")
         }
-        let result = try await loyalty.sync(context.identity, PunchBatch(punches: [PunchSubmission(cardId: id, code: code)]))
+        let submission = scanned.isEmpty ? PunchSubmission(cardId: id, code: code) : PunchSubmission(cardId: id, token: String(scanned.prefix(2_000)))
+        let result = try await loyalty.sync(context.identity, PunchBatch(punches: [submission]))
         if let reason = result.results.first?.reason {
             return renderer.refused(
                 "punch", FormState(form, names: ["code"], error: .validation(field: "code", Self.sentence(reason))), returnTo: "\(path)#punch")

@@ -126,6 +126,12 @@ import Testing
             let now = try await client.send(.get, "/v1/loyalty-programs/\(program.id)").decode(LoyaltyProgram.self)
             #expect(now.title == "Bread & cake card" && now.punchesRequired == 6)
             #expect(try await browser.get(edit).status == .ok)
+
+            // A lost tablet: the owner signs with a new key; the program lists both, the new one first.
+            let rotated = try await browser.follow(try await browser.submit(counter, to: "\(counter)/keys", [:])).text
+            #expect(rotated.contains("New codes are signed with a new key"))
+            let keys = try await client.send(.get, "/v1/loyalty-programs/\(program.id)").decode(LoyaltyProgram.self).signingKeys
+            #expect(keys.count == 2 && keys[0].retiredAt == nil && keys[1].retiredAt != nil && rotated.contains(keys[0].keyId))
             _ = owner
         }
     }
@@ -164,6 +170,32 @@ import Testing
             let shared = try await customer.follow(try await customer.submit(cardPage, to: "\(cardPage)/sharing", ["share": "1"])).text
             #expect(shared.contains("The shop can now see your visits") && shared.contains("Stop sharing my visits"))
             #expect(try await merchant.get(figures).text.contains("@anna</span>"))
+        }
+    }
+
+    /// The card page's camera fills the counter's QR token into its form: counted like a typed code; a token that is
+    /// none is refused beside the field.
+    @Test func aScannedCounterCodePunchesTheCardFromItsPage() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let (owner, business, location) = try await PlacesDriver(client).shop(
+                owner: "bruno", name: "Bruno's Bakery", at: Coordinate(latitude: 48.1, longitude: 11.5))
+            let program = try await client.send(
+                .post, "/v1/businesses/\(business.id)/loyalty-programs",
+                json: LoyaltyProgramRequest(title: "Bread card", punchesRequired: 3, reward: "A loaf"), token: owner.accessToken
+            ).decode(LoyaltyProgram.self)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let card = try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: anna).decode(LoyaltyCard.self)
+            let token = try await client.send(
+                .get, "/v1/businesses/\(business.id)/loyalty/punch-token?programId=\(program.id)&locationId=\(location.id)", token: owner.accessToken
+            ).decode(PunchToken.self)
+            let customer = PageSession(client)
+            _ = try await customer.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let page = "/loyalty/cards/\(card.id.uuidString.lowercased())"
+            #expect(try await customer.get(page).text.contains("data-scan-into=\"token\""))
+            let wrong = try await customer.follow(try await customer.submit(page, to: "\(page)/punch", ["code": "", "token": "not-a-token"])).text
+            #expect(wrong.contains("code-error") && wrong.contains("This code cannot be counted") == false && wrong.contains("type the six digits"))
+            let punched = try await customer.follow(try await customer.submit(page, to: "\(page)/punch", ["code": "", "token": token.token])).text
+            #expect(punched.contains("Punch counted: 1 of 3."))
         }
     }
 }
