@@ -42,6 +42,12 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
         offer = next(section for section in browser.find_elements(By.CSS_SELECTOR, "[data-loyalty-program]") if title in section.text)
         navigate(browser, offer.find_element(By.XPATH, ".//button[normalize-space()='Take this card']"))
         assert "The card is yours" in notice(browser)
+        # The card downloads as a signed Apple Wallet pass (the demo's certificate is its own).
+        link = browser.find_element(By.CSS_SELECTOR, "[data-apple-pass]")
+        fetched = browser.execute_async_script(
+            "fetch(arguments[0].href).then(r => r.arrayBuffer().then(b => arguments[1]([r.status, r.headers.get('content-type'), "
+            "new Uint8Array(b.slice(0, 2))[0], b.byteLength])))", link)
+        assert fetched[0] == 200 and fetched[1] == "application/vnd.apple.pkpass" and fetched[2] == 0x50 and fetched[3] > 1000
         code = counter.find_element(By.CSS_SELECTOR, "[data-punch-code]").text
         fill(browser, {"code": code})
         submit(browser, "Punch my card")

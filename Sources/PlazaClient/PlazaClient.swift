@@ -49,6 +49,11 @@ public final class PlazaClient: Sendable {
         }
     }
 
+    /// Like `send`, for answers that are a file (a wallet pass): the bytes as they came.
+    func sendData(_ method: String, _ path: String, auth: Auth = .none) async throws -> Data {
+        try await sendRaw(method, path, query: [], body: Optional<Acknowledgement>.none, auth: auth, idempotencyKey: nil)
+    }
+
     /// Like `send`, for answers without a body (204).
     func sendVoid(_ method: String, _ path: String, body: (some Encodable)? = Optional<Acknowledgement>.none, auth: Auth = .none) async throws {
         _ = try await sendRaw(method, path, query: [], body: body, auth: auth, idempotencyKey: nil)

@@ -47,6 +47,10 @@ public enum DemoData {
         lines += ["Wallet: \(baseURL)/wallet (test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined; any future expiry and CVC)"]
         lines += ["Bruno's counter: \(baseURL)/places/mine → Counter (charge Anna while she shares her location there, or with her pay code)"]
         lines += ["Admin: \(baseURL)/admin (Dora's flower stall waits for approval in the review queue)"]
+        lines += [
+            "Loyalty: Anna's coffee card (Home → Loyalty cards) downloads as an Apple Wallet pass signed with a self-signed demo "
+                + "certificate: the package is right, but Wallet adds passes only from a real Pass Type ID (PLAZA_PASS_*)."
+        ]
         lines += ["E-mail is not sent in the demo: read it at \(baseURL)/dev/mailbox", "API reference: \(baseURL)/docs/api", ""]
         return lines.joined(separator: "\n")
     }

@@ -26,6 +26,7 @@ import Testing
             let full = try await anna.loyaltyCards().items.first { $0.id == card.id }
             #expect(full?.state == .completed && full?.punches == 1)
 
+            await #expect(throws: PlazaClientError.self, "this Plaza signs no wallet passes") { try await anna.applePass(card: card.id) }
             let code = try await anna.redeemCode(card: card.id)
             let redemption = try await bruno.redeem(business: business.id, RedemptionRequest(code: code.qrPayload, locationId: location.id))
             #expect(redemption.customer == "anna" && redemption.reward == "A scoop" && redemption.redeemedBy == "bruno")

@@ -64,6 +64,12 @@ extension PlazaClient {
         try await send("POST", "v1/me/loyalty-punches", body: PunchBatch(punches: punches), auth: .required)
     }
 
+    /// The card as an Apple Wallet pass (`.pkpass` bytes, for `PKAddPassesViewController`); not found where the Plaza
+    /// signs no passes.
+    public func applePass(card: UUID) async throws -> Data {
+        try await sendData("GET", "v1/me/loyalty-cards/\(card.uuidString.lowercased())/apple-pass", auth: .required)
+    }
+
     /// A full card's redeem code, to show at the counter (two minutes).
     public func redeemCode(card: UUID) async throws -> RedeemCode {
         try await send("POST", "v1/me/loyalty-cards/\(card.uuidString.lowercased())/redeem-code", auth: .required)

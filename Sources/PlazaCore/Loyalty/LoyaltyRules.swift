@@ -149,6 +149,8 @@ extension LoyaltyRules {
     public static let redeemPrefix = "plaza:redeem:"
     /// The QR text of a customer's punch code (staff scan it to punch the card): `plaza:punch:`, the digits, the signature.
     public static let punchPrefix = "plaza:punch:"
+    /// The barcode of a card's wallet pass: `plaza:card:`, the card's id and the server's signature (staff scan it to punch).
+    public static let cardPrefix = "plaza:card:"
 
     /// The eight digits inside what staff typed or scanned (a `plaza:redeem:` payload or the digits alone); nil when
     /// it is neither.

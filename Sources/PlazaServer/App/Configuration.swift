@@ -38,6 +38,8 @@ public struct PlazaConfiguration: Sendable {
     public var network = NetworkConfiguration()
     /// Web Push's VAPID key and subject, and APNs.
     public var push = PushConfiguration()
+    /// Apple and Google wallet passes of loyalty cards.
+    public var passes = WalletPassConfiguration()
     /// Where Swift concurrency runs (`PLAZA_GLOBAL_EXECUTOR`): NIO's event loops unless `swift` says Swift's own pool.
     public var globalExecutor = GlobalExecutor.eventLoops
     /// The password `plaza admin create` gives the new admin (`PLAZA_ADMIN_PASSWORD`; else it is read from stdin).
@@ -185,6 +187,7 @@ public struct PlazaConfiguration: Sendable {
         configuration.readPaymentGateway(value, fail: fail)
         configuration.network.read(value, fail: fail)
         configuration.push.read(value, fail: fail)
+        configuration.passes.read(value, fail: fail)
         configuration.wallet.limits.read(value, fail: fail)
         if case .postgres = configuration.storage, configuration.secretKey == nil {
             fail("PLAZA_SECRET_KEY", "is required with PostgreSQL, so that every Plaza process signs tokens with the same key")

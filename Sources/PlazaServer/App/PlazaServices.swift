@@ -32,6 +32,10 @@ public final class PlazaServices: Sendable {
     public static func open(_ configuration: PlazaConfiguration, logger: Logger) async throws -> PlazaServices {
         var configuration = configuration
         configuration.secretKey = try configuration.secretKey ?? SecretKeyFile.loadOrCreate(directory: configuration.dataDirectory)
+        // The demo signs wallet passes with a certificate of its own (Wallet will not add them; the bytes are right).
+        if configuration.mode == .demo, configuration.passes.apple == nil {
+            configuration.passes.apple = try WalletPassConfiguration.demoApple(secretKey: configuration.secretKey ?? "")
+        }
         let database: PlazaDatabase
         switch configuration.storage {
         case .sqlite(let path): database = try await .sqlite(path: path, logger: logger)
@@ -81,7 +85,8 @@ public final class PlazaServices: Sendable {
             transferWriter: events.feed.notificationChannel.map { PostgresTransferWriter(channel: $0) }
                 ?? SQLiteTransferWriter(idempotency: idempotency, events: events))
         inbox = InboxService(database: database)
-        loyalty = LoyaltyService(database: database, events: events, places: places, secretKey: secretKey, idempotency: idempotency)
+        loyalty = LoyaltyService(
+            database: database, events: events, places: places, secretKey: secretKey, idempotency: idempotency, passes: configuration.passes)
         let webPush = WebPush(
             vapid: configuration.push.vapidPrivateKey ?? PushConfiguration.derivedKey(secretKey: secretKey),
             subject: configuration.push.vapidSubject ?? configuration.publicURL.map { "\($0.absoluteString)" } ?? "mailto:admin@plaza.localhost")

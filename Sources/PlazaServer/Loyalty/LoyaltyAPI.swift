@@ -25,6 +25,7 @@ struct LoyaltyAPI: Sendable {
         authenticated.post("me/loyalty-punches", use: punch)
         authenticated.post("me/loyalty-cards/:id/redeem-code", use: redeemCode)
         authenticated.post("me/loyalty-cards/:id/punch-code", use: punchCode)
+        authenticated.get("me/loyalty-cards/:id/apple-pass", use: applePass)
         authenticated.get("businesses/:id/loyalty/history", use: history)
         authenticated.get("businesses/:id/loyalty/history.csv", use: historyCSV)
         authenticated.get("businesses/:id/loyalty/analytics", use: analytics)
@@ -96,6 +97,11 @@ struct LoyaltyAPI: Sendable {
 
     @Sendable func punchCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try .json(try await loyalty.punchCode(context.identity, card: try Query.id(context.parameters, "id", "card")), status: .created)
+    }
+
+    @Sendable func applePass(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let pass = try await loyalty.applePass(context.identity, card: try Query.id(context.parameters, "id", "card"))
+        return .download(pass, contentType: "application/vnd.apple.pkpass", filename: "plaza-loyalty-card.pkpass")
     }
 
     @Sendable func punchCustomer(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -33,6 +33,7 @@ struct LoyaltyPages: Sendable {
         signedIn.post("cards/:id/punch", use: punch)
         signedIn.post("cards/:id/punch-code", use: punchCode)
         signedIn.post("cards/:id/sharing", use: setSharing)
+        signedIn.get("cards/:id/apple-pass", use: applePass)
         signedIn.post("cards/:id/redeem-code", use: redeemCode)
         signedIn.post("programs/:id/cards", use: takeCard)
         signedIn.get("counter/:id", use: counter)
@@ -104,6 +105,8 @@ struct LoyaltyPages: Sendable {
         var redemption: String?
         var redeem: RedeemView?
         var csrf: String
+        /// "Add to Apple Wallet", where this Plaza signs passes and the card still counts.
+        var applePass: Bool
     }
 
     struct CardPage: Sendable {
@@ -145,9 +148,11 @@ struct LoyaltyPages: Sendable {
         }
         let live = CardLive(
             card: Self.row(detail.card, reader: reader),
-            punches: detail.punches.reversed().map { PunchRow(when: reader.when($0.countedAt), place: $0.locationName) },
+            // When the customer scanned (offline scans count later); the server's clock judged the window.
+            punches: detail.punches.reversed().map { PunchRow(when: reader.when(min($0.scannedAt, $0.countedAt)), place: $0.locationName) },
             redemption: detail.redemption.map { "Redeemed \(reader.when($0.redeemedAt)), confirmed by @\($0.redeemedBy)" }, redeem: redeem,
-            csrf: Shell(title: "", context: context).csrf)
+            csrf: Shell(title: "", context: context).csrf,
+            applePass: loyalty.offersApplePasses && (detail.card.state == .active || detail.card.state == .completed))
         return (live, detail.card)
     }
 
@@ -186,6 +191,12 @@ struct LoyaltyPages: Sendable {
         } catch let error as PlazaError where error.code == .stateConflict {
             return CodeView(code: nil, qr: "", message: "This card takes no more punches: it is \(error.currentState ?? "full").")
         }
+    }
+
+    /// The card as an Apple Wallet pass, downloaded (Safari on an iPhone offers to add it).
+    @Sendable func applePass(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let pass = try await loyalty.applePass(context.identity, card: try Query.id(context.parameters, "id", "card"))
+        return .download(pass, contentType: "application/vnd.apple.pkpass", filename: "plaza-loyalty-card.pkpass")
     }
 
     /// The holder lets the card's business see their own visits there, or stops.

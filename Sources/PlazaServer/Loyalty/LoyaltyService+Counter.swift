@@ -23,7 +23,7 @@ extension LoyaltyService {
         }
     }
 
-    /// Staff punch a customer's card by the code it shows, at a location: the counter signs a token of this window
+    /// Staff punch a customer's card by the code it shows (or its wallet pass's barcode), at a location: the counter signs a token of this window
     /// and the punch is judged exactly as a scan of it would be (the velocity rule, the card's state). A wrong,
     /// expired, used or other business's code answers 422 `invalid_code`. With the API's `claim`, the answer is
     /// recorded in the punching transaction: a retry with the key gets it again and punches nothing.
@@ -38,15 +38,20 @@ extension LoyaltyService {
         let invalid = PlazaError(
             .unprocessableContent, .invalidCode, "This customer code is wrong or expired.",
             errors: [.init(field: "code", message: "Ask the customer to show their card's code again.")])
-        guard let digits = Self.verifiedDigits(request.code, prefix: LoyaltyRules.punchPrefix, secrets: Secrets(secretKey: secretKey)) else {
-            throw invalid
-        }
+        // The card's rotating code (single use), or the lasting code of its wallet pass.
+        let secrets = Secrets(secretKey: secretKey)
+        let passCard = Self.card(fromCode: request.code, secrets: secrets)
+        let digits = passCard == nil ? Self.verifiedDigits(request.code, prefix: LoyaltyRules.punchPrefix, secrets: secrets) : nil
+        guard passCard != nil || digits != nil else { throw invalid }
         let (store, idempotency) = (store, idempotency)
         return try await events.transaction { db in
-            guard let found = try await store.cardCode(digits, now: now, on: db), found.business == business,
-                let card = try await store.card(found.card, on: db)
-            else { throw invalid }
-            try await store.deleteCardCode(digits, on: db)
+            var cardID = passCard
+            if let digits {
+                guard let found = try await store.cardCode(digits, now: now, on: db), found.business == business else { throw invalid }
+                try await store.deleteCardCode(digits, on: db)
+                cardID = found.card
+            }
+            guard let cardID, let card = try await store.card(cardID, on: db), card.businessId == business else { throw invalid }
             var state = try await SyncState(service: self, user: card.userId, cards: [card.id], on: db)
             let (token, _) = try await self.signToken(business: business, program: card.programId, location: request.locationId, now: now, on: db)
             let submission = PunchSubmission(cardId: card.id, token: token, scannedAt: now)

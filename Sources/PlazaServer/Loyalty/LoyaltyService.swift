@@ -12,6 +12,8 @@ package struct LoyaltyService: Sendable {
     let places: PlacesService
     let secretKey: String
     let idempotency: IdempotencyStore
+    /// How wallet passes are signed (none configured: no passes).
+    var passes = WalletPassConfiguration()
     let store = LoyaltyStore()
 
     // MARK: Programs

@@ -35,6 +35,14 @@ extension Response {
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
+    /// A file to download: `bytes` of `contentType`, saved as `filename`.
+    static func download(_ bytes: Data, contentType: String, filename: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: contentType, .contentDisposition: "attachment; filename=\"\(filename)\"", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     /// `204 No Content`.
     static var noContent: Response { Response(status: .noContent) }
 }

@@ -1,0 +1,90 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import PlazaCore
+import PlazaTestSupport
+import Testing
+
+@testable import PlazaServer
+
+/// A card as an Apple Wallet pass: a ZIP whose manifest hashes every file and whose detached CMS signature OpenSSL
+/// accepts (and refuses once the manifest changes); its barcode punches the card at the counter.
+extension LoyaltyTests {
+    @Test(arguments: TestEngine.enabled)
+    func aCardsApplePassIsSignedAndItsBarcodePunchesAtTheCounter(_ engine: TestEngine) async throws {
+        let apple = try WalletPassConfiguration.demoApple(secretKey: "wallet-pass-test-secret-0123456789abcdef")
+        try await TestPlaza.withApp(engine, configure: { $0.passes.apple = apple }) { client, _ in
+            let shop = try await shop(client, punches: 3, velocity: 0)
+            let accounts = AccountsDriver(client)
+            let anna = try await accounts.signedIn("anna").accessToken
+            let carla = try await accounts.signedIn("carla").accessToken
+            let card = try await takeCard(client, shop.program, token: anna)
+            _ = try await sync(client, [PunchSubmission(cardId: card.id, token: try await token(client, shop).token)], token: anna)
+
+            let path = "/v1/me/loyalty-cards/\(card.id)/apple-pass"
+            #expect(try await client.send(.get, path, token: carla).status == .notFound, "only the holder's")
+            let answer = try await client.send(.get, path, token: anna)
+            #expect(answer.status == .ok && answer.headers[.contentType] == "application/vnd.apple.pkpass")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-pass-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try Data(answer.body.readableBytesView).write(to: folder.appendingPathComponent("card.pkpass"))
+            #expect(try Self.run("unzip", ["-q", "card.pkpass"], in: folder) == 0, "a ZIP unzip reads")
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            #expect(files == ["card.pkpass", "icon.png", "icon@2x.png", "logo.png", "logo@2x.png", "manifest.json", "pass.json", "signature"])
+
+            // The manifest names every file but itself and the signature, by SHA-1.
+            let manifest = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+            #expect(Set(manifest.keys) == ["icon.png", "icon@2x.png", "logo.png", "logo@2x.png", "pass.json"])
+            for (file, hash) in manifest {
+                let bytes = try Data(contentsOf: folder.appendingPathComponent(file))
+                #expect(Insecure.SHA1.hash(data: bytes).map { String(format: "%02x", $0) }.joined() == hash, "\(file)")
+            }
+            let pass = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("pass.json"))) as? [String: Any])
+            #expect(
+                pass["passTypeIdentifier"] as? String == "pass.test.plaza.demo" && pass["serialNumber"] as? String == card.id.uuidString.lowercased())
+            #expect(pass["organizationName"] as? String == "Bruno's Café" && pass["formatVersion"] as? Int == 1)
+            let fields = try #require((pass["storeCard"] as? [String: Any])?["primaryFields"] as? [[String: Any]])
+            #expect(fields.first?["value"] as? String == "1 of 3")
+            let locations = try #require(pass["locations"] as? [[String: Any]])
+            #expect(locations.count == 1 && locations[0]["latitude"] as? Double == shop.location.latitude)
+            let barcode = try #require((pass["barcodes"] as? [[String: Any]])?.first?["message"] as? String)
+            #expect(barcode.hasPrefix("plaza:card:\(card.id.uuidString.lowercased())."))
+
+            // OpenSSL checks the detached signature over the manifest, and refuses a changed manifest.
+            let verify = [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json", "-noverify", "-out", "/dev/null",
+            ]
+            #expect(try Self.run("openssl", verify, in: folder) == 0, "OpenSSL accepts the signature")
+            try Data("{}".utf8).write(to: folder.appendingPathComponent("manifest.json"))
+            #expect(try Self.run("openssl", verify, in: folder) != 0, "and refuses another manifest")
+
+            // Staff scan the pass's barcode: a punch, as with the card's rotating code.
+            let punched = try await client.send(
+                .post, "/v1/businesses/\(shop.business.id)/loyalty/punches", json: CounterPunchRequest(code: barcode, locationId: shop.location.id),
+                token: shop.owner, headers: WalletDriver.keyed(UUID().uuidString))
+            #expect(try punched.decode(CounterPunch.self).card.punches == 2)
+            let forged = try await client.send(
+                .post, "/v1/businesses/\(shop.business.id)/loyalty/punches",
+                json: CounterPunchRequest(code: "plaza:card:\(card.id.uuidString.lowercased()).0000000000000000", locationId: shop.location.id),
+                token: shop.owner, headers: WalletDriver.keyed(UUID().uuidString))
+            #expect(forged.problem?.code == .invalidCode)
+        }
+    }
+
+    /// Runs a command in `folder`; its exit status.
+    static func run(_ command: String, _ arguments: [String], in folder: URL) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [command] + arguments
+        process.currentDirectoryURL = folder
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
