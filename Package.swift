@@ -65,8 +65,9 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                // Wallet passes: a certificate's CMS (PKCS #7) signature of a pass's manifest.
+                // Wallet passes: a certificate's CMS (PKCS #7) signature of a pass's manifest; the demo's RSA key for Google's.
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),

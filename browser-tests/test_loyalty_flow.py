@@ -48,6 +48,7 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
             "fetch(arguments[0].href).then(r => r.arrayBuffer().then(b => arguments[1]([r.status, r.headers.get('content-type'), "
             "new Uint8Array(b.slice(0, 2))[0], b.byteLength])))", link)
         assert fetched[0] == 200 and fetched[1] == "application/vnd.apple.pkpass" and fetched[2] == 0x50 and fetched[3] > 1000
+        assert browser.find_element(By.CSS_SELECTOR, "[data-google-pass]").get_attribute("href").endswith("/google-wallet")
         code = counter.find_element(By.CSS_SELECTOR, "[data-punch-code]").text
         fill(browser, {"code": code})
         submit(browser, "Punch my card")

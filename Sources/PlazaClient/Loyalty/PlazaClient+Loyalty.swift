@@ -70,6 +70,11 @@ extension PlazaClient {
         try await sendData("GET", "v1/me/loyalty-cards/\(card.uuidString.lowercased())/apple-pass", auth: .required)
     }
 
+    /// The card's "Save to Google Wallet" link; not found where the Plaza signs no Google passes.
+    public func googleWalletLink(card: UUID) async throws -> GoogleWalletLink {
+        try await send("GET", "v1/me/loyalty-cards/\(card.uuidString.lowercased())/google-wallet", auth: .required)
+    }
+
     /// A full card's redeem code, to show at the counter (two minutes).
     public func redeemCode(card: UUID) async throws -> RedeemCode {
         try await send("POST", "v1/me/loyalty-cards/\(card.uuidString.lowercased())/redeem-code", auth: .required)

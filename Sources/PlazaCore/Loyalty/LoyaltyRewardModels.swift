@@ -81,3 +81,15 @@ public struct LoyaltyHistoryEntry: Codable, Sendable, Hashable {
         self.occurredAt = occurredAt
     }
 }
+
+/// `GET /v1/me/loyalty-cards/{id}/google-wallet`: the "Save to Google Wallet" link of a card, and the JWT in it.
+public struct GoogleWalletLink: Codable, Sendable, Hashable {
+    /// `https://pay.google.com/gp/v/save/<jwt>`.
+    public var saveUrl: String
+    public var jwt: String
+
+    public init(saveUrl: String, jwt: String) {
+        self.saveUrl = saveUrl
+        self.jwt = jwt
+    }
+}

@@ -36,6 +36,8 @@ public final class PlazaServices: Sendable {
         if configuration.mode == .demo, configuration.passes.apple == nil {
             configuration.passes.apple = try WalletPassConfiguration.demoApple(secretKey: configuration.secretKey ?? "")
         }
+        if configuration.mode == .demo, configuration.passes.google == nil { configuration.passes.google = try WalletPassConfiguration.demoGoogle() }
+        configuration.passes.origin = configuration.baseURL
         let database: PlazaDatabase
         switch configuration.storage {
         case .sqlite(let path): database = try await .sqlite(path: path, logger: logger)

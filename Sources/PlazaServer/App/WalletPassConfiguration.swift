@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
+import JWTKit
 import SwiftASN1
 import X509
+import _CryptoExtras
 
 /// How Plaza signs loyalty cards' wallet passes: Apple Wallet's `.pkpass` with the operator's Pass Type ID certificate
 /// (`PLAZA_PASS_*`), and Google Wallet's "save" links with a service account's key (`PLAZA_GOOGLE_WALLET_*`). Unset,
@@ -21,11 +23,30 @@ public struct WalletPassConfiguration: Sendable {
 
     public var apple: Apple?
 
+    public struct Google: Sendable {
+        /// The Google Wallet issuer id (digits) that prefixes every class and object id.
+        public var issuerId: String
+        /// The service account's e-mail: the JWT's `iss`.
+        public var serviceAccount: String
+        /// Its RSA private key (RS256).
+        public var privateKey: JWTKit.Insecure.RSA.PrivateKey
+        /// A key of the demo's own: Google will not save such passes.
+        public var demo: Bool
+
+        /// The public half, PEM: what Google (and a test) checks the signatures with.
+        public var publicKeyPEM: String { privateKey.publicKey.pemRepresentation }
+    }
+
+    public var google: Google?
+    /// Where the web app is (the JWT's `origins`, the pass's logo), set from `PLAZA_BASE_URL`.
+    public var origin = ""
+
     public init() {}
 
     /// `PLAZA_PASS_TYPE_ID`, `PLAZA_PASS_TEAM_ID`, `PLAZA_PASS_CERTIFICATE` and `PLAZA_PASS_KEY` (PEM text or the path
     /// of a PEM file), `PLAZA_PASS_WWDR` optional; all or none of the four.
     mutating func read(_ value: (String) -> String?, fail: (String, String) -> Void) {
+        readGoogle(value, fail: fail)
         let names = ["PLAZA_PASS_TYPE_ID", "PLAZA_PASS_TEAM_ID", "PLAZA_PASS_CERTIFICATE", "PLAZA_PASS_KEY"]
         let given = names.filter { value($0) != nil }
         guard !given.isEmpty else { return }
@@ -52,6 +73,35 @@ public struct WalletPassConfiguration: Sendable {
         apple = Apple(
             passTypeIdentifier: value("PLAZA_PASS_TYPE_ID") ?? "", teamIdentifier: value("PLAZA_PASS_TEAM_ID") ?? "", certificate: certificate,
             privateKey: key, intermediates: intermediates, selfSigned: false)
+    }
+
+    /// `PLAZA_GOOGLE_WALLET_ISSUER_ID`, `PLAZA_GOOGLE_WALLET_SERVICE_ACCOUNT` and `PLAZA_GOOGLE_WALLET_KEY` (the service
+    /// account's RSA key, PEM text or path): all or none.
+    mutating func readGoogle(_ value: (String) -> String?, fail: (String, String) -> Void) {
+        let names = ["PLAZA_GOOGLE_WALLET_ISSUER_ID", "PLAZA_GOOGLE_WALLET_SERVICE_ACCOUNT", "PLAZA_GOOGLE_WALLET_KEY"]
+        let given = names.filter { value($0) != nil }
+        guard !given.isEmpty else { return }
+        guard given.count == names.count else {
+            for name in names where value(name) == nil { fail(name, "is needed with the other PLAZA_GOOGLE_WALLET_ variables") }
+            return
+        }
+        let issuer = value("PLAZA_GOOGLE_WALLET_ISSUER_ID") ?? ""
+        guard !issuer.isEmpty, issuer.allSatisfy(\.isNumber) else {
+            fail("PLAZA_GOOGLE_WALLET_ISSUER_ID", "must be the issuer id Google Pay & Wallet Console shows (digits)")
+            return
+        }
+        guard let key = try? JWTKit.Insecure.RSA.PrivateKey(pem: Self.pem(value("PLAZA_GOOGLE_WALLET_KEY") ?? "")) else {
+            fail("PLAZA_GOOGLE_WALLET_KEY", "must be the service account's RSA private key, 2048 bits or more, in PEM (text or path)")
+            return
+        }
+        google = Google(issuerId: issuer, serviceAccount: value("PLAZA_GOOGLE_WALLET_SERVICE_ACCOUNT") ?? "", privateKey: key, demo: false)
+    }
+
+    /// The demo's Google signer: a fresh RSA key (Google will not save what it signs; the link and its JWT are right).
+    public static func demoGoogle() throws -> Google {
+        Google(
+            issuerId: "3388000000022000000", serviceAccount: "plaza-demo@plaza-demo.iam.gserviceaccount.com",
+            privateKey: try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048)), demo: true)
     }
 
     /// PEM text as given, or read from the file it names.

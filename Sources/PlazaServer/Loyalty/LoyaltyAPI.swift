@@ -26,6 +26,7 @@ struct LoyaltyAPI: Sendable {
         authenticated.post("me/loyalty-cards/:id/redeem-code", use: redeemCode)
         authenticated.post("me/loyalty-cards/:id/punch-code", use: punchCode)
         authenticated.get("me/loyalty-cards/:id/apple-pass", use: applePass)
+        authenticated.get("me/loyalty-cards/:id/google-wallet", use: googleWallet)
         authenticated.get("businesses/:id/loyalty/history", use: history)
         authenticated.get("businesses/:id/loyalty/history.csv", use: historyCSV)
         authenticated.get("businesses/:id/loyalty/analytics", use: analytics)
@@ -102,6 +103,10 @@ struct LoyaltyAPI: Sendable {
     @Sendable func applePass(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let pass = try await loyalty.applePass(context.identity, card: try Query.id(context.parameters, "id", "card"))
         return .download(pass, contentType: "application/vnd.apple.pkpass", filename: "plaza-loyalty-card.pkpass")
+    }
+
+    @Sendable func googleWallet(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await loyalty.googleWalletLink(context.identity, card: try Query.id(context.parameters, "id", "card")))
     }
 
     @Sendable func punchCustomer(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -34,6 +34,7 @@ struct LoyaltyPages: Sendable {
         signedIn.post("cards/:id/punch-code", use: punchCode)
         signedIn.post("cards/:id/sharing", use: setSharing)
         signedIn.get("cards/:id/apple-pass", use: applePass)
+        signedIn.get("cards/:id/google-wallet", use: googleWallet)
         signedIn.post("cards/:id/redeem-code", use: redeemCode)
         signedIn.post("programs/:id/cards", use: takeCard)
         signedIn.get("counter/:id", use: counter)
@@ -105,8 +106,9 @@ struct LoyaltyPages: Sendable {
         var redemption: String?
         var redeem: RedeemView?
         var csrf: String
-        /// "Add to Apple Wallet", where this Plaza signs passes and the card still counts.
+        /// "Add to Apple Wallet" and "Save to Google Wallet", where this Plaza signs passes and the card still counts.
         var applePass: Bool
+        var googlePass: Bool
     }
 
     struct CardPage: Sendable {
@@ -152,7 +154,8 @@ struct LoyaltyPages: Sendable {
             punches: detail.punches.reversed().map { PunchRow(when: reader.when(min($0.scannedAt, $0.countedAt)), place: $0.locationName) },
             redemption: detail.redemption.map { "Redeemed \(reader.when($0.redeemedAt)), confirmed by @\($0.redeemedBy)" }, redeem: redeem,
             csrf: Shell(title: "", context: context).csrf,
-            applePass: loyalty.offersApplePasses && (detail.card.state == .active || detail.card.state == .completed))
+            applePass: loyalty.offersApplePasses && (detail.card.state == .active || detail.card.state == .completed),
+            googlePass: loyalty.offersGooglePasses && (detail.card.state == .active || detail.card.state == .completed))
         return (live, detail.card)
     }
 
@@ -197,6 +200,12 @@ struct LoyaltyPages: Sendable {
     @Sendable func applePass(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let pass = try await loyalty.applePass(context.identity, card: try Query.id(context.parameters, "id", "card"))
         return .download(pass, contentType: "application/vnd.apple.pkpass", filename: "plaza-loyalty-card.pkpass")
+    }
+
+    /// The card's "Save to Google Wallet" link, followed.
+    @Sendable func googleWallet(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let link = try await loyalty.googleWalletLink(context.identity, card: try Query.id(context.parameters, "id", "card"))
+        return PageRenderer.seeOther(link.saveUrl)
     }
 
     /// The holder lets the card's business see their own visits there, or stops.

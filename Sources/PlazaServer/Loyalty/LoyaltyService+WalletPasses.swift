@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JWTKit
 import PlazaCore
 @_spi(CMS) import X509
 
@@ -119,4 +120,99 @@ struct ApplePassJSON: Encodable {
     var storeCard: Fields
     var barcodes: [Barcode]
     var locations: [Location]
+}
+
+extension LoyaltyService {
+    /// Whether this Plaza signs Google Wallet links (the card page shows "Save to Google Wallet").
+    var offersGooglePasses: Bool { passes.google != nil }
+
+    /// The holder's card as a "Save to Google Wallet" link: a JWT (RS256, the service account's key) carrying the
+    /// program's `loyaltyClass` and the card's `loyaltyObject` (punches, the pass barcode, the shop's locations).
+    func googleWalletLink(_ identity: Identity, card id: UUID, now: Date = Date()) async throws -> GoogleWalletLink {
+        guard let google = passes.google else { throw PlazaError.notFound("wallet pass") }
+        let detail = try await card(identity, id)
+        let card = detail.card
+        let business = try await places.business(card.businessId, viewer: identity)
+        let classId = "\(google.issuerId).plaza-\(card.programId.uuidString.lowercased())"
+        let claims = GoogleWalletClaims(
+            iss: google.serviceAccount, iat: Int(now.timeIntervalSince1970), origins: passes.origin.isEmpty ? [] : [passes.origin],
+            payload: .init(
+                loyaltyClasses: [
+                    .init(
+                        id: classId, issuerName: business.name, programName: card.title,
+                        programLogo: .init(sourceUri: .init(uri: "\(passes.origin)/icons/icon-512.png")))
+                ],
+                loyaltyObjects: [
+                    .init(
+                        id: "\(google.issuerId).plaza-\(card.id.uuidString.lowercased())", classId: classId,
+                        accountId: identity.user.username, accountName: identity.user.displayName,
+                        loyaltyPoints: .init(label: "Punches", balance: .init(string: "\(card.punches) of \(card.punchesRequired)")),
+                        barcode: .init(value: Self.cardCode(card.id, secrets: Secrets(secretKey: secretKey)), alternateText: card.title),
+                        locations: business.locations.prefix(10).map { .init(latitude: $0.latitude, longitude: $0.longitude) })
+                ]))
+        let keys = JWTKeyCollection()
+        await keys.add(rsa: google.privateKey, digestAlgorithm: .sha256)
+        let jwt = try await keys.sign(claims)
+        return GoogleWalletLink(saveUrl: "https://pay.google.com/gp/v/save/\(jwt)", jwt: jwt)
+    }
+}
+
+/// The claims of a "Save to Google Wallet" JWT (Google's `savetowallet` format).
+struct GoogleWalletClaims: JWTPayload {
+    struct Image: Codable {
+        struct Source: Codable { var uri: String }
+        var sourceUri: Source
+    }
+
+    struct LoyaltyClass: Codable {
+        var id: String
+        var issuerName: String
+        var programName: String
+        var programLogo: Image
+        var hexBackgroundColor = "#0f5132"
+        var reviewStatus = "UNDER_REVIEW"
+    }
+
+    struct LoyaltyObject: Codable {
+        struct Points: Codable {
+            struct Balance: Codable { var string: String }
+            var label: String
+            var balance: Balance
+        }
+
+        struct Barcode: Codable {
+            var type = "QR_CODE"
+            var value: String
+            var alternateText: String
+        }
+
+        struct Location: Codable {
+            var latitude: Double
+            var longitude: Double
+        }
+
+        var id: String
+        var classId: String
+        var state = "ACTIVE"
+        var accountId: String
+        var accountName: String
+        var loyaltyPoints: Points
+        var barcode: Barcode
+        var locations: [Location]
+    }
+
+    struct Payload: Codable {
+        var loyaltyClasses: [LoyaltyClass]
+        var loyaltyObjects: [LoyaltyObject]
+    }
+
+    var iss: String
+    var aud = "google"
+    var typ = "savetowallet"
+    /// Whole seconds: Google wants an integer.
+    var iat: Int
+    var origins: [String]
+    var payload: Payload
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

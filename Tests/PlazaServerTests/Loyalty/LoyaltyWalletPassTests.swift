@@ -75,6 +75,51 @@ extension LoyaltyTests {
         }
     }
 
+    /// A card's "Save to Google Wallet" link: a JWT whose RS256 signature OpenSSL checks with the service account's
+    /// public key, carrying the program's class and the card's object.
+    @Test(arguments: TestEngine.enabled)
+    func aCardsGoogleWalletLinkIsASignedJWT(_ engine: TestEngine) async throws {
+        let google = try WalletPassConfiguration.demoGoogle()
+        try await TestPlaza.withApp(engine, configure: { $0.passes.google = google }) { client, _ in
+            let shop = try await shop(client, punches: 3, velocity: 0)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let card = try await takeCard(client, shop.program, token: anna)
+            let path = "/v1/me/loyalty-cards/\(card.id)/google-wallet"
+            #expect(try await client.send(.get, path, token: shop.owner).status == .notFound, "only the holder's")
+            let link = try await client.send(.get, path, token: anna).decode(GoogleWalletLink.self)
+            #expect(link.saveUrl == "https://pay.google.com/gp/v/save/\(link.jwt)")
+            let parts = link.jwt.split(separator: ".").map(String.init)
+            try #require(parts.count == 3)
+            let headerBytes = try #require(Data(base64URL: parts[0]))
+            let claimBytes = try #require(Data(base64URL: parts[1]))
+            let signature = try #require(Data(base64URL: parts[2]))
+            let header = try JSONSerialization.jsonObject(with: headerBytes) as? [String: Any]
+            #expect(header?["alg"] as? String == "RS256")
+            let claims = try #require(try JSONSerialization.jsonObject(with: claimBytes) as? [String: Any])
+            #expect(claims["aud"] as? String == "google" && claims["typ"] as? String == "savetowallet" && claims["iat"] is Int)
+            #expect(claims["iss"] as? String == google.serviceAccount)
+            let payload = try #require(claims["payload"] as? [String: Any])
+            let object = try #require((payload["loyaltyObjects"] as? [[String: Any]])?.first)
+            let loyaltyClass = try #require((payload["loyaltyClasses"] as? [[String: Any]])?.first)
+            #expect(object["classId"] as? String == loyaltyClass["id"] as? String && object["accountId"] as? String == "anna")
+            #expect((object["id"] as? String)?.hasPrefix("\(google.issuerId).") == true && object["state"] as? String == "ACTIVE")
+            #expect(((object["barcode"] as? [String: Any])?["value"] as? String)?.hasPrefix("plaza:card:") == true)
+            #expect(loyaltyClass["programName"] as? String == "Coffee card" && loyaltyClass["issuerName"] as? String == "Bruno's Café")
+
+            // OpenSSL checks the signature over `header.payload` with the service account's public key.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-jwt-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try Data(google.publicKeyPEM.utf8).write(to: folder.appendingPathComponent("public.pem"))
+            try Data("\(parts[0]).\(parts[1])".utf8).write(to: folder.appendingPathComponent("signed.txt"))
+            try signature.write(to: folder.appendingPathComponent("signature.bin"))
+            let verify = ["dgst", "-sha256", "-verify", "public.pem", "-signature", "signature.bin", "signed.txt"]
+            #expect(try Self.run("openssl", verify, in: folder) == 0, "OpenSSL accepts the RS256 signature")
+            try Data("\(parts[0]).e30".utf8).write(to: folder.appendingPathComponent("signed.txt"))
+            #expect(try Self.run("openssl", verify, in: folder) != 0, "and refuses other claims")
+        }
+    }
+
     /// Runs a command in `folder`; its exit status.
     static func run(_ command: String, _ arguments: [String], in folder: URL) throws -> Int32 {
         let process = Process()
