@@ -15,13 +15,20 @@ extension LoyaltyService {
     /// manifest's SHA-1 hashes signed (detached CMS) with the operator's Pass Type ID certificate. 404 to all but its
     /// holder, and where no certificate is configured.
     func applePass(_ identity: Identity, card id: UUID, now: Date = Date()) async throws -> Data {
+        guard passes.apple != nil else { throw PlazaError.notFound("wallet pass") }
+        let card = try await card(identity, id).card
+        return try await applePass(card, now: now)
+    }
+
+    /// The pass of a card, whoever asks (the holder, or Wallet with the pass's own token).
+    func applePass(_ card: LoyaltyCard, now: Date = Date()) async throws -> Data {
         guard let apple = passes.apple else { throw PlazaError.notFound("wallet pass") }
-        let detail = try await card(identity, id)
-        let business = try await places.business(detail.card.businessId, viewer: identity)
-        let card = detail.card
+        let business = try await places.business(card.businessId, viewer: nil)
+        let serial = card.id.uuidString.lowercased()
         let pass = ApplePassJSON(
-            passTypeIdentifier: apple.passTypeIdentifier, serialNumber: card.id.uuidString.lowercased(), teamIdentifier: apple.teamIdentifier,
+            passTypeIdentifier: apple.passTypeIdentifier, serialNumber: serial, teamIdentifier: apple.teamIdentifier,
             organizationName: business.name, description: "\(card.title) at \(business.name)", logoText: business.name,
+            webServiceURL: passes.origin.isEmpty ? nil : "\(passes.origin)/wallet", authenticationToken: passToken(card.id),
             storeCard: .init(
                 primaryFields: [
                     .init(key: "punches", label: "PUNCHES", value: "\(card.punches) of \(card.punchesRequired)", changeMessage: "Now %@")
@@ -50,6 +57,11 @@ extension LoyaltyService {
         var archive = WalletPassArchive()
         for (path, contents) in files { archive.add(path, contents) }
         return archive.data
+    }
+
+    /// The pass's `authenticationToken`: Wallet sends it back (`ApplePass <token>`) to register and to fetch updates.
+    package func passToken(_ card: UUID) -> String {
+        String(Secrets(secretKey: secretKey).hash("loyalty-pass-auth:\(card.uuidString.lowercased())").prefix(32))
     }
 
     /// The pass's images: Plaza's icon as the icon and the logo (a business's own logo when businesses have one).
@@ -114,6 +126,8 @@ struct ApplePassJSON: Encodable {
     var organizationName: String
     var description: String
     var logoText: String
+    var webServiceURL: String?
+    var authenticationToken: String
     var foregroundColor = "rgb(255, 255, 255)"
     var backgroundColor = "rgb(15, 81, 50)"
     var labelColor = "rgb(209, 231, 221)"

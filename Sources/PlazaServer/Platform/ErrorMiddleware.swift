@@ -30,7 +30,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// API paths get JSON; any other path (a page) gets the HTML page unless the client asks for JSON.
     func wantsHTML(_ request: Request) -> Bool {
         let path = request.uri.path
-        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") || OperationsAPI.machinePaths.contains(path) { return false }
+        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") || path.hasPrefix("/wallet/")
+            || OperationsAPI.machinePaths.contains(path)
+        {
+            return false
+        }
         let accept = request.headers[.accept] ?? ""
         return accept.contains("text/html") || !(accept.contains("application/json") || accept.contains("application/problem+json"))
     }

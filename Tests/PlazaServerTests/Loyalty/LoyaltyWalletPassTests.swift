@@ -120,6 +120,58 @@ extension LoyaltyTests {
         }
     }
 
+    /// Apple's pass web service: a device registers with the pass's token, learns which passes changed after a punch,
+    /// fetches the latest (304 while nothing changed), and unregisters.
+    @Test(arguments: TestEngine.enabled)
+    func walletDevicesRegisterAndFetchAPassAfterAPunch(_ engine: TestEngine) async throws {
+        let apple = try WalletPassConfiguration.demoApple(secretKey: "wallet-pass-test-secret-0123456789abcdef")
+        try await TestPlaza.withApp(engine, configure: { $0.passes.apple = apple }) { client, services in
+            let shop = try await shop(client, punches: 3, velocity: 0)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let card = try await takeCard(client, shop.program, token: anna)
+            let serial = card.id.uuidString.lowercased()
+            let token = services.loyalty.passToken(card.id)
+            func headers(_ token: String?) -> HTTPFields {
+                var fields = HTTPFields()
+                if let token { fields[.authorization] = "ApplePass \(token)" }
+                return fields
+            }
+            let registration = "/wallet/v1/devices/device-1/registrations/pass.test.plaza.demo/\(serial)"
+            let push = ["pushToken": "0f0e0d0c"]
+            #expect(try await client.send(.post, registration, json: push, headers: headers("wrong")).status == .unauthorized)
+            #expect(try await client.send(.post, registration, json: push, headers: headers(token)).status == .created)
+            #expect(try await client.send(.post, registration, json: push, headers: headers(token)).status == .ok, "registered already")
+
+            let list = "/wallet/v1/devices/device-1/registrations/pass.test.plaza.demo"
+            let first = try await client.send(.get, list)
+            let updated = try JSONSerialization.jsonObject(with: Data(first.body.readableBytesView)) as? [String: Any]
+            #expect(first.status == .ok && updated?["serialNumbers"] as? [String] == [serial])
+            let tag = try #require(updated?["lastUpdated"] as? String)
+            #expect(try await client.send(.get, "\(list)?passesUpdatedSince=\(tag)").status == .noContent, "nothing new")
+
+            let passPath = "/wallet/v1/passes/pass.test.plaza.demo/\(serial)"
+            let anonymous = try await client.send(.get, passPath, headers: headers(nil))
+            #expect(anonymous.status == .unauthorized, "\(anonymous.status) \(anonymous.text)")
+            let pass = try await client.send(.get, passPath, headers: headers(token))
+            let modified = try #require(pass.headers[.lastModified])
+            #expect(pass.status == .ok && pass.headers[.contentType] == "application/vnd.apple.pkpass")
+            var conditional = headers(token)
+            conditional[.ifModifiedSince] = modified
+            #expect(try await client.send(.get, passPath, headers: conditional).status == .notModified)
+
+            // A punch changes the card: the device hears of it and gets the new pass.
+            try await Task.sleep(for: .milliseconds(1_100))
+            _ = try await sync(client, [PunchSubmission(cardId: card.id, token: try await self.token(client, shop).token)], token: anna)
+            let after = try await client.send(.get, "\(list)?passesUpdatedSince=\(tag)")
+            #expect(after.status == .ok, "the punched card is listed again")
+            #expect(try await client.send(.get, passPath, headers: conditional).status == .ok)
+
+            #expect(try await client.send(.delete, registration, headers: headers(token)).status == .ok)
+            #expect(try await client.send(.get, list).status == .noContent, "unregistered, nothing to list")
+            #expect(try await client.send(.post, "/wallet/v1/log", json: ["logs": ["a line"]]).status == .ok)
+        }
+    }
+
     /// Runs a command in `folder`; its exit status.
     static func run(_ command: String, _ arguments: [String], in folder: URL) throws -> Int32 {
         let process = Process()
