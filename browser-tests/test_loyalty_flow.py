@@ -53,6 +53,9 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
         fill(browser, {"code": code})
         submit(browser, "Punch my card")
         assert "Punch counted: 1 of 2" in notice(browser)
+        # The counter, open all along, lists the punch live.
+        wait_for(counter, lambda: "@anna" in counter.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text,
+                 explain=lambda: counter.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text)
 
         # The other direction: the phone shows the card's own code, the counter types it, the phone fills up live.
         submit(browser, "Show my code to staff")

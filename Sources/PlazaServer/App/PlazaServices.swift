@@ -87,8 +87,14 @@ public final class PlazaServices: Sendable {
             transferWriter: events.feed.notificationChannel.map { PostgresTransferWriter(channel: $0) }
                 ?? SQLiteTransferWriter(idempotency: idempotency, events: events))
         inbox = InboxService(database: database)
+        var passUpdates: PassUpdateSender?
+        if let apple = configuration.passes.apple, !apple.selfSigned || configuration.passes.apnsTrustRoots != nil {
+            passUpdates = try PassUpdateSender(
+                apple: apple, host: configuration.passes.apnsHost, trustRoots: configuration.passes.apnsTrustRoots, logger: logger)
+        }
         loyalty = LoyaltyService(
-            database: database, events: events, places: places, secretKey: secretKey, idempotency: idempotency, passes: configuration.passes)
+            database: database, events: events, places: places, secretKey: secretKey, idempotency: idempotency, passes: configuration.passes,
+            passUpdates: passUpdates)
         let webPush = WebPush(
             vapid: configuration.push.vapidPrivateKey ?? PushConfiguration.derivedKey(secretKey: secretKey),
             subject: configuration.push.vapidSubject ?? configuration.publicURL.map { "\($0.absoluteString)" } ?? "mailto:admin@plaza.localhost")

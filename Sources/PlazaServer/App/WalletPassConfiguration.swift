@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import NIOSSL
 import SwiftASN1
 import X509
 import _CryptoExtras
@@ -40,6 +41,10 @@ public struct WalletPassConfiguration: Sendable {
     public var google: Google?
     /// Where the web app is (the JWT's `origins`, the pass's logo), set from `PLAZA_BASE_URL`.
     public var origin = ""
+    /// Where pass updates are pushed: Apple's production APNs (passes have no sandbox), or a test's own server.
+    public var apnsHost = "https://api.push.apple.com"
+    /// The certificates a test's APNs server chains to; set, even a self-signed pass certificate pushes there.
+    public var apnsTrustRoots: [NIOSSLCertificate]?
 
     public init() {}
 

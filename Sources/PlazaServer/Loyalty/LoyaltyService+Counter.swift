@@ -44,7 +44,7 @@ extension LoyaltyService {
         let digits = passCard == nil ? Self.verifiedDigits(request.code, prefix: LoyaltyRules.punchPrefix, secrets: secrets) : nil
         guard passCard != nil || digits != nil else { throw invalid }
         let (store, idempotency) = (store, idempotency)
-        return try await events.transaction { db in
+        let answer = try await events.transaction { db in
             var cardID = passCard
             if let digits {
                 guard let found = try await store.cardCode(digits, now: now, on: db), found.business == business else { throw invalid }
@@ -69,6 +69,8 @@ extension LoyaltyService {
             if let claim { try await idempotency.record(answer, status: 200, claim: claim, on: db) }
             return (answer, messages)
         }
+        if answer.status == .counted { await passesChanged([answer.card.id]) }
+        return answer
     }
 
     /// The digits of a code a customer showed, when its signature (if scanned) is the server's.

@@ -53,3 +53,14 @@ extension LoyaltyService {
         return (try await applePass(try await named([record], on: database.sql)[0]), changed)
     }
 }
+
+extension LoyaltyService {
+    /// After a change to cards has committed: the devices holding their passes are told (in the background, so the
+    /// counter never waits for Apple).
+    func passesChanged(_ cards: [UUID]) async {
+        guard let passUpdates, !cards.isEmpty, let tokens = try? await store.pushTokens(cards: cards, on: database.sql), !tokens.isEmpty else {
+            return
+        }
+        Task { await passUpdates.notify(tokens) }
+    }
+}

@@ -13,7 +13,7 @@ extension LoyaltyService {
             throw PlazaError.validation(field: "punches", "Send 1 to \(LoyaltyRules.batchSize.upperBound) punches at a time.")
         }
         let user = identity.user.id
-        return try await events.transaction { db in
+        let result = try await events.transaction { db in
             var state = try await SyncState(service: self, user: user, cards: Set(batch.punches.map(\.cardId)), on: db)
             var results: [PunchResult] = []
             for submission in batch.punches {
@@ -26,6 +26,8 @@ extension LoyaltyService {
             let (cards, messages) = try await state.finish(on: db)
             return (PunchBatchResult(results: results, cards: cards), messages)
         }
+        await passesChanged(result.cards.map(\.id))
+        return result
     }
 
     /// What one sync holds while it runs: the holder's cards (locked), their programs and keys, what changed.

@@ -44,7 +44,7 @@ extension LoyaltyService {
             throw invalid
         }
         let (store, staff, idempotency) = (store, identity.user, idempotency)
-        return try await events.transaction { db in
+        let redemption = try await events.transaction { db in
             guard let found = try await store.redeemCode(digits, now: now, on: db), found.business == business,
                 var card = try await store.card(found.card, forUpdate: true, on: db)
             else { throw invalid }
@@ -66,6 +66,8 @@ extension LoyaltyService {
             let event = PlazaEvent(type: LoyaltyEventType.redeemed, occurredAt: now, data: try JSONValue(encoding: redemption))
             return (redemption, [.event(audience: [card.userId] + team, event: event)])
         }
+        await passesChanged([redemption.cardId])
+        return redemption
     }
 
     /// A redemption without an Idempotency-Key (the pages' and the demo's).

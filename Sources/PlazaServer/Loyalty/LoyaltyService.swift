@@ -14,6 +14,8 @@ package struct LoyaltyService: Sendable {
     let idempotency: IdempotencyStore
     /// How wallet passes are signed (none configured: no passes).
     var passes = WalletPassConfiguration()
+    /// Pushes pass updates after a punch or a redemption (a real Pass Type ID certificate, or a test's APNs).
+    var passUpdates: PassUpdateSender?
     let store = LoyaltyStore()
 
     // MARK: Programs

@@ -120,12 +120,19 @@ extension LoyaltyTests {
         }
     }
 
-    /// Apple's pass web service: a device registers with the pass's token, learns which passes changed after a punch,
-    /// fetches the latest (304 while nothing changed), and unregisters.
+    /// Apple's pass web service: a device registers with the pass's token, is pushed to after a punch, learns which
+    /// passes changed, fetches the latest (304 while nothing changed), and unregisters.
     @Test(arguments: TestEngine.enabled)
     func walletDevicesRegisterAndFetchAPassAfterAPunch(_ engine: TestEngine) async throws {
         let apple = try WalletPassConfiguration.demoApple(secretKey: "wallet-pass-test-secret-0123456789abcdef")
-        try await TestPlaza.withApp(engine, configure: { $0.passes.apple = apple }) { client, services in
+        let apns = try await APNsStandIn.start()
+        defer { Task { await apns.stop() } }
+        let configure: (inout PlazaConfiguration) -> Void = {
+            $0.passes.apple = apple
+            $0.passes.apnsHost = apns.host
+            $0.passes.apnsTrustRoots = [apns.certificate]
+        }
+        try await TestPlaza.withApp(engine, configure: configure) { client, services in
             let shop = try await shop(client, punches: 3, velocity: 0)
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
             let card = try await takeCard(client, shop.program, token: anna)
@@ -162,6 +169,9 @@ extension LoyaltyTests {
             // A punch changes the card: the device hears of it and gets the new pass.
             try await Task.sleep(for: .milliseconds(1_100))
             _ = try await sync(client, [PunchSubmission(cardId: card.id, token: try await self.token(client, shop).token)], token: anna)
+            // APNs tells the device, on the pass type's topic, with an empty payload.
+            let pushed = try #require(try await apns.waitFor(1).first)
+            #expect(pushed.token == "0f0e0d0c" && pushed.headers["apns-topic"] == "pass.test.plaza.demo" && pushed.body == Data("{}".utf8))
             let after = try await client.send(.get, "\(list)?passesUpdatedSince=\(tag)")
             #expect(after.status == .ok, "the punched card is listed again")
             #expect(try await client.send(.get, passPath, headers: conditional).status == .ok)
