@@ -140,17 +140,7 @@ import Testing
     /// customer shares from their card.
     @Test func theFiguresPageShowsMonthsHistoryAndOnlyRegularsWhoShare() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
-            let (owner, business, location) = try await PlacesDriver(client).shop(
-                owner: "bruno", name: "Bruno's Bakery", at: Coordinate(latitude: 48.1, longitude: 11.5))
-            let program = try await client.send(
-                .post, "/v1/businesses/\(business.id)/loyalty-programs",
-                json: LoyaltyProgramRequest(title: "Bread card", punchesRequired: 1, reward: "A loaf"), token: owner.accessToken
-            ).decode(LoyaltyProgram.self)
-            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
-            let card = try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: anna).decode(LoyaltyCard.self)
-            let token = try await client.send(
-                .get, "/v1/businesses/\(business.id)/loyalty/punch-token?programId=\(program.id)&locationId=\(location.id)", token: owner.accessToken
-            ).decode(PunchToken.self)
+            let (business, program, anna, card, token) = try await Self.breadCard(client, punches: 1)
             _ = try await client.send(
                 .post, "/v1/me/loyalty-punches", json: PunchBatch(punches: [PunchSubmission(cardId: card.id, token: token.token)]), token: anna)
 
@@ -177,17 +167,7 @@ import Testing
     /// none is refused beside the field.
     @Test func aScannedCounterCodePunchesTheCardFromItsPage() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
-            let (owner, business, location) = try await PlacesDriver(client).shop(
-                owner: "bruno", name: "Bruno's Bakery", at: Coordinate(latitude: 48.1, longitude: 11.5))
-            let program = try await client.send(
-                .post, "/v1/businesses/\(business.id)/loyalty-programs",
-                json: LoyaltyProgramRequest(title: "Bread card", punchesRequired: 3, reward: "A loaf"), token: owner.accessToken
-            ).decode(LoyaltyProgram.self)
-            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
-            let card = try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: anna).decode(LoyaltyCard.self)
-            let token = try await client.send(
-                .get, "/v1/businesses/\(business.id)/loyalty/punch-token?programId=\(program.id)&locationId=\(location.id)", token: owner.accessToken
-            ).decode(PunchToken.self)
+            let (_, _, _, card, token) = try await Self.breadCard(client, punches: 3)
             let customer = PageSession(client)
             _ = try await customer.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
             let page = "/loyalty/cards/\(card.id.uuidString.lowercased())"
@@ -197,5 +177,23 @@ import Testing
             let punched = try await customer.follow(try await customer.submit(page, to: "\(page)/punch", ["code": "", "token": token.token])).text
             #expect(punched.contains("Punch counted: 1 of 3."))
         }
+    }
+
+    /// Bruno's bakery with a bread card of `punches`, Anna holding one, and a counter token to punch it.
+    static func breadCard(
+        _ client: any TestClientProtocol, punches: Int
+    ) async throws -> (business: Business, program: LoyaltyProgram, anna: String, card: LoyaltyCard, token: PunchToken) {
+        let (owner, business, location) = try await PlacesDriver(client).shop(
+            owner: "bruno", name: "Bruno's Bakery", at: Coordinate(latitude: 48.1, longitude: 11.5))
+        let program = try await client.send(
+            .post, "/v1/businesses/\(business.id)/loyalty-programs",
+            json: LoyaltyProgramRequest(title: "Bread card", punchesRequired: punches, reward: "A loaf"), token: owner.accessToken
+        ).decode(LoyaltyProgram.self)
+        let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+        let card = try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: anna).decode(LoyaltyCard.self)
+        let token = try await client.send(
+            .get, "/v1/businesses/\(business.id)/loyalty/punch-token?programId=\(program.id)&locationId=\(location.id)", token: owner.accessToken
+        ).decode(PunchToken.self)
+        return (business, program, anna, card, token)
     }
 }
