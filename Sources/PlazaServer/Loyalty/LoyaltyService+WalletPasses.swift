@@ -28,7 +28,7 @@ extension LoyaltyService {
         let pass = ApplePassJSON(
             passTypeIdentifier: apple.passTypeIdentifier, serialNumber: serial, teamIdentifier: apple.teamIdentifier,
             organizationName: business.name, description: "\(card.title) at \(business.name)", logoText: business.name,
-            webServiceURL: passes.origin.isEmpty ? nil : "\(passes.origin)/wallet", authenticationToken: passToken(card.id),
+            webServiceURL: passes.origin.isEmpty ? nil : "\(passes.origin)/passes", authenticationToken: passToken(card.id),
             storeCard: .init(
                 primaryFields: [
                     .init(key: "punches", label: "PUNCHES", value: "\(card.punches) of \(card.punchesRequired)", changeMessage: "Now %@")

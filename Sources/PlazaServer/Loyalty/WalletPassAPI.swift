@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import PlazaCore
 
-/// Apple Wallet's pass web service at `/wallet/v1/…` (a pass's `webServiceURL` is `{PLAZA_BASE_URL}/wallet`), as
+/// Apple Wallet's pass web service at `/passes/v1/…` (a pass's `webServiceURL` is `{PLAZA_BASE_URL}/passes`), as
 /// Apple's protocol has it: register and unregister a device, list a device's updated passes, fetch the latest pass,
 /// and Wallet's log messages.
 struct WalletPassAPI: Sendable {
@@ -25,7 +25,7 @@ struct WalletPassAPI: Sendable {
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
-        let service = router.group("wallet/v1")
+        let service = router.group("passes/v1")
         service.post("devices/:device/registrations/:passType/:serial", use: register)
         service.delete("devices/:device/registrations/:passType/:serial", use: unregister)
         service.get("devices/:device/registrations/:passType", use: updated)

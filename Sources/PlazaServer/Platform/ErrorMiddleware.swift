@@ -30,7 +30,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// API paths get JSON; any other path (a page) gets the HTML page unless the client asks for JSON.
     func wantsHTML(_ request: Request) -> Bool {
         let path = request.uri.path
-        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") || path.hasPrefix("/wallet/")
+        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") || path.hasPrefix("/passes/v1/")
             || OperationsAPI.machinePaths.contains(path)
         {
             return false

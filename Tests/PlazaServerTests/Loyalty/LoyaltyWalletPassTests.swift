@@ -143,20 +143,20 @@ extension LoyaltyTests {
                 if let token { fields[.authorization] = "ApplePass \(token)" }
                 return fields
             }
-            let registration = "/wallet/v1/devices/device-1/registrations/pass.test.plaza.demo/\(serial)"
+            let registration = "/passes/v1/devices/device-1/registrations/pass.test.plaza.demo/\(serial)"
             let push = ["pushToken": "0f0e0d0c"]
             #expect(try await client.send(.post, registration, json: push, headers: headers("wrong")).status == .unauthorized)
             #expect(try await client.send(.post, registration, json: push, headers: headers(token)).status == .created)
             #expect(try await client.send(.post, registration, json: push, headers: headers(token)).status == .ok, "registered already")
 
-            let list = "/wallet/v1/devices/device-1/registrations/pass.test.plaza.demo"
+            let list = "/passes/v1/devices/device-1/registrations/pass.test.plaza.demo"
             let first = try await client.send(.get, list)
             let updated = try JSONSerialization.jsonObject(with: Data(first.body.readableBytesView)) as? [String: Any]
             #expect(first.status == .ok && updated?["serialNumbers"] as? [String] == [serial])
             let tag = try #require(updated?["lastUpdated"] as? String)
             #expect(try await client.send(.get, "\(list)?passesUpdatedSince=\(tag)").status == .noContent, "nothing new")
 
-            let passPath = "/wallet/v1/passes/pass.test.plaza.demo/\(serial)"
+            let passPath = "/passes/v1/passes/pass.test.plaza.demo/\(serial)"
             let anonymous = try await client.send(.get, passPath, headers: headers(nil))
             #expect(anonymous.status == .unauthorized, "\(anonymous.status) \(anonymous.text)")
             let pass = try await client.send(.get, passPath, headers: headers(token))
@@ -178,7 +178,7 @@ extension LoyaltyTests {
 
             #expect(try await client.send(.delete, registration, headers: headers(token)).status == .ok)
             #expect(try await client.send(.get, list).status == .noContent, "unregistered, nothing to list")
-            #expect(try await client.send(.post, "/wallet/v1/log", json: ["logs": ["a line"]]).status == .ok)
+            #expect(try await client.send(.post, "/passes/v1/log", json: ["logs": ["a line"]]).status == .ok)
         }
     }
 

@@ -211,6 +211,9 @@ const plazaEvents = (() => {
     })
       .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
       .then((html) => {
+        // The same answer again (two events of one change) leaves the region alone: nothing flickers or goes stale.
+        if (html === region.plazaLast) return;
+        region.plazaLast = html;
         // Punches added since the last look pop in (a loyalty card filling up as the counter punches it).
         const before = region.querySelectorAll(".punches i.on").length;
         region.innerHTML = html;
@@ -224,10 +227,7 @@ const plazaEvents = (() => {
   window.plazaRefreshLive = () => Promise.all(regions.map(refresh));
   for (const region of regions) {
     const prefixes = (region.getAttribute("data-live-events") || "").split(",");
-    // Events that come together (a punch that fills a card touches two cards) make one reload.
-    let pending = null;
-    const soon = () => { clearTimeout(pending); pending = setTimeout(() => refresh(region), 120); };
-    if (prefixes[0]) plazaEvents.on(prefixes, soon, soon);
+    if (prefixes[0]) plazaEvents.on(prefixes, () => refresh(region), () => refresh(region));
     // A region that turns by the clock (the loyalty counter's code) reloads at each turn, on the 30-second mark.
     const every = Number(region.getAttribute("data-refresh-every")) * 1000;
     if (every) {
@@ -376,47 +376,5 @@ document.addEventListener("click", (event) => {
     } finally {
       button.disabled = false;
     }
-  });
-})();
-
-// Scanning a QR code with the camera where the browser can (BarcodeDetector): a [data-scan-into] button fills the named
-// field of its form with what the camera reads and sends the form. Elsewhere the button stays hidden: typing works.
-(() => {
-  const buttons = document.querySelectorAll("[data-scan-into]");
-  if (!buttons.length || !("BarcodeDetector" in window) || !navigator.mediaDevices) return;
-  buttons.forEach((button) => {
-    button.hidden = false;
-    button.addEventListener("click", async () => {
-      const form = button.closest("form");
-      const field = form.querySelector("[name='" + button.getAttribute("data-scan-into") + "']");
-      let stream;
-      try {
-        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
-      } catch (error) {
-        button.textContent = "No camera here: type the code instead";
-        return;
-      }
-      const detector = new BarcodeDetector({ formats: ["qr_code"] });
-      const video = document.createElement("video");
-      video.className = "scanner";
-      video.muted = true;
-      video.setAttribute("playsinline", "");
-      video.srcObject = stream;
-      button.after(video);
-      const stop = () => { stream.getTracks().forEach((track) => track.stop()); video.remove(); };
-      await video.play();
-      const look = async () => {
-        if (!video.isConnected) return;
-        const codes = await detector.detect(video).catch(() => []);
-        if (codes.length) {
-          field.value = codes[0].rawValue;
-          stop();
-          form.requestSubmit();
-          return;
-        }
-        requestAnimationFrame(look);
-      };
-      look();
-    });
   });
 })();

@@ -3,7 +3,7 @@
 // The server writes a hash of every static file into the name, so a release with new files installs a new worker,
 // which fills a new cache and drops the old one.
 const CACHE = "plaza-shell-ASSETS_VERSION";
-const SHELL = ["/static/app.css", "/static/app.js", "/static/icons/icon.svg", "/static/offline.html"];
+const SHELL = ["/static/app.css", "/static/app.js", "/static/scan.js", "/static/icons/icon.svg", "/static/offline.html"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
