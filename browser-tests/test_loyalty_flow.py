@@ -1,13 +1,40 @@
 """Loyalty at the counter: the merchant starts a program and shows its code, the customer takes the card on the shop's
 page and types the code; then the counter types the card's own code and the punch appears on the phone live; a full
 card's redeem code is confirmed at the counter, live on the phone too, and its receipt lands in the inbox."""
+import base64
+import hashlib
+import io
+import json
+import os
+import subprocess
+import tempfile
 import uuid
+import zipfile
 
 from selenium.webdriver.common.by import By
 
 from conftest import new_browser, screenshot
 from test_accounts_flow import fill, navigate, notice, submit
 from test_places_flow import log_in, wait_for
+
+
+def check_pass_with_openssl(driver, href):
+    """The pass is a valid ZIP whose manifest hashes its files, signed (detached CMS) so that OpenSSL accepts it."""
+    encoded = driver.execute_async_script(
+        "fetch(arguments[0]).then(r => r.blob()).then(b => { const f = new FileReader(); "
+        "f.onload = () => arguments[1](f.result.split(',')[1]); f.readAsDataURL(b); })", href)
+    with tempfile.TemporaryDirectory() as folder:
+        with zipfile.ZipFile(io.BytesIO(base64.b64decode(encoded))) as archive:
+            assert archive.testzip() is None
+            archive.extractall(folder)
+        manifest = json.load(open(os.path.join(folder, "manifest.json")))
+        for name, digest in manifest.items():
+            assert hashlib.sha1(open(os.path.join(folder, name), "rb").read()).hexdigest() == digest, name
+        verify = ["openssl", "cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json",
+                  "-noverify", "-out", os.devnull]
+        assert subprocess.run(verify, cwd=folder, capture_output=True).returncode == 0, "OpenSSL accepts the signature"
+        open(os.path.join(folder, "manifest.json"), "w").write("{}")
+        assert subprocess.run(verify, cwd=folder, capture_output=True).returncode != 0, "and refuses another manifest"
 
 
 def text_of(driver, selector):
@@ -48,6 +75,7 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
             "fetch(arguments[0].href).then(r => r.arrayBuffer().then(b => arguments[1]([r.status, r.headers.get('content-type'), "
             "new Uint8Array(b.slice(0, 2))[0], b.byteLength])))", link)
         assert fetched[0] == 200 and fetched[1] == "application/vnd.apple.pkpass" and fetched[2] == 0x50 and fetched[3] > 1000
+        check_pass_with_openssl(browser, link.get_attribute("href"))
         assert browser.find_element(By.CSS_SELECTOR, "[data-google-pass]").get_attribute("href").endswith("/google-wallet")
         code = counter.find_element(By.CSS_SELECTOR, "[data-punch-code]").text
         fill(browser, {"code": code})

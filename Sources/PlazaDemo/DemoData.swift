@@ -49,7 +49,8 @@ public enum DemoData {
         lines += ["Admin: \(baseURL)/admin (Dora's flower stall waits for approval in the review queue)"]
         lines += [
             "Loyalty: Anna's coffee card (Home → Loyalty cards) offers Apple and Google Wallet passes signed with the demo's own "
-                + "certificate and key: the passes are right, but the wallets take them only from a real issuer (PLAZA_PASS_*, PLAZA_GOOGLE_WALLET_*)."
+                + "certificate and key: the passes are right, but the wallets take them only from a real issuer "
+                + "(PLAZA_PASS_*, PLAZA_GOOGLE_WALLET_*)."
         ]
         lines += ["E-mail is not sent in the demo: read it at \(baseURL)/dev/mailbox", "API reference: \(baseURL)/docs/api", ""]
         return lines.joined(separator: "\n")

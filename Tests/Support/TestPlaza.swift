@@ -20,6 +20,9 @@ public enum TestPlaza {
         configuration.mode = .dev
         configuration.paymentGateway = .sandbox
         configuration.port = 0
+        // A live test's client connects when the app starts; on a loaded machine its first request can come later than
+        // the 10-second header timeout, which would close that idle connection under it. Tests of the timeout set theirs.
+        configuration.network.headerTimeout = 300
         configure(&configuration)
         return configuration
     }

@@ -44,7 +44,8 @@ struct RewardReceipt: Sendable {
     static let columns: [any SQLExpression] = [
         SQLIdentifier("id"), SQLIdentifier("card_id"), SQLIdentifier("business_id"), SQLIdentifier("reward"), SQLIdentifier("redeemed_at"),
         SQLAlias(
-            SQLQueryString("(SELECT name FROM businesses WHERE businesses.id = loyalty_redemptions.business_id)"), as: SQLIdentifier("business_name")),
+            SQLQueryString("(SELECT name FROM businesses WHERE businesses.id = loyalty_redemptions.business_id)"),
+            as: SQLIdentifier("business_name")),
     ]
 
     init(row: any SQLRow) throws {

@@ -23,10 +23,11 @@ extension LoyaltyService {
         }
     }
 
-    /// Staff punch a customer's card by the code it shows (or its wallet pass's barcode), at a location: the counter signs a token of this window
-    /// and the punch is judged exactly as a scan of it would be (the velocity rule, the card's state). A wrong,
-    /// expired, used or other business's code answers 422 `invalid_code`. With the API's `claim`, the answer is
-    /// recorded in the punching transaction: a retry with the key gets it again and punches nothing.
+    /// Staff punch a customer's card by the code it shows (or its wallet pass's barcode), at a location: the counter
+    /// signs a token of this window and the punch is judged exactly as a scan of it would be (the velocity rule, the
+    /// card's state). A wrong, expired, used or other business's code answers 422 `invalid_code`. With the API's
+    /// `claim`, the answer is recorded in the punching transaction: a retry with the key gets it again and punches
+    /// nothing.
     func punchCustomer(
         _ identity: Identity, business: UUID, _ request: CounterPunchRequest, claim: IdempotencyClaim? = nil, now: Date = Date()
     ) async throws -> CounterPunch {

@@ -45,12 +45,14 @@ extension LoyaltyStore {
             .column(SQLColumn("username", table: "u")).column(SQLColumn("display_name", table: "u"))
             .column(
                 SQLQueryString(
-                    "(SELECT COUNT(*) FROM loyalty_punches p JOIN loyalty_cards c ON c.id = p.card_id WHERE c.business_id = s.business_id AND p.user_id = s.user_id)"
+                    "(SELECT COUNT(*) FROM loyalty_punches p JOIN loyalty_cards c ON c.id = p.card_id "
+                        + "WHERE c.business_id = s.business_id AND p.user_id = s.user_id)"
                 ), as: "punches"
             )
             .column(
                 SQLQueryString(
-                    "(SELECT MAX(p.counted_at) FROM loyalty_punches p JOIN loyalty_cards c ON c.id = p.card_id WHERE c.business_id = s.business_id AND p.user_id = s.user_id)"
+                    "(SELECT MAX(p.counted_at) FROM loyalty_punches p JOIN loyalty_cards c ON c.id = p.card_id "
+                        + "WHERE c.business_id = s.business_id AND p.user_id = s.user_id)"
                 ), as: "last_visit"
             )
             .column(

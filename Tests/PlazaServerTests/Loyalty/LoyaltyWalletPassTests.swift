@@ -5,12 +5,16 @@ import HummingbirdTesting
 import NIOCore
 import PlazaCore
 import PlazaTestSupport
+import SwiftASN1
 import Testing
+@_spi(CMS) import X509
+import _CryptoExtras
 
 @testable import PlazaServer
 
-/// A card as an Apple Wallet pass: a ZIP whose manifest hashes every file and whose detached CMS signature OpenSSL
-/// accepts (and refuses once the manifest changes); its barcode punches the card at the counter.
+/// A card as an Apple Wallet pass: a ZIP whose manifest hashes every file and whose detached CMS signature checks out
+/// (and fails once the manifest changes; the browser tests check it with OpenSSL too); its barcode punches the card at
+/// the counter. Nothing here starts a process: a test process's children and Foundation's `Process` do not mix well.
 extension LoyaltyTests {
     @Test(arguments: TestEngine.enabled)
     func aCardsApplePassIsSignedAndItsBarcodePunchesAtTheCounter(_ engine: TestEngine) async throws {
@@ -27,23 +31,20 @@ extension LoyaltyTests {
             #expect(try await client.send(.get, path, token: carla).status == .notFound, "only the holder's")
             let answer = try await client.send(.get, path, token: anna)
             #expect(answer.status == .ok && answer.headers[.contentType] == "application/vnd.apple.pkpass")
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-pass-\(UUID())")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try Data(answer.body.readableBytesView).write(to: folder.appendingPathComponent("card.pkpass"))
-            #expect(try Self.run("unzip", ["-q", "card.pkpass"], in: folder) == 0, "a ZIP unzip reads")
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-            #expect(files == ["card.pkpass", "icon.png", "icon@2x.png", "logo.png", "logo@2x.png", "manifest.json", "pass.json", "signature"])
+            let files = try Self.unzip(Data(answer.body.readableBytesView))
+            #expect(files.keys.sorted() == ["icon.png", "icon@2x.png", "logo.png", "logo@2x.png", "manifest.json", "pass.json", "signature"])
+            let manifestBytes = try #require(files["manifest.json"])
+            let signature = try #require(files["signature"])
 
             // The manifest names every file but itself and the signature, by SHA-1.
-            let manifest = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+            let manifest = try JSONDecoder().decode([String: String].self, from: manifestBytes)
             #expect(Set(manifest.keys) == ["icon.png", "icon@2x.png", "logo.png", "logo@2x.png", "pass.json"])
             for (file, hash) in manifest {
-                let bytes = try Data(contentsOf: folder.appendingPathComponent(file))
+                let bytes = try #require(files[file])
                 #expect(Insecure.SHA1.hash(data: bytes).map { String(format: "%02x", $0) }.joined() == hash, "\(file)")
             }
-            let pass = try #require(
-                try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("pass.json"))) as? [String: Any])
+            let passBytes = try #require(files["pass.json"])
+            let pass = try #require(try JSONSerialization.jsonObject(with: passBytes) as? [String: Any])
             #expect(
                 pass["passTypeIdentifier"] as? String == "pass.test.plaza.demo" && pass["serialNumber"] as? String == card.id.uuidString.lowercased())
             #expect(pass["organizationName"] as? String == "Bruno's Café" && pass["formatVersion"] as? Int == 1)
@@ -54,13 +55,14 @@ extension LoyaltyTests {
             let barcode = try #require((pass["barcodes"] as? [[String: Any]])?.first?["message"] as? String)
             #expect(barcode.hasPrefix("plaza:card:\(card.id.uuidString.lowercased())."))
 
-            // OpenSSL checks the detached signature over the manifest, and refuses a changed manifest.
-            let verify = [
-                "cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json", "-noverify", "-out", "/dev/null",
-            ]
-            #expect(try Self.run("openssl", verify, in: folder) == 0, "OpenSSL accepts the signature")
-            try Data("{}".utf8).write(to: folder.appendingPathComponent("manifest.json"))
-            #expect(try Self.run("openssl", verify, in: folder) != 0, "and refuses another manifest")
+            // The detached signature is the certificate's, over exactly the manifest.
+            func verification(_ content: Data) async -> CMS.SignatureVerificationResult {
+                await CMS.isValidSignature(dataBytes: content, signatureBytes: signature, trustRoots: CertificateStore([apple.certificate])) {
+                    SignerIsTheRoot()
+                }
+            }
+            if case .failure(let error) = await verification(manifestBytes) { Issue.record("the signature does not check out: \(error)") }
+            if case .success = await verification(Data("{}".utf8)) { Issue.record("a signature over another manifest checked out") }
 
             // Staff scan the pass's barcode: a punch, as with the card's rotating code.
             let punched = try await client.send(
@@ -75,8 +77,8 @@ extension LoyaltyTests {
         }
     }
 
-    /// A card's "Save to Google Wallet" link: a JWT whose RS256 signature OpenSSL checks with the service account's
-    /// public key, carrying the program's class and the card's object.
+    /// A card's "Save to Google Wallet" link: a JWT whose RS256 signature checks out with the service account's public
+    /// key, carrying the program's class and the card's object.
     @Test(arguments: TestEngine.enabled)
     func aCardsGoogleWalletLinkIsASignedJWT(_ engine: TestEngine) async throws {
         let google = try WalletPassConfiguration.demoGoogle()
@@ -106,17 +108,11 @@ extension LoyaltyTests {
             #expect(((object["barcode"] as? [String: Any])?["value"] as? String)?.hasPrefix("plaza:card:") == true)
             #expect(loyaltyClass["programName"] as? String == "Coffee card" && loyaltyClass["issuerName"] as? String == "Bruno's Café")
 
-            // OpenSSL checks the signature over `header.payload` with the service account's public key.
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-jwt-\(UUID())")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try Data(google.publicKeyPEM.utf8).write(to: folder.appendingPathComponent("public.pem"))
-            try Data("\(parts[0]).\(parts[1])".utf8).write(to: folder.appendingPathComponent("signed.txt"))
-            try signature.write(to: folder.appendingPathComponent("signature.bin"))
-            let verify = ["dgst", "-sha256", "-verify", "public.pem", "-signature", "signature.bin", "signed.txt"]
-            #expect(try Self.run("openssl", verify, in: folder) == 0, "OpenSSL accepts the RS256 signature")
-            try Data("\(parts[0]).e30".utf8).write(to: folder.appendingPathComponent("signed.txt"))
-            #expect(try Self.run("openssl", verify, in: folder) != 0, "and refuses other claims")
+            // The RS256 signature over `header.payload` checks out with the service account's public key, and only there.
+            let key = try _RSA.Signing.PublicKey(pemRepresentation: google.publicKeyPEM)
+            let rsa = _RSA.Signing.RSASignature(rawRepresentation: signature)
+            #expect(key.isValidSignature(rsa, for: Data("\(parts[0]).\(parts[1])".utf8), padding: .insecurePKCS1v1_5))
+            #expect(!key.isValidSignature(rsa, for: Data("\(parts[0]).e30".utf8), padding: .insecurePKCS1v1_5))
         }
     }
 
@@ -182,16 +178,31 @@ extension LoyaltyTests {
         }
     }
 
-    /// Runs a command in `folder`; its exit status.
-    static func run(_ command: String, _ arguments: [String], in folder: URL) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [command] + arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+    /// The demo's signer is its own root: the chain is the one certificate the test trusts (its key usage and basic
+    /// constraints are what Apple's Pass Type ID certificates carry, not a CA's).
+    struct SignerIsTheRoot: VerifierPolicy {
+        let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = [.X509ExtensionID.basicConstraints, .X509ExtensionID.keyUsage]
+        func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
+            chain.count == 1 ? .meetsPolicy : .failsToMeetPolicy(reason: "a chain of \(chain.count)")
+        }
+    }
+
+    /// The files of a ZIP of stored entries (what a `.pkpass` is), read from its local headers; their CRC-32s checked.
+    static func unzip(_ data: Data) throws -> [String: Data] {
+        let bytes = [UInt8](data)
+        func le(_ at: Int, _ size: Int) -> Int { (0..<size).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        var files: [String: Data] = [:]
+        var at = 0
+        while at + 30 <= bytes.count, le(at, 4) == 0x0403_4b50 {
+            let (size, nameLength, extra) = (le(at + 18, 4), le(at + 26, 2), le(at + 28, 2))
+            let name = String(decoding: bytes[(at + 30)..<(at + 30 + nameLength)], as: UTF8.self)
+            let start = at + 30 + nameLength + extra
+            let contents = Data(bytes[start..<(start + size)])
+            #expect(UInt32(le(at + 14, 4)) == WalletPassArchive.crc32(contents), "\(name)'s CRC")
+            files[name] = contents
+            at = start + size
+        }
+        #expect(le(at, 4) == 0x0201_4b50, "the central directory follows the files")
+        return files
     }
 }

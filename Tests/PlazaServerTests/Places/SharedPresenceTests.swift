@@ -68,7 +68,7 @@ import WSClient
         let shopPoint = Coordinate(latitude: -33.8688, longitude: 151.2093)
         // A live test client connects when its app starts; the second's first request comes only after the setup on the
         // first (seconds, on a loaded machine), so the header timeout must not close it meanwhile.
-        try await TestPlaza.withSharedDatabase(.postgres, .live, configure: { $0.network.headerTimeout = 300 }) { first, second in
+        try await TestPlaza.withSharedDatabase(.postgres, .live) { first, second in
             let (owner, _, _) = try await PlacesDriver(first).shop(at: shopPoint)
             let anna = try await PlacesDriver(first).sharingCustomer("anna")
             let events = EventBox()
