@@ -71,8 +71,7 @@ public struct PushConfiguration: Sendable {
         default: fail("PLAZA_APNS_ENVIRONMENT", "must be production or sandbox")
         }
         let text = value("PLAZA_APNS_KEY") ?? ""
-        let pem =
-            text.contains("-----BEGIN") ? text : (FileManager.default.contents(atPath: text).flatMap { String(data: $0, encoding: .utf8) } ?? "")
+        let pem = WalletPassConfiguration.pem(text)
         guard let key = try? P256.Signing.PrivateKey(pemRepresentation: pem) else {
             fail("PLAZA_APNS_KEY", "must be the .p8 key Apple gave (its PEM text, or the path of the file)")
             return

@@ -109,7 +109,7 @@ public struct WalletPassConfiguration: Sendable {
             privateKey: try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048)), demo: true)
     }
 
-    /// PEM text as given, or read from the file it names.
+    /// PEM text as given, or read from the file it names (every `PLAZA_*` key or certificate setting takes either).
     static func pem(_ text: String) -> String {
         text.contains("-----BEGIN") ? text : (FileManager.default.contents(atPath: text).flatMap { String(data: $0, encoding: .utf8) } ?? "")
     }

@@ -153,7 +153,7 @@ struct LoyaltyPages: Sendable {
             // When the customer scanned (offline scans count later); the server's clock judged the window.
             punches: detail.punches.reversed().map { PunchRow(when: reader.when(min($0.scannedAt, $0.countedAt)), place: $0.locationName) },
             redemption: detail.redemption.map { "Redeemed \(reader.when($0.redeemedAt)), confirmed by @\($0.redeemedBy)" }, redeem: redeem,
-            csrf: Shell(title: "", context: context).csrf,
+            csrf: context.csrfToken ?? "",
             applePass: loyalty.offersApplePasses && (detail.card.state == .active || detail.card.state == .completed),
             googlePass: loyalty.offersGooglePasses && (detail.card.state == .active || detail.card.state == .completed))
         return (live, detail.card)
