@@ -4,6 +4,21 @@ import Foundation
 public enum ReviewKind: String, Codable, Sendable, CaseIterable, Hashable {
     /// A new merchant, before their businesses are public and they can charge or advertise.
     case merchant
+    /// A business's ad or coupon campaign (or a change to an approved one), before it runs.
+    case campaign
+}
+
+/// One field of what an admin reviews, as it was last approved and as it would be now (`before` is `nil` for new content).
+public struct ReviewChange: Codable, Sendable, Hashable {
+    public var field: String
+    public var before: String?
+    public var after: String?
+
+    public init(field: String, before: String?, after: String?) {
+        self.field = field
+        self.before = before
+        self.after = after
+    }
 }
 
 public enum ReviewState: String, Codable, Sendable, CaseIterable, Hashable {
@@ -20,6 +35,8 @@ public struct ReviewItem: Codable, Sendable, Hashable, Identifiable {
     public var subject: String
     /// Sentences the admin reads before deciding.
     public var findings: [String]
+    /// For a change to something approved before: what differs (empty otherwise).
+    public var diff: [ReviewChange]
     public var state: ReviewState
     public var createdAt: Date
     /// The admin reviewing it now, and until when no other admin may decide it.
@@ -31,14 +48,15 @@ public struct ReviewItem: Codable, Sendable, Hashable, Identifiable {
     public var reason: String?
 
     public init(
-        id: UUID, kind: ReviewKind, subjectId: UUID, subject: String, findings: [String], state: ReviewState, createdAt: Date,
-        claimedBy: String? = nil, claimedUntil: Date? = nil, decidedBy: String? = nil, decidedAt: Date? = nil, reason: String? = nil
+        id: UUID, kind: ReviewKind, subjectId: UUID, subject: String, findings: [String], diff: [ReviewChange] = [], state: ReviewState,
+        createdAt: Date, claimedBy: String? = nil, claimedUntil: Date? = nil, decidedBy: String? = nil, decidedAt: Date? = nil, reason: String? = nil
     ) {
         self.id = id
         self.kind = kind
         self.subjectId = subjectId
         self.subject = subject
         self.findings = findings
+        self.diff = diff
         self.state = state
         self.createdAt = createdAt
         self.claimedBy = claimedBy
@@ -65,17 +83,22 @@ public struct ReviewSubmission: Codable, Sendable, Hashable {
     public var subjectId: UUID
     public var subject: String
     public var findings: [String]
+    public var diff: [ReviewChange]
+    /// Who is told of the decision (the subject itself when empty: a merchant).
+    public var notify: [UUID]
 
     /// How a person is named as a subject: "Bruno Bäcker (@bruno)".
     public static func person(displayName: String, username: String) -> String {
         "\(displayName) (@\(username))"
     }
 
-    public init(kind: ReviewKind, subjectId: UUID, subject: String, findings: [String]) {
+    public init(kind: ReviewKind, subjectId: UUID, subject: String, findings: [String], diff: [ReviewChange] = [], notify: [UUID] = []) {
         self.kind = kind
         self.subjectId = subjectId
         self.subject = subject
         self.findings = findings
+        self.diff = diff
+        self.notify = notify
     }
 }
 
@@ -114,13 +137,20 @@ extension ReviewKind {
     /// How long an admin who opened an item holds it before another may decide it.
     public static let claimDuration: TimeInterval = 15 * 60
 
-    /// What the person concerned is told of the decision.
-    public func decisionAlert(approved: Bool, reason: String?) -> (title: String, body: String, link: String) {
+    /// What the people concerned are told of the decision on `item`.
+    public func decisionAlert(_ item: ReviewItem, approved: Bool, reason: String?) -> (title: String, body: String, link: String) {
         switch self {
         case .merchant:
             approved
                 ? ("Your business is approved", "Customers can find your business on Plaza now, and you can charge them.", "/places/mine")
                 : ("Your business was not approved", "The reason given: \(reason ?? "")", "/")
+        case .campaign:
+            approved
+                ? ("Your campaign is approved", "\(item.subject) runs from its start.", "/offers/campaigns/\(item.subjectId.uuidString.lowercased())")
+                : (
+                    "Your campaign was not approved", "\(item.subject): \(reason ?? "")",
+                    "/offers/campaigns/\(item.subjectId.uuidString.lowercased())"
+                )
         }
     }
 }
@@ -130,6 +160,7 @@ extension ReviewKind {
     public var label: String {
         switch self {
         case .merchant: "New merchant"
+        case .campaign: "Campaign"
         }
     }
 
@@ -138,6 +169,8 @@ extension ReviewKind {
         switch (self, item.state) {
         case (.merchant, .approved): "You approved \(item.subject). They were told; customers can find their businesses now."
         case (.merchant, _): "You rejected \(item.subject). They were told your reason."
+        case (.campaign, .approved): "You approved \(item.subject). The business was told; it runs from its start."
+        case (.campaign, _): "You rejected \(item.subject). The business was told your reason."
         }
     }
 }

@@ -42,6 +42,12 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case reviewClaimed = "review_claimed"
     /// The review item was decided already.
     case alreadyDecided = "already_decided"
+    /// A campaign with a `block` finding of the policy lint was not submitted (`findings` lists them).
+    case campaignRefused = "campaign_refused"
+    /// No coupon of this offer is left to claim (its total, or the customer's own share, is taken).
+    case offerExhausted = "offer_exhausted"
+    /// The coupon does not apply: unknown, used, expired, someone else's, another business's, or under its minimum spend.
+    case invalidCoupon = "invalid_coupon"
     case internalError = "internal_error"
     case unavailable
 }

@@ -27,11 +27,14 @@ public struct Problem: Codable, Sendable, Hashable {
     public var limit: String?
     /// With `limit_exceeded`: when the limit frees up again (absent for a per-transaction limit).
     public var resetsAt: Date?
+    /// With `campaign_refused`: every finding of the policy lint, the blocking ones among them.
+    public var findings: [CampaignFinding]?
 
     public init(
         type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: ErrorCode, errors: [FieldError]? = nil,
-        currentState: String? = nil, limit: String? = nil, resetsAt: Date? = nil
+        currentState: String? = nil, limit: String? = nil, resetsAt: Date? = nil, findings: [CampaignFinding]? = nil
     ) {
+        self.findings = findings
         self.limit = limit
         self.resetsAt = resetsAt
         self.type = type

@@ -82,6 +82,8 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
     case account = "account"
     /// Loyalty cards: a punch counted, a card completed, a reward redeemed, a program ended.
     case loyalty = "loyalty"
+    /// Ads and coupons from businesses (within the customer's offer settings: levels, daily limit, quiet hours).
+    case offers = "offers"
 
     /// Whether it still arrives in quiet hours.
     public var urgent: Bool { self == .moneyRequests || self == .account }
@@ -93,6 +95,7 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
         case .moneyReceived: "Money received"
         case .account: "Account and security"
         case .loyalty: "Loyalty cards"
+        case .offers: "Offers and coupons"
         }
     }
 }

@@ -59,7 +59,7 @@ public enum NotificationRules {
     }
 
     /// `HH:MM` from 00:00 to 23:59, in minutes.
-    static func minutes(_ text: String) -> Int? {
+    public static func minutes(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
             (0...23).contains(hours), (0...59).contains(minutes)

@@ -73,14 +73,12 @@ extension AdminService {
                     admin, "review.\(approve ? "approve" : "reject")", item.subjectId, kind: item.kind.rawValue, reason: reason,
                     detail: item.subject, at: now),
                 adminID: admin.user.id, on: db)
-            let told = item.kind.decisionAlert(approved: approve, reason: reason)
+            let told = item.kind.decisionAlert(item, approved: approve, reason: reason)
             let alert = NotificationContent(kind: .account, title: told.title, body: told.body, link: told.link)
+            let decision = ReviewDecision(kind: item.kind, subjectId: item.subjectId, approved: approve, reason: reason)
             return (
                 try await self.reviewItem(id, on: db),
-                [
-                    .reviewed(ReviewDecision(kind: item.kind, subjectId: item.subjectId, approved: approve, reason: reason)),
-                    .alert(user: item.subjectId, content: alert),
-                ]
+                [.reviewed(decision)] + (record.notify.isEmpty ? [item.subjectId] : record.notify).map { .alert(user: $0, content: alert) }
             )
         }
     }

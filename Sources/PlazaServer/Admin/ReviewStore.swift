@@ -7,24 +7,28 @@ struct ReviewRecord: Sendable {
     var item: ReviewItem
     var claimedBy: UUID?
     var decidedBy: UUID?
+    /// Who is told of the decision (the subject when empty).
+    var notify: [UUID]
 }
 
 /// All SQL of the review queue: one open item per subject and kind, claimed by one admin at a time.
 struct ReviewStore: Sendable {
     private static let columns = [
         "id", "kind", "subject_id", "subject", "findings", "state", "created_at", "claimed_by", "claimed_until", "decided_by", "decided_at",
-        "reason",
+        "reason", "diff", "notify",
     ]
 
     /// Files a request: a new open item, or new subject and findings for the subject's open item of that kind.
     func file(_ submission: ReviewSubmission, now: Date, on db: any SQLDatabase) async throws {
-        let findings = String(decoding: try JSONEncoder().encode(submission.findings), as: UTF8.self)
+        let json = { (value: any Encodable) in String(decoding: try JSONEncoder().encode(value), as: UTF8.self) }
+        let (findings, diff, notify) = (try json(submission.findings), try json(submission.diff), try json(submission.notify))
         try await db.raw(
             """
-            INSERT INTO review_items (id, kind, subject_id, subject, findings, state, created_at) \
+            INSERT INTO review_items (id, kind, subject_id, subject, findings, diff, notify, state, created_at) \
             VALUES (\(bind: UUID()), \(bind: submission.kind.rawValue), \(bind: submission.subjectId), \(bind: submission.subject), \
-            \(bind: findings), 'open', \(bind: now)) \
-            ON CONFLICT (kind, subject_id) WHERE state = 'open' DO UPDATE SET subject = excluded.subject, findings = excluded.findings
+            \(bind: findings), \(bind: diff), \(bind: notify), 'open', \(bind: now)) \
+            ON CONFLICT (kind, subject_id) WHERE state = 'open' DO UPDATE SET subject = excluded.subject, findings = excluded.findings, \
+            diff = excluded.diff, notify = excluded.notify
             """
         ).run()
     }
@@ -84,16 +88,19 @@ struct ReviewStore: Sendable {
 
     private static func record(_ row: any SQLRow) throws -> ReviewRecord {
         let findings = try row.decode(column: "findings", as: String.self)
+        let json = { (column: String) in Data((try row.decode(column: column, as: String?.self) ?? "[]").utf8) }
         let item = ReviewItem(
             id: try row.decode(column: "id", as: UUID.self),
             kind: ReviewKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .merchant,
             subjectId: try row.decode(column: "subject_id", as: UUID.self), subject: try row.decode(column: "subject", as: String.self),
             findings: (try? JSONDecoder().decode([String].self, from: Data(findings.utf8))) ?? [],
+            diff: (try? JSONDecoder().decode([ReviewChange].self, from: json("diff"))) ?? [],
             state: ReviewState(rawValue: try row.decode(column: "state", as: String.self)) ?? .open,
             createdAt: try row.decode(column: "created_at", as: Date.self), claimedUntil: try row.decode(column: "claimed_until", as: Date?.self),
             decidedAt: try row.decode(column: "decided_at", as: Date?.self), reason: try row.decode(column: "reason", as: String?.self))
         return ReviewRecord(
             item: item, claimedBy: try row.decode(column: "claimed_by", as: UUID?.self),
-            decidedBy: try row.decode(column: "decided_by", as: UUID?.self))
+            decidedBy: try row.decode(column: "decided_by", as: UUID?.self),
+            notify: (try? JSONDecoder().decode([UUID].self, from: json("notify"))) ?? [])
     }
 }

@@ -40,6 +40,8 @@ public struct PlazaConfiguration: Sendable {
     public var push = PushConfiguration()
     /// Apple and Google wallet passes of loyalty cards.
     public var passes = WalletPassConfiguration()
+    /// Words no offer may use (`PLAZA_OFFER_BLOCKED_WORDS`, separated by commas): the campaign lint blocks them.
+    public var offerBlockedWords: [String] = []
     /// Where Swift concurrency runs (`PLAZA_GLOBAL_EXECUTOR`): NIO's event loops unless `swift` says Swift's own pool.
     public var globalExecutor = GlobalExecutor.eventLoops
     /// The password `plaza admin create` gives the new admin (`PLAZA_ADMIN_PASSWORD`; else it is read from stdin).
@@ -183,6 +185,10 @@ public struct PlazaConfiguration: Sendable {
             }
         }
         // Not trimmed: a password may begin or end with spaces.
+        if let words = value("PLAZA_OFFER_BLOCKED_WORDS") {
+            configuration.offerBlockedWords = words.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .filter { !$0.isEmpty }
+        }
         configuration.adminPassword = environment["PLAZA_ADMIN_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.readPaymentGateway(value, fail: fail)
         configuration.network.read(value, fail: fail)

@@ -24,6 +24,7 @@ public final class PlazaServices: Sendable {
     package let notifications: NotificationService
     let admin: AdminService
     package let loyalty: LoyaltyService
+    package let offers: OffersService
     package let notificationDelivery: NotificationDelivery
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
     let moneyRoutes = DeclaredMoneyRoutes()
@@ -95,6 +96,7 @@ public final class PlazaServices: Sendable {
         loyalty = LoyaltyService(
             database: database, events: events, places: places, secretKey: secretKey, idempotency: idempotency, passes: configuration.passes,
             passUpdates: passUpdates)
+        offers = OffersService(database: database, events: events, places: places, blockedWords: configuration.offerBlockedWords)
         let webPush = WebPush(
             vapid: configuration.push.vapidPrivateKey ?? PushConfiguration.derivedKey(secretKey: secretKey),
             subject: configuration.push.vapidSubject ?? configuration.publicURL.map { "\($0.absoluteString)" } ?? "mailto:admin@plaza.localhost")
@@ -139,6 +141,7 @@ public final class PlazaServices: Sendable {
         events.record(accounts.reviewRecorder())
         events.record(places.reviewRecorder())
         events.record(places.loyaltyRecorder())
+        events.record(offers.reviewRecorder())
         templates = try await Templates.load()
     }
 

@@ -15,6 +15,8 @@ public struct PlazaError: Error, Sendable {
     /// See `Problem.limit` and `Problem.resetsAt`.
     public var limit: String?
     public var resetsAt: Date?
+    /// See `Problem.findings`.
+    public var findings: [CampaignFinding]?
     /// Extra response headers, such as `Retry-After` or `WWW-Authenticate`.
     public var headers: HTTPFields = [:]
 
@@ -35,7 +37,7 @@ public struct PlazaError: Error, Sendable {
     public var problem: Problem {
         Problem(
             title: title, status: Int(status.code), detail: detail, code: code, errors: errors, currentState: currentState, limit: limit,
-            resetsAt: resetsAt)
+            resetsAt: resetsAt, findings: findings)
     }
 
     public static func validation(_ errors: [FieldError]) -> PlazaError {

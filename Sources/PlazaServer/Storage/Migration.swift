@@ -29,5 +29,6 @@ enum Migrations {
         M0017_Loyalty(),  // loyalty programs, signing keys, cards, punches, redeem codes, redemptions
         M0018_LoyaltyCounter(),  // customers' punch codes, consent to share card history, businesses with loyalty
         M0019_WalletPasses(),  // devices that added a card's Apple Wallet pass, for its updates
+        M0020_Offers(),  // campaigns, offer settings and subscriptions, offers received, coupon claims
     ]
 }

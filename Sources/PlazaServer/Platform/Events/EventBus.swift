@@ -18,13 +18,20 @@ final class EventBus: Sendable {
     /// A domain's part of every publishing transaction: it writes what it keeps of the messages (alerts into the
     /// notification outbox, review requests into the queue, decisions onto their subject) in that transaction, and
     /// returns whether it wrote anything; then `committed` runs once the transaction committed.
+    /// A recorder may also answer messages that follow from what it wrote (an offer delivered on a position: its alert
+    /// and live event); those go through the recorders in turn and out with the transaction's own.
     struct Recorder: Sendable {
-        let record: @Sendable ([FeedMessage], any SQLDatabase) async throws -> Bool
+        let react: @Sendable ([FeedMessage], any SQLDatabase) async throws -> (wrote: Bool, follow: [FeedMessage])
         let committed: @Sendable () -> Void
 
         init(record: @escaping @Sendable ([FeedMessage], any SQLDatabase) async throws -> Bool, committed: @escaping @Sendable () -> Void = {}) {
-            self.record = record
+            self.react = { messages, db in (try await record(messages, db), []) }
             self.committed = committed
+        }
+
+        init(reacting: @escaping @Sendable ([FeedMessage], any SQLDatabase) async throws -> (wrote: Bool, follow: [FeedMessage])) {
+            self.react = reacting
+            self.committed = {}
         }
     }
 
@@ -71,16 +78,25 @@ final class EventBus: Sendable {
     func transaction<T: Sendable>(publishing body: @escaping @Sendable (any SQLDatabase) async throws -> (T, [FeedMessage])) async throws -> T {
         let (feed, recorders) = (feed, recorders.withLock { $0 })
         let (result, messages, wrote) = try await database.transaction { db in
-            let (result, published) = try await body(db)
-            var wrote: [Recorder] = []
-            if !published.isEmpty {
-                for recorder in recorders where try await recorder.record(published, db) { wrote.append(recorder) }
+            var (result, published) = try await body(db)
+            var wrote: Set<Int> = []
+            // What follows from a message is recorded too, a few rounds deep at most.
+            var pending = published
+            for _ in 0..<3 where !pending.isEmpty {
+                var follow: [FeedMessage] = []
+                for (index, recorder) in recorders.enumerated() {
+                    let (didWrite, more) = try await recorder.react(pending, db)
+                    if didWrite { wrote.insert(index) }
+                    follow += more
+                }
+                published += follow
+                pending = follow
             }
             let messages = published.filter { !$0.isRecordedOnly }
             if !messages.isEmpty { try await feed.publish(messages, on: db) }
             return (result, messages, wrote)
         }
-        for recorder in wrote { recorder.committed() }
+        for index in wrote.sorted() { recorders[index].committed() }
         // This process's subscribers hear their messages at once (a repeat from the feed is harmless); live events go
         // only through the feed, so that every listener gets each one once.
         let local = messages.filter { if case .event = $0 { false } else { true } }

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// `/v1/businesses/{id}/campaigns`, `/v1/campaigns/*`, `/v1/me/offer-settings` and `/v1/me/subscriptions/*`: the offers
+/// API of `openapi.yaml`.
+struct OffersAPI: Sendable {
+    let offers: OffersService
+    let maxBody: Int
+
+    func addRoutes(signedIn: SignedInRoutes) {
+        let authenticated = signedIn.plain
+        authenticated.post("businesses/:id/campaigns", use: createCampaign)
+        authenticated.get("businesses/:id/campaigns", use: campaigns)
+        authenticated.get("campaigns/:id", use: campaign)
+        authenticated.patch("campaigns/:id", use: changeCampaign)
+        authenticated.post("campaigns/:id/submit", use: submit)
+        authenticated.post("campaigns/:id/pause", use: pause)
+        authenticated.post("campaigns/:id/resume", use: resume)
+        authenticated.get("me/offer-settings", use: settings)
+        authenticated.put("me/offer-settings", use: changeSettings)
+        authenticated.get("me/subscriptions", use: subscriptions)
+        authenticated.put("me/subscriptions/:id", use: subscribe)
+        authenticated.delete("me/subscriptions/:id", use: unsubscribe)
+    }
+
+    @Sendable func createCampaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CampaignContent.self, limit: maxBody)
+        let business = try Query.id(context.parameters, "id", "business")
+        return try .json(try await offers.createCampaign(context.identity, business: business, body), status: .created)
+    }
+
+    @Sendable func campaigns(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        let business = try Query.id(context.parameters, "id", "business")
+        return try .json(try await offers.campaigns(context.identity, business: business, limit: paging.limit, cursor: paging.cursor))
+    }
+
+    @Sendable func campaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await offers.campaign(context.identity, try Query.id(context.parameters, "id", "campaign")))
+    }
+
+    @Sendable func changeCampaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CampaignChange.self, limit: maxBody)
+        return try .json(try await offers.changeCampaign(context.identity, try Query.id(context.parameters, "id", "campaign"), body))
+    }
+
+    @Sendable func submit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await offers.submit(context.identity, try Query.id(context.parameters, "id", "campaign")))
+    }
+
+    @Sendable func pause(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await offers.setPaused(context.identity, try Query.id(context.parameters, "id", "campaign"), true))
+    }
+
+    @Sendable func resume(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await offers.setPaused(context.identity, try Query.id(context.parameters, "id", "campaign"), false))
+    }
+
+    @Sendable func settings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await offers.settings(context.identity))
+    }
+
+    @Sendable func changeSettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: OfferSettingsChange.self, limit: maxBody)
+        return try .json(try await offers.changeSettings(context.identity, body))
+    }
+
+    @Sendable func subscriptions(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        return try .json(try await offers.subscriptions(context.identity, limit: paging.limit, cursor: paging.cursor))
+    }
+
+    @Sendable func subscribe(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: SubscriptionRequest.self, limit: maxBody)
+        return try .json(try await offers.subscribe(context.identity, business: try Query.id(context.parameters, "id", "business"), body))
+    }
+
+    @Sendable func unsubscribe(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await offers.unsubscribe(context.identity, business: try Query.id(context.parameters, "id", "business"))
+        return .noContent
+    }
+}
