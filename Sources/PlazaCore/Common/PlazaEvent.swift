@@ -51,3 +51,9 @@ public enum LoyaltyEventType {
     /// A reward was redeemed (to the holder and the staff). Payload: `LoyaltyRedemption`.
     public static let redeemed = "loyalty.redeemed"
 }
+
+/// Offers' event types.
+public enum OfferEventType {
+    /// An offer reached the customer (to them). Payload: `Offer`.
+    public static let received = "offer.received"
+}

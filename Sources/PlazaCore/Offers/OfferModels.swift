@@ -210,3 +210,87 @@ public struct OfferWhy: Codable, Sendable, Hashable {
         self.link = link
     }
 }
+
+/// An offer as the customer who received it sees it (`GET /v1/me/offers`); `id` is the campaign's.
+public struct Offer: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var kind: CampaignKind
+    public var title: String
+    public var body: String
+    public var business: Party
+    public var discount: CouponDiscount?
+    public var minimumSpend: Money?
+    public var maxDiscount: Money?
+    public var endsAt: Date
+    public var receivedAt: Date
+    /// The customer's claim of a coupon, once claimed.
+    public var claim: CouponClaim?
+    public var why: OfferWhy
+
+    public init(
+        id: UUID, kind: CampaignKind, title: String, body: String, business: Party, discount: CouponDiscount? = nil, minimumSpend: Money? = nil,
+        maxDiscount: Money? = nil, endsAt: Date, receivedAt: Date, claim: CouponClaim? = nil, why: OfferWhy
+    ) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.body = body
+        self.business = business
+        self.discount = discount
+        self.minimumSpend = minimumSpend
+        self.maxDiscount = maxDiscount
+        self.endsAt = endsAt
+        self.receivedAt = receivedAt
+        self.claim = claim
+        self.why = why
+    }
+}
+
+public enum CouponClaimStatus: String, Codable, Sendable, CaseIterable, Hashable {
+    case claimed, redeemed, expired
+}
+
+/// A claimed coupon, waiting in the wallet for the counter: its own code, shown as a QR (`plaza:coupon:<code>`).
+public struct CouponClaim: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var offerId: UUID
+    public var code: String
+    public var qrPayload: String
+    public var status: CouponClaimStatus
+    public var expiresAt: Date
+    public var chargeId: UUID?
+
+    public init(id: UUID, offerId: UUID, code: String, status: CouponClaimStatus, expiresAt: Date, chargeId: UUID? = nil) {
+        self.id = id
+        self.offerId = offerId
+        self.code = code
+        self.qrPayload = "plaza:coupon:\(code)"
+        self.status = status
+        self.expiresAt = expiresAt
+        self.chargeId = chargeId
+    }
+}
+
+/// `POST /v1/offers/{id}/dismiss`.
+public struct OfferDismissal: Codable, Sendable, Hashable {
+    /// Also mute the business: none of its offers come again.
+    public var muteBusiness: Bool?
+
+    public init(muteBusiness: Bool? = nil) {
+        self.muteBusiness = muteBusiness
+    }
+}
+
+/// `POST /v1/campaigns/{id}/push`: how many customers were in the shop, and how many the campaign reached (their settings
+/// and its target decide; nobody gets it twice).
+public struct CampaignPush: Codable, Sendable, Hashable {
+    public var campaignId: UUID
+    public var present: Int
+    public var delivered: Int
+
+    public init(campaignId: UUID, present: Int, delivered: Int) {
+        self.campaignId = campaignId
+        self.present = present
+        self.delivered = delivered
+    }
+}

@@ -96,7 +96,10 @@ public final class PlazaServices: Sendable {
         loyalty = LoyaltyService(
             database: database, events: events, places: places, secretKey: secretKey, idempotency: idempotency, passes: configuration.passes,
             passUpdates: passUpdates)
-        offers = OffersService(database: database, events: events, places: places, blockedWords: configuration.offerBlockedWords)
+        offers = OffersService(
+            database: database, events: events, places: places, blockedWords: configuration.offerBlockedWords, calendar: configuration.places.calendar
+        )
+        offers.listen()
         let webPush = WebPush(
             vapid: configuration.push.vapidPrivateKey ?? PushConfiguration.derivedKey(secretKey: secretKey),
             subject: configuration.push.vapidSubject ?? configuration.publicURL.map { "\($0.absoluteString)" } ?? "mailto:admin@plaza.localhost")
@@ -142,6 +145,7 @@ public final class PlazaServices: Sendable {
         events.record(places.reviewRecorder())
         events.record(places.loyaltyRecorder())
         events.record(offers.reviewRecorder())
+        events.record(offers.deliveryRecorder())
         templates = try await Templates.load()
     }
 

@@ -22,6 +22,12 @@ struct OffersAPI: Sendable {
         authenticated.get("me/subscriptions", use: subscriptions)
         authenticated.put("me/subscriptions/:id", use: subscribe)
         authenticated.delete("me/subscriptions/:id", use: unsubscribe)
+        authenticated.post("campaigns/:id/push", use: push)
+        authenticated.get("me/offers", use: myOffers)
+        authenticated.get("offers/search", use: search)
+        authenticated.get("offers/:id", use: offer)
+        authenticated.post("offers/:id/dismiss", use: dismiss)
+        authenticated.post("offers/:id/claim", use: claim)
     }
 
     @Sendable func createCampaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -79,5 +85,48 @@ struct OffersAPI: Sendable {
     @Sendable func unsubscribe(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await offers.unsubscribe(context.identity, business: try Query.id(context.parameters, "id", "business"))
         return .noContent
+    }
+
+    @Sendable func push(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await offers.push(context.identity, try Query.id(context.parameters, "id", "campaign")), status: .accepted)
+    }
+
+    @Sendable func myOffers(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        let history: Bool
+        switch request.uri.queryParameters.get("state") ?? "current" {
+        case "current": history = false
+        case "history": history = true
+        default: throw PlazaError.validation(field: "state", "Use current or history.")
+        }
+        return try .json(try await offers.offers(context.identity, history: history, limit: paging.limit, cursor: paging.cursor))
+    }
+
+    @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        let text = request.uri.queryParameters.get("q").map { String($0) }
+        if let text, text.count > 200 { throw PlazaError.validation(field: "q", "Search with at most 200 characters.") }
+        let category = try Query.category(request.uri, lenient: true)
+        return try .json(
+            try await offers.offers(context.identity, history: false, text: text, category: category, limit: paging.limit, cursor: paging.cursor))
+    }
+
+    @Sendable func offer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await offers.offer(context.identity, try Query.id(context.parameters, "id", "offer")))
+    }
+
+    @Sendable func dismiss(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "offer")
+        // The body is optional: an empty one dismisses the offer alone.
+        let body =
+            request.headers[.contentLength] == "0"
+            ? OfferDismissal(muteBusiness: nil) : try await request.decodeJSON(as: OfferDismissal.self, limit: maxBody)
+        try await offers.dismiss(context.identity, id, muteBusiness: body.muteBusiness ?? false)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func claim(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let (claim, created) = try await offers.claim(context.identity, try Query.id(context.parameters, "id", "offer"))
+        return try .json(claim, status: created ? .created : .ok)
     }
 }

@@ -11,7 +11,11 @@ package struct OffersService: Sendable {
     let places: PlacesService
     /// Words the lint refuses (`PLAZA_OFFER_BLOCKED_WORDS`).
     var blockedWords: [String] = []
+    /// The operator's calendar: schedules are read in the town's time.
+    var calendar = Calendar(identifier: .gregorian)
     let store = OffersStore()
+    /// The running campaigns with automatic delivery, by place (this process's copy).
+    let index = CampaignIndex()
 
     // MARK: Campaigns
 
@@ -91,7 +95,7 @@ package struct OffersService: Sendable {
     /// Pauses an active campaign (`resume` undoes it); nothing is delivered while paused.
     func setPaused(_ identity: Identity, _ id: UUID, _ paused: Bool, now: Date = Date()) async throws -> Campaign {
         let (_, business) = try await member(identity, campaign: id)
-        return try await database.transaction { db in
+        return try await events.transaction { db in
             guard var record = try await store.campaign(id, forUpdate: true, on: db) else { throw PlazaError.notFound("campaign") }
             guard record.state == (paused ? .active : .paused) else {
                 throw Self.stateConflict(
@@ -99,12 +103,12 @@ package struct OffersService: Sendable {
             }
             (record.state, record.updatedAt) = (paused ? .paused : .active, now)
             try await store.update(record, on: db)
-            return record.dto(businessName: business.name)
+            return (record.dto(businessName: business.name), [.campaignsChanged])
         }
     }
 
     /// The campaign and its business, when the caller is one of its owners or staff.
-    private func member(_ identity: Identity, campaign id: UUID) async throws -> (CampaignRecord, BusinessRecord) {
+    func member(_ identity: Identity, campaign id: UUID) async throws -> (CampaignRecord, BusinessRecord) {
         guard let record = try await store.campaign(id, on: database.sql) else { throw PlazaError.notFound("campaign") }
         do {
             return (record, try await places.requireMember(identity, of: record.businessId))
@@ -165,19 +169,23 @@ package struct OffersService: Sendable {
 
     // MARK: Decisions and time
 
-    /// Offers' part of a publishing transaction: an admin's decision on a campaign applies to it.
+    /// Offers' part of a publishing transaction: an admin's decision on a campaign applies to it, and a campaign that
+    /// starts running reaches its business's subscribers.
     func reviewRecorder() -> EventBus.Recorder {
-        let store = store
-        return EventBus.Recorder { messages, db in
-            var wrote = false
+        let service = self
+        return EventBus.Recorder(reacting: { messages, db in
+            var follow: [FeedMessage] = []
+            let now = Date()
             for case .reviewed(let decision) in messages where decision.kind == .campaign {
-                guard var record = try await store.campaign(decision.subjectId, forUpdate: true, on: db) else { continue }
-                Self.apply(decision, to: &record, now: Date())
-                try await store.update(record, on: db)
-                wrote = true
+                guard var record = try await service.store.campaign(decision.subjectId, forUpdate: true, on: db) else { continue }
+                let wasActive = record.state == .active
+                Self.apply(decision, to: &record, now: now)
+                try await service.store.update(record, on: db)
+                follow.append(.campaignsChanged)
+                if record.state == .active, !wasActive { follow += try await service.broadcast(record, now: now, on: db) }
             }
-            return wrote
-        }
+            return (!follow.isEmpty, follow)
+        })
     }
 
     static func apply(_ decision: ReviewDecision, to record: inout CampaignRecord, now: Date) {

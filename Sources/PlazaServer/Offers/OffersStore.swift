@@ -29,7 +29,7 @@ struct CampaignRecord: Sendable {
 
 /// All SQL of offers: campaigns, customers' offer settings and subscriptions.
 struct OffersStore: Sendable {
-    private static let campaignColumns = [
+    static let campaignColumnNames = [
         "id", "business_id", "content", "approved", "state", "findings", "rejection_reason", "pending_change", "claimed", "created_by",
         "created_at", "updated_at",
     ]
@@ -38,7 +38,7 @@ struct OffersStore: Sendable {
 
     func insert(_ record: CampaignRecord, on db: any SQLDatabase) async throws {
         try await db.insert(into: "campaigns")
-            .columns(Self.campaignColumns + ["kind", "starts_at", "ends_at"])
+            .columns(Self.campaignColumnNames + ["kind", "starts_at", "ends_at"])
             .values(try Self.values(record) + [SQLBind(record.content.kind.rawValue), SQLBind(nil as Date?), SQLBind(nil as Date?)])
             .run()
     }
@@ -46,7 +46,7 @@ struct OffersStore: Sendable {
     func update(_ record: CampaignRecord, on db: any SQLDatabase) async throws {
         let values = try Self.values(record)
         var update = db.update("campaigns")
-        for (column, value) in zip(Self.campaignColumns, values).dropFirst(2) where column != "created_by" && column != "created_at" {
+        for (column, value) in zip(Self.campaignColumnNames, values).dropFirst(2) where column != "created_by" && column != "created_at" {
             update = update.set(SQLIdentifier(column), to: value)
         }
         try await update.set("starts_at", to: record.approved?.startsAt).set("ends_at", to: record.approved?.endsAt)
@@ -54,20 +54,20 @@ struct OffersStore: Sendable {
     }
 
     func campaign(_ id: UUID, forUpdate: Bool = false, on db: any SQLDatabase) async throws -> CampaignRecord? {
-        var select = db.select().columns(Self.campaignColumns.map { SQLIdentifier($0) }).from("campaigns").where("id", .equal, id)
+        var select = db.select().columns(Self.campaignColumnNames.map { SQLIdentifier($0) }).from("campaigns").where("id", .equal, id)
         if forUpdate { select = select.for(.update) }
         return try await select.first().map(Self.campaign)
     }
 
     /// The business's campaigns, newest first, after the cursor row `after`.
     func campaigns(business: UUID, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [CampaignRecord] {
-        try await db.select().columns(Self.campaignColumns.map { SQLIdentifier($0) }).from("campaigns").where("business_id", .equal, business)
+        try await db.select().columns(Self.campaignColumnNames.map { SQLIdentifier($0) }).from("campaigns").where("business_id", .equal, business)
             .newestFirst(after: after, in: "campaigns", by: "created_at").limit(limit).all().map(Self.campaign)
     }
 
     /// The business's other coupons that are submitted or approved and not ended: what a new coupon could stack with.
     func liveCoupons(business: UUID, except: UUID, on db: any SQLDatabase) async throws -> [CampaignRecord] {
-        try await db.select().columns(Self.campaignColumns.map { SQLIdentifier($0) }).from("campaigns").where("business_id", .equal, business)
+        try await db.select().columns(Self.campaignColumnNames.map { SQLIdentifier($0) }).from("campaigns").where("business_id", .equal, business)
             .where("kind", .equal, CampaignKind.coupon.rawValue).where("id", .notEqual, except)
             .where("state", .in, [CampaignState.submitted, .approved, .active, .paused].map(\.rawValue)).all().map(Self.campaign)
     }
@@ -90,7 +90,7 @@ struct OffersStore: Sendable {
         ]
     }
 
-    private static func campaign(_ row: any SQLRow) throws -> CampaignRecord {
+    static func campaign(_ row: any SQLRow) throws -> CampaignRecord {
         CampaignRecord(
             id: try row.decode(column: "id", as: UUID.self), businessId: try row.decode(column: "business_id", as: UUID.self),
             content: try decode(CampaignContent.self, try row.decode(column: "content", as: String.self)),

@@ -109,10 +109,7 @@ struct BusinessStore: Sendable {
     ) async throws -> [BusinessRecord] {
         var query = db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses").where("listed", .equal, true)
         if let text, !text.isEmpty {
-            let pattern =
-                "%"
-                + PlacesRules.searchFolded(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            let pattern = LikePattern.containing(PlacesRules.searchFolded(text))
             // Both sides folded by Plaza (`search_text` is written with the row); one explicit escape for both engines.
             query = query.where(SQLQueryString("search_text LIKE \(bind: pattern) ESCAPE '\\'"))
         }

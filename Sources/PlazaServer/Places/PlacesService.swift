@@ -56,7 +56,7 @@ package struct PlacesService: Sendable {
         case .catalogChanged: catalog.invalidate()
         case .reviewed(let decision) where decision.kind == .merchant: catalog.invalidate()
         case .loyaltyOffered: catalog.invalidate()
-        case .event, .alert, .review, .reviewed: break
+        case .event, .alert, .review, .reviewed, .campaignsChanged: break
         }
     }
 

@@ -33,6 +33,12 @@ package struct Secrets: Sendable {
         String(format: "%06d", Int.random(in: 0..<1_000_000))
     }
 
+    /// A uniformly random code of capitals and digits people read aloud without confusion (no 0/O, 1/I/L, 5/S).
+    static func readableCode(length: Int = 8) -> String {
+        let alphabet = Array("ABCDEFGHJKMNPQRTUVWXYZ2346789")
+        return String((0..<length).map { _ in alphabet.randomElement()! })
+    }
+
     /// Compares in time independent of where the strings differ.
     static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)

@@ -24,12 +24,14 @@ enum FeedMessage: Codable, Sendable {
     /// A business started or stopped running loyalty programs: Places marks it inside the publishing transaction (its
     /// recorder) and every process reloads its catalog (nearby's `hasLoyalty`).
     case loyaltyOffered(business: UUID, running: Bool)
+    /// Campaigns started, paused, resumed, changed or ended: every process rebuilds its campaign index.
+    case campaignsChanged
 
     /// Whether only the transaction's recorders see it (it never goes over the feed).
     var isRecordedOnly: Bool {
         switch self {
         case .alert, .review: true
-        case .position, .forget, .event, .catalogChanged, .reviewed, .loyaltyOffered: false
+        case .position, .forget, .event, .catalogChanged, .reviewed, .loyaltyOffered, .campaignsChanged: false
         }
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// What delivery reads and writes: the running campaigns, the customer's facts, and the offers received.
+extension OffersStore {
+    /// Active campaigns, as customers see them (the approved version).
+    func activeCampaigns(on db: any SQLDatabase) async throws -> [CampaignRecord] {
+        try await db.select().columns(Self.campaignColumnNames.map { SQLIdentifier($0) }).from("campaigns")
+            .where("state", .equal, CampaignState.active.rawValue).all().map(Self.campaign)
+    }
+
+    /// The profile facts targeting may use (when the customer allows) and the zone their day and quiet hours are in.
+    /// Read from the accounts' table, as every domain reads a user's name.
+    func audienceFacts(user: UUID, on db: any SQLDatabase) async throws -> (birthDate: String?, gender: Gender?, student: Bool, timeZone: String?)? {
+        try await db.select().columns("birth_date", "gender", "student", "time_zone").from("users").where("id", .equal, user).first().map { row in
+            (
+                try row.decode(column: "birth_date", as: String?.self),
+                try row.decode(column: "gender", as: String?.self).flatMap(Gender.init(rawValue:)),
+                try row.decode(column: "student", as: Bool.self), try row.decode(column: "time_zone", as: String?.self)
+            )
+        }
+    }
+
+    func subscription(user: UUID, business: UUID, on db: any SQLDatabase) async throws -> SubscriptionRequest? {
+        try await db.select().columns("ads", "coupons").from("offer_subscriptions").where("user_id", .equal, user)
+            .where("business_id", .equal, business).first()
+            .map { SubscriptionRequest(ads: try $0.decode(column: "ads", as: Bool.self), coupons: try $0.decode(column: "coupons", as: Bool.self)) }
+    }
+
+    /// Who subscribed to the business's offers of `kind`.
+    func subscribers(business: UUID, kind: CampaignKind, on db: any SQLDatabase) async throws -> [UUID] {
+        try await db.select().column("user_id").from("offer_subscriptions").where("business_id", .equal, business)
+            .where(SQLIdentifier(kind == .ad ? "ads" : "coupons"), .equal, true).all().map { try $0.decode(column: "user_id", as: UUID.self) }
+    }
+
+    /// The ids of the customers with these usernames (the ones present at a business when staff push a campaign).
+    func userIDs(usernames: [String], on db: any SQLDatabase) async throws -> [UUID] {
+        guard !usernames.isEmpty else { return [] }
+        return try await db.select().column("id").from("users").where("username", .in, SQLBind.group(usernames)).all()
+            .map { try $0.decode(column: "id", as: UUID.self) }
+    }
+
+    /// When the customer last paid the business (an approved charge), from the wallet's table.
+    func lastPaid(user: UUID, business: UUID, on db: any SQLDatabase) async throws -> Date? {
+        try await db.select().column(SQLFunction("max", args: SQLColumn("decided_at")), as: "paid").from("charges")
+            .where("customer_id", .equal, user).where("business_id", .equal, business).where("status", .in, ["approved", "refunded"])
+            .first()?.decode(column: "paid", as: Date?.self)
+    }
+
+    /// Which of `campaigns` the customer received already (dismissed ones too: they never come back).
+    func received(user: UUID, of campaigns: [UUID], on db: any SQLDatabase) async throws -> Set<UUID> {
+        guard !campaigns.isEmpty else { return [] }
+        return Set(
+            try await db.select().column("campaign_id").from("offers").where("user_id", .equal, user).where(
+                "campaign_id", .in, SQLBind.group(campaigns)
+            )
+            .all().map { try $0.decode(column: "campaign_id", as: UUID.self) })
+    }
+
+    /// How many offers reached the customer since `since` (the start of their day).
+    func receivedCount(user: UUID, since: Date, on db: any SQLDatabase) async throws -> Int {
+        try await db.select().column(SQLFunction("count", args: SQLLiteral.all), as: "n").from("offers").where("user_id", .equal, user)
+            .where("received_at", .greaterThanOrEqual, since).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
+    /// Records a delivery once; false when the customer had it already.
+    func insertOffer(campaign: UUID, user: UUID, business: UUID, reasons: [OfferReason], at: Date, on db: any SQLDatabase) async throws -> Bool {
+        let rows = try await db.insert(into: "offers").columns("campaign_id", "user_id", "business_id", "received_at", "reasons")
+            .values(SQLBind(campaign), SQLBind(user), SQLBind(business), SQLBind(at), SQLBind(try Self.json(reasons)))
+            .ignoringConflicts(with: ["campaign_id", "user_id"]).returning("campaign_id").all()
+        return !rows.isEmpty
+    }
+}

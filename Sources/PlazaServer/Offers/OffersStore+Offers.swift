@@ -1,0 +1,137 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// An offer a customer received, with the campaign it came from.
+struct ReceivedOffer: Sendable {
+    var campaign: CampaignRecord
+    var receivedAt: Date
+    var reasons: [OfferReason]
+    var openedAt: Date?
+}
+
+/// A row of `coupon_claims`.
+struct ClaimRecord: Sendable {
+    var id: UUID
+    var campaignId: UUID
+    var userId: UUID
+    var code: String
+    var status: CouponClaimStatus
+    var expiresAt: Date
+    var chargeId: UUID?
+    var discountAmount: Int64?
+    var createdAt: Date
+
+    var dto: CouponClaim { CouponClaim(id: id, offerId: campaignId, code: code, status: status, expiresAt: expiresAt, chargeId: chargeId) }
+}
+
+/// The customer's side of offers: what they received, opened, dismissed and claimed.
+extension OffersStore {
+    /// The customer's offers, newest first, after the campaign `after`: `history` are those of ended campaigns or
+    /// redeemed, the rest are current. Dismissed offers are in neither.
+    func offers(
+        user: UUID, history: Bool, search: (text: String?, category: BusinessCategory?), now: Date, limit: Int, after: UUID?, on db: any SQLDatabase
+    ) async throws
+        -> [ReceivedOffer]
+    {
+        var select = db.select().columns(Self.campaignColumnNames.map { SQLColumn($0, table: "campaigns") })
+            .columns(SQLColumn("received_at", table: "offers"), SQLColumn("reasons", table: "offers"), SQLColumn("opened_at", table: "offers"))
+            .from("offers").join("campaigns", on: SQLColumn("campaign_id", table: "offers"), .equal, SQLColumn("id", table: "campaigns"))
+            .where(SQLColumn("user_id", table: "offers"), .equal, SQLBind(user)).where(
+                SQLColumn("dismissed_at", table: "offers"), .is, SQLLiteral.null)
+        let used = SQLQueryString(
+            "EXISTS (SELECT 1 FROM coupon_claims k WHERE k.campaign_id = offers.campaign_id AND k.user_id = offers.user_id AND k.status = 'redeemed')"
+        )
+        let over = SQLQueryString("(campaigns.state = 'ended' OR campaigns.ends_at <= \(bind: now) OR \(used))")
+        select = select.where(history ? over : SQLQueryString("NOT \(over)"))
+        if search.text != nil || search.category != nil {
+            // By the business: its folded name and description (as places search reads them) and its category.
+            var business = SQLQueryString("EXISTS (SELECT 1 FROM businesses b WHERE b.id = offers.business_id")
+            if let text = search.text, !text.isEmpty {
+                let pattern = LikePattern.containing(PlacesRules.searchFolded(text))
+                business = business + SQLQueryString(" AND b.search_text LIKE \(bind: pattern) ESCAPE '\\'")
+            }
+            if let category = search.category { business = business + SQLQueryString(" AND b.category = \(bind: category.rawValue)") }
+            select = select.where(business + SQLQueryString(")"))
+        }
+        if let after {
+            let stored = SQLQueryString("(SELECT received_at FROM offers WHERE user_id = \(bind: user) AND campaign_id = \(bind: after))")
+            select = select.where {
+                $0.where(SQLColumn("received_at", table: "offers"), .lessThan, stored).orWhere {
+                    $0.where(SQLColumn("received_at", table: "offers"), .equal, stored).where(
+                        SQLColumn("campaign_id", table: "offers"), .lessThan, SQLBind(after))
+                }
+            }
+        }
+        let rows = try await select.orderBy(SQLOrderBy(expression: SQLColumn("received_at", table: "offers"), direction: SQLDirection.descending))
+            .orderBy(SQLOrderBy(expression: SQLColumn("campaign_id", table: "offers"), direction: SQLDirection.descending)).limit(limit).all()
+        return try rows.map(Self.received)
+    }
+
+    /// One offer the customer received and did not dismiss.
+    func offer(_ campaign: UUID, user: UUID, on db: any SQLDatabase) async throws -> ReceivedOffer? {
+        try await db.select().columns(Self.campaignColumnNames.map { SQLColumn($0, table: "campaigns") })
+            .columns(SQLColumn("received_at", table: "offers"), SQLColumn("reasons", table: "offers"), SQLColumn("opened_at", table: "offers"))
+            .from("offers").join("campaigns", on: SQLColumn("campaign_id", table: "offers"), .equal, SQLColumn("id", table: "campaigns"))
+            .where(SQLColumn("user_id", table: "offers"), .equal, SQLBind(user)).where(
+                SQLColumn("campaign_id", table: "offers"), .equal, SQLBind(campaign)
+            )
+            .where(SQLColumn("dismissed_at", table: "offers"), .is, SQLLiteral.null).first().map(Self.received)
+    }
+
+    /// Marks the offer opened the first time; answers whether this was the first time.
+    func markOpened(_ campaign: UUID, user: UUID, at: Date, on db: any SQLDatabase) async throws {
+        try await db.update("offers").set("opened_at", to: at).where("campaign_id", .equal, campaign).where("user_id", .equal, user)
+            .where("opened_at", .is, SQLLiteral.null).run()
+    }
+
+    /// Dismisses the offer for good (the row stays, so that it never comes again).
+    func dismiss(_ campaign: UUID, user: UUID, at: Date, on db: any SQLDatabase) async throws {
+        try await db.update("offers").set("dismissed_at", to: at).where("campaign_id", .equal, campaign).where("user_id", .equal, user)
+            .where("dismissed_at", .is, SQLLiteral.null).run()
+    }
+
+    private static func received(_ row: any SQLRow) throws -> ReceivedOffer {
+        ReceivedOffer(
+            campaign: try campaign(row), receivedAt: try row.decode(column: "received_at", as: Date.self),
+            reasons: try decode([OfferReason].self, try row.decode(column: "reasons", as: String.self)),
+            openedAt: try row.decode(column: "opened_at", as: Date?.self))
+    }
+
+    // MARK: Claims
+
+    private static let claimColumns = ["id", "campaign_id", "user_id", "code", "status", "expires_at", "charge_id", "discount_amount", "created_at"]
+
+    /// The customer's claims of these campaigns, newest first.
+    func claims(user: UUID, campaigns: [UUID], on db: any SQLDatabase) async throws -> [ClaimRecord] {
+        guard !campaigns.isEmpty else { return [] }
+        return try await db.select().columns(Self.claimColumns.map { SQLIdentifier($0) }).from("coupon_claims").where("user_id", .equal, user)
+            .where("campaign_id", .in, SQLBind.group(campaigns)).orderBy("created_at", .descending).all().map(Self.claim)
+    }
+
+    /// Takes one of the campaign's `total` claims; false when none is left. One statement, so it holds under concurrency.
+    func takeClaim(campaign: UUID, total: Int?, on db: any SQLDatabase) async throws -> Bool {
+        var update = db.update("campaigns").set("claimed", to: SQLBinaryExpression(SQLColumn("claimed"), .add, SQLLiteral.numeric("1")))
+            .where("id", .equal, campaign)
+        if let total { update = update.where("claimed", .lessThan, total) }
+        return !(try await update.returning("claimed").all().isEmpty)
+    }
+
+    func insert(_ claim: ClaimRecord, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "coupon_claims").columns(Self.claimColumns)
+            .values(
+                SQLBind(claim.id), SQLBind(claim.campaignId), SQLBind(claim.userId), SQLBind(claim.code), SQLBind(claim.status.rawValue),
+                SQLBind(claim.expiresAt), SQLBind(claim.chargeId), SQLBind(claim.discountAmount), SQLBind(claim.createdAt)
+            ).run()
+    }
+
+    private static func claim(_ row: any SQLRow) throws -> ClaimRecord {
+        ClaimRecord(
+            id: try row.decode(column: "id", as: UUID.self), campaignId: try row.decode(column: "campaign_id", as: UUID.self),
+            userId: try row.decode(column: "user_id", as: UUID.self), code: try row.decode(column: "code", as: String.self),
+            status: CouponClaimStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .expired,
+            expiresAt: try row.decode(column: "expires_at", as: Date.self), chargeId: try row.decode(column: "charge_id", as: UUID?.self),
+            discountAmount: try row.decode(column: "discount_amount", as: Int64?.self), createdAt: try row.decode(column: "created_at", as: Date.self)
+        )
+    }
+}
