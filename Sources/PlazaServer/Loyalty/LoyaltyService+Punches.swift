@@ -112,12 +112,14 @@ extension LoyaltyService {
             text = token
         } else {
             // Typed digits are looked up only while they last: a repeat of a counted one is known by its id.
-            if let earlier { return earlier.cardId == card.id ? .duplicate : .refused(.idReused) }
-            return .refused(submission.code == nil ? .malformed : .invalidCode)
+            if let earlier, earlier.cardId == card.id { return .duplicate }
+            if submission.code == nil { return .refused(.malformed) }
+            return .refused(earlier == nil ? .invalidCode : .idReused)
         }
         guard let token = SignedPunchToken(text) else { return .refused(.malformed) }
         let hash = SHA256.hash(data: token.payloadBytes).hexString
-        if let earlier { return earlier.tokenHash == hash ? .duplicate : .refused(.idReused) }
+        // A repeat is `duplicate` whatever happened since (the window passed, the card filled): it changes nothing.
+        if let earlier, earlier.tokenHash == hash { return .duplicate }
         guard let program = try await state.program(card.programId, on: db) else { return .refused(.notFound) }
         if let problem = LoyaltyRules.tokenProblem(
             token, programId: card.programId, businessId: card.businessId, keys: try await state.keys(card.businessId, on: db), now: now,
@@ -125,6 +127,8 @@ extension LoyaltyService {
         {
             return .refused(problem)
         }
+        // In the contract's order: the token's own faults first, then an id that counted another token.
+        if earlier != nil { return .refused(.idReused) }
         if try await store.usedToken(user: state.user, tokenHash: hash, on: db) { return .refused(.replayed) }
         let windows = Int64(program.velocityWindowMinutes) * 60 / LoyaltyRules.windowSeconds
         if windows > 0,

@@ -138,6 +138,27 @@ package struct LoyaltyService: Sendable {
         return ids.count
     }
 
+    /// Expires the cards whose own life (`cardValidDays` from the first punch) ran out, and tells their holders (the
+    /// loyalty background work calls it; a punch finds such a card expired too).
+    func expireLapsedCards(now: Date = Date()) async throws -> Int {
+        let (store, places) = (store, places)
+        let lapsed = try await events.transaction { db in
+            let cards = try await store.expireLapsedCards(now: now, limit: 500, on: db)
+            let names = try await places.businesses.businesses(ids: Array(Set(cards.map(\.business))), on: db)
+            let alerts = cards.map { card in
+                FeedMessage.alert(
+                    user: card.user,
+                    content: NotificationContent(
+                        kind: .loyalty, title: "Your \(names[card.business]?.name ?? "loyalty") card has expired",
+                        body: "“\(card.title)” collects no more punches; take a new card at the counter to start again.",
+                        link: "/loyalty/cards/\(card.card.uuidString.lowercased())"))
+            }
+            return (cards.map(\.card), alerts)
+        }
+        if !lapsed.isEmpty { await passesChanged(lapsed) }
+        return lapsed.count
+    }
+
     /// A new signing key for the business; the previous ones sign nothing more, and their tokens count for the grace.
     func rotateKey(_ identity: Identity, business: UUID, now: Date = Date()) async throws -> [LoyaltySigningKey] {
         _ = try await places.requireMember(identity, of: business, owner: true)

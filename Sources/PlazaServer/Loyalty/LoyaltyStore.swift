@@ -157,6 +157,21 @@ struct LoyaltyStore: Sendable {
             }
     }
 
+    /// Expires the active cards whose own life ended by `now`; answers each with its holder and business.
+    func expireLapsedCards(now: Date, limit: Int, on db: any SQLDatabase) async throws -> [(card: UUID, user: UUID, business: UUID, title: String)] {
+        let due = try await db.select().columns("id").from("loyalty_cards").where("state", .equal, LoyaltyCardState.active.rawValue)
+            .where("expires_at", .lessThanOrEqual, now).limit(limit).all().map { try $0.decode(column: "id", as: UUID.self) }
+        guard !due.isEmpty else { return [] }
+        // Still active when written: a punch that filled the card meanwhile keeps it.
+        return try await db.update("loyalty_cards").set("state", to: LoyaltyCardState.expired.rawValue).where("id", .in, SQLBind.group(due))
+            .where("state", .equal, LoyaltyCardState.active.rawValue).returning("id", "user_id", "business_id", "title").all().map {
+                (
+                    try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "user_id", as: UUID.self),
+                    try $0.decode(column: "business_id", as: UUID.self), try $0.decode(column: "title", as: String.self)
+                )
+            }
+    }
+
     func holdsCards(program: UUID, on db: any SQLDatabase) async throws -> Bool {
         try await db.select().column("id").from("loyalty_cards").where("program_id", .equal, program).limit(1).first() != nil
     }

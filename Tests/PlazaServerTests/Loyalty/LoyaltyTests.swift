@@ -125,6 +125,42 @@ import Testing
     }
 
     @Test(arguments: TestEngine.enabled)
+    func aCardPastItsOwnLifeExpiresByItselfAndItsHolderIsTold(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let (tokens, business, location) = try await PlacesDriver(client).shop(owner: "bruno", name: "Bruno's Café", at: square)
+            let program = try await client.send(
+                .post, "/v1/businesses/\(business.id)/loyalty-programs",
+                json: LoyaltyProgramRequest(title: "Coffee card", punchesRequired: 5, reward: "A coffee", cardValidDays: 30, oneCardAtATime: true),
+                token: tokens.accessToken
+            ).decode(LoyaltyProgram.self)
+            let shop = Shop(owner: tokens.accessToken, business: business, location: location, program: program)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let mailed = [KindPreference(kind: .loyalty, push: true, email: true)]
+            #expect(
+                try await client.send(.put, "/v1/me/notifications", json: NotificationPreferences(kinds: mailed, quietHours: nil), token: anna).status
+                    == .ok)
+            let card = try await takeCard(client, program, token: anna)
+            let punched = try await sync(client, [PunchSubmission(cardId: card.id, token: try await token(client, shop).token)], token: anna)
+            let end = try #require(punched.cards.first?.expiresAt)
+            #expect(abs(end.timeIntervalSinceNow - 30 * 86_400) < 120, "30 days from the first punch")
+
+            #expect(try await services.loyalty.expireLapsedCards(now: end.addingTimeInterval(-60)) == 0)
+            #expect(try await services.loyalty.expireLapsedCards(now: end.addingTimeInterval(60)) == 1)
+            #expect(try await services.loyalty.expireLapsedCards(now: end.addingTimeInterval(120)) == 0, "once")
+            let history = try await client.send(.get, "/v1/me/loyalty-cards?view=history", token: anna).decode(Page<LoyaltyCard>.self)
+            #expect(history.items.map(\.id) == [card.id] && history.items.first?.state == .expired)
+            // One card at a time: the expired one no longer stands in the way of a new one.
+            #expect(try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: anna).status == .created)
+            var subjects: [String] = []
+            for _ in 0..<100 where !subjects.contains("Your Bruno's Café card has expired") {
+                try await Task.sleep(for: .milliseconds(100))
+                subjects = try await AccountsDriver(client).mails(to: "anna@example.com").map(\.subject)
+            }
+            #expect(subjects.contains("Your Bruno's Café card has expired"))
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
     func aScanCountsOnceAndEveryBadTokenSaysWhy(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, services in
             let shop = try await shop(client, punches: 10, velocity: 10)
@@ -144,11 +180,25 @@ import Testing
             var forged = Array(try token(shop, window: now - 100, services: services).utf8)
             forged[forged.count - 5] = forged[forged.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
             let otherToken = try await token(client, other).token
+            // Another program of the same business: its token is signed by the same key, and still not this card's.
+            let tea = try await client.send(
+                .post, "/v1/businesses/\(shop.business.id)/loyalty-programs",
+                json: LoyaltyProgramRequest(title: "Tea card", punchesRequired: 5, reward: "A tea"), token: shop.owner
+            ).decode(LoyaltyProgram.self)
+            var teaShop = shop
+            teaShop.program = tea
+            let teaToken = try await token(client, teaShop).token
+            let stranger = try await client.send(
+                .get, "/v1/businesses/\(shop.business.id)/loyalty/punch-token?programId=\(tea.id)&locationId=\(shop.location.id)", token: anna)
+            #expect(stranger.status == .forbidden && stranger.problem?.code == .forbidden, "only the business's team shows tokens")
             let cases: [(PunchSubmission, PunchRefusal)] = [
                 (PunchSubmission(cardId: UUID(), token: shown.token), .notFound),
                 (PunchSubmission(cardId: card.id, token: "not a token"), .malformed),
                 (PunchSubmission(cardId: card.id, token: otherToken), .wrongProgram),
+                (PunchSubmission(cardId: card.id, token: teaToken), .wrongProgram),
                 (PunchSubmission(cardId: card.id, token: String(decoding: forged, as: UTF8.self)), .invalidSignature),
+                // The token's own fault comes before the reused id, as the contract orders the reasons.
+                (PunchSubmission(id: scan.id, cardId: card.id, token: String(decoding: forged, as: UTF8.self)), .invalidSignature),
                 (PunchSubmission(cardId: card.id, token: try token(shop, window: now - 8 * 2_880, services: services)), .expired),
                 (PunchSubmission(cardId: card.id, token: try token(shop, window: now + 10, services: services)), .expired),
                 (PunchSubmission(cardId: card.id, code: "000000"), .invalidCode),
