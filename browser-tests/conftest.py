@@ -91,13 +91,30 @@ def geocoder():
     server.shutdown()
 
 
+# The Google Wallet service account the browser tests' Plaza signs its save links with: made here by OpenSSL, so that
+# the loyalty journey checks a link's RS256 signature with OpenSSL against a public key Plaza never saw.
+GOOGLE_WALLET = {"issuer": "3388000000022000001", "account": "plaza-browser@plaza-tests.iam.gserviceaccount.com"}
+
+
+def google_wallet_env(folder):
+    key, public = os.path.join(folder, "google-service-account.pem"), os.path.join(folder, "google-public.pem")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key], check=True, capture_output=True)
+    subprocess.run(["openssl", "pkey", "-in", key, "-pubout", "-out", public], check=True, capture_output=True)
+    GOOGLE_WALLET["public"] = public
+    return {"PLAZA_GOOGLE_WALLET_ISSUER_ID": GOOGLE_WALLET["issuer"], "PLAZA_GOOGLE_WALLET_SERVICE_ACCOUNT": GOOGLE_WALLET["account"],
+            "PLAZA_GOOGLE_WALLET_KEY": key}
+
+
 @pytest.fixture(scope="session")
 def plaza(geocoder):
-    """`plaza demo` with its sandbox processor and the geocoder stand-in; yields its base URL."""
+    """`plaza demo` with its sandbox processor, the geocoder stand-in and a Google Wallet key of the tests' own; yields
+    its base URL."""
     port = free_port()
-    server, workdir = start_demo(port, {"PLAZA_GEOCODER_URL": geocoder})
+    keys = tempfile.mkdtemp(prefix="plaza-keys-")
+    server, workdir = start_demo(port, {"PLAZA_GEOCODER_URL": geocoder, **google_wallet_env(keys)})
     yield f"http://127.0.0.1:{port}"
     stop(server, workdir)
+    shutil.rmtree(keys, ignore_errors=True)
 
 
 @pytest.fixture

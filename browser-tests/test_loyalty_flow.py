@@ -8,12 +8,14 @@ import json
 import os
 import subprocess
 import tempfile
+import urllib.error
+import urllib.request
 import uuid
 import zipfile
 
 from selenium.webdriver.common.by import By
 
-from conftest import new_browser, screenshot
+from conftest import GOOGLE_WALLET, new_browser, screenshot
 from test_accounts_flow import fill, navigate, notice, submit
 from test_places_flow import log_in, wait_for
 
@@ -37,6 +39,37 @@ def check_pass_with_openssl(driver, href):
         assert subprocess.run(verify, cwd=folder, capture_output=True).returncode != 0, "and refuses another manifest"
 
 
+def check_google_link_with_openssl(driver, href):
+    """The "Save to Google Wallet" link is Google's save URL with a JWT for the card, signed RS256 by the service account
+    (OpenSSL checks it against the account's public key) and refused once anything signed changes."""
+    class Keep(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args):
+            return None
+
+    cookies = "; ".join(f"{cookie['name']}={cookie['value']}" for cookie in driver.get_cookies())
+    try:
+        urllib.request.build_opener(Keep).open(urllib.request.Request(href, headers={"Cookie": cookies}), timeout=10)
+        raise AssertionError("the link redirects to Google")
+    except urllib.error.HTTPError as answer:
+        assert answer.code == 303
+        location = answer.headers["Location"]
+    assert location.startswith("https://pay.google.com/gp/v/save/")
+    header, claims, signature = location.rsplit("/", 1)[1].split(".")
+    decode = lambda part: base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+    assert json.loads(decode(header))["alg"] == "RS256"
+    body = json.loads(decode(claims))
+    assert body["iss"] == GOOGLE_WALLET["account"] and body["aud"] == "google" and body["typ"] == "savetowallet"
+    card = body["payload"]["loyaltyObjects"][0]
+    assert card["id"].startswith(GOOGLE_WALLET["issuer"] + ".") and card["accountId"] == "anna" and card["state"] == "ACTIVE"
+    with tempfile.TemporaryDirectory() as folder:
+        open(os.path.join(folder, "signature"), "wb").write(decode(signature))
+        verify = ["openssl", "dgst", "-sha256", "-verify", GOOGLE_WALLET["public"], "-signature", "signature", "signed"]
+        open(os.path.join(folder, "signed"), "w").write(f"{header}.{claims}")
+        assert subprocess.run(verify, cwd=folder, capture_output=True).returncode == 0, "OpenSSL accepts the JWT's signature"
+        open(os.path.join(folder, "signed"), "w").write(f"{header}.e30")
+        assert subprocess.run(verify, cwd=folder, capture_output=True).returncode != 0, "and refuses other claims"
+
+
 def text_of(driver, selector):
     """The text of an element in a live region, read again if the region reloaded meanwhile."""
     return wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, selector).text)
@@ -51,7 +84,7 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
         log_in(counter, plaza, "bruno", "demo-bruno-2026")
         navigate(counter, next(link for link in counter.find_elements(By.LINK_TEXT, "My business") if link.is_displayed()))
         navigate(counter, counter.find_elements(By.LINK_TEXT, "Loyalty")[0])
-        fill(counter, {"title": title, "punchesRequired": "2", "reward": "An espresso"})
+        fill(counter, {"title": title, "punchesRequired": "10", "reward": "An espresso"})
         # The rarer rules wait behind "More rules"; this counter lets a customer punch twice in a row.
         counter.find_element(By.CSS_SELECTOR, "#new-program summary").click()
         fill(counter, {"velocityWindowMinutes": "0"})
@@ -76,16 +109,24 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
             "new Uint8Array(b.slice(0, 2))[0], b.byteLength])))", link)
         assert fetched[0] == 200 and fetched[1] == "application/vnd.apple.pkpass" and fetched[2] == 0x50 and fetched[3] > 1000
         check_pass_with_openssl(browser, link.get_attribute("href"))
-        assert browser.find_element(By.CSS_SELECTOR, "[data-google-pass]").get_attribute("href").endswith("/google-wallet")
+        google = browser.find_element(By.CSS_SELECTOR, "[data-google-pass]").get_attribute("href")
+        assert google.endswith("/google-wallet")
+        check_google_link_with_openssl(browser, google)
         code = counter.find_element(By.CSS_SELECTOR, "[data-punch-code]").text
         fill(browser, {"code": code})
         submit(browser, "Punch my card")
-        assert "Punch counted: 1 of 2" in notice(browser)
+        assert "Punch counted: 1 of 10" in notice(browser)
         # The counter, open all along, lists the punch live.
         wait_for(counter, lambda: "@anna" in counter.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text,
                  explain=lambda: counter.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text)
+        # Eight more visits: each time the counter shows a new code (a code punches a customer's card once).
+        for punch in range(2, 10):
+            counter.refresh()
+            fill(browser, {"code": counter.find_element(By.CSS_SELECTOR, "[data-punch-code]").text})
+            submit(browser, "Punch my card")
+            assert f"Punch counted: {punch} of 10" in notice(browser)
 
-        # The other direction: the phone shows the card's own code, the counter types it, the phone fills up live.
+        # The tenth, the other way round: the phone shows the card's own code, the counter types it, the card fills up live.
         submit(browser, "Show my code to staff")
         wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, "[data-customer-code]").text.isdigit())
         assert browser.find_element(By.CSS_SELECTOR, "[data-customer-qr] svg")
@@ -94,10 +135,10 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
         counter.get(counter_url)
         fill(counter, {"code": text_of(browser, "[data-customer-code]")})
         submit(counter, "Confirm the code")
-        assert f"Punched @anna's {title}: 2 of 2" in notice(counter)
+        assert f"Punched @anna's {title}: 10 of 10" in notice(counter)
         wait_for(counter, lambda: "@anna" in counter.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text)
         wait_for(
-            browser, lambda: browser.find_element(By.CSS_SELECTOR, "[data-punches]").text == "2 of 2",
+            browser, lambda: browser.find_element(By.CSS_SELECTOR, "[data-punches]").text == "10 of 10",
             explain=lambda: browser.find_element(By.CSS_SELECTOR, "[data-punches]").text)
         assert browser.find_elements(By.CSS_SELECTOR, ".punches i.pop"), "the new punch pops in"
         assert not browser.find_element(By.ID, "scan-me").is_displayed(), "a full card offers no more punching"
