@@ -50,8 +50,8 @@ public final class PlazaClient: Sendable {
     }
 
     /// Like `send`, for answers that are a file (a wallet pass): the bytes as they came.
-    func sendData(_ method: String, _ path: String, auth: Auth = .none) async throws -> Data {
-        try await sendRaw(method, path, query: [], body: Optional<Acknowledgement>.none, auth: auth, idempotencyKey: nil)
+    func sendData(_ method: String, _ path: String, query: [URLQueryItem] = [], auth: Auth = .none) async throws -> Data {
+        try await sendRaw(method, path, query: query, body: Optional<Acknowledgement>.none, auth: auth, idempotencyKey: nil)
     }
 
     /// Like `send`, for answers without a body (204).

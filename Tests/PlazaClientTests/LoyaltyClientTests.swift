@@ -32,6 +32,13 @@ import Testing
             #expect(redemption.customer == "anna" && redemption.reward == "A scoop" && redemption.redeemedBy == "bruno")
             #expect(try await anna.loyaltyCard(card.id).redemption?.id == redemption.id)
             #expect(try await bruno.loyaltyHistory(business: business.id).items.map(\.kind) == [.redeemed, .completed])
+            // Filters narrow it (a location, a date range); the CSV export carries the same rows.
+            let here = try await bruno.loyaltyHistory(business: business.id, location: location.id, from: Date().addingTimeInterval(-3_600))
+            #expect(here.items.count == 2)
+            #expect(try await bruno.loyaltyHistory(business: business.id, to: Date().addingTimeInterval(-3_600)).items.isEmpty)
+            #expect(try await bruno.loyaltyHistory(business: business.id, location: UUID()).items.isEmpty)
+            let csv = String(decoding: try await bruno.loyaltyHistoryCSV(business: business.id, program: program.id), as: UTF8.self)
+            #expect(csv.split(whereSeparator: \.isNewline).count == 3 && csv.contains("redeemed") && csv.contains("anna"), "\(csv)")
             #expect(try await anna.loyaltyCards(history: true).items.map(\.id) == [card.id])
 
             // The other direction: the next level's card shows its code and the counter punches it.

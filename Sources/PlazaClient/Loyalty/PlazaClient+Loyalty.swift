@@ -88,12 +88,31 @@ extension PlazaClient {
             "POST", "v1/businesses/\(business.uuidString.lowercased())/loyalty-redemptions", body: request, idempotencyKey: idempotencyKey)
     }
 
-    /// Owners and staff: cards completed and rewards redeemed, newest first.
-    public func loyaltyHistory(business: UUID, program: UUID? = nil, cursor: String? = nil) async throws -> Page<LoyaltyHistoryEntry> {
-        var query: [URLQueryItem] = []
-        if let program { query.append(URLQueryItem(name: "programId", value: program.uuidString.lowercased())) }
-        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+    /// Owners and staff: cards completed and rewards redeemed, newest first; only of one program, at one location, from
+    /// `from` (inclusive) until `to` (exclusive) when given.
+    public func loyaltyHistory(
+        business: UUID, program: UUID? = nil, location: UUID? = nil, from: Date? = nil, to: Date? = nil, limit: Int? = nil, cursor: String? = nil
+    ) async throws -> Page<LoyaltyHistoryEntry> {
+        let query =
+            Self.historyQuery(program: program, location: location, from: from, to: to)
+            + Self.query(["limit": limit.map(String.init), "cursor": cursor])
         return try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/history", query: query, auth: .required)
+    }
+
+    /// The same history (the same filters, every page) as CSV, for a spreadsheet.
+    public func loyaltyHistoryCSV(
+        business: UUID, program: UUID? = nil, location: UUID? = nil, from: Date? = nil, to: Date? = nil
+    ) async throws -> Data {
+        try await sendData(
+            "GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/history.csv",
+            query: Self.historyQuery(program: program, location: location, from: from, to: to), auth: .required)
+    }
+
+    private static func historyQuery(program: UUID?, location: UUID?, from: Date?, to: Date?) -> [URLQueryItem] {
+        query([
+            "programId": program?.uuidString.lowercased(), "locationId": location?.uuidString.lowercased(), "from": from.map(RFC3339.format),
+            "to": to.map(RFC3339.format),
+        ])
     }
 }
 
