@@ -14,6 +14,12 @@ extension LoyaltyPages {
         var charts: [MonthChart]
         var months: [MonthRow]
         var history: [HistoryRow]
+        /// The history's filters as the form shows them: the business's locations and the days (the reader's).
+        var locations: [LocationOption]
+        var from: String
+        var to: String
+        /// The next, older page of the history with the same filters.
+        var older: String?
         var csv: String
         var regulars: [RegularRow]
     }
@@ -69,6 +75,13 @@ extension LoyaltyPages {
         var what: String
         var customer: String
         var when: String
+        var place: String
+    }
+
+    struct LocationOption: Sendable {
+        var id: String
+        var name: String
+        var selected: Bool
     }
 
     struct RegularRow: Sendable {
@@ -92,7 +105,7 @@ extension LoyaltyPages {
                     id: $0.id.uuidString.lowercased(), title: $0.title, detail: "", state: $0.state.rawValue.capitalized,
                     selected: $0.id == program?.id,
                     active: $0.state == .active, paused: $0.state == .paused)
-            }, program: program?.title ?? "", charts: [], months: [], history: [],
+            }, program: program?.title ?? "", charts: [], months: [], history: [], locations: [], from: "", to: "", older: nil,
             csv: "/loyalty/counter/\(id.uuidString.lowercased())/history.csv", regulars: [])
         if let program {
             let analytics = try await loyalty.analytics(context.identity, business: id, program: program.id, months: 12, zone: reader.timeZone)
@@ -118,14 +131,27 @@ extension LoyaltyPages {
                     days: month.averageDaysToComplete.map { "\($0.formatted(.number.precision(.fractionLength(0...1)).locale(reader.locale))) d" }
                         ?? "—")
             }
-            let history = try await loyalty.history(
-                context.identity, LoyaltyStore.HistoryFilter(business: id, program: program.id, location: nil, from: nil, to: nil), limit: 10,
-                cursor: nil)
+            let query = request.uri.queryParameters
+            let filter = try Self.historyFilter(query, business: id, program: program.id, locations: business.locations, reader: reader)
+            let history = try await loyalty.history(context.identity, filter, limit: 20, cursor: query.get("cursor").map { String($0) })
+            let places = Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id, $0.name) })
             page.history = history.items.map {
                 HistoryRow(
-                    what: $0.kind == .redeemed ? "redeemed a reward" : "filled a card", customer: $0.customer, when: reader.when($0.occurredAt))
+                    what: $0.kind == .redeemed ? "redeemed a reward" : "filled a card", customer: $0.customer, when: reader.when($0.occurredAt),
+                    place: $0.locationId.flatMap { places[$0] } ?? "")
             }
-            page.csv += "?program=\(program.id.uuidString.lowercased())"
+            page.locations = business.locations.map {
+                LocationOption(id: $0.id.uuidString.lowercased(), name: $0.name, selected: $0.id == filter.location)
+            }
+            (page.from, page.to) = (query.get("from").map { String($0) } ?? "", query.get("to").map { String($0) } ?? "")
+            let filters = Self.formQuery([
+                ("program", program.id.uuidString.lowercased()), ("location", filter.location?.uuidString.lowercased() ?? ""), ("from", page.from),
+                ("to", page.to),
+            ])
+            page.older = history.nextCursor.map {
+                "/loyalty/counter/\(id.uuidString.lowercased())/figures?\(filters)&\(Self.formQuery([("cursor", $0)]))#history-heading"
+            }
+            page.csv += "?\(filters)"
         }
         page.regulars = try await loyalty.regulars(context.identity, business: id).map {
             RegularRow(
@@ -136,12 +162,42 @@ extension LoyaltyPages {
         return renderer.render("loyalty/figures", page)
     }
 
-    /// The history as CSV, for the page's download link (the API's `history.csv` with the session's cookie).
+    /// The history as CSV, for the page's download link (the API's `history.csv` with the session's cookie), with the
+    /// filters the page shows.
     @Sendable func historyCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
+        let business = try await loyalty.places.business(id, viewer: context.identity)
         let program = request.uri.queryParameters.get("program").flatMap(UUID.init(uuidString:))
-        let filter = LoyaltyStore.HistoryFilter(business: id, program: program, location: nil, from: nil, to: nil)
+        let filter = try Self.historyFilter(
+            request.uri.queryParameters, business: id, program: program, locations: business.locations, reader: context.reader)
         return .csv(try await loyalty.historyCSV(context.identity, filter), filename: "plaza-loyalty-history.csv")
+    }
+
+    /// The page's history filters: a location of the business, and days from `from` to `to` (both included) in the
+    /// reader's time zone. A day that is not one is refused, naming the field.
+    static func historyFilter(
+        _ query: Parameters, business: UUID, program: UUID?, locations: [BusinessLocation], reader: Reader
+    ) throws -> LoyaltyStore.HistoryFilter {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = reader.timeZone
+        func day(_ name: String) throws -> Date? {
+            guard let text = query.get(name), !text.isEmpty else { return nil }
+            let parts = text.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else {
+                throw PlazaError.validation(field: name, "Pick a day such as 2026-11-26.")
+            }
+            return date
+        }
+        let location = query.get("location").flatMap { UUID(uuidString: String($0)) }.flatMap { id in locations.first { $0.id == id }?.id }
+        let until = try day("to").flatMap { calendar.date(byAdding: .day, value: 1, to: $0) }
+        return LoyaltyStore.HistoryFilter(business: business, program: program, location: location, from: try day("from"), to: until)
+    }
+
+    /// `name=value&…`, each value percent-encoded for a query string.
+    static func formQuery(_ items: [(String, String)]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return items.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
     }
 
     /// "November 2026" for `2026-11`, in the reader's language.

@@ -152,6 +152,16 @@ import Testing
             #expect(page.contains("No one yet."), "no regulars before anyone shares")
             let csv = try await merchant.get("\(figures.replacingOccurrences(of: "/figures", with: "/history.csv"))?program=\(program.id)")
             #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true && csv.text.contains(",completed,"))
+            // The history's filters: the location is offered and named; days before today show nothing, and the CSV link
+            // carries the same filters.
+            #expect(page.contains("All locations") && page.contains("filled a card <span class=\"muted\">"))
+            let earlier = try await merchant.get("\(figures)?program=\(program.id)&from=2020-01-01&to=2020-12-31").text
+            #expect(earlier.contains("Nothing here") && !earlier.contains("@anna</strong> filled a card"))
+            #expect(earlier.contains("history.csv?program=\(program.id.uuidString.lowercased())&amp;location=&amp;from=2020-01-01&amp;to=2020-12-31"))
+            let lastYear = try await merchant.get(
+                "\(figures.replacingOccurrences(of: "/figures", with: "/history.csv"))?from=2020-01-01&to=2020-12-31")
+            #expect(lastYear.text.split(whereSeparator: \.isNewline).count == 1, "only the header")
+            #expect(try await merchant.get("\(figures)?from=yesterday").status == .unprocessableContent)
 
             let customer = PageSession(client)
             _ = try await customer.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
