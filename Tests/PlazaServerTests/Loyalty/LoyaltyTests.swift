@@ -71,6 +71,8 @@ import Testing
             #expect(Data(base64URL: shop.program.signingKeys[0].publicKey)?.count == 32)
             let accounts = AccountsDriver(client)
             let anna = try await accounts.signedIn("anna").accessToken
+            let mailed = [KindPreference(kind: .loyalty, push: true, email: true)]
+            _ = try await client.send(.put, "/v1/me/notifications", json: NotificationPreferences(kinds: mailed, quietHours: nil), token: anna)
             let carla = try await accounts.signedIn("carla", role: .merchant).accessToken
             _ = try await client.send(
                 .post, "/v1/businesses/\(shop.business.id)/members", json: AddMemberRequest(username: "carla", role: .staff), token: shop.owner)
@@ -117,10 +119,17 @@ import Testing
                 try await client.send(.get, "/v1/me/loyalty-cards?view=history", token: anna).decode(Page<LoyaltyCard>.self).items.map(\.state) == [
                     .expired
                 ])
-            #expect(
-                try await client.send(
-                    .post, path, json: LoyaltyProgramRequest(title: "Coffee card", punchesRequired: 5, reward: "x"), token: shop.owner
-                ).status == .created, "the title is free once ended")
+            let next = try await client.send(
+                .post, path, json: LoyaltyProgramRequest(title: "Coffee card", punchesRequired: 5, reward: "x"), token: shop.owner)
+            #expect(next.status == .created, "the title is free once ended")
+            #expect(try next.decode(LoyaltyProgram.self).velocityWindowMinutes == 10, "one punch per 10 minutes unless the owner says")
+            // The holder of the expired card was told.
+            var subjects: [String] = []
+            for _ in 0..<100 where !subjects.contains("Bruno's Café ended “Coffee card”") {
+                try await Task.sleep(for: .milliseconds(100))
+                subjects = try await accounts.mails(to: "anna@example.com").map(\.subject)
+            }
+            #expect(subjects.contains("Bruno's Café ended “Coffee card”"))
         }
     }
 
