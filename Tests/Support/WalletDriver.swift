@@ -77,13 +77,14 @@ public struct WalletDriver: Sendable {
     }
 
     public func charge(
-        business: UUID, customer: String? = nil, payCode: String? = nil, _ amount: Int64, items: [ChargeItem]? = nil,
+        business: UUID, customer: String? = nil, payCode: String? = nil, _ amount: Int64, items: [ChargeItem]? = nil, coupon: String? = nil,
         key: String? = UUID().uuidString,
         token: String
     ) async throws -> TestResponse {
         try await client.send(
             .post, "/v1/charges",
-            json: CreateChargeRequest(businessId: business, customer: customer, payCode: payCode, amount: amount, currency: "USD", items: items),
+            json: CreateChargeRequest(
+                businessId: business, customer: customer, payCode: payCode, amount: amount, currency: "USD", items: items, coupon: coupon),
             token: token, headers: Self.keyed(key))
     }
 

@@ -40,6 +40,8 @@ public enum WalletEventType {
     public static let withdrawalUpdated = "withdrawal.updated"
     /// A merchant asks the customer to pay (to the customer and the business's staff). Payload: `Charge`.
     public static let chargeRequested = "charge.requested"
+    /// The customer applied a coupon to a pending charge (to the customer and the business's staff). Payload: `Charge`.
+    public static let chargeUpdated = "charge.updated"
     /// `charge.approved`, `charge.declined`, `charge.cancelled`, `charge.expired`, `charge.refunded`: payload `Charge`.
     public static func charge(_ status: ChargeStatus) -> String { "charge.\(status.rawValue)" }
 }

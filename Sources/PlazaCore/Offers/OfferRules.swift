@@ -112,6 +112,13 @@ public enum OfferRules {
         return minutes % 60 == 0 ? "\(minutes / 60)" : "\(minutes / 60):\(minutes % 60 < 10 ? "0" : "")\(minutes % 60)"
     }
 
+    /// A claim's code as typed or scanned: `plaza:coupon:k7px 3m9a` reads `K7PX3M9A`.
+    public static func claimCode(_ text: String) -> String {
+        var code = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if code.lowercased().hasPrefix("plaza:coupon:") { code = String(code.dropFirst("plaza:coupon:".count)) }
+        return code.uppercased().filter { $0.isLetter || $0.isNumber }
+    }
+
     /// Whole years from a `YYYY-MM-DD` birth date to `now`.
     public static func age(birthDate: String?, now: Date) -> Int? {
         guard let text = birthDate, let born = AccountRules.parseBirthDate(text) else { return nil }

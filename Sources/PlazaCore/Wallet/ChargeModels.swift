@@ -24,10 +24,12 @@ public struct CreateChargeRequest: Codable, Sendable, Hashable {
     public var currency: String
     public var items: [ChargeItem]?
     public var message: String?
+    /// A claimed coupon's code (or its `plaza:coupon:` QR): `amount` and `items` are then before the discount.
+    public var coupon: String?
 
     public init(
         businessId: UUID, customer: String? = nil, payCode: String? = nil, amount: Int64, currency: String, items: [ChargeItem]? = nil,
-        message: String? = nil
+        message: String? = nil, coupon: String? = nil
     ) {
         self.businessId = businessId
         self.customer = customer
@@ -36,6 +38,32 @@ public struct CreateChargeRequest: Codable, Sendable, Hashable {
         self.currency = currency
         self.items = items
         self.message = message
+        self.coupon = coupon
+    }
+}
+
+/// What a coupon took off a charge: the charge's `subtotal` less this is its `amount`.
+public struct ChargeDiscount: Codable, Sendable, Hashable {
+    public var amount: Int64
+    public var claimId: UUID
+    public var campaignId: UUID
+    /// The coupon's title, as the receipt shows it.
+    public var title: String
+
+    public init(amount: Int64, claimId: UUID, campaignId: UUID, title: String) {
+        self.amount = amount
+        self.claimId = claimId
+        self.campaignId = campaignId
+        self.title = title
+    }
+}
+
+/// `POST /v1/charges/{id}/coupon`: the customer applies one of their claimed coupons to a charge that waits for them.
+public struct ApplyCouponRequest: Codable, Sendable, Hashable {
+    public var claimId: UUID
+
+    public init(claimId: UUID) {
+        self.claimId = claimId
     }
 }
 
@@ -91,11 +119,17 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
     public var expiresAt: Date
     public var decidedAt: Date?
+    /// With a coupon: the amount before the discount (`amount` is what is left to pay).
+    public var subtotal: Int64?
+    public var discount: ChargeDiscount?
 
     public init(
         id: UUID, reference: String, business: Party, customer: Party, amount: Int64, currency: String, items: [ChargeItem], message: String?,
-        status: ChargeStatus, refundedAmount: Int64, createdAt: Date, expiresAt: Date, decidedAt: Date?
+        status: ChargeStatus, refundedAmount: Int64, createdAt: Date, expiresAt: Date, decidedAt: Date?, subtotal: Int64? = nil,
+        discount: ChargeDiscount? = nil
     ) {
+        self.subtotal = subtotal
+        self.discount = discount
         self.id = id
         self.reference = reference
         self.business = business
@@ -188,12 +222,17 @@ public struct Receipt: Codable, Sendable, Hashable {
     public var currency: String
     public var refundedAmount: Int64
     public var paidAt: Date
+    /// With a coupon: the amount before it, and what it took off (`amount` is what was paid).
+    public var subtotal: Int64?
+    public var discount: ChargeDiscount?
 
     public init(
         chargeId: UUID, reference: String, business: Party, customer: Party, items: [ChargeItem], amount: Int64, currency: String,
         refundedAmount: Int64,
-        paidAt: Date
+        paidAt: Date, subtotal: Int64? = nil, discount: ChargeDiscount? = nil
     ) {
+        self.subtotal = subtotal
+        self.discount = discount
         self.chargeId = chargeId
         self.reference = reference
         self.business = business

@@ -86,7 +86,7 @@ public final class PlazaServices: Sendable {
             transfers: TransferBatcher(lanes: database.engine == .sqlite ? 1 : 4),
             // PostgreSQL's feed has a channel the batch's one prepared statement notifies; SQLite's writer pipelines.
             transferWriter: events.feed.notificationChannel.map { PostgresTransferWriter(channel: $0) }
-                ?? SQLiteTransferWriter(idempotency: idempotency, events: events))
+                ?? SQLiteTransferWriter(idempotency: idempotency, events: events), coupons: OffersCoupons())
         inbox = InboxService(database: database)
         var passUpdates: PassUpdateSender?
         if let apple = configuration.passes.apple, !apple.selfSigned || configuration.passes.apnsTrustRoots != nil {

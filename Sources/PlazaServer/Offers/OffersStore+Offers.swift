@@ -117,6 +117,33 @@ extension OffersStore {
         return !(try await update.returning("claimed").all().isEmpty)
     }
 
+    /// The claim with this code (as the counter types it), locked for the charge that names it.
+    func claim(code: String, on db: any SQLDatabase) async throws -> ClaimRecord? {
+        try await db.select().columns(Self.claimColumns.map { SQLIdentifier($0) }).from("coupon_claims").where("code", .equal, code)
+            .for(.update).first().map(Self.claim)
+    }
+
+    func claim(id: UUID, on db: any SQLDatabase) async throws -> ClaimRecord? {
+        try await db.select().columns(Self.claimColumns.map { SQLIdentifier($0) }).from("coupon_claims").where("id", .equal, id)
+            .for(.update).first().map(Self.claim)
+    }
+
+    /// Holds an unused claim for a charge; false when another charge took it first.
+    func hold(_ claim: UUID, charge: UUID, discount: Int64, on db: any SQLDatabase) async throws -> Bool {
+        try await !db.update("coupon_claims").set("charge_id", to: charge).set("discount_amount", to: discount).where("id", .equal, claim)
+            .where("status", .equal, CouponClaimStatus.claimed.rawValue).where("charge_id", .is, SQLLiteral.null).returning("id").all().isEmpty
+    }
+
+    /// The charge holding a claim was paid (redeemed) or ended unpaid (the claim is free for another charge).
+    func settle(charge: UUID, paid: Bool, now: Date, on db: any SQLDatabase) async throws {
+        let held = db.update("coupon_claims").where("charge_id", .equal, charge).where("status", .equal, CouponClaimStatus.claimed.rawValue)
+        if paid {
+            try await held.set("status", to: CouponClaimStatus.redeemed.rawValue).set("redeemed_at", to: now).run()
+        } else {
+            try await held.set("charge_id", to: nil as UUID?).set("discount_amount", to: nil as Int64?).run()
+        }
+    }
+
     func insert(_ claim: ClaimRecord, on db: any SQLDatabase) async throws {
         try await db.insert(into: "coupon_claims").columns(Self.claimColumns)
             .values(

@@ -31,5 +31,6 @@ enum Migrations {
         M0019_WalletPasses(),  // devices that added a card's Apple Wallet pass, for its updates
         M0020_Offers(),  // campaigns, offer settings and subscriptions, offers received, coupon claims
         M0021_LoyaltyCardExpiry(),  // an index for the sweep that expires cards past their own life
+        M0022_ChargeDiscounts(),  // a coupon's discount on a charge
     ]
 }

@@ -25,10 +25,12 @@ struct ChargeRecord: Sendable {
     /// `businessId` is that user, `payeeUsername` their username).
     var payeeKind: Party.Kind = .business
     var payeeUsername: String?
+    /// A coupon's discount: `amount` is what is left to pay after it.
+    var discount: ChargeDiscount?
 
     static let columns = [
         "id", "reference", "business_id", "business_name", "customer_id", "customer_username", "customer_name", "created_by", "amount", "currency",
-        "items", "message", "status", "refunded_amount", "created_at", "expires_at", "decided_at", "payee_kind", "payee_username",
+        "items", "message", "status", "refunded_amount", "created_at", "expires_at", "decided_at", "payee_kind", "payee_username", "discount",
     ]
 
     var isPaymentRequest: Bool { payeeKind == .user }
@@ -39,6 +41,7 @@ struct ChargeRecord: Sendable {
             SQLBind(id), SQLBind(reference), SQLBind(businessId), SQLBind(businessName), SQLBind(customerId), SQLBind(customerUsername),
             SQLBind(customerName), SQLBind(createdBy), SQLBind(amount), SQLBind(currency), SQLBind(items), SQLBind(message), SQLBind(status.rawValue),
             SQLBind(refundedAmount), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(decidedAt), SQLBind(payeeKind.rawValue), SQLBind(payeeUsername),
+            SQLBind(try Self.json(discount)),
         ]
     }
 
@@ -55,7 +58,12 @@ struct ChargeRecord: Sendable {
             customer: Party(kind: .user, username: customerUsername.isEmpty ? nil : customerUsername, name: customerName), amount: amount,
             currency: currency, items: items,
             message: message, status: status(at: now), refundedAmount: refundedAmount, createdAt: createdAt, expiresAt: expiresAt,
-            decidedAt: status == .pending && expiresAt <= now ? expiresAt : decidedAt)
+            decidedAt: status == .pending && expiresAt <= now ? expiresAt : decidedAt, subtotal: discount.map { amount + $0.amount },
+            discount: discount)
+    }
+
+    static func json(_ discount: ChargeDiscount?) throws -> String? {
+        try discount.map { String(decoding: try PlazaJSON.encoder().encode($0), as: UTF8.self) }
     }
 }
 
@@ -80,6 +88,9 @@ extension ChargeRecord {
         decidedAt = try row.decode(column: "decided_at", as: Date?.self)
         payeeKind = Party.Kind(rawValue: try row.decode(column: "payee_kind", as: String.self)) ?? .business
         payeeUsername = try row.decode(column: "payee_username", as: String?.self)
+        discount = try row.decode(column: "discount", as: String?.self).flatMap {
+            try? PlazaJSON.decoder().decode(ChargeDiscount.self, from: Data($0.utf8))
+        }
     }
 }
 
@@ -127,6 +138,14 @@ struct ChargeStore: Sendable {
         try await db.update("charges").set("status", to: status.rawValue).set("decided_at", to: now)
             .where("id", .equal, id).where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now)
             .returning(Self.columns).first().map(ChargeRecord.init(row:))
+    }
+
+    /// Takes a coupon's discount off a pending charge that has none yet; `nil` when it is no longer pending or has one.
+    func discount(_ id: UUID, _ discount: ChargeDiscount, now: Date, on db: any SQLDatabase) async throws -> ChargeRecord? {
+        let left = SQLBinaryExpression(SQLIdentifier("amount"), .subtract, SQLBind(discount.amount))
+        return try await db.update("charges").set("amount", to: left).set("discount", to: try ChargeRecord.json(discount))
+            .where("id", .equal, id).where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now)
+            .where("discount", .is, SQLLiteral.null).returning(Self.columns).first().map(ChargeRecord.init(row:))
     }
 
     /// Adds a refund, only while the total refunded stays within the charge; `nil` when it would not.

@@ -16,6 +16,8 @@ struct ChargesAPI: Sendable {
         authenticated.get("charges/:id", use: charge)
         authenticated.post("charges/:id/decline", use: decline)
         authenticated.post("charges/:id/cancel", use: cancel)
+        // Moves no money: the charge's amount drops, paid later by the approval (which takes its key).
+        authenticated.post("charges/:id/coupon", use: applyCoupon)
         authenticated.get("charges/:id/receipt", use: receipt)
         authenticated.get("me/charges", use: mine)
         authenticated.get("me/payment-requests", use: sentRequests)
@@ -42,6 +44,12 @@ struct ChargesAPI: Sendable {
 
     @Sendable func decline(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try .json(try await wallet.endCharge(context.identity, id: try id(context), as: .declined))
+    }
+
+    /// The customer: take one of their claimed coupons off a charge that waits for them.
+    @Sendable func applyCoupon(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: ApplyCouponRequest.self, limit: maxBody)
+        return try .json(try await wallet.applyCoupon(context.identity, id: try id(context), body))
     }
 
     /// Owners and staff: withdraw a pending charge.

@@ -15,6 +15,7 @@ extension WalletService {
         validator.check(customer != nil || payCode != nil, "customer", "Name the customer or enter their pay code.")
         validator.check(customer == nil || payCode == nil, "payCode", "Name the customer or enter their pay code, not both.")
         validator.apply(WalletRules.textProblem(request.message), to: "message")
+        validator.check((request.coupon ?? "").count <= 100, "coupon", "A coupon code is at most 100 characters.")
         let problems =
             validator.errors + WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
             + WalletRules.itemProblems(request.items ?? [], amount: request.amount)
@@ -22,6 +23,8 @@ extension WalletService {
         if payCode != nil { try await limiter.check(payCodeRule, identity.user.id.uuidString) }
         let (staff, ttl, secrets) = (identity.user, configuration.chargeTTL, secrets)
         let message = ShownText.trimmed(request.message)
+        let coupon = request.coupon.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let coupons = coupons
         let items = (request.items ?? []).map {
             ChargeItem(description: $0.description.trimmingCharacters(in: .whitespacesAndNewlines), quantity: $0.quantity, unitAmount: $0.unitAmount)
         }
@@ -57,10 +60,18 @@ extension WalletService {
                 }
                 guard customerRecord.id != staff.id else { throw PlazaError.validation(field: "customer", "You cannot charge yourself.") }
                 guard try await !charges.isBlocked(user: customerRecord.id, business: business.id, on: db) else { throw PlazaError.chargingBlocked }
-                let record = ChargeRecord(
+                var record = ChargeRecord(
                     reference: Self.newReference(), businessId: business.id, businessName: business.name, customerId: customerRecord.id,
                     customerUsername: customerRecord.username, customerName: customerRecord.displayName, createdBy: staff.id, amount: request.amount,
                     currency: request.currency, items: items, message: message, createdAt: now, expiresAt: now.addingTimeInterval(ttl))
+                if let coupon {
+                    // The amount and items are before the discount; the customer approves what is left.
+                    guard let coupons else { throw PlazaError.invalidCoupon(field: "coupon", "This Plaza takes no coupons.") }
+                    record.discount = try await coupons.hold(
+                        .code(coupon), customer: customerRecord.id, business: business.id, charge: record.id, subtotal: record.dto().money, now: now,
+                        on: db)
+                    record.amount -= record.discount?.amount ?? 0
+                }
                 return try await open(record, claim: claim, now: now, on: db)
             }
         } catch let error as PlazaError where error.code == .invalidCode {
@@ -105,6 +116,7 @@ extension WalletService {
                     errors: mismatch)
             }
             guard let charge = try await charges.decide(id, to: .approved, now: now, on: db) else { throw Self.stateConflict(current, now: now) }
+            if charge.discount != nil { try await coupons?.settle(charge: charge.id, paid: true, now: now, on: db) }
             do {
                 try await post(
                     JournalEntry(
@@ -143,7 +155,32 @@ extension WalletService {
             guard current.status(at: now).canMove(to: status), let charge = try await charges.decide(id, to: status, now: now, on: db) else {
                 throw Self.stateConflict(current, now: now)
             }
+            if charge.discount != nil { try await coupons?.settle(charge: charge.id, paid: false, now: now, on: db) }
             return (charge.dto(now: now), try await chargeEvent(WalletEventType.charge(status), charge, now: now, on: db))
+        }
+    }
+
+    /// The customer applies one of their claimed coupons to a charge waiting for them: its amount drops by the discount,
+    /// and both sides see the charge as it now stands (`charge.updated`).
+    func applyCoupon(_ identity: Identity, id: UUID, _ request: ApplyCouponRequest, now: Date = Date()) async throws -> Charge {
+        let (user, coupons) = (identity.user.id, coupons)
+        return try await events.transaction { db in
+            guard let current = try await charges.find(id, on: db), current.customerId == user, !current.isPaymentRequest else {
+                throw PlazaError.notFound("charge")
+            }
+            guard current.status(at: now) == .pending else { throw Self.stateConflict(current, now: now) }
+            guard current.discount == nil else {
+                var error = PlazaError(.conflict, .stateConflict, "This charge has a coupon already.", detail: "One coupon per charge.")
+                error.currentState = ChargeStatus.pending.rawValue
+                throw error
+            }
+            guard let coupons else { throw PlazaError.invalidCoupon(field: "claimId", "This Plaza takes no coupons.") }
+            let discount = try await coupons.hold(
+                .claim(request.claimId), customer: user, business: current.businessId, charge: id, subtotal: current.dto().money, now: now, on: db)
+            guard let charge = try await charges.discount(id, discount, now: now, on: db) else { throw Self.stateConflict(current, now: now) }
+            let team = try await places.businesses.memberIDs(businesses: [charge.businessId], on: db)[charge.businessId] ?? []
+            let event = try Self.event(WalletEventType.chargeUpdated, charge.dto(now: now), at: now)
+            return (charge.dto(now: now), [.event(audience: [user] + team, event: event)])
         }
     }
 
@@ -182,6 +219,8 @@ extension WalletService {
         try await events.transaction { db in
             var messages: [FeedMessage] = []
             for charge in try await charges.expire(now: now, limit: 200, on: db) {
+                // Its coupon is the customer's again.
+                if charge.discount != nil { try await coupons?.settle(charge: charge.id, paid: false, now: now, on: db) }
                 messages += try await chargeEvent(WalletEventType.charge(.expired), charge, now: now, on: db)
             }
             return ((), messages)
@@ -237,6 +276,13 @@ extension WalletService {
 }
 
 extension PlazaError {
+    /// 422 `invalid_coupon`, naming the field that carried it.
+    static func invalidCoupon(field: String, _ message: String) -> PlazaError {
+        PlazaError(
+            .unprocessableContent, .invalidCoupon, "This coupon does not apply.", detail: message,
+            errors: [FieldError(field: field, message: message)])
+    }
+
     static let chargingBlocked = PlazaError(.forbidden, .chargingBlocked, "This customer does not accept charges from your business.")
     static let tooManyPendingCharges = PlazaError(
         .conflict, .tooManyPendingCharges, "This customer already has 3 charges waiting.",

@@ -151,7 +151,7 @@ extension WalletService {
         return Receipt(
             chargeId: charge.id, reference: charge.reference, business: dto.business, customer: dto.customer, items: charge.items,
             amount: charge.amount,
-            currency: charge.currency, refundedAmount: charge.refundedAmount, paidAt: paidAt)
+            currency: charge.currency, refundedAmount: charge.refundedAmount, paidAt: paidAt, subtotal: dto.subtotal, discount: dto.discount)
     }
 
     /// The business's approved charges per day in the operator's time zone, newest day first (refunds count on the day paid).

@@ -30,6 +30,8 @@ package struct WalletService: Sendable {
     let transfers: TransferBatcher
     /// How transfer batches are written on this engine, chosen at start-up (`PlazaServices`).
     let transferWriter: any TransferWriter
+    /// Coupons on charges (the offers domain's answer); none: a charge naming a coupon is refused.
+    var coupons: (any ChargeCoupons)? = nil
 
     /// The balances of the caller, one per currency they hold (the default currency when they hold none).
     func wallet(_ identity: Identity) async throws -> Wallet {
