@@ -97,8 +97,9 @@ public final class PlazaServices: Sendable {
             database: database, events: events, places: places, secretKey: secretKey, idempotency: idempotency, passes: configuration.passes,
             passUpdates: passUpdates)
         offers = OffersService(
-            database: database, events: events, places: places, blockedWords: configuration.offerBlockedWords, calendar: configuration.places.calendar
-        )
+            database: database, events: events, places: places, blockedWords: configuration.offerBlockedWords,
+            calendar: configuration.places.calendar,
+            currency: configuration.wallet.currencies[0])
         offers.listen()
         let webPush = WebPush(
             vapid: configuration.push.vapidPrivateKey ?? PushConfiguration.derivedKey(secretKey: secretKey),
@@ -173,7 +174,7 @@ public final class PlazaServices: Sendable {
         [
             DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
             PlacesBackgroundService(places: places), WalletBackgroundService(wallet: wallet), notificationDelivery,
-            LoyaltyBackgroundService(loyalty: loyalty, logger: logger),
+            LoyaltyBackgroundService(loyalty: loyalty, logger: logger), OffersBackgroundService(offers: offers, logger: logger),
         ] + (events.feed.service.map { [$0] } ?? [])
     }
 }

@@ -23,6 +23,7 @@ struct OffersAPI: Sendable {
         authenticated.put("me/subscriptions/:id", use: subscribe)
         authenticated.delete("me/subscriptions/:id", use: unsubscribe)
         authenticated.post("campaigns/:id/push", use: push)
+        authenticated.get("campaigns/:id/stats", use: stats)
         authenticated.get("me/offers", use: myOffers)
         authenticated.get("offers/search", use: search)
         authenticated.get("offers/:id", use: offer)
@@ -89,6 +90,10 @@ struct OffersAPI: Sendable {
 
     @Sendable func push(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try .json(try await offers.push(context.identity, try Query.id(context.parameters, "id", "campaign")), status: .accepted)
+    }
+
+    @Sendable func stats(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await offers.stats(context.identity, try Query.id(context.parameters, "id", "campaign")))
     }
 
     @Sendable func myOffers(_ request: Request, context: AuthenticatedContext) async throws -> Response {

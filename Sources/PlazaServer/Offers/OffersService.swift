@@ -13,6 +13,8 @@ package struct OffersService: Sendable {
     var blockedWords: [String] = []
     /// The operator's calendar: schedules are read in the town's time.
     var calendar = Calendar(identifier: .gregorian)
+    /// The Plaza's first currency: a percentage coupon's statistics count discounts in it.
+    var currency = "USD"
     let store = OffersStore()
     /// The running campaigns with automatic delivery, by place (this process's copy).
     let index = CampaignIndex()

@@ -71,4 +71,20 @@ extension OffersStore {
             .ignoringConflicts(with: ["campaign_id", "user_id"]).returning("campaign_id").all()
         return !rows.isEmpty
     }
+
+    /// Campaigns whose time came: approved ones whose start passed, and running ones whose end did.
+    func campaignsDue(now: Date, on db: any SQLDatabase) async throws -> [UUID] {
+        try await db.select().column("id").from("campaigns").where { group in
+            group.where { $0.where("state", .equal, CampaignState.approved.rawValue).where("starts_at", .lessThanOrEqual, now) }
+                .orWhere {
+                    $0.where("state", .in, [CampaignState.approved, .active, .paused].map(\.rawValue)).where("ends_at", .lessThanOrEqual, now)
+                }
+        }.limit(200).all().map { try $0.decode(column: "id", as: UUID.self) }
+    }
+
+    /// A campaign ended: its claims nobody used (and no charge holds) expire.
+    func expireClaims(campaign: UUID, on db: any SQLDatabase) async throws {
+        try await db.update("coupon_claims").set("status", to: CouponClaimStatus.expired.rawValue).where("campaign_id", .equal, campaign)
+            .where("status", .equal, CouponClaimStatus.claimed.rawValue).where("charge_id", .is, SQLLiteral.null).run()
+    }
 }

@@ -91,6 +91,21 @@ extension OffersStore {
             .where("dismissed_at", .is, SQLLiteral.null).run()
     }
 
+    /// Everything the campaign's statistics count: its deliveries and its claims.
+    func statsFacts(campaign: UUID, on db: any SQLDatabase) async throws -> CampaignStatsRules.Facts {
+        let deliveries = try await db.select().columns("received_at", "opened_at").from("offers").where("campaign_id", .equal, campaign).all().map {
+            (at: try $0.decode(column: "received_at", as: Date.self), openedAt: try $0.decode(column: "opened_at", as: Date?.self))
+        }
+        let claims = try await db.select().columns("created_at", "redeemed_at", "discount_amount").from("coupon_claims")
+            .where("campaign_id", .equal, campaign).all().map {
+                (
+                    at: try $0.decode(column: "created_at", as: Date.self), redeemedAt: try $0.decode(column: "redeemed_at", as: Date?.self),
+                    discount: try $0.decode(column: "discount_amount", as: Int64?.self)
+                )
+            }
+        return CampaignStatsRules.Facts(deliveries: deliveries, claims: claims)
+    }
+
     private static func received(_ row: any SQLRow) throws -> ReceivedOffer {
         ReceivedOffer(
             campaign: try campaign(row), receivedAt: try row.decode(column: "received_at", as: Date.self),
