@@ -39,6 +39,51 @@ extension PlazaClient {
         try await send("POST", "v1/campaigns/\(id.uuidString.lowercased())/resume", auth: .required)
     }
 
+    /// Pushes an active campaign with manual delivery to the customers in the shop now.
+    public func pushCampaign(_ id: UUID) async throws -> CampaignPush {
+        try await send("POST", "v1/campaigns/\(id.uuidString.lowercased())/push", auth: .required)
+    }
+
+    /// Delivered, opened, claimed, redeemed and the discount given, in total and by day (counts from 1 to 4 are nil).
+    public func campaignStats(_ id: UUID) async throws -> CampaignStats {
+        try await send("GET", "v1/campaigns/\(id.uuidString.lowercased())/stats", auth: .required)
+    }
+
+    // MARK: The customer's offers
+
+    /// The offers that reached me: current ones, or (`history`) used and ended ones; newest first. They arrive live as
+    /// `OfferEventType.received` on `events()`.
+    public func offers(history: Bool = false, cursor: String? = nil) async throws -> Page<Offer> {
+        try await send("GET", "v1/me/offers", query: Self.query(["state": history ? "history" : "current", "cursor": cursor]), auth: .required)
+    }
+
+    /// My current offers by the business's name or description, and its category.
+    public func searchOffers(_ text: String? = nil, category: BusinessCategory? = nil, cursor: String? = nil) async throws -> Page<Offer> {
+        try await send(
+            "GET", "v1/offers/search", query: Self.query(["q": text, "category": category?.rawValue, "cursor": cursor]), auth: .required)
+    }
+
+    /// One offer, with why it reached me (the first look counts as opened).
+    public func offer(_ id: UUID) async throws -> Offer {
+        try await send("GET", "v1/offers/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    /// Dismisses an offer for good; `muteBusiness` keeps all of the business's offers away.
+    public func dismissOffer(_ id: UUID, muteBusiness: Bool = false) async throws {
+        try await sendVoid(
+            "POST", "v1/offers/\(id.uuidString.lowercased())/dismiss", body: OfferDismissal(muteBusiness: muteBusiness), auth: .required)
+    }
+
+    /// Claims a coupon (or answers the unused claim I hold): its code and QR wait in my wallet for the counter.
+    public func claimOffer(_ id: UUID) async throws -> CouponClaim {
+        try await send("POST", "v1/offers/\(id.uuidString.lowercased())/claim", auth: .required)
+    }
+
+    /// Takes one of my claimed coupons off a charge that waits for me; approve the charge as it now stands.
+    public func applyCoupon(_ claim: UUID, to charge: UUID) async throws -> Charge {
+        try await send("POST", "v1/charges/\(charge.uuidString.lowercased())/coupon", body: ApplyCouponRequest(claimId: claim), auth: .required)
+    }
+
     // MARK: The customer's control
 
     public func offerSettings() async throws -> OfferSettings {
