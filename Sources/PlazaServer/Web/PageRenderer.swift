@@ -77,6 +77,7 @@ struct Shell: Sendable {
             section.admin = true
         } else if path.hasPrefix("/wallet/counter") || path == "/places/mine" || path == "/places/new"
             || (path.hasPrefix("/places/businesses/") && (path.hasSuffix("/edit") || path.hasSuffix("/presence")))
+            || path.hasPrefix("/offers/businesses/") || path.hasPrefix("/offers/campaigns")
         {
             section.business = true
         } else if path.hasPrefix("/wallet") {

@@ -34,6 +34,10 @@ struct WebPages: Sendable {
             currency: services.configuration.wallet.currencies.first ?? "USD"
         ).addRoutes(to: pages)
         AdminPages(admin: services.admin, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
+        let currency = services.configuration.wallet.currencies.first ?? "USD"
+        OffersPages(offers: services.offers, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
+        CampaignPages(offers: services.offers, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody, currency: currency)
+            .addRoutes(to: pages)
     }
 
     struct HomePage: Sendable {
