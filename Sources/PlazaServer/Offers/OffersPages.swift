@@ -2,14 +2,256 @@ import Foundation
 import Hummingbird
 import PlazaCore
 
-/// The customer's offer pages: `/offers` (current and used offers, search, claim, dismiss, why), `/offers/{id}`, and
-/// `/offers/settings`. Every action is the API's, through `OffersService`.
+/// The customer's offer pages: `/offers` (current and used offers, search, claim, dismiss, why), `/offers/{id}` (the
+/// offer with its claim's code and QR for the counter), and `/offers/settings`. Every action is the API's, through
+/// `OffersService`.
 struct OffersPages: Sendable {
     let offers: OffersService
     let renderer: PageRenderer
     let maxBody: Int
 
+    static let notices = [
+        "claimed": "Claimed. Show this code or its QR at the counter; it waits here until you pay.",
+        "dismissed": "Dismissed: this offer will not come back.",
+        "muted": "Muted: offers from this business will not come again. Undo it in Offer settings.",
+        "saved": "Your offer settings are saved.",
+        "unmuted": "Offers from this business may reach you again.",
+        "subscribed": "Subscribed: this business's offers reach you wherever you are.",
+        "unsubscribed": "Unsubscribed: this business's offers reach you only as your settings allow.",
+    ]
+
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
-        _ = pages.group("offers", context: AuthenticatedContext.self)
+        let signedIn = pages.group("offers", context: AuthenticatedContext.self)
+        signedIn.get("", use: list)
+        signedIn.get("settings", use: settings)
+        signedIn.post("settings", use: saveSettings)
+        signedIn.post("settings/unmute/:id", use: unmute)
+        signedIn.post("subscriptions/:id", use: subscription)
+        signedIn.get(":id", use: offer)
+        signedIn.post(":id/claim", use: claim)
+        signedIn.post(":id/dismiss", use: dismiss)
+    }
+
+    // MARK: Offers
+
+    struct OfferRow: Sendable {
+        var id: String
+        var business: String
+        var businessId: String
+        var title: String
+        var body: String
+        var deal: String?
+        var ends: String
+        var received: String
+        var coupon: Bool
+        var claimCode: String?
+        var claimState: String?
+        var why: String
+        var reasons: [String]
+    }
+
+    struct ListPage: Sendable {
+        var shell: Shell
+        var rows: [OfferRow]
+        var history: Bool
+        var query: String
+        var categories: [Choice]
+        var searching: Bool
+        var next: String?
+    }
+
+    struct Choice: Sendable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
+    /// "10 % off", "$1.50 off · from $5.00 · at most $2.00".
+    static func deal(_ offer: Offer, reader: Reader) -> String? {
+        guard let discount = offer.discount else { return nil }
+        var parts: [String] = []
+        if let percent = discount.percentOff { parts.append("\(percent) % off") }
+        if let money = discount.money { parts.append("\(reader.money(money)) off") }
+        if let minimum = offer.minimumSpend { parts.append("on \(reader.money(minimum)) or more") }
+        if let cap = offer.maxDiscount { parts.append("at most \(reader.money(cap))") }
+        return parts.joined(separator: " · ")
+    }
+
+    static func row(_ offer: Offer, reader: Reader) -> OfferRow {
+        let status: String? =
+            switch offer.claim?.status {
+            case .claimed: offer.claim?.chargeId == nil ? "Claimed: show it at the counter" : "On a charge waiting for you"
+            case .redeemed: "Used"
+            case .expired: "Expired"
+            case nil: nil
+            }
+        return OfferRow(
+            id: offer.id.uuidString.lowercased(), business: offer.business.name, businessId: offer.business.id?.uuidString.lowercased() ?? "",
+            title: offer.title, body: offer.body, deal: deal(offer, reader: reader), ends: "Ends \(reader.day(offer.endsAt))",
+            received: reader.when(offer.receivedAt), coupon: offer.kind == .coupon, claimCode: offer.claim?.code, claimState: status,
+            why: offer.why.text.isEmpty
+                ? "It reached you as your settings allow." : offer.why.text.prefix(1).uppercased() + offer.why.text.dropFirst() + ".",
+            reasons: offer.why.reasons.map(\.text))
+    }
+
+    @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let history = query.get("view") == "history"
+        let text = query.get("q").map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
+        let category = try Query.category(request.uri, lenient: true)
+        let searching = !text.isEmpty || category != nil
+        let cursor = query.get("cursor").map { String($0) }
+        let page =
+            searching
+            ? try await offers.offers(context.identity, history: false, text: text, category: category, limit: 20, cursor: cursor)
+            : try await offers.offers(context.identity, history: history, limit: 20, cursor: cursor)
+        let model = ListPage(
+            shell: Shell(title: "Offers", context: context, notice: query.get("notice").flatMap { Self.notices[String($0)] }),
+            rows: page.items.map { Self.row($0, reader: context.reader) }, history: history && !searching, query: text,
+            categories: BusinessCategory.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == category) },
+            searching: searching,
+            next: page.nextCursor.map {
+                "/offers?view=\(history ? "history" : "current")&q=\(text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+                    + "&category=\(category?.rawValue ?? "")&cursor=\($0)"
+            })
+        return renderer.render("offers/offers", model)
+    }
+
+    struct OfferPage: Sendable {
+        var shell: Shell
+        var offer: OfferRow
+        /// Markup made by `QRCode` from Plaza's own payload (never user text): the one unescaped value.
+        var qr: String?
+        var canClaim: Bool
+    }
+
+    /// One offer (the first look counts as opened), with its claim's code and QR for the counter.
+    @Sendable func offer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "offer")
+        let offer = try await offers.offer(context.identity, id)
+        let claim = offer.claim.flatMap { $0.status == .claimed ? $0 : nil }
+        let model = OfferPage(
+            shell: Shell(
+                title: offer.title, context: context, notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }),
+            offer: Self.row(offer, reader: context.reader), qr: claim.flatMap { QRCode($0.qrPayload)?.svg(scale: 4) },
+            canClaim: offer.kind == .coupon && offer.claim?.status != .claimed && offer.claim?.status != .redeemed)
+        return renderer.render("offers/offer", model)
+    }
+
+    @Sendable func claim(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "offer")
+        let path = "/offers/\(id.uuidString.lowercased())"
+        do {
+            _ = try await offers.claim(context.identity, id)
+            return PageRenderer.seeOther("\(path)?notice=claimed")
+        } catch let error as PlazaError where error.status == .conflict || error.status == .unprocessableContent {
+            return renderer.refused(alert: error.sentence, returnTo: path)
+        }
+    }
+
+    @Sendable func dismiss(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let mute = form["mute"] == "1"
+        try await offers.dismiss(context.identity, try Query.id(context.parameters, "id", "offer"), muteBusiness: mute)
+        return PageRenderer.seeOther("/offers?notice=\(mute ? "muted" : "dismissed")")
+    }
+
+    // MARK: Settings
+
+    struct SettingsPage: Sendable {
+        var shell: Shell
+        var form: FormState
+        var ads: [Choice]
+        var coupons: [Choice]
+        var useAge: Bool
+        var useGender: Bool
+        var useStudent: Bool
+        var muted: [Muted]
+        var subscriptions: [Muted]
+    }
+
+    struct Muted: Sendable {
+        var id: String
+        var name: String
+        var detail: String
+    }
+
+    static let settingsFields = ["ads", "coupons", "maxPerDay", "quietFrom", "quietUntil"]
+    static let levels: [(OfferLevel, String)] = [
+        (.none, "None"), (.subscribed, "Only businesses I subscribed to"), (.nearby, "Also businesses I come near"),
+        (.all, "Also businesses I come near or paid before"),
+    ]
+
+    @Sendable func settings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let current = try await offers.settings(context.identity)
+        var form = FormState(names: Self.settingsFields).with("maxPerDay", String(current.maxPerDay))
+            .with("quietFrom", current.quietHours?.from ?? "").with("quietUntil", current.quietHours?.until ?? "")
+        if let refused = context.page.form("settings") { form = refused }
+        let names = try await offers.businessNames(current.muted)
+        let subscriptions = try await offers.subscriptions(context.identity, limit: 100, cursor: nil).items
+        let choices = { (level: OfferLevel) in Self.levels.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) } }
+        let model = SettingsPage(
+            shell: Shell(
+                title: "Offer settings", context: context, notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }),
+            form: form, ads: choices(current.ads), coupons: choices(current.coupons), useAge: current.use.age, useGender: current.use.gender,
+            useStudent: current.use.student,
+            muted: current.muted.map { Muted(id: $0.uuidString.lowercased(), name: names[$0] ?? "A business", detail: "") },
+            subscriptions: subscriptions.map {
+                Muted(
+                    id: $0.business.id?.uuidString.lowercased() ?? "", name: $0.business.name,
+                    detail: [$0.ads ? "ads" : nil, $0.coupons ? "coupons" : nil].compactMap { $0 }.joined(separator: " and "))
+            })
+        return renderer.render("offers/settings", model)
+    }
+
+    @Sendable func saveSettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        do {
+            let from = form["quietFrom"].trimmingCharacters(in: .whitespaces)
+            let until = form["quietUntil"].trimmingCharacters(in: .whitespaces)
+            guard from.isEmpty == until.isEmpty else {
+                throw PlazaError.validation(field: from.isEmpty ? "quietFrom" : "quietUntil", "Give both times, or neither for no quiet hours.")
+            }
+            guard let maxPerDay = Int(form["maxPerDay"].trimmingCharacters(in: .whitespaces)) else {
+                throw PlazaError.validation(field: "maxPerDay", "Use a number from 1 to 20.")
+            }
+            let change = OfferSettingsChange(
+                ads: OfferLevel(rawValue: form["ads"]), coupons: OfferLevel(rawValue: form["coupons"]), maxPerDay: maxPerDay,
+                quietHours: .some(from.isEmpty ? nil : QuietHours(from: from, until: until)),
+                use: TargetingUseChange(age: form["useAge"] == "1", gender: form["useGender"] == "1", student: form["useStudent"] == "1"))
+            _ = try await offers.changeSettings(context.identity, change)
+            return PageRenderer.seeOther("/offers/settings?notice=saved")
+        } catch var error as PlazaError where error.code == .validationFailed {
+            // The API names quiet hours `quietHours.from`; the form's fields are flat.
+            error.errors = error.errors?.map {
+                FieldError(
+                    field: $0.field.replacingOccurrences(of: "quietHours.from", with: "quietFrom").replacingOccurrences(
+                        of: "quietHours.until", with: "quietUntil"), message: $0.message)
+            }
+            return renderer.refused("settings", FormState(form, names: Self.settingsFields, error: error), returnTo: "/offers/settings")
+        }
+    }
+
+    @Sendable func unmute(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "business")
+        let current = try await offers.settings(context.identity)
+        _ = try await offers.changeSettings(context.identity, OfferSettingsChange(muted: current.muted.filter { $0 != id }))
+        return PageRenderer.seeOther("/offers/settings?notice=unmuted")
+    }
+
+    /// Subscribes to a business's offers or stops, from its page or the settings; back where the form was.
+    @Sendable func subscription(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "business")
+        let subscribe = form["subscribe"] == "1"
+        if subscribe {
+            _ = try await offers.subscribe(context.identity, business: id, SubscriptionRequest())
+        } else {
+            try await offers.unsubscribe(context.identity, business: id)
+        }
+        let back = form["back"] == "settings" ? "/offers/settings" : "/places/businesses/\(id.uuidString.lowercased())"
+        return PageRenderer.seeOther("\(back)?notice=\(subscribe ? "subscribed" : "unsubscribed")")
     }
 }

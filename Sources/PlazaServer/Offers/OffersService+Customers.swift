@@ -53,4 +53,14 @@ extension OffersService {
             },
             nextCursor: rows.count > limit ? page.last.map { RowCursor(id: $0.business).encoded } : nil)
     }
+
+    /// Whether the customer subscribed to the business (for its page's button), and to which kinds.
+    func subscription(_ identity: Identity, business: UUID) async throws -> SubscriptionRequest? {
+        try await store.subscription(user: identity.user.id, business: business, on: database.sql)
+    }
+
+    /// Businesses' names by id (muted ones on the settings page).
+    func businessNames(_ ids: [UUID]) async throws -> [UUID: String] {
+        try await places.businesses.businesses(ids: ids, on: database.sql).mapValues(\.name)
+    }
 }

@@ -30,6 +30,8 @@ extension PlacesPages {
         /// The business's running loyalty programs, each with "Take this card".
         var programs: [ProgramOffer] = []
         var signedIn = false
+        /// Signed in and not of its team: whether the reader gets its offers wherever they are.
+        var subscription: SubscriptionView?
         /// "Open now · closes 19:00", "Closed · opens Mon 07:00" (the selected location, in the operator's time zone).
         var openNow: Bool = false
         var openState: String?
@@ -88,6 +90,9 @@ extension PlacesPages {
             lineForm: lineForm ?? FormState(names: ["minutes"]), canEdit: business.role == .owner, isMember: business.role != nil)
         page.shell.title = business.name
         page.signedIn = identity != nil
+        if business.listed, business.role == nil, let identity {
+            page.subscription = SubscriptionView(subscribed: try await offers.subscription(identity, business: id) != nil)
+        }
         if business.listed {
             page.programs = try await loyalty.programs(business: id, viewer: identity).filter { $0.state == .active }.map {
                 ProgramOffer(
@@ -213,5 +218,12 @@ struct PopularChart: Sendable {
         case "usual": live = "About as busy as usual right now."
         default: live = "Live: not enough data."
         }
+    }
+}
+
+extension PlacesPages {
+    /// "Get its offers" or "Stop its offers" on a business's page.
+    struct SubscriptionView: Sendable {
+        var subscribed: Bool
     }
 }

@@ -10,6 +10,8 @@ struct PlacesPages: Sendable {
     let accounts: AccountService
     /// The business page offers its loyalty cards.
     let loyalty: LoyaltyService
+    /// The business page's "Get its offers" button.
+    let offers: OffersService
     let renderer: PageRenderer
     let configuration: PlazaConfiguration
 
@@ -25,6 +27,8 @@ struct PlacesPages: Sendable {
         "member": "The team was updated.",
         "first-business": "Your business is on Plaza. Customers can find it now; open the Counter to charge them.",
         "first-business-review": "Your business is saved. An admin looks at it next: once approved, customers can find it and you can charge them.",
+        "subscribed": OffersPages.notices["subscribed"] ?? "",
+        "unsubscribed": OffersPages.notices["unsubscribed"] ?? "",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {

@@ -18,6 +18,8 @@ extension WebPages {
         var noBusiness: Bool
         /// The first of the person's current loyalty cards.
         var cards: [LoyaltyPages.CardRow] = []
+        /// The newest of the person's current offers.
+        var offers: [OffersPages.OfferRow] = []
     }
 
     /// The part that follows events: charges waiting for an answer and the newest of the inbox.
@@ -97,6 +99,9 @@ extension WebPages {
         var screen = page
         screen.cards = try await services.loyalty.cards(identity, view: .current, limit: 3, cursor: nil).items.map {
             LoyaltyPages.row($0, reader: reader)
+        }
+        screen.offers = try await services.offers.offers(identity, history: false, limit: 3, cursor: nil).items.map {
+            OffersPages.row($0, reader: reader)
         }
         return renderer.render("home-signed-in", screen)
     }

@@ -21,7 +21,8 @@ struct WebPages: Sendable {
         signedIn.get("badges.json", use: badgesJSON)
         AccountsPages(accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
         PlacesPages(
-            places: services.places, accounts: services.accounts, loyalty: services.loyalty, renderer: renderer, configuration: services.configuration
+            places: services.places, accounts: services.accounts, loyalty: services.loyalty, offers: services.offers, renderer: renderer,
+            configuration: services.configuration
         ).addRoutes(
             to: pages)
         WalletPages(wallet: services.wallet, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(
