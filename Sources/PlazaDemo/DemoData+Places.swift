@@ -25,8 +25,10 @@ extension DemoData {
         zoned.timeZone = services.configuration.places.timeZone
         let calendar = zoned
         var generator = SystemRandomNumberGenerator()
+        var created: [(id: UUID, name: String)] = []
         for (name, category, description, point, radius) in shops {
             let business = try await places.createBusiness(owner, CreateBusinessRequest(name: name, category: category, description: description))
+            created.append((business.id, name))
             let location = try await places.addLocation(
                 owner, business: business.id,
                 LocationRequest(
@@ -56,6 +58,7 @@ extension DemoData {
             try await StayStore().insertLineWait(
                 location: location.id, user: anna.id, minutes: category == .cafe ? 4 : 7, at: now.addingTimeInterval(-300), on: services.database.sql)
         }
+        try await seedOffers(services, owner: owner, businesses: created, now: now)
     }
 
     /// Dora's flower stall: a merchant who signed up and waits for the admin (unlisted until approved).

@@ -46,7 +46,11 @@ public enum DemoData {
         lines += ["Places: \(baseURL)/places (Bruno's shops are on Munich's Marienplatz; the map is at \(baseURL)/places/map)"]
         lines += ["Wallet: \(baseURL)/wallet (test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined; any future expiry and CVC)"]
         lines += ["Bruno's counter: \(baseURL)/places/mine → Counter (charge Anna while she shares her location there, or with her pay code)"]
-        lines += ["Admin: \(baseURL)/admin (Dora's flower stall waits for approval in the review queue)"]
+        lines += ["Admin: \(baseURL)/admin (Dora's flower stall and Bruno's Saturday cake coupon wait in the review queue)"]
+        lines += [
+            "Offers: Bruno's bakery runs a morning coupon and the café an ad; Anna gets them near the square once her offer settings "
+                + "(\(baseURL)/offers/settings) let nearby shops reach her"
+        ]
         lines += [
             "Loyalty: Anna's coffee card (Home → Loyalty cards) offers Apple and Google Wallet passes signed with the demo's own "
                 + "certificate and key: the passes are right, but the wallets take them only from a real issuer "

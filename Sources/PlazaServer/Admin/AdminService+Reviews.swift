@@ -19,7 +19,7 @@ extension AdminService {
         }
     }
 
-    func reviewQueue(state: ReviewState, kind: ReviewKind?, limit: Int, cursor: String?) async throws -> Page<ReviewItem> {
+    package func reviewQueue(state: ReviewState, kind: ReviewKind?, limit: Int, cursor: String?) async throws -> Page<ReviewItem> {
         let after = try cursor.map { try RowCursor.decode($0).id }
         let records = try await reviews.items(state: state, kind: kind, limit: limit + 1, after: after, on: database.sql)
         let page = Array(records.prefix(limit))
@@ -58,7 +58,7 @@ extension AdminService {
 
     /// Approves or rejects (a rejection needs the reason its subject reads); the subject's domain applies it and the
     /// person is told, in the transaction that writes the audit entry.
-    func decide(_ admin: Identity, _ id: UUID, approve: Bool, reason: String?, now: Date = Date()) async throws -> ReviewItem {
+    package func decide(_ admin: Identity, _ id: UUID, approve: Bool, reason: String?, now: Date = Date()) async throws -> ReviewItem {
         let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         if !approve || reason != nil, let problem = AdminRules.reasonProblem(reason ?? "") {
             throw PlazaError.validation(field: "reason", problem)

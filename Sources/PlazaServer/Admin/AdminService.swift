@@ -4,7 +4,7 @@ import SQLKit
 
 /// The admin console's rules: every action checks its input, changes what it changes and writes its audit entry in
 /// one transaction, and tells the person concerned through the event bus (an account alert: push and e-mail).
-struct AdminService: Sendable {
+package struct AdminService: Sendable {
     let database: PlazaDatabase
     let events: EventBus
     let accounts: AccountService

@@ -22,7 +22,7 @@ public final class PlazaServices: Sendable {
     package let wallet: WalletService
     let inbox: InboxService
     package let notifications: NotificationService
-    let admin: AdminService
+    package let admin: AdminService
     package let loyalty: LoyaltyService
     package let offers: OffersService
     package let notificationDelivery: NotificationDelivery

@@ -78,7 +78,7 @@ package struct OffersService: Sendable {
     }
 
     /// Sends a draft for review: refused with its `block` findings, else an admin sees it in the queue.
-    func submit(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> Campaign {
+    package func submit(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> Campaign {
         let (_, business) = try await member(identity, campaign: id)
         guard business.listed else { throw PlazaError.merchantNotApproved }
         return try await events.transaction { db in
