@@ -134,7 +134,7 @@ struct Ledger: AsyncParsableCommand {
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Plaza on this machine (build with -c release).",
-        subcommands: [Auth.self, Geo.self, LedgerTransfers.self, Loyalty.self, JSON.self, Push.self])
+        subcommands: [Auth.self, Geo.self, LedgerTransfers.self, Loyalty.self, Offers.self, JSON.self, Push.self])
 
     struct Loyalty: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -154,6 +154,26 @@ struct Bench: AsyncParsableCommand {
             options.concurrency = concurrency
             options.httpClient = httpClient
             print(try await LoyaltyBench(configuration: try loadConfiguration(), options: options).run())
+        }
+    }
+
+    struct Offers: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What matching active campaigns adds to a location update over HTTP, beside the same updates in a town with none.")
+
+        @Option(help: "Active campaigns in town.") var campaigns = 10_000
+        @Option(help: "Shops they are spread over (one location each).") var businesses = 1_000
+        @Option(help: "People sending updates (each run has its own).") var movers = 1_000
+        @Option(help: "Location updates per run, shared among the movers.") var updates = 5_000
+        @Option(help: "Side of the square town in metres.") var box = 4_000.0
+        @Option(help: "Updates in flight at once.") var concurrency = 16
+        @Option(help: "HTTP client: nio (light, the default) or async-http-client.") var httpClient = BenchHTTPClient.nio
+
+        func run() async throws {
+            var options = OffersBench.Options()
+            (options.campaigns, options.businesses, options.movers, options.updates) = (campaigns, businesses, movers, updates)
+            (options.boxMeters, options.concurrency, options.httpClient) = (box, concurrency, httpClient)
+            print(try await OffersBench(configuration: try loadConfiguration(), options: options).run())
         }
     }
 
