@@ -23,6 +23,7 @@ struct OffersPages: Sendable {
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
         let signedIn = pages.group("offers", context: AuthenticatedContext.self)
         signedIn.get("", use: list)
+        signedIn.get("live", use: live)
         signedIn.get("settings", use: settings)
         signedIn.post("settings", use: saveSettings)
         signedIn.post("settings/unmute/:id", use: unmute)
@@ -52,10 +53,19 @@ struct OffersPages: Sendable {
 
     struct ListPage: Sendable {
         var shell: Shell
-        var rows: [OfferRow]
-        var history: Bool
         var query: String
         var categories: [Choice]
+        var history: Bool
+        var searching: Bool
+        var list: OfferList
+        /// The list's own URL, reloaded when an offer arrives or a charge moves a claim.
+        var liveURL: String
+    }
+
+    /// The part of `/offers` that follows the events.
+    struct OfferList: Sendable {
+        var rows: [OfferRow]
+        var history: Bool
         var searching: Bool
         var next: String?
     }
@@ -96,6 +106,24 @@ struct OffersPages: Sendable {
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let query = request.uri.queryParameters
+        let (list, filters) = try await self.list(request, context)
+        let category = try Query.category(request.uri, lenient: true)
+        let model = ListPage(
+            shell: Shell(title: "Offers", context: context, notice: query.get("notice").flatMap { Self.notices[String($0)] }),
+            query: filters.text,
+            categories: BusinessCategory.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == category) },
+            history: list.history, searching: list.searching, list: list, liveURL: "/offers/live?\(filters.query)")
+        return renderer.render("offers/offers", model)
+    }
+
+    /// The list alone, for the live region.
+    @Sendable func live(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        renderer.render("offers/offers-list", try await list(request, context).list)
+    }
+
+    /// The offers the query asks for (`view`, `q`, `category`, `cursor`), and the filters as a query string.
+    private func list(_ request: Request, _ context: AuthenticatedContext) async throws -> (list: OfferList, filters: (text: String, query: String)) {
+        let query = request.uri.queryParameters
         let history = query.get("view") == "history"
         let text = query.get("q").map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
         let category = try Query.category(request.uri, lenient: true)
@@ -105,16 +133,13 @@ struct OffersPages: Sendable {
             searching
             ? try await offers.offers(context.identity, history: false, text: text, category: category, limit: 20, cursor: cursor)
             : try await offers.offers(context.identity, history: history, limit: 20, cursor: cursor)
-        let model = ListPage(
-            shell: Shell(title: "Offers", context: context, notice: query.get("notice").flatMap { Self.notices[String($0)] }),
-            rows: page.items.map { Self.row($0, reader: context.reader) }, history: history && !searching, query: text,
-            categories: BusinessCategory.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == category) },
-            searching: searching,
-            next: page.nextCursor.map {
-                "/offers?view=\(history ? "history" : "current")&q=\(text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
-                    + "&category=\(category?.rawValue ?? "")&cursor=\($0)"
-            })
-        return renderer.render("offers/offers", model)
+        let filters =
+            "view=\(history ? "history" : "current")&q=\(text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+            + "&category=\(category?.rawValue ?? "")"
+        let list = OfferList(
+            rows: page.items.map { Self.row($0, reader: context.reader) }, history: history && !searching, searching: searching,
+            next: page.nextCursor.map { "/offers?\(filters)&cursor=\($0)" })
+        return (list, (text, filters))
     }
 
     struct OfferPage: Sendable {

@@ -28,6 +28,9 @@ import Testing
             let list = try await page.get("/offers").text
             #expect(list.contains("Bruno&#39;s Bakery") || list.contains("Bruno's Bakery"))
             #expect(list.contains("Why am I seeing this?") && list.contains("You were within 150 m of Bruno"))
+            #expect(list.contains("data-live-fragment=\"/offers/live?view=current"), "the list follows offer events")
+            let live = try await page.get("/offers/live?view=current").text
+            #expect(live.hasPrefix("<ul class=\"list offers\"") && live.contains("Ten off bread"))
 
             let path = "/offers/\(campaign.uuidString.lowercased())"
             let claimed = try await page.follow(try await page.submit(path, to: "\(path)/claim", [:])).text
