@@ -12,6 +12,8 @@ public enum InboxEntryKind: String, Codable, Sendable, CaseIterable {
     case topUpFailed = "top_up_failed"
     /// A business gave you a loyalty card's reward: the receipt (no money moved: `amount` 0 in `XXX`).
     case rewardRedeemed = "reward_redeemed"
+    /// An ad or coupon reached you (`referenceId` is the offer's; no money moved: `amount` 0 in `XXX`).
+    case offerReceived = "offer_received"
 }
 
 /// One line of `GET /v1/inbox`: something that happened to you, newest first.

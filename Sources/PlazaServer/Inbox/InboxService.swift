@@ -85,6 +85,12 @@ struct InboxService: Sendable {
                 amount: 0, currency: "XXX", counterpart: Party(kind: .business, id: receipt.businessId, name: receipt.businessName), status: nil,
                 referenceId: receipt.id, link: "/loyalty/cards/\(receipt.cardId.uuidString.lowercased())", occurredAt: receipt.redeemedAt,
                 unread: unread)
+        case .offer(let receipt, let unread):
+            return InboxEntry(
+                id: receipt.campaignId, kind: .offerReceived, title: "\(receipt.businessName): \(receipt.title)", note: nil, amount: 0,
+                currency: "XXX", counterpart: Party(kind: .business, id: receipt.businessId, name: receipt.businessName), status: nil,
+                referenceId: receipt.campaignId, link: "/offers/\(receipt.campaignId.uuidString.lowercased())", occurredAt: receipt.receivedAt,
+                unread: unread)
         case .activity(let record, let unread):
             let money = write(Money(amount: record.amount, currency: record.currency))
             let title = record.kind == .refund ? "\(record.counterpart.name) refunded \(money)." : "\(record.counterpart.name) sent you \(money)."

@@ -14,13 +14,21 @@ enum InboxSource: String, CaseIterable, Sendable {
     case moneyIn = "m"
     /// Loyalty rewards the owner was given: the receipt of each redemption.
     case rewards = "r"
+    /// Ads and coupons that reached the owner (not dismissed ones).
+    case offers = "o"
 
     var table: String {
         switch self {
         case .chargesAsked, .chargesAnswered: "charges"
         case .moneyIn: "wallet_activity"
         case .rewards: "loyalty_redemptions"
+        case .offers: "offers"
         }
+    }
+
+    /// The column that names an entry among the owner's: an offer is known by its campaign (once per person).
+    var idColumn: String {
+        self == .offers ? "campaign_id" : "id"
     }
 
     var time: String {
@@ -28,7 +36,35 @@ enum InboxSource: String, CaseIterable, Sendable {
         case .chargesAnswered: "decided_at"
         case .chargesAsked, .moneyIn: "created_at"
         case .rewards: "redeemed_at"
+        case .offers: "received_at"
         }
+    }
+}
+
+/// An offer as the inbox lists it: its campaign's title and business, when it arrived.
+struct OfferReceipt: Sendable {
+    var campaignId: UUID
+    var businessId: UUID
+    var businessName: String
+    var title: String
+    var receivedAt: Date
+
+    static let columns: [any SQLExpression] = [
+        SQLIdentifier("campaign_id"), SQLIdentifier("business_id"), SQLIdentifier("received_at"),
+        SQLAlias(SQLQueryString("(SELECT name FROM businesses WHERE businesses.id = offers.business_id)"), as: SQLIdentifier("business_name")),
+        SQLAlias(SQLQueryString("(SELECT content FROM campaigns WHERE campaigns.id = offers.campaign_id)"), as: SQLIdentifier("content")),
+    ]
+
+    init(row: any SQLRow) throws {
+        campaignId = try row.decode(column: "campaign_id", as: UUID.self)
+        businessId = try row.decode(column: "business_id", as: UUID.self)
+        businessName = try row.decode(column: "business_name", as: String?.self) ?? ""
+        receivedAt = try row.decode(column: "received_at", as: Date.self)
+        // The newest wording is fine for a line of the inbox; the offer's own page shows the approved one.
+        let content = try row.decode(column: "content", as: String?.self).flatMap {
+            try? PlazaJSON.decoder().decode(CampaignContent.self, from: Data($0.utf8))
+        }
+        title = content?.title ?? "An offer"
     }
 }
 
@@ -63,12 +99,14 @@ enum InboxRow: Sendable {
     case charge(ChargeRecord, InboxSource, unread: Bool)
     case activity(ActivityRecord, unread: Bool)
     case reward(RewardReceipt, unread: Bool)
+    case offer(OfferReceipt, unread: Bool)
 
     var id: UUID {
         switch self {
         case .charge(let record, _, _): record.id
         case .activity(let record, _): record.id
         case .reward(let receipt, _): receipt.id
+        case .offer(let receipt, _): receipt.campaignId
         }
     }
 
@@ -77,6 +115,7 @@ enum InboxRow: Sendable {
         case .charge(_, let source, _): source
         case .activity: .moneyIn
         case .reward: .rewards
+        case .offer: .offers
         }
     }
 
@@ -85,6 +124,7 @@ enum InboxRow: Sendable {
         case .charge(let record, let source, _): source == .chargesAnswered ? record.decidedAt ?? record.createdAt : record.createdAt
         case .activity(let record, _): record.createdAt
         case .reward(let receipt, _): receipt.redeemedAt
+        case .offer(let receipt, _): receipt.receivedAt
         }
     }
 }
@@ -105,9 +145,11 @@ struct InboxPosition: Sendable, Hashable {
         return InboxPosition(source: source, id: id)
     }
 
-    /// The stored time of the entry named.
-    var storedTime: SQLQueryString {
-        "(SELECT \(ident: source.time) FROM \(ident: source.table) WHERE id = \(bind: id))"
+    /// The stored time of `owner`'s entry named.
+    func storedTime(owner: UUID) -> SQLQueryString {
+        let time = "(SELECT \(ident: source.time) FROM \(ident: source.table) WHERE \(ident: source.idColumn) = \(bind: id)" as SQLQueryString
+        // An offer's campaign names one row per person.
+        return source == .offers ? time + " AND user_id = \(bind: owner))" : time + ")"
     }
 }
 
@@ -123,6 +165,7 @@ struct InboxStore: Sendable {
             switch source {
             case .moneyIn: ActivityRecord.readColumns.map { SQLIdentifier($0) }
             case .rewards: RewardReceipt.columns
+            case .offers: OfferReceipt.columns
             case .chargesAsked, .chargesAnswered: ChargeRecord.columns.map { SQLIdentifier($0) }
             }
         var query = db.select().columns(columns)
@@ -130,17 +173,20 @@ struct InboxStore: Sendable {
             .from(source.table)
         query = whose(query, owner: owner, source: source)
         if let after {
-            let time = SQLColumn(source.time)
+            let (time, stored) = (SQLColumn(source.time), after.storedTime(owner: owner))
             query = query.where {
-                $0.where(time, .lessThan, after.storedTime).orWhere { $0.where(time, .equal, after.storedTime).where("id", .lessThan, after.id) }
+                $0.where(time, .lessThan, stored).orWhere {
+                    $0.where(time, .equal, stored).where(SQLColumn(source.idColumn), .lessThan, SQLBind(after.id))
+                }
             }
         }
-        let rows = try await query.orderBy(source.time, .descending).orderBy("id", .descending).limit(limit).all()
+        let rows = try await query.orderBy(source.time, .descending).orderBy(source.idColumn, .descending).limit(limit).all()
         return try rows.map { row in
             let unread = try row.decode(column: "unread", as: Int.self) != 0
             switch source {
             case .moneyIn: return .activity(try ActivityRecord(row: row), unread: unread)
             case .rewards: return .reward(try RewardReceipt(row: row), unread: unread)
+            case .offers: return .offer(try OfferReceipt(row: row), unread: unread)
             case .chargesAsked, .chargesAnswered: return .charge(try ChargeRecord(row: row), source, unread: unread)
             }
         }
@@ -148,19 +194,20 @@ struct InboxStore: Sendable {
 
     /// How many of `owner`'s entries from `source` are unread, counting no further than `limit`.
     func unreadCount(owner: UUID, from source: InboxSource, limit: Int, on db: any SQLDatabase) async throws -> Int {
-        let query = whose(db.select().column("id").from(source.table), owner: owner, source: source).where(unread(owner: owner, source: source))
+        let query = whose(db.select().column(source.idColumn).from(source.table), owner: owner, source: source).where(
+            unread(owner: owner, source: source))
         return try await query.limit(limit).all().count
     }
 
     /// Whether `position` names an entry of `owner`'s inbox.
     func exists(_ position: InboxPosition, owner: UUID, on db: any SQLDatabase) async throws -> Bool {
-        let query = whose(db.select().column("id").from(position.source.table), owner: owner, source: position.source)
-        return try await query.where("id", .equal, position.id).first() != nil
+        let query = whose(db.select().column(position.source.idColumn).from(position.source.table), owner: owner, source: position.source)
+        return try await query.where(SQLColumn(position.source.idColumn), .equal, SQLBind(position.id)).first() != nil
     }
 
     /// Moves `owner`'s seen mark to the time of the entry at `position`, or to `now`; never back.
     func markSeen(owner: UUID, through position: InboxPosition?, now: Date, on db: any SQLDatabase) async throws {
-        let time: any SQLExpression = position?.storedTime ?? SQLBind(now)
+        let time: any SQLExpression = position?.storedTime(owner: owner) ?? SQLBind(now)
         try await db.insert(into: "inbox_marks").columns("owner_id", "seen_until").values(SQLBind(owner), time)
             .onConflict(with: ["owner_id"]) {
                 $0.set(excludedValueOf: "seen_until").where(
@@ -187,6 +234,8 @@ struct InboxStore: Sendable {
             }
         case .rewards:
             query.where("user_id", .equal, owner)
+        case .offers:
+            query.where("user_id", .equal, owner).where("dismissed_at", .is, SQLLiteral.null)
         }
     }
 

@@ -137,11 +137,24 @@ import Testing
             #expect(received.map(\.id) == [first])
             #expect(received.first?.why.reasons.map(\.criterion) == [.subscription])
 
+            // The inbox lists it, linking to the offer's page; once dismissed it leaves the inbox too.
+            let inbox = try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self)
+            let entry = try #require(inbox.items.first { $0.kind == .offerReceived })
+            #expect(
+                entry.referenceId == first && entry.title == "Bruno's Bakery: Morning bread"
+                    && entry.link == "/offers/\(first.uuidString.lowercased())")
+            #expect(entry.unread && inbox.unreadCount >= 1)
+            #expect(
+                try await client.send(.post, "/v1/inbox/seen", json: MarkInboxSeenRequest(through: inbox.seenMarker), token: anna).status
+                    == .noContent)
+            #expect(try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self).unreadCount == 0)
+
             // Dismissed, it never comes back; muting the business keeps its offers away.
             let dismissed = try await client.send(.post, "/v1/offers/\(first)/dismiss", json: OfferDismissal(muteBusiness: true), token: anna)
             #expect(dismissed.status == .noContent)
             #expect(try await offers(client, anna).isEmpty)
             #expect(try await client.send(.get, "/v1/offers/\(first)", token: anna).status == .notFound)
+            #expect(try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self).items.allSatisfy { $0.kind != .offerReceived })
             let settings = try await client.send(.get, "/v1/me/offer-settings", token: anna).decode(OfferSettings.self)
             #expect(settings.muted == [shop.business])
             try await PlacesDriver(client).move(to: corner, token: anna)
