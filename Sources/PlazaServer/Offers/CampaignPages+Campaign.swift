@@ -130,7 +130,10 @@ extension CampaignPages {
         if target.ageMin != nil || target.ageMax != nil {
             who.append("aged \(target.ageMin.map(String.init) ?? "any")–\(target.ageMax.map(String.init) ?? "any")")
         }
-        if let genders = target.genders, !genders.isEmpty { who.append(genders.map(\.rawValue).joined(separator: " or ")) }
+        if let genders = target.genders, !genders.isEmpty {
+            let words: [Gender: String] = [.female: "women", .male: "men", .other: "people of another gender"]
+            who.append(genders.map { words[$0] ?? $0.rawValue }.joined(separator: " or "))
+        }
         if target.studentsOnly == true { who.append("students") }
         if target.subscribersOnly == true { who.append("subscribers of the business") }
         if let days = target.pastCustomers { who.append("who paid here in the last \(reader.count(days, "day", "days"))") }
