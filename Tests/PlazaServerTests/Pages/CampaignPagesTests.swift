@@ -149,4 +149,30 @@ import Testing
             #expect(unchanged.content.title == "Morning bread" && unchanged.state == .draft)
         }
     }
+
+    @Test func aRejectedAdSaysWhyAndOffersToSubmitItAgain() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let (owner, business, _) = try await PlacesDriver(client).shop(owner: "bruno", name: "Bruno's Bakery", at: square)
+            let admin = try await AdminTests.admin(client, services)
+            var ad = CampaignTests.coupon(title: "Our new oven")
+            (ad.kind, ad.discount, ad.totalRedemptions) = (.ad, nil, nil)
+            let created = try await client.send(.post, "/v1/businesses/\(business.id)/campaigns", json: ad, token: owner.accessToken)
+            let id = try created.decode(Campaign.self).id
+            #expect(try await client.send(.post, "/v1/campaigns/\(id)/submit", token: owner.accessToken).status == .ok)
+            let item = try await CampaignTests().queueItem(client, admin: admin, campaign: id)
+            let reason = ReviewReason(reason: "Say when the oven is lit.")
+            #expect(try await client.send(.post, "/v1/admin/review-queue/\(item.id)/reject", json: reason, token: admin).status == .ok)
+
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
+            let path = "/offers/campaigns/\(id.uuidString.lowercased())"
+            let page = Self.text(try await browser.get(path))
+            #expect(page.contains(#"data-state="rejected""#) && page.contains("Not approved. The admin's reason: Say when the oven is lit."))
+            #expect(
+                page.contains("Submit for review</button>") && !page.contains("<strong>Claims</strong>")
+                    && page.contains("data-preview-discount hidden"))
+            let edit = Self.text(try await browser.get("\(path)/edit"))
+            #expect(edit.contains("data-coupon-only hidden") && edit.contains("Ad <span class=\"muted\">(the kind stays as it is)</span>"))
+        }
+    }
 }
