@@ -378,3 +378,56 @@ document.addEventListener("click", (event) => {
     }
   });
 })();
+
+// The campaign editor ([data-campaign-editor]) shows the offer card as customers will see it while the merchant types,
+// and the coupon's fields only for a coupon. Without this script the server's preview shows what was last saved.
+(() => {
+  const form = document.querySelector("form[data-campaign-editor]");
+  if (!form) return;
+  const preview = form.querySelector("[data-campaign-preview]");
+  const couponPart = form.querySelector("[data-coupon-only]");
+  const locale = form.getAttribute("data-locale") || "en-US";
+  const currency = form.getAttribute("data-currency") || "USD";
+  const value = (name) => { const field = form.elements.namedItem(name); return field && field.value ? field.value.trim() : ""; };
+  const put = (name, text) => {
+    const part = preview.querySelector("[data-preview-" + name + "]");
+    if (!part) return;
+    part.textContent = text;
+    part.hidden = !text;
+  };
+  const amount = (text) => {
+    const number = Number(text.replace(/[^0-9.,]/g, "").replace(/,(\d{1,2})$/, ".$1").replace(/,/g, ""));
+    if (!text || !(number > 0)) return "";
+    try { return new Intl.NumberFormat(locale, { style: "currency", currency }).format(number); } catch (error) { return number.toFixed(2); }
+  };
+  function kind() {
+    const checked = form.querySelector("input[name=kind]:checked");
+    return checked ? checked.value : (couponPart && !couponPart.hidden ? "coupon" : "ad");
+  }
+  function update() {
+    const coupon = kind() === "coupon";
+    if (couponPart) couponPart.hidden = !coupon;
+    put("title", value("title"));
+    put("body", value("body"));
+    const percent = value("percentOff");
+    const off = percent ? percent + " % off" : (amount(value("amountOff")) ? amount(value("amountOff")) + " off" : "");
+    put("discount", coupon ? off : "");
+    const terms = [];
+    if (coupon && amount(value("minimumSpend"))) terms.push("On a spend of " + amount(value("minimumSpend")) + " or more");
+    if (coupon && amount(value("maxDiscount"))) terms.push("at most " + amount(value("maxDiscount")) + " off");
+    put("terms", terms.join(", "));
+    // The typed end is a wall-clock time in the reader's zone: written as typed, whatever the browser's zone.
+    const end = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(value("endsAt"));
+    let ends = "";
+    if (end) {
+      const moment = new Date(Date.UTC(+end[1], +end[2] - 1, +end[3], +end[4], +end[5]));
+      ends = "Ends on " + new Intl.DateTimeFormat(locale, {
+        day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit", timeZone: "UTC",
+      }).format(moment);
+    }
+    put("ends", ends);
+  }
+  form.addEventListener("input", update);
+  form.addEventListener("change", update);
+  update();
+})();

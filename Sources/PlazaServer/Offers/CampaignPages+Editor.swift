@@ -1,0 +1,314 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The campaign editor: a new campaign of the business, or a change to one. What the form cannot read (a time that
+/// is none, a word for a number) is refused here by field; the rest is judged by `CampaignRules` in the service, and
+/// every problem comes back beside its field.
+extension CampaignPages {
+    static let weekdayFields = (1...7).map { "day\($0)" }
+    static let genderFields = Gender.allCases.map(\.rawValue)
+    static let deliveryFields = CampaignDelivery.allCases.map(\.rawValue)
+    static let editorFields =
+        [
+            "kind", "title", "body", "startsAt", "endsAt", "from", "until", "ageMin", "ageMax", "studentsOnly", "radiusMeters", "subscribersOnly",
+            "pastCustomers", "percentOff", "amountOff", "minimumSpend", "maxDiscount", "totalRedemptions", "perCustomer", "code",
+        ] + weekdayFields + genderFields + deliveryFields
+
+    /// The API's field names as the form's (Mustache reads dots; the form has one schedule slot).
+    static let formNames = [
+        "schedule": "days", "schedule.0.weekdays": "days", "schedule.0.from": "from", "schedule.0.until": "until", "target.ageMin": "ageMin",
+        "target.ageMax": "ageMax", "target.genders": "genders", "target.radiusMeters": "radiusMeters", "target.locationIds": "radiusMeters",
+        "target.pastCustomers": "pastCustomers", "discount.percentOff": "percentOff", "discount.amountOff": "amountOff",
+        "discount.currency": "amountOff", "minimumSpend.amount": "minimumSpend", "minimumSpend.currency": "minimumSpend",
+        "maxDiscount.amount": "maxDiscount", "maxDiscount.currency": "maxDiscount",
+    ]
+
+    static func formField(_ field: String) -> String { formNames[field] ?? field }
+
+    /// The problem with the API's field names turned into the form's.
+    static func formError(_ error: PlazaError) -> PlazaError {
+        var renamed = error
+        renamed.errors = error.errors?.map { FieldError(field: formField($0.field), message: $0.message) }
+        return renamed
+    }
+
+    // MARK: Reading the form
+
+    /// The campaign the form describes. Unreadable fields are refused together with what the rules find in the rest.
+    func content(_ form: FormData, kind fixed: CampaignKind?, reader: Reader, now: Date = Date()) throws -> CampaignContent {
+        var validator = Validator()
+        let kind = fixed ?? CampaignKind(rawValue: form["kind"])
+        validator.check(kind != nil, "kind", "Choose an ad or a coupon.")
+        func number(_ name: String) -> Int? {
+            guard let text = form.optional(name) else { return nil }
+            let value = Int(text.filter { $0 != "," && $0 != " " })
+            validator.check(value != nil, name, "Type a whole number, or leave it empty.")
+            return value
+        }
+        func moment(_ name: String) -> Date? {
+            guard let text = form.optional(name) else { return nil }
+            let date = Self.readMoment(text, in: reader.timeZone)
+            validator.check(date != nil, name, "Pick a day and a time.")
+            return date
+        }
+        func money(_ name: String) -> Money? {
+            guard let text = form.optional(name) else { return nil }
+            let amount = WalletRules.parseAmount(text, currency: currency)
+            validator.check((amount ?? 0) > 0, name, "Type an amount such as 1.50, or leave it empty.")
+            return amount.map { Money(amount: $0, currency: currency) }
+        }
+        let startsAt = moment("startsAt") ?? now
+        let endsAt = moment("endsAt")
+        if form.optional("endsAt") == nil { validator.check(false, "endsAt", "Pick when the campaign ends.") }
+        let days = (1...7).filter { form["day\($0)"] == "1" }
+        let (from, until) = (form["from"].trimmingCharacters(in: .whitespaces), form["until"].trimmingCharacters(in: .whitespaces))
+        let schedule = days.isEmpty && from.isEmpty && until.isEmpty ? nil : [CampaignSchedule(weekdays: days, from: from, until: until)]
+        if schedule != nil, days.isEmpty { validator.check(false, "days", "Tick the days it runs, or clear the hours.") }
+        let genders = Gender.allCases.filter { form[$0.rawValue] == "1" }
+        let target = CampaignTarget(
+            ageMin: number("ageMin"), ageMax: number("ageMax"), genders: genders.isEmpty ? nil : genders,
+            studentsOnly: form["studentsOnly"] == "1" ? true : nil, radiusMeters: number("radiusMeters"),
+            subscribersOnly: form["subscribersOnly"] == "1" ? true : nil, pastCustomers: number("pastCustomers"))
+        var content = CampaignContent(
+            kind: kind ?? .coupon, title: form["title"].trimmingCharacters(in: .whitespacesAndNewlines),
+            body: form["body"].trimmingCharacters(in: .whitespacesAndNewlines), startsAt: startsAt, endsAt: endsAt ?? startsAt, schedule: schedule,
+            target: target, delivery: CampaignDelivery.allCases.filter { form[$0.rawValue] == "1" })
+        if content.kind == .coupon {
+            let (percent, amount) = (number("percentOff"), money("amountOff"))
+            switch (percent, amount) {
+            case (let percent?, nil): content.discount = CouponDiscount(percentOff: percent)
+            case (nil, let amount?): content.discount = CouponDiscount(amountOff: amount)
+            case (.some, .some): validator.check(false, "discount", "Give a percentage or an amount off, not both.")
+            case (nil, nil):
+                let typed = form.optional("percentOff") != nil || form.optional("amountOff") != nil
+                if !typed { validator.check(false, "discount", "Give a percentage or an amount off.") }
+            }
+            content.minimumSpend = money("minimumSpend")
+            content.maxDiscount = money("maxDiscount")
+            content.totalRedemptions = number("totalRedemptions")
+            content.perCustomer = number("perCustomer")
+            content.code = form.optional("code")?.uppercased()
+        }
+        guard validator.isValid else {
+            let taken = Set(validator.errors.map(\.field))
+            let more = CampaignRules.problems(content).map { FieldError(field: Self.formField($0.field), message: $0.message) }
+            throw PlazaError.validation(validator.errors + more.filter { !taken.contains($0.field) })
+        }
+        return content
+    }
+
+    /// A `datetime-local` value (`2026-11-26T09:30`, seconds optional) in the reader's time zone.
+    static func readMoment(_ text: String, in zone: TimeZone) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+
+    /// The `datetime-local` value of `date` in the reader's time zone.
+    static func writeMoment(_ date: Date, in zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        return formatter.string(from: date)
+    }
+
+    /// "1.50" for 150 cents: an amount as it is typed.
+    static func typed(_ money: Money?) -> String {
+        guard let money else { return "" }
+        let digits = Money.minorUnitDigits(money.currency)
+        guard digits > 0 else { return String(money.amount) }
+        let scale = Int64(pow(10, Double(digits)))
+        let fraction = String(money.amount % scale)
+        return "\(money.amount / scale).\(String(repeating: "0", count: digits - fraction.count))\(fraction)"
+    }
+
+    /// The form filled with a campaign's content (the editor of an existing campaign).
+    static func filled(_ content: CampaignContent, reader: Reader) -> FormState {
+        var state = FormState(names: editorFields)
+        func set(_ name: String, _ value: String?) { state = state.with(name, value ?? "") }
+        func flag(_ name: String, _ on: Bool) { set(name, on ? "1" : "") }
+        set("kind", content.kind.rawValue)
+        set("title", content.title)
+        set("body", content.body)
+        set("startsAt", writeMoment(content.startsAt, in: reader.timeZone))
+        set("endsAt", writeMoment(content.endsAt, in: reader.timeZone))
+        let slot = content.schedule?.first
+        for day in 1...7 { flag("day\(day)", slot?.weekdays.contains(day) ?? false) }
+        set("from", slot?.from)
+        set("until", slot?.until)
+        let target = content.target
+        set("ageMin", target.ageMin.map(String.init))
+        set("ageMax", target.ageMax.map(String.init))
+        for gender in Gender.allCases { flag(gender.rawValue, target.genders?.contains(gender) ?? false) }
+        flag("studentsOnly", target.studentsOnly == true)
+        set("radiusMeters", target.radiusMeters.map(String.init))
+        flag("subscribersOnly", target.subscribersOnly == true)
+        set("pastCustomers", target.pastCustomers.map(String.init))
+        for delivery in CampaignDelivery.allCases { flag(delivery.rawValue, content.delivery.contains(delivery)) }
+        set("percentOff", content.discount?.percentOff.map(String.init))
+        set("amountOff", typed(content.discount?.money))
+        set("minimumSpend", typed(content.minimumSpend))
+        set("maxDiscount", typed(content.maxDiscount))
+        set("totalRedemptions", content.totalRedemptions.map(String.init))
+        set("perCustomer", content.perCustomer.map(String.init))
+        set("code", content.code)
+        return state
+    }
+
+    /// A new coupon: from now for a week, delivered both ways, one per customer.
+    func blank(reader: Reader, kind: CampaignKind, now: Date = Date()) -> FormState {
+        let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3_600).rounded(.up) * 3_600)
+        return FormState(names: Self.editorFields).with("kind", kind.rawValue)
+            .with("startsAt", Self.writeMoment(start, in: reader.timeZone))
+            .with("endsAt", Self.writeMoment(start.addingTimeInterval(7 * 86_400), in: reader.timeZone))
+            .with("automatic", "1").with("manual", "1").with("perCustomer", "1")
+    }
+
+    // MARK: The page
+
+    struct Choice: Sendable {
+        var name: String
+        var value: String
+        var label: String
+        var checked: Bool
+    }
+
+    struct EditorPage: Sendable {
+        var shell: Shell
+        var heading: String
+        var action: String
+        var back: String
+        var backLabel: String
+        /// Editing: the kind is the campaign's and cannot change.
+        var fixedKind: String?
+        var kinds: [Choice]
+        var coupon: Bool
+        var form: FormState
+        var weekdays: [Choice]
+        var genders: [Choice]
+        var deliveries: [Choice]
+        var currency: String
+        var timeZone: String
+        /// A narrowing of the audience is set: its part of the form opens.
+        var hasTarget: Bool
+        /// For the page script's preview: the reader's language and time zone, as the server writes them.
+        var locale: String
+        var preview: OfferCard
+        var button: String
+    }
+
+    func editorPage(
+        _ context: AuthenticatedContext, heading: String, action: String, back: (String, String), fixed: CampaignKind?, form: FormState,
+        business: String
+    ) -> EditorPage {
+        let reader = context.reader
+        let value = { (name: String) in form.fields[name]?.value ?? "" }
+        let kind = fixed ?? CampaignKind(rawValue: value("kind")) ?? .coupon
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = reader.locale
+        let symbols = calendar.shortWeekdaySymbols
+        let genderNames: [Gender: String] = [.female: "Women", .male: "Men", .other: "People of another gender"]
+        let deliveryNames: [CampaignDelivery: String] = [
+            .automatic: "Automatically, when a matching customer comes near", .manual: "When staff push it to the customers in the shop",
+        ]
+        return EditorPage(
+            shell: Shell(title: heading, context: context), heading: heading, action: action, back: back.0, backLabel: back.1,
+            fixedKind: fixed.map { $0 == .coupon ? "Coupon" : "Ad" },
+            kinds: [
+                Choice(name: "kind", value: "coupon", label: "Coupon: a discount customers claim", checked: kind == .coupon),
+                Choice(name: "kind", value: "ad", label: "Ad: words only, nothing to claim", checked: kind == .ad),
+            ], coupon: kind == .coupon, form: form,
+            weekdays: (1...7).map { Choice(name: "day\($0)", value: "1", label: symbols[$0 % 7], checked: value("day\($0)") == "1") },
+            genders: Gender.allCases.map {
+                Choice(name: $0.rawValue, value: "1", label: genderNames[$0] ?? $0.rawValue, checked: value($0.rawValue) == "1")
+            },
+            deliveries: CampaignDelivery.allCases.map {
+                Choice(name: $0.rawValue, value: "1", label: deliveryNames[$0] ?? $0.rawValue, checked: value($0.rawValue) == "1")
+            }, currency: currency, timeZone: reader.timeZone.identifier,
+            hasTarget: (["ageMin", "ageMax", "studentsOnly", "subscribersOnly", "pastCustomers"] + Self.genderFields).contains { !value($0).isEmpty },
+            locale: reader.locale.identifier.replacingOccurrences(of: "_", with: "-"),
+            preview: preview(form, kind: kind, business: business, reader: reader), button: fixed == nil ? "Save as a draft" : "Save the changes")
+    }
+
+    /// The offer card as the form stands, so the page shows it before the script takes over.
+    func preview(_ form: FormState, kind: CampaignKind, business: String, reader: Reader) -> OfferCard {
+        let value = { (name: String) in form.fields[name]?.value ?? "" }
+        var content = CampaignContent(
+            kind: kind, title: value("title"), body: value("body"), startsAt: Date(),
+            endsAt: Self.readMoment(value("endsAt"), in: reader.timeZone) ?? Date())
+        if kind == .coupon {
+            if let percent = Int(value("percentOff")) {
+                content.discount = CouponDiscount(percentOff: percent)
+            } else if let amount = WalletRules.parseAmount(value("amountOff"), currency: currency) {
+                content.discount = CouponDiscount(amountOff: Money(amount: amount, currency: currency))
+            }
+            content.minimumSpend = WalletRules.parseAmount(value("minimumSpend"), currency: currency).map { Money(amount: $0, currency: currency) }
+        }
+        var card = Self.card(content, business: business, reader: reader)
+        if value("endsAt").isEmpty { card.ends = nil }
+        return card
+    }
+
+    // MARK: Handlers
+
+    @Sendable func newCampaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "business")
+        let business = try await offers.places.requireMember(context.identity, of: id)
+        let kind = request.uri.queryParameters.get("kind").flatMap { CampaignKind(rawValue: String($0)) } ?? .coupon
+        let path = "/offers/businesses/\(id.uuidString.lowercased())/campaigns"
+        let model = editorPage(
+            context, heading: "New campaign", action: path, back: (path, "← Offers and coupons"), fixed: nil,
+            form: context.page.form("campaign") ?? blank(reader: context.reader, kind: kind), business: business.name)
+        return renderer.render("offers/campaign-editor", model)
+    }
+
+    @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "business")
+        do {
+            let campaign = try await offers.createCampaign(context.identity, business: id, try content(form, kind: nil, reader: context.reader))
+            return PageRenderer.seeOther("\(Self.path(campaign.id))?notice=saved")
+        } catch let error as PlazaError where Self.isRefusal(error) {
+            return renderer.refused(
+                "campaign", FormState(form, names: Self.editorFields, error: Self.formError(error)),
+                returnTo: "/offers/businesses/\(id.uuidString.lowercased())/campaigns/new")
+        }
+    }
+
+    @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "campaign")
+        let campaign = try await offers.campaign(context.identity, id)
+        let model = editorPage(
+            context, heading: "Edit “\(campaign.content.title)”", action: Self.path(id), back: (Self.path(id), "← The campaign"),
+            fixed: campaign.content.kind, form: context.page.form("campaign") ?? Self.filled(campaign.content, reader: context.reader),
+            business: campaign.businessName)
+        return renderer.render("offers/campaign-editor", model)
+    }
+
+    /// Saves the editor through `changeCampaign`: every field is sent (a schedule cleared as none).
+    @Sendable func update(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "campaign")
+        do {
+            let current = try await offers.campaign(context.identity, id)
+            let asked = try content(form, kind: current.content.kind, reader: context.reader)
+            let change = CampaignChange(
+                title: asked.title, body: asked.body, startsAt: asked.startsAt, endsAt: asked.endsAt, schedule: asked.schedule ?? [],
+                target: asked.target, delivery: asked.delivery, discount: asked.discount, minimumSpend: asked.minimumSpend,
+                maxDiscount: asked.maxDiscount, totalRedemptions: asked.totalRedemptions, perCustomer: asked.perCustomer, code: asked.code ?? "")
+            let saved = try await offers.changeCampaign(context.identity, id, change)
+            let notice = saved.state == .draft ? "saved" : saved.state == .submitted ? "resent" : "changed"
+            return PageRenderer.seeOther("\(Self.path(id))?notice=\(notice)")
+        } catch let error as PlazaError where Self.isRefusal(error) {
+            return renderer.refused(
+                "campaign", FormState(form, names: Self.editorFields, error: Self.formError(error)), returnTo: "\(Self.path(id))/edit")
+        }
+    }
+}
