@@ -13,7 +13,8 @@ enum Templates {
         "wallet/request",
         "wallet/add-money", "wallet/withdraw", "wallet/activity",
         "wallet/activity-status", "wallet/avatar", "wallet/charges", "wallet/charges-list",
-        "wallet/receipt", "wallet/counter", "wallet/counter-live", "inbox/inbox", "inbox/inbox-list",
+        "wallet/receipt", "wallet/counter", "wallet/counter-live", "inbox/inbox", "inbox/inbox-list", "offers/offers", "offers/offers-list",
+        "offers/offer", "offers/settings", "offers/campaigns", "offers/campaign", "offers/campaign-editor", "offers/offer-card",
     ]
 
     /// A resource file the build did not ship; Plaza cannot start without it.
