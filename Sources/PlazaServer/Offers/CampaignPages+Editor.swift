@@ -162,9 +162,9 @@ extension CampaignPages {
         return state
     }
 
-    /// A new coupon: from now for a week, delivered both ways, one per customer.
+    /// A new coupon: from now (so it runs as soon as it is approved) for a week, delivered both ways, one per customer.
     func blank(reader: Reader, kind: CampaignKind, now: Date = Date()) -> FormState {
-        let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3_600).rounded(.up) * 3_600)
+        let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
         return FormState(names: Self.editorFields).with("kind", kind.rawValue)
             .with("startsAt", Self.writeMoment(start, in: reader.timeZone))
             .with("endsAt", Self.writeMoment(start.addingTimeInterval(7 * 86_400), in: reader.timeZone))
@@ -193,6 +193,8 @@ extension CampaignPages {
         var form: FormState
         var weekdays: [Choice]
         var genders: [Choice]
+        /// "Students only" and "Only subscribers" (Mustache reads an empty value as set, so the page gets choices).
+        var audience: [Choice]
         var deliveries: [Choice]
         var currency: String
         var timeZone: String
@@ -229,6 +231,12 @@ extension CampaignPages {
             genders: Gender.allCases.map {
                 Choice(name: $0.rawValue, value: "1", label: genderNames[$0] ?? $0.rawValue, checked: value($0.rawValue) == "1")
             },
+            audience: [
+                Choice(name: "studentsOnly", value: "1", label: "Students only", checked: value("studentsOnly") == "1"),
+                Choice(
+                    name: "subscribersOnly", value: "1", label: "Only customers who subscribed to your offers",
+                    checked: value("subscribersOnly") == "1"),
+            ],
             deliveries: CampaignDelivery.allCases.map {
                 Choice(name: $0.rawValue, value: "1", label: deliveryNames[$0] ?? $0.rawValue, checked: value($0.rawValue) == "1")
             }, currency: currency, timeZone: reader.timeZone.identifier,

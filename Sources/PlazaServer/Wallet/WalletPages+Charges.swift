@@ -43,6 +43,9 @@ extension WalletPages {
         /// "1.00 USD refunded, 3.20 USD kept", once anything was refunded.
         var refunds: String?
         var key: String
+        /// With a coupon: "Before the coupon $12.00" and "Morning pretzel −$2.40".
+        var subtotal: String?
+        var discount: String?
 
         init(_ charge: Charge, reader: Reader) {
             id = charge.id.uuidString.lowercased()
@@ -70,6 +73,8 @@ extension WalletPages {
             let left = charge.amount - charge.refundedAmount
             refundable = paid && left > 0 ? reader.money(left, charge.currency) : nil
             key = UUID().uuidString
+            subtotal = charge.subtotal.map { reader.money($0, charge.currency) }
+            discount = charge.discount.map { "\($0.title) −\(reader.money($0.amount, charge.currency))" }
         }
 
         /// "$1.00 refunded, $3.20 kept", once anything was refunded.

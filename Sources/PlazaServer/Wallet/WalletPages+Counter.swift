@@ -84,7 +84,7 @@ extension WalletPages {
         let page = CounterPage(
             shell: Shell(title: "\(business.name) counter", context: context, notice: notice), name: business.name,
             live: try await counterLive(context, business: id),
-            form: context.page.form("charge") ?? FormState(names: ["customer", "payCode", "amount", "description"]),
+            form: context.page.form("charge") ?? FormState(names: Self.chargeFields),
             key: UUID().uuidString, payoutKey: UUID().uuidString, currency: currency)
         return renderer.render("wallet/counter", page)
     }
@@ -94,6 +94,9 @@ extension WalletPages {
         _ = try await wallet.places.requireMember(context.identity, of: id)
         return renderer.render("wallet/counter-live", try await counterLive(context, business: id))
     }
+
+    /// The counter's charge form; a coupon's code (or its scanned QR) takes its discount off the amount.
+    static let chargeFields = ["customer", "payCode", "amount", "description", "coupon"]
 
     /// Charges the named customer (present now) or the one whose pay code was typed in.
     @Sendable func chargeCustomer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -106,14 +109,14 @@ extension WalletPages {
             let items = form.optional("description").map { [ChargeItem(description: $0, quantity: 1, unitAmount: amount)] }
             let charge = CreateChargeRequest(
                 businessId: id, customer: form.optional("customer"), payCode: form.optional("payCode"), amount: amount, currency: currency,
-                items: items)
+                items: items, coupon: form.optional("coupon"))
             _ = try await once(form, action: "charge", context: context) { claim in
                 _ = try await wallet.createCharge(context.identity, charge, claim: claim)
             }
         } catch let error as PlazaError where error.status.code < 500 {
             if script { return error.problemResponse() }
             return renderer.refused(
-                "charge", FormState(form, names: ["customer", "payCode", "amount", "description"], error: error), returnTo: "\(back)#charge-form")
+                "charge", FormState(form, names: Self.chargeFields, error: error), returnTo: "\(back)#charge-form")
         }
         return script ? try .json(Acknowledgement(status: "charged")) : PageRenderer.seeOther("\(back)?notice=charged")
     }

@@ -43,6 +43,9 @@ import Testing
             let editor = Self.text(try await browser.get("\(list)/new"))
             #expect(
                 editor.contains("data-campaign-editor") && editor.contains(#"type="datetime-local""#) && editor.contains("As customers will see it"))
+            // A new campaign narrows nothing: no profile box is ticked (a browser would send it, and the lint refuse it).
+            #expect(!editor.contains(#"name="studentsOnly" value="1" checked"#) && !editor.contains(#"name="subscribersOnly" value="1" checked"#))
+            #expect(editor.contains(#"name="automatic" value="1" checked"#))
 
             // A coupon without a title comes back with the error beside the field and what was typed kept.
             var fields = [

@@ -1,0 +1,113 @@
+"""Offers end to end: the merchant writes a coupon in the campaign editor and submits it, the admin reads its lint and
+approves it, a customer who walks near the shop (emulated GPS) sees it arrive live on her offers page, claims it, and
+pays a discounted charge at the counter; the receipt shows the discount."""
+import uuid
+
+from selenium.webdriver.common.by import By
+
+from conftest import new_browser, screenshot
+from test_accounts_flow import click, fill, navigate, notice, submit, tab
+from test_places_flow import BAKERY, FAR_AWAY, log_in, place, sent, share_status, wait_for
+from test_wallet_flow import fill_in
+
+
+def test_a_coupon_goes_from_the_editor_to_a_discounted_charge(plaza):
+    title = "Pretzel hour " + uuid.uuid4().hex[:4]
+    merchant = new_browser("desktop")
+    customer = new_browser("phone")
+    admin = new_browser("desktop")
+    try:
+        # The merchant finds the campaigns from My business and writes a coupon; the preview shows the deal as typed.
+        log_in(merchant, plaza, "bruno", "demo-bruno-2026")
+        merchant.get(plaza + "/places/mine")
+        bakery = merchant.find_element(By.XPATH, "//main//li[contains(., \"Bruno's Bakery\")]")
+        navigate(merchant, bakery.find_element(By.LINK_TEXT, "Offers and coupons"))
+        navigate(merchant, merchant.find_element(By.LINK_TEXT, "New campaign"))
+        click(merchant, merchant.find_element(By.CSS_SELECTOR, "input[name=kind][value=coupon]"))
+        fill(merchant, {"title": title, "body": "A quarter off any pretzel.", "percentOff": "25", "totalRedemptions": "50",
+                        "radiusMeters": "200"})
+        wait_for(merchant, lambda: "25 % off" in merchant.find_element(By.CSS_SELECTOR, "[data-campaign-editor]").text)
+        screenshot(merchant, "offers-editor")
+        submit(merchant, "Save as a draft")
+        assert "Saved as a draft" in notice(merchant)
+        submit(merchant, "Submit for review")
+        assert any("review" in shown.text.lower() for shown in merchant.find_elements(By.CSS_SELECTOR, ".notice")), \
+            merchant.find_element(By.TAG_NAME, "main").text
+        campaign_url = merchant.current_url.split("?")[0]
+
+        # The admin sees it in the queue with the lint's findings, and approves it.
+        log_in(admin, plaza, "admin", "demo-admin-2026")
+        navigate(admin, next(link for link in admin.find_elements(By.LINK_TEXT, "Admin") if link.is_displayed()))
+        item = next(row for row in admin.find_elements(By.CSS_SELECTOR, "[data-review-item]") if title in row.text)
+        navigate(admin, item.find_element(By.TAG_NAME, "a"))
+        submit(admin, "Review this")
+        screenshot(admin, "offers-admin-review")
+        submit(admin, "Approve")
+        merchant.get(campaign_url)
+        assert "active" in merchant.find_element(By.TAG_NAME, "main").text.lower(), merchant.find_element(By.TAG_NAME, "main").text
+
+        # The customer lets nearby shops' coupons reach her, shares her location, and walks to the bakery.
+        log_in(customer, plaza, "anna", "demo-anna-2026")
+        customer.get(plaza + "/offers/settings")
+        customer.find_element(By.CSS_SELECTOR, "select[name=coupons] option[value=nearby]").click()
+        submit(customer, "Save settings")
+        assert "saved" in notice(customer)
+        customer.get(plaza + "/places/settings")
+        click(customer, customer.find_element(By.CSS_SELECTOR, "input[name=level][value=merchants]"))
+        submit(customer, "Save")
+        tab(customer, "Home")
+        navigate(customer, customer.find_element(By.LINK_TEXT, "Offers"))
+        wait_for(customer, lambda: customer.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        place(customer, plaza, *BAKERY)
+        customer.get(plaza + "/places/settings")
+        if customer.find_elements(By.CSS_SELECTOR, "[data-share-toggle]") and sent(customer) == 0:
+            click(customer, customer.find_element(By.CSS_SELECTOR, "[data-share-toggle]"))
+        wait_for(customer, lambda: sent(customer) >= 1, explain=lambda: share_status(customer))
+        customer.get(plaza + "/offers")
+        wait_for(customer, lambda: title in customer.find_element(By.ID, "offers-live").text,
+                 explain=lambda: customer.find_element(By.ID, "offers-live").text)
+        offer = next(row for row in customer.find_elements(By.CSS_SELECTOR, "[data-offers] li") if title in row.text)
+        click(customer, offer.find_element(By.TAG_NAME, "summary"))
+        assert "within 200 m of Bruno" in offer.text
+        screenshot(customer, "offers-list")
+        navigate(customer, offer.find_element(By.CSS_SELECTOR, "a.row-link"))
+        submit(customer, "Claim this coupon")
+        assert "Claimed" in notice(customer)
+        code = customer.find_element(By.CSS_SELECTOR, "[data-claim-code]").text
+        assert len(code) == 8 and customer.find_elements(By.CSS_SELECTOR, "[data-claim] svg")
+        screenshot(customer, "offers-claimed")
+
+        # At the counter: $10.00 with her coupon; she pays $7.50, and the receipt shows the discount.
+        merchant.get(plaza + "/places/mine")
+        bakery = merchant.find_element(By.XPATH, "//main//li[contains(., \"Bruno's Bakery\")]")
+        navigate(merchant, bakery.find_element(By.LINK_TEXT, "Counter"))
+        fill_in(merchant, "charge-form", {"customer": "anna", "amount": "10.00", "description": "Pretzels", "coupon": code})
+        click(merchant, merchant.find_element(By.XPATH, "//button[normalize-space()='Ask to pay']"))
+        wait_for(merchant, lambda: "$7.50" in merchant.find_element(By.ID, "counter").text,
+                 explain=lambda: merchant.find_element(By.ID, "counter").text)
+        customer.get(plaza + "/wallet/charges")
+
+        def ours():
+            return next((card for card in customer.find_elements(By.CSS_SELECTOR, "#charges article.charge") if "$7.50" in card.text), None)
+
+        wait_for(customer, lambda: title in ours().find_element(By.CSS_SELECTOR, "[data-discount]").text,
+                 explain=lambda: customer.find_element(By.ID, "charges").text)
+        screenshot(customer, "offers-charge")
+        click(customer, ours().find_element(By.CSS_SELECTOR, "[data-approve]"))
+        wait_for(customer, lambda: customer.find_elements(By.LINK_TEXT, "Receipt"))
+        navigate(customer, customer.find_elements(By.LINK_TEXT, "Receipt")[0])
+        receipt = customer.find_element(By.CSS_SELECTOR, "article.receipt").text
+        assert "$10.00" in receipt and "$7.50" in receipt and title in receipt
+        screenshot(customer, "offers-receipt")
+
+        # Leave the demo as it was for the other journeys: she walks away, and the campaign is paused.
+        customer.get(plaza + "/places/settings")
+        before = sent(customer)
+        place(customer, plaza, *FAR_AWAY)
+        wait_for(customer, lambda: sent(customer) > before, explain=lambda: share_status(customer))
+        merchant.get(campaign_url)
+        submit(merchant, "Pause")
+    finally:
+        merchant.quit()
+        customer.quit()
+        admin.quit()
