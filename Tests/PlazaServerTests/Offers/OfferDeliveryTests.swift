@@ -218,4 +218,24 @@ import Testing
             if late.status == .conflict { #expect(late.problem?.code == .offerExhausted) }
         }
     }
+
+    @Test(arguments: TestEngine.enabled)
+    func anOfferReachesTheCustomersBrowserAsAPushThatOpensIt(_ engine: TestEngine) async throws {
+        let receiver = try await WebPushReceiver.start()
+        defer { Task { await receiver.stop() } }
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let shop = try await shop(client, services)
+            let coupon = try await run(CampaignTests.coupon(), at: shop, client)
+            let anna = try await customer(client, "anna", OfferSettingsChange(coupons: .nearby))
+            let subscription = receiver.subscribe()
+            let registered = try await client.send(
+                .post, "/v1/me/devices", json: DeviceRegistration(platform: .webpush, subscription: subscription, name: "Anna's phone"), token: anna)
+            #expect(registered.status == .created)
+            try await PlacesDriver(client).move(to: corner, token: anna)
+            let payload = try #require(try await receiver.waitFor(1, to: subscription).first).payload()
+            #expect(payload.kind == .offers && payload.title == "Bruno's Bakery: Morning bread")
+            #expect(payload.link == "/offers/\(coupon.uuidString.lowercased())", "a tap opens the offer itself")
+            #expect(receiver.failures.isEmpty)
+        }
+    }
 }
