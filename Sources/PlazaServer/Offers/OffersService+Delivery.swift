@@ -125,23 +125,31 @@ extension OffersService {
     /// Delivers what of `reaching` the customer's settings and the campaigns' targets allow; answers the live events and
     /// alerts of what was delivered.
     func deliver(_ reaching: [Reaching], to user: UUID, now: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
-        guard let facts = try await store.audienceFacts(user: user, on: db) else { return [] }
+        // The customer's own choices first, in two reads: most candidates end here (their level, muted shops), and
+        // then nothing else is read (`plaza bench offers`: per-candidate reads made a declined update 6× slower).
         let settings = try await store.settings(user: user, on: db) ?? OfferSettings()
+        let subscriptions = try await store.subscriptions(user: user, businesses: Set(reaching.map(\.reach.businessId)), on: db)
+        let eligible = reaching.compactMap { candidate -> (Reaching, subscribed: Bool)? in
+            let (content, business) = (candidate.reach.content, candidate.reach.businessId)
+            let level = settings.level(content.kind)
+            guard level != .none, !settings.muted.contains(business), content.startsAt <= now, now < content.endsAt else { return nil }
+            let subscription = subscriptions[business]
+            let subscribed = (content.kind == .ad ? subscription?.ads : subscription?.coupons) ?? false
+            // Subscribers hear from the business at any level; others only from `nearby` up, and only near it.
+            guard subscribed || (level >= .nearby && candidate.distance != nil) else { return nil }
+            return (candidate, subscribed)
+        }
+        guard !eligible.isEmpty, let facts = try await store.audienceFacts(user: user, on: db) else { return [] }
         let zone = facts.timeZone.flatMap(TimeZone.init(identifier:)) ?? calendar.timeZone
         guard NotificationRules.quietUntil(settings.quietHours, now: now, timeZone: zone) == nil else { return [] }
-        let already = try await store.received(user: user, of: reaching.map(\.campaign), on: db)
         var day = Calendar(identifier: .gregorian)
         day.timeZone = zone
         var count = try await store.receivedCount(user: user, since: day.startOfDay(for: now), on: db)
+        guard count < settings.maxPerDay else { return [] }
+        let already = try await store.received(user: user, of: eligible.map(\.0.campaign), on: db)
         var messages: [FeedMessage] = []
-        for candidate in reaching where !already.contains(candidate.campaign) && count < settings.maxPerDay {
+        for (candidate, subscribed) in eligible where !already.contains(candidate.campaign) && count < settings.maxPerDay {
             let (content, business) = (candidate.reach.content, candidate.reach.businessId)
-            let level = settings.level(content.kind)
-            guard level != .none, !settings.muted.contains(business), content.startsAt <= now, now < content.endsAt else { continue }
-            let subscription = try await store.subscription(user: user, business: business, on: db)
-            let subscribed = (content.kind == .ad ? subscription?.ads : subscription?.coupons) ?? false
-            // Subscribers hear from the business at any level; others only from `nearby` up, and only near it.
-            guard subscribed || (level >= .nearby && candidate.distance != nil) else { continue }
             let lastPaid = content.target.pastCustomers == nil ? nil : try await store.lastPaid(user: user, business: business, on: db)
             let audience = OfferAudience(
                 age: OfferRules.age(birthDate: facts.birthDate, now: now), gender: facts.gender, student: facts.student, use: settings.use,

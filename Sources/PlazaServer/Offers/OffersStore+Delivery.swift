@@ -28,6 +28,19 @@ extension OffersStore {
             .map { SubscriptionRequest(ads: try $0.decode(column: "ads", as: Bool.self), coupons: try $0.decode(column: "coupons", as: Bool.self)) }
     }
 
+    /// The customer's subscriptions among `businesses`, by business.
+    func subscriptions(user: UUID, businesses: Set<UUID>, on db: any SQLDatabase) async throws -> [UUID: SubscriptionRequest] {
+        guard !businesses.isEmpty else { return [:] }
+        let rows = try await db.select().columns("business_id", "ads", "coupons").from("offer_subscriptions").where("user_id", .equal, user)
+            .where("business_id", .in, SQLBind.group(Array(businesses))).all()
+        var found: [UUID: SubscriptionRequest] = [:]
+        for row in rows {
+            found[try row.decode(column: "business_id", as: UUID.self)] = SubscriptionRequest(
+                ads: try row.decode(column: "ads", as: Bool.self), coupons: try row.decode(column: "coupons", as: Bool.self))
+        }
+        return found
+    }
+
     /// Who subscribed to the business's offers of `kind`.
     func subscribers(business: UUID, kind: CampaignKind, on db: any SQLDatabase) async throws -> [UUID] {
         try await db.select().column("user_id").from("offer_subscriptions").where("business_id", .equal, business)
