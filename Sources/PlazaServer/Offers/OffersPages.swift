@@ -76,14 +76,22 @@ struct OffersPages: Sendable {
         var selected: Bool
     }
 
-    /// "10 % off", "$1.50 off · from $5.00 · at most $2.00".
+    /// "10 % off", "$1.50 off · on $5.00 or more · at most $2.00".
     static func deal(_ offer: Offer, reader: Reader) -> String? {
-        guard let discount = offer.discount else { return nil }
+        deal(offer.discount, minimum: offer.minimumSpend, cap: offer.maxDiscount, reader: reader)
+    }
+
+    static func deal(_ content: CampaignContent, reader: Reader) -> String? {
+        deal(content.discount, minimum: content.minimumSpend, cap: content.maxDiscount, reader: reader)
+    }
+
+    private static func deal(_ discount: CouponDiscount?, minimum: Money?, cap: Money?, reader: Reader) -> String? {
+        guard let discount else { return nil }
         var parts: [String] = []
         if let percent = discount.percentOff { parts.append("\(percent) % off") }
         if let money = discount.money { parts.append("\(reader.money(money)) off") }
-        if let minimum = offer.minimumSpend { parts.append("on \(reader.money(minimum)) or more") }
-        if let cap = offer.maxDiscount { parts.append("at most \(reader.money(cap))") }
+        if let minimum { parts.append("on \(reader.money(minimum)) or more") }
+        if let cap { parts.append("at most \(reader.money(cap))") }
         return parts.joined(separator: " · ")
     }
 

@@ -88,4 +88,10 @@ extension OffersService {
                 receivedAt: row.receivedAt, claim: claim, reasons: row.reasons)
         }
     }
+
+    /// The customer's claimed coupons that a charge of `business` could take now (unused, not held by a charge,
+    /// not expired), with what each offers: the charge page lets them pick one.
+    package func usableClaims(_ identity: Identity, business: UUID, now: Date = Date()) async throws -> [(claim: UUID, content: CampaignContent)] {
+        try await store.usableClaims(user: identity.user.id, business: business, now: now, on: database.sql)
+    }
 }

@@ -124,6 +124,24 @@ extension OffersStore {
             .where("campaign_id", .in, SQLBind.group(campaigns)).orderBy("created_at", .descending).all().map(Self.claim)
     }
 
+    /// The customer's unused claims, free of any charge and not expired, of running campaigns of `business`.
+    func usableClaims(user: UUID, business: UUID, now: Date, on db: any SQLDatabase) async throws -> [(claim: UUID, content: CampaignContent)] {
+        let rows = try await db.select().column(SQLColumn("id", table: "coupon_claims"), as: "claim_id")
+            .column(SQLColumn("approved", table: "campaigns")).column(SQLColumn("content", table: "campaigns")).from("coupon_claims")
+            .join("campaigns", on: SQLColumn("campaign_id", table: "coupon_claims"), .equal, SQLColumn("id", table: "campaigns"))
+            .where(SQLColumn("user_id", table: "coupon_claims"), .equal, SQLBind(user))
+            .where(SQLColumn("status", table: "coupon_claims"), .equal, SQLBind(CouponClaimStatus.claimed.rawValue))
+            .where(SQLColumn("charge_id", table: "coupon_claims"), .is, SQLLiteral.null)
+            .where(SQLColumn("expires_at", table: "coupon_claims"), .greaterThan, SQLBind(now))
+            .where(SQLColumn("business_id", table: "campaigns"), .equal, SQLBind(business))
+            .where(SQLColumn("state", table: "campaigns"), .in, SQLBind.group([CampaignState.active.rawValue, CampaignState.paused.rawValue]))
+            .all()
+        return try rows.map { row in
+            let text = try row.decode(column: "approved", as: String?.self) ?? row.decode(column: "content", as: String.self)
+            return (try row.decode(column: "claim_id", as: UUID.self), try Self.decode(CampaignContent.self, text))
+        }
+    }
+
     /// Takes one of the campaign's `total` claims; false when none is left. One statement, so it holds under concurrency.
     func takeClaim(campaign: UUID, total: Int?, on db: any SQLDatabase) async throws -> Bool {
         var update = db.update("campaigns").set("claimed", to: SQLBinaryExpression(SQLColumn("claimed"), .add, SQLLiteral.numeric("1")))

@@ -10,6 +10,7 @@ extension WalletPages {
         signedIn.get("charges/live", use: chargesFragment)
         signedIn.post("charges/:id/approve", use: approve)
         signedIn.post("charges/:id/decline", use: decline)
+        signedIn.post("charges/:id/coupon", use: applyCoupon)
         signedIn.get("receipts/:id", use: receipt)
     }
 
@@ -46,6 +47,12 @@ extension WalletPages {
         /// With a coupon: "Before the coupon $12.00" and "Morning pretzel −$2.40".
         var subtotal: String?
         var discount: String?
+        /// The customer's claimed coupons of this shop, when the charge has none yet.
+        var coupons: [CouponChoice] = [] {
+            didSet { hasCoupons = !coupons.isEmpty }
+        }
+        /// Stored: templates see stored values only.
+        var hasCoupons = false
 
         init(_ charge: Charge, reader: Reader) {
             id = charge.id.uuidString.lowercased()
@@ -100,9 +107,25 @@ extension WalletPages {
         var list: ChargeList
     }
 
+    /// A claimed coupon a waiting charge could take: "Morning pretzel: 20 % off".
+    struct CouponChoice: Sendable {
+        var id: String
+        var label: String
+    }
+
     func chargeList(_ context: AuthenticatedContext) async throws -> ChargeList {
         let charges = try await wallet.listCharges(context.identity, business: nil, statuses: [], limit: 20, cursor: nil).items
-        let pending = charges.filter { $0.status == .pending }.map { ChargeRow($0, reader: context.reader) }
+        var pending: [ChargeRow] = []
+        for charge in charges where charge.status == .pending {
+            var row = ChargeRow(charge, reader: context.reader)
+            if charge.discount == nil, charge.business.kind == .business, let business = charge.business.id {
+                row.coupons = try await offers.usableClaims(context.identity, business: business).map { claim, content in
+                    let deal = OffersPages.deal(content, reader: context.reader).map { ": \($0)" } ?? ""
+                    return CouponChoice(id: claim.uuidString.lowercased(), label: "\(content.title)\(deal)")
+                }
+            }
+            pending.append(row)
+        }
         let recent = charges.filter { $0.status != .pending }.prefix(5).map { ChargeRow($0, reader: context.reader) }
         return ChargeList(csrf: context.csrfToken ?? "", pending: pending, recent: recent, hasRecent: !recent.isEmpty, none: pending.isEmpty)
     }
@@ -118,6 +141,21 @@ extension WalletPages {
 
     @Sendable func chargesFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         renderer.render("wallet/charges-list", try await chargeList(context))
+    }
+
+    /// The customer takes one of their claimed coupons off a charge that waits for them; the page shows the new amount.
+    @Sendable func applyCoupon(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: limit)
+        let id = try Query.id(context.parameters, "id", "charge")
+        guard let claim = UUID(uuidString: form["claimId"]) else {
+            return renderer.refused(alert: "Pick one of your coupons.", returnTo: "/wallet/charges")
+        }
+        do {
+            _ = try await wallet.applyCoupon(context.identity, id: id, ApplyCouponRequest(claimId: claim))
+        } catch let error as PlazaError where error.status == .conflict || error.status == .unprocessableContent {
+            return renderer.refused(alert: "Coupon not applied: \(error.sentence)", returnTo: "/wallet/charges")
+        }
+        return PageRenderer.seeOther("/wallet/charges?notice=coupon")
     }
 
     /// Pays what the form showed (its amount, currency and business travel with it, as the API's approval does).

@@ -11,6 +11,8 @@ struct WalletPages: Sendable {
     let wallet: WalletService
     /// Who a handle names, for a payment's confirmation.
     let accounts: AccountService
+    /// The customer's claimed coupons, offered on a charge that waits for them.
+    let offers: OffersService
     let renderer: PageRenderer
     let configuration: PlazaConfiguration
 
@@ -18,6 +20,7 @@ struct WalletPages: Sendable {
     static let notices: [String: String] = [
         "done": "This was sent already; nothing was charged or sent twice.",
         "declined": "Charge declined: nothing was paid.",
+        "coupon": "Coupon applied: the charge now asks the amount shown below.",
         "charged": "Charge sent to the customer: it appears below until they answer.",
         "cancelled": "Charge cancelled.",
         "refunded": "Refund sent.",

@@ -25,7 +25,9 @@ struct WebPages: Sendable {
             configuration: services.configuration
         ).addRoutes(
             to: pages)
-        WalletPages(wallet: services.wallet, accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(
+        WalletPages(
+            wallet: services.wallet, accounts: services.accounts, offers: services.offers, renderer: renderer, configuration: services.configuration
+        ).addRoutes(
             to: pages)
         InboxPages(inbox: services.inbox, renderer: renderer).addRoutes(to: pages)
         NotificationsPages(notifications: services.notifications, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)

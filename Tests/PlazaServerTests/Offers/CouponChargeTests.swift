@@ -101,4 +101,22 @@ import Testing
             #expect(try await wallet.balance(token: anna) == 5_000 - 900)
         }
     }
+
+    @Test func theChargePageOffersTheCustomersCouponsOfThatShop() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, services in
+            let (shop, _, _, _) = try await claimed(client, services)
+            _ = try await WalletDriver(client).charge(business: shop.business, customer: "anna", 1_000, token: shop.owner)
+            let page = PageSession(client)
+            _ = try await page.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let charges = try await page.get("/wallet/charges").text
+            #expect(charges.contains("Use a coupon") && charges.contains("Ten off bread: 10 % off · on $5.00 or more · at most $2.00"))
+            let claim = try #require(charges.range(of: #"<option value=""#).map { String(charges[$0.upperBound...].prefix(36)) })
+            let form = try #require(charges.range(of: #"action="/wallet/charges/"#).map { String(charges[$0.upperBound...].prefix(36)) })
+            let applied = try await page.follow(
+                try await page.post("/wallet/charges/\(form)/coupon", ["claimId": claim], csrf: PageSession.csrfToken(in: charges))
+            ).text
+            #expect(applied.contains("Coupon applied") && applied.contains("Pay $9.00") && applied.contains("(was $10.00)"))
+            #expect(!applied.contains("Use a coupon"), "one coupon per charge")
+        }
+    }
 }
