@@ -186,12 +186,18 @@ public struct CampaignChange: Codable, Sendable, Hashable {
     public var totalRedemptions: Int?
     public var perCustomer: Int?
     public var code: String?
+    /// Optional fields to erase (`minimumSpend`, `maxDiscount`, `totalRedemptions`, `perCustomer`, `code`, `schedule`).
+    public var clear: [String]?
+
+    /// The fields `clear` may name.
+    public static let clearable = ["minimumSpend", "maxDiscount", "totalRedemptions", "perCustomer", "code", "schedule"]
 
     public init(
         title: String? = nil, body: String? = nil, startsAt: Date? = nil, endsAt: Date? = nil, schedule: [CampaignSchedule]? = nil,
         target: CampaignTarget? = nil, delivery: [CampaignDelivery]? = nil, discount: CouponDiscount? = nil, minimumSpend: Money? = nil,
-        maxDiscount: Money? = nil, totalRedemptions: Int? = nil, perCustomer: Int? = nil, code: String? = nil
+        maxDiscount: Money? = nil, totalRedemptions: Int? = nil, perCustomer: Int? = nil, code: String? = nil, clear: [String]? = nil
     ) {
+        self.clear = clear
         self.title = title
         self.body = body
         self.startsAt = startsAt
@@ -222,9 +228,10 @@ public struct CampaignChange: Codable, Sendable, Hashable {
         totalRedemptions = try container.decodeUnlessNull(Int.self, forKey: .totalRedemptions)
         perCustomer = try container.decodeUnlessNull(Int.self, forKey: .perCustomer)
         code = try container.decodeUnlessNull(String.self, forKey: .code)
+        clear = try container.decodeUnlessNull([String].self, forKey: .clear)
     }
 
-    /// `content` with the fields sent replaced.
+    /// `content` with the fields sent replaced, and those `clear` names erased.
     public func applied(to content: CampaignContent) -> CampaignContent {
         var next = content
         if let title { next.title = title }
@@ -240,6 +247,17 @@ public struct CampaignChange: Codable, Sendable, Hashable {
         if let totalRedemptions { next.totalRedemptions = totalRedemptions }
         if let perCustomer { next.perCustomer = perCustomer }
         if let code { next.code = code.isEmpty ? nil : code }
+        for field in clear ?? [] {
+            switch field {
+            case "minimumSpend": next.minimumSpend = nil
+            case "maxDiscount": next.maxDiscount = nil
+            case "totalRedemptions": next.totalRedemptions = nil
+            case "perCustomer": next.perCustomer = nil
+            case "code": next.code = nil
+            case "schedule": next.schedule = nil
+            default: break
+            }
+        }
         return next
     }
 }

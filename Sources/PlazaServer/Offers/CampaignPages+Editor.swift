@@ -310,7 +310,12 @@ extension CampaignPages {
             let change = CampaignChange(
                 title: asked.title, body: asked.body, startsAt: asked.startsAt, endsAt: asked.endsAt, schedule: asked.schedule ?? [],
                 target: asked.target, delivery: asked.delivery, discount: asked.discount, minimumSpend: asked.minimumSpend,
-                maxDiscount: asked.maxDiscount, totalRedemptions: asked.totalRedemptions, perCustomer: asked.perCustomer, code: asked.code ?? "")
+                maxDiscount: asked.maxDiscount, totalRedemptions: asked.totalRedemptions, perCustomer: asked.perCustomer, code: asked.code ?? "",
+                // What the merchant emptied goes, rather than staying as it was.
+                clear: [
+                    asked.minimumSpend == nil ? "minimumSpend" : nil, asked.maxDiscount == nil ? "maxDiscount" : nil,
+                    asked.totalRedemptions == nil ? "totalRedemptions" : nil, asked.perCustomer == nil ? "perCustomer" : nil,
+                ].compactMap { $0 })
             let saved = try await offers.changeCampaign(context.identity, id, change)
             let notice = saved.state == .draft ? "saved" : saved.state == .submitted ? "resent" : "changed"
             return PageRenderer.seeOther("\(Self.path(id))?notice=\(notice)")

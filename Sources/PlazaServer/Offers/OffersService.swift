@@ -53,6 +53,10 @@ package struct OffersService: Sendable {
     /// review sees the change; an approved one keeps running as approved while the change waits for review.
     func changeCampaign(_ identity: Identity, _ id: UUID, _ change: CampaignChange, now: Date = Date()) async throws -> Campaign {
         let (current, business) = try await member(identity, campaign: id)
+        if let unknown = change.clear?.first(where: { !CampaignChange.clearable.contains($0) }) {
+            throw PlazaError.validation(
+                field: "clear", "“\(unknown)” cannot be cleared; use \(CampaignChange.clearable.joined(separator: ", ")).")
+        }
         let content = change.applied(to: current.content)
         try check(content, business: current.businessId)
         return try await events.transaction { db in

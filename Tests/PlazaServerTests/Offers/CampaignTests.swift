@@ -114,6 +114,13 @@ import Testing
             let refused = try await client.send(.post, "/v1/businesses/\(business.id)/campaigns", json: bad, token: dora)
             #expect(
                 refused.status == .unprocessableContent && Set(refused.problem?.errors?.map(\.field) ?? []) == ["discount", "target.locationIds"])
+            // Optional fields are erased by name; the lint then sees an uncapped coupon.
+            let draftID = try draft.decode(Campaign.self).id
+            let cleared = try await client.send(.patch, "/v1/campaigns/\(draftID)", json: CampaignChange(clear: ["totalRedemptions"]), token: dora)
+            #expect(try cleared.decode(Campaign.self).content.totalRedemptions == nil)
+            #expect(try cleared.decode(Campaign.self).findings.map(\.code).contains(FindingCode.noCap))
+            let unknown = try await client.send(.patch, "/v1/campaigns/\(draftID)", json: CampaignChange(clear: ["title"]), token: dora)
+            #expect(unknown.status == .unprocessableContent && unknown.problem?.errors?.map(\.field) == ["clear"])
             let stranger = try await accounts.signedIn("anna").accessToken
             let foreign = try await client.send(.post, "/v1/businesses/\(business.id)/campaigns", json: Self.coupon(), token: stranger)
             #expect(foreign.status == .forbidden || foreign.status == .notFound)
