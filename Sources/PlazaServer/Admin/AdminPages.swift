@@ -91,6 +91,10 @@ struct AdminPages: Sendable {
         var subject: String
         var subjectLink: String?
         var findings: [String]
+        /// What is asked for (a campaign: every field, or what changed since its approval).
+        var changes: [Change]
+        var hasChanges: Bool
+        var changed: Bool
         var open: Bool
         var mine: Bool
         var heldBy: String?
@@ -99,6 +103,12 @@ struct AdminPages: Sendable {
         var decision: String?
         var reason: String?
         var rejectForm: FormState
+    }
+
+    struct Change: Sendable {
+        var field: String
+        var before: String?
+        var after: String
     }
 
     static let itemNotices = [
@@ -120,6 +130,8 @@ struct AdminPages: Sendable {
             shell: Shell(title: "Review: \(item.subject)", context: context, notice: notice), tabs: Tabs(queue: true),
             id: item.id.uuidString.lowercased(), kind: item.kind.label, subject: item.subject,
             subjectLink: item.kind == .merchant ? "/admin/users/\(item.subjectId.uuidString.lowercased())" : nil, findings: item.findings,
+            changes: item.diff.map { Change(field: $0.field, before: $0.before, after: $0.after ?? "—") }, hasChanges: !item.diff.isEmpty,
+            changed: item.diff.contains { $0.before != nil },
             open: item.state == .open, mine: item.claimedBy == me, heldBy: item.claimedBy == me ? nil : item.claimedBy,
             heldUntil: item.claimedUntil.map { reader.time($0) }, filed: reader.when(item.createdAt),
             decision: Self.decision(item, reader),

@@ -213,8 +213,9 @@ package struct OffersService: Sendable {
 
 /// What differs between two versions of a campaign, field by field, in words an admin reads.
 enum CampaignDiff {
+    /// Against nothing (never approved), every field the campaign sets: the admin reads all of it.
     static func changes(from old: CampaignContent?, to new: CampaignContent) -> [ReviewChange] {
-        guard let old else { return [] }
+        guard let old else { return fields(new).compactMap { field, value in value.map { ReviewChange(field: field, before: nil, after: $0) } } }
         let (before, after) = (fields(old), fields(new))
         return after.compactMap { field, value in
             let previous = before.first { $0.0 == field }?.1

@@ -54,7 +54,10 @@ import Testing
 
             // The admin rejects with a reason the merchant reads; a change makes it a draft again.
             var item = try await queueItem(client, admin: admin, campaign: draft.id)
-            #expect(item.kind == .campaign && item.subject == "“Morning bread” by Bruno's Bakery" && item.diff.isEmpty)
+            #expect(item.kind == .campaign && item.subject == "“Morning bread” by Bruno's Bakery")
+            // Never approved: the admin reads every field it sets.
+            #expect(item.diff.first == ReviewChange(field: "title", before: nil, after: "Morning bread") && item.diff.allSatisfy { $0.before == nil })
+            #expect(item.diff.contains { $0.field == "body" && $0.after == "10 % off any loaf before ten" })
             let reason = ReviewReason(reason: "Say which loaves count.")
             #expect(try await client.send(.post, "/v1/admin/review-queue/\(item.id)/reject", json: reason, token: admin).status == .ok)
             let rejected = try await client.send(.get, "/v1/campaigns/\(draft.id)", token: bruno).decode(Campaign.self)

@@ -91,8 +91,12 @@ import Testing
             #expect(submitted.contains("Sent for review: an admin will approve or reject it.") && submitted.contains(#"data-state="in review""#))
             #expect(!submitted.contains("Submit for review</button>"))
 
-            // The admin approves it; it runs.
+            // The admin reads what it says beside the lint, then approves it; it runs.
             let item = try await CampaignTests().queueItem(client, admin: admin, campaign: id)
+            let console = PageSession(client)
+            _ = try await console.submit("/login", to: "/login", ["login": AccountsDriver.admin, "password": AccountsDriver.password])
+            let review = try await console.get("/admin/review/\(item.id.uuidString.lowercased())").text
+            #expect(review.contains("What it says") && review.contains("<th scope=\"row\">title</th><td>Morning bread</td>"), "\(review)")
             #expect(try await client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: admin).status == .ok)
             let active = Self.text(try await browser.get(path))
             #expect(active.contains(#"data-state="active""#) && active.contains("Pause</button>"))
