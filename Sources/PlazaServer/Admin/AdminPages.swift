@@ -111,6 +111,29 @@ struct AdminPages: Sendable {
         var after: String
     }
 
+    /// A campaign's fields as the admin reads them.
+    static let fieldNames = [
+        "title": "Title", "body": "Text", "startsAt": "Starts", "endsAt": "Ends", "schedule": "Days and hours", "target": "Who receives it",
+        "delivery": "How it reaches them", "discount": "Discount", "minimumSpend": "Minimum spend", "maxDiscount": "Largest discount",
+        "totalRedemptions": "Coupons in all", "perCustomer": "Per customer", "code": "Printed code",
+    ]
+
+    /// A diff's value for reading: an instant in the reader's time zone, JSON as `key: value` pairs.
+    static func shown(_ value: String, reader: Reader) -> String {
+        if let date = RFC3339.parse(value) { return reader.full(date) }
+        guard value.hasPrefix("{") || value.hasPrefix("["), let data = value.data(using: .utf8),
+            let object = try? JSONSerialization.jsonObject(with: data)
+        else { return value }
+        func words(_ any: Any) -> String {
+            switch any {
+            case let dictionary as [String: Any]: dictionary.keys.sorted().map { "\($0): \(words(dictionary[$0]!))" }.joined(separator: ", ")
+            case let array as [Any]: array.map(words).joined(separator: "; ")
+            default: "\(any)"
+            }
+        }
+        return words(object)
+    }
+
     static let itemNotices = [
         "claimed": "It is yours to decide for the next 15 minutes; no other admin can meanwhile.",
         "released": "You let it go: another admin may pick it up.",
@@ -130,7 +153,11 @@ struct AdminPages: Sendable {
             shell: Shell(title: "Review: \(item.subject)", context: context, notice: notice), tabs: Tabs(queue: true),
             id: item.id.uuidString.lowercased(), kind: item.kind.label, subject: item.subject,
             subjectLink: item.kind == .merchant ? "/admin/users/\(item.subjectId.uuidString.lowercased())" : nil, findings: item.findings,
-            changes: item.diff.map { Change(field: $0.field, before: $0.before, after: $0.after ?? "—") }, hasChanges: !item.diff.isEmpty,
+            changes: item.diff.map {
+                Change(
+                    field: Self.fieldNames[$0.field] ?? $0.field, before: $0.before.map { Self.shown($0, reader: reader) },
+                    after: $0.after.map { Self.shown($0, reader: reader) } ?? "—")
+            }, hasChanges: !item.diff.isEmpty,
             changed: item.diff.contains { $0.before != nil },
             open: item.state == .open, mine: item.claimedBy == me, heldBy: item.claimedBy == me ? nil : item.claimedBy,
             heldUntil: item.claimedUntil.map { reader.time($0) }, filed: reader.when(item.createdAt),
