@@ -144,12 +144,12 @@ extension LoyaltyPages {
                 LocationOption(id: $0.id.uuidString.lowercased(), name: $0.name, selected: $0.id == filter.location)
             }
             (page.from, page.to) = (query.get("from").map { String($0) } ?? "", query.get("to").map { String($0) } ?? "")
-            let filters = Self.formQuery([
+            let filters = FormData.encoded([
                 ("program", program.id.uuidString.lowercased()), ("location", filter.location?.uuidString.lowercased() ?? ""), ("from", page.from),
                 ("to", page.to),
             ])
             page.older = history.nextCursor.map {
-                "/loyalty/counter/\(id.uuidString.lowercased())/figures?\(filters)&\(Self.formQuery([("cursor", $0)]))#history-heading"
+                "/loyalty/counter/\(id.uuidString.lowercased())/figures?\(filters)&\(FormData.encoded([("cursor", $0)]))#history-heading"
             }
             page.csv += "?\(filters)"
         }
@@ -191,13 +191,6 @@ extension LoyaltyPages {
         let location = query.get("location").flatMap { UUID(uuidString: String($0)) }.flatMap { id in locations.first { $0.id == id }?.id }
         let until = try day("to").flatMap { calendar.date(byAdding: .day, value: 1, to: $0) }
         return LoyaltyStore.HistoryFilter(business: business, program: program, location: location, from: try day("from"), to: until)
-    }
-
-    /// `name=value&…`, each value percent-encoded for a query string.
-    static func formQuery(_ items: [(String, String)]) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return items.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
     }
 
     /// "November 2026" for `2026-11`, in the reader's language.

@@ -141,13 +141,12 @@ struct OffersPages: Sendable {
             searching
             ? try await offers.offers(context.identity, history: false, text: text, category: category, limit: 20, cursor: cursor)
             : try await offers.offers(context.identity, history: history, limit: 20, cursor: cursor)
-        let filters =
-            "view=\(history ? "history" : "current")&q=\(text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
-            + "&category=\(category?.rawValue ?? "")"
+        let filters = [("view", history ? "history" : "current"), ("q", text), ("category", category?.rawValue ?? "")]
+        // Cursors are base64: their `+` and `/` must be escaped in a link.
         let list = OfferList(
             rows: page.items.map { Self.row($0, reader: context.reader) }, history: history && !searching, searching: searching,
-            next: page.nextCursor.map { "/offers?\(filters)&cursor=\($0)" })
-        return (list, (text, filters))
+            next: page.nextCursor.map { "/offers?\(FormData.encoded(filters + [("cursor", $0)]))" })
+        return (list, (text, FormData.encoded(filters)))
     }
 
     struct OfferPage: Sendable {

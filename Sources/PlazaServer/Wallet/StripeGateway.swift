@@ -172,7 +172,7 @@ final class StripeGateway: PaymentGateway {
         if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey) }
         if method == .POST {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: Self.formEncoded(form)))
+            request.body = .bytes(ByteBuffer(string: FormData.encoded(form)))
         }
         var delay = Duration.milliseconds(500)
         for attempt in 1...3 {
@@ -212,14 +212,6 @@ final class StripeGateway: PaymentGateway {
 
     /// Stripe's keys are snake_case; the types below name them (a key strategy would also rename metadata keys).
     static let decoder = JSONDecoder()
-
-    /// `application/x-www-form-urlencoded` with Stripe's bracketed keys (`line_items[0][quantity]`).
-    static func formEncoded(_ form: [(String, String)]) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-        allowed.insert(charactersIn: "-._~")
-        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
-        return form.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
-    }
 
     /// An id as one path segment (ids are `[A-Za-z0-9_]`, but nothing from outside reaches a path unescaped).
     static func pathSegment(_ id: String) -> String {
