@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PlazaServer
+import SQLKit
 
 /// Every bench's start: a folder of its own (with a fresh SQLite file there, unless PostgreSQL is configured), a secret
 /// key, migrated services; the services closed and the folder removed afterwards, whatever happens.
@@ -31,6 +32,16 @@ enum BenchSetup {
         } catch {
             try? await services.database.close()
             throw error
+        }
+    }
+
+    /// Benches add thousands of accounts (some funded): never to an operator's real database.
+    static func requireEmpty(_ services: PlazaServices, bench: String) async throws {
+        let existing =
+            try await services.database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("users").first()?
+            .decode(column: "n", as: Int.self) ?? 0
+        guard existing == 0 else {
+            throw HTTPPool.BenchFailure(description: "plaza bench \(bench) needs an empty database; this one has \(existing) users")
         }
     }
 }

@@ -80,13 +80,7 @@ public struct LedgerBench: Sendable {
     }
 
     private func measure(services: PlazaServices, directory: URL, logger: Logger) async throws -> String {
-        // The bench adds thousands of funded accounts: never to an operator's real ledger.
-        let existing =
-            try await services.database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("users").first()?
-            .decode(column: "n", as: Int.self) ?? 0
-        guard existing == 0 else {
-            throw HTTPPool.BenchFailure(description: "plaza bench ledger needs an empty database; this one has \(existing) users")
-        }
+        try await BenchSetup.requireEmpty(services, bench: "ledger")
         var lines: [String] = []
         let clock = ContinuousClock()
         var started = clock.now

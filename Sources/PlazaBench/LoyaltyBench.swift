@@ -44,12 +44,7 @@ public struct LoyaltyBench: Sendable {
     }
 
     private func measure(services: PlazaServices, logger: Logger) async throws -> String {
-        let existing =
-            try await services.database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("users").first()?
-            .decode(column: "n", as: Int.self) ?? 0
-        guard existing == 0 else {
-            throw HTTPPool.BenchFailure(description: "plaza bench loyalty needs an empty database; this one has \(existing) users")
-        }
+        try await BenchSetup.requireEmpty(services, bench: "loyalty")
         let clock = ContinuousClock()
         let started = clock.now
         let perCustomer = max(1, options.punches / max(1, options.customers))

@@ -39,12 +39,7 @@ public struct OffersBench: Sendable {
     }
 
     private func measure(services: PlazaServices, logger: Logger) async throws -> String {
-        let existing =
-            try await services.database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("users").first()?
-            .decode(column: "n", as: Int.self) ?? 0
-        guard existing == 0 else {
-            throw HTTPPool.BenchFailure(description: "plaza bench offers needs an empty database; this one has \(existing) users")
-        }
+        try await BenchSetup.requireEmpty(services, bench: "offers")
         let clock = ContinuousClock()
         var generator = BenchRandom(seed: 23)
         let center = DemoData.square

@@ -56,7 +56,7 @@ extension OffersService {
 
     /// Whether the customer subscribed to the business (for its page's button), and to which kinds.
     func subscription(_ identity: Identity, business: UUID) async throws -> SubscriptionRequest? {
-        try await store.subscription(user: identity.user.id, business: business, on: database.sql)
+        try await store.subscriptions(user: identity.user.id, businesses: [business], on: database.sql)[business]
     }
 
     /// Businesses' names by id (muted ones on the settings page).

@@ -22,12 +22,6 @@ extension OffersStore {
         }
     }
 
-    func subscription(user: UUID, business: UUID, on db: any SQLDatabase) async throws -> SubscriptionRequest? {
-        try await db.select().columns("ads", "coupons").from("offer_subscriptions").where("user_id", .equal, user)
-            .where("business_id", .equal, business).first()
-            .map { SubscriptionRequest(ads: try $0.decode(column: "ads", as: Bool.self), coupons: try $0.decode(column: "coupons", as: Bool.self)) }
-    }
-
     /// The customer's subscriptions among `businesses`, by business.
     func subscriptions(user: UUID, businesses: Set<UUID>, on db: any SQLDatabase) async throws -> [UUID: SubscriptionRequest] {
         guard !businesses.isEmpty else { return [:] }

@@ -34,11 +34,7 @@ extension OffersStore {
     ) async throws
         -> [ReceivedOffer]
     {
-        var select = db.select().columns(Self.campaignColumnNames.map { SQLColumn($0, table: "campaigns") })
-            .columns(SQLColumn("received_at", table: "offers"), SQLColumn("reasons", table: "offers"), SQLColumn("opened_at", table: "offers"))
-            .from("offers").join("campaigns", on: SQLColumn("campaign_id", table: "offers"), .equal, SQLColumn("id", table: "campaigns"))
-            .where(SQLColumn("user_id", table: "offers"), .equal, SQLBind(user)).where(
-                SQLColumn("dismissed_at", table: "offers"), .is, SQLLiteral.null)
+        var select = Self.received(by: user, on: db)
         let used = SQLQueryString(
             "EXISTS (SELECT 1 FROM coupon_claims k WHERE k.campaign_id = offers.campaign_id AND k.user_id = offers.user_id AND k.status = 'redeemed')"
         )
@@ -70,13 +66,17 @@ extension OffersStore {
 
     /// One offer the customer received and did not dismiss.
     func offer(_ campaign: UUID, user: UUID, on db: any SQLDatabase) async throws -> ReceivedOffer? {
-        try await db.select().columns(Self.campaignColumnNames.map { SQLColumn($0, table: "campaigns") })
+        try await Self.received(by: user, on: db).where(SQLColumn("campaign_id", table: "offers"), .equal, SQLBind(campaign)).first()
+            .map(Self.received)
+    }
+
+    /// The offers `user` received and did not dismiss, each with its campaign's row.
+    private static func received(by user: UUID, on db: any SQLDatabase) -> SQLSelectBuilder {
+        db.select().columns(campaignColumnNames.map { SQLColumn($0, table: "campaigns") })
             .columns(SQLColumn("received_at", table: "offers"), SQLColumn("reasons", table: "offers"), SQLColumn("opened_at", table: "offers"))
             .from("offers").join("campaigns", on: SQLColumn("campaign_id", table: "offers"), .equal, SQLColumn("id", table: "campaigns"))
             .where(SQLColumn("user_id", table: "offers"), .equal, SQLBind(user)).where(
-                SQLColumn("campaign_id", table: "offers"), .equal, SQLBind(campaign)
-            )
-            .where(SQLColumn("dismissed_at", table: "offers"), .is, SQLLiteral.null).first().map(Self.received)
+                SQLColumn("dismissed_at", table: "offers"), .is, SQLLiteral.null)
     }
 
     /// Marks the offer opened the first time; answers whether this was the first time.
