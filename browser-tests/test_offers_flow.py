@@ -27,7 +27,17 @@ def test_a_coupon_goes_from_the_editor_to_a_discounted_charge(plaza):
         fill(merchant, {"title": title, "body": "A quarter off any pretzel.", "percentOff": "25", "totalRedemptions": "50",
                         "radiusMeters": "200"})
         wait_for(merchant, lambda: "25 % off" in merchant.find_element(By.CSS_SELECTOR, "[data-campaign-editor]").text)
+        # Who it can reach: the demo's nine subscribers of the bakery (about 10); none of them a student who allowed it.
+        reach = lambda: merchant.find_element(By.CSS_SELECTOR, "[data-campaign-reach]").text
+        assert "About 10 people match now" in reach(), reach()
+        merchant.find_element(By.CSS_SELECTOR, "details.more-options summary").click()
+        click(merchant, merchant.find_element(By.CSS_SELECTOR, "input[name=studentsOnly]"))
+        fill(merchant, {"ageMin": "18"})
+        wait_for(merchant, lambda: "Fewer than 5 people match now" in reach(), explain=reach)
         screenshot(merchant, "offers-editor")
+        fill(merchant, {"ageMin": ""})
+        click(merchant, merchant.find_element(By.CSS_SELECTOR, "input[name=studentsOnly]"))
+        wait_for(merchant, lambda: "About 10 people match now" in reach(), explain=reach)
         submit(merchant, "Save as a draft")
         assert "Saved as a draft" in notice(merchant)
         submit(merchant, "Submit for review")

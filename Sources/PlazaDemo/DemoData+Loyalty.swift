@@ -4,7 +4,8 @@ import PlazaServer
 
 extension DemoData {
     /// Five months of the bakery's coffee card, so its figures have something to show: fourteen guests (who cannot log
-    /// in) come by on random days, fill cards and mostly redeem them; two chose to share their visits with Bruno.
+    /// in) come by on random days, fill cards and mostly redeem them; two chose to share their visits with Bruno, and nine
+    /// subscribed to the bakery's offers (so the campaign editor's estimate has people to count).
     static func seedLoyaltyHistory(
         _ services: PlazaServices, owner: Identity, program: UUID, business: UUID, location: UUID, now: Date = Date()
     ) async throws {
@@ -36,6 +37,7 @@ extension DemoData {
                 card = next
             }
             if number <= 2 { _ = try await loyalty.setSharing(guest, business: business, share: true) }
+            if number <= 9 { _ = try await services.offers.subscribe(guest, business: business, SubscriptionRequest()) }
         }
     }
 }

@@ -31,6 +31,8 @@ import Testing
             #expect(try await bruno.campaign(draft.id).state == .active)
 
             _ = try await anna.changeOfferSettings(OfferSettingsChange(coupons: .nearby))
+            let reach = try await bruno.campaignReach(business: business.id, kind: .coupon, target: CampaignTarget(radiusMeters: 200))
+            #expect(reach.people == nil, "one person matches: fewer than five is not told")
             try await anna.setLocationSharing(.merchants)
             var events = anna.events().makeAsyncIterator()
             #expect(try await events.next()?.type == PlazaEventType.ready)

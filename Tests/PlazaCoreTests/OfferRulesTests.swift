@@ -85,6 +85,33 @@ import Testing
         #expect(OfferRules.reasons(regulars, for: Self.person(lastPaid: lastWeek.addingTimeInterval(-30 * 86_400)), on: Self.occasion()) == nil)
     }
 
+    @Test func theEstimateCountsWhoCouldBeReachedAnywhereAtAnyHourTheCampaignRuns() {
+        let business = UUID()
+        let nearby = OfferSettings(coupons: .nearby, use: TargetingUse(age: true, student: true))
+        // Scheduled for Sunday night: the estimate is about people, not about this hour.
+        let sunday = [CampaignSchedule(weekdays: [7], from: "22:00", until: "23:00")]
+        let students = Self.coupon(target: CampaignTarget(ageMin: 18, studentsOnly: true), schedule: sunday)
+        #expect(OfferRules.couldReach(students, Self.person(), settings: nearby, business: business, now: Self.now))
+        #expect(!OfferRules.couldReach(students, Self.person(age: 16), settings: nearby, business: business, now: Self.now))
+        // The default level hears only from subscriptions; `none` and a muted business from nobody.
+        #expect(!OfferRules.couldReach(students, Self.person(), settings: OfferSettings(use: nearby.use), business: business, now: Self.now))
+        #expect(
+            OfferRules.couldReach(
+                students, Self.person(subscribed: true), settings: OfferSettings(use: nearby.use), business: business, now: Self.now))
+        #expect(
+            !OfferRules.couldReach(
+                students, Self.person(subscribed: true), settings: OfferSettings(coupons: .none), business: business, now: Self.now))
+        var muted = nearby
+        muted.muted = [business]
+        #expect(!OfferRules.couldReach(students, Self.person(), settings: muted, business: business, now: Self.now))
+    }
+
+    @Test(
+        arguments: [(0, nil), (4, nil), (5, 5), (7, 5), (8, 10), (97, 95), (98, 100), (104, 100), (1_234, 1_200), (15_678, 16_000)] as [(Int, Int?)])
+    func theEstimateIsRoundedAndSaysNothingUnderFive(count: Int, shown: Int?) {
+        #expect(OfferRules.about(count) == shown)
+    }
+
     @Test func theLintNamesEachProblemWithItsStableCode() {
         var content = Self.coupon(target: CampaignTarget(genders: [.female], radiusMeters: 30))
         content.totalRedemptions = nil

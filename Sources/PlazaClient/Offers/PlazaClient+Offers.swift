@@ -17,6 +17,13 @@ extension PlazaClient {
             auth: .required)
     }
 
+    /// About how many people a campaign of this kind and target would reach now (`people` is nil under 5).
+    public func campaignReach(business: UUID, kind: CampaignKind, target: CampaignTarget = CampaignTarget()) async throws -> CampaignReach {
+        try await send(
+            "POST", "v1/businesses/\(business.uuidString.lowercased())/campaigns/reach", body: CampaignReachRequest(kind: kind, target: target),
+            auth: .required)
+    }
+
     public func campaign(_ id: UUID) async throws -> Campaign {
         try await send("GET", "v1/campaigns/\(id.uuidString.lowercased())", auth: .required)
     }

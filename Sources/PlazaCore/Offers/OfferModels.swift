@@ -294,3 +294,35 @@ public struct CampaignPush: Codable, Sendable, Hashable {
         self.delivered = delivered
     }
 }
+
+/// `POST /v1/businesses/{id}/campaigns/reach`: the kind and target of a campaign being written.
+public struct CampaignReachRequest: Codable, Sendable, Hashable {
+    public var kind: CampaignKind
+    public var target: CampaignTarget
+
+    public init(kind: CampaignKind, target: CampaignTarget = CampaignTarget()) {
+        self.kind = kind
+        self.target = target
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(CampaignKind.self, forKey: .kind)
+        target = try container.decodeUnlessNull(CampaignTarget.self, forKey: .target) ?? CampaignTarget()
+    }
+}
+
+/// About how many people a campaign's target matches now (their settings and profiles as they are, wherever they are):
+/// rounded, and `null` under 5 so that no estimate points at a person.
+public struct CampaignReach: Codable, Sendable, Hashable {
+    public var people: Int?
+
+    public init(people: Int?) {
+        self.people = people
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(people, forKey: .people)
+    }
+}

@@ -87,6 +87,35 @@ public enum OfferRules {
         return reasons
     }
 
+    /// Whether the customer's own choices let a business's campaign reach them: a level above `none`, the business not
+    /// muted, and subscribed to it or (from `nearby` up) near it.
+    public static func admits(level: OfferLevel, muted: Bool, subscribed: Bool, near: Bool) -> Bool {
+        level != .none && !muted && (subscribed || (level >= .nearby && near))
+    }
+
+    /// Whether `content` could reach `person` once they come near the business at an hour it runs: their settings and
+    /// the target, wherever they are now. What the campaign editor's estimate counts.
+    public static func couldReach(_ content: CampaignContent, _ person: OfferAudience, settings: OfferSettings, business: UUID, now: Date) -> Bool {
+        let muted = settings.muted.contains(business)
+        guard admits(level: settings.level(content.kind), muted: muted, subscribed: person.subscribed, near: true) else { return false }
+        var anytime = content
+        anytime.schedule = nil
+        let occasion = OfferOccasion(businessName: "", distance: nil, at: now, calendar: Calendar(identifier: .gregorian))
+        return reasons(anytime, for: person, on: occasion) != nil
+    }
+
+    /// "About N people": `nil` under 5, then to the nearest 5 below 100, the nearest 10 below 1,000, two figures above.
+    public static func about(_ count: Int) -> Int? {
+        guard count >= CampaignStatsRules.minimumCount else { return nil }
+        let step =
+            switch count {
+            case ..<100: 5
+            case ..<1_000: 10
+            default: Int(pow(10, floor(log10(Double(count))) - 1))
+            }
+        return max(CampaignStatsRules.minimumCount, (count + step / 2) / step * step)
+    }
+
     /// Whether `at` falls in the slot (an `until` before `from` runs into the next day).
     public static func runs(_ slot: CampaignSchedule, at: Date, calendar: Calendar) -> Bool {
         guard let from = NotificationRules.minutes(slot.from), let until = NotificationRules.minutes(slot.until) else { return false }

@@ -98,6 +98,25 @@ extension CampaignPages {
         return content
     }
 
+    /// The kind and target the form describes so far, for the estimate of who it can reach: what cannot be read yet
+    /// (a half-typed age) counts as not set.
+    static func reachRequest(_ value: (String) -> String, kind fixed: CampaignKind?) -> CampaignReachRequest {
+        func number(_ name: String) -> Int? { Int(value(name).filter { $0 != "," && $0 != " " }) }
+        let genders = Gender.allCases.filter { value($0.rawValue) == "1" }
+        return CampaignReachRequest(
+            kind: fixed ?? CampaignKind(rawValue: value("kind")) ?? .coupon,
+            target: CampaignTarget(
+                ageMin: number("ageMin"), ageMax: number("ageMax"), genders: genders.isEmpty ? nil : genders,
+                studentsOnly: value("studentsOnly") == "1" ? true : nil, subscribersOnly: value("subscribersOnly") == "1" ? true : nil,
+                pastCustomers: number("pastCustomers")))
+    }
+
+    /// "About 40 people match now", or that fewer than 5 do.
+    static func reachText(_ reach: CampaignReach, reader: Reader) -> String {
+        guard let people = reach.people else { return "Fewer than 5 people match now." }
+        return "About \(people.formatted(.number.locale(reader.locale))) people match now."
+    }
+
     /// A `datetime-local` value (`2026-11-26T09:30`, seconds optional) in the reader's time zone.
     static func readMoment(_ text: String, in zone: TimeZone) -> Date? {
         let formatter = DateFormatter()
@@ -188,6 +207,7 @@ extension CampaignPages {
         var backLabel: String
         /// Editing: the kind is the campaign's and cannot change.
         var fixedKind: String?
+        var kindValue: String
         var kinds: [Choice]
         var coupon: Bool
         var form: FormState
@@ -203,16 +223,20 @@ extension CampaignPages {
         /// For the page script's preview: the reader's language and time zone, as the server writes them.
         var locale: String
         var preview: OfferCard
+        /// Who it can reach, as the form stands; the script asks `reachEndpoint` again as the merchant changes the target.
+        var reach: String
+        var reachEndpoint: String
         var button: String
     }
 
     func editorPage(
         _ context: AuthenticatedContext, heading: String, action: String, back: (String, String), fixed: CampaignKind?, form: FormState,
-        business: String
-    ) -> EditorPage {
+        business: BusinessRecord
+    ) async throws -> EditorPage {
         let reader = context.reader
         let value = { (name: String) in form.fields[name]?.value ?? "" }
         let kind = fixed ?? CampaignKind(rawValue: value("kind")) ?? .coupon
+        let reach = try await offers.reach(context.identity, business: business.id, Self.reachRequest(value, kind: fixed))
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = reader.locale
         let symbols = calendar.shortWeekdaySymbols
@@ -222,7 +246,7 @@ extension CampaignPages {
         ]
         return EditorPage(
             shell: Shell(title: heading, context: context), heading: heading, action: action, back: back.0, backLabel: back.1,
-            fixedKind: fixed.map { $0 == .coupon ? "Coupon" : "Ad" },
+            fixedKind: fixed.map { $0 == .coupon ? "Coupon" : "Ad" }, kindValue: kind.rawValue,
             kinds: [
                 Choice(name: "kind", value: "coupon", label: "Coupon: a discount customers claim", checked: kind == .coupon),
                 Choice(name: "kind", value: "ad", label: "Ad: words only, nothing to claim", checked: kind == .ad),
@@ -242,7 +266,9 @@ extension CampaignPages {
             }, currency: currency, timeZone: reader.timeZone.identifier,
             hasTarget: (["ageMin", "ageMax", "studentsOnly", "subscribersOnly", "pastCustomers"] + Self.genderFields).contains { !value($0).isEmpty },
             locale: reader.locale.identifier.replacingOccurrences(of: "_", with: "-"),
-            preview: preview(form, kind: kind, business: business, reader: reader), button: fixed == nil ? "Save as a draft" : "Save the changes")
+            preview: preview(form, kind: kind, business: business.name, reader: reader), reach: Self.reachText(reach, reader: reader),
+            reachEndpoint: "/offers/businesses/\(business.id.uuidString.lowercased())/campaigns/reach",
+            button: fixed == nil ? "Save as a draft" : "Save the changes")
     }
 
     /// The offer card as the form stands, so the page shows it before the script takes over.
@@ -271,9 +297,9 @@ extension CampaignPages {
         let business = try await offers.places.requireMember(context.identity, of: id)
         let kind = request.uri.queryParameters.get("kind").flatMap { CampaignKind(rawValue: String($0)) } ?? .coupon
         let path = "/offers/businesses/\(id.uuidString.lowercased())/campaigns"
-        let model = editorPage(
+        let model = try await editorPage(
             context, heading: "New campaign", action: path, back: (path, "← Offers and coupons"), fixed: nil,
-            form: context.page.form("campaign") ?? blank(reader: context.reader, kind: kind), business: business.name)
+            form: context.page.form("campaign") ?? blank(reader: context.reader, kind: kind), business: business)
         return renderer.render("offers/campaign-editor", model)
     }
 
@@ -290,13 +316,26 @@ extension CampaignPages {
         }
     }
 
+    /// The estimate of who the form's target can reach, for the page script: `{people, text}`.
+    @Sendable func reach(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "business")
+        let reach = try await offers.reach(context.identity, business: id, Self.reachRequest({ form[$0] }, kind: nil))
+        return try .json(ReachAnswer(people: reach.people, text: Self.reachText(reach, reader: context.reader)))
+    }
+
+    struct ReachAnswer: Encodable {
+        var people: Int?
+        var text: String
+    }
+
     @Sendable func edit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "campaign")
-        let campaign = try await offers.campaign(context.identity, id)
-        let model = editorPage(
-            context, heading: "Edit “\(campaign.content.title)”", action: Self.path(id), back: (Self.path(id), "← The campaign"),
-            fixed: campaign.content.kind, form: context.page.form("campaign") ?? Self.filled(campaign.content, reader: context.reader),
-            business: campaign.businessName)
+        let (record, business) = try await offers.member(context.identity, campaign: id)
+        let content = record.content
+        let model = try await editorPage(
+            context, heading: "Edit “\(content.title)”", action: Self.path(id), back: (Self.path(id), "← The campaign"),
+            fixed: content.kind, form: context.page.form("campaign") ?? Self.filled(content, reader: context.reader), business: business)
         return renderer.render("offers/campaign-editor", model)
     }
 

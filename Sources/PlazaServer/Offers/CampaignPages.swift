@@ -25,6 +25,7 @@ struct CampaignPages: Sendable {
         signedIn.get("businesses/:id/campaigns", use: list)
         signedIn.get("businesses/:id/campaigns/new", use: newCampaign)
         signedIn.post("businesses/:id/campaigns", use: create)
+        signedIn.post("businesses/:id/campaigns/reach", use: reach)
         signedIn.get("campaigns/:id", use: campaign)
         signedIn.get("campaigns/:id/edit", use: edit)
         signedIn.post("campaigns/:id", use: update)

@@ -12,6 +12,7 @@ struct OffersAPI: Sendable {
         let authenticated = signedIn.plain
         authenticated.post("businesses/:id/campaigns", use: createCampaign)
         authenticated.get("businesses/:id/campaigns", use: campaigns)
+        authenticated.post("businesses/:id/campaigns/reach", use: reach)
         authenticated.get("campaigns/:id", use: campaign)
         authenticated.patch("campaigns/:id", use: changeCampaign)
         authenticated.post("campaigns/:id/submit", use: submit)
@@ -35,6 +36,12 @@ struct OffersAPI: Sendable {
         let body = try await request.decodeJSON(as: CampaignContent.self, limit: maxBody)
         let business = try Query.id(context.parameters, "id", "business")
         return try .json(try await offers.createCampaign(context.identity, business: business, body), status: .created)
+    }
+
+    @Sendable func reach(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CampaignReachRequest.self, limit: maxBody)
+        let business = try Query.id(context.parameters, "id", "business")
+        return try .json(try await offers.reach(context.identity, business: business, body))
     }
 
     @Sendable func campaigns(_ request: Request, context: AuthenticatedContext) async throws -> Response {

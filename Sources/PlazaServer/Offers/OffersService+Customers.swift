@@ -29,7 +29,11 @@ extension OffersService {
     }
 
     /// Subscribes to a business anyone may see (or changes which kinds the subscription covers).
-    func subscribe(_ identity: Identity, business id: UUID, _ request: SubscriptionRequest, now: Date = Date()) async throws -> OfferSubscription {
+    package func subscribe(
+        _ identity: Identity, business id: UUID, _ request: SubscriptionRequest, now: Date = Date()
+    ) async throws
+        -> OfferSubscription
+    {
         let business = try await places.business(id, viewer: identity)
         let since = try await store.subscribe(user: identity.user.id, business: id, request, now: now, on: database.sql)
         return OfferSubscription(

@@ -131,12 +131,13 @@ extension OffersService {
         let subscriptions = try await store.subscriptions(user: user, businesses: Set(reaching.map(\.reach.businessId)), on: db)
         let eligible = reaching.compactMap { candidate -> (Reaching, subscribed: Bool)? in
             let (content, business) = (candidate.reach.content, candidate.reach.businessId)
-            let level = settings.level(content.kind)
-            guard level != .none, !settings.muted.contains(business), content.startsAt <= now, now < content.endsAt else { return nil }
             let subscription = subscriptions[business]
             let subscribed = (content.kind == .ad ? subscription?.ads : subscription?.coupons) ?? false
-            // Subscribers hear from the business at any level; others only from `nearby` up, and only near it.
-            guard subscribed || (level >= .nearby && candidate.distance != nil) else { return nil }
+            guard content.startsAt <= now, now < content.endsAt,
+                OfferRules.admits(
+                    level: settings.level(content.kind), muted: settings.muted.contains(business), subscribed: subscribed,
+                    near: candidate.distance != nil)
+            else { return nil }
             return (candidate, subscribed)
         }
         guard !eligible.isEmpty, let facts = try await store.audienceFacts(user: user, on: db) else { return [] }

@@ -43,6 +43,22 @@ package struct OffersService: Sendable {
             nextCursor: rows.count > limit ? page.last.map { RowCursor(id: $0.id).encoded } : nil)
     }
 
+    /// About how many people a campaign of the business with this kind and target would reach now, wherever they are:
+    /// the campaign editor's estimate, for owners and staff. Rounded, and `null` under 5.
+    func reach(_ identity: Identity, business: UUID, _ request: CampaignReachRequest, now: Date = Date()) async throws -> CampaignReach {
+        _ = try await places.requireMember(identity, of: business)
+        let content = CampaignContent(kind: request.kind, title: "", body: "", startsAt: now, endsAt: now, target: request.target)
+        let prospects = try await store.prospects(business: business, paid: request.target.pastCustomers != nil, on: database.sql)
+        let count = prospects.count { prospect in
+            let subscribed = (request.kind == .ad ? prospect.subscription?.ads : prospect.subscription?.coupons) ?? false
+            let person = OfferAudience(
+                age: OfferRules.age(birthDate: prospect.birthDate, now: now), gender: prospect.gender, student: prospect.student,
+                use: prospect.settings.use, subscribed: subscribed, lastPaid: prospect.lastPaid)
+            return OfferRules.couldReach(content, person, settings: prospect.settings, business: business, now: now)
+        }
+        return CampaignReach(people: OfferRules.about(count))
+    }
+
     /// The campaign, for its business's owners and staff (404 for anyone else).
     func campaign(_ identity: Identity, _ id: UUID) async throws -> Campaign {
         let (record, business) = try await member(identity, campaign: id)

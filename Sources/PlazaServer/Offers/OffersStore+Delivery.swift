@@ -95,3 +95,44 @@ extension OffersStore {
             .where("status", .equal, CouponClaimStatus.claimed.rawValue).where("charge_id", .is, SQLLiteral.null).run()
     }
 }
+
+extension OffersStore {
+    /// Someone a business's campaign could reach, as the editor's estimate reads them.
+    struct Prospect: Sendable {
+        var birthDate: String?
+        var gender: Gender?
+        var student: Bool
+        var settings: OfferSettings
+        var subscription: SubscriptionRequest?
+        var lastPaid: Date?
+    }
+
+    /// Everyone a campaign of the business could reach: its subscribers, and the people who changed their offer
+    /// settings (at the default level only subscriptions bring offers). With when each last paid the business, when
+    /// `paid` asks (from the wallet's table, as `lastPaid` reads it).
+    func prospects(business: UUID, paid: Bool, on db: any SQLDatabase) async throws -> [Prospect] {
+        let lastPaid: SQLQueryString =
+            paid
+            ? """
+            (SELECT max(c.decided_at) FROM charges c WHERE c.customer_id = u.id AND c.business_id = \(bind: business)
+            AND c.status IN ('approved', 'refunded'))
+            """
+            : "NULL"
+        let query: SQLQueryString = """
+            SELECT u.birth_date, u.gender, u.student, s.settings, sub.ads, sub.coupons, \(lastPaid) AS paid
+            FROM users u LEFT JOIN offer_settings s ON s.user_id = u.id
+            LEFT JOIN offer_subscriptions sub ON sub.user_id = u.id AND sub.business_id = \(bind: business)
+            WHERE u.deleted_at IS NULL AND (s.user_id IS NOT NULL OR sub.user_id IS NOT NULL)
+            """
+        return try await db.raw(query).all().map { row in
+            let settings = try row.decode(column: "settings", as: String?.self).map { try Self.decode(OfferSettings.self, $0) }
+            let ads = try row.decode(column: "ads", as: Bool?.self)
+            return Prospect(
+                birthDate: try row.decode(column: "birth_date", as: String?.self),
+                gender: try row.decode(column: "gender", as: String?.self).flatMap(Gender.init(rawValue:)),
+                student: try row.decode(column: "student", as: Bool.self), settings: settings ?? OfferSettings(),
+                subscription: try ads.map { SubscriptionRequest(ads: $0, coupons: try row.decode(column: "coupons", as: Bool.self)) },
+                lastPaid: try row.decode(column: "paid", as: Date?.self))
+        }
+    }
+}

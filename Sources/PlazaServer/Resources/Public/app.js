@@ -427,7 +427,31 @@ document.addEventListener("click", (event) => {
     }
     put("ends", ends);
   }
-  form.addEventListener("input", update);
-  form.addEventListener("change", update);
+  // Who the target can reach: asked again a moment after the merchant last changed it.
+  const reach = form.querySelector("[data-campaign-reach]");
+  const reachText = reach && reach.querySelector("[data-reach-text]");
+  const targetFields = /^(kind|ageMin|ageMax|female|male|other|studentsOnly|subscribersOnly|pastCustomers)$/;
+  let asked = "", timer = 0;
+  function estimate() {
+    const body = new URLSearchParams(new FormData(form));
+    const question = ["kind", "ageMin", "ageMax", "female", "male", "other", "studentsOnly", "subscribersOnly", "pastCustomers"]
+      .map((name) => name + "=" + (body.get(name) || "")).join("&");
+    if (!reach || question === asked) return;
+    asked = question;
+    fetch(reach.getAttribute("data-campaign-reach"), {
+      method: "POST", credentials: "same-origin", headers: { Accept: "application/json" }, body,
+    }).then((response) => response.ok ? response.json() : null)
+      .then((answer) => { if (answer && question === asked) reachText.textContent = answer.text; })
+      .catch(() => {});
+  }
+  function changed(event) {
+    update();
+    if (event && event.target && targetFields.test(event.target.name || "")) {
+      clearTimeout(timer);
+      timer = setTimeout(estimate, 300);
+    }
+  }
+  form.addEventListener("input", changed);
+  form.addEventListener("change", changed);
   update();
 })();
