@@ -112,6 +112,18 @@ import Testing
         #expect(OfferRules.about(count) == shown)
     }
 
+    @Test func aCampaignsSettingsReadAsWords() {
+        let target = CampaignTarget(
+            ageMin: 18, ageMax: 25, genders: [.female, .male], studentsOnly: true, locationIds: [UUID(), UUID()], radiusMeters: 80)
+        #expect(CampaignWords.target(target) == "aged 18–25, women or men, students within 80 m of 2 of its locations")
+        #expect(CampaignWords.audience(CampaignTarget(pastCustomers: 1)) == ["who paid here in the last 1 day"])
+        let slots = [
+            CampaignSchedule(weekdays: [2, 4], from: "07:00", until: "10:30"), CampaignSchedule(weekdays: [6], from: "08:00", until: "14:00"),
+        ]
+        #expect(CampaignWords.schedule(slots) == "Tuesday and Thursday 7–10:30; Saturday 8–14")
+        #expect(CampaignWords.discount(CouponDiscount(amountOff: Money(amount: 150, currency: "USD"))) == "1.50 USD off")
+    }
+
     @Test func theLintNamesEachProblemWithItsStableCode() {
         var content = Self.coupon(target: CampaignTarget(genders: [.female], radiusMeters: 30))
         content.totalRedemptions = nil

@@ -126,17 +126,7 @@ extension CampaignPages {
             rows.append(Detail(label: "Hours", value: "\(days), \(slot.from)–\(slot.until)"))
         }
         let target = content.target
-        var who: [String] = []
-        if target.ageMin != nil || target.ageMax != nil {
-            who.append("aged \(target.ageMin.map(String.init) ?? "any")–\(target.ageMax.map(String.init) ?? "any")")
-        }
-        if let genders = target.genders, !genders.isEmpty {
-            let words: [Gender: String] = [.female: "women", .male: "men", .other: "people of another gender"]
-            who.append(genders.map { words[$0] ?? $0.rawValue }.joined(separator: " or "))
-        }
-        if target.studentsOnly == true { who.append("students") }
-        if target.subscribersOnly == true { who.append("subscribers of the business") }
-        if let days = target.pastCustomers { who.append("who paid here in the last \(reader.count(days, "day", "days"))") }
+        let who = CampaignWords.audience(target)
         rows.append(Detail(label: "For", value: who.isEmpty ? "Everyone nearby" : who.joined(separator: ", ")))
         rows.append(Detail(label: "Within", value: reader.distance(Double(target.radiusMeters ?? CampaignRules.defaultRadiusMeters))))
         let ways = content.delivery.map { $0 == .automatic ? "automatically nearby" : "pushed by staff in the shop" }

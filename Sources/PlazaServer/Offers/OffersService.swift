@@ -240,11 +240,11 @@ enum CampaignDiff {
     }
 
     private static func fields(_ content: CampaignContent) -> [(String, String?)] {
-        let json = { (value: (any Encodable)?) in value.flatMap { try? OffersStore.json($0) } }
-        return [
+        [
             ("title", content.title), ("body", content.body), ("startsAt", RFC3339.format(content.startsAt)),
-            ("endsAt", RFC3339.format(content.endsAt)), ("schedule", json(content.schedule)), ("target", json(content.target)),
-            ("delivery", content.delivery.map(\.rawValue).joined(separator: ", ")), ("discount", json(content.discount)),
+            ("endsAt", RFC3339.format(content.endsAt)), ("schedule", content.schedule.map(CampaignWords.schedule)),
+            ("target", CampaignWords.target(content.target)), ("delivery", content.delivery.map(\.rawValue).joined(separator: ", ")),
+            ("discount", content.discount.map(CampaignWords.discount)),
             ("minimumSpend", content.minimumSpend?.description), ("maxDiscount", content.maxDiscount?.description),
             ("totalRedemptions", content.totalRedemptions.map(String.init)), ("perCustomer", content.perCustomer.map(String.init)),
             ("code", content.code),

@@ -58,6 +58,9 @@ import Testing
             // Never approved: the admin reads every field it sets.
             #expect(item.diff.first == ReviewChange(field: "title", before: nil, after: "Morning bread") && item.diff.allSatisfy { $0.before == nil })
             #expect(item.diff.contains { $0.field == "body" && $0.after == "10 % off any loaf before ten" })
+            // Settings in words, as the merchant's page writes them.
+            #expect(item.diff.contains { $0.field == "target" && $0.after == "aged 18 or over, women within 150 m of its locations" })
+            #expect(item.diff.contains { $0.field == "discount" && $0.after == "10 % off" })
             let reason = ReviewReason(reason: "Say which loaves count.")
             #expect(try await client.send(.post, "/v1/admin/review-queue/\(item.id)/reject", json: reason, token: admin).status == .ok)
             let rejected = try await client.send(.get, "/v1/campaigns/\(draft.id)", token: bruno).decode(Campaign.self)

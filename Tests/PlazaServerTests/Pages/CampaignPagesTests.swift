@@ -46,6 +46,10 @@ import Testing
             // A new campaign narrows nothing: no profile box is ticked (a browser would send it, and the lint refuse it).
             #expect(!editor.contains(#"name="studentsOnly" value="1" checked"#) && !editor.contains(#"name="subscribersOnly" value="1" checked"#))
             #expect(editor.contains(#"name="automatic" value="1" checked"#))
+            // Who it can reach: nobody has subscribed or opened up to nearby shops yet, so fewer than five.
+            #expect(editor.contains("Fewer than 5 people match now."))
+            let estimate = try await browser.post("\(list)/reach", ["kind": "ad", "studentsOnly": "1"], csrf: PageSession.csrfToken(in: editor))
+            #expect(estimate.status == .ok && Self.text(estimate).contains(#""text":"Fewer than 5 people match now.""#), "\(Self.text(estimate))")
 
             // A coupon without a title comes back with the error beside the field and what was typed kept.
             var fields = [
@@ -96,7 +100,7 @@ import Testing
             let console = PageSession(client)
             _ = try await console.submit("/login", to: "/login", ["login": AccountsDriver.admin, "password": AccountsDriver.password])
             let review = try await console.get("/admin/review/\(item.id.uuidString.lowercased())").text
-            #expect(review.contains("<strong>Discount</strong><br>percentOff: 10</li>"), "JSON read as words")
+            #expect(review.contains("<strong>Discount</strong><br>10 % off</li>"), "settings read as words")
             #expect(review.contains("What it says") && review.contains("<strong>Title</strong><br>Morning bread</li>"), "\(review)")
             #expect(try await client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: admin).status == .ok)
             let active = Self.text(try await browser.get(path))
