@@ -110,6 +110,23 @@ def test_a_coupon_goes_from_the_editor_to_a_discounted_charge(plaza):
         assert "$10.00" in receipt and "$7.50" in receipt and title in receipt
         screenshot(customer, "offers-receipt")
 
+        # She subscribes to the bakery from its page; the map can then show only the places whose offers she gets.
+        customer.get(plaza + "/places?q=bruno")
+        navigate(customer, customer.find_element(By.PARTIAL_LINK_TEXT, "Bruno's Bakery"))
+        submit(customer, "Get its offers")
+        assert "wherever you are" in customer.find_element(By.TAG_NAME, "main").text
+        customer.get(plaza + "/places/map")
+        wait_for(customer, lambda: len(customer.find_elements(By.CSS_SELECTOR, ".pm-shop")) > 1)
+        click(customer, customer.find_element(By.CSS_SELECTOR, "input[name=subscribed]"))
+        submit(customer, "Show")
+        wait_for(customer, lambda: len(customer.find_elements(By.CSS_SELECTOR, ".pm-shop")) == 1,
+                 explain=lambda: str(len(customer.find_elements(By.CSS_SELECTOR, ".pm-shop"))))
+        assert customer.find_element(By.CSS_SELECTOR, ".pm-shop").get_attribute("title") == "Bruno's Bakery"
+        screenshot(customer, "offers-map-subscribed")
+        customer.get(plaza + "/places?q=bruno")
+        navigate(customer, customer.find_element(By.PARTIAL_LINK_TEXT, "Bruno's Bakery"))
+        submit(customer, "Stop its offers")
+
         # Leave the demo as it was for the other journeys: she walks away, and the campaign is paused.
         customer.get(plaza + "/places/settings")
         before = sent(customer)

@@ -44,15 +44,17 @@ extension PlazaClient {
 
     /// Businesses with a location within `radius` metres (default 200, at most 5,000), nearest first.
     public func nearbyBusinesses(
-        around point: Coordinate, radius: Double? = nil, category: BusinessCategory? = nil, hasLoyalty: Bool? = nil, limit: Int? = nil,
-        cursor: String? = nil
+        around point: Coordinate, radius: Double? = nil, category: BusinessCategory? = nil, hasLoyalty: Bool? = nil,
+        subscribedOnly: Bool = false, limit: Int? = nil, cursor: String? = nil
     ) async throws -> Page<BusinessSummary> {
         try await send(
             "GET", "v1/nearby/businesses",
             query: Self.query([
                 "latitude": String(point.latitude), "longitude": String(point.longitude), "radius": radius.map { String($0) },
-                "category": category?.rawValue, "hasLoyalty": hasLoyalty.map { String($0) }, "limit": limit.map(String.init), "cursor": cursor,
-            ]))
+                "category": category?.rawValue, "hasLoyalty": hasLoyalty.map { String($0) }, "subscribed": subscribedOnly ? "true" : nil,
+                "limit": limit.map(String.init), "cursor": cursor,
+            ]),
+            auth: subscribedOnly ? .required : .none)
     }
 
     public func addLocation(to business: UUID, _ request: LocationRequest) async throws -> BusinessLocation {
@@ -163,8 +165,14 @@ extension PlazaClient {
     }
 
     /// Businesses and published dots in the box (west may exceed east across the antimeridian).
-    public func map(west: Double, south: Double, east: Double, north: Double) async throws -> GeoJSONFeatureCollection<MapFeatureProperties> {
-        try await send("GET", "v1/map", query: [URLQueryItem(name: "bbox", value: "\(west),\(south),\(east),\(north)")])
+    /// The map of a box; `subscribedOnly` keeps the businesses whose offers I subscribed to.
+    public func map(
+        west: Double, south: Double, east: Double, north: Double, subscribedOnly: Bool = false
+    ) async throws -> GeoJSONFeatureCollection<MapFeatureProperties> {
+        try await send(
+            "GET", "v1/map",
+            query: Self.query(["bbox": "\(west),\(south),\(east),\(north)", "subscribed": subscribedOnly ? "true" : nil]),
+            auth: subscribedOnly ? .required : .none)
     }
 
     static func query(_ items: KeyValuePairs<String, String?>) -> [URLQueryItem] {

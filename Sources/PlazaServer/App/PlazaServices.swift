@@ -72,7 +72,8 @@ public final class PlazaServices: Sendable {
         let events = EventBus(database: database, feed: database.makeFeed(storage: configuration.storage, logger: logger))
         self.events = events
         let places = PlacesService(
-            database: database, configuration: configuration.places, events: events, limiter: limiter, secretKey: secretKey, logger: logger)
+            database: database, configuration: configuration.places, events: events, limiter: limiter, secretKey: secretKey, logger: logger,
+            subscriptions: OffersSubscriptions(database: database))
         self.places = places
         wallet = WalletService(
             database: database, configuration: configuration.wallet, places: places, events: events, idempotency: idempotency,

@@ -35,6 +35,14 @@ extension OffersStore {
         return found
     }
 
+    /// The businesses the user subscribed to, for ads or coupons.
+    func subscribedBusinesses(user: UUID, on db: any SQLDatabase) async throws -> Set<UUID> {
+        Set(
+            try await db.select().column("business_id").from("offer_subscriptions").where("user_id", .equal, user)
+                .where { $0.where("ads", .equal, true).orWhere("coupons", .equal, true) }.all()
+                .map { try $0.decode(column: "business_id", as: UUID.self) })
+    }
+
     /// Who subscribed to the business's offers of `kind`.
     func subscribers(business: UUID, kind: CampaignKind, on db: any SQLDatabase) async throws -> [UUID] {
         try await db.select().column("user_id").from("offer_subscriptions").where("business_id", .equal, business)

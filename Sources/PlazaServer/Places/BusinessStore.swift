@@ -105,7 +105,8 @@ struct BusinessStore: Sendable {
     /// Name or description contains `text` (accents and case folded) and category matches, ordered by name; `after` is
     /// the last id seen.
     func search(
-        text: String?, category: BusinessCategory?, hasLoyalty: Bool? = nil, limit: Int, after: UUID?, on db: any SQLDatabase
+        text: String?, category: BusinessCategory?, hasLoyalty: Bool? = nil, only: Set<UUID>? = nil, limit: Int, after: UUID?,
+        on db: any SQLDatabase
     ) async throws -> [BusinessRecord] {
         var query = db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses").where("listed", .equal, true)
         if let text, !text.isEmpty {
@@ -115,6 +116,10 @@ struct BusinessStore: Sendable {
         }
         if let category { query = query.where("category", .equal, category.rawValue) }
         if let hasLoyalty { query = query.where("has_loyalty", .equal, hasLoyalty) }
+        if let only {
+            guard !only.isEmpty else { return [] }
+            query = query.where("id", .in, SQLBind.group(Array(only)))
+        }
         if let after {
             // Compared with the cursor row's stored name, as the session list does.
             let name = SQLQueryString("(SELECT lower(name) FROM businesses WHERE id = \(bind: after))")

@@ -63,10 +63,11 @@ struct PlacesAPI: Sendable {
         let paging = try Paging(request.uri)
         let point = try Query.point(request.uri)
         let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius) ?? PlacesRules.nearbyDefaultRadius
+        let only = try await places.subscribedOnly(context.identity, try Query.bool(request.uri, "subscribed"))
         return try .json(
             try await places.nearby(
                 point, radius: radius, category: try Query.category(request.uri), hasLoyalty: try Query.bool(request.uri, "hasLoyalty"),
-                limit: paging.limit, cursor: paging.cursor))
+                only: only, limit: paging.limit, cursor: paging.cursor))
     }
 
     /// Merchants: a new business, owned by the caller.
@@ -239,7 +240,9 @@ struct PlacesAPI: Sendable {
     /// Anyone: GeoJSON of businesses and published dots in `bbox=west,south,east,north`.
     @Sendable func map(_ request: Request, context: AppRequestContext) async throws -> Response {
         let box = try Query.bbox(request.uri)
-        var response = try Response.json(try await places.map(south: box.south, west: box.west, north: box.north, east: box.east))
+        let only = try await places.subscribedOnly(context.identity, try Query.bool(request.uri, "subscribed"))
+        var response = try Response.json(
+            try await places.map(south: box.south, west: box.west, north: box.north, east: box.east, only: only))
         response.headers[.contentType] = "application/geo+json"
         return response
     }

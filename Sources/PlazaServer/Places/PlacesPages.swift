@@ -34,6 +34,7 @@ struct PlacesPages: Sendable {
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
         pages.get("places", use: nearby)
         pages.get("places/map", use: map)
+        pages.get("places/map/subscribed.geojson", use: subscribedMap)
         pages.get("places/businesses/:id", use: business)
         if places.tiles != nil { pages.get("tiles/:z/:x/:y", use: tile) }
         let signedIn = pages.group("places", context: AuthenticatedContext.self)
@@ -120,6 +121,9 @@ struct PlacesPages: Sendable {
         var categories: [Option]
         /// Only places running a loyalty program.
         var loyalty: Bool
+        /// Only places whose offers the visitor subscribed to (signed in).
+        var subscribed: Bool
+        var signedIn: Bool
         var rows: [Row]
         var searched: Bool
         var heading = "Results"
@@ -136,20 +140,22 @@ struct PlacesPages: Sendable {
         )
         var page = NearbyPage(
             shell: Shell(title: "Places near you", context: context), q: q, latitude: latitude, longitude: longitude,
-            categories: Self.categoryOptions(selected: category), loyalty: query.get("loyalty") == "1", rows: [], searched: false)
+            categories: Self.categoryOptions(selected: category), loyalty: query.get("loyalty") == "1",
+            subscribed: query.get("subscribed") == "1", signedIn: context.identity != nil, rows: [], searched: false)
         let hasLoyalty: Bool? = page.loyalty ? true : nil
         do {
+            let only = try await places.subscribedOnly(context.identity, page.subscribed)
             let paging = try Paging(request.uri)
             let kind = try Query.category(request.uri, lenient: true)
             var result: Page<BusinessSummary>?
             if !latitude.isEmpty || !longitude.isEmpty {
                 let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius, lenient: true) ?? 1_000
                 result = try await places.nearby(
-                    try Query.point(request.uri, lenient: true), radius: radius, category: kind, hasLoyalty: hasLoyalty, limit: paging.limit,
-                    cursor: paging.cursor)
-            } else if !q.trimmingCharacters(in: .whitespaces).isEmpty || kind != nil || page.loyalty {
+                    try Query.point(request.uri, lenient: true), radius: radius, category: kind, hasLoyalty: hasLoyalty, only: only,
+                    limit: paging.limit, cursor: paging.cursor)
+            } else if !q.trimmingCharacters(in: .whitespaces).isEmpty || kind != nil || page.loyalty || page.subscribed {
                 result = try await places.search(
-                    text: String(q.prefix(100)), category: kind, hasLoyalty: hasLoyalty, limit: paging.limit, cursor: paging.cursor)
+                    text: String(q.prefix(100)), category: kind, hasLoyalty: hasLoyalty, only: only, limit: paging.limit, cursor: paging.cursor)
             } else {
                 // Before any search, the town's places; a search with nothing in it says so.
                 if query.get("q") != nil { page.error = "Type a name or a word such as bakery, pick a category, or use your location." }
@@ -168,6 +174,7 @@ struct PlacesPages: Sendable {
                     URLQueryItem(name: "q", value: q), URLQueryItem(name: "latitude", value: latitude),
                     URLQueryItem(name: "longitude", value: longitude),
                     URLQueryItem(name: "category", value: category), URLQueryItem(name: "loyalty", value: page.loyalty ? "1" : nil),
+                    URLQueryItem(name: "subscribed", value: page.subscribed ? "1" : nil),
                     URLQueryItem(name: "cursor", value: result.nextCursor),
                 ]
                 items.removeAll { ($0.value ?? "").isEmpty }
@@ -187,17 +194,35 @@ struct PlacesPages: Sendable {
         var shell: Shell
         var center: String
         var map: MapLayers
+        var signedIn: Bool
+        /// Only the businesses whose offers the visitor subscribed to: the map reads the page's own GeoJSON (the
+        /// API's `/v1/map` takes a bearer token, the page has a cookie).
+        var subscribed: Bool
+        var source: String
     }
 
     /// Anyone: the live map of businesses (busy level, line) and opted-in people's obfuscated dots.
     @Sendable func map(_ request: Request, context: AppRequestContext) async throws -> Response {
         let fallback = try await defaultCenter()
         let center = (try? Query.point(request.uri, lenient: true)) ?? fallback
+        let subscribed = context.identity != nil && request.uri.queryParameters.get("subscribed") == "1"
         return renderer.render(
             "places/map",
             MapPage(
                 shell: Shell(title: "Map", context: context), center: "\(center.latitude),\(center.longitude)",
-                map: mapLayers))
+                map: mapLayers, signedIn: context.identity != nil, subscribed: subscribed,
+                source: subscribed ? "/places/map/subscribed.geojson" : "/v1/map"))
+    }
+
+    /// The map's GeoJSON of the businesses whose offers the signed-in visitor subscribed to (401 signed out).
+    @Sendable func subscribedMap(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let box = try Query.bbox(request.uri)
+        let only = try await places.subscribedOnly(context.identity, true)
+        var response = try Response.json(
+            try await places.map(south: box.south, west: box.west, north: box.north, east: box.east, only: only))
+        response.headers[.contentType] = "application/geo+json"
+        response.headers[.cacheControl] = "private, no-store"
+        return response
     }
 
     /// The first business location, or the demo town's square.

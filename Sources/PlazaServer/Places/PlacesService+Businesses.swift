@@ -124,11 +124,11 @@ extension PlacesService {
 
     /// Text search by name and category, ordered by name.
     func search(
-        text: String?, category: BusinessCategory?, hasLoyalty: Bool? = nil, limit: Int, cursor: String?
+        text: String?, category: BusinessCategory?, hasLoyalty: Bool? = nil, only: Set<UUID>? = nil, limit: Int, cursor: String?
     ) async throws -> Page<BusinessSummary> {
         let after = try cursor.map { try PlaceCursor.decodeID($0) }
         let records = try await businesses.search(
-            text: text, category: category, hasLoyalty: hasLoyalty, limit: limit + 1, after: after, on: database.sql)
+            text: text, category: category, hasLoyalty: hasLoyalty, only: only, limit: limit + 1, after: after, on: database.sql)
         let page = Array(records.prefix(limit))
         let locations = Dictionary(grouping: try await businesses.locations(businesses: page.map(\.id), on: database.sql), by: \.businessId)
         let items = page.map {
@@ -140,7 +140,8 @@ extension PlacesService {
 
     /// Businesses with a location within `radius` metres, nearest first, each with its nearest location.
     func nearby(
-        _ point: Coordinate, radius: Double, category: BusinessCategory?, hasLoyalty: Bool? = nil, limit: Int, cursor: String?
+        _ point: Coordinate, radius: Double, category: BusinessCategory?, hasLoyalty: Bool? = nil, only: Set<UUID>? = nil, limit: Int,
+        cursor: String?
     ) async throws -> Page<BusinessSummary> {
         try await prepare()
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
@@ -149,6 +150,7 @@ extension PlacesService {
         for (entry, distance) in catalog.near(point, radius: radius) where seen.insert(entry.location.businessId).inserted {
             if let category, entry.category != category { continue }
             if let hasLoyalty, entry.hasLoyalty != hasLoyalty { continue }
+            if let only, !only.contains(entry.location.businessId) { continue }
             items.append(
                 BusinessSummary(
                     id: entry.location.businessId, name: entry.businessName, category: entry.category, location: entry.location,

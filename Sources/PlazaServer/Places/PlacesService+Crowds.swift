@@ -84,12 +84,13 @@ extension PlacesService {
 
     /// Business locations (busy level, line wait) and published dots inside the box.
     func map(
-        south: Double, west: Double, north: Double, east: Double, now: Date = Date()
+        south: Double, west: Double, north: Double, east: Double, only: Set<UUID>? = nil, now: Date = Date()
     ) async throws
         -> GeoJSONFeatureCollection<MapFeatureProperties>
     {
         try await prepare()
-        let entries = Array(catalog.inside(south: south, west: west, north: north, east: east).prefix(500))
+        let inside = catalog.inside(south: south, west: west, north: north, east: east)
+        let entries = Array(inside.lazy.filter { only?.contains($0.location.businessId) ?? true }.prefix(500))
         let ids = entries.map(\.location.id)
         let since = now.addingTimeInterval(-Self.popularWindow)
         let visits = try await stays.visitHours(locations: ids, since: since, on: database.sql)

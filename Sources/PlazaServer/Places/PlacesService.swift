@@ -30,10 +30,14 @@ package struct PlacesService: Sendable {
 
     /// Per-person limits of what costs a third party (address searches).
     let limiter: RateLimiter
+    /// Offers' subscriptions, for lists and maps of a customer's subscribed businesses only.
+    let subscriptions: (any SubscribedBusinesses)?
 
     init(
-        database: PlazaDatabase, configuration: PlacesConfiguration, events: EventBus, limiter: RateLimiter, secretKey: String, logger: Logger
+        database: PlazaDatabase, configuration: PlacesConfiguration, events: EventBus, limiter: RateLimiter, secretKey: String, logger: Logger,
+        subscriptions: (any SubscribedBusinesses)? = nil
     ) {
+        self.subscriptions = subscriptions
         geocoder = configuration.geocoderURL.map { NominatimGeocoder(base: $0) }
         tiles = configuration.mapTilesFile.map { MapTileStore(path: $0, logger: logger) }
         self.limiter = limiter

@@ -88,4 +88,39 @@ import Testing
             #expect(try await delivery.offers(client, tokens["lou"]!).map(\.id) == [coupon])
         }
     }
+
+    @Test(arguments: TestEngine.enabled)
+    func theNearbyListAndTheMapCanShowOnlyTheShopsIGetOffersFrom(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let bakery = try await delivery.shop(client, services)
+            let places = PlacesDriver(client)
+            let (_, cafe, _) = try await places.shop(owner: "carla", name: "Carla's Cafe", at: delivery.corner)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            #expect(try await client.send(.put, "/v1/me/subscriptions/\(bakery.business)", json: SubscriptionRequest(), token: anna).status == .ok)
+            let square = delivery.square
+            let near = "/v1/nearby/businesses?latitude=\(square.latitude)&longitude=\(square.longitude)&radius=500"
+
+            let everyone = try await client.send(.get, near).decode(Page<BusinessSummary>.self).items.map(\.id)
+            #expect(Set(everyone) == [bakery.business, cafe.id])
+            let mine = try await client.send(.get, near + "&subscribed=true", token: anna).decode(Page<BusinessSummary>.self).items.map(\.id)
+            #expect(mine == [bakery.business])
+            #expect(try await client.send(.get, near + "&subscribed=true").status == .unauthorized, "whose subscriptions? sign in")
+
+            let box = "bbox=\(square.longitude - 0.01),\(square.latitude - 0.01),\(square.longitude + 0.01),\(square.latitude + 0.01)"
+            let map = try await client.send(.get, "/v1/map?\(box)&subscribed=true", token: anna)
+                .decode(GeoJSONFeatureCollection<MapFeatureProperties>.self)
+            #expect(map.features.compactMap(\.properties.businessId) == [bakery.business])
+
+            // The pages: the list's box and the map's own GeoJSON, with the browser's cookie.
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let list = try await browser.get("/places?q=&subscribed=1").text
+            #expect(list.contains("Bakery</strong>") && !list.contains("Cafe</strong>"), "\(list)")
+            #expect(list.contains(#"name="subscribed" value="1" checked"#))
+            let page = try await browser.get("/places/map?subscribed=1").text
+            #expect(page.contains(#"data-source="/places/map/subscribed.geojson""#))
+            let shops = try await browser.get("/places/map/subscribed.geojson?\(box)").decode(GeoJSONFeatureCollection<MapFeatureProperties>.self)
+            #expect(shops.features.compactMap(\.properties.businessId) == [bakery.business])
+        }
+    }
 }
