@@ -86,6 +86,11 @@ def test_a_coupon_goes_from_the_editor_to_a_discounted_charge(plaza):
         code = customer.find_element(By.CSS_SELECTOR, "[data-claim-code]").text
         assert len(code) == 8 and customer.find_elements(By.CSS_SELECTOR, "[data-claim] svg")
         screenshot(customer, "offers-claimed")
+        # It waits in her wallet with its code until she uses it.
+        tab(customer, "Wallet")
+        coupon = customer.find_element(By.CSS_SELECTOR, "[data-wallet-coupon]")
+        assert title in coupon.text and code in coupon.text, coupon.text
+        screenshot(customer, "offers-wallet")
 
         # At the counter: $10.00 with her coupon; she pays $7.50, and the receipt shows the discount.
         merchant.get(plaza + "/places/mine")

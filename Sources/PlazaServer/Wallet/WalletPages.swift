@@ -69,6 +69,18 @@ struct WalletPages: Sendable {
         var payCodeTime: String?
         /// Markup made by `QRCode` from the code's digits alone (never user text): the one unescaped value.
         var payCodeQR: String?
+        /// Claimed coupons waiting for the counter, each linking to its code's QR.
+        var coupons: [CouponRow]
+        var hasCoupons: Bool
+    }
+
+    struct CouponRow: Sendable {
+        var link: String
+        var title: String
+        var business: String
+        var deal: String?
+        var code: String
+        var ends: String
     }
 
     struct ActivityRow: Sendable {
@@ -81,6 +93,17 @@ struct WalletPages: Sendable {
         var incoming: Bool
         var failed: Bool
         var status: String?
+    }
+
+    /// The coupons the customer claimed and has not used: they wait in the wallet for the counter.
+    func coupons(_ context: AuthenticatedContext) async throws -> [CouponRow] {
+        let current = try await offers.offers(context.identity, history: false, limit: 50, cursor: nil)
+        return current.items.compactMap { offer in
+            guard let claim = offer.claim, claim.status == .claimed else { return nil }
+            return CouponRow(
+                link: "/offers/\(offer.id.uuidString.lowercased())", title: offer.title, business: offer.business.name,
+                deal: OffersPages.deal(offer, reader: context.reader), code: claim.code, ends: "until \(context.reader.day(claim.expiresAt))")
+        }
     }
 
     @Sendable func page(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -110,6 +133,7 @@ struct WalletPages: Sendable {
         }
         let waiting = context.page.badges?.charges ?? 0
         let first = balances.balances.first
+        let coupons = try await coupons(context)
         let page = WalletPage(
             shell: Shell(title: "Wallet", context: context, notice: notice),
             balance: reader.money(first?.available ?? 0, first?.currency ?? currency),
@@ -120,7 +144,8 @@ struct WalletPages: Sendable {
             waitingTitle: waiting == 0 ? nil : "\(reader.count(waiting, "payment", "payments")) to answer",
             payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) },
             payCodeExpires: payCode.map { reader.machine($0.expiresAt) }, payCodeTime: payCode.map { reader.time($0.expiresAt) },
-            payCodeQR: payCode.flatMap { QRCode($0.qrPayload)?.svg(scale: 5) })
+            payCodeQR: payCode.flatMap { QRCode($0.qrPayload)?.svg(scale: 5) },
+            coupons: coupons, hasCoupons: !coupons.isEmpty)
         return renderer.render("wallet/wallet", page)
     }
 
