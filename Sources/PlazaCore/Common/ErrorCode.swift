@@ -48,6 +48,10 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case offerExhausted = "offer_exhausted"
     /// The coupon does not apply: unknown, used, expired, someone else's, another business's, or under its minimum spend.
     case invalidCoupon = "invalid_coupon"
+    /// The marketplace is for verified students: prove a campus address first (`POST /v1/me/campus-email`).
+    case campusRequired = "campus_required"
+    /// The marketplace's user agreement is not signed (or a newer version is in force).
+    case agreementRequired = "agreement_required"
     case internalError = "internal_error"
     case unavailable
 }

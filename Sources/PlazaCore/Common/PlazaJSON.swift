@@ -24,6 +24,16 @@ public enum PlazaJSON {
         return decoder
     }
 
+    /// A value as JSON text (a column holding JSON).
+    public static func text(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder().encode(value), as: UTF8.self)
+    }
+
+    /// A value read back from JSON text.
+    public static func value<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try decoder().decode(T.self, from: Data(text.utf8))
+    }
+
     /// An ISO 8601 date-time with a time zone, with or without fractional seconds.
     public static func parseDate(_ text: String) -> Date? {
         if let date = RFC3339.parse(text) { return date }

@@ -22,6 +22,18 @@ enum AccountMails {
                 """)
     }
 
+    static func campusCode(to email: String, code: String, minutes: Int) -> OutgoingMail {
+        OutgoingMail(
+            to: email, subject: "Your campus code: \(code)",
+            text: """
+                Someone asked to join their campus marketplace on Plaza with this university address.
+
+                If it was you, enter the code \(code) where you asked for it. It works for \(minutes) minutes.
+
+                If it was not you, ignore this message: nothing happens without the code.
+                """)
+    }
+
     static func alreadyRegistered(to email: String, baseURL: String) -> OutgoingMail {
         OutgoingMail(
             to: email, subject: "Someone tried to sign up with your address",

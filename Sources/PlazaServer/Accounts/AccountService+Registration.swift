@@ -124,9 +124,11 @@ extension AccountService {
             expires: now.addingTimeInterval(limits.codeLifetime),
             on: db)
         let mail =
-            purpose == .verifyEmail
-            ? AccountMails.verificationCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
-            : AccountMails.resetCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
+            switch purpose {
+            case .verifyEmail: AccountMails.verificationCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
+            case .resetPassword: AccountMails.resetCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
+            case .campusEmail: AccountMails.campusCode(to: email, code: code, minutes: codeMinutes)
+            }
         try await outbox.enqueue(mail, on: db, now: now)
     }
 
@@ -136,10 +138,7 @@ extension AccountService {
         guard AccountRules.isCodeShaped(code) else { throw PlazaError.validation(field: "code", "Enter the six digits from the e-mail.") }
         try await limiter.check(codeAddressRule, client, now: now)
         try await limiter.check(codeAccountRule, email, now: now)
-        let invalid = PlazaError(
-            .badRequest, .invalidCode, "The code is wrong or has expired.",
-            detail: "Ask for a new code if this one is older than \(codeMinutes) minutes.",
-            errors: [FieldError(field: "code", message: "The code is wrong or has expired.")])
+        let invalid = invalidCode
         let (accounts, codes, secrets, limits) = (accounts, codes, secrets, limits)
         let user: UserRecord? = try await database.transaction { db in
             // A code to verify a new address was sent to that address, which the account does not have yet.
@@ -159,6 +158,43 @@ extension AccountService {
             throw invalid
         }
         return user
+    }
+}
+
+/// Codes for another domain's proof of an address: the campus marketplace's university e-mail, with the limits of an
+/// e-mail verification.
+extension AccountService {
+    var invalidCode: PlazaError {
+        PlazaError(
+            .badRequest, .invalidCode, "The code is wrong or has expired.",
+            detail: "Ask for a new code if this one is older than \(codeMinutes) minutes.",
+            errors: [FieldError(field: "code", message: "The code is wrong or has expired.")])
+    }
+
+    /// Mails a six-digit code to a campus address the signed-in user claims; the older code stops working.
+    package func mailCampusCode(_ identity: Identity, email: String, client: String, now: Date = Date()) async throws {
+        try await limitCodeMail(email: email, client: client, now: now)
+        try await database.transaction { db in
+            try await self.queueCode(.campusEmail, userID: identity.user.id, email: email, now: now, on: db)
+        }
+        mailQueued()
+    }
+
+    /// Checks the code mailed to the campus address `email` for this user: 400 `invalid_code` when it is wrong, expired
+    /// or was sent to another address.
+    package func checkCampusCode(_ identity: Identity, email: String, code: String, client: String, now: Date = Date()) async throws {
+        guard AccountRules.isCodeShaped(code) else { throw PlazaError.validation(field: "code", "Enter the six digits from the e-mail.") }
+        try await limiter.check(codeAddressRule, client, now: now)
+        try await limiter.check(codeAccountRule, email, now: now)
+        let (codes, hash, attempts) = (codes, secrets.hash(code), limits.codeAttempts)
+        let outcome = try await database.transaction { db in
+            try await codes.consume(userID: identity.user.id, purpose: .campusEmail, codeHash: hash, maxAttempts: attempts, now: now, on: db)
+        }
+        guard outcome == .accepted(email: email) else {
+            try await limiter.record(codeAddressRule, client, now: now)
+            try await limiter.record(codeAccountRule, email, now: now)
+            throw invalidCode
+        }
     }
 }
 

@@ -6,6 +6,8 @@ struct CodeStore: Sendable {
     enum Purpose: String {
         case verifyEmail = "verify_email"
         case resetPassword = "reset_password"
+        /// A university address the signed-in user claims (the campus marketplace).
+        case campusEmail = "campus_email"
     }
 
     enum Outcome: Equatable {

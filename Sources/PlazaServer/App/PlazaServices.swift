@@ -25,6 +25,7 @@ public final class PlazaServices: Sendable {
     package let admin: AdminService
     package let loyalty: LoyaltyService
     package let offers: OffersService
+    package let market: MarketService
     package let notificationDelivery: NotificationDelivery
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
     let moneyRoutes = DeclaredMoneyRoutes()
@@ -139,6 +140,7 @@ public final class PlazaServices: Sendable {
         accounts.accountChanged = { user in try await places.userChanged(user) }
         accounts.events = events
         self.accounts = accounts
+        market = MarketService(database: database, accounts: accounts)
         let admin = AdminService(database: database, events: events, accounts: accounts)
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.

@@ -151,11 +151,7 @@ struct OffersStore: Sendable {
 
     // MARK: JSON columns
 
-    static func json(_ value: some Encodable) throws -> String {
-        String(decoding: try PlazaJSON.encoder().encode(value), as: UTF8.self)
-    }
+    static func json(_ value: some Encodable) throws -> String { try PlazaJSON.text(value) }
 
-    static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try PlazaJSON.decoder().decode(T.self, from: Data(text.utf8))
-    }
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T { try PlazaJSON.value(T.self, from: text) }
 }

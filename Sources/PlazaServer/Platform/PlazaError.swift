@@ -83,6 +83,13 @@ public struct PlazaError: Error, Sendable {
         .conflict, .payoutAccountRequired, "Connect a bank account before withdrawing.",
         detail: "Withdrawals go to a bank account you connect once on the card processor's page: Wallet → Connect a bank account.")
 
+    static let campusRequired = PlazaError(
+        .forbidden, .campusRequired, "The marketplace is for verified students.",
+        detail: "Verify your university e-mail address first: Account → Campus marketplace.")
+    static let agreementRequired = PlazaError(
+        .forbidden, .agreementRequired, "Sign the marketplace's user agreement first.",
+        detail: "Read and sign it once: Account → Campus marketplace.")
+
     public static func notFound(_ what: String = "resource") -> PlazaError {
         PlazaError(.notFound, .notFound, "No such \(what).")
     }

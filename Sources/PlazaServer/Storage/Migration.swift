@@ -32,5 +32,6 @@ enum Migrations {
         M0020_Offers(),  // campaigns, offer settings and subscriptions, offers received, coupon claims
         M0021_LoyaltyCardExpiry(),  // an index for the sweep that expires cards past their own life
         M0022_ChargeDiscounts(),  // a coupon's discount on a charge
+        M0023_Campuses(),  // campuses, their safe spots, verified students, the market agreement, listing categories
     ]
 }

@@ -1,0 +1,160 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+/// The campus marketplace: the operator's campuses and safe spots, students proving a campus address, the user
+/// agreement, and the gate every marketplace route passes (a current campus membership, then the signed agreement).
+package struct MarketService: Sendable {
+    let database: PlazaDatabase
+    /// The six-digit codes mailed to a campus address (the limits of an e-mail verification).
+    let accounts: AccountService
+    let store = MarketStore()
+
+    // MARK: Campuses (admins)
+
+    package func createCampus(_ request: CampusRequest, now: Date = Date()) async throws -> Campus {
+        let problems = MarketRules.problems(request)
+        guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        let campus = Campus(
+            id: UUID(), name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), domains: request.domains.compactMap(MarketRules.domain),
+            center: request.center, boundary: request.boundary, termEnds: request.termEnds.sorted(), createdAt: now)
+        let claimed = try await store.campuses(on: database.sql).flatMap { other in other.domains.map { ($0, other.name) } }
+        if let (domain, other) = claimed.first(where: { campus.domains.contains($0.0) }) {
+            throw PlazaError.conflict(field: "domains", "\(domain) belongs to \(other) already.")
+        }
+        try await store.insert(campus, on: database.sql)
+        return campus
+    }
+
+    /// Every campus with its settings, for admins.
+    func allCampuses() async throws -> [Campus] {
+        try await store.campuses(on: database.sql)
+    }
+
+    /// Every campus, for a person picking theirs.
+    func campuses() async throws -> [CampusSummary] {
+        try await store.campuses(on: database.sql).map { CampusSummary(id: $0.id, name: $0.name, domains: $0.domains) }
+    }
+
+    package func addSafeSpot(campus id: UUID, _ request: SafeSpotRequest, now: Date = Date()) async throws -> SafeSpot {
+        guard try await store.campus(id, on: database.sql) != nil else { throw PlazaError.notFound("campus") }
+        let problems = MarketRules.problems(request)
+        guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        let spot = SafeSpot(
+            id: UUID(), campusId: id, name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), latitude: request.latitude,
+            longitude: request.longitude, description: request.description, hours: request.hours)
+        try await store.insert(spot, now: now, on: database.sql)
+        return spot
+    }
+
+    func removeSafeSpot(campus: UUID, _ id: UUID) async throws {
+        guard try await store.deleteSafeSpot(id, campus: campus, on: database.sql) else { throw PlazaError.notFound("safe spot") }
+    }
+
+    /// A campus's safe spots: for its members, or an admin.
+    func safeSpots(campus: UUID) async throws -> [SafeSpot] {
+        try await store.safeSpots(campus: campus, on: database.sql)
+    }
+
+    // MARK: Students
+
+    /// Mails a code to a campus address: 422 naming `email` when no campus has its domain, 409 when it verifies
+    /// another account already.
+    func startCampusEmail(_ identity: Identity, email raw: String, client: String, now: Date = Date()) async throws {
+        let email = AccountRules.normalizedEmail(raw)
+        _ = try await campus(of: email, for: identity)
+        try await accounts.mailCampusCode(identity, email: email, client: client, now: now)
+    }
+
+    /// Proves the address with its code: the user belongs to its campus until the next term end and the grace period.
+    func verifyCampusEmail(
+        _ identity: Identity, _ request: CampusEmailVerification, client: String, now: Date = Date()
+    ) async throws
+        -> CampusMembership
+    {
+        let email = AccountRules.normalizedEmail(request.email)
+        let campus = try await campus(of: email, for: identity)
+        try await accounts.checkCampusCode(identity, email: email, code: request.code.trimmingCharacters(in: .whitespaces), client: client, now: now)
+        let until = MarketRules.verifiedUntil(termEnds: campus.termEnds, now: now)
+        let store = store
+        let recorded = try await database.transaction { db in
+            try await store.verify(user: identity.user.id, campus: campus.id, email: email, now: now, until: until, on: db)
+        }
+        guard recorded else { throw Self.addressTaken }
+        return CampusMembership(campus: CampusReference(id: campus.id, name: campus.name), verifiedUntil: until)
+    }
+
+    /// The user's current membership; nil when they never verified or it lapsed.
+    func membership(_ identity: Identity, now: Date = Date()) async throws -> CampusMembership? {
+        guard let member = try await store.member(user: identity.user.id, on: database.sql), member.verifiedUntil > now,
+            let campus = try await store.campus(member.campusId, on: database.sql)
+        else { return nil }
+        return CampusMembership(campus: CampusReference(id: campus.id, name: campus.name), verifiedUntil: member.verifiedUntil)
+    }
+
+    /// The gate of every marketplace route: 403 `campus_required` without a current membership, then 403
+    /// `agreement_required` until the agreement in force is signed. Answers the campus.
+    func requireStudent(_ identity: Identity, now: Date = Date()) async throws -> CampusMembership {
+        guard let membership = try await membership(identity, now: now) else { throw PlazaError.campusRequired }
+        guard try await store.signature(user: identity.user.id, on: database.sql).version == MarketRules.agreementVersion else {
+            throw PlazaError.agreementRequired
+        }
+        return membership
+    }
+
+    /// The campus whose domain the address has; refused beside `email` when none, or when it verifies someone else.
+    private func campus(of email: String, for identity: Identity) async throws -> Campus {
+        guard AccountRules.emailProblem(email) == nil else { throw PlazaError.validation(field: "email", "Enter your university e-mail address.") }
+        guard let campus = try await store.campuses(on: database.sql).first(where: { MarketRules.belongs(email, to: $0.domains) }) else {
+            throw PlazaError.validation(field: "email", "No campus on this Plaza uses this address's domain; use your university address.")
+        }
+        if let holder = try await store.holder(email: email, on: database.sql), holder != identity.user.id { throw Self.addressTaken }
+        return campus
+    }
+
+    static let addressTaken = PlazaError.conflict(field: "email", "This campus address verifies another Plaza account.")
+
+    // MARK: The agreement
+
+    func agreement(_ identity: Identity) async throws -> MarketAgreement {
+        let signature = try await store.signature(user: identity.user.id, on: database.sql)
+        return MarketAgreement(
+            version: MarketRules.agreementVersion, text: MarketRules.agreementText, signedVersion: signature.version, signedAt: signature.at)
+    }
+
+    /// Signs the version read; signing an older one than in force is 409 with the current version to read.
+    func sign(_ identity: Identity, version: Int, now: Date = Date()) async throws -> MarketAgreement {
+        guard version == MarketRules.agreementVersion else {
+            throw PlazaError(
+                .conflict, .stateConflict, "A newer version of the agreement is in force.",
+                detail: "Read version \(MarketRules.agreementVersion) and sign it.",
+                errors: [FieldError(field: "version", message: "Sign version \(MarketRules.agreementVersion).")])
+        }
+        try await store.sign(user: identity.user.id, version: version, now: now, on: database.sql)
+        return try await agreement(identity)
+    }
+
+    /// Unsigns: the user's listings are hidden and marketplace actions refused until they sign again.
+    func unsign(_ identity: Identity, now: Date = Date()) async throws -> MarketAgreement {
+        try await store.sign(user: identity.user.id, version: nil, now: now, on: database.sql)
+        return try await agreement(identity)
+    }
+
+    // MARK: Categories
+
+    func categories() async throws -> [MarketCategory] {
+        try await store.categories(on: database.sql)
+    }
+
+    /// Adds a category (or renames one): admins.
+    package func saveCategory(_ category: MarketCategory) async throws -> (MarketCategory, created: Bool) {
+        var validator = Validator()
+        validator.apply(MarketRules.categorySlugProblem(category.slug), to: "slug")
+        let name = category.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        validator.check((1...60).contains(name.count), "name", "Give the category a name of at most 60 characters.")
+        guard validator.isValid else { throw PlazaError.validation(validator.errors) }
+        let saved = MarketCategory(slug: category.slug, name: name)
+        return (saved, try await store.save(saved, on: database.sql))
+    }
+}

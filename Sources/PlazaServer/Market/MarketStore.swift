@@ -1,0 +1,144 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// All SQL of the campus marketplace's foundation: campuses, safe spots, verified students, the agreement, categories.
+struct MarketStore: Sendable {
+    // MARK: Campuses
+
+    func insert(_ campus: Campus, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "campuses")
+            .columns("id", "name", "domains", "center_latitude", "center_longitude", "boundary", "term_ends", "created_at")
+            .values(
+                SQLBind(campus.id), SQLBind(campus.name), SQLBind(try PlazaJSON.text(campus.domains)), SQLBind(campus.center.latitude),
+                SQLBind(campus.center.longitude), SQLBind(try campus.boundary.map(PlazaJSON.text)), SQLBind(try PlazaJSON.text(campus.termEnds)),
+                SQLBind(campus.createdAt)
+            )
+            .run()
+    }
+
+    func campuses(on db: any SQLDatabase) async throws -> [Campus] {
+        try await db.select().columns(Self.campusColumns.map { SQLIdentifier($0) }).from("campuses").orderBy("name").all().map(Self.campus)
+    }
+
+    func campus(_ id: UUID, on db: any SQLDatabase) async throws -> Campus? {
+        try await db.select().columns(Self.campusColumns.map { SQLIdentifier($0) }).from("campuses").where("id", .equal, id).first()
+            .map(Self.campus)
+    }
+
+    static let campusColumns = ["id", "name", "domains", "center_latitude", "center_longitude", "boundary", "term_ends", "created_at"]
+
+    static func campus(_ row: any SQLRow) throws -> Campus {
+        Campus(
+            id: try row.decode(column: "id", as: UUID.self), name: try row.decode(column: "name", as: String.self),
+            domains: try PlazaJSON.value([String].self, from: try row.decode(column: "domains", as: String.self)),
+            center: Coordinate(
+                latitude: try row.decode(column: "center_latitude", as: Double.self),
+                longitude: try row.decode(column: "center_longitude", as: Double.self)),
+            boundary: try row.decode(column: "boundary", as: String?.self).map { try PlazaJSON.value([Coordinate].self, from: $0) },
+            termEnds: try PlazaJSON.value([String].self, from: try row.decode(column: "term_ends", as: String.self)),
+            createdAt: try row.decode(column: "created_at", as: Date.self))
+    }
+
+    // MARK: Safe spots
+
+    func insert(_ spot: SafeSpot, now: Date, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "safe_spots").columns("id", "campus_id", "name", "latitude", "longitude", "description", "hours", "created_at")
+            .values(
+                SQLBind(spot.id), SQLBind(spot.campusId), SQLBind(spot.name), SQLBind(spot.latitude), SQLBind(spot.longitude),
+                SQLBind(spot.description), SQLBind(spot.hours), SQLBind(now)
+            )
+            .run()
+    }
+
+    func safeSpots(campus: UUID, on db: any SQLDatabase) async throws -> [SafeSpot] {
+        try await db.select().columns("id", "campus_id", "name", "latitude", "longitude", "description", "hours").from("safe_spots")
+            .where("campus_id", .equal, campus).orderBy("name").all().map { row in
+                SafeSpot(
+                    id: try row.decode(column: "id", as: UUID.self), campusId: try row.decode(column: "campus_id", as: UUID.self),
+                    name: try row.decode(column: "name", as: String.self), latitude: try row.decode(column: "latitude", as: Double.self),
+                    longitude: try row.decode(column: "longitude", as: Double.self),
+                    description: try row.decode(column: "description", as: String.self), hours: try row.decode(column: "hours", as: String.self))
+            }
+    }
+
+    func deleteSafeSpot(_ id: UUID, campus: UUID, on db: any SQLDatabase) async throws -> Bool {
+        !(try await db.delete(from: "safe_spots").where("id", .equal, id).where("campus_id", .equal, campus).returning("id").all()).isEmpty
+    }
+
+    // MARK: Verified students
+
+    /// A student's membership: which campus, until when.
+    struct Member: Sendable {
+        var campusId: UUID
+        var email: String
+        var verifiedUntil: Date
+    }
+
+    func member(user: UUID, on db: any SQLDatabase) async throws -> Member? {
+        try await db.select().columns("campus_id", "email", "verified_until").from("campus_members").where("user_id", .equal, user).first()
+            .map { row in
+                Member(
+                    campusId: try row.decode(column: "campus_id", as: UUID.self), email: try row.decode(column: "email", as: String.self),
+                    verifiedUntil: try row.decode(column: "verified_until", as: Date.self))
+            }
+    }
+
+    /// The account a campus address verifies, if any.
+    func holder(email: String, on db: any SQLDatabase) async throws -> UUID? {
+        try await db.select().column("user_id").from("campus_members").where("email", .equal, email).first()
+            .map { try $0.decode(column: "user_id", as: UUID.self) }
+    }
+
+    /// Records (or renews) the user's membership; false when another account took the address meanwhile.
+    func verify(user: UUID, campus: UUID, email: String, now: Date, until: Date, on db: any SQLDatabase) async throws -> Bool {
+        if let holder = try await holder(email: email, on: db), holder != user { return false }
+        try await db.insert(into: "campus_members").columns("user_id", "campus_id", "email", "verified_at", "verified_until")
+            .values(SQLBind(user), SQLBind(campus), SQLBind(email), SQLBind(now), SQLBind(until))
+            .onConflict(with: ["user_id"]) {
+                $0.set(excludedValueOf: "campus_id").set(excludedValueOf: "email").set(excludedValueOf: "verified_at")
+                    .set(excludedValueOf: "verified_until")
+            }
+            .run()
+        return true
+    }
+
+    // MARK: The agreement
+
+    func signature(user: UUID, on db: any SQLDatabase) async throws -> (version: Int?, at: Date?) {
+        guard let row = try await db.select().columns("signed_version", "signed_at").from("market_agreements").where("user_id", .equal, user).first()
+        else { return (nil, nil) }
+        return (try row.decode(column: "signed_version", as: Int?.self), try row.decode(column: "signed_at", as: Date?.self))
+    }
+
+    func sign(user: UUID, version: Int?, now: Date, on db: any SQLDatabase) async throws {
+        let signedAt: Date? = version == nil ? nil : now
+        let unsignedAt: Date? = version == nil ? now : nil
+        try await db.insert(into: "market_agreements").columns("user_id", "signed_version", "signed_at", "unsigned_at")
+            .values(SQLBind(user), SQLBind(version), SQLBind(signedAt), SQLBind(unsignedAt))
+            .onConflict(with: ["user_id"]) {
+                $0.set(excludedValueOf: "signed_version").set(excludedValueOf: "signed_at").set(excludedValueOf: "unsigned_at")
+            }
+            .run()
+    }
+
+    // MARK: Categories
+
+    func categories(on db: any SQLDatabase) async throws -> [MarketCategory] {
+        try await db.select().columns("slug", "name").from("market_categories").orderBy("position").orderBy("slug").all().map { row in
+            MarketCategory(slug: try row.decode(column: "slug", as: String.self), name: try row.decode(column: "name", as: String.self))
+        }
+    }
+
+    /// Adds a category at the end of the list, or renames one; answers whether it was new.
+    func save(_ category: MarketCategory, on db: any SQLDatabase) async throws -> Bool {
+        let renamed = try await db.update("market_categories").set("name", to: category.name).where("slug", .equal, category.slug)
+            .returning("slug").all()
+        guard renamed.isEmpty else { return false }
+        let last = try await db.select().column(SQLFunction("max", args: SQLColumn("position")), as: "last").from("market_categories").first()?
+            .decode(column: "last", as: Int?.self)
+        try await db.insert(into: "market_categories").columns("slug", "name", "position")
+            .values(SQLBind(category.slug), SQLBind(category.name), SQLBind((last ?? -1) + 1)).run()
+        return true
+    }
+}
