@@ -33,6 +33,7 @@ public enum DemoData {
         }
         try await seedPlaces(services)
         try await seedWallet(services)
+        try await seedMarket(services)
     }
 
     /// The lines `plaza demo` prints.
@@ -55,6 +56,9 @@ public enum DemoData {
             "Loyalty: Anna's coffee card (Home → Loyalty cards) offers Apple and Google Wallet passes signed with the demo's own "
                 + "certificate and key: the passes are right, but the wallets take them only from a real issuer "
                 + "(PLAZA_PASS_*, PLAZA_GOOGLE_WALLET_*)."
+        ]
+        lines += [
+            "Campus marketplace: \(baseURL)/market (join Isar University with any address at isar-uni.edu, such as anna@isar-uni.edu)"
         ]
         lines += ["E-mail is not sent in the demo: read it at \(baseURL)/dev/mailbox", "API reference: \(baseURL)/docs/api", ""]
         return lines.joined(separator: "\n")

@@ -31,6 +31,7 @@ struct AdminPages: Sendable {
         var queue = false
         var users = false
         var audit = false
+        var campuses = false
     }
 
     // MARK: Review queue

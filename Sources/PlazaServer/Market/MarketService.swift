@@ -28,7 +28,7 @@ package struct MarketService: Sendable {
     }
 
     /// Every campus with its settings, for admins.
-    func allCampuses() async throws -> [Campus] {
+    package func allCampuses() async throws -> [Campus] {
         try await store.campuses(on: database.sql)
     }
 

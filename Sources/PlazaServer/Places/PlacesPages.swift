@@ -61,7 +61,9 @@ struct PlacesPages: Sendable {
         var geocode: String
     }
 
-    var mapLayers: MapLayers {
+    var mapLayers: MapLayers { Self.mapLayers(configuration) }
+
+    static func mapLayers(_ configuration: PlazaConfiguration) -> MapLayers {
         let places = configuration.places
         let tiles = places.mapTilesFile != nil ? "/tiles/{z}/{x}/{y}" : places.mapTilesURL ?? ""
         return MapLayers(
@@ -199,6 +201,8 @@ struct PlacesPages: Sendable {
         /// API's `/v1/map` takes a bearer token, the page has a cookie).
         var subscribed: Bool
         var source: String
+        var latitude: String
+        var longitude: String
     }
 
     /// Anyone: the live map of businesses (busy level, line) and opted-in people's obfuscated dots.
@@ -211,7 +215,8 @@ struct PlacesPages: Sendable {
             MapPage(
                 shell: Shell(title: "Map", context: context), center: "\(center.latitude),\(center.longitude)",
                 map: mapLayers, signedIn: context.identity != nil, subscribed: subscribed,
-                source: subscribed ? "/places/map/subscribed.geojson" : "/v1/map"))
+                source: subscribed ? "/places/map/subscribed.geojson" : "/v1/map", latitude: String(center.latitude),
+                longitude: String(center.longitude)))
     }
 
     /// The map's GeoJSON of the businesses whose offers the signed-in visitor subscribed to (401 signed out).

@@ -20,6 +20,13 @@ extension WebPages {
         var cards: [LoyaltyPages.CardRow] = []
         /// The newest of the person's current offers.
         var offers: [OffersPages.OfferRow] = []
+        /// The campus marketplace, when this Plaza has a campus: where the person stands.
+        var market: MarketCard?
+    }
+
+    struct MarketCard: Sendable {
+        var text: String
+        var action: String?
     }
 
     /// The part that follows events: charges waiting for an answer and the newest of the inbox.
@@ -103,12 +110,26 @@ extension WebPages {
         screen.offers = try await services.offers.offers(identity, history: false, limit: 3, cursor: nil).items.map {
             OffersPages.row($0, reader: reader)
         }
+        screen.market = try await marketCard(identity)
         return renderer.render("home-signed-in", screen)
     }
 
     static let notices = [
         "welcome": "Welcome to Plaza. Your e-mail address is verified."
     ]
+
+    /// The campus marketplace's card: the next step of joining, or the student's campus.
+    func marketCard(_ identity: Identity) async throws -> MarketCard? {
+        let market = services.market
+        guard !(try await market.campuses()).isEmpty else { return nil }
+        guard let membership = try await market.membership(identity) else {
+            return MarketCard(text: "Buy and sell with students of your university.", action: "Join with your university e-mail")
+        }
+        guard try await market.agreement(identity).isSigned else {
+            return MarketCard(text: "You are verified at \(membership.campus.name).", action: "Sign the agreement to start")
+        }
+        return MarketCard(text: "\(membership.campus.name): textbooks, furniture and more from fellow students.", action: nil)
+    }
 
     @Sendable func homeFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         renderer.render("home-live", try await homeLive(context))

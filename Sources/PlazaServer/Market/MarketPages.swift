@@ -1,0 +1,143 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The campus marketplace's pages: `/market` walks a student in (prove the university address with its code, sign the
+/// agreement) and then shows their campus; every action is the API's, through `MarketService`.
+struct MarketPages: Sendable {
+    let market: MarketService
+    let renderer: PageRenderer
+    let maxBody: Int
+
+    static let notices = [
+        "verified": "Your university address is verified. One step left: read and sign the agreement.",
+        "signed": "Welcome to your campus marketplace.",
+        "unsigned": "Signature withdrawn: your listings are hidden and the marketplace is closed to you until you sign again.",
+    ]
+
+    func addRoutes(to pages: RouterGroup<AppRequestContext>) {
+        let signedIn = pages.group("market", context: AuthenticatedContext.self)
+        signedIn.get("", use: home)
+        signedIn.post("campus-email", use: startCampusEmail)
+        signedIn.get("verify", use: verifyPage)
+        signedIn.post("verify", use: verify)
+        signedIn.get("agreement", use: agreement)
+        signedIn.post("agreement/sign", use: sign)
+        signedIn.post("agreement/unsign", use: unsign)
+    }
+
+    struct HomePage: Sendable {
+        var shell: Shell
+        var form: FormState
+        var campuses: [CampusRow]
+        var noCampuses: Bool
+        /// Not a verified student yet: step 1.
+        var joining: Bool
+        /// Verified, the agreement unsigned: step 2.
+        var signing: Bool
+        var member: Member?
+        var spots: [SafeSpot]
+    }
+
+    struct CampusRow: Sendable {
+        var name: String
+        var domains: String
+    }
+
+    struct Member: Sendable {
+        var campus: String
+        var until: String
+    }
+
+    @Sendable func home(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let reader = context.reader
+        let membership = try await market.membership(context.identity)
+        let signed = try await market.agreement(context.identity).isSigned
+        let campuses = try await market.campuses()
+        let spots = membership != nil && signed ? try await market.safeSpots(campus: membership!.campus.id) : []
+        let model = HomePage(
+            shell: Shell(title: "Campus marketplace", context: context, notice: notice(request)),
+            form: context.page.form("campus-email") ?? FormState(names: ["email"]),
+            campuses: campuses.map {
+                CampusRow(name: $0.name, domains: $0.domains.map { "@" + $0.replacingOccurrences(of: "*.", with: "") }.joined(separator: ", "))
+            },
+            noCampuses: campuses.isEmpty, joining: membership == nil, signing: membership != nil && !signed,
+            member: membership.map { Member(campus: $0.campus.name, until: reader.day($0.verifiedUntil)) }, spots: spots)
+        return renderer.render("market/home", model)
+    }
+
+    @Sendable func startCampusEmail(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let email = form["email"].trimmingCharacters(in: .whitespaces)
+        do {
+            try await market.startCampusEmail(context.identity, email: email, client: context.clientAddress)
+            return PageRenderer.seeOther("/market/verify?\(FormData.encoded([("email", email)]))")
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused("campus-email", FormState(form, names: ["email"], error: error), returnTo: "/market")
+        }
+    }
+
+    struct VerifyPage: Sendable {
+        var shell: Shell
+        var email: String
+        var form: FormState
+    }
+
+    @Sendable func verifyPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let email = request.uri.queryParameters.get("email").map { String($0) } ?? ""
+        guard !email.isEmpty else { return PageRenderer.seeOther("/market") }
+        let model = VerifyPage(
+            shell: Shell(title: "Enter your code", context: context), email: email, form: context.page.form("code") ?? FormState(names: ["code"]))
+        return renderer.render("market/verify", model)
+    }
+
+    @Sendable func verify(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let email = form["email"]
+        do {
+            _ = try await market.verifyCampusEmail(
+                context.identity, CampusEmailVerification(email: email, code: form["code"]), client: context.clientAddress)
+            return PageRenderer.seeOther("/market/agreement?notice=verified")
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused(
+                "code", FormState(form, names: ["code"], error: error), returnTo: "/market/verify?\(FormData.encoded([("email", email)]))")
+        }
+    }
+
+    struct AgreementPage: Sendable {
+        var shell: Shell
+        var version: Int
+        var paragraphs: [String]
+        var signed: Bool
+        var signedAt: String?
+    }
+
+    @Sendable func agreement(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let agreement = try await market.agreement(context.identity)
+        let model = AgreementPage(
+            shell: Shell(title: "Marketplace agreement", context: context, notice: notice(request)), version: agreement.version,
+            paragraphs: agreement.text.split(separator: "\n").map(String.init), signed: agreement.isSigned,
+            signedAt: agreement.isSigned ? agreement.signedAt.map(context.reader.full) : nil)
+        return renderer.render("market/agreement", model)
+    }
+
+    @Sendable func sign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        do {
+            _ = try await market.sign(context.identity, version: Int(form["version"]) ?? 0)
+            return PageRenderer.seeOther("/market?notice=signed")
+        } catch let error as PlazaError where error.code == .stateConflict {
+            return renderer.refused(alert: "\(error.title) \(error.detail ?? "")", returnTo: "/market/agreement")
+        }
+    }
+
+    @Sendable func unsign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        _ = try await market.unsign(context.identity)
+        return PageRenderer.seeOther("/market/agreement?notice=unsigned")
+    }
+
+    func notice(_ request: Request) -> String? {
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }
+    }
+}
