@@ -59,8 +59,24 @@ public final class PlazaClient: Sendable {
         _ = try await sendRaw(method, path, query: [], body: body, auth: auth, idempotencyKey: nil)
     }
 
+    /// Sends raw bytes (an upload) as `contentType` and decodes the answer.
+    func upload<Response: Decodable>(
+        _ path: String, _ data: Data, contentType: String, as type: Response.Type = Response.self
+    ) async throws
+        -> Response
+    {
+        let answer = try await sendRaw(
+            "POST", path, query: [], body: Optional<Acknowledgement>.none, auth: .required, idempotencyKey: nil, raw: (data, contentType))
+        do {
+            return try PlazaJSON.decoder().decode(Response.self, from: answer)
+        } catch {
+            throw PlazaClientError.unreadableResponse(status: 200)
+        }
+    }
+
     private func sendRaw(
-        _ method: String, _ path: String, query: [URLQueryItem], body: (some Encodable)?, auth: Auth, idempotencyKey: String?
+        _ method: String, _ path: String, query: [URLQueryItem], body: (some Encodable)?, auth: Auth, idempotencyKey: String?,
+        raw: (Data, String)? = nil
     ) async throws -> Data {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
@@ -72,6 +88,10 @@ public final class PlazaClient: Sendable {
         if let body {
             request.httpBody = try PlazaJSON.encoder().encode(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if let (data, contentType) = raw {
+            request.httpBody = data
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
         guard case .required = auth else { return try await perform(request) }
 

@@ -40,6 +40,21 @@ import Testing
             #expect(try await anna.signMarketAgreement(version: agreement.version).isSigned)
             #expect(try await anna.marketCategories().contains { $0.slug == "textbooks" })
             #expect(try await anna.safeSpots().isEmpty)
+            // A picture for a listing: its text chunks are gone when it comes back.
+            let png = Data(
+                base64Encoded:
+                    "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAGCAIAAABxZ0isAAAAFXRFWHRDb21tZW50AHRha2VuIGF0IGhvbWV2YxoJAAAAFElEQVR4nGPkqjjBgA0wYRWlkwQAwiQBVt3eaM8AAAAASUVORK5CYII="
+            )!
+            let upload = try await anna.uploadPicture(png, contentType: "image/png")
+            #expect(upload.width == 8 && upload.height == 6 && upload.contentType == "image/png")
+            let stored = try await anna.picture(upload.url)
+            #expect(stored.starts(with: [0x89, 0x50, 0x4E, 0x47]) && !String(decoding: stored, as: UTF8.self).contains("taken at home"))
+            do {
+                _ = try await anna.uploadPicture(Data("GIF89a".utf8) + Data(count: 32), contentType: "image/gif")
+                Issue.record("a GIF is refused")
+            } catch let error as PlazaClientError {
+                #expect(error.code == .unsupportedMediaType)
+            }
             #expect(try await anna.unsignMarketAgreement().signedVersion == nil)
         }
     }

@@ -26,6 +26,7 @@ public final class PlazaServices: Sendable {
     package let loyalty: LoyaltyService
     package let offers: OffersService
     package let market: MarketService
+    package let media: MediaService
     package let notificationDelivery: NotificationDelivery
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
     let moneyRoutes = DeclaredMoneyRoutes()
@@ -141,6 +142,7 @@ public final class PlazaServices: Sendable {
         accounts.events = events
         self.accounts = accounts
         market = MarketService(database: database, accounts: accounts)
+        media = MediaService(database: database)
         let admin = AdminService(database: database, events: events, accounts: accounts)
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.

@@ -33,5 +33,6 @@ enum Migrations {
         M0021_LoyaltyCardExpiry(),  // an index for the sweep that expires cards past their own life
         M0022_ChargeDiscounts(),  // a coupon's discount on a charge
         M0023_Campuses(),  // campuses, their safe spots, verified students, the market agreement, listing categories
+        M0024_Media(),  // uploaded pictures, stripped, in the database
     ]
 }

@@ -1,0 +1,48 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import PlazaCore
+
+/// Uploaded pictures: checked by content, stripped of EXIF and location tags before anyone else can fetch them, kept in
+/// the database (every process serves them), and readable by their uploader alone until something uses them.
+package struct MediaService: Sendable {
+    let database: PlazaDatabase
+    let store = MediaStore()
+    /// The largest upload (10 MB).
+    static let maximumBytes = 10 * 1_024 * 1_024
+
+    package func upload(_ identity: Identity, _ data: Data, contentType: String, now: Date = Date()) async throws -> MediaUpload {
+        let image: SanitizedImage
+        switch ImageSanitizer.sanitize(data, declared: contentType) {
+        case .success(let sanitized): image = sanitized
+        case .failure(.unsupported(let name)): throw Self.unsupported(name)
+        case .failure(.invalid(let message)): throw PlazaError(.unprocessableContent, .invalidImage, message, detail: Self.accepted)
+        }
+        let record = MediaStore.Record(
+            id: UUID(), ownerId: identity.user.id, contentType: image.format.rawValue, width: image.width, height: image.height,
+            digest: SHA256.hash(data: image.bytes).map { String(format: "%02x", $0) }.joined(), usedBy: nil, createdAt: now)
+        try await store.insert(record, bytes: image.bytes, on: database.sql)
+        return Self.dto(record)
+    }
+
+    static let accepted = "Upload a JPEG, PNG or WebP picture of at most 10 MB."
+
+    static func unsupported(_ name: String) -> PlazaError {
+        let hint = name.uppercased().hasPrefix("HEI") ? " On an iPhone, share the photo as JPEG (Settings → Camera → Formats → Most Compatible)." : ""
+        return PlazaError(.unsupportedMediaType, .unsupportedMediaType, "\(name) pictures are not accepted.", detail: accepted + hint)
+    }
+
+    static func dto(_ record: MediaStore.Record) -> MediaUpload {
+        let path = "/media/\(record.id.uuidString.lowercased())"
+        return MediaUpload(
+            id: record.id, contentType: record.contentType, width: record.width, height: record.height, url: path, thumbnailUrl: "\(path)/thumbnail")
+    }
+
+    /// A picture's bytes for `viewer`: anyone once something uses it, its uploader alone before (404 to others).
+    func picture(_ id: UUID, viewer: UUID?, thumbnail: Bool) async throws -> (record: MediaStore.Record, bytes: Data) {
+        guard let record = try await store.record(id, on: database.sql), record.usedBy != nil || record.ownerId == viewer,
+            let bytes = try await store.bytes(id, thumbnail: thumbnail, on: database.sql)
+        else { throw PlazaError.notFound("picture") }
+        return (record, bytes)
+    }
+}

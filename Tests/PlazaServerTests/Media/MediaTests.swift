@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import PlazaCore
+import PlazaTestSupport
+import Testing
+
+@testable import PlazaServer
+
+/// Uploaded pictures: checked by content, stripped of the phone's EXIF and GPS tags before anyone can fetch them, and
+/// readable by their uploader alone until something (a listing) uses them; served with an ETag and a year's cache.
+@Suite struct MediaTests {
+    /// 24×16 pixels from a "SecretPhone", with GPS latitude and longitude and orientation 6 in its EXIF (Pillow made it).
+    static let phoneJPEG = Data(
+        base64Encoded:
+            "/9j/4AAQSkZJRgABAQAAAQABAAD/4QCsRXhpZgAATU0AKgAAAAgAAwEPAAIAAAAMAAAAMgESAAMAAAABAAYAAIglAAQAAAABAAAAPgAAAABTZWNyZXRQaG9uZQAABAABAAIAAAACTgAAAAACAAUAAAADAAAAdAADAAIAAAACRQAAAAAEAAUAAAADAAAAjAAAAAAAAAAwAAAAAQAAAAgAAAABAAAAHgAAAAEAAAALAAAAAQAAACIAAAABAAAAMgAAAAH/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAAQABgDASIAAhEBAxEB/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/8QAHwEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAECAxEEBSExBhJBUQdhcRMiMoEIFEKRobHBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6goOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk5ebn6Onq8vP09fb3+Pn6/9oADAMBAAIRAxEAPwDx6x8P9PkrfsfD/T5P0rv7Hw/0+SugsfD/AE+T9K7MTnXmeTkvEO2pwFj4f6fJ+lFevWPh/p8n6UV4lTOve3P07B8Q/u1qf//Z"
+    )!
+
+    static func upload(_ client: any TestClientProtocol, _ data: Data, type: String, token: String?) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: type]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await client.execute(uri: "/v1/media", method: .post, headers: headers, body: ByteBuffer(bytes: data))
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aPhotoLosesItsLocationAndOnlyItsUploaderSeesItUntilUsed(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let accounts = AccountsDriver(client)
+            let ana = try await accounts.signedIn("ana").accessToken
+            let ben = try await accounts.signedIn("ben").accessToken
+            #expect(String(decoding: Self.phoneJPEG, as: UTF8.self).contains("SecretPhone"), "the fixture carries what must go")
+
+            let created = try await Self.upload(client, Self.phoneJPEG, type: "image/jpeg", token: ana)
+            #expect(created.status == .created, "\(created.text)")
+            let upload = try created.decode(MediaUpload.self)
+            #expect(upload.contentType == "image/jpeg" && upload.width == 24 && upload.height == 16)
+
+            let fetched = try await client.send(.get, upload.url, token: ana)
+            #expect(fetched.status == .ok && fetched.headers[.contentType] == "image/jpeg")
+            let bytes = Data(fetched.body.readableBytesView)
+            #expect(bytes.starts(with: [0xFF, 0xD8]) && bytes.suffix(2) == Data([0xFF, 0xD9]))
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("SecretPhone"), "the camera's EXIF is gone")
+            #expect(bytes.firstRange(of: Data([0x88, 0x25])) == nil, "no GPS IFD pointer is left")
+            #expect(bytes.count < Self.phoneJPEG.count)
+            let etag = try #require(fetched.headers[.eTag])
+            #expect(fetched.headers[.cacheControl] == "private, max-age=31536000, immutable")
+            let again = try await client.send(.get, upload.url, token: ana, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified)
+            #expect(try await client.send(.get, upload.thumbnailUrl, token: ana).status == .ok)
+
+            // Nobody else, signed in or not, until something uses it.
+            #expect(try await client.send(.get, upload.url, token: ben).status == .notFound)
+            #expect(try await client.send(.get, upload.url).status == .notFound)
+            let user = try #require(try await AccountStore().user(login: "ana", on: services.database.sql))
+            let used = try await MediaStore().use([upload.id], owner: user.id, by: "listing:test", on: services.database.sql)
+            #expect(used == [upload.id])
+            #expect(try await client.send(.get, upload.url, token: ben).status == .ok)
+        }
+    }
+
+    @Test func whatIsNotAPictureOfItsTypeIsRefusedWithWhatToSend() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, _ in
+            let ana = try await AccountsDriver(client).signedIn("ana").accessToken
+            // An iPhone's HEIC photo, by its content, whatever it says it is.
+            var heic = Data([0, 0, 0, 24]) + Data("ftypheic".utf8) + Data([0, 0, 0, 0]) + Data("mif1heic".utf8)
+            heic.append(Data(repeating: 0, count: 64))
+            let refused = try await Self.upload(client, heic, type: "image/jpeg", token: ana)
+            #expect(refused.status == .unsupportedMediaType && refused.problem?.code == .unsupportedMediaType)
+            #expect(refused.problem?.title.contains("HEIC") == true && refused.problem?.detail?.contains("JPEG") == true)
+            #expect(try await Self.upload(client, Data("hello".utf8), type: "text/plain", token: ana).status == .unsupportedMediaType)
+            // A JPEG cut short in the upload, and a JPEG that says it is a PNG.
+            let cut = try await Self.upload(client, Self.phoneJPEG.prefix(Self.phoneJPEG.count / 2), type: "image/jpeg", token: ana)
+            #expect(cut.status == .unprocessableContent && cut.problem?.code == .invalidImage)
+            #expect(try await Self.upload(client, Self.phoneJPEG, type: "image/png", token: ana).problem?.code == .invalidImage)
+            // Over 10 MB, and signed out.
+            let huge = try await Self.upload(client, Data(count: 10 * 1_024 * 1_024 + 1), type: "image/jpeg", token: ana)
+            #expect(huge.status == .contentTooLarge)
+            #expect(try await Self.upload(client, Self.phoneJPEG, type: "image/jpeg", token: nil).status == .unauthorized)
+        }
+    }
+}
