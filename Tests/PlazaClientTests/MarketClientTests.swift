@@ -49,6 +49,16 @@ import Testing
             #expect(upload.width == 8 && upload.height == 6 && upload.contentType == "image/png")
             let stored = try await anna.picture(upload.url)
             #expect(stored.starts(with: [0x89, 0x50, 0x4E, 0x47]) && !String(decoding: stored, as: UTF8.self).contains("taken at home"))
+            // A listing with it, found in the feed by a word, then sold elsewhere.
+            let lamp = try await anna.createListing(
+                ListingRequest(
+                    title: "Desk lamp", description: "Warm light.", price: Money(amount: 800, currency: "USD"), category: "dorm_supplies",
+                    condition: .good, photoIds: [upload.id]))
+            #expect(try await anna.listings(ListingQuery(text: "lamp")).items.map(\.id) == [lamp.id])
+            #expect(try await anna.changeListing(lamp.id, ListingChange(free: true)).free)
+            #expect(try await anna.markSold(lamp.id).state == .sold)
+            #expect(try await anna.myListings(state: .sold).items.map(\.id) == [lamp.id])
+            #expect(try await anna.listings().items.isEmpty)
             do {
                 _ = try await anna.uploadPicture(Data("GIF89a".utf8) + Data(count: 32), contentType: "image/gif")
                 Issue.record("a GIF is refused")

@@ -58,3 +58,46 @@ extension PlazaClient {
         return page.items
     }
 }
+
+extension PlazaClient {
+    // MARK: Listings
+
+    /// Posts a listing: upload its photos first with `uploadPicture`.
+    public func createListing(_ request: ListingRequest) async throws -> Listing {
+        try await send("POST", "v1/market/listings", body: request, auth: .required)
+    }
+
+    /// My campus's listings (Buy): words, filters and order as in `ListingQuery`.
+    public func listings(_ query: ListingQuery = ListingQuery(), limit: Int? = nil, cursor: String? = nil) async throws -> Page<Listing> {
+        try await send(
+            "GET", "v1/market/listings",
+            query: Self.query([
+                "q": query.text, "category": query.category, "condition": query.condition?.rawValue, "minPrice": query.minPrice.map(String.init),
+                "maxPrice": query.maxPrice.map(String.init), "seller": query.seller, "sort": query.sort.rawValue, "limit": limit.map(String.init),
+                "cursor": cursor,
+            ]), auth: .required)
+    }
+
+    public func listing(_ id: UUID) async throws -> Listing {
+        try await send("GET", "v1/market/listings/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    public func changeListing(_ id: UUID, _ change: ListingChange) async throws -> Listing {
+        try await send("PATCH", "v1/market/listings/\(id.uuidString.lowercased())", body: change, auth: .required)
+    }
+
+    public func removeListing(_ id: UUID) async throws {
+        try await sendVoid("DELETE", "v1/market/listings/\(id.uuidString.lowercased())", auth: .required)
+    }
+
+    /// Marks my listing sold, to a student of my campus (`buyer`, a username) or elsewhere.
+    public func markSold(_ id: UUID, buyer: String? = nil) async throws -> Listing {
+        try await send("POST", "v1/market/listings/\(id.uuidString.lowercased())/sold", body: ListingSale(buyer: buyer), auth: .required)
+    }
+
+    /// My listings (Sell), in one state or all.
+    public func myListings(state: ListingState? = nil, cursor: String? = nil) async throws -> Page<Listing> {
+        try await send(
+            "GET", "v1/market/me/listings", query: Self.query(["state": state?.rawValue, "cursor": cursor]), auth: .required)
+    }
+}

@@ -105,3 +105,54 @@ public enum MarketRules {
         return valid ? nil : "Use 2 to 40 lower-case letters, digits or underscores, such as dorm_supplies."
     }
 }
+
+/// What a listing must be: our brief asks for a photo, a price, a title, a category and a description.
+extension MarketRules {
+    public static let titleLength = 1...80
+    public static let descriptionLength = 1...2_000
+    public static let photos = 1...10
+
+    /// Field problems of a listing as asked (the category's existence and the photos' ownership are the service's).
+    public static func problems(_ request: ListingRequest, currency: String) -> [FieldError] {
+        var validator = Validator()
+        validator.check(
+            titleLength.contains(request.title.trimmingCharacters(in: .whitespacesAndNewlines).count), "title",
+            "Give it a title of at most \(titleLength.upperBound) characters.")
+        validator.check(
+            descriptionLength.contains(request.description.trimmingCharacters(in: .whitespacesAndNewlines).count), "description",
+            "Describe it in at most \(descriptionLength.upperBound) characters.")
+        switch (request.free == true, request.price) {
+        case (true, .some): validator.check(false, "price", "A free item has no price: leave the price out, or untick free.")
+        case (false, nil): validator.check(false, "price", "Give a price, or mark it free.")
+        case (false, let price?):
+            validator.check(price.currency == currency, "price.currency", "Prices here are in \(currency).")
+            validator.apply(WalletRules.amountProblem(price.amount), to: "price.amount")
+        case (true, nil): break
+        }
+        validator.check(photos.contains(request.photoIds.count), "photoIds", "Add 1 to 10 photos.")
+        validator.check(Set(request.photoIds).count == request.photoIds.count, "photoIds", "Each photo once.")
+        return validator.errors
+    }
+
+    /// The request a change makes of `current`.
+    public static func applying(_ change: ListingChange, to current: ListingRequest) -> ListingRequest {
+        var next = current
+        if let title = change.title { next.title = title }
+        if let description = change.description { next.description = description }
+        if change.free == true {
+            (next.free, next.price) = (true, nil)
+        } else if let price = change.price {
+            (next.free, next.price) = (nil, price)
+        }
+        if let category = change.category { next.category = category }
+        if let condition = change.condition { next.condition = condition }
+        if let photoIds = change.photoIds { next.photoIds = photoIds }
+        return next
+    }
+
+    /// Words as the full-text index reads them: letters and digits, folded; a search takes at most 8.
+    public static func searchWords(_ text: String, limit: Int = 8) -> [String] {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        return Array(folded.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init).prefix(limit))
+    }
+}

@@ -141,8 +141,8 @@ public final class PlazaServices: Sendable {
         accounts.accountChanged = { user in try await places.userChanged(user) }
         accounts.events = events
         self.accounts = accounts
-        market = MarketService(database: database, accounts: accounts)
         media = MediaService(database: database)
+        market = MarketService(database: database, accounts: accounts, media: media, currency: configuration.wallet.currencies[0])
         let admin = AdminService(database: database, events: events, accounts: accounts)
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.

@@ -9,7 +9,12 @@ package struct MarketService: Sendable {
     let database: PlazaDatabase
     /// The six-digit codes mailed to a campus address (the limits of an e-mail verification).
     let accounts: AccountService
+    /// Listing photos: attached to a listing, they are anyone's to fetch.
+    let media: MediaService
+    /// Prices are in the Plaza's first currency.
+    var currency = "USD"
     let store = MarketStore()
+    let listings = ListingStore()
 
     // MARK: Campuses (admins)
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import PlazaCore
+import SQLKit
 
 /// Uploaded pictures: checked by content, stripped of EXIF and location tags before anyone else can fetch them, kept in
 /// the database (every process serves them), and readable by their uploader alone until something uses them.
@@ -44,5 +45,26 @@ package struct MediaService: Sendable {
             let bytes = try await store.bytes(id, thumbnail: thumbnail, on: database.sql)
         else { throw PlazaError.notFound("picture") }
         return (record, bytes)
+    }
+}
+
+extension MediaService {
+    /// Puts the owner's pictures `ids` on `subject` (`listing:<id>`), in the caller's transaction: from then on anyone
+    /// with the address may fetch them. 422 naming `field` when one is not the owner's or shows something else.
+    func attach(_ ids: [UUID], owner: UUID, to subject: String, field: String, on db: any SQLDatabase) async throws {
+        let attached = try await store.use(ids, owner: owner, by: subject, on: db)
+        if let missing = ids.first(where: { !attached.contains($0) }) {
+            throw PlazaError.validation(field: field, "No picture of yours has the id \(missing.uuidString.lowercased()); upload it first.")
+        }
+    }
+
+    /// Pictures `subject` no longer shows go back to their uploader alone.
+    func detach(_ ids: [UUID], from subject: String, on db: any SQLDatabase) async throws {
+        try await store.release(ids, from: subject, on: db)
+    }
+
+    static func photo(_ id: UUID) -> ListingPhoto {
+        let path = "/media/\(id.uuidString.lowercased())"
+        return ListingPhoto(id: id, url: path, thumbnailUrl: "\(path)/thumbnail")
     }
 }

@@ -27,10 +27,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// API paths get JSON; any other path (a page) gets the HTML page unless the client asks for JSON.
+    /// API paths (and pictures: an `<img>` shows no page) get JSON; any other path (a page) gets the HTML page unless the
+    /// client asks for JSON.
     func wantsHTML(_ request: Request) -> Bool {
         let path = request.uri.path
-        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") || path.hasPrefix("/passes/v1/")
+        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") || path.hasPrefix("/passes/v1/") || path.hasPrefix("/media/")
             || OperationsAPI.machinePaths.contains(path)
         {
             return false

@@ -34,5 +34,6 @@ enum Migrations {
         M0022_ChargeDiscounts(),  // a coupon's discount on a charge
         M0023_Campuses(),  // campuses, their safe spots, verified students, the market agreement, listing categories
         M0024_Media(),  // uploaded pictures, stripped, in the database
+        M0025_Listings(),  // campus marketplace listings and their full-text index (FTS5 / tsvector)
     ]
 }

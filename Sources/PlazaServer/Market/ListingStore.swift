@@ -1,0 +1,132 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// All SQL about listings, their full-text index (FTS5 on SQLite, `tsvector` on PostgreSQL) and the feed.
+struct ListingStore: Sendable {
+    struct Record: Sendable {
+        var id: UUID
+        var campusId: UUID
+        var sellerId: UUID
+        var state: ListingState
+        var title: String
+        var description: String
+        var price: Int64?
+        var currency: String?
+        var category: String
+        var condition: ListingCondition
+        var photoIds: [UUID]
+        var soldTo: UUID?
+        var createdAt: Date
+        var updatedAt: Date
+        /// From the accounts' table, as every domain reads a user's name.
+        var sellerUsername = ""
+        var sellerName = ""
+        var buyerUsername: String?
+    }
+
+    func insert(_ record: Record, searchBody: String, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "listings")
+            .columns(
+                "id", "campus_id", "seller_id", "state", "title", "description", "price", "currency", "category", "condition", "photo_ids",
+                "sold_to", "created_at", "updated_at"
+            )
+            .values(
+                SQLBind(record.id), SQLBind(record.campusId), SQLBind(record.sellerId), SQLBind(record.state.rawValue), SQLBind(record.title),
+                SQLBind(record.description), SQLBind(record.price), SQLBind(record.currency), SQLBind(record.category),
+                SQLBind(record.condition.rawValue), SQLBind(try PlazaJSON.text(record.photoIds)), SQLBind(record.soldTo),
+                SQLBind(record.createdAt), SQLBind(record.updatedAt)
+            )
+            .run()
+        try await index(record.id, body: searchBody, on: db)
+    }
+
+    func update(_ record: Record, searchBody: String, on db: any SQLDatabase) async throws {
+        try await db.update("listings").set("state", to: record.state.rawValue).set("title", to: record.title)
+            .set("description", to: record.description).set("price", to: SQLBind(record.price)).set("currency", to: SQLBind(record.currency))
+            .set("category", to: record.category).set("condition", to: record.condition.rawValue)
+            .set("photo_ids", to: try PlazaJSON.text(record.photoIds)).set("sold_to", to: SQLBind(record.soldTo))
+            .set("updated_at", to: record.updatedAt).where("id", .equal, record.id).run()
+        try await index(record.id, body: searchBody, on: db)
+    }
+
+    /// The one place the engines' full-text indexes differ: SQLite's FTS5 table, PostgreSQL's `tsvector` column.
+    private func index(_ id: UUID, body: String, on db: any SQLDatabase) async throws {
+        if db.prepared != nil {
+            try await db.raw("UPDATE listings SET search = to_tsvector('simple', \(bind: body)) WHERE id = \(bind: id)").run()
+        } else {
+            try await db.raw("DELETE FROM listings_search WHERE listing_id = \(bind: id)").run()
+            try await db.raw("INSERT INTO listings_search (listing_id, body) VALUES (\(bind: id), \(bind: body))").run()
+        }
+    }
+
+    /// The condition that a listing's indexed words contain every word of `words` (each as a prefix).
+    private func matching(_ words: [String], on db: any SQLDatabase) -> SQLQueryString {
+        if db.prepared != nil {
+            let query = words.map { "\($0):*" }.joined(separator: " & ")
+            return "l.search @@ to_tsquery('simple', \(bind: query))"
+        }
+        let query = words.map { "\"\($0)\"*" }.joined(separator: " ")
+        return "l.id IN (SELECT listing_id FROM listings_search WHERE listings_search MATCH \(bind: query))"
+    }
+
+    static let selectColumns: SQLQueryString = """
+        SELECT l.id, l.campus_id, l.seller_id, l.state, l.title, l.description, l.price, l.currency, l.category, l.condition, l.photo_ids,
+        l.sold_to, l.created_at, l.updated_at, s.username AS seller_username, s.display_name AS seller_name, b.username AS buyer_username
+        FROM listings l JOIN users s ON s.id = l.seller_id LEFT JOIN users b ON b.id = l.sold_to
+        """
+
+    func listing(_ id: UUID, on db: any SQLDatabase) async throws -> Record? {
+        try await db.raw(Self.selectColumns + " WHERE l.id = \(bind: id)").first().map(Self.record)
+    }
+
+    /// The campus's active listings matching `query`, whose sellers signed the agreement in force; a page from `offset`.
+    func feed(campus: UUID, _ query: ListingQuery, agreement: Int, limit: Int, offset: Int, on db: any SQLDatabase) async throws -> [Record] {
+        var sql =
+            Self.selectColumns + """
+                 WHERE l.campus_id = \(bind: campus) AND l.state = 'active'
+                 AND EXISTS (SELECT 1 FROM market_agreements a WHERE a.user_id = l.seller_id AND a.signed_version = \(bind: agreement))
+                """
+        let words = query.text.map { MarketRules.searchWords($0) } ?? []
+        if !words.isEmpty { sql = sql + " AND " + matching(words, on: db) }
+        if let category = query.category { sql = sql + " AND l.category = \(bind: category)" }
+        if let condition = query.condition { sql = sql + " AND l.condition = \(bind: condition.rawValue)" }
+        if let low = query.minPrice { sql = sql + " AND COALESCE(l.price, 0) >= \(bind: low)" }
+        if let high = query.maxPrice { sql = sql + " AND COALESCE(l.price, 0) <= \(bind: high)" }
+        if let seller = query.seller { sql = sql + " AND s.username = \(bind: seller.lowercased())" }
+        let order: SQLQueryString =
+            switch query.sort {
+            case .newest: " ORDER BY l.created_at DESC, l.id DESC"
+            case .priceAscending: " ORDER BY COALESCE(l.price, 0) ASC, l.created_at DESC, l.id DESC"
+            case .priceDescending: " ORDER BY COALESCE(l.price, 0) DESC, l.created_at DESC, l.id DESC"
+            }
+        sql = sql + order + " LIMIT \(bind: limit) OFFSET \(bind: offset)"
+        return try await db.raw(sql).all().map(Self.record)
+    }
+
+    /// A seller's listings, newest first, in `states`.
+    func listings(seller: UUID, states: [ListingState], limit: Int, offset: Int, on db: any SQLDatabase) async throws -> [Record] {
+        let sql =
+            Self.selectColumns
+            + " WHERE l.seller_id = \(bind: seller) AND l.state IN (\(binds: states.map(\.rawValue)))"
+            + " ORDER BY l.created_at DESC, l.id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)"
+        return try await db.raw(sql).all().map(Self.record)
+    }
+
+    static func record(_ row: any SQLRow) throws -> Record {
+        Record(
+            id: try row.decode(column: "id", as: UUID.self), campusId: try row.decode(column: "campus_id", as: UUID.self),
+            sellerId: try row.decode(column: "seller_id", as: UUID.self),
+            state: ListingState(rawValue: try row.decode(column: "state", as: String.self)) ?? .removed,
+            title: try row.decode(column: "title", as: String.self), description: try row.decode(column: "description", as: String.self),
+            price: try row.decode(column: "price", as: Int64?.self), currency: try row.decode(column: "currency", as: String?.self),
+            category: try row.decode(column: "category", as: String.self),
+            condition: ListingCondition(rawValue: try row.decode(column: "condition", as: String.self)) ?? .good,
+            photoIds: try PlazaJSON.value([UUID].self, from: try row.decode(column: "photo_ids", as: String.self)),
+            soldTo: try row.decode(column: "sold_to", as: UUID?.self), createdAt: try row.decode(column: "created_at", as: Date.self),
+            updatedAt: try row.decode(column: "updated_at", as: Date.self),
+            sellerUsername: try row.decode(column: "seller_username", as: String.self),
+            sellerName: try row.decode(column: "seller_name", as: String.self),
+            buyerUsername: try row.decode(column: "buyer_username", as: String?.self))
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+/// Listings: verified students post, edit, mark sold or remove theirs; members of the same campus read the feed and
+/// search it. Another campus's listing, a removed one, or one whose seller withdrew from the agreement is 404.
+extension MarketService {
+    func createListing(_ identity: Identity, _ request: ListingRequest, now: Date = Date()) async throws -> Listing {
+        let membership = try await requireStudent(identity, now: now)
+        try await check(request)
+        let id = UUID()
+        let record = ListingStore.Record(
+            id: id, campusId: membership.campus.id, sellerId: identity.user.id, state: .active,
+            title: request.title.trimmingCharacters(in: .whitespacesAndNewlines),
+            description: request.description.trimmingCharacters(in: .whitespacesAndNewlines), price: request.price?.amount,
+            currency: request.price?.currency, category: request.category, condition: request.condition, photoIds: request.photoIds,
+            soldTo: nil, createdAt: now, updatedAt: now, sellerUsername: identity.user.username, sellerName: identity.user.displayName)
+        let (listings, media, body) = (listings, media, Self.searchBody(record))
+        try await database.transaction { db in
+            try await listings.insert(record, searchBody: body, on: db)
+            try await media.attach(request.photoIds, owner: identity.user.id, to: Self.subject(id), field: "photoIds", on: db)
+        }
+        return Self.dto(record)
+    }
+
+    /// One listing, for members of its campus (its seller sees it in any state).
+    func listing(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> Listing {
+        let membership = try await requireStudent(identity, now: now)
+        return Self.dto(try await visible(id, to: identity, campus: membership.campus.id))
+    }
+
+    func changeListing(_ identity: Identity, _ id: UUID, _ change: ListingChange, now: Date = Date()) async throws -> Listing {
+        _ = try await requireStudent(identity, now: now)
+        var record = try await own(id, identity)
+        guard [.active, .reserved].contains(record.state) else { throw Self.finished(record.state) }
+        let asked = MarketRules.applying(change, to: Self.request(record))
+        try await check(asked)
+        let old = record.photoIds
+        record.title = asked.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        record.description = asked.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        (record.price, record.currency) = (asked.price?.amount, asked.price?.currency)
+        (record.category, record.condition, record.photoIds, record.updatedAt) = (asked.category, asked.condition, asked.photoIds, now)
+        let (listings, media, body, changed) = (listings, media, Self.searchBody(record), record)
+        try await database.transaction { db in
+            try await listings.update(changed, searchBody: body, on: db)
+            try await media.attach(changed.photoIds, owner: identity.user.id, to: Self.subject(id), field: "photoIds", on: db)
+            try await media.detach(old.filter { !changed.photoIds.contains($0) }, from: Self.subject(id), on: db)
+        }
+        return Self.dto(record)
+    }
+
+    /// Takes a listing off the marketplace for good (kept for reports).
+    func removeListing(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws {
+        _ = try await requireStudent(identity, now: now)
+        var record = try await own(id, identity)
+        guard record.state != .removed else { return }
+        (record.state, record.updatedAt) = (.removed, now)
+        try await listings.update(record, searchBody: Self.searchBody(record), on: database.sql)
+    }
+
+    /// Marks a listing sold: to a member of the campus (by username), or elsewhere.
+    func markSold(_ identity: Identity, _ id: UUID, _ sale: ListingSale, now: Date = Date()) async throws -> Listing {
+        let membership = try await requireStudent(identity, now: now)
+        var record = try await own(id, identity)
+        guard [.active, .reserved].contains(record.state) else { throw Self.finished(record.state) }
+        if let name = sale.buyer?.trimmingCharacters(in: .whitespaces), !name.isEmpty {
+            guard let buyer = try await AccountStore().user(login: name, on: database.sql), buyer.id != identity.user.id,
+                try await store.member(user: buyer.id, on: database.sql)?.campusId == membership.campus.id
+            else { throw PlazaError.validation(field: "buyer", "No student of your campus has this username.") }
+            (record.soldTo, record.buyerUsername) = (buyer.id, buyer.username)
+        }
+        (record.state, record.updatedAt) = (.sold, now)
+        try await listings.update(record, searchBody: Self.searchBody(record), on: database.sql)
+        return Self.dto(record)
+    }
+
+    /// The campus's feed: active listings, filtered and sorted, a page at a time.
+    func feed(_ identity: Identity, _ query: ListingQuery, limit: Int, cursor: String?, now: Date = Date()) async throws -> Page<Listing> {
+        let membership = try await requireStudent(identity, now: now)
+        let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
+        let rows = try await listings.feed(
+            campus: membership.campus.id, query, agreement: MarketRules.agreementVersion, limit: limit + 1, offset: offset, on: database.sql)
+        return Page(
+            items: rows.prefix(limit).map(Self.dto), nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
+    }
+
+    /// My listings (the Sell view), newest first, in `states` (all when empty).
+    func myListings(_ identity: Identity, states: [ListingState], limit: Int, cursor: String?) async throws -> Page<Listing> {
+        let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
+        let rows = try await listings.listings(
+            seller: identity.user.id, states: states.isEmpty ? ListingState.allCases : states, limit: limit + 1, offset: offset, on: database.sql)
+        return Page(
+            items: rows.prefix(limit).map(Self.dto), nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
+    }
+
+    // MARK: Helpers
+
+    private func check(_ request: ListingRequest) async throws {
+        var problems = MarketRules.problems(request, currency: currency)
+        if !(try await categories()).contains(where: { $0.slug == request.category }) {
+            problems.append(FieldError(field: "category", message: "Pick one of the marketplace's categories."))
+        }
+        guard problems.isEmpty else { throw PlazaError.validation(problems) }
+    }
+
+    /// The listing as `identity` may see it on `campus`; 404 otherwise.
+    private func visible(_ id: UUID, to identity: Identity, campus: UUID) async throws -> ListingStore.Record {
+        guard let record = try await listings.listing(id, on: database.sql), record.campusId == campus else {
+            throw PlazaError.notFound("listing")
+        }
+        if record.sellerId == identity.user.id { return record }
+        let signed = try await store.signature(user: record.sellerId, on: database.sql).version == MarketRules.agreementVersion
+        guard record.state != .removed, signed else { throw PlazaError.notFound("listing") }
+        return record
+    }
+
+    /// The caller's own listing; 404 for anyone else's.
+    private func own(_ id: UUID, _ identity: Identity) async throws -> ListingStore.Record {
+        guard let record = try await listings.listing(id, on: database.sql), record.sellerId == identity.user.id else {
+            throw PlazaError.notFound("listing")
+        }
+        return record
+    }
+
+    static func finished(_ state: ListingState) -> PlazaError {
+        var error = PlazaError(.conflict, .stateConflict, "This listing is \(state.rawValue): it cannot change any more.")
+        error.currentState = state.rawValue
+        return error
+    }
+
+    static func subject(_ id: UUID) -> String { "listing:\(id.uuidString.lowercased())" }
+
+    /// What full-text search reads: the title, the description and the seller's names, folded.
+    static func searchBody(_ record: ListingStore.Record) -> String {
+        MarketRules.searchWords("\(record.title) \(record.description) \(record.sellerUsername) \(record.sellerName)", limit: 400)
+            .joined(separator: " ")
+    }
+
+    static func request(_ record: ListingStore.Record) -> ListingRequest {
+        ListingRequest(
+            title: record.title, description: record.description,
+            price: record.price.flatMap { amount in record.currency.map { Money(amount: amount, currency: $0) } },
+            free: record.price == nil ? true : nil, category: record.category, condition: record.condition, photoIds: record.photoIds)
+    }
+
+    static func dto(_ record: ListingStore.Record) -> Listing {
+        Listing(
+            id: record.id, state: record.state, title: record.title, description: record.description,
+            price: record.price.flatMap { amount in record.currency.map { Money(amount: amount, currency: $0) } }, free: record.price == nil,
+            category: record.category, condition: record.condition, photos: record.photoIds.map(MediaService.photo),
+            seller: ListingSeller(username: record.sellerUsername, displayName: record.sellerName), createdAt: record.createdAt,
+            updatedAt: record.updatedAt, soldTo: record.buyerUsername)
+    }
+}
