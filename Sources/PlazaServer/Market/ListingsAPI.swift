@@ -60,12 +60,12 @@ struct ListingsAPI: Sendable {
     }
 
     /// The feed's query parameters; each wrong one is named.
-    static func query(_ uri: URI) throws -> ListingQuery {
+    static func query(_ uri: URI, lenient: Bool = false) throws -> ListingQuery {
         let parameters = uri.queryParameters
         var validator = Validator()
         func text(_ name: String) -> String? { parameters.get(name).map { String($0) }.flatMap { $0.isEmpty ? nil : $0 } }
         func amount(_ name: String) -> Int64? {
-            guard let value = text(name) else { return nil }
+            guard !lenient, let value = text(name) else { return nil }
             let amount = Int64(value)
             validator.check((amount ?? -1) >= 0, name, "Use a whole number of minor units (cents), 0 or more.")
             return amount

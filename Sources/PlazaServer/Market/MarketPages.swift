@@ -13,6 +13,9 @@ struct MarketPages: Sendable {
         "verified": "Your university address is verified. One step left: read and sign the agreement.",
         "signed": "Welcome to your campus marketplace.",
         "unsigned": "Signature withdrawn: your listings are hidden and the marketplace is closed to you until you sign again.",
+        "posted": "Posted: students of your campus can find it now.",
+        "sold": "Marked sold: it has left the feed.",
+        "removed": "Removed: nobody sees it any more.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -24,6 +27,7 @@ struct MarketPages: Sendable {
         signedIn.get("agreement", use: agreement)
         signedIn.post("agreement/sign", use: sign)
         signedIn.post("agreement/unsign", use: unsign)
+        addListingRoutes(to: signedIn)
     }
 
     struct HomePage: Sendable {
@@ -53,6 +57,7 @@ struct MarketPages: Sendable {
         let reader = context.reader
         let membership = try await market.membership(context.identity)
         let signed = try await market.agreement(context.identity).isSigned
+        if let membership, signed { return try await feedPage(request, context: context, membership: membership) }
         let campuses = try await market.campuses()
         let spots = membership != nil && signed ? try await market.safeSpots(campus: membership!.campus.id) : []
         let model = HomePage(

@@ -11,6 +11,8 @@ package struct MediaService: Sendable {
     let store = MediaStore()
     /// The largest upload (10 MB).
     static let maximumBytes = 10 * 1_024 * 1_024
+    /// The longer side of a feed's tile, in pixels.
+    static let thumbnailSide = 480
 
     package func upload(_ identity: Identity, _ data: Data, contentType: String, now: Date = Date()) async throws -> MediaUpload {
         let image: SanitizedImage
@@ -22,7 +24,9 @@ package struct MediaService: Sendable {
         let record = MediaStore.Record(
             id: UUID(), ownerId: identity.user.id, contentType: image.format.rawValue, width: image.width, height: image.height,
             digest: SHA256.hash(data: image.bytes).map { String(format: "%02x", $0) }.joined(), usedBy: nil, createdAt: now)
-        try await store.insert(record, bytes: image.bytes, on: database.sql)
+        // A feed's tile for a large JPEG (a phone's photo: about a quarter of a second); others serve themselves.
+        let thumbnail = image.format == .jpeg ? JPEGThumbnailer.thumbnail(image.bytes, maxSide: Self.thumbnailSide) : nil
+        try await store.insert(record, bytes: image.bytes, thumbnail: thumbnail, on: database.sql)
         return Self.dto(record)
     }
 

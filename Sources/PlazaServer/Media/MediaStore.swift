@@ -15,12 +15,12 @@ struct MediaStore: Sendable {
         var createdAt: Date
     }
 
-    func insert(_ record: Record, bytes: Data, on db: any SQLDatabase) async throws {
+    func insert(_ record: Record, bytes: Data, thumbnail: Data?, on db: any SQLDatabase) async throws {
         try await db.insert(into: "media")
-            .columns("id", "owner_id", "content_type", "width", "height", "size", "bytes", "digest", "used_by", "created_at")
+            .columns("id", "owner_id", "content_type", "width", "height", "size", "bytes", "thumbnail", "digest", "used_by", "created_at")
             .values(
                 SQLBind(record.id), SQLBind(record.ownerId), SQLBind(record.contentType), SQLBind(record.width), SQLBind(record.height),
-                SQLBind(bytes.count), SQLBind(bytes), SQLBind(record.digest), SQLBind(record.usedBy), SQLBind(record.createdAt)
+                SQLBind(bytes.count), SQLBind(bytes), SQLBind(thumbnail), SQLBind(record.digest), SQLBind(record.usedBy), SQLBind(record.createdAt)
             )
             .run()
     }

@@ -455,3 +455,50 @@ document.addEventListener("click", (event) => {
   form.addEventListener("change", changed);
   update();
 })();
+
+// The new-listing form ([data-listing-form]) uploads each chosen photo at once (while the rest is filled in) and keeps
+// their ids in the form; a refused photo says why beside the photos.
+(() => {
+  const form = document.querySelector("form[data-listing-form]");
+  if (!form) return;
+  const input = form.querySelector("[data-photo-input]");
+  const ids = form.querySelector("[data-photo-ids]");
+  const previews = form.querySelector("[data-photo-previews]");
+  const status = form.querySelector("[data-photo-status]");
+  const csrf = form.querySelector("input[name=_csrf]").value;
+  const list = () => ids.value.split(",").filter(Boolean);
+  function show(id, url) {
+    const item = document.createElement("li");
+    const image = document.createElement("img");
+    image.src = url;
+    image.alt = "";
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "small secondary";
+    remove.textContent = "Remove";
+    remove.addEventListener("click", () => { ids.value = list().filter((other) => other !== id).join(","); item.remove(); });
+    item.append(image, remove);
+    previews.append(item);
+  }
+  input.addEventListener("change", async () => {
+    const files = Array.from(input.files || []);
+    input.value = "";
+    for (const file of files) {
+      if (list().length >= 10) { status.textContent = "At most 10 photos."; break; }
+      status.textContent = "Uploading " + file.name + "…";
+      try {
+        const response = await fetch("/market/photos", {
+          method: "POST", credentials: "same-origin", body: file,
+          headers: { "Content-Type": file.type || "application/octet-stream", "X-CSRF-Token": csrf, Accept: "application/json" },
+        });
+        const body = await response.json().catch(() => ({}));
+        if (!response.ok) { status.textContent = file.name + ": " + [body.title, body.detail].filter(Boolean).join(" "); continue; }
+        ids.value = list().concat([body.id]).join(",");
+        show(body.id, body.thumbnailUrl);
+        status.textContent = list().length + (list().length === 1 ? " photo" : " photos") + " ready.";
+      } catch (error) {
+        status.textContent = "No connection: try again.";
+      }
+    }
+  });
+})();

@@ -1,0 +1,236 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The marketplace's Buy and Sell pages: the campus feed with search and filters, one listing, my listings, and the
+/// new-listing form whose photos upload while the rest is filled in (`/market/photos`, the page script).
+extension MarketPages {
+    static let listingFields = ["title", "description", "price", "free", "category", "condition"]
+    static let conditionNames: [ListingCondition: String] = [.new: "New", .likeNew: "Like new", .good: "Good", .fair: "Fair", .poor: "Poor"]
+
+    func addListingRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.get("listings/:id", use: listingPage)
+        signedIn.post("listings/:id/sold", use: sold)
+        signedIn.post("listings/:id/remove", use: remove)
+        signedIn.get("sell", use: sell)
+        signedIn.get("sell/new", use: newListing)
+        signedIn.post("sell", use: post)
+        signedIn.post("photos", use: photo)
+    }
+
+    struct Card: Sendable {
+        var id: String
+        var title: String
+        var price: String
+        var seller: String
+        var thumbnail: String?
+        var state: String?
+        var when: String
+    }
+
+    struct Option: Sendable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
+    static func card(_ listing: Listing, reader: Reader, showState: Bool = false) -> Card {
+        Card(
+            id: listing.id.uuidString.lowercased(), title: listing.title, price: price(listing, reader: reader), seller: listing.seller.displayName,
+            thumbnail: listing.photos.first?.thumbnailUrl, state: showState ? listing.state.rawValue : nil, when: reader.when(listing.createdAt))
+    }
+
+    static func price(_ listing: Listing, reader: Reader) -> String {
+        listing.price.map(reader.money) ?? "Free"
+    }
+
+    // MARK: Buy
+
+    struct FeedPage: Sendable {
+        var shell: Shell
+        var campus: String
+        var q: String
+        var categories: [Option]
+        var conditions: [Option]
+        var sorts: [Option]
+        var minPrice: String
+        var maxPrice: String
+        var cards: [Card]
+        var searched: Bool
+        /// A filter besides the words is set: the filters stay open.
+        var filtered: Bool
+        var error: String?
+        var next: String?
+        var spots: [SafeSpot]
+    }
+
+    /// The feed, for a student in; `membership` is theirs.
+    func feedPage(_ request: Request, context: AuthenticatedContext, membership: CampusMembership) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        let value = { (name: String) in parameters.get(name).map { String($0) } ?? "" }
+        let categories = try await market.categories()
+        var page = FeedPage(
+            shell: Shell(title: "Campus marketplace", context: context, notice: notice(request)), campus: membership.campus.name, q: value("q"),
+            categories: [Option(value: "", label: "Any category", selected: value("category").isEmpty)]
+                + categories.map { Option(value: $0.slug, label: $0.name, selected: $0.slug == value("category")) },
+            conditions: [Option(value: "", label: "Any condition", selected: value("condition").isEmpty)]
+                + ListingCondition.allCases.map {
+                    Option(value: $0.rawValue, label: Self.conditionNames[$0] ?? $0.rawValue, selected: $0.rawValue == value("condition"))
+                },
+            sorts: [("newest", "Newest"), ("price_asc", "Price: low to high"), ("price_desc", "Price: high to low")].map {
+                Option(value: $0.0, label: $0.1, selected: $0.0 == (value("sort").isEmpty ? "newest" : value("sort")))
+            }, minPrice: value("minPrice"), maxPrice: value("maxPrice"), cards: [],
+            searched: ["q", "category", "condition", "minPrice", "maxPrice"].contains { !value($0).isEmpty },
+            filtered: ["category", "condition", "minPrice", "maxPrice"].contains { !value($0).isEmpty }, error: nil, next: nil,
+            spots: try await market.safeSpots(campus: membership.campus.id))
+        do {
+            var query = try ListingsAPI.query(request.uri, lenient: true)
+            query.minPrice = try Self.amount(value("minPrice"), field: "minPrice")
+            query.maxPrice = try Self.amount(value("maxPrice"), field: "maxPrice")
+            let paging = try Paging(request.uri)
+            let result = try await market.feed(context.identity, query, limit: paging.limit, cursor: paging.cursor)
+            page.cards = result.items.map { Self.card($0, reader: context.reader) }
+            page.next = result.nextCursor.map { cursor in
+                "/market?"
+                    + FormData.encoded(
+                        ["q", "category", "condition", "minPrice", "maxPrice", "sort"].map { ($0, value($0)) }.filter { !$0.1.isEmpty } + [
+                            ("cursor", cursor)
+                        ])
+            }
+        } catch let error as PlazaError where error.code == .validationFailed {
+            page.error = error.errors?.map(\.message).joined(separator: " ") ?? error.title
+        }
+        return renderer.render("market/feed", page)
+    }
+
+    /// "12.50" typed in a price box, as minor units; empty is none.
+    static func amount(_ text: String, field: String) throws -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        guard let amount = WalletRules.parseAmount(trimmed, currency: "USD"), amount >= 0 else {
+            throw PlazaError.validation(field: field, "Type a price such as 12.50, or leave it empty.")
+        }
+        return amount
+    }
+
+    // MARK: One listing
+
+    struct ListingPage: Sendable {
+        var shell: Shell
+        var id: String
+        var title: String
+        var price: String
+        var description: String
+        var category: String
+        var condition: String
+        var seller: String
+        var sellerUsername: String
+        var posted: String
+        var photos: [ListingPhoto]
+        var mine: Bool
+        var open: Bool
+        var state: String
+        var soldTo: String?
+    }
+
+    @Sendable func listingPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard try await market.membership(context.identity) != nil else { return PageRenderer.seeOther("/market") }
+        let listing = try await market.listing(context.identity, try Query.id(context.parameters, "id", "listing"))
+        let categories = try await market.categories()
+        let model = ListingPage(
+            shell: Shell(title: listing.title, context: context, notice: notice(request)), id: listing.id.uuidString.lowercased(),
+            title: listing.title, price: Self.price(listing, reader: context.reader), description: listing.description,
+            category: categories.first { $0.slug == listing.category }?.name ?? listing.category,
+            condition: Self.conditionNames[listing.condition] ?? listing.condition.rawValue, seller: listing.seller.displayName,
+            sellerUsername: listing.seller.username, posted: context.reader.day(listing.createdAt), photos: listing.photos,
+            mine: listing.seller.username == context.identity.user.username, open: [.active, .reserved].contains(listing.state),
+            state: listing.state.rawValue, soldTo: listing.soldTo)
+        return renderer.render("market/listing", model)
+    }
+
+    @Sendable func sold(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "listing")
+        let path = "/market/listings/\(id.uuidString.lowercased())"
+        do {
+            let buyer = form["buyer"].trimmingCharacters(in: .whitespaces)
+            _ = try await market.markSold(context.identity, id, ListingSale(buyer: buyer.isEmpty ? nil : buyer))
+            return PageRenderer.seeOther("\(path)?notice=sold")
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            return renderer.refused(alert: error.errors?.map(\.message).joined(separator: " ") ?? error.title, returnTo: path)
+        }
+    }
+
+    @Sendable func remove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        try await market.removeListing(context.identity, try Query.id(context.parameters, "id", "listing"))
+        return PageRenderer.seeOther("/market/sell?notice=removed")
+    }
+
+    // MARK: Sell
+
+    struct SellPage: Sendable {
+        var shell: Shell
+        var cards: [Card]
+    }
+
+    @Sendable func sell(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard try await market.membership(context.identity) != nil else { return PageRenderer.seeOther("/market") }
+        let mine = try await market.myListings(context.identity, states: [.active, .reserved, .sold], limit: 100, cursor: nil)
+        let model = SellPage(
+            shell: Shell(title: "Sell", context: context, notice: notice(request)),
+            cards: mine.items.map { Self.card($0, reader: context.reader, showState: true) })
+        return renderer.render("market/sell", model)
+    }
+
+    struct NewListingPage: Sendable {
+        var shell: Shell
+        var form: FormState
+        var categories: [Option]
+        var conditions: [Option]
+        var currency: String
+        var photos: [String]
+        var free: Bool
+    }
+
+    @Sendable func newListing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard try await market.membership(context.identity) != nil else { return PageRenderer.seeOther("/market") }
+        let form = context.page.form("listing") ?? FormState(names: Self.listingFields + ["photoIds"]).with("condition", "good")
+        let value = { (name: String) in form.fields[name]?.value ?? "" }
+        let model = NewListingPage(
+            shell: Shell(title: "New listing", context: context), form: form,
+            categories: try await market.categories().map { Option(value: $0.slug, label: $0.name, selected: $0.slug == value("category")) },
+            conditions: ListingCondition.allCases.map {
+                Option(value: $0.rawValue, label: Self.conditionNames[$0] ?? $0.rawValue, selected: $0.rawValue == value("condition"))
+            }, currency: market.currency, photos: value("photoIds").split(separator: ",").map(String.init), free: value("free") == "1")
+        return renderer.render("market/new-listing", model)
+    }
+
+    @Sendable func post(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let names = Self.listingFields + ["photoIds"]
+        do {
+            let free = form["free"] == "1"
+            let amount = free ? nil : try Self.amount(form["price"], field: "price")
+            if !free, amount == nil { throw PlazaError.validation(field: "price", "Give a price, or tick free.") }
+            let photoIds = form["photoIds"].split(separator: ",").compactMap { UUID(uuidString: String($0)) }
+            let listing = try await market.createListing(
+                context.identity,
+                ListingRequest(
+                    title: form["title"], description: form["description"], price: amount.map { Money(amount: $0, currency: market.currency) },
+                    free: free ? true : nil, category: form["category"], condition: ListingCondition(rawValue: form["condition"]) ?? .good,
+                    photoIds: photoIds))
+            return PageRenderer.seeOther("/market/listings/\(listing.id.uuidString.lowercased())?notice=posted")
+        } catch var error as PlazaError where error.status.code < 500 {
+            error.errors = error.errors?.map { FieldError(field: String($0.field.prefix { $0 != "." }), message: $0.message) }
+            return renderer.refused("listing", FormState(form, names: names, error: error), returnTo: "/market/sell/new")
+        }
+    }
+
+    /// The page script's upload of one photo (raw bytes, `X-CSRF-Token`): `{id, thumbnailUrl}` or a problem.
+    @Sendable func photo(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.body(upTo: MediaService.maximumBytes)
+        let upload = try await market.media.upload(context.identity, Data(body.readableBytesView), contentType: request.headers[.contentType] ?? "")
+        return try .json(upload, status: .created)
+    }
+}
