@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import PlazaClient
 import PlazaCore
 import PlazaTestSupport
@@ -8,6 +9,10 @@ import Testing
 /// Joining the campus marketplace from an app: pick the campus, prove the university address with the mailed code,
 /// sign the agreement; each missing step is a problem code the app can branch on.
 @Suite struct MarketClientTests {
+    /// 8×6 pixels, with a text chunk that must not survive the upload (Pillow made it).
+    static let png =
+        "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAGCAIAAABxZ0isAAAAFXRFWHRDb21tZW50AHRha2VuIGF0IGhvbWV2YxoJAAAAFElEQVR4nGPkqjjBgA0wYRWlkwQAwiQBVt3eaM8AAAAASUVORK5CYII="
+
     @Test(arguments: TestEngine.enabled)
     func aStudentJoinsTheirCampusThroughTheSDK(_ engine: TestEngine) async throws {
         try await PlacesClientTests.withClients(engine) { _, anna, accounts in
@@ -41,10 +46,7 @@ import Testing
             #expect(try await anna.marketCategories().contains { $0.slug == "textbooks" })
             #expect(try await anna.safeSpots().isEmpty)
             // A picture for a listing: its text chunks are gone when it comes back.
-            let png = Data(
-                base64Encoded:
-                    "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAGCAIAAABxZ0isAAAAFXRFWHRDb21tZW50AHRha2VuIGF0IGhvbWV2YxoJAAAAFElEQVR4nGPkqjjBgA0wYRWlkwQAwiQBVt3eaM8AAAAASUVORK5CYII="
-            )!
+            let png = Data(base64Encoded: Self.png)!
             let upload = try await anna.uploadPicture(png, contentType: "image/png")
             #expect(upload.width == 8 && upload.height == 6 && upload.contentType == "image/png")
             let stored = try await anna.picture(upload.url)
@@ -66,6 +68,45 @@ import Testing
                 #expect(error.code == .unsupportedMediaType)
             }
             #expect(try await anna.unsignMarketAgreement().signedVersion == nil)
+        }
+    }
+
+    /// Joins Isar University through the SDK (the code from the test mailbox) and signs the agreement.
+    static func join(_ client: PlazaClient, _ name: String, _ accounts: AccountsDriver) async throws {
+        try await client.startCampusEmail("\(name)@isar-uni.edu")
+        _ = try await client.verifyCampusEmail("\(name)@isar-uni.edu", code: try await accounts.latestCode(for: "\(name)@isar-uni.edu"))
+        _ = try await client.signMarketAgreement(version: try await client.marketAgreement().version)
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aMessageReachesTheSellersPhoneLive(_ engine: TestEngine) async throws {
+        try await PlacesClientTests.withClients(engine) { bruno, anna, accounts in
+            let admin = try await accounts.login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
+            let uni = CampusRequest(name: "Isar University", domains: ["isar-uni.edu"], center: Coordinate(latitude: 48.15, longitude: 11.58))
+            #expect(try await accounts.client.send(.post, "/v1/admin/campuses", json: uni, token: admin).status == .created)
+            try await Self.join(anna, "anna", accounts)
+            try await Self.join(bruno, "bruno", accounts)
+            let photo = try await anna.uploadPicture(Data(base64Encoded: Self.png)!, contentType: "image/png")
+            let chair = try await anna.createListing(
+                ListingRequest(
+                    title: "Chair", description: "Sturdy.", free: true, category: "furniture", condition: .fair, photoIds: [photo.id]))
+
+            var events = anna.events().makeAsyncIterator()
+            #expect(try await events.next()?.type == PlazaEventType.ready)
+            let conversation = try await bruno.startConversation(listing: chair.id)
+            let sent = try await bruno.sendMessage("Can I pick it up today?", conversation: conversation.id)
+            var received: ChatMessage?
+            for _ in 0..<5 where received == nil {
+                guard let event = try await events.next() else { break }
+                if event.type == MarketEventType.message { received = try event.payload(as: ChatMessage.self) }
+            }
+            #expect(received == sent && received?.sender == "bruno")
+            #expect(try await anna.conversations().items.first?.unread == 1)
+            try await anna.markRead(conversation: conversation.id)
+            #expect(try await anna.conversations().items.first?.unread == 0)
+            #expect(try await anna.messages(conversation: conversation.id).items.map(\.text) == ["Can I pick it up today?"])
+            try await bruno.deleteConversation(conversation.id)
+            #expect(try await bruno.conversations().items.isEmpty)
         }
     }
 }

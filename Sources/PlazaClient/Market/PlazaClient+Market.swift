@@ -101,3 +101,38 @@ extension PlazaClient {
             "GET", "v1/market/me/listings", query: Self.query(["state": state?.rawValue, "cursor": cursor]), auth: .required)
     }
 }
+
+extension PlazaClient {
+    // MARK: Chat
+
+    /// "I'm interested": opens my conversation about a listing, or answers the one I have. Messages arrive live as
+    /// `MarketEventType.message` on `events()`.
+    public func startConversation(listing: UUID) async throws -> Conversation {
+        try await send("POST", "v1/market/conversations", body: ConversationStart(listingId: listing), auth: .required)
+    }
+
+    public func conversations(cursor: String? = nil) async throws -> Page<Conversation> {
+        try await send("GET", "v1/market/conversations", query: Self.query(["cursor": cursor]), auth: .required)
+    }
+
+    /// A conversation's messages, newest first; pass `nextCursor` to page back.
+    public func messages(conversation: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> Page<ChatMessage> {
+        try await send(
+            "GET", "v1/market/conversations/\(conversation.uuidString.lowercased())/messages",
+            query: Self.query(["limit": limit.map(String.init), "cursor": cursor]), auth: .required)
+    }
+
+    public func sendMessage(_ text: String, conversation: UUID) async throws -> ChatMessage {
+        try await send(
+            "POST", "v1/market/conversations/\(conversation.uuidString.lowercased())/messages", body: MessageRequest(text: text), auth: .required)
+    }
+
+    public func markRead(conversation: UUID) async throws {
+        try await sendVoid("POST", "v1/market/conversations/\(conversation.uuidString.lowercased())/read", auth: .required)
+    }
+
+    /// Deletes a conversation for me; it stays for the other side.
+    public func deleteConversation(_ conversation: UUID) async throws {
+        try await sendVoid("DELETE", "v1/market/conversations/\(conversation.uuidString.lowercased())", auth: .required)
+    }
+}

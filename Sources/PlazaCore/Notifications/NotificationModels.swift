@@ -84,6 +84,8 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
     case loyalty = "loyalty"
     /// Ads and coupons from businesses (within the customer's offer settings: levels, daily limit, quiet hours).
     case offers = "offers"
+    /// The campus marketplace: messages, offers and sales of my listings and the ones I asked about.
+    case market = "market"
 
     /// Whether it still arrives in quiet hours.
     public var urgent: Bool { self == .moneyRequests || self == .account }
@@ -96,6 +98,7 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
         case .account: "Account and security"
         case .loyalty: "Loyalty cards"
         case .offers: "Offers and coupons"
+        case .market: "Campus marketplace"
         }
     }
 }

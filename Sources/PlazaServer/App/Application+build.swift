@@ -123,6 +123,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     LoyaltyAPI(loyalty: services.loyalty, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: v1, signedIn: signedIn)
     WalletPassAPI(loyalty: services.loyalty, maxBody: services.configuration.limits.maxRequestBody, logger: services.logger).addRoutes(to: router)
     OffersAPI(offers: services.offers, maxBody: services.configuration.limits.maxRequestBody).addRoutes(signedIn: signedIn)
+    ChatAPI(market: services.market, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     ListingsAPI(market: services.market, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     MediaAPI(media: services.media, accounts: services.accounts).addRoutes(authenticated: authenticated, router: router)
     MarketAPI(market: services.market, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: v1, authenticated: authenticated)

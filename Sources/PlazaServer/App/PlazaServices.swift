@@ -142,7 +142,9 @@ public final class PlazaServices: Sendable {
         accounts.events = events
         self.accounts = accounts
         media = MediaService(database: database)
-        market = MarketService(database: database, accounts: accounts, media: media, currency: configuration.wallet.currencies[0])
+        market = MarketService(
+            database: database, accounts: accounts, media: media, events: events, cipher: MessageCipher(secretKey: secretKey),
+            currency: configuration.wallet.currencies[0], trustedHosts: [configuration.publicURL?.host].compactMap { $0 })
         let admin = AdminService(database: database, events: events, accounts: accounts)
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.

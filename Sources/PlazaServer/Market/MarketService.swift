@@ -11,10 +11,17 @@ package struct MarketService: Sendable {
     let accounts: AccountService
     /// Listing photos: attached to a listing, they are anyone's to fetch.
     let media: MediaService
+    /// Where chat messages are published (live on `events()`, and as alerts).
+    let events: EventBus
+    /// Chat messages at rest.
+    let cipher: MessageCipher
     /// Prices are in the Plaza's first currency.
     var currency = "USD"
+    /// This Plaza's own hosts: a link there in a message is no look-alike.
+    var trustedHosts: [String] = []
     let store = MarketStore()
     let listings = ListingStore()
+    let chat = ChatStore()
 
     // MARK: Campuses (admins)
 

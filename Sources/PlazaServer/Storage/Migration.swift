@@ -35,5 +35,6 @@ enum Migrations {
         M0023_Campuses(),  // campuses, their safe spots, verified students, the market agreement, listing categories
         M0024_Media(),  // uploaded pictures, stripped, in the database
         M0025_Listings(),  // campus marketplace listings and their full-text index (FTS5 / tsvector)
+        M0026_Chat(),  // marketplace conversations and their messages, encrypted at rest
     ]
 }

@@ -1,0 +1,98 @@
+import Foundation
+
+/// A warning shown to the recipient beside a message that looks like a scam; it never blocks the message.
+public struct MessageWarning: Codable, Sendable, Hashable {
+    /// `off_platform_payment`, `gift_card` or `lookalike_link`.
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// A chat message. Its text is encrypted at rest; `warnings` are for the recipient's eyes.
+public struct ChatMessage: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var conversationId: UUID
+    /// The sender's username.
+    public var sender: String
+    public var text: String
+    public var createdAt: Date
+    public var warnings: [MessageWarning]
+
+    public init(id: UUID, conversationId: UUID, sender: String, text: String, createdAt: Date, warnings: [MessageWarning]) {
+        self.id = id
+        self.conversationId = conversationId
+        self.sender = sender
+        self.text = text
+        self.createdAt = createdAt
+        self.warnings = warnings
+    }
+}
+
+/// The listing a conversation is about, as the chat list shows it.
+public struct ConversationListing: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var title: String
+    public var price: Money?
+    public var state: ListingState
+    public var thumbnailUrl: String?
+
+    public init(id: UUID, title: String, price: Money?, state: ListingState, thumbnailUrl: String?) {
+        self.id = id
+        self.title = title
+        self.price = price
+        self.state = state
+        self.thumbnailUrl = thumbnailUrl
+    }
+}
+
+/// A buyer and a seller talking about one listing.
+public struct Conversation: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var listing: ConversationListing
+    public var buyer: ListingSeller
+    public var seller: ListingSeller
+    public var lastMessage: ChatMessage?
+    /// Messages to me I have not read.
+    public var unread: Int
+    public var updatedAt: Date
+
+    public init(
+        id: UUID, listing: ConversationListing, buyer: ListingSeller, seller: ListingSeller, lastMessage: ChatMessage?, unread: Int, updatedAt: Date
+    ) {
+        self.id = id
+        self.listing = listing
+        self.buyer = buyer
+        self.seller = seller
+        self.lastMessage = lastMessage
+        self.unread = unread
+        self.updatedAt = updatedAt
+    }
+}
+
+/// `POST /v1/market/conversations`: "I'm interested" in a listing.
+public struct ConversationStart: Codable, Sendable, Hashable {
+    public var listingId: UUID
+
+    public init(listingId: UUID) {
+        self.listingId = listingId
+    }
+}
+
+/// `POST /v1/market/conversations/{id}/messages`.
+public struct MessageRequest: Codable, Sendable, Hashable {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
+    }
+}
+
+/// Live events of the marketplace.
+public enum MarketEventType {
+    /// A message in one of my conversations (to both sides). Payload: `ChatMessage`.
+    public static let message = "market.message"
+}
