@@ -6,7 +6,7 @@ import uuid
 from selenium.webdriver.common.by import By
 
 from conftest import latest_code, new_browser, screenshot
-from test_accounts_flow import fill, navigate, notice, submit
+from test_accounts_flow import click, fill, navigate, notice, submit
 from test_places_flow import log_in, wait_for
 from test_wallet_flow import fill_in
 
@@ -105,6 +105,31 @@ def test_a_student_sells_a_lamp_with_a_photo_that_another_finds(plaza):
         navigate(buyer, card.find_element(By.TAG_NAME, "a"))
         assert "Carla" in buyer.find_element(By.CSS_SELECTOR, "[data-listing]").text
         assert not buyer.find_elements(By.XPATH, "//button[normalize-space()='Mark as sold']")
+
+        # She asks about it in a chat; the seller's phone shows the message, with a warning about paying outside Plaza.
+        navigate(buyer, buyer.find_element(By.CSS_SELECTOR, "form[action$='/interested'] button"))
+        fill_in(buyer, "message-form", {"text": "Can I pick it up at 5? I could pay by Venmo."})
+        click(buyer, buyer.find_element(By.CSS_SELECTOR, "#message-form button"))
+        wait_for(buyer, lambda: "pick it up at 5" in buyer.find_element(By.ID, "chat").text,
+                 explain=lambda: buyer.find_element(By.ID, "chat").text)
+        assert not buyer.find_elements(By.CSS_SELECTOR, "[data-warning]"), "the sender sees no warning"
+        seller.get(plaza + "/market/conversations")
+        row = next(item for item in seller.find_elements(By.CSS_SELECTOR, "[data-conversations] li") if title in item.text)
+        assert "1" in row.find_element(By.CSS_SELECTOR, ".badge").text
+        navigate(seller, row.find_element(By.TAG_NAME, "a"))
+        # (The live region reloads as the page connects: read it afresh each time.)
+        wait_for(seller, lambda: "outside Plaza" in seller.find_element(By.ID, "chat").text,
+                 explain=lambda: seller.find_element(By.ID, "chat").text)
+        wait_for(seller, lambda: seller.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        wait_for(buyer, lambda: buyer.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        fill_in(seller, "message-form", {"text": "Yes, 5 at the library lobby works. Pay through Plaza please."})
+        click(seller, seller.find_element(By.CSS_SELECTOR, "#message-form button"))
+        # It arrives on the buyer's open conversation without reloading.
+        wait_for(buyer, lambda: "library lobby works" in buyer.find_element(By.ID, "chat").text,
+                 explain=lambda: buyer.find_element(By.ID, "chat").text)
+        screenshot(seller, "market-chat")
+        screenshot(buyer, "market-chat")
+        navigate(seller, seller.find_element(By.CSS_SELECTOR, "a.listing-strip"))
 
         # The seller marks it sold to the buyer: it leaves the feed.
         fill(seller, {"buyer": "dora"})

@@ -28,6 +28,7 @@ struct MarketPages: Sendable {
         signedIn.post("agreement/sign", use: sign)
         signedIn.post("agreement/unsign", use: unsign)
         addListingRoutes(to: signedIn)
+        addChatRoutes(to: signedIn)
     }
 
     struct HomePage: Sendable {

@@ -1,0 +1,134 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The marketplace's Chat: "I'm interested" on a listing opens the conversation; the list of mine with unread counts;
+/// a conversation whose messages arrive live, with a warning beside those that look like scams.
+extension MarketPages {
+    func addChatRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.post("listings/:id/interested", use: interested)
+        signedIn.get("conversations", use: conversationsPage)
+        signedIn.get("conversations/:id", use: conversationPage)
+        signedIn.get("conversations/:id/live", use: conversationLive)
+        signedIn.post("conversations/:id/messages", use: sendMessage)
+        signedIn.post("conversations/:id/delete", use: deleteConversation)
+    }
+
+    @Sendable func interested(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "listing")
+        do {
+            let (conversation, _) = try await market.startConversation(context.identity, listing: id)
+            return PageRenderer.seeOther("/market/conversations/\(conversation.id.uuidString.lowercased())")
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            return renderer.refused(alert: error.errors?.map(\.message).joined(separator: " ") ?? error.title, returnTo: "/market/listings/\(id)")
+        }
+    }
+
+    struct ConversationRow: Sendable {
+        var id: String
+        var title: String
+        var other: String
+        var last: String
+        var when: String
+        var unread: Int?
+        var thumbnail: String?
+    }
+
+    struct ConversationsPage: Sendable {
+        var shell: Shell
+        var rows: [ConversationRow]
+    }
+
+    @Sendable func conversationsPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard try await market.membership(context.identity) != nil else { return PageRenderer.seeOther("/market") }
+        let me = context.identity.user.username
+        let page = try await market.conversations(context.identity, limit: 50, cursor: nil)
+        let rows = page.items.map { conversation in
+            ConversationRow(
+                id: conversation.id.uuidString.lowercased(), title: conversation.listing.title,
+                other: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).displayName,
+                last: conversation.lastMessage.map { ($0.sender == me ? "You: " : "") + $0.text } ?? "No messages yet",
+                when: context.reader.when(conversation.updatedAt), unread: conversation.unread > 0 ? conversation.unread : nil,
+                thumbnail: conversation.listing.thumbnailUrl)
+        }
+        return renderer.render("market/conversations", ConversationsPage(shell: Shell(title: "Chat", context: context), rows: rows))
+    }
+
+    struct Bubble: Sendable {
+        var text: String
+        var mine: Bool
+        var when: String
+        var time: String
+        var warnings: [MessageWarning]
+    }
+
+    struct ConversationLive: Sendable {
+        var bubbles: [Bubble]
+        var empty: Bool
+    }
+
+    struct ConversationPage: Sendable {
+        var shell: Shell
+        var id: String
+        var listingId: String
+        var title: String
+        var price: String
+        var thumbnail: String?
+        var other: String
+        var live: ConversationLive
+        var open: Bool
+    }
+
+    /// The newest 50 messages, oldest first as a chat reads; what reached me is marked read.
+    func live(_ identity: Identity, _ id: UUID, reader: Reader) async throws -> ConversationLive {
+        let page = try await market.messages(identity, conversation: id, before: nil, limit: 50)
+        try await market.markRead(identity, conversation: id)
+        let bubbles = page.items.reversed().map { message in
+            let mine = message.sender == identity.user.username
+            return Bubble(
+                text: message.text, mine: mine, when: reader.when(message.createdAt), time: reader.machine(message.createdAt),
+                warnings: mine ? [] : message.warnings)
+        }
+        return ConversationLive(bubbles: bubbles, empty: bubbles.isEmpty)
+    }
+
+    @Sendable func conversationPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "conversation")
+        let conversation = try await market.conversation(context.identity, id)
+        let me = context.identity.user.username
+        let model = ConversationPage(
+            shell: Shell(title: conversation.listing.title, context: context), id: id.uuidString.lowercased(),
+            listingId: conversation.listing.id.uuidString.lowercased(), title: conversation.listing.title,
+            price: conversation.listing.price.map(context.reader.money) ?? "Free", thumbnail: conversation.listing.thumbnailUrl,
+            other: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).displayName,
+            live: try await live(context.identity, id, reader: context.reader), open: [.active, .reserved].contains(conversation.listing.state))
+        return renderer.render("market/conversation", model)
+    }
+
+    @Sendable func conversationLive(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "conversation")
+        return renderer.render("market/conversation-live", try await live(context.identity, id, reader: context.reader))
+    }
+
+    @Sendable func sendMessage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "conversation")
+        let path = "/market/conversations/\(id.uuidString.lowercased())"
+        let script = request.headers[.accept]?.contains("application/json") == true
+        do {
+            _ = try await market.send(context.identity, conversation: id, text: form["text"])
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            if script { return error.problemResponse() }
+            return renderer.refused(alert: error.errors?.map(\.message).joined(separator: " ") ?? error.title, returnTo: path)
+        }
+        if script { return try .json(Acknowledgement(status: "sent")) }
+        return PageRenderer.seeOther(path)
+    }
+
+    @Sendable func deleteConversation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        try await market.deleteConversation(context.identity, try Query.id(context.parameters, "id", "conversation"))
+        return PageRenderer.seeOther("/market/conversations?notice=deleted")
+    }
+}
