@@ -6,7 +6,7 @@ import SQLKit
 /// Listings: verified students post, edit, mark sold or remove theirs; members of the same campus read the feed and
 /// search it. Another campus's listing, a removed one, or one whose seller withdrew from the agreement is 404.
 extension MarketService {
-    func createListing(_ identity: Identity, _ request: ListingRequest, now: Date = Date()) async throws -> Listing {
+    package func createListing(_ identity: Identity, _ request: ListingRequest, now: Date = Date()) async throws -> Listing {
         let membership = try await requireStudent(identity, now: now)
         try await check(request)
         let id = UUID()

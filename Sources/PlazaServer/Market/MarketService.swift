@@ -97,6 +97,18 @@ package struct MarketService: Sendable {
         return CampusMembership(campus: CampusReference(id: campus.id, name: campus.name), verifiedUntil: until)
     }
 
+    /// Records a verified membership and the signed agreement without the mailed code: for seeding (the demo, the
+    /// benchmark's students), never a route.
+    package func enroll(_ identity: Identity, email: String, now: Date = Date()) async throws {
+        let email = AccountRules.normalizedEmail(email)
+        let campus = try await campus(of: email, for: identity)
+        let until = MarketRules.verifiedUntil(termEnds: campus.termEnds, now: now)
+        guard try await store.verify(user: identity.user.id, campus: campus.id, email: email, now: now, until: until, on: database.sql) else {
+            throw Self.addressTaken
+        }
+        try await store.sign(user: identity.user.id, version: MarketRules.agreementVersion, now: now, on: database.sql)
+    }
+
     /// The user's current membership; nil when they never verified or it lapsed.
     func membership(_ identity: Identity, now: Date = Date()) async throws -> CampusMembership? {
         guard let member = try await store.member(user: identity.user.id, on: database.sql), member.verifiedUntil > now,
