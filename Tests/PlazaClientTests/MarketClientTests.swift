@@ -105,6 +105,17 @@ import Testing
             try await anna.markRead(conversation: conversation.id)
             #expect(try await anna.conversations().items.first?.unread == 0)
             #expect(try await anna.messages(conversation: conversation.id).items.map(\.text) == ["Can I pick it up today?"])
+            // Anna blocks Bruno: his message is refused, her chair is gone from his feed.
+            #expect(try await anna.block("bruno").username == "bruno")
+            do {
+                _ = try await bruno.sendMessage("Hello?", conversation: conversation.id)
+                Issue.record("blocked: refused")
+            } catch let error as PlazaClientError {
+                #expect(error.code == .blocked)
+            }
+            #expect(try await bruno.listings().items.isEmpty)
+            try await anna.unblock("bruno")
+            #expect(try await anna.blocks().isEmpty)
             try await bruno.deleteConversation(conversation.id)
             #expect(try await bruno.conversations().items.isEmpty)
         }

@@ -136,3 +136,21 @@ extension PlazaClient {
         try await sendVoid("DELETE", "v1/market/conversations/\(conversation.uuidString.lowercased())", auth: .required)
     }
 }
+
+extension PlazaClient {
+    // MARK: Blocks
+
+    /// Blocks a student: neither of us sees the other's listings, and no message passes either way (`blocked`).
+    public func block(_ username: String) async throws -> MarketBlock {
+        try await send("PUT", "v1/market/blocks/\(username)", auth: .required)
+    }
+
+    public func unblock(_ username: String) async throws {
+        try await sendVoid("DELETE", "v1/market/blocks/\(username)", auth: .required)
+    }
+
+    public func blocks() async throws -> [MarketBlock] {
+        let page: Page<MarketBlock> = try await send("GET", "v1/market/blocks", auth: .required)
+        return page.items
+    }
+}

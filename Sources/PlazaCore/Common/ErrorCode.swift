@@ -54,6 +54,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case agreementRequired = "agreement_required"
     /// The upload is not a readable picture of the type it says it is (damaged, truncated, or another format).
     case invalidImage = "invalid_image"
+    /// One of the two people blocked the other: nothing passes between them.
+    case blocked
     case internalError = "internal_error"
     case unavailable
 }

@@ -96,3 +96,16 @@ public enum MarketEventType {
     /// A message in one of my conversations (to both sides). Payload: `ChatMessage`.
     public static let message = "market.message"
 }
+
+/// Someone I blocked: neither of us sees the other's listings, and no message passes either way.
+public struct MarketBlock: Codable, Sendable, Hashable {
+    public var username: String
+    public var displayName: String
+    public var since: Date
+
+    public init(username: String, displayName: String, since: Date) {
+        self.username = username
+        self.displayName = displayName
+        self.since = since
+    }
+}

@@ -16,6 +16,22 @@ struct ChatAPI: Sendable {
         authenticated.get("market/conversations/:id/messages", use: messages)
         authenticated.post("market/conversations/:id/messages", use: send)
         authenticated.post("market/conversations/:id/read", use: read)
+        authenticated.get("market/blocks", use: blocks)
+        authenticated.put("market/blocks/:username", use: block)
+        authenticated.delete("market/blocks/:username", use: unblock)
+    }
+
+    @Sendable func blocks(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await market.blocks(context.identity), nextCursor: nil))
+    }
+
+    @Sendable func block(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await market.block(context.identity, username: context.parameters.get("username") ?? ""))
+    }
+
+    @Sendable func unblock(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await market.unblock(context.identity, username: context.parameters.get("username") ?? "")
+        return Response(status: .noContent)
     }
 
     @Sendable func start(_ request: Request, context: AuthenticatedContext) async throws -> Response {

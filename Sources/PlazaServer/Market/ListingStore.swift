@@ -81,11 +81,16 @@ struct ListingStore: Sendable {
     }
 
     /// The campus's active listings matching `query`, whose sellers signed the agreement in force; a page from `offset`.
-    func feed(campus: UUID, _ query: ListingQuery, agreement: Int, limit: Int, offset: Int, on db: any SQLDatabase) async throws -> [Record] {
+    /// Nothing of a seller `viewer` blocked, or who blocked `viewer`, shows.
+    func feed(
+        campus: UUID, viewer: UUID, _ query: ListingQuery, agreement: Int, limit: Int, offset: Int, on db: any SQLDatabase
+    ) async throws -> [Record] {
         var sql =
             Self.selectColumns + """
                  WHERE l.campus_id = \(bind: campus) AND l.state = 'active'
                  AND EXISTS (SELECT 1 FROM market_agreements a WHERE a.user_id = l.seller_id AND a.signed_version = \(bind: agreement))
+                 AND NOT EXISTS (SELECT 1 FROM market_blocks k WHERE (k.blocker_id = \(bind: viewer) AND k.blocked_id = l.seller_id)
+                 OR (k.blocker_id = l.seller_id AND k.blocked_id = \(bind: viewer)))
                 """
         let words = query.text.map { MarketRules.searchWords($0) } ?? []
         if !words.isEmpty { sql = sql + " AND " + matching(words, on: db) }

@@ -41,6 +41,7 @@ extension MarketService {
     func send(_ identity: Identity, conversation id: UUID, text raw: String, now: Date = Date()) async throws -> ChatMessage {
         _ = try await requireStudent(identity, now: now)
         let record = try await side(identity, id)
+        if try await store.blocked(record.buyerId, record.sellerId, on: database.sql) { throw Self.blockedError }
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard ChatRules.textLength.contains(text.count) else {
             throw PlazaError.validation(field: "text", "Write a message of at most \(ChatRules.textLength.upperBound) characters.")

@@ -80,7 +80,8 @@ extension MarketService {
         let membership = try await requireStudent(identity, now: now)
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         let rows = try await listings.feed(
-            campus: membership.campus.id, query, agreement: MarketRules.agreementVersion, limit: limit + 1, offset: offset, on: database.sql)
+            campus: membership.campus.id, viewer: identity.user.id, query, agreement: MarketRules.agreementVersion, limit: limit + 1,
+            offset: offset, on: database.sql)
         return Page(
             items: rows.prefix(limit).map(Self.dto), nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
     }
@@ -111,7 +112,9 @@ extension MarketService {
         }
         if record.sellerId == identity.user.id { return record }
         let signed = try await store.signature(user: record.sellerId, on: database.sql).version == MarketRules.agreementVersion
-        guard record.state != .removed, signed else { throw PlazaError.notFound("listing") }
+        guard record.state != .removed, signed, !(try await store.blocked(identity.user.id, record.sellerId, on: database.sql)) else {
+            throw PlazaError.notFound("listing")
+        }
         return record
     }
 
@@ -152,4 +155,28 @@ extension MarketService {
             seller: ListingSeller(username: record.sellerUsername, displayName: record.sellerName), createdAt: record.createdAt,
             updatedAt: record.updatedAt, soldTo: record.buyerUsername)
     }
+
+    // MARK: Blocks
+
+    /// Blocks a student: neither sees the other's listings any more, and no message passes either way.
+    func block(_ identity: Identity, username: String, now: Date = Date()) async throws -> MarketBlock {
+        _ = try await requireStudent(identity, now: now)
+        guard let user = try await AccountStore().user(login: username, on: database.sql), user.id != identity.user.id else {
+            throw PlazaError.notFound("user")
+        }
+        let since = try await store.block(identity.user.id, user.id, now: now, on: database.sql)
+        return MarketBlock(username: user.username, displayName: user.displayName, since: since)
+    }
+
+    func unblock(_ identity: Identity, username: String) async throws {
+        guard let user = try await AccountStore().user(login: username, on: database.sql) else { throw PlazaError.notFound("user") }
+        try await store.unblock(identity.user.id, user.id, on: database.sql)
+    }
+
+    func blocks(_ identity: Identity) async throws -> [MarketBlock] {
+        try await store.blocks(identity.user.id, on: database.sql)
+    }
+
+    static let blockedError = PlazaError(
+        .forbidden, .blocked, "One of you blocked the other.", detail: "Nothing passes between you; unblock them first if it was you.")
 }

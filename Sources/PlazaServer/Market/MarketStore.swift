@@ -142,3 +142,40 @@ struct MarketStore: Sendable {
         return true
     }
 }
+
+extension MarketStore {
+    // MARK: Blocks
+
+    func block(_ blocker: UUID, _ blocked: UUID, now: Date, on db: any SQLDatabase) async throws -> Date {
+        try await db.insert(into: "market_blocks").columns("blocker_id", "blocked_id", "created_at")
+            .values(SQLBind(blocker), SQLBind(blocked), SQLBind(now)).ignoringConflicts(with: ["blocker_id", "blocked_id"]).run()
+        return try await db.select().column("created_at").from("market_blocks").where("blocker_id", .equal, blocker)
+            .where("blocked_id", .equal, blocked).first()?.decode(column: "created_at", as: Date.self) ?? now
+    }
+
+    func unblock(_ blocker: UUID, _ blocked: UUID, on db: any SQLDatabase) async throws {
+        try await db.delete(from: "market_blocks").where("blocker_id", .equal, blocker).where("blocked_id", .equal, blocked).run()
+    }
+
+    /// Whether either of the two blocked the other.
+    func blocked(_ one: UUID, _ other: UUID, on db: any SQLDatabase) async throws -> Bool {
+        try await db.select().column("blocker_id").from("market_blocks").where {
+            $0.where { $0.where("blocker_id", .equal, one).where("blocked_id", .equal, other) }
+                .orWhere { $0.where("blocker_id", .equal, other).where("blocked_id", .equal, one) }
+        }.first() != nil
+    }
+
+    /// The people `blocker` blocked, newest first.
+    func blocks(_ blocker: UUID, on db: any SQLDatabase) async throws -> [MarketBlock] {
+        try await db.raw(
+            """
+            SELECT u.username, u.display_name, b.created_at FROM market_blocks b JOIN users u ON u.id = b.blocked_id
+            WHERE b.blocker_id = \(bind: blocker) ORDER BY b.created_at DESC
+            """
+        ).all().map { row in
+            MarketBlock(
+                username: try row.decode(column: "username", as: String.self), displayName: try row.decode(column: "display_name", as: String.self),
+                since: try row.decode(column: "created_at", as: Date.self))
+        }
+    }
+}

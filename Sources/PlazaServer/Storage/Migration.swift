@@ -36,5 +36,6 @@ enum Migrations {
         M0024_Media(),  // uploaded pictures, stripped, in the database
         M0025_Listings(),  // campus marketplace listings and their full-text index (FTS5 / tsvector)
         M0026_Chat(),  // marketplace conversations and their messages, encrypted at rest
+        M0027_MarketBlocks(),  // students blocking one another
     ]
 }

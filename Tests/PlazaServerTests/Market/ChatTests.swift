@@ -101,4 +101,34 @@ import Testing
             #expect(try await Self.messages(client, market.ben, id).items.map(\.text) == ["Are you still interested?"])
         }
     }
+
+    @Test(arguments: TestEngine.enabled)
+    func aBlockHidesListingsAndStopsMessagesBothWays(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await Self.market(client, services)
+            let opened = try await client.send(
+                .post, "/v1/market/conversations", json: ConversationStart(listingId: market.listing.id), token: market.ben)
+            let id = try opened.decode(Conversation.self).id
+            _ = try await Self.say(client, market.ben, id, "Hi!")
+
+            let blocked = try await client.send(.put, "/v1/market/blocks/ben", token: market.ana)
+            #expect(try blocked.decode(MarketBlock.self).username == "ben")
+            #expect(
+                try await client.send(.get, "/v1/market/blocks", token: market.ana).decode(Page<MarketBlock>.self).items.map(\.username) == ["ben"])
+            // Ben no longer sees Ana's bike; Cal still does.
+            #expect(try await ListingTests.feed(client, market.ben).isEmpty)
+            #expect(try await client.send(.get, "/v1/market/listings/\(market.listing.id)", token: market.ben).status == .notFound)
+            #expect(try await ListingTests.feed(client, market.cal) == ["City bike"])
+            // Nothing passes either way.
+            for token in [market.ben, market.ana] {
+                let refused = try await client.send(.post, "/v1/market/conversations/\(id)/messages", json: MessageRequest(text: "?"), token: token)
+                #expect(refused.status == .forbidden && refused.problem?.code == .blocked)
+            }
+            #expect(try await client.send(.put, "/v1/market/blocks/ana", token: market.ana).status == .notFound, "not oneself")
+
+            #expect(try await client.send(.delete, "/v1/market/blocks/ben", token: market.ana).status == .noContent)
+            #expect(try await ListingTests.feed(client, market.ben) == ["City bike"])
+            _ = try await Self.say(client, market.ben, id, "Thanks")
+        }
+    }
 }
