@@ -131,6 +131,13 @@ def test_a_student_sells_a_lamp_with_a_photo_that_another_finds(plaza):
         screenshot(buyer, "market-chat")
         navigate(seller, seller.find_element(By.CSS_SELECTOR, "a.listing-strip"))
 
+        # The buyer could block the seller from here; she does, sees whom she blocked, and changes her mind.
+        navigate(buyer, buyer.find_element(By.CSS_SELECTOR, "form[action^='/market/blocks/'] button"))
+        assert "You blocked Carla" in notice(buyer)
+        assert "Carla" in buyer.find_element(By.CSS_SELECTOR, "[data-blocks]").text
+        submit(buyer, "Unblock")
+        assert "Unblocked" in notice(buyer)
+
         # The seller marks it sold to the buyer: it leaves the feed.
         fill(seller, {"buyer": "dora"})
         submit(seller, "Mark as sold")

@@ -12,6 +12,21 @@ extension MarketPages {
         signedIn.get("conversations/:id/live", use: conversationLive)
         signedIn.post("conversations/:id/messages", use: sendMessage)
         signedIn.post("conversations/:id/delete", use: deleteConversation)
+        signedIn.post("blocks/:username", use: blockPage)
+        signedIn.post("blocks/:username/delete", use: unblockPage)
+    }
+
+    /// Blocks from a conversation or a listing; back to the chat list, which lists whom I blocked.
+    @Sendable func blockPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        _ = try await market.block(context.identity, username: context.parameters.get("username") ?? "")
+        return PageRenderer.seeOther("/market/conversations?notice=blocked")
+    }
+
+    @Sendable func unblockPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        try await market.unblock(context.identity, username: context.parameters.get("username") ?? "")
+        return PageRenderer.seeOther("/market/conversations?notice=unblocked")
     }
 
     @Sendable func interested(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -38,6 +53,7 @@ extension MarketPages {
     struct ConversationsPage: Sendable {
         var shell: Shell
         var rows: [ConversationRow]
+        var blocks: [MarketBlock]
     }
 
     @Sendable func conversationsPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -52,7 +68,14 @@ extension MarketPages {
                 when: context.reader.when(conversation.updatedAt), unread: conversation.unread > 0 ? conversation.unread : nil,
                 thumbnail: conversation.listing.thumbnailUrl)
         }
-        return renderer.render("market/conversations", ConversationsPage(shell: Shell(title: "Chat", context: context), rows: rows))
+        let blocks = try await market.blocks(context.identity)
+        var notice = notice(request)
+        // The newest block is the one just made: its name, from the list rather than from the address.
+        if request.uri.queryParameters.get("notice") == "blocked", let newest = blocks.first {
+            notice = "You blocked \(newest.displayName): neither of you sees the other's listings, and no message passes."
+        }
+        let model = ConversationsPage(shell: Shell(title: "Chat", context: context, notice: notice), rows: rows, blocks: blocks)
+        return renderer.render("market/conversations", model)
     }
 
     struct Bubble: Sendable {
@@ -76,6 +99,7 @@ extension MarketPages {
         var price: String
         var thumbnail: String?
         var other: String
+        var otherUsername: String
         var live: ConversationLive
         var open: Bool
     }
@@ -102,6 +126,7 @@ extension MarketPages {
             listingId: conversation.listing.id.uuidString.lowercased(), title: conversation.listing.title,
             price: conversation.listing.price.map(context.reader.money) ?? "Free", thumbnail: conversation.listing.thumbnailUrl,
             other: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).displayName,
+            otherUsername: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).username,
             live: try await live(context.identity, id, reader: context.reader), open: [.active, .reserved].contains(conversation.listing.state))
         return renderer.render("market/conversation", model)
     }

@@ -16,6 +16,8 @@ struct MarketPages: Sendable {
         "posted": "Posted: students of your campus can find it now.",
         "sold": "Marked sold: it has left the feed.",
         "removed": "Removed: nobody sees it any more.",
+        "deleted": "Deleted for you: the other side keeps it.",
+        "unblocked": "Unblocked: you see each other's listings and may write again.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
