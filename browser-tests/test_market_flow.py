@@ -105,6 +105,11 @@ def test_a_student_sells_a_lamp_with_a_photo_that_another_finds(plaza):
         navigate(buyer, card.find_element(By.TAG_NAME, "a"))
         assert "Carla" in buyer.find_element(By.CSS_SELECTOR, "[data-listing]").text
         assert not buyer.find_elements(By.XPATH, "//button[normalize-space()='Mark as sold']")
+        # The seller's name leads to her profile and what else she sells.
+        navigate(buyer, buyer.find_element(By.CSS_SELECTOR, "[data-listing] a[href^='/market/users/']"))
+        assert "Carla" in buyer.find_element(By.CSS_SELECTOR, "[data-profile]").text
+        assert title in buyer.find_element(By.CSS_SELECTOR, "[data-profile-listings]").text
+        buyer.back()
 
         # She asks about it in a chat; the seller's phone shows the message, with a warning about paying outside Plaza.
         navigate(buyer, buyer.find_element(By.CSS_SELECTOR, "form[action$='/interested'] button"))

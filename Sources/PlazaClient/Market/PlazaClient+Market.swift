@@ -154,3 +154,10 @@ extension PlazaClient {
         return page.items
     }
 }
+
+extension PlazaClient {
+    /// A student of my campus: name, member since, items sold, active listings (their listings: `ListingQuery(seller:)`).
+    public func marketProfile(_ username: String) async throws -> MarketProfile {
+        try await send("GET", "v1/market/users/\(username)", auth: .required)
+    }
+}

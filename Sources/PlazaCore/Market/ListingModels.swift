@@ -182,3 +182,21 @@ public struct ListingQuery: Sendable, Hashable {
         self.sort = sort
     }
 }
+
+/// A student as other students of their campus see them: never their campus address.
+public struct MarketProfile: Codable, Sendable, Hashable {
+    public var username: String
+    public var displayName: String
+    /// When they joined Plaza.
+    public var memberSince: Date
+    public var itemsSold: Int
+    public var activeListings: Int
+
+    public init(username: String, displayName: String, memberSince: Date, itemsSold: Int, activeListings: Int) {
+        self.username = username
+        self.displayName = displayName
+        self.memberSince = memberSince
+        self.itemsSold = itemsSold
+        self.activeListings = activeListings
+    }
+}

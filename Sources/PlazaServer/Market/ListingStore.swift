@@ -118,6 +118,16 @@ struct ListingStore: Sendable {
         return try await db.raw(sql).all().map(Self.record)
     }
 
+    /// How many of the seller's listings are sold, and how many active.
+    func counts(seller: UUID, on db: any SQLDatabase) async throws -> (sold: Int, active: Int) {
+        let rows = try await db.select().column("state").column(SQLFunction("count", args: SQLLiteral.all), as: "n").from("listings")
+            .where("seller_id", .equal, seller).where("state", .in, [ListingState.sold.rawValue, ListingState.active.rawValue])
+            .groupBy("state").all()
+        var counts: [String: Int] = [:]
+        for row in rows { counts[try row.decode(column: "state", as: String.self)] = try row.decode(column: "n", as: Int.self) }
+        return (counts[ListingState.sold.rawValue] ?? 0, counts[ListingState.active.rawValue] ?? 0)
+    }
+
     static func record(_ row: any SQLRow) throws -> Record {
         Record(
             id: try row.decode(column: "id", as: UUID.self), campusId: try row.decode(column: "campus_id", as: UUID.self),

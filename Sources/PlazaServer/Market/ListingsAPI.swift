@@ -17,6 +17,11 @@ struct ListingsAPI: Sendable {
         authenticated.delete("market/listings/:id", use: remove)
         authenticated.post("market/listings/:id/sold", use: sold)
         authenticated.get("market/me/listings", use: mine)
+        authenticated.get("market/users/:username", use: profile)
+    }
+
+    @Sendable func profile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await market.profile(context.identity, username: context.parameters.get("username") ?? ""))
     }
 
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -16,6 +16,30 @@ extension MarketPages {
         signedIn.get("sell/new", use: newListing)
         signedIn.post("sell", use: post)
         signedIn.post("photos", use: photo)
+        signedIn.get("users/:username", use: profilePage)
+    }
+
+    struct ProfilePage: Sendable {
+        var shell: Shell
+        var name: String
+        var username: String
+        var since: String
+        var sold: String
+        var cards: [Card]
+        var mine: Bool
+    }
+
+    /// A student's page: who they are on the marketplace and what they sell now.
+    @Sendable func profilePage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard try await market.membership(context.identity) != nil else { return PageRenderer.seeOther("/market") }
+        let profile = try await market.profile(context.identity, username: context.parameters.get("username") ?? "")
+        let listings = try await market.feed(context.identity, ListingQuery(seller: profile.username), limit: 50, cursor: nil)
+        let reader = context.reader
+        let model = ProfilePage(
+            shell: Shell(title: profile.displayName, context: context), name: profile.displayName, username: profile.username,
+            since: reader.day(profile.memberSince), sold: reader.count(profile.itemsSold, "item sold", "items sold"),
+            cards: listings.items.map { Self.card($0, reader: reader) }, mine: profile.username == context.identity.user.username)
+        return renderer.render("market/profile", model)
     }
 
     struct Card: Sendable {

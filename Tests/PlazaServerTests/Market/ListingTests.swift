@@ -111,6 +111,11 @@ import Testing
             let mine = try await client.send(.get, "/v1/market/me/listings?state=sold", token: ana).decode(Page<Listing>.self)
             #expect(mine.items.map(\.title) == ["Calculus workbook"])
             #expect(try await client.send(.get, "/v1/market/me/listings", token: ana).decode(Page<Listing>.self).items.count == 2)
+
+            // Ana's profile, as students of her campus see it; nobody elsewhere does.
+            let profile = try await client.send(.get, "/v1/market/users/ana", token: ben).decode(MarketProfile.self)
+            #expect(profile.username == "ana" && profile.itemsSold == 1 && profile.activeListings == 0)
+            #expect(try await client.send(.get, "/v1/market/users/ana", token: sam).status == .notFound)
         }
     }
 }
