@@ -109,8 +109,8 @@ extension MarketPages {
             spots: try await market.safeSpots(campus: membership.campus.id))
         do {
             var query = try ListingsAPI.query(request.uri, lenient: true)
-            query.minPrice = try Self.amount(value("minPrice"), field: "minPrice")
-            query.maxPrice = try Self.amount(value("maxPrice"), field: "maxPrice")
+            query.minPrice = try amount(value("minPrice"), field: "minPrice")
+            query.maxPrice = try amount(value("maxPrice"), field: "maxPrice")
             let paging = try Paging(request.uri)
             let result = try await market.feed(context.identity, query, limit: paging.limit, cursor: paging.cursor)
             page.cards = result.items.map { Self.card($0, reader: context.reader) }
@@ -128,10 +128,10 @@ extension MarketPages {
     }
 
     /// "12.50" typed in a price box, as minor units; empty is none.
-    static func amount(_ text: String, field: String) throws -> Int64? {
+    func amount(_ text: String, field: String) throws -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
-        guard let amount = WalletRules.parseAmount(trimmed, currency: "USD"), amount >= 0 else {
+        guard let amount = WalletRules.parseAmount(trimmed, currency: market.currency), amount >= 0 else {
             throw PlazaError.validation(field: field, "Type a price such as 12.50, or leave it empty.")
         }
         return amount
@@ -235,7 +235,7 @@ extension MarketPages {
         let names = Self.listingFields + ["photoIds"]
         do {
             let free = form["free"] == "1"
-            let amount = free ? nil : try Self.amount(form["price"], field: "price")
+            let amount = free ? nil : try amount(form["price"], field: "price")
             if !free, amount == nil { throw PlazaError.validation(field: "price", "Give a price, or tick free.") }
             let photoIds = form["photoIds"].split(separator: ",").compactMap { UUID(uuidString: String($0)) }
             let listing = try await market.createListing(
