@@ -13,9 +13,9 @@ import Testing
     let shopPoint = Coordinate(latitude: 35.6812, longitude: 139.7671)
 
     /// Each customer's phone uploads, late, 8 minutes inside the shop then a point outside: one visit each.
-    func visit(_ places: PlacesDriver, _ name: String) async throws {
+    /// Every visit of a test starts at the same `now`, so all of them fall in one hour even when the clock turns.
+    func visit(_ places: PlacesDriver, _ name: String, now: Date) async throws {
         let tokens = try await places.sharingCustomer(name)
-        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let track = [(shopPoint, 30.0), (shopPoint.offset(east: 10), 26), (shopPoint.offset(north: 5), 22), (shopPoint.offset(east: 500), 20)]
         let points = track.map {
             LocationPoint(latitude: $0.0.latitude, longitude: $0.0.longitude, accuracy: 10, recordedAt: now.addingTimeInterval(-$0.1 * 60))
@@ -28,8 +28,9 @@ import Testing
         try await TestPlaza.withApp(engine) { client, _ in
             let places = PlacesDriver(client)
             let (_, _, location) = try await places.shop(at: shopPoint)
-            for name in ["ann", "ben", "cid", "dan"] { try await visit(places, name) }
-            let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date().addingTimeInterval(-30 * 60))
+            let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            for name in ["ann", "ben", "cid", "dan"] { try await visit(places, name, now: now) }
+            let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now.addingTimeInterval(-30 * 60))
             let weekday = ((hour.weekday ?? 1) + 5) % 7 + 1
             func slot() async throws -> PopularHour {
                 let times = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self)
@@ -37,7 +38,7 @@ import Testing
                 return times.days[weekday - 1].hours[hour.hour ?? 0]
             }
             #expect(try await slot() == PopularHour(hour: hour.hour ?? 0, averageVisits: nil, enoughData: false))
-            try await visit(places, "eve")
+            try await visit(places, "eve", now: now)
             #expect(try await slot() == PopularHour(hour: hour.hour ?? 0, averageVisits: 5, enoughData: true))
             let live = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self).live
             #expect(live.level == "not_enough_data" && live.count == nil)
