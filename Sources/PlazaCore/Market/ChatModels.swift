@@ -95,6 +95,24 @@ public struct MessageRequest: Codable, Sendable, Hashable {
 public enum MarketEventType {
     /// A message in one of my conversations (to both sides). Payload: `ChatMessage`.
     public static let message = "market.message"
+    /// An offer or a meetup of one of my conversations changed (to both sides). Payload: `DealUpdate`.
+    public static let deal = "market.deal"
+}
+
+/// `market.deal`: what changed in a conversation's deal, and the offer or meetup as it is now.
+public struct DealUpdate: Codable, Sendable, Hashable {
+    public var conversationId: UUID
+    /// What happened, in a sentence for the other side ("Carla K. offered $20.00").
+    public var summary: String
+    public var offer: PriceOffer?
+    public var meetup: Meetup?
+
+    public init(conversationId: UUID, summary: String, offer: PriceOffer? = nil, meetup: Meetup? = nil) {
+        self.conversationId = conversationId
+        self.summary = summary
+        self.offer = offer
+        self.meetup = meetup
+    }
 }
 
 /// Someone I blocked: neither of us sees the other's listings, and no message passes either way.

@@ -9,6 +9,11 @@ public enum ActivityKind: String, Codable, Sendable, CaseIterable {
     /// A charge paid (for the customer) or received (for the business).
     case charge
     case refund
+    /// A marketplace buyer's money held by Plaza until the handshake (negative), given back (`market_refund`), or paid
+    /// to the seller at the handshake (`market_sale`).
+    case marketHold = "market_hold"
+    case marketRefund = "market_refund"
+    case marketSale = "market_sale"
 }
 
 /// One line of `GET /v1/activity`: a movement as its owner sees it, with a signed amount (negative = money out).

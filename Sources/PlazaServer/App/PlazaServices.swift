@@ -130,6 +130,7 @@ public final class PlazaServices: Sendable {
         // left without an owner.
         accounts.accountErasureCheck = { user, db in
             try await wallet.requireNothingHeld(by: user.id, business: false, on: db)
+            try await MarketService.requireNoHeldDeal(user.id, on: db)
             try await places.requireNotLastOwner(user.id, on: db)
         }
         places.businessDeletionChecks.add { business, db in try await wallet.requireNothingHeld(by: business, business: true, on: db) }
@@ -144,7 +145,8 @@ public final class PlazaServices: Sendable {
         media = MediaService(database: database)
         market = MarketService(
             database: database, accounts: accounts, media: media, events: events, cipher: MessageCipher(secretKey: secretKey),
-            currency: configuration.wallet.currencies[0], trustedHosts: [configuration.publicURL?.host].compactMap { $0 })
+            currency: configuration.wallet.currencies[0], trustedHosts: [configuration.publicURL?.host].compactMap { $0 }, secrets: secrets,
+            idempotency: idempotency, payments: WalletMarketPayments())
         let admin = AdminService(database: database, events: events, accounts: accounts)
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.
@@ -180,8 +182,23 @@ public final class PlazaServices: Sendable {
     var backgroundServices: [any Service] {
         [
             DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
-            PlacesBackgroundService(places: places), WalletBackgroundService(wallet: wallet), notificationDelivery,
-            LoyaltyBackgroundService(loyalty: loyalty, logger: logger), OffersBackgroundService(offers: offers, logger: logger),
+            PlacesBackgroundService(places: places), notificationDelivery,
+            // Expires pending charges past their time (telling both sides), and re-sends to the processor what a
+            // stopped process recorded but never sent.
+            RecurringWork(name: "wallet", interval: wallet.configuration.sweepInterval, logger: logger) { [wallet] in
+                try await wallet.expireCharges()
+                try await wallet.resendUnsent()
+            },
+            // Ends the programs whose own end has come (their open cards expire, holders are told) and cards past
+            // their own life.
+            RecurringWork(name: "loyalty", interval: 60, logger: logger) { [loyalty] in
+                _ = try await loyalty.expireEndedPrograms()
+                _ = try await loyalty.expireLapsedCards()
+            },
+            // Starts approved campaigns whose time came and ends those past their end.
+            RecurringWork(name: "offers", interval: 60, logger: logger) { [offers] in try await offers.advanceCampaigns() },
+            // Expires meetups whose window passed (a deal without its handshake is called off, held money goes back).
+            RecurringWork(name: "market", interval: 60, logger: logger) { [market] in try await market.expireMeetups() },
         ] + (events.feed.service.map { [$0] } ?? [])
     }
 }

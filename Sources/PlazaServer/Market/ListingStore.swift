@@ -50,6 +50,18 @@ struct ListingStore: Sendable {
         try await index(record.id, body: searchBody, on: db)
     }
 
+    /// Moves a listing from one of `states` to `state` (the buyer recorded for a sale); false when another request
+    /// moved it first (two accepted offers at once reserve it once).
+    func move(
+        _ id: UUID, from states: [ListingState], to state: ListingState, soldTo: UUID? = nil, now: Date, on db: any SQLDatabase
+    ) async throws
+        -> Bool
+    {
+        var update = db.update("listings").set("state", to: state.rawValue).set("updated_at", to: now)
+        if let soldTo { update = update.set("sold_to", to: soldTo) }
+        return try await update.where("id", .equal, id).where("state", .in, states.map(\.rawValue)).returning("id").first() != nil
+    }
+
     /// The one place the engines' full-text indexes differ: SQLite's FTS5 table, PostgreSQL's `tsvector` column.
     private func index(_ id: UUID, body: String, on db: any SQLDatabase) async throws {
         if db.prepared != nil {

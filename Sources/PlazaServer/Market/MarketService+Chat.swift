@@ -91,14 +91,14 @@ extension MarketService {
     // MARK: Helpers
 
     /// The conversation when the caller is one of its sides; 404 otherwise.
-    private func side(_ identity: Identity, _ id: UUID) async throws -> ChatStore.ConversationRecord {
+    func side(_ identity: Identity, _ id: UUID) async throws -> ChatStore.ConversationRecord {
         guard let record = try await chat.conversation(id, on: database.sql), record.side(identity.user.id) != nil else {
             throw PlazaError.notFound("conversation")
         }
         return record
     }
 
-    private func usernames(_ ids: [UUID]) async throws -> [UUID: (username: String, name: String)] {
+    func usernames(_ ids: [UUID]) async throws -> [UUID: (username: String, name: String)] {
         var names: [UUID: (String, String)] = [:]
         for id in Set(ids) {
             if let user = try await AccountStore().user(id: id, on: database.sql) { names[id] = (user.username, user.displayName) }

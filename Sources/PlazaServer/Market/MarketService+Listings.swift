@@ -56,7 +56,16 @@ extension MarketService {
         var record = try await own(id, identity)
         guard record.state != .removed else { return }
         (record.state, record.updatedAt) = (.removed, now)
-        try await listings.update(record, searchBody: Self.searchBody(record), on: database.sql)
+        try await finish(record, now: now)
+    }
+
+    /// Saves a listing that left the market (sold another way, or removed): its open offers end and held money goes back.
+    private func finish(_ record: ListingStore.Record, now: Date) async throws {
+        let (listings, body, service) = (listings, Self.searchBody(record), self)
+        try await database.transaction { db in
+            try await listings.update(record, searchBody: body, on: db)
+            try await service.closeOffers(listing: record.id, now: now, on: db)
+        }
     }
 
     /// Marks a listing sold: to a member of the campus (by username), or elsewhere.
@@ -71,7 +80,7 @@ extension MarketService {
             (record.soldTo, record.buyerUsername) = (buyer.id, buyer.username)
         }
         (record.state, record.updatedAt) = (.sold, now)
-        try await listings.update(record, searchBody: Self.searchBody(record), on: database.sql)
+        try await finish(record, now: now)
         return Self.dto(record)
     }
 

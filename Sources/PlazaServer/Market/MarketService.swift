@@ -19,9 +19,16 @@ package struct MarketService: Sendable {
     var currency = "USD"
     /// This Plaza's own hosts: a link there in a message is no look-alike.
     var trustedHosts: [String] = []
+    /// Keyed hashes of handshake codes and tokens.
+    let secrets: Secrets
+    /// Paying through Plaza records its answer with the money (`Idempotency-Key`).
+    let idempotency: IdempotencyStore
+    /// The wallet's answer for paying through Plaza; nil refuses paying (deals without money still work).
+    var payments: (any MarketPayments)? = nil
     let store = MarketStore()
     let listings = ListingStore()
     let chat = ChatStore()
+    let deals = DealStore()
 
     // MARK: Campuses (admins)
 

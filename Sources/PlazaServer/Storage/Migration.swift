@@ -37,5 +37,6 @@ enum Migrations {
         M0025_Listings(),  // campus marketplace listings and their full-text index (FTS5 / tsvector)
         M0026_Chat(),  // marketplace conversations and their messages, encrypted at rest
         M0027_MarketBlocks(),  // students blocking one another
+        M0028_MarketDeals(),  // price offers with held payments, meetups and their handshakes
     ]
 }

@@ -16,6 +16,8 @@ package enum SystemAccount {
     package static let gatewayClearing = UUID(uuidString: "00000000-0000-0000-0000-00000000c1ea")!
     /// Withdrawals on their way to a bank.
     static let payoutsInTransit = UUID(uuidString: "00000000-0000-0000-0000-0000000000a7")!
+    /// Marketplace buyers' money held until the handshake (never below zero: it only gives back what it took).
+    static let marketHolds = UUID(uuidString: "00000000-0000-0000-0000-0000000000d1")!
 }
 
 /// One leg of a journal entry: `amount` (negative = out of the account) for `owner`'s account in the entry's currency.
@@ -32,7 +34,8 @@ package struct Posting: Sendable, Equatable {
 /// A movement of money: postings that sum to zero, in one currency.
 package struct JournalEntry: Sendable {
     var id = UUID.timeOrdered()
-    /// `transfer`, `top_up`, `withdrawal`, `withdrawal_reversal`, `charge`, `refund`.
+    /// `transfer`, `top_up`, `withdrawal`, `withdrawal_reversal`, `charge`, `refund`, `market_hold`, `market_release`,
+    /// `market_refund`.
     var kind: String
     var referenceId: UUID
     var currency: String

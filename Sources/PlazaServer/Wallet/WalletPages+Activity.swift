@@ -104,6 +104,9 @@ extension WalletPages {
         case .transferOut: "Payment sent"
         case .charge: entry.amount < 0 ? "Paid in a shop" : "Charge paid by a customer"
         case .refund: "Refund"
+        case .marketHold: "Held by Plaza until the handshake"
+        case .marketRefund: "Held money returned"
+        case .marketSale: "Marketplace sale"
         }
     }
 
@@ -138,6 +141,11 @@ extension WalletPages {
             status.headline =
                 entry.amount < 0 ? "You paid \(money) to \(entry.counterpart.name)\(notice == "paid" ? " ✓" : "")" : "\(name) paid \(money)"
         case (.refund, _): status.headline = entry.amount > 0 ? "\(entry.counterpart.name) refunded \(money)" : "You refunded \(money) to \(name)"
+        case (.marketHold, _):
+            status.headline = "Plaza holds \(money) for \(name)"
+            status.detail = "It goes to them when you confirm the handshake at your meetup, and back to you if the deal falls through."
+        case (.marketRefund, _): status.headline = "\(money) held for \(name) came back to you"
+        case (.marketSale, _): status.headline = "\(name) paid \(money) at your meetup"
         }
         if entry.status == .pending { status.live = request.uri.path + "/live" + (request.uri.query.map { "?\($0)" } ?? "") }
         return status

@@ -174,6 +174,9 @@ struct WalletPages: Sendable {
         case .transferOut: "To \(who)"
         case .charge: entry.amount < 0 ? "Paid \(who)" : "Charged \(who)"
         case .refund: entry.amount > 0 ? "Refund from \(who)" : "Refund to \(who)"
+        case .marketHold: "Held for \(who)'s item"
+        case .marketRefund: "Returned · deal with \(who)"
+        case .marketSale: "Sold to \(who)"
         }
     }
 

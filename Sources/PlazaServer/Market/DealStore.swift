@@ -1,0 +1,268 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// All SQL of deals between students: price offers (and the state of their held payment), meetups and handshakes.
+/// Every change of state is conditional on the state it leaves, so two requests racing change it once.
+struct DealStore: Sendable {
+    struct OfferRecord: Sendable {
+        var id: UUID
+        var listingId: UUID
+        var conversationId: UUID
+        var buyerId: UUID
+        var sellerId: UUID
+        var amount: Int64
+        var currency: String
+        var state: PriceOfferState
+        var proposedBy: UUID
+        var paymentState: DealPaymentState?
+        var paymentAmount: Int64?
+        var paidAt: Date?
+        var settledAt: Date?
+        var createdAt: Date
+        var updatedAt: Date
+        var buyerUsername = ""
+        var buyerName = ""
+        var proposerUsername = ""
+
+        var payment: DealPayment? {
+            guard let paymentState, let paymentAmount, let paidAt else { return nil }
+            return DealPayment(state: paymentState, amount: paymentAmount, currency: currency, heldAt: paidAt, settledAt: settledAt)
+        }
+
+        var dto: PriceOffer {
+            PriceOffer(
+                id: id, listingId: listingId, conversationId: conversationId,
+                buyer: ListingSeller(username: buyerUsername, displayName: buyerName), amount: amount, currency: currency, state: state,
+                proposedBy: proposerUsername, payment: payment, createdAt: createdAt, updatedAt: updatedAt)
+        }
+    }
+
+    struct MeetupRecord: Sendable {
+        var id: UUID
+        var conversationId: UUID
+        var listingId: UUID
+        var proposedBy: UUID
+        var place: MeetupPlace
+        var at: Date
+        var windowEnd: Date
+        var state: MeetupState
+        var codeHash: String?
+        var tokenHash: String?
+        var handshakeExpiresAt: Date?
+        var handshakeAttempts: Int
+        var createdAt: Date
+        var decidedAt: Date?
+        var proposerUsername = ""
+
+        var windowStart: Date { DealRules.window(at: at).start }
+
+        var dto: Meetup {
+            Meetup(
+                id: id, conversationId: conversationId, listingId: listingId, proposedBy: proposerUsername, place: place, at: at,
+                windowStart: windowStart, windowEnd: windowEnd, state: state, createdAt: createdAt)
+        }
+    }
+
+    // MARK: Offers
+
+    func insert(_ offer: OfferRecord, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "market_offers")
+            .columns(
+                "id", "listing_id", "conversation_id", "buyer_id", "seller_id", "amount", "currency", "state", "proposed_by", "created_at",
+                "updated_at"
+            )
+            .values(
+                SQLBind(offer.id), SQLBind(offer.listingId), SQLBind(offer.conversationId), SQLBind(offer.buyerId), SQLBind(offer.sellerId),
+                SQLBind(offer.amount), SQLBind(offer.currency), SQLBind(offer.state.rawValue), SQLBind(offer.proposedBy), SQLBind(offer.createdAt),
+                SQLBind(offer.updatedAt)
+            )
+            .run()
+    }
+
+    private static let offerSelect: SQLQueryString = """
+        SELECT o.id, o.listing_id, o.conversation_id, o.buyer_id, o.seller_id, o.amount, o.currency, o.state, o.proposed_by, o.payment_state,
+        o.payment_amount, o.paid_at, o.settled_at, o.created_at, o.updated_at, b.username AS buyer_username, b.display_name AS buyer_name,
+        p.username AS proposer_username
+        FROM market_offers o JOIN users b ON b.id = o.buyer_id JOIN users p ON p.id = o.proposed_by
+        """
+
+    func offer(_ id: UUID, on db: any SQLDatabase) async throws -> OfferRecord? {
+        try await db.raw(Self.offerSelect + " WHERE o.id = \(bind: id)").first().map(Self.offer)
+    }
+
+    /// A listing's offers, newest first: all of them (its seller), or one buyer's.
+    func offers(listing: UUID, buyer: UUID? = nil, on db: any SQLDatabase) async throws -> [OfferRecord] {
+        var sql = Self.offerSelect + " WHERE o.listing_id = \(bind: listing)"
+        if let buyer { sql = sql + " AND o.buyer_id = \(bind: buyer)" }
+        return try await db.raw(sql + " ORDER BY o.created_at DESC, o.id DESC").all().map(Self.offer)
+    }
+
+    func offers(conversation: UUID, on db: any SQLDatabase) async throws -> [OfferRecord] {
+        try await db.raw(Self.offerSelect + " WHERE o.conversation_id = \(bind: conversation) ORDER BY o.created_at DESC, o.id DESC").all()
+            .map(Self.offer)
+    }
+
+    /// Changes an offer that is still in `from`: its state, and the price and proposer of a counter. Nil when it left
+    /// `from` meanwhile.
+    func move(
+        _ id: UUID, from: [PriceOfferState], to state: PriceOfferState, amount: Int64? = nil, proposedBy: UUID? = nil, now: Date,
+        on db: any SQLDatabase
+    ) async throws -> Bool {
+        var update = db.update("market_offers").set("state", to: state.rawValue).set("updated_at", to: now)
+        if let amount { update = update.set("amount", to: amount) }
+        if let proposedBy { update = update.set("proposed_by", to: proposedBy) }
+        return try await update.where("id", .equal, id).where("state", .in, from.map(\.rawValue)).returning("id").first() != nil
+    }
+
+    /// Records the buyer's money as held, once: false when the offer is no longer accepted or was paid already.
+    func hold(_ id: UUID, amount: Int64, now: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("market_offers").set("payment_state", to: DealPaymentState.held.rawValue).set("payment_amount", to: amount)
+            .set("paid_at", to: now).set("updated_at", to: now)
+            .where("id", .equal, id).where("state", .equal, PriceOfferState.accepted.rawValue).where("payment_state", .is, SQLLiteral.null)
+            .returning("id").first() != nil
+    }
+
+    /// Ends a held payment (`released` or `refunded`), once: false when it was not held any more.
+    func settle(_ id: UUID, to state: DealPaymentState, now: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("market_offers").set("payment_state", to: state.rawValue).set("settled_at", to: now).set("updated_at", to: now)
+            .where("id", .equal, id).where("payment_state", .equal, DealPaymentState.held.rawValue).returning("id").first() != nil
+    }
+
+    /// The open offers of a listing (to cancel when it is sold or removed another way).
+    func openOffers(listing: UUID, on db: any SQLDatabase) async throws -> [OfferRecord] {
+        let open = PriceOfferState.allCases.filter(\.isOpen).map(\.rawValue)
+        return try await db.raw(Self.offerSelect + " WHERE o.listing_id = \(bind: listing) AND o.state IN (\(binds: open))").all().map(Self.offer)
+    }
+
+    /// The sum of every held payment in `currency`: what Plaza's escrow account must hold.
+    func heldTotal(currency: String, on db: any SQLDatabase) async throws -> Int64 {
+        try await db.select().column(SQLRaw("CAST(COALESCE(SUM(payment_amount), 0) AS BIGINT)"), as: "total").from("market_offers")
+            .where("payment_state", .equal, DealPaymentState.held.rawValue).where("currency", .equal, currency)
+            .first()?.decode(column: "total", as: Int64.self) ?? 0
+    }
+
+    /// Whether `user` has money held, or held for them, in an unfinished deal.
+    func holdsMoney(_ user: UUID, on db: any SQLDatabase) async throws -> Bool {
+        try await db.select().column("id").from("market_offers").where("payment_state", .equal, DealPaymentState.held.rawValue)
+            .where { $0.where("buyer_id", .equal, user).orWhere("seller_id", .equal, user) }.limit(1).first() != nil
+    }
+
+    static func offer(_ row: any SQLRow) throws -> OfferRecord {
+        OfferRecord(
+            id: try row.decode(column: "id", as: UUID.self), listingId: try row.decode(column: "listing_id", as: UUID.self),
+            conversationId: try row.decode(column: "conversation_id", as: UUID.self), buyerId: try row.decode(column: "buyer_id", as: UUID.self),
+            sellerId: try row.decode(column: "seller_id", as: UUID.self), amount: try row.decode(column: "amount", as: Int64.self),
+            currency: try row.decode(column: "currency", as: String.self),
+            state: PriceOfferState(rawValue: try row.decode(column: "state", as: String.self)) ?? .cancelled,
+            proposedBy: try row.decode(column: "proposed_by", as: UUID.self),
+            paymentState: try row.decode(column: "payment_state", as: String?.self).flatMap(DealPaymentState.init(rawValue:)),
+            paymentAmount: try row.decode(column: "payment_amount", as: Int64?.self), paidAt: try row.decode(column: "paid_at", as: Date?.self),
+            settledAt: try row.decode(column: "settled_at", as: Date?.self), createdAt: try row.decode(column: "created_at", as: Date.self),
+            updatedAt: try row.decode(column: "updated_at", as: Date.self),
+            buyerUsername: try row.decode(column: "buyer_username", as: String.self),
+            buyerName: try row.decode(column: "buyer_name", as: String.self),
+            proposerUsername: try row.decode(column: "proposer_username", as: String.self))
+    }
+
+    // MARK: Meetups
+
+    func insert(_ meetup: MeetupRecord, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "market_meetups")
+            .columns(
+                "id", "conversation_id", "listing_id", "proposed_by", "spot_id", "spot_name", "latitude", "longitude", "at", "window_end", "state",
+                "created_at"
+            )
+            .values(
+                SQLBind(meetup.id), SQLBind(meetup.conversationId), SQLBind(meetup.listingId), SQLBind(meetup.proposedBy),
+                SQLBind(meetup.place.spotId), SQLBind(meetup.place.name), SQLBind(meetup.place.latitude), SQLBind(meetup.place.longitude),
+                SQLBind(meetup.at), SQLBind(meetup.windowEnd), SQLBind(meetup.state.rawValue), SQLBind(meetup.createdAt)
+            )
+            .run()
+    }
+
+    private static let meetupSelect: SQLQueryString = """
+        SELECT m.id, m.conversation_id, m.listing_id, m.proposed_by, m.spot_id, m.spot_name, m.latitude, m.longitude, m.at, m.window_end,
+        m.state, m.code_hash, m.token_hash, m.handshake_expires_at, m.handshake_attempts, m.created_at, m.decided_at,
+        p.username AS proposer_username
+        FROM market_meetups m JOIN users p ON p.id = m.proposed_by
+        """
+
+    func meetup(_ id: UUID, on db: any SQLDatabase) async throws -> MeetupRecord? {
+        try await db.raw(Self.meetupSelect + " WHERE m.id = \(bind: id)").first().map(Self.meetup)
+    }
+
+    /// A conversation's meetups, newest first.
+    func meetups(conversation: UUID, on db: any SQLDatabase) async throws -> [MeetupRecord] {
+        try await db.raw(Self.meetupSelect + " WHERE m.conversation_id = \(bind: conversation) ORDER BY m.created_at DESC, m.id DESC").all()
+            .map(Self.meetup)
+    }
+
+    /// Moves a meetup still in `from` to `state`; false when it left `from` meanwhile.
+    func move(meetup id: UUID, from: [MeetupState], to state: MeetupState, now: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("market_meetups").set("state", to: state.rawValue).set("decided_at", to: now)
+            .where("id", .equal, id).where("state", .in, from.map(\.rawValue)).returning("id").first() != nil
+    }
+
+    /// Moves every other meetup of the conversation still in `from` to `state` (a new proposal supersedes the open
+    /// ones; an acceptance, every other).
+    func supersede(conversation: UUID, except id: UUID, from: [MeetupState], now: Date, on db: any SQLDatabase) async throws {
+        try await db.update("market_meetups").set("state", to: MeetupState.superseded.rawValue).set("decided_at", to: now)
+            .where("conversation_id", .equal, conversation).where("id", .notEqual, id).where("state", .in, from.map(\.rawValue)).run()
+    }
+
+    /// Stores a new handshake's hashes on an accepted meetup (replacing an earlier one); false when it is not accepted.
+    func issueHandshake(_ id: UUID, codeHash: String, tokenHash: String, expiresAt: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("market_meetups").set("code_hash", to: codeHash).set("token_hash", to: tokenHash)
+            .set("handshake_expires_at", to: expiresAt).set("handshake_attempts", to: 0)
+            .where("id", .equal, id).where("state", .equal, MeetupState.accepted.rawValue).returning("id").first() != nil
+    }
+
+    /// Uses the handshake up and completes the meetup, once: false when it was used, replaced or the meetup moved on.
+    /// `column` is `code_hash` (a typed code) or `token_hash` (a scanned QR).
+    func useHandshake(_ id: UUID, column: String, hash: String, now: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("market_meetups").set("state", to: MeetupState.completed.rawValue).set("decided_at", to: now)
+            .set("code_hash", to: SQLLiteral.null).set("token_hash", to: SQLLiteral.null)
+            .where("id", .equal, id).where("state", .equal, MeetupState.accepted.rawValue).where(SQLIdentifier(column), .equal, SQLBind(hash))
+            .where("handshake_expires_at", .greaterThan, now).returning("id").first() != nil
+    }
+
+    /// Counts a wrong code; at `limit` the handshake is void. Answers the attempts counted so far.
+    func wrongCode(_ id: UUID, limit: Int, on db: any SQLDatabase) async throws -> Int {
+        let attempts = SQLBinaryExpression(SQLIdentifier("handshake_attempts"), .add, SQLLiteral.numeric("1"))
+        let count =
+            try await db.update("market_meetups").set("handshake_attempts", to: attempts).where("id", .equal, id)
+            .where("code_hash", .isNot, SQLLiteral.null).returning("handshake_attempts").first()?.decode(column: "handshake_attempts", as: Int.self)
+            ?? limit
+        if count >= limit {
+            try await db.update("market_meetups").set("code_hash", to: SQLLiteral.null).set("token_hash", to: SQLLiteral.null)
+                .where("id", .equal, id).run()
+        }
+        return count
+    }
+
+    /// Proposed or accepted meetups whose window has ended (at most `limit`), for the sweep to expire.
+    func dueMeetups(now: Date, limit: Int, on db: any SQLDatabase) async throws -> [MeetupRecord] {
+        let open = [MeetupState.accepted.rawValue, MeetupState.proposed.rawValue]
+        return try await db.raw(Self.meetupSelect + " WHERE m.state IN (\(binds: open)) AND m.window_end <= \(bind: now) LIMIT \(bind: limit)")
+            .all().map(Self.meetup)
+    }
+
+    static func meetup(_ row: any SQLRow) throws -> MeetupRecord {
+        MeetupRecord(
+            id: try row.decode(column: "id", as: UUID.self), conversationId: try row.decode(column: "conversation_id", as: UUID.self),
+            listingId: try row.decode(column: "listing_id", as: UUID.self), proposedBy: try row.decode(column: "proposed_by", as: UUID.self),
+            place: MeetupPlace(
+                spotId: try row.decode(column: "spot_id", as: UUID?.self), name: try row.decode(column: "spot_name", as: String?.self),
+                latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
+            at: try row.decode(column: "at", as: Date.self), windowEnd: try row.decode(column: "window_end", as: Date.self),
+            state: MeetupState(rawValue: try row.decode(column: "state", as: String.self)) ?? .cancelled,
+            codeHash: try row.decode(column: "code_hash", as: String?.self), tokenHash: try row.decode(column: "token_hash", as: String?.self),
+            handshakeExpiresAt: try row.decode(column: "handshake_expires_at", as: Date?.self),
+            handshakeAttempts: try row.decode(column: "handshake_attempts", as: Int.self),
+            createdAt: try row.decode(column: "created_at", as: Date.self),
+            decidedAt: try row.decode(column: "decided_at", as: Date?.self),
+            proposerUsername: try row.decode(column: "proposer_username", as: String.self)
+        )
+    }
+}
