@@ -120,4 +120,52 @@ import Testing
             #expect(try await bruno.conversations().items.isEmpty)
         }
     }
+
+    /// A whole sale from two phones: an offer and a counter, the buyer's money held, a meetup at a point, the seller's
+    /// QR scanned; the seller hears each step live.
+    @Test(arguments: TestEngine.enabled)
+    func aSaleGoesFromOfferToHandshakeThroughTheSDK(_ engine: TestEngine) async throws {
+        try await PlacesClientTests.withClients(engine) { bruno, anna, accounts in
+            let admin = try await accounts.login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
+            let uni = CampusRequest(name: "Isar University", domains: ["isar-uni.edu"], center: Coordinate(latitude: 48.15, longitude: 11.58))
+            #expect(try await accounts.client.send(.post, "/v1/admin/campuses", json: uni, token: admin).status == .created)
+            try await Self.join(anna, "anna", accounts)
+            try await Self.join(bruno, "bruno", accounts)
+            let photo = try await anna.uploadPicture(Data(base64Encoded: Self.png)!, contentType: "image/png")
+            let desk = try await anna.createListing(
+                ListingRequest(
+                    title: "Desk", description: "Pine.", price: Money(amount: 4_000, currency: "USD"), category: "furniture", condition: .good,
+                    photoIds: [photo.id]))
+            let card = CardDetails(number: "4242424242424242", expMonth: 1, expYear: 2035, cvc: "999")
+            var topUp = try await bruno.topUp(TopUpRequest(amount: 5_000, currency: "USD", card: card))
+            for _ in 0..<250 where topUp.status == .pending {
+                try await Task.sleep(for: .milliseconds(20))
+                topUp = try await bruno.topUp(topUp.id)
+            }
+
+            var events = anna.events().makeAsyncIterator()
+            #expect(try await events.next()?.type == PlazaEventType.ready)
+            let offer = try await bruno.offerPrice(3_000, listing: desk.id)
+            var heard: DealUpdate?
+            for _ in 0..<5 where heard == nil {
+                guard let event = try await events.next() else { break }
+                if event.type == MarketEventType.deal { heard = try event.payload(as: DealUpdate.self) }
+            }
+            #expect(heard?.offer?.id == offer.id && heard?.summary.hasSuffix(" offered $30.00 for Desk") == true)
+            #expect(try await anna.counterPriceOffer(offer.id, amount: 3_500).state == .countered)
+            #expect(try await bruno.acceptPriceOffer(offer.id).state == .accepted)
+            #expect(try await bruno.payPriceOffer(offer.id).state == .held)
+            #expect(try await bruno.wallet().balances.first?.available == 1_500)
+
+            let meetup = try await bruno.proposeMeetup(
+                MeetupRequest(latitude: 48.151, longitude: 11.581, at: Date().addingTimeInterval(900)), conversation: offer.conversationId)
+            #expect(try await anna.acceptMeetup(meetup.id).state == .accepted)
+            let handshake = try await anna.showHandshake(meetup: meetup.id)
+            let result = try await bruno.confirmHandshake(meetup: meetup.id, token: handshake.token)
+            #expect(result.listing.state == .sold && result.payment?.state == .released)
+            #expect(try await anna.wallet().balances.first?.available == 3_500)
+            let deal = try await anna.deal(conversation: offer.conversationId)
+            #expect(deal.offers.map(\.state) == [.completed] && deal.meetups.map(\.state) == [.completed])
+        }
+    }
 }

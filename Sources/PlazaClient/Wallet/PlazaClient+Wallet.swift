@@ -161,7 +161,9 @@ extension PlazaClient {
     /// A POST that moves money: one idempotency key (the caller's, or a new UUID) for every attempt, retried when the
     /// answer may not have arrived (offline, 5xx) or the first attempt is still running (409 `conflict`), so that a
     /// flaky network never pays twice. Pass your own key, stored with the intent, to survive an app restart too.
-    func sendMoney<Response: Decodable>(_ method: String, _ path: String, body: some Encodable, idempotencyKey: String?) async throws -> Response {
+    func sendMoney<Response: Decodable>(
+        _ method: String, _ path: String, body: (some Encodable)? = Optional<Acknowledgement>.none, idempotencyKey: String?
+    ) async throws -> Response {
         let key = idempotencyKey ?? UUID().uuidString
         var delay: UInt64 = 200_000_000
         for attempt in 1...Self.moneyAttempts {
