@@ -55,6 +55,11 @@ def test_a_student_joins_the_campus_marketplace(plaza, browser):
 def join(driver, plaza, username, password):
     """Logs in and joins the campus marketplace unless already in (the other journey may have done it)."""
     log_in(driver, plaza, username, password)
+    join_campus(driver, plaza, username)
+
+
+def join_campus(driver, plaza, username):
+    """Joins the campus marketplace, signed in, with `username`'s university address, unless already in."""
     driver.get(plaza + "/market")
     if driver.find_elements(By.ID, "campus-email"):
         email = f"{username}@isar-uni.edu"

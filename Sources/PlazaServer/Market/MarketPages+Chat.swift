@@ -102,6 +102,25 @@ extension MarketPages {
         var otherUsername: String
         var live: ConversationLive
         var open: Bool
+        var deal: DealView
+        var meet: MeetForm?
+    }
+
+    struct SpotOption: Sendable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
+    /// Where to meet: the campus's safe spots on a map (a tap picks one, or a point), and when.
+    struct MeetForm: Sendable {
+        var form: FormState
+        var spots: [SpotOption]
+        var center: String
+        var markers: String
+        var map: PlacesPages.MapLayers
+        /// Shown opened: a refused proposal, or an agreed price with nowhere to meet yet.
+        var open: Bool
     }
 
     /// The newest 50 messages, oldest first as a chat reads; what reached me is marked read.
@@ -121,14 +140,50 @@ extension MarketPages {
         let id = try Query.id(context.parameters, "id", "conversation")
         let conversation = try await market.conversation(context.identity, id)
         let me = context.identity.user.username
+        let otherName = Person(
+            username: conversation.buyer.username == me ? conversation.seller.username : conversation.buyer.username,
+            displayName: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).displayName
+        ).shortName
+        let notice = request.uri.queryParameters.get("notice").flatMap { Self.dealNotices[String($0)] ?? Self.notices[String($0)] }
+            .map { $0.replacingOccurrences(of: "{other}", with: otherName) }
+        let open = [.active, .reserved].contains(conversation.listing.state)
+        let deal = try await dealView(context, conversation: conversation)
         let model = ConversationPage(
-            shell: Shell(title: conversation.listing.title, context: context), id: id.uuidString.lowercased(),
+            shell: Shell(title: conversation.listing.title, context: context, notice: notice), id: id.uuidString.lowercased(),
             listingId: conversation.listing.id.uuidString.lowercased(), title: conversation.listing.title,
             price: conversation.listing.price.map(context.reader.money) ?? "Free", thumbnail: conversation.listing.thumbnailUrl,
             other: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).displayName,
             otherUsername: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).username,
-            live: try await live(context.identity, id, reader: context.reader), open: [.active, .reserved].contains(conversation.listing.state))
+            live: try await live(context.identity, id, reader: context.reader), open: open,
+            deal: deal, meet: open ? try await meetForm(context, opened: deal.offer?.canCancel == true && deal.meetup == nil) : nil)
         return renderer.render("market/conversation", model)
+    }
+
+    func meetForm(_ context: AuthenticatedContext, opened: Bool) async throws -> MeetForm? {
+        guard let membership = try await market.membership(context.identity),
+            let campus = try await market.allCampuses().first(where: { $0.id == membership.campus.id })
+        else { return nil }
+        let spots = try await market.safeSpots(campus: campus.id)
+        let refused = context.page.form("meetup")
+        let form =
+            refused
+            ?? FormState(names: ["spotId", "latitude", "longitude", "at"]).with("spotId", spots.first?.id.uuidString.lowercased() ?? "")
+            .with("at", context.reader.input(Self.suggestedTime()))
+        let chosen = form.fields["spotId"]?.value ?? ""
+        let markers = spots.map {
+            ["id": $0.id.uuidString.lowercased(), "name": $0.name, "latitude": "\($0.latitude)", "longitude": "\($0.longitude)"]
+        }
+        return MeetForm(
+            form: form,
+            spots: spots.map { SpotOption(value: $0.id.uuidString.lowercased(), label: $0.name, selected: $0.id.uuidString.lowercased() == chosen) },
+            center: "\(campus.center.latitude),\(campus.center.longitude)",
+            markers: String(decoding: try JSONEncoder().encode(markers), as: UTF8.self), map: map, open: refused != nil || opened)
+    }
+
+    /// This time tomorrow, on the hour: a first suggestion people change.
+    static func suggestedTime(now: Date = Date()) -> Date {
+        let hour = 3_600.0
+        return Date(timeIntervalSince1970: ((now.timeIntervalSince1970 + 86_400) / hour).rounded(.down) * hour)
     }
 
     @Sendable func conversationLive(_ request: Request, context: AuthenticatedContext) async throws -> Response {

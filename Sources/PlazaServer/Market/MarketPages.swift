@@ -8,6 +8,8 @@ struct MarketPages: Sendable {
     let market: MarketService
     let renderer: PageRenderer
     let maxBody: Int
+    /// The base map of the meetup map.
+    let map: PlacesPages.MapLayers
 
     static let notices = [
         "verified": "Your university address is verified. One step left: read and sign the agreement.",
@@ -31,6 +33,7 @@ struct MarketPages: Sendable {
         signedIn.post("agreement/unsign", use: unsign)
         addListingRoutes(to: signedIn)
         addChatRoutes(to: signedIn)
+        addDealRoutes(to: signedIn)
     }
 
     struct HomePage: Sendable {

@@ -48,7 +48,7 @@ extension CampaignPages {
         }
         func moment(_ name: String) -> Date? {
             guard let text = form.optional(name) else { return nil }
-            let date = Self.readMoment(text, in: reader.timeZone)
+            let date = reader.moment(fromInput: text)
             validator.check(date != nil, name, "Pick a day and a time.")
             return date
         }
@@ -117,37 +117,6 @@ extension CampaignPages {
         return "About \(people.formatted(.number.locale(reader.locale))) people match now."
     }
 
-    /// A `datetime-local` value (`2026-11-26T09:30`, seconds optional) in the reader's time zone.
-    static func readMoment(_ text: String, in zone: TimeZone) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
-
-    /// The `datetime-local` value of `date` in the reader's time zone.
-    static func writeMoment(_ date: Date, in zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        return formatter.string(from: date)
-    }
-
-    /// "1.50" for 150 cents: an amount as it is typed.
-    static func typed(_ money: Money?) -> String {
-        guard let money else { return "" }
-        let digits = Money.minorUnitDigits(money.currency)
-        guard digits > 0 else { return String(money.amount) }
-        let scale = Int64(pow(10, Double(digits)))
-        let fraction = String(money.amount % scale)
-        return "\(money.amount / scale).\(String(repeating: "0", count: digits - fraction.count))\(fraction)"
-    }
-
     /// The form filled with a campaign's content (the editor of an existing campaign).
     static func filled(_ content: CampaignContent, reader: Reader) -> FormState {
         var state = FormState(names: editorFields)
@@ -156,8 +125,8 @@ extension CampaignPages {
         set("kind", content.kind.rawValue)
         set("title", content.title)
         set("body", content.body)
-        set("startsAt", writeMoment(content.startsAt, in: reader.timeZone))
-        set("endsAt", writeMoment(content.endsAt, in: reader.timeZone))
+        set("startsAt", reader.input(content.startsAt))
+        set("endsAt", reader.input(content.endsAt))
         let slot = content.schedule?.first
         for day in 1...7 { flag("day\(day)", slot?.weekdays.contains(day) ?? false) }
         set("from", slot?.from)
@@ -172,9 +141,9 @@ extension CampaignPages {
         set("pastCustomers", target.pastCustomers.map(String.init))
         for delivery in CampaignDelivery.allCases { flag(delivery.rawValue, content.delivery.contains(delivery)) }
         set("percentOff", content.discount?.percentOff.map(String.init))
-        set("amountOff", typed(content.discount?.money))
-        set("minimumSpend", typed(content.minimumSpend))
-        set("maxDiscount", typed(content.maxDiscount))
+        set("amountOff", Reader.typed(content.discount?.money))
+        set("minimumSpend", Reader.typed(content.minimumSpend))
+        set("maxDiscount", Reader.typed(content.maxDiscount))
         set("totalRedemptions", content.totalRedemptions.map(String.init))
         set("perCustomer", content.perCustomer.map(String.init))
         set("code", content.code)
@@ -185,8 +154,8 @@ extension CampaignPages {
     func blank(reader: Reader, kind: CampaignKind, now: Date = Date()) -> FormState {
         let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
         return FormState(names: Self.editorFields).with("kind", kind.rawValue)
-            .with("startsAt", Self.writeMoment(start, in: reader.timeZone))
-            .with("endsAt", Self.writeMoment(start.addingTimeInterval(7 * 86_400), in: reader.timeZone))
+            .with("startsAt", reader.input(start))
+            .with("endsAt", reader.input(start.addingTimeInterval(7 * 86_400)))
             .with("automatic", "1").with("manual", "1").with("perCustomer", "1")
     }
 
@@ -276,7 +245,7 @@ extension CampaignPages {
         let value = { (name: String) in form.fields[name]?.value ?? "" }
         var content = CampaignContent(
             kind: kind, title: value("title"), body: value("body"), startsAt: Date(),
-            endsAt: Self.readMoment(value("endsAt"), in: reader.timeZone) ?? Date())
+            endsAt: reader.moment(fromInput: value("endsAt")) ?? Date())
         if kind == .coupon {
             if let percent = Int(value("percentOff")) {
                 content.discount = CouponDiscount(percentOff: percent)

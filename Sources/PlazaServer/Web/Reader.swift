@@ -99,4 +99,38 @@ struct Reader: Sendable {
 
     /// A `<time datetime>` value: the moment itself, for machines and the page script.
     func machine(_ date: Date) -> String { RFC3339.format(date) }
+
+    /// "1.50" for 150 cents: an amount as it is typed into a form.
+    static func typed(_ money: Money?) -> String {
+        guard let money else { return "" }
+        let digits = Money.minorUnitDigits(money.currency)
+        guard digits > 0 else { return String(money.amount) }
+        let scale = Int64(pow(10, Double(digits)))
+        let fraction = String(money.amount % scale)
+        return "\(money.amount / scale).\(String(repeating: "0", count: digits - fraction.count))\(fraction)"
+    }
+
+    /// A `datetime-local` value (`2026-11-26T09:30`, seconds optional) in the reader's time zone.
+    func moment(fromInput text: String) -> Date? {
+        let formatter = momentFormatter()
+        for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+
+    /// The `datetime-local` value of `date` in the reader's time zone.
+    func input(_ date: Date) -> String {
+        let formatter = momentFormatter()
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        return formatter.string(from: date)
+    }
+
+    private func momentFormatter() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        return formatter
+    }
 }

@@ -39,7 +39,10 @@ struct WebPages: Sendable {
         AdminPages(admin: services.admin, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
         let currency = services.configuration.wallet.currencies.first ?? "USD"
         OffersPages(offers: services.offers, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
-        MarketPages(market: services.market, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
+        MarketPages(
+            market: services.market, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody,
+            map: PlacesPages.mapLayers(services.configuration)
+        ).addRoutes(to: pages)
         MarketAdminPages(
             market: services.market, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody,
             map: PlacesPages.mapLayers(services.configuration)

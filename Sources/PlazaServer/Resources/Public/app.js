@@ -227,7 +227,11 @@ const plazaEvents = (() => {
   window.plazaRefreshLive = () => Promise.all(regions.map(refresh));
   for (const region of regions) {
     const prefixes = (region.getAttribute("data-live-events") || "").split(",");
-    if (prefixes[0]) plazaEvents.on(prefixes, () => refresh(region), () => refresh(region));
+    // Reconnecting catches up on what was missed, except in a region that shows a refused form or is being typed in
+    // (it was rendered just now, and reloading would lose the error or the text).
+    const busy = () => region.querySelector("[aria-invalid='true'], .form-error")
+      || (region.contains(document.activeElement) && document.activeElement.matches("input, textarea, select"));
+    if (prefixes[0]) plazaEvents.on(prefixes, () => refresh(region), () => { if (!busy()) refresh(region); });
     // A region that turns by the clock (the loyalty counter's code) reloads at each turn, on the 30-second mark.
     const every = Number(region.getAttribute("data-refresh-every")) * 1000;
     if (every) {

@@ -5,6 +5,8 @@
 //                                           base drawn for the demo town, or a plain background
 //   data-source="/v1/map"                   shops coloured by how busy they are and blurred people, refreshed live
 //   data-zones='[...]', data-circle         private zones, a presence radius
+//   data-markers='[{id,name,latitude,longitude}]'  named points (a campus's safe spots), each labelled
+//   data-marker-select="id"                 a tap on a named point picks it in that <select>; a tap elsewhere, "a point"
 //   data-pick-latitude/-longitude="id"      a tap (or an address search) fills those inputs
 //   data-geocode="/places/geocode"          an address search box above the map (PLAZA_GEOCODER_URL)
 //   data-address-field="id"                 the chosen address also fills this input
@@ -70,6 +72,7 @@
       L.circle([+zone.latitude, +zone.longitude], { radius: +zone.radiusMeters || 150, className: "pm-zone", interactive: false })
         .bindTooltip(String(zone.name || "Zone"), { permanent: true, direction: "top", className: "pm-zone-label" }).addTo(map);
     }
+    named(map, d);
     const circle = numbers(d.circle, 3);
     if (circle) L.circle([circle[0], circle[1]], { radius: circle[2], className: "pm-circle", interactive: false }).addTo(map);
 
@@ -81,6 +84,20 @@
     new ResizeObserver(() => map.invalidateSize()).observe(el);
     d.ready = "1";
     return map;
+  }
+
+  // Named points, labelled; with a <select> to pick one of them (its other option, "", is a tapped point).
+  function named(map, d) {
+    let points = [];
+    try { points = JSON.parse(d.markers || "[]"); } catch (error) { points = []; }
+    const select = d.markerSelect ? document.getElementById(d.markerSelect) : null;
+    for (const point of points) {
+      if (!Number.isFinite(+point.latitude) || !Number.isFinite(+point.longitude)) continue;
+      const marker = L.marker([+point.latitude, +point.longitude], { title: String(point.name || ""), keyboard: true })
+        .bindTooltip(String(point.name || ""), { permanent: true, direction: "top", className: "pm-zone-label" }).addTo(map);
+      if (select && point.id) marker.on("click", () => { select.value = point.id; select.dispatchEvent(new Event("change")); });
+    }
+    if (select) map.on("click", () => { select.value = ""; });
   }
 
   // Shops (clustered when zoomed out, labelled when close) and people who share, reloaded as the view moves.

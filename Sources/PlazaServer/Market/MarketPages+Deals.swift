@@ -1,0 +1,344 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The deal on a conversation's page: the price offer and its answers, paying into Plaza's hold, the meetup (proposed
+/// on a map of the campus's safe spots), the seller's handshake QR and the buyer's code. Each form posts, then returns
+/// to the conversation with a sentence saying what happened; the deal card reloads live when the other side acts.
+extension MarketPages {
+    func addDealRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.get("conversations/:id/deal", use: dealFragment)
+        signedIn.post("conversations/:id/offers", use: offerPage)
+        signedIn.post("conversations/:id/meetups", use: proposePage)
+        signedIn.post("offers/:id/:action", use: offerAction)
+        signedIn.post("meetups/:id/handshake", use: handshakePage)
+        signedIn.get("meetups/:id/status", use: handshakeStatus)
+        signedIn.post("meetups/:id/confirm", use: confirmPage)
+        signedIn.post("meetups/:id/:action", use: meetupAction)
+    }
+
+    static let dealNotices = [
+        "offered": "Offer sent: {other} answers here, and you hear about it.",
+        "countered": "Your price is sent: {other} answers here.",
+        "accepted": "Accepted: the item is reserved for this deal. Agree on where and when to meet below.",
+        "declined": "Declined: {other} is told.",
+        "cancelled": "Deal called off: any money held for it went back to the buyer, and the item is for sale again.",
+        "paid": "Paid: Plaza holds the money until you confirm the handshake at your meetup.",
+        "proposed": "Meetup proposed: {other} accepts or proposes another.",
+        "meetup-accepted": "Meetup agreed. On the day, the seller shows a code that the buyer scans or types.",
+        "meetup-declined": "Meetup declined: propose another time or place if you like.",
+        "meetup-cancelled": "Meetup called off.",
+        "bought": "Handshake confirmed: it is yours. Rate each other once you are home.",
+        "bought-paid": "Handshake confirmed: the item is yours, and {other} has the money Plaza held.",
+    ]
+
+    // MARK: The deal card
+
+    struct OfferView: Sendable {
+        var id: String
+        var headline: String
+        var detail: String?
+        /// The other side named the price last: I accept, decline or counter.
+        var myTurn: Bool
+        var counter: String
+        var canPay: Bool
+        var payLabel: String
+        var key: String
+        var canCancel: Bool
+        var cancelLabel: String
+    }
+
+    struct MeetupView: Sendable {
+        var id: String
+        var headline: String
+        var detail: String?
+        var myTurn: Bool
+        var canCancel: Bool
+        var accepted: Bool
+        /// The seller, in the window: "Show the handshake code".
+        var canShow: Bool
+        /// The buyer, in the window: the code form.
+        var canConfirm: Bool
+    }
+
+    struct DealView: Sendable {
+        var id: String
+        var csrf: String
+        var offer: OfferView?
+        var canOffer: Bool
+        var asking: String
+        var currency: String
+        var meetup: MeetupView?
+        var closed: String?
+        var form: FormState
+        var counterForm: FormState
+        var handshakeForm: FormState
+    }
+
+    /// The deal as `identity` sees it: what waits for whom, and the buttons that are theirs to press.
+    func dealView(_ context: AuthenticatedContext, conversation: Conversation, now: Date = Date()) async throws -> DealView {
+        let identity = context.identity
+        let reader = context.reader
+        let me = identity.user.username
+        let seller = conversation.seller.username == me
+        let other = seller ? conversation.buyer : conversation.seller
+        let otherName = Person(username: other.username, displayName: other.displayName).shortName
+        let deal = try await market.deal(identity, conversation: conversation.id)
+        let open = [.active, .reserved].contains(conversation.listing.state)
+        let offer = deal.offers.first { $0.state.isOpen } ?? deal.offers.first { $0.state == .completed }
+        let offerView = offer.map { offer -> OfferView in
+            let money = reader.money(offer.amount, offer.currency)
+            let mine = offer.proposedBy == me
+            let buyerName = seller ? otherName : "you"
+            var view = OfferView(
+                id: offer.id.uuidString.lowercased(), headline: "", myTurn: offer.state.isOpen && offer.state != .accepted && !mine,
+                counter: Reader.typed(Money(amount: offer.amount, currency: offer.currency)), canPay: false, payLabel: "Pay \(money) through Plaza",
+                key: UUID().uuidString, canCancel: offer.state.isOpen, cancelLabel: offer.state == .accepted ? "Call the deal off" : "Withdraw")
+            switch offer.state {
+            case .pending, .countered:
+                view.headline = mine ? "You offered \(money)" : "\(otherName) \(offer.state == .countered ? "asks" : "offers") \(money)"
+                view.detail = mine ? "Waiting for \(otherName)'s answer." : "Accept, decline, or name another price."
+                if !mine { view.cancelLabel = "Call the deal off" }
+            case .accepted:
+                view.headline = "Deal: \(money), reserved for \(buyerName)"
+                switch offer.payment?.state {
+                case .held?:
+                    view.detail =
+                        seller
+                        ? "\(otherName) paid \(money) into Plaza's hold: it is yours at the handshake."
+                        : "You paid \(money): Plaza holds it until the handshake."
+                default:
+                    view.detail =
+                        seller
+                        ? "\(otherName) may pay through Plaza before you meet, or pay you at the meetup."
+                        : "Pay through Plaza now (the money is held until the handshake), or pay at the meetup."
+                    view.canPay = !seller
+                }
+            case .completed:
+                view.headline = "Sold for \(money)"
+                view.detail = offer.payment?.state == .released ? "Paid through Plaza at the handshake." : nil
+            default: break
+            }
+            return view
+        }
+        let meetup = deal.meetups.first { [.proposed, .accepted, .completed].contains($0.state) }
+        let meetupView = meetup.map { meetup -> MeetupView in
+            let place = meetup.place.name ?? "the point on the map"
+            let when = "\(reader.day(meetup.at)), \(reader.time(meetup.at))"
+            let mine = meetup.proposedBy == me
+            let inWindow = meetup.state == .accepted && now >= meetup.windowStart && now < meetup.windowEnd
+            var view = MeetupView(
+                id: meetup.id.uuidString.lowercased(), headline: "\(place) · \(when)", myTurn: meetup.state == .proposed && !mine,
+                canCancel: [.proposed, .accepted].contains(meetup.state), accepted: meetup.state == .accepted, canShow: inWindow && seller,
+                canConfirm: inWindow && !seller)
+            switch meetup.state {
+            case .proposed:
+                view.detail = mine ? "You proposed it: waiting for \(otherName)." : "\(otherName) proposes this: accept, or propose another."
+            case .accepted:
+                view.detail =
+                    inWindow
+                    ? (seller
+                        ? "Show your handshake code when you hand it over." : "Scan the seller's code or type its six digits when you have the item.")
+                    : "Agreed. The handshake opens at \(reader.time(meetup.windowStart)) on \(reader.day(meetup.windowStart))."
+            case .completed: view.detail = "Handshake done."
+            default: break
+            }
+            return view
+        }
+        let listing = try? await market.listing(identity, conversation.listing.id)
+        let closed: String? =
+            switch conversation.listing.state {
+            case .sold:
+                listing?.soldTo == me
+                    ? "You bought this." : listing?.soldTo == nil ? "Sold." : seller ? "Sold to \(otherName)." : "Sold to someone else."
+            case .removed: "The seller removed this listing."
+            default: nil
+            }
+        return DealView(
+            id: conversation.id.uuidString.lowercased(), csrf: context.csrfToken ?? "", offer: offerView,
+            canOffer: open && !seller && conversation.listing.price != nil && (offer == nil || offer?.state == .completed)
+                && conversation.listing.state == .active,
+            asking: Reader.typed(conversation.listing.price), currency: market.currency, meetup: meetupView, closed: closed,
+            form: context.page.form("offer") ?? FormState(names: ["amount"]).with("amount", Reader.typed(conversation.listing.price)),
+            counterForm: context.page.form("counter") ?? FormState(names: ["amount"]).with("amount", offerView?.counter ?? ""),
+            handshakeForm: context.page.form("handshake") ?? FormState(names: ["code"]))
+    }
+
+    @Sendable func dealFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let conversation = try await market.conversation(context.identity, try Query.id(context.parameters, "id", "conversation"))
+        return renderer.render("market/conversation-deal", try await dealView(context, conversation: conversation))
+    }
+
+    // MARK: Offers
+
+    /// The buyer's price, from the deal card.
+    @Sendable func offerPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "conversation")
+        let conversation = try await market.conversation(context.identity, id)
+        do {
+            guard let amount = try amount(form["amount"], field: "amount") else { throw PlazaError.validation(field: "amount", "Type your price.") }
+            _ = try await market.makeOffer(context.identity, listing: conversation.listing.id, PriceOfferRequest(amount: amount))
+            return PageRenderer.seeOther(Self.path(id, notice: "offered"))
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            return renderer.refused("offer", FormState(form, names: ["amount"], error: error), returnTo: Self.path(id) + "#deal")
+        }
+    }
+
+    /// Accept, decline, counter, cancel or pay, from the deal card.
+    @Sendable func offerAction(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "offer")
+        let offer = try await market.offerSide(context.identity, id)
+        let back = Self.path(offer.conversationId)
+        do {
+            switch context.parameters.get("action") ?? "" {
+            case "accept": _ = try await market.answerOffer(context.identity, offer: id, .accept)
+            case "decline": _ = try await market.answerOffer(context.identity, offer: id, .decline)
+            case "cancel": _ = try await market.cancelOffer(context.identity, offer: id)
+            case "counter":
+                do {
+                    guard let amount = try amount(form["amount"], field: "amount") else {
+                        throw PlazaError.validation(field: "amount", "Type your price.")
+                    }
+                    _ = try await market.answerOffer(context.identity, offer: id, .counter, amount: amount)
+                } catch let error as PlazaError where error.code == .validationFailed {
+                    return renderer.refused("counter", FormState(form, names: ["amount"], error: error), returnTo: back + "#deal")
+                }
+            case "pay":
+                _ = try await market.idempotency.once(form, action: "market-pay", user: context.identity.user.id) { claim in
+                    _ = try await market.payOffer(context.identity, offer: id, claim: claim)
+                }
+            default: throw PlazaError.notFound("action")
+            }
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            return renderer.refused(alert: Self.sentence(error), returnTo: back)
+        }
+        let action = context.parameters.get("action") ?? ""
+        let notice = ["accept": "accepted", "decline": "declined", "cancel": "cancelled", "counter": "countered", "pay": "paid"][action]
+        return PageRenderer.seeOther(Self.path(offer.conversationId, notice: notice))
+    }
+
+    // MARK: Meetups
+
+    /// A safe spot (or a tapped point) and a time, typed in the reader's time zone.
+    @Sendable func proposePage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "conversation")
+        let names = ["spotId", "latitude", "longitude", "at"]
+        do {
+            var validator = Validator()
+            let at = context.reader.moment(fromInput: form["at"])
+            validator.check(at != nil, "at", "Pick a day and a time.")
+            let spot = UUID(uuidString: form["spotId"])
+            let latitude = Double(form["latitude"].trimmingCharacters(in: .whitespaces))
+            let longitude = Double(form["longitude"].trimmingCharacters(in: .whitespaces))
+            validator.check(spot != nil || (latitude != nil && longitude != nil), "spotId", "Pick a safe spot, or tap a point on the map.")
+            guard validator.isValid, let at else { throw PlazaError.validation(validator.errors) }
+            let request =
+                spot.map { MeetupRequest(spotId: $0, at: at) } ?? MeetupRequest(latitude: latitude, longitude: longitude, at: at)
+            _ = try await market.proposeMeetup(context.identity, conversation: id, request)
+            return PageRenderer.seeOther(Self.path(id, notice: "proposed"))
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            return renderer.refused("meetup", FormState(form, names: names, error: error), returnTo: Self.path(id) + "#meet")
+        }
+    }
+
+    @Sendable func meetupAction(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "meetup")
+        let (meetup, _) = try await market.meetupSide(context.identity, id)
+        let action = context.parameters.get("action") ?? ""
+        do {
+            switch action {
+            case "accept": _ = try await market.answerMeetup(context.identity, meetup: id, accept: true)
+            case "decline": _ = try await market.answerMeetup(context.identity, meetup: id, accept: false)
+            case "cancel": _ = try await market.cancelMeetup(context.identity, meetup: id)
+            default: throw PlazaError.notFound("action")
+            }
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            return renderer.refused(alert: Self.sentence(error), returnTo: Self.path(meetup.conversationId))
+        }
+        let notice = ["accept": "meetup-accepted", "decline": "meetup-declined", "cancel": "meetup-cancelled"][action]
+        return PageRenderer.seeOther(Self.path(meetup.conversationId, notice: notice))
+    }
+
+    // MARK: The handshake
+
+    struct HandshakePage: Sendable {
+        var shell: Shell
+        var id: String
+        var conversation: String
+        /// Markup made by `QRCode` from Plaza's own signed token (never user text).
+        var qr: String
+        var code: String
+        var until: String
+        var buyer: String
+        var status: HandshakeStatus
+    }
+
+    /// The seller's QR and code, shown once on this answer (never in an address); a new one replaces it.
+    @Sendable func handshakePage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "meetup")
+        let (meetup, conversation) = try await market.meetupSide(context.identity, id)
+        do {
+            let handshake = try await market.handshake(context.identity, meetup: id)
+            let buyer = try await market.conversation(context.identity, conversation.id).buyer
+            let code = "\(handshake.code.prefix(3)) \(handshake.code.suffix(3))"
+            let name = Person(username: buyer.username, displayName: buyer.displayName).shortName
+            let model = HandshakePage(
+                shell: Shell(title: "Handshake", context: context), id: id.uuidString.lowercased(),
+                conversation: conversation.id.uuidString.lowercased(), qr: QRCode(handshake.token)?.svg(scale: 5) ?? "", code: code,
+                until: context.reader.time(handshake.expiresAt), buyer: name,
+                status: HandshakeStatus(done: false, buyer: name, conversation: conversation.id.uuidString.lowercased()))
+            return renderer.render("market/handshake", model)
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            return renderer.refused(alert: Self.sentence(error), returnTo: Self.path(meetup.conversationId))
+        }
+    }
+
+    struct HandshakeStatus: Sendable {
+        var done: Bool
+        var buyer: String
+        var conversation: String
+    }
+
+    /// The handshake page's live line: waiting, or confirmed.
+    @Sendable func handshakeStatus(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "meetup")
+        let (meetup, conversation) = try await market.meetupSide(context.identity, id)
+        let buyer = try await market.conversation(context.identity, conversation.id).buyer
+        let status = HandshakeStatus(
+            done: meetup.state == .completed, buyer: Person(username: buyer.username, displayName: buyer.displayName).shortName,
+            conversation: conversation.id.uuidString.lowercased())
+        return renderer.render("market/handshake-status", status)
+    }
+
+    /// The buyer's typed code or scanned QR.
+    @Sendable func confirmPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "meetup")
+        let (meetup, _) = try await market.meetupSide(context.identity, id)
+        let back = Self.path(meetup.conversationId)
+        do {
+            let token = form.optional("token")
+            let result = try await market.confirmHandshake(
+                context.identity, meetup: id, HandshakeConfirmation(code: token == nil ? form["code"] : nil, token: token))
+            return PageRenderer.seeOther(Self.path(meetup.conversationId, notice: result.payment == nil ? "bought" : "bought-paid"))
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            return renderer.refused("handshake", FormState(form, names: ["code"], error: error), returnTo: back + "#deal")
+        }
+    }
+
+    // MARK: Helpers
+
+    static func path(_ conversation: UUID, notice: String? = nil) -> String {
+        "/market/conversations/\(conversation.uuidString.lowercased())" + (notice.map { "?notice=\($0)" } ?? "")
+    }
+
+    /// A refusal in one sentence: the title, and what to do.
+    static func sentence(_ error: PlazaError) -> String {
+        [error.errors?.map(\.message).joined(separator: " ") ?? error.title, error.detail].compactMap { $0 }.joined(separator: " ")
+    }
+}

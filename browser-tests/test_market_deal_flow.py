@@ -1,0 +1,155 @@
+"""A sale on the campus marketplace from two phones: two new students sign up and join, the seller posts a lamp with
+a photo, the buyer finds it by search, asks in the chat and offers a price, the seller counters and the buyer accepts;
+the buyer adds money and pays into Plaza's hold, proposes the library lobby, the seller agrees; at the meetup the
+seller shows the handshake code, the buyer types it, and the money reaches the seller."""
+import os
+import uuid
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+
+from conftest import latest_code, new_browser, screenshot
+from test_accounts_flow import click, fill, navigate, notice, submit, tab
+from test_market_flow import FIXTURES, join_campus
+from test_places_flow import wait_for
+from test_wallet_flow import action, balance, fill_in, headline
+
+PASSWORD = "correct horse battery staple"
+
+
+def sign_up(driver, plaza, name, display):
+    driver.get(plaza + "/signup")
+    fill(driver, {"email": f"{name}@example.com", "username": name, "displayName": display, "password": PASSWORD})
+    submit(driver, "Sign up")
+    fill(driver, {"code": latest_code(plaza, f"{name}@example.com")})
+    submit(driver, "Verify")
+
+
+def deal(driver):
+    return driver.find_element(By.ID, "deal").text
+
+
+def press(driver, label):
+    """Presses a button of the deal card, once the page is live (the card reloads as it connects: found afresh)."""
+    wait_for(driver, lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+    for _ in range(20):
+        try:
+            return navigate(driver, driver.find_element(By.XPATH, f"//section[@id='deal']//button[normalize-space()='{label}']"))
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"the button {label} kept changing")
+
+
+def in_ten_minutes(driver):
+    """The meetup time field, set to ten minutes from now in the browser's own time zone (as a person would pick it)."""
+    driver.execute_script("""
+        const d = new Date(Date.now() + 10 * 60000), p = (n) => String(n).padStart(2, "0");
+        document.getElementById("meetup-at").value =
+          `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;""")
+
+
+def test_two_students_agree_meet_and_close_the_sale_with_the_handshake(plaza):
+    suffix = uuid.uuid4().hex[:6]
+    title = "Reading lamp " + suffix
+    seller = new_browser("phone")
+    buyer = new_browser("phone")
+    try:
+        sign_up(seller, plaza, "sel" + suffix, "Sela Moss")
+        join_campus(seller, plaza, "sel" + suffix)
+        sign_up(buyer, plaza, "buy" + suffix, "Bao Tran")
+        join_campus(buyer, plaza, "buy" + suffix)
+
+        # The seller posts the lamp with its photo.
+        seller.get(plaza + "/market/sell/new")
+        seller.find_element(By.CSS_SELECTOR, "[data-photo-input]").send_keys(os.path.join(FIXTURES, "desk-lamp.jpg"))
+        wait_for(seller, lambda: "1 photo ready" in seller.find_element(By.CSS_SELECTOR, "[data-photo-status]").text)
+        fill_in(seller, "listing-form", {"title": title, "description": "Clamp-on reading lamp, warm bulb.", "price": "15"})
+        submit(seller, "Post it")
+        assert "Posted" in notice(seller)
+
+        # The buyer finds it, opens the chat and offers $12; the offer reaches the seller's open conversation live.
+        buyer.get(plaza + "/market?q=" + suffix)
+        navigate(buyer, next(a for a in buyer.find_elements(By.CSS_SELECTOR, "[data-feed] li a") if title in a.text))
+        navigate(buyer, buyer.find_element(By.CSS_SELECTOR, "form[action$='/interested'] button"))
+        conversation = buyer.current_url
+        fill_in(buyer, "offer-form", {"amount": "abc"})
+        submit(buyer, "Make an offer")
+        assert "price such as" in buyer.find_element(By.ID, "offer-amount-error").text
+        fill_in(buyer, "offer-form", {"amount": "12"})
+        submit(buyer, "Make an offer")
+        assert "Offer sent" in notice(buyer)
+        assert "You offered $12.00" in deal(buyer)
+        screenshot(buyer, "market-deal-offered")
+
+        seller.get(conversation)
+        wait_for(seller, lambda: seller.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        assert "Bao T. offers $12.00" in deal(seller)
+        screenshot(seller, "market-deal-answer")
+        counter = seller.find_element(By.CSS_SELECTOR, "#deal form[action$='/counter'] [name=amount]")
+        counter.clear()
+        counter.send_keys("14")
+        press(seller, "Counter")
+        assert "Your price is sent" in notice(seller)
+        # The buyer's page follows live: the counter is there to accept.
+        wait_for(buyer, lambda: "Sela M. asks $14.00" in deal(buyer), explain=lambda: deal(buyer))
+        buyer.get(conversation)
+        press(buyer, "Accept")
+        assert "reserved" in notice(buyer)
+        assert "Deal: $14.00" in deal(buyer)
+        screenshot(buyer, "market-deal-accepted")
+
+        # Paying through Plaza needs money: the buyer adds $20, then pays; Plaza holds it.
+        tab(buyer, "Wallet")
+        action(buyer, "add-money")
+        fill_in(buyer, "topup-form", {"amount": "20", "number": "4242 4242 4242 4242", "expiry": "1234", "cvc": "123"})
+        submit(buyer, "Add money")
+        wait_for(buyer, lambda: "Added $20.00" in headline(buyer), explain=lambda: headline(buyer))
+        buyer.get(conversation)
+        press(buyer, "Pay $14.00 through Plaza")
+        assert "Plaza holds the money" in notice(buyer)
+        assert "You paid $14.00" in deal(buyer)
+        tab(buyer, "Wallet")
+        assert balance(buyer) == "$6.00"
+
+        # The buyer proposes the library lobby in ten minutes; the seller accepts.
+        buyer.get(conversation)
+        meet = buyer.find_element(By.ID, "meet")
+        assert meet.get_attribute("open") is not None, "an agreed price with nowhere to meet opens the meetup form"
+        wait_for(buyer, lambda: buyer.find_element(By.CSS_SELECTOR, "#meet .plaza-map").get_attribute("data-ready") == "1")
+        # A tap on the library's pin on the map picks it.
+        click(buyer, buyer.find_element(By.CSS_SELECTOR, "#meet .leaflet-marker-icon[title='Main library lobby']"))
+        spot = buyer.find_element(By.ID, "meetup-spot")
+        assert "Main library lobby" in spot.find_element(By.CSS_SELECTOR, f"option[value='{spot.get_attribute('value')}']").text
+        in_ten_minutes(buyer)
+        screenshot(buyer, "market-deal-meetup")
+        submit(buyer, "Propose this meetup")
+        assert "Meetup proposed" in notice(buyer)
+        seller.get(conversation)
+        assert "Main library lobby" in deal(seller)
+        press(seller, "Accept the meetup")
+        assert "Meetup agreed" in notice(seller)
+
+        # At the meetup: the seller shows the code, the buyer types it; the seller's screen says it is done.
+        press(seller, "Show the handshake code")
+        code = seller.find_element(By.CSS_SELECTOR, "[data-handshake-code]").text.replace(" ", "")
+        assert len(code) == 6 and seller.find_element(By.CSS_SELECTOR, "[data-handshake-qr] svg")
+        screenshot(seller, "market-handshake")
+        wait_for(seller, lambda: seller.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        buyer.get(conversation)
+        wait_for(buyer, lambda: buyer.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        fill_in(buyer, "handshake-form", {"code": "000000" if code != "000000" else "111111"})
+        submit(buyer, "Confirm the handshake")
+        assert "Not the code" in buyer.find_element(By.ID, "handshake-code-error").text
+        wait_for(buyer, lambda: buyer.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        fill_in(buyer, "handshake-form", {"code": code})
+        submit(buyer, "Confirm the handshake")
+        assert "the item is yours, and Sela M. has the money" in notice(buyer)
+        assert "You bought this" in deal(buyer)
+        screenshot(buyer, "market-deal-done")
+        wait_for(seller, lambda: "confirmed the handshake" in seller.find_element(By.CSS_SELECTOR, "[data-handshake-status]").text,
+                 explain=lambda: seller.find_element(By.CSS_SELECTOR, "[data-handshake-status]").text)
+        tab(seller, "Wallet")
+        assert balance(seller) == "$14.00"
+    finally:
+        seller.quit()
+        buyer.quit()
