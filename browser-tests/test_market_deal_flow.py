@@ -25,6 +25,12 @@ def sign_up(driver, plaza, name, display):
     submit(driver, "Verify")
 
 
+def open_conversation(driver, url):
+    """Opens the conversation and waits until its deal card has reloaded once, as it does when the page connects."""
+    driver.get(url)
+    wait_for(driver, lambda: driver.find_element(By.ID, "deal").get_attribute("data-refreshed"))
+
+
 def deal(driver):
     return driver.find_element(By.ID, "deal").text
 
@@ -144,12 +150,32 @@ def test_two_students_agree_meet_and_close_the_sale_with_the_handshake(plaza):
         fill_in(buyer, "handshake-form", {"code": code})
         submit(buyer, "Confirm the handshake")
         assert "the item is yours, and Sela M. has the money" in notice(buyer)
-        assert "You bought this" in deal(buyer)
+        assert "You bought it for $14.00" in deal(buyer)
         screenshot(buyer, "market-deal-done")
         wait_for(seller, lambda: "confirmed the handshake" in seller.find_element(By.CSS_SELECTOR, "[data-handshake-status]").text,
                  explain=lambda: seller.find_element(By.CSS_SELECTOR, "[data-handshake-status]").text)
         tab(seller, "Wallet")
         assert balance(seller) == "$14.00"
+
+        # Both rate each other; neither reads the other's rating until both have rated.
+        open_conversation(buyer, conversation)
+        click(buyer, buyer.find_element(By.CSS_SELECTOR, "#rating-form input[name=stars][value='5']"))
+        fill_in(buyer, "rating-form", {"comment": "Lamp as described, friendly handover."})
+        submit(buyer, "Send the rating")
+        assert "once they rate you too" in notice(buyer)
+        open_conversation(seller, conversation)
+        assert "Bao T. rated you: rate them to read it." in deal(seller)
+        submit(seller, "Send the rating")
+        assert "Give 1 to 5 stars" in seller.find_element(By.ID, "rating-stars-error").text
+        wait_for(seller, lambda: seller.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        click(seller, seller.find_element(By.CSS_SELECTOR, "#rating-form input[name=stars][value='4']"))
+        submit(seller, "Send the rating")
+        assert "both rated" in notice(seller)
+        assert "Bao T. gave you ★★★★★: “Lamp as described, friendly handover.”" in deal(seller)
+        screenshot(seller, "market-deal-rated")
+        seller.get(plaza + "/market/users/sel" + suffix)
+        assert "★ 5.0 · 1 rating" in seller.find_element(By.CSS_SELECTOR, "[data-profile-rating]").text
+        assert "friendly handover" in seller.find_element(By.CSS_SELECTOR, "[data-profile-ratings]").text
     finally:
         seller.quit()
         buyer.quit()

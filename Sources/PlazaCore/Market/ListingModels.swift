@@ -191,12 +191,18 @@ public struct MarketProfile: Codable, Sendable, Hashable {
     public var memberSince: Date
     public var itemsSold: Int
     public var activeListings: Int
+    /// Ratings from the other sides of their handshakes, once shown.
+    public var rating: RatingSummary
 
-    public init(username: String, displayName: String, memberSince: Date, itemsSold: Int, activeListings: Int) {
+    public init(
+        username: String, displayName: String, memberSince: Date, itemsSold: Int, activeListings: Int,
+        rating: RatingSummary = RatingSummary(average: nil, count: 0)
+    ) {
         self.username = username
         self.displayName = displayName
         self.memberSince = memberSince
         self.itemsSold = itemsSold
         self.activeListings = activeListings
+        self.rating = rating
     }
 }

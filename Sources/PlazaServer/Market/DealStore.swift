@@ -266,3 +266,15 @@ struct DealStore: Sendable {
         )
     }
 }
+
+extension DealStore {
+    /// Whether the listing was sold to `buyer` by a confirmed handshake (ratings follow only those).
+    func handshakeDone(listing: UUID, buyer: UUID, on db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            SELECT m.id FROM market_meetups m JOIN market_conversations c ON c.id = m.conversation_id
+            WHERE m.listing_id = \(bind: listing) AND c.buyer_id = \(bind: buyer) AND m.state = \(bind: MeetupState.completed.rawValue) LIMIT 1
+            """
+        ).first() != nil
+    }
+}

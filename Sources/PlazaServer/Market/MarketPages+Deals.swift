@@ -15,6 +15,7 @@ extension MarketPages {
         signedIn.get("meetups/:id/status", use: handshakeStatus)
         signedIn.post("meetups/:id/confirm", use: confirmPage)
         signedIn.post("meetups/:id/:action", use: meetupAction)
+        signedIn.post("conversations/:id/rating", use: ratePage)
     }
 
     static let dealNotices = [
@@ -29,6 +30,8 @@ extension MarketPages {
         "meetup-declined": "Meetup declined: propose another time or place if you like.",
         "meetup-cancelled": "Meetup called off.",
         "bought": "Handshake confirmed: it is yours. Rate each other once you are home.",
+        "rated": "Thanks: your rating shows to {other} once they rate you too, or in a week.",
+        "rated-both": "Thanks: you have both rated, and both ratings are on your profiles now.",
         "bought-paid": "Handshake confirmed: the item is yours, and {other} has the money Plaza held.",
     ]
 
@@ -61,6 +64,47 @@ extension MarketPages {
         var canConfirm: Bool
     }
 
+    struct RatingView: Sendable {
+        var canRate: Bool
+        var other: String
+        var mine: String?
+        var theirs: String?
+        var waiting: String?
+        var form: FormState
+        var choices: [StarChoice]
+    }
+
+    struct StarChoice: Sendable {
+        var value: Int
+        var stars: String
+        var words: String
+        var checked: Bool
+    }
+
+    static let starWords = [5: "Excellent", 4: "Good", 3: "Okay", 2: "Poor", 1: "Bad"]
+
+    /// After the handshake: the rating form, or what was given and (once shown) got.
+    func ratingView(_ context: AuthenticatedContext, listing: UUID, other: String) async throws -> RatingView? {
+        guard let ratings = try? await market.dealRatings(context.identity, listing: listing),
+            ratings.canRate || ratings.mine != nil
+        else { return nil }
+        let form = context.page.form("rating") ?? FormState(names: ["stars", "comment"])
+        let chosen = Int(form.fields["stars"]?.value ?? "")
+        return RatingView(
+            canRate: ratings.canRate, other: other,
+            mine: ratings.mine.map { "You gave \(other) \(Self.stars($0.stars))" + ($0.comment.map { ": “\($0)”" } ?? "") },
+            theirs: ratings.theirs.map { "\(other) gave you \(Self.stars($0.stars))" + ($0.comment.map { ": “\($0)”" } ?? "") },
+            waiting: ratings.theirs != nil
+                ? nil
+                : ratings.theirsWaiting
+                    ? "\(other) rated you: rate them to read it."
+                    : ratings.mine != nil ? "\(other)'s rating of you shows once they rate, or in a week." : nil,
+            form: form,
+            choices: (1...5).reversed().map {
+                StarChoice(value: $0, stars: Self.stars($0), words: Self.starWords[$0] ?? "", checked: chosen == $0)
+            })
+    }
+
     struct DealView: Sendable {
         var id: String
         var csrf: String
@@ -69,6 +113,7 @@ extension MarketPages {
         var asking: String
         var currency: String
         var meetup: MeetupView?
+        var rating: RatingView?
         var closed: String?
         var form: FormState
         var counterForm: FormState
@@ -115,7 +160,7 @@ extension MarketPages {
                     view.canPay = !seller
                 }
             case .completed:
-                view.headline = "Sold for \(money)"
+                view.headline = seller ? "Sold to \(otherName) for \(money)" : "You bought it for \(money)"
                 view.detail = offer.payment?.state == .released ? "Paid through Plaza at the handshake." : nil
             default: break
             }
@@ -147,10 +192,10 @@ extension MarketPages {
         }
         let listing = try? await market.listing(identity, conversation.listing.id)
         let closed: String? =
-            switch conversation.listing.state {
+            switch offer?.state == .completed ? .active : conversation.listing.state {
             case .sold:
                 listing?.soldTo == me
-                    ? "You bought this." : listing?.soldTo == nil ? "Sold." : seller ? "Sold to \(otherName)." : "Sold to someone else."
+                    ? "You bought this." : listing?.soldTo == nil ? "Sold." : seller ? "Sold to \(otherName)" : "Sold to someone else."
             case .removed: "The seller removed this listing."
             default: nil
             }
@@ -158,7 +203,9 @@ extension MarketPages {
             id: conversation.id.uuidString.lowercased(), csrf: context.csrfToken ?? "", offer: offerView,
             canOffer: open && !seller && conversation.listing.price != nil && (offer == nil || offer?.state == .completed)
                 && conversation.listing.state == .active,
-            asking: Reader.typed(conversation.listing.price), currency: market.currency, meetup: meetupView, closed: closed,
+            asking: Reader.typed(conversation.listing.price), currency: market.currency, meetup: meetupView,
+            rating: conversation.listing.state == .sold ? try await ratingView(context, listing: conversation.listing.id, other: otherName) : nil,
+            closed: closed,
             form: context.page.form("offer") ?? FormState(names: ["amount"]).with("amount", Reader.typed(conversation.listing.price)),
             counterForm: context.page.form("counter") ?? FormState(names: ["amount"]).with("amount", offerView?.counter ?? ""),
             handshakeForm: context.page.form("handshake") ?? FormState(names: ["code"]))
@@ -328,6 +375,21 @@ extension MarketPages {
             return PageRenderer.seeOther(Self.path(meetup.conversationId, notice: result.payment == nil ? "bought" : "bought-paid"))
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
             return renderer.refused("handshake", FormState(form, names: ["code"], error: error), returnTo: back + "#deal")
+        }
+    }
+
+    /// The rating form of the deal card.
+    @Sendable func ratePage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "conversation")
+        let conversation = try await market.conversation(context.identity, id)
+        do {
+            let stars = Int(form["stars"]) ?? 0
+            let rating = try await market.rate(
+                context.identity, listing: conversation.listing.id, RatingRequest(stars: stars, comment: form.optional("comment")))
+            return PageRenderer.seeOther(Self.path(id, notice: rating.shownAt <= Date() ? "rated-both" : "rated"))
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            return renderer.refused("rating", FormState(form, names: ["stars", "comment"], error: error), returnTo: Self.path(id) + "#deal")
         }
     }
 

@@ -27,6 +27,29 @@ extension MarketPages {
         var sold: String
         var cards: [Card]
         var mine: Bool
+        /// "★ 4.5 · 2 ratings", or nil before any shows.
+        var rating: String?
+        var ratings: [RatingRow]
+        var hasRatings: Bool
+    }
+
+    struct RatingRow: Sendable {
+        var stars: String
+        var label: String
+        var comment: String?
+        var who: String
+    }
+
+    /// "★★★★☆" for 4 stars.
+    static func stars(_ count: Int) -> String {
+        String(repeating: "★", count: max(0, min(5, count))) + String(repeating: "☆", count: max(0, 5 - count))
+    }
+
+    static func ratingRow(_ rating: MarketRating, reader: Reader) -> RatingRow {
+        RatingRow(
+            stars: stars(rating.stars), label: "\(rating.stars) of 5 stars", comment: rating.comment,
+            who: "\(Person(username: rating.rater.username, displayName: rating.rater.displayName).shortName), "
+                + "\(rating.role == .buyer ? "who bought" : "who sold") \(rating.listingTitle) · \(reader.day(rating.shownAt))")
     }
 
     /// A student's page: who they are on the marketplace and what they sell now.
@@ -35,10 +58,18 @@ extension MarketPages {
         let profile = try await market.profile(context.identity, username: context.parameters.get("username") ?? "")
         let listings = try await market.feed(context.identity, ListingQuery(seller: profile.username), limit: 50, cursor: nil)
         let reader = context.reader
+        let ratings = try await market.ratings(context.identity, username: profile.username, limit: 20, cursor: nil).items.map {
+            Self.ratingRow($0, reader: reader)
+        }
         let model = ProfilePage(
             shell: Shell(title: profile.displayName, context: context), name: profile.displayName, username: profile.username,
             since: reader.day(profile.memberSince), sold: reader.count(profile.itemsSold, "item sold", "items sold"),
-            cards: listings.items.map { Self.card($0, reader: reader) }, mine: profile.username == context.identity.user.username)
+            cards: listings.items.map { Self.card($0, reader: reader) }, mine: profile.username == context.identity.user.username,
+            rating: profile.rating.average.map {
+                "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) · "
+                    + reader.count(profile.rating.count, "rating", "ratings")
+            },
+            ratings: ratings, hasRatings: !ratings.isEmpty)
         return renderer.render("market/profile", model)
     }
 

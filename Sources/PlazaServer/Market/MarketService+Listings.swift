@@ -169,15 +169,21 @@ extension MarketService {
 
     /// A student of my campus, as I may see them (404 for anyone else, or across a block).
     func profile(_ identity: Identity, username: String, now: Date = Date()) async throws -> MarketProfile {
+        let user = try await visibleStudent(identity, username: username, now: now)
+        let counts = try await listings.counts(seller: user.id, on: database.sql)
+        return MarketProfile(
+            username: user.username, displayName: user.displayName, memberSince: user.createdAt, itemsSold: counts.sold,
+            activeListings: counts.active, rating: try await trust.summary(of: user.id, now: now, on: database.sql))
+    }
+
+    /// A student of my campus I may see (404 for anyone else, or across a block).
+    func visibleStudent(_ identity: Identity, username: String, now: Date = Date()) async throws -> UserRecord {
         let membership = try await requireStudent(identity, now: now)
         guard let user = try await AccountStore().user(login: username, on: database.sql),
             let member = try await store.member(user: user.id, on: database.sql), member.campusId == membership.campus.id,
             !(try await store.blocked(identity.user.id, user.id, on: database.sql))
         else { throw PlazaError.notFound("student") }
-        let counts = try await listings.counts(seller: user.id, on: database.sql)
-        return MarketProfile(
-            username: user.username, displayName: user.displayName, memberSince: user.createdAt, itemsSold: counts.sold,
-            activeListings: counts.active)
+        return user
     }
 
     // MARK: Blocks

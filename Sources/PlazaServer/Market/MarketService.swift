@@ -29,6 +29,7 @@ package struct MarketService: Sendable {
     let listings = ListingStore()
     let chat = ChatStore()
     let deals = DealStore()
+    let trust = TrustStore()
 
     // MARK: Campuses (admins)
 

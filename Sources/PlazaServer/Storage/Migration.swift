@@ -38,5 +38,6 @@ enum Migrations {
         M0026_Chat(),  // marketplace conversations and their messages, encrypted at rest
         M0027_MarketBlocks(),  // students blocking one another
         M0028_MarketDeals(),  // price offers with held payments, meetups and their handshakes
+        M0029_MarketTrust(),  // ratings, reports and appeals, follows, wish lists, saved searches
     ]
 }

@@ -212,6 +212,7 @@ const plazaEvents = (() => {
       .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
       .then((html) => {
         // The same answer again (two events of one change) leaves the region alone: nothing flickers or goes stale.
+        region.setAttribute("data-refreshed", String(Date.now()));
         if (html === region.plazaLast) return;
         region.plazaLast = html;
         // Punches added since the last look pop in (a loyalty card filling up as the counter punches it).

@@ -1,0 +1,22 @@
+import Foundation
+import PlazaCore
+
+extension PlazaClient {
+    // MARK: Ratings
+
+    /// Rates the other side of a listing's confirmed handshake, once; it shows once they rated too, or in a week.
+    public func rateDeal(listing: UUID, stars: Int, comment: String? = nil) async throws -> MarketRating {
+        try await send("POST", "v1/market/listings/\(listing)/rating", body: RatingRequest(stars: stars, comment: comment), auth: .required)
+    }
+
+    /// What I gave and got for a sale (theirs once shown).
+    public func dealRatings(listing: UUID) async throws -> DealRatings {
+        try await send("GET", "v1/market/listings/\(listing)/rating", auth: .required)
+    }
+
+    /// A student's shown ratings, newest first.
+    public func marketRatings(_ username: String, cursor: String? = nil) async throws -> Page<MarketRating> {
+        try await send(
+            "GET", "v1/market/users/\(username)/ratings", query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [], auth: .required)
+    }
+}
