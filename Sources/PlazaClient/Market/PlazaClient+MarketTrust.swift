@@ -20,3 +20,23 @@ extension PlazaClient {
             "GET", "v1/market/users/\(username)/ratings", query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [], auth: .required)
     }
 }
+
+extension PlazaClient {
+    // MARK: Reports and appeals
+
+    /// Reports a listing, a student or a conversation to the admins (optionally blocking them in the same step).
+    public func report(_ request: ReportRequest) async throws -> MarketReport {
+        try await send("POST", "v1/market/reports", body: request, auth: .required)
+    }
+
+    /// The admins' decisions about me, with their statements of reasons.
+    public func moderationDecisions() async throws -> [ModerationDecision] {
+        let page: Page<ModerationDecision> = try await send("GET", "v1/market/me/decisions", auth: .required)
+        return page.items
+    }
+
+    /// Appeals a decision about me, once.
+    public func appeal(decision: UUID, text: String) async throws -> ModerationDecision {
+        try await send("POST", "v1/market/me/decisions/\(decision)/appeal", body: AppealRequest(text: text), auth: .required)
+    }
+}

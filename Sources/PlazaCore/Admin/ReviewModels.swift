@@ -6,6 +6,38 @@ public enum ReviewKind: String, Codable, Sendable, CaseIterable, Hashable {
     case merchant
     /// A business's ad or coupon campaign (or a change to an approved one), before it runs.
     case campaign
+    /// A marketplace report about a listing, a student or a conversation: upheld with an action, or dismissed.
+    case report
+    /// A student's one appeal against an upheld report: granted (the action is undone) or denied.
+    case appeal
+}
+
+/// What approving an item does besides approving it, when its kind offers a choice (reports, appeals). Every such
+/// decision carries a statement of reasons that the person concerned reads.
+public enum ReviewAction: String, Codable, Sendable, CaseIterable, Hashable {
+    /// Takes the reported listing off the marketplace.
+    case removeListing = "remove_listing"
+    /// A warning the person reads; nothing else changes.
+    case warn
+    /// Suspends the person's account (they are signed out everywhere).
+    case suspend
+    /// An appeal granted: the removed listing is back.
+    case restoreListing = "restore_listing"
+    /// An appeal granted: the suspension is lifted.
+    case reinstate
+    /// An appeal granted: the warning is withdrawn.
+    case withdrawWarning = "withdraw_warning"
+
+    public var label: String {
+        switch self {
+        case .removeListing: "Remove the listing"
+        case .warn: "Warn them"
+        case .suspend: "Suspend the account"
+        case .restoreListing: "Put the listing back"
+        case .reinstate: "Lift the suspension"
+        case .withdrawWarning: "Withdraw the warning"
+        }
+    }
 }
 
 /// One field of what an admin reviews, as it was last approved and as it would be now (`before` is `nil` for new content).
@@ -46,11 +78,18 @@ public struct ReviewItem: Codable, Sendable, Hashable, Identifiable {
     public var decidedAt: Date?
     /// The reason given with a rejection (the person concerned reads it).
     public var reason: String?
+    /// What approving may do (one must be chosen); empty: approving is all.
+    public var actions: [ReviewAction]
+    /// The action taken, once approved.
+    public var action: ReviewAction?
 
     public init(
         id: UUID, kind: ReviewKind, subjectId: UUID, subject: String, findings: [String], diff: [ReviewChange] = [], state: ReviewState,
-        createdAt: Date, claimedBy: String? = nil, claimedUntil: Date? = nil, decidedBy: String? = nil, decidedAt: Date? = nil, reason: String? = nil
+        createdAt: Date, claimedBy: String? = nil, claimedUntil: Date? = nil, decidedBy: String? = nil, decidedAt: Date? = nil, reason: String? = nil,
+        actions: [ReviewAction] = [], action: ReviewAction? = nil
     ) {
+        self.actions = actions
+        self.action = action
         self.id = id
         self.kind = kind
         self.subjectId = subjectId
@@ -67,12 +106,26 @@ public struct ReviewItem: Codable, Sendable, Hashable, Identifiable {
     }
 }
 
-/// `POST /v1/admin/review-queue/{id}/reject` (and, optionally, a note with an approval).
+/// `POST /v1/admin/review-queue/{id}/reject` (and, optionally, a note with an approval; for reports and appeals, the
+/// statement of reasons and the chosen action).
 public struct ReviewReason: Codable, Sendable, Hashable {
     public var reason: String
+    public var action: ReviewAction?
 
-    public init(reason: String) {
+    public init(reason: String, action: ReviewAction? = nil) {
         self.reason = reason
+        self.action = action
+    }
+}
+
+/// `POST /v1/admin/review-queue/{id}/approve`: nothing, or (reports and appeals) the action and the statement of reasons.
+public struct ReviewApproval: Codable, Sendable, Hashable {
+    public var reason: String?
+    public var action: ReviewAction?
+
+    public init(reason: String? = nil, action: ReviewAction? = nil) {
+        self.reason = reason
+        self.action = action
     }
 }
 
@@ -86,13 +139,22 @@ public struct ReviewSubmission: Codable, Sendable, Hashable {
     public var diff: [ReviewChange]
     /// Who is told of the decision (the subject itself when empty: a merchant).
     public var notify: [UUID]
+    /// What approving may do (the admin picks one).
+    public var actions: [ReviewAction]
+    /// The account a `suspend` or `reinstate` acts on.
+    public var accountId: UUID?
 
     /// How a person is named as a subject: "Bruno Bäcker (@bruno)".
     public static func person(displayName: String, username: String) -> String {
         "\(displayName) (@\(username))"
     }
 
-    public init(kind: ReviewKind, subjectId: UUID, subject: String, findings: [String], diff: [ReviewChange] = [], notify: [UUID] = []) {
+    public init(
+        kind: ReviewKind, subjectId: UUID, subject: String, findings: [String], diff: [ReviewChange] = [], notify: [UUID] = [],
+        actions: [ReviewAction] = [], accountId: UUID? = nil
+    ) {
+        self.actions = actions
+        self.accountId = accountId
         self.kind = kind
         self.subjectId = subjectId
         self.subject = subject
@@ -108,8 +170,10 @@ public struct ReviewDecision: Codable, Sendable, Hashable {
     public var subjectId: UUID
     public var approved: Bool
     public var reason: String?
+    public var action: ReviewAction?
 
-    public init(kind: ReviewKind, subjectId: UUID, approved: Bool, reason: String?) {
+    public init(kind: ReviewKind, subjectId: UUID, approved: Bool, reason: String?, action: ReviewAction? = nil) {
+        self.action = action
         self.kind = kind
         self.subjectId = subjectId
         self.approved = approved
@@ -151,6 +215,15 @@ extension ReviewKind {
                     "Your campaign was not approved", "\(item.subject): \(reason ?? "")",
                     "/offers/campaigns/\(item.subjectId.uuidString.lowercased())"
                 )
+        // The reporter hears the outcome; the reported person reads the statement from the marketplace.
+        case .report:
+            approved
+                ? ("We acted on your report", "Thank you: \(item.subject) broke the marketplace's rules, and an admin acted.", "/market")
+                : ("We looked at your report", "An admin found no breach of the rules in \(item.subject). \(reason ?? "")", "/market")
+        case .appeal:
+            approved
+                ? ("Your appeal was granted", reason ?? "", "/market/decisions")
+                : ("Your appeal was not granted", reason ?? "", "/market/decisions")
         }
     }
 }
@@ -161,6 +234,8 @@ extension ReviewKind {
         switch self {
         case .merchant: "New merchant"
         case .campaign: "Campaign"
+        case .report: "Report"
+        case .appeal: "Appeal"
         }
     }
 
@@ -171,6 +246,10 @@ extension ReviewKind {
         case (.merchant, _): "You rejected \(item.subject). They were told your reason."
         case (.campaign, .approved): "You approved \(item.subject). The business was told; it runs from its start."
         case (.campaign, _): "You rejected \(item.subject). The business was told your reason."
+        case (.report, .approved): "You acted on the report about \(item.subject). They read your statement and may appeal once."
+        case (.report, _): "You dismissed the report about \(item.subject). Whoever reported it was told."
+        case (.appeal, .approved): "You granted the appeal of \(item.subject): the action is undone and they were told."
+        case (.appeal, _): "You denied the appeal of \(item.subject). They read your reason."
         }
     }
 }

@@ -87,3 +87,130 @@ public enum RatingRules {
         return validator.errors
     }
 }
+
+/// Why a student reports a listing, a student or a conversation.
+public enum ReportReason: String, Codable, Sendable, CaseIterable, Hashable {
+    case fakeUser = "fake_user"
+    case spam, scam
+    case prohibitedItem = "prohibited_item"
+    case harassment
+
+    public var label: String {
+        switch self {
+        case .fakeUser: "A fake user"
+        case .spam: "Spam"
+        case .scam: "A scam"
+        case .prohibitedItem: "An item not allowed here"
+        case .harassment: "Harassment"
+        }
+    }
+}
+
+/// `POST /v1/market/reports`: one of `listingId`, `username` or `conversationId`, why, and whether to block them too.
+public struct ReportRequest: Codable, Sendable, Hashable {
+    public var listingId: UUID?
+    public var username: String?
+    public var conversationId: UUID?
+    public var reason: ReportReason
+    public var details: String?
+    public var block: Bool?
+
+    public init(
+        listingId: UUID? = nil, username: String? = nil, conversationId: UUID? = nil, reason: ReportReason, details: String? = nil,
+        block: Bool? = nil
+    ) {
+        self.listingId = listingId
+        self.username = username
+        self.conversationId = conversationId
+        self.reason = reason
+        self.details = details
+        self.block = block
+    }
+}
+
+/// `open` until an admin decides: `upheld` (with an action) or `dismissed`.
+public enum ReportState: String, Codable, Sendable, CaseIterable, Hashable {
+    case open, upheld, dismissed
+}
+
+/// A report as its reporter sees it.
+public struct MarketReport: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var state: ReportState
+    public var reason: ReportReason
+    /// The reported student's username (never their campus address).
+    public var reported: String
+    public var listingId: UUID?
+    public var blocked: Bool
+    public var createdAt: Date
+
+    public init(id: UUID, state: ReportState, reason: ReportReason, reported: String, listingId: UUID?, blocked: Bool, createdAt: Date) {
+        self.id = id
+        self.state = state
+        self.reason = reason
+        self.reported = reported
+        self.listingId = listingId
+        self.blocked = blocked
+        self.createdAt = createdAt
+    }
+}
+
+/// `open`, then `granted` (the action is undone) or `denied`.
+public enum AppealState: String, Codable, Sendable, CaseIterable, Hashable {
+    case open, granted, denied
+}
+
+/// An admin's decision about me (a report against me was upheld): what was done, the statement of reasons, my appeal.
+public struct ModerationDecision: Codable, Sendable, Hashable {
+    /// The report's id: appeal at `/v1/market/me/decisions/{id}/appeal`.
+    public var id: UUID
+    public var action: ReviewAction
+    public var reason: ReportReason
+    public var statement: String
+    public var listingTitle: String?
+    public var decidedAt: Date
+    public var canAppeal: Bool
+    public var appeal: Appeal?
+
+    public struct Appeal: Codable, Sendable, Hashable {
+        public var text: String
+        public var state: AppealState
+        public var reason: String?
+        public var at: Date
+
+        public init(text: String, state: AppealState, reason: String?, at: Date) {
+            self.text = text
+            self.state = state
+            self.reason = reason
+            self.at = at
+        }
+    }
+
+    public init(
+        id: UUID, action: ReviewAction, reason: ReportReason, statement: String, listingTitle: String?, decidedAt: Date, canAppeal: Bool,
+        appeal: Appeal?
+    ) {
+        self.id = id
+        self.action = action
+        self.reason = reason
+        self.statement = statement
+        self.listingTitle = listingTitle
+        self.decidedAt = decidedAt
+        self.canAppeal = canAppeal
+        self.appeal = appeal
+    }
+}
+
+/// `POST /v1/market/me/decisions/{id}/appeal`: why the decision is wrong, once.
+public struct AppealRequest: Codable, Sendable, Hashable {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
+    }
+}
+
+extension RatingRules {
+    public static let reportDetailsLength = 0...1_000
+    public static let appealLength = 1...2_000
+}

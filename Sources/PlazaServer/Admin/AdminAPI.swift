@@ -74,8 +74,12 @@ struct AdminAPI: Sendable {
         try .json(try await admin.release(context.identity, try Query.id(context.parameters, "id", "review item")))
     }
 
+    /// Approves; a report or an appeal sends the chosen `action` and the statement of reasons.
     @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await admin.decide(context.identity, try Query.id(context.parameters, "id", "review item"), approve: true, reason: nil))
+        let body = try await request.decodeJSONIfPresent(as: ReviewApproval.self, limit: maxBody)
+        return try .json(
+            try await admin.decide(
+                context.identity, try Query.id(context.parameters, "id", "review item"), approve: true, reason: body?.reason, action: body?.action))
     }
 
     @Sendable func reject(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -9,26 +9,29 @@ struct ReviewRecord: Sendable {
     var decidedBy: UUID?
     /// Who is told of the decision (the subject when empty).
     var notify: [UUID]
+    /// The account a `suspend` or `reinstate` acts on.
+    var accountId: UUID? = nil
 }
 
 /// All SQL of the review queue: one open item per subject and kind, claimed by one admin at a time.
 struct ReviewStore: Sendable {
     private static let columns = [
         "id", "kind", "subject_id", "subject", "findings", "state", "created_at", "claimed_by", "claimed_until", "decided_by", "decided_at",
-        "reason", "diff", "notify",
+        "reason", "diff", "notify", "actions", "account_id", "action",
     ]
 
     /// Files a request: a new open item, or new subject and findings for the subject's open item of that kind.
     func file(_ submission: ReviewSubmission, now: Date, on db: any SQLDatabase) async throws {
         let json = { (value: any Encodable) in String(decoding: try JSONEncoder().encode(value), as: UTF8.self) }
         let (findings, diff, notify) = (try json(submission.findings), try json(submission.diff), try json(submission.notify))
+        let actions = try json(submission.actions)
         try await db.raw(
             """
-            INSERT INTO review_items (id, kind, subject_id, subject, findings, diff, notify, state, created_at) \
+            INSERT INTO review_items (id, kind, subject_id, subject, findings, diff, notify, actions, account_id, state, created_at) \
             VALUES (\(bind: UUID()), \(bind: submission.kind.rawValue), \(bind: submission.subjectId), \(bind: submission.subject), \
-            \(bind: findings), \(bind: diff), \(bind: notify), 'open', \(bind: now)) \
+            \(bind: findings), \(bind: diff), \(bind: notify), \(bind: actions), \(bind: submission.accountId), 'open', \(bind: now)) \
             ON CONFLICT (kind, subject_id) WHERE state = 'open' DO UPDATE SET subject = excluded.subject, findings = excluded.findings, \
-            diff = excluded.diff, notify = excluded.notify
+            diff = excluded.diff, notify = excluded.notify, actions = excluded.actions, account_id = excluded.account_id
             """
         ).run()
     }
@@ -75,8 +78,11 @@ struct ReviewStore: Sendable {
             .where("id", .equal, id).where("claimed_by", .equal, admin).where("state", .equal, ReviewState.open.rawValue).run()
     }
 
-    func decide(_ id: UUID, _ state: ReviewState, admin: UUID, reason: String?, now: Date, on db: any SQLDatabase) async throws {
+    func decide(
+        _ id: UUID, _ state: ReviewState, admin: UUID, reason: String?, action: ReviewAction? = nil, now: Date, on db: any SQLDatabase
+    ) async throws {
         try await db.update("review_items").set("state", to: state.rawValue).set("decided_by", to: admin).set("decided_at", to: now)
+            .set("action", to: action?.rawValue)
             .set("reason", to: reason).set("claimed_by", to: SQLLiteral.null).set("claimed_until", to: SQLLiteral.null)
             .where("id", .equal, id).run()
     }
@@ -97,10 +103,13 @@ struct ReviewStore: Sendable {
             diff: (try? JSONDecoder().decode([ReviewChange].self, from: json("diff"))) ?? [],
             state: ReviewState(rawValue: try row.decode(column: "state", as: String.self)) ?? .open,
             createdAt: try row.decode(column: "created_at", as: Date.self), claimedUntil: try row.decode(column: "claimed_until", as: Date?.self),
-            decidedAt: try row.decode(column: "decided_at", as: Date?.self), reason: try row.decode(column: "reason", as: String?.self))
+            decidedAt: try row.decode(column: "decided_at", as: Date?.self), reason: try row.decode(column: "reason", as: String?.self),
+            actions: (try? JSONDecoder().decode([ReviewAction].self, from: json("actions"))) ?? [],
+            action: try row.decode(column: "action", as: String?.self).flatMap(ReviewAction.init(rawValue:)))
         return ReviewRecord(
             item: item, claimedBy: try row.decode(column: "claimed_by", as: UUID?.self),
             decidedBy: try row.decode(column: "decided_by", as: UUID?.self),
-            notify: (try? JSONDecoder().decode([UUID].self, from: json("notify"))) ?? [])
+            notify: (try? JSONDecoder().decode([UUID].self, from: json("notify"))) ?? [],
+            accountId: try row.decode(column: "account_id", as: UUID?.self))
     }
 }

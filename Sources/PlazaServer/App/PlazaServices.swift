@@ -156,6 +156,7 @@ public final class PlazaServices: Sendable {
         events.record(places.loyaltyRecorder())
         events.record(offers.reviewRecorder())
         events.record(offers.deliveryRecorder())
+        events.record(market.reviewRecorder())
         templates = try await Templates.load()
     }
 

@@ -12,6 +12,24 @@ struct TrustAPI: Sendable {
         authenticated.post("market/listings/:id/rating", use: rate)
         authenticated.get("market/listings/:id/rating", use: rating)
         authenticated.get("market/users/:username/ratings", use: ratings)
+        authenticated.post("market/reports", use: report)
+        authenticated.get("market/me/decisions", use: decisions)
+        authenticated.post("market/me/decisions/:id/appeal", use: appeal)
+    }
+
+    @Sendable func report(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: ReportRequest.self, limit: maxBody)
+        return try .json(try await market.report(context.identity, body), status: .created)
+    }
+
+    @Sendable func decisions(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await market.decisions(context.identity), nextCursor: nil))
+    }
+
+    @Sendable func appeal(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: AppealRequest.self, limit: maxBody)
+        return try .json(
+            try await market.appeal(context.identity, decision: try Query.id(context.parameters, "id", "decision"), body), status: .created)
     }
 
     @Sendable func rate(_ request: Request, context: AuthenticatedContext) async throws -> Response {

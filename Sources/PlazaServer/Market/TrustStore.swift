@@ -68,3 +68,97 @@ struct TrustStore: Sendable {
             shownAt: try row.decode(column: "shown_at", as: Date.self))
     }
 }
+
+extension TrustStore {
+    struct ReportRecord: Sendable {
+        var id: UUID
+        var reporterId: UUID
+        var reportedUserId: UUID
+        var listingId: UUID?
+        var conversationId: UUID?
+        var reason: ReportReason
+        var details: String?
+        var state: ReportState
+        var action: ReviewAction?
+        var statement: String?
+        var decidedAt: Date?
+        var appealText: String?
+        var appealState: AppealState?
+        var appealReason: String?
+        var appealedAt: Date?
+        var createdAt: Date
+    }
+
+    private static let reportColumns = [
+        "id", "reporter_id", "reported_user_id", "listing_id", "conversation_id", "reason", "details", "state", "action", "statement", "decided_at",
+        "appeal_text", "appeal_state", "appeal_reason", "appealed_at", "created_at",
+    ]
+
+    func insert(_ report: ReportRecord, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "market_reports")
+            .columns("id", "reporter_id", "reported_user_id", "listing_id", "conversation_id", "reason", "details", "state", "created_at")
+            .values(
+                SQLBind(report.id), SQLBind(report.reporterId), SQLBind(report.reportedUserId), SQLBind(report.listingId),
+                SQLBind(report.conversationId), SQLBind(report.reason.rawValue), SQLBind(report.details), SQLBind(report.state.rawValue),
+                SQLBind(report.createdAt)
+            )
+            .run()
+    }
+
+    func report(_ id: UUID, on db: any SQLDatabase) async throws -> ReportRecord? {
+        try await db.select().columns(Self.reportColumns.map { SQLIdentifier($0) }).from("market_reports").where("id", .equal, id).first()
+            .map(Self.report)
+    }
+
+    /// The upheld reports about `user`, newest first: the decisions they read and may appeal.
+    func decisions(about user: UUID, on db: any SQLDatabase) async throws -> [ReportRecord] {
+        try await db.select().columns(Self.reportColumns.map { SQLIdentifier($0) }).from("market_reports")
+            .where("reported_user_id", .equal, user).where("state", .equal, ReportState.upheld.rawValue)
+            .orderBy("decided_at", .descending).limit(100).all().map(Self.report)
+    }
+
+    /// How many reports about `user` were upheld (the admin reads it beside a new one).
+    func upheldCount(about user: UUID, on db: any SQLDatabase) async throws -> Int {
+        try await db.select().column(SQLFunction("count", args: SQLLiteral.all), as: "n").from("market_reports")
+            .where("reported_user_id", .equal, user).where("state", .equal, ReportState.upheld.rawValue).first()?.decode(column: "n", as: Int.self)
+            ?? 0
+    }
+
+    /// Records the admin's decision on an open report, once.
+    func decide(report id: UUID, upheld: Bool, action: ReviewAction?, statement: String?, now: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("market_reports").set("state", to: (upheld ? ReportState.upheld : .dismissed).rawValue)
+            .set("action", to: action?.rawValue).set("statement", to: statement).set("decided_at", to: now)
+            .where("id", .equal, id).where("state", .equal, ReportState.open.rawValue).returning("id").first() != nil
+    }
+
+    /// Files the one appeal against an upheld report; false when it was appealed already (or is not upheld).
+    func appeal(report id: UUID, text: String, now: Date, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("market_reports").set("appeal_text", to: text).set("appeal_state", to: AppealState.open.rawValue)
+            .set("appealed_at", to: now).where("id", .equal, id).where("state", .equal, ReportState.upheld.rawValue)
+            .where("appeal_text", .is, SQLLiteral.null).returning("id").first() != nil
+    }
+
+    /// Records the decision on an open appeal, once.
+    func decide(appeal id: UUID, granted: Bool, reason: String?, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("market_reports").set("appeal_state", to: (granted ? AppealState.granted : .denied).rawValue)
+            .set("appeal_reason", to: reason).where("id", .equal, id).where("appeal_state", .equal, AppealState.open.rawValue)
+            .returning("id").first() != nil
+    }
+
+    static func report(_ row: any SQLRow) throws -> ReportRecord {
+        ReportRecord(
+            id: try row.decode(column: "id", as: UUID.self), reporterId: try row.decode(column: "reporter_id", as: UUID.self),
+            reportedUserId: try row.decode(column: "reported_user_id", as: UUID.self),
+            listingId: try row.decode(column: "listing_id", as: UUID?.self),
+            conversationId: try row.decode(column: "conversation_id", as: UUID?.self),
+            reason: ReportReason(rawValue: try row.decode(column: "reason", as: String.self)) ?? .spam,
+            details: try row.decode(column: "details", as: String?.self),
+            state: ReportState(rawValue: try row.decode(column: "state", as: String.self)) ?? .open,
+            action: try row.decode(column: "action", as: String?.self).flatMap(ReviewAction.init(rawValue:)),
+            statement: try row.decode(column: "statement", as: String?.self), decidedAt: try row.decode(column: "decided_at", as: Date?.self),
+            appealText: try row.decode(column: "appeal_text", as: String?.self),
+            appealState: try row.decode(column: "appeal_state", as: String?.self).flatMap(AppealState.init(rawValue:)),
+            appealReason: try row.decode(column: "appeal_reason", as: String?.self),
+            appealedAt: try row.decode(column: "appealed_at", as: Date?.self), createdAt: try row.decode(column: "created_at", as: Date.self))
+    }
+}

@@ -31,6 +31,15 @@ extension Request {
 }
 
 extension Request {
+    /// `decodeJSON` for a body that may be left out: nil when it is empty.
+    func decodeJSONIfPresent<T: Decodable>(as type: T.Type, limit: Int) async throws -> T? {
+        var request = self
+        let buffer = try await request.body(upTo: limit)
+        guard buffer.readableBytes > 0 else { return nil }
+        request.body = .init(buffer: buffer)
+        return try await request.decodeJSON(as: type, limit: limit)
+    }
+
     /// The whole body, or 413 `payload_too_large` past `limit` bytes (the rest is not read).
     func body(upTo limit: Int) async throws -> ByteBuffer {
         var request = self

@@ -39,5 +39,6 @@ enum Migrations {
         M0027_MarketBlocks(),  // students blocking one another
         M0028_MarketDeals(),  // price offers with held payments, meetups and their handshakes
         M0029_MarketTrust(),  // ratings, reports and appeals, follows, wish lists, saved searches
+        M0030_ReviewActions(),  // review items that offer actions (reports, appeals)
     ]
 }

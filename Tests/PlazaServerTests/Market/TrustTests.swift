@@ -72,4 +72,91 @@ import Testing
             #expect(list.items.map(\.rater.username) == ["ben"] && list.items.first?.listingTitle == "City bike")
         }
     }
+
+    static func queue(_ client: any TestClientProtocol, _ admin: String, _ kind: ReviewKind) async throws -> [ReviewItem] {
+        try await client.send(.get, "/v1/admin/review-queue?kind=\(kind.rawValue)", token: admin).decode(Page<ReviewItem>.self).items
+    }
+
+    static func approve(_ client: any TestClientProtocol, _ admin: String, _ item: ReviewItem, _ body: ReviewApproval) async throws -> TestResponse {
+        try await client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", json: body, token: admin)
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aReportedListingIsRemovedWithAStatementOfReasonsAndOneAppealPutsItBack(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            let admin = try await AdminTests.admin(client, services)
+            let bike = market.listing.id
+
+            // Cal reports Ana's bike as a scam and blocks her in the same step.
+            let asked = ReportRequest(listingId: bike, reason: .scam, details: "Same photo as a bike stolen last week.", block: true)
+            let filed = try await client.send(.post, "/v1/market/reports", json: asked, token: market.cal)
+            #expect(filed.status == .created, "\(filed.text)")
+            let report = try filed.decode(MarketReport.self)
+            #expect(report.state == .open && report.reported == "ana" && report.blocked)
+            #expect(try await client.send(.get, "/v1/market/listings/\(bike)", token: market.cal).status == .notFound, "blocked: gone for Cal")
+            let both = ReportRequest(listingId: bike, username: "ana", reason: .spam)
+            #expect(try await client.send(.post, "/v1/market/reports", json: both, token: market.ben).problem?.code == .validationFailed)
+            let myself = ReportRequest(username: "ben", reason: .spam)
+            #expect(try await client.send(.post, "/v1/market/reports", json: myself, token: market.ben).problem?.errors?.map(\.field) == ["username"])
+
+            // The admin sees the report with what was reported, and must choose an action and give reasons.
+            let item = try #require(try await Self.queue(client, admin, .report).first)
+            #expect(item.subjectId == report.id && item.subject.contains("City bike") && item.actions == [.removeListing, .warn, .suspend])
+            #expect(item.findings.first?.contains("Same photo as a bike stolen") == true)
+            #expect(try await Self.approve(client, admin, item, ReviewApproval(reason: "Stolen goods")).problem?.errors?.map(\.field) == ["action"])
+            #expect(
+                try await Self.approve(client, admin, item, ReviewApproval(action: .removeListing)).problem?.errors?.map(\.field) == ["reason"])
+            let statement = "The photo is of a bike reported stolen; stolen goods are not allowed."
+            let decided = try await Self.approve(client, admin, item, ReviewApproval(reason: statement, action: .removeListing))
+            #expect(decided.status == .ok, "\(decided.text)")
+            #expect(try decided.decode(ReviewItem.self).action == .removeListing)
+
+            // The bike is gone; Ana reads the statement and may appeal once.
+            #expect(try await client.send(.get, "/v1/market/listings/\(bike)", token: market.ben).status == .notFound)
+            let decisions = try await client.send(.get, "/v1/market/me/decisions", token: market.ana).decode(Page<ModerationDecision>.self).items
+            #expect(decisions.count == 1 && decisions[0].statement == statement && decisions[0].canAppeal && decisions[0].listingTitle == "City bike")
+            let appeal = AppealRequest(text: "It is my own bike: here is the receipt number 4411.")
+            let appealed = try await client.send(.post, "/v1/market/me/decisions/\(report.id)/appeal", json: appeal, token: market.ana)
+            #expect(appealed.status == .created, "\(appealed.text)")
+            #expect(try appealed.decode(ModerationDecision.self).appeal?.state == .open)
+            #expect(try await client.send(.post, "/v1/market/me/decisions/\(report.id)/appeal", json: appeal, token: market.ana).status == .conflict)
+            #expect(try await client.send(.post, "/v1/market/me/decisions/\(report.id)/appeal", json: appeal, token: market.ben).status == .notFound)
+
+            // The admin grants it: the bike is back, and Ana reads why.
+            let appealItem = try #require(try await Self.queue(client, admin, .appeal).first)
+            #expect(appealItem.actions == [.restoreListing] && appealItem.findings.first?.contains("receipt number 4411") == true)
+            let granted = try await Self.approve(
+                client, admin, appealItem, ReviewApproval(reason: "The receipt matches: the bike is hers.", action: .restoreListing))
+            #expect(granted.status == .ok, "\(granted.text)")
+            #expect(try await DealTests.listingState(client, market.ben, bike) == .active)
+            let after = try await client.send(.get, "/v1/market/me/decisions", token: market.ana).decode(Page<ModerationDecision>.self).items
+            #expect(
+                after.first?.appeal?.state == .granted && after.first?.appeal?.reason == "The receipt matches: the bike is hers."
+                    && after.first?.canAppeal == false)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func aReportedHarasserIsSuspendedAndSignedOut(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            let admin = try await AdminTests.admin(client, services)
+            let conversation = try await client.send(
+                .post, "/v1/market/conversations", json: ConversationStart(listingId: market.listing.id), token: market.ben
+            ).decode(Conversation.self)
+            _ = try await ChatTests.say(client, market.ben, conversation.id, "Answer me now or I will find you.")
+            // Ana reports the conversation: the admin reads its messages as context.
+            let filed = try await client.send(
+                .post, "/v1/market/reports", json: ReportRequest(conversationId: conversation.id, reason: .harassment), token: market.ana)
+            #expect(try filed.decode(MarketReport.self).reported == "ben")
+            let item = try #require(try await Self.queue(client, admin, .report).first)
+            #expect(item.actions == [.warn, .suspend] && item.findings.contains("@ben: Answer me now or I will find you."))
+            let decided = try await Self.approve(client, admin, item, ReviewApproval(reason: "Threats in chat.", action: .suspend))
+            #expect(decided.status == .ok, "\(decided.text)")
+            #expect(try await client.send(.get, "/v1/me", token: market.ben).status == .unauthorized, "signed out everywhere")
+            let log = try await client.send(.get, "/v1/admin/audit-log?limit=2", token: admin).decode(Page<AuditEntry>.self)
+            #expect(Set(log.items.map(\.action)) == ["user.suspend", "review.approve"])
+        }
+    }
 }
