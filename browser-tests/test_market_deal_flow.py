@@ -1,7 +1,9 @@
 """A sale on the campus marketplace from two phones: two new students sign up and join, the seller posts a lamp with
 a photo, the buyer finds it by search, asks in the chat and offers a price, the seller counters and the buyer accepts;
 the buyer adds money and pays into Plaza's hold, proposes the library lobby, the seller agrees; at the meetup the
-seller shows the handshake code, the buyer types it, and the money reaches the seller."""
+seller shows the handshake code, the buyer types it, the money reaches the seller, and both rate each other. Then a
+third student reports the seller's next listing, an admin removes it with a statement of reasons, and the seller
+reads why and appeals."""
 import os
 import uuid
 
@@ -11,7 +13,7 @@ from selenium.webdriver.common.by import By
 from conftest import latest_code, new_browser, screenshot
 from test_accounts_flow import click, fill, navigate, notice, submit, tab
 from test_market_flow import FIXTURES, join_campus
-from test_places_flow import wait_for
+from test_places_flow import log_in, wait_for
 from test_wallet_flow import action, balance, fill_in, headline
 
 PASSWORD = "correct horse battery staple"
@@ -176,6 +178,58 @@ def test_two_students_agree_meet_and_close_the_sale_with_the_handshake(plaza):
         seller.get(plaza + "/market/users/sel" + suffix)
         assert "★ 5.0 · 1 rating" in seller.find_element(By.CSS_SELECTOR, "[data-profile-rating]").text
         assert "friendly handover" in seller.find_element(By.CSS_SELECTOR, "[data-profile-ratings]").text
+
+        # The seller lists something that breaks the rules; a third student reports it from the listing.
+        seller.get(plaza + "/market/sell/new")
+        seller.find_element(By.CSS_SELECTOR, "[data-photo-input]").send_keys(os.path.join(FIXTURES, "desk-lamp.jpg"))
+        wait_for(seller, lambda: "1 photo ready" in seller.find_element(By.CSS_SELECTOR, "[data-photo-status]").text)
+        banned = "Exam answers " + suffix
+        fill_in(seller, "listing-form", {"title": banned, "description": "All answers for the finals.", "price": "30"})
+        submit(seller, "Post it")
+        listing = seller.current_url.split("?")[0]
+        third = new_browser("phone")
+        try:
+            sign_up(third, plaza, "thi" + suffix, "Tim Hale")
+            join_campus(third, plaza, "thi" + suffix)
+            third.get(listing)
+            navigate(third, third.find_element(By.CSS_SELECTOR, "[data-report]"))
+            submit(third, "Send the report")
+            assert "Pick what is wrong" in third.find_element(By.ID, "report-reason-error").text
+            click(third, third.find_element(By.CSS_SELECTOR, "#report-form input[name=reason][value=prohibited_item]"))
+            fill_in(third, "report-form", {"details": "Selling exam answers."})
+            screenshot(third, "market-report")
+            submit(third, "Send the report")
+            assert "Thanks for reporting it" in notice(third)
+        finally:
+            third.quit()
+
+        # An admin upholds it: the listing goes, with a statement of reasons the seller reads; she appeals once.
+        admin = new_browser("desktop")
+        try:
+            log_in(admin, plaza, "admin", "demo-admin-2026")
+            admin.get(plaza + "/admin")
+            item = next(row for row in admin.find_elements(By.CSS_SELECTOR, "[data-review-item]") if banned in row.text)
+            navigate(admin, item.find_element(By.TAG_NAME, "a"))
+            assert "Selling exam answers." in admin.find_element(By.CSS_SELECTOR, "[data-findings]").text
+            submit(admin, "Review this")
+            click(admin, admin.find_element(By.CSS_SELECTOR, "#act-form input[name=action][value=remove_listing]"))
+            fill_in(admin, "act-form", {"reason": "Exam answers break the academic integrity rules."})
+            screenshot(admin, "market-admin-report")
+            submit(admin, "Uphold the report")
+            assert "You acted on the report" in notice(admin)
+            assert "remove the listing" in admin.find_element(By.CSS_SELECTOR, "[data-decision]").text
+        finally:
+            admin.quit()
+        seller.get(listing)
+        assert "removed" in seller.find_element(By.TAG_NAME, "main").text.lower()
+        seller.get(plaza + "/market/decisions")
+        decisions = seller.find_element(By.CSS_SELECTOR, "[data-decisions]").text
+        assert banned in decisions and "academic integrity" in decisions
+        fill(seller, {"text": "These are my own practice questions, not the exam."})
+        submit(seller, "Send the appeal")
+        assert "Appeal sent" in notice(seller)
+        assert "You appealed" in seller.find_element(By.CSS_SELECTOR, "[data-decisions]").text
+        screenshot(seller, "market-decisions")
     finally:
         seller.quit()
         buyer.quit()

@@ -104,6 +104,19 @@ struct AdminPages: Sendable {
         var decision: String?
         var reason: String?
         var rejectForm: FormState
+        /// A report or an appeal: approving picks one of these, with a statement of reasons.
+        var actions: [ActionOption]
+        var hasActions: Bool
+        var actForm: FormState
+        var actHeading: String
+        var rejectHeading: String
+        var rejectButton: String
+    }
+
+    struct ActionOption: Sendable {
+        var value: String
+        var label: String
+        var checked: Bool
     }
 
     struct Change: Sendable {
@@ -150,6 +163,7 @@ struct AdminPages: Sendable {
             case let key?: Self.itemNotices[key]
             case nil: nil
             }
+        let actForm = context.page.form("act") ?? FormState(names: ["action", "reason"])
         let model = ItemPage(
             shell: Shell(title: "Review: \(item.subject)", context: context, notice: notice), tabs: Tabs(queue: true),
             id: item.id.uuidString.lowercased(), kind: item.kind.label, subject: item.subject,
@@ -163,7 +177,12 @@ struct AdminPages: Sendable {
             open: item.state == .open, mine: item.claimedBy == me, heldBy: item.claimedBy == me ? nil : item.claimedBy,
             heldUntil: item.claimedUntil.map { reader.time($0) }, filed: reader.when(item.createdAt),
             decision: Self.decision(item, reader),
-            reason: item.reason, rejectForm: context.page.form("reject") ?? FormState(names: ["reason"]))
+            reason: item.reason, rejectForm: context.page.form("reject") ?? FormState(names: ["reason"]),
+            actions: item.actions.map { ActionOption(value: $0.rawValue, label: $0.label, checked: actForm.fields["action"]?.value == $0.rawValue) },
+            hasActions: !item.actions.isEmpty, actForm: actForm,
+            actHeading: item.kind == .appeal ? "Grant the appeal" : "Uphold the report",
+            rejectHeading: item.kind == .report ? "Dismiss the report" : item.kind == .appeal ? "Deny the appeal" : "Reject",
+            rejectButton: item.kind == .report ? "Dismiss" : item.kind == .appeal ? "Deny" : "Reject")
         return renderer.render("admin/item", model)
     }
 
@@ -197,10 +216,15 @@ struct AdminPages: Sendable {
         let form = try await request.decodeForm(limit: maxBody)
         let id = try Query.id(context.parameters, "id", "review item")
         do {
-            _ = try await admin.decide(context.identity, id, approve: approve, reason: approve ? nil : form["reason"])
+            // A report or an appeal sends its action and statement with the approval.
+            let action = ReviewAction(rawValue: form["action"])
+            let acting = approve && form.optional("reason") != nil || action != nil
+            _ = try await admin.decide(
+                context.identity, id, approve: approve, reason: approve && !acting ? nil : form["reason"], action: approve ? action : nil)
         } catch let error as PlazaError where error.status.code < 500 && error.status != .notFound {
             if error.code == .validationFailed {
-                return renderer.refused("reject", FormState(form, names: ["reason"], error: error), returnTo: "\(Self.itemPath(id))#reject")
+                let name = approve ? "act" : "reject"
+                return renderer.refused(name, FormState(form, names: ["action", "reason"], error: error), returnTo: "\(Self.itemPath(id))#\(name)")
             }
             return renderer.refused(alert: error.sentence, returnTo: Self.itemPath(id))
         }
@@ -209,7 +233,9 @@ struct AdminPages: Sendable {
 
     /// "Approved by root, Today 9:40 PM" once decided.
     static func decision(_ item: ReviewItem, _ reader: Reader) -> String? {
-        item.decidedAt.map { "\(item.state.label) by \(item.decidedBy ?? "an admin"), \(reader.when($0))" }
+        item.decidedAt.map {
+            "\(item.state.label)\(item.action.map { " (\($0.label.lowercased()))" } ?? "") by \(item.decidedBy ?? "an admin"), \(reader.when($0))"
+        }
     }
 
     static func itemPath(_ id: UUID) -> String { "/admin/review/\(id.uuidString.lowercased())" }
