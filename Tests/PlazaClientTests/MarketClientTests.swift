@@ -168,4 +168,36 @@ import Testing
             #expect(deal.offers.map(\.state) == [.completed] && deal.meetups.map(\.state) == [.completed])
         }
     }
+
+    /// Follows, the wish list, saved searches, a rating and a report, from an app.
+    @Test(arguments: TestEngine.enabled)
+    func aStudentFollowsSavesSearchesAndReportsThroughTheSDK(_ engine: TestEngine) async throws {
+        try await PlacesClientTests.withClients(engine) { bruno, anna, accounts in
+            let admin = try await accounts.login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
+            let uni = CampusRequest(name: "Isar University", domains: ["isar-uni.edu"], center: Coordinate(latitude: 48.15, longitude: 11.58))
+            #expect(try await accounts.client.send(.post, "/v1/admin/campuses", json: uni, token: admin).status == .created)
+            try await Self.join(anna, "anna", accounts)
+            try await Self.join(bruno, "bruno", accounts)
+            #expect(try await bruno.follow("anna").username == "anna")
+            #expect(try await bruno.follows().map(\.username) == ["anna"])
+            let search = try await bruno.saveSearch(SavedSearchRequest(q: "desk", alert: .daily))
+            #expect(try await bruno.savedSearches().map(\.id) == [search.id])
+            let photo = try await anna.uploadPicture(Data(base64Encoded: Self.png)!, contentType: "image/png")
+            let desk = try await anna.createListing(
+                ListingRequest(
+                    title: "Desk", description: "Pine.", price: Money(amount: 4_000, currency: "USD"), category: "furniture", condition: .good,
+                    photoIds: [photo.id]))
+            #expect(try await bruno.saveListing(desk.id).listing.id == desk.id)
+            #expect(try await bruno.wishList().map(\.listing.id) == [desk.id])
+            try await bruno.unsaveListing(desk.id)
+            try await bruno.deleteSavedSearch(search.id)
+            try await bruno.unfollow("anna")
+            #expect(try await bruno.follows().isEmpty)
+            #expect(try await bruno.savedSearches().isEmpty)
+            let report = try await bruno.report(ReportRequest(listingId: desk.id, reason: .spam))
+            #expect(report.state == .open && report.reported == "anna")
+            #expect(try await anna.moderationDecisions().isEmpty)
+            #expect(try await anna.marketProfile("bruno").rating.count == 0)
+        }
+    }
 }

@@ -40,3 +40,49 @@ extension PlazaClient {
         try await send("POST", "v1/market/me/decisions/\(decision)/appeal", body: AppealRequest(text: text), auth: .required)
     }
 }
+
+extension PlazaClient {
+    // MARK: Follows, the wish list, saved searches
+
+    /// Follows a seller: their new listings notify me (at most once an hour per seller).
+    public func follow(_ username: String) async throws -> MarketFollow {
+        try await send("PUT", "v1/market/follows/\(username)", auth: .required)
+    }
+
+    public func unfollow(_ username: String) async throws {
+        try await sendVoid("DELETE", "v1/market/follows/\(username)", auth: .required)
+    }
+
+    public func follows() async throws -> [MarketFollow] {
+        let page: Page<MarketFollow> = try await send("GET", "v1/market/follows", auth: .required)
+        return page.items
+    }
+
+    /// Saves a listing: a price drop or its sale notifies me.
+    public func saveListing(_ id: UUID) async throws -> WishListEntry {
+        try await send("PUT", "v1/market/wish-list/\(id)", auth: .required)
+    }
+
+    public func unsaveListing(_ id: UUID) async throws {
+        try await sendVoid("DELETE", "v1/market/wish-list/\(id)", auth: .required)
+    }
+
+    public func wishList() async throws -> [WishListEntry] {
+        let page: Page<WishListEntry> = try await send("GET", "v1/market/wish-list", auth: .required)
+        return page.items
+    }
+
+    /// Saves a search: new matches notify me at once or in a daily digest.
+    public func saveSearch(_ request: SavedSearchRequest) async throws -> SavedSearch {
+        try await send("POST", "v1/market/saved-searches", body: request, auth: .required)
+    }
+
+    public func savedSearches() async throws -> [SavedSearch] {
+        let page: Page<SavedSearch> = try await send("GET", "v1/market/saved-searches", auth: .required)
+        return page.items
+    }
+
+    public func deleteSavedSearch(_ id: UUID) async throws {
+        try await sendVoid("DELETE", "v1/market/saved-searches/\(id)", auth: .required)
+    }
+}

@@ -127,6 +127,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     ListingsAPI(market: services.market, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     DealsAPI(market: services.market, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: signedIn)
     TrustAPI(market: services.market, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
+    FollowsAPI(market: services.market, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     MediaAPI(media: services.media, accounts: services.accounts).addRoutes(authenticated: authenticated, router: router)
     MarketAPI(market: services.market, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: v1, authenticated: authenticated)
     AdminAPI(admin: services.admin, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)

@@ -198,8 +198,12 @@ public final class PlazaServices: Sendable {
             },
             // Starts approved campaigns whose time came and ends those past their end.
             RecurringWork(name: "offers", interval: 60, logger: logger) { [offers] in try await offers.advanceCampaigns() },
-            // Expires meetups whose window passed (a deal without its handshake is called off, held money goes back).
-            RecurringWork(name: "market", interval: 60, logger: logger) { [market] in try await market.expireMeetups() },
+            // Expires meetups whose window passed (a deal without its handshake is called off, held money goes back), and
+            // sends the saved searches' daily digests.
+            RecurringWork(name: "market", interval: 60, logger: logger) { [market] in
+                try await market.expireMeetups()
+                try await market.sendDigests()
+            },
         ] + (events.feed.service.map { [$0] } ?? [])
     }
 }

@@ -95,7 +95,8 @@ struct ListingStore: Sendable {
     /// The campus's active listings matching `query`, whose sellers signed the agreement in force; a page from `offset`.
     /// Nothing of a seller `viewer` blocked, or who blocked `viewer`, shows.
     func feed(
-        campus: UUID, viewer: UUID, _ query: ListingQuery, agreement: Int, limit: Int, offset: Int, on db: any SQLDatabase
+        campus: UUID, viewer: UUID, _ query: ListingQuery, agreement: Int, limit: Int, offset: Int, createdAfter: Date? = nil,
+        on db: any SQLDatabase
     ) async throws -> [Record] {
         var sql =
             Self.selectColumns + """
@@ -111,6 +112,7 @@ struct ListingStore: Sendable {
         if let low = query.minPrice { sql = sql + " AND COALESCE(l.price, 0) >= \(bind: low)" }
         if let high = query.maxPrice { sql = sql + " AND COALESCE(l.price, 0) <= \(bind: high)" }
         if let seller = query.seller { sql = sql + " AND s.username = \(bind: seller.lowercased())" }
+        if let createdAfter { sql = sql + " AND l.created_at > \(bind: createdAfter)" }
         let order: SQLQueryString =
             switch query.sort {
             case .newest: " ORDER BY l.created_at DESC, l.id DESC"

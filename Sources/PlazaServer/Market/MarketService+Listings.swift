@@ -16,11 +16,12 @@ extension MarketService {
             description: request.description.trimmingCharacters(in: .whitespacesAndNewlines), price: request.price?.amount,
             currency: request.price?.currency, category: request.category, condition: request.condition, photoIds: request.photoIds,
             soldTo: nil, createdAt: now, updatedAt: now, sellerUsername: identity.user.username, sellerName: identity.user.displayName)
-        let (listings, media, body) = (listings, media, Self.searchBody(record))
-        try await database.transaction { db in
+        let (listings, media, body, service) = (listings, media, Self.searchBody(record), self)
+        try await events.transaction(publishing: { db in
             try await listings.insert(record, searchBody: body, on: db)
             try await media.attach(request.photoIds, owner: identity.user.id, to: Self.subject(id), field: "photoIds", on: db)
-        }
+            return ((), try await service.newListingAlerts(record, now: now, on: db))
+        })
         return Self.dto(record)
     }
 
@@ -36,17 +37,18 @@ extension MarketService {
         guard [.active, .reserved].contains(record.state) else { throw Self.finished(record.state) }
         let asked = MarketRules.applying(change, to: Self.request(record))
         try await check(asked)
-        let old = record.photoIds
+        let (old, oldPrice) = (record.photoIds, record.price)
         record.title = asked.title.trimmingCharacters(in: .whitespacesAndNewlines)
         record.description = asked.description.trimmingCharacters(in: .whitespacesAndNewlines)
         (record.price, record.currency) = (asked.price?.amount, asked.price?.currency)
         (record.category, record.condition, record.photoIds, record.updatedAt) = (asked.category, asked.condition, asked.photoIds, now)
-        let (listings, media, body, changed) = (listings, media, Self.searchBody(record), record)
-        try await database.transaction { db in
+        let (listings, media, body, changed, service) = (listings, media, Self.searchBody(record), record, self)
+        try await events.transaction(publishing: { db in
             try await listings.update(changed, searchBody: body, on: db)
             try await media.attach(changed.photoIds, owner: identity.user.id, to: Self.subject(id), field: "photoIds", on: db)
             try await media.detach(old.filter { !changed.photoIds.contains($0) }, from: Self.subject(id), on: db)
-        }
+            return ((), try await service.wishListAlerts(changed, oldPrice: oldPrice, now: now, on: db))
+        })
         return Self.dto(record)
     }
 
@@ -62,10 +64,11 @@ extension MarketService {
     /// Saves a listing that left the market (sold another way, or removed): its open offers end and held money goes back.
     private func finish(_ record: ListingStore.Record, now: Date) async throws {
         let (listings, body, service) = (listings, Self.searchBody(record), self)
-        try await database.transaction { db in
+        try await events.transaction(publishing: { db in
             try await listings.update(record, searchBody: body, on: db)
             try await service.closeOffers(listing: record.id, now: now, on: db)
-        }
+            return ((), try await service.wishListAlerts(record, oldPrice: nil, now: now, on: db))
+        })
     }
 
     /// Marks a listing sold: to a member of the campus (by username), or elsewhere.

@@ -167,6 +167,7 @@ extension MarketService {
             return (
                 result,
                 try Self.dealMessages(conversation.id, to: conversation.sellerId, from: identity.user.id, summary, meetup: changed, now: now)
+                    + (try await service.wishListAlerts(sold, oldPrice: nil, now: now, on: db))
             )
         })
     }

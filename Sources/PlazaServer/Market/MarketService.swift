@@ -30,6 +30,7 @@ package struct MarketService: Sendable {
     let chat = ChatStore()
     let deals = DealStore()
     let trust = TrustStore()
+    let follows = FollowStore()
 
     // MARK: Campuses (admins)
 
