@@ -107,14 +107,35 @@ def test_a_student_sells_a_lamp_with_a_photo_that_another_finds(plaza):
         card = next(item for item in buyer.find_elements(By.CSS_SELECTOR, "[data-feed] li") if title in item.text)
         assert "$12.50" in card.text and card.find_element(By.TAG_NAME, "img").get_property("naturalWidth") > 0
         screenshot(buyer, "market-feed")
+        # She keeps the search, to hear of new lamps.
+        buyer.find_element(By.CSS_SELECTOR, "[data-save-search] option[value=daily]").click()
+        submit(buyer, "Save this search")
+        assert "Search saved" in notice(buyer)
+        assert "“bendy” · a daily digest" in buyer.find_element(By.CSS_SELECTOR, "[data-saved-searches]").text
+        buyer.get(plaza + "/market?q=bendy")
+        card = next(item for item in buyer.find_elements(By.CSS_SELECTOR, "[data-feed] li") if title in item.text)
         navigate(buyer, card.find_element(By.TAG_NAME, "a"))
         assert "Carla" in buyer.find_element(By.CSS_SELECTOR, "[data-listing]").text
+        # She saves it to her wish list.
+        navigate(buyer, buyer.find_element(By.CSS_SELECTOR, "[data-save]"))
+        assert "Saved to your wish list" in notice(buyer)
+        assert "Saved ✓" in buyer.find_element(By.CSS_SELECTOR, "[data-save]").text
         assert not buyer.find_elements(By.XPATH, "//button[normalize-space()='Mark as sold']")
         # The seller's name leads to her profile and what else she sells.
         navigate(buyer, buyer.find_element(By.CSS_SELECTOR, "[data-listing] a[href^='/market/users/']"))
         assert "Carla" in buyer.find_element(By.CSS_SELECTOR, "[data-profile]").text
         assert title in buyer.find_element(By.CSS_SELECTOR, "[data-profile-listings]").text
-        buyer.back()
+        # She follows Carla; her You tab gathers the wish list, the follow and the saved search.
+        navigate(buyer, buyer.find_element(By.CSS_SELECTOR, "[data-follow]"))
+        assert "Following" in notice(buyer)
+        navigate(buyer, buyer.find_element(By.LINK_TEXT, "← Campus marketplace"))
+        navigate(buyer, buyer.find_element(By.LINK_TEXT, "You"))
+        assert title in buyer.find_element(By.CSS_SELECTOR, "[data-wish-list]").text
+        assert "Carla" in buyer.find_element(By.CSS_SELECTOR, "[data-follows]").text
+        screenshot(buyer, "market-you")
+        buyer.get(plaza + "/market?q=bendy")
+        card = next(item for item in buyer.find_elements(By.CSS_SELECTOR, "[data-feed] li") if title in item.text)
+        navigate(buyer, card.find_element(By.TAG_NAME, "a"))
 
         # She asks about it in a chat; the seller's phone shows the message, with a warning about paying outside Plaza.
         navigate(buyer, buyer.find_element(By.CSS_SELECTOR, "form[action$='/interested'] button"))

@@ -86,3 +86,17 @@ extension PlazaClient {
         try await sendVoid("DELETE", "v1/market/saved-searches/\(id)", auth: .required)
     }
 }
+
+extension PlazaClient {
+    // MARK: History
+
+    /// My sold listings, newest first, with the buyer, the agreed price and whether it went through Plaza.
+    public func mySales(cursor: String? = nil) async throws -> Page<MarketSale> {
+        try await send("GET", "v1/market/me/sales", query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [], auth: .required)
+    }
+
+    /// What I bought, newest first.
+    public func myPurchases(cursor: String? = nil) async throws -> Page<MarketSale> {
+        try await send("GET", "v1/market/me/purchases", query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [], auth: .required)
+    }
+}

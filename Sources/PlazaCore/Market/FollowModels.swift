@@ -125,3 +125,22 @@ public enum FollowRules {
         return validator.errors
     }
 }
+
+/// One line of my selling or buying history.
+public struct MarketSale: Codable, Sendable, Hashable {
+    public var listing: Listing
+    /// The buyer (my sales) or the seller (my purchases); nil when sold elsewhere.
+    public var counterpart: ListingSeller?
+    /// The agreed price (an accepted offer's, else the listing's); nil when free.
+    public var price: Money?
+    public var paidThroughPlaza: Bool
+    public var soldAt: Date
+
+    public init(listing: Listing, counterpart: ListingSeller?, price: Money?, paidThroughPlaza: Bool, soldAt: Date) {
+        self.listing = listing
+        self.counterpart = counterpart
+        self.price = price
+        self.paidThroughPlaza = paidThroughPlaza
+        self.soldAt = soldAt
+    }
+}

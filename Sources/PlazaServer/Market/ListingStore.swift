@@ -82,11 +82,12 @@ struct ListingStore: Sendable {
         return "l.id IN (SELECT listing_id FROM listings_search WHERE listings_search MATCH \(bind: query))"
     }
 
-    static let selectColumns: SQLQueryString = """
+    private static let columnList: SQLQueryString = """
         SELECT l.id, l.campus_id, l.seller_id, l.state, l.title, l.description, l.price, l.currency, l.category, l.condition, l.photo_ids,
         l.sold_to, l.created_at, l.updated_at, s.username AS seller_username, s.display_name AS seller_name, b.username AS buyer_username
-        FROM listings l JOIN users s ON s.id = l.seller_id LEFT JOIN users b ON b.id = l.sold_to
         """
+    private static let fromClause: SQLQueryString = " FROM listings l JOIN users s ON s.id = l.seller_id LEFT JOIN users b ON b.id = l.sold_to"
+    static var selectColumns: SQLQueryString { columnList + fromClause }
 
     func listing(_ id: UUID, on db: any SQLDatabase) async throws -> Record? {
         try await db.raw(Self.selectColumns + " WHERE l.id = \(bind: id)").first().map(Self.record)
@@ -130,6 +131,31 @@ struct ListingStore: Sendable {
             + " WHERE l.seller_id = \(bind: seller) AND l.state IN (\(binds: states.map(\.rawValue)))"
             + " ORDER BY l.created_at DESC, l.id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)"
         return try await db.raw(sql).all().map(Self.record)
+    }
+
+    /// Sold listings, newest first: `seller`'s (my sales) or bought by `buyer` (my purchases), with the completed
+    /// offer's amount and whether it was paid through Plaza.
+    func sold(
+        seller: UUID? = nil, buyer: UUID? = nil, limit: Int, offset: Int, on db: any SQLDatabase
+    ) async throws
+        -> [(record: Record, buyerName: String?, amount: Int64?, paid: Bool)]
+    {
+        var sql =
+            Self.columnList
+                + """
+                , b.display_name AS buyer_name,
+                (SELECT o.amount FROM market_offers o WHERE o.listing_id = l.id AND o.state = 'completed' LIMIT 1) AS agreed,
+                (SELECT o.payment_state FROM market_offers o WHERE o.listing_id = l.id AND o.state = 'completed' LIMIT 1) AS paid
+                """ + Self.fromClause + " WHERE l.state = 'sold'"
+        if let seller { sql = sql + " AND l.seller_id = \(bind: seller)" }
+        if let buyer { sql = sql + " AND l.sold_to = \(bind: buyer)" }
+        sql = sql + " ORDER BY l.updated_at DESC, l.id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)"
+        return try await db.raw(sql).all().map {
+            (
+                try Self.record($0), try $0.decode(column: "buyer_name", as: String?.self), try $0.decode(column: "agreed", as: Int64?.self),
+                try $0.decode(column: "paid", as: String?.self) != nil
+            )
+        }
     }
 
     /// How many of the seller's listings are sold, and how many active.

@@ -17,6 +17,8 @@ struct ListingsAPI: Sendable {
         authenticated.delete("market/listings/:id", use: remove)
         authenticated.post("market/listings/:id/sold", use: sold)
         authenticated.get("market/me/listings", use: mine)
+        authenticated.get("market/me/sales", use: sales)
+        authenticated.get("market/me/purchases", use: purchases)
         authenticated.get("market/users/:username", use: profile)
     }
 
@@ -51,6 +53,16 @@ struct ListingsAPI: Sendable {
     @Sendable func sold(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: ListingSale.self, limit: maxBody)
         return try .json(try await market.markSold(context.identity, try Query.id(context.parameters, "id", "listing"), body))
+    }
+
+    @Sendable func sales(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        return try .json(try await market.history(context.identity, selling: true, limit: paging.limit, cursor: paging.cursor))
+    }
+
+    @Sendable func purchases(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        return try .json(try await market.history(context.identity, selling: false, limit: paging.limit, cursor: paging.cursor))
     }
 
     @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -27,6 +27,7 @@ extension MarketPages {
         var sold: String
         var cards: [Card]
         var mine: Bool
+        var following: Bool
         /// "★ 4.5 · 2 ratings", or nil before any shows.
         var rating: String?
         var ratings: [RatingRow]
@@ -62,9 +63,11 @@ extension MarketPages {
             Self.ratingRow($0, reader: reader)
         }
         let model = ProfilePage(
-            shell: Shell(title: profile.displayName, context: context), name: profile.displayName, username: profile.username,
+            shell: Shell(title: profile.displayName, context: context, notice: notice(request)), name: profile.displayName,
+            username: profile.username,
             since: reader.day(profile.memberSince), sold: reader.count(profile.itemsSold, "item sold", "items sold"),
             cards: listings.items.map { Self.card($0, reader: reader) }, mine: profile.username == context.identity.user.username,
+            following: try await market.following(context.identity).contains { $0.username == profile.username },
             rating: profile.rating.average.map {
                 "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) · "
                     + reader.count(profile.rating.count, "rating", "ratings")
@@ -117,6 +120,9 @@ extension MarketPages {
         var error: String?
         var next: String?
         var spots: [SafeSpot]
+        /// The chosen filters, for "Save this search".
+        var category: String
+        var condition: String
     }
 
     /// The feed, for a student in; `membership` is theirs.
@@ -137,7 +143,7 @@ extension MarketPages {
             }, minPrice: value("minPrice"), maxPrice: value("maxPrice"), cards: [],
             searched: ["q", "category", "condition", "minPrice", "maxPrice"].contains { !value($0).isEmpty },
             filtered: ["category", "condition", "minPrice", "maxPrice"].contains { !value($0).isEmpty }, error: nil, next: nil,
-            spots: try await market.safeSpots(campus: membership.campus.id))
+            spots: try await market.safeSpots(campus: membership.campus.id), category: value("category"), condition: value("condition"))
         do {
             var query = try ListingsAPI.query(request.uri, lenient: true)
             query.minPrice = try amount(value("minPrice"), field: "minPrice")
@@ -186,6 +192,7 @@ extension MarketPages {
         var open: Bool
         var state: String
         var soldTo: String?
+        var saved: Bool
     }
 
     @Sendable func listingPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -199,7 +206,7 @@ extension MarketPages {
             condition: Self.conditionNames[listing.condition] ?? listing.condition.rawValue, seller: listing.seller.displayName,
             sellerUsername: listing.seller.username, posted: context.reader.day(listing.createdAt), photos: listing.photos,
             mine: listing.seller.username == context.identity.user.username, open: [.active, .reserved].contains(listing.state),
-            state: listing.state.rawValue, soldTo: listing.soldTo)
+            state: listing.state.rawValue, soldTo: listing.soldTo, saved: try await market.isSaved(context.identity, listing: listing.id))
         return renderer.render("market/listing", model)
     }
 

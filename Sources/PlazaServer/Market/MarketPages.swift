@@ -38,6 +38,7 @@ struct MarketPages: Sendable {
         addChatRoutes(to: signedIn)
         addDealRoutes(to: signedIn)
         addReportRoutes(to: signedIn)
+        addYouRoutes(to: signedIn)
     }
 
     struct HomePage: Sendable {
@@ -153,6 +154,6 @@ struct MarketPages: Sendable {
     }
 
     func notice(_ request: Request) -> String? {
-        request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] ?? Self.youNotices[String($0)] }
     }
 }

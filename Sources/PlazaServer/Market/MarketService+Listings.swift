@@ -107,6 +107,26 @@ extension MarketService {
             items: rows.prefix(limit).map(Self.dto), nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
     }
 
+    /// My selling history (`selling`) or buying history: sold listings, newest first, with the other side and the price.
+    func history(_ identity: Identity, selling: Bool, limit: Int, cursor: String?, now: Date = Date()) async throws -> Page<MarketSale> {
+        _ = try await requireStudent(identity, now: now)
+        let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
+        let rows = try await listings.sold(
+            seller: selling ? identity.user.id : nil, buyer: selling ? nil : identity.user.id, limit: limit + 1, offset: offset, on: database.sql)
+        let items = rows.prefix(limit).map { row -> MarketSale in
+            let other: ListingSeller? =
+                selling
+                ? row.record.buyerUsername.map { ListingSeller(username: $0, displayName: row.buyerName ?? $0) }
+                : ListingSeller(username: row.record.sellerUsername, displayName: row.record.sellerName)
+            let amount = row.amount ?? row.record.price
+            return MarketSale(
+                listing: Self.dto(row.record), counterpart: other,
+                price: amount.flatMap { value in row.record.currency.map { Money(amount: value, currency: $0) } }, paidThroughPlaza: row.paid,
+                soldAt: row.record.updatedAt)
+        }
+        return Page(items: items, nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
+    }
+
     // MARK: Helpers
 
     private func check(_ request: ListingRequest) async throws {

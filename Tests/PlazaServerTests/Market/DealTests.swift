@@ -144,6 +144,12 @@ import Testing
             #expect(try await wallet.activity(token: market.ana).items.first?.kind == .marketSale)
             #expect(try await wallet.activity(token: market.ben).items.first?.kind == .marketHold)
             try await Self.conserved(services)
+            // Each side's history says who, for how much, and that it went through Plaza.
+            let sales = try await client.send(.get, "/v1/market/me/sales", token: market.ana).decode(Page<MarketSale>.self).items
+            #expect(sales.map(\.counterpart?.username) == ["ben"] && sales.first?.price?.amount == 8_000 && sales.first?.paidThroughPlaza == true)
+            let purchases = try await client.send(.get, "/v1/market/me/purchases", token: market.ben).decode(Page<MarketSale>.self).items
+            #expect(purchases.map(\.counterpart?.username) == ["ana"] && purchases.first?.listing.title == "City bike")
+            #expect(try await client.send(.get, "/v1/market/me/purchases", token: market.cal).decode(Page<MarketSale>.self).items.isEmpty)
         }
     }
 

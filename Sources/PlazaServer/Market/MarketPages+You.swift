@@ -1,0 +1,157 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The marketplace's fourth tab, "You": my profile and rating, what I sold and bought, my wish list, the sellers I
+/// follow, my saved searches, whom I blocked, decisions about me and the agreement. The buttons that fill these
+/// lists sit where people look: Save on a listing, Follow on a profile, Save this search on the feed.
+extension MarketPages {
+    func addYouRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.get("you", use: youPage)
+        signedIn.post("listings/:id/save", use: saveListing)
+        signedIn.post("listings/:id/unsave", use: unsaveListing)
+        signedIn.post("users/:username/follow", use: followPage)
+        signedIn.post("users/:username/unfollow", use: unfollowPage)
+        signedIn.post("saved-searches", use: saveSearchPage)
+        signedIn.post("saved-searches/:id/delete", use: deleteSearchPage)
+    }
+
+    static let youNotices = [
+        "saved": "Saved to your wish list: you hear if its price drops or it is sold.",
+        "unsaved": "Taken off your wish list.",
+        "followed": "Following: you hear when they list something new (at most once an hour).",
+        "unfollowed": "You no longer follow them.",
+        "search-saved": "Search saved: you hear of new listings that match it.",
+        "search-deleted": "Saved search deleted.",
+    ]
+
+    struct HistoryRow: Sendable {
+        var id: String
+        var title: String
+        var line: String
+        var thumbnail: String?
+    }
+
+    struct SearchRow: Sendable {
+        var id: String
+        var words: String
+        var alert: String
+        var link: String
+    }
+
+    struct YouPage: Sendable {
+        var shell: Shell
+        var username: String
+        var rating: String
+        var sales: [HistoryRow]
+        var purchases: [HistoryRow]
+        var wishList: [Card]
+        var follows: [MarketFollow]
+        var searches: [SearchRow]
+        var blocks: [MarketBlock]
+        var hasDecisions: Bool
+    }
+
+    @Sendable func youPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        guard try await market.membership(context.identity) != nil else { return PageRenderer.seeOther("/market") }
+        let identity = context.identity
+        let reader = context.reader
+        let profile = try await market.profile(identity, username: identity.user.username)
+        let row = { (sale: MarketSale, selling: Bool) -> HistoryRow in
+            let who = sale.counterpart.map { selling ? "to \($0.displayName)" : "from \($0.displayName)" } ?? "elsewhere"
+            let price = sale.price.map(reader.money) ?? "free"
+            return HistoryRow(
+                id: sale.listing.id.uuidString.lowercased(), title: sale.listing.title,
+                line: "\(price) \(who) · \(reader.day(sale.soldAt))\(sale.paidThroughPlaza ? " · paid through Plaza" : "")",
+                thumbnail: sale.listing.photos.first?.thumbnailUrl)
+        }
+        let notice = request.uri.queryParameters.get("notice").flatMap { Self.youNotices[String($0)] }
+        let model = YouPage(
+            shell: Shell(title: "You", context: context, notice: notice), username: identity.user.username,
+            rating: profile.rating.average.map { "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) · " }
+                .map { $0 + reader.count(profile.rating.count, "rating", "ratings") } ?? "No ratings yet",
+            sales: try await market.history(identity, selling: true, limit: 20, cursor: nil).items.map { row($0, true) },
+            purchases: try await market.history(identity, selling: false, limit: 20, cursor: nil).items.map { row($0, false) },
+            wishList: try await market.wishList(identity).map { Self.card($0.listing, reader: reader) },
+            follows: try await market.following(identity),
+            searches: try await market.savedSearches(identity).map { Self.searchRow($0, currency: market.currency) },
+            blocks: try await market.blocks(identity), hasDecisions: !(try await market.decisions(identity).isEmpty))
+        return renderer.render("market/you", model)
+    }
+
+    /// A saved search in words, with the feed link that runs it.
+    static func searchRow(_ search: SavedSearch, currency: String) -> SearchRow {
+        var parts: [String] = []
+        if let q = search.q { parts.append("“\(q)”") }
+        if let category = search.category { parts.append(category.replacingOccurrences(of: "_", with: " ")) }
+        if let condition = search.condition { parts.append(Self.conditionNames[condition] ?? condition.rawValue) }
+        if let low = search.minPrice { parts.append("from \(Reader.typed(Money(amount: low, currency: currency)))") }
+        if let high = search.maxPrice { parts.append("up to \(Reader.typed(Money(amount: high, currency: currency)))") }
+        let query: [(String, String)] = [
+            ("q", search.q ?? ""), ("category", search.category ?? ""), ("condition", search.condition?.rawValue ?? ""),
+            ("minPrice", search.minPrice.map { Reader.typed(Money(amount: $0, currency: currency)) } ?? ""),
+            ("maxPrice", search.maxPrice.map { Reader.typed(Money(amount: $0, currency: currency)) } ?? ""),
+        ].filter { !$0.1.isEmpty }
+        return SearchRow(
+            id: search.id.uuidString.lowercased(), words: parts.joined(separator: " · "),
+            alert: search.alert == .instant ? "told at once" : "a daily digest", link: "/market?" + FormData.encoded(query))
+    }
+
+    // MARK: Buttons
+
+    @Sendable func saveListing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "listing")
+        do {
+            _ = try await market.save(context.identity, listing: id)
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            return renderer.refused(alert: Self.sentence(error), returnTo: "/market/listings/\(id.uuidString.lowercased())")
+        }
+        return PageRenderer.seeOther("/market/listings/\(id.uuidString.lowercased())?notice=saved")
+    }
+
+    @Sendable func unsaveListing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "listing")
+        try await market.unsave(context.identity, listing: id)
+        let back = form["back"] == "you" ? "/market/you" : "/market/listings/\(id.uuidString.lowercased())"
+        return PageRenderer.seeOther(back + "?notice=unsaved")
+    }
+
+    @Sendable func followPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        let username = context.parameters.get("username") ?? ""
+        _ = try await market.follow(context.identity, username: username)
+        return PageRenderer.seeOther("/market/users/\(username)?notice=followed")
+    }
+
+    @Sendable func unfollowPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let username = context.parameters.get("username") ?? ""
+        try await market.unfollow(context.identity, username: username)
+        return PageRenderer.seeOther((form["back"] == "you" ? "/market/you" : "/market/users/\(username)") + "?notice=unfollowed")
+    }
+
+    /// "Save this search" under the feed: the filters it shows, told at once or daily.
+    @Sendable func saveSearchPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        do {
+            let condition = ListingCondition(rawValue: form["condition"])
+            _ = try await market.saveSearch(
+                context.identity,
+                SavedSearchRequest(
+                    q: form.optional("q"), category: form.optional("category"), condition: condition,
+                    minPrice: try amount(form["minPrice"], field: "minPrice"), maxPrice: try amount(form["maxPrice"], field: "maxPrice"),
+                    alert: SavedSearchAlert(rawValue: form["alert"]) ?? .instant))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused(alert: Self.sentence(error), returnTo: "/market")
+        }
+        return PageRenderer.seeOther("/market/you?notice=search-saved")
+    }
+
+    @Sendable func deleteSearchPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await request.decodeForm(limit: maxBody)
+        try await market.deleteSearch(context.identity, try Query.id(context.parameters, "id", "saved search"))
+        return PageRenderer.seeOther("/market/you?notice=search-deleted")
+    }
+}
