@@ -52,12 +52,12 @@ public struct SavedSearchRequest: Codable, Sendable, Hashable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        q = try container.decodeIfPresent(String.self, forKey: .q)
-        category = try container.decodeIfPresent(String.self, forKey: .category)
-        condition = try container.decodeIfPresent(ListingCondition.self, forKey: .condition)
-        minPrice = try container.decodeIfPresent(Int64.self, forKey: .minPrice)
-        maxPrice = try container.decodeIfPresent(Int64.self, forKey: .maxPrice)
-        alert = try container.decodeIfPresent(SavedSearchAlert.self, forKey: .alert) ?? .instant
+        q = try container.decodeUnlessNull(String.self, forKey: .q)
+        category = try container.decodeUnlessNull(String.self, forKey: .category)
+        condition = try container.decodeUnlessNull(ListingCondition.self, forKey: .condition)
+        minPrice = try container.decodeUnlessNull(Int64.self, forKey: .minPrice)
+        maxPrice = try container.decodeUnlessNull(Int64.self, forKey: .maxPrice)
+        alert = try container.decodeUnlessNull(SavedSearchAlert.self, forKey: .alert) ?? .instant
     }
 
     /// The feed query it stands for.

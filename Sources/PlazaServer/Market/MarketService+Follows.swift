@@ -61,6 +61,7 @@ extension MarketService {
         _ = try await requireStudent(identity, now: now)
         var request = request
         request.q = request.q?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        request.category = request.category?.nilIfEmpty
         let problems = FollowRules.problems(request)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         guard try await follows.searches(identity.user.id, on: database.sql).count < FollowRules.savedSearchesPerUser else {
