@@ -79,3 +79,19 @@ extension PlazaClient {
             "POST", "v1/market/meetups/\(meetup)/handshake/confirm", body: HandshakeConfirmation(code: code, token: token), auth: .required)
     }
 }
+
+extension PlazaClient {
+    // MARK: Bidding
+
+    /// Bids up to `maxAmount` on a listing sold by bidding (Plaza bids for me only as far as needed). Pass the same key
+    /// when retrying: the bid is placed once.
+    public func placeBid(_ maxAmount: Int64, listing: UUID, idempotencyKey: String? = nil) async throws -> PlacedBid {
+        try await sendMoney("POST", "v1/market/listings/\(listing)/bids", body: BidRequest(maxAmount: maxAmount), idempotencyKey: idempotencyKey)
+    }
+
+    /// Every price step of a listing sold by bidding, newest first.
+    public func bids(listing: UUID) async throws -> [BidStep] {
+        let page: Page<BidStep> = try await send("GET", "v1/market/listings/\(listing)/bids", auth: .required)
+        return page.items
+    }
+}

@@ -56,6 +56,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidImage = "invalid_image"
     /// One of the two people blocked the other: nothing passes between them.
     case blocked
+    /// A bid whose maximum is below the least the auction takes now.
+    case bidTooLow = "bid_too_low"
     case internalError = "internal_error"
     case unavailable
 }

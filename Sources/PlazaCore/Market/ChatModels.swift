@@ -97,6 +97,25 @@ public enum MarketEventType {
     public static let message = "market.message"
     /// An offer or a meetup of one of my conversations changed (to both sides). Payload: `DealUpdate`.
     public static let deal = "market.deal"
+    /// A bid moved a biddable listing, or its bidding ended (to its seller and the bidders concerned). Payload: `BidUpdate`.
+    public static let bid = "market.bid"
+}
+
+/// `market.bid`: where a biddable listing stands now.
+public struct BidUpdate: Codable, Sendable, Hashable {
+    public var listingId: UUID
+    public var currentPrice: Int64
+    public var bidCount: Int
+    public var endsAt: Date
+    public var closed: Bool
+
+    public init(listingId: UUID, currentPrice: Int64, bidCount: Int, endsAt: Date, closed: Bool = false) {
+        self.listingId = listingId
+        self.currentPrice = currentPrice
+        self.bidCount = bidCount
+        self.endsAt = endsAt
+        self.closed = closed
+    }
 }
 
 /// `market.deal`: what changed in a conversation's deal, and the offer or meetup as it is now.

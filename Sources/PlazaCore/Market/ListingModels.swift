@@ -30,10 +30,14 @@ public struct ListingRequest: Codable, Sendable, Hashable {
     public var condition: ListingCondition
     /// 1–10 pictures uploaded with `POST /v1/media`, in the order shown.
     public var photoIds: [UUID]
+    /// Sold by bidding from `price` until `endsAt`.
+    public var biddable: BiddingTerms?
 
     public init(
-        title: String, description: String, price: Money? = nil, free: Bool? = nil, category: String, condition: ListingCondition, photoIds: [UUID]
+        title: String, description: String, price: Money? = nil, free: Bool? = nil, category: String, condition: ListingCondition, photoIds: [UUID],
+        biddable: BiddingTerms? = nil
     ) {
+        self.biddable = biddable
         self.title = title
         self.description = description
         self.price = price
@@ -52,6 +56,7 @@ public struct ListingRequest: Codable, Sendable, Hashable {
         category = try container.decode(String.self, forKey: .category)
         condition = try container.decode(ListingCondition.self, forKey: .condition)
         photoIds = try container.decode([UUID].self, forKey: .photoIds)
+        biddable = try container.decodeUnlessNull(BiddingTerms.self, forKey: .biddable)
     }
 }
 
@@ -129,11 +134,15 @@ public struct Listing: Codable, Sendable, Hashable {
     public var updatedAt: Date
     /// The buyer's username once sold to someone on Plaza; nil when sold elsewhere or not sold.
     public var soldTo: String?
+    /// A listing sold by bidding: where it stands (`price` is its start).
+    public var bidding: Bidding?
 
     public init(
         id: UUID, state: ListingState, title: String, description: String, price: Money?, free: Bool, category: String,
-        condition: ListingCondition, photos: [ListingPhoto], seller: ListingSeller, createdAt: Date, updatedAt: Date, soldTo: String? = nil
+        condition: ListingCondition, photos: [ListingPhoto], seller: ListingSeller, createdAt: Date, updatedAt: Date, soldTo: String? = nil,
+        bidding: Bidding? = nil
     ) {
+        self.bidding = bidding
         self.id = id
         self.state = state
         self.title = title

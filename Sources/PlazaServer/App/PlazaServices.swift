@@ -202,6 +202,7 @@ public final class PlazaServices: Sendable {
             // sends the saved searches' daily digests.
             RecurringWork(name: "market", interval: 60, logger: logger) { [market] in
                 try await market.expireMeetups()
+                try await market.closeAuctions()
                 try await market.sendDigests()
             },
         ] + (events.feed.service.map { [$0] } ?? [])

@@ -18,6 +18,9 @@ struct DealsAPI: Sendable {
         authenticated.post("market/offers/:id/cancel", use: cancel)
         // The buyer's money into Plaza's hold: the answer is recorded with the money.
         signedIn.money(.recordedWithWork).post("market/offers/:id/pay", use: pay)
+        // Bids are exactly-once like money: the answer is recorded with the bid.
+        signedIn.money(.recordedWithWork).post("market/listings/:id/bids", use: bid)
+        authenticated.get("market/listings/:id/bids", use: bidSteps)
         authenticated.get("market/conversations/:id/deal", use: deal)
         authenticated.get("market/conversations/:id/meetups", use: meetups)
         authenticated.post("market/conversations/:id/meetups", use: propose)
@@ -57,6 +60,17 @@ struct DealsAPI: Sendable {
     @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try .json(
             try await market.payOffer(context.identity, offer: try Self.id(context, "offer"), claim: context.idempotencyClaim), status: .created)
+    }
+
+    @Sendable func bid(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: BidRequest.self, limit: maxBody)
+        return try .json(
+            try await market.placeBid(context.identity, listing: try Self.id(context, "listing"), body, claim: context.idempotencyClaim),
+            status: .created)
+    }
+
+    @Sendable func bidSteps(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await market.bids(context.identity, listing: try Self.id(context, "listing")), nextCursor: nil))
     }
 
     @Sendable func deal(_ request: Request, context: AuthenticatedContext) async throws -> Response {

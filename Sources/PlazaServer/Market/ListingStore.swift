@@ -23,19 +23,23 @@ struct ListingStore: Sendable {
         var sellerUsername = ""
         var sellerName = ""
         var buyerUsername: String?
+        /// A listing sold by bidding: its auction (nil otherwise), and whether it has ended.
+        var auction: AuctionState? = nil
+        var auctionClosed = false
     }
 
     func insert(_ record: Record, searchBody: String, on db: any SQLDatabase) async throws {
         try await db.insert(into: "listings")
             .columns(
                 "id", "campus_id", "seller_id", "state", "title", "description", "price", "currency", "category", "condition", "photo_ids",
-                "sold_to", "created_at", "updated_at"
+                "sold_to", "created_at", "updated_at", "bidding_ends_at", "bidding_reserve", "bidding_current"
             )
             .values(
                 SQLBind(record.id), SQLBind(record.campusId), SQLBind(record.sellerId), SQLBind(record.state.rawValue), SQLBind(record.title),
                 SQLBind(record.description), SQLBind(record.price), SQLBind(record.currency), SQLBind(record.category),
                 SQLBind(record.condition.rawValue), SQLBind(try PlazaJSON.text(record.photoIds)), SQLBind(record.soldTo),
-                SQLBind(record.createdAt), SQLBind(record.updatedAt)
+                SQLBind(record.createdAt), SQLBind(record.updatedAt), SQLBind(record.auction?.endsAt), SQLBind(record.auction?.reserve),
+                SQLBind(record.auction?.currentPrice)
             )
             .run()
         try await index(record.id, body: searchBody, on: db)
@@ -84,7 +88,8 @@ struct ListingStore: Sendable {
 
     private static let columnList: SQLQueryString = """
         SELECT l.id, l.campus_id, l.seller_id, l.state, l.title, l.description, l.price, l.currency, l.category, l.condition, l.photo_ids,
-        l.sold_to, l.created_at, l.updated_at, s.username AS seller_username, s.display_name AS seller_name, b.username AS buyer_username
+        l.sold_to, l.created_at, l.updated_at, s.username AS seller_username, s.display_name AS seller_name, b.username AS buyer_username,
+        l.bidding_ends_at, l.bidding_reserve, l.bidding_current, l.bidding_leader, l.bidding_leader_max, l.bidding_count, l.bidding_closed
         """
     private static let fromClause: SQLQueryString = " FROM listings l JOIN users s ON s.id = l.seller_id LEFT JOIN users b ON b.id = l.sold_to"
     static var selectColumns: SQLQueryString { columnList + fromClause }
@@ -182,6 +187,15 @@ struct ListingStore: Sendable {
             updatedAt: try row.decode(column: "updated_at", as: Date.self),
             sellerUsername: try row.decode(column: "seller_username", as: String.self),
             sellerName: try row.decode(column: "seller_name", as: String.self),
-            buyerUsername: try row.decode(column: "buyer_username", as: String?.self))
+            buyerUsername: try row.decode(column: "buyer_username", as: String?.self),
+            auction: try row.decode(column: "bidding_ends_at", as: Date?.self).map { endsAt in
+                let start = try row.decode(column: "price", as: Int64?.self) ?? 0
+                return AuctionState(
+                    startPrice: start, reserve: try row.decode(column: "bidding_reserve", as: Int64?.self),
+                    currentPrice: try row.decode(column: "bidding_current", as: Int64?.self) ?? start,
+                    leader: try row.decode(column: "bidding_leader", as: UUID?.self),
+                    leaderMax: try row.decode(column: "bidding_leader_max", as: Int64?.self) ?? 0,
+                    bidCount: try row.decode(column: "bidding_count", as: Int.self), endsAt: endsAt)
+            }, auctionClosed: try row.decode(column: "bidding_closed", as: Bool.self))
     }
 }

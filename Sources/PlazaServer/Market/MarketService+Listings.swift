@@ -9,13 +9,23 @@ extension MarketService {
     package func createListing(_ identity: Identity, _ request: ListingRequest, now: Date = Date()) async throws -> Listing {
         let membership = try await requireStudent(identity, now: now)
         try await check(request)
+        if let terms = request.biddable {
+            let problems = BiddingRules.problems(terms, start: request.price?.amount, now: now)
+            guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        }
         let id = UUID()
         let record = ListingStore.Record(
             id: id, campusId: membership.campus.id, sellerId: identity.user.id, state: .active,
             title: request.title.trimmingCharacters(in: .whitespacesAndNewlines),
             description: request.description.trimmingCharacters(in: .whitespacesAndNewlines), price: request.price?.amount,
             currency: request.price?.currency, category: request.category, condition: request.condition, photoIds: request.photoIds,
-            soldTo: nil, createdAt: now, updatedAt: now, sellerUsername: identity.user.username, sellerName: identity.user.displayName)
+            soldTo: nil, createdAt: now, updatedAt: now, sellerUsername: identity.user.username, sellerName: identity.user.displayName,
+            auction: request.biddable.map {
+                AuctionState(
+                    startPrice: request.price?.amount ?? 0, reserve: $0.reservePrice, currentPrice: request.price?.amount ?? 0, leader: nil,
+                    leaderMax: 0,
+                    bidCount: 0, endsAt: $0.endsAt)
+            })
         let (listings, media, body, service) = (listings, media, Self.searchBody(record), self)
         try await events.transaction(publishing: { db in
             try await listings.insert(record, searchBody: body, on: db)
@@ -28,13 +38,16 @@ extension MarketService {
     /// One listing, for members of its campus (its seller sees it in any state).
     func listing(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> Listing {
         let membership = try await requireStudent(identity, now: now)
-        return Self.dto(try await visible(id, to: identity, campus: membership.campus.id))
+        return Self.dto(try await visible(id, to: identity, campus: membership.campus.id), viewer: identity.user.id)
     }
 
     func changeListing(_ identity: Identity, _ id: UUID, _ change: ListingChange, now: Date = Date()) async throws -> Listing {
         _ = try await requireStudent(identity, now: now)
         var record = try await own(id, identity)
         guard [.active, .reserved].contains(record.state) else { throw Self.finished(record.state) }
+        if let auction = record.auction, auction.bidCount > 0, change.price != nil || change.free != nil {
+            throw PlazaError(.conflict, .stateConflict, "People have bid on it: the price cannot change.", detail: "The bidding sets it.")
+        }
         let asked = MarketRules.applying(change, to: Self.request(record))
         try await check(asked)
         let (old, oldPrice) = (record.photoIds, record.price)
@@ -180,12 +193,17 @@ extension MarketService {
     }
 
     static func dto(_ record: ListingStore.Record) -> Listing {
+        dto(record, viewer: nil)
+    }
+
+    /// The listing as `viewer` reads it (whether they lead its bidding).
+    static func dto(_ record: ListingStore.Record, viewer: UUID?) -> Listing {
         Listing(
             id: record.id, state: record.state, title: record.title, description: record.description,
             price: record.price.flatMap { amount in record.currency.map { Money(amount: amount, currency: $0) } }, free: record.price == nil,
             category: record.category, condition: record.condition, photos: record.photoIds.map(MediaService.photo),
             seller: ListingSeller(username: record.sellerUsername, displayName: record.sellerName), createdAt: record.createdAt,
-            updatedAt: record.updatedAt, soldTo: record.buyerUsername)
+            updatedAt: record.updatedAt, soldTo: record.buyerUsername, bidding: bidding(record, viewer: viewer))
     }
 
     // MARK: Profiles

@@ -13,6 +13,9 @@ extension MarketService {
         let (conversation, _) = try await startConversation(identity, listing: id, now: now)
         guard let listing = try await listings.listing(id, on: database.sql) else { throw PlazaError.notFound("listing") }
         if try await store.blocked(identity.user.id, listing.sellerId, on: database.sql) { throw Self.blockedError }
+        if listing.auction != nil, !listing.auctionClosed {
+            throw PlazaError(.conflict, .stateConflict, "This item is sold by bidding.", detail: "Place a bid with the most you would pay.")
+        }
         guard let price = listing.price, let currency = listing.currency else {
             throw PlazaError(
                 .conflict, .stateConflict, "This item is free: there is no price to offer.",

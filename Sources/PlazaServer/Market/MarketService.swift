@@ -31,6 +31,7 @@ package struct MarketService: Sendable {
     let deals = DealStore()
     let trust = TrustStore()
     let follows = FollowStore()
+    let bids = BidStore()
 
     // MARK: Campuses (admins)
 

@@ -40,5 +40,6 @@ enum Migrations {
         M0028_MarketDeals(),  // price offers with held payments, meetups and their handshakes
         M0029_MarketTrust(),  // ratings, reports and appeals, follows, wish lists, saved searches
         M0030_ReviewActions(),  // review items that offer actions (reports, appeals)
+        M0031_Bidding(),  // listings sold by bidding: the auction on the listing, every price step
     ]
 }

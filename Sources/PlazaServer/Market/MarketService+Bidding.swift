@@ -1,0 +1,155 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+/// Bidding: a biddable listing takes proxy bids (each bidder names their maximum; Plaza bids for them up to it) until
+/// its end, which a bid in the last two minutes moves on by two; concurrent bids take one order. When it ends, the
+/// leader wins if the reserve is met: they get an accepted offer at the final price (pay, meet and hand over as
+/// for any accepted offer), and both sides are told.
+extension MarketService {
+    func placeBid(
+        _ identity: Identity, listing id: UUID, _ request: BidRequest, claim: IdempotencyClaim?, now: Date = Date()
+    ) async throws -> PlacedBid {
+        guard let claim else { throw PlazaError.idempotencyKeyRequired }
+        _ = try await requireStudent(identity, now: now)
+        let shown = try await listing(identity, id, now: now)
+        guard shown.seller.username != identity.user.username else {
+            throw PlazaError.validation(field: "maxAmount", "This is your own listing: others bid on it.")
+        }
+        if let problem = WalletRules.amountProblem(request.maxAmount) { throw PlazaError.validation(field: "maxAmount", problem) }
+        let (bids, idempotency, listings) = (bids, idempotency, listings)
+        // A bid that lost the race to another reads the auction again (a handful of tries: one order, nobody lost).
+        for _ in 0..<20 {
+            guard let record = try await listings.listing(id, on: database.sql), let auction = record.auction else {
+                throw PlazaError(.conflict, .stateConflict, "This listing is not sold by bidding.", detail: "Make an offer instead.")
+            }
+            guard record.state == .active, !record.auctionClosed else { throw Self.biddingEnded(record) }
+            switch BiddingRules.bid(auction, by: identity.user.id, max: request.maxAmount, now: now) {
+            case .ended: throw Self.biddingEnded(record)
+            case .tooLow(let minimum):
+                throw PlazaError(
+                    .unprocessableContent, .bidTooLow, "Bid at least \(Self.alertMoney(minimum, record.currency ?? currency)).",
+                    detail: "Name the most you would pay: Plaza bids for you only as far as needed.",
+                    errors: [FieldError(field: "maxAmount", message: "At least \(minimum).")])
+            case .placed(let next, let steps):
+                let placed = PlacedBid(
+                    id: UUID(), maxAmount: request.maxAmount, leading: next.leader == identity.user.id, currentPrice: next.currentPrice,
+                    endsAt: next.endsAt)
+                let outbid = auction.leader.flatMap { $0 != next.leader ? $0 : nil }
+                let title = record.title
+                let money = Self.alertMoney(next.currentPrice, record.currency ?? currency)
+                let done: Bool = try await events.transaction(publishing: { db in
+                    guard try await bids.advance(id, from: auction.bidCount, to: next, on: db) else { return (false, []) }
+                    try await bids.insert(steps: steps, listing: id, after: auction.bidCount, now: now, on: db)
+                    try await idempotency.record(placed, status: 201, claim: claim, on: db)
+                    let link = "/market/listings/\(id.uuidString.lowercased())"
+                    var messages: [FeedMessage] = [
+                        .event(
+                            audience: [record.sellerId, identity.user.id] + (outbid.map { [$0] } ?? []),
+                            event: PlazaEvent(
+                                type: MarketEventType.bid, occurredAt: now,
+                                data: try JSONValue(
+                                    encoding: BidUpdate(listingId: id, currentPrice: next.currentPrice, bidCount: next.bidCount, endsAt: next.endsAt))
+                            ))
+                    ]
+                    if let outbid {
+                        messages.append(
+                            .alert(
+                                user: outbid,
+                                content: NotificationContent(
+                                    kind: .market, title: "You were outbid on \(title)", body: "It is at \(money) now.", link: link)))
+                    }
+                    return (true, messages)
+                })
+                if done { return placed }
+            }
+        }
+        throw PlazaError(.conflict, .conflict, "Many bids arrived at once.", detail: "Nothing was placed; try again.")
+    }
+
+    /// Every price step of a biddable listing, newest first (proxy bids too).
+    func bids(_ identity: Identity, listing id: UUID, now: Date = Date()) async throws -> [BidStep] {
+        _ = try await listing(identity, id, now: now)
+        return try await bids.steps(id, limit: 200, on: database.sql)
+    }
+
+    /// Ends the auctions whose time has come: the leader wins when the reserve is met. Run every minute with the
+    /// other maintenance (and by tests with their own clock); each auction closes once.
+    @discardableResult
+    package func closeAuctions(now: Date = Date()) async throws -> Int {
+        var closed = 0
+        for id in try await bids.due(now: now, limit: 100, on: database.sql) {
+            guard let record = try await listings.listing(id, on: database.sql), let auction = record.auction else { continue }
+            let winner = auction.reserveMet ? auction.leader : nil
+            var opened: UUID? = nil
+            if let winner {
+                opened = try await chat.open(UUID(), listing: id, buyer: winner, seller: record.sellerId, now: now, on: database.sql).0
+            }
+            let conversation = opened
+            let (bids, deals, listings) = (bids, deals, listings)
+            let money = Self.alertMoney(auction.currentPrice, record.currency ?? currency)
+            let link = "/market/listings/\(id.uuidString.lowercased())"
+            let done: Bool = try await events.transaction(publishing: { db in
+                guard try await bids.close(id, now: now, on: db) else { return (false, []) }
+                guard let winner, let conversation else {
+                    let title = auction.leader == nil ? "Nobody bid on \(record.title)" : "No bid on \(record.title) met your reserve"
+                    return (
+                        true,
+                        [
+                            .alert(
+                                user: record.sellerId,
+                                content: NotificationContent(
+                                    kind: .market, title: title, body: "It stays listed; relist it or lower the reserve.", link: link))
+                        ]
+                    )
+                }
+                let offer = DealStore.OfferRecord(
+                    id: UUID(), listingId: id, conversationId: conversation, buyerId: winner, sellerId: record.sellerId, amount: auction.currentPrice,
+                    currency: record.currency ?? "USD", state: .accepted, proposedBy: winner, createdAt: now, updatedAt: now)
+                try await deals.insert(offer, on: db)
+                _ = try await listings.move(id, from: [.active], to: .reserved, now: now, on: db)
+                let conversationLink = "/market/conversations/\(conversation.uuidString.lowercased())"
+                return (
+                    true,
+                    [
+                        .alert(
+                            user: winner,
+                            content: NotificationContent(
+                                kind: .market, title: "You won \(record.title) for \(money)", body: "Pay through Plaza and agree where to meet.",
+                                link: conversationLink)),
+                        .alert(
+                            user: record.sellerId,
+                            content: NotificationContent(
+                                kind: .market, title: "\(record.title) sold by bidding for \(money)", body: "Agree where to meet.",
+                                link: conversationLink)),
+                        .event(
+                            audience: [winner, record.sellerId],
+                            event: PlazaEvent(
+                                type: MarketEventType.bid, occurredAt: now,
+                                data: try JSONValue(
+                                    encoding: BidUpdate(
+                                        listingId: id, currentPrice: auction.currentPrice, bidCount: auction.bidCount, endsAt: auction.endsAt,
+                                        closed: true)))),
+                    ]
+                )
+            })
+            if done { closed += 1 }
+        }
+        return closed
+    }
+
+    /// `Listing.bidding` as `viewer` sees it.
+    static func bidding(_ record: ListingStore.Record, viewer: UUID?) -> Bidding? {
+        guard let auction = record.auction else { return nil }
+        return Bidding(
+            currentPrice: auction.currentPrice, bidCount: auction.bidCount, reserveMet: auction.reserveMet, endsAt: auction.endsAt,
+            leading: viewer != nil && auction.leader == viewer, closed: record.auctionClosed, minimumBid: BiddingRules.minimum(auction))
+    }
+
+    static func biddingEnded(_ record: ListingStore.Record) -> PlazaError {
+        var error = PlazaError(.conflict, .stateConflict, "The bidding on this listing has ended.", detail: "Look for something similar in the feed.")
+        error.currentState = record.auctionClosed ? "closed" : record.state.rawValue
+        return error
+    }
+}
