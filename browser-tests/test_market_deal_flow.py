@@ -27,10 +27,10 @@ def sign_up(driver, plaza, name, display):
     submit(driver, "Verify")
 
 
-def open_conversation(driver, url):
-    """Opens the conversation and waits until its deal card has reloaded once, as it does when the page connects."""
+def open_conversation(driver, url, region="deal"):
+    """Opens the page and waits until its live region (the deal card) has reloaded once, as it does when the page connects."""
     driver.get(url)
-    wait_for(driver, lambda: driver.find_element(By.ID, "deal").get_attribute("data-refreshed"))
+    wait_for(driver, lambda: driver.find_element(By.ID, region).get_attribute("data-refreshed"))
 
 
 def deal(driver):
@@ -233,3 +233,57 @@ def test_two_students_agree_meet_and_close_the_sale_with_the_handshake(plaza):
     finally:
         seller.quit()
         buyer.quit()
+
+
+def test_students_bid_and_plaza_bids_for_them_up_to_their_maximum(plaza):
+    suffix = uuid.uuid4().hex[:6]
+    title = "Concert poster " + suffix
+    seller, first, second = new_browser("phone"), new_browser("phone"), new_browser("desktop")
+    try:
+        for driver, name, display in [(seller, "sel", "Sela Moss"), (first, "bid", "Bea Dunn"), (second, "ivo", "Ivo Lang")]:
+            sign_up(driver, plaza, name + suffix, display)
+            join_campus(driver, plaza, name + suffix)
+
+        # The seller lists the poster for bidding from $10, with a $25 reserve.
+        seller.get(plaza + "/market/sell/new")
+        seller.find_element(By.CSS_SELECTOR, "[data-photo-input]").send_keys(os.path.join(FIXTURES, "desk-lamp.jpg"))
+        wait_for(seller, lambda: "1 photo ready" in seller.find_element(By.CSS_SELECTOR, "[data-photo-status]").text)
+        fill_in(seller, "listing-form", {"title": title, "description": "Signed by the band.", "price": "10"})
+        click(seller, seller.find_element(By.CSS_SELECTOR, "[data-bidding-options] summary"))
+        click(seller, seller.find_element(By.CSS_SELECTOR, "input[name=bidding]"))
+        fill_in(seller, "listing-form", {"reserve": "25"})
+        submit(seller, "Post it")
+        assert "Posted" in notice(seller)
+        listing = seller.current_url.split("?")[0]
+        assert "No bids yet" in seller.find_element(By.CSS_SELECTOR, "[data-bidding]").text
+        assert not seller.find_elements(By.ID, "bid-form"), "no bidding on her own listing"
+
+        # Bea bids up to $20: she leads at the start price. Ivo's $15 is answered by her proxy at $16.
+        open_conversation(first, listing, "bidding")
+        fill_in(first, "bid-form", {"maxAmount": "20"})
+        submit(first, "Place bid")
+        assert "Bid placed" in notice(first)
+        assert "You lead" in first.find_element(By.CSS_SELECTOR, "[data-bidding]").text
+        assert "$10.00" in first.find_element(By.CSS_SELECTOR, "[data-bid-current]").text
+        open_conversation(second, listing, "bidding")
+        fill_in(second, "bid-form", {"maxAmount": "5"})
+        submit(second, "Place bid")
+        assert "at least" in second.find_element(By.ID, "bid-max-error").text.lower() or "Bid at least" in second.page_source
+        wait_for(second, lambda: second.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        fill_in(second, "bid-form", {"maxAmount": "15"})
+        submit(second, "Place bid")
+        wait_for(second, lambda: second.find_element(By.ID, "bidding").get_attribute("data-refreshed"))
+        assert "$16.00" in second.find_element(By.CSS_SELECTOR, "[data-bid-current]").text
+        assert "You lead" not in second.find_element(By.CSS_SELECTOR, "[data-bidding]").text
+        # Ivo goes to $40: he leads, and as his maximum meets the $25 reserve the price goes to it.
+        fill_in(second, "bid-form", {"maxAmount": "40"})
+        submit(second, "Place bid")
+        wait_for(second, lambda: second.find_element(By.ID, "bidding").get_attribute("data-refreshed"))
+        box = second.find_element(By.CSS_SELECTOR, "[data-bidding]").text
+        assert "You lead" in box and "$25.00" in box and "Reserve met" in box
+        screenshot(second, "market-bidding")
+        screenshot(first, "market-bidding")
+    finally:
+        seller.quit()
+        first.quit()
+        second.quit()

@@ -16,6 +16,7 @@ extension MarketPages {
         signedIn.post("meetups/:id/confirm", use: confirmPage)
         signedIn.post("meetups/:id/:action", use: meetupAction)
         signedIn.post("conversations/:id/rating", use: ratePage)
+        addBiddingRoutes(to: signedIn)
     }
 
     static let dealNotices = [
@@ -402,5 +403,40 @@ extension MarketPages {
     /// A refusal in one sentence: the title, and what to do.
     static func sentence(_ error: PlazaError) -> String {
         [error.errors?.map(\.message).joined(separator: " ") ?? error.title, error.detail].compactMap { $0 }.joined(separator: " ")
+    }
+}
+
+extension MarketPages {
+    func addBiddingRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.get("listings/:id/bidding", use: biddingFragment)
+        signedIn.post("listings/:id/bids", use: bidPage)
+    }
+
+    /// The listing page's bidding box, reloaded live on `market.bid`.
+    @Sendable func biddingFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let listing = try await market.listing(context.identity, try Query.id(context.parameters, "id", "listing"))
+        guard let view = try await biddingView(context, listing: listing) else { throw PlazaError.notFound("bidding") }
+        return renderer.render("market/bidding", view)
+    }
+
+    /// The bid form: the most I would pay; a double click or a resubmitted page bids once.
+    @Sendable func bidPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "listing")
+        let back = "/market/listings/\(id.uuidString.lowercased())"
+        do {
+            guard let amount = try amount(form["maxAmount"], field: "maxAmount") else {
+                throw PlazaError.validation(field: "maxAmount", "Type the most you would pay.")
+            }
+            _ = try await market.idempotency.once(form, action: "market-bid", user: context.identity.user.id) { claim in
+                _ = try await market.placeBid(context.identity, listing: id, BidRequest(maxAmount: amount), claim: claim)
+            }
+            return PageRenderer.seeOther(back + "?notice=bid")
+        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
+            if error.code == .validationFailed || error.code == .bidTooLow {
+                return renderer.refused("bid", FormState(form, names: ["maxAmount"], error: error), returnTo: back + "#bidding")
+            }
+            return renderer.refused(alert: Self.sentence(error), returnTo: back)
+        }
     }
 }

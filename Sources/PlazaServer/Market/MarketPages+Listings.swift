@@ -98,8 +98,14 @@ extension MarketPages {
             thumbnail: listing.photos.first?.thumbnailUrl, state: showState ? listing.state.rawValue : nil, when: reader.when(listing.createdAt))
     }
 
+    /// "$12.50", "Free", or a biddable listing's price now: "$25.00 · 3 bids".
     static func price(_ listing: Listing, reader: Reader) -> String {
-        listing.price.map(reader.money) ?? "Free"
+        if let bidding = listing.bidding, let currency = listing.price?.currency {
+            return bidding.bidCount == 0
+                ? "\(reader.money(bidding.currentPrice, currency)) · bidding"
+                : "\(reader.money(bidding.currentPrice, currency)) · \(reader.count(bidding.bidCount, "bid", "bids"))"
+        }
+        return listing.price.map(reader.money) ?? "Free"
     }
 
     // MARK: Buy
@@ -193,6 +199,49 @@ extension MarketPages {
         var state: String
         var soldTo: String?
         var saved: Bool
+        var bidding: BiddingView?
+    }
+
+    struct BidRow: Sendable {
+        var bidder: String
+        var amount: String
+        var proxy: Bool
+        var when: String
+    }
+
+    /// A listing sold by bidding: where it stands, my bid form, the latest price steps.
+    struct BiddingView: Sendable {
+        var id: String
+        var csrf: String
+        var current: String
+        var count: String
+        var ends: String
+        var reserve: String?
+        var leading: Bool
+        var closed: Bool
+        var canBid: Bool
+        var minimum: String
+        var key: String
+        var form: FormState
+        var steps: [BidRow]
+    }
+
+    func biddingView(_ context: AuthenticatedContext, listing: Listing) async throws -> BiddingView? {
+        guard let bidding = listing.bidding else { return nil }
+        let reader = context.reader
+        let currency = listing.price?.currency ?? market.currency
+        let steps = try await market.bids(context.identity, listing: listing.id).prefix(5).map {
+            BidRow(bidder: $0.bidder, amount: reader.money($0.amount, currency), proxy: $0.proxy, when: reader.when($0.at))
+        }
+        let mine = listing.seller.username == context.identity.user.username
+        return BiddingView(
+            id: listing.id.uuidString.lowercased(), csrf: context.csrfToken ?? "", current: reader.money(bidding.currentPrice, currency),
+            count: reader.count(bidding.bidCount, "bid", "bids"),
+            ends: bidding.closed ? "Ended \(reader.when(bidding.endsAt))" : "Ends \(reader.when(bidding.endsAt))",
+            reserve: bidding.bidCount == 0 ? nil : bidding.reserveMet ? "Reserve met" : "Reserve not met yet", leading: bidding.leading,
+            closed: bidding.closed, canBid: !mine && !bidding.closed && listing.state == .active,
+            minimum: Reader.typed(Money(amount: bidding.minimumBid, currency: currency)), key: UUID().uuidString,
+            form: context.page.form("bid") ?? FormState(names: ["maxAmount"]), steps: Array(steps))
     }
 
     @Sendable func listingPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -206,7 +255,8 @@ extension MarketPages {
             condition: Self.conditionNames[listing.condition] ?? listing.condition.rawValue, seller: listing.seller.displayName,
             sellerUsername: listing.seller.username, posted: context.reader.day(listing.createdAt), photos: listing.photos,
             mine: listing.seller.username == context.identity.user.username, open: [.active, .reserved].contains(listing.state),
-            state: listing.state.rawValue, soldTo: listing.soldTo, saved: try await market.isSaved(context.identity, listing: listing.id))
+            state: listing.state.rawValue, soldTo: listing.soldTo, saved: try await market.isSaved(context.identity, listing: listing.id),
+            bidding: try await biddingView(context, listing: listing))
         return renderer.render("market/listing", model)
     }
 
@@ -253,38 +303,53 @@ extension MarketPages {
         var currency: String
         var photos: [String]
         var free: Bool
+        var bidding: Bool
     }
+
+    static let biddingFields = ["bidding", "endsAt", "reserve"]
 
     @Sendable func newListing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         guard try await market.membership(context.identity) != nil else { return PageRenderer.seeOther("/market") }
-        let form = context.page.form("listing") ?? FormState(names: Self.listingFields + ["photoIds"]).with("condition", "good")
+        let form =
+            context.page.form("listing")
+            ?? FormState(names: Self.listingFields + Self.biddingFields + ["photoIds"]).with("condition", "good")
+            .with("endsAt", context.reader.input(Date().addingTimeInterval(3 * 86_400)))
         let value = { (name: String) in form.fields[name]?.value ?? "" }
         let model = NewListingPage(
             shell: Shell(title: "New listing", context: context), form: form,
             categories: try await market.categories().map { Option(value: $0.slug, label: $0.name, selected: $0.slug == value("category")) },
             conditions: ListingCondition.allCases.map {
                 Option(value: $0.rawValue, label: Self.conditionNames[$0] ?? $0.rawValue, selected: $0.rawValue == value("condition"))
-            }, currency: market.currency, photos: value("photoIds").split(separator: ",").map(String.init), free: value("free") == "1")
+            }, currency: market.currency, photos: value("photoIds").split(separator: ",").map(String.init), free: value("free") == "1",
+            bidding: value("bidding") == "1")
         return renderer.render("market/new-listing", model)
     }
 
     @Sendable func post(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: maxBody)
-        let names = Self.listingFields + ["photoIds"]
+        let names = Self.listingFields + Self.biddingFields + ["photoIds"]
         do {
             let free = form["free"] == "1"
             let amount = free ? nil : try amount(form["price"], field: "price")
             if !free, amount == nil { throw PlazaError.validation(field: "price", "Give a price, or tick free.") }
+            var terms: BiddingTerms? = nil
+            if form["bidding"] == "1" {
+                guard let endsAt = context.reader.moment(fromInput: form["endsAt"]) else {
+                    throw PlazaError.validation(field: "endsAt", "Pick when the bidding ends.")
+                }
+                terms = BiddingTerms(reservePrice: try self.amount(form["reserve"], field: "reserve"), endsAt: endsAt)
+            }
             let photoIds = form["photoIds"].split(separator: ",").compactMap { UUID(uuidString: String($0)) }
             let listing = try await market.createListing(
                 context.identity,
                 ListingRequest(
                     title: form["title"], description: form["description"], price: amount.map { Money(amount: $0, currency: market.currency) },
                     free: free ? true : nil, category: form["category"], condition: ListingCondition(rawValue: form["condition"]) ?? .good,
-                    photoIds: photoIds))
+                    photoIds: photoIds, biddable: terms))
             return PageRenderer.seeOther("/market/listings/\(listing.id.uuidString.lowercased())?notice=posted")
         } catch var error as PlazaError where error.status.code < 500 {
-            error.errors = error.errors?.map { FieldError(field: String($0.field.prefix { $0 != "." }), message: $0.message) }
+            let fields = ["biddable.endsAt": "endsAt", "biddable.reservePrice": "reserve"]
+            error.errors = error.errors?.map { FieldError(field: fields[$0.field] ?? String($0.field.prefix { $0 != "." }), message: $0.message) }
             return renderer.refused("listing", FormState(form, names: names, error: error), returnTo: "/market/sell/new")
         }
     }

@@ -20,6 +20,7 @@ struct MarketPages: Sendable {
         "removed": "Removed: nobody sees it any more.",
         "deleted": "Deleted for you: the other side keeps it.",
         "unblocked": "Unblocked: you see each other's listings and may write again.",
+        "bid": "Bid placed: Plaza bids for you up to your maximum, and tells you if someone outbids you.",
         "reported": "Thanks for reporting it: an admin looks at every report, and you hear what they decide.",
         "reported-blocked": "Thanks for reporting it, and blocked: an admin looks at every report, and you hear what they decide.",
         "appealed": "Appeal sent: an admin looks at the decision again, and you hear the outcome.",
