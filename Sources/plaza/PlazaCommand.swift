@@ -134,7 +134,7 @@ struct Ledger: AsyncParsableCommand {
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Plaza on this machine (build with -c release).",
-        subcommands: [Auth.self, Geo.self, LedgerTransfers.self, Loyalty.self, Offers.self, JSON.self, Push.self])
+        subcommands: [Auth.self, Geo.self, LedgerTransfers.self, Loyalty.self, Market.self, Offers.self, JSON.self, Push.self])
 
     struct Loyalty: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -154,6 +154,25 @@ struct Bench: AsyncParsableCommand {
             options.concurrency = concurrency
             options.httpClient = httpClient
             print(try await LoyaltyBench(configuration: try loadConfiguration(), options: options).run())
+        }
+    }
+
+    struct Market: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Campus feed and search latency over HTTP beside the same queries on the database; chat delivery between two processes.")
+
+        @Option(help: "Listings on the campus.") var listings = 100_000
+        @Option(help: "Students who sell and ask.") var students = 200
+        @Option(help: "Requests per query and route.") var requests = 2_000
+        @Option(help: "Clients (and database tasks) at once.") var concurrency = 32
+        @Option(help: "Chat messages (PostgreSQL only).") var messages = 2_000
+        @Option(help: "HTTP client: nio (light, the default) or async-http-client.") var httpClient = BenchHTTPClient.nio
+
+        func run() async throws {
+            var options = MarketBench.Options()
+            (options.listings, options.students, options.requests) = (listings, students, requests)
+            (options.concurrency, options.messages, options.httpClient) = (concurrency, messages, httpClient)
+            print(try await MarketBench(configuration: try loadConfiguration(), options: options).run())
         }
     }
 

@@ -8,7 +8,7 @@ import SQLKit
 /// but the two sides gets 404.
 extension MarketService {
     /// Opens the buyer's conversation about the listing, or answers the one they have (`created` false).
-    func startConversation(_ identity: Identity, listing id: UUID, now: Date = Date()) async throws -> (Conversation, created: Bool) {
+    package func startConversation(_ identity: Identity, listing id: UUID, now: Date = Date()) async throws -> (Conversation, created: Bool) {
         let membership = try await requireStudent(identity, now: now)
         let listing = try await listing(identity, id, now: now)
         guard listing.seller.username != identity.user.username else {
