@@ -136,6 +136,11 @@ def test_two_students_agree_meet_and_close_the_sale_with_the_handshake(plaza):
         assert "Main library lobby" in deal(seller)
         press(seller, "Accept the meetup")
         assert "Meetup agreed" in notice(seller)
+        # The seller shows the buyer where she is, for this meetup only.
+        press(seller, "Show them where I am")
+        assert "sees where you are" in notice(seller)
+        open_conversation(buyer, conversation)
+        assert "Sela M. shares where they are" in deal(buyer)
 
         # At the meetup: the seller shows the code, the buyer types it; the seller's screen says it is done.
         press(seller, "Show the handshake code")

@@ -95,3 +95,17 @@ extension PlazaClient {
         return page.items
     }
 }
+
+extension PlazaClient {
+    // MARK: Where the other side is
+
+    /// Shows (or stops showing) the other side of an accepted meetup where I am, from 15 minutes before it.
+    public func shareLocation(meetup: UUID, on: Bool) async throws -> MeetupLocation {
+        try await send("PUT", "v1/market/meetups/\(meetup)/location-share", body: LocationShareRequest(on: on), auth: .required)
+    }
+
+    /// Where the other side of a meetup is, when they share.
+    public func meetupLocation(meetup: UUID) async throws -> MeetupLocation {
+        try await send("GET", "v1/market/meetups/\(meetup)/location", auth: .required)
+    }
+}

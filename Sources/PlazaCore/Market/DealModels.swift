@@ -193,3 +193,51 @@ public struct ConversationDeal: Codable, Sendable, Hashable {
         self.meetups = meetups
     }
 }
+
+/// `PUT /v1/market/meetups/{id}/location-share`: whether I show the other side where I am for this meetup.
+public struct LocationShareRequest: Codable, Sendable, Hashable {
+    public var on: Bool
+
+    public init(on: Bool) {
+        self.on = on
+    }
+}
+
+/// `GET /v1/market/meetups/{id}/location`: whether each side shares, and where the other side is (when they share, in
+/// the sharing window, and not inside one of their private zones).
+public struct MeetupLocation: Codable, Sendable, Hashable {
+    public var sharing: Bool
+    public var otherSharing: Bool
+    /// From 15 minutes before the meetup until it ends (or the handshake).
+    public var from: Date
+    public var until: Date
+    public var other: SharedPosition?
+
+    public init(sharing: Bool, otherSharing: Bool, from: Date, until: Date, other: SharedPosition?) {
+        self.sharing = sharing
+        self.otherSharing = otherSharing
+        self.from = from
+        self.until = until
+        self.other = other
+    }
+}
+
+/// A newest position, as another person may see it for a meetup.
+public struct SharedPosition: Codable, Sendable, Hashable {
+    public var latitude: Double
+    public var longitude: Double
+    public var recordedAt: Date
+
+    public init(latitude: Double, longitude: Double, recordedAt: Date) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.recordedAt = recordedAt
+    }
+}
+
+extension DealRules {
+    /// Sharing where one is for a meetup starts this long before it.
+    public static let shareBefore: TimeInterval = 15 * 60
+    /// A position older than this is not shown.
+    public static let freshPosition: TimeInterval = 10 * 60
+}

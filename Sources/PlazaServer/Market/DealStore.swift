@@ -54,6 +54,8 @@ struct DealStore: Sendable {
         var createdAt: Date
         var decidedAt: Date?
         var proposerUsername = ""
+        var buyerShares = false
+        var sellerShares = false
 
         var windowStart: Date { DealRules.window(at: at).start }
 
@@ -184,7 +186,7 @@ struct DealStore: Sendable {
     private static let meetupSelect: SQLQueryString = """
         SELECT m.id, m.conversation_id, m.listing_id, m.proposed_by, m.spot_id, m.spot_name, m.latitude, m.longitude, m.at, m.window_end,
         m.state, m.code_hash, m.token_hash, m.handshake_expires_at, m.handshake_attempts, m.created_at, m.decided_at,
-        p.username AS proposer_username
+        p.username AS proposer_username, m.buyer_shares, m.seller_shares
         FROM market_meetups m JOIN users p ON p.id = m.proposed_by
         """
 
@@ -209,6 +211,11 @@ struct DealStore: Sendable {
     func supersede(conversation: UUID, except id: UUID, from: [MeetupState], now: Date, on db: any SQLDatabase) async throws {
         try await db.update("market_meetups").set("state", to: MeetupState.superseded.rawValue).set("decided_at", to: now)
             .where("conversation_id", .equal, conversation).where("id", .notEqual, id).where("state", .in, from.map(\.rawValue)).run()
+    }
+
+    /// Turns one side's location share for a meetup on or off.
+    func setSharing(_ id: UUID, buyer: Bool, on: Bool, db: any SQLDatabase) async throws {
+        try await db.update("market_meetups").set(buyer ? "buyer_shares" : "seller_shares", to: on).where("id", .equal, id).run()
     }
 
     /// Stores a new handshake's hashes on an accepted meetup (replacing an earlier one); false when it is not accepted.
@@ -262,7 +269,8 @@ struct DealStore: Sendable {
             handshakeAttempts: try row.decode(column: "handshake_attempts", as: Int.self),
             createdAt: try row.decode(column: "created_at", as: Date.self),
             decidedAt: try row.decode(column: "decided_at", as: Date?.self),
-            proposerUsername: try row.decode(column: "proposer_username", as: String.self)
+            proposerUsername: try row.decode(column: "proposer_username", as: String.self),
+            buyerShares: try row.decode(column: "buyer_shares", as: Bool.self), sellerShares: try row.decode(column: "seller_shares", as: Bool.self)
         )
     }
 }

@@ -29,6 +29,8 @@ struct DealsAPI: Sendable {
         authenticated.post("market/meetups/:id/cancel", use: cancelMeetup)
         authenticated.post("market/meetups/:id/handshake", use: handshake)
         authenticated.post("market/meetups/:id/handshake/confirm", use: confirm)
+        authenticated.put("market/meetups/:id/location-share", use: share)
+        authenticated.get("market/meetups/:id/location", use: location)
     }
 
     @Sendable func offer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -106,6 +108,15 @@ struct DealsAPI: Sendable {
     @Sendable func confirm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: HandshakeConfirmation.self, limit: maxBody)
         return try .json(try await market.confirmHandshake(context.identity, meetup: try Self.id(context, "meetup"), body))
+    }
+
+    @Sendable func share(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: LocationShareRequest.self, limit: maxBody)
+        return try .json(try await market.shareLocation(context.identity, meetup: try Self.id(context, "meetup"), on: body.on))
+    }
+
+    @Sendable func location(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await market.meetupLocation(context.identity, meetup: try Self.id(context, "meetup")))
     }
 
     static func id(_ context: AuthenticatedContext, _ what: String) throws -> UUID {

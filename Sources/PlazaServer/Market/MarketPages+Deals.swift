@@ -30,6 +30,8 @@ extension MarketPages {
         "meetup-accepted": "Meetup agreed. On the day, the seller shows a code that the buyer scans or types.",
         "meetup-declined": "Meetup declined: propose another time or place if you like.",
         "meetup-cancelled": "Meetup called off.",
+        "sharing": "{other} sees where you are from 15 minutes before the meetup until the handshake (only where you are then, never your history).",
+        "unsharing": "You no longer show {other} where you are.",
         "bought": "Handshake confirmed: it is yours. Rate each other once you are home.",
         "rated": "Thanks: your rating shows to {other} once they rate you too, or in a week.",
         "rated-both": "Thanks: you have both rated, and both ratings are on your profiles now.",
@@ -63,6 +65,11 @@ extension MarketPages {
         var canShow: Bool
         /// The buyer, in the window: the code form.
         var canConfirm: Bool
+        /// An accepted meetup: I may show the other side where I am.
+        var canShare: Bool
+        var sharing: Bool
+        /// Where the other side is, when they share now: "Sela M. is 80 m from the meeting point (1 min ago)".
+        var otherWhere: String?
     }
 
     struct RatingView: Sendable {
@@ -176,7 +183,7 @@ extension MarketPages {
             var view = MeetupView(
                 id: meetup.id.uuidString.lowercased(), headline: "\(place) · \(when)", myTurn: meetup.state == .proposed && !mine,
                 canCancel: [.proposed, .accepted].contains(meetup.state), accepted: meetup.state == .accepted, canShow: inWindow && seller,
-                canConfirm: inWindow && !seller)
+                canConfirm: inWindow && !seller, canShare: meetup.state == .accepted, sharing: false, otherWhere: nil)
             switch meetup.state {
             case .proposed:
                 view.detail = mine ? "You proposed it: waiting for \(otherName)." : "\(otherName) proposes this: accept, or propose another."
@@ -191,6 +198,17 @@ extension MarketPages {
             }
             return view
         }
+        var meetupShown = meetupView
+        if let meetup, meetup.state == .accepted, let location = try? await market.meetupLocation(identity, meetup: meetup.id, now: now) {
+            meetupShown?.sharing = location.sharing
+            if let other = location.other {
+                let point = Coordinate(latitude: meetup.place.latitude, longitude: meetup.place.longitude)
+                let distance = point.distance(to: Coordinate(latitude: other.latitude, longitude: other.longitude))
+                meetupShown?.otherWhere = "\(otherName) is \(reader.distance(distance)) from the meeting point (\(reader.when(other.recordedAt)))"
+            } else if location.otherSharing {
+                meetupShown?.otherWhere = "\(otherName) shares where they are from \(reader.time(location.from))."
+            }
+        }
         let listing = try? await market.listing(identity, conversation.listing.id)
         let closed: String? =
             switch offer?.state == .completed ? .active : conversation.listing.state {
@@ -204,7 +222,7 @@ extension MarketPages {
             id: conversation.id.uuidString.lowercased(), csrf: context.csrfToken ?? "", offer: offerView,
             canOffer: open && !seller && conversation.listing.price != nil && (offer == nil || offer?.state == .completed)
                 && conversation.listing.state == .active,
-            asking: Reader.typed(conversation.listing.price), currency: market.currency, meetup: meetupView,
+            asking: Reader.typed(conversation.listing.price), currency: market.currency, meetup: meetupShown,
             rating: conversation.listing.state == .sold ? try await ratingView(context, listing: conversation.listing.id, other: otherName) : nil,
             closed: closed,
             form: context.page.form("offer") ?? FormState(names: ["amount"]).with("amount", Reader.typed(conversation.listing.price)),
@@ -302,12 +320,16 @@ extension MarketPages {
             case "accept": _ = try await market.answerMeetup(context.identity, meetup: id, accept: true)
             case "decline": _ = try await market.answerMeetup(context.identity, meetup: id, accept: false)
             case "cancel": _ = try await market.cancelMeetup(context.identity, meetup: id)
+            case "share", "unshare": _ = try await market.shareLocation(context.identity, meetup: id, on: action == "share")
             default: throw PlazaError.notFound("action")
             }
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
             return renderer.refused(alert: Self.sentence(error), returnTo: Self.path(meetup.conversationId))
         }
-        let notice = ["accept": "meetup-accepted", "decline": "meetup-declined", "cancel": "meetup-cancelled"][action]
+        let notice = [
+            "accept": "meetup-accepted", "decline": "meetup-declined", "cancel": "meetup-cancelled", "share": "sharing", "unshare": "unsharing",
+        ][
+            action]
         return PageRenderer.seeOther(Self.path(meetup.conversationId, notice: notice))
     }
 

@@ -278,3 +278,31 @@ extension MarketService {
         return error
     }
 }
+
+/// Sharing where one is for a meetup: each side opts in, only the other side sees it, from 15 minutes before the meetup
+/// until it ends or the handshake, and only the newest position (places' live index), never inside a private zone.
+extension MarketService {
+    func shareLocation(_ identity: Identity, meetup id: UUID, on: Bool, now: Date = Date()) async throws -> MeetupLocation {
+        _ = try await requireStudent(identity, now: now)
+        let (meetup, conversation) = try await meetupSide(identity, id)
+        guard meetup.state == .accepted || !on else {
+            throw Self.meetupConflict(meetup, "Share where you are once the meetup is agreed.")
+        }
+        try await deals.setSharing(id, buyer: conversation.buyerId == identity.user.id, on: on, db: database.sql)
+        return try await meetupLocation(identity, meetup: id, now: now)
+    }
+
+    func meetupLocation(_ identity: Identity, meetup id: UUID, now: Date = Date()) async throws -> MeetupLocation {
+        _ = try await requireStudent(identity, now: now)
+        let (meetup, conversation) = try await meetupSide(identity, id)
+        let buyer = conversation.buyerId == identity.user.id
+        let (mine, theirs) = buyer ? (meetup.buyerShares, meetup.sellerShares) : (meetup.sellerShares, meetup.buyerShares)
+        let from = meetup.at.addingTimeInterval(-DealRules.shareBefore)
+        var other: SharedPosition? = nil
+        if theirs, meetup.state == .accepted, now >= from, now < meetup.windowEnd, let positions {
+            other = try await positions.newestPosition(
+                of: conversation.other(identity.user.id), since: max(from, now.addingTimeInterval(-DealRules.freshPosition)))
+        }
+        return MeetupLocation(sharing: mine, otherSharing: theirs, from: from, until: meetup.windowEnd, other: other)
+    }
+}

@@ -25,6 +25,8 @@ package struct MarketService: Sendable {
     let idempotency: IdempotencyStore
     /// The wallet's answer for paying through Plaza; nil refuses paying (deals without money still work).
     var payments: (any MarketPayments)? = nil
+    /// Places' newest positions, for a meetup's location share; nil shows nobody.
+    var positions: (any MeetupPositions)? = nil
     let store = MarketStore()
     let listings = ListingStore()
     let chat = ChatStore()

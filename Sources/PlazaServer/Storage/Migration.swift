@@ -41,5 +41,6 @@ enum Migrations {
         M0029_MarketTrust(),  // ratings, reports and appeals, follows, wish lists, saved searches
         M0030_ReviewActions(),  // review items that offer actions (reports, appeals)
         M0031_Bidding(),  // listings sold by bidding: the auction on the listing, every price step
+        M0032_MeetupSharing(),  // each side's opt-in to show where they are for a meetup
     ]
 }

@@ -227,4 +227,44 @@ import Testing
             #expect(try await Self.listingState(client, market.ana, market.listing.id) == .sold)
         }
     }
+
+    @Test(arguments: TestEngine.enabled)
+    func aSideSharesWhereTheyAreOnlyWithTheOtherAndOnlyInTheWindow(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            let offer = try await Self.acceptedDeal(client, market, paid: false)
+            let spot = Coordinate(latitude: 48.1510, longitude: 11.5790)
+            let meetup = try await Self.meetup(
+                client, market.ben, offer.conversationId,
+                MeetupRequest(latitude: spot.latitude, longitude: spot.longitude, at: Date().addingTimeInterval(600)))
+            let share = { (token: String, on: Bool) in
+                try await client.send(.put, "/v1/market/meetups/\(meetup.id)/location-share", json: LocationShareRequest(on: on), token: token)
+            }
+            #expect(try await share(market.ana, true).problem?.code == .stateConflict, "once agreed")
+            #expect(try await Self.act(client, market.ana, "meetups/\(meetup.id)/accept").status == .ok)
+
+            // Ana shares and moves (her phone shares its location with Plaza); Ben sees her newest position, Cal nothing.
+            let places = PlacesDriver(client)
+            try await places.share(.merchants, token: market.ana)
+            #expect(try await places.move(to: spot.offset(north: 80), token: market.ana).status == .ok)
+            #expect(try await share(market.ana, true).decode(MeetupLocation.self).sharing)
+            var seen = try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.ben).decode(MeetupLocation.self)
+            #expect(seen.otherSharing && !seen.sharing)
+            #expect(abs((seen.other?.latitude ?? 0) - spot.offset(north: 80).latitude) < 0.00001)
+            #expect(try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.cal).status == .notFound)
+            // Ben does not share: Ana sees nothing of him.
+            #expect(
+                try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.ana).decode(MeetupLocation.self).other == nil)
+            // She stops: gone at once.
+            _ = try await share(market.ana, false)
+            seen = try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.ben).decode(MeetupLocation.self)
+            #expect(!seen.otherSharing && seen.other == nil)
+            // Outside the window (the service's clock an hour earlier) nothing shows either.
+            _ = try await share(market.ana, true)
+            let ben = try #require(try await AccountStore().user(login: "ben", on: services.database.sql))
+            let early = try await services.market.meetupLocation(
+                Identity(user: ben, sessionID: UUID()), meetup: meetup.id, now: Date().addingTimeInterval(-3_600))
+            #expect(early.otherSharing && early.other == nil)
+        }
+    }
 }
