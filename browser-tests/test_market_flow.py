@@ -132,7 +132,16 @@ def test_a_student_sells_a_lamp_with_a_photo_that_another_finds(plaza):
         navigate(buyer, buyer.find_element(By.LINK_TEXT, "You"))
         assert title in buyer.find_element(By.CSS_SELECTOR, "[data-wish-list]").text
         assert "Carla" in buyer.find_element(By.CSS_SELECTOR, "[data-follows]").text
+        # She gives her profile a photo and a line about herself.
+        buyer.find_element(By.CSS_SELECTOR, "#profile-form [data-photo-input]").send_keys(os.path.join(FIXTURES, "desk-lamp.jpg"))
+        wait_for(buyer, lambda: "1 photo ready" in buyer.find_element(By.CSS_SELECTOR, "#profile-form [data-photo-status]").text)
+        fill_in(buyer, "profile-form", {"bio": "Architecture, second year."})
+        submit(buyer, "Save your profile")
+        assert "Profile saved" in notice(buyer)
         screenshot(buyer, "market-you")
+        buyer.get(plaza + "/market/users/dora")
+        assert "Architecture, second year." in buyer.find_element(By.CSS_SELECTOR, "[data-profile-bio]").text
+        assert buyer.find_element(By.CSS_SELECTOR, "[data-profile-photo]").get_property("naturalWidth") > 0
         buyer.get(plaza + "/market?q=bendy")
         card = next(item for item in buyer.find_elements(By.CSS_SELECTOR, "[data-feed] li") if title in item.text)
         navigate(buyer, card.find_element(By.TAG_NAME, "a"))

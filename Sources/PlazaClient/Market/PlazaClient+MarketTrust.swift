@@ -100,3 +100,10 @@ extension PlazaClient {
         try await send("GET", "v1/market/me/purchases", query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [], auth: .required)
     }
 }
+
+extension PlazaClient {
+    /// Changes my marketplace bio and profile photo (a picture from `uploadPicture`).
+    public func updateMarketProfile(_ change: MarketProfileChange) async throws -> MarketProfile {
+        try await send("PATCH", "v1/market/me/profile", body: change, auth: .required)
+    }
+}

@@ -202,16 +202,34 @@ public struct MarketProfile: Codable, Sendable, Hashable {
     public var activeListings: Int
     /// Ratings from the other sides of their handshakes, once shown.
     public var rating: RatingSummary
+    public var bio: String?
+    public var photo: ListingPhoto?
 
     public init(
         username: String, displayName: String, memberSince: Date, itemsSold: Int, activeListings: Int,
-        rating: RatingSummary = RatingSummary(average: nil, count: 0)
+        rating: RatingSummary = RatingSummary(average: nil, count: 0), bio: String? = nil, photo: ListingPhoto? = nil
     ) {
+        self.bio = bio
+        self.photo = photo
         self.username = username
         self.displayName = displayName
         self.memberSince = memberSince
         self.itemsSold = itemsSold
         self.activeListings = activeListings
         self.rating = rating
+    }
+}
+
+/// `PATCH /v1/market/me/profile`: the fields sent change (an empty bio, or `removePhoto`, clears them).
+public struct MarketProfileChange: Codable, Sendable, Hashable {
+    public var bio: String?
+    /// A picture uploaded with `POST /v1/media`.
+    public var photoId: UUID?
+    public var removePhoto: Bool?
+
+    public init(bio: String? = nil, photoId: UUID? = nil, removePhoto: Bool? = nil) {
+        self.bio = bio
+        self.photoId = photoId
+        self.removePhoto = removePhoto
     }
 }

@@ -20,6 +20,12 @@ struct ListingsAPI: Sendable {
         authenticated.get("market/me/sales", use: sales)
         authenticated.get("market/me/purchases", use: purchases)
         authenticated.get("market/users/:username", use: profile)
+        authenticated.patch("market/me/profile", use: changeProfile)
+    }
+
+    @Sendable func changeProfile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: MarketProfileChange.self, limit: maxBody)
+        return try .json(try await market.updateProfile(context.identity, body))
     }
 
     @Sendable func profile(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -32,6 +32,8 @@ extension MarketPages {
         var rating: String?
         var ratings: [RatingRow]
         var hasRatings: Bool
+        var bio: String?
+        var photo: String?
     }
 
     struct RatingRow: Sendable {
@@ -72,7 +74,7 @@ extension MarketPages {
                 "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) · "
                     + reader.count(profile.rating.count, "rating", "ratings")
             },
-            ratings: ratings, hasRatings: !ratings.isEmpty)
+            ratings: ratings, hasRatings: !ratings.isEmpty, bio: profile.bio, photo: profile.photo?.thumbnailUrl)
         return renderer.render("market/profile", model)
     }
 

@@ -14,6 +14,7 @@ extension MarketPages {
         signedIn.post("users/:username/unfollow", use: unfollowPage)
         signedIn.post("saved-searches", use: saveSearchPage)
         signedIn.post("saved-searches/:id/delete", use: deleteSearchPage)
+        signedIn.post("you/profile", use: profileForm)
     }
 
     static let youNotices = [
@@ -23,6 +24,7 @@ extension MarketPages {
         "unfollowed": "You no longer follow them.",
         "search-saved": "Search saved: you hear of new listings that match it.",
         "search-deleted": "Saved search deleted.",
+        "profile": "Profile saved: students of your campus see it beside your listings.",
     ]
 
     struct HistoryRow: Sendable {
@@ -50,6 +52,10 @@ extension MarketPages {
         var searches: [SearchRow]
         var blocks: [MarketBlock]
         var hasDecisions: Bool
+        var bio: String
+        var photo: String?
+        var photoId: String
+        var profileForm: FormState
     }
 
     @Sendable func youPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -75,7 +81,9 @@ extension MarketPages {
             wishList: try await market.wishList(identity).map { Self.card($0.listing, reader: reader) },
             follows: try await market.following(identity),
             searches: try await market.savedSearches(identity).map { Self.searchRow($0, currency: market.currency) },
-            blocks: try await market.blocks(identity), hasDecisions: !(try await market.decisions(identity).isEmpty))
+            blocks: try await market.blocks(identity), hasDecisions: !(try await market.decisions(identity).isEmpty), bio: profile.bio ?? "",
+            photo: profile.photo?.thumbnailUrl, photoId: profile.photo?.id.uuidString.lowercased() ?? "",
+            profileForm: context.page.form("profile") ?? FormState(names: ["bio"]).with("bio", profile.bio ?? ""))
         return renderer.render("market/you", model)
     }
 
@@ -95,6 +103,18 @@ extension MarketPages {
         return SearchRow(
             id: search.id.uuidString.lowercased(), words: parts.joined(separator: " · "),
             alert: search.alert == .instant ? "told at once" : "a daily digest", link: "/market?" + FormData.encoded(query))
+    }
+
+    /// The bio and the photo (uploaded by the page script, its id in `photoIds`).
+    @Sendable func profileForm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let photo = form["photoIds"].split(separator: ",").last.flatMap { UUID(uuidString: String($0)) }
+        do {
+            _ = try await market.updateProfile(context.identity, MarketProfileChange(bio: form["bio"], photoId: photo))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused("profile", FormState(form, names: ["bio"], error: error), returnTo: "/market/you#you-profile")
+        }
+        return PageRenderer.seeOther("/market/you?notice=profile")
     }
 
     // MARK: Buttons

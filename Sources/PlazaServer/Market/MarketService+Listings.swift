@@ -212,9 +212,33 @@ extension MarketService {
     func profile(_ identity: Identity, username: String, now: Date = Date()) async throws -> MarketProfile {
         let user = try await visibleStudent(identity, username: username, now: now)
         let counts = try await listings.counts(seller: user.id, on: database.sql)
+        let extras = try await store.profile(user: user.id, on: database.sql)
         return MarketProfile(
             username: user.username, displayName: user.displayName, memberSince: user.createdAt, itemsSold: counts.sold,
-            activeListings: counts.active, rating: try await trust.summary(of: user.id, now: now, on: database.sql))
+            activeListings: counts.active, rating: try await trust.summary(of: user.id, now: now, on: database.sql), bio: extras.bio,
+            photo: extras.photo.map(MediaService.photo))
+    }
+
+    /// Changes my bio and profile photo (a picture I uploaded; the old one is let go).
+    func updateProfile(_ identity: Identity, _ change: MarketProfileChange, now: Date = Date()) async throws -> MarketProfile {
+        _ = try await requireStudent(identity, now: now)
+        let current = try await store.profile(user: identity.user.id, on: database.sql)
+        var bio = current.bio
+        if let asked = change.bio {
+            let trimmed = asked.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard trimmed.count <= 300 else { throw PlazaError.validation(field: "bio", "Keep it under 300 characters.") }
+            bio = trimmed.nilIfEmpty
+        }
+        let photo = change.removePhoto == true ? nil : change.photoId ?? current.photo
+        let (store, media, subject, newBio) = (store, media, "profile:\(identity.user.id.uuidString.lowercased())", bio)
+        try await database.transaction { db in
+            if let photo, photo != current.photo {
+                try await media.attach([photo], owner: identity.user.id, to: subject, field: "photoId", on: db)
+            }
+            if let old = current.photo, old != photo { try await media.detach([old], from: subject, on: db) }
+            try await store.saveProfile(user: identity.user.id, bio: newBio, photo: photo, now: now, on: db)
+        }
+        return try await profile(identity, username: identity.user.username, now: now)
     }
 
     /// A student of my campus I may see (404 for anyone else, or across a block).

@@ -178,4 +178,20 @@ extension MarketStore {
                 since: try row.decode(column: "created_at", as: Date.self))
         }
     }
+
+    // MARK: Profiles
+
+    func profile(user: UUID, on db: any SQLDatabase) async throws -> (bio: String?, photo: UUID?) {
+        guard let row = try await db.select().columns("bio", "photo_id").from("market_profiles").where("user_id", .equal, user).first() else {
+            return (nil, nil)
+        }
+        return (try row.decode(column: "bio", as: String?.self), try row.decode(column: "photo_id", as: UUID?.self))
+    }
+
+    func saveProfile(user: UUID, bio: String?, photo: UUID?, now: Date, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "market_profiles").columns("user_id", "bio", "photo_id", "updated_at")
+            .values(SQLBind(user), SQLBind(bio), SQLBind(photo), SQLBind(now))
+            .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "bio").set(excludedValueOf: "photo_id").set(excludedValueOf: "updated_at") }
+            .run()
+    }
 }

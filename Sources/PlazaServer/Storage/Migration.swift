@@ -42,5 +42,6 @@ enum Migrations {
         M0030_ReviewActions(),  // review items that offer actions (reports, appeals)
         M0031_Bidding(),  // listings sold by bidding: the auction on the listing, every price step
         M0032_MeetupSharing(),  // each side's opt-in to show where they are for a meetup
+        M0033_MarketProfiles(),  // a student's bio and profile photo
     ]
 }

@@ -159,4 +159,24 @@ import Testing
             #expect(Set(log.items.map(\.action)) == ["user.suspend", "review.approve"])
         }
     }
+
+    @Test(arguments: TestEngine.enabled)
+    func aStudentsBioAndPhotoShowOnTheirProfile(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            let photo = try await ListingTests.photo(client, market.ana)
+            let long = MarketProfileChange(bio: String(repeating: "a", count: 301))
+            #expect(try await client.send(.patch, "/v1/market/me/profile", json: long, token: market.ana).problem?.errors?.map(\.field) == ["bio"])
+            let change = MarketProfileChange(bio: "  Physics, third year. Usually at the library.  ", photoId: photo)
+            let changed = try await client.send(.patch, "/v1/market/me/profile", json: change, token: market.ana)
+            #expect(changed.status == .ok, "\(changed.text)")
+            let seen = try await Self.profile(client, market.ben, "ana")
+            #expect(seen.bio == "Physics, third year. Usually at the library." && seen.photo?.id == photo)
+            #expect(try await client.send(.get, try #require(seen.photo?.thumbnailUrl), token: market.ben).status == .ok)
+            // Taking the photo away: it is no one's to fetch any more.
+            _ = try await client.send(.patch, "/v1/market/me/profile", json: MarketProfileChange(removePhoto: true), token: market.ana)
+            #expect(try await Self.profile(client, market.ben, "ana").photo == nil)
+            #expect(try await client.send(.get, "/media/\(photo)", token: market.ben).status == .notFound)
+        }
+    }
 }

@@ -461,11 +461,11 @@ document.addEventListener("click", (event) => {
   update();
 })();
 
-// The new-listing form ([data-listing-form]) uploads each chosen photo at once (while the rest is filled in) and keeps
-// their ids in the form; a refused photo says why beside the photos.
-(() => {
-  const form = document.querySelector("form[data-listing-form]");
-  if (!form) return;
+// The new-listing form ([data-listing-form]) and the profile form ([data-photo-form]) upload each chosen photo at once
+// (while the rest is filled in) and keep their ids in the form; a refused photo says why beside the photos. A form with
+// data-photo-max="1" keeps only the newest.
+document.querySelectorAll("form[data-listing-form], form[data-photo-form]").forEach((form) => {
+  const max = Number(form.getAttribute("data-photo-max")) || 10;
   const input = form.querySelector("[data-photo-input]");
   const ids = form.querySelector("[data-photo-ids]");
   const previews = form.querySelector("[data-photo-previews]");
@@ -489,7 +489,8 @@ document.addEventListener("click", (event) => {
     const files = Array.from(input.files || []);
     input.value = "";
     for (const file of files) {
-      if (list().length >= 10) { status.textContent = "At most 10 photos."; break; }
+      if (max === 1) { ids.value = ""; previews.replaceChildren(); }
+      if (list().length >= max) { status.textContent = "At most " + max + " photos."; break; }
       status.textContent = "Uploading " + file.name + "…";
       try {
         const response = await fetch("/market/photos", {
@@ -506,4 +507,4 @@ document.addEventListener("click", (event) => {
       }
     }
   });
-})();
+});
