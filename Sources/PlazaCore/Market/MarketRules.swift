@@ -5,6 +5,8 @@ import Foundation
 public enum MarketRules {
     /// Days a verification lasts past the campus's next term end, so nobody is locked out the morning after exams.
     public static let graceDays = 14
+    /// Students hear this long ahead that their verification runs out.
+    public static let reminderAhead: TimeInterval = 7 * 86_400
     /// When a campus lists no term end still to come, a verification lasts this many days.
     public static let defaultVerificationDays = 180
 

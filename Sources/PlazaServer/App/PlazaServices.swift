@@ -204,6 +204,7 @@ public final class PlazaServices: Sendable {
                 try await market.expireMeetups()
                 try await market.closeAuctions()
                 try await market.sendDigests()
+                try await market.remindExpiringMembers()
             },
         ] + (events.feed.service.map { [$0] } ?? [])
     }

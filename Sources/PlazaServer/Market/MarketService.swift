@@ -151,6 +151,26 @@ package struct MarketService: Sendable {
 
     static let addressTaken = PlazaError.conflict(field: "email", "This campus address verifies another Plaza account.")
 
+    /// Tells students, a week ahead, that their campus verification runs out (then the marketplace asks for their
+    /// address again). Run every minute with the other maintenance; each is told once per verification.
+    @discardableResult
+    package func remindExpiringMembers(now: Date = Date()) async throws -> Int {
+        let store = store
+        return try await events.transaction(publishing: { db in
+            let due = try await store.remindExpiring(now: now, ahead: MarketRules.reminderAhead, limit: 500, on: db)
+            let alerts = due.map { user, until in
+                FeedMessage.alert(
+                    user: user,
+                    content: NotificationContent(
+                        kind: .market,
+                        title:
+                            "Your campus verification ends on \(until.formatted(Date.FormatStyle(date: .long, time: .omitted, locale: Locale(identifier: "en_US"), timeZone: .gmt)))",
+                        body: "Verify your university address again to keep buying and selling.", link: "/market"))
+            }
+            return (alerts.count, alerts)
+        })
+    }
+
     // MARK: The agreement
 
     func agreement(_ identity: Identity) async throws -> MarketAgreement {

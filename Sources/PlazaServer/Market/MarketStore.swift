@@ -194,4 +194,18 @@ extension MarketStore {
             .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "bio").set(excludedValueOf: "photo_id").set(excludedValueOf: "updated_at") }
             .run()
     }
+
+    // MARK: Reminders
+
+    /// Members whose verification runs out within `ahead` and who were not reminded since it was last renewed: marked
+    /// reminded now (one statement, so each is told once), with the end of their verification.
+    func remindExpiring(now: Date, ahead: TimeInterval, limit: Int, on db: any SQLDatabase) async throws -> [(user: UUID, until: Date)] {
+        let due = db.select().column("user_id").from("campus_members").where("verified_until", .greaterThan, now)
+            .where("verified_until", .lessThanOrEqual, now.addingTimeInterval(ahead))
+            .where { $0.where("reminded_at", .is, SQLLiteral.null).orWhere("reminded_at", .lessThan, SQLIdentifier("verified_at")) }.limit(limit)
+        return try await db.update("campus_members").set("reminded_at", to: now).where("user_id", .in, SQLGroupExpression(due.select))
+            .where { $0.where("reminded_at", .is, SQLLiteral.null).orWhere("reminded_at", .lessThan, SQLIdentifier("verified_at")) }
+            .returning("user_id", "verified_until").all()
+            .map { (try $0.decode(column: "user_id", as: UUID.self), try $0.decode(column: "verified_until", as: Date.self)) }
+    }
 }

@@ -43,5 +43,6 @@ enum Migrations {
         M0031_Bidding(),  // listings sold by bidding: the auction on the listing, every price step
         M0032_MeetupSharing(),  // each side's opt-in to show where they are for a meetup
         M0033_MarketProfiles(),  // a student's bio and profile photo
+        M0034_MembershipReminders(),  // students told once that their campus verification runs out
     ]
 }

@@ -109,4 +109,20 @@ import Testing
             #expect(try await client.send(.delete, "/v1/market/saved-searches/\(mine[0].id)", token: market.ben).status == .noContent)
         }
     }
+
+    /// A week before a student's campus verification runs out they hear of it, once; renewing it reminds them again next time.
+    @Test(arguments: TestEngine.enabled)
+    func studentsHearOnceThatTheirVerificationRunsOut(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            try await Self.mailed(client, market.ben)
+            let ben = try #require(try await AccountStore().user(login: "ben", on: services.database.sql))
+            let until = try #require(try await MarketStore().member(user: ben.id, on: services.database.sql)).verifiedUntil
+            #expect(try await services.market.remindExpiringMembers(now: until.addingTimeInterval(-8 * 86_400)) == 0, "not yet")
+            let told = try await services.market.remindExpiringMembers(now: until.addingTimeInterval(-6 * 86_400))
+            #expect(told == 3, "ana, ben and cal share a term end")
+            #expect(try await services.market.remindExpiringMembers(now: until.addingTimeInterval(-5 * 86_400)) == 0, "once")
+            #expect(try await Self.alerts(services, "ben").contains { $0.hasPrefix("Your campus verification ends on ") })
+        }
+    }
 }
