@@ -118,7 +118,7 @@ struct OffersAPI: Sendable {
         let paging = try Paging(request.uri)
         let text = request.uri.queryParameters.get("q").map { String($0) }
         if let text, text.count > 200 { throw PlazaError.validation(field: "q", "Search with at most 200 characters.") }
-        let category = try Query.category(request.uri, lenient: true)
+        let category = try Query.category(request.uri)
         return try .json(
             try await offers.offers(context.identity, history: false, text: text, category: category, limit: paging.limit, cursor: paging.cursor))
     }
