@@ -44,5 +44,6 @@ enum Migrations {
         M0032_MeetupSharing(),  // each side's opt-in to show where they are for a meetup
         M0033_MarketProfiles(),  // a student's bio and profile photo
         M0034_MembershipReminders(),  // students told once that their campus verification runs out
+        M0035_ListingOrderIndexes(),  // the feed by category and by price
     ]
 }
