@@ -72,47 +72,6 @@ extension MarketPages {
         var otherWhere: String?
     }
 
-    struct RatingView: Sendable {
-        var canRate: Bool
-        var other: String
-        var mine: String?
-        var theirs: String?
-        var waiting: String?
-        var form: FormState
-        var choices: [StarChoice]
-    }
-
-    struct StarChoice: Sendable {
-        var value: Int
-        var stars: String
-        var words: String
-        var checked: Bool
-    }
-
-    static let starWords = [5: "Excellent", 4: "Good", 3: "Okay", 2: "Poor", 1: "Bad"]
-
-    /// After the handshake: the rating form, or what was given and (once shown) got.
-    func ratingView(_ context: AuthenticatedContext, listing: UUID, other: String) async throws -> RatingView? {
-        guard let ratings = try? await market.dealRatings(context.identity, listing: listing),
-            ratings.canRate || ratings.mine != nil
-        else { return nil }
-        let form = context.page.form("rating") ?? FormState(names: ["stars", "comment"])
-        let chosen = Int(form.fields["stars"]?.value ?? "")
-        return RatingView(
-            canRate: ratings.canRate, other: other,
-            mine: ratings.mine.map { "You gave \(other) \(Self.stars($0.stars))" + ($0.comment.map { ": “\($0)”" } ?? "") },
-            theirs: ratings.theirs.map { "\(other) gave you \(Self.stars($0.stars))" + ($0.comment.map { ": “\($0)”" } ?? "") },
-            waiting: ratings.theirs != nil
-                ? nil
-                : ratings.theirsWaiting
-                    ? "\(other) rated you: rate them to read it."
-                    : ratings.mine != nil ? "\(other)'s rating of you shows once they rate, or in a week." : nil,
-            form: form,
-            choices: (1...5).reversed().map {
-                StarChoice(value: $0, stars: Self.stars($0), words: Self.starWords[$0] ?? "", checked: chosen == $0)
-            })
-    }
-
     struct DealView: Sendable {
         var id: String
         var csrf: String
@@ -333,89 +292,6 @@ extension MarketPages {
         return PageRenderer.seeOther(Self.path(meetup.conversationId, notice: notice))
     }
 
-    // MARK: The handshake
-
-    struct HandshakePage: Sendable {
-        var shell: Shell
-        var id: String
-        var conversation: String
-        /// Markup made by `QRCode` from Plaza's own signed token (never user text).
-        var qr: String
-        var code: String
-        var until: String
-        var buyer: String
-        var status: HandshakeStatus
-    }
-
-    /// The seller's QR and code, shown once on this answer (never in an address); a new one replaces it.
-    @Sendable func handshakePage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        _ = try await request.decodeForm(limit: maxBody)
-        let id = try Query.id(context.parameters, "id", "meetup")
-        let (meetup, conversation) = try await market.meetupSide(context.identity, id)
-        do {
-            let handshake = try await market.handshake(context.identity, meetup: id)
-            let buyer = try await market.conversation(context.identity, conversation.id).buyer
-            let code = "\(handshake.code.prefix(3)) \(handshake.code.suffix(3))"
-            let name = Person(username: buyer.username, displayName: buyer.displayName).shortName
-            let model = HandshakePage(
-                shell: Shell(title: "Handshake", context: context), id: id.uuidString.lowercased(),
-                conversation: conversation.id.uuidString.lowercased(), qr: QRCode(handshake.token)?.svg(scale: 5) ?? "", code: code,
-                until: context.reader.time(handshake.expiresAt), buyer: name,
-                status: HandshakeStatus(done: false, buyer: name, conversation: conversation.id.uuidString.lowercased()))
-            return renderer.render("market/handshake", model)
-        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused(alert: Self.sentence(error), returnTo: Self.path(meetup.conversationId))
-        }
-    }
-
-    struct HandshakeStatus: Sendable {
-        var done: Bool
-        var buyer: String
-        var conversation: String
-    }
-
-    /// The handshake page's live line: waiting, or confirmed.
-    @Sendable func handshakeStatus(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "meetup")
-        let (meetup, conversation) = try await market.meetupSide(context.identity, id)
-        let buyer = try await market.conversation(context.identity, conversation.id).buyer
-        let status = HandshakeStatus(
-            done: meetup.state == .completed, buyer: Person(username: buyer.username, displayName: buyer.displayName).shortName,
-            conversation: conversation.id.uuidString.lowercased())
-        return renderer.render("market/handshake-status", status)
-    }
-
-    /// The buyer's typed code or scanned QR.
-    @Sendable func confirmPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: maxBody)
-        let id = try Query.id(context.parameters, "id", "meetup")
-        let (meetup, _) = try await market.meetupSide(context.identity, id)
-        let back = Self.path(meetup.conversationId)
-        do {
-            let token = form.optional("token")
-            let result = try await market.confirmHandshake(
-                context.identity, meetup: id, HandshakeConfirmation(code: token == nil ? form["code"] : nil, token: token))
-            return PageRenderer.seeOther(Self.path(meetup.conversationId, notice: result.payment == nil ? "bought" : "bought-paid"))
-        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused("handshake", FormState(form, names: ["code"], error: error), returnTo: back + "#deal")
-        }
-    }
-
-    /// The rating form of the deal card.
-    @Sendable func ratePage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: maxBody)
-        let id = try Query.id(context.parameters, "id", "conversation")
-        let conversation = try await market.conversation(context.identity, id)
-        do {
-            let stars = Int(form["stars"]) ?? 0
-            let rating = try await market.rate(
-                context.identity, listing: conversation.listing.id, RatingRequest(stars: stars, comment: form.optional("comment")))
-            return PageRenderer.seeOther(Self.path(id, notice: rating.shownAt <= Date() ? "rated-both" : "rated"))
-        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused("rating", FormState(form, names: ["stars", "comment"], error: error), returnTo: Self.path(id) + "#deal")
-        }
-    }
-
     // MARK: Helpers
 
     static func path(_ conversation: UUID, notice: String? = nil) -> String {
@@ -425,40 +301,5 @@ extension MarketPages {
     /// A refusal in one sentence: the title, and what to do.
     static func sentence(_ error: PlazaError) -> String {
         [error.errors?.map(\.message).joined(separator: " ") ?? error.title, error.detail].compactMap { $0 }.joined(separator: " ")
-    }
-}
-
-extension MarketPages {
-    func addBiddingRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
-        signedIn.get("listings/:id/bidding", use: biddingFragment)
-        signedIn.post("listings/:id/bids", use: bidPage)
-    }
-
-    /// The listing page's bidding box, reloaded live on `market.bid`.
-    @Sendable func biddingFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let listing = try await market.listing(context.identity, try Query.id(context.parameters, "id", "listing"))
-        guard let view = try await biddingView(context, listing: listing) else { throw PlazaError.notFound("bidding") }
-        return renderer.render("market/bidding", view)
-    }
-
-    /// The bid form: the most I would pay; a double click or a resubmitted page bids once.
-    @Sendable func bidPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: maxBody)
-        let id = try Query.id(context.parameters, "id", "listing")
-        let back = "/market/listings/\(id.uuidString.lowercased())"
-        do {
-            guard let amount = try amount(form["maxAmount"], field: "maxAmount") else {
-                throw PlazaError.validation(field: "maxAmount", "Type the most you would pay.")
-            }
-            _ = try await market.idempotency.once(form, action: "market-bid", user: context.identity.user.id) { claim in
-                _ = try await market.placeBid(context.identity, listing: id, BidRequest(maxAmount: amount), claim: claim)
-            }
-            return PageRenderer.seeOther(back + "?notice=bid")
-        } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            if error.code == .validationFailed || error.code == .bidTooLow {
-                return renderer.refused("bid", FormState(form, names: ["maxAmount"], error: error), returnTo: back + "#bidding")
-            }
-            return renderer.refused(alert: Self.sentence(error), returnTo: back)
-        }
     }
 }

@@ -204,48 +204,6 @@ extension MarketPages {
         var bidding: BiddingView?
     }
 
-    struct BidRow: Sendable {
-        var bidder: String
-        var amount: String
-        var proxy: Bool
-        var when: String
-    }
-
-    /// A listing sold by bidding: where it stands, my bid form, the latest price steps.
-    struct BiddingView: Sendable {
-        var id: String
-        var csrf: String
-        var current: String
-        var count: String
-        var ends: String
-        var reserve: String?
-        var leading: Bool
-        var closed: Bool
-        var canBid: Bool
-        var minimum: String
-        var key: String
-        var form: FormState
-        var steps: [BidRow]
-    }
-
-    func biddingView(_ context: AuthenticatedContext, listing: Listing) async throws -> BiddingView? {
-        guard let bidding = listing.bidding else { return nil }
-        let reader = context.reader
-        let currency = listing.price?.currency ?? market.currency
-        let steps = try await market.bids(context.identity, listing: listing.id).prefix(5).map {
-            BidRow(bidder: $0.bidder, amount: reader.money($0.amount, currency), proxy: $0.proxy, when: reader.when($0.at))
-        }
-        let mine = listing.seller.username == context.identity.user.username
-        return BiddingView(
-            id: listing.id.uuidString.lowercased(), csrf: context.csrfToken ?? "", current: reader.money(bidding.currentPrice, currency),
-            count: reader.count(bidding.bidCount, "bid", "bids"),
-            ends: bidding.closed ? "Ended \(reader.when(bidding.endsAt))" : "Ends \(reader.when(bidding.endsAt))",
-            reserve: bidding.bidCount == 0 ? nil : bidding.reserveMet ? "Reserve met" : "Reserve not met yet", leading: bidding.leading,
-            closed: bidding.closed, canBid: !mine && !bidding.closed && listing.state == .active,
-            minimum: Reader.typed(Money(amount: bidding.minimumBid, currency: currency)), key: UUID().uuidString,
-            form: context.page.form("bid") ?? FormState(names: ["maxAmount"]), steps: Array(steps))
-    }
-
     @Sendable func listingPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         guard try await market.membership(context.identity) != nil else { return PageRenderer.seeOther("/market") }
         let listing = try await market.listing(context.identity, try Query.id(context.parameters, "id", "listing"))
