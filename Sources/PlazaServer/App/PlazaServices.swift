@@ -146,7 +146,7 @@ public final class PlazaServices: Sendable {
         market = MarketService(
             database: database, accounts: accounts, media: media, events: events, cipher: MessageCipher(secretKey: secretKey),
             currency: configuration.wallet.currencies[0], trustedHosts: [configuration.publicURL?.host].compactMap { $0 }, secrets: secrets,
-            idempotency: idempotency, payments: WalletMarketPayments(), positions: PlacesMeetupPositions(database: database))
+            idempotency: idempotency, payments: WalletMarketPayments(wallet: wallet), positions: PlacesMeetupPositions(database: database))
         let admin = AdminService(database: database, events: events, accounts: accounts)
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.

@@ -58,7 +58,9 @@ import Testing
     /// Plaza's holding account holds exactly the held deals, and every balance matches the journal.
     static func conserved(_ services: PlazaServices) async throws {
         let db = services.database.sql
-        #expect(try await WalletMarketPayments().held(currency: "USD", on: db) == (try await DealStore().heldTotal(currency: "USD", on: db)))
+        #expect(
+            try await WalletMarketPayments(wallet: services.wallet).held(currency: "USD", on: db)
+                == (try await DealStore().heldTotal(currency: "USD", on: db)))
         #expect(try await services.verifyLedger().problems == [])
     }
 
