@@ -30,6 +30,8 @@ import Testing
     func proxyBidsTheReserveAndTheSoftCloseMakeOneWinner(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, services in
             let market = try await ChatTests.market(client, services)
+            try await FollowTests.mailed(client, market.ben)
+            try await FollowTests.mailed(client, market.cal)
             let ends = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 90).rounded())
             let tooSoon = ListingRequest(
                 title: "Poster", description: "x", price: Money(amount: 2_000, currency: "USD"), category: "other", condition: .good,
@@ -63,11 +65,17 @@ import Testing
             // Cal's $60 beats Ben's $50, and meets the $55 reserve: the price goes to the reserve.
             let beat = try await Self.bid(client, market.cal, id, 6_000).decode(PlacedBid.self)
             #expect(beat.leading && beat.currentPrice == 5_500)
+            #expect(try await FollowTests.alerts(services, "ben").contains("You were outbid on Signed poster"))
+            // The leader may raise their maximum: the price stays, and Ben's next bid must beat the new maximum.
+            let raised = try await Self.bid(client, market.cal, id, 8_000).decode(PlacedBid.self)
+            #expect(raised.leading && raised.currentPrice == 5_500 && raised.maxAmount == 8_000)
+            #expect(try await Self.bid(client, market.cal, id, 7_000).problem?.code == .bidTooLow, "a leader cannot lower it")
             listing = try await client.send(.get, "/v1/market/listings/\(id)", token: market.ben).decode(Listing.self)
             #expect(listing.bidding?.reserveMet == true && listing.bidding?.leading == false && listing.bidding?.minimumBid == 5_750)
             let steps = try await client.send(.get, "/v1/market/listings/\(id)/bids", token: market.ben).decode(Page<BidStep>.self).items
             #expect(
-                steps.map(\.amount) == [5_500, 5_250, 5_000, 3_100, 3_000, 2_000] && steps.map(\.proxy) == [true, false, true, true, false, false])
+                steps.map(\.amount) == [5_500, 5_250, 5_000, 3_100, 3_000, 2_000] && steps.map(\.proxy) == [true, false, true, true, false, false],
+                "raising a maximum makes no step")
             #expect(
                 try await client.send(.post, "/v1/market/listings/\(id)/offers", json: PriceOfferRequest(amount: 7_000), token: market.ben).status
                     == .conflict)
@@ -79,6 +87,7 @@ import Testing
             #expect(try await services.market.closeAuctions(now: end.addingTimeInterval(2)) == 0, "once")
             let offers = try await client.send(.get, "/v1/market/listings/\(id)/offers", token: market.cal).decode(Page<PriceOffer>.self).items
             #expect(offers.map(\.state) == [.accepted] && offers.first?.amount == 5_500)
+            #expect(try await FollowTests.alerts(services, "cal").contains("You won Signed poster for $55.00"))
             #expect(try await DealTests.listingState(client, market.ana, id) == .reserved)
         }
     }
