@@ -19,7 +19,8 @@ public enum ReviewAction: String, Codable, Sendable, CaseIterable, Hashable {
     case removeListing = "remove_listing"
     /// A warning the person reads; nothing else changes.
     case warn
-    /// Suspends the person's account (they are signed out everywhere).
+    /// Suspends the person from the marketplace: their listings leave the feed and they can neither buy nor sell; they
+    /// can still sign in, read the statement of reasons and appeal.
     case suspend
     /// An appeal granted: the removed listing is back.
     case restoreListing = "restore_listing"
@@ -32,9 +33,9 @@ public enum ReviewAction: String, Codable, Sendable, CaseIterable, Hashable {
         switch self {
         case .removeListing: "Remove the listing"
         case .warn: "Warn them"
-        case .suspend: "Suspend the account"
+        case .suspend: "Suspend them from the marketplace"
         case .restoreListing: "Put the listing back"
-        case .reinstate: "Lift the suspension"
+        case .reinstate: "Lift the marketplace suspension"
         case .withdrawWarning: "Withdraw the warning"
         }
     }

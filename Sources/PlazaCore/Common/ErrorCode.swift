@@ -52,6 +52,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case campusRequired = "campus_required"
     /// The marketplace's user agreement is not signed (or a newer version is in force).
     case agreementRequired = "agreement_required"
+    /// An upheld report suspended the user from the marketplace; they may read the decision and appeal it.
+    case marketSuspended = "market_suspended"
     /// The upload is not a readable picture of the type it says it is (damaged, truncated, or another format).
     case invalidImage = "invalid_image"
     /// One of the two people blocked the other: nothing passes between them.

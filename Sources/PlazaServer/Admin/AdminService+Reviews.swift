@@ -59,13 +59,13 @@ extension AdminService {
     /// Approves or rejects (a rejection needs the reason its subject reads); the subject's domain applies it and the
     /// person is told, in the transaction that writes the audit entry.
     /// An item that offers actions (a report, an appeal) needs one of them to approve, and a statement of reasons either
-    /// way; a suspension or its lifting acts on the item's account here, in the same transaction.
+    /// way; the subject's domain carries the action out in the same transaction (the bus's `reviewed` message).
     package func decide(
         _ admin: Identity, _ id: UUID, approve: Bool, reason: String?, action: ReviewAction? = nil, now: Date = Date()
     ) async throws -> ReviewItem {
         let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
-        let (reviews, audit, accounts) = (reviews, audit, accounts)
-        let (item, suspended) = try await events.transaction { db -> ((ReviewItem, Bool), [FeedMessage]) in
+        let (reviews, audit) = (reviews, audit)
+        return try await events.transaction { db -> (ReviewItem, [FeedMessage]) in
             let record = try await self.decidable(id, by: admin, now: now, on: db)
             let item = record.item
             let needsStatement = !item.actions.isEmpty
@@ -84,26 +84,14 @@ extension AdminService {
                     admin, "review.\(approve ? "approve" : "reject")", item.subjectId, kind: item.kind.rawValue, reason: reason,
                     detail: item.subject + (chosen.map { " · \($0.rawValue)" } ?? ""), at: now),
                 adminID: admin.user.id, on: db)
-            if let account = record.accountId, chosen == .suspend || chosen == .reinstate {
-                if chosen == .suspend {
-                    try await accounts.suspend(account, reason: reason ?? "", now: now, on: db)
-                } else {
-                    try await accounts.reinstate(account, on: db)
-                }
-                try await audit.record(
-                    Self.entry(admin, chosen == .suspend ? "user.suspend" : "user.reinstate", account, reason: reason, at: now),
-                    adminID: admin.user.id, on: db)
-            }
             let told = item.kind.decisionAlert(item, approved: approve, reason: reason)
             let alert = NotificationContent(kind: .account, title: told.title, body: told.body, link: told.link)
             let decision = ReviewDecision(kind: item.kind, subjectId: item.subjectId, approved: approve, reason: reason, action: chosen)
             return (
-                (try await self.reviewItem(id, on: db), chosen == .suspend || chosen == .reinstate),
+                try await self.reviewItem(id, on: db),
                 [.reviewed(decision)] + (record.notify.isEmpty ? [item.subjectId] : record.notify).map { .alert(user: $0, content: alert) }
             )
         }
-        if suspended { accounts.forgetIdentities() }
-        return item
     }
 
     /// The open item, locked, that `admin` may decide: nobody else's claim is running.

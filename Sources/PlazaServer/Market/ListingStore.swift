@@ -128,7 +128,8 @@ struct ListingStore: Sendable {
         try await db.raw(Self.selectColumns + " WHERE l.id = \(bind: id)").first().map(Self.record)
     }
 
-    /// The campus's active listings matching `query`, whose sellers signed the agreement in force; a page from `offset`.
+    /// The campus's active listings matching `query`, whose sellers signed the agreement in force and are not suspended; a
+    /// page from `offset`.
     /// Nothing of a seller `viewer` blocked, or who blocked `viewer`, shows.
     func feed(
         campus: UUID, viewer: UUID, _ query: ListingQuery, agreement: Int, limit: Int, offset: Int, createdAfter: Date? = nil,
@@ -137,7 +138,8 @@ struct ListingStore: Sendable {
         var sql =
             Self.selectColumns + """
                  WHERE l.campus_id = \(bind: campus) AND l.state = 'active'
-                 AND EXISTS (SELECT 1 FROM market_agreements a WHERE a.user_id = l.seller_id AND a.signed_version = \(bind: agreement))
+                 AND EXISTS (SELECT 1 FROM market_agreements a WHERE a.user_id = l.seller_id AND a.signed_version = \(bind: agreement)
+                 AND a.suspended_at IS NULL)
                  AND NOT EXISTS (SELECT 1 FROM market_blocks k WHERE (k.blocker_id = \(bind: viewer) AND k.blocked_id = l.seller_id)
                  OR (k.blocker_id = l.seller_id AND k.blocked_id = \(bind: viewer)))
                 """

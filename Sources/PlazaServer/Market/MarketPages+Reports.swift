@@ -107,12 +107,7 @@ extension MarketPages {
 
     @Sendable func decisionsPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let rows = try await market.decisions(context.identity).map { decision in
-            let what: String =
-                switch decision.action {
-                case .removeListing: "Your listing “\(decision.listingTitle ?? "")” was removed"
-                case .suspend: "Your account was suspended"
-                default: "A warning"
-                }
+            let what = decision.action.decisionHeadline(listingTitle: decision.listingTitle)
             return DecisionRow(
                 id: decision.id.uuidString.lowercased(), headline: "\(what) · reported as \(decision.reason.label.lowercased())",
                 statement: decision.statement, when: context.reader.when(decision.decidedAt), canAppeal: decision.canAppeal,

@@ -51,8 +51,9 @@ struct MarketPages: Sendable {
         var joining: Bool
         /// Verified, the agreement unsigned: step 2.
         var signing: Bool
+        /// An upheld report suspended them: the decisions page and its appeal are what is left.
+        var suspended: Bool
         var member: Member?
-        var spots: [SafeSpot]
     }
 
     struct CampusRow: Sendable {
@@ -69,9 +70,9 @@ struct MarketPages: Sendable {
         let reader = context.reader
         let membership = try await market.membership(context.identity)
         let signed = try await market.agreement(context.identity).isSigned
-        if let membership, signed { return try await feedPage(request, context: context, membership: membership) }
+        let suspended = try await market.isSuspended(context.identity)
+        if let membership, signed, !suspended { return try await feedPage(request, context: context, membership: membership) }
         let campuses = try await market.campuses()
-        let spots = membership != nil && signed ? try await market.safeSpots(campus: membership!.campus.id) : []
         let model = HomePage(
             shell: Shell(title: "Campus marketplace", context: context, notice: notice(request)),
             form: context.page.form("campus-email") ?? FormState(names: ["email"]),
@@ -79,7 +80,8 @@ struct MarketPages: Sendable {
                 CampusRow(name: $0.name, domains: $0.domains.map { "@" + $0.replacingOccurrences(of: "*.", with: "") }.joined(separator: ", "))
             },
             noCampuses: campuses.isEmpty, joining: membership == nil, signing: membership != nil && !signed,
-            member: membership.map { Member(campus: $0.campus.name, until: reader.day($0.verifiedUntil)) }, spots: spots)
+            suspended: membership != nil && signed && suspended,
+            member: membership.map { Member(campus: $0.campus.name, until: reader.day($0.verifiedUntil)) })
         return renderer.render("market/home", model)
     }
 

@@ -156,8 +156,10 @@ extension MarketService {
             throw PlazaError.notFound("listing")
         }
         if record.sellerId == identity.user.id { return record }
-        let signed = try await store.signature(user: record.sellerId, on: database.sql).version == MarketRules.agreementVersion
-        guard record.state != .removed, signed, !(try await store.blocked(identity.user.id, record.sellerId, on: database.sql)) else {
+        let seller = try await store.signature(user: record.sellerId, on: database.sql)
+        guard record.state != .removed, seller.version == MarketRules.agreementVersion, !seller.suspended,
+            !(try await store.blocked(identity.user.id, record.sellerId, on: database.sql))
+        else {
             throw PlazaError.notFound("listing")
         }
         return record
@@ -255,7 +257,7 @@ extension MarketService {
 
     /// Blocks a student: neither sees the other's listings any more, and no message passes either way.
     func block(_ identity: Identity, username: String, now: Date = Date()) async throws -> MarketBlock {
-        _ = try await requireStudent(identity, now: now)
+        _ = try await requireStudent(identity, now: now, allowSuspended: true)
         guard let user = try await AccountStore().user(login: username, on: database.sql), user.id != identity.user.id else {
             throw PlazaError.notFound("user")
         }

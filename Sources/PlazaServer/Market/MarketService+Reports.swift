@@ -9,7 +9,7 @@ import SQLKit
 /// decision once; granting the appeal undoes it.
 extension MarketService {
     func report(_ identity: Identity, _ request: ReportRequest, now: Date = Date()) async throws -> MarketReport {
-        let membership = try await requireStudent(identity, now: now)
+        _ = try await requireStudent(identity, now: now, allowSuspended: true)
         let details = request.details?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         guard RatingRules.reportDetailsLength.contains(details?.count ?? 0) else {
             throw PlazaError.validation(field: "details", "Keep it under \(RatingRules.reportDetailsLength.upperBound) characters.")
@@ -153,18 +153,17 @@ extension MarketService {
                     try await closeOffers(listing: listing, now: now, on: db)
                 }
             }
-            let headline =
-                switch action {
-                case .removeListing: "Your listing “\(title ?? "")” was removed"
-                case .suspend: "Your account was suspended"
-                default: "A warning about your conduct on the marketplace"
-                }
+            if action == .suspend { try await store.suspend(user: report.reportedUserId, at: now, reason: decision.reason, on: db) }
+            let headline = action.decisionHeadline(listingTitle: title)
             let body = "The reason: \(decision.reason ?? ""). You may appeal once."
             return [.alert(user: report.reportedUserId, content: NotificationContent(kind: .market, title: headline, body: body, link: link))]
         }
         guard try await trust.decide(appeal: report.id, granted: decision.approved, reason: decision.reason, on: db) else { return [] }
         if decision.approved, decision.action == .restoreListing, let listing = report.listingId {
             _ = try await listings.move(listing, from: [.removed], to: .active, now: now, on: db)
+        }
+        if decision.approved, decision.action == .reinstate {
+            try await store.suspend(user: report.reportedUserId, at: nil, reason: nil, on: db)
         }
         return []
     }

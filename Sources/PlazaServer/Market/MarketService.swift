@@ -130,12 +130,14 @@ package struct MarketService: Sendable {
     }
 
     /// The gate of every marketplace route: 403 `campus_required` without a current membership, then 403
-    /// `agreement_required` until the agreement in force is signed. Answers the campus.
-    func requireStudent(_ identity: Identity, now: Date = Date()) async throws -> CampusMembership {
+    /// `agreement_required` until the agreement in force is signed, then 403 `market_suspended` while an upheld report
+    /// suspends them (the decisions and the appeal stay open to them, and `allowSuspended` routes: reporting and blocking,
+    /// which keep a student safe whatever they did). Answers the campus.
+    func requireStudent(_ identity: Identity, now: Date = Date(), allowSuspended: Bool = false) async throws -> CampusMembership {
         guard let membership = try await membership(identity, now: now) else { throw PlazaError.campusRequired }
-        guard try await store.signature(user: identity.user.id, on: database.sql).version == MarketRules.agreementVersion else {
-            throw PlazaError.agreementRequired
-        }
+        let signature = try await store.signature(user: identity.user.id, on: database.sql)
+        guard signature.version == MarketRules.agreementVersion else { throw PlazaError.agreementRequired }
+        guard allowSuspended || !signature.suspended else { throw PlazaError.marketSuspended }
         return membership
     }
 
@@ -177,6 +179,11 @@ package struct MarketService: Sendable {
         let signature = try await store.signature(user: identity.user.id, on: database.sql)
         return MarketAgreement(
             version: MarketRules.agreementVersion, text: MarketRules.agreementText, signedVersion: signature.version, signedAt: signature.at)
+    }
+
+    /// Whether an upheld report suspended the user from the marketplace.
+    func isSuspended(_ identity: Identity) async throws -> Bool {
+        try await store.signature(user: identity.user.id, on: database.sql).suspended
     }
 
     /// Signs the version read; signing an older one than in force is 409 with the current version to read.

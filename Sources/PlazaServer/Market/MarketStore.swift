@@ -105,10 +105,24 @@ struct MarketStore: Sendable {
 
     // MARK: The agreement
 
-    func signature(user: UUID, on db: any SQLDatabase) async throws -> (version: Int?, at: Date?) {
-        guard let row = try await db.select().columns("signed_version", "signed_at").from("market_agreements").where("user_id", .equal, user).first()
-        else { return (nil, nil) }
-        return (try row.decode(column: "signed_version", as: Int?.self), try row.decode(column: "signed_at", as: Date?.self))
+    /// The user's signature of the agreement and whether an upheld report suspended them from the marketplace.
+    func signature(user: UUID, on db: any SQLDatabase) async throws -> (version: Int?, at: Date?, suspended: Bool) {
+        guard
+            let row = try await db.select().columns("signed_version", "signed_at", "suspended_at").from("market_agreements")
+                .where("user_id", .equal, user).first()
+        else { return (nil, nil, false) }
+        return (
+            try row.decode(column: "signed_version", as: Int?.self), try row.decode(column: "signed_at", as: Date?.self),
+            try row.decode(column: "suspended_at", as: Date?.self) != nil
+        )
+    }
+
+    /// Suspends the user from the marketplace (`at` nil lifts it); their listings leave the feed with them.
+    func suspend(user: UUID, at: Date?, reason: String?, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "market_agreements").columns("user_id", "suspended_at", "suspension_reason")
+            .values(SQLBind(user), SQLBind(at), SQLBind(reason))
+            .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "suspended_at").set(excludedValueOf: "suspension_reason") }
+            .run()
     }
 
     func sign(user: UUID, version: Int?, now: Date, on db: any SQLDatabase) async throws {

@@ -89,6 +89,9 @@ public struct PlazaError: Error, Sendable {
     static let agreementRequired = PlazaError(
         .forbidden, .agreementRequired, "Sign the marketplace's user agreement first.",
         detail: "Read and sign it once: Account → Campus marketplace.")
+    static let marketSuspended = PlazaError(
+        .forbidden, .marketSuspended, "You are suspended from the marketplace.",
+        detail: "Read why, and appeal once if it is wrong: Marketplace → You → Decisions about you (/market/decisions).")
 
     public static func notFound(_ what: String = "resource") -> PlazaError {
         PlazaError(.notFound, .notFound, "No such \(what).")

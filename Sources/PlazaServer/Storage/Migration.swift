@@ -45,5 +45,6 @@ enum Migrations {
         M0033_MarketProfiles(),  // a student's bio and profile photo
         M0034_MembershipReminders(),  // students told once that their campus verification runs out
         M0035_ListingOrderIndexes(),  // the feed by category and by price
+        M0036_MarketSuspensions(),  // students suspended from the marketplace (not from Plaza) by an upheld report
     ]
 }

@@ -138,10 +138,14 @@ import Testing
     }
 
     @Test(arguments: TestEngine.enabled)
-    func aReportedHarasserIsSuspendedAndSignedOut(_ engine: TestEngine) async throws {
+    func aSuspendedHarasserLeavesTheMarketplaceButCanAppeal(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, services in
             let market = try await ChatTests.market(client, services)
             let admin = try await AdminTests.admin(client, services)
+            let lamp = ListingRequest(
+                title: "Desk lamp", description: "Warm light.", price: Money(amount: 1_500, currency: "USD"), category: "dorm_supplies",
+                condition: .good, photoIds: [try await ListingTests.photo(client, market.ben)])
+            _ = try await ListingTests.post(client, market.ben, lamp)
             let conversation = try await client.send(
                 .post, "/v1/market/conversations", json: ConversationStart(listingId: market.listing.id), token: market.ben
             ).decode(Conversation.self)
@@ -149,14 +153,35 @@ import Testing
             // Ana reports the conversation: the admin reads its messages as context.
             let filed = try await client.send(
                 .post, "/v1/market/reports", json: ReportRequest(conversationId: conversation.id, reason: .harassment), token: market.ana)
-            #expect(try filed.decode(MarketReport.self).reported == "ben")
+            let report = try filed.decode(MarketReport.self)
+            #expect(report.reported == "ben")
             let item = try #require(try await Self.queue(client, admin, .report).first)
             #expect(item.actions == [.warn, .suspend] && item.findings.contains("@ben: Answer me now or I will find you."))
             let decided = try await Self.approve(client, admin, item, ReviewApproval(reason: "Threats in chat.", action: .suspend))
             #expect(decided.status == .ok, "\(decided.text)")
-            #expect(try await client.send(.get, "/v1/me", token: market.ben).status == .unauthorized, "signed out everywhere")
-            let log = try await client.send(.get, "/v1/admin/audit-log?limit=2", token: admin).decode(Page<AuditEntry>.self)
-            #expect(Set(log.items.map(\.action)) == ["user.suspend", "review.approve"])
+
+            // Ben is out of the marketplace, not out of Plaza: his lamp leaves the feed, he can neither write nor sell.
+            #expect(try await client.send(.get, "/v1/me", token: market.ben).status == .ok)
+            #expect(try await ListingTests.feed(client, market.cal) == ["City bike"])
+            let message = MessageRequest(text: "Sorry.")
+            let refused = try await client.send(.post, "/v1/market/conversations/\(conversation.id)/messages", json: message, token: market.ben)
+            #expect(refused.status == .forbidden && refused.problem?.code == .marketSuspended)
+            #expect(try await client.send(.get, "/v1/market/listings", token: market.ben).problem?.code == .marketSuspended)
+            let decisions = try await client.send(.get, "/v1/market/me/decisions", token: market.ben).decode(Page<ModerationDecision>.self)
+            #expect(decisions.items.map(\.action) == [.suspend] && decisions.items.first?.statement == "Threats in chat.")
+
+            // He appeals once; the admin lifts the suspension and the lamp is back.
+            let appeal = AppealRequest(text: "I was angry and I am sorry; it will not happen again.")
+            #expect(try await client.send(.post, "/v1/market/me/decisions/\(report.id)/appeal", json: appeal, token: market.ben).status == .created)
+            let appealItem = try #require(try await Self.queue(client, admin, .appeal).first)
+            #expect(appealItem.actions == [.reinstate])
+            let lifted = try await Self.approve(
+                client, admin, appealItem, ReviewApproval(reason: "A first time; apology accepted.", action: .reinstate))
+            #expect(lifted.status == .ok, "\(lifted.text)")
+            #expect(Set(try await ListingTests.feed(client, market.cal)) == ["City bike", "Desk lamp"])
+            #expect(
+                try await client.send(.post, "/v1/market/conversations/\(conversation.id)/messages", json: message, token: market.ben).status
+                    == .created)
         }
     }
 
