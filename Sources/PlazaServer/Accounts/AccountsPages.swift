@@ -8,6 +8,7 @@ struct AccountsPages: Sendable {
     let accounts: AccountService
     let renderer: PageRenderer
     let configuration: PlazaConfiguration
+    let campusDirectory: any CampusDirectory
 
     /// Confirmations shown after a redirect; only these fixed texts, never text from the URL.
     static let notices: [String: String] = [
@@ -61,6 +62,9 @@ struct AccountsPages: Sendable {
         var merchant: Bool
         var student: Bool
         var genders: [Option]
+        /// The operator's universities: a student picks theirs and is walked into the marketplace after verifying.
+        var campuses: [Option]
+        var hasCampuses: Bool
     }
 
     struct Option: Sendable {
@@ -69,7 +73,7 @@ struct AccountsPages: Sendable {
         var selected: Bool
     }
 
-    static let signupFields = ["email", "username", "displayName", "password", "role", "birthDate", "gender", "student"]
+    static let signupFields = ["email", "username", "displayName", "password", "role", "birthDate", "gender", "student", "campus"]
 
     static func genderOptions(selected: String?) -> [Option] {
         [("", "Prefer not to say"), ("female", "Female"), ("male", "Male"), ("other", "Other")].map {
@@ -81,12 +85,23 @@ struct AccountsPages: Sendable {
     @Sendable func signupForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = context.page.form("signup") ?? FormState(names: Self.signupFields)
         let typed = { (name: String) in form.fields[name]?.value ?? "" }
+        let campuses = try await campusDirectory.campuses()
+        let picked = typed("campus").isEmpty ? request.uri.queryParameters.get("campus") ?? "" : typed("campus")
         return renderer.render(
             "accounts/signup",
             SignupPage(
                 shell: Shell(title: "Sign up", context: context), form: form, merchant: typed("role") == "merchant",
                 student: typed("student") == "on",
-                genders: Self.genderOptions(selected: typed("gender"))))
+                genders: Self.genderOptions(selected: typed("gender")),
+                campuses: [Option(value: "", label: "I am not a student here", selected: picked.isEmpty)]
+                    + campuses.map { Option(value: $0.id.uuidString.lowercased(), label: $0.name, selected: $0.id.uuidString.lowercased() == picked) },
+                hasCampuses: !campuses.isEmpty))
+    }
+
+    /// The campus picked at sign-up, when it is one of the operator's: the marketplace is the student's next step.
+    private func pickedCampus(_ value: String) async throws -> UUID? {
+        guard let id = UUID(uuidString: value) else { return nil }
+        return try await campusDirectory.campuses().contains { $0.id == id } ? id : nil
     }
 
     /// Anyone: creates the account, then asks for the mailed code.
@@ -95,14 +110,17 @@ struct AccountsPages: Sendable {
         let registration = RegisterRequest(
             email: form["email"], username: form["username"], displayName: form["displayName"], password: form["password"],
             role: form["role"] == "merchant" ? .merchant : .customer, birthDate: form.optional("birthDate"),
-            gender: form.optional("gender").flatMap(Gender.init(rawValue:)), student: form["student"] == "on")
+            gender: form.optional("gender").flatMap(Gender.init(rawValue:)), student: form["student"] == "on" || !form["campus"].isEmpty)
         let user: User
         do {
             user = try await accounts.register(registration, client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused("signup", FormState(form, names: Self.signupFields, error: error), returnTo: "/signup")
         }
-        var response = PageRenderer.seeOther("/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(registration.email)))&notice=sent")
+        let campus = registration.role == .customer ? try await pickedCampus(form["campus"]) : nil
+        var response = PageRenderer.seeOther(
+            "/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(registration.email)))&notice=sent"
+                + (campus.map { "&campus=\($0.uuidString.lowercased())" } ?? ""))
         response.setCookie(
             WebCookies.signup(
                 accounts.signupProof(for: user.id), secure: configuration.servesOverTLS, maxAge: Int(AccountService.signupProofLifetime)))
@@ -118,6 +136,8 @@ struct AccountsPages: Sendable {
         var mailbox: Bool = false
         /// The mail's link brought the code: one tap verifies.
         var fromLink: Bool = false
+        /// The university picked at sign-up, carried to the marketplace after verifying.
+        var campus: String = ""
     }
 
     var showsMailbox: Bool { configuration.mode != .production }
@@ -131,7 +151,7 @@ struct AccountsPages: Sendable {
         let page = CodePage(
             shell: Shell(title: "Verify your e-mail", context: context, notice: notice(request)),
             form: context.page.form("verify") ?? FormState(names: ["email", "code"]).with("email", email).with("code", code), mailbox: showsMailbox,
-            fromLink: code.count == 6)
+            fromLink: code.count == 6, campus: query.get("campus").flatMap(UUID.init(uuidString:))?.uuidString.lowercased() ?? "")
         return renderer.render("accounts/verify-email", page)
     }
 
@@ -143,10 +163,14 @@ struct AccountsPages: Sendable {
             user = try await accounts.verifyEmail(
                 VerifyEmailRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces)), client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("verify", FormState(form, names: ["email", "code"], error: error), returnTo: "/verify-email")
+            return renderer.refused(
+                "verify", FormState(form, names: ["email", "code"], error: error),
+                returnTo: "/verify-email" + (form["campus"].isEmpty ? "" : "?campus=\(Self.escape(form["campus"]))"))
         }
-        // A merchant's next step is their first business; everyone else's, the home screen.
-        let next = user.role == .merchant ? "/places/new" : "/?notice=welcome"
+        // A merchant's next step is their first business; a student's who picked their university, the marketplace's
+        // campus step; everyone else's, the home screen.
+        let campus = try await pickedCampus(form["campus"])
+        let next = user.role == .merchant ? "/places/new" : campus.map { "/market?campus=\($0.uuidString.lowercased())" } ?? "/?notice=welcome"
         if context.identity?.user.id == user.id { return PageRenderer.seeOther(next) }
         guard
             let session = try await accounts.sessionAfterVerification(

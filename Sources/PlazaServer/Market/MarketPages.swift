@@ -46,6 +46,8 @@ struct MarketPages: Sendable {
         var shell: Shell
         var form: FormState
         var campuses: [CampusRow]
+        /// The student's university, when sign-up or their address tells: the form speaks of it by name.
+        var chosen: ChosenCampus?
         var noCampuses: Bool
         /// Not a verified student yet: step 1.
         var joining: Bool
@@ -54,6 +56,11 @@ struct MarketPages: Sendable {
         /// An upheld report suspended them: the decisions page and its appeal are what is left.
         var suspended: Bool
         var member: Member?
+    }
+
+    struct ChosenCampus: Sendable {
+        var name: String
+        var example: String
     }
 
     struct CampusRow: Sendable {
@@ -73,11 +80,21 @@ struct MarketPages: Sendable {
         let suspended = try await market.isSuspended(context.identity)
         if let membership, signed, !suspended { return try await feedPage(request, context: context, membership: membership) }
         let campuses = try await market.campuses()
+        // The university picked at sign-up, or the one whose domain the account's own address has: its address goes in
+        // the form already (a campus address used to sign up is the one to verify).
+        let email = context.identity.user.email
+        let picked = request.uri.queryParameters.get("campus").flatMap(UUID.init(uuidString:))
+        let chosen = campuses.first { $0.id == picked } ?? campuses.first { MarketRules.belongs(email, to: $0.domains) }
+        var form = context.page.form("campus-email") ?? FormState(names: ["email"])
+        if context.page.form("campus-email") == nil, let chosen, MarketRules.belongs(email, to: chosen.domains) { form = form.with("email", email) }
         let model = HomePage(
             shell: Shell(title: "Campus marketplace", context: context, notice: notice(request)),
-            form: context.page.form("campus-email") ?? FormState(names: ["email"]),
+            form: form,
             campuses: campuses.map {
                 CampusRow(name: $0.name, domains: $0.domains.map { "@" + $0.replacingOccurrences(of: "*.", with: "") }.joined(separator: ", "))
+            },
+            chosen: chosen.map { campus in
+                ChosenCampus(name: campus.name, example: "you@" + (campus.domains.first ?? "uni.edu").replacingOccurrences(of: "*.", with: ""))
             },
             noCampuses: campuses.isEmpty, joining: membership == nil, signing: membership != nil && !signed,
             suspended: membership != nil && signed && suspended,

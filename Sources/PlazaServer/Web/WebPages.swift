@@ -19,7 +19,10 @@ struct WebPages: Sendable {
         let signedIn = pages.group("home", context: AuthenticatedContext.self)
         signedIn.get("live", use: homeFragment)
         signedIn.get("badges.json", use: badgesJSON)
-        AccountsPages(accounts: services.accounts, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
+        AccountsPages(
+            accounts: services.accounts, renderer: renderer, configuration: services.configuration,
+            campusDirectory: MarketCampusDirectory(market: services.market)
+        ).addRoutes(to: pages)
         PlacesPages(
             places: services.places, accounts: services.accounts, loyalty: services.loyalty, offers: services.offers, renderer: renderer,
             configuration: services.configuration

@@ -58,4 +58,32 @@ import Testing
             #expect(try await student.get("/admin/campuses").status == .forbidden)
         }
     }
+
+    @Test func aStudentPicksTheirUniversityAtSignUpAndIsWalkedToItsCampusStep() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let admin = try await AdminTests.admin(client, services)
+            let campus = try await CampusTests.campus(client, admin: admin)
+            let id = campus.id.uuidString.lowercased()
+            let browser = PageSession(client)
+            let form = try await browser.get("/signup").text
+            #expect(form.contains(#"<option value="\#(id)" >Isar University</option>"#), "\(form)")
+
+            let signup = try await browser.submit(
+                "/signup", to: "/signup",
+                [
+                    "email": "zoe@isar-uni.edu", "username": "zoe", "displayName": "Zoe", "password": AccountsDriver.password, "role": "customer",
+                    "campus": id,
+                ])
+            #expect(signup.headers[.location] == "/verify-email?email=zoe@isar-uni.edu&notice=sent&campus=\(id)")
+            let page = try await browser.follow(signup).text
+            #expect(page.contains(#"name="campus" value="\#(id)""#))
+            let code = try await AccountsDriver(client).latestCode(for: "zoe@isar-uni.edu")
+            let verified = try await browser.submit(
+                "/verify-email?email=zoe%40isar-uni.edu&campus=\(id)", to: "/verify-email", ["email": "zoe@isar-uni.edu", "code": code, "campus": id])
+            #expect(verified.headers[.location] == "/market?campus=\(id)")
+            // The marketplace's first step names her university and has the address she signed up with ready to verify.
+            let market = try await browser.follow(verified).text
+            #expect(market.contains("Your university e-mail at Isar University") && market.contains(#"value="zoe@isar-uni.edu""#), "\(market)")
+        }
+    }
 }
