@@ -198,6 +198,7 @@ import Testing
             #expect(report.state == .open && report.reported == "anna")
             #expect(try await anna.moderationDecisions().isEmpty)
             #expect(try await anna.marketProfile("bruno").rating.count == 0)
+            #expect(try await anna.searchStudents("bru").map(\.username) == ["bruno"])
         }
     }
 }

@@ -160,4 +160,10 @@ extension PlazaClient {
     public func marketProfile(_ username: String) async throws -> MarketProfile {
         try await send("GET", "v1/market/users/\(username)", auth: .required)
     }
+
+    /// Students of my campus whose username or name contains `text` (two characters or more), an exact username first.
+    public func searchStudents(_ text: String) async throws -> [MarketProfile] {
+        let page: Page<MarketProfile> = try await send("GET", "v1/market/users", query: Self.query(["q": text]), auth: .required)
+        return page.items
+    }
 }

@@ -19,6 +19,7 @@ struct ListingsAPI: Sendable {
         authenticated.get("market/me/listings", use: mine)
         authenticated.get("market/me/sales", use: sales)
         authenticated.get("market/me/purchases", use: purchases)
+        authenticated.get("market/users", use: students)
         authenticated.get("market/users/:username", use: profile)
         authenticated.patch("market/me/profile", use: changeProfile)
     }
@@ -26,6 +27,11 @@ struct ListingsAPI: Sendable {
     @Sendable func changeProfile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: MarketProfileChange.self, limit: maxBody)
         return try .json(try await market.updateProfile(context.identity, body))
+    }
+
+    @Sendable func students(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let text = request.uri.queryParameters.get("q") ?? ""
+        return try .json(Page(items: try await market.searchStudents(context.identity, text: text), nextCursor: nil))
     }
 
     @Sendable func profile(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -48,6 +48,13 @@ extension MarketPages {
         String(repeating: "★", count: max(0, min(5, count))) + String(repeating: "☆", count: max(0, 5 - count))
     }
 
+    /// "★ 4.5 · 12 ratings", or nil before the first shown rating.
+    static func ratingLine(_ summary: RatingSummary, reader: Reader) -> String? {
+        summary.average.map {
+            "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) · " + reader.count(summary.count, "rating", "ratings")
+        }
+    }
+
     static func ratingRow(_ rating: MarketRating, reader: Reader) -> RatingRow {
         RatingRow(
             stars: stars(rating.stars), label: "\(rating.stars) of 5 stars", comment: rating.comment,
@@ -70,12 +77,23 @@ extension MarketPages {
             since: reader.day(profile.memberSince), sold: reader.count(profile.itemsSold, "item sold", "items sold"),
             cards: listings.items.map { Self.card($0, reader: reader) }, mine: profile.username == context.identity.user.username,
             following: try await market.following(context.identity).contains { $0.username == profile.username },
-            rating: profile.rating.average.map {
-                "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) · "
-                    + reader.count(profile.rating.count, "rating", "ratings")
-            },
+            rating: Self.ratingLine(profile.rating, reader: reader),
             ratings: ratings, hasRatings: !ratings.isEmpty, bio: profile.bio, photo: profile.photo?.thumbnailUrl)
         return renderer.render("market/profile", model)
+    }
+
+    struct PersonRow: Sendable {
+        var username: String
+        var name: String
+        var photo: String?
+        var detail: String
+    }
+
+    static func personRow(_ profile: MarketProfile, reader: Reader) -> PersonRow {
+        PersonRow(
+            username: profile.username, name: profile.displayName, photo: profile.photo?.thumbnailUrl,
+            detail: ([ratingLine(profile.rating, reader: reader)].compactMap { $0 } + [reader.count(profile.itemsSold, "item sold", "items sold")])
+                .joined(separator: " · "))
     }
 
     struct Card: Sendable {
@@ -122,6 +140,9 @@ extension MarketPages {
         var minPrice: String
         var maxPrice: String
         var cards: [Card]
+        /// Students whose name or username matches the words (first page only).
+        var people: [PersonRow] = []
+        var hasPeople = false
         var searched: Bool
         /// A filter besides the words is set: the filters stay open.
         var filtered: Bool
@@ -159,6 +180,13 @@ extension MarketPages {
             let paging = try Paging(request.uri)
             let result = try await market.feed(context.identity, query, limit: paging.limit, cursor: paging.cursor)
             page.cards = result.items.map { Self.card($0, reader: context.reader) }
+            let words = value("q").trimmingCharacters(in: .whitespaces)
+            if words.replacingOccurrences(of: "@", with: "").count >= 2, paging.cursor == nil {
+                page.people = try await market.searchStudents(context.identity, text: words).prefix(5).map {
+                    Self.personRow($0, reader: context.reader)
+                }
+                page.hasPeople = !page.people.isEmpty
+            }
             page.next = result.nextCursor.map { cursor in
                 "/market?"
                     + FormData.encoded(

@@ -74,8 +74,7 @@ extension MarketPages {
         let notice = request.uri.queryParameters.get("notice").flatMap { Self.youNotices[String($0)] }
         let model = YouPage(
             shell: Shell(title: "You", context: context, notice: notice), username: identity.user.username,
-            rating: profile.rating.average.map { "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) · " }
-                .map { $0 + reader.count(profile.rating.count, "rating", "ratings") } ?? "No ratings yet",
+            rating: Self.ratingLine(profile.rating, reader: reader) ?? "No ratings yet",
             sales: try await market.history(identity, selling: true, limit: 20, cursor: nil).items.map { row($0, true) },
             purchases: try await market.history(identity, selling: false, limit: 20, cursor: nil).items.map { row($0, false) },
             wishList: try await market.wishList(identity).map { Self.card($0.listing, reader: reader) },

@@ -221,6 +221,18 @@ extension MarketService {
             photo: extras.photo.map(MediaService.photo))
     }
 
+    /// Students of my campus whose username or name contains `text` (at least 2 characters), at most 20, as profiles.
+    func searchStudents(_ identity: Identity, text: String, now: Date = Date()) async throws -> [MarketProfile] {
+        let membership = try await requireStudent(identity, now: now)
+        let text = text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "@", with: "")
+        guard text.count >= 2 else { throw PlazaError.validation(field: "q", "Type at least two letters of a name or username.") }
+        let names = try await store.students(
+            campus: membership.campus.id, matching: String(text.prefix(60)), viewer: identity.user.id, now: now, limit: 20, on: database.sql)
+        var found: [MarketProfile] = []
+        for name in names { found.append(try await profile(identity, username: name, now: now)) }
+        return found
+    }
+
     /// Changes my bio and profile photo (a picture I uploaded; the old one is let go).
     func updateProfile(_ identity: Identity, _ change: MarketProfileChange, now: Date = Date()) async throws -> MarketProfile {
         _ = try await requireStudent(identity, now: now)

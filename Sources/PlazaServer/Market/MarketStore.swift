@@ -179,6 +179,23 @@ extension MarketStore {
         }.first() != nil
     }
 
+    /// Usernames of the campus's current students whose username or name contains `text`, for `viewer`'s search:
+    /// nobody across a block, nobody suspended; an exact username first, then by name.
+    func students(campus: UUID, matching text: String, viewer: UUID, now: Date, limit: Int, on db: any SQLDatabase) async throws -> [String] {
+        let pattern = LikePattern.containing(text)
+        let sql: SQLQueryString = """
+            SELECT u.username FROM users u JOIN campus_members m ON m.user_id = u.id
+            WHERE m.campus_id = \(bind: campus) AND m.verified_until > \(bind: now)
+            AND (lower(u.username) LIKE lower(\(bind: pattern)) ESCAPE '\\' OR lower(u.display_name) LIKE lower(\(bind: pattern)) ESCAPE '\\')
+            AND NOT EXISTS (SELECT 1 FROM market_agreements a WHERE a.user_id = u.id AND a.suspended_at IS NOT NULL)
+            AND NOT EXISTS (SELECT 1 FROM market_blocks k WHERE (k.blocker_id = \(bind: viewer) AND k.blocked_id = u.id)
+            OR (k.blocker_id = u.id AND k.blocked_id = \(bind: viewer)))
+            ORDER BY CASE WHEN lower(u.username) = lower(\(bind: text)) THEN 0 ELSE 1 END, lower(u.display_name), u.username
+            LIMIT \(bind: limit)
+            """
+        return try await db.raw(sql).all().map { try $0.decode(column: "username", as: String.self) }
+    }
+
     /// The people `blocker` blocked, newest first.
     func blocks(_ blocker: UUID, on db: any SQLDatabase) async throws -> [MarketBlock] {
         try await db.raw(

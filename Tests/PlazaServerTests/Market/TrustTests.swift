@@ -204,4 +204,30 @@ import Testing
             #expect(try await client.send(.get, "/media/\(photo)", token: market.ben).status == .notFound)
         }
     }
+
+    @Test(arguments: TestEngine.enabled)
+    func studentsFindEachOtherByNameButNeverAcrossABlock(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            let bella = try await CampusTests.student(client, "bella", email: "bella@isar-uni.edu")
+            _ = try await AccountsDriver(client).signedIn("benno")  // not a student: never found
+            let search = { (token: String, q: String) in
+                try await client.send(.get, "/v1/market/users?q=\(q)", token: token).decode(Page<MarketProfile>.self).items.map(\.username)
+            }
+            // "be" finds Ben and Bella (names in order); "@ben" puts the exact username first.
+            #expect(try await search(market.cal, "be") == ["bella", "ben"])
+            #expect(try await search(market.cal, "%40ben").first == "ben")
+            #expect(try await search(market.cal, "an") == ["ana"])
+            #expect(try await client.send(.get, "/v1/market/users?q=b", token: market.cal).problem?.errors?.map(\.field) == ["q"])
+            // A block hides each from the other's search.
+            #expect(try await client.send(.put, "/v1/market/blocks/bella", token: market.ben).status == .ok)
+            #expect(try await search(market.ben, "be") == ["ben"])
+            #expect(try await search(bella, "be") == ["bella"])
+            // The feed's search shows the people it finds above the listings.
+            let page = PageSession(client)
+            _ = try await page.submit("/login", to: "/login", ["login": "cal", "password": AccountsDriver.password])
+            let feed = try await page.get("/market?q=bella").text
+            #expect(feed.contains("data-people") && feed.contains(#"href="/market/users/bella""#), "\(feed)")
+        }
+    }
 }
