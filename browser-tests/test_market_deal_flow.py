@@ -141,6 +141,11 @@ def test_two_students_agree_meet_and_close_the_sale_with_the_handshake(plaza):
         assert "sees where you are" in notice(seller)
         open_conversation(buyer, conversation)
         assert "Sela M. shares where they are" in deal(buyer)
+        # The deal card draws the meeting point on its own map (and the seller's dot once her phone reports where she is).
+        wait_for(buyer, lambda: buyer.find_element(By.CSS_SELECTOR, "[data-meetup-map]").get_attribute("data-ready") == "1")
+        assert buyer.find_element(By.CSS_SELECTOR, "[data-meetup-map] .leaflet-marker-icon[title='Main library lobby']")
+        buyer.execute_script("document.querySelector('[data-meetup-map]').scrollIntoView({block: 'center'})")
+        screenshot(buyer, "market-deal-meetup-map")
 
         # At the meetup: the seller shows the code, the buyer types it; the seller's screen says it is done.
         press(seller, "Show the handshake code")

@@ -5,7 +5,7 @@ import PlazaServer
 extension DemoData {
     /// The demo town's university with its safe spots and its terms, so that a student can join the campus marketplace
     /// with any `@isar-uni.edu` address (the code arrives in the demo's mailbox); Ella, a student there, sells three
-    /// things so that the feed has something in it.
+    /// things so that the feed has something in it, one of them by bidding; Finn sells chairs.
     static func seedMarket(_ services: PlazaServices, now: Date = Date()) async throws {
         guard try await services.market.allCampuses().isEmpty else { return }
         var calendar = Calendar(identifier: .gregorian)
@@ -31,28 +31,46 @@ extension DemoData {
         try await seedListings(services, now: now)
     }
 
-    /// Ella (who cannot log in) and her listings, each with a small drawing of the thing.
+    /// Ella and Finn (who cannot log in) and their listings, each with a small drawing of the thing; Ella's second
+    /// textbook sells by bidding over the next three days.
     static func seedListings(_ services: PlazaServices, now: Date) async throws {
-        _ = try await services.createAccount(
-            email: "ella@demo.plaza.test", username: "ella", displayName: "Ella Park", password: UUID().uuidString + UUID().uuidString,
-            role: .customer, checkPolicy: false)
-        guard let user = try await AccountStore().user(login: "ella", on: services.database.sql) else { return }
-        let ella = Identity(user: user, sessionID: UUID())
-        try await services.market.enroll(ella, email: "ella@isar-uni.edu", now: now)
-        let items: [(String, String, Int64?, String, ListingCondition, String)] = [
-            ("Linear Algebra Done Right", "Third edition, no highlighting. Bought for Math 2 and barely opened.", 2_200, "textbooks", .likeNew, book),
-            ("Wooden desk chair", "Solid beech, a bit wobbly on the left; fine with a folded napkin.", nil, "furniture", .fair, chair),
-            ("Desk lamp", "Warm light, bendy neck, cable 1.5 m. Pick up at the library lobby.", 900, "dorm_supplies", .good, lamp),
+        let ella = try await student(services, "ella", "Ella Park", now: now)
+        let finn = try await student(services, "finn", "Finn Weber", now: now)
+        let items: [(Identity, String, String, Int64?, String, ListingCondition, String, BiddingTerms?)] = [
+            (
+                ella, "Linear Algebra Done Right", "Third edition, no highlighting. Bought for Math 2 and barely opened.", 2_200, "textbooks",
+                .likeNew, book, nil
+            ),
+            (ella, "Wooden desk chair", "Solid beech, a bit wobbly on the left; fine with a folded napkin.", nil, "furniture", .fair, chair, nil),
+            (ella, "Desk lamp", "Warm light, bendy neck, cable 1.5 m. Pick up at the library lobby.", 900, "dorm_supplies", .good, lamp, nil),
+            (
+                ella, "Calculus: Early Transcendentals", "Eighth edition with the solutions manual. Highest bid by Sunday evening takes both.",
+                1_500, "textbooks", .good, book, BiddingTerms(reservePrice: 2_500, endsAt: now.addingTimeInterval(3 * 86_400))
+            ),
+            (finn, "Two folding chairs", "Light, sturdy, fold flat under the bed. For guests or the balcony.", 1_200, "furniture", .good, chair, nil),
         ]
-        for (title, description, price, category, condition, picture) in items {
+        for (seller, title, description, price, category, condition, picture, bidding) in items {
             guard let data = Data(base64Encoded: picture) else { continue }
-            let photo = try await services.media.upload(ella, data, contentType: "image/jpeg", now: now)
+            let photo = try await services.media.upload(seller, data, contentType: "image/jpeg", now: now)
             _ = try await services.market.createListing(
-                ella,
+                seller,
                 ListingRequest(
                     title: title, description: description, price: price.map { Money(amount: $0, currency: "USD") }, free: price == nil ? true : nil,
-                    category: category, condition: condition, photoIds: [photo.id]), now: now)
+                    category: category, condition: condition, photoIds: [photo.id], biddable: bidding), now: now)
         }
+    }
+
+    /// A verified student of Isar University who signed the agreement, with a password nobody knows.
+    private static func student(_ services: PlazaServices, _ username: String, _ name: String, now: Date) async throws -> Identity {
+        _ = try await services.createAccount(
+            email: "\(username)@demo.plaza.test", username: username, displayName: name, password: UUID().uuidString + UUID().uuidString,
+            role: .customer, checkPolicy: false)
+        guard let user = try await AccountStore().user(login: username, on: services.database.sql) else {
+            throw PlazaError.notFound("demo student \(username)")
+        }
+        let identity = Identity(user: user, sessionID: UUID())
+        try await services.market.enroll(identity, email: "\(username)@isar-uni.edu", now: now)
+        return identity
     }
 
     private static let book =

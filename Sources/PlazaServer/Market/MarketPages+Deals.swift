@@ -70,6 +70,18 @@ extension MarketPages {
         var sharing: Bool
         /// Where the other side is, when they share now: "Sela M. is 80 m from the meeting point (1 min ago)".
         var otherWhere: String?
+        /// The meeting point on a map, with the other side's dot while they share.
+        var map: MeetupMap?
+    }
+
+    struct MeetupMap: Sendable {
+        var center: String
+        /// The meeting point as the map's one named marker (JSON).
+        var markers: String
+        /// "latitude,longitude" of the other side, when they share now.
+        var person: String?
+        var personLabel: String?
+        var layers: PlacesPages.MapLayers
     }
 
     struct DealView: Sendable {
@@ -143,6 +155,12 @@ extension MarketPages {
                 id: meetup.id.uuidString.lowercased(), headline: "\(place) · \(when)", myTurn: meetup.state == .proposed && !mine,
                 canCancel: [.proposed, .accepted].contains(meetup.state), accepted: meetup.state == .accepted, canShow: inWindow && seller,
                 canConfirm: inWindow && !seller, canShare: meetup.state == .accepted, sharing: false, otherWhere: nil)
+            if meetup.state != .completed {
+                let marker = [["name": place, "latitude": String(meetup.place.latitude), "longitude": String(meetup.place.longitude)]]
+                view.map = MeetupMap(
+                    center: "\(meetup.place.latitude),\(meetup.place.longitude)",
+                    markers: (try? String(decoding: JSONEncoder().encode(marker), as: UTF8.self)) ?? "[]", layers: map)
+            }
             switch meetup.state {
             case .proposed:
                 view.detail = mine ? "You proposed it: waiting for \(otherName)." : "\(otherName) proposes this: accept, or propose another."
@@ -164,6 +182,8 @@ extension MarketPages {
                 let point = Coordinate(latitude: meetup.place.latitude, longitude: meetup.place.longitude)
                 let distance = point.distance(to: Coordinate(latitude: other.latitude, longitude: other.longitude))
                 meetupShown?.otherWhere = "\(otherName) is \(reader.distance(distance)) from the meeting point (\(reader.when(other.recordedAt)))"
+                meetupShown?.map?.person = "\(other.latitude),\(other.longitude)"
+                meetupShown?.map?.personLabel = "\(otherName) · \(reader.when(other.recordedAt))"
             } else if location.otherSharing {
                 meetupShown?.otherWhere = "\(otherName) shares where they are from \(reader.time(location.from))."
             }

@@ -253,6 +253,12 @@ import Testing
             var seen = try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.ben).decode(MeetupLocation.self)
             #expect(seen.otherSharing && !seen.sharing)
             #expect(abs((seen.other?.latitude ?? 0) - spot.offset(north: 80).latitude) < 0.00001)
+            // Ben's deal card draws the meeting point and Ana's dot on its map.
+            let page = PageSession(client)
+            _ = try await page.submit("/login", to: "/login", ["login": "ben", "password": AccountsDriver.password])
+            let card = try await page.get("/market/conversations/\(offer.conversationId.uuidString.lowercased())/deal").text
+            #expect(card.contains("data-meetup-map") && card.contains("data-person=\"\(seen.other?.latitude ?? 0),"), "\(card)")
+            #expect(card.contains("Ana is 80 m from the meeting point"))
             #expect(try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.cal).status == .notFound)
             // Ben does not share: Ana sees nothing of him.
             #expect(

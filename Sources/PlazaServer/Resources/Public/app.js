@@ -218,6 +218,7 @@ const plazaEvents = (() => {
         // Punches added since the last look pop in (a loyalty card filling up as the counter punches it).
         const before = region.querySelectorAll(".punches i.on").length;
         region.innerHTML = html;
+        if (window.plazaMaps) window.plazaMaps(region);
         region.querySelectorAll(".punches i.on").forEach((dot, index) => { if (index >= before) dot.classList.add("pop"); });
         // A card that stopped collecting (filled at the counter just now) hides what only a collecting card offers.
         const card = region.querySelector("[data-card-state]");
@@ -236,7 +237,7 @@ const plazaEvents = (() => {
     // A region that turns by the clock (the loyalty counter's code) reloads at each turn, on the 30-second mark.
     const every = Number(region.getAttribute("data-refresh-every")) * 1000;
     if (every) {
-      const turn = () => { refresh(region); setTimeout(turn, every - (Date.now() % every) + 50); };
+      const turn = () => { if (!busy()) refresh(region); setTimeout(turn, every - (Date.now() % every) + 50); };
       setTimeout(turn, every - (Date.now() % every) + 50);
     }
   }

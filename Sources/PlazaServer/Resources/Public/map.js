@@ -7,6 +7,7 @@
 //   data-zones='[...]', data-circle         private zones, a presence radius
 //   data-markers='[{id,name,latitude,longitude}]'  named points (a campus's safe spots), each labelled
 //   data-marker-select="id"                 a tap on a named point picks it in that <select>; a tap elsewhere, "a point"
+//   data-person="lat,lon", data-person-label  one person's dot (the other side of a meetup who shows where they are)
 //   data-pick-latitude/-longitude="id"      a tap (or an address search) fills those inputs
 //   data-geocode="/places/geocode"          an address search box above the map (PLAZA_GEOCODER_URL)
 //   data-address-field="id"                 the chosen address also fills this input
@@ -73,6 +74,13 @@
         .bindTooltip(String(zone.name || "Zone"), { permanent: true, direction: "top", className: "pm-zone-label" }).addTo(map);
     }
     named(map, d);
+    const person = numbers(d.person, 2);
+    if (person) {
+      L.circleMarker([person[0], person[1]], { radius: 8, className: "pm-other", interactive: false })
+        .bindTooltip(String(d.personLabel || ""), { permanent: true, direction: "bottom", className: "pm-label" }).addTo(map);
+      const center = numbers(d.center, 2);
+      if (center) map.fitBounds([[center[0], center[1]], [person[0], person[1]]], { padding: [40, 40], maxZoom: 17 });
+    }
     const circle = numbers(d.circle, 3);
     if (circle) L.circle([circle[0], circle[1]], { radius: circle[2], className: "pm-circle", interactive: false }).addTo(map);
 
@@ -262,4 +270,6 @@
   }
 
   document.querySelectorAll(".plaza-map").forEach(createMap);
+  // Maps inside a live region (a meetup on the deal card) are drawn again each time the region reloads.
+  window.plazaMaps = (root) => root.querySelectorAll(".plaza-map:not([data-ready])").forEach(createMap);
 })();
