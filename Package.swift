@@ -45,6 +45,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "PlazaCore", swiftSettings: swiftSettings),
+        // Print files for the card shop: a small PDF writer with TrueType embedding (no PDF library among our packages).
+        .target(name: "PlazaPDF", dependencies: ["PlazaCore"], swiftSettings: swiftSettings),
         .target(
             name: "PlazaClient",
             // Ed25519 to check punch tokens offline and AES-GCM for the offline punch store (CryptoKit on Apple platforms).
@@ -157,6 +159,7 @@ let package = Package(
         .executableTarget(
             name: "web-push-receiver", dependencies: ["PlazaTestSupport"], path: "Tests/WebPushReceiverServer", swiftSettings: swiftSettings),
         .testTarget(name: "PlazaCoreTests", dependencies: ["PlazaCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "PlazaPDFTests", dependencies: ["PlazaPDF", "PlazaCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PlazaServerTests",
             dependencies: [

@@ -1,0 +1,151 @@
+import Foundation
+import PlazaCore
+import Testing
+
+@testable import PlazaPDF
+
+/// The sample card read by independent tools: qpdf checks the structure, poppler lists the fonts, extracts the text,
+/// reports the page size and renders the page (pixels checked where the layout put ink and where it did not).
+@Suite struct PDFToolTests {
+    static let k = 72 / 25.4
+
+    @Test func qpdfFindsNoProblems() throws {
+        let file = try PDFFixtures.temporaryFile(try SampleCard().pdf())
+        defer { try? FileManager.default.removeItem(at: file) }
+        if let keep = ProcessInfo.processInfo.environment["PLAZA_KEEP_SAMPLE_PDF"] {
+            try? FileManager.default.copyItem(at: file, to: URL(fileURLWithPath: keep))
+        }
+        let output = try PDFTool.run("qpdf", ["--check", file.path])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("No syntax or stream encoding errors found"))
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+    }
+
+    @Test func pdffontsListsEveryFontEmbeddedSubsetWithUnicode() throws {
+        let file = try PDFFixtures.temporaryFile(try SampleCard().pdf())
+        defer { try? FileManager.default.removeItem(at: file) }
+        let output = try PDFTool.run("pdffonts", [file.path])
+        #expect(output.status == 0)
+        // name, type (2 words), encoding, emb, sub, uni, object, generation
+        let rows = output.stdout.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(rows.count == 4, "\(output.stdout)")
+        let names = rows.map { String($0[0].split(separator: "+").last ?? "") }.sorted()
+        #expect(names == ["Comfortaa-Regular", "EBGaramond12-Regular", "Kristi", "LiberationSans"])
+        for row in rows {
+            #expect(row[0].range(of: "^[A-Z]{6}\\+", options: .regularExpression) != nil, "\(row)")
+            #expect(row[1...2].joined(separator: " ") == "CID TrueType", "\(row)")
+            #expect(row[3] == "Identity-H", "\(row)")
+            #expect(Array(row[4...6]) == ["yes", "yes", "yes"], "emb sub uni: \(row)")
+        }
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+    }
+
+    @Test func pdftotextExtractsTheDrawnText() throws {
+        let card = SampleCard()
+        let file = try PDFFixtures.temporaryFile(try card.pdf())
+        defer { try? FileManager.default.removeItem(at: file) }
+        let output = try PDFTool.run("pdftotext", ["-layout", file.path, "-"])
+        #expect(output.status == 0)
+        for (layout, _) in card.layouts {
+            for line in layout.lines {
+                #expect(output.stdout.contains(line.text), "\(line.text) not in:\n\(output.stdout)")
+            }
+        }
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+    }
+
+    @Test func pdfinfoReportsTheTrimPlusBleed() throws {
+        let file = try PDFFixtures.temporaryFile(try SampleCard().pdf())
+        defer { try? FileManager.default.removeItem(at: file) }
+        let output = try PDFTool.run("pdfinfo", ["-box", file.path])
+        #expect(output.status == 0)
+        let size = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("Page size:") })
+        let numbers = size.split(separator: " ").compactMap { Double($0) }
+        #expect(numbers.count >= 2)
+        #expect(abs(numbers[0] - (148 + 6) * Self.k) < 0.01 && abs(numbers[1] - (105 + 6) * Self.k) < 0.01, "\(size)")
+        let trim = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("TrimBox:") })
+        let box = trim.split(separator: " ").compactMap { Double($0) }
+        #expect(box.count == 4 && abs(box[0] - 3 * Self.k) < 0.01 && abs(box[2] - 151 * Self.k) < 0.01, "\(trim)")
+        #expect(output.stdout.split(separator: "\n").contains { $0.hasPrefix("Title:") && $0.hasSuffix(" Sample card") })
+    }
+
+    @Test func pdftoppmRendersInkWhereTheLayoutPutIt() throws {
+        let card = SampleCard()
+        let file = try PDFFixtures.temporaryFile(try card.pdf())
+        let prefix = file.deletingPathExtension().path
+        defer {
+            for suffix in [".pdf", "-1.png", "-1.ppm"] { try? FileManager.default.removeItem(atPath: prefix + suffix) }
+        }
+        // The PNG the brief's tool run produces; pixels are then read from the same render as PPM, which needs no inflate.
+        let png = try PDFTool.run("pdftoppm", ["-r", "72", "-png", file.path, prefix])
+        #expect(png.status == 0, "\(png.stderr)")
+        let pngBytes = try Data(contentsOf: URL(fileURLWithPath: prefix + "-1.png"))
+        #expect(pngBytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let ppm = try PDFTool.run("pdftoppm", ["-r", "72", file.path, prefix])
+        #expect(ppm.status == 0, "\(ppm.stderr)")
+        let image = try PortablePixmap(Data(contentsOf: URL(fileURLWithPath: prefix + "-1.ppm")))
+        #expect(image.width == Int((154 * Self.k).rounded(.up)) || image.width == Int((154 * Self.k).rounded()))
+
+        // Card millimetres → pixels at 72 dpi (1 px = 1 pt), shifted by the 3 mm bleed.
+        func pixel(_ x: Double, _ y: Double) -> (r: Int, g: Int, b: Int) {
+            image.pixel(Int(((x + 3) * Self.k).rounded(.down)), Int(((y + 3) * Self.k).rounded(.down)))
+        }
+        // "Hello" in Liberation Sans 36 pt. fontTools: H's left stem spans x 168...359 units, its counter 359...1121 above
+        // the bar (y 813...1409), of 2048 units per em.
+        let line = card.layouts[0].layout.lines[0]
+        let unit = 36 / 2048.0 * 25.4 / 72
+        let stem = pixel(line.glyphs[0].x + 263 * unit, line.baseline - 1100 * unit)
+        #expect(stem.r < 80 && stem.g < 80 && stem.b < 80, "H stem \(stem)")
+        let counter = pixel(line.glyphs[0].x + 740 * unit, line.baseline - 1100 * unit)
+        #expect(counter == (255, 255, 255), "inside H \(counter)")
+        #expect(pixel(60, 52) == (255, 255, 255), "empty card")
+        #expect(pixel(SampleCard.redPatch.x + 10, SampleCard.redPatch.y + 5) == (255, 0, 0))
+        #expect(pixel(SampleCard.blueSwatch.x + 7, SampleCard.blueSwatch.y + 5) == (0, 0, 255))
+        let photoLeft = pixel(SampleCard.photo.x + 6, SampleCard.photo.y + 8)
+        let photoRight = pixel(SampleCard.photo.maxX - 6, SampleCard.photo.y + 8)
+        #expect(photoLeft.r > 200 && photoLeft.b < 60, "JPEG left half \(photoLeft)")
+        #expect(photoRight.b > 200 && photoRight.r < 60, "JPEG right half \(photoRight)")
+        // Every shipped font put ink inside its line's box.
+        for (layout, _) in card.layouts {
+            let line = layout.lines[0]
+            let top = Int(((line.baseline - layout.ascent + 3) * Self.k).rounded(.down))
+            let bottom = Int(((line.baseline + 3) * Self.k).rounded(.up))
+            let left = Int(((line.x + 3) * Self.k).rounded(.down))
+            let right = Int(((line.x + line.width + 3) * Self.k).rounded(.up))
+            let ink = (top..<bottom).reduce(0) { count, y in count + (left..<right).filter { image.pixel($0, y).r < 128 }.count }
+            #expect(ink > 20, "\(layout.fontID): \(ink) dark pixels")
+        }
+    }
+}
+
+/// A binary PPM (P6, 8-bit) as pdftoppm writes it.
+struct PortablePixmap {
+    let width: Int
+    let height: Int
+    let pixels: [UInt8]
+
+    init(_ data: Data) throws {
+        let bytes = [UInt8](data)
+        var fields: [String] = []
+        var index = 0
+        // Header: "P6", width, height, maxval, separated by whitespace, then one whitespace byte and the samples.
+        while fields.count < 4, index < bytes.count {
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+            let start = index
+            while index < bytes.count, ![0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+            fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
+        }
+        guard fields.count == 4, fields[0] == "P6", let width = Int(fields[1]), let height = Int(fields[2]), fields[3] == "255" else {
+            throw PDFError.invalidImage("not an 8-bit P6 PPM: \(fields)")
+        }
+        self.width = width
+        self.height = height
+        pixels = Array(bytes[(index + 1)...])
+        guard pixels.count >= width * height * 3 else { throw PDFError.invalidImage("short PPM") }
+    }
+
+    func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+        let at = (y * width + x) * 3
+        return (Int(pixels[at]), Int(pixels[at + 1]), Int(pixels[at + 2]))
+    }
+}
