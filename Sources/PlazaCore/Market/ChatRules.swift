@@ -6,6 +6,17 @@ import Foundation
 public enum ChatRules {
     public static let textLength = 1...2_000
 
+    /// A quiet stretch after which a message to someone who has not read the last one alerts them again.
+    public static let realertAfter: TimeInterval = 15 * 60
+
+    /// Whether a new message alerts its recipient (push or mail, per their choices): the first one they have not read
+    /// does; while that one waits unread, more only after `realertAfter` of quiet, so a burst of ten messages is one
+    /// alert, not ten. `newestUnread` is the newest message to them they have not read yet, if any.
+    public static func alerts(newestUnread: Date?, now: Date) -> Bool {
+        guard let newestUnread else { return true }
+        return now.timeIntervalSince(newestUnread) >= realertAfter
+    }
+
     public static let offPlatform = "off_platform_payment"
     public static let giftCard = "gift_card"
     public static let lookalike = "lookalike_link"

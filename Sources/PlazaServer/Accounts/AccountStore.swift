@@ -30,6 +30,12 @@ package struct AccountStore: Sendable {
         return try await select(on: db).where("username", .in, SQLBind.group(usernames)).all().map(UserRecord.init(row:))
     }
 
+    /// The accounts with these ids (any that exist), in one statement.
+    func users(ids: [UUID], on db: any SQLDatabase) async throws -> [UserRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try await select(on: db).where("id", .in, SQLBind.group(ids)).all().map(UserRecord.init(row:))
+    }
+
     func emailExists(_ email: String, on db: any SQLDatabase) async throws -> Bool {
         try await db.select().column("id").from("users").where("email", .equal, email).first() != nil
     }

@@ -58,15 +58,44 @@ struct ChatStore: Sendable {
         return (existing.id, false)
     }
 
-    /// The user's conversations not deleted for them (or with a message since), most recent first.
-    func conversations(user: UUID, limit: Int, offset: Int, on db: any SQLDatabase) async throws -> [ConversationRecord] {
+    /// A row of my conversation list: the conversation, its newest message since I deleted it, my unread count.
+    struct InboxRow: Sendable {
+        var conversation: ConversationRecord
+        var last: MessageRecord?
+        var unread: Int
+    }
+
+    /// The user's conversations not deleted for them (or with a message since), most recent first, each with its last
+    /// message and unread count: one statement for the page (correlated subqueries, the same on both engines).
+    func inbox(user: UUID, limit: Int, offset: Int, on db: any SQLDatabase) async throws -> [InboxRow] {
+        let columns = Self.conversationColumns.map { "v.\($0)" }.joined(separator: ", ")
         let sql: SQLQueryString = """
-            SELECT \(unsafeRaw: Self.conversationColumns.joined(separator: ", ")) FROM market_conversations
-            WHERE (buyer_id = \(bind: user) AND (buyer_deleted_at IS NULL OR updated_at > buyer_deleted_at))
-            OR (seller_id = \(bind: user) AND (seller_deleted_at IS NULL OR updated_at > seller_deleted_at))
-            ORDER BY updated_at DESC, id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)
+            SELECT \(unsafeRaw: columns), v.unread, lm.id AS m_id, lm.conversation_id AS m_conversation_id, lm.sender_id AS m_sender_id,
+            lm.body AS m_body, lm.warnings AS m_warnings, lm.created_at AS m_created_at
+            FROM (
+              SELECT c.*, (SELECT count(*) FROM market_messages u WHERE u.conversation_id = c.id AND u.sender_id <> \(bind: user)
+                AND (c.my_read IS NULL OR u.created_at > c.my_read) AND (c.my_deleted IS NULL OR u.created_at > c.my_deleted)) AS unread
+              FROM (
+                SELECT \(unsafeRaw: Self.conversationColumns.joined(separator: ", ")),
+                CASE WHEN buyer_id = \(bind: user) THEN buyer_read_at ELSE seller_read_at END AS my_read,
+                CASE WHEN buyer_id = \(bind: user) THEN buyer_deleted_at ELSE seller_deleted_at END AS my_deleted
+                FROM market_conversations
+                WHERE (buyer_id = \(bind: user) AND (buyer_deleted_at IS NULL OR updated_at > buyer_deleted_at))
+                OR (seller_id = \(bind: user) AND (seller_deleted_at IS NULL OR updated_at > seller_deleted_at))
+                ORDER BY updated_at DESC, id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)
+              ) c
+            ) v
+            LEFT JOIN market_messages lm ON lm.id = (
+              SELECT m.id FROM market_messages m WHERE m.conversation_id = v.id AND (v.my_deleted IS NULL OR m.created_at > v.my_deleted)
+              ORDER BY m.created_at DESC, m.id DESC LIMIT 1)
+            ORDER BY v.updated_at DESC, v.id DESC
             """
-        return try await db.raw(sql).all().map(Self.conversation)
+        return try await db.raw(sql).all().map { row in
+            InboxRow(
+                conversation: try Self.conversation(row),
+                last: try row.decode(column: "m_id", as: UUID?.self) == nil ? nil : try Self.message(row, prefix: "m_"),
+                unread: try row.decode(column: "unread", as: Int.self))
+        }
     }
 
     func insert(_ message: MessageRecord, on db: any SQLDatabase) async throws {
@@ -92,13 +121,26 @@ struct ChatStore: Sendable {
                 }
             }
         }
-        return try await select.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).all().map { row in
-            MessageRecord(
-                id: try row.decode(column: "id", as: UUID.self), conversationId: try row.decode(column: "conversation_id", as: UUID.self),
-                senderId: try row.decode(column: "sender_id", as: UUID.self), body: try row.decode(column: "body", as: Data.self),
-                warnings: try PlazaJSON.value([MessageWarning].self, from: try row.decode(column: "warnings", as: String.self)),
-                createdAt: try row.decode(column: "created_at", as: Date.self))
-        }
+        return try await select.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).all().map { try Self.message($0) }
+    }
+
+    /// A message from its columns, each named `prefix` + the table's column name.
+    static func message(_ row: any SQLRow, prefix: String = "") throws -> MessageRecord {
+        let column = { (name: String) in prefix + name }
+        return MessageRecord(
+            id: try row.decode(column: column("id"), as: UUID.self), conversationId: try row.decode(column: column("conversation_id"), as: UUID.self),
+            senderId: try row.decode(column: column("sender_id"), as: UUID.self), body: try row.decode(column: column("body"), as: Data.self),
+            warnings: try PlazaJSON.value([MessageWarning].self, from: try row.decode(column: column("warnings"), as: String.self)),
+            createdAt: try row.decode(column: column("created_at"), as: Date.self))
+    }
+
+    /// When the newest message to `user` they have not read (after their read mark and deletion) was sent.
+    func newestUnread(conversation: ConversationRecord, user: UUID, on db: any SQLDatabase) async throws -> Date? {
+        let since = [conversation.readAt(user), conversation.deletedAt(user)].compactMap { $0 }.max()
+        let select = db.select().column("created_at").from("market_messages")
+            .where("conversation_id", .equal, conversation.id).where("sender_id", .notEqual, user)
+        if let since { select.where("created_at", .greaterThan, since) }
+        return try await select.orderBy("created_at", .descending).limit(1).first()?.decode(column: "created_at", as: Date.self)
     }
 
     /// Messages to `user` in the conversation after their read mark (and their deletion).

@@ -128,6 +128,13 @@ struct ListingStore: Sendable {
         try await db.raw(Self.selectColumns + " WHERE l.id = \(bind: id)").first().map(Self.record)
     }
 
+    /// These listings (any that exist), by id, in one statement.
+    func listings(ids: [UUID], on db: any SQLDatabase) async throws -> [UUID: Record] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await db.raw(Self.selectColumns + " WHERE l.id IN \(SQLBind.group(Array(Set(ids))))").all().map(Self.record)
+        return Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The campus's active listings matching `query`, whose sellers signed the agreement in force and are not suspended; a
     /// page from `offset`.
     /// Nothing of a seller `viewer` blocked, or who blocked `viewer`, shows.

@@ -27,9 +27,14 @@ extension MarketService {
     func conversations(_ identity: Identity, limit: Int, cursor: String?, now: Date = Date()) async throws -> Page<Conversation> {
         _ = try await requireStudent(identity, now: now)
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
-        let rows = try await chat.conversations(user: identity.user.id, limit: limit + 1, offset: offset, on: database.sql)
-        var items: [Conversation] = []
-        for record in rows.prefix(limit) { items.append(try await dto(record, for: identity)) }
+        let rows = try await chat.inbox(user: identity.user.id, limit: limit + 1, offset: offset, on: database.sql)
+        let page = Array(rows.prefix(limit))
+        // The page's people and listings in one statement each, not one per conversation.
+        let names = try await usernames(page.flatMap { [$0.conversation.buyerId, $0.conversation.sellerId] })
+        let listings = try await self.listings.listings(ids: page.map(\.conversation.listingId), on: database.sql)
+        let items = try page.map { row in
+            try dto(row.conversation, last: row.last, unread: row.unread, listing: listings[row.conversation.listingId], names: names)
+        }
         return Page(items: items, nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
     }
 
@@ -37,7 +42,8 @@ extension MarketService {
         try await dto(try await side(identity, id), for: identity)
     }
 
-    /// Sends a message: live to both sides, an alert to the other.
+    /// Sends a message: live to both sides, and an alert to the other unless an earlier one still waits unread
+    /// (`ChatRules.alerts`).
     func send(_ identity: Identity, conversation id: UUID, text raw: String, now: Date = Date()) async throws -> ChatMessage {
         _ = try await requireStudent(identity, now: now)
         let record = try await side(identity, id)
@@ -58,8 +64,11 @@ extension MarketService {
             kind: .market, title: "\(identity.user.displayName) about \(title)", body: String(text.prefix(140)),
             link: "/market/conversations/\(id.uuidString.lowercased())")
         return try await events.transaction(publishing: { db in
+            let alerts = ChatRules.alerts(newestUnread: try await chat.newestUnread(conversation: record, user: recipient, on: db), now: now)
             try await chat.insert(message, on: db)
-            return (dto, [.event(audience: [record.buyerId, record.sellerId], event: event), .alert(user: recipient, content: alert)])
+            return (
+                dto, [.event(audience: [record.buyerId, record.sellerId], event: event)] + (alerts ? [.alert(user: recipient, content: alert)] : [])
+            )
         })
     }
 
@@ -100,9 +109,7 @@ extension MarketService {
 
     func usernames(_ ids: [UUID]) async throws -> [UUID: (username: String, name: String)] {
         var names: [UUID: (String, String)] = [:]
-        for id in Set(ids) {
-            if let user = try await AccountStore().user(id: id, on: database.sql) { names[id] = (user.username, user.displayName) }
-        }
+        for user in try await AccountStore().users(ids: Array(Set(ids)), on: database.sql) { names[user.id] = (user.username, user.displayName) }
         return names
     }
 
@@ -113,11 +120,18 @@ extension MarketService {
     }
 
     private func dto(_ record: ChatStore.ConversationRecord, for identity: Identity) async throws -> Conversation {
-        let names = try await usernames([record.buyerId, record.sellerId])
-        let listing = try await listings.listing(record.listingId, on: database.sql)
         let last = try await chat.messages(
             conversation: record.id, since: record.deletedAt(identity.user.id), before: nil, limit: 1, on: database.sql
         ).first
+        return try dto(
+            record, last: last, unread: try await chat.unread(conversation: record, user: identity.user.id, on: database.sql),
+            listing: try await listings.listing(record.listingId, on: database.sql), names: try await usernames([record.buyerId, record.sellerId]))
+    }
+
+    private func dto(
+        _ record: ChatStore.ConversationRecord, last: ChatStore.MessageRecord?, unread: Int, listing: ListingStore.Record?,
+        names: [UUID: (username: String, name: String)]
+    ) throws -> Conversation {
         let party = { (id: UUID) in ListingSeller(username: names[id]?.username ?? "", displayName: names[id]?.name ?? "") }
         return Conversation(
             id: record.id,
@@ -125,6 +139,6 @@ extension MarketService {
                 id: record.listingId, title: listing?.title ?? "", price: listing.flatMap { Self.dto($0).price }, state: listing?.state ?? .removed,
                 thumbnailUrl: listing?.photoIds.first.map { MediaService.photo($0).thumbnailUrl }),
             buyer: party(record.buyerId), seller: party(record.sellerId), lastMessage: try last.map { try message($0, names: names) },
-            unread: try await chat.unread(conversation: record, user: identity.user.id, on: database.sql), updatedAt: record.updatedAt)
+            unread: unread, updatedAt: record.updatedAt)
     }
 }

@@ -131,4 +131,26 @@ import Testing
             _ = try await Self.say(client, market.ben, id, "Thanks")
         }
     }
+
+    @Test(arguments: TestEngine.enabled)
+    func aBurstOfMessagesAlertsOnceUntilReadOrAQuarterHourOfQuiet(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            try await FollowTests.mailed(client, market.ana)
+            let id = try await client.send(
+                .post, "/v1/market/conversations", json: ConversationStart(listingId: market.listing.id), token: market.ben
+            ).decode(Conversation.self).id
+            for text in ["Hi!", "Is the bike still there?", "I could come today."] { _ = try await Self.say(client, market.ben, id, text) }
+            #expect(try await FollowTests.alerts(services, "ana") == ["Ben about City bike"], "three messages, one alert")
+            // Read, the next message alerts again.
+            #expect(try await client.send(.post, "/v1/market/conversations/\(id)/read", token: market.ana).status == .noContent)
+            _ = try await Self.say(client, market.ben, id, "Or tomorrow?")
+            #expect(try await FollowTests.alerts(services, "ana").count == 2)
+            // Unread, but a quarter of an hour later: once more.
+            let ben = try #require(try await AccountStore().user(login: "ben", on: services.database.sql))
+            _ = try await services.market.send(
+                Identity(user: ben, sessionID: UUID()), conversation: id, text: "Still keen.", now: Date().addingTimeInterval(16 * 60))
+            #expect(try await FollowTests.alerts(services, "ana").count == 3)
+        }
+    }
 }
