@@ -46,7 +46,8 @@ struct MediaAPI: Sendable {
         {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = record.contentType
+        // A PNG's thumbnail is a JPEG (MediaService.upload).
+        headers[.contentType] = thumbnail && bytes.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : record.contentType
         headers[.contentLength] = String(bytes.count)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -25,7 +25,13 @@ package struct MediaService: Sendable {
             id: UUID(), ownerId: identity.user.id, contentType: image.format.rawValue, width: image.width, height: image.height,
             digest: SHA256.hash(data: image.bytes).map { String(format: "%02x", $0) }.joined(), usedBy: nil, createdAt: now)
         // A feed's tile for a large JPEG (a phone's photo: about a quarter of a second); others serve themselves.
-        let thumbnail = image.format == .jpeg ? JPEGThumbnailer.thumbnail(image.bytes, maxSide: Self.thumbnailSide) : nil
+        let thumbnail: Data? =
+            switch image.format {
+            case .jpeg: JPEGThumbnailer.thumbnail(image.bytes, maxSide: Self.thumbnailSide)
+            // A PNG's feed tile is a JPEG: a photo saved as PNG is many times larger, and tiles need no transparency.
+            case .png: PNGThumbnailer.thumbnail(image.bytes, maxSide: Self.thumbnailSide)
+            default: nil
+            }
         try await store.insert(record, bytes: image.bytes, thumbnail: thumbnail, on: database.sql)
         return Self.dto(record)
     }
