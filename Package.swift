@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "PlazaServer",
             dependencies: [
-                "PlazaCore",
+                "PlazaCore", "PlazaPDF",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -159,7 +159,7 @@ let package = Package(
         .executableTarget(
             name: "web-push-receiver", dependencies: ["PlazaTestSupport"], path: "Tests/WebPushReceiverServer", swiftSettings: swiftSettings),
         .testTarget(name: "PlazaCoreTests", dependencies: ["PlazaCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "PlazaPDFTests", dependencies: ["PlazaPDF", "PlazaCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "PlazaPDFTests", dependencies: ["PlazaPDF", "PlazaCore", "PlazaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PlazaServerTests",
             dependencies: [

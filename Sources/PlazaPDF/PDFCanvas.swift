@@ -9,6 +9,7 @@ public struct PDFCanvas: Sendable {
         case path(PDFPath, fill: PDFColor?, stroke: PDFColor?, lineWidth: Double)
         case image(PDFImage, CardRect)
         case text(CardTextLine, font: CardFont, size: Double, color: PDFColor)
+        case art(CardArt, CardRect)
     }
 
     /// Trim size in millimetres.
@@ -16,7 +17,7 @@ public struct PDFCanvas: Sendable {
     public let trimHeight: Double
     /// Bleed on each side in millimetres (3 mm is the usual print-shop request).
     public let bleed: Double
-    private(set) var operations: [Operation] = []
+    var operations: [Operation] = []
 
     public init(trimWidth: Double, trimHeight: Double, bleed: Double = 3) {
         self.trimWidth = trimWidth

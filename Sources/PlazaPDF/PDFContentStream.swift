@@ -4,7 +4,7 @@ import PlazaCore
 /// baseline, so the PDF places glyphs where the layout (and therefore the SVG preview) did, with no advance widths or
 /// kerning re-applied by the viewer.
 enum PDFContentStream {
-    static func build(_ canvas: PDFCanvas, fonts: [String: String], images: [PDFImage: String]) -> String {
+    static func build(_ canvas: PDFCanvas, fonts: [String: String], images: [PDFImage: String], graphicsStates: PDFGraphicsStates) -> String {
         let geometry = PDFPageGeometry(canvas)
         var out = ""
         func point(_ x: Double, _ y: Double) -> String {
@@ -38,6 +38,8 @@ enum PDFContentStream {
                     out += "1 0 0 1 \(PDFSyntax.number(geometry.x(glyph.x))) \(baseline) Tm \(PDFSyntax.glyphCode(glyph.id)) Tj\n"
                 }
                 out += "ET\n"
+            case .art(let art, let rect):
+                out += artOperators(art, in: rect, geometry: geometry, graphicsStates: graphicsStates)
             }
         }
         return out

@@ -40,6 +40,7 @@ public struct PDFWriter: Sendable {
         let firstImage = firstFont + fonts.count * 5
         let fontNames = Dictionary(uniqueKeysWithValues: fonts.enumerated().map { ($1.font.id, "F\($0 + 1)") })
         let imageNames = Dictionary(uniqueKeysWithValues: images.enumerated().map { ($1, "Im\($0 + 1)") })
+        let graphicsStates = PDFGraphicsStates(pages)
         var resources = "<<"
         if !fonts.isEmpty {
             resources += " /Font <<" + fonts.indices.map { " /F\($0 + 1) \(firstFont + $0 * 5) 0 R" }.joined() + " >>"
@@ -47,7 +48,7 @@ public struct PDFWriter: Sendable {
         if !images.isEmpty {
             resources += " /XObject <<" + images.indices.map { " /Im\($0 + 1) \(firstImage + $0) 0 R" }.joined() + " >>"
         }
-        resources += " >>"
+        resources += graphicsStates.resourceEntry + " >>"
 
         var objects: [PDFObject] = [
             PDFObject("<< /Type /Catalog /Pages 2 0 R >>"),
@@ -61,7 +62,7 @@ public struct PDFWriter: Sendable {
                 PDFObject(
                     "<< /Type /Page /Parent 2 0 R /MediaBox \(media) /BleedBox \(media) /TrimBox \(PDFPageGeometry.array(geometry.trimBox))"
                         + " /Resources \(resources) /Contents \(5 + index * 2) 0 R >>"))
-            let content = PDFContentStream.build(page, fonts: fontNames, images: imageNames)
+            let content = PDFContentStream.build(page, fonts: fontNames, images: imageNames, graphicsStates: graphicsStates)
             objects.append(PDFObject("<<", stream: Array(content.utf8)))
         }
         for (index, usage) in fonts.enumerated() {
@@ -89,7 +90,7 @@ public struct PDFWriter: Sendable {
                     fonts[font.id] = usage
                 case .image(let image, _):
                     if seenImages.insert(image).inserted { images.append(image) }
-                case .path:
+                case .path, .art:
                     break
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaTestSupport
 import Testing
 
 @testable import PlazaPDF
@@ -17,7 +18,7 @@ import Testing
         let card = SampleCard()
         let file = try PDFFixtures.temporaryFile(try card.pdf())
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try PDFTool.run("pdftotext", ["-bbox", file.path, "-"])
+        let output = try ExternalTool.run("pdftotext", ["-bbox", file.path, "-"])
         #expect(output.status == 0)
         let pattern = try NSRegularExpression(pattern: "<word xMin=\"([0-9.]+)\" yMin=\"[0-9.]+\" xMax=\"([0-9.]+)\" yMax=\"[0-9.]+\">([^<]*)</word>")
         let html = output.stdout

@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaTestSupport
 import Testing
 
 @testable import PlazaPDF
@@ -15,7 +16,7 @@ import Testing
         if let keep = ProcessInfo.processInfo.environment["PLAZA_KEEP_SAMPLE_PDF"] {
             try? FileManager.default.copyItem(at: file, to: URL(fileURLWithPath: keep))
         }
-        let output = try PDFTool.run("qpdf", ["--check", file.path])
+        let output = try ExternalTool.run("qpdf", ["--check", file.path])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("No syntax or stream encoding errors found"))
         #expect(output.stderr.isEmpty, "\(output.stderr)")
@@ -24,7 +25,7 @@ import Testing
     @Test func pdffontsListsEveryFontEmbeddedSubsetWithUnicode() throws {
         let file = try PDFFixtures.temporaryFile(try SampleCard().pdf())
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try PDFTool.run("pdffonts", [file.path])
+        let output = try ExternalTool.run("pdffonts", [file.path])
         #expect(output.status == 0)
         // name, type (2 words), encoding, emb, sub, uni, object, generation
         let rows = output.stdout.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
@@ -44,7 +45,7 @@ import Testing
         let card = SampleCard()
         let file = try PDFFixtures.temporaryFile(try card.pdf())
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try PDFTool.run("pdftotext", ["-layout", file.path, "-"])
+        let output = try ExternalTool.run("pdftotext", ["-layout", file.path, "-"])
         #expect(output.status == 0)
         for (layout, _) in card.layouts {
             for line in layout.lines {
@@ -57,7 +58,7 @@ import Testing
     @Test func pdfinfoReportsTheTrimPlusBleed() throws {
         let file = try PDFFixtures.temporaryFile(try SampleCard().pdf())
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try PDFTool.run("pdfinfo", ["-box", file.path])
+        let output = try ExternalTool.run("pdfinfo", ["-box", file.path])
         #expect(output.status == 0)
         let size = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("Page size:") })
         let numbers = size.split(separator: " ").compactMap { Double($0) }
@@ -77,11 +78,11 @@ import Testing
             for suffix in [".pdf", "-1.png", "-1.ppm"] { try? FileManager.default.removeItem(atPath: prefix + suffix) }
         }
         // The PNG the brief's tool run produces; pixels are then read from the same render as PPM, which needs no inflate.
-        let png = try PDFTool.run("pdftoppm", ["-r", "72", "-png", file.path, prefix])
+        let png = try ExternalTool.run("pdftoppm", ["-r", "72", "-png", file.path, prefix])
         #expect(png.status == 0, "\(png.stderr)")
         let pngBytes = try Data(contentsOf: URL(fileURLWithPath: prefix + "-1.png"))
         #expect(pngBytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        let ppm = try PDFTool.run("pdftoppm", ["-r", "72", file.path, prefix])
+        let ppm = try ExternalTool.run("pdftoppm", ["-r", "72", file.path, prefix])
         #expect(ppm.status == 0, "\(ppm.stderr)")
         let image = try PortablePixmap(Data(contentsOf: URL(fileURLWithPath: prefix + "-1.ppm")))
         #expect(image.width == Int((154 * Self.k).rounded(.up)) || image.width == Int((154 * Self.k).rounded()))
@@ -115,37 +116,5 @@ import Testing
             let ink = (top..<bottom).reduce(0) { count, y in count + (left..<right).filter { image.pixel($0, y).r < 128 }.count }
             #expect(ink > 20, "\(layout.fontID): \(ink) dark pixels")
         }
-    }
-}
-
-/// A binary PPM (P6, 8-bit) as pdftoppm writes it.
-struct PortablePixmap {
-    let width: Int
-    let height: Int
-    let pixels: [UInt8]
-
-    init(_ data: Data) throws {
-        let bytes = [UInt8](data)
-        var fields: [String] = []
-        var index = 0
-        // Header: "P6", width, height, maxval, separated by whitespace, then one whitespace byte and the samples.
-        while fields.count < 4, index < bytes.count {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
-            let start = index
-            while index < bytes.count, ![0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
-            fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
-        }
-        guard fields.count == 4, fields[0] == "P6", let width = Int(fields[1]), let height = Int(fields[2]), fields[3] == "255" else {
-            throw PDFError.invalidImage("not an 8-bit P6 PPM: \(fields)")
-        }
-        self.width = width
-        self.height = height
-        pixels = Array(bytes[(index + 1)...])
-        guard pixels.count >= width * height * 3 else { throw PDFError.invalidImage("short PPM") }
-    }
-
-    func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
-        let at = (y * width + x) * 3
-        return (Int(pixels[at]), Int(pixels[at + 1]), Int(pixels[at + 2]))
     }
 }

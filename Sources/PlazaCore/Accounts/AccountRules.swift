@@ -102,7 +102,7 @@ extension RegisterRequest {
         validator.apply(AccountRules.usernameProblem(AccountRules.normalizedUsername(username)), to: "username")
         validator.apply(AccountRules.displayNameProblem(displayName), to: "displayName")
         validator.apply(AccountRules.passwordProblem(password), to: "password")
-        validator.check(role != .admin, "role", "Choose customer or merchant.")
+        validator.check(role == .customer || role == .merchant, "role", "Choose customer or merchant (an admin makes designers and admins).")
         if let birthDate { validator.apply(AccountRules.birthDateProblem(birthDate, now: now), to: "birthDate") }
         return validator.errors
     }

@@ -10,6 +10,8 @@ public enum ReviewKind: String, Codable, Sendable, CaseIterable, Hashable {
     case report
     /// A student's one appeal against an upheld report: granted (the action is undone) or denied.
     case appeal
+    /// A designer's card template (or a change to one), before it enters the card shop's catalogue.
+    case template
 }
 
 /// What approving an item does besides approving it, when its kind offers a choice (reports, appeals). Every such
@@ -225,6 +227,10 @@ extension ReviewKind {
             approved
                 ? ("Your appeal was granted", reason ?? "", "/market/decisions")
                 : ("Your appeal was not granted", reason ?? "", "/market/decisions")
+        case .template:
+            approved
+                ? ("Your template is in the card shop", "\(item.subject) is in the catalogue now.", "/cards/studio")
+                : ("Your template was sent back", "\(item.subject): \(reason ?? "")", "/cards/studio")
         }
     }
 }
@@ -237,6 +243,7 @@ extension ReviewKind {
         case .campaign: "Campaign"
         case .report: "Report"
         case .appeal: "Appeal"
+        case .template: "Card template"
         }
     }
 
@@ -251,6 +258,8 @@ extension ReviewKind {
         case (.report, _): "You dismissed the report about \(item.subject). Whoever reported it was told."
         case (.appeal, .approved): "You granted the appeal of \(item.subject): the action is undone and they were told."
         case (.appeal, _): "You denied the appeal of \(item.subject). They read your reason."
+        case (.template, .approved): "You approved \(item.subject). It is in the card shop's catalogue; the designer was told."
+        case (.template, _): "You sent \(item.subject) back. The designer reads your reason."
         }
     }
 }

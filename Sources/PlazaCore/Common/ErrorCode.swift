@@ -58,6 +58,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidImage = "invalid_image"
     /// One of the two people blocked the other: nothing passes between them.
     case blocked
+    /// A card design (or a template's own text) has a preflight finding of severity `error`: it would not print well.
+    case preflightFailed = "preflight_failed"
     /// A bid whose maximum is below the least the auction takes now.
     case bidTooLow = "bid_too_low"
     case internalError = "internal_error"

@@ -26,6 +26,7 @@ public final class PlazaServices: Sendable {
     package let loyalty: LoyaltyService
     package let offers: OffersService
     package let market: MarketService
+    package let cards: CardsService
     package let media: MediaService
     package let notificationDelivery: NotificationDelivery
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
@@ -147,6 +148,7 @@ public final class PlazaServices: Sendable {
             database: database, accounts: accounts, media: media, events: events, cipher: MessageCipher(secretKey: secretKey),
             currency: configuration.wallet.currencies[0], trustedHosts: [configuration.publicURL?.host].compactMap { $0 }, secrets: secrets,
             idempotency: idempotency, payments: WalletMarketPayments(wallet: wallet), positions: PlacesMeetupPositions(database: database))
+        cards = CardsService(database: database, events: events, fonts: try CardFonts.load(), currency: configuration.wallet.currencies[0])
         let admin = AdminService(database: database, events: events, accounts: accounts)
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.
@@ -157,6 +159,7 @@ public final class PlazaServices: Sendable {
         events.record(offers.reviewRecorder())
         events.record(offers.deliveryRecorder())
         events.record(market.reviewRecorder())
+        events.record(cards.reviewRecorder())
         templates = try await Templates.load()
     }
 

@@ -20,9 +20,13 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             + "font-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action \(forms); frame-ancestors 'none'"
     }
 
+    static var svgPolicy: String { "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src 'self' data:; frame-ancestors 'self'" }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = contentSecurityPolicy
+        // An SVG Plaza drew (a card's preview) may style its own text and load the card fonts, and nothing else.
+        let svg = response.headers[.contentType]?.hasPrefix("image/svg+xml") == true
+        response.headers[.contentSecurityPolicy] = svg ? Self.svgPolicy : contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "strict-origin-when-cross-origin"

@@ -46,5 +46,6 @@ enum Migrations {
         M0034_MembershipReminders(),  // students told once that their campus verification runs out
         M0035_ListingOrderIndexes(),  // the feed by category and by price
         M0036_MarketSuspensions(),  // students suspended from the marketplace (not from Plaza) by an upheld report
+        M0037_CardCatalogue(),  // the card shop: categories, papers, art, versioned templates, saved designs
     ]
 }

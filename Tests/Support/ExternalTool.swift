@@ -1,20 +1,20 @@
 import Foundation
 
-/// Runs one of the PDF tools (qpdf, poppler-utils). A missing tool is an error, so the test fails rather than skips:
-/// these checks are the independent reading of our output.
-struct PDFTool {
-    struct Missing: Error, CustomStringConvertible {
-        var name: String
-        var description: String { "\(name) is not installed (apt-get install qpdf poppler-utils)" }
+/// Runs a tool that reads Plaza's output independently (qpdf, poppler-utils, Chromium). A missing tool is an error, so
+/// the test fails rather than skips.
+public struct ExternalTool {
+    public struct Missing: Error, CustomStringConvertible {
+        public var name: String
+        public var description: String { "\(name) is not installed (apt-get install qpdf poppler-utils chromium)" }
     }
 
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    public struct Output: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
-    static func run(_ name: String, _ arguments: [String]) throws -> Output {
+    public static func run(_ name: String, _ arguments: [String]) throws -> Output {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin", "/usr/local/bin"]
         guard let executable = paths.map({ "\($0)/\(name)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw Missing(name: name)

@@ -1,0 +1,117 @@
+import Foundation
+import PlazaCore
+import PlazaPDF
+
+/// Previews (SVG) and print files (PDF), both drawn from one layout per label: the numbers `CardPreflight.layouts`
+/// answers are the numbers both files are written with.
+extension CardsService {
+    /// A template's page with its own text, for the catalogue (`colour` nil: its first).
+    func templatePreview(_ id: UUID, viewer: Identity?, colour: String?, page: CardPage) async throws -> String {
+        let (_, spec, _) = try await visibleTemplate(id, viewer: viewer)
+        let values = CardDesignRules.defaults(spec)
+        let colour = spec.colours.first { $0.id == colour } ?? spec.colours.first
+        return try await previewSVG(spec: spec, colour: colour, values: values, layouts: layouts(values, spec), page: page, guides: false)
+    }
+
+    /// A design's page; `guides` adds the trim, bleed and safe-area lines of the editor.
+    func designPreview(_ identity: Identity, _ id: UUID, page: CardPage, guides: Bool) async throws -> String {
+        let view = try await view(try await own(identity, id))
+        let colour = view.spec.colours.first { $0.id == view.record.colour } ?? view.spec.colours.first
+        return try await previewSVG(spec: view.spec, colour: colour, values: view.record.labels, layouts: view.layouts, page: page, guides: guides)
+    }
+
+    /// Every line of every label where the print puts it, and the findings.
+    func designLayout(_ identity: Identity, _ id: UUID) async throws -> CardDesignLayout {
+        let view = try await view(try await own(identity, id))
+        let pages = view.spec.pages.map { page in
+            CardDesignLayout.PageLayout(
+                page: page,
+                labels: view.record.labels.filter { $0.page == page }.compactMap { value in
+                    view.layouts[value.id].map { layout in
+                        CardDesignLayout.LabelLayout(
+                            id: value.id,
+                            lines: layout.lines.map { CardDesignLayout.Line(text: $0.text, x: $0.x, y: $0.baseline, width: $0.width) },
+                            overflow: layout.overflow)
+                    }
+                })
+        }
+        return CardDesignLayout(pages: pages, findings: view.findings, orderable: CardPreflight.orderable(view.findings))
+    }
+
+    /// The print file: every page at trim plus 3 mm bleed, fonts embedded; the same bytes while the design is unchanged.
+    func designPrint(_ identity: Identity, _ id: UUID) async throws -> Data {
+        let view = try await view(try await own(identity, id))
+        return try await printPDF(view)
+    }
+
+    func printPDF(_ view: DesignView) async throws -> Data {
+        let colour = view.spec.colours.first { $0.id == view.record.colour } ?? view.spec.colours.first
+        var writer = PDFWriter(info: .init(title: view.record.name, author: nil, producer: "Plaza card shop"))
+        for page in view.spec.pages {
+            var canvas = PDFCanvas(trimWidth: view.spec.trim.widthMm, trimHeight: view.spec.trim.heightMm, bleed: CardRules.bleedMm)
+            if let artID = colour?.art[page.rawValue], let art = try await art(artID) {
+                switch art {
+                case .svg(let art): canvas.draw(art, in: canvas.bleedRect)
+                case .png(let image): canvas.draw(image, in: canvas.bleedRect)
+                }
+            }
+            for value in view.record.labels where value.page == page {
+                guard let layout = view.layouts[value.id], let font = fonts.fonts[layout.fontID] else { continue }
+                try canvas.draw(layout, font: font, color: Self.pdfColour(value.colour))
+            }
+            writer.add(canvas)
+        }
+        return try writer.render()
+    }
+
+    func previewSVG(
+        spec: CardTemplateSpec, colour: CardColour?, values: [CardLabelValue], layouts: [String: CardTextLayout], page: CardPage, guides: Bool
+    ) async throws -> String {
+        guard spec.pages.contains(page) else { throw PlazaError.notFound("page") }
+        let bleed = CardRect(
+            x: -CardRules.bleedMm, y: -CardRules.bleedMm, width: spec.trim.widthMm + 2 * CardRules.bleedMm,
+            height: spec.trim.heightMm + 2 * CardRules.bleedMm)
+        var artSVG: String?
+        if let artID = colour?.art[page.rawValue], let art = try await art(artID) {
+            switch art {
+            case .svg(let art): artSVG = art.svgFragment(in: bleed)
+            case .png:
+                let n = CardPreviewSVG.number
+                artSVG =
+                    "<image href=\"/v1/cards/art/\(artID.uuidString.lowercased())\" x=\"\(n(bleed.x))\" y=\"\(n(bleed.y))\" "
+                    + "width=\"\(n(bleed.width))\" height=\"\(n(bleed.height))\" preserveAspectRatio=\"none\"/>"
+            }
+        }
+        let labels = values.filter { $0.page == page }.compactMap { value in
+            layouts[value.id].map { (id: value.id, layout: $0, colour: value.colour) }
+        }
+        return CardPreviewSVG.document(
+            CardPreviewSVG.Page(trim: spec.trim, art: artSVG, labels: labels, guides: guides), fontURL: { "/v1/cards/fonts/\($0)" })
+    }
+
+    func layouts(_ values: [CardLabelValue], _ spec: CardTemplateSpec) -> [String: CardTextLayout] {
+        CardPreflight.layouts(values, spec: spec, fonts: fonts.fonts)
+    }
+
+    func art(_ id: UUID) async throws -> CardArtCache.Art? {
+        let store = store
+        let db = database.sql
+        return try await artCache.art(id) {
+            guard let record = try await store.art(id, on: db), let bytes = try await store.artBytes(id, on: db) else { return nil }
+            return (record.contentType, bytes)
+        }
+    }
+
+    /// A stored piece of art as served: its type, bytes and digest (the ETag).
+    func artFile(_ id: UUID) async throws -> (contentType: String, bytes: Data, digest: String) {
+        guard let record = try await store.art(id, on: database.sql), let bytes = try await store.artBytes(id, on: database.sql) else {
+            throw PlazaError.notFound("art")
+        }
+        return (record.contentType, bytes, record.digest)
+    }
+
+    static func pdfColour(_ hex: String) -> PDFColor {
+        let value = Int(hex.dropFirst(), radix: 16) ?? 0
+        return PDFColor(red255: (value >> 16) & 0xFF, green: (value >> 8) & 0xFF, blue: value & 0xFF)
+    }
+}

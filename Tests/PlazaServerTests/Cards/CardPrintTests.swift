@@ -1,0 +1,132 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import PlazaCore
+import PlazaTestSupport
+import Testing
+
+@testable import PlazaServer
+
+/// The print file and the preview come from one layout: the PDF passes the print shop's tools, is the same bytes while
+/// the design is unchanged, and Chromium drawing the preview's SVG gives the same pixels as poppler drawing the PDF.
+@Suite struct CardPrintTests {
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-card-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func thePrintFileHasItsBoxesItsFontsAndTheSameBytesEachTime(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let shop = try await CardsDriver.open(client, services)
+            let sam = try await AccountsDriver(client).signedIn("sam").accessToken
+            let design = try await shop.design(
+                sam, CardDesignRequest(templateId: shop.template, labels: [CardLabelEdit(id: "names", text: "Mia & Leo")]))
+            let first = try await client.send(.get, "/v1/cards/designs/\(design.id)/print.pdf", token: sam)
+            #expect(first.status == .ok && first.headers[.contentType] == "application/pdf")
+            let pdf = Data(first.body.readableBytesView)
+            #expect(pdf.starts(with: Data("%PDF-1.7".utf8)))
+            #expect(Data(try await client.send(.get, "/v1/cards/designs/\(design.id)/print.pdf", token: sam).body.readableBytesView) == pdf)
+
+            let folder = try Self.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("card.pdf")
+            try pdf.write(to: file)
+            let check = try ExternalTool.run("qpdf", ["--check", file.path])
+            #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+            let fonts = try ExternalTool.run("pdffonts", [file.path]).stdout.split(separator: "\n").dropFirst(2)
+            #expect(fonts.count == 2 && fonts.allSatisfy { $0.contains("CID TrueType") && $0.contains(" yes yes yes ") }, "\(fonts)")
+            // 133 × 183.8 mm (the trim and 3 mm a side) is 377.008 × 521.008 pt; the trim box sits 8.5 pt (3 mm) in.
+            let info = try ExternalTool.run("pdfinfo", ["-box", file.path]).stdout
+            #expect(info.contains("Pages:           2") && info.contains("Page size:       377.008 x 521.008 pts"), "\(info)")
+            #expect(info.contains("TrimBox:             8.50     8.50   368.50   512.50"), "\(info)")
+            let text = try ExternalTool.run("pdftotext", [file.path, "-"]).stdout
+            #expect(text.contains("Mia & Leo") && text.contains("June 12, 2027") && text.contains("With love"))
+        }
+    }
+
+    /// Chromium draws the preview SVG (its fonts inlined, as a browser loads them from `/v1/cards/fonts`) and poppler
+    /// the PDF, both at 4 pixels a millimetre; the two pictures agree to within anti-aliasing.
+    @Test func thePreviewEqualsThePrintInPixels() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let shop = try await CardsDriver.open(client, services)
+            let sam = try await AccountsDriver(client).signedIn("sam").accessToken
+            let design = try await shop.design(
+                sam,
+                CardDesignRequest(
+                    templateId: shop.template,
+                    labels: [
+                        CardLabelEdit(id: "names", text: "Mia Sophie Wagner & Leo Fitzgerald"), CardLabelEdit(id: "date", text: "Saturday, 3 July"),
+                    ]))
+            let user = try #require(try await AccountStore().user(login: "sam", on: services.database.sql))
+            let identity = Identity(user: user, sessionID: UUID())
+            var svg = try await services.cards.designPreview(identity, design.id, page: .front, guides: false)
+            let pdf = try await services.cards.designPrint(identity, design.id)
+
+            // 133 × 183.8 mm at 4 px/mm; fonts as data: URLs so the file needs no server.
+            let (width, height) = (532, 735)
+            svg = svg.replacingOccurrences(of: #"width="133mm" height="183.8mm""#, with: #"width="532" height="735.2""#)
+            for id in CardRules.fontIDs {
+                let data = try #require(services.cards.fonts.files[id])
+                svg = svg.replacingOccurrences(of: "/v1/cards/fonts/\(id)", with: "data:font/ttf;base64,\(data.base64EncodedString())")
+            }
+            let folder = try Self.temporaryFolder()
+            defer { if ProcessInfo.processInfo.environment["PLAZA_KEEP_CARD_RENDERS"] == nil { try? FileManager.default.removeItem(at: folder) } }
+            print("renders in \(folder.path)")
+            try Data(svg.utf8).write(to: folder.appendingPathComponent("card.svg"))
+            try pdf.write(to: folder.appendingPathComponent("card.pdf"))
+            let shot = folder.appendingPathComponent("preview.png")
+            let chromium = try ExternalTool.run(
+                "chromium",
+                [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1", "--virtual-time-budget=3000",
+                    "--window-size=\(width),\(height)", "--screenshot=\(shot.path)", folder.appendingPathComponent("card.svg").absoluteString,
+                ])
+            #expect(FileManager.default.fileExists(atPath: shot.path), "\(chromium.stderr)")
+            let preview = try PNGDecoder.decode(try Data(contentsOf: shot))
+            let out = folder.appendingPathComponent("print")
+            let rendered = try ExternalTool.run(
+                "pdftoppm", ["-r", "101.6", "-f", "1", "-l", "1", "-singlefile", folder.appendingPathComponent("card.pdf").path, out.path])
+            #expect(rendered.status == 0, "\(rendered.stderr)")
+            let print = try PortablePixmap(try Data(contentsOf: out.appendingPathExtension("ppm")))
+
+            let (w, h) = (min(preview.width, print.width), min(preview.height, print.height))
+            #expect(w >= width - 1 && h >= height - 1, "\(preview.width)×\(preview.height) against \(print.width)×\(print.height)")
+            let gray = { (r: Int, g: Int, b: Int) in (r * 299 + g * 587 + b * 114) / 1000 }
+            var previewInk = [Bool](repeating: false, count: w * h)
+            var printInk = [Bool](repeating: false, count: w * h)
+            var total = 0
+            for y in 0..<h {
+                for x in 0..<w {
+                    let at = (y * preview.width + x) * preview.channels
+                    let a = gray(Int(preview.samples[at]), Int(preview.samples[at + 1]), Int(preview.samples[at + 2]))
+                    let p = print.pixel(x, y)
+                    let b = gray(p.r, p.g, p.b)
+                    total += abs(a - b)
+                    previewInk[y * w + x] = a < 128
+                    printInk[y * w + x] = b < 128
+                }
+            }
+            // Ink (the text) of one picture with no ink of the other within a pixel (a quarter millimetre): the two
+            // renderers anti-alias differently, but a moved, re-broken or re-fonted line leaves whole strokes alone.
+            func stray(_ ink: [Bool], against other: [Bool]) -> (count: Int, of: Int) {
+                var (count, of) = (0, 0)
+                for y in 1..<(h - 1) {
+                    for x in 1..<(w - 1) where ink[y * w + x] {
+                        of += 1
+                        let near = (-1...1).contains { dy in (-1...1).contains { dx in other[(y + dy) * w + x + dx] } }
+                        if !near { count += 1 }
+                    }
+                }
+                return (count, of)
+            }
+            let lost = stray(printInk, against: previewInk)
+            let added = stray(previewInk, against: printInk)
+            #expect(lost.of > 1_500, "the print has text: \(lost.of) dark pixels")
+            #expect(lost.count * 100 < lost.of && added.count * 100 < added.of, "stray ink: \(lost) in print, \(added) in preview")
+            #expect(Double(total) / Double(w * h) < 1.5, "the art and paper agree too: mean difference \(Double(total) / Double(w * h))")
+        }
+    }
+}
