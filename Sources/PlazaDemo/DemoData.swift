@@ -22,6 +22,7 @@ public enum DemoData {
         Account(
             email: "dora@demo.plaza.test", username: "dora", displayName: "Dora Blum", password: "demo-dora-2026", role: .merchant,
             awaitingApproval: true),
+        Account(email: "dana@demo.plaza.test", username: "dana", displayName: "Dana Moreau", password: "demo-dana-2026", role: .designer),
     ]
 
     /// Creates the demo accounts that do not exist yet.
@@ -34,6 +35,7 @@ public enum DemoData {
         try await seedPlaces(services)
         try await seedWallet(services)
         try await seedMarket(services)
+        try await seedCards(services)
     }
 
     /// The lines `plaza demo` prints.
@@ -59,6 +61,10 @@ public enum DemoData {
         ]
         lines += [
             "Campus marketplace: \(baseURL)/market (join Isar University with any address at isar-uni.edu, such as anna@isar-uni.edu)"
+        ]
+        lines += [
+            "Card shop: \(baseURL)/cards (Dana Moreau's wedding, party and holiday cards; her studio is at \(baseURL)/cards/studio, "
+                + "and her Winter Wreath waits in the admin's review queue)"
         ]
         lines += ["E-mail is not sent in the demo: read it at \(baseURL)/dev/mailbox", "API reference: \(baseURL)/docs/api", ""]
         return lines.joined(separator: "\n")

@@ -14,6 +14,9 @@ public enum ActivityKind: String, Codable, Sendable, CaseIterable {
     case marketHold = "market_hold"
     case marketRefund = "market_refund"
     case marketSale = "market_sale"
+    /// A card shop order paid from the balance (negative), or its money given back when it was cancelled.
+    case cardOrder = "card_order"
+    case cardRefund = "card_refund"
 }
 
 /// One line of `GET /v1/activity`: a movement as its owner sees it, with a signed amount (negative = money out).

@@ -130,7 +130,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     FollowsAPI(market: services.market, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     MediaAPI(media: services.media, accounts: services.accounts).addRoutes(authenticated: authenticated, router: router)
     MarketAPI(market: services.market, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: v1, authenticated: authenticated)
-    CardsAPI(cards: services.cards, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: v1, authenticated: authenticated)
+    CardsAPI(cards: services.cards, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: v1, signedIn: signedIn)
     AdminAPI(admin: services.admin, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     EventsAPI(hub: services.events.hub, accounts: services.accounts).addRoutes(to: v1)
 

@@ -31,6 +31,7 @@ public struct PlazaConfiguration: Sendable {
     public var limits = Limits()
     public var places = PlacesConfiguration()
     public var wallet = WalletConfiguration()
+    public var cards = CardsConfiguration()
     /// Which card processor moves real money in and out (`PLAZA_PAYMENT_GATEWAY`). None by default: a production
     /// server takes no cards until the operator names one; `plaza demo` uses the sandbox.
     public var paymentGateway: PaymentGatewayChoice?
@@ -168,6 +169,20 @@ public struct PlazaConfiguration: Sendable {
                 configuration.wallet.currencies = codes
             } else {
                 fail("PLAZA_CURRENCIES", "must be ISO 4217 codes separated by commas, such as USD or USD,EUR")
+            }
+        }
+        if let shipping = value("PLAZA_CARDS_SHIPPING") {
+            if let amount = Int64(shipping), (0...100_000).contains(amount) {
+                configuration.cards.shipping = amount
+            } else {
+                fail("PLAZA_CARDS_SHIPPING", "must be the flat shipping of a card order in minor units (499 is $4.99), not '\(shipping)'")
+            }
+        }
+        if let rate = value("PLAZA_CARDS_TAX_RATE") {
+            if let basisPoints = Int(rate), (0...5_000).contains(basisPoints) {
+                configuration.cards.taxBasisPoints = basisPoints
+            } else {
+                fail("PLAZA_CARDS_TAX_RATE", "must be the sales tax in basis points (825 is 8.25 %), not '\(rate)'")
             }
         }
         if let ttl = value("PLAZA_CHARGE_TTL") {
@@ -332,6 +347,15 @@ public struct PlacesConfiguration: Sendable {
         calendar.timeZone = timeZone
         return calendar
     }
+}
+
+/// The card shop's shipping and tax, as the operator sets them.
+public struct CardsConfiguration: Sendable {
+    /// A flat rate per order in minor units (`PLAZA_CARDS_SHIPPING`, default 499).
+    public var shipping: Int64 = 499
+    /// Sales tax on the goods, in basis points (`PLAZA_CARDS_TAX_RATE`, default 0: prices include it).
+    public var taxBasisPoints = 0
+    public init() {}
 }
 
 /// Money settings.

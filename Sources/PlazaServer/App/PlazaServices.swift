@@ -132,6 +132,7 @@ public final class PlazaServices: Sendable {
         accounts.accountErasureCheck = { user, db in
             try await wallet.requireNothingHeld(by: user.id, business: false, on: db)
             try await MarketService.requireNoHeldDeal(user.id, on: db)
+            try await CardsService.requireNoOpenOrder(user.id, on: db)
             try await places.requireNotLastOwner(user.id, on: db)
         }
         places.businessDeletionChecks.add { business, db in try await wallet.requireNothingHeld(by: business, business: true, on: db) }
@@ -148,7 +149,11 @@ public final class PlazaServices: Sendable {
             database: database, accounts: accounts, media: media, events: events, cipher: MessageCipher(secretKey: secretKey),
             currency: configuration.wallet.currencies[0], trustedHosts: [configuration.publicURL?.host].compactMap { $0 }, secrets: secrets,
             idempotency: idempotency, payments: WalletMarketPayments(wallet: wallet), positions: PlacesMeetupPositions(database: database))
-        cards = CardsService(database: database, events: events, fonts: try CardFonts.load(), currency: configuration.wallet.currencies[0])
+        cards = CardsService(
+            database: database, events: events, fonts: try CardFonts.load(), currency: configuration.wallet.currencies[0],
+            settings: configuration.cards, idempotency: idempotency, payments: WalletCardShopPayments(wallet: wallet),
+            baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
+            mailQueued: { outbox.nudge() })
         let admin = AdminService(database: database, events: events, accounts: accounts)
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.
@@ -160,6 +165,7 @@ public final class PlazaServices: Sendable {
         events.record(offers.deliveryRecorder())
         events.record(market.reviewRecorder())
         events.record(cards.reviewRecorder())
+        events.record(cards.paymentRecorder())
         templates = try await Templates.load()
     }
 

@@ -12,7 +12,8 @@ struct CardsAPI: Sendable {
     let cards: CardsService
     let maxBody: Int
 
-    func addRoutes(to v1: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
+    func addRoutes(to v1: RouterGroup<AppRequestContext>, signedIn: SignedInRoutes) {
+        let authenticated = signedIn.plain
         v1.get("cards/categories", use: categories)
         v1.get("cards/papers", use: papers)
         v1.get("cards/templates", use: templates)
@@ -34,7 +35,21 @@ struct CardsAPI: Sendable {
         authenticated.patch("cards/templates/:id", use: updateTemplate)
         authenticated.post("cards/templates/:id/submit", use: submitTemplate)
         authenticated.get("cards/me/templates", use: studio)
+        authenticated.get("cards/cart", use: cart)
+        authenticated.post("cards/cart/items", use: addToCart)
+        authenticated.delete("cards/cart/items/:id", use: removeFromCart)
+        authenticated.get("cards/orders", use: orders)
+        authenticated.get("cards/orders/:id", use: order)
+        // An order keeps its answer with its rows; paying, cancelling and re-approving with their money or proof.
+        signedIn.money(.recordedWithWork).post("cards/orders", use: createOrder).post("cards/orders/:id/pay", use: pay)
+            .post("cards/orders/:id/cancel", use: cancel).post("cards/orders/:id/proofs", use: reapprove)
         let admin = authenticated.group("admin/cards").add(middleware: AdminOnly())
+        admin.get("orders", use: adminOrders)
+        admin.get("orders/:id", use: adminOrder)
+        admin.post("orders/:id/send-to-production", use: sendToProduction)
+        admin.post("orders/:id/ship", use: ship)
+        admin.post("orders/:id/cancel", use: adminCancel)
+        admin.get("orders/:id/items/:item/print.pdf", use: productionFile)
         admin.post("categories", use: addCategory)
         admin.post("papers", use: addPaper)
         admin.put("papers/:id", use: savePaper)
@@ -165,7 +180,96 @@ struct CardsAPI: Sendable {
         try .json(Page(items: try await cards.studio(context.identity), nextCursor: nil))
     }
 
+    // MARK: Cart and orders
+
+    @Sendable func cart(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await cards.cart(context.identity))
+    }
+
+    @Sendable func addToCart(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CardCartItemRequest.self, limit: maxBody)
+        return try .json(try await cards.addToCart(context.identity, body), status: .created)
+    }
+
+    @Sendable func removeFromCart(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await cards.removeFromCart(context.identity, try Query.id(context.parameters, "id", "cart item"))
+        return Response(status: .noContent)
+    }
+
+    @Sendable func createOrder(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CardOrderRequest.self, limit: maxBody)
+        return try .json(try await cards.createOrder(context.identity, body, claim: context.idempotencyClaim), status: .created)
+    }
+
+    @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CardPaymentRequest.self, limit: maxBody)
+        return try .json(
+            try await cards.pay(context.identity, order: try Query.id(context.parameters, "id", "order"), body, claim: context.idempotencyClaim))
+    }
+
+    @Sendable func cancel(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSONIfPresent(as: CardCancelRequest.self, limit: maxBody) ?? CardCancelRequest()
+        return try .json(
+            try await cards.cancel(context.identity, order: try Query.id(context.parameters, "id", "order"), body, claim: context.idempotencyClaim))
+    }
+
+    @Sendable func reapprove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CardProofApproval.self, limit: maxBody)
+        return try .json(
+            try await cards.reapprove(context.identity, order: try Query.id(context.parameters, "id", "order"), body, claim: context.idempotencyClaim)
+        )
+    }
+
+    @Sendable func orders(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        return try .json(try await cards.orders(context.identity, limit: paging.limit, cursor: paging.cursor))
+    }
+
+    @Sendable func order(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await cards.order(context.identity, try Query.id(context.parameters, "id", "order")))
+    }
+
     // MARK: Admins
+
+    @Sendable func adminOrders(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        let status = try request.uri.queryParameters.get("status").flatMap { text -> CardOrderStatus? in
+            guard !text.isEmpty else { return nil }
+            guard let status = CardOrderStatus(rawValue: String(text)) else {
+                throw PlazaError.validation(field: "status", "Statuses are pending_payment, paid, in_production, shipped and cancelled.")
+            }
+            return status
+        }
+        return try .json(try await cards.adminOrders(status: status, limit: paging.limit, cursor: paging.cursor))
+    }
+
+    @Sendable func adminOrder(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await cards.adminOrder(try Query.id(context.parameters, "id", "order")))
+    }
+
+    @Sendable func sendToProduction(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await cards.sendToProduction(try Query.id(context.parameters, "id", "order")))
+    }
+
+    @Sendable func ship(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await cards.ship(try Query.id(context.parameters, "id", "order")))
+    }
+
+    @Sendable func adminCancel(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CardCancelRequest.self, limit: maxBody)
+        return try .json(try await cards.adminCancel(try Query.id(context.parameters, "id", "order"), reason: body.reason))
+    }
+
+    @Sendable func productionFile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let pdf = try await cards.productionFile(
+            order: try Query.id(context.parameters, "id", "order"), item: try Query.id(context.parameters, "item", "order item"))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/pdf"
+        headers[HTTPField.Name("Content-Disposition")!] = "attachment; filename=\"print.pdf\""
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: pdf)))
+    }
+
+    // MARK: Admins' catalogue
 
     @Sendable func addCategory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CardCategoryRequest.self, limit: maxBody)

@@ -14,7 +14,7 @@ extension CardsService {
         var findings: [CardFinding]
     }
 
-    func createDesign(_ identity: Identity, _ request: CardDesignRequest, now: Date = Date()) async throws -> CardDesign {
+    package func createDesign(_ identity: Identity, _ request: CardDesignRequest, now: Date = Date()) async throws -> CardDesign {
         guard let templateId = request.templateId else { throw PlazaError.validation(field: "templateId", "Pick the template to personalize.") }
         let (template, spec, version) = try await visibleTemplate(templateId, viewer: identity)
         let colour = try colour(request.colour, in: spec)
@@ -54,7 +54,13 @@ extension CardsService {
 
     func deleteDesign(_ identity: Identity, _ id: UUID) async throws {
         let record = try await own(identity, id)
-        guard !record.locked, try await store.deleteDesign(record.id, on: database.sql) else { throw Self.lockedError }
+        guard !record.locked else { throw Self.lockedError }
+        guard try await !store.designIsOrdered(id, on: database.sql) else {
+            throw PlazaError(
+                .conflict, .stateConflict, "This design is part of an order.",
+                detail: "An order keeps the design it prints; duplicate it to start another.")
+        }
+        guard try await store.deleteDesign(record.id, on: database.sql) else { throw Self.lockedError }
     }
 
     /// A copy to try something else with: the same template version, colour and labels, "… (copy)".

@@ -11,7 +11,7 @@ extension CardsService {
 
     /// An uploaded piece of art: SVG is parsed and kept as the clean SVG Plaza writes from it (never the upload), PNG
     /// as sent, stripped of its metadata.
-    func uploadArt(_ identity: Identity, _ data: Data, contentType: String, now: Date = Date()) async throws -> CardArtUpload {
+    package func uploadArt(_ identity: Identity, _ data: Data, contentType: String, now: Date = Date()) async throws -> CardArtUpload {
         try requireDesigner(identity)
         let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         let bytes: Data
@@ -47,7 +47,7 @@ extension CardsService {
     static let artAccepted = "Card art is SVG (flat colours and paths; text converted to outlines) or PNG at print resolution, at most 20 MB."
 
     /// A new template, as a draft only its designer (and admins) see.
-    func createTemplate(_ identity: Identity, _ request: CardTemplateRequest, now: Date = Date()) async throws -> CardTemplate {
+    package func createTemplate(_ identity: Identity, _ request: CardTemplateRequest, now: Date = Date()) async throws -> CardTemplate {
         try requireDesigner(identity)
         let spec = try await checked(request, by: identity)
         let record = CardsStore.TemplateRecord(
@@ -80,7 +80,7 @@ extension CardsService {
     }
 
     /// Sends the newest version to the admins' queue, with what preflight finds in its own text.
-    func submitTemplate(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> CardTemplate {
+    package func submitTemplate(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> CardTemplate {
         let record = try await ownTemplate(identity, id)
         guard let spec = try await store.spec(id, version: record.version, on: database.sql) else { throw PlazaError.notFound("template") }
         let defaults = CardDesignRules.defaults(spec)

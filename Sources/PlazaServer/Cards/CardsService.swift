@@ -13,11 +13,20 @@ package struct CardsService: Sendable {
     let artCache = CardArtCache()
     /// Prices are in the Plaza's first currency.
     var currency = "USD"
+    /// Shipping and tax.
+    var settings = CardsConfiguration()
+    /// Orders record their answer with their money (`Idempotency-Key`).
+    let idempotency: IdempotencyStore
+    /// The wallet's answer for taking and refunding money; nil refuses paying.
+    var payments: (any CardShopPayments)? = nil
+    /// Links in the mails (`PLAZA_BASE_URL`), and the outbox's nudge after a mail is queued.
+    var baseURL = ""
+    var mailQueued: @Sendable () -> Void = {}
     let store = CardsStore()
 
     // MARK: The catalogue, for anyone
 
-    func categories() async throws -> [CardCategory] {
+    package func categories() async throws -> [CardCategory] {
         try await store.categories(on: database.sql)
     }
 

@@ -60,7 +60,7 @@ package struct PlacesService: Sendable {
         case .catalogChanged: catalog.invalidate()
         case .reviewed(let decision) where decision.kind == .merchant: catalog.invalidate()
         case .loyaltyOffered: catalog.invalidate()
-        case .event, .alert, .review, .reviewed, .campaignsChanged: break
+        case .event, .alert, .review, .reviewed, .campaignsChanged, .topUpSettled: break
         }
     }
 

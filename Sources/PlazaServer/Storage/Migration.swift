@@ -47,5 +47,6 @@ enum Migrations {
         M0035_ListingOrderIndexes(),  // the feed by category and by price
         M0036_MarketSuspensions(),  // students suspended from the marketplace (not from Plaza) by an upheld report
         M0037_CardCatalogue(),  // the card shop: categories, papers, art, versioned templates, saved designs
+        M0038_CardOrders(),  // the card shop's cart and orders, each line pinned to its approved print file
     ]
 }

@@ -18,6 +18,8 @@ package enum SystemAccount {
     static let payoutsInTransit = UUID(uuidString: "00000000-0000-0000-0000-0000000000a7")!
     /// Marketplace buyers' money held until the handshake (never below zero: it only gives back what it took).
     static let marketHolds = UUID(uuidString: "00000000-0000-0000-0000-0000000000d1")!
+    /// What the card shop took for orders (the operator's revenue), less what it refunded.
+    static let cardSales = UUID(uuidString: "00000000-0000-0000-0000-0000000000c5")!
 }
 
 /// One leg of a journal entry: `amount` (negative = out of the account) for `owner`'s account in the entry's currency.

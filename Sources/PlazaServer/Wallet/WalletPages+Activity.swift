@@ -107,6 +107,8 @@ extension WalletPages {
         case .marketHold: "Held by Plaza until the handshake"
         case .marketRefund: "Held money returned"
         case .marketSale: "Marketplace sale"
+        case .cardOrder: "Card shop order"
+        case .cardRefund: "Card shop refund"
         }
     }
 
@@ -146,6 +148,8 @@ extension WalletPages {
             status.detail = "It goes to them when you confirm the handshake at your meetup, and back to you if the deal falls through."
         case (.marketRefund, _): status.headline = "\(money) held for \(name) came back to you"
         case (.marketSale, _): status.headline = "\(name) paid \(money) at your meetup"
+        case (.cardOrder, _): status.headline = "You paid \(money) for \(entry.note ?? "your cards")"
+        case (.cardRefund, _): status.headline = "\(money) for \(entry.note ?? "your cards") came back to you"
         }
         if entry.status == .pending { status.live = request.uri.path + "/live" + (request.uri.query.map { "?\($0)" } ?? "") }
         return status

@@ -177,6 +177,8 @@ struct WalletPages: Sendable {
         case .marketHold: "Held for \(who)'s item"
         case .marketRefund: "Returned · deal with \(who)"
         case .marketSale: "Sold to \(who)"
+        case .cardOrder: "Cards · \(who)"
+        case .cardRefund: "Refund · \(who)"
         }
     }
 

@@ -314,7 +314,13 @@ extension WalletService {
                         ], createdAt: now), on: db)
             }
             try await activity.setStatus(record.status, failureCode: record.failureCode, reference: record.id, on: db)
-            return ((), [.event(audience: [record.user], event: try Self.event(WalletEventType.topUpUpdated, record.topUp, at: now))])
+            return (
+                (),
+                [
+                    .event(audience: [record.user], event: try Self.event(WalletEventType.topUpUpdated, record.topUp, at: now)),
+                    .topUpSettled(user: record.user, reference: record.id, succeeded: succeeded),
+                ]
+            )
         }
     }
 

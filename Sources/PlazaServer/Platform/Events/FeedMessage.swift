@@ -26,11 +26,14 @@ enum FeedMessage: Codable, Sendable {
     case loyaltyOffered(business: UUID, running: Bool)
     /// Campaigns started, paused, resumed, changed or ended: every process rebuilds its campaign index.
     case campaignsChanged
+    /// A card top-up settled (its money is in `user`'s balance when `succeeded`): a domain that started it for a purchase
+    /// (the card shop's order paid by card) completes that purchase inside the settling transaction (its recorder).
+    case topUpSettled(user: UUID, reference: UUID, succeeded: Bool)
 
     /// Whether only the transaction's recorders see it (it never goes over the feed).
     var isRecordedOnly: Bool {
         switch self {
-        case .alert, .review: true
+        case .alert, .review, .topUpSettled: true
         case .position, .forget, .event, .catalogChanged, .reviewed, .loyaltyOffered, .campaignsChanged: false
         }
     }

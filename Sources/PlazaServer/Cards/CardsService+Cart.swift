@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+/// The cart: prints of a design on a paper at a quantity, or one sample; priced by the paper's tiers, with the credit
+/// of samples bought earlier and the operator's shipping and tax.
+extension CardsService {
+    func cart(_ identity: Identity) async throws -> CardCart {
+        let lines = try await cartLines(identity)
+        let credits = try await store.sampleCredits(owner: identity.user.id, on: database.sql)
+        return cart(lines, credits: credits)
+    }
+
+    func addToCart(_ identity: Identity, _ request: CardCartItemRequest, now: Date = Date()) async throws -> CardCartItem {
+        let design = try await own(identity, request.designId)
+        let view = try await view(design)
+        guard CardPreflight.orderable(view.findings) else { throw Self.preflightError(view.findings) }
+        let papers = try await store.papers(of: [design.templateId], on: database.sql)[design.templateId] ?? []
+        guard let paper = papers.first(where: { $0.id == request.paperId }) else {
+            throw PlazaError.validation(field: "paperId", "This card is printed on \(papers.map(\.name).joined(separator: ", ")): pick one of them.")
+        }
+        let kind = request.kind ?? .print
+        let quantity = kind == .sample ? 1 : request.quantity ?? 0
+        guard CardRules.quantities.contains(quantity) else {
+            throw PlazaError.validation(field: "quantity", "Order 1 to \(CardRules.quantities.upperBound) cards.")
+        }
+        let record = CardsStore.CartRecord(id: UUID(), designId: design.id, paperId: paper.id, kind: kind, quantity: quantity)
+        try await store.addToCart(record, owner: identity.user.id, now: now, on: database.sql)
+        return Self.line(record, design: design, paper: paper)
+    }
+
+    func removeFromCart(_ identity: Identity, _ id: UUID) async throws {
+        guard try await store.removeFromCart(id, owner: identity.user.id, on: database.sql) else { throw PlazaError.notFound("cart item") }
+    }
+
+    // MARK: Helpers
+
+    /// The cart's lines with their design and paper (a line whose design or paper went is dropped).
+    func cartLines(_ identity: Identity) async throws -> [(line: CardCartItem, design: CardsStore.DesignRecord)] {
+        let records = try await store.cart(owner: identity.user.id, on: database.sql)
+        let papers = try await store.papers(on: database.sql)
+        var lines: [(CardCartItem, CardsStore.DesignRecord)] = []
+        for record in records {
+            guard let design = try await store.design(record.designId, on: database.sql), let paper = papers.first(where: { $0.id == record.paperId })
+            else { continue }
+            lines.append((Self.line(record, design: design, paper: paper), design))
+        }
+        return lines
+    }
+
+    func cart(_ lines: [(line: CardCartItem, design: CardsStore.DesignRecord)], credits: [UUID: Int64]) -> CardCart {
+        let sums = CardOrderRules.totals(
+            lines.map { CardOrderRules.Line(kind: $0.line.kind, templateId: $0.design.templateId, amount: $0.line.amount) }, credits: credits,
+            shipping: settings.shipping, taxBasisPoints: settings.taxBasisPoints)
+        return CardCart(
+            items: lines.map(\.line), subtotal: sums.subtotal, credit: sums.credit, shipping: sums.shipping, tax: sums.tax, total: sums.total,
+            currency: currency)
+    }
+
+    static func line(_ record: CardsStore.CartRecord, design: CardsStore.DesignRecord, paper: CardPaperType) -> CardCartItem {
+        let unit = record.kind == .sample ? paper.sampleAmount : CardRules.unitAmount(paper.tiers, quantity: record.quantity) ?? 0
+        return CardCartItem(
+            id: record.id, kind: record.kind, designId: design.id, designName: design.name, paperId: paper.id, paperName: paper.name,
+            quantity: record.quantity, unitAmount: unit, amount: unit * Int64(record.quantity),
+            previewUrl: "/v1/cards/designs/\(design.id.uuidString.lowercased())/preview.svg")
+    }
+
+    static func preflightError(_ findings: [CardFinding]) -> PlazaError {
+        PlazaError(
+            .unprocessableContent, .preflightFailed, "This design would not print well yet.",
+            detail: findings.filter { $0.severity == .error }.map(\.message).joined(separator: " "))
+    }
+}

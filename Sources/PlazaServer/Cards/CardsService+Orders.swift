@@ -1,0 +1,400 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+/// Orders: the cart becomes an order pinned to the print files the shopper approved (their SHA-256), is paid once from
+/// the wallet or by card, may be re-approved while paid, is locked at production, shipped, or cancelled and refunded.
+extension CardsService {
+    func createOrder(_ identity: Identity, _ request: CardOrderRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> CardOrder {
+        guard let claim else { throw PlazaError.idempotencyKeyRequired }
+        let lines = try await cartLines(identity)
+        guard !lines.isEmpty else {
+            throw PlazaError(.conflict, .stateConflict, "Your cart is empty.", detail: "Add a design with its paper and quantity first.")
+        }
+        let problems = CardOrderRules.problems(request.shippingAddress)
+        guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        // Each design's print file as it is now: its hash must be the one the shopper approved.
+        var proofs: [UUID: (sha: String, pdf: Data)] = [:]
+        for design in Set(lines.map(\.design.id)) {
+            guard let record = lines.first(where: { $0.design.id == design })?.design else { continue }
+            let view = try await view(record)
+            guard CardPreflight.orderable(view.findings) else { throw Self.preflightError(view.findings) }
+            let pdf = try await printPDF(view)
+            proofs[design] = (Self.sha256(pdf), pdf)
+        }
+        try Self.checkApprovals(request.proofs, against: proofs.mapValues(\.sha))
+        let credits = try await store.sampleCredits(owner: identity.user.id, on: database.sql)
+        let sums = cart(lines, credits: credits)
+        let order = CardsStore.OrderRecord(
+            id: UUID(), ownerId: identity.user.id, status: .pendingPayment, shippingAddress: Self.trimmed(request.shippingAddress),
+            subtotal: sums.subtotal, credit: sums.credit, shipping: sums.shipping, tax: sums.tax, total: sums.total, currency: currency,
+            createdAt: now)
+        let items = lines.map { line, design in
+            CardsStore.OrderItemRecord(
+                item: CardOrderItem(
+                    id: UUID(), kind: line.kind, designId: design.id, designName: design.name, paperId: line.paperId, paperName: line.paperName,
+                    quantity: line.quantity, unitAmount: line.unitAmount, amount: line.amount, proofSha256: proofs[design.id]?.sha ?? ""),
+                templateId: design.templateId)
+        }
+        let credited = Array(Set(items.filter { $0.item.kind == .print && sums.credit > 0 }.map(\.templateId)))
+        let (store, idempotency, files) = (store, idempotency, proofs)
+        let dto = Self.dto(order, items: items)
+        try await database.transaction { db in
+            try await store.insert(order, items: items, now: now, on: db)
+            for proof in files.values { try await store.storeProof(proof.pdf, sha256: proof.sha, now: now, on: db) }
+            try await store.useSampleCredits(owner: identity.user.id, templates: credited, order: order.id, on: db)
+            try await store.emptyCart(owner: identity.user.id, on: db)
+            try await idempotency.record(dto, status: 201, claim: claim, on: db)
+        }
+        return dto
+    }
+
+    /// Pays a pending order's total: from the wallet at once, or by card (a top-up that pays it once settled).
+    func pay(
+        _ identity: Identity, order id: UUID, _ request: CardPaymentRequest, claim: IdempotencyClaim?, now: Date = Date()
+    ) async throws
+        -> CardOrder
+    {
+        guard let claim else { throw PlazaError.idempotencyKeyRequired }
+        let order = try await ownOrder(identity, id)
+        guard order.status == .pendingPayment else { throw Self.stateError(order, "This order is paid already.") }
+        guard request.amount == order.total, request.currency == order.currency else {
+            throw PlazaError(
+                .unprocessableContent, .approvalMismatch, "The total changed.", detail: "Pay the order's total as it is now.",
+                errors: [FieldError(field: "amount", message: "The total is \(order.total) \(order.currency).")])
+        }
+        guard let payments else { throw PlazaError.paymentsUnavailable }
+        let money = try await orderMoney(order)
+        let (store, idempotency) = (store, idempotency)
+        switch request.method {
+        case .wallet:
+            let paid = try await events.transaction(publishing: { db -> (CardOrder, [FeedMessage]) in
+                try await payments.charge(money, now: now, on: db)
+                guard
+                    try await store.move(
+                        order: id, from: [.pendingPayment], to: .paid, set: [("payment_method", SQLBind("wallet")), ("paid_at", SQLBind(now))],
+                        now: now,
+                        on: db)
+                else { throw Self.stateError(order, "This order is paid already.") }
+                let dto = try await self.order(id, on: db)
+                try await self.confirm(dto, to: identity.user.email, on: db)
+                try await idempotency.record(dto, status: 200, claim: claim, on: db)
+                return (dto, [])
+            })
+            mailQueued()
+            return paid
+        case .card:
+            let prepared = try await payments.prepareCardPayment(
+                identity, money, card: request.card, returnPath: "/cards/orders/\(id.uuidString.lowercased())", now: now)
+            let started = try await database.transaction { db -> CardOrder in
+                try await payments.record(prepared, identity: identity, now: now, on: db)
+                guard
+                    try await store.move(
+                        order: id, from: [.pendingPayment], to: .pendingPayment,
+                        set: [
+                            ("payment_method", SQLBind("card")), ("payment_reference", SQLBind(prepared.reference)),
+                            ("checkout_url", SQLBind(prepared.checkoutURL)),
+                        ], now: now, on: db)
+                else { throw Self.stateError(order, "This order is paid already.") }
+                let dto = try await self.order(id, on: db)
+                try await idempotency.record(dto, status: 200, claim: claim, on: db)
+                return dto
+            }
+            await payments.send(prepared)
+            return started
+        }
+    }
+
+    /// The shopper calls the order off before it goes to production; a paid one's money goes back to their wallet.
+    func cancel(
+        _ identity: Identity, order id: UUID, _ request: CardCancelRequest, claim: IdempotencyClaim?, now: Date = Date()
+    ) async throws
+        -> CardOrder
+    {
+        guard let claim else { throw PlazaError.idempotencyKeyRequired }
+        let order = try await ownOrder(identity, id)
+        return try await cancel(order, from: [.pendingPayment, .paid], reason: request.reason ?? "Cancelled by you.", claim: claim, now: now)
+    }
+
+    /// A paid order's design changed: the shopper approves its new print file (the hash of `print.pdf` now).
+    func reapprove(
+        _ identity: Identity, order id: UUID, _ approval: CardProofApproval, claim: IdempotencyClaim?, now: Date = Date()
+    ) async throws
+        -> CardOrder
+    {
+        guard let claim else { throw PlazaError.idempotencyKeyRequired }
+        let order = try await ownOrder(identity, id)
+        guard [.pendingPayment, .paid].contains(order.status) else { throw Self.stateError(order, "This order is at the printer.") }
+        let items = try await store.items(of: [id], on: database.sql)[id] ?? []
+        guard items.contains(where: { $0.item.designId == approval.designId }) else { throw PlazaError.notFound("design in this order") }
+        let design = try await own(identity, approval.designId)
+        let view = try await view(design)
+        guard CardPreflight.orderable(view.findings) else { throw Self.preflightError(view.findings) }
+        let pdf = try await printPDF(view)
+        let sha = Self.sha256(pdf)
+        try Self.checkApprovals([approval], against: [approval.designId: sha])
+        let (store, idempotency) = (store, idempotency)
+        return try await database.transaction { db in
+            guard let current = try await store.order(id, forUpdate: true, on: db), [.pendingPayment, .paid].contains(current.status) else {
+                throw Self.stateError(order, "This order is at the printer.")
+            }
+            try await store.storeProof(pdf, sha256: sha, now: now, on: db)
+            try await store.repin(order: id, design: approval.designId, sha256: sha, on: db)
+            let dto = try await self.order(id, on: db)
+            try await idempotency.record(dto, status: 200, claim: claim, on: db)
+            return dto
+        }
+    }
+
+    func orders(_ identity: Identity, limit: Int, cursor: String?) async throws -> Page<CardOrder> {
+        try await orders(owner: identity.user.id, status: nil, limit: limit, cursor: cursor)
+    }
+
+    func order(_ identity: Identity, _ id: UUID) async throws -> CardOrder {
+        let order = try await ownOrder(identity, id)
+        return Self.dto(order, items: try await store.items(of: [id], on: database.sql)[id] ?? [])
+    }
+
+    // MARK: Admins
+
+    func adminOrders(status: CardOrderStatus?, limit: Int, cursor: String?) async throws -> Page<CardOrder> {
+        try await orders(owner: nil, status: status, limit: limit, cursor: cursor)
+    }
+
+    func adminOrder(_ id: UUID) async throws -> CardOrder {
+        try await order(id, on: database.sql)
+    }
+
+    /// Paid → in production: its designs lock, and production prints the approved files.
+    func sendToProduction(_ id: UUID, now: Date = Date()) async throws -> CardOrder {
+        try await advance(id, from: .paid, to: .inProduction, now: now) { store, db in try await store.lockDesigns(of: id, on: db) }
+    }
+
+    func ship(_ id: UUID, now: Date = Date()) async throws -> CardOrder {
+        try await advance(id, from: .inProduction, to: .shipped, set: [("shipped_at", SQLBind(now))], now: now) { _, _ in }
+    }
+
+    /// An admin cancels an order that has not shipped, with the reason the shopper reads; paid money goes back.
+    func adminCancel(_ id: UUID, reason: String?, now: Date = Date()) async throws -> CardOrder {
+        let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        guard let reason else { throw PlazaError.validation(field: "reason", "Say why: the shopper reads it.") }
+        guard let order = try await store.order(id, on: database.sql) else { throw PlazaError.notFound("order") }
+        return try await cancel(order, from: [.pendingPayment, .paid, .inProduction], reason: reason, claim: nil, now: now)
+    }
+
+    /// The stored print file of an order's line: the one whose hash the line holds, never the design as it is now.
+    func productionFile(order id: UUID, item: UUID) async throws -> Data {
+        guard let line = try await store.items(of: [id], on: database.sql)[id]?.first(where: { $0.item.id == item }),
+            let pdf = try await store.proof(line.item.proofSha256, on: database.sql)
+        else { throw PlazaError.notFound("print file") }
+        return pdf
+    }
+
+    /// The card shop's part of the bus's transactions: a card top-up made for an order settled, so the order is paid
+    /// from the money it brought (in the same transaction: the money never sits unspent).
+    func paymentRecorder() -> EventBus.Recorder {
+        let service = self
+        return EventBus.Recorder(
+            record: { messages, db in
+                var mailed = false
+                for case .topUpSettled(let user, let reference, let succeeded) in messages where succeeded {
+                    guard let order = try await service.store.order(paymentReference: reference, on: db), order.ownerId == user,
+                        order.status == .pendingPayment, let payments = service.payments
+                    else { continue }
+                    let now = Date()
+                    try await payments.charge(try await service.orderMoney(order, on: db), now: now, on: db)
+                    guard
+                        try await service.store.move(
+                            order: order.id, from: [.pendingPayment], to: .paid, set: [("paid_at", SQLBind(now))], now: now, on: db)
+                    else { continue }
+                    let email = try await AccountStore().user(id: user, on: db)?.email
+                    if let email { try await service.confirm(try await service.order(order.id, on: db), to: email, on: db) }
+                    mailed = true
+                }
+                return mailed
+            }, committed: mailQueued)
+    }
+
+    /// An account with an order paid or at the printer stays until it ships (or is cancelled).
+    static func requireNoOpenOrder(_ user: UUID, on db: any SQLDatabase) async throws {
+        guard try await !CardsStore.hasOpenOrder(user, on: db) else {
+            throw PlazaError(
+                .conflict, .stateConflict, "A card order of yours is being made.",
+                detail: "Delete your account once it has shipped, or cancel it first (Cards → Orders).")
+        }
+    }
+
+    // MARK: Helpers
+
+    private func cancel(
+        _ order: CardsStore.OrderRecord, from: [CardOrderStatus], reason: String, claim: IdempotencyClaim?, now: Date
+    ) async throws -> CardOrder {
+        guard from.contains(order.status) else { throw Self.stateError(order, "This order can no longer be cancelled.") }
+        let money = try await orderMoney(order)
+        let (store, idempotency, payments) = (store, idempotency, payments)
+        let email = try await AccountStore().user(id: order.ownerId, on: database.sql)?.email
+        let cancelled = try await database.transaction { db -> CardOrder in
+            guard let current = try await store.order(order.id, forUpdate: true, on: db), from.contains(current.status),
+                try await store.move(order: order.id, from: from, to: .cancelled, set: [("cancel_reason", SQLBind(reason))], now: now, on: db)
+            else { throw Self.stateError(order, "This order can no longer be cancelled.") }
+            if current.status != .pendingPayment { try await payments?.refund(money, now: now, on: db) }
+            try await store.releaseSampleCredits(order: order.id, on: db)
+            let dto = try await self.order(order.id, on: db)
+            if let email {
+                let refunded = current.status == .pendingPayment ? "" : " \(Self.money(order.total, order.currency)) went back to your Plaza wallet."
+                try await OutboxStore().enqueue(
+                    OutgoingMail(
+                        to: email, subject: "Your card order was cancelled",
+                        text:
+                            "Your order of \(Self.describe(dto)) was cancelled: \(reason)\(refunded)\n\n\(baseURL)/cards/orders/\(order.id.uuidString.lowercased())"
+                    ),
+                    on: db, now: now)
+            }
+            if let claim { try await idempotency.record(dto, status: 200, claim: claim, on: db) }
+            return dto
+        }
+        mailQueued()
+        return cancelled
+    }
+
+    private func advance(
+        _ id: UUID, from: CardOrderStatus, to: CardOrderStatus, set: [(String, any SQLExpression)] = [], now: Date,
+        also: @escaping @Sendable (CardsStore, any SQLDatabase) async throws -> Void
+    ) async throws -> CardOrder {
+        guard let order = try await store.order(id, on: database.sql) else { throw PlazaError.notFound("order") }
+        let store = store
+        let email = try await AccountStore().user(id: order.ownerId, on: database.sql)?.email
+        let moved = try await database.transaction { db -> CardOrder in
+            guard try await store.move(order: id, from: [from], to: to, set: set, now: now, on: db) else {
+                throw Self.stateError(order, "This order is \(order.status.label) now.")
+            }
+            try await also(store, db)
+            let dto = try await self.order(id, on: db)
+            if to == .shipped, let email {
+                try await OutboxStore().enqueue(
+                    OutgoingMail(
+                        to: email, subject: "Your cards are on their way",
+                        text: "Your order of \(Self.describe(dto)) was shipped to \(dto.shippingAddress.name), \(dto.shippingAddress.city).\n\n"
+                            + "\(baseURL)/cards/orders/\(id.uuidString.lowercased())"), on: db, now: now)
+            }
+            return dto
+        }
+        mailQueued()
+        return moved
+    }
+
+    /// The receipt mail of a paid order.
+    func confirm(_ order: CardOrder, to email: String, on db: any SQLDatabase) async throws {
+        let lines = order.items.map {
+            "- \($0.designName): \($0.kind == .sample ? "1 sample" : "\($0.quantity) cards") on \($0.paperName), \(Self.money($0.amount, order.currency))"
+        }
+        var text = "Thank you: your order is paid and goes to the printer soon.\n\n" + lines.joined(separator: "\n")
+        if order.credit > 0 { text += "\nSample credit: -\(Self.money(order.credit, order.currency))" }
+        text += "\nShipping: \(Self.money(order.shipping, order.currency))"
+        if order.tax > 0 { text += "\nTax: \(Self.money(order.tax, order.currency))" }
+        text +=
+            "\nTotal: \(Self.money(order.total, order.currency))\n\nShips to \(order.shippingAddress.name), \(order.shippingAddress.line1), "
+            + "\(order.shippingAddress.postalCode) \(order.shippingAddress.city)\n\n\(baseURL)/cards/orders/\(order.id.uuidString.lowercased())"
+        try await OutboxStore().enqueue(OutgoingMail(to: email, subject: "Your card order is paid", text: text), on: db)
+    }
+
+    private func orders(owner: UUID?, status: CardOrderStatus?, limit: Int, cursor: String?) async throws -> Page<CardOrder> {
+        let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
+        let records = try await store.orders(owner: owner, status: status, limit: limit + 1, offset: offset, on: database.sql)
+        let page = Array(records.prefix(limit))
+        let items = try await store.items(of: page.map(\.id), on: database.sql)
+        return Page(
+            items: page.map { Self.dto($0, items: items[$0.id] ?? []) },
+            nextCursor: records.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
+    }
+
+    func order(_ id: UUID, on db: any SQLDatabase) async throws -> CardOrder {
+        guard let order = try await store.order(id, on: db) else { throw PlazaError.notFound("order") }
+        return Self.dto(order, items: try await store.items(of: [id], on: db)[id] ?? [])
+    }
+
+    private func ownOrder(_ identity: Identity, _ id: UUID) async throws -> CardsStore.OrderRecord {
+        guard let order = try await store.order(id, on: database.sql), order.ownerId == identity.user.id else { throw PlazaError.notFound("order") }
+        return order
+    }
+
+    func orderMoney(_ order: CardsStore.OrderRecord, on db: (any SQLDatabase)? = nil) async throws -> CardOrderMoney {
+        let items = try await store.items(of: [order.id], on: db ?? database.sql)[order.id] ?? []
+        return CardOrderMoney(
+            order: order.id, user: order.ownerId, amount: order.total, currency: order.currency, title: Self.describe(items.map(\.item)))
+    }
+
+    static func dto(_ order: CardsStore.OrderRecord, items: [CardsStore.OrderItemRecord]) -> CardOrder {
+        CardOrder(
+            id: order.id, status: order.status, items: items.map(\.item), shippingAddress: order.shippingAddress, subtotal: order.subtotal,
+            credit: order.credit, shipping: order.shipping, tax: order.tax, total: order.total, currency: order.currency,
+            paymentMethod: order.paymentMethod, checkoutUrl: order.status == .pendingPayment ? order.checkoutURL : nil,
+            cancelReason: order.cancelReason,
+            createdAt: order.createdAt, paidAt: order.paidAt, shippedAt: order.shippedAt)
+    }
+
+    static func describe(_ order: CardOrder) -> String { describe(order.items) }
+
+    /// "Golden Circle (50 cards)", "Golden Circle and 1 more".
+    static func describe(_ items: [CardOrderItem]) -> String {
+        guard let first = items.first else { return "cards" }
+        let what = "\(first.designName) (\(first.kind == .sample ? "sample" : "\(first.quantity) cards"))"
+        return items.count == 1 ? what : "\(what) and \(items.count - 1) more"
+    }
+
+    static func money(_ amount: Int64, _ currency: String) -> String {
+        Reader.standard.money(amount, currency)
+    }
+
+    static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func checkApprovals(_ approvals: [CardProofApproval], against current: [UUID: String]) throws {
+        var errors: [FieldError] = []
+        for (design, sha) in current {
+            guard let approved = approvals.first(where: { $0.designId == design }) else {
+                errors.append(FieldError(field: "proofs", message: "Approve the proof of every design in your cart."))
+                continue
+            }
+            if approved.sha256.lowercased() != sha {
+                let index = approvals.firstIndex(where: { $0.designId == design }) ?? 0
+                errors.append(
+                    FieldError(field: "proofs[\(index)].sha256", message: "The design changed since you approved its proof: look at it again."))
+            }
+        }
+        guard errors.isEmpty else {
+            throw PlazaError(
+                .unprocessableContent, .approvalMismatch, "A proof is not the one you approved.", detail: "Look at the proof again and approve it.",
+                errors: errors)
+        }
+    }
+
+    static func stateError(_ order: CardsStore.OrderRecord, _ title: String) -> PlazaError {
+        var error = PlazaError(.conflict, .stateConflict, title, detail: "The order is \(order.status.label).")
+        error.currentState = order.status.rawValue
+        return error
+    }
+
+    static func trimmed(_ address: CardShippingAddress) -> CardShippingAddress {
+        CardShippingAddress(
+            name: address.name.trimmingCharacters(in: .whitespaces), line1: address.line1.trimmingCharacters(in: .whitespaces),
+            city: address.city.trimmingCharacters(in: .whitespaces), postalCode: address.postalCode.trimmingCharacters(in: .whitespaces),
+            country: address.country.trimmingCharacters(in: .whitespaces).uppercased())
+    }
+}
+
+extension CardOrderStatus {
+    /// How a sentence names it ("paid", "at the printer").
+    var label: String {
+        switch self {
+        case .pendingPayment: "waiting for payment"
+        case .paid: "paid"
+        case .inProduction: "at the printer"
+        case .shipped: "shipped"
+        case .cancelled: "cancelled"
+        }
+    }
+}
