@@ -288,12 +288,16 @@ struct CardsAPI: Sendable {
 
     // MARK: Helpers
 
-    static func query(_ uri: URI) throws -> CardsStore.CatalogueQuery {
+    /// The catalogue's filters; `lenient` (the pages' forms) reads an empty id as no filter, the API refuses it.
+    static func query(_ uri: URI, lenient: Bool = false) throws -> CardsStore.CatalogueQuery {
         let query = uri.queryParameters
         let id = { (name: String) throws -> UUID? in
-            guard let text = query.get(name), !text.isEmpty else { return nil }
+            guard let text = query.get(name), !(lenient && text.isEmpty) else { return nil }
             guard let id = UUID(uuidString: text) else { throw PlazaError.validation(field: name, "This is not one of the catalogue's ids.") }
             return id
+        }
+        for (name, longest) in [("q", 200), ("colour", 80)] where (query.get(name)?.count ?? 0) > longest {
+            throw PlazaError.validation(field: name, "Use at most \(longest) characters.")
         }
         return CardsStore.CatalogueQuery(
             category: try id("category"), subcategory: try id("subcategory"), words: query.get("q").map { String($0) },
