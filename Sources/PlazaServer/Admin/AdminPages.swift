@@ -32,6 +32,7 @@ struct AdminPages: Sendable {
         var users = false
         var audit = false
         var campuses = false
+        var cards = false
     }
 
     // MARK: Review queue
@@ -91,6 +92,8 @@ struct AdminPages: Sendable {
         var kind: String
         var subject: String
         var subjectLink: String?
+        /// A card template: its pages as shoppers will see them (an admin sees the version waiting).
+        var proofLink: String?
         var findings: [String]
         /// What is asked for (a campaign: every field, or what changed since its approval).
         var changes: [Change]
@@ -167,7 +170,8 @@ struct AdminPages: Sendable {
         let model = ItemPage(
             shell: Shell(title: "Review: \(item.subject)", context: context, notice: notice), tabs: Tabs(queue: true),
             id: item.id.uuidString.lowercased(), kind: item.kind.label, subject: item.subject,
-            subjectLink: item.kind == .merchant ? "/admin/users/\(item.subjectId.uuidString.lowercased())" : nil, findings: item.findings,
+            subjectLink: item.kind == .merchant ? "/admin/users/\(item.subjectId.uuidString.lowercased())" : nil,
+            proofLink: item.kind == .template ? "/cards/templates/\(item.subjectId.uuidString.lowercased())" : nil, findings: item.findings,
             changes: item.diff.map {
                 Change(
                     field: Self.fieldNames[$0.field] ?? $0.field, before: $0.before.map { Self.shown($0, reader: reader) },

@@ -6,18 +6,36 @@ import PlazaPDF
 /// answers are the numbers both files are written with.
 extension CardsService {
     /// A template's page with its own text, for the catalogue (`colour` nil: its first).
-    func templatePreview(_ id: UUID, viewer: Identity?, colour: String?, page: CardPage) async throws -> String {
+    func templatePreview(_ id: UUID, viewer: Identity?, colour: String?, page: CardPage, inline: Bool = false) async throws -> String {
         let (_, spec, _) = try await visibleTemplate(id, viewer: viewer)
+        return try await templatePreview(spec, colour: colour, page: page, inline: inline)
+    }
+
+    func templatePreview(_ spec: CardTemplateSpec, colour: String?, page: CardPage, inline: Bool) async throws -> String {
         let values = CardDesignRules.defaults(spec)
         let colour = spec.colours.first { $0.id == colour } ?? spec.colours.first
-        return try await previewSVG(spec: spec, colour: colour, values: values, layouts: layouts(values, spec), page: page, guides: false)
+        return try await previewSVG(
+            spec: spec, colour: colour, values: values, layouts: layouts(values, spec), page: page, guides: false, inline: inline)
     }
 
     /// A design's page; `guides` adds the trim, bleed and safe-area lines of the editor.
-    func designPreview(_ identity: Identity, _ id: UUID, page: CardPage, guides: Bool) async throws -> String {
-        let view = try await view(try await own(identity, id))
+    func designPreview(_ identity: Identity, _ id: UUID, page: CardPage, guides: Bool, inline: Bool = false) async throws -> String {
+        try await preview(try await view(try await own(identity, id)), page: page, guides: guides, inline: inline)
+    }
+
+    func preview(_ view: DesignView, page: CardPage, guides: Bool, inline: Bool) async throws -> String {
         let colour = view.spec.colours.first { $0.id == view.record.colour } ?? view.spec.colours.first
-        return try await previewSVG(spec: view.spec, colour: colour, values: view.record.labels, layouts: view.layouts, page: page, guides: guides)
+        return try await previewSVG(
+            spec: view.spec, colour: colour, values: view.record.labels, layouts: view.layouts, page: page, guides: guides, inline: inline)
+    }
+
+    /// The design with unsaved changes, as the editor shows it while the shopper types: nothing is stored.
+    func tryOut(_ identity: Identity, _ id: UUID, _ request: CardDesignRequest) async throws -> DesignView {
+        var record = try await own(identity, id)
+        let current = try await view(record)
+        if let colour = request.colour, current.spec.colours.contains(where: { $0.id == colour }) { record.colour = colour }
+        if let edits = request.labels { record.labels = try Self.applying(edits, to: record.labels, spec: current.spec) }
+        return view(record, templateName: current.templateName, spec: current.spec)
     }
 
     /// Every line of every label where the print puts it, and the findings.
@@ -65,7 +83,8 @@ extension CardsService {
     }
 
     func previewSVG(
-        spec: CardTemplateSpec, colour: CardColour?, values: [CardLabelValue], layouts: [String: CardTextLayout], page: CardPage, guides: Bool
+        spec: CardTemplateSpec, colour: CardColour?, values: [CardLabelValue], layouts: [String: CardTextLayout], page: CardPage, guides: Bool,
+        inline: Bool = false
     ) async throws -> String {
         guard spec.pages.contains(page) else { throw PlazaError.notFound("page") }
         let bleed = CardRect(
@@ -86,7 +105,7 @@ extension CardsService {
             layouts[value.id].map { (id: value.id, layout: $0, colour: value.colour) }
         }
         return CardPreviewSVG.document(
-            CardPreviewSVG.Page(trim: spec.trim, art: artSVG, labels: labels, guides: guides), fontURL: { "/v1/cards/fonts/\($0)" })
+            CardPreviewSVG.Page(trim: spec.trim, art: artSVG, labels: labels, guides: guides), fontURL: { "/v1/cards/fonts/\($0)" }, inline: inline)
     }
 
     func layouts(_ values: [CardLabelValue], _ spec: CardTemplateSpec) -> [String: CardTextLayout] {

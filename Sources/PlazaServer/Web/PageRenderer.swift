@@ -16,6 +16,8 @@ struct Shell: Sendable {
         var merchant: Bool
         /// Admins see "Admin" (the console).
         var admin: Bool
+        /// Designers (and admins) see the card shop's studio.
+        var designer: Bool = false
     }
 
     /// Which navigation entry the page belongs to, for `aria-current`.
@@ -55,7 +57,8 @@ struct Shell: Sendable {
         user = identity.map {
             SignedIn(
                 displayName: $0.user.displayName, username: $0.user.username, unverified: !$0.user.emailVerified, email: $0.user.email,
-                merchant: [.merchant, .admin].contains($0.user.role), admin: $0.user.role == .admin)
+                merchant: [.merchant, .admin].contains($0.user.role), admin: $0.user.role == .admin,
+                designer: [.designer, .admin].contains($0.user.role))
         }
         badges = page.badges
         at = Self.section(of: page.path)

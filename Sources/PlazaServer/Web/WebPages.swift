@@ -50,6 +50,8 @@ struct WebPages: Sendable {
             market: services.market, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody,
             map: PlacesPages.mapLayers(services.configuration)
         ).addRoutes(to: pages)
+        CardsPages(cards: services.cards, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
+        CardsAdminPages(cards: services.cards, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
         CampaignPages(offers: services.offers, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody, currency: currency)
             .addRoutes(to: pages)
     }

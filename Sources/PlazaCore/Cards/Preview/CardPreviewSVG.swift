@@ -23,18 +23,25 @@ public enum CardPreviewSVG {
     }
 
     /// A standalone SVG document; `fontURL` gives the address of a font file by id (`/v1/cards/fonts/serif`).
-    public static func document(_ page: Page, fontURL: (String) -> String) -> String {
+    /// `inline` leaves out the size and the `<style>` (a page that shows it inline loads the fonts and the text rules
+    /// from its own style sheet: its Content-Security-Policy allows no inline style).
+    public static func document(_ page: Page, fontURL: (String) -> String, inline: Bool = false) -> String {
         let bleed = CardRules.bleedMm
         let width = page.trim.widthMm + 2 * bleed
         let height = page.trim.heightMm + 2 * bleed
-        var svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" viewBox="\(number(-bleed)) \(number(-bleed)) \(number(width)) \(number(height))" \
-            width="\(number(width))mm" height="\(number(height))mm">
-            """
-        let fonts = Set(page.labels.map(\.layout.fontID)).sorted()
-        svg += "<style>"
-        for font in fonts { svg += "@font-face{font-family:\"plaza-\(font)\";src:url(\"\(escape(fontURL(font)))\") format(\"truetype\")}" }
-        svg += "text{font-kerning:none;font-variant-ligatures:none;font-feature-settings:\"kern\" 0,\"liga\" 0,\"clig\" 0;white-space:pre}</style>"
+        let viewBox = "\(number(-bleed)) \(number(-bleed)) \(number(width)) \(number(height))"
+        var svg =
+            inline
+            ? "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(viewBox)\" class=\"card-svg\" role=\"img\">"
+            : "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(viewBox)\" width=\"\(number(width))mm\" height=\"\(number(height))mm\">"
+        if !inline {
+            svg += "<style>"
+            for font in Set(page.labels.map(\.layout.fontID)).sorted() {
+                svg += "@font-face{font-family:\"plaza-\(font)\";src:url(\"\(escape(fontURL(font)))\") format(\"truetype\")}"
+            }
+            svg +=
+                "text{font-kerning:none;font-variant-ligatures:none;font-feature-settings:\"kern\" 0,\"liga\" 0,\"clig\" 0;white-space:pre}</style>"
+        }
         svg += "<rect x=\"\(number(-bleed))\" y=\"\(number(-bleed))\" width=\"\(number(width))\" height=\"\(number(height))\" fill=\"#ffffff\"/>"
         if let art = page.art { svg += art }
         for label in page.labels { svg += text(label.id, label.layout, colour: label.colour) }

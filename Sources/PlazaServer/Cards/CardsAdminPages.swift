@@ -1,0 +1,166 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlazaCore
+
+/// The admin console's card shop (`/admin/cards`): categories and subcategories, papers and their prices, and the
+/// orders (send to production, mark shipped, cancel with the reason the shopper reads). Every action is the API's.
+struct CardsAdminPages: Sendable {
+    let cards: CardsService
+    let renderer: PageRenderer
+    let maxBody: Int
+
+    static let notices = [
+        "category": "Category added: designers can file templates under it.",
+        "paper": "Paper saved: templates may offer it.",
+        "production": "Sent to the printer: the shopper's designs are locked.",
+        "shipped": "Marked shipped: the shopper was told.",
+        "cancelled": "Cancelled: the shopper was told why, and anything they paid is back in their wallet.",
+    ]
+
+    func addRoutes(to pages: RouterGroup<AppRequestContext>) {
+        let console = pages.group("admin/cards", context: AuthenticatedContext.self).add(middleware: AdminOnly())
+        console.get("", use: overview)
+        console.post("categories", use: addCategory)
+        console.post("papers", use: addPaper)
+        console.post("orders/:id/:action", use: act)
+        console.get("orders/:id/items/:item/print.pdf", use: printFile)
+    }
+
+    /// The stored print file of an order's line, for production (the API's, by the console's session).
+    @Sendable func printFile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let pdf = try await cards.productionFile(
+            order: try Query.id(context.parameters, "id", "order"), item: try Query.id(context.parameters, "item", "order item"))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/pdf"
+        headers[HTTPField.Name("Content-Disposition")!] = "attachment; filename=\"print.pdf\""
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: pdf)))
+    }
+
+    struct OrderRow: Sendable {
+        var id: String
+        var what: String
+        var who: String
+        var status: String
+        var total: String
+        var when: String
+        var canProduce: Bool
+        var canShip: Bool
+        var canCancel: Bool
+        var files: [File]
+    }
+
+    struct File: Sendable {
+        var label: String
+        var href: String
+    }
+
+    struct Page: Sendable {
+        var shell: Shell
+        var tabs: AdminPages.Tabs
+        var categories: [CardCategory]
+        var categoryOptions: [CardsPages.Preset]
+        var categoryForm: FormState
+        var papers: [String]
+        var paperForm: FormState
+        var orders: [OrderRow]
+        var filters: [CardsPages.Chip]
+    }
+
+    @Sendable func overview(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let reader = context.reader
+        let status = request.uri.queryParameters.get("status").flatMap { CardOrderStatus(rawValue: String($0)) }
+        let categories = try await cards.categories()
+        let orders = try await cards.adminOrders(status: status, limit: 50, cursor: nil)
+        let page = Page(
+            shell: Shell(
+                title: "Card shop", context: context,
+                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }),
+            tabs: AdminPages.Tabs(cards: true), categories: categories,
+            categoryOptions: [CardsPages.Preset(value: "", label: "— a new category —", selected: true)]
+                + categories.map { CardsPages.Preset(value: $0.id.uuidString.lowercased(), label: "Under \($0.name)", selected: false) },
+            categoryForm: context.page.form("category") ?? FormState(names: ["name", "parentId"]),
+            papers: try await cards.papers().map { paper in
+                "\(paper.name): sample \(reader.money(paper.sampleAmount, paper.currency)); "
+                    + paper.tiers.map { "\($0.minQuantity)+ at \(reader.money($0.unitAmount, paper.currency))" }.joined(separator: ", ")
+            },
+            paperForm: context.page.form("paper") ?? FormState(names: ["name", "description", "sampleAmount", "tiers"]),
+            orders: orders.items.map { order in
+                OrderRow(
+                    id: order.id.uuidString.lowercased(), what: CardsService.describe(order), who: order.shippingAddress.name,
+                    status: CardsPages.statusName(order.status), total: reader.money(order.total, order.currency), when: reader.day(order.createdAt),
+                    canProduce: order.status == .paid, canShip: order.status == .inProduction,
+                    canCancel: [.pendingPayment, .paid, .inProduction].contains(order.status),
+                    files: order.items.map { item in
+                        File(
+                            label: "\(item.designName) (\(item.kind == .sample ? "sample" : "\(item.quantity)"))",
+                            href: "/admin/cards/orders/\(order.id.uuidString.lowercased())/items/\(item.id.uuidString.lowercased())/print.pdf")
+                    })
+            },
+            filters: [CardsPages.Chip(label: "All", href: "/admin/cards", current: status == nil)]
+                + CardOrderStatus.allCases.map {
+                    CardsPages.Chip(label: CardsPages.statusName($0), href: "/admin/cards?status=\($0.rawValue)", current: $0 == status)
+                })
+        return renderer.render("cards/admin", page)
+    }
+
+    @Sendable func addCategory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        do {
+            _ = try await cards.addCategory(CardCategoryRequest(name: form["name"], parentId: UUID(uuidString: form["parentId"])))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused("category", FormState(form, names: ["name", "parentId"], error: error), returnTo: "/admin/cards#categories")
+        }
+        return PageRenderer.seeOther("/admin/cards?notice=category")
+    }
+
+    /// A paper from the form: prices as "12.50", tiers one per line or comma, "1: 3.50, 25: 2.50".
+    @Sendable func addPaper(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let names = ["name", "description", "sampleAmount", "tiers"]
+        do {
+            guard let sample = WalletRules.parseAmount(form["sampleAmount"].trimmingCharacters(in: .whitespaces), currency: cards.currency) else {
+                throw PlazaError.validation(field: "sampleAmount", "Type the sample's price, such as 2.00.")
+            }
+            var tiers: [CardPriceTier] = []
+            for part in form["tiers"].split(whereSeparator: { $0 == "," || $0 == "\n" }) {
+                let pieces = part.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard pieces.count == 2, let quantity = Int(pieces[0]), let amount = WalletRules.parseAmount(pieces[1], currency: cards.currency)
+                else {
+                    throw PlazaError.validation(field: "tiers", "Write each tier as quantity: price per card, such as 1: 3.50, 25: 2.50.")
+                }
+                tiers.append(CardPriceTier(minQuantity: quantity, unitAmount: amount))
+            }
+            _ = try await cards.savePaper(
+                nil, CardPaperRequest(name: form["name"], description: form.optional("description"), sampleAmount: sample, tiers: tiers))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused("paper", FormState(form, names: names, error: error), returnTo: "/admin/cards#papers")
+        }
+        return PageRenderer.seeOther("/admin/cards?notice=paper")
+    }
+
+    @Sendable func act(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "order")
+        let notice: String
+        do {
+            switch context.parameters.get("action") {
+            case "production":
+                _ = try await cards.sendToProduction(id)
+                notice = "production"
+            case "ship":
+                _ = try await cards.ship(id)
+                notice = "shipped"
+            case "cancel":
+                _ = try await cards.adminCancel(id, reason: form["reason"])
+                notice = "cancelled"
+            default: throw PlazaError.notFound("action")
+            }
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused(
+                alert: "\(error.title) \(error.errors?.map(\.message).joined(separator: " ") ?? error.detail ?? "")", returnTo: "/admin/cards")
+        }
+        return PageRenderer.seeOther("/admin/cards?notice=\(notice)")
+    }
+}

@@ -1,0 +1,339 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The cart, checkout (the address, then each design's proof beside its print file, approved one by one), paying, and
+/// the orders with where they stand.
+extension CardsPages {
+    func addOrderRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+        signedIn.get("cart", use: cartPage)
+        signedIn.post("cart/items/:id/delete", use: removeLine)
+        signedIn.get("checkout", use: checkoutPage)
+        signedIn.post("checkout", use: checkout)
+        signedIn.get("orders", use: ordersPage)
+        signedIn.get("orders/:id", use: orderPage)
+        signedIn.get("orders/:id/live", use: orderLive)
+        signedIn.post("orders/:id/pay", use: pay)
+        signedIn.post("orders/:id/cancel", use: cancel)
+    }
+
+    struct LineRow: Sendable {
+        var id: String
+        var design: String
+        var designId: String
+        var what: String
+        var amount: String
+        var svg: String
+    }
+
+    struct Sums: Sendable {
+        var subtotal: String
+        var credit: String?
+        var shipping: String
+        var tax: String?
+        var total: String
+    }
+
+    static func sums(subtotal: Int64, credit: Int64, shipping: Int64, tax: Int64, total: Int64, currency: String, reader: Reader) -> Sums {
+        Sums(
+            subtotal: reader.money(subtotal, currency), credit: credit > 0 ? "−" + reader.money(credit, currency) : nil,
+            shipping: reader.money(shipping, currency), tax: tax > 0 ? reader.money(tax, currency) : nil, total: reader.money(total, currency))
+    }
+
+    static func what(_ kind: CardItemKind, quantity: Int, paper: String, unit: String) -> String {
+        kind == .sample ? "1 sample on \(paper)" : "\(quantity) cards on \(paper), \(unit) each"
+    }
+
+    // MARK: Cart
+
+    struct CartPage: Sendable {
+        var shell: Shell
+        var lines: [LineRow]
+        var empty: Bool
+        var sums: Sums
+    }
+
+    @Sendable func cartPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let cart = try await cards.cart(context.identity)
+        let reader = context.reader
+        var lines: [LineRow] = []
+        for item in cart.items {
+            lines.append(
+                LineRow(
+                    id: item.id.uuidString.lowercased(), design: item.designName, designId: item.designId.uuidString.lowercased(),
+                    what: Self.what(item.kind, quantity: item.quantity, paper: item.paperName, unit: reader.money(item.unitAmount, cart.currency)),
+                    amount: reader.money(item.amount, cart.currency),
+                    svg: try await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true)))
+        }
+        return renderer.render(
+            "cards/cart",
+            CartPage(
+                shell: Shell(title: "Your cart", context: context, notice: notice(request)), lines: lines, empty: lines.isEmpty,
+                sums: Self.sums(
+                    subtotal: cart.subtotal, credit: cart.credit, shipping: cart.shipping, tax: cart.tax, total: cart.total, currency: cart.currency,
+                    reader: reader)))
+    }
+
+    @Sendable func removeLine(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await cards.removeFromCart(context.identity, try Query.id(context.parameters, "id", "cart item"))
+        return PageRenderer.seeOther("/cards/cart?notice=removed")
+    }
+
+    // MARK: Checkout
+
+    struct ProofRow: Sendable {
+        var designId: String
+        var name: String
+        var sha: String
+        var pdf: String
+        var pages: [PageTab]
+        var approved: Bool
+        var error: String?
+    }
+
+    struct CheckoutPage: Sendable {
+        var shell: Shell
+        var form: FormState
+        var proofs: [ProofRow]
+        var sums: Sums
+        var key: String
+    }
+
+    static let addressFields = ["name", "line1", "city", "postalCode", "country"]
+
+    @Sendable func checkoutPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let cart = try await cards.cart(context.identity)
+        guard !cart.items.isEmpty else { return PageRenderer.seeOther("/cards/cart") }
+        let refused = context.page.form("checkout")
+        var proofs: [ProofRow] = []
+        for design in Self.unique(cart.items.map(\.designId)) {
+            let view = try await cards.view(try await cards.own(context.identity, design))
+            let pdf = try await cards.printPDF(view)
+            var tabs: [PageTab] = []
+            for page in view.spec.pages {
+                tabs.append(PageTab(label: page.rawValue.capitalized, svg: try await cards.preview(view, page: page, guides: false, inline: true)))
+            }
+            let id = design.uuidString.lowercased()
+            proofs.append(
+                ProofRow(
+                    designId: id, name: view.record.name, sha: CardsService.sha256(pdf), pdf: "/cards/designs/\(id)/print.pdf", pages: tabs,
+                    approved: refused?.fields["approve-\(id)"]?.value == "on", error: refused?.fields["approve-\(id)"]?.error))
+        }
+        let defaults = FormState(names: Self.addressFields).with("name", context.identity.user.displayName).with("country", "US")
+        let model = CheckoutPage(
+            shell: Shell(title: "Checkout", context: context, notice: notice(request)), form: refused ?? defaults, proofs: proofs,
+            sums: Self.sums(
+                subtotal: cart.subtotal, credit: cart.credit, shipping: cart.shipping, tax: cart.tax, total: cart.total, currency: cart.currency,
+                reader: context.reader), key: UUID().uuidString)
+        return renderer.render("cards/checkout", model)
+    }
+
+    @Sendable func checkout(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let designs = form.values.keys.filter { $0.hasPrefix("sha-") }.map { String($0.dropFirst(4)) }.sorted()
+        let names = Self.addressFields + designs.flatMap { ["sha-\($0)", "approve-\($0)"] }
+        do {
+            let unapproved = designs.filter { form["approve-\($0)"] != "on" }
+            guard unapproved.isEmpty else {
+                throw PlazaError.validation(
+                    unapproved.map { FieldError(field: "approve-\($0)", message: "Look at this proof and tick that you approve it.") })
+            }
+            let address = CardShippingAddress(
+                name: form["name"], line1: form["line1"], city: form["city"], postalCode: form["postalCode"], country: form["country"])
+            let proofs = designs.compactMap { id in UUID(uuidString: id).map { CardProofApproval(designId: $0, sha256: form["sha-\(id)"]) } }
+            var created: CardOrder?
+            let acted = try await cards.idempotency.once(form, action: "cards-order", user: context.identity.user.id) { claim in
+                created = try await cards.createOrder(context.identity, CardOrderRequest(shippingAddress: address, proofs: proofs), claim: claim)
+            }
+            guard acted, let order = created else { return PageRenderer.seeOther("/cards/orders") }
+            return PageRenderer.seeOther("/cards/orders/\(order.id.uuidString.lowercased())?notice=ordered")
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused("checkout", FormState(form, names: names, error: Self.addressed(error)), returnTo: "/cards/checkout")
+        }
+    }
+
+    /// `shippingAddress.city` of the API is the page's `city` field; a stale proof's error sits at its design.
+    static func addressed(_ error: PlazaError) -> PlazaError {
+        var error = error
+        error.errors = error.errors?.map { fieldError in
+            var fieldError = fieldError
+            fieldError.field = fieldError.field.replacingOccurrences(of: "shippingAddress.", with: "")
+            return fieldError
+        }
+        return error
+    }
+
+    static func unique(_ ids: [UUID]) -> [UUID] {
+        var seen = Set<UUID>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+
+    // MARK: Orders
+
+    struct OrderRow: Sendable {
+        var id: String
+        var what: String
+        var status: String
+        var total: String
+        var when: String
+    }
+
+    struct OrdersPage: Sendable {
+        var shell: Shell
+        var orders: [OrderRow]
+        var next: String?
+    }
+
+    @Sendable func ordersPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        let page = try await cards.orders(context.identity, limit: 20, cursor: paging.cursor)
+        let rows = page.items.map { order in
+            OrderRow(
+                id: order.id.uuidString.lowercased(), what: CardsService.describe(order), status: Self.statusName(order.status),
+                total: context.reader.money(order.total, order.currency), when: context.reader.day(order.createdAt))
+        }
+        return renderer.render(
+            "cards/orders",
+            OrdersPage(
+                shell: Shell(title: "Your card orders", context: context, notice: notice(request)), orders: rows,
+                next: page.nextCursor.map { "/cards/orders?cursor=\($0)" }))
+    }
+
+    static func statusName(_ status: CardOrderStatus) -> String {
+        switch status {
+        case .pendingPayment: "Waiting for payment"
+        case .paid: "Paid"
+        case .inProduction: "At the printer"
+        case .shipped: "Shipped"
+        case .cancelled: "Cancelled"
+        }
+    }
+
+    struct OrderPage: Sendable {
+        var shell: Shell
+        var id: String
+        var status: String
+        var headline: String
+        var pending: Bool
+        var paying: Bool
+        var cancellable: Bool
+        var lines: [LineRow]
+        var sums: Sums
+        var address: String
+        var payForm: FormState
+        var balance: String
+        var key: String
+        var cancelReason: String?
+        var steps: [Step]
+    }
+
+    struct Step: Sendable {
+        var label: String
+        var done: Bool
+        var current: Bool
+    }
+
+    @Sendable func orderPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        renderer.render("cards/order", try await orderModel(request, context: context))
+    }
+
+    /// The order's status part, for the page's live reload while a card payment settles.
+    @Sendable func orderLive(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        renderer.render("cards/order-status", try await orderModel(request, context: context))
+    }
+
+    func orderModel(_ request: Request, context: AuthenticatedContext) async throws -> OrderPage {
+        let id = try Query.id(context.parameters, "id", "order")
+        let order = try await cards.order(context.identity, id)
+        let reader = context.reader
+        var lines: [LineRow] = []
+        for item in order.items {
+            lines.append(
+                LineRow(
+                    id: item.id.uuidString.lowercased(), design: item.designName, designId: item.designId.uuidString.lowercased(),
+                    what: Self.what(item.kind, quantity: item.quantity, paper: item.paperName, unit: reader.money(item.unitAmount, order.currency)),
+                    amount: reader.money(item.amount, order.currency),
+                    svg: (try? await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true)) ?? ""))
+        }
+        let paying = order.status == .pendingPayment && order.paymentMethod == .card
+        let total = reader.money(order.total, order.currency)
+        let headline: String =
+            switch order.status {
+            case .pendingPayment: paying ? "Your card is being charged \(total)…" : "Pay \(total) to place your order"
+            case .paid: "Paid \(total) ✓ Your cards go to the printer soon."
+            case .inProduction: "Your cards are being printed."
+            case .shipped: "Shipped to \(order.shippingAddress.name) on \(order.shippedAt.map { reader.day($0) } ?? "")."
+            case .cancelled: "Cancelled."
+            }
+        let order_ = [CardOrderStatus.paid, .inProduction, .shipped]
+        let reached = order.status == .cancelled ? -1 : order_.firstIndex(of: order.status).map { $0 + 1 } ?? 0
+        return OrderPage(
+            shell: Shell(title: "Order", context: context, notice: notice(request)), id: id.uuidString.lowercased(),
+            status: Self.statusName(order.status),
+            headline: headline, pending: order.status == .pendingPayment, paying: paying,
+            cancellable: [.pendingPayment, .paid].contains(order.status), lines: lines,
+            sums: Self.sums(
+                subtotal: order.subtotal, credit: order.credit, shipping: order.shipping, tax: order.tax, total: order.total,
+                currency: order.currency,
+                reader: reader),
+            address: [
+                order.shippingAddress.name, order.shippingAddress.line1, "\(order.shippingAddress.postalCode) \(order.shippingAddress.city)",
+                order.shippingAddress.country,
+            ].joined(separator: ", "),
+            payForm: context.page.form("pay") ?? FormState(names: ["method", "number", "expiry", "cvc"]).with("method", "wallet"),
+            balance: "", key: UUID().uuidString, cancelReason: order.cancelReason,
+            steps: ["Ordered", "Paid", "Printing", "Shipped"].enumerated().map { index, label in
+                Step(label: label, done: index <= reached, current: index == reached)
+            })
+    }
+
+    @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "order")
+        let back = "/cards/orders/\(id.uuidString.lowercased())"
+        let order = try await cards.order(context.identity, id)
+        let method: CardPaymentMethod = form["method"] == "card" ? .card : .wallet
+        do {
+            var card: CardDetails?
+            if method == .card {
+                let expiry = form["expiry"].split(whereSeparator: { $0 == "/" || $0 == " " }).compactMap { Int($0) }
+                card = CardDetails(
+                    number: form["number"], expMonth: expiry.first ?? 0,
+                    expYear: expiry.count > 1 ? (expiry[1] < 100 ? 2000 + expiry[1] : expiry[1]) : 0,
+                    cvc: form["cvc"])
+            }
+            _ = try await cards.idempotency.once(form, action: "cards-pay", user: context.identity.user.id) { claim in
+                _ = try await cards.pay(
+                    context.identity, order: id, CardPaymentRequest(method: method, card: card, amount: order.total, currency: order.currency),
+                    claim: claim)
+            }
+        } catch let error as PlazaError where error.status.code < 500 {
+            var error = error
+            error.errors = error.errors?.map { fieldError in
+                var fieldError = fieldError
+                if fieldError.field.hasPrefix("card.exp") { fieldError.field = "expiry" }
+                if fieldError.field == "card.number" { fieldError.field = "number" }
+                if fieldError.field == "card.cvc" { fieldError.field = "cvc" }
+                return fieldError
+            }
+            return renderer.refused("pay", FormState(form, names: ["method", "number", "expiry", "cvc"], error: error), returnTo: back + "#pay")
+        }
+        let paid = try await cards.order(context.identity, id)
+        if let checkout = paid.checkoutUrl { return PageRenderer.seeOther(checkout) }
+        return PageRenderer.seeOther(back + "?notice=\(paid.status == .paid ? "paid" : "card-paying")")
+    }
+
+    @Sendable func cancel(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "order")
+        let back = "/cards/orders/\(id.uuidString.lowercased())"
+        do {
+            _ = try await cards.idempotency.once(form, action: "cards-cancel", user: context.identity.user.id) { claim in
+                _ = try await cards.cancel(context.identity, order: id, CardCancelRequest(reason: "Cancelled by you."), claim: claim)
+            }
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused(alert: "\(error.title) \(error.detail ?? "")", returnTo: back)
+        }
+        return PageRenderer.seeOther(back + "?notice=cancelled")
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PlazaCore
+
+/// The card shop's pages: the catalogue and a template's page for anyone (signed out too), then personalizing, saved
+/// designs, the cart, checkout with the proofs and orders for the signed in. Every action is the API's, through
+/// `CardsService`.
+struct CardsPages: Sendable {
+    let cards: CardsService
+    let renderer: PageRenderer
+    let maxBody: Int
+
+    static let notices = [
+        "saved": "Saved. Find it any time under Cards → Saved designs.",
+        "duplicated": "Copied: this is the copy, change it as you like.",
+        "deleted": "The design was deleted.",
+        "added": "Added to your cart.",
+        "sample": "A sample is in your cart: one printed card to see and feel the paper. Its price comes off a later order of this card.",
+        "removed": "Taken out of your cart.",
+        "ordered": "Order placed. One step left: pay for it.",
+        "paid": "Thank you! Your order is paid and goes to the printer soon. We sent you a receipt.",
+        "card-paying": "Your card is being charged: this page updates when it is done.",
+        "cancelled": "The order is cancelled. Anything you paid is back in your Plaza wallet.",
+        "reapproved": "The new proof is approved: the order prints it.",
+        "template-saved": "Saved. Look at its preview, then send it to the admins when it is ready.",
+        "template-submitted": "Sent for review: an admin looks at it and you hear the decision. It enters the shop once approved.",
+    ]
+
+    func addRoutes(to pages: RouterGroup<AppRequestContext>) {
+        pages.get("cards", use: catalogue)
+        pages.get("cards/templates/:id", use: templatePage)
+        let signedIn = pages.group("cards", context: AuthenticatedContext.self)
+        signedIn.post("templates/:id/personalize", use: personalize)
+        addEditorRoutes(to: signedIn)
+        addOrderRoutes(to: signedIn)
+        addStudioRoutes(to: signedIn)
+        signedIn.get("designs/:id/print.pdf", use: printFile)
+    }
+
+    /// The print file of one of my designs, for the editor's and checkout's links (the API's, by the page's session).
+    @Sendable func printFile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let pdf = try await cards.designPrint(context.identity, try Query.id(context.parameters, "id", "design"))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/pdf"
+        headers[.cacheControl] = "private, no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: pdf)))
+    }
+
+    func notice(_ request: Request) -> String? {
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }
+    }
+
+    // MARK: The catalogue
+
+    struct Chip: Sendable {
+        var label: String
+        var href: String
+        var current: Bool
+    }
+
+    struct Tile: Sendable {
+        var id: String
+        var name: String
+        var designer: String
+        var price: String?
+        var colours: String
+        var svg: String
+    }
+
+    struct CataloguePage: Sendable {
+        var shell: Shell
+        var chips: [Chip]
+        var subchips: [Chip]
+        var hasSubchips: Bool
+        var q: String
+        var category: String
+        var heading: String
+        var tiles: [Tile]
+        var next: String?
+        var error: String?
+    }
+
+    @Sendable func catalogue(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let value = { (name: String) in query.get(name).map { String($0) } ?? "" }
+        let categories = try await cards.categories()
+        let category = categories.first { $0.id.uuidString.lowercased() == value("category").lowercased() }
+        let sub = category?.subcategories.first { $0.id.uuidString.lowercased() == value("subcategory").lowercased() }
+        var page = CataloguePage(
+            shell: Shell(title: "Card shop", context: context, notice: notice(request)),
+            chips: [Chip(label: "All cards", href: "/cards", current: category == nil)]
+                + categories.map { Chip(label: $0.name, href: "/cards?category=\($0.id.uuidString.lowercased())", current: $0.id == category?.id) },
+            subchips: category.map { category in
+                [Chip(label: "All \(category.name)", href: "/cards?category=\(category.id.uuidString.lowercased())", current: sub == nil)]
+                    + category.subcategories.map {
+                        Chip(
+                            label: $0.name,
+                            href: "/cards?category=\(category.id.uuidString.lowercased())&subcategory=\($0.id.uuidString.lowercased())",
+                            current: $0.id == sub?.id)
+                    }
+            } ?? [], hasSubchips: category != nil, q: value("q"), category: category?.id.uuidString.lowercased() ?? "",
+            heading: sub?.name ?? category?.name ?? (value("q").isEmpty ? "Cards for every occasion" : "Cards matching “\(value("q"))”"), tiles: [],
+            next: nil, error: nil)
+        do {
+            let paging = try Paging(request.uri)
+            let result = try await cards.catalogue(try CardsAPI.query(request.uri, lenient: true), limit: 24, cursor: paging.cursor)
+            for summary in result.items { page.tiles.append(try await tile(summary, reader: context.reader)) }
+            page.next = result.nextCursor.map {
+                "/cards?" + FormData.encoded(["category", "subcategory", "q"].map { ($0, value($0)) }.filter { !$0.1.isEmpty } + [("cursor", $0)])
+            }
+        } catch let error as PlazaError where error.code == .validationFailed {
+            page.error = error.errors?.map(\.message).joined(separator: " ") ?? error.title
+        }
+        return renderer.render("cards/catalogue", page)
+    }
+
+    func tile(_ summary: CardTemplateSummary, reader: Reader) async throws -> Tile {
+        Tile(
+            id: summary.id.uuidString.lowercased(), name: summary.name, designer: summary.designer.displayName,
+            price: summary.fromAmount.map { "from \(reader.money($0, summary.currency ?? cards.currency)) a card" },
+            colours: reader.count(summary.colours.count, "colour", "colours"),
+            svg: try await cards.templatePreview(summary.id, viewer: nil, colour: nil, page: .front, inline: true))
+    }
+
+    // MARK: A template
+
+    struct Swatch: Sendable {
+        var name: String
+        var href: String
+        var current: Bool
+    }
+
+    struct PaperRow: Sendable {
+        var name: String
+        var description: String?
+        var sample: String
+        var tiers: [String]
+    }
+
+    struct PageTab: Sendable {
+        var label: String
+        var svg: String
+    }
+
+    struct TemplatePage: Sendable {
+        var shell: Shell
+        var id: String
+        var name: String
+        var designer: String
+        var category: String
+        var trim: String
+        var pages: [PageTab]
+        var swatches: [Swatch]
+        var colour: String
+        var papers: [PaperRow]
+        var signedIn: Bool
+        var loginHref: String
+    }
+
+    @Sendable func templatePage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "template")
+        let template = try await cards.template(id, viewer: context.identity)
+        let reader = context.reader
+        let asked = request.uri.queryParameters.get("colour").map { String($0) }
+        let colour = template.colours.first { $0.id == asked } ?? template.colours.first
+        let spec = CardTemplateSpec(trim: template.trim, pages: template.pages, colours: template.colours, labels: template.labels)
+        var tabs: [PageTab] = []
+        for page in template.pages {
+            tabs.append(
+                PageTab(label: page.rawValue.capitalized, svg: try await cards.templatePreview(spec, colour: colour?.id, page: page, inline: true)))
+        }
+        let categories = try await cards.categories()
+        let category = categories.first { $0.id == template.categoryId }
+        let path = "/cards/templates/\(id.uuidString.lowercased())"
+        let model = TemplatePage(
+            shell: Shell(title: template.name, context: context, notice: notice(request)), id: id.uuidString.lowercased(), name: template.name,
+            designer: template.designer.displayName,
+            category: [category?.name, category?.subcategories.first { $0.id == template.subcategoryId }?.name].compactMap { $0 }.joined(
+                separator: " › "),
+            trim: Self.trimName(template.trim), pages: tabs,
+            swatches: template.colours.map { Swatch(name: $0.name, href: "\(path)?colour=\($0.id)", current: $0.id == colour?.id) },
+            colour: colour?.id ?? "",
+            papers: template.paperTypes.map { paper in
+                PaperRow(
+                    name: paper.name, description: paper.description, sample: reader.money(paper.sampleAmount, paper.currency),
+                    tiers: paper.tiers.map {
+                        "\($0.minQuantity == 1 ? "1+" : "\($0.minQuantity)+") cards: \(reader.money($0.unitAmount, paper.currency)) each"
+                    })
+            }, signedIn: context.identity != nil, loginHref: "/login?next=\(path)")
+        return renderer.render("cards/template", model)
+    }
+
+    /// Starts a design from the template (in the colour chosen) and opens the editor.
+    @Sendable func personalize(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "template")
+        let design = try await cards.createDesign(
+            context.identity, CardDesignRequest(templateId: id, colour: form.optional("colour")))
+        return PageRenderer.seeOther("/cards/designs/\(design.id.uuidString.lowercased())")
+    }
+
+    /// "5 × 7 in", "A6", "140 mm square", else the millimetres.
+    static func trimName(_ trim: CardTrim) -> String {
+        let near = { (a: Double, b: Double) in abs(a - b) < 0.5 }
+        let (w, h) = (min(trim.widthMm, trim.heightMm), max(trim.widthMm, trim.heightMm))
+        if near(w, 127), near(h, 177.8) { return "5 × 7 in" }
+        if near(w, 105), near(h, 148) { return "A6" }
+        if near(w, h) { return "\(CardPreviewSVG.number(w)) mm square" }
+        return "\(CardPreviewSVG.number(trim.widthMm)) × \(CardPreviewSVG.number(trim.heightMm)) mm"
+    }
+}

@@ -1,0 +1,150 @@
+// The card editor: the preview follows what is typed (the server lays the text out: the page never wraps or kerns
+// it), a movable text can be dragged, the preview zooms, and the pay form shows the card's fields when paying by card.
+(() => {
+  "use strict";
+
+  const editor = document.querySelector("[data-editor]");
+  if (editor) {
+    const form = document.getElementById("design-form");
+    const preview = editor.querySelector("[data-preview]");
+    const frame = editor.querySelector("[data-preview-frame]");
+    const findings = editor.querySelector("[data-findings]");
+    const movable = new Set((editor.dataset.movable || "").split(" ").filter(Boolean));
+    const url = "/cards/designs/" + editor.dataset.editor + "/live";
+    let timer = 0, controller = null, sequence = 0;
+
+    function mark() {
+      preview.querySelectorAll("text[data-label]").forEach((text) => {
+        if (movable.has(text.getAttribute("data-label"))) text.setAttribute("data-movable", "");
+      });
+    }
+
+    function refresh() {
+      if (controller) controller.abort();
+      controller = new AbortController();
+      const mine = ++sequence;
+      const body = new URLSearchParams(new FormData(form));
+      body.set("autosave", "1");
+      fetch(url, { method: "POST", body, credentials: "same-origin", signal: controller.signal,
+        headers: { Accept: "application/json" } })
+        .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
+        .then((answer) => {
+          if (mine !== sequence) return;
+          preview.innerHTML = answer.svg;
+          mark();
+          findings.replaceChildren(...answer.findings.map((finding) => {
+            const li = document.createElement("li");
+            li.className = finding.severity === "error" ? "finding-error" : "finding-warning";
+            li.textContent = finding.message;
+            return li;
+          }));
+          const status = editor.querySelector("[data-save-status]");
+          if (status) status.textContent = answer.saved ? "All changes saved" : "";
+          editor.dataset.refreshed = String(Date.now());
+        })
+        .catch(() => {});
+    }
+
+    function soon() {
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 90);
+    }
+
+    form.addEventListener("input", soon);
+    form.addEventListener("change", soon);
+    mark();
+
+    // Zoom: 100 %, 150 %, 200 %, 300 % to read small text.
+    const levels = ["100%", "150%", "200%", "300%"];
+    let zoom = 1;
+    editor.querySelectorAll("[data-zoom]").forEach((button) => {
+      button.addEventListener("click", () => {
+        zoom = Math.max(1, Math.min(levels.length, zoom + Number(button.getAttribute("data-zoom"))));
+        frame.setAttribute("data-zoom", String(zoom));
+        editor.querySelector("[data-zoom-level]").textContent = levels[zoom - 1];
+      });
+    });
+
+    // Dragging a movable text moves its box by the same millimetres (the SVG's units).
+    let drag = null;
+    preview.addEventListener("pointerdown", (event) => {
+      const text = event.target.closest && event.target.closest("text[data-movable]");
+      if (!text) return;
+      const id = text.getAttribute("data-label");
+      const x = document.getElementById("x-" + id), y = document.getElementById("y-" + id);
+      const svg = preview.querySelector("svg");
+      if (!x || !y || !svg) return;
+      const matrix = svg.getScreenCTM().inverse();
+      const point = (e) => new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix);
+      drag = { text, x, y, start: point(event), x0: Number(x.value), y0: Number(y.value), point, dx: 0, dy: 0 };
+      preview.classList.add("dragging");
+      text.setPointerCapture(event.pointerId);
+      event.preventDefault();
+    });
+    preview.addEventListener("pointermove", (event) => {
+      if (!drag) return;
+      const now = drag.point(event);
+      drag.dx = now.x - drag.start.x;
+      drag.dy = now.y - drag.start.y;
+      drag.text.setAttribute("transform", "translate(" + drag.dx + " " + drag.dy + ")");
+    });
+    const drop = () => {
+      if (!drag) return;
+      const round = (v) => Math.round(v * 2) / 2;
+      drag.x.value = String(round(drag.x0 + drag.dx));
+      drag.y.value = String(round(drag.y0 + drag.dy));
+      preview.classList.remove("dragging");
+      drag = null;
+      refresh();
+    };
+    preview.addEventListener("pointerup", drop);
+    preview.addEventListener("pointercancel", drop);
+  }
+
+  // An order page whose card payment settled: the "being charged" notice has served its purpose.
+  const status = document.querySelector("[data-live-fragment] [data-order-status]")?.closest("[data-live-fragment]");
+  if (status) {
+    new MutationObserver(() => {
+      const now = status.querySelector("[data-order-status]");
+      if (now && now.getAttribute("data-order-status") !== "Waiting for payment") document.querySelector(".notice")?.remove();
+    }).observe(status, { childList: true });
+  }
+
+  // Paying by card shows the card's fields; the wallet needs none.
+  const pay = document.querySelector("[data-pay-form]");
+  if (pay) {
+    const fields = pay.querySelector("[data-card-fields]");
+    const sync = () => { fields.hidden = !pay.querySelector("[data-card-choice]").checked; };
+    pay.addEventListener("change", sync);
+    if (!pay.querySelector("[aria-invalid='true']")) sync();
+  }
+})();
+
+// The studio's art uploads: each file goes up as it is picked, and its id waits in the form for Save.
+(() => {
+  "use strict";
+  const form = document.querySelector("[data-art-form]");
+  if (!form) return;
+  const csrf = form.querySelector("input[name=_csrf]").value;
+  const status = form.querySelector("[data-art-status]");
+  form.querySelectorAll("input[type=file][data-art-for]").forEach((input) => {
+    input.addEventListener("change", async () => {
+      const file = input.files && input.files[0];
+      if (!file) return;
+      status.textContent = "Uploading " + file.name + "…";
+      try {
+        const response = await fetch("/cards/studio/art", {
+          method: "POST", body: file, credentials: "same-origin",
+          headers: { "Content-Type": file.type || "application/octet-stream", "X-CSRF-Token": csrf, Accept: "application/json" },
+        });
+        const body = await response.json();
+        if (!response.ok) throw new Error(body.title || "The upload was refused.");
+        document.getElementById(input.getAttribute("data-art-for")).value = body.id;
+        status.textContent = file.name + " is ready.";
+      } catch (error) {
+        input.value = "";
+        status.textContent = error.message;
+      }
+    });
+  });
+})();
