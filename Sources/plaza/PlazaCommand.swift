@@ -134,7 +134,22 @@ struct Ledger: AsyncParsableCommand {
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Plaza on this machine (build with -c release).",
-        subcommands: [Auth.self, Geo.self, LedgerTransfers.self, Loyalty.self, Market.self, Offers.self, JSON.self, Push.self])
+        subcommands: [Auth.self, Cards.self, Geo.self, LedgerTransfers.self, Loyalty.self, Market.self, Offers.self, JSON.self, Push.self])
+
+    struct Cards: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A two-page card's changes, previews and print PDFs per second, beside Chromium printing the same pages to PDF.")
+
+        @Option(help: "Changes (edit, layout, preview) to time.") var changes = 2_000
+        @Option(help: "Print PDFs to write.") var prints = 400
+        @Option(help: "Chromium --print-to-pdf runs of the peer.") var chromiumRuns = 8
+
+        func run() async throws {
+            var options = CardsBench.Options()
+            (options.changes, options.prints, options.chromiumRuns) = (changes, prints, chromiumRuns)
+            print(try await CardsBench(configuration: try loadConfiguration(), options: options).run())
+        }
+    }
 
     struct Loyalty: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -3,10 +3,10 @@ import PlazaCore
 
 /// The fonts cards are set in, parsed once at start-up from the files the browser preview also loads
 /// (`Resources/Public/fonts/<id>.ttf`), so preview, layout and print use the very same outlines and metrics.
-struct CardFonts: Sendable {
-    let fonts: [String: CardFont]
+package struct CardFonts: Sendable {
+    package let fonts: [String: CardFont]
     /// The raw files, served at `GET /v1/cards/fonts/{id}`.
-    let files: [String: Data]
+    package let files: [String: Data]
 
     static func load() throws -> CardFonts {
         var fonts: [String: CardFont] = [:]

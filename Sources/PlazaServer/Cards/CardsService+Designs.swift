@@ -6,10 +6,10 @@ import SQLKit
 /// Saved designs: made from a template version (pinned), changed only as its labels allow, always the owner's alone.
 extension CardsService {
     /// A design with its layout's findings, as its owner sees it.
-    struct DesignView: Sendable {
-        var record: CardsStore.DesignRecord
+    package struct DesignView: Sendable {
+        package var record: CardsStore.DesignRecord
         var templateName: String
-        var spec: CardTemplateSpec
+        package var spec: CardTemplateSpec
         var layouts: [String: CardTextLayout]
         var findings: [CardFinding]
     }

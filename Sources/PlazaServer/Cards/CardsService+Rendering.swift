@@ -23,14 +23,14 @@ extension CardsService {
         try await preview(try await view(try await own(identity, id)), page: page, guides: guides, inline: inline)
     }
 
-    func preview(_ view: DesignView, page: CardPage, guides: Bool, inline: Bool) async throws -> String {
+    package func preview(_ view: DesignView, page: CardPage, guides: Bool, inline: Bool) async throws -> String {
         let colour = view.spec.colours.first { $0.id == view.record.colour } ?? view.spec.colours.first
         return try await previewSVG(
             spec: view.spec, colour: colour, values: view.record.labels, layouts: view.layouts, page: page, guides: guides, inline: inline)
     }
 
     /// The design with unsaved changes, as the editor shows it while the shopper types: nothing is stored.
-    func tryOut(_ identity: Identity, _ id: UUID, _ request: CardDesignRequest) async throws -> DesignView {
+    package func tryOut(_ identity: Identity, _ id: UUID, _ request: CardDesignRequest) async throws -> DesignView {
         var record = try await own(identity, id)
         let current = try await view(record)
         if let colour = request.colour, current.spec.colours.contains(where: { $0.id == colour }) { record.colour = colour }
@@ -62,7 +62,7 @@ extension CardsService {
         return try await printPDF(view)
     }
 
-    func printPDF(_ view: DesignView) async throws -> Data {
+    package func printPDF(_ view: DesignView) async throws -> Data {
         let colour = view.spec.colours.first { $0.id == view.record.colour } ?? view.spec.colours.first
         var writer = PDFWriter(info: .init(title: view.record.name, author: nil, producer: "Plaza card shop"))
         for page in view.spec.pages {

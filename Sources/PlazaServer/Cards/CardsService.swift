@@ -8,7 +8,7 @@ package struct CardsService: Sendable {
     let database: PlazaDatabase
     /// Where a submitted template asks for review, and decisions come back.
     let events: EventBus
-    let fonts: CardFonts
+    package let fonts: CardFonts
     /// Parsed art, shared by every preview and print file.
     let artCache = CardArtCache()
     /// Prices are in the Plaza's first currency.
@@ -35,7 +35,7 @@ package struct CardsService: Sendable {
     }
 
     /// Approved templates matching `query`, newest first.
-    func catalogue(_ query: CardsStore.CatalogueQuery, limit: Int, cursor: String?) async throws -> Page<CardTemplateSummary> {
+    package func catalogue(_ query: CardsStore.CatalogueQuery, limit: Int, cursor: String?) async throws -> Page<CardTemplateSummary> {
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         let rows = try await store.catalogue(query, limit: limit + 1, offset: offset, on: database.sql)
         let page = Array(rows.prefix(limit))

@@ -4,14 +4,14 @@ import SQLKit
 
 /// Saved designs: a shopper's labels on a pinned template version.
 extension CardsStore {
-    struct DesignRecord: Sendable {
+    package struct DesignRecord: Sendable {
         var id: UUID
         var ownerId: UUID
         var templateId: UUID
         var templateVersion: Int
         var name: String
         var colour: String
-        var labels: [CardLabelValue]
+        package var labels: [CardLabelValue]
         var locked: Bool
         var createdAt: Date
         var updatedAt: Date

@@ -5,11 +5,15 @@ import SQLKit
 /// Templates: one row each with its newest and its published version, every saved version's spec, its papers.
 extension CardsStore {
     /// A catalogue query: approved templates only, with the published version's spec.
-    struct CatalogueQuery: Sendable {
+    package struct CatalogueQuery: Sendable {
         var category: UUID?
         var subcategory: UUID?
         var words: String?
         var colour: String?
+
+        package init(category: UUID? = nil, subcategory: UUID? = nil, words: String? = nil, colour: String? = nil) {
+            (self.category, self.subcategory, self.words, self.colour) = (category, subcategory, words, colour)
+        }
     }
 
     static let templateColumns: SQLQueryString = """

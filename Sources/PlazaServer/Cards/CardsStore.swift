@@ -3,7 +3,7 @@ import PlazaCore
 import SQLKit
 
 /// All SQL of the card shop's catalogue: categories, papers, art, templates and their versions.
-struct CardsStore: Sendable {
+package struct CardsStore: Sendable {
     struct TemplateRecord: Sendable {
         var id: UUID
         var designerId: UUID?
