@@ -14,6 +14,10 @@ public enum InboxEntryKind: String, Codable, Sendable, CaseIterable {
     case rewardRedeemed = "reward_redeemed"
     /// An ad or coupon reached you (`referenceId` is the offer's; no money moved: `amount` 0 in `XXX`).
     case offerReceived = "offer_received"
+    /// A card shop order was paid: the receipt (`amount` negative, `link` the order).
+    case cardOrderPaid = "card_order_paid"
+    /// A cancelled card shop order's money came back to the wallet.
+    case cardOrderRefunded = "card_order_refunded"
 }
 
 /// One line of `GET /v1/inbox`: something that happened to you, newest first.

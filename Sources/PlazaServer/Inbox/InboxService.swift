@@ -91,6 +91,17 @@ struct InboxService: Sendable {
                 currency: "XXX", counterpart: Party(kind: .business, id: receipt.businessId, name: receipt.businessName), status: nil,
                 referenceId: receipt.campaignId, link: "/offers/\(receipt.campaignId.uuidString.lowercased())", occurredAt: receipt.receivedAt,
                 unread: unread)
+        case .activity(let record, let unread) where record.kind == .cardOrder || record.kind == .cardRefund:
+            let money = write(Money(amount: abs(record.amount), currency: record.currency))
+            let paid = record.kind == .cardOrder
+            return InboxEntry(
+                id: record.id, kind: paid ? .cardOrderPaid : .cardOrderRefunded,
+                title: paid
+                    ? "Your card order is paid (\(money)): \(record.note ?? "your cards"). We let you know when it ships."
+                    : "\(money) for \(record.note ?? "your cards") is back in your wallet.",
+                note: nil, amount: record.amount, currency: record.currency, counterpart: record.counterpart, status: nil,
+                referenceId: record.referenceId, link: "/cards/orders/\(record.referenceId.uuidString.lowercased())", occurredAt: record.createdAt,
+                unread: unread)
         case .activity(let record, let unread):
             let money = write(Money(amount: record.amount, currency: record.currency))
             let title = record.kind == .refund ? "\(record.counterpart.name) refunded \(money)." : "\(record.counterpart.name) sent you \(money)."

@@ -231,6 +231,8 @@ struct InboxStore: Sendable {
             query.where("owner_id", .equal, owner).where { money in
                 money.where { $0.where("kind", .in, SQLBind.group(Self.moneyKinds)).where("amount", .greaterThan, SQLLiteral.numeric("0")) }
                     .orWhere { $0.where("kind", .equal, ActivityKind.topUp.rawValue).where("status", .equal, FundingStatus.failed.rawValue) }
+                    // A card shop order paid, and its refund: the receipt the shop promises.
+                    .orWhere("kind", .in, SQLBind.group([ActivityKind.cardOrder.rawValue, ActivityKind.cardRefund.rawValue]))
             }
         case .rewards:
             query.where("user_id", .equal, owner)

@@ -118,6 +118,10 @@ import Testing
             let order = try await Self.order(client, s.token, proofs: [fresh]).decode(CardOrder.self)
             #expect(order.items.map(\.proofSha256) == [fresh.sha256])
             _ = try await Self.pay(client, s.token, order)
+            // The receipt waits in the inbox, linking to the order.
+            let inbox = try await client.send(.get, "/v1/inbox", token: s.token).decode(InboxPage.self)
+            let receipt = try #require(inbox.items.first { $0.kind == .cardOrderPaid }, "\(inbox.items.map(\.kind))")
+            #expect(receipt.link == "/cards/orders/\(order.id.uuidString.lowercased())" && receipt.title.contains("Golden Circle (30 cards)"))
 
             // Paid, the design may still change, and its new proof be approved into the order.
             _ = try await client.send(
