@@ -94,6 +94,19 @@ def test_a_shopper_personalizes_saves_orders_and_pays(plaza):
                  seconds=20, explain=lambda: shopper.find_element(By.CSS_SELECTOR, "[data-order-status]").text)
         assert f"Paid {total} ✓" in shopper.find_element(By.CSS_SELECTOR, "[data-order-status]").text
         screenshot(shopper, "cards-paid")
+        order = shopper.current_url.split("?")[0]
+
+        # Paid, not printed yet: the design may still change, and its new proof be approved into the order.
+        shopper.get(design)
+        names = shopper.find_element(By.ID, "text-names")
+        names.clear()
+        names.send_keys("Carla & Devan")
+        wait_for(shopper, lambda: "saved" in shopper.find_element(By.CSS_SELECTOR, "[data-save-status]").text)
+        shopper.get(order)
+        assert "changed since you approved it" in shopper.find_element(By.CSS_SELECTOR, "[data-changed-proof]").text
+        submit(shopper, "Approve the new proof")
+        assert "new proof is approved" in notice(shopper)
+        assert not shopper.find_elements(By.CSS_SELECTOR, "[data-changed-proof]")
         shopper.get(plaza + "/cards/orders")
         assert "Paid" in shopper.find_element(By.CSS_SELECTOR, "[data-orders]").text
     finally:

@@ -94,6 +94,8 @@ struct AdminPages: Sendable {
         var subjectLink: String?
         /// A card template: its pages as shoppers will see them (an admin sees the version waiting).
         var proofLink: String?
+        /// ... and the studio's form, where an admin may correct it before approving.
+        var editLink: String?
         var findings: [String]
         /// What is asked for (a campaign: every field, or what changed since its approval).
         var changes: [Change]
@@ -171,7 +173,8 @@ struct AdminPages: Sendable {
             shell: Shell(title: "Review: \(item.subject)", context: context, notice: notice), tabs: Tabs(queue: true),
             id: item.id.uuidString.lowercased(), kind: item.kind.label, subject: item.subject,
             subjectLink: item.kind == .merchant ? "/admin/users/\(item.subjectId.uuidString.lowercased())" : nil,
-            proofLink: item.kind == .template ? "/cards/templates/\(item.subjectId.uuidString.lowercased())" : nil, findings: item.findings,
+            proofLink: item.kind == .template ? "/cards/templates/\(item.subjectId.uuidString.lowercased())" : nil,
+            editLink: item.kind == .template ? "/cards/studio/\(item.subjectId.uuidString.lowercased())" : nil, findings: item.findings,
             changes: item.diff.map {
                 Change(
                     field: Self.fieldNames[$0.field] ?? $0.field, before: $0.before.map { Self.shown($0, reader: reader) },

@@ -15,6 +15,23 @@ extension CardsPages {
         signedIn.get("orders/:id/live", use: orderLive)
         signedIn.post("orders/:id/pay", use: pay)
         signedIn.post("orders/:id/cancel", use: cancel)
+        signedIn.post("orders/:id/proofs", use: reapprove)
+    }
+
+    /// The shopper approves a changed design's new proof into their order (before it goes to the printer).
+    @Sendable func reapprove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "order")
+        let back = "/cards/orders/\(id.uuidString.lowercased())"
+        do {
+            guard let design = UUID(uuidString: form["designId"]) else { throw PlazaError.notFound("design") }
+            _ = try await cards.idempotency.once(form, action: "cards-proof", user: context.identity.user.id) { claim in
+                _ = try await cards.reapprove(context.identity, order: id, CardProofApproval(designId: design, sha256: form["sha"]), claim: claim)
+            }
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused(alert: "\(error.title) \(error.detail ?? "")", returnTo: back)
+        }
+        return PageRenderer.seeOther(back + "?notice=reapproved")
     }
 
     struct LineRow: Sendable {
@@ -225,6 +242,15 @@ extension CardsPages {
         var key: String
         var cancelReason: String?
         var steps: [Step]
+        /// Designs changed since their proof was approved, while the order can still take a new one.
+        var changed: [ChangedProof]
+    }
+
+    struct ChangedProof: Sendable {
+        var designId: String
+        var name: String
+        var sha: String
+        var svg: String
     }
 
     struct Step: Sendable {
@@ -255,6 +281,18 @@ extension CardsPages {
                     amount: reader.money(item.amount, order.currency),
                     svg: (try? await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true)) ?? ""))
         }
+        var changed: [ChangedProof] = []
+        if [.pendingPayment, .paid].contains(order.status) {
+            for item in order.items where !changed.contains(where: { $0.designId == item.designId.uuidString.lowercased() }) {
+                guard let view = try? await cards.view(try await cards.own(context.identity, item.designId)) else { continue }
+                let sha = CardsService.sha256(try await cards.printPDF(view))
+                guard sha != item.proofSha256 else { continue }
+                changed.append(
+                    ChangedProof(
+                        designId: item.designId.uuidString.lowercased(), name: item.designName, sha: sha,
+                        svg: try await cards.preview(view, page: .front, guides: false, inline: true)))
+            }
+        }
         let paying = order.status == .pendingPayment && order.paymentMethod == .card
         let total = reader.money(order.total, order.currency)
         let headline: String =
@@ -284,7 +322,7 @@ extension CardsPages {
             balance: "", key: UUID().uuidString, cancelReason: order.cancelReason,
             steps: ["Ordered", "Paid", "Printing", "Shipped"].enumerated().map { index, label in
                 Step(label: label, done: index <= reached, current: index == reached)
-            })
+            }, changed: changed)
     }
 
     @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> Response {

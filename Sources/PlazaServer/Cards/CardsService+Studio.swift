@@ -63,7 +63,9 @@ extension CardsService {
     /// A new version of the designer's template: a draft again until submitted (the catalogue keeps the published one).
     func updateTemplate(_ identity: Identity, _ id: UUID, _ request: CardTemplateRequest, now: Date = Date()) async throws -> CardTemplate {
         var record = try await ownTemplate(identity, id)
-        guard record.state != .submitted else {
+        // An admin reviewing it may correct it in place (it stays in the queue); its designer waits for the decision.
+        let reviewing = identity.user.role == .admin && record.state == .submitted
+        guard record.state != .submitted || reviewing else {
             throw PlazaError(.conflict, .stateConflict, "This template waits for review.", detail: "Change it once an admin has decided.")
         }
         let spec = try await checked(request, by: identity)
@@ -71,7 +73,7 @@ extension CardsService {
         record.categoryId = request.categoryId
         record.subcategoryId = request.subcategoryId
         record.version += 1
-        record.state = .draft
+        record.state = reviewing ? .submitted : .draft
         let store = store
         try await database.transaction { [record] db in
             try await store.saveTemplate(record, spec: spec, papers: request.paperTypeIds, now: now, on: db)

@@ -38,6 +38,12 @@ import Testing
             // Submitted: a review item with the template's name and preflight's word on its own text.
             #expect(try await client.send(.post, "/v1/cards/templates/\(id)/submit", token: dana).decode(CardTemplate.self).state == .submitted)
             #expect(try await client.send(.post, "/v1/cards/templates/\(id)/submit", token: dana).status == .conflict)
+            // Waiting for review: its designer cannot change it, the reviewing admin may correct it in place.
+            var corrected = request
+            corrected.labels[1].text = "June 12th, 2027"
+            #expect(try await client.send(.patch, "/v1/cards/templates/\(id)", json: corrected, token: dana).status == .conflict)
+            let edited = try await client.send(.patch, "/v1/cards/templates/\(id)", json: corrected, token: admin).decode(CardTemplate.self)
+            #expect(edited.state == .submitted && edited.version == 2)
             let item = try #require(try await TrustTests.queue(client, admin, .template).first)
             #expect(item.subjectId == id && item.subject == "“Golden Circle” by Dana")
             #expect(item.findings.first?.contains("127 × 177.8 mm, front, inside; 1 colour, 3 labels") == true, "\(item.findings)")
@@ -46,7 +52,8 @@ import Testing
             // In the catalogue, for anyone.
             #expect(try await Self.browse(client) == ["Golden Circle"])
             let detail = try await client.send(.get, "/v1/cards/templates/\(id)").decode(CardTemplate.self)
-            #expect(detail.state == .approved && detail.version == 1 && detail.labels.map(\.id) == ["names", "date", "message"])
+            #expect(detail.state == .approved && detail.version == 2 && detail.labels.map(\.id) == ["names", "date", "message"])
+            #expect(detail.labels[1].text == "June 12th, 2027", "the admin's correction is what was approved")
             #expect(detail.paperTypes.map(\.name) == ["Linen"] && detail.colours.map(\.name) == ["Ivory"] && detail.designer.username == "dana")
             let preview = try await client.send(.get, "/v1/cards/templates/\(id)/preview.svg")
             #expect(preview.headers[.contentType]?.hasPrefix("image/svg+xml") == true)
