@@ -181,7 +181,7 @@ extension MarketPages {
             let result = try await market.feed(context.identity, query, limit: paging.limit, cursor: paging.cursor)
             page.cards = result.items.map { Self.card($0, reader: context.reader) }
             let words = value("q").trimmingCharacters(in: .whitespaces)
-            if words.replacingOccurrences(of: "@", with: "").count >= 2, paging.cursor == nil {
+            if words.replacingOccurrences(of: "@", with: "").count >= 2, words.count <= 60, paging.cursor == nil {
                 page.people = try await market.searchStudents(context.identity, text: words).prefix(5).map {
                     Self.personRow($0, reader: context.reader)
                 }

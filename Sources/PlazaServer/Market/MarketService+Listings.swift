@@ -224,10 +224,13 @@ extension MarketService {
     /// Students of my campus whose username or name contains `text` (at least 2 characters), at most 20, as profiles.
     func searchStudents(_ identity: Identity, text: String, now: Date = Date()) async throws -> [MarketProfile] {
         let membership = try await requireStudent(identity, now: now)
+        let raw = text
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "@", with: "")
-        guard text.count >= 2 else { throw PlazaError.validation(field: "q", "Type at least two letters of a name or username.") }
+        guard text.count >= 2, raw.count <= 60 else {
+            throw PlazaError.validation(field: "q", "Type two to 60 letters of a name or username.")
+        }
         let names = try await store.students(
-            campus: membership.campus.id, matching: String(text.prefix(60)), viewer: identity.user.id, now: now, limit: 20, on: database.sql)
+            campus: membership.campus.id, matching: text, viewer: identity.user.id, now: now, limit: 20, on: database.sql)
         var found: [MarketProfile] = []
         for name in names { found.append(try await profile(identity, username: name, now: now)) }
         return found
