@@ -238,7 +238,6 @@ extension CardsPages {
         var sums: Sums
         var address: String
         var payForm: FormState
-        var balance: String
         var key: String
         var cancelReason: String?
         var steps: [Step]
@@ -303,8 +302,8 @@ extension CardsPages {
             case .shipped: "Shipped to \(order.shippingAddress.name) on \(order.shippedAt.map { reader.day($0) } ?? "")."
             case .cancelled: "Cancelled."
             }
-        let order_ = [CardOrderStatus.paid, .inProduction, .shipped]
-        let reached = order.status == .cancelled ? -1 : order_.firstIndex(of: order.status).map { $0 + 1 } ?? 0
+        let progress = [CardOrderStatus.paid, .inProduction, .shipped]
+        let reached = order.status == .cancelled ? -1 : progress.firstIndex(of: order.status).map { $0 + 1 } ?? 0
         return OrderPage(
             shell: Shell(title: "Order", context: context, notice: notice(request)), id: id.uuidString.lowercased(),
             status: Self.statusName(order.status),
@@ -319,7 +318,7 @@ extension CardsPages {
                 order.shippingAddress.country,
             ].joined(separator: ", "),
             payForm: context.page.form("pay") ?? FormState(names: ["method", "number", "expiry", "cvc"]).with("method", "wallet"),
-            balance: "", key: UUID().uuidString, cancelReason: order.cancelReason,
+            key: UUID().uuidString, cancelReason: order.cancelReason,
             steps: ["Ordered", "Paid", "Printing", "Shipped"].enumerated().map { index, label in
                 Step(label: label, done: index <= reached, current: index == reached)
             }, changed: changed)

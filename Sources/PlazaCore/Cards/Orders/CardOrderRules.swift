@@ -31,16 +31,6 @@ public enum CardOrderRules {
         return (subtotal, credit, shipping, tax, subtotal - credit + shipping + tax)
     }
 
-    /// Where an order may go next (`in_production` locks its designs; a shipped or cancelled order goes nowhere).
-    public static func next(_ status: CardOrderStatus) -> [CardOrderStatus] {
-        switch status {
-        case .pendingPayment: [.paid, .cancelled]
-        case .paid: [.inProduction, .cancelled]
-        case .inProduction: [.shipped, .cancelled]
-        case .shipped, .cancelled: []
-        }
-    }
-
     /// What is wrong with an address, by field.
     public static func problems(_ address: CardShippingAddress) -> [FieldError] {
         var validator = Validator()
