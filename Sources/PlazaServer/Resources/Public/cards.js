@@ -103,10 +103,11 @@
 
   // An order page whose card payment settled: the "being charged" notice has served its purpose.
   const status = document.querySelector("[data-live-fragment] [data-order-status]")?.closest("[data-live-fragment]");
-  if (status) {
+  // Only a payment that settled while the page was open clears it; other notices (a new proof approved) stay.
+  const waiting = (region) => region.querySelector("[data-order-status]")?.getAttribute("data-order-status") === "Waiting for payment";
+  if (status && waiting(status)) {
     new MutationObserver(() => {
-      const now = status.querySelector("[data-order-status]");
-      if (now && now.getAttribute("data-order-status") !== "Waiting for payment") document.querySelector(".notice")?.remove();
+      if (!waiting(status)) document.querySelector(".notice")?.remove();
     }).observe(status, { childList: true });
   }
 
