@@ -51,6 +51,7 @@ struct CardsAPI: Sendable {
         admin.post("orders/:id/cancel", use: adminCancel)
         admin.get("orders/:id/items/:item/print.pdf", use: productionFile)
         admin.post("categories", use: addCategory)
+        admin.patch("categories/:id", use: updateCategory)
         admin.post("papers", use: addPaper)
         admin.put("papers/:id", use: savePaper)
     }
@@ -274,6 +275,11 @@ struct CardsAPI: Sendable {
     @Sendable func addCategory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CardCategoryRequest.self, limit: maxBody)
         return try .json(try await cards.addCategory(body), status: .created)
+    }
+
+    @Sendable func updateCategory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CardCategoryUpdate.self, limit: maxBody)
+        return try .json(try await cards.updateCategory(try Query.id(context.parameters, "id", "category"), body))
     }
 
     @Sendable func addPaper(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -13,7 +13,9 @@ struct CardsAdminPages: Sendable {
 
     static let notices = [
         "category": "Category added: designers can file templates under it.",
+        "category-saved": "Category saved: the catalogue shows it so.",
         "paper": "Paper saved: templates may offer it.",
+        "paper-saved": "Paper saved: its new prices apply to carts from now on.",
         "production": "Sent to the printer: the shopper's designs are locked.",
         "shipped": "Marked shipped: the shopper was told.",
         "cancelled": "Cancelled: the shopper was told why, and anything they paid is back in their wallet.",
@@ -23,7 +25,9 @@ struct CardsAdminPages: Sendable {
         let console = pages.group("admin/cards", context: AuthenticatedContext.self).add(middleware: AdminOnly())
         console.get("", use: overview)
         console.post("categories", use: addCategory)
+        console.post("categories/:id", use: updateCategory)
         console.post("papers", use: addPaper)
+        console.post("papers/:id", use: savePaper)
         console.post("orders/:id/:action", use: act)
         console.get("orders/:id/items/:item/print.pdf", use: printFile)
     }
@@ -56,13 +60,32 @@ struct CardsAdminPages: Sendable {
         var href: String
     }
 
+    /// A category or subcategory in the list, with its rename form and its moves.
+    struct CategoryRow: Sendable {
+        var id: String
+        var name: String
+        var subcategory: Bool
+        var up: Int?
+        var down: Int?
+        var form: FormState
+        var open: Bool
+    }
+
+    struct PaperRow: Sendable {
+        var id: String
+        var name: String
+        var prices: String
+        var form: FormState
+        var open: Bool
+    }
+
     struct Page: Sendable {
         var shell: Shell
         var tabs: AdminPages.Tabs
-        var categories: [CardCategory]
+        var categories: [CategoryRow]
         var categoryOptions: [CardsPages.Preset]
         var categoryForm: FormState
-        var papers: [String]
+        var papers: [PaperRow]
         var paperForm: FormState
         var orders: [OrderRow]
         var filters: [CardsPages.Chip]
@@ -77,15 +100,24 @@ struct CardsAdminPages: Sendable {
             shell: Shell(
                 title: "Card shop", context: context,
                 notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }),
-            tabs: AdminPages.Tabs(cards: true), categories: categories,
+            tabs: AdminPages.Tabs(cards: true), categories: Self.rows(categories, page: context.page),
             categoryOptions: [CardsPages.Preset(value: "", label: "— a new category —", selected: true)]
                 + categories.map { CardsPages.Preset(value: $0.id.uuidString.lowercased(), label: "Under \($0.name)", selected: false) },
             categoryForm: context.page.form("category") ?? FormState(names: ["name", "parentId"]),
             papers: try await cards.papers().map { paper in
-                "\(paper.name): sample \(reader.money(paper.sampleAmount, paper.currency)); "
-                    + paper.tiers.map { "\($0.minQuantity)+ at \(reader.money($0.unitAmount, paper.currency))" }.joined(separator: ", ")
+                let id = paper.id.uuidString.lowercased()
+                let refused = context.page.form("paper-\(id)")
+                return PaperRow(
+                    id: id, name: paper.name,
+                    prices: "sample \(reader.money(paper.sampleAmount, paper.currency)); "
+                        + paper.tiers.map { "\($0.minQuantity)+ at \(reader.money($0.unitAmount, paper.currency))" }.joined(separator: ", "),
+                    form: refused
+                        ?? FormState(names: Self.paperFields).with("name", paper.name).with("description", paper.description ?? "")
+                        .with("sampleAmount", Reader.typed(Money(amount: paper.sampleAmount, currency: paper.currency)))
+                        .with("tiers", Self.tiersText(paper.tiers, currency: paper.currency)),
+                    open: refused != nil)
             },
-            paperForm: context.page.form("paper") ?? FormState(names: ["name", "description", "sampleAmount", "tiers"]),
+            paperForm: context.page.form("paper") ?? FormState(names: Self.paperFields),
             orders: orders.items.map { order in
                 OrderRow(
                     id: order.id.uuidString.lowercased(), what: CardsService.describe(order), who: order.shippingAddress.name,
@@ -115,10 +147,50 @@ struct CardsAdminPages: Sendable {
         return PageRenderer.seeOther("/admin/cards?notice=category")
     }
 
-    /// A paper from the form: prices as "12.50", tiers one per line or comma, "1: 3.50, 25: 2.50".
-    @Sendable func addPaper(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+    static let paperFields = ["name", "description", "sampleAmount", "tiers"]
+
+    /// The list as the console shows it: each category, then its subcategories, each with its moves up and down.
+    static func rows(_ categories: [CardCategory], page: PageInfo) -> [CategoryRow] {
+        func row(_ id: UUID, _ name: String, index: Int, count: Int, subcategory: Bool) -> CategoryRow {
+            let key = id.uuidString.lowercased()
+            let refused = page.form("category-\(key)")
+            return CategoryRow(
+                id: key, name: name, subcategory: subcategory, up: index > 0 ? index : nil, down: index + 1 < count ? index + 2 : nil,
+                form: refused ?? FormState(names: ["name"]).with("name", name), open: refused != nil)
+        }
+        return categories.enumerated().flatMap { index, category in
+            [row(category.id, category.name, index: index, count: categories.count, subcategory: false)]
+                + category.subcategories.enumerated().map { row($1.id, $1.name, index: $0, count: category.subcategories.count, subcategory: true) }
+        }
+    }
+
+    /// "1: 3.50, 25: 2.50": the tiers as the form takes them.
+    static func tiersText(_ tiers: [CardPriceTier], currency: String) -> String {
+        tiers.map { "\($0.minQuantity): \(Reader.typed(Money(amount: $0.unitAmount, currency: currency)))" }.joined(separator: ", ")
+    }
+
+    /// Renames a category (`name`) or moves it (`position`, from its up and down buttons).
+    @Sendable func updateCategory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: maxBody)
-        let names = ["name", "description", "sampleAmount", "tiers"]
+        let id = try Query.id(context.parameters, "id", "category")
+        do {
+            _ = try await cards.updateCategory(
+                id, CardCategoryUpdate(name: form.optional("name").map { $0 }, position: form.optional("position").flatMap { Int($0) }))
+        } catch let error as PlazaError where error.status.code < 500 {
+            return renderer.refused(
+                "category-\(id.uuidString.lowercased())", FormState(form, names: ["name"], error: error), returnTo: "/admin/cards#categories")
+        }
+        return PageRenderer.seeOther("/admin/cards?notice=category-saved#categories")
+    }
+
+    @Sendable func addPaper(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await savePaper(request, context: context)
+    }
+
+    /// A paper from the form, new or changed: prices as "12.50", tiers one per line or comma, "1: 3.50, 25: 2.50".
+    @Sendable func savePaper(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = context.parameters.get("id").flatMap(UUID.init(uuidString:))
         do {
             guard let sample = WalletRules.parseAmount(form["sampleAmount"].trimmingCharacters(in: .whitespaces), currency: cards.currency) else {
                 throw PlazaError.validation(field: "sampleAmount", "Type the sample's price, such as 2.00.")
@@ -133,11 +205,13 @@ struct CardsAdminPages: Sendable {
                 tiers.append(CardPriceTier(minQuantity: quantity, unitAmount: amount))
             }
             _ = try await cards.savePaper(
-                nil, CardPaperRequest(name: form["name"], description: form.optional("description"), sampleAmount: sample, tiers: tiers))
+                id, CardPaperRequest(name: form["name"], description: form.optional("description"), sampleAmount: sample, tiers: tiers))
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("paper", FormState(form, names: names, error: error), returnTo: "/admin/cards#papers")
+            return renderer.refused(
+                id.map { "paper-\($0.uuidString.lowercased())" } ?? "paper", FormState(form, names: Self.paperFields, error: error),
+                returnTo: "/admin/cards#papers")
         }
-        return PageRenderer.seeOther("/admin/cards?notice=paper")
+        return PageRenderer.seeOther("/admin/cards?notice=\(id == nil ? "paper" : "paper-saved")#papers")
     }
 
     @Sendable func act(_ request: Request, context: AuthenticatedContext) async throws -> Response {

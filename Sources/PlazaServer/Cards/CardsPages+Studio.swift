@@ -41,11 +41,11 @@ extension CardsPages {
         let designer = [.designer, .admin].contains(context.identity.user.role)
         var rows: [StudioRow] = []
         if designer {
-            for summary in try await cards.studio(context.identity) {
+            for (summary, spec) in try await cards.studioEntries(context.identity) {
                 rows.append(
                     StudioRow(
                         id: summary.id.uuidString.lowercased(), name: summary.name, state: Self.stateName(summary.state),
-                        svg: (try? await cards.templatePreview(summary.id, viewer: context.identity, colour: nil, page: .front, inline: true)) ?? ""))
+                        svg: (try? await cards.templatePreview(spec, colour: nil, page: .front, inline: true)) ?? ""))
             }
         }
         return renderer.render(

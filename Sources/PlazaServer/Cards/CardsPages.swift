@@ -66,6 +66,7 @@ struct CardsPages: Sendable {
         var designer: String
         var price: String?
         var colours: String
+        var href: String
         var svg: String
     }
 
@@ -74,8 +75,12 @@ struct CardsPages: Sendable {
         var chips: [Chip]
         var subchips: [Chip]
         var hasSubchips: Bool
+        var colourChips: [Chip]
+        var hasColourChips: Bool
         var q: String
         var category: String
+        var subcategory: String
+        var colour: String
         var heading: String
         var tiles: [Tile]
         var next: String?
@@ -88,40 +93,63 @@ struct CardsPages: Sendable {
         let categories = try await cards.categories()
         let category = categories.first { $0.id.uuidString.lowercased() == value("category").lowercased() }
         let sub = category?.subcategories.first { $0.id.uuidString.lowercased() == value("subcategory").lowercased() }
+        let colour = value("colour").trimmingCharacters(in: .whitespaces).lowercased()
+        let ids = [("category", category?.id.uuidString.lowercased() ?? ""), ("subcategory", sub?.id.uuidString.lowercased() ?? "")]
+        let href = { (pairs: [(String, String)]) in
+            let kept = pairs.filter { !$0.1.isEmpty }
+            return kept.isEmpty ? "/cards" : "/cards?" + FormData.encoded(kept)
+        }
+        let colours = try await cards.catalogueColours(CardsStore.CatalogueQuery(category: category?.id, subcategory: sub?.id))
+        let colourChips =
+            [Chip(label: "Any colour", href: href(ids + [("q", value("q"))]), current: colour.isEmpty)]
+            + colours.map { name in
+                Chip(label: Self.capitalized(name), href: href(ids + [("q", value("q")), ("colour", name)]), current: name == colour)
+            }
         var page = CataloguePage(
             shell: Shell(title: "Card shop", context: context, notice: notice(request)),
             chips: [Chip(label: "All cards", href: "/cards", current: category == nil)]
-                + categories.map { Chip(label: $0.name, href: "/cards?category=\($0.id.uuidString.lowercased())", current: $0.id == category?.id) },
+                + categories.map { Chip(label: $0.name, href: href([("category", $0.id.uuidString.lowercased())]), current: $0.id == category?.id) },
             subchips: category.map { category in
-                [Chip(label: "All \(category.name)", href: "/cards?category=\(category.id.uuidString.lowercased())", current: sub == nil)]
+                [Chip(label: "All \(category.name)", href: href([("category", category.id.uuidString.lowercased())]), current: sub == nil)]
                     + category.subcategories.map {
                         Chip(
                             label: $0.name,
-                            href: "/cards?category=\(category.id.uuidString.lowercased())&subcategory=\($0.id.uuidString.lowercased())",
+                            href: href([("category", category.id.uuidString.lowercased()), ("subcategory", $0.id.uuidString.lowercased())]),
                             current: $0.id == sub?.id)
                     }
-            } ?? [], hasSubchips: category != nil, q: value("q"), category: category?.id.uuidString.lowercased() ?? "",
-            heading: sub?.name ?? category?.name ?? (value("q").isEmpty ? "Cards for every occasion" : "Cards matching “\(value("q"))”"), tiles: [],
-            next: nil, error: nil)
+            } ?? [], hasSubchips: category != nil, colourChips: colourChips, hasColourChips: colours.count > 1 || !colour.isEmpty, q: value("q"),
+            category: ids[0].1, subcategory: ids[1].1, colour: colour,
+            heading: Self.heading(category: category?.name, sub: sub?.name, words: value("q"), colour: colour), tiles: [], next: nil, error: nil)
         do {
             let paging = try Paging(request.uri)
-            let result = try await cards.catalogue(try CardsAPI.query(request.uri, lenient: true), limit: 24, cursor: paging.cursor)
-            for summary in result.items { page.tiles.append(try await tile(summary, reader: context.reader)) }
-            page.next = result.nextCursor.map {
-                "/cards?" + FormData.encoded(["category", "subcategory", "q"].map { ($0, value($0)) }.filter { !$0.1.isEmpty } + [("cursor", $0)])
-            }
+            let result = try await cards.catalogueEntries(try CardsAPI.query(request.uri, lenient: true), limit: 24, cursor: paging.cursor)
+            for entry in result.items { page.tiles.append(try await tile(entry.summary, spec: entry.spec, colour: colour, reader: context.reader)) }
+            page.next = result.nextCursor.map { href(ids + [("q", value("q")), ("colour", colour), ("cursor", $0)]) }
         } catch let error as PlazaError where error.code == .validationFailed {
             page.error = error.errors?.map(\.message).joined(separator: " ") ?? error.title
         }
         return renderer.render("cards/catalogue", page)
     }
 
-    func tile(_ summary: CardTemplateSummary, reader: Reader) async throws -> Tile {
-        Tile(
+    static func capitalized(_ name: String) -> String {
+        name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    static func heading(category: String?, sub: String?, words: String, colour: String) -> String {
+        let place = sub ?? category
+        let base = words.isEmpty ? (place ?? "Cards for every occasion") : "Cards matching “\(words)”" + (place.map { " in \($0)" } ?? "")
+        return colour.isEmpty ? base : "\(base) · \(capitalized(colour))"
+    }
+
+    /// A catalogue tile, drawn in `colour` when the template comes in it (by name), else in its first colour.
+    func tile(_ summary: CardTemplateSummary, spec: CardTemplateSpec, colour: String, reader: Reader) async throws -> Tile {
+        let shown = spec.colours.first { $0.name.lowercased() == colour }
+        return Tile(
             id: summary.id.uuidString.lowercased(), name: summary.name, designer: summary.designer.displayName,
             price: summary.fromAmount.map { "from \(reader.money($0, summary.currency ?? cards.currency)) a card" },
             colours: reader.count(summary.colours.count, "colour", "colours"),
-            svg: try await cards.templatePreview(summary.id, viewer: nil, colour: nil, page: .front, inline: true))
+            href: "/cards/templates/\(summary.id.uuidString.lowercased())" + (shown.map { "?colour=\($0.id)" } ?? ""),
+            svg: try await cards.templatePreview(spec, colour: shown?.id, page: .front, inline: true))
     }
 
     // MARK: A template

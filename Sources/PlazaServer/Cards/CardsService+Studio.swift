@@ -112,15 +112,15 @@ extension CardsService {
 
     /// The designer's templates, newest change first (every state).
     func studio(_ identity: Identity) async throws -> [CardTemplateSummary] {
+        try await studioEntries(identity).map(\.summary)
+    }
+
+    /// The designer's templates with their newest specs, newest change first.
+    func studioEntries(_ identity: Identity) async throws -> [(summary: CardTemplateSummary, spec: CardTemplateSpec)] {
         try requireDesigner(identity)
-        let records = try await store.templates(designer: identity.user.id, on: database.sql)
-        let papers = try await store.papers(of: records.map(\.id), on: database.sql)
-        var items: [CardTemplateSummary] = []
-        for record in records {
-            guard let spec = try await store.spec(record.id, version: record.version, on: database.sql) else { continue }
-            items.append(Self.summary(record, spec: spec, papers: papers[record.id] ?? []))
-        }
-        return items
+        let rows = try await store.templates(designer: identity.user.id, on: database.sql)
+        let papers = try await store.papers(of: rows.map(\.0.id), on: database.sql)
+        return rows.map { record, spec in (summary: Self.summary(record, spec: spec, papers: papers[record.id] ?? []), spec: spec) }
     }
 
     /// The card shop's part of the bus's transactions: an admin's decision on a template puts it in the catalogue (its

@@ -36,12 +36,27 @@ package struct CardsService: Sendable {
 
     /// Approved templates matching `query`, newest first.
     package func catalogue(_ query: CardsStore.CatalogueQuery, limit: Int, cursor: String?) async throws -> Page<CardTemplateSummary> {
+        let entries = try await catalogueEntries(query, limit: limit, cursor: cursor)
+        return Page(items: entries.items.map(\.summary), nextCursor: entries.nextCursor)
+    }
+
+    /// As `catalogue`, with each template's published spec (to draw its tile without reading it again).
+    func catalogueEntries(
+        _ query: CardsStore.CatalogueQuery, limit: Int, cursor: String?
+    ) async throws -> (
+        items: [(summary: CardTemplateSummary, spec: CardTemplateSpec)], nextCursor: String?
+    ) {
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         let rows = try await store.catalogue(query, limit: limit + 1, offset: offset, on: database.sql)
         let page = Array(rows.prefix(limit))
         let papers = try await store.papers(of: page.map(\.0.id), on: database.sql)
-        let items = page.map { record, spec in Self.summary(record, spec: spec, papers: papers[record.id] ?? []) }
-        return Page(items: items, nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
+        let items = page.map { record, spec in (summary: Self.summary(record, spec: spec, papers: papers[record.id] ?? []), spec: spec) }
+        return (items, rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
+    }
+
+    /// The colour names the catalogue's templates come in (lower case), within `query`'s category and subcategory.
+    func catalogueColours(_ query: CardsStore.CatalogueQuery) async throws -> [String] {
+        try await store.colourNames(query, on: database.sql)
     }
 
     /// A template as `viewer` may see it: its designer and admins see the newest version, anyone else the published one
@@ -100,6 +115,37 @@ package struct CardsService: Sendable {
         let id = UUID()
         try await store.addCategory(id, name: name, parent: request.parentId, now: now, on: database.sql)
         return CardCategory(id: id, name: name, subcategories: [])
+    }
+
+    /// Renames a category or subcategory, or moves it among its siblings (`position` 1 first; past the end: last).
+    /// Answers the category as it now stands (a subcategory's parent).
+    package func updateCategory(_ id: UUID, _ request: CardCategoryUpdate) async throws -> CardCategory {
+        let categories = try await store.categories(on: database.sql)
+        let parent = categories.first { category in category.subcategories.contains { $0.id == id } }
+        let siblings = parent.map { $0.subcategories.map { ($0.id, $0.name) } } ?? categories.map { ($0.id, $0.name) }
+        guard siblings.contains(where: { $0.0 == id }) else { throw PlazaError.notFound("category") }
+        let name = request.name?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let name {
+            guard CardRules.nameLength.contains(name.count) else { throw PlazaError.validation(field: "name", "Name it (at most 80 characters).") }
+            guard !siblings.contains(where: { $0.0 != id && $0.1.lowercased() == name.lowercased() }) else {
+                throw PlazaError.conflict(field: "name", "There is a “\(name)” here already.")
+            }
+        }
+        if let position = request.position, position < 1 {
+            throw PlazaError.validation(field: "position", "Places count from 1, the first.")
+        }
+        let store = store
+        try await database.transaction { db in
+            if let name { try await store.renameCategory(id, name: name, on: db) }
+            if let position = request.position {
+                var order = siblings.map(\.0).filter { $0 != id }
+                order.insert(id, at: min(position - 1, order.count))
+                try await store.orderCategories(order, on: db)
+            }
+        }
+        let now = try await store.categories(on: database.sql)
+        guard let answer = now.first(where: { $0.id == (parent?.id ?? id) }) else { throw PlazaError.notFound("category") }
+        return answer
     }
 
     /// Adds a paper type (`id` nil) or changes one's name and prices.

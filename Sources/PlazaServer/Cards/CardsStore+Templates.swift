@@ -26,16 +26,32 @@ extension CardsStore {
         try await db.raw(Self.templateColumns + " WHERE t.id = \(bind: id)").first().map(Self.template)
     }
 
+    static let templateWithSpecColumns: SQLQueryString = """
+        SELECT t.id, t.designer_id, t.name, t.category_id, t.subcategory_id, t.state, t.version, t.published_version, t.rejection_reason,
+        t.created_at, t.updated_at, u.username AS designer_username, u.display_name AS designer_name, v.spec
+        FROM card_templates t LEFT JOIN users u ON u.id = t.designer_id
+        """
+
     /// The catalogue's page from `offset`, each with its published spec.
     func catalogue(_ query: CatalogueQuery, limit: Int, offset: Int, on db: any SQLDatabase) async throws -> [(TemplateRecord, CardTemplateSpec)] {
         var sql: SQLQueryString =
-            """
-            SELECT t.id, t.designer_id, t.name, t.category_id, t.subcategory_id, t.state, t.version, t.published_version, t.rejection_reason,
-            t.created_at, t.updated_at, u.username AS designer_username, u.display_name AS designer_name, v.spec
-            FROM card_templates t LEFT JOIN users u ON u.id = t.designer_id
-            JOIN card_template_versions v ON v.template_id = t.id AND v.version = t.published_version
-            WHERE t.published_version IS NOT NULL
-            """
+            Self.templateWithSpecColumns
+            + " JOIN card_template_versions v ON v.template_id = t.id AND v.version = t.published_version WHERE t.published_version IS NOT NULL"
+        sql = sql + Self.filters(query)
+        sql = sql + " ORDER BY t.updated_at DESC, t.id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)"
+        return try await db.raw(sql).all().map(Self.templateWithSpec)
+    }
+
+    /// The colour names (lower case) of the catalogue's templates in `query`'s category and subcategory, A to Z.
+    func colourNames(_ query: CatalogueQuery, on db: any SQLDatabase) async throws -> [String] {
+        var sql: SQLQueryString = "SELECT DISTINCT t.colour_names FROM card_templates t WHERE t.published_version IS NOT NULL"
+        sql = sql + Self.filters(CatalogueQuery(category: query.category, subcategory: query.subcategory))
+        let lists = try await db.raw(sql).all().map { try $0.decode(column: "colour_names", as: String.self) }
+        return Set(lists.flatMap { $0.split(separator: "|").map(String.init) }).sorted()
+    }
+
+    private static func filters(_ query: CatalogueQuery) -> SQLQueryString {
+        var sql: SQLQueryString = ""
         if let category = query.category { sql = sql + " AND t.category_id = \(bind: category)" }
         if let subcategory = query.subcategory { sql = sql + " AND t.subcategory_id = \(bind: subcategory)" }
         if let words = query.words?.trimmingCharacters(in: .whitespaces), !words.isEmpty {
@@ -49,16 +65,19 @@ extension CardsStore {
         if let colour = query.colour?.trimmingCharacters(in: .whitespaces).lowercased(), !colour.isEmpty {
             sql = sql + " AND t.colour_names LIKE \(bind: LikePattern.containing("|\(colour)|")) ESCAPE '\\'"
         }
-        sql = sql + " ORDER BY t.updated_at DESC, t.id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)"
-        return try await db.raw(sql).all().map { row in
-            (try Self.template(row), try PlazaJSON.value(CardTemplateSpec.self, from: try row.decode(column: "spec", as: String.self)))
-        }
+        return sql
     }
 
-    /// A designer's own templates, newest change first.
-    func templates(designer: UUID, on db: any SQLDatabase) async throws -> [TemplateRecord] {
-        try await db.raw(Self.templateColumns + " WHERE t.designer_id = \(bind: designer) ORDER BY t.updated_at DESC, t.id DESC").all()
-            .map(Self.template)
+    /// A designer's own templates with their newest versions' specs, newest change first.
+    func templates(designer: UUID, on db: any SQLDatabase) async throws -> [(TemplateRecord, CardTemplateSpec)] {
+        try await db.raw(
+            Self.templateWithSpecColumns + " JOIN card_template_versions v ON v.template_id = t.id AND v.version = t.version"
+                + " WHERE t.designer_id = \(bind: designer) ORDER BY t.updated_at DESC, t.id DESC"
+        ).all().map(Self.templateWithSpec)
+    }
+
+    static func templateWithSpec(_ row: any SQLRow) throws -> (TemplateRecord, CardTemplateSpec) {
+        (try template(row), try PlazaJSON.value(CardTemplateSpec.self, from: try row.decode(column: "spec", as: String.self)))
     }
 
     func spec(_ template: UUID, version: Int, on db: any SQLDatabase) async throws -> CardTemplateSpec? {

@@ -54,8 +54,15 @@ package struct CardsStore: Sendable {
             .values(SQLBind(id), SQLBind(parent), SQLBind(name), SQLBind((last ?? 0) + 1), SQLBind(now)).run()
     }
 
-    func renameCategory(_ id: UUID, name: String, on db: any SQLDatabase) async throws -> Bool {
-        try await db.update("card_categories").set("name", to: name).where("id", .equal, id).returning("id").all().count == 1
+    func renameCategory(_ id: UUID, name: String, on db: any SQLDatabase) async throws {
+        try await db.update("card_categories").set("name", to: name).where("id", .equal, id).run()
+    }
+
+    /// Numbers `siblings` (a category's subcategories, or the categories) 1, 2, 3… in the order given.
+    func orderCategories(_ siblings: [UUID], on db: any SQLDatabase) async throws {
+        for (index, id) in siblings.enumerated() {
+            try await db.update("card_categories").set("position", to: index + 1).where("id", .equal, id).run()
+        }
     }
 
     // MARK: Papers

@@ -35,6 +35,17 @@ public struct CardCategoryRequest: Codable, Sendable, Hashable {
     }
 }
 
+/// An admin's change to a category or subcategory: a new name, a new place among its siblings (1 first), or both.
+public struct CardCategoryUpdate: Codable, Sendable, Hashable {
+    public var name: String?
+    public var position: Int?
+
+    public init(name: String? = nil, position: Int? = nil) {
+        self.name = name
+        self.position = position
+    }
+}
+
 /// A paper a card is printed on, with its price per card by quantity and the price of one printed sample.
 public struct CardPaperType: Codable, Sendable, Hashable {
     public var id: UUID
