@@ -38,4 +38,6 @@ protocol CardShopPayments: Sendable {
     func record(_ payment: PreparedCardPayment, identity: Identity, now: Date, on db: any SQLDatabase) async throws
     /// After the commit: hands the card to the processor; its webhook settles the top-up, which pays the order.
     func send(_ payment: PreparedCardPayment) async
+    /// The shopper left the processor's page without paying: the top-up `reference` is called off (its settling says so).
+    func abandon(_ identity: Identity, reference: UUID) async throws
 }

@@ -14,6 +14,7 @@ extension CardsPages {
         signedIn.get("orders/:id", use: orderPage)
         signedIn.get("orders/:id/live", use: orderLive)
         signedIn.post("orders/:id/pay", use: pay)
+        signedIn.get("orders/:id/card-cancelled", use: cardCancelled)
         signedIn.post("orders/:id/cancel", use: cancel)
         signedIn.post("orders/:id/proofs", use: reapprove)
     }
@@ -259,20 +260,28 @@ extension CardsPages {
     }
 
     @Sendable func orderPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        renderer.render("cards/order", try await orderModel(request, context: context))
+        renderer.render("cards/order", try await orderModel(request, context: context, full: true))
     }
 
     /// The order's status part, for the page's live reload while a card payment settles.
     @Sendable func orderLive(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        renderer.render("cards/order-status", try await orderModel(request, context: context))
+        renderer.render("cards/order-status", try await orderModel(request, context: context, full: false))
     }
 
-    func orderModel(_ request: Request, context: AuthenticatedContext) async throws -> OrderPage {
+    /// Back from the processor's page without paying: that payment is called off and the order can be paid again.
+    @Sendable func cardCancelled(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "order")
+        try await cards.abandonCardPayment(context.identity, order: id)
+        return PageRenderer.seeOther("/cards/orders/\(id.uuidString.lowercased())?notice=card-cancelled")
+    }
+
+    /// The order's page; not `full` (the status region's reloads): without its lines' previews and proof checks.
+    func orderModel(_ request: Request, context: AuthenticatedContext, full: Bool) async throws -> OrderPage {
         let id = try Query.id(context.parameters, "id", "order")
         let order = try await cards.order(context.identity, id)
         let reader = context.reader
         var lines: [LineRow] = []
-        for item in order.items {
+        for item in order.items where full {
             lines.append(
                 LineRow(
                     id: item.id.uuidString.lowercased(), design: item.designName, designId: item.designId.uuidString.lowercased(),
@@ -281,7 +290,7 @@ extension CardsPages {
                     svg: (try? await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true)) ?? ""))
         }
         var changed: [ChangedProof] = []
-        if [.pendingPayment, .paid].contains(order.status) {
+        if full, [.pendingPayment, .paid].contains(order.status) {
             for item in order.items where !changed.contains(where: { $0.designId == item.designId.uuidString.lowercased() }) {
                 guard let view = try? await cards.view(try await cards.own(context.identity, item.designId)) else { continue }
                 let sha = CardsService.sha256(try await cards.printPDF(view))
@@ -317,11 +326,18 @@ extension CardsPages {
                 order.shippingAddress.name, order.shippingAddress.line1, "\(order.shippingAddress.postalCode) \(order.shippingAddress.city)",
                 order.shippingAddress.country,
             ].joined(separator: ", "),
-            payForm: context.page.form("pay") ?? FormState(names: ["method", "number", "expiry", "cvc"]).with("method", "wallet"),
+            payForm: context.page.form("pay") ?? Self.payForm(problem: order.paymentProblem),
             key: UUID().uuidString, cancelReason: order.cancelReason,
             steps: ["Ordered", "Paid", "Printing", "Shipped"].enumerated().map { index, label in
                 Step(label: label, done: index <= reached, current: index == reached)
             }, changed: changed)
+    }
+
+    /// The pay form as it opens: paying by wallet, or saying why the last card payment did not go through.
+    static func payForm(problem: String?) -> FormState {
+        var form = FormState(names: ["method", "number", "expiry", "cvc"]).with("method", "wallet")
+        form.error = problem.map { "Your card payment did not go through: \($0) Try again, or pay from your wallet." }
+        return form
     }
 
     @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -22,6 +22,8 @@ struct CardsPages: Sendable {
         "ordered": "Order placed. One step left: pay for it.",
         "paid": "Thank you! Your order is paid and goes to the printer soon. We sent you a receipt.",
         "card-paying": "Your card is being charged: this page updates when it is done.",
+        "card-paid": "Thank you! Your card payment is on its way: this page shows the order paid as soon as the processor confirms it.",
+        "card-cancelled": "You left the card page: nothing was charged. Pay when you are ready.",
         "cancelled": "The order is cancelled. Anything you paid is back in your Plaza wallet.",
         "reapproved": "The new proof is approved: the order prints it.",
         "template-saved": "Saved. Look at its preview, then send it to the admins when it is ready.",

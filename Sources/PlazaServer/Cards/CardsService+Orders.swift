@@ -95,7 +95,7 @@ extension CardsService {
                         order: id, from: [.pendingPayment], to: .pendingPayment,
                         set: [
                             ("payment_method", SQLBind("card")), ("payment_reference", SQLBind(prepared.reference)),
-                            ("checkout_url", SQLBind(prepared.checkoutURL)),
+                            ("checkout_url", SQLBind(prepared.checkoutURL)), ("payment_problem", SQLLiteral.null),
                         ], now: now, on: db)
                 else { throw Self.stateError(order, "This order is paid already.") }
                 let dto = try await self.order(id, on: db)
@@ -105,6 +105,14 @@ extension CardsService {
             await payments.send(prepared)
             return started
         }
+    }
+
+    /// The shopper came back from the processor's page without paying: that page is closed, and the order waits for
+    /// payment again (unless it was paid there after all: then the processor's word settles it).
+    func abandonCardPayment(_ identity: Identity, order id: UUID) async throws {
+        let order = try await ownOrder(identity, id)
+        guard order.status == .pendingPayment, order.paymentMethod == .card, let reference = order.paymentReference, let payments else { return }
+        try await payments.abandon(identity, reference: reference)
     }
 
     /// The shopper calls the order off before it goes to production; a paid one's money goes back to their wallet.
@@ -199,11 +207,21 @@ extension CardsService {
         return EventBus.Recorder(
             record: { messages, db in
                 var mailed = false
-                for case .topUpSettled(let user, let reference, let succeeded) in messages where succeeded {
+                for case .topUpSettled(let user, let reference, let succeeded, let failure) in messages {
                     guard let order = try await service.store.order(paymentReference: reference, on: db), order.ownerId == user,
                         order.status == .pendingPayment, let payments = service.payments
                     else { continue }
                     let now = Date()
+                    guard succeeded else {
+                        // The order waits for payment again, its page saying why (a card may be tried again).
+                        _ = try await service.store.move(
+                            order: order.id, from: [.pendingPayment], to: .pendingPayment,
+                            set: [
+                                ("payment_method", SQLLiteral.null), ("checkout_url", SQLLiteral.null),
+                                ("payment_problem", SQLBind(failure ?? "The card payment did not go through.")),
+                            ], now: now, on: db)
+                        continue
+                    }
                     try await payments.charge(try await service.orderMoney(order, on: db), now: now, on: db)
                     guard
                         try await service.store.move(
@@ -331,7 +349,7 @@ extension CardsService {
             id: order.id, status: order.status, items: items.map(\.item), shippingAddress: order.shippingAddress, subtotal: order.subtotal,
             credit: order.credit, shipping: order.shipping, tax: order.tax, total: order.total, currency: order.currency,
             paymentMethod: order.paymentMethod, checkoutUrl: order.status == .pendingPayment ? order.checkoutURL : nil,
-            cancelReason: order.cancelReason,
+            paymentProblem: order.status == .pendingPayment ? order.paymentProblem : nil, cancelReason: order.cancelReason,
             createdAt: order.createdAt, paidAt: order.paidAt, shippedAt: order.shippedAt)
     }
 

@@ -26,6 +26,7 @@ extension CardsStore {
         var paymentMethod: CardPaymentMethod?
         var paymentReference: UUID?
         var checkoutURL: String?
+        var paymentProblem: String? = nil
         var cancelReason: String?
         var createdAt: Date
         var paidAt: Date?
@@ -105,6 +106,8 @@ extension CardsStore {
         "id", "owner_id", "status", "shipping_address", "subtotal", "credit", "shipping", "tax", "total", "currency", "payment_method",
         "payment_reference", "checkout_url", "cancel_reason", "created_at", "paid_at", "shipped_at",
     ]
+    /// What reading an order takes: its inserted columns and what happens to it later.
+    static let orderReadColumns = (orderColumns + ["payment_problem"]).map { SQLIdentifier($0) }
 
     func insert(_ order: OrderRecord, items: [OrderItemRecord], now: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "card_orders").columns(Self.orderColumns + ["updated_at"])
@@ -131,19 +134,19 @@ extension CardsStore {
     }
 
     func order(_ id: UUID, forUpdate: Bool = false, on db: any SQLDatabase) async throws -> OrderRecord? {
-        var select = db.select().columns(Self.orderColumns.map { SQLIdentifier($0) }).from("card_orders").where("id", .equal, id)
+        var select = db.select().columns(Self.orderReadColumns).from("card_orders").where("id", .equal, id)
         if forUpdate, db.prepared != nil { select = select.for(.update) }
         return try await select.first().map(Self.order)
     }
 
     func order(paymentReference: UUID, on db: any SQLDatabase) async throws -> OrderRecord? {
-        try await db.select().columns(Self.orderColumns.map { SQLIdentifier($0) }).from("card_orders")
+        try await db.select().columns(Self.orderReadColumns).from("card_orders")
             .where("payment_reference", .equal, paymentReference).first().map(Self.order)
     }
 
     /// The owner's orders (nil: everyone's, for admins, optionally of one status), newest first.
     func orders(owner: UUID?, status: CardOrderStatus? = nil, limit: Int, offset: Int, on db: any SQLDatabase) async throws -> [OrderRecord] {
-        let select = db.select().columns(Self.orderColumns.map { SQLIdentifier($0) }).from("card_orders")
+        let select = db.select().columns(Self.orderReadColumns).from("card_orders")
         if let owner { select.where("owner_id", .equal, owner) }
         if let status { select.where("status", .equal, status.rawValue) }
         return try await select.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).offset(offset).all().map(Self.order)
@@ -227,6 +230,7 @@ extension CardsStore {
             paymentMethod: try row.decode(column: "payment_method", as: String?.self).flatMap(CardPaymentMethod.init(rawValue:)),
             paymentReference: try row.decode(column: "payment_reference", as: UUID?.self),
             checkoutURL: try row.decode(column: "checkout_url", as: String?.self),
+            paymentProblem: try row.decode(column: "payment_problem", as: String?.self),
             cancelReason: try row.decode(column: "cancel_reason", as: String?.self),
             createdAt: try row.decode(column: "created_at", as: Date.self), paidAt: try row.decode(column: "paid_at", as: Date?.self),
             shippedAt: try row.decode(column: "shipped_at", as: Date?.self))

@@ -46,7 +46,7 @@ struct WalletCardShopPayments: CardShopPayments {
         if gateway.cardEntry == .hostedPage {
             let start = PaymentStart(
                 reference: record.id, amount: record.amount, currency: record.currency, email: identity.user.email,
-                successURL: "\(wallet.baseURL)\(returnPath)?notice=card-paid", cancelURL: "\(wallet.baseURL)\(returnPath)?notice=card-cancelled")
+                successURL: "\(wallet.baseURL)\(returnPath)?notice=card-paid", cancelURL: "\(wallet.baseURL)\(returnPath)/card-cancelled")
             let started = try await gateway.startPayment(start, idempotencyKey: "top-up-\(start.reference)")
             (record.gatewayId, record.checkoutURL) = (started.id, started.checkoutURL)
         }
@@ -63,6 +63,10 @@ struct WalletCardShopPayments: CardShopPayments {
     func send(_ payment: PreparedCardPayment) async {
         guard let state = payment.state as? TopUpState, let card = state.card else { return }
         await wallet.send(state.record, card: card)
+    }
+
+    func abandon(_ identity: Identity, reference: UUID) async throws {
+        try await wallet.cancelTopUp(identity, id: reference)
     }
 
     private func move(

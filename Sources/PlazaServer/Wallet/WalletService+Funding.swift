@@ -318,7 +318,9 @@ extension WalletService {
                 (),
                 [
                     .event(audience: [record.user], event: try Self.event(WalletEventType.topUpUpdated, record.topUp, at: now)),
-                    .topUpSettled(user: record.user, reference: record.id, succeeded: succeeded),
+                    .topUpSettled(
+                        user: record.user, reference: record.id, succeeded: succeeded,
+                        failure: succeeded ? nil : WalletRules.failureReason(record.failureCode)),
                 ]
             )
         }

@@ -100,6 +100,8 @@ public struct CardOrder: Codable, Sendable, Hashable {
     public var paymentMethod: CardPaymentMethod?
     /// A card payment on the processor's own page: where to send the shopper to pay.
     public var checkoutUrl: String?
+    /// Why the last card payment did not go through, while the order waits for payment again.
+    public var paymentProblem: String?
     public var cancelReason: String?
     public var createdAt: Date
     public var paidAt: Date?
@@ -108,7 +110,7 @@ public struct CardOrder: Codable, Sendable, Hashable {
     public init(
         id: UUID, status: CardOrderStatus, items: [CardOrderItem], shippingAddress: CardShippingAddress, subtotal: Int64, credit: Int64,
         shipping: Int64, tax: Int64, total: Int64, currency: String, paymentMethod: CardPaymentMethod? = nil, checkoutUrl: String? = nil,
-        cancelReason: String? = nil, createdAt: Date, paidAt: Date? = nil, shippedAt: Date? = nil
+        paymentProblem: String? = nil, cancelReason: String? = nil, createdAt: Date, paidAt: Date? = nil, shippedAt: Date? = nil
     ) {
         self.id = id
         self.status = status
@@ -122,6 +124,7 @@ public struct CardOrder: Codable, Sendable, Hashable {
         self.currency = currency
         self.paymentMethod = paymentMethod
         self.checkoutUrl = checkoutUrl
+        self.paymentProblem = paymentProblem
         self.cancelReason = cancelReason
         self.createdAt = createdAt
         self.paidAt = paidAt

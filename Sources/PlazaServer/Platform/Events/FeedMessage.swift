@@ -27,8 +27,9 @@ enum FeedMessage: Codable, Sendable {
     /// Campaigns started, paused, resumed, changed or ended: every process rebuilds its campaign index.
     case campaignsChanged
     /// A card top-up settled (its money is in `user`'s balance when `succeeded`): a domain that started it for a purchase
-    /// (the card shop's order paid by card) completes that purchase inside the settling transaction (its recorder).
-    case topUpSettled(user: UUID, reference: UUID, succeeded: Bool)
+    /// (the card shop's order paid by card) completes that purchase inside the settling transaction (its recorder); a
+    /// failed one says why (`WalletRules.failureReason`'s words for the processor's code).
+    case topUpSettled(user: UUID, reference: UUID, succeeded: Bool, failure: String?)
 
     /// Whether only the transaction's recorders see it (it never goes over the feed).
     var isRecordedOnly: Bool {

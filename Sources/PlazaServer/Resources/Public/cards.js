@@ -105,9 +105,13 @@
   const status = document.querySelector("[data-live-fragment] [data-order-status]")?.closest("[data-live-fragment]");
   // Only a payment that settled while the page was open clears it; other notices (a new proof approved) stay.
   const waiting = (region) => region.querySelector("[data-order-status]")?.getAttribute("data-order-status") === "Waiting for payment";
+  const paying = (region) => region.querySelector("[data-order-status]")?.hasAttribute("data-paying");
   if (status && waiting(status)) {
+    const wasPaying = paying(status);
     new MutationObserver(() => {
       if (!waiting(status)) document.querySelector(".notice")?.remove();
+      // A card payment that failed: the page opens its pay form again, saying why.
+      else if (wasPaying && !paying(status)) location.replace(location.pathname + "#pay");
     }).observe(status, { childList: true });
   }
 
