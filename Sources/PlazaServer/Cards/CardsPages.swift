@@ -79,6 +79,9 @@ struct CardsPages: Sendable {
         var hasSubchips: Bool
         var colourChips: [Chip]
         var hasColourChips: Bool
+        /// The chosen colour's name, or "any"; the chips stay folded away on small screens until asked for.
+        var colourLabel: String
+        var colourOpen: Bool
         var q: String
         var category: String
         var subcategory: String
@@ -119,7 +122,8 @@ struct CardsPages: Sendable {
                             href: href([("category", category.id.uuidString.lowercased()), ("subcategory", $0.id.uuidString.lowercased())]),
                             current: $0.id == sub?.id)
                     }
-            } ?? [], hasSubchips: category != nil, colourChips: colourChips, hasColourChips: colours.count > 1 || !colour.isEmpty, q: value("q"),
+            } ?? [], hasSubchips: category != nil, colourChips: colourChips, hasColourChips: colours.count > 1 || !colour.isEmpty,
+            colourLabel: colour.isEmpty ? "any" : Self.capitalized(colour), colourOpen: colours.count <= 6, q: value("q"),
             category: ids[0].1, subcategory: ids[1].1, colour: colour,
             heading: Self.heading(category: category?.name, sub: sub?.name, words: value("q"), colour: colour), tiles: [], next: nil, error: nil)
         do {
