@@ -100,3 +100,41 @@ def test_a_shopper_filters_the_catalogue_by_colour(plaza):
             assert any(colour.lower() == item.text.strip().lower() for item in current), [item.text for item in current]
         finally:
             shopper.quit()
+
+
+def test_quick_look_shows_a_card_over_the_grid_and_orders_a_sample(plaza):
+    from test_market_deal_flow import sign_up
+    from selenium.webdriver.common.keys import Keys
+    from test_places_flow import wait_for
+
+    name = "look" + uuid.uuid4().hex[:6]
+    shopper = new_browser("phone")
+    try:
+        # Signed out: the look shows the card, and logging in is the way to personalize it.
+        shopper.get(plaza + "/cards")
+        tile = shopper.find_elements(By.CSS_SELECTOR, "[data-templates] li")[0]
+        title = tile.find_element(By.TAG_NAME, "strong").text
+        click(shopper, tile.find_element(By.CSS_SELECTOR, "[data-quick-look]"))
+        dialog = shopper.find_element(By.CSS_SELECTOR, "[data-quick-look-dialog]")
+        wait_for(shopper, lambda: dialog.get_attribute("open") is not None)
+        assert dialog.find_element(By.TAG_NAME, "h2").text == title
+        assert dialog.find_elements(By.CSS_SELECTOR, ".card-page svg text"), "the card's pages with their text"
+        assert "Log in to personalize it" in dialog.text
+        screenshot(shopper, "cards-quick-look")
+        dialog.send_keys(Keys.ESCAPE)
+        wait_for(shopper, lambda: dialog.get_attribute("open") is None)
+
+        sign_up(shopper, plaza, name, "Quinn Look")
+        shopper.get(plaza + "/cards")
+        tile = shopper.find_elements(By.CSS_SELECTOR, "[data-templates] li")[0]
+        click(shopper, tile.find_element(By.CSS_SELECTOR, "[data-quick-look]"))
+        dialog = shopper.find_element(By.CSS_SELECTOR, "[data-quick-look-dialog]")
+        wait_for(shopper, lambda: dialog.get_attribute("open") is not None)
+        sample = next(button for button in dialog.find_elements(By.TAG_NAME, "button") if button.text.startswith("Sample on"))
+        paper = sample.text.split("Sample on ")[1].split(" ·")[0]
+        navigate(shopper, sample)
+        assert "A sample is in your cart" in notice(shopper)
+        lines = shopper.find_element(By.TAG_NAME, "main").text
+        assert title in lines and paper in lines, lines
+    finally:
+        shopper.quit()

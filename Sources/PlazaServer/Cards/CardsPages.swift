@@ -33,8 +33,10 @@ struct CardsPages: Sendable {
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
         pages.get("cards", use: catalogue)
         pages.get("cards/templates/:id", use: templatePage)
+        pages.get("cards/templates/:id/quick-look", use: quickLook)
         let signedIn = pages.group("cards", context: AuthenticatedContext.self)
         signedIn.post("templates/:id/personalize", use: personalize)
+        signedIn.post("templates/:id/sample", use: sample)
         addEditorRoutes(to: signedIn)
         addOrderRoutes(to: signedIn)
         addStudioRoutes(to: signedIn)
@@ -69,6 +71,7 @@ struct CardsPages: Sendable {
         var price: String?
         var colours: String
         var href: String
+        var quickLook: String
         var svg: String
     }
 
@@ -155,93 +158,7 @@ struct CardsPages: Sendable {
             price: summary.fromAmount.map { "from \(reader.money($0, summary.currency ?? cards.currency)) a card" },
             colours: reader.count(summary.colours.count, "colour", "colours"),
             href: "/cards/templates/\(summary.id.uuidString.lowercased())" + (shown.map { "?colour=\($0.id)" } ?? ""),
+            quickLook: "/cards/templates/\(summary.id.uuidString.lowercased())/quick-look" + (shown.map { "?colour=\($0.id)" } ?? ""),
             svg: try await cards.templatePreview(spec, colour: shown?.id, page: .front, inline: true))
-    }
-
-    // MARK: A template
-
-    struct Swatch: Sendable {
-        var name: String
-        var href: String
-        var current: Bool
-    }
-
-    struct PaperRow: Sendable {
-        var name: String
-        var description: String?
-        var sample: String
-        var tiers: [String]
-    }
-
-    struct PageTab: Sendable {
-        var label: String
-        var svg: String
-    }
-
-    struct TemplatePage: Sendable {
-        var shell: Shell
-        var id: String
-        var name: String
-        var designer: String
-        var category: String
-        var trim: String
-        var pages: [PageTab]
-        var swatches: [Swatch]
-        var colour: String
-        var papers: [PaperRow]
-        var signedIn: Bool
-        var loginHref: String
-    }
-
-    @Sendable func templatePage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "template")
-        let template = try await cards.template(id, viewer: context.identity)
-        let reader = context.reader
-        let asked = request.uri.queryParameters.get("colour").map { String($0) }
-        let colour = template.colours.first { $0.id == asked } ?? template.colours.first
-        let spec = CardTemplateSpec(trim: template.trim, pages: template.pages, colours: template.colours, labels: template.labels)
-        var tabs: [PageTab] = []
-        for page in template.pages {
-            tabs.append(
-                PageTab(label: page.rawValue.capitalized, svg: try await cards.templatePreview(spec, colour: colour?.id, page: page, inline: true)))
-        }
-        let categories = try await cards.categories()
-        let category = categories.first { $0.id == template.categoryId }
-        let path = "/cards/templates/\(id.uuidString.lowercased())"
-        let model = TemplatePage(
-            shell: Shell(title: template.name, context: context, notice: notice(request)), id: id.uuidString.lowercased(), name: template.name,
-            designer: template.designer.displayName,
-            category: [category?.name, category?.subcategories.first { $0.id == template.subcategoryId }?.name].compactMap { $0 }.joined(
-                separator: " › "),
-            trim: Self.trimName(template.trim), pages: tabs,
-            swatches: template.colours.map { Swatch(name: $0.name, href: "\(path)?colour=\($0.id)", current: $0.id == colour?.id) },
-            colour: colour?.id ?? "",
-            papers: template.paperTypes.map { paper in
-                PaperRow(
-                    name: paper.name, description: paper.description, sample: reader.money(paper.sampleAmount, paper.currency),
-                    tiers: paper.tiers.map {
-                        "\($0.minQuantity == 1 ? "1+" : "\($0.minQuantity)+") cards: \(reader.money($0.unitAmount, paper.currency)) each"
-                    })
-            }, signedIn: context.identity != nil, loginHref: "/login?next=\(path)")
-        return renderer.render("cards/template", model)
-    }
-
-    /// Starts a design from the template (in the colour chosen) and opens the editor.
-    @Sendable func personalize(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let form = try await request.decodeForm(limit: maxBody)
-        let id = try Query.id(context.parameters, "id", "template")
-        let design = try await cards.createDesign(
-            context.identity, CardDesignRequest(templateId: id, colour: form.optional("colour")))
-        return PageRenderer.seeOther("/cards/designs/\(design.id.uuidString.lowercased())")
-    }
-
-    /// "5 × 7 in", "A6", "140 mm square", else the millimetres.
-    static func trimName(_ trim: CardTrim) -> String {
-        let near = { (a: Double, b: Double) in abs(a - b) < 0.5 }
-        let (w, h) = (min(trim.widthMm, trim.heightMm), max(trim.widthMm, trim.heightMm))
-        if near(w, 127), near(h, 177.8) { return "5 × 7 in" }
-        if near(w, 105), near(h, 148) { return "A6" }
-        if near(w, h) { return "\(CardPreviewSVG.number(w)) mm square" }
-        return "\(CardPreviewSVG.number(trim.widthMm)) × \(CardPreviewSVG.number(trim.heightMm)) mm"
     }
 }

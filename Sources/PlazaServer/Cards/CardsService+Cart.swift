@@ -12,6 +12,16 @@ extension CardsService {
         return cart(lines, credits: credits)
     }
 
+    /// A sample straight from a template: a design of it as it comes, and one printed card of that on `paper`.
+    func sampleOfTemplate(_ identity: Identity, _ template: UUID, colour: String?, paper: UUID, now: Date = Date()) async throws -> CardCartItem {
+        let offered = try await store.papers(of: [template], on: database.sql)[template] ?? []
+        guard offered.contains(where: { $0.id == paper }) else {
+            throw PlazaError.validation(field: "paperId", "This card is printed on \(offered.map(\.name).joined(separator: ", ")): pick one of them.")
+        }
+        let design = try await createDesign(identity, CardDesignRequest(templateId: template, colour: colour), now: now)
+        return try await addToCart(identity, CardCartItemRequest(designId: design.id, paperId: paper, kind: .sample), now: now)
+    }
+
     func addToCart(_ identity: Identity, _ request: CardCartItemRequest, now: Date = Date()) async throws -> CardCartItem {
         let design = try await own(identity, request.designId)
         let view = try await view(design)

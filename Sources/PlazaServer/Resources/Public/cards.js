@@ -125,6 +125,37 @@
   }
 })();
 
+// The catalogue's Quick Look: a card's pages, colours and papers in a dialog over the grid (the tile's link opens the
+// template's page without a script, or with a modifier key).
+(() => {
+  const dialog = document.querySelector("[data-quick-look-dialog]");
+  if (!dialog || typeof dialog.showModal !== "function") return;
+  let opener = null;
+  const close = () => { dialog.close(); };
+  dialog.addEventListener("close", () => { dialog.replaceChildren(); opener?.focus(); });
+  dialog.addEventListener("click", (event) => {
+    if (event.target === dialog || event.target.closest("[data-quick-look-close]")) close();
+  });
+  for (const button of document.querySelectorAll("[data-quick-look]")) {
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      opener = button;
+      button.disabled = true;
+      try {
+        const response = await fetch(button.dataset.quickLook, { headers: { Accept: "text/html" }, credentials: "same-origin" });
+        if (!response.ok) throw new Error(String(response.status));
+        dialog.innerHTML = await response.text();
+        dialog.showModal();
+        dialog.querySelector("[data-quick-look-close]")?.focus();
+      } catch {
+        location.href = button.previousElementSibling?.href ?? location.href;
+      } finally {
+        button.disabled = false;
+      }
+    });
+  }
+})();
+
 // The studio's art uploads: each file goes up as it is picked, and its id waits in the form for Save.
 (() => {
   "use strict";

@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+import PlazaTestSupport
+import Testing
+
+@testable import PlazaServer
+
+/// The catalogue's Quick Look and a sample ordered straight from a template, as the pages do them.
+@Suite struct CardShopPagesTests {
+    @Test func quickLookShowsTheCardAndASampleIsOneTapAway() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let shop = try await CardsDriver.open(client, services)
+            let guest = PageSession(client)
+            let grid = try await guest.get("/cards").text
+            let look = "/cards/templates/\(shop.template.uuidString.lowercased())/quick-look"
+            #expect(grid.contains(#"data-quick-look="\#(look)""#))
+            let fragment = try await guest.get(look)
+            #expect(fragment.status == .ok && !fragment.text.contains("<html"), "a fragment for the dialog")
+            #expect(fragment.text.contains(">Golden Circle</h2>") && fragment.text.contains(">Ana &amp; Ben</tspan>"))
+            #expect(fragment.text.contains("Log in to personalize it") && !fragment.text.contains("Sample on"))
+
+            _ = try await AccountsDriver(client).signedIn("sam")
+            let shopper = PageSession(client)
+            _ = try await shopper.submit("/login", to: "/login", ["login": "sam", "password": AccountsDriver.password])
+            let signedIn = try await shopper.get(look).text
+            #expect(signedIn.contains("Sample on Linen · $2.00"))
+            let ordered = try await shopper.post(
+                "/cards/templates/\(shop.template)/sample", ["paperId": shop.linen.uuidString.lowercased(), "colour": ""],
+                csrf: PageSession.csrfToken(in: signedIn))
+            #expect(ordered.headers[.location] == "/cards/cart?notice=sample")
+            let token = try await AccountsDriver(client).login("sam").decode(TokenResponse.self).accessToken
+            let cart = try await client.send(.get, "/v1/cards/cart", token: token).decode(CardCart.self)
+            #expect(cart.items.map(\.kind) == [.sample] && cart.total == 200 + 499, "the sample and shipping")
+            let designs = try await client.send(.get, "/v1/cards/designs", token: token).decode(Page<CardDesign>.self).items
+            #expect(designs.map(\.name) == ["Golden Circle"], "the sampled design waits in Saved designs")
+
+            // A paper the template is not printed on: back to the template with what to do, and nothing made.
+            let wrong = try await shopper.post(
+                "/cards/templates/\(shop.template)/sample", ["paperId": UUID().uuidString], csrf: PageSession.csrfToken(in: signedIn))
+            #expect(wrong.headers[.location] == "/cards/templates/\(shop.template.uuidString.lowercased())")
+            #expect(try await shopper.follow(wrong).text.contains("This card is printed on Linen: pick one of them."))
+            #expect(try await client.send(.get, "/v1/cards/designs", token: token).decode(Page<CardDesign>.self).items.count == 1)
+        }
+    }
+}
