@@ -22,6 +22,14 @@ extension WebPages {
         var offers: [OffersPages.OfferRow] = []
         /// The campus marketplace, when this Plaza has a campus: where the person stands.
         var market: MarketCard?
+        /// For designers: their studio's next step.
+        var studio: StudioCard?
+    }
+
+    struct StudioCard: Sendable {
+        var text: String
+        var action: String
+        var href: String
     }
 
     struct MarketCard: Sendable {
@@ -111,7 +119,27 @@ extension WebPages {
             OffersPages.row($0, reader: reader)
         }
         screen.market = try await marketCard(identity)
+        screen.studio = try await studioCard(identity, reader: reader)
         return renderer.render("home-signed-in", screen)
+    }
+
+    /// A designer's studio: their first template to start, or how their templates stand.
+    func studioCard(_ identity: Identity, reader: Reader) async throws -> StudioCard? {
+        guard identity.user.role == .designer else { return nil }
+        let templates = try await services.cards.studio(identity)
+        guard !templates.isEmpty else {
+            return StudioCard(
+                text: "You can sell card templates here: upload your art, place the words shoppers personalize, and send it for review.",
+                action: "Start your first template", href: "/cards/studio/new")
+        }
+        let count = { (state: CardTemplateState) in templates.filter { $0.state == state }.count }
+        let parts = [
+            count(.approved) > 0 ? "\(count(.approved)) in the shop" : nil,
+            count(.submitted) > 0 ? "\(count(.submitted)) waiting for review" : nil,
+            count(.rejected) > 0 ? "\(reader.count(count(.rejected), "template", "templates")) sent back" : nil,
+            count(.draft) > 0 ? reader.count(count(.draft), "draft", "drafts") : nil,
+        ].compactMap { $0 }
+        return StudioCard(text: parts.joined(separator: " · "), action: "Open your studio", href: "/cards/studio")
     }
 
     static let notices = [

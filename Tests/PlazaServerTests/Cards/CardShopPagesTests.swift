@@ -45,3 +45,25 @@ import Testing
         }
     }
 }
+
+extension CardShopPagesTests {
+    @Test func aNewDesignerIsWalkedToTheirFirstTemplateFromHome() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let admin = try await AdminTests.admin(client, services)
+            _ = try await CardsDriver.designer(client, services, "otto", admin: admin)
+            let otto = PageSession(client)
+            _ = try await otto.submit("/login", to: "/login", ["login": "otto", "password": AccountsDriver.password])
+            let home = try await otto.get("/").text
+            #expect(home.contains(#"<a class="button" href="/cards/studio/new">Start your first template</a>"#))
+
+            let shop = try await CardsDriver.open(client, services)
+            let dana = PageSession(client)
+            _ = try await dana.submit("/login", to: "/login", ["login": "dana", "password": AccountsDriver.password])
+            #expect(try await dana.get("/").text.contains("<p>1 in the shop</p>"), "\(shop.template)")
+            _ = try await AccountsDriver(client).signedIn("sam")
+            let shopper = PageSession(client)
+            _ = try await shopper.submit("/login", to: "/login", ["login": "sam", "password": AccountsDriver.password])
+            #expect(!(try await shopper.get("/").text.contains("data-home-studio")), "shoppers have no studio")
+        }
+    }
+}
