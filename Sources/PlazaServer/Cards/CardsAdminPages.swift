@@ -89,13 +89,20 @@ struct CardsAdminPages: Sendable {
         var paperForm: FormState
         var orders: [OrderRow]
         var filters: [CardsPages.Chip]
+        var more: String?
     }
 
     @Sendable func overview(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let reader = context.reader
         let status = request.uri.queryParameters.get("status").flatMap { CardOrderStatus(rawValue: String($0)) }
         let categories = try await cards.categories()
-        let orders = try await cards.adminOrders(status: status, limit: 50, cursor: nil)
+        let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
+        let orders: PlazaCore.Page<CardOrder>
+        do {
+            orders = try await cards.adminOrders(status: status, limit: 50, cursor: cursor)
+        } catch let error as PlazaError where error.code == .validationFailed {
+            return PageRenderer.seeOther("/admin/cards")
+        }
         let page = Page(
             shell: Shell(
                 title: "Card shop", context: context,
@@ -133,7 +140,8 @@ struct CardsAdminPages: Sendable {
             filters: [CardsPages.Chip(label: "All", href: "/admin/cards", current: status == nil)]
                 + CardOrderStatus.allCases.map {
                     CardsPages.Chip(label: CardsPages.statusName($0), href: "/admin/cards?status=\($0.rawValue)", current: $0 == status)
-                })
+                },
+            more: orders.nextCursor.map { Self.olderOrders(status: status, cursor: $0) })
         return renderer.render("cards/admin", page)
     }
 
@@ -145,6 +153,11 @@ struct CardsAdminPages: Sendable {
             return renderer.refused("category", FormState(form, names: ["name", "parentId"], error: error), returnTo: "/admin/cards#categories")
         }
         return PageRenderer.seeOther("/admin/cards?notice=category")
+    }
+
+    static func olderOrders(status: CardOrderStatus?, cursor: String) -> String {
+        let query: [(String, String)] = (status.map { [("status", $0.rawValue)] } ?? []) + [("cursor", cursor)]
+        return "/admin/cards?" + FormData.encoded(query) + "#orders"
     }
 
     static let paperFields = ["name", "description", "sampleAmount", "tiers"]

@@ -150,3 +150,24 @@ import Testing
         }
     }
 }
+
+extension CardShopAdminTests {
+    @Test func theConsolePagesThroughOlderOrders() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let s = try await CardOrderTests.shopper(client, services, funds: 0)
+            for _ in 0..<51 {
+                _ = try await CardOrderTests.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, kind: .sample))
+                let proof = try await CardOrderTests.proof(client, s.token, s.design.id)
+                #expect(try await CardOrderTests.order(client, s.token, proofs: [proof]).status == .created)
+            }
+            let admin = PageSession(client)
+            _ = try await admin.submit("/login", to: "/login", ["login": AccountsDriver.admin, "password": AccountsDriver.password])
+            let first = try await admin.get("/admin/cards").text
+            #expect(first.components(separatedBy: "<li data-order=").count - 1 == 50)
+            let more = try #require(first.firstMatch(of: #/href="(/admin/cards\?cursor=[^"#]+)#orders" rel="next"/#)?.output.1)
+            let second = try await admin.get(String(more).replacingOccurrences(of: "&amp;", with: "&")).text
+            #expect(second.components(separatedBy: "<li data-order=").count - 1 == 1 && !second.contains(#"rel="next""#))
+            #expect(try await admin.get("/admin/cards?cursor=nonsense").headers[.location] == "/admin/cards")
+        }
+    }
+}
