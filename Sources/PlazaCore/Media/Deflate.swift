@@ -150,22 +150,27 @@ extension Deflate {
             var chainLeft = better >= effort.goodLength ? effort.maxChain >> 2 : effort.maxChain
             let nice = min(effort.niceLength, limit)
             let here = bytes + position
+            let start = UnsafeRawPointer(here).loadUnaligned(as: UInt16.self)
+            var end = UnsafeRawPointer(here).loadUnaligned(fromByteOffset: best - 1, as: UInt16.self)
+            // The oldest position a match may start at, minus one: a chain entry at or below it is out of the window (or -1).
+            let stop = max(-1, position - Self.window - 1)
             var candidate = candidate
             while true {
-                let there = bytes + candidate
-                // The byte that would make this match longer than the best, then the first two: most candidates fail here.
-                if there[best] == here[best], there[0] == here[0], there[1] == here[1] {
-                    let length = Self.commonPrefix(here, there, limit: limit)
+                let there = UnsafeRawPointer(bytes + candidate)
+                // The two bytes that would make this match longer than the best, then the first two: most candidates fail here.
+                if there.loadUnaligned(fromByteOffset: best - 1, as: UInt16.self) == end, there.loadUnaligned(as: UInt16.self) == start {
+                    let length = Self.commonPrefix(here, bytes + candidate, limit: limit)
                     if length > best {
                         best = length
-                        bestDistance = position - candidate
+                        bestDistance = position &- candidate
                         if length >= nice { break }
+                        end = UnsafeRawPointer(here).loadUnaligned(fromByteOffset: best - 1, as: UInt16.self)
                     }
                 }
-                chainLeft -= 1
+                chainLeft &-= 1
                 let next = Int(chain[candidate & Self.chainMask])
                 // Chains run strictly backwards; a newer entry here would be a slot reused by a position 64 K on.
-                guard chainLeft > 0, next >= 0, next < candidate, position - next <= Self.window else { break }
+                guard chainLeft > 0, next > stop, next < candidate else { break }
                 candidate = next
             }
             return (best, bestDistance)
