@@ -26,8 +26,9 @@ enum PDFFontEmbedder {
             "<< /Type /Font /Subtype /CIDFontType2 /BaseFont \(baseFont) /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity)"
                 + " /Supplement 0 >> /FontDescriptor \(first + 2) 0 R /CIDToGIDMap /Identity /DW 0 /W \(widths(font, usage.glyphs)) >>")
         let descriptor = PDFObject(descriptorDictionary(font, name: baseFont, fontFile: first + 3))
-        let fontFile = PDFObject("<< /Length1 \(program.count)", stream: program)
-        let toUnicode = PDFObject("<<", stream: Array(PDFToUnicodeCMap.build(usage.unicode).utf8))
+        // /Length1 is the font program's own length, before the filter.
+        let fontFile = PDFObject.flate("<< /Length1 \(program.count)", stream: program)
+        let toUnicode = PDFObject.flate("<<", stream: Array(PDFToUnicodeCMap.build(usage.unicode).utf8))
         return [type0, cidFont, descriptor, fontFile, toUnicode]
     }
 

@@ -1,7 +1,10 @@
 import Foundation
+import PlazaCore
 
-/// A raster image to place on a page: a JPEG passed through untouched (DCTDecode, so no recompression loss) or raw 8-bit
-/// RGB pixels (written uncompressed: there is no zlib in Foundation on Linux, and card art arrives as JPEG anyway).
+/// A raster image to place on a page: a JPEG passed through untouched (DCTDecode, so no recompression loss) or 8-bit RGB
+/// pixels (PNG art composited over white), compressed once here with PlazaCore's `Deflate` as /FlateDecode (lossless;
+/// Foundation has no zlib on Linux). Compressing when the image is made, not when a PDF is, lets a caller that keeps the
+/// image (the server's art cache does) write every print file without compressing megabytes of pixels again.
 public struct PDFImage: Sendable, Hashable {
     /// How the samples are stored.
     public enum Encoding: Sendable, Hashable {
@@ -16,7 +19,10 @@ public struct PDFImage: Sendable, Hashable {
     public let components: Int
     /// Adobe CMYK JPEGs store inverted samples (APP14 "Adobe"), which PDF must be told to undo with /Decode.
     let invertedCMYK: Bool
+    /// The stream's bytes: the JPEG file, or the pixels, deflated when `deflated` (raw pixels otherwise, when compressing
+    /// would not make them smaller, as with noise).
     let bytes: Data
+    let deflated: Bool
 
     /// Reads width, height and component count from the JPEG's frame header (SOFn); throws for anything else.
     public static func jpeg(_ data: Data) throws -> PDFImage {
@@ -48,7 +54,8 @@ public struct PDFImage: Sendable, Hashable {
                     throw PDFError.invalidJPEG("\(width)×\(height) with \(components) components")
                 }
                 return PDFImage(
-                    encoding: .jpeg, width: width, height: height, components: components, invertedCMYK: adobe && components == 4, bytes: data)
+                    encoding: .jpeg, width: width, height: height, components: components, invertedCMYK: adobe && components == 4, bytes: data,
+                    deflated: false)
             }
             if marker == 0xDA || marker == 0xD9 { break }
             index += 2 + length
@@ -56,12 +63,17 @@ public struct PDFImage: Sendable, Hashable {
         throw PDFError.invalidJPEG("no frame header before the scan")
     }
 
-    /// Raw pixels, three bytes (R, G, B) per pixel, rows top to bottom.
+    /// Raw pixels, three bytes (R, G, B) per pixel, rows top to bottom; compressed here, which for print-size art takes a
+    /// while (a 300 dpi 5 × 7 in page is 9 MB of pixels): make the image once and keep it.
     public static func rgb(width: Int, height: Int, pixels: Data) throws -> PDFImage {
         guard width > 0, height > 0, pixels.count == width * height * 3 else {
             throw PDFError.invalidImage("\(pixels.count) bytes for \(width)×\(height) RGB pixels")
         }
-        return PDFImage(encoding: .rgb, width: width, height: height, components: 3, invertedCMYK: false, bytes: pixels)
+        let compressed = Deflate.zlib([UInt8](pixels))
+        let deflated = compressed.count < pixels.count
+        return PDFImage(
+            encoding: .rgb, width: width, height: height, components: 3, invertedCMYK: false, bytes: deflated ? Data(compressed) : pixels,
+            deflated: deflated)
     }
 
     /// The image XObject's dictionary entries (without /Length).
@@ -69,6 +81,7 @@ public struct PDFImage: Sendable, Hashable {
         let space = components == 1 ? "/DeviceGray" : components == 3 ? "/DeviceRGB" : "/DeviceCMYK"
         var entries = "/Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace \(space) /BitsPerComponent 8"
         if encoding == .jpeg { entries += " /Filter /DCTDecode" }
+        if deflated { entries += " /Filter /FlateDecode" }
         if invertedCMYK { entries += " /Decode [1 0 1 0 1 0 1 0]" }
         return entries
     }

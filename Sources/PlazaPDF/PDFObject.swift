@@ -1,6 +1,8 @@
+import PlazaCore
+
 /// One indirect object's body: a dictionary (or other value), optionally followed by a stream whose /Length is added
-/// here. Streams are written uncompressed: Foundation has no zlib on Linux or iOS without extra packages, and a card's
-/// content is small (the fonts are subsets, images are JPEG-compressed already).
+/// here. Streams are compressed with PlazaCore's own `Deflate` (Foundation has no zlib on Linux) where that makes them
+/// smaller: see `flate`.
 struct PDFObject {
     let body: String
     let stream: [UInt8]?
@@ -10,6 +12,14 @@ struct PDFObject {
     init(_ body: String, stream: [UInt8]? = nil) {
         self.body = body
         self.stream = stream
+    }
+
+    /// A stream as /FlateDecode when compressing shrinks it, which it nearly always does (content streams and CMaps are
+    /// text, font programs have tables of small numbers); otherwise as it is. Deterministic, like the rest of the file.
+    static func flate(_ body: String, stream: [UInt8]) -> PDFObject {
+        let compressed = Deflate.zlib(stream)
+        guard compressed.count < stream.count else { return PDFObject(body, stream: stream) }
+        return PDFObject(body + " /Filter /FlateDecode", stream: compressed)
     }
 
     func serialized(number: Int) -> [UInt8] {

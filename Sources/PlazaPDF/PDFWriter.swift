@@ -63,11 +63,12 @@ public struct PDFWriter: Sendable {
                     "<< /Type /Page /Parent 2 0 R /MediaBox \(media) /BleedBox \(media) /TrimBox \(PDFPageGeometry.array(geometry.trimBox))"
                         + " /Resources \(resources) /Contents \(5 + index * 2) 0 R >>"))
             let content = PDFContentStream.build(page, fonts: fontNames, images: imageNames, graphicsStates: graphicsStates)
-            objects.append(PDFObject("<<", stream: Array(content.utf8)))
+            objects.append(PDFObject.flate("<<", stream: Array(content.utf8)))
         }
         for (index, usage) in fonts.enumerated() {
             objects += try PDFFontEmbedder.objects(usage, first: firstFont + index * 5)
         }
+        // Images come compressed already (JPEG, or pixels deflated once when the image was made): written as they are.
         for image in images {
             objects.append(PDFObject("<< " + image.dictionary, stream: [UInt8](image.bytes)))
         }

@@ -88,13 +88,13 @@ import Testing
 
     @Test func opacityUsesSortedGraphicsStates() throws {
         let pdf = try Self.page(CardArt(svg: Data(Self.svg.utf8)))
-        let text = String(decoding: pdf, as: UTF8.self)
+        let text = PDFBytes.text(pdf)
         #expect(text.contains("/ExtGState << /GS1 << /Type /ExtGState /ca 0.5 /CA 1 >> /GS2 << /Type /ExtGState /ca 1 /CA 0.5 >> >>"))
         #expect(text.contains("/GS1 gs") && text.contains("/GS2 gs") && text.contains("f*\n") && text.contains("\n4 M\n"))
         #expect(try Self.page(CardArt(svg: Data(Self.svg.utf8))) == pdf, "the same art gives the same bytes")
         // Opaque art needs no graphics state at all.
         let opaque = try Self.page(CardArt(svg: Data("<svg viewBox=\"0 0 1 1\"><path d=\"M0 0H1V1Z\"/></svg>".utf8)))
-        #expect(!String(decoding: opaque, as: UTF8.self).contains("/ExtGState"))
+        #expect(!PDFBytes.text(opaque).contains("/ExtGState"))
     }
 
     @Test func emptyArtDrawsNothing() throws {

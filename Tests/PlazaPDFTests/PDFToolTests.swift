@@ -22,6 +22,32 @@ import Testing
         #expect(output.stderr.isEmpty, "\(output.stderr)")
     }
 
+    /// qpdf decodes our Flate streams with zlib and writes them out plain: the pixels and operators come back exactly.
+    @Test func qpdfInflatesEveryStreamWithZlib() throws {
+        var pixels: [UInt8] = []
+        for y in 0..<48 {
+            for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 5), UInt8((x ^ y) * 3 % 256)] }
+        }
+        var canvas = try SampleCard().canvas()
+        canvas.draw(try PDFImage.rgb(width: 64, height: 48, pixels: Data(pixels)), in: CardRect(x: 10, y: 80, width: 16, height: 12))
+        var writer = PDFWriter()
+        writer.add(canvas)
+        let pdf = try writer.render()
+        let file = try PDFFixtures.temporaryFile(pdf)
+        let plain = file.deletingPathExtension().appendingPathExtension("plain.pdf")
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: plain)
+        }
+        let output = try ExternalTool.run("qpdf", ["--stream-data=uncompress", "--decode-level=generalized", file.path, plain.path])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: plain))
+        let text = String(decoding: bytes.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
+        #expect(!text.contains("/FlateDecode") && text.contains("/DCTDecode"))
+        #expect(bytes.firstRange(of: pixels) != nil, "the image's pixels, byte for byte")
+        #expect(text.contains("beginbfchar") && text.contains(" Do\n") && text.contains(" Tj\n"))
+    }
+
     @Test func pdffontsListsEveryFontEmbeddedSubsetWithUnicode() throws {
         let file = try PDFFixtures.temporaryFile(try SampleCard().pdf())
         defer { try? FileManager.default.removeItem(at: file) }

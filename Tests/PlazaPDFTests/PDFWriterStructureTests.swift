@@ -44,6 +44,21 @@ import Testing
         #expect(PDFBytes.text(dated).contains("/CreationDate (D:19700101000000Z)"))
     }
 
+    @Test func everyStreamIsCompressed() throws {
+        let pdf = try SampleCard().pdf()
+        let raw = String(decoding: pdf.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
+        // The page, four fonts' programs and ToUnicode CMaps, the RGB swatch: Flate; the photo stays a JPEG.
+        #expect(raw.components(separatedBy: "\nstream\n").count - 1 == 11)
+        #expect(raw.components(separatedBy: "/Filter /FlateDecode").count - 1 == 10)
+        #expect(raw.components(separatedBy: "/Filter /DCTDecode").count - 1 == 1)
+        #expect(!raw.contains(" Tj\n") && !raw.contains("beginbfchar"), "no content stream or CMap in plain text")
+        #expect(PDFBytes.text(pdf).contains(" Tj\n") && PDFBytes.text(pdf).contains("beginbfchar"), "both inflate back")
+        // A font program's /Length1 is its size before compression, as PDF asks.
+        let fontFiles = raw.components(separatedBy: "/Length1 ").dropFirst().map { $0.prefix { $0.isNumber } }
+        let lengths = raw.components(separatedBy: "/Length1 ").dropFirst().map { $0.components(separatedBy: "/Length ")[1].prefix { $0.isNumber } }
+        #expect(fontFiles.count == 4 && zip(fontFiles, lengths).allSatisfy { Int($0)! > Int($1)! }, "\(fontFiles) \(lengths)")
+    }
+
     @Test func glyphsArePlacedAtTheLayoutsPositions() throws {
         let card = SampleCard()
         let text = PDFBytes.text(try card.pdf())

@@ -65,8 +65,31 @@ enum PDFBytes {
         return nil
     }
 
-    /// The file as Latin-1 text (one character per byte), for looking at dictionaries.
+    /// The file as ASCII text (other bytes as "?"), its /FlateDecode streams inflated, for looking at dictionaries and
+    /// content streams.
     static func text(_ data: Data) -> String {
-        String(decoding: data.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
+        String(decoding: inflated(data).map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
+    }
+
+    /// The file with every /FlateDecode stream replaced by its decoded bytes (no longer a valid PDF: lengths and offsets
+    /// are the compressed ones). Our writer puts a stream's dictionary on the line before `stream`, /Length last.
+    static func inflated(_ data: Data) -> [UInt8] {
+        let bytes = [UInt8](data)
+        var out: [UInt8] = []
+        var copied = 0
+        while let keyword = find("\nstream\n", in: bytes, from: copied) {
+            let start = keyword + "\nstream\n".utf8.count
+            let line = (bytes[copied..<keyword].lastIndex(of: 0x0A) ?? copied)
+            let dictionary = String(decoding: bytes[line..<keyword], as: UTF8.self)
+            guard let length = dictionary.components(separatedBy: "/Length ").last.flatMap({ Int($0.prefix { $0.isNumber }) }) else { break }
+            out += bytes[copied..<start]
+            if dictionary.contains("/FlateDecode"), let decoded = try? Inflate.zlib(Array(bytes[start..<(start + length)]), limit: 1 << 26) {
+                out += decoded
+            } else {
+                out += bytes[start..<(start + length)]
+            }
+            copied = start + length
+        }
+        return out + bytes[copied...]
     }
 }

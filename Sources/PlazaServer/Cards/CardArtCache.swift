@@ -9,7 +9,8 @@ final class CardArtCache: Sendable {
     /// What a page's art is, ready to draw.
     enum Art: Sendable {
         case svg(CardArt)
-        /// RGB pixels composited over white (cards are printed on white paper), for the PDF.
+        /// RGB pixels composited over white (cards are printed on white paper), for the PDF; deflated once, when decoded,
+        /// so every print after the first reuses the compressed pixels (and the cache holds them compressed).
         case png(PDFImage)
     }
 

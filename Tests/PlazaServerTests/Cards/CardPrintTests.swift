@@ -129,4 +129,46 @@ import Testing
             #expect(Double(total) / Double(w * h) < 1.5, "the art and paper agree too: mean difference \(Double(total) / Double(w * h))")
         }
     }
+
+    /// PNG art reaches the print as pixels composited over white and deflated once (`CardArtCache` keeps the image):
+    /// the file is a fraction of the raw pixels' size, passes qpdf, and poppler draws the stripes where they are.
+    @Test func pngArtPrintsAsADeflatedImage() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let shop = try await CardsDriver.open(client, services)
+            // 400 × 560 pixels, red and blue stripes 10 pixels wide: 672,000 bytes of RGB.
+            let upload = try await CardsDriver.uploadArt(client, shop.designer, MediaTests.stripedPNG(width: 400, height: 560), type: "image/png")
+            #expect(upload.status == .created, "\(upload.text)")
+            var request = try await CardsDriver.request(client, shop.designer, category: shop.wedding, sub: nil, paper: shop.linen)
+            request.name = "Stripes"
+            request.colours = [CardColourRequest(name: "Stripes", art: ["front": try upload.decode(CardArtUpload.self).id])]
+            let template = try await CardsDriver.template(client, shop.designer, request: request)
+            try await CardsDriver.approve(client, shop.admin, template, designer: shop.designer)
+            let sam = try await AccountsDriver(client).signedIn("sam").accessToken
+            let design = try await shop.design(sam, CardDesignRequest(templateId: template))
+            let response = try await client.send(.get, "/v1/cards/designs/\(design.id)/print.pdf", token: sam)
+            #expect(response.status == .ok)
+            let pdf = Data(response.body.readableBytesView)
+            #expect(pdf.count < 100_000, "\(pdf.count) bytes")
+            let text = String(decoding: pdf.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
+            #expect(text.contains("/Subtype /Image /Width 400 /Height 560 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode"))
+
+            let folder = try Self.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("card.pdf")
+            try pdf.write(to: file)
+            let check = try ExternalTool.run("qpdf", ["--check", file.path])
+            #expect(check.status == 0 && check.stdout.contains("No syntax or stream encoding errors found"), "\(check.stdout) \(check.stderr)")
+            let out = folder.appendingPathComponent("front")
+            let rendered = try ExternalTool.run("pdftoppm", ["-r", "72", "-f", "1", "-l", "1", "-singlefile", file.path, out.path])
+            #expect(rendered.status == 0, "\(rendered.stderr)")
+            let page = try PortablePixmap(try Data(contentsOf: out.appendingPathExtension("ppm")))
+            // The art fills the page with its bleed; sample the middle of stripes near the top, above the labels.
+            for stripe in [0, 1, 2, 17, 38, 39] {
+                let pixel = page.pixel(Int((Double(stripe * 10 + 5) / 400 * Double(page.width)).rounded(.down)), 20)
+                let expected = stripe % 2 == 0 ? (220, 30, 30) : (30, 30, 220)
+                #expect(
+                    abs(pixel.r - expected.0) < 12 && abs(pixel.g - expected.1) < 12 && abs(pixel.b - expected.2) < 12, "stripe \(stripe): \(pixel)")
+            }
+        }
+    }
 }
