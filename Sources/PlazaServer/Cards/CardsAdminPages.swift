@@ -89,11 +89,15 @@ struct CardsAdminPages: Sendable {
         var paperForm: FormState
         var orders: [OrderRow]
         var filters: [CardsPages.Chip]
+        /// A category's or paper's change is confirmed in its own section (the page opens there, far below the top).
+        var categoryNotice: String?
+        var paperNotice: String?
         var more: String?
     }
 
     @Sendable func overview(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let reader = context.reader
+        let noticeKey = request.uri.queryParameters.get("notice").map { String($0) }
         let status = request.uri.queryParameters.get("status").flatMap { CardOrderStatus(rawValue: String($0)) }
         let categories = try await cards.categories()
         let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
@@ -106,7 +110,7 @@ struct CardsAdminPages: Sendable {
         let page = Page(
             shell: Shell(
                 title: "Card shop", context: context,
-                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }),
+                notice: noticeKey.flatMap { $0.hasPrefix("category") || $0.hasPrefix("paper") ? nil : Self.notices[$0] }),
             tabs: AdminPages.Tabs(cards: true), categories: Self.rows(categories, page: context.page),
             categoryOptions: [CardsPages.Preset(value: "", label: "— a new category —", selected: true)]
                 + categories.map { CardsPages.Preset(value: $0.id.uuidString.lowercased(), label: "Under \($0.name)", selected: false) },
@@ -141,6 +145,8 @@ struct CardsAdminPages: Sendable {
                 + CardOrderStatus.allCases.map {
                     CardsPages.Chip(label: CardsPages.statusName($0), href: "/admin/cards?status=\($0.rawValue)", current: $0 == status)
                 },
+            categoryNotice: noticeKey.flatMap { $0.hasPrefix("category") ? Self.notices[$0] : nil },
+            paperNotice: noticeKey.flatMap { $0.hasPrefix("paper") ? Self.notices[$0] : nil },
             more: orders.nextCursor.map { Self.olderOrders(status: status, cursor: $0) })
         return renderer.render("cards/admin", page)
     }
@@ -152,7 +158,7 @@ struct CardsAdminPages: Sendable {
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused("category", FormState(form, names: ["name", "parentId"], error: error), returnTo: "/admin/cards#categories")
         }
-        return PageRenderer.seeOther("/admin/cards?notice=category")
+        return PageRenderer.seeOther("/admin/cards?notice=category#categories")
     }
 
     static func olderOrders(status: CardOrderStatus?, cursor: String) -> String {
@@ -188,7 +194,7 @@ struct CardsAdminPages: Sendable {
         let id = try Query.id(context.parameters, "id", "category")
         do {
             _ = try await cards.updateCategory(
-                id, CardCategoryUpdate(name: form.optional("name").map { $0 }, position: form.optional("position").flatMap { Int($0) }))
+                id, CardCategoryUpdate(name: form.values["name"], position: form.optional("position").flatMap { Int($0) }))
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
                 "category-\(id.uuidString.lowercased())", FormState(form, names: ["name"], error: error), returnTo: "/admin/cards#categories")

@@ -239,6 +239,10 @@ extension CardsPages {
         var sums: Sums
         var address: String
         var payForm: FormState
+        /// "$12.50 available", and whether that is short of the total (then the form starts on the card).
+        var walletAvailable: String
+        var walletShort: Bool
+        var payByCard: Bool
         var key: String
         var cancelReason: String?
         var steps: [Step]
@@ -282,12 +286,14 @@ extension CardsPages {
         let reader = context.reader
         var lines: [LineRow] = []
         for item in order.items where full {
+            // The proof as approved (orders from before proofs kept their preview: the design as it is).
+            var svg = try await cards.proofPreview(item.proofSha256)
+            if svg == nil { svg = try? await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true) }
             lines.append(
                 LineRow(
                     id: item.id.uuidString.lowercased(), design: item.designName, designId: item.designId.uuidString.lowercased(),
                     what: Self.what(item.kind, quantity: item.quantity, paper: item.paperName, unit: reader.money(item.unitAmount, order.currency)),
-                    amount: reader.money(item.amount, order.currency),
-                    svg: (try? await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true)) ?? ""))
+                    amount: reader.money(item.amount, order.currency), svg: svg ?? ""))
         }
         var changed: [ChangedProof] = []
         if full, [.pendingPayment, .paid].contains(order.status) {
@@ -308,9 +314,12 @@ extension CardsPages {
             case .pendingPayment: paying ? "Your card is being charged \(total)…" : "Pay \(total) to place your order"
             case .paid: "Paid \(total) ✓ Your cards go to the printer soon."
             case .inProduction: "Your cards are being printed."
-            case .shipped: "Shipped to \(order.shippingAddress.name) on \(order.shippedAt.map { reader.day($0) } ?? "")."
+            case .shipped: "Shipped to \(order.shippingAddress.name) · \(order.shippedAt.map { reader.day($0) } ?? "")"
             case .cancelled: "Cancelled."
             }
+        let available = order.status == .pendingPayment ? try await cards.walletAvailable(context.identity, currency: order.currency) : nil
+        let short = (available ?? 0) < order.total
+        let refusedPay = context.page.form("pay")
         let progress = [CardOrderStatus.paid, .inProduction, .shipped]
         let reached = order.status == .cancelled ? -1 : progress.firstIndex(of: order.status).map { $0 + 1 } ?? 0
         return OrderPage(
@@ -326,7 +335,9 @@ extension CardsPages {
                 order.shippingAddress.name, order.shippingAddress.line1, "\(order.shippingAddress.postalCode) \(order.shippingAddress.city)",
                 order.shippingAddress.country,
             ].joined(separator: ", "),
-            payForm: context.page.form("pay") ?? Self.payForm(problem: order.paymentProblem),
+            payForm: refusedPay ?? Self.payForm(problem: order.paymentProblem),
+            walletAvailable: "\(reader.money(available ?? 0, order.currency)) available", walletShort: short,
+            payByCard: refusedPay.map { $0.fields["method"]?.value == "card" } ?? short,
             key: UUID().uuidString, cancelReason: order.cancelReason,
             steps: ["Ordered", "Paid", "Printing", "Shipped"].enumerated().map { index, label in
                 Step(label: label, done: index <= reached, current: index == reached)
@@ -362,6 +373,11 @@ extension CardsPages {
             }
         } catch let error as PlazaError where error.status.code < 500 {
             var error = error
+            if error.code == .insufficientFunds {
+                error.errors = [
+                    FieldError(field: "method", message: "Your wallet holds less than this order's total: add money to it, or pay with a card.")
+                ]
+            }
             error.errors = error.errors?.map { fieldError in
                 var fieldError = fieldError
                 if fieldError.field.hasPrefix("card.exp") { fieldError.field = "expiry" }

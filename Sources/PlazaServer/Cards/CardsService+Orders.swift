@@ -16,13 +16,13 @@ extension CardsService {
         let problems = CardOrderRules.problems(request.shippingAddress)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         // Each design's print file as it is now: its hash must be the one the shopper approved.
-        var proofs: [UUID: (sha: String, pdf: Data)] = [:]
+        var proofs: [UUID: (sha: String, pdf: Data, preview: String)] = [:]
         for design in Set(lines.map(\.design.id)) {
             guard let record = lines.first(where: { $0.design.id == design })?.design else { continue }
             let view = try await view(record)
             guard CardPreflight.orderable(view.findings) else { throw Self.preflightError(view.findings) }
             let pdf = try await printPDF(view)
-            proofs[design] = (Self.sha256(pdf), pdf)
+            proofs[design] = (Self.sha256(pdf), pdf, try await preview(view, page: .front, guides: false, inline: true))
         }
         try Self.checkApprovals(request.proofs, against: proofs.mapValues(\.sha))
         let credits = try await store.sampleCredits(owner: identity.user.id, on: database.sql)
@@ -43,7 +43,7 @@ extension CardsService {
         let dto = Self.dto(order, items: items)
         try await database.transaction { db in
             try await store.insert(order, items: items, now: now, on: db)
-            for proof in files.values { try await store.storeProof(proof.pdf, sha256: proof.sha, now: now, on: db) }
+            for proof in files.values { try await store.storeProof(proof.pdf, sha256: proof.sha, preview: proof.preview, now: now, on: db) }
             try await store.useSampleCredits(owner: identity.user.id, templates: credited, order: order.id, on: db)
             try await store.emptyCart(owner: identity.user.id, on: db)
             try await idempotency.record(dto, status: 201, claim: claim, on: db)
@@ -107,6 +107,17 @@ extension CardsService {
         }
     }
 
+    /// The front of an approved proof as the shopper saw it when approving (inline SVG), for the order's pages: the
+    /// design may have changed since.
+    func proofPreview(_ sha256: String) async throws -> String? {
+        try await store.proofPreview(sha256, on: database.sql)
+    }
+
+    /// What the shopper's wallet holds in `currency` (nil where this Plaza takes no payments).
+    func walletAvailable(_ identity: Identity, currency: String) async throws -> Int64? {
+        try await payments?.available(identity, currency: currency)
+    }
+
     /// The shopper came back from the processor's page without paying: that page is closed, and the order waits for
     /// payment again (unless it was paid there after all: then the processor's word settles it).
     func abandonCardPayment(_ identity: Identity, order id: UUID) async throws {
@@ -143,12 +154,13 @@ extension CardsService {
         let pdf = try await printPDF(view)
         let sha = Self.sha256(pdf)
         try Self.checkApprovals([approval], against: [approval.designId: sha])
+        let preview = try await preview(view, page: .front, guides: false, inline: true)
         let (store, idempotency) = (store, idempotency)
         return try await database.transaction { db in
             guard let current = try await store.order(id, forUpdate: true, on: db), [.pendingPayment, .paid].contains(current.status) else {
                 throw Self.stateError(order, "This order is at the printer.")
             }
-            try await store.storeProof(pdf, sha256: sha, now: now, on: db)
+            try await store.storeProof(pdf, sha256: sha, preview: preview, now: now, on: db)
             try await store.repin(order: id, design: approval.designId, sha256: sha, on: db)
             let dto = try await self.order(id, on: db)
             try await idempotency.record(dto, status: 200, claim: claim, on: db)

@@ -210,9 +210,15 @@ extension CardsStore {
 
     // MARK: Proofs
 
-    func storeProof(_ bytes: Data, sha256: String, now: Date, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "card_proofs").columns("sha256", "bytes", "created_at").values(SQLBind(sha256), SQLBind(bytes), SQLBind(now))
-            .ignoringConflicts(with: ["sha256"]).run()
+    /// Keeps an approved print file with its front's preview; a file already kept is kept as it was.
+    func storeProof(_ bytes: Data, sha256: String, preview: String, now: Date, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "card_proofs").columns("sha256", "bytes", "preview_svg", "created_at")
+            .values(SQLBind(sha256), SQLBind(bytes), SQLBind(preview), SQLBind(now)).ignoringConflicts(with: ["sha256"]).run()
+    }
+
+    func proofPreview(_ sha256: String, on db: any SQLDatabase) async throws -> String? {
+        try await db.select().column("preview_svg").from("card_proofs").where("sha256", .equal, sha256).first()?
+            .decode(column: "preview_svg", as: String?.self)
     }
 
     func proof(_ sha256: String, on db: any SQLDatabase) async throws -> Data? {

@@ -48,6 +48,6 @@ enum Migrations {
         M0036_MarketSuspensions(),  // students suspended from the marketplace (not from Plaza) by an upheld report
         M0037_CardCatalogue(),  // the card shop: categories, papers, art, versioned templates, saved designs
         M0038_CardOrders(),  // the card shop's cart and orders, each line pinned to its approved print file
-        M0039_CardPaymentProblems(),  // why an order's card payment did not go through
+        M0039_CardPaymentProblems(),  // why an order's card payment did not go through; proofs' previews
     ]
 }

@@ -18,6 +18,10 @@ struct WalletCardShopPayments: CardShopPayments {
         try await wallet.activity.insert([record(money, kind: .cardOrder, sign: -1, now: now)], on: db)
     }
 
+    func available(_ identity: Identity, currency: String) async throws -> Int64 {
+        try await wallet.wallet(identity).balances.first { $0.currency == currency }?.available ?? 0
+    }
+
     func refund(_ money: CardOrderMoney, now: Date, on db: any SQLDatabase) async throws {
         try await move(money, kind: "card_refund", from: (SystemAccount.cardSales, .system), to: (money.user, .user), now: now, on: db)
         try await wallet.activity.insert([record(money, kind: .cardRefund, sign: 1, now: now)], on: db)

@@ -82,6 +82,8 @@ import Testing
             let row = try await admin.follow(clash)
             #expect(row.text.contains("There is a “Wedding” here already."))
             #expect(row.text.contains(#"id="rename-\#(shop.party.uuidString.lowercased())" name="name" value="Wedding""#))
+            let blank = try await admin.submit("/admin/cards", to: "/admin/cards/categories/\(shop.party)", ["name": "  "])
+            #expect(try await admin.follow(blank).text.contains("Name it (at most 80 characters)."), "a blank name is refused, not saved")
 
             let repriced = try await admin.submit(
                 "/admin/cards", to: "/admin/cards/papers/\(shop.linen)",

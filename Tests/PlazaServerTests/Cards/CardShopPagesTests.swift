@@ -67,3 +67,41 @@ extension CardShopPagesTests {
         }
     }
 }
+
+extension CardShopPagesTests {
+    @Test(arguments: TestEngine.enabled)
+    func theOrderPageShowsTheApprovedProofAndHowToPay(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let s = try await CardOrderTests.shopper(client, services, funds: 1_000)
+            _ = try await CardOrderTests.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 25))
+            let proof = try await CardOrderTests.proof(client, s.token, s.design.id)
+            let order = try await CardOrderTests.order(client, s.token, proofs: [proof]).decode(CardOrder.self)
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "sam", "password": AccountsDriver.password])
+            let path = "/cards/orders/\(order.id)"
+
+            // $10.00 in the wallet, a $67.49 order: the form starts on the card and says how to pay from the wallet.
+            let page = try await browser.get(path).text
+            #expect(page.contains("From my Plaza wallet <span class=\"muted small\">($10.00 available)</span>"))
+            #expect(page.contains(#"value="card" data-card-choice checked"#) && !page.contains(#"value="wallet" checked"#))
+            #expect(page.contains(#"<a href="/wallet/add-money">add money to your wallet</a>"#))
+            let short = try await browser.post(
+                path + "/pay", ["method": "wallet", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: page))
+            let refused = try await browser.follow(short).text
+            #expect(
+                refused.contains("Your wallet holds less than this order&#39;s total")
+                    || refused.contains("Your wallet holds less than this order’s total"))
+            #expect(refused.contains(#"value="wallet" checked"#), "the refused form keeps what was chosen")
+
+            // Paid, then the design changes: the order's line still shows the proof that prints.
+            try await WalletDriver(client).fund(10_000, token: s.token)
+            #expect(try await CardOrderTests.pay(client, s.token, order).status == .ok)
+            let edit = CardDesignRequest(labels: [CardLabelEdit(id: "names", text: "Bartholomew & Leo")])
+            #expect(try await client.send(.patch, "/v1/cards/designs/\(s.design.id)", json: edit, token: s.token).status == .ok)
+            let paid = try await browser.get(path).text
+            let lines = try #require(paid.firstMatch(of: #/<ul class="list lines">(.*?)</ul>/#.dotMatchesNewlines())?.output.1)
+            #expect(lines.contains("Mia &amp; Leo") && !lines.contains("Bartholomew"))
+            #expect(paid.contains("changed since you approved it"), "and offers the new proof to approve")
+        }
+    }
+}
