@@ -163,6 +163,11 @@ def new_browser(size):
     width, height = SIZES[size]
     options.add_argument(f"--window-size={width},{height}")
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    # Headless chromium keeps its window at least 500 px wide whatever --window-size says: a phone's 360 px needs
+    # the device metrics emulated (the viewport as a phone's, with its overlay scrollbars).
+    if width < 500:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
     driver.implicitly_wait(5)
     driver.size_name = size
     return driver
@@ -197,5 +202,23 @@ def latest_code(base, email):
 
 
 def screenshot(driver, name):
+    """Keeps a picture of the page, which must fit the screen's width (a phone zooms out a page that does not)."""
     os.makedirs(SCREENSHOTS, exist_ok=True)
     driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}-{driver.size_name}.png"))
+    width = SIZES[driver.size_name][0]
+    wide = driver.execute_script("""
+        const limit = arguments[0] + 1;
+        // Inside a box that scrolls or clips (a map, a row of pages), an element may reach past the edge.
+        const clipped = (e) => {
+            for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+                if (getComputedStyle(a).overflowX !== "visible") return a.getBoundingClientRect().right + scrollX <= limit;
+            }
+            return false;
+        };
+        return [...document.querySelectorAll("body *")].filter((e) => {
+            const box = e.getBoundingClientRect();
+            if (box.width === 0 || box.height === 0 || box.right + scrollX <= limit) return false;
+            return getComputedStyle(e).position !== "fixed" && !clipped(e);
+        }).slice(0, 3).map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + ":" + Math.round(e.getBoundingClientRect().right));
+    """, width)
+    assert not wide, f"{name} is wider than {width} px: {wide}"

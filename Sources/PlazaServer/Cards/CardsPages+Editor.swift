@@ -80,6 +80,9 @@ extension CardsPages {
         var y: String
         var editsPosition: Bool
         var error: String?
+        /// Preflight's word on this label (a text that does not fit: `blocking`), shown in its fields.
+        var finding: String?
+        var blocking: Bool
     }
 
     struct PageGroup: Sendable {
@@ -112,6 +115,7 @@ extension CardsPages {
         var papers: [Choice]
         var formError: String?
         var movable: String
+        var hasMovable: Bool
         /// The add-to-cart form, refused (a quantity out of range) or fresh.
         var cart: FormState
     }
@@ -131,7 +135,9 @@ extension CardsPages {
                 PageGroup(
                     page: page.rawValue, title: page.rawValue.capitalized,
                     labels: design.labels.filter { $0.page == page }.compactMap { value in
-                        template.labels.first { $0.id == value.id }.map { Self.field($0, value, refused: refused) }
+                        template.labels.first { $0.id == value.id }.map {
+                            Self.field($0, value, refused: refused, findings: design.findings.filter { $0.labelId == value.id })
+                        }
                     }, current: page == pageName)
             }, hasPages: template.pages.count > 1,
             colours: template.colours.map { Choice(value: $0.id, label: $0.name, selected: $0.id == design.colour) },
@@ -144,16 +150,18 @@ extension CardsPages {
                 return Choice(value: paper.id.uuidString.lowercased(), label: "\(paper.name): \(first) a card, down to \(from)", selected: false)
             }, formError: refused?.error,
             movable: template.labels.filter { $0.editable.contains(.position) }.map(\.id).joined(separator: " "),
+            hasMovable: template.labels.contains { $0.editable.contains(.position) && $0.page == page },
             cart: context.page.form("cart") ?? FormState(names: ["paperId", "quantity"]).with("quantity", "50"))
         return renderer.render("cards/editor", model)
     }
 
-    static func field(_ label: CardLabelSpec, _ value: CardLabelValue, refused: FormState?) -> LabelField {
+    static func field(_ label: CardLabelSpec, _ value: CardLabelValue, refused: FormState?, findings: [CardFinding]) -> LabelField {
+        let worst = findings.first { $0.severity == .error } ?? findings.first
         let typed = { (name: String, fallback: String) in refused?.fields["\(name)-\(label.id)"]?.value ?? fallback }
         let errors = ["text", "font", "size", "colour", "x"].compactMap { refused?.fields["\($0)-\(label.id)"]?.error }
         let may = { (what: CardLabelEditable) in label.editable.contains(what) }
         return LabelField(
-            id: label.id, name: label.id.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ").capitalized,
+            id: label.id, name: label.title,
             text: typed("text", value.text), multiline: label.maxLines != 1, editsText: may(.text),
             fonts: label.fonts.map { Choice(value: $0, label: CardRules.fontNames[$0] ?? $0, selected: $0 == value.font) },
             editsFont: may(.font) && label.fonts.count > 1,
@@ -161,7 +169,8 @@ extension CardsPages {
             maxSize: CardPreviewSVG.number(label.maxSize), editsSize: may(.size) && label.minSize < label.maxSize,
             colours: label.colours.map { Choice(value: $0, label: $0, selected: $0 == value.colour) },
             editsColour: may(.colour) && label.colours.count > 1,
-            x: CardPreviewSVG.number(value.x), y: CardPreviewSVG.number(value.y), editsPosition: may(.position), error: errors.first)
+            x: CardPreviewSVG.number(value.x), y: CardPreviewSVG.number(value.y), editsPosition: may(.position), error: errors.first,
+            finding: worst?.message, blocking: worst?.severity == .error)
     }
 
     /// The form's changes as the API takes them: only the fields the page showed.

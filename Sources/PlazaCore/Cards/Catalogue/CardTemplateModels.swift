@@ -290,3 +290,11 @@ public struct CardArtUpload: Codable, Sendable, Hashable {
         self.url = url
     }
 }
+
+extension CardLabelSpec {
+    /// What the editor and preflight call the label: its id in words ("names" → "Names", "rsvp-line" → "Rsvp line").
+    public var title: String {
+        let words = id.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+}

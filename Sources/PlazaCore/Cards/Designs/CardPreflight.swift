@@ -25,7 +25,7 @@ public enum CardPreflight {
         let margin = CardRules.safeMarginMm
         for value in values {
             guard let label = spec.labels.first(where: { $0.id == value.id }) else { continue }
-            let name = "“\(label.text.split(separator: "\n").first.map(String.init)?.prefix(30) ?? Substring(label.id))”"
+            let name = "“\(label.title)”"
             let add = { (code: CardFindingCode, severity: CardFindingSeverity, message: String) in
                 findings.append(CardFinding(code: code, severity: severity, page: value.page, labelId: value.id, message: message))
             }
@@ -33,7 +33,14 @@ public enum CardPreflight {
             if label.required, empty { add(.requiredLabelEmpty, .warning, "The label \(name) is empty: the card may look unfinished.") }
             guard let layout = layouts[value.id] else { continue }
             if layout.overflow {
-                add(.textOverflow, .error, "The text of \(name) does not fit: shorten it, or make the type smaller.")
+                let advice =
+                    switch (label.editable.contains(.text), label.editable.contains(.size) && label.minSize < label.maxSize) {
+                    case (true, true): "shorten it, or make the type smaller"
+                    case (true, false): "shorten it"
+                    case (false, true): "make the type smaller"
+                    case (false, false): "this template's text is longer than its box"
+                    }
+                add(.textOverflow, .error, "The text of \(name) does not fit: \(advice).")
             }
             let inks = layout.lines.filter { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }.map { line in
                 CardRect(x: line.x, y: line.baseline - layout.ascent, width: line.width, height: layout.ascent + layout.descent)

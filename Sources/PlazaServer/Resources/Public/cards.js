@@ -38,6 +38,26 @@
             li.textContent = finding.message;
             return li;
           }));
+          // Each label's own note sits in its fields; ordering opens once nothing blocks it.
+          form.querySelectorAll("[data-label]").forEach((fields) => {
+            const mine = answer.findings.filter((finding) => finding.labelId === fields.dataset.label);
+            const worst = mine.find((finding) => finding.severity === "error") || mine[0];
+            const note = fields.querySelector("[data-label-finding]");
+            const text = fields.querySelector("[name^='text-']");
+            if (note) {
+              note.hidden = !worst;
+              note.textContent = worst ? worst.message : "";
+              note.className = worst && worst.severity === "error" ? "field-error" : "hint";
+            }
+            if (text) {
+              if (worst && worst.severity === "error") text.setAttribute("aria-invalid", "true");
+              else text.removeAttribute("aria-invalid");
+            }
+          });
+          const ready = editor.querySelector("[data-order-ready]");
+          const blocked = editor.querySelector("[data-not-orderable]");
+          if (ready) ready.hidden = !answer.orderable;
+          if (blocked) blocked.hidden = answer.orderable;
           const status = editor.querySelector("[data-save-status]");
           if (status) status.textContent = answer.saved ? "All changes saved" : "";
           editor.dataset.refreshed = String(Date.now());
