@@ -211,7 +211,7 @@ def screenshot(driver, name):
         // Inside a box that scrolls or clips (a map, a row of pages), an element may reach past the edge.
         const clipped = (e) => {
             for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
-                if (getComputedStyle(a).overflowX !== "visible") return a.getBoundingClientRect().right + scrollX <= limit;
+                if (getComputedStyle(a).overflowX !== "visible" && a.getBoundingClientRect().right + scrollX <= limit) return true;
             }
             return false;
         };

@@ -46,6 +46,8 @@ struct CardsAdminPages: Sendable {
         var id: String
         var what: String
         var who: String
+        /// Where it ships, on one line.
+        var address: String
         var status: String
         var total: String
         var when: String
@@ -132,12 +134,16 @@ struct CardsAdminPages: Sendable {
             orders: orders.items.map { order in
                 OrderRow(
                     id: order.id.uuidString.lowercased(), what: CardsService.describe(order), who: order.shippingAddress.name,
+                    address: [
+                        order.shippingAddress.line1, "\(order.shippingAddress.postalCode) \(order.shippingAddress.city)",
+                        order.shippingAddress.country,
+                    ].joined(separator: ", "),
                     status: CardsPages.statusName(order.status), total: reader.money(order.total, order.currency), when: reader.day(order.createdAt),
                     canProduce: order.status == .paid, canShip: order.status == .inProduction,
                     canCancel: [.pendingPayment, .paid, .inProduction].contains(order.status),
                     files: order.items.map { item in
                         File(
-                            label: "\(item.designName) (\(item.kind == .sample ? "sample" : "\(item.quantity)"))",
+                            label: "\(item.designName): \(item.kind == .sample ? "1 sample" : "\(item.quantity) cards") on \(item.paperName)",
                             href: "/admin/cards/orders/\(order.id.uuidString.lowercased())/items/\(item.id.uuidString.lowercased())/print.pdf")
                     })
             },

@@ -42,6 +42,8 @@ extension CardsPages {
         var what: String
         var amount: String
         var svg: String
+        /// Preflight's first error on the design as it is now (it changed since it went in the cart): fix it first.
+        var problem: String? = nil
     }
 
     struct Sums: Sendable {
@@ -68,7 +70,13 @@ extension CardsPages {
         var shell: Shell
         var lines: [LineRow]
         var empty: Bool
+        var blocked: Bool
         var sums: Sums
+    }
+
+    /// Preflight's first error on a design as it is now, if any.
+    func problem(_ identity: Identity, design: UUID) async throws -> String? {
+        try await cards.design(identity, design).findings.first { $0.severity == .error }?.message
     }
 
     @Sendable func cartPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -81,12 +89,14 @@ extension CardsPages {
                     id: item.id.uuidString.lowercased(), design: item.designName, designId: item.designId.uuidString.lowercased(),
                     what: Self.what(item.kind, quantity: item.quantity, paper: item.paperName, unit: reader.money(item.unitAmount, cart.currency)),
                     amount: reader.money(item.amount, cart.currency),
-                    svg: try await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true)))
+                    svg: try await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true),
+                    problem: try await problem(context.identity, design: item.designId)))
         }
         return renderer.render(
             "cards/cart",
             CartPage(
                 shell: Shell(title: "Your cart", context: context, notice: notice(request)), lines: lines, empty: lines.isEmpty,
+                blocked: lines.contains { $0.problem != nil },
                 sums: Self.sums(
                     subtotal: cart.subtotal, credit: cart.credit, shipping: cart.shipping, tax: cart.tax, total: cart.total, currency: cart.currency,
                     reader: reader)))
@@ -107,6 +117,8 @@ extension CardsPages {
         var pages: [PageTab]
         var approved: Bool
         var error: String?
+        /// Preflight's first error: the design cannot print as it is (fix it in the editor).
+        var problem: String?
     }
 
     struct CheckoutPage: Sendable {
@@ -135,7 +147,8 @@ extension CardsPages {
             proofs.append(
                 ProofRow(
                     designId: id, name: view.record.name, sha: CardsService.sha256(pdf), pdf: "/cards/designs/\(id)/print.pdf", pages: tabs,
-                    approved: refused?.fields["approve-\(id)"]?.value == "on", error: refused?.fields["approve-\(id)"]?.error))
+                    approved: refused?.fields["approve-\(id)"]?.value == "on", error: refused?.fields["approve-\(id)"]?.error,
+                    problem: view.findings.first { $0.severity == .error }?.message))
         }
         let defaults = FormState(names: Self.addressFields).with("name", context.identity.user.displayName).with("country", "US")
         let model = CheckoutPage(

@@ -105,3 +105,24 @@ extension CardShopPagesTests {
         }
     }
 }
+
+extension CardShopPagesTests {
+    @Test func aDesignThatStoppedFittingIsFlaggedInTheCartAndAtCheckout() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let s = try await CardOrderTests.shopper(client, services, funds: 0)
+            _ = try await CardOrderTests.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 25))
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "sam", "password": AccountsDriver.password])
+            #expect(try await browser.get("/cards/cart").text.contains(#"<a class="button" href="/cards/checkout">Check out</a>"#))
+
+            let long = CardDesignRequest(labels: [CardLabelEdit(id: "names", text: String(repeating: "Bartholomew ", count: 12))])
+            #expect(try await client.send(.patch, "/v1/cards/designs/\(s.design.id)", json: long, token: s.token).status == .ok)
+            let cart = try await browser.get("/cards/cart").text
+            #expect(cart.contains("The text of “Names” does not fit: shorten it, or make the type smaller."))
+            #expect(cart.contains(#"<a href="/cards/designs/\#(s.design.id.uuidString.lowercased())">Fix it</a>"#))
+            #expect(!cart.contains(#"href="/cards/checkout">Check out"#) && cart.contains("no longer prints well"))
+            let checkout = try await browser.get("/cards/checkout").text
+            #expect(checkout.contains("This design cannot print as it is") && !checkout.contains(#"name="approve-"#))
+        }
+    }
+}
