@@ -1,12 +1,19 @@
 """The card shop. A shopper at phone width browses Weddings signed out, logs in, personalizes a template (the preview
 follows what is typed and every change is kept), reopens the saved design, puts a sample and 50 cards on linen in the
 cart, approves the proof, pays with the test card and reads the confirmation. A designer uploads a template with its
-art, sends it for review, an admin approves it, and it is in the catalogue."""
+art, places its label by dragging it on the card, sends it for review, an admin approves it, and it is in the catalogue.
+On a phone, a designer adds, moves (by touch), edits and removes labels and edits them as JSON."""
+import json
 import os
 import tempfile
 import uuid
 
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from conftest import new_browser, screenshot
@@ -16,6 +23,50 @@ from test_places_flow import log_in, wait_for
 
 ART = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 133 183.8">
 <rect x="0" y="0" width="133" height="183.8" fill="#f3ece1"/><circle cx="66.5" cy="50" r="22" fill="#c9a227"/></svg>"""
+
+
+def labels_json(driver):
+    """The labels the form will save: the JSON the editor writes back (folded away, but still the form's field)."""
+    return {label["id"]: label for label in json.loads(driver.find_element(By.ID, "t-labels").get_attribute("value"))}
+
+
+def label_box(driver, label_id):
+    return driver.find_element(By.CSS_SELECTOR, f".label-box[aria-label^='Label {label_id}:']")
+
+
+def pixels_per_mm(driver):
+    """The stage is the trim plus 3 mm of bleed a side (the 5 × 7 in card: 133 mm wide)."""
+    return driver.find_element(By.CSS_SELECTOR, "[data-stage]").rect["width"] / 133
+
+
+def snapped(value):
+    return round(value * 2) / 2
+
+
+def at_360(driver):
+    """A 360 px wide touch screen: headless chromium's windows are never narrower than 500 px."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+
+
+def touch_drag(driver, element, dx, dy):
+    """A finger on `element`'s middle, moved by (dx, dy) pixels in a few steps, then lifted."""
+    box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]", element)
+    x, y = round(box[0]), round(box[1])
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    actions = ActionBuilder(driver, mouse=finger)
+    actions.pointer_action.move_to_location(x, y).pointer_down()
+    for step in range(1, 5):
+        actions.pointer_action.move_to_location(x + round(dx * step / 4), y + round(dy * step / 4))
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def shot(driver, name):
+    """The repository's screenshots, and a copy where the studio's reviewers look."""
+    screenshot(driver, name)
+    os.makedirs("/tmp/studio-shots", exist_ok=True)
+    driver.save_screenshot(f"/tmp/studio-shots/{name}-{driver.size_name}.png")
 
 
 def preview_text(driver):
@@ -128,9 +179,40 @@ def test_a_designer_uploads_a_template_an_admin_approves_it(plaza):
         designer.find_element(By.ID, "art-front-file-0").send_keys(art)
         wait_for(designer, lambda: "is ready" in designer.find_element(By.CSS_SELECTOR, "[data-art-status]").text,
                  explain=lambda: designer.find_element(By.CSS_SELECTOR, "[data-art-status]").text)
+        # The label editor draws the front with the art just uploaded and the example label; the JSON folds away.
+        wait_for(designer, lambda: designer.find_element(By.CSS_SELECTOR, "[data-stage-art]").is_displayed())
+        assert not designer.find_element(By.ID, "t-labels").is_displayed()
+        before = labels_json(designer)["names"]
+        assert (before["x"], before["y"], before["width"], before["height"]) == (13.5, 70, 100, 25)
+        # Drag the names 10 mm right and 40 mm down, then their bottom-right corner 20 mm in and 5 mm down.
+        designer.execute_script("arguments[0].scrollIntoView()", designer.find_element(By.CSS_SELECTOR, "[data-label-editor]"))
+        scale = pixels_per_mm(designer)
+        dx, dy = round(10 * scale), round(40 * scale)
+        box = label_box(designer, "names")
+        ActionChains(designer).click_and_hold(box).move_by_offset(dx // 2, dy // 2).move_by_offset(dx - dx // 2, dy - dy // 2) \
+            .release().perform()
+        moved = labels_json(designer)["names"]
+        assert abs(moved["x"] - snapped(13.5 + dx / scale)) <= 0.5 and abs(moved["y"] - snapped(70 + dy / scale)) <= 0.5, moved
+        assert moved["x"] * 2 == int(moved["x"] * 2) and moved["y"] * 2 == int(moved["y"] * 2)
+        assert designer.find_element(By.ID, "le-y").get_attribute("value") == str(moved["y"]).removesuffix(".0")
+        handle = label_box(designer, "names").find_element(By.CSS_SELECTOR, "[data-corner=se]")
+        ActionChains(designer).click_and_hold(handle).move_by_offset(round(-20 * scale), round(5 * scale)).release().perform()
+        resized = labels_json(designer)["names"]
+        assert (resized["x"], resized["y"]) == (moved["x"], moved["y"])
+        assert abs(resized["width"] - 80) <= 0.5 and abs(resized["height"] - 30) <= 0.5, resized
+        # Arrow keys nudge the focused label: 0.5 mm, 5 mm with Shift.
+        ActionChains(designer).send_keys(Keys.ARROW_UP).key_down(Keys.SHIFT).send_keys(Keys.ARROW_LEFT).key_up(Keys.SHIFT).perform()
+        nudged = labels_json(designer)["names"]
+        assert (nudged["x"], nudged["y"]) == (moved["x"] - 5, moved["y"] - 0.5), nudged
+        shot(designer, "cards-studio-editor")
         submit(designer, "Save")
         assert "Saved" in notice(designer)
-        assert designer.find_elements(By.CSS_SELECTOR, ".card-preview svg text")
+        # Saved where it was dropped: the form's JSON, and the preview's text now sits 40 mm lower than the example's.
+        saved = labels_json(designer)["names"]
+        assert (saved["x"], saved["y"], saved["width"], saved["height"]) == (nudged["x"], nudged["y"], resized["width"], resized["height"])
+        baseline = float(designer.find_element(By.CSS_SELECTOR, ".card-preview svg text[data-label=names] tspan").get_attribute("y"))
+        assert saved["y"] < baseline < saved["y"] + saved["height"], baseline
+        assert baseline > 70 + 25
         screenshot(designer, "cards-studio-template")
         submit(designer, "Send for review")
         assert "Sent for review" in notice(designer)
@@ -148,3 +230,61 @@ def test_a_designer_uploads_a_template_an_admin_approves_it(plaza):
     finally:
         designer.quit()
         admin.quit()
+
+
+def test_a_designer_places_labels_by_touch_on_a_phone(plaza):
+    title = "Pocket Note " + uuid.uuid4().hex[:4]
+    designer = new_browser("phone")
+    at_360(designer)
+    try:
+        log_in(designer, plaza, "dana", "demo-dana-2026")
+        designer.get(plaza + "/cards/studio/new")
+        fill(designer, {"name": title, "colourName-0": "White"})
+        stage = designer.find_element(By.CSS_SELECTOR, "[data-stage]")
+        assert stage.rect["width"] <= 340 and stage.rect["x"] >= 0
+        # Add a label: a unique id, centred on the page, and the panel shows it.
+        click(designer, designer.find_element(By.CSS_SELECTOR, "[data-add-label]"))
+        added = labels_json(designer)["label-1"]
+        assert (added["page"], added["x"] + added["width"] / 2, added["width"]) == ("front", 63.5, 80)
+        text = designer.find_element(By.ID, "le-text")
+        text.clear()
+        text.send_keys("Save the date")
+        assert label_box(designer, "label-1").text == "Save the date"
+        Select(designer.find_element(By.ID, "le-font")).select_by_visible_text("Sans")
+        assert labels_json(designer)["label-1"]["fonts"] == ["serif", "sans"]
+        # A finger drags it 30 mm up.
+        scale = pixels_per_mm(designer)
+        box = label_box(designer, "label-1")
+        designer.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+        touch_drag(designer, box, 0, round(-30 * scale))
+        dragged = labels_json(designer)["label-1"]
+        assert dragged["x"] == added["x"] and abs(dragged["y"] - (added["y"] - 30)) <= 0.5, dragged
+        shot(designer, "cards-studio-editor")
+        # The JSON by hand: the editor says when it does not parse, and follows when it does.
+        click(designer, designer.find_element(By.CSS_SELECTOR, "[data-labels-json] summary"))
+        area = designer.find_element(By.ID, "t-labels")
+        area.send_keys(Keys.CONTROL, Keys.END, Keys.NULL, "]")
+        status = designer.find_element(By.CSS_SELECTOR, "[data-json-status]")
+        assert "does not parse" in status.text
+        area.send_keys(Keys.BACKSPACE)
+        assert status.text == ""
+        edited = list(labels_json(designer).values())
+        edited[1]["text"] = "Hold the date"
+        area.clear()
+        area.send_keys(json.dumps(edited))
+        wait_for(designer, lambda: label_box(designer, "label-1").text == "Hold the date")
+        # Remove the example label; put a new one inside.
+        click(designer, label_box(designer, "names"))
+        click(designer, designer.find_element(By.CSS_SELECTOR, "[data-remove-label]"))
+        assert list(labels_json(designer)) == ["label-1"]
+        click(designer, designer.find_element(By.CSS_SELECTOR, "[data-show-page=inside]"))
+        assert not designer.find_elements(By.CSS_SELECTOR, ".label-box")
+        click(designer, designer.find_element(By.CSS_SELECTOR, "[data-add-label]"))
+        assert labels_json(designer)["label-1"]["page"] == "front" and labels_json(designer)["label-2"]["page"] == "inside"
+        submit(designer, "Save")
+        assert "Saved" in notice(designer)
+        assert sorted(labels_json(designer)) == ["label-1", "label-2"]
+        assert labels_json(designer)["label-1"]["text"] == "Hold the date"
+        shot(designer, "cards-studio-saved")
+    finally:
+        designer.quit()

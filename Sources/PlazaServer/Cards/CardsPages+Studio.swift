@@ -81,6 +81,8 @@ extension CardsPages {
         var rejection: String?
         var canSubmit: Bool
         var svg: String?
+        /// The fonts a label can be set in, for the label editor's pickers.
+        var fonts: [Preset] = CardRules.fontIDs.map { Preset(value: $0, label: CardRules.fontNames[$0] ?? $0, selected: false) }
     }
 
     static let trims: [(String, String, CardTrim)] = [
