@@ -43,9 +43,8 @@ def snapped(value):
     return round(value * 2) / 2
 
 
-def at_360(driver):
-    """A 360 px wide touch screen: headless chromium's windows are never narrower than 500 px."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+def touch_screen(driver):
+    """The phone's screen takes fingers (conftest already makes it 360 px wide)."""
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
 
 
@@ -60,13 +59,6 @@ def touch_drag(driver, element, dx, dy):
         actions.pointer_action.move_to_location(x + round(dx * step / 4), y + round(dy * step / 4))
     actions.pointer_action.pointer_up()
     actions.perform()
-
-
-def shot(driver, name):
-    """The repository's screenshots, and a copy where the studio's reviewers look."""
-    screenshot(driver, name)
-    os.makedirs("/tmp/studio-shots", exist_ok=True)
-    driver.save_screenshot(f"/tmp/studio-shots/{name}-{driver.size_name}.png")
 
 
 def preview_text(driver):
@@ -204,7 +196,7 @@ def test_a_designer_uploads_a_template_an_admin_approves_it(plaza):
         ActionChains(designer).send_keys(Keys.ARROW_UP).key_down(Keys.SHIFT).send_keys(Keys.ARROW_LEFT).key_up(Keys.SHIFT).perform()
         nudged = labels_json(designer)["names"]
         assert (nudged["x"], nudged["y"]) == (moved["x"] - 5, moved["y"] - 0.5), nudged
-        shot(designer, "cards-studio-editor")
+        screenshot(designer, "cards-studio-editor")
         submit(designer, "Save")
         assert "Saved" in notice(designer)
         # Saved where it was dropped: the form's JSON, and the preview's text now sits 40 mm lower than the example's.
@@ -213,7 +205,7 @@ def test_a_designer_uploads_a_template_an_admin_approves_it(plaza):
         baseline = float(designer.find_element(By.CSS_SELECTOR, ".card-preview svg text[data-label=names] tspan").get_attribute("y"))
         assert saved["y"] < baseline < saved["y"] + saved["height"], baseline
         assert baseline > 70 + 25
-        screenshot(designer, "cards-studio-template")
+        screenscreenshot(designer, "cards-studio-template")
         submit(designer, "Send for review")
         assert "Sent for review" in notice(designer)
 
@@ -223,7 +215,7 @@ def test_a_designer_uploads_a_template_an_admin_approves_it(plaza):
         navigate(admin, item.find_element(By.TAG_NAME, "a"))
         assert admin.find_element(By.CSS_SELECTOR, "[data-proof-link]")
         submit(admin, "Review this")
-        screenshot(admin, "cards-admin-review")
+        screenscreenshot(admin, "cards-admin-review")
         submit(admin, "Approve")
         admin.get(plaza + "/cards?q=" + title.split()[-1])
         assert title in admin.find_element(By.CSS_SELECTOR, "[data-templates]").text
@@ -235,7 +227,7 @@ def test_a_designer_uploads_a_template_an_admin_approves_it(plaza):
 def test_a_designer_places_labels_by_touch_on_a_phone(plaza):
     title = "Pocket Note " + uuid.uuid4().hex[:4]
     designer = new_browser("phone")
-    at_360(designer)
+    touch_screen(designer)
     try:
         log_in(designer, plaza, "dana", "demo-dana-2026")
         designer.get(plaza + "/cards/studio/new")
@@ -259,7 +251,7 @@ def test_a_designer_places_labels_by_touch_on_a_phone(plaza):
         touch_drag(designer, box, 0, round(-30 * scale))
         dragged = labels_json(designer)["label-1"]
         assert dragged["x"] == added["x"] and abs(dragged["y"] - (added["y"] - 30)) <= 0.5, dragged
-        shot(designer, "cards-studio-editor")
+        screenshot(designer, "cards-studio-editor")
         # The JSON by hand: the editor says when it does not parse, and follows when it does.
         click(designer, designer.find_element(By.CSS_SELECTOR, "[data-labels-json] summary"))
         area = designer.find_element(By.ID, "t-labels")
@@ -285,6 +277,6 @@ def test_a_designer_places_labels_by_touch_on_a_phone(plaza):
         assert "Saved" in notice(designer)
         assert sorted(labels_json(designer)) == ["label-1", "label-2"]
         assert labels_json(designer)["label-1"]["text"] == "Hold the date"
-        shot(designer, "cards-studio-saved")
+        screenshot(designer, "cards-studio-saved")
     finally:
         designer.quit()

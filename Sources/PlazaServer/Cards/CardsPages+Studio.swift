@@ -117,6 +117,14 @@ extension CardsPages {
                 index: index, name: colour.name, front: colour.art["front"]?.uuidString.lowercased() ?? "",
                 inside: colour.art["inside"]?.uuidString.lowercased() ?? "", back: colour.art["back"]?.uuidString.lowercased() ?? "")
         }
+        // A refused save comes back with the colours and art as they were typed and uploaded, not as last saved.
+        if let refused {
+            colours = (0..<3).map { index in
+                let typed = { (name: String) in refused.fields["\(name)-\(index)"]?.value ?? "" }
+                return ColourRow(
+                    index: index, name: typed("colourName"), front: typed("art-front"), inside: typed("art-inside"), back: typed("art-back"))
+            }
+        }
         while colours.count < 3 { colours.append(ColourRow(index: colours.count, name: "", front: "", inside: "", back: "")) }
         let model = TemplateFormPage(
             shell: Shell(title: template?.name ?? "New template", context: context, notice: notice(request)),
@@ -169,9 +177,10 @@ extension CardsPages {
             let labels: [CardLabelSpec]
             do {
                 labels = try PlazaJSON.decoder().decode([CardLabelSpec].self, from: Data(form["labels"].utf8))
-            } catch {
-                throw PlazaError.validation(
-                    field: "labels", "The labels are not valid JSON in the shape of the example: \(error.localizedDescription)")
+            } catch let error as DecodingError {
+                let problem = PlazaError(decoding: error)
+                let detail = problem.errors?.first.map { "\($0.field.isEmpty ? "" : "at \($0.field): ")\($0.message)" } ?? problem.title
+                throw PlazaError.validation(field: "labels", "The labels are not JSON in the shape of the example (\(detail)).")
             }
             let papers = form.values.filter { $0.key.hasPrefix("paper-") && $0.value == "on" }.compactMap {
                 UUID(uuidString: String($0.key.dropFirst(6)))

@@ -126,3 +126,27 @@ extension CardShopPagesTests {
         }
     }
 }
+
+extension CardShopPagesTests {
+    @Test func aRefusedTemplateKeepsWhatTheDesignerTypedAndSaysWhatIsWrong() async throws {
+        try await TestPlaza.withApp(.sqlite) { client, services in
+            let shop = try await CardsDriver.open(client, services)
+            let dana = PageSession(client)
+            _ = try await dana.submit("/login", to: "/login", ["login": "dana", "password": AccountsDriver.password])
+            let path = "/cards/studio/\(shop.template.uuidString.lowercased())"
+            let form = try await dana.get(path).text
+            let art = try #require(form.firstMatch(of: #/name="art-front-0" value="([0-9a-f-]+)"/#)?.output.1)
+            let refused = try await dana.post(
+                path,
+                [
+                    "name": "Golden Circle", "category": "\(shop.wedding.uuidString.lowercased())|", "trim": "127x177.8",
+                    "colourName-0": "Champagne", "art-front-0": String(art), "labels": #"[{"id": "names", "size": "big"}]"#,
+                    "paper-\(shop.linen.uuidString.lowercased())": "on",
+                ], csrf: PageSession.csrfToken(in: form))
+            let page = try await dana.follow(refused).text
+            #expect(page.contains(#"name="colourName-0" value="Champagne""#), "the colour's new name is kept")
+            #expect(page.contains("The labels are not JSON in the shape of the example"))
+            #expect(!page.contains("The operation could not be completed"))
+        }
+    }
+}
