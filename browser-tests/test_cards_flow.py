@@ -205,7 +205,7 @@ def test_a_designer_uploads_a_template_an_admin_approves_it(plaza):
         baseline = float(designer.find_element(By.CSS_SELECTOR, ".card-preview svg text[data-label=names] tspan").get_attribute("y"))
         assert saved["y"] < baseline < saved["y"] + saved["height"], baseline
         assert baseline > 70 + 25
-        screenscreenshot(designer, "cards-studio-template")
+        screenshot(designer, "cards-studio-template")
         submit(designer, "Send for review")
         assert "Sent for review" in notice(designer)
 
@@ -215,7 +215,7 @@ def test_a_designer_uploads_a_template_an_admin_approves_it(plaza):
         navigate(admin, item.find_element(By.TAG_NAME, "a"))
         assert admin.find_element(By.CSS_SELECTOR, "[data-proof-link]")
         submit(admin, "Review this")
-        screenscreenshot(admin, "cards-admin-review")
+        screenshot(admin, "cards-admin-review")
         submit(admin, "Approve")
         admin.get(plaza + "/cards?q=" + title.split()[-1])
         assert title in admin.find_element(By.CSS_SELECTOR, "[data-templates]").text
