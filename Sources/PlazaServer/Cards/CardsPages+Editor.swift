@@ -147,7 +147,8 @@ extension CardsPages {
             papers: template.paperTypes.map { paper in
                 let from = paper.tiers.last.map { context.reader.money($0.unitAmount, paper.currency) } ?? ""
                 let first = paper.tiers.first.map { context.reader.money($0.unitAmount, paper.currency) } ?? ""
-                return Choice(value: paper.id.uuidString.lowercased(), label: "\(paper.name): \(first) a card, down to \(from)", selected: false)
+                let price = first == from ? "\(first) a card" : "\(first) down to \(from)"
+                return Choice(value: paper.id.uuidString.lowercased(), label: "\(paper.name) · \(price)", selected: false)
             }, formError: refused?.error,
             movable: template.labels.filter { $0.editable.contains(.position) }.map(\.id).joined(separator: " "),
             hasMovable: template.labels.contains { $0.editable.contains(.position) && $0.page == page },

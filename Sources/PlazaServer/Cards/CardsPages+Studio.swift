@@ -64,6 +64,14 @@ extension CardsPages {
         var front: String
         var inside: String
         var back: String
+        var hasFront: Bool
+        var hasInside: Bool
+        var hasBack: Bool
+
+        init(index: Int, name: String, front: String, inside: String, back: String) {
+            (self.index, self.name, self.front, self.inside, self.back) = (index, name, front, inside, back)
+            (hasFront, hasInside, hasBack) = (!front.isEmpty, !inside.isEmpty, !back.isEmpty)
+        }
     }
 
     struct TemplateFormPage: Sendable {
@@ -80,6 +88,8 @@ extension CardsPages {
         var state: String?
         var rejection: String?
         var canSubmit: Bool
+        /// Sent for review: its designer waits for the decision before changing it again (an admin may correct it).
+        var waiting: Bool
         var svg: String?
         /// The fonts a label can be set in, for the label editor's pickers.
         var fonts: [Preset] = CardRules.fontIDs.map { Preset(value: $0, label: CardRules.fontNames[$0] ?? $0, selected: false) }
@@ -149,6 +159,7 @@ extension CardsPages {
             },
             state: template.map { Self.stateName($0.state) }, rejection: template?.rejectionReason,
             canSubmit: template.map { [.draft, .rejected].contains($0.state) } ?? false,
+            waiting: template?.state == .submitted && context.identity.user.role != .admin,
             svg: try await id.asyncMap { try await cards.templatePreview($0, viewer: context.identity, colour: nil, page: .front, inline: true) })
         return renderer.render("cards/studio-template", model)
     }

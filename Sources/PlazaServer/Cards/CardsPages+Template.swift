@@ -33,6 +33,8 @@ extension CardsPages {
         var name: String
         var designer: String
         var category: String
+        /// The catalogue's category and subcategory the template is filed under, as links back to them.
+        var crumbs: [Chip]
         var trim: String
         var pages: [PageTab]
         var swatches: [Swatch]
@@ -74,6 +76,7 @@ extension CardsPages {
             designer: template.designer.displayName,
             category: [category?.name, category?.subcategories.first { $0.id == template.subcategoryId }?.name].compactMap { $0 }.joined(
                 separator: " › "),
+            crumbs: Self.crumbs(category, sub: template.subcategoryId),
             trim: Self.trimName(template.trim), pages: tabs,
             swatches: template.colours.map { Swatch(name: $0.name, href: "\(path)?colour=\($0.id)", current: $0.id == colour?.id) },
             colour: colour?.id ?? "",
@@ -84,7 +87,16 @@ extension CardsPages {
                     tiers: paper.tiers.map {
                         "\($0.minQuantity == 1 ? "1+" : "\($0.minQuantity)+") cards: \(reader.money($0.unitAmount, paper.currency)) each"
                     })
-            }, signedIn: context.identity != nil, loginHref: "/login?next=\(path)")
+            }, signedIn: context.identity != nil,
+            loginHref: "/login?" + FormData.encoded([("next", path + (colour.map { "?colour=\($0.id)" } ?? ""))]))
+    }
+
+    static func crumbs(_ category: CardCategory?, sub: UUID?) -> [Chip] {
+        guard let category else { return [] }
+        let key = category.id.uuidString.lowercased()
+        let first = Chip(label: category.name, href: "/cards?category=\(key)", current: false)
+        guard let sub = category.subcategories.first(where: { $0.id == sub }) else { return [first] }
+        return [first, Chip(label: sub.name, href: "/cards?category=\(key)&subcategory=\(sub.id.uuidString.lowercased())", current: false)]
     }
 
     /// Starts a design from the template (in the colour chosen) and opens the editor.

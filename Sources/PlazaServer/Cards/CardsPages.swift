@@ -13,7 +13,7 @@ struct CardsPages: Sendable {
     let maxBody: Int
 
     static let notices = [
-        "saved": "Saved. Find it any time under Cards → Saved designs.",
+        "saved": "Saved. Find it any time under Card shop → Saved designs.",
         "duplicated": "Copied: this is the copy, change it as you like.",
         "deleted": "The design was deleted.",
         "added": "Added to your cart.",

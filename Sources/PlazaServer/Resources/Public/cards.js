@@ -145,6 +145,11 @@
   }
 })();
 
+// The card shop's own navigation marks the page it is on.
+document.querySelectorAll(".cards-nav a").forEach((link) => {
+  if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
+});
+
 // The catalogue's Quick Look: a card's pages, colours and papers in a dialog over the grid (the tile's link opens the
 // template's page without a script, or with a modifier key).
 (() => {
