@@ -367,11 +367,17 @@ extension CardsService {
 
     static func describe(_ order: CardOrder) -> String { describe(order.items) }
 
-    /// "Golden Circle (50 cards)", "Golden Circle and 1 more".
+    /// "Golden Circle (50 cards)", "Golden Circle (50 cards) and Olive Sprig (sample)", "… and 2 more lines".
     static func describe(_ items: [CardOrderItem]) -> String {
-        guard let first = items.first else { return "cards" }
-        let what = "\(first.designName) (\(first.kind == .sample ? "sample" : "\(first.quantity) cards"))"
-        return items.count == 1 ? what : "\(what) and \(items.count - 1) more"
+        let line = { (item: CardOrderItem) in
+            "\(item.designName) (\(item.kind == .sample ? "sample" : item.quantity == 1 ? "1 card" : "\(item.quantity) cards"))"
+        }
+        switch items.count {
+        case 0: return "cards"
+        case 1: return line(items[0])
+        case 2: return "\(line(items[0])) and \(line(items[1]))"
+        default: return "\(line(items[0])) and \(items.count - 1) more lines"
+        }
     }
 
     static func money(_ amount: Int64, _ currency: String) -> String {

@@ -150,3 +150,18 @@ extension CardShopPagesTests {
         }
     }
 }
+
+extension CardShopPagesTests {
+    @Test func anOrderIsDescribedByWhatItHolds() {
+        let item = { (name: String, kind: CardItemKind, quantity: Int) in
+            CardOrderItem(
+                id: UUID(), kind: kind, designId: UUID(), designName: name, paperId: UUID(), paperName: "Linen", quantity: quantity,
+                unitAmount: 100, amount: 100, proofSha256: "")
+        }
+        let circle = item("Golden Circle", .print, 50)
+        #expect(CardsService.describe([circle]) == "Golden Circle (50 cards)")
+        #expect(CardsService.describe([item("Olive Sprig", .print, 1)]) == "Olive Sprig (1 card)")
+        #expect(CardsService.describe([circle, item("Olive Sprig", .sample, 1)]) == "Golden Circle (50 cards) and Olive Sprig (sample)")
+        #expect(CardsService.describe([circle, circle, circle]) == "Golden Circle (50 cards) and 2 more lines")
+    }
+}
