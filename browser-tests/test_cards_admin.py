@@ -121,6 +121,12 @@ def test_quick_look_shows_a_card_over_the_grid_and_orders_a_sample(plaza):
         assert dialog.find_elements(By.CSS_SELECTOR, ".card-page svg text"), "the card's pages with their text"
         assert "Log in to personalize it" in dialog.text
         screenshot(shopper, "cards-quick-look")
+        # Another colour stays in the look, over the grid.
+        other = next(chip for chip in dialog.find_elements(By.CSS_SELECTOR, "[data-quick-colour]") if chip.get_attribute("aria-current") is None)
+        colour = other.text
+        click(shopper, other)
+        wait_for(shopper, lambda: dialog.find_element(By.CSS_SELECTOR, "[data-quick-colour][aria-current]").text == colour)
+        assert dialog.get_attribute("open") is not None and shopper.current_url.endswith("/cards")
         dialog.send_keys(Keys.ESCAPE)
         wait_for(shopper, lambda: dialog.get_attribute("open") is None)
 

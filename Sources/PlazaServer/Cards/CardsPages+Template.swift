@@ -10,6 +10,8 @@ extension CardsPages {
     struct Swatch: Sendable {
         var name: String
         var href: String
+        /// The same colour in the catalogue's Quick Look (which stays over the grid).
+        var quick: String
         var current: Bool
     }
 
@@ -78,7 +80,9 @@ extension CardsPages {
                 separator: " › "),
             crumbs: Self.crumbs(category, sub: template.subcategoryId),
             trim: Self.trimName(template.trim), pages: tabs,
-            swatches: template.colours.map { Swatch(name: $0.name, href: "\(path)?colour=\($0.id)", current: $0.id == colour?.id) },
+            swatches: template.colours.map {
+                Swatch(name: $0.name, href: "\(path)?colour=\($0.id)", quick: "\(path)/quick-look?colour=\($0.id)", current: $0.id == colour?.id)
+            },
             colour: colour?.id ?? "",
             papers: template.paperTypes.map { paper in
                 PaperRow(

@@ -158,8 +158,20 @@ document.querySelectorAll(".cards-nav a").forEach((link) => {
   let opener = null;
   const close = () => { dialog.close(); };
   dialog.addEventListener("close", () => { dialog.replaceChildren(); opener?.focus(); });
+  const load = async (url) => {
+    const response = await fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" });
+    if (!response.ok) throw new Error(String(response.status));
+    dialog.innerHTML = await response.text();
+  };
   dialog.addEventListener("click", (event) => {
-    if (event.target === dialog || event.target.closest("[data-quick-look-close]")) close();
+    if (event.target === dialog || event.target.closest("[data-quick-look-close]")) return close();
+    // Another colour of the card, in the same look.
+    const colour = event.target.closest("[data-quick-colour]");
+    if (colour) {
+      event.preventDefault();
+      load(colour.dataset.quickColour).then(() => dialog.querySelector("[data-quick-colour][aria-current]")?.focus())
+        .catch(() => { location.href = colour.href; });
+    }
   });
   for (const button of document.querySelectorAll("[data-quick-look]")) {
     button.hidden = false;
@@ -167,9 +179,7 @@ document.querySelectorAll(".cards-nav a").forEach((link) => {
       opener = button;
       button.disabled = true;
       try {
-        const response = await fetch(button.dataset.quickLook, { headers: { Accept: "text/html" }, credentials: "same-origin" });
-        if (!response.ok) throw new Error(String(response.status));
-        dialog.innerHTML = await response.text();
+        await load(button.dataset.quickLook);
         dialog.showModal();
         dialog.querySelector("[data-quick-look-close]")?.focus();
       } catch {
