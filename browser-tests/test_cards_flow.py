@@ -114,6 +114,7 @@ def test_a_shopper_personalizes_saves_orders_and_pays(plaza):
         paper.select_by_visible_text(next(option.text for option in paper.options if option.text.startswith("Linen")))
         fill(shopper, {"quantity": "50"})
         submit(shopper, "Add to cart")
+        assert "Added to your cart:" in notice(shopper) and "50 cards on Linen" in notice(shopper), notice(shopper)
         lines = shopper.find_element(By.CSS_SELECTOR, "[data-cart]").text
         assert "50 cards on Linen" in lines and "1 sample on" in lines, lines
         screenshot(shopper, "cards-cart")

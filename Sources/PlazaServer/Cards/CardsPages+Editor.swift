@@ -281,15 +281,16 @@ extension CardsPages {
                 return renderer.refused("design", FormState(form, names: Self.fieldNames(design), error: Self.named(error)), returnTo: back)
             }
         }
+        let added: CardCartItem
         do {
             guard let paper = UUID(uuidString: form["paperId"]) else { throw PlazaError.validation(field: "paperId", "Pick a paper.") }
             let quantity = Int(form["quantity"].trimmingCharacters(in: .whitespaces))
-            _ = try await cards.addToCart(
+            added = try await cards.addToCart(
                 context.identity,
                 CardCartItemRequest(designId: id, paperId: paper, kind: sample ? .sample : .print, quantity: sample ? 1 : quantity ?? 0))
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused("cart", FormState(form, names: ["paperId", "quantity"], error: error), returnTo: back + "#order")
         }
-        return PageRenderer.seeOther("/cards/cart?notice=\(sample ? "sample" : "added")")
+        return PageRenderer.seeOther("/cards/cart?notice=\(sample ? "sample" : "added")&line=\(added.id.uuidString.lowercased())")
     }
 }

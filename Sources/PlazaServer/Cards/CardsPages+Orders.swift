@@ -92,10 +92,13 @@ extension CardsPages {
                     svg: try await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true),
                     problem: try await problem(context.identity, design: item.designId)))
         }
+        // "Added to your cart: Olive Sprig, 50 cards on Linen, $2.50 each."
+        let addedLine = request.uri.queryParameters.get("notice") == "added" ? request.uri.queryParameters.get("line").map { String($0) } : nil
+        let added = lines.first { $0.id == addedLine }.map { "Added to your cart: \($0.design), \($0.what)." }
         return renderer.render(
             "cards/cart",
             CartPage(
-                shell: Shell(title: "Your cart", context: context, notice: notice(request)), lines: lines, empty: lines.isEmpty,
+                shell: Shell(title: "Your cart", context: context, notice: added ?? notice(request)), lines: lines, empty: lines.isEmpty,
                 blocked: lines.contains { $0.problem != nil },
                 sums: Self.sums(
                     subtotal: cart.subtotal, credit: cart.credit, shipping: cart.shipping, tax: cart.tax, total: cart.total, currency: cart.currency,
