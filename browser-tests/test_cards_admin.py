@@ -112,7 +112,8 @@ def test_quick_look_shows_a_card_over_the_grid_and_orders_a_sample(plaza):
     try:
         # Signed out: the look shows the card, and logging in is the way to personalize it.
         shopper.get(plaza + "/cards")
-        tile = shopper.find_elements(By.CSS_SELECTOR, "[data-templates] li")[0]
+        # A card in several colours (other tests may add one-colour templates at the front of the grid).
+        tile = next(item for item in shopper.find_elements(By.CSS_SELECTOR, "[data-templates] li") if " colours" in item.text)
         title = tile.find_element(By.TAG_NAME, "strong").text
         click(shopper, tile.find_element(By.CSS_SELECTOR, "[data-quick-look]"))
         dialog = shopper.find_element(By.CSS_SELECTOR, "[data-quick-look-dialog]")
@@ -132,7 +133,7 @@ def test_quick_look_shows_a_card_over_the_grid_and_orders_a_sample(plaza):
 
         sign_up(shopper, plaza, name, "Quinn Look")
         shopper.get(plaza + "/cards")
-        tile = shopper.find_elements(By.CSS_SELECTOR, "[data-templates] li")[0]
+        tile = next(item for item in shopper.find_elements(By.CSS_SELECTOR, "[data-templates] li") if title in item.text)
         click(shopper, tile.find_element(By.CSS_SELECTOR, "[data-quick-look]"))
         dialog = shopper.find_element(By.CSS_SELECTOR, "[data-quick-look-dialog]")
         wait_for(shopper, lambda: dialog.get_attribute("open") is not None)
