@@ -97,11 +97,13 @@ extension CardsService {
                             ], now: now, on: db)
                         continue
                     }
-                    try await payments.charge(try await service.orderMoney(order, on: db), now: now, on: db)
+                    // The order moves first, from its row: one cancelled meanwhile keeps the money in the wallet (the
+                    // top-up credited it), never in the card shop's sales for an order that will not print.
                     guard
                         try await service.store.move(
                             order: order.id, from: [.pendingPayment], to: .paid, set: [("paid_at", SQLBind(now))], now: now, on: db)
                     else { continue }
+                    try await payments.charge(try await service.orderMoney(order, on: db), now: now, on: db)
                     let email = try await AccountStore().user(id: user, on: db)?.email
                     if let email { try await service.confirm(try await service.order(order.id, on: db), to: email, on: db) }
                     mailed = true

@@ -125,10 +125,12 @@ struct DealStore: Sendable {
             .returning("id").first() != nil
     }
 
-    /// Ends a held payment (`released` or `refunded`), once: false when it was not held any more.
-    func settle(_ id: UUID, to state: DealPaymentState, now: Date, on db: any SQLDatabase) async throws -> Bool {
-        try await db.update("market_offers").set("payment_state", to: state.rawValue).set("settled_at", to: now).set("updated_at", to: now)
-            .where("id", .equal, id).where("payment_state", .equal, DealPaymentState.held.rawValue).returning("id").first() != nil
+    /// Ends a held payment (`released` or `refunded`), once: the amount it held, from the row it changed (never from a
+    /// copy read before: a payment made meanwhile is settled too); nil when nothing was held.
+    func settle(_ id: UUID, to state: DealPaymentState, now: Date, on db: any SQLDatabase) async throws -> Int64? {
+        let update = db.update("market_offers").set("payment_state", to: state.rawValue).set("settled_at", to: now).set("updated_at", to: now)
+            .where("id", .equal, id).where("payment_state", .equal, DealPaymentState.held.rawValue)
+        return try await update.returning("payment_amount").first()?.decode(column: "payment_amount", as: Int64.self)
     }
 
     /// The open offers of a listing (to cancel when it is sold or removed another way).

@@ -139,26 +139,34 @@ extension MarketService {
         }
         let (offer, money, title) = try await acceptedDeal(conversation.id, listing: meetup.listingId)
         let (deals, listings, payments) = (deals, listings, payments)
-        let paid = offer?.paymentState == .held ? " · \(Self.alertMoney(offer?.amount ?? 0, offer?.currency ?? currency)) is in your wallet" : ""
-        let summary = "\(Self.name(identity.user)) confirmed the handshake: \(title) is sold\(paid)"
         let service = self
         return try await events.transaction(publishing: { db in
             guard try await deals.useHandshake(id, column: match.column, hash: match.hash, now: now, on: db) else {
                 throw Self.meetupConflict(meetup, "This code was used, or the seller showed a new one.")
             }
+            var payment: DealPayment? = nil
+            var released: Int64 = 0
+            if let offer, var money {
+                // The deal completes from the row it changes: called off meanwhile, the handshake does not happen; paid
+                // meanwhile, what its row holds goes to the seller.
+                guard try await deals.move(offer.id, from: [.accepted], to: .completed, now: now, on: db) else {
+                    throw Self.meetupConflict(meetup, "This deal was called off meanwhile.")
+                }
+                if let held = try await deals.settle(offer.id, to: .released, now: now, on: db) {
+                    guard let payments else { throw PlazaError.paymentsUnavailable }
+                    money.amount = Money(amount: held, currency: offer.currency)
+                    try await payments.release(money, now: now, on: db)
+                    released = held
+                }
+                payment = try await deals.offer(offer.id, on: db)?.payment
+            }
+            // The offer's row first, then the listing's, as every other deal transaction locks them (no deadlock on PostgreSQL).
             guard
                 try await listings.move(
                     meetup.listingId, from: [.active, .reserved], to: .sold, soldTo: identity.user.id, now: now, on: db)
             else { throw Self.finished(.sold) }
-            var payment: DealPayment? = nil
-            if let offer, let money {
-                _ = try await deals.move(offer.id, from: [.accepted], to: .completed, now: now, on: db)
-                if offer.paymentState == .held, try await deals.settle(offer.id, to: .released, now: now, on: db) {
-                    guard let payments else { throw PlazaError.paymentsUnavailable }
-                    try await payments.release(money, now: now, on: db)
-                }
-                payment = try await deals.offer(offer.id, on: db)?.payment
-            }
+            let paid = released > 0 ? " · \(Self.alertMoney(released, offer?.currency ?? service.currency)) is in your wallet" : ""
+            let summary = "\(Self.name(identity.user)) confirmed the handshake: \(title) is sold\(paid)"
             // Every other buyer's open offer ends with the sale.
             try await service.closeOffers(listing: meetup.listingId, now: now, on: db)
             guard let sold = try await listings.listing(meetup.listingId, on: db) else { throw PlazaError.notFound("listing") }
@@ -185,12 +193,12 @@ extension MarketService {
             var (offer, money, title) = try await acceptedDeal(conversation.id, listing: meetup.listingId)
             if meetup.state != .accepted { (offer, money) = (nil, nil) }
             let (expiring, expiringMoney) = (offer, money)
-            let refunded = offer?.paymentState == .held ? "; the held money went back to the buyer" : ""
-            let summary = "The meetup for \(title) passed without a handshake\(refunded)"
             let (deals, service) = (deals, self)
             let done: Bool = try await events.transaction(publishing: { db in
                 guard try await deals.move(meetup: meetup.id, from: [meetup.state], to: .expired, now: now, on: db) else { return (false, []) }
-                if let expiring, let expiringMoney { _ = try await service.cancel(expiring, money: expiringMoney, now: now, on: db) }
+                var refunded: Int64 = 0
+                if let expiring, let expiringMoney { refunded = try await service.cancel(expiring, money: expiringMoney, now: now, on: db) ?? 0 }
+                let summary = "The meetup for \(title) passed without a handshake\(refunded > 0 ? "; the held money went back to the buyer" : "")"
                 guard meetup.state == .accepted, let changed = try await deals.meetup(meetup.id, on: db)?.dto else { return (true, []) }
                 var changedOffer: PriceOffer? = nil
                 if let expiring { changedOffer = try await deals.offer(expiring.id, on: db)?.dto }

@@ -130,11 +130,14 @@ extension MarketService {
         guard offer.state.isOpen else { throw Self.offerConflict(offer, answering: nil) }
         let money = try await dealMoney(offer)
         let (deals, other) = (deals, offer.buyerId == identity.user.id ? offer.sellerId : offer.buyerId)
-        let refunded = offer.paymentState == .held ? " · \(Self.alertMoney(offer.amount, offer.currency)) went back to the buyer" : ""
-        let summary = "\(Self.name(identity.user)) called off the deal for \(money.title)\(refunded)"
         let service = self
         return try await events.transaction(publishing: { db in
-            guard try await service.cancel(offer, money: money, now: now, on: db) else { throw Self.offerConflict(offer, answering: nil) }
+            // What the offer held is read from the row the cancel changed, not from `offer` (a payment may have landed).
+            guard let refunded = try await service.cancel(offer, money: money, now: now, on: db) else {
+                throw Self.offerConflict(try await deals.offer(id, on: db) ?? offer, answering: nil)
+            }
+            let back = refunded > 0 ? " · \(Self.alertMoney(refunded, offer.currency)) went back to the buyer" : ""
+            let summary = "\(Self.name(identity.user)) called off the deal for \(money.title)\(back)"
             guard let changed = try await deals.offer(id, on: db)?.dto else { throw PlazaError.notFound("offer") }
             return (changed, try Self.dealMessages(offer.conversationId, to: other, from: identity.user.id, summary, offer: changed, now: now))
         })
@@ -151,16 +154,25 @@ extension MarketService {
 
     // MARK: Inside a transaction
 
-    /// Cancels an open offer in the caller's transaction: its held money back to the buyer, its reservation lifted.
-    /// False when it was no longer open.
-    func cancel(_ offer: DealStore.OfferRecord, money: DealMoney, now: Date, on db: any SQLDatabase) async throws -> Bool {
-        guard try await deals.move(offer.id, from: [.pending, .countered, .accepted], to: .cancelled, now: now, on: db) else { return false }
-        if offer.paymentState == .held, try await deals.settle(offer.id, to: .refunded, now: now, on: db) {
-            guard let payments else { throw PlazaError.paymentsUnavailable }
-            try await payments.refund(money, now: now, on: db)
+    /// Cancels an open offer in the caller's transaction: the money its row holds then goes back to the buyer, and the
+    /// listing it reserved is for sale again. Every decision comes from the rows changed here, never from `offer` (read
+    /// before the transaction: the buyer may have paid, or the seller accepted, since). Nil when it was no longer open;
+    /// else the amount refunded (0: nothing was held).
+    func cancel(_ offer: DealStore.OfferRecord, money: DealMoney, now: Date, on db: any SQLDatabase) async throws -> Int64? {
+        let wasAccepted = try await deals.move(offer.id, from: [.accepted], to: .cancelled, now: now, on: db)
+        if !wasAccepted {
+            guard try await deals.move(offer.id, from: [.pending, .countered], to: .cancelled, now: now, on: db) else { return nil }
         }
-        if offer.state == .accepted { _ = try await listings.move(offer.listingId, from: [.reserved], to: .active, now: now, on: db) }
-        return true
+        var refunded: Int64 = 0
+        if let held = try await deals.settle(offer.id, to: .refunded, now: now, on: db) {
+            guard let payments else { throw PlazaError.paymentsUnavailable }
+            var money = money
+            money.amount = Money(amount: held, currency: offer.currency)
+            try await payments.refund(money, now: now, on: db)
+            refunded = held
+        }
+        if wasAccepted { _ = try await listings.move(offer.listingId, from: [.reserved], to: .active, now: now, on: db) }
+        return refunded
     }
 
     /// Cancels every open offer of a listing that was sold another way or removed (refunding held money).
