@@ -20,15 +20,19 @@ public enum CardRules {
         tiers.sorted { $0.minQuantity < $1.minQuantity }.last { $0.minQuantity <= quantity }?.unitAmount
     }
 
-    /// `quantity` cards on this paper; nil when the quantity is below the first tier.
-    public static func amount(_ paper: CardPaperType, quantity: Int) -> Int64? {
-        unitAmount(paper.tiers, quantity: quantity).map { $0 * Int64(quantity) }
+    /// `quantity` cards at `unit` each, saturating at `Int64.max` (a price stored before its bound never traps; the
+    /// sums refuse it, `CardOrderRules.totals`).
+    public static func lineAmount(_ unit: Int64, quantity: Int) -> Int64 {
+        let (amount, overflow) = unit.multipliedReportingOverflow(by: Int64(quantity))
+        return overflow ? .max : amount
     }
 
-    /// Tax on `amount` at `basisPoints` (825 is 8.25 %), rounded half up to the minor unit.
+    /// Tax on `amount` at `basisPoints` (825 is 8.25 %), rounded half up to the minor unit; split so that no amount
+    /// a total may reach can overflow it.
     public static func tax(on amount: Int64, basisPoints: Int) -> Int64 {
         guard amount > 0, basisPoints > 0 else { return 0 }
-        return (amount * Int64(basisPoints) + 5_000) / 10_000
+        let rate = Int64(basisPoints)
+        return (amount / 10_000) * rate + ((amount % 10_000) * rate + 5_000) / 10_000
     }
 
     /// `#rrggbb` in lower case, or nil.
@@ -43,11 +47,22 @@ public enum CardRules {
         var validator = Validator()
         validator.check(
             nameLength.contains(request.name.trimmingCharacters(in: .whitespaces).count), "name", "Name the paper (at most 80 characters).")
-        validator.check(request.sampleAmount > 0, "sampleAmount", "A sample costs something: type its price.")
+        if request.sampleAmount > 0 {
+            validator.amount(request.sampleAmount, "sampleAmount", maximum: AmountBounds.perCard)
+        } else {
+            validator.check(false, "sampleAmount", "A sample costs something: type its price.")
+        }
         let tiers = request.tiers.sorted { $0.minQuantity < $1.minQuantity }
         validator.check(tiers.first?.minQuantity == 1, "tiers", "Start the price tiers at 1 card.")
         validator.check(Set(tiers.map(\.minQuantity)).count == tiers.count, "tiers", "Give each quantity one price.")
-        validator.check(tiers.allSatisfy { $0.unitAmount > 0 && quantities.contains($0.minQuantity) }, "tiers", "Each tier needs a price above zero.")
+        for (index, tier) in request.tiers.enumerated() {
+            validator.check(quantities.contains(tier.minQuantity), "tiers.\(index).minQuantity", "From 1 to \(quantities.upperBound) cards.")
+            if tier.unitAmount > 0 {
+                validator.amount(tier.unitAmount, "tiers.\(index).unitAmount", maximum: AmountBounds.perCard)
+            } else {
+                validator.check(false, "tiers.\(index).unitAmount", "Each tier needs a price above zero.")
+            }
+        }
         return validator.errors
     }
 }

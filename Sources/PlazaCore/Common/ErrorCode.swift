@@ -62,6 +62,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case preflightFailed = "preflight_failed"
     /// A bid whose maximum is below the least the auction takes now.
     case bidTooLow = "bid_too_low"
+    /// An amount, price or quantity above Plaza's bound, or a total it would compute past 100,000,000 minor units.
+    case amountTooLarge = "amount_too_large"
     case internalError = "internal_error"
     case unavailable
 }

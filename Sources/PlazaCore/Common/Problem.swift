@@ -6,10 +6,18 @@ public struct FieldError: Codable, Sendable, Hashable {
     public var field: String
     /// What is wrong, in words a user can act on.
     public var message: String
+    /// The value passes one of Plaza's bounds on amounts (`AmountBounds`): the problem's code is `amount_too_large`.
+    /// Not part of the JSON (the code says it).
+    public var aboveBound = false
 
-    public init(field: String, message: String) {
+    public init(field: String, message: String, aboveBound: Bool = false) {
         self.field = field
         self.message = message
+        self.aboveBound = aboveBound
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case field, message
     }
 }
 

@@ -126,12 +126,14 @@ public enum LoyaltyRules {
             validator.apply(textProblem(level.reward, maximum: 120, what: "the reward"), to: "levels[\(index)].reward")
         }
         if let expiresAt = request.expiresAt { validator.check(expiresAt > now, "expiresAt", "Pick a moment in the future.") }
+        validator.end(request.expiresAt, "expiresAt", now: now)
         if let days = request.cardValidDays { validator.check(cardValidDays.contains(days), "cardValidDays", "Use 1 to 3,650 days.") }
         if let minutes = request.velocityWindowMinutes {
             validator.check(velocityWindowMinutes.contains(minutes), "velocityWindowMinutes", "Use 0 to 1,440 minutes (0 turns the rule off).")
         }
         if let spend = request.minimumSpend {
             validator.check(spend.amount > 0 && Money.isCurrencyCode(spend.currency), "minimumSpend", "Give a positive amount and a currency.")
+            validator.add(AmountBounds.problem(spend.amount, field: "minimumSpend.amount"))
         }
         return validator.errors
     }

@@ -158,8 +158,9 @@ public enum BiddingRules {
             let least = minimum(state)
             guard max >= least else { return .tooLow(minimum: least) }
             if max > state.leaderMax {
-                // A new leader: the old one's maximum is spent, the price is one step above it.
-                steps.append((leader, state.leaderMax, true))
+                // A new leader: the old one's maximum is spent (a step of its own unless the price already stands
+                // there: one proxy bid shows once in the history), the price is one step above it.
+                if state.currentPrice < state.leaderMax { steps.append((leader, state.leaderMax, true)) }
                 next.currentPrice = Swift.min(max, state.leaderMax + increment(state.leaderMax))
                 (next.leader, next.leaderMax) = (bidder, max)
                 steps.append((bidder, next.currentPrice, false))
@@ -192,7 +193,7 @@ public enum BiddingRules {
         validator.check(terms.endsAt <= now.addingTimeInterval(longest), "biddable.endsAt", "End the bidding within 30 days.")
         if let reserve = terms.reservePrice {
             validator.check(reserve >= (start ?? 0), "biddable.reservePrice", "The reserve is at least the start price.")
-            validator.apply(WalletRules.amountProblem(reserve), to: "biddable.reservePrice")
+            validator.add(WalletRules.amountError(reserve, field: "biddable.reservePrice"))
         }
         return validator.errors
     }

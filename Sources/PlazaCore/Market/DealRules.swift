@@ -44,10 +44,12 @@ public enum DealRules {
         }
     }
 
-    /// A problem with an offered price (in minor units of `currency`), or nil.
-    public static func amountProblem(_ amount: Int64, asking: Money?) -> String? {
-        if let problem = WalletRules.amountProblem(amount) { return problem }
-        if let asking, amount > asking.amount * 10 { return "That is more than ten times the asking price; check the amount." }
+    /// A problem with an offered price (in minor units of `currency`) as the field `amount`, or nil.
+    public static func amountProblem(_ amount: Int64, asking: Money?) -> FieldError? {
+        if let problem = WalletRules.amountError(amount, field: "amount") { return problem }
+        if let asking, asking.amount <= AmountBounds.maximum, amount > asking.amount * 10 {
+            return FieldError(field: "amount", message: "That is more than ten times the asking price; check the amount.")
+        }
         return nil
     }
 

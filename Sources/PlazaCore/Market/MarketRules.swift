@@ -128,7 +128,7 @@ extension MarketRules {
         case (false, nil): validator.check(false, "price", "Give a price, or mark it free.")
         case (false, let price?):
             validator.check(price.currency == currency, "price.currency", "Prices here are in \(currency).")
-            validator.apply(WalletRules.amountProblem(price.amount), to: "price.amount")
+            validator.add(WalletRules.amountError(price.amount, field: "price.amount"))
         case (true, nil): break
         }
         validator.check(photos.contains(request.photoIds.count), "photoIds", "Add 1 to 10 photos.")

@@ -20,8 +20,8 @@ public enum CampaignRules {
     public static let smallestSensibleRadius = 50
     public static let adultAge = 18
 
-    /// Every field problem of `content`, in form order.
-    public static func problems(_ content: CampaignContent) -> [FieldError] {
+    /// Every field problem of `content`, in form order (`now`: an end more than five years ahead is refused).
+    public static func problems(_ content: CampaignContent, now: Date = Date()) -> [FieldError] {
         var validator = Validator()
         let title = content.title.trimmingCharacters(in: .whitespacesAndNewlines)
         validator.check(!title.isEmpty, "title", "Give the campaign a title.")
@@ -30,6 +30,7 @@ public enum CampaignRules {
         validator.check(!body.isEmpty, "body", "Say what the offer is.")
         validator.check(body.count <= bodyMaximumLength, "body", "Use at most \(bodyMaximumLength) characters.")
         validator.check(content.endsAt > content.startsAt, "endsAt", "Must be after the start.")
+        validator.end(content.endsAt, "endsAt", now: now)
         for (index, slot) in (content.schedule ?? []).enumerated() {
             let field = "schedule.\(index)"
             validator.check(
@@ -79,6 +80,7 @@ public enum CampaignRules {
                 validator.check((1...100).contains(percent), "discount.percentOff", "Use 1 to 100 per cent.")
             case (nil, let amount?):
                 validator.check(amount > 0, "discount.amountOff", "Must be more than zero.")
+                validator.add(AmountBounds.problem(amount, field: "discount.amountOff"))
                 if let currency = discount.currency, Money.isCurrencyCode(currency) {
                     currencies.insert(currency)
                 } else {
@@ -93,6 +95,7 @@ public enum CampaignRules {
         for (money, field) in [(content.minimumSpend, "minimumSpend"), (content.maxDiscount, "maxDiscount")] {
             guard let money else { continue }
             validator.check(money.amount > 0, "\(field).amount", "Must be more than zero.")
+            validator.add(AmountBounds.problem(money.amount, field: "\(field).amount"))
             validator.check(Money.isCurrencyCode(money.currency), "\(field).currency", "Use a three-letter currency code such as USD.")
             currencies.insert(money.currency)
         }

@@ -165,7 +165,8 @@ public enum OfferRules {
         if let minimum = content.minimumSpend, subtotal.amount < minimum.amount { return .failure(.belowMinimumSpend(minimum)) }
         var off: Int64 =
             if let percent = discount.percentOff {
-                (subtotal.amount.multipliedReportingOverflow(by: Int64(percent)).partialValue + 50) / 100
+                // Split so that no subtotal can overflow: (a·100 + b)·p/100 = a·p + b·p/100, halves up.
+                (subtotal.amount / 100) * Int64(percent) + ((subtotal.amount % 100) * Int64(percent) + 50) / 100
             } else {
                 discount.amountOff ?? 0
             }

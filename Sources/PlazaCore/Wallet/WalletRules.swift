@@ -4,7 +4,7 @@ import Foundation
 /// Each rule returns a message for the user, or `nil` when the value is acceptable.
 public enum WalletRules {
     /// The largest single movement, in minor units (a million of the major unit): keeps every sum far from overflow.
-    public static let maximumAmount: Int64 = 100_000_000
+    public static let maximumAmount: Int64 = AmountBounds.maximum
     public static let noteMaximumLength = 200
     public static let itemsMaximumCount = 50
     public static let itemQuantity = 1...999
@@ -15,6 +15,11 @@ public enum WalletRules {
 
     public static func amountProblem(_ amount: Int64) -> String? {
         (1...maximumAmount).contains(amount) ? nil : "Use a whole number of minor units (cents) from 1 to \(maximumAmount)."
+    }
+
+    /// `amountProblem` as the field error a request gets: above the maximum it is `amount_too_large`.
+    public static func amountError(_ amount: Int64, field: String) -> FieldError? {
+        AmountBounds.problem(amount, field: field) ?? amountProblem(amount).map { FieldError(field: field, message: $0) }
     }
 
     /// `currencies` are the operator's (`PLAZA_CURRENCIES`).
@@ -33,7 +38,7 @@ public enum WalletRules {
     /// Problems of an amount with its currency, as `{amount, currency}` fields.
     public static func moneyProblems(amount: Int64, currency: String, accepted: [String]) -> [FieldError] {
         var validator = Validator()
-        validator.apply(amountProblem(amount), to: "amount")
+        validator.amount(amount, "amount")
         validator.apply(currencyProblem(currency, accepted: accepted), to: "currency")
         return validator.errors
     }
@@ -48,13 +53,15 @@ public enum WalletRules {
             let description = item.description.trimmingCharacters(in: .whitespacesAndNewlines)
             validator.check((1...100).contains(description.unicodeScalars.count), "items.\(index).description", "Use 1 to 100 characters.")
             validator.check(itemQuantity.contains(item.quantity), "items.\(index).quantity", "Use 1 to \(itemQuantity.upperBound).")
-            validator.check((0...maximumAmount).contains(item.unitAmount), "items.\(index).unitAmount", "Use 0 to \(maximumAmount) minor units.")
+            validator.amount(item.unitAmount, "items.\(index).unitAmount", minimum: 0)
             let (line, lineOverflow) = item.unitAmount.multipliedReportingOverflow(by: Int64(max(0, item.quantity)))
             let (sum, sumOverflow) = total.addingReportingOverflow(line)
             overflow = overflow || lineOverflow || sumOverflow
             total = sum
         }
-        if validator.isValid, !items.isEmpty {
+        if validator.isValid, !items.isEmpty, overflow || total > maximumAmount {
+            validator.add(AmountBounds.tooLarge(field: "items"))
+        } else if validator.isValid, !items.isEmpty {
             validator.check(
                 !overflow && total == amount, "items", "The items add up to \(overflow ? "too much" : String(total)), not the amount \(amount).")
         }

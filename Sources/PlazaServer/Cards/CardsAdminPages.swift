@@ -231,7 +231,9 @@ struct CardsAdminPages: Sendable {
             }
             _ = try await cards.savePaper(
                 id, CardPaperRequest(name: form["name"], description: form.optional("description"), sampleAmount: sample, tiers: tiers))
-        } catch let error as PlazaError where error.status.code < 500 {
+        } catch var error as PlazaError where error.status.code < 500 {
+            // The form has one field for every tier: `tiers.2.unitAmount` is said beside it.
+            error.errors = error.errors?.map { $0.field.hasPrefix("tiers.") ? FieldError(field: "tiers", message: $0.message) : $0 }
             return renderer.refused(
                 id.map { "paper-\($0.uuidString.lowercased())" } ?? "paper", FormState(form, names: Self.paperFields, error: error),
                 returnTo: "/admin/cards#papers")

@@ -9,7 +9,7 @@ extension CardsService {
     func cart(_ identity: Identity) async throws -> CardCart {
         let lines = try await cartLines(identity)
         let credits = try await store.sampleCredits(owner: identity.user.id, on: database.sql)
-        return cart(lines, credits: credits)
+        return try cart(lines, credits: credits)
     }
 
     /// A sample straight from a template: a design of it as it comes, and one printed card of that on `paper`.
@@ -36,8 +36,18 @@ extension CardsService {
             throw PlazaError.validation(field: "quantity", "Order 1 to \(CardRules.quantities.upperBound) cards.")
         }
         let record = CardsStore.CartRecord(id: UUID(), designId: design.id, paperId: paper.id, kind: kind, quantity: quantity)
+        let line = Self.line(record, design: design, paper: paper)
+        // The line, and the cart with it, must stay within Plaza's maximum (prices are bounded; quantities times them
+        // and sums of lines need not be).
+        let lines = try await cartLines(identity)
+        if case .failure = CardOrderRules.totals(
+            (lines.map(\.line) + [line]).map { CardOrderRules.Line(kind: $0.kind, templateId: design.templateId, amount: $0.amount) },
+            credits: [:], shipping: settings.shipping, taxBasisPoints: settings.taxBasisPoints)
+        {
+            throw PlazaError.validation([AmountBounds.tooLarge(field: "quantity")])
+        }
         try await store.addToCart(record, owner: identity.user.id, now: now, on: database.sql)
-        return Self.line(record, design: design, paper: paper)
+        return line
     }
 
     func removeFromCart(_ identity: Identity, _ id: UUID) async throws {
@@ -59,10 +69,17 @@ extension CardsService {
         return lines
     }
 
-    func cart(_ lines: [(line: CardCartItem, design: CardsStore.DesignRecord)], credits: [UUID: Int64]) -> CardCart {
-        let sums = CardOrderRules.totals(
+    /// The cart's sums; 422 `amount_too_large` naming the line whose quantity takes them past Plaza's maximum.
+    func cart(_ lines: [(line: CardCartItem, design: CardsStore.DesignRecord)], credits: [UUID: Int64]) throws -> CardCart {
+        let totals = CardOrderRules.totals(
             lines.map { CardOrderRules.Line(kind: $0.line.kind, templateId: $0.design.templateId, amount: $0.line.amount) }, credits: credits,
             shipping: settings.shipping, taxBasisPoints: settings.taxBasisPoints)
+        let sums: CardOrderRules.Totals
+        switch totals {
+        case .success(let totals): sums = totals
+        case .failure(let tooLarge):
+            throw PlazaError.validation([AmountBounds.tooLarge(field: tooLarge.line.map { "items.\($0).quantity" } ?? "items")])
+        }
         return CardCart(
             items: lines.map(\.line), subtotal: sums.subtotal, credit: sums.credit, shipping: sums.shipping, tax: sums.tax, total: sums.total,
             currency: currency)
@@ -72,7 +89,7 @@ extension CardsService {
         let unit = record.kind == .sample ? paper.sampleAmount : CardRules.unitAmount(paper.tiers, quantity: record.quantity) ?? 0
         return CardCartItem(
             id: record.id, kind: record.kind, designId: design.id, designName: design.name, paperId: paper.id, paperName: paper.name,
-            quantity: record.quantity, unitAmount: unit, amount: unit * Int64(record.quantity),
+            quantity: record.quantity, unitAmount: unit, amount: CardRules.lineAmount(unit, quantity: record.quantity),
             previewUrl: "/v1/cards/designs/\(design.id.uuidString.lowercased())/preview.svg")
     }
 

@@ -26,7 +26,7 @@ extension CardsService {
         }
         try Self.checkApprovals(request.proofs, against: proofs.mapValues(\.sha))
         let credits = try await store.sampleCredits(owner: identity.user.id, on: database.sql)
-        let sums = cart(lines, credits: credits)
+        let sums = try cart(lines, credits: credits)
         let order = CardsStore.OrderRecord(
             id: UUID(), ownerId: identity.user.id, status: .pendingPayment, shippingAddress: Self.trimmed(request.shippingAddress),
             subtotal: sums.subtotal, credit: sums.credit, shipping: sums.shipping, tax: sums.tax, total: sums.total, currency: currency,

@@ -49,7 +49,8 @@ extension LoyaltyService {
             var cardID = passCard
             if let digits {
                 guard let found = try await store.cardCode(digits, now: now, on: db), found.business == business else { throw invalid }
-                try await store.deleteCardCode(digits, on: db)
+                // Two counters scanning one code: only the delete that took it counts (on PostgreSQL both read it).
+                guard try await store.deleteCardCode(digits, on: db) else { throw invalid }
                 cardID = found.card
             }
             guard let cardID, let card = try await store.card(cardID, on: db), card.businessId == business else { throw invalid }

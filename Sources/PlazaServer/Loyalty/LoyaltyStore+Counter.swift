@@ -24,9 +24,9 @@ extension LoyaltyStore {
             }
     }
 
-    /// A punch code counts once.
-    func deleteCardCode(_ code: String, on db: any SQLDatabase) async throws {
-        try await db.delete(from: "loyalty_card_codes").where("code", .equal, code).run()
+    /// A punch code counts once: true for the one transaction that used it up.
+    func deleteCardCode(_ code: String, on db: any SQLDatabase) async throws -> Bool {
+        try await db.delete(from: "loyalty_card_codes").where("code", .equal, code).returning("code").first() != nil
     }
 
     /// What happened at a business's counter since `since`, newest first: punches counted and rewards redeemed, with

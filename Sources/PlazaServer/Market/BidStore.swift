@@ -52,9 +52,10 @@ struct BidStore: Sendable {
             .limit(limit).all().map { try $0.decode(column: "id", as: UUID.self) }
     }
 
-    /// Closes an auction whose end has passed, once.
-    func close(_ listing: UUID, now: Date, on db: any SQLDatabase) async throws -> Bool {
+    /// Closes an auction whose end has passed, once, as it was read (`count` bids): false when it closed already or a
+    /// bid landed since (the winner is decided again from the row as it is now).
+    func close(_ listing: UUID, count: Int, now: Date, on db: any SQLDatabase) async throws -> Bool {
         try await db.update("listings").set("bidding_closed", to: true).where("id", .equal, listing).where("bidding_closed", .equal, false)
-            .where("bidding_ends_at", .lessThanOrEqual, now).returning("id").first() != nil
+            .where("bidding_ends_at", .lessThanOrEqual, now).where("bidding_count", .equal, count).returning("id").first() != nil
     }
 }

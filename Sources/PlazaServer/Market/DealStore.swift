@@ -117,6 +117,14 @@ struct DealStore: Sendable {
         return try await update.where("id", .equal, id).where("state", .in, from.map(\.rawValue)).returning("id").first() != nil
     }
 
+    /// Completes the conversation's accepted offer (at most one: accepting reserves the listing), once: its id, or nil
+    /// when none is accepted now, whatever was read before.
+    func completeAccepted(conversation: UUID, now: Date, on db: any SQLDatabase) async throws -> UUID? {
+        try await db.update("market_offers").set("state", to: PriceOfferState.completed.rawValue).set("updated_at", to: now)
+            .where("conversation_id", .equal, conversation).where("state", .equal, PriceOfferState.accepted.rawValue)
+            .returning("id").first()?.decode(column: "id", as: UUID.self)
+    }
+
     /// Records the buyer's money as held, once: false when the offer is no longer accepted or was paid already.
     func hold(_ id: UUID, amount: Int64, now: Date, on db: any SQLDatabase) async throws -> Bool {
         try await db.update("market_offers").set("payment_state", to: DealPaymentState.held.rawValue).set("payment_amount", to: amount)
@@ -213,6 +221,13 @@ struct DealStore: Sendable {
     func supersede(conversation: UUID, except id: UUID, from: [MeetupState], now: Date, on db: any SQLDatabase) async throws {
         try await db.update("market_meetups").set("state", to: MeetupState.superseded.rawValue).set("decided_at", to: now)
             .where("conversation_id", .equal, conversation).where("id", .notEqual, id).where("state", .in, from.map(\.rawValue)).run()
+    }
+
+    /// Calls off the conversation's open meetups (its deal was called off: there is nothing left to hand over).
+    func cancelMeetups(conversation: UUID, now: Date, on db: any SQLDatabase) async throws {
+        try await db.update("market_meetups").set("state", to: MeetupState.cancelled.rawValue).set("decided_at", to: now)
+            .where("conversation_id", .equal, conversation)
+            .where("state", .in, [MeetupState.proposed.rawValue, MeetupState.accepted.rawValue]).run()
     }
 
     /// Turns one side's location share for a meetup on or off.

@@ -45,13 +45,17 @@ struct ListingStore: Sendable {
         try await index(record.id, body: searchBody, on: db)
     }
 
-    func update(_ record: Record, searchBody: String, on db: any SQLDatabase) async throws {
-        try await db.update("listings").set("state", to: record.state.rawValue).set("title", to: record.title)
+    /// Changes what a listing says, never its state (an offer accepted or a sale meanwhile stands): false when it is no
+    /// longer active or reserved.
+    func update(_ record: Record, searchBody: String, on db: any SQLDatabase) async throws -> Bool {
+        let changed =
+            try await db.update("listings").set("title", to: record.title)
             .set("description", to: record.description).set("price", to: SQLBind(record.price)).set("currency", to: SQLBind(record.currency))
             .set("category", to: record.category).set("condition", to: record.condition.rawValue)
-            .set("photo_ids", to: try PlazaJSON.text(record.photoIds)).set("sold_to", to: SQLBind(record.soldTo))
-            .set("updated_at", to: record.updatedAt).where("id", .equal, record.id).run()
-        try await index(record.id, body: searchBody, on: db)
+            .set("photo_ids", to: try PlazaJSON.text(record.photoIds)).set("updated_at", to: record.updatedAt).where("id", .equal, record.id)
+            .where("state", .in, [ListingState.active.rawValue, ListingState.reserved.rawValue]).returning("id").first() != nil
+        if changed { try await index(record.id, body: searchBody, on: db) }
+        return changed
     }
 
     /// Moves a listing from one of `states` to `state` (the buyer recorded for a sale); false when another request

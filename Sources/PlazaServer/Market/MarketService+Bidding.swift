@@ -17,7 +17,7 @@ extension MarketService {
         guard shown.seller.username != identity.user.username else {
             throw PlazaError.validation(field: "maxAmount", "This is your own listing: others bid on it.")
         }
-        if let problem = WalletRules.amountProblem(request.maxAmount) { throw PlazaError.validation(field: "maxAmount", problem) }
+        if let problem = WalletRules.amountError(request.maxAmount, field: "maxAmount") { throw PlazaError.validation([problem]) }
         let (bids, idempotency, listings) = (bids, idempotency, listings)
         // A bid that lost the race to another reads the auction again (a handful of tries: one order, nobody lost).
         for _ in 0..<20 {
@@ -91,8 +91,10 @@ extension MarketService {
             let money = Self.alertMoney(auction.currentPrice, record.currency ?? currency)
             let link = "/market/listings/\(id.uuidString.lowercased())"
             let done: Bool = try await events.transaction(publishing: { db in
-                guard try await bids.close(id, now: now, on: db) else { return (false, []) }
-                guard let winner, let conversation else {
+                // Closed as read, or not at all: a bid that landed meanwhile is judged by the next sweep.
+                guard try await bids.close(id, count: auction.bidCount, now: now, on: db) else { return (false, []) }
+                // A listing removed or sold another way meanwhile goes to nobody.
+                guard let winner, let conversation, try await listings.move(id, from: [.active], to: .reserved, now: now, on: db) else {
                     let title = auction.leader == nil ? "Nobody bid on \(record.title)" : "No bid on \(record.title) met your reserve"
                     return (
                         true,
@@ -108,7 +110,6 @@ extension MarketService {
                     id: UUID(), listingId: id, conversationId: conversation, buyerId: winner, sellerId: record.sellerId, amount: auction.currentPrice,
                     currency: record.currency ?? "USD", state: .accepted, proposedBy: winner, createdAt: now, updatedAt: now)
                 try await deals.insert(offer, on: db)
-                _ = try await listings.move(id, from: [.active], to: .reserved, now: now, on: db)
                 let conversationLink = "/market/conversations/\(conversation.uuidString.lowercased())"
                 return (
                     true,

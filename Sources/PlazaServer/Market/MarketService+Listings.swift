@@ -57,7 +57,9 @@ extension MarketService {
         (record.category, record.condition, record.photoIds, record.updatedAt) = (asked.category, asked.condition, asked.photoIds, now)
         let (listings, media, body, changed, service) = (listings, media, Self.searchBody(record), record, self)
         try await events.transaction(publishing: { db in
-            try await listings.update(changed, searchBody: body, on: db)
+            guard try await listings.update(changed, searchBody: body, on: db) else {
+                throw Self.finished(try await listings.listing(id, on: db)?.state ?? .removed)
+            }
             try await media.attach(changed.photoIds, owner: identity.user.id, to: Self.subject(id), field: "photoIds", on: db)
             try await media.detach(old.filter { !changed.photoIds.contains($0) }, from: Self.subject(id), on: db)
             return ((), try await service.wishListAlerts(changed, oldPrice: oldPrice, now: now, on: db))
@@ -71,14 +73,17 @@ extension MarketService {
         var record = try await own(id, identity)
         guard record.state != .removed else { return }
         (record.state, record.updatedAt) = (.removed, now)
-        try await finish(record, now: now)
+        try await finish(record, from: ListingState.allCases.filter { $0 != .removed }, now: now)
     }
 
     /// Saves a listing that left the market (sold another way, or removed): its open offers end and held money goes back.
-    private func finish(_ record: ListingStore.Record, now: Date) async throws {
-        let (listings, body, service) = (listings, Self.searchBody(record), self)
+    /// The move is conditional on the states it may leave (`from`), never a copy written back.
+    private func finish(_ record: ListingStore.Record, from states: [ListingState], now: Date) async throws {
+        let (listings, service) = (listings, self)
         try await events.transaction(publishing: { db in
-            try await listings.update(record, searchBody: body, on: db)
+            guard try await listings.move(record.id, from: states, to: record.state, soldTo: record.soldTo, now: now, on: db) else {
+                throw Self.finished(try await listings.listing(record.id, on: db)?.state ?? record.state)
+            }
             try await service.closeOffers(listing: record.id, now: now, on: db)
             return ((), try await service.wishListAlerts(record, oldPrice: nil, now: now, on: db))
         })
@@ -96,7 +101,7 @@ extension MarketService {
             (record.soldTo, record.buyerUsername) = (buyer.id, buyer.username)
         }
         (record.state, record.updatedAt) = (.sold, now)
-        try await finish(record, now: now)
+        try await finish(record, from: [.active, .reserved], now: now)
         return Self.dto(record)
     }
 

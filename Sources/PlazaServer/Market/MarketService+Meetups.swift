@@ -137,30 +137,31 @@ extension MarketService {
                     : "Too many wrong codes: ask the seller to show a new one.",
                 errors: [FieldError(field: match.field, message: "Not the code on the seller's phone.")])
         }
-        let (offer, money, title) = try await acceptedDeal(conversation.id, listing: meetup.listingId)
+        let (offer, _, title) = try await acceptedDeal(conversation.id, listing: meetup.listingId)
         let (deals, listings, payments) = (deals, listings, payments)
         let service = self
         return try await events.transaction(publishing: { db in
-            guard try await deals.useHandshake(id, column: match.column, hash: match.hash, now: now, on: db) else {
-                throw Self.meetupConflict(meetup, "This code was used, or the seller showed a new one.")
-            }
             var payment: DealPayment? = nil
             var released: Int64 = 0
-            if let offer, var money {
-                // The deal completes from the row it changes: called off meanwhile, the handshake does not happen; paid
-                // meanwhile, what its row holds goes to the seller.
-                guard try await deals.move(offer.id, from: [.accepted], to: .completed, now: now, on: db) else {
-                    throw Self.meetupConflict(meetup, "This deal was called off meanwhile.")
-                }
-                if let held = try await deals.settle(offer.id, to: .released, now: now, on: db) {
-                    guard let payments else { throw PlazaError.paymentsUnavailable }
-                    money.amount = Money(amount: held, currency: offer.currency)
+            // The deal completes from the rows it changes, never from `offer` (read before): called off meanwhile, the
+            // handshake does not happen; accepted or paid meanwhile, that offer completes and its held money goes to
+            // the seller. The offer's row first, then the meetup's, then the listing's, as every deal transaction.
+            let completed = try await deals.completeAccepted(conversation: conversation.id, now: now, on: db)
+            guard try await deals.useHandshake(id, column: match.column, hash: match.hash, now: now, on: db) else {
+                throw Self.meetupConflict(meetup, "This code was used, the seller showed a new one, or the deal was called off.")
+            }
+            if let completed {
+                if let held = try await deals.settle(completed, to: .released, now: now, on: db) {
+                    guard let payments, let record = try await deals.offer(completed, on: db) else { throw PlazaError.paymentsUnavailable }
+                    var money = try await service.dealMoney(record, on: db)
+                    money.amount = Money(amount: held, currency: record.currency)
                     try await payments.release(money, now: now, on: db)
                     released = held
                 }
-                payment = try await deals.offer(offer.id, on: db)?.payment
+                payment = try await deals.offer(completed, on: db)?.payment
+            } else if offer != nil {
+                throw Self.meetupConflict(meetup, "This deal was called off meanwhile.")
             }
-            // The offer's row first, then the listing's, as every other deal transaction locks them (no deadlock on PostgreSQL).
             guard
                 try await listings.move(
                     meetup.listingId, from: [.active, .reserved], to: .sold, soldTo: identity.user.id, now: now, on: db)
@@ -190,9 +191,8 @@ extension MarketService {
         var expired = 0
         for meetup in due {
             guard let conversation = try await chat.conversation(meetup.conversationId, on: database.sql) else { continue }
-            var (offer, money, title) = try await acceptedDeal(conversation.id, listing: meetup.listingId)
-            if meetup.state != .accepted { (offer, money) = (nil, nil) }
-            let (expiring, expiringMoney) = (offer, money)
+            let (offer, money, title) = try await acceptedDeal(conversation.id, listing: meetup.listingId)
+            let (expiring, expiringMoney) = meetup.state == .accepted ? (offer, money) : (nil, nil)
             let (deals, service) = (deals, self)
             let done: Bool = try await events.transaction(publishing: { db in
                 guard try await deals.move(meetup: meetup.id, from: [meetup.state], to: .expired, now: now, on: db) else { return (false, []) }

@@ -22,7 +22,7 @@ extension MarketService {
                 detail: "Tell the seller you are interested and agree on a meetup.")
         }
         if let problem = DealRules.amountProblem(request.amount, asking: Money(amount: price, currency: currency)) {
-            throw PlazaError.validation(field: "amount", problem)
+            throw PlazaError.validation([problem])
         }
         let record = DealStore.OfferRecord(
             id: UUID(), listingId: id, conversationId: conversation.id, buyerId: identity.user.id, sellerId: listing.sellerId,
@@ -61,7 +61,7 @@ extension MarketService {
         if try await store.blocked(offer.buyerId, offer.sellerId, on: database.sql) { throw Self.blockedError }
         if answer == .counter {
             guard let amount else { throw PlazaError.validation(field: "amount", "Name your price.") }
-            if let problem = DealRules.amountProblem(amount, asking: nil) { throw PlazaError.validation(field: "amount", problem) }
+            if let problem = DealRules.amountProblem(amount, asking: nil) { throw PlazaError.validation([problem]) }
         }
         let title = try await listings.listing(offer.listingId, on: database.sql)?.title ?? "the item"
         let (deals, listings) = (deals, listings)
@@ -171,7 +171,12 @@ extension MarketService {
             try await payments.refund(money, now: now, on: db)
             refunded = held
         }
-        if wasAccepted { _ = try await listings.move(offer.listingId, from: [.reserved], to: .active, now: now, on: db) }
+        if wasAccepted {
+            // The deal is off: its meetup too (a handshake racing this cancel finds nothing to confirm). Offer, meetups,
+            // listing: the order every deal transaction locks them in.
+            try await deals.cancelMeetups(conversation: offer.conversationId, now: now, on: db)
+            _ = try await listings.move(offer.listingId, from: [.reserved], to: .active, now: now, on: db)
+        }
         return refunded
     }
 

@@ -24,7 +24,7 @@ package struct OffersService: Sendable {
     /// Owners and staff create a draft; the lint's findings come back with it.
     package func createCampaign(_ identity: Identity, business: UUID, _ content: CampaignContent, now: Date = Date()) async throws -> Campaign {
         let record = try await places.requireMember(identity, of: business)
-        try check(content, business: business)
+        try await check(content, business: business)
         let campaign = CampaignRecord(
             id: UUID(), businessId: business, content: content, approved: nil, state: .draft,
             findings: try await lint(content, business: business, except: nil, now: now, on: database.sql), rejectionReason: nil,
@@ -74,7 +74,7 @@ package struct OffersService: Sendable {
                 field: "clear", "“\(unknown)” cannot be cleared; use \(CampaignChange.clearable.joined(separator: ", ")).")
         }
         let content = change.applied(to: current.content)
-        try check(content, business: current.businessId)
+        try await check(content, business: current.businessId)
         return try await events.transaction { db in
             guard var record = try await store.campaign(id, forUpdate: true, on: db) else { throw PlazaError.notFound("campaign") }
             let findings = try await lint(content, business: record.businessId, except: id, now: now, on: db)
@@ -140,9 +140,11 @@ package struct OffersService: Sendable {
     }
 
     /// Field problems, and locations that are not the business's.
-    private func check(_ content: CampaignContent, business: UUID) throws {
+    private func check(_ content: CampaignContent, business: UUID) async throws {
         var problems = CampaignRules.problems(content)
         if let ids = content.target.locationIds {
+            // The catalog may not have loaded yet on a fresh process: nothing else needs to have warmed it up.
+            try await places.catalog.prepare(using: database.sql)
             let own = Set(places.catalog.locations(of: business).map(\.id))
             if let stranger = ids.first(where: { !own.contains($0) }) {
                 problems.append(

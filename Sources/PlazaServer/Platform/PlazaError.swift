@@ -40,8 +40,15 @@ public struct PlazaError: Error, Sendable {
             resetsAt: resetsAt, findings: findings)
     }
 
+    /// 422 naming every field at fault: `amount_too_large` when one of them passes a bound on amounts
+    /// (`AmountBounds`), else `validation_failed`.
     public static func validation(_ errors: [FieldError]) -> PlazaError {
-        PlazaError(.unprocessableContent, .validationFailed, "Some fields need attention.", errors: errors)
+        guard errors.contains(where: \.aboveBound) else {
+            return PlazaError(.unprocessableContent, .validationFailed, "Some fields need attention.", errors: errors)
+        }
+        return PlazaError(
+            .unprocessableContent, .amountTooLarge, "This amount is too large.",
+            detail: "Plaza takes amounts up to 1,000,000.00 and prices per card up to 10,000.00.", errors: errors)
     }
 
     public static func validation(field: String, _ message: String) -> PlazaError {

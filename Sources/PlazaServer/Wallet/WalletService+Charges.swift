@@ -187,7 +187,7 @@ extension WalletService {
     /// Owners and staff give back part or all of what is left of an approved charge.
     func refundCharge(_ identity: Identity, id: UUID, _ request: RefundRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
         let claim = try Self.require(claim)
-        if let problem = WalletRules.amountProblem(request.amount) { throw PlazaError.validation(field: "amount", problem) }
+        if let problem = WalletRules.amountError(request.amount, field: "amount") { throw PlazaError.validation([problem]) }
         let user = identity.user.id
         return try await events.transaction { db in
             guard let current = try await charges.find(id, on: db),

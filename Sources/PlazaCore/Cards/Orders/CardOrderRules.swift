@@ -15,20 +15,41 @@ public enum CardOrderRules {
         }
     }
 
-    /// Subtotal, credit, shipping, tax and total. `credits` is what earlier samples left to credit, per template; each
-    /// template's credit goes only against the prints of that template in these lines.
+    /// The sums of a cart or an order.
+    public struct Totals: Sendable, Hashable {
+        public var subtotal: Int64
+        public var credit: Int64
+        public var shipping: Int64
+        public var tax: Int64
+        public var total: Int64
+    }
+
+    /// The sums would pass `AmountBounds.maximum`: at line `line` (its running subtotal), or with shipping and tax (nil).
+    public struct TooLarge: Error, Sendable, Hashable {
+        public var line: Int?
+    }
+
+    /// Subtotal, credit, shipping, tax and total, every sum checked against `AmountBounds.maximum`. `credits` is what
+    /// earlier samples left to credit, per template; each template's credit goes only against the prints of that
+    /// template in these lines (so it never exceeds the subtotal).
     public static func totals(
         _ lines: [Line], credits: [UUID: Int64], shipping flat: Int64, taxBasisPoints: Int
-    ) -> (subtotal: Int64, credit: Int64, shipping: Int64, tax: Int64, total: Int64) {
-        let subtotal = lines.reduce(0) { $0 + $1.amount }
+    ) -> Result<Totals, TooLarge> {
+        var subtotal: Int64 = 0
+        for (index, line) in lines.enumerated() {
+            guard let sum = AmountBounds.sum([subtotal, line.amount]) else { return .failure(TooLarge(line: index)) }
+            subtotal = sum
+        }
         var credit: Int64 = 0
         for (template, available) in credits {
             let prints = lines.filter { $0.kind == .print && $0.templateId == template }.reduce(0) { $0 + $1.amount }
-            credit += min(available, prints)
+            credit += max(0, min(available, prints))
         }
+        credit = min(credit, subtotal)
         let shipping = lines.isEmpty ? 0 : flat
         let tax = CardRules.tax(on: subtotal - credit, basisPoints: taxBasisPoints)
-        return (subtotal, credit, shipping, tax, subtotal - credit + shipping + tax)
+        guard let total = AmountBounds.sum([subtotal - credit, shipping, tax]) else { return .failure(TooLarge(line: nil)) }
+        return .success(Totals(subtotal: subtotal, credit: credit, shipping: shipping, tax: tax, total: total))
     }
 
     /// What is wrong with an address, by field.

@@ -80,9 +80,13 @@ final class EventBus: Sendable {
         let (result, messages, wrote) = try await database.transaction { db in
             var (result, published) = try await body(db)
             var wrote: Set<Int> = []
-            // What follows from a message is recorded too, a few rounds deep at most.
+            // What follows from a message is recorded too, however deep it goes: nothing is dropped. Follow-ons that
+            // never end are a cycle between recorders, a programming error: the transaction fails, loudly.
             var pending = published
-            for _ in 0..<3 where !pending.isEmpty {
+            var round = 0
+            while !pending.isEmpty {
+                round += 1
+                guard round <= Self.followOnRounds else { throw FollowOnCycle(messages: pending) }
                 var follow: [FeedMessage] = []
                 for (index, recorder) in recorders.enumerated() {
                     let (didWrite, more) = try await recorder.react(pending, db)
@@ -106,6 +110,18 @@ final class EventBus: Sendable {
         }
         feed.committed(messages.filter { if case .event = $0 { true } else { false } })
         return result
+    }
+
+    /// Rounds of follow-on messages past which recorders are answering each other in a cycle (today's deepest chain
+    /// is two: a position delivers an offer, whose alert is recorded).
+    static let followOnRounds = 32
+
+    /// Recorders kept answering each other's messages: the publishing transaction fails rather than loop or drop.
+    struct FollowOnCycle: Error, CustomStringConvertible {
+        let messages: [FeedMessage]
+        var description: String {
+            "event bus: recorders still answered after \(EventBus.followOnRounds) rounds (a cycle), last: \(messages.prefix(3))"
+        }
     }
 
     /// Whether an event for `audience` could reach anyone (in some process); when not, it need not even be built.
