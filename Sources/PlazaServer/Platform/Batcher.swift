@@ -1,7 +1,13 @@
+import HTTPTypes
+import PlazaCore
 import Synchronization
 
 /// Runs jobs in batches: jobs that arrive while `lanes` batches are running wait and go together in the next one, so
 /// that under load one round trip (a statement, a transaction) serves many, and a lone job never waits for company.
+///
+/// A batch that has not answered within `deadline` fails its jobs with a retryable 503 and gives its lane to the next
+/// batch: a PostgreSQL connection terminated mid-transaction once left a transfer batch waiting forever, and with it
+/// every transfer after it (issue 36). The late batch may still commit; a retry with the same key then gets its answer.
 final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
     typealias Outcome = Result<Output, any Error>
     /// One outcome per job, in order.
@@ -23,9 +29,13 @@ final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
     /// Batches running at once.
     let lanes: Int
 
-    init(capacity: Int = 64, lanes: Int) {
+    /// How long a batch may take before its jobs are answered with `BatchTimedOut`.
+    let deadline: Duration
+
+    init(capacity: Int = 64, lanes: Int, deadline: Duration = .seconds(15)) {
         self.capacity = capacity
         self.lanes = lanes
+        self.deadline = deadline
     }
 
     /// Queues `job` and waits for its outcome; a caller finding a free lane starts a batch with `run`.
@@ -42,7 +52,7 @@ final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    private func drain(_ run: Runner) async {
+    private func drain(_ run: @escaping Runner) async {
         while true {
             let batch = state.withLock { state -> [Waiting] in
                 let batch = Array(state.queue.prefix(capacity))
@@ -51,8 +61,46 @@ final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            let outcomes = await run(batch.map(\.job))
+            let jobs = batch.map(\.job)
+            let outcomes = await Self.bounded(deadline) { await run(jobs) } ?? batch.map { _ in .failure(PlazaError.batchTimedOut) }
             for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(with: outcome) }
         }
+    }
+
+    /// `work`'s result, or nil once `limit` passed without one. The work runs on in its own task (cancelled: a hung
+    /// database call may ignore that), so that a hang never holds the caller.
+    static func bounded<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async -> T) async -> T? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            let answered = Mutex(false)
+            let answer: @Sendable (T?) -> Bool = { value in
+                guard answered.withLock({ first in defer { first = true }; return !first }) else { return false }
+                continuation.resume(returning: value)
+                return true
+            }
+            let worker = Mutex<Task<Void, Never>?>(nil)
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                guard !Task.isCancelled, answer(nil) else { return }
+                worker.withLock { $0?.cancel() }
+            }
+            worker.withLock {
+                $0 = Task {
+                    _ = answer(await work())
+                    timer.cancel()
+                }
+            }
+        }
+    }
+}
+
+extension PlazaError {
+    /// A batch of database work did not answer in time; nothing of it is known to have happened, so a retry with the
+    /// same `Idempotency-Key` is safe (it gets the stored answer if it did).
+    static var batchTimedOut: PlazaError {
+        var error = PlazaError(
+            .serviceUnavailable, .unavailable, "The database did not answer in time.",
+            detail: "Try again with the same Idempotency-Key: nothing happens twice.")
+        error.headers[.retryAfter] = "1"
+        return error
     }
 }

@@ -92,7 +92,7 @@ import Testing
             ]
             let refused = try await browser.follow(try await browser.submit(counter, to: "\(counter)/programs", fields)).text
             #expect(refused.contains("Pick a day such as 2026-12-31") && refused.contains("value=\"A loaf and a cake\""), "typed values stay")
-            fields["expiresAt"] = "2099-12-31"
+            fields["expiresAt"] = "2030-12-31"
             fields["levelReward"] = ""
             let noReward = try await browser.follow(try await browser.submit(counter, to: "\(counter)/programs", fields)).text
             #expect(noReward.contains("Give the reward."), "the next level's reward is asked for beside its field")
@@ -110,7 +110,7 @@ import Testing
             let page = try await browser.get(edit).text
             #expect(
                 page.contains("Customers hold cards of this program") && page.contains("value=\"Bread card\"")
-                    && page.contains("value=\"2099-12-31\""))
+                    && page.contains("value=\"2030-12-31\""))
             var changed = fields
             changed["title"] = "Bread & cake card"
             changed.removeValue(forKey: "minimumSpend")
