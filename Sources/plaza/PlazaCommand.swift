@@ -12,7 +12,7 @@ struct PlazaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plaza",
         abstract: "Plaza: wallet, offers, loyalty, places and marketplace for one town or campus.",
-        subcommands: [Serve.self, Demo.self, Migrate.self, Admin.self, Backup.self, Ledger.self, Bench.self],
+        subcommands: [Serve.self, Demo.self, Migrate.self, Admin.self, Backup.self, Ledger.self, Verify.self, Bench.self],
         defaultSubcommand: Serve.self
     )
 
@@ -128,6 +128,47 @@ struct Ledger: AsyncParsableCommand {
             print(report)
             if !report.problems.isEmpty { throw ExitCode(1) }
         }
+    }
+}
+
+struct Verify: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check every invariant across domains (the ledger's among them), reading only.",
+        discussion: "Prints KIND ID: problem per broken invariant, then a summary. Exit 0: everything holds; 1: something is broken; "
+            + "2: it could not check (no database, not migrated); 78: bad configuration.")
+
+    func run() async throws {
+        var configuration = try loadConfiguration()
+        // Opening a SQLite file creates it: a missing database is reported, never made.
+        if case .sqlite(let path) = configuration.storage, !FileManager.default.fileExists(atPath: path) {
+            throw Self.unable("no database at \(path)")
+        }
+        // Without PLAZA_SECRET_KEY, opening would write a new secret.key; the checks sign and hash nothing.
+        configuration.secretKey = configuration.secretKey ?? "plaza-verify-reads-only-and-signs-nothing"
+        let report: VerifyReport
+        do {
+            let services = try await PlazaServices.open(configuration, logger: Logger(label: "plaza"))
+            do {
+                report = try await services.withDatabase { try await services.verify() }
+                try await services.database.close()
+            } catch {
+                try? await services.database.close()
+                throw error
+            }
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("plaza: \(error)\n".utf8))
+            throw ExitCode(78)  // EX_CONFIG
+        } catch {
+            throw Self.unable(String(describing: error))
+        }
+        print(report)
+        if !report.findings.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Exit 2, saying why nothing was checked.
+    static func unable(_ reason: String) -> ExitCode {
+        FileHandle.standardError.write(Data("plaza verify: could not check: \(reason)\n".utf8))
+        return ExitCode(2)
     }
 }
 

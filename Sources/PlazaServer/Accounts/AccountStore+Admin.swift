@@ -22,6 +22,12 @@ extension AccountStore {
         return try await select.orderBy("username").limit(limit).all().map(Self.adminUser)
     }
 
+    /// The ids of every live admin account (whom `plaza verify`'s daily run alerts).
+    func adminIds(on db: any SQLDatabase) async throws -> [UUID] {
+        try await db.select().column("id").from("users").where("role", .equal, Role.admin.rawValue).where("deleted_at", .is, SQLLiteral.null)
+            .all().map { try $0.decode(column: "id", as: UUID.self) }
+    }
+
     func adminUser(_ id: UUID, on db: any SQLDatabase) async throws -> AdminUser? {
         try await db.select().columns(Self.adminColumns.map { SQLIdentifier($0) }).from("users").where("id", .equal, id)
             .where("deleted_at", .is, SQLLiteral.null).first().map(Self.adminUser)

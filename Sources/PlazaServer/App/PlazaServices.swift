@@ -215,6 +215,8 @@ public final class PlazaServices: Sendable {
                 try await market.sendDigests()
                 try await market.remindExpiringMembers()
             },
+            // Checks every cross-domain invariant once a day and alerts the admins when one is broken (`plaza verify`).
+            RecurringWork(name: "verify", interval: 86_400, logger: logger) { [self] in try await self.verifyAndAlert() },
         ] + (events.feed.service.map { [$0] } ?? [])
     }
 }

@@ -16,6 +16,25 @@ struct Migrator {
         }
     }
 
+    /// Why the schema is not the one this Plaza knows, read without changing anything (no table is created): nil when
+    /// every migration is applied, in order.
+    func unapplied() async throws -> String? {
+        let applied: [String]
+        do {
+            applied = try await database.sql.select().column("name").from("plaza_migrations").orderBy("position").all()
+                .map { try $0.decode(column: "name", as: String.self) }
+        } catch {
+            return "the database is not migrated (no plaza_migrations table); run plaza migrate"
+        }
+        guard applied.count <= migrations.count, zip(applied, migrations).allSatisfy({ $0 == $1.name }) else {
+            return MismatchError(applied: applied).description
+        }
+        guard applied.count == migrations.count else {
+            return "the database lacks \(migrations.count - applied.count) migrations of this Plaza; run plaza migrate"
+        }
+        return nil
+    }
+
     /// Returns the names it applied.
     @discardableResult
     func migrate() async throws -> [String] {
