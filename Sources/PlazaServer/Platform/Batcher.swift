@@ -73,7 +73,11 @@ final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
             let answered = Mutex(false)
             let answer: @Sendable (T?) -> Bool = { value in
-                guard answered.withLock({ first in defer { first = true }; return !first }) else { return false }
+                let first = answered.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                guard first else { return false }
                 continuation.resume(returning: value)
                 return true
             }

@@ -13,7 +13,11 @@ import Testing
         let batcher = Batcher<Int, Int>(lanes: 1, deadline: .milliseconds(300))
         let hang = Mutex(true)
         let run: Batcher<Int, Int>.Runner = { jobs in
-            if hang.withLock({ hanging in defer { hanging = false }; return hanging }) {
+            let first = hang.withLock { hanging in
+                defer { hanging = false }
+                return hanging
+            }
+            if first {
                 // Never returns in time (and ignores cancellation, as a hung database call may).
                 try? await Task.sleep(for: .seconds(3_600))
             }
