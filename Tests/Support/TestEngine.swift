@@ -44,6 +44,8 @@ public enum TestEngine: String, Sendable, CustomStringConvertible {
         let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "plaza-test-admin"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
+            // As in `PlazaServices.withDatabase`: a lease before run() has started warns.
+            try await Task.sleep(for: .milliseconds(20))
             try await client.query(PostgresQuery(unsafeSQL: sql))
             group.cancelAll()
         }

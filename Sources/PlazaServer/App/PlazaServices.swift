@@ -184,6 +184,10 @@ public final class PlazaServices: Sendable {
                 return nil
             }
             defer { group.cancelAll() }
+            // PostgresClient.run() marks the pool running as it starts; a lease before that is served but warns
+            // ("run() hasn't been called yet", as `plaza ledger verify` did). No API says when it started: give its
+            // task a moment to.
+            try await Task.sleep(for: .milliseconds(20))
             return try await body()
         }
     }

@@ -167,3 +167,18 @@ extension PlazaDatabase {
         return configuration
     }
 }
+
+extension PlazaDatabase {
+    /// Terminates every other connection to this PostgreSQL database (as `pg_terminate_backend` in an incident): what
+    /// `plaza bench chaos` does to the server it runs. Does nothing on SQLite. The number of connections ended.
+    package func terminateOtherBackends() async throws -> Int {
+        guard engine == .postgres else { return 0 }
+        let rows = try await sql.raw(
+            """
+            SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+            """
+        ).all()
+        return rows.count
+    }
+}

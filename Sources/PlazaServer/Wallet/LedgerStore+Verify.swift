@@ -53,3 +53,22 @@ extension LedgerStore {
         return amounts
     }
 }
+
+extension LedgerStore {
+    /// How many journal entries of `kind` each reference has (a transfer's id: exactly one when nothing was lost or
+    /// doubled); what `plaza bench chaos` compares the answers it was given with.
+    func entryCounts(kind: String, on db: any SQLDatabase) async throws -> [UUID: Int] {
+        let rows = try await db.select().column("reference_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .from("journal_entries").where("kind", .equal, kind).groupBy("reference_id").all()
+        var counts: [UUID: Int] = [:]
+        for row in rows { counts[try row.decode(column: "reference_id", as: UUID.self)] = try row.decode(column: "n", as: Int.self) }
+        return counts
+    }
+}
+
+extension PlazaServices {
+    /// Every transfer in the journal, with its number of entries (1 each, when sound).
+    package func transferEntryCounts() async throws -> [UUID: Int] {
+        try await wallet.ledger.entryCounts(kind: WalletService.transferJournalKind, on: database.sql)
+    }
+}

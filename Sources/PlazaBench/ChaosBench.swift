@@ -1,0 +1,220 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import PlazaServer
+import SQLKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `plaza bench chaos`: a seeded workload of deliberately conflicting money requests against a `plaza serve` of its
+/// own that it kills with SIGKILL at seeded moments (on PostgreSQL first terminating the server's backends, and running
+/// `--restart-database` at every other kill), replaying every unanswered request with its key until it is answered.
+/// At the end nothing acknowledged may be lost, nothing doubled, and `plaza verify` must be clean (issue 36).
+///
+/// The workload today: transfers around rings of three people (cycles), some sent twice at once with one key, some
+/// sent again later with their key; the other domains' conflicts join it as they get their drivers.
+public struct ChaosBench: Sendable {
+    public struct Options: Sendable {
+        /// The same seed gives the same operations and kill moments (interleavings vary with the machine).
+        public var seed = UInt64.random(in: 1...999_999)
+        public var operations = 10_000
+        public var kills = 3
+        /// Run (through `/bin/sh -c`) at every other kill, such as `pg_ctl restart -m fast`.
+        public var restartDatabase: String?
+        public var concurrency = 8
+        public var accounts = 24
+        public init() {}
+    }
+
+    /// One request of the workload: who pays whom, and how it is sent.
+    struct Operation: Sendable {
+        enum Style: Sendable { case once, twice, againLater }
+        var from: Int
+        var to: Int
+        var amount: Int64
+        var key: String
+        var style: Style
+    }
+
+    /// The final answer to an operation: the transfer it made, a refusal, or none even after every retry.
+    enum Answer: Sendable, Equatable {
+        case made(UUID)
+        case refused(Int)
+        case unanswered
+    }
+
+    let configuration: PlazaConfiguration
+    let options: Options
+
+    public init(configuration: PlazaConfiguration, options: Options) {
+        self.configuration = configuration
+        self.options = options
+    }
+
+    /// Runs it, printing as it goes; true when nothing was lost or doubled and verify is clean.
+    public func run(print say: @escaping @Sendable (String) -> Void) async throws -> Bool {
+        say("chaos: seed \(options.seed)")
+        var configuration = configuration
+        if configuration.secretKey == nil { configuration.secretKey = Secrets.randomToken() + Secrets.randomToken() }
+        let services = try await PlazaServices.open(configuration, logger: BenchSetup.logger)
+        do {
+            let clean = try await services.withDatabase { try await self.drive(services, say: say) }
+            try await services.database.close()
+            return clean
+        } catch {
+            try? await services.database.close()
+            throw error
+        }
+    }
+
+    private func drive(_ services: PlazaServices, say: @escaping @Sendable (String) -> Void) async throws -> Bool {
+        try await services.migrate()
+        try await BenchSetup.requireEmpty(services, bench: "chaos")
+        let users = try await LedgerBenchData.seed(accounts: options.accounts, funding: 20_000, services: services)
+        let operations = Self.operations(options, accounts: users.count)
+        let kills = Self.killMoments(options)
+        let server = ChaosServer(
+            storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", host: configuration.host,
+            port: configuration.port)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let run = ChaosRun(operations: operations, users: users, client: client, base: "http://\(configuration.host):\(configuration.port)")
+        let stoppedCleanly: Bool
+        do {
+            try await server.start(client: client)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<max(1, options.concurrency) { group.addTask { await run.work() } }
+                group.addTask { try await self.kill(server, at: kills, run: run, services: services, client: client, say: say) }
+                try await group.waitForAll()
+            }
+            stoppedCleanly = await server.stop()
+        } catch {
+            await server.kill()
+            try? await client.shutdown()
+            throw error
+        }
+        try? await client.shutdown()
+        return try await check(run, services: services, stoppedCleanly: stoppedCleanly, say: say)
+    }
+
+    /// At each moment: on PostgreSQL the server's backends are terminated under load, then the server is killed, the
+    /// database restarted (every other time, when asked), and a new server started; clients wait while it is down.
+    private func kill(
+        _ server: ChaosServer, at moments: [Int], run: ChaosRun, services: PlazaServices, client: HTTPClient, say: @Sendable (String) -> Void
+    ) async throws {
+        for (index, moment) in moments.enumerated() {
+            while run.started < moment, !run.finished { try await Task.sleep(for: .milliseconds(20)) }
+            guard !run.finished else { return }
+            if services.database.engine == .postgres {
+                let ended = (try? await services.database.terminateOtherBackends()) ?? 0
+                say("chaos: kill \(index + 1) at operation \(moment): terminated \(ended) PostgreSQL connections under load")
+                try await Task.sleep(for: .seconds(1))
+            }
+            run.down.set(true)
+            await server.kill()
+            say("chaos: kill \(index + 1) at operation \(moment): SIGKILL")
+            if let command = options.restartDatabase, index % 2 == 0 {
+                let status = try await Self.shell(command)
+                say("chaos: ran `\(command)`: exit \(status)")
+            }
+            try await server.start(client: client)
+            run.down.set(false)
+        }
+    }
+
+    /// Compares every answer with what the database holds, then runs verify.
+    private func check(_ run: ChaosRun, services: PlazaServices, stoppedCleanly: Bool, say: @Sendable (String) -> Void) async throws -> Bool {
+        let counts = try await services.transferEntryCounts()
+        let answers = run.answers.get()
+        var (lost, doubled, unanswered) = (0, 0, 0)
+        var acknowledged: Set<UUID> = []
+        for (index, answers) in answers.enumerated() {
+            let operation = run.operations[index]
+            let made = Set(answers.compactMap { if case .made(let id) = $0 { id } else { nil } })
+            if answers.contains(.unanswered) {
+                unanswered += 1
+                say("unanswered transfer \(operation.key)")
+            }
+            if made.count > 1 || (made.count == 1 && answers.contains { if case .refused = $0 { true } else { false } }) {
+                doubled += 1
+                say("doubled transfer \(operation.key): one key, different answers \(answers)")
+            }
+            for id in made {
+                acknowledged.insert(id)
+                switch counts[id] ?? 0 {
+                case 0:
+                    lost += 1
+                    say("lost transfer \(id)")
+                case 1: break
+                default:
+                    doubled += 1
+                    say("doubled transfer \(id)")
+                }
+            }
+        }
+        for (id, _) in counts where !acknowledged.contains(id) {
+            doubled += 1
+            say("doubled transfer \(id): in the journal, but never acknowledged")
+        }
+        let report = try await services.verify()
+        for finding in report.findings { say(finding.description) }
+        if !stoppedCleanly { say("chaos: SIGTERM at the end did not stop the server cleanly") }
+        // Every answer, faults included, should come within seconds: a fault is an error to retry, never a hang.
+        let slowest = Double(run.slowest.components.seconds) + Double(run.slowest.components.attoseconds) / 1e18
+        say("chaos: slowest answer \(String(format: "%.1f", slowest)) s\(slowest > 20 ? " (too slow: a hang?)" : "")")
+        let clean = lost == 0 && doubled == 0 && unanswered == 0 && report.findings.isEmpty && stoppedCleanly
+        say(
+            "chaos: \(run.operations.count) operations, \(options.kills) kills, \(lost) lost, \(doubled) doubled, "
+                + (report.findings.isEmpty ? "verify clean" : "verify broken") + (unanswered > 0 ? ", \(unanswered) unanswered" : ""))
+        return clean
+    }
+
+    static func operations(_ options: Options, accounts: Int) -> [Operation] {
+        var random = BenchRandom(seed: options.seed)
+        var operations: [Operation] = []
+        while operations.count < options.operations {
+            // A ring of three: each pays the next, so money goes round in a cycle.
+            let ring = (0..<3).map { _ in Int(random.next() % UInt64(accounts)) }
+            guard Set(ring).count == 3 else { continue }
+            for step in 0..<3 where operations.count < options.operations {
+                let roll = random.next() % 20
+                let style: Operation.Style = roll == 0 ? .twice : roll == 1 ? .againLater : .once
+                operations.append(
+                    Operation(
+                        from: ring[step], to: ring[(step + 1) % 3], amount: Int64(1 + random.next() % 900), key: random.uuid().uuidString,
+                        style: style))
+            }
+        }
+        return operations
+    }
+
+    static func killMoments(_ options: Options) -> [Int] {
+        var random = BenchRandom(seed: options.seed &+ 1)
+        let span = max(1, options.operations * 8 / 10)
+        return (0..<options.kills).map { _ in options.operations / 10 + Int(random.next() % UInt64(span)) }.sorted()
+    }
+
+    /// `/bin/sh -c command`'s exit status. Spawned and reaped by hand: Foundation's `Process` left a `pg_ctl restart`
+    /// it had started unreaped and `waitUntilExit` waiting forever.
+    static func shell(_ command: String) async throws -> Int32 {
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ)
+        guard spawned == 0 else { throw ChaosFailure("could not run `\(command)`: error \(spawned)") }
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { break }
+            if reaped < 0 { throw ChaosFailure("lost `\(command)` (waitpid: \(errno))") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        // WIFEXITED / WEXITSTATUS, which Swift does not import as functions.
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+}
