@@ -98,4 +98,61 @@ import Testing
             #expect(try await services.verifyLedger().problems == [])
         }
     }
+
+    /// The shopper cancels an order while its card page is open, then pays there anyway: the card's money lands in the
+    /// wallet and stays there, never in the card shop's sales for an order that will not print.
+    @Test func aCardPaymentSettlingAfterTheOrderWasCancelledStaysInTheWallet() async throws {
+        try await StripeTests.withStripe(.sqlite) { client, services, stripe in
+            let (s, order) = try await Self.placed(client, services)
+            let started = try await Self.payByCard(client, s.token, order, card: nil).decode(CardOrder.self)
+            let checkout = try #require(started.checkoutUrl)
+            let cancel = try await client.send(
+                .post, "/v1/cards/orders/\(order.id)/cancel", json: CardCancelRequest(reason: "Changed my mind"), token: s.token,
+                headers: WalletDriver.keyed(UUID().uuidString))
+            #expect(try cancel.decode(CardOrder.self).status == .cancelled, "\(cancel.text)")
+            _ = try await stripe.pay(checkout, card: "4242 4242 4242 4242")
+            let wallet = WalletDriver(client)
+            for _ in 0..<500 where try await wallet.balance(token: s.token) == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(try await wallet.balance(token: s.token) == order.total, "the card's money waits in the wallet")
+            let after = try await client.send(.get, "/v1/cards/orders/\(order.id)", token: s.token).decode(CardOrder.self)
+            #expect(after.status == .cancelled)
+            #expect(try await services.verify().findings == [])
+        }
+    }
+
+    /// A card payment settling while the shopper cancels (issue 36: on PostgreSQL the settling transaction charged the
+    /// order it had read as waiting, after the cancel committed): every order ends paid with its one charge, or
+    /// cancelled with the card's money in the wallet.
+    @Test(arguments: TestEngine.enabled)
+    func aCardPaymentRacingACancelEndsPaidOrWithTheMoneyInTheWallet(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let (s, first) = try await Self.placed(client, services)
+            var orders = [first]
+            for _ in 1..<12 {
+                _ = try await CardOrderTests.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 25))
+                let proof = try await CardOrderTests.proof(client, s.token, s.design.id)
+                orders.append(try await CardOrderTests.order(client, s.token, proofs: [proof]).decode(CardOrder.self))
+            }
+            for order in orders {
+                async let paying = Self.payByCard(client, s.token, order, card: WalletDriver.goodCard)
+                async let cancelling = client.send(
+                    .post, "/v1/cards/orders/\(order.id)/cancel", json: CardCancelRequest(), token: s.token,
+                    headers: WalletDriver.keyed(UUID().uuidString))
+                _ = try await (paying, cancelling)
+            }
+            // Every card payment settles (the processor answers in the background), then the sums must hold.
+            var ended: [CardOrder] = []
+            for order in orders {
+                ended.append(try await Self.awaited(client, s.token, order.id) { $0.status != .pendingPayment || $0.paymentMethod == nil })
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let paid = ended.filter { $0.status == .paid }.map(\.total).reduce(0, +)
+            let cancelledAfterPaying = try await services.verify().findings
+            #expect(cancelledAfterPaying == [])
+            // What the cards brought in and no paid order spent waits in the wallet, to the cent.
+            let topUps = try await WalletDriver(client).activity(token: s.token).items.filter { $0.kind == .topUp && $0.status == .succeeded }
+            let brought = topUps.map(\.amount).reduce(0, +)
+            #expect(try await WalletDriver(client).balance(token: s.token) == brought - paid)
+        }
+    }
 }
