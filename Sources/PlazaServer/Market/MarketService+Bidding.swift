@@ -80,64 +80,72 @@ extension MarketService {
     package func closeAuctions(now: Date = Date()) async throws -> Int {
         var closed = 0
         for id in try await bids.due(now: now, limit: 100, on: database.sql) {
-            guard let record = try await listings.listing(id, on: database.sql), let auction = record.auction else { continue }
-            let winner = auction.reserveMet ? auction.leader : nil
-            var opened: UUID? = nil
-            if let winner {
-                opened = try await chat.open(UUID(), listing: id, buyer: winner, seller: record.sellerId, now: now, on: database.sql).0
-            }
-            let conversation = opened
-            let (bids, deals, listings) = (bids, deals, listings)
-            let money = Self.alertMoney(auction.currentPrice, record.currency ?? currency)
-            let link = "/market/listings/\(id.uuidString.lowercased())"
-            let done: Bool = try await events.transaction(publishing: { db in
-                // Closed as read, or not at all: a bid that landed meanwhile is judged by the next sweep.
-                guard try await bids.close(id, count: auction.bidCount, now: now, on: db) else { return (false, []) }
-                // A listing removed or sold another way meanwhile goes to nobody.
-                guard let winner, let conversation, try await listings.move(id, from: [.active], to: .reserved, now: now, on: db) else {
-                    let title = auction.leader == nil ? "Nobody bid on \(record.title)" : "No bid on \(record.title) met your reserve"
-                    return (
-                        true,
-                        [
-                            .alert(
-                                user: record.sellerId,
-                                content: NotificationContent(
-                                    kind: .market, title: title, body: "It stays listed; relist it or lower the reserve.", link: link))
-                        ]
-                    )
-                }
-                let offer = DealStore.OfferRecord(
-                    id: UUID(), listingId: id, conversationId: conversation, buyerId: winner, sellerId: record.sellerId, amount: auction.currentPrice,
-                    currency: record.currency ?? "USD", state: .accepted, proposedBy: winner, createdAt: now, updatedAt: now)
-                try await deals.insert(offer, on: db)
-                let conversationLink = "/market/conversations/\(conversation.uuidString.lowercased())"
+            guard let record = try await listings.listing(id, on: database.sql) else { continue }
+            if try await closeAuction(record, now: now) { closed += 1 }
+        }
+        return closed
+    }
+
+    /// Closes one auction as `record` read it: false when it was closed already, or a bid landed since the read (the
+    /// next sweep reads it again).
+    func closeAuction(_ record: ListingStore.Record, now: Date) async throws -> Bool {
+        let id = record.id
+        guard let auction = record.auction else { return false }
+        let winner = auction.reserveMet ? auction.leader : nil
+        var opened: UUID? = nil
+        if let winner {
+            opened = try await chat.open(UUID(), listing: id, buyer: winner, seller: record.sellerId, now: now, on: database.sql).0
+        }
+        let conversation = opened
+        let (bids, deals, listings) = (bids, deals, listings)
+        let money = Self.alertMoney(auction.currentPrice, record.currency ?? currency)
+        let link = "/market/listings/\(id.uuidString.lowercased())"
+        let done: Bool = try await events.transaction(publishing: { db in
+            // Closed as read, or not at all: a bid that landed meanwhile is judged by the next sweep.
+            guard try await bids.close(id, count: auction.bidCount, now: now, on: db) else { return (false, []) }
+            // A listing removed or sold another way meanwhile goes to nobody.
+            guard let winner, let conversation, try await listings.move(id, from: [.active], to: .reserved, now: now, on: db) else {
+                let title = auction.leader == nil ? "Nobody bid on \(record.title)" : "No bid on \(record.title) met your reserve"
                 return (
                     true,
                     [
                         .alert(
-                            user: winner,
-                            content: NotificationContent(
-                                kind: .market, title: "You won \(record.title) for \(money)", body: "Pay through Plaza and agree where to meet.",
-                                link: conversationLink)),
-                        .alert(
                             user: record.sellerId,
                             content: NotificationContent(
-                                kind: .market, title: "\(record.title) sold by bidding for \(money)", body: "Agree where to meet.",
-                                link: conversationLink)),
-                        .event(
-                            audience: [winner, record.sellerId],
-                            event: PlazaEvent(
-                                type: MarketEventType.bid, occurredAt: now,
-                                data: try JSONValue(
-                                    encoding: BidUpdate(
-                                        listingId: id, currentPrice: auction.currentPrice, bidCount: auction.bidCount, endsAt: auction.endsAt,
-                                        closed: true)))),
+                                kind: .market, title: title, body: "It stays listed; relist it or lower the reserve.", link: link))
                     ]
                 )
-            })
-            if done { closed += 1 }
-        }
-        return closed
+            }
+            let offer = DealStore.OfferRecord(
+                id: UUID(), listingId: id, conversationId: conversation, buyerId: winner, sellerId: record.sellerId, amount: auction.currentPrice,
+                currency: record.currency ?? "USD", state: .accepted, proposedBy: winner, createdAt: now, updatedAt: now)
+            try await deals.insert(offer, on: db)
+            let conversationLink = "/market/conversations/\(conversation.uuidString.lowercased())"
+            return (
+                true,
+                [
+                    .alert(
+                        user: winner,
+                        content: NotificationContent(
+                            kind: .market, title: "You won \(record.title) for \(money)", body: "Pay through Plaza and agree where to meet.",
+                            link: conversationLink)),
+                    .alert(
+                        user: record.sellerId,
+                        content: NotificationContent(
+                            kind: .market, title: "\(record.title) sold by bidding for \(money)", body: "Agree where to meet.",
+                            link: conversationLink)),
+                    .event(
+                        audience: [winner, record.sellerId],
+                        event: PlazaEvent(
+                            type: MarketEventType.bid, occurredAt: now,
+                            data: try JSONValue(
+                                encoding: BidUpdate(
+                                    listingId: id, currentPrice: auction.currentPrice, bidCount: auction.bidCount, endsAt: auction.endsAt,
+                                    closed: true)))),
+                ]
+            )
+        })
+        return done
     }
 
     /// `Listing.bidding` as `viewer` sees it.

@@ -117,4 +117,41 @@ import Testing
             #expect(steps.first?.amount == 13_250 && steps.map(\.amount) == steps.map(\.amount).sorted(by: >), "prices only rise")
         }
     }
+
+    /// A bid landing between the sweep's read of an auction and its close (issue 36: the close decided its winner from
+    /// that read): the close waits for the next sweep, which makes the bid's maker the winner at the final price; and
+    /// bids racing the sweep for real always end in a deal at the final price, to the final leader.
+    @Test(arguments: TestEngine.enabled)
+    func aBidRacingTheCloseIsRefusedOrWinsNeverLost(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            let store = ListingStore()
+            for attempt in 0..<10 {
+                let ends = Date().addingTimeInterval(3_600)
+                let poster = try await Self.biddable(client, market.ana, start: 2_000, reserve: nil, endsAt: ends)
+                #expect(try await Self.bid(client, market.ben, poster.id, 3_000).status == .created)
+                if attempt == 0 {
+                    // The sweep read the auction with Ben leading; Cal's bid lands before its close.
+                    let read = try #require(try await store.listing(poster.id, on: services.database.sql))
+                    #expect(try await Self.bid(client, market.cal, poster.id, 5_000).status == .created)
+                    #expect(try await services.market.closeAuction(read, now: ends.addingTimeInterval(1)) == false, "not as read")
+                } else {
+                    // Cal outbids while the sweep closes it (its clock past the end; Cal's still before it).
+                    async let outbid = Self.bid(client, market.cal, poster.id, 5_000)
+                    async let closing = services.market.closeAuctions(now: ends.addingTimeInterval(1))
+                    let (bid, _) = try await (outbid, closing)
+                    #expect([HTTPResponse.Status.created, .conflict].contains(bid.status), "\(bid.text)")
+                }
+                while try await services.market.closeAuctions(now: ends.addingTimeInterval(1)) > 0 {}
+                let record = try #require(try await store.listing(poster.id, on: services.database.sql))
+                #expect(record.auctionClosed, "closed in the end")
+                let deal = try await DealStore().offers(listing: poster.id, on: services.database.sql)
+                #expect(deal.count == 1 && deal.first?.state == .accepted)
+                #expect(deal.first?.buyerId == record.auction?.leader, "the final leader wins")
+                #expect(deal.first?.amount == record.auction?.currentPrice, "at the final price")
+                if attempt == 0 { #expect(record.auction?.currentPrice == 3_100 && deal.first?.buyerName == "Cal") }
+            }
+            #expect(try await services.verify().findings == [])
+        }
+    }
 }
