@@ -56,6 +56,32 @@ extension LoyaltyTests {
 }
 
 extension LoyaltyTests {
+    /// Two counters scanning one customer code at once (issue 36: both read it before either used it up, and with no
+    /// velocity rule both counted): one punch, the other told the code is spent.
+    @Test(arguments: TestEngine.enabled)
+    func twoCountersScanningOneCodeAtOncePunchOnce(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let shop = try await shop(client, punches: 20, velocity: 0)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let card = try await takeCard(client, shop.program, token: anna)
+            let path = "/v1/businesses/\(shop.business.id)/loyalty/punches"
+            var counted = 0
+            for _ in 0..<10 {
+                let shown = try await client.send(.post, "/v1/me/loyalty-cards/\(card.id)/punch-code", token: anna).decode(CustomerCode.self)
+                let request = CounterPunchRequest(code: shown.code, locationId: shop.location.id)
+                async let first = client.send(.post, path, json: request, token: shop.owner, headers: WalletDriver.keyed(UUID().uuidString))
+                async let second = client.send(.post, path, json: request, token: shop.owner, headers: WalletDriver.keyed(UUID().uuidString))
+                let answers = try await [first, second]
+                let punched = answers.filter { $0.status == .ok }
+                #expect(punched.count == 1, "\(answers.map(\.text))")
+                #expect(answers.contains { $0.problem?.code == .invalidCode }, "the other is told the code is spent")
+                counted += punched.count
+            }
+            let detail = try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: anna).decode(LoyaltyCardDetail.self)
+            #expect(detail.card.punches == counted && detail.punches.count == counted)
+        }
+    }
+
     /// Customers find the places with a card to take: `hasLoyalty` in search and nearby follows the programs' states.
     @Test(arguments: TestEngine.enabled)
     func searchAndNearbyFindBusinessesRunningAProgram(_ engine: TestEngine) async throws {
