@@ -132,4 +132,24 @@ import Testing
             #expect(ana + ben == 100 * Int64(Self.tries))
         }
     }
+
+    /// The seller edits the listing while accepting an offer (issue 36: the edit wrote back the state it had read, so a
+    /// reserved listing went back on sale): whatever lands first, an accepted offer's listing stays reserved.
+    @Test(arguments: TestEngine.enabled)
+    func editingAListingRacingAnAcceptKeepsItReserved(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            let bike = market.listing.id
+            for n in 0..<Self.tries {
+                let offer = try await DealTests.offer(client, market.ben, bike, 100)
+                async let accepted = DealTests.act(client, market.ana, "offers/\(offer.id)/accept")
+                async let edited = client.send(
+                    .patch, "/v1/market/listings/\(bike)", json: ListingChange(title: "City bike, try \(n)"), token: market.ana)
+                let (accept, edit) = try await (accepted, edited)
+                #expect(accept.status == .ok && edit.status == .ok, "\(accept.text) \(edit.text)")
+                #expect(try await DealTests.listingState(client, market.ana, bike) == .reserved, "try \(n)")
+                #expect(try await DealTests.act(client, market.ana, "offers/\(offer.id)/cancel").status == .ok)
+            }
+        }
+    }
 }
