@@ -76,15 +76,19 @@ public struct ChaosBench: Sendable {
     private func drive(_ services: PlazaServices, say: @escaping @Sendable (String) -> Void) async throws -> Bool {
         try await services.migrate()
         try await BenchSetup.requireEmpty(services, bench: "chaos")
-        let users = try await LedgerBenchData.seed(accounts: options.accounts, funding: 20_000, services: services)
-        let work = Self.workload(options, accounts: users.count)
-        let market = try await ChaosMarket.seed(users: users, deals: work.compactMap(\.deal), services: services)
+        let work = Self.workload(options, accounts: options.accounts)
+        let shoppers = work.compactMap(\.order).count
+        let users = try await LedgerBenchData.seed(accounts: options.accounts + shoppers, funding: 20_000, services: services)
+        let people = Array(users.prefix(options.accounts))
+        let market = try await ChaosMarket.seed(users: people, deals: work.compactMap(\.deal), services: services)
+        let cards = try await ChaosCards.seed(shoppers: Array(users.suffix(shoppers)), services: services)
         let kills = Self.killMoments(options)
         let server = ChaosServer(
             storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", host: configuration.host,
             port: configuration.port)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let run = ChaosRun(work: work, users: users, market: market, client: client, base: "http://\(configuration.host):\(configuration.port)")
+        let run = ChaosRun(
+            work: work, users: users, market: market, cards: cards, client: client, base: "http://\(configuration.host):\(configuration.port)")
         let stoppedCleanly: Bool
         do {
             try await server.start(client: client)
@@ -133,6 +137,7 @@ public struct ChaosBench: Sendable {
         var tally = ChaosTally()
         try await tally.checkTransfers(run, services: services, say: say)
         try await tally.checkDeals(run, services: services, say: say)
+        try await tally.checkOrders(run, services: services, say: say)
         let (lost, doubled, unanswered) = (tally.lost, tally.doubled, tally.unanswered)
         let report = try await services.verify()
         for finding in report.findings { say(finding.description) }

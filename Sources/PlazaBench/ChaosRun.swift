@@ -11,12 +11,15 @@ final class ChaosRun: Sendable {
     let work: [ChaosBench.Work]
     let users: [LedgerBenchData.User]
     let market: ChaosMarket
+    let cards: ChaosCards
     let client: HTTPClient
     let base: String
     /// Every answer each transfer got (one per send that was answered in the end), by the index of its item.
     let answers: LockedBox<[[ChaosBench.Answer]]>
     /// What each deal's requests were answered, by the index of its item.
     let deals = LockedBox<[Int: ChaosDeal.Result]>([:])
+    /// What each card order's requests were answered, by the index of its item.
+    let orders = LockedBox<[Int: ChaosOrder.Result]>([:])
     /// The server is being killed and restarted: workers wait.
     let down = LockedBox(false)
     private let next = LockedBox(0)
@@ -25,10 +28,11 @@ final class ChaosRun: Sendable {
     /// How often an unanswered send is tried again before it counts as unanswered (about two minutes).
     static let attempts = 600
 
-    init(work: [ChaosBench.Work], users: [LedgerBenchData.User], market: ChaosMarket, client: HTTPClient, base: String) {
+    init(work: [ChaosBench.Work], users: [LedgerBenchData.User], market: ChaosMarket, cards: ChaosCards, client: HTTPClient, base: String) {
         self.work = work
         self.users = users
         self.market = market
+        self.cards = cards
         self.client = client
         self.base = base
         answers = LockedBox(Array(repeating: [], count: work.count))
@@ -54,6 +58,9 @@ final class ChaosRun: Sendable {
             case .deal(let deal):
                 let result = await self.deal(deal)
                 deals.update { $0[index] = result }
+            case .order(let order):
+                let result = await self.order(order)
+                orders.update { $0[index] = result }
             }
             done.update { $0 += 1 }
         }
@@ -83,14 +90,14 @@ final class ChaosRun: Sendable {
         return .refused(reply.status)
     }
 
-    /// POSTs until the answer is final: 5xx, 409 "still running" and dropped connections are tried again (with the same
+    /// Sends (a POST unless told) until the answer is final: 5xx, 409 "still running" and dropped connections are tried again (with the same
     /// key, when there is one). Nil when no answer came even after every attempt.
-    func call(_ path: String, token: String, key: String? = nil, body: String? = nil) async -> ChaosReply? {
+    func call(_ path: String, method: HTTPMethod = .POST, token: String, key: String? = nil, body: String? = nil) async -> ChaosReply? {
         var retried = false
         for _ in 0..<Self.attempts {
             while down.get() { try? await Task.sleep(for: .milliseconds(50)) }
             var request = HTTPClientRequest(url: base + path)
-            request.method = .POST
+            request.method = method
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
             if let key { request.headers.add(name: "Idempotency-Key", value: key) }
             if let body {

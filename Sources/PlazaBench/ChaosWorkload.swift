@@ -5,8 +5,10 @@ extension ChaosBench {
     enum Work: Sendable {
         case transfer(Operation)
         case deal(ChaosDeal)
+        case order(ChaosOrder)
 
         var deal: ChaosDeal? { if case .deal(let deal) = self { deal } else { nil } }
+        var order: ChaosOrder? { if case .order(let order) = self { order } else { nil } }
     }
 
     /// The seeded workload: rings of three transfers between market deals, mixed so that every domain's conflicts run
@@ -14,11 +16,11 @@ extension ChaosBench {
     static func workload(_ options: Options, accounts: Int) -> [Work] {
         var random = BenchRandom(seed: options.seed)
         var work: [Work] = []
-        var deals = 0
+        var (deals, orders) = (0, 0)
         while work.count < options.operations {
             let pick = random.next() % 100
             if pick < 25 {
-                // About one item in ten: a deal between two of the people.
+                // About one item in eight: a deal between two of the people.
                 let seller = Int(random.next() % UInt64(accounts))
                 let buyer = (seller + 1 + Int(random.next() % UInt64(accounts - 1))) % accounts
                 let race = ChaosDeal.Race.allCases[Int(random.next() % UInt64(ChaosDeal.Race.allCases.count))]
@@ -28,6 +30,17 @@ extension ChaosBench {
                             number: deals, seller: seller, buyer: buyer, amount: Int64(100 + random.next() % 800), race: race,
                             sellerCancels: random.next() % 2 == 0, payStyle: style(&random, oneIn: 2), key: random.uuid().uuidString)))
                 deals += 1
+                continue
+            }
+            if pick < 35 {
+                // About one item in twenty-five: a card order, its shopper a person of its own after the `accounts`.
+                let race = ChaosOrder.Race.allCases[Int(random.next() % UInt64(ChaosOrder.Race.allCases.count))]
+                work.append(
+                    .order(
+                        ChaosOrder(
+                            number: orders, shopper: accounts + orders, quantity: 1 + Int(random.next() % 20), race: race,
+                            payStyle: style(&random, oneIn: 2), keys: (0..<4).map { _ in random.uuid().uuidString })))
+                orders += 1
                 continue
             }
             // A ring of three: each pays the next, so money goes round in a cycle.
