@@ -18,7 +18,8 @@ import Darwin
 ///
 /// The workload (`ChaosWorkload.swift`), every domain at once: transfers around rings of three people (cycles), some
 /// sent twice at once with one key, some again later; market deals whose payment races a cancel and the handshake
-/// (`ChaosMarket.swift`).
+/// (`ChaosMarket.swift`); card orders paid with one key twice and with two keys, racing a cancel (`ChaosCards.swift`);
+/// coupon claims racing a cap of three (`ChaosCoupons.swift`). Each domain's answers are checked in its `…Check` file.
 public struct ChaosBench: Sendable {
     public struct Options: Sendable {
         /// The same seed gives the same operations and kill moments (interleavings vary with the machine).
@@ -77,18 +78,20 @@ public struct ChaosBench: Sendable {
         try await services.migrate()
         try await BenchSetup.requireEmpty(services, bench: "chaos")
         let work = Self.workload(options, accounts: options.accounts)
-        let shoppers = work.compactMap(\.order).count
-        let users = try await LedgerBenchData.seed(accounts: options.accounts + shoppers, funding: 20_000, services: services)
-        let people = Array(users.prefix(options.accounts))
-        let market = try await ChaosMarket.seed(users: people, deals: work.compactMap(\.deal), services: services)
-        let cards = try await ChaosCards.seed(shoppers: Array(users.suffix(shoppers)), services: services)
+        let shoppers = work.compactMap(\.order).map(\.shopper)
+        let claimers = work.compactMap(\.coupon).flatMap(\.claimers)
+        let users = try await LedgerBenchData.seed(accounts: options.accounts + shoppers.count + claimers.count, funding: 20_000, services: services)
+        let market = try await ChaosMarket.seed(users: Array(users.prefix(options.accounts)), deals: work.compactMap(\.deal), services: services)
+        let cards = try await ChaosCards.seed(shoppers: shoppers.map { users[$0] }, services: services)
+        let coupons = try await ChaosCoupons.seed(rounds: work.compactMap(\.coupon), users: users, services: services)
         let kills = Self.killMoments(options)
         let server = ChaosServer(
             storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", host: configuration.host,
             port: configuration.port)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let run = ChaosRun(
-            work: work, users: users, market: market, cards: cards, client: client, base: "http://\(configuration.host):\(configuration.port)")
+            work: work, users: users, market: market, cards: cards, coupons: coupons, client: client,
+            base: "http://\(configuration.host):\(configuration.port)")
         let stoppedCleanly: Bool
         do {
             try await server.start(client: client)
@@ -138,6 +141,7 @@ public struct ChaosBench: Sendable {
         try await tally.checkTransfers(run, services: services, say: say)
         try await tally.checkDeals(run, services: services, say: say)
         try await tally.checkOrders(run, services: services, say: say)
+        try await tally.checkClaims(run, services: services, say: say)
         let (lost, doubled, unanswered) = (tally.lost, tally.doubled, tally.unanswered)
         let report = try await services.verify()
         for finding in report.findings { say(finding.description) }

@@ -54,7 +54,7 @@ struct ChaosCards: Sendable {
     }
 
     /// `username`, inserted with `role` when given, else found.
-    private static func person(_ services: PlazaServices, _ username: String, role: Role?) async throws -> Identity {
+    static func person(_ services: PlazaServices, _ username: String, role: Role?) async throws -> Identity {
         if let role {
             let user = UserRecord(
                 id: UUID(), email: "\(username)@bench.invalid", username: username, displayName: username, passwordHash: "", role: role,

@@ -12,6 +12,7 @@ final class ChaosRun: Sendable {
     let users: [LedgerBenchData.User]
     let market: ChaosMarket
     let cards: ChaosCards
+    let coupons: ChaosCoupons
     let client: HTTPClient
     let base: String
     /// Every answer each transfer got (one per send that was answered in the end), by the index of its item.
@@ -20,6 +21,8 @@ final class ChaosRun: Sendable {
     let deals = LockedBox<[Int: ChaosDeal.Result]>([:])
     /// What each card order's requests were answered, by the index of its item.
     let orders = LockedBox<[Int: ChaosOrder.Result]>([:])
+    /// What each round of coupon claims was answered, by the index of its item.
+    let rounds = LockedBox<[Int: ChaosCoupon.Result]>([:])
     /// The server is being killed and restarted: workers wait.
     let down = LockedBox(false)
     private let next = LockedBox(0)
@@ -28,11 +31,15 @@ final class ChaosRun: Sendable {
     /// How often an unanswered send is tried again before it counts as unanswered (about two minutes).
     static let attempts = 600
 
-    init(work: [ChaosBench.Work], users: [LedgerBenchData.User], market: ChaosMarket, cards: ChaosCards, client: HTTPClient, base: String) {
+    init(
+        work: [ChaosBench.Work], users: [LedgerBenchData.User], market: ChaosMarket, cards: ChaosCards, coupons: ChaosCoupons, client: HTTPClient,
+        base: String
+    ) {
         self.work = work
         self.users = users
         self.market = market
         self.cards = cards
+        self.coupons = coupons
         self.client = client
         self.base = base
         answers = LockedBox(Array(repeating: [], count: work.count))
@@ -61,6 +68,9 @@ final class ChaosRun: Sendable {
             case .order(let order):
                 let result = await self.order(order)
                 orders.update { $0[index] = result }
+            case .coupon(let round):
+                let result = await claims(round)
+                rounds.update { $0[index] = result }
             }
             done.update { $0 += 1 }
         }

@@ -6,9 +6,11 @@ extension ChaosBench {
         case transfer(Operation)
         case deal(ChaosDeal)
         case order(ChaosOrder)
+        case coupon(ChaosCoupon)
 
         var deal: ChaosDeal? { if case .deal(let deal) = self { deal } else { nil } }
         var order: ChaosOrder? { if case .order(let order) = self { order } else { nil } }
+        var coupon: ChaosCoupon? { if case .coupon(let round) = self { round } else { nil } }
     }
 
     /// The seeded workload: rings of three transfers between market deals, mixed so that every domain's conflicts run
@@ -16,7 +18,7 @@ extension ChaosBench {
     static func workload(_ options: Options, accounts: Int) -> [Work] {
         var random = BenchRandom(seed: options.seed)
         var work: [Work] = []
-        var (deals, orders) = (0, 0)
+        var (deals, orders, rounds, claimers) = (0, 0, 0, 0)
         while work.count < options.operations {
             let pick = random.next() % 100
             if pick < 25 {
@@ -43,6 +45,15 @@ extension ChaosBench {
                 orders += 1
                 continue
             }
+            if pick < 38 {
+                // About one item in forty: a round of claims, four to seven claimers for three coupons; numbered among the
+                // claimers here, placed after the shoppers below.
+                let count = 4 + Int(random.next() % 4)
+                let twice = (0..<count).map { _ in random.next() % 3 == 0 }
+                work.append(.coupon(ChaosCoupon(number: rounds, claimers: Array(claimers..<(claimers + count)), twice: twice)))
+                (rounds, claimers) = (rounds + 1, claimers + count)
+                continue
+            }
             // A ring of three: each pays the next, so money goes round in a cycle.
             let ring = (0..<3).map { _ in Int(random.next() % UInt64(accounts)) }
             guard Set(ring).count == 3 else { continue }
@@ -54,7 +65,12 @@ extension ChaosBench {
                             style: style(&random, oneIn: 10))))
             }
         }
-        return work
+        // Each shopper and claimer a person of their own, after the `accounts`: shoppers first, then claimers.
+        return work.map { item in
+            guard case .coupon(var round) = item else { return item }
+            round.claimers = round.claimers.map { accounts + orders + $0 }
+            return .coupon(round)
+        }
     }
 
     /// Sent once, or (one time in `n` each) twice at once or again later.
