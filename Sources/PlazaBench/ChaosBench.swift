@@ -148,6 +148,7 @@ public struct ChaosBench: Sendable {
         if !stoppedCleanly { say("chaos: SIGTERM at the end did not stop the server cleanly") }
         // Every answer, faults included, should come within seconds: a fault is an error to retry, never a hang.
         let slowest = Double(run.slowest.components.seconds) + Double(run.slowest.components.attoseconds) / 1e18
+        say("chaos: \(run.retried) requests answered only after a retry")
         say("chaos: slowest answer \(String(format: "%.1f", slowest)) s\(slowest > 20 ? " (too slow: a hang?)" : "")")
         let clean = lost == 0 && doubled == 0 && unanswered == 0 && report.findings.isEmpty && stoppedCleanly
         say(

@@ -28,6 +28,7 @@ final class ChaosRun: Sendable {
     private let next = LockedBox(0)
     private let done = LockedBox(0)
     private let slowestAnswer = LockedBox(Duration.zero)
+    private let retriedAnswers = LockedBox(0)
     /// How often an unanswered send is tried again before it counts as unanswered (about two minutes).
     static let attempts = 600
 
@@ -49,6 +50,9 @@ final class ChaosRun: Sendable {
     var started: Int { next.get() }
     var finished: Bool { done.get() >= work.count }
     var slowest: Duration { slowestAnswer.get() }
+    /// How many requests were answered only after another try: one dropped by a kill, a restart or a terminated backend,
+    /// or its twin of the same key still running.
+    var retried: Int { retriedAnswers.get() }
 
     /// One worker: takes the next item until none is left.
     func work() async {
@@ -122,6 +126,7 @@ final class ChaosRun: Sendable {
                 slowestAnswer.update { $0 = max($0, took) }
                 let status = Int(response.status.code)
                 if status < 500, status != 409 || !String(buffer: reply).contains("still running") {
+                    if retried { retriedAnswers.update { $0 += 1 } }
                     return ChaosReply(status: status, body: reply, retried: retried)
                 }
             } catch {
