@@ -74,6 +74,7 @@ public struct ChaosBench: Sendable {
         }
     }
 
+    /// Seeds every domain, runs the workload against the server through the kills, then checks.
     private func drive(_ services: PlazaServices, say: @escaping @Sendable (String) -> Void) async throws -> Bool {
         try await services.migrate()
         try await BenchSetup.requireEmpty(services, bench: "chaos")
@@ -157,6 +158,7 @@ public struct ChaosBench: Sendable {
         return clean
     }
 
+    /// The items at whose start the server is killed: seeded, between the first and the last tenth of the run.
     static func killMoments(_ options: Options) -> [Int] {
         var random = BenchRandom(seed: options.seed &+ 1)
         let span = max(1, options.operations * 8 / 10)

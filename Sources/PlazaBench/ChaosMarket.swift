@@ -31,6 +31,7 @@ struct ChaosMarket: Sendable {
         return ChaosMarket(listings: try await services.market.importListings(items, campus: try await campus(services)))
     }
 
+    /// The campus just opened (the only one: the database was empty).
     private static func campus(_ services: PlazaServices) async throws -> UUID {
         guard let campus = try await services.market.allCampuses().first else { throw ChaosFailure("the chaos campus is missing") }
         return campus.id

@@ -138,6 +138,7 @@ final class ChaosRun: Sendable {
         return nil
     }
 
+    /// The `id` of a created object in an answer's body.
     static func id(in reply: ByteBuffer) -> UUID? {
         struct Made: Decodable { var id: UUID }
         return try? JSONDecoder().decode(Made.self, from: Data(reply.readableBytesView)).id
