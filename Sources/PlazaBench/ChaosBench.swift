@@ -16,8 +16,10 @@ import Darwin
 /// `--restart-database` at every other kill), replaying every unanswered request with its key until it is answered.
 /// At the end nothing acknowledged may be lost, nothing doubled, and `plaza verify` must be clean (issue 36).
 ///
-/// The workload today: transfers around rings of three people (cycles), some sent twice at once with one key, some
-/// sent again later with their key; the other domains' conflicts join it as they get their drivers.
+/// The workload (`ChaosWorkload.swift`), every domain at once: transfers around rings of three people (cycles), some
+/// sent twice at once with one key, some again later; market deals whose payment races a cancel and the handshake
+/// (`ChaosMarket.swift`); card orders paid with one key twice and with two keys, racing a cancel (`ChaosCards.swift`);
+/// coupon claims racing a cap of three (`ChaosCoupons.swift`). Each domain's answers are checked in its `…Check` file.
 public struct ChaosBench: Sendable {
     public struct Options: Sendable {
         /// The same seed gives the same operations and kill moments (interleavings vary with the machine).
@@ -72,17 +74,25 @@ public struct ChaosBench: Sendable {
         }
     }
 
+    /// Seeds every domain, runs the workload against the server through the kills, then checks.
     private func drive(_ services: PlazaServices, say: @escaping @Sendable (String) -> Void) async throws -> Bool {
         try await services.migrate()
         try await BenchSetup.requireEmpty(services, bench: "chaos")
-        let users = try await LedgerBenchData.seed(accounts: options.accounts, funding: 20_000, services: services)
-        let operations = Self.operations(options, accounts: users.count)
+        let work = Self.workload(options, accounts: options.accounts)
+        let shoppers = work.compactMap(\.order).map(\.shopper)
+        let claimers = work.compactMap(\.coupon).flatMap(\.claimers)
+        let users = try await LedgerBenchData.seed(accounts: options.accounts + shoppers.count + claimers.count, funding: 20_000, services: services)
+        let market = try await ChaosMarket.seed(users: Array(users.prefix(options.accounts)), deals: work.compactMap(\.deal), services: services)
+        let cards = try await ChaosCards.seed(shoppers: shoppers.map { users[$0] }, services: services)
+        let coupons = try await ChaosCoupons.seed(rounds: work.compactMap(\.coupon), users: users, services: services)
         let kills = Self.killMoments(options)
         let server = ChaosServer(
             storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", host: configuration.host,
             port: configuration.port)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let run = ChaosRun(operations: operations, users: users, client: client, base: "http://\(configuration.host):\(configuration.port)")
+        let run = ChaosRun(
+            work: work, users: users, market: market, cards: cards, coupons: coupons, client: client,
+            base: "http://\(configuration.host):\(configuration.port)")
         let stoppedCleanly: Bool
         do {
             try await server.start(client: client)
@@ -128,70 +138,27 @@ public struct ChaosBench: Sendable {
 
     /// Compares every answer with what the database holds, then runs verify.
     private func check(_ run: ChaosRun, services: PlazaServices, stoppedCleanly: Bool, say: @Sendable (String) -> Void) async throws -> Bool {
-        let counts = try await services.transferEntryCounts()
-        let answers = run.answers.get()
-        var (lost, doubled, unanswered) = (0, 0, 0)
-        var acknowledged: Set<UUID> = []
-        for (index, answers) in answers.enumerated() {
-            let operation = run.operations[index]
-            let made = Set(answers.compactMap { if case .made(let id) = $0 { id } else { nil } })
-            if answers.contains(.unanswered) {
-                unanswered += 1
-                say("unanswered transfer \(operation.key)")
-            }
-            if made.count > 1 || (made.count == 1 && answers.contains { if case .refused = $0 { true } else { false } }) {
-                doubled += 1
-                say("doubled transfer \(operation.key): one key, different answers \(answers)")
-            }
-            for id in made {
-                acknowledged.insert(id)
-                switch counts[id] ?? 0 {
-                case 0:
-                    lost += 1
-                    say("lost transfer \(id)")
-                case 1: break
-                default:
-                    doubled += 1
-                    say("doubled transfer \(id)")
-                }
-            }
-        }
-        for (id, _) in counts where !acknowledged.contains(id) {
-            doubled += 1
-            say("doubled transfer \(id): in the journal, but never acknowledged")
-        }
+        var tally = ChaosTally()
+        try await tally.checkTransfers(run, services: services, say: say)
+        try await tally.checkDeals(run, services: services, say: say)
+        try await tally.checkOrders(run, services: services, say: say)
+        try await tally.checkClaims(run, services: services, say: say)
+        let (lost, doubled, unanswered) = (tally.lost, tally.doubled, tally.unanswered)
         let report = try await services.verify()
         for finding in report.findings { say(finding.description) }
         if !stoppedCleanly { say("chaos: SIGTERM at the end did not stop the server cleanly") }
         // Every answer, faults included, should come within seconds: a fault is an error to retry, never a hang.
         let slowest = Double(run.slowest.components.seconds) + Double(run.slowest.components.attoseconds) / 1e18
+        say("chaos: \(run.retried) requests answered only after a retry")
         say("chaos: slowest answer \(String(format: "%.1f", slowest)) s\(slowest > 20 ? " (too slow: a hang?)" : "")")
         let clean = lost == 0 && doubled == 0 && unanswered == 0 && report.findings.isEmpty && stoppedCleanly
         say(
-            "chaos: \(run.operations.count) operations, \(options.kills) kills, \(lost) lost, \(doubled) doubled, "
+            "chaos: \(run.work.count) operations, \(options.kills) kills, \(lost) lost, \(doubled) doubled, "
                 + (report.findings.isEmpty ? "verify clean" : "verify broken") + (unanswered > 0 ? ", \(unanswered) unanswered" : ""))
         return clean
     }
 
-    static func operations(_ options: Options, accounts: Int) -> [Operation] {
-        var random = BenchRandom(seed: options.seed)
-        var operations: [Operation] = []
-        while operations.count < options.operations {
-            // A ring of three: each pays the next, so money goes round in a cycle.
-            let ring = (0..<3).map { _ in Int(random.next() % UInt64(accounts)) }
-            guard Set(ring).count == 3 else { continue }
-            for step in 0..<3 where operations.count < options.operations {
-                let roll = random.next() % 20
-                let style: Operation.Style = roll == 0 ? .twice : roll == 1 ? .againLater : .once
-                operations.append(
-                    Operation(
-                        from: ring[step], to: ring[(step + 1) % 3], amount: Int64(1 + random.next() % 900), key: random.uuid().uuidString,
-                        style: style))
-            }
-        }
-        return operations
-    }
-
+    /// The items at whose start the server is killed: seeded, between the first and the last tenth of the run.
     static func killMoments(_ options: Options) -> [Int] {
         var random = BenchRandom(seed: options.seed &+ 1)
         let span = max(1, options.operations * 8 / 10)
