@@ -26,6 +26,9 @@ public struct ChaosBench: Sendable {
         public var seed = UInt64.random(in: 1...999_999)
         public var operations = 10_000
         public var kills = 3
+        /// Database faults under a server left running (PostgreSQL only): its backends terminated, and at every other
+        /// one `restartDatabase` run; every request must still be answered within seconds.
+        public var faults = 0
         /// Run (through `/bin/sh -c`) at every other kill, such as `pg_ctl restart -m fast`.
         public var restartDatabase: String?
         public var concurrency = 8
@@ -99,6 +102,7 @@ public struct ChaosBench: Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<max(1, options.concurrency) { group.addTask { await run.work() } }
                 group.addTask { try await self.kill(server, at: kills, run: run, services: services, client: client, say: say) }
+                group.addTask { try await self.fault(at: Self.faultMoments(options), run: run, services: services, say: say) }
                 try await group.waitForAll()
             }
             stoppedCleanly = await server.stop()
@@ -134,6 +138,28 @@ public struct ChaosBench: Sendable {
             try await server.start(client: client)
             run.down.set(false)
         }
+    }
+
+    /// At each moment, with the server left running: its PostgreSQL backends terminated, and at every other one the
+    /// database restarted (when asked). Nothing on SQLite, which has no server to lose.
+    private func fault(at moments: [Int], run: ChaosRun, services: PlazaServices, say: @Sendable (String) -> Void) async throws {
+        guard services.database.engine == .postgres else { return }
+        for (index, moment) in moments.enumerated() {
+            while run.started < moment, !run.finished { try await Task.sleep(for: .milliseconds(20)) }
+            guard !run.finished else { return }
+            let ended = (try? await services.database.terminateOtherBackends()) ?? 0
+            say("chaos: fault \(index + 1) at operation \(moment): terminated \(ended) PostgreSQL connections, the server left running")
+            if let command = options.restartDatabase, index % 2 == 1 {
+                let status = try await Self.shell(command)
+                say("chaos: fault \(index + 1): ran `\(command)` under load: exit \(status)")
+            }
+        }
+    }
+
+    static func faultMoments(_ options: Options) -> [Int] {
+        var random = BenchRandom(seed: options.seed &+ 2)
+        let span = max(1, options.operations * 8 / 10)
+        return (0..<options.faults).map { _ in options.operations / 10 + Int(random.next() % UInt64(span)) }.sorted()
     }
 
     /// Compares every answer with what the database holds, then runs verify.

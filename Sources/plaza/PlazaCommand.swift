@@ -287,7 +287,9 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "The seed (default: a random one, printed first).") var seed: UInt64?
         @Option(help: "Requests in all.") var operations = 10_000
         @Option(help: "SIGKILLs and restarts of the server.") var kills = 3
-        @Option(help: "Run at every other kill, such as 'pg_ctl restart -m fast'.") var restartDatabase: String?
+        @Option(help: "Run at every other kill (and fault), such as 'pg_ctl restart -m fast'.") var restartDatabase: String?
+        @Option(help: "PostgreSQL faults with the server left running: its backends terminated (every other time, the restart).")
+        var faults = 0
         @Option(help: "Clients at once.") var concurrency = 8
 
         func run() async throws {
@@ -295,6 +297,7 @@ struct Bench: AsyncParsableCommand {
             var options = ChaosBench.Options()
             if let seed { options.seed = seed }
             (options.operations, options.kills, options.restartDatabase, options.concurrency) = (operations, kills, restartDatabase, concurrency)
+            options.faults = faults
             var file: String?
             if ProcessInfo.processInfo.environment["PLAZA_DATABASE_URL"] == nil {
                 let path = FileManager.default.currentDirectoryPath + "/plaza-chaos-\(options.seed).sqlite"
