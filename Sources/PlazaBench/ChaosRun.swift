@@ -109,7 +109,9 @@ final class ChaosRun: Sendable {
     func call(_ path: String, method: HTTPMethod = .POST, token: String, key: String? = nil, body: String? = nil) async -> ChaosReply? {
         var retried = false
         for _ in 0..<Self.attempts {
-            while down.get() { try? await Task.sleep(for: .milliseconds(50)) }
+            // A run that failed (its server would not start) cancels its workers: they stop instead of waiting forever.
+            while down.get(), !Task.isCancelled { try? await Task.sleep(for: .milliseconds(50)) }
+            guard !Task.isCancelled else { return nil }
             var request = HTTPClientRequest(url: base + path)
             request.method = method
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
