@@ -10,11 +10,18 @@ from test_places_flow import BAKERY, log_in, place, wait_for
 
 
 def fill_in(driver, form, fields):
-    """Types into the fields of one form."""
+    """Types into the fields of one form. A live region may draw the form again just as the page settles (the deal card
+    of a conversation does): then the field is found again and typed into, as a person would."""
     for name, value in fields.items():
-        element = driver.find_element(By.CSS_SELECTOR, f"#{form} [name={name}]")
-        element.clear()
-        element.send_keys(value)
+        for attempt in range(3):
+            try:
+                element = driver.find_element(By.CSS_SELECTOR, f"#{form} [name={name}]")
+                element.clear()
+                element.send_keys(value)
+                break
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
 
 
 def balance(driver):
