@@ -85,7 +85,7 @@ public final class APNsStandIn: Sendable {
         state.withLock { $0.answers[token.lowercased(), default: []] += Array(repeating: (status, reason), count: times) }
     }
 
-    public func waitFor(_ count: Int, seconds: Double = 10) async throws -> [Received] {
+    public func waitFor(_ count: Int, seconds: Double = 30) async throws -> [Received] {
         let deadline = Date().addingTimeInterval(seconds)
         while received.count < count, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         return received

@@ -82,7 +82,7 @@ public final class WebPushReceiver: Sendable {
     }
 
     /// Waits until `count` messages reached `subscription` (or `seconds` pass).
-    public func waitFor(_ count: Int, to subscription: WebPushSubscription, seconds: Double = 10) async throws -> [Message] {
+    public func waitFor(_ count: Int, to subscription: WebPushSubscription, seconds: Double = 30) async throws -> [Message] {
         let deadline = Date().addingTimeInterval(seconds)
         while messages(to: subscription).count < count, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         return messages(to: subscription)
