@@ -162,7 +162,9 @@ struct PostgresFeed: LiveFeed {
                                     group.addTask {
                                         while true {
                                             try await Task.sleep(for: .seconds(30))
-                                            _ = try await connection.query("SELECT 1", logger: logger).collect()
+                                            try await PostgresStatementGuard.run(on: connection) {
+                                                _ = try await connection.query("SELECT 1", logger: logger).collect()
+                                            }
                                         }
                                     }
                                     group.addTask {

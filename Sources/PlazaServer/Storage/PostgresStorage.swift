@@ -23,9 +23,7 @@ struct PostgresClientSQLDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await client.withConnection { connection in
-            try await connection.sql(queryLogLevel: .trace, logger: logger).execute(sql: query, onRow)
-        }
+        try await withSession { try await $0.execute(sql: query, onRow) }
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
@@ -36,9 +34,9 @@ struct PostgresClientSQLDatabase: SQLDatabase {
 
     /// Runs `statement` on a pooled connection; its rows.
     func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow] {
-        var rows: [PostgresRow] = []
-        for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
-        return rows
+        try await client.withConnection { connection in
+            try await PostgresSessionDatabase(connection: connection, logger: logger).run(statement)
+        }
     }
 }
 
@@ -59,18 +57,23 @@ struct PostgresSessionDatabase: SQLDatabase {
     var queryLogLevel: Logger.Level? { .trace }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        sql.execute(sql: query, onRow)
+        let promise = eventLoop.makePromise(of: Void.self)
+        promise.completeWithTask { try await self.execute(sql: query, onRow) }
+        return promise.futureResult
     }
 
+    /// Every statement goes through `PostgresStatementGuard`: a connection lost under it is an error, never a hang.
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await sql.execute(sql: query, onRow)
+        try await PostgresStatementGuard.run(on: connection) { [sql] in try await sql.execute(sql: query, onRow) }
     }
 
     /// Runs `statement` on this session's connection; its rows.
     func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow] {
-        var rows: [PostgresRow] = []
-        for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-        return rows
+        try await PostgresStatementGuard.run(on: connection) { [connection, logger] in
+            var rows: [PostgresRow] = []
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            return rows
+        }
     }
 }
 
