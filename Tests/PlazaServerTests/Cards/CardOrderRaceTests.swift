@@ -31,7 +31,9 @@ import Testing
     }
 
     /// The shopper's wallet holds what it was funded with, less every order that ended paid or further along.
-    static func balanced(_ client: any TestClientProtocol, _ services: PlazaServices, _ s: CardOrderTests.Shopper, funds: Int64, _ ids: [UUID])
+    static func balanced(
+        _ client: any TestClientProtocol, _ services: PlazaServices, _ s: CardOrderTests.Shopper, funds: Int64, _ ids: [UUID]
+    )
         async throws
     {
         var kept: Int64 = 0

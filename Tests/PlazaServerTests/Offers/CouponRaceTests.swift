@@ -28,7 +28,8 @@ extension CouponChargeTests {
                 try await wallet.charge(business: shop.business, customer: "anna", Int64($0), token: shop.owner).decode(Charge.self)
             }
             async let applyFirst = client.send(.post, "/v1/charges/\(charges[0].id)/coupon", json: ApplyCouponRequest(claimId: claim.id), token: anna)
-            async let applySecond = client.send(.post, "/v1/charges/\(charges[1].id)/coupon", json: ApplyCouponRequest(claimId: claim.id), token: anna)
+            async let applySecond = client.send(
+                .post, "/v1/charges/\(charges[1].id)/coupon", json: ApplyCouponRequest(claimId: claim.id), token: anna)
             let applied = try await [applyFirst, applySecond]
             #expect(applied.filter { $0.status == .ok }.count == 1, "\(applied.map(\.text))")
             #expect(applied.filter { $0.problem?.code == .invalidCoupon }.count == 1)
