@@ -19,7 +19,9 @@ import Darwin
 /// The workload (`ChaosWorkload.swift`), every domain at once: transfers around rings of three people (cycles), some
 /// sent twice at once with one key, some again later; market deals whose payment races a cancel and the handshake
 /// (`ChaosMarket.swift`); card orders paid with one key twice and with two keys, racing a cancel (`ChaosCards.swift`);
-/// coupon claims racing a cap of three (`ChaosCoupons.swift`). Each domain's answers are checked in its `…Check` file.
+/// coupon claims racing a cap of three (`ChaosCoupons.swift`); charges at a shop's counter whose approval races a cancel,
+/// a decline or a second device, then refunds racing each other (`ChaosCharges.swift`). Each domain's answers are
+/// checked in its `…Check` file.
 public struct ChaosBench: Sendable {
     public struct Options: Sendable {
         /// The same seed gives the same operations and kill moments (interleavings vary with the machine).
@@ -84,17 +86,21 @@ public struct ChaosBench: Sendable {
         let work = Self.workload(options, accounts: options.accounts)
         let shoppers = work.compactMap(\.order).map(\.shopper)
         let claimers = work.compactMap(\.coupon).flatMap(\.claimers)
-        let users = try await LedgerBenchData.seed(accounts: options.accounts + shoppers.count + claimers.count, funding: 20_000, services: services)
+        // The shop's owner, when there are charges, is the last person.
+        let owner = work.contains { $0.charge != nil } ? options.accounts + shoppers.count + claimers.count : nil
+        let users = try await LedgerBenchData.seed(
+            accounts: options.accounts + shoppers.count + claimers.count + (owner == nil ? 0 : 1), funding: 20_000, services: services)
         let market = try await ChaosMarket.seed(users: Array(users.prefix(options.accounts)), deals: work.compactMap(\.deal), services: services)
         let cards = try await ChaosCards.seed(shoppers: shoppers.map { users[$0] }, services: services)
         let coupons = try await ChaosCoupons.seed(rounds: work.compactMap(\.coupon), users: users, services: services)
+        let shop = try await ChaosShop.seed(owner: owner, users: users, services: services)
         let kills = Self.killMoments(options)
         let server = ChaosServer(
             storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", host: configuration.host,
             port: configuration.port)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let run = ChaosRun(
-            work: work, users: users, market: market, cards: cards, coupons: coupons, client: client,
+            work: work, users: users, market: market, cards: cards, coupons: coupons, shop: shop, client: client,
             base: "http://\(configuration.host):\(configuration.port)")
         let stoppedCleanly: Bool
         do {
@@ -169,6 +175,7 @@ public struct ChaosBench: Sendable {
         try await tally.checkDeals(run, services: services, say: say)
         try await tally.checkOrders(run, services: services, say: say)
         try await tally.checkClaims(run, services: services, say: say)
+        try await tally.checkCharges(run, services: services, say: say)
         let (lost, doubled, unanswered) = (tally.lost, tally.doubled, tally.unanswered)
         let report = try await services.verify()
         for finding in report.findings { say(finding.description) }

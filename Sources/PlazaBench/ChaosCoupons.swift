@@ -48,7 +48,7 @@ struct ChaosCoupons: Sendable {
     }
 
     /// Approves whatever of `kind` waits in the review queue.
-    private static func approve(_ kind: ReviewKind, admin: Identity, services: PlazaServices) async throws {
+    static func approve(_ kind: ReviewKind, admin: Identity, services: PlazaServices) async throws {
         for item in try await services.admin.reviewQueue(state: .open, kind: kind, limit: 50, cursor: nil).items {
             _ = try await services.admin.decide(admin, item.id, approve: true, reason: nil)
         }

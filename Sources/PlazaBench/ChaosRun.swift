@@ -13,6 +13,7 @@ final class ChaosRun: Sendable {
     let market: ChaosMarket
     let cards: ChaosCards
     let coupons: ChaosCoupons
+    let shop: ChaosShop
     let client: HTTPClient
     let base: String
     /// Every answer each transfer got (one per send that was answered in the end), by the index of its item.
@@ -23,6 +24,8 @@ final class ChaosRun: Sendable {
     let orders = LockedBox<[Int: ChaosOrder.Result]>([:])
     /// What each round of coupon claims was answered, by the index of its item.
     let rounds = LockedBox<[Int: ChaosCoupon.Result]>([:])
+    /// What each charge's requests were answered, by the index of its item.
+    let charges = LockedBox<[Int: ChaosCharge.Result]>([:])
     /// The server is being killed and restarted: workers wait.
     let down = LockedBox(false)
     private let next = LockedBox(0)
@@ -33,14 +36,15 @@ final class ChaosRun: Sendable {
     static let attempts = 600
 
     init(
-        work: [ChaosBench.Work], users: [LedgerBenchData.User], market: ChaosMarket, cards: ChaosCards, coupons: ChaosCoupons, client: HTTPClient,
-        base: String
+        work: [ChaosBench.Work], users: [LedgerBenchData.User], market: ChaosMarket, cards: ChaosCards, coupons: ChaosCoupons, shop: ChaosShop,
+        client: HTTPClient, base: String
     ) {
         self.work = work
         self.users = users
         self.market = market
         self.cards = cards
         self.coupons = coupons
+        self.shop = shop
         self.client = client
         self.base = base
         answers = LockedBox(Array(repeating: [], count: work.count))
@@ -75,6 +79,9 @@ final class ChaosRun: Sendable {
             case .coupon(let round):
                 let result = await claims(round)
                 rounds.update { $0[index] = result }
+            case .charge(let charge):
+                let result = await self.charge(charge)
+                charges.update { $0[index] = result }
             }
             done.update { $0 += 1 }
         }

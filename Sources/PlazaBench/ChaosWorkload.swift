@@ -7,10 +7,12 @@ extension ChaosBench {
         case deal(ChaosDeal)
         case order(ChaosOrder)
         case coupon(ChaosCoupon)
+        case charge(ChaosCharge)
 
         var deal: ChaosDeal? { if case .deal(let deal) = self { deal } else { nil } }
         var order: ChaosOrder? { if case .order(let order) = self { order } else { nil } }
         var coupon: ChaosCoupon? { if case .coupon(let round) = self { round } else { nil } }
+        var charge: ChaosCharge? { if case .charge(let charge) = self { charge } else { nil } }
     }
 
     /// The seeded workload: rings of three transfers between market deals, mixed so that every domain's conflicts run
@@ -18,7 +20,7 @@ extension ChaosBench {
     static func workload(_ options: Options, accounts: Int) -> [Work] {
         var random = BenchRandom(seed: options.seed)
         var work: [Work] = []
-        var (deals, orders, rounds, claimers) = (0, 0, 0, 0)
+        var (deals, orders, rounds, claimers, charges) = (0, 0, 0, 0, 0)
         while work.count < options.operations {
             let pick = random.next() % 100
             if pick < 25 {
@@ -52,6 +54,19 @@ extension ChaosBench {
                 let twice = (0..<count).map { _ in random.next() % 3 == 0 }
                 work.append(.coupon(ChaosCoupon(number: rounds, claimers: Array(claimers..<(claimers + count)), twice: twice)))
                 (rounds, claimers) = (rounds + 1, claimers + count)
+                continue
+            }
+            if pick < 48 {
+                // About one item in ten: a charge at the counter, its approval racing a cancel, a decline or a second
+                // device, then refunds racing each other.
+                let race = ChaosCharge.Race.allCases[Int(random.next() % UInt64(ChaosCharge.Race.allCases.count))]
+                work.append(
+                    .charge(
+                        ChaosCharge(
+                            number: charges, customer: Int(random.next() % UInt64(accounts)), amount: Int64(100 + random.next() % 900),
+                            race: race, payStyle: style(&random, oneIn: 2), refunds: Int(random.next() % 4),
+                            refundStyle: style(&random, oneIn: 3), keys: (0..<6).map { _ in random.uuid().uuidString })))
+                charges += 1
                 continue
             }
             // A ring of three: each pays the next, so money goes round in a cycle.

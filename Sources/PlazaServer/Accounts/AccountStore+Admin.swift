@@ -48,7 +48,7 @@ extension AccountStore {
     }
 
     /// An admin who makes someone a merchant has approved them (a merchant waiting for review stays so).
-    func setRole(_ id: UUID, _ role: Role, now: Date, on db: any SQLDatabase) async throws {
+    package func setRole(_ id: UUID, _ role: Role, now: Date, on db: any SQLDatabase) async throws {
         var update = db.update("users").set("role", to: role.rawValue).set("updated_at", to: now)
         if role == .merchant {
             update = update.set("approval", to: SQLFunction("coalesce", args: SQLIdentifier("approval"), SQLBind(ApprovalState.approved.rawValue)))
