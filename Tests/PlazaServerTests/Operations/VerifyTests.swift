@@ -129,6 +129,31 @@ import Testing
         }
     }
 
+    /// The daily run beside the server: quiet while everything holds; once something breaks, every admin is alerted
+    /// (by mail with the default preferences) with what broke and where to look.
+    @Test(arguments: TestEngine.enabled)
+    func theDailyRunAlertsTheAdminsOnlyWhenSomethingBreaks(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let accounts = AccountsDriver(client)
+            let alerts = { @Sendable () async throws -> [AccountsDriver.Mail] in
+                _ = try await services.notifications.fanOutWaiting()
+                return try await accounts.mails(to: "root@example.com").filter { $0.subject.hasPrefix("plaza verify") }
+            }
+            try await services.verifyAndAlert(recheckAfter: .zero)
+            #expect(try await alerts().isEmpty, "nothing broken, nobody woken")
+
+            // An account whose balance no posting explains.
+            try await Self.sql(
+                services,
+                "INSERT INTO wallet_accounts (owner_id, currency, kind, balance, updated_at) VALUES (\(bind: UUID()), 'USD', 'user', 500, \(bind: Date()))"
+            )
+            try await services.verifyAndAlert(recheckAfter: .zero)
+            let sent = try await alerts()
+            #expect(sent.count == 1 && sent.first?.subject == "plaza verify: 1 problem", "\(sent.map(\.subject))")
+            #expect(sent.first?.text.contains("ledger_balance") == true && sent.first?.text.contains("/admin") == true)
+        }
+    }
+
     /// `plaza verify` on `storage` (SQLite): its exit status, standard output and standard error.
     static func run(_ path: String) async throws -> (status: Int32, output: String, error: String) {
         let child = Process()
