@@ -147,6 +147,16 @@ struct DealStore: Sendable {
         return try await db.raw(Self.offerSelect + " WHERE o.listing_id = \(bind: listing) AND o.state IN (\(binds: open))").all().map(Self.offer)
     }
 
+    /// Locks a listing's open offers in id order, for a transaction that ends the listing and then its offers: it takes
+    /// them first, as every deal transaction does (offer, then meetups, then listing), so that on PostgreSQL a buyer's
+    /// cancel and the seller's removal never wait for each other in a circle. SQLite's one writer needs nothing.
+    func lockOpenOffers(listing: UUID, on db: any SQLDatabase) async throws {
+        guard db.prepared != nil else { return }
+        let open = PriceOfferState.allCases.filter(\.isOpen).map(\.rawValue)
+        try await db.raw("SELECT id FROM market_offers WHERE listing_id = \(bind: listing) AND state IN (\(binds: open)) ORDER BY id FOR UPDATE")
+            .run()
+    }
+
     /// The sum of every held payment in `currency`: what Plaza's escrow account must hold.
     func heldTotal(currency: String, on db: any SQLDatabase) async throws -> Int64 {
         try await db.select().column(SQLRaw("CAST(COALESCE(SUM(payment_amount), 0) AS BIGINT)"), as: "total").from("market_offers")

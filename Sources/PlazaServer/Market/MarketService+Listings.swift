@@ -79,8 +79,9 @@ extension MarketService {
     /// Saves a listing that left the market (sold another way, or removed): its open offers end and held money goes back.
     /// The move is conditional on the states it may leave (`from`), never a copy written back.
     private func finish(_ record: ListingStore.Record, from states: [ListingState], now: Date) async throws {
-        let (listings, service) = (listings, self)
+        let (listings, deals, service) = (listings, deals, self)
         try await events.transaction(publishing: { db in
+            try await deals.lockOpenOffers(listing: record.id, on: db)
             guard try await listings.move(record.id, from: states, to: record.state, soldTo: record.soldTo, now: now, on: db) else {
                 throw Self.finished(try await listings.listing(record.id, on: db)?.state ?? record.state)
             }

@@ -59,6 +59,34 @@ extension DealRaceTests {
     }
 }
 
+extension DealRaceTests {
+    /// The seller takes a listing down while a buyer's cancel holds its offer (on PostgreSQL the removal locked the
+    /// listing, then waited for the offer, while the cancel, holding the offer, waited for the listing: PostgreSQL broke
+    /// the circle by failing one of them). Every deal transaction takes the offer first: the removal waits, then both end.
+    @Test(arguments: TestEngine.enabled)
+    func removingAListingWhileACancelHoldsItsOfferWaitsForIt(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let market = try await ChatTests.market(client, services)
+            let offer = try await Self.accepted(client, market, listing: market.listing.id)
+            let locked = AsyncStream<Void>.makeStream()
+            // The cancel's transaction: the offer first; the listing only once the removal has begun.
+            let cancel = Task {
+                try await services.database.transaction { db in
+                    _ = try await DealStore().move(offer.id, from: [.accepted], to: .cancelled, now: Date(), on: db)
+                    locked.continuation.yield()
+                    try await Task.sleep(for: .milliseconds(500))
+                    return try await ListingStore().move(market.listing.id, from: [.reserved], to: .active, now: Date(), on: db)
+                }
+            }
+            for await _ in locked.stream { break }
+            let removal = try await client.send(.delete, "/v1/market/listings/\(market.listing.id)", token: market.ana)
+            #expect(try await cancel.value, "the cancel put the listing back on sale")
+            #expect(removal.status == .noContent, "\(removal.status) \(removal.text)")
+            #expect(try await DealTests.listingState(client, market.ana, market.listing.id) == .removed)
+        }
+    }
+}
+
 extension Array {
     /// `transform` applied to each element in turn.
     func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
