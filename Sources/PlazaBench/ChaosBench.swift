@@ -20,7 +20,8 @@ import Darwin
 /// sent twice at once with one key, some again later; market deals whose payment races a cancel and the handshake
 /// (`ChaosMarket.swift`); card orders paid with one key twice and with two keys, racing a cancel (`ChaosCards.swift`);
 /// coupon claims racing a cap of three (`ChaosCoupons.swift`); charges at a shop's counter whose approval races a cancel,
-/// a decline or a second device, then refunds racing each other (`ChaosCharges.swift`). Each domain's answers are
+/// a decline or a second device, then refunds racing each other (`ChaosCharges.swift`); loyalty cards punched by two
+/// counters scanning each code at once and redeemed by two at once (`ChaosLoyalty.swift`). Each domain's answers are
 /// checked in its `…Check` file.
 public struct ChaosBench: Sendable {
     public struct Options: Sendable {
@@ -87,7 +88,7 @@ public struct ChaosBench: Sendable {
         let shoppers = work.compactMap(\.order).map(\.shopper)
         let claimers = work.compactMap(\.coupon).flatMap(\.claimers)
         // The shop's owner, when there are charges, is the last person.
-        let owner = work.contains { $0.charge != nil } ? options.accounts + shoppers.count + claimers.count : nil
+        let owner = work.contains { $0.charge != nil || $0.punchCard != nil } ? options.accounts + shoppers.count + claimers.count : nil
         let users = try await LedgerBenchData.seed(
             accounts: options.accounts + shoppers.count + claimers.count + (owner == nil ? 0 : 1), funding: 20_000, services: services)
         let market = try await ChaosMarket.seed(users: Array(users.prefix(options.accounts)), deals: work.compactMap(\.deal), services: services)
@@ -176,6 +177,7 @@ public struct ChaosBench: Sendable {
         try await tally.checkOrders(run, services: services, say: say)
         try await tally.checkClaims(run, services: services, say: say)
         try await tally.checkCharges(run, services: services, say: say)
+        try await tally.checkPunchCards(run, services: services, say: say)
         let (lost, doubled, unanswered) = (tally.lost, tally.doubled, tally.unanswered)
         let report = try await services.verify()
         for finding in report.findings { say(finding.description) }

@@ -9,23 +9,31 @@ struct ChaosShop: Sendable {
     var business: UUID
     /// The owner's index among the run's people.
     var owner: Int
+    var location: UUID
+    /// Its coffee card: `punchesRequired` punches, no waiting between two.
+    var program: UUID
 
-    static let none = ChaosShop(business: UUID(), owner: 0)
+    static let none = ChaosShop(business: UUID(), owner: 0, location: UUID(), program: UUID())
+    static let punchesRequired = 3
 
-    /// The shop at the market's centre, its owner `users[owner]` made an approved merchant.
+    /// The shop at the market's centre, its owner `users[owner]` made an approved merchant, with its coffee card.
     static func seed(owner: Int?, users: [LedgerBenchData.User], services: PlazaServices) async throws -> ChaosShop {
         guard let owner else { return .none }
         try await AccountStore().setRole(users[owner].id, .merchant, now: Date(), on: services.database.sql)
         let merchant = try await ChaosCards.person(services, users[owner].username, role: nil)
         let shop = try await services.places.createBusiness(merchant, CreateBusinessRequest(name: "Chaos Corner", category: .grocery))
-        _ = try await services.places.addLocation(
+        let location = try await services.places.addLocation(
             merchant, business: shop.id,
             LocationRequest(
                 name: "Counter", address: "Chaos", latitude: ChaosMarket.center.latitude, longitude: ChaosMarket.center.longitude,
                 radiusMeters: 50))
         let admin = try await ChaosCards.person(services, "chaoschargesadmin", role: .admin)
         try await ChaosCoupons.approve(.merchant, admin: admin, services: services)
-        return ChaosShop(business: shop.id, owner: owner)
+        let program = try await services.loyalty.createProgram(
+            merchant, business: shop.id,
+            LoyaltyProgramRequest(
+                title: "Chaos coffee", punchesRequired: punchesRequired, reward: "A coffee", oneCardAtATime: false, velocityWindowMinutes: 0))
+        return ChaosShop(business: shop.id, owner: owner, location: location.id, program: program.id)
     }
 }
 

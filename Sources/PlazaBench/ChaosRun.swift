@@ -26,6 +26,8 @@ final class ChaosRun: Sendable {
     let rounds = LockedBox<[Int: ChaosCoupon.Result]>([:])
     /// What each charge's requests were answered, by the index of its item.
     let charges = LockedBox<[Int: ChaosCharge.Result]>([:])
+    /// What each loyalty card's requests were answered, by the index of its item.
+    let punchCards = LockedBox<[Int: ChaosPunchCard.Result]>([:])
     /// The server is being killed and restarted: workers wait.
     let down = LockedBox(false)
     private let next = LockedBox(0)
@@ -82,6 +84,9 @@ final class ChaosRun: Sendable {
             case .charge(let charge):
                 let result = await self.charge(charge)
                 charges.update { $0[index] = result }
+            case .punchCard(let card):
+                let result = await punchCard(card)
+                punchCards.update { $0[index] = result }
             }
             done.update { $0 += 1 }
         }

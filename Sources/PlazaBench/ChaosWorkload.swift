@@ -8,11 +8,13 @@ extension ChaosBench {
         case order(ChaosOrder)
         case coupon(ChaosCoupon)
         case charge(ChaosCharge)
+        case punchCard(ChaosPunchCard)
 
         var deal: ChaosDeal? { if case .deal(let deal) = self { deal } else { nil } }
         var order: ChaosOrder? { if case .order(let order) = self { order } else { nil } }
         var coupon: ChaosCoupon? { if case .coupon(let round) = self { round } else { nil } }
         var charge: ChaosCharge? { if case .charge(let charge) = self { charge } else { nil } }
+        var punchCard: ChaosPunchCard? { if case .punchCard(let card) = self { card } else { nil } }
     }
 
     /// The seeded workload: rings of three transfers between market deals, mixed so that every domain's conflicts run
@@ -20,7 +22,7 @@ extension ChaosBench {
     static func workload(_ options: Options, accounts: Int) -> [Work] {
         var random = BenchRandom(seed: options.seed)
         var work: [Work] = []
-        var (deals, orders, rounds, claimers, charges) = (0, 0, 0, 0, 0)
+        var (deals, orders, rounds, claimers, charges, cards) = (0, 0, 0, 0, 0, 0)
         while work.count < options.operations {
             let pick = random.next() % 100
             if pick < 25 {
@@ -67,6 +69,17 @@ extension ChaosBench {
                             race: race, payStyle: style(&random, oneIn: 2), refunds: Int(random.next() % 4),
                             refundStyle: style(&random, oneIn: 3), keys: (0..<6).map { _ in random.uuid().uuidString })))
                 charges += 1
+                continue
+            }
+            if pick < 52 {
+                // About one item in twenty-five: a loyalty card punched full by counters scanning each code twice at once,
+                // then redeemed by two counters at once.
+                let keys = (0..<(2 * ChaosShop.punchesRequired + 2)).map { _ in random.uuid().uuidString }
+                work.append(
+                    .punchCard(
+                        ChaosPunchCard(
+                            number: cards, holder: Int(random.next() % UInt64(accounts)), keys: keys, redeemStyle: style(&random, oneIn: 2))))
+                cards += 1
                 continue
             }
             // A ring of three: each pays the next, so money goes round in a cycle.
