@@ -21,8 +21,8 @@ import Darwin
 /// (`ChaosMarket.swift`); card orders paid with one key twice and with two keys, racing a cancel (`ChaosCards.swift`);
 /// coupon claims racing a cap of three (`ChaosCoupons.swift`); charges at a shop's counter whose approval races a cancel,
 /// a decline or a second device, then refunds racing each other (`ChaosCharges.swift`); loyalty cards punched by two
-/// counters scanning each code at once and redeemed by two at once (`ChaosLoyalty.swift`). Each domain's answers are
-/// checked in its `…Check` file.
+/// counters scanning each code at once and redeemed by two at once (`ChaosLoyalty.swift`); auctions whose bids race
+/// their close (`ChaosAuction.swift`). Each domain's answers are checked in its `…Check` file.
 public struct ChaosBench: Sendable {
     public struct Options: Sendable {
         /// The same seed gives the same operations and kill moments (interleavings vary with the machine).
@@ -91,7 +91,8 @@ public struct ChaosBench: Sendable {
         let owner = work.contains { $0.charge != nil || $0.punchCard != nil } ? options.accounts + shoppers.count + claimers.count : nil
         let users = try await LedgerBenchData.seed(
             accounts: options.accounts + shoppers.count + claimers.count + (owner == nil ? 0 : 1), funding: 20_000, services: services)
-        let market = try await ChaosMarket.seed(users: Array(users.prefix(options.accounts)), deals: work.compactMap(\.deal), services: services)
+        let market = try await ChaosMarket.seed(
+            users: Array(users.prefix(options.accounts)), deals: work.compactMap(\.deal), auctions: work.compactMap(\.auction), services: services)
         let cards = try await ChaosCards.seed(shoppers: shoppers.map { users[$0] }, services: services)
         let coupons = try await ChaosCoupons.seed(rounds: work.compactMap(\.coupon), users: users, services: services)
         let shop = try await ChaosShop.seed(owner: owner, users: users, services: services)
@@ -102,7 +103,11 @@ public struct ChaosBench: Sendable {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let run = ChaosRun(
             work: work, users: users, market: market, cards: cards, coupons: coupons, shop: shop, client: client,
-            base: "http://\(configuration.host):\(configuration.port)")
+            base: "http://\(configuration.host):\(configuration.port)",
+            closeAuction: { id in
+                // A day ahead: past every auction's end (a day after it was seeded), as the minute's sweep would see it then.
+                (try? await services.market.closeAuction(listing: id, now: Date().addingTimeInterval(2 * 86_400))) ?? false
+            })
         let stoppedCleanly: Bool
         do {
             try await server.start(client: client)
@@ -178,6 +183,7 @@ public struct ChaosBench: Sendable {
         try await tally.checkClaims(run, services: services, say: say)
         try await tally.checkCharges(run, services: services, say: say)
         try await tally.checkPunchCards(run, services: services, say: say)
+        try await tally.checkAuctions(run, services: services, say: say)
         let (lost, doubled, unanswered) = (tally.lost, tally.doubled, tally.unanswered)
         let report = try await services.verify()
         for finding in report.findings { say(finding.description) }

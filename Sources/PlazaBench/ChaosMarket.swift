@@ -7,14 +7,18 @@ import PlazaServer
 struct ChaosMarket: Sendable {
     /// The listings, by deal number.
     var listings: [UUID]
+    /// The biddable listings, by auction number.
+    var auctions: [UUID] = []
     /// A point near the campus's centre, where every meetup is.
     static let center = Coordinate(latitude: 48.1508, longitude: 11.5805)
 
     static let none = ChaosMarket(listings: [])
 
     /// Opens the campus, enrolls `users` (membership and agreement) and lists an item of each deal's seller.
-    static func seed(users: [LedgerBenchData.User], deals: [ChaosDeal], services: PlazaServices) async throws -> ChaosMarket {
-        guard !deals.isEmpty else { return .none }
+    static func seed(
+        users: [LedgerBenchData.User], deals: [ChaosDeal], auctions: [ChaosAuction] = [], services: PlazaServices
+    ) async throws -> ChaosMarket {
+        guard !deals.isEmpty || !auctions.isEmpty else { return .none }
         _ = try await services.market.createCampus(CampusRequest(name: "Chaos University", domains: ["chaos-uni.edu"], center: center))
         for user in users {
             guard let record = try await AccountStore().user(login: user.username, on: services.database.sql) else {
@@ -28,7 +32,16 @@ struct ChaosMarket: Sendable {
                 seller: users[deal.seller].id, title: "Desk lamp \(number)", description: "Warm light, bendy neck.", price: 1_000,
                 category: "other", condition: .good, createdAt: now)
         }
-        return ChaosMarket(listings: try await services.market.importListings(items, campus: try await campus(services)))
+        // Biddable from 1,000 for a day: the run closes each one itself, as if its end had come, while its bids land.
+        let biddable = auctions.enumerated().map { number, auction in
+            ImportedListing(
+                seller: users[auction.seller].id, title: "Signed poster \(number)", description: "From the 2019 concert.", price: 1_000,
+                category: "other", condition: .good, createdAt: now, biddingEndsAt: now.addingTimeInterval(86_400))
+        }
+        let campus = try await campus(services)
+        return ChaosMarket(
+            listings: try await services.market.importListings(items, campus: campus),
+            auctions: try await services.market.importListings(biddable, campus: campus))
     }
 
     /// The campus just opened (the only one: the database was empty).

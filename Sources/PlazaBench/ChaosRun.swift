@@ -28,6 +28,11 @@ final class ChaosRun: Sendable {
     let charges = LockedBox<[Int: ChaosCharge.Result]>([:])
     /// What each loyalty card's requests were answered, by the index of its item.
     let punchCards = LockedBox<[Int: ChaosPunchCard.Result]>([:])
+    /// What each auction's bids were answered, by the index of its item.
+    let auctions = LockedBox<[Int: ChaosAuction.Result]>([:])
+    /// Closes a listing's auction as if its end had come (in the run's own process, on the same database): true once
+    /// it is closed.
+    let closeAuction: @Sendable (UUID) async -> Bool
     /// The server is being killed and restarted: workers wait.
     let down = LockedBox(false)
     private let next = LockedBox(0)
@@ -39,8 +44,9 @@ final class ChaosRun: Sendable {
 
     init(
         work: [ChaosBench.Work], users: [LedgerBenchData.User], market: ChaosMarket, cards: ChaosCards, coupons: ChaosCoupons, shop: ChaosShop,
-        client: HTTPClient, base: String
+        client: HTTPClient, base: String, closeAuction: @escaping @Sendable (UUID) async -> Bool = { _ in false }
     ) {
+        self.closeAuction = closeAuction
         self.work = work
         self.users = users
         self.market = market
@@ -87,6 +93,9 @@ final class ChaosRun: Sendable {
             case .punchCard(let card):
                 let result = await punchCard(card)
                 punchCards.update { $0[index] = result }
+            case .auction(let auction):
+                let result = await self.auction(auction)
+                auctions.update { $0[index] = result }
             }
             done.update { $0 += 1 }
         }

@@ -9,12 +9,14 @@ extension ChaosBench {
         case coupon(ChaosCoupon)
         case charge(ChaosCharge)
         case punchCard(ChaosPunchCard)
+        case auction(ChaosAuction)
 
         var deal: ChaosDeal? { if case .deal(let deal) = self { deal } else { nil } }
         var order: ChaosOrder? { if case .order(let order) = self { order } else { nil } }
         var coupon: ChaosCoupon? { if case .coupon(let round) = self { round } else { nil } }
         var charge: ChaosCharge? { if case .charge(let charge) = self { charge } else { nil } }
         var punchCard: ChaosPunchCard? { if case .punchCard(let card) = self { card } else { nil } }
+        var auction: ChaosAuction? { if case .auction(let auction) = self { auction } else { nil } }
     }
 
     /// The seeded workload: rings of three transfers between market deals, mixed so that every domain's conflicts run
@@ -22,7 +24,7 @@ extension ChaosBench {
     static func workload(_ options: Options, accounts: Int) -> [Work] {
         var random = BenchRandom(seed: options.seed)
         var work: [Work] = []
-        var (deals, orders, rounds, claimers, charges, cards) = (0, 0, 0, 0, 0, 0)
+        var (deals, orders, rounds, claimers, charges, cards, auctions) = (0, 0, 0, 0, 0, 0, 0)
         while work.count < options.operations {
             let pick = random.next() % 100
             if pick < 25 {
@@ -80,6 +82,20 @@ extension ChaosBench {
                         ChaosPunchCard(
                             number: cards, holder: Int(random.next() % UInt64(accounts)), keys: keys, redeemStyle: style(&random, oneIn: 2))))
                 cards += 1
+                continue
+            }
+            if pick < 55 {
+                // About one item in thirty: three or four bidders at once on an auction the run closes meanwhile.
+                let people = (0..<accounts).shuffled(using: &random).prefix(4 + Int(random.next() % 2))
+                let (seller, bidders) = (people.first!, Array(people.dropFirst()))
+                let maxima = (0..<bidders.count).map { Int64(1_200 + 150 * $0) }.shuffled(using: &random)
+                work.append(
+                    .auction(
+                        ChaosAuction(
+                            number: auctions, seller: seller, bidders: bidders, maxima: maxima,
+                            styles: bidders.map { _ in style(&random, oneIn: 2) }, keys: bidders.map { _ in random.uuid().uuidString },
+                            closeAfter: Int(random.next() % 300))))
+                auctions += 1
                 continue
             }
             // A ring of three: each pays the next, so money goes round in a cycle.

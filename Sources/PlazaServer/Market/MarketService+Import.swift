@@ -11,10 +11,15 @@ package struct ImportedListing: Sendable {
     package var category: String
     package var condition: ListingCondition
     package var createdAt: Date
+    /// Sold by bidding from `price`, with no reserve, until then.
+    package var biddingEndsAt: Date?
 
-    package init(seller: UUID, title: String, description: String, price: Int64?, category: String, condition: ListingCondition, createdAt: Date) {
+    package init(
+        seller: UUID, title: String, description: String, price: Int64?, category: String, condition: ListingCondition, createdAt: Date,
+        biddingEndsAt: Date? = nil
+    ) {
         (self.seller, self.title, self.description, self.price) = (seller, title, description, price)
-        (self.category, self.condition, self.createdAt) = (category, condition, createdAt)
+        (self.category, self.condition, self.createdAt, self.biddingEndsAt) = (category, condition, createdAt, biddingEndsAt)
     }
 }
 
@@ -33,10 +38,18 @@ extension MarketService {
                 id: UUID(), campusId: campus, sellerId: listing.seller, state: .active, title: listing.title, description: listing.description,
                 price: listing.price, currency: listing.price == nil ? nil : currency, category: listing.category, condition: listing.condition,
                 photoIds: [], soldTo: nil, createdAt: listing.createdAt, updatedAt: listing.createdAt,
-                sellerUsername: names[listing.seller]?.0 ?? "", sellerName: names[listing.seller]?.1 ?? "")
+                sellerUsername: names[listing.seller]?.0 ?? "", sellerName: names[listing.seller]?.1 ?? "",
+                auction: listing.biddingEndsAt.map { endsAt in
+                    let start = listing.price ?? 0
+                    return AuctionState(startPrice: start, reserve: nil, currentPrice: start, leader: nil, leaderMax: 0, bidCount: 0, endsAt: endsAt)
+                })
         }
         let (listings, bodies) = (listings, records.map(Self.searchBody))
-        try await database.transaction { db in try await listings.insertMany(records, bodies: bodies, on: db) }
+        let (plain, biddable) = (records.indices.filter { records[$0].auction == nil }, records.indices.filter { records[$0].auction != nil })
+        try await database.transaction { db in
+            try await listings.insertMany(plain.map { records[$0] }, bodies: plain.map { bodies[$0] }, on: db)
+            for index in biddable { try await listings.insert(records[index], searchBody: bodies[index], on: db) }
+        }
         return records.map(\.id)
     }
 
