@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import PlazaServer
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -88,13 +89,12 @@ struct ChaosFailure: Error, CustomStringConvertible {
 }
 
 /// A value behind a lock, for the few mutable things a Sendable class holds.
-final class LockedBox<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
+final class LockedBox<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) { self.value = Mutex(value) }
 
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
-    func update<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+    func get() -> Value { value.withLock { $0 } }
+    func set(_ newValue: Value) { value.withLock { $0 = newValue } }
+    func update<T: Sendable>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
 }
