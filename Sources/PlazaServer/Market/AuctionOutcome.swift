@@ -26,15 +26,6 @@ extension BidStore {
     }
 }
 
-extension DealStore {
-    /// Every offer on `listing`: its buyer and amount.
-    func offers(listing: UUID, on db: any SQLDatabase) async throws -> [(buyer: UUID, amount: Int64)] {
-        try await db.select().columns("buyer_id", "amount").from("market_offers").where("listing_id", .equal, listing).all().map {
-            (try $0.decode(column: "buyer_id", as: UUID.self), try $0.decode(column: "amount", as: Int64.self))
-        }
-    }
-}
-
 extension PlazaServices {
     /// How each auction of `ids` that exists ended.
     package func auctionOutcomes(_ ids: [UUID]) async throws -> [UUID: AuctionOutcome] {
@@ -45,7 +36,7 @@ extension PlazaServices {
             outcomes[id] = AuctionOutcome(
                 closed: listing.auctionClosed, state: listing.state, leader: auction.leader, leaderMax: auction.leaderMax,
                 currentPrice: auction.currentPrice, bidders: try await BidStore().bidders(id, on: db),
-                offers: try await DealStore().offers(listing: id, on: db))
+                offers: try await DealStore().offers(listing: id, on: db).map { ($0.buyerId, $0.amount) })
         }
         return outcomes
     }

@@ -58,6 +58,36 @@ import Testing
         }
     }
 
+    /// A payment request paid from two devices, or paid while the person who asked calls it off: it is decided once,
+    /// and what left one wallet arrived in the other.
+    @Test(arguments: TestEngine.enabled)
+    func aPaymentRequestPaidTwiceOrCalledOffAtOnceMovesMoneyOnce(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let wallet = WalletDriver(client)
+            let accounts = AccountsDriver(client)
+            let anna = try await accounts.signedIn("anna").accessToken
+            let carla = try await accounts.signedIn("carla").accessToken
+            try await wallet.fund(2_000, token: anna)
+            var paid: Int64 = 0
+            for round in 0..<6 {
+                let asked = try await client.send(
+                    .post, "/v1/payment-requests", json: CreatePaymentRequest(to: "anna", amount: 250, currency: "USD"), token: carla,
+                    headers: WalletDriver.keyed(UUID().uuidString))
+                let request = try asked.decode(Charge.self)
+                async let first = wallet.approve(request, token: anna)
+                async let second = round.isMultiple(of: 2) ? wallet.approve(request, token: anna) : wallet.end(request, "cancel", token: carla)
+                let answers = try await [first, second]
+                #expect(answers.filter { $0.status == .ok }.count == 1, "\(answers.map(\.text))")
+                #expect(answers.contains { $0.status == .conflict && $0.problem?.code == .stateConflict })
+                let seen = try await client.send(.get, "/v1/charges/\(request.id)", token: carla).decode(Charge.self)
+                if seen.status == .approved { paid += 250 }
+            }
+            #expect(try await wallet.balance(token: anna) == 2_000 - paid)
+            #expect(try await wallet.balance(token: carla) == paid)
+            #expect(try await services.verifyLedger().problems.isEmpty)
+        }
+    }
+
     /// A processor retrying a capture while its first delivery is still being handled: the wallet is credited once.
     @Test(arguments: TestEngine.enabled)
     func aCaptureDeliveredManyTimesAtOnceCreditsOnce(_ engine: TestEngine) async throws {
