@@ -4,7 +4,7 @@ import SQLKit
 
 /// How a loyalty card ended, as `plaza bench chaos` compares it with the answers it was given: its state, its punch
 /// count and the punches and redemptions stored for it.
-package struct LoyaltyCardOutcome: Sendable, Hashable {
+package struct LoyaltyCardOutcome: Sendable {
     package var state: LoyaltyCardState
     package var punches: Int
     package var punchRows: Int

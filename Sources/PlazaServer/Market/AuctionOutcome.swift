@@ -14,7 +14,6 @@ package struct AuctionOutcome: Sendable {
     package var bidders: Set<UUID>
     /// The offers on the listing: the winner's, at the final price, when it sold.
     package var offers: [(buyer: UUID, amount: Int64)]
-
 }
 
 extension BidStore {
