@@ -70,30 +70,18 @@ final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
     /// `work`'s result, or nil once `limit` passed without one. The work runs on in its own task (cancelled: a hung
     /// database call may ignore that), so that a hang never holds the caller.
     static func bounded<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async -> T) async -> T? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
-            let answered = Mutex(false)
-            let answer: @Sendable (T?) -> Bool = { value in
-                let first = answered.withLock { done in
-                    defer { done = true }
-                    return !done
+        let timer = Mutex<Task<Void, Never>?>(nil)
+        return await FirstAnswer.of(
+            { await work() as T? },
+            rival: { answer in
+                timer.withLock {
+                    $0 = Task {
+                        try? await Task.sleep(for: limit)
+                        if !Task.isCancelled { answer(nil) }
+                    }
                 }
-                guard first else { return false }
-                continuation.resume(returning: value)
-                return true
-            }
-            let worker = Mutex<Task<Void, Never>?>(nil)
-            let timer = Task {
-                try? await Task.sleep(for: limit)
-                guard !Task.isCancelled, answer(nil) else { return }
-                worker.withLock { $0?.cancel() }
-            }
-            worker.withLock {
-                $0 = Task {
-                    _ = answer(await work())
-                    timer.cancel()
-                }
-            }
-        }
+            },
+            done: { timer.withLock { $0?.cancel() } })
     }
 }
 

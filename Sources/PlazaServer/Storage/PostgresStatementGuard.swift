@@ -37,29 +37,16 @@ enum PostgresStatementGuard {
     static func run<T: Sendable>(on connection: PostgresConnection, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         guard !connection.isClosed else { throw PlazaError.databaseConnectionLost }
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let worker = Mutex<Task<Void, Never>?>(nil)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                let answered = Atomic<Bool>(false)
-                let answer: @Sendable (Result<T, any Error>) -> Void = { result in
-                    guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
-                    forget(id, on: connection)
-                    continuation.resume(with: result)
-                }
-                guard watch(connection, id: id, fail: { answer(.failure(PlazaError.databaseConnectionLost)) }) else {
-                    answer(.failure(PlazaError.databaseConnectionLost))
-                    return
-                }
-                // Unstructured: a statement PostgresNIO lost never returns, and its caller must not wait for it.
-                worker.withLock {
-                    $0 = Task {
-                        do { answer(.success(try await body())) } catch { answer(.failure(error)) }
-                    }
-                }
-            }
-        } onCancel: {
-            worker.withLock { $0?.cancel() }
-        }
+        let lost = Result<T, any Error>.failure(PlazaError.databaseConnectionLost)
+        return try await FirstAnswer.of(
+            { () async -> Result<T, any Error> in
+                do { return .success(try await body()) } catch { return .failure(error) }
+            },
+            rival: { answer in
+                if !watch(connection, id: id, fail: { answer(lost) }) { answer(lost) }
+            },
+            done: { forget(id, on: connection) }
+        ).get()
     }
 
     /// Registers a statement's way to fail; false when its connection is already known to be closed.
