@@ -31,6 +31,17 @@ public struct AccountsDriver: Sendable {
         return try response.decode([Mail].self).filter { $0.to == email }
     }
 
+    /// The subjects of the mails to `email`, read again every 100 ms for up to 10 s until `done` holds for them: mail
+    /// leaves through the outbox's own worker, a moment after the change that sent it.
+    public func subjects(to email: String, until done: ([String]) -> Bool) async throws -> [String] {
+        var subjects = try await mails(to: email).map(\.subject)
+        for _ in 0..<100 where !done(subjects) {
+            try await Task.sleep(for: .milliseconds(100))
+            subjects = try await mails(to: email).map(\.subject)
+        }
+        return subjects
+    }
+
     public struct Mail: Codable, Sendable {
         public var to: String
         public var subject: String

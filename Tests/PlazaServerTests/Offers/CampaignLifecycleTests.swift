@@ -35,11 +35,8 @@ import Testing
             #expect(try await client.send(.get, "/v1/campaigns/\(id)", token: shop.owner).decode(Campaign.self).state == .ended)
             let history = try await delivery.offers(client, anna, "?state=history")
             #expect(history.map(\.id) == [id] && history.first?.claim?.id == claim.id && history.first?.claim?.status == .expired)
-            var subjects: [String] = []
-            for _ in 0..<100 where !subjects.contains("Your campaign “Weekend loaves” has ended") {
-                try await Task.sleep(for: .milliseconds(100))
-                subjects = try await AccountsDriver(client).mails(to: "bruno@example.com").map(\.subject)
-            }
+            let subjects = try await AccountsDriver(client).subjects(
+                to: "bruno@example.com", until: { $0.contains("Your campaign “Weekend loaves” has ended") })
             #expect(subjects.contains("Your campaign “Weekend loaves” has ended"))
         }
     }

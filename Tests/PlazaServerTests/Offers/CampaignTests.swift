@@ -92,11 +92,8 @@ import Testing
             #expect(listed.items.map(\.content.title) == ["Sourdough mornings"])
 
             // The merchant heard of each decision (account alerts are mailed by default).
-            var subjects: [String] = []
-            for _ in 0..<100 where subjects.filter({ $0 == "Your campaign is approved" }).count < 2 {
-                try await Task.sleep(for: .milliseconds(100))
-                subjects = try await AccountsDriver(client).mails(to: "bruno@example.com").map(\.subject)
-            }
+            let subjects = try await AccountsDriver(client).subjects(
+                to: "bruno@example.com", until: { subjects in subjects.filter { $0 == "Your campaign is approved" }.count >= 2 })
             #expect(subjects.filter { $0 == "Your campaign is approved" }.count == 2)
             #expect(subjects.contains("Your campaign was not approved"))
         }
