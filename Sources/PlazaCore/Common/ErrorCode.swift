@@ -56,6 +56,14 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case marketSuspended = "market_suspended"
     /// The upload is not a readable picture of the type it says it is (damaged, truncated, or another format).
     case invalidImage = "invalid_image"
+    /// A picture whose header claims more pixels than Plaza decodes (`PLAZA_MEDIA_MAX_PIXELS`, or over 12,000 on a
+    /// side), decided before decoding; or one too costly to read within the time a decode may take.
+    case imageTooLarge = "image_too_large"
+    /// An address the server would call for the user (a Web Push endpoint) that is not on a known service, not https,
+    /// or names a private or special address.
+    case endpointNotAllowed = "endpoint_not_allowed"
+    /// The request's body stopped arriving before it was complete (`PLAZA_BODY_TIMEOUT`).
+    case requestTimeout = "request_timeout"
     /// One of the two people blocked the other: nothing passes between them.
     case blocked
     /// A card design (or a template's own text) has a preflight finding of severity `error`: it would not print well.

@@ -40,7 +40,7 @@ public enum PNGDecoder {
     }
 
     /// The width and height in the IHDR chunk (CRC checked), without decoding: nil when that much is unreadable.
-    static func size(_ png: Data) -> (width: Int, height: Int)? {
+    public static func size(_ png: Data) -> (width: Int, height: Int)? {
         let bytes = [UInt8](png.prefix(33))
         guard bytes.count == 33, bytes.starts(with: signature), integer(bytes, 8) == 13, bytes[12..<16].elementsEqual("IHDR".utf8),
             UInt32(integer(bytes, 29)) == CRC32.checksum(bytes[12..<29])

@@ -9,8 +9,14 @@ public enum PNGThumbnailer {
     public static func thumbnail(_ png: Data, maxSide: Int = 480, quality: Int = 80) -> Data? {
         // The header alone says whether the picture is small enough to serve as it is, before anything is inflated.
         guard maxSide > 0, let size = PNGDecoder.size(png), max(size.width, size.height) > maxSide,
-            let image = try? PNGDecoder.decode(png), let tile = tile(image, maxSide: maxSide)
+            let image = try? PNGDecoder.decode(png)
         else { return nil }
+        return thumbnail(image, maxSide: maxSide, quality: quality)
+    }
+
+    /// The same tile from a picture already decoded (the upload's check decodes it anyway).
+    public static func thumbnail(_ image: PNGImage, maxSide: Int = 480, quality: Int = 80) -> Data? {
+        guard let tile = tile(image, maxSide: maxSide) else { return nil }
         let encoded = BaselineEncoder.encode(
             tile.pixels, width: tile.width, height: tile.height, channels: tile.channels, quality: quality, exif: nil)
         return Data(encoded)

@@ -32,6 +32,8 @@ public struct PlazaConfiguration: Sendable {
     public var places = PlacesConfiguration()
     public var wallet = WalletConfiguration()
     public var cards = CardsConfiguration()
+    /// How large a picture Plaza decodes (`PLAZA_MEDIA_MAX_PIXELS`).
+    public var pictures = PictureBudget()
     /// Which card processor moves real money in and out (`PLAZA_PAYMENT_GATEWAY`). None by default: a production
     /// server takes no cards until the operator names one; `plaza demo` uses the sandbox.
     public var paymentGateway: PaymentGatewayChoice?
@@ -208,6 +210,7 @@ public struct PlazaConfiguration: Sendable {
         configuration.readPaymentGateway(value, fail: fail)
         configuration.network.read(value, fail: fail)
         configuration.push.read(value, fail: fail)
+        configuration.pictures.read(value, fail: fail)
         configuration.passes.read(value, fail: fail)
         configuration.wallet.limits.read(value, fail: fail)
         if case .postgres = configuration.storage, configuration.secretKey == nil {

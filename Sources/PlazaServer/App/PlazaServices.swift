@@ -144,7 +144,7 @@ public final class PlazaServices: Sendable {
         accounts.accountChanged = { user in try await places.userChanged(user) }
         accounts.events = events
         self.accounts = accounts
-        media = MediaService(database: database)
+        media = MediaService(database: database, pictures: configuration.pictures)
         market = MarketService(
             database: database, accounts: accounts, media: media, events: events, cipher: MessageCipher(secretKey: secretKey),
             currency: configuration.wallet.currencies[0], trustedHosts: [configuration.publicURL?.host].compactMap { $0 }, secrets: secrets,
@@ -153,7 +153,7 @@ public final class PlazaServices: Sendable {
             database: database, events: events, fonts: try CardFonts.load(), currency: configuration.wallet.currencies[0],
             settings: configuration.cards, idempotency: idempotency, payments: WalletCardShopPayments(wallet: wallet),
             baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
-            mailQueued: { outbox.nudge() })
+            mailQueued: { outbox.nudge() }, pictures: configuration.pictures)
         let admin = AdminService(database: database, events: events, accounts: accounts)
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.

@@ -16,9 +16,12 @@ final class CardArtCache: Sendable {
 
     private let entries = Mutex<(items: [UUID: Art], order: [UUID])>(([:], []))
     let capacity: Int
+    /// Art is parsed off the event loops, as uploads are.
+    let decoding: DecodePool
 
-    init(capacity: Int = 64) {
+    init(capacity: Int = 64, decoding: DecodePool = .shared) {
         self.capacity = capacity
+        self.decoding = decoding
     }
 
     func art(_ id: UUID, load: () async throws -> (contentType: String, bytes: Data)?) async throws -> Art? {
@@ -31,12 +34,10 @@ final class CardArtCache: Sendable {
             return hit
         }
         guard let (type, bytes) = try await load() else { return nil }
-        let art: Art
-        if type == "image/png" {
+        let art = try await decoding.run { () throws -> Art in
+            guard type == "image/png" else { return .svg(try CardArt(svg: bytes)) }
             let image = try PNGDecoder.decode(bytes)
-            art = .png(try PDFImage.rgb(width: image.width, height: image.height, pixels: Self.overWhite(image)))
-        } else {
-            art = .svg(try CardArt(svg: bytes))
+            return .png(try PDFImage.rgb(width: image.width, height: image.height, pixels: Self.overWhite(image)))
         }
         entries.withLock { state in
             state.items[id] = art

@@ -64,22 +64,29 @@ extension CardsService {
 
     package func printPDF(_ view: DesignView) async throws -> Data {
         let colour = view.spec.colours.first { $0.id == view.record.colour } ?? view.spec.colours.first
-        var writer = PDFWriter(info: .init(title: view.record.name, author: nil, producer: "Plaza card shop"))
+        var arts: [CardPage: CardArtCache.Art] = [:]
         for page in view.spec.pages {
-            var canvas = PDFCanvas(trimWidth: view.spec.trim.widthMm, trimHeight: view.spec.trim.heightMm, bleed: CardRules.bleedMm)
-            if let artID = colour?.art[page.rawValue], let art = try await art(artID) {
-                switch art {
+            if let artID = colour?.art[page.rawValue], let art = try await art(artID) { arts[page] = art }
+        }
+        // Drawing, font subsetting and compressing the streams: on the decode pool, as every costly byte format is.
+        let fonts = fonts.fonts
+        return try await decoding.run { [arts] in
+            var writer = PDFWriter(info: .init(title: view.record.name, author: nil, producer: "Plaza card shop"))
+            for page in view.spec.pages {
+                var canvas = PDFCanvas(trimWidth: view.spec.trim.widthMm, trimHeight: view.spec.trim.heightMm, bleed: CardRules.bleedMm)
+                switch arts[page] {
                 case .svg(let art): canvas.draw(art, in: canvas.bleedRect)
                 case .png(let image): canvas.draw(image, in: canvas.bleedRect)
+                case nil: break
                 }
+                for value in view.record.labels where value.page == page {
+                    guard let layout = view.layouts[value.id], let font = fonts[layout.fontID] else { continue }
+                    try canvas.draw(layout, font: font, color: Self.pdfColour(value.colour))
+                }
+                writer.add(canvas)
             }
-            for value in view.record.labels where value.page == page {
-                guard let layout = view.layouts[value.id], let font = fonts.fonts[layout.fontID] else { continue }
-                try canvas.draw(layout, font: font, color: Self.pdfColour(value.colour))
-            }
-            writer.add(canvas)
+            return try writer.render()
         }
-        return try writer.render()
     }
 
     func previewSVG(

@@ -14,34 +14,41 @@ extension CardsService {
     package func uploadArt(_ identity: Identity, _ data: Data, contentType: String, now: Date = Date()) async throws -> CardArtUpload {
         try requireDesigner(identity)
         let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        let bytes: Data
-        let size: (width: Double, height: Double)
-        switch type {
-        case "image/svg+xml":
-            do {
-                let art = try CardArt(svg: data)
-                bytes = Data(art.svgDocument.utf8)
-                size = (art.viewBox.width, art.viewBox.height)
-            } catch {
-                throw PlazaError(.unprocessableContent, .invalidImage, error.message, errors: [FieldError(field: "body", message: error.message)])
-            }
-        case "image/png":
-            switch ImageSanitizer.sanitize(data, declared: type) {
-            case .success(let image):
-                bytes = image.bytes
-                size = (Double(image.width), Double(image.height))
-            case .failure(.invalid(let message)), .failure(.unsupported(let message)):
-                throw PlazaError(.unprocessableContent, .invalidImage, message, detail: Self.artAccepted)
-            }
-        default:
-            throw PlazaError(.unsupportedMediaType, .unsupportedMediaType, "Send the art as SVG or PNG.", detail: Self.artAccepted)
-        }
+        let pictures = pictures
+        let (bytes, size) = try await decoding.run { try Self.checkedArt(data, type: type, pictures: pictures) }
         let record = CardsStore.ArtRecord(
             id: UUID(), ownerId: identity.user.id, contentType: type, width: size.width, height: size.height,
             digest: SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
         try await store.insertArt(record, bytes: bytes, now: now, on: database.sql)
         return CardArtUpload(
             id: record.id, contentType: type, width: size.width, height: size.height, url: "/v1/cards/art/\(record.id.uuidString.lowercased())")
+    }
+
+    /// The art as Plaza keeps it, and its size: SVG parsed and written again, PNG stripped, its size judged from its
+    /// header and its pixels read in full. Runs on the decode pool.
+    static func checkedArt(
+        _ data: Data, type: String, pictures: PictureBudget
+    ) throws -> (bytes: Data, size: (width: Double, height: Double)) {
+        switch type {
+        case "image/svg+xml":
+            do {
+                let art = try CardArt(svg: data)
+                return (Data(art.svgDocument.utf8), (art.viewBox.width, art.viewBox.height))
+            } catch {
+                throw PlazaError(.unprocessableContent, .invalidImage, error.message, errors: [FieldError(field: "body", message: error.message)])
+            }
+        case "image/png":
+            switch ImageSanitizer.sanitize(data, declared: type) {
+            case .success(let image):
+                try pictures.check(width: image.width, height: image.height)
+                _ = try pictures.checkedPNG(image.bytes)
+                return (image.bytes, (Double(image.width), Double(image.height)))
+            case .failure(.invalid(let message)), .failure(.unsupported(let message)):
+                throw PlazaError(.unprocessableContent, .invalidImage, message, detail: Self.artAccepted)
+            }
+        default:
+            throw PlazaError(.unsupportedMediaType, .unsupportedMediaType, "Send the art as SVG or PNG.", detail: Self.artAccepted)
+        }
     }
 
     static let artAccepted = "Card art is SVG (flat colours and paths; text converted to outlines) or PNG at print resolution, at most 20 MB."

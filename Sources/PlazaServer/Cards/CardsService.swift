@@ -22,6 +22,9 @@ package struct CardsService: Sendable {
     /// Links in the mails (`PLAZA_BASE_URL`), and the outbox's nudge after a mail is queued.
     var baseURL = ""
     var mailQueued: @Sendable () -> Void = {}
+    /// How large art may be (`PLAZA_MEDIA_MAX_PIXELS`); where art is parsed and print files are drawn.
+    var pictures = PictureBudget()
+    var decoding = DecodePool.shared
     let store = CardsStore()
 
     // MARK: The catalogue, for anyone

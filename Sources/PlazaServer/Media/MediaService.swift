@@ -14,26 +14,37 @@ package struct MediaService: Sendable {
     /// The longer side of a feed's tile, in pixels.
     static let thumbnailSide = 480
 
+    /// How large a picture may be; where it is read.
+    var pictures = PictureBudget()
+    var decoding = DecodePool.shared
+
     package func upload(_ identity: Identity, _ data: Data, contentType: String, now: Date = Date()) async throws -> MediaUpload {
+        let pictures = pictures
+        let (image, thumbnail) = try await decoding.run { try Self.checked(data, contentType: contentType, pictures: pictures) }
+        let record = MediaStore.Record(
+            id: UUID(), ownerId: identity.user.id, contentType: image.format.rawValue, width: image.width, height: image.height,
+            digest: SHA256.hash(data: image.bytes).map { String(format: "%02x", $0) }.joined(), usedBy: nil, createdAt: now)
+        try await store.insert(record, bytes: image.bytes, thumbnail: thumbnail, on: database.sql)
+        return Self.dto(record)
+    }
+
+    /// The picture stripped of its metadata, and its feed tile: its size judged from its header first, then (PNG) its
+    /// pixels read in full, so nothing damaged or too large is stored. Runs on the decode pool.
+    static func checked(_ data: Data, contentType: String, pictures: PictureBudget) throws -> (image: SanitizedImage, thumbnail: Data?) {
         let image: SanitizedImage
         switch ImageSanitizer.sanitize(data, declared: contentType) {
         case .success(let sanitized): image = sanitized
         case .failure(.unsupported(let name)): throw Self.unsupported(name)
         case .failure(.invalid(let message)): throw PlazaError(.unprocessableContent, .invalidImage, message, detail: Self.accepted)
         }
-        let record = MediaStore.Record(
-            id: UUID(), ownerId: identity.user.id, contentType: image.format.rawValue, width: image.width, height: image.height,
-            digest: SHA256.hash(data: image.bytes).map { String(format: "%02x", $0) }.joined(), usedBy: nil, createdAt: now)
+        try pictures.check(width: image.width, height: image.height)
         // A feed's tile for a large JPEG (a phone's photo: about a quarter of a second); others serve themselves.
-        let thumbnail: Data? =
-            switch image.format {
-            case .jpeg: JPEGThumbnailer.thumbnail(image.bytes, maxSide: Self.thumbnailSide)
-            // A PNG's feed tile is a JPEG: a photo saved as PNG is many times larger, and tiles need no transparency.
-            case .png: PNGThumbnailer.thumbnail(image.bytes, maxSide: Self.thumbnailSide)
-            default: nil
-            }
-        try await store.insert(record, bytes: image.bytes, thumbnail: thumbnail, on: database.sql)
-        return Self.dto(record)
+        switch image.format {
+        case .jpeg: return (image, JPEGThumbnailer.thumbnail(image.bytes, maxSide: Self.thumbnailSide))
+        // A PNG's feed tile is a JPEG: a photo saved as PNG is many times larger, and tiles need no transparency.
+        case .png: return (image, PNGThumbnailer.thumbnail(try pictures.checkedPNG(image.bytes), maxSide: Self.thumbnailSide))
+        case .webp: return (image, nil)
+        }
     }
 
     static let accepted = "Upload a JPEG, PNG or WebP picture of at most 10 MB."

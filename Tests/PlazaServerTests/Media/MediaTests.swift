@@ -24,7 +24,8 @@ import Testing
     )!
 
     /// An RGB PNG of red and blue stripes, its pixels in stored (uncompressed) deflate blocks: no zlib needed here.
-    static func stripedPNG(width: Int, height: Int) -> Data {
+    /// `claimedHeight` puts another height in the header than the pixels have (a picture cut short, or a lie).
+    static func stripedPNG(width: Int, height: Int, claimedHeight: Int? = nil) -> Data {
         var raw: [UInt8] = []
         for _ in 0..<height {
             raw.append(0)
@@ -55,7 +56,8 @@ import Testing
             return withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + typed + withUnsafeBytes(of: (~crc).bigEndian, Array.init)
         }
         let header =
-            withUnsafeBytes(of: UInt32(width).bigEndian, Array.init) + withUnsafeBytes(of: UInt32(height).bigEndian, Array.init) + [8, 2, 0, 0, 0]
+            withUnsafeBytes(of: UInt32(width).bigEndian, Array.init) + withUnsafeBytes(of: UInt32(claimedHeight ?? height).bigEndian, Array.init)
+            + [8, 2, 0, 0, 0]
         return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
     }
 
