@@ -106,12 +106,12 @@ def google_wallet_env(folder):
 
 
 @pytest.fixture(scope="session")
-def plaza(geocoder):
-    """`plaza demo` with its sandbox processor, the geocoder stand-in and a Google Wallet key of the tests' own; yields
-    its base URL."""
+def plaza(geocoder, push_receiver):
+    """`plaza demo` with its sandbox processor, the geocoder stand-in, a Google Wallet key of the tests' own, and the
+    Web Push receiver let through by its origin (as an operator lets a stand-in through); yields its base URL."""
     port = free_port()
     keys = tempfile.mkdtemp(prefix="plaza-keys-")
-    server, workdir = start_demo(port, {"PLAZA_GEOCODER_URL": geocoder, **google_wallet_env(keys)})
+    server, workdir = start_demo(port, {"PLAZA_GEOCODER_URL": geocoder, "PLAZA_PUSH_HOSTS": push_receiver, **google_wallet_env(keys)})
     yield f"http://127.0.0.1:{port}"
     stop(server, workdir)
     shutil.rmtree(keys, ignore_errors=True)
@@ -139,7 +139,7 @@ def stripe_plaza():
     stand_in.wait(timeout=20)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def push_receiver():
     """The Swift tests' Web Push receiver as a process: a push service on loopback that checks each message's VAPID
     signature and decrypts it with the subscription's private key. Yields its base URL (`/control/subscribe`,

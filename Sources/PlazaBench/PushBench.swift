@@ -28,6 +28,9 @@ public struct PushBench: Sendable {
     public func run() async throws -> String {
         let receiver = try await BenchPushReceiver.start()
         defer { Task { await receiver.stop() } }
+        var configuration = configuration
+        // The receiver stands in for a push service: let through by its literal origin, as an operator would.
+        configuration.push.hosts.append(receiver.origin)
         return try await BenchServer.run(configuration) { services, _, _ in
             let webPush = WebPush(vapid: P256.Signing.PrivateKey(), subject: "mailto:bench@plaza.localhost")
             let browser = P256.KeyAgreement.PrivateKey()
@@ -45,7 +48,7 @@ public struct PushBench: Sendable {
                 id: UUID(), userID: UUID(), platform: .webpush, name: "bench", address: "\(receiver.origin)/push/bench",
                 p256dh: browser.publicKey.x963Representation.base64URLEncodedString(), auth: auth.base64URLEncodedString(), topic: nil,
                 createdAt: Date(), lastDeliveredAt: nil)
-            let sender = WebPushSender(webPush: webPush)
+            let sender = WebPushSender(webPush: webPush, call: OutboundCall(addresses: OutboundGuard(pushServicesAnd: [receiver.origin])))
             let sent = try await concurrently(messages) {
                 guard await sender.send(PushMessage(payload), to: device) == .delivered else { throw BenchFailure.refused }
             }

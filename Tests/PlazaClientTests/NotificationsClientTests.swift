@@ -1,6 +1,7 @@
 import Foundation
 import PlazaClient
 import PlazaCore
+import PlazaServer
 import PlazaTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
     func anAppRegistersItsDeviceAndChoosesWhatReachesIt(_ engine: TestEngine) async throws {
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
-        try await PlacesClientTests.withClients(engine) { bruno, anna, _ in
+        try await PlacesClientTests.withClients(engine, configure: { $0.push.hosts = [receiver.origin] }) { bruno, anna, _ in
             let phone = try await anna.registerForPush(
                 deviceToken: Data((0..<32).map { UInt8($0) }), topic: "com.example.plaza", name: "Anna's iPhone")
             #expect(phone.platform == .apns && phone.name == "Anna's iPhone" && phone.service == "api.push.apple.com")

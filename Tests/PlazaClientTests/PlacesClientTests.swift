@@ -11,10 +11,10 @@ import Testing
     let shopPoint = Coordinate(latitude: 45.4642, longitude: 9.1900)
 
     static func withClients(
-        _ engine: TestEngine = .sqlite,
+        _ engine: TestEngine = .sqlite, configure: (inout PlazaConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (_ merchant: PlazaClient, _ customer: PlazaClient, AccountsDriver) async throws -> Void
     ) async throws {
-        try await TestPlaza.withApp(engine, .live) { client, _ in
+        try await TestPlaza.withApp(engine, .live, configure: configure) { client, _ in
             let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
             let accounts = AccountsDriver(client)
             let bruno = try await accounts.register("bruno", role: .merchant).decode(User.self)

@@ -3,12 +3,11 @@ import PlazaCore
 import Testing
 
 @Suite struct NotificationRulesTests {
-    @Test func pushServicesAreReachedOverHTTPSOutsideDevelopment() {
-        #expect(NotificationRules.endpointProblem("https://fcm.googleapis.com/fcm/send/abc", plainHTTPOnLoopback: false) == nil)
-        #expect(NotificationRules.endpointProblem("http://127.0.0.1:9000/push/1", plainHTTPOnLoopback: false) != nil)
-        #expect(NotificationRules.endpointProblem("http://127.0.0.1:9000/push/1", plainHTTPOnLoopback: true) == nil)
-        #expect(NotificationRules.endpointProblem("http://push.example.net/1", plainHTTPOnLoopback: true) != nil, "loopback only")
-        #expect(NotificationRules.endpointProblem("not a url", plainHTTPOnLoopback: true) != nil)
+    @Test func anEndpointIsAnAbsoluteAddressOfAtMostAThousandCharacters() {
+        #expect(NotificationRules.endpointProblem("https://fcm.googleapis.com/fcm/send/abc") == nil)
+        #expect(NotificationRules.endpointProblem("not a url") != nil)
+        #expect(NotificationRules.endpointProblem("/push/1") != nil)
+        #expect(NotificationRules.endpointProblem("https://fcm.googleapis.com/" + String(repeating: "a", count: 1000)) != nil)
     }
 
     @Test func quietHoursEndWhereTheyEndInTheUsersZone() throws {

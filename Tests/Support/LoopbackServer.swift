@@ -2,13 +2,13 @@ import Hummingbird
 import Logging
 
 /// A stand-in's HTTP server on a free loopback port: the Stripe and geocoder stand-ins answer through it.
-struct LoopbackServer {
+public struct LoopbackServer: Sendable {
     struct NotStarted: Error {}
 
     let task: Task<Void, any Error>
-    let port: Int
+    public let port: Int
 
-    static func start(name: String, responder: CallbackResponder<BasicRequestContext>) async throws -> LoopbackServer {
+    public static func start(name: String, responder: CallbackResponder<BasicRequestContext>) async throws -> LoopbackServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: name)
         logger.logLevel = .critical
@@ -21,7 +21,7 @@ struct LoopbackServer {
         return LoopbackServer(task: task, port: port)
     }
 
-    func stop() async {
+    public func stop() async {
         task.cancel()
         _ = await task.result
     }

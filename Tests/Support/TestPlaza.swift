@@ -77,12 +77,13 @@ public enum TestPlaza {
 
     /// Runs `body` with two migrated services on one fresh database (no servers), as two processes' background work.
     public static func withSharedServices(
-        _ engine: TestEngine, _ body: @escaping @Sendable (PlazaServices, PlazaServices) async throws -> Void
+        _ engine: TestEngine, configure: (inout PlazaConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (PlazaServices, PlazaServices) async throws -> Void
     ) async throws {
         let (storage, cleanup) = try await engine.freshStorage()
         defer { Task { await cleanup() } }
-        let first = try await PlazaServices.open(configuration(storage: storage), logger: logger)
-        let second = try await PlazaServices.open(configuration(storage: storage), logger: logger)
+        let first = try await PlazaServices.open(configuration(storage: storage, configure), logger: logger)
+        let second = try await PlazaServices.open(configuration(storage: storage, configure), logger: logger)
         do {
             try await first.withDatabase {
                 try await second.withDatabase {

@@ -5,9 +5,8 @@ public enum NotificationRules {
     /// Devices per user: enough for every phone, tablet and browser a person has.
     public static let maxDevices = 20
 
-    /// Every problem of `registration`. `plainHTTPOnLoopback`: dev and demo modes also take `http` endpoints on this
-    /// machine, so that a local receiver can stand in for a push service.
-    public static func registrationProblems(_ registration: DeviceRegistration, plainHTTPOnLoopback: Bool) -> [FieldError] {
+    /// Every problem of `registration`'s shape. Which push services an endpoint may name is the server's to decide.
+    public static func registrationProblems(_ registration: DeviceRegistration) -> [FieldError] {
         var validator = Validator()
         validator.check((registration.name ?? "").count <= 60, "name", "Use at most 60 characters.")
         switch registration.platform {
@@ -16,7 +15,7 @@ public enum NotificationRules {
                 validator.check(false, "subscription", "Send the browser's push subscription (endpoint and keys).")
                 return validator.errors
             }
-            validator.apply(endpointProblem(subscription.endpoint, plainHTTPOnLoopback: plainHTTPOnLoopback), to: "subscription.endpoint")
+            validator.apply(endpointProblem(subscription.endpoint), to: "subscription.endpoint")
             let key = Data(base64URL: subscription.keys.p256dh)
             validator.check(key?.count == 65 && key?.first == 4, "subscription.keys.p256dh", "This is not a P-256 public key (65 bytes, base64url).")
             validator.check(Data(base64URL: subscription.keys.auth)?.count == 16, "subscription.keys.auth", "The auth secret is 16 bytes, base64url.")
@@ -33,15 +32,12 @@ public enum NotificationRules {
         return validator.errors
     }
 
-    /// An endpoint must be `https` (or `http` on loopback where allowed), at most 1,000 characters.
-    public static func endpointProblem(_ endpoint: String, plainHTTPOnLoopback: Bool) -> String? {
-        guard endpoint.count <= 1000, let url = URL(string: endpoint), let host = url.host, !host.isEmpty else {
+    /// An endpoint must be an absolute address with a host, at most 1,000 characters.
+    public static func endpointProblem(_ endpoint: String) -> String? {
+        guard endpoint.count <= 1000, let url = URL(string: endpoint), url.scheme != nil, let host = url.host, !host.isEmpty else {
             return "This is not a push service address."
         }
-        if url.scheme == "https" { return nil }
-        let loopback = ["127.0.0.1", "::1", "localhost", "[::1]"].contains(host.lowercased())
-        if url.scheme == "http", plainHTTPOnLoopback, loopback { return nil }
-        return "Push services are reached over https."
+        return nil
     }
 
     /// Every problem of a preferences update.

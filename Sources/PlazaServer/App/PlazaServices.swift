@@ -109,13 +109,13 @@ public final class PlazaServices: Sendable {
             vapid: configuration.push.vapidPrivateKey ?? PushConfiguration.derivedKey(secretKey: secretKey),
             subject: configuration.push.vapidSubject ?? configuration.publicURL.map { "\($0.absoluteString)" } ?? "mailto:admin@plaza.localhost")
         let notifications = NotificationService(
-            database: database, webPush: webPush, plainHTTPOnLoopback: configuration.mode != .production,
+            database: database, webPush: webPush, addresses: OutboundGuard(pushServicesAnd: configuration.push.hosts),
             baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL)
         self.notifications = notifications
         let delivery = NotificationDelivery(
             notifications: notifications,
             senders: PushSenders(
-                webPush: WebPushSender(webPush: webPush),
+                webPush: WebPushSender(webPush: webPush, call: OutboundCall(addresses: OutboundGuard(pushServicesAnd: configuration.push.hosts))),
                 apns: configuration.push.apns.map { APNsSender(settings: $0, trustRoots: configuration.push.apnsTrustRoots) }), logger: logger)
         notificationDelivery = delivery
         events.record(notifications.recorder { delivery.nudge() })

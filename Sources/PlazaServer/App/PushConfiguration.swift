@@ -15,6 +15,9 @@ public struct PushConfiguration: Sendable {
     public var apns: APNsSettings?
     /// The certificates the APNs host must chain to, when not the system's (a test's own APNs server).
     public var apnsTrustRoots: [NIOSSLCertificate]?
+    /// Push-service hosts Web Push endpoints may use besides the built-in ones (`PLAZA_PUSH_HOSTS`): host names,
+    /// `*.example.net` for subdomains, or a literal origin (`http://127.0.0.1:9300`) for a local stand-in.
+    public var hosts: [String] = []
 
     public init() {}
 
@@ -45,6 +48,14 @@ public struct PushConfiguration: Sendable {
             }
         }
         readAPNs(value, fail: fail)
+        if let list = value("PLAZA_PUSH_HOSTS") {
+            let entries = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            if let bad = entries.first(where: { !OutboundGuard.isValidEntry($0) }) {
+                fail("PLAZA_PUSH_HOSTS", "must be host names, *.domain patterns or origins such as http://127.0.0.1:9300, separated by commas; '\(bad)' is none")
+            } else {
+                hosts = entries
+            }
+        }
         if let subject = value("PLAZA_VAPID_SUBJECT") {
             if subject.hasPrefix("mailto:") || subject.hasPrefix("https://") {
                 vapidSubject = subject

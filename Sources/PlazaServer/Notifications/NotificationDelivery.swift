@@ -11,16 +11,18 @@ package final class NotificationDelivery: Service, Sendable {
     let notifications: NotificationService
     let senders: PushSenders
     let logger: Logger
-    /// Deliveries sent at once (each waits on a push service).
-    let concurrency = 64
+    /// Deliveries sent at once (each waits on its push service, none on another).
+    static let concurrency = 64
     /// After this many failed tries a delivery is given up.
     static let maxAttempts = 8
     private let rounds = NudgedRounds()
+    private let sends: InFlightSends
 
     init(notifications: NotificationService, senders: PushSenders, logger: Logger) {
         self.notifications = notifications
         self.senders = senders
         self.logger = logger
+        sends = InFlightSends(limit: Self.concurrency)
     }
 
     package func nudge() {
@@ -29,32 +31,36 @@ package final class NotificationDelivery: Service, Sendable {
 
     package func run() async throws {
         await rounds.run(every: .seconds(2)) { [self] in await round() }
+        // Shutting down: what is still being sent is given up; its lease runs out and a process sends it again.
+        await sends.cancelAll()
     }
 
-    /// Fans out what waits, then sends what is due, until nothing is left for now.
+    /// Fans out what waits, then starts sending what is due, until nothing is left for now. Each send runs on its own:
+    /// a push service that hangs holds one of the `concurrency` places until its timeout, and nobody else's alerts.
     func round() async {
         do {
             // Until nothing is left for now: a burst of alerts goes out in one round, not one batch per heartbeat.
             while true {
                 let fannedOut = try await notifications.fanOutWaiting()
-                let sent = try await deliverDue()
-                if fannedOut == 0, sent == 0 { break }
+                let started = try await startDue()
+                if fannedOut == 0, started == 0 { break }
             }
         } catch  where !Task.isCancelled {
             logger.error("notification round failed", metadata: ["error": "\(error)"])
         } catch {}
     }
 
-    /// Sends one claimed batch; returns how many were claimed.
-    func deliverDue(now: Date = Date()) async throws -> Int {
-        let (store, db) = (notifications.store, notifications.database.sql)
-        let claimed = try await store.claimDue(now: now, lease: 60, limit: concurrency * 2, on: db)
-        await withTaskGroup(of: Void.self) { group in
-            for (index, delivery) in claimed.enumerated() {
-                if index >= concurrency { await group.next() }
-                group.addTask { [self] in await deliver(delivery) }
-            }
+    /// Claims as many due deliveries as there are free places (waiting for one while all are taken) and starts
+    /// sending each; returns how many it started.
+    func startDue(now: Date = Date()) async throws -> Int {
+        var free = await sends.free
+        while free == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            free = await sends.free
         }
+        let (store, db) = (notifications.store, notifications.database.sql)
+        let claimed = try await store.claimDue(now: now, lease: 60, limit: free, on: db)
+        for delivery in claimed { await sends.start { [self] in await deliver(delivery) } }
         return claimed.count
     }
 
@@ -88,5 +94,33 @@ package final class NotificationDelivery: Service, Sendable {
         } catch {
             // Shutting down: the lease runs out and another round sends it again.
         }
+    }
+}
+
+/// The sends in flight, each in a task of its own so that none waits on another; at most `limit` at once.
+actor InFlightSends {
+    let limit: Int
+    private var running: [UUID: Task<Void, Never>] = [:]
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    var free: Int { max(0, limit - running.count) }
+
+    func start(_ work: @escaping @Sendable () async -> Void) {
+        let id = UUID()
+        running[id] = Task {
+            await work()
+            await self.finished(id)
+        }
+    }
+
+    private func finished(_ id: UUID) {
+        running[id] = nil
+    }
+
+    func cancelAll() {
+        for task in running.values { task.cancel() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import PlazaCore
 import SQLKit
@@ -9,8 +10,8 @@ package struct NotificationService: Sendable {
     let database: PlazaDatabase
     package let store = NotificationStore()
     let webPush: WebPush
-    /// Dev and demo modes also take `http` endpoints on loopback (a local receiver standing in for a push service).
-    let plainHTTPOnLoopback: Bool
+    /// Which Web Push endpoints may be registered: those the guard would call.
+    let addresses: OutboundGuard
     /// Where mail links point.
     let baseURL: String
 
@@ -20,7 +21,14 @@ package struct NotificationService: Sendable {
 
     /// Signed in: registers this device for the caller's push notifications (again: the same address moves here).
     func register(_ identity: Identity, _ registration: DeviceRegistration, userAgent: String?, now: Date = Date()) async throws -> Device {
-        let problems = NotificationRules.registrationProblems(registration, plainHTTPOnLoopback: plainHTTPOnLoopback)
+        var problems = NotificationRules.registrationProblems(registration)
+        let refusal = problems.contains { $0.field == "subscription.endpoint" } ? nil : registration.subscription.flatMap { addresses.refusal($0.endpoint) }
+        if let refusal, problems.isEmpty {
+            throw PlazaError(
+                .unprocessableContent, .endpointNotAllowed, refusal, detail: "Plaza sends only to the push services of the browsers people use.",
+                errors: [FieldError(field: "subscription.endpoint", message: refusal)])
+        }
+        if let refusal { problems.append(FieldError(field: "subscription.endpoint", message: refusal)) }
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let subscription = registration.subscription
         let device = DeviceRecord(

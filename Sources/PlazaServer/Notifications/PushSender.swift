@@ -44,14 +44,15 @@ protocol PushSender: Sendable {
     func send(_ message: PushMessage, to device: DeviceRecord) async -> PushOutcome
 }
 
-/// Web Push over HTTP: the message encrypted and signed for (see `WebPush`), posted to the subscription's endpoint.
+/// Web Push over HTTP: the message encrypted and signed for (see `WebPush`), posted to the subscription's endpoint
+/// through the outbound guard (a known push service, at a checked public address, no redirects).
 package struct WebPushSender: PushSender {
     let webPush: WebPush
-    var client: HTTPClient = .shared
+    let call: OutboundCall
 
-    package init(webPush: WebPush, client: HTTPClient = .shared) {
+    package init(webPush: WebPush, call: OutboundCall) {
         self.webPush = webPush
-        self.client = client
+        self.call = call
     }
 
     package func send(_ message: PushMessage, to device: DeviceRecord) async -> PushOutcome {
@@ -69,11 +70,13 @@ package struct WebPushSender: PushSender {
             request.headers.add(name: "Content-Type", value: "application/octet-stream")
             request.headers.add(name: "Authorization", value: try webPush.authorization(endpoint: url))
             request.body = .bytes(ByteBuffer(bytes: body))
-            // Push services answer in milliseconds; one that does not (or cannot be reached: the client keeps trying to
-            // connect until the deadline) gets its retry later rather than holding a sending slot.
-            let response = try await client.execute(request, timeout: .seconds(15))
-            let text = String(buffer: try await response.body.collect(upTo: 64 * 1024))
-            return Self.outcome(status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"), body: text)
+            // Push services answer in milliseconds; one that does not (or cannot be reached) gets its retry later, on
+            // its own: sends do not wait on each other.
+            let answer = try await call.execute(request)
+            return Self.outcome(status: answer.status, retryAfter: answer.headers.first(name: "Retry-After"), body: answer.body)
+        } catch OutboundGuard.Refused.notAllowed {
+            // Registered before the guard, or the operator's list shrank: it can never be sent to.
+            return .gone
         } catch {
             return .retry(seconds: nil, reason: "\(error)")
         }

@@ -15,7 +15,7 @@ import Testing
     func aChargeReachesTheCustomersBrowserEncryptedAndSigned(_ engine: TestEngine) async throws {
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
-        try await TestPlaza.withApp(engine, .live) { client, services in
+        try await TestPlaza.withApp(engine, .live, configure: { $0.push.hosts = [receiver.origin] }) { client, services in
             let (business, bruno, anna) = try await ChargeTests.counter(client)
             let subscription = receiver.subscribe()
             let registered = try await client.send(
@@ -50,7 +50,7 @@ import Testing
     func aGoneSubscriptionIsDroppedAndABusyServiceIsWaitedFor(_ engine: TestEngine) async throws {
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
-        try await TestPlaza.withApp(engine, .live) { client, services in
+        try await TestPlaza.withApp(engine, .live, configure: { $0.push.hosts = [receiver.origin] }) { client, services in
             let accounts = AccountsDriver(client)
             let carla = try await accounts.signedIn("carla").accessToken
             let anna = try await accounts.signedIn("anna").accessToken
@@ -78,7 +78,7 @@ import Testing
     @Test func devicesAreTheirOwnersAndAddressesAreChecked() async throws {
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
-        try await TestPlaza.withApp(.sqlite) { client, _ in
+        try await TestPlaza.withApp(.sqlite, configure: { $0.push.hosts = [receiver.origin] }) { client, _ in
             let accounts = AccountsDriver(client)
             let anna = try await accounts.signedIn("anna").accessToken
             let carla = try await accounts.signedIn("carla").accessToken
@@ -102,7 +102,7 @@ import Testing
     func preferencesTurnAKindOffAndAreKept(_ engine: TestEngine) async throws {
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
-        try await TestPlaza.withApp(engine, .live) { client, _ in
+        try await TestPlaza.withApp(engine, .live, configure: { $0.push.hosts = [receiver.origin] }) { client, _ in
             let (business, bruno, anna) = try await ChargeTests.counter(client)
             let subscription = receiver.subscribe()
             _ = try await client.send(.post, "/v1/me/devices", json: DeviceRegistration(platform: .webpush, subscription: subscription), token: anna)
@@ -176,7 +176,7 @@ import Testing
     @Test func aNewDeviceSigningInIsToldAndAKnownOneIsNot() async throws {
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
-        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+        try await TestPlaza.withApp(.sqlite, .live, configure: { $0.push.hosts = [receiver.origin] }) { client, _ in
             let first = try await AccountsDriver(client).signedIn("anna")
             let subscription = receiver.subscribe()
             _ = try await client.send(
@@ -197,7 +197,7 @@ import Testing
     @Test func theSettingsPageSavesChoicesAndRemovesDevices() async throws {
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
-        try await TestPlaza.withApp(.sqlite) { client, _ in
+        try await TestPlaza.withApp(.sqlite, configure: { $0.push.hosts = [receiver.origin] }) { client, _ in
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
             let device = try await client.send(
                 .post, "/v1/me/devices", json: DeviceRegistration(platform: .webpush, subscription: receiver.subscribe(), name: "Anna's laptop"),

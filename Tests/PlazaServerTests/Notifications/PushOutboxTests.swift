@@ -12,7 +12,7 @@ import Testing
     func twoProcessesSendingTheSameOutboxSendEachNotificationOnce() async throws {
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
-        try await TestPlaza.withSharedServices(.postgres) { first, second in
+        try await TestPlaza.withSharedServices(.postgres, configure: { $0.push.hosts = [receiver.origin] }) { first, second in
             let subscription = receiver.subscribe()
             let user = UUID()
             let store = first.notifications.store

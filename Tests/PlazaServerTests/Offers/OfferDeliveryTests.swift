@@ -223,7 +223,7 @@ import Testing
     func anOfferReachesTheCustomersBrowserAsAPushThatOpensIt(_ engine: TestEngine) async throws {
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
-        try await TestPlaza.withApp(engine, .live) { client, services in
+        try await TestPlaza.withApp(engine, .live, configure: { $0.push.hosts = [receiver.origin] }) { client, services in
             let shop = try await shop(client, services)
             let coupon = try await run(CampaignTests.coupon(), at: shop, client)
             let anna = try await customer(client, "anna", OfferSettingsChange(coupons: .nearby))
