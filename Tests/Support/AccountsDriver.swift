@@ -58,7 +58,7 @@ public struct AccountsDriver: Sendable {
         return code
     }
 
-    static func code(in text: String) -> String? {
+    public static func code(in text: String) -> String? {
         let digits = text.split(whereSeparator: { !$0.isNumber })
         return digits.first { $0.count == 6 }.map(String.init)
     }

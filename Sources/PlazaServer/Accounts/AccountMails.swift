@@ -34,6 +34,17 @@ enum AccountMails {
                 """)
     }
 
+    static func campusAddressInUse(to email: String, baseURL: String) -> OutgoingMail {
+        OutgoingMail(
+            to: email, subject: "Someone asked to use your campus address on another account",
+            text: """
+                Someone asked to join the campus marketplace on Plaza with this university address, which already verifies
+                a Plaza account. Nothing changed and no code was sent: a campus address verifies one account only.
+
+                If it was you and you meant your own account, log in at \(baseURL)/login. If it was not you, you can ignore this message.
+                """)
+    }
+
     static func alreadyRegistered(to email: String, baseURL: String) -> OutgoingMail {
         OutgoingMail(
             to: email, subject: "Someone tried to sign up with your address",

@@ -171,11 +171,22 @@ extension AccountService {
             errors: [FieldError(field: "code", message: "The code is wrong or has expired.")])
     }
 
-    /// Mails a six-digit code to a campus address the signed-in user claims; the older code stops working.
-    package func mailCampusCode(_ identity: Identity, email: String, client: String, now: Date = Date()) async throws {
-        try await limitCodeMail(email: email, client: client, now: now)
+    /// Mails a six-digit code to a campus address the signed-in user claims (the older code stops working); when
+    /// another account holds the address (`taken`), its owner gets a notice instead, and the caller cannot tell. Limited
+    /// per account, per address and per client alike either way.
+    package func mailCampusCode(_ identity: Identity, email: String, taken: Bool, client: String, now: Date = Date()) async throws {
+        try await limiter.check(mailAccountRule, identity.user.id.uuidString, now: now)
+        try await limiter.check(mailAccountRule, email, now: now)
+        try await limiter.hit(mailAddressRule, client, now: now)
+        try await limiter.record(mailAccountRule, identity.user.id.uuidString, now: now)
+        try await limiter.record(mailAccountRule, email, now: now)
+        let (outbox, baseURL) = (outbox, baseURL)
         try await database.transaction { db in
-            try await self.queueCode(.campusEmail, userID: identity.user.id, email: email, now: now, on: db)
+            if taken {
+                try await outbox.enqueue(AccountMails.campusAddressInUse(to: email, baseURL: baseURL), on: db, now: now)
+            } else {
+                try await self.queueCode(.campusEmail, userID: identity.user.id, email: email, now: now, on: db)
+            }
         }
         mailQueued()
     }

@@ -83,12 +83,15 @@ package struct MarketService: Sendable {
 
     // MARK: Students
 
-    /// Mails a code to a campus address: 422 naming `email` when no campus has its domain, 409 when it verifies
-    /// another account already.
+    /// Mails a code to a campus address: 422 naming `email` when no campus has its domain. An address that verifies
+    /// another account already is answered alike (its owner is told instead, and no code is sent), so that nobody
+    /// can learn which addresses are members.
     func startCampusEmail(_ identity: Identity, email raw: String, client: String, now: Date = Date()) async throws {
         let email = AccountRules.normalizedEmail(raw)
-        _ = try await campus(of: email, for: identity)
-        try await accounts.mailCampusCode(identity, email: email, client: client, now: now)
+        _ = try await campus(of: email)
+        let holder = try await store.holder(email: email, on: database.sql)
+        let taken = holder != nil && holder != identity.user.id
+        try await accounts.mailCampusCode(identity, email: email, taken: taken, client: client, now: now)
     }
 
     /// Proves the address with its code: the user belongs to its campus until the next term end and the grace period.
@@ -98,7 +101,8 @@ package struct MarketService: Sendable {
         -> CampusMembership
     {
         let email = AccountRules.normalizedEmail(request.email)
-        let campus = try await campus(of: email, for: identity)
+        let campus = try await campus(of: email)
+        // The code first: only who reads the mailbox learns that the address is taken (no code went to anyone else).
         try await accounts.checkCampusCode(identity, email: email, code: request.code.trimmingCharacters(in: .whitespaces), client: client, now: now)
         let until = MarketRules.verifiedUntil(termEnds: campus.termEnds, now: now)
         let store = store
@@ -113,7 +117,7 @@ package struct MarketService: Sendable {
     /// benchmark's students), never a route.
     package func enroll(_ identity: Identity, email: String, now: Date = Date()) async throws {
         let email = AccountRules.normalizedEmail(email)
-        let campus = try await campus(of: email, for: identity)
+        let campus = try await campus(of: email)
         let until = MarketRules.verifiedUntil(termEnds: campus.termEnds, now: now)
         guard try await store.verify(user: identity.user.id, campus: campus.id, email: email, now: now, until: until, on: database.sql) else {
             throw Self.addressTaken
@@ -142,12 +146,11 @@ package struct MarketService: Sendable {
     }
 
     /// The campus whose domain the address has; refused beside `email` when none, or when it verifies someone else.
-    private func campus(of email: String, for identity: Identity) async throws -> Campus {
+    private func campus(of email: String) async throws -> Campus {
         guard AccountRules.emailProblem(email) == nil else { throw PlazaError.validation(field: "email", "Enter your university e-mail address.") }
         guard let campus = try await store.campuses(on: database.sql).first(where: { MarketRules.belongs(email, to: $0.domains) }) else {
             throw PlazaError.validation(field: "email", "No campus on this Plaza uses this address's domain; use your university address.")
         }
-        if let holder = try await store.holder(email: email, on: database.sql), holder != identity.user.id { throw Self.addressTaken }
         return campus
     }
 

@@ -88,10 +88,45 @@ import Testing
             #expect(try await client.send(.post, "/v1/market/agreement/unsign", token: ana).decode(MarketAgreement.self).signedVersion == nil)
             #expect(try await client.send(.get, "/v1/market/safe-spots", token: ana).problem?.code == .agreementRequired)
 
-            // The address verifies one account only; another asking for it is told at once.
+        }
+    }
+
+    /// Whether a campus address belongs to a member is told to that address's owner alone: anyone else asking for it
+    /// gets what a free address gets, no code is sent, and asking is limited per account and per address alike.
+    @Test(arguments: TestEngine.enabled)
+    func aTakenAddressAnswersAsAFreeOneAndAskingIsLimited(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let admin = try await AdminTests.admin(client, services)
+            _ = try await Self.campus(client, admin: admin)
+            let accounts = AccountsDriver(client)
+            _ = try await Self.student(client, "ana", email: "ana@isar-uni.edu")
             let ben = try await accounts.signedIn("ben").accessToken
-            let taken = try await client.send(.post, "/v1/me/campus-email", json: CampusEmailRequest(email: email), token: ben)
-            #expect(taken.status == .conflict && taken.problem?.errors?.map(\.field) == ["email"])
+            let ask = { @Sendable (email: String, token: String) in
+                try await client.send(.post, "/v1/me/campus-email", json: CampusEmailRequest(email: email), token: token)
+            }
+            let taken = try await ask("ana@isar-uni.edu", ben)
+            let free = try await ask("ben@isar-uni.edu", ben)
+            #expect(taken.status == .accepted && free.status == .accepted && taken.text == free.text, "\(taken.text)")
+            // Ana's mailbox hears of it, without a code; Ben has nothing to verify with.
+            let notice = try #require(try await accounts.mails(to: "ana@isar-uni.edu").first)
+            #expect(notice.subject == "Someone asked to use your campus address on another account")
+            #expect(AccountsDriver.code(in: notice.text) == nil)
+            let guess = try await client.send(
+                .post, "/v1/me/campus-email/verify", json: CampusEmailVerification(email: "ana@isar-uni.edu", code: "123456"), token: ben)
+            #expect(guess.status == .badRequest && guess.problem?.code == .invalidCode, "\(guess.text)")
+
+            // Five a window per account: Ben's sixth is refused, for a taken address as for a free one.
+            for index in 0..<3 { #expect(try await ask("ben\(index)@isar-uni.edu", ben).status == .accepted) }
+            for email in ["ana@isar-uni.edu", "ben9@isar-uni.edu"] {
+                let limited = try await ask(email, ben)
+                #expect(limited.status == .tooManyRequests && limited.problem?.code == .rateLimited && limited.headers[.retryAfter] != nil)
+            }
+            // Five a window per address, whoever asks: Ana's own, Ben's, and three more accounts use them up.
+            for name in ["carla", "dora", "eve"] {
+                #expect(try await ask("ana@isar-uni.edu", try await accounts.signedIn(name).accessToken).status == .accepted)
+            }
+            let sixth = try await ask("ana@isar-uni.edu", try await accounts.signedIn("fred").accessToken)
+            #expect(sixth.status == .tooManyRequests && sixth.problem?.code == .rateLimited)
         }
     }
 
