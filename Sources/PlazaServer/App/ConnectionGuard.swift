@@ -1,12 +1,13 @@
 import Foundation
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import PlazaCore
 
 /// Holds each HTTP/1 connection to its deadlines, right behind the request decoder, where Hummingbird has none:
 /// a request's head must arrive within `headerTimeout` of the connection opening (or `idleTimeout` of the previous
-/// response: keep-alive), its body within `bodyTimeout` of the head, and a head past the decoder's size limit gets
-/// 431 instead of a bare 400. A client trickling bytes (slowloris) therefore holds a descriptor for seconds, not
+/// response: keep-alive), its body within `bodyTimeout` of the head (else 408 `request_timeout` when nothing was
+/// answered yet, and the connection closes), and a head past the decoder's size limit gets 431 instead of a bare 400. A client trickling bytes (slowloris) therefore holds a descriptor for seconds, not
 /// forever. A server shutting down closes connections that wait for a head at once.
 ///
 /// It steps aside (removes itself) on a WebSocket handshake, whose frames it must not see.
@@ -38,6 +39,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let timeouts: Timeouts
     private let upgradeCheck: UpgradeCheck?
     private var state = State.awaitingHead
+    /// Whether the current request's response head went out (then a deadline can only close the connection).
+    private var answered = false
     private var deadline: Scheduled<Void>?
     /// Parts read while an upgrade's credentials are being checked, passed on once they hold.
     private var held: [NIOAny]?
@@ -96,6 +99,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head:
             state = .readingBody
+            answered = false
             arm(timeouts.body, context: context)
         case .body:
             break
@@ -125,18 +129,36 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func refuseUpgrade(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
-        let error = PlazaError.invalidToken
+        answer(PlazaError.invalidToken, status: .unauthorized, headers: ["www-authenticate": "Bearer error=\"invalid_token\""], context: context)
+    }
+
+    /// `error` as a problem document with `status`, then the connection closes.
+    private func answer(_ error: PlazaError, status: HTTPResponseStatus, headers extra: HTTPHeaders = [:], context: ChannelHandlerContext) {
         let body = (try? PlazaJSON.encoder().encode(error.problem)).map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
-        let headers: HTTPHeaders = [
-            "content-type": "application/problem+json", "www-authenticate": "Bearer error=\"invalid_token\"", "connection": "close",
-            "content-length": String(body.readableBytes), "cache-control": "no-store",
+        var headers: HTTPHeaders = [
+            "content-type": "application/problem+json", "connection": "close", "content-length": String(body.readableBytes),
+            "cache-control": "no-store",
         ]
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .unauthorized, headers: headers))), promise: nil)
+        headers.add(contentsOf: extra)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
+    /// A deadline passed: a body that stopped arriving is answered 408 (unless the application answered already);
+    /// a head that never came, or an idle keep-alive connection, is only closed.
+    private func expire(context: ChannelHandlerContext) {
+        deadline = nil
+        guard state == .readingBody, !answered else { return context.close(promise: nil) }
+        answered = true
+        let error = PlazaError(
+            .requestTimeout, .requestTimeout, "The request's body stopped arriving.",
+            detail: "Send the whole request again; nothing of it was used.")
+        answer(error, status: .requestTimeout, context: context)
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .head = unwrapOutboundIn(data) { answered = true }
         if case .end = unwrapOutboundIn(data), state == .responding {
             state = .awaitingHead
             arm(timeouts.idle, context: context)
@@ -166,6 +188,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext) {
         deadline?.cancel()
-        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { context.close(promise: nil) }
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { self.expire(context: context) }
     }
 }

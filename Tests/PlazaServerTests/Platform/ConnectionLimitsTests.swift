@@ -26,6 +26,17 @@ import Testing
         }
     }
 
+    /// A body that stops arriving is answered 408 with a problem document, then the connection closes.
+    @Test func aBodyThatStopsArrivingIsAnswered408() async throws {
+        try await TestPlaza.withApp(.sqlite, .live, configure: { $0.network.bodyTimeout = 1 }) { client, _ in
+            let slow = try await RawConnection(port: try #require(client.port))
+            try await slow.send("POST /v1/auth/login HTTP/1.1\r\nHost: plaza\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{")
+            let state = try await slow.wait(timeout: .seconds(5)) { $0.closed }
+            #expect(state.closed)
+            #expect(state.text.hasPrefix("HTTP/1.1 408") && state.text.contains("\"code\":\"request_timeout\""), "\(state.text.prefix(200))")
+        }
+    }
+
     /// An `Upgrade` header that is no WebSocket upgrade does not switch the guard off: a trickled body is still cut off.
     @Test func aBodyThatNeverEndsIsCutOffEvenWithAnUpgradeHeader() async throws {
         try await TestPlaza.withApp(.sqlite, .live, configure: { $0.network.bodyTimeout = 1 }) { client, _ in
