@@ -93,11 +93,17 @@ struct CardsAPI: Sendable {
     }
 
     @Sendable func art(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let file = try await cards.artFile(try Query.id(context.parameters, "id", "art"))
+        try await Self.art(request, id: try Query.id(context.parameters, "id", "art"), viewer: context.identity, cards: cards)
+    }
+
+    /// Art as `/v1/cards/art/{id}` (bearer) and the pages' `/cards/art/{id}` (session) serve it: public art cached by
+    /// anyone for a year, a draft's only by its viewer's browser.
+    static func art(_ request: Request, id: UUID, viewer: Identity?, cards: CardsService) async throws -> Response {
+        let file = try await cards.artFile(id, viewer: viewer)
         let etag = "\"\(file.digest.prefix(32))\""
         var headers = HTTPFields()
         headers[.eTag] = etag
-        headers[.cacheControl] = "public, max-age=31536000, immutable"
+        headers[.cacheControl] = file.isPublic ? "public, max-age=31536000, immutable" : "private, no-cache"
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = file.contentType
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))

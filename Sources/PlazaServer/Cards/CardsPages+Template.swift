@@ -53,6 +53,11 @@ extension CardsPages {
     /// The catalogue's Quick Look: the card's pages, colours, designer and papers in a dialog over the grid, with
     /// personalizing and ordering a sample one tap away (the page's script loads it; without one, the tile opens the
     /// template's page, which shows the same).
+    /// Art the previews draw, with the visitor's session: a draft's art shows to its designer and the admins.
+    @Sendable func art(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await CardsAPI.art(request, id: try Query.id(context.parameters, "id", "art"), viewer: context.identity, cards: cards)
+    }
+
     @Sendable func quickLook(_ request: Request, context: AppRequestContext) async throws -> Response {
         renderer.render("cards/quick-look", try await templateModel(request, context: context))
     }

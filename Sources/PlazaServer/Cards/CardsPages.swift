@@ -34,6 +34,7 @@ struct CardsPages: Sendable {
         pages.get("cards", use: catalogue)
         pages.get("cards/templates/:id", use: templatePage)
         pages.get("cards/templates/:id/quick-look", use: quickLook)
+        pages.get("cards/art/:id", use: art)
         let signedIn = pages.group("cards", context: AuthenticatedContext.self)
         signedIn.post("templates/:id/personalize", use: personalize)
         signedIn.post("templates/:id/sample", use: sample)

@@ -104,7 +104,7 @@ extension CardsService {
             case .png:
                 let n = CardPreviewSVG.number
                 artSVG =
-                    "<image href=\"/v1/cards/art/\(artID.uuidString.lowercased())\" x=\"\(n(bleed.x))\" y=\"\(n(bleed.y))\" "
+                    "<image href=\"/cards/art/\(artID.uuidString.lowercased())\" x=\"\(n(bleed.x))\" y=\"\(n(bleed.y))\" "
                     + "width=\"\(n(bleed.width))\" height=\"\(n(bleed.height))\" preserveAspectRatio=\"none\"/>"
             }
         }
@@ -128,12 +128,14 @@ extension CardsService {
         }
     }
 
-    /// A stored piece of art as served: its type, bytes and digest (the ETag).
-    func artFile(_ id: UUID) async throws -> (contentType: String, bytes: Data, digest: String) {
-        guard let record = try await store.art(id, on: database.sql), let bytes = try await store.artBytes(id, on: database.sql) else {
-            throw PlazaError.notFound("art")
-        }
-        return (record.contentType, bytes, record.digest)
+    /// A stored piece of art as served: its type, bytes and digest (the ETag), and whether anyone may see it. Art an
+    /// approved template uses is public; other art is 404 to all but its designer and the admins.
+    func artFile(_ id: UUID, viewer: Identity?) async throws -> (contentType: String, bytes: Data, digest: String, isPublic: Bool) {
+        guard let record = try await store.art(id, on: database.sql) else { throw PlazaError.notFound("art") }
+        let isPublic = try await store.artIsPublic(id, on: database.sql)
+        let mayView = isPublic || viewer?.user.role == .admin || (viewer != nil && record.ownerId == viewer?.user.id)
+        guard mayView, let bytes = try await store.artBytes(id, on: database.sql) else { throw PlazaError.notFound("art") }
+        return (record.contentType, bytes, record.digest, isPublic)
     }
 
     static func pdfColour(_ hex: String) -> PDFColor {

@@ -130,6 +130,21 @@ package struct CardsStore: Sendable {
             }
     }
 
+    /// Whether a template shows `id` to everyone: its published version uses it, or a version a shopper's design was
+    /// made from (it was published then) does.
+    func artIsPublic(_ id: UUID, on db: any SQLDatabase) async throws -> Bool {
+        let pattern = "%\(id.uuidString.lowercased())%"
+        let row = try await db.raw(
+            """
+            SELECT 1 AS used FROM card_template_versions v JOIN card_templates t ON t.id = v.template_id
+            WHERE lower(v.spec) LIKE \(bind: pattern) AND (v.version = t.published_version
+              OR EXISTS (SELECT 1 FROM card_designs d WHERE d.template_id = v.template_id AND d.template_version = v.version))
+            LIMIT 1
+            """
+        ).first()
+        return row != nil
+    }
+
     func artBytes(_ id: UUID, on db: any SQLDatabase) async throws -> Data? {
         try await db.select().column("bytes").from("card_art").where("id", .equal, id).first()?.decode(column: "bytes", as: Data.self)
     }

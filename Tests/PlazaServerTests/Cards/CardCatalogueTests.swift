@@ -34,6 +34,17 @@ import Testing
             #expect(try await client.send(.get, "/v1/cards/templates/\(id)", token: shopper).status == .notFound)
             #expect(try await client.send(.get, "/v1/cards/templates/\(id)").status == .notFound)
             #expect(try await Self.browse(client).isEmpty)
+            // Its art too: 404 to all but its designer and the admins, by bearer or (the pages' route) session.
+            let art = try #require(request.colours.first?.art.values.first)
+            #expect(try await client.send(.get, "/v1/cards/art/\(art)").status == .notFound)
+            #expect(try await client.send(.get, "/v1/cards/art/\(art)", token: shopper).status == .notFound)
+            let own = try await client.send(.get, "/v1/cards/art/\(art)", token: dana)
+            #expect(own.status == .ok && own.headers[.cacheControl] == "private, no-cache")
+            #expect(try await client.send(.get, "/v1/cards/art/\(art)", token: admin).status == .ok)
+            let studio = PageSession(client)
+            _ = try await studio.submit("/login", to: "/login", ["login": "dana", "password": AccountsDriver.password])
+            #expect(try await studio.get("/cards/art/\(art)").status == .ok)
+            #expect(try await PageSession(client).get("/cards/art/\(art)").status == .notFound)
 
             // Submitted: a review item with the template's name and preflight's word on its own text.
             #expect(try await client.send(.post, "/v1/cards/templates/\(id)/submit", token: dana).decode(CardTemplate.self).state == .submitted)
@@ -49,8 +60,10 @@ import Testing
             #expect(item.findings.first?.contains("127 × 177.8 mm, front, inside; 1 colour, 3 labels") == true, "\(item.findings)")
             #expect(try await TrustTests.approve(client, admin, item, ReviewApproval()).status == .ok)
 
-            // In the catalogue, for anyone.
+            // In the catalogue, for anyone: its art too.
             #expect(try await Self.browse(client) == ["Golden Circle"])
+            let published = try await client.send(.get, "/v1/cards/art/\(art)")
+            #expect(published.status == .ok && published.headers[.cacheControl] == "public, max-age=31536000, immutable")
             let detail = try await client.send(.get, "/v1/cards/templates/\(id)").decode(CardTemplate.self)
             #expect(detail.state == .approved && detail.version == 2 && detail.labels.map(\.id) == ["names", "date", "message"])
             #expect(detail.labels[1].text == "June 12th, 2027", "the admin's correction is what was approved")
@@ -111,7 +124,7 @@ import Testing
                     #"<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="urn:x" viewBox="0 0 10 10" x:evil="1"><rect width="10" height="10"/></svg>"#
                         .utf8)
             ).decode(CardArtUpload.self)
-            let served = try await client.send(.get, upload.url)
+            let served = try await client.send(.get, upload.url, token: shop.designer)
             #expect(served.status == .ok && !served.text.contains("evil") && served.text.contains("<path"))
 
             // Every mistake in a template comes back at once, by field.
