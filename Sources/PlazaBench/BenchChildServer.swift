@@ -14,8 +14,8 @@ final class BenchChildServer: Sendable {
     private let process: Process
 
     /// Starts `plaza serve` on `storage` with `secretKey` (so that the bench's tokens are valid) and waits
-    /// until it answers `/readyz`.
-    init(storage: PlazaConfiguration.Storage, secretKey: String, logger: Logger) async throws {
+    /// until it answers `/readyz`. `binary`: another build's `plaza` instead of this one (before and after).
+    init(storage: PlazaConfiguration.Storage, secretKey: String, logger: Logger, binary: String? = nil) async throws {
         port = try await Self.freePort()
         var environment = ProcessInfo.processInfo.environment
         switch storage {
@@ -28,7 +28,7 @@ final class BenchChildServer: Sendable {
         environment["PLAZA_LOG_LEVEL"] = "error"
         environment["PLAZA_MODE"] = "production"
         let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe")
+        process.executableURL = binary.map { URL(fileURLWithPath: $0) } ?? Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe")
         process.arguments = ["serve"]
         process.environment = environment
         try process.run()

@@ -38,14 +38,16 @@ final class BenchHTTPConnection: Sendable {
     }
 
     /// Sends one request and waits for the whole response.
-    func send(_ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil, idempotencyKey: String? = nil) async throws -> Reply
-    {
+    func send(
+        _ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil, idempotencyKey: String? = nil,
+        contentType: String = "application/json"
+    ) async throws -> Reply {
         var request = HTTPRequestHead(version: .http1_1, method: method, uri: path)
         request.headers.add(name: "Host", value: host)
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey) }
         if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "Content-Type", value: contentType)
             request.headers.add(name: "Content-Length", value: String(body.readableBytes))
         }
         let (channel, handler, head) = (channel, handler, request)

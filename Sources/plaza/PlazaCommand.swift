@@ -176,7 +176,8 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Plaza on this machine (build with -c release).",
         subcommands: [
-            Auth.self, Cards.self, Chaos.self, Geo.self, LedgerTransfers.self, Loyalty.self, Market.self, Offers.self, JSON.self, Push.self,
+            Auth.self, Cards.self, Chaos.self, Geo.self, LedgerTransfers.self, Loyalty.self, Market.self, Media.self, Offers.self, JSON.self,
+            Push.self,
         ])
 
     struct Cards: AsyncParsableCommand {
@@ -251,6 +252,21 @@ struct Bench: AsyncParsableCommand {
             (options.campaigns, options.businesses, options.movers, options.updates) = (campaigns, businesses, movers, updates)
             (options.boxMeters, options.concurrency, options.httpClient) = (box, concurrency, httpClient)
             print(try await OffersBench(configuration: try loadConfiguration(), options: options).run())
+        }
+    }
+
+    struct Media: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "/healthz latency while clients upload worst-case pictures, beside the same server quiet.")
+
+        @Option(help: "Clients uploading at once.") var uploaders = 8
+        @Option(help: "Seconds of uploads (the quiet probe runs half as long first).") var seconds = 20.0
+        @Option(help: "Another build's plaza binary to serve (before and after); this one by default.") var server: String?
+
+        func run() async throws {
+            var options = MediaBench.Options()
+            (options.uploaders, options.seconds, options.server) = (uploaders, seconds, server)
+            print(try await MediaBench(configuration: try loadConfiguration(), options: options).run())
         }
     }
 

@@ -51,7 +51,9 @@ public struct PushConfiguration: Sendable {
         if let list = value("PLAZA_PUSH_HOSTS") {
             let entries = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
             if let bad = entries.first(where: { !OutboundGuard.isValidEntry($0) }) {
-                fail("PLAZA_PUSH_HOSTS", "must be host names, *.domain patterns or origins such as http://127.0.0.1:9300, separated by commas; '\(bad)' is none")
+                fail(
+                    "PLAZA_PUSH_HOSTS",
+                    "must be host names, *.domain patterns or origins such as http://127.0.0.1:9300, separated by commas; '\(bad)' is none")
             } else {
                 hosts = entries
             }

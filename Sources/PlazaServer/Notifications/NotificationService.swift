@@ -22,7 +22,8 @@ package struct NotificationService: Sendable {
     /// Signed in: registers this device for the caller's push notifications (again: the same address moves here).
     func register(_ identity: Identity, _ registration: DeviceRegistration, userAgent: String?, now: Date = Date()) async throws -> Device {
         var problems = NotificationRules.registrationProblems(registration)
-        let refusal = problems.contains { $0.field == "subscription.endpoint" } ? nil : registration.subscription.flatMap { addresses.refusal($0.endpoint) }
+        let refusal =
+            problems.contains { $0.field == "subscription.endpoint" } ? nil : registration.subscription.flatMap { addresses.refusal($0.endpoint) }
         if let refusal, problems.isEmpty {
             throw PlazaError(
                 .unprocessableContent, .endpointNotAllowed, refusal, detail: "Plaza sends only to the push services of the browsers people use.",

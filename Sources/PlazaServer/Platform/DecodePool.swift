@@ -4,6 +4,10 @@ import NIOPosix
 import PlazaCore
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where work on untrusted bytes runs (decoding and checking pictures, thumbnails, card art, print files): on threads
 /// of its own, as many as the cores, never on an event loop, so a costly picture slows uploads and never the server.
 ///
@@ -42,7 +46,13 @@ package final class DecodePool: Sendable {
             { [self] () async -> Result<T, any Error> in
                 // Released when the thread is done with it (or it left the queue unstarted), never before.
                 defer { admitted.subtract(1, ordering: .acquiringAndReleasing) }
-                do { return .success(try await pool.runIfActive(work)) } catch { return .failure(error) }
+                do {
+                    return .success(
+                        try await pool.runIfActive {
+                            Self.yieldToEventLoops()
+                            return try work()
+                        })
+                } catch { return .failure(error) }
             },
             rival: { answer in
                 timer.withLock {
@@ -54,6 +64,15 @@ package final class DecodePool: Sendable {
             },
             done: { timer.withLock { $0?.cancel() } })
         return try answer.get()
+    }
+
+    /// Decoding threads run at a lower priority (nice 10) than the event loops: with every core decoding, a request
+    /// that needs a few microseconds still gets them at once. Linux keeps a nice value per thread (`who` 0 is the calling
+    /// thread, not the process).
+    static func yieldToEventLoops() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
     }
 
     /// How many are running or waiting now (for tests).

@@ -26,7 +26,13 @@ import Testing
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
         // Dev mode, with a stand-in let through by its origin: neither opens anything else.
-        try await TestPlaza.withApp(engine, configure: { $0.mode = .dev; $0.push.hosts = [receiver.origin] }) { client, _ in
+        try await TestPlaza.withApp(
+            engine,
+            configure: {
+                $0.mode = .dev
+                $0.push.hosts = [receiver.origin]
+            }
+        ) { client, _ in
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
             let refused = [
                 "https://169.254.169.254/latest/meta-data", "https://127.0.0.1/push", "https://localhost/push", "https://push.localhost/x",
@@ -94,7 +100,10 @@ import Testing
         let origins = [receiver.origin, "http://127.0.0.1:\(redirecting.port)"]
         let sender = WebPushSender(webPush: webPush, call: OutboundCall(addresses: OutboundGuard(pushServicesAnd: origins)))
         let redirected = await sender.send(PushMessage(payload), to: Self.device("http://127.0.0.1:\(redirecting.port)/push/x", subscription))
-        guard case .rejected(let reason) = redirected else { Issue.record("a redirect answered \(redirected)"); return }
+        guard case .rejected(let reason) = redirected else {
+            Issue.record("a redirect answered \(redirected)")
+            return
+        }
         #expect(reason.hasPrefix("302"))
         // Stored before the guard, at an address it no longer lets through: never called, and forgotten.
         let guarded = WebPushSender(webPush: webPush, call: OutboundCall(addresses: OutboundGuard()))

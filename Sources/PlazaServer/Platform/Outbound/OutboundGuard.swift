@@ -2,9 +2,9 @@ import Foundation
 import NIOPosix
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The one guard for every address the server calls on a user's behalf (Web Push endpoints today, anything later):
@@ -130,9 +130,9 @@ extension OutboundGuard {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #else
-            hints.ai_socktype = SOCK_STREAM
+        hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, "443", &hints, &list) == 0, let first = list else { return [] }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Which addresses are public unicast: what a call on a user's behalf may reach.
