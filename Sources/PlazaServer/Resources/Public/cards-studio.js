@@ -127,7 +127,7 @@
     frame(safeGuide, SAFE);
     const artId = document.getElementById("art-" + page + "-0")?.value;
     if (artId) {
-      const source = "/v1/cards/art/" + encodeURIComponent(artId);
+      const source = "/cards/art/" + encodeURIComponent(artId);
       if (art.getAttribute("src") !== source) art.src = source;
       art.hidden = false;
     } else {
