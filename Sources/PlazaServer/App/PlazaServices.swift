@@ -108,14 +108,16 @@ public final class PlazaServices: Sendable {
         let webPush = WebPush(
             vapid: configuration.push.vapidPrivateKey ?? PushConfiguration.derivedKey(secretKey: secretKey),
             subject: configuration.push.vapidSubject ?? configuration.publicURL.map { "\($0.absoluteString)" } ?? "mailto:admin@plaza.localhost")
+        // One guard for the addresses users give: what registering accepts is what sending calls.
+        let pushAddresses = OutboundGuard(pushServicesAnd: configuration.push.hosts)
         let notifications = NotificationService(
-            database: database, webPush: webPush, addresses: OutboundGuard(pushServicesAnd: configuration.push.hosts),
+            database: database, webPush: webPush, addresses: pushAddresses,
             baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL)
         self.notifications = notifications
         let delivery = NotificationDelivery(
             notifications: notifications,
             senders: PushSenders(
-                webPush: WebPushSender(webPush: webPush, call: OutboundCall(addresses: OutboundGuard(pushServicesAnd: configuration.push.hosts))),
+                webPush: WebPushSender(webPush: webPush, call: OutboundCall(addresses: pushAddresses)),
                 apns: configuration.push.apns.map { APNsSender(settings: $0, trustRoots: configuration.push.apnsTrustRoots) }), logger: logger)
         notificationDelivery = delivery
         events.record(notifications.recorder { delivery.nudge() })

@@ -58,6 +58,17 @@ import Testing
         }
     }
 
+    @Test func theOperatorAddsPushHostsAndStandInsByName() throws {
+        let configured = try PlazaConfiguration.fromEnvironment(["PLAZA_PUSH_HOSTS": "push.example.net, *.wns.example.org, http://127.0.0.1:9300"])
+        let addresses = OutboundGuard(pushServicesAnd: configured.push.hosts)
+        #expect(addresses.refusal("https://push.example.net/x") == nil && addresses.refusal("https://a.wns.example.org/x") == nil)
+        #expect(addresses.refusal("https://wns.example.org/x") != nil, "a pattern takes subdomains, not the domain itself")
+        #expect(addresses.refusal("http://127.0.0.1:9300/push/1") == nil && addresses.refusal("http://127.0.0.1:9301/push/1") != nil)
+        for bad in ["127.0.0.1", "ftp://push.example.net", "push example"] {
+            #expect(throws: ConfigurationErrors.self) { try PlazaConfiguration.fromEnvironment(["PLAZA_PUSH_HOSTS": bad]) }
+        }
+    }
+
     @Test func everyAddressANameResolvesToMustBePublic() async throws {
         var addresses = OutboundGuard()
         let fcm = "https://fcm.googleapis.com/fcm/send/x"
