@@ -147,7 +147,7 @@ struct Bench: AsyncParsableCommand {
             (options.operations, options.kills, options.restartDatabase, options.concurrency) = (operations, kills, restartDatabase, concurrency)
             options.faults = faults
             var file: String?
-            if ProcessInfo.processInfo.environment["PLAZA_DATABASE_URL"] == nil {
+            if !databaseConfigured() {
                 let path = FileManager.default.currentDirectoryPath + "/plaza-chaos-\(options.seed).sqlite"
                 // A run of the same seed starts afresh (a failed run keeps its file to look at, until then).
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }

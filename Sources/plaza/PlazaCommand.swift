@@ -25,6 +25,11 @@ struct PlazaCommand: AsyncParsableCommand {
 }
 
 /// Reads the `PLAZA_*` variables, or exits with one line per bad variable.
+/// Whether the operator named a database (`PLAZA_DATABASE_URL`); the environment is read in this file only.
+func databaseConfigured() -> Bool {
+    ProcessInfo.processInfo.environment["PLAZA_DATABASE_URL"] != nil
+}
+
 func loadConfiguration() throws -> PlazaConfiguration {
     do {
         return try PlazaConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
