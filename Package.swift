@@ -45,8 +45,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "PlazaCore", swiftSettings: swiftSettings),
+        // zlib, which the Swift toolchain itself needs on Linux and macOS's SDK ships: Deflate, Inflate and CRC-32.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // Byte formats the server needs and an app never does: images, compression, fonts and card layout, the SVG
+        // subset of card art, QR codes.
+        .target(name: "PlazaMedia", dependencies: ["PlazaCore", "CZlib"], swiftSettings: swiftSettings),
         // Print files for the card shop: a small PDF writer with TrueType embedding (no PDF library among our packages).
-        .target(name: "PlazaPDF", dependencies: ["PlazaCore"], swiftSettings: swiftSettings),
+        .target(name: "PlazaPDF", dependencies: ["PlazaCore", "PlazaMedia"], swiftSettings: swiftSettings),
         .target(
             name: "PlazaClient",
             // Ed25519 to check punch tokens offline and AES-GCM for the offline punch store (CryptoKit on Apple platforms).
@@ -56,7 +61,7 @@ let package = Package(
         .target(
             name: "PlazaServer",
             dependencies: [
-                "PlazaCore", "PlazaPDF",
+                "PlazaCore", "PlazaMedia", "PlazaPDF",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -159,7 +164,8 @@ let package = Package(
         .executableTarget(
             name: "web-push-receiver", dependencies: ["PlazaTestSupport"], path: "Tests/WebPushReceiverServer", swiftSettings: swiftSettings),
         .testTarget(name: "PlazaCoreTests", dependencies: ["PlazaCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "PlazaPDFTests", dependencies: ["PlazaPDF", "PlazaCore", "PlazaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "PlazaMediaTests", dependencies: ["PlazaMedia", "PlazaCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "PlazaPDFTests", dependencies: ["PlazaPDF", "PlazaMedia", "PlazaCore", "PlazaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PlazaServerTests",
             dependencies: [

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PlazaCore
 import PlazaDemo
+import PlazaMedia
 import PlazaServer
 
 /// `plaza bench cards`: a two-page card (the demo's Olive Sprig: art on the front, text on both pages) rendered over and

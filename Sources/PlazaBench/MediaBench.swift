@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import PlazaCore
+import PlazaMedia
 import PlazaServer
 
 /// `plaza bench media`: what costly pictures do to everyone else. A `plaza serve` of its own (or another build's with

@@ -1,4 +1,5 @@
 import PlazaCore
+import PlazaMedia
 
 extension PDFCanvas {
     /// Draws vector art stretched to fill `rect` exactly (card millimetres, y down from the trim's top-left; a page's

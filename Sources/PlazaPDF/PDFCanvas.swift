@@ -1,4 +1,5 @@
 import PlazaCore
+import PlazaMedia
 
 /// One page being drawn, in card coordinates: millimetres from the trim's top-left corner, y down, exactly the numbers
 /// the layout engine and the SVG preview use. The page itself is the trim plus `bleed` on every side; the writer turns

@@ -1,4 +1,5 @@
 import PlazaCore
+import PlazaMedia
 
 /// Writes a canvas's operations as a page content stream. Every glyph gets its own text matrix at the layout's x and
 /// baseline, so the PDF places glyphs where the layout (and therefore the SVG preview) did, with no advance widths or

@@ -1,4 +1,5 @@
 import PlazaCore
+import PlazaMedia
 
 /// Writes one font as a Type0 font with Identity-H encoding over a CIDFontType2 whose FontFile2 is a glyph-id-preserving
 /// subset (CIDToGIDMap /Identity), plus a ToUnicode CMap. Text then shows glyph ids directly: no cmap or encoding in the

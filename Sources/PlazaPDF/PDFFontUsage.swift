@@ -1,4 +1,5 @@
 import PlazaCore
+import PlazaMedia
 
 /// What a document uses of one font: the glyphs to keep in the subset and, for each glyph, the character it sets (for
 /// the ToUnicode CMap that makes the text copyable and searchable).

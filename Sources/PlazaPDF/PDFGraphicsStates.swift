@@ -1,4 +1,5 @@
 import PlazaCore
+import PlazaMedia
 
 /// The opacity graphics states (ExtGState, `/ca` for fills and `/CA` for strokes) that the pages' art needs, written
 /// as direct dictionaries in the shared resource dictionary and named `/GS1`, `/GS2`, ... in sorted order, so the names

@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaMedia
 
 /// A raster image to place on a page: a JPEG passed through untouched (DCTDecode, so no recompression loss) or 8-bit RGB
 /// pixels (PNG art composited over white), compressed once here with PlazaCore's `Deflate` as /FlateDecode (lossless;

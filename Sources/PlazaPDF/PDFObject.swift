@@ -1,4 +1,5 @@
 import PlazaCore
+import PlazaMedia
 
 /// One indirect object's body: a dictionary (or other value), optionally followed by a stream whose /Length is added
 /// here. Streams are compressed with PlazaCore's own `Deflate` (Foundation has no zlib on Linux) where that makes them

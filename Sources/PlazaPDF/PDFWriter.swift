@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaMedia
 
 /// A small deterministic PDF 1.7 writer for print files: the same pages give the same bytes (no timestamp unless one is
 /// given, /ID from a SHA-256 of the content), fonts embedded as subsets, boxes for the print shop.

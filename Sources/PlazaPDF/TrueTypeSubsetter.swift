@@ -1,4 +1,5 @@
 import PlazaCore
+import PlazaMedia
 
 /// Builds the FontFile2 for a PDF: the font with only the glyphs a document uses.
 ///

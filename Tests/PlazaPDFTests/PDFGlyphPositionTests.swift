@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaMedia
 import PlazaTestSupport
 import Testing
 

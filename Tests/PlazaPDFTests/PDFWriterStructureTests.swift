@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaMedia
 import Testing
 
 @testable import PlazaPDF

@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaMedia
 
 @testable import PlazaPDF
 

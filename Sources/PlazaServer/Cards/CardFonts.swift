@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaMedia
 
 /// The fonts cards are set in, parsed once at start-up from the files the browser preview also loads
 /// (`Resources/Public/fonts/<id>.ttf`), so preview, layout and print use the very same outlines and metrics.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import PlazaCore
+import PlazaMedia
 
 /// Personalizing: the editor (the live preview beside the labels' fields, drag or nudge, zoom, colour, pages), saved
 /// designs, and putting a design in the cart.

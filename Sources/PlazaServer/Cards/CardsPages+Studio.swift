@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PlazaCore
+import PlazaMedia
 
 /// The designers' studio: their templates with where each stands, a template's form (art uploaded while it is filled
 /// in, labels as JSON), its preview as shoppers will see it, and sending it to the admins.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PlazaCore
+import PlazaMedia
 
 /// A template's page (and its Quick Look over the catalogue): its pages, colours, designer and papers; personalizing
 /// it, or ordering a printed sample of it as it comes.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import PlazaCore
+import PlazaMedia
 import SQLKit
 
 /// The cart: prints of a design on a paper at a quantity, or one sample; priced by the paper's tiers, with the credit

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import PlazaCore
+import PlazaMedia
 import SQLKit
 
 /// Saved designs: made from a template version (pinned), changed only as its labels allow, always the owner's alone.

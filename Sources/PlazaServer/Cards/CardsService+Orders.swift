@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import PlazaCore
+import PlazaMedia
 import SQLKit
 
 /// Orders: the cart becomes an order pinned to the print files the shopper approved (their SHA-256), is paid once from

@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaMedia
 import PlazaPDF
 
 /// Previews (SVG) and print files (PDF), both drawn from one layout per label: the numbers `CardPreflight.layouts`

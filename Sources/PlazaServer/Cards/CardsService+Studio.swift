@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import PlazaCore
+import PlazaMedia
 import SQLKit
 
 /// The designers' studio: art uploads, templates as drafts, versions, submission to the admins' review queue, and the

@@ -1,5 +1,6 @@
 import Foundation
 import PlazaCore
+import PlazaMedia
 import SQLKit
 
 /// The card shop (issue 25): the catalogue of designers' templates, shoppers' saved designs, and their previews and

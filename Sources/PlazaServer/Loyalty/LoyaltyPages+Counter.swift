@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PlazaCore
+import PlazaMedia
 
 /// The counter (`/loyalty/counter/{businessId}`): the rotating QR, a customer's code to punch or redeem, what happened
 /// just now (live), and the owner's programs.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PlazaCore
+import PlazaMedia
 
 /// The loyalty pages: a customer's cards (`/loyalty`) and each card, where a typed counter code punches it and a full
 /// card shows its redeem code; the counter (`/loyalty/counter/{businessId}`) with the rotating QR and the redeem form;

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PlazaCore
+import PlazaMedia
 
 /// The handshake at the meetup: the seller's page with the QR and the six digits (saying live when the buyer
 /// confirmed), and the buyer's code or scan.

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import PlazaCore
+import PlazaMedia
 import SQLKit
 
 /// Uploaded pictures: checked by content, stripped of EXIF and location tags before anyone else can fetch them, kept in

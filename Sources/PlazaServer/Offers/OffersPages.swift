@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PlazaCore
+import PlazaMedia
 
 /// The customer's offer pages: `/offers` (current and used offers, search, claim, dismiss, why), `/offers/{id}` (the
 /// offer with its claim's code and QR for the counter), and `/offers/settings`. Every action is the API's, through

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import PlazaCore
+import PlazaMedia
 
 /// How large a picture Plaza agrees to decode, judged from the size its header claims, before anything is decoded or
 /// allocated for it: `PLAZA_MEDIA_MAX_PIXELS` (40 megapixels unless the operator says), and 12,000 pixels a side.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import PlazaCore
+import PlazaMedia
 
 /// The wallet pages: balance, actions, pay code and history (`/wallet`); paying and requesting (`+Send`), adding and
 /// withdrawing money (`+Funding`), one movement's page (`+Activity`), pending charges and receipts (`+Charges`) and

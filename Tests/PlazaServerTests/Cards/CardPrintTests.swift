@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import PlazaCore
+import PlazaMedia
 import PlazaTestSupport
 import Testing
 

@@ -109,7 +109,9 @@ import Testing
         let webPush = WebPush(vapid: P256.Signing.PrivateKey(), subject: "mailto:test@example.com")
         let payload = PushPayload(id: UUID(), kind: .account, title: "Hello", body: "", link: "/", sentAt: Date())
         let origins = [receiver.origin, "http://127.0.0.1:\(redirecting.port)"]
-        let sender = WebPushSender(webPush: webPush, call: OutboundCall(addresses: OutboundGuard(pushServicesAnd: origins)))
+        // A generous deadline: on a loaded machine (the whole suite on two cores) the receiver can be slow to answer.
+        let call = OutboundCall(addresses: OutboundGuard(pushServicesAnd: origins), timeout: .seconds(60))
+        let sender = WebPushSender(webPush: webPush, call: call)
         let redirected = await sender.send(PushMessage(payload), to: Self.device("http://127.0.0.1:\(redirecting.port)/push/x", subscription))
         guard case .rejected(let reason) = redirected else {
             Issue.record("a redirect answered \(redirected)")
@@ -117,7 +119,7 @@ import Testing
         }
         #expect(reason.hasPrefix("302"))
         // Stored before the guard, at an address it no longer lets through: never called, and forgotten.
-        let guarded = WebPushSender(webPush: webPush, call: OutboundCall(addresses: OutboundGuard()))
+        let guarded = WebPushSender(webPush: webPush, call: OutboundCall(addresses: OutboundGuard(), timeout: .seconds(60)))
         #expect(await guarded.send(PushMessage(payload), to: Self.device(subscription.endpoint, subscription)) == .gone)
         #expect(receiver.messages(to: subscription).isEmpty, "the redirect's target and the refused address heard nothing")
         // The same subscription where it may be sent: delivered.

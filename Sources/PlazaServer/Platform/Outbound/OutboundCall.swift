@@ -50,8 +50,8 @@ final class TargetClients: Sendable {
             state.order.removeAll { $0 == target }
             state.order.append(target)
             if let client = state.clients[target] { return (client, nil) }
-            var configuration = HTTPClient.Configuration(
-                redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
+            // No timeouts of the client's own: each call's deadline (`OutboundCall.timeout`) bounds connecting and reading.
+            var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: nil, read: nil))
             if let address = target.address { configuration.dnsOverride = [target.host: address] }
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             state.clients[target] = client

@@ -1,0 +1,104 @@
+import Foundation
+import PlazaCore
+
+/// A page of a card as SVG, drawn from the same layout as the print file: every glyph sits at the layout's x on its
+/// line's baseline (the browser never breaks lines or kerns), in the very font files the PDF embeds. Units are
+/// millimetres; the view box is the page with its bleed, so the trim starts at (0, 0).
+public enum CardPreviewSVG {
+    /// What to draw on one page.
+    public struct Page: Sendable {
+        public var trim: CardTrim
+        /// The page's art as an SVG fragment already placed over the bleed rectangle (nil: plain paper).
+        public var art: String?
+        /// Each label's layout and colour, in drawing order.
+        public var labels: [(id: String, layout: CardTextLayout, colour: String)]
+        /// Dashed trim and safe-area lines and a shaded bleed, for the editor; never in what is approved.
+        public var guides: Bool
+
+        public init(trim: CardTrim, art: String?, labels: [(id: String, layout: CardTextLayout, colour: String)], guides: Bool = false) {
+            self.trim = trim
+            self.art = art
+            self.labels = labels
+            self.guides = guides
+        }
+    }
+
+    /// A standalone SVG document; `fontURL` gives the address of a font file by id (`/v1/cards/fonts/serif`).
+    /// `inline` leaves out the size and the `<style>` (a page that shows it inline loads the fonts and the text rules
+    /// from its own style sheet: its Content-Security-Policy allows no inline style).
+    public static func document(_ page: Page, fontURL: (String) -> String, inline: Bool = false) -> String {
+        let bleed = CardRules.bleedMm
+        let width = page.trim.widthMm + 2 * bleed
+        let height = page.trim.heightMm + 2 * bleed
+        let viewBox = "\(number(-bleed)) \(number(-bleed)) \(number(width)) \(number(height))"
+        var svg =
+            inline
+            ? "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(viewBox)\" class=\"card-svg\" role=\"img\">"
+            : "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(viewBox)\" width=\"\(number(width))mm\" height=\"\(number(height))mm\">"
+        if !inline {
+            svg += "<style>"
+            for font in Set(page.labels.map(\.layout.fontID)).sorted() {
+                svg += "@font-face{font-family:\"plaza-\(font)\";src:url(\"\(escape(fontURL(font)))\") format(\"truetype\")}"
+            }
+            svg +=
+                "text{font-kerning:none;font-variant-ligatures:none;font-feature-settings:\"kern\" 0,\"liga\" 0,\"clig\" 0;white-space:pre}</style>"
+        }
+        svg += "<rect x=\"\(number(-bleed))\" y=\"\(number(-bleed))\" width=\"\(number(width))\" height=\"\(number(height))\" fill=\"#ffffff\"/>"
+        if let art = page.art { svg += art }
+        for label in page.labels { svg += text(label.id, label.layout, colour: label.colour) }
+        if page.guides { svg += guides(page.trim) }
+        return svg + "</svg>"
+    }
+
+    /// One label: a `<text>` whose lines are `<tspan>`s with one x per character and the line's baseline as y.
+    static func text(_ id: String, _ layout: CardTextLayout, colour: String) -> String {
+        let size = CardUnits.millimetres(fromPoints: layout.size)
+        var svg =
+            "<text data-label=\"\(escape(id))\" font-family=\"plaza-\(escape(layout.fontID))\" font-size=\"\(number(size))\" fill=\"\(escape(colour))\">"
+        for line in layout.lines where !line.glyphs.isEmpty {
+            let xs = line.glyphs.map { number($0.x) }.joined(separator: " ")
+            let characters = String(String.UnicodeScalarView(line.glyphs.map(\.scalar)))
+            svg += "<tspan x=\"\(xs)\" y=\"\(number(line.baseline))\">\(escape(characters))</tspan>"
+        }
+        return svg + "</text>"
+    }
+
+    static func guides(_ trim: CardTrim) -> String {
+        let bleed = CardRules.bleedMm
+        let margin = CardRules.safeMarginMm
+        let outer =
+            "M\(number(-bleed)) \(number(-bleed))h\(number(trim.widthMm + 2 * bleed))v\(number(trim.heightMm + 2 * bleed))h\(number(-(trim.widthMm + 2 * bleed)))z"
+        let inner = "M0 0v\(number(trim.heightMm))h\(number(trim.widthMm))v\(number(-trim.heightMm))z"
+        return
+            "<g data-guides=\"\" pointer-events=\"none\"><path d=\"\(outer)\(inner)\" fill=\"#d9480f\" fill-opacity=\".12\" fill-rule=\"evenodd\"/>"
+            + "<rect x=\"0\" y=\"0\" width=\"\(number(trim.widthMm))\" height=\"\(number(trim.heightMm))\" fill=\"none\" stroke=\"#d9480f\" stroke-width=\".3\"/>"
+            + "<rect x=\"\(number(margin))\" y=\"\(number(margin))\" width=\"\(number(trim.widthMm - 2 * margin))\" "
+            + "height=\"\(number(trim.heightMm - 2 * margin))\" fill=\"none\" stroke=\"#1f6feb\" stroke-width=\".25\" stroke-dasharray=\"1.5 1\"/></g>"
+    }
+
+    /// At most 4 decimals, no exponent, no "-0": the same numbers give the same bytes.
+    public static func number(_ value: Double) -> String {
+        let rounded = (value * 10_000).rounded() / 10_000
+        if rounded == 0 { return "0" }
+        var text = String(format: "%.4f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import PlazaCore
+
+/// A parsed TrueType (glyf-outline) font: metrics, Unicode mapping, kerning and glyph access. Parse it once and share it:
+/// it is an immutable value whose storage is shared between copies.
+public struct TrueTypeFont: Sendable {
+    public let header: TrueTypeHeader
+    public let horizontalHeader: TrueTypeHorizontalHeader
+    /// From `maxp`.
+    public let numberOfGlyphs: Int
+    /// Absent in some old Mac fonts; layout never needs it, the PDF writer falls back to `hhea`.
+    public let os2: TrueTypeOS2?
+    /// From `post`, degrees counter-clockwise (negative for a forward slant).
+    public let italicAngle: Double
+    public let isFixedPitch: Bool
+    /// Name ID 1.
+    public let familyName: String?
+    /// Name ID 6.
+    public let postScriptName: String?
+
+    let bytes: [UInt8]
+    let tables: [String: Range<Int>]
+    let characterMap: TrueTypeCharacterMap
+    let kerningPairs: TrueTypeKerning
+    let advances: [UInt16]
+    let leftSideBearings: [Int16]
+    /// `loca`, as absolute byte ranges' bounds in `bytes`: glyph g is `glyphOffsets[g]..<glyphOffsets[g + 1]`.
+    let glyphOffsets: [Int]
+
+    public init(data: Data) throws {
+        let bytes = [UInt8](data)
+        let tables = try Self.readTableDirectory(bytes)
+        func reader(_ tag: String) throws -> TrueTypeReader {
+            guard let range = tables[tag] else { throw TrueTypeFontError.missingTable(tag) }
+            return try TrueTypeReader(bytes: bytes, table: tag, start: range.lowerBound, length: range.count)
+        }
+        func optional(_ tag: String) throws -> TrueTypeReader? { tables[tag] == nil ? nil : try reader(tag) }
+
+        self.bytes = bytes
+        self.tables = tables
+        header = try TrueTypeHeader.parse(reader("head"))
+        horizontalHeader = try TrueTypeHorizontalHeader.parse(reader("hhea"))
+        numberOfGlyphs = Int(try reader("maxp").u16(4))
+        guard numberOfGlyphs > 0 else { throw TrueTypeFontError.malformed(table: "maxp", reason: "no glyphs") }
+        os2 = try optional("OS/2").map(TrueTypeOS2.parse)
+        let post = try optional("post")
+        italicAngle = try post?.fixed(4) ?? 0
+        isFixedPitch = try (post?.u32(12) ?? 0) != 0
+        let names = try optional("name").map(TrueTypeNames.parse) ?? [:]
+        familyName = names[1]
+        postScriptName = names[6]
+        characterMap = try TrueTypeCharacterMap.parse(reader("cmap"), numberOfGlyphs: numberOfGlyphs)
+        kerningPairs = try optional("kern").map(TrueTypeKerning.parse) ?? TrueTypeKerning()
+        (advances, leftSideBearings) = try Self.readHorizontalMetrics(
+            reader("hmtx"), count: horizontalHeader.numberOfHMetrics, glyphs: numberOfGlyphs)
+        glyphOffsets = try Self.readGlyphLocations(
+            reader("loca"), glyf: reader("glyf"), longFormat: header.indexToLocFormat == 1, glyphs: numberOfGlyphs)
+    }
+
+    public var unitsPerEm: Int { header.unitsPerEm }
+
+    /// The file as given (what a browser's `@font-face` loads).
+    public var data: Data { Data(bytes) }
+
+    /// The tags of the tables present, sorted.
+    public var tableTags: [String] { tables.keys.sorted() }
+
+    /// A table's raw bytes, or nil when the font has no such table.
+    public func table(_ tag: String) -> [UInt8]? {
+        tables[tag].map { Array(bytes[$0]) }
+    }
+
+    /// What the OS/2 licence bits allow (installable when the font has no OS/2 table).
+    public var embedding: TrueTypeEmbedding { TrueTypeEmbedding(fsType: os2?.fsType ?? 0) }
+
+    /// The glyph drawn for a character, or 0 (`.notdef`) when the font lacks it.
+    public func glyphID(for scalar: Unicode.Scalar) -> UInt16 {
+        characterMap.glyph(for: scalar.value)
+    }
+
+    /// Whether the font lacks a glyph for a character (it would draw `.notdef`, usually an empty box).
+    public func isMissing(_ scalar: Unicode.Scalar) -> Bool {
+        glyphID(for: scalar) == 0
+    }
+
+    /// Advance width in font units; glyphs past `numberOfHMetrics` share the last advance (monospaced tails), and ids past
+    /// the glyph count read as 0.
+    public func advanceWidth(of glyph: UInt16) -> Int {
+        guard Int(glyph) < numberOfGlyphs else { return 0 }
+        return Int(advances[min(Int(glyph), advances.count - 1)])
+    }
+
+    /// Left side bearing in font units.
+    public func leftSideBearing(of glyph: UInt16) -> Int {
+        Int(glyph) < leftSideBearings.count ? Int(leftSideBearings[Int(glyph)]) : 0
+    }
+
+    /// Whether the font has a legacy `kern` table with pairs (GPOS kerning is not read; see `TrueTypeKerning`).
+    public var hasKerning: Bool { !kerningPairs.isEmpty }
+
+    /// Number of kerning pairs read from `kern`.
+    public var kerningPairCount: Int { kerningPairs.count }
+
+    /// The adjustment between two glyphs in font units (negative brings them closer), 0 when the font has none.
+    public func kerning(between left: UInt16, and right: UInt16) -> Int {
+        kerningPairs.value(left, right)
+    }
+
+    /// Vertical metrics scaled to a size in points.
+    public func metrics(size points: Double) -> ScaledFontMetrics {
+        ScaledFontMetrics(font: self, size: points)
+    }
+}
