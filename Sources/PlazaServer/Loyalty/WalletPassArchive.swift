@@ -1,4 +1,5 @@
 import Foundation
+import PlazaMedia
 
 /// A ZIP archive of stored (uncompressed) files, which is what a `.pkpass` is: the pass's images are PNGs already,
 /// and its JSON is small.
@@ -10,7 +11,7 @@ struct WalletPassArchive {
     /// Adds a file at `path` (forward slashes, no leading one).
     mutating func add(_ path: String, _ contents: Data) {
         let name = Data(path.utf8)
-        let crc = Self.crc32(contents)
+        let crc = CRC32.checksum(contents)
         let offset = UInt32(body.count)
         // Local file header: version 2.0, no flags, stored, a fixed time (1 Jan 2026, so the same pass makes the same bytes).
         body.append(le32: 0x0403_4b50)
@@ -65,18 +66,6 @@ struct WalletPassArchive {
 
     /// 2026-01-01 in MS-DOS date form.
     static let dosDate: UInt16 = UInt16((2026 - 1980) << 9 | 1 << 5 | 1)
-
-    static let crcTable: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func crc32(_ data: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
-    }
 }
 
 extension Data {

@@ -3,10 +3,9 @@ import PlazaCore
 
 @testable import PlazaMedia
 
-/// Streams our compressor wrote, each shown once to decompress to its input with Python 3.11's zlib
-/// (`zlib.decompress(base64.b64decode(stream)) == input`, the inputs rebuilt in Python the way `InflateTests` and
-/// `pixelsInput` build them). Kept byte for byte: a change to the compressor that changes its output fails here, and
-/// whoever made it writes the new streams out and runs that check again.
+/// Streams the hand-written compressor Plaza used before zlib wrote, each shown once to decompress to its input with
+/// Python 3.11's zlib (`zlib.decompress(base64.b64decode(stream)) == input`, the inputs rebuilt in Python the way
+/// `InflateTests` and `pixelsInput` build them).
 extension DeflateTests {
     static let wordsStream = InflateTests.fixture(
         [
