@@ -6,16 +6,20 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// The SDK's modules, from its own package (`PlazaSDK/`).
+let core = Target.Dependency.product(name: "PlazaCore", package: "PlazaSDK")
+let client = Target.Dependency.product(name: "PlazaClient", package: "PlazaSDK")
+
 let package = Package(
     name: "Plaza",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
-        .library(name: "PlazaCore", targets: ["PlazaCore"]),
-        .library(name: "PlazaClient", targets: ["PlazaClient"]),
         .library(name: "PlazaServer", targets: ["PlazaServer"]),
         .executable(name: "plaza", targets: ["plaza"]),
     ],
     dependencies: [
+        // The SDK (PlazaCore, PlazaClient): a package of its own, so that an iOS app resolves none of the below.
+        .package(path: "PlazaSDK"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
@@ -44,24 +48,17 @@ let package = Package(
         .package(url: "https://github.com/JohnSundell/Ink.git", from: "0.6.0"),
     ],
     targets: [
-        .target(name: "PlazaCore", swiftSettings: swiftSettings),
         // zlib, which the Swift toolchain itself needs on Linux and macOS's SDK ships: Deflate, Inflate and CRC-32.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // Byte formats the server needs and an app never does: images, compression, fonts and card layout, the SVG
         // subset of card art, QR codes.
-        .target(name: "PlazaMedia", dependencies: ["PlazaCore", "CZlib"], swiftSettings: swiftSettings),
+        .target(name: "PlazaMedia", dependencies: [core, "CZlib"], swiftSettings: swiftSettings),
         // Print files for the card shop: a small PDF writer with TrueType embedding (no PDF library among our packages).
-        .target(name: "PlazaPDF", dependencies: ["PlazaCore", "PlazaMedia"], swiftSettings: swiftSettings),
-        .target(
-            name: "PlazaClient",
-            // Ed25519 to check punch tokens offline and AES-GCM for the offline punch store (CryptoKit on Apple platforms).
-            dependencies: ["PlazaCore", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: swiftSettings
-        ),
+        .target(name: "PlazaPDF", dependencies: [core, "PlazaMedia"], swiftSettings: swiftSettings),
         .target(
             name: "PlazaServer",
             dependencies: [
-                "PlazaCore", "PlazaMedia", "PlazaPDF",
+                core, "PlazaMedia", "PlazaPDF",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -163,9 +160,8 @@ let package = Package(
         // The Web Push receiver as a process, for the browser tests: it decrypts what Plaza pushes to a browser.
         .executableTarget(
             name: "web-push-receiver", dependencies: ["PlazaTestSupport"], path: "Tests/WebPushReceiverServer", swiftSettings: swiftSettings),
-        .testTarget(name: "PlazaCoreTests", dependencies: ["PlazaCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "PlazaMediaTests", dependencies: ["PlazaMedia", "PlazaCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "PlazaPDFTests", dependencies: ["PlazaPDF", "PlazaMedia", "PlazaCore", "PlazaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "PlazaMediaTests", dependencies: ["PlazaMedia", core], swiftSettings: swiftSettings),
+        .testTarget(name: "PlazaPDFTests", dependencies: ["PlazaPDF", "PlazaMedia", core, "PlazaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PlazaServerTests",
             dependencies: [
@@ -192,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "PlazaClientTests",
             dependencies: [
-                "PlazaClient", "PlazaServer", "PlazaTestSupport",
+                client, "PlazaServer", "PlazaTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

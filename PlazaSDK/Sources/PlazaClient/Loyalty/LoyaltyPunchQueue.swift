@@ -1,6 +1,11 @@
-import Crypto
 import Foundation
 import PlazaCore
+
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
 
 /// A scan the phone has checked and kept, waiting for the server to count it.
 public struct PendingPunch: Codable, Sendable, Hashable, Identifiable {

@@ -1,6 +1,11 @@
-import Crypto
 import Foundation
 import PlazaCore
+
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
 
 extension PlazaClient {
     // MARK: The cart

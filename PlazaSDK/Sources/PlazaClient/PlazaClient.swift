@@ -12,16 +12,30 @@ import FoundationNetworking
 /// try await plaza.login("anna", password: "…")
 /// let me = try await plaza.me()
 /// ```
-/// Access tokens are refreshed automatically; keep them across launches with your own `TokenStore`.
+/// Access tokens are refreshed automatically. On Apple platforms they are kept in the Keychain (`KeychainTokenStore`);
+/// elsewhere in memory unless you pass a `TokenStore` of your own.
 public final class PlazaClient: Sendable {
     public let baseURL: URL
     let session: URLSession
     let tokens: TokenManager
 
-    public init(baseURL: URL, tokenStore: any TokenStore = InMemoryTokenStore(), session: URLSession = URLSession(configuration: .ephemeral)) {
+    /// - Parameters:
+    ///   - baseURL: the Plaza's address, e.g. `https://plaza.example`.
+    ///   - tokenStore: where the sign-in is kept; `nil` is the Keychain on Apple platforms and memory elsewhere.
+    ///   - session: the `URLSession` requests go through.
+    public init(baseURL: URL, tokenStore: (any TokenStore)? = nil, session: URLSession = URLSession(configuration: .ephemeral)) {
         self.baseURL = baseURL
         self.session = session
-        tokens = TokenManager(store: tokenStore)
+        tokens = TokenManager(store: tokenStore ?? Self.defaultTokenStore(for: baseURL))
+    }
+
+    /// The Keychain where there is one (an item per Plaza host), memory elsewhere.
+    static func defaultTokenStore(for baseURL: URL) -> any TokenStore {
+        #if canImport(Security)
+        KeychainTokenStore(service: "Plaza " + (baseURL.host ?? baseURL.absoluteString))
+        #else
+        InMemoryTokenStore()
+        #endif
     }
 
     /// Whether the client holds tokens (it may still find the session revoked on the next call).

@@ -14,8 +14,8 @@ public struct Tokens: Codable, Sendable, Equatable {
     }
 }
 
-/// Where the client keeps its tokens between launches. An iOS app plugs in the Keychain; the default
-/// keeps them in memory only.
+/// Where the client keeps its tokens between launches: `KeychainTokenStore` by default on Apple platforms,
+/// `InMemoryTokenStore` elsewhere; conform your own type to keep them somewhere else.
 public protocol TokenStore: Sendable {
     func load() async -> Tokens?
     /// `nil` signs out: forget the tokens.
