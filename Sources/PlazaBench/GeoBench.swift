@@ -22,6 +22,8 @@ public struct GeoBench: Sendable {
         public var redisPort: Int?
         public var postgisURL: URL?
         public var httpClient = BenchHTTPClient.nio
+        /// Print each shop where the systems found different people (`--show-disagreements`).
+        public var showDisagreements = false
         public init() {}
     }
 
@@ -319,7 +321,7 @@ public struct GeoBench: Sendable {
                     }
                     if agrees {
                         equal += 1
-                    } else if ProcessInfo.processInfo.environment["PLAZA_BENCH_DEBUG"] != nil {
+                    } else if options.showDisagreements {
                         print("disagree \(label): exact \(exact.count) fuzzy \(fuzzy.count) sets \(sets.map { $0.subtracting(moverIDs).count })")
                     }
                 }

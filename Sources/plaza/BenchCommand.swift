@@ -201,9 +201,11 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Port of a Redis server to compare with (GEOADD / GEOSEARCH).") var redisPort: Int?
         @Option(help: "PostgreSQL URL of a database with PostGIS to compare with (ST_DWithin).") var postgisURL: String?
         @Option(help: "HTTP client for Plaza's rows: nio (light, the default) or async-http-client.") var httpClient = BenchHTTPClient.nio
+        @Flag(help: "Print each shop where the systems found different people.") var showDisagreements = false
 
         func run() async throws {
             var options = GeoBench.Options()
+            options.showDisagreements = showDisagreements
             options.users = users
             options.boxMeters = box
             options.concurrency = concurrency

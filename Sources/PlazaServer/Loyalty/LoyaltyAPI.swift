@@ -35,7 +35,8 @@ struct LoyaltyAPI: Sendable {
     }
 
     @Sendable func programs(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(try await loyalty.programs(business: try Query.id(context.parameters, "id", "business"), viewer: context.identity))
+        let programs = try await loyalty.programs(business: try Query.id(context.parameters, "id", "business"), viewer: context.identity)
+        return try .json(Page(items: programs, nextCursor: nil))
     }
 
     @Sendable func program(_ request: Request, context: AppRequestContext) async throws -> Response {

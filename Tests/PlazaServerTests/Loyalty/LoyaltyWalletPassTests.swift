@@ -63,6 +63,20 @@ extension LoyaltyTests {
             }
             if case .failure(let error) = await verification(manifestBytes) { Issue.record("the signature does not check out: \(error)") }
             if case .success = await verification(Data("{}".utf8)) { Issue.record("a signature over another manifest checked out") }
+            // And by OpenSSL, which shares no code with the signer: the signing goes through swift-certificates'
+            // `@_spi(CMS)`, not a stable API, so a change there shows here.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pass-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try signature.write(to: folder.appendingPathComponent("signature"))
+            func openSSLAccepts(_ manifest: Data) throws -> Bool {
+                try manifest.write(to: folder.appendingPathComponent("manifest.json"))
+                let arguments = ["cms", "-verify", "-binary", "-inform", "DER", "-noverify", "-out", "/dev/null"]
+                let paths = ["-in", folder.appendingPathComponent("signature").path, "-content", folder.appendingPathComponent("manifest.json").path]
+                return try ExternalTool.run("openssl", arguments + paths).status == 0
+            }
+            #expect(try openSSLAccepts(manifestBytes), "OpenSSL accepts the signature")
+            #expect(try !openSSLAccepts(Data("{}".utf8)), "and refuses it over another manifest")
 
             // Staff scan the pass's barcode: a punch, as with the card's rotating code.
             let punched = try await client.send(

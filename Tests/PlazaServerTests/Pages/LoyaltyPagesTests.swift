@@ -100,7 +100,7 @@ import Testing
             let started = try await browser.follow(try await browser.submit(counter, to: "\(counter)/programs", fields)).text
             #expect(started.contains("The program is running"))
             let program = try #require(
-                try await client.send(.get, "/v1/businesses/\(business.id)/loyalty-programs").decode([LoyaltyProgram].self).first)
+                try await client.send(.get, "/v1/businesses/\(business.id)/loyalty-programs").decode(Page<LoyaltyProgram>.self).items.first)
             #expect(program.levels == [LoyaltyLevel(punchesRequired: 4, reward: "A loaf and a cake")] && program.cardValidDays == 90)
             #expect(program.minimumSpend == Money(amount: 450, currency: "USD") && program.oneCardAtATime && program.expiresAt != nil)
 

@@ -4,8 +4,8 @@ import PlazaCore
 extension PlazaClient {
     // MARK: Programs
 
-    /// Anyone: a business's loyalty programs, running ones first.
-    public func loyaltyPrograms(business: UUID) async throws -> [LoyaltyProgram] {
+    /// Anyone: a business's loyalty programs, running ones first, on one page (a business has few).
+    public func loyaltyPrograms(business: UUID) async throws -> Page<LoyaltyProgram> {
         try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty-programs")
     }
 
