@@ -21,8 +21,8 @@ struct ChaosShop: Sendable {
         guard let owner else { return .none }
         try await AccountStore().setRole(users[owner].id, .merchant, now: Date(), on: services.database.sql)
         let merchant = try await ChaosCards.person(services, users[owner].username, role: nil)
-        let shop = try await services.places.createBusiness(merchant, CreateBusinessRequest(name: "Chaos Corner", category: .grocery))
-        let location = try await services.places.addLocation(
+        let shop = try await services.businesses.createBusiness(merchant, CreateBusinessRequest(name: "Chaos Corner", category: .grocery))
+        let location = try await services.businesses.addLocation(
             merchant, business: shop.id,
             LocationRequest(
                 name: "Counter", address: "Chaos", latitude: ChaosMarket.center.latitude, longitude: ChaosMarket.center.longitude,

@@ -17,8 +17,8 @@ struct ChaosCoupons: Sendable {
         guard !rounds.isEmpty else { return .none }
         let merchant = try await ChaosCards.person(services, "chaosmerchant", role: .merchant)
         let admin = try await ChaosCards.person(services, "chaosoffersadmin", role: .admin)
-        let shop = try await services.places.createBusiness(merchant, CreateBusinessRequest(name: "Chaos Bakery", category: .grocery))
-        _ = try await services.places.addLocation(
+        let shop = try await services.businesses.createBusiness(merchant, CreateBusinessRequest(name: "Chaos Bakery", category: .grocery))
+        _ = try await services.businesses.addLocation(
             merchant, business: shop.id,
             LocationRequest(
                 name: "Chaos", address: "Chaos", latitude: ChaosMarket.center.latitude, longitude: ChaosMarket.center.longitude, radiusMeters: 50))

@@ -67,7 +67,6 @@ public struct GeoBench: Sendable {
         lines.append("Seeded \(town.users.count) people in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
 
         // The merchant, the shops (100 with a 100 m radius, 100 with 200 m) and the stays of everyone inside them.
-        let places = services.places
         let merchantID = UUID()
         let merchant = UserRecord(
             id: merchantID, email: "merchant@bench.invalid", username: "benchmerchant", displayName: "Bench merchant", passwordHash: "",
@@ -82,8 +81,9 @@ public struct GeoBench: Sendable {
         for radius in [100, 200] {
             for number in 0..<Self.shopsPerRadius {
                 let point = GeoBenchData.point(center: town.center, halfSide: town.halfSide - 1_500, &generator)
-                let business = try await places.createBusiness(owner, CreateBusinessRequest(name: "Shop \(radius)-\(number)", category: .retail))
-                let location = try await places.addLocation(
+                let business = try await services.businesses.createBusiness(
+                    owner, CreateBusinessRequest(name: "Shop \(radius)-\(number)", category: .retail))
+                let location = try await services.businesses.addLocation(
                     owner, business: business.id,
                     LocationRequest(name: "Bench", address: "Bench", latitude: point.latitude, longitude: point.longitude, radiusMeters: radius))
                 shops.append((business.id, location))

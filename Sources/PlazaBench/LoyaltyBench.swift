@@ -116,8 +116,8 @@ public struct LoyaltyBench: Sendable {
             throw HTTPPool.BenchFailure(description: "the bench's merchant was not created")
         }
         let owner = Identity(user: merchant, sessionID: UUID())
-        let business = try await services.places.createBusiness(owner, CreateBusinessRequest(name: "Bench Café", category: .cafe))
-        let location = try await services.places.addLocation(
+        let business = try await services.businesses.createBusiness(owner, CreateBusinessRequest(name: "Bench Café", category: .cafe))
+        let location = try await services.businesses.addLocation(
             owner, business: business.id, LocationRequest(name: "Square", address: "1 Square", latitude: 48.137, longitude: 11.575))
         let program = try await services.loyalty.createProgram(
             owner, business: business.id, LoyaltyProgramRequest(title: "Coffee card", punchesRequired: max(perCustomer, 1), reward: "A coffee"))

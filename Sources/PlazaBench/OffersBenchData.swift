@@ -45,8 +45,8 @@ enum OffersBenchData {
         var shops: [UUID] = []
         for number in 0..<max(1, businesses) {
             let point = GeoBenchData.point(center: center, halfSide: halfSide, &generator)
-            let business = try await services.places.createBusiness(owner, CreateBusinessRequest(name: "Shop \(number)", category: .retail))
-            _ = try await services.places.addLocation(
+            let business = try await services.businesses.createBusiness(owner, CreateBusinessRequest(name: "Shop \(number)", category: .retail))
+            _ = try await services.businesses.addLocation(
                 owner, business: business.id,
                 LocationRequest(name: "Bench", address: "Bench", latitude: point.latitude, longitude: point.longitude, radiusMeters: 50))
             shops.append(business.id)

@@ -10,12 +10,11 @@ extension DemoData {
     /// Bruno's two shops on the square with eight weeks of made-up foot traffic, and a recent line report,
     /// so the business pages and the map have something to show. Only on a database without them.
     static func seedPlaces(_ services: PlazaServices, now: Date = Date()) async throws {
-        let places = services.places
         guard let bruno = try await AccountStore().user(login: "bruno", on: services.database.sql),
             let anna = try await AccountStore().user(login: "anna", on: services.database.sql)
         else { return }
         let owner = Identity(user: bruno, sessionID: UUID())
-        guard try await places.myBusinesses(owner).isEmpty else { return }
+        guard try await services.businesses.myBusinesses(owner).isEmpty else { return }
         try await seedPendingMerchant(services)
         let shops: [(String, BusinessCategory, String, Coordinate, Int)] = [
             ("Bruno's Bakery", .grocery, "Bread, pretzels and coffee since 1987.", square.offset(north: 40, east: -60), 60),
@@ -27,9 +26,10 @@ extension DemoData {
         var generator = SystemRandomNumberGenerator()
         var created: [(id: UUID, name: String)] = []
         for (name, category, description, point, radius) in shops {
-            let business = try await places.createBusiness(owner, CreateBusinessRequest(name: name, category: category, description: description))
+            let business = try await services.businesses.createBusiness(
+                owner, CreateBusinessRequest(name: name, category: category, description: description))
             created.append((business.id, name))
-            let location = try await places.addLocation(
+            let location = try await services.businesses.addLocation(
                 owner, business: business.id,
                 LocationRequest(
                     name: "Marienplatz", address: "Marienplatz, 80331 München", latitude: point.latitude, longitude: point.longitude,
@@ -65,11 +65,11 @@ extension DemoData {
     static func seedPendingMerchant(_ services: PlazaServices) async throws {
         guard let dora = try await AccountStore().user(login: "dora", on: services.database.sql), dora.awaitsApproval else { return }
         let owner = Identity(user: dora, sessionID: UUID())
-        guard try await services.places.myBusinesses(owner).isEmpty else { return }
-        let business = try await services.places.createBusiness(
+        guard try await services.businesses.myBusinesses(owner).isEmpty else { return }
+        let business = try await services.businesses.createBusiness(
             owner, CreateBusinessRequest(name: "Dora's Flowers", category: .retail, description: "Tulips, roses and wreaths from the market stall."))
         let point = square.offset(north: 70, east: 90)
-        _ = try await services.places.addLocation(
+        _ = try await services.businesses.addLocation(
             owner, business: business.id,
             LocationRequest(
                 name: "Market stall", address: "Marienplatz 8, 80331 München", latitude: point.latitude, longitude: point.longitude, radiusMeters: 25)

@@ -35,7 +35,7 @@ import Testing
     ])
     func refusesNamesThatHideOrReorderText(_ name: String) {
         #expect(AccountRules.displayNameProblem(name) != nil)
-        #expect(PlacesRules.nameProblem(name) != nil)
+        #expect(BusinessRules.nameProblem(name) != nil)
     }
 
     @Test(arguments: ["Anna Customer", "Nguyễn Thị Minh Khai", "देवनागरी", "سلام‌دنیا", "👨‍👩‍👧 family", "Zoë O'Brien-Smith", "李小龍"])

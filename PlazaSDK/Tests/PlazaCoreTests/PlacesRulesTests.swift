@@ -4,12 +4,12 @@ import Testing
 
 @Suite struct PlacesRulesTests {
     @Test func openingHoursReadAsPeopleWriteThem() {
-        let periods = PlacesRules.parseOpeningHours("Mon–Fri 07:00-19:00, sat 08:00-14:00")
+        let periods = BusinessRules.parseOpeningHours("Mon–Fri 07:00-19:00, sat 08:00-14:00")
         #expect(periods?.map(\.day) == [1, 2, 3, 4, 5, 6])
         #expect(periods?.last == OpeningPeriod(day: 6, opens: "08:00", closes: "14:00"))
-        #expect(PlacesRules.parseOpeningHours("") == [])
-        #expect(PlacesRules.parseOpeningHours("Fri-Mon 07:00-19:00") == nil)
-        #expect(PlacesRules.parseOpeningHours("Mon 7-19") == nil)
+        #expect(BusinessRules.parseOpeningHours("") == [])
+        #expect(BusinessRules.parseOpeningHours("Fri-Mon 07:00-19:00") == nil)
+        #expect(BusinessRules.parseOpeningHours("Mon 7-19") == nil)
     }
 
     @Test func uploadsNameEveryImpossiblePoint() {
@@ -41,17 +41,17 @@ import Testing
 
     @Test func saysOpenUntilOrClosedUntilInThePlacesTimeZone() {
         // Tuesday 24 Nov 2026, 17:30 in Berlin (16:30 UTC).
-        #expect(PlacesRules.openState(hours, at: at("2026-11-24T16:30:00Z"), calendar: calendar)! == (true, "closes 19:00"))
+        #expect(BusinessRules.openState(hours, at: at("2026-11-24T16:30:00Z"), calendar: calendar)! == (true, "closes 19:00"))
         // 06:30 in Berlin: later today.
-        #expect(PlacesRules.openState(hours, at: at("2026-11-24T05:30:00Z"), calendar: calendar)! == (false, "opens 07:00"))
+        #expect(BusinessRules.openState(hours, at: at("2026-11-24T05:30:00Z"), calendar: calendar)! == (false, "opens 07:00"))
         // Saturday 15:00: closed until Monday.
-        #expect(PlacesRules.openState(hours, at: at("2026-11-28T14:00:00Z"), calendar: calendar)! == (false, "opens Mon 07:00"))
-        #expect(PlacesRules.openState([], at: Date(), calendar: calendar) == nil)
+        #expect(BusinessRules.openState(hours, at: at("2026-11-28T14:00:00Z"), calendar: calendar)! == (false, "opens Mon 07:00"))
+        #expect(BusinessRules.openState([], at: Date(), calendar: calendar) == nil)
     }
 
     @Test func searchFoldsAccentsCaseAndSharpS() {
         #expect(PlacesRules.searchFolded("Corner CAFÉ") == "corner cafe")
         #expect(PlacesRules.searchFolded("Große Straße") == "grosse strasse")
-        #expect(PlacesRules.searchText(name: "Bakery", description: "Brezn") == "bakery brezn")
+        #expect(BusinessRules.searchText(name: "Bakery", description: "Brezn") == "bakery brezn")
     }
 }

@@ -112,6 +112,8 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     let authenticated = signedIn.plain
     AccountsAPI(accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
+    BusinessesAPI(businesses: services.businesses, maxBody: services.configuration.limits.maxRequestBody)
+        .addRoutes(to: v1, authenticated: authenticated)
     PlacesAPI(places: services.places, accounts: services.accounts, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
     WalletAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody)

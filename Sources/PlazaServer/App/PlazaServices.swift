@@ -18,6 +18,7 @@ public final class PlazaServices: Sendable {
     let secrets: Secrets
     /// What changed, for every process and every open `GET /v1/events`: each domain publishes and subscribes here.
     let events: EventBus
+    package let businesses: BusinessesService
     package let places: PlacesService
     package let wallet: WalletService
     let inbox: InboxService
@@ -74,12 +75,14 @@ public final class PlazaServices: Sendable {
         let outbox = OutboxService(database: database, transport: transport, logger: logger)
         let events = EventBus(database: database, feed: database.makeFeed(storage: configuration.storage, logger: logger))
         self.events = events
+        let businesses = BusinessesService(database: database, events: events)
+        self.businesses = businesses
         let places = PlacesService(
-            database: database, configuration: configuration.places, events: events, limiter: limiter, secretKey: secretKey, logger: logger,
-            subscriptions: OffersSubscriptions(database: database))
+            database: database, configuration: configuration.places, businesses: businesses, events: events, limiter: limiter,
+            secretKey: secretKey, logger: logger, subscriptions: OffersSubscriptions(database: database))
         self.places = places
         wallet = WalletService(
-            database: database, configuration: configuration.wallet, places: places, events: events, idempotency: idempotency,
+            database: database, configuration: configuration.wallet, businesses: businesses, places: places, events: events, idempotency: idempotency,
             gateway: configuration.paymentGateway.map { choice -> any PaymentGateway in
                 switch choice {
                 case .sandbox: SandboxGateway(secretKey: secretKey, logger: logger)
@@ -98,10 +101,10 @@ public final class PlazaServices: Sendable {
                 apple: apple, host: configuration.passes.apnsHost, trustRoots: configuration.passes.apnsTrustRoots, logger: logger)
         }
         loyalty = LoyaltyService(
-            database: database, events: events, places: places, secretKey: secretKey, idempotency: idempotency, passes: configuration.passes,
+            database: database, events: events, businesses: businesses, secretKey: secretKey, idempotency: idempotency, passes: configuration.passes,
             passUpdates: passUpdates)
         offers = OffersService(
-            database: database, events: events, places: places, blockedWords: configuration.offerBlockedWords,
+            database: database, events: events, businesses: businesses, places: places, blockedWords: configuration.offerBlockedWords,
             calendar: configuration.places.calendar,
             currency: configuration.wallet.currencies[0])
         offers.listen()
@@ -135,9 +138,9 @@ public final class PlazaServices: Sendable {
             try await wallet.requireNothingHeld(by: user.id, business: false, on: db)
             try await MarketService.requireNoHeldDeal(user.id, on: db)
             try await CardsService.requireNoOpenOrder(user.id, on: db)
-            try await places.requireNotLastOwner(user.id, on: db)
+            try await businesses.requireNotLastOwner(user.id, on: db)
         }
-        places.businessDeletionChecks.add { business, db in try await wallet.requireNothingHeld(by: business, business: true, on: db) }
+        businesses.deletionChecks.add { business, db in try await wallet.requireNothingHeld(by: business, business: true, on: db) }
         accounts.accountErased = { user in
             try await places.eraseUser(user)
             try await wallet.eraseUser(user.id)
@@ -161,8 +164,8 @@ public final class PlazaServices: Sendable {
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.
         events.record(admin.reviewRecorder())
         events.record(accounts.reviewRecorder())
-        events.record(places.reviewRecorder())
-        events.record(places.loyaltyRecorder())
+        events.record(businesses.reviewRecorder())
+        events.record(businesses.loyaltyRecorder())
         events.record(offers.reviewRecorder())
         events.record(offers.deliveryRecorder())
         events.record(market.reviewRecorder())

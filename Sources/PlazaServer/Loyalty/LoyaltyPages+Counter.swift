@@ -56,7 +56,7 @@ extension LoyaltyPages {
     @Sendable func counter(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
         let query = request.uri.queryParameters
-        let business = try await loyalty.places.business(id, viewer: context.identity)
+        let business = try await loyalty.businesses.business(id, viewer: context.identity)
         guard business.role != nil else { throw PlazaError.forbidden }
         let programs = try await loyalty.programs(business: id, viewer: context.identity)
         let running = programs.filter { $0.state == .active }

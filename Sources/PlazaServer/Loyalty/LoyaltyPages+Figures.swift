@@ -92,7 +92,7 @@ extension LoyaltyPages {
 
     @Sendable func figures(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
-        let business = try await loyalty.places.business(id, viewer: context.identity)
+        let business = try await loyalty.businesses.business(id, viewer: context.identity)
         guard business.role != nil else { throw PlazaError.forbidden }
         let reader = context.reader
         let programs = try await loyalty.programs(business: id, viewer: context.identity)
@@ -166,7 +166,7 @@ extension LoyaltyPages {
     /// filters the page shows.
     @Sendable func historyCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
-        let business = try await loyalty.places.business(id, viewer: context.identity)
+        let business = try await loyalty.businesses.business(id, viewer: context.identity)
         let program = request.uri.queryParameters.get("program").flatMap(UUID.init(uuidString:))
         let filter = try Self.historyFilter(
             request.uri.queryParameters, business: id, program: program, locations: business.locations, reader: context.reader)

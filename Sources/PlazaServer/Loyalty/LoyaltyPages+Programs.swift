@@ -90,7 +90,7 @@ extension LoyaltyPages {
     @Sendable func editProgram(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "program")
         let program = try await loyalty.program(id, viewer: context.identity)
-        let business = try await loyalty.places.business(program.businessId, viewer: context.identity)
+        let business = try await loyalty.businesses.business(program.businessId, viewer: context.identity)
         guard business.role == .owner else { throw PlazaError.forbidden }
         let reader = context.reader
         let day = DateFormatter()

@@ -10,7 +10,7 @@ extension LoyaltyService {
     ) async throws
         -> LoyaltyAnalytics
     {
-        _ = try await places.requireMember(identity, of: business)
+        _ = try await businesses.requireMember(identity, of: business)
         guard let program = try await store.program(id, on: database.sql), program.businessId == business else {
             throw PlazaError.validation(field: "programId", "This business runs no such program.")
         }
@@ -23,7 +23,7 @@ extension LoyaltyService {
 
     /// A customer lets a business see their own card history there, or stops.
     package func setSharing(_ identity: Identity, business: UUID, share: Bool, now: Date = Date()) async throws -> LoyaltySharing {
-        let record = try await places.business(business, viewer: identity)
+        let record = try await businesses.business(business, viewer: identity)
         try await store.setSharing(share, user: identity.user.id, business: record.id, now: now, on: database.sql)
         return LoyaltySharing(businessId: record.id, share: share)
     }
@@ -34,7 +34,7 @@ extension LoyaltyService {
 
     /// Owners and staff: the customers who share their history with the business, and only those.
     func regulars(_ identity: Identity, business: UUID) async throws -> [LoyaltyRegular] {
-        _ = try await places.requireMember(identity, of: business)
+        _ = try await businesses.requireMember(identity, of: business)
         return try await store.sharingCustomers(business: business, on: database.sql)
     }
 }

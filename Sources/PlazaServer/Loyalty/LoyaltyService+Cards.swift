@@ -11,7 +11,7 @@ extension LoyaltyService {
     package func takeCard(_ identity: Identity, program id: UUID, now: Date = Date()) async throws -> LoyaltyCard {
         try identity.requireVerified()
         guard let program = try await store.program(id, on: database.sql) else { throw PlazaError.notFound("program") }
-        let business = try await places.business(program.businessId, viewer: identity)
+        let business = try await businesses.business(program.businessId, viewer: identity)
         guard business.listed else { throw PlazaError.notFound("program") }
         guard program.state == .active, program.expiresAt.map({ $0 > now }) ?? true else {
             throw PlazaError(.conflict, .stateConflict, "This program takes no new cards now.", detail: "It is paused or has ended.")
@@ -50,7 +50,7 @@ extension LoyaltyService {
         guard let card = try await store.card(id, on: database.sql), card.userId == identity.user.id else { throw PlazaError.notFound("card") }
         let punches = try await store.punches(card: id, on: database.sql)
         let locations = Dictionary(
-            uniqueKeysWithValues: try await places.businesses.locations(businesses: [card.businessId], on: database.sql).map { ($0.id, $0.name) })
+            uniqueKeysWithValues: try await businesses.store.locations(businesses: [card.businessId], on: database.sql).map { ($0.id, $0.name) })
         return LoyaltyCardDetail(
             card: try await named([card], on: database.sql)[0],
             punches: punches.map {
@@ -61,7 +61,7 @@ extension LoyaltyService {
 
     /// The cards as their holder sees them, with their businesses' names.
     func named(_ cards: [CardRecord], on db: any SQLDatabase) async throws -> [LoyaltyCard] {
-        let names = try await places.businesses.businesses(ids: Array(Set(cards.map(\.businessId))), on: db).mapValues(\.name)
+        let names = try await businesses.store.businesses(ids: Array(Set(cards.map(\.businessId))), on: db).mapValues(\.name)
         return cards.map { $0.dto(businessName: names[$0.businessId] ?? "") }
     }
 
@@ -72,13 +72,13 @@ extension LoyaltyService {
     package func punchToken(
         _ identity: Identity, business: UUID, program programID: UUID, location: UUID, now: Date = Date()
     ) async throws -> PunchToken {
-        let record = try await places.requireMember(identity, of: business)
+        let record = try await businesses.requireMember(identity, of: business)
         guard record.listed else { throw PlazaError.merchantNotApproved }
         guard let program = try await store.program(programID, on: database.sql), program.businessId == business else {
             throw PlazaError.validation(field: "programId", "This business runs no such program.")
         }
         guard program.state == .active else { throw PlazaError(.conflict, .stateConflict, "This program is paused or has ended.") }
-        guard try await places.businesses.location(id: location, on: database.sql)?.businessId == business else {
+        guard try await businesses.store.location(id: location, on: database.sql)?.businessId == business else {
             throw PlazaError.validation(field: "locationId", "This business has no such location.")
         }
         let store = store

@@ -31,9 +31,9 @@ extension LoyaltyService {
     func punchCustomer(
         _ identity: Identity, business: UUID, _ request: CounterPunchRequest, claim: IdempotencyClaim? = nil, now: Date = Date()
     ) async throws -> CounterPunch {
-        let record = try await places.requireMember(identity, of: business)
+        let record = try await businesses.requireMember(identity, of: business)
         guard record.listed else { throw PlazaError.merchantNotApproved }
-        guard try await places.businesses.location(id: request.locationId, on: database.sql)?.businessId == business else {
+        guard try await businesses.store.location(id: request.locationId, on: database.sql)?.businessId == business else {
             throw PlazaError.validation(field: "locationId", "This business has no such location.")
         }
         let invalid = PlazaError(
@@ -62,7 +62,7 @@ extension LoyaltyService {
             var shown = cards.first { $0.id == card.id }
             if shown == nil { shown = try await self.named([state.cards[card.id] ?? card], on: db).first }
             guard let shown else { throw invalid }
-            let holder = try await self.places.accounts.user(id: card.userId, on: db)?.username ?? ""
+            let holder = try await self.accounts.user(id: card.userId, on: db)?.username ?? ""
             let answer: CounterPunch
             switch verdict {
             case .counted, .duplicate: answer = CounterPunch(id: submission.id, status: .counted, customer: holder, card: shown)
@@ -93,7 +93,7 @@ extension LoyaltyService {
 extension LoyaltyService {
     /// Owners and staff: what their counter saw lately, newest first.
     func counterActivity(_ identity: Identity, business: UUID, since: Date, limit: Int = 12) async throws -> [CounterActivity] {
-        _ = try await places.requireMember(identity, of: business)
+        _ = try await businesses.requireMember(identity, of: business)
         return try await store.counterActivity(business: business, since: since, limit: limit, on: database.sql)
     }
 }

@@ -77,7 +77,7 @@ extension LoyaltyService {
 
         /// Live events for each touched card (its holder and the business's team) and an alert per completed card.
         func messages(cards: [LoyaltyCard], on db: any SQLDatabase) async throws -> [FeedMessage] {
-            let teams = try await service.places.businesses.memberIDs(businesses: Array(Set(cards.map(\.businessId))), on: db)
+            let teams = try await service.businesses.store.memberIDs(businesses: Array(Set(cards.map(\.businessId))), on: db)
             var messages: [FeedMessage] = []
             for card in cards {
                 let event = PlazaEvent(type: LoyaltyEventType.punched, occurredAt: Date(), data: try JSONValue(encoding: card))

@@ -33,8 +33,8 @@ extension LoyaltyService {
     func redeem(
         _ identity: Identity, business: UUID, _ request: RedemptionRequest, claim: IdempotencyClaim?, now: Date = Date()
     ) async throws -> LoyaltyRedemption {
-        _ = try await places.requireMember(identity, of: business)
-        guard try await places.businesses.location(id: request.locationId, on: database.sql)?.businessId == business else {
+        _ = try await businesses.requireMember(identity, of: business)
+        guard try await businesses.store.location(id: request.locationId, on: database.sql)?.businessId == business else {
             throw PlazaError.validation(field: "locationId", "This business has no such location.")
         }
         let invalid = PlazaError(
@@ -56,13 +56,13 @@ extension LoyaltyService {
             card.redeemedAt = now
             // The code stays until it expires: a second confirmation learns the reward went (409), not that the code is wrong.
             try await store.save(card, on: db)
-            let holder = try await places.accounts.user(id: card.userId, on: db)
+            let holder = try await accounts.user(id: card.userId, on: db)
             let redemption = LoyaltyRedemption(
                 id: UUID(), cardId: card.id, programId: card.programId, reward: card.reward, customer: holder?.username ?? "",
                 locationId: request.locationId, redeemedBy: staff.username, redeemedAt: now)
             try await store.insert(redemption, card: card, staff: staff.id, on: db)
             if let claim { try await idempotency.record(redemption, status: 201, claim: claim, on: db) }
-            let team = try await places.businesses.memberIDs(businesses: [business], on: db)[business] ?? []
+            let team = try await businesses.store.memberIDs(businesses: [business], on: db)[business] ?? []
             let event = PlazaEvent(type: LoyaltyEventType.redeemed, occurredAt: now, data: try JSONValue(encoding: redemption))
             return (redemption, [.event(audience: [card.userId] + team, event: event)])
         }
@@ -96,7 +96,7 @@ extension LoyaltyService {
     func history(
         _ identity: Identity, _ filter: LoyaltyStore.HistoryFilter, limit: Int, cursor: String?
     ) async throws -> Page<LoyaltyHistoryEntry> {
-        _ = try await places.requireMember(identity, of: filter.business)
+        _ = try await businesses.requireMember(identity, of: filter.business)
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         let rows = try await store.history(filter, limit: offset + limit + 1, on: database.sql)
             .sorted { ($0.occurredAt, $0.cardId.uuidString) > ($1.occurredAt, $1.cardId.uuidString) }

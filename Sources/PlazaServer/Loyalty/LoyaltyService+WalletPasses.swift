@@ -23,7 +23,7 @@ extension LoyaltyService {
     /// The pass of a card, whoever asks (the holder, or Wallet with the pass's own token).
     func applePass(_ card: LoyaltyCard, now: Date = Date()) async throws -> Data {
         guard let apple = passes.apple else { throw PlazaError.notFound("wallet pass") }
-        let business = try await places.business(card.businessId, viewer: nil)
+        let business = try await businesses.business(card.businessId, viewer: nil)
         let serial = card.id.uuidString.lowercased()
         let pass = ApplePassJSON(
             passTypeIdentifier: apple.passTypeIdentifier, serialNumber: serial, teamIdentifier: apple.teamIdentifier,
@@ -146,7 +146,7 @@ extension LoyaltyService {
         guard let google = passes.google else { throw PlazaError.notFound("wallet pass") }
         let detail = try await card(identity, id)
         let card = detail.card
-        let business = try await places.business(card.businessId, viewer: identity)
+        let business = try await businesses.business(card.businessId, viewer: identity)
         let classId = "\(google.issuerId).plaza-\(card.programId.uuidString.lowercased())"
         let claims = GoogleWalletClaims(
             iss: google.serviceAccount, iat: Int(now.timeIntervalSince1970), origins: passes.origin.isEmpty ? [] : [passes.origin],

@@ -9,7 +9,8 @@ import SQLKit
 package struct LoyaltyService: Sendable {
     let database: PlazaDatabase
     let events: EventBus
-    let places: PlacesService
+    /// Who may run a business's programs, and its name and locations.
+    let businesses: BusinessesService
     let secretKey: String
     let idempotency: IdempotencyStore
     /// How wallet passes are signed (none configured: no passes).
@@ -17,13 +18,14 @@ package struct LoyaltyService: Sendable {
     /// Pushes pass updates after a punch or a redemption (a real Pass Type ID certificate, or a test's APNs).
     var passUpdates: PassUpdateSender?
     let store = LoyaltyStore()
+    let accounts = AccountStore()
 
     // MARK: Programs
 
     package func createProgram(
         _ identity: Identity, business: UUID, _ request: LoyaltyProgramRequest, now: Date = Date()
     ) async throws -> LoyaltyProgram {
-        let record = try await places.requireMember(identity, of: business, owner: true)
+        let record = try await businesses.requireMember(identity, of: business, owner: true)
         let problems = LoyaltyRules.programProblems(request, now: now)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let program = ProgramRecord(request, business: business, now: now)
@@ -44,12 +46,12 @@ package struct LoyaltyService: Sendable {
     /// Anyone: a program of a listed business (its team sees it before).
     func program(_ id: UUID, viewer: Identity?) async throws -> LoyaltyProgram {
         guard let program = try await store.program(id, on: database.sql) else { throw PlazaError.notFound("program") }
-        let business = try await places.business(program.businessId, viewer: viewer)
+        let business = try await businesses.business(program.businessId, viewer: viewer)
         return program.dto(businessName: business.name, keys: try await store.keys(business: program.businessId, on: database.sql))
     }
 
     func programs(business id: UUID, viewer: Identity?) async throws -> [LoyaltyProgram] {
-        let business = try await places.business(id, viewer: viewer)
+        let business = try await businesses.business(id, viewer: viewer)
         let keys = try await store.keys(business: id, on: database.sql)
         return try await store.programs(business: id, on: database.sql).map { $0.dto(businessName: business.name, keys: keys) }
     }
@@ -58,7 +60,7 @@ package struct LoyaltyService: Sendable {
     /// holds a card. Ending it expires every active card and tells each holder.
     func changeProgram(_ identity: Identity, _ id: UUID, _ change: LoyaltyProgramChange, now: Date = Date()) async throws -> LoyaltyProgram {
         guard let current = try await store.program(id, on: database.sql) else { throw PlazaError.notFound("program") }
-        let business = try await places.requireMember(identity, of: current.businessId, owner: true)
+        let business = try await businesses.requireMember(identity, of: current.businessId, owner: true)
         let store = store
         try await events.transaction { db in
             guard var program = try await store.program(id, forUpdate: true, on: db) else { throw PlazaError.notFound("program") }
@@ -121,13 +123,13 @@ package struct LoyaltyService: Sendable {
     /// Ends the programs whose own end has come (the loyalty background work calls it).
     func expireEndedPrograms(now: Date = Date()) async throws -> Int {
         let ids = try await store.programsPastTheirEnd(now: now, on: database.sql)
-        let (store, places) = (store, places)
+        let (store, businesses) = (store, businesses)
         for id in ids {
             try await events.transaction { db in
                 guard var program = try await store.program(id, forUpdate: true, on: db), program.state != .expired else { return ((), []) }
                 program.state = .expired
                 try await store.update(program, now: now, on: db)
-                let name = try await places.businesses.businesses(ids: [program.businessId], on: db)[program.businessId]?.name ?? "A business"
+                let name = try await businesses.store.businesses(ids: [program.businessId], on: db)[program.businessId]?.name ?? "A business"
                 return (
                     (),
                     try await Self.ended(program, businessName: name, store: store, on: db)
@@ -141,10 +143,10 @@ package struct LoyaltyService: Sendable {
     /// Expires the cards whose own life (`cardValidDays` from the first punch) ran out, and tells their holders (the
     /// loyalty background work calls it; a punch finds such a card expired too).
     func expireLapsedCards(now: Date = Date()) async throws -> Int {
-        let (store, places) = (store, places)
+        let (store, businesses) = (store, businesses)
         let lapsed = try await events.transaction { db in
             let cards = try await store.expireLapsedCards(now: now, limit: 500, on: db)
-            let names = try await places.businesses.businesses(ids: Array(Set(cards.map(\.business))), on: db)
+            let names = try await businesses.store.businesses(ids: Array(Set(cards.map(\.business))), on: db)
             let alerts = cards.map { card in
                 FeedMessage.alert(
                     user: card.user,
@@ -161,7 +163,7 @@ package struct LoyaltyService: Sendable {
 
     /// A new signing key for the business; the previous ones sign nothing more, and their tokens count for the grace.
     func rotateKey(_ identity: Identity, business: UUID, now: Date = Date()) async throws -> [LoyaltySigningKey] {
-        _ = try await places.requireMember(identity, of: business, owner: true)
+        _ = try await businesses.requireMember(identity, of: business, owner: true)
         let (store, secretKey) = (store, secretKey)
         try await database.transaction { db in
             try await store.retireKeys(business: business, at: now, on: db)

@@ -263,7 +263,7 @@ extension CampaignPages {
 
     @Sendable func newCampaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
-        let business = try await offers.places.requireMember(context.identity, of: id)
+        let business = try await offers.businesses.requireMember(context.identity, of: id)
         let kind = request.uri.queryParameters.get("kind").flatMap { CampaignKind(rawValue: String($0)) } ?? .coupon
         let path = "/offers/businesses/\(id.uuidString.lowercased())/campaigns"
         let model = try await editorPage(

@@ -90,7 +90,7 @@ struct CampaignPages: Sendable {
         let id = try Query.id(context.parameters, "id", "business")
         let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
         let page = try await offers.campaigns(context.identity, business: id, limit: 50, cursor: cursor)
-        let business = try await offers.places.requireMember(context.identity, of: id)
+        let business = try await offers.businesses.requireMember(context.identity, of: id)
         let model = ListPage(
             shell: Shell(title: "Offers and coupons", context: context), businessId: id.uuidString.lowercased(), name: business.name,
             rows: page.items.map { Self.row($0, reader: context.reader) }, hasRows: !page.items.isEmpty,

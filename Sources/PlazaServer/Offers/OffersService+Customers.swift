@@ -34,7 +34,7 @@ extension OffersService {
     ) async throws
         -> OfferSubscription
     {
-        let business = try await places.business(id, viewer: identity)
+        let business = try await businesses.business(id, viewer: identity)
         let since = try await store.subscribe(user: identity.user.id, business: id, request, now: now, on: database.sql)
         return OfferSubscription(
             business: Party(kind: .business, id: id, name: business.name), ads: request.ads, coupons: request.coupons, since: since)
@@ -48,7 +48,7 @@ extension OffersService {
         let after = try cursor.map { try RowCursor.decode($0).id }
         let rows = try await store.subscriptions(user: identity.user.id, limit: limit + 1, after: after, on: database.sql)
         let page = Array(rows.prefix(limit))
-        let names = try await places.businesses.businesses(ids: page.map(\.business), on: database.sql)
+        let names = try await businesses.store.businesses(ids: page.map(\.business), on: database.sql)
         return Page(
             items: page.map { business, kinds, since in
                 OfferSubscription(
@@ -65,6 +65,6 @@ extension OffersService {
 
     /// Businesses' names by id (muted ones on the settings page).
     func businessNames(_ ids: [UUID]) async throws -> [UUID: String] {
-        try await places.businesses.businesses(ids: ids, on: database.sql).mapValues(\.name)
+        try await businesses.store.businesses(ids: ids, on: database.sql).mapValues(\.name)
     }
 }

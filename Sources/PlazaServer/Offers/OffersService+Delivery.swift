@@ -46,14 +46,14 @@ extension OffersService {
     func loadIndex(on db: any SQLDatabase) async throws {
         guard !index.isLoaded else { return }
         let generation = index.generation
-        try await places.catalog.prepare(using: database.sql)
+        try await businesses.catalog.prepare(using: database.sql)
         var spots: [(CampaignIndex.Spot, Coordinate, CampaignIndex.Reach)] = []
         for record in try await store.activeCampaigns(on: db) {
             let content = record.running
             guard content.delivery.contains(.automatic) else { continue }
             let named = content.target.locationIds.map(Set.init)
-            for location in places.catalog.locations(of: record.businessId) where named?.contains(location.id) ?? true {
-                let name = places.catalog.entry(location.id)?.businessName ?? ""
+            for location in businesses.catalog.locations(of: record.businessId) where named?.contains(location.id) ?? true {
+                let name = businesses.catalog.entry(location.id)?.businessName ?? ""
                 let radius = Double(content.target.radiusMeters ?? CampaignRules.defaultRadiusMeters)
                 spots.append(
                     (
@@ -70,7 +70,7 @@ extension OffersService {
         let content = record.running
         let subscribers = try await store.subscribers(business: record.businessId, kind: content.kind, on: db)
         guard !subscribers.isEmpty else { return [] }
-        let name = try await places.businesses.businesses(ids: [record.businessId], on: db)[record.businessId]?.name ?? ""
+        let name = try await businesses.store.businesses(ids: [record.businessId], on: db)[record.businessId]?.name ?? ""
         let reach = CampaignIndex.Reach(businessId: record.businessId, businessName: name, radius: 0, content: content)
         var messages: [FeedMessage] = []
         for user in subscribers {

@@ -74,7 +74,7 @@ extension OffersService {
     /// The offers as the customer sees them: the running version, the business's name, their latest claim.
     private func dtos(_ received: [ReceivedOffer], user: UUID, now: Date, on db: any SQLDatabase) async throws -> [Offer] {
         let ids = received.map(\.campaign.id)
-        let names = try await places.businesses.businesses(ids: Array(Set(received.map(\.campaign.businessId))), on: db)
+        let names = try await businesses.store.businesses(ids: Array(Set(received.map(\.campaign.businessId))), on: db)
         var claims: [UUID: ClaimRecord] = [:]
         for claim in try await store.claims(user: user, campaigns: ids, on: db) where claims[claim.campaignId] == nil {
             claims[claim.campaignId] = claim

@@ -18,7 +18,7 @@ extension OffersService {
                     (record.state, record.updatedAt) = (.ended, now)
                     try await store.update(record, on: db)
                     try await store.expireClaims(campaign: id, on: db)
-                    let team = try await places.businesses.memberIDs(businesses: [record.businessId], on: db)[record.businessId] ?? []
+                    let team = try await businesses.store.memberIDs(businesses: [record.businessId], on: db)[record.businessId] ?? []
                     let told = NotificationContent(
                         kind: .account, title: "Your campaign “\(content.title)” has ended",
                         body: "Its offers are no longer shown; its figures stay on the campaign's page.",

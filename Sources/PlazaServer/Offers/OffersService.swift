@@ -8,6 +8,9 @@ import SQLKit
 package struct OffersService: Sendable {
     let database: PlazaDatabase
     let events: EventBus
+    /// Who may act for a business, and where it is.
+    let businesses: BusinessesService
+    /// Who is in a shop now.
     let places: PlacesService
     /// Words the lint refuses (`PLAZA_OFFER_BLOCKED_WORDS`).
     var blockedWords: [String] = []
@@ -23,7 +26,7 @@ package struct OffersService: Sendable {
 
     /// Owners and staff create a draft; the lint's findings come back with it.
     package func createCampaign(_ identity: Identity, business: UUID, _ content: CampaignContent, now: Date = Date()) async throws -> Campaign {
-        let record = try await places.requireMember(identity, of: business)
+        let record = try await businesses.requireMember(identity, of: business)
         try await check(content, business: business)
         let campaign = CampaignRecord(
             id: UUID(), businessId: business, content: content, approved: nil, state: .draft,
@@ -34,7 +37,7 @@ package struct OffersService: Sendable {
     }
 
     func campaigns(_ identity: Identity, business: UUID, limit: Int, cursor: String?) async throws -> Page<Campaign> {
-        let record = try await places.requireMember(identity, of: business)
+        let record = try await businesses.requireMember(identity, of: business)
         let after = try cursor.map { try RowCursor.decode($0).id }
         let rows = try await store.campaigns(business: business, limit: limit + 1, after: after, on: database.sql)
         let page = Array(rows.prefix(limit))
@@ -46,7 +49,7 @@ package struct OffersService: Sendable {
     /// About how many people a campaign of the business with this kind and target would reach now, wherever they are:
     /// the campaign editor's estimate, for owners and staff. Rounded, and `null` under 5.
     func reach(_ identity: Identity, business: UUID, _ request: CampaignReachRequest, now: Date = Date()) async throws -> CampaignReach {
-        _ = try await places.requireMember(identity, of: business)
+        _ = try await businesses.requireMember(identity, of: business)
         let content = CampaignContent(kind: request.kind, title: "", body: "", startsAt: now, endsAt: now, target: request.target)
         let prospects = try await store.prospects(business: business, paid: request.target.pastCustomers != nil, on: database.sql)
         let count = prospects.count { prospect in
@@ -133,7 +136,7 @@ package struct OffersService: Sendable {
     func member(_ identity: Identity, campaign id: UUID) async throws -> (CampaignRecord, BusinessRecord) {
         guard let record = try await store.campaign(id, on: database.sql) else { throw PlazaError.notFound("campaign") }
         do {
-            return (record, try await places.requireMember(identity, of: record.businessId))
+            return (record, try await businesses.requireMember(identity, of: record.businessId))
         } catch let error as PlazaError where error.code == .forbidden {
             throw PlazaError.notFound("campaign")
         }
@@ -144,8 +147,8 @@ package struct OffersService: Sendable {
         var problems = CampaignRules.problems(content)
         if let ids = content.target.locationIds {
             // The catalog may not have loaded yet on a fresh process: nothing else needs to have warmed it up.
-            try await places.catalog.prepare(using: database.sql)
-            let own = Set(places.catalog.locations(of: business).map(\.id))
+            try await businesses.catalog.prepare(using: database.sql)
+            let own = Set(businesses.catalog.locations(of: business).map(\.id))
             if let stranger = ids.first(where: { !own.contains($0) }) {
                 problems.append(
                     FieldError(field: "target.locationIds", message: "\(stranger.uuidString.lowercased()) is not a location of this business."))
@@ -167,7 +170,7 @@ package struct OffersService: Sendable {
     /// The review request for the campaign's newest content: its findings, the diff against the approved version, and
     /// the business's team to tell of the decision.
     private func review(_ record: CampaignRecord, businessName: String, on db: any SQLDatabase) async throws -> FeedMessage {
-        let team = try await places.businesses.memberIDs(businesses: [record.businessId], on: db)[record.businessId] ?? []
+        let team = try await businesses.store.memberIDs(businesses: [record.businessId], on: db)[record.businessId] ?? []
         return .review(
             ReviewSubmission(
                 kind: .campaign, subjectId: record.id, subject: "“\(record.content.title)” by \(businessName)",

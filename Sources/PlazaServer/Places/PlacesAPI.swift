@@ -2,31 +2,19 @@ import Foundation
 import Hummingbird
 import PlazaCore
 
-/// `/v1/businesses*`, `/v1/nearby/businesses`, `/v1/me/location*`, `/v1/me/private-zones*`, `/v1/locations/*`,
-/// `/v1/map` and `/v1/owntracks`: the places API of `openapi.yaml`.
+/// `/v1/nearby/businesses`, `/v1/businesses/{id}/presence` and `/audience`, `/v1/me/location*`, `/v1/me/private-zones*`,
+/// `/v1/locations/*`, `/v1/map` and `/v1/owntracks`: the places API of `openapi.yaml`.
 struct PlacesAPI: Sendable {
     let places: PlacesService
     let accounts: AccountService
     let maxBody: Int
 
     func addRoutes(to v1: RouterGroup<AppRequestContext>, authenticated: RouterGroup<AuthenticatedContext>) {
-        v1.get("businesses", use: search)
-        v1.get("businesses/:id", use: business)
         v1.get("nearby/businesses", use: nearby)
         v1.get("locations/:id/popular-times", use: popularTimes)
         v1.get("locations/:id/line-waits", use: lineWaits)
         v1.get("map", use: map)
         v1.post("owntracks", use: ownTracks)
-        authenticated.post("businesses", use: createBusiness)
-        authenticated.get("me/businesses", use: myBusinesses)
-        authenticated.patch("businesses/:id", use: updateBusiness)
-        authenticated.delete("businesses/:id", use: deleteBusiness)
-        authenticated.post("businesses/:id/locations", use: addLocation)
-        authenticated.put("businesses/:id/locations/:locationId", use: updateLocation)
-        authenticated.delete("businesses/:id/locations/:locationId", use: deleteLocation)
-        authenticated.get("businesses/:id/members", use: members)
-        authenticated.post("businesses/:id/members", use: setMember)
-        authenticated.delete("businesses/:id/members/:username", use: removeMember)
         authenticated.get("businesses/:id/presence", use: presence)
         authenticated.get("businesses/:id/audience", use: audience)
         authenticated.get("me/location-sharing", use: sharing)
@@ -41,22 +29,7 @@ struct PlacesAPI: Sendable {
         authenticated.post("locations/:id/line-waits", use: reportLineWait)
     }
 
-    // MARK: Businesses
-
-    /// Anyone: businesses by name and category, ordered by name.
-    @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let paging = try Paging(request.uri)
-        let query = request.uri.queryParameters
-        return try .json(
-            try await places.search(
-                text: query.get("q").map { String($0.prefix(100)) }, category: try Query.category(request.uri),
-                hasLoyalty: try Query.bool(request.uri, "hasLoyalty"), limit: paging.limit, cursor: paging.cursor))
-    }
-
-    /// Anyone: one business with its locations.
-    @Sendable func business(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(try await places.business(try Query.id(context.parameters, "id", "business"), viewer: context.identity))
-    }
+    // MARK: Nearby
 
     /// Anyone: businesses with a location near a point, nearest first.
     @Sendable func nearby(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -65,75 +38,9 @@ struct PlacesAPI: Sendable {
         let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius) ?? PlacesRules.nearbyDefaultRadius
         let only = try await places.subscribedOnly(context.identity, try Query.bool(request.uri, "subscribed"))
         return try .json(
-            try await places.nearby(
+            try await places.businesses.nearby(
                 point, radius: radius, category: try Query.category(request.uri), hasLoyalty: try Query.bool(request.uri, "hasLoyalty"),
                 only: only, limit: paging.limit, cursor: paging.cursor))
-    }
-
-    /// Merchants: a new business, owned by the caller.
-    @Sendable func createBusiness(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let body = try await request.decodeJSON(as: CreateBusinessRequest.self, limit: maxBody)
-        return try .json(try await places.createBusiness(context.identity, body), status: .created)
-    }
-
-    /// Signed in: the businesses the caller owns or works for.
-    @Sendable func myBusinesses(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(Page(items: try await places.myBusinesses(context.identity), nextCursor: nil))
-    }
-
-    /// Owners: changes the given fields.
-    @Sendable func updateBusiness(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "business")
-        let body = try await request.decodeJSON(as: UpdateBusinessRequest.self, limit: maxBody)
-        return try .json(try await places.updateBusiness(context.identity, id, body))
-    }
-
-    /// Owners: deletes the business, its locations and their foot-traffic data.
-    @Sendable func deleteBusiness(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await places.deleteBusiness(context.identity, try Query.id(context.parameters, "id", "business"))
-        return .noContent
-    }
-
-    /// Owners: a new location.
-    @Sendable func addLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "business")
-        let body = try await request.decodeJSON(as: LocationRequest.self, limit: maxBody)
-        return try .json(try await places.addLocation(context.identity, business: id, body), status: .created)
-    }
-
-    /// Owners: replaces a location's fields.
-    @Sendable func updateLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "business")
-        let location = try Query.id(context.parameters, "locationId", "location")
-        let body = try await request.decodeJSON(as: LocationRequest.self, limit: maxBody)
-        return try .json(try await places.updateLocation(context.identity, business: id, location: location, body))
-    }
-
-    /// Owners: removes a location.
-    @Sendable func deleteLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "business")
-        try await places.deleteLocation(context.identity, business: id, location: try Query.id(context.parameters, "locationId", "location"))
-        return .noContent
-    }
-
-    /// Owners and staff: who works for the business.
-    @Sendable func members(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(
-            Page(items: try await places.members(context.identity, business: try Query.id(context.parameters, "id", "business")), nextCursor: nil))
-    }
-
-    /// Owners: links an account by username, or changes its role.
-    @Sendable func setMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "business")
-        let body = try await request.decodeJSON(as: AddMemberRequest.self, limit: maxBody)
-        return try .json(try await places.setMember(context.identity, business: id, body))
-    }
-
-    /// Owners: unlinks a member (never the last owner).
-    @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "business")
-        try await places.removeMember(context.identity, business: id, username: context.parameters.get("username") ?? "")
-        return .noContent
     }
 
     /// Owners and staff: the customers in the business's locations now.

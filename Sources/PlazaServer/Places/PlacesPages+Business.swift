@@ -76,7 +76,7 @@ extension PlacesPages {
     func renderBusiness(
         _ request: Request, id: UUID, identity: Identity?, shell: Shell, reader: Reader, lineForm: FormState? = nil
     ) async throws -> Response {
-        let business = try await places.business(id, viewer: identity)
+        let business = try await businesses.business(id, viewer: identity)
         let chosen = request.uri.queryParameters.get("location").flatMap(UUID.init(uuidString:))
         let selected = business.locations.first { $0.id == chosen } ?? business.locations.first
         var page = BusinessPage(
@@ -103,7 +103,7 @@ extension PlacesPages {
         }
         page.location = page.locations.first { $0.selected }
         if let selected {
-            if let state = PlacesRules.openState(selected.openingHours, at: Date(), calendar: configuration.places.calendar) {
+            if let state = BusinessRules.openState(selected.openingHours, at: Date(), calendar: configuration.places.calendar) {
                 page.openNow = state.open
                 page.openState = (state.open ? "Open now" : "Closed") + (state.next.isEmpty ? "" : " · \(state.next)")
             }

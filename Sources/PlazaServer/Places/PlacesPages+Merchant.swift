@@ -40,7 +40,7 @@ extension PlacesPages {
     }
 
     func renderMine(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
-        let businesses = try await places.myBusinesses(context.identity)
+        let businesses = try await businesses.myBusinesses(context.identity)
         let page = MinePage(
             shell: Shell(title: "Your businesses", context: context, notice: notice),
             rows: businesses.map {
@@ -102,9 +102,9 @@ extension PlacesPages {
     func renderEdit(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
         let refused = context.page
         let id = try Query.id(context.parameters, "id", "business")
-        _ = try await places.requireMember(context.identity, of: id, owner: true)
-        let business = try await places.business(id, viewer: context.identity)
-        let members = try await places.members(context.identity, business: id)
+        _ = try await businesses.requireMember(context.identity, of: id, owner: true)
+        let business = try await businesses.business(id, viewer: context.identity)
+        let members = try await businesses.members(context.identity, business: id)
         let fallback = try await defaultCenter()
         let center = business.locations.first?.coordinate ?? fallback
         let page = EditPage(
@@ -114,7 +114,7 @@ extension PlacesPages {
             categories: Self.categoryOptions(selected: business.category.rawValue),
             locations: business.locations.map { Self.row($0, business: id, refused: refused.form("location-\($0.id.uuidString.lowercased())")) },
             locationForm: refused.form("location")
-                ?? FormState(names: Self.locationFields).with("radiusMeters", String(PlacesRules.defaultLocationRadius)),
+                ?? FormState(names: Self.locationFields).with("radiusMeters", String(BusinessRules.defaultLocationRadius)),
             members: members.map {
                 EditPage.MemberRow(
                     businessId: id.uuidString.lowercased(), username: $0.username, displayName: $0.displayName, role: $0.role.rawValue,
@@ -144,7 +144,7 @@ extension PlacesPages {
         let id = try Query.id(context.parameters, "id", "business")
         let form = try await request.decodeForm(limit: limit)
         do {
-            _ = try await places.updateBusiness(
+            _ = try await businesses.updateBusiness(
                 context.identity, id,
                 UpdateBusinessRequest(name: form["name"], category: BusinessCategory(rawValue: form["category"]), description: form["description"]))
         } catch let error as PlazaError where error.status.code < 500 {
@@ -167,7 +167,7 @@ extension PlacesPages {
         let id = try Query.id(context.parameters, "id", "business")
         let form = try await request.decodeForm(limit: limit)
         do {
-            guard let hours = PlacesRules.parseOpeningHours(form["openingHours"]) else {
+            guard let hours = BusinessRules.parseOpeningHours(form["openingHours"]) else {
                 throw PlazaError.validation(field: "openingHours", "Write them like Mon-Fri 07:00-19:00, Sat 08:00-14:00.")
             }
             let location = LocationRequest(
@@ -176,9 +176,9 @@ extension PlacesPages {
                 longitude: Double(decimal: form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0, openingHours: hours)
             if let existing {
-                _ = try await places.updateLocation(context.identity, business: id, location: existing, location)
+                _ = try await businesses.updateLocation(context.identity, business: id, location: existing, location)
             } else {
-                _ = try await places.addLocation(context.identity, business: id, location)
+                _ = try await businesses.addLocation(context.identity, business: id, location)
             }
         } catch let error as PlazaError where error.status.code < 500 {
             let name = existing.map { "location-\($0.uuidString.lowercased())" } ?? "location"
@@ -190,7 +190,7 @@ extension PlacesPages {
 
     @Sendable func deleteLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
-        try await places.deleteLocation(context.identity, business: id, location: try Query.id(context.parameters, "locationId", "location"))
+        try await businesses.deleteLocation(context.identity, business: id, location: try Query.id(context.parameters, "locationId", "location"))
         return PageRenderer.seeOther("\(Self.editPath(id))?notice=location-deleted")
     }
 
@@ -198,7 +198,7 @@ extension PlacesPages {
         let id = try Query.id(context.parameters, "id", "business")
         let form = try await request.decodeForm(limit: limit)
         do {
-            _ = try await places.setMember(
+            _ = try await businesses.setMember(
                 context.identity, business: id, AddMemberRequest(username: form["username"], role: BusinessRole(rawValue: form["role"]) ?? .staff))
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused("member", FormState(form, names: ["username"], error: error), returnTo: "\(Self.editPath(id))#team-heading")
@@ -209,7 +209,7 @@ extension PlacesPages {
     @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
         do {
-            try await places.removeMember(context.identity, business: id, username: context.parameters.get("username") ?? "")
+            try await businesses.removeMember(context.identity, business: id, username: context.parameters.get("username") ?? "")
         } catch let error as PlazaError where error.status == .conflict {
             return renderer.refused("member", FormState(names: ["username"], error: error), returnTo: "\(Self.editPath(id))#team-heading")
         }
@@ -239,7 +239,7 @@ extension PlacesPages {
     @Sendable func presence(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
         let customers = try await places.presence(context.identity, business: id)
-        let business = try await places.business(id, viewer: context.identity)
+        let business = try await businesses.business(id, viewer: context.identity)
         let names = Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id, $0.name) })
         let formatter = ISO8601DateFormatter()
         let page = PresencePage(

@@ -58,7 +58,7 @@ extension PlacesPages {
             throw PlazaError(.forbidden, .forbidden, "Only merchant accounts run businesses.", detail: "Sign up as a merchant to list a business.")
         }
         let center = try await defaultCenter()
-        let mine = try await places.myBusinesses(context.identity)
+        let mine = try await businesses.myBusinesses(context.identity)
         let page = WizardPage(
             shell: Shell(title: "Set up your business", context: context), form: form,
             categories: Self.categoryOptions(selected: form.fields["category"]?.value.nilIfEmpty ?? BusinessCategory.cafe.rawValue),
@@ -94,7 +94,7 @@ extension PlacesPages {
                 latitude: Double(decimal: form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 longitude: Double(decimal: form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0, openingHours: hours ?? [])
-            var problems = PlacesRules.locationProblems(location).filter { $0.field != "name" }
+            var problems = BusinessRules.locationProblems(location).filter { $0.field != "name" }
             if hours == nil { problems.append(FieldError(field: "openingHours", message: "Give both times for each open day.")) }
             if PlacesRules.latitudeProblem(location.latitude) != nil || PlacesRules.longitudeProblem(location.longitude) != nil {
                 problems.removeAll { $0.field == "latitude" || $0.field == "longitude" }
@@ -104,9 +104,9 @@ extension PlacesPages {
                 throw PlazaError.validation(problems + [FieldError(field: "category", message: "Choose a category.")])
             }
             guard problems.isEmpty else { throw PlazaError.validation(problems) }
-            business = try await places.createBusiness(
+            business = try await businesses.createBusiness(
                 context.identity, CreateBusinessRequest(name: form["name"], category: category, description: form["description"]))
-            _ = try await places.addLocation(context.identity, business: business.id, location)
+            _ = try await businesses.addLocation(context.identity, business: business.id, location)
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused("wizard", FormState(form, names: Self.wizardFields + Self.hourFields, error: error), returnTo: "/places/new")
         }

@@ -7,6 +7,7 @@ import PlazaCore
 /// customer's location settings. Merchants' pages are in `PlacesPages+Merchant.swift`.
 struct PlacesPages: Sendable {
     let places: PlacesService
+    let businesses: BusinessesService
     let accounts: AccountService
     /// The business page offers its loyalty cards.
     let loyalty: LoyaltyService
@@ -152,17 +153,17 @@ struct PlacesPages: Sendable {
             var result: Page<BusinessSummary>?
             if !latitude.isEmpty || !longitude.isEmpty {
                 let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius, lenient: true) ?? 1_000
-                result = try await places.nearby(
+                result = try await businesses.nearby(
                     try Query.point(request.uri, lenient: true), radius: radius, category: kind, hasLoyalty: hasLoyalty, only: only,
                     limit: paging.limit, cursor: paging.cursor)
             } else if !q.trimmingCharacters(in: .whitespaces).isEmpty || kind != nil || page.loyalty || page.subscribed {
-                result = try await places.search(
+                result = try await businesses.search(
                     text: String(q.prefix(100)), category: kind, hasLoyalty: hasLoyalty, only: only, limit: paging.limit, cursor: paging.cursor)
             } else {
                 // Before any search, the town's places; a search with nothing in it says so.
                 if query.get("q") != nil { page.error = "Type a name or a word such as bakery, pick a category, or use your location." }
                 page.heading = "Places in town"
-                result = try await places.search(text: nil, category: nil, limit: paging.limit, cursor: paging.cursor)
+                result = try await businesses.search(text: nil, category: nil, limit: paging.limit, cursor: paging.cursor)
             }
             if let result {
                 page.searched = true
@@ -233,6 +234,6 @@ struct PlacesPages: Sendable {
     /// The first business location, or the demo town's square.
     func defaultCenter() async throws -> Coordinate {
         try await places.prepare()
-        return places.catalog.first?.location.coordinate ?? Coordinate(latitude: 48.1372, longitude: 11.5756)
+        return businesses.catalog.first?.location.coordinate ?? Coordinate(latitude: 48.1372, longitude: 11.5756)
     }
 }

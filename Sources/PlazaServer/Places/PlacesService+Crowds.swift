@@ -9,7 +9,7 @@ extension PlacesService {
 
     func requireLocation(_ id: UUID) async throws -> CatalogEntry {
         try await prepare()
-        guard let entry = catalog.entry(id) else { throw PlazaError.notFound("location") }
+        guard let entry = businesses.catalog.entry(id) else { throw PlazaError.notFound("location") }
         return entry
     }
 
@@ -68,9 +68,9 @@ extension PlacesService {
     /// Owners and staff: how many sharing customers are within `radius` of the business's locations now.
     func audience(_ identity: Identity, business: UUID, radius: Double, now: Date = Date()) async throws -> Audience {
         try await prepare()
-        try requireStaff(identity, of: business)
+        try businesses.requireStaff(identity, of: business)
         let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
-        let locations = catalog.locations(of: business)
+        let locations = businesses.catalog.locations(of: business)
         // One location counts each person once; around several, the same person may be near two of them.
         let count =
             locations.count == 1
@@ -89,7 +89,7 @@ extension PlacesService {
         -> GeoJSONFeatureCollection<MapFeatureProperties>
     {
         try await prepare()
-        let inside = catalog.inside(south: south, west: west, north: north, east: east)
+        let inside = businesses.catalog.inside(south: south, west: west, north: north, east: east)
         let entries = Array(inside.lazy.filter { only?.contains($0.location.businessId) ?? true }.prefix(500))
         let ids = entries.map(\.location.id)
         let since = now.addingTimeInterval(-Self.popularWindow)

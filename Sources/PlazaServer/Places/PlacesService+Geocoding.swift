@@ -13,7 +13,7 @@ extension PlacesService {
         guard (3...200).contains(query.count) else { throw PlazaError.validation(field: "q", "Type 3 to 200 characters of the address.") }
         try await limiter.hit(geocodeRule, identity.user.id.uuidString)
         try await prepare()
-        let town = catalog.first?.location.coordinate
+        let town = businesses.catalog.first?.location.coordinate
         do {
             return try await geocoder.search(query, near: town)
         } catch let error as PlazaError {

@@ -73,7 +73,7 @@ extension PlacesService {
                 \.element)
             guard let newest = newer.last else { return (result, []) }
             try await locations.setLivePosition(user: user.id, point: newest.point, zone: newest.zone?.id, on: db)
-            var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
+            var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: businesses.catalog)
             // Points may arrive late (recorded offline), but not so late that an upload could invent visits in the past.
             for (point, zone) in newer where point.recordedAt >= now.addingTimeInterval(-PlacesRules.stayBackfill) {
                 tracker.advance(.init(coordinate: point.coordinate, accuracy: point.accuracy, time: point.recordedAt, inZone: zone != nil))
@@ -134,7 +134,7 @@ extension PlacesService {
 
     /// Ends every open stay of `user` at `time` (sharing off, history deleted, account erased, a new zone).
     func endStays(of user: UserRecord, at time: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
-        var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: catalog)
+        var tracker = StayTracker(user: user.id, open: try await stays.openStays(user: user.id, on: db), catalog: businesses.catalog)
         tracker.endAll(at: time)
         return try await applyStays(tracker, user: user, now: time, on: db)
     }
@@ -161,8 +161,9 @@ extension PlacesService {
     {
         guard !announced.isEmpty else { return [] }
         let entries = Dictionary(
-            announced.compactMap { item in catalog.entry(item.stay.locationId).map { (item.stay.locationId, $0) } }, uniquingKeysWith: { a, _ in a })
-        let staff = try await businesses.memberIDs(businesses: Array(Set(entries.values.map(\.location.businessId))), on: db)
+            announced.compactMap { item in businesses.catalog.entry(item.stay.locationId).map { (item.stay.locationId, $0) } },
+            uniquingKeysWith: { a, _ in a })
+        let staff = try await businesses.store.memberIDs(businesses: Array(Set(entries.values.map(\.location.businessId))), on: db)
         var messages: [FeedMessage] = []
         for item in announced {
             guard let entry = entries[item.stay.locationId] else { continue }
@@ -217,7 +218,7 @@ extension PlacesService {
         try await events.transaction { db in
             var messages = try await endStays(of: user, at: now, on: db)
             try await locations.erase(user: user.id, on: db)
-            try await businesses.removeMemberships(user: user.id, on: db)
+            try await businesses.store.removeMemberships(user: user.id, on: db)
             messages += [.forget(user.id), .catalogChanged]
             return ((), messages)
         }
@@ -228,10 +229,10 @@ extension PlacesService {
     /// The customers in the business's locations now (owners and staff only). Never coordinates.
     func presence(_ identity: Identity, business: UUID, now: Date = Date()) async throws -> [PresentCustomer] {
         try await prepare()
-        try requireStaff(identity, of: business)
+        try businesses.requireStaff(identity, of: business)
         let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
         var present: [PresentCustomer] = []
-        for location in catalog.locations(of: business) {
+        for location in businesses.catalog.locations(of: business) {
             let reach = Double(location.radiusMeters) + StayTracker.margin(radius: location.radiusMeters)
             present += index.staying(at: location.id, within: reach, of: location.coordinate, freshSince: freshSince, excluding: identity.user.id)
         }

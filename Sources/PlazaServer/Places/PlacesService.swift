@@ -4,26 +4,25 @@ import Logging
 import PlazaCore
 import SQLKit
 
-/// The places rules: businesses, sharing, presence and crowds. Routes and pages call this; SQL is in the stores.
+/// The places rules: sharing, presence, crowds and line waits, over the businesses' catalog (`BusinessesService`).
+/// Routes and pages call this; SQL is in the stores.
 package struct PlacesService: Sendable {
     let database: PlazaDatabase
     let configuration: PlacesConfiguration
-    let catalog: LocationCatalog
+    /// Where businesses are and who works for them: presence is "who is in which shop".
+    let businesses: BusinessesService
     package let index: LiveIndex
     /// Where places publish what changed and hear it back (the live index and catalog follow it).
     let events: EventBus
     let obfuscator: MapObfuscator
     /// Keys the marks that tell a popular-times cell's people apart (see `M0006_CrowdPeople`).
     let secrets: Secrets
-    /// Other domains' reasons to keep a business (the wallet: money or charges still in it).
-    let businessDeletionChecks = VetoSlot<UUID>()
     let logger: Logger
     /// Address search (`PLAZA_GEOCODER_URL`); nil: places are placed on the map or by coordinates.
     let geocoder: (any Geocoder)?
     /// The operator's MBTiles file, when `PLAZA_MAP_TILES` names one.
     let tiles: MapTileStore?
 
-    let businesses = BusinessStore()
     let locations = LocationStore()
     let stays = StayStore()
     let accounts = AccountStore()
@@ -34,9 +33,10 @@ package struct PlacesService: Sendable {
     let subscriptions: (any SubscribedBusinesses)?
 
     init(
-        database: PlazaDatabase, configuration: PlacesConfiguration, events: EventBus, limiter: RateLimiter, secretKey: String, logger: Logger,
-        subscriptions: (any SubscribedBusinesses)? = nil
+        database: PlazaDatabase, configuration: PlacesConfiguration, businesses: BusinessesService, events: EventBus, limiter: RateLimiter,
+        secretKey: String, logger: Logger, subscriptions: (any SubscribedBusinesses)? = nil
     ) {
+        self.businesses = businesses
         self.subscriptions = subscriptions
         geocoder = configuration.geocoderURL.map { NominatimGeocoder(base: $0) }
         tiles = configuration.mapTilesFile.map { MapTileStore(path: $0, logger: logger) }
@@ -45,28 +45,24 @@ package struct PlacesService: Sendable {
         self.configuration = configuration
         self.events = events
         self.logger = logger
-        catalog = LocationCatalog()
         index = LiveIndex()
         obfuscator = MapObfuscator(epsilon: configuration.mapEpsilon, secretKey: secretKey)
         secrets = Secrets(secretKey: secretKey)
-        let (index, catalog) = (index, catalog)
-        events.subscribe({ message in Self.apply(message, index: index, catalog: catalog) }, resync: { index.invalidate() })
+        let index = index
+        events.subscribe({ message in Self.apply(message, index: index) }, resync: { index.invalidate() })
     }
 
-    private static func apply(_ message: FeedMessage, index: LiveIndex, catalog: LocationCatalog) {
+    private static func apply(_ message: FeedMessage, index: LiveIndex) {
         switch message {
         case .position(let position): index.apply(position)
         case .forget(let user): index.forget(user)
-        case .catalogChanged: catalog.invalidate()
-        case .reviewed(let decision) where decision.kind == .merchant: catalog.invalidate()
-        case .loyaltyOffered: catalog.invalidate()
-        case .event, .alert, .review, .reviewed, .campaignsChanged, .topUpSettled: break
+        case .catalogChanged, .reviewed, .loyaltyOffered, .event, .alert, .review, .campaignsChanged, .topUpSettled: break
         }
     }
 
     /// Loads the catalog and the live index when they are stale (start-up, or after the feed lost messages).
     package func prepare(now: Date = Date()) async throws {
-        try await catalog.prepare(using: database.sql)
+        try await businesses.prepare()
         guard !index.isLoaded else { return }
         index.beginRebuild()
         let since = now.addingTimeInterval(-3_600)
@@ -89,27 +85,6 @@ package struct PlacesService: Sendable {
                     stays: row.zone != nil ? [] : (open[row.user] ?? []).map { OpenStay(locationId: $0.locationId, enteredAt: $0.enteredAt) }))
         }
         index.replaceAll(with: positions)
-    }
-
-    /// The caller's role in the business: `owner`, `staff`, or nil for anyone else.
-    func role(of identity: Identity, in business: UUID) async throws -> BusinessRole? {
-        try await businesses.role(of: identity.user.id, in: business, on: database.sql)
-    }
-
-    /// The business's owners and staff may act for it; only owners change it.
-    func requireMember(_ identity: Identity, of business: UUID, owner: Bool = false) async throws -> BusinessRecord {
-        guard let (record, role) = try await businesses.business(id: business, roleOf: identity.user.id, on: database.sql) else {
-            throw PlazaError.notFound("business")
-        }
-        guard let role, !owner || role == .owner else { throw PlazaError.forbidden }
-        return record
-    }
-
-    /// The same check from the in-memory catalog (call `prepare` first), for the hot read paths.
-    func requireStaff(_ identity: Identity, of business: UUID) throws {
-        let (known, role) = catalog.role(of: identity.user.id, in: business)
-        guard known else { throw PlazaError.notFound("business") }
-        guard role != nil else { throw PlazaError.forbidden }
     }
 
     package static func hourStart(_ date: Date) -> Date {

@@ -54,7 +54,7 @@ extension WalletPages {
     func counterLive(_ context: AuthenticatedContext, business: UUID) async throws -> CounterLive {
         let present = try await wallet.places.presence(context.identity, business: business)
         let charges = try await wallet.listCharges(context.identity, business: business, statuses: [], limit: 30, cursor: nil).items
-        let owner = try await wallet.places.role(of: context.identity, in: business) == .owner
+        let owner = try await wallet.businesses.role(of: context.identity, in: business) == .owner
         let balances = owner ? try await wallet.ledger.balances(owner: business, on: wallet.database.sql) : [:]
         let days = try await wallet.dailyTotals(context.identity, business: business, days: 7)
         let reader = context.reader
@@ -80,7 +80,7 @@ extension WalletPages {
 
     func renderCounter(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
         let id = try Query.id(context.parameters, "businessId", "business")
-        let business = try await wallet.places.requireMember(context.identity, of: id)
+        let business = try await wallet.businesses.requireMember(context.identity, of: id)
         let page = CounterPage(
             shell: Shell(title: "\(business.name) counter", context: context, notice: notice), name: business.name,
             live: try await counterLive(context, business: id),
@@ -91,7 +91,7 @@ extension WalletPages {
 
     @Sendable func counterFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "businessId", "business")
-        _ = try await wallet.places.requireMember(context.identity, of: id)
+        _ = try await wallet.businesses.requireMember(context.identity, of: id)
         return renderer.render("wallet/counter-live", try await counterLive(context, business: id))
     }
 

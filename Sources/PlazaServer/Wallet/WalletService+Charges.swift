@@ -30,7 +30,7 @@ extension WalletService {
         }
         do {
             return try await events.transaction { db in
-                guard let (business, role) = try await places.businesses.business(id: request.businessId, roleOf: staff.id, on: db) else {
+                guard let (business, role) = try await businesses.store.business(id: request.businessId, roleOf: staff.id, on: db) else {
                     throw PlazaError.notFound("business")
                 }
                 guard role != nil else { throw PlazaError.forbidden }
@@ -150,7 +150,7 @@ extension WalletService {
                 // A person's request is called off by the person who asked.
                 guard current.businessId == user else { throw PlazaError.notFound("charge") }
             } else {
-                guard try await places.businesses.role(of: user, in: current.businessId, on: db) != nil else { throw PlazaError.notFound("charge") }
+                guard try await businesses.store.role(of: user, in: current.businessId, on: db) != nil else { throw PlazaError.notFound("charge") }
             }
             guard current.status(at: now).canMove(to: status), let charge = try await charges.decide(id, to: status, now: now, on: db) else {
                 throw Self.stateConflict(current, now: now)
@@ -178,7 +178,7 @@ extension WalletService {
             let discount = try await coupons.hold(
                 .claim(request.claimId), customer: user, business: current.businessId, charge: id, subtotal: current.dto().money, now: now, on: db)
             guard let charge = try await charges.discount(id, discount, now: now, on: db) else { throw Self.stateConflict(current, now: now) }
-            let team = try await places.businesses.memberIDs(businesses: [charge.businessId], on: db)[charge.businessId] ?? []
+            let team = try await businesses.store.memberIDs(businesses: [charge.businessId], on: db)[charge.businessId] ?? []
             let event = try Self.event(WalletEventType.chargeUpdated, charge.dto(now: now), at: now)
             return (charge.dto(now: now), [.event(audience: [user] + team, event: event)])
         }
@@ -191,7 +191,7 @@ extension WalletService {
         let user = identity.user.id
         return try await events.transaction { db in
             guard let current = try await charges.find(id, on: db),
-                try await places.businesses.role(of: user, in: current.businessId, on: db) != nil
+                try await businesses.store.role(of: user, in: current.businessId, on: db) != nil
             else { throw PlazaError.notFound("charge") }
             try identity.requireVerified()
             guard current.status(at: now).canMove(to: .refunded) else { throw Self.stateConflict(current, now: now) }
@@ -232,7 +232,7 @@ extension WalletService {
         let payees =
             charge.isPaymentRequest
             ? [charge.businessId]
-            : try await places.businesses.memberIDs(businesses: [charge.businessId], on: db)[
+            : try await businesses.store.memberIDs(businesses: [charge.businessId], on: db)[
                 charge.businessId] ?? []
         let dto = charge.dto(now: now)
         let alert = dto.alert(

@@ -71,7 +71,7 @@ extension WalletService {
         try identity.requireVerified()
         let problems = WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
-        if let business = request.businessId { _ = try await places.requireMember(identity, of: business, owner: true) }
+        if let business = request.businessId { _ = try await businesses.requireMember(identity, of: business, owner: true) }
         if gateway?.needsPayoutAccount == true, try await payoutAccounts.find(user: identity.user.id, on: database.sql)?.ready != true {
             throw PlazaError.payoutAccountRequired
         }

@@ -7,7 +7,7 @@ extension WalletService {
     /// Whose history: the caller's own, or a business's for its owners and staff.
     func historyOwner(_ identity: Identity, business: UUID?) async throws -> UUID {
         guard let business else { return identity.user.id }
-        _ = try await places.requireMember(identity, of: business)
+        _ = try await businesses.requireMember(identity, of: business)
         return business
     }
 
@@ -99,7 +99,7 @@ extension WalletService {
     func setBlocked(_ identity: Identity, business: UUID, blocked: Bool, now: Date = Date()) async throws {
         let user = identity.user.id
         try await database.transaction { db in
-            guard try await places.businesses.business(id: business, roleOf: user, on: db) != nil else { throw PlazaError.notFound("business") }
+            guard try await businesses.store.business(id: business, roleOf: user, on: db) != nil else { throw PlazaError.notFound("business") }
             if blocked {
                 try await charges.block(user: user, business: business, now: now, on: db)
             } else {
@@ -110,7 +110,7 @@ extension WalletService {
 
     func blocks(_ identity: Identity) async throws -> [ChargeBlock] {
         let rows = try await charges.blocks(user: identity.user.id, on: database.sql)
-        let names = try await places.businesses.businesses(ids: rows.map(\.business), on: database.sql)
+        let names = try await businesses.store.businesses(ids: rows.map(\.business), on: database.sql)
         return rows.map {
             ChargeBlock(business: Party(kind: .business, id: $0.business, name: names[$0.business]?.name ?? "Closed business"), createdAt: $0.since)
         }
@@ -122,7 +122,7 @@ extension WalletService {
     ) async throws
         -> Page<Charge>
     {
-        if let business { _ = try await places.requireMember(identity, of: business) }
+        if let business { _ = try await businesses.requireMember(identity, of: business) }
         let after = try cursor.map { try RowCursor.decode($0).id }
         let rows = try await charges.list(
             customer: business == nil ? identity.user.id : nil, business: business, statuses: statuses, now: now, limit: limit + 1, after: after,
@@ -136,7 +136,7 @@ extension WalletService {
     func charge(_ identity: Identity, id: UUID) async throws -> ChargeRecord {
         guard let charge = try await charges.find(id, on: database.sql) else { throw PlazaError.notFound("charge") }
         if charge.customerId == identity.user.id || (charge.isPaymentRequest && charge.businessId == identity.user.id) { return charge }
-        guard try await places.businesses.role(of: identity.user.id, in: charge.businessId, on: database.sql) != nil else {
+        guard try await businesses.store.role(of: identity.user.id, in: charge.businessId, on: database.sql) != nil else {
             throw PlazaError.notFound("charge")
         }
         return charge
@@ -156,7 +156,7 @@ extension WalletService {
 
     /// The business's approved charges per day in the operator's time zone, newest day first (refunds count on the day paid).
     func dailyTotals(_ identity: Identity, business: UUID, days: Int, now: Date = Date()) async throws -> [DailyTotal] {
-        _ = try await places.requireMember(identity, of: business)
+        _ = try await businesses.requireMember(identity, of: business)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = places.configuration.timeZone
         let since = calendar.date(byAdding: .day, value: -(days - 1), to: calendar.startOfDay(for: now)) ?? now
@@ -207,7 +207,7 @@ extension WalletService {
     /// The balance (in the first currency) of each business the caller owns, for their withdrawals.
     func ownedBusinessBalances(_ identity: Identity) async throws -> [(business: Business, balance: Balance)] {
         var found: [(Business, Balance)] = []
-        for business in try await places.myBusinesses(identity) where business.role == .owner {
+        for business in try await businesses.myBusinesses(identity) where business.role == .owner {
             let balances = try await ledger.balances(owner: business.id, on: database.sql)
             let currency = configuration.currencies[0]
             found.append((business, Balance(currency: currency, available: balances[currency] ?? 0, pending: 0)))
@@ -217,7 +217,7 @@ extension WalletService {
 
     /// A business's balances, for its owners.
     func businessWallet(_ identity: Identity, business: UUID) async throws -> Wallet {
-        _ = try await places.requireMember(identity, of: business, owner: true)
+        _ = try await businesses.requireMember(identity, of: business, owner: true)
         let balances = try await ledger.balances(owner: business, on: database.sql)
         let currencies = Set(balances.keys).union([configuration.currencies[0]])
         return Wallet(balances: currencies.sorted().map { Balance(currency: $0, available: balances[$0] ?? 0, pending: 0) })

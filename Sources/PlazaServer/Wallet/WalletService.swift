@@ -8,6 +8,9 @@ import SQLKit
 package struct WalletService: Sendable {
     let database: PlazaDatabase
     let configuration: WalletConfiguration
+    /// Who may act for a business, and where it is.
+    let businesses: BusinessesService
+    /// Who is in a shop now.
     let places: PlacesService
     /// Money events (a charge asked, a top-up settled) go out here with the commit that made them.
     let events: EventBus

@@ -92,7 +92,7 @@ extension WebPages {
         let identity = context.identity
         let wallet = try await services.wallet.wallet(identity)
         let first = wallet.balances.first
-        let businesses = try await services.places.myBusinesses(identity)
+        let businesses = try await services.businesses.myBusinesses(identity)
         var rows: [BusinessRow] = []
         for business in businesses {
             let today = try await services.wallet.dailyTotals(identity, business: business.id, days: 1).first
@@ -183,7 +183,7 @@ extension WebPages {
         guard let position = services.places.index.position(of: identity.user.id),
             position.recordedAt > Date().addingTimeInterval(-1_800)
         else { return nil }
-        let page = try await services.places.nearby(
+        let page = try await services.businesses.nearby(
             Coordinate(latitude: position.latitude, longitude: position.longitude), radius: 2_000, category: nil, limit: 3, cursor: nil)
         return page.items.map {
             Place(

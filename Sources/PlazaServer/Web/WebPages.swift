@@ -24,7 +24,8 @@ struct WebPages: Sendable {
             campusDirectory: MarketCampusDirectory(market: services.market)
         ).addRoutes(to: pages)
         PlacesPages(
-            places: services.places, accounts: services.accounts, loyalty: services.loyalty, offers: services.offers, renderer: renderer,
+            places: services.places, businesses: services.businesses, accounts: services.accounts, loyalty: services.loyalty,
+            offers: services.offers, renderer: renderer,
             configuration: services.configuration
         ).addRoutes(
             to: pages)

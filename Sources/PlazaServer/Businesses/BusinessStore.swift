@@ -52,7 +52,7 @@ struct BusinessStore: Sendable {
             .values(
                 SQLBind(business.id), SQLBind(business.name), SQLBind(business.category.rawValue), SQLBind(business.description),
                 SQLBind(business.listed),
-                SQLBind(PlacesRules.searchText(name: business.name, description: business.description)), SQLBind(business.createdAt),
+                SQLBind(BusinessRules.searchText(name: business.name, description: business.description)), SQLBind(business.createdAt),
                 SQLBind(business.createdAt)
             ).run()
         try await setMember(business: business.id, user: owner, role: .owner, now: business.createdAt, on: db)
@@ -82,7 +82,7 @@ struct BusinessStore: Sendable {
     func update(_ business: BusinessRecord, now: Date, on db: any SQLDatabase) async throws {
         try await db.update("businesses").set("name", to: business.name).set("category", to: business.category.rawValue)
             .set("description", to: business.description)
-            .set("search_text", to: PlacesRules.searchText(name: business.name, description: business.description)).set("updated_at", to: now)
+            .set("search_text", to: BusinessRules.searchText(name: business.name, description: business.description)).set("updated_at", to: now)
             .where("id", .equal, business.id).run()
     }
 

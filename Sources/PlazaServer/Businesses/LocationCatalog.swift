@@ -27,7 +27,7 @@ final class LocationCatalog: Sendable {
 
     private let state = ReadWriteLock(State())
     /// The largest location radius, so a grid query by point finds every location whose circle holds it.
-    static let maximumRadius = Double(PlacesRules.locationRadius.upperBound)
+    static let maximumRadius = Double(BusinessRules.locationRadius.upperBound)
 
     /// Marks the catalog stale; the next use reloads it.
     func invalidate() {

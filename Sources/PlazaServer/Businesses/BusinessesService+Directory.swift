@@ -3,14 +3,14 @@ import HTTPTypes
 import PlazaCore
 import SQLKit
 
-extension PlacesService {
+extension BusinessesService {
     /// Merchants (and admins) create businesses and become their first owner.
     package func createBusiness(_ identity: Identity, _ request: CreateBusinessRequest, now: Date = Date()) async throws -> Business {
         try identity.require(.merchant, .admin)
         try identity.requireVerified()
         var validator = Validator()
-        validator.apply(PlacesRules.nameProblem(request.name), to: "name")
-        validator.check((request.description ?? "").count <= PlacesRules.descriptionMaximumLength, "description", "Use at most 2,000 characters.")
+        validator.apply(BusinessRules.nameProblem(request.name), to: "name")
+        validator.check((request.description ?? "").count <= BusinessRules.descriptionMaximumLength, "description", "Use at most 2,000 characters.")
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         let owner = identity.user
         let record = BusinessRecord(
@@ -21,7 +21,7 @@ extension PlacesService {
             var record = record
             // Listed unless the owner waits for approval now (the identity may be a few seconds old).
             record.listed = !(try await accounts.user(id: owner.id, on: db) ?? owner).awaitsApproval
-            try await businesses.insert(record, owner: owner.id, on: db)
+            try await store.insert(record, owner: owner.id, on: db)
             return (record, [.catalogChanged] + (try await merchantReview(owner, on: db)))
         }
         return created.dto(locations: [], role: .owner)
@@ -32,10 +32,10 @@ extension PlacesService {
     func merchantReview(_ caller: UserRecord, on db: any SQLDatabase) async throws -> [FeedMessage] {
         // Read afresh: a cached identity may predate the admin's decision (another process decided a moment ago).
         guard caller.awaitsApproval, let owner = try await accounts.user(id: caller.id, on: db), owner.awaitsApproval else { return [] }
-        let owned = try await businesses.roles(of: owner.id, on: db).filter { $0.value == .owner }.map(\.key)
-        let records = try await businesses.businesses(ids: owned, on: db).values.sorted { ($0.createdAt, $0.name) < ($1.createdAt, $1.name) }
-        let locations = Dictionary(grouping: try await businesses.locations(businesses: owned, on: db), by: \.businessId)
-        let findings = PlacesRules.merchantFindings(records.map { ($0.name, $0.category, locations[$0.id] ?? []) })
+        let owned = try await store.roles(of: owner.id, on: db).filter { $0.value == .owner }.map(\.key)
+        let records = try await store.businesses(ids: owned, on: db).values.sorted { ($0.createdAt, $0.name) < ($1.createdAt, $1.name) }
+        let locations = Dictionary(grouping: try await store.locations(businesses: owned, on: db), by: \.businessId)
+        let findings = BusinessRules.merchantFindings(records.map { ($0.name, $0.category, locations[$0.id] ?? []) })
         return [
             .review(
                 ReviewSubmission(
@@ -44,16 +44,16 @@ extension PlacesService {
         ]
     }
 
-    /// Places' part of the bus's transactions: an admin's approval of a merchant lists every business they own (a
+    /// Businesses' part of the bus's transactions: an admin's approval of a merchant lists every business they own (a
     /// refusal changes nothing: they were not listed, and a business they share with an approved owner stays so).
-    /// Places' part of Loyalty's transactions: a business that starts or stops running programs is marked so (the
+    /// Businesses' part of Loyalty's transactions: a business that starts or stops running programs is marked so (the
     /// search's `hasLoyalty`); every process reloads its catalog when the message arrives.
     func loyaltyRecorder() -> EventBus.Recorder {
-        let businesses = businesses
+        let store = store
         return EventBus.Recorder { messages, db in
             var wrote = false
             for case .loyaltyOffered(let business, let running) in messages {
-                try await businesses.setHasLoyalty(running, business: business, on: db)
+                try await store.setHasLoyalty(running, business: business, on: db)
                 wrote = true
             }
             return wrote
@@ -61,11 +61,11 @@ extension PlacesService {
     }
 
     func reviewRecorder() -> EventBus.Recorder {
-        let businesses = businesses
+        let store = store
         return EventBus.Recorder { messages, db in
             var wrote = false
             for case .reviewed(let decision) in messages where decision.kind == .merchant && decision.approved {
-                try await businesses.setListed(true, ownedBy: decision.subjectId, on: db)
+                try await store.setListed(true, ownedBy: decision.subjectId, on: db)
                 wrote = true
             }
             return wrote
@@ -76,19 +76,19 @@ extension PlacesService {
     /// team and admins.
     func business(_ id: UUID, viewer: Identity?) async throws -> Business {
         // Anonymous viewers have no role; a random id matches no member.
-        guard let (record, role) = try await businesses.business(id: id, roleOf: viewer?.user.id ?? UUID(), on: database.sql),
+        guard let (record, role) = try await store.business(id: id, roleOf: viewer?.user.id ?? UUID(), on: database.sql),
             record.listed || role != nil || viewer?.user.role == .admin
         else {
             throw PlazaError.notFound("business")
         }
-        return record.dto(locations: try await businesses.locations(businesses: [id], on: database.sql), role: role)
+        return record.dto(locations: try await store.locations(businesses: [id], on: database.sql), role: role)
     }
 
     /// The businesses the caller owns or works for.
     package func myBusinesses(_ identity: Identity) async throws -> [Business] {
-        let roles = try await businesses.roles(of: identity.user.id, on: database.sql)
-        let records = try await businesses.businesses(ids: Array(roles.keys), on: database.sql)
-        let locations = Dictionary(grouping: try await businesses.locations(businesses: Array(roles.keys), on: database.sql), by: \.businessId)
+        let roles = try await store.roles(of: identity.user.id, on: database.sql)
+        let records = try await store.businesses(ids: Array(roles.keys), on: database.sql)
+        let locations = Dictionary(grouping: try await store.locations(businesses: Array(roles.keys), on: database.sql), by: \.businessId)
         return records.values.sorted { ($0.name.lowercased(), $0.id.uuidString) < ($1.name.lowercased(), $1.id.uuidString) }
             .map { $0.dto(locations: locations[$0.id] ?? [], role: roles[$0.id]) }
     }
@@ -96,9 +96,9 @@ extension PlacesService {
     func updateBusiness(_ identity: Identity, _ id: UUID, _ request: UpdateBusinessRequest, now: Date = Date()) async throws -> Business {
         var record = try await requireMember(identity, of: id, owner: true)
         var validator = Validator()
-        if let name = request.name { validator.apply(PlacesRules.nameProblem(name), to: "name") }
+        if let name = request.name { validator.apply(BusinessRules.nameProblem(name), to: "name") }
         if let description = request.description {
-            validator.check(description.count <= PlacesRules.descriptionMaximumLength, "description", "Use at most 2,000 characters.")
+            validator.check(description.count <= BusinessRules.descriptionMaximumLength, "description", "Use at most 2,000 characters.")
         }
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         if let name = request.name { record.name = name.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -106,7 +106,7 @@ extension PlacesService {
         if let description = request.description { record.description = description.trimmingCharacters(in: .whitespacesAndNewlines) }
         let (updated, owner) = (record, identity.user)
         try await events.transaction { db in
-            try await businesses.update(updated, now: now, on: db)
+            try await store.update(updated, now: now, on: db)
             return ((), [.catalogChanged] + (try await merchantReview(owner, on: db)))
         }
         return try await business(id, viewer: identity)
@@ -114,10 +114,10 @@ extension PlacesService {
 
     func deleteBusiness(_ identity: Identity, _ id: UUID) async throws {
         _ = try await requireMember(identity, of: id, owner: true)
-        let checks = businessDeletionChecks
+        let checks = deletionChecks
         try await events.transaction { db in
             try await checks(id, on: db)
-            try await businesses.delete(id: id, on: db)
+            try await store.delete(id: id, on: db)
             return ((), [.catalogChanged])
         }
     }
@@ -127,10 +127,10 @@ extension PlacesService {
         text: String?, category: BusinessCategory?, hasLoyalty: Bool? = nil, only: Set<UUID>? = nil, limit: Int, cursor: String?
     ) async throws -> Page<BusinessSummary> {
         let after = try cursor.map { try PlaceCursor.decodeID($0) }
-        let records = try await businesses.search(
+        let records = try await store.search(
             text: text, category: category, hasLoyalty: hasLoyalty, only: only, limit: limit + 1, after: after, on: database.sql)
         let page = Array(records.prefix(limit))
-        let locations = Dictionary(grouping: try await businesses.locations(businesses: page.map(\.id), on: database.sql), by: \.businessId)
+        let locations = Dictionary(grouping: try await store.locations(businesses: page.map(\.id), on: database.sql), by: \.businessId)
         let items = page.map {
             BusinessSummary(
                 id: $0.id, name: $0.name, category: $0.category, location: locations[$0.id]?.first, distanceMeters: nil, hasLoyalty: $0.hasLoyalty)
@@ -166,7 +166,7 @@ extension PlacesService {
         _ = try await requireMember(identity, of: business, owner: true)
         let (location, owner) = (try Self.location(from: request, id: UUID(), business: business), identity.user)
         try await events.transaction { db in
-            try await businesses.insertLocation(location, now: now, on: db)
+            try await store.insertLocation(location, now: now, on: db)
             return ((), [.catalogChanged] + (try await merchantReview(owner, on: db)))
         }
         return location
@@ -174,12 +174,12 @@ extension PlacesService {
 
     func updateLocation(_ identity: Identity, business: UUID, location id: UUID, _ request: LocationRequest) async throws -> BusinessLocation {
         _ = try await requireMember(identity, of: business, owner: true)
-        guard let existing = try await businesses.location(id: id, on: database.sql), existing.businessId == business else {
+        guard let existing = try await store.location(id: id, on: database.sql), existing.businessId == business else {
             throw PlazaError.notFound("location")
         }
         let (location, owner) = (try Self.location(from: request, id: id, business: business), identity.user)
         try await events.transaction { db in
-            try await businesses.updateLocation(location, on: db)
+            try await store.updateLocation(location, on: db)
             return ((), [.catalogChanged] + (try await merchantReview(owner, on: db)))
         }
         return location
@@ -189,32 +189,32 @@ extension PlacesService {
         _ = try await requireMember(identity, of: business, owner: true)
         let owner = identity.user
         let deleted = try await events.transaction { db in
-            let deleted = try await businesses.deleteLocation(id: id, business: business, on: db)
+            let deleted = try await store.deleteLocation(id: id, business: business, on: db)
             return (deleted, deleted ? [.catalogChanged] + (try await merchantReview(owner, on: db)) : [])
         }
         guard deleted else { throw PlazaError.notFound("location") }
     }
 
     private static func location(from request: LocationRequest, id: UUID, business: UUID) throws -> BusinessLocation {
-        let errors = PlacesRules.locationProblems(request)
+        let errors = BusinessRules.locationProblems(request)
         guard errors.isEmpty else { throw PlazaError.validation(errors) }
         return BusinessLocation(
             id: id, businessId: business, name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
             address: request.address.trimmingCharacters(in: .whitespacesAndNewlines), latitude: request.latitude, longitude: request.longitude,
-            radiusMeters: request.radiusMeters ?? PlacesRules.defaultLocationRadius, openingHours: request.openingHours ?? [])
+            radiusMeters: request.radiusMeters ?? BusinessRules.defaultLocationRadius, openingHours: request.openingHours ?? [])
     }
 
     // MARK: Members
 
     func members(_ identity: Identity, business: UUID) async throws -> [BusinessMember] {
         _ = try await requireMember(identity, of: business)
-        return try await businesses.members(business: business, on: database.sql)
+        return try await store.members(business: business, on: database.sql)
     }
 
     /// Refuses to let the account go while it is the last owner of a business: the business would stay public with
     /// nobody to run it, withdraw its money or answer for its charges.
     func requireNotLastOwner(_ user: UUID, on db: any SQLDatabase) async throws {
-        let names = try await businesses.soleOwnerships(user: user, on: db)
+        let names = try await store.soleOwnerships(user: user, on: db)
         guard let first = names.first else { return }
         throw PlazaError(
             .conflict, .conflict, "You are the only owner of \(first)\(names.count > 1 ? " and \(names.count - 1) more" : "").",
@@ -229,12 +229,12 @@ extension PlacesService {
             throw PlazaError.validation(field: "username", "No account has this username.")
         }
         try await events.transaction { db in
-            if request.role == .staff, try await businesses.role(of: user.id, in: business, on: db) == .owner,
-                try await businesses.ownerCount(business: business, on: db) <= 1
+            if request.role == .staff, try await store.role(of: user.id, in: business, on: db) == .owner,
+                try await store.ownerCount(business: business, on: db) <= 1
             {
                 throw PlazaError.conflict(field: "role", "A business needs at least one owner.")
             }
-            try await businesses.setMember(business: business, user: user.id, role: request.role, now: now, on: db)
+            try await store.setMember(business: business, user: user.id, role: request.role, now: now, on: db)
             return ((), [.catalogChanged])
         }
         return BusinessMember(username: user.username, displayName: user.displayName, role: request.role, addedAt: now)
@@ -248,12 +248,12 @@ extension PlacesService {
             throw PlazaError.notFound("member")
         }
         try await events.transaction { db in
-            let role = try await businesses.role(of: user.id, in: business, on: db)
+            let role = try await store.role(of: user.id, in: business, on: db)
             guard role != nil else { throw PlazaError.notFound("member") }
-            if role == .owner, try await businesses.ownerCount(business: business, on: db) <= 1 {
+            if role == .owner, try await store.ownerCount(business: business, on: db) <= 1 {
                 throw PlazaError.conflict(field: "username", "A business needs at least one owner.")
             }
-            _ = try await businesses.removeMember(business: business, user: user.id, on: db)
+            _ = try await store.removeMember(business: business, user: user.id, on: db)
             return ((), [.catalogChanged])
         }
     }

@@ -1,0 +1,59 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// The businesses rules: businesses, their owners and staff, their locations and opening hours, and the in-memory
+/// catalog of every location. Other domains ask here who may act for a business and where it is; Places (sharing,
+/// presence, crowds) builds on the catalog. Routes and pages call this; SQL is in `BusinessStore`.
+package struct BusinessesService: Sendable {
+    let database: PlazaDatabase
+    /// Where businesses publish what changed (`catalogChanged`) and hear it back.
+    let events: EventBus
+    let catalog: LocationCatalog
+    let store = BusinessStore()
+    let accounts = AccountStore()
+    /// Other domains' reasons to keep a business (the wallet: money or charges still in it).
+    let deletionChecks = VetoSlot<UUID>()
+
+    init(database: PlazaDatabase, events: EventBus) {
+        self.database = database
+        self.events = events
+        let catalog = LocationCatalog()
+        self.catalog = catalog
+        events.subscribe({ message in Self.apply(message, catalog: catalog) }, resync: { catalog.invalidate() })
+    }
+
+    private static func apply(_ message: FeedMessage, catalog: LocationCatalog) {
+        switch message {
+        case .catalogChanged, .loyaltyOffered: catalog.invalidate()
+        case .reviewed(let decision) where decision.kind == .merchant: catalog.invalidate()
+        case .position, .forget, .event, .alert, .review, .reviewed, .campaignsChanged, .topUpSettled: break
+        }
+    }
+
+    /// Loads the catalog when it is stale (start-up, a change, or after the feed lost messages).
+    func prepare() async throws {
+        try await catalog.prepare(using: database.sql)
+    }
+
+    /// The caller's role in the business: `owner`, `staff`, or nil for anyone else.
+    func role(of identity: Identity, in business: UUID) async throws -> BusinessRole? {
+        try await store.role(of: identity.user.id, in: business, on: database.sql)
+    }
+
+    /// The business's owners and staff may act for it; only owners change it.
+    func requireMember(_ identity: Identity, of business: UUID, owner: Bool = false) async throws -> BusinessRecord {
+        guard let (record, role) = try await store.business(id: business, roleOf: identity.user.id, on: database.sql) else {
+            throw PlazaError.notFound("business")
+        }
+        guard let role, !owner || role == .owner else { throw PlazaError.forbidden }
+        return record
+    }
+
+    /// The same check from the in-memory catalog (call `prepare` first), for the hot read paths.
+    func requireStaff(_ identity: Identity, of business: UUID) throws {
+        let (known, role) = catalog.role(of: identity.user.id, in: business)
+        guard known else { throw PlazaError.notFound("business") }
+        guard role != nil else { throw PlazaError.forbidden }
+    }
+}
