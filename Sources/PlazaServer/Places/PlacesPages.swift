@@ -4,7 +4,7 @@ import Hummingbird
 import PlazaCore
 
 /// The places pages: nearby businesses, the map, a business with its popular times and line, and the
-/// customer's location settings. Merchants' pages are in `PlacesPages+Merchant.swift`.
+/// customer's location settings, and the merchant's presence list. The business editor is `BusinessesPages`.
 struct PlacesPages: Sendable {
     let places: PlacesService
     let businesses: BusinessesService
@@ -22,12 +22,6 @@ struct PlacesPages: Sendable {
         "zone-deleted": "The private zone was deleted.",
         "history-deleted": "Your location history was deleted.",
         "line": "Thanks! Your line report helps everyone.",
-        "business": "The business was saved.",
-        "location": "The location was saved.",
-        "location-deleted": "The location was deleted.",
-        "member": "The team was updated.",
-        "first-business": "Your business is on Plaza. Customers can find it now; open the Counter to charge them.",
-        "first-business-review": "Your business is saved. An admin looks at it next: once approved, customers can find it and you can charge them.",
         "subscribed": OffersPages.notices["subscribed"] ?? "",
         "unsubscribed": OffersPages.notices["unsubscribed"] ?? "",
     ]
@@ -48,8 +42,7 @@ struct PlacesPages: Sendable {
         signedIn.post("settings/history/delete", use: deleteHistory)
         signedIn.post("points", use: points)
         signedIn.get("geocode", use: geocode)
-        addMerchantRoutes(to: signedIn)
-        addWizardRoutes(to: signedIn)
+        addPresenceRoutes(to: signedIn)
     }
 
     var limit: Int { configuration.limits.maxRequestBody }

@@ -23,6 +23,7 @@ struct WebPages: Sendable {
             accounts: services.accounts, renderer: renderer, configuration: services.configuration,
             campusDirectory: MarketCampusDirectory(market: services.market)
         ).addRoutes(to: pages)
+        BusinessesPages(businesses: services.businesses, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
         PlacesPages(
             places: services.places, businesses: services.businesses, accounts: services.accounts, loyalty: services.loyalty,
             offers: services.offers, renderer: renderer,

@@ -3,9 +3,9 @@ import HTTPTypes
 import Hummingbird
 import PlazaCore
 
-/// Merchants' pages: their businesses, the editor (details, locations, team) and the live presence list.
-extension PlacesPages {
-    func addMerchantRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
+/// Merchants' pages: their businesses and the editor (details, locations, team).
+extension BusinessesPages {
+    func addEditorRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
         signedIn.get("mine", use: mine)
         signedIn.get("businesses/:id/edit", use: edit)
         signedIn.post("businesses/:id/edit", use: saveBusiness)
@@ -14,8 +14,6 @@ extension PlacesPages {
         signedIn.post("businesses/:id/locations/:locationId/delete", use: deleteLocation)
         signedIn.post("businesses/:id/members", use: addMember)
         signedIn.post("businesses/:id/members/:username/delete", use: removeMember)
-        signedIn.get("businesses/:id/presence", use: presence)
-        signedIn.get("businesses/:id/presence.json", use: presenceJSON)
     }
 
     // MARK: My businesses
@@ -81,13 +79,13 @@ extension PlacesPages {
         var id: String
         var name: String
         var form: FormState
-        var categories: [Option]
+        var categories: [PlacesPages.Option]
         var locations: [LocationRow]
         var locationForm: FormState
         var members: [MemberRow]
         var memberForm: FormState
         var center: String
-        var map: MapLayers
+        var map: PlacesPages.MapLayers
     }
 
     static let locationFields = ["name", "address", "latitude", "longitude", "radiusMeters", "openingHours"]
@@ -111,7 +109,7 @@ extension PlacesPages {
             shell: Shell(title: "Edit \(business.name)", context: context, notice: notice), id: id.uuidString.lowercased(), name: business.name,
             form: refused.form("business")
                 ?? FormState(names: ["name", "description"]).with("name", business.name).with("description", business.description),
-            categories: Self.categoryOptions(selected: business.category.rawValue),
+            categories: PlacesPages.categoryOptions(selected: business.category.rawValue),
             locations: business.locations.map { Self.row($0, business: id, refused: refused.form("location-\($0.id.uuidString.lowercased())")) },
             locationForm: refused.form("location")
                 ?? FormState(names: Self.locationFields).with("radiusMeters", String(BusinessRules.defaultLocationRadius)),
@@ -131,7 +129,7 @@ extension PlacesPages {
             id: location.id.uuidString.lowercased(), businessId: business.uuidString.lowercased(), name: location.name, address: location.address,
             radius: String(location.radiusMeters), latitude: String(format: "%.6f", location.latitude),
             longitude: String(format: "%.6f", location.longitude),
-            hours: (Self.hours(location.openingHours) ?? "").replacingOccurrences(of: "–", with: "-"))
+            hours: (PlacesPages.hours(location.openingHours) ?? "").replacingOccurrences(of: "–", with: "-"))
         guard let refused else { return row }
         let typed = { (name: String) in refused.fields[name]?.value ?? "" }
         (row.name, row.address, row.latitude, row.longitude) = (typed("name"), typed("address"), typed("latitude"), typed("longitude"))
@@ -214,50 +212,5 @@ extension PlacesPages {
             return renderer.refused("member", FormState(names: ["username"], error: error), returnTo: "\(Self.editPath(id))#team-heading")
         }
         return PageRenderer.seeOther("\(Self.editPath(id))?notice=member")
-    }
-
-    // MARK: Presence
-
-    struct PresencePage: Sendable {
-        struct Row: Sendable {
-            var username: String
-            var displayName: String
-            var location: String
-            var since: String
-        }
-
-        var shell: Shell
-        var id: String
-        var name: String
-        var rows: [Row]
-        var locationsJSON: String
-        var count: Int
-        var empty: Bool
-    }
-
-    /// Owners and staff: who is in the shop now, kept current by the page script over `/v1/events`.
-    @Sendable func presence(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "business")
-        let customers = try await places.presence(context.identity, business: id)
-        let business = try await businesses.business(id, viewer: context.identity)
-        let names = Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id, $0.name) })
-        let formatter = ISO8601DateFormatter()
-        let page = PresencePage(
-            shell: Shell(title: "In \(business.name) now", context: context), id: id.uuidString.lowercased(), name: business.name,
-            rows: customers.map {
-                PresencePage.Row(
-                    username: $0.username, displayName: $0.displayName, location: names[$0.locationId] ?? "", since: formatter.string(from: $0.since))
-            },
-            locationsJSON: String(
-                decoding: try PlazaJSON.encoder().encode(
-                    Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id.uuidString.lowercased(), $0.name) })),
-                as: UTF8.self), count: customers.count, empty: customers.isEmpty)
-        return renderer.render("places/presence", page)
-    }
-
-    /// The same list as JSON, for the page script after each presence event.
-    @Sendable func presenceJSON(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "business")
-        return try .json(Page(items: try await places.presence(context.identity, business: id), nextCursor: nil))
     }
 }

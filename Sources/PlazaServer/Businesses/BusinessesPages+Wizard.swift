@@ -5,7 +5,7 @@ import PlazaCore
 
 /// The first-business wizard a new merchant is walked into: what the business is, where it is (on the map), and
 /// when it is open, in three steps on one form (the page script shows one step at a time).
-extension PlacesPages {
+extension BusinessesPages {
     func addWizardRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
         signedIn.get("new", use: wizard)
         signedIn.post("new", use: createFromWizard)
@@ -22,11 +22,11 @@ extension PlacesPages {
 
         var shell: Shell
         var form: FormState
-        var categories: [Option]
+        var categories: [PlacesPages.Option]
         var days: [Day]
         var hoursError: String?
         var center: String
-        var map: MapLayers
+        var map: PlacesPages.MapLayers
         var first: Bool
     }
 
@@ -61,7 +61,7 @@ extension PlacesPages {
         let mine = try await businesses.myBusinesses(context.identity)
         let page = WizardPage(
             shell: Shell(title: "Set up your business", context: context), form: form,
-            categories: Self.categoryOptions(selected: form.fields["category"]?.value.nilIfEmpty ?? BusinessCategory.cafe.rawValue),
+            categories: PlacesPages.categoryOptions(selected: form.fields["category"]?.value.nilIfEmpty ?? BusinessCategory.cafe.rawValue),
             days: Self.dayNames.enumerated().map { index, name in
                 let period = hours.first { $0.day == index + 1 }
                 return WizardPage.Day(

@@ -1,0 +1,39 @@
+import Foundation
+import Hummingbird
+import PlazaCore
+
+/// The merchant's business pages under `/places`: their businesses, the first-business wizard, and the editor
+/// (details, locations with their hours, team). Every action is the API's, through `BusinessesService`.
+struct BusinessesPages: Sendable {
+    let businesses: BusinessesService
+    let renderer: PageRenderer
+    let configuration: PlazaConfiguration
+
+    static let notices: [String: String] = [
+        "business": "The business was saved.",
+        "location": "The location was saved.",
+        "location-deleted": "The location was deleted.",
+        "member": "The team was updated.",
+        "first-business": "Your business is on Plaza. Customers can find it now; open the Counter to charge them.",
+        "first-business-review": "Your business is saved. An admin looks at it next: once approved, customers can find it and you can charge them.",
+    ]
+
+    func addRoutes(to pages: RouterGroup<AppRequestContext>) {
+        let signedIn = pages.group("places", context: AuthenticatedContext.self)
+        addEditorRoutes(to: signedIn)
+        addWizardRoutes(to: signedIn)
+    }
+
+    var limit: Int { configuration.limits.maxRequestBody }
+    var mapLayers: PlacesPages.MapLayers { PlacesPages.mapLayers(configuration) }
+
+    func notice(_ request: Request) -> String? {
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+    }
+
+    /// Where a map without locations starts: the first listed location, or the demo town's square.
+    func defaultCenter() async throws -> Coordinate {
+        try await businesses.prepare()
+        return businesses.catalog.first?.location.coordinate ?? Coordinate(latitude: 48.1372, longitude: 11.5756)
+    }
+}
