@@ -21,7 +21,7 @@ public struct TrueTypeFont: Sendable {
     let bytes: [UInt8]
     let tables: [String: Range<Int>]
     let characterMap: TrueTypeCharacterMap
-    let kerningPairs: TrueTypeKerning
+    let pairKerning: TrueTypePairKerning
     let advances: [UInt16]
     let leftSideBearings: [Int16]
     /// `loca`, as absolute byte ranges' bounds in `bytes`: glyph g is `glyphOffsets[g]..<glyphOffsets[g + 1]`.
@@ -50,7 +50,17 @@ public struct TrueTypeFont: Sendable {
         familyName = names[1]
         postScriptName = names[6]
         characterMap = try TrueTypeCharacterMap.parse(reader("cmap"), numberOfGlyphs: numberOfGlyphs)
-        kerningPairs = try optional("kern").map(TrueTypeKerning.parse) ?? TrueTypeKerning()
+        let kern = try optional("kern").map(TrueTypeKerning.parse) ?? TrueTypeKerning()
+        // A GPOS that cannot be read is ignored (never fatal: the font still sets, from `kern` or unkerned).
+        let glyphCount = numberOfGlyphs
+        let gpos = try optional("GPOS").flatMap { try? TrueTypeGPOSKerning.parse($0, numberOfGlyphs: glyphCount) }
+        if let gpos, !gpos.isEmpty {
+            pairKerning = .gpos(gpos)
+        } else if !kern.isEmpty {
+            pairKerning = .kern(kern)
+        } else {
+            pairKerning = .unkerned
+        }
         (advances, leftSideBearings) = try Self.readHorizontalMetrics(
             reader("hmtx"), count: horizontalHeader.numberOfHMetrics, glyphs: numberOfGlyphs)
         glyphOffsets = try Self.readGlyphLocations(
@@ -95,19 +105,63 @@ public struct TrueTypeFont: Sendable {
         Int(glyph) < leftSideBearings.count ? Int(leftSideBearings[Int(glyph)]) : 0
     }
 
-    /// Whether the font has a legacy `kern` table with pairs (GPOS kerning is not read; see `TrueTypeKerning`).
-    public var hasKerning: Bool { !kerningPairs.isEmpty }
+    /// Where the pair kerning comes from: GPOS (`kern` feature, preferred), the legacy `kern` table, or nowhere.
+    public var kerningSource: TrueTypeKerningSource {
+        switch pairKerning {
+        case .gpos: return .gpos
+        case .kern: return .kern
+        case .unkerned: return .unkerned
+        }
+    }
 
-    /// Number of kerning pairs read from `kern`.
-    public var kerningPairCount: Int { kerningPairs.count }
+    /// Whether any pair of glyphs is kerned (from GPOS when the font has a `kern` feature there, else from `kern`).
+    public var hasKerning: Bool {
+        switch pairKerning {
+        case .gpos(let gpos): return gpos.hasAdjustments
+        case .kern(let kern): return !kern.isEmpty
+        case .unkerned: return false
+        }
+    }
 
-    /// The adjustment between two glyphs in font units (negative brings them closer), 0 when the font has none.
+    /// Kerning entries in the source used: glyph pairs of the `kern` table or of GPOS format 1 subtables, plus class
+    /// pairs with a non-zero value in GPOS format 2 subtables (each stands for every glyph pair of the two classes).
+    public var kerningPairCount: Int {
+        switch pairKerning {
+        case .gpos(let gpos): return gpos.count
+        case .kern(let kern): return kern.count
+        case .unkerned: return 0
+        }
+    }
+
+    /// The adjustment between two glyphs in font units (negative brings them closer), 0 when the font has none: the sum
+    /// over the GPOS `kern` lookups (first matching subtable of each), or the `kern` table's pair.
     public func kerning(between left: UInt16, and right: UInt16) -> Int {
-        kerningPairs.value(left, right)
+        switch pairKerning {
+        case .gpos(let gpos): return gpos.value(left, right)
+        case .kern(let kern): return kern.value(left, right)
+        case .unkerned: return 0
+        }
     }
 
     /// Vertical metrics scaled to a size in points.
     public func metrics(size points: Double) -> ScaledFontMetrics {
         ScaledFontMetrics(font: self, size: points)
     }
+}
+
+/// Where a font's pair kerning is read from.
+public enum TrueTypeKerningSource: String, Sendable, Hashable {
+    /// The GPOS `kern` feature (pair adjustment lookups).
+    case gpos
+    /// The legacy `kern` table (used only when GPOS has no `kern` feature).
+    case kern
+    /// The font does not kern.
+    case unkerned
+}
+
+/// The kerning a font was parsed with.
+enum TrueTypePairKerning: Sendable {
+    case gpos(TrueTypeGPOSKerning)
+    case kern(TrueTypeKerning)
+    case unkerned
 }

@@ -2,9 +2,8 @@ import PlazaCore
 
 /// Pair kerning from the legacy `kern` table (format 0 subtables, horizontal, not cross-stream).
 ///
-/// GPOS kerning (the modern OpenType place for it, class-based and contextual) is out of scope: reading it properly means
-/// lookups, coverage and class definition tables, and the browser preview must not apply it either (the SVG places every
-/// glyph at our x). Fonts whose kerning lives only in GPOS (EB Garamond, Kristi, Comfortaa) therefore set unkerned.
+/// Most current fonts keep their kerning in GPOS instead (EB Garamond and Comfortaa only there); `TrueTypeFont` reads
+/// that with `TrueTypeGPOSKerning` and uses this table only for fonts without a GPOS `kern` feature.
 struct TrueTypeKerning: Sendable, Hashable {
     private var pairs: [UInt32: Int16] = [:]
 
