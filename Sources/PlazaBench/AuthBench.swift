@@ -36,7 +36,13 @@ public struct AuthBench: Sendable {
         ) { services, port, _ in
             let password = "bench-password-\(UUID().uuidString.prefix(8))"
             try await services.createAccount(
-                email: "bench@bench.test", username: "bench", displayName: "Bench", password: password, role: .customer, checkPolicy: false)
+                email: "bench@bench.test",
+                username: "bench",
+                displayName: "Bench",
+                password: password,
+                role: .customer,
+                checkPolicy: false
+            )
             let peer = try await measureBcrypt(password: password)
             let stack = try await measureLogins(port: port, password: password)
             return """
@@ -58,7 +64,9 @@ public struct AuthBench: Sendable {
 
     private func measureBcrypt(password: String) async throws -> Measurement {
         let hash = Bcrypt.hash(password, cost: UInt8(configuration.bcryptCost))
-        return try await measure { _ = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) } }
+        return try await measure {
+            _ = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        }
     }
 
     private func measureLogins(port: Int, password: String) async throws -> Measurement {
@@ -71,7 +79,9 @@ public struct AuthBench: Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body
             let (_, response) = try await session.data(for: request)
-            guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw BenchError(message: "log-in answered \(response)") }
+            guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+                throw BenchError(message: "log-in answered \(response)")
+            }
         }
     }
 
@@ -89,7 +99,9 @@ public struct AuthBench: Sendable {
                         let begin = clock.now
                         try await operation()
                         let elapsed = clock.now - begin
-                        times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                        times.append(
+                            Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                        )
                     }
                     return times
                 }

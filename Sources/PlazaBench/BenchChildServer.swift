@@ -28,7 +28,9 @@ final class BenchChildServer: Sendable {
         environment["PLAZA_LOG_LEVEL"] = "error"
         environment["PLAZA_MODE"] = "production"
         let process = Process()
-        process.executableURL = binary.map { URL(fileURLWithPath: $0) } ?? Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe")
+        process.executableURL =
+            binary.map { URL(fileURLWithPath: $0) } ?? Bundle.main.executableURL
+            ?? URL(fileURLWithPath: "/proc/self/exe")
         process.arguments = ["serve"]
         process.environment = environment
         try process.run()
@@ -36,7 +38,9 @@ final class BenchChildServer: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(120)
         while clock.now < deadline {
-            guard process.isRunning else { throw HTTPPool.BenchFailure(description: "plaza serve exited with status \(process.terminationStatus)") }
+            guard process.isRunning else {
+                throw HTTPPool.BenchFailure(description: "plaza serve exited with status \(process.terminationStatus)")
+            }
             if let connection = try? await BenchHTTPConnection(port: port) {
                 let reply = try? await connection.send(.GET, "/readyz", token: "")
                 await connection.close()
@@ -56,7 +60,10 @@ final class BenchChildServer: Sendable {
     }
 
     private static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(
+            host: "127.0.0.1",
+            port: 0
+        ).get()
         let port = channel.localAddress?.port ?? 0
         try await channel.close()
         return port

@@ -39,7 +39,11 @@ final class BenchHTTPConnection: Sendable {
 
     /// Sends one request and waits for the whole response.
     func send(
-        _ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil, idempotencyKey: String? = nil,
+        _ method: HTTPMethod,
+        _ path: String,
+        token: String,
+        json body: ByteBuffer? = nil,
+        idempotencyKey: String? = nil,
         contentType: String = "application/json"
     ) async throws -> Reply {
         var request = HTTPRequestHead(version: .http1_1, method: method, uri: path)

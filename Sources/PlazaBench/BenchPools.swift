@@ -31,15 +31,26 @@ struct HTTPPool: Sendable {
         case .asyncHTTPClient:
             var configuration = HTTPClient.Configuration()
             configuration.httpVersion = .http1Only
-            configuration.connectionPool = .init(idleTimeout: .seconds(600), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, size))
-            backend = .asyncHTTPClient(HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration), base: "http://127.0.0.1:\(port)")
+            configuration.connectionPool = .init(
+                idleTimeout: .seconds(600),
+                concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, size)
+            )
+            backend = .asyncHTTPClient(
+                HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration),
+                base: "http://127.0.0.1:\(port)"
+            )
         }
     }
 
     /// Sends on worker `index`'s connection; anything but a success stops the bench.
     @discardableResult
     func send(
-        _ index: Int, _ method: HTTPMethod, _ path: String, token: String, json body: ByteBuffer? = nil, idempotencyKey: String? = nil
+        _ index: Int,
+        _ method: HTTPMethod,
+        _ path: String,
+        token: String,
+        json body: ByteBuffer? = nil,
+        idempotencyKey: String? = nil
     ) async throws
         -> ByteBuffer
     {
@@ -47,7 +58,13 @@ struct HTTPPool: Sendable {
         let reply: ByteBuffer
         switch backend {
         case .nio(let connections):
-            let answer = try await connections[index % connections.count].send(method, path, token: token, json: body, idempotencyKey: idempotencyKey)
+            let answer = try await connections[index % connections.count].send(
+                method,
+                path,
+                token: token,
+                json: body,
+                idempotencyKey: idempotencyKey
+            )
             (status, reply) = (answer.status, answer.body)
         case .asyncHTTPClient(let client, let base):
             var request = HTTPClientRequest(url: base + path)
@@ -62,7 +79,9 @@ struct HTTPPool: Sendable {
             status = Int(response.status.code)
             reply = try await response.body.collect(upTo: 64 << 20)
         }
-        guard status < 300 else { throw BenchFailure(description: "\(method) \(path): \(status) \(String(buffer: reply))") }
+        guard status < 300 else {
+            throw BenchFailure(description: "\(method) \(path): \(status) \(String(buffer: reply))")
+        }
         return reply
     }
 

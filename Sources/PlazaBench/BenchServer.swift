@@ -8,13 +8,18 @@ import ServiceLifecycle
 /// names PostgreSQL), for the benches: `body` gets the services and the port, then the server stops cleanly.
 enum BenchServer {
     static func run(
-        _ configuration: PlazaConfiguration, prepare: (inout PlazaConfiguration) -> Void = { _ in },
+        _ configuration: PlazaConfiguration,
+        prepare: (inout PlazaConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (PlazaServices, Int, Logger) async throws -> String
     ) async throws -> String {
         var configuration = configuration
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-bench-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "plaza-bench-\(UUID().uuidString)"
+        )
         defer { try? FileManager.default.removeItem(at: directory) }
-        if case .sqlite = configuration.storage { configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path) }
+        if case .sqlite = configuration.storage {
+            configuration.storage = .sqlite(path: directory.appendingPathComponent("bench.sqlite").path)
+        }
         configuration.port = 0
         configuration.host = "127.0.0.1"
         prepare(&configuration)

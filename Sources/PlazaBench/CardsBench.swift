@@ -46,7 +46,10 @@ public struct CardsBench: Sendable {
         // One change as the editor sends it: applied, laid out, checked, drawn.
         let change = { @Sendable (index: Int) async throws -> Void in
             let view = try await cards.tryOut(
-                anna, design.id, CardDesignRequest(labels: [CardLabelEdit(id: "names", text: names[index % names.count])]))
+                anna,
+                design.id,
+                CardDesignRequest(labels: [CardLabelEdit(id: "names", text: names[index % names.count])])
+            )
             _ = try await cards.preview(view, page: .front, guides: true, inline: true)
         }
         let view = try await cards.tryOut(anna, design.id, CardDesignRequest())
@@ -72,9 +75,11 @@ public struct CardsBench: Sendable {
             "<!doctype html><html><head><style>@page{size:\(CardPreviewSVG.number(view.spec.trim.widthMm + 6))mm "
             + "\(CardPreviewSVG.number(view.spec.trim.heightMm + 6))mm;margin:0}body{margin:0}svg{display:block;page-break-after:always}"
         for (id, data) in cards.fonts.files.sorted(by: { $0.key < $1.key }) {
-            html += "@font-face{font-family:\"plaza-\(id)\";src:url(data:font/ttf;base64,\(data.base64EncodedString()))}"
+            html +=
+                "@font-face{font-family:\"plaza-\(id)\";src:url(data:font/ttf;base64,\(data.base64EncodedString()))}"
         }
-        html += ".card-svg{width:100%;height:auto}text{font-kerning:none;font-variant-ligatures:none}</style></head><body>"
+        html +=
+            ".card-svg{width:100%;height:auto}text{font-kerning:none;font-variant-ligatures:none}</style></head><body>"
         for page in view.spec.pages { html += try await cards.preview(view, page: page, guides: false, inline: true) }
         html += "</body></html>"
         let page = directory.appendingPathComponent("card.html")
@@ -92,7 +97,8 @@ public struct CardsBench: Sendable {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: chromium)
                 process.arguments = [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer", "--print-to-pdf=\(out.path)", page.absoluteString,
+                    "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                    "--print-to-pdf=\(out.path)", page.absoluteString,
                 ]
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice
@@ -100,7 +106,11 @@ public struct CardsBench: Sendable {
                 process.waitUntilExit()
                 times.append(LoadMeter.milliseconds(clock.now - start))
             }
-            let result = LoadMeter.Result(operations: times.count, seconds: times.reduce(0, +) / 1_000, latencies: times)
+            let result = LoadMeter.Result(
+                operations: times.count,
+                seconds: times.reduce(0, +) / 1_000,
+                latencies: times
+            )
             peer =
                 "Chromium --print-to-pdf of the same two pages: \(Self.rate(result.rate)) PDFs/s, p50 \(Self.ms(result.p50)) ms, "
                 + "p99 \(Self.ms(result.p99)) ms (one process per file, \(times.count) runs, one at a time)"

@@ -34,7 +34,8 @@ extension ChaosRun {
                 let body = Self.json(BidRequest(maxAmount: auction.maxima[index]))
                 group.addTask {
                     let sent = await self.sent(auction.styles[index]) {
-                        await self.call("/v1/market/listings/\(listing)/bids", token: token, key: key, body: body)?.status ?? 0
+                        await self.call("/v1/market/listings/\(listing)/bids", token: token, key: key, body: body)?
+                            .status ?? 0
                     }
                     return (index, sent)
                 }

@@ -11,7 +11,8 @@ extension ChaosTally {
         let outcomes = try await services.auctionOutcomes(
             results.keys.compactMap { index in
                 run.work[index].auction.map { run.market.auctions[$0.number] }
-            })
+            }
+        )
         var (bids, won) = (0, 0)
         for index in results.keys.sorted() {
             guard let result = results[index], let auction = run.work[index].auction else { continue }
@@ -34,11 +35,15 @@ extension ChaosTally {
                     highest = max(highest, auction.maxima[position])
                     if !outcome.bidders.contains(bidder) {
                         lost += 1
-                        say("lost bid on \(name): \(run.users[auction.bidders[position]].username) was told it was placed")
+                        say(
+                            "lost bid on \(name): \(run.users[auction.bidders[position]].username) was told it was placed"
+                        )
                     }
                 } else if !answers.contains(0), outcome.bidders.contains(bidder) {
                     doubled += 1
-                    say("doubled bid on \(name): \(run.users[auction.bidders[position]].username) was refused \(answers), but bid")
+                    say(
+                        "doubled bid on \(name): \(run.users[auction.bidders[position]].username) was refused \(answers), but bid"
+                    )
                 }
             }
             if outcome.leaderMax != highest {
@@ -50,7 +55,9 @@ extension ChaosTally {
             if !outcome.closed { say("auction \(name) is still open") }
             if let leader = outcome.leader, outcome.closed {
                 won += 1
-                let sold = outcome.offers.count == 1 && outcome.offers[0].buyer == leader && outcome.offers[0].amount == outcome.currentPrice
+                let sold =
+                    outcome.offers.count == 1 && outcome.offers[0].buyer == leader
+                    && outcome.offers[0].amount == outcome.currentPrice
                 if !sold || outcome.state != .reserved {
                     if outcome.offers.isEmpty { lost += 1 } else { doubled += 1 }
                     say(
@@ -59,11 +66,17 @@ extension ChaosTally {
                 }
             } else if !outcome.offers.isEmpty || outcome.state != .active {
                 doubled += 1
-                say("doubled auction win on \(name): nobody won, but \(outcome.offers.count) offers and the item \(outcome.state.rawValue)")
+                say(
+                    "doubled auction win on \(name): nobody won, but \(outcome.offers.count) offers and the item \(outcome.state.rawValue)"
+                )
             }
         }
         let answered = results.values.flatMap { $0.answers.compactMap(\.last) }
-        let statuses = Dictionary(grouping: answered, by: { $0 }).sorted { $0.key < $1.key }.map { "\($0.value.count)× \($0.key)" }
-        say("chaos: \(results.count) auctions: \(bids) bids placed, \(won) won (answers \(statuses.joined(separator: ", ")))")
+        let statuses = Dictionary(grouping: answered, by: { $0 }).sorted { $0.key < $1.key }.map {
+            "\($0.value.count)× \($0.key)"
+        }
+        say(
+            "chaos: \(results.count) auctions: \(bids) bids placed, \(won) won (answers \(statuses.joined(separator: ", ")))"
+        )
     }
 }

@@ -88,33 +88,57 @@ public struct ChaosBench: Sendable {
         let shoppers = work.compactMap(\.order).map(\.shopper)
         let claimers = work.compactMap(\.coupon).flatMap(\.claimers)
         // The shop's owner, when there are charges, is the last person.
-        let owner = work.contains { $0.charge != nil || $0.punchCard != nil } ? options.accounts + shoppers.count + claimers.count : nil
+        let owner =
+            work.contains { $0.charge != nil || $0.punchCard != nil }
+            ? options.accounts + shoppers.count + claimers.count : nil
         let users = try await LedgerBenchData.seed(
-            accounts: options.accounts + shoppers.count + claimers.count + (owner == nil ? 0 : 1), funding: 20_000, services: services)
+            accounts: options.accounts + shoppers.count + claimers.count + (owner == nil ? 0 : 1),
+            funding: 20_000,
+            services: services
+        )
         let market = try await ChaosMarket.seed(
-            users: Array(users.prefix(options.accounts)), deals: work.compactMap(\.deal), auctions: work.compactMap(\.auction), services: services)
+            users: Array(users.prefix(options.accounts)),
+            deals: work.compactMap(\.deal),
+            auctions: work.compactMap(\.auction),
+            services: services
+        )
         let cards = try await ChaosCards.seed(shoppers: shoppers.map { users[$0] }, services: services)
         let coupons = try await ChaosCoupons.seed(rounds: work.compactMap(\.coupon), users: users, services: services)
         let shop = try await ChaosShop.seed(owner: owner, users: users, services: services)
         let kills = Self.killMoments(options)
         let server = ChaosServer(
-            storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", host: configuration.host,
-            port: configuration.port)
+            storage: services.configuration.storage,
+            secretKey: services.configuration.secretKey ?? "",
+            host: configuration.host,
+            port: configuration.port
+        )
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let run = ChaosRun(
-            work: work, users: users, market: market, cards: cards, coupons: coupons, shop: shop, client: client,
+            work: work,
+            users: users,
+            market: market,
+            cards: cards,
+            coupons: coupons,
+            shop: shop,
+            client: client,
             base: "http://\(configuration.host):\(configuration.port)",
             closeAuction: { id in
                 // A day ahead: past every auction's end (a day after it was seeded), as the minute's sweep would see it then.
-                (try? await services.market.closeAuction(listing: id, now: Date().addingTimeInterval(2 * 86_400))) ?? false
-            })
+                (try? await services.market.closeAuction(listing: id, now: Date().addingTimeInterval(2 * 86_400)))
+                    ?? false
+            }
+        )
         let stoppedCleanly: Bool
         do {
             try await server.start(client: client)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<max(1, options.concurrency) { group.addTask { await run.work() } }
-                group.addTask { try await self.kill(server, at: kills, run: run, services: services, client: client, say: say) }
-                group.addTask { try await self.fault(at: Self.faultMoments(options), run: run, services: services, say: say) }
+                group.addTask {
+                    try await self.kill(server, at: kills, run: run, services: services, client: client, say: say)
+                }
+                group.addTask {
+                    try await self.fault(at: Self.faultMoments(options), run: run, services: services, say: say)
+                }
                 try await group.waitForAll()
             }
             stoppedCleanly = await server.stop()
@@ -130,14 +154,21 @@ public struct ChaosBench: Sendable {
     /// At each moment: on PostgreSQL the server's backends are terminated under load, then the server is killed, the
     /// database restarted (every other time, when asked), and a new server started; clients wait while it is down.
     private func kill(
-        _ server: ChaosServer, at moments: [Int], run: ChaosRun, services: PlazaServices, client: HTTPClient, say: @Sendable (String) -> Void
+        _ server: ChaosServer,
+        at moments: [Int],
+        run: ChaosRun,
+        services: PlazaServices,
+        client: HTTPClient,
+        say: @Sendable (String) -> Void
     ) async throws {
         for (index, moment) in moments.enumerated() {
             while run.started < moment, !run.finished { try await Task.sleep(for: .milliseconds(20)) }
             guard !run.finished else { return }
             if services.database.engine == .postgres {
                 let ended = (try? await services.database.terminateOtherBackends()) ?? 0
-                say("chaos: kill \(index + 1) at operation \(moment): terminated \(ended) PostgreSQL connections under load")
+                say(
+                    "chaos: kill \(index + 1) at operation \(moment): terminated \(ended) PostgreSQL connections under load"
+                )
                 try await Task.sleep(for: .seconds(1))
             }
             run.down.set(true)
@@ -154,13 +185,20 @@ public struct ChaosBench: Sendable {
 
     /// At each moment, with the server left running: its PostgreSQL backends terminated, and at every other one the
     /// database restarted (when asked). Nothing on SQLite, which has no server to lose.
-    private func fault(at moments: [Int], run: ChaosRun, services: PlazaServices, say: @Sendable (String) -> Void) async throws {
+    private func fault(
+        at moments: [Int],
+        run: ChaosRun,
+        services: PlazaServices,
+        say: @Sendable (String) -> Void
+    ) async throws {
         guard services.database.engine == .postgres else { return }
         for (index, moment) in moments.enumerated() {
             while run.started < moment, !run.finished { try await Task.sleep(for: .milliseconds(20)) }
             guard !run.finished else { return }
             let ended = (try? await services.database.terminateOtherBackends()) ?? 0
-            say("chaos: fault \(index + 1) at operation \(moment): terminated \(ended) PostgreSQL connections, the server left running")
+            say(
+                "chaos: fault \(index + 1) at operation \(moment): terminated \(ended) PostgreSQL connections, the server left running"
+            )
             if let command = options.restartDatabase, index % 2 == 1 {
                 let status = try await Self.shell(command)
                 say("chaos: fault \(index + 1): ran `\(command)` under load: exit \(status)")
@@ -175,7 +213,12 @@ public struct ChaosBench: Sendable {
     }
 
     /// Compares every answer with what the database holds, then runs verify.
-    private func check(_ run: ChaosRun, services: PlazaServices, stoppedCleanly: Bool, say: @Sendable (String) -> Void) async throws -> Bool {
+    private func check(
+        _ run: ChaosRun,
+        services: PlazaServices,
+        stoppedCleanly: Bool,
+        say: @Sendable (String) -> Void
+    ) async throws -> Bool {
         var tally = ChaosTally()
         try await tally.checkTransfers(run, services: services, say: say)
         try await tally.checkDeals(run, services: services, say: say)
@@ -195,7 +238,9 @@ public struct ChaosBench: Sendable {
         let clean = lost == 0 && doubled == 0 && unanswered == 0 && report.findings.isEmpty && stoppedCleanly
         say(
             "chaos: \(run.work.count) operations, \(options.kills) kills, \(lost) lost, \(doubled) doubled, "
-                + (report.findings.isEmpty ? "verify clean" : "verify broken") + (unanswered > 0 ? ", \(unanswered) unanswered" : ""))
+                + (report.findings.isEmpty ? "verify clean" : "verify broken")
+                + (unanswered > 0 ? ", \(unanswered) unanswered" : "")
+        )
         return clean
     }
 

@@ -13,12 +13,19 @@ struct ChaosCards: Sendable {
     var designs: [UUID]
 
     static let none = ChaosCards(paper: UUID(), designs: [])
-    static let address = CardShippingAddress(name: "Sam Rivera", line1: "12 Elm Street", city: "Springfield", postalCode: "12345", country: "us")
+    static let address = CardShippingAddress(
+        name: "Sam Rivera",
+        line1: "12 Elm Street",
+        city: "Springfield",
+        postalCode: "12345",
+        country: "us"
+    )
     static let art = Data(
         """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 133 183.8">\
         <rect x="0" y="0" width="133" height="183.8" fill="#f6efe6"/><circle cx="66.5" cy="40" r="20" fill="#c9a227"/></svg>
-        """.utf8)
+        """.utf8
+    )
 
     /// The paper, the template (made by a designer, approved by an admin) and each shopper's design of it.
     static func seed(shoppers: [LedgerBenchData.User], services: PlazaServices) async throws -> ChaosCards {
@@ -30,16 +37,39 @@ struct ChaosCards: Sendable {
         let paper = try await cards.savePaper(
             nil,
             CardPaperRequest(
-                name: "Linen", description: "Textured, 300 gsm", sampleAmount: 200, tiers: [CardPriceTier(minQuantity: 1, unitAmount: 35)]))
+                name: "Linen",
+                description: "Textured, 300 gsm",
+                sampleAmount: 200,
+                tiers: [CardPriceTier(minQuantity: 1, unitAmount: 35)]
+            )
+        )
         let art = try await cards.uploadArt(designer, Self.art, contentType: "image/svg+xml").id
         let label = CardLabelSpec(
-            id: "names", page: .front, text: "Ana & Ben", font: "serif", size: 20, colour: "#333333", x: 13.5, y: 70, width: 100, height: 25,
-            maxLines: 1)
+            id: "names",
+            page: .front,
+            text: "Ana & Ben",
+            font: "serif",
+            size: 20,
+            colour: "#333333",
+            x: 13.5,
+            y: 70,
+            width: 100,
+            height: 25,
+            maxLines: 1
+        )
         let template = try await cards.createTemplate(
             designer,
             CardTemplateRequest(
-                name: "Chaos Circle", categoryId: category.id, subcategoryId: nil, trim: CardTrim(widthMm: 127, heightMm: 177.8), pages: [.front],
-                colours: [CardColourRequest(name: "Ivory", art: ["front": art])], labels: [label], paperTypeIds: [paper.id]))
+                name: "Chaos Circle",
+                categoryId: category.id,
+                subcategoryId: nil,
+                trim: CardTrim(widthMm: 127, heightMm: 177.8),
+                pages: [.front],
+                colours: [CardColourRequest(name: "Ivory", art: ["front": art])],
+                labels: [label],
+                paperTypeIds: [paper.id]
+            )
+        )
         _ = try await cards.submitTemplate(designer, template.id)
         let queue = try await services.admin.reviewQueue(state: .open, kind: .template, limit: 10, cursor: nil)
         for item in queue.items where item.subjectId == template.id {
@@ -57,11 +87,20 @@ struct ChaosCards: Sendable {
     static func person(_ services: PlazaServices, _ username: String, role: Role?) async throws -> Identity {
         if let role {
             let user = UserRecord(
-                id: UUID(), email: "\(username)@bench.invalid", username: username, displayName: username, passwordHash: "", role: role,
-                emailVerified: true, now: Date())
+                id: UUID(),
+                email: "\(username)@bench.invalid",
+                username: username,
+                displayName: username,
+                passwordHash: "",
+                role: role,
+                emailVerified: true,
+                now: Date()
+            )
             try await AccountStore().insert(user, on: services.database.sql)
         }
-        guard let user = try await AccountStore().user(login: username, on: services.database.sql) else { throw ChaosFailure("no user \(username)") }
+        guard let user = try await AccountStore().user(login: username, on: services.database.sql) else {
+            throw ChaosFailure("no user \(username)")
+        }
         return Identity(user: user, sessionID: UUID())
     }
 }
@@ -109,8 +148,10 @@ extension ChaosRun {
         let token = users[order.shopper].token
         let design = cards.designs[order.number]
         let added = await call(
-            "/v1/cards/cart/items", token: token,
-            body: Self.json(CardCartItemRequest(designId: design, paperId: cards.paper, quantity: order.quantity)))
+            "/v1/cards/cart/items",
+            token: token,
+            body: Self.json(CardCartItemRequest(designId: design, paperId: cards.paper, quantity: order.quantity))
+        )
         guard let added, added.status == 201 else {
             result.setUpFailed = "cart: \(ChaosReply.describe(added))"
             return result
@@ -122,7 +163,10 @@ extension ChaosRun {
             return result
         }
         let sha = SHA256.hash(data: Data(pdf.body.readableBytesView)).map { String(format: "%02x", $0) }.joined()
-        let request = CardOrderRequest(shippingAddress: ChaosCards.address, proofs: [CardProofApproval(designId: design, sha256: sha)])
+        let request = CardOrderRequest(
+            shippingAddress: ChaosCards.address,
+            proofs: [CardProofApproval(designId: design, sha256: sha)]
+        )
         let placed = await call("/v1/cards/orders", token: token, key: order.keys[0], body: Self.json(request))
         guard let placed, placed.status == 201, let made = Self.decode(CardOrder.self, placed) else {
             result.setUpFailed = "order: \(ChaosReply.describe(placed))"
@@ -130,13 +174,16 @@ extension ChaosRun {
         }
         result.order = made.id
         let body = Self.json(CardPaymentRequest(method: .wallet, amount: made.total, currency: made.currency))
-        let pay = { @Sendable (key: String) in await self.call("/v1/cards/orders/\(made.id)/pay", token: token, key: key, body: body)?.status ?? 0 }
+        let pay = { @Sendable (key: String) in
+            await self.call("/v1/cards/orders/\(made.id)/pay", token: token, key: key, body: body)?.status ?? 0
+        }
         let cancelBody = Self.json(CardCancelRequest(reason: "Wrong date"))
         async let first = sent(order.payStyle) { await pay(order.keys[1]) }
         async let second = order.race.second ? [await pay(order.keys[2])] : []
         async let cancelled =
             order.race.cancels
-            ? await call("/v1/cards/orders/\(made.id)/cancel", token: token, key: order.keys[3], body: cancelBody)?.status ?? 0 : nil
+            ? await call("/v1/cards/orders/\(made.id)/cancel", token: token, key: order.keys[3], body: cancelBody)?
+                .status ?? 0 : nil
         (result.first, result.second, result.cancel) = await (first, second, cancelled)
         return result
     }

@@ -20,7 +20,9 @@ extension ChaosTally {
             let name = order.uuidString.lowercased()
             if (result.first + result.second).contains(0) || result.cancel == 0 {
                 unanswered += 1
-                say("unanswered card order \(name): pay \(result.first) \(result.second), cancel \(String(describing: result.cancel))")
+                say(
+                    "unanswered card order \(name): pay \(result.first) \(result.second), cancel \(String(describing: result.cancel))"
+                )
             }
             for answers in [result.first, result.second] where Set(answers.filter { $0 != 0 }).count > 1 {
                 doubled += 1
@@ -32,20 +34,28 @@ extension ChaosTally {
                 say("doubled card order payment \(name): paid with two keys")
             }
             let answered = !(result.first + result.second).contains(0)
-            let paidThen = "\(outcome.status.rawValue) with \(outcome.charges) card_order and \(outcome.refunds) card_refund entries"
+            let paidThen =
+                "\(outcome.status.rawValue) with \(outcome.charges) card_order and \(outcome.refunds) card_refund entries"
             if first || second {
                 let sound =
                     outcome.charges == 1
-                    && (outcome.status == .paid && outcome.refunds == 0 || outcome.status == .cancelled && outcome.refunds == 1)
+                    && (outcome.status == .paid && outcome.refunds == 0
+                        || outcome.status == .cancelled && outcome.refunds == 1)
                 if !sound {
-                    if outcome.charges == 0 || (outcome.status == .cancelled && outcome.refunds == 0) { lost += 1 } else { doubled += 1 }
+                    if outcome.charges == 0 || (outcome.status == .cancelled && outcome.refunds == 0) {
+                        lost += 1
+                    } else {
+                        doubled += 1
+                    }
                     say(
                         "\(outcome.charges == 0 || outcome.refunds == 0 ? "lost" : "doubled") card order payment \(name): paid, and it is \(paidThen)"
                     )
                 }
             } else if answered, outcome.charges + outcome.refunds > 0 || outcome.status == .paid {
                 doubled += 1
-                say("doubled card order payment \(name): refused \(result.first) \(result.second), but it is \(paidThen)")
+                say(
+                    "doubled card order payment \(name): refused \(result.first) \(result.second), but it is \(paidThen)"
+                )
             }
             if result.cancel == 200, outcome.status != .cancelled {
                 lost += 1
@@ -57,9 +67,12 @@ extension ChaosTally {
             "chaos: \(results.count) card orders: \(ended.filter { $0.status == .paid }.count) paid, "
                 + "\(ended.filter { $0.status == .cancelled && $0.charges > 0 }.count) cancelled and refunded, "
                 + "\(ended.filter { $0.status == .cancelled && $0.charges == 0 }.count) cancelled unpaid, "
-                + "\(ended.filter { $0.status == .pendingPayment }.count) waiting")
+                + "\(ended.filter { $0.status == .pendingPayment }.count) waiting"
+        )
         if !notSetUp.isEmpty {
-            say("chaos: \(notSetUp.count) of \(results.count) card orders not placed, such as \(notSetUp.prefix(3).joined(separator: "; "))")
+            say(
+                "chaos: \(notSetUp.count) of \(results.count) card orders not placed, such as \(notSetUp.prefix(3).joined(separator: "; "))"
+            )
         }
     }
 }

@@ -21,18 +21,34 @@ struct ChaosShop: Sendable {
         guard let owner else { return .none }
         try await AccountStore().setRole(users[owner].id, .merchant, now: Date(), on: services.database.sql)
         let merchant = try await ChaosCards.person(services, users[owner].username, role: nil)
-        let shop = try await services.businesses.createBusiness(merchant, CreateBusinessRequest(name: "Chaos Corner", category: .grocery))
+        let shop = try await services.businesses.createBusiness(
+            merchant,
+            CreateBusinessRequest(name: "Chaos Corner", category: .grocery)
+        )
         let location = try await services.businesses.addLocation(
-            merchant, business: shop.id,
+            merchant,
+            business: shop.id,
             LocationRequest(
-                name: "Counter", address: "Chaos", latitude: ChaosMarket.center.latitude, longitude: ChaosMarket.center.longitude,
-                radiusMeters: 50))
+                name: "Counter",
+                address: "Chaos",
+                latitude: ChaosMarket.center.latitude,
+                longitude: ChaosMarket.center.longitude,
+                radiusMeters: 50
+            )
+        )
         let admin = try await ChaosCards.person(services, "chaoschargesadmin", role: .admin)
         try await ChaosCoupons.approve(.merchant, admin: admin, services: services)
         let program = try await services.loyalty.createProgram(
-            merchant, business: shop.id,
+            merchant,
+            business: shop.id,
             LoyaltyProgramRequest(
-                title: "Chaos coffee", punchesRequired: punchesRequired, reward: "A coffee", oneCardAtATime: false, velocityWindowMinutes: 0))
+                title: "Chaos coffee",
+                punchesRequired: punchesRequired,
+                reward: "A coffee",
+                oneCardAtATime: false,
+                velocityWindowMinutes: 0
+            )
+        )
         return ChaosShop(business: shop.id, owner: owner, location: location.id, program: program.id)
     }
 }
@@ -85,24 +101,46 @@ extension ChaosRun {
         var result = ChaosCharge.Result()
         let (customer, owner) = (users[charge.customer], users[shop.owner])
         // In the shop: sharing with merchants, and a point at the counter now.
-        let sharing = await call("/v1/me/location-sharing", method: .PUT, token: customer.token, body: Self.json(LocationSharing(level: .merchants)))
+        let sharing = await call(
+            "/v1/me/location-sharing",
+            method: .PUT,
+            token: customer.token,
+            body: Self.json(LocationSharing(level: .merchants))
+        )
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        let point = LocationPoint(latitude: ChaosMarket.center.latitude, longitude: ChaosMarket.center.longitude, accuracy: 10, recordedAt: now)
-        let moved = await call("/v1/me/locations", token: customer.token, body: Self.json(LocationUpload(points: [point])))
+        let point = LocationPoint(
+            latitude: ChaosMarket.center.latitude,
+            longitude: ChaosMarket.center.longitude,
+            accuracy: 10,
+            recordedAt: now
+        )
+        let moved = await call(
+            "/v1/me/locations",
+            token: customer.token,
+            body: Self.json(LocationUpload(points: [point]))
+        )
         guard let sharing, sharing.status == 200, let moved, moved.status < 300 else {
             result.setUpFailed = "in the shop: \(ChaosReply.describe(sharing)), \(ChaosReply.describe(moved))"
             return result
         }
-        let request = CreateChargeRequest(businessId: shop.business, customer: customer.username, amount: charge.amount, currency: "USD")
+        let request = CreateChargeRequest(
+            businessId: shop.business,
+            customer: customer.username,
+            amount: charge.amount,
+            currency: "USD"
+        )
         let created = await call("/v1/charges", token: owner.token, key: charge.keys[0], body: Self.json(request))
         guard let created, created.status == 201, let made = Self.decode(Charge.self, created) else {
             result.setUpFailed = "charge: \(ChaosReply.describe(created))"
             return result
         }
         result.charge = made.id
-        let approval = Self.json(ApproveChargeRequest(amount: made.amount, currency: made.currency, businessId: shop.business))
+        let approval = Self.json(
+            ApproveChargeRequest(amount: made.amount, currency: made.currency, businessId: shop.business)
+        )
         let approve = { @Sendable (key: String) in
-            await self.call("/v1/charges/\(made.id)/approve", token: customer.token, key: key, body: approval)?.status ?? 0
+            await self.call("/v1/charges/\(made.id)/approve", token: customer.token, key: key, body: approval)?.status
+                ?? 0
         }
         let end: (path: String, token: String)? =
             switch charge.race {
@@ -112,7 +150,8 @@ extension ChaosRun {
             }
         async let first = sent(charge.payStyle) { await approve(charge.keys[1]) }
         async let second = charge.race == .twoKeys ? [await approve(charge.keys[2])] : []
-        async let ended = end == nil ? nil : await call("/v1/charges/\(made.id)/\(end!.path)", token: end!.token)?.status ?? 0
+        async let ended =
+            end == nil ? nil : await call("/v1/charges/\(made.id)/\(end!.path)", token: end!.token)?.status ?? 0
         (result.first, result.second, result.ended) = await (first, second, ended)
         guard (result.first + result.second).contains(200), charge.refunds > 0 else { return result }
         let body = Self.json(RefundRequest(amount: charge.refundAmount))
@@ -120,7 +159,12 @@ extension ChaosRun {
             for index in 0..<charge.refunds {
                 group.addTask {
                     let answers = await self.sent(charge.refundStyle) {
-                        await self.call("/v1/charges/\(made.id)/refunds", token: owner.token, key: charge.keys[3 + index], body: body)?.status ?? 0
+                        await self.call(
+                            "/v1/charges/\(made.id)/refunds",
+                            token: owner.token,
+                            key: charge.keys[3 + index],
+                            body: body
+                        )?.status ?? 0
                     }
                     return (index, answers)
                 }

@@ -26,12 +26,14 @@ extension ChaosTally {
                     "unanswered charge \(name): approve \(result.first) \(result.second), end \(String(describing: result.ended)), refunds \(result.refunds)"
                 )
             }
-            for answers in [result.first, result.second] + result.refunds where Set(answers.filter { $0 != 0 }).count > 1 {
+            for answers in [result.first, result.second] + result.refunds
+            where Set(answers.filter { $0 != 0 }).count > 1 {
                 doubled += 1
                 say("doubled charge \(name): one key, different answers \(answers)")
             }
             let approved = [result.first, result.second].filter { $0.contains(200) }.count
-            let state = "\(outcome.status.rawValue) with \(outcome.payments) charge and \(outcome.refunds) refund entries"
+            let state =
+                "\(outcome.status.rawValue) with \(outcome.payments) charge and \(outcome.refunds) refund entries"
             if approved > 1 || (approved == 1 && result.ended == 200) {
                 doubled += 1
                 say("doubled charge \(name): approved \(approved == 1 ? "and ended" : "twice"); it is \(state)")
@@ -39,7 +41,9 @@ extension ChaosTally {
             let paid = outcome.status == .approved || outcome.status == .refunded
             if approved == 1, outcome.payments != 1 || !paid {
                 if outcome.payments == 0 || !paid { lost += 1 } else { doubled += 1 }
-                say("\(outcome.payments == 0 || !paid ? "lost" : "doubled") charge payment \(name): approved, and it is \(state)")
+                say(
+                    "\(outcome.payments == 0 || !paid ? "lost" : "doubled") charge payment \(name): approved, and it is \(state)"
+                )
             } else if approved == 0, !all.contains(0), outcome.payments > 0 || paid {
                 doubled += 1
                 say("doubled charge payment \(name): never approved, but it is \(state)")
@@ -61,17 +65,24 @@ extension ChaosTally {
                 say("doubled charge refund \(name): \(outcome.refundedAmount) refunded of \(outcome.amount)")
             }
             let room = Int(outcome.amount / max(1, charge.refundAmount))
-            if result.refunds.contains(where: { !$0.contains(200) && !$0.contains(0) }), made < min(room, charge.refunds) {
+            if result.refunds.contains(where: { !$0.contains(200) && !$0.contains(0) }),
+                made < min(room, charge.refunds)
+            {
                 lost += 1
-                say("lost charge refund \(name): a refund was refused while \(outcome.refundedAmount) of \(outcome.amount) was refunded")
+                say(
+                    "lost charge refund \(name): a refund was refused while \(outcome.refundedAmount) of \(outcome.amount) was refunded"
+                )
             }
         }
         let ended = outcomes.values
         say(
             "chaos: \(results.count) charges: \(ended.filter { $0.payments == 1 }.count) paid, \(refunded) refunds, "
-                + "\(ended.filter { $0.status == .cancelled }.count) cancelled, \(ended.filter { $0.status == .declined }.count) declined")
+                + "\(ended.filter { $0.status == .cancelled }.count) cancelled, \(ended.filter { $0.status == .declined }.count) declined"
+        )
         if !notSetUp.isEmpty {
-            say("chaos: \(notSetUp.count) of \(results.count) charges not made, such as \(notSetUp.prefix(3).joined(separator: "; "))")
+            say(
+                "chaos: \(notSetUp.count) of \(results.count) charges not made, such as \(notSetUp.prefix(3).joined(separator: "; "))"
+            )
         }
     }
 }

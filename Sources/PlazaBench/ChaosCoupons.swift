@@ -13,34 +13,65 @@ struct ChaosCoupons: Sendable {
     static let cap = 3
 
     /// The merchant, the shop (its merchant approved by an admin), and a campaign per round reaching its claimers.
-    static func seed(rounds: [ChaosCoupon], users: [LedgerBenchData.User], services: PlazaServices) async throws -> ChaosCoupons {
+    static func seed(
+        rounds: [ChaosCoupon],
+        users: [LedgerBenchData.User],
+        services: PlazaServices
+    ) async throws -> ChaosCoupons {
         guard !rounds.isEmpty else { return .none }
         let merchant = try await ChaosCards.person(services, "chaosmerchant", role: .merchant)
         let admin = try await ChaosCards.person(services, "chaosoffersadmin", role: .admin)
-        let shop = try await services.businesses.createBusiness(merchant, CreateBusinessRequest(name: "Chaos Bakery", category: .grocery))
+        let shop = try await services.businesses.createBusiness(
+            merchant,
+            CreateBusinessRequest(name: "Chaos Bakery", category: .grocery)
+        )
         _ = try await services.businesses.addLocation(
-            merchant, business: shop.id,
+            merchant,
+            business: shop.id,
             LocationRequest(
-                name: "Chaos", address: "Chaos", latitude: ChaosMarket.center.latitude, longitude: ChaosMarket.center.longitude, radiusMeters: 50))
+                name: "Chaos",
+                address: "Chaos",
+                latitude: ChaosMarket.center.latitude,
+                longitude: ChaosMarket.center.longitude,
+                radiusMeters: 50
+            )
+        )
         try await approve(.merchant, admin: admin, services: services)
         let now = Date()
         var campaigns: [UUID] = []
         for round in rounds {
             var claimers: [Identity] = []
-            for number in round.claimers { claimers.append(try await ChaosCards.person(services, users[number].username, role: nil)) }
+            for number in round.claimers {
+                claimers.append(try await ChaosCards.person(services, users[number].username, role: nil))
+            }
             // Subscribed while the campaign starts (it reaches its shop's subscribers then), unsubscribed from coupons after.
             for claimer in claimers {
-                _ = try await services.offers.subscribe(claimer, business: shop.id, SubscriptionRequest(ads: false, coupons: true))
+                _ = try await services.offers.subscribe(
+                    claimer,
+                    business: shop.id,
+                    SubscriptionRequest(ads: false, coupons: true)
+                )
             }
             let content = CampaignContent(
-                kind: .coupon, title: "Chaos coupon \(round.number)", body: "Ten off, three of them.", startsAt: now.addingTimeInterval(-3_600),
-                endsAt: now.addingTimeInterval(86_400), target: CampaignTarget(), delivery: [.automatic], discount: CouponDiscount(percentOff: 10),
-                totalRedemptions: cap)
+                kind: .coupon,
+                title: "Chaos coupon \(round.number)",
+                body: "Ten off, three of them.",
+                startsAt: now.addingTimeInterval(-3_600),
+                endsAt: now.addingTimeInterval(86_400),
+                target: CampaignTarget(),
+                delivery: [.automatic],
+                discount: CouponDiscount(percentOff: 10),
+                totalRedemptions: cap
+            )
             let campaign = try await services.offers.createCampaign(merchant, business: shop.id, content)
             _ = try await services.offers.submit(merchant, campaign.id)
             try await approve(.campaign, admin: admin, services: services)
             for claimer in claimers {
-                _ = try await services.offers.subscribe(claimer, business: shop.id, SubscriptionRequest(ads: false, coupons: false))
+                _ = try await services.offers.subscribe(
+                    claimer,
+                    business: shop.id,
+                    SubscriptionRequest(ads: false, coupons: false)
+                )
             }
             campaigns.append(campaign.id)
         }
@@ -80,7 +111,9 @@ extension ChaosRun {
     func claims(_ round: ChaosCoupon) async -> ChaosCoupon.Result {
         let campaign = coupons.campaigns[round.number]
         let claim = { @Sendable (token: String) async -> ChaosCoupon.Claimed in
-            guard let reply = await self.call("/v1/offers/\(campaign)/claim", token: token) else { return ChaosCoupon.Claimed(status: 0) }
+            guard let reply = await self.call("/v1/offers/\(campaign)/claim", token: token) else {
+                return ChaosCoupon.Claimed(status: 0)
+            }
             return ChaosCoupon.Claimed(status: reply.status, claim: reply.status < 300 ? Self.id(in: reply.body) : nil)
         }
         return await withTaskGroup(of: (Int, [ChaosCoupon.Claimed]).self) { group in

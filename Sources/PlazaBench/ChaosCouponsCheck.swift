@@ -32,7 +32,9 @@ extension ChaosTally {
                 let ids = Set(answered.compactMap(\.claim))
                 if Set(answered.map { $0.status < 300 }).count > 1 || ids.count > 1 || held.count > 1 {
                     doubled += 1
-                    say("doubled coupon claim \(name): one claimer, answers \(answered.map(\.status)), \(held.count) stored")
+                    say(
+                        "doubled coupon claim \(name): one claimer, answers \(answered.map(\.status)), \(held.count) stored"
+                    )
                 }
                 for id in ids where !held.contains(where: { $0.id == id }) {
                     lost += 1
@@ -49,7 +51,9 @@ extension ChaosTally {
             }
             if refused, rows.count < ChaosCoupons.cap {
                 lost += 1
-                say("lost coupon claim \(name): a claimer was refused while \(rows.count) of \(ChaosCoupons.cap) were taken")
+                say(
+                    "lost coupon claim \(name): a claimer was refused while \(rows.count) of \(ChaosCoupons.cap) were taken"
+                )
             }
             let strangers = rows.filter { row in !round.claimers.contains { run.users[$0].id == row.user } }
             if !strangers.isEmpty {
@@ -57,7 +61,11 @@ extension ChaosTally {
                 say("doubled coupon claims \(name): \(strangers.count) stored for people who never claimed")
             }
         }
-        if notDelivered > 0 { say("chaos: \(notDelivered) claimers refused otherwise than exhausted: was the campaign delivered to them?") }
-        say("chaos: \(results.count) coupon rounds: \(claimed) claims for \(claimers) claimers, at most \(ChaosCoupons.cap) a campaign")
+        if notDelivered > 0 {
+            say("chaos: \(notDelivered) claimers refused otherwise than exhausted: was the campaign delivered to them?")
+        }
+        say(
+            "chaos: \(results.count) coupon rounds: \(claimed) claims for \(claimers) claimers, at most \(ChaosCoupons.cap) a campaign"
+        )
     }
 }

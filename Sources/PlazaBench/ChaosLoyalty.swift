@@ -43,9 +43,18 @@ extension ChaosRun {
         }
         result.card = card
         let scan = { @Sendable (body: String, key: String) async -> ChaosPunchCard.Scan in
-            guard let reply = await self.call("/v1/businesses/\(self.shop.business)/loyalty/punches", token: owner.token, key: key, body: body)
+            guard
+                let reply = await self.call(
+                    "/v1/businesses/\(self.shop.business)/loyalty/punches",
+                    token: owner.token,
+                    key: key,
+                    body: body
+                )
             else { return ChaosPunchCard.Scan(status: 0, counted: false) }
-            return ChaosPunchCard.Scan(status: reply.status, counted: Self.decode(CounterPunch.self, reply)?.status == .counted)
+            return ChaosPunchCard.Scan(
+                status: reply.status,
+                counted: Self.decode(CounterPunch.self, reply)?.status == .counted
+            )
         }
         for punch in 0..<ChaosShop.punchesRequired {
             let shown = await call("/v1/me/loyalty-cards/\(card)/punch-code", token: holder.token)
@@ -66,7 +75,12 @@ extension ChaosRun {
         }
         let body = Self.json(RedemptionRequest(code: code.qrPayload, locationId: shop.location))
         let confirm = { @Sendable (key: String) async -> Int in
-            await self.call("/v1/businesses/\(self.shop.business)/loyalty-redemptions", token: owner.token, key: key, body: body)?.status ?? 0
+            await self.call(
+                "/v1/businesses/\(self.shop.business)/loyalty-redemptions",
+                token: owner.token,
+                key: key,
+                body: body
+            )?.status ?? 0
         }
         let base = 2 * ChaosShop.punchesRequired
         async let first = sent(item.redeemStyle) { await confirm(item.keys[base]) }

@@ -20,7 +20,9 @@ extension ChaosTally {
             guard let card = result.card, let outcome = outcomes[card] else { continue }
             let name = card.uuidString.lowercased()
             let scans = result.scans.flatMap { $0 }
-            if scans.flatMap({ $0 }).contains(where: { $0.status == 0 }) || result.redemptions.flatMap({ $0 }).contains(0) {
+            if scans.flatMap({ $0 }).contains(where: { $0.status == 0 })
+                || result.redemptions.flatMap({ $0 }).contains(0)
+            {
                 unanswered += 1
                 say("unanswered loyalty card \(name)")
             }
@@ -28,7 +30,8 @@ extension ChaosTally {
                 doubled += 1
                 say("doubled punch \(name): one key, different answers \(answers)")
             }
-            for (number, punch) in result.scans.enumerated() where punch.filter({ $0.contains { $0.counted } }).count > 1 {
+            for (number, punch) in result.scans.enumerated()
+            where punch.filter({ $0.contains { $0.counted } }).count > 1 {
                 doubled += 1
                 say("doubled punch \(name): code \(number + 1) counted by two counters")
             }
@@ -38,7 +41,8 @@ extension ChaosTally {
                 if counted > outcome.punchRows { lost += 1 } else { doubled += 1 }
                 say(
                     "\(counted > outcome.punchRows ? "lost" : "doubled") punch \(name): \(counted) counted, "
-                        + "\(outcome.punchRows) stored, the card says \(outcome.punches)")
+                        + "\(outcome.punchRows) stored, the card says \(outcome.punches)"
+                )
             }
             for answers in result.redemptions where Set(answers.filter { $0 != 0 }).count > 1 {
                 doubled += 1
@@ -51,7 +55,9 @@ extension ChaosTally {
                 say("doubled loyalty redemption \(name): \(confirmed) confirmed, \(outcome.redemptions) stored")
             } else if confirmed == 1, outcome.redemptions == 0 || outcome.state != .redeemed {
                 lost += 1
-                say("lost loyalty redemption \(name): confirmed, but the card is \(outcome.state.rawValue) with no redemption")
+                say(
+                    "lost loyalty redemption \(name): confirmed, but the card is \(outcome.state.rawValue) with no redemption"
+                )
             } else if confirmed == 0, !result.redemptions.flatMap({ $0 }).contains(0), outcome.redemptions > 0 {
                 doubled += 1
                 say("doubled loyalty redemption \(name): refused \(result.redemptions), but redeemed")

@@ -16,37 +16,61 @@ struct ChaosMarket: Sendable {
 
     /// Opens the campus, enrolls `users` (membership and agreement) and lists an item of each deal's seller.
     static func seed(
-        users: [LedgerBenchData.User], deals: [ChaosDeal], auctions: [ChaosAuction] = [], services: PlazaServices
+        users: [LedgerBenchData.User],
+        deals: [ChaosDeal],
+        auctions: [ChaosAuction] = [],
+        services: PlazaServices
     ) async throws -> ChaosMarket {
         guard !deals.isEmpty || !auctions.isEmpty else { return .none }
-        _ = try await services.market.createCampus(CampusRequest(name: "Chaos University", domains: ["chaos-uni.edu"], center: center))
+        _ = try await services.market.createCampus(
+            CampusRequest(name: "Chaos University", domains: ["chaos-uni.edu"], center: center)
+        )
         for user in users {
             guard let record = try await AccountStore().user(login: user.username, on: services.database.sql) else {
                 throw ChaosFailure("no user \(user.username) to enroll")
             }
-            try await services.market.enroll(Identity(user: record, sessionID: UUID()), email: "\(user.username)@chaos-uni.edu")
+            try await services.market.enroll(
+                Identity(user: record, sessionID: UUID()),
+                email: "\(user.username)@chaos-uni.edu"
+            )
         }
         let now = Date()
         let items = deals.enumerated().map { number, deal in
             ImportedListing(
-                seller: users[deal.seller].id, title: "Desk lamp \(number)", description: "Warm light, bendy neck.", price: 1_000,
-                category: "other", condition: .good, createdAt: now)
+                seller: users[deal.seller].id,
+                title: "Desk lamp \(number)",
+                description: "Warm light, bendy neck.",
+                price: 1_000,
+                category: "other",
+                condition: .good,
+                createdAt: now
+            )
         }
         // Biddable from 1,000 for a day: the run closes each one itself, as if its end had come, while its bids land.
         let biddable = auctions.enumerated().map { number, auction in
             ImportedListing(
-                seller: users[auction.seller].id, title: "Signed poster \(number)", description: "From the 2019 concert.", price: 1_000,
-                category: "other", condition: .good, createdAt: now, biddingEndsAt: now.addingTimeInterval(86_400))
+                seller: users[auction.seller].id,
+                title: "Signed poster \(number)",
+                description: "From the 2019 concert.",
+                price: 1_000,
+                category: "other",
+                condition: .good,
+                createdAt: now,
+                biddingEndsAt: now.addingTimeInterval(86_400)
+            )
         }
         let campus = try await campus(services)
         return ChaosMarket(
             listings: try await services.market.importListings(items, campus: campus),
-            auctions: try await services.market.importListings(biddable, campus: campus))
+            auctions: try await services.market.importListings(biddable, campus: campus)
+        )
     }
 
     /// The campus just opened (the only one: the database was empty).
     private static func campus(_ services: PlazaServices) async throws -> UUID {
-        guard let campus = try await services.market.allCampuses().first else { throw ChaosFailure("the chaos campus is missing") }
+        guard let campus = try await services.market.allCampuses().first else {
+            throw ChaosFailure("the chaos campus is missing")
+        }
         return campus.id
     }
 }
@@ -102,7 +126,10 @@ extension ChaosRun {
         let (seller, buyer) = (users[deal.seller].token, users[deal.buyer].token)
         let listing = market.listings[deal.number]
         let offered = await call(
-            "/v1/market/listings/\(listing)/offers", token: buyer, body: Self.json(PriceOfferRequest(amount: deal.amount)))
+            "/v1/market/listings/\(listing)/offers",
+            token: buyer,
+            body: Self.json(PriceOfferRequest(amount: deal.amount))
+        )
         guard let offered, offered.status == 201, let offer = Self.decode(PriceOffer.self, offered) else {
             result.setUpFailed = "offer: \(ChaosReply.describe(offered))"
             return result
@@ -114,8 +141,16 @@ extension ChaosRun {
             result.setUpFailed = "accept: \(ChaosReply.describe(accepted))"
             return result
         }
-        let place = MeetupRequest(latitude: ChaosMarket.center.latitude + 0.0004, longitude: ChaosMarket.center.longitude, at: Date() + 300)
-        let proposed = await call("/v1/market/conversations/\(offer.conversationId)/meetups", token: buyer, body: Self.json(place))
+        let place = MeetupRequest(
+            latitude: ChaosMarket.center.latitude + 0.0004,
+            longitude: ChaosMarket.center.longitude,
+            at: Date() + 300
+        )
+        let proposed = await call(
+            "/v1/market/conversations/\(offer.conversationId)/meetups",
+            token: buyer,
+            body: Self.json(place)
+        )
         guard let proposed, proposed.status == 201, let meetup = Self.decode(Meetup.self, proposed) else {
             result.setUpFailed = "meetup: \(ChaosReply.describe(proposed))"
             return result
@@ -129,7 +164,9 @@ extension ChaosRun {
         if deal.race == .paidThenCancelOrHandshake { result.pays = await sent(deal.payStyle, pay) }
         // The race: every contestant at once.
         async let paid = deal.race.pays ? sent(deal.payStyle, pay) : []
-        async let cancelled = deal.race.cancels ? call("/v1/market/offers/\(offer.id)/cancel", token: deal.sellerCancels ? seller : buyer) : nil
+        async let cancelled =
+            deal.race.cancels
+            ? call("/v1/market/offers/\(offer.id)/cancel", token: deal.sellerCancels ? seller : buyer) : nil
         async let shaken = deal.race.shakes ? handshake(meetup.id, seller: seller, buyer: buyer) : nil
         let (pays, cancel, handshake) = await (paid, cancelled, shaken)
         result.pays += pays
@@ -146,8 +183,12 @@ extension ChaosRun {
     /// The seller shows the code, the buyer types it: the two statuses (the confirmation nil when no code showed).
     private func handshake(_ meetup: UUID, seller: String, buyer: String) async -> (Int, Int?) {
         let shown = await call("/v1/market/meetups/\(meetup)/handshake", token: seller)
-        guard let shown, shown.status == 201, let handshake = Self.decode(Handshake.self, shown) else { return (shown?.status ?? 0, nil) }
+        guard let shown, shown.status == 201, let handshake = Self.decode(Handshake.self, shown) else {
+            return (shown?.status ?? 0, nil)
+        }
         let confirm = Self.json(HandshakeConfirmation(code: handshake.code))
-        return (201, await call("/v1/market/meetups/\(meetup)/handshake/confirm", token: buyer, body: confirm)?.status ?? 0)
+        return (
+            201, await call("/v1/market/meetups/\(meetup)/handshake/confirm", token: buyer, body: confirm)?.status ?? 0
+        )
     }
 }

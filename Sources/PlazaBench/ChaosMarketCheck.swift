@@ -23,7 +23,8 @@ extension ChaosTally {
                 unanswered += 1
                 say(
                     "unanswered market deal \(name): pay \(result.pays), cancel \(String(describing: result.cancel)), handshake "
-                        + "\(String(describing: result.shown)) \(String(describing: result.confirmed))")
+                        + "\(String(describing: result.shown)) \(String(describing: result.confirmed))"
+                )
             }
             check(payment: result, outcome, name, say: say)
             if result.confirmed == 200, outcome.state != .completed {
@@ -44,14 +45,22 @@ extension ChaosTally {
         let payments = { (state: DealPaymentState) in ended.filter { $0.payment == state }.count }
         say(
             "chaos: \(results.count) deals: \(count(.completed)) sold, \(count(.cancelled)) called off, \(count(.accepted)) open; "
-                + "\(payments(.released)) paid and released, \(payments(.refunded)) refunded, \(payments(.held)) held")
+                + "\(payments(.released)) paid and released, \(payments(.refunded)) refunded, \(payments(.held)) held"
+        )
         if !notSetUp.isEmpty {
-            say("chaos: \(notSetUp.count) of \(results.count) deals not set up, such as \(notSetUp.prefix(3).joined(separator: "; "))")
+            say(
+                "chaos: \(notSetUp.count) of \(results.count) deals not set up, such as \(notSetUp.prefix(3).joined(separator: "; "))"
+            )
         }
     }
 
     /// The deal's money against what its key was answered.
-    private mutating func check(payment result: ChaosDeal.Result, _ outcome: DealOutcome, _ name: String, say: (String) -> Void) {
+    private mutating func check(
+        payment result: ChaosDeal.Result,
+        _ outcome: DealOutcome,
+        _ name: String,
+        say: (String) -> Void
+    ) {
         let answered = result.pays.filter { $0 != 0 }
         let paid = answered.contains(201)
         if Set(answered).count > 1 {
@@ -63,9 +72,11 @@ extension ChaosTally {
             let expected: Bool =
                 switch outcome.payment {
                 case .held: outcome.state == .accepted && outcome.holds == 1 && settled == 0
-                case .released: outcome.state == .completed && outcome.holds == 1 && outcome.releases == 1 && outcome.refunds == 0
+                case .released:
+                    outcome.state == .completed && outcome.holds == 1 && outcome.releases == 1 && outcome.refunds == 0
                 case .refunded:
-                    [.cancelled, .declined].contains(outcome.state) && outcome.holds == 1 && outcome.refunds == 1 && outcome.releases == 0
+                    [.cancelled, .declined].contains(outcome.state) && outcome.holds == 1 && outcome.refunds == 1
+                        && outcome.releases == 0
                 case nil: false
                 }
             guard !expected else { return }
@@ -73,13 +84,15 @@ extension ChaosTally {
             say(
                 "\(outcome.payment == nil || outcome.holds == 0 ? "lost" : "doubled") market payment \(name): paid, and the offer is "
                     + "\(outcome.state.rawValue), its payment \(outcome.payment?.rawValue ?? "none"), with \(outcome.holds) hold, "
-                    + "\(outcome.releases) release and \(outcome.refunds) refund entries")
+                    + "\(outcome.releases) release and \(outcome.refunds) refund entries"
+            )
         } else if !answered.isEmpty || result.pays.isEmpty, outcome.holds + settled > 0 || outcome.payment != nil {
             // Refused (or never asked): nothing may have moved.
             doubled += 1
             say(
                 "doubled market payment \(name): \(result.pays.isEmpty ? "never paid" : "refused \(answered)"), but its payment is "
-                    + "\(outcome.payment?.rawValue ?? "none") with \(outcome.holds) hold entries")
+                    + "\(outcome.payment?.rawValue ?? "none") with \(outcome.holds) hold entries"
+            )
         }
     }
 }

@@ -43,8 +43,15 @@ final class ChaosRun: Sendable {
     static let attempts = 600
 
     init(
-        work: [ChaosBench.Work], users: [LedgerBenchData.User], market: ChaosMarket, cards: ChaosCards, coupons: ChaosCoupons, shop: ChaosShop,
-        client: HTTPClient, base: String, closeAuction: @escaping @Sendable (UUID) async -> Bool = { _ in false }
+        work: [ChaosBench.Work],
+        users: [LedgerBenchData.User],
+        market: ChaosMarket,
+        cards: ChaosCards,
+        coupons: ChaosCoupons,
+        shop: ChaosShop,
+        client: HTTPClient,
+        base: String,
+        closeAuction: @escaping @Sendable (UUID) async -> Bool = { _ in false }
     ) {
         self.closeAuction = closeAuction
         self.work = work
@@ -102,7 +109,8 @@ final class ChaosRun: Sendable {
     }
 
     /// Sends one keyed request as its style says: once, twice at once, or again a moment after its answer.
-    func sent<T: Sendable>(_ style: ChaosBench.Operation.Style, _ send: @escaping @Sendable () async -> T) async -> [T] {
+    func sent<T: Sendable>(_ style: ChaosBench.Operation.Style, _ send: @escaping @Sendable () async -> T) async -> [T]
+    {
         switch style {
         case .once:
             return [await send()]
@@ -120,14 +128,22 @@ final class ChaosRun: Sendable {
     /// A transfer until its answer is final: made or refused.
     func transfer(_ operation: ChaosBench.Operation) async -> ChaosBench.Answer {
         let body = #"{"to":"\#(users[operation.to].username)","amount":\#(operation.amount),"currency":"USD"}"#
-        guard let reply = await call("/v1/transfers", token: users[operation.from].token, key: operation.key, body: body) else { return .unanswered }
+        guard
+            let reply = await call("/v1/transfers", token: users[operation.from].token, key: operation.key, body: body)
+        else { return .unanswered }
         if reply.status == 201, let id = Self.id(in: reply.body) { return .made(id) }
         return .refused(reply.status)
     }
 
     /// Sends (a POST unless told) until the answer is final: 5xx, 409 "still running" and dropped connections are tried again (with the same
     /// key, when there is one). Nil when no answer came even after every attempt.
-    func call(_ path: String, method: HTTPMethod = .POST, token: String, key: String? = nil, body: String? = nil) async -> ChaosReply? {
+    func call(
+        _ path: String,
+        method: HTTPMethod = .POST,
+        token: String,
+        key: String? = nil,
+        body: String? = nil
+    ) async -> ChaosReply? {
         var retried = false
         for _ in 0..<Self.attempts {
             // A run that failed (its server would not start) cancels its workers: they stop instead of waiting forever.

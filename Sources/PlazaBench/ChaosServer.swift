@@ -43,10 +43,14 @@ final class ChaosServer: Sendable {
         self.process.set(process)
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
-            guard process.isRunning else { throw ChaosFailure("plaza serve exited with status \(process.terminationStatus) at start") }
+            guard process.isRunning else {
+                throw ChaosFailure("plaza serve exited with status \(process.terminationStatus) at start")
+            }
             var request = HTTPClientRequest(url: "http://\(host):\(port)/readyz")
             request.method = .GET
-            if let response = try? await client.execute(request, timeout: .seconds(2)), response.status == .ok { return }
+            if let response = try? await client.execute(request, timeout: .seconds(2)), response.status == .ok {
+                return
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         process.terminate()

@@ -22,7 +22,8 @@ struct ChaosTally: Sendable {
                 unanswered += 1
                 say("unanswered transfer \(operation.key)")
             }
-            if made.count > 1 || (made.count == 1 && answers.contains { if case .refused = $0 { true } else { false } }) {
+            if made.count > 1 || (made.count == 1 && answers.contains { if case .refused = $0 { true } else { false } })
+            {
                 doubled += 1
                 say("doubled transfer \(operation.key): one key, different answers \(answers)")
             }

@@ -35,8 +35,17 @@ extension ChaosBench {
                 work.append(
                     .deal(
                         ChaosDeal(
-                            number: deals, seller: seller, buyer: buyer, amount: Int64(100 + random.next() % 800), race: race,
-                            sellerCancels: random.next() % 2 == 0, payStyle: style(&random, oneIn: 2), key: random.uuid().uuidString)))
+                            number: deals,
+                            seller: seller,
+                            buyer: buyer,
+                            amount: Int64(100 + random.next() % 800),
+                            race: race,
+                            sellerCancels: random.next() % 2 == 0,
+                            payStyle: style(&random, oneIn: 2),
+                            key: random.uuid().uuidString
+                        )
+                    )
+                )
                 deals += 1
                 continue
             }
@@ -46,8 +55,15 @@ extension ChaosBench {
                 work.append(
                     .order(
                         ChaosOrder(
-                            number: orders, shopper: accounts + orders, quantity: 1 + Int(random.next() % 20), race: race,
-                            payStyle: style(&random, oneIn: 2), keys: (0..<4).map { _ in random.uuid().uuidString })))
+                            number: orders,
+                            shopper: accounts + orders,
+                            quantity: 1 + Int(random.next() % 20),
+                            race: race,
+                            payStyle: style(&random, oneIn: 2),
+                            keys: (0..<4).map { _ in random.uuid().uuidString }
+                        )
+                    )
+                )
                 orders += 1
                 continue
             }
@@ -56,7 +72,9 @@ extension ChaosBench {
                 // claimers here, placed after the shoppers below.
                 let count = 4 + Int(random.next() % 4)
                 let twice = (0..<count).map { _ in random.next() % 3 == 0 }
-                work.append(.coupon(ChaosCoupon(number: rounds, claimers: Array(claimers..<(claimers + count)), twice: twice)))
+                work.append(
+                    .coupon(ChaosCoupon(number: rounds, claimers: Array(claimers..<(claimers + count)), twice: twice))
+                )
                 (rounds, claimers) = (rounds + 1, claimers + count)
                 continue
             }
@@ -67,9 +85,17 @@ extension ChaosBench {
                 work.append(
                     .charge(
                         ChaosCharge(
-                            number: charges, customer: Int(random.next() % UInt64(accounts)), amount: Int64(100 + random.next() % 900),
-                            race: race, payStyle: style(&random, oneIn: 2), refunds: Int(random.next() % 4),
-                            refundStyle: style(&random, oneIn: 3), keys: (0..<6).map { _ in random.uuid().uuidString })))
+                            number: charges,
+                            customer: Int(random.next() % UInt64(accounts)),
+                            amount: Int64(100 + random.next() % 900),
+                            race: race,
+                            payStyle: style(&random, oneIn: 2),
+                            refunds: Int(random.next() % 4),
+                            refundStyle: style(&random, oneIn: 3),
+                            keys: (0..<6).map { _ in random.uuid().uuidString }
+                        )
+                    )
+                )
                 charges += 1
                 continue
             }
@@ -80,7 +106,13 @@ extension ChaosBench {
                 work.append(
                     .punchCard(
                         ChaosPunchCard(
-                            number: cards, holder: Int(random.next() % UInt64(accounts)), keys: keys, redeemStyle: style(&random, oneIn: 2))))
+                            number: cards,
+                            holder: Int(random.next() % UInt64(accounts)),
+                            keys: keys,
+                            redeemStyle: style(&random, oneIn: 2)
+                        )
+                    )
+                )
                 cards += 1
                 continue
             }
@@ -92,9 +124,16 @@ extension ChaosBench {
                 work.append(
                     .auction(
                         ChaosAuction(
-                            number: auctions, seller: seller, bidders: bidders, maxima: maxima,
-                            styles: bidders.map { _ in style(&random, oneIn: 2) }, keys: bidders.map { _ in random.uuid().uuidString },
-                            closeAfter: Int(random.next() % 300))))
+                            number: auctions,
+                            seller: seller,
+                            bidders: bidders,
+                            maxima: maxima,
+                            styles: bidders.map { _ in style(&random, oneIn: 2) },
+                            keys: bidders.map { _ in random.uuid().uuidString },
+                            closeAfter: Int(random.next() % 300)
+                        )
+                    )
+                )
                 auctions += 1
                 continue
             }
@@ -105,8 +144,14 @@ extension ChaosBench {
                 work.append(
                     .transfer(
                         Operation(
-                            from: ring[step], to: ring[(step + 1) % 3], amount: Int64(1 + random.next() % 900), key: random.uuid().uuidString,
-                            style: style(&random, oneIn: 10))))
+                            from: ring[step],
+                            to: ring[(step + 1) % 3],
+                            amount: Int64(1 + random.next() % 900),
+                            key: random.uuid().uuidString,
+                            style: style(&random, oneIn: 10)
+                        )
+                    )
+                )
             }
         }
         // Each shopper and claimer a person of their own, after the `accounts`: shoppers first, then claimers.

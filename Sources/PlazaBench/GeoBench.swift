@@ -46,7 +46,9 @@ public struct GeoBench: Sendable {
 
     /// Fills a fresh database from this process, then measures a `plaza serve` of its own on it.
     public func run() async throws -> String {
-        try await BenchSetup.withServices(configuration) { services, _ in try await measure(services: services, logger: BenchSetup.logger) }
+        try await BenchSetup.withServices(configuration) { services, _ in
+            try await measure(services: services, logger: BenchSetup.logger)
+        }
     }
 
     private func measure(services: PlazaServices, logger: Logger) async throws -> String {
@@ -60,18 +62,30 @@ public struct GeoBench: Sendable {
             let chunk = town.users[start..<min(start + 10_000, town.users.count)]
             try await services.database.transaction { db in
                 for part in stride(from: chunk.startIndex, to: chunk.endIndex, by: 500) {
-                    try await GeoBenchData.insert(chunk[part..<min(part + 500, chunk.endIndex)], recordedAt: seededAt, on: db)
+                    try await GeoBenchData.insert(
+                        chunk[part..<min(part + 500, chunk.endIndex)],
+                        recordedAt: seededAt,
+                        on: db
+                    )
                 }
             }
         }
-        lines.append("Seeded \(town.users.count) people in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
+        lines.append(
+            "Seeded \(town.users.count) people in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s."
+        )
 
         // The merchant, the shops (100 with a 100 m radius, 100 with 200 m) and the stays of everyone inside them.
         let merchantID = UUID()
         let merchant = UserRecord(
-            id: merchantID, email: "merchant@bench.invalid", username: "benchmerchant", displayName: "Bench merchant", passwordHash: "",
+            id: merchantID,
+            email: "merchant@bench.invalid",
+            username: "benchmerchant",
+            displayName: "Bench merchant",
+            passwordHash: "",
             role: .merchant,
-            emailVerified: true, now: Date())
+            emailVerified: true,
+            now: Date()
+        )
         try await AccountStore().insert(merchant, on: services.database.sql)
         let owner = Identity(user: merchant, sessionID: UUID())
         var generator = BenchRandom(seed: 7)
@@ -82,16 +96,34 @@ public struct GeoBench: Sendable {
             for number in 0..<Self.shopsPerRadius {
                 let point = GeoBenchData.point(center: town.center, halfSide: town.halfSide - 1_500, &generator)
                 let business = try await services.businesses.createBusiness(
-                    owner, CreateBusinessRequest(name: "Shop \(radius)-\(number)", category: .retail))
+                    owner,
+                    CreateBusinessRequest(name: "Shop \(radius)-\(number)", category: .retail)
+                )
                 let location = try await services.businesses.addLocation(
-                    owner, business: business.id,
-                    LocationRequest(name: "Bench", address: "Bench", latitude: point.latitude, longitude: point.longitude, radiusMeters: radius))
+                    owner,
+                    business: business.id,
+                    LocationRequest(
+                        name: "Bench",
+                        address: "Bench",
+                        latitude: point.latitude,
+                        longitude: point.longitude,
+                        radiusMeters: radius
+                    )
+                )
                 shops.append((business.id, location))
                 let inside = grid.within(Double(radius), of: point).map { town.users[$0.key].id }
                 try await services.database.transaction { db in
                     for user in inside {
                         try await StayStore().insert(
-                            StayRecord(id: UUID(), userId: user, locationId: location.id, enteredAt: seededAt, lastSeenAt: seededAt), on: db)
+                            StayRecord(
+                                id: UUID(),
+                                userId: user,
+                                locationId: location.id,
+                                enteredAt: seededAt,
+                                lastSeenAt: seededAt
+                            ),
+                            on: db
+                        )
                     }
                 }
             }
@@ -104,14 +136,20 @@ public struct GeoBench: Sendable {
         }
         try await services.database.transaction { db in
             try await GeoBenchData.insert(
-                movers.map { (id: $0.id, coordinate: $0.start) }[...], recordedAt: Date().addingTimeInterval(-3_600), on: db)
+                movers.map { (id: $0.id, coordinate: $0.start) }[...],
+                recordedAt: Date().addingTimeInterval(-3_600),
+                on: db
+            )
         }
         var moverTokens: [String] = []
         for mover in movers { moverTokens.append(try await Self.session(for: mover.id, services: services)) }
 
         // The server starts on the filled database and builds its live index on the first request.
         let server = try await BenchChildServer(
-            storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
+            storage: services.configuration.storage,
+            secretKey: services.configuration.secretKey ?? "",
+            logger: logger
+        )
         do {
             let http = try await HTTPPool(port: server.port, size: options.concurrency, client: options.httpClient)
             started = clock.now
@@ -120,8 +158,17 @@ public struct GeoBench: Sendable {
                 "plaza serve built its live index from the database on its first request: \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s."
             )
             let report = try await queries(
-                services: services, town: town, shops: shops, grid: grid, merchantToken: merchantToken, movers: movers,
-                moverTokens: moverTokens, http: http, lines: lines, logger: logger)
+                services: services,
+                town: town,
+                shops: shops,
+                grid: grid,
+                merchantToken: merchantToken,
+                movers: movers,
+                moverTokens: moverTokens,
+                http: http,
+                lines: lines,
+                logger: logger
+            )
             await http.close()
             server.stop()
             return report
@@ -132,8 +179,15 @@ public struct GeoBench: Sendable {
     }
 
     private func queries(
-        services: PlazaServices, town: GeoBenchData, shops: [(business: UUID, location: BusinessLocation)], grid: GeoGrid<Int, Void>,
-        merchantToken: String, movers: [(id: UUID, start: Coordinate)], moverTokens: [String], http: HTTPPool, lines: [String],
+        services: PlazaServices,
+        town: GeoBenchData,
+        shops: [(business: UUID, location: BusinessLocation)],
+        grid: GeoGrid<Int, Void>,
+        merchantToken: String,
+        movers: [(id: UUID, start: Coordinate)],
+        moverTokens: [String],
+        http: HTTPPool,
+        lines: [String],
         logger: Logger
     ) async throws -> String {
         var lines = lines
@@ -153,14 +207,18 @@ public struct GeoBench: Sendable {
                 try await redis.connection(0).command(words)
             }
         }
-        let postgis = try options.postgisURL.map { try PostGISPeer(url: $0, connections: options.concurrency, logger: logger) }
+        let postgis = try options.postgisURL.map {
+            try PostGISPeer(url: $0, connections: options.concurrency, logger: logger)
+        }
         return try await withThrowingTaskGroup(of: Void.self) { peers in
             if let postgis { peers.addTask { await postgis.client.run() } }
             defer { peers.cancelAll() }
             if let postgis {
                 started = clock.now
                 try await postgis.load(town.users.map { ($0.id, $0.coordinate.longitude, $0.coordinate.latitude) })
-                lines.append("PostGIS loaded and indexed in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s.")
+                lines.append(
+                    "PostGIS loaded and indexed in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s."
+                )
             }
 
             // (a) Ingest.
@@ -175,25 +233,49 @@ public struct GeoBench: Sendable {
                 let time = ingestBase.addingTimeInterval(Double(index / Self.movers))
                 return ByteBuffer(
                     bytes: try PlazaJSON.encoder().encode(
-                        LocationUpload(points: [LocationPoint(latitude: point.latitude, longitude: point.longitude, accuracy: 8, recordedAt: time)])))
+                        LocationUpload(points: [
+                            LocationPoint(
+                                latitude: point.latitude,
+                                longitude: point.longitude,
+                                accuracy: 8,
+                                recordedAt: time
+                            )
+                        ])
+                    )
+                )
             }
             rows.append(
                 Row(
-                    what: "ingest, 1 point per request", system: "Plaza HTTP",
+                    what: "ingest, 1 point per request",
+                    system: "Plaza HTTP",
                     result: try await meter.run(requests) { index in
-                        try await http.send(index, .POST, "/v1/me/locations", token: moverTokens[index % Self.movers], json: singles[index])
-                    }))
+                        try await http.send(
+                            index,
+                            .POST,
+                            "/v1/me/locations",
+                            token: moverTokens[index % Self.movers],
+                            json: singles[index]
+                        )
+                    }
+                )
+            )
             if let redis {
                 let commands = (0..<requests).map { index in
                     let point = moverPoints(index)
-                    return ["GEOADD", "bench", String(point.longitude), String(point.latitude), movers[index % Self.movers].id.uuidString]
+                    return [
+                        "GEOADD", "bench", String(point.longitude), String(point.latitude),
+                        movers[index % Self.movers].id.uuidString,
+                    ]
                 }
                 rows.append(
                     Row(
-                        what: "ingest, 1 point per request", system: "Redis GEOADD",
+                        what: "ingest, 1 point per request",
+                        system: "Redis GEOADD",
                         result: try await meter.run(requests) { index in
                             try await redis.connection(index).command(commands[index])
-                        }))
+                        }
+                    )
+                )
             }
             let batches = max(1, requests / 10)
             let batchBase = Date().addingTimeInterval(-250)
@@ -201,48 +283,75 @@ public struct GeoBench: Sendable {
                 let points = (0..<100).map { k -> LocationPoint in
                     let point = moverPoints(index * 100 + k)
                     return LocationPoint(
-                        latitude: point.latitude, longitude: point.longitude, accuracy: 8,
-                        recordedAt: batchBase.addingTimeInterval(Double((index / Self.movers) * 100 + k)).addingTimeInterval(-200))
+                        latitude: point.latitude,
+                        longitude: point.longitude,
+                        accuracy: 8,
+                        recordedAt: batchBase.addingTimeInterval(Double((index / Self.movers) * 100 + k))
+                            .addingTimeInterval(-200)
+                    )
                 }
                 return ByteBuffer(bytes: try PlazaJSON.encoder().encode(LocationUpload(points: points)))
             }
             rows.append(
                 Row(
-                    what: "ingest, 100 points per request", system: "Plaza HTTP",
+                    what: "ingest, 100 points per request",
+                    system: "Plaza HTTP",
                     result: try await meter.run(batches) { index in
-                        try await http.send(index, .POST, "/v1/me/locations", token: moverTokens[index % Self.movers], json: batchBodies[index])
-                    }, unit: 100))
+                        try await http.send(
+                            index,
+                            .POST,
+                            "/v1/me/locations",
+                            token: moverTokens[index % Self.movers],
+                            json: batchBodies[index]
+                        )
+                    },
+                    unit: 100
+                )
+            )
             if let redis {
                 let commands = (0..<batches).map { index in
                     var words = ["GEOADD", "bench"]
                     for k in 0..<100 {
                         let point = moverPoints(index * 100 + k)
-                        words += [String(point.longitude), String(point.latitude), "\(movers[index % Self.movers].id.uuidString)-\(k)"]
+                        words += [
+                            String(point.longitude), String(point.latitude),
+                            "\(movers[index % Self.movers].id.uuidString)-\(k)",
+                        ]
                     }
                     return words
                 }
                 rows.append(
                     Row(
-                        what: "ingest, 100 points per request", system: "Redis GEOADD ×100",
+                        what: "ingest, 100 points per request",
+                        system: "Redis GEOADD ×100",
                         result: try await meter.run(batches) { index in
                             try await redis.connection(index).command(commands[index])
-                        }, unit: 100))
+                        },
+                        unit: 100
+                    )
+                )
             }
 
             // Each protocol's floor: the cheapest request each server answers.
             rows.append(
                 Row(
-                    what: "floor: the cheapest request", system: "Plaza HTTP GET /healthz",
+                    what: "floor: the cheapest request",
+                    system: "Plaza HTTP GET /healthz",
                     result: try await meter.run(requests) { index in
                         try await http.send(index, .GET, "/healthz", token: merchantToken)
-                    }))
+                    }
+                )
+            )
             if let redis {
                 rows.append(
                     Row(
-                        what: "floor: the cheapest request", system: "Redis PING",
+                        what: "floor: the cheapest request",
+                        system: "Redis PING",
                         result: try await meter.run(requests) { index in
                             try await redis.connection(index).command(["PING"])
-                        }))
+                        }
+                    )
+                )
             }
 
             // (b) Queries, and the result sets compared. This process reads the same positions into its own
@@ -252,39 +361,56 @@ public struct GeoBench: Sendable {
             let moverIDs = Set(movers.map(\.id))
             var agreement: [String] = []
             for (label, radius, useAudience) in [
-                ("presence, 100 m shop", 100.0, false), ("presence, 200 m shop", 200.0, false), ("audience within 1 km", 1_000.0, true),
+                ("presence, 100 m shop", 100.0, false), ("presence, 200 m shop", 200.0, false),
+                ("audience within 1 km", 1_000.0, true),
             ] {
                 let candidates = shops.filter { useAudience || Double($0.location.radiusMeters) == radius }
                 rows.append(
                     Row(
-                        what: label, system: "Plaza HTTP",
+                        what: label,
+                        system: "Plaza HTTP",
                         result: try await meter.run(requests) { index in
                             let shop = candidates[index % candidates.count]
                             let path =
-                                useAudience ? "/v1/businesses/\(shop.business)/audience?radius=1000" : "/v1/businesses/\(shop.business)/presence"
+                                useAudience
+                                ? "/v1/businesses/\(shop.business)/audience?radius=1000"
+                                : "/v1/businesses/\(shop.business)/presence"
                             try await http.send(index, .GET, path, token: merchantToken)
-                        }))
+                        }
+                    )
+                )
                 if let redis {
                     rows.append(
                         Row(
-                            what: label, system: "Redis GEOSEARCH",
+                            what: label,
+                            system: "Redis GEOSEARCH",
                             result: try await meter.run(requests) { index in
                                 let point = candidates[index % candidates.count].location
                                 try await redis.connection(index).command(
                                     [
-                                        "GEOSEARCH", "bench", "FROMLONLAT", String(point.longitude), String(point.latitude), "BYRADIUS",
+                                        "GEOSEARCH", "bench", "FROMLONLAT", String(point.longitude),
+                                        String(point.latitude), "BYRADIUS",
                                         String(radius), "m",
                                     ])
-                            }))
+                            }
+                        )
+                    )
                 }
                 if let postgis {
                     rows.append(
                         Row(
-                            what: label, system: "PostGIS ST_DWithin",
+                            what: label,
+                            system: "PostGIS ST_DWithin",
                             result: try await meter.run(requests) { index in
                                 let point = candidates[index % candidates.count].location
-                                _ = try await postgis.within(radius, latitude: point.latitude, longitude: point.longitude)
-                            }))
+                                _ = try await postgis.within(
+                                    radius,
+                                    latitude: point.latitude,
+                                    longitude: point.longitude
+                                )
+                            }
+                        )
+                    )
                 }
                 // Agreement on 20 shops: the same people, but for those within a metre of the circle, where the
                 // systems' Earth radii (Redis 6,372,797.6 m, Plaza and PostGIS's sphere 6,371,008.8 m) differ.
@@ -292,29 +418,57 @@ public struct GeoBench: Sendable {
                 for shop in candidates.prefix(20) {
                     let center = shop.location.coordinate
                     let exact = Set(
-                        grid.within(radius + 1, of: center).map { town.users[$0.key] }.filter { $0.coordinate.distance(to: center) <= radius - 1 }
-                            .map(\.id))
+                        grid.within(radius + 1, of: center).map { town.users[$0.key] }.filter {
+                            $0.coordinate.distance(to: center) <= radius - 1
+                        }
+                        .map(\.id)
+                    )
                     let fuzzy = Set(grid.within(radius + 1, of: center).map { town.users[$0.key].id })
                     var sets: [Set<UUID>] = []
                     if useAudience {
                         // The server answers with a count: it must be the size of the set the same index code finds here.
-                        let people = Set(places.index.present(within: radius, of: center, freshSince: Date().addingTimeInterval(-600)))
+                        let people = Set(
+                            places.index.present(
+                                within: radius,
+                                of: center,
+                                freshSince: Date().addingTimeInterval(-600)
+                            )
+                        )
                         let answer = try PlazaJSON.decoder().decode(
-                            Audience.self, from: try await http.get("/v1/businesses/\(shop.business)/audience?radius=1000", token: merchantToken))
+                            Audience.self,
+                            from: try await http.get(
+                                "/v1/businesses/\(shop.business)/audience?radius=1000",
+                                token: merchantToken
+                            )
+                        )
                         sets.append(answer.count == people.count ? people : [])
                     } else {
                         let body = try await http.get("/v1/businesses/\(shop.business)/presence", token: merchantToken)
-                        let listed = try PlazaJSON.decoder().decode(Page<PresentCustomer>.self, from: body).items.map(\.username)
+                        let listed = try PlazaJSON.decoder().decode(Page<PresentCustomer>.self, from: body).items.map(
+                            \.username
+                        )
                         let byName = Dictionary(
-                            uniqueKeysWithValues: town.users.lazy.filter { fuzzy.contains($0.id) }.map { (Self.username($0.id), $0.id) })
+                            uniqueKeysWithValues: town.users.lazy.filter { fuzzy.contains($0.id) }.map {
+                                (Self.username($0.id), $0.id)
+                            }
+                        )
                         sets.append(Set(listed.compactMap { byName[$0] }))
                     }
                     if let redis {
                         let reply = try await redis.connection(0).command(
-                            ["GEOSEARCH", "bench", "FROMLONLAT", String(center.longitude), String(center.latitude), "BYRADIUS", String(radius), "m"])
+                            [
+                                "GEOSEARCH", "bench", "FROMLONLAT", String(center.longitude), String(center.latitude),
+                                "BYRADIUS", String(radius), "m",
+                            ])
                         sets.append(Set(reply.strings.compactMap(UUID.init(uuidString:))))
                     }
-                    if let postgis { sets.append(Set(try await postgis.within(radius, latitude: center.latitude, longitude: center.longitude))) }
+                    if let postgis {
+                        sets.append(
+                            Set(
+                                try await postgis.within(radius, latitude: center.latitude, longitude: center.longitude)
+                            )
+                        )
+                    }
                     let agrees = sets.allSatisfy { set in
                         let people = set.subtracting(moverIDs)
                         return exact.isSubset(of: people) && people.isSubset(of: fuzzy)
@@ -322,10 +476,14 @@ public struct GeoBench: Sendable {
                     if agrees {
                         equal += 1
                     } else if options.showDisagreements {
-                        print("disagree \(label): exact \(exact.count) fuzzy \(fuzzy.count) sets \(sets.map { $0.subtracting(moverIDs).count })")
+                        print(
+                            "disagree \(label): exact \(exact.count) fuzzy \(fuzzy.count) sets \(sets.map { $0.subtracting(moverIDs).count })"
+                        )
                     }
                 }
-                agreement.append("\(label): \(equal)/\(min(20, candidates.count)) shops give the same people in every system")
+                agreement.append(
+                    "\(label): \(equal)/\(min(20, candidates.count)) shops give the same people in every system"
+                )
             }
 
             let engine = services.database.engine.rawValue
@@ -338,18 +496,30 @@ public struct GeoBench: Sendable {
                 table.append(
                     "| \(row.what) | \(row.system) | \(String(format: "%.0f", row.result.rate)) | "
                         + "\(row.what.hasPrefix("ingest") ? String(format: "%.0f", row.result.rate * row.unit) : "") | "
-                        + "\(String(format: "%.2f", row.result.p50)) | \(String(format: "%.2f", row.result.p99)) |")
+                        + "\(String(format: "%.2f", row.result.p50)) | \(String(format: "%.2f", row.result.p99)) |"
+                )
             }
             return (lines + [""] + table + [""] + agreement).joined(separator: "\n")
         }
     }
 
-    static func username(_ id: UUID) -> String { "g" + id.uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: "") }
+    static func username(_ id: UUID) -> String {
+        "g" + id.uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: "")
+    }
 
     /// A signed-in API session for `user`, and its access token.
     static func session(for user: UUID, services: PlazaServices) async throws -> String {
         let id = try await SessionStore().create(
-            userID: user, kind: .api, device: "bench", now: Date(), expires: Date().addingTimeInterval(86_400), on: services.database.sql)
-        return try await AccessTokens(secretKey: services.configuration.secretKey ?? "", lifetime: 3_600).issue(userID: user, sessionID: id)
+            userID: user,
+            kind: .api,
+            device: "bench",
+            now: Date(),
+            expires: Date().addingTimeInterval(86_400),
+            on: services.database.sql
+        )
+        return try await AccessTokens(secretKey: services.configuration.secretKey ?? "", lifetime: 3_600).issue(
+            userID: user,
+            sessionID: id
+        )
     }
 }

@@ -18,30 +18,62 @@ struct GeoBenchData: Sendable {
         var generator = BenchRandom(seed: seed)
         var users: [(id: UUID, coordinate: Coordinate)] = []
         users.reserveCapacity(count)
-        for _ in 0..<count { users.append((generator.uuid(), Self.point(center: center, halfSide: boxMeters / 2, &generator))) }
+        for _ in 0..<count {
+            users.append((generator.uuid(), Self.point(center: center, halfSide: boxMeters / 2, &generator)))
+        }
         self.users = users
     }
 
     static func point(center: Coordinate, halfSide: Double, _ generator: inout BenchRandom) -> Coordinate {
         center.offset(
-            north: Double.random(in: -halfSide...halfSide, using: &generator), east: Double.random(in: -halfSide...halfSide, using: &generator))
+            north: Double.random(in: -halfSide...halfSide, using: &generator),
+            east: Double.random(in: -halfSide...halfSide, using: &generator)
+        )
     }
 
     /// Inserts `users` as verified customers sharing with merchants, newest positions at `recordedAt`.
-    static func insert(_ users: ArraySlice<(id: UUID, coordinate: Coordinate)>, recordedAt: Date, on db: any SQLDatabase) async throws {
+    static func insert(
+        _ users: ArraySlice<(id: UUID, coordinate: Coordinate)>,
+        recordedAt: Date,
+        on db: any SQLDatabase
+    ) async throws {
         var accounts = db.insert(into: "users").columns(UserRecord.columns + ["deleted_at"])
         var settings = db.insert(into: "location_settings").columns("user_id", "level", "zone_display", "updated_at")
-        var positions = db.insert(into: "live_positions").columns("user_id", "latitude", "longitude", "accuracy", "zone_id", "recorded_at")
+        var positions = db.insert(into: "live_positions").columns(
+            "user_id",
+            "latitude",
+            "longitude",
+            "accuracy",
+            "zone_id",
+            "recorded_at"
+        )
         for (id, coordinate) in users {
             let name = "g" + id.uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: "")
             let record = UserRecord(
-                id: id, email: "\(name)@bench.invalid", username: name, displayName: "Bench \(name)", passwordHash: "", role: .customer,
-                emailVerified: true, now: recordedAt)
+                id: id,
+                email: "\(name)@bench.invalid",
+                username: name,
+                displayName: "Bench \(name)",
+                passwordHash: "",
+                role: .customer,
+                emailVerified: true,
+                now: recordedAt
+            )
             accounts = accounts.values(record.values + [SQLLiteral.null])
             settings = settings.values(
-                SQLBind(id), SQLBind(SharingLevel.merchants.rawValue), SQLBind(ZoneDisplay.decoy.rawValue), SQLBind(recordedAt))
+                SQLBind(id),
+                SQLBind(SharingLevel.merchants.rawValue),
+                SQLBind(ZoneDisplay.decoy.rawValue),
+                SQLBind(recordedAt)
+            )
             positions = positions.values(
-                SQLBind(id), SQLBind(coordinate.latitude), SQLBind(coordinate.longitude), SQLBind(10.0), SQLLiteral.null, SQLBind(recordedAt))
+                SQLBind(id),
+                SQLBind(coordinate.latitude),
+                SQLBind(coordinate.longitude),
+                SQLBind(10.0),
+                SQLLiteral.null,
+                SQLBind(recordedAt)
+            )
         }
         try await accounts.run()
         try await settings.run()
@@ -69,8 +101,10 @@ struct BenchRandom: RandomNumberGenerator {
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return UUID(
             uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12],
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12],
                 bytes[13], bytes[14], bytes[15]
-            ))
+            )
+        )
     }
 }

@@ -17,9 +17,14 @@ public struct JSONBench {
             let page = Page(
                 items: (0..<count).map {
                     PresentCustomer(
-                        username: "customer\($0)", displayName: "Customer Number \($0)", locationId: UUID(),
-                        since: Date(timeIntervalSince1970: 1_790_000_000 + Double($0)))
-                }, nextCursor: nil)
+                        username: "customer\($0)",
+                        displayName: "Customer Number \($0)",
+                        locationId: UUID(),
+                        since: Date(timeIntervalSince1970: 1_790_000_000 + Double($0))
+                    )
+                },
+                nextCursor: nil
+            )
             let encoder = PlazaJSON.encoder()
             var writer = JSONWriter()
             page.write(to: &writer)
@@ -32,7 +37,8 @@ public struct JSONBench {
             }
             lines.append(
                 "| \(count) | \(String(format: "%.1f", foundation)) µs | \(String(format: "%.1f", handWritten)) µs | "
-                    + "\(String(format: "%.1f", foundation / handWritten))× |")
+                    + "\(String(format: "%.1f", foundation / handWritten))× |"
+            )
         }
         return lines.joined(separator: "\n")
     }
@@ -44,7 +50,10 @@ public struct JSONBench {
             let start = ContinuousClock.now
             for _ in 0..<rounds { try body() }
             let elapsed = ContinuousClock.now - start
-            runs.append(Double(elapsed.components.seconds) * 1e6 / Double(rounds) + Double(elapsed.components.attoseconds) / 1e12 / Double(rounds))
+            runs.append(
+                Double(elapsed.components.seconds) * 1e6 / Double(rounds) + Double(elapsed.components.attoseconds)
+                    / 1e12 / Double(rounds)
+            )
         }
         return runs.sorted()[2]
     }

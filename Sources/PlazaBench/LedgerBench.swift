@@ -71,9 +71,13 @@ public struct LedgerBench: Sendable {
     static func pairs(_ count: Int, accounts: Int, hot: Int?, seed: UInt64) -> [Pair] {
         var random = BenchRandom(seed: seed)
         return (0..<count).map { _ in
-            let from = hot.map { Int.random(in: 0..<2, using: &random) == 0 ? Int.random(in: 0..<$0, using: &random) : -1 } ?? -1
+            let from =
+                hot.map { Int.random(in: 0..<2, using: &random) == 0 ? Int.random(in: 0..<$0, using: &random) : -1 }
+                ?? -1
             let payer = from >= 0 ? from : Int.random(in: 0..<accounts, using: &random)
-            var payee = hot.map { Int.random(in: 0..<2, using: &random) == 0 ? Int.random(in: 0..<$0, using: &random) : -1 } ?? -1
+            var payee =
+                hot.map { Int.random(in: 0..<2, using: &random) == 0 ? Int.random(in: 0..<$0, using: &random) : -1 }
+                ?? -1
             if payee < 0 || payee == payer { payee = (payer + Int.random(in: 1..<accounts, using: &random)) % accounts }
             return Pair(from: payer, to: payee, amount: Int64.random(in: 1...100, using: &random))
         }
@@ -84,11 +88,17 @@ public struct LedgerBench: Sendable {
         var lines: [String] = []
         let clock = ContinuousClock()
         var started = clock.now
-        let users = try await LedgerBenchData.seed(accounts: options.accounts, funding: Self.funding, services: services)
+        let users = try await LedgerBenchData.seed(
+            accounts: options.accounts,
+            funding: Self.funding,
+            services: services
+        )
         lines.append(
             "Seeded \(users.count) funded accounts with sessions in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s."
         )
-        let modes: [(String, Int?)] = [("uniform", nil), ("hot (\(options.hotAccounts) accounts in half the pairs)", options.hotAccounts)]
+        let modes: [(String, Int?)] = [
+            ("uniform", nil), ("hot (\(options.hotAccounts) accounts in half the pairs)", options.hotAccounts),
+        ]
         var rows: [Row] = []
 
         // The peer runs while Plaza's server waits idle: rounds of each, one after the other, so that a machine that
@@ -109,13 +119,18 @@ public struct LedgerBench: Sendable {
         }
         var peerRows: [Row] = []
         let server = try await BenchChildServer(
-            storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
+            storage: services.configuration.storage,
+            secretKey: services.configuration.secretKey ?? "",
+            logger: logger
+        )
         do {
             let http = try await HTTPPool(port: server.port, size: options.concurrency, client: options.httpClient)
             let meter = LoadMeter(concurrency: options.concurrency)
             // Warm-up: connections, statement caches, the token cache.
             let warm = Self.pairs(min(500, options.transfers), accounts: users.count, hot: nil, seed: 1)
-            _ = try await meter.run(warm.count) { try await Self.transfer(warm[$0], users: users, http: http, worker: $0) }
+            _ = try await meter.run(warm.count) {
+                try await Self.transfer(warm[$0], users: users, http: http, worker: $0)
+            }
             for (index, (mode, hot)) in modes.enumerated() {
                 let pairs = Self.pairs(options.transfers, accounts: users.count, hot: hot, seed: 100 + UInt64(index))
                 var plaza: [LoadMeter.Result] = []
@@ -123,20 +138,40 @@ public struct LedgerBench: Sendable {
                 let rounds = max(1, min(options.rounds, pairs.count))
                 for round in 0..<rounds {
                     let slice = Array(pairs[(pairs.count * round / rounds)..<(pairs.count * (round + 1) / rounds)])
-                    plaza.append(try await meter.run(slice.count) { try await Self.transfer(slice[$0], users: users, http: http, worker: $0) })
+                    plaza.append(
+                        try await meter.run(slice.count) {
+                            try await Self.transfer(slice[$0], users: users, http: http, worker: $0)
+                        }
+                    )
                     switch peer {
                     case .sqlite(let loop): other.append(try await loop.run(slice, users: users))
                     case .pgbench(let pgbench):
-                        other.append(try pgbench.run(transfers: slice.count, clients: options.concurrency, accounts: users.count, hot: hot))
+                        other.append(
+                            try pgbench.run(
+                                transfers: slice.count,
+                                clients: options.concurrency,
+                                accounts: users.count,
+                                hot: hot
+                            )
+                        )
                     case .none: break
                     }
                 }
                 rows.append(
                     Row(
-                        mode: mode, system: "Plaza HTTP (\(options.concurrency) clients, \(options.httpClient.rawValue))",
-                        result: LoadMeter.Result(combining: plaza)))
+                        mode: mode,
+                        system: "Plaza HTTP (\(options.concurrency) clients, \(options.httpClient.rawValue))",
+                        result: LoadMeter.Result(combining: plaza)
+                    )
+                )
                 if !other.isEmpty {
-                    peerRows.append(Row(mode: mode, system: peer.system(clients: options.concurrency), result: LoadMeter.Result(combining: other)))
+                    peerRows.append(
+                        Row(
+                            mode: mode,
+                            system: peer.system(clients: options.concurrency),
+                            result: LoadMeter.Result(combining: other)
+                        )
+                    )
                 }
             }
             await http.close()
@@ -146,20 +181,30 @@ public struct LedgerBench: Sendable {
             throw error
         }
         rows += peerRows
-        lines.append("Each row is \(options.rounds) rounds, taken in turn with the other system's on the same transfers' count.")
+        lines.append(
+            "Each row is \(options.rounds) rounds, taken in turn with the other system's on the same transfers' count."
+        )
 
         started = clock.now
         let report = try await services.verifyLedger()
         lines.append(
             "plaza ledger verify after all runs (\(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s): "
-                + (report.problems.isEmpty ? "sound, \(report.entries) entries." : "\(report.problems.count) PROBLEMS"))
+                + (report.problems.isEmpty ? "sound, \(report.entries) entries." : "\(report.problems.count) PROBLEMS")
+        )
         return Self.table(rows, lines: lines, engine: services.database.engine)
     }
 
     static func transfer(_ pair: Pair, users: [LedgerBenchData.User], http: HTTPPool, worker: Int) async throws {
         var body = ByteBuffer()
         body.writeString(#"{"to":"\#(users[pair.to].username)","amount":\#(pair.amount),"currency":"USD"}"#)
-        try await http.send(worker, .POST, "/v1/transfers", token: users[pair.from].token, json: body, idempotencyKey: UUID().uuidString)
+        try await http.send(
+            worker,
+            .POST,
+            "/v1/transfers",
+            token: users[pair.from].token,
+            json: body,
+            idempotencyKey: UUID().uuidString
+        )
     }
 
     static func table(_ rows: [Row], lines: [String], engine: DatabaseEngine) -> String {
@@ -170,10 +215,14 @@ public struct LedgerBench: Sendable {
             ]
         for row in rows {
             let plaza = rows.first { $0.mode == row.mode && $0.system.hasPrefix("Plaza") }
-            let ratio = plaza.map { row.system.hasPrefix("Plaza") ? "" : String(format: "%.2f ×", $0.result.rate / row.result.rate) } ?? ""
+            let ratio =
+                plaza.map {
+                    row.system.hasPrefix("Plaza") ? "" : String(format: "%.2f ×", $0.result.rate / row.result.rate)
+                } ?? ""
             out.append(
                 "| \(row.mode) | \(row.system) | \(row.result.operations) | \(Int(row.result.rate.rounded())) | \(String(format: "%.2f", row.result.p50)) | "
-                    + "\(String(format: "%.2f", row.result.p99)) | \(ratio) |")
+                    + "\(String(format: "%.2f", row.result.p99)) | \(ratio) |"
+            )
         }
         return out.joined(separator: "\n")
     }

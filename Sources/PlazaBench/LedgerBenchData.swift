@@ -20,29 +20,63 @@ enum LedgerBenchData {
         let tokens = await AccessTokens(secretKey: services.configuration.secretKey ?? "", lifetime: 3 * 3_600)
         var users: [User] = []
         for start in stride(from: 0, to: ids.count, by: 1_000) {
-            let chunk = Array(ids[start..<min(start + 1_000, ids.count)].enumerated().map { (start + $0.offset, $0.element) })
+            let chunk = Array(
+                ids[start..<min(start + 1_000, ids.count)].enumerated().map { (start + $0.offset, $0.element) }
+            )
             let sessions = try await services.database.transaction { db in
                 var sessions: [(UUID, UUID)] = []
                 for (index, id) in chunk {
                     try await AccountStore().insert(
                         UserRecord(
-                            id: id, email: "bench\(index)@bench.invalid", username: "bench\(index)", displayName: "Bench \(index)", passwordHash: "",
+                            id: id,
+                            email: "bench\(index)@bench.invalid",
+                            username: "bench\(index)",
+                            displayName: "Bench \(index)",
+                            passwordHash: "",
                             role: .customer,
-                            emailVerified: true, now: now), on: db)
+                            emailVerified: true,
+                            now: now
+                        ),
+                        on: db
+                    )
                     let session = try await SessionStore().create(
-                        userID: id, kind: .api, device: "bench", now: now, expires: now.addingTimeInterval(86_400), on: db)
+                        userID: id,
+                        kind: .api,
+                        device: "bench",
+                        now: now,
+                        expires: now.addingTimeInterval(86_400),
+                        on: db
+                    )
                     sessions.append((id, session))
                 }
                 // One funding entry per thousand people, from the processor's clearing account.
                 try await LedgerStore().post(
                     JournalEntry(
-                        kind: "top_up", referenceId: UUID(), currency: "USD",
-                        postings: [Posting(owner: SystemAccount.gatewayClearing, kind: .system, amount: -funding * Int64(chunk.count))]
-                            + chunk.map { Posting(owner: $0.1, kind: .user, amount: funding) }, createdAt: now), on: db)
+                        kind: "top_up",
+                        referenceId: UUID(),
+                        currency: "USD",
+                        postings: [
+                            Posting(
+                                owner: SystemAccount.gatewayClearing,
+                                kind: .system,
+                                amount: -funding * Int64(chunk.count)
+                            )
+                        ]
+                            + chunk.map { Posting(owner: $0.1, kind: .user, amount: funding) },
+                        createdAt: now
+                    ),
+                    on: db
+                )
                 return sessions
             }
             for (offset, (id, session)) in sessions.enumerated() {
-                users.append(User(id: id, username: "bench\(start + offset)", token: try await tokens.issue(userID: id, sessionID: session)))
+                users.append(
+                    User(
+                        id: id,
+                        username: "bench\(start + offset)",
+                        token: try await tokens.issue(userID: id, sessionID: session)
+                    )
+                )
             }
         }
         return users

@@ -13,7 +13,9 @@ struct LedgerPgbench {
 
     static func find() -> String? {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-        return versions.sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin/pgbench" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return versions.sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin/pgbench" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     func prepare(users: [LedgerBenchData.User], on database: PlazaDatabase) async throws {
@@ -21,7 +23,9 @@ struct LedgerPgbench {
         try await database.sql.raw("CREATE TABLE bench_accounts (n INT PRIMARY KEY, owner UUID NOT NULL)").run()
         for start in stride(from: 0, to: users.count, by: 1_000) {
             var insert = database.sql.insert(into: "bench_accounts").columns("n", "owner")
-            for index in start..<min(start + 1_000, users.count) { insert = insert.values(SQLBind(index + 1), SQLBind(users[index].id)) }
+            for index in start..<min(start + 1_000, users.count) {
+                insert = insert.values(SQLBind(index + 1), SQLBind(users[index].id))
+            }
             try await insert.run()
         }
     }
@@ -93,8 +97,10 @@ struct LedgerPgbench {
         process.executableURL = URL(fileURLWithPath: path)
         process.currentDirectoryURL = directory
         process.arguments = [
-            "-n", "-M", "prepared", "-c", String(clients), "-j", "2", "-t", String(max(1, transfers / clients)), "-D", "accounts=\(accounts)",
-            "-D", "hot=\(hot ?? 1)", "-l", "--log-prefix", "pgb-\(name)", "-f", script.path, components.url!.absoluteString,
+            "-n", "-M", "prepared", "-c", String(clients), "-j", "2", "-t", String(max(1, transfers / clients)), "-D",
+            "accounts=\(accounts)",
+            "-D", "hot=\(hot ?? 1)", "-l", "--log-prefix", "pgb-\(name)", "-f", script.path,
+            components.url!.absoluteString,
         ]
         var environment = ProcessInfo.processInfo.environment
         if let searchPath { environment["PGOPTIONS"] = "-c search_path=\(searchPath)" }
@@ -111,7 +117,8 @@ struct LedgerPgbench {
         else { throw HTTPPool.BenchFailure(description: "pgbench failed:\n\(text)") }
         // Per-transaction log lines: client, transaction, latency in µs, ...
         var latencies: [Double] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasPrefix("pgb-\(name).") {
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        where file.hasPrefix("pgb-\(name).") {
             let log = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
             for entry in log.split(separator: "\n") {
                 let fields = entry.split(separator: " ")
@@ -119,6 +126,10 @@ struct LedgerPgbench {
             }
             try FileManager.default.removeItem(at: directory.appendingPathComponent(file))
         }
-        return LoadMeter.Result(operations: latencies.count, seconds: Double(latencies.count) / tps, latencies: latencies)
+        return LoadMeter.Result(
+            operations: latencies.count,
+            seconds: Double(latencies.count) / tps,
+            latencies: latencies
+        )
     }
 }

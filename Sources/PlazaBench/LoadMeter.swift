@@ -22,8 +22,10 @@ struct LoadMeter: Sendable {
         /// Rounds run one after another, as one result.
         init(combining rounds: [Result]) {
             self.init(
-                operations: rounds.reduce(0) { $0 + $1.operations }, seconds: rounds.reduce(0) { $0 + $1.seconds },
-                latencies: rounds.flatMap(\.latencies))
+                operations: rounds.reduce(0) { $0 + $1.operations },
+                seconds: rounds.reduce(0) { $0 + $1.seconds },
+                latencies: rounds.flatMap(\.latencies)
+            )
         }
 
         func percentile(_ fraction: Double) -> Double {

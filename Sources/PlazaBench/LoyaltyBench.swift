@@ -49,7 +49,11 @@ public struct LoyaltyBench: Sendable {
         let started = clock.now
         let perCustomer = max(1, options.punches / max(1, options.customers))
         let (batches, tokens, keys) = try await Self.seed(
-            services: services, customers: options.customers, perCustomer: perCustomer, batch: options.batch)
+            services: services,
+            customers: options.customers,
+            perCustomer: perCustomer,
+            batch: options.batch
+        )
         let total = batches.reduce(0) { $0 + $1.punches }
         var lines = [
             "plaza bench loyalty: \(options.customers) customers × \(perCustomer) offline punches = \(total), batches of up to \(options.batch) "
@@ -59,25 +63,43 @@ public struct LoyaltyBench: Sendable {
         ]
 
         let server = try await BenchChildServer(
-            storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
+            storage: services.configuration.storage,
+            secretKey: services.configuration.secretKey ?? "",
+            logger: logger
+        )
         let first: LoadMeter.Result
         let again: LoadMeter.Result
         do {
             let http = try await HTTPPool(port: server.port, size: options.concurrency, client: options.httpClient)
             let meter = LoadMeter(concurrency: options.concurrency)
             first = try await meter.run(batches.count) { index in
-                try await http.send(index, .POST, "/v1/me/loyalty-punches", token: batches[index].token, json: batches[index].body)
+                try await http.send(
+                    index,
+                    .POST,
+                    "/v1/me/loyalty-punches",
+                    token: batches[index].token,
+                    json: batches[index].body
+                )
             }
             let counted = try await Self.counted(services)
             again = try await meter.run(batches.count) { index in
-                try await http.send(index, .POST, "/v1/me/loyalty-punches", token: batches[index].token, json: batches[index].body)
+                try await http.send(
+                    index,
+                    .POST,
+                    "/v1/me/loyalty-punches",
+                    token: batches[index].token,
+                    json: batches[index].body
+                )
             }
             let recounted = try await Self.counted(services)
             lines.append(
                 "Counted exactly once: \(counted.rows) punch rows and \(counted.onCards) punches on cards after the first sync, "
-                    + "\(recounted.rows) and \(recounted.onCards) after every batch was sent again (expected \(total)).")
+                    + "\(recounted.rows) and \(recounted.onCards) after every batch was sent again (expected \(total))."
+            )
             guard counted.rows == total, counted.onCards == total, recounted == counted else {
-                throw HTTPPool.BenchFailure(description: "punches were lost or counted twice: \(counted) then \(recounted), expected \(total)")
+                throw HTTPPool.BenchFailure(
+                    description: "punches were lost or counted twice: \(counted) then \(recounted), expected \(total)"
+                )
             }
             await http.close()
             server.stop()
@@ -99,7 +121,8 @@ public struct LoyaltyBench: Sendable {
 
     static func row(_ what: String, _ result: LoadMeter.Result, per punches: Int, peer: Double) -> String {
         let rate = Double(punches) / result.seconds
-        return "| \(what) | \(punches) | \(Int(rate.rounded())) | \(String(format: "%.2f", result.p50)) | \(String(format: "%.2f", result.p99)) | "
+        return
+            "| \(what) | \(punches) | \(Int(rate.rounded())) | \(String(format: "%.2f", result.p50)) | \(String(format: "%.2f", result.p99)) | "
             + "\(String(format: "%.2f", rate / peer)) |"
     }
 
@@ -107,38 +130,69 @@ public struct LoyaltyBench: Sendable {
     /// grace and an hour apart, so the velocity rule lets each count), and every customer holding a card with those
     /// scans queued under ids of their own.
     static func seed(
-        services: PlazaServices, customers: Int, perCustomer: Int, batch: Int
+        services: PlazaServices,
+        customers: Int,
+        perCustomer: Int,
+        batch: Int
     ) async throws -> ([Batch], [SignedPunchToken], [LoyaltySigningKey]) {
         try await services.createAccount(
-            email: "shop@bench.invalid", username: "benchshop", displayName: "Bench Café", password: UUID().uuidString + UUID().uuidString,
-            role: .merchant, checkPolicy: false)
+            email: "shop@bench.invalid",
+            username: "benchshop",
+            displayName: "Bench Café",
+            password: UUID().uuidString + UUID().uuidString,
+            role: .merchant,
+            checkPolicy: false
+        )
         guard let merchant = try await AccountStore().user(login: "benchshop", on: services.database.sql) else {
             throw HTTPPool.BenchFailure(description: "the bench's merchant was not created")
         }
         let owner = Identity(user: merchant, sessionID: UUID())
-        let business = try await services.businesses.createBusiness(owner, CreateBusinessRequest(name: "Bench Café", category: .cafe))
+        let business = try await services.businesses.createBusiness(
+            owner,
+            CreateBusinessRequest(name: "Bench Café", category: .cafe)
+        )
         let location = try await services.businesses.addLocation(
-            owner, business: business.id, LocationRequest(name: "Square", address: "1 Square", latitude: 48.137, longitude: 11.575))
+            owner,
+            business: business.id,
+            LocationRequest(name: "Square", address: "1 Square", latitude: 48.137, longitude: 11.575)
+        )
         let program = try await services.loyalty.createProgram(
-            owner, business: business.id, LoyaltyProgramRequest(title: "Coffee card", punchesRequired: max(perCustomer, 1), reward: "A coffee"))
+            owner,
+            business: business.id,
+            LoyaltyProgramRequest(title: "Coffee card", punchesRequired: max(perCustomer, 1), reward: "A coffee")
+        )
         var tokens: [String] = []
         for hour in 1...perCustomer {
             tokens.append(
                 try await services.loyalty.punchToken(
-                    owner, business: business.id, program: program.id, location: location.id, now: Date().addingTimeInterval(-Double(hour) * 3_600)
-                ).token)
+                    owner,
+                    business: business.id,
+                    program: program.id,
+                    location: location.id,
+                    now: Date().addingTimeInterval(-Double(hour) * 3_600)
+                ).token
+            )
         }
         let users = try await LedgerBenchData.seed(accounts: customers, funding: 1, services: services)
         var batches: [Batch] = []
         for user in users {
-            guard let record = try await AccountStore().user(login: user.username, on: services.database.sql) else { continue }
-            let card = try await services.loyalty.takeCard(Identity(user: record, sessionID: UUID()), program: program.id)
+            guard let record = try await AccountStore().user(login: user.username, on: services.database.sql) else {
+                continue
+            }
+            let card = try await services.loyalty.takeCard(
+                Identity(user: record, sessionID: UUID()),
+                program: program.id
+            )
             let scans = tokens.map { PunchSubmission(cardId: card.id, token: $0, scannedAt: Date()) }
             for start in stride(from: 0, to: scans.count, by: max(1, batch)) {
                 let slice = Array(scans[start..<min(start + batch, scans.count)])
                 batches.append(
                     Batch(
-                        token: user.token, body: ByteBuffer(bytes: try PlazaJSON.encoder().encode(PunchBatch(punches: slice))), punches: slice.count))
+                        token: user.token,
+                        body: ByteBuffer(bytes: try PlazaJSON.encoder().encode(PunchBatch(punches: slice))),
+                        punches: slice.count
+                    )
+                )
             }
         }
         return (batches, tokens.compactMap(SignedPunchToken.init), program.signingKeys)
@@ -148,7 +202,8 @@ public struct LoyaltyBench: Sendable {
     static func counted(_ services: PlazaServices) async throws -> (rows: Int, onCards: Int) {
         let db = services.database.sql
         let rows =
-            try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("loyalty_punches").first()?
+            try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("loyalty_punches")
+            .first()?
             .decode(column: "n", as: Int.self) ?? 0
         let cards = try await db.select().column("punches").from("loyalty_cards").all().reduce(0) {
             $0 + (try $1.decode(column: "punches", as: Int.self))
@@ -158,8 +213,15 @@ public struct LoyaltyBench: Sendable {
 
     /// Ed25519 verifications per second of the tokens, `count` in all, over `concurrency` tasks: each looks its key up
     /// by id, decodes it and checks the signature, as the server does per punch.
-    static func verifyRate(tokens: [SignedPunchToken], keys: [LoyaltySigningKey], count: Int, concurrency: Int) async throws -> Double {
-        let raw = Dictionary(uniqueKeysWithValues: keys.compactMap { key in Data(base64URL: key.publicKey).map { (key.keyId, $0) } })
+    static func verifyRate(
+        tokens: [SignedPunchToken],
+        keys: [LoyaltySigningKey],
+        count: Int,
+        concurrency: Int
+    ) async throws -> Double {
+        let raw = Dictionary(
+            uniqueKeysWithValues: keys.compactMap { key in Data(base64URL: key.publicKey).map { (key.keyId, $0) } }
+        )
         let clock = ContinuousClock()
         let start = clock.now
         let valid = await withTaskGroup(of: Int.self) { group in
@@ -168,7 +230,8 @@ public struct LoyaltyBench: Sendable {
                     var ok = 0
                     for index in stride(from: worker, to: count, by: concurrency) {
                         let token = tokens[index % tokens.count]
-                        if let bytes = raw[token.payload.keyId], let key = try? Curve25519.Signing.PublicKey(rawRepresentation: bytes),
+                        if let bytes = raw[token.payload.keyId],
+                            let key = try? Curve25519.Signing.PublicKey(rawRepresentation: bytes),
                             key.isValidSignature(token.signature, for: token.payloadBytes)
                         {
                             ok += 1
@@ -179,7 +242,9 @@ public struct LoyaltyBench: Sendable {
             }
             return await group.reduce(0, +)
         }
-        guard valid == count else { throw HTTPPool.BenchFailure(description: "only \(valid) of \(count) tokens verified") }
+        guard valid == count else {
+            throw HTTPPool.BenchFailure(description: "only \(valid) of \(count) tokens verified")
+        }
         return Double(count) / (LoadMeter.milliseconds(clock.now - start) / 1_000)
     }
 }

@@ -47,16 +47,30 @@ public struct MarketBench: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         let campus = try await services.market.createCampus(
-            CampusRequest(name: "Bench University", domains: ["bench-uni.edu"], center: Coordinate(latitude: 48.15, longitude: 11.58)))
+            CampusRequest(
+                name: "Bench University",
+                domains: ["bench-uni.edu"],
+                center: Coordinate(latitude: 48.15, longitude: 11.58)
+            )
+        )
         var enrolled: [Student] = []
         for index in 0..<options.students {
             let user = UserRecord(
-                id: UUID(), email: "s\(index)@bench.invalid", username: "student\(index)", displayName: "Student \(index)", passwordHash: "",
-                role: .customer, emailVerified: true, now: Date())
+                id: UUID(),
+                email: "s\(index)@bench.invalid",
+                username: "student\(index)",
+                displayName: "Student \(index)",
+                passwordHash: "",
+                role: .customer,
+                emailVerified: true,
+                now: Date()
+            )
             try await AccountStore().insert(user, on: services.database.sql)
             let identity = Identity(user: user, sessionID: UUID())
             try await services.market.enroll(identity, email: "s\(index)@bench-uni.edu")
-            enrolled.append(Student(identity: identity, token: try await GeoBench.session(for: user.id, services: services)))
+            enrolled.append(
+                Student(identity: identity, token: try await GeoBench.session(for: user.id, services: services))
+            )
         }
         let students = enrolled
         var generator = BenchRandom(seed: 24)
@@ -66,13 +80,21 @@ public struct MarketBench: Sendable {
             let (title, description, category) = Self.item(&generator)
             imported.append(
                 ImportedListing(
-                    seller: students[index % students.count].identity.user.id, title: title, description: description,
-                    price: Int64.random(in: 1...400, using: &generator) * 100, category: category,
+                    seller: students[index % students.count].identity.user.id,
+                    title: title,
+                    description: description,
+                    price: Int64.random(in: 1...400, using: &generator) * 100,
+                    category: category,
                     condition: ListingCondition.allCases.randomElement(using: &generator) ?? .good,
-                    createdAt: now.addingTimeInterval(-Double(index) * 30)))
+                    createdAt: now.addingTimeInterval(-Double(index) * 30)
+                )
+            )
         }
         for start in stride(from: 0, to: imported.count, by: 10_000) {
-            try await services.market.importListings(Array(imported[start..<min(start + 10_000, imported.count)]), campus: campus.id)
+            try await services.market.importListings(
+                Array(imported[start..<min(start + 10_000, imported.count)]),
+                campus: campus.id
+            )
         }
         // PostgreSQL's autovacuum analyzes a table within a minute of a bulk load; the bench does not wait for it. SQLite keeps
         // no statistics unless asked, and Plaza does not ask: its planner is measured as it runs.
@@ -81,7 +103,8 @@ public struct MarketBench: Sendable {
             "plaza bench market: \(options.listings) listings on one campus, \(options.students) students, \(options.concurrency) clients, "
                 + "\(services.database.engine.rawValue), \(ProcessInfo.processInfo.activeProcessorCount) cores",
             "Seeded in \(String(format: "%.1f", LoadMeter.milliseconds(clock.now - started) / 1_000)) s; each query is "
-                + "warmed up with \(options.concurrency * 2) requests first (PostgreSQL analyzed the tables after the load).", "",
+                + "warmed up with \(options.concurrency * 2) requests first (PostgreSQL analyzed the tables after the load).",
+            "",
             "| query | where | requests | requests/s | p50 ms | p99 ms | rows |",
             "|---|---|---:|---:|---:|---:|---:|",
         ]
@@ -94,12 +117,18 @@ public struct MarketBench: Sendable {
             ),
         ]
         let server = try await BenchChildServer(
-            storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
+            storage: services.configuration.storage,
+            secretKey: services.configuration.secretKey ?? "",
+            logger: logger
+        )
         do {
             let http = try await HTTPPool(port: server.port, size: options.concurrency, client: options.httpClient)
             for (name, parameters, query) in queries {
                 let path = "/v1/market/listings?limit=20" + (parameters.isEmpty ? "" : "&" + parameters)
-                let sample = try PlazaJSON.decoder().decode(Page<Listing>.self, from: try await http.get(path, token: students[0].token)).items.count
+                let sample = try PlazaJSON.decoder().decode(
+                    Page<Listing>.self,
+                    from: try await http.get(path, token: students[0].token)
+                ).items.count
                 let meter = LoadMeter(concurrency: options.concurrency)
                 // A warm-up round (connections opened on both sides, plans cached), not counted.
                 _ = try await meter.run(options.concurrency * 2) { index in
@@ -111,7 +140,11 @@ public struct MarketBench: Sendable {
                 let market = services.market
                 let direct = try await meter.run(options.requests) { index in
                     _ = try await market.feedRows(
-                        campus: campus.id, viewer: students[index % students.count].identity.user.id, query, limit: 21)
+                        campus: campus.id,
+                        viewer: students[index % students.count].identity.user.id,
+                        query,
+                        limit: 21
+                    )
                 }
                 lines.append(Self.row(name, "HTTP (plaza serve)", overHTTP, rows: sample))
                 lines.append(Self.row(name, "the same query on the database", direct, rows: sample))
@@ -126,26 +159,46 @@ public struct MarketBench: Sendable {
         if case .postgres = services.configuration.storage {
             lines += try await chat(services: services, students: students, campus: campus.id, logger: logger)
         } else {
-            lines.append("Chat between two processes needs PostgreSQL (processes share events through it): run this bench there.")
+            lines.append(
+                "Chat between two processes needs PostgreSQL (processes share events through it): run this bench there."
+            )
         }
         return lines.joined(separator: "\n")
     }
 
     /// Messages from one student, sent to one `plaza serve`, to another listening on `GET /v1/events` of a second one.
-    private func chat(services: PlazaServices, students: [Student], campus: UUID, logger: Logger) async throws -> [String] {
+    private func chat(
+        services: PlazaServices,
+        students: [Student],
+        campus: UUID,
+        logger: Logger
+    ) async throws -> [String] {
         let (seller, buyer) = (students[0], students[1])
         let listing = try await services.market.importListings(
             [
                 ImportedListing(
-                    seller: seller.identity.user.id, title: "Chat bench lamp", description: "For the chat bench.", price: 1_000, category: "other",
-                    condition: .good, createdAt: Date())
+                    seller: seller.identity.user.id,
+                    title: "Chat bench lamp",
+                    description: "For the chat bench.",
+                    price: 1_000,
+                    category: "other",
+                    condition: .good,
+                    createdAt: Date()
+                )
             ],
-            campus: campus)[0]
+            campus: campus
+        )[0]
         let conversation = try await services.market.startConversation(buyer.identity, listing: listing).0.id
         let sending = try await BenchChildServer(
-            storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
+            storage: services.configuration.storage,
+            secretKey: services.configuration.secretKey ?? "",
+            logger: logger
+        )
         let listening = try await BenchChildServer(
-            storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: logger)
+            storage: services.configuration.storage,
+            secretKey: services.configuration.secretKey ?? "",
+            logger: logger
+        )
         defer {
             sending.stop()
             listening.stop()
@@ -182,8 +235,12 @@ public struct MarketBench: Sendable {
         let meter = LoadMeter(concurrency: options.concurrency)
         let sent = try await meter.run(total) { index in
             try await http.send(
-                index, .POST, "/v1/market/conversations/\(conversation)/messages", token: buyer.token,
-                json: ByteBuffer(string: "{\"text\":\"Message \(index): is it still available?\"}"))
+                index,
+                .POST,
+                "/v1/market/conversations/\(conversation)/messages",
+                token: buyer.token,
+                json: ByteBuffer(string: "{\"text\":\"Message \(index): is it still available?\"}")
+            )
         }
         await http.close()
         let outcome = try await withThrowingTaskGroup(of: (Int, ContinuousClock.Instant)?.self) { group in
@@ -218,14 +275,31 @@ public struct MarketBench: Sendable {
     static let things: [(String, String, [String])] = [
         (
             "textbooks", "textbook",
-            ["Calculus", "Organic chemistry", "Microeconomics", "Linear algebra", "Statistics", "Physics", "Biology", "History"]
+            [
+                "Calculus", "Organic chemistry", "Microeconomics", "Linear algebra", "Statistics", "Physics", "Biology",
+                "History",
+            ]
         ),
-        ("furniture", "furniture", ["Desk", "Chair", "Bookshelf", "Bed frame", "Dresser", "Nightstand", "Sofa", "Table"]),
-        ("electronics", "electronics", ["Laptop", "Monitor", "Headphones", "Keyboard", "Speaker", "Tablet", "Printer", "Router"]),
-        ("dorm_supplies", "dorm", ["Desk lamp", "Mini fridge", "Kettle", "Rug", "Mirror", "Laundry basket", "Fan", "Hangers"]),
-        ("clothing", "clothing", ["Winter coat", "Rain jacket", "Hoodie", "Boots", "Sneakers", "Scarf", "Backpack", "Dress"]),
+        (
+            "furniture", "furniture",
+            ["Desk", "Chair", "Bookshelf", "Bed frame", "Dresser", "Nightstand", "Sofa", "Table"]
+        ),
+        (
+            "electronics", "electronics",
+            ["Laptop", "Monitor", "Headphones", "Keyboard", "Speaker", "Tablet", "Printer", "Router"]
+        ),
+        (
+            "dorm_supplies", "dorm",
+            ["Desk lamp", "Mini fridge", "Kettle", "Rug", "Mirror", "Laundry basket", "Fan", "Hangers"]
+        ),
+        (
+            "clothing", "clothing",
+            ["Winter coat", "Rain jacket", "Hoodie", "Boots", "Sneakers", "Scarf", "Backpack", "Dress"]
+        ),
     ]
-    static let adjectives = ["Used", "Like new", "Sturdy", "Compact", "Large", "Small", "Vintage", "Barely used", "Clean", "Cheap"]
+    static let adjectives = [
+        "Used", "Like new", "Sturdy", "Compact", "Large", "Small", "Vintage", "Barely used", "Clean", "Cheap",
+    ]
     static let extras = [
         "Pick up near the library.", "Some wear on the corners.", "Comes with the original box.", "Smoke-free home.",
         "Moving out, must go this week.", "Works perfectly.", "Selling because I graduate.", "Can deliver on campus.",
@@ -237,8 +311,10 @@ public struct MarketBench: Sendable {
         let name = names.randomElement(using: &generator)!
         let adjective = adjectives.randomElement(using: &generator)!
         let title =
-            "\(adjective) \(name.lowercased())" + (category == "textbooks" ? " textbook, \(Int.random(in: 2...12, using: &generator))th edition" : "")
-        let description = "\(name) (\(word)). \(extras.randomElement(using: &generator)!) \(extras.randomElement(using: &generator)!)"
+            "\(adjective) \(name.lowercased())"
+            + (category == "textbooks" ? " textbook, \(Int.random(in: 2...12, using: &generator))th edition" : "")
+        let description =
+            "\(name) (\(word)). \(extras.randomElement(using: &generator)!) \(extras.randomElement(using: &generator)!)"
         return (title, description, category)
     }
 }

@@ -35,11 +35,15 @@ public struct MediaBench: Sendable {
             }
             let pictures = [Self.flatPNG(side: 7_000), Self.flatPNG(side: 6_300)].map { ByteBuffer(bytes: $0) }
             let server = try await BenchChildServer(
-                storage: services.configuration.storage, secretKey: services.configuration.secretKey ?? "", logger: BenchSetup.logger,
-                binary: options.server)
+                storage: services.configuration.storage,
+                secretKey: services.configuration.secretKey ?? "",
+                logger: BenchSetup.logger,
+                binary: options.server
+            )
             defer { server.stop() }
             let quiet = try await Self.probe(port: server.port, seconds: options.seconds / 2)
-            let (loaded, statuses) = try await withThrowingTaskGroup(of: (LoadMeter.Result?, [Int: Int]).self) { group in
+            let (loaded, statuses) = try await withThrowingTaskGroup(of: (LoadMeter.Result?, [Int: Int]).self) {
+                group in
                 let deadline = ContinuousClock.now + .seconds(options.seconds)
                 for uploader in 0..<options.uploaders {
                     group.addTask {
@@ -47,7 +51,12 @@ public struct MediaBench: Sendable {
                         var (turn, statuses) = (uploader, [Int: Int]())
                         while ContinuousClock.now < deadline {
                             let reply = try? await connection.send(
-                                .POST, "/v1/media", token: user.token, json: pictures[turn % 2], contentType: "image/png")
+                                .POST,
+                                "/v1/media",
+                                token: user.token,
+                                json: pictures[turn % 2],
+                                contentType: "image/png"
+                            )
                             statuses[reply?.status ?? 0, default: 0] += 1
                             turn += 1
                         }
@@ -71,7 +80,8 @@ public struct MediaBench: Sendable {
             let answered = statuses.sorted { $0.key < $1.key }.map { "\($1) × \($0 == 0 ? "no answer" : String($0))" }
             func row(_ what: String, _ result: LoadMeter.Result) -> String {
                 let format = { (value: Double) in String(format: "%.2f", value) }
-                return "| \(what) | \(result.operations) | \(format(result.p50)) | \(format(result.p99)) | \(format(result.latencies.last ?? 0)) |"
+                return
+                    "| \(what) | \(result.operations) | \(format(result.p50)) | \(format(result.p99)) | \(format(result.latencies.last ?? 0)) |"
             }
             return """
                 plaza bench media: \(options.uploaders) uploaders of a 7000 × 7000 and a 6300 × 6300 PNG (\(pictures[0].readableBytes / 1_024) and \
@@ -99,7 +109,11 @@ public struct MediaBench: Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         await connection.close()
-        return LoadMeter.Result(operations: latencies.count, seconds: LoadMeter.milliseconds(clock.now - start) / 1_000, latencies: latencies)
+        return LoadMeter.Result(
+            operations: latencies.count,
+            seconds: LoadMeter.milliseconds(clock.now - start) / 1_000,
+            latencies: latencies
+        )
     }
 
     /// A white RGB PNG `side` pixels square: tiny on disk, `side`² × 3 bytes once decoded.
@@ -107,12 +121,16 @@ public struct MediaBench: Sendable {
         var raw = [UInt8](repeating: 255, count: side * (side * 3 + 1))
         for row in 0..<side { raw[row * (side * 3 + 1)] = 0 }
         let header =
-            withUnsafeBytes(of: UInt32(side).bigEndian, Array.init) + withUnsafeBytes(of: UInt32(side).bigEndian, Array.init) + [8, 2, 0, 0, 0]
+            withUnsafeBytes(of: UInt32(side).bigEndian, Array.init)
+            + withUnsafeBytes(of: UInt32(side).bigEndian, Array.init) + [8, 2, 0, 0, 0]
         func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
             let typed = Array(type.utf8) + body
             return withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + typed
                 + withUnsafeBytes(of: CRC32.checksum(typed[...]).bigEndian, Array.init)
         }
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", Deflate.zlib(raw)) + chunk("IEND", []))
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", Deflate.zlib(raw))
+                + chunk("IEND", [])
+        )
     }
 }

@@ -21,7 +21,10 @@ struct PostGISPeer: Sendable {
     func load(_ points: [(UUID, Double, Double)]) async throws {
         try await client.query("CREATE EXTENSION IF NOT EXISTS postgis", logger: logger)
         try await client.query("DROP TABLE IF EXISTS bench_points", logger: logger)
-        try await client.query("CREATE TABLE bench_points (id uuid PRIMARY KEY, geog geography(Point, 4326) NOT NULL)", logger: logger)
+        try await client.query(
+            "CREATE TABLE bench_points (id uuid PRIMARY KEY, geog geography(Point, 4326) NOT NULL)",
+            logger: logger
+        )
         for start in stride(from: 0, to: points.count, by: 5_000) {
             let chunk = points[start..<min(start + 5_000, points.count)]
             // Three parallel arrays unnested in one statement: one round trip per 5,000 points.
@@ -32,7 +35,9 @@ struct PostGISPeer: Sendable {
                 """
                 INSERT INTO bench_points (id, geog) SELECT id, ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography
                 FROM unnest(\(ids)::uuid[], \(longitudes)::float8[], \(latitudes)::float8[]) AS t(id, lon, lat)
-                """, logger: logger)
+                """,
+                logger: logger
+            )
         }
         try await client.query("CREATE INDEX bench_points_geog ON bench_points USING gist (geog)", logger: logger)
         try await client.query("ANALYZE bench_points", logger: logger)
@@ -44,7 +49,9 @@ struct PostGISPeer: Sendable {
             """
             SELECT id FROM bench_points
             WHERE ST_DWithin(geog, ST_SetSRID(ST_MakePoint(\(longitude), \(latitude)), 4326)::geography, \(radius), false)
-            """, logger: logger)
+            """,
+            logger: logger
+        )
         var ids: [UUID] = []
         for try await id in rows.decode(UUID.self) { ids.append(id) }
         return ids

@@ -36,8 +36,13 @@ public struct PushBench: Sendable {
             let browser = P256.KeyAgreement.PrivateKey()
             let auth = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
             let payload = PushPayload(
-                id: UUID(), kind: .moneyRequests, title: "Bruno's Bakery asks you to pay $4.20.", body: "Espresso and a pretzel",
-                link: "/wallet/charges", sentAt: Date())
+                id: UUID(),
+                kind: .moneyRequests,
+                title: "Bruno's Bakery asks you to pay $4.20.",
+                body: "Espresso and a pretzel",
+                link: "/wallet/charges",
+                sentAt: Date()
+            )
             let plaintext = try PlazaJSON.encoder().encode(payload)
             let body = try WebPush.encrypt(plaintext, p256dh: browser.publicKey.x963Representation, auth: auth)
 
@@ -45,12 +50,25 @@ public struct PushBench: Sendable {
                 _ = try WebPush.encrypt(plaintext, p256dh: browser.publicKey.x963Representation, auth: auth)
             }
             let device = DeviceRecord(
-                id: UUID(), userID: UUID(), platform: .webpush, name: "bench", address: "\(receiver.origin)/push/bench",
-                p256dh: browser.publicKey.x963Representation.base64URLEncodedString(), auth: auth.base64URLEncodedString(), topic: nil,
-                createdAt: Date(), lastDeliveredAt: nil)
-            let sender = WebPushSender(webPush: webPush, call: OutboundCall(addresses: OutboundGuard(pushServicesAnd: [receiver.origin])))
+                id: UUID(),
+                userID: UUID(),
+                platform: .webpush,
+                name: "bench",
+                address: "\(receiver.origin)/push/bench",
+                p256dh: browser.publicKey.x963Representation.base64URLEncodedString(),
+                auth: auth.base64URLEncodedString(),
+                topic: nil,
+                createdAt: Date(),
+                lastDeliveredAt: nil
+            )
+            let sender = WebPushSender(
+                webPush: webPush,
+                call: OutboundCall(addresses: OutboundGuard(pushServicesAnd: [receiver.origin]))
+            )
             let sent = try await concurrently(messages) {
-                guard await sender.send(PushMessage(payload), to: device) == .delivered else { throw BenchFailure.refused }
+                guard await sender.send(PushMessage(payload), to: device) == .delivered else {
+                    throw BenchFailure.refused
+                }
             }
             let plain = try await concurrently(messages) { try await receiver.post(body: body) }
             let outbox = try await throughOutbox(services, receiver: receiver, browser: browser, auth: auth)
@@ -86,7 +104,8 @@ public struct PushBench: Sendable {
     }
 
     /// Calls per second of `body`, `concurrency` at a time.
-    private func concurrently(_ count: Int, _ body: @escaping @Sendable () async throws -> Void) async throws -> Double {
+    private func concurrently(_ count: Int, _ body: @escaping @Sendable () async throws -> Void) async throws -> Double
+    {
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<count {
@@ -101,7 +120,10 @@ public struct PushBench: Sendable {
     /// `messages` alerts for as many people (a device each), queued as a domain's commits queue them, then timed
     /// until the receiver has them all.
     private func throughOutbox(
-        _ services: PlazaServices, receiver: BenchPushReceiver, browser: P256.KeyAgreement.PrivateKey, auth: Data
+        _ services: PlazaServices,
+        receiver: BenchPushReceiver,
+        browser: P256.KeyAgreement.PrivateKey,
+        auth: Data
     ) async throws -> Double {
         let store = services.notifications.store
         let now = Date()
@@ -112,22 +134,48 @@ public struct PushBench: Sendable {
                 let id = UUID()
                 try await AccountStore().insert(
                     UserRecord(
-                        id: id, email: "push\(index)@bench.invalid", username: "push\(index)", displayName: "Push \(index)", passwordHash: "",
-                        role: .customer, emailVerified: true, now: now), on: db)
+                        id: id,
+                        email: "push\(index)@bench.invalid",
+                        username: "push\(index)",
+                        displayName: "Push \(index)",
+                        passwordHash: "",
+                        role: .customer,
+                        emailVerified: true,
+                        now: now
+                    ),
+                    on: db
+                )
                 _ = try await store.saveDevice(
                     DeviceRecord(
-                        id: UUID(), userID: id, platform: .webpush, name: "bench", address: "\(receiver.origin)/push/outbox-\(index)",
-                        p256dh: browser.publicKey.x963Representation.base64URLEncodedString(), auth: auth.base64URLEncodedString(), topic: nil,
-                        createdAt: now, lastDeliveredAt: nil), on: db)
+                        id: UUID(),
+                        userID: id,
+                        platform: .webpush,
+                        name: "bench",
+                        address: "\(receiver.origin)/push/outbox-\(index)",
+                        p256dh: browser.publicKey.x963Representation.base64URLEncodedString(),
+                        auth: auth.base64URLEncodedString(),
+                        topic: nil,
+                        createdAt: now,
+                        lastDeliveredAt: nil
+                    ),
+                    on: db
+                )
                 users.append(id)
             }
             return users
         }
         let before = receiver.count
         let start = ContinuousClock.now
-        let content = NotificationContent(kind: .moneyReceived, title: "Carla K. sent you $7.25.", body: "Lunch", link: "/wallet")
+        let content = NotificationContent(
+            kind: .moneyReceived,
+            title: "Carla K. sent you $7.25.",
+            body: "Lunch",
+            link: "/wallet"
+        )
         for batch in stride(from: 0, to: messages, by: 100) {
-            let alerts = (batch..<min(messages, batch + 100)).map { (id: UUID(), user: users[$0 % users.count], content: content) }
+            let alerts = (batch..<min(messages, batch + 100)).map {
+                (id: UUID(), user: users[$0 % users.count], content: content)
+            }
             try await services.database.transaction { db in try await store.enqueue(alerts, now: Date(), on: db) }
             services.notificationDelivery.nudge()
         }
@@ -164,8 +212,11 @@ final class BenchPushReceiver: Sendable {
         var logger = Logger(label: "bench-push-receiver")
         logger.logLevel = .critical
         let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) },
+            logger: logger
+        )
         let task = Task { try await app.runService() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw PushBench.BenchFailure.incomplete(0) }

@@ -15,7 +15,9 @@ final class RedisConnection: Sendable {
         case array([Reply])
 
         var strings: [String] {
-            if case .array(let items) = self { return items.compactMap { if case .bulk(let text?) = $0 { text } else { nil } } }
+            if case .array(let items) = self {
+                return items.compactMap { if case .bulk(let text?) = $0 { text } else { nil } }
+            }
             return []
         }
     }
@@ -28,7 +30,9 @@ final class RedisConnection: Sendable {
     init(port: Int) async throws {
         let handler = ReplyHandler()
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) } }
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+            }
             .connect(host: "127.0.0.1", port: port).get()
         self.handler = handler
     }
@@ -89,7 +93,8 @@ final class RedisConnection: Sendable {
 
         private static func line(_ buffer: inout ByteBuffer) -> String? {
             let bytes = buffer.readableBytesView
-            guard let carriage = bytes.firstIndex(of: UInt8(ascii: "\r")), bytes.index(after: carriage) < bytes.endIndex else { return nil }
+            guard let carriage = bytes.firstIndex(of: UInt8(ascii: "\r")), bytes.index(after: carriage) < bytes.endIndex
+            else { return nil }
             guard let text = buffer.readString(length: carriage - bytes.startIndex) else { return nil }
             buffer.moveReaderIndex(forwardBy: 2)
             return text
@@ -105,7 +110,9 @@ final class RedisConnection: Sendable {
             case UInt8(ascii: "$"):
                 guard let length = Int(head) else { return nil }
                 if length < 0 { return .bulk(nil) }
-                guard buffer.readableBytes >= length + 2, let text = buffer.readString(length: length) else { return nil }
+                guard buffer.readableBytes >= length + 2, let text = buffer.readString(length: length) else {
+                    return nil
+                }
                 buffer.moveReaderIndex(forwardBy: 2)
                 return .bulk(text)
             case UInt8(ascii: "*"):

@@ -13,23 +13,32 @@ extension DemoData {
     /// The demo's papers, in cents: cheaper per card from 25 and again from 100.
     static let cardPapers = [
         CardPaperRequest(
-            name: "Smooth matte", description: "Bright white, 350 gsm, with a smooth uncoated finish.", sampleAmount: 150,
+            name: "Smooth matte",
+            description: "Bright white, 350 gsm, with a smooth uncoated finish.",
+            sampleAmount: 150,
             tiers: [
                 CardPriceTier(minQuantity: 1, unitAmount: 325), CardPriceTier(minQuantity: 25, unitAmount: 245),
                 CardPriceTier(minQuantity: 100, unitAmount: 185),
-            ]),
+            ]
+        ),
         CardPaperRequest(
-            name: "Linen", description: "Soft white, 300 gsm, with a fine woven texture you can feel.", sampleAmount: 200,
+            name: "Linen",
+            description: "Soft white, 300 gsm, with a fine woven texture you can feel.",
+            sampleAmount: 200,
             tiers: [
                 CardPriceTier(minQuantity: 1, unitAmount: 375), CardPriceTier(minQuantity: 25, unitAmount: 285),
                 CardPriceTier(minQuantity: 100, unitAmount: 215),
-            ]),
+            ]
+        ),
         CardPaperRequest(
-            name: "Recycled kraft", description: "Warm brown, 300 gsm, made entirely from recycled fibre.", sampleAmount: 150,
+            name: "Recycled kraft",
+            description: "Warm brown, 300 gsm, made entirely from recycled fibre.",
+            sampleAmount: 150,
             tiers: [
                 CardPriceTier(minQuantity: 1, unitAmount: 300), CardPriceTier(minQuantity: 25, unitAmount: 225),
                 CardPriceTier(minQuantity: 100, unitAmount: 170),
-            ]),
+            ]
+        ),
     ]
 
     /// The card shop (issue 25): three categories, three papers and Dana Moreau's templates (`cardSeeds`), each
@@ -43,7 +52,10 @@ extension DemoData {
             let category = try await services.cards.addCategory(CardCategoryRequest(name: name), now: now)
             categories[name] = category.id
             for subcategory in subcategories {
-                let added = try await services.cards.addCategory(CardCategoryRequest(name: subcategory, parentId: category.id), now: now)
+                let added = try await services.cards.addCategory(
+                    CardCategoryRequest(name: subcategory, parentId: category.id),
+                    now: now
+                )
                 categories["\(name)/\(subcategory)"] = added.id
             }
         }
@@ -55,7 +67,10 @@ extension DemoData {
         var approved: Set<UUID> = []
         for seed in cardSeeds {
             let template = try await services.cards.createTemplate(
-                dana, try await request(seed, services, dana, categories: categories, papers: papers, now: now), now: now)
+                dana,
+                try await request(seed, services, dana, categories: categories, papers: papers, now: now),
+                now: now
+            )
             _ = try await services.cards.submitTemplate(dana, template.id, now: now)
             if seed.approved { approved.insert(template.id) }
         }
@@ -68,21 +83,40 @@ extension DemoData {
 
     /// A seed as Dana sends it: its art uploaded page by page, its category and papers by id.
     private static func request(
-        _ seed: CardSeed, _ services: PlazaServices, _ dana: Identity, categories: [String: UUID], papers: [String: UUID], now: Date
+        _ seed: CardSeed,
+        _ services: PlazaServices,
+        _ dana: Identity,
+        categories: [String: UUID],
+        papers: [String: UUID],
+        now: Date
     ) async throws -> CardTemplateRequest {
-        guard let category = categories[seed.category] else { throw PlazaError.notFound("demo card category \(seed.category)") }
+        guard let category = categories[seed.category] else {
+            throw PlazaError.notFound("demo card category \(seed.category)")
+        }
         var colours: [CardColourRequest] = []
         for colour in seed.colours {
             var art: [String: UUID] = [:]
             for page in seed.pages {
                 guard let svg = colour.art[page] else { continue }
-                art[page.rawValue] = try await services.cards.uploadArt(dana, Data(svg.utf8), contentType: "image/svg+xml", now: now).id
+                art[page.rawValue] = try await services.cards.uploadArt(
+                    dana,
+                    Data(svg.utf8),
+                    contentType: "image/svg+xml",
+                    now: now
+                ).id
             }
             colours.append(CardColourRequest(name: colour.name, art: art))
         }
         return CardTemplateRequest(
-            name: seed.name, categoryId: category, subcategoryId: categories["\(seed.category)/\(seed.subcategory)"], trim: seed.trim,
-            pages: seed.pages, colours: colours, labels: seed.labels, paperTypeIds: seed.papers.compactMap { papers[$0] })
+            name: seed.name,
+            categoryId: category,
+            subcategoryId: categories["\(seed.category)/\(seed.subcategory)"],
+            trim: seed.trim,
+            pages: seed.pages,
+            colours: colours,
+            labels: seed.labels,
+            paperTypeIds: seed.papers.compactMap { papers[$0] }
+        )
     }
 
     /// A demo account acting without a session of its own.

@@ -25,14 +25,18 @@ extension DemoData {
     /// A pointed leaf growing from (x, y) towards `angle` degrees (0: up, clockwise).
     static func leaf(_ x: Double, _ y: Double, angle: Double, length: Double, width: Double, fill: String) -> String {
         let (l, w) = (length, width / 2)
-        return "<path transform=\"translate(\(n(x)) \(n(y))) rotate(\(n(angle)))\" d=\"M0 0C\(n(w * 1.2)) \(n(-l * 0.3)) \(n(w * 1.1)) "
+        return
+            "<path transform=\"translate(\(n(x)) \(n(y))) rotate(\(n(angle)))\" d=\"M0 0C\(n(w * 1.2)) \(n(-l * 0.3)) \(n(w * 1.1)) "
             + "\(n(-l * 0.75)) 0 \(n(-l))C\(n(-w * 1.1)) \(n(-l * 0.75)) \(n(-w * 1.2)) \(n(-l * 0.3)) 0 0Z\" fill=\"\(fill)\"/>"
     }
 
     /// The point at `t` on a quadratic curve and the curve's direction there (degrees, 0: up, clockwise).
     static func quadratic(_ from: Point, _ control: Point, _ to: Point, _ t: Double) -> (Point, Double) {
         let u = 1 - t
-        let point = (x: u * u * from.x + 2 * u * t * control.x + t * t * to.x, y: u * u * from.y + 2 * u * t * control.y + t * t * to.y)
+        let point = (
+            x: u * u * from.x + 2 * u * t * control.x + t * t * to.x,
+            y: u * u * from.y + 2 * u * t * control.y + t * t * to.y
+        )
         let dx = 2 * u * (control.x - from.x) + 2 * t * (to.x - control.x)
         let dy = 2 * u * (control.y - from.y) + 2 * t * (to.y - control.y)
         return (point, atan2(dx, -dy) * 180 / .pi)
@@ -40,7 +44,13 @@ extension DemoData {
 
     /// A stem along a quadratic curve with leaves in pairs, smaller towards the tip, and a few round fruits.
     static func sprig(
-        from: Point, control: Point, to: Point, leaves: Int, size: Double, fills: [String], fruit: String?
+        from: Point,
+        control: Point,
+        to: Point,
+        leaves: Int,
+        size: Double,
+        fills: [String],
+        fruit: String?
     ) -> String {
         var out =
             "<path d=\"M\(n(from.x)) \(n(from.y))Q\(n(control.x)) \(n(control.y)) \(n(to.x)) \(n(to.y))\" fill=\"none\" "
@@ -51,7 +61,14 @@ extension DemoData {
             let scale = 1 - 0.45 * t
             let side: Double = index.isMultiple(of: 2) ? 1 : -1
             let angle = index == leaves - 1 ? direction : direction + side * 42
-            out += leaf(point.x, point.y, angle: angle, length: size * scale, width: size * 0.36 * scale, fill: fills[index % fills.count])
+            out += leaf(
+                point.x,
+                point.y,
+                angle: angle,
+                length: size * scale,
+                width: size * 0.36 * scale,
+                fill: fills[index % fills.count]
+            )
             if let fruit, index % 4 == 1, index < leaves - 2 {
                 let radians = (direction - side * 55) * .pi / 180
                 let r = size * 0.16
@@ -75,7 +92,14 @@ extension DemoData {
             // Longest a third of the way up, as on a real frond.
             let length = size * pow(1 - t, 0.8) * (0.55 + 0.45 * min(1, t * 3.5)) + 1
             for side in [-1.0, 1] {
-                out += leaf(point.x, point.y, angle: direction + side * 58, length: length, width: length * 0.26, fill: fill)
+                out += leaf(
+                    point.x,
+                    point.y,
+                    angle: direction + side * 58,
+                    length: length,
+                    width: length * 0.26,
+                    fill: fill
+                )
             }
         }
         let (tip, direction) = quadratic(from, control, to, 1)
@@ -84,7 +108,10 @@ extension DemoData {
 
     /// Points spread over `area` (x0, y0, x1, y1) outside `avoiding`, the same every time for the same seed.
     static func scatter(
-        count: Int, seed: UInt64, in area: (Double, Double, Double, Double), avoiding: (Double, Double, Double, Double)
+        count: Int,
+        seed: UInt64,
+        in area: (Double, Double, Double, Double),
+        avoiding: (Double, Double, Double, Double)
     ) -> [Point] {
         var state = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         func random() -> Double {
@@ -109,7 +136,8 @@ extension DemoData {
             for column in 0..<Int(trim.widthMm / 11) + 1 {
                 let nudge = jitter[(row * 20 + column) % jitter.count]
                 let point = (x: Double(column) * 11 - 1 + nudge.x * 9, y: Double(row) * 11 - 1 + nudge.y * 9)
-                let inside = point.x > avoiding.0 && point.x < avoiding.2 && point.y > avoiding.1 && point.y < avoiding.3
+                let inside =
+                    point.x > avoiding.0 && point.x < avoiding.2 && point.y > avoiding.1 && point.y < avoiding.3
                 if !inside { points.append(point) }
             }
         }
@@ -119,7 +147,8 @@ extension DemoData {
             let angle = Double((index * 47) % 180)
             let (x, y) = (n(point.x), n(point.y))
             switch index % 4 {
-            case 0: out += "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"\(n(1.4 + Double(index % 3) * 0.5))\" fill=\"\(colour)\"/>"
+            case 0:
+                out += "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"\(n(1.4 + Double(index % 3) * 0.5))\" fill=\"\(colour)\"/>"
             case 1:
                 out +=
                     "<rect x=\"-2.6\" y=\"-0.9\" width=\"5.2\" height=\"1.8\" transform=\"translate(\(x) \(y)) rotate(\(n(angle)))\" fill=\"\(colour)\"/>"
@@ -128,7 +157,8 @@ extension DemoData {
                     "<path d=\"M-3 0L-1.5 -1.4L0 0L1.5 -1.4L3 0\" transform=\"translate(\(x) \(y)) rotate(\(n(angle)))\" fill=\"none\" "
                     + "stroke=\"\(colour)\" stroke-width=\"0.7\"/>"
             default:
-                out += "<polygon points=\"0,-1.8 1.6,1 -1.6,1\" transform=\"translate(\(x) \(y)) rotate(\(n(angle)))\" fill=\"\(colour)\"/>"
+                out +=
+                    "<polygon points=\"0,-1.8 1.6,1 -1.6,1\" transform=\"translate(\(x) \(y)) rotate(\(n(angle)))\" fill=\"\(colour)\"/>"
             }
         }
         return out
@@ -150,13 +180,17 @@ extension DemoData {
         out += "<circle cx=\"\(n(x))\" cy=\"\(n(top - 4))\" r=\"4\" fill=\"#f2b84b\" fill-opacity=\"0.08\"/>"
         out +=
             "<polygon points=\"\(n(x - 1.6)),\(n(top)) \(n(x + 1.6)),\(n(top)) \(n(x + 2.2)),\(n(bottom)) \(n(x - 2.2)),\(n(bottom))\" fill=\"\(wax)\"/>"
-        out += "<path d=\"M\(n(x - 3.6)) \(n(bottom))H\(n(x + 3.6))L\(n(x + 2.6)) \(n(bottom + 2.4))H\(n(x - 2.6))Z\" fill=\"\(holder)\"/>"
-        out += "<path d=\"M\(n(x - 0.6)) \(n(bottom + 2.4))H\(n(x + 0.6))V\(n(bottom + 6))H\(n(x - 0.6))Z\" fill=\"\(holder)\"/>"
+        out +=
+            "<path d=\"M\(n(x - 3.6)) \(n(bottom))H\(n(x + 3.6))L\(n(x + 2.6)) \(n(bottom + 2.4))H\(n(x - 2.6))Z\" fill=\"\(holder)\"/>"
+        out +=
+            "<path d=\"M\(n(x - 0.6)) \(n(bottom + 2.4))H\(n(x + 0.6))V\(n(bottom + 6))H\(n(x - 0.6))Z\" fill=\"\(holder)\"/>"
         out += "<ellipse cx=\"\(n(x))\" cy=\"\(n(bottom + 6.6))\" rx=\"4.2\" ry=\"1\" fill=\"\(holder)\"/>"
-        out += "<line x1=\"\(n(x))\" y1=\"\(n(top))\" x2=\"\(n(x))\" y2=\"\(n(top - 1.2))\" stroke=\"#3a3026\" stroke-width=\"0.3\"/>"
+        out +=
+            "<line x1=\"\(n(x))\" y1=\"\(n(top))\" x2=\"\(n(x))\" y2=\"\(n(top - 1.2))\" stroke=\"#3a3026\" stroke-width=\"0.3\"/>"
         let flame = { (height: Double, width: Double, colour: String) in
             let base = top - 0.8
-            return "<path d=\"M\(n(x)) \(n(base))C\(n(x + width)) \(n(base - 0.4)) \(n(x + width * 0.8)) \(n(base - height * 0.55)) \(n(x)) "
+            return
+                "<path d=\"M\(n(x)) \(n(base))C\(n(x + width)) \(n(base - 0.4)) \(n(x + width * 0.8)) \(n(base - height * 0.55)) \(n(x)) "
                 + "\(n(base - height))C\(n(x - width * 0.8)) \(n(base - height * 0.55)) \(n(x - width)) \(n(base - 0.4)) \(n(x)) \(n(base))Z\" "
                 + "fill=\"\(colour)\"/>"
         }
@@ -205,8 +239,22 @@ extension DemoData {
             let point = (x: centre.x + sin(theta) * radius, y: centre.y - cos(theta) * radius)
             let direction = theta * 180 / .pi + 90
             let wobble = Double(index % 3) - 1
-            out += leaf(point.x, point.y, angle: direction - 32 + wobble * 6, length: 8.5, width: 3.2, fill: leaves[index % 2])
-            out += leaf(point.x, point.y, angle: direction + 30 - wobble * 6, length: 7.5, width: 2.8, fill: leaves[(index + 1) % 2])
+            out += leaf(
+                point.x,
+                point.y,
+                angle: direction - 32 + wobble * 6,
+                length: 8.5,
+                width: 3.2,
+                fill: leaves[index % 2]
+            )
+            out += leaf(
+                point.x,
+                point.y,
+                angle: direction + 30 - wobble * 6,
+                length: 7.5,
+                width: 2.8,
+                fill: leaves[(index + 1) % 2]
+            )
         }
         for index in 0..<7 {
             let theta = (Double(index) / 7 + 0.04) * 2 * .pi

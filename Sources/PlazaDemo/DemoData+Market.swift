@@ -13,18 +13,34 @@ extension DemoData {
         let year = calendar.component(.year, from: now)
         let campus = try await services.market.createCampus(
             CampusRequest(
-                name: "Isar University", domains: ["*.isar-uni.edu"], center: Coordinate(latitude: 48.1508, longitude: 11.5805),
-                termEnds: (year...(year + 1)).flatMap { ["\($0)-02-15", "\($0)-07-31"] }))
+                name: "Isar University",
+                domains: ["*.isar-uni.edu"],
+                center: Coordinate(latitude: 48.1508, longitude: 11.5805),
+                termEnds: (year...(year + 1)).flatMap { ["\($0)-02-15", "\($0)-07-31"] }
+            )
+        )
         for spot in [
             SafeSpotRequest(
-                name: "Main library lobby", latitude: 48.1502, longitude: 11.5811, description: "Inside the main entrance, by the staffed desk.",
-                hours: "Mon–Sat 8–22"),
+                name: "Main library lobby",
+                latitude: 48.1502,
+                longitude: 11.5811,
+                description: "Inside the main entrance, by the staffed desk.",
+                hours: "Mon–Sat 8–22"
+            ),
             SafeSpotRequest(
-                name: "Campus police", latitude: 48.1497, longitude: 11.5792, description: "Geschwister-Scholl-Platz, ground floor.",
-                hours: "Always open"),
+                name: "Campus police",
+                latitude: 48.1497,
+                longitude: 11.5792,
+                description: "Geschwister-Scholl-Platz, ground floor.",
+                hours: "Always open"
+            ),
             SafeSpotRequest(
-                name: "Emergency telephone, Ludwigstraße", latitude: 48.1515, longitude: 11.5800, description: "The blue light pole by the fountain.",
-                hours: "Always lit"),
+                name: "Emergency telephone, Ludwigstraße",
+                latitude: 48.1515,
+                longitude: 11.5800,
+                description: "The blue light pole by the fountain.",
+                hours: "Always lit"
+            ),
         ] {
             _ = try await services.market.addSafeSpot(campus: campus.id, spot)
         }
@@ -38,16 +54,28 @@ extension DemoData {
         let finn = try await student(services, "finn", "Finn Weber", now: now)
         let items: [(Identity, String, String, Int64?, String, ListingCondition, String, BiddingTerms?)] = [
             (
-                ella, "Linear Algebra Done Right", "Third edition, no highlighting. Bought for Math 2 and barely opened.", 2_200, "textbooks",
+                ella, "Linear Algebra Done Right",
+                "Third edition, no highlighting. Bought for Math 2 and barely opened.", 2_200, "textbooks",
                 .likeNew, book, nil
             ),
-            (ella, "Wooden desk chair", "Solid beech, a bit wobbly on the left; fine with a folded napkin.", nil, "furniture", .fair, chair, nil),
-            (ella, "Desk lamp", "Warm light, bendy neck, cable 1.5 m. Pick up at the library lobby.", 900, "dorm_supplies", .good, lamp, nil),
             (
-                ella, "Calculus: Early Transcendentals", "Eighth edition with the solutions manual. Highest bid by Sunday evening takes both.",
-                1_500, "textbooks", .good, book, BiddingTerms(reservePrice: 2_500, endsAt: now.addingTimeInterval(3 * 86_400))
+                ella, "Wooden desk chair", "Solid beech, a bit wobbly on the left; fine with a folded napkin.", nil,
+                "furniture", .fair, chair, nil
             ),
-            (finn, "Two folding chairs", "Light, sturdy, fold flat under the bed. For guests or the balcony.", 1_200, "furniture", .good, chair, nil),
+            (
+                ella, "Desk lamp", "Warm light, bendy neck, cable 1.5 m. Pick up at the library lobby.", 900,
+                "dorm_supplies", .good, lamp, nil
+            ),
+            (
+                ella, "Calculus: Early Transcendentals",
+                "Eighth edition with the solutions manual. Highest bid by Sunday evening takes both.",
+                1_500, "textbooks", .good, book,
+                BiddingTerms(reservePrice: 2_500, endsAt: now.addingTimeInterval(3 * 86_400))
+            ),
+            (
+                finn, "Two folding chairs", "Light, sturdy, fold flat under the bed. For guests or the balcony.", 1_200,
+                "furniture", .good, chair, nil
+            ),
         ]
         for (seller, title, description, price, category, condition, picture, bidding) in items {
             guard let data = Data(base64Encoded: picture) else { continue }
@@ -55,16 +83,35 @@ extension DemoData {
             _ = try await services.market.createListing(
                 seller,
                 ListingRequest(
-                    title: title, description: description, price: price.map { Money(amount: $0, currency: "USD") }, free: price == nil ? true : nil,
-                    category: category, condition: condition, photoIds: [photo.id], biddable: bidding), now: now)
+                    title: title,
+                    description: description,
+                    price: price.map { Money(amount: $0, currency: "USD") },
+                    free: price == nil ? true : nil,
+                    category: category,
+                    condition: condition,
+                    photoIds: [photo.id],
+                    biddable: bidding
+                ),
+                now: now
+            )
         }
     }
 
     /// A verified student of Isar University who signed the agreement, with a password nobody knows.
-    private static func student(_ services: PlazaServices, _ username: String, _ name: String, now: Date) async throws -> Identity {
+    private static func student(
+        _ services: PlazaServices,
+        _ username: String,
+        _ name: String,
+        now: Date
+    ) async throws -> Identity {
         _ = try await services.createAccount(
-            email: "\(username)@demo.plaza.test", username: username, displayName: name, password: UUID().uuidString + UUID().uuidString,
-            role: .customer, checkPolicy: false)
+            email: "\(username)@demo.plaza.test",
+            username: username,
+            displayName: name,
+            password: UUID().uuidString + UUID().uuidString,
+            role: .customer,
+            checkPolicy: false
+        )
         guard let user = try await AccountStore().user(login: username, on: services.database.sql) else {
             throw PlazaError.notFound("demo student \(username)")
         }

@@ -11,43 +11,90 @@ extension DemoData {
         let store = AccountStore()
         guard let anna = try await store.user(login: "anna", on: services.database.sql),
             let carla = try await store.user(login: "carla", on: services.database.sql),
-            try await wallet.activity.list(owner: anna.id, filter: .all, limit: 1, after: nil, on: services.database.sql).isEmpty
+            try await wallet.activity.list(
+                owner: anna.id,
+                filter: .all,
+                limit: 1,
+                after: nil,
+                on: services.database.sql
+            ).isEmpty
         else { return }
         let currency = services.configuration.wallet.currencies[0]
         let topUp = FundingRecord.settledTopUp(
-            user: anna.id, amount: 5_000, currency: currency, cardBrand: "visa", cardLast4: "4242", at: now.addingTimeInterval(-3_600))
+            user: anna.id,
+            amount: 5_000,
+            currency: currency,
+            cardBrand: "visa",
+            cardLast4: "4242",
+            at: now.addingTimeInterval(-3_600)
+        )
         let transfer = Transfer(
-            id: UUID(), from: WalletService.party(anna), to: WalletService.party(carla), amount: 1_250, currency: currency, note: "Pizza night",
-            createdAt: now.addingTimeInterval(-1_800))
+            id: UUID(),
+            from: WalletService.party(anna),
+            to: WalletService.party(carla),
+            amount: 1_250,
+            currency: currency,
+            note: "Pizza night",
+            createdAt: now.addingTimeInterval(-1_800)
+        )
         try await services.database.transaction { db in
             try await wallet.funding.insert(topUp, .topUp, on: db)
             try await wallet.ledger.post(
                 JournalEntry(
-                    kind: "top_up", referenceId: topUp.id, currency: currency,
+                    kind: "top_up",
+                    referenceId: topUp.id,
+                    currency: currency,
                     postings: [
                         Posting(owner: SystemAccount.gatewayClearing, kind: .system, amount: -topUp.amount),
                         Posting(owner: anna.id, kind: .user, amount: topUp.amount),
-                    ], createdAt: topUp.createdAt), on: db)
+                    ],
+                    createdAt: topUp.createdAt
+                ),
+                on: db
+            )
             try await wallet.ledger.post(
                 JournalEntry(
-                    kind: "transfer", referenceId: transfer.id, currency: currency,
+                    kind: "transfer",
+                    referenceId: transfer.id,
+                    currency: currency,
                     postings: [
                         Posting(owner: anna.id, kind: .user, amount: -transfer.amount),
                         Posting(owner: carla.id, kind: .user, amount: transfer.amount),
                     ],
-                    createdAt: transfer.createdAt), on: db)
+                    createdAt: transfer.createdAt
+                ),
+                on: db
+            )
             try await wallet.activity.insert(
                 [
                     WalletService.activity(for: topUp, kind: .topUp, amount: topUp.amount),
                     ActivityRecord.make(
-                        owner: anna.id, kind: .transferOut, amount: -transfer.amount, currency: currency, status: .succeeded,
+                        owner: anna.id,
+                        kind: .transferOut,
+                        amount: -transfer.amount,
+                        currency: currency,
+                        status: .succeeded,
                         counterpart: transfer.to,
-                        counterpartId: carla.id, note: transfer.note, referenceId: transfer.id, createdAt: transfer.createdAt),
+                        counterpartId: carla.id,
+                        note: transfer.note,
+                        referenceId: transfer.id,
+                        createdAt: transfer.createdAt
+                    ),
                     ActivityRecord.make(
-                        owner: carla.id, kind: .transferIn, amount: transfer.amount, currency: currency, status: .succeeded,
+                        owner: carla.id,
+                        kind: .transferIn,
+                        amount: transfer.amount,
+                        currency: currency,
+                        status: .succeeded,
                         counterpart: transfer.from,
-                        counterpartId: anna.id, note: transfer.note, referenceId: transfer.id, createdAt: transfer.createdAt),
-                ], on: db)
+                        counterpartId: anna.id,
+                        note: transfer.note,
+                        referenceId: transfer.id,
+                        createdAt: transfer.createdAt
+                    ),
+                ],
+                on: db
+            )
         }
     }
 }

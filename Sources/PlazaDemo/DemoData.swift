@@ -15,22 +15,63 @@ public enum DemoData {
     }
 
     public static let accounts = [
-        Account(email: "anna@demo.plaza.test", username: "anna", displayName: "Anna Customer", password: "demo-anna-2026", role: .customer),
-        Account(email: "bruno@demo.plaza.test", username: "bruno", displayName: "Bruno's Bakery", password: "demo-bruno-2026", role: .merchant),
-        Account(email: "carla@demo.plaza.test", username: "carla", displayName: "Carla Friend", password: "demo-carla-2026", role: .customer),
-        Account(email: "admin@demo.plaza.test", username: "admin", displayName: "Plaza Admin", password: "demo-admin-2026", role: .admin),
         Account(
-            email: "dora@demo.plaza.test", username: "dora", displayName: "Dora Blum", password: "demo-dora-2026", role: .merchant,
-            awaitingApproval: true),
-        Account(email: "dana@demo.plaza.test", username: "dana", displayName: "Dana Moreau", password: "demo-dana-2026", role: .designer),
+            email: "anna@demo.plaza.test",
+            username: "anna",
+            displayName: "Anna Customer",
+            password: "demo-anna-2026",
+            role: .customer
+        ),
+        Account(
+            email: "bruno@demo.plaza.test",
+            username: "bruno",
+            displayName: "Bruno's Bakery",
+            password: "demo-bruno-2026",
+            role: .merchant
+        ),
+        Account(
+            email: "carla@demo.plaza.test",
+            username: "carla",
+            displayName: "Carla Friend",
+            password: "demo-carla-2026",
+            role: .customer
+        ),
+        Account(
+            email: "admin@demo.plaza.test",
+            username: "admin",
+            displayName: "Plaza Admin",
+            password: "demo-admin-2026",
+            role: .admin
+        ),
+        Account(
+            email: "dora@demo.plaza.test",
+            username: "dora",
+            displayName: "Dora Blum",
+            password: "demo-dora-2026",
+            role: .merchant,
+            awaitingApproval: true
+        ),
+        Account(
+            email: "dana@demo.plaza.test",
+            username: "dana",
+            displayName: "Dana Moreau",
+            password: "demo-dana-2026",
+            role: .designer
+        ),
     ]
 
     /// Creates the demo accounts that do not exist yet.
     public static func seed(_ services: PlazaServices) async throws {
         for account in accounts {
             try await services.createAccount(
-                email: account.email, username: account.username, displayName: account.displayName, password: account.password,
-                role: account.role, checkPolicy: false, awaitingApproval: account.awaitingApproval)
+                email: account.email,
+                username: account.username,
+                displayName: account.displayName,
+                password: account.password,
+                role: account.role,
+                checkPolicy: false,
+                awaitingApproval: account.awaitingApproval
+            )
         }
         try await seedPlaces(services)
         try await seedWallet(services)
@@ -46,10 +87,18 @@ public enum DemoData {
                 "  \(account.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.username) / \(account.password)   (\(account.email))"
             )
         }
-        lines += ["Places: \(baseURL)/places (Bruno's shops are on Munich's Marienplatz; the map is at \(baseURL)/places/map)"]
-        lines += ["Wallet: \(baseURL)/wallet (test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined; any future expiry and CVC)"]
-        lines += ["Bruno's counter: \(baseURL)/places/mine → Counter (charge Anna while she shares her location there, or with her pay code)"]
-        lines += ["Admin: \(baseURL)/admin (Dora's flower stall and Bruno's Saturday cake coupon wait in the review queue)"]
+        lines += [
+            "Places: \(baseURL)/places (Bruno's shops are on Munich's Marienplatz; the map is at \(baseURL)/places/map)"
+        ]
+        lines += [
+            "Wallet: \(baseURL)/wallet (test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined; any future expiry and CVC)"
+        ]
+        lines += [
+            "Bruno's counter: \(baseURL)/places/mine → Counter (charge Anna while she shares her location there, or with her pay code)"
+        ]
+        lines += [
+            "Admin: \(baseURL)/admin (Dora's flower stall and Bruno's Saturday cake coupon wait in the review queue)"
+        ]
         lines += [
             "Offers: Bruno's bakery runs a morning coupon and the café an ad; Anna gets them near the square once her offer settings "
                 + "(\(baseURL)/offers/settings) let nearby shops reach her"
@@ -66,7 +115,10 @@ public enum DemoData {
             "Card shop: \(baseURL)/cards (Dana Moreau's wedding, party and holiday cards; her studio is at \(baseURL)/cards/studio, "
                 + "and her Winter Wreath waits in the admin's review queue)"
         ]
-        lines += ["E-mail is not sent in the demo: read it at \(baseURL)/dev/mailbox", "API reference: \(baseURL)/docs/api", ""]
+        lines += [
+            "E-mail is not sent in the demo: read it at \(baseURL)/dev/mailbox", "API reference: \(baseURL)/docs/api",
+            "",
+        ]
         return lines.joined(separator: "\n")
     }
 }

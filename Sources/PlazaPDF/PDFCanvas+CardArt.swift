@@ -18,22 +18,31 @@ extension PDFContentStream {
     /// Draws art the way the SVG preview does: one `cm` maps viewBox units onto `rect` (stretched, like
     /// `preserveAspectRatio="none"`), then every shape is written in viewBox units. The PDF transform therefore scales
     /// stroke widths exactly as the browser's `g` transform does, including a non-uniform stretch.
-    static func artOperators(_ art: CardArt, in rect: CardRect, geometry: PDFPageGeometry, graphicsStates: PDFGraphicsStates) -> String {
+    static func artOperators(
+        _ art: CardArt,
+        in rect: CardRect,
+        geometry: PDFPageGeometry,
+        graphicsStates: PDFGraphicsStates
+    ) -> String {
         let box = art.viewBox
         guard box.width > 0, box.height > 0, !art.shapes.isEmpty else { return "" }
         // Millimetres per viewBox unit, then points; y flips because PDF's axis points up.
         let scaleX = rect.width / box.width
         let scaleY = rect.height / box.height
         let matrix = [
-            geometry.length(scaleX), 0, 0, -geometry.length(scaleY), geometry.x(rect.x - box.x * scaleX), geometry.y(rect.y - box.y * scaleY),
+            geometry.length(scaleX), 0, 0, -geometry.length(scaleY), geometry.x(rect.x - box.x * scaleX),
+            geometry.y(rect.y - box.y * scaleY),
         ]
         // Eight decimals: a large viewBox has small scale factors, and four would shift the far edge visibly.
-        var out = "q\n" + matrix.map { PDFSyntax.number($0, decimals: 8) }.joined(separator: " ") + " cm\n" + svgMiterLimit
+        var out =
+            "q\n" + matrix.map { PDFSyntax.number($0, decimals: 8) }.joined(separator: " ") + " cm\n" + svgMiterLimit
         for shape in art.shapes {
             let state = graphicsStates.name(for: shape)
             if let state { out += "q\n/\(state) gs\n" }
             if let fill = shape.fill { out += color(fill).operands + " rg\n" }
-            if let stroke = shape.stroke { out += color(stroke).operands + " RG\n" + PDFSyntax.number(shape.strokeWidth) + " w\n" }
+            if let stroke = shape.stroke {
+                out += color(stroke).operands + " RG\n" + PDFSyntax.number(shape.strokeWidth) + " w\n"
+            }
             out += pathOperators(shape.path)
             let evenOdd = shape.fillRule == .evenodd
             switch (shape.fill != nil, shape.stroke != nil) {

@@ -36,7 +36,8 @@ public struct PDFCanvas: Sendable {
     }
 
     /// Fills and/or strokes a path; `lineWidth` is in millimetres.
-    public mutating func draw(_ path: PDFPath, fill: PDFColor? = nil, stroke: PDFColor? = nil, lineWidth: Double = 0.25) {
+    public mutating func draw(_ path: PDFPath, fill: PDFColor? = nil, stroke: PDFColor? = nil, lineWidth: Double = 0.25)
+    {
         guard fill != nil || stroke != nil else { return }
         operations.append(.path(path, fill: fill, stroke: stroke, lineWidth: lineWidth))
     }
@@ -54,7 +55,9 @@ public struct PDFCanvas: Sendable {
     /// Draws every line of a layout (overflowing ones too: leave them out of `layout.lines` to drop them). Throws when
     /// `font` is not the font the layout was made with, since its glyph ids would then name other glyphs.
     public mutating func draw(_ layout: CardTextLayout, font: CardFont, color: PDFColor = .black) throws {
-        guard layout.fontID == font.id else { throw PDFError.fontMismatch(layoutFontID: layout.fontID, fontID: font.id) }
+        guard layout.fontID == font.id else {
+            throw PDFError.fontMismatch(layoutFontID: layout.fontID, fontID: font.id)
+        }
         for line in layout.lines { draw(line, font: font, size: layout.size, color: color) }
     }
 }

@@ -5,7 +5,12 @@ import PlazaMedia
 /// baseline, so the PDF places glyphs where the layout (and therefore the SVG preview) did, with no advance widths or
 /// kerning re-applied by the viewer.
 enum PDFContentStream {
-    static func build(_ canvas: PDFCanvas, fonts: [String: String], images: [PDFImage: String], graphicsStates: PDFGraphicsStates) -> String {
+    static func build(
+        _ canvas: PDFCanvas,
+        fonts: [String: String],
+        images: [PDFImage: String],
+        graphicsStates: PDFGraphicsStates
+    ) -> String {
         let geometry = PDFPageGeometry(canvas)
         var out = ""
         func point(_ x: Double, _ y: Double) -> String {
@@ -16,7 +21,9 @@ enum PDFContentStream {
             case .path(let path, let fill, let stroke, let lineWidth):
                 out += "q\n"
                 if let fill { out += fill.operands + " rg\n" }
-                if let stroke { out += stroke.operands + " RG\n" + PDFSyntax.number(geometry.length(lineWidth)) + " w\n" }
+                if let stroke {
+                    out += stroke.operands + " RG\n" + PDFSyntax.number(geometry.length(lineWidth)) + " w\n"
+                }
                 for element in path.elements {
                     switch element {
                     case .move(let x, let y): out += point(x, y) + " m\n"
@@ -29,14 +36,18 @@ enum PDFContentStream {
                 out += (fill != nil && stroke != nil ? "B" : fill != nil ? "f" : "S") + "\nQ\n"
             case .image(let image, let rect):
                 guard let name = images[image] else { continue }
-                let matrix = [geometry.length(rect.width), 0, 0, geometry.length(rect.height), geometry.x(rect.x), geometry.y(rect.maxY)]
+                let matrix = [
+                    geometry.length(rect.width), 0, 0, geometry.length(rect.height), geometry.x(rect.x),
+                    geometry.y(rect.maxY),
+                ]
                 out += "q\n" + matrix.map { PDFSyntax.number($0) }.joined(separator: " ") + " cm\n/\(name) Do\nQ\n"
             case .text(let line, let font, let size, let color):
                 guard let name = fonts[font.id], !line.glyphs.isEmpty else { continue }
                 out += "BT\n/\(name) \(PDFSyntax.number(size)) Tf\n\(color.operands) rg\n"
                 let baseline = PDFSyntax.number(geometry.y(line.baseline))
                 for glyph in line.glyphs {
-                    out += "1 0 0 1 \(PDFSyntax.number(geometry.x(glyph.x))) \(baseline) Tm \(PDFSyntax.glyphCode(glyph.id)) Tj\n"
+                    out +=
+                        "1 0 0 1 \(PDFSyntax.number(geometry.x(glyph.x))) \(baseline) Tm \(PDFSyntax.glyphCode(glyph.id)) Tj\n"
                 }
                 out += "ET\n"
             case .art(let art, let rect):

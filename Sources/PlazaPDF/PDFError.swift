@@ -16,7 +16,8 @@ public enum PDFError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .embeddingForbidden(let id, let fsType):
-            return "font '\(id)' does not allow embedding (OS/2 fsType 0x\(String(fsType, radix: 16))); pick another font"
+            return
+                "font '\(id)' does not allow embedding (OS/2 fsType 0x\(String(fsType, radix: 16))); pick another font"
         case .fontMismatch(let layoutFont, let font):
             return "text laid out with font '\(layoutFont)' was drawn with font '\(font)'"
         case .conflictingFonts(let id): return "two different fonts were drawn as '\(id)'"

@@ -18,14 +18,19 @@ enum PDFFontEmbedder {
         // fsType bit 8 asks for the whole font: embed it all, without a subset tag.
         let subset = !embedding.forbidsSubsetting
         let program = TrueTypeSubsetter.subset(font, keeping: subset ? kept : nil)
-        let baseFont = PDFSyntax.name(subset ? PDFFontUsage.subsetTag(fontName: postScriptName, glyphs: kept) + "+" + postScriptName : postScriptName)
+        let baseFont = PDFSyntax.name(
+            subset
+                ? PDFFontUsage.subsetTag(fontName: postScriptName, glyphs: kept) + "+" + postScriptName : postScriptName
+        )
 
         let type0 = PDFObject(
             "<< /Type /Font /Subtype /Type0 /BaseFont \(baseFont) /Encoding /Identity-H /DescendantFonts [\(first + 1) 0 R]"
-                + " /ToUnicode \(first + 4) 0 R >>")
+                + " /ToUnicode \(first + 4) 0 R >>"
+        )
         let cidFont = PDFObject(
             "<< /Type /Font /Subtype /CIDFontType2 /BaseFont \(baseFont) /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity)"
-                + " /Supplement 0 >> /FontDescriptor \(first + 2) 0 R /CIDToGIDMap /Identity /DW 0 /W \(widths(font, usage.glyphs)) >>")
+                + " /Supplement 0 >> /FontDescriptor \(first + 2) 0 R /CIDToGIDMap /Identity /DW 0 /W \(widths(font, usage.glyphs)) >>"
+        )
         let descriptor = PDFObject(descriptorDictionary(font, name: baseFont, fontFile: first + 3))
         // /Length1 is the font program's own length, before the filter.
         let fontFile = PDFObject.flate("<< /Length1 \(program.count)", stream: program)
@@ -39,7 +44,10 @@ enum PDFFontEmbedder {
         var out = "["
         var previous: UInt16?
         for glyph in glyphs.sorted() {
-            let width = PDFSyntax.number(Double(font.advanceWidth(of: glyph)) * 1000 / Double(font.unitsPerEm), decimals: 3)
+            let width = PDFSyntax.number(
+                Double(font.advanceWidth(of: glyph)) * 1000 / Double(font.unitsPerEm),
+                decimals: 3
+            )
             if let previous, Int(glyph) == Int(previous) + 1 {
                 out += " " + width
             } else {
@@ -61,9 +69,11 @@ enum PDFFontEmbedder {
         // StemV is not stored in TrueType; this weight-based estimate is the one PDFBox and others use (88 at 400).
         let stemV = Int((50 + (weight / 65) * (weight / 65)).rounded())
         var entries = "<< /Type /FontDescriptor /FontName \(name) /Flags \(flags)"
-        entries += " /FontBBox [\(scaled(header.xMin)) \(scaled(header.yMin)) \(scaled(header.xMax)) \(scaled(header.yMax))]"
+        entries +=
+            " /FontBBox [\(scaled(header.xMin)) \(scaled(header.yMin)) \(scaled(header.xMax)) \(scaled(header.yMax))]"
         entries += " /ItalicAngle \(PDFSyntax.number(font.italicAngle))"
-        entries += " /Ascent \(scaled(font.horizontalHeader.ascender)) /Descent \(scaled(font.horizontalHeader.descender))"
+        entries +=
+            " /Ascent \(scaled(font.horizontalHeader.ascender)) /Descent \(scaled(font.horizontalHeader.descender))"
         // Kristi's OS/2 (version 1) has no cap height; the ascender is the usual stand-in.
         entries += " /CapHeight \(scaled(font.os2?.capHeight ?? font.horizontalHeader.ascender))"
         if let xHeight = font.os2?.xHeight { entries += " /XHeight \(scaled(xHeight))" }
@@ -72,7 +82,9 @@ enum PDFFontEmbedder {
 
     /// PostScript names are printable ASCII without delimiters; anything else would make an odd (if legal) PDF name.
     static func sanitizedName(_ name: String) -> String {
-        let allowed = name.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F && !"()<>[]{}/%#".unicodeScalars.contains($0) }
+        let allowed = name.unicodeScalars.filter {
+            $0.isASCII && $0.value > 0x20 && $0.value < 0x7F && !"()<>[]{}/%#".unicodeScalars.contains($0)
+        }
         return allowed.isEmpty ? "Font" : String(String.UnicodeScalarView(allowed))
     }
 }

@@ -40,14 +40,18 @@ public struct PDFImage: Sendable, Hashable {
                 continue
             }
             let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
-            guard length >= 2, index + 2 + length <= bytes.count else { throw PDFError.invalidJPEG("segment past the end") }
+            guard length >= 2, index + 2 + length <= bytes.count else {
+                throw PDFError.invalidJPEG("segment past the end")
+            }
             let segment = bytes[(index + 4)..<(index + 2 + length)]
             if marker == 0xEE, segment.starts(with: Array("Adobe".utf8)) { adobe = true }
             // SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
                 guard segment.count >= 6 else { throw PDFError.invalidJPEG("short frame header") }
                 let s = segment.startIndex
-                guard segment[s] == 8 else { throw PDFError.invalidJPEG("\(segment[s])-bit samples (only 8-bit print reliably)") }
+                guard segment[s] == 8 else {
+                    throw PDFError.invalidJPEG("\(segment[s])-bit samples (only 8-bit print reliably)")
+                }
                 let height = Int(segment[s + 1]) << 8 | Int(segment[s + 2])
                 let width = Int(segment[s + 3]) << 8 | Int(segment[s + 4])
                 let components = Int(segment[s + 5])
@@ -55,8 +59,14 @@ public struct PDFImage: Sendable, Hashable {
                     throw PDFError.invalidJPEG("\(width)×\(height) with \(components) components")
                 }
                 return PDFImage(
-                    encoding: .jpeg, width: width, height: height, components: components, invertedCMYK: adobe && components == 4, bytes: data,
-                    deflated: false)
+                    encoding: .jpeg,
+                    width: width,
+                    height: height,
+                    components: components,
+                    invertedCMYK: adobe && components == 4,
+                    bytes: data,
+                    deflated: false
+                )
             }
             if marker == 0xDA || marker == 0xD9 { break }
             index += 2 + length
@@ -73,14 +83,21 @@ public struct PDFImage: Sendable, Hashable {
         let compressed = Deflate.zlib([UInt8](pixels))
         let deflated = compressed.count < pixels.count
         return PDFImage(
-            encoding: .rgb, width: width, height: height, components: 3, invertedCMYK: false, bytes: deflated ? Data(compressed) : pixels,
-            deflated: deflated)
+            encoding: .rgb,
+            width: width,
+            height: height,
+            components: 3,
+            invertedCMYK: false,
+            bytes: deflated ? Data(compressed) : pixels,
+            deflated: deflated
+        )
     }
 
     /// The image XObject's dictionary entries (without /Length).
     var dictionary: String {
         let space = components == 1 ? "/DeviceGray" : components == 3 ? "/DeviceRGB" : "/DeviceCMYK"
-        var entries = "/Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace \(space) /BitsPerComponent 8"
+        var entries =
+            "/Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace \(space) /BitsPerComponent 8"
         if encoding == .jpeg { entries += " /Filter /DCTDecode" }
         if deflated { entries += " /Filter /FlateDecode" }
         if invertedCMYK { entries += " /Decode [1 0 1 0 1 0 1 0]" }

@@ -27,7 +27,8 @@ public struct PDFPath: Sendable, Hashable {
     /// A closed rectangle.
     public static func rectangle(_ rect: CardRect) -> PDFPath {
         PDFPath([
-            .move(x: rect.x, y: rect.y), .line(x: rect.maxX, y: rect.y), .line(x: rect.maxX, y: rect.maxY), .line(x: rect.x, y: rect.maxY),
+            .move(x: rect.x, y: rect.y), .line(x: rect.maxX, y: rect.y), .line(x: rect.maxX, y: rect.maxY),
+            .line(x: rect.x, y: rect.maxY),
             .close,
         ])
     }

@@ -50,8 +50,14 @@ enum PDFSyntax {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let fields = [(c.year ?? 0, 4), (c.month ?? 1, 2), (c.day ?? 1, 2), (c.hour ?? 0, 2), (c.minute ?? 0, 2), (c.second ?? 0, 2)]
-        return "(D:" + fields.map { value, width in String(repeating: "0", count: max(0, width - String(value).count)) + String(value) }.joined()
+        let fields = [
+            (c.year ?? 0, 4), (c.month ?? 1, 2), (c.day ?? 1, 2), (c.hour ?? 0, 2), (c.minute ?? 0, 2),
+            (c.second ?? 0, 2),
+        ]
+        return "(D:"
+            + fields.map { value, width in
+                String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
+            }.joined()
             + "Z)"
     }
 

@@ -13,7 +13,8 @@ public struct PDFWriter: Sendable {
         /// Written only when given, so that rendering twice gives identical files.
         public var creationDate: Date?
 
-        public init(title: String? = nil, author: String? = nil, producer: String = "Plaza", creationDate: Date? = nil) {
+        public init(title: String? = nil, author: String? = nil, producer: String = "Plaza", creationDate: Date? = nil)
+        {
             self.title = title
             self.author = author
             self.producer = producer
@@ -53,7 +54,10 @@ public struct PDFWriter: Sendable {
 
         var objects: [PDFObject] = [
             PDFObject("<< /Type /Catalog /Pages 2 0 R >>"),
-            PDFObject("<< /Type /Pages /Kids [" + pages.indices.map { "\(4 + $0 * 2) 0 R" }.joined(separator: " ") + "] /Count \(pages.count) >>"),
+            PDFObject(
+                "<< /Type /Pages /Kids [" + pages.indices.map { "\(4 + $0 * 2) 0 R" }.joined(separator: " ")
+                    + "] /Count \(pages.count) >>"
+            ),
             PDFObject(infoDictionary),
         ]
         for (index, page) in pages.enumerated() {
@@ -62,8 +66,15 @@ public struct PDFWriter: Sendable {
             objects.append(
                 PDFObject(
                     "<< /Type /Page /Parent 2 0 R /MediaBox \(media) /BleedBox \(media) /TrimBox \(PDFPageGeometry.array(geometry.trimBox))"
-                        + " /Resources \(resources) /Contents \(5 + index * 2) 0 R >>"))
-            let content = PDFContentStream.build(page, fonts: fontNames, images: imageNames, graphicsStates: graphicsStates)
+                        + " /Resources \(resources) /Contents \(5 + index * 2) 0 R >>"
+                )
+            )
+            let content = PDFContentStream.build(
+                page,
+                fonts: fontNames,
+                images: imageNames,
+                graphicsStates: graphicsStates
+            )
             objects.append(PDFObject.flate("<<", stream: Array(content.utf8)))
         }
         for (index, usage) in fonts.enumerated() {

@@ -72,7 +72,9 @@ enum TrueTypeSubsetter {
         out += body
         if let headOffset {
             let adjustment = 0xB1B0_AFBA &- checksum(out)
-            for (index, shift) in [24, 16, 8, 0].enumerated() { out[headOffset + 8 + index] = UInt8(truncatingIfNeeded: adjustment >> UInt32(shift)) }
+            for (index, shift) in [24, 16, 8, 0].enumerated() {
+                out[headOffset + 8 + index] = UInt8(truncatingIfNeeded: adjustment >> UInt32(shift))
+            }
         }
         return out
     }

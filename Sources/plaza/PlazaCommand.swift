@@ -12,7 +12,9 @@ struct PlazaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plaza",
         abstract: "Plaza: wallet, offers, loyalty, places and marketplace for one town or campus.",
-        subcommands: [Serve.self, Demo.self, Migrate.self, Admin.self, Backup.self, Ledger.self, Verify.self, Bench.self],
+        subcommands: [
+            Serve.self, Demo.self, Migrate.self, Admin.self, Backup.self, Ledger.self, Verify.self, Bench.self,
+        ],
         defaultSubcommand: Serve.self
     )
 
@@ -40,7 +42,9 @@ func loadConfiguration() throws -> PlazaConfiguration {
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the server (configured by PLAZA_* environment variables).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server (configured by PLAZA_* environment variables)."
+    )
 
     func run() async throws {
         try await ServerRunner.run(try loadConfiguration())
@@ -48,7 +52,9 @@ struct Serve: AsyncParsableCommand {
 }
 
 struct Demo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the server with demo accounts; e-mail shows at /dev/mailbox.")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server with demo accounts; e-mail shows at /dev/mailbox."
+    )
 
     func run() async throws {
         var configuration = try loadConfiguration()
@@ -72,11 +78,16 @@ struct Migrate: AsyncParsableCommand {
 }
 
 struct Admin: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Manage administrator accounts.", subcommands: [Create.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Manage administrator accounts.",
+        subcommands: [Create.self]
+    )
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a verified admin account. The password is read from PLAZA_ADMIN_PASSWORD or standard input.")
+            abstract:
+                "Create a verified admin account. The password is read from PLAZA_ADMIN_PASSWORD or standard input."
+        )
 
         @Option(help: "The admin's e-mail address.") var email: String
         @Option(help: "The admin's username.") var username: String
@@ -88,7 +99,13 @@ struct Admin: AsyncParsableCommand {
             let services = try await PlazaServices.open(configuration, logger: Logger(label: "plaza"))
             let created = try await services.withDatabase {
                 try await services.migrate()
-                return try await services.createAccount(email: email, username: username, displayName: displayName, password: password, role: .admin)
+                return try await services.createAccount(
+                    email: email,
+                    username: username,
+                    displayName: displayName,
+                    password: password,
+                    role: .admin
+                )
             }
             try await services.database.close()
             guard created else {
@@ -101,7 +118,9 @@ struct Admin: AsyncParsableCommand {
 }
 
 struct Backup: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Copy the SQLite database consistently, even while the server runs.")
+    static let configuration = CommandConfiguration(
+        abstract: "Copy the SQLite database consistently, even while the server runs."
+    )
 
     @Argument(help: "The file to write; it must not exist.") var path: String
 
@@ -118,7 +137,9 @@ struct Ledger: AsyncParsableCommand {
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Recompute every balance from the journal; exit 1 on any difference, unbalanced entry or overdrawn account.")
+            abstract:
+                "Recompute every balance from the journal; exit 1 on any difference, unbalanced entry or overdrawn account."
+        )
 
         func run() async throws {
             let services = try await PlazaServices.open(try loadConfiguration(), logger: Logger(label: "plaza"))
@@ -139,8 +160,10 @@ struct Ledger: AsyncParsableCommand {
 struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check every invariant across domains (the ledger's among them), reading only.",
-        discussion: "Prints KIND ID: problem per broken invariant, then a summary. Exit 0: everything holds; 1: something is broken; "
-            + "2: it could not check (no database, not migrated); 78: bad configuration.")
+        discussion:
+            "Prints KIND ID: problem per broken invariant, then a summary. Exit 0: everything holds; 1: something is broken; "
+            + "2: it could not check (no database, not migrated); 78: bad configuration."
+    )
 
     func run() async throws {
         var configuration = try loadConfiguration()

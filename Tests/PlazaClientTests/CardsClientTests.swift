@@ -14,17 +14,49 @@ import Testing
         """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 133 183.8">\
         <rect x="0" y="0" width="133" height="183.8" fill="#f6efe6"/><circle cx="66.5" cy="40" r="20" fill="#c9a227"/></svg>
-        """.utf8)
+        """.utf8
+    )
 
     static let labels = [
         CardLabelSpec(
-            id: "names", page: .front, text: "Ana & Ben", font: "script", size: 28, colour: "#333333", x: 13.5, y: 70, width: 100, height: 25,
-            maxLines: 2, required: true, editable: [.text, .font, .size, .colour], fonts: ["script", "serif"], minSize: 18, maxSize: 36),
+            id: "names",
+            page: .front,
+            text: "Ana & Ben",
+            font: "script",
+            size: 28,
+            colour: "#333333",
+            x: 13.5,
+            y: 70,
+            width: 100,
+            height: 25,
+            maxLines: 2,
+            required: true,
+            editable: [.text, .font, .size, .colour],
+            fonts: ["script", "serif"],
+            minSize: 18,
+            maxSize: 36
+        ),
         CardLabelSpec(
-            id: "message", page: .inside, text: "With love", font: "serif", size: 14, colour: "#333333", x: 13.5, y: 60, width: 100, height: 40),
+            id: "message",
+            page: .inside,
+            text: "With love",
+            font: "serif",
+            size: 14,
+            colour: "#333333",
+            x: 13.5,
+            y: 60,
+            width: 100,
+            height: 40
+        ),
     ]
 
-    static let address = CardShippingAddress(name: "Anna Rossi", line1: "12 Elm Street", city: "Springfield", postalCode: "12345", country: "US")
+    static let address = CardShippingAddress(
+        name: "Anna Rossi",
+        line1: "12 Elm Street",
+        city: "Springfield",
+        postalCode: "12345",
+        country: "US"
+    )
 
     @Test(arguments: TestEngine.enabled)
     func aShopperOrdersCardsOfADesignersTemplateThroughTheSDK(_ engine: TestEngine) async throws {
@@ -32,13 +64,23 @@ import Testing
             // The admin opens the shop: a category and a paper (no admin calls in the SDK: plain HTTP).
             let admin = try await accounts.login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
             let category = try await accounts.client.send(
-                .post, "/v1/admin/cards/categories", json: CardCategoryRequest(name: "Wedding"), token: admin)
+                .post,
+                "/v1/admin/cards/categories",
+                json: CardCategoryRequest(name: "Wedding"),
+                token: admin
+            )
             #expect(category.status == .created, "\(category.text)")
             let wedding = try category.decode(CardCategory.self)
             let paper = CardPaperRequest(
-                name: "Linen", description: "Textured, 300 gsm", sampleAmount: 200,
-                tiers: [CardPriceTier(minQuantity: 1, unitAmount: 350), CardPriceTier(minQuantity: 25, unitAmount: 250)])
-            let linen = try await accounts.client.send(.post, "/v1/admin/cards/papers", json: paper, token: admin).decode(CardPaperType.self)
+                name: "Linen",
+                description: "Textured, 300 gsm",
+                sampleAmount: 200,
+                tiers: [
+                    CardPriceTier(minQuantity: 1, unitAmount: 350), CardPriceTier(minQuantity: 25, unitAmount: 250),
+                ]
+            )
+            let linen = try await accounts.client.send(.post, "/v1/admin/cards/papers", json: paper, token: admin)
+                .decode(CardPaperType.self)
 
             // Dana may upload art only once the admin made her a designer.
             try await accounts.register("dana")
@@ -52,7 +94,12 @@ import Testing
                 #expect(error.code == .forbidden)
             }
             let danaID = try await dana.me().id
-            let granted = try await accounts.client.send(.put, "/v1/admin/users/\(danaID)/role", json: RoleChange(role: .designer), token: admin)
+            let granted = try await accounts.client.send(
+                .put,
+                "/v1/admin/users/\(danaID)/role",
+                json: RoleChange(role: .designer),
+                token: admin
+            )
             #expect(granted.status == .ok, "\(granted.text)")
             // The server caches an identity per access token (with the old role): a fresh sign-in picks up the new one.
             try await dana.login("dana", password: AccountsDriver.password)
@@ -60,8 +107,14 @@ import Testing
             let upload = try await dana.uploadCardArt(Self.art, contentType: "image/svg+xml")
             #expect(upload.contentType == "image/svg+xml" && upload.width == 133)
             var request = CardTemplateRequest(
-                name: "Golden Ring", categoryId: wedding.id, trim: CardTrim(widthMm: 127, heightMm: 177.8), pages: [.front, .inside],
-                colours: [CardColourRequest(name: "Ivory", art: ["front": upload.id])], labels: Self.labels, paperTypeIds: [linen.id])
+                name: "Golden Ring",
+                categoryId: wedding.id,
+                trim: CardTrim(widthMm: 127, heightMm: 177.8),
+                pages: [.front, .inside],
+                colours: [CardColourRequest(name: "Ivory", art: ["front": upload.id])],
+                labels: Self.labels,
+                paperTypeIds: [linen.id]
+            )
             let draft = try await dana.createCardTemplate(request)
             #expect(draft.state == .draft)
             request.name = "Golden Circle"
@@ -70,9 +123,15 @@ import Testing
             #expect(try await dana.submitCardTemplate(draft.id).state == .submitted)
 
             // The admin approves it from the review queue.
-            let queue = try await accounts.client.send(.get, "/v1/admin/review-queue?kind=template", token: admin).decode(Page<ReviewItem>.self)
+            let queue = try await accounts.client.send(.get, "/v1/admin/review-queue?kind=template", token: admin)
+                .decode(Page<ReviewItem>.self)
             let item = try #require(queue.items.first { $0.subjectId == draft.id })
-            let approved = try await accounts.client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", json: ReviewApproval(), token: admin)
+            let approved = try await accounts.client.send(
+                .post,
+                "/v1/admin/review-queue/\(item.id)/approve",
+                json: ReviewApproval(),
+                token: admin
+            )
             #expect(approved.status == .ok, "\(approved.text)")
             #expect(try await dana.myCardTemplates().map(\.state) == [.approved])
 
@@ -80,9 +139,15 @@ import Testing
             #expect(try await anna.cardCategories().map(\.name) == ["Wedding"])
             #expect(try await anna.cardPapers().map(\.name) == ["Linen"])
             let found = try await anna.cardTemplates(category: wedding.id, text: "golden").items
-            #expect(found.map(\.id) == [draft.id] && found.first?.fromAmount == 250 && found.first?.designer.username == "dana")
+            #expect(
+                found.map(\.id) == [draft.id] && found.first?.fromAmount == 250
+                    && found.first?.designer.username == "dana"
+            )
             let template = try await anna.cardTemplate(draft.id)
-            #expect(template.state == .approved && template.pages == [.front, .inside] && template.paperTypes.map(\.id) == [linen.id])
+            #expect(
+                template.state == .approved && template.pages == [.front, .inside]
+                    && template.paperTypes.map(\.id) == [linen.id]
+            )
             let preview = try await anna.cardTemplatePreviewSVG(draft.id, colour: template.colours.first?.id)
             #expect(preview.contains("<svg") && preview.contains("</svg>"))
             #expect(try await anna.cardFont("script").starts(with: [0, 1, 0, 0]), "a TrueType file")
@@ -90,9 +155,12 @@ import Testing
 
             // She personalizes it, keeps a copy for later and throws it away again.
             let design = try await anna.createCardDesign(
-                CardDesignRequest(templateId: template.id, labels: [CardLabelEdit(id: "names", text: "Mia & Leo")]))
+                CardDesignRequest(templateId: template.id, labels: [CardLabelEdit(id: "names", text: "Mia & Leo")])
+            )
             #expect(design.orderable && design.labels.first { $0.id == "names" }?.text == "Mia & Leo")
-            #expect(try await anna.updateCardDesign(design.id, CardDesignRequest(name: "Our wedding")).name == "Our wedding")
+            #expect(
+                try await anna.updateCardDesign(design.id, CardDesignRequest(name: "Our wedding")).name == "Our wedding"
+            )
             let copy = try await anna.duplicateCardDesign(design.id)
             #expect(copy.name.hasSuffix("(copy)"))
             #expect(try await anna.cardDesigns().items.count == 2)
@@ -103,22 +171,35 @@ import Testing
             // The names are set where the print puts them; the proof is a PDF.
             let layout = try await anna.cardDesignLayout(design.id)
             let names = layout.pages.first { $0.page == .front }?.labels.first { $0.id == "names" }
-            #expect(layout.orderable && names?.overflow == false && names?.lines.map(\.text).joined(separator: " ") == "Mia & Leo")
+            #expect(
+                layout.orderable && names?.overflow == false
+                    && names?.lines.map(\.text).joined(separator: " ") == "Mia & Leo"
+            )
             #expect(try await anna.cardDesignPreviewSVG(design.id, page: .inside, guides: true).contains("<svg"))
             let pdf = try await anna.cardDesignPrintPDF(design.id)
             #expect(pdf.starts(with: Data("%PDF".utf8)))
 
             // 25 cards reach the cheaper tier.
-            let line = try await anna.addToCardCart(CardCartItemRequest(designId: design.id, paperId: linen.id, quantity: 25))
+            let line = try await anna.addToCardCart(
+                CardCartItemRequest(designId: design.id, paperId: linen.id, quantity: 25)
+            )
             #expect(line.unitAmount == 250 && line.amount == 6_250)
             let cart = try await anna.cardCart()
             #expect(cart.items.map(\.id) == [line.id])
-            #expect((cart.subtotal, cart.credit, cart.shipping, cart.tax, cart.total) == (6_250, 0, 499, 0, 6_749), "flat $4.99 shipping, no tax")
+            #expect(
+                (cart.subtotal, cart.credit, cart.shipping, cart.tax, cart.total) == (6_250, 0, 499, 0, 6_749),
+                "flat $4.99 shipping, no tax"
+            )
 
             // She orders what she approved; the cart empties.
             let approval = CardProofApproval(designId: design.id, printFile: pdf)
-            let order = try await anna.createCardOrder(CardOrderRequest(shippingAddress: Self.address, proofs: [approval]))
-            #expect(order.status == .pendingPayment && order.total == cart.total && order.items.map(\.proofSha256) == [approval.sha256])
+            let order = try await anna.createCardOrder(
+                CardOrderRequest(shippingAddress: Self.address, proofs: [approval])
+            )
+            #expect(
+                order.status == .pendingPayment && order.total == cart.total
+                    && order.items.map(\.proofSha256) == [approval.sha256]
+            )
             #expect(try await anna.cardCart().items.isEmpty)
 
             // Her wallet is empty until she tops it up; paying twice with one key pays once.

@@ -17,7 +17,11 @@ import Testing
     func aStudentJoinsTheirCampusThroughTheSDK(_ engine: TestEngine) async throws {
         try await PlacesClientTests.withClients(engine) { _, anna, accounts in
             let admin = try await accounts.login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
-            let uni = CampusRequest(name: "Isar University", domains: ["*.isar-uni.edu"], center: Coordinate(latitude: 48.15, longitude: 11.58))
+            let uni = CampusRequest(
+                name: "Isar University",
+                domains: ["*.isar-uni.edu"],
+                center: Coordinate(latitude: 48.15, longitude: 11.58)
+            )
             let created = try await accounts.client.send(.post, "/v1/admin/campuses", json: uni, token: admin)
             let campus = try created.decode(Campus.self)
             #expect(try await anna.campuses().map(\.id) == [campus.id])
@@ -50,12 +54,21 @@ import Testing
             let upload = try await anna.uploadPicture(png, contentType: "image/png")
             #expect(upload.width == 8 && upload.height == 6 && upload.contentType == "image/png")
             let stored = try await anna.picture(upload.url)
-            #expect(stored.starts(with: [0x89, 0x50, 0x4E, 0x47]) && !String(decoding: stored, as: UTF8.self).contains("taken at home"))
+            #expect(
+                stored.starts(with: [0x89, 0x50, 0x4E, 0x47])
+                    && !String(decoding: stored, as: UTF8.self).contains("taken at home")
+            )
             // A listing with it, found in the feed by a word, then sold elsewhere.
             let lamp = try await anna.createListing(
                 ListingRequest(
-                    title: "Desk lamp", description: "Warm light.", price: Money(amount: 800, currency: "USD"), category: "dorm_supplies",
-                    condition: .good, photoIds: [upload.id]))
+                    title: "Desk lamp",
+                    description: "Warm light.",
+                    price: Money(amount: 800, currency: "USD"),
+                    category: "dorm_supplies",
+                    condition: .good,
+                    photoIds: [upload.id]
+                )
+            )
             #expect(try await anna.listings(ListingQuery(text: "lamp")).items.map(\.id) == [lamp.id])
             #expect(try await anna.changeListing(lamp.id, ListingChange(free: true)).free)
             #expect(try await anna.markSold(lamp.id).state == .sold)
@@ -74,7 +87,10 @@ import Testing
     /// Joins Isar University through the SDK (the code from the test mailbox) and signs the agreement.
     static func join(_ client: PlazaClient, _ name: String, _ accounts: AccountsDriver) async throws {
         try await client.startCampusEmail("\(name)@isar-uni.edu")
-        _ = try await client.verifyCampusEmail("\(name)@isar-uni.edu", code: try await accounts.latestCode(for: "\(name)@isar-uni.edu"))
+        _ = try await client.verifyCampusEmail(
+            "\(name)@isar-uni.edu",
+            code: try await accounts.latestCode(for: "\(name)@isar-uni.edu")
+        )
         _ = try await client.signMarketAgreement(version: try await client.marketAgreement().version)
     }
 
@@ -82,14 +98,27 @@ import Testing
     func aMessageReachesTheSellersPhoneLive(_ engine: TestEngine) async throws {
         try await PlacesClientTests.withClients(engine) { bruno, anna, accounts in
             let admin = try await accounts.login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
-            let uni = CampusRequest(name: "Isar University", domains: ["isar-uni.edu"], center: Coordinate(latitude: 48.15, longitude: 11.58))
-            #expect(try await accounts.client.send(.post, "/v1/admin/campuses", json: uni, token: admin).status == .created)
+            let uni = CampusRequest(
+                name: "Isar University",
+                domains: ["isar-uni.edu"],
+                center: Coordinate(latitude: 48.15, longitude: 11.58)
+            )
+            #expect(
+                try await accounts.client.send(.post, "/v1/admin/campuses", json: uni, token: admin).status == .created
+            )
             try await Self.join(anna, "anna", accounts)
             try await Self.join(bruno, "bruno", accounts)
             let photo = try await anna.uploadPicture(Data(base64Encoded: Self.png)!, contentType: "image/png")
             let chair = try await anna.createListing(
                 ListingRequest(
-                    title: "Chair", description: "Sturdy.", free: true, category: "furniture", condition: .fair, photoIds: [photo.id]))
+                    title: "Chair",
+                    description: "Sturdy.",
+                    free: true,
+                    category: "furniture",
+                    condition: .fair,
+                    photoIds: [photo.id]
+                )
+            )
 
             var events = anna.events().makeAsyncIterator()
             #expect(try await events.next()?.type == PlazaEventType.ready)
@@ -104,7 +133,9 @@ import Testing
             #expect(try await anna.conversations().items.first?.unread == 1)
             try await anna.markRead(conversation: conversation.id)
             #expect(try await anna.conversations().items.first?.unread == 0)
-            #expect(try await anna.messages(conversation: conversation.id).items.map(\.text) == ["Can I pick it up today?"])
+            #expect(
+                try await anna.messages(conversation: conversation.id).items.map(\.text) == ["Can I pick it up today?"]
+            )
             // Anna blocks Bruno: his message is refused, her chair is gone from his feed.
             #expect(try await anna.block("bruno").username == "bruno")
             do {
@@ -127,15 +158,27 @@ import Testing
     func aSaleGoesFromOfferToHandshakeThroughTheSDK(_ engine: TestEngine) async throws {
         try await PlacesClientTests.withClients(engine) { bruno, anna, accounts in
             let admin = try await accounts.login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
-            let uni = CampusRequest(name: "Isar University", domains: ["isar-uni.edu"], center: Coordinate(latitude: 48.15, longitude: 11.58))
-            #expect(try await accounts.client.send(.post, "/v1/admin/campuses", json: uni, token: admin).status == .created)
+            let uni = CampusRequest(
+                name: "Isar University",
+                domains: ["isar-uni.edu"],
+                center: Coordinate(latitude: 48.15, longitude: 11.58)
+            )
+            #expect(
+                try await accounts.client.send(.post, "/v1/admin/campuses", json: uni, token: admin).status == .created
+            )
             try await Self.join(anna, "anna", accounts)
             try await Self.join(bruno, "bruno", accounts)
             let photo = try await anna.uploadPicture(Data(base64Encoded: Self.png)!, contentType: "image/png")
             let desk = try await anna.createListing(
                 ListingRequest(
-                    title: "Desk", description: "Pine.", price: Money(amount: 4_000, currency: "USD"), category: "furniture", condition: .good,
-                    photoIds: [photo.id]))
+                    title: "Desk",
+                    description: "Pine.",
+                    price: Money(amount: 4_000, currency: "USD"),
+                    category: "furniture",
+                    condition: .good,
+                    photoIds: [photo.id]
+                )
+            )
             let card = CardDetails(number: "4242424242424242", expMonth: 1, expYear: 2035, cvc: "999")
             var topUp = try await bruno.topUp(TopUpRequest(amount: 5_000, currency: "USD", card: card))
             for _ in 0..<250 where topUp.status == .pending {
@@ -158,7 +201,9 @@ import Testing
             #expect(try await bruno.wallet().balances.first?.available == 1_500)
 
             let meetup = try await bruno.proposeMeetup(
-                MeetupRequest(latitude: 48.151, longitude: 11.581, at: Date().addingTimeInterval(900)), conversation: offer.conversationId)
+                MeetupRequest(latitude: 48.151, longitude: 11.581, at: Date().addingTimeInterval(900)),
+                conversation: offer.conversationId
+            )
             #expect(try await anna.acceptMeetup(meetup.id).state == .accepted)
             let handshake = try await anna.showHandshake(meetup: meetup.id)
             let result = try await bruno.confirmHandshake(meetup: meetup.id, token: handshake.token)
@@ -174,8 +219,14 @@ import Testing
     func aStudentFollowsSavesSearchesAndReportsThroughTheSDK(_ engine: TestEngine) async throws {
         try await PlacesClientTests.withClients(engine) { bruno, anna, accounts in
             let admin = try await accounts.login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
-            let uni = CampusRequest(name: "Isar University", domains: ["isar-uni.edu"], center: Coordinate(latitude: 48.15, longitude: 11.58))
-            #expect(try await accounts.client.send(.post, "/v1/admin/campuses", json: uni, token: admin).status == .created)
+            let uni = CampusRequest(
+                name: "Isar University",
+                domains: ["isar-uni.edu"],
+                center: Coordinate(latitude: 48.15, longitude: 11.58)
+            )
+            #expect(
+                try await accounts.client.send(.post, "/v1/admin/campuses", json: uni, token: admin).status == .created
+            )
             try await Self.join(anna, "anna", accounts)
             try await Self.join(bruno, "bruno", accounts)
             #expect(try await bruno.follow("anna").username == "anna")
@@ -185,8 +236,14 @@ import Testing
             let photo = try await anna.uploadPicture(Data(base64Encoded: Self.png)!, contentType: "image/png")
             let desk = try await anna.createListing(
                 ListingRequest(
-                    title: "Desk", description: "Pine.", price: Money(amount: 4_000, currency: "USD"), category: "furniture", condition: .good,
-                    photoIds: [photo.id]))
+                    title: "Desk",
+                    description: "Pine.",
+                    price: Money(amount: 4_000, currency: "USD"),
+                    category: "furniture",
+                    condition: .good,
+                    photoIds: [photo.id]
+                )
+            )
             #expect(try await bruno.saveListing(desk.id).listing.id == desk.id)
             #expect(try await bruno.wishList().map(\.listing.id) == [desk.id])
             try await bruno.unsaveListing(desk.id)

@@ -16,27 +16,51 @@ import Testing
         try await PlacesClientTests.withClients(engine) { bruno, anna, accounts in
             let business = try await bruno.createBusiness(CreateBusinessRequest(name: "Gelateria", category: .cafe))
             _ = try await bruno.addLocation(
-                to: business.id, LocationRequest(name: "Duomo", address: "Piazza del Duomo", latitude: shop.latitude, longitude: shop.longitude))
+                to: business.id,
+                LocationRequest(
+                    name: "Duomo",
+                    address: "Piazza del Duomo",
+                    latitude: shop.latitude,
+                    longitude: shop.longitude
+                )
+            )
             let content = CampaignContent(
-                kind: .coupon, title: "Two scoops", body: "1.50 off two scoops", startsAt: Date().addingTimeInterval(-60),
-                endsAt: Date().addingTimeInterval(86_400), target: CampaignTarget(radiusMeters: 200), delivery: [.automatic, .manual],
-                discount: CouponDiscount(amountOff: Money(amount: 150, currency: "USD")), totalRedemptions: 100)
+                kind: .coupon,
+                title: "Two scoops",
+                body: "1.50 off two scoops",
+                startsAt: Date().addingTimeInterval(-60),
+                endsAt: Date().addingTimeInterval(86_400),
+                target: CampaignTarget(radiusMeters: 200),
+                delivery: [.automatic, .manual],
+                discount: CouponDiscount(amountOff: Money(amount: 150, currency: "USD")),
+                totalRedemptions: 100
+            )
             let draft = try await bruno.createCampaign(business: business.id, content)
             #expect(draft.findings.isEmpty)
             #expect(try await bruno.submitCampaign(draft.id).state == .submitted)
             let admin = try await accounts.login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
-            let queue = try await accounts.client.send(.get, "/v1/admin/review-queue?kind=campaign", token: admin).decode(Page<ReviewItem>.self)
+            let queue = try await accounts.client.send(.get, "/v1/admin/review-queue?kind=campaign", token: admin)
+                .decode(Page<ReviewItem>.self)
             let item = try #require(queue.items.first { $0.subjectId == draft.id })
-            #expect(try await accounts.client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: admin).status == .ok)
+            #expect(
+                try await accounts.client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: admin).status
+                    == .ok
+            )
             #expect(try await bruno.campaign(draft.id).state == .active)
 
             _ = try await anna.changeOfferSettings(OfferSettingsChange(coupons: .nearby))
-            let reach = try await bruno.campaignReach(business: business.id, kind: .coupon, target: CampaignTarget(radiusMeters: 200))
+            let reach = try await bruno.campaignReach(
+                business: business.id,
+                kind: .coupon,
+                target: CampaignTarget(radiusMeters: 200)
+            )
             #expect(reach.people == nil, "one person matches: fewer than five is not told")
             try await anna.setLocationSharing(.merchants)
             var events = anna.events().makeAsyncIterator()
             #expect(try await events.next()?.type == PlazaEventType.ready)
-            try await anna.uploadLocations([LocationPoint(latitude: shop.latitude, longitude: shop.longitude, accuracy: 5, recordedAt: Date())])
+            try await anna.uploadLocations([
+                LocationPoint(latitude: shop.latitude, longitude: shop.longitude, accuracy: 5, recordedAt: Date())
+            ])
             var received: Offer?
             for _ in 0..<5 where received == nil {
                 guard let event = try await events.next() else { break }
@@ -51,15 +75,22 @@ import Testing
 
             let annaToken = try await accounts.login("anna").decode(TokenResponse.self).accessToken
             try await WalletDriver(accounts.client).fund(1_000, token: annaToken)
-            let charge = try await bruno.createCharge(CreateChargeRequest(businessId: business.id, customer: "anna", amount: 400, currency: "USD"))
+            let charge = try await bruno.createCharge(
+                CreateChargeRequest(businessId: business.id, customer: "anna", amount: 400, currency: "USD")
+            )
             let discounted = try await anna.applyCoupon(claim.id, to: charge.id)
-            #expect(discounted.amount == 250 && discounted.subtotal == 400 && discounted.discount?.title == "Two scoops")
+            #expect(
+                discounted.amount == 250 && discounted.subtotal == 400 && discounted.discount?.title == "Two scoops"
+            )
             _ = try await anna.approve(discounted)
             #expect(try await anna.receipt(charge.id).discount?.amount == 150)
             #expect(try await anna.offers(history: true).items.first?.claim?.status == .redeemed)
 
             let stats = try await bruno.campaignStats(draft.id)
-            #expect(stats.totals.delivered == nil && stats.totals.redeemed == nil && stats.totals.discountGiven == nil, "one customer: withheld")
+            #expect(
+                stats.totals.delivered == nil && stats.totals.redeemed == nil && stats.totals.discountGiven == nil,
+                "one customer: withheld"
+            )
             #expect(try await bruno.pushCampaign(draft.id).delivered == 0, "she had it already")
             try await anna.dismissOffer(draft.id, muteBusiness: true)
             #expect(try await anna.offerSettings().muted == [business.id])

@@ -11,8 +11,10 @@ import Testing
     let shopPoint = Coordinate(latitude: 45.4642, longitude: 9.1900)
 
     static func withClients(
-        _ engine: TestEngine = .sqlite, configure: (inout PlazaConfiguration) -> Void = { _ in },
-        _ body: @escaping @Sendable (_ merchant: PlazaClient, _ customer: PlazaClient, AccountsDriver) async throws -> Void
+        _ engine: TestEngine = .sqlite,
+        configure: (inout PlazaConfiguration) -> Void = { _ in },
+        _ body:
+            @escaping @Sendable (_ merchant: PlazaClient, _ customer: PlazaClient, AccountsDriver) async throws -> Void
     ) async throws {
         try await TestPlaza.withApp(engine, .live, configure: configure) { client, _ in
             let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
@@ -24,7 +26,10 @@ import Testing
             try await accounts.verify("anna")
             let merchant = PlazaClient(baseURL: base)
             try await merchant.login("bruno", password: AccountsDriver.password)
-            #expect(try await merchant.me().merchantApproval == MerchantApproval(state: .approved), "an approved merchant knows it")
+            #expect(
+                try await merchant.me().merchantApproval == MerchantApproval(state: .approved),
+                "an approved merchant knows it"
+            )
             let customer = PlazaClient(baseURL: base)
             try await customer.login("anna", password: AccountsDriver.password)
             try await body(merchant, customer, accounts)
@@ -37,7 +42,13 @@ import Testing
             let business = try await merchant.createBusiness(CreateBusinessRequest(name: "Gelateria", category: .cafe))
             let location = try await merchant.addLocation(
                 to: business.id,
-                LocationRequest(name: "Duomo", address: "Piazza del Duomo", latitude: shopPoint.latitude, longitude: shopPoint.longitude))
+                LocationRequest(
+                    name: "Duomo",
+                    address: "Piazza del Duomo",
+                    latitude: shopPoint.latitude,
+                    longitude: shopPoint.longitude
+                )
+            )
             let nearby = try await customer.nearbyBusinesses(around: shopPoint.offset(east: 50))
             #expect(nearby.items.map(\.name) == ["Gelateria"])
 
@@ -45,7 +56,12 @@ import Testing
             #expect(try await events.next()?.type == PlazaEventType.ready)
             try await customer.setLocationSharing(.merchants)
             try await customer.uploadLocations([
-                LocationPoint(latitude: shopPoint.latitude, longitude: shopPoint.longitude, accuracy: 5, recordedAt: Date())
+                LocationPoint(
+                    latitude: shopPoint.latitude,
+                    longitude: shopPoint.longitude,
+                    accuracy: 5,
+                    recordedAt: Date()
+                )
             ])
             let arrived = try await events.next()
             #expect(arrived?.type == PlazaEventType.presenceEntered)
@@ -56,12 +72,18 @@ import Testing
 
     @Test func theUploaderSendsOfflinePointsInBatchesAndResumesAfterARestart() async throws {
         try await Self.withClients { _, customer, _ in
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-queue-\(UUID().uuidString).json")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "plaza-queue-\(UUID().uuidString).json"
+            )
             defer { try? FileManager.default.removeItem(at: file) }
             let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 7_200).rounded(.down))
             var points = (0..<250).map {
                 LocationPoint(
-                    latitude: 45.46 + Double($0) / 10_000, longitude: 9.19, accuracy: 10, recordedAt: start.addingTimeInterval(Double($0) * 20))
+                    latitude: 45.46 + Double($0) / 10_000,
+                    longitude: 9.19,
+                    accuracy: 10,
+                    recordedAt: start.addingTimeInterval(Double($0) * 20)
+                )
             }
             points[120].recordedAt = start.addingTimeInterval(-60 * 86_400)  // older than the retention: refused
 
@@ -76,7 +98,10 @@ import Testing
             let resumed = LocationUploader(client: customer, store: FileLocationQueue(url: file), batchSize: 100)
             #expect(await resumed.pending == 250)
             let report = try await resumed.flush()
-            #expect(report.accepted == 249 && report.duplicates == 0 && report.rejected.map(\.field) == ["points.20.recordedAt"])
+            #expect(
+                report.accepted == 249 && report.duplicates == 0
+                    && report.rejected.map(\.field) == ["points.20.recordedAt"]
+            )
             #expect(await resumed.pending == 0)
             #expect(try await customer.locationHistory().features.count == 249)
             // Sending the same points again stores nothing twice.
@@ -89,9 +114,13 @@ import Testing
         try await Self.withClients { _, customer, _ in
             #expect(try await customer.locationSharing().level == .off)
             #expect(try await customer.setLocationSharing(.map, zoneDisplay: .hidden).zoneDisplay == .hidden)
-            let zone = try await customer.createPrivateZone(PrivateZoneRequest(name: "Home", latitude: 45.47, longitude: 9.2, radiusMeters: 300))
+            let zone = try await customer.createPrivateZone(
+                PrivateZoneRequest(name: "Home", latitude: 45.47, longitude: 9.2, radiusMeters: 300)
+            )
             let moved = try await customer.updatePrivateZone(
-                zone.id, PrivateZoneRequest(name: "Flat", latitude: 45.47, longitude: 9.2, radiusMeters: 400))
+                zone.id,
+                PrivateZoneRequest(name: "Flat", latitude: 45.47, longitude: 9.2, radiusMeters: 400)
+            )
             #expect(try await customer.privateZones() == [moved])
             try await customer.deletePrivateZone(zone.id)
             #expect(try await customer.privateZones().isEmpty)
@@ -99,7 +128,9 @@ import Testing
             #expect(password.password != nil)
             #expect(try await customer.appPasswords().map(\.name) == ["OwnTracks"])
             do {
-                _ = try await customer.createPrivateZone(PrivateZoneRequest(name: "", latitude: 99, longitude: 9.2, radiusMeters: 10))
+                _ = try await customer.createPrivateZone(
+                    PrivateZoneRequest(name: "", latitude: 99, longitude: 9.2, radiusMeters: 10)
+                )
                 Issue.record("an impossible zone was accepted")
             } catch let error as PlazaClientError {
                 #expect(Set(error.fieldErrors.map(\.field)) == ["name", "latitude", "radiusMeters"])

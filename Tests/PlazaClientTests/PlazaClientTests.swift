@@ -9,7 +9,8 @@ import Testing
 /// The SDK against a real Plaza listening on loopback.
 @Suite struct PlazaClientTests {
     static func withLiveClient(
-        _ engine: TestEngine = .sqlite, store: any TokenStore = InMemoryTokenStore(),
+        _ engine: TestEngine = .sqlite,
+        store: any TokenStore = InMemoryTokenStore(),
         configure: (inout PlazaConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (PlazaClient, AccountsDriver) async throws -> Void
     ) async throws {
@@ -24,9 +25,19 @@ import Testing
     func signUpVerifyLogInAndOut(_ engine: TestEngine) async throws {
         try await Self.withLiveClient(engine) { plaza, mailbox in
             let user = try await plaza.register(
-                RegisterRequest(email: "zoe@example.com", username: "zoe", displayName: "Zoe", password: AccountsDriver.password, student: true))
+                RegisterRequest(
+                    email: "zoe@example.com",
+                    username: "zoe",
+                    displayName: "Zoe",
+                    password: AccountsDriver.password,
+                    student: true
+                )
+            )
             #expect(!user.emailVerified && user.student)
-            let verified = try await plaza.verifyEmail("zoe@example.com", code: try await mailbox.latestCode(for: "zoe@example.com"))
+            let verified = try await plaza.verifyEmail(
+                "zoe@example.com",
+                code: try await mailbox.latestCode(for: "zoe@example.com")
+            )
             #expect(verified.emailVerified)
 
             let loggedIn = try await plaza.login("zoe", password: AccountsDriver.password, device: "Test iPhone")
@@ -46,7 +57,9 @@ import Testing
     @Test func problemsCarryTheirCodeAndFields() async throws {
         try await Self.withLiveClient { plaza, _ in
             do {
-                _ = try await plaza.register(RegisterRequest(email: "nope", username: "zoe", displayName: "Zoe", password: "short"))
+                _ = try await plaza.register(
+                    RegisterRequest(email: "nope", username: "zoe", displayName: "Zoe", password: "short")
+                )
                 Issue.record("registration with bad fields succeeded")
             } catch let error as PlazaClientError {
                 #expect(error.code == .validationFailed)
@@ -132,14 +145,18 @@ import Testing
             #expect(try await plaza.login("zoe@example.com", password: "a fresh new passphrase").username == "zoe")
             try await plaza.changePassword(current: "a fresh new passphrase", new: "and yet another one")
             try await plaza.deleteAccount(password: "and yet another one")
-            await #expect(throws: PlazaClientError.self) { try await plaza.login("zoe", password: "and yet another one") }
+            await #expect(throws: PlazaClientError.self) {
+                try await plaza.login("zoe", password: "and yet another one")
+            }
         }
     }
 
     @Test func anUnreachableServerIsATransportError() async throws {
         let plaza = PlazaClient(baseURL: URL(string: "http://127.0.0.1:9")!)
         do {
-            _ = try await plaza.register(RegisterRequest(email: "a@b.co", username: "abc", displayName: "A", password: AccountsDriver.password))
+            _ = try await plaza.register(
+                RegisterRequest(email: "a@b.co", username: "abc", displayName: "A", password: AccountsDriver.password)
+            )
             Issue.record("a closed port answered")
         } catch let error as PlazaClientError {
             guard case .transport = error else {

@@ -17,7 +17,12 @@ import Testing
             try await accounts.verify("carla")
 
             let topUp = try await customer.topUp(
-                TopUpRequest(amount: 5_000, currency: "USD", card: CardDetails(number: "4242424242424242", expMonth: 1, expYear: 2035, cvc: "999")))
+                TopUpRequest(
+                    amount: 5_000,
+                    currency: "USD",
+                    card: CardDetails(number: "4242424242424242", expMonth: 1, expYear: 2035, cvc: "999")
+                )
+            )
             var settled = topUp
             for _ in 0..<250 where settled.status == .pending {
                 try await Task.sleep(for: .milliseconds(20))
@@ -25,17 +30,30 @@ import Testing
             }
             #expect(settled.status == .succeeded)
 
-            let transfer = try await customer.transfer(TransferRequest(to: "carla", amount: 1_500, currency: "USD", note: "cinema"))
+            let transfer = try await customer.transfer(
+                TransferRequest(to: "carla", amount: 1_500, currency: "USD", note: "cinema")
+            )
             #expect(transfer.to.username == "carla")
             #expect(try await customer.wallet().balances.first?.available == 3_500)
 
             let business = try await merchant.createBusiness(CreateBusinessRequest(name: "Kiosk", category: .retail))
             _ = try await merchant.addLocation(
                 to: business.id,
-                LocationRequest(name: "Alex", address: "Alexanderplatz", latitude: shopPoint.latitude, longitude: shopPoint.longitude))
+                LocationRequest(
+                    name: "Alex",
+                    address: "Alexanderplatz",
+                    latitude: shopPoint.latitude,
+                    longitude: shopPoint.longitude
+                )
+            )
             try await customer.setLocationSharing(.merchants)
             try await customer.uploadLocations([
-                LocationPoint(latitude: shopPoint.latitude, longitude: shopPoint.longitude, accuracy: 5, recordedAt: Date())
+                LocationPoint(
+                    latitude: shopPoint.latitude,
+                    longitude: shopPoint.longitude,
+                    accuracy: 5,
+                    recordedAt: Date()
+                )
             ])
 
             var customerEvents = customer.events().makeAsyncIterator()
@@ -44,7 +62,9 @@ import Testing
             #expect(try await merchantEvents.next()?.type == PlazaEventType.ready)
 
             // Money sent to someone with the app open shows up on their phone at once, with the note.
-            let tip = try await customer.transfer(TransferRequest(to: "bruno", amount: 80, currency: "USD", note: "for the \"good\" coffee\nthanks"))
+            let tip = try await customer.transfer(
+                TransferRequest(to: "bruno", amount: 80, currency: "USD", note: "for the \"good\" coffee\nthanks")
+            )
             // (On PostgreSQL the upload's own `presence.entered` may reach the merchant after the socket opened.)
             var received = try await merchantEvents.next()
             while received?.type.hasPrefix("presence.") == true { received = try await merchantEvents.next() }
@@ -53,8 +73,13 @@ import Testing
 
             let charge = try await merchant.createCharge(
                 CreateChargeRequest(
-                    businessId: business.id, customer: "anna", amount: 420, currency: "USD",
-                    items: [ChargeItem(description: "Newspaper", quantity: 1, unitAmount: 420)]))
+                    businessId: business.id,
+                    customer: "anna",
+                    amount: 420,
+                    currency: "USD",
+                    items: [ChargeItem(description: "Newspaper", quantity: 1, unitAmount: 420)]
+                )
+            )
             // (On PostgreSQL the upload's own `nearby.business` may arrive after the socket opened: not this test's subject.)
             var requested = try await customerEvents.next()
             while requested?.type.hasPrefix("nearby.") == true { requested = try await customerEvents.next() }
@@ -76,7 +101,10 @@ import Testing
 
             // The inbox: the shop's charge (paid now) for the customer; the tip and the answer for the merchant.
             let inbox = try await customer.inbox()
-            #expect(inbox.items.map(\.kind) == [.chargeRequested] && inbox.items.first?.status == .approved && inbox.unreadCount == 1)
+            #expect(
+                inbox.items.map(\.kind) == [.chargeRequested] && inbox.items.first?.status == .approved
+                    && inbox.unreadCount == 1
+            )
             try await customer.markInboxSeen(through: inbox.seenMarker)
             #expect(try await customer.inbox().unreadCount == 0)
             let merchantInbox = try await merchant.inbox(limit: 1)
@@ -91,7 +119,9 @@ import Testing
     @Test func anAppOnStripeTopsUpOnTheHostedPageAndWithdrawsToTheConnectedBank() async throws {
         let stripe = try await StripeStandIn.start()
         defer { Task { await stripe.stop() } }
-        try await TestPlaza.withApp(.sqlite, .live, configure: { $0.paymentGateway = .stripe(stripe.settings) }) { client, _ in
+        try await TestPlaza.withApp(.sqlite, .live, configure: { $0.paymentGateway = .stripe(stripe.settings) }) {
+            client,
+            _ in
             stripe.sendWebhooks(to: "http://127.0.0.1:\(client.port ?? 0)/v1/webhooks/stripe")
             let accounts = AccountsDriver(client)
             try await accounts.register("anna")

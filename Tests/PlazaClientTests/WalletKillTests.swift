@@ -39,7 +39,11 @@ import Testing
                 try await client.login(name, password: AccountsDriver.password)
                 let topUp = try await client.topUp(
                     TopUpRequest(
-                        amount: Self.funding, currency: "USD", card: CardDetails(number: "4242424242424242", expMonth: 1, expYear: 2035, cvc: "123")))
+                        amount: Self.funding,
+                        currency: "USD",
+                        card: CardDetails(number: "4242424242424242", expMonth: 1, expYear: 2035, cvc: "123")
+                    )
+                )
                 var status = topUp.status
                 for _ in 0..<500 where status == .pending {
                     try await Task.sleep(for: .milliseconds(20))
@@ -58,22 +62,34 @@ import Testing
                 for sender in 0..<8 {
                     group.addTask {
                         let deadline = ContinuousClock.now + .seconds(30)
-                        while ContinuousClock.now < deadline, killed.at.withLock({ $0.map { ContinuousClock.now < $0 + .milliseconds(300) } ?? true })
+                        while ContinuousClock.now < deadline,
+                            killed.at.withLock({ $0.map { ContinuousClock.now < $0 + .milliseconds(300) } ?? true })
                         {
                             let from = Int.random(in: 0..<Self.people.count)
                             let to = (from + Int.random(in: 1..<Self.people.count)) % Self.people.count
                             var attempt = Attempt(
                                 from: from,
-                                request: TransferRequest(to: Self.people[to], amount: Int64.random(in: 1...500), currency: "USD", note: "s\(sender)"),
-                                key: UUID().uuidString)
-                            attempt.acknowledged = try? await phones[from].transfer(attempt.request, idempotencyKey: attempt.key)
+                                request: TransferRequest(
+                                    to: Self.people[to],
+                                    amount: Int64.random(in: 1...500),
+                                    currency: "USD",
+                                    note: "s\(sender)"
+                                ),
+                                key: UUID().uuidString
+                            )
+                            attempt.acknowledged = try? await phones[from].transfer(
+                                attempt.request,
+                                idempotencyKey: attempt.key
+                            )
                             attempts.list.withLock { $0.append(attempt) }
                         }
                     }
                 }
                 group.addTask {
                     let deadline = ContinuousClock.now + .seconds(20)
-                    while ContinuousClock.now < deadline, attempts.list.withLock({ $0.filter { $0.acknowledged != nil }.count }) <= 25 {
+                    while ContinuousClock.now < deadline,
+                        attempts.list.withLock({ $0.filter { $0.acknowledged != nil }.count }) <= 25
+                    {
                         try await Task.sleep(for: .milliseconds(20))
                     }
                     server.kill()
@@ -84,7 +100,10 @@ import Testing
             let sent = attempts.list.withLock { $0 }
             let acknowledged = sent.filter { $0.acknowledged != nil }
             let unanswered = sent.filter { $0.acknowledged == nil }
-            #expect(acknowledged.count > 20 && !unanswered.isEmpty, "acknowledged \(acknowledged.count), unanswered \(unanswered.count)")
+            #expect(
+                acknowledged.count > 20 && !unanswered.isEmpty,
+                "acknowledged \(acknowledged.count), unanswered \(unanswered.count)"
+            )
             print("kill test: \(acknowledged.count) acknowledged, \(unanswered.count) unanswered")
 
             // Nothing half-written: every entry balances and every cached balance matches the journal.
@@ -98,7 +117,9 @@ import Testing
                 while true {
                     do {
                         return try await phones[attempt.from].transfer(attempt.request, idempotencyKey: attempt.key)
-                    } catch let error as PlazaClientError where error.code == .conflict && ContinuousClock.now < deadline {
+                    } catch let error as PlazaClientError
+                        where error.code == .conflict && ContinuousClock.now < deadline
+                    {
                         try await Task.sleep(for: .milliseconds(500))
                     }
                 }

@@ -45,7 +45,8 @@ import Testing
     }
 
     static func near(_ pixel: (r: Int, g: Int, b: Int), _ expected: (Int, Int, Int), tolerance: Int = 3) -> Bool {
-        abs(pixel.r - expected.0) <= tolerance && abs(pixel.g - expected.1) <= tolerance && abs(pixel.b - expected.2) <= tolerance
+        abs(pixel.r - expected.0) <= tolerance && abs(pixel.g - expected.1) <= tolerance
+            && abs(pixel.b - expected.2) <= tolerance
     }
 
     @Test func qpdfFindsNoProblems() throws {
@@ -77,7 +78,9 @@ import Testing
 
     @Test func artIsStretchedOntoTheRectangle() throws {
         // The 100 × 100 viewBox squeezed into the top half: y halves, x stays.
-        let pixel = try Self.render(Self.page(CardArt(svg: Data(Self.svg.utf8)), in: CardRect(x: 0, y: 0, width: 100, height: 50)))
+        let pixel = try Self.render(
+            Self.page(CardArt(svg: Data(Self.svg.utf8)), in: CardRect(x: 0, y: 0, width: 100, height: 50))
+        )
         #expect(pixel(15, 7.5) == (0, 0, 255))
         #expect(pixel(25, 12.5) == (255, 255, 255))
         #expect(pixel(15, 15) == (0, 0, 255), "the evenodd square now ends at y = 20")
@@ -90,8 +93,14 @@ import Testing
     @Test func opacityUsesSortedGraphicsStates() throws {
         let pdf = try Self.page(CardArt(svg: Data(Self.svg.utf8)))
         let text = PDFBytes.text(pdf)
-        #expect(text.contains("/ExtGState << /GS1 << /Type /ExtGState /ca 0.5 /CA 1 >> /GS2 << /Type /ExtGState /ca 1 /CA 0.5 >> >>"))
-        #expect(text.contains("/GS1 gs") && text.contains("/GS2 gs") && text.contains("f*\n") && text.contains("\n4 M\n"))
+        #expect(
+            text.contains(
+                "/ExtGState << /GS1 << /Type /ExtGState /ca 0.5 /CA 1 >> /GS2 << /Type /ExtGState /ca 1 /CA 0.5 >> >>"
+            )
+        )
+        #expect(
+            text.contains("/GS1 gs") && text.contains("/GS2 gs") && text.contains("f*\n") && text.contains("\n4 M\n")
+        )
         #expect(try Self.page(CardArt(svg: Data(Self.svg.utf8))) == pdf, "the same art gives the same bytes")
         // Opaque art needs no graphics state at all.
         let opaque = try Self.page(CardArt(svg: Data("<svg viewBox=\"0 0 1 1\"><path d=\"M0 0H1V1Z\"/></svg>".utf8)))

@@ -19,7 +19,9 @@ enum PDFFixtures {
         var folder = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("Sources/PlazaServer/Resources/Public/fonts")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sans.ttf").path) { return candidate }
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sans.ttf").path) {
+                return candidate
+            }
             folder.deleteLastPathComponent()
         }
         fatalError("no Sources/PlazaServer/Resources/Public/fonts above \(#filePath)")
@@ -37,11 +39,14 @@ enum PDFFixtures {
             "BgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAECAxEEBSExBhJBUQdhcRMiMoEIFEKRobHBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5",
             "OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6goOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX",
             "2Nna4uPk5ebn6Onq8vP09fb3+Pn6/9oADAMBAAIRAxEAPwD50rwKiiv3D6Mv/M4/7gf+5j+jfpDf8yr/ALjf+4j/2Q==",
-        ].joined())!
+        ].joined()
+    )!
 
     /// Writes `data` to a fresh temporary file and returns its path.
     static func temporaryFile(_ data: Data, suffix: String = ".pdf") throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-pdf-\(UUID().uuidString)\(suffix)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "plaza-pdf-\(UUID().uuidString)\(suffix)"
+        )
         try data.write(to: url)
         return url
     }

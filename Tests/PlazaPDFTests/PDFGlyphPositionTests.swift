@@ -21,7 +21,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let output = try ExternalTool.run("pdftotext", ["-bbox", file.path, "-"])
         #expect(output.status == 0)
-        let pattern = try NSRegularExpression(pattern: "<word xMin=\"([0-9.]+)\" yMin=\"[0-9.]+\" xMax=\"([0-9.]+)\" yMax=\"[0-9.]+\">([^<]*)</word>")
+        let pattern = try NSRegularExpression(
+            pattern: "<word xMin=\"([0-9.]+)\" yMin=\"[0-9.]+\" xMax=\"([0-9.]+)\" yMax=\"[0-9.]+\">([^<]*)</word>"
+        )
         let html = output.stdout
         let found = pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { match in
             let field = { (index: Int) in String(html[Range(match.range(at: index), in: html)!]) }
@@ -30,8 +32,14 @@ import Testing
         let expected = card.layouts.flatMap { layout, _ in layout.lines.flatMap(Self.words) }
         #expect(found.map(\.text) == expected.map(\.text))
         for (pdf, layout) in zip(found, expected) {
-            #expect(abs(pdf.xMin - layout.xMin) < 0.005, "\(pdf.text) starts at \(pdf.xMin) pt, layout says \(layout.xMin)")
-            #expect(abs(pdf.xMax - layout.xMax) < 0.005, "\(pdf.text) ends at \(pdf.xMax) pt, layout says \(layout.xMax)")
+            #expect(
+                abs(pdf.xMin - layout.xMin) < 0.005,
+                "\(pdf.text) starts at \(pdf.xMin) pt, layout says \(layout.xMin)"
+            )
+            #expect(
+                abs(pdf.xMax - layout.xMax) < 0.005,
+                "\(pdf.text) ends at \(pdf.xMax) pt, layout says \(layout.xMax)"
+            )
         }
     }
 

@@ -44,7 +44,8 @@ import Testing
                 state ^= state >> 17
                 state ^= state << 5
                 return UInt8(truncatingIfNeeded: state)
-            })
+            }
+        )
         let raw = try PDFImage.rgb(width: 4, height: 4, pixels: noise)
         #expect(!raw.dictionary.contains("/Filter") && raw.bytes == noise)
     }

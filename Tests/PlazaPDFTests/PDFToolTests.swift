@@ -30,7 +30,10 @@ import Testing
             for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 5), UInt8((x ^ y) * 3 % 256)] }
         }
         var canvas = try SampleCard().canvas()
-        canvas.draw(try PDFImage.rgb(width: 64, height: 48, pixels: Data(pixels)), in: CardRect(x: 10, y: 80, width: 16, height: 12))
+        canvas.draw(
+            try PDFImage.rgb(width: 64, height: 48, pixels: Data(pixels)),
+            in: CardRect(x: 10, y: 80, width: 16, height: 12)
+        )
         var writer = PDFWriter()
         writer.add(canvas)
         let pdf = try writer.render()
@@ -40,7 +43,10 @@ import Testing
             try? FileManager.default.removeItem(at: file)
             try? FileManager.default.removeItem(at: plain)
         }
-        let output = try ExternalTool.run("qpdf", ["--stream-data=uncompress", "--decode-level=generalized", file.path, plain.path])
+        let output = try ExternalTool.run(
+            "qpdf",
+            ["--stream-data=uncompress", "--decode-level=generalized", file.path, plain.path]
+        )
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let bytes = [UInt8](try Data(contentsOf: plain))
         let text = String(decoding: bytes.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
@@ -55,7 +61,9 @@ import Testing
         let output = try ExternalTool.run("pdffonts", [file.path])
         #expect(output.status == 0)
         // name, type (2 words), encoding, emb, sub, uni, object, generation
-        let rows = output.stdout.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let rows = output.stdout.split(separator: "\n").dropFirst(2).map {
+            $0.split(separator: " ", omittingEmptySubsequences: true)
+        }
         #expect(rows.count == 4, "\(output.stdout)")
         let names = rows.map { String($0[0].split(separator: "+").last ?? "") }.sorted()
         #expect(names == ["Comfortaa-Regular", "EBGaramond12-Regular", "Kristi", "LiberationSans"])
@@ -94,7 +102,9 @@ import Testing
         let trim = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("TrimBox:") })
         let box = trim.split(separator: " ").compactMap { Double($0) }
         #expect(box.count == 4 && abs(box[0] - 3 * Self.k) < 0.01 && abs(box[2] - 151 * Self.k) < 0.01, "\(trim)")
-        #expect(output.stdout.split(separator: "\n").contains { $0.hasPrefix("Title:") && $0.hasSuffix(" Sample card") })
+        #expect(
+            output.stdout.split(separator: "\n").contains { $0.hasPrefix("Title:") && $0.hasSuffix(" Sample card") }
+        )
     }
 
     @Test func pdftoppmRendersInkWhereTheLayoutPutIt() throws {
@@ -140,7 +150,9 @@ import Testing
             let bottom = Int(((line.baseline + 3) * Self.k).rounded(.up))
             let left = Int(((line.x + 3) * Self.k).rounded(.down))
             let right = Int(((line.x + line.width + 3) * Self.k).rounded(.up))
-            let ink = (top..<bottom).reduce(0) { count, y in count + (left..<right).filter { image.pixel($0, y).r < 128 }.count }
+            let ink = (top..<bottom).reduce(0) { count, y in
+                count + (left..<right).filter { image.pixel($0, y).r < 128 }.count
+            }
             #expect(ink > 20, "\(layout.fontID): \(ink) dark pixels")
         }
     }

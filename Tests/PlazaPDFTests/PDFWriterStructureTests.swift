@@ -10,7 +10,9 @@ import Testing
     @Test func xrefOffsetsPointAtTheirObjects() throws {
         let bytes = [UInt8](try SampleCard().pdf())
         let tail = String(decoding: bytes.suffix(64), as: UTF8.self)
-        let startXref = try #require(Int(tail.components(separatedBy: "startxref\n")[1].components(separatedBy: "\n")[0]))
+        let startXref = try #require(
+            Int(tail.components(separatedBy: "startxref\n")[1].components(separatedBy: "\n")[0])
+        )
         #expect(PDFBytes.find("xref\n", in: bytes, from: startXref) == startXref)
         let header = String(decoding: bytes[startXref..<(startXref + 32)], as: UTF8.self).split(separator: "\n")
         let count = try #require(Int(header[1].split(separator: " ")[1]))
@@ -31,7 +33,9 @@ import Testing
         #expect(text.contains("/MediaBox \(media) /BleedBox \(media)"))
         #expect(
             text.contains(
-                "/TrimBox [\(PDFSyntax.number(3 * k)) \(PDFSyntax.number(3 * k)) \(PDFSyntax.number(151 * k)) \(PDFSyntax.number(108 * k))]"))
+                "/TrimBox [\(PDFSyntax.number(3 * k)) \(PDFSyntax.number(3 * k)) \(PDFSyntax.number(151 * k)) \(PDFSyntax.number(108 * k))]"
+            )
+        )
     }
 
     @Test func theSameCardGivesTheSameBytes() throws {
@@ -56,8 +60,13 @@ import Testing
         #expect(PDFBytes.text(pdf).contains(" Tj\n") && PDFBytes.text(pdf).contains("beginbfchar"), "both inflate back")
         // A font program's /Length1 is its size before compression, as PDF asks.
         let fontFiles = raw.components(separatedBy: "/Length1 ").dropFirst().map { $0.prefix { $0.isNumber } }
-        let lengths = raw.components(separatedBy: "/Length1 ").dropFirst().map { $0.components(separatedBy: "/Length ")[1].prefix { $0.isNumber } }
-        #expect(fontFiles.count == 4 && zip(fontFiles, lengths).allSatisfy { Int($0)! > Int($1)! }, "\(fontFiles) \(lengths)")
+        let lengths = raw.components(separatedBy: "/Length1 ").dropFirst().map {
+            $0.components(separatedBy: "/Length ")[1].prefix { $0.isNumber }
+        }
+        #expect(
+            fontFiles.count == 4 && zip(fontFiles, lengths).allSatisfy { Int($0)! > Int($1)! },
+            "\(fontFiles) \(lengths)"
+        )
     }
 
     @Test func glyphsArePlacedAtTheLayoutsPositions() throws {
@@ -67,7 +76,11 @@ import Testing
         let line = card.layouts[0].layout.lines[0]
         let baseline = PDFSyntax.number((105 + 3 - line.baseline) * k)
         for glyph in line.glyphs {
-            #expect(text.contains("1 0 0 1 \(PDFSyntax.number((glyph.x + 3) * k)) \(baseline) Tm \(PDFSyntax.glyphCode(glyph.id)) Tj"))
+            #expect(
+                text.contains(
+                    "1 0 0 1 \(PDFSyntax.number((glyph.x + 3) * k)) \(baseline) Tm \(PDFSyntax.glyphCode(glyph.id)) Tj"
+                )
+            )
         }
     }
 
@@ -86,14 +99,22 @@ import Testing
         var bytes = [UInt8](PDFFixtures.fontData("sans"))
         // Set OS/2 fsType (offset 8 in the table) to 0x0002, Restricted License.
         let tables = Int(bytes[4]) << 8 | Int(bytes[5])
-        let record = try #require((0..<tables).map { 12 + $0 * 16 }.first { bytes[$0..<($0 + 4)].elementsEqual("OS/2".utf8) })
-        let os2 = Int(bytes[record + 8]) << 24 | Int(bytes[record + 9]) << 16 | Int(bytes[record + 10]) << 8 | Int(bytes[record + 11])
+        let record = try #require(
+            (0..<tables).map { 12 + $0 * 16 }.first { bytes[$0..<($0 + 4)].elementsEqual("OS/2".utf8) }
+        )
+        let os2 =
+            Int(bytes[record + 8]) << 24 | Int(bytes[record + 9]) << 16 | Int(bytes[record + 10]) << 8
+            | Int(bytes[record + 11])
         bytes[os2 + 8] = 0
         bytes[os2 + 9] = 2
         let font = try CardFont(id: "restricted", data: Data(bytes))
         var canvas = PDFCanvas(trimWidth: 100, trimHeight: 50)
         try canvas.draw(
-            CardTypesetter.layout(CardTextLabel(text: "Hi", font: font, size: 12, box: CardRect(x: 0, y: 0, width: 50, height: 20))), font: font)
+            CardTypesetter.layout(
+                CardTextLabel(text: "Hi", font: font, size: 12, box: CardRect(x: 0, y: 0, width: 50, height: 20))
+            ),
+            font: font
+        )
         var writer = PDFWriter()
         writer.add(canvas)
         #expect(throws: PDFError.embeddingForbidden(fontID: "restricted", fsType: 2)) { try writer.render() }
@@ -101,7 +122,9 @@ import Testing
 
     @Test func misuseThrowsClearly() throws {
         let sans = PDFFixtures.font("sans")
-        let layout = CardTypesetter.layout(CardTextLabel(text: "Hi", font: sans, size: 12, box: CardRect(x: 0, y: 0, width: 50, height: 20)))
+        let layout = CardTypesetter.layout(
+            CardTextLabel(text: "Hi", font: sans, size: 12, box: CardRect(x: 0, y: 0, width: 50, height: 20))
+        )
         var canvas = PDFCanvas(trimWidth: 100, trimHeight: 50)
         #expect(throws: PDFError.fontMismatch(layoutFontID: "sans", fontID: "serif")) {
             try canvas.draw(layout, font: PDFFixtures.font("serif"))

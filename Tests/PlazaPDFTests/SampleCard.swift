@@ -17,16 +17,24 @@ struct SampleCard {
     let layouts: [(layout: CardTextLayout, color: PDFColor)]
 
     init(greeting: String = "Hello") {
-        let fonts = Dictionary(uniqueKeysWithValues: ["serif", "sans", "script", "display"].map { ($0, PDFFixtures.font($0)) })
+        let fonts = Dictionary(
+            uniqueKeysWithValues: ["serif", "sans", "script", "display"].map { ($0, PDFFixtures.font($0)) }
+        )
         func set(_ text: String, _ font: String, _ size: Double, _ box: CardRect) -> CardTextLayout {
             CardTypesetter.layout(CardTextLabel(text: text, font: fonts[font]!, size: size, box: box))
         }
         self.fonts = fonts
         layouts = [
             (set(greeting, "sans", 36, CardRect(x: 10, y: 8, width: 120, height: 20)), .black),
-            (set("Happy birthday, dear Zoë!", "serif", 14, CardRect(x: 10, y: 30, width: 85, height: 10)), PDFColor(red: 0.1, green: 0.1, blue: 0.4)),
+            (
+                set("Happy birthday, dear Zoë!", "serif", 14, CardRect(x: 10, y: 30, width: 85, height: 10)),
+                PDFColor(red: 0.1, green: 0.1, blue: 0.4)
+            ),
             (set("With love", "script", 20, CardRect(x: 10, y: 44, width: 85, height: 12)), .black),
-            (set("from all of us — 100% “true”.", "display", 12, CardRect(x: 10, y: 62, width: 85, height: 10)), .black),
+            (
+                set("from all of us — 100% “true”.", "display", 12, CardRect(x: 10, y: 62, width: 85, height: 10)),
+                .black
+            ),
         ]
     }
 
@@ -60,7 +68,9 @@ enum PDFBytes {
         guard pattern.count <= bytes.count else { return nil }
         var index = start
         while index + pattern.count <= bytes.count {
-            if bytes[index] == pattern[0], bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+            if bytes[index] == pattern[0], bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+                return index
+            }
             index += 1
         }
         return nil
@@ -82,9 +92,15 @@ enum PDFBytes {
             let start = keyword + "\nstream\n".utf8.count
             let line = (bytes[copied..<keyword].lastIndex(of: 0x0A) ?? copied)
             let dictionary = String(decoding: bytes[line..<keyword], as: UTF8.self)
-            guard let length = dictionary.components(separatedBy: "/Length ").last.flatMap({ Int($0.prefix { $0.isNumber }) }) else { break }
+            guard
+                let length = dictionary.components(separatedBy: "/Length ").last.flatMap({
+                    Int($0.prefix { $0.isNumber })
+                })
+            else { break }
             out += bytes[copied..<start]
-            if dictionary.contains("/FlateDecode"), let decoded = try? Inflate.zlib(Array(bytes[start..<(start + length)]), limit: 1 << 26) {
+            if dictionary.contains("/FlateDecode"),
+                let decoded = try? Inflate.zlib(Array(bytes[start..<(start + length)]), limit: 1 << 26)
+            {
                 out += decoded
             } else {
                 out += bytes[start..<(start + length)]

@@ -16,7 +16,9 @@ import Testing
         // read the subset's loca, glyf and hmtx through the same checks as any font.
         let tables = TrueTypeSubsetter.tables(font, keeping: kept)
         #expect(tables.map(\.tag) == TrueTypeSubsetter.keptTables)
-        let subset = try TrueTypeFont(data: Data(TrueTypeSubsetter.assemble(tables + [("cmap", try #require(font.table("cmap")))])))
+        let subset = try TrueTypeFont(
+            data: Data(TrueTypeSubsetter.assemble(tables + [("cmap", try #require(font.table("cmap")))]))
+        )
         #expect(subset.numberOfGlyphs == font.numberOfGlyphs)
         #expect(subset.header.indexToLocFormat == 1)
         for glyph in 0..<UInt16(font.numberOfGlyphs) {
@@ -40,7 +42,9 @@ import Testing
         for record in (0..<tables).map({ 12 + $0 * 16 }) {
             let field = { (at: Int) in (0..<4).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
             var table = Array(bytes[field(record + 8)..<(field(record + 8) + field(record + 12))])
-            if bytes[record..<(record + 4)].elementsEqual("head".utf8) { table.replaceSubrange(8..<12, with: [0, 0, 0, 0]) }
+            if bytes[record..<(record + 4)].elementsEqual("head".utf8) {
+                table.replaceSubrange(8..<12, with: [0, 0, 0, 0])
+            }
             #expect(TrueTypeSubsetter.checksum(table) == UInt32(field(record + 4)))
         }
     }

@@ -37,19 +37,27 @@ public final class APNsStandIn: Sendable {
         let name = try DistinguishedName { CommonName("127.0.0.1") }
         let now = Date()
         let certificate = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(key.publicKey),
-            notValidBefore: now.addingTimeInterval(-3_600), notValidAfter: now.addingTimeInterval(86_400), issuer: name, subject: name,
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: Certificate.PublicKey(key.publicKey),
+            notValidBefore: now.addingTimeInterval(-3_600),
+            notValidAfter: now.addingTimeInterval(86_400),
+            issuer: name,
+            subject: name,
             signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 SubjectAlternativeNames([.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
-            }, issuerPrivateKey: Certificate.PrivateKey(key))
+            },
+            issuerPrivateKey: Certificate.PrivateKey(key)
+        )
         var serializer = DER.Serializer()
         try serializer.serialize(certificate)
         let nioCertificate = try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der)
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(nioCertificate)],
-            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.derRepresentation), format: .der)))
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.derRepresentation), format: .der))
+        )
         tls.applicationProtocols = ["h2"]
         let context = try NIOSSLContext(configuration: tls)
         let box = Mutex<APNsStandIn?>(nil)
@@ -62,7 +70,8 @@ public final class APNsStandIn: Sendable {
                     channel.configureHTTP2Pipeline(mode: .server) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandlers([
-                                HTTP2FramePayloadToHTTP1ServerCodec(), StreamHandler(record: { box.withLock { $0 }?.receive($0) ?? (500, "") }),
+                                HTTP2FramePayloadToHTTP1ServerCodec(),
+                                StreamHandler(record: { box.withLock { $0 }?.receive($0) ?? (500, "") }),
                             ])
                         }
                     }.map { _ in () }
@@ -82,7 +91,9 @@ public final class APNsStandIn: Sendable {
 
     /// The next requests for `token` are answered with `status` and `reason`, once each.
     public func answer(_ token: String, with status: Int, reason: String, times: Int = 1) {
-        state.withLock { $0.answers[token.lowercased(), default: []] += Array(repeating: (status, reason), count: times) }
+        state.withLock {
+            $0.answers[token.lowercased(), default: []] += Array(repeating: (status, reason), count: times)
+        }
     }
 
     public func waitFor(_ count: Int, seconds: Double = 30) async throws -> [Received] {
@@ -129,15 +140,28 @@ private final class StreamHandler: ChannelInboundHandler {
             guard let head else { return }
             var headers: [String: String] = [:]
             for header in head.headers { headers[header.name.lowercased()] = header.value }
-            let (status, reason) = record(.init(path: head.uri, headers: headers, body: body, http2: head.version.major == 2))
+            let (status, reason) = record(
+                .init(path: head.uri, headers: headers, body: body, http2: head.version.major == 2)
+            )
             var responseHeaders = HTTPHeaders()
             if let id = headers["apns-id"] { responseHeaders.add(name: "apns-id", value: id) }
             let text = reason.isEmpty ? "" : #"{"reason":"\#(reason)"}"#
             responseHeaders.add(name: "content-length", value: String(text.utf8.count))
             context.write(
-                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .init(statusCode: status), headers: responseHeaders))),
-                promise: nil)
-            if !text.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil) }
+                wrapOutboundOut(
+                    .head(
+                        HTTPResponseHead(
+                            version: head.version,
+                            status: .init(statusCode: status),
+                            headers: responseHeaders
+                        )
+                    )
+                ),
+                promise: nil
+            )
+            if !text.isEmpty {
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil)
+            }
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
     }

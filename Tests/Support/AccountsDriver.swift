@@ -19,15 +19,31 @@ public struct AccountsDriver: Sendable {
 
     /// Signs `name` up (e-mail `name@example.com`) and returns the response.
     @discardableResult
-    public func register(_ name: String, role: Role = .customer, password: String = password) async throws -> TestResponse {
+    public func register(
+        _ name: String,
+        role: Role = .customer,
+        password: String = password
+    ) async throws -> TestResponse {
         try await client.send(
-            .post, "/v1/auth/register",
-            json: RegisterRequest(email: "\(name)@example.com", username: name, displayName: name.capitalized, password: password, role: role))
+            .post,
+            "/v1/auth/register",
+            json: RegisterRequest(
+                email: "\(name)@example.com",
+                username: name,
+                displayName: name.capitalized,
+                password: password,
+                role: role
+            )
+        )
     }
 
     /// Every mail queued for `email`, newest first, from the dev mailbox.
     public func mails(to email: String) async throws -> [Mail] {
-        let response = try await client.execute(uri: "/dev/mailbox", method: .get, headers: [.accept: "application/json"])
+        let response = try await client.execute(
+            uri: "/dev/mailbox",
+            method: .get,
+            headers: [.accept: "application/json"]
+        )
         return try response.decode([Mail].self).filter { $0.to == email }
     }
 
@@ -67,16 +83,26 @@ public struct AccountsDriver: Sendable {
     @discardableResult
     public func verify(_ name: String) async throws -> TestResponse {
         let email = "\(name)@example.com"
-        return try await client.send(.post, "/v1/auth/verify-email", json: VerifyEmailRequest(email: email, code: try await latestCode(for: email)))
+        return try await client.send(
+            .post,
+            "/v1/auth/verify-email",
+            json: VerifyEmailRequest(email: email, code: try await latestCode(for: email))
+        )
     }
 
     /// The admin approves the merchant's review item, as on the admin console.
     public func approveMerchant(_ id: UUID) async throws {
         let admin = try await login(Self.admin).decode(TokenResponse.self).accessToken
-        let queue = try await client.send(.get, "/v1/admin/review-queue?kind=merchant&limit=100", token: admin).decode(Page<ReviewItem>.self)
-        guard let item = queue.items.first(where: { $0.subjectId == id }) else { throw DriverError(description: "no review item for \(id)") }
+        let queue = try await client.send(.get, "/v1/admin/review-queue?kind=merchant&limit=100", token: admin).decode(
+            Page<ReviewItem>.self
+        )
+        guard let item = queue.items.first(where: { $0.subjectId == id }) else {
+            throw DriverError(description: "no review item for \(id)")
+        }
         let approved = try await client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: admin)
-        guard approved.status == .ok else { throw DriverError(description: "approve \(id): \(approved.status) \(approved.text)") }
+        guard approved.status == .ok else {
+            throw DriverError(description: "approve \(id): \(approved.status) \(approved.text)")
+        }
     }
 
     public func login(_ login: String, password: String = password) async throws -> TestResponse {
@@ -89,11 +115,15 @@ public struct AccountsDriver: Sendable {
     /// A verified, signed-in account's tokens; a merchant approved by the admin, unless `approved` is false.
     public func signedIn(_ name: String, role: Role = .customer, approved: Bool = true) async throws -> TokenResponse {
         let registration = try await register(name, role: role)
-        guard registration.status == .created else { throw DriverError(description: "register \(name): \(registration.status) \(registration.text)") }
+        guard registration.status == .created else {
+            throw DriverError(description: "register \(name): \(registration.status) \(registration.text)")
+        }
         try await verify(name)
         if role == .merchant, approved { try await approveMerchant(try registration.decode(User.self).id) }
         let response = try await login(name)
-        guard response.status == .ok else { throw DriverError(description: "login \(name): \(response.status) \(response.text)") }
+        guard response.status == .ok else {
+            throw DriverError(description: "login \(name): \(response.status) \(response.text)")
+        }
         return try response.decode(TokenResponse.self)
     }
 }

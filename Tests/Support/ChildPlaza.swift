@@ -16,11 +16,16 @@ public final class ChildPlaza: Sendable {
     /// The `plaza` executable built beside this test binary (`swift build --build-tests` builds both).
     public static func binary() throws -> URL {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let candidates = [executable.deletingLastPathComponent(), URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("plaza") }
+        let candidates = [
+            executable.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
+        .map { $0.appendingPathComponent("plaza") }
         if let override = ProcessInfo.processInfo.environment["PLAZA_BINARY"] { return URL(fileURLWithPath: override) }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw AccountsDriver.DriverError(description: "no plaza binary next to \(executable.path); build with swift build --build-tests")
+            throw AccountsDriver.DriverError(
+                description: "no plaza binary next to \(executable.path); build with swift build --build-tests"
+            )
         }
         return found
     }
@@ -59,7 +64,9 @@ public final class ChildPlaza: Sendable {
         process.withLock { $0 = child }
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            guard child.isRunning else { throw AccountsDriver.DriverError(description: "plaza serve exited with \(child.terminationStatus)") }
+            guard child.isRunning else {
+                throw AccountsDriver.DriverError(description: "plaza serve exited with \(child.terminationStatus)")
+            }
             if let (_, response) = try? await URLSession.shared.data(from: baseURL.appendingPathComponent("readyz")),
                 (response as? HTTPURLResponse)?.statusCode == 200
             {
@@ -109,7 +116,9 @@ public final class ChildPlaza: Sendable {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
         }
         guard bound else { throw AccountsDriver.DriverError(description: "no free port") }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -120,7 +129,9 @@ extension TestPlaza {
     /// A fresh, migrated database of `engine` with verified accounts `usernames` (password `AccountsDriver.password`),
     /// for a server in another process; `body` gets its storage and the secret key the server must use.
     public static func withPreparedStorage<T: Sendable>(
-        _ engine: TestEngine, accounts usernames: [String], _ body: @escaping @Sendable (PlazaConfiguration.Storage, String) async throws -> T
+        _ engine: TestEngine,
+        accounts usernames: [String],
+        _ body: @escaping @Sendable (PlazaConfiguration.Storage, String) async throws -> T
     ) async throws -> T {
         let (storage, cleanup) = try await engine.freshStorage()
         defer { Task { await cleanup() } }
@@ -130,7 +141,12 @@ extension TestPlaza {
             try await services.migrate()
             for name in usernames {
                 try await services.createAccount(
-                    email: "\(name)@example.com", username: name, displayName: name.capitalized, password: AccountsDriver.password, role: .customer)
+                    email: "\(name)@example.com",
+                    username: name,
+                    displayName: name.capitalized,
+                    password: AccountsDriver.password,
+                    role: .customer
+                )
             }
         }
         try await services.database.close()

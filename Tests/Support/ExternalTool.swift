@@ -15,8 +15,15 @@ public struct ExternalTool {
     }
 
     public static func run(_ name: String, _ arguments: [String]) throws -> Output {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin", "/usr/local/bin"]
-        guard let executable = paths.map({ "\($0)/\(name)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        let paths =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + [
+                "/usr/bin", "/usr/local/bin",
+            ]
+        guard
+            let executable = paths.map({ "\($0)/\(name)" }).first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             throw Missing(name: name)
         }
         let process = Process()
@@ -32,6 +39,9 @@ public struct ExternalTool {
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Output(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self)
+        )
     }
 }

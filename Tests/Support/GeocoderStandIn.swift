@@ -28,7 +28,9 @@ public final class GeocoderStandIn: Sendable {
     public static func start() async throws -> GeocoderStandIn {
         let box = Mutex<GeocoderStandIn?>(nil)
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            guard let standIn = box.withLock({ $0 }), request.uri.path == "/search" else { return Response(status: .notFound) }
+            guard let standIn = box.withLock({ $0 }), request.uri.path == "/search" else {
+                return Response(status: .notFound)
+            }
             let query = request.uri.queryParameters.get("q") ?? ""
             standIn.asked.withLock { $0.append(Asked(query: query, userAgent: request.headers[.userAgent] ?? "")) }
             let hits = Self.gazetteer.filter { $0.0.lowercased().contains(query.lowercased()) }.map {
@@ -36,7 +38,11 @@ public final class GeocoderStandIn: Sendable {
             }
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "[" + hits.joined(separator: ",") + "]")))
+            return Response(
+                status: .ok,
+                headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: "[" + hits.joined(separator: ",") + "]"))
+            )
         }
         let server = try await LoopbackServer.start(name: "geocoder-stand-in", responder: responder)
         let standIn = GeocoderStandIn(server: server)

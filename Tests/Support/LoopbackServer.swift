@@ -8,13 +8,19 @@ public struct LoopbackServer: Sendable {
     let task: Task<Void, any Error>
     public let port: Int
 
-    public static func start(name: String, responder: CallbackResponder<BasicRequestContext>) async throws -> LoopbackServer {
+    public static func start(
+        name: String,
+        responder: CallbackResponder<BasicRequestContext>
+    ) async throws -> LoopbackServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: name)
         logger.logLevel = .critical
         let app = Application(
-            responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: name),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+            responder: responder,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: name),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
         let task = Task { try await app.runService() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw NotStarted() }

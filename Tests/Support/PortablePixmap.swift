@@ -21,7 +21,9 @@ public struct PortablePixmap: Sendable {
             while index < bytes.count, ![0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
             fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
         }
-        guard fields.count == 4, fields[0] == "P6", let width = Int(fields[1]), let height = Int(fields[2]), fields[3] == "255" else {
+        guard fields.count == 4, fields[0] == "P6", let width = Int(fields[1]), let height = Int(fields[2]),
+            fields[3] == "255"
+        else {
             throw Unreadable(reason: "not an 8-bit P6 PPM: \(fields)")
         }
         self.width = width

@@ -31,7 +31,9 @@ public final class RawConnection: Sendable {
         let received = Received()
         self.received = received
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) } }
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(received) }
+            }
             .connect(host: host, port: port).get()
     }
 
@@ -44,7 +46,10 @@ public final class RawConnection: Sendable {
 
     /// Waits until `done` holds for what arrived (or `timeout` passes) and returns it.
     @discardableResult
-    public func wait(timeout: Duration, until done: @Sendable ((text: String, closed: Bool)) -> Bool) async throws -> (text: String, closed: Bool) {
+    public func wait(
+        timeout: Duration,
+        until done: @Sendable ((text: String, closed: Bool)) -> Bool
+    ) async throws -> (text: String, closed: Bool) {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline, !done(state) { try await Task.sleep(for: .milliseconds(20)) }
         return state

@@ -30,7 +30,8 @@ public final class SMTPSink: Sendable {
                     try channel.pipeline.syncOperations.addHandler(
                         SessionHandler(credentials: username.map { ($0, password ?? "") }) { message in
                             box.withLock { $0 }?.received.withLock { $0.append(message) }
-                        })
+                        }
+                    )
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()

@@ -33,7 +33,10 @@ extension StripeStandIn {
     }
 
     /// The customer's browser: it reads where a page sends it rather than going there (Plaza's address is the test's).
-    static let browser = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+    static let browser = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: .init(redirectConfiguration: .disallow)
+    )
 
     func checkoutPage(_ id: String, _ method: HTTPRequest.Method, _ form: [String: String]) async throws -> Response {
         guard var session = state.withLock({ $0.sessions[id] }) else { return Response(status: .notFound) }
@@ -61,9 +64,11 @@ extension StripeStandIn {
                     "status": "requires_payment_method",
                     "metadata": session.metadata,
                     "last_payment_error": [
-                        "type": "card_error", "code": "card_declined", "decline_code": decline, "message": "Your card was declined.",
+                        "type": "card_error", "code": "card_declined", "decline_code": decline,
+                        "message": "Your card was declined.",
                     ],
-                ])
+                ]
+            )
             return Self.page(checkoutForm("Your card was declined."), status: 402)
         }
         session.status = "complete"
@@ -73,12 +78,19 @@ extension StripeStandIn {
             $0.balance[session.currency, default: 0] += session.amount
         }
         try await send("checkout.session.completed", object: json(session))
-        return Response(status: .seeOther, headers: [.location: session.successURL.replacingOccurrences(of: "{CHECKOUT_SESSION_ID}", with: id)])
+        return Response(
+            status: .seeOther,
+            headers: [.location: session.successURL.replacingOccurrences(of: "{CHECKOUT_SESSION_ID}", with: id)]
+        )
     }
 
     func onboardingPage(_ id: String, _ method: HTTPRequest.Method) async throws -> Response {
         guard var account = state.withLock({ $0.accounts[id] }) else { return Response(status: .notFound) }
-        guard method == .post else { return Self.page(#"<form method="post"><label>IBAN <input name="iban"></label><button>Submit</button></form>"#) }
+        guard method == .post else {
+            return Self.page(
+                #"<form method="post"><label>IBAN <input name="iban"></label><button>Submit</button></form>"#
+            )
+        }
         account.ready = true
         state.withLock { $0.accounts[id] = account }
         try await send("account.updated", object: json(account), account: id)

@@ -16,7 +16,8 @@ extension StripeStandIn {
     func send(_ type: String, object: [String: Any], account: String? = nil) async throws {
         guard let url = state.withLock({ $0.webhookURL }) else { return }
         var event: [String: Any] = [
-            "id": Self.id("evt"), "object": "event", "type": type, "created": Int(Date().timeIntervalSince1970), "livemode": false,
+            "id": Self.id("evt"), "object": "event", "type": type, "created": Int(Date().timeIntervalSince1970),
+            "livemode": false,
             "api_version": "2024-06-20", "data": ["object": object],
         ]
         if let account { event["account"] = account }
@@ -33,7 +34,10 @@ extension StripeStandIn {
     /// `t=<seconds>,v1=<hex HMAC-SHA256 of "t.body" keyed with the whole whsec_ secret>`.
     public static func signature(_ body: Data, at time: Date, secret: String = webhookSecret) -> String {
         let timestamp = Int(time.timeIntervalSince1970)
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).".utf8) + body, using: SymmetricKey(data: Data(secret.utf8)))
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Data("\(timestamp).".utf8) + body,
+            using: SymmetricKey(data: Data(secret.utf8))
+        )
         return "t=\(timestamp),v1=\(mac.map { String(format: "%02x", $0) }.joined())"
     }
 
@@ -41,9 +45,11 @@ extension StripeStandIn {
 
     func json(_ session: Session) -> [String: Any] {
         var object: [String: Any] = [
-            "id": session.id, "object": "checkout.session", "mode": "payment", "status": session.status, "payment_status": session.paymentStatus,
+            "id": session.id, "object": "checkout.session", "mode": "payment", "status": session.status,
+            "payment_status": session.paymentStatus,
             "amount_total": session.amount, "currency": session.currency, "client_reference_id": session.reference,
-            "metadata": ["plaza_top_up": session.reference], "expires_at": session.expiresAt, "success_url": session.successURL,
+            "metadata": ["plaza_top_up": session.reference], "expires_at": session.expiresAt,
+            "success_url": session.successURL,
             "cancel_url": session.cancelURL, "payment_intent": session.paymentIntent ?? NSNull(),
         ]
         object["url"] = session.status == "open" ? "\(baseURL)/pay/\(session.id)" : NSNull()
@@ -52,7 +58,8 @@ extension StripeStandIn {
 
     func json(_ account: Account) -> [String: Any] {
         [
-            "id": account.id, "object": "account", "type": "express", "email": account.email, "metadata": account.metadata,
+            "id": account.id, "object": "account", "type": "express", "email": account.email,
+            "metadata": account.metadata,
             "payouts_enabled": account.ready, "charges_enabled": false, "details_submitted": account.ready,
             "capabilities": ["transfers": account.ready ? "active" : "inactive"],
         ]
@@ -74,8 +81,10 @@ extension StripeStandIn {
 
     static func page(_ html: String, status: Int = 200) -> Response {
         Response(
-            status: .init(code: status), headers: [.contentType: "text/html; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: "<!doctype html><title>Stripe stand-in</title>\(html)")))
+            status: .init(code: status),
+            headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: "<!doctype html><title>Stripe stand-in</title>\(html)"))
+        )
     }
 
     static func id(_ prefix: String) -> String {

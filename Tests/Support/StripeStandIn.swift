@@ -73,7 +73,9 @@ public final class StripeStandIn: Sendable {
     public let port: Int
     public var baseURL: String { "http://127.0.0.1:\(port)" }
     /// What Plaza is configured with to talk to this stand-in.
-    public var settings: StripeSettings { StripeSettings(secretKey: Self.secretKey, webhookSecret: Self.webhookSecret, apiURL: baseURL) }
+    public var settings: StripeSettings {
+        StripeSettings(secretKey: Self.secretKey, webhookSecret: Self.webhookSecret, apiURL: baseURL)
+    }
 
     public var calls: [Call] { state.withLock { $0.calls } }
     public var deliveries: [Delivery] { state.withLock { $0.deliveries } }
@@ -128,7 +130,9 @@ public final class StripeStandIn: Sendable {
     /// Lets a Checkout Session run out, as Stripe does at `expires_at`.
     public func expire(_ id: String) async throws {
         let session = try state.withLock { state -> Session in
-            guard var session = state.sessions[id], session.status == "open" else { throw StandInError(message: "no open session \(id)") }
+            guard var session = state.sessions[id], session.status == "open" else {
+                throw StandInError(message: "no open session \(id)")
+            }
             session.status = "expired"
             state.sessions[id] = session
             return session
@@ -149,8 +153,13 @@ public final class StripeStandIn: Sendable {
         state.withLock {
             $0.calls.append(
                 Call(
-                    method: request.method.rawValue, path: path, form: form, idempotencyKey: key,
-                    stripeVersion: request.headers[HTTPField.Name("Stripe-Version")!]))
+                    method: request.method.rawValue,
+                    path: path,
+                    form: form,
+                    idempotencyKey: key,
+                    stripeVersion: request.headers[HTTPField.Name("Stripe-Version")!]
+                )
+            )
         }
         guard request.headers[.authorization] == "Bearer \(Self.secretKey)" else {
             return Self.error(401, type: "invalid_request_error", code: nil, "Invalid API Key provided.").response
@@ -168,14 +177,19 @@ public final class StripeStandIn: Sendable {
         if request.method == .post, let key, let replay = state.withLock({ $0.replays[key] }) {
             guard replay.0 == fingerprint else {
                 return Self.error(
-                    400, type: "idempotency_error", code: nil, "Keys for idempotent requests can only be used with the same parameters."
+                    400,
+                    type: "idempotency_error",
+                    code: nil,
+                    "Keys for idempotent requests can only be used with the same parameters."
                 )
                 .response
             }
             return Reply(status: replay.1, body: replay.2).response
         }
         let reply = try await api(request.method, parts, form)
-        if request.method == .post, let key { state.withLock { $0.replays[key] = (fingerprint, reply.status, reply.body) } }
+        if request.method == .post, let key {
+            state.withLock { $0.replays[key] = (fingerprint, reply.status, reply.body) }
+        }
         return reply.response
     }
 
@@ -184,7 +198,11 @@ public final class StripeStandIn: Sendable {
         var status: Int
         var body: Data
         var response: Response {
-            Response(status: .init(code: status), headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            Response(
+                status: .init(code: status),
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body))
+            )
         }
     }
 
@@ -200,13 +218,23 @@ public final class StripeStandIn: Sendable {
             let id = parts[3]
             guard let session = state.withLock({ $0.sessions[id] }) else { return Self.missing(id) }
             guard session.status == "open" else {
-                return Self.error(400, type: "invalid_request_error", code: nil, #"Only Checkout Sessions with a status in ["open"] can be expired."#)
+                return Self.error(
+                    400,
+                    type: "invalid_request_error",
+                    code: nil,
+                    #"Only Checkout Sessions with a status in ["open"] can be expired."#
+                )
             }
             try await expire(id)
             return try Self.answer(json(state.withLock { $0.sessions[id]! }))
         case (.post, "accounts"):
             guard form["type"] == "express", let email = form["email"] else {
-                return Self.error(400, type: "invalid_request_error", code: "parameter_missing", "Missing type or email.")
+                return Self.error(
+                    400,
+                    type: "invalid_request_error",
+                    code: "parameter_missing",
+                    "Missing type or email."
+                )
             }
             let account = Account(id: Self.id("acct"), email: email, metadata: Self.metadata(form, "metadata"))
             state.withLock { $0.accounts[account.id] = account }
@@ -217,8 +245,15 @@ public final class StripeStandIn: Sendable {
                 return try Self.answer(json(account))
             }
         case (.post, "account_links"):
-            guard let id = form["account"], form["type"] == "account_onboarding", let back = form["return_url"], form["refresh_url"] != nil else {
-                return Self.error(400, type: "invalid_request_error", code: "parameter_missing", "Missing account, type, return_url or refresh_url.")
+            guard let id = form["account"], form["type"] == "account_onboarding", let back = form["return_url"],
+                form["refresh_url"] != nil
+            else {
+                return Self.error(
+                    400,
+                    type: "invalid_request_error",
+                    code: "parameter_missing",
+                    "Missing account, type, return_url or refresh_url."
+                )
             }
             let known = state.withLock { state -> Bool in
                 guard state.accounts[id] != nil else { return false }
@@ -227,13 +262,17 @@ public final class StripeStandIn: Sendable {
             }
             guard known else { return Self.missing(id) }
             return try Self.answer([
-                "object": "account_link", "url": "\(baseURL)/connect/\(id)", "expires_at": Int(Date().timeIntervalSince1970) + 300,
+                "object": "account_link", "url": "\(baseURL)/connect/\(id)",
+                "expires_at": Int(Date().timeIntervalSince1970) + 300,
             ])
         case (.post, "transfers"): return try await transfer(form)
         default:
             return Self.error(
-                404, type: "invalid_request_error", code: "resource_missing",
-                "Unrecognized request URL (\(method): /\(parts.joined(separator: "/"))).")
+                404,
+                type: "invalid_request_error",
+                code: "resource_missing",
+                "Unrecognized request URL (\(method): /\(parts.joined(separator: "/")))."
+            )
         }
     }
 
@@ -243,24 +282,49 @@ public final class StripeStandIn: Sendable {
             let amount = form["line_items[0][price_data][unit_amount]"].flatMap({ Int64($0) }), amount > 0,
             form["line_items[0][quantity]"] == "1", let reference = form["client_reference_id"]
         else {
-            return Self.error(400, type: "invalid_request_error", code: "parameter_invalid", "The session's parameters are incomplete.")
+            return Self.error(
+                400,
+                type: "invalid_request_error",
+                code: "parameter_invalid",
+                "The session's parameters are incomplete."
+            )
         }
         let now = Int(Date().timeIntervalSince1970)
         let expires = form["expires_at"].flatMap { Int($0) } ?? now + 86_400
         // Stripe: "expires_at must be between 30 minutes and 24 hours after the Checkout Session is created".
         guard expires >= now + 1_800, expires <= now + 86_400 else {
-            return Self.error(400, type: "invalid_request_error", code: "parameter_invalid_integer", "expires_at is out of range.")
+            return Self.error(
+                400,
+                type: "invalid_request_error",
+                code: "parameter_invalid_integer",
+                "expires_at is out of range."
+            )
         }
         let session = Session(
-            id: Self.id("cs_test"), amount: amount, currency: currency, reference: reference, successURL: success, cancelURL: cancel,
-            metadata: Self.metadata(form, "payment_intent_data[metadata]"), expiresAt: expires)
+            id: Self.id("cs_test"),
+            amount: amount,
+            currency: currency,
+            reference: reference,
+            successURL: success,
+            cancelURL: cancel,
+            metadata: Self.metadata(form, "payment_intent_data[metadata]"),
+            expiresAt: expires
+        )
         state.withLock { $0.sessions[session.id] = session }
         return try Self.answer(json(session))
     }
 
     private func transfer(_ form: [String: String]) async throws -> Reply {
-        guard let amount = form["amount"].flatMap({ Int64($0) }), amount > 0, let currency = form["currency"], let destination = form["destination"]
-        else { return Self.error(400, type: "invalid_request_error", code: "parameter_missing", "Missing amount, currency or destination.") }
+        guard let amount = form["amount"].flatMap({ Int64($0) }), amount > 0, let currency = form["currency"],
+            let destination = form["destination"]
+        else {
+            return Self.error(
+                400,
+                type: "invalid_request_error",
+                code: "parameter_missing",
+                "Missing amount, currency or destination."
+            )
+        }
         enum Outcome { case done, unknownAccount, notReady, insufficient }
         let id = Self.id("tr")
         let outcome = state.withLock { state -> Outcome in
@@ -274,15 +338,23 @@ public final class StripeStandIn: Sendable {
         case .unknownAccount: return Self.missing(destination)
         case .notReady:
             return Self.error(
-                400, type: "invalid_request_error", code: "insufficient_capabilities_for_transfer",
-                "Your destination account needs to have at least one of the following capabilities enabled: transfers.")
+                400,
+                type: "invalid_request_error",
+                code: "insufficient_capabilities_for_transfer",
+                "Your destination account needs to have at least one of the following capabilities enabled: transfers."
+            )
         case .insufficient:
             return Self.error(
-                400, type: "invalid_request_error", code: "balance_insufficient", "You have insufficient available funds in your Stripe account.")
+                400,
+                type: "invalid_request_error",
+                code: "balance_insufficient",
+                "You have insufficient available funds in your Stripe account."
+            )
         case .done: break
         }
         let object: [String: Any] = [
-            "id": id, "object": "transfer", "amount": amount, "currency": currency, "destination": destination, "reversed": false,
+            "id": id, "object": "transfer", "amount": amount, "currency": currency, "destination": destination,
+            "reversed": false,
             "metadata": Self.metadata(form, "metadata"),
         ]
         try await send("transfer.created", object: object)

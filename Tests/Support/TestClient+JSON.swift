@@ -7,7 +7,10 @@ import PlazaCore
 extension TestClientProtocol {
     /// Sends `body` as JSON (or nothing), with a bearer token when given.
     public func send(
-        _ method: HTTPRequest.Method, _ path: String, json body: (some Encodable)? = Optional<Acknowledgement>.none, token: String? = nil,
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        json body: (some Encodable)? = Optional<Acknowledgement>.none,
+        token: String? = nil,
         headers: HTTPFields = [:]
     ) async throws -> TestResponse {
         var headers = headers
@@ -22,7 +25,11 @@ extension TestClientProtocol {
 
     /// Sends raw bytes, for malformed-input tests.
     public func sendRaw(
-        _ method: HTTPRequest.Method, _ path: String, body: String, contentType: String? = "application/json", token: String? = nil
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        body: String,
+        contentType: String? = "application/json",
+        token: String? = nil
     )
         async throws -> TestResponse
     {

@@ -25,14 +25,19 @@ public enum TestEngine: String, Sendable, CustomStringConvertible {
         switch self {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-test-\(id)")
-            return (.sqlite(path: directory.appendingPathComponent("plaza.sqlite").path), { try? FileManager.default.removeItem(at: directory) })
+            return (
+                .sqlite(path: directory.appendingPathComponent("plaza.sqlite").path),
+                { try? FileManager.default.removeItem(at: directory) }
+            )
         case .postgres:
             guard let base = Self.postgresURL else { fatalError("PLAZA_TEST_DATABASE_URL is not set") }
             let schema = "test_\(id)"
             try await Self.execute("CREATE SCHEMA \(schema)", url: base)
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
             components.queryItems =
-                (components.queryItems ?? []) + [URLQueryItem(name: "search_path", value: schema), URLQueryItem(name: "pool_size", value: "4")]
+                (components.queryItems ?? []) + [
+                    URLQueryItem(name: "search_path", value: schema), URLQueryItem(name: "pool_size", value: "4"),
+                ]
             return (.postgres(components.url!), { try? await Self.execute("DROP SCHEMA \(schema) CASCADE", url: base) })
         }
     }

@@ -9,7 +9,8 @@ import PlazaServer
 public enum TestPlaza {
     /// A configuration for tests; `configure` tightens limits or changes modes.
     public static func configuration(
-        storage: PlazaConfiguration.Storage, _ configure: (inout PlazaConfiguration) -> Void = { _ in }
+        storage: PlazaConfiguration.Storage,
+        _ configure: (inout PlazaConfiguration) -> Void = { _ in }
     )
         -> PlazaConfiguration
     {
@@ -29,13 +30,17 @@ public enum TestPlaza {
 
     static var logger: Logger {
         var logger = Logger(label: "plaza-test")
-        logger.logLevel = ProcessInfo.processInfo.environment["PLAZA_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["PLAZA_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            ?? .critical
         return logger
     }
 
     /// Runs `body` against the whole application (`.router` in-process, or `.live` on a loopback port).
     public static func withApp<T: Sendable>(
-        _ engine: TestEngine, _ testing: TestingSetup = .router, configure: (inout PlazaConfiguration) -> Void = { _ in },
+        _ engine: TestEngine,
+        _ testing: TestingSetup = .router,
+        configure: (inout PlazaConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (any TestClientProtocol, PlazaServices) async throws -> T
     ) async throws -> T {
         let (storage, cleanup) = try await engine.freshStorage()
@@ -57,7 +62,9 @@ public enum TestPlaza {
 
     /// Runs `body` with migrated services but no server, for storage and service tests.
     public static func withServices<T: Sendable>(
-        _ engine: TestEngine, configure: (inout PlazaConfiguration) -> Void = { _ in }, _ body: @escaping @Sendable (PlazaServices) async throws -> T
+        _ engine: TestEngine,
+        configure: (inout PlazaConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (PlazaServices) async throws -> T
     ) async throws -> T {
         let (storage, cleanup) = try await engine.freshStorage()
         defer { Task { await cleanup() } }
@@ -77,7 +84,8 @@ public enum TestPlaza {
 
     /// Runs `body` with two migrated services on one fresh database (no servers), as two processes' background work.
     public static func withSharedServices(
-        _ engine: TestEngine, configure: (inout PlazaConfiguration) -> Void = { _ in },
+        _ engine: TestEngine,
+        configure: (inout PlazaConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (PlazaServices, PlazaServices) async throws -> Void
     ) async throws {
         let (storage, cleanup) = try await engine.freshStorage()
@@ -103,12 +111,19 @@ public enum TestPlaza {
     /// The operator's first admin, as `plaza admin create` makes it (`AccountsDriver.admin`): it approves the tests' merchants.
     static func createAdmin(_ services: PlazaServices) async throws {
         try await services.createAccount(
-            email: "root@example.com", username: AccountsDriver.admin, displayName: "Root Admin", password: AccountsDriver.password, role: .admin)
+            email: "root@example.com",
+            username: AccountsDriver.admin,
+            displayName: "Root Admin",
+            password: AccountsDriver.password,
+            role: .admin
+        )
     }
 
     /// Runs `body` against two applications sharing one fresh database, as two `plaza serve` processes would.
     public static func withSharedDatabase(
-        _ engine: TestEngine, _ testing: TestingSetup = .router, configure: (inout PlazaConfiguration) -> Void = { _ in },
+        _ engine: TestEngine,
+        _ testing: TestingSetup = .router,
+        configure: (inout PlazaConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (any TestClientProtocol, any TestClientProtocol) async throws -> Void
     ) async throws {
         let (storage, cleanup) = try await engine.freshStorage()

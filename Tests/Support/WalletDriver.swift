@@ -13,7 +13,12 @@ public struct WalletDriver: Sendable {
 
     public static let goodCard = CardDetails(number: "4242 4242 4242 4242", expMonth: 12, expYear: 2034, cvc: "123")
     public static let declinedCard = CardDetails(number: "4000000000000002", expMonth: 12, expYear: 2034, cvc: "123")
-    public static let insufficientCard = CardDetails(number: "4000000000009995", expMonth: 12, expYear: 2034, cvc: "123")
+    public static let insufficientCard = CardDetails(
+        number: "4000000000009995",
+        expMonth: 12,
+        expYear: 2034,
+        cvc: "123"
+    )
 
     public static func keyed(_ key: String?) -> HTTPFields {
         var headers = HTTPFields()
@@ -22,19 +27,30 @@ public struct WalletDriver: Sendable {
     }
 
     public func topUp(
-        _ amount: Int64, card: CardDetails = goodCard, currency: String = "USD", key: String? = UUID().uuidString, token: String
+        _ amount: Int64,
+        card: CardDetails = goodCard,
+        currency: String = "USD",
+        key: String? = UUID().uuidString,
+        token: String
     )
         async throws -> TestResponse
     {
         try await client.send(
-            .post, "/v1/wallet/top-ups", json: TopUpRequest(amount: amount, currency: currency, card: card), token: token, headers: Self.keyed(key))
+            .post,
+            "/v1/wallet/top-ups",
+            json: TopUpRequest(amount: amount, currency: currency, card: card),
+            token: token,
+            headers: Self.keyed(key)
+        )
     }
 
     /// Tops up with the good card and waits (up to 10 s) for the processor's webhook to settle it.
     @discardableResult
     public func fund(_ amount: Int64, token: String) async throws -> TopUp {
         let response = try await topUp(amount, token: token)
-        guard response.status == .created else { throw AccountsDriver.DriverError(description: "top-up: \(response.status) \(response.text)") }
+        guard response.status == .created else {
+            throw AccountsDriver.DriverError(description: "top-up: \(response.status) \(response.text)")
+        }
         return try await settled(try response.decode(TopUp.self).id, token: token)
     }
 
@@ -53,7 +69,9 @@ public struct WalletDriver: Sendable {
     public func withdrawalSettled(_ id: UUID, token: String) async throws -> Withdrawal {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            let withdrawal = try await client.send(.get, "/v1/wallet/withdrawals/\(id)", token: token).decode(Withdrawal.self)
+            let withdrawal = try await client.send(.get, "/v1/wallet/withdrawals/\(id)", token: token).decode(
+                Withdrawal.self
+            )
             if withdrawal.status != .pending { return withdrawal }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -61,13 +79,21 @@ public struct WalletDriver: Sendable {
     }
 
     public func transfer(
-        to username: String, _ amount: Int64, note: String? = nil, key: String? = UUID().uuidString, token: String
+        to username: String,
+        _ amount: Int64,
+        note: String? = nil,
+        key: String? = UUID().uuidString,
+        token: String
     ) async throws
         -> TestResponse
     {
         try await client.send(
-            .post, "/v1/transfers", json: TransferRequest(to: username, amount: amount, currency: "USD", note: note), token: token,
-            headers: Self.keyed(key))
+            .post,
+            "/v1/transfers",
+            json: TransferRequest(to: username, amount: amount, currency: "USD", note: note),
+            token: token,
+            headers: Self.keyed(key)
+        )
     }
 
     /// The available balance in USD.
@@ -77,36 +103,72 @@ public struct WalletDriver: Sendable {
     }
 
     public func charge(
-        business: UUID, customer: String? = nil, payCode: String? = nil, _ amount: Int64, items: [ChargeItem]? = nil, coupon: String? = nil,
+        business: UUID,
+        customer: String? = nil,
+        payCode: String? = nil,
+        _ amount: Int64,
+        items: [ChargeItem]? = nil,
+        coupon: String? = nil,
         key: String? = UUID().uuidString,
         token: String
     ) async throws -> TestResponse {
         try await client.send(
-            .post, "/v1/charges",
+            .post,
+            "/v1/charges",
             json: CreateChargeRequest(
-                businessId: business, customer: customer, payCode: payCode, amount: amount, currency: "USD", items: items, coupon: coupon),
-            token: token, headers: Self.keyed(key))
+                businessId: business,
+                customer: customer,
+                payCode: payCode,
+                amount: amount,
+                currency: "USD",
+                items: items,
+                coupon: coupon
+            ),
+            token: token,
+            headers: Self.keyed(key)
+        )
     }
 
     /// Approves exactly what `charge` says.
-    public func approve(_ charge: Charge, key: String? = UUID().uuidString, token: String) async throws -> TestResponse {
+    public func approve(_ charge: Charge, key: String? = UUID().uuidString, token: String) async throws -> TestResponse
+    {
         try await client.send(
-            .post, "/v1/charges/\(charge.id)/approve",
-            json: ApproveChargeRequest(amount: charge.amount, currency: charge.currency, businessId: charge.business.id ?? UUID()), token: token,
-            headers: Self.keyed(key))
+            .post,
+            "/v1/charges/\(charge.id)/approve",
+            json: ApproveChargeRequest(
+                amount: charge.amount,
+                currency: charge.currency,
+                businessId: charge.business.id ?? UUID()
+            ),
+            token: token,
+            headers: Self.keyed(key)
+        )
     }
 
     public func end(_ charge: Charge, _ action: String, token: String) async throws -> TestResponse {
         try await client.send(.post, "/v1/charges/\(charge.id)/\(action)", token: token)
     }
 
-    public func refund(_ charge: Charge, _ amount: Int64, key: String? = UUID().uuidString, token: String) async throws -> TestResponse {
-        try await client.send(.post, "/v1/charges/\(charge.id)/refunds", json: RefundRequest(amount: amount), token: token, headers: Self.keyed(key))
+    public func refund(
+        _ charge: Charge,
+        _ amount: Int64,
+        key: String? = UUID().uuidString,
+        token: String
+    ) async throws -> TestResponse {
+        try await client.send(
+            .post,
+            "/v1/charges/\(charge.id)/refunds",
+            json: RefundRequest(amount: amount),
+            token: token,
+            headers: Self.keyed(key)
+        )
     }
 
     public func activity(_ query: String = "", token: String) async throws -> Page<ActivityEntry> {
         let response = try await client.send(.get, "/v1/activity\(query)", token: token)
-        guard response.status == .ok else { throw AccountsDriver.DriverError(description: "activity: \(response.status) \(response.text)") }
+        guard response.status == .ok else {
+            throw AccountsDriver.DriverError(description: "activity: \(response.status) \(response.text)")
+        }
         return try response.decode(Page<ActivityEntry>.self)
     }
 }

@@ -21,7 +21,9 @@ public final class WebPushReceiver: Sendable {
         public var vapidKey: String
         public var subject: String
 
-        public func payload() throws -> PushPayload { try PlazaJSON.decoder().decode(PushPayload.self, from: plaintext) }
+        public func payload() throws -> PushPayload {
+            try PlazaJSON.decoder().decode(PushPayload.self, from: plaintext)
+        }
     }
 
     struct Subscriber: Sendable {
@@ -33,7 +35,9 @@ public final class WebPushReceiver: Sendable {
 
     public let port: Int
     private let server: LoopbackServer
-    private let state = Mutex<(subscribers: [String: Subscriber], messages: [Message], failures: [String])>(([:], [], []))
+    private let state = Mutex<(subscribers: [String: Subscriber], messages: [Message], failures: [String])>(
+        ([:], [], [])
+    )
 
     public var messages: [Message] { state.withLock { $0.messages } }
     public var failures: [String] { state.withLock { $0.failures } }
@@ -44,10 +48,15 @@ public final class WebPushReceiver: Sendable {
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             guard let receiver = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             if request.method == .get, let control = try receiver.control(request.uri.path) { return control }
-            guard request.method == .post, request.uri.path.hasPrefix("/push/") else { return Response(status: .notFound) }
+            guard request.method == .post, request.uri.path.hasPrefix("/push/") else {
+                return Response(status: .notFound)
+            }
             let body = try await request.body.collect(upTo: 1 << 16)
             return receiver.receive(
-                id: String(request.uri.path.dropFirst("/push/".count)), headers: request.headers, body: Data(body.readableBytesView))
+                id: String(request.uri.path.dropFirst("/push/".count)),
+                headers: request.headers,
+                body: Data(body.readableBytesView)
+            )
         }
         let server = try await LoopbackServer.start(name: "web-push-receiver", responder: responder)
         let receiver = WebPushReceiver(server: server)
@@ -63,15 +72,23 @@ public final class WebPushReceiver: Sendable {
     /// A new browser subscription: what `pushManager.subscribe()` would hand the page.
     public func subscribe() -> WebPushSubscription {
         let id = UUID().uuidString.lowercased()
-        let subscriber = Subscriber(key: P256.KeyAgreement.PrivateKey(), auth: Data((0..<16).map { _ in UInt8.random(in: 0...255) }))
+        let subscriber = Subscriber(
+            key: P256.KeyAgreement.PrivateKey(),
+            auth: Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+        )
         state.withLock { $0.subscribers[id] = subscriber }
         return WebPushSubscription(
             endpoint: "\(origin)/push/\(id)",
-            keys: .init(p256dh: subscriber.key.publicKey.x963Representation.base64URLEncodedString(), auth: subscriber.auth.base64URLEncodedString()))
+            keys: .init(
+                p256dh: subscriber.key.publicKey.x963Representation.base64URLEncodedString(),
+                auth: subscriber.auth.base64URLEncodedString()
+            )
+        )
     }
 
     /// The next messages to `subscription` are answered with `status` (and `Retry-After`), once each.
-    public func answer(_ subscription: WebPushSubscription, with status: Int, retryAfter: String? = nil, times: Int = 1) {
+    public func answer(_ subscription: WebPushSubscription, with status: Int, retryAfter: String? = nil, times: Int = 1)
+    {
         let id = String(subscription.endpoint.split(separator: "/").last ?? "")
         state.withLock { $0.subscribers[id]?.answers += Array(repeating: (status, retryAfter), count: times) }
     }
@@ -82,9 +99,15 @@ public final class WebPushReceiver: Sendable {
     }
 
     /// Waits until `count` messages reached `subscription` (or `seconds` pass).
-    public func waitFor(_ count: Int, to subscription: WebPushSubscription, seconds: Double = 30) async throws -> [Message] {
+    public func waitFor(
+        _ count: Int,
+        to subscription: WebPushSubscription,
+        seconds: Double = 30
+    ) async throws -> [Message] {
         let deadline = Date().addingTimeInterval(seconds)
-        while messages(to: subscription).count < count, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while messages(to: subscription).count < count, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         return messages(to: subscription)
     }
 
@@ -123,12 +146,20 @@ public final class WebPushReceiver: Sendable {
             return Response(status: .init(code: answer.status), headers: fields)
         }
         do {
-            guard headers[HTTPField.Name("Content-Encoding")!] == "aes128gcm" else { throw Refused("Content-Encoding is not aes128gcm") }
+            guard headers[HTTPField.Name("Content-Encoding")!] == "aes128gcm" else {
+                throw Refused("Content-Encoding is not aes128gcm")
+            }
             let (vapidKey, subject) = try verifyVAPID(headers[.authorization] ?? "")
             let plaintext = try Self.decrypt(body, key: subscriber.key, auth: subscriber.auth)
             let message = Message(
-                subscription: id, plaintext: plaintext, ttl: headers[HTTPField.Name("TTL")!].flatMap { Int($0) },
-                urgency: headers[HTTPField.Name("Urgency")!], topic: headers[HTTPField.Name("Topic")!], vapidKey: vapidKey, subject: subject)
+                subscription: id,
+                plaintext: plaintext,
+                ttl: headers[HTTPField.Name("TTL")!].flatMap { Int($0) },
+                urgency: headers[HTTPField.Name("Urgency")!],
+                topic: headers[HTTPField.Name("Topic")!],
+                vapidKey: vapidKey,
+                subject: subject
+            )
             state.withLock { $0.messages.append(message) }
             return Response(status: .created)
         } catch {
@@ -150,22 +181,36 @@ public final class WebPushReceiver: Sendable {
             let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1).map(String.init)
             if pair.count == 2 { parameters[pair[0]] = pair[1] }
         }
-        guard let token = parameters["t"], let k = parameters["k"], let keyData = Data(base64URL: k) else { throw Refused("t or k missing") }
+        guard let token = parameters["t"], let k = parameters["k"], let keyData = Data(base64URL: k) else {
+            throw Refused("t or k missing")
+        }
         let parts = token.split(separator: ".").map(String.init)
-        guard parts.count == 3, let claimsData = Data(base64URL: parts[1]), let signatureData = Data(base64URL: parts[2]),
-            let header = Data(base64URL: parts[0]).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
+        guard parts.count == 3, let claimsData = Data(base64URL: parts[1]),
+            let signatureData = Data(base64URL: parts[2]),
+            let header = Data(base64URL: parts[0]).flatMap({
+                try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+            }),
             header["alg"] as? String == "ES256"
         else { throw Refused("malformed JWT") }
         let key = try P256.Signing.PublicKey(x963Representation: keyData)
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: signatureData)
-        guard key.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)) else { throw Refused("bad JWT signature") }
-        guard let claims = try JSONSerialization.jsonObject(with: claimsData) as? [String: Any] else { throw Refused("claims") }
-        guard claims["aud"] as? String == origin else { throw Refused("aud \(claims["aud"] ?? "none") is not \(origin)") }
+        guard key.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)) else {
+            throw Refused("bad JWT signature")
+        }
+        guard let claims = try JSONSerialization.jsonObject(with: claimsData) as? [String: Any] else {
+            throw Refused("claims")
+        }
+        guard claims["aud"] as? String == origin else {
+            throw Refused("aud \(claims["aud"] ?? "none") is not \(origin)")
+        }
         let now = Date().timeIntervalSince1970
-        guard let exp = claims["exp"] as? Double ?? (claims["exp"] as? Int).map(Double.init), exp > now, exp <= now + 86_400 else {
+        guard let exp = claims["exp"] as? Double ?? (claims["exp"] as? Int).map(Double.init), exp > now,
+            exp <= now + 86_400
+        else {
             throw Refused("exp out of range")
         }
-        guard let subject = claims["sub"] as? String, subject.hasPrefix("mailto:") || subject.hasPrefix("https://") else { throw Refused("sub") }
+        guard let subject = claims["sub"] as? String, subject.hasPrefix("mailto:") || subject.hasPrefix("https://")
+        else { throw Refused("sub") }
         return (k, subject)
     }
 
@@ -178,15 +223,31 @@ public final class WebPushReceiver: Sendable {
         guard bytes.count > 21 + idLength + 16 else { throw Refused("short body") }
         let serverPublic = Data(bytes[21..<(21 + idLength)])
         let sealed = Data(bytes[(21 + idLength)...])
-        let shared = try key.sharedSecretFromKeyAgreement(with: try P256.KeyAgreement.PublicKey(x963Representation: serverPublic))
+        let shared = try key.sharedSecretFromKeyAgreement(
+            with: try P256.KeyAgreement.PublicKey(x963Representation: serverPublic)
+        )
         let ikm = shared.hkdfDerivedSymmetricKey(
-            using: SHA256.self, salt: auth, sharedInfo: Data("WebPush: info".utf8) + [0] + key.publicKey.x963Representation + serverPublic,
-            outputByteCount: 32)
+            using: SHA256.self,
+            salt: auth,
+            sharedInfo: Data("WebPush: info".utf8) + [0] + key.publicKey.x963Representation + serverPublic,
+            outputByteCount: 32
+        )
         let prk = HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: salt)
-        let cek = HKDF<SHA256>.expand(pseudoRandomKey: prk, info: Data("Content-Encoding: aes128gcm".utf8) + [0], outputByteCount: 16)
-        let nonce = HKDF<SHA256>.expand(pseudoRandomKey: prk, info: Data("Content-Encoding: nonce".utf8) + [0], outputByteCount: 12)
+        let cek = HKDF<SHA256>.expand(
+            pseudoRandomKey: prk,
+            info: Data("Content-Encoding: aes128gcm".utf8) + [0],
+            outputByteCount: 16
+        )
+        let nonce = HKDF<SHA256>.expand(
+            pseudoRandomKey: prk,
+            info: Data("Content-Encoding: nonce".utf8) + [0],
+            outputByteCount: 12
+        )
         let box = try AES.GCM.SealedBox(
-            nonce: AES.GCM.Nonce(data: nonce.withUnsafeBytes { Data($0) }), ciphertext: sealed.dropLast(16), tag: sealed.suffix(16))
+            nonce: AES.GCM.Nonce(data: nonce.withUnsafeBytes { Data($0) }),
+            ciphertext: sealed.dropLast(16),
+            tag: sealed.suffix(16)
+        )
         var plaintext = [UInt8](try AES.GCM.open(box, using: cek))
         // Padding (zeros) after the delimiter: the last record ends with 0x02.
         while plaintext.last == 0 { plaintext.removeLast() }

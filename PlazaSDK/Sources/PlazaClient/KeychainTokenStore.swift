@@ -36,7 +36,8 @@ public actor KeychainTokenStore: TokenStore {
 
     private func query(_ account: String) -> [String: Any] {
         var query: [String: Any] = [
-            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: account,
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: account,
         ]
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         return query
@@ -53,7 +54,8 @@ public actor KeychainTokenStore: TokenStore {
 
     private func write(_ account: String, _ data: Data) {
         let attributes: [String: Any] = [
-            kSecValueData as String: data, kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+            kSecValueData as String: data,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
         ]
         if SecItemUpdate(query(account) as CFDictionary, attributes as CFDictionary) == errSecItemNotFound {
             let item = query(account).merging(attributes) { $1 }

@@ -23,7 +23,11 @@ public final class PlazaClient: Sendable {
     ///   - baseURL: the Plaza's address, e.g. `https://plaza.example`.
     ///   - tokenStore: where the sign-in is kept; `nil` is the Keychain on Apple platforms and memory elsewhere.
     ///   - session: the `URLSession` requests go through.
-    public init(baseURL: URL, tokenStore: (any TokenStore)? = nil, session: URLSession = URLSession(configuration: .ephemeral)) {
+    public init(
+        baseURL: URL,
+        tokenStore: (any TokenStore)? = nil,
+        session: URLSession = URLSession(configuration: .ephemeral)
+    ) {
         self.baseURL = baseURL
         self.session = session
         tokens = TokenManager(store: tokenStore ?? Self.defaultTokenStore(for: baseURL))
@@ -52,8 +56,13 @@ public final class PlazaClient: Sendable {
 
     /// Sends a request and decodes the answer; with `.required`, signs it and refreshes once on `invalid_token`.
     func send<Response: Decodable>(
-        _ method: String, _ path: String, query: [URLQueryItem] = [], body: (some Encodable)? = Optional<Acknowledgement>.none, auth: Auth = .none,
-        idempotencyKey: String? = nil, as type: Response.Type = Response.self
+        _ method: String,
+        _ path: String,
+        query: [URLQueryItem] = [],
+        body: (some Encodable)? = Optional<Acknowledgement>.none,
+        auth: Auth = .none,
+        idempotencyKey: String? = nil,
+        as type: Response.Type = Response.self
     ) async throws -> Response {
         let data = try await sendRaw(method, path, query: query, body: body, auth: auth, idempotencyKey: idempotencyKey)
         do {
@@ -64,23 +73,46 @@ public final class PlazaClient: Sendable {
     }
 
     /// Like `send`, for answers that are a file (a wallet pass): the bytes as they came.
-    func sendData(_ method: String, _ path: String, query: [URLQueryItem] = [], auth: Auth = .none) async throws -> Data {
-        try await sendRaw(method, path, query: query, body: Optional<Acknowledgement>.none, auth: auth, idempotencyKey: nil)
+    func sendData(_ method: String, _ path: String, query: [URLQueryItem] = [], auth: Auth = .none) async throws -> Data
+    {
+        try await sendRaw(
+            method,
+            path,
+            query: query,
+            body: Optional<Acknowledgement>.none,
+            auth: auth,
+            idempotencyKey: nil
+        )
     }
 
     /// Like `send`, for answers without a body (204).
-    func sendVoid(_ method: String, _ path: String, body: (some Encodable)? = Optional<Acknowledgement>.none, auth: Auth = .none) async throws {
+    func sendVoid(
+        _ method: String,
+        _ path: String,
+        body: (some Encodable)? = Optional<Acknowledgement>.none,
+        auth: Auth = .none
+    ) async throws {
         _ = try await sendRaw(method, path, query: [], body: body, auth: auth, idempotencyKey: nil)
     }
 
     /// Sends raw bytes (an upload) as `contentType` and decodes the answer.
     func upload<Response: Decodable>(
-        _ path: String, _ data: Data, contentType: String, as type: Response.Type = Response.self
+        _ path: String,
+        _ data: Data,
+        contentType: String,
+        as type: Response.Type = Response.self
     ) async throws
         -> Response
     {
         let answer = try await sendRaw(
-            "POST", path, query: [], body: Optional<Acknowledgement>.none, auth: .required, idempotencyKey: nil, raw: (data, contentType))
+            "POST",
+            path,
+            query: [],
+            body: Optional<Acknowledgement>.none,
+            auth: .required,
+            idempotencyKey: nil,
+            raw: (data, contentType)
+        )
         do {
             return try PlazaJSON.decoder().decode(Response.self, from: answer)
         } catch {
@@ -89,7 +121,12 @@ public final class PlazaClient: Sendable {
     }
 
     private func sendRaw(
-        _ method: String, _ path: String, query: [URLQueryItem], body: (some Encodable)?, auth: Auth, idempotencyKey: String?,
+        _ method: String,
+        _ path: String,
+        query: [URLQueryItem],
+        body: (some Encodable)?,
+        auth: Auth,
+        idempotencyKey: String?,
         raw: (Data, String)? = nil
     ) async throws -> Data {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
@@ -109,13 +146,19 @@ public final class PlazaClient: Sendable {
         }
         guard case .required = auth else { return try await perform(request) }
 
-        let refresh: @Sendable (String) async throws -> Tokens = { [self] refreshToken in try await self.refreshTokens(refreshToken) }
-        guard let token = try await tokens.validAccessToken(refresh: refresh) else { throw PlazaClientError.notSignedIn }
+        let refresh: @Sendable (String) async throws -> Tokens = { [self] refreshToken in
+            try await self.refreshTokens(refreshToken)
+        }
+        guard let token = try await tokens.validAccessToken(refresh: refresh) else {
+            throw PlazaClientError.notSignedIn
+        }
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         do {
             return try await perform(request)
         } catch PlazaClientError.problem(let problem) where problem.code == .invalidToken {
-            guard let fresh = try await tokens.refresh(failedToken: token, using: refresh) else { throw PlazaClientError.notSignedIn }
+            guard let fresh = try await tokens.refresh(failedToken: token, using: refresh) else {
+                throw PlazaClientError.notSignedIn
+            }
             request.setValue("Bearer \(fresh.accessToken)", forHTTPHeaderField: "Authorization")
             return try await perform(request)
         }
@@ -131,7 +174,9 @@ public final class PlazaClient: Sendable {
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            if let problem = try? PlazaJSON.decoder().decode(Problem.self, from: data) { throw PlazaClientError.problem(problem) }
+            if let problem = try? PlazaJSON.decoder().decode(Problem.self, from: data) {
+                throw PlazaClientError.problem(problem)
+            }
             throw PlazaClientError.unreadableResponse(status: status)
         }
         return data
@@ -139,7 +184,11 @@ public final class PlazaClient: Sendable {
 
     /// `POST /v1/auth/refresh` without the token manager (it calls this).
     private func refreshTokens(_ refreshToken: String) async throws -> Tokens {
-        let response: TokenResponse = try await send("POST", "v1/auth/refresh", body: RefreshRequest(refreshToken: refreshToken))
+        let response: TokenResponse = try await send(
+            "POST",
+            "v1/auth/refresh",
+            body: RefreshRequest(refreshToken: refreshToken)
+        )
         return Tokens(response)
     }
 }
@@ -147,7 +196,9 @@ public final class PlazaClient: Sendable {
 extension Tokens {
     init(_ response: TokenResponse, now: Date = Date()) {
         self.init(
-            accessToken: response.accessToken, refreshToken: response.refreshToken,
-            accessTokenExpiresAt: now.addingTimeInterval(TimeInterval(response.expiresIn)))
+            accessToken: response.accessToken,
+            refreshToken: response.refreshToken,
+            accessTokenExpiresAt: now.addingTimeInterval(TimeInterval(response.expiresIn))
+        )
     }
 }

@@ -21,7 +21,10 @@ actor TokenManager {
     }
 
     /// Refreshes after `failedToken` was refused, unless another caller already did.
-    func refresh(failedToken: String, using refresh: @escaping @Sendable (String) async throws -> Tokens) async throws -> Tokens? {
+    func refresh(
+        failedToken: String,
+        using refresh: @escaping @Sendable (String) async throws -> Tokens
+    ) async throws -> Tokens? {
         if let refreshing { return try await refreshing.value }
         guard let tokens = await store.load() else { return nil }
         if tokens.accessToken != failedToken { return tokens }

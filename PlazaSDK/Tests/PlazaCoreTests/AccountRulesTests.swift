@@ -38,7 +38,9 @@ import Testing
         #expect(BusinessRules.nameProblem(name) != nil)
     }
 
-    @Test(arguments: ["Anna Customer", "Nguyễn Thị Minh Khai", "देवनागरी", "سلام‌دنیا", "👨‍👩‍👧 family", "Zoë O'Brien-Smith", "李小龍"])
+    @Test(arguments: [
+        "Anna Customer", "Nguyễn Thị Minh Khai", "देवनागरी", "سلام‌دنیا", "👨‍👩‍👧 family", "Zoë O'Brien-Smith", "李小龍",
+    ])
     func acceptsNamesOfEveryScript(_ name: String) {
         #expect(AccountRules.displayNameProblem(name) == nil)
     }
@@ -46,7 +48,8 @@ import Testing
     @Test func passwordsNeedTenCharacters() {
         #expect(AccountRules.passwordProblem("123456789") != nil)
         #expect(AccountRules.passwordProblem("1234567890") == nil)
-        #expect(AccountRules.passwordProblem(String(repeating: "é", count: 100)) != nil)  // 200 bytes: bcrypt would truncate
+        // 200 bytes: bcrypt would truncate.
+        #expect(AccountRules.passwordProblem(String(repeating: "é", count: 100)) != nil)
     }
 
     @Test func birthDatesMustBeRealDatesOfSomeoneThirteenOrOlder() throws {
@@ -60,7 +63,14 @@ import Testing
     }
 
     @Test func registrationReportsEveryBadFieldAtOnce() {
-        let request = RegisterRequest(email: "nope", username: "X", displayName: " ", password: "short", role: .admin, birthDate: "yesterday")
+        let request = RegisterRequest(
+            email: "nope",
+            username: "X",
+            displayName: " ",
+            password: "short",
+            role: .admin,
+            birthDate: "yesterday"
+        )
         let fields = request.fieldErrors(now: Date()).map(\.field)
         #expect(fields == ["email", "username", "displayName", "password", "role", "birthDate"])
     }

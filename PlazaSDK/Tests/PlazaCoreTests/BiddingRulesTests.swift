@@ -10,7 +10,11 @@ import Testing
     let ends = Date(timeIntervalSince1970: 2_000_000_000)
     var now: Date { ends.addingTimeInterval(-3_600) }
 
-    func place(_ state: AuctionState, _ bidder: UUID, _ max: Int64) throws -> (AuctionState, [(bidder: UUID, amount: Int64, proxy: Bool)]) {
+    func place(
+        _ state: AuctionState,
+        _ bidder: UUID,
+        _ max: Int64
+    ) throws -> (AuctionState, [(bidder: UUID, amount: Int64, proxy: Bool)]) {
         guard case .placed(let next, let steps) = BiddingRules.bid(state, by: bidder, max: max, now: now) else {
             throw BiddingError.refused
         }
@@ -20,7 +24,15 @@ import Testing
     enum BiddingError: Error { case refused }
 
     @Test func aProxyBidPushedToItsMaximumIsNotRepeatedWhenOutbid() throws {
-        let start = AuctionState(startPrice: 1_000, reserve: nil, currentPrice: 1_000, leader: nil, leaderMax: 0, bidCount: 0, endsAt: ends)
+        let start = AuctionState(
+            startPrice: 1_000,
+            reserve: nil,
+            currentPrice: 1_000,
+            leader: nil,
+            leaderMax: 0,
+            bidCount: 0,
+            endsAt: ends
+        )
         var (state, steps) = try place(start, ana, 3_000)
         var history = steps
         // Ben bids 2,950: Ana's proxy answers up to her maximum, 3,000.
@@ -36,10 +48,21 @@ import Testing
     }
 
     @Test func aMaximumNotYetShownAppearsWhenOutbid() throws {
-        let start = AuctionState(startPrice: 1_000, reserve: nil, currentPrice: 1_000, leader: nil, leaderMax: 0, bidCount: 0, endsAt: ends)
+        let start = AuctionState(
+            startPrice: 1_000,
+            reserve: nil,
+            currentPrice: 1_000,
+            leader: nil,
+            leaderMax: 0,
+            bidCount: 0,
+            endsAt: ends
+        )
         var (state, _) = try place(start, ana, 3_000)
         let steps: [(bidder: UUID, amount: Int64, proxy: Bool)]
         (state, steps) = try place(state, cal, 5_000)
-        #expect(steps.map(\.bidder) == [ana, cal] && steps.map(\.amount) == [3_000, 3_100] && steps.map(\.proxy) == [true, false])
+        #expect(
+            steps.map(\.bidder) == [ana, cal] && steps.map(\.amount) == [3_000, 3_100]
+                && steps.map(\.proxy) == [true, false]
+        )
     }
 }

@@ -15,7 +15,8 @@ import Testing
             ("Meet at the library at 5? The photos are at https://plaza.example.edu/market/listings/1", []),
             ("Is it still available? 25 is fine.", []),
             ("The plaza in front of the library works for me", []),
-        ] as [(String, [String])])
+        ] as [(String, [String])]
+    )
     func messagesThatLookLikeScamsAreFlagged(text: String, codes: [String]) {
         #expect(ChatRules.warnings(text, trustedHosts: ["plaza.example.edu"]).map(\.code) == codes)
     }

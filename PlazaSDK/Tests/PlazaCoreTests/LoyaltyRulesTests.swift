@@ -11,13 +11,34 @@ import Testing
     let anySignature = { (_: Data, _: Data, _: Data) in true }
 
     func token(window: Int64, keyId: String = "old") throws -> SignedPunchToken {
-        let payload = PunchTokenPayload(businessId: business, programId: program, locationId: UUID(), window: window, counter: 1, keyId: keyId)
-        return try #require(SignedPunchToken(SignedPunchToken.text(payloadBytes: try JSONEncoder().encode(payload), signature: Data(count: 64))))
+        let payload = PunchTokenPayload(
+            businessId: business,
+            programId: program,
+            locationId: UUID(),
+            window: window,
+            counter: 1,
+            keyId: keyId
+        )
+        return try #require(
+            SignedPunchToken(
+                SignedPunchToken.text(payloadBytes: try JSONEncoder().encode(payload), signature: Data(count: 64))
+            )
+        )
     }
 
     func problem(_ token: SignedPunchToken, at now: Date) -> PunchRefusal? {
-        let keys = [LoyaltySigningKey(keyId: "new", publicKey: "AAAA"), LoyaltySigningKey(keyId: "old", publicKey: "AAAA", retiredAt: rotated)]
-        return LoyaltyRules.tokenProblem(token, programId: program, businessId: business, keys: keys, now: now, verify: anySignature)
+        let keys = [
+            LoyaltySigningKey(keyId: "new", publicKey: "AAAA"),
+            LoyaltySigningKey(keyId: "old", publicKey: "AAAA", retiredAt: rotated),
+        ]
+        return LoyaltyRules.tokenProblem(
+            token,
+            programId: program,
+            businessId: business,
+            keys: keys,
+            now: now,
+            verify: anySignature
+        )
     }
 
     @Test func aRotatedKeysTokensCountUntilTheGraceEndsAndNoneSignedLater() throws {
@@ -27,7 +48,10 @@ import Testing
         #expect(problem(before, at: rotated.addingTimeInterval(6 * day)) == nil, "synced within the 7-day grace")
         #expect(problem(before, at: rotated.addingTimeInterval(7 * day + 60)) == .invalidSignature, "the grace is over")
         let after = try token(window: LoyaltyRules.window(rotated) + 10)
-        #expect(problem(after, at: rotated.addingTimeInterval(3_600)) == .invalidSignature, "signed after the key was retired")
+        #expect(
+            problem(after, at: rotated.addingTimeInterval(3_600)) == .invalidSignature,
+            "signed after the key was retired"
+        )
         let unknown = try token(window: LoyaltyRules.window(rotated), keyId: "stolen")
         #expect(problem(unknown, at: rotated) == .invalidSignature)
     }

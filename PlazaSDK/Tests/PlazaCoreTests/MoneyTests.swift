@@ -10,7 +10,10 @@ import Testing
     }
 
     @Test func addsOnlyTheSameCurrencyAndNeverOverflows() {
-        #expect(Money(amount: 1, currency: "USD").adding(Money(amount: 2, currency: "USD")) == Money(amount: 3, currency: "USD"))
+        #expect(
+            Money(amount: 1, currency: "USD").adding(Money(amount: 2, currency: "USD"))
+                == Money(amount: 3, currency: "USD")
+        )
         #expect(Money(amount: 1, currency: "USD").adding(Money(amount: 2, currency: "EUR")) == nil)
         #expect(Money(amount: .max, currency: "USD").adding(Money(amount: 1, currency: "USD")) == nil)
     }
@@ -47,9 +50,18 @@ import Testing
 
     @Test func cardsPassLuhnAndExpire() {
         let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11
-        #expect(WalletRules.cardProblems(CardDetails(number: "4242 4242 4242 4242", expMonth: 11, expYear: 2026, cvc: "123"), now: now).isEmpty)
-        let fields = WalletRules.cardProblems(CardDetails(number: "4242 4242 4242 4243", expMonth: 10, expYear: 2026, cvc: "1"), now: now).map(
-            \.field)
+        #expect(
+            WalletRules.cardProblems(
+                CardDetails(number: "4242 4242 4242 4242", expMonth: 11, expYear: 2026, cvc: "123"),
+                now: now
+            ).isEmpty
+        )
+        let fields = WalletRules.cardProblems(
+            CardDetails(number: "4242 4242 4242 4243", expMonth: 10, expYear: 2026, cvc: "1"),
+            now: now
+        ).map(
+            \.field
+        )
         #expect(fields == ["card.number", "card.expYear", "card.cvc"])
         #expect(WalletRules.cardBrand("5555555555554444") == "mastercard")
     }
@@ -58,7 +70,9 @@ import Testing
         let items = [ChargeItem(description: "Tea", quantity: 2, unitAmount: 150)]
         #expect(WalletRules.itemProblems(items, amount: 300).isEmpty)
         #expect(WalletRules.itemProblems(items, amount: 301).map(\.field) == ["items"])
-        #expect(WalletRules.itemProblems([ChargeItem(description: "", quantity: 0, unitAmount: -1)], amount: 1).count == 3)
+        #expect(
+            WalletRules.itemProblems([ChargeItem(description: "", quantity: 0, unitAmount: -1)], amount: 1).count == 3
+        )
     }
 
     @Test func onlyPendingChargesEndAndOnlyApprovedOnesAreRefunded() {
@@ -73,9 +87,14 @@ import Testing
     @Test func writesTheReadersSymbolAndGrouping() {
         let money = Money(amount: 10_006_075, currency: "USD")
         #expect(money.formatted(locale: Locale(identifier: "en_US")) == "$100,060.75")
-        #expect(Money(amount: 10_006_075, currency: "EUR").formatted(locale: Locale(identifier: "de_DE")) == "100.060,75\u{a0}€")
+        #expect(
+            Money(amount: 10_006_075, currency: "EUR").formatted(locale: Locale(identifier: "de_DE"))
+                == "100.060,75\u{a0}€"
+        )
         #expect(Money(amount: -725, currency: "USD").formatted(locale: Locale(identifier: "en_US")) == "-$7.25")
-        #expect(Money(amount: 725, currency: "USD").formatted(locale: Locale(identifier: "en_US"), signed: true) == "+$7.25")
+        #expect(
+            Money(amount: 725, currency: "USD").formatted(locale: Locale(identifier: "en_US"), signed: true) == "+$7.25"
+        )
         #expect(Money(amount: 1_500, currency: "JPY").formatted(locale: Locale(identifier: "ja_JP")).contains("1,500"))
     }
 }

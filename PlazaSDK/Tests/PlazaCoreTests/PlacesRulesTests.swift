@@ -35,17 +35,32 @@ import Testing
         calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
         return calendar
     }()
-    let hours = (1...5).map { OpeningPeriod(day: $0, opens: "07:00", closes: "19:00") } + [OpeningPeriod(day: 6, opens: "08:00", closes: "14:00")]
+    let hours =
+        (1...5).map { OpeningPeriod(day: $0, opens: "07:00", closes: "19:00") } + [
+            OpeningPeriod(day: 6, opens: "08:00", closes: "14:00")
+        ]
 
     func at(_ text: String) -> Date { RFC3339.parse(text)! }
 
     @Test func saysOpenUntilOrClosedUntilInThePlacesTimeZone() {
         // Tuesday 24 Nov 2026, 17:30 in Berlin (16:30 UTC).
-        #expect(BusinessRules.openState(hours, at: at("2026-11-24T16:30:00Z"), calendar: calendar)! == (true, "closes 19:00"))
+        #expect(
+            BusinessRules.openState(hours, at: at("2026-11-24T16:30:00Z"), calendar: calendar)! == (
+                true, "closes 19:00"
+            )
+        )
         // 06:30 in Berlin: later today.
-        #expect(BusinessRules.openState(hours, at: at("2026-11-24T05:30:00Z"), calendar: calendar)! == (false, "opens 07:00"))
+        #expect(
+            BusinessRules.openState(hours, at: at("2026-11-24T05:30:00Z"), calendar: calendar)! == (
+                false, "opens 07:00"
+            )
+        )
         // Saturday 15:00: closed until Monday.
-        #expect(BusinessRules.openState(hours, at: at("2026-11-28T14:00:00Z"), calendar: calendar)! == (false, "opens Mon 07:00"))
+        #expect(
+            BusinessRules.openState(hours, at: at("2026-11-28T14:00:00Z"), calendar: calendar)! == (
+                false, "opens Mon 07:00"
+            )
+        )
         #expect(BusinessRules.openState([], at: Date(), calendar: calendar) == nil)
     }
 

@@ -31,7 +31,9 @@ public enum Inflate {
         guard data.count <= Int(UInt32.max) else { throw Failure.tooLarge }
         let limit = max(limit, 0)
         var stream = z_stream()
-        guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw Failure.damaged }
+        guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw Failure.damaged
+        }
         defer { inflateEnd(&stream) }
         // One byte past the limit: zlib filling it is how a stream too long for the limit is told apart.
         var output = [UInt8](repeating: 0, count: min(limit, expectedCount ?? max(1 << 16, data.count * 4)) + 1)

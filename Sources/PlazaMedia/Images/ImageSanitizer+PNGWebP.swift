@@ -9,7 +9,8 @@ extension ImageSanitizer {
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     /// What a PNG needs to be drawn as its author meant: image data, palette, transparency, color and pixel size, APNG frames.
     fileprivate static let keptPNGChunks: Set<String> = [
-        "IHDR", "PLTE", "IDAT", "IEND", "tRNS", "gAMA", "cHRM", "sRGB", "iCCP", "sBIT", "pHYs", "bKGD", "acTL", "fcTL", "fdAT",
+        "IHDR", "PLTE", "IDAT", "IEND", "tRNS", "gAMA", "cHRM", "sRGB", "iCCP", "sBIT", "pHYs", "bKGD", "acTL", "fcTL",
+        "fdAT",
     ]
 
     static func sanitizePNG(_ bytes: ByteReader) -> Result<SanitizedImage, ImageRefusal> {
@@ -23,17 +24,23 @@ extension ImageSanitizer {
         var hasData = false
         var position = 8
         while true {
-            guard let length = bytes.u32(position, bigEndian: true), bytes.contains(position + 4, 4) else { return .failure(incomplete) }
+            guard let length = bytes.u32(position, bigEndian: true), bytes.contains(position + 4, 4) else {
+                return .failure(incomplete)
+            }
             guard length <= 0x7FFF_FFFF, let type = bytes.ascii(position + 4, 4),
                 type.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
             else { return .failure(damaged) }
-            guard length <= bytes.count - position - 12, let crc = bytes.u32(position + 8 + length, bigEndian: true) else {
+            guard length <= bytes.count - position - 12, let crc = bytes.u32(position + 8 + length, bigEndian: true)
+            else {
                 return .failure(incomplete)
             }
-            guard UInt32(crc) == CRC32.checksum(bytes.raw[(position + 4)..<(position + 8 + length)]) else { return .failure(damaged) }
+            guard UInt32(crc) == CRC32.checksum(bytes.raw[(position + 4)..<(position + 8 + length)]) else {
+                return .failure(damaged)
+            }
             let data = ByteReader(Array(bytes.raw[(position + 8)..<(position + 8 + length)]))
             if size == nil {
-                guard type == "IHDR", length == 13, let width = data.u32(0, bigEndian: true), let height = data.u32(4, bigEndian: true),
+                guard type == "IHDR", length == 13, let width = data.u32(0, bigEndian: true),
+                    let height = data.u32(4, bigEndian: true),
                     (1...0x7FFF_FFFF).contains(width), (1...0x7FFF_FFFF).contains(height)
                 else { return .failure(damaged) }
                 size = (width, height)
@@ -48,7 +55,12 @@ extension ImageSanitizer {
                 // Bytes after IEND are not image; they are dropped rather than served.
                 guard hasData, let size else { return .failure(damaged) }
                 let image = SanitizedImage(
-                    format: .png, width: size.width, height: size.height, bytes: Data(output), orientation: orientation ?? 1)
+                    format: .png,
+                    width: size.width,
+                    height: size.height,
+                    bytes: Data(output),
+                    orientation: orientation ?? 1
+                )
                 return .success(image)
             }
         }
@@ -59,7 +71,9 @@ extension ImageSanitizer {
     static func sanitizeWebP(_ bytes: ByteReader) -> Result<SanitizedImage, ImageRefusal> {
         let damaged = ImageRefusal.invalid("The WebP image is damaged.")
         let incomplete = ImageRefusal.invalid("The WebP image is incomplete; try uploading it again.")
-        guard bytes.matches(0, "RIFF"), bytes.matches(8, "WEBP"), let riffSize = bytes.u32(4, bigEndian: false), riffSize >= 4 else {
+        guard bytes.matches(0, "RIFF"), bytes.matches(8, "WEBP"), let riffSize = bytes.u32(4, bigEndian: false),
+            riffSize >= 4
+        else {
             return .failure(damaged)
         }
         guard riffSize <= bytes.count - 8 else { return .failure(incomplete) }
@@ -72,16 +86,21 @@ extension ImageSanitizer {
         var orientation: Int?
         var position = 12
         while position < end {
-            guard end - position >= 8, let size = bytes.u32(position + 4, bigEndian: false) else { return .failure(incomplete) }
+            guard end - position >= 8, let size = bytes.u32(position + 4, bigEndian: false) else {
+                return .failure(incomplete)
+            }
             guard let fourCC = bytes.ascii(position, 4) else { return .failure(damaged) }
             let padded = size + size % 2
-            guard padded <= end - position - 8, let payload = bytes.slice(position + 8, size) else { return .failure(incomplete) }
+            guard padded <= end - position - 8, let payload = bytes.slice(position + 8, size) else {
+                return .failure(incomplete)
+            }
             let whole = bytes.raw[position..<(position + 8 + padded)]
             // The first chunk says which WebP this is: simple lossy, simple lossless, or extended.
             if position == 12, !["VP8 ", "VP8L", "VP8X"].contains(fourCC) { return .failure(damaged) }
             switch fourCC {
             case "VP8X":
-                guard position == 12, let flags = payload.u8(0), let width = payload.u24(4), let height = payload.u24(7) else {
+                guard position == 12, let flags = payload.u8(0), let width = payload.u24(4), let height = payload.u24(7)
+                else {
                     return .failure(damaged)
                 }
                 canvas = (width + 1, height + 1)
@@ -90,7 +109,9 @@ extension ImageSanitizer {
                 output.append(UInt8(flags & ~0x0C))
                 output += whole.dropFirst(9)
             case "VP8 ", "VP8L":
-                guard let size = fourCC == "VP8 " ? lossySize(payload) : losslessSize(payload) else { return .failure(damaged) }
+                guard let size = fourCC == "VP8 " ? lossySize(payload) : losslessSize(payload) else {
+                    return .failure(damaged)
+                }
                 frame = frame ?? size
                 hasImage = true
                 output += whole
@@ -110,7 +131,14 @@ extension ImageSanitizer {
         let riff = UInt32(output.count - 8)
         for index in 0..<4 { output[4 + index] = UInt8(truncatingIfNeeded: riff >> (8 * UInt32(index))) }
         return .success(
-            SanitizedImage(format: .webp, width: size.width, height: size.height, bytes: Data(output), orientation: orientation ?? 1))
+            SanitizedImage(
+                format: .webp,
+                width: size.width,
+                height: size.height,
+                bytes: Data(output),
+                orientation: orientation ?? 1
+            )
+        )
     }
 
     /// A VP8 key frame: a 3-byte frame tag (bit 0 clear on key frames), start code 9D 01 2A, then 14-bit sizes.

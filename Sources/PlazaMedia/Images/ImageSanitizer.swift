@@ -92,7 +92,9 @@ public enum ImageSanitizer {
         "application/pdf": "PDF", "image/svg+xml": "SVG",
     ]
 
-    private static let heicBrands: Set<String> = ["heic", "heix", "hevc", "heim", "heis", "hevm", "hevs", "mif1", "msf1"]
+    private static let heicBrands: Set<String> = [
+        "heic", "heix", "hevc", "heim", "heis", "hevm", "hevs", "mif1", "msf1",
+    ]
     private static let avifBrands: Set<String> = ["avif", "avis"]
 
     private static func sniff(_ bytes: ByteReader) -> String? {
@@ -104,7 +106,9 @@ public enum ImageSanitizer {
         if bytes.matches(0, "II*\0") || bytes.matches(0, "MM\0*") { return "image/tiff" }
         if bytes.matches(0, "%PDF-") { return "application/pdf" }
         // "BM" alone starts too much text; a BMP's DIB header has one of a few known sizes.
-        if bytes.matches(0, "BM"), let header = bytes.u32(14, bigEndian: false), [12, 40, 52, 56, 64, 108, 124].contains(header) {
+        if bytes.matches(0, "BM"), let header = bytes.u32(14, bigEndian: false),
+            [12, 40, 52, 56, 64, 108, 124].contains(header)
+        {
             return "image/bmp"
         }
         if isSVG(bytes) { return "image/svg+xml" }
@@ -141,7 +145,9 @@ public enum ImageSanitizer {
 
     // MARK: JPEG
 
-    private static let startOfFrameMarkers: Set<UInt8> = [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF]
+    private static let startOfFrameMarkers: Set<UInt8> = [
+        0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF,
+    ]
     /// DQT, DHT, DAC, DNL, DRI, DHP, EXP: tables and parameters the decoder needs, never metadata.
     private static let tableMarkers: Set<UInt8> = [0xDB, 0xC4, 0xCC, 0xDC, 0xDD, 0xDE, 0xDF]
 
@@ -171,7 +177,13 @@ public enum ImageSanitizer {
                 output += [0xFF, 0xD9]
                 let kept = orientation ?? 1
                 if kept != 1 { output.insert(contentsOf: minimalEXIF(orientation: kept), at: exifInsertion) }
-                let image = SanitizedImage(format: .jpeg, width: size.width, height: size.height, bytes: Data(output), orientation: kept)
+                let image = SanitizedImage(
+                    format: .jpeg,
+                    width: size.width,
+                    height: size.height,
+                    bytes: Data(output),
+                    orientation: kept
+                )
                 return .success(image)
             case 0x01, 0xD0...0xD7:
                 continue  // TEM and stray restart markers stand alone and mean nothing outside a scan
@@ -215,7 +227,8 @@ public enum ImageSanitizer {
                 }
                 output += whole
             case 0xDA:
-                guard size != nil, let components = segment.u8(0), components > 0, segment.count >= 4 + 2 * components else {
+                guard size != nil, let components = segment.u8(0), components > 0, segment.count >= 4 + 2 * components
+                else {
                     return .failure(damaged)
                 }
                 output += whole

@@ -67,7 +67,9 @@ struct DCDecoder {
                 guard segment.count >= 2 else { return nil }
                 restartInterval = Int(segment[0]) << 8 | Int(segment[1])
             case 0xE1:
-                if exif == nil, segment.starts(with: Array("Exif\0\0".utf8)) { exif = Array(bytes[(position - 2)..<next]) }
+                if exif == nil, segment.starts(with: Array("Exif\0\0".utf8)) {
+                    exif = Array(bytes[(position - 2)..<next])
+                }
             case 0xEE:
                 if segment.count >= 12, segment.starts(with: Array("Adobe".utf8)) { adobeTransform = Int(segment[11]) }
             case 0xDA:
@@ -96,7 +98,8 @@ struct DCDecoder {
             let horizontal = Int(segment[offset + 1] >> 4)
             let vertical = Int(segment[offset + 1] & 0x0F)
             let table = Int(segment[offset + 2])
-            guard (1...2).contains(horizontal), (1...2).contains(vertical), table <= 3, !factors.contains(where: { $0.id == id })
+            guard (1...2).contains(horizontal), (1...2).contains(vertical), table <= 3,
+                !factors.contains(where: { $0.id == id })
             else { return false }
             factors.append((id, horizontal, vertical, table))
         }
@@ -111,9 +114,16 @@ struct DCDecoder {
             let samplesPerLine = (width * factor.horizontal + maxHorizontal - 1) / maxHorizontal
             let lines = (height * factor.vertical + maxVertical - 1) / maxVertical
             let component = FrameComponent(
-                id: factor.id, horizontal: factor.horizontal, vertical: factor.vertical, quantTable: factor.table,
-                blocksPerLine: mcusPerLine * factor.horizontal, blocksPerColumn: mcusPerColumn * factor.vertical,
-                scanBlocksPerLine: (samplesPerLine + 7) / 8, scanBlocksPerColumn: (lines + 7) / 8, base: base)
+                id: factor.id,
+                horizontal: factor.horizontal,
+                vertical: factor.vertical,
+                quantTable: factor.table,
+                blocksPerLine: mcusPerLine * factor.horizontal,
+                blocksPerColumn: mcusPerColumn * factor.vertical,
+                scanBlocksPerLine: (samplesPerLine + 7) / 8,
+                scanBlocksPerColumn: (lines + 7) / 8,
+                base: base
+            )
             base += component.blocksPerLine * component.blocksPerColumn
             codedBlocks += component.scanBlocksPerLine * component.scanBlocksPerColumn
             components.append(component)
@@ -157,7 +167,8 @@ struct DCDecoder {
             let slot = Int(segment[offset] & 0x0F)
             let size = precision == 0 ? 64 : 128
             guard precision <= 1, slot <= 3, offset + 1 + size <= segment.count else { return false }
-            quantDC[slot] = precision == 0 ? Int(segment[offset + 1]) : Int(segment[offset + 1]) << 8 | Int(segment[offset + 2])
+            quantDC[slot] =
+                precision == 0 ? Int(segment[offset + 1]) : Int(segment[offset + 1]) << 8 | Int(segment[offset + 2])
             offset += 1 + size
         }
         return true
@@ -165,7 +176,8 @@ struct DCDecoder {
 
     /// Decodes (or skips) one scan; answers where its entropy-coded data ends, at the next marker.
     private mutating func readScan(_ segment: [UInt8], dataStart: Int) -> Int? {
-        guard !components.isEmpty, let count = segment.first.map(Int.init), (1...4).contains(count), segment.count >= 4 + 2 * count
+        guard !components.isEmpty, let count = segment.first.map(Int.init), (1...4).contains(count),
+            segment.count >= 4 + 2 * count
         else { return nil }
         let start = Int(segment[1 + 2 * count])
         let end = Int(segment[2 + 2 * count])
@@ -186,7 +198,8 @@ struct DCDecoder {
             let id = Int(segment[1 + 2 * index])
             let dcSlot = Int(segment[2 + 2 * index] >> 4)
             let acSlot = Int(segment[2 + 2 * index] & 0x0F)
-            guard let number = components.firstIndex(where: { $0.id == id }), !parts.contains(where: { $0.component == number }),
+            guard let number = components.firstIndex(where: { $0.id == id }),
+                !parts.contains(where: { $0.component == number }),
                 dcSlot <= 3, acSlot <= 3
             else { return nil }
             let component = components[number]
@@ -205,9 +218,15 @@ struct DCDecoder {
             let single = count == 1
             parts.append(
                 ScanPart(
-                    component: number, base: component.base, blocksPerLine: component.blocksPerLine,
-                    horizontal: single ? 1 : component.horizontal, vertical: single ? 1 : component.vertical, dcTable: dcTable,
-                    acTable: acTable))
+                    component: number,
+                    base: component.base,
+                    blocksPerLine: component.blocksPerLine,
+                    horizontal: single ? 1 : component.horizontal,
+                    vertical: single ? 1 : component.vertical,
+                    dcTable: dcTable,
+                    acTable: acTable
+                )
+            )
         }
         let mcusPerLine: Int
         let mcusPerColumn: Int
@@ -223,16 +242,27 @@ struct DCDecoder {
         return coefficients.withUnsafeMutableBufferPointer { coefficients in
             bytes.withUnsafeBufferPointer { data in
                 Self.decodeBlocks(
-                    data: data, from: dataStart, into: coefficients, parts: parts, mode: mode,
-                    mcus: (mcusPerLine, mcusPerColumn), restartInterval: interval)
+                    data: data,
+                    from: dataStart,
+                    into: coefficients,
+                    parts: parts,
+                    mode: mode,
+                    mcus: (mcusPerLine, mcusPerColumn),
+                    restartInterval: interval
+                )
             }
         }
     }
 
     /// The entropy-coded data, MCU by MCU; answers the position of the marker that follows it, or nil when damaged.
     private static func decodeBlocks(
-        data: UnsafeBufferPointer<UInt8>, from start: Int, into coefficients: UnsafeMutableBufferPointer<Int32>, parts: [ScanPart],
-        mode: ScanMode, mcus: (perLine: Int, perColumn: Int), restartInterval: Int
+        data: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        into coefficients: UnsafeMutableBufferPointer<Int32>,
+        parts: [ScanPart],
+        mode: ScanMode,
+        mcus: (perLine: Int, perColumn: Int),
+        restartInterval: Int
     ) -> Int? {
         var reader = BitReader(data: data, position: start)
         var predictors = [Int](repeating: 0, count: parts.count)
@@ -259,7 +289,9 @@ struct DCDecoder {
                                 coefficients[index] = Int32(clamping: predictors[number])
                                 guard skipACCoefficients(&reader, acTable) else { return nil }
                             case .firstDC(let shift):
-                                guard let dcTable = part.dcTable, let size = reader.decode(dcTable), size <= 15 else { return nil }
+                                guard let dcTable = part.dcTable, let size = reader.decode(dcTable), size <= 15 else {
+                                    return nil
+                                }
                                 predictors[number] += reader.signed(size)
                                 coefficients[index] = Int32(clamping: predictors[number] << shift)
                             case .refineDC(let bit):
@@ -369,8 +401,14 @@ struct DCDecoder {
             samples = planes[0]
         }
         return EighthScaleImage(
-            width: width, height: height, scaledWidth: scaledWidth, scaledHeight: scaledHeight, channels: planes.count,
-            samples: samples, exif: exif)
+            width: width,
+            height: height,
+            scaledWidth: scaledWidth,
+            scaledHeight: scaledHeight,
+            channels: planes.count,
+            samples: samples,
+            exif: exif
+        )
     }
 
     static func byte(_ value: Double) -> UInt8 {

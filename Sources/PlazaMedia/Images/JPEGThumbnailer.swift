@@ -20,7 +20,13 @@ public enum JPEGThumbnailer {
         let height = min(maxSide, max(1, Int((Double(image.height) * scale).rounded())))
         let pixels = Resampler.resample(image, width: width, height: height)
         let encoded = BaselineEncoder.encode(
-            pixels, width: width, height: height, channels: image.channels, quality: quality, exif: image.exif)
+            pixels,
+            width: width,
+            height: height,
+            channels: image.channels,
+            quality: quality,
+            exif: image.exif
+        )
         return Data(encoded)
     }
 

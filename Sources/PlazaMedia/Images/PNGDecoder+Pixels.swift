@@ -20,7 +20,9 @@ extension PNGDecoder {
                 key = nil
             } else {
                 paletteAlpha = []
-                key = transparency.map { bytes in stride(from: 0, to: bytes.count, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) } }
+                key = transparency.map { bytes in
+                    stride(from: 0, to: bytes.count, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) }
+                }
             }
             switch header.colorType {
             case 0: channels = key == nil ? 1 : 2
@@ -46,7 +48,12 @@ extension PNGDecoder {
                     offsets.append(offset)
                     guard size.width > 0 else { continue }
                     let rowBytes = header.rowBytes(width: size.width)
-                    try Self.unfilter(buffer.baseAddress! + offset, rows: size.height, rowBytes: rowBytes, bytesPerPixel: bytesPerPixel)
+                    try Self.unfilter(
+                        buffer.baseAddress! + offset,
+                        rows: size.height,
+                        rowBytes: rowBytes,
+                        bytesPerPixel: bytesPerPixel
+                    )
                     offset += size.height * (rowBytes + 1)
                 }
             }
@@ -69,7 +76,12 @@ extension PNGDecoder {
                         for row in 0..<size.height {
                             let line = source.baseAddress! + start + row * (rowBytes + 1) + 1
                             let first = ((pass.y + row * pass.dy) * width + pass.x) * channels
-                            try convert(line, count: size.width, into: output.baseAddress! + first, step: pass.dx * channels)
+                            try convert(
+                                line,
+                                count: size.width,
+                                into: output.baseAddress! + first,
+                                step: pass.dx * channels
+                            )
                         }
                     }
                 }
@@ -78,7 +90,12 @@ extension PNGDecoder {
         }
 
         /// One row of `count` pixels, written `step` bytes apart.
-        func convert(_ line: UnsafePointer<UInt8>, count: Int, into output: UnsafeMutablePointer<UInt8>, step: Int) throws {
+        func convert(
+            _ line: UnsafePointer<UInt8>,
+            count: Int,
+            into output: UnsafeMutablePointer<UInt8>,
+            step: Int
+        ) throws {
             let depth = header.bitDepth
             let fileChannels = header.fileChannels
             // Samples under 8 bits are packed from the high bits of each byte; gray ones are scaled to 0–255 (a 1-bit 1 is 255).
@@ -108,7 +125,9 @@ extension PNGDecoder {
                         let value = sample(x * fileChannels + channel)
                         if let key, key[channel] != value { transparent = false }
                         // 16-bit samples are rounded to the nearest 8-bit value (value / 257), not just truncated.
-                        pixel[channel] = UInt8(truncatingIfNeeded: depth == 16 ? (value * 255 + 32895) >> 16 : value * scale)
+                        pixel[channel] = UInt8(
+                            truncatingIfNeeded: depth == 16 ? (value * 255 + 32895) >> 16 : value * scale
+                        )
                     }
                     if key != nil { pixel[fileChannels] = transparent ? 0 : 255 }
                 }
@@ -118,7 +137,8 @@ extension PNGDecoder {
 
         /// Undoes the filters row by row, in place: `rows` rows of a filter-type byte then `rowBytes` bytes, each filtered
         /// against the pixel to its left (`bytesPerPixel` back) and the row above as already unfiltered.
-        static func unfilter(_ start: UnsafeMutablePointer<UInt8>, rows: Int, rowBytes: Int, bytesPerPixel: Int) throws {
+        static func unfilter(_ start: UnsafeMutablePointer<UInt8>, rows: Int, rowBytes: Int, bytesPerPixel: Int) throws
+        {
             let left = bytesPerPixel
             for row in 0..<rows {
                 let line = start + row * (rowBytes + 1) + 1
@@ -140,7 +160,9 @@ extension PNGDecoder {
                 case 2: for index in 0..<rowBytes { line[index] &+= above[index] }
                 case 3:
                     for index in 0..<min(left, rowBytes) { line[index] &+= above[index] >> 1 }
-                    for index in left..<max(left, rowBytes) { line[index] &+= UInt8((UInt16(line[index - left]) + UInt16(above[index])) >> 1) }
+                    for index in left..<max(left, rowBytes) {
+                        line[index] &+= UInt8((UInt16(line[index - left]) + UInt16(above[index])) >> 1)
+                    }
                 case 4:
                     for index in 0..<min(left, rowBytes) { line[index] &+= above[index] }
                     for index in left..<max(left, rowBytes) {

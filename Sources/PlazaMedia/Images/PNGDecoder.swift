@@ -37,13 +37,16 @@ public enum PNGDecoder {
             throw Failure.damaged
         }
         guard raw.count == header.rawCount else { throw Failure.damaged }
-        return try PixelConverter(header: header, palette: chunks.palette, transparency: chunks.transparency).image(from: &raw)
+        return try PixelConverter(header: header, palette: chunks.palette, transparency: chunks.transparency).image(
+            from: &raw
+        )
     }
 
     /// The width and height in the IHDR chunk (CRC checked), without decoding: nil when that much is unreadable.
     public static func size(_ png: Data) -> (width: Int, height: Int)? {
         let bytes = [UInt8](png.prefix(33))
-        guard bytes.count == 33, bytes.starts(with: signature), integer(bytes, 8) == 13, bytes[12..<16].elementsEqual("IHDR".utf8),
+        guard bytes.count == 33, bytes.starts(with: signature), integer(bytes, 8) == 13,
+            bytes[12..<16].elementsEqual("IHDR".utf8),
             UInt32(integer(bytes, 29)) == CRC32.checksum(bytes[12..<29])
         else { return nil }
         let width = integer(bytes, 16)
@@ -75,7 +78,10 @@ public enum PNGDecoder {
 
         /// A pass's size in pixels; an empty pass has no bytes at all, not even filter bytes.
         func passSize(_ pass: (x: Int, y: Int, dx: Int, dy: Int)) -> (width: Int, height: Int) {
-            (width > pass.x ? (width - pass.x + pass.dx - 1) / pass.dx : 0, height > pass.y ? (height - pass.y + pass.dy - 1) / pass.dy : 0)
+            (
+                width > pass.x ? (width - pass.x + pass.dx - 1) / pass.dx : 0,
+                height > pass.y ? (height - pass.y + pass.dy - 1) / pass.dy : 0
+            )
         }
 
         func rowBytes(width: Int) -> Int {
@@ -93,7 +99,8 @@ public enum PNGDecoder {
 
     /// The chunks that matter, CRC-checked and in a legal order; `data` is the IDAT chunks' contents joined.
     static func readChunks(
-        _ bytes: [UInt8], maxSamples: Int
+        _ bytes: [UInt8],
+        maxSamples: Int
     ) throws -> (header: Header, palette: [UInt8]?, transparency: [UInt8]?, data: [UInt8]) {
         guard bytes.starts(with: signature) else { throw Failure.notPNG }
         var header: Header?
@@ -108,7 +115,8 @@ public enum PNGDecoder {
             guard length <= bytes.count - position - 12 else { throw Failure.truncated }
             let type = String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self)
             let body = (position + 8)..<(position + 8 + length)
-            guard UInt32(integer(bytes, body.upperBound)) == CRC32.checksum(bytes[(position + 4)..<body.upperBound]) else {
+            guard UInt32(integer(bytes, body.upperBound)) == CRC32.checksum(bytes[(position + 4)..<body.upperBound])
+            else {
                 throw Failure.damaged
             }
             position = body.upperBound + 4
@@ -140,7 +148,9 @@ public enum PNGDecoder {
                 return (known, palette, transparency, data)
             default:
                 // An unknown chunk whose type starts with a capital letter is critical: the picture cannot be drawn without it.
-                guard type.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }), type.utf8.first! >= 0x61 else {
+                guard type.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }),
+                    type.utf8.first! >= 0x61
+                else {
                     throw Failure.damaged
                 }
             }
@@ -151,7 +161,12 @@ public enum PNGDecoder {
         let bytes = Array(body)
         guard bytes.count == 13 else { throw Failure.damaged }
         let header = Header(
-            width: integer(bytes, 0), height: integer(bytes, 4), bitDepth: Int(bytes[8]), colorType: Int(bytes[9]), interlaced: bytes[12] == 1)
+            width: integer(bytes, 0),
+            height: integer(bytes, 4),
+            bitDepth: Int(bytes[8]),
+            colorType: Int(bytes[9]),
+            interlaced: bytes[12] == 1
+        )
         let depths: [Int: Set<Int>] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
         guard (1...0x7FFF_FFFF).contains(header.width), (1...0x7FFF_FFFF).contains(header.height),
             depths[header.colorType]?.contains(header.bitDepth) == true, bytes[10] == 0, bytes[11] == 0, bytes[12] <= 1

@@ -19,7 +19,13 @@ public enum PNGThumbnailer {
     public static func thumbnail(_ image: PNGImage, maxSide: Int = 480, quality: Int = 80) -> Data? {
         guard let tile = tile(image, maxSide: maxSide) else { return nil }
         let encoded = BaselineEncoder.encode(
-            tile.pixels, width: tile.width, height: tile.height, channels: tile.channels, quality: quality, exif: nil)
+            tile.pixels,
+            width: tile.width,
+            height: tile.height,
+            channels: tile.channels,
+            quality: quality,
+            exif: nil
+        )
         return Data(encoded)
     }
 
@@ -32,7 +38,12 @@ public enum PNGThumbnailer {
         let opaque = overWhite(image)
         // Compositing first is exact, not an approximation: blending with a constant is linear, so averaging the
         // composited pixels gives what averaging premultiplied ones and compositing afterwards would.
-        let source = EighthScaleImage(fullSize: opaque.samples, width: image.width, height: image.height, channels: opaque.channels)
+        let source = EighthScaleImage(
+            fullSize: opaque.samples,
+            width: image.width,
+            height: image.height,
+            channels: opaque.channels
+        )
         return (Resampler.resample(source, width: width, height: height), width, height, opaque.channels)
     }
 
@@ -63,6 +74,13 @@ extension EighthScaleImage {
     /// stand for exactly one pixel, and its area average (box filter) work on true pixels.
     init(fullSize samples: [UInt8], width: Int, height: Int, channels: Int) {
         self.init(
-            width: width * 8, height: height * 8, scaledWidth: width, scaledHeight: height, channels: channels, samples: samples, exif: nil)
+            width: width * 8,
+            height: height * 8,
+            scaledWidth: width,
+            scaledHeight: height,
+            channels: channels,
+            samples: samples,
+            exif: nil
+        )
     }
 }

@@ -25,7 +25,9 @@ public struct QRCode: Sendable, Equatable {
 
     /// `bytes` at a given version and mask (`bytes` must fit).
     public init(bytes: [UInt8], version: Int, mask: Int) {
-        precondition((1...20).contains(version) && (0..<8).contains(mask) && bytes.count <= Self.capacity(version: version))
+        precondition(
+            (1...20).contains(version) && (0..<8).contains(mask) && bytes.count <= Self.capacity(version: version)
+        )
         var matrix = Matrix(version: version)
         matrix.placeFunctionPatterns()
         matrix.placeData(Self.codewords(bytes, version: version), mask: mask)
@@ -52,7 +54,8 @@ public struct QRCode: Sendable, Equatable {
             }
         }
         let side = size + 8
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(side) \(side)\" width=\"\(side * scale)\" height=\"\(side * scale)\" "
+        return
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(side) \(side)\" width=\"\(side * scale)\" height=\"\(side * scale)\" "
             + "shape-rendering=\"crispEdges\" role=\"img\"><rect width=\"\(side)\" height=\"\(side)\" fill=\"#fff\"/><path fill=\"#000\" d=\"\(path)\"/></svg>"
     }
 
@@ -60,17 +63,23 @@ public struct QRCode: Sendable, Equatable {
 
     /// (error-correction codewords per block, data codewords of each block) per version.
     static let blocks: [(ec: Int, data: [Int])] = [
-        (10, [16]), (16, [28]), (26, [44]), (18, [32, 32]), (24, [43, 43]), (16, [27, 27, 27, 27]), (18, [31, 31, 31, 31]),
+        (10, [16]), (16, [28]), (26, [44]), (18, [32, 32]), (24, [43, 43]), (16, [27, 27, 27, 27]),
+        (18, [31, 31, 31, 31]),
         (22, [38, 38, 39, 39]), (22, [36, 36, 36, 37, 37]), (26, [43, 43, 43, 43, 44]),
         (30, [50] + [Int](repeating: 51, count: 4)), (22, [Int](repeating: 36, count: 6) + [37, 37]),
-        (22, [Int](repeating: 37, count: 8) + [38]), (24, [Int](repeating: 40, count: 4) + [Int](repeating: 41, count: 5)),
-        (24, [Int](repeating: 41, count: 5) + [Int](repeating: 42, count: 5)), (28, [Int](repeating: 45, count: 7) + [46, 46, 46]),
-        (28, [Int](repeating: 46, count: 10) + [47]), (26, [Int](repeating: 43, count: 9) + [Int](repeating: 44, count: 4)),
+        (22, [Int](repeating: 37, count: 8) + [38]),
+        (24, [Int](repeating: 40, count: 4) + [Int](repeating: 41, count: 5)),
+        (24, [Int](repeating: 41, count: 5) + [Int](repeating: 42, count: 5)),
+        (28, [Int](repeating: 45, count: 7) + [46, 46, 46]),
+        (28, [Int](repeating: 46, count: 10) + [47]),
+        (26, [Int](repeating: 43, count: 9) + [Int](repeating: 44, count: 4)),
         (26, [44, 44, 44] + [Int](repeating: 45, count: 11)), (26, [41, 41, 41] + [Int](repeating: 42, count: 13)),
     ]
     static let alignment: [[Int]] = [
-        [], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50], [6, 30, 54], [6, 32, 58],
-        [6, 34, 62], [6, 26, 46, 66], [6, 26, 48, 70], [6, 26, 50, 74], [6, 30, 54, 78], [6, 30, 56, 82], [6, 30, 58, 86], [6, 34, 62, 90],
+        [], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50],
+        [6, 30, 54], [6, 32, 58],
+        [6, 34, 62], [6, 26, 46, 66], [6, 26, 48, 70], [6, 26, 50, 74], [6, 30, 54, 78], [6, 30, 56, 82],
+        [6, 30, 58, 86], [6, 34, 62, 90],
     ]
 
     /// Bytes that fit: data codewords less the mode (4 bits) and the length (8 bits, 16 from version 10).
@@ -103,7 +112,9 @@ public struct QRCode: Sendable, Equatable {
         let generator = ReedSolomon.generator(degree: ecCount)
         let ecBlocks = dataBlocks.map { ReedSolomon.remainder($0, generator: generator) }
         var result: [UInt8] = []
-        for index in 0..<(sizes.max() ?? 0) { for block in dataBlocks where index < block.count { result.append(block[index]) } }
+        for index in 0..<(sizes.max() ?? 0) {
+            for block in dataBlocks where index < block.count { result.append(block[index]) }
+        }
         for index in 0..<ecCount { for block in ecBlocks { result.append(block[index]) } }
         return result
     }
@@ -134,7 +145,9 @@ public struct QRCode: Sendable, Equatable {
         for row in 0..<(size - 1) {
             for column in 0..<(size - 1) {
                 let color = self[row, column]
-                if self[row, column + 1] == color, self[row + 1, column] == color, self[row + 1, column + 1] == color { score += 3 }
+                if self[row, column + 1] == color, self[row + 1, column] == color, self[row + 1, column + 1] == color {
+                    score += 3
+                }
             }
         }
         let darkPercent = modules.filter { $0 }.count * 100 / modules.count
@@ -179,7 +192,8 @@ private struct Matrix {
         }
         let centers = QRCode.alignment[version - 1]
         for row in centers {
-            for column in centers where !(row == 6 && column == 6) && !(row == 6 && column == size - 7) && !(row == size - 7 && column == 6) {
+            for column in centers
+            where !(row == 6 && column == 6) && !(row == 6 && column == size - 7) && !(row == size - 7 && column == 6) {
                 for dr in -2...2 { for dc in -2...2 { set(row + dr, column + dc, max(abs(dr), abs(dc)) != 1) } }
             }
         }
@@ -195,7 +209,9 @@ private struct Matrix {
         set(size - 8, 8, true)
         if version >= 7 {
             var bits = version << 12
-            for shift in stride(from: 17, through: 12, by: -1) where bits >> shift & 1 == 1 { bits ^= 0x1F25 << (shift - 12) }
+            for shift in stride(from: 17, through: 12, by: -1) where bits >> shift & 1 == 1 {
+                bits ^= 0x1F25 << (shift - 12)
+            }
             let code = version << 12 | bits
             for index in 0..<18 {
                 let bit = code >> index & 1 == 1
@@ -245,7 +261,9 @@ private struct Matrix {
     mutating func placeFormat(mask: Int) {
         let data = 0b00 << 3 | mask
         var bits = data << 10
-        for shift in stride(from: 14, through: 10, by: -1) where bits >> shift & 1 == 1 { bits ^= 0x537 << (shift - 10) }
+        for shift in stride(from: 14, through: 10, by: -1) where bits >> shift & 1 == 1 {
+            bits ^= 0x537 << (shift - 10)
+        }
         let code = (data << 10 | bits) ^ 0x5412
         func bit(_ index: Int) -> Bool { code >> index & 1 == 1 }
         for index in 0..<6 { set(index, 8, bit(index)) }

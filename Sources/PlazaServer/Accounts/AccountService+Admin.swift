@@ -38,7 +38,13 @@ extension AccountService {
                     switch message {
                     case .reviewed(let decision) where decision.kind == .merchant:
                         let state: ApprovalState = decision.approved ? .approved : .rejected
-                        try await accounts.setApproval(decision.subjectId, state, reason: decision.reason, now: Date(), on: db)
+                        try await accounts.setApproval(
+                            decision.subjectId,
+                            state,
+                            reason: decision.reason,
+                            now: Date(),
+                            on: db
+                        )
                         wrote = true
                     case .review(let submission) where submission.kind == .merchant:
                         wrote = try await accounts.reopenApproval(submission.subjectId, now: Date(), on: db) || wrote
@@ -47,7 +53,8 @@ extension AccountService {
                 }
                 return wrote
             },
-            committed: { identities.clear() })
+            committed: { identities.clear() }
+        )
     }
 
     /// After an admin's change: no cached identity may outlive it.

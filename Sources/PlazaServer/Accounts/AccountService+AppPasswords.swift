@@ -6,7 +6,9 @@ import SQLKit
 /// App passwords: long random secrets for apps that speak HTTP Basic only (OwnTracks). They are checked by
 /// keyed hash, not bcrypt: they are machine-generated with 192 bits of entropy, and trackers post often.
 extension AccountService {
-    var appPasswordAddressRule: RateLimiter.Rule { .init(bucket: "app-password-address", limit: limits.loginFailuresPerAddress) }
+    var appPasswordAddressRule: RateLimiter.Rule {
+        .init(bucket: "app-password-address", limit: limits.loginFailuresPerAddress)
+    }
 
     func appPasswords(_ identity: Identity) async throws -> [AppPassword] {
         try await AppPasswordStore().list(user: identity.user.id, on: database.sql)
@@ -15,7 +17,10 @@ extension AccountService {
     /// Creates one; the answer is the only time the secret is shown. Under an `Idempotency-Key` the record is kept for
     /// replays without the secret (a replay shows the app password, not its secret again), written with the password.
     func createAppPassword(
-        _ identity: Identity, _ request: AppPasswordRequest, claim: IdempotencyClaim?, now: Date = Date()
+        _ identity: Identity,
+        _ request: AppPasswordRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
     ) async throws
         -> AppPassword
     {
@@ -26,16 +31,28 @@ extension AccountService {
         try await database.transaction { db in
             let store = AppPasswordStore()
             guard try await store.list(user: user, on: db).count < AppPasswordStore.maximumPerUser else {
-                throw PlazaError.conflict(field: nil, "You have \(AppPasswordStore.maximumPerUser) app passwords already; delete one first.")
+                throw PlazaError.conflict(
+                    field: nil,
+                    "You have \(AppPasswordStore.maximumPerUser) app passwords already; delete one first."
+                )
             }
             try await store.insert(id: id, user: user, name: name, secretHash: hash, now: now, on: db)
-            if let claim { try await idempotency.record(AppPassword(id: id, name: name, createdAt: now), status: 201, claim: claim, on: db) }
+            if let claim {
+                try await idempotency.record(
+                    AppPassword(id: id, name: name, createdAt: now),
+                    status: 201,
+                    claim: claim,
+                    on: db
+                )
+            }
         }
         return AppPassword(id: id, name: name, createdAt: now, password: secret)
     }
 
     func deleteAppPassword(_ identity: Identity, id: UUID) async throws {
-        guard try await AppPasswordStore().delete(id: id, user: identity.user.id, on: database.sql) else { throw PlazaError.notFound("app password") }
+        guard try await AppPasswordStore().delete(id: id, user: identity.user.id, on: database.sql) else {
+            throw PlazaError.notFound("app password")
+        }
     }
 
     /// The account behind `Authorization: Basic` with a username and one of its app passwords.
@@ -52,7 +69,12 @@ extension AccountService {
         try await limiter.check(appPasswordAddressRule, client, now: now)
         let username = AccountRules.normalizedUsername(String(text[..<colon]))
         let secret = String(text[text.index(after: colon)...])
-        guard let owner = try await AppPasswordStore().owner(secretHash: secrets.hash("app:\(secret)"), now: now, on: database.sql),
+        guard
+            let owner = try await AppPasswordStore().owner(
+                secretHash: secrets.hash("app:\(secret)"),
+                now: now,
+                on: database.sql
+            ),
             let user = try await accounts.user(id: owner, on: database.sql), user.username == username
         else {
             try await limiter.record(appPasswordAddressRule, client, now: now)

@@ -22,9 +22,16 @@ extension AccountService {
     }
 
     /// Changes the password after checking the current one; other sessions are signed out.
-    func changePassword(_ identity: Identity, _ request: ChangePasswordRequest, client: String, now: Date = Date()) async throws {
+    func changePassword(
+        _ identity: Identity,
+        _ request: ChangePasswordRequest,
+        client: String,
+        now: Date = Date()
+    ) async throws {
         try await requirePassword(identity, request.currentPassword, field: "currentPassword", client: client, now: now)
-        if let problem = passwords.problem(request.newPassword) { throw PlazaError.validation(field: "newPassword", problem) }
+        if let problem = passwords.problem(request.newPassword) {
+            throw PlazaError.validation(field: "newPassword", problem)
+        }
         var user = identity.user
         user.passwordHash = try await passwords.hash(request.newPassword)
         let (accounts, sessions, outbox, updated) = (accounts, sessions, outbox, user)
@@ -41,7 +48,12 @@ extension AccountService {
     /// Mails a code to the new address; the account keeps its address until the code comes back (`verifyEmail`).
     /// Whether another account has the new address is not told: that address gets a notice instead of a code, and
     /// the answer is the same. Limited per account and per address, like every code mail.
-    func changeEmail(_ identity: Identity, _ request: ChangeEmailRequest, client: String, now: Date = Date()) async throws -> User {
+    func changeEmail(
+        _ identity: Identity,
+        _ request: ChangeEmailRequest,
+        client: String,
+        now: Date = Date()
+    ) async throws -> User {
         let email = AccountRules.normalizedEmail(request.email)
         if let problem = AccountRules.emailProblem(email) { throw PlazaError.validation(field: "email", problem) }
         try await requirePassword(identity, request.password, field: "password", client: client, now: now)
@@ -74,7 +86,13 @@ extension AccountService {
     }
 
     /// Re-checks the password of a signed-in user for a sensitive change; failures count like log-in failures.
-    private func requirePassword(_ identity: Identity, _ password: String, field: String, client: String, now: Date) async throws {
+    private func requirePassword(
+        _ identity: Identity,
+        _ password: String,
+        field: String,
+        client: String,
+        now: Date
+    ) async throws {
         let subject = identity.user.id.uuidString
         try await limiter.check(loginAccountRule, subject, now: now)
         guard try await passwords.verify(password, hash: identity.user.passwordHash) else {
@@ -86,10 +104,18 @@ extension AccountService {
 
     /// "iPhone", "Firefox on Linux"... from what the client said, else from its User-Agent.
     static func deviceName(_ given: String?, userAgent: String?) -> String {
-        if let given = given?.trimmingCharacters(in: .whitespacesAndNewlines), !given.isEmpty { return String(given.prefix(60)) }
+        if let given = given?.trimmingCharacters(in: .whitespacesAndNewlines), !given.isEmpty {
+            return String(given.prefix(60))
+        }
         guard let agent = userAgent, !agent.isEmpty else { return "Unknown device" }
-        let browsers = ["Edg": "Edge", "Firefox": "Firefox", "Chrome": "Chrome", "Safari": "Safari", "curl": "curl", "PlazaClient": "Plaza app"]
-        let systems = ["iPhone": "iPhone", "iPad": "iPad", "Android": "Android", "Mac OS": "macOS", "Windows": "Windows", "Linux": "Linux"]
+        let browsers = [
+            "Edg": "Edge", "Firefox": "Firefox", "Chrome": "Chrome", "Safari": "Safari", "curl": "curl",
+            "PlazaClient": "Plaza app",
+        ]
+        let systems = [
+            "iPhone": "iPhone", "iPad": "iPad", "Android": "Android", "Mac OS": "macOS", "Windows": "Windows",
+            "Linux": "Linux",
+        ]
         let browser = browsers.first { agent.contains($0.key) }?.value
         let system = systems.first { agent.contains($0.key) }?.value
         switch (browser, system) {

@@ -19,9 +19,16 @@ extension AccountService {
         let username = AccountRules.normalizedUsername(request.username)
         let hash = try await passwords.hash(request.password)
         let record = UserRecord(
-            email: email, username: username, displayName: request.displayName.trimmingCharacters(in: .whitespacesAndNewlines),
-            passwordHash: hash, role: request.role, birthDate: request.birthDate, gender: request.gender, student: request.student ?? false,
-            now: now)
+            email: email,
+            username: username,
+            displayName: request.displayName.trimmingCharacters(in: .whitespacesAndNewlines),
+            passwordHash: hash,
+            role: request.role,
+            birthDate: request.birthDate,
+            gender: request.gender,
+            student: request.student ?? false,
+            now: now
+        )
         let (accounts, outbox, baseURL) = (accounts, outbox, baseURL)
         try await database.transaction { db in
             if try await accounts.usernameExists(username, on: db) {
@@ -44,9 +51,16 @@ extension AccountService {
     /// Marks the address verified when the code is right.
     func verifyEmail(_ request: VerifyEmailRequest, client: String, now: Date = Date()) async throws -> User {
         let email = AccountRules.normalizedEmail(request.email)
-        var user = try await checkCode(email: email, code: request.code, purpose: .verifyEmail, client: client, now: now)
+        var user = try await checkCode(
+            email: email,
+            code: request.code,
+            purpose: .verifyEmail,
+            client: client,
+            now: now
+        )
         // A new merchant's first verified address puts them in the admin's review queue.
-        let review = user.approval == .pending && !user.emailVerified ? [FeedMessage.review(Self.merchantReview(user))] : []
+        let review =
+            user.approval == .pending && !user.emailVerified ? [FeedMessage.review(Self.merchantReview(user))] : []
         user.email = email
         user.emailVerified = true
         let (accounts, verified) = (self.accounts, user)
@@ -65,8 +79,14 @@ extension AccountService {
     static func merchantReview(_ user: UserRecord) -> ReviewSubmission {
         let domain = user.email.split(separator: "@").last.map(String.init) ?? ""
         return ReviewSubmission(
-            kind: .merchant, subjectId: user.id, subject: ReviewSubmission.person(displayName: user.displayName, username: user.username),
-            findings: ["Signed up as a merchant and verified an address at \(domain).", "No business yet: the merchant creates one next."])
+            kind: .merchant,
+            subjectId: user.id,
+            subject: ReviewSubmission.person(displayName: user.displayName, username: user.username),
+            findings: [
+                "Signed up as a merchant and verified an address at \(domain).",
+                "No business yet: the merchant creates one next.",
+            ]
+        )
     }
 
     /// Sends a new verification code to an unverified address; answers the same whatever the address.
@@ -87,9 +107,17 @@ extension AccountService {
 
     /// Sets a new password with a reset code; every session of the account is signed out.
     func resetPassword(_ request: ResetPasswordRequest, client: String, now: Date = Date()) async throws {
-        if let problem = passwords.problem(request.newPassword) { throw PlazaError.validation(field: "newPassword", problem) }
+        if let problem = passwords.problem(request.newPassword) {
+            throw PlazaError.validation(field: "newPassword", problem)
+        }
         let email = AccountRules.normalizedEmail(request.email)
-        var user = try await checkCode(email: email, code: request.code, purpose: .resetPassword, client: client, now: now)
+        var user = try await checkCode(
+            email: email,
+            code: request.code,
+            purpose: .resetPassword,
+            client: client,
+            now: now
+        )
         user.passwordHash = try await passwords.hash(request.newPassword)
         // Receiving the code proves the address, too.
         user.emailVerified = true
@@ -105,27 +133,43 @@ extension AccountService {
     }
 
     private func limitCodeMail(email: String, client: String, now: Date) async throws {
-        guard AccountRules.emailProblem(email) == nil else { throw PlazaError.validation(field: "email", "Enter a valid e-mail address.") }
+        guard AccountRules.emailProblem(email) == nil else {
+            throw PlazaError.validation(field: "email", "Enter a valid e-mail address.")
+        }
         try await limiter.check(mailAccountRule, email, now: now)
         try await limiter.hit(mailAddressRule, client, now: now)
         try await limiter.record(mailAccountRule, email, now: now)
     }
 
     private func mailCode(to user: UserRecord, purpose: CodeStore.Purpose, now: Date) async throws {
-        try await database.transaction { db in try await self.queueCode(purpose, userID: user.id, email: user.email, now: now, on: db) }
+        try await database.transaction { db in
+            try await self.queueCode(purpose, userID: user.id, email: user.email, now: now, on: db)
+        }
         mailQueued()
     }
 
     /// Issues a new code of `purpose` (the older one stops working) and queues its mail, in the caller's transaction.
-    func queueCode(_ purpose: CodeStore.Purpose, userID: UUID, email: String, now: Date, on db: any SQLDatabase) async throws {
+    func queueCode(
+        _ purpose: CodeStore.Purpose,
+        userID: UUID,
+        email: String,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws {
         let code = Secrets.sixDigitCode()
         try await codes.issue(
-            userID: userID, purpose: purpose, email: email, codeHash: secrets.hash(code), now: now,
+            userID: userID,
+            purpose: purpose,
+            email: email,
+            codeHash: secrets.hash(code),
+            now: now,
             expires: now.addingTimeInterval(limits.codeLifetime),
-            on: db)
+            on: db
+        )
         let mail =
             switch purpose {
-            case .verifyEmail: AccountMails.verificationCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
+            case .verifyEmail:
+                AccountMails.verificationCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
             case .resetPassword: AccountMails.resetCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
             case .campusEmail: AccountMails.campusCode(to: email, code: code, minutes: codeMinutes)
             }
@@ -134,8 +178,16 @@ extension AccountService {
 
     /// The account whose newest code of `purpose` is `code`. Wrong, expired, used-up and unknown all
     /// answer alike, and count against the address and the account.
-    private func checkCode(email: String, code: String, purpose: CodeStore.Purpose, client: String, now: Date) async throws -> UserRecord {
-        guard AccountRules.isCodeShaped(code) else { throw PlazaError.validation(field: "code", "Enter the six digits from the e-mail.") }
+    private func checkCode(
+        email: String,
+        code: String,
+        purpose: CodeStore.Purpose,
+        client: String,
+        now: Date
+    ) async throws -> UserRecord {
+        guard AccountRules.isCodeShaped(code) else {
+            throw PlazaError.validation(field: "code", "Enter the six digits from the e-mail.")
+        }
         try await limiter.check(codeAddressRule, client, now: now)
         try await limiter.check(codeAccountRule, email, now: now)
         let invalid = invalidCode
@@ -143,12 +195,20 @@ extension AccountService {
         let user: UserRecord? = try await database.transaction { db in
             // A code to verify a new address was sent to that address, which the account does not have yet.
             let holder =
-                purpose == .verifyEmail ? try await codes.holder(email: email, purpose: purpose, codeHash: secrets.hash(code), now: now, on: db) : nil
+                purpose == .verifyEmail
+                ? try await codes.holder(email: email, purpose: purpose, codeHash: secrets.hash(code), now: now, on: db)
+                : nil
             var found = if let holder { try await accounts.user(id: holder, on: db) } else { UserRecord?.none }
             if found == nil { found = try await accounts.user(email: email, on: db) }
             guard let user = found else { return nil }
             let outcome = try await codes.consume(
-                userID: user.id, purpose: purpose, codeHash: secrets.hash(code), maxAttempts: limits.codeAttempts, now: now, on: db)
+                userID: user.id,
+                purpose: purpose,
+                codeHash: secrets.hash(code),
+                maxAttempts: limits.codeAttempts,
+                now: now,
+                on: db
+            )
             guard case .accepted = outcome else { return nil }
             return user
         }
@@ -166,15 +226,24 @@ extension AccountService {
 extension AccountService {
     var invalidCode: PlazaError {
         PlazaError(
-            .badRequest, .invalidCode, "The code is wrong or has expired.",
+            .badRequest,
+            .invalidCode,
+            "The code is wrong or has expired.",
             detail: "Ask for a new code if this one is older than \(codeMinutes) minutes.",
-            errors: [FieldError(field: "code", message: "The code is wrong or has expired.")])
+            errors: [FieldError(field: "code", message: "The code is wrong or has expired.")]
+        )
     }
 
     /// Mails a six-digit code to a campus address the signed-in user claims (the older code stops working); when
     /// another account holds the address (`taken`), its owner gets a notice instead, and the caller cannot tell. Limited
     /// per account, per address and per client alike either way.
-    package func mailCampusCode(_ identity: Identity, email: String, taken: Bool, client: String, now: Date = Date()) async throws {
+    package func mailCampusCode(
+        _ identity: Identity,
+        email: String,
+        taken: Bool,
+        client: String,
+        now: Date = Date()
+    ) async throws {
         try await limiter.check(mailAccountRule, identity.user.id.uuidString, now: now)
         try await limiter.check(mailAccountRule, email, now: now)
         try await limiter.hit(mailAddressRule, client, now: now)
@@ -193,13 +262,28 @@ extension AccountService {
 
     /// Checks the code mailed to the campus address `email` for this user: 400 `invalid_code` when it is wrong, expired
     /// or was sent to another address.
-    package func checkCampusCode(_ identity: Identity, email: String, code: String, client: String, now: Date = Date()) async throws {
-        guard AccountRules.isCodeShaped(code) else { throw PlazaError.validation(field: "code", "Enter the six digits from the e-mail.") }
+    package func checkCampusCode(
+        _ identity: Identity,
+        email: String,
+        code: String,
+        client: String,
+        now: Date = Date()
+    ) async throws {
+        guard AccountRules.isCodeShaped(code) else {
+            throw PlazaError.validation(field: "code", "Enter the six digits from the e-mail.")
+        }
         try await limiter.check(codeAddressRule, client, now: now)
         try await limiter.check(codeAccountRule, email, now: now)
         let (codes, hash, attempts) = (codes, secrets.hash(code), limits.codeAttempts)
         let outcome = try await database.transaction { db in
-            try await codes.consume(userID: identity.user.id, purpose: .campusEmail, codeHash: hash, maxAttempts: attempts, now: now, on: db)
+            try await codes.consume(
+                userID: identity.user.id,
+                purpose: .campusEmail,
+                codeHash: hash,
+                maxAttempts: attempts,
+                now: now,
+                on: db
+            )
         }
         guard outcome == .accepted(email: email) else {
             try await limiter.record(codeAddressRule, client, now: now)
@@ -216,14 +300,21 @@ extension AccountService {
 
     /// `<user id>.<expiry, Unix seconds>.<keyed hash of both>`.
     func signupProof(for user: UUID, now: Date = Date()) -> String {
-        let body = "\(user.uuidString.lowercased()).\(Int(now.addingTimeInterval(Self.signupProofLifetime).timeIntervalSince1970))"
+        let body =
+            "\(user.uuidString.lowercased()).\(Int(now.addingTimeInterval(Self.signupProofLifetime).timeIntervalSince1970))"
         return "\(body).\(secrets.hash("signup:\(body)"))"
     }
 
     /// A web session for `user`, when `proof` is this browser's unexpired proof of signing them up; else nil.
-    func sessionAfterVerification(_ user: User, proof: String?, userAgent: String?, now: Date = Date()) async throws -> String? {
+    func sessionAfterVerification(
+        _ user: User,
+        proof: String?,
+        userAgent: String?,
+        now: Date = Date()
+    ) async throws -> String? {
         let parts = (proof ?? "").split(separator: ".", maxSplits: 2).map(String.init)
-        guard parts.count == 3, UUID(uuidString: parts[0]) == user.id, let expires = Double(parts[1]), expires > now.timeIntervalSince1970,
+        guard parts.count == 3, UUID(uuidString: parts[0]) == user.id, let expires = Double(parts[1]),
+            expires > now.timeIntervalSince1970,
             Secrets.constantTimeEquals(parts[2], secrets.hash("signup:\(parts[0]).\(parts[1])")),
             let record = try await accounts.user(id: user.id, on: database.sql)
         else { return nil }

@@ -13,7 +13,11 @@ extension AccountService {
     /// it has a failure count of its own, and past the limit its token stops counting as known. Returns the user and a
     /// device token for the next log-in.
     func checkCredentials(
-        login raw: String, password: String, client: String, deviceToken: String? = nil, now: Date = Date()
+        login raw: String,
+        password: String,
+        client: String,
+        deviceToken: String? = nil,
+        now: Date = Date()
     ) async throws
         -> (user: UserRecord, deviceToken: String, knownDevice: Bool)
     {
@@ -24,7 +28,8 @@ extension AccountService {
                     FieldError(field: "login", message: "Enter your e-mail or username."),
                     FieldError(field: "password", message: "Enter your password."),
                 ]
-                .filter { ($0.field == "login" && login.isEmpty) || ($0.field == "password" && password.isEmpty) })
+                .filter { ($0.field == "login" && login.isEmpty) || ($0.field == "password" && password.isEmpty) }
+            )
         }
         try await limiter.check(loginAddressRule, client, now: now)
         let user = try await accounts.user(login: login, on: database.sql)
@@ -33,7 +38,13 @@ extension AccountService {
         if let device {
             try await limiter.check(loginDeviceRule, device, now: now)
         } else {
-            try await limiter.backOff(loginAccountRule, subject, base: limits.loginBackOffBase, maximum: Self.maximumBackOff, now: now)
+            try await limiter.backOff(
+                loginAccountRule,
+                subject,
+                base: limits.loginBackOffBase,
+                maximum: Self.maximumBackOff,
+                now: now
+            )
         }
         // An unverified account cannot log in (for everyone): a sign-up with a taken address creates none, so a log-in
         // that worked only for a free address would tell the two apart.
@@ -46,12 +57,18 @@ extension AccountService {
             }
             throw PlazaError.invalidCredentials
         }
-        if let device { try await limiter.reset(loginDeviceRule, device) } else { try await limiter.reset(loginAccountRule, subject) }
+        if let device {
+            try await limiter.reset(loginDeviceRule, device)
+        } else {
+            try await limiter.reset(loginAccountRule, subject)
+        }
         if let suspension = try await accounts.suspension(of: user.id, on: database.sql) {
             throw PlazaError.accountSuspended(reason: suspension.reason)
         }
         return (
-            user, device.map { makeDeviceToken(nonce: $0, for: user) } ?? makeDeviceToken(nonce: Secrets.randomToken(bytes: 16), for: user),
+            user,
+            device.map { makeDeviceToken(nonce: $0, for: user) }
+                ?? makeDeviceToken(nonce: Secrets.randomToken(bytes: 16), for: user),
             device != nil
         )
     }
@@ -69,20 +86,38 @@ extension AccountService {
     /// The token's nonce when it was made for `user` with the password it has now, else nil (an unknown device).
     func knownDevice(_ token: String, of user: UserRecord) -> String? {
         let nonce = String(token.prefix { $0 != "." })
-        guard nonce.utf8.count <= 64, Secrets.constantTimeEquals(token, makeDeviceToken(nonce: nonce, for: user)) else { return nil }
+        guard nonce.utf8.count <= 64, Secrets.constantTimeEquals(token, makeDeviceToken(nonce: nonce, for: user)) else {
+            return nil
+        }
         return nonce
     }
 
     /// API log-in: a new session with an access and a refresh token.
-    func login(_ request: LoginRequest, client: String, userAgent: String?, now: Date = Date()) async throws -> TokenResponse {
+    func login(
+        _ request: LoginRequest,
+        client: String,
+        userAgent: String?,
+        now: Date = Date()
+    ) async throws -> TokenResponse {
         let (user, deviceToken, known) = try await checkCredentials(
-            login: request.login, password: request.password, client: client, deviceToken: request.deviceToken, now: now)
+            login: request.login,
+            password: request.password,
+            client: client,
+            deviceToken: request.deviceToken,
+            now: now
+        )
         let device = Self.deviceName(request.device, userAgent: userAgent)
         let refresh = Secrets.randomToken()
         let (sessions, secrets, lifetime) = (sessions, secrets, limits.sessionLifetime)
         let sessionID = try await transaction(alerting: known ? nil : (user.id, device)) { db in
             let id = try await sessions.create(
-                userID: user.id, kind: .api, device: device, now: now, expires: now.addingTimeInterval(lifetime), on: db)
+                userID: user.id,
+                kind: .api,
+                device: device,
+                now: now,
+                expires: now.addingTimeInterval(lifetime),
+                on: db
+            )
             try await sessions.addRefreshToken(hash: secrets.hash(refresh), sessionID: id, now: now, on: db)
             return id
         }
@@ -93,23 +128,45 @@ extension AccountService {
 
     /// Web log-in: a cookie session. Returns the session cookie's value and the device cookie's.
     func webLogin(
-        login: String, password: String, client: String, userAgent: String?, deviceToken: String?, now: Date = Date()
+        login: String,
+        password: String,
+        client: String,
+        userAgent: String?,
+        deviceToken: String?,
+        now: Date = Date()
     ) async throws
         -> (session: String, device: String)
     {
         let (user, device, known) = try await checkCredentials(
-            login: login, password: password, client: client, deviceToken: deviceToken, now: now)
+            login: login,
+            password: password,
+            client: client,
+            deviceToken: deviceToken,
+            now: now
+        )
         return (try await startWebSession(for: user, userAgent: userAgent, newDevice: !known, now: now), device)
     }
 
     /// `newDevice`: the browser never signed in to this account before, so the person hears of it (push, e-mail).
-    func startWebSession(for user: UserRecord, userAgent: String?, newDevice: Bool = false, now: Date = Date()) async throws -> String {
+    func startWebSession(
+        for user: UserRecord,
+        userAgent: String?,
+        newDevice: Bool = false,
+        now: Date = Date()
+    ) async throws -> String {
         let token = Secrets.randomToken()
         let (sessions, hash, lifetime) = (sessions, secrets.hash(token), limits.sessionLifetime)
         let device = Self.deviceName(nil, userAgent: userAgent)
         _ = try await transaction(alerting: newDevice ? (user.id, device) : nil) { db in
             try await sessions.create(
-                userID: user.id, kind: .web, device: device, webTokenHash: hash, now: now, expires: now.addingTimeInterval(lifetime), on: db)
+                userID: user.id,
+                kind: .web,
+                device: device,
+                webTokenHash: hash,
+                now: now,
+                expires: now.addingTimeInterval(lifetime),
+                on: db
+            )
         }
         return token
     }
@@ -134,15 +191,24 @@ extension AccountService {
         }
         if case .reused = outcome { identities.clear() }
         guard case .rotated(let sessionID, let userID) = outcome,
-            let user = try await sessions.activeUser(sessionID: sessionID, now: now, on: database.sql), user.id == userID
+            let user = try await sessions.activeUser(sessionID: sessionID, now: now, on: database.sql),
+            user.id == userID
         else { throw PlazaError.invalidToken }
         return try await tokenResponse(user: user, sessionID: sessionID, refreshToken: newToken, now: now)
     }
 
-    private func tokenResponse(user: UserRecord, sessionID: UUID, refreshToken: String, now: Date) async throws -> TokenResponse {
+    private func tokenResponse(
+        user: UserRecord,
+        sessionID: UUID,
+        refreshToken: String,
+        now: Date
+    ) async throws -> TokenResponse {
         TokenResponse(
-            accessToken: try await tokens.issue(userID: user.id, sessionID: sessionID, now: now), refreshToken: refreshToken,
-            expiresIn: Int(tokens.lifetime), user: user.dto)
+            accessToken: try await tokens.issue(userID: user.id, sessionID: sessionID, now: now),
+            refreshToken: refreshToken,
+            expiresIn: Int(tokens.lifetime),
+            user: user.dto
+        )
     }
 
     /// The identity behind a bearer token, or `nil` when the token is bad or its session is over.
@@ -154,7 +220,11 @@ extension AccountService {
         // The runner serves every batch of its lane, so the time comes from the jobs, not from this request.
         let live = try await sessionReads.submit(SessionRead(id: sessionID, now: now)) { reads in
             do {
-                let found = try await sessions.liveSessions(ids: reads.map(\.id), now: reads.map(\.now).max() ?? Date(), on: database.sql)
+                let found = try await sessions.liveSessions(
+                    ids: reads.map(\.id),
+                    now: reads.map(\.now).max() ?? Date(),
+                    on: database.sql
+                )
                 return reads.map { .success(found[$0.id]) }
             } catch {
                 return reads.map { _ in .failure(error) }
@@ -162,7 +232,9 @@ extension AccountService {
         }
         guard let live, live.user.id == userID else { return nil }
         // The session read says when it was last seen: no write at all on most requests.
-        if now.timeIntervalSince(live.lastSeenAt) > 60 { try await sessions.touch(sessionID: sessionID, now: now, on: database.sql) }
+        if now.timeIntervalSince(live.lastSeenAt) > 60 {
+            try await sessions.touch(sessionID: sessionID, now: now, on: database.sql)
+        }
         let identity = Identity(user: live.user, sessionID: sessionID)
         identities.store(identity, for: token, tokenExpires: expires, now: now, generation: generation)
         return identity
@@ -170,10 +242,18 @@ extension AccountService {
 
     /// The identity behind a web session cookie.
     func identity(cookie token: String, now: Date = Date()) async throws -> Identity? {
-        guard let (sessionID, user, lastSeenAt) = try await sessions.webSession(tokenHash: secrets.hash(token), now: now, on: database.sql) else {
+        guard
+            let (sessionID, user, lastSeenAt) = try await sessions.webSession(
+                tokenHash: secrets.hash(token),
+                now: now,
+                on: database.sql
+            )
+        else {
             return nil
         }
-        if now.timeIntervalSince(lastSeenAt) > 60 { try await sessions.touch(sessionID: sessionID, now: now, on: database.sql) }
+        if now.timeIntervalSince(lastSeenAt) > 60 {
+            try await sessions.touch(sessionID: sessionID, now: now, on: database.sql)
+        }
         return Identity(user: user, sessionID: sessionID)
     }
 
@@ -182,11 +262,21 @@ extension AccountService {
         identities.clear()
     }
 
-    func listSessions(_ identity: Identity, limit: Int, cursor: String?, now: Date = Date()) async throws -> Page<SessionInfo> {
+    func listSessions(
+        _ identity: Identity,
+        limit: Int,
+        cursor: String?,
+        now: Date = Date()
+    ) async throws -> Page<SessionInfo> {
         let after = try cursor.map(RowCursor.decode)
         let items = try await sessions.list(
-            userID: identity.user.id, current: identity.sessionID, now: now, limit: limit + 1, after: after?.id,
-            on: database.sql)
+            userID: identity.user.id,
+            current: identity.sessionID,
+            now: now,
+            limit: limit + 1,
+            after: after?.id,
+            on: database.sql
+        )
         let page = Array(items.prefix(limit))
         let next = items.count > limit ? page.last.map { RowCursor(id: $0.id).encoded } : nil
         return Page(items: page, nextCursor: next)
@@ -204,7 +294,8 @@ extension AccountService {
 extension AccountService {
     /// A transaction that publishes `messages` with its commit (through the bus, whose recorders file them).
     func transaction<T: Sendable>(
-        publishing messages: [FeedMessage], _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+        publishing messages: [FeedMessage],
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         guard let events, !messages.isEmpty else { return try await database.transaction(body) }
         return try await events.transaction { db in (try await body(db), messages) }
@@ -213,14 +304,20 @@ extension AccountService {
     /// A transaction that, for a sign-in on a device never seen before by an account that signed in before, publishes
     /// the account's alert with its commit.
     func transaction<T: Sendable>(
-        alerting newSignIn: (user: UUID, device: String)?, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+        alerting newSignIn: (user: UUID, device: String)?,
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         guard let newSignIn, let events else { return try await database.transaction(body) }
         let sessions = sessions
         return try await events.transaction { db in
             let before = try await sessions.hasAny(userID: newSignIn.user, on: db)
             let result = try await body(db)
-            return (result, before ? [.alert(user: newSignIn.user, content: AccountRules.newSignInAlert(device: newSignIn.device))] : [])
+            return (
+                result,
+                before
+                    ? [.alert(user: newSignIn.user, content: AccountRules.newSignInAlert(device: newSignIn.device))]
+                    : []
+            )
         }
     }
 }

@@ -41,8 +41,12 @@ package struct AccountService: Sendable {
     static let loginPerAccount = "login-account"
     static let loginPerAddress = "login-address"
 
-    var loginAccountRule: RateLimiter.Rule { .init(bucket: Self.loginPerAccount, limit: limits.loginFailuresPerAccount) }
-    var loginAddressRule: RateLimiter.Rule { .init(bucket: Self.loginPerAddress, limit: limits.loginFailuresPerAddress) }
+    var loginAccountRule: RateLimiter.Rule {
+        .init(bucket: Self.loginPerAccount, limit: limits.loginFailuresPerAccount)
+    }
+    var loginAddressRule: RateLimiter.Rule {
+        .init(bucket: Self.loginPerAddress, limit: limits.loginFailuresPerAddress)
+    }
     var codeAccountRule: RateLimiter.Rule { .init(bucket: "code-account", limit: limits.loginFailuresPerAccount) }
     var codeAddressRule: RateLimiter.Rule { .init(bucket: "code-address", limit: limits.loginFailuresPerAddress) }
     var mailAccountRule: RateLimiter.Rule { .init(bucket: "mail-account", limit: limits.codeMailsPerAccount) }

@@ -7,7 +7,9 @@ package struct AccountStore: Sendable {
     package init() {}
 
     package func insert(_ user: UserRecord, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "users").columns(UserRecord.columns + ["deleted_at"]).values(user.values + [SQLLiteral.null]).run()
+        try await db.insert(into: "users").columns(UserRecord.columns + ["deleted_at"]).values(
+            user.values + [SQLLiteral.null]
+        ).run()
     }
 
     func user(id: UUID, on db: any SQLDatabase) async throws -> UserRecord? {
@@ -21,13 +23,17 @@ package struct AccountStore: Sendable {
     /// By e-mail address or username, whichever `login` is.
     package func user(login: String, on db: any SQLDatabase) async throws -> UserRecord? {
         let column = login.contains("@") ? "email" : "username"
-        return try await select(on: db).where(SQLIdentifier(column), .equal, SQLBind(login)).first().map(UserRecord.init(row:))
+        return try await select(on: db).where(SQLIdentifier(column), .equal, SQLBind(login)).first().map(
+            UserRecord.init(row:)
+        )
     }
 
     /// The accounts with these usernames (any that exist), in one statement.
     func users(usernames: [String], on db: any SQLDatabase) async throws -> [UserRecord] {
         guard !usernames.isEmpty else { return [] }
-        return try await select(on: db).where("username", .in, SQLBind.group(usernames)).all().map(UserRecord.init(row:))
+        return try await select(on: db).where("username", .in, SQLBind.group(usernames)).all().map(
+            UserRecord.init(row:)
+        )
     }
 
     /// The accounts with these ids (any that exist), in one statement.
@@ -42,8 +48,11 @@ package struct AccountStore: Sendable {
 
     /// Whether an account has the username, or it is reserved (see `M0007_ReservedUsernames`).
     func usernameExists(_ username: String, on db: any SQLDatabase) async throws -> Bool {
-        if try await db.select().column("id").from("users").where("username", .equal, username).first() != nil { return true }
-        return try await db.select().column("username").from("reserved_usernames").where("username", .equal, username).first() != nil
+        if try await db.select().column("id").from("users").where("username", .equal, username).first() != nil {
+            return true
+        }
+        return try await db.select().column("username").from("reserved_usernames").where("username", .equal, username)
+            .first() != nil
     }
 
     /// Keeps `username` from being taken (`reason`: `deleted` or `signup`).
@@ -96,6 +105,10 @@ package struct AccountStore: Sendable {
 
     /// Live accounts only: erased ones are invisible to every lookup.
     private func select(on db: any SQLDatabase) -> SQLSelectBuilder {
-        db.select().columns(UserRecord.columns.map { SQLIdentifier($0) }).from("users").where("deleted_at", .is, SQLLiteral.null)
+        db.select().columns(UserRecord.columns.map { SQLIdentifier($0) }).from("users").where(
+            "deleted_at",
+            .is,
+            SQLLiteral.null
+        )
     }
 }

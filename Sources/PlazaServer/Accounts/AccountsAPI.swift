@@ -43,11 +43,17 @@ struct AccountsAPI: Sendable {
     /// Signed in: a new app password; its secret is in this answer only.
     @Sendable func createAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: AppPasswordRequest.self, limit: maxBody)
-        return try .json(try await accounts.createAppPassword(context.identity, body, claim: context.idempotencyClaim), status: .created)
+        return try .json(
+            try await accounts.createAppPassword(context.identity, body, claim: context.idempotencyClaim),
+            status: .created
+        )
     }
 
     @Sendable func deleteAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await accounts.deleteAppPassword(context.identity, id: try Query.id(context.parameters, "id", "app password"))
+        try await accounts.deleteAppPassword(
+            context.identity,
+            id: try Query.id(context.parameters, "id", "app password")
+        )
         return .noContent
     }
 
@@ -73,7 +79,9 @@ struct AccountsAPI: Sendable {
     /// Anyone: e-mail or username and password for a token pair.
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(as: LoginRequest.self, limit: maxBody)
-        return try .json(try await accounts.login(body, client: context.clientAddress, userAgent: request.headers[.userAgent]))
+        return try .json(
+            try await accounts.login(body, client: context.clientAddress, userAgent: request.headers[.userAgent])
+        )
     }
 
     /// Anyone holding a refresh token: a new pair; the old refresh token stops working.
@@ -141,7 +149,9 @@ struct AccountsAPI: Sendable {
 
     /// Signed in: revokes one of the caller's own sessions.
     @Sendable func revokeSession(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        guard let id = UUID(uuidString: context.parameters.get("id") ?? "") else { throw PlazaError.notFound("session") }
+        guard let id = UUID(uuidString: context.parameters.get("id") ?? "") else {
+            throw PlazaError.notFound("session")
+        }
         try await accounts.revokeSession(context.identity, id: id)
         return .noContent
     }

@@ -48,7 +48,11 @@ extension AccountsPages {
         try await renderAccount(context: context, notice: notice(request))
     }
 
-    private func renderAccount(context: AuthenticatedContext, notice: String? = nil, newPassword: NewAppPassword? = nil) async throws -> Response {
+    private func renderAccount(
+        context: AuthenticatedContext,
+        notice: String? = nil,
+        newPassword: NewAppPassword? = nil
+    ) async throws -> Response {
         let user = context.identity.user
         let refused = context.page
         let sessions = try await accounts.listSessions(context.identity, limit: 50, cursor: nil)
@@ -56,20 +60,36 @@ extension AccountsPages {
         let page = AccountPage(
             shell: Shell(title: "Your account", context: context, notice: notice),
             profile: refused.form("profile")
-                ?? FormState(names: ["displayName", "birthDate"]).with("displayName", user.displayName).with("birthDate", user.birthDate ?? ""),
-            genders: Self.genderOptions(selected: user.gender?.rawValue), student: user.student,
-            timeZones: Self.timeZoneOptions(selected: user.timeZone), timeZoneNow: context.reader.timeZone.identifier,
+                ?? FormState(names: ["displayName", "birthDate"]).with("displayName", user.displayName).with(
+                    "birthDate",
+                    user.birthDate ?? ""
+                ),
+            genders: Self.genderOptions(selected: user.gender?.rawValue),
+            student: user.student,
+            timeZones: Self.timeZoneOptions(selected: user.timeZone),
+            timeZoneNow: context.reader.timeZone.identifier,
             email: refused.form("email") ?? FormState(names: ["email", "password"]).with("email", user.email),
             password: refused.form("password") ?? FormState(names: ["currentPassword", "newPassword"]),
             delete: refused.form("delete") ?? FormState(names: ["password"]),
             sessions: sessions.items.map {
-                AccountPage.Device(id: $0.id.uuidString, device: $0.device, lastSeen: context.reader.when($0.lastSeenAt), current: $0.current)
+                AccountPage.Device(
+                    id: $0.id.uuidString,
+                    device: $0.device,
+                    lastSeen: context.reader.when($0.lastSeenAt),
+                    current: $0.current
+                )
             },
             roleLabel: user.role.rawValue.capitalized,
             passwords: passwords.map {
-                AppPasswordRow(id: $0.id.uuidString.lowercased(), name: $0.name, lastUsed: $0.lastUsedAt.map { context.reader.when($0) })
+                AppPasswordRow(
+                    id: $0.id.uuidString.lowercased(),
+                    name: $0.name,
+                    lastUsed: $0.lastUsedAt.map { context.reader.when($0) }
+                )
             },
-            passwordForm: refused.form("passwordForm") ?? FormState(names: ["name"]).with("name", "OwnTracks"), newPassword: newPassword)
+            passwordForm: refused.form("passwordForm") ?? FormState(names: ["name"]).with("name", "OwnTracks"),
+            newPassword: newPassword
+        )
         return renderer.render("accounts/account", page)
     }
 
@@ -77,19 +97,34 @@ extension AccountsPages {
     @Sendable func createAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         do {
-            let created = try await accounts.createAppPassword(context.identity, AppPasswordRequest(name: form["name"]), claim: nil)
+            let created = try await accounts.createAppPassword(
+                context.identity,
+                AppPasswordRequest(name: form["name"]),
+                claim: nil
+            )
             return try await renderAccount(
                 context: context,
                 newPassword: NewAppPassword(
-                    name: created.name, username: context.identity.user.username, password: created.password ?? "",
-                    url: "\(configuration.baseURL)/v1/owntracks"))
+                    name: created.name,
+                    username: context.identity.user.username,
+                    password: created.password ?? "",
+                    url: "\(configuration.baseURL)/v1/owntracks"
+                )
+            )
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("passwordForm", FormState(form, names: ["name"], error: error), returnTo: "/account#app-passwords")
+            return renderer.refused(
+                "passwordForm",
+                FormState(form, names: ["name"], error: error),
+                returnTo: "/account#app-passwords"
+            )
         }
     }
 
     @Sendable func deleteAppPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await accounts.deleteAppPassword(context.identity, id: try Query.id(context.parameters, "id", "app password"))
+        try await accounts.deleteAppPassword(
+            context.identity,
+            id: try Query.id(context.parameters, "id", "app password")
+        )
         return PageRenderer.seeOther("/account?notice=app-password-deleted#app-passwords")
     }
 
@@ -104,13 +139,20 @@ extension AccountsPages {
     @Sendable func saveProfile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         let update = ProfileUpdate(
-            displayName: form["displayName"], birthDate: form["birthDate"].trimmingCharacters(in: .whitespaces),
-            gender: Gender(rawValue: form["gender"]), student: form["student"] == "on", timeZone: form["timeZone"])
+            displayName: form["displayName"],
+            birthDate: form["birthDate"].trimmingCharacters(in: .whitespaces),
+            gender: Gender(rawValue: form["gender"]),
+            student: form["student"] == "on",
+            timeZone: form["timeZone"]
+        )
         do {
             _ = try await accounts.updateProfile(context.identity, update)
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
-                "profile", FormState(form, names: ["displayName", "birthDate"], error: error), returnTo: "/account#profile-heading")
+                "profile",
+                FormState(form, names: ["displayName", "birthDate"], error: error),
+                returnTo: "/account#profile-heading"
+            )
         }
         return PageRenderer.seeOther("/account?notice=profile")
     }
@@ -119,11 +161,16 @@ extension AccountsPages {
         let form = try await request.decodeForm(limit: limit)
         do {
             try await accounts.changePassword(
-                context.identity, ChangePasswordRequest(currentPassword: form["currentPassword"], newPassword: form["newPassword"]),
-                client: context.clientAddress)
+                context.identity,
+                ChangePasswordRequest(currentPassword: form["currentPassword"], newPassword: form["newPassword"]),
+                client: context.clientAddress
+            )
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
-                "password", FormState(form, names: ["currentPassword", "newPassword"], error: error), returnTo: "/account#password-heading")
+                "password",
+                FormState(form, names: ["currentPassword", "newPassword"], error: error),
+                returnTo: "/account#password-heading"
+            )
         }
         return PageRenderer.seeOther("/account?notice=password")
     }
@@ -132,25 +179,46 @@ extension AccountsPages {
         let form = try await request.decodeForm(limit: limit)
         do {
             _ = try await accounts.changeEmail(
-                context.identity, ChangeEmailRequest(email: form["email"], password: form["password"]), client: context.clientAddress)
+                context.identity,
+                ChangeEmailRequest(email: form["email"], password: form["password"]),
+                client: context.clientAddress
+            )
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("email", FormState(form, names: ["email", "password"], error: error), returnTo: "/account#email-heading")
+            return renderer.refused(
+                "email",
+                FormState(form, names: ["email", "password"], error: error),
+                returnTo: "/account#email-heading"
+            )
         }
-        return PageRenderer.seeOther("/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(form["email"])))&notice=sent")
+        return PageRenderer.seeOther(
+            "/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(form["email"])))&notice=sent"
+        )
     }
 
     @Sendable func revokeSession(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        guard let id = UUID(uuidString: context.parameters.get("id") ?? "") else { throw PlazaError.notFound("session") }
+        guard let id = UUID(uuidString: context.parameters.get("id") ?? "") else {
+            throw PlazaError.notFound("session")
+        }
         try await accounts.revokeSession(context.identity, id: id)
-        return PageRenderer.seeOther(id == context.identity.sessionID ? "/login?notice=loggedout" : "/account?notice=revoked")
+        return PageRenderer.seeOther(
+            id == context.identity.sessionID ? "/login?notice=loggedout" : "/account?notice=revoked"
+        )
     }
 
     @Sendable func deleteAccount(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         do {
-            try await accounts.deleteAccount(context.identity, password: form["password"], client: context.clientAddress)
+            try await accounts.deleteAccount(
+                context.identity,
+                password: form["password"],
+                client: context.clientAddress
+            )
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("delete", FormState(form, names: ["password"], error: error), returnTo: "/account#delete-heading")
+            return renderer.refused(
+                "delete",
+                FormState(form, names: ["password"], error: error),
+                returnTo: "/account#delete-heading"
+            )
         }
         var response = PageRenderer.seeOther("/login?notice=deleted")
         response.setCookie(WebCookies.expiredSession(secure: configuration.servesOverTLS))

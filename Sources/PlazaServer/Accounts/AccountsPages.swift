@@ -73,7 +73,9 @@ struct AccountsPages: Sendable {
         var selected: Bool
     }
 
-    static let signupFields = ["email", "username", "displayName", "password", "role", "birthDate", "gender", "student", "campus"]
+    static let signupFields = [
+        "email", "username", "displayName", "password", "role", "birthDate", "gender", "student", "campus",
+    ]
 
     static func genderOptions(selected: String?) -> [Option] {
         [("", "Prefer not to say"), ("female", "Female"), ("male", "Male"), ("other", "Other")].map {
@@ -90,12 +92,22 @@ struct AccountsPages: Sendable {
         return renderer.render(
             "accounts/signup",
             SignupPage(
-                shell: Shell(title: "Sign up", context: context), form: form, merchant: typed("role") == "merchant",
+                shell: Shell(title: "Sign up", context: context),
+                form: form,
+                merchant: typed("role") == "merchant",
                 student: typed("student") == "on",
                 genders: Self.genderOptions(selected: typed("gender")),
                 campuses: [Option(value: "", label: "I am not a student here", selected: picked.isEmpty)]
-                    + campuses.map { Option(value: $0.id.uuidString.lowercased(), label: $0.name, selected: $0.id.uuidString.lowercased() == picked) },
-                hasCampuses: !campuses.isEmpty))
+                    + campuses.map {
+                        Option(
+                            value: $0.id.uuidString.lowercased(),
+                            label: $0.name,
+                            selected: $0.id.uuidString.lowercased() == picked
+                        )
+                    },
+                hasCampuses: !campuses.isEmpty
+            )
+        )
     }
 
     /// The campus picked at sign-up, when it is one of the operator's: the marketplace is the student's next step.
@@ -108,22 +120,37 @@ struct AccountsPages: Sendable {
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         let registration = RegisterRequest(
-            email: form["email"], username: form["username"], displayName: form["displayName"], password: form["password"],
-            role: form["role"] == "merchant" ? .merchant : .customer, birthDate: form.optional("birthDate"),
-            gender: form.optional("gender").flatMap(Gender.init(rawValue:)), student: form["student"] == "on" || !form["campus"].isEmpty)
+            email: form["email"],
+            username: form["username"],
+            displayName: form["displayName"],
+            password: form["password"],
+            role: form["role"] == "merchant" ? .merchant : .customer,
+            birthDate: form.optional("birthDate"),
+            gender: form.optional("gender").flatMap(Gender.init(rawValue:)),
+            student: form["student"] == "on" || !form["campus"].isEmpty
+        )
         let user: User
         do {
             user = try await accounts.register(registration, client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("signup", FormState(form, names: Self.signupFields, error: error), returnTo: "/signup")
+            return renderer.refused(
+                "signup",
+                FormState(form, names: Self.signupFields, error: error),
+                returnTo: "/signup"
+            )
         }
         let campus = registration.role == .customer ? try await pickedCampus(form["campus"]) : nil
         var response = PageRenderer.seeOther(
             "/verify-email?email=\(Self.escape(AccountRules.normalizedEmail(registration.email)))&notice=sent"
-                + (campus.map { "&campus=\($0.uuidString.lowercased())" } ?? ""))
+                + (campus.map { "&campus=\($0.uuidString.lowercased())" } ?? "")
+        )
         response.setCookie(
             WebCookies.signup(
-                accounts.signupProof(for: user.id), secure: configuration.servesOverTLS, maxAge: Int(AccountService.signupProofLifetime)))
+                accounts.signupProof(for: user.id),
+                secure: configuration.servesOverTLS,
+                maxAge: Int(AccountService.signupProofLifetime)
+            )
+        )
         return response
     }
 
@@ -150,8 +177,12 @@ struct AccountsPages: Sendable {
         let code = query.get("code").map { String($0.filter(\.isNumber).prefix(6)) } ?? ""
         let page = CodePage(
             shell: Shell(title: "Verify your e-mail", context: context, notice: notice(request)),
-            form: context.page.form("verify") ?? FormState(names: ["email", "code"]).with("email", email).with("code", code), mailbox: showsMailbox,
-            fromLink: code.count == 6, campus: query.get("campus").flatMap(UUID.init(uuidString:))?.uuidString.lowercased() ?? "")
+            form: context.page.form("verify")
+                ?? FormState(names: ["email", "code"]).with("email", email).with("code", code),
+            mailbox: showsMailbox,
+            fromLink: code.count == 6,
+            campus: query.get("campus").flatMap(UUID.init(uuidString:))?.uuidString.lowercased() ?? ""
+        )
         return renderer.render("accounts/verify-email", page)
     }
 
@@ -161,23 +192,38 @@ struct AccountsPages: Sendable {
         let user: User
         do {
             user = try await accounts.verifyEmail(
-                VerifyEmailRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces)), client: context.clientAddress)
+                VerifyEmailRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces)),
+                client: context.clientAddress
+            )
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
-                "verify", FormState(form, names: ["email", "code"], error: error),
-                returnTo: "/verify-email" + (form["campus"].isEmpty ? "" : "?campus=\(Self.escape(form["campus"]))"))
+                "verify",
+                FormState(form, names: ["email", "code"], error: error),
+                returnTo: "/verify-email" + (form["campus"].isEmpty ? "" : "?campus=\(Self.escape(form["campus"]))")
+            )
         }
         // A merchant's next step is their first business; a student's who picked their university, the marketplace's
         // campus step; everyone else's, the home screen.
         let campus = try await pickedCampus(form["campus"])
-        let next = user.role == .merchant ? "/places/new" : campus.map { "/market?campus=\($0.uuidString.lowercased())" } ?? "/?notice=welcome"
+        let next =
+            user.role == .merchant
+            ? "/places/new" : campus.map { "/market?campus=\($0.uuidString.lowercased())" } ?? "/?notice=welcome"
         if context.identity?.user.id == user.id { return PageRenderer.seeOther(next) }
         guard
             let session = try await accounts.sessionAfterVerification(
-                user, proof: request.cookies[WebCookies.signup]?.value, userAgent: request.headers[.userAgent])
+                user,
+                proof: request.cookies[WebCookies.signup]?.value,
+                userAgent: request.headers[.userAgent]
+            )
         else { return PageRenderer.seeOther("/login?notice=verified") }
         var response = PageRenderer.seeOther(next)
-        response.setCookie(WebCookies.session(session, secure: configuration.servesOverTLS, maxAge: Int(configuration.limits.sessionLifetime)))
+        response.setCookie(
+            WebCookies.session(
+                session,
+                secure: configuration.servesOverTLS,
+                maxAge: Int(configuration.limits.sessionLifetime)
+            )
+        )
         response.setCookie(WebCookies.signup("", secure: configuration.servesOverTLS, maxAge: 0))
         return response
     }
@@ -188,7 +234,11 @@ struct AccountsPages: Sendable {
         do {
             try await accounts.resendCode(email: form["email"], client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("verify", FormState(form, names: ["email", "code"], error: error), returnTo: "/verify-email")
+            return renderer.refused(
+                "verify",
+                FormState(form, names: ["email", "code"], error: error),
+                returnTo: "/verify-email"
+            )
         }
         return PageRenderer.seeOther("/verify-email?email=\(Self.escape(form["email"]))&notice=sent")
     }
@@ -207,7 +257,9 @@ struct AccountsPages: Sendable {
         if context.identity != nil { return PageRenderer.seeOther(next) }
         let page = LoginPage(
             shell: Shell(title: "Log in", context: context, notice: notice(request)),
-            form: context.page.form("login") ?? FormState(names: ["login", "password"]), next: next)
+            form: context.page.form("login") ?? FormState(names: ["login", "password"]),
+            next: next
+        )
         return renderer.render("accounts/login", page)
     }
 
@@ -218,14 +270,28 @@ struct AccountsPages: Sendable {
         let token: (session: String, device: String)
         do {
             token = try await accounts.webLogin(
-                login: form["login"], password: form["password"], client: context.clientAddress, userAgent: request.headers[.userAgent],
-                deviceToken: request.cookies[WebCookies.device]?.value)
+                login: form["login"],
+                password: form["password"],
+                client: context.clientAddress,
+                userAgent: request.headers[.userAgent],
+                deviceToken: request.cookies[WebCookies.device]?.value
+            )
         } catch let error as PlazaError where error.status.code < 500 {
             let back = next == "/" ? "/login" : "/login?next=\(Self.escape(next))"
-            return renderer.refused("login", FormState(form, names: ["login", "password"], error: error), returnTo: back)
+            return renderer.refused(
+                "login",
+                FormState(form, names: ["login", "password"], error: error),
+                returnTo: back
+            )
         }
         var response = PageRenderer.seeOther(next)
-        response.setCookie(WebCookies.session(token.session, secure: configuration.servesOverTLS, maxAge: Int(configuration.limits.sessionLifetime)))
+        response.setCookie(
+            WebCookies.session(
+                token.session,
+                secure: configuration.servesOverTLS,
+                maxAge: Int(configuration.limits.sessionLifetime)
+            )
+        )
         response.setCookie(WebCookies.device(token.device, secure: configuration.servesOverTLS))
         return response
     }
@@ -244,7 +310,10 @@ struct AccountsPages: Sendable {
     @Sendable func forgotForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         renderer.render(
             "accounts/forgot-password",
-            CodePage(shell: Shell(title: "Forgot your password?", context: context), form: context.page.form("forgot") ?? FormState(names: ["email"]))
+            CodePage(
+                shell: Shell(title: "Forgot your password?", context: context),
+                form: context.page.form("forgot") ?? FormState(names: ["email"])
+            )
         )
     }
 
@@ -254,7 +323,11 @@ struct AccountsPages: Sendable {
         do {
             try await accounts.forgotPassword(email: form["email"], client: context.clientAddress)
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("forgot", FormState(form, names: ["email"], error: error), returnTo: "/forgot-password")
+            return renderer.refused(
+                "forgot",
+                FormState(form, names: ["email"], error: error),
+                returnTo: "/forgot-password"
+            )
         }
         return PageRenderer.seeOther("/reset-password?email=\(Self.escape(form["email"]))&notice=sent")
     }
@@ -264,9 +337,16 @@ struct AccountsPages: Sendable {
         let page = CodePage(
             shell: Shell(title: "Choose a new password", context: context, notice: notice(request)),
             form: context.page.form("reset")
-                ?? FormState(names: ["email", "code", "newPassword"]).with("email", request.uri.queryParameters.get("email") ?? "")
-                .with("code", request.uri.queryParameters.get("code").map { String($0.filter(\.isNumber).prefix(6)) } ?? ""),
-            mailbox: showsMailbox)
+                ?? FormState(names: ["email", "code", "newPassword"]).with(
+                    "email",
+                    request.uri.queryParameters.get("email") ?? ""
+                )
+                .with(
+                    "code",
+                    request.uri.queryParameters.get("code").map { String($0.filter(\.isNumber).prefix(6)) } ?? ""
+                ),
+            mailbox: showsMailbox
+        )
         return renderer.render("accounts/reset-password", page)
     }
 
@@ -275,10 +355,19 @@ struct AccountsPages: Sendable {
         let form = try await request.decodeForm(limit: limit)
         do {
             try await accounts.resetPassword(
-                ResetPasswordRequest(email: form["email"], code: form["code"].trimmingCharacters(in: .whitespaces), newPassword: form["newPassword"]),
-                client: context.clientAddress)
+                ResetPasswordRequest(
+                    email: form["email"],
+                    code: form["code"].trimmingCharacters(in: .whitespaces),
+                    newPassword: form["newPassword"]
+                ),
+                client: context.clientAddress
+            )
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("reset", FormState(form, names: ["email", "code", "newPassword"], error: error), returnTo: "/reset-password")
+            return renderer.refused(
+                "reset",
+                FormState(form, names: ["email", "code", "newPassword"], error: error),
+                returnTo: "/reset-password"
+            )
         }
         var response = PageRenderer.seeOther("/login?notice=reset")
         response.setCookie(WebCookies.expiredSession(secure: configuration.servesOverTLS))
@@ -293,13 +382,17 @@ struct AccountsPages: Sendable {
     static func safeNext(_ next: String?) -> String {
         let fallback = "/"
         guard let next, next.hasPrefix("/"), !next.hasPrefix("//"),
-            !next.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || (0x80...0x9F).contains($0.value) }),
-            let parsed = URLComponents(string: next), parsed.scheme == nil, parsed.host == nil, parsed.path.hasPrefix("/")
+            !next.unicodeScalars.contains(where: {
+                $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || (0x80...0x9F).contains($0.value)
+            }),
+            let parsed = URLComponents(string: next), parsed.scheme == nil, parsed.host == nil,
+            parsed.path.hasPrefix("/")
         else { return fallback }
         return next
     }
 
     static func escape(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~@"))) ?? ""
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~@")))
+            ?? ""
     }
 }

@@ -6,33 +6,65 @@ import SQLKit
 struct AppPasswordStore: Sendable {
     static let maximumPerUser = 10
 
-    func insert(id: UUID, user: UUID, name: String, secretHash: String, now: Date, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "app_passwords").columns("id", "user_id", "name", "secret_hash", "created_at", "last_used_at")
-            .values(SQLBind(id), SQLBind(user), SQLBind(name), SQLBind(secretHash), SQLBind(now), SQLLiteral.null).run()
+    func insert(id: UUID, user: UUID, name: String, secretHash: String, now: Date, on db: any SQLDatabase) async throws
+    {
+        try await db.insert(into: "app_passwords").columns(
+            "id",
+            "user_id",
+            "name",
+            "secret_hash",
+            "created_at",
+            "last_used_at"
+        )
+        .values(SQLBind(id), SQLBind(user), SQLBind(name), SQLBind(secretHash), SQLBind(now), SQLLiteral.null).run()
     }
 
     func list(user: UUID, on db: any SQLDatabase) async throws -> [AppPassword] {
-        try await db.select().columns("id", "name", "created_at", "last_used_at").from("app_passwords").where("user_id", .equal, user)
-            .orderBy("created_at").orderBy("id").all()
-            .map { row in
-                AppPassword(
-                    id: try row.decode(column: "id", as: UUID.self), name: try row.decode(column: "name", as: String.self),
-                    createdAt: try row.decode(column: "created_at", as: Date.self), lastUsedAt: try row.decode(column: "last_used_at", as: Date?.self)
-                )
-            }
+        try await db.select().columns("id", "name", "created_at", "last_used_at").from("app_passwords").where(
+            "user_id",
+            .equal,
+            user
+        )
+        .orderBy("created_at").orderBy("id").all()
+        .map { row in
+            AppPassword(
+                id: try row.decode(column: "id", as: UUID.self),
+                name: try row.decode(column: "name", as: String.self),
+                createdAt: try row.decode(column: "created_at", as: Date.self),
+                lastUsedAt: try row.decode(column: "last_used_at", as: Date?.self)
+            )
+        }
     }
 
     func delete(id: UUID, user: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.delete(from: "app_passwords").where("id", .equal, id).where("user_id", .equal, user).returning("id").first() != nil
+        try await db.delete(from: "app_passwords").where("id", .equal, id).where("user_id", .equal, user).returning(
+            "id"
+        ).first() != nil
     }
 
     /// The owner of the app password with this hash, recording its use at most once a minute.
     func owner(secretHash: String, now: Date, on db: any SQLDatabase) async throws -> UUID? {
-        guard let row = try await db.select().columns("id", "user_id").from("app_passwords").where("secret_hash", .equal, secretHash).first() else {
+        guard
+            let row = try await db.select().columns("id", "user_id").from("app_passwords").where(
+                "secret_hash",
+                .equal,
+                secretHash
+            ).first()
+        else {
             return nil
         }
-        try await db.update("app_passwords").set("last_used_at", to: now).where("id", .equal, try row.decode(column: "id", as: UUID.self))
-            .where { $0.where("last_used_at", .is, SQLLiteral.null).orWhere("last_used_at", .lessThan, now.addingTimeInterval(-60)) }.run()
+        try await db.update("app_passwords").set("last_used_at", to: now).where(
+            "id",
+            .equal,
+            try row.decode(column: "id", as: UUID.self)
+        )
+        .where {
+            $0.where("last_used_at", .is, SQLLiteral.null).orWhere(
+                "last_used_at",
+                .lessThan,
+                now.addingTimeInterval(-60)
+            )
+        }.run()
         return try row.decode(column: "user_id", as: UUID.self)
     }
 }

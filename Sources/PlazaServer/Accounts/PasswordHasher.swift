@@ -14,13 +14,21 @@ struct PasswordHasher: Sendable {
 
     init(cost: Int) async throws {
         self.cost = cost
-        guard let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt", subdirectory: "Resources") else {
+        guard
+            let url = Bundle.module.url(
+                forResource: "common-passwords",
+                withExtension: "txt",
+                subdirectory: "Resources"
+            )
+        else {
             throw Templates.MissingTemplate(name: "common-passwords.txt")
         }
         let text = try String(contentsOf: url, encoding: .utf8)
         common = Set(text.split(whereSeparator: \.isNewline).map { $0.lowercased() })
         let hashCost = cost
-        decoyHash = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(Secrets.randomToken(), cost: UInt8(hashCost)) }
+        decoyHash = try await NIOThreadPool.singleton.runIfActive {
+            Bcrypt.hash(Secrets.randomToken(), cost: UInt8(hashCost))
+        }
     }
 
     func hash(_ password: String) async throws -> String {

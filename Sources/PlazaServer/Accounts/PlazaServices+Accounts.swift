@@ -6,7 +6,12 @@ extension PlazaServices {
     /// Returns false when the username or e-mail was taken.
     @discardableResult
     public func createAccount(
-        email: String, username: String, displayName: String, password: String, role: Role, checkPolicy: Bool = true,
+        email: String,
+        username: String,
+        displayName: String,
+        password: String,
+        role: Role,
+        checkPolicy: Bool = true,
         awaitingApproval: Bool = false
     )
         async throws -> Bool
@@ -20,8 +25,14 @@ extension PlazaServices {
         if checkPolicy { validator.apply(accounts.passwords.problem(password), to: "password") }
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         var record = UserRecord(
-            email: email, username: username, displayName: displayName, passwordHash: try await accounts.passwords.hash(password), role: role,
-            emailVerified: true, now: Date())
+            email: email,
+            username: username,
+            displayName: displayName,
+            passwordHash: try await accounts.passwords.hash(password),
+            role: role,
+            emailVerified: true,
+            now: Date()
+        )
         // The operator's own merchants are approved, unless asked to wait for an admin's review like a sign-up.
         if role == .merchant, !awaitingApproval { record.approval = .approved }
         let store = AccountStore()

@@ -22,14 +22,37 @@ package struct SessionStore: Sendable {
     }
 
     package func create(
-        id: UUID = UUID(), userID: UUID, kind: Kind, device: String, webTokenHash: String? = nil, now: Date, expires: Date,
+        id: UUID = UUID(),
+        userID: UUID,
+        kind: Kind,
+        device: String,
+        webTokenHash: String? = nil,
+        now: Date,
+        expires: Date,
         on db: any SQLDatabase
     ) async throws -> UUID {
         try await db.insert(into: "sessions")
-            .columns("id", "user_id", "kind", "device", "web_token_hash", "created_at", "last_seen_at", "expires_at", "revoked_at")
+            .columns(
+                "id",
+                "user_id",
+                "kind",
+                "device",
+                "web_token_hash",
+                "created_at",
+                "last_seen_at",
+                "expires_at",
+                "revoked_at"
+            )
             .values(
-                SQLBind(id), SQLBind(userID), SQLBind(kind.rawValue), SQLBind(device), SQLBind(webTokenHash), SQLBind(now), SQLBind(now),
-                SQLBind(expires), SQLLiteral.null
+                SQLBind(id),
+                SQLBind(userID),
+                SQLBind(kind.rawValue),
+                SQLBind(device),
+                SQLBind(webTokenHash),
+                SQLBind(now),
+                SQLBind(now),
+                SQLBind(expires),
+                SQLLiteral.null
             )
             .run()
         return id
@@ -50,19 +73,26 @@ package struct SessionStore: Sendable {
     func rotate(hash: String, now: Date, lifetime: TimeInterval, on db: any SQLDatabase) async throws -> Rotation {
         guard
             let row = try await db.select().columns(
-                SQLColumn("session_id", table: "t"), SQLColumn("used_at", table: "t"), SQLColumn("user_id", table: "s"),
-                SQLColumn("revoked_at", table: "s"), SQLColumn("expires_at", table: "s")
+                SQLColumn("session_id", table: "t"),
+                SQLColumn("used_at", table: "t"),
+                SQLColumn("user_id", table: "s"),
+                SQLColumn("revoked_at", table: "s"),
+                SQLColumn("expires_at", table: "s")
             )
             .from(SQLAlias(SQLIdentifier("refresh_tokens"), as: SQLIdentifier("t")))
             .join(
-                SQLAlias(SQLIdentifier("sessions"), as: SQLIdentifier("s")), on: SQLColumn("session_id", table: "t"), .equal,
+                SQLAlias(SQLIdentifier("sessions"), as: SQLIdentifier("s")),
+                on: SQLColumn("session_id", table: "t"),
+                .equal,
                 SQLColumn("id", table: "s")
             )
             .where(SQLColumn("token_hash", table: "t"), .equal, SQLBind(hash))
             .first()
         else { return .refused }
         let sessionID = try row.decode(column: "session_id", as: UUID.self)
-        guard try row.decode(column: "revoked_at", as: Date?.self) == nil, try row.decode(column: "expires_at", as: Date.self) > now else {
+        guard try row.decode(column: "revoked_at", as: Date?.self) == nil,
+            try row.decode(column: "expires_at", as: Date.self) > now
+        else {
             return .refused
         }
         guard try row.decode(column: "used_at", as: Date?.self) == nil else { return .reused(sessionID: sessionID) }
@@ -71,8 +101,11 @@ package struct SessionStore: Sendable {
             .returning("token_hash").first()
         guard claimed != nil else { return .reused(sessionID: sessionID) }
         // Each refresh extends an active session; one left alone for `lifetime` expires.
-        try await db.update("sessions").set("last_seen_at", to: now).set("expires_at", to: now.addingTimeInterval(lifetime))
-            .where("id", .equal, sessionID).run()
+        try await db.update("sessions").set("last_seen_at", to: now).set(
+            "expires_at",
+            to: now.addingTimeInterval(lifetime)
+        )
+        .where("id", .equal, sessionID).run()
         return .rotated(sessionID: sessionID, userID: try row.decode(column: "user_id", as: UUID.self))
     }
 
@@ -83,12 +116,23 @@ package struct SessionStore: Sendable {
 
     /// The live session's user and when the session was last seen (so callers touch it only when due).
     func liveSession(sessionID: UUID, now: Date, on db: any SQLDatabase) async throws -> LiveSession? {
-        try await liveSession(where: SQLBinaryExpression(SQLColumn("id", table: "s"), .equal, SQLBind(sessionID)), now: now, on: db)
+        try await liveSession(
+            where: SQLBinaryExpression(SQLColumn("id", table: "s"), .equal, SQLBind(sessionID)),
+            now: now,
+            on: db
+        )
     }
 
     /// The web session whose cookie hashes to `tokenHash`, its user and when it was last seen.
-    func webSession(tokenHash: String, now: Date, on db: any SQLDatabase) async throws -> (sessionID: UUID, user: UserRecord, lastSeenAt: Date)? {
-        guard let row = try await db.select().column("id").from("sessions").where("web_token_hash", .equal, tokenHash).first() else { return nil }
+    func webSession(
+        tokenHash: String,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> (sessionID: UUID, user: UserRecord, lastSeenAt: Date)? {
+        guard
+            let row = try await db.select().column("id").from("sessions").where("web_token_hash", .equal, tokenHash)
+                .first()
+        else { return nil }
         let sessionID = try row.decode(column: "id", as: UUID.self)
         return try await liveSession(sessionID: sessionID, now: now, on: db).map { (sessionID, $0.user, $0.lastSeenAt) }
     }
@@ -100,20 +144,31 @@ package struct SessionStore: Sendable {
             var found: [UUID: LiveSession] = [:]
             for row in try await prepared.run(LiveSessions(ids: ids, now: now)) {
                 let (
-                    session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender, student, timeZone, approval,
+                    session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender,
+                    student, timeZone, approval,
                     approvalReason, createdAt, updatedAt, lastSeenAt
                 ) =
                     try row.decode(
                         (
-                            UUID, UUID, String, String, String, String, String, Bool, String?, String?, Bool, String?, String?, String?, Date, Date,
+                            UUID, UUID, String, String, String, String, String, Bool, String?, String?, Bool, String?,
+                            String?, String?, Date, Date,
                             Date
                         )
-                        .self)
+                        .self
+                    )
                 var user = UserRecord(
-                    id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash,
+                    id: id,
+                    email: email,
+                    username: username,
+                    displayName: displayName,
+                    passwordHash: passwordHash,
                     role: Role(rawValue: role) ?? .customer,
-                    emailVerified: emailVerified, birthDate: birthDate, gender: gender.flatMap(Gender.init(rawValue:)), student: student,
-                    now: createdAt)
+                    emailVerified: emailVerified,
+                    birthDate: birthDate,
+                    gender: gender.flatMap(Gender.init(rawValue:)),
+                    student: student,
+                    now: createdAt
+                )
                 user.updatedAt = updatedAt
                 user.timeZone = timeZone
                 user.approval = approval.flatMap(ApprovalState.init(rawValue:))
@@ -122,22 +177,39 @@ package struct SessionStore: Sendable {
             }
             return found
         }
-        let rows = try await liveSessionQuery(where: SQLBinaryExpression(SQLColumn("id", table: "s"), .in, SQLBind.group(ids)), now: now, on: db)
-            .column(SQLColumn("id", table: "s"), as: "session_id").all()
+        let rows = try await liveSessionQuery(
+            where: SQLBinaryExpression(SQLColumn("id", table: "s"), .in, SQLBind.group(ids)),
+            now: now,
+            on: db
+        )
+        .column(SQLColumn("id", table: "s"), as: "session_id").all()
         var found: [UUID: LiveSession] = [:]
         for row in rows { found[try row.decode(column: "session_id", as: UUID.self)] = try LiveSession(row: row) }
         return found
     }
 
-    private func liveSession(where condition: any SQLExpression, now: Date, on db: any SQLDatabase) async throws -> LiveSession? {
+    private func liveSession(
+        where condition: any SQLExpression,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> LiveSession? {
         try await liveSessionQuery(where: condition, now: now, on: db).first().map(LiveSession.init(row:))
     }
 
-    private func liveSessionQuery(where condition: any SQLExpression, now: Date, on db: any SQLDatabase) -> SQLSelectBuilder {
+    private func liveSessionQuery(
+        where condition: any SQLExpression,
+        now: Date,
+        on db: any SQLDatabase
+    ) -> SQLSelectBuilder {
         db.select().columns(UserRecord.columns.map { SQLColumn($0, table: "u") })
             .column(SQLColumn("last_seen_at", table: "s"))
             .from(SQLAlias(SQLIdentifier("sessions"), as: SQLIdentifier("s")))
-            .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("user_id", table: "s"), .equal, SQLColumn("id", table: "u"))
+            .join(
+                SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")),
+                on: SQLColumn("user_id", table: "s"),
+                .equal,
+                SQLColumn("id", table: "u")
+            )
             .where(condition)
             .where(SQLColumn("revoked_at", table: "s"), .is, SQLLiteral.null)
             .where(SQLColumn("expires_at", table: "s"), .greaterThan, SQLBind(now))
@@ -158,25 +230,49 @@ package struct SessionStore: Sendable {
     }
 
     func revoke(sessionID: UUID, now: Date, on db: any SQLDatabase) async throws {
-        try await db.update("sessions").set("revoked_at", to: now).where("id", .equal, sessionID).where("revoked_at", .is, SQLLiteral.null).run()
+        try await db.update("sessions").set("revoked_at", to: now).where("id", .equal, sessionID).where(
+            "revoked_at",
+            .is,
+            SQLLiteral.null
+        ).run()
     }
 
     /// Revokes every session of the user but `keep` (after a password change, or all on deletion).
     func revokeAll(userID: UUID, except keep: UUID?, now: Date, on db: any SQLDatabase) async throws {
-        var update = db.update("sessions").set("revoked_at", to: now).where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
+        var update = db.update("sessions").set("revoked_at", to: now).where("user_id", .equal, userID).where(
+            "revoked_at",
+            .is,
+            SQLLiteral.null
+        )
         if let keep { update = update.where("id", .notEqual, keep) }
         try await update.run()
     }
 
     /// Live sessions of the user, most recently seen first; `after` is the last session of the previous page.
-    func list(userID: UUID, current: UUID, now: Date, limit: Int, after: UUID?, on db: any SQLDatabase) async throws -> [SessionInfo] {
+    func list(
+        userID: UUID,
+        current: UUID,
+        now: Date,
+        limit: Int,
+        after: UUID?,
+        on db: any SQLDatabase
+    ) async throws -> [SessionInfo] {
         let query = db.select().columns("id", "device", "created_at", "last_seen_at").from("sessions")
-            .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null).where("expires_at", .greaterThan, now)
-        return try await query.newestFirst(after: after, in: "sessions", by: "last_seen_at").limit(limit).all().map { row in
+            .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null).where(
+                "expires_at",
+                .greaterThan,
+                now
+            )
+        return try await query.newestFirst(after: after, in: "sessions", by: "last_seen_at").limit(limit).all().map {
+            row in
             let id = try row.decode(column: "id", as: UUID.self)
             return SessionInfo(
-                id: id, device: try row.decode(column: "device", as: String.self), createdAt: try row.decode(column: "created_at", as: Date.self),
-                lastSeenAt: try row.decode(column: "last_seen_at", as: Date.self), current: id == current)
+                id: id,
+                device: try row.decode(column: "device", as: String.self),
+                createdAt: try row.decode(column: "created_at", as: Date.self),
+                lastSeenAt: try row.decode(column: "last_seen_at", as: Date.self),
+                current: id == current
+            )
         }
     }
 }

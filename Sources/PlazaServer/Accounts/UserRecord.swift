@@ -22,7 +22,8 @@ package struct UserRecord: Sendable, Equatable {
     package var updatedAt: Date
 
     package static let columns = [
-        "id", "email", "username", "display_name", "password_hash", "role", "email_verified", "birth_date", "gender", "student",
+        "id", "email", "username", "display_name", "password_hash", "role", "email_verified", "birth_date", "gender",
+        "student",
         "time_zone", "approval", "approval_reason", "created_at", "updated_at",
     ]
 
@@ -45,8 +46,17 @@ package struct UserRecord: Sendable, Equatable {
     }
 
     package init(
-        id: UUID = UUID(), email: String, username: String, displayName: String, passwordHash: String, role: Role,
-        emailVerified: Bool = false, birthDate: String? = nil, gender: Gender? = nil, student: Bool = false, now: Date
+        id: UUID = UUID(),
+        email: String,
+        username: String,
+        displayName: String,
+        passwordHash: String,
+        role: Role,
+        emailVerified: Bool = false,
+        birthDate: String? = nil,
+        gender: Gender? = nil,
+        student: Bool = false,
+        now: Date
     ) {
         self.id = id
         self.email = email
@@ -73,8 +83,10 @@ package struct UserRecord: Sendable, Equatable {
     /// The values in `columns` order, for inserts.
     package var values: [any SQLExpression] {
         [
-            SQLBind(id), SQLBind(email), SQLBind(username), SQLBind(displayName), SQLBind(passwordHash), SQLBind(role.rawValue),
-            SQLBind(emailVerified), SQLBind(birthDate), SQLBind(gender?.rawValue), SQLBind(student), SQLBind(timeZone), SQLBind(approval?.rawValue),
+            SQLBind(id), SQLBind(email), SQLBind(username), SQLBind(displayName), SQLBind(passwordHash),
+            SQLBind(role.rawValue),
+            SQLBind(emailVerified), SQLBind(birthDate), SQLBind(gender?.rawValue), SQLBind(student), SQLBind(timeZone),
+            SQLBind(approval?.rawValue),
             SQLBind(approvalReason), SQLBind(createdAt),
             SQLBind(updatedAt),
         ]
@@ -82,8 +94,18 @@ package struct UserRecord: Sendable, Equatable {
 
     var dto: User {
         User(
-            id: id, email: email, username: username, displayName: displayName, role: role, emailVerified: emailVerified,
-            birthDate: birthDate, gender: gender, student: student, timeZone: timeZone,
-            merchantApproval: approval.map { MerchantApproval(state: $0, reason: approvalReason) }, createdAt: createdAt)
+            id: id,
+            email: email,
+            username: username,
+            displayName: displayName,
+            role: role,
+            emailVerified: emailVerified,
+            birthDate: birthDate,
+            gender: gender,
+            student: student,
+            timeZone: timeZone,
+            merchantApproval: approval.map { MerchantApproval(state: $0, reason: approvalReason) },
+            createdAt: createdAt
+        )
     }
 }

@@ -27,7 +27,13 @@ struct AdminAPI: Sendable {
 
     @Sendable func users(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
-        return try .json(try await admin.users(matching: request.uri.queryParameters.get("q") ?? "", limit: paging.limit, after: paging.cursor))
+        return try .json(
+            try await admin.users(
+                matching: request.uri.queryParameters.get("q") ?? "",
+                limit: paging.limit,
+                after: paging.cursor
+            )
+        )
     }
 
     @Sendable func user(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -36,7 +42,13 @@ struct AdminAPI: Sendable {
 
     @Sendable func suspend(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: SuspendRequest.self, limit: maxBody)
-        return try .json(try await admin.suspend(context.identity, try Query.id(context.parameters, "id", "user"), reason: body.reason))
+        return try .json(
+            try await admin.suspend(
+                context.identity,
+                try Query.id(context.parameters, "id", "user"),
+                reason: body.reason
+            )
+        )
     }
 
     @Sendable func reinstate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -45,21 +57,29 @@ struct AdminAPI: Sendable {
 
     @Sendable func changeRole(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: RoleChange.self, limit: maxBody)
-        return try .json(try await admin.changeRole(context.identity, try Query.id(context.parameters, "id", "user"), to: body.role))
+        return try .json(
+            try await admin.changeRole(context.identity, try Query.id(context.parameters, "id", "user"), to: body.role)
+        )
     }
 
     @Sendable func reviewQueue(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         let query = request.uri.queryParameters
         let state = try query.get("state").map { raw in
-            guard let state = ReviewState(rawValue: raw) else { throw PlazaError.validation(field: "state", "Use open, approved or rejected.") }
+            guard let state = ReviewState(rawValue: raw) else {
+                throw PlazaError.validation(field: "state", "Use open, approved or rejected.")
+            }
             return state
         }
         let kind = try query.get("kind").map { raw in
-            guard let kind = ReviewKind(rawValue: raw) else { throw PlazaError.validation(field: "kind", "No review items are of this kind.") }
+            guard let kind = ReviewKind(rawValue: raw) else {
+                throw PlazaError.validation(field: "kind", "No review items are of this kind.")
+            }
             return kind
         }
-        return try .json(try await admin.reviewQueue(state: state ?? .open, kind: kind, limit: paging.limit, cursor: paging.cursor))
+        return try .json(
+            try await admin.reviewQueue(state: state ?? .open, kind: kind, limit: paging.limit, cursor: paging.cursor)
+        )
     }
 
     @Sendable func reviewItem(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -79,13 +99,25 @@ struct AdminAPI: Sendable {
         let body = try await request.decodeJSONIfPresent(as: ReviewApproval.self, limit: maxBody)
         return try .json(
             try await admin.decide(
-                context.identity, try Query.id(context.parameters, "id", "review item"), approve: true, reason: body?.reason, action: body?.action))
+                context.identity,
+                try Query.id(context.parameters, "id", "review item"),
+                approve: true,
+                reason: body?.reason,
+                action: body?.action
+            )
+        )
     }
 
     @Sendable func reject(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: ReviewReason.self, limit: maxBody)
         return try .json(
-            try await admin.decide(context.identity, try Query.id(context.parameters, "id", "review item"), approve: false, reason: body.reason))
+            try await admin.decide(
+                context.identity,
+                try Query.id(context.parameters, "id", "review item"),
+                approve: false,
+                reason: body.reason
+            )
+        )
     }
 
     @Sendable func auditLog(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -102,7 +134,11 @@ struct AdminAPI: Sendable {
 struct AdminOnly: RouterMiddleware {
     typealias Context = AuthenticatedContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         try context.identity.require(.admin)
         return try await next(request, context)
     }

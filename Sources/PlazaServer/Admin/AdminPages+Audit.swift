@@ -27,13 +27,22 @@ extension AdminPages {
         let reader = context.reader
         let rows = page.items.map { entry in
             AuditRow(
-                at: reader.when(entry.at), datetime: reader.machine(entry.at), admin: entry.admin, action: AdminRules.actionLabel(entry.action),
-                object: entry.objectKind, link: ["user", "merchant"].contains(entry.objectKind) ? "/admin/users/\(entry.objectId)" : nil,
-                reason: entry.reason, detail: entry.detail)
+                at: reader.when(entry.at),
+                datetime: reader.machine(entry.at),
+                admin: entry.admin,
+                action: AdminRules.actionLabel(entry.action),
+                object: entry.objectKind,
+                link: ["user", "merchant"].contains(entry.objectKind) ? "/admin/users/\(entry.objectId)" : nil,
+                reason: entry.reason,
+                detail: entry.detail
+            )
         }
         let model = AuditPage(
-            shell: Shell(title: "Audit log", context: context), tabs: Tabs(audit: true), rows: rows,
-            next: page.nextCursor.map { "/admin/audit?cursor=\($0)" })
+            shell: Shell(title: "Audit log", context: context),
+            tabs: Tabs(audit: true),
+            rows: rows,
+            next: page.nextCursor.map { "/admin/audit?cursor=\($0)" }
+        )
         return renderer.render("admin/audit", model)
     }
 

@@ -70,18 +70,29 @@ struct AdminPages: Sendable {
         let reader = context.reader
         let rows = page.items.map { item in
             QueueRow(
-                id: item.id.uuidString.lowercased(), kind: item.kind.label, subject: item.subject, finding: item.findings.first,
-                waiting: reader.when(item.createdAt), claimedBy: item.claimedBy,
-                decision: Self.decision(item, reader))
+                id: item.id.uuidString.lowercased(),
+                kind: item.kind.label,
+                subject: item.subject,
+                finding: item.findings.first,
+                waiting: reader.when(item.createdAt),
+                claimedBy: item.claimedBy,
+                decision: Self.decision(item, reader)
+            )
         }
         let heading =
             state == .open
-            ? (rows.isEmpty ? "Nothing waits for review" : "\(reader.count(rows.count, "item waits", "items wait")) for review")
+            ? (rows.isEmpty
+                ? "Nothing waits for review" : "\(reader.count(rows.count, "item waits", "items wait")) for review")
             : (state == .approved ? "Approved" : "Rejected")
         let model = QueuePage(
-            shell: Shell(title: "Review queue", context: context), tabs: Tabs(queue: true), rows: rows, open: state == .open,
-            states: ReviewState.allCases.map { Choice(value: $0.rawValue, label: $0.label, selected: $0 == state) }, heading: heading,
-            next: page.nextCursor.map { "/admin?state=\(state.rawValue)&cursor=\($0)" })
+            shell: Shell(title: "Review queue", context: context),
+            tabs: Tabs(queue: true),
+            rows: rows,
+            open: state == .open,
+            states: ReviewState.allCases.map { Choice(value: $0.rawValue, label: $0.label, selected: $0 == state) },
+            heading: heading,
+            next: page.nextCursor.map { "/admin?state=\(state.rawValue)&cursor=\($0)" }
+        )
         return renderer.render("admin/queue", model)
     }
 
@@ -132,8 +143,10 @@ struct AdminPages: Sendable {
 
     /// A campaign's fields as the admin reads them.
     static let fieldNames = [
-        "title": "Title", "body": "Text", "startsAt": "Starts", "endsAt": "Ends", "schedule": "Days and hours", "target": "Who receives it",
-        "delivery": "How it reaches them", "discount": "Discount", "minimumSpend": "Minimum spend", "maxDiscount": "Largest discount",
+        "title": "Title", "body": "Text", "startsAt": "Starts", "endsAt": "Ends", "schedule": "Days and hours",
+        "target": "Who receives it",
+        "delivery": "How it reaches them", "discount": "Discount", "minimumSpend": "Minimum spend",
+        "maxDiscount": "Largest discount",
         "totalRedemptions": "Coupons in all", "perCustomer": "Per customer", "code": "Printed code",
     ]
 
@@ -145,7 +158,8 @@ struct AdminPages: Sendable {
         else { return value }
         func words(_ any: Any) -> String {
             switch any {
-            case let dictionary as [String: Any]: dictionary.keys.sorted().map { "\($0): \(words(dictionary[$0]!))" }.joined(separator: ", ")
+            case let dictionary as [String: Any]:
+                dictionary.keys.sorted().map { "\($0): \(words(dictionary[$0]!))" }.joined(separator: ", ")
             case let array as [Any]: array.map(words).joined(separator: "; ")
             default: "\(any)"
             }
@@ -170,26 +184,46 @@ struct AdminPages: Sendable {
             }
         let actForm = context.page.form("act") ?? FormState(names: ["action", "reason"])
         let model = ItemPage(
-            shell: Shell(title: "Review: \(item.subject)", context: context, notice: notice), tabs: Tabs(queue: true),
-            id: item.id.uuidString.lowercased(), kind: item.kind.label, subject: item.subject,
+            shell: Shell(title: "Review: \(item.subject)", context: context, notice: notice),
+            tabs: Tabs(queue: true),
+            id: item.id.uuidString.lowercased(),
+            kind: item.kind.label,
+            subject: item.subject,
             subjectLink: item.kind == .merchant ? "/admin/users/\(item.subjectId.uuidString.lowercased())" : nil,
             proofLink: item.kind == .template ? "/cards/templates/\(item.subjectId.uuidString.lowercased())" : nil,
-            editLink: item.kind == .template ? "/cards/studio/\(item.subjectId.uuidString.lowercased())" : nil, findings: item.findings,
+            editLink: item.kind == .template ? "/cards/studio/\(item.subjectId.uuidString.lowercased())" : nil,
+            findings: item.findings,
             changes: item.diff.map {
                 Change(
-                    field: Self.fieldNames[$0.field] ?? $0.field, before: $0.before.map { Self.shown($0, reader: reader) },
-                    after: $0.after.map { Self.shown($0, reader: reader) } ?? "—")
-            }, hasChanges: !item.diff.isEmpty,
+                    field: Self.fieldNames[$0.field] ?? $0.field,
+                    before: $0.before.map { Self.shown($0, reader: reader) },
+                    after: $0.after.map { Self.shown($0, reader: reader) } ?? "—"
+                )
+            },
+            hasChanges: !item.diff.isEmpty,
             changed: item.diff.contains { $0.before != nil },
-            open: item.state == .open, mine: item.claimedBy == me, heldBy: item.claimedBy == me ? nil : item.claimedBy,
-            heldUntil: item.claimedUntil.map { reader.time($0) }, filed: reader.when(item.createdAt),
+            open: item.state == .open,
+            mine: item.claimedBy == me,
+            heldBy: item.claimedBy == me ? nil : item.claimedBy,
+            heldUntil: item.claimedUntil.map { reader.time($0) },
+            filed: reader.when(item.createdAt),
             decision: Self.decision(item, reader),
-            reason: item.reason, rejectForm: context.page.form("reject") ?? FormState(names: ["reason"]),
-            actions: item.actions.map { ActionOption(value: $0.rawValue, label: $0.label, checked: actForm.fields["action"]?.value == $0.rawValue) },
-            hasActions: !item.actions.isEmpty, actForm: actForm,
+            reason: item.reason,
+            rejectForm: context.page.form("reject") ?? FormState(names: ["reason"]),
+            actions: item.actions.map {
+                ActionOption(
+                    value: $0.rawValue,
+                    label: $0.label,
+                    checked: actForm.fields["action"]?.value == $0.rawValue
+                )
+            },
+            hasActions: !item.actions.isEmpty,
+            actForm: actForm,
             actHeading: item.kind == .appeal ? "Grant the appeal" : "Uphold the report",
-            rejectHeading: item.kind == .report ? "Dismiss the report" : item.kind == .appeal ? "Deny the appeal" : "Reject",
-            rejectButton: item.kind == .report ? "Dismiss" : item.kind == .appeal ? "Deny" : "Reject")
+            rejectHeading: item.kind == .report
+                ? "Dismiss the report" : item.kind == .appeal ? "Deny the appeal" : "Reject",
+            rejectButton: item.kind == .report ? "Dismiss" : item.kind == .appeal ? "Deny" : "Reject"
+        )
         return renderer.render("admin/item", model)
     }
 
@@ -227,11 +261,20 @@ struct AdminPages: Sendable {
             let action = ReviewAction(rawValue: form["action"])
             let acting = approve && form.optional("reason") != nil || action != nil
             _ = try await admin.decide(
-                context.identity, id, approve: approve, reason: approve && !acting ? nil : form["reason"], action: approve ? action : nil)
+                context.identity,
+                id,
+                approve: approve,
+                reason: approve && !acting ? nil : form["reason"],
+                action: approve ? action : nil
+            )
         } catch let error as PlazaError where error.status.code < 500 && error.status != .notFound {
             if error.code == .validationFailed {
                 let name = approve ? "act" : "reject"
-                return renderer.refused(name, FormState(form, names: ["action", "reason"], error: error), returnTo: "\(Self.itemPath(id))#\(name)")
+                return renderer.refused(
+                    name,
+                    FormState(form, names: ["action", "reason"], error: error),
+                    returnTo: "\(Self.itemPath(id))#\(name)"
+                )
             }
             return renderer.refused(alert: error.sentence, returnTo: Self.itemPath(id))
         }
@@ -271,15 +314,24 @@ struct AdminPages: Sendable {
         let query = request.uri.queryParameters.get("q") ?? ""
         let page = try await admin.users(matching: query, limit: 25, after: request.uri.queryParameters.get("after"))
         let model = UsersPage(
-            shell: Shell(title: "Accounts", context: context), tabs: Tabs(users: true), query: query, searched: !query.isEmpty,
+            shell: Shell(title: "Accounts", context: context),
+            tabs: Tabs(users: true),
+            query: query,
+            searched: !query.isEmpty,
             rows: page.items.map {
                 UserRow(
-                    id: $0.id.uuidString.lowercased(), username: $0.username, displayName: $0.displayName, email: $0.email, role: $0.role.rawValue,
-                    standing: Self.standing($0))
+                    id: $0.id.uuidString.lowercased(),
+                    username: $0.username,
+                    displayName: $0.displayName,
+                    email: $0.email,
+                    role: $0.role.rawValue,
+                    standing: Self.standing($0)
+                )
             },
             next: page.nextCursor.map {
                 "/admin/users?q=\(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&after=\($0)"
-            })
+            }
+        )
         return renderer.render("admin/users", model)
     }
 
@@ -318,8 +370,14 @@ struct AdminPages: Sendable {
         let reader = context.reader
         let model = UserPage(
             shell: Shell(
-                title: user.displayName, context: context, notice: request.uri.queryParameters.get("notice").flatMap { Self.userNotices[$0] }),
-            tabs: Tabs(users: true), id: id.uuidString.lowercased(), user: user, joined: reader.full(user.createdAt),
+                title: user.displayName,
+                context: context,
+                notice: request.uri.queryParameters.get("notice").flatMap { Self.userNotices[$0] }
+            ),
+            tabs: Tabs(users: true),
+            id: id.uuidString.lowercased(),
+            user: user,
+            joined: reader.full(user.createdAt),
             suspended: user.suspendedAt.map { reader.full($0) },
             approval: user.merchantApproval.map {
                 switch $0.state {
@@ -327,9 +385,13 @@ struct AdminPages: Sendable {
                 case .pending: "Waiting for approval"
                 case .rejected: "Refused: \($0.reason ?? "")"
                 }
-            }, me: id == context.identity.user.id,
-            roles: Role.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == user.role) },
-            suspendForm: context.page.form("suspend") ?? FormState(names: ["reason"]))
+            },
+            me: id == context.identity.user.id,
+            roles: Role.allCases.map {
+                Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == user.role)
+            },
+            suspendForm: context.page.form("suspend") ?? FormState(names: ["reason"])
+        )
         return renderer.render("admin/user", model)
     }
 
@@ -339,7 +401,11 @@ struct AdminPages: Sendable {
         do {
             _ = try await admin.suspend(context.identity, id, reason: form["reason"])
         } catch let error as PlazaError where error.status.code < 500 && error.status != .notFound {
-            return renderer.refused("suspend", FormState(form, names: ["reason"], error: error), returnTo: "\(Self.userPath(id))#suspend")
+            return renderer.refused(
+                "suspend",
+                FormState(form, names: ["reason"], error: error),
+                returnTo: "\(Self.userPath(id))#suspend"
+            )
         }
         return PageRenderer.seeOther("\(Self.userPath(id))?notice=suspended")
     }
@@ -354,7 +420,9 @@ struct AdminPages: Sendable {
     @Sendable func changeRole(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: maxBody)
         let id = try Query.id(context.parameters, "id", "user")
-        guard let role = Role(rawValue: form["role"]) else { return renderer.refused(alert: "Pick a role.", returnTo: Self.userPath(id)) }
+        guard let role = Role(rawValue: form["role"]) else {
+            return renderer.refused(alert: "Pick a role.", returnTo: Self.userPath(id))
+        }
         do {
             _ = try await admin.changeRole(context.identity, id, to: role)
         } catch let error as PlazaError where error.status == .conflict {

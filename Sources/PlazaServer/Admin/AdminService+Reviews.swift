@@ -19,13 +19,25 @@ extension AdminService {
         }
     }
 
-    package func reviewQueue(state: ReviewState, kind: ReviewKind?, limit: Int, cursor: String?) async throws -> Page<ReviewItem> {
+    package func reviewQueue(
+        state: ReviewState,
+        kind: ReviewKind?,
+        limit: Int,
+        cursor: String?
+    ) async throws -> Page<ReviewItem> {
         let after = try cursor.map { try RowCursor.decode($0).id }
-        let records = try await reviews.items(state: state, kind: kind, limit: limit + 1, after: after, on: database.sql)
+        let records = try await reviews.items(
+            state: state,
+            kind: kind,
+            limit: limit + 1,
+            after: after,
+            on: database.sql
+        )
         let page = Array(records.prefix(limit))
         return Page(
             items: try await named(page, on: database.sql),
-            nextCursor: records.count > limit ? page.last.map { RowCursor(id: $0.item.id).encoded } : nil)
+            nextCursor: records.count > limit ? page.last.map { RowCursor(id: $0.item.id).encoded } : nil
+        )
     }
 
     func openReviews() async throws -> Int {
@@ -33,7 +45,9 @@ extension AdminService {
     }
 
     func reviewItem(_ id: UUID) async throws -> ReviewItem {
-        guard let record = try await reviews.item(id, on: database.sql) else { throw PlazaError.notFound("review item") }
+        guard let record = try await reviews.item(id, on: database.sql) else {
+            throw PlazaError.notFound("review item")
+        }
         return try await named([record], on: database.sql)[0]
     }
 
@@ -61,7 +75,12 @@ extension AdminService {
     /// An item that offers actions (a report, an appeal) needs one of them to approve, and a statement of reasons either
     /// way; the subject's domain carries the action out in the same transaction (the bus's `reviewed` message).
     package func decide(
-        _ admin: Identity, _ id: UUID, approve: Bool, reason: String?, action: ReviewAction? = nil, now: Date = Date()
+        _ admin: Identity,
+        _ id: UUID,
+        approve: Bool,
+        reason: String?,
+        action: ReviewAction? = nil,
+        now: Date = Date()
     ) async throws -> ReviewItem {
         let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         let (reviews, audit) = (reviews, audit)
@@ -70,44 +89,88 @@ extension AdminService {
             let item = record.item
             let needsStatement = !item.actions.isEmpty
             if !approve || reason != nil || needsStatement, let problem = AdminRules.reasonProblem(reason ?? "") {
-                throw PlazaError.validation(field: "reason", needsStatement ? "Write the statement of reasons the person reads." : problem)
+                throw PlazaError.validation(
+                    field: "reason",
+                    needsStatement ? "Write the statement of reasons the person reads." : problem
+                )
             }
             let chosen = approve ? action : nil
             if approve, !item.actions.isEmpty {
                 guard let chosen, item.actions.contains(chosen) else {
-                    throw PlazaError.validation(field: "action", "Choose what to do: \(item.actions.map(\.rawValue).joined(separator: ", ")).")
+                    throw PlazaError.validation(
+                        field: "action",
+                        "Choose what to do: \(item.actions.map(\.rawValue).joined(separator: ", "))."
+                    )
                 }
             }
-            try await reviews.decide(id, approve ? .approved : .rejected, admin: admin.user.id, reason: reason, action: chosen, now: now, on: db)
+            try await reviews.decide(
+                id,
+                approve ? .approved : .rejected,
+                admin: admin.user.id,
+                reason: reason,
+                action: chosen,
+                now: now,
+                on: db
+            )
             try await audit.record(
                 Self.entry(
-                    admin, "review.\(approve ? "approve" : "reject")", item.subjectId, kind: item.kind.rawValue, reason: reason,
-                    detail: item.subject + (chosen.map { " · \($0.rawValue)" } ?? ""), at: now),
-                adminID: admin.user.id, on: db)
+                    admin,
+                    "review.\(approve ? "approve" : "reject")",
+                    item.subjectId,
+                    kind: item.kind.rawValue,
+                    reason: reason,
+                    detail: item.subject + (chosen.map { " · \($0.rawValue)" } ?? ""),
+                    at: now
+                ),
+                adminID: admin.user.id,
+                on: db
+            )
             let told = item.kind.decisionAlert(item, approved: approve, reason: reason)
             let alert = NotificationContent(kind: .account, title: told.title, body: told.body, link: told.link)
-            let decision = ReviewDecision(kind: item.kind, subjectId: item.subjectId, approved: approve, reason: reason, action: chosen)
+            let decision = ReviewDecision(
+                kind: item.kind,
+                subjectId: item.subjectId,
+                approved: approve,
+                reason: reason,
+                action: chosen
+            )
             return (
                 try await self.reviewItem(id, on: db),
-                [.reviewed(decision)] + (record.notify.isEmpty ? [item.subjectId] : record.notify).map { .alert(user: $0, content: alert) }
+                [.reviewed(decision)]
+                    + (record.notify.isEmpty ? [item.subjectId] : record.notify).map {
+                        .alert(user: $0, content: alert)
+                    }
             )
         }
     }
 
     /// The open item, locked, that `admin` may decide: nobody else's claim is running.
-    private func decidable(_ id: UUID, by admin: Identity, now: Date, on db: any SQLDatabase) async throws -> ReviewRecord {
-        guard let record = try await reviews.item(id, forUpdate: true, on: db) else { throw PlazaError.notFound("review item") }
+    private func decidable(
+        _ id: UUID,
+        by admin: Identity,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> ReviewRecord {
+        guard let record = try await reviews.item(id, forUpdate: true, on: db) else {
+            throw PlazaError.notFound("review item")
+        }
         guard record.item.state == .open else {
             let by = try await name(record.decidedBy, on: db) ?? "An admin"
             throw PlazaError(
-                .conflict, .alreadyDecided, "\(by) already \(record.item.state == .approved ? "approved" : "rejected") this.",
-                detail: "Nothing was changed. Reload the queue to see what is still open.")
+                .conflict,
+                .alreadyDecided,
+                "\(by) already \(record.item.state == .approved ? "approved" : "rejected") this.",
+                detail: "Nothing was changed. Reload the queue to see what is still open."
+            )
         }
         if let holder = record.claimedBy, holder != admin.user.id, let until = record.item.claimedUntil, until > now {
             let who = try await name(holder, on: db) ?? "Another admin"
             throw PlazaError(
-                .conflict, .reviewClaimed, "\(who) is reviewing this.",
-                detail: "Their claim runs until \(RFC3339.format(until)); pick another item or try again then.")
+                .conflict,
+                .reviewClaimed,
+                "\(who) is reviewing this.",
+                detail: "Their claim runs until \(RFC3339.format(until)); pick another item or try again then."
+            )
         }
         return record
     }
@@ -120,7 +183,9 @@ extension AdminService {
     /// The items with the usernames of the admins who claimed or decided them.
     private func named(_ records: [ReviewRecord], on db: any SQLDatabase) async throws -> [ReviewItem] {
         var names: [UUID: String] = [:]
-        for id in Set(records.flatMap { [$0.claimedBy, $0.decidedBy].compactMap { $0 } }) { names[id] = try await name(id, on: db) }
+        for id in Set(records.flatMap { [$0.claimedBy, $0.decidedBy].compactMap { $0 } }) {
+            names[id] = try await name(id, on: db)
+        }
         return records.map { record in
             var item = record.item
             item.claimedBy = record.claimedBy.flatMap { names[$0] }

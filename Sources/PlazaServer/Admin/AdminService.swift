@@ -12,8 +12,15 @@ package struct AdminService: Sendable {
     let reviews = ReviewStore()
 
     func users(matching query: String, limit: Int, after: String?) async throws -> Page<AdminUser> {
-        let users = try await accounts.adminUsers(matching: query.trimmingCharacters(in: .whitespaces), limit: limit + 1, after: after)
-        return Page(items: Array(users.prefix(limit)), nextCursor: users.count > limit ? users.prefix(limit).last?.username : nil)
+        let users = try await accounts.adminUsers(
+            matching: query.trimmingCharacters(in: .whitespaces),
+            limit: limit + 1,
+            after: after
+        )
+        return Page(
+            items: Array(users.prefix(limit)),
+            nextCursor: users.count > limit ? users.prefix(limit).last?.username : nil
+        )
     }
 
     func user(_ id: UUID) async throws -> AdminUser {
@@ -29,9 +36,17 @@ package struct AdminService: Sendable {
         let user = try await events.transaction { db in
             _ = try await accounts.adminUser(id, on: db)
             try await accounts.suspend(id, reason: reason, now: now, on: db)
-            try await audit.record(Self.entry(admin, "user.suspend", id, reason: reason, at: now), adminID: admin.user.id, on: db)
+            try await audit.record(
+                Self.entry(admin, "user.suspend", id, reason: reason, at: now),
+                adminID: admin.user.id,
+                on: db
+            )
             let alert = NotificationContent(
-                kind: .account, title: "Your Plaza account was suspended", body: "The reason given: \(reason)", link: "/login")
+                kind: .account,
+                title: "Your Plaza account was suspended",
+                body: "The reason given: \(reason)",
+                link: "/login"
+            )
             return (try await accounts.adminUser(id, on: db), [FeedMessage.alert(user: id, content: alert)])
         }
         accounts.forgetIdentities()
@@ -43,9 +58,17 @@ package struct AdminService: Sendable {
         let user = try await events.transaction { db in
             _ = try await accounts.adminUser(id, on: db)
             try await accounts.reinstate(id, on: db)
-            try await audit.record(Self.entry(admin, "user.reinstate", id, reason: nil, at: now), adminID: admin.user.id, on: db)
+            try await audit.record(
+                Self.entry(admin, "user.reinstate", id, reason: nil, at: now),
+                adminID: admin.user.id,
+                on: db
+            )
             let alert = NotificationContent(
-                kind: .account, title: "Your Plaza account works again", body: "An admin lifted the suspension: you can log in.", link: "/login")
+                kind: .account,
+                title: "Your Plaza account works again",
+                body: "An admin lifted the suspension: you can log in.",
+                link: "/login"
+            )
             return (try await accounts.adminUser(id, on: db), [FeedMessage.alert(user: id, content: alert)])
         }
         accounts.forgetIdentities()
@@ -60,9 +83,17 @@ package struct AdminService: Sendable {
             let before = try await accounts.adminUser(id, on: db)
             try await accounts.changeRole(id, to: role, now: now, on: db)
             try await audit.record(
-                Self.entry(admin, "user.role", id, reason: nil, detail: "\(before.role.rawValue) → \(role.rawValue)", at: now),
+                Self.entry(
+                    admin,
+                    "user.role",
+                    id,
+                    reason: nil,
+                    detail: "\(before.role.rawValue) → \(role.rawValue)",
+                    at: now
+                ),
                 adminID: admin.user.id,
-                on: db)
+                on: db
+            )
             return try await accounts.adminUser(id, on: db)
         }
         accounts.forgetIdentities()
@@ -70,9 +101,16 @@ package struct AdminService: Sendable {
     }
 
     func auditLog(limit: Int, cursor: String?) async throws -> Page<AuditEntry> {
-        let entries = try await audit.entries(limit: limit + 1, after: try cursor.map { try RowCursor.decode($0).id }, on: database.sql)
+        let entries = try await audit.entries(
+            limit: limit + 1,
+            after: try cursor.map { try RowCursor.decode($0).id },
+            on: database.sql
+        )
         let page = Array(entries.prefix(limit))
-        return Page(items: page, nextCursor: entries.count > limit ? page.last.map { RowCursor(id: $0.id).encoded } : nil)
+        return Page(
+            items: page,
+            nextCursor: entries.count > limit ? page.last.map { RowCursor(id: $0.id).encoded } : nil
+        )
     }
 
     /// The whole log as CSV (reasons that could start a formula get a leading apostrophe).
@@ -80,7 +118,8 @@ package struct AdminService: Sendable {
         let entries = try await audit.entries(limit: 100_000, after: nil, on: database.sql)
         let rows = entries.map { entry in
             [
-                RFC3339.format(entry.at), entry.admin, entry.action, entry.objectKind, entry.objectId, CSV.guarded(entry.reason ?? ""),
+                RFC3339.format(entry.at), entry.admin, entry.action, entry.objectKind, entry.objectId,
+                CSV.guarded(entry.reason ?? ""),
                 CSV.guarded(entry.detail ?? ""),
             ]
         }
@@ -88,10 +127,23 @@ package struct AdminService: Sendable {
     }
 
     static func entry(
-        _ admin: Identity, _ action: String, _ object: UUID, kind: String = "user", reason: String?, detail: String? = nil, at: Date
+        _ admin: Identity,
+        _ action: String,
+        _ object: UUID,
+        kind: String = "user",
+        reason: String?,
+        detail: String? = nil,
+        at: Date
     ) -> AuditEntry {
         AuditEntry(
-            id: UUID(), at: at, admin: admin.user.username, action: action, objectKind: kind, objectId: object.uuidString.lowercased(),
-            reason: reason, detail: detail)
+            id: UUID(),
+            at: at,
+            admin: admin.user.username,
+            action: action,
+            objectKind: kind,
+            objectId: object.uuidString.lowercased(),
+            reason: reason,
+            detail: detail
+        )
     }
 }

@@ -9,11 +9,19 @@ struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let accounts: AccountService
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         // No header, or HTTP Basic (app passwords, read by the one route that takes them): anonymous here.
-        guard let header = request.headers[.authorization], !header.lowercased().hasPrefix("basic ") else { return try await next(request, context) }
+        guard let header = request.headers[.authorization], !header.lowercased().hasPrefix("basic ") else {
+            return try await next(request, context)
+        }
         var context = context
-        if header.lowercased().hasPrefix("bearer "), let identity = try await accounts.identity(bearer: String(header.dropFirst(7))) {
+        if header.lowercased().hasPrefix("bearer "),
+            let identity = try await accounts.identity(bearer: String(header.dropFirst(7)))
+        {
             context.identity = identity
         } else {
             context.rejectedBearer = true

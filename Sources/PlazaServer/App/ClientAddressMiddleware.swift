@@ -9,10 +9,17 @@ struct ClientAddressMiddleware: RouterMiddleware {
     let trustedProxies: TrustedProxies
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard !trustedProxies.ranges.isEmpty else { return try await next(request, context) }
         var context = context
-        context.clientAddress = trustedProxies.client(peer: context.clientAddress, forwardedFor: request.headers[Self.forwardedFor])
+        context.clientAddress = trustedProxies.client(
+            peer: context.clientAddress,
+            forwardedFor: request.headers[Self.forwardedFor]
+        )
         return try await next(request, context)
     }
 }

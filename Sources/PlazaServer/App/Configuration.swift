@@ -88,10 +88,16 @@ public struct PlazaConfiguration: Sendable {
             }
         }
         if let url = value("PLAZA_DATABASE_URL") {
-            do { configuration.storage = try parseStorage(url) } catch let error as ConfigurationError { errors.append(error) }
+            do { configuration.storage = try parseStorage(url) } catch let error as ConfigurationError {
+                errors.append(error)
+            }
         }
         if let key = value("PLAZA_SECRET_KEY") {
-            if key.utf8.count >= 32 { configuration.secretKey = key } else { fail("PLAZA_SECRET_KEY", "must be at least 32 characters long") }
+            if key.utf8.count >= 32 {
+                configuration.secretKey = key
+            } else {
+                fail("PLAZA_SECRET_KEY", "must be at least 32 characters long")
+            }
         }
         if let url = value("PLAZA_PUBLIC_URL") {
             if let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil {
@@ -122,20 +128,30 @@ public struct PlazaConfiguration: Sendable {
             }
         }
         if let mode = value("PLAZA_MODE") {
-            if let parsed = Mode(rawValue: mode) { configuration.mode = parsed } else { fail("PLAZA_MODE", "must be production, dev or demo") }
+            if let parsed = Mode(rawValue: mode) {
+                configuration.mode = parsed
+            } else {
+                fail("PLAZA_MODE", "must be production, dev or demo")
+            }
         }
         if let retention = value("PLAZA_LOCATION_RETENTION") {
             if let seconds = parseDuration(retention), seconds >= 3600 {
                 configuration.places.retention = seconds
             } else {
-                fail("PLAZA_LOCATION_RETENTION", "must be a duration of at least an hour such as 30d, 72h or 90m, not '\(retention)'")
+                fail(
+                    "PLAZA_LOCATION_RETENTION",
+                    "must be a duration of at least an hour such as 30d, 72h or 90m, not '\(retention)'"
+                )
             }
         }
         if let epsilon = value("PLAZA_MAP_EPSILON") {
             if let number = Double(epsilon), number > 0, number <= 1 {
                 configuration.places.mapEpsilon = number
             } else {
-                fail("PLAZA_MAP_EPSILON", "must be a number above 0 and at most 1 (per metre; 0.01 gives about 200 m of expected error)")
+                fail(
+                    "PLAZA_MAP_EPSILON",
+                    "must be a number above 0 and at most 1 (per metre; 0.01 gives about 200 m of expected error)"
+                )
             }
         }
         if let tiles = value("PLAZA_MAP_TILES") {
@@ -146,7 +162,8 @@ public struct PlazaConfiguration: Sendable {
             } else {
                 fail(
                     "PLAZA_MAP_TILES",
-                    "must be a tile URL template with {z}, {x} and {y} (https://tiles.example/{z}/{x}/{y}.png) or the path of an .mbtiles file")
+                    "must be a tile URL template with {z}, {x} and {y} (https://tiles.example/{z}/{x}/{y}.png) or the path of an .mbtiles file"
+                )
             }
         }
         if let attribution = value("PLAZA_MAP_ATTRIBUTION") { configuration.places.mapAttribution = attribution }
@@ -154,7 +171,10 @@ public struct PlazaConfiguration: Sendable {
             if let url = URL(string: geocoder), ["http", "https"].contains(url.scheme ?? ""), url.host != nil {
                 configuration.places.geocoderURL = url
             } else {
-                fail("PLAZA_GEOCODER_URL", "must be the http(s) address of a Nominatim-compatible geocoder, such as https://nominatim.example")
+                fail(
+                    "PLAZA_GEOCODER_URL",
+                    "must be the http(s) address of a Nominatim-compatible geocoder, such as https://nominatim.example"
+                )
             }
         }
         if let zone = value("PLAZA_TIME_ZONE") {
@@ -177,7 +197,10 @@ public struct PlazaConfiguration: Sendable {
             if let amount = Int64(shipping), (0...100_000).contains(amount) {
                 configuration.cards.shipping = amount
             } else {
-                fail("PLAZA_CARDS_SHIPPING", "must be the flat shipping of a card order in minor units (499 is $4.99), not '\(shipping)'")
+                fail(
+                    "PLAZA_CARDS_SHIPPING",
+                    "must be the flat shipping of a card order in minor units (499 is $4.99), not '\(shipping)'"
+                )
             }
         }
         if let rate = value("PLAZA_CARDS_TAX_RATE") {
@@ -203,8 +226,10 @@ public struct PlazaConfiguration: Sendable {
         }
         // Not trimmed: a password may begin or end with spaces.
         if let words = value("PLAZA_OFFER_BLOCKED_WORDS") {
-            configuration.offerBlockedWords = words.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                .filter { !$0.isEmpty }
+            configuration.offerBlockedWords = words.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
+            .filter { !$0.isEmpty }
         }
         configuration.adminPassword = environment["PLAZA_ADMIN_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.readPaymentGateway(value, fail: fail)
@@ -214,7 +239,10 @@ public struct PlazaConfiguration: Sendable {
         configuration.passes.read(value, fail: fail)
         configuration.wallet.limits.read(value, fail: fail)
         if case .postgres = configuration.storage, configuration.secretKey == nil {
-            fail("PLAZA_SECRET_KEY", "is required with PostgreSQL, so that every Plaza process signs tokens with the same key")
+            fail(
+                "PLAZA_SECRET_KEY",
+                "is required with PostgreSQL, so that every Plaza process signs tokens with the same key"
+            )
         }
         if !errors.isEmpty { throw ConfigurationErrors(errors: errors) }
         return configuration
@@ -223,7 +251,11 @@ public struct PlazaConfiguration: Sendable {
     /// `30d`, `72h`, `90m`, `45s` or plain seconds.
     static func parseDuration(_ text: String) -> TimeInterval? {
         let units: [Character: Double] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
-        if let unit = text.last.flatMap({ units[$0] }), let number = Double(text.dropLast()), number.isFinite, number > 0 { return number * unit }
+        if let unit = text.last.flatMap({ units[$0] }), let number = Double(text.dropLast()), number.isFinite,
+            number > 0
+        {
+            return number * unit
+        }
         return Double(text).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
     }
 
@@ -236,7 +268,10 @@ public struct PlazaConfiguration: Sendable {
         }
         if text.hasPrefix("sqlite://") { return .sqlite(path: String(text.dropFirst("sqlite://".count))) }
         if text.hasPrefix("sqlite:") { return .sqlite(path: String(text.dropFirst("sqlite:".count))) }
-        throw ConfigurationError(key: "PLAZA_DATABASE_URL", message: "must be sqlite:PATH or postgres://user:password@host:5432/database")
+        throw ConfigurationError(
+            key: "PLAZA_DATABASE_URL",
+            message: "must be sqlite:PATH or postgres://user:password@host:5432/database"
+        )
     }
 }
 
@@ -273,24 +308,36 @@ extension PlazaConfiguration {
         switch choice {
         case nil where key == nil: return
         case "sandbox":
-            if key != nil { fail("PLAZA_STRIPE_SECRET_KEY", "is set while PLAZA_PAYMENT_GATEWAY is sandbox: remove one of them") }
+            if key != nil {
+                fail("PLAZA_STRIPE_SECRET_KEY", "is set while PLAZA_PAYMENT_GATEWAY is sandbox: remove one of them")
+            }
             paymentGateway = .sandbox
             return
         case nil, "stripe": break
         case .some(let other):
-            fail("PLAZA_PAYMENT_GATEWAY", "must be stripe (with PLAZA_STRIPE_SECRET_KEY) or sandbox (test cards only, no real money), not '\(other)'")
+            fail(
+                "PLAZA_PAYMENT_GATEWAY",
+                "must be stripe (with PLAZA_STRIPE_SECRET_KEY) or sandbox (test cards only, no real money), not '\(other)'"
+            )
             return
         }
         guard let key, key.hasPrefix("sk_") || key.hasPrefix("rk_") else {
-            fail("PLAZA_STRIPE_SECRET_KEY", "must be a Stripe secret key (sk_live_..., sk_test_... or a restricted rk_... key)")
+            fail(
+                "PLAZA_STRIPE_SECRET_KEY",
+                "must be a Stripe secret key (sk_live_..., sk_test_... or a restricted rk_... key)"
+            )
             return
         }
         guard let secret = value("PLAZA_STRIPE_WEBHOOK_SECRET"), secret.hasPrefix("whsec_") else {
             fail(
-                "PLAZA_STRIPE_WEBHOOK_SECRET", "must be the signing secret (whsec_...) of the webhook endpoint <PLAZA_PUBLIC_URL>/v1/webhooks/stripe")
+                "PLAZA_STRIPE_WEBHOOK_SECRET",
+                "must be the signing secret (whsec_...) of the webhook endpoint <PLAZA_PUBLIC_URL>/v1/webhooks/stripe"
+            )
             return
         }
-        if publicURL == nil { fail("PLAZA_PUBLIC_URL", "is required with Stripe: its payment pages send customers back there") }
+        if publicURL == nil {
+            fail("PLAZA_PUBLIC_URL", "is required with Stripe: its payment pages send customers back there")
+        }
         var settings = StripeSettings(secretKey: key, webhookSecret: secret)
         if let api = value("PLAZA_STRIPE_API_URL") {
             guard let url = URL(string: api), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {

@@ -71,8 +71,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             held?.append(data)
             return
         }
-        guard case .head(let head) = unwrapInboundIn(data), Self.isWebSocketUpgrade(head) else { return take(data, context: context) }
-        guard let upgradeCheck, head.headers.contains(name: "authorization") else { return stepAside(context: context, with: [data]) }
+        guard case .head(let head) = unwrapInboundIn(data), Self.isWebSocketUpgrade(head) else {
+            return take(data, context: context)
+        }
+        guard let upgradeCheck, head.headers.contains(name: "authorization") else {
+            return stepAside(context: context, with: [data])
+        }
         // Nothing more is read (see `read`) until the credentials are known: held parts stay few.
         held = [data]
         context.eventLoop.makeFutureWithTask { await upgradeCheck(head) }.assumeIsolated().whenComplete { result in
@@ -129,20 +133,36 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func refuseUpgrade(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
-        answer(PlazaError.invalidToken, status: .unauthorized, headers: ["www-authenticate": "Bearer error=\"invalid_token\""], context: context)
+        answer(
+            PlazaError.invalidToken,
+            status: .unauthorized,
+            headers: ["www-authenticate": "Bearer error=\"invalid_token\""],
+            context: context
+        )
     }
 
     /// `error` as a problem document with `status`, then the connection closes.
-    private func answer(_ error: PlazaError, status: HTTPResponseStatus, headers extra: HTTPHeaders = [:], context: ChannelHandlerContext) {
+    private func answer(
+        _ error: PlazaError,
+        status: HTTPResponseStatus,
+        headers extra: HTTPHeaders = [:],
+        context: ChannelHandlerContext
+    ) {
         let body = (try? PlazaJSON.encoder().encode(error.problem)).map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
         var headers: HTTPHeaders = [
-            "content-type": "application/problem+json", "connection": "close", "content-length": String(body.readableBytes),
+            "content-type": "application/problem+json", "connection": "close",
+            "content-length": String(body.readableBytes),
             "cache-control": "no-store",
         ]
         headers.add(contentsOf: extra)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
+            promise: nil
+        )
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
     }
 
     /// A deadline passed: a body that stopped arriving is answered 408 (unless the application answered already);
@@ -152,8 +172,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard state == .readingBody, !answered else { return context.close(promise: nil) }
         answered = true
         let error = PlazaError(
-            .requestTimeout, .requestTimeout, "The request's body stopped arriving.",
-            detail: "Send the whole request again; nothing of it was used.")
+            .requestTimeout,
+            .requestTimeout,
+            "The request's body stopped arriving.",
+            detail: "Send the whole request again; nothing of it was used."
+        )
         answer(error, status: .requestTimeout, context: context)
     }
 
@@ -173,9 +196,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         deadline?.cancel()
         deadline = nil
         context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: ["connection": "close", "content-length": "0"]))),
-            promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            wrapOutboundOut(
+                .head(
+                    HTTPResponseHead(
+                        version: .http1_1,
+                        status: status,
+                        headers: ["connection": "close", "content-length": "0"]
+                    )
+                )
+            ),
+            promise: nil
+        )
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

@@ -29,7 +29,10 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(ConnectionGuard(timeouts: timeouts, upgradeCheck: upgradeCheck), position: .after(decoder))
+            try pipeline.addHandler(
+                ConnectionGuard(timeouts: timeouts, upgradeCheck: upgradeCheck),
+                position: .after(decoder)
+            )
             return value
         }
     }

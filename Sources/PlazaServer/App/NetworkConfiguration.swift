@@ -31,7 +31,10 @@ public struct NetworkConfiguration: Sendable {
             if let parsed = PlazaConfiguration.parseDuration(text), range.contains(parsed) {
                 target = parsed
             } else {
-                fail(key, "must be a duration from \(Int(range.lowerBound))s to \(Int(range.upperBound))s such as 10s or 2m, not '\(text)'")
+                fail(
+                    key,
+                    "must be a duration from \(Int(range.lowerBound))s to \(Int(range.upperBound))s such as 10s or 2m, not '\(text)'"
+                )
             }
         }
         func count(_ key: String, _ range: ClosedRange<Int>, into target: inout Int) {
@@ -52,11 +55,18 @@ public struct NetworkConfiguration: Sendable {
             if let parsed = TrustedProxies(parsing: text) {
                 trustedProxies = parsed
             } else {
-                fail("PLAZA_TRUSTED_PROXIES", "must be addresses or CIDR ranges separated by commas, such as 10.0.0.0/8,::1, not '\(text)'")
+                fail(
+                    "PLAZA_TRUSTED_PROXIES",
+                    "must be addresses or CIDR ranges separated by commas, such as 10.0.0.0/8,::1, not '\(text)'"
+                )
             }
         }
         if let token = value("PLAZA_METRICS_TOKEN") {
-            if token.utf8.count >= 16 { metricsToken = token } else { fail("PLAZA_METRICS_TOKEN", "must be at least 16 characters long") }
+            if token.utf8.count >= 16 {
+                metricsToken = token
+            } else {
+                fail("PLAZA_METRICS_TOKEN", "must be at least 16 characters long")
+            }
         }
         if let text = value("PLAZA_METRICS_PORT") {
             if let port = Int(text), (1...65535).contains(port) {

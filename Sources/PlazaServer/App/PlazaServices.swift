@@ -36,12 +36,15 @@ public final class PlazaServices: Sendable {
     /// Opens the database and prepares every service; nothing is migrated or served yet.
     public static func open(_ configuration: PlazaConfiguration, logger: Logger) async throws -> PlazaServices {
         var configuration = configuration
-        configuration.secretKey = try configuration.secretKey ?? SecretKeyFile.loadOrCreate(directory: configuration.dataDirectory)
+        configuration.secretKey =
+            try configuration.secretKey ?? SecretKeyFile.loadOrCreate(directory: configuration.dataDirectory)
         // The demo signs wallet passes with a certificate of its own (Wallet will not add them; the bytes are right).
         if configuration.mode == .demo, configuration.passes.apple == nil {
             configuration.passes.apple = try WalletPassConfiguration.demoApple(secretKey: configuration.secretKey ?? "")
         }
-        if configuration.mode == .demo, configuration.passes.google == nil { configuration.passes.google = try WalletPassConfiguration.demoGoogle() }
+        if configuration.mode == .demo, configuration.passes.google == nil {
+            configuration.passes.google = try WalletPassConfiguration.demoGoogle()
+        }
         configuration.passes.origin = configuration.baseURL
         let database: PlazaDatabase
         switch configuration.storage {
@@ -73,64 +76,116 @@ public final class PlazaServices: Sendable {
                 LogMailTransport(logger: logger)
             }
         let outbox = OutboxService(database: database, transport: transport, logger: logger)
-        let events = EventBus(database: database, feed: database.makeFeed(storage: configuration.storage, logger: logger))
+        let events = EventBus(
+            database: database,
+            feed: database.makeFeed(storage: configuration.storage, logger: logger)
+        )
         self.events = events
         let businesses = BusinessesService(database: database, events: events)
         self.businesses = businesses
         let places = PlacesService(
-            database: database, configuration: configuration.places, businesses: businesses, events: events, limiter: limiter,
-            secretKey: secretKey, logger: logger, subscriptions: OffersSubscriptions(database: database))
+            database: database,
+            configuration: configuration.places,
+            businesses: businesses,
+            events: events,
+            limiter: limiter,
+            secretKey: secretKey,
+            logger: logger,
+            subscriptions: OffersSubscriptions(database: database)
+        )
         self.places = places
         wallet = WalletService(
-            database: database, configuration: configuration.wallet, businesses: businesses, places: places, events: events, idempotency: idempotency,
+            database: database,
+            configuration: configuration.wallet,
+            businesses: businesses,
+            places: places,
+            events: events,
+            idempotency: idempotency,
             gateway: configuration.paymentGateway.map { choice -> any PaymentGateway in
                 switch choice {
                 case .sandbox: SandboxGateway(secretKey: secretKey, logger: logger)
                 case .stripe(let settings): StripeGateway(settings, logger: logger)
                 }
-            }, limiter: limiter, secrets: secrets, logger: logger,
-            baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
+            },
+            limiter: limiter,
+            secrets: secrets,
+            logger: logger,
+            baseURL: configuration.baseURL.hasSuffix("/")
+                ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
             transfers: TransferBatcher(lanes: database.engine == .sqlite ? 1 : 4),
             // PostgreSQL's feed has a channel the batch's one prepared statement notifies; SQLite's writer pipelines.
             transferWriter: events.feed.notificationChannel.map { PostgresTransferWriter(channel: $0) }
-                ?? SQLiteTransferWriter(idempotency: idempotency, events: events), coupons: OffersCoupons())
+                ?? SQLiteTransferWriter(idempotency: idempotency, events: events),
+            coupons: OffersCoupons()
+        )
         inbox = InboxService(database: database)
         var passUpdates: PassUpdateSender?
         if let apple = configuration.passes.apple, !apple.selfSigned || configuration.passes.apnsTrustRoots != nil {
             passUpdates = try PassUpdateSender(
-                apple: apple, host: configuration.passes.apnsHost, trustRoots: configuration.passes.apnsTrustRoots, logger: logger)
+                apple: apple,
+                host: configuration.passes.apnsHost,
+                trustRoots: configuration.passes.apnsTrustRoots,
+                logger: logger
+            )
         }
         loyalty = LoyaltyService(
-            database: database, events: events, businesses: businesses, secretKey: secretKey, idempotency: idempotency, passes: configuration.passes,
-            passUpdates: passUpdates)
+            database: database,
+            events: events,
+            businesses: businesses,
+            secretKey: secretKey,
+            idempotency: idempotency,
+            passes: configuration.passes,
+            passUpdates: passUpdates
+        )
         offers = OffersService(
-            database: database, events: events, businesses: businesses, places: places, blockedWords: configuration.offerBlockedWords,
+            database: database,
+            events: events,
+            businesses: businesses,
+            places: places,
+            blockedWords: configuration.offerBlockedWords,
             calendar: configuration.places.calendar,
-            currency: configuration.wallet.currencies[0])
+            currency: configuration.wallet.currencies[0]
+        )
         offers.listen()
         let webPush = WebPush(
             vapid: configuration.push.vapidPrivateKey ?? PushConfiguration.derivedKey(secretKey: secretKey),
-            subject: configuration.push.vapidSubject ?? configuration.publicURL.map { "\($0.absoluteString)" } ?? "mailto:admin@plaza.localhost")
+            subject: configuration.push.vapidSubject ?? configuration.publicURL.map { "\($0.absoluteString)" }
+                ?? "mailto:admin@plaza.localhost"
+        )
         // One guard for the addresses users give: what registering accepts is what sending calls.
         let pushAddresses = OutboundGuard(pushServicesAnd: configuration.push.hosts)
         let notifications = NotificationService(
-            database: database, webPush: webPush, addresses: pushAddresses,
-            baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL)
+            database: database,
+            webPush: webPush,
+            addresses: pushAddresses,
+            baseURL: configuration.baseURL.hasSuffix("/")
+                ? String(configuration.baseURL.dropLast()) : configuration.baseURL
+        )
         self.notifications = notifications
         let delivery = NotificationDelivery(
             notifications: notifications,
             senders: PushSenders(
                 webPush: WebPushSender(webPush: webPush, call: OutboundCall(addresses: pushAddresses)),
-                apns: configuration.push.apns.map { APNsSender(settings: $0, trustRoots: configuration.push.apnsTrustRoots) }), logger: logger)
+                apns: configuration.push.apns.map {
+                    APNsSender(settings: $0, trustRoots: configuration.push.apnsTrustRoots)
+                }
+            ),
+            logger: logger
+        )
         notificationDelivery = delivery
         events.record(notifications.recorder { delivery.nudge() })
         self.outbox = outbox
         var accounts = AccountService(
-            database: database, secrets: secrets,
+            database: database,
+            secrets: secrets,
             tokens: await AccessTokens(secretKey: secretKey, lifetime: configuration.limits.accessTokenLifetime),
-            passwords: try await PasswordHasher(cost: configuration.bcryptCost), limiter: limiter, idempotency: idempotency,
+            passwords: try await PasswordHasher(cost: configuration.bcryptCost),
+            limiter: limiter,
+            idempotency: idempotency,
             limits: configuration.limits,
-            baseURL: configuration.baseURL, mailQueued: { outbox.nudge() })
+            baseURL: configuration.baseURL,
+            mailQueued: { outbox.nudge() }
+        )
         let wallet = wallet
         // Nothing may be stranded: no account or business goes while it holds money or open charges, no business is
         // left without an owner.
@@ -140,7 +195,9 @@ public final class PlazaServices: Sendable {
             try await CardsService.requireNoOpenOrder(user.id, on: db)
             try await businesses.requireNotLastOwner(user.id, on: db)
         }
-        businesses.deletionChecks.add { business, db in try await wallet.requireNothingHeld(by: business, business: true, on: db) }
+        businesses.deletionChecks.add { business, db in
+            try await wallet.requireNothingHeld(by: business, business: true, on: db)
+        }
         accounts.accountErased = { user in
             try await places.eraseUser(user)
             try await wallet.eraseUser(user.id)
@@ -151,14 +208,31 @@ public final class PlazaServices: Sendable {
         self.accounts = accounts
         media = MediaService(database: database, pictures: configuration.pictures)
         market = MarketService(
-            database: database, accounts: accounts, media: media, events: events, cipher: MessageCipher(secretKey: secretKey),
-            currency: configuration.wallet.currencies[0], trustedHosts: [configuration.publicURL?.host].compactMap { $0 }, secrets: secrets,
-            idempotency: idempotency, payments: WalletMarketPayments(wallet: wallet), positions: PlacesMeetupPositions(database: database))
+            database: database,
+            accounts: accounts,
+            media: media,
+            events: events,
+            cipher: MessageCipher(secretKey: secretKey),
+            currency: configuration.wallet.currencies[0],
+            trustedHosts: [configuration.publicURL?.host].compactMap { $0 },
+            secrets: secrets,
+            idempotency: idempotency,
+            payments: WalletMarketPayments(wallet: wallet),
+            positions: PlacesMeetupPositions(database: database)
+        )
         cards = CardsService(
-            database: database, events: events, fonts: try CardFonts.load(), currency: configuration.wallet.currencies[0],
-            settings: configuration.cards, idempotency: idempotency, payments: WalletCardShopPayments(wallet: wallet),
-            baseURL: configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
-            mailQueued: { outbox.nudge() }, pictures: configuration.pictures)
+            database: database,
+            events: events,
+            fonts: try CardFonts.load(),
+            currency: configuration.wallet.currencies[0],
+            settings: configuration.cards,
+            idempotency: idempotency,
+            payments: WalletCardShopPayments(wallet: wallet),
+            baseURL: configuration.baseURL.hasSuffix("/")
+                ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
+            mailQueued: { outbox.nudge() },
+            pictures: configuration.pictures
+        )
         let admin = AdminService(database: database, events: events, accounts: accounts)
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.
@@ -200,7 +274,8 @@ public final class PlazaServices: Sendable {
     /// Long-running work to run beside the server.
     var backgroundServices: [any Service] {
         [
-            DatabaseService(database: database), outbox, MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
+            DatabaseService(database: database), outbox,
+            MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
             PlacesBackgroundService(places: places), notificationDelivery,
             // Expires pending charges past their time (telling both sides), and re-sends to the processor what a
             // stopped process recorded but never sent.
@@ -215,7 +290,9 @@ public final class PlazaServices: Sendable {
                 _ = try await loyalty.expireLapsedCards()
             },
             // Starts approved campaigns whose time came and ends those past their end.
-            RecurringWork(name: "offers", interval: 60, logger: logger) { [offers] in try await offers.advanceCampaigns() },
+            RecurringWork(name: "offers", interval: 60, logger: logger) { [offers] in
+                try await offers.advanceCampaigns()
+            },
             // Expires meetups whose window passed (a deal without its handshake is called off, held money goes back), and
             // sends the saved searches' daily digests.
             RecurringWork(name: "market", interval: 60, logger: logger) { [market] in
@@ -225,7 +302,8 @@ public final class PlazaServices: Sendable {
                 try await market.remindExpiringMembers()
             },
             // Checks every cross-domain invariant once a day and alerts the admins when one is broken (`plaza verify`).
-            RecurringWork(name: "verify", interval: 86_400, logger: logger) { [self] in try await self.verifyAndAlert() },
+            RecurringWork(name: "verify", interval: 86_400, logger: logger) { [self] in try await self.verifyAndAlert()
+            },
         ] + (events.feed.service.map { [$0] } ?? [])
     }
 }
@@ -275,7 +353,13 @@ enum SecretKeyFile {
         }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let key = Secrets.randomToken(bytes: 48)
-        guard FileManager.default.createFile(atPath: path, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: path,
+                contents: Data(key.utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
+        else {
             throw ConfigurationError(key: "PLAZA_SECRET_KEY", message: "is not set and \(path) could not be written")
         }
         return key

@@ -32,9 +32,14 @@ public struct PushConfiguration: Sendable {
     static func derivedKey(secretKey: String) -> P256.Signing.PrivateKey {
         for counter in 0..<100 {
             let bytes = HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: SymmetricKey(data: Data(secretKey.utf8)), info: Data("plaza:vapid:\(counter)".utf8), outputByteCount: 32)
+                inputKeyMaterial: SymmetricKey(data: Data(secretKey.utf8)),
+                info: Data("plaza:vapid:\(counter)".utf8),
+                outputByteCount: 32
+            )
             // A scalar of zero or past the group's order (about one in four billion) takes the next counter.
-            if let key = try? P256.Signing.PrivateKey(rawRepresentation: bytes.withUnsafeBytes { Data($0) }) { return key }
+            if let key = try? P256.Signing.PrivateKey(rawRepresentation: bytes.withUnsafeBytes { Data($0) }) {
+                return key
+            }
         }
         return P256.Signing.PrivateKey()
     }
@@ -49,11 +54,13 @@ public struct PushConfiguration: Sendable {
         }
         readAPNs(value, fail: fail)
         if let list = value("PLAZA_PUSH_HOSTS") {
-            let entries = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            let entries = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter
+            { !$0.isEmpty }
             if let bad = entries.first(where: { !OutboundGuard.isValidEntry($0) }) {
                 fail(
                     "PLAZA_PUSH_HOSTS",
-                    "must be host names, *.domain patterns or origins such as http://127.0.0.1:9300, separated by commas; '\(bad)' is none")
+                    "must be host names, *.domain patterns or origins such as http://127.0.0.1:9300, separated by commas; '\(bad)' is none"
+                )
             } else {
                 hosts = entries
             }
@@ -90,7 +97,11 @@ public struct PushConfiguration: Sendable {
             return
         }
         apns = APNsSettings(
-            key: key, keyID: value("PLAZA_APNS_KEY_ID") ?? "", teamID: value("PLAZA_APNS_TEAM_ID") ?? "", topic: value("PLAZA_APNS_TOPIC") ?? "",
-            host: host)
+            key: key,
+            keyID: value("PLAZA_APNS_KEY_ID") ?? "",
+            teamID: value("PLAZA_APNS_TEAM_ID") ?? "",
+            topic: value("PLAZA_APNS_TOPIC") ?? "",
+            host: host
+        )
     }
 }

@@ -9,7 +9,11 @@ extension HTTPField.Name {
 /// Gives every request an id (the client's `X-Request-ID` when it is sane), puts it in the logs and
 /// the response, and logs one line per request.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let given = request.headers[.requestID].flatMap { id in
             id.count <= 64 && id.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } ? id : nil
         }
@@ -22,7 +26,12 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         context.logger.info(
             "\(request.method) \(request.uri.path) \(response.status.code)",
-            metadata: ["ms": .stringConvertible(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)])
+            metadata: [
+                "ms": .stringConvertible(
+                    Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+                )
+            ]
+        )
         return response
     }
 }

@@ -20,9 +20,15 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             + "font-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action \(forms); frame-ancestors 'none'"
     }
 
-    static var svgPolicy: String { "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src 'self' data:; frame-ancestors 'self'" }
+    static var svgPolicy: String {
+        "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src 'self' data:; frame-ancestors 'self'"
+    }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var response = try await next(request, context)
         // An SVG Plaza drew (a card's preview) may style its own text and load the card fonts, and nothing else.
         let svg = response.headers[.contentType]?.hasPrefix("image/svg+xml") == true
@@ -33,7 +39,9 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[HTTPField.Name("Permissions-Policy")!] = "camera=(self), geolocation=(self), microphone=()"
         response.headers[HTTPField.Name("Cross-Origin-Opener-Policy")!] = "same-origin"
         if hsts { response.headers[.strictTransportSecurity] = "max-age=31536000; includeSubDomains" }
-        if response.headers[.cacheControl] == nil, request.uri.path.hasPrefix("/v1") || request.uri.path.hasPrefix("/dev") {
+        if response.headers[.cacheControl] == nil,
+            request.uri.path.hasPrefix("/v1") || request.uri.path.hasPrefix("/dev")
+        {
             response.headers[.cacheControl] = "no-store"
         }
         return response

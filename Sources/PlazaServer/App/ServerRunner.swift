@@ -10,7 +10,8 @@ import UnixSignals
 /// services, and run the server until SIGINT or SIGTERM.
 public enum ServerRunner {
     public static func run(
-        _ configuration: PlazaConfiguration, afterMigrations: @escaping @Sendable (PlazaServices) async throws -> Void = { _ in }
+        _ configuration: PlazaConfiguration,
+        afterMigrations: @escaping @Sendable (PlazaServices) async throws -> Void = { _ in }
     )
         async throws
     {
@@ -26,12 +27,18 @@ public enum ServerRunner {
         // Library metrics (swift-metrics) go into the same registry `/metrics` shows.
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: services.metrics.registry))
         if configuration.mode == .production, configuration.smtpURL == nil {
-            logger.warning("PLAZA_SMTP_URL is not set: e-mail (verification codes, password resets) is only logged, not sent")
+            logger.warning(
+                "PLAZA_SMTP_URL is not set: e-mail (verification codes, password resets) is only logged, not sent"
+            )
         }
         let app = try buildApplication(services, afterMigrations: afterMigrations)
         // SIGTERM or SIGINT: stop accepting, close idle connections, let requests in flight finish within
         // PLAZA_SHUTDOWN_SECONDS, then cancel what is left (and give that 5 seconds more).
-        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var group = ServiceGroupConfiguration(
+            services: [app],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
         group.maximumGracefulShutdownDuration = .milliseconds(Int64(configuration.network.shutdownSeconds * 1_000))
         group.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: group).run()

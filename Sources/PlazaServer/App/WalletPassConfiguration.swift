@@ -60,7 +60,10 @@ public struct WalletPassConfiguration: Sendable {
             return
         }
         guard let certificate = try? Certificate(pemEncoded: Self.pem(value("PLAZA_PASS_CERTIFICATE") ?? "")) else {
-            fail("PLAZA_PASS_CERTIFICATE", "must be the Pass Type ID certificate in PEM (its text, or the path of the file)")
+            fail(
+                "PLAZA_PASS_CERTIFICATE",
+                "must be the Pass Type ID certificate in PEM (its text, or the path of the file)"
+            )
             return
         }
         guard let key = try? Certificate.PrivateKey(pemEncoded: Self.pem(value("PLAZA_PASS_KEY") ?? "")) else {
@@ -70,14 +73,22 @@ public struct WalletPassConfiguration: Sendable {
         var intermediates: [Certificate] = []
         if let wwdr = value("PLAZA_PASS_WWDR") {
             guard let parsed = try? Certificate(pemEncoded: Self.pem(wwdr)) else {
-                fail("PLAZA_PASS_WWDR", "must be Apple's WWDR intermediate certificate in PEM (its text, or the path of the file)")
+                fail(
+                    "PLAZA_PASS_WWDR",
+                    "must be Apple's WWDR intermediate certificate in PEM (its text, or the path of the file)"
+                )
                 return
             }
             intermediates = [parsed]
         }
         apple = Apple(
-            passTypeIdentifier: value("PLAZA_PASS_TYPE_ID") ?? "", teamIdentifier: value("PLAZA_PASS_TEAM_ID") ?? "", certificate: certificate,
-            privateKey: key, intermediates: intermediates, selfSigned: false)
+            passTypeIdentifier: value("PLAZA_PASS_TYPE_ID") ?? "",
+            teamIdentifier: value("PLAZA_PASS_TEAM_ID") ?? "",
+            certificate: certificate,
+            privateKey: key,
+            intermediates: intermediates,
+            selfSigned: false
+        )
     }
 
     /// `PLAZA_GOOGLE_WALLET_ISSUER_ID`, `PLAZA_GOOGLE_WALLET_SERVICE_ACCOUNT` and `PLAZA_GOOGLE_WALLET_KEY` (the service
@@ -87,7 +98,9 @@ public struct WalletPassConfiguration: Sendable {
         let given = names.filter { value($0) != nil }
         guard !given.isEmpty else { return }
         guard given.count == names.count else {
-            for name in names where value(name) == nil { fail(name, "is needed with the other PLAZA_GOOGLE_WALLET_ variables") }
+            for name in names where value(name) == nil {
+                fail(name, "is needed with the other PLAZA_GOOGLE_WALLET_ variables")
+            }
             return
         }
         let issuer = value("PLAZA_GOOGLE_WALLET_ISSUER_ID") ?? ""
@@ -95,43 +108,74 @@ public struct WalletPassConfiguration: Sendable {
             fail("PLAZA_GOOGLE_WALLET_ISSUER_ID", "must be the issuer id Google Pay & Wallet Console shows (digits)")
             return
         }
-        guard let key = try? JWTKit.Insecure.RSA.PrivateKey(pem: Self.pem(value("PLAZA_GOOGLE_WALLET_KEY") ?? "")) else {
-            fail("PLAZA_GOOGLE_WALLET_KEY", "must be the service account's RSA private key, 2048 bits or more, in PEM (text or path)")
+        guard let key = try? JWTKit.Insecure.RSA.PrivateKey(pem: Self.pem(value("PLAZA_GOOGLE_WALLET_KEY") ?? ""))
+        else {
+            fail(
+                "PLAZA_GOOGLE_WALLET_KEY",
+                "must be the service account's RSA private key, 2048 bits or more, in PEM (text or path)"
+            )
             return
         }
-        google = Google(issuerId: issuer, serviceAccount: value("PLAZA_GOOGLE_WALLET_SERVICE_ACCOUNT") ?? "", privateKey: key, demo: false)
+        google = Google(
+            issuerId: issuer,
+            serviceAccount: value("PLAZA_GOOGLE_WALLET_SERVICE_ACCOUNT") ?? "",
+            privateKey: key,
+            demo: false
+        )
     }
 
     /// The demo's Google signer: a fresh RSA key (Google will not save what it signs; the link and its JWT are right).
     public static func demoGoogle() throws -> Google {
         Google(
-            issuerId: "3388000000022000000", serviceAccount: "plaza-demo@plaza-demo.iam.gserviceaccount.com",
-            privateKey: try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048)), demo: true)
+            issuerId: "3388000000022000000",
+            serviceAccount: "plaza-demo@plaza-demo.iam.gserviceaccount.com",
+            privateKey: try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048)),
+            demo: true
+        )
     }
 
     /// PEM text as given, or read from the file it names (every `PLAZA_*` key or certificate setting takes either).
     static func pem(_ text: String) -> String {
-        text.contains("-----BEGIN") ? text : (FileManager.default.contents(atPath: text).flatMap { String(data: $0, encoding: .utf8) } ?? "")
+        text.contains("-----BEGIN")
+            ? text : (FileManager.default.contents(atPath: text).flatMap { String(data: $0, encoding: .utf8) } ?? "")
     }
 
     /// The demo's signer: a P-256 key derived from the secret key and a certificate it signs itself.
     public static func demoApple(secretKey: String, now: Date = Date()) throws -> Apple {
         let bytes = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: Data(secretKey.utf8)), info: Data("plaza:pass-demo".utf8), outputByteCount: 32)
-        let key = Certificate.PrivateKey(try P256.Signing.PrivateKey(rawRepresentation: bytes.withUnsafeBytes { Data($0) }))
+            inputKeyMaterial: SymmetricKey(data: Data(secretKey.utf8)),
+            info: Data("plaza:pass-demo".utf8),
+            outputByteCount: 32
+        )
+        let key = Certificate.PrivateKey(
+            try P256.Signing.PrivateKey(rawRepresentation: bytes.withUnsafeBytes { Data($0) })
+        )
         let name = try DistinguishedName {
             CommonName("Pass Type ID: pass.test.plaza.demo")
             OrganizationName("Plaza demo (self-signed)")
         }
         let certificate = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey, notValidBefore: now.addingTimeInterval(-3_600),
-            notValidAfter: now.addingTimeInterval(365 * 86_400), issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: key.publicKey,
+            notValidBefore: now.addingTimeInterval(-3_600),
+            notValidAfter: now.addingTimeInterval(365 * 86_400),
+            issuer: name,
+            subject: name,
+            signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 KeyUsage(digitalSignature: true)
-            }, issuerPrivateKey: key)
+            },
+            issuerPrivateKey: key
+        )
         return Apple(
-            passTypeIdentifier: "pass.test.plaza.demo", teamIdentifier: "PLAZADEMO1", certificate: certificate, privateKey: key, intermediates: [],
-            selfSigned: true)
+            passTypeIdentifier: "pass.test.plaza.demo",
+            teamIdentifier: "PLAZADEMO1",
+            certificate: certificate,
+            privateKey: key,
+            intermediates: [],
+            selfSigned: true
+        )
     }
 }

@@ -14,7 +14,14 @@ struct BusinessRecord: Sendable, Equatable {
     var hasLoyalty = false
     var createdAt: Date
 
-    init(id: UUID = UUID(), name: String, category: BusinessCategory, description: String, listed: Bool = true, createdAt: Date) {
+    init(
+        id: UUID = UUID(),
+        name: String,
+        category: BusinessCategory,
+        description: String,
+        listed: Bool = true,
+        createdAt: Date
+    ) {
         self.id = id
         self.name = name
         self.category = category
@@ -35,8 +42,16 @@ struct BusinessRecord: Sendable, Equatable {
 
     func dto(locations: [BusinessLocation], role: BusinessRole?) -> Business {
         Business(
-            id: id, name: name, category: category, description: description, locations: locations, role: role, listed: listed,
-            hasLoyalty: hasLoyalty, createdAt: createdAt)
+            id: id,
+            name: name,
+            category: category,
+            description: description,
+            locations: locations,
+            role: role,
+            listed: listed,
+            hasLoyalty: hasLoyalty,
+            createdAt: createdAt
+        )
     }
 }
 
@@ -48,28 +63,53 @@ struct BusinessStore: Sendable {
     ]
 
     func insert(_ business: BusinessRecord, owner: UUID, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "businesses").columns("id", "name", "category", "description", "listed", "search_text", "created_at", "updated_at")
-            .values(
-                SQLBind(business.id), SQLBind(business.name), SQLBind(business.category.rawValue), SQLBind(business.description),
-                SQLBind(business.listed),
-                SQLBind(BusinessRules.searchText(name: business.name, description: business.description)), SQLBind(business.createdAt),
-                SQLBind(business.createdAt)
-            ).run()
+        try await db.insert(into: "businesses").columns(
+            "id",
+            "name",
+            "category",
+            "description",
+            "listed",
+            "search_text",
+            "created_at",
+            "updated_at"
+        )
+        .values(
+            SQLBind(business.id),
+            SQLBind(business.name),
+            SQLBind(business.category.rawValue),
+            SQLBind(business.description),
+            SQLBind(business.listed),
+            SQLBind(BusinessRules.searchText(name: business.name, description: business.description)),
+            SQLBind(business.createdAt),
+            SQLBind(business.createdAt)
+        ).run()
         try await setMember(business: business.id, user: owner, role: .owner, now: business.createdAt, on: db)
     }
 
     /// The business and `user`'s role in it (`nil` when not a member), in one statement.
-    func business(id: UUID, roleOf user: UUID, on db: any SQLDatabase) async throws -> (BusinessRecord, BusinessRole?)? {
+    func business(id: UUID, roleOf user: UUID, on db: any SQLDatabase) async throws -> (BusinessRecord, BusinessRole?)?
+    {
         let member = SQLBinaryExpression(
-            SQLBinaryExpression(SQLColumn("business_id", table: "m"), .equal, SQLColumn("id", table: "b")), .and,
-            SQLBinaryExpression(SQLColumn("user_id", table: "m"), .equal, SQLBind(user)))
+            SQLBinaryExpression(SQLColumn("business_id", table: "m"), .equal, SQLColumn("id", table: "b")),
+            .and,
+            SQLBinaryExpression(SQLColumn("user_id", table: "m"), .equal, SQLBind(user))
+        )
         guard
-            let row = try await db.select().columns(Self.columns.map { SQLColumn($0, table: "b") }).column(SQLColumn("role", table: "m"))
-                .from(SQLAlias(SQLIdentifier("businesses"), as: SQLIdentifier("b")))
-                .join(SQLAlias(SQLIdentifier("business_members"), as: SQLIdentifier("m")), method: SQLJoinMethod.left, on: member)
-                .where(SQLColumn("id", table: "b"), .equal, SQLBind(id)).first()
+            let row = try await db.select().columns(Self.columns.map { SQLColumn($0, table: "b") }).column(
+                SQLColumn("role", table: "m")
+            )
+            .from(SQLAlias(SQLIdentifier("businesses"), as: SQLIdentifier("b")))
+            .join(
+                SQLAlias(SQLIdentifier("business_members"), as: SQLIdentifier("m")),
+                method: SQLJoinMethod.left,
+                on: member
+            )
+            .where(SQLColumn("id", table: "b"), .equal, SQLBind(id)).first()
         else { return nil }
-        return (try BusinessRecord(row: row), try row.decode(column: "role", as: String?.self).flatMap(BusinessRole.init(rawValue:)))
+        return (
+            try BusinessRecord(row: row),
+            try row.decode(column: "role", as: String?.self).flatMap(BusinessRole.init(rawValue:))
+        )
     }
 
     func businesses(ids: [UUID], on db: any SQLDatabase) async throws -> [UUID: BusinessRecord] {
@@ -82,7 +122,8 @@ struct BusinessStore: Sendable {
     func update(_ business: BusinessRecord, now: Date, on db: any SQLDatabase) async throws {
         try await db.update("businesses").set("name", to: business.name).set("category", to: business.category.rawValue)
             .set("description", to: business.description)
-            .set("search_text", to: BusinessRules.searchText(name: business.name, description: business.description)).set("updated_at", to: now)
+            .set("search_text", to: BusinessRules.searchText(name: business.name, description: business.description))
+            .set("updated_at", to: now)
             .where("id", .equal, business.id).run()
     }
 
@@ -94,7 +135,8 @@ struct BusinessStore: Sendable {
 
     func setListed(_ listed: Bool, ownedBy owner: UUID, on db: any SQLDatabase) async throws {
         let owned = SQLQueryString(
-            "(SELECT business_id FROM business_members WHERE user_id = \(bind: owner) AND role = \(bind: BusinessRole.owner.rawValue))")
+            "(SELECT business_id FROM business_members WHERE user_id = \(bind: owner) AND role = \(bind: BusinessRole.owner.rawValue))"
+        )
         try await db.update("businesses").set("listed", to: listed).where(SQLColumn("id"), .in, owned).run()
     }
 
@@ -105,10 +147,19 @@ struct BusinessStore: Sendable {
     /// Name or description contains `text` (accents and case folded) and category matches, ordered by name; `after` is
     /// the last id seen.
     func search(
-        text: String?, category: BusinessCategory?, hasLoyalty: Bool? = nil, only: Set<UUID>? = nil, limit: Int, after: UUID?,
+        text: String?,
+        category: BusinessCategory?,
+        hasLoyalty: Bool? = nil,
+        only: Set<UUID>? = nil,
+        limit: Int,
+        after: UUID?,
         on db: any SQLDatabase
     ) async throws -> [BusinessRecord] {
-        var query = db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses").where("listed", .equal, true)
+        var query = db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("businesses").where(
+            "listed",
+            .equal,
+            true
+        )
         if let text, !text.isEmpty {
             let pattern = LikePattern.containing(PlacesRules.searchFolded(text))
             // Both sides folded by Plaza (`search_text` is written with the row); one explicit escape for both engines.
@@ -125,25 +176,42 @@ struct BusinessStore: Sendable {
             let name = SQLQueryString("(SELECT lower(name) FROM businesses WHERE id = \(bind: after))")
             query = query.where {
                 $0.where(SQLFunction("lower", args: SQLIdentifier("name")), .greaterThan, name)
-                    .orWhere { $0.where(SQLFunction("lower", args: SQLIdentifier("name")), .equal, name).where("id", .greaterThan, after) }
+                    .orWhere {
+                        $0.where(SQLFunction("lower", args: SQLIdentifier("name")), .equal, name).where(
+                            "id",
+                            .greaterThan,
+                            after
+                        )
+                    }
             }
         }
-        return try await query.orderBy(SQLFunction("lower", args: SQLIdentifier("name"))).orderBy("id").limit(limit).all()
+        return try await query.orderBy(SQLFunction("lower", args: SQLIdentifier("name"))).orderBy("id").limit(limit)
+            .all()
             .map(BusinessRecord.init(row:))
     }
 
     // MARK: Members
 
     func role(of user: UUID, in business: UUID, on db: any SQLDatabase) async throws -> BusinessRole? {
-        try await db.select().column("role").from("business_members").where("business_id", .equal, business).where("user_id", .equal, user)
-            .first().flatMap { BusinessRole(rawValue: try $0.decode(column: "role", as: String.self)) }
+        try await db.select().column("role").from("business_members").where("business_id", .equal, business).where(
+            "user_id",
+            .equal,
+            user
+        )
+        .first().flatMap { BusinessRole(rawValue: try $0.decode(column: "role", as: String.self)) }
     }
 
     func roles(of user: UUID, on db: any SQLDatabase) async throws -> [UUID: BusinessRole] {
-        let rows = try await db.select().columns("business_id", "role").from("business_members").where("user_id", .equal, user).all()
+        let rows = try await db.select().columns("business_id", "role").from("business_members").where(
+            "user_id",
+            .equal,
+            user
+        ).all()
         var roles: [UUID: BusinessRole] = [:]
         for row in rows {
-            roles[try row.decode(column: "business_id", as: UUID.self)] = BusinessRole(rawValue: try row.decode(column: "role", as: String.self))
+            roles[try row.decode(column: "business_id", as: UUID.self)] = BusinessRole(
+                rawValue: try row.decode(column: "role", as: String.self)
+            )
         }
         return roles
     }
@@ -156,8 +224,12 @@ struct BusinessStore: Sendable {
     }
 
     func removeMember(business: UUID, user: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.delete(from: "business_members").where("business_id", .equal, business).where("user_id", .equal, user)
-            .returning("user_id").first() != nil
+        try await db.delete(from: "business_members").where("business_id", .equal, business).where(
+            "user_id",
+            .equal,
+            user
+        )
+        .returning("user_id").first() != nil
     }
 
     /// The names of the businesses whose only owner is `user`.
@@ -180,18 +252,27 @@ struct BusinessStore: Sendable {
 
     func members(business: UUID, on db: any SQLDatabase) async throws -> [BusinessMember] {
         try await db.select().columns(
-            SQLColumn("username", table: "u"), SQLColumn("display_name", table: "u"), SQLColumn("role", table: "m"),
+            SQLColumn("username", table: "u"),
+            SQLColumn("display_name", table: "u"),
+            SQLColumn("role", table: "m"),
             SQLColumn("created_at", table: "m")
         )
         .from(SQLAlias(SQLIdentifier("business_members"), as: SQLIdentifier("m")))
-        .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("user_id", table: "m"), .equal, SQLColumn("id", table: "u"))
+        .join(
+            SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")),
+            on: SQLColumn("user_id", table: "m"),
+            .equal,
+            SQLColumn("id", table: "u")
+        )
         .where(SQLColumn("business_id", table: "m"), .equal, SQLBind(business))
         .orderBy(SQLColumn("created_at", table: "m")).all()
         .map { row in
             BusinessMember(
-                username: try row.decode(column: "username", as: String.self), displayName: try row.decode(column: "display_name", as: String.self),
+                username: try row.decode(column: "username", as: String.self),
+                displayName: try row.decode(column: "display_name", as: String.self),
                 role: BusinessRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .staff,
-                addedAt: try row.decode(column: "created_at", as: Date.self))
+                addedAt: try row.decode(column: "created_at", as: Date.self)
+            )
         }
     }
 
@@ -202,7 +283,9 @@ struct BusinessStore: Sendable {
             .where("business_id", .in, SQLBind.group(businesses)).all()
         var result: [UUID: [UUID]] = [:]
         for row in rows {
-            result[try row.decode(column: "business_id", as: UUID.self), default: []].append(try row.decode(column: "user_id", as: UUID.self))
+            result[try row.decode(column: "business_id", as: UUID.self), default: []].append(
+                try row.decode(column: "user_id", as: UUID.self)
+            )
         }
         return result
     }
@@ -212,7 +295,9 @@ struct BusinessStore: Sendable {
         var memberships: [UUID: [UUID: BusinessRole]] = [:]
         for row in try await db.select().columns("business_id", "user_id", "role").from("business_members").all() {
             guard let role = BusinessRole(rawValue: try row.decode(column: "role", as: String.self)) else { continue }
-            memberships[try row.decode(column: "business_id", as: UUID.self), default: [:]][try row.decode(column: "user_id", as: UUID.self)] = role
+            memberships[try row.decode(column: "business_id", as: UUID.self), default: [:]][
+                try row.decode(column: "user_id", as: UUID.self)
+            ] = role
         }
         return memberships
     }
@@ -232,7 +317,10 @@ struct BusinessStore: Sendable {
 
     func updateLocation(_ location: BusinessLocation, on db: any SQLDatabase) async throws {
         try await db.update("business_locations").set("name", to: location.name).set("address", to: location.address)
-            .set("latitude", to: location.latitude).set("longitude", to: location.longitude).set("radius_meters", to: location.radiusMeters)
+            .set("latitude", to: location.latitude).set("longitude", to: location.longitude).set(
+                "radius_meters",
+                to: location.radiusMeters
+            )
             .set("opening_hours", to: Self.encodeHours(location.openingHours))
             .where("id", .equal, location.id).run()
     }
@@ -243,26 +331,34 @@ struct BusinessStore: Sendable {
     }
 
     func location(id: UUID, on db: any SQLDatabase) async throws -> BusinessLocation? {
-        try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations").where("id", .equal, id)
-            .first().map(Self.location(row:))
+        try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations").where(
+            "id",
+            .equal,
+            id
+        )
+        .first().map(Self.location(row:))
     }
 
     func locations(businesses: [UUID], on db: any SQLDatabase) async throws -> [BusinessLocation] {
         guard !businesses.isEmpty else { return [] }
         return try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations")
-            .where("business_id", .in, SQLBind.group(businesses)).orderBy("created_at").orderBy("id").all().map(Self.location(row:))
+            .where("business_id", .in, SQLBind.group(businesses)).orderBy("created_at").orderBy("id").all().map(
+                Self.location(row:)
+            )
     }
 
     /// Every location, for the in-memory catalog.
     func allLocations(on db: any SQLDatabase) async throws -> [BusinessLocation] {
-        try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations").orderBy("created_at").orderBy("id")
+        try await db.select().columns(Self.locationColumns.map { SQLIdentifier($0) }).from("business_locations")
+            .orderBy("created_at").orderBy("id")
             .all()
             .map(Self.location(row:))
     }
 
     private static func locationValues(_ location: BusinessLocation) -> [any SQLExpression] {
         [
-            SQLBind(location.id), SQLBind(location.businessId), SQLBind(location.name), SQLBind(location.address), SQLBind(location.latitude),
+            SQLBind(location.id), SQLBind(location.businessId), SQLBind(location.name), SQLBind(location.address),
+            SQLBind(location.latitude),
             SQLBind(location.longitude), SQLBind(location.radiusMeters), SQLBind(encodeHours(location.openingHours)),
         ]
     }
@@ -270,11 +366,15 @@ struct BusinessStore: Sendable {
     private static func location(row: any SQLRow) throws -> BusinessLocation {
         let hours = try row.decode(column: "opening_hours", as: String.self)
         return BusinessLocation(
-            id: try row.decode(column: "id", as: UUID.self), businessId: try row.decode(column: "business_id", as: UUID.self),
-            name: try row.decode(column: "name", as: String.self), address: try row.decode(column: "address", as: String.self),
-            latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self),
+            id: try row.decode(column: "id", as: UUID.self),
+            businessId: try row.decode(column: "business_id", as: UUID.self),
+            name: try row.decode(column: "name", as: String.self),
+            address: try row.decode(column: "address", as: String.self),
+            latitude: try row.decode(column: "latitude", as: Double.self),
+            longitude: try row.decode(column: "longitude", as: Double.self),
             radiusMeters: try row.decode(column: "radius_meters", as: Int.self),
-            openingHours: (try? PlazaJSON.decoder().decode([OpeningPeriod].self, from: Data(hours.utf8))) ?? [])
+            openingHours: (try? PlazaJSON.decoder().decode([OpeningPeriod].self, from: Data(hours.utf8))) ?? []
+        )
     }
 
     private static func encodeHours(_ hours: [OpeningPeriod]) -> String {

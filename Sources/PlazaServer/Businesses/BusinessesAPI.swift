@@ -29,13 +29,20 @@ struct BusinessesAPI: Sendable {
         let query = request.uri.queryParameters
         return try .json(
             try await businesses.search(
-                text: query.get("q").map { String($0.prefix(100)) }, category: try Query.category(request.uri),
-                hasLoyalty: try Query.bool(request.uri, "hasLoyalty"), limit: paging.limit, cursor: paging.cursor))
+                text: query.get("q").map { String($0.prefix(100)) },
+                category: try Query.category(request.uri),
+                hasLoyalty: try Query.bool(request.uri, "hasLoyalty"),
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
+        )
     }
 
     /// Anyone: one business with its locations.
     @Sendable func business(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(try await businesses.business(try Query.id(context.parameters, "id", "business"), viewer: context.identity))
+        try .json(
+            try await businesses.business(try Query.id(context.parameters, "id", "business"), viewer: context.identity)
+        )
     }
 
     /// Merchants: a new business, owned by the caller.
@@ -80,14 +87,24 @@ struct BusinessesAPI: Sendable {
     /// Owners: removes a location.
     @Sendable func deleteLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
-        try await businesses.deleteLocation(context.identity, business: id, location: try Query.id(context.parameters, "locationId", "location"))
+        try await businesses.deleteLocation(
+            context.identity,
+            business: id,
+            location: try Query.id(context.parameters, "locationId", "location")
+        )
         return .noContent
     }
 
     /// Owners and staff: who works for the business.
     @Sendable func members(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try .json(
-            Page(items: try await businesses.members(context.identity, business: try Query.id(context.parameters, "id", "business")), nextCursor: nil)
+            Page(
+                items: try await businesses.members(
+                    context.identity,
+                    business: try Query.id(context.parameters, "id", "business")
+                ),
+                nextCursor: nil
+            )
         )
     }
 
@@ -101,7 +118,11 @@ struct BusinessesAPI: Sendable {
     /// Owners: unlinks a member (never the last owner).
     @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
-        try await businesses.removeMember(context.identity, business: id, username: context.parameters.get("username") ?? "")
+        try await businesses.removeMember(
+            context.identity,
+            business: id,
+            username: context.parameters.get("username") ?? ""
+        )
         return .noContent
     }
 }

@@ -43,10 +43,16 @@ extension BusinessesPages {
             shell: Shell(title: "Your businesses", context: context, notice: notice),
             rows: businesses.map {
                 MinePage.Row(
-                    id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized, role: $0.role?.rawValue ?? "",
-                    owner: $0.role == .owner, locations: context.reader.count($0.locations.count, "location", "locations"))
+                    id: $0.id.uuidString.lowercased(),
+                    name: $0.name,
+                    category: $0.category.rawValue.capitalized,
+                    role: $0.role?.rawValue ?? "",
+                    owner: $0.role == .owner,
+                    locations: context.reader.count($0.locations.count, "location", "locations")
+                )
             },
-            merchant: [.merchant, .admin].contains(context.identity.user.role))
+            merchant: [.merchant, .admin].contains(context.identity.user.role)
+        )
         return renderer.render("places/mine", page)
     }
 
@@ -106,33 +112,56 @@ extension BusinessesPages {
         let fallback = try await defaultCenter()
         let center = business.locations.first?.coordinate ?? fallback
         let page = EditPage(
-            shell: Shell(title: "Edit \(business.name)", context: context, notice: notice), id: id.uuidString.lowercased(), name: business.name,
+            shell: Shell(title: "Edit \(business.name)", context: context, notice: notice),
+            id: id.uuidString.lowercased(),
+            name: business.name,
             form: refused.form("business")
-                ?? FormState(names: ["name", "description"]).with("name", business.name).with("description", business.description),
+                ?? FormState(names: ["name", "description"]).with("name", business.name).with(
+                    "description",
+                    business.description
+                ),
             categories: PlacesPages.categoryOptions(selected: business.category.rawValue),
-            locations: business.locations.map { Self.row($0, business: id, refused: refused.form("location-\($0.id.uuidString.lowercased())")) },
+            locations: business.locations.map {
+                Self.row($0, business: id, refused: refused.form("location-\($0.id.uuidString.lowercased())"))
+            },
             locationForm: refused.form("location")
-                ?? FormState(names: Self.locationFields).with("radiusMeters", String(BusinessRules.defaultLocationRadius)),
+                ?? FormState(names: Self.locationFields).with(
+                    "radiusMeters",
+                    String(BusinessRules.defaultLocationRadius)
+                ),
             members: members.map {
                 EditPage.MemberRow(
-                    businessId: id.uuidString.lowercased(), username: $0.username, displayName: $0.displayName, role: $0.role.rawValue,
-                    me: $0.username == context.identity.user.username)
+                    businessId: id.uuidString.lowercased(),
+                    username: $0.username,
+                    displayName: $0.displayName,
+                    role: $0.role.rawValue,
+                    me: $0.username == context.identity.user.username
+                )
             },
-            memberForm: refused.form("member") ?? FormState(names: ["username"]), center: "\(center.latitude),\(center.longitude)",
-            map: mapLayers)
+            memberForm: refused.form("member") ?? FormState(names: ["username"]),
+            center: "\(center.latitude),\(center.longitude)",
+            map: mapLayers
+        )
         return renderer.render("places/edit", page)
     }
 
     /// A location's row, with the typed values of a refused change to it.
     static func row(_ location: BusinessLocation, business: UUID, refused: FormState?) -> EditPage.LocationRow {
         var row = EditPage.LocationRow(
-            id: location.id.uuidString.lowercased(), businessId: business.uuidString.lowercased(), name: location.name, address: location.address,
-            radius: String(location.radiusMeters), latitude: String(format: "%.6f", location.latitude),
+            id: location.id.uuidString.lowercased(),
+            businessId: business.uuidString.lowercased(),
+            name: location.name,
+            address: location.address,
+            radius: String(location.radiusMeters),
+            latitude: String(format: "%.6f", location.latitude),
             longitude: String(format: "%.6f", location.longitude),
-            hours: (PlacesPages.hours(location.openingHours) ?? "").replacingOccurrences(of: "–", with: "-"))
+            hours: (PlacesPages.hours(location.openingHours) ?? "").replacingOccurrences(of: "–", with: "-")
+        )
         guard let refused else { return row }
         let typed = { (name: String) in refused.fields[name]?.value ?? "" }
-        (row.name, row.address, row.latitude, row.longitude) = (typed("name"), typed("address"), typed("latitude"), typed("longitude"))
+        (row.name, row.address, row.latitude, row.longitude) = (
+            typed("name"), typed("address"), typed("latitude"), typed("longitude")
+        )
         (row.radius, row.hours, row.open) = (typed("radiusMeters"), typed("openingHours"), true)
         row.problems = Self.locationFields.compactMap { refused.fields[$0]?.error } + (refused.error.map { [$0] } ?? [])
         return row
@@ -143,11 +172,20 @@ extension BusinessesPages {
         let form = try await request.decodeForm(limit: limit)
         do {
             _ = try await businesses.updateBusiness(
-                context.identity, id,
-                UpdateBusinessRequest(name: form["name"], category: BusinessCategory(rawValue: form["category"]), description: form["description"]))
+                context.identity,
+                id,
+                UpdateBusinessRequest(
+                    name: form["name"],
+                    category: BusinessCategory(rawValue: form["category"]),
+                    description: form["description"]
+                )
+            )
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
-                "business", FormState(form, names: ["name", "description"], error: error), returnTo: "\(Self.editPath(id))#details-heading")
+                "business",
+                FormState(form, names: ["name", "description"], error: error),
+                returnTo: "\(Self.editPath(id))#details-heading"
+            )
         }
         return PageRenderer.seeOther("\(Self.editPath(id))?notice=business")
     }
@@ -158,21 +196,35 @@ extension BusinessesPages {
 
     /// Owners: replaces a location's fields from its row's form.
     @Sendable func updateLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await saveLocation(request, context: context, location: try Query.id(context.parameters, "locationId", "location"))
+        try await saveLocation(
+            request,
+            context: context,
+            location: try Query.id(context.parameters, "locationId", "location")
+        )
     }
 
-    private func saveLocation(_ request: Request, context: AuthenticatedContext, location existing: UUID?) async throws -> Response {
+    private func saveLocation(
+        _ request: Request,
+        context: AuthenticatedContext,
+        location existing: UUID?
+    ) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
         let form = try await request.decodeForm(limit: limit)
         do {
             guard let hours = BusinessRules.parseOpeningHours(form["openingHours"]) else {
-                throw PlazaError.validation(field: "openingHours", "Write them like Mon-Fri 07:00-19:00, Sat 08:00-14:00.")
+                throw PlazaError.validation(
+                    field: "openingHours",
+                    "Write them like Mon-Fri 07:00-19:00, Sat 08:00-14:00."
+                )
             }
             let location = LocationRequest(
-                name: form["name"], address: form["address"],
+                name: form["name"],
+                address: form["address"],
                 latitude: Double(decimal: form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 longitude: Double(decimal: form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
-                radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0, openingHours: hours)
+                radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0,
+                openingHours: hours
+            )
             if let existing {
                 _ = try await businesses.updateLocation(context.identity, business: id, location: existing, location)
             } else {
@@ -181,14 +233,22 @@ extension BusinessesPages {
         } catch let error as PlazaError where error.status.code < 500 {
             let name = existing.map { "location-\($0.uuidString.lowercased())" } ?? "location"
             let anchor = existing == nil ? "add-location" : name
-            return renderer.refused(name, FormState(form, names: Self.locationFields, error: error), returnTo: "\(Self.editPath(id))#\(anchor)")
+            return renderer.refused(
+                name,
+                FormState(form, names: Self.locationFields, error: error),
+                returnTo: "\(Self.editPath(id))#\(anchor)"
+            )
         }
         return PageRenderer.seeOther("\(Self.editPath(id))?notice=location")
     }
 
     @Sendable func deleteLocation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
-        try await businesses.deleteLocation(context.identity, business: id, location: try Query.id(context.parameters, "locationId", "location"))
+        try await businesses.deleteLocation(
+            context.identity,
+            business: id,
+            location: try Query.id(context.parameters, "locationId", "location")
+        )
         return PageRenderer.seeOther("\(Self.editPath(id))?notice=location-deleted")
     }
 
@@ -197,9 +257,16 @@ extension BusinessesPages {
         let form = try await request.decodeForm(limit: limit)
         do {
             _ = try await businesses.setMember(
-                context.identity, business: id, AddMemberRequest(username: form["username"], role: BusinessRole(rawValue: form["role"]) ?? .staff))
+                context.identity,
+                business: id,
+                AddMemberRequest(username: form["username"], role: BusinessRole(rawValue: form["role"]) ?? .staff)
+            )
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("member", FormState(form, names: ["username"], error: error), returnTo: "\(Self.editPath(id))#team-heading")
+            return renderer.refused(
+                "member",
+                FormState(form, names: ["username"], error: error),
+                returnTo: "\(Self.editPath(id))#team-heading"
+            )
         }
         return PageRenderer.seeOther("\(Self.editPath(id))?notice=member")
     }
@@ -207,9 +274,17 @@ extension BusinessesPages {
     @Sendable func removeMember(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "business")
         do {
-            try await businesses.removeMember(context.identity, business: id, username: context.parameters.get("username") ?? "")
+            try await businesses.removeMember(
+                context.identity,
+                business: id,
+                username: context.parameters.get("username") ?? ""
+            )
         } catch let error as PlazaError where error.status == .conflict {
-            return renderer.refused("member", FormState(names: ["username"], error: error), returnTo: "\(Self.editPath(id))#team-heading")
+            return renderer.refused(
+                "member",
+                FormState(names: ["username"], error: error),
+                returnTo: "\(Self.editPath(id))#team-heading"
+            )
         }
         return PageRenderer.seeOther("\(Self.editPath(id))?notice=member")
     }

@@ -46,28 +46,59 @@ extension BusinessesPages {
     @Sendable func wizard(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         guard let refused = context.page.form("wizard") else {
             return try await renderWizard(
-                context: context, form: FormState(names: Self.wizardFields).with("radiusMeters", "40"), hours: Self.usualHours)
+                context: context,
+                form: FormState(names: Self.wizardFields).with("radiusMeters", "40"),
+                hours: Self.usualHours
+            )
         }
-        let hoursError = refused.fields.sorted { $0.key < $1.key }.first { $0.key.hasPrefix("openingHours") && $0.value.error != nil }?.value.error
+        let hoursError = refused.fields.sorted { $0.key < $1.key }.first {
+            $0.key.hasPrefix("openingHours") && $0.value.error != nil
+        }?.value.error
         return try await renderWizard(
-            context: context, form: refused, hours: Self.hours(asTyped: true) { refused.fields[$0]?.value ?? "" } ?? [], hoursError: hoursError)
+            context: context,
+            form: refused,
+            hours: Self.hours(asTyped: true) { refused.fields[$0]?.value ?? "" } ?? [],
+            hoursError: hoursError
+        )
     }
 
-    func renderWizard(context: AuthenticatedContext, form: FormState, hours: [OpeningPeriod], hoursError: String? = nil) async throws -> Response {
+    func renderWizard(
+        context: AuthenticatedContext,
+        form: FormState,
+        hours: [OpeningPeriod],
+        hoursError: String? = nil
+    ) async throws -> Response {
         guard [.merchant, .admin].contains(context.identity.user.role) else {
-            throw PlazaError(.forbidden, .forbidden, "Only merchant accounts run businesses.", detail: "Sign up as a merchant to list a business.")
+            throw PlazaError(
+                .forbidden,
+                .forbidden,
+                "Only merchant accounts run businesses.",
+                detail: "Sign up as a merchant to list a business."
+            )
         }
         let center = try await defaultCenter()
         let mine = try await businesses.myBusinesses(context.identity)
         let page = WizardPage(
-            shell: Shell(title: "Set up your business", context: context), form: form,
-            categories: PlacesPages.categoryOptions(selected: form.fields["category"]?.value.nilIfEmpty ?? BusinessCategory.cafe.rawValue),
+            shell: Shell(title: "Set up your business", context: context),
+            form: form,
+            categories: PlacesPages.categoryOptions(
+                selected: form.fields["category"]?.value.nilIfEmpty ?? BusinessCategory.cafe.rawValue
+            ),
             days: Self.dayNames.enumerated().map { index, name in
                 let period = hours.first { $0.day == index + 1 }
                 return WizardPage.Day(
-                    index: index, name: name, open: period != nil, opens: period?.opens ?? "09:00", closes: period?.closes ?? "18:00")
-            }, hoursError: hoursError, center: "\(center.latitude),\(center.longitude)", map: mapLayers,
-            first: mine.isEmpty)
+                    index: index,
+                    name: name,
+                    open: period != nil,
+                    opens: period?.opens ?? "09:00",
+                    closes: period?.closes ?? "18:00"
+                )
+            },
+            hoursError: hoursError,
+            center: "\(center.latitude),\(center.longitude)",
+            map: mapLayers,
+            first: mine.isEmpty
+        )
         return renderer.render("places/new", page)
     }
 
@@ -90,25 +121,40 @@ extension BusinessesPages {
         let business: Business
         do {
             let location = LocationRequest(
-                name: form["name"], address: form["address"],
+                name: form["name"],
+                address: form["address"],
                 latitude: Double(decimal: form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 longitude: Double(decimal: form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
-                radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0, openingHours: hours ?? [])
+                radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0,
+                openingHours: hours ?? []
+            )
             var problems = BusinessRules.locationProblems(location).filter { $0.field != "name" }
-            if hours == nil { problems.append(FieldError(field: "openingHours", message: "Give both times for each open day.")) }
-            if PlacesRules.latitudeProblem(location.latitude) != nil || PlacesRules.longitudeProblem(location.longitude) != nil {
+            if hours == nil {
+                problems.append(FieldError(field: "openingHours", message: "Give both times for each open day."))
+            }
+            if PlacesRules.latitudeProblem(location.latitude) != nil
+                || PlacesRules.longitudeProblem(location.longitude) != nil
+            {
                 problems.removeAll { $0.field == "latitude" || $0.field == "longitude" }
-                problems.append(FieldError(field: "latitude", message: "Tap the map where the entrance is, or use your location."))
+                problems.append(
+                    FieldError(field: "latitude", message: "Tap the map where the entrance is, or use your location.")
+                )
             }
             guard let category = BusinessCategory(rawValue: form["category"]) else {
                 throw PlazaError.validation(problems + [FieldError(field: "category", message: "Choose a category.")])
             }
             guard problems.isEmpty else { throw PlazaError.validation(problems) }
             business = try await businesses.createBusiness(
-                context.identity, CreateBusinessRequest(name: form["name"], category: category, description: form["description"]))
+                context.identity,
+                CreateBusinessRequest(name: form["name"], category: category, description: form["description"])
+            )
             _ = try await businesses.addLocation(context.identity, business: business.id, location)
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("wizard", FormState(form, names: Self.wizardFields + Self.hourFields, error: error), returnTo: "/places/new")
+            return renderer.refused(
+                "wizard",
+                FormState(form, names: Self.wizardFields + Self.hourFields, error: error),
+                returnTo: "/places/new"
+            )
         }
         let notice = context.identity.user.awaitsApproval ? "first-business-review" : "first-business"
         return PageRenderer.seeOther("\(Self.editPath(business.id))?notice=\(notice)")

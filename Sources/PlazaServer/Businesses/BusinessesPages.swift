@@ -15,7 +15,8 @@ struct BusinessesPages: Sendable {
         "location-deleted": "The location was deleted.",
         "member": "The team was updated.",
         "first-business": "Your business is on Plaza. Customers can find it now; open the Counter to charge them.",
-        "first-business-review": "Your business is saved. An admin looks at it next: once approved, customers can find it and you can charge them.",
+        "first-business-review":
+            "Your business is saved. An admin looks at it next: once approved, customers can find it and you can charge them.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {

@@ -5,17 +5,28 @@ import SQLKit
 
 extension BusinessesService {
     /// Merchants (and admins) create businesses and become their first owner.
-    package func createBusiness(_ identity: Identity, _ request: CreateBusinessRequest, now: Date = Date()) async throws -> Business {
+    package func createBusiness(
+        _ identity: Identity,
+        _ request: CreateBusinessRequest,
+        now: Date = Date()
+    ) async throws -> Business {
         try identity.require(.merchant, .admin)
         try identity.requireVerified()
         var validator = Validator()
         validator.apply(BusinessRules.nameProblem(request.name), to: "name")
-        validator.check((request.description ?? "").count <= BusinessRules.descriptionMaximumLength, "description", "Use at most 2,000 characters.")
+        validator.check(
+            (request.description ?? "").count <= BusinessRules.descriptionMaximumLength,
+            "description",
+            "Use at most 2,000 characters."
+        )
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         let owner = identity.user
         let record = BusinessRecord(
-            name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), category: request.category,
-            description: (request.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines), createdAt: now)
+            name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
+            category: request.category,
+            description: (request.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
+            createdAt: now
+        )
         let accounts = accounts
         let created = try await events.transaction { db in
             var record = record
@@ -31,16 +42,23 @@ extension BusinessesService {
     /// they run now, filed with the transaction's commit.
     func merchantReview(_ caller: UserRecord, on db: any SQLDatabase) async throws -> [FeedMessage] {
         // Read afresh: a cached identity may predate the admin's decision (another process decided a moment ago).
-        guard caller.awaitsApproval, let owner = try await accounts.user(id: caller.id, on: db), owner.awaitsApproval else { return [] }
+        guard caller.awaitsApproval, let owner = try await accounts.user(id: caller.id, on: db), owner.awaitsApproval
+        else { return [] }
         let owned = try await store.roles(of: owner.id, on: db).filter { $0.value == .owner }.map(\.key)
-        let records = try await store.businesses(ids: owned, on: db).values.sorted { ($0.createdAt, $0.name) < ($1.createdAt, $1.name) }
+        let records = try await store.businesses(ids: owned, on: db).values.sorted {
+            ($0.createdAt, $0.name) < ($1.createdAt, $1.name)
+        }
         let locations = Dictionary(grouping: try await store.locations(businesses: owned, on: db), by: \.businessId)
         let findings = BusinessRules.merchantFindings(records.map { ($0.name, $0.category, locations[$0.id] ?? []) })
         return [
             .review(
                 ReviewSubmission(
-                    kind: .merchant, subjectId: owner.id, subject: ReviewSubmission.person(displayName: owner.displayName, username: owner.username),
-                    findings: findings))
+                    kind: .merchant,
+                    subjectId: owner.id,
+                    subject: ReviewSubmission.person(displayName: owner.displayName, username: owner.username),
+                    findings: findings
+                )
+            )
         ]
     }
 
@@ -76,7 +94,8 @@ extension BusinessesService {
     /// team and admins.
     func business(_ id: UUID, viewer: Identity?) async throws -> Business {
         // Anonymous viewers have no role; a random id matches no member.
-        guard let (record, role) = try await store.business(id: id, roleOf: viewer?.user.id ?? UUID(), on: database.sql),
+        guard
+            let (record, role) = try await store.business(id: id, roleOf: viewer?.user.id ?? UUID(), on: database.sql),
             record.listed || role != nil || viewer?.user.role == .admin
         else {
             throw PlazaError.notFound("business")
@@ -88,22 +107,38 @@ extension BusinessesService {
     package func myBusinesses(_ identity: Identity) async throws -> [Business] {
         let roles = try await store.roles(of: identity.user.id, on: database.sql)
         let records = try await store.businesses(ids: Array(roles.keys), on: database.sql)
-        let locations = Dictionary(grouping: try await store.locations(businesses: Array(roles.keys), on: database.sql), by: \.businessId)
-        return records.values.sorted { ($0.name.lowercased(), $0.id.uuidString) < ($1.name.lowercased(), $1.id.uuidString) }
-            .map { $0.dto(locations: locations[$0.id] ?? [], role: roles[$0.id]) }
+        let locations = Dictionary(
+            grouping: try await store.locations(businesses: Array(roles.keys), on: database.sql),
+            by: \.businessId
+        )
+        return records.values.sorted {
+            ($0.name.lowercased(), $0.id.uuidString) < ($1.name.lowercased(), $1.id.uuidString)
+        }
+        .map { $0.dto(locations: locations[$0.id] ?? [], role: roles[$0.id]) }
     }
 
-    func updateBusiness(_ identity: Identity, _ id: UUID, _ request: UpdateBusinessRequest, now: Date = Date()) async throws -> Business {
+    func updateBusiness(
+        _ identity: Identity,
+        _ id: UUID,
+        _ request: UpdateBusinessRequest,
+        now: Date = Date()
+    ) async throws -> Business {
         var record = try await requireMember(identity, of: id, owner: true)
         var validator = Validator()
         if let name = request.name { validator.apply(BusinessRules.nameProblem(name), to: "name") }
         if let description = request.description {
-            validator.check(description.count <= BusinessRules.descriptionMaximumLength, "description", "Use at most 2,000 characters.")
+            validator.check(
+                description.count <= BusinessRules.descriptionMaximumLength,
+                "description",
+                "Use at most 2,000 characters."
+            )
         }
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         if let name = request.name { record.name = name.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let category = request.category { record.category = category }
-        if let description = request.description { record.description = description.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let description = request.description {
+            record.description = description.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         let (updated, owner) = (record, identity.user)
         try await events.transaction { db in
             try await store.update(updated, now: now, on: db)
@@ -124,45 +159,89 @@ extension BusinessesService {
 
     /// Text search by name and category, ordered by name.
     func search(
-        text: String?, category: BusinessCategory?, hasLoyalty: Bool? = nil, only: Set<UUID>? = nil, limit: Int, cursor: String?
+        text: String?,
+        category: BusinessCategory?,
+        hasLoyalty: Bool? = nil,
+        only: Set<UUID>? = nil,
+        limit: Int,
+        cursor: String?
     ) async throws -> Page<BusinessSummary> {
         let after = try cursor.map { try PlaceCursor.decodeID($0) }
         let records = try await store.search(
-            text: text, category: category, hasLoyalty: hasLoyalty, only: only, limit: limit + 1, after: after, on: database.sql)
+            text: text,
+            category: category,
+            hasLoyalty: hasLoyalty,
+            only: only,
+            limit: limit + 1,
+            after: after,
+            on: database.sql
+        )
         let page = Array(records.prefix(limit))
-        let locations = Dictionary(grouping: try await store.locations(businesses: page.map(\.id), on: database.sql), by: \.businessId)
+        let locations = Dictionary(
+            grouping: try await store.locations(businesses: page.map(\.id), on: database.sql),
+            by: \.businessId
+        )
         let items = page.map {
             BusinessSummary(
-                id: $0.id, name: $0.name, category: $0.category, location: locations[$0.id]?.first, distanceMeters: nil, hasLoyalty: $0.hasLoyalty)
+                id: $0.id,
+                name: $0.name,
+                category: $0.category,
+                location: locations[$0.id]?.first,
+                distanceMeters: nil,
+                hasLoyalty: $0.hasLoyalty
+            )
         }
-        return Page(items: items, nextCursor: records.count > limit ? page.last.map { PlaceCursor.encode(id: $0.id) } : nil)
+        return Page(
+            items: items,
+            nextCursor: records.count > limit ? page.last.map { PlaceCursor.encode(id: $0.id) } : nil
+        )
     }
 
     /// Businesses with a location within `radius` metres, nearest first, each with its nearest location.
     func nearby(
-        _ point: Coordinate, radius: Double, category: BusinessCategory?, hasLoyalty: Bool? = nil, only: Set<UUID>? = nil, limit: Int,
+        _ point: Coordinate,
+        radius: Double,
+        category: BusinessCategory?,
+        hasLoyalty: Bool? = nil,
+        only: Set<UUID>? = nil,
+        limit: Int,
         cursor: String?
     ) async throws -> Page<BusinessSummary> {
         try await prepare()
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         var seen = Set<UUID>()
         var items: [BusinessSummary] = []
-        for (entry, distance) in catalog.near(point, radius: radius) where seen.insert(entry.location.businessId).inserted {
+        for (entry, distance) in catalog.near(point, radius: radius)
+        where seen.insert(entry.location.businessId).inserted {
             if let category, entry.category != category { continue }
             if let hasLoyalty, entry.hasLoyalty != hasLoyalty { continue }
             if let only, !only.contains(entry.location.businessId) { continue }
             items.append(
                 BusinessSummary(
-                    id: entry.location.businessId, name: entry.businessName, category: entry.category, location: entry.location,
-                    distanceMeters: (distance * 10).rounded() / 10, hasLoyalty: entry.hasLoyalty))
+                    id: entry.location.businessId,
+                    name: entry.businessName,
+                    category: entry.category,
+                    location: entry.location,
+                    distanceMeters: (distance * 10).rounded() / 10,
+                    hasLoyalty: entry.hasLoyalty
+                )
+            )
         }
         let page = Array(items.dropFirst(offset).prefix(limit))
-        return Page(items: page, nextCursor: offset + limit < items.count ? PlaceCursor.encode(offset: offset + limit) : nil)
+        return Page(
+            items: page,
+            nextCursor: offset + limit < items.count ? PlaceCursor.encode(offset: offset + limit) : nil
+        )
     }
 
     // MARK: Locations
 
-    package func addLocation(_ identity: Identity, business: UUID, _ request: LocationRequest, now: Date = Date()) async throws -> BusinessLocation {
+    package func addLocation(
+        _ identity: Identity,
+        business: UUID,
+        _ request: LocationRequest,
+        now: Date = Date()
+    ) async throws -> BusinessLocation {
         _ = try await requireMember(identity, of: business, owner: true)
         let (location, owner) = (try Self.location(from: request, id: UUID(), business: business), identity.user)
         try await events.transaction { db in
@@ -172,7 +251,12 @@ extension BusinessesService {
         return location
     }
 
-    func updateLocation(_ identity: Identity, business: UUID, location id: UUID, _ request: LocationRequest) async throws -> BusinessLocation {
+    func updateLocation(
+        _ identity: Identity,
+        business: UUID,
+        location id: UUID,
+        _ request: LocationRequest
+    ) async throws -> BusinessLocation {
         _ = try await requireMember(identity, of: business, owner: true)
         guard let existing = try await store.location(id: id, on: database.sql), existing.businessId == business else {
             throw PlazaError.notFound("location")
@@ -199,9 +283,15 @@ extension BusinessesService {
         let errors = BusinessRules.locationProblems(request)
         guard errors.isEmpty else { throw PlazaError.validation(errors) }
         return BusinessLocation(
-            id: id, businessId: business, name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
-            address: request.address.trimmingCharacters(in: .whitespacesAndNewlines), latitude: request.latitude, longitude: request.longitude,
-            radiusMeters: request.radiusMeters ?? BusinessRules.defaultLocationRadius, openingHours: request.openingHours ?? [])
+            id: id,
+            businessId: business,
+            name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
+            address: request.address.trimmingCharacters(in: .whitespacesAndNewlines),
+            latitude: request.latitude,
+            longitude: request.longitude,
+            radiusMeters: request.radiusMeters ?? BusinessRules.defaultLocationRadius,
+            openingHours: request.openingHours ?? []
+        )
     }
 
     // MARK: Members
@@ -217,12 +307,20 @@ extension BusinessesService {
         let names = try await store.soleOwnerships(user: user, on: db)
         guard let first = names.first else { return }
         throw PlazaError(
-            .conflict, .conflict, "You are the only owner of \(first)\(names.count > 1 ? " and \(names.count - 1) more" : "").",
-            detail: "Make someone else an owner (My business → Staff) or delete the business first.")
+            .conflict,
+            .conflict,
+            "You are the only owner of \(first)\(names.count > 1 ? " and \(names.count - 1) more" : "").",
+            detail: "Make someone else an owner (My business → Staff) or delete the business first."
+        )
     }
 
     /// Links an account by username, or changes its role. An owner cannot demote the last owner.
-    func setMember(_ identity: Identity, business: UUID, _ request: AddMemberRequest, now: Date = Date()) async throws -> BusinessMember {
+    func setMember(
+        _ identity: Identity,
+        business: UUID,
+        _ request: AddMemberRequest,
+        now: Date = Date()
+    ) async throws -> BusinessMember {
         _ = try await requireMember(identity, of: business, owner: true)
         let username = AccountRules.normalizedUsername(request.username)
         guard let user = try await accounts.user(login: username, on: database.sql), !username.contains("@") else {
@@ -244,7 +342,9 @@ extension BusinessesService {
         _ = try await requireMember(identity, of: business, owner: true)
         let username = AccountRules.normalizedUsername(username)
         // Only a name that could be a username is looked up (a `%00` in the path would fail PostgreSQL's text type).
-        guard AccountRules.usernameProblem(username) == nil, let user = try await accounts.user(login: username, on: database.sql) else {
+        guard AccountRules.usernameProblem(username) == nil,
+            let user = try await accounts.user(login: username, on: database.sql)
+        else {
             throw PlazaError.notFound("member")
         }
         try await events.transaction { db in
@@ -273,12 +373,15 @@ enum PlaceCursor {
     static func encode(offset: Int) -> String { Data("o:\(offset)".utf8).base64EncodedString() }
 
     static func decodeID(_ text: String) throws -> UUID {
-        guard let value = decoded(text), value.hasPrefix("i:"), let id = UUID(uuidString: String(value.dropFirst(2))) else { throw invalid }
+        guard let value = decoded(text), value.hasPrefix("i:"), let id = UUID(uuidString: String(value.dropFirst(2)))
+        else { throw invalid }
         return id
     }
 
     static func decodeOffset(_ text: String) throws -> Int {
-        guard let value = decoded(text), value.hasPrefix("o:"), let offset = Int(value.dropFirst(2)), offset >= 0, offset < 1_000_000 else {
+        guard let value = decoded(text), value.hasPrefix("o:"), let offset = Int(value.dropFirst(2)), offset >= 0,
+            offset < 1_000_000
+        else {
             throw invalid
         }
         return offset
@@ -288,5 +391,7 @@ enum PlaceCursor {
         Data(base64Encoded: text).flatMap { String(data: $0, encoding: .utf8) }
     }
 
-    private static var invalid: PlazaError { PlazaError.validation(field: "cursor", "This cursor is not one Plaza gave out.") }
+    private static var invalid: PlazaError {
+        PlazaError.validation(field: "cursor", "This cursor is not one Plaza gave out.")
+    }
 }

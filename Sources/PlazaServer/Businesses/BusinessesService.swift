@@ -43,7 +43,8 @@ package struct BusinessesService: Sendable {
 
     /// The business's owners and staff may act for it; only owners change it.
     func requireMember(_ identity: Identity, of business: UUID, owner: Bool = false) async throws -> BusinessRecord {
-        guard let (record, role) = try await store.business(id: business, roleOf: identity.user.id, on: database.sql) else {
+        guard let (record, role) = try await store.business(id: business, roleOf: identity.user.id, on: database.sql)
+        else {
             throw PlazaError.notFound("business")
         }
         guard let role, !owner || role == .owner else { throw PlazaError.forbidden }

@@ -49,7 +49,11 @@ final class LocationCatalog: Sendable {
             // Unlisted businesses (their merchant not approved yet) are nowhere: not nearby, and nobody is present there.
             guard let business = businesses[location.businessId], business.listed else { continue }
             let entry = CatalogEntry(
-                location: location, businessName: business.name, category: business.category, hasLoyalty: business.hasLoyalty)
+                location: location,
+                businessName: business.name,
+                category: business.category,
+                hasLoyalty: business.hasLoyalty
+            )
             grid.upsert(location.id, at: location.coordinate, value: entry)
             if first == nil { first = entry }
         }
@@ -58,7 +62,14 @@ final class LocationCatalog: Sendable {
         state.write { state in
             // Changed while loading: use what was read, but read again next time.
             let fresh = state.generation == generation
-            state = State(grid: grid, loaded: fresh, first: first, byBusiness: byBusiness, members: members, generation: state.generation)
+            state = State(
+                grid: grid,
+                loaded: fresh,
+                first: first,
+                byBusiness: byBusiness,
+                members: members,
+                generation: state.generation
+            )
         }
     }
 
@@ -85,11 +96,15 @@ final class LocationCatalog: Sendable {
     }
 
     /// Locations whose own radius holds `point` (`margin` metres wider, for leaving with hysteresis).
-    func containing(_ point: Coordinate, margin: (Int) -> Double = { _ in 0 }) -> [(entry: CatalogEntry, distance: Double)] {
+    func containing(
+        _ point: Coordinate,
+        margin: (Int) -> Double = { _ in 0 }
+    ) -> [(entry: CatalogEntry, distance: Double)] {
         state.read { state in
             state.grid.within(Self.maximumRadius * 1.25 + 20, of: point).compactMap { found in
                 let radius = Double(found.entry.value.location.radiusMeters)
-                return found.distance <= radius + margin(found.entry.value.location.radiusMeters) ? (found.entry.value, found.distance) : nil
+                return found.distance <= radius + margin(found.entry.value.location.radiusMeters)
+                    ? (found.entry.value, found.distance) : nil
             }
         }
     }

@@ -13,8 +13,17 @@ package struct CardFonts: Sendable {
         var fonts: [String: CardFont] = [:]
         var files: [String: Data] = [:]
         for id in CardRules.fontIDs {
-            guard let url = Bundle.module.url(forResource: id, withExtension: "ttf", subdirectory: "Resources/Public/fonts") else {
-                throw ConfigurationError(key: "cards.fonts", message: "The card font \(id).ttf is missing from the server's resources.")
+            guard
+                let url = Bundle.module.url(
+                    forResource: id,
+                    withExtension: "ttf",
+                    subdirectory: "Resources/Public/fonts"
+                )
+            else {
+                throw ConfigurationError(
+                    key: "cards.fonts",
+                    message: "The card font \(id).ttf is missing from the server's resources."
+                )
             }
             let data = try Data(contentsOf: url)
             fonts[id] = try CardFont(id: id, data: data)

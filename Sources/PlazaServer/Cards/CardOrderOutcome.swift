@@ -32,7 +32,11 @@ extension PlazaServices {
         let charges = try await wallet.ledger.entryCounts(kind: "card_order", on: db)
         let refunds = try await wallet.ledger.entryCounts(kind: "card_refund", on: db)
         return statuses.reduce(into: [:]) { outcomes, pair in
-            outcomes[pair.key] = CardOrderOutcome(status: pair.value, charges: charges[pair.key] ?? 0, refunds: refunds[pair.key] ?? 0)
+            outcomes[pair.key] = CardOrderOutcome(
+                status: pair.value,
+                charges: charges[pair.key] ?? 0,
+                refunds: refunds[pair.key] ?? 0
+            )
         }
     }
 }

@@ -33,7 +33,11 @@ protocol CardShopPayments: Sendable {
     func refund(_ money: CardOrderMoney, now: Date, on db: any SQLDatabase) async throws
     /// Checks the card and opens a top-up of the total (a hosted page is opened here, before any transaction).
     func prepareCardPayment(
-        _ identity: Identity, _ money: CardOrderMoney, card: CardDetails?, returnPath: String, now: Date
+        _ identity: Identity,
+        _ money: CardOrderMoney,
+        card: CardDetails?,
+        returnPath: String,
+        now: Date
     ) async throws
         -> PreparedCardPayment
     /// Records the prepared top-up in the caller's transaction.

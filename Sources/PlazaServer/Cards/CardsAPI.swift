@@ -68,23 +68,32 @@ struct CardsAPI: Sendable {
 
     @Sendable func templates(_ request: Request, context: AppRequestContext) async throws -> Response {
         let paging = try Paging(request.uri)
-        return try .json(try await cards.catalogue(try Self.query(request.uri), limit: paging.limit, cursor: paging.cursor))
+        return try .json(
+            try await cards.catalogue(try Self.query(request.uri), limit: paging.limit, cursor: paging.cursor)
+        )
     }
 
     @Sendable func template(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(try await cards.template(try Query.id(context.parameters, "id", "template"), viewer: context.identity))
+        try .json(
+            try await cards.template(try Query.id(context.parameters, "id", "template"), viewer: context.identity)
+        )
     }
 
     @Sendable func templatePreview(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let svg = try await cards.templatePreview(
-            try Query.id(context.parameters, "id", "template"), viewer: context.identity, colour: query.get("colour"),
-            page: try Self.page(request.uri))
+            try Query.id(context.parameters, "id", "template"),
+            viewer: context.identity,
+            colour: query.get("colour"),
+            page: try Self.page(request.uri)
+        )
         return Self.svg(svg, cache: "public, max-age=300")
     }
 
     @Sendable func font(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let id = context.parameters.get("id"), let data = cards.fonts.files[id] else { throw PlazaError.notFound("font") }
+        guard let id = context.parameters.get("id"), let data = cards.fonts.files[id] else {
+            throw PlazaError.notFound("font")
+        }
         var headers = HTTPFields()
         headers[.contentType] = "font/ttf"
         headers[.cacheControl] = "public, max-age=31536000, immutable"
@@ -93,7 +102,12 @@ struct CardsAPI: Sendable {
     }
 
     @Sendable func art(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await Self.art(request, id: try Query.id(context.parameters, "id", "art"), viewer: context.identity, cards: cards)
+        try await Self.art(
+            request,
+            id: try Query.id(context.parameters, "id", "art"),
+            viewer: context.identity,
+            cards: cards
+        )
     }
 
     /// Art as `/v1/cards/art/{id}` (bearer) and the pages' `/cards/art/{id}` (session) serve it: public art cached by
@@ -127,7 +141,9 @@ struct CardsAPI: Sendable {
 
     @Sendable func updateDesign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CardDesignRequest.self, limit: maxBody)
-        return try .json(try await cards.updateDesign(context.identity, try Query.id(context.parameters, "id", "design"), body))
+        return try .json(
+            try await cards.updateDesign(context.identity, try Query.id(context.parameters, "id", "design"), body)
+        )
     }
 
     @Sendable func deleteDesign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -136,13 +152,20 @@ struct CardsAPI: Sendable {
     }
 
     @Sendable func duplicateDesign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await cards.duplicateDesign(context.identity, try Query.id(context.parameters, "id", "design")), status: .created)
+        try .json(
+            try await cards.duplicateDesign(context.identity, try Query.id(context.parameters, "id", "design")),
+            status: .created
+        )
     }
 
     @Sendable func designPreview(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let guides = request.uri.queryParameters.get("guides") == "1"
         let svg = try await cards.designPreview(
-            context.identity, try Query.id(context.parameters, "id", "design"), page: try Self.page(request.uri), guides: guides)
+            context.identity,
+            try Query.id(context.parameters, "id", "design"),
+            page: try Self.page(request.uri),
+            guides: guides
+        )
         return Self.svg(svg, cache: "private, no-cache")
     }
 
@@ -163,7 +186,11 @@ struct CardsAPI: Sendable {
 
     @Sendable func uploadArt(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.body(upTo: CardsService.maximumArtBytes)
-        let upload = try await cards.uploadArt(context.identity, Data(body.readableBytesView), contentType: request.headers[.contentType] ?? "")
+        let upload = try await cards.uploadArt(
+            context.identity,
+            Data(body.readableBytesView),
+            contentType: request.headers[.contentType] ?? ""
+        )
         return try .json(upload, status: .created)
     }
 
@@ -176,7 +203,9 @@ struct CardsAPI: Sendable {
     @Sendable func updateTemplate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try cards.requireDesigner(context.identity)
         let body = try await request.decodeJSON(as: CardTemplateRequest.self, limit: maxBody)
-        return try .json(try await cards.updateTemplate(context.identity, try Query.id(context.parameters, "id", "template"), body))
+        return try .json(
+            try await cards.updateTemplate(context.identity, try Query.id(context.parameters, "id", "template"), body)
+        )
     }
 
     @Sendable func submitTemplate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -205,25 +234,46 @@ struct CardsAPI: Sendable {
 
     @Sendable func createOrder(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CardOrderRequest.self, limit: maxBody)
-        return try .json(try await cards.createOrder(context.identity, body, claim: context.idempotencyClaim), status: .created)
+        return try .json(
+            try await cards.createOrder(context.identity, body, claim: context.idempotencyClaim),
+            status: .created
+        )
     }
 
     @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CardPaymentRequest.self, limit: maxBody)
         return try .json(
-            try await cards.pay(context.identity, order: try Query.id(context.parameters, "id", "order"), body, claim: context.idempotencyClaim))
+            try await cards.pay(
+                context.identity,
+                order: try Query.id(context.parameters, "id", "order"),
+                body,
+                claim: context.idempotencyClaim
+            )
+        )
     }
 
     @Sendable func cancel(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let body = try await request.decodeJSONIfPresent(as: CardCancelRequest.self, limit: maxBody) ?? CardCancelRequest()
+        let body =
+            try await request.decodeJSONIfPresent(as: CardCancelRequest.self, limit: maxBody) ?? CardCancelRequest()
         return try .json(
-            try await cards.cancel(context.identity, order: try Query.id(context.parameters, "id", "order"), body, claim: context.idempotencyClaim))
+            try await cards.cancel(
+                context.identity,
+                order: try Query.id(context.parameters, "id", "order"),
+                body,
+                claim: context.idempotencyClaim
+            )
+        )
     }
 
     @Sendable func reapprove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CardProofApproval.self, limit: maxBody)
         return try .json(
-            try await cards.reapprove(context.identity, order: try Query.id(context.parameters, "id", "order"), body, claim: context.idempotencyClaim)
+            try await cards.reapprove(
+                context.identity,
+                order: try Query.id(context.parameters, "id", "order"),
+                body,
+                claim: context.idempotencyClaim
+            )
         )
     }
 
@@ -243,7 +293,10 @@ struct CardsAPI: Sendable {
         let status = try request.uri.queryParameters.get("status").flatMap { text -> CardOrderStatus? in
             guard !text.isEmpty else { return nil }
             guard let status = CardOrderStatus(rawValue: String(text)) else {
-                throw PlazaError.validation(field: "status", "Statuses are pending_payment, paid, in_production, shipped and cancelled.")
+                throw PlazaError.validation(
+                    field: "status",
+                    "Statuses are pending_payment, paid, in_production, shipped and cancelled."
+                )
             }
             return status
         }
@@ -264,12 +317,16 @@ struct CardsAPI: Sendable {
 
     @Sendable func adminCancel(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CardCancelRequest.self, limit: maxBody)
-        return try .json(try await cards.adminCancel(try Query.id(context.parameters, "id", "order"), reason: body.reason))
+        return try .json(
+            try await cards.adminCancel(try Query.id(context.parameters, "id", "order"), reason: body.reason)
+        )
     }
 
     @Sendable func productionFile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let pdf = try await cards.productionFile(
-            order: try Query.id(context.parameters, "id", "order"), item: try Query.id(context.parameters, "item", "order item"))
+            order: try Query.id(context.parameters, "id", "order"),
+            item: try Query.id(context.parameters, "item", "order item")
+        )
         var headers = HTTPFields()
         headers[.contentType] = "application/pdf"
         headers[HTTPField.Name("Content-Disposition")!] = "attachment; filename=\"print.pdf\""
@@ -305,20 +362,27 @@ struct CardsAPI: Sendable {
         let query = uri.queryParameters
         let id = { (name: String) throws -> UUID? in
             guard let text = query.get(name), !(lenient && text.isEmpty) else { return nil }
-            guard let id = UUID(uuidString: text) else { throw PlazaError.validation(field: name, "This is not one of the catalogue's ids.") }
+            guard let id = UUID(uuidString: text) else {
+                throw PlazaError.validation(field: name, "This is not one of the catalogue's ids.")
+            }
             return id
         }
         for (name, longest) in [("q", 200), ("colour", 80)] where (query.get(name)?.count ?? 0) > longest {
             throw PlazaError.validation(field: name, "Use at most \(longest) characters.")
         }
         return CardsStore.CatalogueQuery(
-            category: try id("category"), subcategory: try id("subcategory"), words: query.get("q").map { String($0) },
-            colour: query.get("colour").map { String($0) })
+            category: try id("category"),
+            subcategory: try id("subcategory"),
+            words: query.get("q").map { String($0) },
+            colour: query.get("colour").map { String($0) }
+        )
     }
 
     static func page(_ uri: URI) throws -> CardPage {
         guard let text = uri.queryParameters.get("page"), !text.isEmpty else { return .front }
-        guard let page = CardPage(rawValue: text) else { throw PlazaError.validation(field: "page", "Pages are front, inside and back.") }
+        guard let page = CardPage(rawValue: text) else {
+            throw PlazaError.validation(field: "page", "Pages are front, inside and back.")
+        }
         return page
     }
 

@@ -35,7 +35,9 @@ struct CardsAdminPages: Sendable {
     /// The stored print file of an order's line, for production (the API's, by the console's session).
     @Sendable func printFile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let pdf = try await cards.productionFile(
-            order: try Query.id(context.parameters, "id", "order"), item: try Query.id(context.parameters, "item", "order item"))
+            order: try Query.id(context.parameters, "id", "order"),
+            item: try Query.id(context.parameters, "item", "order item")
+        )
         var headers = HTTPFields()
         headers[.contentType] = "application/pdf"
         headers[HTTPField.Name("Content-Disposition")!] = "attachment; filename=\"print.pdf\""
@@ -111,58 +113,90 @@ struct CardsAdminPages: Sendable {
         }
         let page = Page(
             shell: Shell(
-                title: "Card shop", context: context,
-                notice: noticeKey.flatMap { $0.hasPrefix("category") || $0.hasPrefix("paper") ? nil : Self.notices[$0] }),
-            tabs: AdminPages.Tabs(cards: true), categories: Self.rows(categories, page: context.page),
+                title: "Card shop",
+                context: context,
+                notice: noticeKey.flatMap { $0.hasPrefix("category") || $0.hasPrefix("paper") ? nil : Self.notices[$0] }
+            ),
+            tabs: AdminPages.Tabs(cards: true),
+            categories: Self.rows(categories, page: context.page),
             categoryOptions: [CardsPages.Preset(value: "", label: "— a new category —", selected: true)]
-                + categories.map { CardsPages.Preset(value: $0.id.uuidString.lowercased(), label: "Under \($0.name)", selected: false) },
+                + categories.map {
+                    CardsPages.Preset(value: $0.id.uuidString.lowercased(), label: "Under \($0.name)", selected: false)
+                },
             categoryForm: context.page.form("category") ?? FormState(names: ["name", "parentId"]),
             papers: try await cards.papers().map { paper in
                 let id = paper.id.uuidString.lowercased()
                 let refused = context.page.form("paper-\(id)")
                 return PaperRow(
-                    id: id, name: paper.name,
+                    id: id,
+                    name: paper.name,
                     prices: "sample \(reader.money(paper.sampleAmount, paper.currency)); "
-                        + paper.tiers.map { "\($0.minQuantity)+ at \(reader.money($0.unitAmount, paper.currency))" }.joined(separator: ", "),
+                        + paper.tiers.map { "\($0.minQuantity)+ at \(reader.money($0.unitAmount, paper.currency))" }
+                        .joined(separator: ", "),
                     form: refused
-                        ?? FormState(names: Self.paperFields).with("name", paper.name).with("description", paper.description ?? "")
+                        ?? FormState(names: Self.paperFields).with("name", paper.name).with(
+                            "description",
+                            paper.description ?? ""
+                        )
                         .with("sampleAmount", Reader.typed(Money(amount: paper.sampleAmount, currency: paper.currency)))
                         .with("tiers", Self.tiersText(paper.tiers, currency: paper.currency)),
-                    open: refused != nil)
+                    open: refused != nil
+                )
             },
             paperForm: context.page.form("paper") ?? FormState(names: Self.paperFields),
             orders: orders.items.map { order in
                 OrderRow(
-                    id: order.id.uuidString.lowercased(), what: CardsService.describe(order), who: order.shippingAddress.name,
+                    id: order.id.uuidString.lowercased(),
+                    what: CardsService.describe(order),
+                    who: order.shippingAddress.name,
                     address: [
-                        order.shippingAddress.line1, "\(order.shippingAddress.postalCode) \(order.shippingAddress.city)",
+                        order.shippingAddress.line1,
+                        "\(order.shippingAddress.postalCode) \(order.shippingAddress.city)",
                         order.shippingAddress.country,
                     ].joined(separator: ", "),
-                    status: CardsPages.statusName(order.status), total: reader.money(order.total, order.currency), when: reader.day(order.createdAt),
-                    canProduce: order.status == .paid, canShip: order.status == .inProduction,
+                    status: CardsPages.statusName(order.status),
+                    total: reader.money(order.total, order.currency),
+                    when: reader.day(order.createdAt),
+                    canProduce: order.status == .paid,
+                    canShip: order.status == .inProduction,
                     canCancel: [.pendingPayment, .paid, .inProduction].contains(order.status),
                     files: order.items.map { item in
                         File(
-                            label: "\(item.designName): \(item.kind == .sample ? "1 sample" : "\(item.quantity) cards") on \(item.paperName)",
-                            href: "/admin/cards/orders/\(order.id.uuidString.lowercased())/items/\(item.id.uuidString.lowercased())/print.pdf")
-                    })
+                            label:
+                                "\(item.designName): \(item.kind == .sample ? "1 sample" : "\(item.quantity) cards") on \(item.paperName)",
+                            href:
+                                "/admin/cards/orders/\(order.id.uuidString.lowercased())/items/\(item.id.uuidString.lowercased())/print.pdf"
+                        )
+                    }
+                )
             },
             filters: [CardsPages.Chip(label: "All", href: "/admin/cards", current: status == nil)]
                 + CardOrderStatus.allCases.map {
-                    CardsPages.Chip(label: CardsPages.statusName($0), href: "/admin/cards?status=\($0.rawValue)", current: $0 == status)
+                    CardsPages.Chip(
+                        label: CardsPages.statusName($0),
+                        href: "/admin/cards?status=\($0.rawValue)",
+                        current: $0 == status
+                    )
                 },
             categoryNotice: noticeKey.flatMap { $0.hasPrefix("category") ? Self.notices[$0] : nil },
             paperNotice: noticeKey.flatMap { $0.hasPrefix("paper") ? Self.notices[$0] : nil },
-            more: orders.nextCursor.map { Self.olderOrders(status: status, cursor: $0) })
+            more: orders.nextCursor.map { Self.olderOrders(status: status, cursor: $0) }
+        )
         return renderer.render("cards/admin", page)
     }
 
     @Sendable func addCategory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: maxBody)
         do {
-            _ = try await cards.addCategory(CardCategoryRequest(name: form["name"], parentId: UUID(uuidString: form["parentId"])))
+            _ = try await cards.addCategory(
+                CardCategoryRequest(name: form["name"], parentId: UUID(uuidString: form["parentId"]))
+            )
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("category", FormState(form, names: ["name", "parentId"], error: error), returnTo: "/admin/cards#categories")
+            return renderer.refused(
+                "category",
+                FormState(form, names: ["name", "parentId"], error: error),
+                returnTo: "/admin/cards#categories"
+            )
         }
         return PageRenderer.seeOther("/admin/cards?notice=category#categories")
     }
@@ -180,18 +214,28 @@ struct CardsAdminPages: Sendable {
             let key = id.uuidString.lowercased()
             let refused = page.form("category-\(key)")
             return CategoryRow(
-                id: key, name: name, subcategory: subcategory, up: index > 0 ? index : nil, down: index + 1 < count ? index + 2 : nil,
-                form: refused ?? FormState(names: ["name"]).with("name", name), open: refused != nil)
+                id: key,
+                name: name,
+                subcategory: subcategory,
+                up: index > 0 ? index : nil,
+                down: index + 1 < count ? index + 2 : nil,
+                form: refused ?? FormState(names: ["name"]).with("name", name),
+                open: refused != nil
+            )
         }
         return categories.enumerated().flatMap { index, category in
             [row(category.id, category.name, index: index, count: categories.count, subcategory: false)]
-                + category.subcategories.enumerated().map { row($1.id, $1.name, index: $0, count: category.subcategories.count, subcategory: true) }
+                + category.subcategories.enumerated().map {
+                    row($1.id, $1.name, index: $0, count: category.subcategories.count, subcategory: true)
+                }
         }
     }
 
     /// "1: 3.50, 25: 2.50": the tiers as the form takes them.
     static func tiersText(_ tiers: [CardPriceTier], currency: String) -> String {
-        tiers.map { "\($0.minQuantity): \(Reader.typed(Money(amount: $0.unitAmount, currency: currency)))" }.joined(separator: ", ")
+        tiers.map { "\($0.minQuantity): \(Reader.typed(Money(amount: $0.unitAmount, currency: currency)))" }.joined(
+            separator: ", "
+        )
     }
 
     /// Renames a category (`name`) or moves it (`position`, from its up and down buttons).
@@ -200,10 +244,15 @@ struct CardsAdminPages: Sendable {
         let id = try Query.id(context.parameters, "id", "category")
         do {
             _ = try await cards.updateCategory(
-                id, CardCategoryUpdate(name: form.values["name"], position: form.optional("position").flatMap { Int($0) }))
+                id,
+                CardCategoryUpdate(name: form.values["name"], position: form.optional("position").flatMap { Int($0) })
+            )
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
-                "category-\(id.uuidString.lowercased())", FormState(form, names: ["name"], error: error), returnTo: "/admin/cards#categories")
+                "category-\(id.uuidString.lowercased())",
+                FormState(form, names: ["name"], error: error),
+                returnTo: "/admin/cards#categories"
+            )
         }
         return PageRenderer.seeOther("/admin/cards?notice=category-saved#categories")
     }
@@ -217,26 +266,46 @@ struct CardsAdminPages: Sendable {
         let form = try await request.decodeForm(limit: maxBody)
         let id = context.parameters.get("id").flatMap(UUID.init(uuidString:))
         do {
-            guard let sample = WalletRules.parseAmount(form["sampleAmount"].trimmingCharacters(in: .whitespaces), currency: cards.currency) else {
+            guard
+                let sample = WalletRules.parseAmount(
+                    form["sampleAmount"].trimmingCharacters(in: .whitespaces),
+                    currency: cards.currency
+                )
+            else {
                 throw PlazaError.validation(field: "sampleAmount", "Type the sample's price, such as 2.00.")
             }
             var tiers: [CardPriceTier] = []
             for part in form["tiers"].split(whereSeparator: { $0 == "," || $0 == "\n" }) {
                 let pieces = part.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
-                guard pieces.count == 2, let quantity = Int(pieces[0]), let amount = WalletRules.parseAmount(pieces[1], currency: cards.currency)
+                guard pieces.count == 2, let quantity = Int(pieces[0]),
+                    let amount = WalletRules.parseAmount(pieces[1], currency: cards.currency)
                 else {
-                    throw PlazaError.validation(field: "tiers", "Write each tier as quantity: price per card, such as 1: 3.50, 25: 2.50.")
+                    throw PlazaError.validation(
+                        field: "tiers",
+                        "Write each tier as quantity: price per card, such as 1: 3.50, 25: 2.50."
+                    )
                 }
                 tiers.append(CardPriceTier(minQuantity: quantity, unitAmount: amount))
             }
             _ = try await cards.savePaper(
-                id, CardPaperRequest(name: form["name"], description: form.optional("description"), sampleAmount: sample, tiers: tiers))
+                id,
+                CardPaperRequest(
+                    name: form["name"],
+                    description: form.optional("description"),
+                    sampleAmount: sample,
+                    tiers: tiers
+                )
+            )
         } catch var error as PlazaError where error.status.code < 500 {
             // The form has one field for every tier: `tiers.2.unitAmount` is said beside it.
-            error.errors = error.errors?.map { $0.field.hasPrefix("tiers.") ? FieldError(field: "tiers", message: $0.message) : $0 }
+            error.errors = error.errors?.map {
+                $0.field.hasPrefix("tiers.") ? FieldError(field: "tiers", message: $0.message) : $0
+            }
             return renderer.refused(
-                id.map { "paper-\($0.uuidString.lowercased())" } ?? "paper", FormState(form, names: Self.paperFields, error: error),
-                returnTo: "/admin/cards#papers")
+                id.map { "paper-\($0.uuidString.lowercased())" } ?? "paper",
+                FormState(form, names: Self.paperFields, error: error),
+                returnTo: "/admin/cards#papers"
+            )
         }
         return PageRenderer.seeOther("/admin/cards?notice=\(id == nil ? "paper" : "paper-saved")#papers")
     }
@@ -260,7 +329,9 @@ struct CardsAdminPages: Sendable {
             }
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
-                alert: "\(error.title) \(error.errors?.map(\.message).joined(separator: " ") ?? error.detail ?? "")", returnTo: "/admin/cards")
+                alert: "\(error.title) \(error.errors?.map(\.message).joined(separator: " ") ?? error.detail ?? "")",
+                returnTo: "/admin/cards"
+            )
         }
         return PageRenderer.seeOther("/admin/cards?notice=\(notice)")
     }

@@ -27,23 +27,50 @@ extension CardsPages {
         for item in cart.items {
             lines.append(
                 LineRow(
-                    id: item.id.uuidString.lowercased(), design: item.designName, designId: item.designId.uuidString.lowercased(),
-                    what: Self.what(item.kind, quantity: item.quantity, paper: item.paperName, unit: reader.money(item.unitAmount, cart.currency)),
+                    id: item.id.uuidString.lowercased(),
+                    design: item.designName,
+                    designId: item.designId.uuidString.lowercased(),
+                    what: Self.what(
+                        item.kind,
+                        quantity: item.quantity,
+                        paper: item.paperName,
+                        unit: reader.money(item.unitAmount, cart.currency)
+                    ),
                     amount: reader.money(item.amount, cart.currency),
-                    svg: try await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true),
-                    problem: try await problem(context.identity, design: item.designId)))
+                    svg: try await cards.designPreview(
+                        context.identity,
+                        item.designId,
+                        page: .front,
+                        guides: false,
+                        inline: true
+                    ),
+                    problem: try await problem(context.identity, design: item.designId)
+                )
+            )
         }
         // "Added to your cart: Olive Sprig, 50 cards on Linen, $2.50 each."
-        let addedLine = request.uri.queryParameters.get("notice") == "added" ? request.uri.queryParameters.get("line").map { String($0) } : nil
+        let addedLine =
+            request.uri.queryParameters.get("notice") == "added"
+            ? request.uri.queryParameters.get("line").map { String($0) } : nil
         let added = lines.first { $0.id == addedLine }.map { "Added to your cart: \($0.design), \($0.what)." }
         return renderer.render(
             "cards/cart",
             CartPage(
-                shell: Shell(title: "Your cart", context: context, notice: added ?? notice(request)), lines: lines, empty: lines.isEmpty,
+                shell: Shell(title: "Your cart", context: context, notice: added ?? notice(request)),
+                lines: lines,
+                empty: lines.isEmpty,
                 blocked: lines.contains { $0.problem != nil },
                 sums: Self.sums(
-                    subtotal: cart.subtotal, credit: cart.credit, shipping: cart.shipping, tax: cart.tax, total: cart.total, currency: cart.currency,
-                    reader: reader)))
+                    subtotal: cart.subtotal,
+                    credit: cart.credit,
+                    shipping: cart.shipping,
+                    tax: cart.tax,
+                    total: cart.total,
+                    currency: cart.currency,
+                    reader: reader
+                )
+            )
+        )
     }
 
     @Sendable func removeLine(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -85,21 +112,46 @@ extension CardsPages {
             let pdf = try await cards.printPDF(view)
             var tabs: [PageTab] = []
             for page in view.spec.pages {
-                tabs.append(PageTab(label: page.rawValue.capitalized, svg: try await cards.preview(view, page: page, guides: false, inline: true)))
+                tabs.append(
+                    PageTab(
+                        label: page.rawValue.capitalized,
+                        svg: try await cards.preview(view, page: page, guides: false, inline: true)
+                    )
+                )
             }
             let id = design.uuidString.lowercased()
             proofs.append(
                 ProofRow(
-                    designId: id, name: view.record.name, sha: CardsService.sha256(pdf), pdf: "/cards/designs/\(id)/print.pdf", pages: tabs,
-                    approved: refused?.fields["approve-\(id)"]?.value == "on", error: refused?.fields["approve-\(id)"]?.error,
-                    problem: view.findings.first { $0.severity == .error }?.message))
+                    designId: id,
+                    name: view.record.name,
+                    sha: CardsService.sha256(pdf),
+                    pdf: "/cards/designs/\(id)/print.pdf",
+                    pages: tabs,
+                    approved: refused?.fields["approve-\(id)"]?.value == "on",
+                    error: refused?.fields["approve-\(id)"]?.error,
+                    problem: view.findings.first { $0.severity == .error }?.message
+                )
+            )
         }
-        let defaults = FormState(names: Self.addressFields).with("name", context.identity.user.displayName).with("country", "US")
+        let defaults = FormState(names: Self.addressFields).with("name", context.identity.user.displayName).with(
+            "country",
+            "US"
+        )
         let model = CheckoutPage(
-            shell: Shell(title: "Checkout", context: context, notice: notice(request)), form: refused ?? defaults, proofs: proofs,
+            shell: Shell(title: "Checkout", context: context, notice: notice(request)),
+            form: refused ?? defaults,
+            proofs: proofs,
             sums: Self.sums(
-                subtotal: cart.subtotal, credit: cart.credit, shipping: cart.shipping, tax: cart.tax, total: cart.total, currency: cart.currency,
-                reader: context.reader), key: UUID().uuidString)
+                subtotal: cart.subtotal,
+                credit: cart.credit,
+                shipping: cart.shipping,
+                tax: cart.tax,
+                total: cart.total,
+                currency: cart.currency,
+                reader: context.reader
+            ),
+            key: UUID().uuidString
+        )
         return renderer.render("cards/checkout", model)
     }
 
@@ -111,19 +163,38 @@ extension CardsPages {
             let unapproved = designs.filter { form["approve-\($0)"] != "on" }
             guard unapproved.isEmpty else {
                 throw PlazaError.validation(
-                    unapproved.map { FieldError(field: "approve-\($0)", message: "Look at this proof and tick that you approve it.") })
+                    unapproved.map {
+                        FieldError(field: "approve-\($0)", message: "Look at this proof and tick that you approve it.")
+                    }
+                )
             }
             let address = CardShippingAddress(
-                name: form["name"], line1: form["line1"], city: form["city"], postalCode: form["postalCode"], country: form["country"])
-            let proofs = designs.compactMap { id in UUID(uuidString: id).map { CardProofApproval(designId: $0, sha256: form["sha-\(id)"]) } }
+                name: form["name"],
+                line1: form["line1"],
+                city: form["city"],
+                postalCode: form["postalCode"],
+                country: form["country"]
+            )
+            let proofs = designs.compactMap { id in
+                UUID(uuidString: id).map { CardProofApproval(designId: $0, sha256: form["sha-\(id)"]) }
+            }
             var created: CardOrder?
-            let acted = try await cards.idempotency.once(form, action: "cards-order", user: context.identity.user.id) { claim in
-                created = try await cards.createOrder(context.identity, CardOrderRequest(shippingAddress: address, proofs: proofs), claim: claim)
+            let acted = try await cards.idempotency.once(form, action: "cards-order", user: context.identity.user.id) {
+                claim in
+                created = try await cards.createOrder(
+                    context.identity,
+                    CardOrderRequest(shippingAddress: address, proofs: proofs),
+                    claim: claim
+                )
             }
             guard acted, let order = created else { return PageRenderer.seeOther("/cards/orders") }
             return PageRenderer.seeOther("/cards/orders/\(order.id.uuidString.lowercased())?notice=ordered")
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("checkout", FormState(form, names: names, error: Self.addressed(error)), returnTo: "/cards/checkout")
+            return renderer.refused(
+                "checkout",
+                FormState(form, names: names, error: Self.addressed(error)),
+                returnTo: "/cards/checkout"
+            )
         }
     }
 

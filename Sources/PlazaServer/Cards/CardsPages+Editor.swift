@@ -43,16 +43,30 @@ extension CardsPages {
         for design in page.items {
             rows.append(
                 DesignRow(
-                    id: design.id.uuidString.lowercased(), name: design.name, template: design.templateName,
+                    id: design.id.uuidString.lowercased(),
+                    name: design.name,
+                    template: design.templateName,
                     changed: context.reader.when(design.updatedAt),
-                    svg: try await cards.designPreview(context.identity, design.id, page: .front, guides: false, inline: true), locked: design.locked,
-                    orderable: design.orderable))
+                    svg: try await cards.designPreview(
+                        context.identity,
+                        design.id,
+                        page: .front,
+                        guides: false,
+                        inline: true
+                    ),
+                    locked: design.locked,
+                    orderable: design.orderable
+                )
+            )
         }
         return renderer.render(
             "cards/designs",
             DesignsPage(
-                shell: Shell(title: "Saved designs", context: context, notice: notice(request)), designs: rows,
-                next: page.nextCursor.map { "/cards/designs?cursor=\($0)" }))
+                shell: Shell(title: "Saved designs", context: context, notice: notice(request)),
+                designs: rows,
+                next: page.nextCursor.map { "/cards/designs?cursor=\($0)" }
+            )
+        )
     }
 
     // MARK: The editor
@@ -129,67 +143,113 @@ extension CardsPages {
         let page = template.pages.contains(pageName) ? pageName : .front
         let refused = context.page.form("design")
         let model = EditorPage(
-            shell: Shell(title: design.name, context: context, notice: notice(request)), id: id.uuidString.lowercased(), name: design.name,
-            template: template.name, templateId: template.id.uuidString.lowercased(),
-            svg: try await cards.designPreview(context.identity, id, page: page, guides: true, inline: true), page: page.rawValue,
+            shell: Shell(title: design.name, context: context, notice: notice(request)),
+            id: id.uuidString.lowercased(),
+            name: design.name,
+            template: template.name,
+            templateId: template.id.uuidString.lowercased(),
+            svg: try await cards.designPreview(context.identity, id, page: page, guides: true, inline: true),
+            page: page.rawValue,
             pages: template.pages.map { page in
                 PageGroup(
-                    page: page.rawValue, title: page.rawValue.capitalized,
+                    page: page.rawValue,
+                    title: page.rawValue.capitalized,
                     labels: design.labels.filter { $0.page == page }.compactMap { value in
                         template.labels.first { $0.id == value.id }.map {
-                            Self.field($0, value, refused: refused, findings: design.findings.filter { $0.labelId == value.id })
+                            Self.field(
+                                $0,
+                                value,
+                                refused: refused,
+                                findings: design.findings.filter { $0.labelId == value.id }
+                            )
                         }
-                    }, current: page == pageName)
-            }, hasPages: template.pages.count > 1,
+                    },
+                    current: page == pageName
+                )
+            },
+            hasPages: template.pages.count > 1,
             colours: template.colours.map { Choice(value: $0.id, label: $0.name, selected: $0.id == design.colour) },
             hasColours: template.colours.count > 1,
-            findings: design.findings.map { FindingRow(error: $0.severity == .error, message: $0.message) }, orderable: design.orderable,
+            findings: design.findings.map { FindingRow(error: $0.severity == .error, message: $0.message) },
+            orderable: design.orderable,
             locked: design.locked,
             papers: template.paperTypes.map { paper in
                 let from = paper.tiers.last.map { context.reader.money($0.unitAmount, paper.currency) } ?? ""
                 let first = paper.tiers.first.map { context.reader.money($0.unitAmount, paper.currency) } ?? ""
                 let price = first == from ? "\(first) a card" : "\(first) down to \(from)"
-                return Choice(value: paper.id.uuidString.lowercased(), label: "\(paper.name) · \(price)", selected: false)
-            }, formError: refused?.error,
+                return Choice(
+                    value: paper.id.uuidString.lowercased(),
+                    label: "\(paper.name) · \(price)",
+                    selected: false
+                )
+            },
+            formError: refused?.error,
             movable: template.labels.filter { $0.editable.contains(.position) }.map(\.id).joined(separator: " "),
             hasMovable: template.labels.contains { $0.editable.contains(.position) && $0.page == page },
-            cart: context.page.form("cart") ?? FormState(names: ["paperId", "quantity"]).with("quantity", "50"))
+            cart: context.page.form("cart") ?? FormState(names: ["paperId", "quantity"]).with("quantity", "50")
+        )
         return renderer.render("cards/editor", model)
     }
 
-    static func field(_ label: CardLabelSpec, _ value: CardLabelValue, refused: FormState?, findings: [CardFinding]) -> LabelField {
+    static func field(
+        _ label: CardLabelSpec,
+        _ value: CardLabelValue,
+        refused: FormState?,
+        findings: [CardFinding]
+    ) -> LabelField {
         let worst = findings.first { $0.severity == .error } ?? findings.first
         let typed = { (name: String, fallback: String) in refused?.fields["\(name)-\(label.id)"]?.value ?? fallback }
         let errors = ["text", "font", "size", "colour", "x"].compactMap { refused?.fields["\($0)-\(label.id)"]?.error }
         let may = { (what: CardLabelEditable) in label.editable.contains(what) }
         return LabelField(
-            id: label.id, name: label.title,
-            text: typed("text", value.text), multiline: label.maxLines != 1, editsText: may(.text),
-            fonts: label.fonts.map { Choice(value: $0, label: CardRules.fontNames[$0] ?? $0, selected: $0 == value.font) },
+            id: label.id,
+            name: label.title,
+            text: typed("text", value.text),
+            multiline: label.maxLines != 1,
+            editsText: may(.text),
+            fonts: label.fonts.map {
+                Choice(value: $0, label: CardRules.fontNames[$0] ?? $0, selected: $0 == value.font)
+            },
             editsFont: may(.font) && label.fonts.count > 1,
-            size: typed("size", CardPreviewSVG.number(value.size)), minSize: CardPreviewSVG.number(label.minSize),
-            maxSize: CardPreviewSVG.number(label.maxSize), editsSize: may(.size) && label.minSize < label.maxSize,
+            size: typed("size", CardPreviewSVG.number(value.size)),
+            minSize: CardPreviewSVG.number(label.minSize),
+            maxSize: CardPreviewSVG.number(label.maxSize),
+            editsSize: may(.size) && label.minSize < label.maxSize,
             colours: label.colours.map { Choice(value: $0, label: $0, selected: $0 == value.colour) },
             editsColour: may(.colour) && label.colours.count > 1,
-            x: CardPreviewSVG.number(value.x), y: CardPreviewSVG.number(value.y), editsPosition: may(.position), error: errors.first,
-            finding: worst?.message, blocking: worst?.severity == .error)
+            x: CardPreviewSVG.number(value.x),
+            y: CardPreviewSVG.number(value.y),
+            editsPosition: may(.position),
+            error: errors.first,
+            finding: worst?.message,
+            blocking: worst?.severity == .error
+        )
     }
 
     /// The form's changes as the API takes them: only the fields the page showed.
     static func request(_ form: FormData, design: CardDesign) -> CardDesignRequest {
-        let number = { (name: String) in form.optional(name).flatMap { Double($0.replacingOccurrences(of: ",", with: ".")) } }
+        let number = { (name: String) in
+            form.optional(name).flatMap { Double($0.replacingOccurrences(of: ",", with: ".")) }
+        }
         let edits = design.labels.map { label in
             CardLabelEdit(
                 id: label.id,
-                text: form.optional("text-\(label.id)").map { $0.replacingOccurrences(of: "\r\n", with: "\n") } ?? form.values["text-\(label.id)"],
-                font: form.optional("font-\(label.id)"), size: number("size-\(label.id)"), colour: form.optional("colour-\(label.id)"),
-                x: number("x-\(label.id)"), y: number("y-\(label.id)"))
+                text: form.optional("text-\(label.id)").map { $0.replacingOccurrences(of: "\r\n", with: "\n") }
+                    ?? form.values["text-\(label.id)"],
+                font: form.optional("font-\(label.id)"),
+                size: number("size-\(label.id)"),
+                colour: form.optional("colour-\(label.id)"),
+                x: number("x-\(label.id)"),
+                y: number("y-\(label.id)")
+            )
         }
         return CardDesignRequest(colour: form.optional("colour"), name: form.optional("name"), labels: edits)
     }
 
     static func fieldNames(_ design: CardDesign) -> [String] {
-        design.labels.flatMap { label in ["text", "font", "size", "colour", "x", "y"].map { "\($0)-\(label.id)" } } + ["name", "colour"]
+        design.labels.flatMap { label in ["text", "font", "size", "colour", "x", "y"].map { "\($0)-\(label.id)" } } + [
+            "name", "colour",
+        ]
     }
 
     @Sendable func save(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -200,7 +260,11 @@ extension CardsPages {
         do {
             _ = try await cards.updateDesign(context.identity, id, Self.request(form, design: design))
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("design", FormState(form, names: Self.fieldNames(design), error: Self.named(error)), returnTo: back)
+            return renderer.refused(
+                "design",
+                FormState(form, names: Self.fieldNames(design), error: Self.named(error)),
+                returnTo: back
+            )
         }
         return PageRenderer.seeOther(back + "&notice=saved")
     }
@@ -245,12 +309,20 @@ extension CardsPages {
         }
         let answer = LiveAnswer(
             svg: try await cards.preview(view, page: page, guides: true, inline: true),
-            findings: view.findings.map { FindingAnswer(severity: $0.severity.rawValue, message: $0.message, labelId: $0.labelId) },
-            orderable: CardPreflight.orderable(view.findings), saved: saved)
+            findings: view.findings.map {
+                FindingAnswer(severity: $0.severity.rawValue, message: $0.message, labelId: $0.labelId)
+            },
+            orderable: CardPreflight.orderable(view.findings),
+            saved: saved
+        )
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try PlazaJSON.encoder().encode(answer))))
+        return Response(
+            status: .ok,
+            headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try PlazaJSON.encoder().encode(answer)))
+        )
     }
 
     @Sendable func duplicate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -263,7 +335,10 @@ extension CardsPages {
         do {
             try await cards.deleteDesign(context.identity, id)
         } catch let error as PlazaError where error.status == .conflict {
-            return renderer.refused(alert: "\(error.title) \(error.detail ?? "")", returnTo: "/cards/designs/\(id.uuidString.lowercased())")
+            return renderer.refused(
+                alert: "\(error.title) \(error.detail ?? "")",
+                returnTo: "/cards/designs/\(id.uuidString.lowercased())"
+            )
         }
         return PageRenderer.seeOther("/cards/designs?notice=deleted")
     }
@@ -279,19 +354,37 @@ extension CardsPages {
             do {
                 _ = try await cards.updateDesign(context.identity, id, Self.request(form, design: design))
             } catch let error as PlazaError where error.status.code < 500 {
-                return renderer.refused("design", FormState(form, names: Self.fieldNames(design), error: Self.named(error)), returnTo: back)
+                return renderer.refused(
+                    "design",
+                    FormState(form, names: Self.fieldNames(design), error: Self.named(error)),
+                    returnTo: back
+                )
             }
         }
         let added: CardCartItem
         do {
-            guard let paper = UUID(uuidString: form["paperId"]) else { throw PlazaError.validation(field: "paperId", "Pick a paper.") }
+            guard let paper = UUID(uuidString: form["paperId"]) else {
+                throw PlazaError.validation(field: "paperId", "Pick a paper.")
+            }
             let quantity = Int(form["quantity"].trimmingCharacters(in: .whitespaces))
             added = try await cards.addToCart(
                 context.identity,
-                CardCartItemRequest(designId: id, paperId: paper, kind: sample ? .sample : .print, quantity: sample ? 1 : quantity ?? 0))
+                CardCartItemRequest(
+                    designId: id,
+                    paperId: paper,
+                    kind: sample ? .sample : .print,
+                    quantity: sample ? 1 : quantity ?? 0
+                )
+            )
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("cart", FormState(form, names: ["paperId", "quantity"], error: error), returnTo: back + "#order")
+            return renderer.refused(
+                "cart",
+                FormState(form, names: ["paperId", "quantity"], error: error),
+                returnTo: back + "#order"
+            )
         }
-        return PageRenderer.seeOther("/cards/cart?notice=\(sample ? "sample" : "added")&line=\(added.id.uuidString.lowercased())")
+        return PageRenderer.seeOther(
+            "/cards/cart?notice=\(sample ? "sample" : "added")&line=\(added.id.uuidString.lowercased())"
+        )
     }
 }

@@ -27,7 +27,12 @@ extension CardsPages {
         do {
             guard let design = UUID(uuidString: form["designId"]) else { throw PlazaError.notFound("design") }
             _ = try await cards.idempotency.once(form, action: "cards-proof", user: context.identity.user.id) { claim in
-                _ = try await cards.reapprove(context.identity, order: id, CardProofApproval(designId: design, sha256: form["sha"]), claim: claim)
+                _ = try await cards.reapprove(
+                    context.identity,
+                    order: id,
+                    CardProofApproval(designId: design, sha256: form["sha"]),
+                    claim: claim
+                )
             }
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(alert: "\(error.title) \(error.detail ?? "")", returnTo: back)
@@ -54,10 +59,22 @@ extension CardsPages {
         var total: String
     }
 
-    static func sums(subtotal: Int64, credit: Int64, shipping: Int64, tax: Int64, total: Int64, currency: String, reader: Reader) -> Sums {
+    static func sums(
+        subtotal: Int64,
+        credit: Int64,
+        shipping: Int64,
+        tax: Int64,
+        total: Int64,
+        currency: String,
+        reader: Reader
+    ) -> Sums {
         Sums(
-            subtotal: reader.money(subtotal, currency), credit: credit > 0 ? "−" + reader.money(credit, currency) : nil,
-            shipping: reader.money(shipping, currency), tax: tax > 0 ? reader.money(tax, currency) : nil, total: reader.money(total, currency))
+            subtotal: reader.money(subtotal, currency),
+            credit: credit > 0 ? "−" + reader.money(credit, currency) : nil,
+            shipping: reader.money(shipping, currency),
+            tax: tax > 0 ? reader.money(tax, currency) : nil,
+            total: reader.money(total, currency)
+        )
     }
 
     static func what(_ kind: CardItemKind, quantity: Int, paper: String, unit: String) -> String {
@@ -85,14 +102,21 @@ extension CardsPages {
         let page = try await cards.orders(context.identity, limit: 20, cursor: paging.cursor)
         let rows = page.items.map { order in
             OrderRow(
-                id: order.id.uuidString.lowercased(), what: CardsService.describe(order), status: Self.statusName(order.status),
-                total: context.reader.money(order.total, order.currency), when: context.reader.day(order.createdAt))
+                id: order.id.uuidString.lowercased(),
+                what: CardsService.describe(order),
+                status: Self.statusName(order.status),
+                total: context.reader.money(order.total, order.currency),
+                when: context.reader.day(order.createdAt)
+            )
         }
         return renderer.render(
             "cards/orders",
             OrdersPage(
-                shell: Shell(title: "Your card orders", context: context, notice: notice(request)), orders: rows,
-                next: page.nextCursor.map { "/cards/orders?cursor=\($0)" }))
+                shell: Shell(title: "Your card orders", context: context, notice: notice(request)),
+                orders: rows,
+                next: page.nextCursor.map { "/cards/orders?cursor=\($0)" }
+            )
+        )
     }
 
     static func statusName(_ status: CardOrderStatus) -> String {
@@ -166,23 +190,48 @@ extension CardsPages {
         for item in order.items where full {
             // The proof as approved (orders from before proofs kept their preview: the design as it is).
             var svg = try await cards.proofPreview(item.proofSha256)
-            if svg == nil { svg = try? await cards.designPreview(context.identity, item.designId, page: .front, guides: false, inline: true) }
+            if svg == nil {
+                svg = try? await cards.designPreview(
+                    context.identity,
+                    item.designId,
+                    page: .front,
+                    guides: false,
+                    inline: true
+                )
+            }
             lines.append(
                 LineRow(
-                    id: item.id.uuidString.lowercased(), design: item.designName, designId: item.designId.uuidString.lowercased(),
-                    what: Self.what(item.kind, quantity: item.quantity, paper: item.paperName, unit: reader.money(item.unitAmount, order.currency)),
-                    amount: reader.money(item.amount, order.currency), svg: svg ?? ""))
+                    id: item.id.uuidString.lowercased(),
+                    design: item.designName,
+                    designId: item.designId.uuidString.lowercased(),
+                    what: Self.what(
+                        item.kind,
+                        quantity: item.quantity,
+                        paper: item.paperName,
+                        unit: reader.money(item.unitAmount, order.currency)
+                    ),
+                    amount: reader.money(item.amount, order.currency),
+                    svg: svg ?? ""
+                )
+            )
         }
         var changed: [ChangedProof] = []
         if full, [.pendingPayment, .paid].contains(order.status) {
-            for item in order.items where !changed.contains(where: { $0.designId == item.designId.uuidString.lowercased() }) {
-                guard let view = try? await cards.view(try await cards.own(context.identity, item.designId)) else { continue }
+            for item in order.items
+            where !changed.contains(where: { $0.designId == item.designId.uuidString.lowercased() }) {
+                guard let view = try? await cards.view(try await cards.own(context.identity, item.designId)) else {
+                    continue
+                }
                 let sha = CardsService.sha256(try await cards.printPDF(view))
                 guard sha != item.proofSha256 else { continue }
                 changed.append(
                     ChangedProof(
-                        designId: item.designId.uuidString.lowercased(), name: item.designName, sha: sha,
-                        svg: try await cards.preview(view, page: .front, guides: false, inline: true)))
+                        designId: item.designId.uuidString.lowercased(),
+                        name: item.designName,
+                        sha: sha,
+                        svg: try await cards.preview(view, page: .front, guides: false, inline: true)
+                    )
+                )
             }
         }
         let paying = order.status == .pendingPayment && order.paymentMethod == .card
@@ -195,31 +244,47 @@ extension CardsPages {
             case .shipped: "Shipped to \(order.shippingAddress.name) · \(order.shippedAt.map { reader.day($0) } ?? "")"
             case .cancelled: "Cancelled."
             }
-        let available = order.status == .pendingPayment ? try await cards.walletAvailable(context.identity, currency: order.currency) : nil
+        let available =
+            order.status == .pendingPayment
+            ? try await cards.walletAvailable(context.identity, currency: order.currency) : nil
         let short = (available ?? 0) < order.total
         let refusedPay = context.page.form("pay")
         let progress = [CardOrderStatus.paid, .inProduction, .shipped]
         let reached = order.status == .cancelled ? -1 : progress.firstIndex(of: order.status).map { $0 + 1 } ?? 0
         return OrderPage(
-            shell: Shell(title: "Order", context: context, notice: notice(request)), id: id.uuidString.lowercased(),
+            shell: Shell(title: "Order", context: context, notice: notice(request)),
+            id: id.uuidString.lowercased(),
             status: Self.statusName(order.status),
-            headline: headline, pending: order.status == .pendingPayment, paying: paying,
-            cancellable: [.pendingPayment, .paid].contains(order.status), lines: lines,
+            headline: headline,
+            pending: order.status == .pendingPayment,
+            paying: paying,
+            cancellable: [.pendingPayment, .paid].contains(order.status),
+            lines: lines,
             sums: Self.sums(
-                subtotal: order.subtotal, credit: order.credit, shipping: order.shipping, tax: order.tax, total: order.total,
+                subtotal: order.subtotal,
+                credit: order.credit,
+                shipping: order.shipping,
+                tax: order.tax,
+                total: order.total,
                 currency: order.currency,
-                reader: reader),
+                reader: reader
+            ),
             address: [
-                order.shippingAddress.name, order.shippingAddress.line1, "\(order.shippingAddress.postalCode) \(order.shippingAddress.city)",
+                order.shippingAddress.name, order.shippingAddress.line1,
+                "\(order.shippingAddress.postalCode) \(order.shippingAddress.city)",
                 order.shippingAddress.country,
             ].joined(separator: ", "),
             payForm: refusedPay ?? Self.payForm(problem: order.paymentProblem),
-            walletAvailable: "\(reader.money(available ?? 0, order.currency)) available", walletShort: short,
+            walletAvailable: "\(reader.money(available ?? 0, order.currency)) available",
+            walletShort: short,
             payByCard: refusedPay.map { $0.fields["method"]?.value == "card" } ?? short,
-            key: UUID().uuidString, cancelReason: order.cancelReason,
+            key: UUID().uuidString,
+            cancelReason: order.cancelReason,
             steps: ["Ordered", "Paid", "Printing", "Shipped"].enumerated().map { index, label in
                 Step(label: label, done: index <= reached, current: index == reached)
-            }, changed: changed)
+            },
+            changed: changed
+        )
     }
 
     /// The pay form as it opens: paying by wallet, or saying why the last card payment did not go through.
@@ -240,20 +305,28 @@ extension CardsPages {
             if method == .card {
                 let expiry = form["expiry"].split(whereSeparator: { $0 == "/" || $0 == " " }).compactMap { Int($0) }
                 card = CardDetails(
-                    number: form["number"], expMonth: expiry.first ?? 0,
+                    number: form["number"],
+                    expMonth: expiry.first ?? 0,
                     expYear: expiry.count > 1 ? (expiry[1] < 100 ? 2000 + expiry[1] : expiry[1]) : 0,
-                    cvc: form["cvc"])
+                    cvc: form["cvc"]
+                )
             }
             _ = try await cards.idempotency.once(form, action: "cards-pay", user: context.identity.user.id) { claim in
                 _ = try await cards.pay(
-                    context.identity, order: id, CardPaymentRequest(method: method, card: card, amount: order.total, currency: order.currency),
-                    claim: claim)
+                    context.identity,
+                    order: id,
+                    CardPaymentRequest(method: method, card: card, amount: order.total, currency: order.currency),
+                    claim: claim
+                )
             }
         } catch let error as PlazaError where error.status.code < 500 {
             var error = error
             if error.code == .insufficientFunds {
                 error.errors = [
-                    FieldError(field: "method", message: "Your wallet holds less than this order's total: add money to it, or pay with a card.")
+                    FieldError(
+                        field: "method",
+                        message: "Your wallet holds less than this order's total: add money to it, or pay with a card."
+                    )
                 ]
             }
             error.errors = error.errors?.map { fieldError in
@@ -263,7 +336,11 @@ extension CardsPages {
                 if fieldError.field == "card.cvc" { fieldError.field = "cvc" }
                 return fieldError
             }
-            return renderer.refused("pay", FormState(form, names: ["method", "number", "expiry", "cvc"], error: error), returnTo: back + "#pay")
+            return renderer.refused(
+                "pay",
+                FormState(form, names: ["method", "number", "expiry", "cvc"], error: error),
+                returnTo: back + "#pay"
+            )
         }
         let paid = try await cards.order(context.identity, id)
         if let checkout = paid.checkoutUrl { return PageRenderer.seeOther(checkout) }
@@ -275,8 +352,14 @@ extension CardsPages {
         let id = try Query.id(context.parameters, "id", "order")
         let back = "/cards/orders/\(id.uuidString.lowercased())"
         do {
-            _ = try await cards.idempotency.once(form, action: "cards-cancel", user: context.identity.user.id) { claim in
-                _ = try await cards.cancel(context.identity, order: id, CardCancelRequest(reason: "Cancelled by you."), claim: claim)
+            _ = try await cards.idempotency.once(form, action: "cards-cancel", user: context.identity.user.id) {
+                claim in
+                _ = try await cards.cancel(
+                    context.identity,
+                    order: id,
+                    CardCancelRequest(reason: "Cancelled by you."),
+                    claim: claim
+                )
             }
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(alert: "\(error.title) \(error.detail ?? "")", returnTo: back)

@@ -45,12 +45,22 @@ extension CardsPages {
             for (summary, spec) in try await cards.studioEntries(context.identity) {
                 rows.append(
                     StudioRow(
-                        id: summary.id.uuidString.lowercased(), name: summary.name, state: Self.stateName(summary.state),
-                        svg: (try? await cards.templatePreview(spec, colour: nil, page: .front, inline: true)) ?? ""))
+                        id: summary.id.uuidString.lowercased(),
+                        name: summary.name,
+                        state: Self.stateName(summary.state),
+                        svg: (try? await cards.templatePreview(spec, colour: nil, page: .front, inline: true)) ?? ""
+                    )
+                )
             }
         }
         return renderer.render(
-            "cards/studio", StudioPage(shell: Shell(title: "Studio", context: context, notice: notice(request)), designer: designer, templates: rows))
+            "cards/studio",
+            StudioPage(
+                shell: Shell(title: "Studio", context: context, notice: notice(request)),
+                designer: designer,
+                templates: rows
+            )
+        )
     }
 
     struct Preset: Sendable {
@@ -93,7 +103,9 @@ extension CardsPages {
         var waiting: Bool
         var svg: String?
         /// The fonts a label can be set in, for the label editor's pickers.
-        var fonts: [Preset] = CardRules.fontIDs.map { Preset(value: $0, label: CardRules.fontNames[$0] ?? $0, selected: false) }
+        var fonts: [Preset] = CardRules.fontIDs.map {
+            Preset(value: $0, label: CardRules.fontNames[$0] ?? $0, selected: false)
+        }
     }
 
     static let trims: [(String, String, CardTrim)] = [
@@ -118,50 +130,88 @@ extension CardsPages {
         let typed = { (name: String, fallback: String) in refused?.fields[name]?.value ?? fallback }
         let categories = try await cards.categories()
         let chosenCategory = typed(
-            "category", template.map { "\($0.categoryId.uuidString.lowercased())|\($0.subcategoryId?.uuidString.lowercased() ?? "")" } ?? "")
+            "category",
+            template.map {
+                "\($0.categoryId.uuidString.lowercased())|\($0.subcategoryId?.uuidString.lowercased() ?? "")"
+            } ?? ""
+        )
         let trim = typed(
-            "trim", template.map { "\(CardPreviewSVG.number($0.trim.widthMm))x\(CardPreviewSVG.number($0.trim.heightMm))" } ?? "127x177.8")
+            "trim",
+            template.map { "\(CardPreviewSVG.number($0.trim.widthMm))x\(CardPreviewSVG.number($0.trim.heightMm))" }
+                ?? "127x177.8"
+        )
         let offered = Set(template?.paperTypes.map(\.id) ?? [])
         let json = (try? String(decoding: PlazaJSON.encoder().encode(template?.labels ?? []), as: UTF8.self)) ?? "[]"
         var colours = (template?.colours ?? []).enumerated().map { index, colour in
             ColourRow(
-                index: index, name: colour.name, front: colour.art["front"]?.uuidString.lowercased() ?? "",
-                inside: colour.art["inside"]?.uuidString.lowercased() ?? "", back: colour.art["back"]?.uuidString.lowercased() ?? "")
+                index: index,
+                name: colour.name,
+                front: colour.art["front"]?.uuidString.lowercased() ?? "",
+                inside: colour.art["inside"]?.uuidString.lowercased() ?? "",
+                back: colour.art["back"]?.uuidString.lowercased() ?? ""
+            )
         }
         // A refused save comes back with the colours and art as they were typed and uploaded, not as last saved.
         if let refused {
             colours = (0..<3).map { index in
                 let typed = { (name: String) in refused.fields["\(name)-\(index)"]?.value ?? "" }
                 return ColourRow(
-                    index: index, name: typed("colourName"), front: typed("art-front"), inside: typed("art-inside"), back: typed("art-back"))
+                    index: index,
+                    name: typed("colourName"),
+                    front: typed("art-front"),
+                    inside: typed("art-inside"),
+                    back: typed("art-back")
+                )
             }
         }
-        while colours.count < 3 { colours.append(ColourRow(index: colours.count, name: "", front: "", inside: "", back: "")) }
+        while colours.count < 3 {
+            colours.append(ColourRow(index: colours.count, name: "", front: "", inside: "", back: ""))
+        }
         let model = TemplateFormPage(
             shell: Shell(title: template?.name ?? "New template", context: context, notice: notice(request)),
-            action: id.map { "/cards/studio/\($0.uuidString.lowercased())" } ?? "/cards/studio", id: id?.uuidString.lowercased(),
+            action: id.map { "/cards/studio/\($0.uuidString.lowercased())" } ?? "/cards/studio",
+            id: id?.uuidString.lowercased(),
             form: refused
-                ?? FormState(names: ["name", "labels"]).with("name", template?.name ?? "").with("labels", template == nil ? Self.exampleLabels : json),
+                ?? FormState(names: ["name", "labels"]).with("name", template?.name ?? "").with(
+                    "labels",
+                    template == nil ? Self.exampleLabels : json
+                ),
             categories: categories.flatMap { category in
                 [
                     Preset(
-                        value: "\(category.id.uuidString.lowercased())|", label: category.name,
-                        selected: chosenCategory == "\(category.id.uuidString.lowercased())|")
+                        value: "\(category.id.uuidString.lowercased())|",
+                        label: category.name,
+                        selected: chosenCategory == "\(category.id.uuidString.lowercased())|"
+                    )
                 ]
                     + category.subcategories.map { sub in
                         let value = "\(category.id.uuidString.lowercased())|\(sub.id.uuidString.lowercased())"
-                        return Preset(value: value, label: "\(category.name) › \(sub.name)", selected: chosenCategory == value)
+                        return Preset(
+                            value: value,
+                            label: "\(category.name) › \(sub.name)",
+                            selected: chosenCategory == value
+                        )
                     }
             },
             trims: Self.trims.map { Preset(value: $0.0, label: $0.1, selected: $0.0 == trim) },
-            inside: template?.pages.contains(.inside) ?? true, back: template?.pages.contains(.back) ?? false, colours: colours,
+            inside: template?.pages.contains(.inside) ?? true,
+            back: template?.pages.contains(.back) ?? false,
+            colours: colours,
             papers: try await cards.papers().map {
-                Preset(value: $0.id.uuidString.lowercased(), label: $0.name, selected: template == nil || offered.contains($0.id))
+                Preset(
+                    value: $0.id.uuidString.lowercased(),
+                    label: $0.name,
+                    selected: template == nil || offered.contains($0.id)
+                )
             },
-            state: template.map { Self.stateName($0.state) }, rejection: template?.rejectionReason,
+            state: template.map { Self.stateName($0.state) },
+            rejection: template?.rejectionReason,
             canSubmit: template.map { [.draft, .rejected].contains($0.state) } ?? false,
             waiting: template?.state == .submitted && context.identity.user.role != .admin,
-            svg: try await id.asyncMap { try await cards.templatePreview($0, viewer: context.identity, colour: nil, page: .front, inline: true) })
+            svg: try await id.asyncMap {
+                try await cards.templatePreview($0, viewer: context.identity, colour: nil, page: .front, inline: true)
+            }
+        )
         return renderer.render("cards/studio-template", model)
     }
 
@@ -178,12 +228,15 @@ extension CardsPages {
                 throw PlazaError.validation(field: "category", "Pick the category it belongs in.")
             }
             let trim = Self.trims.first { $0.0 == form["trim"] }?.2 ?? Self.trims[0].2
-            let pages: [CardPage] = [.front] + (form["inside"] == "on" ? [.inside] : []) + (form["back"] == "on" ? [.back] : [])
+            let pages: [CardPage] =
+                [.front] + (form["inside"] == "on" ? [.inside] : []) + (form["back"] == "on" ? [.back] : [])
             let colours = (0..<3).compactMap { index -> CardColourRequest? in
                 let name = form["colourName-\(index)"].trimmingCharacters(in: .whitespaces)
                 guard !name.isEmpty else { return nil }
                 var art: [String: UUID] = [:]
-                for page in pages { if let id = UUID(uuidString: form["art-\(page.rawValue)-\(index)"]) { art[page.rawValue] = id } }
+                for page in pages {
+                    if let id = UUID(uuidString: form["art-\(page.rawValue)-\(index)"]) { art[page.rawValue] = id }
+                }
                 return CardColourRequest(name: name, art: art)
             }
             let labels: [CardLabelSpec]
@@ -191,15 +244,27 @@ extension CardsPages {
                 labels = try PlazaJSON.decoder().decode([CardLabelSpec].self, from: Data(form["labels"].utf8))
             } catch let error as DecodingError {
                 let problem = PlazaError(decoding: error)
-                let detail = problem.errors?.first.map { "\($0.field.isEmpty ? "" : "at \($0.field): ")\($0.message)" } ?? problem.title
-                throw PlazaError.validation(field: "labels", "The labels are not JSON in the shape of the example (\(detail)).")
+                let detail =
+                    problem.errors?.first.map { "\($0.field.isEmpty ? "" : "at \($0.field): ")\($0.message)" }
+                    ?? problem.title
+                throw PlazaError.validation(
+                    field: "labels",
+                    "The labels are not JSON in the shape of the example (\(detail))."
+                )
             }
             let papers = form.values.filter { $0.key.hasPrefix("paper-") && $0.value == "on" }.compactMap {
                 UUID(uuidString: String($0.key.dropFirst(6)))
             }
             let body = CardTemplateRequest(
-                name: form["name"], categoryId: category, subcategoryId: parts.count > 1 ? UUID(uuidString: parts[1]) : nil, trim: trim, pages: pages,
-                colours: colours, labels: labels, paperTypeIds: papers.sorted { $0.uuidString < $1.uuidString })
+                name: form["name"],
+                categoryId: category,
+                subcategoryId: parts.count > 1 ? UUID(uuidString: parts[1]) : nil,
+                trim: trim,
+                pages: pages,
+                colours: colours,
+                labels: labels,
+                paperTypeIds: papers.sorted { $0.uuidString < $1.uuidString }
+            )
             let saved =
                 if let id { try await cards.updateTemplate(context.identity, id, body) } else {
                     try await cards.createTemplate(context.identity, body)
@@ -208,8 +273,10 @@ extension CardsPages {
         } catch var error as PlazaError where error.status.code < 500 {
             error.errors = error.errors?.map {
                 FieldError(
-                    field: $0.field.hasPrefix("labels") ? "labels" : $0.field.hasPrefix("colours") ? "colourName-0" : $0.field,
-                    message: "\($0.field): \($0.message)")
+                    field: $0.field.hasPrefix("labels")
+                        ? "labels" : $0.field.hasPrefix("colours") ? "colourName-0" : $0.field,
+                    message: "\($0.field): \($0.message)"
+                )
             }
             return renderer.refused("template", FormState(form, names: names, error: error), returnTo: back)
         }
@@ -220,7 +287,10 @@ extension CardsPages {
         do {
             _ = try await cards.submitTemplate(context.identity, id)
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused(alert: "\(error.title) \(error.detail ?? "")", returnTo: "/cards/studio/\(id.uuidString.lowercased())")
+            return renderer.refused(
+                alert: "\(error.title) \(error.detail ?? "")",
+                returnTo: "/cards/studio/\(id.uuidString.lowercased())"
+            )
         }
         return PageRenderer.seeOther("/cards/studio?notice=template-submitted")
     }
@@ -228,7 +298,11 @@ extension CardsPages {
     /// The page script's upload of one piece of art (raw bytes, `X-CSRF-Token`): `{id, url}` or a problem.
     @Sendable func uploadArt(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.body(upTo: CardsService.maximumArtBytes)
-        let upload = try await cards.uploadArt(context.identity, Data(body.readableBytesView), contentType: request.headers[.contentType] ?? "")
+        let upload = try await cards.uploadArt(
+            context.identity,
+            Data(body.readableBytesView),
+            contentType: request.headers[.contentType] ?? ""
+        )
         return try .json(upload, status: .created)
     }
 }

@@ -56,7 +56,12 @@ extension CardsPages {
     /// template's page, which shows the same).
     /// Art the previews draw, with the visitor's session: a draft's art shows to its designer and the admins.
     @Sendable func art(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await CardsAPI.art(request, id: try Query.id(context.parameters, "id", "art"), viewer: context.identity, cards: cards)
+        try await CardsAPI.art(
+            request,
+            id: try Query.id(context.parameters, "id", "art"),
+            viewer: context.identity,
+            cards: cards
+        )
     }
 
     @Sendable func quickLook(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -69,36 +74,60 @@ extension CardsPages {
         let reader = context.reader
         let asked = request.uri.queryParameters.get("colour").map { String($0) }
         let colour = template.colours.first { $0.id == asked } ?? template.colours.first
-        let spec = CardTemplateSpec(trim: template.trim, pages: template.pages, colours: template.colours, labels: template.labels)
+        let spec = CardTemplateSpec(
+            trim: template.trim,
+            pages: template.pages,
+            colours: template.colours,
+            labels: template.labels
+        )
         var tabs: [PageTab] = []
         for page in template.pages {
             tabs.append(
-                PageTab(label: page.rawValue.capitalized, svg: try await cards.templatePreview(spec, colour: colour?.id, page: page, inline: true)))
+                PageTab(
+                    label: page.rawValue.capitalized,
+                    svg: try await cards.templatePreview(spec, colour: colour?.id, page: page, inline: true)
+                )
+            )
         }
         let categories = try await cards.categories()
         let category = categories.first { $0.id == template.categoryId }
         let path = "/cards/templates/\(id.uuidString.lowercased())"
         return TemplatePage(
-            shell: Shell(title: template.name, context: context, notice: notice(request)), id: id.uuidString.lowercased(),
-            templateId: id.uuidString.lowercased(), name: template.name,
+            shell: Shell(title: template.name, context: context, notice: notice(request)),
+            id: id.uuidString.lowercased(),
+            templateId: id.uuidString.lowercased(),
+            name: template.name,
             designer: template.designer.displayName,
-            category: [category?.name, category?.subcategories.first { $0.id == template.subcategoryId }?.name].compactMap { $0 }.joined(
-                separator: " › "),
+            category: [category?.name, category?.subcategories.first { $0.id == template.subcategoryId }?.name]
+                .compactMap { $0 }.joined(
+                    separator: " › "
+                ),
             crumbs: Self.crumbs(category, sub: template.subcategoryId),
-            trim: Self.trimName(template.trim), pages: tabs,
+            trim: Self.trimName(template.trim),
+            pages: tabs,
             swatches: template.colours.map {
-                Swatch(name: $0.name, href: "\(path)?colour=\($0.id)", quick: "\(path)/quick-look?colour=\($0.id)", current: $0.id == colour?.id)
+                Swatch(
+                    name: $0.name,
+                    href: "\(path)?colour=\($0.id)",
+                    quick: "\(path)/quick-look?colour=\($0.id)",
+                    current: $0.id == colour?.id
+                )
             },
             colour: colour?.id ?? "",
             papers: template.paperTypes.map { paper in
                 PaperRow(
-                    paperId: paper.id.uuidString.lowercased(), name: paper.name, description: paper.description,
+                    paperId: paper.id.uuidString.lowercased(),
+                    name: paper.name,
+                    description: paper.description,
                     sample: reader.money(paper.sampleAmount, paper.currency),
                     tiers: paper.tiers.map {
                         "\($0.minQuantity == 1 ? "1+" : "\($0.minQuantity)+") cards: \(reader.money($0.unitAmount, paper.currency)) each"
-                    })
-            }, signedIn: context.identity != nil,
-            loginHref: "/login?" + FormData.encoded([("next", path + (colour.map { "?colour=\($0.id)" } ?? ""))]))
+                    }
+                )
+            },
+            signedIn: context.identity != nil,
+            loginHref: "/login?" + FormData.encoded([("next", path + (colour.map { "?colour=\($0.id)" } ?? ""))])
+        )
     }
 
     static func crumbs(_ category: CardCategory?, sub: UUID?) -> [Chip] {
@@ -106,7 +135,14 @@ extension CardsPages {
         let key = category.id.uuidString.lowercased()
         let first = Chip(label: category.name, href: "/cards?category=\(key)", current: false)
         guard let sub = category.subcategories.first(where: { $0.id == sub }) else { return [first] }
-        return [first, Chip(label: sub.name, href: "/cards?category=\(key)&subcategory=\(sub.id.uuidString.lowercased())", current: false)]
+        return [
+            first,
+            Chip(
+                label: sub.name,
+                href: "/cards?category=\(key)&subcategory=\(sub.id.uuidString.lowercased())",
+                current: false
+            ),
+        ]
     }
 
     /// Starts a design from the template (in the colour chosen) and opens the editor.
@@ -114,7 +150,9 @@ extension CardsPages {
         let form = try await request.decodeForm(limit: maxBody)
         let id = try Query.id(context.parameters, "id", "template")
         let design = try await cards.createDesign(
-            context.identity, CardDesignRequest(templateId: id, colour: form.optional("colour")))
+            context.identity,
+            CardDesignRequest(templateId: id, colour: form.optional("colour"))
+        )
         return PageRenderer.seeOther("/cards/designs/\(design.id.uuidString.lowercased())")
     }
 
@@ -125,11 +163,16 @@ extension CardsPages {
         let id = try Query.id(context.parameters, "id", "template")
         do {
             _ = try await cards.sampleOfTemplate(
-                context.identity, id, colour: form.optional("colour"), paper: UUID(uuidString: form["paperId"]) ?? UUID())
+                context.identity,
+                id,
+                colour: form.optional("colour"),
+                paper: UUID(uuidString: form["paperId"]) ?? UUID()
+            )
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
                 alert: "\(error.title) \(error.errors?.map(\.message).joined(separator: " ") ?? error.detail ?? "")",
-                returnTo: "/cards/templates/\(id.uuidString.lowercased())")
+                returnTo: "/cards/templates/\(id.uuidString.lowercased())"
+            )
         }
         return PageRenderer.seeOther("/cards/cart?notice=sample")
     }

@@ -17,17 +17,20 @@ struct CardsPages: Sendable {
         "duplicated": "Copied: this is the copy, change it as you like.",
         "deleted": "The design was deleted.",
         "added": "Added to your cart.",
-        "sample": "A sample is in your cart: one printed card to see and feel the paper. Its price comes off a later order of this card.",
+        "sample":
+            "A sample is in your cart: one printed card to see and feel the paper. Its price comes off a later order of this card.",
         "removed": "Taken out of your cart.",
         "ordered": "Order placed. One step left: pay for it.",
         "paid": "Thank you! Your order is paid and goes to the printer soon. We sent you a receipt.",
         "card-paying": "Your card is being charged: this page updates when it is done.",
-        "card-paid": "Thank you! Your card payment is on its way: this page shows the order paid as soon as the processor confirms it.",
+        "card-paid":
+            "Thank you! Your card payment is on its way: this page shows the order paid as soon as the processor confirms it.",
         "card-cancelled": "You left the card page: nothing was charged. Pay when you are ready.",
         "cancelled": "The order is cancelled. Anything you paid is back in your Plaza wallet.",
         "reapproved": "The new proof is approved: the order prints it.",
         "template-saved": "Saved. Look at its preview, then send it to the admins when it is ready.",
-        "template-submitted": "Sent for review: an admin looks at it and you hear the decision. It enters the shop once approved.",
+        "template-submitted":
+            "Sent for review: an admin looks at it and you hear the decision. It enters the shop once approved.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -103,37 +106,81 @@ struct CardsPages: Sendable {
         let category = categories.first { $0.id.uuidString.lowercased() == value("category").lowercased() }
         let sub = category?.subcategories.first { $0.id.uuidString.lowercased() == value("subcategory").lowercased() }
         let colour = value("colour").trimmingCharacters(in: .whitespaces).lowercased()
-        let ids = [("category", category?.id.uuidString.lowercased() ?? ""), ("subcategory", sub?.id.uuidString.lowercased() ?? "")]
+        let ids = [
+            ("category", category?.id.uuidString.lowercased() ?? ""),
+            ("subcategory", sub?.id.uuidString.lowercased() ?? ""),
+        ]
         let href = { (pairs: [(String, String)]) in
             let kept = pairs.filter { !$0.1.isEmpty }
             return kept.isEmpty ? "/cards" : "/cards?" + FormData.encoded(kept)
         }
-        let colours = try await cards.catalogueColours(CardsStore.CatalogueQuery(category: category?.id, subcategory: sub?.id))
+        let colours = try await cards.catalogueColours(
+            CardsStore.CatalogueQuery(category: category?.id, subcategory: sub?.id)
+        )
         let colourChips =
             [Chip(label: "Any colour", href: href(ids + [("q", value("q"))]), current: colour.isEmpty)]
             + colours.map { name in
-                Chip(label: Self.capitalized(name), href: href(ids + [("q", value("q")), ("colour", name)]), current: name == colour)
+                Chip(
+                    label: Self.capitalized(name),
+                    href: href(ids + [("q", value("q")), ("colour", name)]),
+                    current: name == colour
+                )
             }
         var page = CataloguePage(
             shell: Shell(title: "Card shop", context: context, notice: notice(request)),
             chips: [Chip(label: "All cards", href: "/cards", current: category == nil)]
-                + categories.map { Chip(label: $0.name, href: href([("category", $0.id.uuidString.lowercased())]), current: $0.id == category?.id) },
+                + categories.map {
+                    Chip(
+                        label: $0.name,
+                        href: href([("category", $0.id.uuidString.lowercased())]),
+                        current: $0.id == category?.id
+                    )
+                },
             subchips: category.map { category in
-                [Chip(label: "All \(category.name)", href: href([("category", category.id.uuidString.lowercased())]), current: sub == nil)]
+                [
+                    Chip(
+                        label: "All \(category.name)",
+                        href: href([("category", category.id.uuidString.lowercased())]),
+                        current: sub == nil
+                    )
+                ]
                     + category.subcategories.map {
                         Chip(
                             label: $0.name,
-                            href: href([("category", category.id.uuidString.lowercased()), ("subcategory", $0.id.uuidString.lowercased())]),
-                            current: $0.id == sub?.id)
+                            href: href([
+                                ("category", category.id.uuidString.lowercased()),
+                                ("subcategory", $0.id.uuidString.lowercased()),
+                            ]),
+                            current: $0.id == sub?.id
+                        )
                     }
-            } ?? [], hasSubchips: category != nil, colourChips: colourChips, hasColourChips: colours.count > 1 || !colour.isEmpty,
-            colourLabel: colour.isEmpty ? "any" : Self.capitalized(colour), colourOpen: colours.count <= 6, q: value("q"),
-            category: ids[0].1, subcategory: ids[1].1, colour: colour,
-            heading: Self.heading(category: category?.name, sub: sub?.name, words: value("q"), colour: colour), tiles: [], next: nil, error: nil)
+            } ?? [],
+            hasSubchips: category != nil,
+            colourChips: colourChips,
+            hasColourChips: colours.count > 1 || !colour.isEmpty,
+            colourLabel: colour.isEmpty ? "any" : Self.capitalized(colour),
+            colourOpen: colours.count <= 6,
+            q: value("q"),
+            category: ids[0].1,
+            subcategory: ids[1].1,
+            colour: colour,
+            heading: Self.heading(category: category?.name, sub: sub?.name, words: value("q"), colour: colour),
+            tiles: [],
+            next: nil,
+            error: nil
+        )
         do {
             let paging = try Paging(request.uri)
-            let result = try await cards.catalogueEntries(try CardsAPI.query(request.uri, lenient: true), limit: 24, cursor: paging.cursor)
-            for entry in result.items { page.tiles.append(try await tile(entry.summary, spec: entry.spec, colour: colour, reader: context.reader)) }
+            let result = try await cards.catalogueEntries(
+                try CardsAPI.query(request.uri, lenient: true),
+                limit: 24,
+                cursor: paging.cursor
+            )
+            for entry in result.items {
+                page.tiles.append(
+                    try await tile(entry.summary, spec: entry.spec, colour: colour, reader: context.reader)
+                )
+            }
             page.next = result.nextCursor.map { href(ids + [("q", value("q")), ("colour", colour), ("cursor", $0)]) }
         } catch let error as PlazaError where error.code == .validationFailed {
             page.error = error.errors?.map(\.message).joined(separator: " ") ?? error.title
@@ -147,19 +194,30 @@ struct CardsPages: Sendable {
 
     static func heading(category: String?, sub: String?, words: String, colour: String) -> String {
         let place = sub ?? category
-        let base = words.isEmpty ? (place ?? "Cards for every occasion") : "Cards matching “\(words)”" + (place.map { " in \($0)" } ?? "")
+        let base =
+            words.isEmpty
+            ? (place ?? "Cards for every occasion") : "Cards matching “\(words)”" + (place.map { " in \($0)" } ?? "")
         return colour.isEmpty ? base : "\(base) · \(capitalized(colour))"
     }
 
     /// A catalogue tile, drawn in `colour` when the template comes in it (by name), else in its first colour.
-    func tile(_ summary: CardTemplateSummary, spec: CardTemplateSpec, colour: String, reader: Reader) async throws -> Tile {
+    func tile(
+        _ summary: CardTemplateSummary,
+        spec: CardTemplateSpec,
+        colour: String,
+        reader: Reader
+    ) async throws -> Tile {
         let shown = spec.colours.first { $0.name.lowercased() == colour }
         return Tile(
-            id: summary.id.uuidString.lowercased(), name: summary.name, designer: summary.designer.displayName,
+            id: summary.id.uuidString.lowercased(),
+            name: summary.name,
+            designer: summary.designer.displayName,
             price: summary.fromAmount.map { "from \(reader.money($0, summary.currency ?? cards.currency)) a card" },
             colours: reader.count(summary.colours.count, "colour", "colours"),
             href: "/cards/templates/\(summary.id.uuidString.lowercased())" + (shown.map { "?colour=\($0.id)" } ?? ""),
-            quickLook: "/cards/templates/\(summary.id.uuidString.lowercased())/quick-look" + (shown.map { "?colour=\($0.id)" } ?? ""),
-            svg: try await cards.templatePreview(spec, colour: shown?.id, page: .front, inline: true))
+            quickLook: "/cards/templates/\(summary.id.uuidString.lowercased())/quick-look"
+                + (shown.map { "?colour=\($0.id)" } ?? ""),
+            svg: try await cards.templatePreview(spec, colour: shown?.id, page: .front, inline: true)
+        )
     }
 }

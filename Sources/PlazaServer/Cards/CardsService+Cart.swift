@@ -14,37 +14,67 @@ extension CardsService {
     }
 
     /// A sample straight from a template: a design of it as it comes, and one printed card of that on `paper`.
-    func sampleOfTemplate(_ identity: Identity, _ template: UUID, colour: String?, paper: UUID, now: Date = Date()) async throws -> CardCartItem {
+    func sampleOfTemplate(
+        _ identity: Identity,
+        _ template: UUID,
+        colour: String?,
+        paper: UUID,
+        now: Date = Date()
+    ) async throws -> CardCartItem {
         let offered = try await store.papers(of: [template], on: database.sql)[template] ?? []
         guard offered.contains(where: { $0.id == paper }) else {
-            throw PlazaError.validation(field: "paperId", "This card is printed on \(offered.map(\.name).joined(separator: ", ")): pick one of them.")
+            throw PlazaError.validation(
+                field: "paperId",
+                "This card is printed on \(offered.map(\.name).joined(separator: ", ")): pick one of them."
+            )
         }
         let design = try await createDesign(identity, CardDesignRequest(templateId: template, colour: colour), now: now)
-        return try await addToCart(identity, CardCartItemRequest(designId: design.id, paperId: paper, kind: .sample), now: now)
+        return try await addToCart(
+            identity,
+            CardCartItemRequest(designId: design.id, paperId: paper, kind: .sample),
+            now: now
+        )
     }
 
-    func addToCart(_ identity: Identity, _ request: CardCartItemRequest, now: Date = Date()) async throws -> CardCartItem {
+    func addToCart(
+        _ identity: Identity,
+        _ request: CardCartItemRequest,
+        now: Date = Date()
+    ) async throws -> CardCartItem {
         let design = try await own(identity, request.designId)
         let view = try await view(design)
         guard CardPreflight.orderable(view.findings) else { throw Self.preflightError(view.findings) }
         let papers = try await store.papers(of: [design.templateId], on: database.sql)[design.templateId] ?? []
         guard let paper = papers.first(where: { $0.id == request.paperId }) else {
-            throw PlazaError.validation(field: "paperId", "This card is printed on \(papers.map(\.name).joined(separator: ", ")): pick one of them.")
+            throw PlazaError.validation(
+                field: "paperId",
+                "This card is printed on \(papers.map(\.name).joined(separator: ", ")): pick one of them."
+            )
         }
         let kind = request.kind ?? .print
         let quantity = kind == .sample ? 1 : request.quantity ?? 0
         guard CardRules.quantities.contains(quantity) else {
             throw PlazaError.validation(field: "quantity", "Order 1 to \(CardRules.quantities.upperBound) cards.")
         }
-        let record = CardsStore.CartRecord(id: UUID(), designId: design.id, paperId: paper.id, kind: kind, quantity: quantity)
+        let record = CardsStore.CartRecord(
+            id: UUID(),
+            designId: design.id,
+            paperId: paper.id,
+            kind: kind,
+            quantity: quantity
+        )
         let line = Self.line(record, design: design, paper: paper)
         // The line, and the cart with it, must stay within Plaza's maximum (prices are bounded; quantities times them
         // and sums of lines need not be).
         let lines = try await cartLines(identity)
         if case .failure = CardOrderRules.totals(
-            (lines.map(\.line) + [line]).map { CardOrderRules.Line(kind: $0.kind, templateId: design.templateId, amount: $0.amount) },
-            credits: [:], shipping: settings.shipping, taxBasisPoints: settings.taxBasisPoints)
-        {
+            (lines.map(\.line) + [line]).map {
+                CardOrderRules.Line(kind: $0.kind, templateId: design.templateId, amount: $0.amount)
+            },
+            credits: [:],
+            shipping: settings.shipping,
+            taxBasisPoints: settings.taxBasisPoints
+        ) {
             throw PlazaError.validation([AmountBounds.tooLarge(field: "quantity")])
         }
         try await store.addToCart(record, owner: identity.user.id, now: now, on: database.sql)
@@ -52,7 +82,9 @@ extension CardsService {
     }
 
     func removeFromCart(_ identity: Identity, _ id: UUID) async throws {
-        guard try await store.removeFromCart(id, owner: identity.user.id, on: database.sql) else { throw PlazaError.notFound("cart item") }
+        guard try await store.removeFromCart(id, owner: identity.user.id, on: database.sql) else {
+            throw PlazaError.notFound("cart item")
+        }
     }
 
     // MARK: Helpers
@@ -63,7 +95,8 @@ extension CardsService {
         let papers = try await store.papers(on: database.sql)
         var lines: [(CardCartItem, CardsStore.DesignRecord)] = []
         for record in records {
-            guard let design = try await store.design(record.designId, on: database.sql), let paper = papers.first(where: { $0.id == record.paperId })
+            guard let design = try await store.design(record.designId, on: database.sql),
+                let paper = papers.first(where: { $0.id == record.paperId })
             else { continue }
             lines.append((Self.line(record, design: design, paper: paper), design))
         }
@@ -71,32 +104,65 @@ extension CardsService {
     }
 
     /// The cart's sums; 422 `amount_too_large` naming the line whose quantity takes them past Plaza's maximum.
-    func cart(_ lines: [(line: CardCartItem, design: CardsStore.DesignRecord)], credits: [UUID: Int64]) throws -> CardCart {
+    func cart(
+        _ lines: [(line: CardCartItem, design: CardsStore.DesignRecord)],
+        credits: [UUID: Int64]
+    ) throws -> CardCart {
         let totals = CardOrderRules.totals(
-            lines.map { CardOrderRules.Line(kind: $0.line.kind, templateId: $0.design.templateId, amount: $0.line.amount) }, credits: credits,
-            shipping: settings.shipping, taxBasisPoints: settings.taxBasisPoints)
+            lines.map {
+                CardOrderRules.Line(kind: $0.line.kind, templateId: $0.design.templateId, amount: $0.line.amount)
+            },
+            credits: credits,
+            shipping: settings.shipping,
+            taxBasisPoints: settings.taxBasisPoints
+        )
         let sums: CardOrderRules.Totals
         switch totals {
         case .success(let totals): sums = totals
         case .failure(let tooLarge):
-            throw PlazaError.validation([AmountBounds.tooLarge(field: tooLarge.line.map { "items.\($0).quantity" } ?? "items")])
+            throw PlazaError.validation([
+                AmountBounds.tooLarge(field: tooLarge.line.map { "items.\($0).quantity" } ?? "items")
+            ])
         }
         return CardCart(
-            items: lines.map(\.line), subtotal: sums.subtotal, credit: sums.credit, shipping: sums.shipping, tax: sums.tax, total: sums.total,
-            currency: currency)
+            items: lines.map(\.line),
+            subtotal: sums.subtotal,
+            credit: sums.credit,
+            shipping: sums.shipping,
+            tax: sums.tax,
+            total: sums.total,
+            currency: currency
+        )
     }
 
-    static func line(_ record: CardsStore.CartRecord, design: CardsStore.DesignRecord, paper: CardPaperType) -> CardCartItem {
-        let unit = record.kind == .sample ? paper.sampleAmount : CardRules.unitAmount(paper.tiers, quantity: record.quantity) ?? 0
+    static func line(
+        _ record: CardsStore.CartRecord,
+        design: CardsStore.DesignRecord,
+        paper: CardPaperType
+    ) -> CardCartItem {
+        let unit =
+            record.kind == .sample
+            ? paper.sampleAmount : CardRules.unitAmount(paper.tiers, quantity: record.quantity) ?? 0
         return CardCartItem(
-            id: record.id, kind: record.kind, designId: design.id, designName: design.name, paperId: paper.id, paperName: paper.name,
-            quantity: record.quantity, unitAmount: unit, amount: CardRules.lineAmount(unit, quantity: record.quantity),
-            previewUrl: "/v1/cards/designs/\(design.id.uuidString.lowercased())/preview.svg")
+            id: record.id,
+            kind: record.kind,
+            designId: design.id,
+            designName: design.name,
+            paperId: paper.id,
+            paperName: paper.name,
+            quantity: record.quantity,
+            unitAmount: unit,
+            amount: CardRules.lineAmount(unit, quantity: record.quantity),
+            previewUrl: "/v1/cards/designs/\(design.id.uuidString.lowercased())/preview.svg"
+        )
     }
 
     static func preflightError(_ findings: [CardFinding]) -> PlazaError {
         PlazaError(
-            .unprocessableContent, .preflightFailed, "This design would not print well yet.",
-            detail: findings.filter { $0.severity == .error }.map(\.message).joined(separator: " "))
+            .unprocessableContent,
+            .preflightFailed,
+            "This design would not print well yet.",
+            detail: findings.filter { $0.severity == .error }.map(\.message).joined(separator: " ")
+        )
     }
 }

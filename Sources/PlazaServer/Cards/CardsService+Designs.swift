@@ -15,22 +15,42 @@ extension CardsService {
         var findings: [CardFinding]
     }
 
-    package func createDesign(_ identity: Identity, _ request: CardDesignRequest, now: Date = Date()) async throws -> CardDesign {
-        guard let templateId = request.templateId else { throw PlazaError.validation(field: "templateId", "Pick the template to personalize.") }
+    package func createDesign(
+        _ identity: Identity,
+        _ request: CardDesignRequest,
+        now: Date = Date()
+    ) async throws -> CardDesign {
+        guard let templateId = request.templateId else {
+            throw PlazaError.validation(field: "templateId", "Pick the template to personalize.")
+        }
         let (template, spec, version) = try await visibleTemplate(templateId, viewer: identity)
         let colour = try colour(request.colour, in: spec)
         let labels = try Self.applying(request.labels ?? [], to: CardDesignRules.defaults(spec), spec: spec)
         let name = try name(request.name) ?? template.name
         let record = CardsStore.DesignRecord(
-            id: UUID(), ownerId: identity.user.id, templateId: templateId, templateVersion: version, name: name, colour: colour, labels: labels,
-            locked: false, createdAt: now, updatedAt: now)
+            id: UUID(),
+            ownerId: identity.user.id,
+            templateId: templateId,
+            templateVersion: version,
+            name: name,
+            colour: colour,
+            labels: labels,
+            locked: false,
+            createdAt: now,
+            updatedAt: now
+        )
         try await store.insert(record, on: database.sql)
         return dto(view(record, templateName: template.name, spec: spec))
     }
 
     func designs(_ identity: Identity, limit: Int, cursor: String?) async throws -> Page<CardDesign> {
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
-        let records = try await store.designs(owner: identity.user.id, limit: limit + 1, offset: offset, on: database.sql)
+        let records = try await store.designs(
+            owner: identity.user.id,
+            limit: limit + 1,
+            offset: offset,
+            on: database.sql
+        )
         var items: [CardDesign] = []
         for record in records.prefix(limit) { items.append(dto(try await view(record))) }
         return Page(items: items, nextCursor: records.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
@@ -41,12 +61,19 @@ extension CardsService {
     }
 
     /// Changes the name, colour or labels; a locked design (its order is in production) is 409.
-    func updateDesign(_ identity: Identity, _ id: UUID, _ request: CardDesignRequest, now: Date = Date()) async throws -> CardDesign {
+    func updateDesign(
+        _ identity: Identity,
+        _ id: UUID,
+        _ request: CardDesignRequest,
+        now: Date = Date()
+    ) async throws -> CardDesign {
         var record = try await own(identity, id)
         guard !record.locked else { throw Self.lockedError }
         let current = try await view(record)
         if request.colour != nil { record.colour = try colour(request.colour, in: current.spec) }
-        if let edits = request.labels { record.labels = try Self.applying(edits, to: record.labels, spec: current.spec) }
+        if let edits = request.labels {
+            record.labels = try Self.applying(edits, to: record.labels, spec: current.spec)
+        }
         if let name = try name(request.name) { record.name = name }
         record.updatedAt = now
         guard try await store.update(record, on: database.sql) else { throw Self.lockedError }
@@ -58,8 +85,11 @@ extension CardsService {
         guard !record.locked else { throw Self.lockedError }
         guard try await !store.designIsOrdered(id, on: database.sql) else {
             throw PlazaError(
-                .conflict, .stateConflict, "This design is part of an order.",
-                detail: "An order keeps the design it prints; duplicate it to start another.")
+                .conflict,
+                .stateConflict,
+                "This design is part of an order.",
+                detail: "An order keeps the design it prints; duplicate it to start another."
+            )
         }
         guard try await store.deleteDesign(record.id, on: database.sql) else { throw Self.lockedError }
     }
@@ -96,20 +126,38 @@ extension CardsService {
     func view(_ record: CardsStore.DesignRecord, templateName: String, spec: CardTemplateSpec) -> DesignView {
         let layouts = CardPreflight.layouts(record.labels, spec: spec, fonts: fonts.fonts)
         return DesignView(
-            record: record, templateName: templateName, spec: spec, layouts: layouts,
-            findings: CardPreflight.findings(record.labels, spec: spec, layouts: layouts))
+            record: record,
+            templateName: templateName,
+            spec: spec,
+            layouts: layouts,
+            findings: CardPreflight.findings(record.labels, spec: spec, layouts: layouts)
+        )
     }
 
     func dto(_ view: DesignView) -> CardDesign {
         let record = view.record
         return CardDesign(
-            id: record.id, name: record.name, templateId: record.templateId, templateName: view.templateName, templateVersion: record.templateVersion,
-            colour: record.colour, labels: record.labels, findings: view.findings, orderable: CardPreflight.orderable(view.findings),
-            locked: record.locked, previewUrl: "/v1/cards/designs/\(record.id.uuidString.lowercased())/preview.svg", createdAt: record.createdAt,
-            updatedAt: record.updatedAt)
+            id: record.id,
+            name: record.name,
+            templateId: record.templateId,
+            templateName: view.templateName,
+            templateVersion: record.templateVersion,
+            colour: record.colour,
+            labels: record.labels,
+            findings: view.findings,
+            orderable: CardPreflight.orderable(view.findings),
+            locked: record.locked,
+            previewUrl: "/v1/cards/designs/\(record.id.uuidString.lowercased())/preview.svg",
+            createdAt: record.createdAt,
+            updatedAt: record.updatedAt
+        )
     }
 
-    static func applying(_ edits: [CardLabelEdit], to labels: [CardLabelValue], spec: CardTemplateSpec) throws -> [CardLabelValue] {
+    static func applying(
+        _ edits: [CardLabelEdit],
+        to labels: [CardLabelValue],
+        spec: CardTemplateSpec
+    ) throws -> [CardLabelValue] {
         do {
             return try CardDesignRules.apply(edits, to: labels, spec: spec)
         } catch {
@@ -120,7 +168,10 @@ extension CardsService {
     private func colour(_ asked: String?, in spec: CardTemplateSpec) throws -> String {
         guard let asked else { return spec.colours.first?.id ?? "" }
         guard spec.colours.contains(where: { $0.id == asked }) else {
-            throw PlazaError.validation(field: "colour", "Pick one of: \(spec.colours.map(\.name).joined(separator: ", ")).")
+            throw PlazaError.validation(
+                field: "colour",
+                "Pick one of: \(spec.colours.map(\.name).joined(separator: ", "))."
+            )
         }
         return asked
     }
@@ -128,11 +179,16 @@ extension CardsService {
     private func name(_ asked: String?) throws -> String? {
         guard let asked else { return nil }
         let name = asked.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard CardRules.nameLength.contains(name.count) else { throw PlazaError.validation(field: "name", "Name it in at most 80 characters.") }
+        guard CardRules.nameLength.contains(name.count) else {
+            throw PlazaError.validation(field: "name", "Name it in at most 80 characters.")
+        }
         return name
     }
 
     static let lockedError = PlazaError(
-        .conflict, .stateConflict, "This design is being printed.",
-        detail: "Its order went to production, so it can no longer change. Duplicate it to make another.")
+        .conflict,
+        .stateConflict,
+        "This design is being printed.",
+        detail: "Its order went to production, so it can no longer change. Duplicate it to make another."
+    )
 }

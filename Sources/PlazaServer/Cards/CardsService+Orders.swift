@@ -8,11 +8,21 @@ import SQLKit
 /// Orders: the cart becomes an order pinned to the print files the shopper approved (their SHA-256), is paid once from
 /// the wallet or by card, may be re-approved while paid, is locked at production, shipped, or cancelled and refunded.
 extension CardsService {
-    func createOrder(_ identity: Identity, _ request: CardOrderRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> CardOrder {
+    func createOrder(
+        _ identity: Identity,
+        _ request: CardOrderRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
+    ) async throws -> CardOrder {
         guard let claim else { throw PlazaError.idempotencyKeyRequired }
         let lines = try await cartLines(identity)
         guard !lines.isEmpty else {
-            throw PlazaError(.conflict, .stateConflict, "Your cart is empty.", detail: "Add a design with its paper and quantity first.")
+            throw PlazaError(
+                .conflict,
+                .stateConflict,
+                "Your cart is empty.",
+                detail: "Add a design with its paper and quantity first."
+            )
         }
         let problems = CardOrderRules.problems(request.shippingAddress)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
@@ -29,22 +39,43 @@ extension CardsService {
         let credits = try await store.sampleCredits(owner: identity.user.id, on: database.sql)
         let sums = try cart(lines, credits: credits)
         let order = CardsStore.OrderRecord(
-            id: UUID(), ownerId: identity.user.id, status: .pendingPayment, shippingAddress: Self.trimmed(request.shippingAddress),
-            subtotal: sums.subtotal, credit: sums.credit, shipping: sums.shipping, tax: sums.tax, total: sums.total, currency: currency,
-            createdAt: now)
+            id: UUID(),
+            ownerId: identity.user.id,
+            status: .pendingPayment,
+            shippingAddress: Self.trimmed(request.shippingAddress),
+            subtotal: sums.subtotal,
+            credit: sums.credit,
+            shipping: sums.shipping,
+            tax: sums.tax,
+            total: sums.total,
+            currency: currency,
+            createdAt: now
+        )
         let items = lines.map { line, design in
             CardsStore.OrderItemRecord(
                 item: CardOrderItem(
-                    id: UUID(), kind: line.kind, designId: design.id, designName: design.name, paperId: line.paperId, paperName: line.paperName,
-                    quantity: line.quantity, unitAmount: line.unitAmount, amount: line.amount, proofSha256: proofs[design.id]?.sha ?? ""),
-                templateId: design.templateId)
+                    id: UUID(),
+                    kind: line.kind,
+                    designId: design.id,
+                    designName: design.name,
+                    paperId: line.paperId,
+                    paperName: line.paperName,
+                    quantity: line.quantity,
+                    unitAmount: line.unitAmount,
+                    amount: line.amount,
+                    proofSha256: proofs[design.id]?.sha ?? ""
+                ),
+                templateId: design.templateId
+            )
         }
         let credited = Array(Set(items.filter { $0.item.kind == .print && sums.credit > 0 }.map(\.templateId)))
         let (store, idempotency, files) = (store, idempotency, proofs)
         let dto = Self.dto(order, items: items)
         try await database.transaction { db in
             try await store.insert(order, items: items, now: now, on: db)
-            for proof in files.values { try await store.storeProof(proof.pdf, sha256: proof.sha, preview: proof.preview, now: now, on: db) }
+            for proof in files.values {
+                try await store.storeProof(proof.pdf, sha256: proof.sha, preview: proof.preview, now: now, on: db)
+            }
             try await store.useSampleCredits(owner: identity.user.id, templates: credited, order: order.id, on: db)
             try await store.emptyCart(owner: identity.user.id, on: db)
             try await idempotency.record(dto, status: 201, claim: claim, on: db)
@@ -60,26 +91,44 @@ extension CardsService {
 
     /// The shopper calls the order off before it goes to production; a paid one's money goes back to their wallet.
     func cancel(
-        _ identity: Identity, order id: UUID, _ request: CardCancelRequest, claim: IdempotencyClaim?, now: Date = Date()
+        _ identity: Identity,
+        order id: UUID,
+        _ request: CardCancelRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
     ) async throws
         -> CardOrder
     {
         guard let claim else { throw PlazaError.idempotencyKeyRequired }
         let order = try await ownOrder(identity, id)
-        return try await cancel(order, from: [.pendingPayment, .paid], reason: request.reason ?? "Cancelled by you.", claim: claim, now: now)
+        return try await cancel(
+            order,
+            from: [.pendingPayment, .paid],
+            reason: request.reason ?? "Cancelled by you.",
+            claim: claim,
+            now: now
+        )
     }
 
     /// A paid order's design changed: the shopper approves its new print file (the hash of `print.pdf` now).
     func reapprove(
-        _ identity: Identity, order id: UUID, _ approval: CardProofApproval, claim: IdempotencyClaim?, now: Date = Date()
+        _ identity: Identity,
+        order id: UUID,
+        _ approval: CardProofApproval,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
     ) async throws
         -> CardOrder
     {
         guard let claim else { throw PlazaError.idempotencyKeyRequired }
         let order = try await ownOrder(identity, id)
-        guard [.pendingPayment, .paid].contains(order.status) else { throw Self.stateError(order, "This order is at the printer.") }
+        guard [.pendingPayment, .paid].contains(order.status) else {
+            throw Self.stateError(order, "This order is at the printer.")
+        }
         let items = try await store.items(of: [id], on: database.sql)[id] ?? []
-        guard items.contains(where: { $0.item.designId == approval.designId }) else { throw PlazaError.notFound("design in this order") }
+        guard items.contains(where: { $0.item.designId == approval.designId }) else {
+            throw PlazaError.notFound("design in this order")
+        }
         let design = try await own(identity, approval.designId)
         let view = try await view(design)
         guard CardPreflight.orderable(view.findings) else { throw Self.preflightError(view.findings) }
@@ -89,7 +138,9 @@ extension CardsService {
         let preview = try await preview(view, page: .front, guides: false, inline: true)
         let (store, idempotency) = (store, idempotency)
         return try await database.transaction { db in
-            guard let current = try await store.order(id, forUpdate: true, on: db), [.pendingPayment, .paid].contains(current.status) else {
+            guard let current = try await store.order(id, forUpdate: true, on: db),
+                [.pendingPayment, .paid].contains(current.status)
+            else {
                 throw Self.stateError(order, "This order is at the printer.")
             }
             try await store.storeProof(pdf, sha256: sha, preview: preview, now: now, on: db)
@@ -121,11 +172,16 @@ extension CardsService {
 
     /// Paid → in production: its designs lock, and production prints the approved files.
     func sendToProduction(_ id: UUID, now: Date = Date()) async throws -> CardOrder {
-        try await advance(id, from: .paid, to: .inProduction, now: now) { store, db in try await store.lockDesigns(of: id, on: db) }
+        try await advance(id, from: .paid, to: .inProduction, now: now) { store, db in
+            try await store.lockDesigns(of: id, on: db)
+        }
     }
 
     func ship(_ id: UUID, now: Date = Date()) async throws -> CardOrder {
-        try await advance(id, from: .inProduction, to: .shipped, set: [("shipped_at", SQLBind(now))], now: now) { _, _ in }
+        try await advance(id, from: .inProduction, to: .shipped, set: [("shipped_at", SQLBind(now))], now: now) {
+            _,
+            _ in
+        }
     }
 
     /// An admin cancels an order that has not shipped, with the reason the shopper reads; paid money goes back.
@@ -133,7 +189,13 @@ extension CardsService {
         let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         guard let reason else { throw PlazaError.validation(field: "reason", "Say why: the shopper reads it.") }
         guard let order = try await store.order(id, on: database.sql) else { throw PlazaError.notFound("order") }
-        return try await cancel(order, from: [.pendingPayment, .paid, .inProduction], reason: reason, claim: nil, now: now)
+        return try await cancel(
+            order,
+            from: [.pendingPayment, .paid, .inProduction],
+            reason: reason,
+            claim: nil,
+            now: now
+        )
     }
 
     /// The stored print file of an order's line: the one whose hash the line holds, never the design as it is now.
@@ -148,36 +210,57 @@ extension CardsService {
     static func requireNoOpenOrder(_ user: UUID, on db: any SQLDatabase) async throws {
         guard try await !CardsStore.hasOpenOrder(user, on: db) else {
             throw PlazaError(
-                .conflict, .stateConflict, "A card order of yours is being made.",
-                detail: "Delete your account once it has shipped, or cancel it first (Cards → Orders).")
+                .conflict,
+                .stateConflict,
+                "A card order of yours is being made.",
+                detail: "Delete your account once it has shipped, or cancel it first (Cards → Orders)."
+            )
         }
     }
 
     // MARK: Helpers
 
     private func cancel(
-        _ order: CardsStore.OrderRecord, from: [CardOrderStatus], reason: String, claim: IdempotencyClaim?, now: Date
+        _ order: CardsStore.OrderRecord,
+        from: [CardOrderStatus],
+        reason: String,
+        claim: IdempotencyClaim?,
+        now: Date
     ) async throws -> CardOrder {
-        guard from.contains(order.status) else { throw Self.stateError(order, "This order can no longer be cancelled.") }
+        guard from.contains(order.status) else {
+            throw Self.stateError(order, "This order can no longer be cancelled.")
+        }
         let money = try await orderMoney(order)
         let (store, idempotency, payments) = (store, idempotency, payments)
         let email = try await AccountStore().user(id: order.ownerId, on: database.sql)?.email
         let cancelled = try await database.transaction { db -> CardOrder in
             guard let current = try await store.order(order.id, forUpdate: true, on: db), from.contains(current.status),
-                try await store.move(order: order.id, from: from, to: .cancelled, set: [("cancel_reason", SQLBind(reason))], now: now, on: db)
+                try await store.move(
+                    order: order.id,
+                    from: from,
+                    to: .cancelled,
+                    set: [("cancel_reason", SQLBind(reason))],
+                    now: now,
+                    on: db
+                )
             else { throw Self.stateError(order, "This order can no longer be cancelled.") }
             if current.status != .pendingPayment { try await payments?.refund(money, now: now, on: db) }
             try await store.releaseSampleCredits(order: order.id, on: db)
             let dto = try await self.order(order.id, on: db)
             if let email {
-                let refunded = current.status == .pendingPayment ? "" : " \(Self.money(order.total, order.currency)) went back to your Plaza wallet."
+                let refunded =
+                    current.status == .pendingPayment
+                    ? "" : " \(Self.money(order.total, order.currency)) went back to your Plaza wallet."
                 try await OutboxStore().enqueue(
                     OutgoingMail(
-                        to: email, subject: "Your card order was cancelled",
+                        to: email,
+                        subject: "Your card order was cancelled",
                         text:
                             "Your order of \(Self.describe(dto)) was cancelled: \(reason)\(refunded)\n\n\(baseURL)/cards/orders/\(order.id.uuidString.lowercased())"
                     ),
-                    on: db, now: now)
+                    on: db,
+                    now: now
+                )
             }
             if let claim { try await idempotency.record(dto, status: 200, claim: claim, on: db) }
             return dto
@@ -187,7 +270,11 @@ extension CardsService {
     }
 
     private func advance(
-        _ id: UUID, from: CardOrderStatus, to: CardOrderStatus, set: [(String, any SQLExpression)] = [], now: Date,
+        _ id: UUID,
+        from: CardOrderStatus,
+        to: CardOrderStatus,
+        set: [(String, any SQLExpression)] = [],
+        now: Date,
         also: @escaping @Sendable (CardsStore, any SQLDatabase) async throws -> Void
     ) async throws -> CardOrder {
         guard let order = try await store.order(id, on: database.sql) else { throw PlazaError.notFound("order") }
@@ -202,9 +289,15 @@ extension CardsService {
             if to == .shipped, let email {
                 try await OutboxStore().enqueue(
                     OutgoingMail(
-                        to: email, subject: "Your cards are on their way",
-                        text: "Your order of \(Self.describe(dto)) was shipped to \(dto.shippingAddress.name), \(dto.shippingAddress.city).\n\n"
-                            + "\(baseURL)/cards/orders/\(id.uuidString.lowercased())"), on: db, now: now)
+                        to: email,
+                        subject: "Your cards are on their way",
+                        text:
+                            "Your order of \(Self.describe(dto)) was shipped to \(dto.shippingAddress.name), \(dto.shippingAddress.city).\n\n"
+                            + "\(baseURL)/cards/orders/\(id.uuidString.lowercased())"
+                    ),
+                    on: db,
+                    now: now
+                )
             }
             return dto
         }
@@ -227,14 +320,26 @@ extension CardsService {
         try await OutboxStore().enqueue(OutgoingMail(to: email, subject: "Your card order is paid", text: text), on: db)
     }
 
-    private func orders(owner: UUID?, status: CardOrderStatus?, limit: Int, cursor: String?) async throws -> Page<CardOrder> {
+    private func orders(
+        owner: UUID?,
+        status: CardOrderStatus?,
+        limit: Int,
+        cursor: String?
+    ) async throws -> Page<CardOrder> {
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
-        let records = try await store.orders(owner: owner, status: status, limit: limit + 1, offset: offset, on: database.sql)
+        let records = try await store.orders(
+            owner: owner,
+            status: status,
+            limit: limit + 1,
+            offset: offset,
+            on: database.sql
+        )
         let page = Array(records.prefix(limit))
         let items = try await store.items(of: page.map(\.id), on: database.sql)
         return Page(
             items: page.map { Self.dto($0, items: items[$0.id] ?? []) },
-            nextCursor: records.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
+            nextCursor: records.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil
+        )
     }
 
     func order(_ id: UUID, on db: any SQLDatabase) async throws -> CardOrder {
@@ -243,23 +348,43 @@ extension CardsService {
     }
 
     func ownOrder(_ identity: Identity, _ id: UUID) async throws -> CardsStore.OrderRecord {
-        guard let order = try await store.order(id, on: database.sql), order.ownerId == identity.user.id else { throw PlazaError.notFound("order") }
+        guard let order = try await store.order(id, on: database.sql), order.ownerId == identity.user.id else {
+            throw PlazaError.notFound("order")
+        }
         return order
     }
 
     func orderMoney(_ order: CardsStore.OrderRecord, on db: (any SQLDatabase)? = nil) async throws -> CardOrderMoney {
         let items = try await store.items(of: [order.id], on: db ?? database.sql)[order.id] ?? []
         return CardOrderMoney(
-            order: order.id, user: order.ownerId, amount: order.total, currency: order.currency, title: Self.describe(items.map(\.item)))
+            order: order.id,
+            user: order.ownerId,
+            amount: order.total,
+            currency: order.currency,
+            title: Self.describe(items.map(\.item))
+        )
     }
 
     static func dto(_ order: CardsStore.OrderRecord, items: [CardsStore.OrderItemRecord]) -> CardOrder {
         CardOrder(
-            id: order.id, status: order.status, items: items.map(\.item), shippingAddress: order.shippingAddress, subtotal: order.subtotal,
-            credit: order.credit, shipping: order.shipping, tax: order.tax, total: order.total, currency: order.currency,
-            paymentMethod: order.paymentMethod, checkoutUrl: order.status == .pendingPayment ? order.checkoutURL : nil,
-            paymentProblem: order.status == .pendingPayment ? order.paymentProblem : nil, cancelReason: order.cancelReason,
-            createdAt: order.createdAt, paidAt: order.paidAt, shippedAt: order.shippedAt)
+            id: order.id,
+            status: order.status,
+            items: items.map(\.item),
+            shippingAddress: order.shippingAddress,
+            subtotal: order.subtotal,
+            credit: order.credit,
+            shipping: order.shipping,
+            tax: order.tax,
+            total: order.total,
+            currency: order.currency,
+            paymentMethod: order.paymentMethod,
+            checkoutUrl: order.status == .pendingPayment ? order.checkoutURL : nil,
+            paymentProblem: order.status == .pendingPayment ? order.paymentProblem : nil,
+            cancelReason: order.cancelReason,
+            createdAt: order.createdAt,
+            paidAt: order.paidAt,
+            shippedAt: order.shippedAt
+        )
     }
 
     static func describe(_ order: CardOrder) -> String { describe(order.items) }
@@ -295,13 +420,21 @@ extension CardsService {
             if approved.sha256.lowercased() != sha {
                 let index = approvals.firstIndex(where: { $0.designId == design }) ?? 0
                 errors.append(
-                    FieldError(field: "proofs[\(index)].sha256", message: "The design changed since you approved its proof: look at it again."))
+                    FieldError(
+                        field: "proofs[\(index)].sha256",
+                        message: "The design changed since you approved its proof: look at it again."
+                    )
+                )
             }
         }
         guard errors.isEmpty else {
             throw PlazaError(
-                .unprocessableContent, .approvalMismatch, "A proof is not the one you approved.", detail: "Look at the proof again and approve it.",
-                errors: errors)
+                .unprocessableContent,
+                .approvalMismatch,
+                "A proof is not the one you approved.",
+                detail: "Look at the proof again and approve it.",
+                errors: errors
+            )
         }
     }
 
@@ -313,9 +446,12 @@ extension CardsService {
 
     static func trimmed(_ address: CardShippingAddress) -> CardShippingAddress {
         CardShippingAddress(
-            name: address.name.trimmingCharacters(in: .whitespaces), line1: address.line1.trimmingCharacters(in: .whitespaces),
-            city: address.city.trimmingCharacters(in: .whitespaces), postalCode: address.postalCode.trimmingCharacters(in: .whitespaces),
-            country: address.country.trimmingCharacters(in: .whitespaces).uppercased())
+            name: address.name.trimmingCharacters(in: .whitespaces),
+            line1: address.line1.trimmingCharacters(in: .whitespaces),
+            city: address.city.trimmingCharacters(in: .whitespaces),
+            postalCode: address.postalCode.trimmingCharacters(in: .whitespaces),
+            country: address.country.trimmingCharacters(in: .whitespaces).uppercased()
+        )
     }
 }
 

@@ -7,35 +7,66 @@ import PlazaPDF
 /// answers are the numbers both files are written with.
 extension CardsService {
     /// A template's page with its own text, for the catalogue (`colour` nil: its first).
-    func templatePreview(_ id: UUID, viewer: Identity?, colour: String?, page: CardPage, inline: Bool = false) async throws -> String {
+    func templatePreview(
+        _ id: UUID,
+        viewer: Identity?,
+        colour: String?,
+        page: CardPage,
+        inline: Bool = false
+    ) async throws -> String {
         let (_, spec, _) = try await visibleTemplate(id, viewer: viewer)
         return try await templatePreview(spec, colour: colour, page: page, inline: inline)
     }
 
-    func templatePreview(_ spec: CardTemplateSpec, colour: String?, page: CardPage, inline: Bool) async throws -> String {
+    func templatePreview(_ spec: CardTemplateSpec, colour: String?, page: CardPage, inline: Bool) async throws -> String
+    {
         let values = CardDesignRules.defaults(spec)
         let colour = spec.colours.first { $0.id == colour } ?? spec.colours.first
         return try await previewSVG(
-            spec: spec, colour: colour, values: values, layouts: layouts(values, spec), page: page, guides: false, inline: inline)
+            spec: spec,
+            colour: colour,
+            values: values,
+            layouts: layouts(values, spec),
+            page: page,
+            guides: false,
+            inline: inline
+        )
     }
 
     /// A design's page; `guides` adds the trim, bleed and safe-area lines of the editor.
-    func designPreview(_ identity: Identity, _ id: UUID, page: CardPage, guides: Bool, inline: Bool = false) async throws -> String {
+    func designPreview(
+        _ identity: Identity,
+        _ id: UUID,
+        page: CardPage,
+        guides: Bool,
+        inline: Bool = false
+    ) async throws -> String {
         try await preview(try await view(try await own(identity, id)), page: page, guides: guides, inline: inline)
     }
 
     package func preview(_ view: DesignView, page: CardPage, guides: Bool, inline: Bool) async throws -> String {
         let colour = view.spec.colours.first { $0.id == view.record.colour } ?? view.spec.colours.first
         return try await previewSVG(
-            spec: view.spec, colour: colour, values: view.record.labels, layouts: view.layouts, page: page, guides: guides, inline: inline)
+            spec: view.spec,
+            colour: colour,
+            values: view.record.labels,
+            layouts: view.layouts,
+            page: page,
+            guides: guides,
+            inline: inline
+        )
     }
 
     /// The design with unsaved changes, as the editor shows it while the shopper types: nothing is stored.
     package func tryOut(_ identity: Identity, _ id: UUID, _ request: CardDesignRequest) async throws -> DesignView {
         var record = try await own(identity, id)
         let current = try await view(record)
-        if let colour = request.colour, current.spec.colours.contains(where: { $0.id == colour }) { record.colour = colour }
-        if let edits = request.labels { record.labels = try Self.applying(edits, to: record.labels, spec: current.spec) }
+        if let colour = request.colour, current.spec.colours.contains(where: { $0.id == colour }) {
+            record.colour = colour
+        }
+        if let edits = request.labels {
+            record.labels = try Self.applying(edits, to: record.labels, spec: current.spec)
+        }
         return view(record, templateName: current.templateName, spec: current.spec)
     }
 
@@ -49,12 +80,20 @@ extension CardsService {
                     view.layouts[value.id].map { layout in
                         CardDesignLayout.LabelLayout(
                             id: value.id,
-                            lines: layout.lines.map { CardDesignLayout.Line(text: $0.text, x: $0.x, y: $0.baseline, width: $0.width) },
-                            overflow: layout.overflow)
+                            lines: layout.lines.map {
+                                CardDesignLayout.Line(text: $0.text, x: $0.x, y: $0.baseline, width: $0.width)
+                            },
+                            overflow: layout.overflow
+                        )
                     }
-                })
+                }
+            )
         }
-        return CardDesignLayout(pages: pages, findings: view.findings, orderable: CardPreflight.orderable(view.findings))
+        return CardDesignLayout(
+            pages: pages,
+            findings: view.findings,
+            orderable: CardPreflight.orderable(view.findings)
+        )
     }
 
     /// The print file: every page at trim plus 3 mm bleed, fonts embedded; the same bytes while the design is unchanged.
@@ -74,7 +113,11 @@ extension CardsService {
         return try await decoding.run { [arts] in
             var writer = PDFWriter(info: .init(title: view.record.name, author: nil, producer: "Plaza card shop"))
             for page in view.spec.pages {
-                var canvas = PDFCanvas(trimWidth: view.spec.trim.widthMm, trimHeight: view.spec.trim.heightMm, bleed: CardRules.bleedMm)
+                var canvas = PDFCanvas(
+                    trimWidth: view.spec.trim.widthMm,
+                    trimHeight: view.spec.trim.heightMm,
+                    bleed: CardRules.bleedMm
+                )
                 switch arts[page] {
                 case .svg(let art): canvas.draw(art, in: canvas.bleedRect)
                 case .png(let image): canvas.draw(image, in: canvas.bleedRect)
@@ -91,13 +134,21 @@ extension CardsService {
     }
 
     func previewSVG(
-        spec: CardTemplateSpec, colour: CardColour?, values: [CardLabelValue], layouts: [String: CardTextLayout], page: CardPage, guides: Bool,
+        spec: CardTemplateSpec,
+        colour: CardColour?,
+        values: [CardLabelValue],
+        layouts: [String: CardTextLayout],
+        page: CardPage,
+        guides: Bool,
         inline: Bool = false
     ) async throws -> String {
         guard spec.pages.contains(page) else { throw PlazaError.notFound("page") }
         let bleed = CardRect(
-            x: -CardRules.bleedMm, y: -CardRules.bleedMm, width: spec.trim.widthMm + 2 * CardRules.bleedMm,
-            height: spec.trim.heightMm + 2 * CardRules.bleedMm)
+            x: -CardRules.bleedMm,
+            y: -CardRules.bleedMm,
+            width: spec.trim.widthMm + 2 * CardRules.bleedMm,
+            height: spec.trim.heightMm + 2 * CardRules.bleedMm
+        )
         var artSVG: String?
         if let artID = colour?.art[page.rawValue], let art = try await art(artID) {
             switch art {
@@ -113,7 +164,10 @@ extension CardsService {
             layouts[value.id].map { (id: value.id, layout: $0, colour: value.colour) }
         }
         return CardPreviewSVG.document(
-            CardPreviewSVG.Page(trim: spec.trim, art: artSVG, labels: labels, guides: guides), fontURL: { "/v1/cards/fonts/\($0)" }, inline: inline)
+            CardPreviewSVG.Page(trim: spec.trim, art: artSVG, labels: labels, guides: guides),
+            fontURL: { "/v1/cards/fonts/\($0)" },
+            inline: inline
+        )
     }
 
     func layouts(_ values: [CardLabelValue], _ spec: CardTemplateSpec) -> [String: CardTextLayout] {
@@ -124,18 +178,25 @@ extension CardsService {
         let store = store
         let db = database.sql
         return try await artCache.art(id) {
-            guard let record = try await store.art(id, on: db), let bytes = try await store.artBytes(id, on: db) else { return nil }
+            guard let record = try await store.art(id, on: db), let bytes = try await store.artBytes(id, on: db) else {
+                return nil
+            }
             return (record.contentType, bytes)
         }
     }
 
     /// A stored piece of art as served: its type, bytes and digest (the ETag), and whether anyone may see it. Art an
     /// approved template uses is public; other art is 404 to all but its designer and the admins.
-    func artFile(_ id: UUID, viewer: Identity?) async throws -> (contentType: String, bytes: Data, digest: String, isPublic: Bool) {
+    func artFile(
+        _ id: UUID,
+        viewer: Identity?
+    ) async throws -> (contentType: String, bytes: Data, digest: String, isPublic: Bool) {
         guard let record = try await store.art(id, on: database.sql) else { throw PlazaError.notFound("art") }
         let isPublic = try await store.artIsPublic(id, on: database.sql)
         let mayView = isPublic || viewer?.user.role == .admin || (viewer != nil && record.ownerId == viewer?.user.id)
-        guard mayView, let bytes = try await store.artBytes(id, on: database.sql) else { throw PlazaError.notFound("art") }
+        guard mayView, let bytes = try await store.artBytes(id, on: database.sql) else {
+            throw PlazaError.notFound("art")
+        }
         return (record.contentType, bytes, record.digest, isPublic)
     }
 

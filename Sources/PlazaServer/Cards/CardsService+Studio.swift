@@ -12,23 +12,41 @@ extension CardsService {
 
     /// An uploaded piece of art: SVG is parsed and kept as the clean SVG Plaza writes from it (never the upload), PNG
     /// as sent, stripped of its metadata.
-    package func uploadArt(_ identity: Identity, _ data: Data, contentType: String, now: Date = Date()) async throws -> CardArtUpload {
+    package func uploadArt(
+        _ identity: Identity,
+        _ data: Data,
+        contentType: String,
+        now: Date = Date()
+    ) async throws -> CardArtUpload {
         try requireDesigner(identity)
-        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type =
+            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         let pictures = pictures
         let (bytes, size) = try await decoding.run { try Self.checkedArt(data, type: type, pictures: pictures) }
         let record = CardsStore.ArtRecord(
-            id: UUID(), ownerId: identity.user.id, contentType: type, width: size.width, height: size.height,
-            digest: SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
+            id: UUID(),
+            ownerId: identity.user.id,
+            contentType: type,
+            width: size.width,
+            height: size.height,
+            digest: SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        )
         try await store.insertArt(record, bytes: bytes, now: now, on: database.sql)
         return CardArtUpload(
-            id: record.id, contentType: type, width: size.width, height: size.height, url: "/v1/cards/art/\(record.id.uuidString.lowercased())")
+            id: record.id,
+            contentType: type,
+            width: size.width,
+            height: size.height,
+            url: "/v1/cards/art/\(record.id.uuidString.lowercased())"
+        )
     }
 
     /// The art as Plaza keeps it, and its size: SVG parsed and written again, PNG stripped, its size judged from its
     /// header and its pixels read in full. Runs on the decode pool.
     static func checkedArt(
-        _ data: Data, type: String, pictures: PictureBudget
+        _ data: Data,
+        type: String,
+        pictures: PictureBudget
     ) throws -> (bytes: Data, size: (width: Double, height: Double)) {
         switch type {
         case "image/svg+xml":
@@ -36,7 +54,12 @@ extension CardsService {
                 let art = try CardArt(svg: data)
                 return (Data(art.svgDocument.utf8), (art.viewBox.width, art.viewBox.height))
             } catch {
-                throw PlazaError(.unprocessableContent, .invalidImage, error.message, errors: [FieldError(field: "body", message: error.message)])
+                throw PlazaError(
+                    .unprocessableContent,
+                    .invalidImage,
+                    error.message,
+                    errors: [FieldError(field: "body", message: error.message)]
+                )
             }
         case "image/png":
             switch ImageSanitizer.sanitize(data, declared: type) {
@@ -48,33 +71,64 @@ extension CardsService {
                 throw PlazaError(.unprocessableContent, .invalidImage, message, detail: Self.artAccepted)
             }
         default:
-            throw PlazaError(.unsupportedMediaType, .unsupportedMediaType, "Send the art as SVG or PNG.", detail: Self.artAccepted)
+            throw PlazaError(
+                .unsupportedMediaType,
+                .unsupportedMediaType,
+                "Send the art as SVG or PNG.",
+                detail: Self.artAccepted
+            )
         }
     }
 
-    static let artAccepted = "Card art is SVG (flat colours and paths; text converted to outlines) or PNG at print resolution, at most 20 MB."
+    static let artAccepted =
+        "Card art is SVG (flat colours and paths; text converted to outlines) or PNG at print resolution, at most 20 MB."
 
     /// A new template, as a draft only its designer (and admins) see.
-    package func createTemplate(_ identity: Identity, _ request: CardTemplateRequest, now: Date = Date()) async throws -> CardTemplate {
+    package func createTemplate(
+        _ identity: Identity,
+        _ request: CardTemplateRequest,
+        now: Date = Date()
+    ) async throws -> CardTemplate {
         try requireDesigner(identity)
         let spec = try await checked(request, by: identity)
         let record = CardsStore.TemplateRecord(
-            id: UUID(), designerId: identity.user.id,
+            id: UUID(),
+            designerId: identity.user.id,
             designer: CardDesigner(username: identity.user.username, displayName: identity.user.displayName),
-            name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), categoryId: request.categoryId, subcategoryId: request.subcategoryId,
-            state: .draft, version: 1, publishedVersion: nil, rejectionReason: nil, createdAt: now, updatedAt: now)
+            name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
+            categoryId: request.categoryId,
+            subcategoryId: request.subcategoryId,
+            state: .draft,
+            version: 1,
+            publishedVersion: nil,
+            rejectionReason: nil,
+            createdAt: now,
+            updatedAt: now
+        )
         let store = store
-        try await database.transaction { db in try await store.saveTemplate(record, spec: spec, papers: request.paperTypeIds, now: now, on: db) }
+        try await database.transaction { db in
+            try await store.saveTemplate(record, spec: spec, papers: request.paperTypeIds, now: now, on: db)
+        }
         return try await template(record.id, viewer: identity)
     }
 
     /// A new version of the designer's template: a draft again until submitted (the catalogue keeps the published one).
-    func updateTemplate(_ identity: Identity, _ id: UUID, _ request: CardTemplateRequest, now: Date = Date()) async throws -> CardTemplate {
+    func updateTemplate(
+        _ identity: Identity,
+        _ id: UUID,
+        _ request: CardTemplateRequest,
+        now: Date = Date()
+    ) async throws -> CardTemplate {
         var record = try await ownTemplate(identity, id)
         // An admin reviewing it may correct it in place (it stays in the queue); its designer waits for the decision.
         let reviewing = identity.user.role == .admin && record.state == .submitted
         guard record.state != .submitted || reviewing else {
-            throw PlazaError(.conflict, .stateConflict, "This template waits for review.", detail: "Change it once an admin has decided.")
+            throw PlazaError(
+                .conflict,
+                .stateConflict,
+                "This template waits for review.",
+                detail: "Change it once an admin has decided."
+            )
         }
         let spec = try await checked(request, by: identity)
         record.name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -92,26 +146,46 @@ extension CardsService {
     /// Sends the newest version to the admins' queue, with what preflight finds in its own text.
     package func submitTemplate(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> CardTemplate {
         let record = try await ownTemplate(identity, id)
-        guard let spec = try await store.spec(id, version: record.version, on: database.sql) else { throw PlazaError.notFound("template") }
+        guard let spec = try await store.spec(id, version: record.version, on: database.sql) else {
+            throw PlazaError.notFound("template")
+        }
         let defaults = CardDesignRules.defaults(spec)
-        let findings = CardPreflight.findings(defaults, spec: spec, layouts: CardPreflight.layouts(defaults, spec: spec, fonts: fonts.fonts))
+        let findings = CardPreflight.findings(
+            defaults,
+            spec: spec,
+            layouts: CardPreflight.layouts(defaults, spec: spec, fonts: fonts.fonts)
+        )
         guard CardPreflight.orderable(findings) else {
             throw PlazaError(
-                .unprocessableContent, .preflightFailed, "The template's own text does not print well.",
-                detail: findings.filter { $0.severity == .error }.map(\.message).joined(separator: " "))
+                .unprocessableContent,
+                .preflightFailed,
+                "The template's own text does not print well.",
+                detail: findings.filter { $0.severity == .error }.map(\.message).joined(separator: " ")
+            )
         }
         let trim = "\(CardPreviewSVG.number(spec.trim.widthMm)) × \(CardPreviewSVG.number(spec.trim.heightMm)) mm"
         let submission = ReviewSubmission(
-            kind: .template, subjectId: id, subject: "“\(record.name)” by \(record.designer.displayName)",
+            kind: .template,
+            subjectId: id,
+            subject: "“\(record.name)” by \(record.designer.displayName)",
             findings: [
                 "Version \(record.version): \(trim), \(spec.pages.map(\.rawValue).joined(separator: ", ")); "
                     + "\(spec.colours.count) colour\(spec.colours.count == 1 ? "" : "s"), \(spec.labels.count) label\(spec.labels.count == 1 ? "" : "s")."
-            ] + (findings.isEmpty ? ["Preflight finds nothing in the template's own text."] : findings.map { "Preflight: \($0.message)" }),
-            notify: [record.designerId].compactMap { $0 })
+            ]
+                + (findings.isEmpty
+                    ? ["Preflight finds nothing in the template's own text."]
+                    : findings.map { "Preflight: \($0.message)" }),
+            notify: [record.designerId].compactMap { $0 }
+        )
         let store = store
         try await events.transaction(publishing: { db in
             guard try await store.move(id, from: [.draft, .rejected], to: .submitted, now: now, on: db) else {
-                throw PlazaError(.conflict, .stateConflict, "This template was submitted already.", detail: "It waits for an admin's decision.")
+                throw PlazaError(
+                    .conflict,
+                    .stateConflict,
+                    "This template was submitted already.",
+                    detail: "It waits for an admin's decision."
+                )
             }
             return ((), [.review(submission)])
         })
@@ -128,7 +202,9 @@ extension CardsService {
         try requireDesigner(identity)
         let rows = try await store.templates(designer: identity.user.id, on: database.sql)
         let papers = try await store.papers(of: rows.map(\.0.id), on: database.sql)
-        return rows.map { record, spec in (summary: Self.summary(record, spec: spec, papers: papers[record.id] ?? []), spec: spec) }
+        return rows.map { record, spec in
+            (summary: Self.summary(record, spec: spec, papers: papers[record.id] ?? []), spec: spec)
+        }
     }
 
     /// The card shop's part of the bus's transactions: an admin's decision on a template puts it in the catalogue (its
@@ -142,9 +218,22 @@ extension CardsService {
                 if decision.approved {
                     let spec = try await store.spec(record.id, version: record.version, on: db)
                     _ = try await store.move(
-                        record.id, from: [.submitted], to: .approved, colourNames: spec?.colours.map(\.name), now: now, on: db)
+                        record.id,
+                        from: [.submitted],
+                        to: .approved,
+                        colourNames: spec?.colours.map(\.name),
+                        now: now,
+                        on: db
+                    )
                 } else {
-                    _ = try await store.move(record.id, from: [.submitted], to: .rejected, reason: decision.reason, now: now, on: db)
+                    _ = try await store.move(
+                        record.id,
+                        from: [.submitted],
+                        to: .rejected,
+                        reason: decision.reason,
+                        now: now,
+                        on: db
+                    )
                 }
             }
             return (false, [])
@@ -155,13 +244,19 @@ extension CardsService {
 
     func requireDesigner(_ identity: Identity) throws {
         guard [.designer, .admin].contains(identity.user.role) else {
-            throw PlazaError(.forbidden, .forbidden, "Only designers upload card templates.", detail: "An admin makes an account a designer.")
+            throw PlazaError(
+                .forbidden,
+                .forbidden,
+                "Only designers upload card templates.",
+                detail: "An admin makes an account a designer."
+            )
         }
     }
 
     func ownTemplate(_ identity: Identity, _ id: UUID) async throws -> CardsStore.TemplateRecord {
         try requireDesigner(identity)
-        guard let record = try await store.template(id, on: database.sql), record.designerId == identity.user.id || identity.user.role == .admin
+        guard let record = try await store.template(id, on: database.sql),
+            record.designerId == identity.user.id || identity.user.role == .admin
         else { throw PlazaError.notFound("template") }
         return record
     }
@@ -187,7 +282,11 @@ extension CardsService {
                 let record = try await store.art(art, on: database.sql)
                 if record == nil || (record?.ownerId != identity.user.id && identity.user.role != .admin) {
                     problems.append(
-                        FieldError(field: "colours[\(index)].art", message: "Upload the art first (POST /v1/cards/art), then name it here."))
+                        FieldError(
+                            field: "colours[\(index)].art",
+                            message: "Upload the art first (POST /v1/cards/art), then name it here."
+                        )
+                    )
                 }
             }
         }
@@ -204,7 +303,12 @@ extension CardsService {
             used.insert(id)
             return CardColour(id: id, name: colour.name.trimmingCharacters(in: .whitespaces), art: colour.art)
         }
-        return CardTemplateSpec(trim: request.trim, pages: request.pages, colours: colours, labels: request.labels.map(\.normalized))
+        return CardTemplateSpec(
+            trim: request.trim,
+            pages: request.pages,
+            colours: colours,
+            labels: request.labels.map(\.normalized)
+        )
     }
 
     static func slug(_ text: String) -> String {

@@ -39,14 +39,20 @@ package struct CardsService: Sendable {
     }
 
     /// Approved templates matching `query`, newest first.
-    package func catalogue(_ query: CardsStore.CatalogueQuery, limit: Int, cursor: String?) async throws -> Page<CardTemplateSummary> {
+    package func catalogue(
+        _ query: CardsStore.CatalogueQuery,
+        limit: Int,
+        cursor: String?
+    ) async throws -> Page<CardTemplateSummary> {
         let entries = try await catalogueEntries(query, limit: limit, cursor: cursor)
         return Page(items: entries.items.map(\.summary), nextCursor: entries.nextCursor)
     }
 
     /// As `catalogue`, with each template's published spec (to draw its tile without reading it again).
     func catalogueEntries(
-        _ query: CardsStore.CatalogueQuery, limit: Int, cursor: String?
+        _ query: CardsStore.CatalogueQuery,
+        limit: Int,
+        cursor: String?
     ) async throws -> (
         items: [(summary: CardTemplateSummary, spec: CardTemplateSpec)], nextCursor: String?
     ) {
@@ -54,7 +60,9 @@ package struct CardsService: Sendable {
         let rows = try await store.catalogue(query, limit: limit + 1, offset: offset, on: database.sql)
         let page = Array(rows.prefix(limit))
         let papers = try await store.papers(of: page.map(\.0.id), on: database.sql)
-        let items = page.map { record, spec in (summary: Self.summary(record, spec: spec, papers: papers[record.id] ?? []), spec: spec) }
+        let items = page.map { record, spec in
+            (summary: Self.summary(record, spec: spec, papers: papers[record.id] ?? []), spec: spec)
+        }
         return (items, rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
     }
 
@@ -72,10 +80,15 @@ package struct CardsService: Sendable {
     }
 
     /// The record, the spec and the version `viewer` sees.
-    func visibleTemplate(_ id: UUID, viewer: Identity?) async throws -> (CardsStore.TemplateRecord, CardTemplateSpec, Int) {
+    func visibleTemplate(
+        _ id: UUID,
+        viewer: Identity?
+    ) async throws -> (CardsStore.TemplateRecord, CardTemplateSpec, Int) {
         guard let record = try await store.template(id, on: database.sql) else { throw PlazaError.notFound("template") }
         let version = try version(record, viewer: viewer)
-        guard let spec = try await store.spec(id, version: version, on: database.sql) else { throw PlazaError.notFound("template") }
+        guard let spec = try await store.spec(id, version: version, on: database.sql) else {
+            throw PlazaError.notFound("template")
+        }
         return (record, spec, version)
     }
 
@@ -86,19 +99,49 @@ package struct CardsService: Sendable {
         return published
     }
 
-    static func summary(_ record: CardsStore.TemplateRecord, spec: CardTemplateSpec, papers: [CardPaperType]) -> CardTemplateSummary {
-        let cheapest = papers.compactMap { paper in paper.tiers.map(\.unitAmount).min().map { ($0, paper.currency) } }.min { $0.0 < $1.0 }
+    static func summary(
+        _ record: CardsStore.TemplateRecord,
+        spec: CardTemplateSpec,
+        papers: [CardPaperType]
+    ) -> CardTemplateSummary {
+        let cheapest = papers.compactMap { paper in paper.tiers.map(\.unitAmount).min().map { ($0, paper.currency) } }
+            .min { $0.0 < $1.0 }
         return CardTemplateSummary(
-            id: record.id, name: record.name, designer: record.designer, categoryId: record.categoryId, subcategoryId: record.subcategoryId,
-            colours: spec.colours.map { CardColourSummary(id: $0.id, name: $0.name) }, trim: spec.trim, state: record.state,
-            previewUrl: "/v1/cards/templates/\(record.id.uuidString.lowercased())/preview.svg", fromAmount: cheapest?.0, currency: cheapest?.1)
+            id: record.id,
+            name: record.name,
+            designer: record.designer,
+            categoryId: record.categoryId,
+            subcategoryId: record.subcategoryId,
+            colours: spec.colours.map { CardColourSummary(id: $0.id, name: $0.name) },
+            trim: spec.trim,
+            state: record.state,
+            previewUrl: "/v1/cards/templates/\(record.id.uuidString.lowercased())/preview.svg",
+            fromAmount: cheapest?.0,
+            currency: cheapest?.1
+        )
     }
 
-    static func template(_ record: CardsStore.TemplateRecord, spec: CardTemplateSpec, version: Int, papers: [CardPaperType]) -> CardTemplate {
+    static func template(
+        _ record: CardsStore.TemplateRecord,
+        spec: CardTemplateSpec,
+        version: Int,
+        papers: [CardPaperType]
+    ) -> CardTemplate {
         CardTemplate(
-            id: record.id, name: record.name, designer: record.designer, categoryId: record.categoryId, subcategoryId: record.subcategoryId,
-            state: record.state, version: version, trim: spec.trim, pages: spec.pages, colours: spec.colours, labels: spec.labels,
-            paperTypes: papers, rejectionReason: record.rejectionReason)
+            id: record.id,
+            name: record.name,
+            designer: record.designer,
+            categoryId: record.categoryId,
+            subcategoryId: record.subcategoryId,
+            state: record.state,
+            version: version,
+            trim: spec.trim,
+            pages: spec.pages,
+            colours: spec.colours,
+            labels: spec.labels,
+            paperTypes: papers,
+            rejectionReason: record.rejectionReason
+        )
     }
 
     // MARK: Admins
@@ -106,13 +149,19 @@ package struct CardsService: Sendable {
     /// Adds a category, or a subcategory of `parentId` (a category itself).
     package func addCategory(_ request: CardCategoryRequest, now: Date = Date()) async throws -> CardCategory {
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard CardRules.nameLength.contains(name.count) else { throw PlazaError.validation(field: "name", "Name it (at most 80 characters).") }
+        guard CardRules.nameLength.contains(name.count) else {
+            throw PlazaError.validation(field: "name", "Name it (at most 80 characters).")
+        }
         let categories = try await store.categories(on: database.sql)
         if let parent = request.parentId, !categories.contains(where: { $0.id == parent }) {
-            throw PlazaError.validation(field: "parentId", "Subcategories belong to a category: pick one of the categories.")
+            throw PlazaError.validation(
+                field: "parentId",
+                "Subcategories belong to a category: pick one of the categories."
+            )
         }
         let siblings =
-            request.parentId.map { parent in categories.first { $0.id == parent }?.subcategories.map(\.name) ?? [] } ?? categories.map(\.name)
+            request.parentId.map { parent in categories.first { $0.id == parent }?.subcategories.map(\.name) ?? [] }
+            ?? categories.map(\.name)
         guard !siblings.contains(where: { $0.lowercased() == name.lowercased() }) else {
             throw PlazaError.conflict(field: "name", "There is a “\(name)” here already.")
         }
@@ -130,7 +179,9 @@ package struct CardsService: Sendable {
         guard siblings.contains(where: { $0.0 == id }) else { throw PlazaError.notFound("category") }
         let name = request.name?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let name {
-            guard CardRules.nameLength.contains(name.count) else { throw PlazaError.validation(field: "name", "Name it (at most 80 characters).") }
+            guard CardRules.nameLength.contains(name.count) else {
+                throw PlazaError.validation(field: "name", "Name it (at most 80 characters).")
+            }
             guard !siblings.contains(where: { $0.0 != id && $0.1.lowercased() == name.lowercased() }) else {
                 throw PlazaError.conflict(field: "name", "There is a “\(name)” here already.")
             }
@@ -148,7 +199,9 @@ package struct CardsService: Sendable {
             }
         }
         let now = try await store.categories(on: database.sql)
-        guard let answer = now.first(where: { $0.id == (parent?.id ?? id) }) else { throw PlazaError.notFound("category") }
+        guard let answer = now.first(where: { $0.id == (parent?.id ?? id) }) else {
+            throw PlazaError.notFound("category")
+        }
         return answer
     }
 
@@ -156,11 +209,17 @@ package struct CardsService: Sendable {
     package func savePaper(_ id: UUID?, _ request: CardPaperRequest, now: Date = Date()) async throws -> CardPaperType {
         let problems = CardRules.problems(request)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
-        if let id, !(try await store.papers(on: database.sql)).contains(where: { $0.id == id }) { throw PlazaError.notFound("paper") }
+        if let id, !(try await store.papers(on: database.sql)).contains(where: { $0.id == id }) {
+            throw PlazaError.notFound("paper")
+        }
         let paper = CardPaperType(
-            id: id ?? UUID(), name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
-            description: request.description?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty, sampleAmount: request.sampleAmount,
-            currency: currency, tiers: request.tiers.sorted { $0.minQuantity < $1.minQuantity })
+            id: id ?? UUID(),
+            name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
+            description: request.description?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty,
+            sampleAmount: request.sampleAmount,
+            currency: currency,
+            tiers: request.tiers.sorted { $0.minQuantity < $1.minQuantity }
+        )
         try await store.savePaper(paper, now: now, on: database.sql)
         return paper
     }

@@ -41,26 +41,47 @@ extension CardsStore {
     // MARK: Cart
 
     func cart(owner: UUID, on db: any SQLDatabase) async throws -> [CartRecord] {
-        try await db.select().columns("id", "design_id", "paper_id", "kind", "quantity").from("card_cart_items").where("owner_id", .equal, owner)
-            .orderBy("created_at").orderBy("id").all().map { row in
-                CartRecord(
-                    id: try row.decode(column: "id", as: UUID.self), designId: try row.decode(column: "design_id", as: UUID.self),
-                    paperId: try row.decode(column: "paper_id", as: UUID.self),
-                    kind: CardItemKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .print,
-                    quantity: try row.decode(column: "quantity", as: Int.self))
-            }
+        try await db.select().columns("id", "design_id", "paper_id", "kind", "quantity").from("card_cart_items").where(
+            "owner_id",
+            .equal,
+            owner
+        )
+        .orderBy("created_at").orderBy("id").all().map { row in
+            CartRecord(
+                id: try row.decode(column: "id", as: UUID.self),
+                designId: try row.decode(column: "design_id", as: UUID.self),
+                paperId: try row.decode(column: "paper_id", as: UUID.self),
+                kind: CardItemKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .print,
+                quantity: try row.decode(column: "quantity", as: Int.self)
+            )
+        }
     }
 
     func addToCart(_ item: CartRecord, owner: UUID, now: Date, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "card_cart_items").columns("id", "owner_id", "design_id", "paper_id", "kind", "quantity", "created_at")
-            .values(
-                SQLBind(item.id), SQLBind(owner), SQLBind(item.designId), SQLBind(item.paperId), SQLBind(item.kind.rawValue), SQLBind(item.quantity),
-                SQLBind(now)
-            ).run()
+        try await db.insert(into: "card_cart_items").columns(
+            "id",
+            "owner_id",
+            "design_id",
+            "paper_id",
+            "kind",
+            "quantity",
+            "created_at"
+        )
+        .values(
+            SQLBind(item.id),
+            SQLBind(owner),
+            SQLBind(item.designId),
+            SQLBind(item.paperId),
+            SQLBind(item.kind.rawValue),
+            SQLBind(item.quantity),
+            SQLBind(now)
+        ).run()
     }
 
     func removeFromCart(_ id: UUID, owner: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.delete(from: "card_cart_items").where("id", .equal, id).where("owner_id", .equal, owner).returning("id").all().count == 1
+        try await db.delete(from: "card_cart_items").where("id", .equal, id).where("owner_id", .equal, owner).returning(
+            "id"
+        ).all().count == 1
     }
 
     func emptyCart(owner: UUID, on db: any SQLDatabase) async throws {
@@ -79,7 +100,12 @@ extension CardsStore {
             """
         ).all()
         var credits: [UUID: Int64] = [:]
-        for row in rows { credits[try row.decode(column: "template_id", as: UUID.self)] = try row.decode(column: "credit", as: Int64.self) }
+        for row in rows {
+            credits[try row.decode(column: "template_id", as: UUID.self)] = try row.decode(
+                column: "credit",
+                as: Int64.self
+            )
+        }
         return credits
     }
 
@@ -97,13 +123,18 @@ extension CardsStore {
 
     /// A cancelled order gives its samples' credit back.
     func releaseSampleCredits(order: UUID, on db: any SQLDatabase) async throws {
-        try await db.update("card_order_items").set("credited_to", to: SQLLiteral.null).where("credited_to", .equal, order).run()
+        try await db.update("card_order_items").set("credited_to", to: SQLLiteral.null).where(
+            "credited_to",
+            .equal,
+            order
+        ).run()
     }
 
     // MARK: Orders
 
     static let orderColumns = [
-        "id", "owner_id", "status", "shipping_address", "subtotal", "credit", "shipping", "tax", "total", "currency", "payment_method",
+        "id", "owner_id", "status", "shipping_address", "subtotal", "credit", "shipping", "tax", "total", "currency",
+        "payment_method",
         "payment_reference", "checkout_url", "cancel_reason", "created_at", "paid_at", "shipped_at",
     ]
     /// What reading an order takes: its inserted columns and what happens to it later.
@@ -112,23 +143,55 @@ extension CardsStore {
     func insert(_ order: OrderRecord, items: [OrderItemRecord], now: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "card_orders").columns(Self.orderColumns + ["updated_at"])
             .values(
-                SQLBind(order.id), SQLBind(order.ownerId), SQLBind(order.status.rawValue), SQLBind(try PlazaJSON.text(order.shippingAddress)),
-                SQLBind(order.subtotal), SQLBind(order.credit), SQLBind(order.shipping), SQLBind(order.tax), SQLBind(order.total),
-                SQLBind(order.currency), SQLBind(order.paymentMethod?.rawValue), SQLBind(order.paymentReference), SQLBind(order.checkoutURL),
-                SQLBind(order.cancelReason), SQLBind(order.createdAt), SQLBind(order.paidAt), SQLBind(order.shippedAt), SQLBind(now)
+                SQLBind(order.id),
+                SQLBind(order.ownerId),
+                SQLBind(order.status.rawValue),
+                SQLBind(try PlazaJSON.text(order.shippingAddress)),
+                SQLBind(order.subtotal),
+                SQLBind(order.credit),
+                SQLBind(order.shipping),
+                SQLBind(order.tax),
+                SQLBind(order.total),
+                SQLBind(order.currency),
+                SQLBind(order.paymentMethod?.rawValue),
+                SQLBind(order.paymentReference),
+                SQLBind(order.checkoutURL),
+                SQLBind(order.cancelReason),
+                SQLBind(order.createdAt),
+                SQLBind(order.paidAt),
+                SQLBind(order.shippedAt),
+                SQLBind(now)
             ).run()
         for record in items {
             let item = record.item
             try await db.insert(into: "card_order_items")
                 .columns(
-                    "id", "order_id", "design_id", "template_id", "design_name", "paper_id", "paper_name", "kind", "quantity", "unit_amount",
+                    "id",
+                    "order_id",
+                    "design_id",
+                    "template_id",
+                    "design_name",
+                    "paper_id",
+                    "paper_name",
+                    "kind",
+                    "quantity",
+                    "unit_amount",
                     "amount",
                     "proof_sha256"
                 )
                 .values(
-                    SQLBind(item.id), SQLBind(order.id), SQLBind(item.designId), SQLBind(record.templateId), SQLBind(item.designName),
-                    SQLBind(item.paperId), SQLBind(item.paperName), SQLBind(item.kind.rawValue), SQLBind(item.quantity), SQLBind(item.unitAmount),
-                    SQLBind(item.amount), SQLBind(item.proofSha256)
+                    SQLBind(item.id),
+                    SQLBind(order.id),
+                    SQLBind(item.designId),
+                    SQLBind(record.templateId),
+                    SQLBind(item.designName),
+                    SQLBind(item.paperId),
+                    SQLBind(item.paperName),
+                    SQLBind(item.kind.rawValue),
+                    SQLBind(item.quantity),
+                    SQLBind(item.unitAmount),
+                    SQLBind(item.amount),
+                    SQLBind(item.proofSha256)
                 ).run()
         }
     }
@@ -145,11 +208,19 @@ extension CardsStore {
     }
 
     /// The owner's orders (nil: everyone's, for admins, optionally of one status), newest first.
-    func orders(owner: UUID?, status: CardOrderStatus? = nil, limit: Int, offset: Int, on db: any SQLDatabase) async throws -> [OrderRecord] {
+    func orders(
+        owner: UUID?,
+        status: CardOrderStatus? = nil,
+        limit: Int,
+        offset: Int,
+        on db: any SQLDatabase
+    ) async throws -> [OrderRecord] {
         let select = db.select().columns(Self.orderReadColumns).from("card_orders")
         if let owner { select.where("owner_id", .equal, owner) }
         if let status { select.where("status", .equal, status.rawValue) }
-        return try await select.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).offset(offset).all().map(Self.order)
+        return try await select.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).offset(
+            offset
+        ).all().map(Self.order)
     }
 
     func items(of orders: [UUID], on db: any SQLDatabase) async throws -> [UUID: [OrderItemRecord]] {
@@ -165,29 +236,45 @@ extension CardsStore {
             let item = CardOrderItem(
                 id: try row.decode(column: "id", as: UUID.self),
                 kind: CardItemKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .print,
-                designId: try row.decode(column: "design_id", as: UUID.self), designName: try row.decode(column: "design_name", as: String.self),
-                paperId: try row.decode(column: "paper_id", as: UUID.self), paperName: try row.decode(column: "paper_name", as: String.self),
-                quantity: try row.decode(column: "quantity", as: Int.self), unitAmount: try row.decode(column: "unit_amount", as: Int64.self),
-                amount: try row.decode(column: "amount", as: Int64.self), proofSha256: try row.decode(column: "proof_sha256", as: String.self))
+                designId: try row.decode(column: "design_id", as: UUID.self),
+                designName: try row.decode(column: "design_name", as: String.self),
+                paperId: try row.decode(column: "paper_id", as: UUID.self),
+                paperName: try row.decode(column: "paper_name", as: String.self),
+                quantity: try row.decode(column: "quantity", as: Int.self),
+                unitAmount: try row.decode(column: "unit_amount", as: Int64.self),
+                amount: try row.decode(column: "amount", as: Int64.self),
+                proofSha256: try row.decode(column: "proof_sha256", as: String.self)
+            )
             result[try row.decode(column: "order_id", as: UUID.self), default: []].append(
-                OrderItemRecord(item: item, templateId: try row.decode(column: "template_id", as: UUID.self)))
+                OrderItemRecord(item: item, templateId: try row.decode(column: "template_id", as: UUID.self))
+            )
         }
         return result
     }
 
     /// Moves the order from one of `from` to `to` (with what changes with it); false when it was in none of them.
     func move(
-        order id: UUID, from: [CardOrderStatus], to: CardOrderStatus, set: [(String, any SQLExpression)] = [], now: Date, on db: any SQLDatabase
+        order id: UUID,
+        from: [CardOrderStatus],
+        to: CardOrderStatus,
+        set: [(String, any SQLExpression)] = [],
+        now: Date,
+        on db: any SQLDatabase
     ) async throws -> Bool {
         var update = db.update("card_orders").set("status", to: to.rawValue).set("updated_at", to: now)
         for (column, value) in set { update = update.set(SQLIdentifier(column), to: value) }
-        return try await update.where("id", .equal, id).where("status", .in, from.map(\.rawValue)).returning("id").all().count == 1
+        return try await update.where("id", .equal, id).where("status", .in, from.map(\.rawValue)).returning("id").all()
+            .count == 1
     }
 
     /// A paid order's design re-approved: its lines of that design now pin the new print file.
     func repin(order: UUID, design: UUID, sha256: String, on db: any SQLDatabase) async throws {
-        try await db.update("card_order_items").set("proof_sha256", to: sha256).where("order_id", .equal, order).where("design_id", .equal, design)
-            .run()
+        try await db.update("card_order_items").set("proof_sha256", to: sha256).where("order_id", .equal, order).where(
+            "design_id",
+            .equal,
+            design
+        )
+        .run()
     }
 
     /// Locks (or, for a cancelled order, keeps unlocked) the designs of an order going to production.
@@ -199,13 +286,15 @@ extension CardsStore {
 
     /// Whether any order names the design (then it cannot be deleted).
     func designIsOrdered(_ design: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.select().column("id").from("card_order_items").where("design_id", .equal, design).limit(1).first() != nil
+        try await db.select().column("id").from("card_order_items").where("design_id", .equal, design).limit(1).first()
+            != nil
     }
 
     /// Whether the user has an order paid or at the printer (their account cannot be deleted then).
     static func hasOpenOrder(_ user: UUID, on db: any SQLDatabase) async throws -> Bool {
         try await db.select().column("id").from("card_orders").where("owner_id", .equal, user)
-            .where("status", .in, [CardOrderStatus.paid.rawValue, CardOrderStatus.inProduction.rawValue]).limit(1).first() != nil
+            .where("status", .in, [CardOrderStatus.paid.rawValue, CardOrderStatus.inProduction.rawValue]).limit(1)
+            .first() != nil
     }
 
     // MARK: Proofs
@@ -213,7 +302,8 @@ extension CardsStore {
     /// Keeps an approved print file with its front's preview; a file already kept is kept as it was.
     func storeProof(_ bytes: Data, sha256: String, preview: String, now: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "card_proofs").columns("sha256", "bytes", "preview_svg", "created_at")
-            .values(SQLBind(sha256), SQLBind(bytes), SQLBind(preview), SQLBind(now)).ignoringConflicts(with: ["sha256"]).run()
+            .values(SQLBind(sha256), SQLBind(bytes), SQLBind(preview), SQLBind(now)).ignoringConflicts(with: ["sha256"])
+            .run()
     }
 
     func proofPreview(_ sha256: String, on db: any SQLDatabase) async throws -> String? {
@@ -222,23 +312,37 @@ extension CardsStore {
     }
 
     func proof(_ sha256: String, on db: any SQLDatabase) async throws -> Data? {
-        try await db.select().column("bytes").from("card_proofs").where("sha256", .equal, sha256).first()?.decode(column: "bytes", as: Data.self)
+        try await db.select().column("bytes").from("card_proofs").where("sha256", .equal, sha256).first()?.decode(
+            column: "bytes",
+            as: Data.self
+        )
     }
 
     static func order(_ row: any SQLRow) throws -> OrderRecord {
         OrderRecord(
-            id: try row.decode(column: "id", as: UUID.self), ownerId: try row.decode(column: "owner_id", as: UUID.self),
+            id: try row.decode(column: "id", as: UUID.self),
+            ownerId: try row.decode(column: "owner_id", as: UUID.self),
             status: CardOrderStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .pendingPayment,
-            shippingAddress: try PlazaJSON.value(CardShippingAddress.self, from: try row.decode(column: "shipping_address", as: String.self)),
-            subtotal: try row.decode(column: "subtotal", as: Int64.self), credit: try row.decode(column: "credit", as: Int64.self),
-            shipping: try row.decode(column: "shipping", as: Int64.self), tax: try row.decode(column: "tax", as: Int64.self),
-            total: try row.decode(column: "total", as: Int64.self), currency: try row.decode(column: "currency", as: String.self),
-            paymentMethod: try row.decode(column: "payment_method", as: String?.self).flatMap(CardPaymentMethod.init(rawValue:)),
+            shippingAddress: try PlazaJSON.value(
+                CardShippingAddress.self,
+                from: try row.decode(column: "shipping_address", as: String.self)
+            ),
+            subtotal: try row.decode(column: "subtotal", as: Int64.self),
+            credit: try row.decode(column: "credit", as: Int64.self),
+            shipping: try row.decode(column: "shipping", as: Int64.self),
+            tax: try row.decode(column: "tax", as: Int64.self),
+            total: try row.decode(column: "total", as: Int64.self),
+            currency: try row.decode(column: "currency", as: String.self),
+            paymentMethod: try row.decode(column: "payment_method", as: String?.self).flatMap(
+                CardPaymentMethod.init(rawValue:)
+            ),
             paymentReference: try row.decode(column: "payment_reference", as: UUID?.self),
             checkoutURL: try row.decode(column: "checkout_url", as: String?.self),
             paymentProblem: try row.decode(column: "payment_problem", as: String?.self),
             cancelReason: try row.decode(column: "cancel_reason", as: String?.self),
-            createdAt: try row.decode(column: "created_at", as: Date.self), paidAt: try row.decode(column: "paid_at", as: Date?.self),
-            shippedAt: try row.decode(column: "shipped_at", as: Date?.self))
+            createdAt: try row.decode(column: "created_at", as: Date.self),
+            paidAt: try row.decode(column: "paid_at", as: Date?.self),
+            shippedAt: try row.decode(column: "shipped_at", as: Date?.self)
+        )
     }
 }

@@ -36,8 +36,11 @@ extension CardsStore {
         for row in orphans {
             found.append(
                 VerifyFinding(
-                    .cardOrderPayment, try row.decode(column: "reference_id", as: UUID.self),
-                    "a \(try row.decode(column: "kind", as: String.self)) journal entry names no card order"))
+                    .cardOrderPayment,
+                    try row.decode(column: "reference_id", as: UUID.self),
+                    "a \(try row.decode(column: "kind", as: String.self)) journal entry names no card order"
+                )
+            )
         }
         return found
     }
@@ -55,17 +58,26 @@ extension CardsStore {
     /// Says what is wrong with an order the query flagged.
     private static func finding(_ row: any SQLRow) throws -> VerifyFinding {
         let status = try row.decode(column: "status", as: String.self)
-        let total = VerifyFinding.money(try row.decode(column: "total", as: Int64.self), try row.decode(column: "currency", as: String.self))
+        let total = VerifyFinding.money(
+            try row.decode(column: "total", as: Int64.self),
+            try row.decode(column: "currency", as: String.self)
+        )
         let charges = try row.decode(column: "charges", as: Int?.self) ?? 0
         let refunds = try row.decode(column: "refunds", as: Int?.self) ?? 0
         let paidAt = try row.decode(column: "paid_at", as: Date?.self)
         let amounts = [
-            try row.decode(column: "charged_low", as: Int64?.self), try row.decode(column: "charged_high", as: Int64?.self),
-            try row.decode(column: "refunded_low", as: Int64?.self), try row.decode(column: "refunded_high", as: Int64?.self),
+            try row.decode(column: "charged_low", as: Int64?.self),
+            try row.decode(column: "charged_high", as: Int64?.self),
+            try row.decode(column: "refunded_low", as: Int64?.self),
+            try row.decode(column: "refunded_high", as: Int64?.self),
         ].compactMap { $0 }
-        let paidState = status == CardOrderStatus.cancelled.rawValue ? (paidAt == nil ? "cancelled unpaid" : "cancelled after payment") : status
+        let paidState =
+            status == CardOrderStatus.cancelled.rawValue
+            ? (paidAt == nil ? "cancelled unpaid" : "cancelled after payment") : status
         var message = "\(paidState) order of \(total) has \(charges) card_order and \(refunds) card_refund entries"
-        if charges + refunds > 0 { message += " (amounts \(Set(amounts).sorted().map { String($0) }.joined(separator: ", ")))" }
+        if charges + refunds > 0 {
+            message += " (amounts \(Set(amounts).sorted().map { String($0) }.joined(separator: ", ")))"
+        }
         return VerifyFinding(.cardOrderPayment, try row.decode(column: "id", as: UUID.self), message)
     }
 

@@ -54,16 +54,26 @@ struct InboxPages: Sendable {
         let cursor = request.uri.queryParameters.get("cursor").flatMap { $0.isEmpty ? nil : $0 }
         let locale = context.reader.locale
         let page = try await inbox.inbox(context.identity, limit: 30, cursor: cursor) { $0.formatted(locale: locale) }
-        let label = page.unreadCount >= InboxPage.unreadLimit ? "\(InboxPage.unreadLimit)+ new" : "\(page.unreadCount) new"
+        let label =
+            page.unreadCount >= InboxPage.unreadLimit ? "\(InboxPage.unreadLimit)+ new" : "\(page.unreadCount) new"
         return List(
-            csrf: context.csrfToken ?? "", rows: page.items.map { Row($0, reader: context.reader) }, none: page.items.isEmpty,
-            unread: page.unreadCount, unreadLabel: label,
+            csrf: context.csrfToken ?? "",
+            rows: page.items.map { Row($0, reader: context.reader) },
+            none: page.items.isEmpty,
+            unread: page.unreadCount,
+            unreadLabel: label,
             marker: page.seenMarker,
-            older: page.nextCursor.map { "/inbox?cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" })
+            older: page.nextCursor.map {
+                "/inbox?cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+            }
+        )
     }
 
     @Sendable func page(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        renderer.render("inbox/inbox", Page(shell: Shell(title: "Inbox", context: context), list: try await list(request, context)))
+        renderer.render(
+            "inbox/inbox",
+            Page(shell: Shell(title: "Inbox", context: context), list: try await list(request, context))
+        )
     }
 
     @Sendable func fragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {

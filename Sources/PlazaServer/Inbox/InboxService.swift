@@ -10,7 +10,11 @@ struct InboxService: Sendable {
     /// Signed in: a page of the caller's inbox. Each source gives its newest `limit` after the cursor; the page is the
     /// newest `limit` of those together.
     func inbox(
-        _ identity: Identity, limit: Int, cursor: String?, now: Date = Date(), money: @Sendable (Money) -> String = { $0.description }
+        _ identity: Identity,
+        limit: Int,
+        cursor: String?,
+        now: Date = Date(),
+        money: @Sendable (Money) -> String = { $0.description }
     ) async throws -> InboxPage {
         let after = try cursor.map { try InboxPosition.decode($0, field: "cursor") }
         let (owner, store, db) = (identity.user.id, store, database.sql)
@@ -18,9 +22,18 @@ struct InboxService: Sendable {
         let (found, unread) = try await withThrowingTaskGroup(of: ([InboxRow], Int).self) { group in
             for source in InboxSource.allCases {
                 group.addTask {
-                    let rows = try await store.entries(owner: owner, from: source, after: after, limit: limit + 1, on: db)
+                    let rows = try await store.entries(
+                        owner: owner,
+                        from: source,
+                        after: after,
+                        limit: limit + 1,
+                        on: db
+                    )
                     // Only the first page says how many are unread.
-                    let unread = after == nil ? try await store.unreadCount(owner: owner, from: source, limit: InboxPage.unreadLimit, on: db) : 0
+                    let unread =
+                        after == nil
+                        ? try await store.unreadCount(owner: owner, from: source, limit: InboxPage.unreadLimit, on: db)
+                        : 0
                     return (rows, unread)
                 }
             }
@@ -34,16 +47,23 @@ struct InboxService: Sendable {
         let page = Array(rows.prefix(limit))
         return InboxPage(
             items: page.map { Self.entry($0, now: now, money: money) },
-            nextCursor: rows.count > limit ? page.last.map { InboxPosition(source: $0.source, id: $0.id).encoded } : nil,
+            nextCursor: rows.count > limit
+                ? page.last.map { InboxPosition(source: $0.source, id: $0.id).encoded } : nil,
             unreadCount: min(unread, InboxPage.unreadLimit),
-            seenMarker: cursor == nil ? page.first.map { InboxPosition(source: $0.source, id: $0.id).encoded } : nil)
+            seenMarker: cursor == nil ? page.first.map { InboxPosition(source: $0.source, id: $0.id).encoded } : nil
+        )
     }
 
     /// How many entries the caller has not seen yet (up to `InboxPage.unreadLimit`), for the navigation's badge.
     func unreadCount(_ identity: Identity) async throws -> Int {
         var total = 0
         for source in InboxSource.allCases {
-            total += try await store.unreadCount(owner: identity.user.id, from: source, limit: InboxPage.unreadLimit, on: database.sql)
+            total += try await store.unreadCount(
+                owner: identity.user.id,
+                from: source,
+                limit: InboxPage.unreadLimit,
+                on: database.sql
+            )
         }
         return min(total, InboxPage.unreadLimit)
     }
@@ -65,51 +85,104 @@ struct InboxService: Sendable {
             let money = write(charge.money)
             let asked = source == .chargesAsked
             return InboxEntry(
-                id: charge.id, kind: asked ? .chargeRequested : .chargeAnswered,
-                title: asked ? charge.askedTitle(money) : charge.answeredTitle(money), note: charge.message, amount: charge.amount,
-                currency: charge.currency, counterpart: asked ? charge.business : charge.customer, status: charge.status, referenceId: charge.id,
+                id: charge.id,
+                kind: asked ? .chargeRequested : .chargeAnswered,
+                title: asked ? charge.askedTitle(money) : charge.answeredTitle(money),
+                note: charge.message,
+                amount: charge.amount,
+                currency: charge.currency,
+                counterpart: asked ? charge.business : charge.customer,
+                status: charge.status,
+                referenceId: charge.id,
                 link: asked ? charge.askedLink : charge.answeredLink,
-                occurredAt: row.time, unread: unread)
+                occurredAt: row.time,
+                unread: unread
+            )
         case .activity(let record, let unread) where record.kind == .topUp:
             let money = write(Money(amount: record.amount, currency: record.currency))
             return InboxEntry(
-                id: record.id, kind: .topUpFailed, title: "Your top-up of \(money) from \(record.counterpart.name) failed; no money was taken.",
-                note: WalletRules.failureReason(record.failureCode), amount: record.amount, currency: record.currency,
-                counterpart: record.counterpart, status: nil, referenceId: record.referenceId,
-                link: "/wallet/activity/\(record.referenceId.uuidString.lowercased())", occurredAt: record.createdAt,
-                unread: unread)
+                id: record.id,
+                kind: .topUpFailed,
+                title: "Your top-up of \(money) from \(record.counterpart.name) failed; no money was taken.",
+                note: WalletRules.failureReason(record.failureCode),
+                amount: record.amount,
+                currency: record.currency,
+                counterpart: record.counterpart,
+                status: nil,
+                referenceId: record.referenceId,
+                link: "/wallet/activity/\(record.referenceId.uuidString.lowercased())",
+                occurredAt: record.createdAt,
+                unread: unread
+            )
         case .reward(let receipt, let unread):
             // No money moves: the amount is 0 in XXX, ISO 4217's code for "no currency".
             return InboxEntry(
-                id: receipt.id, kind: .rewardRedeemed, title: "\(receipt.businessName) gave you your reward: \(receipt.reward).", note: nil,
-                amount: 0, currency: "XXX", counterpart: Party(kind: .business, id: receipt.businessId, name: receipt.businessName), status: nil,
-                referenceId: receipt.id, link: "/loyalty/cards/\(receipt.cardId.uuidString.lowercased())", occurredAt: receipt.redeemedAt,
-                unread: unread)
+                id: receipt.id,
+                kind: .rewardRedeemed,
+                title: "\(receipt.businessName) gave you your reward: \(receipt.reward).",
+                note: nil,
+                amount: 0,
+                currency: "XXX",
+                counterpart: Party(kind: .business, id: receipt.businessId, name: receipt.businessName),
+                status: nil,
+                referenceId: receipt.id,
+                link: "/loyalty/cards/\(receipt.cardId.uuidString.lowercased())",
+                occurredAt: receipt.redeemedAt,
+                unread: unread
+            )
         case .offer(let receipt, let unread):
             return InboxEntry(
-                id: receipt.campaignId, kind: .offerReceived, title: "\(receipt.businessName): \(receipt.title)", note: nil, amount: 0,
-                currency: "XXX", counterpart: Party(kind: .business, id: receipt.businessId, name: receipt.businessName), status: nil,
-                referenceId: receipt.campaignId, link: "/offers/\(receipt.campaignId.uuidString.lowercased())", occurredAt: receipt.receivedAt,
-                unread: unread)
+                id: receipt.campaignId,
+                kind: .offerReceived,
+                title: "\(receipt.businessName): \(receipt.title)",
+                note: nil,
+                amount: 0,
+                currency: "XXX",
+                counterpart: Party(kind: .business, id: receipt.businessId, name: receipt.businessName),
+                status: nil,
+                referenceId: receipt.campaignId,
+                link: "/offers/\(receipt.campaignId.uuidString.lowercased())",
+                occurredAt: receipt.receivedAt,
+                unread: unread
+            )
         case .activity(let record, let unread) where record.kind == .cardOrder || record.kind == .cardRefund:
             let money = write(Money(amount: abs(record.amount), currency: record.currency))
             let paid = record.kind == .cardOrder
             return InboxEntry(
-                id: record.id, kind: paid ? .cardOrderPaid : .cardOrderRefunded,
+                id: record.id,
+                kind: paid ? .cardOrderPaid : .cardOrderRefunded,
                 title: paid
                     ? "Your card order is paid (\(money)): \(record.note ?? "your cards"). We let you know when it ships."
                     : "\(money) for \(record.note ?? "your cards") is back in your wallet.",
-                note: nil, amount: record.amount, currency: record.currency, counterpart: record.counterpart, status: nil,
-                referenceId: record.referenceId, link: "/cards/orders/\(record.referenceId.uuidString.lowercased())", occurredAt: record.createdAt,
-                unread: unread)
+                note: nil,
+                amount: record.amount,
+                currency: record.currency,
+                counterpart: record.counterpart,
+                status: nil,
+                referenceId: record.referenceId,
+                link: "/cards/orders/\(record.referenceId.uuidString.lowercased())",
+                occurredAt: record.createdAt,
+                unread: unread
+            )
         case .activity(let record, let unread):
             let money = write(Money(amount: record.amount, currency: record.currency))
-            let title = record.kind == .refund ? "\(record.counterpart.name) refunded \(money)." : "\(record.counterpart.name) sent you \(money)."
+            let title =
+                record.kind == .refund
+                ? "\(record.counterpart.name) refunded \(money)." : "\(record.counterpart.name) sent you \(money)."
             return InboxEntry(
-                id: record.id, kind: .moneyReceived, title: title, note: record.note, amount: record.amount, currency: record.currency,
-                counterpart: record.counterpart, status: nil, referenceId: record.referenceId,
-                link: "/wallet/activity/\(record.referenceId.uuidString.lowercased())", occurredAt: record.createdAt,
-                unread: unread)
+                id: record.id,
+                kind: .moneyReceived,
+                title: title,
+                note: record.note,
+                amount: record.amount,
+                currency: record.currency,
+                counterpart: record.counterpart,
+                status: nil,
+                referenceId: record.referenceId,
+                link: "/wallet/activity/\(record.referenceId.uuidString.lowercased())",
+                occurredAt: record.createdAt,
+                unread: unread
+            )
         }
     }
 }

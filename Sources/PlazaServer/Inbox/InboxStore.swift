@@ -51,8 +51,14 @@ struct OfferReceipt: Sendable {
 
     static let columns: [any SQLExpression] = [
         SQLIdentifier("campaign_id"), SQLIdentifier("business_id"), SQLIdentifier("received_at"),
-        SQLAlias(SQLQueryString("(SELECT name FROM businesses WHERE businesses.id = offers.business_id)"), as: SQLIdentifier("business_name")),
-        SQLAlias(SQLQueryString("(SELECT content FROM campaigns WHERE campaigns.id = offers.campaign_id)"), as: SQLIdentifier("content")),
+        SQLAlias(
+            SQLQueryString("(SELECT name FROM businesses WHERE businesses.id = offers.business_id)"),
+            as: SQLIdentifier("business_name")
+        ),
+        SQLAlias(
+            SQLQueryString("(SELECT content FROM campaigns WHERE campaigns.id = offers.campaign_id)"),
+            as: SQLIdentifier("content")
+        ),
     ]
 
     init(row: any SQLRow) throws {
@@ -78,10 +84,12 @@ struct RewardReceipt: Sendable {
     var redeemedAt: Date
 
     static let columns: [any SQLExpression] = [
-        SQLIdentifier("id"), SQLIdentifier("card_id"), SQLIdentifier("business_id"), SQLIdentifier("reward"), SQLIdentifier("redeemed_at"),
+        SQLIdentifier("id"), SQLIdentifier("card_id"), SQLIdentifier("business_id"), SQLIdentifier("reward"),
+        SQLIdentifier("redeemed_at"),
         SQLAlias(
             SQLQueryString("(SELECT name FROM businesses WHERE businesses.id = loyalty_redemptions.business_id)"),
-            as: SQLIdentifier("business_name")),
+            as: SQLIdentifier("business_name")
+        ),
     ]
 
     init(row: any SQLRow) throws {
@@ -121,7 +129,8 @@ enum InboxRow: Sendable {
 
     var time: Date {
         switch self {
-        case .charge(let record, let source, _): source == .chargesAnswered ? record.decidedAt ?? record.createdAt : record.createdAt
+        case .charge(let record, let source, _):
+            source == .chargesAnswered ? record.decidedAt ?? record.createdAt : record.createdAt
         case .activity(let record, _): record.createdAt
         case .reward(let receipt, _): receipt.redeemedAt
         case .offer(let receipt, _): receipt.receivedAt
@@ -141,13 +150,20 @@ struct InboxPosition: Sendable, Hashable {
         guard let data = Data(base64Encoded: text), let string = String(data: data, encoding: .utf8),
             let colon = string.firstIndex(of: ":"), let source = InboxSource(rawValue: String(string[..<colon])),
             let id = UUID(uuidString: String(string[string.index(after: colon)...]))
-        else { throw PlazaError.validation(field: field, "Use a \(field == "cursor" ? "nextCursor" : "seenMarker") Plaza gave out.") }
+        else {
+            throw PlazaError.validation(
+                field: field,
+                "Use a \(field == "cursor" ? "nextCursor" : "seenMarker") Plaza gave out."
+            )
+        }
         return InboxPosition(source: source, id: id)
     }
 
     /// The stored time of `owner`'s entry named.
     func storedTime(owner: UUID) -> SQLQueryString {
-        let time = "(SELECT \(ident: source.time) FROM \(ident: source.table) WHERE \(ident: source.idColumn) = \(bind: id)" as SQLQueryString
+        let time =
+            "(SELECT \(ident: source.time) FROM \(ident: source.table) WHERE \(ident: source.idColumn) = \(bind: id)"
+            as SQLQueryString
         // An offer's campaign names one row per person.
         return source == .offers ? time + " AND user_id = \(bind: owner))" : time + ")"
     }
@@ -160,7 +176,13 @@ struct InboxStore: Sendable {
     private static let answered = [ChargeStatus.approved, .declined, .expired, .refunded].map(\.rawValue)
 
     /// `owner`'s entries from `source`, newest first, after `after` (the last entry of the previous page).
-    func entries(owner: UUID, from source: InboxSource, after: InboxPosition?, limit: Int, on db: any SQLDatabase) async throws -> [InboxRow] {
+    func entries(
+        owner: UUID,
+        from source: InboxSource,
+        after: InboxPosition?,
+        limit: Int,
+        on db: any SQLDatabase
+    ) async throws -> [InboxRow] {
         let columns: [any SQLExpression] =
             switch source {
             case .moneyIn: ActivityRecord.readColumns.map { SQLIdentifier($0) }
@@ -180,7 +202,8 @@ struct InboxStore: Sendable {
                 }
             }
         }
-        let rows = try await query.orderBy(source.time, .descending).orderBy(source.idColumn, .descending).limit(limit).all()
+        let rows = try await query.orderBy(source.time, .descending).orderBy(source.idColumn, .descending).limit(limit)
+            .all()
         return try rows.map { row in
             let unread = try row.decode(column: "unread", as: Int.self) != 0
             switch source {
@@ -195,13 +218,18 @@ struct InboxStore: Sendable {
     /// How many of `owner`'s entries from `source` are unread, counting no further than `limit`.
     func unreadCount(owner: UUID, from source: InboxSource, limit: Int, on db: any SQLDatabase) async throws -> Int {
         let query = whose(db.select().column(source.idColumn).from(source.table), owner: owner, source: source).where(
-            unread(owner: owner, source: source))
+            unread(owner: owner, source: source)
+        )
         return try await query.limit(limit).all().count
     }
 
     /// Whether `position` names an entry of `owner`'s inbox.
     func exists(_ position: InboxPosition, owner: UUID, on db: any SQLDatabase) async throws -> Bool {
-        let query = whose(db.select().column(position.source.idColumn).from(position.source.table), owner: owner, source: position.source)
+        let query = whose(
+            db.select().column(position.source.idColumn).from(position.source.table),
+            owner: owner,
+            source: position.source
+        )
         return try await query.where(SQLColumn(position.source.idColumn), .equal, SQLBind(position.id)).first() != nil
     }
 
@@ -211,7 +239,10 @@ struct InboxStore: Sendable {
         try await db.insert(into: "inbox_marks").columns("owner_id", "seen_until").values(SQLBind(owner), time)
             .onConflict(with: ["owner_id"]) {
                 $0.set(excludedValueOf: "seen_until").where(
-                    SQLColumn("seen_until", table: "inbox_marks"), .lessThan, SQLColumn("seen_until", table: "excluded"))
+                    SQLColumn("seen_until", table: "inbox_marks"),
+                    .lessThan,
+                    SQLColumn("seen_until", table: "excluded")
+                )
             }
             .run()
     }
@@ -223,16 +254,40 @@ struct InboxStore: Sendable {
             query.where("customer_id", .equal, owner)
         case .chargesAnswered:
             // A paid payment request is said by its money arriving (`moneyIn`), not twice.
-            query.where("created_by", .equal, owner).where("decided_at", .isNot, SQLLiteral.null).where("status", .in, SQLBind.group(Self.answered))
-                .where {
-                    $0.where("payee_kind", .equal, Party.Kind.business.rawValue).orWhere("status", .notEqual, ChargeStatus.approved.rawValue)
-                }
+            query.where("created_by", .equal, owner).where("decided_at", .isNot, SQLLiteral.null).where(
+                "status",
+                .in,
+                SQLBind.group(Self.answered)
+            )
+            .where {
+                $0.where("payee_kind", .equal, Party.Kind.business.rawValue).orWhere(
+                    "status",
+                    .notEqual,
+                    ChargeStatus.approved.rawValue
+                )
+            }
         case .moneyIn:
             query.where("owner_id", .equal, owner).where { money in
-                money.where { $0.where("kind", .in, SQLBind.group(Self.moneyKinds)).where("amount", .greaterThan, SQLLiteral.numeric("0")) }
-                    .orWhere { $0.where("kind", .equal, ActivityKind.topUp.rawValue).where("status", .equal, FundingStatus.failed.rawValue) }
-                    // A card shop order paid, and its refund: the receipt the shop promises.
-                    .orWhere("kind", .in, SQLBind.group([ActivityKind.cardOrder.rawValue, ActivityKind.cardRefund.rawValue]))
+                money.where {
+                    $0.where("kind", .in, SQLBind.group(Self.moneyKinds)).where(
+                        "amount",
+                        .greaterThan,
+                        SQLLiteral.numeric("0")
+                    )
+                }
+                .orWhere {
+                    $0.where("kind", .equal, ActivityKind.topUp.rawValue).where(
+                        "status",
+                        .equal,
+                        FundingStatus.failed.rawValue
+                    )
+                }
+                // A card shop order paid, and its refund: the receipt the shop promises.
+                .orWhere(
+                    "kind",
+                    .in,
+                    SQLBind.group([ActivityKind.cardOrder.rawValue, ActivityKind.cardRefund.rawValue])
+                )
             }
         case .rewards:
             query.where("user_id", .equal, owner)

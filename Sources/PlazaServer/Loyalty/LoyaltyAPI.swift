@@ -35,12 +35,17 @@ struct LoyaltyAPI: Sendable {
     }
 
     @Sendable func programs(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let programs = try await loyalty.programs(business: try Query.id(context.parameters, "id", "business"), viewer: context.identity)
+        let programs = try await loyalty.programs(
+            business: try Query.id(context.parameters, "id", "business"),
+            viewer: context.identity
+        )
         return try .json(Page(items: programs, nextCursor: nil))
     }
 
     @Sendable func program(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(try await loyalty.program(try Query.id(context.parameters, "id", "program"), viewer: context.identity))
+        try .json(
+            try await loyalty.program(try Query.id(context.parameters, "id", "program"), viewer: context.identity)
+        )
     }
 
     @Sendable func createProgram(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -51,11 +56,16 @@ struct LoyaltyAPI: Sendable {
 
     @Sendable func changeProgram(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: LoyaltyProgramChange.self, limit: maxBody)
-        return try .json(try await loyalty.changeProgram(context.identity, try Query.id(context.parameters, "id", "program"), body))
+        return try .json(
+            try await loyalty.changeProgram(context.identity, try Query.id(context.parameters, "id", "program"), body)
+        )
     }
 
     @Sendable func rotateKey(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await loyalty.rotateKey(context.identity, business: try Query.id(context.parameters, "id", "business")), status: .created)
+        try .json(
+            try await loyalty.rotateKey(context.identity, business: try Query.id(context.parameters, "id", "business")),
+            status: .created
+        )
     }
 
     @Sendable func punchToken(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -68,20 +78,37 @@ struct LoyaltyAPI: Sendable {
         }
         return try .json(
             try await loyalty.punchToken(
-                context.identity, business: try Query.id(context.parameters, "id", "business"), program: program, location: location))
+                context.identity,
+                business: try Query.id(context.parameters, "id", "business"),
+                program: program,
+                location: location
+            )
+        )
     }
 
     @Sendable func takeCard(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await loyalty.takeCard(context.identity, program: try Query.id(context.parameters, "id", "program")), status: .created)
+        try .json(
+            try await loyalty.takeCard(context.identity, program: try Query.id(context.parameters, "id", "program")),
+            status: .created
+        )
     }
 
     @Sendable func cards(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         let view = try request.uri.queryParameters.get("view").map { raw in
-            guard let view = LoyaltyService.CardView(rawValue: raw) else { throw PlazaError.validation(field: "view", "Use current or history.") }
+            guard let view = LoyaltyService.CardView(rawValue: raw) else {
+                throw PlazaError.validation(field: "view", "Use current or history.")
+            }
             return view
         }
-        return try .json(try await loyalty.cards(context.identity, view: view ?? .current, limit: paging.limit, cursor: paging.cursor))
+        return try .json(
+            try await loyalty.cards(
+                context.identity,
+                view: view ?? .current,
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
+        )
     }
 
     @Sendable func card(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -94,11 +121,17 @@ struct LoyaltyAPI: Sendable {
     }
 
     @Sendable func redeemCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await loyalty.redeemCode(context.identity, card: try Query.id(context.parameters, "id", "card")), status: .created)
+        try .json(
+            try await loyalty.redeemCode(context.identity, card: try Query.id(context.parameters, "id", "card")),
+            status: .created
+        )
     }
 
     @Sendable func punchCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await loyalty.punchCode(context.identity, card: try Query.id(context.parameters, "id", "card")), status: .created)
+        try .json(
+            try await loyalty.punchCode(context.identity, card: try Query.id(context.parameters, "id", "card")),
+            status: .created
+        )
     }
 
     @Sendable func applePass(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -107,31 +140,55 @@ struct LoyaltyAPI: Sendable {
     }
 
     @Sendable func googleWallet(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await loyalty.googleWalletLink(context.identity, card: try Query.id(context.parameters, "id", "card")))
+        try .json(
+            try await loyalty.googleWalletLink(context.identity, card: try Query.id(context.parameters, "id", "card"))
+        )
     }
 
     @Sendable func punchCustomer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         guard let claim = context.idempotencyClaim else { throw PlazaError.idempotencyKeyRequired }
         let body = try await request.decodeJSON(as: CounterPunchRequest.self, limit: maxBody)
         return try .json(
-            try await loyalty.punchCustomer(context.identity, business: try Query.id(context.parameters, "id", "business"), body, claim: claim))
+            try await loyalty.punchCustomer(
+                context.identity,
+                business: try Query.id(context.parameters, "id", "business"),
+                body,
+                claim: claim
+            )
+        )
     }
 
     @Sendable func redeem(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         guard let claim = context.idempotencyClaim else { throw PlazaError.idempotencyKeyRequired }
         let body = try await request.decodeJSON(as: RedemptionRequest.self, limit: maxBody)
         return try .json(
-            try await loyalty.redeem(context.identity, business: try Query.id(context.parameters, "id", "business"), body, claim: claim),
-            status: .created)
+            try await loyalty.redeem(
+                context.identity,
+                business: try Query.id(context.parameters, "id", "business"),
+                body,
+                claim: claim
+            ),
+            status: .created
+        )
     }
 
     @Sendable func history(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
-        return try .json(try await loyalty.history(context.identity, try Self.filter(request, context), limit: paging.limit, cursor: paging.cursor))
+        return try .json(
+            try await loyalty.history(
+                context.identity,
+                try Self.filter(request, context),
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
+        )
     }
 
     @Sendable func historyCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        .csv(try await loyalty.historyCSV(context.identity, try Self.filter(request, context)), filename: "plaza-loyalty-history.csv")
+        .csv(
+            try await loyalty.historyCSV(context.identity, try Self.filter(request, context)),
+            filename: "plaza-loyalty-history.csv"
+        )
     }
 
     @Sendable func analytics(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -149,30 +206,50 @@ struct LoyaltyAPI: Sendable {
         let zone = context.identity.user.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
         return try .json(
             try await loyalty.analytics(
-                context.identity, business: try Query.id(context.parameters, "id", "business"), program: program, months: months, zone: zone))
+                context.identity,
+                business: try Query.id(context.parameters, "id", "business"),
+                program: program,
+                months: months,
+                zone: zone
+            )
+        )
     }
 
     @Sendable func regulars(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let items = try await loyalty.regulars(context.identity, business: try Query.id(context.parameters, "id", "business"))
+        let items = try await loyalty.regulars(
+            context.identity,
+            business: try Query.id(context.parameters, "id", "business")
+        )
         return try .json(Page(items: items, nextCursor: nil))
     }
 
     @Sendable func setSharing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: LoyaltySharingRequest.self, limit: maxBody)
         return try .json(
-            try await loyalty.setSharing(context.identity, business: try Query.id(context.parameters, "id", "business"), share: body.share))
+            try await loyalty.setSharing(
+                context.identity,
+                business: try Query.id(context.parameters, "id", "business"),
+                share: body.share
+            )
+        )
     }
 
     static func filter(_ request: Request, _ context: AuthenticatedContext) throws -> LoyaltyStore.HistoryFilter {
         let query = request.uri.queryParameters
         func id(_ name: String) throws -> UUID? {
             try query.get(name).map { raw in
-                guard let id = UUID(uuidString: raw) else { throw PlazaError.validation(field: name, "Use an id Plaza gave out.") }
+                guard let id = UUID(uuidString: raw) else {
+                    throw PlazaError.validation(field: name, "Use an id Plaza gave out.")
+                }
                 return id
             }
         }
         return LoyaltyStore.HistoryFilter(
-            business: try Query.id(context.parameters, "id", "business"), program: try id("programId"), location: try id("locationId"),
-            from: try Query.date(request.uri, "from"), to: try Query.date(request.uri, "to"))
+            business: try Query.id(context.parameters, "id", "business"),
+            program: try id("programId"),
+            location: try id("locationId"),
+            from: try Query.date(request.uri, "from"),
+            to: try Query.date(request.uri, "to")
+        )
     }
 }

@@ -18,12 +18,19 @@ extension LoyaltyStore {
         for id in ids {
             guard let card = try await card(id, on: db) else { continue }
             let count = { (table: String) async throws -> Int in
-                try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(table).where("card_id", .equal, id)
-                    .first()?.decode(column: "n", as: Int.self) ?? 0
+                try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(table).where(
+                    "card_id",
+                    .equal,
+                    id
+                )
+                .first()?.decode(column: "n", as: Int.self) ?? 0
             }
             outcomes[id] = LoyaltyCardOutcome(
-                state: card.state, punches: card.punches, punchRows: try await count("loyalty_punches"),
-                redemptions: try await count("loyalty_redemptions"))
+                state: card.state,
+                punches: card.punches,
+                punchRows: try await count("loyalty_punches"),
+                redemptions: try await count("loyalty_redemptions")
+            )
         }
         return outcomes
     }

@@ -60,8 +60,11 @@ extension LoyaltyPages {
         guard business.role != nil else { throw PlazaError.forbidden }
         let programs = try await loyalty.programs(business: id, viewer: context.identity)
         let running = programs.filter { $0.state == .active }
-        let program = running.first { $0.id.uuidString.lowercased() == query.get("program")?.lowercased() } ?? running.first
-        let location = business.locations.first { $0.id.uuidString.lowercased() == query.get("location")?.lowercased() } ?? business.locations.first
+        let program =
+            running.first { $0.id.uuidString.lowercased() == query.get("program")?.lowercased() } ?? running.first
+        let location =
+            business.locations.first { $0.id.uuidString.lowercased() == query.get("location")?.lowercased() }
+            ?? business.locations.first
         var token: TokenView?
         var tokenURL: String?
         if let program, let location, business.listed {
@@ -71,25 +74,42 @@ extension LoyaltyPages {
         }
         let model = CounterPage(
             shell: Shell(
-                title: "Loyalty counter", context: context, notice: query.get("notice").flatMap { Self.notices[$0] ?? Self.counterNotice($0) }),
-            id: id.uuidString.lowercased(), name: business.name, owner: business.role == .owner,
+                title: "Loyalty counter",
+                context: context,
+                notice: query.get("notice").flatMap { Self.notices[$0] ?? Self.counterNotice($0) }
+            ),
+            id: id.uuidString.lowercased(),
+            name: business.name,
+            owner: business.role == .owner,
             keyId: programs.first?.signingKeys.first { $0.retiredAt == nil }?.keyId,
             programs: programs.map {
                 ProgramRow(
-                    id: $0.id.uuidString.lowercased(), title: $0.title,
-                    detail: "\(context.reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)", state: $0.state.rawValue.capitalized,
-                    selected: $0.id == program?.id, active: $0.state == .active, paused: $0.state == .paused)
+                    id: $0.id.uuidString.lowercased(),
+                    title: $0.title,
+                    detail: "\(context.reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)",
+                    state: $0.state.rawValue.capitalized,
+                    selected: $0.id == program?.id,
+                    active: $0.state == .active,
+                    paused: $0.state == .paused
+                )
             },
-            locations: business.locations.map { LocationChoice(id: $0.id.uuidString.lowercased(), name: $0.name, selected: $0.id == location?.id) },
-            token: token, tokenURL: tokenURL, manyLocations: business.locations.count > 1,
+            locations: business.locations.map {
+                LocationChoice(id: $0.id.uuidString.lowercased(), name: $0.name, selected: $0.id == location?.id)
+            },
+            token: token,
+            tokenURL: tokenURL,
+            manyLocations: business.locations.count > 1,
             waiting: running.isEmpty || token != nil
                 ? nil
                 : !business.listed
                     ? "Codes show here once an admin approves your business; customers cannot find it until then."
                     : "Add a location to the business (Edit) to show codes at its counter.",
-            locationId: location?.id.uuidString.lowercased() ?? "", programId: program?.id.uuidString.lowercased() ?? "",
-            codeForm: context.page.form("code") ?? FormState(names: ["code"]), activity: try await activity(id, context: context),
-            programForm: context.page.form("program") ?? Self.newProgramForm)
+            locationId: location?.id.uuidString.lowercased() ?? "",
+            programId: program?.id.uuidString.lowercased() ?? "",
+            codeForm: context.page.form("code") ?? FormState(names: ["code"]),
+            activity: try await activity(id, context: context),
+            programForm: context.page.form("program") ?? Self.newProgramForm
+        )
         return renderer.render("loyalty/counter", model)
     }
 
@@ -104,8 +124,18 @@ extension LoyaltyPages {
         }
     }
 
-    func tokenView(_ context: AuthenticatedContext, business: UUID, program: LoyaltyProgram, location: UUID) async throws -> TokenView {
-        let token = try await loyalty.punchToken(context.identity, business: business, program: program.id, location: location)
+    func tokenView(
+        _ context: AuthenticatedContext,
+        business: UUID,
+        program: LoyaltyProgram,
+        location: UUID
+    ) async throws -> TokenView {
+        let token = try await loyalty.punchToken(
+            context.identity,
+            business: business,
+            program: program.id,
+            location: location
+        )
         return TokenView(qr: QRCode(token.token)?.svg(scale: 3) ?? "", code: token.code, program: program.title)
     }
 
@@ -117,7 +147,10 @@ extension LoyaltyPages {
             let location = query.get("location").flatMap(UUID.init(uuidString:))
         else { throw PlazaError.notFound("program") }
         let program = try await loyalty.program(programID, viewer: context.identity)
-        return renderer.render("loyalty/token", try await tokenView(context, business: id, program: program, location: location))
+        return renderer.render(
+            "loyalty/token",
+            try await tokenView(context, business: id, program: program, location: location)
+        )
     }
 
     /// Owners: a new signing key (a lost tablet's codes stop being made; those already scanned count for the grace).
@@ -144,25 +177,42 @@ extension LoyaltyPages {
                 if let reason = punched.reason {
                     throw PlazaError.validation(field: "code", "@\(punched.customer): \(Self.counterSentence(reason))")
                 }
-                notice = "punched|\(punched.card.title)|\(punched.customer)|\(punched.card.punches) of \(punched.card.punchesRequired)"
+                notice =
+                    "punched|\(punched.card.title)|\(punched.customer)|\(punched.card.punches) of \(punched.card.punchesRequired)"
             } else {
                 let done = try await loyalty.redeem(context.identity, business: id, request)
                 notice = "redeemed|\(done.reward)|\(done.customer)"
             }
             let program = UUID(uuidString: form["program"]).map { "program=\($0.uuidString.lowercased())&" } ?? ""
             let escaped = notice.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            return PageRenderer.seeOther("\(path)?\(program)location=\(location.uuidString.lowercased())&notice=\(escaped)")
-        } catch let error as PlazaError where error.status.code < 500 && error.status != .forbidden && error.status != .notFound {
-            return renderer.refused("code", FormState(form, names: ["code"], error: error), returnTo: "\(path)#customer-code")
+            return PageRenderer.seeOther(
+                "\(path)?\(program)location=\(location.uuidString.lowercased())&notice=\(escaped)"
+            )
+        } catch let error as PlazaError
+            where error.status.code < 500 && error.status != .forbidden && error.status != .notFound
+        {
+            return renderer.refused(
+                "code",
+                FormState(form, names: ["code"], error: error),
+                returnTo: "\(path)#customer-code"
+            )
         }
     }
 
     /// The punch of a customer's punch code; nil when the code is none (a redeem code, say).
-    private func punchOrNil(_ context: AuthenticatedContext, business: UUID, _ request: CounterPunchRequest) async throws -> CounterPunch? {
-        guard !request.code.trimmingCharacters(in: .whitespaces).hasPrefix(LoyaltyRules.redeemPrefix) else { return nil }
+    private func punchOrNil(
+        _ context: AuthenticatedContext,
+        business: UUID,
+        _ request: CounterPunchRequest
+    ) async throws -> CounterPunch? {
+        guard !request.code.trimmingCharacters(in: .whitespaces).hasPrefix(LoyaltyRules.redeemPrefix) else {
+            return nil
+        }
         do {
             return try await loyalty.punchCustomer(context.identity, business: business, request)
-        } catch let error as PlazaError where error.code == .invalidCode && !request.code.hasPrefix(LoyaltyRules.punchPrefix) {
+        } catch let error as PlazaError
+            where error.code == .invalidCode && !request.code.hasPrefix(LoyaltyRules.punchPrefix)
+        {
             return nil
         }
     }
@@ -187,20 +237,32 @@ extension LoyaltyPages {
 
     /// The counter's "just now" list, fetched again by the page script when a loyalty event arrives.
     @Sendable func activityFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        renderer.render("loyalty/activity", try await activity(try Query.id(context.parameters, "id", "business"), context: context))
+        renderer.render(
+            "loyalty/activity",
+            try await activity(try Query.id(context.parameters, "id", "business"), context: context)
+        )
     }
 
     func activity(_ business: UUID, context: AuthenticatedContext) async throws -> ActivityList {
         let reader = context.reader
-        let items = try await loyalty.counterActivity(context.identity, business: business, since: Date().addingTimeInterval(-12 * 3_600))
+        let items = try await loyalty.counterActivity(
+            context.identity,
+            business: business,
+            since: Date().addingTimeInterval(-12 * 3_600)
+        )
         return ActivityList(
             rows: items.map {
                 switch $0.kind {
                 case .punched:
                     ActivityRow(
-                        customer: $0.customer, what: "\($0.title): now \($0.punches ?? 0) of \($0.punchesRequired ?? 0)", when: reader.time($0.at))
-                case .redeemed: ActivityRow(customer: $0.customer, what: "redeemed \($0.reward ?? "")", when: reader.time($0.at))
+                        customer: $0.customer,
+                        what: "\($0.title): now \($0.punches ?? 0) of \($0.punchesRequired ?? 0)",
+                        when: reader.time($0.at)
+                    )
+                case .redeemed:
+                    ActivityRow(customer: $0.customer, what: "redeemed \($0.reward ?? "")", when: reader.time($0.at))
                 }
-            })
+            }
+        )
     }
 }

@@ -42,7 +42,12 @@ extension LoyaltyPages {
         var bars: [Bar]
 
         init(
-            id: String, title: String, unit: (one: String, many: String), months: [LoyaltyMonth], labels: [String], value: (LoyaltyMonth) -> Int?,
+            id: String,
+            title: String,
+            unit: (one: String, many: String),
+            months: [LoyaltyMonth],
+            labels: [String],
+            value: (LoyaltyMonth) -> Int?,
             reader: Reader
         ) {
             self.id = id
@@ -53,9 +58,13 @@ extension LoyaltyPages {
                 let count = value(month)
                 let height = count.map { max(2, Int(Double(Self.height - 20) * Double($0) / Double(peak))) } ?? 4
                 return Bar(
-                    x: index * slot + 3, y: Self.height - 20 - height, height: height,
+                    x: index * slot + 3,
+                    y: Self.height - 20 - height,
+                    height: height,
                     label: "\(labels[index]): \(count.map { reader.count($0, unit.one, unit.many) } ?? "fewer than 5")",
-                    month: String(labels[index].prefix(3)), shown: count != nil)
+                    month: String(labels[index].prefix(3)),
+                    shown: count != nil
+                )
             }
         }
     }
@@ -99,53 +108,121 @@ extension LoyaltyPages {
         let chosen = request.uri.queryParameters.get("program")?.lowercased()
         let program = programs.first { $0.id.uuidString.lowercased() == chosen } ?? programs.first
         var page = FiguresPage(
-            shell: Shell(title: "Loyalty figures", context: context), businessId: id.uuidString.lowercased(), name: business.name,
+            shell: Shell(title: "Loyalty figures", context: context),
+            businessId: id.uuidString.lowercased(),
+            name: business.name,
             programs: programs.map {
                 ProgramRow(
-                    id: $0.id.uuidString.lowercased(), title: $0.title, detail: "", state: $0.state.rawValue.capitalized,
+                    id: $0.id.uuidString.lowercased(),
+                    title: $0.title,
+                    detail: "",
+                    state: $0.state.rawValue.capitalized,
                     selected: $0.id == program?.id,
-                    active: $0.state == .active, paused: $0.state == .paused)
-            }, program: program?.title ?? "", charts: [], months: [], history: [], locations: [], from: "", to: "", older: nil,
-            csv: "/loyalty/counter/\(id.uuidString.lowercased())/history.csv", regulars: [])
+                    active: $0.state == .active,
+                    paused: $0.state == .paused
+                )
+            },
+            program: program?.title ?? "",
+            charts: [],
+            months: [],
+            history: [],
+            locations: [],
+            from: "",
+            to: "",
+            older: nil,
+            csv: "/loyalty/counter/\(id.uuidString.lowercased())/history.csv",
+            regulars: []
+        )
         if let program {
-            let analytics = try await loyalty.analytics(context.identity, business: id, program: program.id, months: 12, zone: reader.timeZone)
+            let analytics = try await loyalty.analytics(
+                context.identity,
+                business: id,
+                program: program.id,
+                months: 12,
+                zone: reader.timeZone
+            )
             let labels = analytics.months.map { Self.monthName($0.month, reader: reader) }
             page.charts = [
                 MonthChart(
-                    id: "punches", title: "Punches", unit: ("punch", "punches"), months: analytics.months, labels: labels, value: \.punches,
-                    reader: reader),
+                    id: "punches",
+                    title: "Punches",
+                    unit: ("punch", "punches"),
+                    months: analytics.months,
+                    labels: labels,
+                    value: \.punches,
+                    reader: reader
+                ),
                 MonthChart(
-                    id: "cards", title: "New cards", unit: ("new card", "new cards"), months: analytics.months, labels: labels, value: \.newCards,
-                    reader: reader),
+                    id: "cards",
+                    title: "New cards",
+                    unit: ("new card", "new cards"),
+                    months: analytics.months,
+                    labels: labels,
+                    value: \.newCards,
+                    reader: reader
+                ),
                 MonthChart(
-                    id: "redemptions", title: "Redemptions", unit: ("redemption", "redemptions"), months: analytics.months, labels: labels,
-                    value: \.redemptions, reader: reader),
+                    id: "redemptions",
+                    title: "Redemptions",
+                    unit: ("redemption", "redemptions"),
+                    months: analytics.months,
+                    labels: labels,
+                    value: \.redemptions,
+                    reader: reader
+                ),
             ]
-            func count(_ value: Int?) -> String { value.map { $0.formatted(.number.locale(reader.locale)) } ?? "fewer than 5" }
+            func count(_ value: Int?) -> String {
+                value.map { $0.formatted(.number.locale(reader.locale)) } ?? "fewer than 5"
+            }
             page.months = zip(analytics.months, labels).reversed().map { month, label in
                 MonthRow(
-                    month: label, punches: count(month.punches), newCards: count(month.newCards), completed: count(month.completedCards),
+                    month: label,
+                    punches: count(month.punches),
+                    newCards: count(month.newCards),
+                    completed: count(month.completedCards),
                     redemptions: count(month.redemptions),
-                    rate: month.redemptionRate.map { $0.formatted(.percent.precision(.fractionLength(0)).locale(reader.locale)) } ?? "—",
+                    rate: month.redemptionRate.map {
+                        $0.formatted(.percent.precision(.fractionLength(0)).locale(reader.locale))
+                    } ?? "—",
                     returning: count(month.returningCustomers),
-                    days: month.averageDaysToComplete.map { "\($0.formatted(.number.precision(.fractionLength(0...1)).locale(reader.locale))) d" }
-                        ?? "—")
+                    days: month.averageDaysToComplete.map {
+                        "\($0.formatted(.number.precision(.fractionLength(0...1)).locale(reader.locale))) d"
+                    }
+                        ?? "—"
+                )
             }
             let query = request.uri.queryParameters
-            let filter = try Self.historyFilter(query, business: id, program: program.id, locations: business.locations, reader: reader)
-            let history = try await loyalty.history(context.identity, filter, limit: 20, cursor: query.get("cursor").map { String($0) })
+            let filter = try Self.historyFilter(
+                query,
+                business: id,
+                program: program.id,
+                locations: business.locations,
+                reader: reader
+            )
+            let history = try await loyalty.history(
+                context.identity,
+                filter,
+                limit: 20,
+                cursor: query.get("cursor").map { String($0) }
+            )
             let places = Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id, $0.name) })
             page.history = history.items.map {
                 HistoryRow(
-                    what: $0.kind == .redeemed ? "redeemed a reward" : "filled a card", customer: $0.customer, when: reader.when($0.occurredAt),
-                    place: $0.locationId.flatMap { places[$0] } ?? "")
+                    what: $0.kind == .redeemed ? "redeemed a reward" : "filled a card",
+                    customer: $0.customer,
+                    when: reader.when($0.occurredAt),
+                    place: $0.locationId.flatMap { places[$0] } ?? ""
+                )
             }
             page.locations = business.locations.map {
                 LocationOption(id: $0.id.uuidString.lowercased(), name: $0.name, selected: $0.id == filter.location)
             }
-            (page.from, page.to) = (query.get("from").map { String($0) } ?? "", query.get("to").map { String($0) } ?? "")
+            (page.from, page.to) = (
+                query.get("from").map { String($0) } ?? "", query.get("to").map { String($0) } ?? ""
+            )
             let filters = FormData.encoded([
-                ("program", program.id.uuidString.lowercased()), ("location", filter.location?.uuidString.lowercased() ?? ""), ("from", page.from),
+                ("program", program.id.uuidString.lowercased()),
+                ("location", filter.location?.uuidString.lowercased() ?? ""), ("from", page.from),
                 ("to", page.to),
             ])
             page.older = history.nextCursor.map {
@@ -155,9 +232,12 @@ extension LoyaltyPages {
         }
         page.regulars = try await loyalty.regulars(context.identity, business: id).map {
             RegularRow(
-                name: $0.displayName, customer: $0.customer,
-                detail: "\(reader.count($0.punches, "punch", "punches")), \(reader.count($0.rewards, "reward", "rewards"))"
-                    + ($0.lastVisit.map { ", last \(reader.when($0))" } ?? ""))
+                name: $0.displayName,
+                customer: $0.customer,
+                detail:
+                    "\(reader.count($0.punches, "punch", "punches")), \(reader.count($0.rewards, "reward", "rewards"))"
+                    + ($0.lastVisit.map { ", last \(reader.when($0))" } ?? "")
+            )
         }
         return renderer.render("loyalty/figures", page)
     }
@@ -169,28 +249,47 @@ extension LoyaltyPages {
         let business = try await loyalty.businesses.business(id, viewer: context.identity)
         let program = request.uri.queryParameters.get("program").flatMap(UUID.init(uuidString:))
         let filter = try Self.historyFilter(
-            request.uri.queryParameters, business: id, program: program, locations: business.locations, reader: context.reader)
+            request.uri.queryParameters,
+            business: id,
+            program: program,
+            locations: business.locations,
+            reader: context.reader
+        )
         return .csv(try await loyalty.historyCSV(context.identity, filter), filename: "plaza-loyalty-history.csv")
     }
 
     /// The page's history filters: a location of the business, and days from `from` to `to` (both included) in the
     /// reader's time zone. A day that is not one is refused, naming the field.
     static func historyFilter(
-        _ query: Parameters, business: UUID, program: UUID?, locations: [BusinessLocation], reader: Reader
+        _ query: Parameters,
+        business: UUID,
+        program: UUID?,
+        locations: [BusinessLocation],
+        reader: Reader
     ) throws -> LoyaltyStore.HistoryFilter {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = reader.timeZone
         func day(_ name: String) throws -> Date? {
             guard let text = query.get(name), !text.isEmpty else { return nil }
             let parts = text.split(separator: "-").compactMap { Int($0) }
-            guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else {
+            guard parts.count == 3,
+                let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+            else {
                 throw PlazaError.validation(field: name, "Pick a day such as 2026-11-26.")
             }
             return date
         }
-        let location = query.get("location").flatMap { UUID(uuidString: String($0)) }.flatMap { id in locations.first { $0.id == id }?.id }
+        let location = query.get("location").flatMap { UUID(uuidString: String($0)) }.flatMap { id in
+            locations.first { $0.id == id }?.id
+        }
         let until = try day("to").flatMap { calendar.date(byAdding: .day, value: 1, to: $0) }
-        return LoyaltyStore.HistoryFilter(business: business, program: program, location: location, from: try day("from"), to: until)
+        return LoyaltyStore.HistoryFilter(
+            business: business,
+            program: program,
+            location: location,
+            from: try day("from"),
+            to: until
+        )
     }
 
     /// "November 2026" for `2026-11`, in the reader's language.
@@ -198,7 +297,8 @@ extension LoyaltyPages {
         let parts = month.split(separator: "-").compactMap { Int($0) }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt
-        guard parts.count == 2, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: 15)) else { return month }
+        guard parts.count == 2, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: 15))
+        else { return month }
         return date.formatted(Date.FormatStyle(locale: reader.locale, timeZone: .gmt).month(.wide).year())
     }
 }

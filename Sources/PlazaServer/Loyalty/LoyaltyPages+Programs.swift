@@ -7,10 +7,13 @@ import PlazaCore
 extension LoyaltyPages {
     /// The editor's fields. A further level is one pair of fields (`levels[0]` in the API, renamed: Mustache reads dots).
     static let programFields = [
-        "title", "punchesRequired", "reward", "description", "velocityWindowMinutes", "cardValidDays", "expiresAt", "minimumSpend",
+        "title", "punchesRequired", "reward", "description", "velocityWindowMinutes", "cardValidDays", "expiresAt",
+        "minimumSpend",
         "levelPunches", "levelReward", "oneCardAtATime",
     ]
-    static let levelFields = ["levels[0].punchesRequired": "levelPunches", "levels[0].reward": "levelReward", "levels": "levelPunches"]
+    static let levelFields = [
+        "levels[0].punchesRequired": "levelPunches", "levels[0].reward": "levelReward", "levels": "levelPunches",
+    ]
 
     static var newProgramForm: FormState {
         FormState(names: programFields).with("velocityWindowMinutes", "10").with("oneCardAtATime", "1")
@@ -27,7 +30,9 @@ extension LoyaltyPages {
     /// the rest is judged by `LoyaltyRules` in the service.
     func programRequest(_ form: FormData, reader: Reader) throws -> LoyaltyProgramRequest {
         var validator = Validator()
-        func number(_ name: String) -> Int? { form[name].isEmpty ? nil : Int(form[name].trimmingCharacters(in: .whitespaces)) ?? -1 }
+        func number(_ name: String) -> Int? {
+            form[name].isEmpty ? nil : Int(form[name].trimmingCharacters(in: .whitespaces)) ?? -1
+        }
         var expiresAt: Date?
         if !form["expiresAt"].isEmpty {
             expiresAt = Self.endOfDay(form["expiresAt"], in: reader.timeZone)
@@ -44,9 +49,17 @@ extension LoyaltyPages {
             form["levelPunches"].isEmpty && form["levelReward"].isEmpty
             ? nil : LoyaltyLevel(punchesRequired: number("levelPunches") ?? 0, reward: form["levelReward"])
         return LoyaltyProgramRequest(
-            title: form["title"], description: form["description"], punchesRequired: number("punchesRequired") ?? 0, reward: form["reward"],
-            levels: level.map { [$0] }, expiresAt: expiresAt, cardValidDays: number("cardValidDays"), minimumSpend: minimumSpend,
-            oneCardAtATime: form["oneCardAtATime"] == "1", velocityWindowMinutes: number("velocityWindowMinutes"))
+            title: form["title"],
+            description: form["description"],
+            punchesRequired: number("punchesRequired") ?? 0,
+            reward: form["reward"],
+            levels: level.map { [$0] },
+            expiresAt: expiresAt,
+            cardValidDays: number("cardValidDays"),
+            minimumSpend: minimumSpend,
+            oneCardAtATime: form["oneCardAtATime"] == "1",
+            velocityWindowMinutes: number("velocityWindowMinutes")
+        )
     }
 
     /// The last moment of a day typed as `2026-12-31`, in the reader's time zone.
@@ -67,11 +80,20 @@ extension LoyaltyPages {
         let id = try Query.id(context.parameters, "id", "business")
         let path = "/loyalty/counter/\(id.uuidString.lowercased())"
         do {
-            let program = try await loyalty.createProgram(context.identity, business: id, try programRequest(form, reader: context.reader))
+            let program = try await loyalty.createProgram(
+                context.identity,
+                business: id,
+                try programRequest(form, reader: context.reader)
+            )
             return PageRenderer.seeOther("\(path)?program=\(program.id.uuidString.lowercased())&notice=program")
-        } catch let error as PlazaError where error.status.code < 500 && error.status != .forbidden && error.status != .notFound {
+        } catch let error as PlazaError
+            where error.status.code < 500 && error.status != .forbidden && error.status != .notFound
+        {
             return renderer.refused(
-                "program", FormState(form, names: Self.programFields, error: Self.formError(error)), returnTo: "\(path)#new-program")
+                "program",
+                FormState(form, names: Self.programFields, error: Self.formError(error)),
+                returnTo: "\(path)#new-program"
+            )
         }
     }
 
@@ -98,14 +120,24 @@ extension LoyaltyPages {
         day.timeZone = reader.timeZone
         let current = FormState(names: Self.programFields)
             .with("title", program.title).with("description", program.description).with("reward", program.reward)
-            .with("punchesRequired", String(program.punchesRequired)).with("velocityWindowMinutes", String(program.velocityWindowMinutes))
-            .with("cardValidDays", program.cardValidDays.map(String.init) ?? "").with("expiresAt", program.expiresAt.map(day.string) ?? "")
+            .with("punchesRequired", String(program.punchesRequired)).with(
+                "velocityWindowMinutes",
+                String(program.velocityWindowMinutes)
+            )
+            .with("cardValidDays", program.cardValidDays.map(String.init) ?? "").with(
+                "expiresAt",
+                program.expiresAt.map(day.string) ?? ""
+            )
             .with("levelPunches", program.levels.first.map { String($0.punchesRequired) } ?? "")
             .with("levelReward", program.levels.first?.reward ?? "")
         let model = ProgramEditPage(
-            shell: Shell(title: "Edit \(program.title)", context: context), id: id.uuidString.lowercased(),
-            businessId: program.businessId.uuidString.lowercased(), title: program.title,
-            held: try await loyalty.holdsCards(program: id), programForm: context.page.form("program") ?? current)
+            shell: Shell(title: "Edit \(program.title)", context: context),
+            id: id.uuidString.lowercased(),
+            businessId: program.businessId.uuidString.lowercased(),
+            title: program.title,
+            held: try await loyalty.holdsCards(program: id),
+            programForm: context.page.form("program") ?? current
+        )
         return renderer.render("loyalty/program-edit", model)
     }
 
@@ -119,24 +151,37 @@ extension LoyaltyPages {
             let program = try await loyalty.program(id, viewer: context.identity)
             let asked = try programRequest(form, reader: context.reader)
             let change = LoyaltyProgramChange(
-                title: asked.title, description: asked.description ?? "", reward: asked.reward,
+                title: asked.title,
+                description: asked.description ?? "",
+                reward: asked.reward,
                 punchesRequired: asked.punchesRequired == program.punchesRequired ? nil : asked.punchesRequired,
                 levels: (asked.levels ?? []) == program.levels ? nil : asked.levels ?? [],
                 expiresAt: asked.expiresAt == program.expiresAt ? nil : asked.expiresAt,
                 cardValidDays: asked.cardValidDays == program.cardValidDays ? nil : asked.cardValidDays,
-                velocityWindowMinutes: asked.velocityWindowMinutes == program.velocityWindowMinutes ? nil : asked.velocityWindowMinutes)
+                velocityWindowMinutes: asked.velocityWindowMinutes == program.velocityWindowMinutes
+                    ? nil : asked.velocityWindowMinutes
+            )
             let saved = try await loyalty.changeProgram(context.identity, id, change)
             return PageRenderer.seeOther(
-                "/loyalty/counter/\(saved.businessId.uuidString.lowercased())?program=\(id.uuidString.lowercased())&notice=saved")
-        } catch let error as PlazaError where error.status.code < 500 && error.status != .forbidden && error.status != .notFound {
-            return renderer.refused("program", FormState(form, names: Self.programFields, error: Self.formError(error)), returnTo: path)
+                "/loyalty/counter/\(saved.businessId.uuidString.lowercased())?program=\(id.uuidString.lowercased())&notice=saved"
+            )
+        } catch let error as PlazaError
+            where error.status.code < 500 && error.status != .forbidden && error.status != .notFound
+        {
+            return renderer.refused(
+                "program",
+                FormState(form, names: Self.programFields, error: Self.formError(error)),
+                returnTo: path
+            )
         }
     }
 
     @Sendable func changeState(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: maxBody)
         let id = try Query.id(context.parameters, "id", "program")
-        guard let state = LoyaltyProgramState(rawValue: form["state"]) else { throw PlazaError.validation(field: "state", "Pick a state.") }
+        guard let state = LoyaltyProgramState(rawValue: form["state"]) else {
+            throw PlazaError.validation(field: "state", "Pick a state.")
+        }
         let program = try await loyalty.changeProgram(context.identity, id, LoyaltyProgramChange(state: state))
         let notice = ["paused": "paused", "active": "resumed", "expired": "ended"][state.rawValue] ?? ""
         return PageRenderer.seeOther("/loyalty/counter/\(program.businessId.uuidString.lowercased())?notice=\(notice)")

@@ -20,7 +20,8 @@ struct LoyaltyPages: Sendable {
         "resumed": "The program runs again.",
         "ended": "The program has ended; its open cards expired and their holders were told.",
         "saved": "The program's changes are saved.",
-        "rotated": "New codes are signed with a new key. Punches scanned from the old key's codes still count for 7 days.",
+        "rotated":
+            "New codes are signed with a new key. Punches scanned from the old key's codes still count for 7 days.",
         "shared": "The shop can now see your visits and rewards there. You can stop at any time.",
         "unshared": "The shop no longer sees your visits: only figures about many customers at once.",
     ]
@@ -78,20 +79,35 @@ struct LoyaltyPages: Sendable {
 
     static func row(_ card: LoyaltyCard, reader: Reader) -> CardRow {
         CardRow(
-            id: card.id.uuidString.lowercased(), business: card.businessName, title: card.title, reward: card.reward,
-            progress: "\(card.punches) of \(card.punchesRequired)", dots: (0..<card.punchesRequired).map { Dot(filled: $0 < card.punches) },
-            full: card.state == .completed, state: card.state.rawValue.capitalized,
+            id: card.id.uuidString.lowercased(),
+            business: card.businessName,
+            title: card.title,
+            reward: card.reward,
+            progress: "\(card.punches) of \(card.punchesRequired)",
+            dots: (0..<card.punchesRequired).map { Dot(filled: $0 < card.punches) },
+            full: card.state == .completed,
+            state: card.state.rawValue.capitalized,
             expiry: card.state == .active && card.punches > 0
-                ? card.expiresAt.map { "\(reader.count(card.punches, "punch expires", "punches expire")) on \(reader.day($0))" } : nil)
+                ? card.expiresAt.map {
+                    "\(reader.count(card.punches, "punch expires", "punches expire")) on \(reader.day($0))"
+                } : nil
+        )
     }
 
     @Sendable func cards(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let history = request.uri.queryParameters.get("view") == "history"
         let page = try await loyalty.cards(
-            context.identity, view: history ? .history : .current, limit: 50, cursor: request.uri.queryParameters.get("cursor"))
+            context.identity,
+            view: history ? .history : .current,
+            limit: 50,
+            cursor: request.uri.queryParameters.get("cursor")
+        )
         let model = CardsPage(
-            shell: Shell(title: "Loyalty cards", context: context), rows: page.items.map { Self.row($0, reader: context.reader) }, history: history,
-            next: page.nextCursor.map { "/loyalty?view=\(history ? "history" : "current")&cursor=\($0)" })
+            shell: Shell(title: "Loyalty cards", context: context),
+            rows: page.items.map { Self.row($0, reader: context.reader) },
+            history: history,
+            next: page.nextCursor.map { "/loyalty?view=\(history ? "history" : "current")&cursor=\($0)" }
+        )
         return renderer.render("loyalty/cards", model)
     }
 
@@ -147,16 +163,26 @@ struct LoyaltyPages: Sendable {
         if detail.card.state == .completed, let code = request.uri.queryParameters.get("redeem"),
             let live = try await loyalty.liveRedeemCode(code, card: id)
         {
-            redeem = RedeemView(code: live.code, qr: QRCode(live.qrPayload)?.svg(scale: 4) ?? "", until: reader.time(live.expiresAt))
+            redeem = RedeemView(
+                code: live.code,
+                qr: QRCode(live.qrPayload)?.svg(scale: 4) ?? "",
+                until: reader.time(live.expiresAt)
+            )
         }
         let live = CardLive(
             card: Self.row(detail.card, reader: reader),
             // When the customer scanned (offline scans count later); the server's clock judged the window.
-            punches: detail.punches.reversed().map { PunchRow(when: reader.when(min($0.scannedAt, $0.countedAt)), place: $0.locationName) },
-            redemption: detail.redemption.map { "Redeemed \(reader.when($0.redeemedAt)), confirmed by @\($0.redeemedBy)" }, redeem: redeem,
+            punches: detail.punches.reversed().map {
+                PunchRow(when: reader.when(min($0.scannedAt, $0.countedAt)), place: $0.locationName)
+            },
+            redemption: detail.redemption.map {
+                "Redeemed \(reader.when($0.redeemedAt)), confirmed by @\($0.redeemedBy)"
+            },
+            redeem: redeem,
             csrf: context.csrfToken ?? "",
             applePass: loyalty.offersApplePasses && (detail.card.state == .active || detail.card.state == .completed),
-            googlePass: loyalty.offersGooglePasses && (detail.card.state == .active || detail.card.state == .completed))
+            googlePass: loyalty.offersGooglePasses && (detail.card.state == .active || detail.card.state == .completed)
+        )
         return (live, detail.card)
     }
 
@@ -169,23 +195,32 @@ struct LoyaltyPages: Sendable {
         }
         let showCode = state == .active && request.uri.queryParameters.get("show") == "code"
         let model = CardPage(
-            shell: Shell(title: live.card.title, context: context, notice: notice), live: live,
-            liveURL: "/loyalty/cards/\(live.card.id)/live" + (live.redeem.map { "?redeem=\($0.code)" } ?? ""), active: state == .active,
+            shell: Shell(title: live.card.title, context: context, notice: notice),
+            live: live,
+            liveURL: "/loyalty/cards/\(live.card.id)/live" + (live.redeem.map { "?redeem=\($0.code)" } ?? ""),
+            active: state == .active,
             showCode: showCode,
             code: showCode ? try await codeView(id, context: context) : nil,
             sharing: try await loyalty.sharing(context.identity, business: card.businessId),
-            punchForm: context.page.form("punch") ?? FormState(names: ["code"]))
+            punchForm: context.page.form("punch") ?? FormState(names: ["code"])
+        )
         return renderer.render("loyalty/card", model)
     }
 
     /// The live part of a card's page, fetched again by the page script when a loyalty event arrives.
     @Sendable func cardFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        renderer.render("loyalty/card-live", try await live(try Query.id(context.parameters, "id", "card"), request, context: context).0)
+        renderer.render(
+            "loyalty/card-live",
+            try await live(try Query.id(context.parameters, "id", "card"), request, context: context).0
+        )
     }
 
     /// The card's own code: a new one each time (the page script asks every 30 seconds and after each punch).
     @Sendable func codeFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        renderer.render("loyalty/punch-code", try await codeView(try Query.id(context.parameters, "id", "card"), context: context))
+        renderer.render(
+            "loyalty/punch-code",
+            try await codeView(try Query.id(context.parameters, "id", "card"), context: context)
+        )
     }
 
     func codeView(_ card: UUID, context: AuthenticatedContext) async throws -> CodeView {
@@ -193,7 +228,11 @@ struct LoyaltyPages: Sendable {
             let code = try await loyalty.punchCode(context.identity, card: card)
             return CodeView(code: code.code, qr: QRCode(code.qrPayload)?.svg(scale: 4) ?? "")
         } catch let error as PlazaError where error.code == .stateConflict {
-            return CodeView(code: nil, qr: "", message: "This card takes no more punches: it is \(error.currentState ?? "full").")
+            return CodeView(
+                code: nil,
+                qr: "",
+                message: "This card takes no more punches: it is \(error.currentState ?? "full")."
+            )
         }
     }
 
@@ -205,7 +244,10 @@ struct LoyaltyPages: Sendable {
 
     /// The card's "Save to Google Wallet" link, followed.
     @Sendable func googleWallet(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let link = try await loyalty.googleWalletLink(context.identity, card: try Query.id(context.parameters, "id", "card"))
+        let link = try await loyalty.googleWalletLink(
+            context.identity,
+            card: try Query.id(context.parameters, "id", "card")
+        )
         return PageRenderer.seeOther(link.saveUrl)
     }
 
@@ -216,7 +258,9 @@ struct LoyaltyPages: Sendable {
         let card = try await loyalty.card(context.identity, id).card
         let share = form["share"] == "1"
         _ = try await loyalty.setSharing(context.identity, business: card.businessId, share: share)
-        return PageRenderer.seeOther("/loyalty/cards/\(id.uuidString.lowercased())?notice=\(share ? "shared" : "unshared")")
+        return PageRenderer.seeOther(
+            "/loyalty/cards/\(id.uuidString.lowercased())?notice=\(share ? "shared" : "unshared")"
+        )
     }
 
     @Sendable func punchCode(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -235,14 +279,26 @@ struct LoyaltyPages: Sendable {
         let scanned = form["token"].trimmingCharacters(in: .whitespacesAndNewlines)
         guard code.count == 6 || !scanned.isEmpty else {
             return renderer.refused(
-                "punch", FormState(form, names: ["code"], error: .validation(field: "code", "Type the six digits the counter shows.")),
-                returnTo: "\(path)#punch")
+                "punch",
+                FormState(
+                    form,
+                    names: ["code"],
+                    error: .validation(field: "code", "Type the six digits the counter shows.")
+                ),
+                returnTo: "\(path)#punch"
+            )
         }
-        let submission = scanned.isEmpty ? PunchSubmission(cardId: id, code: code) : PunchSubmission(cardId: id, token: String(scanned.prefix(2_000)))
+        let submission =
+            scanned.isEmpty
+            ? PunchSubmission(cardId: id, code: code)
+            : PunchSubmission(cardId: id, token: String(scanned.prefix(2_000)))
         let result = try await loyalty.sync(context.identity, PunchBatch(punches: [submission]))
         if let reason = result.results.first?.reason {
             return renderer.refused(
-                "punch", FormState(form, names: ["code"], error: .validation(field: "code", Self.sentence(reason))), returnTo: "\(path)#punch")
+                "punch",
+                FormState(form, names: ["code"], error: .validation(field: "code", Self.sentence(reason))),
+                returnTo: "\(path)#punch"
+            )
         }
         // A full card moves on to the next level's: show the one just filled, with its reward.
         return PageRenderer.seeOther("\(path)?notice=punched")
@@ -275,7 +331,10 @@ struct LoyaltyPages: Sendable {
             return PageRenderer.seeOther("/loyalty/cards/\(card.id.uuidString.lowercased())?notice=taken")
         } catch let error as PlazaError where error.status == .conflict {
             let business = try await loyalty.program(program, viewer: context.identity).businessId
-            return renderer.refused(alert: error.sentence, returnTo: "/places/businesses/\(business.uuidString.lowercased())")
+            return renderer.refused(
+                alert: error.sentence,
+                returnTo: "/places/businesses/\(business.uuidString.lowercased())"
+            )
         }
     }
 }

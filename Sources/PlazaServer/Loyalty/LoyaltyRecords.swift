@@ -20,8 +20,10 @@ struct ProgramRecord: Sendable {
     var createdAt: Date
 
     static let columns = [
-        "id", "business_id", "title", "description", "punches_required", "reward", "levels", "expires_at", "card_valid_days",
-        "minimum_spend_amount", "minimum_spend_currency", "one_card_at_a_time", "velocity_window_minutes", "state", "created_at",
+        "id", "business_id", "title", "description", "punches_required", "reward", "levels", "expires_at",
+        "card_valid_days",
+        "minimum_spend_amount", "minimum_spend_currency", "one_card_at_a_time", "velocity_window_minutes", "state",
+        "created_at",
     ]
 
     init(row: any SQLRow) throws {
@@ -31,7 +33,11 @@ struct ProgramRecord: Sendable {
         description = try row.decode(column: "description", as: String.self)
         punchesRequired = try row.decode(column: "punches_required", as: Int.self)
         reward = try row.decode(column: "reward", as: String.self)
-        levels = (try? JSONDecoder().decode([LoyaltyLevel].self, from: Data(try row.decode(column: "levels", as: String.self).utf8))) ?? []
+        levels =
+            (try? JSONDecoder().decode(
+                [LoyaltyLevel].self,
+                from: Data(try row.decode(column: "levels", as: String.self).utf8)
+            )) ?? []
         expiresAt = try row.decode(column: "expires_at", as: Date?.self)
         cardValidDays = try row.decode(column: "card_valid_days", as: Int?.self)
         let amount = try row.decode(column: "minimum_spend_amount", as: Int64?.self)
@@ -68,9 +74,23 @@ struct ProgramRecord: Sendable {
 
     func dto(businessName: String, keys: [LoyaltySigningKey]) -> LoyaltyProgram {
         LoyaltyProgram(
-            id: id, businessId: businessId, businessName: businessName, title: title, description: description, punchesRequired: punchesRequired,
-            reward: reward, levels: levels, expiresAt: expiresAt, cardValidDays: cardValidDays, minimumSpend: minimumSpend,
-            oneCardAtATime: oneCardAtATime, velocityWindowMinutes: velocityWindowMinutes, state: state, signingKeys: keys, createdAt: createdAt)
+            id: id,
+            businessId: businessId,
+            businessName: businessName,
+            title: title,
+            description: description,
+            punchesRequired: punchesRequired,
+            reward: reward,
+            levels: levels,
+            expiresAt: expiresAt,
+            cardValidDays: cardValidDays,
+            minimumSpend: minimumSpend,
+            oneCardAtATime: oneCardAtATime,
+            velocityWindowMinutes: velocityWindowMinutes,
+            state: state,
+            signingKeys: keys,
+            createdAt: createdAt
+        )
     }
 }
 
@@ -92,7 +112,8 @@ struct CardRecord: Sendable {
     var redeemedAt: Date?
 
     static let columns = [
-        "id", "program_id", "business_id", "user_id", "level", "title", "reward", "punches_required", "punches", "state", "created_at", "expires_at",
+        "id", "program_id", "business_id", "user_id", "level", "title", "reward", "punches_required", "punches",
+        "state", "created_at", "expires_at",
         "completed_at", "redeemed_at",
     ]
 
@@ -130,16 +151,30 @@ struct CardRecord: Sendable {
 
     var values: [any SQLExpression] {
         [
-            SQLBind(id), SQLBind(programId), SQLBind(businessId), SQLBind(userId), SQLBind(level), SQLBind(title), SQLBind(reward),
-            SQLBind(punchesRequired), SQLBind(punches), SQLBind(state.rawValue), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(completedAt),
+            SQLBind(id), SQLBind(programId), SQLBind(businessId), SQLBind(userId), SQLBind(level), SQLBind(title),
+            SQLBind(reward),
+            SQLBind(punchesRequired), SQLBind(punches), SQLBind(state.rawValue), SQLBind(createdAt), SQLBind(expiresAt),
+            SQLBind(completedAt),
             SQLBind(redeemedAt),
         ]
     }
 
     func dto(businessName: String) -> LoyaltyCard {
         LoyaltyCard(
-            id: id, programId: programId, businessId: businessId, businessName: businessName, title: title, reward: reward, level: level,
-            state: state, punches: punches, punchesRequired: punchesRequired, createdAt: createdAt, expiresAt: expiresAt, completedAt: completedAt,
-            redeemedAt: redeemedAt)
+            id: id,
+            programId: programId,
+            businessId: businessId,
+            businessName: businessName,
+            title: title,
+            reward: reward,
+            level: level,
+            state: state,
+            punches: punches,
+            punchesRequired: punchesRequired,
+            createdAt: createdAt,
+            expiresAt: expiresAt,
+            completedAt: completedAt,
+            redeemedAt: redeemedAt
+        )
     }
 }

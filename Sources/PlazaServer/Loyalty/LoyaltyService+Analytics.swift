@@ -6,7 +6,12 @@ extension LoyaltyService {
 
     /// Owners and staff: a program's last `months` months, cut in `zone`; counts over fewer than 5 customers withheld.
     func analytics(
-        _ identity: Identity, business: UUID, program id: UUID, months: Int, zone: TimeZone, now: Date = Date()
+        _ identity: Identity,
+        business: UUID,
+        program id: UUID,
+        months: Int,
+        zone: TimeZone,
+        now: Date = Date()
     ) async throws
         -> LoyaltyAnalytics
     {
@@ -16,13 +21,21 @@ extension LoyaltyService {
         }
         let facts = try await store.facts(program: program.id, on: database.sql)
         return LoyaltyAnalytics(
-            programId: id, timeZone: zone.identifier, months: LoyaltyAnalyticsRules.months(facts, count: months, now: now, zone: zone))
+            programId: id,
+            timeZone: zone.identifier,
+            months: LoyaltyAnalyticsRules.months(facts, count: months, now: now, zone: zone)
+        )
     }
 
     // MARK: Sharing
 
     /// A customer lets a business see their own card history there, or stops.
-    package func setSharing(_ identity: Identity, business: UUID, share: Bool, now: Date = Date()) async throws -> LoyaltySharing {
+    package func setSharing(
+        _ identity: Identity,
+        business: UUID,
+        share: Bool,
+        now: Date = Date()
+    ) async throws -> LoyaltySharing {
         let record = try await businesses.business(business, viewer: identity)
         try await store.setSharing(share, user: identity.user.id, business: record.id, now: now, on: database.sql)
         return LoyaltySharing(businessId: record.id, share: share)

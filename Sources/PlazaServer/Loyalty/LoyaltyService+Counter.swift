@@ -14,12 +14,19 @@ extension LoyaltyService {
             guard let card = try await store.card(id, forUpdate: true, on: db), card.userId == identity.user.id else {
                 throw PlazaError.notFound("card")
             }
-            guard card.state == .active else { throw Self.stateConflict(card.state, "Only a card still collecting takes punches.") }
+            guard card.state == .active else {
+                throw Self.stateConflict(card.state, "Only a card still collecting takes punches.")
+            }
             let expiresAt = LoyaltyRules.customerCodeExpiry(now)
             var code = Self.eightDigits()
-            while !(try await store.insertCardCode(code, card: card, expiresAt: expiresAt, now: now, on: db)) { code = Self.eightDigits() }
+            while !(try await store.insertCardCode(code, card: card, expiresAt: expiresAt, now: now, on: db)) {
+                code = Self.eightDigits()
+            }
             return CustomerCode(
-                code: code, qrPayload: Self.signedPayload(code, prefix: LoyaltyRules.punchPrefix, secrets: secrets), expiresAt: expiresAt)
+                code: code,
+                qrPayload: Self.signedPayload(code, prefix: LoyaltyRules.punchPrefix, secrets: secrets),
+                expiresAt: expiresAt
+            )
         }
     }
 
@@ -29,33 +36,53 @@ extension LoyaltyService {
     /// `claim`, the answer is recorded in the punching transaction: a retry with the key gets it again and punches
     /// nothing.
     func punchCustomer(
-        _ identity: Identity, business: UUID, _ request: CounterPunchRequest, claim: IdempotencyClaim? = nil, now: Date = Date()
+        _ identity: Identity,
+        business: UUID,
+        _ request: CounterPunchRequest,
+        claim: IdempotencyClaim? = nil,
+        now: Date = Date()
     ) async throws -> CounterPunch {
         let record = try await businesses.requireMember(identity, of: business)
         guard record.listed else { throw PlazaError.merchantNotApproved }
-        guard try await businesses.store.location(id: request.locationId, on: database.sql)?.businessId == business else {
+        guard try await businesses.store.location(id: request.locationId, on: database.sql)?.businessId == business
+        else {
             throw PlazaError.validation(field: "locationId", "This business has no such location.")
         }
         let invalid = PlazaError(
-            .unprocessableContent, .invalidCode, "This customer code is wrong or expired.",
-            errors: [.init(field: "code", message: "Ask the customer to show their card's code again.")])
+            .unprocessableContent,
+            .invalidCode,
+            "This customer code is wrong or expired.",
+            errors: [.init(field: "code", message: "Ask the customer to show their card's code again.")]
+        )
         // The card's rotating code (single use), or the lasting code of its wallet pass.
         let secrets = Secrets(secretKey: secretKey)
         let passCard = Self.card(fromCode: request.code, secrets: secrets)
-        let digits = passCard == nil ? Self.verifiedDigits(request.code, prefix: LoyaltyRules.punchPrefix, secrets: secrets) : nil
+        let digits =
+            passCard == nil
+            ? Self.verifiedDigits(request.code, prefix: LoyaltyRules.punchPrefix, secrets: secrets) : nil
         guard passCard != nil || digits != nil else { throw invalid }
         let (store, idempotency) = (store, idempotency)
         let answer = try await events.transaction { db in
             var cardID = passCard
             if let digits {
-                guard let found = try await store.cardCode(digits, now: now, on: db), found.business == business else { throw invalid }
+                guard let found = try await store.cardCode(digits, now: now, on: db), found.business == business else {
+                    throw invalid
+                }
                 // Two counters scanning one code: only the delete that took it counts (on PostgreSQL both read it).
                 guard try await store.deleteCardCode(digits, on: db) else { throw invalid }
                 cardID = found.card
             }
-            guard let cardID, let card = try await store.card(cardID, on: db), card.businessId == business else { throw invalid }
+            guard let cardID, let card = try await store.card(cardID, on: db), card.businessId == business else {
+                throw invalid
+            }
             var state = try await SyncState(service: self, user: card.userId, cards: [card.id], on: db)
-            let (token, _) = try await self.signToken(business: business, program: card.programId, location: request.locationId, now: now, on: db)
+            let (token, _) = try await self.signToken(
+                business: business,
+                program: card.programId,
+                location: request.locationId,
+                now: now,
+                on: db
+            )
             let submission = PunchSubmission(cardId: card.id, token: token, scannedAt: now)
             let verdict = try await self.count(submission, into: &state, now: now, on: db)
             let (cards, messages) = try await state.finish(on: db)
@@ -65,8 +92,16 @@ extension LoyaltyService {
             let holder = try await self.accounts.user(id: card.userId, on: db)?.username ?? ""
             let answer: CounterPunch
             switch verdict {
-            case .counted, .duplicate: answer = CounterPunch(id: submission.id, status: .counted, customer: holder, card: shown)
-            case .refused(let reason): answer = CounterPunch(id: submission.id, status: .refused, reason: reason, customer: holder, card: shown)
+            case .counted, .duplicate:
+                answer = CounterPunch(id: submission.id, status: .counted, customer: holder, card: shown)
+            case .refused(let reason):
+                answer = CounterPunch(
+                    id: submission.id,
+                    status: .refused,
+                    reason: reason,
+                    customer: holder,
+                    card: shown
+                )
             }
             if let claim { try await idempotency.record(answer, status: 200, claim: claim, on: db) }
             return (answer, messages)
@@ -78,7 +113,12 @@ extension LoyaltyService {
     /// The digits of a code a customer showed, when its signature (if scanned) is the server's.
     static func verifiedDigits(_ text: String, prefix: String, secrets: Secrets) -> String? {
         guard let (digits, signature) = LoyaltyRules.customerDigits(text, prefix: prefix) else { return nil }
-        if let signature, !Secrets.constantTimeEquals(signedPayload(digits, prefix: prefix, secrets: secrets), "\(prefix)\(digits).\(signature)") {
+        if let signature,
+            !Secrets.constantTimeEquals(
+                signedPayload(digits, prefix: prefix, secrets: secrets),
+                "\(prefix)\(digits).\(signature)"
+            )
+        {
             return nil
         }
         return digits
@@ -92,7 +132,12 @@ extension LoyaltyService {
 
 extension LoyaltyService {
     /// Owners and staff: what their counter saw lately, newest first.
-    func counterActivity(_ identity: Identity, business: UUID, since: Date, limit: Int = 12) async throws -> [CounterActivity] {
+    func counterActivity(
+        _ identity: Identity,
+        business: UUID,
+        since: Date,
+        limit: Int = 12
+    ) async throws -> [CounterActivity] {
         _ = try await businesses.requireMember(identity, of: business)
         return try await store.counterActivity(business: business, since: since, limit: limit, on: database.sql)
     }

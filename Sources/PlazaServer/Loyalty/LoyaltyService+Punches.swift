@@ -10,7 +10,10 @@ extension LoyaltyService {
     /// two devices syncing the same scans at once count each once.
     package func sync(_ identity: Identity, _ batch: PunchBatch, now: Date = Date()) async throws -> PunchBatchResult {
         guard LoyaltyRules.batchSize.contains(batch.punches.count) else {
-            throw PlazaError.validation(field: "punches", "Send 1 to \(LoyaltyRules.batchSize.upperBound) punches at a time.")
+            throw PlazaError.validation(
+                field: "punches",
+                "Send 1 to \(LoyaltyRules.batchSize.upperBound) punches at a time."
+            )
         }
         let user = identity.user.id
         let result = try await events.transaction { db in
@@ -20,7 +23,8 @@ extension LoyaltyService {
                 switch try await self.count(submission, into: &state, now: now, on: db) {
                 case .counted: results.append(PunchResult(id: submission.id, status: .counted))
                 case .duplicate: results.append(PunchResult(id: submission.id, status: .duplicate))
-                case .refused(let reason): results.append(PunchResult(id: submission.id, status: .refused, reason: reason))
+                case .refused(let reason):
+                    results.append(PunchResult(id: submission.id, status: .refused, reason: reason))
                 }
             }
             let (cards, messages) = try await state.finish(on: db)
@@ -46,7 +50,9 @@ extension LoyaltyService {
             self.user = user
             // In one order, so that two syncs of the same holder never wait on each other crosswise.
             for id in ids.sorted(by: { $0.uuidString < $1.uuidString }) {
-                if let card = try await service.store.card(id, forUpdate: true, on: db), card.userId == user { cards[id] = card }
+                if let card = try await service.store.card(id, forUpdate: true, on: db), card.userId == user {
+                    cards[id] = card
+                }
             }
         }
 
@@ -77,17 +83,27 @@ extension LoyaltyService {
 
         /// Live events for each touched card (its holder and the business's team) and an alert per completed card.
         func messages(cards: [LoyaltyCard], on db: any SQLDatabase) async throws -> [FeedMessage] {
-            let teams = try await service.businesses.store.memberIDs(businesses: Array(Set(cards.map(\.businessId))), on: db)
+            let teams = try await service.businesses.store.memberIDs(
+                businesses: Array(Set(cards.map(\.businessId))),
+                on: db
+            )
             var messages: [FeedMessage] = []
             for card in cards {
-                let event = PlazaEvent(type: LoyaltyEventType.punched, occurredAt: Date(), data: try JSONValue(encoding: card))
+                let event = PlazaEvent(
+                    type: LoyaltyEventType.punched,
+                    occurredAt: Date(),
+                    data: try JSONValue(encoding: card)
+                )
                 messages.append(.event(audience: [user] + (teams[card.businessId] ?? []), event: event))
             }
             for card in completed {
                 let name = cards.first { $0.businessId == card.businessId }?.businessName ?? ""
                 let content = NotificationContent(
-                    kind: .loyalty, title: "Your \(name) card is full",
-                    body: "Show its redeem code at the counter for: \(card.reward).", link: "/loyalty/cards/\(card.id.uuidString.lowercased())")
+                    kind: .loyalty,
+                    title: "Your \(name) card is full",
+                    body: "Show its redeem code at the counter for: \(card.reward).",
+                    link: "/loyalty/cards/\(card.id.uuidString.lowercased())"
+                )
                 messages.append(.alert(user: user, content: content))
             }
             return messages
@@ -100,7 +116,12 @@ extension LoyaltyService {
     }
 
     /// Judges one scan and counts it when nothing stands against it.
-    func count(_ submission: PunchSubmission, into state: inout SyncState, now: Date, on db: any SQLDatabase) async throws -> Verdict {
+    func count(
+        _ submission: PunchSubmission,
+        into state: inout SyncState,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> Verdict {
         guard var card = state.cards[submission.cardId] else { return .refused(.notFound) }
         let earlier = try await store.punch(submission.id, on: db)
         let text: String
@@ -122,9 +143,13 @@ extension LoyaltyService {
         if let earlier, earlier.tokenHash == hash { return .duplicate }
         guard let program = try await state.program(card.programId, on: db) else { return .refused(.notFound) }
         if let problem = LoyaltyRules.tokenProblem(
-            token, programId: card.programId, businessId: card.businessId, keys: try await state.keys(card.businessId, on: db), now: now,
-            verify: Self.verify)
-        {
+            token,
+            programId: card.programId,
+            businessId: card.businessId,
+            keys: try await state.keys(card.businessId, on: db),
+            now: now,
+            verify: Self.verify
+        ) {
             return .refused(problem)
         }
         // In the contract's order: the token's own faults first, then an id that counted another token.
@@ -132,7 +157,13 @@ extension LoyaltyService {
         if try await store.usedToken(user: state.user, tokenHash: hash, on: db) { return .refused(.replayed) }
         let windows = Int64(program.velocityWindowMinutes) * 60 / LoyaltyRules.windowSeconds
         if windows > 0,
-            try await store.punchedNear(user: state.user, program: program.id, window: token.payload.window, windows: windows, on: db)
+            try await store.punchedNear(
+                user: state.user,
+                program: program.id,
+                window: token.payload.window,
+                windows: windows,
+                on: db
+            )
         {
             return .refused(.tooSoon)
         }
@@ -144,11 +175,20 @@ extension LoyaltyService {
         guard card.state == .active, program.state == .active, !ended else { return .refused(.cardNotActive) }
         guard
             try await store.insertPunch(
-                id: submission.id, card: card, location: token.payload.locationId, tokenHash: hash, window: token.payload.window,
-                scannedAt: submission.scannedAt, now: now, on: db)
+                id: submission.id,
+                card: card,
+                location: token.payload.locationId,
+                tokenHash: hash,
+                window: token.payload.window,
+                scannedAt: submission.scannedAt,
+                now: now,
+                on: db
+            )
         else { return .refused(.replayed) }
         card.punches += 1
-        if card.punches == 1, let days = program.cardValidDays { card.expiresAt = now.addingTimeInterval(Double(days) * 86_400) }
+        if card.punches == 1, let days = program.cardValidDays {
+            card.expiresAt = now.addingTimeInterval(Double(days) * 86_400)
+        }
         if card.punches >= card.punchesRequired {
             card.state = .completed
             card.completedAt = now

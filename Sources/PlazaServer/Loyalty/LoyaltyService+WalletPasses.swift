@@ -26,33 +26,67 @@ extension LoyaltyService {
         let business = try await businesses.business(card.businessId, viewer: nil)
         let serial = card.id.uuidString.lowercased()
         let pass = ApplePassJSON(
-            passTypeIdentifier: apple.passTypeIdentifier, serialNumber: serial, teamIdentifier: apple.teamIdentifier,
-            organizationName: business.name, description: "\(card.title) at \(business.name)", logoText: business.name,
-            webServiceURL: passes.origin.isEmpty ? nil : "\(passes.origin)/passes", authenticationToken: passToken(card.id),
+            passTypeIdentifier: apple.passTypeIdentifier,
+            serialNumber: serial,
+            teamIdentifier: apple.teamIdentifier,
+            organizationName: business.name,
+            description: "\(card.title) at \(business.name)",
+            logoText: business.name,
+            webServiceURL: passes.origin.isEmpty ? nil : "\(passes.origin)/passes",
+            authenticationToken: passToken(card.id),
             storeCard: .init(
                 primaryFields: [
-                    .init(key: "punches", label: "PUNCHES", value: "\(card.punches) of \(card.punchesRequired)", changeMessage: "Now %@")
+                    .init(
+                        key: "punches",
+                        label: "PUNCHES",
+                        value: "\(card.punches) of \(card.punchesRequired)",
+                        changeMessage: "Now %@"
+                    )
                 ],
                 secondaryFields: [.init(key: "reward", label: "REWARD", value: card.reward)],
-                auxiliaryFields: [.init(key: "card", label: "CARD", value: card.level > 1 ? "\(card.title), level \(card.level)" : card.title)],
+                auxiliaryFields: [
+                    .init(
+                        key: "card",
+                        label: "CARD",
+                        value: card.level > 1 ? "\(card.title), level \(card.level)" : card.title
+                    )
+                ],
                 backFields: [
                     .init(
-                        key: "how", label: "At the counter", value: "Show this code to staff with each purchase, or scan the counter's code in Plaza."
+                        key: "how",
+                        label: "At the counter",
+                        value: "Show this code to staff with each purchase, or scan the counter's code in Plaza."
                     )
-                ]),
-            barcodes: [.init(message: Self.cardCode(card.id, secrets: Secrets(secretKey: secretKey)), altText: "\(card.title)")],
+                ]
+            ),
+            barcodes: [
+                .init(message: Self.cardCode(card.id, secrets: Secrets(secretKey: secretKey)), altText: "\(card.title)")
+            ],
             locations: business.locations.prefix(10).map {
-                .init(latitude: $0.latitude, longitude: $0.longitude, relevantText: "\(business.name): show your \(card.title)")
-            })
+                .init(
+                    latitude: $0.latitude,
+                    longitude: $0.longitude,
+                    relevantText: "\(business.name): show your \(card.title)"
+                )
+            }
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var files = [("pass.json", try encoder.encode(pass))] + Self.passImages
         let manifest = Dictionary(
-            uniqueKeysWithValues: files.map { ($0.0, Insecure.SHA1.hash(data: $0.1).map { String(format: "%02x", $0) }.joined()) })
+            uniqueKeysWithValues: files.map {
+                ($0.0, Insecure.SHA1.hash(data: $0.1).map { String(format: "%02x", $0) }.joined())
+            }
+        )
         let manifestBytes = try encoder.encode(manifest)
         let signature = try CMS.sign(
-            manifestBytes, additionalIntermediateCertificates: apple.intermediates, certificate: apple.certificate, privateKey: apple.privateKey,
-            signingTime: now, detached: true)
+            manifestBytes,
+            additionalIntermediateCertificates: apple.intermediates,
+            certificate: apple.certificate,
+            privateKey: apple.privateKey,
+            signingTime: now,
+            detached: true
+        )
         files += [("manifest.json", manifestBytes), ("signature", Data(signature))]
         var archive = WalletPassArchive()
         for (path, contents) in files { archive.add(path, contents) }
@@ -66,7 +100,12 @@ extension LoyaltyService {
 
     /// The pass's images: Plaza's icon as the icon and the logo (a business's own logo when businesses have one).
     static let passImages: [(String, Data)] = {
-        guard let url = Bundle.module.url(forResource: "icon-192", withExtension: "png", subdirectory: "Resources/Public/icons"),
+        guard
+            let url = Bundle.module.url(
+                forResource: "icon-192",
+                withExtension: "png",
+                subdirectory: "Resources/Public/icons"
+            ),
             let png = try? Data(contentsOf: url)
         else { return [] }
         return [("icon.png", png), ("icon@2x.png", png), ("logo.png", png), ("logo@2x.png", png)]
@@ -83,8 +122,12 @@ extension LoyaltyService {
     static func card(fromCode text: String, secrets: Secrets) -> UUID? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.hasPrefix(LoyaltyRules.cardPrefix) else { return nil }
-        let parts = trimmed.dropFirst(LoyaltyRules.cardPrefix.count).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), Secrets.constantTimeEquals(cardCode(id, secrets: secrets), trimmed)
+        let parts = trimmed.dropFirst(LoyaltyRules.cardPrefix.count).split(
+            separator: ".",
+            omittingEmptySubsequences: false
+        )
+        guard parts.count == 2, let id = UUID(uuidString: String(parts[0])),
+            Secrets.constantTimeEquals(cardCode(id, secrets: secrets), trimmed)
         else { return nil }
         return id
     }
@@ -149,21 +192,39 @@ extension LoyaltyService {
         let business = try await businesses.business(card.businessId, viewer: identity)
         let classId = "\(google.issuerId).plaza-\(card.programId.uuidString.lowercased())"
         let claims = GoogleWalletClaims(
-            iss: google.serviceAccount, iat: Int(now.timeIntervalSince1970), origins: passes.origin.isEmpty ? [] : [passes.origin],
+            iss: google.serviceAccount,
+            iat: Int(now.timeIntervalSince1970),
+            origins: passes.origin.isEmpty ? [] : [passes.origin],
             payload: .init(
                 loyaltyClasses: [
                     .init(
-                        id: classId, issuerName: business.name, programName: card.title,
-                        programLogo: .init(sourceUri: .init(uri: "\(passes.origin)/icons/icon-512.png")))
+                        id: classId,
+                        issuerName: business.name,
+                        programName: card.title,
+                        programLogo: .init(sourceUri: .init(uri: "\(passes.origin)/icons/icon-512.png"))
+                    )
                 ],
                 loyaltyObjects: [
                     .init(
-                        id: "\(google.issuerId).plaza-\(card.id.uuidString.lowercased())", classId: classId,
-                        accountId: identity.user.username, accountName: identity.user.displayName,
-                        loyaltyPoints: .init(label: "Punches", balance: .init(string: "\(card.punches) of \(card.punchesRequired)")),
-                        barcode: .init(value: Self.cardCode(card.id, secrets: Secrets(secretKey: secretKey)), alternateText: card.title),
-                        locations: business.locations.prefix(10).map { .init(latitude: $0.latitude, longitude: $0.longitude) })
-                ]))
+                        id: "\(google.issuerId).plaza-\(card.id.uuidString.lowercased())",
+                        classId: classId,
+                        accountId: identity.user.username,
+                        accountName: identity.user.displayName,
+                        loyaltyPoints: .init(
+                            label: "Punches",
+                            balance: .init(string: "\(card.punches) of \(card.punchesRequired)")
+                        ),
+                        barcode: .init(
+                            value: Self.cardCode(card.id, secrets: Secrets(secretKey: secretKey)),
+                            alternateText: card.title
+                        ),
+                        locations: business.locations.prefix(10).map {
+                            .init(latitude: $0.latitude, longitude: $0.longitude)
+                        }
+                    )
+                ]
+            )
+        )
         let keys = JWTKeyCollection()
         await keys.add(rsa: google.privateKey, digestAlgorithm: .sha256)
         let jwt = try await keys.sign(claims)

@@ -23,7 +23,10 @@ package struct LoyaltyService: Sendable {
     // MARK: Programs
 
     package func createProgram(
-        _ identity: Identity, business: UUID, _ request: LoyaltyProgramRequest, now: Date = Date()
+        _ identity: Identity,
+        business: UUID,
+        _ request: LoyaltyProgramRequest,
+        now: Date = Date()
     ) async throws -> LoyaltyProgram {
         let record = try await businesses.requireMember(identity, of: business, owner: true)
         let problems = LoyaltyRules.programProblems(request, now: now)
@@ -36,7 +39,12 @@ package struct LoyaltyService: Sendable {
             }
             try await store.insert(program, now: now, on: db)
             if try await store.keys(business: business, on: db).isEmpty {
-                try await store.insertKey(Self.newKey(business: business, secretKey: secretKey), business: business, now: now, on: db)
+                try await store.insertKey(
+                    Self.newKey(business: business, secretKey: secretKey),
+                    business: business,
+                    now: now,
+                    on: db
+                )
             }
             return ((), [try await Self.offered(business, store: store, on: db)])
         }
@@ -47,35 +55,62 @@ package struct LoyaltyService: Sendable {
     func program(_ id: UUID, viewer: Identity?) async throws -> LoyaltyProgram {
         guard let program = try await store.program(id, on: database.sql) else { throw PlazaError.notFound("program") }
         let business = try await businesses.business(program.businessId, viewer: viewer)
-        return program.dto(businessName: business.name, keys: try await store.keys(business: program.businessId, on: database.sql))
+        return program.dto(
+            businessName: business.name,
+            keys: try await store.keys(business: program.businessId, on: database.sql)
+        )
     }
 
     func programs(business id: UUID, viewer: Identity?) async throws -> [LoyaltyProgram] {
         let business = try await businesses.business(id, viewer: viewer)
         let keys = try await store.keys(business: id, on: database.sql)
-        return try await store.programs(business: id, on: database.sql).map { $0.dto(businessName: business.name, keys: keys) }
+        return try await store.programs(business: id, on: database.sql).map {
+            $0.dto(businessName: business.name, keys: keys)
+        }
     }
 
     /// Owners pause, resume or end a program, or change it: its wording always, its rules only while no customer
     /// holds a card. Ending it expires every active card and tells each holder.
-    func changeProgram(_ identity: Identity, _ id: UUID, _ change: LoyaltyProgramChange, now: Date = Date()) async throws -> LoyaltyProgram {
+    func changeProgram(
+        _ identity: Identity,
+        _ id: UUID,
+        _ change: LoyaltyProgramChange,
+        now: Date = Date()
+    ) async throws -> LoyaltyProgram {
         guard let current = try await store.program(id, on: database.sql) else { throw PlazaError.notFound("program") }
         let business = try await businesses.requireMember(identity, of: current.businessId, owner: true)
         let store = store
         try await events.transaction { db in
-            guard var program = try await store.program(id, forUpdate: true, on: db) else { throw PlazaError.notFound("program") }
-            guard program.state != .expired else {
-                throw PlazaError(.conflict, .stateConflict, "This program has ended.", detail: "Start a new program instead.")
+            guard var program = try await store.program(id, forUpdate: true, on: db) else {
+                throw PlazaError.notFound("program")
             }
-            let rules = change.punchesRequired != nil || change.levels != nil || change.cardValidDays != nil || change.velocityWindowMinutes != nil
+            guard program.state != .expired else {
+                throw PlazaError(
+                    .conflict,
+                    .stateConflict,
+                    "This program has ended.",
+                    detail: "Start a new program instead."
+                )
+            }
+            let rules =
+                change.punchesRequired != nil || change.levels != nil || change.cardValidDays != nil
+                || change.velocityWindowMinutes != nil
             if rules, try await store.holdsCards(program: id, on: db) {
-                throw PlazaError.conflict(field: nil, "Customers hold cards of this program: only its wording can change now.")
+                throw PlazaError.conflict(
+                    field: nil,
+                    "Customers hold cards of this program: only its wording can change now."
+                )
             }
             let asked = LoyaltyProgramRequest(
-                title: change.title ?? program.title, description: change.description ?? program.description,
-                punchesRequired: change.punchesRequired ?? program.punchesRequired, reward: change.reward ?? program.reward,
-                levels: change.levels ?? program.levels, expiresAt: change.expiresAt, cardValidDays: change.cardValidDays ?? program.cardValidDays,
-                velocityWindowMinutes: change.velocityWindowMinutes ?? program.velocityWindowMinutes)
+                title: change.title ?? program.title,
+                description: change.description ?? program.description,
+                punchesRequired: change.punchesRequired ?? program.punchesRequired,
+                reward: change.reward ?? program.reward,
+                levels: change.levels ?? program.levels,
+                expiresAt: change.expiresAt,
+                cardValidDays: change.cardValidDays ?? program.cardValidDays,
+                velocityWindowMinutes: change.velocityWindowMinutes ?? program.velocityWindowMinutes
+            )
             let problems = LoyaltyRules.programProblems(asked, now: now)
             guard problems.isEmpty else { throw PlazaError.validation(problems) }
             let renamed = ProgramRecord(asked, business: program.businessId, now: now)
@@ -85,14 +120,18 @@ package struct LoyaltyService: Sendable {
                 throw PlazaError.conflict(field: "title", "This business runs a program of this title already.")
             }
             (program.title, program.description, program.reward) = (renamed.title, renamed.description, renamed.reward)
-            (program.punchesRequired, program.levels, program.cardValidDays) = (renamed.punchesRequired, renamed.levels, renamed.cardValidDays)
+            (program.punchesRequired, program.levels, program.cardValidDays) = (
+                renamed.punchesRequired, renamed.levels, renamed.cardValidDays
+            )
             program.velocityWindowMinutes = renamed.velocityWindowMinutes
             if let expiresAt = change.expiresAt { program.expiresAt = expiresAt }
             var messages: [FeedMessage] = []
             let stateChanged = change.state.map { $0 != program.state } ?? false
             if let state = change.state, stateChanged {
                 program.state = state
-                if state == .expired { messages = try await Self.ended(program, businessName: business.name, store: store, on: db) }
+                if state == .expired {
+                    messages = try await Self.ended(program, businessName: business.name, store: store, on: db)
+                }
             }
             try await store.update(program, now: now, on: db)
             if stateChanged { messages.append(try await Self.offered(program.businessId, store: store, on: db)) }
@@ -102,11 +141,19 @@ package struct LoyaltyService: Sendable {
     }
 
     /// Expires every active card of an ending program and tells each holder.
-    static func ended(_ program: ProgramRecord, businessName: String, store: LoyaltyStore, on db: any SQLDatabase) async throws -> [FeedMessage] {
+    static func ended(
+        _ program: ProgramRecord,
+        businessName: String,
+        store: LoyaltyStore,
+        on db: any SQLDatabase
+    ) async throws -> [FeedMessage] {
         let holders = Set(try await store.expireCards(program: program.id, on: db))
         let content = NotificationContent(
-            kind: .loyalty, title: "\(businessName) ended “\(program.title)”",
-            body: "Your card of this program has expired: it collects no more punches.", link: "/loyalty")
+            kind: .loyalty,
+            title: "\(businessName) ended “\(program.title)”",
+            body: "Your card of this program has expired: it collects no more punches.",
+            link: "/loyalty"
+        )
         return holders.sorted { $0.uuidString < $1.uuidString }.map { .alert(user: $0, content: content) }
     }
 
@@ -126,10 +173,13 @@ package struct LoyaltyService: Sendable {
         let (store, businesses) = (store, businesses)
         for id in ids {
             try await events.transaction { db in
-                guard var program = try await store.program(id, forUpdate: true, on: db), program.state != .expired else { return ((), []) }
+                guard var program = try await store.program(id, forUpdate: true, on: db), program.state != .expired
+                else { return ((), []) }
                 program.state = .expired
                 try await store.update(program, now: now, on: db)
-                let name = try await businesses.store.businesses(ids: [program.businessId], on: db)[program.businessId]?.name ?? "A business"
+                let name =
+                    try await businesses.store.businesses(ids: [program.businessId], on: db)[program.businessId]?.name
+                    ?? "A business"
                 return (
                     (),
                     try await Self.ended(program, businessName: name, store: store, on: db)
@@ -151,9 +201,13 @@ package struct LoyaltyService: Sendable {
                 FeedMessage.alert(
                     user: card.user,
                     content: NotificationContent(
-                        kind: .loyalty, title: "Your \(names[card.business]?.name ?? "loyalty") card has expired",
-                        body: "“\(card.title)” collects no more punches; take a new card at the counter to start again.",
-                        link: "/loyalty/cards/\(card.card.uuidString.lowercased())"))
+                        kind: .loyalty,
+                        title: "Your \(names[card.business]?.name ?? "loyalty") card has expired",
+                        body:
+                            "“\(card.title)” collects no more punches; take a new card at the counter to start again.",
+                        link: "/loyalty/cards/\(card.card.uuidString.lowercased())"
+                    )
+                )
             }
             return (cards.map(\.card), alerts)
         }
@@ -167,7 +221,12 @@ package struct LoyaltyService: Sendable {
         let (store, secretKey) = (store, secretKey)
         try await database.transaction { db in
             try await store.retireKeys(business: business, at: now, on: db)
-            try await store.insertKey(Self.newKey(business: business, secretKey: secretKey), business: business, now: now, on: db)
+            try await store.insertKey(
+                Self.newKey(business: business, secretKey: secretKey),
+                business: business,
+                now: now,
+                on: db
+            )
         }
         return try await store.keys(business: business, on: database.sql)
     }
@@ -177,10 +236,13 @@ package struct LoyaltyService: Sendable {
     /// A key's private half, derived from the operator's secret: every process signs alike and none is stored.
     static func privateKey(business: UUID, keyId: String, secretKey: String) -> Curve25519.Signing.PrivateKey {
         let bytes = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: Data(secretKey.utf8)), info: Data("plaza:loyalty:\(business.uuidString.lowercased()):\(keyId)".utf8),
-            outputByteCount: 32)
+            inputKeyMaterial: SymmetricKey(data: Data(secretKey.utf8)),
+            info: Data("plaza:loyalty:\(business.uuidString.lowercased()):\(keyId)".utf8),
+            outputByteCount: 32
+        )
         // Any 32 bytes are an Ed25519 seed.
-        return (try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes.withUnsafeBytes { Data($0) })) ?? Curve25519.Signing.PrivateKey()
+        return (try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes.withUnsafeBytes { Data($0) }))
+            ?? Curve25519.Signing.PrivateKey()
     }
 
     static func newKey(business: UUID, secretKey: String) -> LoyaltySigningKey {
@@ -190,6 +252,7 @@ package struct LoyaltyService: Sendable {
     }
 
     static func verify(publicKey: Data, signature: Data, bytes: Data) -> Bool {
-        (try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey))?.isValidSignature(signature, for: bytes) ?? false
+        (try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey))?.isValidSignature(signature, for: bytes)
+            ?? false
     }
 }

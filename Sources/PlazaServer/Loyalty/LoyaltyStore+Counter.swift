@@ -6,22 +6,37 @@ import SQLKit
 extension LoyaltyStore {
     /// Files an active card's punch code (earlier ones keep working until they expire: staff may be typing one as the
     /// phone turns to the next); false when the digits are taken (draw again).
-    func insertCardCode(_ code: String, card: CardRecord, expiresAt: Date, now: Date, on db: any SQLDatabase) async throws -> Bool {
+    func insertCardCode(
+        _ code: String,
+        card: CardRecord,
+        expiresAt: Date,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> Bool {
         try await db.delete(from: "loyalty_card_codes").where("expires_at", .lessThan, now).run()
         return try await db.insert(into: "loyalty_card_codes").columns("code", "card_id", "business_id", "expires_at")
-            .values(SQLBind(code), SQLBind(card.id), SQLBind(card.businessId), SQLBind(expiresAt)).ignoringConflicts(with: ["code"])
+            .values(SQLBind(code), SQLBind(card.id), SQLBind(card.businessId), SQLBind(expiresAt)).ignoringConflicts(
+                with: ["code"])
             .returning("code").first() != nil
     }
 
     /// The card a live punch code stands for, and its business.
-    func cardCode(_ code: String, now: Date, on db: any SQLDatabase) async throws -> (card: UUID, business: UUID, expiresAt: Date)? {
-        try await db.select().columns("card_id", "business_id", "expires_at").from("loyalty_card_codes").where("code", .equal, code)
-            .where("expires_at", .greaterThan, now).first().map {
-                (
-                    try $0.decode(column: "card_id", as: UUID.self), try $0.decode(column: "business_id", as: UUID.self),
-                    try $0.decode(column: "expires_at", as: Date.self)
-                )
-            }
+    func cardCode(
+        _ code: String,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> (card: UUID, business: UUID, expiresAt: Date)? {
+        try await db.select().columns("card_id", "business_id", "expires_at").from("loyalty_card_codes").where(
+            "code",
+            .equal,
+            code
+        )
+        .where("expires_at", .greaterThan, now).first().map {
+            (
+                try $0.decode(column: "card_id", as: UUID.self), try $0.decode(column: "business_id", as: UUID.self),
+                try $0.decode(column: "expires_at", as: Date.self)
+            )
+        }
     }
 
     /// A punch code counts once: true for the one transaction that used it up.
@@ -31,44 +46,81 @@ extension LoyaltyStore {
 
     /// What happened at a business's counter since `since`, newest first: punches counted and rewards redeemed, with
     /// the customers' usernames.
-    func counterActivity(business: UUID, since: Date, limit: Int, on db: any SQLDatabase) async throws -> [CounterActivity] {
+    func counterActivity(
+        business: UUID,
+        since: Date,
+        limit: Int,
+        on db: any SQLDatabase
+    ) async throws -> [CounterActivity] {
         let punches = try await db.select()
             .column(SQLColumn("counted_at", table: "p"), as: "at").column(SQLColumn("username", table: "u"))
-            .column(SQLColumn("punches", table: "c")).column(SQLColumn("punches_required", table: "c")).column(SQLColumn("title", table: "c"))
+            .column(SQLColumn("punches", table: "c")).column(SQLColumn("punches_required", table: "c")).column(
+                SQLColumn("title", table: "c")
+            )
             .from(SQLAlias(SQLIdentifier("loyalty_punches"), as: SQLIdentifier("p")))
             .join(
-                SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")), on: SQLColumn("id", table: "c"), .equal,
+                SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")),
+                on: SQLColumn("id", table: "c"),
+                .equal,
                 SQLColumn("card_id", table: "p")
             )
-            .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("id", table: "u"), .equal, SQLColumn("user_id", table: "p"))
+            .join(
+                SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")),
+                on: SQLColumn("id", table: "u"),
+                .equal,
+                SQLColumn("user_id", table: "p")
+            )
             .where(SQLColumn("business_id", table: "c"), .equal, SQLBind(business)).where(
-                SQLColumn("counted_at", table: "p"), .greaterThanOrEqual, SQLBind(since)
+                SQLColumn("counted_at", table: "p"),
+                .greaterThanOrEqual,
+                SQLBind(since)
             )
             .orderBy("at", .descending).limit(limit).all()
             .map {
                 CounterActivity(
-                    kind: .punched, at: try $0.decode(column: "at", as: Date.self), customer: try $0.decode(column: "username", as: String.self),
-                    title: try $0.decode(column: "title", as: String.self), punches: try $0.decode(column: "punches", as: Int.self),
-                    punchesRequired: try $0.decode(column: "punches_required", as: Int.self), reward: nil)
+                    kind: .punched,
+                    at: try $0.decode(column: "at", as: Date.self),
+                    customer: try $0.decode(column: "username", as: String.self),
+                    title: try $0.decode(column: "title", as: String.self),
+                    punches: try $0.decode(column: "punches", as: Int.self),
+                    punchesRequired: try $0.decode(column: "punches_required", as: Int.self),
+                    reward: nil
+                )
             }
         let redemptions = try await db.select()
-            .column(SQLColumn("redeemed_at", table: "r"), as: "at").column(SQLColumn("username", table: "u")).column(SQLColumn("reward", table: "r"))
+            .column(SQLColumn("redeemed_at", table: "r"), as: "at").column(SQLColumn("username", table: "u")).column(
+                SQLColumn("reward", table: "r")
+            )
             .column(SQLColumn("title", table: "c"))
             .from(SQLAlias(SQLIdentifier("loyalty_redemptions"), as: SQLIdentifier("r")))
             .join(
-                SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")), on: SQLColumn("id", table: "c"), .equal,
+                SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")),
+                on: SQLColumn("id", table: "c"),
+                .equal,
                 SQLColumn("card_id", table: "r")
             )
-            .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("id", table: "u"), .equal, SQLColumn("user_id", table: "r"))
+            .join(
+                SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")),
+                on: SQLColumn("id", table: "u"),
+                .equal,
+                SQLColumn("user_id", table: "r")
+            )
             .where(SQLColumn("business_id", table: "r"), .equal, SQLBind(business)).where(
-                SQLColumn("redeemed_at", table: "r"), .greaterThanOrEqual, SQLBind(since)
+                SQLColumn("redeemed_at", table: "r"),
+                .greaterThanOrEqual,
+                SQLBind(since)
             )
             .orderBy("at", .descending).limit(limit).all()
             .map {
                 CounterActivity(
-                    kind: .redeemed, at: try $0.decode(column: "at", as: Date.self), customer: try $0.decode(column: "username", as: String.self),
-                    title: try $0.decode(column: "title", as: String.self), punches: nil, punchesRequired: nil,
-                    reward: try $0.decode(column: "reward", as: String.self))
+                    kind: .redeemed,
+                    at: try $0.decode(column: "at", as: Date.self),
+                    customer: try $0.decode(column: "username", as: String.self),
+                    title: try $0.decode(column: "title", as: String.self),
+                    punches: nil,
+                    punchesRequired: nil,
+                    reward: try $0.decode(column: "reward", as: String.self)
+                )
             }
         return Array((punches + redemptions).sorted { $0.at > $1.at }.prefix(limit))
     }

@@ -16,7 +16,8 @@ extension LoyaltyStore {
         ).all()
         var found = try counts.map { row in
             VerifyFinding(
-                .punchCount, try row.decode(column: "id", as: UUID.self),
+                .punchCount,
+                try row.decode(column: "id", as: UUID.self),
                 "punch count is \(try row.decode(column: "punches", as: Int.self)), \(try row.decode(column: "counted", as: Int.self)) punches are counted"
             )
         }
@@ -28,8 +29,11 @@ extension LoyaltyStore {
         for row in twice {
             found.append(
                 VerifyFinding(
-                    kind: .punchCount, id: try row.decode(column: "card_id", as: String.self).lowercased(),
-                    message: "a token was counted \(try row.decode(column: "n", as: Int.self)) times"))
+                    kind: .punchCount,
+                    id: try row.decode(column: "card_id", as: String.self).lowercased(),
+                    message: "a token was counted \(try row.decode(column: "n", as: Int.self)) times"
+                )
+            )
         }
         return found
     }

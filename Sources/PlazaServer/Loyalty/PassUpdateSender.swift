@@ -19,7 +19,9 @@ package final class PassUpdateSender: Sendable {
     init(apple: WalletPassConfiguration.Apple, host: String, trustRoots: [NIOSSLCertificate]?, logger: Logger) throws {
         var serializer = DER.Serializer()
         try serializer.serialize(apple.certificate)
-        var chain = [NIOSSLCertificateSource.certificate(try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der))]
+        var chain = [
+            NIOSSLCertificateSource.certificate(try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der))
+        ]
         for intermediate in apple.intermediates {
             var der = DER.Serializer()
             try der.serialize(intermediate)
@@ -27,7 +29,9 @@ package final class PassUpdateSender: Sendable {
         }
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateChain = chain
-        tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(try apple.privateKey.serializeAsPEM().pemString.utf8), format: .pem))
+        tls.privateKey = .privateKey(
+            try NIOSSLPrivateKey(bytes: Array(try apple.privateKey.serializeAsPEM().pemString.utf8), format: .pem)
+        )
         if let trustRoots { tls.trustRoots = .certificates(trustRoots) }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
         configuration.httpVersion = .automatic
@@ -56,7 +60,10 @@ package final class PassUpdateSender: Sendable {
                 let response = try await client.execute(request, timeout: .seconds(30))
                 if response.status.code != 200 {
                     let text = String(buffer: try await response.body.collect(upTo: 16 * 1024))
-                    logger.notice("wallet pass push refused", metadata: ["status": "\(response.status.code)", "reason": "\(text.prefix(200))"])
+                    logger.notice(
+                        "wallet pass push refused",
+                        metadata: ["status": "\(response.status.code)", "reason": "\(text.prefix(200))"]
+                    )
                 }
             } catch {
                 logger.notice("wallet pass push failed", metadata: ["error": "\(error)"])

@@ -36,25 +36,32 @@ struct WalletPassAPI: Sendable {
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(as: Registration.self, limit: maxBody)
         let created = try await loyalty.registerPassDevice(
-            context.parameters.get("device") ?? "", passType: context.parameters.get("passType") ?? "",
+            context.parameters.get("device") ?? "",
+            passType: context.parameters.get("passType") ?? "",
             serial: context.parameters.get("serial") ?? "",
-            authorization: request.headers[.authorization], pushToken: body.pushToken)
+            authorization: request.headers[.authorization],
+            pushToken: body.pushToken
+        )
         return Response(status: created ? .created : .ok)
     }
 
     @Sendable func unregister(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await loyalty.unregisterPassDevice(
-            context.parameters.get("device") ?? "", passType: context.parameters.get("passType") ?? "",
+            context.parameters.get("device") ?? "",
+            passType: context.parameters.get("passType") ?? "",
             serial: context.parameters.get("serial") ?? "",
-            authorization: request.headers[.authorization])
+            authorization: request.headers[.authorization]
+        )
         return Response(status: .ok)
     }
 
     @Sendable func updated(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard
             let found = try await loyalty.updatedPasses(
-                context.parameters.get("device") ?? "", passType: context.parameters.get("passType") ?? "",
-                since: request.uri.queryParameters.get("passesUpdatedSince"))
+                context.parameters.get("device") ?? "",
+                passType: context.parameters.get("passType") ?? "",
+                since: request.uri.queryParameters.get("passesUpdatedSince")
+            )
         else { return Response(status: .noContent) }
         return try .json(Updated(serialNumbers: found.serialNumbers, lastUpdated: found.lastUpdated))
     }
@@ -63,17 +70,26 @@ struct WalletPassAPI: Sendable {
         let since = request.headers[.ifModifiedSince].flatMap(Self.httpDate.date(from:))
         guard
             let (pass, changed) = try await loyalty.latestPass(
-                passType: context.parameters.get("passType") ?? "", serial: context.parameters.get("serial") ?? "",
-                authorization: request.headers[.authorization], ifModifiedSince: since)
+                passType: context.parameters.get("passType") ?? "",
+                serial: context.parameters.get("serial") ?? "",
+                authorization: request.headers[.authorization],
+                ifModifiedSince: since
+            )
         else { return Response(status: .notModified) }
-        var response = Response.download(pass, contentType: "application/vnd.apple.pkpass", filename: "plaza-loyalty-card.pkpass")
+        var response = Response.download(
+            pass,
+            contentType: "application/vnd.apple.pkpass",
+            filename: "plaza-loyalty-card.pkpass"
+        )
         response.headers[.lastModified] = Self.httpDate.string(from: changed)
         return response
     }
 
     @Sendable func log(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(as: Logs.self, limit: maxBody)
-        for line in body.logs.prefix(20) { logger.info("wallet pass log", metadata: ["message": "\(line.prefix(500))"]) }
+        for line in body.logs.prefix(20) {
+            logger.info("wallet pass log", metadata: ["message": "\(line.prefix(500))"])
+        }
         return Response(status: .ok)
     }
 

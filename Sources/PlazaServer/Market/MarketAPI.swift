@@ -44,7 +44,9 @@ struct MarketAPI: Sendable {
     }
 
     @Sendable func membership(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        guard let membership = try await market.membership(context.identity) else { throw PlazaError.notFound("campus membership") }
+        guard let membership = try await market.membership(context.identity) else {
+            throw PlazaError.notFound("campus membership")
+        }
         return try .json(membership)
     }
 
@@ -89,7 +91,10 @@ struct MarketAPI: Sendable {
 
     @Sendable func addSafeSpot(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: SafeSpotRequest.self, limit: maxBody)
-        return try .json(try await market.addSafeSpot(campus: try Query.id(context.parameters, "id", "campus"), body), status: .created)
+        return try .json(
+            try await market.addSafeSpot(campus: try Query.id(context.parameters, "id", "campus"), body),
+            status: .created
+        )
     }
 
     @Sendable func removeSafeSpot(_ request: Request, context: AuthenticatedContext) async throws -> Response {

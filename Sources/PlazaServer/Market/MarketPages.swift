@@ -14,7 +14,8 @@ struct MarketPages: Sendable {
     static let notices = [
         "verified": "Your university address is verified. One step left: read and sign the agreement.",
         "signed": "Welcome to your campus marketplace.",
-        "unsigned": "Signature withdrawn: your listings are hidden and the marketplace is closed to you until you sign again.",
+        "unsigned":
+            "Signature withdrawn: your listings are hidden and the marketplace is closed to you until you sign again.",
         "posted": "Posted: students of your campus can find it now.",
         "sold": "Marked sold: it has left the feed.",
         "removed": "Removed: nobody sees it any more.",
@@ -22,7 +23,8 @@ struct MarketPages: Sendable {
         "unblocked": "Unblocked: you see each other's listings and may write again.",
         "bid": "Bid placed: Plaza bids for you up to your maximum, and tells you if someone outbids you.",
         "reported": "Thanks for reporting it: an admin looks at every report, and you hear what they decide.",
-        "reported-blocked": "Thanks for reporting it, and blocked: an admin looks at every report, and you hear what they decide.",
+        "reported-blocked":
+            "Thanks for reporting it, and blocked: an admin looks at every report, and you hear what they decide.",
         "appealed": "Appeal sent: an admin looks at the decision again, and you hear the outcome.",
     ]
 
@@ -78,7 +80,9 @@ struct MarketPages: Sendable {
         let membership = try await market.membership(context.identity)
         let signed = try await market.agreement(context.identity).isSigned
         let suspended = try await market.isSuspended(context.identity)
-        if let membership, signed, !suspended { return try await feedPage(request, context: context, membership: membership) }
+        if let membership, signed, !suspended {
+            return try await feedPage(request, context: context, membership: membership)
+        }
         let campuses = try await market.campuses()
         // The university picked at sign-up, or the one whose domain the account's own address has: its address goes in
         // the form already (a campus address used to sign up is the one to verify).
@@ -86,19 +90,32 @@ struct MarketPages: Sendable {
         let picked = request.uri.queryParameters.get("campus").flatMap(UUID.init(uuidString:))
         let chosen = campuses.first { $0.id == picked } ?? campuses.first { MarketRules.belongs(email, to: $0.domains) }
         var form = context.page.form("campus-email") ?? FormState(names: ["email"])
-        if context.page.form("campus-email") == nil, let chosen, MarketRules.belongs(email, to: chosen.domains) { form = form.with("email", email) }
+        if context.page.form("campus-email") == nil, let chosen, MarketRules.belongs(email, to: chosen.domains) {
+            form = form.with("email", email)
+        }
         let model = HomePage(
             shell: Shell(title: "Campus marketplace", context: context, notice: notice(request)),
             form: form,
             campuses: campuses.map {
-                CampusRow(name: $0.name, domains: $0.domains.map { "@" + $0.replacingOccurrences(of: "*.", with: "") }.joined(separator: ", "))
+                CampusRow(
+                    name: $0.name,
+                    domains: $0.domains.map { "@" + $0.replacingOccurrences(of: "*.", with: "") }.joined(
+                        separator: ", "
+                    )
+                )
             },
             chosen: chosen.map { campus in
-                ChosenCampus(name: campus.name, example: "you@" + (campus.domains.first ?? "uni.edu").replacingOccurrences(of: "*.", with: ""))
+                ChosenCampus(
+                    name: campus.name,
+                    example: "you@" + (campus.domains.first ?? "uni.edu").replacingOccurrences(of: "*.", with: "")
+                )
             },
-            noCampuses: campuses.isEmpty, joining: membership == nil, signing: membership != nil && !signed,
+            noCampuses: campuses.isEmpty,
+            joining: membership == nil,
+            signing: membership != nil && !signed,
             suspended: membership != nil && signed && suspended,
-            member: membership.map { Member(campus: $0.campus.name, until: reader.day($0.verifiedUntil)) })
+            member: membership.map { Member(campus: $0.campus.name, until: reader.day($0.verifiedUntil)) }
+        )
         return renderer.render("market/home", model)
     }
 
@@ -109,7 +126,11 @@ struct MarketPages: Sendable {
             try await market.startCampusEmail(context.identity, email: email, client: context.clientAddress)
             return PageRenderer.seeOther("/market/verify?\(FormData.encoded([("email", email)]))")
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("campus-email", FormState(form, names: ["email"], error: error), returnTo: "/market")
+            return renderer.refused(
+                "campus-email",
+                FormState(form, names: ["email"], error: error),
+                returnTo: "/market"
+            )
         }
     }
 
@@ -123,7 +144,10 @@ struct MarketPages: Sendable {
         let email = request.uri.queryParameters.get("email").map { String($0) } ?? ""
         guard !email.isEmpty else { return PageRenderer.seeOther("/market") }
         let model = VerifyPage(
-            shell: Shell(title: "Enter your code", context: context), email: email, form: context.page.form("code") ?? FormState(names: ["code"]))
+            shell: Shell(title: "Enter your code", context: context),
+            email: email,
+            form: context.page.form("code") ?? FormState(names: ["code"])
+        )
         return renderer.render("market/verify", model)
     }
 
@@ -132,11 +156,17 @@ struct MarketPages: Sendable {
         let email = form["email"]
         do {
             _ = try await market.verifyCampusEmail(
-                context.identity, CampusEmailVerification(email: email, code: form["code"]), client: context.clientAddress)
+                context.identity,
+                CampusEmailVerification(email: email, code: form["code"]),
+                client: context.clientAddress
+            )
             return PageRenderer.seeOther("/market/agreement?notice=verified")
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
-                "code", FormState(form, names: ["code"], error: error), returnTo: "/market/verify?\(FormData.encoded([("email", email)]))")
+                "code",
+                FormState(form, names: ["code"], error: error),
+                returnTo: "/market/verify?\(FormData.encoded([("email", email)]))"
+            )
         }
     }
 
@@ -151,9 +181,12 @@ struct MarketPages: Sendable {
     @Sendable func agreement(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let agreement = try await market.agreement(context.identity)
         let model = AgreementPage(
-            shell: Shell(title: "Marketplace agreement", context: context, notice: notice(request)), version: agreement.version,
-            paragraphs: agreement.text.split(separator: "\n").map(String.init), signed: agreement.isSigned,
-            signedAt: agreement.isSigned ? agreement.signedAt.map(context.reader.full) : nil)
+            shell: Shell(title: "Marketplace agreement", context: context, notice: notice(request)),
+            version: agreement.version,
+            paragraphs: agreement.text.split(separator: "\n").map(String.init),
+            signed: agreement.isSigned,
+            signedAt: agreement.isSigned ? agreement.signedAt.map(context.reader.full) : nil
+        )
         return renderer.render("market/agreement", model)
     }
 

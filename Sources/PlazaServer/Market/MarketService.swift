@@ -41,9 +41,17 @@ package struct MarketService: Sendable {
         let problems = MarketRules.problems(request)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let campus = Campus(
-            id: UUID(), name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), domains: request.domains.compactMap(MarketRules.domain),
-            center: request.center, boundary: request.boundary, termEnds: request.termEnds.sorted(), createdAt: now)
-        let claimed = try await store.campuses(on: database.sql).flatMap { other in other.domains.map { ($0, other.name) } }
+            id: UUID(),
+            name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
+            domains: request.domains.compactMap(MarketRules.domain),
+            center: request.center,
+            boundary: request.boundary,
+            termEnds: request.termEnds.sorted(),
+            createdAt: now
+        )
+        let claimed = try await store.campuses(on: database.sql).flatMap { other in
+            other.domains.map { ($0, other.name) }
+        }
         if let (domain, other) = claimed.first(where: { campus.domains.contains($0.0) }) {
             throw PlazaError.conflict(field: "domains", "\(domain) belongs to \(other) already.")
         }
@@ -66,14 +74,22 @@ package struct MarketService: Sendable {
         let problems = MarketRules.problems(request)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let spot = SafeSpot(
-            id: UUID(), campusId: id, name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), latitude: request.latitude,
-            longitude: request.longitude, description: request.description, hours: request.hours)
+            id: UUID(),
+            campusId: id,
+            name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
+            latitude: request.latitude,
+            longitude: request.longitude,
+            description: request.description,
+            hours: request.hours
+        )
         try await store.insert(spot, now: now, on: database.sql)
         return spot
     }
 
     func removeSafeSpot(campus: UUID, _ id: UUID) async throws {
-        guard try await store.deleteSafeSpot(id, campus: campus, on: database.sql) else { throw PlazaError.notFound("safe spot") }
+        guard try await store.deleteSafeSpot(id, campus: campus, on: database.sql) else {
+            throw PlazaError.notFound("safe spot")
+        }
     }
 
     /// A campus's safe spots: for its members, or an admin.
@@ -96,18 +112,34 @@ package struct MarketService: Sendable {
 
     /// Proves the address with its code: the user belongs to its campus until the next term end and the grace period.
     func verifyCampusEmail(
-        _ identity: Identity, _ request: CampusEmailVerification, client: String, now: Date = Date()
+        _ identity: Identity,
+        _ request: CampusEmailVerification,
+        client: String,
+        now: Date = Date()
     ) async throws
         -> CampusMembership
     {
         let email = AccountRules.normalizedEmail(request.email)
         let campus = try await campus(of: email)
         // The code first: only who reads the mailbox learns that the address is taken (no code went to anyone else).
-        try await accounts.checkCampusCode(identity, email: email, code: request.code.trimmingCharacters(in: .whitespaces), client: client, now: now)
+        try await accounts.checkCampusCode(
+            identity,
+            email: email,
+            code: request.code.trimmingCharacters(in: .whitespaces),
+            client: client,
+            now: now
+        )
         let until = MarketRules.verifiedUntil(termEnds: campus.termEnds, now: now)
         let store = store
         let recorded = try await database.transaction { db in
-            try await store.verify(user: identity.user.id, campus: campus.id, email: email, now: now, until: until, on: db)
+            try await store.verify(
+                user: identity.user.id,
+                campus: campus.id,
+                email: email,
+                now: now,
+                until: until,
+                on: db
+            )
         }
         guard recorded else { throw Self.addressTaken }
         return CampusMembership(campus: CampusReference(id: campus.id, name: campus.name), verifiedUntil: until)
@@ -119,7 +151,16 @@ package struct MarketService: Sendable {
         let email = AccountRules.normalizedEmail(email)
         let campus = try await campus(of: email)
         let until = MarketRules.verifiedUntil(termEnds: campus.termEnds, now: now)
-        guard try await store.verify(user: identity.user.id, campus: campus.id, email: email, now: now, until: until, on: database.sql) else {
+        guard
+            try await store.verify(
+                user: identity.user.id,
+                campus: campus.id,
+                email: email,
+                now: now,
+                until: until,
+                on: database.sql
+            )
+        else {
             throw Self.addressTaken
         }
         try await store.sign(user: identity.user.id, version: MarketRules.agreementVersion, now: now, on: database.sql)
@@ -130,14 +171,21 @@ package struct MarketService: Sendable {
         guard let member = try await store.member(user: identity.user.id, on: database.sql), member.verifiedUntil > now,
             let campus = try await store.campus(member.campusId, on: database.sql)
         else { return nil }
-        return CampusMembership(campus: CampusReference(id: campus.id, name: campus.name), verifiedUntil: member.verifiedUntil)
+        return CampusMembership(
+            campus: CampusReference(id: campus.id, name: campus.name),
+            verifiedUntil: member.verifiedUntil
+        )
     }
 
     /// The gate of every marketplace route: 403 `campus_required` without a current membership, then 403
     /// `agreement_required` until the agreement in force is signed, then 403 `market_suspended` while an upheld report
     /// suspends them (the decisions and the appeal stay open to them, and `allowSuspended` routes: reporting and blocking,
     /// which keep a student safe whatever they did). Answers the campus.
-    func requireStudent(_ identity: Identity, now: Date = Date(), allowSuspended: Bool = false) async throws -> CampusMembership {
+    func requireStudent(
+        _ identity: Identity,
+        now: Date = Date(),
+        allowSuspended: Bool = false
+    ) async throws -> CampusMembership {
         guard let membership = try await membership(identity, now: now) else { throw PlazaError.campusRequired }
         let signature = try await store.signature(user: identity.user.id, on: database.sql)
         guard signature.version == MarketRules.agreementVersion else { throw PlazaError.agreementRequired }
@@ -147,9 +195,18 @@ package struct MarketService: Sendable {
 
     /// The campus whose domain the address has; refused beside `email` when none, or when it verifies someone else.
     private func campus(of email: String) async throws -> Campus {
-        guard AccountRules.emailProblem(email) == nil else { throw PlazaError.validation(field: "email", "Enter your university e-mail address.") }
-        guard let campus = try await store.campuses(on: database.sql).first(where: { MarketRules.belongs(email, to: $0.domains) }) else {
-            throw PlazaError.validation(field: "email", "No campus on this Plaza uses this address's domain; use your university address.")
+        guard AccountRules.emailProblem(email) == nil else {
+            throw PlazaError.validation(field: "email", "Enter your university e-mail address.")
+        }
+        guard
+            let campus = try await store.campuses(on: database.sql).first(where: {
+                MarketRules.belongs(email, to: $0.domains)
+            })
+        else {
+            throw PlazaError.validation(
+                field: "email",
+                "No campus on this Plaza uses this address's domain; use your university address."
+            )
         }
         return campus
     }
@@ -170,7 +227,10 @@ package struct MarketService: Sendable {
                         kind: .market,
                         title:
                             "Your campus verification ends on \(until.formatted(Date.FormatStyle(date: .long, time: .omitted, locale: Locale(identifier: "en_US"), timeZone: .gmt)))",
-                        body: "Verify your university address again to keep buying and selling.", link: "/market"))
+                        body: "Verify your university address again to keep buying and selling.",
+                        link: "/market"
+                    )
+                )
             }
             return (alerts.count, alerts)
         })
@@ -181,7 +241,11 @@ package struct MarketService: Sendable {
     func agreement(_ identity: Identity) async throws -> MarketAgreement {
         let signature = try await store.signature(user: identity.user.id, on: database.sql)
         return MarketAgreement(
-            version: MarketRules.agreementVersion, text: MarketRules.agreementText, signedVersion: signature.version, signedAt: signature.at)
+            version: MarketRules.agreementVersion,
+            text: MarketRules.agreementText,
+            signedVersion: signature.version,
+            signedAt: signature.at
+        )
     }
 
     /// Whether an upheld report suspended the user from the marketplace.
@@ -193,9 +257,12 @@ package struct MarketService: Sendable {
     func sign(_ identity: Identity, version: Int, now: Date = Date()) async throws -> MarketAgreement {
         guard version == MarketRules.agreementVersion else {
             throw PlazaError(
-                .conflict, .stateConflict, "A newer version of the agreement is in force.",
+                .conflict,
+                .stateConflict,
+                "A newer version of the agreement is in force.",
                 detail: "Read version \(MarketRules.agreementVersion) and sign it.",
-                errors: [FieldError(field: "version", message: "Sign version \(MarketRules.agreementVersion).")])
+                errors: [FieldError(field: "version", message: "Sign version \(MarketRules.agreementVersion).")]
+            )
         }
         try await store.sign(user: identity.user.id, version: version, now: now, on: database.sql)
         return try await agreement(identity)

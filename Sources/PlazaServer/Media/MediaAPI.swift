@@ -42,7 +42,8 @@ struct MediaAPI: Sendable {
         var headers = HTTPFields()
         headers[.eTag] = etag
         headers[.cacheControl] = "private, max-age=31536000, immutable"
-        if let asked = request.headers[.ifNoneMatch], asked.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+        if let asked = request.headers[.ifNoneMatch],
+            asked.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
         {
             return Response(status: .notModified, headers: headers)
         }

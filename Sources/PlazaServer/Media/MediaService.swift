@@ -19,31 +19,51 @@ package struct MediaService: Sendable {
     var pictures = PictureBudget()
     var decoding = DecodePool.shared
 
-    package func upload(_ identity: Identity, _ data: Data, contentType: String, now: Date = Date()) async throws -> MediaUpload {
+    package func upload(
+        _ identity: Identity,
+        _ data: Data,
+        contentType: String,
+        now: Date = Date()
+    ) async throws -> MediaUpload {
         let pictures = pictures
-        let (image, thumbnail) = try await decoding.run { try Self.checked(data, contentType: contentType, pictures: pictures) }
+        let (image, thumbnail) = try await decoding.run {
+            try Self.checked(data, contentType: contentType, pictures: pictures)
+        }
         let record = MediaStore.Record(
-            id: UUID(), ownerId: identity.user.id, contentType: image.format.rawValue, width: image.width, height: image.height,
-            digest: SHA256.hash(data: image.bytes).map { String(format: "%02x", $0) }.joined(), usedBy: nil, createdAt: now)
+            id: UUID(),
+            ownerId: identity.user.id,
+            contentType: image.format.rawValue,
+            width: image.width,
+            height: image.height,
+            digest: SHA256.hash(data: image.bytes).map { String(format: "%02x", $0) }.joined(),
+            usedBy: nil,
+            createdAt: now
+        )
         try await store.insert(record, bytes: image.bytes, thumbnail: thumbnail, on: database.sql)
         return Self.dto(record)
     }
 
     /// The picture stripped of its metadata, and its feed tile: its size judged from its header first, then (PNG) its
     /// pixels read in full, so nothing damaged or too large is stored. Runs on the decode pool.
-    static func checked(_ data: Data, contentType: String, pictures: PictureBudget) throws -> (image: SanitizedImage, thumbnail: Data?) {
+    static func checked(
+        _ data: Data,
+        contentType: String,
+        pictures: PictureBudget
+    ) throws -> (image: SanitizedImage, thumbnail: Data?) {
         let image: SanitizedImage
         switch ImageSanitizer.sanitize(data, declared: contentType) {
         case .success(let sanitized): image = sanitized
         case .failure(.unsupported(let name)): throw Self.unsupported(name)
-        case .failure(.invalid(let message)): throw PlazaError(.unprocessableContent, .invalidImage, message, detail: Self.accepted)
+        case .failure(.invalid(let message)):
+            throw PlazaError(.unprocessableContent, .invalidImage, message, detail: Self.accepted)
         }
         try pictures.check(width: image.width, height: image.height)
         // A feed's tile for a large JPEG (a phone's photo: about a quarter of a second); others serve themselves.
         switch image.format {
         case .jpeg: return (image, JPEGThumbnailer.thumbnail(image.bytes, maxSide: Self.thumbnailSide))
         // A PNG's feed tile is a JPEG: a photo saved as PNG is many times larger, and tiles need no transparency.
-        case .png: return (image, PNGThumbnailer.thumbnail(try pictures.checkedPNG(image.bytes), maxSide: Self.thumbnailSide))
+        case .png:
+            return (image, PNGThumbnailer.thumbnail(try pictures.checkedPNG(image.bytes), maxSide: Self.thumbnailSide))
         case .webp: return (image, nil)
         }
     }
@@ -51,19 +71,33 @@ package struct MediaService: Sendable {
     static let accepted = "Upload a JPEG, PNG or WebP picture of at most 10 MB."
 
     static func unsupported(_ name: String) -> PlazaError {
-        let hint = name.uppercased().hasPrefix("HEI") ? " On an iPhone, share the photo as JPEG (Settings → Camera → Formats → Most Compatible)." : ""
-        return PlazaError(.unsupportedMediaType, .unsupportedMediaType, "\(name) pictures are not accepted.", detail: accepted + hint)
+        let hint =
+            name.uppercased().hasPrefix("HEI")
+            ? " On an iPhone, share the photo as JPEG (Settings → Camera → Formats → Most Compatible)." : ""
+        return PlazaError(
+            .unsupportedMediaType,
+            .unsupportedMediaType,
+            "\(name) pictures are not accepted.",
+            detail: accepted + hint
+        )
     }
 
     static func dto(_ record: MediaStore.Record) -> MediaUpload {
         let path = "/media/\(record.id.uuidString.lowercased())"
         return MediaUpload(
-            id: record.id, contentType: record.contentType, width: record.width, height: record.height, url: path, thumbnailUrl: "\(path)/thumbnail")
+            id: record.id,
+            contentType: record.contentType,
+            width: record.width,
+            height: record.height,
+            url: path,
+            thumbnailUrl: "\(path)/thumbnail"
+        )
     }
 
     /// A picture's bytes for `viewer`: anyone once something uses it, its uploader alone before (404 to others).
     func picture(_ id: UUID, viewer: UUID?, thumbnail: Bool) async throws -> (record: MediaStore.Record, bytes: Data) {
-        guard let record = try await store.record(id, on: database.sql), record.usedBy != nil || record.ownerId == viewer,
+        guard let record = try await store.record(id, on: database.sql),
+            record.usedBy != nil || record.ownerId == viewer,
             let bytes = try await store.bytes(id, thumbnail: thumbnail, on: database.sql)
         else { throw PlazaError.notFound("picture") }
         return (record, bytes)
@@ -76,7 +110,10 @@ extension MediaService {
     func attach(_ ids: [UUID], owner: UUID, to subject: String, field: String, on db: any SQLDatabase) async throws {
         let attached = try await store.use(ids, owner: owner, by: subject, on: db)
         if let missing = ids.first(where: { !attached.contains($0) }) {
-            throw PlazaError.validation(field: field, "No picture of yours has the id \(missing.uuidString.lowercased()); upload it first.")
+            throw PlazaError.validation(
+                field: field,
+                "No picture of yours has the id \(missing.uuidString.lowercased()); upload it first."
+            )
         }
     }
 

@@ -50,7 +50,11 @@ package final class APNsSender: PushSender {
             if response.status.code == 403, reason == "ExpiredProviderToken" || reason == "InvalidProviderToken" {
                 token.withLock { $0 = nil }
             }
-            return Self.outcome(status: Int(response.status.code), reason: reason, retryAfter: response.headers.first(name: "retry-after"))
+            return Self.outcome(
+                status: Int(response.status.code),
+                reason: reason,
+                retryAfter: response.headers.first(name: "retry-after")
+            )
         } catch {
             return .retry(seconds: nil, reason: "\(error)")
         }
@@ -76,7 +80,11 @@ package final class APNsSender: PushSender {
             var plaza: PushPayload
         }
         return try PlazaJSON.encoder().encode(
-            Body(aps: .init(alert: .init(title: payload.title, body: payload.body), threadID: payload.kind.rawValue), plaza: payload))
+            Body(
+                aps: .init(alert: .init(title: payload.title, body: payload.body), threadID: payload.kind.rawValue),
+                plaza: payload
+            )
+        )
     }
 
     /// Apple's answers: 200 taken; 410 (and a token that is not, or not for this app) gone; 429 and 5xx later; an
@@ -93,9 +101,14 @@ package final class APNsSender: PushSender {
 
     /// The provider token, made anew after 50 minutes.
     private func bearer(now: Date = Date()) throws -> String {
-        if let current = token.withLock({ $0 }), now.timeIntervalSince(current.issued) < 50 * 60 { return current.value }
+        if let current = token.withLock({ $0 }), now.timeIntervalSince(current.issued) < 50 * 60 {
+            return current.value
+        }
         let value = try WebPush.jwt(
-            claims: ["iss": settings.teamID, "iat": Int(now.timeIntervalSince1970)], key: settings.key, keyID: settings.keyID)
+            claims: ["iss": settings.teamID, "iat": Int(now.timeIntervalSince1970)],
+            key: settings.key,
+            keyID: settings.keyID
+        )
         token.withLock { $0 = (value, now) }
         return value
     }

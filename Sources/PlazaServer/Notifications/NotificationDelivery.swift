@@ -86,7 +86,12 @@ package final class NotificationDelivery: Service, Sendable {
                     try await store.markDone(delivery, error: "given up: \(reason)", now: now, on: db)
                 } else {
                     let backOff = min(3600, 15 * pow(2, Double(max(0, delivery.attempts - 1))))
-                    try await store.retry(delivery, at: now.addingTimeInterval(seconds.map(TimeInterval.init) ?? backOff), error: reason, on: db)
+                    try await store.retry(
+                        delivery,
+                        at: now.addingTimeInterval(seconds.map(TimeInterval.init) ?? backOff),
+                        error: reason,
+                        on: db
+                    )
                 }
             }
         } catch  where !Task.isCancelled {

@@ -20,29 +20,50 @@ package struct NotificationService: Sendable {
     // MARK: Devices
 
     /// Signed in: registers this device for the caller's push notifications (again: the same address moves here).
-    func register(_ identity: Identity, _ registration: DeviceRegistration, userAgent: String?, now: Date = Date()) async throws -> Device {
+    func register(
+        _ identity: Identity,
+        _ registration: DeviceRegistration,
+        userAgent: String?,
+        now: Date = Date()
+    ) async throws -> Device {
         var problems = NotificationRules.registrationProblems(registration)
         let refusal =
-            problems.contains { $0.field == "subscription.endpoint" } ? nil : registration.subscription.flatMap { addresses.refusal($0.endpoint) }
+            problems.contains { $0.field == "subscription.endpoint" }
+            ? nil : registration.subscription.flatMap { addresses.refusal($0.endpoint) }
         if let refusal, problems.isEmpty {
             throw PlazaError(
-                .unprocessableContent, .endpointNotAllowed, refusal, detail: "Plaza sends only to the push services of the browsers people use.",
-                errors: [FieldError(field: "subscription.endpoint", message: refusal)])
+                .unprocessableContent,
+                .endpointNotAllowed,
+                refusal,
+                detail: "Plaza sends only to the push services of the browsers people use.",
+                errors: [FieldError(field: "subscription.endpoint", message: refusal)]
+            )
         }
         if let refusal { problems.append(FieldError(field: "subscription.endpoint", message: refusal)) }
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let subscription = registration.subscription
         let device = DeviceRecord(
-            id: UUID(), userID: identity.user.id, platform: registration.platform,
+            id: UUID(),
+            userID: identity.user.id,
+            platform: registration.platform,
             name: AccountService.deviceName(registration.name, userAgent: userAgent),
-            address: subscription?.endpoint ?? (registration.token ?? "").lowercased(), p256dh: subscription?.keys.p256dh,
-            auth: subscription?.keys.auth, topic: registration.topic, createdAt: now, lastDeliveredAt: nil)
+            address: subscription?.endpoint ?? (registration.token ?? "").lowercased(),
+            p256dh: subscription?.keys.p256dh,
+            auth: subscription?.keys.auth,
+            topic: registration.topic,
+            createdAt: now,
+            lastDeliveredAt: nil
+        )
         let store = store
         return try await database.transaction { db in
             let mine = try await store.devices(of: identity.user.id, on: db)
             // The cap counts new addresses only: a device registering again on every launch is always taken.
-            guard mine.count < NotificationRules.maxDevices || mine.contains(where: { $0.address == device.address }) else {
-                throw PlazaError.conflict(field: nil, "You have \(NotificationRules.maxDevices) devices for notifications: remove one first.")
+            guard mine.count < NotificationRules.maxDevices || mine.contains(where: { $0.address == device.address })
+            else {
+                throw PlazaError.conflict(
+                    field: nil,
+                    "You have \(NotificationRules.maxDevices) devices for notifications: remove one first."
+                )
             }
             return try await store.saveDevice(device, on: db).dto
         }
@@ -54,7 +75,9 @@ package struct NotificationService: Sendable {
 
     /// Signed in: stops notifications to one of the caller's devices (another's is not found).
     func deleteDevice(_ identity: Identity, id: UUID) async throws {
-        guard try await store.deleteDevice(id, of: identity.user.id, on: database.sql) else { throw PlazaError.notFound("device") }
+        guard try await store.deleteDevice(id, of: identity.user.id, on: database.sql) else {
+            throw PlazaError.notFound("device")
+        }
     }
 
     // MARK: Preferences
@@ -66,11 +89,16 @@ package struct NotificationService: Sendable {
     }
 
     /// Signed in: replaces the kinds given and the quiet hours (absent: none).
-    func savePreferences(_ identity: Identity, _ preferences: NotificationPreferences) async throws -> NotificationPreferences {
+    func savePreferences(
+        _ identity: Identity,
+        _ preferences: NotificationPreferences
+    ) async throws -> NotificationPreferences {
         let problems = NotificationRules.preferencesProblems(preferences)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let store = store
-        try await database.transaction { db in try await store.savePreferences(preferences, of: identity.user.id, on: db) }
+        try await database.transaction { db in
+            try await store.savePreferences(preferences, of: identity.user.id, on: db)
+        }
         return try await self.preferences(identity)
     }
 
@@ -93,7 +121,8 @@ package struct NotificationService: Sendable {
                 if !alerts.isEmpty { try await store.enqueue(alerts, now: Date(), on: db) }
                 return !alerts.isEmpty
             },
-            committed: committed)
+            committed: committed
+        )
     }
 
     /// Fans claimed notifications out: a delivery per device whose kind has push on (held to the end of quiet hours
@@ -109,17 +138,21 @@ package struct NotificationService: Sendable {
                 let devices = choice.push ? try await store.devices(of: notification.userID, on: db).map(\.id) : []
                 let zone = recipient?.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
                 let quietEnd =
-                    notification.content.kind.urgent ? nil : NotificationRules.quietUntil(preferences.quietHours, now: now, timeZone: zone)
+                    notification.content.kind.urgent
+                    ? nil : NotificationRules.quietUntil(preferences.quietHours, now: now, timeZone: zone)
                 try await store.fanOut(notification.id, to: devices, notBefore: quietEnd ?? now, now: now, on: db)
                 if choice.email, let address = recipient?.email {
                     let content = notification.content
                     try await OutboxStore().enqueue(
                         OutgoingMail(
-                            to: address, subject: content.title,
+                            to: address,
+                            subject: content.title,
                             text:
                                 "\(content.body)\n\n\(baseURL)\(content.link)\n\nChange which notifications you get: \(baseURL)/account/notifications"
                         ),
-                        on: db, now: now)
+                        on: db,
+                        now: now
+                    )
                 }
             }
         }

@@ -17,8 +17,16 @@ package struct DeviceRecord: Sendable {
     var lastDeliveredAt: Date?
 
     package init(
-        id: UUID, userID: UUID, platform: DevicePlatform, name: String, address: String, p256dh: String?, auth: String?, topic: String?,
-        createdAt: Date, lastDeliveredAt: Date?
+        id: UUID,
+        userID: UUID,
+        platform: DevicePlatform,
+        name: String,
+        address: String,
+        p256dh: String?,
+        auth: String?,
+        topic: String?,
+        createdAt: Date,
+        lastDeliveredAt: Date?
     ) {
         self.id = id
         self.userID = userID
@@ -34,7 +42,14 @@ package struct DeviceRecord: Sendable {
 
     var dto: Device {
         let service = platform == .apns ? "api.push.apple.com" : URL(string: address)?.host ?? "unknown"
-        return Device(id: id, platform: platform, name: name, service: service, createdAt: createdAt, lastDeliveredAt: lastDeliveredAt)
+        return Device(
+            id: id,
+            platform: platform,
+            name: name,
+            service: service,
+            createdAt: createdAt,
+            lastDeliveredAt: lastDeliveredAt
+        )
     }
 }
 
@@ -61,12 +76,21 @@ package struct NotificationStore: Sendable {
     /// name refreshed); an address another account had (the phone changed hands) moves here, so one address reaches
     /// one person.
     package func saveDevice(_ device: DeviceRecord, on db: any SQLDatabase) async throws -> DeviceRecord {
-        if let row = try await db.select().columns(Self.deviceColumns).from("push_devices").where("address", .equal, device.address).first() {
+        if let row = try await db.select().columns(Self.deviceColumns).from("push_devices").where(
+            "address",
+            .equal,
+            device.address
+        ).first() {
             var existing = try Self.device(row)
             if existing.userID == device.userID {
-                try await db.update("push_devices").set("name", to: device.name).set("p256dh", to: device.p256dh).set("auth", to: device.auth)
-                    .set("topic", to: device.topic).where("id", .equal, existing.id).run()
-                (existing.name, existing.p256dh, existing.auth, existing.topic) = (device.name, device.p256dh, device.auth, device.topic)
+                try await db.update("push_devices").set("name", to: device.name).set("p256dh", to: device.p256dh).set(
+                    "auth",
+                    to: device.auth
+                )
+                .set("topic", to: device.topic).where("id", .equal, existing.id).run()
+                (existing.name, existing.p256dh, existing.auth, existing.topic) = (
+                    device.name, device.p256dh, device.auth, device.topic
+                )
                 return existing
             }
             try await forgetDevice(existing.id, on: db)
@@ -74,21 +98,31 @@ package struct NotificationStore: Sendable {
         try await db.insert(into: "push_devices")
             .columns("id", "user_id", "platform", "name", "address", "p256dh", "auth", "topic", "created_at")
             .values(
-                SQLBind(device.id), SQLBind(device.userID), SQLBind(device.platform.rawValue), SQLBind(device.name), SQLBind(device.address),
-                SQLBind(device.p256dh), SQLBind(device.auth), SQLBind(device.topic), SQLBind(device.createdAt)
+                SQLBind(device.id),
+                SQLBind(device.userID),
+                SQLBind(device.platform.rawValue),
+                SQLBind(device.name),
+                SQLBind(device.address),
+                SQLBind(device.p256dh),
+                SQLBind(device.auth),
+                SQLBind(device.topic),
+                SQLBind(device.createdAt)
             )
             .run()
         return device
     }
 
     func devices(of user: UUID, on db: any SQLDatabase) async throws -> [DeviceRecord] {
-        try await db.select().columns(Self.deviceColumns).from("push_devices").where("user_id", .equal, user).orderBy("created_at")
-            .all().map(Self.device)
+        try await db.select().columns(Self.deviceColumns).from("push_devices").where("user_id", .equal, user).orderBy(
+            "created_at"
+        )
+        .all().map(Self.device)
     }
 
     /// Removes the user's device; false when they have none with that id.
     func deleteDevice(_ id: UUID, of user: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.delete(from: "push_devices").where("id", .equal, id).where("user_id", .equal, user).returning("id").first() != nil
+        try await db.delete(from: "push_devices").where("id", .equal, id).where("user_id", .equal, user).returning("id")
+            .first() != nil
     }
 
     /// The push service said the subscription is gone (404, 410): the device goes, with its pending deliveries.
@@ -104,41 +138,69 @@ package struct NotificationStore: Sendable {
         try await db.delete(from: "notification_quiet_hours").where("user_id", .equal, user).run()
     }
 
-    static let deviceColumns = ["id", "user_id", "platform", "name", "address", "p256dh", "auth", "topic", "created_at", "last_delivered_at"]
+    static let deviceColumns = [
+        "id", "user_id", "platform", "name", "address", "p256dh", "auth", "topic", "created_at", "last_delivered_at",
+    ]
 
     static func device(_ row: any SQLRow) throws -> DeviceRecord {
         DeviceRecord(
-            id: try row.decode(column: "id", as: UUID.self), userID: try row.decode(column: "user_id", as: UUID.self),
+            id: try row.decode(column: "id", as: UUID.self),
+            userID: try row.decode(column: "user_id", as: UUID.self),
             platform: DevicePlatform(rawValue: try row.decode(column: "platform", as: String.self)) ?? .webpush,
-            name: try row.decode(column: "name", as: String.self), address: try row.decode(column: "address", as: String.self),
-            p256dh: try row.decode(column: "p256dh", as: String?.self), auth: try row.decode(column: "auth", as: String?.self),
-            topic: try row.decode(column: "topic", as: String?.self), createdAt: try row.decode(column: "created_at", as: Date.self),
-            lastDeliveredAt: try row.decode(column: "last_delivered_at", as: Date?.self))
+            name: try row.decode(column: "name", as: String.self),
+            address: try row.decode(column: "address", as: String.self),
+            p256dh: try row.decode(column: "p256dh", as: String?.self),
+            auth: try row.decode(column: "auth", as: String?.self),
+            topic: try row.decode(column: "topic", as: String?.self),
+            createdAt: try row.decode(column: "created_at", as: Date.self),
+            lastDeliveredAt: try row.decode(column: "last_delivered_at", as: Date?.self)
+        )
     }
 
     // MARK: Preferences
 
     /// The user's choices, with the standard for kinds they never set.
     func preferences(of user: UUID, on db: any SQLDatabase) async throws -> NotificationPreferences {
-        let rows = try await db.select().columns("kind", "push", "email").from("notification_preferences").where("user_id", .equal, user).all()
+        let rows = try await db.select().columns("kind", "push", "email").from("notification_preferences").where(
+            "user_id",
+            .equal,
+            user
+        ).all()
         var chosen: [NotificationKind: KindPreference] = [:]
         for row in rows {
-            guard let kind = NotificationKind(rawValue: try row.decode(column: "kind", as: String.self)) else { continue }
+            guard let kind = NotificationKind(rawValue: try row.decode(column: "kind", as: String.self)) else {
+                continue
+            }
             chosen[kind] = KindPreference(
-                kind: kind, push: try row.decode(column: "push", as: Bool.self), email: try row.decode(column: "email", as: Bool.self))
+                kind: kind,
+                push: try row.decode(column: "push", as: Bool.self),
+                email: try row.decode(column: "email", as: Bool.self)
+            )
         }
-        let quiet = try await db.select().columns("quiet_from", "quiet_until").from("notification_quiet_hours").where("user_id", .equal, user).first()
+        let quiet = try await db.select().columns("quiet_from", "quiet_until").from("notification_quiet_hours").where(
+            "user_id",
+            .equal,
+            user
+        ).first()
         return NotificationPreferences(
             kinds: NotificationKind.allCases.map { chosen[$0] ?? NotificationPreferences.standard.preference($0) },
             quietHours: try quiet.map {
-                QuietHours(from: try $0.decode(column: "quiet_from", as: String.self), until: try $0.decode(column: "quiet_until", as: String.self))
-            })
+                QuietHours(
+                    from: try $0.decode(column: "quiet_from", as: String.self),
+                    until: try $0.decode(column: "quiet_until", as: String.self)
+                )
+            }
+        )
     }
 
     /// Replaces the kinds named in `preferences` and the quiet hours.
     func savePreferences(_ preferences: NotificationPreferences, of user: UUID, on db: any SQLDatabase) async throws {
         for kind in preferences.kinds {
-            try await db.delete(from: "notification_preferences").where("user_id", .equal, user).where("kind", .equal, kind.kind.rawValue).run()
+            try await db.delete(from: "notification_preferences").where("user_id", .equal, user).where(
+                "kind",
+                .equal,
+                kind.kind.rawValue
+            ).run()
             try await db.insert(into: "notification_preferences").columns("user_id", "kind", "push", "email")
                 .values(SQLBind(user), SQLBind(kind.kind.rawValue), SQLBind(kind.push), SQLBind(kind.email)).run()
         }
@@ -152,11 +214,18 @@ package struct NotificationStore: Sendable {
     /// Where a person's notifications go besides their devices: a verified address, and their time zone.
     func recipient(_ user: UUID, on db: any SQLDatabase) async throws -> (email: String?, timeZone: String?)? {
         guard
-            let row = try await db.select().columns("email", "email_verified", "time_zone").from("users").where("id", .equal, user)
-                .where("deleted_at", .is, SQLLiteral.null).first()
+            let row = try await db.select().columns("email", "email_verified", "time_zone").from("users").where(
+                "id",
+                .equal,
+                user
+            )
+            .where("deleted_at", .is, SQLLiteral.null).first()
         else { return nil }
         let verified = try row.decode(column: "email_verified", as: Bool.self)
-        return (verified ? try row.decode(column: "email", as: String.self) : nil, try row.decode(column: "time_zone", as: String?.self))
+        return (
+            verified ? try row.decode(column: "email", as: String.self) : nil,
+            try row.decode(column: "time_zone", as: String?.self)
+        )
     }
 
     // MARK: The outbox
@@ -164,16 +233,22 @@ package struct NotificationStore: Sendable {
     /// Queues each notification whose person can hear it outside the app (a push device, or e-mail chosen for its
     /// kind), in one statement whatever the count, inside the transaction of what it reports. Everyone else has it in
     /// the inbox and live events already, so nothing is written for them.
-    package func enqueue(_ alerts: [(id: UUID, user: UUID, content: NotificationContent)], now: Date, on db: any SQLDatabase) async throws {
+    package func enqueue(
+        _ alerts: [(id: UUID, user: UUID, content: NotificationContent)],
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws {
         guard !alerts.isEmpty else { return }
         let rows = alerts.map { alert in
             SQLGroupExpression([
-                SQLBind(alert.id), SQLBind(alert.user), SQLBind(alert.content.kind.rawValue), SQLBind(alert.content.title),
+                SQLBind(alert.id), SQLBind(alert.user), SQLBind(alert.content.kind.rawValue),
+                SQLBind(alert.content.title),
                 SQLBind(alert.content.body), SQLBind(alert.content.link), SQLBind(now),
             ])
         }
         // Kinds mailed by default (`NotificationPreferences.standard`) reach people who never chose otherwise.
-        let mailedByDefault = NotificationKind.allCases.filter { NotificationPreferences.standard.preference($0).email }.map { SQLBind($0.rawValue) }
+        let mailedByDefault = NotificationKind.allCases.filter { NotificationPreferences.standard.preference($0).email }
+            .map { SQLBind($0.rawValue) }
         // Both engines name a VALUES list's columns column1, column2, ...
         try await db.raw(
             """
@@ -188,43 +263,79 @@ package struct NotificationStore: Sendable {
     }
 
     /// Claims up to `limit` notifications not yet fanned out, for `lease` seconds.
-    func claimWaiting(now: Date, lease: TimeInterval, limit: Int, on db: any SQLDatabase) async throws -> [WaitingNotification] {
+    func claimWaiting(
+        now: Date,
+        lease: TimeInterval,
+        limit: Int,
+        on db: any SQLDatabase
+    ) async throws -> [WaitingNotification] {
         let ids = try await db.select().column("id").from("notifications").where("fanned_out_at", .is, SQLLiteral.null)
             .where { $0.where("locked_until", .is, SQLLiteral.null).orWhere("locked_until", .lessThan, now) }
             .orderBy("created_at").limit(limit).all().map { try $0.decode(column: "id", as: UUID.self) }
         var claimed: [WaitingNotification] = []
         for id in ids {
             // The conditional update is the claim: of several processes, one gets the row back.
-            let claim = db.update("notifications").set("locked_until", to: now.addingTimeInterval(lease)).where("id", .equal, id)
-                .where("fanned_out_at", .is, SQLLiteral.null)
-                .where { $0.where("locked_until", .is, SQLLiteral.null).orWhere("locked_until", .lessThan, now) }
-            guard let row = try await claim.returning("user_id", "kind", "title", "body", "link").first() else { continue }
+            let claim = db.update("notifications").set("locked_until", to: now.addingTimeInterval(lease)).where(
+                "id",
+                .equal,
+                id
+            )
+            .where("fanned_out_at", .is, SQLLiteral.null)
+            .where { $0.where("locked_until", .is, SQLLiteral.null).orWhere("locked_until", .lessThan, now) }
+            guard let row = try await claim.returning("user_id", "kind", "title", "body", "link").first() else {
+                continue
+            }
             claimed.append(
                 WaitingNotification(
-                    id: id, userID: try row.decode(column: "user_id", as: UUID.self),
+                    id: id,
+                    userID: try row.decode(column: "user_id", as: UUID.self),
                     content: NotificationContent(
                         kind: NotificationKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .account,
-                        title: try row.decode(column: "title", as: String.self), body: try row.decode(column: "body", as: String.self),
-                        link: try row.decode(column: "link", as: String.self))))
+                        title: try row.decode(column: "title", as: String.self),
+                        body: try row.decode(column: "body", as: String.self),
+                        link: try row.decode(column: "link", as: String.self)
+                    )
+                )
+            )
         }
         return claimed
     }
 
     /// Writes a notification's deliveries (one per device, first tried at `notBefore`) and marks it fanned out.
-    func fanOut(_ notification: UUID, to devices: [UUID], notBefore: Date, now: Date, on db: any SQLDatabase) async throws {
+    func fanOut(
+        _ notification: UUID,
+        to devices: [UUID],
+        notBefore: Date,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws {
         if !devices.isEmpty {
-            var insert = db.insert(into: "push_deliveries").columns("id", "notification_id", "device_id", "next_attempt_at", "attempts")
+            var insert = db.insert(into: "push_deliveries").columns(
+                "id",
+                "notification_id",
+                "device_id",
+                "next_attempt_at",
+                "attempts"
+            )
             for device in devices {
-                insert = insert.values(SQLBind(UUID()), SQLBind(notification), SQLBind(device), SQLBind(notBefore), SQLBind(0))
+                insert = insert.values(
+                    SQLBind(UUID()),
+                    SQLBind(notification),
+                    SQLBind(device),
+                    SQLBind(notBefore),
+                    SQLBind(0)
+                )
             }
             try await insert.run()
         }
-        try await db.update("notifications").set("fanned_out_at", to: now).set("locked_until", to: SQLLiteral.null).where("id", .equal, notification)
+        try await db.update("notifications").set("fanned_out_at", to: now).set("locked_until", to: SQLLiteral.null)
+            .where("id", .equal, notification)
             .run()
     }
 
     /// Claims up to `limit` due deliveries for `lease` seconds, with their device and what to show.
-    func claimDue(now: Date, lease: TimeInterval, limit: Int, on db: any SQLDatabase) async throws -> [ClaimedDelivery] {
+    func claimDue(now: Date, lease: TimeInterval, limit: Int, on db: any SQLDatabase) async throws -> [ClaimedDelivery]
+    {
         let ids = try await db.select().column("id").from("push_deliveries").where("sent_at", .is, SQLLiteral.null)
             .where("next_attempt_at", .lessThanOrEqual, now)
             .where { $0.where("locked_until", .is, SQLLiteral.null).orWhere("locked_until", .lessThan, now) }
@@ -232,33 +343,64 @@ package struct NotificationStore: Sendable {
         var claimed: [ClaimedDelivery] = []
         for id in ids {
             let claim = db.update("push_deliveries").set("locked_until", to: now.addingTimeInterval(lease))
-                .set(SQLIdentifier("attempts"), to: SQLRaw("attempts + 1")).where("id", .equal, id).where("sent_at", .is, SQLLiteral.null)
+                .set(SQLIdentifier("attempts"), to: SQLRaw("attempts + 1")).where("id", .equal, id).where(
+                    "sent_at",
+                    .is,
+                    SQLLiteral.null
+                )
                 .where { $0.where("locked_until", .is, SQLLiteral.null).orWhere("locked_until", .lessThan, now) }
-            guard let row = try await claim.returning("notification_id", "device_id", "attempts").first() else { continue }
+            guard let row = try await claim.returning("notification_id", "device_id", "attempts").first() else {
+                continue
+            }
             let (notification, device) = (
-                try row.decode(column: "notification_id", as: UUID.self), try row.decode(column: "device_id", as: UUID.self)
+                try row.decode(column: "notification_id", as: UUID.self),
+                try row.decode(column: "device_id", as: UUID.self)
             )
             guard
-                let deviceRow = try await db.select().columns(Self.deviceColumns).from("push_devices").where("id", .equal, device).first(),
-                let shown = try await db.select().columns("kind", "title", "body", "link", "created_at").from("notifications")
-                    .where("id", .equal, notification).first()
+                let deviceRow = try await db.select().columns(Self.deviceColumns).from("push_devices").where(
+                    "id",
+                    .equal,
+                    device
+                ).first(),
+                let shown = try await db.select().columns("kind", "title", "body", "link", "created_at").from(
+                    "notifications"
+                )
+                .where("id", .equal, notification).first()
             else { continue }
             let payload = PushPayload(
-                id: notification, kind: NotificationKind(rawValue: try shown.decode(column: "kind", as: String.self)) ?? .account,
-                title: try shown.decode(column: "title", as: String.self), body: try shown.decode(column: "body", as: String.self),
-                link: try shown.decode(column: "link", as: String.self), sentAt: try shown.decode(column: "created_at", as: Date.self))
+                id: notification,
+                kind: NotificationKind(rawValue: try shown.decode(column: "kind", as: String.self)) ?? .account,
+                title: try shown.decode(column: "title", as: String.self),
+                body: try shown.decode(column: "body", as: String.self),
+                link: try shown.decode(column: "link", as: String.self),
+                sentAt: try shown.decode(column: "created_at", as: Date.self)
+            )
             claimed.append(
                 ClaimedDelivery(
-                    id: id, attempts: try row.decode(column: "attempts", as: Int.self), device: try Self.device(deviceRow), payload: payload))
+                    id: id,
+                    attempts: try row.decode(column: "attempts", as: Int.self),
+                    device: try Self.device(deviceRow),
+                    payload: payload
+                )
+            )
         }
         return claimed
     }
 
     /// The push service took it (or it is given up: `error` says why).
     func markDone(_ delivery: ClaimedDelivery, error: String? = nil, now: Date, on db: any SQLDatabase) async throws {
-        try await db.update("push_deliveries").set("sent_at", to: now).set("locked_until", to: SQLLiteral.null).set("last_error", to: error)
-            .where("id", .equal, delivery.id).run()
-        if error == nil { try await db.update("push_devices").set("last_delivered_at", to: now).where("id", .equal, delivery.device.id).run() }
+        try await db.update("push_deliveries").set("sent_at", to: now).set("locked_until", to: SQLLiteral.null).set(
+            "last_error",
+            to: error
+        )
+        .where("id", .equal, delivery.id).run()
+        if error == nil {
+            try await db.update("push_devices").set("last_delivered_at", to: now).where(
+                "id",
+                .equal,
+                delivery.device.id
+            ).run()
+        }
     }
 
     /// Tries again at `next`.

@@ -30,7 +30,9 @@ struct NotificationsAPI: Sendable {
     @Sendable func register(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let registration = try await request.decodeJSON(as: DeviceRegistration.self, limit: maxBody)
         return try .json(
-            try await notifications.register(context.identity, registration, userAgent: request.headers[.userAgent]), status: .created)
+            try await notifications.register(context.identity, registration, userAgent: request.headers[.userAgent]),
+            status: .created
+        )
     }
 
     @Sendable func deleteDevice(_ request: Request, context: AuthenticatedContext) async throws -> Response {

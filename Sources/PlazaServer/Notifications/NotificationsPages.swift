@@ -60,16 +60,31 @@ struct NotificationsPages: Sendable {
         let page = SettingsPage(
             shell: Shell(title: "Notifications", context: context, notice: notice),
             kinds: preferences.kinds.map {
-                KindRow(kind: $0.kind.rawValue, label: $0.kind.label, push: $0.push, email: $0.email, urgent: $0.kind.urgent)
+                KindRow(
+                    kind: $0.kind.rawValue,
+                    label: $0.kind.label,
+                    push: $0.push,
+                    email: $0.email,
+                    urgent: $0.kind.urgent
+                )
             },
-            quiet: preferences.quietHours != nil, quietFrom: preferences.quietHours?.from ?? "22:00",
-            quietUntil: preferences.quietHours?.until ?? "07:00", timeZone: preferences.timeZone ?? "UTC",
+            quiet: preferences.quietHours != nil,
+            quietFrom: preferences.quietHours?.from ?? "22:00",
+            quietUntil: preferences.quietHours?.until ?? "07:00",
+            timeZone: preferences.timeZone ?? "UTC",
             devices: devices.map {
                 DeviceRow(
-                    id: $0.id.uuidString.lowercased(), name: $0.name, service: $0.service, added: reader.when($0.createdAt),
-                    lastDelivered: $0.lastDeliveredAt.map { reader.when($0) })
-            }, hasDevices: !devices.isEmpty, devicesLabel: reader.count(devices.count, "device", "devices"),
-            publicKey: notifications.webPushKey.publicKey)
+                    id: $0.id.uuidString.lowercased(),
+                    name: $0.name,
+                    service: $0.service,
+                    added: reader.when($0.createdAt),
+                    lastDelivered: $0.lastDeliveredAt.map { reader.when($0) }
+                )
+            },
+            hasDevices: !devices.isEmpty,
+            devicesLabel: reader.count(devices.count, "device", "devices"),
+            publicKey: notifications.webPushKey.publicKey
+        )
         return renderer.render("notifications/settings", page)
     }
 
@@ -77,11 +92,18 @@ struct NotificationsPages: Sendable {
     @Sendable func save(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: maxBody)
         let kinds = NotificationKind.allCases.map {
-            KindPreference(kind: $0, push: form["push-\($0.rawValue)"] == "on", email: form["email-\($0.rawValue)"] == "on")
+            KindPreference(
+                kind: $0,
+                push: form["push-\($0.rawValue)"] == "on",
+                email: form["email-\($0.rawValue)"] == "on"
+            )
         }
         let quiet = form["quiet"] == "on" ? QuietHours(from: form["quietFrom"], until: form["quietUntil"]) : nil
         do {
-            _ = try await notifications.savePreferences(context.identity, NotificationPreferences(kinds: kinds, quietHours: quiet))
+            _ = try await notifications.savePreferences(
+                context.identity,
+                NotificationPreferences(kinds: kinds, quietHours: quiet)
+            )
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(alert: "Not saved: \(error.sentence)", returnTo: "/account/notifications#quiet")
         }
@@ -92,7 +114,9 @@ struct NotificationsPages: Sendable {
     @Sendable func addDevice(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let registration = try await request.decodeJSON(as: DeviceRegistration.self, limit: maxBody)
         return try .json(
-            try await notifications.register(context.identity, registration, userAgent: request.headers[.userAgent]), status: .created)
+            try await notifications.register(context.identity, registration, userAgent: request.headers[.userAgent]),
+            status: .created
+        )
     }
 
     @Sendable func removeDevice(_ request: Request, context: AuthenticatedContext) async throws -> Response {

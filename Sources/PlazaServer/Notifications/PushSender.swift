@@ -73,7 +73,11 @@ package struct WebPushSender: PushSender {
             // Push services answer in milliseconds; one that does not (or cannot be reached) gets its retry later, on
             // its own: sends do not wait on each other.
             let answer = try await call.execute(request)
-            return Self.outcome(status: answer.status, retryAfter: answer.headers.first(name: "Retry-After"), body: answer.body)
+            return Self.outcome(
+                status: answer.status,
+                retryAfter: answer.headers.first(name: "Retry-After"),
+                body: answer.body
+            )
         } catch OutboundGuard.Refused.notAllowed {
             // Registered before the guard, or the operator's list shrank: it can never be sent to.
             return .gone
@@ -88,8 +92,16 @@ package struct WebPushSender: PushSender {
         switch status {
         case 200..<300: .delivered
         case 403, 404, 410: .gone
-        case 429: .retry(seconds: retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, reason: "429 \(body.prefix(200))")
-        case 500...: .retry(seconds: retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, reason: "\(status) \(body.prefix(200))")
+        case 429:
+            .retry(
+                seconds: retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) },
+                reason: "429 \(body.prefix(200))"
+            )
+        case 500...:
+            .retry(
+                seconds: retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) },
+                reason: "\(status) \(body.prefix(200))"
+            )
         default: .rejected("\(status) \(body.prefix(200))")
         }
     }

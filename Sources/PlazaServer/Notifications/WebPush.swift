@@ -26,7 +26,10 @@ package final class WebPush: Sendable {
     /// `plaintext` encrypted for the browser holding the private half of `p256dh` and the secret `auth`.
     /// `salt` and `serverKey` are random per message; tests pass fixed ones to compare with RFC 8291's example.
     package static func encrypt(
-        _ plaintext: Data, p256dh: Data, auth: Data, salt: Data = Data(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }),
+        _ plaintext: Data,
+        p256dh: Data,
+        auth: Data,
+        salt: Data = Data(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }),
         serverKey: P256.KeyAgreement.PrivateKey = P256.KeyAgreement.PrivateKey()
     ) throws -> Data {
         let browserKey = try P256.KeyAgreement.PublicKey(x963Representation: p256dh)
@@ -34,12 +37,28 @@ package final class WebPush: Sendable {
         let serverPublic = serverKey.publicKey.x963Representation
         // IKM = HKDF(salt: auth, ECDH secret, info: "WebPush: info" 0x00 ua_public as_public, 32 bytes).
         let ikm = shared.hkdfDerivedSymmetricKey(
-            using: SHA256.self, salt: auth, sharedInfo: Data("WebPush: info".utf8) + [0] + p256dh + serverPublic, outputByteCount: 32)
+            using: SHA256.self,
+            salt: auth,
+            sharedInfo: Data("WebPush: info".utf8) + [0] + p256dh + serverPublic,
+            outputByteCount: 32
+        )
         let prk = HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: salt)
-        let key = HKDF<SHA256>.expand(pseudoRandomKey: prk, info: Data("Content-Encoding: aes128gcm".utf8) + [0], outputByteCount: 16)
-        let nonce = HKDF<SHA256>.expand(pseudoRandomKey: prk, info: Data("Content-Encoding: nonce".utf8) + [0], outputByteCount: 12)
+        let key = HKDF<SHA256>.expand(
+            pseudoRandomKey: prk,
+            info: Data("Content-Encoding: aes128gcm".utf8) + [0],
+            outputByteCount: 16
+        )
+        let nonce = HKDF<SHA256>.expand(
+            pseudoRandomKey: prk,
+            info: Data("Content-Encoding: nonce".utf8) + [0],
+            outputByteCount: 12
+        )
         // One record: the payload, then the last-record delimiter 0x02 (no padding).
-        let sealed = try AES.GCM.seal(plaintext + [2], using: key, nonce: AES.GCM.Nonce(data: nonce.withUnsafeBytes { Data($0) }))
+        let sealed = try AES.GCM.seal(
+            plaintext + [2],
+            using: key,
+            nonce: AES.GCM.Nonce(data: nonce.withUnsafeBytes { Data($0) })
+        )
         var body = salt
         withUnsafeBytes(of: recordSize.bigEndian) { body.append(contentsOf: $0) }
         body.append(UInt8(serverPublic.count))
@@ -57,17 +76,22 @@ package final class WebPush: Sendable {
             return "vapid t=\(cached.token), k=\(publicKey)"
         }
         let expires = now.addingTimeInterval(12 * 3600)
-        let token = try Self.jwt(claims: ["aud": audience, "exp": Int(expires.timeIntervalSince1970), "sub": subject], key: vapid)
+        let token = try Self.jwt(
+            claims: ["aud": audience, "exp": Int(expires.timeIntervalSince1970), "sub": subject],
+            key: vapid
+        )
         tokens.withLock { $0[audience] = (token, expires) }
         return "vapid t=\(token), k=\(publicKey)"
     }
 
     /// An ES256 JWT (header `{"typ":"JWT","alg":"ES256"}`), also what APNs's token authentication takes.
-    static func jwt(claims: [String: any Sendable], key: P256.Signing.PrivateKey, keyID: String? = nil) throws -> String {
+    static func jwt(claims: [String: any Sendable], key: P256.Signing.PrivateKey, keyID: String? = nil) throws -> String
+    {
         var header: [String: String] = ["typ": "JWT", "alg": "ES256"]
         if let keyID { header["kid"] = keyID }
         let encode = { (object: Any) throws -> String in
-            try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]).base64URLEncodedString()
+            try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                .base64URLEncodedString()
         }
         let input = "\(try encode(header)).\(try encode(claims))"
         let signature = try key.signature(for: Data(input.utf8))

@@ -20,8 +20,13 @@ extension CampaignPages {
         if let spend = content.minimumSpend { terms.append("On a spend of \(reader.money(spend)) or more") }
         if let cap = content.maxDiscount { terms.append("at most \(reader.money(cap)) off") }
         return OfferCard(
-            business: business, title: content.title, body: content.body, discount: content.discount.flatMap { discountWords($0, reader: reader) },
-            terms: terms.isEmpty ? nil : terms.joined(separator: ", "), ends: "Ends on \(reader.full(content.endsAt))")
+            business: business,
+            title: content.title,
+            body: content.body,
+            discount: content.discount.flatMap { discountWords($0, reader: reader) },
+            terms: terms.isEmpty ? nil : terms.joined(separator: ", "),
+            ends: "Ends on \(reader.full(content.endsAt))"
+        )
     }
 
     /// "10 % off", "$1.50 off".
@@ -94,9 +99,14 @@ extension CampaignPages {
                 let count = day.delivered
                 let height = count.map { max(2, Int(Double(Self.height - 20) * Double($0) / Double(peak))) } ?? 4
                 return Bar(
-                    x: index * slot, y: Self.height - 20 - height, width: max(1, min(22, slot - 2)), height: height,
-                    label: "\(names[index]): \(count.map { reader.count($0, "delivered", "delivered") } ?? "fewer than 5 delivered")",
-                    shown: count != nil)
+                    x: index * slot,
+                    y: Self.height - 20 - height,
+                    width: max(1, min(22, slot - 2)),
+                    height: height,
+                    label:
+                        "\(names[index]): \(count.map { reader.count($0, "delivered", "delivered") } ?? "fewer than 5 delivered")",
+                    shown: count != nil
+                )
             }
             // About six dates under the bars, however many days there are.
             let every = max(1, Int((Double(days.count) / 6).rounded(.up)))
@@ -108,7 +118,9 @@ extension CampaignPages {
             let parts = day.split(separator: "-").compactMap { Int($0) }
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = .gmt
-            guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12)) else {
+            guard parts.count == 3,
+                let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12))
+            else {
                 return day
             }
             return date.formatted(Date.FormatStyle(locale: reader.locale, timeZone: .gmt).day().month(.abbreviated))
@@ -128,12 +140,19 @@ extension CampaignPages {
         let target = content.target
         let who = CampaignWords.audience(target)
         rows.append(Detail(label: "For", value: who.isEmpty ? "Everyone nearby" : who.joined(separator: ", ")))
-        rows.append(Detail(label: "Within", value: reader.distance(Double(target.radiusMeters ?? CampaignRules.defaultRadiusMeters))))
+        rows.append(
+            Detail(
+                label: "Within",
+                value: reader.distance(Double(target.radiusMeters ?? CampaignRules.defaultRadiusMeters))
+            )
+        )
         let ways = content.delivery.map { $0 == .automatic ? "automatically nearby" : "pushed by staff in the shop" }
         rows.append(Detail(label: "Delivered", value: ways.joined(separator: " and ")))
         if content.kind == .coupon {
             rows.append(Detail(label: "Claims", value: claimed(campaign, reader: reader)))
-            if let each = content.perCustomer { rows.append(Detail(label: "Per customer", value: reader.count(each, "coupon", "coupons"))) }
+            if let each = content.perCustomer {
+                rows.append(Detail(label: "Per customer", value: reader.count(each, "coupon", "coupons")))
+            }
             if let code = content.code { rows.append(Detail(label: "Printed code", value: code)) }
         }
         return rows
@@ -148,31 +167,53 @@ extension CampaignPages {
         let notice = query.get("notice").flatMap { key -> String? in
             guard key == "pushed" else { return Self.notices[key] }
             let (sent, present) = (Int(query.get("sent") ?? "") ?? 0, Int(query.get("present") ?? "") ?? 0)
-            return "Sent to \(sent.formatted(.number.locale(reader.locale))) of the \(reader.count(present, "customer", "customers")) in the shop."
+            return
+                "Sent to \(sent.formatted(.number.locale(reader.locale))) of the \(reader.count(present, "customer", "customers")) in the shop."
         }
         let state = campaign.state
         let content = campaign.content
-        func count(_ value: Int?) -> String { value.map { $0.formatted(.number.locale(reader.locale)) } ?? "fewer than 5" }
-        var totals = [Detail(label: "Delivered", value: count(stats.totals.delivered)), Detail(label: "Opened", value: count(stats.totals.opened))]
+        func count(_ value: Int?) -> String {
+            value.map { $0.formatted(.number.locale(reader.locale)) } ?? "fewer than 5"
+        }
+        var totals = [
+            Detail(label: "Delivered", value: count(stats.totals.delivered)),
+            Detail(label: "Opened", value: count(stats.totals.opened)),
+        ]
         if content.kind == .coupon {
             totals += [
-                Detail(label: "Claimed", value: count(stats.totals.claimed)), Detail(label: "Redeemed", value: count(stats.totals.redeemed)),
+                Detail(label: "Claimed", value: count(stats.totals.claimed)),
+                Detail(label: "Redeemed", value: count(stats.totals.redeemed)),
                 Detail(
                     label: "Discount given",
-                    value: stats.totals.discountGiven.map { reader.money($0, stats.currency) } ?? "not shown: fewer than 5 redemptions"),
+                    value: stats.totals.discountGiven.map { reader.money($0, stats.currency) }
+                        ?? "not shown: fewer than 5 redemptions"
+                ),
             ]
         }
         let model = CampaignPage(
-            shell: Shell(title: content.title, context: context, notice: notice), id: id.uuidString.lowercased(),
-            businessId: campaign.businessId.uuidString.lowercased(), business: campaign.businessName, title: content.title,
-            kind: content.kind == .coupon ? "Coupon" : "Ad", state: Self.stateName(state),
-            rejectionReason: campaign.rejectionReason, changeRejected: state != .rejected, pendingChange: campaign.pendingChange,
+            shell: Shell(title: content.title, context: context, notice: notice),
+            id: id.uuidString.lowercased(),
+            businessId: campaign.businessId.uuidString.lowercased(),
+            business: campaign.businessName,
+            title: content.title,
+            kind: content.kind == .coupon ? "Coupon" : "Ad",
+            state: Self.stateName(state),
+            rejectionReason: campaign.rejectionReason,
+            changeRejected: state != .rejected,
+            pendingChange: campaign.pendingChange,
             blocking: campaign.findings.filter { $0.severity == .block }.map { Finding(message: $0.message) },
-            warnings: campaign.findings.filter { $0.severity == .warn }.map { Finding(message: $0.message) }, hasFindings: !campaign.findings.isEmpty,
-            card: Self.card(content, business: campaign.businessName, reader: reader), details: Self.details(campaign, reader: reader),
-            editable: state != .ended, submittable: state == .draft || state == .rejected, pausable: state == .active, resumable: state == .paused,
+            warnings: campaign.findings.filter { $0.severity == .warn }.map { Finding(message: $0.message) },
+            hasFindings: !campaign.findings.isEmpty,
+            card: Self.card(content, business: campaign.businessName, reader: reader),
+            details: Self.details(campaign, reader: reader),
+            editable: state != .ended,
+            submittable: state == .draft || state == .rejected,
+            pausable: state == .active,
+            resumable: state == .paused,
             pushable: state == .active && content.delivery.contains(.manual),
-            chart: stats.days.isEmpty ? nil : DayChart(days: stats.days, reader: reader), totals: totals)
+            chart: stats.days.isEmpty ? nil : DayChart(days: stats.days, reader: reader),
+            totals: totals
+        )
         return renderer.render("offers/campaign", model)
     }
 }

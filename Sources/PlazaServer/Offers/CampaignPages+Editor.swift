@@ -11,16 +11,21 @@ extension CampaignPages {
     static let deliveryFields = CampaignDelivery.allCases.map(\.rawValue)
     static let editorFields =
         [
-            "kind", "title", "body", "startsAt", "endsAt", "from", "until", "ageMin", "ageMax", "studentsOnly", "radiusMeters", "subscribersOnly",
-            "pastCustomers", "percentOff", "amountOff", "minimumSpend", "maxDiscount", "totalRedemptions", "perCustomer", "code",
+            "kind", "title", "body", "startsAt", "endsAt", "from", "until", "ageMin", "ageMax", "studentsOnly",
+            "radiusMeters", "subscribersOnly",
+            "pastCustomers", "percentOff", "amountOff", "minimumSpend", "maxDiscount", "totalRedemptions",
+            "perCustomer", "code",
         ] + weekdayFields + genderFields + deliveryFields
 
     /// The API's field names as the form's (Mustache reads dots; the form has one schedule slot).
     static let formNames = [
-        "schedule": "days", "schedule.0.weekdays": "days", "schedule.0.from": "from", "schedule.0.until": "until", "target.ageMin": "ageMin",
-        "target.ageMax": "ageMax", "target.genders": "genders", "target.radiusMeters": "radiusMeters", "target.locationIds": "radiusMeters",
+        "schedule": "days", "schedule.0.weekdays": "days", "schedule.0.from": "from", "schedule.0.until": "until",
+        "target.ageMin": "ageMin",
+        "target.ageMax": "ageMax", "target.genders": "genders", "target.radiusMeters": "radiusMeters",
+        "target.locationIds": "radiusMeters",
         "target.pastCustomers": "pastCustomers", "discount.percentOff": "percentOff", "discount.amountOff": "amountOff",
-        "discount.currency": "amountOff", "minimumSpend.amount": "minimumSpend", "minimumSpend.currency": "minimumSpend",
+        "discount.currency": "amountOff", "minimumSpend.amount": "minimumSpend",
+        "minimumSpend.currency": "minimumSpend",
         "maxDiscount.amount": "maxDiscount", "maxDiscount.currency": "maxDiscount",
     ]
 
@@ -36,7 +41,12 @@ extension CampaignPages {
     // MARK: Reading the form
 
     /// The campaign the form describes. Unreadable fields are refused together with what the rules find in the rest.
-    func content(_ form: FormData, kind fixed: CampaignKind?, reader: Reader, now: Date = Date()) throws -> CampaignContent {
+    func content(
+        _ form: FormData,
+        kind fixed: CampaignKind?,
+        reader: Reader,
+        now: Date = Date()
+    ) throws -> CampaignContent {
         var validator = Validator()
         let kind = fixed ?? CampaignKind(rawValue: form["kind"])
         validator.check(kind != nil, "kind", "Choose an ad or a coupon.")
@@ -62,18 +72,35 @@ extension CampaignPages {
         let endsAt = moment("endsAt")
         if form.optional("endsAt") == nil { validator.check(false, "endsAt", "Pick when the campaign ends.") }
         let days = (1...7).filter { form["day\($0)"] == "1" }
-        let (from, until) = (form["from"].trimmingCharacters(in: .whitespaces), form["until"].trimmingCharacters(in: .whitespaces))
-        let schedule = days.isEmpty && from.isEmpty && until.isEmpty ? nil : [CampaignSchedule(weekdays: days, from: from, until: until)]
-        if schedule != nil, days.isEmpty { validator.check(false, "days", "Tick the days it runs, or clear the hours.") }
+        let (from, until) = (
+            form["from"].trimmingCharacters(in: .whitespaces), form["until"].trimmingCharacters(in: .whitespaces)
+        )
+        let schedule =
+            days.isEmpty && from.isEmpty && until.isEmpty
+            ? nil : [CampaignSchedule(weekdays: days, from: from, until: until)]
+        if schedule != nil, days.isEmpty {
+            validator.check(false, "days", "Tick the days it runs, or clear the hours.")
+        }
         let genders = Gender.allCases.filter { form[$0.rawValue] == "1" }
         let target = CampaignTarget(
-            ageMin: number("ageMin"), ageMax: number("ageMax"), genders: genders.isEmpty ? nil : genders,
-            studentsOnly: form["studentsOnly"] == "1" ? true : nil, radiusMeters: number("radiusMeters"),
-            subscribersOnly: form["subscribersOnly"] == "1" ? true : nil, pastCustomers: number("pastCustomers"))
+            ageMin: number("ageMin"),
+            ageMax: number("ageMax"),
+            genders: genders.isEmpty ? nil : genders,
+            studentsOnly: form["studentsOnly"] == "1" ? true : nil,
+            radiusMeters: number("radiusMeters"),
+            subscribersOnly: form["subscribersOnly"] == "1" ? true : nil,
+            pastCustomers: number("pastCustomers")
+        )
         var content = CampaignContent(
-            kind: kind ?? .coupon, title: form["title"].trimmingCharacters(in: .whitespacesAndNewlines),
-            body: form["body"].trimmingCharacters(in: .whitespacesAndNewlines), startsAt: startsAt, endsAt: endsAt ?? startsAt, schedule: schedule,
-            target: target, delivery: CampaignDelivery.allCases.filter { form[$0.rawValue] == "1" })
+            kind: kind ?? .coupon,
+            title: form["title"].trimmingCharacters(in: .whitespacesAndNewlines),
+            body: form["body"].trimmingCharacters(in: .whitespacesAndNewlines),
+            startsAt: startsAt,
+            endsAt: endsAt ?? startsAt,
+            schedule: schedule,
+            target: target,
+            delivery: CampaignDelivery.allCases.filter { form[$0.rawValue] == "1" }
+        )
         if content.kind == .coupon {
             let (percent, amount) = (number("percentOff"), money("amountOff"))
             switch (percent, amount) {
@@ -92,7 +119,9 @@ extension CampaignPages {
         }
         guard validator.isValid else {
             let taken = Set(validator.errors.map(\.field))
-            let more = CampaignRules.problems(content).map { FieldError(field: Self.formField($0.field), message: $0.message) }
+            let more = CampaignRules.problems(content).map {
+                FieldError(field: Self.formField($0.field), message: $0.message)
+            }
             throw PlazaError.validation(validator.errors + more.filter { !taken.contains($0.field) })
         }
         return content
@@ -106,9 +135,14 @@ extension CampaignPages {
         return CampaignReachRequest(
             kind: fixed ?? CampaignKind(rawValue: value("kind")) ?? .coupon,
             target: CampaignTarget(
-                ageMin: number("ageMin"), ageMax: number("ageMax"), genders: genders.isEmpty ? nil : genders,
-                studentsOnly: value("studentsOnly") == "1" ? true : nil, subscribersOnly: value("subscribersOnly") == "1" ? true : nil,
-                pastCustomers: number("pastCustomers")))
+                ageMin: number("ageMin"),
+                ageMax: number("ageMax"),
+                genders: genders.isEmpty ? nil : genders,
+                studentsOnly: value("studentsOnly") == "1" ? true : nil,
+                subscribersOnly: value("subscribersOnly") == "1" ? true : nil,
+                pastCustomers: number("pastCustomers")
+            )
+        )
     }
 
     /// "About 40 people match now", or that fewer than 5 do.
@@ -199,60 +233,108 @@ extension CampaignPages {
     }
 
     func editorPage(
-        _ context: AuthenticatedContext, heading: String, action: String, back: (String, String), fixed: CampaignKind?, form: FormState,
+        _ context: AuthenticatedContext,
+        heading: String,
+        action: String,
+        back: (String, String),
+        fixed: CampaignKind?,
+        form: FormState,
         business: BusinessRecord
     ) async throws -> EditorPage {
         let reader = context.reader
         let value = { (name: String) in form.fields[name]?.value ?? "" }
         let kind = fixed ?? CampaignKind(rawValue: value("kind")) ?? .coupon
-        let reach = try await offers.reach(context.identity, business: business.id, Self.reachRequest(value, kind: fixed))
+        let reach = try await offers.reach(
+            context.identity,
+            business: business.id,
+            Self.reachRequest(value, kind: fixed)
+        )
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = reader.locale
         let symbols = calendar.shortWeekdaySymbols
         let genderNames: [Gender: String] = [.female: "Women", .male: "Men", .other: "People of another gender"]
         let deliveryNames: [CampaignDelivery: String] = [
-            .automatic: "Automatically, when a matching customer comes near", .manual: "When staff push it to the customers in the shop",
+            .automatic: "Automatically, when a matching customer comes near",
+            .manual: "When staff push it to the customers in the shop",
         ]
         return EditorPage(
-            shell: Shell(title: heading, context: context), heading: heading, action: action, back: back.0, backLabel: back.1,
-            fixedKind: fixed.map { $0 == .coupon ? "Coupon" : "Ad" }, kindValue: kind.rawValue,
+            shell: Shell(title: heading, context: context),
+            heading: heading,
+            action: action,
+            back: back.0,
+            backLabel: back.1,
+            fixedKind: fixed.map { $0 == .coupon ? "Coupon" : "Ad" },
+            kindValue: kind.rawValue,
             kinds: [
-                Choice(name: "kind", value: "coupon", label: "Coupon: a discount customers claim", checked: kind == .coupon),
+                Choice(
+                    name: "kind",
+                    value: "coupon",
+                    label: "Coupon: a discount customers claim",
+                    checked: kind == .coupon
+                ),
                 Choice(name: "kind", value: "ad", label: "Ad: words only, nothing to claim", checked: kind == .ad),
-            ], coupon: kind == .coupon, form: form,
-            weekdays: (1...7).map { Choice(name: "day\($0)", value: "1", label: symbols[$0 % 7], checked: value("day\($0)") == "1") },
+            ],
+            coupon: kind == .coupon,
+            form: form,
+            weekdays: (1...7).map {
+                Choice(name: "day\($0)", value: "1", label: symbols[$0 % 7], checked: value("day\($0)") == "1")
+            },
             genders: Gender.allCases.map {
-                Choice(name: $0.rawValue, value: "1", label: genderNames[$0] ?? $0.rawValue, checked: value($0.rawValue) == "1")
+                Choice(
+                    name: $0.rawValue,
+                    value: "1",
+                    label: genderNames[$0] ?? $0.rawValue,
+                    checked: value($0.rawValue) == "1"
+                )
             },
             audience: [
                 Choice(name: "studentsOnly", value: "1", label: "Students only", checked: value("studentsOnly") == "1"),
                 Choice(
-                    name: "subscribersOnly", value: "1", label: "Only customers who subscribed to your offers",
-                    checked: value("subscribersOnly") == "1"),
+                    name: "subscribersOnly",
+                    value: "1",
+                    label: "Only customers who subscribed to your offers",
+                    checked: value("subscribersOnly") == "1"
+                ),
             ],
             deliveries: CampaignDelivery.allCases.map {
-                Choice(name: $0.rawValue, value: "1", label: deliveryNames[$0] ?? $0.rawValue, checked: value($0.rawValue) == "1")
-            }, currency: currency, timeZone: reader.timeZone.identifier,
-            hasTarget: (["ageMin", "ageMax", "studentsOnly", "subscribersOnly", "pastCustomers"] + Self.genderFields).contains { !value($0).isEmpty },
+                Choice(
+                    name: $0.rawValue,
+                    value: "1",
+                    label: deliveryNames[$0] ?? $0.rawValue,
+                    checked: value($0.rawValue) == "1"
+                )
+            },
+            currency: currency,
+            timeZone: reader.timeZone.identifier,
+            hasTarget: (["ageMin", "ageMax", "studentsOnly", "subscribersOnly", "pastCustomers"] + Self.genderFields)
+                .contains { !value($0).isEmpty },
             locale: reader.locale.identifier.replacingOccurrences(of: "_", with: "-"),
-            preview: preview(form, kind: kind, business: business.name, reader: reader), reach: Self.reachText(reach, reader: reader),
+            preview: preview(form, kind: kind, business: business.name, reader: reader),
+            reach: Self.reachText(reach, reader: reader),
             reachEndpoint: "/offers/businesses/\(business.id.uuidString.lowercased())/campaigns/reach",
-            button: fixed == nil ? "Save as a draft" : "Save the changes")
+            button: fixed == nil ? "Save as a draft" : "Save the changes"
+        )
     }
 
     /// The offer card as the form stands, so the page shows it before the script takes over.
     func preview(_ form: FormState, kind: CampaignKind, business: String, reader: Reader) -> OfferCard {
         let value = { (name: String) in form.fields[name]?.value ?? "" }
         var content = CampaignContent(
-            kind: kind, title: value("title"), body: value("body"), startsAt: Date(),
-            endsAt: reader.moment(fromInput: value("endsAt")) ?? Date())
+            kind: kind,
+            title: value("title"),
+            body: value("body"),
+            startsAt: Date(),
+            endsAt: reader.moment(fromInput: value("endsAt")) ?? Date()
+        )
         if kind == .coupon {
             if let percent = Int(value("percentOff")) {
                 content.discount = CouponDiscount(percentOff: percent)
             } else if let amount = WalletRules.parseAmount(value("amountOff"), currency: currency) {
                 content.discount = CouponDiscount(amountOff: Money(amount: amount, currency: currency))
             }
-            content.minimumSpend = WalletRules.parseAmount(value("minimumSpend"), currency: currency).map { Money(amount: $0, currency: currency) }
+            content.minimumSpend = WalletRules.parseAmount(value("minimumSpend"), currency: currency).map {
+                Money(amount: $0, currency: currency)
+            }
         }
         var card = Self.card(content, business: business, reader: reader)
         if value("endsAt").isEmpty { card.ends = nil }
@@ -267,8 +349,14 @@ extension CampaignPages {
         let kind = request.uri.queryParameters.get("kind").flatMap { CampaignKind(rawValue: String($0)) } ?? .coupon
         let path = "/offers/businesses/\(id.uuidString.lowercased())/campaigns"
         let model = try await editorPage(
-            context, heading: "New campaign", action: path, back: (path, "← Offers and coupons"), fixed: nil,
-            form: context.page.form("campaign") ?? blank(reader: context.reader, kind: kind), business: business)
+            context,
+            heading: "New campaign",
+            action: path,
+            back: (path, "← Offers and coupons"),
+            fixed: nil,
+            form: context.page.form("campaign") ?? blank(reader: context.reader, kind: kind),
+            business: business
+        )
         return renderer.render("offers/campaign-editor", model)
     }
 
@@ -276,12 +364,18 @@ extension CampaignPages {
         let form = try await request.decodeForm(limit: maxBody)
         let id = try Query.id(context.parameters, "id", "business")
         do {
-            let campaign = try await offers.createCampaign(context.identity, business: id, try content(form, kind: nil, reader: context.reader))
+            let campaign = try await offers.createCampaign(
+                context.identity,
+                business: id,
+                try content(form, kind: nil, reader: context.reader)
+            )
             return PageRenderer.seeOther("\(Self.path(campaign.id))?notice=saved")
         } catch let error as PlazaError where Self.isRefusal(error) {
             return renderer.refused(
-                "campaign", FormState(form, names: Self.editorFields, error: Self.formError(error)),
-                returnTo: "/offers/businesses/\(id.uuidString.lowercased())/campaigns/new")
+                "campaign",
+                FormState(form, names: Self.editorFields, error: Self.formError(error)),
+                returnTo: "/offers/businesses/\(id.uuidString.lowercased())/campaigns/new"
+            )
         }
     }
 
@@ -303,8 +397,14 @@ extension CampaignPages {
         let (record, business) = try await offers.member(context.identity, campaign: id)
         let content = record.content
         let model = try await editorPage(
-            context, heading: "Edit “\(content.title)”", action: Self.path(id), back: (Self.path(id), "← The campaign"),
-            fixed: content.kind, form: context.page.form("campaign") ?? Self.filled(content, reader: context.reader), business: business)
+            context,
+            heading: "Edit “\(content.title)”",
+            action: Self.path(id),
+            back: (Self.path(id), "← The campaign"),
+            fixed: content.kind,
+            form: context.page.form("campaign") ?? Self.filled(content, reader: context.reader),
+            business: business
+        )
         return renderer.render("offers/campaign-editor", model)
     }
 
@@ -316,20 +416,35 @@ extension CampaignPages {
             let current = try await offers.campaign(context.identity, id)
             let asked = try content(form, kind: current.content.kind, reader: context.reader)
             let change = CampaignChange(
-                title: asked.title, body: asked.body, startsAt: asked.startsAt, endsAt: asked.endsAt, schedule: asked.schedule ?? [],
-                target: asked.target, delivery: asked.delivery, discount: asked.discount, minimumSpend: asked.minimumSpend,
-                maxDiscount: asked.maxDiscount, totalRedemptions: asked.totalRedemptions, perCustomer: asked.perCustomer, code: asked.code ?? "",
+                title: asked.title,
+                body: asked.body,
+                startsAt: asked.startsAt,
+                endsAt: asked.endsAt,
+                schedule: asked.schedule ?? [],
+                target: asked.target,
+                delivery: asked.delivery,
+                discount: asked.discount,
+                minimumSpend: asked.minimumSpend,
+                maxDiscount: asked.maxDiscount,
+                totalRedemptions: asked.totalRedemptions,
+                perCustomer: asked.perCustomer,
+                code: asked.code ?? "",
                 // What the merchant emptied goes, rather than staying as it was.
                 clear: [
                     asked.minimumSpend == nil ? "minimumSpend" : nil, asked.maxDiscount == nil ? "maxDiscount" : nil,
-                    asked.totalRedemptions == nil ? "totalRedemptions" : nil, asked.perCustomer == nil ? "perCustomer" : nil,
-                ].compactMap { $0 })
+                    asked.totalRedemptions == nil ? "totalRedemptions" : nil,
+                    asked.perCustomer == nil ? "perCustomer" : nil,
+                ].compactMap { $0 }
+            )
             let saved = try await offers.changeCampaign(context.identity, id, change)
             let notice = saved.state == .draft ? "saved" : saved.state == .submitted ? "resent" : "changed"
             return PageRenderer.seeOther("\(Self.path(id))?notice=\(notice)")
         } catch let error as PlazaError where Self.isRefusal(error) {
             return renderer.refused(
-                "campaign", FormState(form, names: Self.editorFields, error: Self.formError(error)), returnTo: "\(Self.path(id))/edit")
+                "campaign",
+                FormState(form, names: Self.editorFields, error: Self.formError(error)),
+                returnTo: "\(Self.path(id))/edit"
+            )
         }
     }
 }

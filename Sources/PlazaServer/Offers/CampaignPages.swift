@@ -61,9 +61,14 @@ struct CampaignPages: Sendable {
     static func row(_ campaign: Campaign, reader: Reader) -> CampaignRow {
         let content = campaign.content
         return CampaignRow(
-            id: campaign.id.uuidString.lowercased(), title: content.title, kind: content.kind == .coupon ? "Coupon" : "Ad",
-            state: stateName(campaign.state), window: "\(reader.day(content.startsAt)) – \(reader.day(content.endsAt))",
-            claimed: content.kind == .coupon ? claimed(campaign, reader: reader) : nil, pendingChange: campaign.pendingChange)
+            id: campaign.id.uuidString.lowercased(),
+            title: content.title,
+            kind: content.kind == .coupon ? "Coupon" : "Ad",
+            state: stateName(campaign.state),
+            window: "\(reader.day(content.startsAt)) – \(reader.day(content.endsAt))",
+            claimed: content.kind == .coupon ? claimed(campaign, reader: reader) : nil,
+            pendingChange: campaign.pendingChange
+        )
     }
 
     /// "claimed 3 of 50", or "claimed 3" when nothing caps the coupons.
@@ -92,9 +97,13 @@ struct CampaignPages: Sendable {
         let page = try await offers.campaigns(context.identity, business: id, limit: 50, cursor: cursor)
         let business = try await offers.businesses.requireMember(context.identity, of: id)
         let model = ListPage(
-            shell: Shell(title: "Offers and coupons", context: context), businessId: id.uuidString.lowercased(), name: business.name,
-            rows: page.items.map { Self.row($0, reader: context.reader) }, hasRows: !page.items.isEmpty,
-            next: page.nextCursor.map { "/offers/businesses/\(id.uuidString.lowercased())/campaigns?cursor=\($0)" })
+            shell: Shell(title: "Offers and coupons", context: context),
+            businessId: id.uuidString.lowercased(),
+            name: business.name,
+            rows: page.items.map { Self.row($0, reader: context.reader) },
+            hasRows: !page.items.isEmpty,
+            next: page.nextCursor.map { "/offers/businesses/\(id.uuidString.lowercased())/campaigns?cursor=\($0)" }
+        )
         return renderer.render("offers/campaigns", model)
     }
 
@@ -132,7 +141,10 @@ struct CampaignPages: Sendable {
     /// Runs an action on the campaign, then back to its page with `notice` (or what `action` answers as the notice);
     /// a refused action (a blocking finding, the wrong state, a merchant not approved yet) comes back as an alert.
     func act(
-        _ request: Request, _ context: AuthenticatedContext, notice: String, _ action: (UUID) async throws -> String?
+        _ request: Request,
+        _ context: AuthenticatedContext,
+        notice: String,
+        _ action: (UUID) async throws -> String?
     ) async throws -> Response {
         _ = try await request.decodeForm(limit: maxBody)
         let id = try Query.id(context.parameters, "id", "campaign")
@@ -146,7 +158,8 @@ struct CampaignPages: Sendable {
 
     /// A refusal the page explains (not a missing campaign nor a stranger's request, which answer with the error page).
     static func isRefusal(_ error: PlazaError) -> Bool {
-        error.code == .merchantNotApproved || (error.status.code < 500 && error.status != .forbidden && error.status != .notFound)
+        error.code == .merchantNotApproved
+            || (error.status.code < 500 && error.status != .forbidden && error.status != .notFound)
     }
 
     static func alert(_ error: PlazaError) -> String {

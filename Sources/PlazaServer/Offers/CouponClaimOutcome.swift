@@ -14,9 +14,15 @@ extension OffersStore {
     func claimRows(campaigns ids: [UUID], on db: any SQLDatabase) async throws -> [UUID: [CouponClaimOutcome]] {
         var claims: [UUID: [CouponClaimOutcome]] = [:]
         for chunk in ids.chunked(by: 500) {
-            for row in try await db.select().columns("id", "campaign_id", "user_id").from("coupon_claims").where("campaign_id", .in, chunk).all() {
+            for row in try await db.select().columns("id", "campaign_id", "user_id").from("coupon_claims").where(
+                "campaign_id",
+                .in,
+                chunk
+            ).all() {
                 let claim = CouponClaimOutcome(
-                    id: try row.decode(column: "id", as: UUID.self), user: try row.decode(column: "user_id", as: UUID.self))
+                    id: try row.decode(column: "id", as: UUID.self),
+                    user: try row.decode(column: "user_id", as: UUID.self)
+                )
                 claims[try row.decode(column: "campaign_id", as: UUID.self), default: []].append(claim)
             }
         }

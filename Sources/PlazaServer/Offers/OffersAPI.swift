@@ -47,7 +47,9 @@ struct OffersAPI: Sendable {
     @Sendable func campaigns(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         let business = try Query.id(context.parameters, "id", "business")
-        return try .json(try await offers.campaigns(context.identity, business: business, limit: paging.limit, cursor: paging.cursor))
+        return try .json(
+            try await offers.campaigns(context.identity, business: business, limit: paging.limit, cursor: paging.cursor)
+        )
     }
 
     @Sendable func campaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -56,7 +58,9 @@ struct OffersAPI: Sendable {
 
     @Sendable func changeCampaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CampaignChange.self, limit: maxBody)
-        return try .json(try await offers.changeCampaign(context.identity, try Query.id(context.parameters, "id", "campaign"), body))
+        return try .json(
+            try await offers.changeCampaign(context.identity, try Query.id(context.parameters, "id", "campaign"), body)
+        )
     }
 
     @Sendable func submit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -64,11 +68,15 @@ struct OffersAPI: Sendable {
     }
 
     @Sendable func pause(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await offers.setPaused(context.identity, try Query.id(context.parameters, "id", "campaign"), true))
+        try .json(
+            try await offers.setPaused(context.identity, try Query.id(context.parameters, "id", "campaign"), true)
+        )
     }
 
     @Sendable func resume(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await offers.setPaused(context.identity, try Query.id(context.parameters, "id", "campaign"), false))
+        try .json(
+            try await offers.setPaused(context.identity, try Query.id(context.parameters, "id", "campaign"), false)
+        )
     }
 
     @Sendable func settings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -87,7 +95,13 @@ struct OffersAPI: Sendable {
 
     @Sendable func subscribe(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: SubscriptionRequest.self, limit: maxBody)
-        return try .json(try await offers.subscribe(context.identity, business: try Query.id(context.parameters, "id", "business"), body))
+        return try .json(
+            try await offers.subscribe(
+                context.identity,
+                business: try Query.id(context.parameters, "id", "business"),
+                body
+            )
+        )
     }
 
     @Sendable func unsubscribe(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -96,7 +110,10 @@ struct OffersAPI: Sendable {
     }
 
     @Sendable func push(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await offers.push(context.identity, try Query.id(context.parameters, "id", "campaign")), status: .accepted)
+        try .json(
+            try await offers.push(context.identity, try Query.id(context.parameters, "id", "campaign")),
+            status: .accepted
+        )
     }
 
     @Sendable func stats(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -111,7 +128,9 @@ struct OffersAPI: Sendable {
         case "history": history = true
         default: throw PlazaError.validation(field: "state", "Use current or history.")
         }
-        return try .json(try await offers.offers(context.identity, history: history, limit: paging.limit, cursor: paging.cursor))
+        return try .json(
+            try await offers.offers(context.identity, history: history, limit: paging.limit, cursor: paging.cursor)
+        )
     }
 
     @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -120,7 +139,15 @@ struct OffersAPI: Sendable {
         if let text, text.count > 200 { throw PlazaError.validation(field: "q", "Search with at most 200 characters.") }
         let category = try Query.category(request.uri)
         return try .json(
-            try await offers.offers(context.identity, history: false, text: text, category: category, limit: paging.limit, cursor: paging.cursor))
+            try await offers.offers(
+                context.identity,
+                history: false,
+                text: text,
+                category: category,
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
+        )
     }
 
     @Sendable func offer(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -8,7 +8,13 @@ struct OffersCoupons: ChargeCoupons {
     let store = OffersStore()
 
     func hold(
-        _ coupon: CouponReference, customer: UUID, business: UUID, charge: UUID, subtotal: Money, now: Date, on db: any SQLDatabase
+        _ coupon: CouponReference,
+        customer: UUID,
+        business: UUID,
+        charge: UUID,
+        subtotal: Money,
+        now: Date,
+        on db: any SQLDatabase
     ) async throws -> ChargeDiscount {
         let refuse = { (message: String) in PlazaError.invalidCoupon(field: coupon.field, message) }
         let found: ClaimRecord?
@@ -17,20 +23,29 @@ struct OffersCoupons: ChargeCoupons {
         case .claim(let id): found = try await store.claim(id: id, on: db)
         }
         // Someone else's claim reads as an unknown one: a code says nothing about its holder.
-        guard let claim = found, claim.userId == customer else { throw refuse("No coupon of this customer has this code.") }
+        guard let claim = found, claim.userId == customer else {
+            throw refuse("No coupon of this customer has this code.")
+        }
         guard claim.status == .claimed, claim.chargeId == nil else { throw refuse("This coupon was used already.") }
         guard let campaign = try await store.campaign(claim.campaignId, on: db), campaign.businessId == business else {
             throw refuse("This coupon is for another business.")
         }
         let content = campaign.running
-        guard claim.expiresAt > now, campaign.state != .ended, now < content.endsAt else { throw refuse("This coupon has expired.") }
+        guard claim.expiresAt > now, campaign.state != .ended, now < content.endsAt else {
+            throw refuse("This coupon has expired.")
+        }
         switch OfferRules.discount(content, subtotal: subtotal) {
-        case .failure(.belowMinimumSpend(let minimum)): throw refuse("This coupon needs a purchase of at least \(minimum).")
+        case .failure(.belowMinimumSpend(let minimum)):
+            throw refuse("This coupon needs a purchase of at least \(minimum).")
         case .failure(.otherCurrency(let currency)): throw refuse("This coupon is for purchases in \(currency).")
         case .failure(.notACoupon): throw refuse("This offer is not a coupon.")
         case .success(let off):
-            guard off.amount < subtotal.amount else { throw refuse("This coupon would cover the whole purchase; charge it without payment.") }
-            guard try await store.hold(claim.id, charge: charge, discount: off.amount, on: db) else { throw refuse("This coupon was used already.") }
+            guard off.amount < subtotal.amount else {
+                throw refuse("This coupon would cover the whole purchase; charge it without payment.")
+            }
+            guard try await store.hold(claim.id, charge: charge, discount: off.amount, on: db) else {
+                throw refuse("This coupon was used already.")
+            }
             return ChargeDiscount(amount: off.amount, claimId: claim.id, campaignId: campaign.id, title: content.title)
         }
     }

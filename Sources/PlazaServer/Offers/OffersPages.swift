@@ -99,18 +99,29 @@ struct OffersPages: Sendable {
     static func row(_ offer: Offer, reader: Reader) -> OfferRow {
         let status: String? =
             switch offer.claim?.status {
-            case .claimed: offer.claim?.chargeId == nil ? "Claimed: show it at the counter" : "On a charge waiting for you"
+            case .claimed:
+                offer.claim?.chargeId == nil ? "Claimed: show it at the counter" : "On a charge waiting for you"
             case .redeemed: "Used"
             case .expired: "Expired"
             case nil: nil
             }
         return OfferRow(
-            id: offer.id.uuidString.lowercased(), business: offer.business.name, businessId: offer.business.id?.uuidString.lowercased() ?? "",
-            title: offer.title, body: offer.body, deal: deal(offer, reader: reader), ends: "Ends \(reader.day(offer.endsAt))",
-            received: reader.when(offer.receivedAt), coupon: offer.kind == .coupon, claimCode: offer.claim?.code, claimState: status,
+            id: offer.id.uuidString.lowercased(),
+            business: offer.business.name,
+            businessId: offer.business.id?.uuidString.lowercased() ?? "",
+            title: offer.title,
+            body: offer.body,
+            deal: deal(offer, reader: reader),
+            ends: "Ends \(reader.day(offer.endsAt))",
+            received: reader.when(offer.receivedAt),
+            coupon: offer.kind == .coupon,
+            claimCode: offer.claim?.code,
+            claimState: status,
             why: offer.why.text.isEmpty
-                ? "It reached you as your settings allow." : offer.why.text.prefix(1).uppercased() + offer.why.text.dropFirst() + ".",
-            reasons: offer.why.reasons.map(\.text))
+                ? "It reached you as your settings allow."
+                : offer.why.text.prefix(1).uppercased() + offer.why.text.dropFirst() + ".",
+            reasons: offer.why.reasons.map(\.text)
+        )
     }
 
     @Sendable func list(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -118,10 +129,20 @@ struct OffersPages: Sendable {
         let (list, filters) = try await self.list(request, context)
         let category = try Query.category(request.uri, lenient: true)
         let model = ListPage(
-            shell: Shell(title: "Offers", context: context, notice: query.get("notice").flatMap { Self.notices[String($0)] }),
+            shell: Shell(
+                title: "Offers",
+                context: context,
+                notice: query.get("notice").flatMap { Self.notices[String($0)] }
+            ),
             query: filters.text,
-            categories: BusinessCategory.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == category) },
-            history: list.history, searching: list.searching, list: list, liveURL: "/offers/live?\(filters.query)")
+            categories: BusinessCategory.allCases.map {
+                Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == category)
+            },
+            history: list.history,
+            searching: list.searching,
+            list: list,
+            liveURL: "/offers/live?\(filters.query)"
+        )
         return renderer.render("offers/offers", model)
     }
 
@@ -131,7 +152,10 @@ struct OffersPages: Sendable {
     }
 
     /// The offers the query asks for (`view`, `q`, `category`, `cursor`), and the filters as a query string.
-    private func list(_ request: Request, _ context: AuthenticatedContext) async throws -> (list: OfferList, filters: (text: String, query: String)) {
+    private func list(
+        _ request: Request,
+        _ context: AuthenticatedContext
+    ) async throws -> (list: OfferList, filters: (text: String, query: String)) {
         let query = request.uri.queryParameters
         let history = query.get("view") == "history"
         let text = query.get("q").map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
@@ -140,13 +164,23 @@ struct OffersPages: Sendable {
         let cursor = query.get("cursor").map { String($0) }
         let page =
             searching
-            ? try await offers.offers(context.identity, history: false, text: text, category: category, limit: 20, cursor: cursor)
+            ? try await offers.offers(
+                context.identity,
+                history: false,
+                text: text,
+                category: category,
+                limit: 20,
+                cursor: cursor
+            )
             : try await offers.offers(context.identity, history: history, limit: 20, cursor: cursor)
         let filters = [("view", history ? "history" : "current"), ("q", text), ("category", category?.rawValue ?? "")]
         // Cursors are base64: their `+` and `/` must be escaped in a link.
         let list = OfferList(
-            rows: page.items.map { Self.row($0, reader: context.reader) }, history: history && !searching, searching: searching,
-            next: page.nextCursor.map { "/offers?\(FormData.encoded(filters + [("cursor", $0)]))" })
+            rows: page.items.map { Self.row($0, reader: context.reader) },
+            history: history && !searching,
+            searching: searching,
+            next: page.nextCursor.map { "/offers?\(FormData.encoded(filters + [("cursor", $0)]))" }
+        )
         return (list, (text, FormData.encoded(filters)))
     }
 
@@ -165,9 +199,14 @@ struct OffersPages: Sendable {
         let claim = offer.claim.flatMap { $0.status == .claimed ? $0 : nil }
         let model = OfferPage(
             shell: Shell(
-                title: offer.title, context: context, notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }),
-            offer: Self.row(offer, reader: context.reader), qr: claim.flatMap { QRCode($0.qrPayload)?.svg(scale: 4) },
-            canClaim: offer.kind == .coupon && offer.claim?.status != .claimed && offer.claim?.status != .redeemed)
+                title: offer.title,
+                context: context,
+                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }
+            ),
+            offer: Self.row(offer, reader: context.reader),
+            qr: claim.flatMap { QRCode($0.qrPayload)?.svg(scale: 4) },
+            canClaim: offer.kind == .coupon && offer.claim?.status != .claimed && offer.claim?.status != .redeemed
+        )
         return renderer.render("offers/offer", model)
     }
 
@@ -223,18 +262,34 @@ struct OffersPages: Sendable {
         if let refused = context.page.form("settings") { form = refused }
         let names = try await offers.businessNames(current.muted)
         let subscriptions = try await offers.subscriptions(context.identity, limit: 100, cursor: nil).items
-        let choices = { (level: OfferLevel) in Self.levels.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) } }
+        let choices = { (level: OfferLevel) in
+            Self.levels.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) }
+        }
         let model = SettingsPage(
             shell: Shell(
-                title: "Offer settings", context: context, notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }),
-            form: form, ads: choices(current.ads), coupons: choices(current.coupons), useAge: current.use.age, useGender: current.use.gender,
+                title: "Offer settings",
+                context: context,
+                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }
+            ),
+            form: form,
+            ads: choices(current.ads),
+            coupons: choices(current.coupons),
+            useAge: current.use.age,
+            useGender: current.use.gender,
             useStudent: current.use.student,
-            muted: current.muted.map { Muted(id: $0.uuidString.lowercased(), name: names[$0] ?? "A business", detail: "") },
+            muted: current.muted.map {
+                Muted(id: $0.uuidString.lowercased(), name: names[$0] ?? "A business", detail: "")
+            },
             subscriptions: subscriptions.map {
                 Muted(
-                    id: $0.business.id?.uuidString.lowercased() ?? "", name: $0.business.name,
-                    detail: [$0.ads ? "ads" : nil, $0.coupons ? "coupons" : nil].compactMap { $0 }.joined(separator: " and "))
-            })
+                    id: $0.business.id?.uuidString.lowercased() ?? "",
+                    name: $0.business.name,
+                    detail: [$0.ads ? "ads" : nil, $0.coupons ? "coupons" : nil].compactMap { $0 }.joined(
+                        separator: " and "
+                    )
+                )
+            }
+        )
         return renderer.render("offers/settings", model)
     }
 
@@ -244,15 +299,25 @@ struct OffersPages: Sendable {
             let from = form["quietFrom"].trimmingCharacters(in: .whitespaces)
             let until = form["quietUntil"].trimmingCharacters(in: .whitespaces)
             guard from.isEmpty == until.isEmpty else {
-                throw PlazaError.validation(field: from.isEmpty ? "quietFrom" : "quietUntil", "Give both times, or neither for no quiet hours.")
+                throw PlazaError.validation(
+                    field: from.isEmpty ? "quietFrom" : "quietUntil",
+                    "Give both times, or neither for no quiet hours."
+                )
             }
             guard let maxPerDay = Int(form["maxPerDay"].trimmingCharacters(in: .whitespaces)) else {
                 throw PlazaError.validation(field: "maxPerDay", "Use a number from 1 to 20.")
             }
             let change = OfferSettingsChange(
-                ads: OfferLevel(rawValue: form["ads"]), coupons: OfferLevel(rawValue: form["coupons"]), maxPerDay: maxPerDay,
+                ads: OfferLevel(rawValue: form["ads"]),
+                coupons: OfferLevel(rawValue: form["coupons"]),
+                maxPerDay: maxPerDay,
                 quietHours: .some(from.isEmpty ? nil : QuietHours(from: from, until: until)),
-                use: TargetingUseChange(age: form["useAge"] == "1", gender: form["useGender"] == "1", student: form["useStudent"] == "1"))
+                use: TargetingUseChange(
+                    age: form["useAge"] == "1",
+                    gender: form["useGender"] == "1",
+                    student: form["useStudent"] == "1"
+                )
+            )
             _ = try await offers.changeSettings(context.identity, change)
             return PageRenderer.seeOther("/offers/settings?notice=saved")
         } catch var error as PlazaError where error.code == .validationFailed {
@@ -260,9 +325,17 @@ struct OffersPages: Sendable {
             error.errors = error.errors?.map {
                 FieldError(
                     field: $0.field.replacingOccurrences(of: "quietHours.from", with: "quietFrom").replacingOccurrences(
-                        of: "quietHours.until", with: "quietUntil"), message: $0.message)
+                        of: "quietHours.until",
+                        with: "quietUntil"
+                    ),
+                    message: $0.message
+                )
             }
-            return renderer.refused("settings", FormState(form, names: Self.settingsFields, error: error), returnTo: "/offers/settings")
+            return renderer.refused(
+                "settings",
+                FormState(form, names: Self.settingsFields, error: error),
+                returnTo: "/offers/settings"
+            )
         }
     }
 
@@ -270,7 +343,10 @@ struct OffersPages: Sendable {
         _ = try await request.decodeForm(limit: maxBody)
         let id = try Query.id(context.parameters, "id", "business")
         let current = try await offers.settings(context.identity)
-        _ = try await offers.changeSettings(context.identity, OfferSettingsChange(muted: current.muted.filter { $0 != id }))
+        _ = try await offers.changeSettings(
+            context.identity,
+            OfferSettingsChange(muted: current.muted.filter { $0 != id })
+        )
         return PageRenderer.seeOther("/offers/settings?notice=unmuted")
     }
 

@@ -8,19 +8,35 @@ extension OffersService {
     }
 
     /// Changes the fields sent; muted businesses are kept as given (at most 500).
-    func changeSettings(_ identity: Identity, _ change: OfferSettingsChange, now: Date = Date()) async throws -> OfferSettings {
+    func changeSettings(
+        _ identity: Identity,
+        _ change: OfferSettingsChange,
+        now: Date = Date()
+    ) async throws -> OfferSettings {
         var validator = Validator()
-        if let maxPerDay = change.maxPerDay { validator.check((1...20).contains(maxPerDay), "maxPerDay", "Use 1 to 20 offers a day.") }
+        if let maxPerDay = change.maxPerDay {
+            validator.check((1...20).contains(maxPerDay), "maxPerDay", "Use 1 to 20 offers a day.")
+        }
         if case .some(.some(let quiet)) = change.quietHours {
-            validator.check(NotificationRules.minutes(quiet.from) != nil, "quietHours.from", "Use a time such as 22:00.")
-            validator.check(NotificationRules.minutes(quiet.until) != nil, "quietHours.until", "Use a time such as 07:00.")
+            validator.check(
+                NotificationRules.minutes(quiet.from) != nil,
+                "quietHours.from",
+                "Use a time such as 22:00."
+            )
+            validator.check(
+                NotificationRules.minutes(quiet.until) != nil,
+                "quietHours.until",
+                "Use a time such as 07:00."
+            )
             validator.check(quiet.from != quiet.until, "quietHours.until", "Must differ from the start.")
         }
         if let muted = change.muted { validator.check(muted.count <= 500, "muted", "Mute at most 500 businesses.") }
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         let store = store
         return try await database.transaction { db in
-            var settings = change.applied(to: try await store.settings(user: identity.user.id, on: db) ?? OfferSettings())
+            var settings = change.applied(
+                to: try await store.settings(user: identity.user.id, on: db) ?? OfferSettings()
+            )
             var seen = Set<UUID>()
             settings.muted = settings.muted.filter { seen.insert($0).inserted }
             try await store.saveSettings(settings, user: identity.user.id, now: now, on: db)
@@ -30,14 +46,21 @@ extension OffersService {
 
     /// Subscribes to a business anyone may see (or changes which kinds the subscription covers).
     package func subscribe(
-        _ identity: Identity, business id: UUID, _ request: SubscriptionRequest, now: Date = Date()
+        _ identity: Identity,
+        business id: UUID,
+        _ request: SubscriptionRequest,
+        now: Date = Date()
     ) async throws
         -> OfferSubscription
     {
         let business = try await businesses.business(id, viewer: identity)
         let since = try await store.subscribe(user: identity.user.id, business: id, request, now: now, on: database.sql)
         return OfferSubscription(
-            business: Party(kind: .business, id: id, name: business.name), ads: request.ads, coupons: request.coupons, since: since)
+            business: Party(kind: .business, id: id, name: business.name),
+            ads: request.ads,
+            coupons: request.coupons,
+            since: since
+        )
     }
 
     func unsubscribe(_ identity: Identity, business: UUID) async throws {
@@ -46,16 +69,25 @@ extension OffersService {
 
     func subscriptions(_ identity: Identity, limit: Int, cursor: String?) async throws -> Page<OfferSubscription> {
         let after = try cursor.map { try RowCursor.decode($0).id }
-        let rows = try await store.subscriptions(user: identity.user.id, limit: limit + 1, after: after, on: database.sql)
+        let rows = try await store.subscriptions(
+            user: identity.user.id,
+            limit: limit + 1,
+            after: after,
+            on: database.sql
+        )
         let page = Array(rows.prefix(limit))
         let names = try await businesses.store.businesses(ids: page.map(\.business), on: database.sql)
         return Page(
             items: page.map { business, kinds, since in
                 OfferSubscription(
-                    business: Party(kind: .business, id: business, name: names[business]?.name ?? "A business"), ads: kinds.ads,
-                    coupons: kinds.coupons, since: since)
+                    business: Party(kind: .business, id: business, name: names[business]?.name ?? "A business"),
+                    ads: kinds.ads,
+                    coupons: kinds.coupons,
+                    since: since
+                )
             },
-            nextCursor: rows.count > limit ? page.last.map { RowCursor(id: $0.business).encoded } : nil)
+            nextCursor: rows.count > limit ? page.last.map { RowCursor(id: $0.business).encoded } : nil
+        )
     }
 
     /// Whether the customer subscribed to the business (for its page's button), and to which kinds.

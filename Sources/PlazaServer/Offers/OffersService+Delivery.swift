@@ -22,7 +22,9 @@ extension OffersService {
                 try await service.loadIndex(on: db)
                 let candidates = service.index.candidates(near: position.coordinate)
                 guard !candidates.isEmpty else { continue }
-                let reaching = candidates.map { Reaching(campaign: $0.campaign, reach: $0.reach, distance: $0.distance) }
+                let reaching = candidates.map {
+                    Reaching(campaign: $0.campaign, reach: $0.reach, distance: $0.distance)
+                }
                 follow += try await service.deliver(reaching, to: position.userId, now: now, on: db)
             }
             return (!follow.isEmpty, follow)
@@ -39,7 +41,9 @@ extension OffersService {
                 case .reviewed(let decision) where decision.kind == .merchant: index.invalidate()
                 default: break
                 }
-            }, resync: { index.invalidate() })
+            },
+            resync: { index.invalidate() }
+        )
     }
 
     /// Builds the index from the active campaigns with automatic delivery, at the locations each names.
@@ -52,14 +56,21 @@ extension OffersService {
             let content = record.running
             guard content.delivery.contains(.automatic) else { continue }
             let named = content.target.locationIds.map(Set.init)
-            for location in businesses.catalog.locations(of: record.businessId) where named?.contains(location.id) ?? true {
+            for location in businesses.catalog.locations(of: record.businessId)
+            where named?.contains(location.id) ?? true {
                 let name = businesses.catalog.entry(location.id)?.businessName ?? ""
                 let radius = Double(content.target.radiusMeters ?? CampaignRules.defaultRadiusMeters)
                 spots.append(
                     (
                         CampaignIndex.Spot(campaign: record.id, location: location.id), location.coordinate,
-                        CampaignIndex.Reach(businessId: record.businessId, businessName: name, radius: radius, content: content)
-                    ))
+                        CampaignIndex.Reach(
+                            businessId: record.businessId,
+                            businessName: name,
+                            radius: radius,
+                            content: content
+                        )
+                    )
+                )
             }
         }
         index.load(spots, generation: generation)
@@ -70,11 +81,17 @@ extension OffersService {
         let content = record.running
         let subscribers = try await store.subscribers(business: record.businessId, kind: content.kind, on: db)
         guard !subscribers.isEmpty else { return [] }
-        let name = try await businesses.store.businesses(ids: [record.businessId], on: db)[record.businessId]?.name ?? ""
+        let name =
+            try await businesses.store.businesses(ids: [record.businessId], on: db)[record.businessId]?.name ?? ""
         let reach = CampaignIndex.Reach(businessId: record.businessId, businessName: name, radius: 0, content: content)
         var messages: [FeedMessage] = []
         for user in subscribers {
-            messages += try await deliver([Reaching(campaign: record.id, reach: reach, distance: nil)], to: user, now: now, on: db)
+            messages += try await deliver(
+                [Reaching(campaign: record.id, reach: reach, distance: nil)],
+                to: user,
+                now: now,
+                on: db
+            )
         }
         return messages
     }
@@ -88,15 +105,28 @@ extension OffersService {
             throw Self.stateConflict(record.state, "Only an active campaign is pushed.", detail: nil)
         }
         guard content.delivery.contains(.manual) else {
-            throw PlazaError.validation(field: "delivery", "This campaign is delivered automatically only; add manual delivery to push it.")
+            throw PlazaError.validation(
+                field: "delivery",
+                "This campaign is delivered automatically only; add manual delivery to push it."
+            )
         }
         let present = try await places.presence(identity, business: record.businessId, now: now)
-        let reach = CampaignIndex.Reach(businessId: record.businessId, businessName: business.name, radius: 0, content: content)
+        let reach = CampaignIndex.Reach(
+            businessId: record.businessId,
+            businessName: business.name,
+            radius: 0,
+            content: content
+        )
         let store = store
         return try await events.transaction { db in
             var messages: [FeedMessage] = []
             for user in try await store.userIDs(usernames: present.map(\.username), on: db) {
-                messages += try await self.deliver([Reaching(campaign: id, reach: reach, distance: 0)], to: user, now: now, on: db)
+                messages += try await self.deliver(
+                    [Reaching(campaign: id, reach: reach, distance: 0)],
+                    to: user,
+                    now: now,
+                    on: db
+                )
             }
             let reached = messages.filter { if case .event = $0 { true } else { false } }.count
             return (CampaignPush(campaignId: id, present: present.count, delivered: reached), messages)
@@ -105,14 +135,29 @@ extension OffersService {
 
     /// An offer as its customer sees it.
     static func offer(
-        _ id: UUID, _ content: CampaignContent, business: Party, receivedAt: Date, claim: CouponClaim? = nil, reasons: [OfferReason]
+        _ id: UUID,
+        _ content: CampaignContent,
+        business: Party,
+        receivedAt: Date,
+        claim: CouponClaim? = nil,
+        reasons: [OfferReason]
     )
         -> Offer
     {
         Offer(
-            id: id, kind: content.kind, title: content.title, body: content.body, business: business, discount: content.discount,
-            minimumSpend: content.minimumSpend, maxDiscount: content.maxDiscount, endsAt: content.endsAt, receivedAt: receivedAt, claim: claim,
-            why: OfferWhy(reasons: reasons))
+            id: id,
+            kind: content.kind,
+            title: content.title,
+            body: content.body,
+            business: business,
+            discount: content.discount,
+            minimumSpend: content.minimumSpend,
+            maxDiscount: content.maxDiscount,
+            endsAt: content.endsAt,
+            receivedAt: receivedAt,
+            claim: claim,
+            why: OfferWhy(reasons: reasons)
+        )
     }
 
     /// A campaign that could reach someone now, and how far they are from it (`nil` when not by place).
@@ -124,19 +169,27 @@ extension OffersService {
 
     /// Delivers what of `reaching` the customer's settings and the campaigns' targets allow; answers the live events and
     /// alerts of what was delivered.
-    func deliver(_ reaching: [Reaching], to user: UUID, now: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
+    func deliver(_ reaching: [Reaching], to user: UUID, now: Date, on db: any SQLDatabase) async throws -> [FeedMessage]
+    {
         // The customer's own choices first, in two reads: most candidates end here (their level, muted shops), and
         // then nothing else is read (`plaza bench offers`: per-candidate reads made a declined update 6× slower).
         let settings = try await store.settings(user: user, on: db) ?? OfferSettings()
-        let subscriptions = try await store.subscriptions(user: user, businesses: Set(reaching.map(\.reach.businessId)), on: db)
+        let subscriptions = try await store.subscriptions(
+            user: user,
+            businesses: Set(reaching.map(\.reach.businessId)),
+            on: db
+        )
         let eligible = reaching.compactMap { candidate -> (Reaching, subscribed: Bool)? in
             let (content, business) = (candidate.reach.content, candidate.reach.businessId)
             let subscription = subscriptions[business]
             let subscribed = (content.kind == .ad ? subscription?.ads : subscription?.coupons) ?? false
             guard content.startsAt <= now, now < content.endsAt,
                 OfferRules.admits(
-                    level: settings.level(content.kind), muted: settings.muted.contains(business), subscribed: subscribed,
-                    near: candidate.distance != nil)
+                    level: settings.level(content.kind),
+                    muted: settings.muted.contains(business),
+                    subscribed: subscribed,
+                    near: candidate.distance != nil
+                )
             else { return nil }
             return (candidate, subscribed)
         }
@@ -149,28 +202,65 @@ extension OffersService {
         guard count < settings.maxPerDay else { return [] }
         let already = try await store.received(user: user, of: eligible.map(\.0.campaign), on: db)
         var messages: [FeedMessage] = []
-        for (candidate, subscribed) in eligible where !already.contains(candidate.campaign) && count < settings.maxPerDay {
+        for (candidate, subscribed) in eligible
+        where !already.contains(candidate.campaign) && count < settings.maxPerDay {
             let (content, business) = (candidate.reach.content, candidate.reach.businessId)
-            let lastPaid = content.target.pastCustomers == nil ? nil : try await store.lastPaid(user: user, business: business, on: db)
+            let lastPaid =
+                content.target.pastCustomers == nil
+                ? nil : try await store.lastPaid(user: user, business: business, on: db)
             let audience = OfferAudience(
-                age: OfferRules.age(birthDate: facts.birthDate, now: now), gender: facts.gender, student: facts.student, use: settings.use,
-                subscribed: subscribed, lastPaid: lastPaid)
-            let occasion = OfferOccasion(businessName: candidate.reach.businessName, distance: candidate.distance, at: now, calendar: calendar)
+                age: OfferRules.age(birthDate: facts.birthDate, now: now),
+                gender: facts.gender,
+                student: facts.student,
+                use: settings.use,
+                subscribed: subscribed,
+                lastPaid: lastPaid
+            )
+            let occasion = OfferOccasion(
+                businessName: candidate.reach.businessName,
+                distance: candidate.distance,
+                at: now,
+                calendar: calendar
+            )
             guard let reasons = OfferRules.reasons(content, for: audience, on: occasion),
-                try await store.insertOffer(campaign: candidate.campaign, user: user, business: business, reasons: reasons, at: now, on: db)
+                try await store.insertOffer(
+                    campaign: candidate.campaign,
+                    user: user,
+                    business: business,
+                    reasons: reasons,
+                    at: now,
+                    on: db
+                )
             else { continue }
             count += 1
             let offer = Self.offer(
-                candidate.campaign, content, business: Party(kind: .business, id: business, name: candidate.reach.businessName), receivedAt: now,
-                reasons: reasons)
+                candidate.campaign,
+                content,
+                business: Party(kind: .business, id: business, name: candidate.reach.businessName),
+                receivedAt: now,
+                reasons: reasons
+            )
             messages.append(
-                .event(audience: [user], event: PlazaEvent(type: OfferEventType.received, occurredAt: now, data: try JSONValue(encoding: offer))))
+                .event(
+                    audience: [user],
+                    event: PlazaEvent(
+                        type: OfferEventType.received,
+                        occurredAt: now,
+                        data: try JSONValue(encoding: offer)
+                    )
+                )
+            )
             messages.append(
                 .alert(
                     user: user,
                     content: NotificationContent(
-                        kind: .offers, title: "\(candidate.reach.businessName): \(content.title)", body: content.body,
-                        link: "/offers/\(candidate.campaign.uuidString.lowercased())")))
+                        kind: .offers,
+                        title: "\(candidate.reach.businessName): \(content.title)",
+                        body: content.body,
+                        link: "/offers/\(candidate.campaign.uuidString.lowercased())"
+                    )
+                )
+            )
         }
         return messages
     }

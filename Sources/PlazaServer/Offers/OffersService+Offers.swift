@@ -8,21 +8,39 @@ import SQLKit
 extension OffersService {
     /// `GET /v1/me/offers` and `GET /v1/offers/search`: newest first.
     func offers(
-        _ identity: Identity, history: Bool, text: String? = nil, category: BusinessCategory? = nil, limit: Int, cursor: String?, now: Date = Date()
+        _ identity: Identity,
+        history: Bool,
+        text: String? = nil,
+        category: BusinessCategory? = nil,
+        limit: Int,
+        cursor: String?,
+        now: Date = Date()
     ) async throws -> Page<Offer> {
         let after = try cursor.map { try RowCursor.decode($0).id }
         let user = identity.user.id
         let rows = try await store.offers(
-            user: user, history: history, search: (text, category), now: now, limit: limit + 1, after: after, on: database.sql)
+            user: user,
+            history: history,
+            search: (text, category),
+            now: now,
+            limit: limit + 1,
+            after: after,
+            on: database.sql
+        )
         let page = Array(rows.prefix(limit))
         let items = try await dtos(page, user: user, now: now, on: database.sql)
-        return Page(items: items, nextCursor: rows.count > limit ? page.last.map { RowCursor(id: $0.campaign.id).encoded } : nil)
+        return Page(
+            items: items,
+            nextCursor: rows.count > limit ? page.last.map { RowCursor(id: $0.campaign.id).encoded } : nil
+        )
     }
 
     /// One offer; the first look counts as opened (the merchant's statistics).
     func offer(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> Offer {
         let user = identity.user.id
-        guard let received = try await store.offer(id, user: user, on: database.sql) else { throw PlazaError.notFound("offer") }
+        guard let received = try await store.offer(id, user: user, on: database.sql) else {
+            throw PlazaError.notFound("offer")
+        }
         if received.openedAt == nil { try await store.markOpened(id, user: user, at: now, on: database.sql) }
         return try await dtos([received], user: user, now: now, on: database.sql)[0]
     }
@@ -31,7 +49,9 @@ extension OffersService {
     func dismiss(_ identity: Identity, _ id: UUID, muteBusiness: Bool, now: Date = Date()) async throws {
         let (user, store) = (identity.user.id, store)
         try await database.transaction { db in
-            guard let received = try await store.offer(id, user: user, on: db) else { throw PlazaError.notFound("offer") }
+            guard let received = try await store.offer(id, user: user, on: db) else {
+                throw PlazaError.notFound("offer")
+            }
             try await store.dismiss(id, user: user, at: now, on: db)
             guard muteBusiness else { return }
             var settings = try await store.settings(user: user, on: db) ?? OfferSettings()
@@ -43,7 +63,8 @@ extension OffersService {
 
     /// Claims a coupon: the unused claim the customer holds already (`created` false), or a new one holding one of the
     /// campaign's `totalRedemptions` and of the customer's `perCustomer`; past them, 409 `offer_exhausted`.
-    func claim(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> (claim: CouponClaim, created: Bool) {
+    func claim(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> (claim: CouponClaim, created: Bool)
+    {
         let (user, store) = (identity.user.id, store)
         return try await database.transaction { db in
             // The campaign's row first, locked: one customer's two taps are one claim.
@@ -60,19 +81,34 @@ extension OffersService {
                 throw Self.stateConflict(.ended, "This offer has ended.", detail: nil)
             }
             let mine = claims.filter { $0.status != .expired }.count
-            guard mine < (content.perCustomer ?? 1), try await store.takeClaim(campaign: id, total: content.totalRedemptions, on: db) else {
+            guard mine < (content.perCustomer ?? 1),
+                try await store.takeClaim(campaign: id, total: content.totalRedemptions, on: db)
+            else {
                 throw PlazaError(.conflict, .offerExhausted, "No coupon of this offer is left for you.")
             }
             let claim = ClaimRecord(
-                id: UUID(), campaignId: id, userId: user, code: Secrets.readableCode(), status: .claimed, expiresAt: content.endsAt, chargeId: nil,
-                discountAmount: nil, createdAt: now)
+                id: UUID(),
+                campaignId: id,
+                userId: user,
+                code: Secrets.readableCode(),
+                status: .claimed,
+                expiresAt: content.endsAt,
+                chargeId: nil,
+                discountAmount: nil,
+                createdAt: now
+            )
             try await store.insert(claim, on: db)
             return (claim.dto, true)
         }
     }
 
     /// The offers as the customer sees them: the running version, the business's name, their latest claim.
-    private func dtos(_ received: [ReceivedOffer], user: UUID, now: Date, on db: any SQLDatabase) async throws -> [Offer] {
+    private func dtos(
+        _ received: [ReceivedOffer],
+        user: UUID,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [Offer] {
         let ids = received.map(\.campaign.id)
         let names = try await businesses.store.businesses(ids: Array(Set(received.map(\.campaign.businessId))), on: db)
         var claims: [UUID: ClaimRecord] = [:]
@@ -84,14 +120,23 @@ extension OffersService {
             var claim = claims[row.campaign.id]?.dto
             if claim?.status == .claimed, let expires = claim?.expiresAt, expires <= now { claim?.status = .expired }
             return Self.offer(
-                row.campaign.id, content, business: Party(kind: .business, id: business, name: names[business]?.name ?? "A business"),
-                receivedAt: row.receivedAt, claim: claim, reasons: row.reasons)
+                row.campaign.id,
+                content,
+                business: Party(kind: .business, id: business, name: names[business]?.name ?? "A business"),
+                receivedAt: row.receivedAt,
+                claim: claim,
+                reasons: row.reasons
+            )
         }
     }
 
     /// The customer's claimed coupons that a charge of `business` could take now (unused, not held by a charge,
     /// not expired), with what each offers: the charge page lets them pick one.
-    package func usableClaims(_ identity: Identity, business: UUID, now: Date = Date()) async throws -> [(claim: UUID, content: CampaignContent)] {
+    package func usableClaims(
+        _ identity: Identity,
+        business: UUID,
+        now: Date = Date()
+    ) async throws -> [(claim: UUID, content: CampaignContent)] {
         try await store.usableClaims(user: identity.user.id, business: business, now: now, on: database.sql)
     }
 }

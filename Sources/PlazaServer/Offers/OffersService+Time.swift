@@ -18,11 +18,15 @@ extension OffersService {
                     (record.state, record.updatedAt) = (.ended, now)
                     try await store.update(record, on: db)
                     try await store.expireClaims(campaign: id, on: db)
-                    let team = try await businesses.store.memberIDs(businesses: [record.businessId], on: db)[record.businessId] ?? []
+                    let team =
+                        try await businesses.store.memberIDs(businesses: [record.businessId], on: db)[record.businessId]
+                        ?? []
                     let told = NotificationContent(
-                        kind: .account, title: "Your campaign “\(content.title)” has ended",
+                        kind: .account,
+                        title: "Your campaign “\(content.title)” has ended",
                         body: "Its offers are no longer shown; its figures stay on the campaign's page.",
-                        link: "/offers/campaigns/\(id.uuidString.lowercased())")
+                        link: "/offers/campaigns/\(id.uuidString.lowercased())"
+                    )
                     messages = team.map { .alert(user: $0, content: told) } + [.campaignsChanged]
                 } else if record.state == .approved, content.startsAt <= now {
                     (record.state, record.updatedAt) = (.active, now)
@@ -41,7 +45,9 @@ extension OffersService {
         let content = record.running
         let facts = try await store.statsFacts(campaign: id, on: database.sql)
         let (totals, days) = CampaignStatsRules.stats(facts, calendar: calendar, now: now)
-        let currency = content.discount?.currency ?? content.minimumSpend?.currency ?? content.maxDiscount?.currency ?? self.currency
+        let currency =
+            content.discount?.currency ?? content.minimumSpend?.currency ?? content.maxDiscount?.currency
+            ?? self.currency
         return CampaignStats(campaignId: id, currency: currency, totals: totals, days: days)
     }
 }

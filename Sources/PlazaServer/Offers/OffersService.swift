@@ -25,13 +25,28 @@ package struct OffersService: Sendable {
     // MARK: Campaigns
 
     /// Owners and staff create a draft; the lint's findings come back with it.
-    package func createCampaign(_ identity: Identity, business: UUID, _ content: CampaignContent, now: Date = Date()) async throws -> Campaign {
+    package func createCampaign(
+        _ identity: Identity,
+        business: UUID,
+        _ content: CampaignContent,
+        now: Date = Date()
+    ) async throws -> Campaign {
         let record = try await businesses.requireMember(identity, of: business)
         try await check(content, business: business)
         let campaign = CampaignRecord(
-            id: UUID(), businessId: business, content: content, approved: nil, state: .draft,
-            findings: try await lint(content, business: business, except: nil, now: now, on: database.sql), rejectionReason: nil,
-            pendingChange: false, claimed: 0, createdBy: identity.user.id, createdAt: now, updatedAt: now)
+            id: UUID(),
+            businessId: business,
+            content: content,
+            approved: nil,
+            state: .draft,
+            findings: try await lint(content, business: business, except: nil, now: now, on: database.sql),
+            rejectionReason: nil,
+            pendingChange: false,
+            claimed: 0,
+            createdBy: identity.user.id,
+            createdAt: now,
+            updatedAt: now
+        )
         try await store.insert(campaign, on: database.sql)
         return campaign.dto(businessName: record.name)
     }
@@ -43,20 +58,43 @@ package struct OffersService: Sendable {
         let page = Array(rows.prefix(limit))
         return Page(
             items: page.map { $0.dto(businessName: record.name) },
-            nextCursor: rows.count > limit ? page.last.map { RowCursor(id: $0.id).encoded } : nil)
+            nextCursor: rows.count > limit ? page.last.map { RowCursor(id: $0.id).encoded } : nil
+        )
     }
 
     /// About how many people a campaign of the business with this kind and target would reach now, wherever they are:
     /// the campaign editor's estimate, for owners and staff. Rounded, and `null` under 5.
-    func reach(_ identity: Identity, business: UUID, _ request: CampaignReachRequest, now: Date = Date()) async throws -> CampaignReach {
+    func reach(
+        _ identity: Identity,
+        business: UUID,
+        _ request: CampaignReachRequest,
+        now: Date = Date()
+    ) async throws -> CampaignReach {
         _ = try await businesses.requireMember(identity, of: business)
-        let content = CampaignContent(kind: request.kind, title: "", body: "", startsAt: now, endsAt: now, target: request.target)
-        let prospects = try await store.prospects(business: business, paid: request.target.pastCustomers != nil, on: database.sql)
+        let content = CampaignContent(
+            kind: request.kind,
+            title: "",
+            body: "",
+            startsAt: now,
+            endsAt: now,
+            target: request.target
+        )
+        let prospects = try await store.prospects(
+            business: business,
+            paid: request.target.pastCustomers != nil,
+            on: database.sql
+        )
         let count = prospects.count { prospect in
-            let subscribed = (request.kind == .ad ? prospect.subscription?.ads : prospect.subscription?.coupons) ?? false
+            let subscribed =
+                (request.kind == .ad ? prospect.subscription?.ads : prospect.subscription?.coupons) ?? false
             let person = OfferAudience(
-                age: OfferRules.age(birthDate: prospect.birthDate, now: now), gender: prospect.gender, student: prospect.student,
-                use: prospect.settings.use, subscribed: subscribed, lastPaid: prospect.lastPaid)
+                age: OfferRules.age(birthDate: prospect.birthDate, now: now),
+                gender: prospect.gender,
+                student: prospect.student,
+                use: prospect.settings.use,
+                subscribed: subscribed,
+                lastPaid: prospect.lastPaid
+            )
             return OfferRules.couldReach(content, person, settings: prospect.settings, business: business, now: now)
         }
         return CampaignReach(people: OfferRules.about(count))
@@ -70,21 +108,34 @@ package struct OffersService: Sendable {
 
     /// Changes the newest content. A draft stays a draft (a rejected one becomes one again); a submitted campaign's
     /// review sees the change; an approved one keeps running as approved while the change waits for review.
-    func changeCampaign(_ identity: Identity, _ id: UUID, _ change: CampaignChange, now: Date = Date()) async throws -> Campaign {
+    func changeCampaign(
+        _ identity: Identity,
+        _ id: UUID,
+        _ change: CampaignChange,
+        now: Date = Date()
+    ) async throws -> Campaign {
         let (current, business) = try await member(identity, campaign: id)
         if let unknown = change.clear?.first(where: { !CampaignChange.clearable.contains($0) }) {
             throw PlazaError.validation(
-                field: "clear", "“\(unknown)” cannot be cleared; use \(CampaignChange.clearable.joined(separator: ", ")).")
+                field: "clear",
+                "“\(unknown)” cannot be cleared; use \(CampaignChange.clearable.joined(separator: ", "))."
+            )
         }
         let content = change.applied(to: current.content)
         try await check(content, business: current.businessId)
         return try await events.transaction { db in
-            guard var record = try await store.campaign(id, forUpdate: true, on: db) else { throw PlazaError.notFound("campaign") }
+            guard var record = try await store.campaign(id, forUpdate: true, on: db) else {
+                throw PlazaError.notFound("campaign")
+            }
             let findings = try await lint(content, business: record.businessId, except: id, now: now, on: db)
             var messages: [FeedMessage] = []
             switch record.state {
             case .ended:
-                throw Self.stateConflict(record.state, "This campaign has ended.", detail: "Create a new campaign instead.")
+                throw Self.stateConflict(
+                    record.state,
+                    "This campaign has ended.",
+                    detail: "Create a new campaign instead."
+                )
             case .draft, .rejected:
                 record.state = .draft
             case .submitted, .approved, .active, .paused:
@@ -105,15 +156,23 @@ package struct OffersService: Sendable {
         let (_, business) = try await member(identity, campaign: id)
         guard business.listed else { throw PlazaError.merchantNotApproved }
         return try await events.transaction { db in
-            guard var record = try await store.campaign(id, forUpdate: true, on: db) else { throw PlazaError.notFound("campaign") }
+            guard var record = try await store.campaign(id, forUpdate: true, on: db) else {
+                throw PlazaError.notFound("campaign")
+            }
             guard record.state == .draft || record.state == .rejected else {
-                throw Self.stateConflict(record.state, "Only a draft or a rejected campaign is submitted.", detail: "Change it to send a change.")
+                throw Self.stateConflict(
+                    record.state,
+                    "Only a draft or a rejected campaign is submitted.",
+                    detail: "Change it to send a change."
+                )
             }
             record.findings = try await lint(record.content, business: record.businessId, except: id, now: now, on: db)
             try Self.refuseBlocked(record.findings)
             (record.state, record.rejectionReason, record.updatedAt) = (.submitted, nil, now)
             try await store.update(record, on: db)
-            return (record.dto(businessName: business.name), [try await review(record, businessName: business.name, on: db)])
+            return (
+                record.dto(businessName: business.name), [try await review(record, businessName: business.name, on: db)]
+            )
         }
     }
 
@@ -121,10 +180,15 @@ package struct OffersService: Sendable {
     func setPaused(_ identity: Identity, _ id: UUID, _ paused: Bool, now: Date = Date()) async throws -> Campaign {
         let (_, business) = try await member(identity, campaign: id)
         return try await events.transaction { db in
-            guard var record = try await store.campaign(id, forUpdate: true, on: db) else { throw PlazaError.notFound("campaign") }
+            guard var record = try await store.campaign(id, forUpdate: true, on: db) else {
+                throw PlazaError.notFound("campaign")
+            }
             guard record.state == (paused ? .active : .paused) else {
                 throw Self.stateConflict(
-                    record.state, paused ? "Only an active campaign is paused." : "Only a paused campaign is resumed.", detail: nil)
+                    record.state,
+                    paused ? "Only an active campaign is paused." : "Only a paused campaign is resumed.",
+                    detail: nil
+                )
             }
             (record.state, record.updatedAt) = (paused ? .paused : .active, now)
             try await store.update(record, on: db)
@@ -151,7 +215,11 @@ package struct OffersService: Sendable {
             let own = Set(businesses.catalog.locations(of: business).map(\.id))
             if let stranger = ids.first(where: { !own.contains($0) }) {
                 problems.append(
-                    FieldError(field: "target.locationIds", message: "\(stranger.uuidString.lowercased()) is not a location of this business."))
+                    FieldError(
+                        field: "target.locationIds",
+                        message: "\(stranger.uuidString.lowercased()) is not a location of this business."
+                    )
+                )
             }
         }
         if content.imageId != nil {
@@ -160,30 +228,53 @@ package struct OffersService: Sendable {
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
     }
 
-    private func lint(_ content: CampaignContent, business: UUID, except: UUID?, now: Date, on db: any SQLDatabase) async throws -> [CampaignFinding]
-    {
+    private func lint(
+        _ content: CampaignContent,
+        business: UUID,
+        except: UUID?,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [CampaignFinding] {
         let others = try await store.liveCoupons(business: business, except: except ?? UUID(), on: db)
-        let neighbours = others.map { CampaignRules.Neighbour(title: $0.running.title, startsAt: $0.running.startsAt, endsAt: $0.running.endsAt) }
+        let neighbours = others.map {
+            CampaignRules.Neighbour(title: $0.running.title, startsAt: $0.running.startsAt, endsAt: $0.running.endsAt)
+        }
         return CampaignRules.findings(content, neighbours: neighbours, blockedWords: blockedWords, now: now)
     }
 
     /// The review request for the campaign's newest content: its findings, the diff against the approved version, and
     /// the business's team to tell of the decision.
-    private func review(_ record: CampaignRecord, businessName: String, on db: any SQLDatabase) async throws -> FeedMessage {
-        let team = try await businesses.store.memberIDs(businesses: [record.businessId], on: db)[record.businessId] ?? []
+    private func review(
+        _ record: CampaignRecord,
+        businessName: String,
+        on db: any SQLDatabase
+    ) async throws -> FeedMessage {
+        let team =
+            try await businesses.store.memberIDs(businesses: [record.businessId], on: db)[record.businessId] ?? []
         return .review(
             ReviewSubmission(
-                kind: .campaign, subjectId: record.id, subject: "“\(record.content.title)” by \(businessName)",
-                findings: record.findings.map { "\($0.severity == .block ? "Blocks" : "Warns") (\($0.code)): \($0.message)" },
-                diff: CampaignDiff.changes(from: record.approved, to: record.content), notify: team.sorted { $0.uuidString < $1.uuidString }))
+                kind: .campaign,
+                subjectId: record.id,
+                subject: "“\(record.content.title)” by \(businessName)",
+                findings: record.findings.map {
+                    "\($0.severity == .block ? "Blocks" : "Warns") (\($0.code)): \($0.message)"
+                },
+                diff: CampaignDiff.changes(from: record.approved, to: record.content),
+                notify: team.sorted { $0.uuidString < $1.uuidString }
+            )
+        )
     }
 
     static func refuseBlocked(_ findings: [CampaignFinding]) throws {
         let blocking = findings.filter { $0.severity == .block }
         guard !blocking.isEmpty else { return }
         var error = PlazaError(
-            .unprocessableContent, .campaignRefused, "This campaign cannot be submitted as it is.",
-            detail: blocking.map(\.message).joined(separator: " "), errors: blocking.map { FieldError(field: $0.field, message: $0.message) })
+            .unprocessableContent,
+            .campaignRefused,
+            "This campaign cannot be submitted as it is.",
+            detail: blocking.map(\.message).joined(separator: " "),
+            errors: blocking.map { FieldError(field: $0.field, message: $0.message) }
+        )
         error.findings = findings
         throw error
     }
@@ -204,12 +295,16 @@ package struct OffersService: Sendable {
             var follow: [FeedMessage] = []
             let now = Date()
             for case .reviewed(let decision) in messages where decision.kind == .campaign {
-                guard var record = try await service.store.campaign(decision.subjectId, forUpdate: true, on: db) else { continue }
+                guard var record = try await service.store.campaign(decision.subjectId, forUpdate: true, on: db) else {
+                    continue
+                }
                 let wasActive = record.state == .active
                 Self.apply(decision, to: &record, now: now)
                 try await service.store.update(record, on: db)
                 follow.append(.campaignsChanged)
-                if record.state == .active, !wasActive { follow += try await service.broadcast(record, now: now, on: db) }
+                if record.state == .active, !wasActive {
+                    follow += try await service.broadcast(record, now: now, on: db)
+                }
             }
             return (!follow.isEmpty, follow)
         })
@@ -236,7 +331,11 @@ package struct OffersService: Sendable {
 enum CampaignDiff {
     /// Against nothing (never approved), every field the campaign sets: the admin reads all of it.
     static func changes(from old: CampaignContent?, to new: CampaignContent) -> [ReviewChange] {
-        guard let old else { return fields(new).compactMap { field, value in value.map { ReviewChange(field: field, before: nil, after: $0) } } }
+        guard let old else {
+            return fields(new).compactMap { field, value in
+                value.map { ReviewChange(field: field, before: nil, after: $0) }
+            }
+        }
         let (before, after) = (fields(old), fields(new))
         return after.compactMap { field, value in
             let previous = before.first { $0.0 == field }?.1
@@ -248,10 +347,12 @@ enum CampaignDiff {
         [
             ("title", content.title), ("body", content.body), ("startsAt", RFC3339.format(content.startsAt)),
             ("endsAt", RFC3339.format(content.endsAt)), ("schedule", content.schedule.map(CampaignWords.schedule)),
-            ("target", CampaignWords.target(content.target)), ("delivery", content.delivery.map(\.rawValue).joined(separator: ", ")),
+            ("target", CampaignWords.target(content.target)),
+            ("delivery", content.delivery.map(\.rawValue).joined(separator: ", ")),
             ("discount", content.discount.map(CampaignWords.discount)),
             ("minimumSpend", content.minimumSpend?.description), ("maxDiscount", content.maxDiscount?.description),
-            ("totalRedemptions", content.totalRedemptions.map(String.init)), ("perCustomer", content.perCustomer.map(String.init)),
+            ("totalRedemptions", content.totalRedemptions.map(String.init)),
+            ("perCustomer", content.perCustomer.map(String.init)),
             ("code", content.code),
         ]
     }

@@ -12,8 +12,15 @@ extension OffersStore {
 
     /// The profile facts targeting may use (when the customer allows) and the zone their day and quiet hours are in.
     /// Read from the accounts' table, as every domain reads a user's name.
-    func audienceFacts(user: UUID, on db: any SQLDatabase) async throws -> (birthDate: String?, gender: Gender?, student: Bool, timeZone: String?)? {
-        try await db.select().columns("birth_date", "gender", "student", "time_zone").from("users").where("id", .equal, user).first().map { row in
+    func audienceFacts(
+        user: UUID,
+        on db: any SQLDatabase
+    ) async throws -> (birthDate: String?, gender: Gender?, student: Bool, timeZone: String?)? {
+        try await db.select().columns("birth_date", "gender", "student", "time_zone").from("users").where(
+            "id",
+            .equal,
+            user
+        ).first().map { row in
             (
                 try row.decode(column: "birth_date", as: String?.self),
                 try row.decode(column: "gender", as: String?.self).flatMap(Gender.init(rawValue:)),
@@ -23,14 +30,24 @@ extension OffersStore {
     }
 
     /// The customer's subscriptions among `businesses`, by business.
-    func subscriptions(user: UUID, businesses: Set<UUID>, on db: any SQLDatabase) async throws -> [UUID: SubscriptionRequest] {
+    func subscriptions(
+        user: UUID,
+        businesses: Set<UUID>,
+        on db: any SQLDatabase
+    ) async throws -> [UUID: SubscriptionRequest] {
         guard !businesses.isEmpty else { return [:] }
-        let rows = try await db.select().columns("business_id", "ads", "coupons").from("offer_subscriptions").where("user_id", .equal, user)
-            .where("business_id", .in, SQLBind.group(Array(businesses))).all()
+        let rows = try await db.select().columns("business_id", "ads", "coupons").from("offer_subscriptions").where(
+            "user_id",
+            .equal,
+            user
+        )
+        .where("business_id", .in, SQLBind.group(Array(businesses))).all()
         var found: [UUID: SubscriptionRequest] = [:]
         for row in rows {
             found[try row.decode(column: "business_id", as: UUID.self)] = SubscriptionRequest(
-                ads: try row.decode(column: "ads", as: Bool.self), coupons: try row.decode(column: "coupons", as: Bool.self))
+                ads: try row.decode(column: "ads", as: Bool.self),
+                coupons: try row.decode(column: "coupons", as: Bool.self)
+            )
         }
         return found
     }
@@ -40,13 +57,16 @@ extension OffersStore {
         Set(
             try await db.select().column("business_id").from("offer_subscriptions").where("user_id", .equal, user)
                 .where { $0.where("ads", .equal, true).orWhere("coupons", .equal, true) }.all()
-                .map { try $0.decode(column: "business_id", as: UUID.self) })
+                .map { try $0.decode(column: "business_id", as: UUID.self) }
+        )
     }
 
     /// Who subscribed to the business's offers of `kind`.
     func subscribers(business: UUID, kind: CampaignKind, on db: any SQLDatabase) async throws -> [UUID] {
         try await db.select().column("user_id").from("offer_subscriptions").where("business_id", .equal, business)
-            .where(SQLIdentifier(kind == .ad ? "ads" : "coupons"), .equal, true).all().map { try $0.decode(column: "user_id", as: UUID.self) }
+            .where(SQLIdentifier(kind == .ad ? "ads" : "coupons"), .equal, true).all().map {
+                try $0.decode(column: "user_id", as: UUID.self)
+            }
     }
 
     /// The ids of the customers with these usernames (the ones present at a business when staff push a campaign).
@@ -59,7 +79,11 @@ extension OffersStore {
     /// When the customer last paid the business (an approved charge), from the wallet's table.
     func lastPaid(user: UUID, business: UUID, on db: any SQLDatabase) async throws -> Date? {
         try await db.select().column(SQLFunction("max", args: SQLColumn("decided_at")), as: "paid").from("charges")
-            .where("customer_id", .equal, user).where("business_id", .equal, business).where("status", .in, ["approved", "refunded"])
+            .where("customer_id", .equal, user).where("business_id", .equal, business).where(
+                "status",
+                .in,
+                ["approved", "refunded"]
+            )
             .first()?.decode(column: "paid", as: Date?.self)
     }
 
@@ -68,39 +92,69 @@ extension OffersStore {
         guard !campaigns.isEmpty else { return [] }
         return Set(
             try await db.select().column("campaign_id").from("offers").where("user_id", .equal, user).where(
-                "campaign_id", .in, SQLBind.group(campaigns)
+                "campaign_id",
+                .in,
+                SQLBind.group(campaigns)
             )
-            .all().map { try $0.decode(column: "campaign_id", as: UUID.self) })
+            .all().map { try $0.decode(column: "campaign_id", as: UUID.self) }
+        )
     }
 
     /// How many offers reached the customer since `since` (the start of their day).
     func receivedCount(user: UUID, since: Date, on db: any SQLDatabase) async throws -> Int {
-        try await db.select().column(SQLFunction("count", args: SQLLiteral.all), as: "n").from("offers").where("user_id", .equal, user)
-            .where("received_at", .greaterThanOrEqual, since).first()?.decode(column: "n", as: Int.self) ?? 0
+        try await db.select().column(SQLFunction("count", args: SQLLiteral.all), as: "n").from("offers").where(
+            "user_id",
+            .equal,
+            user
+        )
+        .where("received_at", .greaterThanOrEqual, since).first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
     /// Records a delivery once; false when the customer had it already.
-    func insertOffer(campaign: UUID, user: UUID, business: UUID, reasons: [OfferReason], at: Date, on db: any SQLDatabase) async throws -> Bool {
-        let rows = try await db.insert(into: "offers").columns("campaign_id", "user_id", "business_id", "received_at", "reasons")
-            .values(SQLBind(campaign), SQLBind(user), SQLBind(business), SQLBind(at), SQLBind(try Self.json(reasons)))
-            .ignoringConflicts(with: ["campaign_id", "user_id"]).returning("campaign_id").all()
+    func insertOffer(
+        campaign: UUID,
+        user: UUID,
+        business: UUID,
+        reasons: [OfferReason],
+        at: Date,
+        on db: any SQLDatabase
+    ) async throws -> Bool {
+        let rows = try await db.insert(into: "offers").columns(
+            "campaign_id",
+            "user_id",
+            "business_id",
+            "received_at",
+            "reasons"
+        )
+        .values(SQLBind(campaign), SQLBind(user), SQLBind(business), SQLBind(at), SQLBind(try Self.json(reasons)))
+        .ignoringConflicts(with: ["campaign_id", "user_id"]).returning("campaign_id").all()
         return !rows.isEmpty
     }
 
     /// Campaigns whose time came: approved ones whose start passed, and running ones whose end did.
     func campaignsDue(now: Date, on db: any SQLDatabase) async throws -> [UUID] {
         try await db.select().column("id").from("campaigns").where { group in
-            group.where { $0.where("state", .equal, CampaignState.approved.rawValue).where("starts_at", .lessThanOrEqual, now) }
-                .orWhere {
-                    $0.where("state", .in, [CampaignState.approved, .active, .paused].map(\.rawValue)).where("ends_at", .lessThanOrEqual, now)
-                }
+            group.where {
+                $0.where("state", .equal, CampaignState.approved.rawValue).where("starts_at", .lessThanOrEqual, now)
+            }
+            .orWhere {
+                $0.where("state", .in, [CampaignState.approved, .active, .paused].map(\.rawValue)).where(
+                    "ends_at",
+                    .lessThanOrEqual,
+                    now
+                )
+            }
         }.limit(200).all().map { try $0.decode(column: "id", as: UUID.self) }
     }
 
     /// A campaign ended: its claims nobody used (and no charge holds) expire.
     func expireClaims(campaign: UUID, on db: any SQLDatabase) async throws {
-        try await db.update("coupon_claims").set("status", to: CouponClaimStatus.expired.rawValue).where("campaign_id", .equal, campaign)
-            .where("status", .equal, CouponClaimStatus.claimed.rawValue).where("charge_id", .is, SQLLiteral.null).run()
+        try await db.update("coupon_claims").set("status", to: CouponClaimStatus.expired.rawValue).where(
+            "campaign_id",
+            .equal,
+            campaign
+        )
+        .where("status", .equal, CouponClaimStatus.claimed.rawValue).where("charge_id", .is, SQLLiteral.null).run()
     }
 }
 
@@ -133,14 +187,20 @@ extension OffersStore {
             WHERE u.deleted_at IS NULL AND (s.user_id IS NOT NULL OR sub.user_id IS NOT NULL)
             """
         return try await db.raw(query).all().map { row in
-            let settings = try row.decode(column: "settings", as: String?.self).map { try Self.decode(OfferSettings.self, $0) }
+            let settings = try row.decode(column: "settings", as: String?.self).map {
+                try Self.decode(OfferSettings.self, $0)
+            }
             let ads = try row.decode(column: "ads", as: Bool?.self)
             return Prospect(
                 birthDate: try row.decode(column: "birth_date", as: String?.self),
                 gender: try row.decode(column: "gender", as: String?.self).flatMap(Gender.init(rawValue:)),
-                student: try row.decode(column: "student", as: Bool.self), settings: settings ?? OfferSettings(),
-                subscription: try ads.map { SubscriptionRequest(ads: $0, coupons: try row.decode(column: "coupons", as: Bool.self)) },
-                lastPaid: try row.decode(column: "paid", as: Date?.self))
+                student: try row.decode(column: "student", as: Bool.self),
+                settings: settings ?? OfferSettings(),
+                subscription: try ads.map {
+                    SubscriptionRequest(ads: $0, coupons: try row.decode(column: "coupons", as: Bool.self))
+                },
+                lastPaid: try row.decode(column: "paid", as: Date?.self)
+            )
         }
     }
 }

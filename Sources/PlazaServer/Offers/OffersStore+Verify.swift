@@ -21,8 +21,13 @@ extension OffersStore {
             let id = try row.decode(column: "id", as: UUID.self)
             let claimed = try row.decode(column: "claimed", as: Int.self)
             let claims = try row.decode(column: "n", as: Int?.self) ?? 0
-            if claimed != claims { found.append(VerifyFinding(.couponClaims, id, "claimed counter is \(claimed), \(claims) claims are stored")) }
-            let text = try row.decode(column: "approved", as: String?.self) ?? row.decode(column: "content", as: String.self)
+            if claimed != claims {
+                found.append(
+                    VerifyFinding(.couponClaims, id, "claimed counter is \(claimed), \(claims) claims are stored")
+                )
+            }
+            let text =
+                try row.decode(column: "approved", as: String?.self) ?? row.decode(column: "content", as: String.self)
             if let cap = (try? Self.decode(CampaignContent.self, text))?.totalRedemptions, claims > cap {
                 found.append(VerifyFinding(.couponClaims, id, "\(claims) claims exceed the cap of \(cap)"))
             }
@@ -55,7 +60,9 @@ extension OffersStore {
                 return VerifyFinding(.couponRedemption, id, "redeemed by charge \(name), which does not exist")
             }
             let sharing = try row.decode(column: "sharing", as: Int?.self) ?? 1
-            guard sharing <= 1 else { return VerifyFinding(.couponRedemption, id, "charge \(name) redeemed \(sharing) claims") }
+            guard sharing <= 1 else {
+                return VerifyFinding(.couponRedemption, id, "charge \(name) redeemed \(sharing) claims")
+            }
             return VerifyFinding(.couponRedemption, id, "redeemed by charge \(name), which is \(status)")
         }
         let unredeemed = try await db.raw(
@@ -69,8 +76,11 @@ extension OffersStore {
             let discount = try? Self.decode(ChargeDiscount.self, try row.decode(column: "discount", as: String.self))
             found.append(
                 VerifyFinding(
-                    .couponRedemption, discount?.claimId ?? charge, "charge \(charge.uuidString.lowercased()) was paid with it but it is not redeemed"
-                ))
+                    .couponRedemption,
+                    discount?.claimId ?? charge,
+                    "charge \(charge.uuidString.lowercased()) was paid with it but it is not redeemed"
+                )
+            )
         }
         return found
     }

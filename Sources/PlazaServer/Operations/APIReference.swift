@@ -110,12 +110,17 @@ extension APIReference.Content {
             export TOKEN=<the accessToken>
             curl -s \(spec.server)/v1/wallet -H "Authorization: Bearer $TOKEN"
             ```
-            """)
+            """
+        )
         var groups: [APIReference.Group] = []
         for tag in spec.tagOrder {
-            let operations = spec.operations.filter { $0.tag == tag }.map { APIReference.Operation($0, spec: spec, html: html) }
+            let operations = spec.operations.filter { $0.tag == tag }.map {
+                APIReference.Operation($0, spec: spec, html: html)
+            }
             guard !operations.isEmpty else { continue }
-            groups.append(APIReference.Group(name: tag, description: html(spec.tagDescriptions[tag]), operations: operations))
+            groups.append(
+                APIReference.Group(name: tag, description: html(spec.tagDescriptions[tag]), operations: operations)
+            )
         }
         self.groups = groups
         schemas = spec.schemaNames.map { APIReference.Schema(name: $0, spec: spec, html: html) }
@@ -131,17 +136,24 @@ extension APIReference.Operation {
         let secured = (op.body["security"] as? [Any]).map { !$0.isEmpty } ?? true
         access = secured ? "Signed in" : "Anyone"
         let parameterList = (op.body["parameters"] as? [[String: Any]] ?? []).compactMap { spec.resolve($0) }
-        movesMoney = (op.body["parameters"] as? [[String: Any]] ?? []).contains { ($0["$ref"] as? String)?.hasSuffix("/MoneyIdempotencyKey") == true }
+        movesMoney = (op.body["parameters"] as? [[String: Any]] ?? []).contains {
+            ($0["$ref"] as? String)?.hasSuffix("/MoneyIdempotencyKey") == true
+        }
         parameters = parameterList.map { parameter in
             let schema = parameter["schema"] as? [String: Any] ?? [:]
             return APIReference.Field(
-                name: "\(parameter["name"] as? String ?? "") (\(parameter["in"] as? String ?? ""))", type: spec.typeName(schema),
-                typeLink: nil, required: parameter["required"] as? Bool ?? false, description: html(parameter["description"] as? String),
-                example: nil)
+                name: "\(parameter["name"] as? String ?? "") (\(parameter["in"] as? String ?? ""))",
+                type: spec.typeName(schema),
+                typeLink: nil,
+                required: parameter["required"] as? Bool ?? false,
+                description: html(parameter["description"] as? String),
+                example: nil
+            )
         }
         hasParameters = !parameters.isEmpty
         let bodySchema =
-            (((op.body["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
+            (((op.body["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"]
+            as? [String: Any])?["schema"]
             as? [String: Any]
         let requestName = (bodySchema?["$ref"] as? String).map(APISpec.refName)
         request = requestName.map { APIReference.Schema(name: $0, spec: spec, html: html) }
@@ -151,8 +163,11 @@ extension APIReference.Operation {
             let content = reply["content"] as? [String: Any] ?? [:]
             let schema = (content.values.first as? [String: Any])?["schema"] as? [String: Any]
             return APIReference.Reply(
-                status: status, description: html(reply["description"] as? String),
-                schema: (schema?["$ref"] as? String).map(APISpec.refName), success: status.hasPrefix("2"))
+                status: status,
+                description: html(reply["description"] as? String),
+                schema: (schema?["$ref"] as? String).map(APISpec.refName),
+                success: status.hasPrefix("2")
+            )
         }
         // curl: the path's parameters as placeholders, a token unless anyone may call it, a key when money moves.
         var lines = ["curl -s -X \(method) '\(spec.server)\(path)'"]
@@ -174,12 +189,18 @@ extension APIReference.Schema {
         description = html(schema["description"] as? String)
         let required = Set(schema["required"] as? [String] ?? [])
         let properties = schema["properties"] as? [String: Any] ?? [:]
-        fields = properties.keys.sorted { (required.contains($0) ? 0 : 1, $0) < (required.contains($1) ? 0 : 1, $1) }.map { key in
-            let property = properties[key] as? [String: Any] ?? [:]
-            return APIReference.Field(
-                name: key, type: spec.typeName(property), typeLink: spec.referencedSchema(property).map { "#schema-\($0)" },
-                required: required.contains(key), description: html(property["description"] as? String), example: spec.example(property))
-        }
+        fields = properties.keys.sorted { (required.contains($0) ? 0 : 1, $0) < (required.contains($1) ? 0 : 1, $1) }
+            .map { key in
+                let property = properties[key] as? [String: Any] ?? [:]
+                return APIReference.Field(
+                    name: key,
+                    type: spec.typeName(property),
+                    typeLink: spec.referencedSchema(property).map { "#schema-\($0)" },
+                    required: required.contains(key),
+                    description: html(property["description"] as? String),
+                    example: spec.example(property)
+                )
+            }
         hasFields = !fields.isEmpty
         values = (schema["enum"] as? [Any]).map { $0.map { "\($0)" }.joined(separator: ", ") }
     }

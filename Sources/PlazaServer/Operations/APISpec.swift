@@ -29,15 +29,28 @@ struct APISpec {
             guard let item = paths[path] as? [String: Any] else { continue }
             for method in ["get", "post", "put", "patch", "delete"] {
                 guard let body = item[method] as? [String: Any] else { continue }
-                operations.append(Operation(path: path, method: method, tag: (body["tags"] as? [String])?.first ?? "Other", body: body))
+                operations.append(
+                    Operation(
+                        path: path,
+                        method: method,
+                        tag: (body["tags"] as? [String])?.first ?? "Other",
+                        body: body
+                    )
+                )
             }
         }
         self.operations = operations
         // The spec's own tag order (Accounts before Operations), then any tag it does not list.
         let declared = tags.compactMap { $0["name"] as? String }
-        tagOrder = declared + operations.map(\.tag).reduce(into: [String]()) { if !declared.contains($1) && !$0.contains($1) { $0.append($1) } }
+        tagOrder =
+            declared
+            + operations.map(\.tag).reduce(into: [String]()) {
+                if !declared.contains($1) && !$0.contains($1) { $0.append($1) }
+            }
         tagDescriptions = Dictionary(
-            tags.compactMap { tag in (tag["name"] as? String).map { ($0, tag["description"] as? String ?? "") } }, uniquingKeysWith: { a, _ in a })
+            tags.compactMap { tag in (tag["name"] as? String).map { ($0, tag["description"] as? String ?? "") } },
+            uniquingKeysWith: { a, _ in a }
+        )
     }
 
     var schemaNames: [String] { schemas.keys.sorted() }
@@ -65,11 +78,14 @@ struct APISpec {
         var type: String
         switch schema["type"] {
         case let name as String: type = name
-        case let names as [Any]: type = names.map { "\($0)" }.filter { $0 != "null" }.joined(separator: " or ") + " or null"
+        case let names as [Any]:
+            type = names.map { "\($0)" }.filter { $0 != "null" }.joined(separator: " or ") + " or null"
         default: type = (schema["oneOf"] ?? schema["anyOf"]) != nil ? "one of several shapes" : "any"
         }
         if let format = schema["format"] as? String { type += " (\(format))" }
-        if let values = schema["enum"] as? [Any] { type += ": one of " + values.map { "\($0)" }.joined(separator: ", ") }
+        if let values = schema["enum"] as? [Any] {
+            type += ": one of " + values.map { "\($0)" }.joined(separator: ", ")
+        }
         return type
     }
 
@@ -115,12 +131,17 @@ struct APISpec {
     static func json(_ value: Any) -> String {
         if let string = value as? String {
             return String(
-                data: (try? JSONSerialization.data(withJSONObject: [string], options: [.withoutEscapingSlashes])) ?? Data(), encoding: .utf8
+                data: (try? JSONSerialization.data(withJSONObject: [string], options: [.withoutEscapingSlashes]))
+                    ?? Data(),
+                encoding: .utf8
             )
             .map { String($0.dropFirst().dropLast()) } ?? "\"\""
         }
         if JSONSerialization.isValidJSONObject(value),
-            let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]),
+            let data = try? JSONSerialization.data(
+                withJSONObject: value,
+                options: [.sortedKeys, .withoutEscapingSlashes]
+            ),
             let text = String(data: data, encoding: .utf8)
         {
             return text

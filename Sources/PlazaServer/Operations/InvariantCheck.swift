@@ -27,7 +27,8 @@ enum InvariantCheck {
             let (balance, payments) = (balances[currency] ?? 0, held[currency] ?? 0)
             guard balance != payments else { return nil }
             return VerifyFinding(
-                kind: .escrowTotal, id: currency,
+                kind: .escrowTotal,
+                id: currency,
                 message:
                     "the hold account holds \(VerifyFinding.money(balance, currency)), held payments sum to \(VerifyFinding.money(payments, currency))"
             )
@@ -37,32 +38,55 @@ enum InvariantCheck {
     /// `idempotency_answer`: every kept answer of a money route names an object that exists, for the amount it says.
     static func answers(_ services: PlazaServices, on db: any SQLDatabase) async throws -> [VerifyFinding] {
         let answers = try await IdempotencyStore.answeredObjects(on: db)
-        let ids = { (kind: IdempotencyStore.AnsweredObject.Kind) in Array(Set(answers.filter { $0.kind == kind }.compactMap(\.id))) }
+        let ids = { (kind: IdempotencyStore.AnsweredObject.Kind) in
+            Array(Set(answers.filter { $0.kind == kind }.compactMap(\.id)))
+        }
         var amounts: [IdempotencyStore.AnsweredObject.Kind: [UUID: Set<Int64>]] = [:]
-        amounts[.transfer] = try await services.wallet.ledger.amounts(kind: WalletService.transferJournalKind, references: ids(.transfer), on: db)
-            .mapValues { [$0] }
+        amounts[.transfer] = try await services.wallet.ledger.amounts(
+            kind: WalletService.transferJournalKind,
+            references: ids(.transfer),
+            on: db
+        )
+        .mapValues { [$0] }
         amounts[.charge] = try await ChargeStore().answerableAmounts(of: ids(.charge), on: db)
         amounts[.topUp] = try await FundingStore().amounts(of: ids(.topUp), .topUp, on: db).mapValues { [$0] }
-        amounts[.withdrawal] = try await FundingStore().amounts(of: ids(.withdrawal), .withdrawal, on: db).mapValues { [$0] }
+        amounts[.withdrawal] = try await FundingStore().amounts(of: ids(.withdrawal), .withdrawal, on: db).mapValues {
+            [$0]
+        }
         amounts[.cardOrder] = try await CardsStore().totals(of: ids(.cardOrder), on: db).mapValues { [$0] }
         let buyers = Set(answers.filter { $0.kind == .marketPayment }.compactMap { UUID(uuidString: $0.scope) })
         let payments = try await DealStore().payments(buyers: Array(buyers), on: db)
         return answers.compactMap { answer in
-            let said = "the answer names a \(answer.kind.rawValue) of \(VerifyFinding.money(answer.amount, answer.currency))"
+            let said =
+                "the answer names a \(answer.kind.rawValue) of \(VerifyFinding.money(answer.amount, answer.currency))"
             guard let id = answer.id else {
-                let made = UUID(uuidString: answer.scope).map { DealStore.PaymentMade(buyer: $0, amount: answer.amount, currency: answer.currency) }
+                let made = UUID(uuidString: answer.scope).map {
+                    DealStore.PaymentMade(buyer: $0, amount: answer.amount, currency: answer.currency)
+                }
                 guard let made, payments.contains(made) else {
-                    return VerifyFinding(kind: .idempotencyAnswer, id: answer.key, message: "\(said) that its caller never made")
+                    return VerifyFinding(
+                        kind: .idempotencyAnswer,
+                        id: answer.key,
+                        message: "\(said) that its caller never made"
+                    )
                 }
                 return nil
             }
             let name = id.uuidString.lowercased()
             guard let stored = amounts[answer.kind]?[id] else {
-                return VerifyFinding(kind: .idempotencyAnswer, id: answer.key, message: "\(said), \(name), which does not exist")
+                return VerifyFinding(
+                    kind: .idempotencyAnswer,
+                    id: answer.key,
+                    message: "\(said), \(name), which does not exist"
+                )
             }
             guard stored.contains(answer.amount) else {
                 let actual = stored.sorted().map { VerifyFinding.money($0, answer.currency) }.joined(separator: " or ")
-                return VerifyFinding(kind: .idempotencyAnswer, id: answer.key, message: "\(said), \(name), which is of \(actual)")
+                return VerifyFinding(
+                    kind: .idempotencyAnswer,
+                    id: answer.key,
+                    message: "\(said), \(name), which is of \(actual)"
+                )
             }
             return nil
         }

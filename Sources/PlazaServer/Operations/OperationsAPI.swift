@@ -33,7 +33,10 @@ struct OperationsAPI: Sendable {
             return try .json(["status": "ready", "database": services.database.engine.rawValue])
         } catch {
             context.logger.warning("readiness check failed", metadata: ["error": "\(error)"])
-            return try .json(["status": "unavailable", "database": services.database.engine.rawValue], status: .serviceUnavailable)
+            return try .json(
+                ["status": "unavailable", "database": services.database.engine.rawValue],
+                status: .serviceUnavailable
+            )
         }
     }
 
@@ -46,7 +49,10 @@ struct OperationsAPI: Sendable {
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
         let network = services.configuration.network
         if let token = network.metricsToken {
-            let given = request.headers[.authorization].flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+            let given =
+                request.headers[.authorization].flatMap {
+                    $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil
+                } ?? ""
             guard Secrets.constantTimeEquals(given, token) else {
                 var error = PlazaError.unauthorized
                 error.headers[.wwwAuthenticate] = "Bearer realm=\"metrics\""
@@ -57,13 +63,21 @@ struct OperationsAPI: Sendable {
         }
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: services.metrics.render())))
+        return Response(
+            status: .ok,
+            headers: headers,
+            body: .init(byteBuffer: ByteBuffer(string: services.metrics.render()))
+        )
     }
 
     /// Anyone: the OpenAPI 3.1 contract.
     @Sendable func openAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/yaml; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: APIReference.specText)))
+        return Response(
+            status: .ok,
+            headers: headers,
+            body: .init(byteBuffer: ByteBuffer(string: APIReference.specText))
+        )
     }
 }

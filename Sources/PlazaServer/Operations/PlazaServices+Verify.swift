@@ -14,14 +14,19 @@ extension PlazaServices {
     /// sums of the postings and the read of the balances). What is found is read again after `recheckAfter`, and only
     /// what both reads find is reported: a change in flight settles within it, a broken invariant stays.
     public func verify(recheckAfter pause: Duration = .seconds(2)) async throws -> VerifyReport {
-        if let reason = try await Migrator(database: database).unapplied() { throw VerifyUnavailable(description: reason) }
+        if let reason = try await Migrator(database: database).unapplied() {
+            throw VerifyUnavailable(description: reason)
+        }
         let checks = VerifyKind.allCases.count
         let first = try await InvariantCheck.findings(self, on: database.sql)
         guard !first.isEmpty else { return VerifyReport(checks: checks, findings: []) }
         try await Task.sleep(for: pause)
         let again = try await InvariantCheck.findings(self, on: database.sql)
         let seen = Set(first.map { "\($0.kind.rawValue) \($0.id)" })
-        return VerifyReport(checks: checks, findings: Array(Set(again.filter { seen.contains("\($0.kind.rawValue) \($0.id)") })))
+        return VerifyReport(
+            checks: checks,
+            findings: Array(Set(again.filter { seen.contains("\($0.kind.rawValue) \($0.id)") }))
+        )
     }
 
     /// The daily run beside the server: every finding logged as an error and, when anything is broken, every admin
@@ -31,7 +36,11 @@ extension PlazaServices {
         for finding in report.findings {
             logger.error(
                 "invariant broken",
-                metadata: ["kind": .string(finding.kind.rawValue), "id": .string(finding.id), "problem": .string(finding.message)])
+                metadata: [
+                    "kind": .string(finding.kind.rawValue), "id": .string(finding.id),
+                    "problem": .string(finding.message),
+                ]
+            )
         }
         guard !report.findings.isEmpty else {
             logger.info("verify: every invariant holds", metadata: ["checks": "\(report.checks)"])
@@ -40,8 +49,11 @@ extension PlazaServices {
         let shown = report.findings.prefix(3).map(\.description).joined(separator: "\n")
         let more = report.findings.count > 3 ? "\n… and \(report.findings.count - 3) more: run plaza verify" : ""
         let content = NotificationContent(
-            kind: .account, title: "plaza verify: \(report.findings.count) problem\(report.findings.count == 1 ? "" : "s")",
-            body: shown + more, link: "/admin")
+            kind: .account,
+            title: "plaza verify: \(report.findings.count) problem\(report.findings.count == 1 ? "" : "s")",
+            body: shown + more,
+            link: "/admin"
+        )
         try await events.transaction(publishing: { db in
             let admins = try await AccountStore().adminIds(on: db)
             return ((), admins.map { FeedMessage.alert(user: $0, content: content) })

@@ -9,7 +9,9 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
 
     public init(checks: Int, findings: [VerifyFinding]) {
         self.checks = checks
-        self.findings = findings.sorted { ($0.kind.rawValue, $0.id, $0.message) < ($1.kind.rawValue, $1.id, $1.message) }
+        self.findings = findings.sorted {
+            ($0.kind.rawValue, $0.id, $0.message) < ($1.kind.rawValue, $1.id, $1.message)
+        }
     }
 
     /// One line per finding, then the summary (`verify: 10 checks, 2 problems`).

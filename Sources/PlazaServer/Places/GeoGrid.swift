@@ -70,13 +70,16 @@ package struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func forEach(within radius: Double, of center: Coordinate, _ body: (Key, Entry, Double) -> Void) {
         let reach = center.reach(radius: radius)
         forEachCell(
-            latitudes: center.latitude - reach.latitude...center.latitude + reach.latitude, longitudeCenter: center.longitude,
+            latitudes: center.latitude - reach.latitude...center.latitude + reach.latitude,
+            longitudeCenter: center.longitude,
             longitudeHalfWidth: reach.longitude
         ) { bucket in
             for (key, entry) in bucket {
                 // The circle's bounding box first: most of a cell's points beyond it cost no trigonometry.
                 guard abs(entry.coordinate.latitude - center.latitude) <= reach.latitude else { continue }
-                if let halfWidth = reach.longitude, abs(Coordinate.wrapLongitude(entry.coordinate.longitude - center.longitude)) > halfWidth {
+                if let halfWidth = reach.longitude,
+                    abs(Coordinate.wrapLongitude(entry.coordinate.longitude - center.longitude)) > halfWidth
+                {
                     continue
                 }
                 let distance = center.distance(to: entry.coordinate)
@@ -131,7 +134,10 @@ package struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     private func forEachCell(
-        latitudes: ClosedRange<Double>, longitudeCenter: Double, longitudeHalfWidth: Double?, _ body: ([Key: Entry]) -> Void
+        latitudes: ClosedRange<Double>,
+        longitudeCenter: Double,
+        longitudeHalfWidth: Double?,
+        _ body: ([Key: Entry]) -> Void
     ) {
         for row in row(of: latitudes.lowerBound)...row(of: latitudes.upperBound) {
             let columns = columns(inRow: row)

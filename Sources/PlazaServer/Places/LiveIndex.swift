@@ -83,7 +83,11 @@ package final class LiveIndex: Sendable {
     }
 
     private static func apply(_ position: LivePosition, to state: inout State) {
-        if let slot = state.slotOf[position.userId], let current = state.details[Int(slot)], current.recordedAt > position.recordedAt { return }
+        if let slot = state.slotOf[position.userId], let current = state.details[Int(slot)],
+            current.recordedAt > position.recordedAt
+        {
+            return
+        }
         put(position, into: &state)
     }
 
@@ -153,16 +157,29 @@ package final class LiveIndex: Sendable {
     }
 
     /// Those of them with an open stay at `location`, other than `excluded`, as a presence list shows them.
-    func staying(at location: UUID, within radius: Double, of center: Coordinate, freshSince: Date, excluding excluded: UUID) -> [PresentCustomer] {
+    func staying(
+        at location: UUID,
+        within radius: Double,
+        of center: Coordinate,
+        freshSince: Date,
+        excluding excluded: UUID
+    ) -> [PresentCustomer] {
         state.read { state in
             var found: [PresentCustomer] = []
             state.positions.forEach(within: radius, of: center) { key, entry, _ in
                 let spot = entry.value
-                guard spot.countable, spot.hasStays, spot.recordedAt >= freshSince, key != excluded, let position = state.details[Int(spot.slot)],
+                guard spot.countable, spot.hasStays, spot.recordedAt >= freshSince, key != excluded,
+                    let position = state.details[Int(spot.slot)],
                     let stay = position.stays.first(where: { $0.locationId == location })
                 else { return }
                 found.append(
-                    PresentCustomer(username: position.username, displayName: position.displayName, locationId: location, since: stay.enteredAt))
+                    PresentCustomer(
+                        username: position.username,
+                        displayName: position.displayName,
+                        locationId: location,
+                        since: stay.enteredAt
+                    )
+                )
             }
             return found
         }
@@ -173,7 +190,9 @@ package final class LiveIndex: Sendable {
         state.read { state in
             var result: [Coordinate] = []
             for found in state.dots.inside(south: south, west: west, north: north, east: east) {
-                guard result.count < limit, let position = state.positions.entry(for: found.key)?.value, position.recordedAt >= freshSince else {
+                guard result.count < limit, let position = state.positions.entry(for: found.key)?.value,
+                    position.recordedAt >= freshSince
+                else {
                     continue
                 }
                 result.append(found.entry.coordinate)
@@ -195,8 +214,11 @@ package final class LiveIndex: Sendable {
         state.slotOf[position.userId] = slot
         state.details[Int(slot)] = position
         let spot = Spot(
-            slot: slot, recordedAt: position.recordedAt, countable: position.level != .off && position.zoneId == nil,
-            hasStays: !position.stays.isEmpty)
+            slot: slot,
+            recordedAt: position.recordedAt,
+            countable: position.level != .off && position.zoneId == nil,
+            hasStays: !position.stays.isEmpty
+        )
         state.positions.upsert(position.userId, at: position.coordinate, value: spot)
         if let published = position.published, position.level == .map {
             state.dots.upsert(position.userId, at: published, value: ())

@@ -13,7 +13,14 @@ struct ZoneRecord: Sendable, Equatable {
     var createdAt: Date
 
     var dto: PrivateZone {
-        PrivateZone(id: id, name: name, latitude: center.latitude, longitude: center.longitude, radiusMeters: radiusMeters, createdAt: createdAt)
+        PrivateZone(
+            id: id,
+            name: name,
+            latitude: center.latitude,
+            longitude: center.longitude,
+            radiusMeters: radiusMeters,
+            createdAt: createdAt
+        )
     }
 
     func contains(_ coordinate: Coordinate) -> Bool { center.distance(to: coordinate) <= Double(radiusMeters) }
@@ -24,16 +31,27 @@ struct LocationStore: Sendable {
     // MARK: Settings
 
     func sharing(user: UUID, on db: any SQLDatabase) async throws -> LocationSharing {
-        guard let row = try await db.select().columns("level", "zone_display").from("location_settings").where("user_id", .equal, user).first()
+        guard
+            let row = try await db.select().columns("level", "zone_display").from("location_settings").where(
+                "user_id",
+                .equal,
+                user
+            ).first()
         else { return LocationSharing(level: .off, zoneDisplay: .decoy) }
         return LocationSharing(
             level: SharingLevel(rawValue: try row.decode(column: "level", as: String.self)) ?? .off,
-            zoneDisplay: ZoneDisplay(rawValue: try row.decode(column: "zone_display", as: String.self)) ?? .decoy)
+            zoneDisplay: ZoneDisplay(rawValue: try row.decode(column: "zone_display", as: String.self)) ?? .decoy
+        )
     }
 
     func setSharing(user: UUID, _ sharing: LocationSharing, now: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "location_settings").columns("user_id", "level", "zone_display", "updated_at")
-            .values(SQLBind(user), SQLBind(sharing.level.rawValue), SQLBind((sharing.zoneDisplay ?? .decoy).rawValue), SQLBind(now))
+            .values(
+                SQLBind(user),
+                SQLBind(sharing.level.rawValue),
+                SQLBind((sharing.zoneDisplay ?? .decoy).rawValue),
+                SQLBind(now)
+            )
             .onConflict(with: ["user_id"]) {
                 $0.set(excludedValueOf: "level").set(excludedValueOf: "zone_display").set(excludedValueOf: "updated_at")
             }
@@ -50,19 +68,31 @@ struct LocationStore: Sendable {
     // MARK: Zones
 
     private static let zoneColumns = [
-        "id", "user_id", "name", "latitude", "longitude", "radius_meters", "decoy_latitude", "decoy_longitude", "created_at",
+        "id", "user_id", "name", "latitude", "longitude", "radius_meters", "decoy_latitude", "decoy_longitude",
+        "created_at",
     ]
 
     func zones(user: UUID, on db: any SQLDatabase) async throws -> [ZoneRecord] {
-        try await db.select().columns(Self.zoneColumns.map { SQLIdentifier($0) }).from("private_zones").where("user_id", .equal, user)
-            .orderBy("created_at").orderBy("id").all().map(Self.zone(row:))
+        try await db.select().columns(Self.zoneColumns.map { SQLIdentifier($0) }).from("private_zones").where(
+            "user_id",
+            .equal,
+            user
+        )
+        .orderBy("created_at").orderBy("id").all().map(Self.zone(row:))
     }
 
     func insertZone(_ zone: ZoneRecord, on db: any SQLDatabase) async throws {
         try await db.insert(into: "private_zones").columns(Self.zoneColumns)
             .values(
-                SQLBind(zone.id), SQLBind(zone.userId), SQLBind(zone.name), SQLBind(zone.center.latitude), SQLBind(zone.center.longitude),
-                SQLBind(zone.radiusMeters), SQLBind(zone.decoy.latitude), SQLBind(zone.decoy.longitude), SQLBind(zone.createdAt)
+                SQLBind(zone.id),
+                SQLBind(zone.userId),
+                SQLBind(zone.name),
+                SQLBind(zone.center.latitude),
+                SQLBind(zone.center.longitude),
+                SQLBind(zone.radiusMeters),
+                SQLBind(zone.decoy.latitude),
+                SQLBind(zone.decoy.longitude),
+                SQLBind(zone.createdAt)
             ).run()
     }
 
@@ -74,50 +104,87 @@ struct LocationStore: Sendable {
     }
 
     func deleteZone(id: UUID, user: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.delete(from: "private_zones").where("id", .equal, id).where("user_id", .equal, user).returning("id").first() != nil
+        try await db.delete(from: "private_zones").where("id", .equal, id).where("user_id", .equal, user).returning(
+            "id"
+        ).first() != nil
     }
 
     private static func zone(row: any SQLRow) throws -> ZoneRecord {
         ZoneRecord(
-            id: try row.decode(column: "id", as: UUID.self), userId: try row.decode(column: "user_id", as: UUID.self),
+            id: try row.decode(column: "id", as: UUID.self),
+            userId: try row.decode(column: "user_id", as: UUID.self),
             name: try row.decode(column: "name", as: String.self),
             center: Coordinate(
-                latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
+                latitude: try row.decode(column: "latitude", as: Double.self),
+                longitude: try row.decode(column: "longitude", as: Double.self)
+            ),
             radiusMeters: try row.decode(column: "radius_meters", as: Int.self),
             decoy: Coordinate(
                 latitude: try row.decode(column: "decoy_latitude", as: Double.self),
-                longitude: try row.decode(column: "decoy_longitude", as: Double.self)),
-            createdAt: try row.decode(column: "created_at", as: Date.self))
+                longitude: try row.decode(column: "decoy_longitude", as: Double.self)
+            ),
+            createdAt: try row.decode(column: "created_at", as: Date.self)
+        )
     }
 
     // MARK: Points
 
     /// Stores the points the user has not sent before; returns how many were new.
-    func insertPoints(user: UUID, _ points: [(point: LocationPoint, zone: UUID?)], on db: any SQLDatabase) async throws -> Int {
+    func insertPoints(
+        user: UUID,
+        _ points: [(point: LocationPoint, zone: UUID?)],
+        on db: any SQLDatabase
+    ) async throws -> Int {
         var inserted = 0
         // Chunks keep the statement's bind count far below both engines' limits.
-        for chunk in stride(from: 0, to: points.count, by: 250).map({ Array(points[$0..<min($0 + 250, points.count)]) }) {
-            var insert = db.insert(into: "location_points").columns("user_id", "recorded_at", "latitude", "longitude", "accuracy", "zone_id")
+        for chunk in stride(from: 0, to: points.count, by: 250).map({ Array(points[$0..<min($0 + 250, points.count)]) })
+        {
+            var insert = db.insert(into: "location_points").columns(
+                "user_id",
+                "recorded_at",
+                "latitude",
+                "longitude",
+                "accuracy",
+                "zone_id"
+            )
             for (point, zone) in chunk {
                 insert = insert.values(
-                    SQLBind(user), SQLBind(point.recordedAt), SQLBind(point.latitude), SQLBind(point.longitude), SQLBind(point.accuracy),
-                    SQLBind(zone))
+                    SQLBind(user),
+                    SQLBind(point.recordedAt),
+                    SQLBind(point.latitude),
+                    SQLBind(point.longitude),
+                    SQLBind(point.accuracy),
+                    SQLBind(zone)
+                )
             }
-            inserted += try await insert.ignoringConflicts(with: ["user_id", "recorded_at"]).returning("recorded_at").all().count
+            inserted += try await insert.ignoringConflicts(with: ["user_id", "recorded_at"]).returning("recorded_at")
+                .all().count
         }
         return inserted
     }
 
     /// The user's points in `[from, to)`, oldest first, with the zone name where a point stands for a zone.
-    func points(user: UUID, from: Date, to: Date, limit: Int, on db: any SQLDatabase) async throws -> [(LocationPoint, String?)] {
+    func points(
+        user: UUID,
+        from: Date,
+        to: Date,
+        limit: Int,
+        on db: any SQLDatabase
+    ) async throws -> [(LocationPoint, String?)] {
         try await db.select().columns(
-            SQLColumn("recorded_at", table: "p"), SQLColumn("latitude", table: "p"), SQLColumn("longitude", table: "p"),
-            SQLColumn("accuracy", table: "p"), SQLAlias(SQLColumn("name", table: "z"), as: SQLIdentifier("zone_name"))
+            SQLColumn("recorded_at", table: "p"),
+            SQLColumn("latitude", table: "p"),
+            SQLColumn("longitude", table: "p"),
+            SQLColumn("accuracy", table: "p"),
+            SQLAlias(SQLColumn("name", table: "z"), as: SQLIdentifier("zone_name"))
         )
         .from(SQLAlias(SQLIdentifier("location_points"), as: SQLIdentifier("p")))
         .join(
-            SQLAlias(SQLIdentifier("private_zones"), as: SQLIdentifier("z")), method: SQLJoinMethod.left, on: SQLColumn("zone_id", table: "p"),
-            .equal, SQLColumn("id", table: "z")
+            SQLAlias(SQLIdentifier("private_zones"), as: SQLIdentifier("z")),
+            method: SQLJoinMethod.left,
+            on: SQLColumn("zone_id", table: "p"),
+            .equal,
+            SQLColumn("id", table: "z")
         )
         .where(SQLColumn("user_id", table: "p"), .equal, SQLBind(user))
         .where(SQLColumn("recorded_at", table: "p"), .greaterThanOrEqual, SQLBind(from))
@@ -126,8 +193,11 @@ struct LocationStore: Sendable {
         .map { row in
             (
                 LocationPoint(
-                    latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self),
-                    accuracy: try row.decode(column: "accuracy", as: Double?.self), recordedAt: try row.decode(column: "recorded_at", as: Date.self)),
+                    latitude: try row.decode(column: "latitude", as: Double.self),
+                    longitude: try row.decode(column: "longitude", as: Double.self),
+                    accuracy: try row.decode(column: "accuracy", as: Double?.self),
+                    recordedAt: try row.decode(column: "recorded_at", as: Date.self)
+                ),
                 try row.decode(column: "zone_name", as: String?.self)
             )
         }
@@ -149,53 +219,89 @@ struct LocationStore: Sendable {
 
     /// Removes points recorded before `cutoff`; returns how many.
     func purgePoints(before cutoff: Date, on db: any SQLDatabase) async throws -> Int {
-        try await db.delete(from: "location_points").where("recorded_at", .lessThan, cutoff).returning("user_id").all().count
+        try await db.delete(from: "location_points").where("recorded_at", .lessThan, cutoff).returning("user_id").all()
+            .count
     }
 
     // MARK: Newest position
 
-    func livePosition(user: UUID, on db: any SQLDatabase) async throws -> (coordinate: Coordinate, recordedAt: Date, zone: UUID?)? {
+    func livePosition(
+        user: UUID,
+        on db: any SQLDatabase
+    ) async throws -> (coordinate: Coordinate, recordedAt: Date, zone: UUID?)? {
         guard
-            let row = try await db.select().columns("latitude", "longitude", "recorded_at", "zone_id").from("live_positions")
-                .where("user_id", .equal, user).first()
+            let row = try await db.select().columns("latitude", "longitude", "recorded_at", "zone_id").from(
+                "live_positions"
+            )
+            .where("user_id", .equal, user).first()
         else { return nil }
         return (
             Coordinate(
-                latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
+                latitude: try row.decode(column: "latitude", as: Double.self),
+                longitude: try row.decode(column: "longitude", as: Double.self)
+            ),
             try row.decode(column: "recorded_at", as: Date.self), try row.decode(column: "zone_id", as: UUID?.self)
         )
     }
 
     func setLivePosition(user: UUID, point: LocationPoint, zone: UUID?, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "live_positions").columns("user_id", "latitude", "longitude", "accuracy", "zone_id", "recorded_at")
-            .values(
-                SQLBind(user), SQLBind(point.latitude), SQLBind(point.longitude), SQLBind(point.accuracy), SQLBind(zone), SQLBind(point.recordedAt)
-            )
-            .onConflict(with: ["user_id"]) {
-                $0.set(excludedValueOf: "latitude").set(excludedValueOf: "longitude").set(excludedValueOf: "accuracy")
-                    .set(excludedValueOf: "zone_id").set(excludedValueOf: "recorded_at")
-            }
-            .run()
+        try await db.insert(into: "live_positions").columns(
+            "user_id",
+            "latitude",
+            "longitude",
+            "accuracy",
+            "zone_id",
+            "recorded_at"
+        )
+        .values(
+            SQLBind(user),
+            SQLBind(point.latitude),
+            SQLBind(point.longitude),
+            SQLBind(point.accuracy),
+            SQLBind(zone),
+            SQLBind(point.recordedAt)
+        )
+        .onConflict(with: ["user_id"]) {
+            $0.set(excludedValueOf: "latitude").set(excludedValueOf: "longitude").set(excludedValueOf: "accuracy")
+                .set(excludedValueOf: "zone_id").set(excludedValueOf: "recorded_at")
+        }
+        .run()
     }
 
     /// Every sharing user's newest position with their settings, fresher than `since`, for rebuilding the index.
     func livePositions(
-        since: Date, on db: any SQLDatabase
+        since: Date,
+        on db: any SQLDatabase
     ) async throws
-        -> [(user: UUID, username: String, displayName: String, coordinate: Coordinate, recordedAt: Date, zone: UUID?, sharing: LocationSharing)]
+        -> [(
+            user: UUID, username: String, displayName: String, coordinate: Coordinate, recordedAt: Date, zone: UUID?,
+            sharing: LocationSharing
+        )]
     {
         try await db.select().columns(
-            SQLColumn("user_id", table: "p"), SQLColumn("latitude", table: "p"), SQLColumn("longitude", table: "p"),
-            SQLColumn("recorded_at", table: "p"), SQLColumn("zone_id", table: "p"), SQLColumn("level", table: "s"),
+            SQLColumn("user_id", table: "p"),
+            SQLColumn("latitude", table: "p"),
+            SQLColumn("longitude", table: "p"),
+            SQLColumn("recorded_at", table: "p"),
+            SQLColumn("zone_id", table: "p"),
+            SQLColumn("level", table: "s"),
             SQLColumn("zone_display", table: "s"),
-            SQLColumn("username", table: "u"), SQLColumn("display_name", table: "u")
+            SQLColumn("username", table: "u"),
+            SQLColumn("display_name", table: "u")
         )
         .from(SQLAlias(SQLIdentifier("live_positions"), as: SQLIdentifier("p")))
         .join(
-            SQLAlias(SQLIdentifier("location_settings"), as: SQLIdentifier("s")), on: SQLColumn("user_id", table: "p"), .equal,
+            SQLAlias(SQLIdentifier("location_settings"), as: SQLIdentifier("s")),
+            on: SQLColumn("user_id", table: "p"),
+            .equal,
             SQLColumn("user_id", table: "s")
         )
-        .join(SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")), on: SQLColumn("user_id", table: "p"), .equal, SQLColumn("id", table: "u"))
+        .join(
+            SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")),
+            on: SQLColumn("user_id", table: "p"),
+            .equal,
+            SQLColumn("id", table: "u")
+        )
         .where(SQLColumn("level", table: "s"), .notEqual, SQLBind(SharingLevel.off.rawValue))
         .where(SQLColumn("recorded_at", table: "p"), .greaterThanOrEqual, SQLBind(since))
         .all()
@@ -204,21 +310,30 @@ struct LocationStore: Sendable {
                 try row.decode(column: "user_id", as: UUID.self), try row.decode(column: "username", as: String.self),
                 try row.decode(column: "display_name", as: String.self),
                 Coordinate(
-                    latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
+                    latitude: try row.decode(column: "latitude", as: Double.self),
+                    longitude: try row.decode(column: "longitude", as: Double.self)
+                ),
                 try row.decode(column: "recorded_at", as: Date.self), try row.decode(column: "zone_id", as: UUID?.self),
                 LocationSharing(
                     level: SharingLevel(rawValue: try row.decode(column: "level", as: String.self)) ?? .off,
-                    zoneDisplay: ZoneDisplay(rawValue: try row.decode(column: "zone_display", as: String.self)) ?? .decoy)
+                    zoneDisplay: ZoneDisplay(rawValue: try row.decode(column: "zone_display", as: String.self))
+                        ?? .decoy
+                )
             )
         }
     }
 
     /// The decoy point of a zone, for the map.
     func decoy(zone: UUID, on db: any SQLDatabase) async throws -> Coordinate? {
-        try await db.select().columns("decoy_latitude", "decoy_longitude").from("private_zones").where("id", .equal, zone).first().map { row in
+        try await db.select().columns("decoy_latitude", "decoy_longitude").from("private_zones").where(
+            "id",
+            .equal,
+            zone
+        ).first().map { row in
             Coordinate(
                 latitude: try row.decode(column: "decoy_latitude", as: Double.self),
-                longitude: try row.decode(column: "decoy_longitude", as: Double.self))
+                longitude: try row.decode(column: "decoy_longitude", as: Double.self)
+            )
         }
     }
 }

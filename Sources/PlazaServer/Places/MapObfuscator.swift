@@ -23,7 +23,9 @@ struct MapObfuscator: Sendable {
     func publish(_ coordinate: Coordinate, user: UUID, at time: Date) -> Coordinate {
         let (cell, center) = GeoGrid<UUID, Void>(cellDegrees: Self.cellDegrees).cellCenter(of: coordinate)
         let day = Int((time.timeIntervalSince1970 / 86_400).rounded(.down))
-        let mac = Array(HMAC<SHA256>.authenticationCode(for: Data("\(user.uuidString)|\(cell)|\(day)".utf8), using: key))
+        let mac = Array(
+            HMAC<SHA256>.authenticationCode(for: Data("\(user.uuidString)|\(cell)|\(day)".utf8), using: key)
+        )
         let (u1, u2, u3) = (Self.unit(mac, 0), Self.unit(mac, 8), Self.unit(mac, 16))
         let bearing = 2 * Double.pi * u1
         let distance = -(log(u2) + log(u3)) / epsilon

@@ -24,8 +24,12 @@ final class MapTileStore: Sendable {
         guard (0...22).contains(z), x >= 0, y >= 0, x < 1 << z, y < 1 << z else { return nil }
         return try await lock.withLock {
             let db = try await open().sql()
-            let row = try await db.select().column("tile_data").from("tiles").where("zoom_level", .equal, z).where("tile_column", .equal, x)
-                .where("tile_row", .equal, (1 << z) - 1 - y).first()
+            let row = try await db.select().column("tile_data").from("tiles").where("zoom_level", .equal, z).where(
+                "tile_column",
+                .equal,
+                x
+            )
+            .where("tile_row", .equal, (1 << z) - 1 - y).first()
             guard let bytes = try row?.decode(column: "tile_data", as: Data.self) else { return nil }
             return (ByteBuffer(bytes: bytes), Self.mediaType(of: bytes))
         }

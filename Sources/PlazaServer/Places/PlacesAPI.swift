@@ -35,12 +35,21 @@ struct PlacesAPI: Sendable {
     @Sendable func nearby(_ request: Request, context: AppRequestContext) async throws -> Response {
         let paging = try Paging(request.uri)
         let point = try Query.point(request.uri)
-        let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius) ?? PlacesRules.nearbyDefaultRadius
+        let radius =
+            try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius)
+            ?? PlacesRules.nearbyDefaultRadius
         let only = try await places.subscribedOnly(context.identity, try Query.bool(request.uri, "subscribed"))
         return try .json(
             try await places.businesses.nearby(
-                point, radius: radius, category: try Query.category(request.uri), hasLoyalty: try Query.bool(request.uri, "hasLoyalty"),
-                only: only, limit: paging.limit, cursor: paging.cursor))
+                point,
+                radius: radius,
+                category: try Query.category(request.uri),
+                hasLoyalty: try Query.bool(request.uri, "hasLoyalty"),
+                only: only,
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
+        )
     }
 
     /// Owners and staff: the customers in the business's locations now.
@@ -116,7 +125,10 @@ struct PlacesAPI: Sendable {
     /// The OwnTracks apps in HTTP mode: HTTP Basic with the username and an app password; `_type: location`
     /// messages become points, other types are acknowledged. OwnTracks expects a JSON array back.
     @Sendable func ownTracks(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let identity = try await accounts.identity(basic: request.headers[.authorization] ?? "", client: context.clientAddress)
+        let identity = try await accounts.identity(
+            basic: request.headers[.authorization] ?? "",
+            client: context.clientAddress
+        )
         let message = try await request.decodeJSON(as: OwnTracksMessage.self, limit: maxBody)
         // With sharing off nothing is stored, but the app is told "received": it would otherwise retry forever.
         if let point = try message.point(), try await places.sharing(identity).level != .off {
@@ -149,7 +161,8 @@ struct PlacesAPI: Sendable {
         let box = try Query.bbox(request.uri)
         let only = try await places.subscribedOnly(context.identity, try Query.bool(request.uri, "subscribed"))
         var response = try Response.json(
-            try await places.map(south: box.south, west: box.west, north: box.north, east: box.east, only: only))
+            try await places.map(south: box.south, west: box.west, north: box.north, east: box.east, only: only)
+        )
         response.headers[.contentType] = "application/geo+json"
         return response
     }

@@ -19,11 +19,16 @@ struct PlacesBackgroundService: Service {
                     try await places.sweepQuietStays()
                     if Date().timeIntervalSince(lastPurge) > 600 {
                         let purged = try await places.purgeExpired()
-                        if purged > 0 { places.logger.info("purged old location points", metadata: ["points": "\(purged)"]) }
+                        if purged > 0 {
+                            places.logger.info("purged old location points", metadata: ["points": "\(purged)"])
+                        }
                         lastPurge = Date()
                     }
                 } catch {
-                    places.logger.warning("places maintenance failed", metadata: ["error": "\(String(reflecting: error))"])
+                    places.logger.warning(
+                        "places maintenance failed",
+                        metadata: ["error": "\(String(reflecting: error))"]
+                    )
                 }
             }
         }

@@ -8,7 +8,13 @@ struct PlacesMeetupPositions: MeetupPositions {
     let store = LocationStore()
 
     func newestPosition(of user: UUID, since: Date) async throws -> SharedPosition? {
-        guard let live = try await store.livePosition(user: user, on: database.sql), live.zone == nil, live.recordedAt >= since else { return nil }
-        return SharedPosition(latitude: live.coordinate.latitude, longitude: live.coordinate.longitude, recordedAt: live.recordedAt)
+        guard let live = try await store.livePosition(user: user, on: database.sql), live.zone == nil,
+            live.recordedAt >= since
+        else { return nil }
+        return SharedPosition(
+            latitude: live.coordinate.latitude,
+            longitude: live.coordinate.longitude,
+            recordedAt: live.recordedAt
+        )
     }
 }

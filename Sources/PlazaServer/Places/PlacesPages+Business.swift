@@ -59,9 +59,15 @@ extension PlacesPages {
 
     /// A program's rules beyond its first card, as customers read them.
     static func rules(_ program: LoyaltyProgram, reader: Reader) -> [String] {
-        var rules = program.levels.map { "Then \(reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)." }
-        if let spend = program.minimumSpend { rules.append("A punch with each purchase of \(reader.money(spend)) or more.") }
-        if let days = program.cardValidDays { rules.append("A card lasts \(reader.count(days, "day", "days")) from its first punch.") }
+        var rules = program.levels.map {
+            "Then \(reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)."
+        }
+        if let spend = program.minimumSpend {
+            rules.append("A punch with each purchase of \(reader.money(spend)) or more.")
+        }
+        if let days = program.cardValidDays {
+            rules.append("A card lasts \(reader.count(days, "day", "days")) from its first punch.")
+        }
         if let end = program.expiresAt { rules.append("Runs until \(reader.day(end)).") }
         return rules
     }
@@ -69,58 +75,99 @@ extension PlacesPages {
     /// Anyone: the business, its locations, how busy the chosen one usually is and its line now.
     @Sendable func business(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await renderBusiness(
-            request, id: try Query.id(context.parameters, "id", "business"), identity: context.identity,
-            shell: Shell(title: "Business", context: context, notice: notice(request)), reader: context.reader, lineForm: context.page.form("line"))
+            request,
+            id: try Query.id(context.parameters, "id", "business"),
+            identity: context.identity,
+            shell: Shell(title: "Business", context: context, notice: notice(request)),
+            reader: context.reader,
+            lineForm: context.page.form("line")
+        )
     }
 
     func renderBusiness(
-        _ request: Request, id: UUID, identity: Identity?, shell: Shell, reader: Reader, lineForm: FormState? = nil
+        _ request: Request,
+        id: UUID,
+        identity: Identity?,
+        shell: Shell,
+        reader: Reader,
+        lineForm: FormState? = nil
     ) async throws -> Response {
         let business = try await businesses.business(id, viewer: identity)
         let chosen = request.uri.queryParameters.get("location").flatMap(UUID.init(uuidString:))
         let selected = business.locations.first { $0.id == chosen } ?? business.locations.first
         var page = BusinessPage(
-            shell: shell, id: id.uuidString.lowercased(), name: business.name, category: business.category.rawValue.capitalized,
+            shell: shell,
+            id: id.uuidString.lowercased(),
+            name: business.name,
+            category: business.category.rawValue.capitalized,
             description: business.description,
             locations: business.locations.map {
                 BusinessPage.LocationRow(
-                    id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), name: $0.name, address: $0.address,
-                    selected: $0.id == selected?.id, hours: Self.hours($0.openingHours))
+                    id: $0.id.uuidString.lowercased(),
+                    businessId: id.uuidString.lowercased(),
+                    name: $0.name,
+                    address: $0.address,
+                    selected: $0.id == selected?.id,
+                    hours: Self.hours($0.openingHours)
+                )
             },
-            lineForm: lineForm ?? FormState(names: ["minutes"]), canEdit: business.role == .owner, isMember: business.role != nil)
+            lineForm: lineForm ?? FormState(names: ["minutes"]),
+            canEdit: business.role == .owner,
+            isMember: business.role != nil
+        )
         page.shell.title = business.name
         page.signedIn = identity != nil
         if business.listed, business.role == nil, let identity {
-            page.subscription = SubscriptionView(subscribed: try await offers.subscription(identity, business: id) != nil)
+            page.subscription = SubscriptionView(
+                subscribed: try await offers.subscription(identity, business: id) != nil
+            )
         }
         if business.listed {
-            page.programs = try await loyalty.programs(business: id, viewer: identity).filter { $0.state == .active }.map {
-                ProgramOffer(
-                    id: $0.id.uuidString.lowercased(), businessId: id.uuidString.lowercased(), title: $0.title,
-                    detail: "\(reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)", description: $0.description,
-                    rules: Self.rules($0, reader: reader))
-            }
+            page.programs = try await loyalty.programs(business: id, viewer: identity).filter { $0.state == .active }
+                .map {
+                    ProgramOffer(
+                        id: $0.id.uuidString.lowercased(),
+                        businessId: id.uuidString.lowercased(),
+                        title: $0.title,
+                        detail: "\(reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)",
+                        description: $0.description,
+                        rules: Self.rules($0, reader: reader)
+                    )
+                }
         }
         page.location = page.locations.first { $0.selected }
         if let selected {
-            if let state = BusinessRules.openState(selected.openingHours, at: Date(), calendar: configuration.places.calendar) {
+            if let state = BusinessRules.openState(
+                selected.openingHours,
+                at: Date(),
+                calendar: configuration.places.calendar
+            ) {
                 page.openNow = state.open
                 page.openState = (state.open ? "Open now" : "Closed") + (state.next.isEmpty ? "" : " · \(state.next)")
             }
             let point = String(format: "%.6f,%.6f", selected.latitude, selected.longitude)
             page.directions = "geo:\(point)?q=\(point)"
-            page.mapLink = String(format: "/places/map?latitude=%.6f&longitude=%.6f", selected.latitude, selected.longitude)
+            page.mapLink = String(
+                format: "/places/map?latitude=%.6f&longitude=%.6f",
+                selected.latitude,
+                selected.longitude
+            )
         }
         // Crowds exist only where customers can find the business (its merchant approved).
         if let selected, business.listed {
             if let identity { page.canReportLine = try await places.canReportLine(identity, location: selected.id) }
             let day = Int(request.uri.queryParameters.get("day") ?? "") ?? nil
-            page.chart = PopularChart(try await places.popularTimes(location: selected.id), weekday: day, timeZone: configuration.places.timeZone)
+            page.chart = PopularChart(
+                try await places.popularTimes(location: selected.id),
+                weekday: day,
+                timeZone: configuration.places.timeZone
+            )
             let waits = try await places.lineWaits(location: selected.id)
             page.line = LineView(
                 current: waits.currentMinutes.map { "\($0) min" },
                 reports: Reader.standard.count(waits.recentReports, "recent report", "recent reports"),
-                age: waits.newestReportAgeMinutes.map { $0 == 0 ? "just now" : "\($0) min ago" })
+                age: waits.newestReportAgeMinutes.map { $0 == 0 ? "just now" : "\($0) min ago" }
+            )
         }
         return renderer.render("places/business", page)
     }
@@ -150,14 +197,19 @@ extension PlacesPages {
         let location = try Query.id(context.parameters, "id", "location")
         let form = try await request.decodeForm(limit: limit)
         let entry = try await places.requireLocation(location)
-        let page = "/places/businesses/\(entry.location.businessId.uuidString.lowercased())?location=\(location.uuidString.lowercased())"
+        let page =
+            "/places/businesses/\(entry.location.businessId.uuidString.lowercased())?location=\(location.uuidString.lowercased())"
         do {
             guard let minutes = Int(form["minutes"].trimmingCharacters(in: .whitespaces)) else {
                 throw PlazaError.validation(field: "minutes", "Enter the wait in whole minutes.")
             }
             _ = try await places.reportLineWait(context.identity, location: location, LineWaitReport(minutes: minutes))
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("line", FormState(form, names: ["minutes"], error: error), returnTo: "\(page)#line-heading")
+            return renderer.refused(
+                "line",
+                FormState(form, names: ["minutes"], error: error),
+                returnTo: "\(page)#line-heading"
+            )
         }
         return PageRenderer.seeOther("\(page)&notice=line")
     }
@@ -204,11 +256,20 @@ struct PopularChart: Sendable {
             let value = hour.averageVisits ?? 0
             let height = hour.enoughData ? max(4, Int(Double(Self.height - 20) * value / peak)) : 4
             return Bar(
-                x: index * slot + 2, y: Self.height - 20 - height, height: height,
-                label: hour.enoughData ? "\(hour.hour):00 — about \(String(format: "%.1f", value)) visits" : "\(hour.hour):00 — not enough data",
-                hour: hour.hour % 3 == 0 ? "\(hour.hour)" : "", enough: hour.enoughData, now: day == now.weekday && hour.hour == now.hour)
+                x: index * slot + 2,
+                y: Self.height - 20 - height,
+                height: height,
+                label: hour.enoughData
+                    ? "\(hour.hour):00 — about \(String(format: "%.1f", value)) visits"
+                    : "\(hour.hour):00 — not enough data",
+                hour: hour.hour % 3 == 0 ? "\(hour.hour)" : "",
+                enough: hour.enoughData,
+                now: day == now.weekday && hour.hour == now.hour
+            )
         }
-        days = names.enumerated().map { Day(number: $0.offset + 1, name: String($0.element.prefix(3)), selected: $0.offset + 1 == day) }
+        days = names.enumerated().map {
+            Day(number: $0.offset + 1, name: String($0.element.prefix(3)), selected: $0.offset + 1 == day)
+        }
         dayName = names[day - 1]
         weeks = Reader.standard.count(times.weeksOfData, "week", "weeks")
         anyData = hours.contains { $0.enoughData }

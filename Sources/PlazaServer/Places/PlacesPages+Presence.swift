@@ -37,15 +37,28 @@ extension PlacesPages {
         let names = Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id, $0.name) })
         let formatter = ISO8601DateFormatter()
         let page = PresencePage(
-            shell: Shell(title: "In \(business.name) now", context: context), id: id.uuidString.lowercased(), name: business.name,
+            shell: Shell(title: "In \(business.name) now", context: context),
+            id: id.uuidString.lowercased(),
+            name: business.name,
             rows: customers.map {
                 PresencePage.Row(
-                    username: $0.username, displayName: $0.displayName, location: names[$0.locationId] ?? "", since: formatter.string(from: $0.since))
+                    username: $0.username,
+                    displayName: $0.displayName,
+                    location: names[$0.locationId] ?? "",
+                    since: formatter.string(from: $0.since)
+                )
             },
             locationsJSON: String(
                 decoding: try PlazaJSON.encoder().encode(
-                    Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id.uuidString.lowercased(), $0.name) })),
-                as: UTF8.self), count: customers.count, empty: customers.isEmpty)
+                    Dictionary(
+                        uniqueKeysWithValues: business.locations.map { ($0.id.uuidString.lowercased(), $0.name) }
+                    )
+                ),
+                as: UTF8.self
+            ),
+            count: customers.count,
+            empty: customers.isEmpty
+        )
         return renderer.render("places/presence", page)
     }
 

@@ -31,7 +31,8 @@ extension PlacesPages {
     }
 
     static let levelLabels: [(SharingLevel, String)] = [
-        (.off, "Off: Plaza records nothing"), (.merchants, "Shops I visit see that I am there"), (.map, "Also a blurred dot on the public map"),
+        (.off, "Off: Plaza records nothing"), (.merchants, "Shops I visit see that I am there"),
+        (.map, "Also a blurred dot on the public map"),
     ]
 
     /// Signed in: the settings page.
@@ -47,11 +48,14 @@ extension PlacesPages {
             decoding: try PlazaJSON.encoder().encode(
                 zones.map {
                     [
-                        "name": JSONValue.string($0.name), "latitude": .number($0.latitude), "longitude": .number($0.longitude),
+                        "name": JSONValue.string($0.name), "latitude": .number($0.latitude),
+                        "longitude": .number($0.longitude),
                         "radiusMeters": .number(Double($0.radiusMeters)),
                     ]
-                }),
-            as: UTF8.self)
+                }
+            ),
+            as: UTF8.self
+        )
         let fallback = try await defaultCenter()
         let center = zones.first?.coordinate ?? fallback
         let page = SettingsPage(
@@ -60,23 +64,37 @@ extension PlacesPages {
             displays: [(ZoneDisplay.decoy, "Show a decoy point far from the zone"), (.hidden, "Show nothing")].map {
                 Option(value: $0.0.rawValue, label: $0.1, selected: $0.0 == (sharing.zoneDisplay ?? .decoy))
             },
-            sharing: sharing.level != .off, level: sharing.level.rawValue,
+            sharing: sharing.level != .off,
+            level: sharing.level.rawValue,
             zones: zones.map {
                 SettingsPage.ZoneRow(
-                    id: $0.id.uuidString.lowercased(), name: $0.name, radius: $0.radiusMeters, latitude: String(format: "%.5f", $0.latitude),
-                    longitude: String(format: "%.5f", $0.longitude))
+                    id: $0.id.uuidString.lowercased(),
+                    name: $0.name,
+                    radius: $0.radiusMeters,
+                    latitude: String(format: "%.5f", $0.latitude),
+                    longitude: String(format: "%.5f", $0.longitude)
+                )
             },
             zonesJSON: zonesJSON,
-            zoneForm: context.page.form("zone") ?? FormState(names: ["name", "latitude", "longitude", "radiusMeters"]).with("radiusMeters", "200"),
-            center: "\(center.latitude),\(center.longitude)", map: mapLayers,
-            ownTracksURL: "\(configuration.baseURL)/v1/owntracks", retentionDays: Int(configuration.places.retention / 86_400))
+            zoneForm: context.page.form("zone")
+                ?? FormState(names: ["name", "latitude", "longitude", "radiusMeters"]).with("radiusMeters", "200"),
+            center: "\(center.latitude),\(center.longitude)",
+            map: mapLayers,
+            ownTracksURL: "\(configuration.baseURL)/v1/owntracks",
+            retentionDays: Int(configuration.places.retention / 86_400)
+        )
         return renderer.render("places/settings", page)
     }
 
     @Sendable func saveSharing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
-        guard let level = SharingLevel(rawValue: form["level"]) else { throw PlazaError.validation(field: "level", "Choose who may see you.") }
-        _ = try await places.setSharing(context.identity, LocationSharing(level: level, zoneDisplay: ZoneDisplay(rawValue: form["zoneDisplay"])))
+        guard let level = SharingLevel(rawValue: form["level"]) else {
+            throw PlazaError.validation(field: "level", "Choose who may see you.")
+        }
+        _ = try await places.setSharing(
+            context.identity,
+            LocationSharing(level: level, zoneDisplay: ZoneDisplay(rawValue: form["zoneDisplay"]))
+        )
         return PageRenderer.seeOther("/places/settings?notice=sharing")
     }
 
@@ -86,12 +104,18 @@ extension PlacesPages {
         let form = try await request.decodeForm(limit: limit)
         do {
             let zone = PrivateZoneRequest(
-                name: form["name"], latitude: Double(decimal: form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
+                name: form["name"],
+                latitude: Double(decimal: form["latitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
                 longitude: Double(decimal: form["longitude"].trimmingCharacters(in: .whitespaces)) ?? .nan,
-                radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0)
+                radiusMeters: Int(form["radiusMeters"].trimmingCharacters(in: .whitespaces)) ?? 0
+            )
             _ = try await places.createZone(context.identity, zone)
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("zone", FormState(form, names: Self.zoneFields, error: error), returnTo: "/places/settings#add-zone")
+            return renderer.refused(
+                "zone",
+                FormState(form, names: Self.zoneFields, error: error),
+                returnTo: "/places/settings#add-zone"
+            )
         }
         return PageRenderer.seeOther("/places/settings?notice=zone")
     }

@@ -61,15 +61,19 @@ struct PlacesPages: Sendable {
         let places = configuration.places
         let tiles = places.mapTilesFile != nil ? "/tiles/{z}/{x}/{y}" : places.mapTilesURL ?? ""
         return MapLayers(
-            tiles: tiles, attribution: places.mapAttribution,
+            tiles: tiles,
+            attribution: places.mapAttribution,
             basemap: tiles.isEmpty && configuration.mode == .demo ? "/static/demo-town.geojson" : "",
-            geocode: places.geocoderURL == nil ? "" : "/places/geocode")
+            geocode: places.geocoderURL == nil ? "" : "/places/geocode"
+        )
     }
 
     /// Anyone: one tile of the operator's MBTiles file.
     @Sendable func tile(_ request: Request, context: AppRequestContext) async throws -> Response {
         let number = { (name: String) in context.parameters.get(name).flatMap { Int($0.split(separator: ".")[0]) } }
-        guard let z = number("z"), let x = number("x"), let y = number("y"), let found = try await places.tiles?.tile(z: z, x: x, y: y) else {
+        guard let z = number("z"), let x = number("x"), let y = number("y"),
+            let found = try await places.tiles?.tile(z: z, x: x, y: y)
+        else {
             throw PlazaError.notFound("tile")
         }
         var headers = HTTPFields()
@@ -95,7 +99,9 @@ struct PlacesPages: Sendable {
     }
 
     static func categoryOptions(selected: String?) -> [Option] {
-        BusinessCategory.allCases.map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == selected) }
+        BusinessCategory.allCases.map {
+            Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == selected)
+        }
     }
 
     // MARK: Nearby
@@ -135,9 +141,17 @@ struct PlacesPages: Sendable {
             query.get("q") ?? "", query.get("latitude") ?? "", query.get("longitude") ?? "", query.get("category") ?? ""
         )
         var page = NearbyPage(
-            shell: Shell(title: "Places near you", context: context), q: q, latitude: latitude, longitude: longitude,
-            categories: Self.categoryOptions(selected: category), loyalty: query.get("loyalty") == "1",
-            subscribed: query.get("subscribed") == "1", signedIn: context.identity != nil, rows: [], searched: false)
+            shell: Shell(title: "Places near you", context: context),
+            q: q,
+            latitude: latitude,
+            longitude: longitude,
+            categories: Self.categoryOptions(selected: category),
+            loyalty: query.get("loyalty") == "1",
+            subscribed: query.get("subscribed") == "1",
+            signedIn: context.identity != nil,
+            rows: [],
+            searched: false
+        )
         let hasLoyalty: Bool? = page.loyalty ? true : nil
         do {
             let only = try await places.subscribedOnly(context.identity, page.subscribed)
@@ -145,31 +159,59 @@ struct PlacesPages: Sendable {
             let kind = try Query.category(request.uri, lenient: true)
             var result: Page<BusinessSummary>?
             if !latitude.isEmpty || !longitude.isEmpty {
-                let radius = try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius, lenient: true) ?? 1_000
+                let radius =
+                    try Query.double(request.uri, "radius", in: 1...PlacesRules.nearbyMaximumRadius, lenient: true)
+                    ?? 1_000
                 result = try await businesses.nearby(
-                    try Query.point(request.uri, lenient: true), radius: radius, category: kind, hasLoyalty: hasLoyalty, only: only,
-                    limit: paging.limit, cursor: paging.cursor)
-            } else if !q.trimmingCharacters(in: .whitespaces).isEmpty || kind != nil || page.loyalty || page.subscribed {
+                    try Query.point(request.uri, lenient: true),
+                    radius: radius,
+                    category: kind,
+                    hasLoyalty: hasLoyalty,
+                    only: only,
+                    limit: paging.limit,
+                    cursor: paging.cursor
+                )
+            } else if !q.trimmingCharacters(in: .whitespaces).isEmpty || kind != nil || page.loyalty || page.subscribed
+            {
                 result = try await businesses.search(
-                    text: String(q.prefix(100)), category: kind, hasLoyalty: hasLoyalty, only: only, limit: paging.limit, cursor: paging.cursor)
+                    text: String(q.prefix(100)),
+                    category: kind,
+                    hasLoyalty: hasLoyalty,
+                    only: only,
+                    limit: paging.limit,
+                    cursor: paging.cursor
+                )
             } else {
                 // Before any search, the town's places; a search with nothing in it says so.
-                if query.get("q") != nil { page.error = "Type a name or a word such as bakery, pick a category, or use your location." }
+                if query.get("q") != nil {
+                    page.error = "Type a name or a word such as bakery, pick a category, or use your location."
+                }
                 page.heading = "Places in town"
-                result = try await businesses.search(text: nil, category: nil, limit: paging.limit, cursor: paging.cursor)
+                result = try await businesses.search(
+                    text: nil,
+                    category: nil,
+                    limit: paging.limit,
+                    cursor: paging.cursor
+                )
             }
             if let result {
                 page.searched = true
                 page.rows = result.items.map {
                     NearbyPage.Row(
-                        id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized, address: $0.location?.address,
-                        distance: $0.distanceMeters.map(context.reader.distance), loyalty: $0.hasLoyalty)
+                        id: $0.id.uuidString.lowercased(),
+                        name: $0.name,
+                        category: $0.category.rawValue.capitalized,
+                        address: $0.location?.address,
+                        distance: $0.distanceMeters.map(context.reader.distance),
+                        loyalty: $0.hasLoyalty
+                    )
                 }
                 page.nextCursor = result.nextCursor
                 var items = [
                     URLQueryItem(name: "q", value: q), URLQueryItem(name: "latitude", value: latitude),
                     URLQueryItem(name: "longitude", value: longitude),
-                    URLQueryItem(name: "category", value: category), URLQueryItem(name: "loyalty", value: page.loyalty ? "1" : nil),
+                    URLQueryItem(name: "category", value: category),
+                    URLQueryItem(name: "loyalty", value: page.loyalty ? "1" : nil),
                     URLQueryItem(name: "subscribed", value: page.subscribed ? "1" : nil),
                     URLQueryItem(name: "cursor", value: result.nextCursor),
                 ]
@@ -207,10 +249,16 @@ struct PlacesPages: Sendable {
         return renderer.render(
             "places/map",
             MapPage(
-                shell: Shell(title: "Map", context: context), center: "\(center.latitude),\(center.longitude)",
-                map: mapLayers, signedIn: context.identity != nil, subscribed: subscribed,
-                source: subscribed ? "/places/map/subscribed.geojson" : "/v1/map", latitude: String(center.latitude),
-                longitude: String(center.longitude)))
+                shell: Shell(title: "Map", context: context),
+                center: "\(center.latitude),\(center.longitude)",
+                map: mapLayers,
+                signedIn: context.identity != nil,
+                subscribed: subscribed,
+                source: subscribed ? "/places/map/subscribed.geojson" : "/v1/map",
+                latitude: String(center.latitude),
+                longitude: String(center.longitude)
+            )
+        )
     }
 
     /// The map's GeoJSON of the businesses whose offers the signed-in visitor subscribed to (401 signed out).
@@ -218,7 +266,8 @@ struct PlacesPages: Sendable {
         let box = try Query.bbox(request.uri)
         let only = try await places.subscribedOnly(context.identity, true)
         var response = try Response.json(
-            try await places.map(south: box.south, west: box.west, north: box.north, east: box.east, only: only))
+            try await places.map(south: box.south, west: box.west, north: box.north, east: box.east, only: only)
+        )
         response.headers[.contentType] = "application/geo+json"
         response.headers[.cacheControl] = "private, no-store"
         return response

@@ -11,10 +11,18 @@ enum Query {
     }
 
     /// Absent is `nil`; present but empty is an error, except for the pages' forms (`lenient`), which send empty fields.
-    static func double(_ uri: URI, _ name: String, in range: ClosedRange<Double>, lenient: Bool = false) throws -> Double? {
+    static func double(
+        _ uri: URI,
+        _ name: String,
+        in range: ClosedRange<Double>,
+        lenient: Bool = false
+    ) throws -> Double? {
         guard let text = uri.queryParameters.get(name), !(lenient && text.isEmpty) else { return nil }
         guard let value = Double(decimal: text), range.contains(value) else {
-            throw PlazaError.validation(field: name, "Use a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted()).")
+            throw PlazaError.validation(
+                field: name,
+                "Use a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())."
+            )
         }
         return value
     }
@@ -45,7 +53,10 @@ enum Query {
     static func category(_ uri: URI, lenient: Bool = false) throws -> BusinessCategory? {
         guard let text = uri.queryParameters.get("category"), !(lenient && text.isEmpty) else { return nil }
         guard let category = BusinessCategory(rawValue: text) else {
-            throw PlazaError.validation(field: "category", "Use one of \(BusinessCategory.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw PlazaError.validation(
+                field: "category",
+                "Use one of \(BusinessCategory.allCases.map(\.rawValue).joined(separator: ", "))."
+            )
         }
         return category
     }
@@ -55,14 +66,20 @@ enum Query {
         guard let text = uri.queryParameters.get(name) else { return nil }
         if let date = PlazaJSON.parseDate(text) { return date }
         if let day = PlazaJSON.parseDate("\(text)T00:00:00Z") { return day }
-        throw PlazaError.validation(field: name, "Use an ISO 8601 time such as 2026-11-23T10:00:00Z, or a day such as 2026-11-23.")
+        throw PlazaError.validation(
+            field: name,
+            "Use an ISO 8601 time such as 2026-11-23T10:00:00Z, or a day such as 2026-11-23."
+        )
     }
 
     /// `bbox=west,south,east,north` in degrees (RFC 7946 order); west may exceed east across the antimeridian.
     static func bbox(_ uri: URI) throws -> (west: Double, south: Double, east: Double, north: Double) {
-        let parts = (uri.queryParameters.get("bbox") ?? "").split(separator: ",").map { Double(decimal: $0.trimmingCharacters(in: .whitespaces)) }
+        let parts = (uri.queryParameters.get("bbox") ?? "").split(separator: ",").map {
+            Double(decimal: $0.trimmingCharacters(in: .whitespaces))
+        }
         guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3],
-            [west, east].allSatisfy({ $0.isFinite && abs($0) <= 180 }), [south, north].allSatisfy({ $0.isFinite && abs($0) <= 90 }), south <= north
+            [west, east].allSatisfy({ $0.isFinite && abs($0) <= 180 }),
+            [south, north].allSatisfy({ $0.isFinite && abs($0) <= 90 }), south <= north
         else {
             throw PlazaError.validation(field: "bbox", "Use west,south,east,north in degrees, south not above north.")
         }

@@ -22,18 +22,30 @@ extension PlacesService {
         let table = PopularTimesTable(hours: hours, people: people, now: now, timeZone: configuration.timeZone)
         let present = presentCount(entry.location, now: now)
         return PopularTimes(
-            locationId: id, timeZone: configuration.timeZoneName, weeksOfData: table.weeks, days: table.days,
-            live: table.live(count: present, at: now))
+            locationId: id,
+            timeZone: configuration.timeZoneName,
+            weeksOfData: table.weeks,
+            days: table.days,
+            live: table.live(count: present, at: now)
+        )
     }
 
     /// People at the location now per the live index (sharing, outside zones, fresh).
     func presentCount(_ location: BusinessLocation, now: Date) -> Int {
         index.presentCount(
-            within: Double(location.radiusMeters), of: location.coordinate, freshSince: now.addingTimeInterval(-PlacesRules.presenceFreshness))
+            within: Double(location.radiusMeters),
+            of: location.coordinate,
+            freshSince: now.addingTimeInterval(-PlacesRules.presenceFreshness)
+        )
     }
 
     /// Accepts a line-wait report from someone at the location in the last 30 minutes, once per 15 minutes.
-    func reportLineWait(_ identity: Identity, location id: UUID, _ report: LineWaitReport, now: Date = Date()) async throws -> LineWaits {
+    func reportLineWait(
+        _ identity: Identity,
+        location id: UUID,
+        _ report: LineWaitReport,
+        now: Date = Date()
+    ) async throws -> LineWaits {
         try identity.requireVerified()
         guard PlacesRules.lineWaitMinutes.contains(report.minutes) else {
             throw PlazaError.validation(field: "minutes", "Use 0 to \(PlacesRules.lineWaitMinutes.upperBound) minutes.")
@@ -41,13 +53,24 @@ extension PlacesService {
         _ = try await requireLocation(id)
         let user = identity.user.id
         try await database.transaction { db in
-            guard try await stays.wasPresent(user: user, location: id, since: now.addingTimeInterval(-1_800), on: db) else {
+            guard try await stays.wasPresent(user: user, location: id, since: now.addingTimeInterval(-1_800), on: db)
+            else {
                 throw PlazaError(
-                    .forbidden, .notPresent, "Only people at this place can report its line.",
-                    detail: "Share your location and be there within the last 30 minutes.")
+                    .forbidden,
+                    .notPresent,
+                    "Only people at this place can report its line.",
+                    detail: "Share your location and be there within the last 30 minutes."
+                )
             }
-            if let last = try await stays.lastLineWait(location: id, user: user, since: now.addingTimeInterval(-900), on: db) {
-                throw PlazaError.rateLimited(retryAfter: max(1, Int(last.addingTimeInterval(900).timeIntervalSince(now).rounded(.up))))
+            if let last = try await stays.lastLineWait(
+                location: id,
+                user: user,
+                since: now.addingTimeInterval(-900),
+                on: db
+            ) {
+                throw PlazaError.rateLimited(
+                    retryAfter: max(1, Int(last.addingTimeInterval(900).timeIntervalSince(now).rounded(.up)))
+                )
             }
             try await stays.insertLineWait(location: id, user: user, minutes: report.minutes, at: now, on: db)
         }
@@ -56,12 +79,21 @@ extension PlacesService {
 
     /// Whether `identity` may report the line at `id` now: they were there in the last 30 minutes.
     func canReportLine(_ identity: Identity, location id: UUID, now: Date = Date()) async throws -> Bool {
-        try await stays.wasPresent(user: identity.user.id, location: id, since: now.addingTimeInterval(-1_800), on: database.sql)
+        try await stays.wasPresent(
+            user: identity.user.id,
+            location: id,
+            since: now.addingTimeInterval(-1_800),
+            on: database.sql
+        )
     }
 
     func lineWaits(location id: UUID, now: Date = Date()) async throws -> LineWaits {
         _ = try await requireLocation(id)
-        let reports = try await stays.lineWaits(location: id, since: now.addingTimeInterval(-Self.popularWindow), on: database.sql)
+        let reports = try await stays.lineWaits(
+            location: id,
+            since: now.addingTimeInterval(-Self.popularWindow),
+            on: database.sql
+        )
         return LineWaitSummary(reports: reports, now: now, timeZone: configuration.timeZone).summary(location: id)
     }
 
@@ -84,7 +116,12 @@ extension PlacesService {
 
     /// Business locations (busy level, line wait) and published dots inside the box.
     func map(
-        south: Double, west: Double, north: Double, east: Double, only: Set<UUID>? = nil, now: Date = Date()
+        south: Double,
+        west: Double,
+        north: Double,
+        east: Double,
+        only: Set<UUID>? = nil,
+        now: Date = Date()
     ) async throws
         -> GeoJSONFeatureCollection<MapFeatureProperties>
     {
@@ -95,20 +132,44 @@ extension PlacesService {
         let since = now.addingTimeInterval(-Self.popularWindow)
         let visits = try await stays.visitHours(locations: ids, since: since, on: database.sql)
         let people = try await stays.people(locations: ids, since: since, on: database.sql)
-        let waits = try await stays.lineWaits(locations: ids, since: now.addingTimeInterval(-Self.lineWaitWindow), on: database.sql)
+        let waits = try await stays.lineWaits(
+            locations: ids,
+            since: now.addingTimeInterval(-Self.lineWaitWindow),
+            on: database.sql
+        )
         var features = entries.map { entry in
             let table = PopularTimesTable(
-                hours: visits[entry.location.id] ?? [], people: people[entry.location.id] ?? [:], now: now, timeZone: configuration.timeZone)
-            let wait = LineWaitSummary(reports: waits[entry.location.id] ?? [], now: now, timeZone: configuration.timeZone).currentMinutes
+                hours: visits[entry.location.id] ?? [],
+                people: people[entry.location.id] ?? [:],
+                now: now,
+                timeZone: configuration.timeZone
+            )
+            let wait = LineWaitSummary(
+                reports: waits[entry.location.id] ?? [],
+                now: now,
+                timeZone: configuration.timeZone
+            ).currentMinutes
             return GeoJSONFeature(
                 coordinate: entry.location.coordinate,
                 properties: MapFeatureProperties(
-                    kind: "business", businessId: entry.location.businessId, locationId: entry.location.id, name: entry.businessName,
-                    category: entry.category, busyNow: table.live(count: presentCount(entry.location, now: now), at: now).level, lineWaitMinutes: wait
-                ))
+                    kind: "business",
+                    businessId: entry.location.businessId,
+                    locationId: entry.location.id,
+                    name: entry.businessName,
+                    category: entry.category,
+                    busyNow: table.live(count: presentCount(entry.location, now: now), at: now).level,
+                    lineWaitMinutes: wait
+                )
+            )
         }
         let dots = index.dots(
-            south: south, west: west, north: north, east: east, freshSince: now.addingTimeInterval(-PlacesRules.presenceFreshness), limit: 2_000)
+            south: south,
+            west: west,
+            north: north,
+            east: east,
+            freshSince: now.addingTimeInterval(-PlacesRules.presenceFreshness),
+            limit: 2_000
+        )
         features += dots.map { GeoJSONFeature(coordinate: $0, properties: MapFeatureProperties(kind: "person")) }
         return GeoJSONFeatureCollection(features: features)
     }
@@ -140,10 +201,16 @@ package struct PopularTimesTable {
                 weekday: weekday,
                 hours: (0..<24).map { hour in
                     let total = totals[weekday - 1][hour]
-                    let enough = total >= PlacesRules.minimumCount && people[weekday * 24 + hour, default: 0] >= PlacesRules.minimumCount
+                    let enough =
+                        total >= PlacesRules.minimumCount
+                        && people[weekday * 24 + hour, default: 0] >= PlacesRules.minimumCount
                     return PopularHour(
-                        hour: hour, averageVisits: enough ? (Double(total) / Double(weeks) * 10).rounded() / 10 : nil, enoughData: enough)
-                })
+                        hour: hour,
+                        averageVisits: enough ? (Double(total) / Double(weeks) * 10).rounded() / 10 : nil,
+                        enoughData: enough
+                    )
+                }
+            )
         }
     }
 
@@ -157,7 +224,9 @@ package struct PopularTimesTable {
     func live(count: Int, at now: Date) -> LiveBusyness {
         let (weekday, hour) = Self.slot(now, calendar)
         let usual = days[weekday - 1].hours[hour].averageVisits
-        guard count >= PlacesRules.minimumCount else { return LiveBusyness(level: "not_enough_data", count: nil, usual: usual) }
+        guard count >= PlacesRules.minimumCount else {
+            return LiveBusyness(level: "not_enough_data", count: nil, usual: usual)
+        }
         guard let usual, usual > 0 else { return LiveBusyness(level: "not_enough_data", count: count, usual: nil) }
         let ratio = Double(count) / usual
         let level = ratio < 0.75 ? "quieter" : ratio > 1.25 ? "busier" : "usual"
@@ -173,7 +242,9 @@ struct LineWaitSummary {
 
     /// Reports further than 3 scaled median absolute deviations (at least 5 minutes) from the median are dropped.
     var recent: [Int] {
-        let values = reports.filter { now.timeIntervalSince($0.reportedAt) <= PlacesService.lineWaitWindow }.map(\.minutes)
+        let values = reports.filter { now.timeIntervalSince($0.reportedAt) <= PlacesService.lineWaitWindow }.map(
+            \.minutes
+        )
         guard values.count >= 3 else { return values }
         let median = Self.median(values.map(Double.init))
         let deviation = Self.median(values.map { abs(Double($0) - median) }) * 1.4826
@@ -196,18 +267,27 @@ struct LineWaitSummary {
         }
         let averages = slots.keys.sorted().map { key in
             LineWaitAverage(
-                weekday: key / 100, hour: key % 100, averageMinutes: (Double(slots[key]!.total) / Double(slots[key]!.count) * 10).rounded() / 10,
-                reports: slots[key]!.count)
+                weekday: key / 100,
+                hour: key % 100,
+                averageMinutes: (Double(slots[key]!.total) / Double(slots[key]!.count) * 10).rounded() / 10,
+                reports: slots[key]!.count
+            )
         }
         let newest = reports.map(\.reportedAt).max()
         return LineWaits(
-            locationId: location, currentMinutes: currentMinutes, recentReports: recent.count, newestReportAt: newest,
-            newestReportAgeMinutes: newest.map { max(0, Int(now.timeIntervalSince($0) / 60)) }, averages: averages)
+            locationId: location,
+            currentMinutes: currentMinutes,
+            recentReports: recent.count,
+            newestReportAt: newest,
+            newestReportAgeMinutes: newest.map { max(0, Int(now.timeIntervalSince($0) / 60)) },
+            averages: averages
+        )
     }
 
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }

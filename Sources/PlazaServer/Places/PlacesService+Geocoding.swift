@@ -10,7 +10,9 @@ extension PlacesService {
     func geocode(_ identity: Identity, query raw: String) async throws -> [GeocodedPlace] {
         guard let geocoder else { throw PlazaError.geocoderUnavailable }
         let query = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (3...200).contains(query.count) else { throw PlazaError.validation(field: "q", "Type 3 to 200 characters of the address.") }
+        guard (3...200).contains(query.count) else {
+            throw PlazaError.validation(field: "q", "Type 3 to 200 characters of the address.")
+        }
         try await limiter.hit(geocodeRule, identity.user.id.uuidString)
         try await prepare()
         let town = businesses.catalog.first?.location.coordinate

@@ -9,18 +9,28 @@ extension PlacesService {
         try await locations.zones(user: identity.user.id, on: database.sql).map(\.dto)
     }
 
-    func createZone(_ identity: Identity, _ request: PrivateZoneRequest, now: Date = Date()) async throws -> PrivateZone {
+    func createZone(_ identity: Identity, _ request: PrivateZoneRequest, now: Date = Date()) async throws -> PrivateZone
+    {
         let errors = PlacesRules.zoneProblems(request)
         guard errors.isEmpty else { throw PlazaError.validation(errors) }
         let center = Coordinate(latitude: request.latitude, longitude: request.longitude)
         let zone = ZoneRecord(
-            id: UUID(), userId: identity.user.id, name: request.name.trimmingCharacters(in: .whitespacesAndNewlines), center: center,
-            radiusMeters: request.radiusMeters, decoy: Self.decoy(around: center), createdAt: now)
+            id: UUID(),
+            userId: identity.user.id,
+            name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
+            center: center,
+            radiusMeters: request.radiusMeters,
+            decoy: Self.decoy(around: center),
+            createdAt: now
+        )
         try await prepare()
         let user = identity.user
         try await events.transaction { db in
             guard try await locations.zones(user: user.id, on: db).count < Self.maximumZones else {
-                throw PlazaError.conflict(field: nil, "You have \(Self.maximumZones) private zones already; delete one first.")
+                throw PlazaError.conflict(
+                    field: nil,
+                    "You have \(Self.maximumZones) private zones already; delete one first."
+                )
             }
             try await locations.insertZone(zone, on: db)
             return ((), try await hideIfInside(zone, user: user, now: now, on: db))
@@ -29,7 +39,12 @@ extension PlacesService {
     }
 
     /// Moving a zone picks a new decoy: the old one would point back towards the old centre.
-    func updateZone(_ identity: Identity, id: UUID, _ request: PrivateZoneRequest, now: Date = Date()) async throws -> PrivateZone {
+    func updateZone(
+        _ identity: Identity,
+        id: UUID,
+        _ request: PrivateZoneRequest,
+        now: Date = Date()
+    ) async throws -> PrivateZone {
         let errors = PlacesRules.zoneProblems(request)
         guard errors.isEmpty else { throw PlazaError.validation(errors) }
         try await prepare()
@@ -53,7 +68,9 @@ extension PlacesService {
         let user = identity.user
         try await events.transaction { db in
             let live = try await locations.livePosition(user: user.id, on: db)
-            guard try await locations.deleteZone(id: id, user: user.id, on: db) else { throw PlazaError.notFound("private zone") }
+            guard try await locations.deleteZone(id: id, user: user.id, on: db) else {
+                throw PlazaError.notFound("private zone")
+            }
             guard live?.zone == id else { return ((), []) }
             try await db.delete(from: "live_positions").where("user_id", .equal, user.id).run()
             return ((), [.forget(user.id)])
@@ -62,15 +79,38 @@ extension PlacesService {
 
     /// When the newest position falls inside a new or moved zone, it becomes the zone at once: stays end
     /// and the map shows the decoy, without waiting for the next point.
-    private func hideIfInside(_ zone: ZoneRecord, user: UserRecord, now: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
-        guard let live = try await locations.livePosition(user: user.id, on: db), live.zone == nil, zone.contains(live.coordinate) else { return [] }
-        let point = LocationPoint(latitude: zone.center.latitude, longitude: zone.center.longitude, accuracy: nil, recordedAt: live.recordedAt)
+    private func hideIfInside(
+        _ zone: ZoneRecord,
+        user: UserRecord,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [FeedMessage] {
+        guard let live = try await locations.livePosition(user: user.id, on: db), live.zone == nil,
+            zone.contains(live.coordinate)
+        else { return [] }
+        let point = LocationPoint(
+            latitude: zone.center.latitude,
+            longitude: zone.center.longitude,
+            accuracy: nil,
+            recordedAt: live.recordedAt
+        )
         try await locations.setLivePosition(user: user.id, point: point, zone: zone.id, on: db)
         var messages = try await endStays(of: user, at: now, on: db)
         let sharing = try await locations.sharing(user: user.id, on: db)
         if sharing.level != .off {
             messages.append(
-                .position(try await livePosition(user: user, zone.center, at: live.recordedAt, zone: zone.id, sharing: sharing, stays: [], on: db)))
+                .position(
+                    try await livePosition(
+                        user: user,
+                        zone.center,
+                        at: live.recordedAt,
+                        zone: zone.id,
+                        sharing: sharing,
+                        stays: [],
+                        on: db
+                    )
+                )
+            )
         }
         return messages
     }

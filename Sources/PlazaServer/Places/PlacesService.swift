@@ -33,8 +33,14 @@ package struct PlacesService: Sendable {
     let subscriptions: (any SubscribedBusinesses)?
 
     init(
-        database: PlazaDatabase, configuration: PlacesConfiguration, businesses: BusinessesService, events: EventBus, limiter: RateLimiter,
-        secretKey: String, logger: Logger, subscriptions: (any SubscribedBusinesses)? = nil
+        database: PlazaDatabase,
+        configuration: PlacesConfiguration,
+        businesses: BusinessesService,
+        events: EventBus,
+        limiter: RateLimiter,
+        secretKey: String,
+        logger: Logger,
+        subscriptions: (any SubscribedBusinesses)? = nil
     ) {
         self.businesses = businesses
         self.subscriptions = subscriptions
@@ -56,7 +62,8 @@ package struct PlacesService: Sendable {
         switch message {
         case .position(let position): index.apply(position)
         case .forget(let user): index.forget(user)
-        case .catalogChanged, .reviewed, .loyaltyOffered, .event, .alert, .review, .campaignsChanged, .topUpSettled: break
+        case .catalogChanged, .reviewed, .loyaltyOffered, .event, .alert, .review, .campaignsChanged, .topUpSettled:
+            break
         }
     }
 
@@ -73,16 +80,29 @@ package struct PlacesService: Sendable {
             var published: Coordinate?
             if row.sharing.level == .map {
                 if let zone = row.zone {
-                    published = row.sharing.zoneDisplay == .hidden ? nil : try await locations.decoy(zone: zone, on: database.sql)
+                    published =
+                        row.sharing.zoneDisplay == .hidden
+                        ? nil : try await locations.decoy(zone: zone, on: database.sql)
                 } else {
                     published = obfuscator.publish(row.coordinate, user: row.user, at: row.recordedAt)
                 }
             }
             positions.append(
                 LivePosition(
-                    userId: row.user, username: row.username, displayName: row.displayName, latitude: row.coordinate.latitude,
-                    longitude: row.coordinate.longitude, recordedAt: row.recordedAt, level: row.sharing.level, zoneId: row.zone, published: published,
-                    stays: row.zone != nil ? [] : (open[row.user] ?? []).map { OpenStay(locationId: $0.locationId, enteredAt: $0.enteredAt) }))
+                    userId: row.user,
+                    username: row.username,
+                    displayName: row.displayName,
+                    latitude: row.coordinate.latitude,
+                    longitude: row.coordinate.longitude,
+                    recordedAt: row.recordedAt,
+                    level: row.sharing.level,
+                    zoneId: row.zone,
+                    published: published,
+                    stays: row.zone != nil
+                        ? []
+                        : (open[row.user] ?? []).map { OpenStay(locationId: $0.locationId, enteredAt: $0.enteredAt) }
+                )
+            )
         }
         index.replaceAll(with: positions)
     }
@@ -94,5 +114,9 @@ package struct PlacesService: Sendable {
 
 extension PlazaError {
     static let sharingOff = PlazaError(
-        .conflict, .locationSharingOff, "Location sharing is off.", detail: "Turn sharing on (PUT /v1/me/location-sharing) before sending points.")
+        .conflict,
+        .locationSharingOff,
+        "Location sharing is off.",
+        detail: "Turn sharing on (PUT /v1/me/location-sharing) before sending points."
+    )
 }

@@ -51,7 +51,9 @@ struct StayTracker {
         }
         let inReach = catalog.containing(step.coordinate, margin: Self.margin(radius:))
         let distances = Dictionary(
-            inReach.map { ($0.entry.location.id, ($0.distance, $0.entry.location.radiusMeters)) }, uniquingKeysWith: { a, _ in a })
+            inReach.map { ($0.entry.location.id, ($0.distance, $0.entry.location.radiusMeters)) },
+            uniquingKeysWith: { a, _ in a }
+        )
         for (location, var stay) in open {
             if distances[location] == nil {
                 close(location, stay, at: step.time)
@@ -63,7 +65,13 @@ struct StayTracker {
         for (location, (distance, radius)) in distances where open[location] == nil && distance <= Double(radius) {
             // A fix vaguer than the shop itself is not evidence of being inside it.
             if let accuracy = step.accuracy, accuracy > max(100, Double(radius)) { continue }
-            let stay = StayRecord(id: UUID(), userId: user, locationId: location, enteredAt: step.time, lastSeenAt: step.time)
+            let stay = StayRecord(
+                id: UUID(),
+                userId: user,
+                locationId: location,
+                enteredAt: step.time,
+                lastSeenAt: step.time
+            )
             open[location] = stay
             changes.append(.entered(stay))
         }

@@ -62,7 +62,9 @@ final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
             }
             guard !batch.isEmpty else { return }
             let jobs = batch.map(\.job)
-            let outcomes = await Self.bounded(deadline) { await run(jobs) } ?? batch.map { _ in .failure(PlazaError.batchTimedOut) }
+            let outcomes =
+                await Self.bounded(deadline) { await run(jobs) }
+                ?? batch.map { _ in .failure(PlazaError.batchTimedOut) }
             for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(with: outcome) }
         }
     }
@@ -81,7 +83,8 @@ final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
                     }
                 }
             },
-            done: { timer.withLock { $0?.cancel() } })
+            done: { timer.withLock { $0?.cancel() } }
+        )
     }
 }
 
@@ -90,8 +93,11 @@ extension PlazaError {
     /// same `Idempotency-Key` is safe (it gets the stored answer if it did).
     static var batchTimedOut: PlazaError {
         var error = PlazaError(
-            .serviceUnavailable, .unavailable, "The database did not answer in time.",
-            detail: "Try again with the same Idempotency-Key: nothing happens twice.")
+            .serviceUnavailable,
+            .unavailable,
+            "The database did not answer in time.",
+            detail: "Try again with the same Idempotency-Key: nothing happens twice."
+        )
         error.headers[.retryAfter] = "1"
         return error
     }

@@ -51,7 +51,8 @@ package final class DecodePool: Sendable {
                         try await pool.runIfActive {
                             Self.yieldToEventLoops()
                             return try work()
-                        })
+                        }
+                    )
                 } catch { return .failure(error) }
             },
             rival: { answer in
@@ -62,7 +63,8 @@ package final class DecodePool: Sendable {
                     }
                 }
             },
-            done: { timer.withLock { $0?.cancel() } })
+            done: { timer.withLock { $0?.cancel() } }
+        )
         return try answer.get()
     }
 
@@ -83,8 +85,11 @@ extension PlazaError {
     /// Every decoding thread is busy and the queue is full: nothing was stored; the same request later will do.
     static var decodeQueueFull: PlazaError {
         var error = PlazaError(
-            .serviceUnavailable, .unavailable, "Too many pictures are being read right now.",
-            detail: "Nothing was stored; send it again in a moment.")
+            .serviceUnavailable,
+            .unavailable,
+            "Too many pictures are being read right now.",
+            detail: "Nothing was stored; send it again in a moment."
+        )
         error.headers[.retryAfter] = "2"
         return error
     }
@@ -92,7 +97,11 @@ extension PlazaError {
     /// A picture that fits the pixel budget yet takes longer to read than any picture should.
     static var decodeOverran: PlazaError {
         PlazaError(
-            .unprocessableContent, .imageTooLarge, "The picture takes too long to read.",
-            detail: "Upload a smaller or simpler picture.", errors: [FieldError(field: "body", message: "The picture takes too long to read.")])
+            .unprocessableContent,
+            .imageTooLarge,
+            "The picture takes too long to read.",
+            detail: "Upload a smaller or simpler picture.",
+            errors: [FieldError(field: "body", message: "The picture takes too long to read.")]
+        )
     }
 }

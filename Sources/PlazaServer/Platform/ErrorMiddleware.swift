@@ -12,14 +12,24 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Renders the HTML error page; `nil` means answer JSON.
     let renderPage: @Sendable (PlazaError, Request, Context) -> Response?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
             var plazaError = Self.plazaError(for: error, request: request, logger: context.logger)
-            if plazaError.status == .notFound, let methods = declaredMethods(request.uri.path), !methods.contains(request.method.rawValue) {
+            if plazaError.status == .notFound, let methods = declaredMethods(request.uri.path),
+                !methods.contains(request.method.rawValue)
+            {
                 plazaError = PlazaError(
-                    .methodNotAllowed, .methodNotAllowed, "This method is not allowed here.", detail: "Use \(methods.joined(separator: " or ")).")
+                    .methodNotAllowed,
+                    .methodNotAllowed,
+                    "This method is not allowed here.",
+                    detail: "Use \(methods.joined(separator: " or "))."
+                )
                 plazaError.headers[.allow] = methods.joined(separator: ", ")
             }
             if wantsHTML(request), let page = renderPage(plazaError, request, context) { return page }
@@ -31,13 +41,15 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// client asks for JSON.
     func wantsHTML(_ request: Request) -> Bool {
         let path = request.uri.path
-        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") || path.hasPrefix("/passes/v1/") || path.hasPrefix("/media/")
+        if path.hasPrefix("/v1/") || path == "/v1" || path.hasPrefix("/owntracks") || path.hasPrefix("/passes/v1/")
+            || path.hasPrefix("/media/")
             || OperationsAPI.machinePaths.contains(path)
         {
             return false
         }
         let accept = request.headers[.accept] ?? ""
-        return accept.contains("text/html") || !(accept.contains("application/json") || accept.contains("application/problem+json"))
+        return accept.contains("text/html")
+            || !(accept.contains("application/json") || accept.contains("application/problem+json"))
     }
 
     static func plazaError(for error: any Error, request: Request, logger: Logger) -> PlazaError {
@@ -49,20 +61,29 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HTTPError:
             return fromHTTPError(error)
         default:
-            logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            logger.error(
+                "unexpected error",
+                metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"]
+            )
             return PlazaError(
-                .internalServerError, .internalError, "Something went wrong on our side.", detail: "It has been logged; please try again.")
+                .internalServerError,
+                .internalError,
+                "Something went wrong on our side.",
+                detail: "It has been logged; please try again."
+            )
         }
     }
 
     static func fromHTTPError(_ error: HTTPError) -> PlazaError {
         switch error.status {
         case .notFound: return .notFound("page or endpoint")
-        case .methodNotAllowed: return PlazaError(.methodNotAllowed, .methodNotAllowed, "This method is not allowed here.")
+        case .methodNotAllowed:
+            return PlazaError(.methodNotAllowed, .methodNotAllowed, "This method is not allowed here.")
         case .contentTooLarge: return PlazaError(.contentTooLarge, .payloadTooLarge, "The request body is too large.")
         case .unauthorized: return .unauthorized
         case .forbidden: return .forbidden
-        case .unsupportedMediaType: return PlazaError(.unsupportedMediaType, .unsupportedMediaType, "Unsupported content type.")
+        case .unsupportedMediaType:
+            return PlazaError(.unsupportedMediaType, .unsupportedMediaType, "Unsupported content type.")
         case .badRequest: return .malformed(error.body ?? "The request could not be read.")
         default:
             if error.status.code >= 500 {

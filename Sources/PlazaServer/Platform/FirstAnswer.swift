@@ -6,7 +6,8 @@ import Synchronization
 /// means the work never starts. `done` runs once, with the first answer.
 enum FirstAnswer {
     static func of<T: Sendable>(
-        _ work: @escaping @Sendable () async -> T, rival: (_ answer: @escaping @Sendable (T) -> Void) -> Void,
+        _ work: @escaping @Sendable () async -> T,
+        rival: (_ answer: @escaping @Sendable (T) -> Void) -> Void,
         done: @escaping @Sendable () -> Void = {}
     ) async -> T {
         let worker = Mutex<Task<Void, Never>?>(nil)

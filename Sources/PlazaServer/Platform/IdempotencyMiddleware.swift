@@ -38,23 +38,35 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
     let maxBody: Int
     let mode: IdempotencyMode
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard request.method == .post, let key = request.headers[.idempotencyKey] else {
             return try await next(request, context)
         }
-        guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-            throw PlazaError.validation(field: "Idempotency-Key", "Use 1 to 255 visible ASCII characters, such as a UUID.")
+        guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else {
+            throw PlazaError.validation(
+                field: "Idempotency-Key",
+                "Use 1 to 255 visible ASCII characters, such as a UUID."
+            )
         }
         var request = request
         let body = try await request.body(upTo: maxBody)
         request.body = .init(buffer: body)
-        let requestHash = store.requestHash(Data("\(request.method.rawValue) \(request.uri.path)\n".utf8) + Data(body.readableBytesView))
+        let requestHash = store.requestHash(
+            Data("\(request.method.rawValue) \(request.uri.path)\n".utf8) + Data(body.readableBytesView)
+        )
         let scope = context.idempotencyScope
         if mode == .deferred {
             let claim = IdempotencyClaim(scope: scope, key: key, requestHash: requestHash, deferred: true)
             var context = context
             context.idempotencyClaim = claim
-            if let response = try await runDeferred(request, context: context, claim: claim, next: next) { return response }
+            if let response = try await runDeferred(request, context: context, claim: claim, next: next) {
+                return response
+            }
             // The key was there already: answered below like any known key.
         }
         let lease = mode == .recordedAfter ? store.retention : store.lease
@@ -62,8 +74,11 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         switch try await store.start(scope: scope, key: key, requestHash: requestHash, lease: lease) {
         case .mismatch:
             throw PlazaError(
-                .unprocessableContent, .idempotencyKeyReused, "This Idempotency-Key was used for another request.",
-                detail: "Use a new key for a new request.")
+                .unprocessableContent,
+                .idempotencyKeyReused,
+                "This Idempotency-Key was used for another request.",
+                detail: "Use a new key for a new request."
+            )
         case .inProgress:
             var error = PlazaError(.conflict, .conflict, "A request with this Idempotency-Key is still running.")
             error.headers[.retryAfter] = "1"
@@ -72,7 +87,11 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
             var headers = HTTPFields()
             headers[.contentType] = contentType
             headers[.idempotentReplayed] = "true"
-            return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: stored)))
+            return Response(
+                status: .init(code: status),
+                headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: stored))
+            )
         case .started(let claim):
             var context = context
             context.idempotencyClaim = claim
@@ -82,7 +101,10 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
 
     /// Runs a request under a deferred claim; nil when its key turned out to be taken (nothing of the run stayed).
     private func runDeferred(
-        _ request: Request, context: Context, claim: IdempotencyClaim, next: (Request, Context) async throws -> Response
+        _ request: Request,
+        context: Context,
+        claim: IdempotencyClaim,
+        next: (Request, Context) async throws -> Response
     )
         async throws -> Response?
     {
@@ -97,8 +119,11 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         guard response.status.code < 500, !claim.recorded else { return response }
         let buffer = try await BufferCollector.collect(response.body)
         let stored = try await store.insert(
-            [(claim, String(buffer: buffer))], status: Int(response.status.code), contentType: response.headers[.contentType] ?? "application/json",
-            on: store.database.sql)
+            [(claim, String(buffer: buffer))],
+            status: Int(response.status.code),
+            contentType: response.headers[.contentType] ?? "application/json",
+            on: store.database.sql
+        )
         guard stored.contains(claim.lease) else { return nil }
         var replayable = response
         replayable.body = .init(byteBuffer: buffer)
@@ -106,7 +131,10 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
     }
 
     private func run(
-        _ request: Request, context: Context, claim: IdempotencyClaim, next: (Request, Context) async throws -> Response
+        _ request: Request,
+        context: Context,
+        claim: IdempotencyClaim,
+        next: (Request, Context) async throws -> Response
     ) async throws
         -> Response
     {
@@ -127,8 +155,12 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         if claim.recorded { return response }
         let buffer = try await BufferCollector.collect(response.body)
         try await store.record(
-            claim, status: Int(response.status.code), contentType: response.headers[.contentType] ?? "application/json", body: String(buffer: buffer),
-            on: store.database.sql)
+            claim,
+            status: Int(response.status.code),
+            contentType: response.headers[.contentType] ?? "application/json",
+            body: String(buffer: buffer),
+            on: store.database.sql
+        )
         var replayable = response
         replayable.body = .init(byteBuffer: buffer)
         return replayable

@@ -26,10 +26,18 @@ extension IdempotencyStore {
     /// from the JSON bodies by their shape (the record does not say which route answered). Others are left out.
     static func answeredObjects(on db: any SQLDatabase) async throws -> [AnsweredObject] {
         let rows = try await db.select().columns("scope", "key", "body").from("idempotency_keys")
-            .where("status", .greaterThanOrEqual, 200).where("status", .lessThan, 300).where("body", .isNot, SQLLiteral.null).all()
+            .where("status", .greaterThanOrEqual, 200).where("status", .lessThan, 300).where(
+                "body",
+                .isNot,
+                SQLLiteral.null
+            ).all()
         return try rows.compactMap { row in
             guard let body = try row.decode(column: "body", as: String?.self) else { return nil }
-            return answeredObject(body, key: try row.decode(column: "key", as: String.self), scope: try row.decode(column: "scope", as: String.self))
+            return answeredObject(
+                body,
+                key: try row.decode(column: "key", as: String.self),
+                scope: try row.decode(column: "scope", as: String.self)
+            )
         }
     }
 
@@ -47,7 +55,9 @@ extension IdempotencyStore {
             return (object[name] as? NSNumber)?.int64Value
         }
         let kind: AnsweredObject.Kind
-        let withdrawalKeys: Set<String> = ["id", "amount", "currency", "status", "failureCode", "createdAt", "updatedAt"]
+        let withdrawalKeys: Set<String> = [
+            "id", "amount", "currency", "status", "failureCode", "createdAt", "updatedAt",
+        ]
         if keys.isSuperset(of: ["total", "shippingAddress"]), let id, let total = number("total") {
             return AnsweredObject(kind: .cardOrder, id: id, amount: total, currency: currency, key: key, scope: scope)
         } else if keys.isSuperset(of: ["from", "to"]) {
@@ -59,7 +69,14 @@ extension IdempotencyStore {
         } else if keys.isSubset(of: withdrawalKeys), keys.contains("status") {
             kind = .withdrawal
         } else if keys.contains("heldAt"), keys.contains("state"), id == nil, let amount = number("amount") {
-            return AnsweredObject(kind: .marketPayment, id: nil, amount: amount, currency: currency, key: key, scope: scope)
+            return AnsweredObject(
+                kind: .marketPayment,
+                id: nil,
+                amount: amount,
+                currency: currency,
+                key: key,
+                scope: scope
+            )
         } else {
             return nil
         }

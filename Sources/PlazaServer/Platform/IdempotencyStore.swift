@@ -60,7 +60,13 @@ struct IdempotencyStore: Sendable {
     }
 
     /// Claims `key` for `lease` seconds (`self.lease` for handlers that record with their work, else `retention`).
-    func start(scope: String, key: String, requestHash: String, lease: TimeInterval, now: Date = Date()) async throws -> Start {
+    func start(
+        scope: String,
+        key: String,
+        requestHash: String,
+        lease: TimeInterval,
+        now: Date = Date()
+    ) async throws -> Start {
         let (retention, leaseEnd) = (retention, now.addingTimeInterval(lease))
         let lease = UUID.random().text
         let claim = IdempotencyClaim(scope: scope, key: key, lease: lease, requestHash: requestHash)
@@ -77,14 +83,23 @@ struct IdempotencyStore: Sendable {
                 .where("created_at", .lessThan, now.addingTimeInterval(-retention)).run()
             let inserted = try await db.insert(into: "idempotency_keys")
                 .columns("scope", "key", "request_hash", "created_at", "lease_id", "leased_until")
-                .values(SQLBind(scope), SQLBind(key), SQLBind(requestHash), SQLBind(now), SQLBind(lease), SQLBind(leaseEnd))
+                .values(
+                    SQLBind(scope),
+                    SQLBind(key),
+                    SQLBind(requestHash),
+                    SQLBind(now),
+                    SQLBind(lease),
+                    SQLBind(leaseEnd)
+                )
                 .ignoringConflicts(with: ["scope", "key"])
                 .returning("key")
                 .first()
             if inserted != nil { return .started(claim) }
             guard
-                let row = try await db.select().columns("request_hash", "status", "content_type", "body").from("idempotency_keys")
-                    .where("scope", .equal, scope).where("key", .equal, key).first()
+                let row = try await db.select().columns("request_hash", "status", "content_type", "body").from(
+                    "idempotency_keys"
+                )
+                .where("scope", .equal, scope).where("key", .equal, key).first()
             else { return .inProgress }
             guard try row.decode(column: "request_hash", as: String.self) == requestHash else { return .mismatch }
             if let status = try row.decode(column: "status", as: Int?.self) {
@@ -95,10 +110,13 @@ struct IdempotencyStore: Sendable {
                 )
             }
             // Unfinished: take the key over only when its holder's lease has lapsed.
-            let taken = try await db.update("idempotency_keys").set("lease_id", to: lease).set("leased_until", to: leaseEnd)
-                .where("scope", .equal, scope).where("key", .equal, key).where("status", .is, SQLLiteral.null)
-                .where("leased_until", .lessThan, now)
-                .returning("key").first()
+            let taken = try await db.update("idempotency_keys").set("lease_id", to: lease).set(
+                "leased_until",
+                to: leaseEnd
+            )
+            .where("scope", .equal, scope).where("key", .equal, key).where("status", .is, SQLLiteral.null)
+            .where("leased_until", .lessThan, now)
+            .returning("key").first()
             return taken != nil ? .started(claim) : .inProgress
         }
     }
@@ -106,7 +124,13 @@ struct IdempotencyStore: Sendable {
     /// Stores the response for replays, if `claim` still holds the key. Inside a handler's transaction this makes
     /// the work and its record one commit: a crash leaves both or neither.
     @discardableResult
-    func record(_ claim: IdempotencyClaim, status: Int, contentType: String, body: String, on db: any SQLDatabase) async throws -> Bool {
+    func record(
+        _ claim: IdempotencyClaim,
+        status: Int,
+        contentType: String,
+        body: String,
+        on db: any SQLDatabase
+    ) async throws -> Bool {
         let updated = try await db.update("idempotency_keys")
             .set("status", to: status).set("content_type", to: contentType).set("body", to: body)
             .where("scope", .equal, claim.scope).where("key", .equal, claim.key).where("lease_id", .equal, claim.lease)
@@ -119,7 +143,9 @@ struct IdempotencyStore: Sendable {
     /// (rolling the work back) when the claim lost its key meanwhile.
     func record(_ value: some Encodable, status: Int, claim: IdempotencyClaim, on db: any SQLDatabase) async throws {
         let body = String(decoding: try PlazaJSON.encoder().encode(value), as: UTF8.self)
-        guard try await record(claim, status: status, contentType: "application/json; charset=utf-8", body: body, on: db) else {
+        guard
+            try await record(claim, status: status, contentType: "application/json; charset=utf-8", body: body, on: db)
+        else {
             throw PlazaError.idempotencyLeaseLost
         }
         claim.markRecorded()
@@ -127,7 +153,11 @@ struct IdempotencyStore: Sendable {
 
     /// `record` for many claims as one statement (for `pipeline`; `leases` reads its rows: the claims that still held
     /// their key); nil for none.
-    func recordStatement(_ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String) -> SQLQueryString? {
+    func recordStatement(
+        _ responses: [(claim: IdempotencyClaim, body: String)],
+        status: Int,
+        contentType: String
+    ) -> SQLQueryString? {
         guard !responses.isEmpty else { return nil }
         let values = responses.map { response -> SQLQueryString in
             "(\(bind: response.claim.scope), \(bind: response.claim.key), \(bind: response.claim.lease), \(bind: response.body))"
@@ -148,39 +178,73 @@ struct IdempotencyStore: Sendable {
     /// Writes the keys of deferred claims with their responses, one statement: the leases of the claims whose key
     /// was free. The others' keys were there already (a retry of a finished request, or its twin just now).
     func insert(
-        _ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase
+        _ responses: [(claim: IdempotencyClaim, body: String)],
+        status: Int,
+        contentType: String,
+        now: Date = Date(),
+        on db: any SQLDatabase
     )
         async throws -> Set<String>
     {
-        guard let statement = insertStatement(responses, status: status, contentType: contentType, now: now, on: db) else { return [] }
+        guard let statement = insertStatement(responses, status: status, contentType: contentType, now: now, on: db)
+        else { return [] }
         return try Self.leases(await db.raw("\(statement)").all())
     }
 
     /// The statement of `insert` (for `pipeline`; `leases` reads its rows); nil for none.
     func insertStatement(
-        _ responses: [(claim: IdempotencyClaim, body: String)], status: Int, contentType: String, now: Date = Date(), on db: any SQLDatabase
+        _ responses: [(claim: IdempotencyClaim, body: String)],
+        status: Int,
+        contentType: String,
+        now: Date = Date(),
+        on db: any SQLDatabase
     )
         -> (any SQLExpression)?
     {
         guard !responses.isEmpty else { return nil }
         var insert = db.insert(into: "idempotency_keys")
-            .columns("scope", "key", "request_hash", "status", "content_type", "body", "created_at", "lease_id", "leased_until")
+            .columns(
+                "scope",
+                "key",
+                "request_hash",
+                "status",
+                "content_type",
+                "body",
+                "created_at",
+                "lease_id",
+                "leased_until"
+            )
         for (claim, body) in responses {
             insert = insert.values(
-                SQLBind(claim.scope), SQLBind(claim.key), SQLBind(claim.requestHash), SQLBind(status), SQLBind(contentType), SQLBind(body),
+                SQLBind(claim.scope),
+                SQLBind(claim.key),
+                SQLBind(claim.requestHash),
+                SQLBind(status),
+                SQLBind(contentType),
+                SQLBind(body),
                 SQLBind(now),
-                SQLBind(claim.lease), SQLBind(now))
+                SQLBind(claim.lease),
+                SQLBind(now)
+            )
         }
         return insert.ignoringConflicts(with: ["scope", "key"]).returning("lease_id").query
     }
 
     /// Forgets a key whose request failed on our side, so that a retry runs it again.
     func abandon(_ claim: IdempotencyClaim) async throws {
-        try await database.sql.delete(from: "idempotency_keys").where("scope", .equal, claim.scope).where("key", .equal, claim.key)
-            .where("lease_id", .equal, claim.lease).where("status", .is, SQLLiteral.null).run()
+        try await database.sql.delete(from: "idempotency_keys").where("scope", .equal, claim.scope).where(
+            "key",
+            .equal,
+            claim.key
+        )
+        .where("lease_id", .equal, claim.lease).where("status", .is, SQLLiteral.null).run()
     }
 
     func prune(now: Date = Date()) async throws {
-        try await database.sql.delete(from: "idempotency_keys").where("created_at", .lessThan, now.addingTimeInterval(-retention)).run()
+        try await database.sql.delete(from: "idempotency_keys").where(
+            "created_at",
+            .lessThan,
+            now.addingTimeInterval(-retention)
+        ).run()
     }
 }

@@ -5,12 +5,20 @@ import Hummingbird
 struct PlazaMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: PlazaMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let route = context.endpointPath.map { $0.replacingOccurrences(of: ":", with: "") } ?? "unmatched"
         metrics.requestFinished(
-            method: request.method.rawValue, route: route, status: Int(response.status.code), duration: ContinuousClock.now - start)
+            method: request.method.rawValue,
+            route: route,
+            status: Int(response.status.code),
+            duration: ContinuousClock.now - start
+        )
         return response
     }
 }

@@ -20,7 +20,8 @@ enum NumberFields {
         // it again is at fault.
         let zeroed = candidates.reduce(root) { replacing($0, at: $1.path[...], with: 0) }
         guard decodes(T.self, zeroed) else { return nil }
-        return candidates.filter { !decodes(T.self, replacing(zeroed, at: $0.path[...], with: $0.value)) }.map { candidate in
+        return candidates.filter { !decodes(T.self, replacing(zeroed, at: $0.path[...], with: $0.value)) }.map {
+            candidate in
             candidate.path.map { step -> String in
                 switch step {
                 case .key(let key): key
@@ -31,7 +32,9 @@ enum NumberFields {
     }
 
     private static func decodes<T: Decodable>(_ type: T.Type, _ value: Any) -> Bool {
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else { return false }
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else {
+            return false
+        }
         do {
             _ = try PlazaJSON.decoder().decode(T.self, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
@@ -50,7 +53,8 @@ enum NumberFields {
             for (index, child) in array.enumerated() { collect(child, path: path + [.index(index)], into: &candidates) }
         case is Bool, is String:
             break
-        case let number as NSNumber where Int64(exactly: number.doubleValue) == nil || number.doubleValue.magnitude >= 9.2e18:
+        case let number as NSNumber
+        where Int64(exactly: number.doubleValue) == nil || number.doubleValue.magnitude >= 9.2e18:
             candidates.append((path, value))
         default:
             break

@@ -15,12 +15,22 @@ public struct PictureBudget: Sendable {
     /// 422 `image_too_large` naming `body` and the limits when `width` × `height` is over the budget.
     func check(width: Int, height: Int) throws {
         let pixels = width.multipliedReportingOverflow(by: height)
-        guard width > Self.maxSide || height > Self.maxSide || pixels.overflow || pixels.partialValue > maxPixels else { return }
+        guard width > Self.maxSide || height > Self.maxSide || pixels.overflow || pixels.partialValue > maxPixels else {
+            return
+        }
         let limit = "at most \(Self.grouped(maxPixels)) pixels, \(Self.grouped(Self.maxSide)) a side"
         throw PlazaError(
-            .unprocessableContent, .imageTooLarge, "The picture is too large: \(limit).",
+            .unprocessableContent,
+            .imageTooLarge,
+            "The picture is too large: \(limit).",
             detail: "It is \(Self.grouped(width)) × \(Self.grouped(height)); make it smaller and upload it again.",
-            errors: [FieldError(field: "body", message: "The picture is \(Self.grouped(width)) × \(Self.grouped(height)); Plaza takes \(limit).")])
+            errors: [
+                FieldError(
+                    field: "body",
+                    message: "The picture is \(Self.grouped(width)) × \(Self.grouped(height)); Plaza takes \(limit)."
+                )
+            ]
+        )
     }
 
     /// A picture's size checked, then (PNG only) its pixels inflated and checked in full, so a damaged or truncated one
@@ -47,7 +57,14 @@ public struct PictureBudget: Sendable {
     static func grouped(_ number: Int) -> String {
         let digits = String(number.magnitude)
         let groups = stride(from: digits.count, to: 0, by: -3).reversed().map { end in
-            String(digits[digits.index(digits.startIndex, offsetBy: max(0, end - 3))..<digits.index(digits.startIndex, offsetBy: end)])
+            String(
+                digits[
+                    digits.index(
+                        digits.startIndex,
+                        offsetBy: max(0, end - 3)
+                    )..<digits.index(digits.startIndex, offsetBy: end)
+                ]
+            )
         }
         return (number < 0 ? "-" : "") + groups.joined(separator: ",")
     }
@@ -55,7 +72,10 @@ public struct PictureBudget: Sendable {
     mutating func read(_ value: (String) -> String?, fail: (String, String) -> Void) {
         guard let text = value("PLAZA_MEDIA_MAX_PIXELS") else { return }
         guard let pixels = Int(text), (1...Self.maxSide * Self.maxSide).contains(pixels) else {
-            return fail("PLAZA_MEDIA_MAX_PIXELS", "must be a whole number of pixels from 1 to 144000000, such as 40000000")
+            return fail(
+                "PLAZA_MEDIA_MAX_PIXELS",
+                "must be a whole number of pixels from 1 to 144000000, such as 40000000"
+            )
         }
         maxPixels = pixels
     }

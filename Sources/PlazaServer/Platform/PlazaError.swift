@@ -20,7 +20,13 @@ public struct PlazaError: Error, Sendable {
     /// Extra response headers, such as `Retry-After` or `WWW-Authenticate`.
     public var headers: HTTPFields = [:]
 
-    public init(_ status: HTTPResponse.Status, _ code: ErrorCode, _ title: String, detail: String? = nil, errors: [FieldError]? = nil) {
+    public init(
+        _ status: HTTPResponse.Status,
+        _ code: ErrorCode,
+        _ title: String,
+        detail: String? = nil,
+        errors: [FieldError]? = nil
+    ) {
         self.status = status
         self.code = code
         self.title = title
@@ -36,8 +42,16 @@ public struct PlazaError: Error, Sendable {
 
     public var problem: Problem {
         Problem(
-            title: title, status: Int(status.code), detail: detail, code: code, errors: errors, currentState: currentState, limit: limit,
-            resetsAt: resetsAt, findings: findings)
+            title: title,
+            status: Int(status.code),
+            detail: detail,
+            code: code,
+            errors: errors,
+            currentState: currentState,
+            limit: limit,
+            resetsAt: resetsAt,
+            findings: findings
+        )
     }
 
     /// 422 naming every field at fault: `amount_too_large` when one of them passes a bound on amounts
@@ -47,8 +61,12 @@ public struct PlazaError: Error, Sendable {
             return PlazaError(.unprocessableContent, .validationFailed, "Some fields need attention.", errors: errors)
         }
         return PlazaError(
-            .unprocessableContent, .amountTooLarge, "This amount is too large.",
-            detail: "Plaza takes amounts up to 1,000,000.00 and prices per card up to 10,000.00.", errors: errors)
+            .unprocessableContent,
+            .amountTooLarge,
+            "This amount is too large.",
+            detail: "Plaza takes amounts up to 1,000,000.00 and prices per card up to 10,000.00.",
+            errors: errors
+        )
     }
 
     public static func validation(field: String, _ message: String) -> PlazaError {
@@ -62,43 +80,78 @@ public struct PlazaError: Error, Sendable {
     public static let unauthorized = PlazaError(.unauthorized, .unauthorized, "Log in to continue.")
     public static let invalidToken = PlazaError(.unauthorized, .invalidToken, "The token is invalid or has expired.")
     public static let invalidCredentials = PlazaError(
-        .unauthorized, .invalidCredentials, "The log-in or password is wrong.",
-        detail: "If you signed up recently, enter the code we e-mailed you first.")
+        .unauthorized,
+        .invalidCredentials,
+        "The log-in or password is wrong.",
+        detail: "If you signed up recently, enter the code we e-mailed you first."
+    )
     public static let forbidden = PlazaError(.forbidden, .forbidden, "You may not do this.")
 
     /// After the right password only, so that it tells nothing to someone guessing.
     static func accountSuspended(reason: String?) -> PlazaError {
         PlazaError(
-            .forbidden, .accountSuspended, "This account is suspended.",
-            detail: (reason.map { "The reason given: \($0)\($0.last.map { ".!?".contains($0) } == true ? "" : ".") " } ?? "")
-                + "Write to the operator of this Plaza if you think this is a mistake.")
+            .forbidden,
+            .accountSuspended,
+            "This account is suspended.",
+            detail: (reason.map { "The reason given: \($0)\($0.last.map { ".!?".contains($0) } == true ? "" : ".") " }
+                ?? "")
+                + "Write to the operator of this Plaza if you think this is a mistake."
+        )
     }
     static let merchantNotApproved = PlazaError(
-        .forbidden, .merchantNotApproved, "An admin has not approved this business yet.",
-        detail: "New merchants are reviewed before they trade: you can charge customers once you are approved (we will tell you).")
+        .forbidden,
+        .merchantNotApproved,
+        "An admin has not approved this business yet.",
+        detail:
+            "New merchants are reviewed before they trade: you can charge customers once you are approved (we will tell you)."
+    )
     public static let emailNotVerified = PlazaError(
-        .forbidden, .emailNotVerified, "Verify your e-mail address first.", detail: "Enter the code we e-mailed you, or ask for a new one.")
+        .forbidden,
+        .emailNotVerified,
+        "Verify your e-mail address first.",
+        detail: "Enter the code we e-mailed you, or ask for a new one."
+    )
 
     public static let paymentsUnavailable = PlazaError(
-        .serviceUnavailable, .unavailable, "Card payments are not set up on this Plaza.",
-        detail: "The operator has not connected a card processor yet; transfers and charges between members still work.")
+        .serviceUnavailable,
+        .unavailable,
+        "Card payments are not set up on this Plaza.",
+        detail: "The operator has not connected a card processor yet; transfers and charges between members still work."
+    )
 
     static let gatewayFailed = PlazaError(
-        .badGateway, .gatewayError, "The card processor did not answer.", detail: "Nothing was charged or moved. Try again in a minute.")
+        .badGateway,
+        .gatewayError,
+        "The card processor did not answer.",
+        detail: "Nothing was charged or moved. Try again in a minute."
+    )
 
     static let payoutAccountRequired = PlazaError(
-        .conflict, .payoutAccountRequired, "Connect a bank account before withdrawing.",
-        detail: "Withdrawals go to a bank account you connect once on the card processor's page: Wallet → Connect a bank account.")
+        .conflict,
+        .payoutAccountRequired,
+        "Connect a bank account before withdrawing.",
+        detail:
+            "Withdrawals go to a bank account you connect once on the card processor's page: Wallet → Connect a bank account."
+    )
 
     static let campusRequired = PlazaError(
-        .forbidden, .campusRequired, "The marketplace is for verified students.",
-        detail: "Verify your university e-mail address first: Account → Campus marketplace.")
+        .forbidden,
+        .campusRequired,
+        "The marketplace is for verified students.",
+        detail: "Verify your university e-mail address first: Account → Campus marketplace."
+    )
     static let agreementRequired = PlazaError(
-        .forbidden, .agreementRequired, "Sign the marketplace's user agreement first.",
-        detail: "Read and sign it once: Account → Campus marketplace.")
+        .forbidden,
+        .agreementRequired,
+        "Sign the marketplace's user agreement first.",
+        detail: "Read and sign it once: Account → Campus marketplace."
+    )
     static let marketSuspended = PlazaError(
-        .forbidden, .marketSuspended, "You are suspended from the marketplace.",
-        detail: "Read why, and appeal once if it is wrong: Marketplace → You → Decisions about you (/market/decisions).")
+        .forbidden,
+        .marketSuspended,
+        "You are suspended from the marketplace.",
+        detail: "Read why, and appeal once if it is wrong: Marketplace → You → Decisions about you (/market/decisions)."
+    )
 
     public static func notFound(_ what: String = "resource") -> PlazaError {
         PlazaError(.notFound, .notFound, "No such \(what).")
@@ -111,12 +164,19 @@ public struct PlazaError: Error, Sendable {
     /// "in 1 second", "in 45 seconds", "in 10 minutes" (rounded up), "in 2 hours".
     static func wait(_ seconds: Int) -> String {
         let (count, unit) =
-            seconds < 60 ? (max(seconds, 1), "second") : seconds < 5_400 ? ((seconds + 59) / 60, "minute") : ((seconds + 3_599) / 3_600, "hour")
+            seconds < 60
+            ? (max(seconds, 1), "second")
+            : seconds < 5_400 ? ((seconds + 59) / 60, "minute") : ((seconds + 3_599) / 3_600, "hour")
         return "in \(count) \(unit)\(count == 1 ? "" : "s")"
     }
 
     public static func rateLimited(retryAfter seconds: Int) -> PlazaError {
-        var error = PlazaError(.tooManyRequests, .rateLimited, "Too many attempts.", detail: "Try again \(Self.wait(seconds)).")
+        var error = PlazaError(
+            .tooManyRequests,
+            .rateLimited,
+            "Too many attempts.",
+            detail: "Try again \(Self.wait(seconds))."
+        )
         error.headers[.retryAfter] = String(seconds)
         return error
     }

@@ -33,12 +33,21 @@ public final class PlazaMetrics: Sendable {
                 let metrics = (
                     registry.makeCounter(
                         descriptor: MetricNameDescriptor(
-                            metricName: "plaza_http_requests", unitName: "total", helpText: "HTTP requests by route and status"),
-                        labels: [("method", method), ("route", route), ("status", String(status))]),
+                            metricName: "plaza_http_requests",
+                            unitName: "total",
+                            helpText: "HTTP requests by route and status"
+                        ),
+                        labels: [("method", method), ("route", route), ("status", String(status))]
+                    ),
                     registry.makeDurationHistogram(
                         descriptor: MetricNameDescriptor(
-                            metricName: "plaza_http_request_duration", unitName: "seconds", helpText: "HTTP request latency"),
-                        labels: [("method", method), ("route", route)], buckets: Self.latencyBuckets)
+                            metricName: "plaza_http_request_duration",
+                            unitName: "seconds",
+                            helpText: "HTTP request latency"
+                        ),
+                        labels: [("method", method), ("route", route)],
+                        buckets: Self.latencyBuckets
+                    )
                 )
                 requests.withLock { $0[key] = metrics }
                 return metrics
@@ -50,8 +59,12 @@ public final class PlazaMetrics: Sendable {
     func databaseWait(_ duration: Duration, engine: String) {
         registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(
-                metricName: "plaza_db_session_wait", unitName: "seconds", helpText: "Time spent waiting for a database connection"),
-            labels: [("engine", engine)], buckets: Self.latencyBuckets
+                metricName: "plaza_db_session_wait",
+                unitName: "seconds",
+                helpText: "Time spent waiting for a database connection"
+            ),
+            labels: [("engine", engine)],
+            buckets: Self.latencyBuckets
         ).record(duration)
     }
 

@@ -24,7 +24,13 @@ struct RateLimiter: Sendable {
     /// Once `subject` has `rule.limit` events in the window, each further attempt waits twice as long as the one before
     /// (`base`: 1 s, 2 s, 4 s … at most `maximum`) after the newest event: it slows guessing down without locking the owner out
     /// for the whole window. Throws `rate_limited` with `Retry-After` while the wait lasts.
-    func backOff(_ rule: Rule, _ subject: String, base: TimeInterval = 1, maximum: TimeInterval, now: Date = Date()) async throws {
+    func backOff(
+        _ rule: Rule,
+        _ subject: String,
+        base: TimeInterval = 1,
+        maximum: TimeInterval,
+        now: Date = Date()
+    ) async throws {
         let events = try await recent(rule, subject, now: now)
         guard events.count >= rule.limit, let newest = events.newest else { return }
         let wait = min(maximum, base * pow(2, Double(min(events.count - rule.limit, 30))))
@@ -33,7 +39,11 @@ struct RateLimiter: Sendable {
     }
 
     /// How many events of the rule `subject` has in the window, and the oldest and newest of them.
-    private func recent(_ rule: Rule, _ subject: String, now: Date) async throws -> (count: Int, oldest: Date?, newest: Date?) {
+    private func recent(
+        _ rule: Rule,
+        _ subject: String,
+        now: Date
+    ) async throws -> (count: Int, oldest: Date?, newest: Date?) {
         let row = try await database.sql.select()
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             .column(SQLFunction("MIN", args: SQLColumn("occurred_at")), as: "oldest")
@@ -66,11 +76,19 @@ struct RateLimiter: Sendable {
 
     /// Forgets the subject's events, e.g. an account's failures after a successful log-in.
     func reset(_ rule: Rule, _ subject: String) async throws {
-        try await database.sql.delete(from: "rate_limit_events").where("bucket", .equal, rule.bucket).where("subject", .equal, subject).run()
+        try await database.sql.delete(from: "rate_limit_events").where("bucket", .equal, rule.bucket).where(
+            "subject",
+            .equal,
+            subject
+        ).run()
     }
 
     /// Deletes events that no window looks at any more.
     func prune(now: Date = Date()) async throws {
-        try await database.sql.delete(from: "rate_limit_events").where("occurred_at", .lessThan, now.addingTimeInterval(-window)).run()
+        try await database.sql.delete(from: "rate_limit_events").where(
+            "occurred_at",
+            .lessThan,
+            now.addingTimeInterval(-window)
+        ).run()
     }
 }

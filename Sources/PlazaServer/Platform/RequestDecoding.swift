@@ -12,12 +12,19 @@ extension Request {
         if let contentType = headers[.contentType], !contentType.lowercased().hasPrefix("application/json"),
             !contentType.lowercased().hasPrefix("application/merge-patch+json")
         {
-            throw PlazaError(.unsupportedMediaType, .unsupportedMediaType, "Send JSON.", detail: "Content-Type must be application/json.")
+            throw PlazaError(
+                .unsupportedMediaType,
+                .unsupportedMediaType,
+                "Send JSON.",
+                detail: "Content-Type must be application/json."
+            )
         }
         if buffer.readableBytes == 0 { throw PlazaError.malformed("The body is empty; send a JSON object.") }
         let data = Data(buffer.readableBytesView)
         if let fields = NulText.fields(in: data), !fields.isEmpty {
-            throw PlazaError.validation(fields.map { FieldError(field: $0, message: "Remove the NUL character (U+0000).") })
+            throw PlazaError.validation(
+                fields.map { FieldError(field: $0, message: "Remove the NUL character (U+0000).") }
+            )
         }
         do {
             return try PlazaJSON.decoder().decode(T.self, from: data)
@@ -46,7 +53,12 @@ extension Request {
         do {
             return try await request.collectBody(upTo: limit)
         } catch {
-            throw PlazaError(.contentTooLarge, .payloadTooLarge, "The request body is too large.", detail: "At most \(limit) bytes.")
+            throw PlazaError(
+                .contentTooLarge,
+                .payloadTooLarge,
+                "The request body is too large.",
+                detail: "At most \(limit) bytes."
+            )
         }
     }
 }
@@ -55,7 +67,9 @@ extension PlazaError {
     /// Maps a `DecodingError` to a problem that names the field (`points.3.latitude`).
     init(decoding error: DecodingError) {
         func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
-            (codingPath + (last.map { [$0] } ?? [])).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            (codingPath + (last.map { [$0] } ?? [])).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(
+                separator: "."
+            )
         }
         switch error {
         case .keyNotFound(let key, let context):

@@ -12,7 +12,9 @@ struct RowCursor {
     var encoded: String { Data(id.uuidString.utf8).base64EncodedString() }
 
     static func decode(_ text: String) throws -> RowCursor {
-        guard let data = Data(base64Encoded: text), let string = String(data: data, encoding: .utf8), let id = UUID(uuidString: string) else {
+        guard let data = Data(base64Encoded: text), let string = String(data: data, encoding: .utf8),
+            let id = UUID(uuidString: string)
+        else {
             throw PlazaError.validation(field: "cursor", "This cursor is not one Plaza gave out.")
         }
         return RowCursor(id: id)
@@ -27,7 +29,9 @@ extension SQLSelectBuilder {
         if let after {
             let stored = SQLQueryString("(SELECT \(ident: time) FROM \(ident: table) WHERE id = \(bind: after))")
             query = query.where {
-                $0.where(SQLColumn(time), .lessThan, stored).orWhere { $0.where(SQLColumn(time), .equal, stored).where("id", .lessThan, after) }
+                $0.where(SQLColumn(time), .lessThan, stored).orWhere {
+                    $0.where(SQLColumn(time), .equal, stored).where("id", .lessThan, after)
+                }
             }
         }
         return query.orderBy(time, .descending).orderBy("id", .descending)
@@ -38,7 +42,9 @@ extension SQLSelectBuilder {
     func nearestNewer(than before: UUID, in table: String, by time: String) -> SQLSelectBuilder {
         let stored = SQLQueryString("(SELECT \(ident: time) FROM \(ident: table) WHERE id = \(bind: before))")
         return self.where {
-            $0.where(SQLColumn(time), .greaterThan, stored).orWhere { $0.where(SQLColumn(time), .equal, stored).where("id", .greaterThan, before) }
+            $0.where(SQLColumn(time), .greaterThan, stored).orWhere {
+                $0.where(SQLColumn(time), .equal, stored).where("id", .greaterThan, before)
+            }
         }.orderBy(time, .ascending).orderBy("id", .ascending)
     }
 }

@@ -13,16 +13,27 @@ struct SignedInRoutes: Sendable {
     private let declared: DeclaredMoneyRoutes
 
     /// `prefix`: the path `base` sits at (`/v1`), to name the routes in `declared`.
-    init(_ base: RouterGroup<AuthenticatedContext>, prefix: String, store: IdempotencyStore, maxBody: Int, declared: DeclaredMoneyRoutes) {
+    init(
+        _ base: RouterGroup<AuthenticatedContext>,
+        prefix: String,
+        store: IdempotencyStore,
+        maxBody: Int,
+        declared: DeclaredMoneyRoutes
+    ) {
         (self.base, self.prefix, self.store, self.maxBody, self.declared) = (base, prefix, store, maxBody, declared)
-        plain = base.group().add(middleware: IdempotencyMiddleware(store: store, maxBody: maxBody, mode: .recordedAfter))
+        plain = base.group().add(
+            middleware: IdempotencyMiddleware(store: store, maxBody: maxBody, mode: .recordedAfter)
+        )
     }
 
     /// Routes that move money, keeping their key in `mode`.
     func money(_ mode: IdempotencyMode) -> MoneyRoutes {
         MoneyRoutes(
-            group: base.group().add(middleware: IdempotencyMiddleware(store: store, maxBody: maxBody, mode: mode)), mode: mode, prefix: prefix,
-            declared: declared)
+            group: base.group().add(middleware: IdempotencyMiddleware(store: store, maxBody: maxBody, mode: mode)),
+            mode: mode,
+            prefix: prefix,
+            declared: declared
+        )
     }
 }
 
@@ -34,7 +45,10 @@ struct MoneyRoutes: Sendable {
     let declared: DeclaredMoneyRoutes
 
     @discardableResult
-    func post(_ path: String, use handler: @escaping @Sendable (Request, AuthenticatedContext) async throws -> some ResponseGenerator) -> Self {
+    func post(
+        _ path: String,
+        use handler: @escaping @Sendable (Request, AuthenticatedContext) async throws -> some ResponseGenerator
+    ) -> Self {
         declared.add("POST \(prefix)/\(path)", mode)
         group.post(RouterPath(path), use: handler)
         return self

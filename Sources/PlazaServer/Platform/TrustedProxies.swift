@@ -38,7 +38,9 @@ struct TrustedProxies: Sendable, Equatable {
             let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
             guard let bytes = Self.bytes(of: parts[0]) else { return nil }
             let maximum = bytes.count * 8
-            guard let prefix = parts.count == 2 ? Int(parts[1]) : maximum, (0...maximum).contains(prefix) else { return nil }
+            guard let prefix = parts.count == 2 ? Int(parts[1]) : maximum, (0...maximum).contains(prefix) else {
+                return nil
+            }
             ranges.append(Range(bytes: bytes, prefix: prefix))
         }
         self.ranges = ranges
@@ -59,7 +61,9 @@ struct TrustedProxies: Sendable, Equatable {
     /// client choose its address.
     func client(peer: String, forwardedFor: String?) -> String {
         guard contains(peer), let forwardedFor else { return peer }
-        let chain = forwardedFor.split(separator: ",").map { Self.node(String($0)) }.filter { Self.bytes(of: $0) != nil }
+        let chain = forwardedFor.split(separator: ",").map { Self.node(String($0)) }.filter {
+            Self.bytes(of: $0) != nil
+        }
         return chain.last(where: { !contains($0) }) ?? chain.first ?? peer
     }
 
@@ -67,7 +71,9 @@ struct TrustedProxies: Sendable, Equatable {
     static func node(_ text: String) -> String {
         var node = text.trimmingCharacters(in: .whitespaces)
         if node.hasPrefix("\""), node.hasSuffix("\""), node.count >= 2 { node = String(node.dropFirst().dropLast()) }
-        if node.hasPrefix("["), let end = node.firstIndex(of: "]") { return String(node[node.index(after: node.startIndex)..<end]) }
+        if node.hasPrefix("["), let end = node.firstIndex(of: "]") {
+            return String(node[node.index(after: node.startIndex)..<end])
+        }
         if node.filter({ $0 == ":" }).count == 1, let colon = node.firstIndex(of: ":") { return String(node[..<colon]) }
         return node
     }

@@ -24,7 +24,8 @@ actor AsyncLock {
         assert(
             task == nil || task != holder,
             "This task already holds the lock it asks for and would wait for itself forever: inside `database.transaction { db in ... }` "
-                + "use `db`, never `database.sql`.")
+                + "use `db`, never `database.sql`."
+        )
         await withCheckedContinuation { waiters.append(($0, task)) }
     }
 

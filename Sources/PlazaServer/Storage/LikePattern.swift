@@ -4,7 +4,9 @@ import Foundation
 /// (the one escape both engines read the same way).
 enum LikePattern {
     static func containing(_ text: String) -> String {
-        "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        "%"
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
             + "%"
     }
 }

@@ -13,13 +13,15 @@ enum Migrations {
         M0001_Accounts(),  // users, sessions, refresh tokens, e-mail codes
         M0002_Platform(),  // idempotency keys, rate-limit events, the mail outbox
         M0003_Places(),  // businesses, locations, sharing, points, zones, stays, visits, line waits, app passwords
-        M0004_Wallet(),  // ledger accounts, journal, postings, activity, top-ups, withdrawals, charges, pay codes, blocks
+        // ledger accounts, journal, postings, activity, top-ups, withdrawals, charges, pay codes, blocks
+        M0004_Wallet(),
         M0005_Inbox(),  // inbox seen marks; indexes for a customer's and a merchant's charges by time
         M0006_CrowdPeople(),  // keyed marks of the distinct people behind each popular-times cell
         M0007_ReservedUsernames(),  // usernames of deleted accounts and of sign-ups with a taken address
         M0008_BusinessFunding(),  // withdrawals from a business's balance, by its owners
         M0009_ActivityFailures(),  // the processor's reason beside a failed top-up or withdrawal in the history
-        M0010_HostedPayments(),  // the hosted payment page of a pending top-up; users' payout accounts with the processor
+        // the hosted payment page of a pending top-up; users' payout accounts with the processor
+        M0010_HostedPayments(),
         M0011_TimeZones(),  // the time zone a user chose for dates
         M0012_PaymentRequests(),  // charges whose payee is a person: payment requests
         M0013_BusinessSearch(),  // accent- and case-folded name and description for search

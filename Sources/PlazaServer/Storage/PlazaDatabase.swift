@@ -19,7 +19,12 @@ public final class PlazaDatabase: Sendable {
     /// Told how long each session waited for its connection (the SQLite writer or a pooled PostgreSQL one).
     private let sessionWait = CallbackSlot<Duration>()
 
-    init(engine: DatabaseEngine, sql: any SQLDatabase, service: (any Service)?, close: @escaping @Sendable () async throws -> Void) {
+    init(
+        engine: DatabaseEngine,
+        sql: any SQLDatabase,
+        service: (any Service)?,
+        close: @escaping @Sendable () async throws -> Void
+    ) {
         self.engine = engine
         self.sql = sql
         self.service = service
@@ -32,7 +37,9 @@ public final class PlazaDatabase: Sendable {
     }
 
     /// Runs `body` on one connection that no other task uses meanwhile.
-    public func withSession<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    public func withSession<T: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
         let requested = ContinuousClock.now
         let observer = sessionWait
         return try await sql.withSession { db in
@@ -42,7 +49,9 @@ public final class PlazaDatabase: Sendable {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
         let begin = engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
         return try await withSession { db in
             // SQLite's writer sends BEGIN with the transaction's first statements; a transaction that sent none began

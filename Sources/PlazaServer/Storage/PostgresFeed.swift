@@ -14,7 +14,9 @@ extension PlazaDatabase {
     /// channel), or the in-process one for SQLite's single process.
     func makeFeed(storage: PlazaConfiguration.Storage, logger: Logger) -> any LiveFeed {
         guard case .postgres(let url) = storage else { return LocalFeed() }
-        let schema = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "search_path" }?.value
+        let schema = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first {
+            $0.name == "search_path"
+        }?.value
         return PostgresFeed(database: self, schema: schema, logger: logger)
     }
 }
@@ -40,7 +42,8 @@ struct PostgresFeed: LiveFeed {
 
     func publish(_ messages: [FeedMessage], on db: any SQLDatabase) async throws {
         // One statement for all of them (a batch of transfers has one event each).
-        let notifications = try Self.pack(messages.flatMap(Self.split).map(Self.payload)).map { payload -> SQLQueryString in
+        let notifications = try Self.pack(messages.flatMap(Self.split).map(Self.payload)).map {
+            payload -> SQLQueryString in
             "pg_notify(\(bind: channel), \(bind: payload))"
         }
         guard !notifications.isEmpty else { return }
@@ -57,15 +60,20 @@ struct PostgresFeed: LiveFeed {
     }
 
     var service: (any Service)? {
-        (database.sql as? PostgresClientSQLDatabase).map { Listener(client: $0.client, channel: channel, receiver: receiver, logger: logger) }
+        (database.sql as? PostgresClientSQLDatabase).map {
+            Listener(client: $0.client, channel: channel, receiver: receiver, logger: logger)
+        }
     }
 
     /// An event is `E` and its audience's ids, a line break, then the event's JSON: a listener reads the audience
     /// first and skips the JSON when nobody in its process listens. Other messages are their JSON (one line: JSON
     /// escapes its line breaks).
     static func payload(_ message: FeedMessage) throws -> String {
-        guard case .event(let audience, let event) = message else { return String(decoding: try PlazaJSON.encoder().encode(message), as: UTF8.self) }
-        return "E" + audience.map(\.text).joined(separator: ",") + "\n" + String(decoding: try PlazaJSON.encoder().encode(event), as: UTF8.self)
+        guard case .event(let audience, let event) = message else {
+            return String(decoding: try PlazaJSON.encoder().encode(message), as: UTF8.self)
+        }
+        return "E" + audience.map(\.text).joined(separator: ",") + "\n"
+            + String(decoding: try PlazaJSON.encoder().encode(event), as: UTF8.self)
     }
 
     /// The payload of an event whose `data` is JSON already (a transfer's stored response), spliced in rather than
@@ -77,9 +85,15 @@ struct PostgresFeed: LiveFeed {
         let head = #"{"data":null"#
         guard shell.hasPrefix(head) else {
             let data = try PlazaJSON.decoder().decode(JSONValue.self, from: Data(json.utf8))
-            return try payload(.event(audience: audience, event: PlazaEvent(id: empty.id, type: type, occurredAt: occurredAt, data: data)))
+            return try payload(
+                .event(
+                    audience: audience,
+                    event: PlazaEvent(id: empty.id, type: type, occurredAt: occurredAt, data: data)
+                )
+            )
         }
-        return "E" + audience.map(\.text).joined(separator: ",") + "\n" + #"{"data":"# + json + shell.dropFirst(head.count)
+        return "E" + audience.map(\.text).joined(separator: ",") + "\n" + #"{"data":"# + json
+            + shell.dropFirst(head.count)
     }
 
     /// Payloads joined by line breaks, as many to a notification as fit under the limit: a batch of transfers sends
@@ -111,7 +125,10 @@ struct PostgresFeed: LiveFeed {
         var received: [Received] = []
         while let line = lines.popFirst() {
             guard line.hasPrefix("E") else {
-                received.append((try? PlazaJSON.decoder().decode(FeedMessage.self, from: Data(line.utf8))).map { .message($0) } ?? .unreadable)
+                received.append(
+                    (try? PlazaJSON.decoder().decode(FeedMessage.self, from: Data(line.utf8))).map { .message($0) }
+                        ?? .unreadable
+                )
                 continue
             }
             guard let json = lines.popFirst() else {
@@ -129,8 +146,11 @@ struct PostgresFeed: LiveFeed {
                 continue
             }
             received.append(
-                (try? PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(json.utf8))).map { .message(.event(audience: audience, event: $0)) }
-                    ?? .unreadable)
+                (try? PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(json.utf8))).map {
+                    .message(.event(audience: audience, event: $0))
+                }
+                    ?? .unreadable
+            )
         }
         return received
     }
@@ -169,7 +189,10 @@ struct PostgresFeed: LiveFeed {
                                     }
                                     group.addTask {
                                         for try await notification in notifications {
-                                            for received in PostgresFeed.received(notification.payload, wanted: receiver.wants) {
+                                            for received in PostgresFeed.received(
+                                                notification.payload,
+                                                wanted: receiver.wants
+                                            ) {
                                                 switch received {
                                                 case .message(let message): receiver.deliver(message)
                                                 case .skipped: continue

@@ -34,7 +34,10 @@ enum PostgresStatementGuard {
 
     /// `body` (one or more statements on `connection`), or `PlazaError.databaseConnectionLost` when the connection
     /// closed under it.
-    static func run<T: Sendable>(on connection: PostgresConnection, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    static func run<T: Sendable>(
+        on connection: PostgresConnection,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         guard !connection.isClosed else { throw PlazaError.databaseConnectionLost }
         let id = nextID.add(1, ordering: .relaxed).newValue
         let lost = Result<T, any Error>.failure(PlazaError.databaseConnectionLost)
@@ -50,7 +53,11 @@ enum PostgresStatementGuard {
     }
 
     /// Registers a statement's way to fail; false when its connection is already known to be closed.
-    private static func watch(_ connection: PostgresConnection, id: UInt64, fail: @escaping @Sendable () -> Void) -> Bool {
+    private static func watch(
+        _ connection: PostgresConnection,
+        id: UInt64,
+        fail: @escaping @Sendable () -> Void
+    ) -> Bool {
         let key = ObjectIdentifier(connection)
         let (accepted, isNew) = watched.withLock { watched -> (Bool, Bool) in
             guard var watch = watched[key] else {
@@ -89,8 +96,11 @@ extension PlazaError {
     /// the statement happened is unknown, so a retry with the same `Idempotency-Key` is the way on.
     static var databaseConnectionLost: PlazaError {
         var error = PlazaError(
-            .serviceUnavailable, .unavailable, "The connection to the database was lost.",
-            detail: "Try again with the same Idempotency-Key: nothing happens twice.")
+            .serviceUnavailable,
+            .unavailable,
+            "The connection to the database was lost.",
+            detail: "Try again with the same Idempotency-Key: nothing happens twice."
+        )
         error.headers[.retryAfter] = "1"
         return error
     }

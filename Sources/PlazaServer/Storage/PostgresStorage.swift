@@ -16,7 +16,10 @@ struct PostgresClientSQLDatabase: SQLDatabase {
     var dialect: any SQLDialect { PostgresDialect() }
     var queryLogLevel: Logger.Level? { .trace }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+    func execute(
+        sql query: any SQLExpression,
+        _ onRow: @escaping @Sendable (any SQLRow) -> Void
+    ) -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
         promise.completeWithTask { try await self.execute(sql: query, onRow) }
         return promise.futureResult
@@ -56,7 +59,10 @@ struct PostgresSessionDatabase: SQLDatabase {
     var dialect: any SQLDialect { sql.dialect }
     var queryLogLevel: Logger.Level? { .trace }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+    func execute(
+        sql query: any SQLExpression,
+        _ onRow: @escaping @Sendable (any SQLRow) -> Void
+    ) -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
         promise.completeWithTask { try await self.execute(sql: query, onRow) }
         return promise.futureResult
@@ -132,7 +138,11 @@ extension PlazaDatabase {
     /// which the tests use to give every test a database of its own.
     public static func postgres(url: URL, logger: Logger) throws -> PlazaDatabase {
         let configuration = try postgresConfiguration(url: url)
-        let client = PostgresClient(configuration: configuration, eventLoopGroup: RoundRobinEventLoops(), backgroundLogger: logger)
+        let client = PostgresClient(
+            configuration: configuration,
+            eventLoopGroup: RoundRobinEventLoops(),
+            backgroundLogger: logger
+        )
         return PlazaDatabase(
             engine: .postgres,
             sql: PostgresClientSQLDatabase(client: client, logger: logger),
@@ -143,16 +153,25 @@ extension PlazaDatabase {
 
     /// The pool configuration `url` describes (also used by the tests to create their schemas).
     public static func postgresConfiguration(url: URL) throws -> PostgresClient.Configuration {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host, !host.isEmpty else {
-            throw ConfigurationError(key: "PLAZA_DATABASE_URL", message: "must look like postgres://user:password@host:5432/database")
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host,
+            !host.isEmpty
+        else {
+            throw ConfigurationError(
+                key: "PLAZA_DATABASE_URL",
+                message: "must look like postgres://user:password@host:5432/database"
+            )
         }
-        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+        let query = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") },
+            uniquingKeysWith: { $1 }
+        )
         let tls: PostgresClient.Configuration.TLS
         switch query["sslmode"] ?? "prefer" {
         case "disable": tls = .disable
         case "prefer": tls = .prefer(.makeClientConfiguration())
         case "require": tls = .require(.makeClientConfiguration())
-        default: throw ConfigurationError(key: "PLAZA_DATABASE_URL", message: "sslmode must be disable, prefer or require")
+        default:
+            throw ConfigurationError(key: "PLAZA_DATABASE_URL", message: "sslmode must be disable, prefer or require")
         }
         let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         var configuration = PostgresClient.Configuration(

@@ -77,7 +77,10 @@ struct SQLiteWriterSession: ForwardingSQLDatabase {
         opening.set(statement)
     }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+    func execute(
+        sql query: any SQLExpression,
+        _ onRow: @escaping @Sendable (any SQLRow) -> Void
+    ) -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
         promise.completeWithTask { try await self.execute(sql: query, onRow) }
         return promise.futureResult
@@ -97,7 +100,9 @@ struct SQLiteWriterSession: ForwardingSQLDatabase {
         let collectors = statements.map { _ in RowCollector() }
         commits.hold()
         // SQLiteKit's future-returning `execute` hands the statement to the connection's thread before it returns.
-        let futures = zip(statements, collectors).map { statement, rows in base.execute(sql: statement) { rows.append($0) } }
+        let futures = zip(statements, collectors).map { statement, rows in
+            base.execute(sql: statement) { rows.append($0) }
+        }
         let outcomes = try await EventLoopFuture.whenAllComplete(futures, on: eventLoop).get()
         commits.release()
         for case .failure(let error) in outcomes { throw error }

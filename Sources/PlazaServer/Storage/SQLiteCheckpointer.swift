@@ -46,7 +46,11 @@ final class SQLiteCheckpointer: Service, Sendable {
         let connection = try await Task {
             do {
                 let connection = try await SQLiteConnection.open(
-                    storage: .file(path: path), threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+                    storage: .file(path: path),
+                    threadPool: threadPool,
+                    logger: logger,
+                    on: MultiThreadedEventLoopGroup.singleton.any()
+                )
                 _ = try await connection.query("PRAGMA busy_timeout=5000")
                 return connection
             } catch {

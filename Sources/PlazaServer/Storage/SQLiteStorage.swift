@@ -24,15 +24,21 @@ extension PlazaDatabase {
         var connections: [SQLiteConnection] = []
         do {
             let connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: writerThread, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+                storage: .file(path: path),
+                threadPool: writerThread,
+                logger: logger,
+                on: MultiThreadedEventLoopGroup.singleton.any()
+            )
             connections.append(connection)
             let base = connection.sql(queryLogLevel: .trace)
             // WAL lets `plaza backup` and other readers run beside the server; NORMAL is durable in WAL mode
             // except for the last transactions on power loss; busy_timeout covers those outside readers.
             // The checkpointer copies the log back beside the writer; the writer's own automatic checkpoint is a backstop.
             for pragma in [
-                "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000",
-                "PRAGMA wal_autocheckpoint=\(SQLiteCheckpointer.writerLimit)", "PRAGMA journal_size_limit=\(SQLiteCheckpointer.sizeLimit)",
+                "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=5000",
+                "PRAGMA wal_autocheckpoint=\(SQLiteCheckpointer.writerLimit)",
+                "PRAGMA journal_size_limit=\(SQLiteCheckpointer.sizeLimit)",
             ] {
                 try await base.raw(SQLQueryString(pragma)).run()
             }
@@ -51,7 +57,12 @@ extension PlazaDatabase {
             return PlazaDatabase(
                 engine: .sqlite,
                 sql: SerializedSQLDatabase(
-                    base: base, lock: AsyncLock(), readers: readers, written: checkpointer.written, pipelineGuard: pipelineGuard),
+                    base: base,
+                    lock: AsyncLock(),
+                    readers: readers,
+                    written: checkpointer.written,
+                    pipelineGuard: pipelineGuard
+                ),
                 service: checkpointer,
                 close: {
                     checkpointer.finish()

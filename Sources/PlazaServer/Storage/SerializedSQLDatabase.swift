@@ -24,7 +24,10 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
         let next = Atomic<Int>(0)
     }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+    func execute(
+        sql query: any SQLExpression,
+        _ onRow: @escaping @Sendable (any SQLRow) -> Void
+    ) -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
         promise.completeWithTask { try await self.execute(sql: query, onRow) }
         return promise.futureResult

@@ -8,7 +8,13 @@ protocol ChargeCoupons: Sendable {
     /// Holds the customer's claimed coupon for `charge` and answers what it takes off `subtotal`; 422 `invalid_coupon`
     /// (naming `field`) when it is unknown, used, expired, someone else's, another business's or under its minimum.
     func hold(
-        _ coupon: CouponReference, customer: UUID, business: UUID, charge: UUID, subtotal: Money, now: Date, on db: any SQLDatabase
+        _ coupon: CouponReference,
+        customer: UUID,
+        business: UUID,
+        charge: UUID,
+        subtotal: Money,
+        now: Date,
+        on db: any SQLDatabase
     ) async throws -> ChargeDiscount
 
     /// The charge was paid (its coupon is redeemed) or ended unpaid (its coupon is free again).

@@ -22,8 +22,12 @@ extension PlazaServices {
         for id in ids {
             guard let charge = try await wallet.charges.find(id, on: db) else { continue }
             outcomes[id] = ChargeOutcome(
-                status: charge.status, amount: charge.amount, refundedAmount: charge.refundedAmount, payments: payments[id] ?? 0,
-                refunds: refunds[id] ?? 0)
+                status: charge.status,
+                amount: charge.amount,
+                refundedAmount: charge.refundedAmount,
+                payments: payments[id] ?? 0,
+                refunds: refunds[id] ?? 0
+            )
         }
         return outcomes
     }

@@ -29,8 +29,10 @@ struct ChargeRecord: Sendable {
     var discount: ChargeDiscount?
 
     static let columns = [
-        "id", "reference", "business_id", "business_name", "customer_id", "customer_username", "customer_name", "created_by", "amount", "currency",
-        "items", "message", "status", "refunded_amount", "created_at", "expires_at", "decided_at", "payee_kind", "payee_username", "discount",
+        "id", "reference", "business_id", "business_name", "customer_id", "customer_username", "customer_name",
+        "created_by", "amount", "currency",
+        "items", "message", "status", "refunded_amount", "created_at", "expires_at", "decided_at", "payee_kind",
+        "payee_username", "discount",
     ]
 
     var isPaymentRequest: Bool { payeeKind == .user }
@@ -38,9 +40,12 @@ struct ChargeRecord: Sendable {
     func values() throws -> [any SQLExpression] {
         let items = String(decoding: try PlazaJSON.encoder().encode(items), as: UTF8.self)
         return [
-            SQLBind(id), SQLBind(reference), SQLBind(businessId), SQLBind(businessName), SQLBind(customerId), SQLBind(customerUsername),
-            SQLBind(customerName), SQLBind(createdBy), SQLBind(amount), SQLBind(currency), SQLBind(items), SQLBind(message), SQLBind(status.rawValue),
-            SQLBind(refundedAmount), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(decidedAt), SQLBind(payeeKind.rawValue), SQLBind(payeeUsername),
+            SQLBind(id), SQLBind(reference), SQLBind(businessId), SQLBind(businessName), SQLBind(customerId),
+            SQLBind(customerUsername),
+            SQLBind(customerName), SQLBind(createdBy), SQLBind(amount), SQLBind(currency), SQLBind(items),
+            SQLBind(message), SQLBind(status.rawValue),
+            SQLBind(refundedAmount), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(decidedAt),
+            SQLBind(payeeKind.rawValue), SQLBind(payeeUsername),
             SQLBind(try Self.json(discount)),
         ]
     }
@@ -52,14 +57,28 @@ struct ChargeRecord: Sendable {
 
     func dto(now: Date = Date()) -> Charge {
         Charge(
-            id: id, reference: reference,
+            id: id,
+            reference: reference,
             business: isPaymentRequest
-                ? Party(kind: .user, username: payeeUsername, name: businessName) : Party(kind: .business, id: businessId, name: businessName),
-            customer: Party(kind: .user, username: customerUsername.isEmpty ? nil : customerUsername, name: customerName), amount: amount,
-            currency: currency, items: items,
-            message: message, status: status(at: now), refundedAmount: refundedAmount, createdAt: createdAt, expiresAt: expiresAt,
-            decidedAt: status == .pending && expiresAt <= now ? expiresAt : decidedAt, subtotal: discount.map { amount + $0.amount },
-            discount: discount)
+                ? Party(kind: .user, username: payeeUsername, name: businessName)
+                : Party(kind: .business, id: businessId, name: businessName),
+            customer: Party(
+                kind: .user,
+                username: customerUsername.isEmpty ? nil : customerUsername,
+                name: customerName
+            ),
+            amount: amount,
+            currency: currency,
+            items: items,
+            message: message,
+            status: status(at: now),
+            refundedAmount: refundedAmount,
+            createdAt: createdAt,
+            expiresAt: expiresAt,
+            decidedAt: status == .pending && expiresAt <= now ? expiresAt : decidedAt,
+            subtotal: discount.map { amount + $0.amount },
+            discount: discount
+        )
     }
 
     static func json(_ discount: ChargeDiscount?) throws -> String? {
@@ -79,7 +98,11 @@ extension ChargeRecord {
         createdBy = try row.decode(column: "created_by", as: UUID.self)
         amount = try row.decode(column: "amount", as: Int64.self)
         currency = try row.decode(column: "currency", as: String.self)
-        items = (try? PlazaJSON.decoder().decode([ChargeItem].self, from: Data(try row.decode(column: "items", as: String.self).utf8))) ?? []
+        items =
+            (try? PlazaJSON.decoder().decode(
+                [ChargeItem].self,
+                from: Data(try row.decode(column: "items", as: String.self).utf8)
+            )) ?? []
         message = try row.decode(column: "message", as: String?.self)
         status = ChargeStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .pending
         refundedAmount = try row.decode(column: "refunded_amount", as: Int64.self)
@@ -100,15 +123,26 @@ struct ChargeStore: Sendable {
 
     /// Charges of a business still waiting for its customers.
     func pendingCount(business: UUID, now: Date, on db: any SQLDatabase) async throws -> Int {
-        try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("charges").where("business_id", .equal, business)
-            .where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now).first()?.decode(column: "n", as: Int.self)
+        try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("charges").where(
+            "business_id",
+            .equal,
+            business
+        )
+        .where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now).first()?.decode(
+            column: "n",
+            as: Int.self
+        )
             ?? 0
     }
 
     /// A deleted customer shows as "Deleted user" on the businesses' charges and receipts.
     func forgetCustomer(_ user: UUID, on db: any SQLDatabase) async throws {
-        try await db.update("charges").set("customer_name", to: "Deleted user").set("customer_username", to: "").where("customer_id", .equal, user)
-            .run()
+        try await db.update("charges").set("customer_name", to: "Deleted user").set("customer_username", to: "").where(
+            "customer_id",
+            .equal,
+            user
+        )
+        .run()
     }
 
     func insert(_ charge: ChargeRecord, on db: any SQLDatabase) async throws {
@@ -116,7 +150,9 @@ struct ChargeStore: Sendable {
     }
 
     func find(_ id: UUID, on db: any SQLDatabase) async throws -> ChargeRecord? {
-        try await db.select().columns(Self.columns).from("charges").where("id", .equal, id).first().map(ChargeRecord.init(row:))
+        try await db.select().columns(Self.columns).from("charges").where("id", .equal, id).first().map(
+            ChargeRecord.init(row:)
+        )
     }
 
     /// Holds the customer's row until the transaction ends, so that two charges counting the customer's pending
@@ -128,54 +164,101 @@ struct ChargeStore: Sendable {
 
     /// Charges still waiting for `customer`.
     func pendingCount(customer: UUID, now: Date, on db: any SQLDatabase) async throws -> Int {
-        try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("charges").where("customer_id", .equal, customer)
-            .where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now).first()?.decode(column: "n", as: Int.self)
+        try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("charges").where(
+            "customer_id",
+            .equal,
+            customer
+        )
+        .where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now).first()?.decode(
+            column: "n",
+            as: Int.self
+        )
             ?? 0
     }
 
     /// Decides a pending, unexpired charge; `nil` when another decision (or the clock) got there first.
     func decide(_ id: UUID, to status: ChargeStatus, now: Date, on db: any SQLDatabase) async throws -> ChargeRecord? {
         try await db.update("charges").set("status", to: status.rawValue).set("decided_at", to: now)
-            .where("id", .equal, id).where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now)
+            .where("id", .equal, id).where("status", .equal, ChargeStatus.pending.rawValue).where(
+                "expires_at",
+                .greaterThan,
+                now
+            )
             .returning(Self.columns).first().map(ChargeRecord.init(row:))
     }
 
     /// Takes a coupon's discount off a pending charge that has none yet; `nil` when it is no longer pending or has one.
-    func discount(_ id: UUID, _ discount: ChargeDiscount, now: Date, on db: any SQLDatabase) async throws -> ChargeRecord? {
+    func discount(
+        _ id: UUID,
+        _ discount: ChargeDiscount,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> ChargeRecord? {
         let left = SQLBinaryExpression(SQLIdentifier("amount"), .subtract, SQLBind(discount.amount))
-        return try await db.update("charges").set("amount", to: left).set("discount", to: try ChargeRecord.json(discount))
-            .where("id", .equal, id).where("status", .equal, ChargeStatus.pending.rawValue).where("expires_at", .greaterThan, now)
-            .where("discount", .is, SQLLiteral.null).returning(Self.columns).first().map(ChargeRecord.init(row:))
+        return try await db.update("charges").set("amount", to: left).set(
+            "discount",
+            to: try ChargeRecord.json(discount)
+        )
+        .where("id", .equal, id).where("status", .equal, ChargeStatus.pending.rawValue).where(
+            "expires_at",
+            .greaterThan,
+            now
+        )
+        .where("discount", .is, SQLLiteral.null).returning(Self.columns).first().map(ChargeRecord.init(row:))
     }
 
     /// Adds a refund, only while the total refunded stays within the charge; `nil` when it would not.
     func refund(_ id: UUID, amount: Int64, on db: any SQLDatabase) async throws -> ChargeRecord? {
         let refunded = SQLBinaryExpression(SQLIdentifier("refunded_amount"), .add, SQLBind(amount))
-        return try await db.update("charges").set("refunded_amount", to: refunded).set("status", to: ChargeStatus.refunded.rawValue)
-            .where("id", .equal, id).where("status", .in, SQLBind.group([ChargeStatus.approved.rawValue, ChargeStatus.refunded.rawValue]))
-            .where(refunded, .lessThanOrEqual, SQLIdentifier("amount"))
-            .returning(Self.columns).first().map(ChargeRecord.init(row:))
+        return try await db.update("charges").set("refunded_amount", to: refunded).set(
+            "status",
+            to: ChargeStatus.refunded.rawValue
+        )
+        .where("id", .equal, id).where(
+            "status",
+            .in,
+            SQLBind.group([ChargeStatus.approved.rawValue, ChargeStatus.refunded.rawValue])
+        )
+        .where(refunded, .lessThanOrEqual, SQLIdentifier("amount"))
+        .returning(Self.columns).first().map(ChargeRecord.init(row:))
     }
 
     /// Marks pending charges past their expiry as expired and returns them (for the events).
     func expire(now: Date, limit: Int, on db: any SQLDatabase) async throws -> [ChargeRecord] {
         let due = db.select().column("id").from("charges").where("status", .equal, ChargeStatus.pending.rawValue)
             .where("expires_at", .lessThanOrEqual, now).limit(limit)
-        return try await db.update("charges").set("status", to: ChargeStatus.expired.rawValue).set("decided_at", to: SQLIdentifier("expires_at"))
-            .where("id", .in, SQLGroupExpression(due.select)).where("status", .equal, ChargeStatus.pending.rawValue)
-            .returning(Self.columns).all().map(ChargeRecord.init(row:))
+        return try await db.update("charges").set("status", to: ChargeStatus.expired.rawValue).set(
+            "decided_at",
+            to: SQLIdentifier("expires_at")
+        )
+        .where("id", .in, SQLGroupExpression(due.select)).where("status", .equal, ChargeStatus.pending.rawValue)
+        .returning(Self.columns).all().map(ChargeRecord.init(row:))
     }
 
     /// A customer's charges (newest first), a business's, or the payment requests a person sent; optionally only those
     /// in `statuses`.
     func list(
-        customer: UUID? = nil, business: UUID? = nil, requester: UUID? = nil, statuses: [ChargeStatus], now: Date, limit: Int, after: UUID?,
+        customer: UUID? = nil,
+        business: UUID? = nil,
+        requester: UUID? = nil,
+        statuses: [ChargeStatus],
+        now: Date,
+        limit: Int,
+        after: UUID?,
         on db: any SQLDatabase
     ) async throws -> [ChargeRecord] {
         var query = db.select().columns(Self.columns).from("charges")
         if let customer { query = query.where("customer_id", .equal, customer) }
-        if let business { query = query.where("business_id", .equal, business).where("payee_kind", .equal, Party.Kind.business.rawValue) }
-        if let requester { query = query.where("business_id", .equal, requester).where("payee_kind", .equal, Party.Kind.user.rawValue) }
+        if let business {
+            query = query.where("business_id", .equal, business).where(
+                "payee_kind",
+                .equal,
+                Party.Kind.business.rawValue
+            )
+        }
+        if let requester {
+            query = query.where("business_id", .equal, requester).where("payee_kind", .equal, Party.Kind.user.rawValue)
+        }
         if !statuses.isEmpty {
             // A pending charge past its expiry counts as expired before the sweeper marks it.
             let pending = ChargeStatus.pending.rawValue
@@ -186,12 +269,16 @@ struct ChargeStore: Sendable {
                     group = group.orWhere { $0.where("status", .equal, pending).where("expires_at", .greaterThan, now) }
                 }
                 if statuses.contains(.expired) {
-                    group = group.orWhere { $0.where("status", .equal, pending).where("expires_at", .lessThanOrEqual, now) }
+                    group = group.orWhere {
+                        $0.where("status", .equal, pending).where("expires_at", .lessThanOrEqual, now)
+                    }
                 }
                 return group
             }
         }
-        return try await query.newestFirst(after: after, in: "charges", by: "created_at").limit(limit).all().map(ChargeRecord.init(row:))
+        return try await query.newestFirst(after: after, in: "charges", by: "created_at").limit(limit).all().map(
+            ChargeRecord.init(row:)
+        )
     }
 
     /// A business's approved (and later refunded) charges decided since `since`, for its daily totals.
@@ -205,21 +292,33 @@ struct ChargeStore: Sendable {
 
     func block(user: UUID, business: UUID, now: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "charge_blocks").columns("user_id", "business_id", "created_at")
-            .values(SQLBind(user), SQLBind(business), SQLBind(now)).ignoringConflicts(with: ["user_id", "business_id"]).run()
+            .values(SQLBind(user), SQLBind(business), SQLBind(now)).ignoringConflicts(with: ["user_id", "business_id"])
+            .run()
     }
 
     func unblock(user: UUID, business: UUID, on db: any SQLDatabase) async throws {
-        try await db.delete(from: "charge_blocks").where("user_id", .equal, user).where("business_id", .equal, business).run()
+        try await db.delete(from: "charge_blocks").where("user_id", .equal, user).where("business_id", .equal, business)
+            .run()
     }
 
     func isBlocked(user: UUID, business: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.select().column("user_id").from("charge_blocks").where("user_id", .equal, user).where("business_id", .equal, business).first()
+        try await db.select().column("user_id").from("charge_blocks").where("user_id", .equal, user).where(
+            "business_id",
+            .equal,
+            business
+        ).first()
             != nil
     }
 
     func blocks(user: UUID, on db: any SQLDatabase) async throws -> [(business: UUID, since: Date)] {
-        try await db.select().columns("business_id", "created_at").from("charge_blocks").where("user_id", .equal, user).orderBy("created_at").all()
-            .map { (try $0.decode(column: "business_id", as: UUID.self), try $0.decode(column: "created_at", as: Date.self)) }
+        try await db.select().columns("business_id", "created_at").from("charge_blocks").where("user_id", .equal, user)
+            .orderBy("created_at").all()
+            .map {
+                (
+                    try $0.decode(column: "business_id", as: UUID.self),
+                    try $0.decode(column: "created_at", as: Date.self)
+                )
+            }
     }
 
     // MARK: Pay codes
@@ -227,13 +326,21 @@ struct ChargeStore: Sendable {
     /// Replaces the user's earlier codes with this one.
     func insertPayCode(hash: String, user: UUID, expiresAt: Date, on db: any SQLDatabase) async throws {
         try await db.delete(from: "pay_codes").where("user_id", .equal, user).run()
-        try await db.insert(into: "pay_codes").columns("code_hash", "user_id", "expires_at").values(SQLBind(hash), SQLBind(user), SQLBind(expiresAt))
-            .run()
+        try await db.insert(into: "pay_codes").columns("code_hash", "user_id", "expires_at").values(
+            SQLBind(hash),
+            SQLBind(user),
+            SQLBind(expiresAt)
+        )
+        .run()
     }
 
     /// Uses a code up: its owner, or `nil` for an unknown, used or expired code.
     func consumePayCode(hash: String, now: Date, on db: any SQLDatabase) async throws -> UUID? {
-        try await db.update("pay_codes").set("used_at", to: now).where("code_hash", .equal, hash).where("used_at", .is, SQLLiteral.null)
-            .where("expires_at", .greaterThan, now).returning("user_id").first()?.decode(column: "user_id", as: UUID.self)
+        try await db.update("pay_codes").set("used_at", to: now).where("code_hash", .equal, hash).where(
+            "used_at",
+            .is,
+            SQLLiteral.null
+        )
+        .where("expires_at", .greaterThan, now).returning("user_id").first()?.decode(column: "user_id", as: UUID.self)
     }
 }

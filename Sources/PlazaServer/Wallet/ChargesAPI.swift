@@ -10,7 +10,8 @@ struct ChargesAPI: Sendable {
     func addRoutes(to signedIn: SignedInRoutes) {
         // Creating, approving and refunding record their answer in the transaction that moves the money.
         signedIn.money(.recordedWithWork).post("charges", use: create).post("charges/:id/approve", use: approve).post(
-            "charges/:id/refunds", use: refund
+            "charges/:id/refunds",
+            use: refund
         ).post("payment-requests", use: requestPayment)
         let authenticated = signedIn.plain
         authenticated.get("charges/:id", use: charge)
@@ -29,7 +30,10 @@ struct ChargesAPI: Sendable {
     /// Owners and staff: ask a present customer (or one who showed a pay code) to pay.
     @Sendable func create(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CreateChargeRequest.self, limit: maxBody)
-        return try .json(try await wallet.createCharge(context.identity, body, claim: context.idempotencyClaim), status: .created)
+        return try .json(
+            try await wallet.createCharge(context.identity, body, claim: context.idempotencyClaim),
+            status: .created
+        )
     }
 
     @Sendable func charge(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -39,7 +43,9 @@ struct ChargesAPI: Sendable {
     /// The customer: pay it, confirming what was shown.
     @Sendable func approve(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: ApproveChargeRequest.self, limit: maxBody)
-        return try .json(try await wallet.approveCharge(context.identity, id: try id(context), body, claim: context.idempotencyClaim))
+        return try .json(
+            try await wallet.approveCharge(context.identity, id: try id(context), body, claim: context.idempotencyClaim)
+        )
     }
 
     @Sendable func decline(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -60,7 +66,9 @@ struct ChargesAPI: Sendable {
     /// Owners and staff: give money back.
     @Sendable func refund(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: RefundRequest.self, limit: maxBody)
-        return try .json(try await wallet.refundCharge(context.identity, id: try id(context), body, claim: context.idempotencyClaim))
+        return try .json(
+            try await wallet.refundCharge(context.identity, id: try id(context), body, claim: context.idempotencyClaim)
+        )
     }
 
     @Sendable func receipt(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -71,21 +79,36 @@ struct ChargesAPI: Sendable {
     @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         return try .json(
-            try await wallet.listCharges(context.identity, business: nil, statuses: try statuses(request), limit: paging.limit, cursor: paging.cursor)
+            try await wallet.listCharges(
+                context.identity,
+                business: nil,
+                statuses: try statuses(request),
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
         )
     }
 
     /// Verified users: ask a person to pay; they answer it as a charge.
     @Sendable func requestPayment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CreatePaymentRequest.self, limit: maxBody)
-        return try .json(try await wallet.requestPayment(context.identity, body, claim: context.idempotencyClaim), status: .created)
+        return try .json(
+            try await wallet.requestPayment(context.identity, body, claim: context.idempotencyClaim),
+            status: .created
+        )
     }
 
     /// Signed in: the payment requests the caller sent, newest first.
     @Sendable func sentRequests(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         return try .json(
-            try await wallet.sentPaymentRequests(context.identity, statuses: try statuses(request), limit: paging.limit, cursor: paging.cursor))
+            try await wallet.sentPaymentRequests(
+                context.identity,
+                statuses: try statuses(request),
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
+        )
     }
 
     @Sendable func businessCharges(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -93,21 +116,36 @@ struct ChargesAPI: Sendable {
         let business = try Query.id(context.parameters, "id", "business")
         return try .json(
             try await wallet.listCharges(
-                context.identity, business: business, statuses: try statuses(request), limit: paging.limit, cursor: paging.cursor))
+                context.identity,
+                business: business,
+                statuses: try statuses(request),
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
+        )
     }
 
     @Sendable func dailyTotals(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let business = try Query.id(context.parameters, "id", "business")
         var days = 30
         if let text = request.uri.queryParameters.get("days") {
-            guard let value = Int(text), (1...366).contains(value) else { throw PlazaError.validation(field: "days", "Use 1 to 366.") }
+            guard let value = Int(text), (1...366).contains(value) else {
+                throw PlazaError.validation(field: "days", "Use 1 to 366.")
+            }
             days = value
         }
-        return try .json(Page(items: try await wallet.dailyTotals(context.identity, business: business, days: days), nextCursor: nil))
+        return try .json(
+            Page(items: try await wallet.dailyTotals(context.identity, business: business, days: days), nextCursor: nil)
+        )
     }
 
     @Sendable func businessWallet(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await wallet.businessWallet(context.identity, business: try Query.id(context.parameters, "id", "business")))
+        try .json(
+            try await wallet.businessWallet(
+                context.identity,
+                business: try Query.id(context.parameters, "id", "business")
+            )
+        )
     }
 
     private func id(_ context: AuthenticatedContext) throws -> UUID {
@@ -117,7 +155,10 @@ struct ChargesAPI: Sendable {
     private func statuses(_ request: Request) throws -> [ChargeStatus] {
         try (request.uri.queryParameters.get("status") ?? "").split(separator: ",").map { text in
             guard let status = ChargeStatus(rawValue: String(text)) else {
-                throw PlazaError.validation(field: "status", "Use \(ChargeStatus.allCases.map(\.rawValue).joined(separator: ", ")).")
+                throw PlazaError.validation(
+                    field: "status",
+                    "Use \(ChargeStatus.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
             }
             return status
         }

@@ -20,7 +20,9 @@ public struct FundingLimits: Sendable, Equatable {
     static func parse(_ text: String, base: FundingLimits) -> FundingLimits? {
         var limits = base
         for part in text.split(separator: ",") {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let pair = part.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
             guard pair.count == 2, let value = Int64(pair[1]), value > 0, value <= 1_000_000_000 else { return nil }
             switch pair[0] {
             case "transaction": limits.transaction = value
@@ -58,7 +60,10 @@ public struct FundingLimitSet: Sendable {
             if let parsed = FundingLimits.parse(text, base: target) {
                 target = parsed
             } else {
-                fail(key, "must look like transaction=500,day=1000,month=5000 (whole amounts in major units), not '\(text)'")
+                fail(
+                    key,
+                    "must look like transaction=500,day=1000,month=5000 (whole amounts in major units), not '\(text)'"
+                )
             }
         }
         limits("PLAZA_LIMIT_TOP_UP", &topUp)

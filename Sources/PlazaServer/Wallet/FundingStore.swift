@@ -27,7 +27,8 @@ package struct FundingRecord: Sendable {
     var updatedAt: Date
 
     static let columns = [
-        "id", "user_id", "business_id", "amount", "currency", "status", "card_brand", "card_last4", "gateway_id", "failure_code", "checkout_url",
+        "id", "user_id", "business_id", "amount", "currency", "status", "card_brand", "card_last4", "gateway_id",
+        "failure_code", "checkout_url",
         "created_at", "updated_at",
     ]
 
@@ -36,7 +37,8 @@ package struct FundingRecord: Sendable {
 
     var values: [any SQLExpression] {
         [
-            SQLBind(id), SQLBind(user), SQLBind(business), SQLBind(amount), SQLBind(currency), SQLBind(status.rawValue), SQLBind(cardBrand),
+            SQLBind(id), SQLBind(user), SQLBind(business), SQLBind(amount), SQLBind(currency), SQLBind(status.rawValue),
+            SQLBind(cardBrand),
             SQLBind(cardLast4),
             SQLBind(gatewayId), SQLBind(failureCode), SQLBind(checkoutURL), SQLBind(createdAt), SQLBind(updatedAt),
         ]
@@ -44,24 +46,53 @@ package struct FundingRecord: Sendable {
 
     var topUp: TopUp {
         TopUp(
-            id: id, amount: amount, currency: currency, status: status, cardBrand: cardBrand ?? "card", cardLast4: cardLast4 ?? "",
-            failureCode: status == .pending ? nil : failureCode, checkoutUrl: status == .pending ? checkoutURL : nil, createdAt: createdAt,
-            updatedAt: updatedAt)
+            id: id,
+            amount: amount,
+            currency: currency,
+            status: status,
+            cardBrand: cardBrand ?? "card",
+            cardLast4: cardLast4 ?? "",
+            failureCode: status == .pending ? nil : failureCode,
+            checkoutUrl: status == .pending ? checkoutURL : nil,
+            createdAt: createdAt,
+            updatedAt: updatedAt
+        )
     }
 
     var withdrawal: Withdrawal {
-        Withdrawal(id: id, amount: amount, currency: currency, status: status, failureCode: failureCode, createdAt: createdAt, updatedAt: updatedAt)
+        Withdrawal(
+            id: id,
+            amount: amount,
+            currency: currency,
+            status: status,
+            failureCode: failureCode,
+            createdAt: createdAt,
+            updatedAt: updatedAt
+        )
     }
 }
 
 extension FundingRecord {
     /// A top-up that already succeeded (demo data, imports), with the card it came from.
     package static func settledTopUp(
-        user: UUID, amount: Int64, currency: String, cardBrand: String, cardLast4: String, at time: Date
+        user: UUID,
+        amount: Int64,
+        currency: String,
+        cardBrand: String,
+        cardLast4: String,
+        at time: Date
     ) -> FundingRecord {
         FundingRecord(
-            user: user, amount: amount, currency: currency, status: .succeeded, cardBrand: cardBrand, cardLast4: cardLast4, gatewayId: "external",
-            createdAt: time, updatedAt: time)
+            user: user,
+            amount: amount,
+            currency: currency,
+            status: .succeeded,
+            cardBrand: cardBrand,
+            cardLast4: cardLast4,
+            gatewayId: "external",
+            createdAt: time,
+            updatedAt: time
+        )
     }
 
     init(row: any SQLRow) throws {
@@ -83,27 +114,46 @@ extension FundingRecord {
 
 /// All SQL of top-ups and withdrawals.
 package struct FundingStore: Sendable {
-    package func insert(_ record: FundingRecord, _ direction: FundingRecord.Direction, on db: any SQLDatabase) async throws {
+    package func insert(
+        _ record: FundingRecord,
+        _ direction: FundingRecord.Direction,
+        on db: any SQLDatabase
+    ) async throws {
         try await db.insert(into: direction.rawValue).columns(FundingRecord.columns).values(record.values).run()
     }
 
     func find(_ id: UUID, _ direction: FundingRecord.Direction, on db: any SQLDatabase) async throws -> FundingRecord? {
-        try await db.select().columns(FundingRecord.columns.map { SQLIdentifier($0) }).from(direction.rawValue).where("id", .equal, id).first()
+        try await db.select().columns(FundingRecord.columns.map { SQLIdentifier($0) }).from(direction.rawValue).where(
+            "id",
+            .equal,
+            id
+        ).first()
             .map(FundingRecord.init(row:))
     }
 
     /// What `owner` (a user, or a business with `business`) moved this way since `since`, failed attempts aside.
     func total(
-        _ direction: FundingRecord.Direction, owner: UUID, business: Bool, currency: String, since: Date, on db: any SQLDatabase
+        _ direction: FundingRecord.Direction,
+        owner: UUID,
+        business: Bool,
+        currency: String,
+        since: Date,
+        on db: any SQLDatabase
     ) async throws
         -> Int64
     {
         // SUM of a BIGINT is NUMERIC on PostgreSQL: cast back so both engines answer an integer.
         var query = db.select().column(SQLRaw("CAST(COALESCE(SUM(amount), 0) AS BIGINT)"), as: "total")
-            .from(direction.rawValue).where("currency", .equal, currency).where("created_at", .greaterThanOrEqual, since)
+            .from(direction.rawValue).where("currency", .equal, currency).where(
+                "created_at",
+                .greaterThanOrEqual,
+                since
+            )
             .where("status", .notEqual, FundingStatus.failed.rawValue)
         query =
-            business ? query.where("business_id", .equal, owner) : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)
+            business
+            ? query.where("business_id", .equal, owner)
+            : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)
         return try await query.first()?.decode(column: "total", as: Int64.self) ?? 0
     }
 
@@ -116,29 +166,45 @@ package struct FundingStore: Sendable {
                 .where("status", .equal, FundingStatus.pending.rawValue)
             query =
                 business
-                ? query.where("business_id", .equal, owner) : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)
+                ? query.where("business_id", .equal, owner)
+                : query.where("user_id", .equal, owner).where("business_id", .is, SQLLiteral.null)
             count += try await query.first()?.decode(column: "n", as: Int.self) ?? 0
         }
         return count
     }
 
-    func setGatewayId(_ gatewayId: String, for id: UUID, _ direction: FundingRecord.Direction, on db: any SQLDatabase) async throws {
+    func setGatewayId(
+        _ gatewayId: String,
+        for id: UUID,
+        _ direction: FundingRecord.Direction,
+        on db: any SQLDatabase
+    ) async throws {
         try await db.update(direction.rawValue).set("gateway_id", to: gatewayId).where("id", .equal, id).run()
     }
 
     /// Keeps why a card was refused on the processor's page while the top-up stays open (the customer may try
     /// another card); if they give up, the top-up fails with this reason.
     func noteAttemptFailure(_ id: UUID, code: String, on db: any SQLDatabase) async throws {
-        try await db.update("top_ups").set("failure_code", to: code).where("id", .equal, id).where("status", .equal, FundingStatus.pending.rawValue)
-            .run()
+        try await db.update("top_ups").set("failure_code", to: code).where("id", .equal, id).where(
+            "status",
+            .equal,
+            FundingStatus.pending.rawValue
+        )
+        .run()
     }
 
     /// Moves a pending record to its outcome; `nil` when it was no longer pending (a repeated webhook). With
     /// `overruling`, a record the sweeper gave up on (`processing_error`) succeeds after all: the money did arrive.
     /// A failure without its own code keeps the one noted on the way (`noteAttemptFailure`), else `fallbackCode`.
     func settle(
-        _ id: UUID, _ direction: FundingRecord.Direction, status: FundingStatus, failureCode: String?, fallbackCode: String? = nil,
-        overruling: Bool = false, now: Date, on db: any SQLDatabase
+        _ id: UUID,
+        _ direction: FundingRecord.Direction,
+        status: FundingStatus,
+        failureCode: String?,
+        fallbackCode: String? = nil,
+        overruling: Bool = false,
+        now: Date,
+        on db: any SQLDatabase
     ) async throws -> FundingRecord? {
         let code: any SQLExpression =
             switch (status, failureCode) {
@@ -146,44 +212,81 @@ package struct FundingStore: Sendable {
             case (_, let code?): SQLBind(code)
             case (_, nil): SQLFunction("COALESCE", args: SQLColumn("failure_code"), SQLBind(fallbackCode))
             }
-        return try await db.update(direction.rawValue).set("status", to: status.rawValue).set(SQLColumn("failure_code"), to: code)
-            .set("updated_at", to: now)
-            .where("id", .equal, id)
-            .where { group in
-                let pending = group.where("status", .equal, FundingStatus.pending.rawValue)
-                guard overruling else { return pending }
-                return pending.orWhere {
-                    $0.where("status", .equal, FundingStatus.failed.rawValue).where("failure_code", .equal, WalletService.processingError)
-                }
+        return try await db.update(direction.rawValue).set("status", to: status.rawValue).set(
+            SQLColumn("failure_code"),
+            to: code
+        )
+        .set("updated_at", to: now)
+        .where("id", .equal, id)
+        .where { group in
+            let pending = group.where("status", .equal, FundingStatus.pending.rawValue)
+            guard overruling else { return pending }
+            return pending.orWhere {
+                $0.where("status", .equal, FundingStatus.failed.rawValue).where(
+                    "failure_code",
+                    .equal,
+                    WalletService.processingError
+                )
             }
-            .returning(FundingRecord.columns.map { SQLIdentifier($0) }).first().map(FundingRecord.init(row:))
+        }
+        .returning(FundingRecord.columns.map { SQLIdentifier($0) }).first().map(FundingRecord.init(row:))
     }
 
     /// Top-ups still waiting for the processor, per currency.
     func pendingTopUps(user: UUID, on db: any SQLDatabase) async throws -> [String: Int64] {
-        let rows = try await db.select().column("currency").column(SQLRaw("CAST(SUM(amount) AS BIGINT)"), as: "total").from("top_ups")
-            .where("user_id", .equal, user).where("status", .equal, FundingStatus.pending.rawValue).groupBy("currency").all()
+        let rows = try await db.select().column("currency").column(SQLRaw("CAST(SUM(amount) AS BIGINT)"), as: "total")
+            .from("top_ups")
+            .where("user_id", .equal, user).where("status", .equal, FundingStatus.pending.rawValue).groupBy("currency")
+            .all()
         return Dictionary(
             uniqueKeysWithValues: try rows.map {
                 (try $0.decode(column: "currency", as: String.self), try $0.decode(column: "total", as: Int64.self))
-            })
+            }
+        )
     }
 
     /// Pending hosted-page top-ups created before `createdBefore` and not asked about since `askedBefore`, marked as
     /// asked now (`updated_at`), so that each process asks about each one at most once in a while.
-    func overdueHosted(createdBefore: Date, askedBefore: Date, limit: Int, now: Date, on db: any SQLDatabase) async throws -> [FundingRecord] {
-        let ids = try await db.select().column("id").from("top_ups").where("status", .equal, FundingStatus.pending.rawValue)
-            .where("checkout_url", .isNot, SQLLiteral.null).where("created_at", .lessThan, createdBefore).where("updated_at", .lessThan, askedBefore)
-            .orderBy("created_at").limit(limit).all().map { try $0.decode(column: "id", as: UUID.self) }
+    func overdueHosted(
+        createdBefore: Date,
+        askedBefore: Date,
+        limit: Int,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [FundingRecord] {
+        let ids = try await db.select().column("id").from("top_ups").where(
+            "status",
+            .equal,
+            FundingStatus.pending.rawValue
+        )
+        .where("checkout_url", .isNot, SQLLiteral.null).where("created_at", .lessThan, createdBefore).where(
+            "updated_at",
+            .lessThan,
+            askedBefore
+        )
+        .orderBy("created_at").limit(limit).all().map { try $0.decode(column: "id", as: UUID.self) }
         guard !ids.isEmpty else { return [] }
-        return try await db.update("top_ups").set("updated_at", to: now).where("id", .in, ids).where("updated_at", .lessThan, askedBefore)
-            .returning(FundingRecord.columns.map { SQLIdentifier($0) }).all().map(FundingRecord.init(row:))
+        return try await db.update("top_ups").set("updated_at", to: now).where("id", .in, ids).where(
+            "updated_at",
+            .lessThan,
+            askedBefore
+        )
+        .returning(FundingRecord.columns.map { SQLIdentifier($0) }).all().map(FundingRecord.init(row:))
     }
 
     /// Pending records the processor never heard of (the process stopped between recording and asking), oldest first.
-    func unsent(_ direction: FundingRecord.Direction, before cutoff: Date, limit: Int, on db: any SQLDatabase) async throws -> [FundingRecord] {
+    func unsent(
+        _ direction: FundingRecord.Direction,
+        before cutoff: Date,
+        limit: Int,
+        on db: any SQLDatabase
+    ) async throws -> [FundingRecord] {
         try await db.select().columns(FundingRecord.columns.map { SQLIdentifier($0) }).from(direction.rawValue)
-            .where("status", .equal, FundingStatus.pending.rawValue).where("gateway_id", .is, SQLLiteral.null).where("created_at", .lessThan, cutoff)
+            .where("status", .equal, FundingStatus.pending.rawValue).where("gateway_id", .is, SQLLiteral.null).where(
+                "created_at",
+                .lessThan,
+                cutoff
+            )
             .orderBy("created_at").limit(limit).all().map(FundingRecord.init(row:))
     }
 }
@@ -198,21 +301,37 @@ struct PayoutAccountRecord: Sendable {
 /// All SQL of payout accounts.
 struct PayoutAccountStore: Sendable {
     func find(user: UUID, on db: any SQLDatabase) async throws -> PayoutAccountRecord? {
-        try await db.select().columns("user_id", "account_id", "ready").from("payout_accounts").where("user_id", .equal, user).first().map {
+        try await db.select().columns("user_id", "account_id", "ready").from("payout_accounts").where(
+            "user_id",
+            .equal,
+            user
+        ).first().map {
             PayoutAccountRecord(
-                user: try $0.decode(column: "user_id", as: UUID.self), accountId: try $0.decode(column: "account_id", as: String.self),
-                ready: try $0.decode(column: "ready", as: Bool.self))
+                user: try $0.decode(column: "user_id", as: UUID.self),
+                accountId: try $0.decode(column: "account_id", as: String.self),
+                ready: try $0.decode(column: "ready", as: Bool.self)
+            )
         }
     }
 
     /// Records the account opened for `user` (the same one again when asked twice).
     func insert(user: UUID, accountId: String, now: Date, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "payout_accounts").columns("user_id", "account_id", "ready", "created_at", "updated_at")
-            .values(SQLBind(user), SQLBind(accountId), SQLBind(false), SQLBind(now), SQLBind(now))
-            .ignoringConflicts(with: ["user_id"]).run()
+        try await db.insert(into: "payout_accounts").columns(
+            "user_id",
+            "account_id",
+            "ready",
+            "created_at",
+            "updated_at"
+        )
+        .values(SQLBind(user), SQLBind(accountId), SQLBind(false), SQLBind(now), SQLBind(now))
+        .ignoringConflicts(with: ["user_id"]).run()
     }
 
     func setReady(accountId: String, _ ready: Bool, now: Date, on db: any SQLDatabase) async throws {
-        try await db.update("payout_accounts").set("ready", to: ready).set("updated_at", to: now).where("account_id", .equal, accountId).run()
+        try await db.update("payout_accounts").set("ready", to: ready).set("updated_at", to: now).where(
+            "account_id",
+            .equal,
+            accountId
+        ).run()
     }
 }

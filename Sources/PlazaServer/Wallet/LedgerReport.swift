@@ -23,10 +23,15 @@ extension PlazaServices {
         let db = database.sql
         let problems = try await wallet.ledger.verify(on: db).map(\.description)
         let count = { (table: String) in
-            try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(table).first()?.decode(column: "n", as: Int.self)
+            try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from(table).first()?
+                .decode(column: "n", as: Int.self)
                 ?? 0
         }
-        return LedgerReport(accounts: try await count("wallet_accounts"), entries: try await count("journal_entries"), problems: problems)
+        return LedgerReport(
+            accounts: try await count("wallet_accounts"),
+            entries: try await count("journal_entries"),
+            problems: problems
+        )
     }
 }
 

@@ -30,10 +30,19 @@ extension LedgerStore {
 
     /// The balance of Plaza's market hold account per currency (what `escrow_total` compares with the held payments).
     func marketHoldBalances(on db: any SQLDatabase) async throws -> [String: Int64] {
-        let rows = try await db.select().columns("currency", "balance").from("wallet_accounts").where("owner_id", .equal, SystemAccount.marketHolds)
-            .all()
+        let rows = try await db.select().columns("currency", "balance").from("wallet_accounts").where(
+            "owner_id",
+            .equal,
+            SystemAccount.marketHolds
+        )
+        .all()
         var balances: [String: Int64] = [:]
-        for row in rows { balances[try row.decode(column: "currency", as: String.self)] = try row.decode(column: "balance", as: Int64.self) }
+        for row in rows {
+            balances[try row.decode(column: "currency", as: String.self)] = try row.decode(
+                column: "balance",
+                as: Int64.self
+            )
+        }
         return balances
     }
 
@@ -48,7 +57,12 @@ extension LedgerStore {
                 WHERE j.kind = \(bind: kind) AND j.reference_id IN (\(binds: chunk)) GROUP BY j.reference_id
                 """
             ).all()
-            for row in rows { amounts[try row.decode(column: "reference_id", as: UUID.self)] = try row.decode(column: "total", as: Int64.self) }
+            for row in rows {
+                amounts[try row.decode(column: "reference_id", as: UUID.self)] = try row.decode(
+                    column: "total",
+                    as: Int64.self
+                )
+            }
         }
         return amounts
     }
@@ -58,10 +72,15 @@ extension LedgerStore {
     /// How many journal entries of `kind` each reference has (a transfer's id: exactly one when nothing was lost or
     /// doubled); what `plaza bench chaos` compares the answers it was given with.
     func entryCounts(kind: String, on db: any SQLDatabase) async throws -> [UUID: Int] {
-        let rows = try await db.select().column("reference_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
-            .from("journal_entries").where("kind", .equal, kind).groupBy("reference_id").all()
+        let rows = try await db.select().column("reference_id").column(
+            SQLFunction("COUNT", args: SQLLiteral.all),
+            as: "n"
+        )
+        .from("journal_entries").where("kind", .equal, kind).groupBy("reference_id").all()
         var counts: [UUID: Int] = [:]
-        for row in rows { counts[try row.decode(column: "reference_id", as: UUID.self)] = try row.decode(column: "n", as: Int.self) }
+        for row in rows {
+            counts[try row.decode(column: "reference_id", as: UUID.self)] = try row.decode(column: "n", as: Int.self)
+        }
         return counts
     }
 }

@@ -47,7 +47,9 @@ package struct JournalEntry: Sendable {
 
 extension JournalEntry {
     package init(kind: String, referenceId: UUID, currency: String, postings: [Posting], createdAt: Date) {
-        (self.kind, self.referenceId, self.currency, self.postings, self.createdAt) = (kind, referenceId, currency, postings, createdAt)
+        (self.kind, self.referenceId, self.currency, self.postings, self.createdAt) = (
+            kind, referenceId, currency, postings, createdAt
+        )
     }
 }
 
@@ -69,7 +71,8 @@ package struct LedgerStore: Sendable {
         precondition(entry.postings.reduce(0) { $0 + $1.amount } == 0, "a journal entry must balance")
         for posting in entry.postings.sorted(by: { $0.owner.uuidString < $1.owner.uuidString }) {
             if posting.amount < 0, posting.kind != .system {
-                guard try await debit(posting.owner, -posting.amount, entry.currency, at: entry.createdAt, on: db) else {
+                guard try await debit(posting.owner, -posting.amount, entry.currency, at: entry.createdAt, on: db)
+                else {
                     throw InsufficientFunds(owner: posting.owner)
                 }
             } else {
@@ -81,7 +84,13 @@ package struct LedgerStore: Sendable {
 
     /// Takes `amount` from `owner`'s account if the balance covers it; false (and nothing changed) when it does not,
     /// or when there is no account yet.
-    func debit(_ owner: UUID, _ amount: Int64, _ currency: String, at time: Date, on db: any SQLDatabase) async throws -> Bool {
+    func debit(
+        _ owner: UUID,
+        _ amount: Int64,
+        _ currency: String,
+        at time: Date,
+        on db: any SQLDatabase
+    ) async throws -> Bool {
         try await db.update("wallet_accounts")
             .set("balance", to: SQLBinaryExpression(SQLIdentifier("balance"), .subtract, SQLBind(amount)))
             .set("updated_at", to: time)
@@ -105,7 +114,11 @@ package struct LedgerStore: Sendable {
             var paid: [Set<UUID>] = []
             for group in groups {
                 let statement = LedgerStore.DebitStatement(
-                    owners: group.owners.map(\.owner), amounts: group.owners.map(\.amount), time: group.time, currency: group.currency)
+                    owners: group.owners.map(\.owner),
+                    amounts: group.owners.map(\.amount),
+                    time: group.time,
+                    currency: group.currency
+                )
                 paid.append(Set(try await prepared.run(statement).map { try $0.decode(UUID.self) }))
             }
             return paid
@@ -120,7 +133,9 @@ package struct LedgerStore: Sendable {
                 RETURNING owner_id
                 """ as SQLQueryString
         }
-        return try await db.pipeline(statements).map { rows in Set(try rows.map { try $0.decode(column: "owner_id", as: UUID.self) }) }
+        return try await db.pipeline(statements).map { rows in
+            Set(try rows.map { try $0.decode(column: "owner_id", as: UUID.self) })
+        }
     }
 
     /// Adds each posting's amount to its owner's account, opening accounts as needed; one statement. At most one
@@ -131,15 +146,33 @@ package struct LedgerStore: Sendable {
     }
 
     /// The statement of `credit` (for `pipeline`); nil for no postings.
-    func creditStatement(_ postings: [Posting], currency: String, at time: Date, on db: any SQLDatabase) -> (any SQLExpression)? {
+    func creditStatement(
+        _ postings: [Posting],
+        currency: String,
+        at time: Date,
+        on db: any SQLDatabase
+    ) -> (any SQLExpression)? {
         guard !postings.isEmpty else { return nil }
         var insert = db.insert(into: "wallet_accounts").columns("owner_id", "currency", "kind", "balance", "updated_at")
         for posting in postings {
-            insert = insert.values(SQLBind(posting.owner), SQLBind(currency), SQLBind(posting.kind.rawValue), SQLBind(posting.amount), SQLBind(time))
+            insert = insert.values(
+                SQLBind(posting.owner),
+                SQLBind(currency),
+                SQLBind(posting.kind.rawValue),
+                SQLBind(posting.amount),
+                SQLBind(time)
+            )
         }
         return insert.onConflict(with: ["owner_id", "currency"]) {
-            $0.set("balance", to: SQLBinaryExpression(SQLColumn("balance", table: "wallet_accounts"), .add, SQLColumn("balance", table: "excluded")))
-                .set(excludedValueOf: "updated_at")
+            $0.set(
+                "balance",
+                to: SQLBinaryExpression(
+                    SQLColumn("balance", table: "wallet_accounts"),
+                    .add,
+                    SQLColumn("balance", table: "excluded")
+                )
+            )
+            .set(excludedValueOf: "updated_at")
         }
         .query
     }
@@ -156,9 +189,19 @@ package struct LedgerStore: Sendable {
         var postings = db.insert(into: "postings").columns("entry_id", "owner_id", "currency", "amount")
         for entry in entries {
             precondition(entry.postings.reduce(0) { $0 + $1.amount } == 0, "a journal entry must balance")
-            journal = journal.values(SQLBind(entry.id), SQLBind(entry.kind), SQLBind(entry.referenceId), SQLBind(entry.createdAt))
+            journal = journal.values(
+                SQLBind(entry.id),
+                SQLBind(entry.kind),
+                SQLBind(entry.referenceId),
+                SQLBind(entry.createdAt)
+            )
             for posting in entry.postings {
-                postings = postings.values(SQLBind(entry.id), SQLBind(posting.owner), SQLBind(entry.currency), SQLBind(posting.amount))
+                postings = postings.values(
+                    SQLBind(entry.id),
+                    SQLBind(posting.owner),
+                    SQLBind(entry.currency),
+                    SQLBind(posting.amount)
+                )
             }
         }
         return [journal.query, postings.query]
@@ -166,11 +209,16 @@ package struct LedgerStore: Sendable {
 
     /// `owner`'s balance per currency, from the cache.
     func balances(owner: UUID, on db: any SQLDatabase) async throws -> [String: Int64] {
-        let rows = try await db.select().columns("currency", "balance").from("wallet_accounts").where("owner_id", .equal, owner).all()
+        let rows = try await db.select().columns("currency", "balance").from("wallet_accounts").where(
+            "owner_id",
+            .equal,
+            owner
+        ).all()
         return Dictionary(
             uniqueKeysWithValues: try rows.map {
                 (try $0.decode(column: "currency", as: String.self), try $0.decode(column: "balance", as: Int64.self))
-            })
+            }
+        )
     }
 
     /// One account whose cached balance differs from its postings, or a journal entry that does not sum to zero.
@@ -186,10 +234,12 @@ package struct LedgerStore: Sendable {
             .from("postings").groupBy("owner_id").groupBy("currency").all()
         var derived: [String: Int64] = [:]
         for row in sums {
-            let key = "\(try row.decode(column: "owner_id", as: UUID.self)) \(try row.decode(column: "currency", as: String.self))"
+            let key =
+                "\(try row.decode(column: "owner_id", as: UUID.self)) \(try row.decode(column: "currency", as: String.self))"
             derived[key] = try row.decode(column: "total", as: Int64.self)
         }
-        let accounts = try await db.select().columns("owner_id", "currency", "kind", "balance").from("wallet_accounts").all()
+        let accounts = try await db.select().columns("owner_id", "currency", "kind", "balance").from("wallet_accounts")
+            .all()
         for row in accounts {
             let owner = try row.decode(column: "owner_id", as: UUID.self)
             let currency = try row.decode(column: "currency", as: String.self)
@@ -197,14 +247,18 @@ package struct LedgerStore: Sendable {
             let key = "\(owner) \(currency)"
             let expected = derived.removeValue(forKey: key) ?? 0
             if balance != expected {
-                problems.append(Discrepancy(description: "account \(key): cached balance \(balance), postings sum to \(expected)"))
+                problems.append(
+                    Discrepancy(description: "account \(key): cached balance \(balance), postings sum to \(expected)")
+                )
             }
             if balance < 0, try row.decode(column: "kind", as: String.self) != LedgerAccountKind.system.rawValue {
                 problems.append(Discrepancy(description: "account \(key) is overdrawn: \(balance)"))
             }
         }
         for (key, total) in derived.sorted(by: { $0.key < $1.key }) {
-            problems.append(Discrepancy(description: "account \(key) has postings summing to \(total) but no account row"))
+            problems.append(
+                Discrepancy(description: "account \(key) has postings summing to \(total) but no account row")
+            )
         }
         let unbalanced = try await db.select()
             .column("entry_id").column("currency").column(Self.sumOfAmounts, as: "total")
@@ -215,7 +269,8 @@ package struct LedgerStore: Sendable {
                 Discrepancy(
                     description:
                         "entry \(try row.decode(column: "entry_id", as: UUID.self)) does not balance: \(try row.decode(column: "total", as: Int64.self))"
-                ))
+                )
+            )
         }
         return problems
     }

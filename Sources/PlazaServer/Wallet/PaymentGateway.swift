@@ -28,7 +28,13 @@ protocol PaymentGateway: Sendable {
     /// How a payment whose webhook is overdue ended, asked of the processor: `nil` while it is still open.
     func outcome(ofPayment id: String, reference: UUID) async throws -> GatewayOutcome?
     /// Pays money out to the bank account on file (`destination`: the user's payout account, when the processor needs one).
-    func payout(amount: Int64, currency: String, reference: UUID, destination: String?, idempotencyKey: String) async throws -> PayoutResult
+    func payout(
+        amount: Int64,
+        currency: String,
+        reference: UUID,
+        destination: String?,
+        idempotencyKey: String
+    ) async throws -> PayoutResult
     /// Opens a payout account for `user` with the processor; its id.
     func createPayoutAccount(user: UUID, email: String, idempotencyKey: String) async throws -> String
     /// The processor's page where the user enters their bank details, coming back to `returnURL`.
@@ -137,7 +143,9 @@ struct WebhookSignature: Sendable {
 
     /// Throws 401 unless `headers` carry a current signature of `body`.
     func verify(_ body: Data, headers: HTTPFields, now: Date) throws {
-        guard let value = headers[header], isValid(value, body: body, now: now) else { throw PlazaError.badWebhookSignature }
+        guard let value = headers[header], isValid(value, body: body, now: now) else {
+            throw PlazaError.badWebhookSignature
+        }
     }
 
     func isValid(_ header: String, body: Data, now: Date = Date()) -> Bool {
@@ -159,5 +167,9 @@ struct WebhookSignature: Sendable {
 }
 
 extension PlazaError {
-    static let badWebhookSignature = PlazaError(.unauthorized, .unauthorized, "The webhook signature is missing, wrong or too old.")
+    static let badWebhookSignature = PlazaError(
+        .unauthorized,
+        .unauthorized,
+        "The webhook signature is missing, wrong or too old."
+    )
 }

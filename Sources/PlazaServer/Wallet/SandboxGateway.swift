@@ -43,18 +43,23 @@ final class SandboxGateway: PaymentGateway {
     /// `Plaza-Gateway-Signature`, keyed with a key derived from the server's secret key.
     static func signature(secretKey: String) -> WebhookSignature {
         WebhookSignature(
-            header: "Plaza-Gateway-Signature", key: SymmetricKey(data: SHA256.hash(data: Data("plaza:gateway-webhook:\(secretKey)".utf8))))
+            header: "Plaza-Gateway-Signature",
+            key: SymmetricKey(data: SHA256.hash(data: Data("plaza:gateway-webhook:\(secretKey)".utf8)))
+        )
     }
 
     func outcomes(ofWebhook body: Data, headers: HTTPFields, now: Date) throws -> [GatewayOutcome] {
         try signature.verify(body, headers: headers, now: now)
         let event: GatewayEvent
-        do { event = try PlazaJSON.decoder().decode(GatewayEvent.self, from: body) } catch { throw PlazaError.malformed("Not a gateway event.") }
+        do { event = try PlazaJSON.decoder().decode(GatewayEvent.self, from: body) } catch {
+            throw PlazaError.malformed("Not a gateway event.")
+        }
         let (id, reference) = (event.data.id, event.data.reference)
         switch event.type {
         case "payment.authorized": return [.paymentAuthorized(paymentId: id, reference: reference)]
         case "payment.captured": return [.paymentCaptured(reference: reference)]
-        case "payment.failed": return [.paymentFailed(reference: reference, code: event.data.failureCode ?? "card_declined")]
+        case "payment.failed":
+            return [.paymentFailed(reference: reference, code: event.data.failureCode ?? "card_declined")]
         case "payout.paid": return [.payoutPaid(reference: reference)]
         case "payout.failed": return [.payoutFailed(reference: reference, code: event.data.failureCode)]
         default: return []
@@ -71,7 +76,9 @@ final class SandboxGateway: PaymentGateway {
     }
 
     func startPayment(_ payment: PaymentStart, idempotencyKey: String) async throws -> StartedPayment {
-        guard let card = payment.card else { throw GatewayError(message: "the sandbox takes the card on Plaza's form", refusal: "card_missing") }
+        guard let card = payment.card else {
+            throw GatewayError(message: "the sandbox takes the card on Plaza's form", refusal: "card_missing")
+        }
         let (amount, currency, reference) = (payment.amount, payment.currency, payment.reference)
         let digits = card.number.filter(\.isNumber)
         let failure: String? =
@@ -85,8 +92,13 @@ final class SandboxGateway: PaymentGateway {
         }
         if isNew {
             emit(
-                failure == nil ? "payment.authorized" : "payment.failed", object: id, reference: reference, amount: amount, currency: currency,
-                failure: failure)
+                failure == nil ? "payment.authorized" : "payment.failed",
+                object: id,
+                reference: reference,
+                amount: amount,
+                currency: currency,
+                failure: failure
+            )
         }
         return StartedPayment(id: id)
     }
@@ -101,14 +113,28 @@ final class SandboxGateway: PaymentGateway {
         let (_, isNew) = once(idempotencyKey, prefix: "cap") { _, _ in }
         if isNew {
             emit(
-                "payment.captured", object: paymentId, reference: payment.reference, amount: payment.amount, currency: payment.currency, failure: nil)
+                "payment.captured",
+                object: paymentId,
+                reference: payment.reference,
+                amount: payment.amount,
+                currency: payment.currency,
+                failure: nil
+            )
         }
     }
 
     /// Pays out to "the bank account on file": the sandbox has one for everyone.
-    func payout(amount: Int64, currency: String, reference: UUID, destination: String?, idempotencyKey: String) async throws -> PayoutResult {
+    func payout(
+        amount: Int64,
+        currency: String,
+        reference: UUID,
+        destination: String?,
+        idempotencyKey: String
+    ) async throws -> PayoutResult {
         let (id, isNew) = once(idempotencyKey, prefix: "po") { _, _ in }
-        if isNew { emit("payout.paid", object: id, reference: reference, amount: amount, currency: currency, failure: nil) }
+        if isNew {
+            emit("payout.paid", object: id, reference: reference, amount: amount, currency: currency, failure: nil)
+        }
         return PayoutResult(id: id, paid: false)
     }
 
@@ -123,11 +149,20 @@ final class SandboxGateway: PaymentGateway {
         }
     }
 
-    private func emit(_ type: String, object: String, reference: UUID, amount: Int64, currency: String, failure: String?) {
+    private func emit(
+        _ type: String,
+        object: String,
+        reference: UUID,
+        amount: Int64,
+        currency: String,
+        failure: String?
+    ) {
         let event = GatewayEvent(
-            id: "evt_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())", type: type,
+            id: "evt_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())",
+            type: type,
             created: Int(Date().timeIntervalSince1970),
-            data: .init(id: object, reference: reference, amount: amount, currency: currency, failureCode: failure))
+            data: .init(id: object, reference: reference, amount: amount, currency: currency, failureCode: failure)
+        )
         let url = state.withLock { state -> String? in
             if state.webhookURL == nil { state.queued.append(event) }
             return state.webhookURL
@@ -152,14 +187,24 @@ final class SandboxGateway: PaymentGateway {
                     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
                     if (200..<300).contains(response.status.code) { return }
                     logger.warning(
-                        "webhook refused", metadata: ["event": "\(event.type)", "status": "\(response.status.code)", "attempt": "\(attempt)"])
+                        "webhook refused",
+                        metadata: [
+                            "event": "\(event.type)", "status": "\(response.status.code)", "attempt": "\(attempt)",
+                        ]
+                    )
                 } catch {
-                    logger.debug("webhook not delivered", metadata: ["event": "\(event.type)", "error": "\(error)", "attempt": "\(attempt)"])
+                    logger.debug(
+                        "webhook not delivered",
+                        metadata: ["event": "\(event.type)", "error": "\(error)", "attempt": "\(attempt)"]
+                    )
                 }
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(5))
             }
-            logger.error("webhook given up", metadata: ["event": "\(event.type)", "reference": "\(event.data.reference)"])
+            logger.error(
+                "webhook given up",
+                metadata: ["event": "\(event.type)", "reference": "\(event.data.reference)"]
+            )
         }
     }
 }

@@ -33,7 +33,9 @@ final class StripeGateway: PaymentGateway {
     /// Checkout and Connect onboarding; with another API address (a stand-in, an egress proxy), its origin too.
     var pageOrigins: [String] {
         var origins = ["https://checkout.stripe.com", "https://connect.stripe.com"]
-        if settings.apiURL != "https://api.stripe.com", let url = URL(string: settings.apiURL), let scheme = url.scheme, let host = url.host {
+        if settings.apiURL != "https://api.stripe.com", let url = URL(string: settings.apiURL), let scheme = url.scheme,
+            let host = url.host
+        {
             origins.append("\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")")
         }
         return origins
@@ -41,7 +43,10 @@ final class StripeGateway: PaymentGateway {
 
     init(_ settings: Settings, logger: Logger) {
         self.settings = settings
-        signature = WebhookSignature(header: "Stripe-Signature", key: SymmetricKey(data: Data(settings.webhookSecret.utf8)))
+        signature = WebhookSignature(
+            header: "Stripe-Signature",
+            key: SymmetricKey(data: Data(settings.webhookSecret.utf8))
+        )
         self.logger = logger
     }
 
@@ -65,28 +70,50 @@ final class StripeGateway: PaymentGateway {
         ]
         if let email = payment.email { form.append(("customer_email", email)) }
         let session: StripeObject = try await call(.POST, "/v1/checkout/sessions", form, idempotencyKey: idempotencyKey)
-        guard let url = session.url else { throw GatewayError(message: "Stripe answered a Checkout Session without a url") }
+        guard let url = session.url else {
+            throw GatewayError(message: "Stripe answered a Checkout Session without a url")
+        }
         return StartedPayment(id: session.id, checkoutURL: url)
     }
 
     /// Checkout captures by itself; this is for a PaymentIntent created with manual capture.
     func capture(paymentId: String, idempotencyKey: String) async throws {
-        let _: StripeObject = try await call(.POST, "/v1/payment_intents/\(Self.pathSegment(paymentId))/capture", [], idempotencyKey: idempotencyKey)
+        let _: StripeObject = try await call(
+            .POST,
+            "/v1/payment_intents/\(Self.pathSegment(paymentId))/capture",
+            [],
+            idempotencyKey: idempotencyKey
+        )
     }
 
     func cancelPayment(id: String) async throws -> Bool {
         do {
-            let _: StripeObject = try await call(.POST, "/v1/checkout/sessions/\(Self.pathSegment(id))/expire", [], idempotencyKey: "expire-\(id)")
+            let _: StripeObject = try await call(
+                .POST,
+                "/v1/checkout/sessions/\(Self.pathSegment(id))/expire",
+                [],
+                idempotencyKey: "expire-\(id)"
+            )
             return true
         } catch let error as GatewayError where error.refusal != nil {
             // Only open sessions expire: this one was completed (or expired) already, and its webhook says how.
-            let session: StripeObject = try await call(.GET, "/v1/checkout/sessions/\(Self.pathSegment(id))", [], idempotencyKey: nil)
+            let session: StripeObject = try await call(
+                .GET,
+                "/v1/checkout/sessions/\(Self.pathSegment(id))",
+                [],
+                idempotencyKey: nil
+            )
             return session.status != "complete"
         }
     }
 
     func outcome(ofPayment id: String, reference: UUID) async throws -> GatewayOutcome? {
-        let session: StripeObject = try await call(.GET, "/v1/checkout/sessions/\(Self.pathSegment(id))", [], idempotencyKey: nil)
+        let session: StripeObject = try await call(
+            .GET,
+            "/v1/checkout/sessions/\(Self.pathSegment(id))",
+            [],
+            idempotencyKey: nil
+        )
         switch (session.status, session.paymentStatus) {
         case ("complete", "paid"): return .paymentCaptured(reference: reference)
         case ("expired", _): return .paymentFailed(reference: reference, code: nil)
@@ -96,39 +123,64 @@ final class StripeGateway: PaymentGateway {
 
     // MARK: Withdrawals
 
-    func payout(amount: Int64, currency: String, reference: UUID, destination: String?, idempotencyKey: String) async throws -> PayoutResult {
-        guard let destination else { throw GatewayError(message: "no payout account", refusal: "payout_account_missing") }
+    func payout(
+        amount: Int64,
+        currency: String,
+        reference: UUID,
+        destination: String?,
+        idempotencyKey: String
+    ) async throws -> PayoutResult {
+        guard let destination else {
+            throw GatewayError(message: "no payout account", refusal: "payout_account_missing")
+        }
         let id = reference.uuidString.lowercased()
         let transfer: StripeObject = try await call(
-            .POST, "/v1/transfers",
+            .POST,
+            "/v1/transfers",
             [
-                ("amount", "\(amount)"), ("currency", currency.lowercased()), ("destination", destination), ("transfer_group", "withdrawal-\(id)"),
+                ("amount", "\(amount)"), ("currency", currency.lowercased()), ("destination", destination),
+                ("transfer_group", "withdrawal-\(id)"),
                 ("description", "Plaza wallet withdrawal"), ("metadata[plaza_withdrawal]", id),
-            ], idempotencyKey: idempotencyKey)
+            ],
+            idempotencyKey: idempotencyKey
+        )
         return PayoutResult(id: transfer.id, paid: true)
     }
 
     func createPayoutAccount(user: UUID, email: String, idempotencyKey: String) async throws -> String {
         let account: StripeObject = try await call(
-            .POST, "/v1/accounts",
+            .POST,
+            "/v1/accounts",
             [
                 ("type", "express"), ("email", email), ("capabilities[transfers][requested]", "true"),
                 ("metadata[plaza_user]", user.uuidString.lowercased()),
-            ], idempotencyKey: idempotencyKey)
+            ],
+            idempotencyKey: idempotencyKey
+        )
         return account.id
     }
 
     func payoutAccountLink(account: String, returnURL: String, refreshURL: String) async throws -> String {
         let link: StripeObject = try await call(
-            .POST, "/v1/account_links",
-            [("account", account), ("type", "account_onboarding"), ("return_url", returnURL), ("refresh_url", refreshURL)],
-            idempotencyKey: UUID().uuidString)
+            .POST,
+            "/v1/account_links",
+            [
+                ("account", account), ("type", "account_onboarding"), ("return_url", returnURL),
+                ("refresh_url", refreshURL),
+            ],
+            idempotencyKey: UUID().uuidString
+        )
         guard let url = link.url else { throw GatewayError(message: "Stripe answered an account link without a url") }
         return url
     }
 
     func payoutAccountReady(account: String) async throws -> Bool {
-        let object: StripeObject = try await call(.GET, "/v1/accounts/\(Self.pathSegment(account))", [], idempotencyKey: nil)
+        let object: StripeObject = try await call(
+            .GET,
+            "/v1/accounts/\(Self.pathSegment(account))",
+            [],
+            idempotencyKey: nil
+        )
         return object.isReadyForPayouts
     }
 
@@ -137,7 +189,9 @@ final class StripeGateway: PaymentGateway {
     func outcomes(ofWebhook body: Data, headers: HTTPFields, now: Date) throws -> [GatewayOutcome] {
         try signature.verify(body, headers: headers, now: now)
         let event: StripeEvent
-        do { event = try Self.decoder.decode(StripeEvent.self, from: body) } catch { throw PlazaError.malformed("Not a Stripe event.") }
+        do { event = try Self.decoder.decode(StripeEvent.self, from: body) } catch {
+            throw PlazaError.malformed("Not a Stripe event.")
+        }
         let object = event.data.object
         let topUp = (object.clientReferenceId ?? object.metadata?["plaza_top_up"]).flatMap(UUID.init(uuidString:))
         switch (event.type, topUp) {
@@ -151,7 +205,9 @@ final class StripeGateway: PaymentGateway {
             return [.paymentFailed(reference: reference, code: nil)]
         case ("payment_intent.payment_failed", let reference?):
             let error = object.lastPaymentError
-            return [.paymentAttemptFailed(reference: reference, code: error?.declineCode ?? error?.code ?? "card_declined")]
+            return [
+                .paymentAttemptFailed(reference: reference, code: error?.declineCode ?? error?.code ?? "card_declined")
+            ]
         case ("account.updated", _):
             return [.payoutAccountUpdated(account: object.id, ready: object.isReadyForPayouts)]
         default:
@@ -163,7 +219,12 @@ final class StripeGateway: PaymentGateway {
     // MARK: HTTP
 
     /// One API call, retried (with the same idempotency key) while Stripe says it may work later.
-    private func call<T: Decodable>(_ method: HTTPMethod, _ path: String, _ form: [(String, String)], idempotencyKey: String?) async throws -> T {
+    private func call<T: Decodable>(
+        _ method: HTTPMethod,
+        _ path: String,
+        _ form: [(String, String)],
+        idempotencyKey: String?
+    ) async throws -> T {
         var request = HTTPClientRequest(url: settings.apiURL + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(settings.secretKey)")
@@ -182,7 +243,10 @@ final class StripeGateway: PaymentGateway {
                 response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
                 body = try await response.body.collect(upTo: 1 << 20)
             } catch {
-                logger.warning("Stripe not reached", metadata: ["path": "\(path)", "error": "\(error)", "attempt": "\(attempt)"])
+                logger.warning(
+                    "Stripe not reached",
+                    metadata: ["path": "\(path)", "error": "\(error)", "attempt": "\(attempt)"]
+                )
                 if attempt == 3 { throw GatewayError(message: "Stripe not reached: \(error)") }
                 try await Task.sleep(for: delay)
                 delay *= 2
@@ -198,11 +262,19 @@ final class StripeGateway: PaymentGateway {
             let message = "Stripe answered \(response.status.code) to \(path): \(failure?.message ?? "no message")"
             // 409: the same key is in flight; 429: slow down; 5xx: Stripe's side. Stripe-Should-Retry overrides.
             let shouldRetry = response.headers.first(name: "Stripe-Should-Retry").map { $0 == "true" }
-            let transient = shouldRetry ?? (response.status.code == 409 || response.status.code == 429 || response.status.code >= 500)
+            let transient =
+                shouldRetry
+                ?? (response.status.code == 409 || response.status.code == 429 || response.status.code >= 500)
             if !transient {
-                throw GatewayError(message: message, refusal: failure?.declineCode ?? failure?.code ?? failure?.type ?? "refused")
+                throw GatewayError(
+                    message: message,
+                    refusal: failure?.declineCode ?? failure?.code ?? failure?.type ?? "refused"
+                )
             }
-            logger.warning("Stripe busy", metadata: ["path": "\(path)", "status": "\(response.status.code)", "attempt": "\(attempt)"])
+            logger.warning(
+                "Stripe busy",
+                metadata: ["path": "\(path)", "status": "\(response.status.code)", "attempt": "\(attempt)"]
+            )
             if attempt == 3 { throw GatewayError(message: message) }
             try await Task.sleep(for: delay)
             delay *= 2
@@ -215,7 +287,9 @@ final class StripeGateway: PaymentGateway {
 
     /// An id as one path segment (ids are `[A-Za-z0-9_]`, but nothing from outside reaches a path unescaped).
     static func pathSegment(_ id: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127))
+        )
         allowed.insert(charactersIn: "-._~")
         return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
@@ -234,7 +308,9 @@ struct StripeObject: Decodable, Sendable {
     var capabilities: [String: String]?
 
     /// Transfers can reach it and it can pay out to a bank.
-    var isReadyForPayouts: Bool { payoutsEnabled == true && (capabilities?["transfers"].map { $0 == "active" } ?? true) }
+    var isReadyForPayouts: Bool {
+        payoutsEnabled == true && (capabilities?["transfers"].map { $0 == "active" } ?? true)
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, url, status, metadata, capabilities

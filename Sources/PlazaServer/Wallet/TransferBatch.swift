@@ -71,16 +71,26 @@ extension WalletService {
             let debited = try await debitSenders(moving, outcomes: &outcomes, on: db)
             // Keys with their responses, encoded once for the stored replay, the answer and the recipient's event.
             let keys = try debited.map { item in
-                TransferKey(claim: jobs[item.index].claim, body: String(decoding: try PlazaJSON.encoder().encode(item.transfer), as: UTF8.self))
+                TransferKey(
+                    claim: jobs[item.index].claim,
+                    body: String(decoding: try PlazaJSON.encoder().encode(item.transfer), as: UTF8.self)
+                )
             }
             let (kept, messages) = try await transferWriter.write(debited, keys: keys, on: db)
             let failed = keys.filter { !kept.contains($0.claim.lease) }.map { key -> (String, any Error) in
                 (key.claim.lease, key.claim.deferred ? IdempotencyKeyTaken() : PlazaError.idempotencyLeaseLost)
             }
-            guard failed.isEmpty else { throw BatchRetry(failed: Dictionary(failed, uniquingKeysWith: { first, _ in first })) }
-            for (item, key) in zip(debited, keys) { outcomes[item.index] = .success(SentTransfer(transfer: item.transfer, json: key.body)) }
+            guard failed.isEmpty else {
+                throw BatchRetry(failed: Dictionary(failed, uniquingKeysWith: { first, _ in first }))
+            }
+            for (item, key) in zip(debited, keys) {
+                outcomes[item.index] = .success(SentTransfer(transfer: item.transfer, json: key.body))
+            }
             let alerts = debited.map { item in
-                FeedMessage.alert(user: item.recipient, content: item.transfer.receivedAlert(money: WalletService.alertMoney(item.transfer.money)))
+                FeedMessage.alert(
+                    user: item.recipient,
+                    content: item.transfer.receivedAlert(money: WalletService.alertMoney(item.transfer.money))
+                )
             }
             return (outcomes.map { $0! }, messages + alerts)
         }
@@ -88,12 +98,17 @@ extension WalletService {
 
     /// Phase 1: who each job pays; jobs naming nobody, or the sender, fail here.
     private func resolveRecipients(
-        _ jobs: [TransferJob], outcomes: inout [TransferBatcher.Outcome?], on db: any SQLDatabase
+        _ jobs: [TransferJob],
+        outcomes: inout [TransferBatcher.Outcome?],
+        on db: any SQLDatabase
     ) async throws
         -> [TransferMovement]
     {
         let found = try await transferWriter.recipients(
-            usernames: Array(Set(jobs.map(\.recipient))), senders: Array(Set(jobs.map(\.sender.id))), on: db)
+            usernames: Array(Set(jobs.map(\.recipient))),
+            senders: Array(Set(jobs.map(\.sender.id))),
+            on: db
+        )
         let recipients = Dictionary(found.map { ($0.username, $0) }, uniquingKeysWith: { first, _ in first })
         var moving: [TransferMovement] = []
         for (index, job) in jobs.enumerated() {
@@ -106,9 +121,17 @@ extension WalletService {
                 continue
             }
             let transfer = Transfer(
-                id: job.id, from: Self.party(job.sender), to: recipient.party, amount: job.amount, currency: job.currency, note: job.note,
-                createdAt: job.createdAt)
-            moving.append(TransferMovement(index: index, transfer: transfer, sender: job.sender.id, recipient: recipient.id))
+                id: job.id,
+                from: Self.party(job.sender),
+                to: recipient.party,
+                amount: job.amount,
+                currency: job.currency,
+                note: job.note,
+                createdAt: job.createdAt
+            )
+            moving.append(
+                TransferMovement(index: index, transfer: transfer, sender: job.sender.id, recipient: recipient.id)
+            )
         }
         return moving
     }
@@ -116,7 +139,9 @@ extension WalletService {
     /// Phase 2: the debits, one statement per round and currency (a sender with several transfers here has one in each
     /// round); those the balance did not cover fail with `insufficient_funds`.
     private func debitSenders(
-        _ moving: [TransferMovement], outcomes: inout [TransferBatcher.Outcome?], on db: any SQLDatabase
+        _ moving: [TransferMovement],
+        outcomes: inout [TransferBatcher.Outcome?],
+        on db: any SQLDatabase
     ) async throws
         -> [TransferMovement]
     {
@@ -129,10 +154,15 @@ extension WalletService {
             if round == rounds.count { rounds.append([]) }
             rounds[round].append(item)
         }
-        let groups = rounds.flatMap { round in Dictionary(grouping: round, by: \.transfer.currency).sorted { $0.key < $1.key }.map(\.value) }
+        let groups = rounds.flatMap { round in
+            Dictionary(grouping: round, by: \.transfer.currency).sorted { $0.key < $1.key }.map(\.value)
+        }
         let debits = groups.map { items in
             LedgerStore.Debits(
-                owners: items.map { ($0.sender, $0.transfer.amount) }, currency: items[0].transfer.currency, time: items[0].transfer.createdAt)
+                owners: items.map { ($0.sender, $0.transfer.amount) },
+                currency: items[0].transfer.currency,
+                time: items[0].transfer.createdAt
+            )
         }
         var debited: [TransferMovement] = []
         for (items, paid) in zip(groups, try await ledger.debit(debits, on: db)) {
@@ -158,23 +188,43 @@ extension WalletService {
 
     static func journalEntry(_ transfer: Transfer, from sender: UUID, to recipient: UUID) -> JournalEntry {
         JournalEntry(
-            kind: transferJournalKind, referenceId: transfer.id, currency: transfer.currency,
+            kind: transferJournalKind,
+            referenceId: transfer.id,
+            currency: transfer.currency,
             postings: [
-                Posting(owner: sender, kind: .user, amount: -transfer.amount), Posting(owner: recipient, kind: .user, amount: transfer.amount),
+                Posting(owner: sender, kind: .user, amount: -transfer.amount),
+                Posting(owner: recipient, kind: .user, amount: transfer.amount),
             ],
-            createdAt: transfer.createdAt)
+            createdAt: transfer.createdAt
+        )
     }
 
     static func activity(of transfer: Transfer, from sender: UUID, to recipient: UUID) -> [ActivityRecord] {
         [
             ActivityRecord(
-                owner: sender, kind: .transferOut, amount: -transfer.amount, currency: transfer.currency, status: .succeeded,
+                owner: sender,
+                kind: .transferOut,
+                amount: -transfer.amount,
+                currency: transfer.currency,
+                status: .succeeded,
                 counterpart: transfer.to,
-                counterpartId: recipient, note: transfer.note, referenceId: transfer.id, createdAt: transfer.createdAt),
+                counterpartId: recipient,
+                note: transfer.note,
+                referenceId: transfer.id,
+                createdAt: transfer.createdAt
+            ),
             ActivityRecord(
-                owner: recipient, kind: .transferIn, amount: transfer.amount, currency: transfer.currency, status: .succeeded,
+                owner: recipient,
+                kind: .transferIn,
+                amount: transfer.amount,
+                currency: transfer.currency,
+                status: .succeeded,
                 counterpart: transfer.from,
-                counterpartId: sender, note: transfer.note, referenceId: transfer.id, createdAt: transfer.createdAt),
+                counterpartId: sender,
+                note: transfer.note,
+                referenceId: transfer.id,
+                createdAt: transfer.createdAt
+            ),
         ]
     }
 }

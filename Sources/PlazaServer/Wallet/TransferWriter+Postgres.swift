@@ -17,22 +17,35 @@ struct PostgresTransferWriter: TransferWriter {
     }
 
     func write(
-        _ debited: [TransferMovement], keys: [TransferKey], on db: any SQLDatabase
+        _ debited: [TransferMovement],
+        keys: [TransferKey],
+        on db: any SQLDatabase
     ) async throws -> (kept: Set<String>, messages: [FeedMessage]) {
         guard !debited.isEmpty else { return ([], []) }
         let events = try zip(debited, keys).map { item, key in
             try PostgresFeed.eventPayload(
-                audience: [item.recipient], type: WalletEventType.transferReceived, occurredAt: item.transfer.createdAt, data: key.body)
+                audience: [item.recipient],
+                type: WalletEventType.transferReceived,
+                occurredAt: item.transfer.createdAt,
+                data: key.body
+            )
         }
         let statement = WriteStatement(
-            keys: keys, contentType: TransferKey.contentType, now: Date(), movements: debited, channel: channel,
-            notifications: PostgresFeed.pack(events))
+            keys: keys,
+            contentType: TransferKey.contentType,
+            now: Date(),
+            movements: debited,
+            channel: channel,
+            notifications: PostgresFeed.pack(events)
+        )
         return (Set(try await Self.prepared(db).run(statement).compactMap { try $0.decode(String?.self) }), [])
     }
 
     /// The batch's session: PostgreSQL's, which runs prepared statements (this writer is chosen for that engine only).
     private static func prepared(_ db: any SQLDatabase) -> any PreparedStatements {
-        guard let prepared = db.prepared else { preconditionFailure("the PostgreSQL transfer writer got another engine's database") }
+        guard let prepared = db.prepared else {
+            preconditionFailure("the PostgreSQL transfer writer got another engine's database")
+        }
         return prepared
     }
 

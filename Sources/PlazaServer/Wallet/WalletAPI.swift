@@ -44,17 +44,26 @@ struct WalletAPI: Sendable {
     /// Verified users: money in from a card; pending until the processor's webhook.
     @Sendable func topUp(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: TopUpRequest.self, limit: maxBody)
-        return try .json(try await wallet.topUp(context.identity, body, claim: context.idempotencyClaim), status: .created)
+        return try .json(
+            try await wallet.topUp(context.identity, body, claim: context.idempotencyClaim),
+            status: .created
+        )
     }
 
     @Sendable func topUpStatus(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await wallet.funding(context.identity, id: try Query.id(context.parameters, "id", "top-up"), .topUp).topUp)
+        try .json(
+            try await wallet.funding(context.identity, id: try Query.id(context.parameters, "id", "top-up"), .topUp)
+                .topUp
+        )
     }
 
     /// Verified users: money out to the bank, leaving the balance at once.
     @Sendable func withdraw(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: WithdrawalRequest.self, limit: maxBody)
-        return try .json(try await wallet.withdraw(context.identity, body, claim: context.idempotencyClaim), status: .created)
+        return try .json(
+            try await wallet.withdraw(context.identity, body, claim: context.idempotencyClaim),
+            status: .created
+        )
     }
 
     /// Where withdrawals go: `ready`, or what is missing.
@@ -68,20 +77,36 @@ struct WalletAPI: Sendable {
     }
 
     @Sendable func withdrawalStatus(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await wallet.funding(context.identity, id: try Query.id(context.parameters, "id", "withdrawal"), .withdrawal).withdrawal)
+        try .json(
+            try await wallet.funding(
+                context.identity,
+                id: try Query.id(context.parameters, "id", "withdrawal"),
+                .withdrawal
+            ).withdrawal
+        )
     }
 
     /// Verified users: money to another user, at once.
     @Sendable func transfer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: TransferRequest.self, limit: maxBody)
-        return .json(encoded: try await wallet.transfer(context.identity, body, claim: context.idempotencyClaim).json, status: .created)
+        return .json(
+            encoded: try await wallet.transfer(context.identity, body, claim: context.idempotencyClaim).json,
+            status: .created
+        )
     }
 
     /// Signed in: the caller's history (or a business's, `?businessId=`, for its people).
     @Sendable func activity(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let (owner, filter) = try await scope(request, context)
         let limit = request.uri.queryParameters.get("limit") == nil ? nil : try Paging(request.uri).limit
-        return try .json(try await wallet.activity(owner: owner, filter: filter, limit: limit, cursor: try Paging(request.uri).cursor))
+        return try .json(
+            try await wallet.activity(
+                owner: owner,
+                filter: filter,
+                limit: limit,
+                cursor: try Paging(request.uri).cursor
+            )
+        )
     }
 
     @Sendable func activityCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -94,14 +119,20 @@ struct WalletAPI: Sendable {
         let query = request.uri.queryParameters
         var business: UUID?
         if let text = query.get("businessId") {
-            guard let id = UUID(uuidString: text) else { throw PlazaError.validation(field: "businessId", "Use a business id.") }
+            guard let id = UUID(uuidString: text) else {
+                throw PlazaError.validation(field: "businessId", "Use a business id.")
+            }
             business = id
         }
         let owner = try await wallet.historyOwner(context.identity, business: business)
         return (
             owner,
             try await wallet.activityFilter(
-                query.get("kind"), counterpart: query.get("counterpart"), from: query.get("from"), until: query.get("until"))
+                query.get("kind"),
+                counterpart: query.get("counterpart"),
+                from: query.get("from"),
+                until: query.get("until")
+            )
         )
     }
 
@@ -116,12 +147,20 @@ struct WalletAPI: Sendable {
 
     /// The caller refuses charges from this business from now on.
     @Sendable func block(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await wallet.setBlocked(context.identity, business: try Query.id(context.parameters, "businessId", "business"), blocked: true)
+        try await wallet.setBlocked(
+            context.identity,
+            business: try Query.id(context.parameters, "businessId", "business"),
+            blocked: true
+        )
         return .noContent
     }
 
     @Sendable func unblock(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await wallet.setBlocked(context.identity, business: try Query.id(context.parameters, "businessId", "business"), blocked: false)
+        try await wallet.setBlocked(
+            context.identity,
+            business: try Query.id(context.parameters, "businessId", "business"),
+            blocked: false
+        )
         return .noContent
     }
 

@@ -56,7 +56,10 @@ extension WalletPages {
         var blocked: Bool
     }
 
-    func loadMovement(_ request: Request, _ context: AuthenticatedContext) async throws -> (entries: [ActivityEntry], business: UUID?) {
+    func loadMovement(
+        _ request: Request,
+        _ context: AuthenticatedContext
+    ) async throws -> (entries: [ActivityEntry], business: UUID?) {
         let id = try Query.id(context.parameters, "id", "payment")
         let business = request.uri.queryParameters.get("business").flatMap(UUID.init(uuidString:))
         return (try await wallet.movement(context.identity, reference: id, business: business), business)
@@ -73,27 +76,46 @@ extension WalletPages {
             let blocked = try await wallet.blocks(context.identity).contains { $0.business.id == shop }
             block = BlockForm(businessId: shop.uuidString.lowercased(), name: main.counterpart.name, blocked: blocked)
         }
-        let person = main.counterpart.username.map { Self.contact(Person(username: $0, displayName: main.counterpart.name)) }
+        let person = main.counterpart.username.map {
+            Self.contact(Person(username: $0, displayName: main.counterpart.name))
+        }
         let page = MovementPage(
             shell: Shell(title: Self.title(main), context: context, notice: notice.flatMap { Self.notices[$0] }),
             status: Self.status(main, request: request, reader: reader, notice: notice),
-            id: main.referenceId.uuidString.lowercased(), title: Self.title(main), counterpart: main.counterpart.name, kind: Self.kindName(main),
-            when: reader.full(main.createdAt), time: reader.machine(main.createdAt),
+            id: main.referenceId.uuidString.lowercased(),
+            title: Self.title(main),
+            counterpart: main.counterpart.name,
+            kind: Self.kindName(main),
+            when: reader.full(main.createdAt),
+            time: reader.machine(main.createdAt),
             // A charge's note is its receipt number (PZ-…): the reference people quote.
             note: main.kind == .charge || main.kind == .refund ? nil : main.note,
             reference: main.kind == .charge || main.kind == .refund
                 ? main.note ?? main.referenceId.uuidString.lowercased()
-                : main.referenceId.uuidString.lowercased(), person: person,
-            refunds: refunds.map { Refund(when: reader.when($0.createdAt), amount: reader.money($0.amount, $0.currency, signed: $0.amount > 0)) },
+                : main.referenceId.uuidString.lowercased(),
+            person: person,
+            refunds: refunds.map {
+                Refund(
+                    when: reader.when($0.createdAt),
+                    amount: reader.money($0.amount, $0.currency, signed: $0.amount > 0)
+                )
+            },
             hasRefunds: !refunds.isEmpty,
-            receipt: main.kind == .charge && main.amount < 0 ? "/wallet/receipts/\(main.referenceId.uuidString.lowercased())" : nil,
-            payAgain: main.kind == .transferOut || main.kind == .transferIn ? person.map { "/wallet/send?to=\($0.username)" } : nil, block: block)
+            receipt: main.kind == .charge && main.amount < 0
+                ? "/wallet/receipts/\(main.referenceId.uuidString.lowercased())" : nil,
+            payAgain: main.kind == .transferOut || main.kind == .transferIn
+                ? person.map { "/wallet/send?to=\($0.username)" } : nil,
+            block: block
+        )
         return renderer.render("wallet/activity", page)
     }
 
     @Sendable func movementFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let (entries, _) = try await loadMovement(request, context)
-        return renderer.render("wallet/activity-status", Self.status(entries[0], request: request, reader: context.reader, notice: nil))
+        return renderer.render(
+            "wallet/activity-status",
+            Self.status(entries[0], request: request, reader: context.reader, notice: nil)
+        )
     }
 
     static func kindName(_ entry: ActivityEntry) -> String {
@@ -118,12 +140,16 @@ extension WalletPages {
         let name = Person(username: entry.counterpart.username ?? "", displayName: entry.counterpart.name).shortName
         var status = MovementStatus(
             amount: reader.money(entry.amount, entry.currency, signed: entry.status != .failed && entry.amount > 0),
-            incoming: entry.amount > 0 && entry.status != .failed, failed: entry.status == .failed, headline: "",
-            succeeded: entry.status == .succeeded)
+            incoming: entry.amount > 0 && entry.status != .failed,
+            failed: entry.status == .failed,
+            headline: "",
+            succeeded: entry.status == .succeeded
+        )
         switch (entry.kind, entry.status) {
         case (.topUp, .pending):
             status.headline = "Waiting for your card's bank…"
-            status.detail = "This usually takes a few seconds. You can leave this page: the money shows in your balance when it arrives."
+            status.detail =
+                "This usually takes a few seconds. You can leave this page: the money shows in your balance when it arrives."
         case (.topUp, .succeeded): status.headline = "Added \(money) to your balance ✓"
         case (.topUp, .failed):
             status.headline = "Not added: \(WalletRules.failureReason(entry.failureCode))"
@@ -137,21 +163,29 @@ extension WalletPages {
             status.headline = "Withdrawal failed: \(WalletRules.failureReason(entry.failureCode))"
             status.detail = "The money is back in your balance."
             status.retry = "/wallet/withdraw"
-        case (.transferOut, _): status.headline = notice == "sent" ? "You sent \(money) to \(name) ✓" : "You sent \(money) to \(name)"
+        case (.transferOut, _):
+            status.headline = notice == "sent" ? "You sent \(money) to \(name) ✓" : "You sent \(money) to \(name)"
         case (.transferIn, _): status.headline = "\(name) sent you \(money)"
         case (.charge, _):
             status.headline =
-                entry.amount < 0 ? "You paid \(money) to \(entry.counterpart.name)\(notice == "paid" ? " ✓" : "")" : "\(name) paid \(money)"
-        case (.refund, _): status.headline = entry.amount > 0 ? "\(entry.counterpart.name) refunded \(money)" : "You refunded \(money) to \(name)"
+                entry.amount < 0
+                ? "You paid \(money) to \(entry.counterpart.name)\(notice == "paid" ? " ✓" : "")"
+                : "\(name) paid \(money)"
+        case (.refund, _):
+            status.headline =
+                entry.amount > 0 ? "\(entry.counterpart.name) refunded \(money)" : "You refunded \(money) to \(name)"
         case (.marketHold, _):
             status.headline = "Plaza holds \(money) for \(name)"
-            status.detail = "It goes to them when you confirm the handshake at your meetup, and back to you if the deal falls through."
+            status.detail =
+                "It goes to them when you confirm the handshake at your meetup, and back to you if the deal falls through."
         case (.marketRefund, _): status.headline = "\(money) held for \(name) came back to you"
         case (.marketSale, _): status.headline = "\(name) paid \(money) at your meetup"
         case (.cardOrder, _): status.headline = "You paid \(money) for \(entry.note ?? "your cards")"
         case (.cardRefund, _): status.headline = "\(money) for \(entry.note ?? "your cards") came back to you"
         }
-        if entry.status == .pending { status.live = request.uri.path + "/live" + (request.uri.query.map { "?\($0)" } ?? "") }
+        if entry.status == .pending {
+            status.live = request.uri.path + "/live" + (request.uri.query.map { "?\($0)" } ?? "")
+        }
         return status
     }
 

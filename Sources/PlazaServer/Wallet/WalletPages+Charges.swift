@@ -64,8 +64,10 @@ extension WalletPages {
             currency = charge.currency
             items = charge.items.map {
                 Item(
-                    description: $0.description, quantity: $0.quantity == 1 ? nil : "\($0.quantity) × ",
-                    total: reader.money($0.unitAmount * Int64($0.quantity), charge.currency))
+                    description: $0.description,
+                    quantity: $0.quantity == 1 ? nil : "\($0.quantity) × ",
+                    total: reader.money($0.unitAmount * Int64($0.quantity), charge.currency)
+                )
             }
             hasItems = !items.isEmpty
             message = charge.message
@@ -114,12 +116,20 @@ extension WalletPages {
     }
 
     func chargeList(_ context: AuthenticatedContext) async throws -> ChargeList {
-        let charges = try await wallet.listCharges(context.identity, business: nil, statuses: [], limit: 20, cursor: nil).items
+        let charges = try await wallet.listCharges(
+            context.identity,
+            business: nil,
+            statuses: [],
+            limit: 20,
+            cursor: nil
+        ).items
         var pending: [ChargeRow] = []
         for charge in charges where charge.status == .pending {
             var row = ChargeRow(charge, reader: context.reader)
             if charge.discount == nil, charge.business.kind == .business, let business = charge.business.id {
-                row.coupons = try await offers.usableClaims(context.identity, business: business).map { claim, content in
+                row.coupons = try await offers.usableClaims(context.identity, business: business).map {
+                    claim,
+                    content in
                     let deal = OffersPages.deal(content, reader: context.reader).map { ": \($0)" } ?? ""
                     return CouponChoice(id: claim.uuidString.lowercased(), label: "\(content.title)\(deal)")
                 }
@@ -127,7 +137,13 @@ extension WalletPages {
             pending.append(row)
         }
         let recent = charges.filter { $0.status != .pending }.prefix(5).map { ChargeRow($0, reader: context.reader) }
-        return ChargeList(csrf: context.csrfToken ?? "", pending: pending, recent: recent, hasRecent: !recent.isEmpty, none: pending.isEmpty)
+        return ChargeList(
+            csrf: context.csrfToken ?? "",
+            pending: pending,
+            recent: recent,
+            hasRecent: !recent.isEmpty,
+            none: pending.isEmpty
+        )
     }
 
     @Sendable func charges(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -135,7 +151,10 @@ extension WalletPages {
     }
 
     func renderCharges(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
-        let page = ChargesPage(shell: Shell(title: "Waiting for you", context: context, notice: notice), list: try await chargeList(context))
+        let page = ChargesPage(
+            shell: Shell(title: "Waiting for you", context: context, notice: notice),
+            list: try await chargeList(context)
+        )
         return renderer.render("wallet/charges", page)
     }
 
@@ -165,11 +184,17 @@ extension WalletPages {
         var paid: Charge?
         // The success state says what happened: "Paid Bruno's Bakery $4.20 ✓" (on the page, or the payment's own page).
         return try await answer(
-            request, context: context, success: "approved", done: "/wallet/activity/\(id.uuidString.lowercased())?notice=paid",
+            request,
+            context: context,
+            success: "approved",
+            done: "/wallet/activity/\(id.uuidString.lowercased())?notice=paid",
             message: { paid.map { "Paid \($0.business.name) \(context.reader.money($0.money)) ✓" } }
         ) {
             let approval = ApproveChargeRequest(
-                amount: Int64(form["amount"]) ?? -1, currency: form["currency"], businessId: UUID(uuidString: form["businessId"]))
+                amount: Int64(form["amount"]) ?? -1,
+                currency: form["currency"],
+                businessId: UUID(uuidString: form["businessId"])
+            )
             _ = try await once(form, action: "approve", context: context) { claim in
                 paid = try await wallet.approveCharge(context.identity, id: id, approval, claim: claim)
             }
@@ -178,7 +203,11 @@ extension WalletPages {
 
     @Sendable func decline(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await answer(request, context: context, success: "declined") {
-            _ = try await wallet.endCharge(context.identity, id: try Query.id(context.parameters, "id", "charge"), as: .declined)
+            _ = try await wallet.endCharge(
+                context.identity,
+                id: try Query.id(context.parameters, "id", "charge"),
+                as: .declined
+            )
         }
     }
 
@@ -191,8 +220,13 @@ extension WalletPages {
     /// A form posted by the page script (`Accept: application/json`) gets JSON back; a plain form gets the page (or
     /// `done` on success, when given).
     func answer(
-        _ request: Request, context: AuthenticatedContext, success: String, back: String = "/wallet/charges", done: String? = nil,
-        message: () -> String? = { nil }, _ action: () async throws -> Void
+        _ request: Request,
+        context: AuthenticatedContext,
+        success: String,
+        back: String = "/wallet/charges",
+        done: String? = nil,
+        message: () -> String? = { nil },
+        _ action: () async throws -> Void
     ) async throws -> Response {
         let script = request.headers[.accept]?.contains("application/json") == true
         do {
@@ -201,7 +235,10 @@ extension WalletPages {
             if script { return error.problemResponse() }
             // Back to the page, saying what was refused and why.
             if back == "/wallet/charges" { return renderer.refused(alert: error.summary, returnTo: back) }
-            return renderer.refused(alert: "\(success == "refunded" ? "Refund" : "Cancel") refused: \(error.sentence)", returnTo: back)
+            return renderer.refused(
+                alert: "\(success == "refunded" ? "Refund" : "Cancel") refused: \(error.sentence)",
+                returnTo: back
+            )
         }
         if script { return try .json(ScriptAnswer(status: success, message: message())) }
         return PageRenderer.seeOther(done ?? "\(back)?notice=\(success)")
@@ -224,10 +261,14 @@ extension WalletPages {
         let receipt = try await wallet.receipt(context.identity, id: id)
         let charge = try await wallet.charge(context.identity, id: id).dto()
         let page = ReceiptPage(
-            shell: Shell(title: "Receipt \(receipt.reference)", context: context), row: ChargeRow(charge, reader: context.reader),
-            reference: receipt.reference, paidAt: context.reader.full(receipt.paidAt),
+            shell: Shell(title: "Receipt \(receipt.reference)", context: context),
+            row: ChargeRow(charge, reader: context.reader),
+            reference: receipt.reference,
+            paidAt: context.reader.full(receipt.paidAt),
             refunded: receipt.refundedAmount > 0 ? context.reader.money(receipt.refundedAmount, receipt.currency) : nil,
-            kept: charge.isPartlyRefunded ? context.reader.money(charge.amount - charge.refundedAmount, charge.currency) : nil)
+            kept: charge.isPartlyRefunded
+                ? context.reader.money(charge.amount - charge.refundedAmount, charge.currency) : nil
+        )
         return renderer.render("wallet/receipt", page)
     }
 }

@@ -53,25 +53,40 @@ extension WalletPages {
 
     func counterLive(_ context: AuthenticatedContext, business: UUID) async throws -> CounterLive {
         let present = try await wallet.places.presence(context.identity, business: business)
-        let charges = try await wallet.listCharges(context.identity, business: business, statuses: [], limit: 30, cursor: nil).items
+        let charges = try await wallet.listCharges(
+            context.identity,
+            business: business,
+            statuses: [],
+            limit: 30,
+            cursor: nil
+        ).items
         let owner = try await wallet.businesses.role(of: context.identity, in: business) == .owner
         let balances = owner ? try await wallet.ledger.balances(owner: business, on: wallet.database.sql) : [:]
         let days = try await wallet.dailyTotals(context.identity, business: business, days: 7)
         let reader = context.reader
         return CounterLive(
-            csrf: context.csrfToken ?? "", businessId: business.uuidString.lowercased(),
+            csrf: context.csrfToken ?? "",
+            businessId: business.uuidString.lowercased(),
             present: present.map {
                 CounterLive.Present(
-                    username: $0.username, displayName: $0.displayName, since: reader.machine($0.since), sinceText: reader.time($0.since))
+                    username: $0.username,
+                    displayName: $0.displayName,
+                    since: reader.machine($0.since),
+                    sinceText: reader.time($0.since)
+                )
             },
-            nobody: present.isEmpty, pending: charges.filter { $0.status == .pending }.map { ChargeRow($0, reader: reader) },
+            nobody: present.isEmpty,
+            pending: charges.filter { $0.status == .pending }.map { ChargeRow($0, reader: reader) },
             settled: charges.filter { $0.status != .pending }.prefix(10).map { ChargeRow($0, reader: reader) },
             balance: owner ? reader.money(balances[currency] ?? 0, currency) : nil,
             days: days.map {
                 CounterLive.Day(
                     date: RFC3339.parse($0.date + "T12:00:00Z").map { reader.day($0) } ?? $0.date,
-                    charges: reader.count($0.charges, "sale", "sales"), net: reader.money($0.net, $0.currency))
-            })
+                    charges: reader.count($0.charges, "sale", "sales"),
+                    net: reader.money($0.net, $0.currency)
+                )
+            }
+        )
     }
 
     @Sendable func counter(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -82,10 +97,14 @@ extension WalletPages {
         let id = try Query.id(context.parameters, "businessId", "business")
         let business = try await wallet.businesses.requireMember(context.identity, of: id)
         let page = CounterPage(
-            shell: Shell(title: "\(business.name) counter", context: context, notice: notice), name: business.name,
+            shell: Shell(title: "\(business.name) counter", context: context, notice: notice),
+            name: business.name,
             live: try await counterLive(context, business: id),
             form: context.page.form("charge") ?? FormState(names: Self.chargeFields),
-            key: UUID().uuidString, payoutKey: UUID().uuidString, currency: currency)
+            key: UUID().uuidString,
+            payoutKey: UUID().uuidString,
+            currency: currency
+        )
         return renderer.render("wallet/counter", page)
     }
 
@@ -106,32 +125,57 @@ extension WalletPages {
         let back = "/wallet/counter/\(id.uuidString.lowercased())"
         do {
             let amount = try Self.amount(form["amount"], currency: currency)
-            let items = form.optional("description").map { [ChargeItem(description: $0, quantity: 1, unitAmount: amount)] }
+            let items = form.optional("description").map {
+                [ChargeItem(description: $0, quantity: 1, unitAmount: amount)]
+            }
             let charge = CreateChargeRequest(
-                businessId: id, customer: form.optional("customer"), payCode: form.optional("payCode"), amount: amount, currency: currency,
-                items: items, coupon: form.optional("coupon"))
+                businessId: id,
+                customer: form.optional("customer"),
+                payCode: form.optional("payCode"),
+                amount: amount,
+                currency: currency,
+                items: items,
+                coupon: form.optional("coupon")
+            )
             _ = try await once(form, action: "charge", context: context) { claim in
                 _ = try await wallet.createCharge(context.identity, charge, claim: claim)
             }
         } catch let error as PlazaError where error.status.code < 500 {
             if script { return error.problemResponse() }
             return renderer.refused(
-                "charge", FormState(form, names: Self.chargeFields, error: error), returnTo: "\(back)#charge-form")
+                "charge",
+                FormState(form, names: Self.chargeFields, error: error),
+                returnTo: "\(back)#charge-form"
+            )
         }
         return script ? try .json(Acknowledgement(status: "charged")) : PageRenderer.seeOther("\(back)?notice=charged")
     }
 
     @Sendable func cancelCharge(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let business = try Query.id(context.parameters, "businessId", "business")
-        return try await answer(request, context: context, success: "cancelled", back: "/wallet/counter/\(business.uuidString.lowercased())") {
-            _ = try await wallet.endCharge(context.identity, id: try Query.id(context.parameters, "id", "charge"), as: .cancelled)
+        return try await answer(
+            request,
+            context: context,
+            success: "cancelled",
+            back: "/wallet/counter/\(business.uuidString.lowercased())"
+        ) {
+            _ = try await wallet.endCharge(
+                context.identity,
+                id: try Query.id(context.parameters, "id", "charge"),
+                as: .cancelled
+            )
         }
     }
 
     @Sendable func refundCharge(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let business = try Query.id(context.parameters, "businessId", "business")
         let form = try await request.decodeForm(limit: limit)
-        return try await answer(request, context: context, success: "refunded", back: "/wallet/counter/\(business.uuidString.lowercased())") {
+        return try await answer(
+            request,
+            context: context,
+            success: "refunded",
+            back: "/wallet/counter/\(business.uuidString.lowercased())"
+        ) {
             let amount = try Self.amount(form["amount"], currency: currency)
             let id = try Query.id(context.parameters, "id", "charge")
             _ = try await once(form, action: "refund", context: context) { claim in
@@ -149,7 +193,10 @@ extension WalletPages {
             let amount = try Self.amount(form["amount"], currency: currency)
             _ = try await once(form, action: "payout", context: context) { claim in
                 _ = try await wallet.withdraw(
-                    context.identity, WithdrawalRequest(amount: amount, currency: currency, businessId: business), claim: claim)
+                    context.identity,
+                    WithdrawalRequest(amount: amount, currency: currency, businessId: business),
+                    claim: claim
+                )
             }
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(alert: "Pay-out refused: \(error.sentence)", returnTo: back)

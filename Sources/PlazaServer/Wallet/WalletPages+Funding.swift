@@ -33,7 +33,9 @@ extension WalletPages {
         var balance: String
     }
 
-    var cardFields: [String] { wallet.gateway?.cardEntry == .hostedPage ? ["amount"] : ["amount", "number", "expiry", "cvc"] }
+    var cardFields: [String] {
+        wallet.gateway?.cardEntry == .hostedPage ? ["amount"] : ["amount", "number", "expiry", "cvc"]
+    }
 
     @Sendable func addMoneyForm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await renderAddMoney(context: context, form: context.page.form("top-up") ?? FormState(names: cardFields))
@@ -42,9 +44,15 @@ extension WalletPages {
     func renderAddMoney(context: AuthenticatedContext, form: FormState) async throws -> Response {
         let balance = try await wallet.wallet(context.identity).balances.first
         let page = AddMoneyPage(
-            shell: Shell(title: "Add money", context: context), form: form, key: UUID().uuidString, currency: currency,
-            takesCards: wallet.gateway != nil, testMode: wallet.gateway?.isTestMode ?? false, hostedCards: wallet.gateway?.cardEntry == .hostedPage,
-            balance: context.reader.money(balance?.available ?? 0, balance?.currency ?? currency))
+            shell: Shell(title: "Add money", context: context),
+            form: form,
+            key: UUID().uuidString,
+            currency: currency,
+            takesCards: wallet.gateway != nil,
+            testMode: wallet.gateway?.isTestMode ?? false,
+            hostedCards: wallet.gateway?.cardEntry == .hostedPage,
+            balance: context.reader.money(balance?.available ?? 0, balance?.currency ?? currency)
+        )
         return renderer.render("wallet/add-money", page)
     }
 
@@ -56,17 +64,26 @@ extension WalletPages {
         var started: TopUp?
         do {
             let expiry = WalletRules.parseExpiry(form["expiry"])
-            let card = CardDetails(number: form["number"], expMonth: expiry.month, expYear: expiry.year, cvc: form["cvc"])
+            let card = CardDetails(
+                number: form["number"],
+                expMonth: expiry.month,
+                expYear: expiry.year,
+                cvc: form["cvc"]
+            )
             let amount = try Self.amount(form["amount"], currency: currency)
             let ran = try await once(form, action: "top-up", context: context) { claim in
                 started = try await wallet.topUp(
-                    context.identity, TopUpRequest(amount: amount, currency: currency, card: hosted ? nil : card), claim: claim)
+                    context.identity,
+                    TopUpRequest(amount: amount, currency: currency, card: hosted ? nil : card),
+                    claim: claim
+                )
             }
             if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
             var state = FormState(form, names: cardFields, error: error)
             let fields = [
-                ("card", "number"), ("card.number", "number"), ("card.expMonth", "expiry"), ("card.expYear", "expiry"), ("card.cvc", "cvc"),
+                ("card", "number"), ("card.number", "number"), ("card.expMonth", "expiry"), ("card.expYear", "expiry"),
+                ("card.cvc", "cvc"),
             ]
             for (api, field) in fields where !hosted {
                 guard let message = error.errors?.first(where: { $0.field == api })?.message else { continue }
@@ -117,30 +134,49 @@ extension WalletPages {
 
     @Sendable func withdrawForm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await renderWithdraw(
-            context: context, form: context.page.form("withdraw") ?? FormState(FormData(request.uri.query ?? ""), names: Self.withdrawFields),
-            notice: notice(request))
+            context: context,
+            form: context.page.form("withdraw")
+                ?? FormState(FormData(request.uri.query ?? ""), names: Self.withdrawFields),
+            notice: notice(request)
+        )
     }
 
-    func renderWithdraw(context: AuthenticatedContext, form: FormState, notice: String? = nil) async throws -> Response {
+    func renderWithdraw(context: AuthenticatedContext, form: FormState, notice: String? = nil) async throws -> Response
+    {
         let reader = context.reader
         let bank = wallet.gateway == nil ? .notNeeded : try await wallet.payoutAccount(context.identity).status
         let own = try await wallet.wallet(context.identity).balances.first
         let chosen = form.fields["from"]?.value ?? ""
         var sources = [
             WithdrawPage.Source(
-                value: "", label: "Your wallet · \(reader.money(own?.available ?? 0, own?.currency ?? currency))", selected: chosen.isEmpty)
+                value: "",
+                label: "Your wallet · \(reader.money(own?.available ?? 0, own?.currency ?? currency))",
+                selected: chosen.isEmpty
+            )
         ]
         for (business, balance) in try await wallet.ownedBusinessBalances(context.identity) {
             let id = business.id.uuidString.lowercased()
             sources.append(
                 WithdrawPage.Source(
-                    value: id, label: "\(business.name) · \(reader.money(balance.available, balance.currency))", selected: chosen == id))
+                    value: id,
+                    label: "\(business.name) · \(reader.money(balance.available, balance.currency))",
+                    selected: chosen == id
+                )
+            )
         }
         let page = WithdrawPage(
-            shell: Shell(title: "Withdraw", context: context, notice: notice), form: form, key: UUID().uuidString, currency: currency,
-            takesCards: wallet.gateway != nil, testMode: wallet.gateway?.isTestMode ?? false, hostedCards: wallet.gateway?.cardEntry == .hostedPage,
-            connectBank: bank == .none || bank == .incomplete, bankIncomplete: bank == .incomplete, sources: sources,
-            severalSources: sources.count > 1)
+            shell: Shell(title: "Withdraw", context: context, notice: notice),
+            form: form,
+            key: UUID().uuidString,
+            currency: currency,
+            takesCards: wallet.gateway != nil,
+            testMode: wallet.gateway?.isTestMode ?? false,
+            hostedCards: wallet.gateway?.cardEntry == .hostedPage,
+            connectBank: bank == .none || bank == .incomplete,
+            bankIncomplete: bank == .incomplete,
+            sources: sources,
+            severalSources: sources.count > 1
+        )
         return renderer.render("wallet/withdraw", page)
     }
 
@@ -153,11 +189,18 @@ extension WalletPages {
             let amount = try Self.amount(form["amount"], currency: currency)
             let ran = try await once(form, action: "withdraw", context: context) { claim in
                 made = try await wallet.withdraw(
-                    context.identity, WithdrawalRequest(amount: amount, currency: currency, businessId: business), claim: claim)
+                    context.identity,
+                    WithdrawalRequest(amount: amount, currency: currency, businessId: business),
+                    claim: claim
+                )
             }
             if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("withdraw", FormState(form, names: Self.withdrawFields, error: error), returnTo: "/wallet/withdraw")
+            return renderer.refused(
+                "withdraw",
+                FormState(form, names: Self.withdrawFields, error: error),
+                returnTo: "/wallet/withdraw"
+            )
         }
         guard let made else { return PageRenderer.seeOther("/wallet") }
         let query = business.map { "?business=\($0.uuidString.lowercased())" } ?? ""
@@ -173,7 +216,10 @@ extension WalletPages {
 
     @Sendable func bankReturn(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let account = try await wallet.refreshPayoutAccount(context.identity)
-        return PageRenderer.seeOther(account.status == .ready ? "/wallet/withdraw?notice=bank-connected" : "/wallet/withdraw?notice=bank-incomplete")
+        return PageRenderer.seeOther(
+            account.status == .ready
+                ? "/wallet/withdraw?notice=bank-connected" : "/wallet/withdraw?notice=bank-incomplete"
+        )
     }
 
     /// The processor's link went stale (reloaded, or opened late): a fresh one.

@@ -40,7 +40,8 @@ extension WalletPages {
             let sent = try? await wallet.charge(context.identity, id: id).dto()
         {
             let person = Person(username: sent.customer.username ?? "", displayName: sent.customer.name)
-            notice = "You asked \(person.shortName) for \(context.reader.money(sent.money)). They can pay or decline it in Plaza."
+            notice =
+                "You asked \(person.shortName) for \(context.reader.money(sent.money)). They can pay or decline it in Plaza."
         }
         let form = context.page.form("request") ?? FormState(FormData(request.uri.query ?? ""), names: Self.sendFields)
         return try await renderRequest(context: context, form: form, notice: notice)
@@ -51,13 +52,25 @@ extension WalletPages {
         let contacts = try await wallet.contacts(context.identity).map(Self.contact)
         let sent = try await wallet.sentPaymentRequests(context.identity, statuses: [], limit: 20, cursor: nil).items
         let page = RequestPage(
-            shell: Shell(title: "Request money", context: context, notice: notice), form: form, key: UUID().uuidString, currency: currency,
-            contacts: contacts, hasContacts: !contacts.isEmpty,
+            shell: Shell(title: "Request money", context: context, notice: notice),
+            form: form,
+            key: UUID().uuidString,
+            currency: currency,
+            contacts: contacts,
+            hasContacts: !contacts.isEmpty,
             sent: sent.map {
                 RequestPage.Sent(
-                    id: $0.id.uuidString.lowercased(), who: $0.customer.name, amount: reader.money($0.money), note: $0.message,
-                    when: reader.when($0.createdAt), status: Self.requestStatus($0.status), pending: $0.status == .pending)
-            }, hasSent: !sent.isEmpty)
+                    id: $0.id.uuidString.lowercased(),
+                    who: $0.customer.name,
+                    amount: reader.money($0.money),
+                    note: $0.message,
+                    when: reader.when($0.createdAt),
+                    status: Self.requestStatus($0.status),
+                    pending: $0.status == .pending
+                )
+            },
+            hasSent: !sent.isEmpty
+        )
         return renderer.render("wallet/request", page)
     }
 
@@ -78,19 +91,34 @@ extension WalletPages {
             let amount = try Self.amount(form["amount"], currency: currency)
             let ran = try await once(form, action: "request", context: context) { claim in
                 made = try await wallet.requestPayment(
-                    context.identity, CreatePaymentRequest(to: form["to"], amount: amount, currency: currency, note: form.optional("note")),
-                    claim: claim)
+                    context.identity,
+                    CreatePaymentRequest(
+                        to: form["to"],
+                        amount: amount,
+                        currency: currency,
+                        note: form.optional("note")
+                    ),
+                    claim: claim
+                )
             }
             if !ran { return PageRenderer.seeOther("/wallet/request?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("request", FormState(form, names: Self.sendFields, error: error), returnTo: "/wallet/request")
+            return renderer.refused(
+                "request",
+                FormState(form, names: Self.sendFields, error: error),
+                returnTo: "/wallet/request"
+            )
         }
         return PageRenderer.seeOther("/wallet/request?sent=\(made?.id.uuidString.lowercased() ?? "")")
     }
 
     @Sendable func cancelRequest(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         _ = try await request.decodeForm(limit: limit)
-        _ = try await wallet.endCharge(context.identity, id: try Query.id(context.parameters, "id", "request"), as: .cancelled)
+        _ = try await wallet.endCharge(
+            context.identity,
+            id: try Query.id(context.parameters, "id", "request"),
+            as: .cancelled
+        )
         return PageRenderer.seeOther("/wallet/request?notice=request-cancelled")
     }
 }

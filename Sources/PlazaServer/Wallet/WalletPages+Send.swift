@@ -42,21 +42,35 @@ extension WalletPages {
 
     static func contact(_ person: Person) -> Contact {
         Contact(
-            username: person.username, name: person.displayName, short: person.shortName, initials: person.initials, hue: Self.hue(person.username))
+            username: person.username,
+            name: person.displayName,
+            short: person.shortName,
+            initials: person.initials,
+            hue: Self.hue(person.username)
+        )
     }
 
     /// One of the stylesheet's 12 colours for a person's initials (`.avatar.h0` ... `.h11`), the same for a username always.
-    static func hue(_ username: String) -> Int { Int(username.utf8.reduce(UInt32(7)) { ($0 &* 31) &+ UInt32($1) } % 12) }
+    static func hue(_ username: String) -> Int {
+        Int(username.utf8.reduce(UInt32(7)) { ($0 &* 31) &+ UInt32($1) } % 12)
+    }
 
     @Sendable func sendForm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await renderSend(
-            context: context, form: context.page.form("send") ?? FormState(FormData(request.uri.query ?? ""), names: Self.sendFields))
+            context: context,
+            form: context.page.form("send") ?? FormState(FormData(request.uri.query ?? ""), names: Self.sendFields)
+        )
     }
 
     func renderSend(context: AuthenticatedContext, form: FormState) async throws -> Response {
         let contacts = try await wallet.contacts(context.identity).map(Self.contact)
         let page = SendPage(
-            shell: Shell(title: "Pay", context: context), form: form, currency: currency, contacts: contacts, hasContacts: !contacts.isEmpty)
+            shell: Shell(title: "Pay", context: context),
+            form: form,
+            currency: currency,
+            contacts: contacts,
+            hasContacts: !contacts.isEmpty
+        )
         return renderer.render("wallet/send", page)
     }
 
@@ -74,17 +88,31 @@ extension WalletPages {
             validator.check(amount != nil, "amount", "Type an amount such as 12.50.")
             guard validator.isValid, let amount else { throw PlazaError.validation(validator.errors) }
             let person: Person
-            do { person = try await accounts.person(handle) } catch let error as PlazaError where error.status == .notFound {
-                throw PlazaError.validation(field: "to", "No one has the username @\(handle). Check the spelling, or pick from your contacts.")
+            do { person = try await accounts.person(handle) } catch let error as PlazaError
+                where error.status == .notFound
+            {
+                throw PlazaError.validation(
+                    field: "to",
+                    "No one has the username @\(handle). Check the spelling, or pick from your contacts."
+                )
             }
             let edit = Self.sendFields.map { "\($0)=\(Self.escape(values[$0]))" }.joined(separator: "&")
             let page = ReviewPage(
-                shell: Shell(title: "Confirm payment", context: context), recipient: Self.contact(person),
-                amount: context.reader.money(amount, currency), amountText: values["amount"], note: values.optional("note"),
-                key: UUID().uuidString, editLink: "/wallet/send?\(edit)")
+                shell: Shell(title: "Confirm payment", context: context),
+                recipient: Self.contact(person),
+                amount: context.reader.money(amount, currency),
+                amountText: values["amount"],
+                note: values.optional("note"),
+                key: UUID().uuidString,
+                editLink: "/wallet/send?\(edit)"
+            )
             return renderer.render("wallet/send-review", page)
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("send", FormState(values, names: Self.sendFields, error: error), returnTo: "/wallet/send")
+            return renderer.refused(
+                "send",
+                FormState(values, names: Self.sendFields, error: error),
+                returnTo: "/wallet/send"
+            )
         }
     }
 
@@ -96,11 +124,18 @@ extension WalletPages {
             let amount = try Self.amount(form["amount"], currency: currency)
             let ran = try await once(form, action: "send", context: context) { claim in
                 sent = try await wallet.transfer(
-                    context.identity, TransferRequest(to: form["to"], amount: amount, currency: currency, note: form.optional("note")), claim: claim)
+                    context.identity,
+                    TransferRequest(to: form["to"], amount: amount, currency: currency, note: form.optional("note")),
+                    claim: claim
+                )
             }
             if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("send", FormState(form, names: Self.sendFields, error: error), returnTo: "/wallet/send")
+            return renderer.refused(
+                "send",
+                FormState(form, names: Self.sendFields, error: error),
+                returnTo: "/wallet/send"
+            )
         }
         guard let sent else { return PageRenderer.seeOther("/wallet") }
         return PageRenderer.seeOther("/wallet/activity/\(sent.transfer.id.uuidString.lowercased())?notice=sent")

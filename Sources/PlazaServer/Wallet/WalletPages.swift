@@ -26,9 +26,11 @@ struct WalletPages: Sendable {
         "cancelled": "Charge cancelled.",
         "refunded": "Refund sent.",
         "top-up-cancelled": "Top-up cancelled: nothing was charged.",
-        "top-up-paid": "Payment done: the money shows in your balance as soon as the card processor confirms it, usually within seconds.",
+        "top-up-paid":
+            "Payment done: the money shows in your balance as soon as the card processor confirms it, usually within seconds.",
         "bank-connected": "Bank account connected: your withdrawals go there now.",
-        "bank-incomplete": "Your bank account is not connected yet: finish the processor's form, or check back in a few minutes.",
+        "bank-incomplete":
+            "Your bank account is not connected yet: finish the processor's form, or check back in a few minutes.",
         "blocked": "Blocked: this business cannot ask you to pay any more.",
         "request-cancelled": "Request called off: they will not be asked to pay it.",
         "unblocked": "Unblocked: this business can ask you to pay again.",
@@ -102,8 +104,13 @@ struct WalletPages: Sendable {
         return current.items.compactMap { offer in
             guard let claim = offer.claim, claim.status == .claimed else { return nil }
             return CouponRow(
-                link: "/offers/\(offer.id.uuidString.lowercased())", title: offer.title, business: offer.business.name,
-                deal: OffersPages.deal(offer, reader: context.reader), code: claim.code, ends: "until \(context.reader.day(claim.expiresAt))")
+                link: "/offers/\(offer.id.uuidString.lowercased())",
+                title: offer.title,
+                business: offer.business.name,
+                deal: OffersPages.deal(offer, reader: context.reader),
+                code: claim.code,
+                ends: "until \(context.reader.day(claim.expiresAt))"
+            )
         }
     }
 
@@ -111,7 +118,12 @@ struct WalletPages: Sendable {
         try await render(request, context: context, notice: notice(request))
     }
 
-    func render(_ request: Request, context: AuthenticatedContext, notice: String? = nil, payCode: PayCode? = nil) async throws -> Response {
+    func render(
+        _ request: Request,
+        context: AuthenticatedContext,
+        notice: String? = nil,
+        payCode: PayCode? = nil
+    ) async throws -> Response {
         let reader = context.reader
         let owner = context.identity.user.id
         let query = request.uri.queryParameters
@@ -127,7 +139,12 @@ struct WalletPages: Sendable {
             older = items.last.map { RowCursor(id: $0.id).encoded }
         } else {
             let cursor = query.get("older").flatMap { $0.isEmpty ? nil : $0 }
-            let page = try await wallet.activity(owner: owner, filter: ActivityFilter(), limit: cursor == nil ? nil : 20, cursor: cursor)
+            let page = try await wallet.activity(
+                owner: owner,
+                filter: ActivityFilter(),
+                limit: cursor == nil ? nil : 20,
+                cursor: cursor
+            )
             items = page.items
             older = page.nextCursor
             newer = cursor == nil ? nil : items.first.map { RowCursor(id: $0.id).encoded }
@@ -140,17 +157,23 @@ struct WalletPages: Sendable {
             balance: reader.money(first?.available ?? 0, first?.currency ?? currency),
             pending: first.flatMap { $0.pending > 0 ? reader.money($0.pending, $0.currency) : nil },
             history: items.map { Self.row($0, reader: reader) },
-            olderLink: older.map { "/wallet?older=\(Self.escape($0))#history" }, newerLink: newer.map { "/wallet?newer=\(Self.escape($0))#history" },
+            olderLink: older.map { "/wallet?older=\(Self.escape($0))#history" },
+            newerLink: newer.map { "/wallet?newer=\(Self.escape($0))#history" },
             empty: items.isEmpty,
             waitingTitle: waiting == 0 ? nil : "\(reader.count(waiting, "payment", "payments")) to answer",
             payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) },
-            payCodeExpires: payCode.map { reader.machine($0.expiresAt) }, payCodeTime: payCode.map { reader.time($0.expiresAt) },
+            payCodeExpires: payCode.map { reader.machine($0.expiresAt) },
+            payCodeTime: payCode.map { reader.time($0.expiresAt) },
             payCodeQR: payCode.flatMap { QRCode($0.qrPayload)?.svg(scale: 5) },
-            coupons: coupons, hasCoupons: !coupons.isEmpty)
+            coupons: coupons,
+            hasCoupons: !coupons.isEmpty
+        )
         return renderer.render("wallet/wallet", page)
     }
 
-    static func escape(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+    static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
 
     /// A history line: who, when and how much; it opens the movement's page.
     static func row(_ entry: ActivityEntry, reader: Reader, business: UUID? = nil) -> ActivityRow {
@@ -159,10 +182,16 @@ struct WalletPages: Sendable {
         let amount = reader.money(entry.amount, entry.currency, signed: !failed && entry.amount > 0)
         let query = business.map { "?business=\($0.uuidString.lowercased())" } ?? ""
         return ActivityRow(
-            link: "/wallet/activity/\(entry.referenceId.uuidString.lowercased())\(query)", when: reader.when(entry.createdAt),
-            time: reader.machine(entry.createdAt), title: title(entry) + (failed ? " · failed" : ""),
-            detail: failed ? WalletRules.failureReason(entry.failureCode) : entry.note, amount: amount, incoming: entry.amount > 0 && !failed,
-            failed: failed, status: entry.status == .pending ? "pending" : nil)
+            link: "/wallet/activity/\(entry.referenceId.uuidString.lowercased())\(query)",
+            when: reader.when(entry.createdAt),
+            time: reader.machine(entry.createdAt),
+            title: title(entry) + (failed ? " · failed" : ""),
+            detail: failed ? WalletRules.failureReason(entry.failureCode) : entry.note,
+            amount: amount,
+            incoming: entry.amount > 0 && !failed,
+            failed: failed,
+            status: entry.status == .pending ? "pending" : nil
+        )
     }
 
     /// "To Carla Kim", "Paid Bruno's Bakery", "Added money": what a movement was, in a few words.
@@ -203,7 +232,10 @@ struct WalletPages: Sendable {
 
     /// Each money form acts once (`IdempotencyStore.once`): false when the same form was already sent and answered.
     func once(
-        _ form: FormData, action: String, context: AuthenticatedContext, _ body: (IdempotencyClaim) async throws -> Void
+        _ form: FormData,
+        action: String,
+        context: AuthenticatedContext,
+        _ body: (IdempotencyClaim) async throws -> Void
     ) async throws -> Bool {
         try await wallet.idempotency.once(form, action: action, user: context.identity.user.id, body)
     }

@@ -6,70 +6,135 @@ import SQLKit
 extension WalletService {
     /// Owners and staff ask a customer at the counter to pay: present at one of the business's locations now,
     /// or identified by the pay code they show.
-    func createCharge(_ identity: Identity, _ request: CreateChargeRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
+    func createCharge(
+        _ identity: Identity,
+        _ request: CreateChargeRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
+    ) async throws -> Charge {
         let claim = try Self.require(claim)
         try identity.requireVerified()
         var validator = Validator()
         let customer = request.customer.map(AccountRules.normalizedUsername).flatMap { $0.isEmpty ? nil : $0 }
         let payCode = request.payCode.map { $0.filter(\.isNumber) }.flatMap { $0.isEmpty ? nil : $0 }
         validator.check(customer != nil || payCode != nil, "customer", "Name the customer or enter their pay code.")
-        validator.check(customer == nil || payCode == nil, "payCode", "Name the customer or enter their pay code, not both.")
+        validator.check(
+            customer == nil || payCode == nil,
+            "payCode",
+            "Name the customer or enter their pay code, not both."
+        )
         validator.apply(WalletRules.textProblem(request.message), to: "message")
         validator.check((request.coupon ?? "").count <= 100, "coupon", "A coupon code is at most 100 characters.")
         let problems =
-            validator.errors + WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
+            validator.errors
+            + WalletRules.moneyProblems(
+                amount: request.amount,
+                currency: request.currency,
+                accepted: configuration.currencies
+            )
             + WalletRules.itemProblems(request.items ?? [], amount: request.amount)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         if payCode != nil { try await limiter.check(payCodeRule, identity.user.id.uuidString) }
         let (staff, ttl, secrets) = (identity.user, configuration.chargeTTL, secrets)
         let message = ShownText.trimmed(request.message)
-        let coupon = request.coupon.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let coupon = request.coupon.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         let coupons = coupons
         let items = (request.items ?? []).map {
-            ChargeItem(description: $0.description.trimmingCharacters(in: .whitespacesAndNewlines), quantity: $0.quantity, unitAmount: $0.unitAmount)
+            ChargeItem(
+                description: $0.description.trimmingCharacters(in: .whitespacesAndNewlines),
+                quantity: $0.quantity,
+                unitAmount: $0.unitAmount
+            )
         }
         do {
             return try await events.transaction { db in
-                guard let (business, role) = try await businesses.store.business(id: request.businessId, roleOf: staff.id, on: db) else {
+                guard
+                    let (business, role) = try await businesses.store.business(
+                        id: request.businessId,
+                        roleOf: staff.id,
+                        on: db
+                    )
+                else {
                     throw PlazaError.notFound("business")
                 }
                 guard role != nil else { throw PlazaError.forbidden }
                 guard business.listed else { throw PlazaError.merchantNotApproved }
                 let customerRecord: UserRecord
                 if let payCode {
-                    guard let owner = try await charges.consumePayCode(hash: secrets.hash("pay:\(payCode)"), now: now, on: db),
+                    guard
+                        let owner = try await charges.consumePayCode(
+                            hash: secrets.hash("pay:\(payCode)"),
+                            now: now,
+                            on: db
+                        ),
                         let user = try await accounts.user(id: owner, on: db)
                     else {
                         throw PlazaError(
-                            .unprocessableContent, .invalidCode, "This pay code is wrong, used or expired.",
-                            errors: [.init(field: "payCode", message: "Ask the customer for a new code.")])
+                            .unprocessableContent,
+                            .invalidCode,
+                            "This pay code is wrong, used or expired.",
+                            errors: [.init(field: "payCode", message: "Ask the customer for a new code.")]
+                        )
                     }
                     customerRecord = user
                 } else {
-                    guard let name = customer, AccountRules.usernameProblem(name) == nil, let user = try await accounts.user(login: name, on: db),
+                    guard let name = customer, AccountRules.usernameProblem(name) == nil,
+                        let user = try await accounts.user(login: name, on: db),
                         try await places.stays.isPresent(
-                            user: user.id, business: business.id, since: now.addingTimeInterval(-PlacesRules.presenceFreshness), on: db)
+                            user: user.id,
+                            business: business.id,
+                            since: now.addingTimeInterval(-PlacesRules.presenceFreshness),
+                            on: db
+                        )
                     else {
                         // The same answer for "no such user" and "not here": a merchant learns nothing about people elsewhere.
                         throw PlazaError(
-                            .conflict, .notPresent, "This customer is not at your business now.",
+                            .conflict,
+                            .notPresent,
+                            "This customer is not at your business now.",
                             detail: "Charge customers who share their location in the shop, or ask for their pay code.",
-                            errors: [.init(field: "customer", message: "Not present.")])
+                            errors: [.init(field: "customer", message: "Not present.")]
+                        )
                     }
                     customerRecord = user
                 }
-                guard customerRecord.id != staff.id else { throw PlazaError.validation(field: "customer", "You cannot charge yourself.") }
-                guard try await !charges.isBlocked(user: customerRecord.id, business: business.id, on: db) else { throw PlazaError.chargingBlocked }
+                guard customerRecord.id != staff.id else {
+                    throw PlazaError.validation(field: "customer", "You cannot charge yourself.")
+                }
+                guard try await !charges.isBlocked(user: customerRecord.id, business: business.id, on: db) else {
+                    throw PlazaError.chargingBlocked
+                }
                 var record = ChargeRecord(
-                    reference: Self.newReference(), businessId: business.id, businessName: business.name, customerId: customerRecord.id,
-                    customerUsername: customerRecord.username, customerName: customerRecord.displayName, createdBy: staff.id, amount: request.amount,
-                    currency: request.currency, items: items, message: message, createdAt: now, expiresAt: now.addingTimeInterval(ttl))
+                    reference: Self.newReference(),
+                    businessId: business.id,
+                    businessName: business.name,
+                    customerId: customerRecord.id,
+                    customerUsername: customerRecord.username,
+                    customerName: customerRecord.displayName,
+                    createdBy: staff.id,
+                    amount: request.amount,
+                    currency: request.currency,
+                    items: items,
+                    message: message,
+                    createdAt: now,
+                    expiresAt: now.addingTimeInterval(ttl)
+                )
                 if let coupon {
                     // The amount and items are before the discount; the customer approves what is left.
-                    guard let coupons else { throw PlazaError.invalidCoupon(field: "coupon", "This Plaza takes no coupons.") }
+                    guard let coupons else {
+                        throw PlazaError.invalidCoupon(field: "coupon", "This Plaza takes no coupons.")
+                    }
                     record.discount = try await coupons.hold(
-                        .code(coupon), customer: customerRecord.id, business: business.id, charge: record.id, subtotal: record.dto().money, now: now,
-                        on: db)
+                        .code(coupon),
+                        customer: customerRecord.id,
+                        business: business.id,
+                        charge: record.id,
+                        subtotal: record.dto().money,
+                        now: now,
+                        on: db
+                    )
                     record.amount -= record.discount?.amount ?? 0
                 }
                 return try await open(record, claim: claim, now: now, on: db)
@@ -83,9 +148,17 @@ extension WalletService {
     /// Asks the customer of `record` to pay, a shop's charge or a person's request alike: no more than
     /// `maximumPendingCharges` wait for one person (their row locked, so parallel asks count each other), the answer is
     /// recorded with the charge, and the customer and the payee hear of it.
-    func open(_ record: ChargeRecord, claim: IdempotencyClaim, now: Date, on db: any SQLDatabase) async throws -> (Charge, [FeedMessage]) {
+    func open(
+        _ record: ChargeRecord,
+        claim: IdempotencyClaim,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> (Charge, [FeedMessage]) {
         try await charges.lockCustomer(record.customerId, on: db)
-        guard try await charges.pendingCount(customer: record.customerId, now: now, on: db) < WalletRules.maximumPendingCharges else {
+        guard
+            try await charges.pendingCount(customer: record.customerId, now: now, on: db)
+                < WalletRules.maximumPendingCharges
+        else {
             throw PlazaError.tooManyPendingCharges
         }
         try await charges.insert(record, on: db)
@@ -96,43 +169,74 @@ extension WalletService {
 
     /// The customer pays: only what they were shown (amount, currency, business), only while it is pending.
     func approveCharge(
-        _ identity: Identity, id: UUID, _ request: ApproveChargeRequest, claim: IdempotencyClaim?, now: Date = Date()
+        _ identity: Identity,
+        id: UUID,
+        _ request: ApproveChargeRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
     ) async throws -> Charge {
         let claim = try Self.require(claim)
         try identity.requireVerified()
         let customer = identity.user.id
         return try await events.transaction { db in
-            guard let current = try await charges.find(id, on: db), current.customerId == customer else { throw PlazaError.notFound("charge") }
+            guard let current = try await charges.find(id, on: db), current.customerId == customer else {
+                throw PlazaError.notFound("charge")
+            }
             var mismatch: [FieldError] = []
-            if request.amount != current.amount { mismatch.append(.init(field: "amount", message: "The charge is for \(current.dto().money).")) }
-            if request.currency != current.currency { mismatch.append(.init(field: "currency", message: "The charge is in \(current.currency).")) }
+            if request.amount != current.amount {
+                mismatch.append(.init(field: "amount", message: "The charge is for \(current.dto().money)."))
+            }
+            if request.currency != current.currency {
+                mismatch.append(.init(field: "currency", message: "The charge is in \(current.currency)."))
+            }
             if !current.isPaymentRequest, request.businessId != current.businessId {
                 mismatch.append(.init(field: "businessId", message: "The charge is from another business."))
             }
             guard mismatch.isEmpty else {
                 throw PlazaError(
-                    .unprocessableContent, .approvalMismatch, "This is not the charge you were shown.",
+                    .unprocessableContent,
+                    .approvalMismatch,
+                    "This is not the charge you were shown.",
                     detail: "Nothing was paid. Look at the charge again.",
-                    errors: mismatch)
+                    errors: mismatch
+                )
             }
-            guard let charge = try await charges.decide(id, to: .approved, now: now, on: db) else { throw Self.stateConflict(current, now: now) }
+            guard let charge = try await charges.decide(id, to: .approved, now: now, on: db) else {
+                throw Self.stateConflict(current, now: now)
+            }
             if charge.discount != nil { try await coupons?.settle(charge: charge.id, paid: true, now: now, on: db) }
             do {
                 try await post(
                     JournalEntry(
-                        kind: "charge", referenceId: charge.id, currency: charge.currency,
+                        kind: "charge",
+                        referenceId: charge.id,
+                        currency: charge.currency,
                         postings: [
                             Posting(owner: charge.customerId, kind: .user, amount: -charge.amount),
-                            Posting(owner: charge.businessId, kind: charge.isPaymentRequest ? .user : .business, amount: charge.amount),
-                        ], createdAt: now), on: db)
+                            Posting(
+                                owner: charge.businessId,
+                                kind: charge.isPaymentRequest ? .user : .business,
+                                amount: charge.amount
+                            ),
+                        ],
+                        createdAt: now
+                    ),
+                    on: db
+                )
             } catch let error as PlazaError where error.code == .insufficientFunds {
                 // The customer cannot "send less": they can add money, or the shop can ask for less.
                 throw PlazaError(
-                    .unprocessableContent, .insufficientFunds, "Not enough money in your wallet to pay this.",
+                    .unprocessableContent,
+                    .insufficientFunds,
+                    "Not enough money in your wallet to pay this.",
                     detail: "Add money, or ask the shop to charge less; nothing was paid.",
-                    errors: [FieldError(field: "amount", message: "More than your available balance.")])
+                    errors: [FieldError(field: "amount", message: "More than your available balance.")]
+                )
             }
-            try await activity.insert(Self.chargeActivity(charge, kind: .charge, amount: charge.amount, at: now), on: db)
+            try await activity.insert(
+                Self.chargeActivity(charge, kind: .charge, amount: charge.amount, at: now),
+                on: db
+            )
             let dto = charge.dto(now: now)
             try await idempotency.record(dto, status: 200, claim: claim, on: db)
             return (dto, try await chargeEvent(WalletEventType.charge(.approved), charge, now: now, on: db))
@@ -150,44 +254,80 @@ extension WalletService {
                 // A person's request is called off by the person who asked.
                 guard current.businessId == user else { throw PlazaError.notFound("charge") }
             } else {
-                guard try await businesses.store.role(of: user, in: current.businessId, on: db) != nil else { throw PlazaError.notFound("charge") }
+                guard try await businesses.store.role(of: user, in: current.businessId, on: db) != nil else {
+                    throw PlazaError.notFound("charge")
+                }
             }
-            guard current.status(at: now).canMove(to: status), let charge = try await charges.decide(id, to: status, now: now, on: db) else {
+            guard current.status(at: now).canMove(to: status),
+                let charge = try await charges.decide(id, to: status, now: now, on: db)
+            else {
                 throw Self.stateConflict(current, now: now)
             }
             if charge.discount != nil { try await coupons?.settle(charge: charge.id, paid: false, now: now, on: db) }
-            return (charge.dto(now: now), try await chargeEvent(WalletEventType.charge(status), charge, now: now, on: db))
+            return (
+                charge.dto(now: now), try await chargeEvent(WalletEventType.charge(status), charge, now: now, on: db)
+            )
         }
     }
 
     /// The customer applies one of their claimed coupons to a charge waiting for them: its amount drops by the discount,
     /// and both sides see the charge as it now stands (`charge.updated`).
-    func applyCoupon(_ identity: Identity, id: UUID, _ request: ApplyCouponRequest, now: Date = Date()) async throws -> Charge {
+    func applyCoupon(
+        _ identity: Identity,
+        id: UUID,
+        _ request: ApplyCouponRequest,
+        now: Date = Date()
+    ) async throws -> Charge {
         let (user, coupons) = (identity.user.id, coupons)
         return try await events.transaction { db in
-            guard let current = try await charges.find(id, on: db), current.customerId == user, !current.isPaymentRequest else {
+            guard let current = try await charges.find(id, on: db), current.customerId == user,
+                !current.isPaymentRequest
+            else {
                 throw PlazaError.notFound("charge")
             }
             guard current.status(at: now) == .pending else { throw Self.stateConflict(current, now: now) }
             guard current.discount == nil else {
-                var error = PlazaError(.conflict, .stateConflict, "This charge has a coupon already.", detail: "One coupon per charge.")
+                var error = PlazaError(
+                    .conflict,
+                    .stateConflict,
+                    "This charge has a coupon already.",
+                    detail: "One coupon per charge."
+                )
                 error.currentState = ChargeStatus.pending.rawValue
                 throw error
             }
             guard let coupons else { throw PlazaError.invalidCoupon(field: "claimId", "This Plaza takes no coupons.") }
             let discount = try await coupons.hold(
-                .claim(request.claimId), customer: user, business: current.businessId, charge: id, subtotal: current.dto().money, now: now, on: db)
-            guard let charge = try await charges.discount(id, discount, now: now, on: db) else { throw Self.stateConflict(current, now: now) }
-            let team = try await businesses.store.memberIDs(businesses: [charge.businessId], on: db)[charge.businessId] ?? []
+                .claim(request.claimId),
+                customer: user,
+                business: current.businessId,
+                charge: id,
+                subtotal: current.dto().money,
+                now: now,
+                on: db
+            )
+            guard let charge = try await charges.discount(id, discount, now: now, on: db) else {
+                throw Self.stateConflict(current, now: now)
+            }
+            let team =
+                try await businesses.store.memberIDs(businesses: [charge.businessId], on: db)[charge.businessId] ?? []
             let event = try Self.event(WalletEventType.chargeUpdated, charge.dto(now: now), at: now)
             return (charge.dto(now: now), [.event(audience: [user] + team, event: event)])
         }
     }
 
     /// Owners and staff give back part or all of what is left of an approved charge.
-    func refundCharge(_ identity: Identity, id: UUID, _ request: RefundRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
+    func refundCharge(
+        _ identity: Identity,
+        id: UUID,
+        _ request: RefundRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
+    ) async throws -> Charge {
         let claim = try Self.require(claim)
-        if let problem = WalletRules.amountError(request.amount, field: "amount") { throw PlazaError.validation([problem]) }
+        if let problem = WalletRules.amountError(request.amount, field: "amount") {
+            throw PlazaError.validation([problem])
+        }
         let user = identity.user.id
         return try await events.transaction { db in
             guard let current = try await charges.find(id, on: db),
@@ -198,16 +338,27 @@ extension WalletService {
             guard let charge = try await charges.refund(id, amount: request.amount, on: db) else {
                 throw PlazaError.validation(
                     field: "amount",
-                    "At most \(Money(amount: current.amount - current.refundedAmount, currency: current.currency)) is left to refund.")
+                    "At most \(Money(amount: current.amount - current.refundedAmount, currency: current.currency)) is left to refund."
+                )
             }
             try await post(
                 JournalEntry(
-                    id: UUID(), kind: "refund", referenceId: charge.id, currency: charge.currency,
+                    id: UUID(),
+                    kind: "refund",
+                    referenceId: charge.id,
+                    currency: charge.currency,
                     postings: [
                         Posting(owner: charge.businessId, kind: .business, amount: -request.amount),
                         Posting(owner: charge.customerId, kind: .user, amount: request.amount),
-                    ], createdAt: now), on: db)
-            try await activity.insert(Self.chargeActivity(charge, kind: .refund, amount: -request.amount, at: now), on: db)
+                    ],
+                    createdAt: now
+                ),
+                on: db
+            )
+            try await activity.insert(
+                Self.chargeActivity(charge, kind: .refund, amount: -request.amount, at: now),
+                on: db
+            )
             let dto = charge.dto(now: now)
             try await idempotency.record(dto, status: 200, claim: claim, on: db)
             return (dto, try await chargeEvent(WalletEventType.charge(.refunded), charge, now: now, on: db))
@@ -220,7 +371,9 @@ extension WalletService {
             var messages: [FeedMessage] = []
             for charge in try await charges.expire(now: now, limit: 200, on: db) {
                 // Its coupon is the customer's again.
-                if charge.discount != nil { try await coupons?.settle(charge: charge.id, paid: false, now: now, on: db) }
+                if charge.discount != nil {
+                    try await coupons?.settle(charge: charge.id, paid: false, now: now, on: db)
+                }
                 messages += try await chargeEvent(WalletEventType.charge(.expired), charge, now: now, on: db)
             }
             return ((), messages)
@@ -228,16 +381,25 @@ extension WalletService {
     }
 
     /// The event for the customer and everyone who works for the business (or the person who asked).
-    func chargeEvent(_ type: String, _ charge: ChargeRecord, now: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
+    func chargeEvent(
+        _ type: String,
+        _ charge: ChargeRecord,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [FeedMessage] {
         let payees =
             charge.isPaymentRequest
             ? [charge.businessId]
             : try await businesses.store.memberIDs(businesses: [charge.businessId], on: db)[
-                charge.businessId] ?? []
+                charge.businessId
+            ] ?? []
         let dto = charge.dto(now: now)
         let alert = dto.alert(
-            money: Self.alertMoney(dto.money), customer: charge.customerId, requester: charge.createdBy,
-            refund: type == WalletEventType.charge(.refunded))
+            money: Self.alertMoney(dto.money),
+            customer: charge.customerId,
+            requester: charge.createdBy,
+            refund: type == WalletEventType.charge(.refunded)
+        )
         return [.event(audience: [charge.customerId] + payees, event: try Self.event(type, dto, at: now))]
             + (alert.map { [.alert(user: $0.user, content: $0.content)] } ?? [])
     }
@@ -245,23 +407,51 @@ extension WalletService {
     /// The two sides of a charge (`amount` as the customer sees it: positive for a payment, negative for a refund).
     /// A paid payment request reads as a payment between two people: sent by the payer, received by the asker, with the
     /// request's note.
-    static func chargeActivity(_ charge: ChargeRecord, kind: ActivityKind, amount: Int64, at now: Date) -> [ActivityRecord] {
+    static func chargeActivity(
+        _ charge: ChargeRecord,
+        kind: ActivityKind,
+        amount: Int64,
+        at now: Date
+    ) -> [ActivityRecord] {
         let dto = charge.dto(now: now)
         let person = charge.isPaymentRequest && kind == .charge
         let note = person ? charge.message : charge.reference
         return [
             ActivityRecord(
-                owner: charge.customerId, kind: person ? .transferOut : kind, amount: -amount, currency: charge.currency, status: .succeeded,
-                counterpart: dto.business, counterpartId: person ? charge.businessId : nil, note: note, referenceId: charge.id, createdAt: now),
+                owner: charge.customerId,
+                kind: person ? .transferOut : kind,
+                amount: -amount,
+                currency: charge.currency,
+                status: .succeeded,
+                counterpart: dto.business,
+                counterpartId: person ? charge.businessId : nil,
+                note: note,
+                referenceId: charge.id,
+                createdAt: now
+            ),
             ActivityRecord(
-                owner: charge.businessId, kind: person ? .transferIn : kind, amount: amount, currency: charge.currency, status: .succeeded,
-                counterpart: dto.customer, counterpartId: charge.customerId, note: note, referenceId: charge.id, createdAt: now),
+                owner: charge.businessId,
+                kind: person ? .transferIn : kind,
+                amount: amount,
+                currency: charge.currency,
+                status: .succeeded,
+                counterpart: dto.customer,
+                counterpartId: charge.customerId,
+                note: note,
+                referenceId: charge.id,
+                createdAt: now
+            ),
         ]
     }
 
     static func stateConflict(_ charge: ChargeRecord, now: Date) -> PlazaError {
         let state = charge.status(at: now)
-        var error = PlazaError(.conflict, .stateConflict, "This charge is \(state.rawValue).", detail: "Nothing was changed.")
+        var error = PlazaError(
+            .conflict,
+            .stateConflict,
+            "This charge is \(state.rawValue).",
+            detail: "Nothing was changed."
+        )
         error.currentState = state.rawValue
         return error
     }
@@ -279,14 +469,25 @@ extension PlazaError {
     /// 422 `invalid_coupon`, naming the field that carried it.
     static func invalidCoupon(field: String, _ message: String) -> PlazaError {
         PlazaError(
-            .unprocessableContent, .invalidCoupon, "This coupon does not apply.", detail: message,
-            errors: [FieldError(field: field, message: message)])
+            .unprocessableContent,
+            .invalidCoupon,
+            "This coupon does not apply.",
+            detail: message,
+            errors: [FieldError(field: field, message: message)]
+        )
     }
 
-    static let chargingBlocked = PlazaError(.forbidden, .chargingBlocked, "This customer does not accept charges from your business.")
+    static let chargingBlocked = PlazaError(
+        .forbidden,
+        .chargingBlocked,
+        "This customer does not accept charges from your business."
+    )
     static let tooManyPendingCharges = PlazaError(
-        .conflict, .tooManyPendingCharges, "This customer already has 3 charges waiting.",
-        detail: "Wait until they approve or decline one, or cancel one.")
+        .conflict,
+        .tooManyPendingCharges,
+        "This customer already has 3 charges waiting.",
+        detail: "Wait until they approve or decline one, or cancel one."
+    )
 }
 
 extension WalletService {
@@ -294,7 +495,12 @@ extension WalletService {
     static let paymentRequestLifetime: TimeInterval = 7 * 86_400
 
     /// Verified users: asks `to` to pay the caller. The payer answers it as they answer a shop's charge.
-    func requestPayment(_ identity: Identity, _ request: CreatePaymentRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Charge {
+    func requestPayment(
+        _ identity: Identity,
+        _ request: CreatePaymentRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
+    ) async throws -> Charge {
         let claim = try Self.require(claim)
         try identity.requireVerified()
         let requester = identity.user
@@ -304,30 +510,60 @@ extension WalletService {
         validator.check(handle != requester.username, "to", "You cannot ask yourself to pay.")
         validator.apply(WalletRules.textProblem(request.note), to: "note")
         let problems =
-            validator.errors + WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
+            validator.errors
+            + WalletRules.moneyProblems(
+                amount: request.amount,
+                currency: request.currency,
+                accepted: configuration.currencies
+            )
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         return try await events.transaction { db in
-            guard AccountRules.usernameProblem(handle) == nil, let payer = try await accounts.user(login: handle, on: db) else {
+            guard AccountRules.usernameProblem(handle) == nil,
+                let payer = try await accounts.user(login: handle, on: db)
+            else {
                 throw PlazaError.validation(field: "to", "No one has the username @\(handle).")
             }
             let record = ChargeRecord(
-                reference: Self.newReference(), businessId: requester.id, businessName: requester.displayName, customerId: payer.id,
-                customerUsername: payer.username, customerName: payer.displayName, createdBy: requester.id, amount: request.amount,
-                currency: request.currency, items: [], message: ShownText.trimmed(request.note), createdAt: now,
-                expiresAt: now.addingTimeInterval(Self.paymentRequestLifetime), payeeKind: .user, payeeUsername: requester.username)
+                reference: Self.newReference(),
+                businessId: requester.id,
+                businessName: requester.displayName,
+                customerId: payer.id,
+                customerUsername: payer.username,
+                customerName: payer.displayName,
+                createdBy: requester.id,
+                amount: request.amount,
+                currency: request.currency,
+                items: [],
+                message: ShownText.trimmed(request.note),
+                createdAt: now,
+                expiresAt: now.addingTimeInterval(Self.paymentRequestLifetime),
+                payeeKind: .user,
+                payeeUsername: requester.username
+            )
             return try await open(record, claim: claim, now: now, on: db)
         }
     }
 
     /// The requests the caller sent, newest first.
     func sentPaymentRequests(
-        _ identity: Identity, statuses: [ChargeStatus], limit: Int, cursor: String?, now: Date = Date()
+        _ identity: Identity,
+        statuses: [ChargeStatus],
+        limit: Int,
+        cursor: String?,
+        now: Date = Date()
     ) async throws -> Page<Charge> {
         let after = try cursor.map { try RowCursor.decode($0).id }
         let rows = try await charges.list(
-            requester: identity.user.id, statuses: statuses, now: now, limit: limit + 1, after: after, on: database.sql)
+            requester: identity.user.id,
+            statuses: statuses,
+            now: now,
+            limit: limit + 1,
+            after: after,
+            on: database.sql
+        )
         return Page(
             items: rows.prefix(limit).map { $0.dto(now: now) },
-            nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil)
+            nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil
+        )
     }
 }

@@ -7,25 +7,47 @@ import SQLKit
 extension WalletService {
     /// Starts a top-up: recorded as pending, then sent to the processor; its webhook settles it. Where the processor
     /// takes the card on its own page, the page is opened first and the answer's `checkoutUrl` leads there.
-    func topUp(_ identity: Identity, _ request: TopUpRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> TopUp {
+    func topUp(
+        _ identity: Identity,
+        _ request: TopUpRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
+    ) async throws -> TopUp {
         guard let gateway else { throw PlazaError.paymentsUnavailable }
         let claim = try Self.require(claim)
         try identity.requireVerified()
-        var problems = WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
+        var problems = WalletRules.moneyProblems(
+            amount: request.amount,
+            currency: request.currency,
+            accepted: configuration.currencies
+        )
         switch (gateway.cardEntry, request.card) {
         case (.plazaForm, let card?): problems += WalletRules.cardProblems(card, now: now)
-        case (.plazaForm, nil): problems.append(FieldError(field: "card", message: "Give the card's number, expiry date and security code."))
+        case (.plazaForm, nil):
+            problems.append(
+                FieldError(field: "card", message: "Give the card's number, expiry date and security code.")
+            )
         case (.hostedPage, nil): break
         case (.hostedPage, _?):
             problems.append(
-                FieldError(field: "card", message: "This Plaza takes cards only on its processor's secure page: leave card out and open checkoutUrl.")
+                FieldError(
+                    field: "card",
+                    message:
+                        "This Plaza takes cards only on its processor's secure page: leave card out and open checkoutUrl."
+                )
             )
         }
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let digits = request.card?.number.filter(\.isNumber)
         var record = FundingRecord(
-            user: identity.user.id, amount: request.amount, currency: request.currency, cardBrand: digits.map(WalletRules.cardBrand),
-            cardLast4: digits.map { String($0.suffix(4)) }, createdAt: now, updatedAt: now)
+            user: identity.user.id,
+            amount: request.amount,
+            currency: request.currency,
+            cardBrand: digits.map(WalletRules.cardBrand),
+            cardLast4: digits.map { String($0.suffix(4)) },
+            createdAt: now,
+            updatedAt: now
+        )
         if gateway.cardEntry == .hostedPage {
             // Refused over a limit before a page is opened; checked again below with the record.
             try await database.transaction { [record] db in
@@ -33,8 +55,13 @@ extension WalletService {
             }
             let id = record.id.uuidString.lowercased()
             let start = PaymentStart(
-                reference: record.id, amount: record.amount, currency: record.currency, email: identity.user.email,
-                successURL: "\(baseURL)/wallet/activity/\(id)?notice=top-up-paid", cancelURL: "\(baseURL)/wallet/top-ups/\(id)/cancel")
+                reference: record.id,
+                amount: record.amount,
+                currency: record.currency,
+                email: identity.user.email,
+                successURL: "\(baseURL)/wallet/activity/\(id)?notice=top-up-paid",
+                cancelURL: "\(baseURL)/wallet/top-ups/\(id)/cancel"
+            )
             let started = try await askProcessor(about: record.id) {
                 try await gateway.startPayment(start, idempotencyKey: "top-up-\(start.reference)")
             }
@@ -57,36 +84,65 @@ extension WalletService {
     /// as `cancelled` (unless it was paid after all: then its webhook settles it).
     func cancelTopUp(_ identity: Identity, id: UUID, now: Date = Date()) async throws {
         let record = try await funding(identity, id: id, .topUp)
-        guard record.status == .pending, let gateway, let gatewayId = record.gatewayId, record.checkoutURL != nil else { return }
+        guard record.status == .pending, let gateway, let gatewayId = record.gatewayId, record.checkoutURL != nil else {
+            return
+        }
         // Noted first: the processor's "expired" webhook may arrive before its answer, and then says why.
         try await funding.noteAttemptFailure(record.id, code: "cancelled", on: database.sql)
-        guard try await askProcessor(about: record.id, { try await gateway.cancelPayment(id: gatewayId) }) else { return }
+        guard try await askProcessor(about: record.id, { try await gateway.cancelPayment(id: gatewayId) }) else {
+            return
+        }
         try await settleTopUp(record.id, succeeded: false, failureCode: nil, now: now)
     }
 
     /// Starts a withdrawal: the money leaves the balance now and comes back if the payout fails.
-    func withdraw(_ identity: Identity, _ request: WithdrawalRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> Withdrawal {
+    func withdraw(
+        _ identity: Identity,
+        _ request: WithdrawalRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
+    ) async throws -> Withdrawal {
         guard gateway != nil else { throw PlazaError.paymentsUnavailable }
         let claim = try Self.require(claim)
         try identity.requireVerified()
-        let problems = WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
+        let problems = WalletRules.moneyProblems(
+            amount: request.amount,
+            currency: request.currency,
+            accepted: configuration.currencies
+        )
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
-        if let business = request.businessId { _ = try await businesses.requireMember(identity, of: business, owner: true) }
-        if gateway?.needsPayoutAccount == true, try await payoutAccounts.find(user: identity.user.id, on: database.sql)?.ready != true {
+        if let business = request.businessId {
+            _ = try await businesses.requireMember(identity, of: business, owner: true)
+        }
+        if gateway?.needsPayoutAccount == true,
+            try await payoutAccounts.find(user: identity.user.id, on: database.sql)?.ready != true
+        {
             throw PlazaError.payoutAccountRequired
         }
         let record = FundingRecord(
-            user: identity.user.id, business: request.businessId, amount: request.amount, currency: request.currency, createdAt: now, updatedAt: now)
+            user: identity.user.id,
+            business: request.businessId,
+            amount: request.amount,
+            currency: request.currency,
+            createdAt: now,
+            updatedAt: now
+        )
         let withdrawal = record.withdrawal
         try await database.transaction { db in
             try await checkLimits(.withdrawal, record, accountCreated: identity.user.createdAt, now: now, on: db)
             try await post(
                 JournalEntry(
-                    kind: "withdrawal", referenceId: record.id, currency: record.currency,
+                    kind: "withdrawal",
+                    referenceId: record.id,
+                    currency: record.currency,
                     postings: [
                         Posting(owner: record.owner.id, kind: record.owner.kind, amount: -record.amount),
                         Posting(owner: SystemAccount.payoutsInTransit, kind: .system, amount: record.amount),
-                    ], createdAt: now), on: db)
+                    ],
+                    createdAt: now
+                ),
+                on: db
+            )
             try await funding.insert(record, .withdrawal, on: db)
             try await activity.insert([Self.activity(for: record, kind: .withdrawal, amount: -record.amount)], on: db)
             try await idempotency.record(withdrawal, status: 201, claim: claim, on: db)
@@ -99,7 +155,9 @@ extension WalletService {
     func payoutAccount(_ identity: Identity) async throws -> PayoutAccount {
         guard let gateway else { throw PlazaError.paymentsUnavailable }
         guard gateway.needsPayoutAccount else { return PayoutAccount(status: .notNeeded) }
-        guard let account = try await payoutAccounts.find(user: identity.user.id, on: database.sql) else { return PayoutAccount(status: .none) }
+        guard let account = try await payoutAccounts.find(user: identity.user.id, on: database.sql) else {
+            return PayoutAccount(status: .none)
+        }
         return PayoutAccount(status: account.ready ? .ready : .incomplete)
     }
 
@@ -107,7 +165,12 @@ extension WalletService {
     func payoutOnboarding(_ identity: Identity, now: Date = Date()) async throws -> PayoutOnboarding {
         guard let gateway else { throw PlazaError.paymentsUnavailable }
         guard gateway.needsPayoutAccount else {
-            throw PlazaError(.conflict, .conflict, "No bank account to connect here.", detail: "This Plaza pays withdrawals out without one.")
+            throw PlazaError(
+                .conflict,
+                .conflict,
+                "No bank account to connect here.",
+                detail: "This Plaza pays withdrawals out without one."
+            )
         }
         try identity.requireVerified()
         let user = identity.user
@@ -116,23 +179,33 @@ extension WalletService {
             account = existing.accountId
         } else {
             let created = try await askProcessor(about: user.id) {
-                try await gateway.createPayoutAccount(user: user.id, email: user.email, idempotencyKey: "payout-account-\(user.id)")
+                try await gateway.createPayoutAccount(
+                    user: user.id,
+                    email: user.email,
+                    idempotencyKey: "payout-account-\(user.id)"
+                )
             }
             try await payoutAccounts.insert(user: user.id, accountId: created, now: now, on: database.sql)
             // Two first clicks at once: both got the same account (same key); the row holds whichever came first.
             account = try await payoutAccounts.find(user: user.id, on: database.sql)?.accountId ?? created
         }
         let (back, again) = ("\(baseURL)/wallet/payout-account/return", "\(baseURL)/wallet/payout-account/refresh")
-        let url = try await askProcessor(about: user.id) { try await gateway.payoutAccountLink(account: account, returnURL: back, refreshURL: again) }
+        let url = try await askProcessor(about: user.id) {
+            try await gateway.payoutAccountLink(account: account, returnURL: back, refreshURL: again)
+        }
         return PayoutOnboarding(url: url)
     }
 
     /// Back from the processor's page: asks it whether payouts can go there now (its webhook also says so).
     func refreshPayoutAccount(_ identity: Identity, now: Date = Date()) async throws -> PayoutAccount {
-        guard let gateway, gateway.needsPayoutAccount, let account = try await payoutAccounts.find(user: identity.user.id, on: database.sql) else {
+        guard let gateway, gateway.needsPayoutAccount,
+            let account = try await payoutAccounts.find(user: identity.user.id, on: database.sql)
+        else {
             return try await payoutAccount(identity)
         }
-        let ready = try await askProcessor(about: identity.user.id) { try await gateway.payoutAccountReady(account: account.accountId) }
+        let ready = try await askProcessor(about: identity.user.id) {
+            try await gateway.payoutAccountReady(account: account.accountId)
+        }
         try await payoutAccounts.setReady(accountId: account.accountId, ready, now: now, on: database.sql)
         return PayoutAccount(status: ready ? .ready : .incomplete)
     }
@@ -153,7 +226,11 @@ extension WalletService {
     /// in the transaction that records the money; two requests racing on PostgreSQL may both pass (a risk control,
     /// not a balance: the ledger's own checks stay exact).
     func checkLimits(
-        _ direction: FundingRecord.Direction, _ record: FundingRecord, accountCreated: Date, now: Date, on db: any SQLDatabase
+        _ direction: FundingRecord.Direction,
+        _ record: FundingRecord,
+        accountCreated: Date,
+        now: Date,
+        on db: any SQLDatabase
     )
         async throws
     {
@@ -163,7 +240,12 @@ extension WalletService {
         let (word, key) = direction == .topUp ? ("top up", "top_up") : ("withdraw", "withdrawal")
         func refuse(_ limit: String, _ title: String, detail: String, resetsAt: Date?) -> PlazaError {
             var error = PlazaError(
-                .unprocessableContent, .limitExceeded, title, detail: detail, errors: [FieldError(field: "amount", message: title)])
+                .unprocessableContent,
+                .limitExceeded,
+                title,
+                detail: detail,
+                errors: [FieldError(field: "amount", message: title)]
+            )
             error.limit = "\(key)_\(limit)"
             error.resetsAt = resetsAt
             return error
@@ -171,27 +253,42 @@ extension WalletService {
         let money = { (amount: Int64) in Money(amount: amount, currency: record.currency).description }
         if record.amount > limits.transaction * scale {
             throw refuse(
-                "transaction", "You can \(word) at most \(money(limits.transaction * scale)) at a time.",
-                detail: "Split it, or ask the operator about higher limits.", resetsAt: nil)
+                "transaction",
+                "You can \(word) at most \(money(limits.transaction * scale)) at a time.",
+                detail: "Split it, or ask the operator about higher limits.",
+                resetsAt: nil
+            )
         }
         let calendar = places.configuration.calendar
         let owner = record.owner
         for (period, cap, component) in [("day", limits.day, Calendar.Component.day), ("month", limits.month, .month)] {
             guard let window = calendar.dateInterval(of: component, for: now) else { continue }
             let used = try await funding.total(
-                direction, owner: owner.id, business: owner.kind == .business, currency: record.currency, since: window.start, on: db)
+                direction,
+                owner: owner.id,
+                business: owner.kind == .business,
+                currency: record.currency,
+                since: window.start,
+                on: db
+            )
             guard used + record.amount > cap * scale else { continue }
             let left = max(0, cap * scale - used)
-            let resets = window.end.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: calendar.timeZone))
+            let resets = window.end.formatted(
+                Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: calendar.timeZone)
+            )
             throw refuse(
-                period, "You can \(word) \(money(left)) more this \(period).",
-                detail: "The limit is \(money(cap * scale)) a \(period); it resets on \(resets).", resetsAt: window.end)
+                period,
+                "You can \(word) \(money(left)) more this \(period).",
+                detail: "The limit is \(money(cap * scale)) a \(period); it resets on \(resets).",
+                resetsAt: window.end
+            )
         }
     }
 
     /// The caller's own top-up or withdrawal (others' are "not found").
     func funding(_ identity: Identity, id: UUID, _ direction: FundingRecord.Direction) async throws -> FundingRecord {
-        guard let record = try await funding.find(id, direction, on: database.sql), record.user == identity.user.id else {
+        guard let record = try await funding.find(id, direction, on: database.sql), record.user == identity.user.id
+        else {
             throw PlazaError.notFound(direction == .topUp ? "top-up" : "withdrawal")
         }
         return record
@@ -206,15 +303,26 @@ extension WalletService {
             let gatewayId: String
             if let card {
                 gatewayId = try await gateway.startPayment(
-                    PaymentStart(reference: record.id, amount: record.amount, currency: record.currency, card: card, successURL: "", cancelURL: ""),
+                    PaymentStart(
+                        reference: record.id,
+                        amount: record.amount,
+                        currency: record.currency,
+                        card: card,
+                        successURL: "",
+                        cancelURL: ""
+                    ),
                     idempotencyKey: "top-up-\(record.id)"
                 ).id
             } else {
                 // The payout account of whoever asked (a business's owner for a business's withdrawal).
                 let destination = try await payoutAccounts.find(user: record.user, on: database.sql)?.accountId
                 let result = try await gateway.payout(
-                    amount: record.amount, currency: record.currency, reference: record.id, destination: destination,
-                    idempotencyKey: "withdrawal-\(record.id)")
+                    amount: record.amount,
+                    currency: record.currency,
+                    reference: record.id,
+                    destination: destination,
+                    idempotencyKey: "withdrawal-\(record.id)"
+                )
                 gatewayId = result.id
                 if result.paid {
                     try await funding.setGatewayId(gatewayId, for: record.id, direction, on: database.sql)
@@ -235,10 +343,20 @@ extension WalletService {
     /// A top-up's card is never stored, so one the processor never confirmed receiving fails after ten minutes and
     /// the user tries again; should its capture arrive later after all, it still succeeds (see `handle`).
     func resendUnsent(now: Date = Date()) async throws {
-        for record in try await funding.unsent(.withdrawal, before: now.addingTimeInterval(-30), limit: 50, on: database.sql) {
+        for record in try await funding.unsent(
+            .withdrawal,
+            before: now.addingTimeInterval(-30),
+            limit: 50,
+            on: database.sql
+        ) {
             await send(record, card: nil)
         }
-        for record in try await funding.unsent(.topUp, before: now.addingTimeInterval(-600), limit: 50, on: database.sql) {
+        for record in try await funding.unsent(
+            .topUp,
+            before: now.addingTimeInterval(-600),
+            limit: 50,
+            on: database.sql
+        ) {
             try await settleTopUp(record.id, succeeded: false, failureCode: Self.processingError, now: now)
         }
         try await reconcileOverdue(now: now)
@@ -249,12 +367,18 @@ extension WalletService {
     func reconcileOverdue(now: Date = Date()) async throws {
         guard let gateway, gateway.cardEntry == .hostedPage else { return }
         let overdue = try await funding.overdueHosted(
-            createdBefore: now.addingTimeInterval(-StripeGateway.checkoutLifetime - 300), askedBefore: now.addingTimeInterval(-600), limit: 20,
-            now: now, on: database.sql)
+            createdBefore: now.addingTimeInterval(-StripeGateway.checkoutLifetime - 300),
+            askedBefore: now.addingTimeInterval(-600),
+            limit: 20,
+            now: now,
+            on: database.sql
+        )
         for record in overdue {
             guard let id = record.gatewayId else { continue }
             do {
-                if let outcome = try await gateway.outcome(ofPayment: id, reference: record.id) { try await handle(outcome, now: now) }
+                if let outcome = try await gateway.outcome(ofPayment: id, reference: record.id) {
+                    try await handle(outcome, now: now)
+                }
             } catch let error as GatewayError {
                 logger.warning("processor call failed", metadata: ["reference": "\(record.id)", "error": "\(error)"])
             }
@@ -269,7 +393,9 @@ extension WalletService {
     /// to check against, so nothing posted there is ever valid (401, as for a wrong signature).
     func webhook(_ name: String, body: Data, headers: HTTPFields, now: Date = Date()) async throws {
         guard let gateway, gateway.webhookName == name else { throw PlazaError.badWebhookSignature }
-        for outcome in try gateway.outcomes(ofWebhook: body, headers: headers, now: now) { try await handle(outcome, now: now) }
+        for outcome in try gateway.outcomes(ofWebhook: body, headers: headers, now: now) {
+            try await handle(outcome, now: now)
+        }
     }
 
     func handle(_ outcome: GatewayOutcome, now: Date = Date()) async throws {
@@ -301,26 +427,45 @@ extension WalletService {
             // A capture is money taken from the card: it credits the wallet even if the sweeper had given up on it.
             guard
                 let record = try await funding.settle(
-                    id, .topUp, status: succeeded ? .succeeded : .failed, failureCode: failureCode, fallbackCode: "expired", overruling: succeeded,
-                    now: now, on: db)
+                    id,
+                    .topUp,
+                    status: succeeded ? .succeeded : .failed,
+                    failureCode: failureCode,
+                    fallbackCode: "expired",
+                    overruling: succeeded,
+                    now: now,
+                    on: db
+                )
             else { return ((), []) }
             if succeeded {
                 try await ledger.post(
                     JournalEntry(
-                        kind: "top_up", referenceId: record.id, currency: record.currency,
+                        kind: "top_up",
+                        referenceId: record.id,
+                        currency: record.currency,
                         postings: [
                             Posting(owner: SystemAccount.gatewayClearing, kind: .system, amount: -record.amount),
                             Posting(owner: record.user, kind: .user, amount: record.amount),
-                        ], createdAt: now), on: db)
+                        ],
+                        createdAt: now
+                    ),
+                    on: db
+                )
             }
             try await activity.setStatus(record.status, failureCode: record.failureCode, reference: record.id, on: db)
             return (
                 (),
                 [
-                    .event(audience: [record.user], event: try Self.event(WalletEventType.topUpUpdated, record.topUp, at: now)),
+                    .event(
+                        audience: [record.user],
+                        event: try Self.event(WalletEventType.topUpUpdated, record.topUp, at: now)
+                    ),
                     .topUpSettled(
-                        user: record.user, reference: record.id, succeeded: succeeded,
-                        failure: succeeded ? nil : WalletRules.failureReason(record.failureCode)),
+                        user: record.user,
+                        reference: record.id,
+                        succeeded: succeeded,
+                        failure: succeeded ? nil : WalletRules.failureReason(record.failureCode)
+                    ),
                 ]
             )
         }
@@ -330,20 +475,40 @@ extension WalletService {
         try await events.transaction { db in
             guard
                 let record = try await funding.settle(
-                    id, .withdrawal, status: paid ? .succeeded : .failed, failureCode: failureCode, now: now, on: db)
+                    id,
+                    .withdrawal,
+                    status: paid ? .succeeded : .failed,
+                    failureCode: failureCode,
+                    now: now,
+                    on: db
+                )
             else { return ((), []) }
             // Paid: the money has left for the bank (back to the clearing mirror). Failed: it returns to the wallet.
             try await ledger.post(
                 JournalEntry(
-                    kind: paid ? "withdrawal_paid" : "withdrawal_reversal", referenceId: record.id, currency: record.currency,
+                    kind: paid ? "withdrawal_paid" : "withdrawal_reversal",
+                    referenceId: record.id,
+                    currency: record.currency,
                     postings: [
                         Posting(owner: SystemAccount.payoutsInTransit, kind: .system, amount: -record.amount),
                         paid
                             ? Posting(owner: SystemAccount.gatewayClearing, kind: .system, amount: record.amount)
                             : Posting(owner: record.owner.id, kind: record.owner.kind, amount: record.amount),
-                    ], createdAt: now), on: db)
+                    ],
+                    createdAt: now
+                ),
+                on: db
+            )
             try await activity.setStatus(record.status, failureCode: record.failureCode, reference: record.id, on: db)
-            return ((), [.event(audience: [record.user], event: try Self.event(WalletEventType.withdrawalUpdated, record.withdrawal, at: now))])
+            return (
+                (),
+                [
+                    .event(
+                        audience: [record.user],
+                        event: try Self.event(WalletEventType.withdrawalUpdated, record.withdrawal, at: now)
+                    )
+                ]
+            )
         }
     }
 
@@ -355,8 +520,15 @@ extension WalletService {
             default: "Bank account"
             }
         return ActivityRecord(
-            owner: record.owner.id, kind: kind, amount: amount, currency: record.currency, status: record.status,
+            owner: record.owner.id,
+            kind: kind,
+            amount: amount,
+            currency: record.currency,
+            status: record.status,
             counterpart: Party(kind: .plaza, name: name),
-            note: nil, referenceId: record.id, createdAt: record.createdAt)
+            note: nil,
+            referenceId: record.id,
+            createdAt: record.createdAt
+        )
     }
 }

@@ -12,7 +12,12 @@ extension WalletService {
     }
 
     /// Reads `?kind=transfer_in,charge&counterpart=<username or business id>&from=&until=` (dates or date-times).
-    func activityFilter(_ kinds: String?, counterpart: String?, from: String?, until: String?) async throws -> ActivityFilter {
+    func activityFilter(
+        _ kinds: String?,
+        counterpart: String?,
+        from: String?,
+        until: String?
+    ) async throws -> ActivityFilter {
         var filter = ActivityFilter()
         var validator = Validator()
         for text in (kinds ?? "").split(separator: ",") {
@@ -28,7 +33,9 @@ extension WalletService {
             } else {
                 let username = AccountRules.normalizedUsername(counterpart)
                 // An unknown name simply matches nothing.
-                let known = AccountRules.usernameProblem(username) == nil ? try await accounts.user(login: username, on: database.sql) : nil
+                let known =
+                    AccountRules.usernameProblem(username) == nil
+                    ? try await accounts.user(login: username, on: database.sql) : nil
                 filter.counterpart = known?.id ?? UUID()
             }
         }
@@ -44,12 +51,23 @@ extension WalletService {
 
     /// As in the brief: without a cursor, limit or dates, the past week or the last 10 entries, whichever is fewer;
     /// `nextCursor` pages further back.
-    func activity(owner: UUID, filter: ActivityFilter, limit: Int?, cursor: String?, now: Date = Date()) async throws -> Page<ActivityEntry> {
+    func activity(
+        owner: UUID,
+        filter: ActivityFilter,
+        limit: Int?,
+        cursor: String?,
+        now: Date = Date()
+    ) async throws -> Page<ActivityEntry> {
         let after = try cursor.map { try RowCursor.decode($0).id }
         let recentOnly = limit == nil && after == nil && filter.from == nil && filter.until == nil
         let pageSize = recentOnly ? 10 : (limit ?? Paging.defaultLimit)
         let rows = try await activity.list(
-            owner: owner, filter: filter, limit: pageSize + 1, after: after == Self.startCursor ? nil : after, on: database.sql)
+            owner: owner,
+            filter: filter,
+            limit: pageSize + 1,
+            after: after == Self.startCursor ? nil : after,
+            on: database.sql
+        )
         var shown = Array(rows.prefix(pageSize))
         if recentOnly { shown = shown.filter { $0.createdAt >= now.addingTimeInterval(-7 * 86_400) } }
         let more = rows.count > shown.count
@@ -66,14 +84,20 @@ extension WalletService {
         return CSV.text(
             header: ["date", "kind", "status", "amount", "currency", "counterpart", "note", "reference"],
             rows: rows.map { row in
-                let amount = Money(amount: row.amount, currency: row.currency).description.split(separator: " ").first.map(String.init) ?? ""
+                let amount =
+                    Money(amount: row.amount, currency: row.currency).description.split(separator: " ").first.map(
+                        String.init
+                    ) ?? ""
                 return [
                     RFC3339.format(row.createdAt), row.kind.rawValue, row.status.rawValue, amount, row.currency,
-                    CSV.guarded(row.counterpart.username.map { "\(row.counterpart.name) (@\($0))" } ?? row.counterpart.name),
+                    CSV.guarded(
+                        row.counterpart.username.map { "\(row.counterpart.name) (@\($0))" } ?? row.counterpart.name
+                    ),
                     CSV.guarded(row.note ?? ""),
                     row.referenceId.uuidString.lowercased(),
                 ]
-            })
+            }
+        )
     }
 
     /// A new pay code for the caller, replacing any earlier one.
@@ -86,8 +110,12 @@ extension WalletService {
             let hash = secrets.hash("pay:\(code)")
             let stored = try await database.transaction { db in
                 try await db.delete(from: "pay_codes").where("code_hash", .equal, hash)
-                    .where { $0.where("used_at", .isNot, SQLLiteral.null).orWhere("expires_at", .lessThanOrEqual, now) }.run()
-                guard try await db.select().column("user_id").from("pay_codes").where("code_hash", .equal, hash).first() == nil else { return false }
+                    .where { $0.where("used_at", .isNot, SQLLiteral.null).orWhere("expires_at", .lessThanOrEqual, now) }
+                    .run()
+                guard
+                    try await db.select().column("user_id").from("pay_codes").where("code_hash", .equal, hash).first()
+                        == nil
+                else { return false }
                 try await charges.insertPayCode(hash: hash, user: user, expiresAt: expiresAt, on: db)
                 return true
             }
@@ -99,7 +127,9 @@ extension WalletService {
     func setBlocked(_ identity: Identity, business: UUID, blocked: Bool, now: Date = Date()) async throws {
         let user = identity.user.id
         try await database.transaction { db in
-            guard try await businesses.store.business(id: business, roleOf: user, on: db) != nil else { throw PlazaError.notFound("business") }
+            guard try await businesses.store.business(id: business, roleOf: user, on: db) != nil else {
+                throw PlazaError.notFound("business")
+            }
             if blocked {
                 try await charges.block(user: user, business: business, now: now, on: db)
             } else {
@@ -112,31 +142,49 @@ extension WalletService {
         let rows = try await charges.blocks(user: identity.user.id, on: database.sql)
         let names = try await businesses.store.businesses(ids: rows.map(\.business), on: database.sql)
         return rows.map {
-            ChargeBlock(business: Party(kind: .business, id: $0.business, name: names[$0.business]?.name ?? "Closed business"), createdAt: $0.since)
+            ChargeBlock(
+                business: Party(kind: .business, id: $0.business, name: names[$0.business]?.name ?? "Closed business"),
+                createdAt: $0.since
+            )
         }
     }
 
     /// The customer's charges (`business == nil`) or a business's, for its owners and staff.
     func listCharges(
-        _ identity: Identity, business: UUID?, statuses: [ChargeStatus], limit: Int, cursor: String?, now: Date = Date()
+        _ identity: Identity,
+        business: UUID?,
+        statuses: [ChargeStatus],
+        limit: Int,
+        cursor: String?,
+        now: Date = Date()
     ) async throws
         -> Page<Charge>
     {
         if let business { _ = try await businesses.requireMember(identity, of: business) }
         let after = try cursor.map { try RowCursor.decode($0).id }
         let rows = try await charges.list(
-            customer: business == nil ? identity.user.id : nil, business: business, statuses: statuses, now: now, limit: limit + 1, after: after,
-            on: database.sql)
+            customer: business == nil ? identity.user.id : nil,
+            business: business,
+            statuses: statuses,
+            now: now,
+            limit: limit + 1,
+            after: after,
+            on: database.sql
+        )
         return Page(
             items: rows.prefix(limit).map { $0.dto(now: now) },
-            nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil)
+            nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil
+        )
     }
 
     /// One charge, for its customer or the business's people.
     func charge(_ identity: Identity, id: UUID) async throws -> ChargeRecord {
         guard let charge = try await charges.find(id, on: database.sql) else { throw PlazaError.notFound("charge") }
-        if charge.customerId == identity.user.id || (charge.isPaymentRequest && charge.businessId == identity.user.id) { return charge }
-        guard try await businesses.store.role(of: identity.user.id, in: charge.businessId, on: database.sql) != nil else {
+        if charge.customerId == identity.user.id || (charge.isPaymentRequest && charge.businessId == identity.user.id) {
+            return charge
+        }
+        guard try await businesses.store.role(of: identity.user.id, in: charge.businessId, on: database.sql) != nil
+        else {
             throw PlazaError.notFound("charge")
         }
         return charge
@@ -149,9 +197,18 @@ extension WalletService {
         }
         let dto = charge.dto()
         return Receipt(
-            chargeId: charge.id, reference: charge.reference, business: dto.business, customer: dto.customer, items: charge.items,
+            chargeId: charge.id,
+            reference: charge.reference,
+            business: dto.business,
+            customer: dto.customer,
+            items: charge.items,
             amount: charge.amount,
-            currency: charge.currency, refundedAmount: charge.refundedAmount, paidAt: paidAt, subtotal: dto.subtotal, discount: dto.discount)
+            currency: charge.currency,
+            refundedAmount: charge.refundedAmount,
+            paidAt: paidAt,
+            subtotal: dto.subtotal,
+            discount: dto.discount
+        )
     }
 
     /// The business's approved charges per day in the operator's time zone, newest day first (refunds count on the day paid).
@@ -165,7 +222,8 @@ extension WalletService {
             let day = calendar.dateComponents([.year, .month, .day], from: charge.decidedAt ?? charge.createdAt)
             let date = String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
             var total =
-                totals["\(date) \(charge.currency)"] ?? DailyTotal(date: date, currency: charge.currency, charges: 0, charged: 0, refunded: 0, net: 0)
+                totals["\(date) \(charge.currency)"]
+                ?? DailyTotal(date: date, currency: charge.currency, charges: 0, charged: 0, refunded: 0, net: 0)
             total.charges += 1
             total.charged += charge.amount
             total.refunded += charge.refundedAmount
@@ -220,6 +278,8 @@ extension WalletService {
         _ = try await businesses.requireMember(identity, of: business, owner: true)
         let balances = try await ledger.balances(owner: business, on: database.sql)
         let currencies = Set(balances.keys).union([configuration.currencies[0]])
-        return Wallet(balances: currencies.sorted().map { Balance(currency: $0, available: balances[$0] ?? 0, pending: 0) })
+        return Wallet(
+            balances: currencies.sorted().map { Balance(currency: $0, available: balances[$0] ?? 0, pending: 0) }
+        )
     }
 }

@@ -42,26 +42,55 @@ package struct WalletService: Sendable {
         let pending = try await funding.pendingTopUps(user: identity.user.id, on: database.sql)
         let currencies = Set(balances.keys).union(pending.keys).union([configuration.currencies[0]])
         return Wallet(
-            balances: currencies.sorted().map { Balance(currency: $0, available: balances[$0] ?? 0, pending: pending[$0] ?? 0) })
+            balances: currencies.sorted().map {
+                Balance(currency: $0, available: balances[$0] ?? 0, pending: pending[$0] ?? 0)
+            }
+        )
     }
 
     /// Sends money to another user, at once and without fees.
-    func transfer(_ identity: Identity, _ request: TransferRequest, claim: IdempotencyClaim?, now: Date = Date()) async throws -> SentTransfer {
+    func transfer(
+        _ identity: Identity,
+        _ request: TransferRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
+    ) async throws -> SentTransfer {
         let claim = try Self.require(claim)
         try identity.requireVerified()
         var validator = Validator()
-        validator.check(!request.to.trimmingCharacters(in: .whitespaces).isEmpty, "to", "Name the recipient by username.")
+        validator.check(
+            !request.to.trimmingCharacters(in: .whitespaces).isEmpty,
+            "to",
+            "Name the recipient by username."
+        )
         validator.apply(WalletRules.textProblem(request.note), to: "note")
-        let moneyProblems = WalletRules.moneyProblems(amount: request.amount, currency: request.currency, accepted: configuration.currencies)
-        guard validator.isValid, moneyProblems.isEmpty else { throw PlazaError.validation(validator.errors + moneyProblems) }
+        let moneyProblems = WalletRules.moneyProblems(
+            amount: request.amount,
+            currency: request.currency,
+            accepted: configuration.currencies
+        )
+        guard validator.isValid, moneyProblems.isEmpty else {
+            throw PlazaError.validation(validator.errors + moneyProblems)
+        }
         let sender = identity.user
         let note = ShownText.trimmed(request.note)
         let username = AccountRules.handle(request.to)
         // A name no account could have (an e-mail address, control characters) is not looked up at all.
-        guard AccountRules.usernameProblem(username) == nil else { throw PlazaError.validation(field: "to", "No one has this username.") }
-        guard username != sender.username else { throw PlazaError.validation(field: "to", "You cannot send money to yourself.") }
+        guard AccountRules.usernameProblem(username) == nil else {
+            throw PlazaError.validation(field: "to", "No one has this username.")
+        }
+        guard username != sender.username else {
+            throw PlazaError.validation(field: "to", "You cannot send money to yourself.")
+        }
         let job = TransferJob(
-            sender: sender, recipient: username, amount: request.amount, currency: request.currency, note: note, claim: claim, createdAt: now)
+            sender: sender,
+            recipient: username,
+            amount: request.amount,
+            currency: request.currency,
+            note: note,
+            claim: claim,
+            createdAt: now
+        )
         let service = self
         return try await transfers.submit(job) { jobs in await service.runTransfers(jobs) }
     }
@@ -78,28 +107,41 @@ package struct WalletService: Sendable {
     /// Refuses to let an account or a business go while money or open charges would be stranded with it: a positive
     /// balance (withdraw it first) or, for a business, charges still waiting for customers (cancel them first).
     func requireNothingHeld(by owner: UUID, business: Bool, now: Date = Date(), on db: any SQLDatabase) async throws {
-        let balances = try await ledger.balances(owner: owner, on: db).filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        let balances = try await ledger.balances(owner: owner, on: db).filter { $0.value > 0 }.sorted {
+            $0.key < $1.key
+        }
         if let (currency, amount) = balances.first {
             let money = Money(amount: amount, currency: currency).description
             throw PlazaError(
-                .conflict, .conflict, business ? "The business still holds \(money)." : "Your wallet still holds \(money).",
+                .conflict,
+                .conflict,
+                business ? "The business still holds \(money)." : "Your wallet still holds \(money).",
                 detail: business
                     ? "Pay it out to the bank first (the counter's Pay out), then delete the business."
-                    : "Withdraw it to your bank or send it to someone first (Wallet → Withdraw), then delete the account.")
+                    : "Withdraw it to your bank or send it to someone first (Wallet → Withdraw), then delete the account."
+            )
         }
         // A payout that fails, or a top-up captured late, would credit an owner who is gone.
         if try await funding.pendingCount(owner: owner, business: business, on: db) > 0 {
             throw PlazaError(
-                .conflict, .conflict, "A top-up or withdrawal is still on its way.",
-                detail: "Wait until the card processor has settled it (usually minutes, at most a few days), then try again.")
+                .conflict,
+                .conflict,
+                "A top-up or withdrawal is still on its way.",
+                detail:
+                    "Wait until the card processor has settled it (usually minutes, at most a few days), then try again."
+            )
         }
         guard business else { return }
         let waiting = try await charges.pendingCount(business: owner, now: now, on: db)
         if waiting > 0 {
             throw PlazaError(
-                .conflict, .conflict,
-                waiting == 1 ? "A charge is still waiting for a customer." : "\(waiting) charges are still waiting for customers.",
-                detail: "Cancel them at the counter (or let them expire), then delete the business.")
+                .conflict,
+                .conflict,
+                waiting == 1
+                    ? "A charge is still waiting for a customer."
+                    : "\(waiting) charges are still waiting for customers.",
+                detail: "Cancel them at the counter (or let them expire), then delete the business."
+            )
         }
     }
 
@@ -132,14 +174,25 @@ package struct WalletService: Sendable {
 
 extension PlazaError {
     static let insufficientFunds = PlazaError(
-        .unprocessableContent, .insufficientFunds, "Not enough money in the wallet.", detail: "Top up or send less; nothing was moved.",
-        errors: [FieldError(field: "amount", message: "More than the available balance.")])
+        .unprocessableContent,
+        .insufficientFunds,
+        "Not enough money in the wallet.",
+        detail: "Top up or send less; nothing was moved.",
+        errors: [FieldError(field: "amount", message: "More than the available balance.")]
+    )
     static let idempotencyKeyRequired = PlazaError(
-        .badRequest, .idempotencyKeyRequired, "This request moves money and needs an Idempotency-Key header.",
+        .badRequest,
+        .idempotencyKeyRequired,
+        "This request moves money and needs an Idempotency-Key header.",
         detail: "Send a new random key (a UUID) per payment, and the same key when you retry it.",
-        errors: [FieldError(field: "Idempotency-Key", message: "Required.")])
+        errors: [FieldError(field: "Idempotency-Key", message: "Required.")]
+    )
     static var idempotencyLeaseLost: PlazaError {
-        var error = PlazaError(.conflict, .conflict, "A retry of this request took over; nothing was moved by this one.")
+        var error = PlazaError(
+            .conflict,
+            .conflict,
+            "A retry of this request took over; nothing was moved by this one."
+        )
         error.headers[.retryAfter] = "1"
         return error
     }

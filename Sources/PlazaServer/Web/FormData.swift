@@ -27,7 +27,9 @@ struct FormData: Sendable {
     /// `name=value&…` with both sides percent-encoded (only ASCII letters, digits and `-._~` stay), for a query string
     /// or a form body: what `init` reads back.
     static func encoded(_ pairs: [(String, String)]) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127))
+        )
         allowed.insert(charactersIn: "-._~")
         let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
         return pairs.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")

@@ -32,14 +32,23 @@ struct FlashCookies: Sendable {
             payload = Self.encode(flash)
         }
         let value = payload.count > Self.largest ? "" : "\(payload).\(secrets.hash("flash:\(payload)"))"
-        return Cookie(name: Self.name, value: value, maxAge: value.isEmpty ? 0 : 60, path: flash.path, secure: secure, httpOnly: true, sameSite: .lax)
+        return Cookie(
+            name: Self.name,
+            value: value,
+            maxAge: value.isEmpty ? 0 : 60,
+            path: flash.path,
+            secure: secure,
+            httpOnly: true,
+            sameSite: .lax
+        )
     }
 
     /// The flash in `value` when it is genuine and meant for `path`.
     func read(_ value: String, path: String) -> FormFlash? {
         let parts = value.split(separator: ".")
         guard parts.count == 2, Secrets.constantTimeEquals(String(parts[1]), secrets.hash("flash:\(parts[0])")),
-            let data = Data(base64URL: String(parts[0])), let flash = try? JSONDecoder().decode(FormFlash.self, from: data), flash.path == path
+            let data = Data(base64URL: String(parts[0])),
+            let flash = try? JSONDecoder().decode(FormFlash.self, from: data), flash.path == path
         else { return nil }
         return flash
     }

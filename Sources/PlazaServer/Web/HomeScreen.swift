@@ -98,19 +98,37 @@ extension WebPages {
             let today = try await services.wallet.dailyTotals(identity, business: business.id, days: 1).first
             rows.append(
                 BusinessRow(
-                    id: business.id.uuidString.lowercased(), name: business.name, role: business.role?.rawValue ?? "",
-                    today: reader.money(today?.net ?? 0, today?.currency ?? services.configuration.wallet.currencies[0]),
-                    todayCount: reader.count(today?.charges ?? 0, "sale", "sales")))
+                    id: business.id.uuidString.lowercased(),
+                    name: business.name,
+                    role: business.role?.rawValue ?? "",
+                    today: reader.money(
+                        today?.net ?? 0,
+                        today?.currency ?? services.configuration.wallet.currencies[0]
+                    ),
+                    todayCount: reader.count(today?.charges ?? 0, "sale", "sales")
+                )
+            )
         }
         let nearby = try await nearbyPlaces(identity, reader: reader)
         let merchant = [.merchant, .admin].contains(identity.user.role)
         let page = HomeScreen(
-            shell: Shell(title: "Home", context: context, notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }),
+            shell: Shell(
+                title: "Home",
+                context: context,
+                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+            ),
             name: identity.user.displayName,
-            balance: reader.money(first?.available ?? 0, first?.currency ?? services.configuration.wallet.currencies[0]),
+            balance: reader.money(
+                first?.available ?? 0,
+                first?.currency ?? services.configuration.wallet.currencies[0]
+            ),
             pending: first.flatMap { $0.pending > 0 ? reader.money($0.pending, $0.currency) : nil },
-            live: try await homeLive(context), nearby: nearby ?? [], nearbyKnown: nearby != nil, businesses: rows,
-            noBusiness: merchant && rows.isEmpty)
+            live: try await homeLive(context),
+            nearby: nearby ?? [],
+            nearbyKnown: nearby != nil,
+            businesses: rows,
+            noBusiness: merchant && rows.isEmpty
+        )
         var screen = page
         screen.cards = try await services.loyalty.cards(identity, view: .current, limit: 3, cursor: nil).items.map {
             LoyaltyPages.row($0, reader: reader)
@@ -129,8 +147,11 @@ extension WebPages {
         let templates = try await services.cards.studio(identity)
         guard !templates.isEmpty else {
             return StudioCard(
-                text: "You can sell card templates here: upload your art, place the words shoppers personalize, and send it for review.",
-                action: "Start your first template", href: "/cards/studio/new")
+                text:
+                    "You can sell card templates here: upload your art, place the words shoppers personalize, and send it for review.",
+                action: "Start your first template",
+                href: "/cards/studio/new"
+            )
         }
         let count = { (state: CardTemplateState) in templates.filter { $0.state == state }.count }
         let parts = [
@@ -151,12 +172,21 @@ extension WebPages {
         let market = services.market
         guard !(try await market.campuses()).isEmpty else { return nil }
         guard let membership = try await market.membership(identity) else {
-            return MarketCard(text: "Buy and sell with students of your university.", action: "Join with your university e-mail")
+            return MarketCard(
+                text: "Buy and sell with students of your university.",
+                action: "Join with your university e-mail"
+            )
         }
         guard try await market.agreement(identity).isSigned else {
-            return MarketCard(text: "You are verified at \(membership.campus.name).", action: "Sign the agreement to start")
+            return MarketCard(
+                text: "You are verified at \(membership.campus.name).",
+                action: "Sign the agreement to start"
+            )
         }
-        return MarketCard(text: "\(membership.campus.name): textbooks, furniture and more from fellow students.", action: nil)
+        return MarketCard(
+            text: "\(membership.campus.name): textbooks, furniture and more from fellow students.",
+            action: nil
+        )
     }
 
     @Sendable func homeFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -165,17 +195,33 @@ extension WebPages {
 
     func homeLive(_ context: AuthenticatedContext) async throws -> HomeLive {
         let reader = context.reader
-        let charges = try await services.wallet.listCharges(context.identity, business: nil, statuses: [.pending], limit: 5, cursor: nil).items
+        let charges = try await services.wallet.listCharges(
+            context.identity,
+            business: nil,
+            statuses: [.pending],
+            limit: 5,
+            cursor: nil
+        ).items
         let locale = reader.locale
-        let inbox = try await services.inbox.inbox(context.identity, limit: 3, cursor: nil) { $0.formatted(locale: locale) }
+        let inbox = try await services.inbox.inbox(context.identity, limit: 3, cursor: nil) {
+            $0.formatted(locale: locale)
+        }
         return HomeLive(
             waiting: charges.map { HomeLive.Waiting(business: $0.business.name, amount: reader.money($0.money)) },
-            waitingTitle: "\(reader.count(charges.count, "payment", "payments")) to answer", hasWaiting: !charges.isEmpty,
+            waitingTitle: "\(reader.count(charges.count, "payment", "payments")) to answer",
+            hasWaiting: !charges.isEmpty,
             entries: inbox.items.map {
                 HomeLive.Entry(
-                    title: $0.title, link: $0.link, when: reader.when($0.occurredAt), time: reader.machine($0.occurredAt), unread: $0.unread)
+                    title: $0.title,
+                    link: $0.link,
+                    when: reader.when($0.occurredAt),
+                    time: reader.machine($0.occurredAt),
+                    unread: $0.unread
+                )
             },
-            unreadTitle: inbox.unreadCount == 0 ? "Nothing new" : reader.count(inbox.unreadCount, "new", "new"), noEntries: inbox.items.isEmpty)
+            unreadTitle: inbox.unreadCount == 0 ? "Nothing new" : reader.count(inbox.unreadCount, "new", "new"),
+            noEntries: inbox.items.isEmpty
+        )
     }
 
     /// Up to three places near where the reader last shared from (in the last half hour); nil when Plaza does not know.
@@ -184,11 +230,19 @@ extension WebPages {
             position.recordedAt > Date().addingTimeInterval(-1_800)
         else { return nil }
         let page = try await services.businesses.nearby(
-            Coordinate(latitude: position.latitude, longitude: position.longitude), radius: 2_000, category: nil, limit: 3, cursor: nil)
+            Coordinate(latitude: position.latitude, longitude: position.longitude),
+            radius: 2_000,
+            category: nil,
+            limit: 3,
+            cursor: nil
+        )
         return page.items.map {
             Place(
-                id: $0.id.uuidString.lowercased(), name: $0.name, category: $0.category.rawValue.capitalized,
-                distance: $0.distanceMeters.map(reader.distance) ?? "")
+                id: $0.id.uuidString.lowercased(),
+                name: $0.name,
+                category: $0.category.rawValue.capitalized,
+                distance: $0.distanceMeters.map(reader.distance) ?? ""
+            )
         }
     }
 }

@@ -56,9 +56,14 @@ struct Shell: Sendable {
         self.csrf = csrf ?? ""
         user = identity.map {
             SignedIn(
-                displayName: $0.user.displayName, username: $0.user.username, unverified: !$0.user.emailVerified, email: $0.user.email,
-                merchant: [.merchant, .admin].contains($0.user.role), admin: $0.user.role == .admin,
-                designer: [.designer, .admin].contains($0.user.role))
+                displayName: $0.user.displayName,
+                username: $0.user.username,
+                unverified: !$0.user.emailVerified,
+                email: $0.user.email,
+                merchant: [.merchant, .admin].contains($0.user.role),
+                admin: $0.user.role == .admin,
+                designer: [.designer, .admin].contains($0.user.role)
+            )
         }
         badges = page.badges
         at = Self.section(of: page.path)
@@ -165,7 +170,9 @@ struct PageRenderer: Sendable {
     var flashes: FlashCookies?
 
     func render(_ template: String, _ model: Any, status: HTTPResponse.Status = .ok) -> Response {
-        let html = templates.render(model, withTemplate: template) ?? "<!doctype html><title>Plaza</title><p>Page unavailable.</p>"
+        let html =
+            templates.render(model, withTemplate: template)
+            ?? "<!doctype html><title>Plaza</title><p>Page unavailable.</p>"
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"

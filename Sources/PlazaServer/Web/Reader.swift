@@ -29,14 +29,19 @@ struct Reader: Sendable {
 
     /// The first language of `Accept-Language` that names a region or a language Foundation knows; US English else.
     static func locale(acceptLanguage: String?) -> Locale {
-        let tags = (acceptLanguage ?? "").split(separator: ",").map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces) }
+        let tags = (acceptLanguage ?? "").split(separator: ",").map {
+            $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces)
+        }
         for tag in tags where !tag.isEmpty && tag != "*" && tag.count <= 35 {
             let identifier = tag.replacingOccurrences(of: "-", with: "_")
             guard let language = Locale(identifier: identifier).language.languageCode?.identifier,
                 Self.languages.contains(language)
             else { continue }
             // A bare language ("de") takes its usual region, so that numbers group the way its readers expect.
-            return Locale(identifier: identifier.contains("_") ? identifier : Locale.Language(identifier: identifier).maximalIdentifier)
+            return Locale(
+                identifier: identifier.contains("_")
+                    ? identifier : Locale.Language(identifier: identifier).maximalIdentifier
+            )
         }
         return Locale(identifier: "en_US")
     }
@@ -79,7 +84,11 @@ struct Reader: Sendable {
     func day(_ date: Date, now: Date = Date()) -> String {
         let calendar = calendar
         if calendar.isDate(date, inSameDayAs: now) { return "Today" }
-        if let yesterday = calendar.date(byAdding: .day, value: -1, to: now), calendar.isDate(date, inSameDayAs: yesterday) { return "Yesterday" }
+        if let yesterday = calendar.date(byAdding: .day, value: -1, to: now),
+            calendar.isDate(date, inSameDayAs: yesterday)
+        {
+            return "Yesterday"
+        }
         if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
             return date.formatted(style().day().month(.abbreviated))
         }

@@ -26,15 +26,21 @@ struct StaticAssets: Sendable {
             let data = try Data(contentsOf: url)
             let path = String(url.path.dropFirst(root.path.count))
             assets[path] = Asset(
-                body: ByteBuffer(bytes: data), contentType: Self.contentType(url.pathExtension),
-                etag: "\"\(SHA256.hash(data: data).prefix(8).hexString)\"")
+                body: ByteBuffer(bytes: data),
+                contentType: Self.contentType(url.pathExtension),
+                etag: "\"\(SHA256.hash(data: data).prefix(8).hexString)\""
+            )
         }
         // The service worker's cache is named after every other file, so that a changed file reaches its browsers.
-        let version = SHA256.hash(data: Data(assets.keys.sorted().map { "\($0) \(assets[$0]?.etag ?? "")\n" }.joined().utf8)).prefix(8).hexString
+        let version = SHA256.hash(
+            data: Data(assets.keys.sorted().map { "\($0) \(assets[$0]?.etag ?? "")\n" }.joined().utf8)
+        ).prefix(8).hexString
         if let worker = assets["/sw.js"] {
             let text = String(buffer: worker.body).replacingOccurrences(of: "ASSETS_VERSION", with: version)
             assets["/sw.js"] = Asset(
-                body: ByteBuffer(string: text), contentType: worker.contentType, etag: "\"\(SHA256.hash(data: Data(text.utf8)).prefix(8).hexString)\""
+                body: ByteBuffer(string: text),
+                contentType: worker.contentType,
+                etag: "\"\(SHA256.hash(data: Data(text.utf8)).prefix(8).hexString)\""
             )
         }
         self.assets = assets
@@ -66,7 +72,9 @@ struct StaticAssets: Sendable {
                 headers[.contentType] = asset.contentType
                 headers[.eTag] = asset.etag
                 headers[.cacheControl] = servedAt == "/sw.js" ? "no-cache" : "public, max-age=3600"
-                if request.headers[.ifNoneMatch] == asset.etag { return Response(status: .notModified, headers: headers) }
+                if request.headers[.ifNoneMatch] == asset.etag {
+                    return Response(status: .notModified, headers: headers)
+                }
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.body))
             }
         }

@@ -5,16 +5,21 @@ import Mustache
 /// template stops the server instead of a page.
 enum Templates {
     static let required = [
-        "layout", "home", "home-signed-in", "home-live", "wallet/actions", "error", "docs/api", "dev/mailbox", "accounts/signup",
+        "layout", "home", "home-signed-in", "home-live", "wallet/actions", "error", "docs/api", "dev/mailbox",
+        "accounts/signup",
         "accounts/verify-email", "accounts/login",
-        "accounts/forgot-password", "accounts/reset-password", "accounts/account", "places/nearby", "places/map", "places/business",
-        "places/settings", "places/mine", "places/new", "places/map-head", "places/edit", "places/presence", "wallet/wallet", "wallet/send",
+        "accounts/forgot-password", "accounts/reset-password", "accounts/account", "places/nearby", "places/map",
+        "places/business",
+        "places/settings", "places/mine", "places/new", "places/map-head", "places/edit", "places/presence",
+        "wallet/wallet", "wallet/send",
         "wallet/send-review",
         "wallet/request",
         "wallet/add-money", "wallet/withdraw", "wallet/activity",
         "wallet/activity-status", "wallet/avatar", "wallet/charges", "wallet/charges-list",
-        "wallet/receipt", "wallet/counter", "wallet/counter-live", "inbox/inbox", "inbox/inbox-list", "offers/offers", "offers/offers-list",
-        "offers/offer", "offers/settings", "offers/campaigns", "offers/campaign", "offers/campaign-editor", "offers/offer-card",
+        "wallet/receipt", "wallet/counter", "wallet/counter-live", "inbox/inbox", "inbox/inbox-list", "offers/offers",
+        "offers/offers-list",
+        "offers/offer", "offers/settings", "offers/campaigns", "offers/campaign", "offers/campaign-editor",
+        "offers/offer-card",
     ]
 
     /// A resource file the build did not ship; Plaza cannot start without it.
@@ -24,11 +29,16 @@ enum Templates {
     }
 
     static func load() async throws -> MustacheLibrary {
-        guard let directory = Bundle.module.url(forResource: "Templates", withExtension: nil, subdirectory: "Resources")?.path else {
+        guard
+            let directory = Bundle.module.url(forResource: "Templates", withExtension: nil, subdirectory: "Resources")?
+                .path
+        else {
             throw MissingTemplate(name: "Templates/")
         }
         let library = try await MustacheLibrary(directory: directory)
-        for name in required where library.getTemplate(named: name) == nil { throw MissingTemplate(name: "\(name).mustache") }
+        for name in required where library.getTemplate(named: name) == nil {
+            throw MissingTemplate(name: "\(name).mustache")
+        }
         return library
     }
 }

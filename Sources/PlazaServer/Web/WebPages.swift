@@ -10,7 +10,9 @@ struct WebPages: Sendable {
     init(services: PlazaServices) {
         self.services = services
         renderer = PageRenderer(
-            templates: services.templates, flashes: FlashCookies(secrets: services.secrets, secure: services.configuration.servesOverTLS))
+            templates: services.templates,
+            flashes: FlashCookies(secrets: services.secrets, secure: services.configuration.servesOverTLS)
+        )
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -20,42 +22,77 @@ struct WebPages: Sendable {
         signedIn.get("live", use: homeFragment)
         signedIn.get("badges.json", use: badgesJSON)
         AccountsPages(
-            accounts: services.accounts, renderer: renderer, configuration: services.configuration,
+            accounts: services.accounts,
+            renderer: renderer,
+            configuration: services.configuration,
             campusDirectory: MarketCampusDirectory(market: services.market)
         ).addRoutes(to: pages)
-        BusinessesPages(businesses: services.businesses, renderer: renderer, configuration: services.configuration).addRoutes(to: pages)
+        BusinessesPages(businesses: services.businesses, renderer: renderer, configuration: services.configuration)
+            .addRoutes(to: pages)
         PlacesPages(
-            places: services.places, businesses: services.businesses, accounts: services.accounts, loyalty: services.loyalty,
-            offers: services.offers, renderer: renderer,
+            places: services.places,
+            businesses: services.businesses,
+            accounts: services.accounts,
+            loyalty: services.loyalty,
+            offers: services.offers,
+            renderer: renderer,
             configuration: services.configuration
         ).addRoutes(
-            to: pages)
+            to: pages
+        )
         WalletPages(
-            wallet: services.wallet, accounts: services.accounts, offers: services.offers, renderer: renderer, configuration: services.configuration
+            wallet: services.wallet,
+            accounts: services.accounts,
+            offers: services.offers,
+            renderer: renderer,
+            configuration: services.configuration
         ).addRoutes(
-            to: pages)
+            to: pages
+        )
         InboxPages(inbox: services.inbox, renderer: renderer).addRoutes(to: pages)
-        NotificationsPages(notifications: services.notifications, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)
-            .addRoutes(to: pages)
+        NotificationsPages(
+            notifications: services.notifications,
+            renderer: renderer,
+            maxBody: services.configuration.limits.maxRequestBody
+        )
+        .addRoutes(to: pages)
         LoyaltyPages(
-            loyalty: services.loyalty, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody,
+            loyalty: services.loyalty,
+            renderer: renderer,
+            maxBody: services.configuration.limits.maxRequestBody,
             currency: services.configuration.wallet.currencies.first ?? "USD"
         ).addRoutes(to: pages)
-        AdminPages(admin: services.admin, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
+        AdminPages(admin: services.admin, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)
+            .addRoutes(to: pages)
         let currency = services.configuration.wallet.currencies.first ?? "USD"
-        OffersPages(offers: services.offers, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
+        OffersPages(offers: services.offers, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)
+            .addRoutes(to: pages)
         MarketPages(
-            market: services.market, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody,
+            market: services.market,
+            renderer: renderer,
+            maxBody: services.configuration.limits.maxRequestBody,
             map: PlacesPages.mapLayers(services.configuration)
         ).addRoutes(to: pages)
         MarketAdminPages(
-            market: services.market, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody,
+            market: services.market,
+            renderer: renderer,
+            maxBody: services.configuration.limits.maxRequestBody,
             map: PlacesPages.mapLayers(services.configuration)
         ).addRoutes(to: pages)
-        CardsPages(cards: services.cards, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
-        CardsAdminPages(cards: services.cards, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: pages)
-        CampaignPages(offers: services.offers, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody, currency: currency)
+        CardsPages(cards: services.cards, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)
             .addRoutes(to: pages)
+        CardsAdminPages(
+            cards: services.cards,
+            renderer: renderer,
+            maxBody: services.configuration.limits.maxRequestBody
+        ).addRoutes(to: pages)
+        CampaignPages(
+            offers: services.offers,
+            renderer: renderer,
+            maxBody: services.configuration.limits.maxRequestBody,
+            currency: currency
+        )
+        .addRoutes(to: pages)
     }
 
     struct HomePage: Sendable {
@@ -64,7 +101,9 @@ struct WebPages: Sendable {
 
     /// Anyone: what Plaza is, and the way in; signed in, the home screen.
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if context.identity != nil { return try await homeScreen(request, context: try AuthenticatedContext(context: context)) }
+        if context.identity != nil {
+            return try await homeScreen(request, context: try AuthenticatedContext(context: context))
+        }
         return renderer.render("home", HomePage(shell: Shell(title: "Plaza", context: context)))
     }
 
@@ -78,10 +117,16 @@ struct WebPages: Sendable {
     /// The HTML page for an error on a browser route.
     func errorPage(_ error: PlazaError, request: Request, context: AppRequestContext) -> Response? {
         if error.status == .unauthorized, request.method == .get {
-            return PageRenderer.seeOther("/login?next=\(request.uri.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")")
+            return PageRenderer.seeOther(
+                "/login?next=\(request.uri.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")"
+            )
         }
         let page = ErrorPage(
-            shell: Shell(title: error.title, context: context), status: Int(error.status.code), title: error.title, detail: error.detail)
+            shell: Shell(title: error.title, context: context),
+            status: Int(error.status.code),
+            title: error.title,
+            detail: error.detail
+        )
         var response = renderer.render("error", page, status: error.status)
         for field in error.headers { response.headers.append(field) }
         return response

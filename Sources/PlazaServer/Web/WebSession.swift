@@ -15,11 +15,27 @@ enum WebCookies {
     static let signup = "plaza_signup"
 
     static func signup(_ value: String, secure: Bool, maxAge: Int) -> Cookie {
-        Cookie(name: signup, value: value, maxAge: maxAge, path: "/verify-email", secure: secure, httpOnly: true, sameSite: .lax)
+        Cookie(
+            name: signup,
+            value: value,
+            maxAge: maxAge,
+            path: "/verify-email",
+            secure: secure,
+            httpOnly: true,
+            sameSite: .lax
+        )
     }
 
     static func device(_ value: String, secure: Bool) -> Cookie {
-        Cookie(name: device, value: value, maxAge: 365 * 86_400, path: "/login", secure: secure, httpOnly: true, sameSite: .strict)
+        Cookie(
+            name: device,
+            value: value,
+            maxAge: 365 * 86_400,
+            path: "/login",
+            secure: secure,
+            httpOnly: true,
+            sameSite: .strict
+        )
     }
 
     static func session(_ value: String, secure: Bool, maxAge: Int) -> Cookie {
@@ -53,7 +69,9 @@ struct CookieAuthMiddleware: RouterMiddleware {
     /// A navigation that the service worker passes on arrives with `Sec-Fetch-Dest: empty` (without navigation
     /// preload), so `empty` is a page too when HTML is asked for.
     static func isPageLoad(_ request: Request) -> Bool {
-        guard request.method == .get, request.headers[fragment] == nil, request.headers[.accept]?.contains("text/html") == true else { return false }
+        guard request.method == .get, request.headers[fragment] == nil,
+            request.headers[.accept]?.contains("text/html") == true
+        else { return false }
         guard let destination = request.headers[secFetchDest] else { return true }
         return destination == "document" || destination == "empty"
     }
@@ -62,11 +80,16 @@ struct CookieAuthMiddleware: RouterMiddleware {
     /// Sent by the page script with the fetch of a live fragment (see `app.js`).
     static let fragment = HTTPField.Name("X-Plaza-Fragment")!
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let path = request.uri.path
         // Neither the API, nor the probes, nor shared, cached files (which must carry no per-visitor cookie).
         guard
-            !(path == "/v1" || path.hasPrefix("/v1/") || path.hasPrefix("/static/") || path.hasPrefix("/tiles/") || Self.cookieless.contains(path))
+            !(path == "/v1" || path.hasPrefix("/v1/") || path.hasPrefix("/static/") || path.hasPrefix("/tiles/")
+                || Self.cookieless.contains(path))
         else {
             return try await next(request, context)
         }
@@ -79,7 +102,8 @@ struct CookieAuthMiddleware: RouterMiddleware {
         context.reader = Reader(request: request, chosenTimeZone: context.identity?.user.timeZone)
         context.page.path = path
         if let identity = context.identity, Self.isPageLoad(request) { context.page.badges = await badges(identity) }
-        let flash = Self.isPageLoad(request) ? cookies[FlashCookies.name].flatMap { flashes.read($0.value, path: path) } : nil
+        let flash =
+            Self.isPageLoad(request) ? cookies[FlashCookies.name].flatMap { flashes.read($0.value, path: path) } : nil
         context.page.flash = flash
         let existingNonce = cookies[WebCookies.csrf]?.value.nilIfEmpty
         let nonce = existingNonce ?? Secrets.randomToken(bytes: 16)
@@ -97,7 +121,11 @@ struct CSRFMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let secrets: Secrets
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var request = request
         if request.method == .post {
             if let header = request.headers[CSRF.header] {
@@ -122,7 +150,12 @@ enum CSRF {
     static let header = HTTPField.Name("X-CSRF-Token")!
 
     static func check(token: String, nonce: String?, secrets: Secrets) throws {
-        let failed = PlazaError(.forbidden, .csrfFailed, "This form has expired.", detail: "Reload the page and submit it again.")
+        let failed = PlazaError(
+            .forbidden,
+            .csrfFailed,
+            "This form has expired.",
+            detail: "Reload the page and submit it again."
+        )
         guard let nonce else { throw failed }
         guard Secrets.constantTimeEquals(token, self.token(for: nonce, secrets: secrets)) else { throw failed }
     }

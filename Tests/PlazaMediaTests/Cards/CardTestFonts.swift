@@ -27,7 +27,9 @@ enum CardTestFonts {
         var folder = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("Sources/PlazaServer/Resources/Public/fonts")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("serif.ttf").path) { return candidate }
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("serif.ttf").path) {
+                return candidate
+            }
             folder.deleteLastPathComponent()
         }
         fatalError("no Sources/PlazaServer/Resources/Public/fonts above \(#filePath)")

@@ -23,7 +23,10 @@ import Testing
     }
 
     static func layout(
-        _ text: String, font: CardFont = CardTestFonts.serif, width: Double? = nil, alignment: CardTextAlignment = .left
+        _ text: String,
+        font: CardFont = CardTestFonts.serif,
+        width: Double? = nil,
+        alignment: CardTextAlignment = .left
     )
         -> CardTextLayout
     {
@@ -105,7 +108,8 @@ import Testing
         #expect(abs(layout.lines[1].baseline - layout.lines[0].baseline - Self.size * 1.2 * 25.4 / 72) < 1e-12)
         #expect(abs(layout.descent - 0.290 * Self.size * 25.4 / 72) < 1e-12)
         let custom = CardTypesetter.layout(
-            CardTextLabel(text: "a\nb", font: CardTestFonts.serif, size: 10, box: Self.box, lineHeight: 18))
+            CardTextLabel(text: "a\nb", font: CardTestFonts.serif, size: 10, box: Self.box, lineHeight: 18)
+        )
         #expect(abs(custom.lines[1].baseline - custom.lines[0].baseline - 18 * 25.4 / 72) < 1e-12)
     }
 

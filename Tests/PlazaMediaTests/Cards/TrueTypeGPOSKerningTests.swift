@@ -114,10 +114,21 @@ import Testing
         // And in millimetres, where the SVG preview and the PDF put the second glyph.
         let size = 20.0
         let layout = CardTypesetter.layout(
-            CardTextLabel(text: expected.pair, font: card, size: size, box: CardRect(x: 0, y: 0, width: 100, height: 30)))
+            CardTextLabel(
+                text: expected.pair,
+                font: card,
+                size: size,
+                box: CardRect(x: 0, y: 0, width: 100, height: 30)
+            )
+        )
         let line = layout.lines[0]
         let millimetresPerUnit = size / Double(font.unitsPerEm) * CardUnits.millimetresPerPoint
-        #expect(abs(line.glyphs[1].x - line.glyphs[0].x - Double(expected.advances[0] + expected.kerning) * millimetresPerUnit) < 1e-9)
+        #expect(
+            abs(
+                line.glyphs[1].x - line.glyphs[0].x - Double(expected.advances[0] + expected.kerning)
+                    * millimetresPerUnit
+            ) < 1e-9
+        )
     }
 
     @Test func whereEachFontsKerningComesFrom() {
@@ -133,7 +144,12 @@ import Testing
     }
 
     @Test func avavInTheSerifIsNarrowerThanItsGlyphs() {
-        let label = CardTextLabel(text: "AVAV", font: CardTestFonts.serif, size: 24, box: CardRect(x: 0, y: 0, width: 150, height: 30))
+        let label = CardTextLabel(
+            text: "AVAV",
+            font: CardTestFonts.serif,
+            size: 24,
+            box: CardRect(x: 0, y: 0, width: 150, height: 30)
+        )
         let line = CardTypesetter.layout(label).lines[0]
         let glyphs = line.glyphs.reduce(0) { $0 + $1.advance }
         // A/V -160, V/A -150, A/V -160: 470 units of 1000 at 24 pt.
@@ -155,7 +171,9 @@ import Testing
     /// and the script above gives the same values for every pair checked here.
     @Test func aHandMadeTableReadsAsFontToolsReadsIt() throws {
         let kerning = try TrueTypeGPOSKerning.parse(
-            TrueTypeReader(bytes: GPOSBytes.handMade, table: "GPOS"), numberOfGlyphs: 10)
+            TrueTypeReader(bytes: GPOSBytes.handMade, table: "GPOS"),
+            numberOfGlyphs: 10
+        )
         #expect(kerning.lookups.count == 2)
         #expect(kerning.value(3, 5) == -30 + -7)  // lookup 1: its format 1 subtable lists the pair first
         #expect(kerning.value(3, 6) == -40 + 200)  // lookup 1: not in format 1, class 0 × class 2 in format 2

@@ -18,8 +18,12 @@ import Testing
     }
 
     @Test func collectionsAndOtherFilesAreNotTrueType() {
-        #expect(throws: TrueTypeFontError.notTrueType(signature: "ttcf")) { try TrueTypeFont(data: Data("ttcf0000".utf8)) }
-        #expect(throws: TrueTypeFontError.notTrueType(signature: "%PDF")) { try TrueTypeFont(data: Data("%PDF-1.7".utf8)) }
+        #expect(throws: TrueTypeFontError.notTrueType(signature: "ttcf")) {
+            try TrueTypeFont(data: Data("ttcf0000".utf8))
+        }
+        #expect(throws: TrueTypeFontError.notTrueType(signature: "%PDF")) {
+            try TrueTypeFont(data: Data("%PDF-1.7".utf8))
+        }
     }
 
     @Test func aMissingRequiredTableIsNamed() throws {
@@ -37,7 +41,9 @@ import Testing
         lengths += stride(from: 2048, to: data.count, by: 997).map { $0 }
         lengths.append(data.count - 1)
         for length in lengths {
-            #expect(throws: TrueTypeFontError.self, "prefix of \(length) bytes") { try TrueTypeFont(data: data.prefix(length)) }
+            #expect(throws: TrueTypeFontError.self, "prefix of \(length) bytes") {
+                try TrueTypeFont(data: data.prefix(length))
+            }
         }
     }
 
@@ -49,12 +55,20 @@ import Testing
             var bytes = original
             // Garble the first 4 KB (directory, head, hhea, maxp, OS/2, cmap header) where structure lives, plus a few anywhere.
             for _ in 0..<8 { bytes[Int(random.next() % 4096)] = UInt8(truncatingIfNeeded: random.next()) }
-            for _ in 0..<8 { bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next()) }
+            for _ in 0..<8 {
+                bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next())
+            }
             guard let font = try? TrueTypeFont(data: Data(bytes)) else { continue }
             parsed += 1
             let card = CardFont(id: "garbled", font: font)
             let layout = CardTypesetter.layout(
-                CardTextLabel(text: "Happy birthday, AVATAR é€", font: card, size: 12, box: CardRect(x: 0, y: 0, width: 30, height: 20)))
+                CardTextLabel(
+                    text: "Happy birthday, AVATAR é€",
+                    font: card,
+                    size: 12,
+                    box: CardRect(x: 0, y: 0, width: 30, height: 20)
+                )
+            )
             #expect(!layout.lines.isEmpty)
             _ = try? font.glyphClosure(layout.lines.flatMap { $0.glyphs.map(\.id) })
         }
@@ -93,7 +107,11 @@ import Testing
             #expect(!font.hasKerning && font.kerningPairCount == 0, "\(name)")
             let line = CardTypesetter.layout(
                 CardTextLabel(
-                    text: "AVAV", font: CardFont(id: "bad", font: font), size: 12, box: CardRect(x: 0, y: 0, width: 100, height: 20))
+                    text: "AVAV",
+                    font: CardFont(id: "bad", font: font),
+                    size: 12,
+                    box: CardRect(x: 0, y: 0, width: 100, height: 20)
+                )
             ).lines[0]
             #expect(abs(line.width - line.glyphs.reduce(0) { $0 + $1.advance }) < 1e-9, "\(name)")
         }
@@ -109,13 +127,19 @@ import Testing
             var bytes = original
             // The headers, lists and the first subtables live in the first KB; a few more anywhere in the table.
             for _ in 0..<6 { bytes[gpos + Int(random.next() % 1024)] = UInt8(truncatingIfNeeded: random.next()) }
-            for _ in 0..<4 { bytes[gpos + Int(random.next() % UInt64(length))] = UInt8(truncatingIfNeeded: random.next()) }
+            for _ in 0..<4 {
+                bytes[gpos + Int(random.next() % UInt64(length))] = UInt8(truncatingIfNeeded: random.next())
+            }
             // Only GPOS changed, and a GPOS is never fatal.
             let font = try TrueTypeFont(data: Data(bytes))
             let layout = CardTypesetter.layout(
                 CardTextLabel(
-                    text: "AVATAR To Wa P. fi", font: CardFont(id: "garbled", font: font), size: 12,
-                    box: CardRect(x: 0, y: 0, width: 60, height: 20)))
+                    text: "AVATAR To Wa P. fi",
+                    font: CardFont(id: "garbled", font: font),
+                    size: 12,
+                    box: CardRect(x: 0, y: 0, width: 60, height: 20)
+                )
+            )
             #expect(!layout.lines.isEmpty)
         }
     }
@@ -125,7 +149,9 @@ import Testing
         let firsts = 30_000
         let seconds = 1_000
         let pairSet = 10 + 2 * firsts
-        var words: [Int] = [1, 0, 10, 30, 46, 1, 0x6C61, 0x746E, 8, 4, 0, 0, 0xFFFF, 1, 0, 1, 0x6B65, 0x726E, 8, 0, 2, 0, 0]
+        var words: [Int] = [
+            1, 0, 10, 30, 46, 1, 0x6C61, 0x746E, 8, 4, 0, 0, 0xFFFF, 1, 0, 1, 0x6B65, 0x726E, 8, 0, 2, 0, 0,
+        ]
         // LookupList @46: one lookup @50: type 2, one subtable @58: format 1, XAdvance, every pair set the same one.
         words += [1, 4, 2, 0, 1, 8]
         words += [1, pairSet + 2 + 4 * seconds, 4, 0, firsts] + Array(repeating: pairSet, count: firsts)
@@ -146,12 +172,19 @@ import Testing
                     + [1, 4, 2, 0, 1, 8]
                     // PairPos format 2 @58: Coverage @+16, ClassDef1 and ClassDef2 @+26 (format 2, no ranges).
                     + [2, 16, valueFormat, 0, 26, 26, 0xFFFF, 0xFFFF]
-                    + [2, 1, 0, 0xFFFE, 0, 2, 0])
+                    + [2, 1, 0, 0xFFFE, 0, 2, 0]
+            )
         }
-        let empty = try TrueTypeGPOSKerning.parse(TrueTypeReader(bytes: table(valueFormat: 0), table: "GPOS"), numberOfGlyphs: 100)
+        let empty = try TrueTypeGPOSKerning.parse(
+            TrueTypeReader(bytes: table(valueFormat: 0), table: "GPOS"),
+            numberOfGlyphs: 100
+        )
         #expect(empty.value(1, 2) == 0 && !empty.hasAdjustments)
         #expect(throws: TrueTypeFontError.truncated(table: "GPOS")) {
-            try TrueTypeGPOSKerning.parse(TrueTypeReader(bytes: table(valueFormat: 4), table: "GPOS"), numberOfGlyphs: 100)
+            try TrueTypeGPOSKerning.parse(
+                TrueTypeReader(bytes: table(valueFormat: 4), table: "GPOS"),
+                numberOfGlyphs: 100
+            )
         }
     }
 
@@ -161,7 +194,11 @@ import Testing
         let glyf = [UInt8](repeating: 0, count: 16)
         #expect(throws: TrueTypeFontError.self) {
             try TrueTypeFont.readGlyphLocations(
-                TrueTypeReader(bytes: loca, table: "loca"), glyf: TrueTypeReader(bytes: glyf, table: "glyf"), longFormat: false, glyphs: 2)
+                TrueTypeReader(bytes: loca, table: "loca"),
+                glyf: TrueTypeReader(bytes: glyf, table: "glyf"),
+                longFormat: false,
+                glyphs: 2
+            )
         }
     }
 }

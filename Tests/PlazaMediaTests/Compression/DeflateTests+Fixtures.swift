@@ -17,7 +17,8 @@ extension DeflateTests {
             "Z2loBdk0c+yxtAEeLMgS6qjEAS0pvZ9Q0Bo+X5TPKV0qByuSbRDQmJkYplnxcLi7HL2YcI4FiZRgSoScjPI4KWarC8p9YT+DyL+d7qIBZXvsgmKQBG02",
             "5oGIxpGfR9owE/wMBnvGJEvckeQkSuf3ITD8ZxxWryWeUgJPnp3cxsgDmFYzKQS8WzLzD4tGqFB2svQfiySG/c2tpJocefBjEJblILYdjvpRXhW6/R92",
             "+H76AQgsX2M=",
-        ].joined())
+        ].joined()
+    )
 
     static let farStream = InflateTests.fixture(
         [
@@ -36,7 +37,8 @@ extension DeflateTests {
             "UaCI48SSJ3Egvs9F4zvAXpyHRHj3QSvmY47DBHNX8+BY1ENvbJe4RzXPcYK+6DFS+D2clG/CUwhjxBrK/YyL1MAOESzIBbpwmK5xQ0PoO28RAhNTuWGA",
             "zW8g7xlBoN8xpo8xR8ewEVqQn5cg63C6FfTC+vdf0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN0zRN",
             "8yvo+177vte+77Xve+37Xvu+177v9e/f9/of8FMXQA==",
-        ].joined())
+        ].joined()
+    )
 
     static let pixelsStream = InflateTests.fixture(
         [
@@ -69,7 +71,8 @@ extension DeflateTests {
             "KIqKkqKsqCiqCqmoKeqKpqKlsBVdhaPoKQaKkWKsmCrmClexUKwUG8WT4lnxovAUr4o3xbviQ/Gp+FJEChQHxVFxUnwrzgqluCiuipvirngoRE4hp5hT",
             "yinnVHKqOTKnllPPaea0cuycbo6T08sZ5IxyxjnTnHmOm7PIWeVscp5ynnNecryc15y3nPecj5zPnK+cKIecQ84x55TznXPOUTmXnGvOLeee88j5F6Iw",
             "6/k=",
-        ].joined())
+        ].joined()
+    )
 
     /// A 48 × 32 RGB picture: a diagonal gradient with a red disc, as card art might be.
     static let pixelsInput: [UInt8] = {

@@ -60,10 +60,14 @@ import Testing
     /// a second encoder's choices (block splits, lazy matches) that the decoder must read as zlib does.
     @Test func streamsOfAnotherEncoderReadBack() throws {
         for (input, stream) in [
-            (InflateTests.wordsInput, Self.wordsStream), (InflateTests.farInput, Self.farStream), (Self.pixelsInput, Self.pixelsStream),
+            (InflateTests.wordsInput, Self.wordsStream), (InflateTests.farInput, Self.farStream),
+            (Self.pixelsInput, Self.pixelsStream),
         ] {
             #expect(try Inflate.zlib(stream, limit: input.count) == input)
-            #expect(try Self.roundTrip(input).count <= stream.count + stream.count / 50, "zlib compresses as well as that encoder")
+            #expect(
+                try Self.roundTrip(input).count <= stream.count + stream.count / 50,
+                "zlib compresses as well as that encoder"
+            )
         }
     }
 

@@ -24,7 +24,8 @@ import Testing
             "c3qBiJCXnqWss7rByM/W3eTs8/oBCA8WHSQrMjlASE9WXWRrcnmAh46VnKSrsrnAx87V3OPq8fgABw4VHCMqMTg/Rk1UXGNqcXh/ho2Um6KpsLi/xs3U",
             "2+Lp8Pf+BQwUGyIpMDc+RUxTWmFocHd+hYyTmqGor7a9xMzT2uHo7/b9BAsSGSAoLzY9REtSWWBnbnV8hIuSmaCnrrW8w8rR2ODn7vX8AwoRGB8mLTQ8",
             "Q0pRWF9mbXR7gomQmJ+mrbS7wsnQ197l7PT7AgkQFx4lLDM6QUhQV15lbHN6gYiPlp2NVO2O",
-        ].joined())
+        ].joined()
+    )
     static let fixed = fixture("eAEryUhVKCzNTM5WSCrKL89TSMuvUMgqzS0oVsgvSy1SKAFK5yRWVSqk5Kdbg3mjikcVjyqmqmIAmXVGoA==")
     static let dynamic = fixture(
         [
@@ -36,7 +37,8 @@ import Testing
             "We5ZGlpBNs0ceyxtgAcLsoQ6KnFAS0rvJxS0hs8X5XNKl8rBimQbBDRmJoZpVjwc7i57LyacY0EiJZgSISejPE6K2eqCcl/YzyDyb6e7aEDZ7rugGCRB",
             "m415IKJx5OeRNswEP4PBnjHJEnckOYnS+X0IDP8Zh9VriaeUwJNnJ7cx8gCm1UwKAe+WzPzdohEqlJ0s/cciiWF/cyupJkce/BiEZTmIbYejfpRXhW7/",
             "h+2+n34BCCxfYw==",
-        ].joined())
+        ].joined()
+    )
     static let far = fixture(
         [
             "eJzsVVmyHDEIMzaL2cx1c/xoco20qt7H9PMCQpL1UWbuZO2pIqOhp3vM1DxueejJLXSLZexJxvZbJ/SN+8zoO7c7ngbrK+83Smvl0JUlXqcjr++zWydk",
@@ -54,7 +56,8 @@ import Testing
             "Zl88i3rpLUspv6p9bxL4xYyRwu/hpXwbnkIYI9bQ7s+4SA1UiGBBLpDDYXqWl5bQ771FCGyo0mAA47eQ94wg0N8zpo+hoxsohA7o5yPIOrxuA75wvv/5",
             "8OHDhw8fPnz48OHDhw8fPnz48OHDhw8fPnz48OHDhw8fPnz48OE/wF8AAAD//+3cMQ0AAADDoG/+JU9HExACAAAAAAAAAAAAABTM9+p79b36Xn2vvlff",
             "a/57PfBTF0A=",
-        ].joined())
+        ].joined()
+    )
     static let bomb = fixture(
         [
             "eNrtwTEBAAAAwqD1T20IX6AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
@@ -69,7 +72,8 @@ import Testing
             "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
             "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
             "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD4DAPAAAQ==",
-        ].joined())
+        ].joined()
+    )
 
     static func fixture(_ base64: String) -> [UInt8] {
         [UInt8](Data(base64Encoded: base64)!)
@@ -160,7 +164,9 @@ import Testing
     @Test func aBadHeaderIsRefused() {
         // 0x78 0x9C is the usual header; change the method, break the check bits, or ask for a preset dictionary.
         for header: [UInt8] in [[0x79, 0x9C], [0x78, 0x9D], [0x78, 0xBB], [0x88, 0x98]] {
-            #expect(throws: Inflate.Failure.damaged, "\(header)") { try Inflate.zlib(header + Self.fixed.dropFirst(2), limit: 1 << 20) }
+            #expect(throws: Inflate.Failure.damaged, "\(header)") {
+                try Inflate.zlib(header + Self.fixed.dropFirst(2), limit: 1 << 20)
+            }
         }
         #expect(throws: Inflate.Failure.truncated) { try Inflate.zlib([0x78], limit: 1 << 20) }
     }
@@ -169,7 +175,9 @@ import Testing
         // BFINAL 1 with BTYPE 3, which does not exist.
         #expect(throws: Inflate.Failure.damaged) { try Inflate.zlib([0x78, 0x01, 0x07, 0, 0, 0, 0], limit: 1 << 20) }
         // A stored block whose NLEN is not LEN's complement.
-        #expect(throws: Inflate.Failure.damaged) { try Inflate.zlib([0x78, 0x01, 0x01, 0x01, 0x00, 0xFF, 0xFF, 0x41, 0, 0, 0, 0], limit: 1 << 20) }
+        #expect(throws: Inflate.Failure.damaged) {
+            try Inflate.zlib([0x78, 0x01, 0x01, 0x01, 0x00, 0xFF, 0xFF, 0x41, 0, 0, 0, 0], limit: 1 << 20)
+        }
     }
 
     @Test func aCopyFromBeforeTheStartIsRefused() throws {
@@ -186,7 +194,9 @@ import Testing
         }
         // The writer itself is right: distance 1 repeats the "a".
         #expect(try Inflate.zlib(stream(distanceCode: 0, checksumOf: "aaaa"), limit: 100) == Array("aaaa".utf8))
-        #expect(throws: Inflate.Failure.damaged) { try Inflate.zlib(stream(distanceCode: 1, checksumOf: "aaaa"), limit: 100) }
+        #expect(throws: Inflate.Failure.damaged) {
+            try Inflate.zlib(stream(distanceCode: 1, checksumOf: "aaaa"), limit: 100)
+        }
     }
 
     @Test func damagedStreamsNeverTrap() throws {

@@ -22,7 +22,8 @@ import Testing
             "dwABAgMRBAUhMQYSQVEHYXETIjKBCBRCkaGxwQkjM1LwFWJy0QoWJDThJfEXGBkaJicoKSo1Njc4OTpDREVGR0hJSlNUVVZXWFlaY2RlZmdoaWpzdHV2",
             "d3h5eoKDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uLj5OXm5+jp6vLz9PX29/j5+v/aAAwDAQACEQMR",
             "AD8A52203p8taltpfT5a1LWCPjiti1t4+OK8xVXPcMBjpaH/2Q==",
-        ].joined())
+        ].joined()
+    )
     static let progressiveJPEG = fixture(
         [
             "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxl",
@@ -32,14 +33,16 @@ import Testing
             "AgEBPwGmf//EABQQAQAAAAAAAAAAAAAAAAAAACD/2gAIAQEABj8CH//EABYQAQEBAAAAAAAAAAAAAAAAAGEAEP/aAAgBAQABPyEYN0//2gAMAwEAAgAD",
             "AAAAEAv/xAAVEQEBAAAAAAAAAAAAAAAAAAAAIf/aAAgBAwEBPxCR/8QAFhEBAQEAAAAAAAAAAAAAAAAAAQAx/9oACAECAQE/EB7v/8QAFhABAQEAAAAA",
             "AAAAAAAAAAAAACEx/9oACAEBAAE/EMjIiiCP/9k=",
-        ].joined())
+        ].joined()
+    )
     static let png = fixture(
         [
             "iVBORw0KGgoAAAANSUhEUgAAABAAAAAMCAIAAADkharWAAAADnRFWHRDb21tZW50AHNlY3JldGSqxSkAAACkZVhJZk1NACoAAAAIAAMBDwACAAAACwAA",
             "ADIBEgADAAAAAQAGAACIJQAEAAAAAQAAAD4AAAAAUGhvbmVNYWtlcgAAAAQAAQACAAAAAk4AAAAAAgAFAAAAAwAAAHQAAwACAAAAAlcAAAAABAAFAAAA",
             "AwAAAIwAAAAAAAAAKwAAAAEAAAAEAAAAAQAAABkAAAACAAAATAAAAAEAAAAIAAAAAQAAACUAAAAE1NPqAwAAAENJREFUeJyVy7kNACAMBLAL/9NQsP+s",
             "dAgBCUFyawLQfjh0AKQ3g1Fag9XYgns6g5ddQxBwIXKEkK7kkE/PUDaaUFcDkP0E/DG3LXIAAAAASUVORK5CYII=",
-        ].joined())
+        ].joined()
+    )
     static let webp = fixture(
         [
             "UklGRt4BAABXRUJQVlA4WAoAAAAMAAAADwAACwAAVlA4IDwAAADwAQCdASoQAAwAAsBMJbACdLoAAwguL4AA/vlSfVhQomb5LXcAcFe3ZWlSDuqEb79P",
@@ -48,7 +51,8 @@ import Testing
             "AQAAACUAAAAEWE1QIM8AAAA8eDp4bXBtZXRhIHhtbG5zOng9ImFkb2JlOm5zOm1ldGEvIj48cmRmOlJERiB4bWxuczpyZGY9Imh0dHA6Ly93d3cudzMu",
             "b3JnLzE5OTkvMDIvMjItcmRmLXN5bnRheC1ucyMiPjxyZGY6RGVzY3JpcHRpb24geG1sbnM6eG1wPSJodHRwOi8vbnMuYWRvYmUuY29tL3hhcC8xLjAv",
             "IiB4bXA6Q3JlYXRvclRvb2w9InNlY3JldCIvPjwvcmRmOlJERj48L3g6eG1wbWV0YT4A",
-        ].joined())
+        ].joined()
+    )
     static let losslessWebP = fixture("UklGRi4AAABXRUJQVlA4TCIAAAAvD8ACALkyRPQ/dlH/6H+ASNumIu7f7tjxQExATABcB+s/")
 
     /// A HEIC's first box as an iPhone writes it: `ftyp`, major brand heic, compatible brands mif1 and heic.
@@ -64,7 +68,9 @@ import Testing
     @Test func sniffingNamesEachFormatByItsContent() {
         let avif = Data([0, 0, 0, 28] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8))
         let mp4 = Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8))
-        let bmp = Data(Array("BM".utf8) + [UInt8](repeating: 0, count: 12) + [40, 0, 0, 0] + [UInt8](repeating: 0, count: 36))
+        let bmp = Data(
+            Array("BM".utf8) + [UInt8](repeating: 0, count: 12) + [40, 0, 0, 0] + [UInt8](repeating: 0, count: 36)
+        )
         #expect(ImageSanitizer.sniff(Self.jpeg) == "image/jpeg")
         #expect(ImageSanitizer.sniff(Self.progressiveJPEG) == "image/jpeg")
         #expect(ImageSanitizer.sniff(Self.png) == "image/png")
@@ -78,7 +84,10 @@ import Testing
         #expect(ImageSanitizer.sniff(Data("MM\0*\0\0\0\u{8}".utf8)) == "image/tiff")
         #expect(ImageSanitizer.sniff(Data("%PDF-1.7\n".utf8)) == "application/pdf")
         #expect(ImageSanitizer.sniff(Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)) == "image/svg+xml")
-        #expect(ImageSanitizer.sniff(Data("<?xml version=\"1.0\"?>\n<!-- map -->\n<svg width=\"1\"/>".utf8)) == "image/svg+xml")
+        #expect(
+            ImageSanitizer.sniff(Data("<?xml version=\"1.0\"?>\n<!-- map -->\n<svg width=\"1\"/>".utf8))
+                == "image/svg+xml"
+        )
         #expect(ImageSanitizer.sniff(Data("<?xml version=\"1.0\"?><note/>".utf8)) == nil)
         #expect(ImageSanitizer.sniff(mp4) == nil)
         #expect(ImageSanitizer.sniff(Data("Bonjour".utf8)) == nil)
@@ -96,20 +105,31 @@ import Testing
     }
 
     @Test func aPNGDeclaredAsJPEGIsInvalid() {
-        #expect(ImageSanitizer.sanitize(Self.png, declared: "image/jpeg") == .failure(.invalid("The file is not a JPEG image.")))
-        #expect(ImageSanitizer.sanitize(Self.jpeg, declared: "image/webp") == .failure(.invalid("The file is not a WebP image.")))
+        #expect(
+            ImageSanitizer.sanitize(Self.png, declared: "image/jpeg")
+                == .failure(.invalid("The file is not a JPEG image."))
+        )
+        #expect(
+            ImageSanitizer.sanitize(Self.jpeg, declared: "image/webp")
+                == .failure(.invalid("The file is not a WebP image."))
+        )
     }
 
     @Test func randomBytesDeclaredAsPNGAreInvalid() {
         var generator = SeededGenerator(seed: 7)
         let noise = Data((0..<300).map { _ in UInt8.random(in: 0...255, using: &generator) })
         #expect(ImageSanitizer.sniff(noise) == nil)
-        #expect(ImageSanitizer.sanitize(noise, declared: "image/png") == .failure(.invalid("The file is not a PNG image.")))
+        #expect(
+            ImageSanitizer.sanitize(noise, declared: "image/png") == .failure(.invalid("The file is not a PNG image."))
+        )
     }
 
     @Test func aDeclaredTypeThatIsNotAnImageIsUnsupported() {
         #expect(ImageSanitizer.sanitize(Self.png, declared: "text/plain") == .failure(.unsupported("text/plain")))
-        #expect(ImageSanitizer.sanitize(Self.png, declared: "text/plain; charset=utf-8") == .failure(.unsupported("text/plain")))
+        #expect(
+            ImageSanitizer.sanitize(Self.png, declared: "text/plain; charset=utf-8")
+                == .failure(.unsupported("text/plain"))
+        )
     }
 
     @Test func declaredTypesIgnoreCaseAndParameters() throws {
@@ -139,7 +159,9 @@ import Testing
         // The fixture has them all: the GPS IFD pointer (tag 0x8825), latitude 43/1, the maker, XMP and the comment.
         let gpsPointer = Data([0x88, 0x25])
         let latitude = Data([0, 0, 0, 43, 0, 0, 0, 1])
-        for sign in [gpsPointer, latitude, Data("PhoneMaker".utf8), Data("http://ns.adobe.com/xap".utf8), Data("secret".utf8)] {
+        for sign in [
+            gpsPointer, latitude, Data("PhoneMaker".utf8), Data("http://ns.adobe.com/xap".utf8), Data("secret".utf8),
+        ] {
             #expect(Self.jpeg.range(of: sign) != nil)
         }
         #expect(header.range(of: gpsPointer) == nil)
@@ -236,7 +258,9 @@ import Testing
         var damaged = Self.png
         let idat = try #require(Self.png.range(of: Data("IDAT".utf8)))
         damaged[idat.upperBound + 10] ^= 0x01
-        #expect(ImageSanitizer.sanitize(damaged, declared: "image/png") == .failure(.invalid("The PNG image is damaged.")))
+        #expect(
+            ImageSanitizer.sanitize(damaged, declared: "image/png") == .failure(.invalid("The PNG image is damaged."))
+        )
     }
 
     @Test func bytesAfterAPNGsEndAreDropped() throws {
@@ -270,7 +294,9 @@ import Testing
         // A VP8X header for a 16×12 canvas and nothing to draw on it.
         let vp8x = Array("VP8X".utf8) + [10, 0, 0, 0] + [0, 0, 0, 0, 15, 0, 0, 11, 0, 0]
         let webp = Data(Array("RIFF".utf8) + [UInt8(vp8x.count + 4), 0, 0, 0] + Array("WEBP".utf8) + vp8x)
-        #expect(ImageSanitizer.sanitize(webp, declared: "image/webp") == .failure(.invalid("The WebP image is damaged.")))
+        #expect(
+            ImageSanitizer.sanitize(webp, declared: "image/webp") == .failure(.invalid("The WebP image is damaged."))
+        )
     }
 
     @Test func aWebPWhoseRIFFRunsPastItsDataIsInvalid() {
@@ -282,7 +308,8 @@ import Testing
     @Test func mutatedAndTruncatedImagesAreAnsweredWithoutCrashing() {
         var generator = SeededGenerator(seed: 2_024)
         let uploads: [(data: Data, declared: String)] = [
-            (Self.jpeg, "image/jpeg"), (Self.progressiveJPEG, "image/jpeg"), (Self.png, "image/png"), (Self.webp, "image/webp"),
+            (Self.jpeg, "image/jpeg"), (Self.progressiveJPEG, "image/jpeg"), (Self.png, "image/png"),
+            (Self.webp, "image/webp"),
             (Self.losslessWebP, "image/webp"),
         ]
         for upload in uploads {
@@ -334,7 +361,8 @@ import Testing
         let app1 = Array(bytes[start..<(start + 36)])
         let word = { (at: Int) in Int(app1[at]) << 8 | Int(app1[at + 1]) }
         guard word(2) == 34, app1[4..<10].elementsEqual("Exif\0\0".utf8), app1[10..<14].elementsEqual("MM\0*".utf8),
-            app1[14..<18] == [0, 0, 0, 8], word(18) == 1, word(20) == 0x0112, word(22) == 3, app1[24..<28] == [0, 0, 0, 1],
+            app1[14..<18] == [0, 0, 0, 8], word(18) == 1, word(20) == 0x0112, word(22) == 3,
+            app1[24..<28] == [0, 0, 0, 1],
             word(30) == 0, app1[32..<36] == [0, 0, 0, 0]
         else { return nil }
         return word(28)

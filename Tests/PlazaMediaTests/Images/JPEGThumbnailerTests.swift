@@ -36,7 +36,8 @@ import Testing
             "AAAAAAAAAAAAAAAAAAkAoU4AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAqAnlGAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAkAoU4AAAAAAAAAAA",
             "AAAAAAAAAAAAAAAAAAAAAAAAAAAqAnlGAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAkAoU4AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAqAnlGAA",
             "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAkAoU4AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA//9k=",
-        ].joined())
+        ].joined()
+    )
     static let progressive = fixture(
         [
             "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABsSFBcUERsXFhceHBsgKEIrKCUlKFE6PTBCYFVlZF9VXVtqeJmBanGQc1tdhbWGkJ6jq62rZ4C8ybqmx5moq6T/",
@@ -51,7 +52,8 @@ import Testing
             "PAwwwwwwwww/PPPPPPPPPAwwwwwwwww/PPPPPPPPPAwwwwwwwww/PPPPPPPPPAwwwwwwwww/PPPPPPPPPAwwwwwwwww/PPPPPPPPPAwwwwwwwww/PPPPPPPP",
             "PAwwwwwwwww/PPPPPPPPPAwwwwwwwww/PPPPPPPPPP/EABQRAQAAAAAAAAAAAAAAAAAAAID/2gAIAQMBAT8QFn//xAAUEQEAAAAAAAAAAAAAAAAAAACA/9oA",
             "CAECAQE/EBZ//8QAFBABAAAAAAAAAAAAAAAAAAAAoP/aAAgBAQABPxAWH//Z",
-        ].joined())
+        ].joined()
+    )
     static let fullChroma = fixture(
         [
             "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABsSFBcUERsXFhceHBsgKEIrKCUlKFE6PTBCYFVlZF9VXVtqeJmBanGQc1tdhbWGkJ6jq62rZ4C8ybqmx5moq6T/",
@@ -69,7 +71,8 @@ import Testing
             "GAAAAAAAAAAAAAAAAAAAkoU4AAAAAAAAAAAAAAAAAAAqnlGAAAAAAAAAAAAAAAAAAAkoU4AAAAAAAAAAAAAAAAAAAqnlGAAAAAAAAAAAAAAAAAAAkoU4AAAA",
             "AAAAAAAAAAAAAAAqnlGAAAAAAAAAAAAAAAAAAAkoU4AAAAAAAAAAAAAAAAAAAqnlGAAAAAAAAAAAAAAAAAAAkoU4AAAAAAAAAAAAAAAAAAAqnlGAAAAAAAAA",
             "AAAAAAAAAAkoU4AAAAAAAAAAAAAAAAAAAqnlGAAAAAAAAAAAAAAAAAAAkoU4AAAAAAAAAAAAAAAAAAA//9k=",
-        ].joined())
+        ].joined()
+    )
     static let restarts = fixture(
         [
             "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABsSFBcUERsXFhceHBsgKEIrKCUlKFE6PTBCYFVlZF9VXVtqeJmBanGQc1tdhbWGkJ6jq62rZ4C8ybqmx5moq6T/",
@@ -84,7 +87,8 @@ import Testing
             "AAA//9bnAOwzgAAAKgJ5RgAAAAAP/9fGAzO2AAAAAAAAAAkAoU4//9DnAOwzgAAAAAAAAAAAP//R5wDsM4ACoCeUYAAAAAAAD//SxgMztgAAAAAAAJAKFOAA",
             "P//T5wDsM4AAAAAAAAAAAD//1OcA7DOqAnlGAAAAAAAAAA//1cYDM7YAAAAACQChTgAAAD//1ucA7DOAAAAAAAAAAAA//9fGAzO2AAAAAAAAAAAA/9DGAzO2",
             "AAAAkAoU4AAAAAA//9HnAOwzgAAAAAAAAAP/2Q==",
-        ].joined())
+        ].joined()
+    )
     static let grayscale = fixture(
         [
             "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABsSFBcUERsXFhceHBsgKEIrKCUlKFE6PTBCYFVlZF9VXVtqeJmBanGQc1tdhbWGkJ6jq62rZ4C8ybqmx5moq6T/",
@@ -98,7 +102,8 @@ import Testing
             "IQhCEIQhCEIQhCEIQhCEIQhCEIQhCEIqEIQhCEIQhCEIQhCEIQhCEIQhCEIQhCEIRcIQhCEIQhCEIQhCEIQhCEIQhCEIQhCEIQioQhCEIQhCEIQhCEIQhCEI",
             "QhCEIQhCEIQhFwhCEIQhCEIQhCEIQhCEIQhCEIQhCEIQhCLhCEIQhCEIQhCEIQhCEIQhCEIQhCEIQhCEVCEIQhCEIQhCEIQhCEIQhCEIQhCEIQhCEIuEIQhC",
             "EIQhCEIQhCEIQhCEIQhCEIQhCEIR/9k=",
-        ].joined())
+        ].joined()
+    )
     static let rotated = fixture(
         [
             "/9j/4AAQSkZJRgABAQAAAQABAAD/4QAiRXhpZgAATU0AKgAAAAgAAQESAAMAAAABAAYAAAAAAAD/2wBDABsSFBcUERsXFhceHBsgKEIrKCUlKFE6PTBCYFVl",
@@ -111,7 +116,8 @@ import Testing
             "AqAnlGAAAAAAAAAAAAAAAAAAkAoU4AAAAAAAAAAAAAAAAAAqAnlGAAAAAAAAAAAAAAAAAAkAoU4AAAAAAAAAAAAAAAAAAqAnlGAAAAAAAAAAAAAAAAAAkAoU",
             "4AAAAAAAAAAAAAAAAAAqAnlGAAAAAAAAAAAAAAAAAAkAoU4AAAAAAAAAAAAAAAAAAqAnlGAAAAAAAAAAAAAAAAAAkAoU4AAAAAAAAAAAAAAAAAAqAnlGAAAA",
             "AAAAAAAAAAAAAAkAoU4AAAAAAAAAAAAAAAAAA//Z",
-        ].joined())
+        ].joined()
+    )
     static let small = fixture(
         [
             "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABsSFBcUERsXFhceHBsgKEIrKCUlKFE6PTBCYFVlZF9VXVtqeJmBanGQc1tdhbWGkJ6jq62rZ4C8ybqmx5moq6T/",
@@ -119,7 +125,8 @@ import Testing
             "FwABAQEBAAAAAAAAAAAAAAAAAAEDBP/EABcQAQADAAAAAAAAAAAAAAAAAAABAjL/xAAYAQEBAQEBAAAAAAAAAAAAAAAABQMGBP/EABkRAQACAwAAAAAAAAAA",
             "AAAAAAABAgMzcf/aAAwDAQACEQMRAD8A4wHmWwAAAGd9Si31KLuLXXkIGbZbsgDRmAAAA1Ac86MAAABnfUot9Si7i115CBm2W7IA0ZgAAANQHPOjAAAAZ31K",
             "LfUou4tdeQgZtluyANGYAAADUBzzowAAAGd9Si31KLuLXXkIGbZbsgDRmAAAA1Ac86MAAABnfUot9Si7i115CBm2W7IA0ZgAAAP/2Q==",
-        ].joined())
+        ].joined()
+    )
     static let cmyk = fixture(
         [
             "/9j/7gAOQWRvYmUAZAAAAAAA/9sAQwAbEhQXFBEbFxYXHhwbIChCKyglJShROj0wQmBVZWRfVV1baniZgWpxkHNbXYW1hpCeo6utq2eAvMm6pseZqKuk/8AA",
@@ -128,7 +135,8 @@ import Testing
             "o6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+v/aAA4EQwBNAFkASwAAPwDbrCrCrpqKKKKKKKKKKKK4erNd",
             "xRRRRRRRRRRRRRXcVWrh6KKKKKKKKKKKKK4erNdxRRRRRRRRRRRRRXcVWrh6KKKKKKKKKKKKK4erNdxRRRRRRRRRRRRRXcVWrh6KKKKKKKKKKKKK4erNdxRR",
             "RRRRRRRRRRRXcVWrh6KKKKKKKKKKKKK4erNdxRRRRRRRRRRRRRXcVWrh6KKKKKKKKKKKKK4erNdxRRRRRRRRRRRRRX//2Q==",
-        ].joined())
+        ].joined()
+    )
 
     static func fixture(_ base64: String) -> Data {
         Data(base64Encoded: base64) ?? Data()
@@ -152,7 +160,9 @@ import Testing
 
     /// Width, height and component count of the SOF0 (baseline) frame; nil when the picture has none.
     static func baselineFrame(_ jpeg: Data) -> (width: Int, height: Int, components: Int)? {
-        guard let frame = segments(jpeg).first(where: { $0.marker == 0xC0 })?.payload, frame.count >= 6 else { return nil }
+        guard let frame = segments(jpeg).first(where: { $0.marker == 0xC0 })?.payload, frame.count >= 6 else {
+            return nil
+        }
         return (Int(frame[3]) << 8 | Int(frame[4]), Int(frame[1]) << 8 | Int(frame[2]), Int(frame[5]))
     }
 
@@ -208,7 +218,9 @@ import Testing
 
     @Test(arguments: [("progressive", 0xC2), ("4:4:4", 0xC0), ("restart-interval", 0xDD)])
     func progressiveFullChromaAndRestartIntervalPhotosAllMakeThumbnails(kind: String, marker: Int) throws {
-        let photo = try #require(["progressive": Self.progressive, "4:4:4": Self.fullChroma, "restart-interval": Self.restarts][kind])
+        let photo = try #require(
+            ["progressive": Self.progressive, "4:4:4": Self.fullChroma, "restart-interval": Self.restarts][kind]
+        )
         // The fixture really is what it says: SOF2, or a DRI segment.
         #expect(Self.segments(photo).contains { $0.marker == UInt8(marker) })
         let thumbnail = try #require(JPEGThumbnailer.thumbnail(photo, maxSide: 80))

@@ -56,7 +56,9 @@ import Testing
         switch fixture.colorType {
         case 3:
             let index = value(x, y, 0, depth: depth)
-            let entry = [(40 * index + 10) % 256, (255 - 3 * index + 256) % 256, (7 * index + 1) % 256].map { UInt8($0) }
+            let entry = [(40 * index + 10) % 256, (255 - 3 * index + 256) % 256, (7 * index + 1) % 256].map {
+                UInt8($0)
+            }
             return fixture.transparency == .paletteAlpha ? entry + [index < 10 ? UInt8(25 * index % 256) : 255] : entry
         default:
             let channels = [0: 1, 2: 3, 4: 2, 6: 4][fixture.colorType]!
@@ -109,13 +111,22 @@ import Testing
         return ~crc
     }
 
-    static func header(width: Int, height: Int, depth: Int, colorType: Int, interlace: UInt8 = 0) -> (type: String, body: [UInt8]) {
+    static func header(
+        width: Int,
+        height: Int,
+        depth: Int,
+        colorType: Int,
+        interlace: UInt8 = 0
+    ) -> (type: String, body: [UInt8]) {
         ("IHDR", bigEndian(width) + bigEndian(height) + [UInt8(depth), UInt8(colorType), 0, 0, interlace])
     }
 
     /// A zlib stream of one stored block, so tests can write any scanlines they like.
     static func storedZlib(_ bytes: [UInt8]) -> [UInt8] {
-        [0x78, 0x01, 0x01, UInt8(bytes.count & 0xFF), UInt8(bytes.count >> 8), UInt8(~bytes.count & 0xFF), UInt8(~bytes.count >> 8 & 0xFF)]
+        [
+            0x78, 0x01, 0x01, UInt8(bytes.count & 0xFF), UInt8(bytes.count >> 8), UInt8(~bytes.count & 0xFF),
+            UInt8(~bytes.count >> 8 & 0xFF),
+        ]
             + bytes + InflateTests.bigEndianAdler32(bytes)
     }
 
@@ -125,7 +136,9 @@ import Testing
     func everyColourTypeAndBitDepthDecodesToTheExpectedPixels(_ fixture: Fixture) throws {
         // The fixture is what its name says.
         let header = try #require(Self.chunks(fixture.png).first)
-        #expect(header.type == "IHDR" && Int(header.body[8]) == fixture.depth && Int(header.body[9]) == fixture.colorType)
+        #expect(
+            header.type == "IHDR" && Int(header.body[8]) == fixture.depth && Int(header.body[9]) == fixture.colorType
+        )
         #expect(header.body[12] == (fixture.interlaced ? 1 : 0))
         let image = try PNGDecoder.decode(fixture.png)
         let expected = Self.expectedSamples(fixture)
@@ -187,7 +200,11 @@ import Testing
     @Test func aBadCRCIsRefused() {
         let bytes = [UInt8](Self.fixture("rgb8").png)
         for chunk in Self.chunks(Self.fixture("rgb8").png) {
-            guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: Array(chunk.type.utf8) + chunk.body) }) else {
+            guard
+                let start = bytes.indices.first(where: {
+                    bytes[$0...].starts(with: Array(chunk.type.utf8) + chunk.body)
+                })
+            else {
                 Issue.record("chunk \(chunk.type) not found")
                 continue
             }
@@ -195,7 +212,9 @@ import Testing
             for offset in [0, 4 + chunk.body.count / 2, 4 + chunk.body.count + 3] {
                 var damaged = bytes
                 damaged[start + offset] ^= 0x20
-                #expect(throws: PNGDecoder.Failure.damaged, "\(chunk.type) +\(offset)") { try PNGDecoder.decode(Data(damaged)) }
+                #expect(throws: PNGDecoder.Failure.damaged, "\(chunk.type) +\(offset)") {
+                    try PNGDecoder.decode(Data(damaged))
+                }
             }
         }
     }
@@ -210,7 +229,9 @@ import Testing
 
     @Test func oversizedDimensionsAreRefusedFromTheHeaderAlone() {
         // Only a header: were the size not refused right there, the missing data would be reported instead.
-        for (width, height, depth, colorType) in [(100_000, 100_000, 8, 2), (0x7FFF_FFFF, 0x7FFF_FFFF, 16, 6), (8000, 7000, 8, 6)] {
+        for (width, height, depth, colorType) in [
+            (100_000, 100_000, 8, 2), (0x7FFF_FFFF, 0x7FFF_FFFF, 16, 6), (8000, 7000, 8, 6),
+        ] {
             let png = Self.png([Self.header(width: width, height: height, depth: depth, colorType: colorType)])
             #expect(throws: PNGDecoder.Failure.tooLarge, "\(width)×\(height)") { try PNGDecoder.decode(png) }
         }
@@ -228,16 +249,31 @@ import Testing
             ("4-bit RGB", [Self.header(width: 2, height: 1, depth: 4, colorType: 2), data, end]),
             ("colour type 5", [Self.header(width: 2, height: 1, depth: 8, colorType: 5), data, end]),
             ("zero width", [Self.header(width: 0, height: 1, depth: 8, colorType: 0), data, end]),
-            ("interlace method 2", [Self.header(width: 2, height: 1, depth: 8, colorType: 0, interlace: 2), data, end]),
+            (
+                "interlace method 2",
+                [Self.header(width: 2, height: 1, depth: 8, colorType: 0, interlace: 2), data, end]
+            ),
             ("data before the header", [data, Self.header(width: 2, height: 1, depth: 8, colorType: 0), end]),
             (
                 "two headers",
-                [Self.header(width: 2, height: 1, depth: 8, colorType: 0), Self.header(width: 2, height: 1, depth: 8, colorType: 0), data, end]
+                [
+                    Self.header(width: 2, height: 1, depth: 8, colorType: 0),
+                    Self.header(width: 2, height: 1, depth: 8, colorType: 0), data, end,
+                ]
             ),
             ("no image data", [Self.header(width: 2, height: 1, depth: 8, colorType: 0), end]),
-            ("palette picture without a palette", [Self.header(width: 2, height: 1, depth: 8, colorType: 3), data, end]),
-            ("tRNS on RGBA", [Self.header(width: 1, height: 1, depth: 8, colorType: 6), ("tRNS", [0, 0, 0, 0, 0, 0]), data, end]),
-            ("unknown critical chunk", [Self.header(width: 2, height: 1, depth: 8, colorType: 0), ("CRIT", [1]), data, end]),
+            (
+                "palette picture without a palette",
+                [Self.header(width: 2, height: 1, depth: 8, colorType: 3), data, end]
+            ),
+            (
+                "tRNS on RGBA",
+                [Self.header(width: 1, height: 1, depth: 8, colorType: 6), ("tRNS", [0, 0, 0, 0, 0, 0]), data, end]
+            ),
+            (
+                "unknown critical chunk",
+                [Self.header(width: 2, height: 1, depth: 8, colorType: 0), ("CRIT", [1]), data, end]
+            ),
         ]
         for (name, chunks) in cases {
             #expect(throws: PNGDecoder.Failure.damaged, "\(name)") { try PNGDecoder.decode(Self.png(chunks)) }

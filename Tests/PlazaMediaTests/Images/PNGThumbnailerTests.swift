@@ -76,7 +76,8 @@ import Testing
             "BCwAAAAA0gQsAAAAANIELAAAAADSBCwAAAAA0gQsAAAAANIELAAAAADSBCwAAAAA0gQsAAAAANIELAAAAADSBCwAAAAA0gQsAAAAANIELAAAAADSBCwA",
             "AAAA0gQsAAAAANIELAAAAADSBCwAAAAA0gQsAAAAANIELAAAAADSBCwAAAAA0gQsAAAAANIELAAAAADSBCwAAAAA0gQsAAAAANIELAAAAADSBCwAAAAA",
             "0gQsAAAAANIELAAAAADSBCwAAAAA0gQsAAAAANIELAAAAADSvkxMj2YOQ8gwAAAAAElFTkSuQmCC",
-        ].joined())
+        ].joined()
+    )
 
     static func fixture(_ base64: String) -> Data {
         Data(base64Encoded: base64)!
@@ -128,7 +129,8 @@ import Testing
         let image = try #require(JPEGThumbnailer.eighthScale(thumbnail))
         #expect(image.scaledWidth == 60 && image.scaledHeight == 40 && image.channels == 3)
         let expectations: [(x: Int, y: Int, colour: [Int], what: String)] = [
-            (15, 10, [255, 0, 0], "red"), (45, 10, [0, 0, 255], "blue"), (7, 30, [255, 255, 255], "transparent, over white"),
+            (15, 10, [255, 0, 0], "red"), (45, 10, [0, 0, 255], "blue"),
+            (7, 30, [255, 255, 255], "transparent, over white"),
             (22, 30, [127, 255, 127], "half-transparent green"), (45, 30, [128, 128, 128], "fine stripes, averaged"),
         ]
         for expected in expectations {
@@ -151,7 +153,10 @@ import Testing
                 } else {
                     // Each tile pixel covers 2.5 stripe columns: one white and a half, or one: 153 or 102. Picking the
                     // nearest pixel instead would give 0 or 255.
-                    #expect(pixel[0] == pixel[1] && pixel[1] == pixel[2] && [102, 153].contains(pixel[0]), "(\(x), \(y)): \(pixel)")
+                    #expect(
+                        pixel[0] == pixel[1] && pixel[1] == pixel[2] && [102, 153].contains(pixel[0]),
+                        "(\(x), \(y)): \(pixel)"
+                    )
                     stripes[pixel[0], default: 0] += 1
                 }
             }
@@ -178,7 +183,10 @@ import Testing
     @Test func unreadablePicturesGetNoThumbnail() {
         var damaged = [UInt8](Self.photo)
         damaged[damaged.count / 2] ^= 0x01
-        for bytes in [Data(), Data(damaged), Self.photo.prefix(Self.photo.count / 2), JPEGThumbnailerTests.baseline, Data("not a picture".utf8)] {
+        for bytes in [
+            Data(), Data(damaged), Self.photo.prefix(Self.photo.count / 2), JPEGThumbnailerTests.baseline,
+            Data("not a picture".utf8),
+        ] {
             #expect(PNGThumbnailer.thumbnail(bytes, maxSide: 64) == nil)
         }
         #expect(PNGThumbnailer.thumbnail(Self.photo, maxSide: 0) == nil)

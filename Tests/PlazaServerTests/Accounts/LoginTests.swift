@@ -23,10 +23,15 @@ import Testing
     @Test(arguments: TestEngine.enabled)
     func failuresPerAccountAreLimitedEvenForTheRightPassword(_ engine: TestEngine) async throws {
         // A minute's first wait, so that a slow machine does not see the lock lapse mid-test.
-        try await TestPlaza.withApp(engine, configure: { ($0.limits.loginFailuresPerAccount, $0.limits.loginBackOffBase) = (3, 60) }) { client, _ in
+        try await TestPlaza.withApp(
+            engine,
+            configure: { ($0.limits.loginFailuresPerAccount, $0.limits.loginBackOffBase) = (3, 60) }
+        ) { client, _ in
             let accounts = AccountsDriver(client)
             _ = try await accounts.signedIn("zoe")
-            for _ in 0..<3 { #expect(try await accounts.login("zoe", password: "wrong password!").status == .unauthorized) }
+            for _ in 0..<3 {
+                #expect(try await accounts.login("zoe", password: "wrong password!").status == .unauthorized)
+            }
             let locked = try await accounts.login("zoe")
             #expect(locked.status == .tooManyRequests)
             #expect(locked.problem?.code == .rateLimited)
@@ -42,7 +47,10 @@ import Testing
     @Test(arguments: TestEngine.enabled)
     func aDeviceThatSignedInBeforeIsNotLockedOutByAnAttacker(_ engine: TestEngine) async throws {
         // A minute's wait: the steps below must not outlast it on a slow machine (1 s did under load).
-        try await TestPlaza.withApp(engine, configure: { ($0.limits.loginFailuresPerAccount, $0.limits.loginBackOffBase) = (3, 60) }) { client, _ in
+        try await TestPlaza.withApp(
+            engine,
+            configure: { ($0.limits.loginFailuresPerAccount, $0.limits.loginBackOffBase) = (3, 60) }
+        ) { client, _ in
             let accounts = AccountsDriver(client)
             let phone = try #require(try await accounts.signedIn("zoe").deviceToken)
             let browser = PageSession(client)
@@ -55,12 +63,22 @@ import Testing
             #expect(try await accounts.login("zoe").status == .tooManyRequests)
             // Another account's device token is no pass for this one.
             let borrowed = try await client.send(
-                .post, "/v1/auth/login", json: LoginRequest(login: "zoe", password: AccountsDriver.password, deviceToken: otherDevice))
+                .post,
+                "/v1/auth/login",
+                json: LoginRequest(login: "zoe", password: AccountsDriver.password, deviceToken: otherDevice)
+            )
             #expect(borrowed.status == .tooManyRequests)
             let fromPhone = try await client.send(
-                .post, "/v1/auth/login", json: LoginRequest(login: "zoe", password: AccountsDriver.password, deviceToken: phone))
+                .post,
+                "/v1/auth/login",
+                json: LoginRequest(login: "zoe", password: AccountsDriver.password, deviceToken: phone)
+            )
             #expect(fromPhone.status == .ok)
-            let again = try await browser.submit("/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password])
+            let again = try await browser.submit(
+                "/login",
+                to: "/login",
+                ["login": "zoe", "password": AccountsDriver.password]
+            )
             #expect(again.status == .seeOther && again.headers[.location] == "/")
         }
     }
@@ -73,7 +91,11 @@ import Testing
             func attempt(_ password: String, after seconds: Double) async -> Int? {
                 do {
                     _ = try await services.accounts.checkCredentials(
-                        login: "zoe", password: password, client: "198.51.100.1", now: start.addingTimeInterval(seconds))
+                        login: "zoe",
+                        password: password,
+                        client: "198.51.100.1",
+                        now: start.addingTimeInterval(seconds)
+                    )
                     return 0
                 } catch let error as PlazaError {
                     return error.code == .rateLimited ? Int(error.headers[.retryAfter] ?? "") : -1

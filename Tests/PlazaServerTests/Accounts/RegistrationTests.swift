@@ -37,26 +37,47 @@ import Testing
     @Test func registrationNamesEveryFieldAtFault() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let response = try await client.send(
-                .post, "/v1/auth/register",
-                json: RegisterRequest(email: "not-an-address", username: "X!", displayName: "", password: "short", role: .admin))
+                .post,
+                "/v1/auth/register",
+                json: RegisterRequest(
+                    email: "not-an-address",
+                    username: "X!",
+                    displayName: "",
+                    password: "short",
+                    role: .admin
+                )
+            )
             #expect(response.status == .unprocessableContent)
             let problem = try #require(response.problem)
             #expect(problem.code == .validationFailed)
-            #expect(Set(problem.errors?.map(\.field) ?? []) == ["email", "username", "displayName", "password", "role"])
+            #expect(
+                Set(problem.errors?.map(\.field) ?? []) == ["email", "username", "displayName", "password", "role"]
+            )
         }
     }
 
     @Test func missingAndMistypedFieldsAreNamed() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
-            let missing = try await client.sendRaw(.post, "/v1/auth/register", body: #"{"email":"a@b.co","username":"abc"}"#)
+            let missing = try await client.sendRaw(
+                .post,
+                "/v1/auth/register",
+                body: #"{"email":"a@b.co","username":"abc"}"#
+            )
             #expect(missing.status == .unprocessableContent)
             #expect(missing.problem?.errors?.first?.field == "displayName")
             let mistyped = try await client.sendRaw(
-                .post, "/v1/auth/register",
-                body: #"{"email":"a@b.co","username":"abc","displayName":"A","password":"long enough pw","role":"customer","student":"yes"}"#)
+                .post,
+                "/v1/auth/register",
+                body:
+                    #"{"email":"a@b.co","username":"abc","displayName":"A","password":"long enough pw","role":"customer","student":"yes"}"#
+            )
             #expect(mistyped.problem?.errors?.first?.field == "student")
             let badRole = try await client.sendRaw(
-                .post, "/v1/auth/register", body: #"{"email":"a@b.co","username":"abc","displayName":"A","password":"long enough pw","role":"king"}"#)
+                .post,
+                "/v1/auth/register",
+                body:
+                    #"{"email":"a@b.co","username":"abc","displayName":"A","password":"long enough pw","role":"king"}"#
+            )
             #expect(badRole.problem?.errors?.first?.field == "role")
         }
     }
@@ -74,8 +95,15 @@ import Testing
         try await TestPlaza.withApp(engine) { client, _ in
             try await AccountsDriver(client).register("zoe")
             let again = try await client.send(
-                .post, "/v1/auth/register",
-                json: RegisterRequest(email: "other@example.com", username: "ZOE", displayName: "Other", password: AccountsDriver.password))
+                .post,
+                "/v1/auth/register",
+                json: RegisterRequest(
+                    email: "other@example.com",
+                    username: "ZOE",
+                    displayName: "Other",
+                    password: AccountsDriver.password
+                )
+            )
             #expect(again.status == .conflict)
             #expect(again.problem?.errors?.first?.field == "username")
         }
@@ -87,10 +115,20 @@ import Testing
             let accounts = AccountsDriver(client)
             _ = try await accounts.signedIn("zoe")
             let again = try await client.send(
-                .post, "/v1/auth/register",
-                json: RegisterRequest(email: "Zoe@Example.com", username: "zoe2", displayName: "Impostor", password: AccountsDriver.password))
+                .post,
+                "/v1/auth/register",
+                json: RegisterRequest(
+                    email: "Zoe@Example.com",
+                    username: "zoe2",
+                    displayName: "Impostor",
+                    password: AccountsDriver.password
+                )
+            )
             #expect(again.status == .created)
-            #expect(try await accounts.mails(to: "zoe@example.com").first?.subject == "Someone tried to sign up with your address")
+            #expect(
+                try await accounts.mails(to: "zoe@example.com").first?.subject
+                    == "Someone tried to sign up with your address"
+            )
             // The impostor cannot log in with the address: the account is still Zoe's.
             #expect(try await accounts.login("zoe2").status == .unauthorized)
         }
@@ -105,15 +143,30 @@ import Testing
             _ = try await accounts.signedIn("zoe")
             func probe(_ email: String, as username: String) async throws -> [String] {
                 let signUp = try await client.send(
-                    .post, "/v1/auth/register",
-                    json: RegisterRequest(email: email, username: username, displayName: "Probe", password: "the prober's own passphrase"))
+                    .post,
+                    "/v1/auth/register",
+                    json: RegisterRequest(
+                        email: email,
+                        username: username,
+                        displayName: "Probe",
+                        password: "the prober's own passphrase"
+                    )
+                )
                 let byName = try await accounts.login(username, password: "the prober's own passphrase")
                 let byAddress = try await accounts.login(email, password: "the prober's own passphrase")
                 let again = try await client.send(
-                    .post, "/v1/auth/register",
+                    .post,
+                    "/v1/auth/register",
                     json: RegisterRequest(
-                        email: "other-\(username)@example.net", username: username, displayName: "Probe", password: AccountsDriver.password))
-                func shape(_ response: TestResponse) -> String { "\(response.status.code) \(response.problem?.code.rawValue ?? "-")" }
+                        email: "other-\(username)@example.net",
+                        username: username,
+                        displayName: "Probe",
+                        password: AccountsDriver.password
+                    )
+                )
+                func shape(_ response: TestResponse) -> String {
+                    "\(response.status.code) \(response.problem?.code.rawValue ?? "-")"
+                }
                 return [shape(signUp), shape(byName), shape(byAddress), shape(again)]
             }
             let taken = try await probe("zoe@example.com", as: "probe1")

@@ -16,8 +16,10 @@ import Testing
             var seen: [SessionInfo] = []
             var cursor: String?
             repeat {
-                let query = cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" } ?? ""
-                let page = try await client.send(.get, "/v1/me/sessions?limit=2\(query)", token: current.accessToken).decode(Page<SessionInfo>.self)
+                let query =
+                    cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" } ?? ""
+                let page = try await client.send(.get, "/v1/me/sessions?limit=2\(query)", token: current.accessToken)
+                    .decode(Page<SessionInfo>.self)
                 #expect(page.items.count <= 2)
                 seen += page.items
                 cursor = page.nextCursor
@@ -31,9 +33,18 @@ import Testing
     @Test func badPagingIsAValidationProblem() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let tokens = try await AccountsDriver(client).signedIn("zoe")
-            #expect(try await client.send(.get, "/v1/me/sessions?limit=0", token: tokens.accessToken).problem?.errors?.first?.field == "limit")
-            #expect(try await client.send(.get, "/v1/me/sessions?limit=abc", token: tokens.accessToken).status == .unprocessableContent)
-            #expect(try await client.send(.get, "/v1/me/sessions?cursor=%%%", token: tokens.accessToken).problem?.errors?.first?.field == "cursor")
+            #expect(
+                try await client.send(.get, "/v1/me/sessions?limit=0", token: tokens.accessToken).problem?.errors?
+                    .first?.field == "limit"
+            )
+            #expect(
+                try await client.send(.get, "/v1/me/sessions?limit=abc", token: tokens.accessToken).status
+                    == .unprocessableContent
+            )
+            #expect(
+                try await client.send(.get, "/v1/me/sessions?cursor=%%%", token: tokens.accessToken).problem?.errors?
+                    .first?.field == "cursor"
+            )
         }
     }
 
@@ -43,12 +54,17 @@ import Testing
             let accounts = AccountsDriver(client)
             let zoe = try await accounts.signedIn("zoe")
             let max = try await accounts.signedIn("max")
-            let maxSessions = try await client.send(.get, "/v1/me/sessions", token: max.accessToken).decode(Page<SessionInfo>.self)
+            let maxSessions = try await client.send(.get, "/v1/me/sessions", token: max.accessToken).decode(
+                Page<SessionInfo>.self
+            )
             let target = try #require(maxSessions.items.first)
             let attempt = try await client.send(.delete, "/v1/me/sessions/\(target.id)", token: zoe.accessToken)
             #expect(attempt.status == .notFound)
             #expect(try await client.send(.get, "/v1/me", token: max.accessToken).status == .ok)
-            #expect(try await client.send(.delete, "/v1/me/sessions/\(target.id)", token: max.accessToken).status == .noContent)
+            #expect(
+                try await client.send(.delete, "/v1/me/sessions/\(target.id)", token: max.accessToken).status
+                    == .noContent
+            )
             #expect(try await client.send(.get, "/v1/me", token: max.accessToken).status == .unauthorized)
         }
     }

@@ -22,22 +22,61 @@ import Testing
             let db = services.database.sql
             let now = Date()
             var user = UserRecord(
-                email: "zoe@example.com", username: "zoe", displayName: "Zoë Z", passwordHash: "$2b$04$hash", role: .merchant, emailVerified: true,
-                birthDate: "1990-02-03", gender: .female, student: true, now: Date(timeIntervalSince1970: 1_790_000_000))
+                email: "zoe@example.com",
+                username: "zoe",
+                displayName: "Zoë Z",
+                passwordHash: "$2b$04$hash",
+                role: .merchant,
+                emailVerified: true,
+                birthDate: "1990-02-03",
+                gender: .female,
+                student: true,
+                now: Date(timeIntervalSince1970: 1_790_000_000)
+            )
             user.updatedAt = Date(timeIntervalSince1970: 1_790_000_100)
             try await AccountStore().insert(user, on: db)
             let store = SessionStore()
-            let live = try await store.create(userID: user.id, kind: .api, device: "phone", now: now, expires: now.addingTimeInterval(3_600), on: db)
-            let web = try await store.create(userID: user.id, kind: .web, device: "laptop", now: now, expires: now.addingTimeInterval(3_600), on: db)
-            let revoked = try await store.create(userID: user.id, kind: .api, device: "old", now: now, expires: now.addingTimeInterval(3_600), on: db)
+            let live = try await store.create(
+                userID: user.id,
+                kind: .api,
+                device: "phone",
+                now: now,
+                expires: now.addingTimeInterval(3_600),
+                on: db
+            )
+            let web = try await store.create(
+                userID: user.id,
+                kind: .web,
+                device: "laptop",
+                now: now,
+                expires: now.addingTimeInterval(3_600),
+                on: db
+            )
+            let revoked = try await store.create(
+                userID: user.id,
+                kind: .api,
+                device: "old",
+                now: now,
+                expires: now.addingTimeInterval(3_600),
+                on: db
+            )
             try await db.update("sessions").set("revoked_at", to: now).where("id", .equal, revoked).run()
-            let expired = try await store.create(userID: user.id, kind: .api, device: "gone", now: now, expires: now.addingTimeInterval(-1), on: db)
+            let expired = try await store.create(
+                userID: user.id,
+                kind: .api,
+                device: "gone",
+                now: now,
+                expires: now.addingTimeInterval(-1),
+                on: db
+            )
             let found = try await store.liveSessions(ids: [live, web, revoked, expired], now: now, on: db)
             return found.values.map { session in
                 let user = session.user
                 return [
-                    user.email, user.username, user.displayName, user.passwordHash, user.role.rawValue, "\(user.emailVerified)",
-                    user.birthDate ?? "-", user.gender?.rawValue ?? "-", "\(user.student)", "\(Int(user.createdAt.timeIntervalSince1970))",
+                    user.email, user.username, user.displayName, user.passwordHash, user.role.rawValue,
+                    "\(user.emailVerified)",
+                    user.birthDate ?? "-", user.gender?.rawValue ?? "-", "\(user.student)",
+                    "\(Int(user.createdAt.timeIntervalSince1970))",
                     "\(Int(user.updatedAt.timeIntervalSince1970))",
                 ].joined(separator: "|")
             }.sorted()

@@ -12,17 +12,31 @@ import Testing
     func refreshRotatesAndReuseRevokesTheSession(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, _ in
             let first = try await AccountsDriver(client).signedIn("zoe")
-            let refreshed = try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
+            let refreshed = try await client.send(
+                .post,
+                "/v1/auth/refresh",
+                json: RefreshRequest(refreshToken: first.refreshToken)
+            )
             #expect(refreshed.status == .ok)
             let second = try refreshed.decode(TokenResponse.self)
             #expect(second.refreshToken != first.refreshToken)
             #expect(try await client.send(.get, "/v1/me", token: second.accessToken).status == .ok)
 
             // A thief replays the first refresh token: both the thief and the owner are signed out.
-            let replay = try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
+            let replay = try await client.send(
+                .post,
+                "/v1/auth/refresh",
+                json: RefreshRequest(refreshToken: first.refreshToken)
+            )
             #expect(replay.status == .unauthorized)
             #expect(replay.problem?.code == .invalidToken)
-            #expect(try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: second.refreshToken)).status == .unauthorized)
+            #expect(
+                try await client.send(
+                    .post,
+                    "/v1/auth/refresh",
+                    json: RefreshRequest(refreshToken: second.refreshToken)
+                ).status == .unauthorized
+            )
             #expect(try await client.send(.get, "/v1/me", token: second.accessToken).status == .unauthorized)
         }
     }
@@ -33,7 +47,13 @@ import Testing
             let tokens = try await AccountsDriver(client).signedIn("zoe")
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for _ in 0..<6 {
-                    group.addTask { try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: tokens.refreshToken)).status }
+                    group.addTask {
+                        try await client.send(
+                            .post,
+                            "/v1/auth/refresh",
+                            json: RefreshRequest(refreshToken: tokens.refreshToken)
+                        ).status
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -57,7 +77,10 @@ import Testing
                     for (name, token) in tokens + [("gus", gone)] {
                         group.addTask {
                             let response = try await client.send(.get, "/v1/me", token: token)
-                            return ("\(name) \(round)", response.status, response.status == .ok ? try response.decode(User.self).username : nil)
+                            return (
+                                "\(name) \(round)", response.status,
+                                response.status == .ok ? try response.decode(User.self).username : nil
+                            )
                         }
                     }
                 }
@@ -80,13 +103,25 @@ import Testing
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let stale = "expired.or.forged"
             #expect(try await client.send(.get, "/v1/businesses?q=bakery", token: stale).status == .ok)
-            let forgot = try await client.send(.post, "/v1/auth/forgot-password", json: EmailRequest(email: "zoe@example.com"), token: stale)
+            let forgot = try await client.send(
+                .post,
+                "/v1/auth/forgot-password",
+                json: EmailRequest(email: "zoe@example.com"),
+                token: stale
+            )
             #expect(forgot.status == .accepted || forgot.status == .noContent)
             let registration = try await client.send(
-                .post, "/v1/auth/register",
+                .post,
+                "/v1/auth/register",
                 json: RegisterRequest(
-                    email: "zoe@example.com", username: "zoe", displayName: "Zoe", password: AccountsDriver.password, role: .customer),
-                token: stale)
+                    email: "zoe@example.com",
+                    username: "zoe",
+                    displayName: "Zoe",
+                    password: AccountsDriver.password,
+                    role: .customer
+                ),
+                token: stale
+            )
             #expect(registration.status == .created)
             // What needs a user still says why it refused, so the SDK knows to refresh.
             let me = try await client.send(.get, "/v1/me", token: stale)
@@ -98,7 +133,11 @@ import Testing
 
     @Test func garbageRefreshTokensAreRefused() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
-            let response = try await client.send(.post, "/v1/auth/refresh", json: RefreshRequest(refreshToken: "nonsense"))
+            let response = try await client.send(
+                .post,
+                "/v1/auth/refresh",
+                json: RefreshRequest(refreshToken: "nonsense")
+            )
             #expect(response.status == .unauthorized)
             #expect(response.problem?.code == .invalidToken)
         }
@@ -109,7 +148,10 @@ import Testing
             let tokens = try await AccountsDriver(client).signedIn("zoe")
             let sessionID = try #require(await services.accounts.tokens.verify(tokens.accessToken)?.sessionID)
             let expired = try await services.accounts.tokens.issue(
-                userID: tokens.user.id, sessionID: sessionID, now: Date().addingTimeInterval(-3600))
+                userID: tokens.user.id,
+                sessionID: sessionID,
+                now: Date().addingTimeInterval(-3600)
+            )
             let response = try await client.send(.get, "/v1/me", token: expired)
             #expect(response.status == .unauthorized)
             #expect(response.problem?.code == .invalidToken)

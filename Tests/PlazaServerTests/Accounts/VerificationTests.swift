@@ -15,10 +15,18 @@ import Testing
             let code = try await accounts.latestCode(for: "zoe@example.com")
             let wrong = code == "000000" ? "111111" : "000000"
             for _ in 0..<5 {
-                let guess = try await client.send(.post, "/v1/auth/verify-email", json: VerifyEmailRequest(email: "zoe@example.com", code: wrong))
+                let guess = try await client.send(
+                    .post,
+                    "/v1/auth/verify-email",
+                    json: VerifyEmailRequest(email: "zoe@example.com", code: wrong)
+                )
                 #expect(guess.problem?.code == .invalidCode)
             }
-            let right = try await client.send(.post, "/v1/auth/verify-email", json: VerifyEmailRequest(email: "zoe@example.com", code: code))
+            let right = try await client.send(
+                .post,
+                "/v1/auth/verify-email",
+                json: VerifyEmailRequest(email: "zoe@example.com", code: code)
+            )
             #expect(right.status == .badRequest)
             #expect(right.problem?.code == .invalidCode)
         }
@@ -29,13 +37,24 @@ import Testing
             let accounts = AccountsDriver(client)
             try await accounts.register("zoe")
             let first = try await accounts.latestCode(for: "zoe@example.com")
-            #expect(try await client.send(.post, "/v1/auth/resend-code", json: EmailRequest(email: "zoe@example.com")).status == .accepted)
+            #expect(
+                try await client.send(.post, "/v1/auth/resend-code", json: EmailRequest(email: "zoe@example.com"))
+                    .status == .accepted
+            )
             let second = try await accounts.latestCode(for: "zoe@example.com")
             if first != second {
-                let old = try await client.send(.post, "/v1/auth/verify-email", json: VerifyEmailRequest(email: "zoe@example.com", code: first))
+                let old = try await client.send(
+                    .post,
+                    "/v1/auth/verify-email",
+                    json: VerifyEmailRequest(email: "zoe@example.com", code: first)
+                )
                 #expect(old.problem?.code == .invalidCode)
             }
-            let new = try await client.send(.post, "/v1/auth/verify-email", json: VerifyEmailRequest(email: "zoe@example.com", code: second))
+            let new = try await client.send(
+                .post,
+                "/v1/auth/verify-email",
+                json: VerifyEmailRequest(email: "zoe@example.com", code: second)
+            )
             #expect(new.status == .ok)
         }
     }
@@ -44,8 +63,16 @@ import Testing
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let accounts = AccountsDriver(client)
             try await accounts.register("zoe")
-            let known = try await client.send(.post, "/v1/auth/resend-code", json: EmailRequest(email: "zoe@example.com"))
-            let unknown = try await client.send(.post, "/v1/auth/resend-code", json: EmailRequest(email: "nobody@example.com"))
+            let known = try await client.send(
+                .post,
+                "/v1/auth/resend-code",
+                json: EmailRequest(email: "zoe@example.com")
+            )
+            let unknown = try await client.send(
+                .post,
+                "/v1/auth/resend-code",
+                json: EmailRequest(email: "nobody@example.com")
+            )
             #expect(known.status == .accepted && unknown.status == .accepted)
             #expect(known.text == unknown.text)
             #expect(try await accounts.mails(to: "nobody@example.com").isEmpty)
@@ -56,9 +83,16 @@ import Testing
         try await TestPlaza.withApp(.sqlite, configure: { $0.limits.codeMailsPerAccount = 2 }) { client, _ in
             try await AccountsDriver(client).register("zoe")
             for _ in 0..<2 {
-                #expect(try await client.send(.post, "/v1/auth/resend-code", json: EmailRequest(email: "zoe@example.com")).status == .accepted)
+                #expect(
+                    try await client.send(.post, "/v1/auth/resend-code", json: EmailRequest(email: "zoe@example.com"))
+                        .status == .accepted
+                )
             }
-            let limited = try await client.send(.post, "/v1/auth/resend-code", json: EmailRequest(email: "zoe@example.com"))
+            let limited = try await client.send(
+                .post,
+                "/v1/auth/resend-code",
+                json: EmailRequest(email: "zoe@example.com")
+            )
             #expect(limited.status == .tooManyRequests)
             #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 > 0)
         }

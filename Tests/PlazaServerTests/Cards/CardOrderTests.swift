@@ -13,7 +13,13 @@ import Testing
 /// template, an order is pinned to the print files the shopper approved, paid once (wallet or card), re-approved while
 /// paid, locked at the printer, and cancelled with its money back; the ledger stays sound.
 @Suite struct CardOrderTests {
-    static let address = CardShippingAddress(name: "Sam Rivera", line1: "12 Elm Street", city: "Springfield", postalCode: "12345", country: "us")
+    static let address = CardShippingAddress(
+        name: "Sam Rivera",
+        line1: "12 Elm Street",
+        city: "Springfield",
+        postalCode: "12345",
+        country: "us"
+    )
 
     struct Shopper {
         let shop: CardsDriver
@@ -21,82 +27,164 @@ import Testing
         let design: CardDesign
     }
 
-    static func shopper(_ client: any TestClientProtocol, _ services: PlazaServices, funds: Int64 = 20_000) async throws -> Shopper {
+    static func shopper(
+        _ client: any TestClientProtocol,
+        _ services: PlazaServices,
+        funds: Int64 = 20_000
+    ) async throws -> Shopper {
         let shop = try await CardsDriver.open(client, services)
         let token = try await AccountsDriver(client).signedIn("sam").accessToken
         if funds > 0 { try await WalletDriver(client).fund(funds, token: token) }
         let design = try await shop.design(
-            token, CardDesignRequest(templateId: shop.template, labels: [CardLabelEdit(id: "names", text: "Mia & Leo")]))
+            token,
+            CardDesignRequest(templateId: shop.template, labels: [CardLabelEdit(id: "names", text: "Mia & Leo")])
+        )
         return Shopper(shop: shop, token: token, design: design)
     }
 
-    static func add(_ client: any TestClientProtocol, _ s: Shopper, _ request: CardCartItemRequest) async throws -> CardCartItem {
+    static func add(
+        _ client: any TestClientProtocol,
+        _ s: Shopper,
+        _ request: CardCartItemRequest
+    ) async throws -> CardCartItem {
         let added = try await client.send(.post, "/v1/cards/cart/items", json: request, token: s.token)
         #expect(added.status == .created, "\(added.text)")
         return try added.decode(CardCartItem.self)
     }
 
     /// The SHA-256 of the design's print file as it is now: what the shopper approves by looking at it.
-    static func proof(_ client: any TestClientProtocol, _ token: String, _ design: UUID) async throws -> CardProofApproval {
-        let pdf = Data(try await client.send(.get, "/v1/cards/designs/\(design)/print.pdf", token: token).body.readableBytesView)
-        return CardProofApproval(designId: design, sha256: SHA256.hash(data: pdf).map { String(format: "%02x", $0) }.joined())
+    static func proof(
+        _ client: any TestClientProtocol,
+        _ token: String,
+        _ design: UUID
+    ) async throws -> CardProofApproval {
+        let pdf = Data(
+            try await client.send(.get, "/v1/cards/designs/\(design)/print.pdf", token: token).body.readableBytesView
+        )
+        return CardProofApproval(
+            designId: design,
+            sha256: SHA256.hash(data: pdf).map { String(format: "%02x", $0) }.joined()
+        )
     }
 
     static func order(
-        _ client: any TestClientProtocol, _ token: String, proofs: [CardProofApproval], key: String = UUID().uuidString
+        _ client: any TestClientProtocol,
+        _ token: String,
+        proofs: [CardProofApproval],
+        key: String = UUID().uuidString
     ) async throws
         -> TestResponse
     {
         try await client.send(
-            .post, "/v1/cards/orders", json: CardOrderRequest(shippingAddress: address, proofs: proofs), token: token,
-            headers: WalletDriver.keyed(key))
+            .post,
+            "/v1/cards/orders",
+            json: CardOrderRequest(shippingAddress: address, proofs: proofs),
+            token: token,
+            headers: WalletDriver.keyed(key)
+        )
     }
 
     static func pay(
-        _ client: any TestClientProtocol, _ token: String, _ order: CardOrder, method: CardPaymentMethod = .wallet, key: String = UUID().uuidString
+        _ client: any TestClientProtocol,
+        _ token: String,
+        _ order: CardOrder,
+        method: CardPaymentMethod = .wallet,
+        key: String = UUID().uuidString
     )
         async throws -> TestResponse
     {
         try await client.send(
-            .post, "/v1/cards/orders/\(order.id)/pay",
+            .post,
+            "/v1/cards/orders/\(order.id)/pay",
             json: CardPaymentRequest(
-                method: method, card: method == .card ? WalletDriver.goodCard : nil, amount: order.total, currency: order.currency),
-            token: token, headers: WalletDriver.keyed(key))
+                method: method,
+                card: method == .card ? WalletDriver.goodCard : nil,
+                amount: order.total,
+                currency: order.currency
+            ),
+            token: token,
+            headers: WalletDriver.keyed(key)
+        )
     }
 
     @Test(arguments: TestEngine.enabled)
     func pricesFollowTheTiersAndASampleIsCreditedOnce(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine, .live) { client, services in
             let s = try await Self.shopper(client, services)
-            let sample = try await Self.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, kind: .sample))
+            let sample = try await Self.add(
+                client,
+                s,
+                CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, kind: .sample)
+            )
             #expect(sample.quantity == 1 && sample.amount == 200)
             var cart = try await client.send(.get, "/v1/cards/cart", token: s.token).decode(CardCart.self)
             #expect((cart.subtotal, cart.credit, cart.shipping, cart.tax, cart.total) == (200, 0, 499, 0, 699))
 
             // The sample is ordered and paid first.
-            let first = try await Self.order(client, s.token, proofs: [try await Self.proof(client, s.token, s.design.id)]).decode(CardOrder.self)
+            let first = try await Self.order(
+                client,
+                s.token,
+                proofs: [try await Self.proof(client, s.token, s.design.id)]
+            ).decode(CardOrder.self)
             #expect(first.status == .pendingPayment && first.total == 699)
-            #expect(try await client.send(.get, "/v1/cards/cart", token: s.token).decode(CardCart.self).items.isEmpty, "the cart empties")
+            #expect(
+                try await client.send(.get, "/v1/cards/cart", token: s.token).decode(CardCart.self).items.isEmpty,
+                "the cart empties"
+            )
             #expect(try await Self.pay(client, s.token, first).decode(CardOrder.self).status == .paid)
 
             // 24 cards cost 24 × $3.50; 50 cost 50 × $2.50 (the tier from 25), less the sample's $2.00, once.
-            #expect(try await Self.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 24)).amount == 8_400)
+            #expect(
+                try await Self.add(
+                    client,
+                    s,
+                    CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 24)
+                ).amount == 8_400
+            )
             cart = try await client.send(.get, "/v1/cards/cart", token: s.token).decode(CardCart.self)
-            #expect(try await client.send(.delete, "/v1/cards/cart/items/\(cart.items[0].id)", token: s.token).status == .noContent)
-            #expect(try await Self.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 50)).amount == 12_500)
+            #expect(
+                try await client.send(.delete, "/v1/cards/cart/items/\(cart.items[0].id)", token: s.token).status
+                    == .noContent
+            )
+            #expect(
+                try await Self.add(
+                    client,
+                    s,
+                    CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 50)
+                ).amount == 12_500
+            )
             cart = try await client.send(.get, "/v1/cards/cart", token: s.token).decode(CardCart.self)
             #expect((cart.subtotal, cart.credit, cart.total) == (12_500, 200, 12_500 - 200 + 499))
-            let second = try await Self.order(client, s.token, proofs: [try await Self.proof(client, s.token, s.design.id)]).decode(CardOrder.self)
+            let second = try await Self.order(
+                client,
+                s.token,
+                proofs: [try await Self.proof(client, s.token, s.design.id)]
+            ).decode(CardOrder.self)
             #expect(second.credit == 200 && second.total == 12_799)
-            _ = try await Self.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 50))
-            #expect(try await client.send(.get, "/v1/cards/cart", token: s.token).decode(CardCart.self).credit == 0, "credited once")
+            _ = try await Self.add(
+                client,
+                s,
+                CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 50)
+            )
+            #expect(
+                try await client.send(.get, "/v1/cards/cart", token: s.token).decode(CardCart.self).credit == 0,
+                "credited once"
+            )
 
             // Bad lines are refused by field.
             let wrongPaper = try await client.send(
-                .post, "/v1/cards/cart/items", json: CardCartItemRequest(designId: s.design.id, paperId: UUID(), quantity: 5), token: s.token)
+                .post,
+                "/v1/cards/cart/items",
+                json: CardCartItemRequest(designId: s.design.id, paperId: UUID(), quantity: 5),
+                token: s.token
+            )
             #expect(wrongPaper.problem?.errors?.map(\.field) == ["paperId"])
             let none = try await client.send(
-                .post, "/v1/cards/cart/items", json: CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 0), token: s.token)
+                .post,
+                "/v1/cards/cart/items",
+                json: CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 0),
+                token: s.token
+            )
             #expect(none.problem?.errors?.map(\.field) == ["quantity"])
         }
     }
@@ -105,14 +193,24 @@ import Testing
     func anOrderPrintsExactlyTheApprovedProofAndLocksAtThePrinter(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine, .live) { client, services in
             let s = try await Self.shopper(client, services)
-            _ = try await Self.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 30))
+            _ = try await Self.add(
+                client,
+                s,
+                CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 30)
+            )
             let approved = try await Self.proof(client, s.token, s.design.id)
             // The design changes after the shopper looked at its proof: the order is refused until they look again.
             _ = try await client.send(
-                .patch, "/v1/cards/designs/\(s.design.id)", json: CardDesignRequest(labels: [CardLabelEdit(id: "names", text: "Mia & Leon")]),
-                token: s.token)
+                .patch,
+                "/v1/cards/designs/\(s.design.id)",
+                json: CardDesignRequest(labels: [CardLabelEdit(id: "names", text: "Mia & Leon")]),
+                token: s.token
+            )
             let stale = try await Self.order(client, s.token, proofs: [approved])
-            #expect(stale.problem?.code == .approvalMismatch && stale.problem?.errors?.map(\.field) == ["proofs[0].sha256"], "\(stale.text)")
+            #expect(
+                stale.problem?.code == .approvalMismatch && stale.problem?.errors?.map(\.field) == ["proofs[0].sha256"],
+                "\(stale.text)"
+            )
             #expect(try await Self.order(client, s.token, proofs: []).problem?.errors?.map(\.field) == ["proofs"])
             let fresh = try await Self.proof(client, s.token, s.design.id)
             let order = try await Self.order(client, s.token, proofs: [fresh]).decode(CardOrder.self)
@@ -121,35 +219,80 @@ import Testing
             // The receipt waits in the inbox, linking to the order.
             let inbox = try await client.send(.get, "/v1/inbox", token: s.token).decode(InboxPage.self)
             let receipt = try #require(inbox.items.first { $0.kind == .cardOrderPaid }, "\(inbox.items.map(\.kind))")
-            #expect(receipt.link == "/cards/orders/\(order.id.uuidString.lowercased())" && receipt.title.contains("Golden Circle (30 cards)"))
+            #expect(
+                receipt.link == "/cards/orders/\(order.id.uuidString.lowercased())"
+                    && receipt.title.contains("Golden Circle (30 cards)")
+            )
 
             // Paid, the design may still change, and its new proof be approved into the order.
             _ = try await client.send(
-                .patch, "/v1/cards/designs/\(s.design.id)", json: CardDesignRequest(labels: [CardLabelEdit(id: "date", text: "June 13, 2027")]),
-                token: s.token)
+                .patch,
+                "/v1/cards/designs/\(s.design.id)",
+                json: CardDesignRequest(labels: [CardLabelEdit(id: "date", text: "June 13, 2027")]),
+                token: s.token
+            )
             let newer = try await Self.proof(client, s.token, s.design.id)
             let repinned = try await client.send(
-                .post, "/v1/cards/orders/\(order.id)/proofs", json: newer, token: s.token, headers: WalletDriver.keyed(UUID().uuidString))
+                .post,
+                "/v1/cards/orders/\(order.id)/proofs",
+                json: newer,
+                token: s.token,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            )
             #expect(try repinned.decode(CardOrder.self).items.map(\.proofSha256) == [newer.sha256], "\(repinned.text)")
 
             // At the printer: the design is locked, and production gets exactly the approved file.
             let admin = s.shop.admin
             #expect(
-                try await client.send(.post, "/v1/admin/cards/orders/\(order.id)/send-to-production", token: admin).decode(CardOrder.self).status
-                    == .inProduction)
-            let edit = try await client.send(.patch, "/v1/cards/designs/\(s.design.id)", json: CardDesignRequest(name: "Changed"), token: s.token)
+                try await client.send(.post, "/v1/admin/cards/orders/\(order.id)/send-to-production", token: admin)
+                    .decode(CardOrder.self).status
+                    == .inProduction
+            )
+            let edit = try await client.send(
+                .patch,
+                "/v1/cards/designs/\(s.design.id)",
+                json: CardDesignRequest(name: "Changed"),
+                token: s.token
+            )
             #expect(edit.status == .conflict && edit.problem?.code == .stateConflict)
-            #expect(try await client.send(.delete, "/v1/cards/designs/\(s.design.id)", token: s.token).status == .conflict)
-            #expect(try await client.send(.get, "/v1/cards/designs/\(s.design.id)", token: s.token).decode(CardDesign.self).locked)
-            let file = try await client.send(.get, "/v1/admin/cards/orders/\(order.id)/items/\(order.items[0].id)/print.pdf", token: admin)
-            #expect(SHA256.hash(data: Data(file.body.readableBytesView)).map { String(format: "%02x", $0) }.joined() == newer.sha256)
             #expect(
-                try await client.send(.get, "/v1/admin/cards/orders/\(order.id)/items/\(order.items[0].id)/print.pdf", token: s.token).status
-                    == .forbidden)
+                try await client.send(.delete, "/v1/cards/designs/\(s.design.id)", token: s.token).status == .conflict
+            )
             #expect(
-                try await client.send(.post, "/v1/cards/orders/\(order.id)/cancel", token: s.token, headers: WalletDriver.keyed("c1")).status
-                    == .conflict)
-            #expect(try await client.send(.post, "/v1/admin/cards/orders/\(order.id)/ship", token: admin).decode(CardOrder.self).status == .shipped)
+                try await client.send(.get, "/v1/cards/designs/\(s.design.id)", token: s.token).decode(CardDesign.self)
+                    .locked
+            )
+            let file = try await client.send(
+                .get,
+                "/v1/admin/cards/orders/\(order.id)/items/\(order.items[0].id)/print.pdf",
+                token: admin
+            )
+            #expect(
+                SHA256.hash(data: Data(file.body.readableBytesView)).map { String(format: "%02x", $0) }.joined()
+                    == newer.sha256
+            )
+            #expect(
+                try await client.send(
+                    .get,
+                    "/v1/admin/cards/orders/\(order.id)/items/\(order.items[0].id)/print.pdf",
+                    token: s.token
+                ).status
+                    == .forbidden
+            )
+            #expect(
+                try await client.send(
+                    .post,
+                    "/v1/cards/orders/\(order.id)/cancel",
+                    token: s.token,
+                    headers: WalletDriver.keyed("c1")
+                ).status
+                    == .conflict
+            )
+            #expect(
+                try await client.send(.post, "/v1/admin/cards/orders/\(order.id)/ship", token: admin).decode(
+                    CardOrder.self
+                ).status == .shipped
+            )
             let mails = try await AccountsDriver(client).mails(to: "sam@example.com").map(\.subject)
             #expect(mails.contains("Your card order is paid") && mails.contains("Your cards are on their way"))
             // Another shopper sees nothing of it.
@@ -163,8 +306,16 @@ import Testing
         try await TestPlaza.withApp(engine, .live) { client, services in
             let s = try await Self.shopper(client, services, funds: 5_000)
             let wallet = WalletDriver(client)
-            _ = try await Self.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 10))
-            let order = try await Self.order(client, s.token, proofs: [try await Self.proof(client, s.token, s.design.id)]).decode(CardOrder.self)
+            _ = try await Self.add(
+                client,
+                s,
+                CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 10)
+            )
+            let order = try await Self.order(
+                client,
+                s.token,
+                proofs: [try await Self.proof(client, s.token, s.design.id)]
+            ).decode(CardOrder.self)
             #expect(order.total == 3_999)
 
             // The same key twice: one payment. Another total: refused. Paid: a new key is a conflict.
@@ -176,22 +327,42 @@ import Testing
 
             // Cancelled before the printer: the money is back.
             let cancelled = try await client.send(
-                .post, "/v1/cards/orders/\(order.id)/cancel", json: CardCancelRequest(reason: "Wrong date"), token: s.token,
-                headers: WalletDriver.keyed("c"))
+                .post,
+                "/v1/cards/orders/\(order.id)/cancel",
+                json: CardCancelRequest(reason: "Wrong date"),
+                token: s.token,
+                headers: WalletDriver.keyed("c")
+            )
             #expect(try cancelled.decode(CardOrder.self).status == .cancelled)
             #expect(try await wallet.balance(token: s.token) == 5_000)
             let history = try await wallet.activity(token: s.token).items.map(\.kind)
             #expect(history.contains(.cardOrder) && history.contains(.cardRefund))
 
             // Short of money: refused, nothing moves, the order waits.
-            _ = try await Self.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 100))
-            let big = try await Self.order(client, s.token, proofs: [try await Self.proof(client, s.token, s.design.id)]).decode(CardOrder.self)
+            _ = try await Self.add(
+                client,
+                s,
+                CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 100)
+            )
+            let big = try await Self.order(
+                client,
+                s.token,
+                proofs: [try await Self.proof(client, s.token, s.design.id)]
+            ).decode(CardOrder.self)
             let wrong = CardPaymentRequest(method: .wallet, amount: big.total - 1, currency: "USD")
             let mismatch = try await client.send(
-                .post, "/v1/cards/orders/\(big.id)/pay", json: wrong, token: s.token, headers: WalletDriver.keyed("x"))
+                .post,
+                "/v1/cards/orders/\(big.id)/pay",
+                json: wrong,
+                token: s.token,
+                headers: WalletDriver.keyed("x")
+            )
             #expect(mismatch.problem?.code == .approvalMismatch && mismatch.problem?.errors?.map(\.field) == ["amount"])
             #expect(try await Self.pay(client, s.token, big).problem?.code == .insufficientFunds)
-            #expect(try await client.send(.get, "/v1/cards/orders/\(big.id)", token: s.token).decode(CardOrder.self).status == .pendingPayment)
+            #expect(
+                try await client.send(.get, "/v1/cards/orders/\(big.id)", token: s.token).decode(CardOrder.self).status
+                    == .pendingPayment
+            )
             #expect(try await services.verifyLedger().problems == [])
         }
     }
@@ -199,24 +370,44 @@ import Testing
     @Test func aCardPaysTheOrderOnceTheProcessorSettlesAndAnAdminMayCancelWithAReason() async throws {
         try await TestPlaza.withApp(.sqlite, .live) { client, services in
             let s = try await Self.shopper(client, services, funds: 0)
-            _ = try await Self.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 25))
-            let order = try await Self.order(client, s.token, proofs: [try await Self.proof(client, s.token, s.design.id)]).decode(CardOrder.self)
+            _ = try await Self.add(
+                client,
+                s,
+                CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 25)
+            )
+            let order = try await Self.order(
+                client,
+                s.token,
+                proofs: [try await Self.proof(client, s.token, s.design.id)]
+            ).decode(CardOrder.self)
             let started = try await Self.pay(client, s.token, order, method: .card).decode(CardOrder.self)
             #expect(started.status == .pendingPayment && started.paymentMethod == .card)
             var paid = started
             for _ in 0..<500 where paid.status == .pendingPayment {
                 try await Task.sleep(for: .milliseconds(20))
-                paid = try await client.send(.get, "/v1/cards/orders/\(order.id)", token: s.token).decode(CardOrder.self)
+                paid = try await client.send(.get, "/v1/cards/orders/\(order.id)", token: s.token).decode(
+                    CardOrder.self
+                )
             }
             #expect(paid.status == .paid, "the top-up settled and paid the order")
             #expect(try await WalletDriver(client).balance(token: s.token) == 0, "the card's money went to the order")
 
             let admin = s.shop.admin
             #expect(
-                try await client.send(.post, "/v1/admin/cards/orders/\(order.id)/cancel", json: CardCancelRequest(), token: admin).problem?.errors?
-                    .map(\.field) == ["reason"])
+                try await client.send(
+                    .post,
+                    "/v1/admin/cards/orders/\(order.id)/cancel",
+                    json: CardCancelRequest(),
+                    token: admin
+                ).problem?.errors?
+                .map(\.field) == ["reason"]
+            )
             let cancelled = try await client.send(
-                .post, "/v1/admin/cards/orders/\(order.id)/cancel", json: CardCancelRequest(reason: "The paper is out of stock."), token: admin)
+                .post,
+                "/v1/admin/cards/orders/\(order.id)/cancel",
+                json: CardCancelRequest(reason: "The paper is out of stock."),
+                token: admin
+            )
             #expect(try cancelled.decode(CardOrder.self).cancelReason == "The paper is out of stock.")
             #expect(try await WalletDriver(client).balance(token: s.token) == order.total, "refunded to the wallet")
             #expect(try await services.verifyLedger().problems == [])

@@ -24,12 +24,19 @@ import Testing
             let shop = try await CardsDriver.open(client, services)
             let sam = try await AccountsDriver(client).signedIn("sam").accessToken
             let design = try await shop.design(
-                sam, CardDesignRequest(templateId: shop.template, labels: [CardLabelEdit(id: "names", text: "Mia & Leo")]))
+                sam,
+                CardDesignRequest(templateId: shop.template, labels: [CardLabelEdit(id: "names", text: "Mia & Leo")])
+            )
             let first = try await client.send(.get, "/v1/cards/designs/\(design.id)/print.pdf", token: sam)
             #expect(first.status == .ok && first.headers[.contentType] == "application/pdf")
             let pdf = Data(first.body.readableBytesView)
             #expect(pdf.starts(with: Data("%PDF-1.7".utf8)))
-            #expect(Data(try await client.send(.get, "/v1/cards/designs/\(design.id)/print.pdf", token: sam).body.readableBytesView) == pdf)
+            #expect(
+                Data(
+                    try await client.send(.get, "/v1/cards/designs/\(design.id)/print.pdf", token: sam).body
+                        .readableBytesView
+                ) == pdf
+            )
 
             let folder = try Self.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -38,10 +45,16 @@ import Testing
             let check = try ExternalTool.run("qpdf", ["--check", file.path])
             #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
             let fonts = try ExternalTool.run("pdffonts", [file.path]).stdout.split(separator: "\n").dropFirst(2)
-            #expect(fonts.count == 2 && fonts.allSatisfy { $0.contains("CID TrueType") && $0.contains(" yes yes yes ") }, "\(fonts)")
+            #expect(
+                fonts.count == 2 && fonts.allSatisfy { $0.contains("CID TrueType") && $0.contains(" yes yes yes ") },
+                "\(fonts)"
+            )
             // 133 × 183.8 mm (the trim and 3 mm a side) is 377.008 × 521.008 pt; the trim box sits 8.5 pt (3 mm) in.
             let info = try ExternalTool.run("pdfinfo", ["-box", file.path]).stdout
-            #expect(info.contains("Pages:           2") && info.contains("Page size:       377.008 x 521.008 pts"), "\(info)")
+            #expect(
+                info.contains("Pages:           2") && info.contains("Page size:       377.008 x 521.008 pts"),
+                "\(info)"
+            )
             #expect(info.contains("TrimBox:             8.50     8.50   368.50   512.50"), "\(info)")
             let text = try ExternalTool.run("pdftotext", [file.path, "-"]).stdout
             #expect(text.contains("Mia & Leo") && text.contains("June 12, 2027") && text.contains("With love"))
@@ -59,8 +72,11 @@ import Testing
                 CardDesignRequest(
                     templateId: shop.template,
                     labels: [
-                        CardLabelEdit(id: "names", text: "Mia Sophie Wagner & Leo Fitzgerald"), CardLabelEdit(id: "date", text: "Saturday, 3 July"),
-                    ]))
+                        CardLabelEdit(id: "names", text: "Mia Sophie Wagner & Leo Fitzgerald"),
+                        CardLabelEdit(id: "date", text: "Saturday, 3 July"),
+                    ]
+                )
+            )
             let user = try #require(try await AccountStore().user(login: "sam", on: services.database.sql))
             let identity = Identity(user: user, sessionID: UUID())
             var svg = try await services.cards.designPreview(identity, design.id, page: .front, guides: false)
@@ -71,10 +87,17 @@ import Testing
             svg = svg.replacingOccurrences(of: #"width="133mm" height="183.8mm""#, with: #"width="532" height="735.2""#)
             for id in CardRules.fontIDs {
                 let data = try #require(services.cards.fonts.files[id])
-                svg = svg.replacingOccurrences(of: "/v1/cards/fonts/\(id)", with: "data:font/ttf;base64,\(data.base64EncodedString())")
+                svg = svg.replacingOccurrences(
+                    of: "/v1/cards/fonts/\(id)",
+                    with: "data:font/ttf;base64,\(data.base64EncodedString())"
+                )
             }
             let folder = try Self.temporaryFolder()
-            defer { if ProcessInfo.processInfo.environment["PLAZA_KEEP_CARD_RENDERS"] == nil { try? FileManager.default.removeItem(at: folder) } }
+            defer {
+                if ProcessInfo.processInfo.environment["PLAZA_KEEP_CARD_RENDERS"] == nil {
+                    try? FileManager.default.removeItem(at: folder)
+                }
+            }
             print("renders in \(folder.path)")
             try Data(svg.utf8).write(to: folder.appendingPathComponent("card.svg"))
             try pdf.write(to: folder.appendingPathComponent("card.pdf"))
@@ -82,19 +105,30 @@ import Testing
             let chromium = try ExternalTool.run(
                 "chromium",
                 [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1", "--virtual-time-budget=3000",
-                    "--window-size=\(width),\(height)", "--screenshot=\(shot.path)", folder.appendingPathComponent("card.svg").absoluteString,
-                ])
+                    "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+                    "--virtual-time-budget=3000",
+                    "--window-size=\(width),\(height)", "--screenshot=\(shot.path)",
+                    folder.appendingPathComponent("card.svg").absoluteString,
+                ]
+            )
             #expect(FileManager.default.fileExists(atPath: shot.path), "\(chromium.stderr)")
             let preview = try PNGDecoder.decode(try Data(contentsOf: shot))
             let out = folder.appendingPathComponent("print")
             let rendered = try ExternalTool.run(
-                "pdftoppm", ["-r", "101.6", "-f", "1", "-l", "1", "-singlefile", folder.appendingPathComponent("card.pdf").path, out.path])
+                "pdftoppm",
+                [
+                    "-r", "101.6", "-f", "1", "-l", "1", "-singlefile", folder.appendingPathComponent("card.pdf").path,
+                    out.path,
+                ]
+            )
             #expect(rendered.status == 0, "\(rendered.stderr)")
             let print = try PortablePixmap(try Data(contentsOf: out.appendingPathExtension("ppm")))
 
             let (w, h) = (min(preview.width, print.width), min(preview.height, print.height))
-            #expect(w >= width - 1 && h >= height - 1, "\(preview.width)×\(preview.height) against \(print.width)×\(print.height)")
+            #expect(
+                w >= width - 1 && h >= height - 1,
+                "\(preview.width)×\(preview.height) against \(print.width)×\(print.height)"
+            )
             let gray = { (r: Int, g: Int, b: Int) in (r * 299 + g * 587 + b * 114) / 1000 }
             var previewInk = [Bool](repeating: false, count: w * h)
             var printInk = [Bool](repeating: false, count: w * h)
@@ -126,8 +160,14 @@ import Testing
             let lost = stray(printInk, against: previewInk)
             let added = stray(previewInk, against: printInk)
             #expect(lost.of > 1_500, "the print has text: \(lost.of) dark pixels")
-            #expect(lost.count * 100 < lost.of && added.count * 100 < added.of, "stray ink: \(lost) in print, \(added) in preview")
-            #expect(Double(total) / Double(w * h) < 1.5, "the art and paper agree too: mean difference \(Double(total) / Double(w * h))")
+            #expect(
+                lost.count * 100 < lost.of && added.count * 100 < added.of,
+                "stray ink: \(lost) in print, \(added) in preview"
+            )
+            #expect(
+                Double(total) / Double(w * h) < 1.5,
+                "the art and paper agree too: mean difference \(Double(total) / Double(w * h))"
+            )
         }
     }
 
@@ -137,11 +177,24 @@ import Testing
         try await TestPlaza.withApp(.sqlite) { client, services in
             let shop = try await CardsDriver.open(client, services)
             // 400 × 560 pixels, red and blue stripes 10 pixels wide: 672,000 bytes of RGB.
-            let upload = try await CardsDriver.uploadArt(client, shop.designer, MediaTests.stripedPNG(width: 400, height: 560), type: "image/png")
+            let upload = try await CardsDriver.uploadArt(
+                client,
+                shop.designer,
+                MediaTests.stripedPNG(width: 400, height: 560),
+                type: "image/png"
+            )
             #expect(upload.status == .created, "\(upload.text)")
-            var request = try await CardsDriver.request(client, shop.designer, category: shop.wedding, sub: nil, paper: shop.linen)
+            var request = try await CardsDriver.request(
+                client,
+                shop.designer,
+                category: shop.wedding,
+                sub: nil,
+                paper: shop.linen
+            )
             request.name = "Stripes"
-            request.colours = [CardColourRequest(name: "Stripes", art: ["front": try upload.decode(CardArtUpload.self).id])]
+            request.colours = [
+                CardColourRequest(name: "Stripes", art: ["front": try upload.decode(CardArtUpload.self).id])
+            ]
             let template = try await CardsDriver.template(client, shop.designer, request: request)
             try await CardsDriver.approve(client, shop.admin, template, designer: shop.designer)
             let sam = try await AccountsDriver(client).signedIn("sam").accessToken
@@ -151,16 +204,26 @@ import Testing
             let pdf = Data(response.body.readableBytesView)
             #expect(pdf.count < 100_000, "\(pdf.count) bytes")
             let text = String(decoding: pdf.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
-            #expect(text.contains("/Subtype /Image /Width 400 /Height 560 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode"))
+            #expect(
+                text.contains(
+                    "/Subtype /Image /Width 400 /Height 560 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode"
+                )
+            )
 
             let folder = try Self.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("card.pdf")
             try pdf.write(to: file)
             let check = try ExternalTool.run("qpdf", ["--check", file.path])
-            #expect(check.status == 0 && check.stdout.contains("No syntax or stream encoding errors found"), "\(check.stdout) \(check.stderr)")
+            #expect(
+                check.status == 0 && check.stdout.contains("No syntax or stream encoding errors found"),
+                "\(check.stdout) \(check.stderr)"
+            )
             let out = folder.appendingPathComponent("front")
-            let rendered = try ExternalTool.run("pdftoppm", ["-r", "72", "-f", "1", "-l", "1", "-singlefile", file.path, out.path])
+            let rendered = try ExternalTool.run(
+                "pdftoppm",
+                ["-r", "72", "-f", "1", "-l", "1", "-singlefile", file.path, out.path]
+            )
             #expect(rendered.status == 0, "\(rendered.stderr)")
             let page = try PortablePixmap(try Data(contentsOf: out.appendingPathExtension("ppm")))
             // The art fills the page with its bleed; sample the middle of stripes near the top, above the labels.
@@ -168,7 +231,9 @@ import Testing
                 let pixel = page.pixel(Int((Double(stripe * 10 + 5) / 400 * Double(page.width)).rounded(.down)), 20)
                 let expected = stripe % 2 == 0 ? (220, 30, 30) : (30, 30, 220)
                 #expect(
-                    abs(pixel.r - expected.0) < 12 && abs(pixel.g - expected.1) < 12 && abs(pixel.b - expected.2) < 12, "stripe \(stripe): \(pixel)")
+                    abs(pixel.r - expected.0) < 12 && abs(pixel.g - expected.1) < 12 && abs(pixel.b - expected.2) < 12,
+                    "stripe \(stripe): \(pixel)"
+                )
             }
         }
     }

@@ -13,12 +13,18 @@ import Testing
         return try response.decode(InboxPage.self)
     }
 
-    static func markSeen(_ client: any TestClientProtocol, through marker: String?, token: String) async throws -> TestResponse {
+    static func markSeen(
+        _ client: any TestClientProtocol,
+        through marker: String?,
+        token: String
+    ) async throws -> TestResponse {
         try await client.send(.post, "/v1/inbox/seen", json: MarkInboxSeenRequest(through: marker), token: token)
     }
 
     /// Bruno's shop with Anna in it (see `ChargeTests.counter`), and Carla with 10.00 USD to send.
-    static func shopAndFriends(_ client: any TestClientProtocol) async throws -> (business: Business, bruno: String, anna: String, carla: String) {
+    static func shopAndFriends(
+        _ client: any TestClientProtocol
+    ) async throws -> (business: Business, bruno: String, anna: String, carla: String) {
         let (business, bruno, anna) = try await ChargeTests.counter(client)
         let carla = try await AccountsDriver(client).signedIn("carla").accessToken
         try await WalletDriver(client).fund(1_000, token: carla)
@@ -32,12 +38,17 @@ import Testing
             let (business, bruno, anna, carla) = try await Self.shopAndFriends(client)
             #expect(try await Self.inbox(client, token: anna).items.isEmpty)
 
-            let charge = try await wallet.charge(business: business.id, customer: "anna", 950, token: bruno).decode(Charge.self)
+            let charge = try await wallet.charge(business: business.id, customer: "anna", 950, token: bruno).decode(
+                Charge.self
+            )
             #expect(try await wallet.transfer(to: "anna", 200, note: "lunch", token: carla).status == .created)
             var page = try await Self.inbox(client, token: anna)
             #expect(page.items.map(\.kind) == [.moneyReceived, .chargeRequested])
             #expect(page.items.map(\.title) == ["Carla sent you 2.00 USD.", "Corner Cafe asks you to pay 9.50 USD."])
-            #expect(page.items[0].note == "lunch" && page.items[1].status == .pending && page.items[1].link == "/wallet/charges")
+            #expect(
+                page.items[0].note == "lunch" && page.items[1].status == .pending
+                    && page.items[1].link == "/wallet/charges"
+            )
             #expect(page.unreadCount == 2 && page.items.allSatisfy(\.unread))
 
             // Seen up to the newest entry shown: a transfer arriving after the page was read stays unread.
@@ -56,9 +67,13 @@ import Testing
             let paid = try await Self.inbox(client, token: anna).items.first { $0.kind == .chargeRequested }
             #expect(
                 paid?.status == .approved && paid?.title == "You paid Corner Cafe 9.50 USD."
-                    && paid?.link == "/wallet/receipts/\(charge.id.uuidString.lowercased())")
+                    && paid?.link == "/wallet/receipts/\(charge.id.uuidString.lowercased())"
+            )
             let merchant = try await Self.inbox(client, token: bruno)
-            #expect(merchant.items.map(\.kind) == [.chargeAnswered] && merchant.items.first?.title == "Anna paid 9.50 USD to Corner Cafe.")
+            #expect(
+                merchant.items.map(\.kind) == [.chargeAnswered]
+                    && merchant.items.first?.title == "Anna paid 9.50 USD to Corner Cafe."
+            )
             #expect(merchant.unreadCount == 1)
 
             // Nobody sees another's inbox, nor marks it.
@@ -75,7 +90,10 @@ import Testing
             let (business, bruno, anna, carla) = try await Self.shopAndFriends(client)
             for amount in [101, 102] as [Int64] {
                 #expect(try await wallet.transfer(to: "anna", amount, token: carla).status == .created)
-                #expect(try await wallet.charge(business: business.id, customer: "anna", amount + 100, token: bruno).status == .created)
+                #expect(
+                    try await wallet.charge(business: business.id, customer: "anna", amount + 100, token: bruno).status
+                        == .created
+                )
             }
             #expect(try await wallet.transfer(to: "anna", 103, token: carla).status == .created)
 
@@ -84,8 +102,12 @@ import Testing
             var pages = 0
             repeat {
                 let page = try await Self.inbox(
-                    client, "?limit=2" + (cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" } ?? ""),
-                    token: anna)
+                    client,
+                    "?limit=2"
+                        + (cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
+                            ?? ""),
+                    token: anna
+                )
                 #expect(page.items.count <= 2 && (pages == 0) == (page.seenMarker != nil))
                 amounts += page.items.map(\.amount)
                 cursor = page.nextCursor

@@ -29,30 +29,58 @@ extension LoyaltyTests {
                 let customer = try await accounts.signedIn(name).accessToken
                 customers.append(customer)
                 let card = try await takeCard(client, shop.program, token: customer)
-                #expect(try await sync(client, [PunchSubmission(cardId: card.id, token: token.token)], token: customer).results[0].status == .counted)
+                #expect(
+                    try await sync(client, [PunchSubmission(cardId: card.id, token: token.token)], token: customer)
+                        .results[0].status == .counted
+                )
                 if customers.count == 3 {
                     let few = try await month()
-                    #expect(few.punches == nil && few.newCards == nil && few.completedCards == nil, "3 customers: fewer than 5")
+                    #expect(
+                        few.punches == nil && few.newCards == nil && few.completedCards == nil,
+                        "3 customers: fewer than 5"
+                    )
                     #expect(few.redemptions == 0 && few.redemptionRate == nil && few.returningCustomers == 0)
                 }
             }
             let full = try await month()
-            #expect(full.punches == 6 && full.newCards == 6 && full.completedCards == 6 && full.averageDaysToComplete == 0)
+            #expect(
+                full.punches == 6 && full.newCards == 6 && full.completedCards == 6 && full.averageDaysToComplete == 0
+            )
 
             // Regulars: nobody until a customer chooses to share; then only them.
             let regulars = "/v1/businesses/\(shop.business.id)/loyalty/regulars"
-            #expect(try await client.send(.get, regulars, token: shop.owner).decode(Page<LoyaltyRegular>.self).items.isEmpty)
+            #expect(
+                try await client.send(.get, regulars, token: shop.owner).decode(Page<LoyaltyRegular>.self).items.isEmpty
+            )
             let shared = try await client.send(
-                .put, "/v1/me/loyalty-sharing/\(shop.business.id)", json: LoyaltySharingRequest(share: true), token: customers[0])
+                .put,
+                "/v1/me/loyalty-sharing/\(shop.business.id)",
+                json: LoyaltySharingRequest(share: true),
+                token: customers[0]
+            )
             #expect(try shared.decode(LoyaltySharing.self) == LoyaltySharing(businessId: shop.business.id, share: true))
-            let listed = try await client.send(.get, regulars, token: shop.owner).decode(Page<LoyaltyRegular>.self).items
+            let listed = try await client.send(.get, regulars, token: shop.owner).decode(Page<LoyaltyRegular>.self)
+                .items
             #expect(listed.map(\.customer) == ["anna"] && listed[0].punches == 1 && listed[0].lastVisit != nil)
-            #expect(try await client.send(.get, regulars, token: customers[1]).status == .forbidden, "customers see no one")
+            #expect(
+                try await client.send(.get, regulars, token: customers[1]).status == .forbidden,
+                "customers see no one"
+            )
             #expect(try await client.send(.get, path, token: customers[1]).status == .forbidden)
             _ = try await client.send(
-                .put, "/v1/me/loyalty-sharing/\(shop.business.id)", json: LoyaltySharingRequest(share: false), token: customers[0])
-            #expect(try await client.send(.get, regulars, token: shop.owner).decode(Page<LoyaltyRegular>.self).items.isEmpty, "and can stop")
-            #expect(try await client.send(.get, path + "&months=0", token: shop.owner).problem?.code == .validationFailed)
+                .put,
+                "/v1/me/loyalty-sharing/\(shop.business.id)",
+                json: LoyaltySharingRequest(share: false),
+                token: customers[0]
+            )
+            #expect(
+                try await client.send(.get, regulars, token: shop.owner).decode(Page<LoyaltyRegular>.self).items
+                    .isEmpty,
+                "and can stop"
+            )
+            #expect(
+                try await client.send(.get, path + "&months=0", token: shop.owner).problem?.code == .validationFailed
+            )
         }
     }
 }

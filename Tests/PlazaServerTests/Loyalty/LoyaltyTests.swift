@@ -22,44 +22,94 @@ import Testing
 
     /// An approved merchant's café with a program (velocity off unless given), and a customer holding its card.
     func shop(
-        _ client: any TestClientProtocol, owner: String = "bruno", punches: Int = 3, velocity: Int = 0, levels: [LoyaltyLevel]? = nil
+        _ client: any TestClientProtocol,
+        owner: String = "bruno",
+        punches: Int = 3,
+        velocity: Int = 0,
+        levels: [LoyaltyLevel]? = nil
     ) async throws -> Shop {
         let places = PlacesDriver(client)
-        let (tokens, business, location) = try await places.shop(owner: owner, name: "\(owner.capitalized)'s Café", at: square)
+        let (tokens, business, location) = try await places.shop(
+            owner: owner,
+            name: "\(owner.capitalized)'s Café",
+            at: square
+        )
         let created = try await client.send(
-            .post, "/v1/businesses/\(business.id)/loyalty-programs",
+            .post,
+            "/v1/businesses/\(business.id)/loyalty-programs",
             json: LoyaltyProgramRequest(
-                title: "Coffee card", description: "Buy \(punches - 1), get one free", punchesRequired: punches, reward: "A coffee", levels: levels,
-                velocityWindowMinutes: velocity),
-            token: tokens.accessToken)
+                title: "Coffee card",
+                description: "Buy \(punches - 1), get one free",
+                punchesRequired: punches,
+                reward: "A coffee",
+                levels: levels,
+                velocityWindowMinutes: velocity
+            ),
+            token: tokens.accessToken
+        )
         #expect(created.status == .created, "\(created.text)")
-        return Shop(owner: tokens.accessToken, business: business, location: location, program: try created.decode(LoyaltyProgram.self))
+        return Shop(
+            owner: tokens.accessToken,
+            business: business,
+            location: location,
+            program: try created.decode(LoyaltyProgram.self)
+        )
     }
 
     func token(_ client: any TestClientProtocol, _ shop: Shop) async throws -> PunchToken {
         try await client.send(
-            .get, "/v1/businesses/\(shop.business.id)/loyalty/punch-token?programId=\(shop.program.id)&locationId=\(shop.location.id)",
+            .get,
+            "/v1/businesses/\(shop.business.id)/loyalty/punch-token?programId=\(shop.program.id)&locationId=\(shop.location.id)",
             token: shop.owner
         ).decode(PunchToken.self)
     }
 
     /// A token as the counter would have signed it in another window (the key is derived from the secret key).
-    func token(_ shop: Shop, window: Int64, services: PlazaServices, keyId: String? = nil, counter: Int64 = 1_000) throws -> String {
+    func token(
+        _ shop: Shop,
+        window: Int64,
+        services: PlazaServices,
+        keyId: String? = nil,
+        counter: Int64 = 1_000
+    ) throws -> String {
         let keyId = keyId ?? shop.program.signingKeys[0].keyId
         let payload = PunchTokenPayload(
-            businessId: shop.business.id, programId: shop.program.id, locationId: shop.location.id, window: window, counter: counter, keyId: keyId)
+            businessId: shop.business.id,
+            programId: shop.program.id,
+            locationId: shop.location.id,
+            window: window,
+            counter: counter,
+            keyId: keyId
+        )
         let bytes = try JSONEncoder().encode(payload)
-        let key = LoyaltyService.privateKey(business: shop.business.id, keyId: keyId, secretKey: services.configuration.secretKey ?? "")
+        let key = LoyaltyService.privateKey(
+            business: shop.business.id,
+            keyId: keyId,
+            secretKey: services.configuration.secretKey ?? ""
+        )
         return SignedPunchToken.text(payloadBytes: bytes, signature: try key.signature(for: bytes))
     }
 
-    func sync(_ client: any TestClientProtocol, _ punches: [PunchSubmission], token: String) async throws -> PunchBatchResult {
-        let response = try await client.send(.post, "/v1/me/loyalty-punches", json: PunchBatch(punches: punches), token: token)
+    func sync(
+        _ client: any TestClientProtocol,
+        _ punches: [PunchSubmission],
+        token: String
+    ) async throws -> PunchBatchResult {
+        let response = try await client.send(
+            .post,
+            "/v1/me/loyalty-punches",
+            json: PunchBatch(punches: punches),
+            token: token
+        )
         #expect(response.status == .ok, "\(response.text)")
         return try response.decode(PunchBatchResult.self)
     }
 
-    func takeCard(_ client: any TestClientProtocol, _ program: LoyaltyProgram, token: String) async throws -> LoyaltyCard {
+    func takeCard(
+        _ client: any TestClientProtocol,
+        _ program: LoyaltyProgram,
+        token: String
+    ) async throws -> LoyaltyCard {
         try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: token).decode(LoyaltyCard.self)
     }
 
@@ -67,65 +117,131 @@ import Testing
     func ownersRunProgramsAndCustomersTakeTheirCards(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, _ in
             let shop = try await shop(client)
-            #expect(shop.program.state == .active && shop.program.signingKeys.count == 1 && shop.program.businessName == "Bruno's Café")
+            #expect(
+                shop.program.state == .active && shop.program.signingKeys.count == 1
+                    && shop.program.businessName == "Bruno's Café"
+            )
             #expect(Data(base64URL: shop.program.signingKeys[0].publicKey)?.count == 32)
             let accounts = AccountsDriver(client)
             let anna = try await accounts.signedIn("anna").accessToken
             let mailed = [KindPreference(kind: .loyalty, push: true, email: true)]
-            _ = try await client.send(.put, "/v1/me/notifications", json: NotificationPreferences(kinds: mailed, quietHours: nil), token: anna)
+            _ = try await client.send(
+                .put,
+                "/v1/me/notifications",
+                json: NotificationPreferences(kinds: mailed, quietHours: nil),
+                token: anna
+            )
             let carla = try await accounts.signedIn("carla", role: .merchant).accessToken
             _ = try await client.send(
-                .post, "/v1/businesses/\(shop.business.id)/members", json: AddMemberRequest(username: "carla", role: .staff), token: shop.owner)
+                .post,
+                "/v1/businesses/\(shop.business.id)/members",
+                json: AddMemberRequest(username: "carla", role: .staff),
+                token: shop.owner
+            )
             let request = LoyaltyProgramRequest(title: "Tea card", punchesRequired: 5, reward: "A tea")
             let path = "/v1/businesses/\(shop.business.id)/loyalty-programs"
-            #expect(try await client.send(.post, path, json: request, token: carla).status == .forbidden, "staff do not change programs")
+            #expect(
+                try await client.send(.post, path, json: request, token: carla).status == .forbidden,
+                "staff do not change programs"
+            )
             #expect(try await client.send(.post, path, json: request, token: anna).status == .forbidden)
             let taken = try await client.send(
-                .post, path, json: LoyaltyProgramRequest(title: "COFFEE card", punchesRequired: 5, reward: "x"), token: shop.owner)
+                .post,
+                path,
+                json: LoyaltyProgramRequest(title: "COFFEE card", punchesRequired: 5, reward: "x"),
+                token: shop.owner
+            )
             #expect(taken.status == .conflict && taken.problem?.errors?.first?.field == "title")
             let bad = try await client.send(
-                .post, path, json: LoyaltyProgramRequest(title: " ", punchesRequired: 0, reward: "", velocityWindowMinutes: 2_000), token: shop.owner)
-            #expect(Set(bad.problem?.errors?.map(\.field) ?? []) == ["title", "punchesRequired", "reward", "velocityWindowMinutes"])
+                .post,
+                path,
+                json: LoyaltyProgramRequest(title: " ", punchesRequired: 0, reward: "", velocityWindowMinutes: 2_000),
+                token: shop.owner
+            )
+            #expect(
+                Set(bad.problem?.errors?.map(\.field) ?? []) == [
+                    "title", "punchesRequired", "reward", "velocityWindowMinutes",
+                ]
+            )
             let listed = try await client.send(.get, path).decode(Page<LoyaltyProgram>.self)
             #expect(listed.items.map(\.title) == ["Coffee card"] && listed.nextCursor == nil)
 
             let card = try await takeCard(client, shop.program, token: anna)
-            #expect(card.state == .active && card.punches == 0 && card.punchesRequired == 3 && card.level == 1 && card.businessName == "Bruno's Café")
+            #expect(
+                card.state == .active && card.punches == 0 && card.punchesRequired == 3 && card.level == 1
+                    && card.businessName == "Bruno's Café"
+            )
             let again = try await client.send(.post, "/v1/loyalty-programs/\(shop.program.id)/cards", token: anna)
             #expect(again.status == .conflict, "one card at a time")
-            #expect(try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self).items.map(\.id) == [card.id])
-            #expect(try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: carla).status == .notFound, "only its holder")
+            #expect(
+                try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self).items
+                    .map(\.id) == [card.id]
+            )
+            #expect(
+                try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: carla).status == .notFound,
+                "only its holder"
+            )
 
             let rules = try await client.send(
-                .patch, "/v1/loyalty-programs/\(shop.program.id)", json: LoyaltyProgramChange(punchesRequired: 5), token: shop.owner)
+                .patch,
+                "/v1/loyalty-programs/\(shop.program.id)",
+                json: LoyaltyProgramChange(punchesRequired: 5),
+                token: shop.owner
+            )
             #expect(rules.status == .conflict, "customers hold cards: rules stay")
             let worded = try await client.send(
-                .patch, "/v1/loyalty-programs/\(shop.program.id)", json: LoyaltyProgramChange(description: "Every tenth coffee is on us"),
-                token: shop.owner)
+                .patch,
+                "/v1/loyalty-programs/\(shop.program.id)",
+                json: LoyaltyProgramChange(description: "Every tenth coffee is on us"),
+                token: shop.owner
+            )
             #expect(try worded.decode(LoyaltyProgram.self).description == "Every tenth coffee is on us")
             let paused = try await client.send(
-                .patch, "/v1/loyalty-programs/\(shop.program.id)", json: LoyaltyProgramChange(state: .paused), token: shop.owner)
+                .patch,
+                "/v1/loyalty-programs/\(shop.program.id)",
+                json: LoyaltyProgramChange(state: .paused),
+                token: shop.owner
+            )
             #expect(try paused.decode(LoyaltyProgram.self).state == .paused)
             let late = try await client.send(.post, "/v1/loyalty-programs/\(shop.program.id)/cards", token: carla)
             #expect(late.status == .conflict && late.problem?.code == .stateConflict)
             let staffToken = try await client.send(
-                .get, "/v1/businesses/\(shop.business.id)/loyalty/punch-token?programId=\(shop.program.id)&locationId=\(shop.location.id)",
-                token: carla)
+                .get,
+                "/v1/businesses/\(shop.business.id)/loyalty/punch-token?programId=\(shop.program.id)&locationId=\(shop.location.id)",
+                token: carla
+            )
             #expect(staffToken.problem?.code == .stateConflict, "no tokens while paused")
 
             let ended = try await client.send(
-                .patch, "/v1/loyalty-programs/\(shop.program.id)", json: LoyaltyProgramChange(state: .expired), token: shop.owner)
+                .patch,
+                "/v1/loyalty-programs/\(shop.program.id)",
+                json: LoyaltyProgramChange(state: .expired),
+                token: shop.owner
+            )
             #expect(try ended.decode(LoyaltyProgram.self).state == .expired)
             #expect(
-                try await client.send(.get, "/v1/me/loyalty-cards?view=history", token: anna).decode(Page<LoyaltyCard>.self).items.map(\.state) == [
+                try await client.send(.get, "/v1/me/loyalty-cards?view=history", token: anna).decode(
+                    Page<LoyaltyCard>.self
+                ).items.map(\.state) == [
                     .expired
-                ])
+                ]
+            )
             let next = try await client.send(
-                .post, path, json: LoyaltyProgramRequest(title: "Coffee card", punchesRequired: 5, reward: "x"), token: shop.owner)
+                .post,
+                path,
+                json: LoyaltyProgramRequest(title: "Coffee card", punchesRequired: 5, reward: "x"),
+                token: shop.owner
+            )
             #expect(next.status == .created, "the title is free once ended")
-            #expect(try next.decode(LoyaltyProgram.self).velocityWindowMinutes == 10, "one punch per 10 minutes unless the owner says")
+            #expect(
+                try next.decode(LoyaltyProgram.self).velocityWindowMinutes == 10,
+                "one punch per 10 minutes unless the owner says"
+            )
             // The holder of the expired card was told.
-            let subjects = try await accounts.subjects(to: "anna@example.com", until: { $0.contains("Bruno's Café ended “Coffee card”") })
+            let subjects = try await accounts.subjects(
+                to: "anna@example.com",
+                until: { $0.contains("Bruno's Café ended “Coffee card”") }
+            )
             #expect(subjects.contains("Bruno's Café ended “Coffee card”"))
         }
     }
@@ -133,32 +249,59 @@ import Testing
     @Test(arguments: TestEngine.enabled)
     func aCardPastItsOwnLifeExpiresByItselfAndItsHolderIsTold(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, services in
-            let (tokens, business, location) = try await PlacesDriver(client).shop(owner: "bruno", name: "Bruno's Café", at: square)
+            let (tokens, business, location) = try await PlacesDriver(client).shop(
+                owner: "bruno",
+                name: "Bruno's Café",
+                at: square
+            )
             let program = try await client.send(
-                .post, "/v1/businesses/\(business.id)/loyalty-programs",
-                json: LoyaltyProgramRequest(title: "Coffee card", punchesRequired: 5, reward: "A coffee", cardValidDays: 30, oneCardAtATime: true),
+                .post,
+                "/v1/businesses/\(business.id)/loyalty-programs",
+                json: LoyaltyProgramRequest(
+                    title: "Coffee card",
+                    punchesRequired: 5,
+                    reward: "A coffee",
+                    cardValidDays: 30,
+                    oneCardAtATime: true
+                ),
                 token: tokens.accessToken
             ).decode(LoyaltyProgram.self)
             let shop = Shop(owner: tokens.accessToken, business: business, location: location, program: program)
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
             let mailed = [KindPreference(kind: .loyalty, push: true, email: true)]
             #expect(
-                try await client.send(.put, "/v1/me/notifications", json: NotificationPreferences(kinds: mailed, quietHours: nil), token: anna).status
-                    == .ok)
+                try await client.send(
+                    .put,
+                    "/v1/me/notifications",
+                    json: NotificationPreferences(kinds: mailed, quietHours: nil),
+                    token: anna
+                ).status
+                    == .ok
+            )
             let card = try await takeCard(client, program, token: anna)
-            let punched = try await sync(client, [PunchSubmission(cardId: card.id, token: try await token(client, shop).token)], token: anna)
+            let punched = try await sync(
+                client,
+                [PunchSubmission(cardId: card.id, token: try await token(client, shop).token)],
+                token: anna
+            )
             let end = try #require(punched.cards.first?.expiresAt)
             #expect(abs(end.timeIntervalSinceNow - 30 * 86_400) < 120, "30 days from the first punch")
 
             #expect(try await services.loyalty.expireLapsedCards(now: end.addingTimeInterval(-60)) == 0)
             #expect(try await services.loyalty.expireLapsedCards(now: end.addingTimeInterval(60)) == 1)
             #expect(try await services.loyalty.expireLapsedCards(now: end.addingTimeInterval(120)) == 0, "once")
-            let history = try await client.send(.get, "/v1/me/loyalty-cards?view=history", token: anna).decode(Page<LoyaltyCard>.self)
+            let history = try await client.send(.get, "/v1/me/loyalty-cards?view=history", token: anna).decode(
+                Page<LoyaltyCard>.self
+            )
             #expect(history.items.map(\.id) == [card.id] && history.items.first?.state == .expired)
             // One card at a time: the expired one no longer stands in the way of a new one.
-            #expect(try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: anna).status == .created)
+            #expect(
+                try await client.send(.post, "/v1/loyalty-programs/\(program.id)/cards", token: anna).status == .created
+            )
             let subjects = try await AccountsDriver(client).subjects(
-                to: "anna@example.com", until: { $0.contains("Your Bruno's Café card has expired") })
+                to: "anna@example.com",
+                until: { $0.contains("Your Bruno's Café card has expired") }
+            )
             #expect(subjects.contains("Your Bruno's Café card has expired"))
         }
     }
@@ -173,28 +316,44 @@ import Testing
 
             let asked = Date()
             let shown = try await token(client, shop)
-            #expect(shown.code.count == 6 && shown.expiresAt > asked && shown.keyId == shop.program.signingKeys[0].keyId)
+            #expect(
+                shown.code.count == 6 && shown.expiresAt > asked && shown.keyId == shop.program.signingKeys[0].keyId
+            )
             let scan = PunchSubmission(cardId: card.id, token: shown.token)
             var result = try await sync(client, [scan], token: anna)
-            #expect(result.results == [PunchResult(id: scan.id, status: .counted)] && result.cards.map(\.punches) == [1])
+            #expect(
+                result.results == [PunchResult(id: scan.id, status: .counted)] && result.cards.map(\.punches) == [1]
+            )
             result = try await sync(client, [scan], token: anna)
-            #expect(result.results == [PunchResult(id: scan.id, status: .duplicate)] && result.cards.isEmpty, "a retried sync changes nothing")
+            #expect(
+                result.results == [PunchResult(id: scan.id, status: .duplicate)] && result.cards.isEmpty,
+                "a retried sync changes nothing"
+            )
 
             let now = LoyaltyRules.window(Date())
             var forged = Array(try token(shop, window: now - 100, services: services).utf8)
-            forged[forged.count - 5] = forged[forged.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            forged[forged.count - 5] =
+                forged[forged.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
             let otherToken = try await token(client, other).token
             // Another program of the same business: its token is signed by the same key, and still not this card's.
             let tea = try await client.send(
-                .post, "/v1/businesses/\(shop.business.id)/loyalty-programs",
-                json: LoyaltyProgramRequest(title: "Tea card", punchesRequired: 5, reward: "A tea"), token: shop.owner
+                .post,
+                "/v1/businesses/\(shop.business.id)/loyalty-programs",
+                json: LoyaltyProgramRequest(title: "Tea card", punchesRequired: 5, reward: "A tea"),
+                token: shop.owner
             ).decode(LoyaltyProgram.self)
             var teaShop = shop
             teaShop.program = tea
             let teaToken = try await token(client, teaShop).token
             let stranger = try await client.send(
-                .get, "/v1/businesses/\(shop.business.id)/loyalty/punch-token?programId=\(tea.id)&locationId=\(shop.location.id)", token: anna)
-            #expect(stranger.status == .forbidden && stranger.problem?.code == .forbidden, "only the business's team shows tokens")
+                .get,
+                "/v1/businesses/\(shop.business.id)/loyalty/punch-token?programId=\(tea.id)&locationId=\(shop.location.id)",
+                token: anna
+            )
+            #expect(
+                stranger.status == .forbidden && stranger.problem?.code == .forbidden,
+                "only the business's team shows tokens"
+            )
             let cases: [(PunchSubmission, PunchRefusal)] = [
                 (PunchSubmission(cardId: UUID(), token: shown.token), .notFound),
                 (PunchSubmission(cardId: card.id, token: "not a token"), .malformed),
@@ -202,13 +361,33 @@ import Testing
                 (PunchSubmission(cardId: card.id, token: teaToken), .wrongProgram),
                 (PunchSubmission(cardId: card.id, token: String(decoding: forged, as: UTF8.self)), .invalidSignature),
                 // The token's own fault comes before the reused id, as the contract orders the reasons.
-                (PunchSubmission(id: scan.id, cardId: card.id, token: String(decoding: forged, as: UTF8.self)), .invalidSignature),
-                (PunchSubmission(cardId: card.id, token: try token(shop, window: now - 8 * 2_880, services: services)), .expired),
-                (PunchSubmission(cardId: card.id, token: try token(shop, window: now + 10, services: services)), .expired),
+                (
+                    PunchSubmission(id: scan.id, cardId: card.id, token: String(decoding: forged, as: UTF8.self)),
+                    .invalidSignature
+                ),
+                (
+                    PunchSubmission(
+                        cardId: card.id,
+                        token: try token(shop, window: now - 8 * 2_880, services: services)
+                    ), .expired
+                ),
+                (
+                    PunchSubmission(cardId: card.id, token: try token(shop, window: now + 10, services: services)),
+                    .expired
+                ),
                 (PunchSubmission(cardId: card.id, code: "000000"), .invalidCode),
-                (PunchSubmission(id: scan.id, cardId: card.id, token: try token(shop, window: now - 5_000, services: services)), .idReused),
+                (
+                    PunchSubmission(
+                        id: scan.id,
+                        cardId: card.id,
+                        token: try token(shop, window: now - 5_000, services: services)
+                    ), .idReused
+                ),
                 (PunchSubmission(cardId: card.id, token: shown.token), .replayed),
-                (PunchSubmission(cardId: card.id, token: try token(shop, window: now - 10, services: services)), .tooSoon),
+                (
+                    PunchSubmission(cardId: card.id, token: try token(shop, window: now - 10, services: services)),
+                    .tooSoon
+                ),
             ]
             for (submission, reason) in cases {
                 let answer = try await sync(client, [submission], token: anna)
@@ -223,23 +402,38 @@ import Testing
             #expect(try await sync(client, [typed], token: anna).results.first?.status == .counted)
             #expect(try await sync(client, [typed], token: anna).results.first?.status == .duplicate)
 
-            let detail = try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: anna).decode(LoyaltyCardDetail.self)
-            #expect(detail.punches.map(\.id) == [scan.id, late.id] && detail.punches.allSatisfy { $0.locationName == "Main street" })
+            let detail = try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: anna).decode(
+                LoyaltyCardDetail.self
+            )
             #expect(
-                try await client.send(.post, "/v1/me/loyalty-punches", json: PunchBatch(punches: []), token: anna).status == .unprocessableContent)
+                detail.punches.map(\.id) == [scan.id, late.id]
+                    && detail.punches.allSatisfy { $0.locationName == "Main street" }
+            )
+            #expect(
+                try await client.send(.post, "/v1/me/loyalty-punches", json: PunchBatch(punches: []), token: anna)
+                    .status == .unprocessableContent
+            )
         }
     }
 
     @Test(arguments: TestEngine.enabled)
     func offlineScansSyncedTwiceFromTwoDevicesCountOnceAndCompleteTheCard(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, services in
-            let shop = try await shop(client, punches: 4, velocity: 10, levels: [LoyaltyLevel(punchesRequired: 2, reward: "A cake")])
+            let shop = try await shop(
+                client,
+                punches: 4,
+                velocity: 10,
+                levels: [LoyaltyLevel(punchesRequired: 2, reward: "A cake")]
+            )
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
             let card = try await takeCard(client, shop.program, token: anna)
             let now = LoyaltyRules.window(Date())
             // Five scans a day apart, offline; sent out of order, with a repeat, from two devices at once.
             let scans = try (1...5).map {
-                PunchSubmission(cardId: card.id, token: try token(shop, window: now - Int64($0) * 2_880 + 5, services: services))
+                PunchSubmission(
+                    cardId: card.id,
+                    token: try token(shop, window: now - Int64($0) * 2_880 + 5, services: services)
+                )
             }
             let batch = [scans[3], scans[1], scans[3], scans[0], scans[2]]
             async let first = sync(client, batch, token: anna)
@@ -249,7 +443,8 @@ import Testing
             #expect(Set(results.filter { $0.status == .counted }.map(\.id)) == Set(scans.prefix(4).map(\.id)))
             #expect(results.allSatisfy { $0.status != .refused })
 
-            let cards = try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self).items
+            let cards = try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self)
+                .items
             let full = try #require(cards.first { $0.id == card.id })
             #expect(full.state == .completed && full.punches == 4 && full.completedAt != nil)
             let next = try #require(cards.first { $0.id != card.id })
@@ -258,7 +453,10 @@ import Testing
             let fifth = PunchSubmission(cardId: next.id, token: scans[4].token)
             #expect(try await sync(client, [fifth], token: anna).cards.map(\.punches) == [1])
             let stale = try await sync(
-                client, [PunchSubmission(cardId: card.id, token: try token(shop, window: now - 6 * 2_880, services: services))], token: anna)
+                client,
+                [PunchSubmission(cardId: card.id, token: try token(shop, window: now - 6 * 2_880, services: services))],
+                token: anna
+            )
             #expect(stale.results.first?.reason == .cardNotActive)
         }
     }
@@ -272,8 +470,13 @@ import Testing
             let old = shop.program.signingKeys[0].keyId
             let now = LoyaltyRules.window(Date())
             let before = try token(shop, window: now - 20, services: services)
-            let keys = try await client.send(.post, "/v1/businesses/\(shop.business.id)/loyalty/keys", token: shop.owner).decode(
-                [LoyaltySigningKey].self)
+            let keys = try await client.send(
+                .post,
+                "/v1/businesses/\(shop.business.id)/loyalty/keys",
+                token: shop.owner
+            ).decode(
+                [LoyaltySigningKey].self
+            )
             #expect(keys.count == 2 && keys[0].retiredAt == nil && keys[1].keyId == old && keys[1].retiredAt != nil)
             let fresh = try await token(client, shop)
             #expect(fresh.keyId == keys[0].keyId)
@@ -281,11 +484,16 @@ import Testing
             let answer = try await sync(
                 client,
                 [
-                    PunchSubmission(cardId: card.id, token: before), PunchSubmission(cardId: card.id, token: fresh.token),
+                    PunchSubmission(cardId: card.id, token: before),
+                    PunchSubmission(cardId: card.id, token: fresh.token),
                     PunchSubmission(cardId: card.id, token: after),
                 ],
-                token: anna)
-            #expect(answer.results.map(\.status) == [.counted, .counted, .refused] && answer.results[2].reason == .invalidSignature)
+                token: anna
+            )
+            #expect(
+                answer.results.map(\.status) == [.counted, .counted, .refused]
+                    && answer.results[2].reason == .invalidSignature
+            )
         }
     }
 
@@ -298,64 +506,129 @@ import Testing
             let anna = try await accounts.signedIn("anna").accessToken
             _ = try await accounts.signedIn("carla", role: .merchant)
             _ = try await client.send(
-                .post, "/v1/businesses/\(shop.business.id)/members", json: AddMemberRequest(username: "carla", role: .staff), token: shop.owner)
+                .post,
+                "/v1/businesses/\(shop.business.id)/members",
+                json: AddMemberRequest(username: "carla", role: .staff),
+                token: shop.owner
+            )
             let carla = try await accounts.login("carla").decode(TokenResponse.self).accessToken
             let card = try await takeCard(client, shop.program, token: anna)
             let now = LoyaltyRules.window(Date())
-            let scans = try [now - 100, now - 50].map { PunchSubmission(cardId: card.id, token: try token(shop, window: $0, services: services)) }
+            let scans = try [now - 100, now - 50].map {
+                PunchSubmission(cardId: card.id, token: try token(shop, window: $0, services: services))
+            }
             let synced = try await sync(client, scans, token: anna)
             let next = try #require(synced.cards.first { $0.id != card.id })
             #expect(synced.cards.first { $0.id == card.id }?.state == .completed)
 
             let early = try await client.send(.post, "/v1/me/loyalty-cards/\(next.id)/redeem-code", token: anna)
-            #expect(early.status == .conflict && early.problem?.code == .stateConflict && early.problem?.currentState == "active")
-            #expect(try await client.send(.post, "/v1/me/loyalty-cards/\(card.id)/redeem-code", token: carla).status == .notFound)
-            let shown = try await client.send(.post, "/v1/me/loyalty-cards/\(card.id)/redeem-code", token: anna).decode(RedeemCode.self)
-            #expect(shown.code.count == 8 && shown.qrPayload.hasPrefix("plaza:redeem:\(shown.code).") && shown.expiresAt > Date())
+            #expect(
+                early.status == .conflict && early.problem?.code == .stateConflict
+                    && early.problem?.currentState == "active"
+            )
+            #expect(
+                try await client.send(.post, "/v1/me/loyalty-cards/\(card.id)/redeem-code", token: carla).status
+                    == .notFound
+            )
+            let shown = try await client.send(.post, "/v1/me/loyalty-cards/\(card.id)/redeem-code", token: anna).decode(
+                RedeemCode.self
+            )
+            #expect(
+                shown.code.count == 8 && shown.qrPayload.hasPrefix("plaza:redeem:\(shown.code).")
+                    && shown.expiresAt > Date()
+            )
 
             let path = "/v1/businesses/\(shop.business.id)/loyalty-redemptions"
-            let unkeyed = try await client.send(.post, path, json: RedemptionRequest(code: shown.code, locationId: shop.location.id), token: carla)
+            let unkeyed = try await client.send(
+                .post,
+                path,
+                json: RedemptionRequest(code: shown.code, locationId: shop.location.id),
+                token: carla
+            )
             #expect(unkeyed.problem?.code == .idempotencyKeyRequired)
             let wrong = try await client.send(
-                .post, path, json: RedemptionRequest(code: "12345678", locationId: shop.location.id), token: carla,
-                headers: WalletDriver.keyed(UUID().uuidString))
+                .post,
+                path,
+                json: RedemptionRequest(code: "12345678", locationId: shop.location.id),
+                token: carla,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            )
             #expect(wrong.status == .unprocessableContent && wrong.problem?.code == .invalidCode)
             let forged = try await client.send(
-                .post, path, json: RedemptionRequest(code: "plaza:redeem:\(shown.code).0000000000000000", locationId: shop.location.id), token: carla,
-                headers: WalletDriver.keyed(UUID().uuidString))
+                .post,
+                path,
+                json: RedemptionRequest(
+                    code: "plaza:redeem:\(shown.code).0000000000000000",
+                    locationId: shop.location.id
+                ),
+                token: carla,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            )
             #expect(forged.problem?.code == .invalidCode, "a QR not signed by Plaza")
             let elsewhere = try await client.send(
-                .post, "/v1/businesses/\(other.business.id)/loyalty-redemptions",
+                .post,
+                "/v1/businesses/\(other.business.id)/loyalty-redemptions",
                 json: RedemptionRequest(code: shown.code, locationId: other.location.id),
-                token: other.owner, headers: WalletDriver.keyed(UUID().uuidString))
+                token: other.owner,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            )
             #expect(elsewhere.problem?.code == .invalidCode, "another business's code")
 
             // Two staff confirm the same scanned code at once: one redemption.
             async let first = client.send(
-                .post, path, json: RedemptionRequest(code: shown.qrPayload, locationId: shop.location.id), token: carla,
-                headers: WalletDriver.keyed(UUID().uuidString))
+                .post,
+                path,
+                json: RedemptionRequest(code: shown.qrPayload, locationId: shop.location.id),
+                token: carla,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            )
             async let second = client.send(
-                .post, path, json: RedemptionRequest(code: shown.code, locationId: shop.location.id), token: shop.owner,
-                headers: WalletDriver.keyed(UUID().uuidString))
+                .post,
+                path,
+                json: RedemptionRequest(code: shown.code, locationId: shop.location.id),
+                token: shop.owner,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            )
             let answers = try await [first, second]
             #expect(answers.map(\.status.code).sorted() == [201, 409])
             #expect(answers.first { $0.status == .conflict }?.problem?.currentState == "redeemed")
             let redemption = try #require(try answers.first { $0.status == .created }?.decode(LoyaltyRedemption.self))
             #expect(redemption.customer == "anna" && redemption.reward == "A coffee" && redemption.cardId == card.id)
 
-            let detail = try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: anna).decode(LoyaltyCardDetail.self)
+            let detail = try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: anna).decode(
+                LoyaltyCardDetail.self
+            )
             #expect(detail.card.state == .redeemed && detail.redemption == redemption && detail.punches.count == 2)
             let inbox = try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self)
             let receipt = try #require(inbox.items.first)
-            #expect(receipt.kind == .rewardRedeemed && receipt.title == "Bruno's Café gave you your reward: A coffee." && receipt.unread)
-            #expect(receipt.link == "/loyalty/cards/\(card.id.uuidString.lowercased())" && receipt.counterpart.id == shop.business.id)
-            let history = try await client.send(.get, "/v1/businesses/\(shop.business.id)/loyalty/history", token: carla)
-                .decode(Page<LoyaltyHistoryEntry>.self)
             #expect(
-                history.items.map(\.kind) == [.redeemed, .completed] && history.items.allSatisfy { $0.customer == "anna" && $0.cardId == card.id })
+                receipt.kind == .rewardRedeemed && receipt.title == "Bruno's Café gave you your reward: A coffee."
+                    && receipt.unread
+            )
+            #expect(
+                receipt.link == "/loyalty/cards/\(card.id.uuidString.lowercased())"
+                    && receipt.counterpart.id == shop.business.id
+            )
+            let history = try await client.send(
+                .get,
+                "/v1/businesses/\(shop.business.id)/loyalty/history",
+                token: carla
+            )
+            .decode(Page<LoyaltyHistoryEntry>.self)
+            #expect(
+                history.items.map(\.kind) == [.redeemed, .completed]
+                    && history.items.allSatisfy { $0.customer == "anna" && $0.cardId == card.id }
+            )
             #expect(history.items.map(\.locationId) == [shop.location.id, shop.location.id])
-            #expect(try await client.send(.get, "/v1/businesses/\(shop.business.id)/loyalty/history", token: anna).status == .forbidden)
-            let csv = try await client.send(.get, "/v1/businesses/\(shop.business.id)/loyalty/history.csv", token: shop.owner).text
+            #expect(
+                try await client.send(.get, "/v1/businesses/\(shop.business.id)/loyalty/history", token: anna).status
+                    == .forbidden
+            )
+            let csv = try await client.send(
+                .get,
+                "/v1/businesses/\(shop.business.id)/loyalty/history.csv",
+                token: shop.owner
+            ).text
             #expect(csv.split(whereSeparator: \.isNewline).count == 3 && csv.hasPrefix("occurred_at,kind,program_id"))
         }
     }
@@ -367,14 +640,26 @@ import Testing
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
             let end = Date().addingTimeInterval(3_600)
             let program = try await client.send(
-                .post, "/v1/businesses/\(shop.business.id)/loyalty-programs",
-                json: LoyaltyProgramRequest(title: "Summer card", punchesRequired: 5, reward: "An ice cream", expiresAt: end), token: shop.owner
+                .post,
+                "/v1/businesses/\(shop.business.id)/loyalty-programs",
+                json: LoyaltyProgramRequest(
+                    title: "Summer card",
+                    punchesRequired: 5,
+                    reward: "An ice cream",
+                    expiresAt: end
+                ),
+                token: shop.owner
             ).decode(LoyaltyProgram.self)
             let card = try await takeCard(client, program, token: anna)
             #expect(try await services.loyalty.expireEndedPrograms(now: end.addingTimeInterval(-60)) == 0, "not yet")
             #expect(try await services.loyalty.expireEndedPrograms(now: end.addingTimeInterval(60)) == 1)
-            #expect(try await client.send(.get, "/v1/loyalty-programs/\(program.id)").decode(LoyaltyProgram.self).state == .expired)
-            let history = try await client.send(.get, "/v1/me/loyalty-cards?view=history", token: anna).decode(Page<LoyaltyCard>.self)
+            #expect(
+                try await client.send(.get, "/v1/loyalty-programs/\(program.id)").decode(LoyaltyProgram.self).state
+                    == .expired
+            )
+            let history = try await client.send(.get, "/v1/me/loyalty-cards?view=history", token: anna).decode(
+                Page<LoyaltyCard>.self
+            )
             #expect(history.items.map(\.id) == [card.id] && history.items.first?.state == .expired)
             #expect(try await services.loyalty.expireEndedPrograms(now: end.addingTimeInterval(120)) == 0, "ended once")
         }

@@ -25,14 +25,22 @@ extension LoyaltyTests {
             let anna = try await accounts.signedIn("anna").accessToken
             let carla = try await accounts.signedIn("carla").accessToken
             let card = try await takeCard(client, shop.program, token: anna)
-            _ = try await sync(client, [PunchSubmission(cardId: card.id, token: try await token(client, shop).token)], token: anna)
+            _ = try await sync(
+                client,
+                [PunchSubmission(cardId: card.id, token: try await token(client, shop).token)],
+                token: anna
+            )
 
             let path = "/v1/me/loyalty-cards/\(card.id)/apple-pass"
             #expect(try await client.send(.get, path, token: carla).status == .notFound, "only the holder's")
             let answer = try await client.send(.get, path, token: anna)
             #expect(answer.status == .ok && answer.headers[.contentType] == "application/vnd.apple.pkpass")
             let files = try Self.unzip(Data(answer.body.readableBytesView))
-            #expect(files.keys.sorted() == ["icon.png", "icon@2x.png", "logo.png", "logo@2x.png", "manifest.json", "pass.json", "signature"])
+            #expect(
+                files.keys.sorted() == [
+                    "icon.png", "icon@2x.png", "logo.png", "logo@2x.png", "manifest.json", "pass.json", "signature",
+                ]
+            )
             let manifestBytes = try #require(files["manifest.json"])
             let signature = try #require(files["signature"])
 
@@ -46,7 +54,9 @@ extension LoyaltyTests {
             let passBytes = try #require(files["pass.json"])
             let pass = try #require(try JSONSerialization.jsonObject(with: passBytes) as? [String: Any])
             #expect(
-                pass["passTypeIdentifier"] as? String == "pass.test.plaza.demo" && pass["serialNumber"] as? String == card.id.uuidString.lowercased())
+                pass["passTypeIdentifier"] as? String == "pass.test.plaza.demo"
+                    && pass["serialNumber"] as? String == card.id.uuidString.lowercased()
+            )
             #expect(pass["organizationName"] as? String == "Bruno's Café" && pass["formatVersion"] as? Int == 1)
             let fields = try #require((pass["storeCard"] as? [String: Any])?["primaryFields"] as? [[String: Any]])
             #expect(fields.first?["value"] as? String == "1 of 3")
@@ -57,12 +67,20 @@ extension LoyaltyTests {
 
             // The detached signature is the certificate's, over exactly the manifest.
             func verification(_ content: Data) async -> CMS.SignatureVerificationResult {
-                await CMS.isValidSignature(dataBytes: content, signatureBytes: signature, trustRoots: CertificateStore([apple.certificate])) {
+                await CMS.isValidSignature(
+                    dataBytes: content,
+                    signatureBytes: signature,
+                    trustRoots: CertificateStore([apple.certificate])
+                ) {
                     SignerIsTheRoot()
                 }
             }
-            if case .failure(let error) = await verification(manifestBytes) { Issue.record("the signature does not check out: \(error)") }
-            if case .success = await verification(Data("{}".utf8)) { Issue.record("a signature over another manifest checked out") }
+            if case .failure(let error) = await verification(manifestBytes) {
+                Issue.record("the signature does not check out: \(error)")
+            }
+            if case .success = await verification(Data("{}".utf8)) {
+                Issue.record("a signature over another manifest checked out")
+            }
             // And by OpenSSL, which shares no code with the signer: the signing goes through swift-certificates'
             // `@_spi(CMS)`, not a stable API, so a change there shows here.
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pass-\(UUID())")
@@ -72,7 +90,10 @@ extension LoyaltyTests {
             func openSSLAccepts(_ manifest: Data) throws -> Bool {
                 try manifest.write(to: folder.appendingPathComponent("manifest.json"))
                 let arguments = ["cms", "-verify", "-binary", "-inform", "DER", "-noverify", "-out", "/dev/null"]
-                let paths = ["-in", folder.appendingPathComponent("signature").path, "-content", folder.appendingPathComponent("manifest.json").path]
+                let paths = [
+                    "-in", folder.appendingPathComponent("signature").path, "-content",
+                    folder.appendingPathComponent("manifest.json").path,
+                ]
                 return try ExternalTool.run("openssl", arguments + paths).status == 0
             }
             #expect(try openSSLAccepts(manifestBytes), "OpenSSL accepts the signature")
@@ -80,13 +101,23 @@ extension LoyaltyTests {
 
             // Staff scan the pass's barcode: a punch, as with the card's rotating code.
             let punched = try await client.send(
-                .post, "/v1/businesses/\(shop.business.id)/loyalty/punches", json: CounterPunchRequest(code: barcode, locationId: shop.location.id),
-                token: shop.owner, headers: WalletDriver.keyed(UUID().uuidString))
+                .post,
+                "/v1/businesses/\(shop.business.id)/loyalty/punches",
+                json: CounterPunchRequest(code: barcode, locationId: shop.location.id),
+                token: shop.owner,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            )
             #expect(try punched.decode(CounterPunch.self).card.punches == 2)
             let forged = try await client.send(
-                .post, "/v1/businesses/\(shop.business.id)/loyalty/punches",
-                json: CounterPunchRequest(code: "plaza:card:\(card.id.uuidString.lowercased()).0000000000000000", locationId: shop.location.id),
-                token: shop.owner, headers: WalletDriver.keyed(UUID().uuidString))
+                .post,
+                "/v1/businesses/\(shop.business.id)/loyalty/punches",
+                json: CounterPunchRequest(
+                    code: "plaza:card:\(card.id.uuidString.lowercased()).0000000000000000",
+                    locationId: shop.location.id
+                ),
+                token: shop.owner,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            )
             #expect(forged.problem?.code == .invalidCode)
         }
     }
@@ -112,15 +143,27 @@ extension LoyaltyTests {
             let header = try JSONSerialization.jsonObject(with: headerBytes) as? [String: Any]
             #expect(header?["alg"] as? String == "RS256")
             let claims = try #require(try JSONSerialization.jsonObject(with: claimBytes) as? [String: Any])
-            #expect(claims["aud"] as? String == "google" && claims["typ"] as? String == "savetowallet" && claims["iat"] is Int)
+            #expect(
+                claims["aud"] as? String == "google" && claims["typ"] as? String == "savetowallet"
+                    && claims["iat"] is Int
+            )
             #expect(claims["iss"] as? String == google.serviceAccount)
             let payload = try #require(claims["payload"] as? [String: Any])
             let object = try #require((payload["loyaltyObjects"] as? [[String: Any]])?.first)
             let loyaltyClass = try #require((payload["loyaltyClasses"] as? [[String: Any]])?.first)
-            #expect(object["classId"] as? String == loyaltyClass["id"] as? String && object["accountId"] as? String == "anna")
-            #expect((object["id"] as? String)?.hasPrefix("\(google.issuerId).") == true && object["state"] as? String == "ACTIVE")
+            #expect(
+                object["classId"] as? String == loyaltyClass["id"] as? String
+                    && object["accountId"] as? String == "anna"
+            )
+            #expect(
+                (object["id"] as? String)?.hasPrefix("\(google.issuerId).") == true
+                    && object["state"] as? String == "ACTIVE"
+            )
             #expect(((object["barcode"] as? [String: Any])?["value"] as? String)?.hasPrefix("plaza:card:") == true)
-            #expect(loyaltyClass["programName"] as? String == "Coffee card" && loyaltyClass["issuerName"] as? String == "Bruno's Café")
+            #expect(
+                loyaltyClass["programName"] as? String == "Coffee card"
+                    && loyaltyClass["issuerName"] as? String == "Bruno's Café"
+            )
 
             // The RS256 signature over `header.payload` checks out with the service account's public key, and only there.
             let key = try _RSA.Signing.PublicKey(pemRepresentation: google.publicKeyPEM)
@@ -155,16 +198,25 @@ extension LoyaltyTests {
             }
             let registration = "/passes/v1/devices/device-1/registrations/pass.test.plaza.demo/\(serial)"
             let push = ["pushToken": "0f0e0d0c"]
-            #expect(try await client.send(.post, registration, json: push, headers: headers("wrong")).status == .unauthorized)
+            #expect(
+                try await client.send(.post, registration, json: push, headers: headers("wrong")).status
+                    == .unauthorized
+            )
             #expect(try await client.send(.post, registration, json: push, headers: headers(token)).status == .created)
-            #expect(try await client.send(.post, registration, json: push, headers: headers(token)).status == .ok, "registered already")
+            #expect(
+                try await client.send(.post, registration, json: push, headers: headers(token)).status == .ok,
+                "registered already"
+            )
 
             let list = "/passes/v1/devices/device-1/registrations/pass.test.plaza.demo"
             let first = try await client.send(.get, list)
             let updated = try JSONSerialization.jsonObject(with: Data(first.body.readableBytesView)) as? [String: Any]
             #expect(first.status == .ok && updated?["serialNumbers"] as? [String] == [serial])
             let tag = try #require(updated?["lastUpdated"] as? String)
-            #expect(try await client.send(.get, "\(list)?passesUpdatedSince=\(tag)").status == .noContent, "nothing new")
+            #expect(
+                try await client.send(.get, "\(list)?passesUpdatedSince=\(tag)").status == .noContent,
+                "nothing new"
+            )
 
             let passPath = "/passes/v1/passes/pass.test.plaza.demo/\(serial)"
             let anonymous = try await client.send(.get, passPath, headers: headers(nil))
@@ -178,10 +230,17 @@ extension LoyaltyTests {
 
             // A punch changes the card: the device hears of it and gets the new pass.
             try await Task.sleep(for: .milliseconds(1_100))
-            _ = try await sync(client, [PunchSubmission(cardId: card.id, token: try await self.token(client, shop).token)], token: anna)
+            _ = try await sync(
+                client,
+                [PunchSubmission(cardId: card.id, token: try await self.token(client, shop).token)],
+                token: anna
+            )
             // APNs tells the device, on the pass type's topic, with an empty payload.
             let pushed = try #require(try await apns.waitFor(1).first)
-            #expect(pushed.token == "0f0e0d0c" && pushed.headers["apns-topic"] == "pass.test.plaza.demo" && pushed.body == Data("{}".utf8))
+            #expect(
+                pushed.token == "0f0e0d0c" && pushed.headers["apns-topic"] == "pass.test.plaza.demo"
+                    && pushed.body == Data("{}".utf8)
+            )
             let after = try await client.send(.get, "\(list)?passesUpdatedSince=\(tag)")
             #expect(after.status == .ok, "the punched card is listed again")
             #expect(try await client.send(.get, passPath, headers: conditional).status == .ok)
@@ -195,7 +254,9 @@ extension LoyaltyTests {
     /// The demo's signer is its own root: the chain is the one certificate the test trusts (its key usage and basic
     /// constraints are what Apple's Pass Type ID certificates carry, not a CA's).
     struct SignerIsTheRoot: VerifierPolicy {
-        let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = [.X509ExtensionID.basicConstraints, .X509ExtensionID.keyUsage]
+        let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = [
+            .X509ExtensionID.basicConstraints, .X509ExtensionID.keyUsage,
+        ]
         func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
             chain.count == 1 ? .meetsPolicy : .failsToMeetPolicy(reason: "a chain of \(chain.count)")
         }

@@ -53,18 +53,33 @@ import Testing
                 crc ^= UInt32(byte)
                 for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
             }
-            return withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + typed + withUnsafeBytes(of: (~crc).bigEndian, Array.init)
+            return withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + typed
+                + withUnsafeBytes(of: (~crc).bigEndian, Array.init)
         }
         let header =
-            withUnsafeBytes(of: UInt32(width).bigEndian, Array.init) + withUnsafeBytes(of: UInt32(claimedHeight ?? height).bigEndian, Array.init)
+            withUnsafeBytes(of: UInt32(width).bigEndian, Array.init)
+            + withUnsafeBytes(of: UInt32(claimedHeight ?? height).bigEndian, Array.init)
             + [8, 2, 0, 0, 0]
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib)
+                + chunk("IEND", [])
+        )
     }
 
-    static func upload(_ client: any TestClientProtocol, _ data: Data, type: String, token: String?) async throws -> TestResponse {
+    static func upload(
+        _ client: any TestClientProtocol,
+        _ data: Data,
+        type: String,
+        token: String?
+    ) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: type]
         if let token { headers[.authorization] = "Bearer \(token)" }
-        return try await client.execute(uri: "/v1/media", method: .post, headers: headers, body: ByteBuffer(bytes: data))
+        return try await client.execute(
+            uri: "/v1/media",
+            method: .post,
+            headers: headers,
+            body: ByteBuffer(bytes: data)
+        )
     }
 
     @Test(arguments: TestEngine.enabled)
@@ -73,7 +88,10 @@ import Testing
             let accounts = AccountsDriver(client)
             let ana = try await accounts.signedIn("ana").accessToken
             let ben = try await accounts.signedIn("ben").accessToken
-            #expect(String(decoding: Self.phoneJPEG, as: UTF8.self).contains("SecretPhone"), "the fixture carries what must go")
+            #expect(
+                String(decoding: Self.phoneJPEG, as: UTF8.self).contains("SecretPhone"),
+                "the fixture carries what must go"
+            )
 
             let created = try await Self.upload(client, Self.phoneJPEG, type: "image/jpeg", token: ana)
             #expect(created.status == .created, "\(created.text)")
@@ -94,23 +112,38 @@ import Testing
             // A small picture is its own thumbnail; a large one gets a tile of 480 pixels on its longer side.
             let small = try await client.send(.get, upload.thumbnailUrl, token: ana)
             #expect(small.status == .ok && Data(small.body.readableBytesView) == bytes && small.headers[.eTag] != etag)
-            let wide = try await Self.upload(client, Self.wideJPEG, type: "image/jpeg", token: ana).decode(MediaUpload.self)
+            let wide = try await Self.upload(client, Self.wideJPEG, type: "image/jpeg", token: ana).decode(
+                MediaUpload.self
+            )
             let tile = Data(try await client.send(.get, wide.thumbnailUrl, token: ana).body.readableBytesView)
             let frame = try #require(tile.firstRange(of: Data([0xFF, 0xC0])))
             let size = tile[(frame.lowerBound + 5)..<(frame.lowerBound + 9)].map { Int($0) }
             #expect((size[2] << 8 | size[3], size[0] << 8 | size[1]) == (480, 320), "width 480, height 320")
             // A large PNG's tile is a JPEG of the same size (a photo saved as PNG would weigh megabytes in a feed).
-            let png = try await Self.upload(client, Self.stripedPNG(width: 600, height: 400), type: "image/png", token: ana)
-                .decode(MediaUpload.self)
+            let png = try await Self.upload(
+                client,
+                Self.stripedPNG(width: 600, height: 400),
+                type: "image/png",
+                token: ana
+            )
+            .decode(MediaUpload.self)
             let pngTile = try await client.send(.get, png.thumbnailUrl, token: ana)
-            #expect(pngTile.headers[.contentType] == "image/jpeg" && Data(pngTile.body.readableBytesView).starts(with: [0xFF, 0xD8]))
+            #expect(
+                pngTile.headers[.contentType] == "image/jpeg"
+                    && Data(pngTile.body.readableBytesView).starts(with: [0xFF, 0xD8])
+            )
             #expect(try await client.send(.get, png.url, token: ana).headers[.contentType] == "image/png")
 
             // Nobody else, signed in or not, until something uses it.
             #expect(try await client.send(.get, upload.url, token: ben).status == .notFound)
             #expect(try await client.send(.get, upload.url).status == .notFound)
             let user = try #require(try await AccountStore().user(login: "ana", on: services.database.sql))
-            let used = try await MediaStore().use([upload.id], owner: user.id, by: "listing:test", on: services.database.sql)
+            let used = try await MediaStore().use(
+                [upload.id],
+                owner: user.id,
+                by: "listing:test",
+                on: services.database.sql
+            )
             #expect(used == [upload.id])
             #expect(try await client.send(.get, upload.url, token: ben).status == .ok)
         }
@@ -124,16 +157,36 @@ import Testing
             heic.append(Data(repeating: 0, count: 64))
             let refused = try await Self.upload(client, heic, type: "image/jpeg", token: ana)
             #expect(refused.status == .unsupportedMediaType && refused.problem?.code == .unsupportedMediaType)
-            #expect(refused.problem?.title.contains("HEIC") == true && refused.problem?.detail?.contains("JPEG") == true)
-            #expect(try await Self.upload(client, Data("hello".utf8), type: "text/plain", token: ana).status == .unsupportedMediaType)
+            #expect(
+                refused.problem?.title.contains("HEIC") == true && refused.problem?.detail?.contains("JPEG") == true
+            )
+            #expect(
+                try await Self.upload(client, Data("hello".utf8), type: "text/plain", token: ana).status
+                    == .unsupportedMediaType
+            )
             // A JPEG cut short in the upload, and a JPEG that says it is a PNG.
-            let cut = try await Self.upload(client, Self.phoneJPEG.prefix(Self.phoneJPEG.count / 2), type: "image/jpeg", token: ana)
+            let cut = try await Self.upload(
+                client,
+                Self.phoneJPEG.prefix(Self.phoneJPEG.count / 2),
+                type: "image/jpeg",
+                token: ana
+            )
             #expect(cut.status == .unprocessableContent && cut.problem?.code == .invalidImage)
-            #expect(try await Self.upload(client, Self.phoneJPEG, type: "image/png", token: ana).problem?.code == .invalidImage)
+            #expect(
+                try await Self.upload(client, Self.phoneJPEG, type: "image/png", token: ana).problem?.code
+                    == .invalidImage
+            )
             // Over 10 MB, and signed out.
-            let huge = try await Self.upload(client, Data(count: 10 * 1_024 * 1_024 + 1), type: "image/jpeg", token: ana)
+            let huge = try await Self.upload(
+                client,
+                Data(count: 10 * 1_024 * 1_024 + 1),
+                type: "image/jpeg",
+                token: ana
+            )
             #expect(huge.status == .contentTooLarge)
-            #expect(try await Self.upload(client, Self.phoneJPEG, type: "image/jpeg", token: nil).status == .unauthorized)
+            #expect(
+                try await Self.upload(client, Self.phoneJPEG, type: "image/jpeg", token: nil).status == .unauthorized
+            )
         }
     }
 }

@@ -26,7 +26,10 @@ import Testing
     }
 
     static func stored(_ services: PlazaServices) async throws -> Int {
-        try await services.database.sql.raw("SELECT COUNT(*) AS n FROM media").first()?.decode(column: "n", as: Int.self) ?? -1
+        try await services.database.sql.raw("SELECT COUNT(*) AS n FROM media").first()?.decode(
+            column: "n",
+            as: Int.self
+        ) ?? -1
     }
 
     @Test(arguments: TestEngine.enabled)
@@ -36,19 +39,33 @@ import Testing
             let cases: [(String, Data, String)] = [
                 // Small files whose headers ask every viewer's browser (and once the server) for gigabytes.
                 ("7000 × 7000 PNG", MediaTests.stripedPNG(width: 7_000, height: 1, claimedHeight: 7_000), "image/png"),
-                ("100,000 × 100,000 PNG", MediaTests.stripedPNG(width: 100_000, height: 1, claimedHeight: 100_000), "image/png"),
+                (
+                    "100,000 × 100,000 PNG", MediaTests.stripedPNG(width: 100_000, height: 1, claimedHeight: 100_000),
+                    "image/png"
+                ),
                 ("65,500 × 65,500 JPEG", try Self.jpeg(claiming: 65_500, 65_500), "image/jpeg"),
                 ("a side over 12,000", MediaTests.stripedPNG(width: 12_001, height: 1), "image/png"),
             ]
             for (name, data, type) in cases {
                 let refused = try await MediaTests.upload(client, data, type: type, token: ana)
-                #expect(refused.status == .unprocessableContent && refused.problem?.code == .imageTooLarge, "\(name): \(refused.text)")
+                #expect(
+                    refused.status == .unprocessableContent && refused.problem?.code == .imageTooLarge,
+                    "\(name): \(refused.text)"
+                )
                 #expect(refused.problem?.errors?.first?.field == "body", "\(name)")
-                #expect(refused.problem?.title.contains("at most 40,000,000 pixels, 12,000 a side") == true, "\(name): \(refused.text)")
+                #expect(
+                    refused.problem?.title.contains("at most 40,000,000 pixels, 12,000 a side") == true,
+                    "\(name): \(refused.text)"
+                )
             }
             #expect(try await Self.stored(services) == 0)
             // Just inside the side limit, a picture is taken.
-            let narrow = try await MediaTests.upload(client, MediaTests.stripedPNG(width: 12_000, height: 2), type: "image/png", token: ana)
+            let narrow = try await MediaTests.upload(
+                client,
+                MediaTests.stripedPNG(width: 12_000, height: 2),
+                type: "image/png",
+                token: ana
+            )
             #expect(narrow.status == .created, "\(narrow.text)")
         }
     }
@@ -61,10 +78,18 @@ import Testing
             // served as its own thumbnail.
             let cut = MediaTests.stripedPNG(width: 600, height: 200, claimedHeight: 400)
             let refused = try await MediaTests.upload(client, cut, type: "image/png", token: ana)
-            #expect(refused.status == .unprocessableContent && refused.problem?.code == .invalidImage, "\(refused.text)")
+            #expect(
+                refused.status == .unprocessableContent && refused.problem?.code == .invalidImage,
+                "\(refused.text)"
+            )
             #expect(refused.problem?.errors?.first?.field == "body")
             #expect(try await Self.stored(services) == 0)
-            let whole = try await MediaTests.upload(client, MediaTests.stripedPNG(width: 600, height: 400), type: "image/png", token: ana)
+            let whole = try await MediaTests.upload(
+                client,
+                MediaTests.stripedPNG(width: 600, height: 400),
+                type: "image/png",
+                token: ana
+            )
             #expect(whole.status == .created)
         }
     }
@@ -72,20 +97,48 @@ import Testing
     @Test func theOperatorSetsThePixelBudget() async throws {
         try await TestPlaza.withApp(.sqlite, configure: { $0.pictures.maxPixels = 100_000 }) { client, services in
             let ana = try await AccountsDriver(client).signedIn("ana").accessToken
-            let refused = try await MediaTests.upload(client, MediaTests.stripedPNG(width: 600, height: 400), type: "image/png", token: ana)
-            #expect(refused.problem?.code == .imageTooLarge && refused.problem?.title.contains("at most 100,000 pixels") == true)
+            let refused = try await MediaTests.upload(
+                client,
+                MediaTests.stripedPNG(width: 600, height: 400),
+                type: "image/png",
+                token: ana
+            )
+            #expect(
+                refused.problem?.code == .imageTooLarge
+                    && refused.problem?.title.contains("at most 100,000 pixels") == true
+            )
             // Card art keeps to the same budget.
             let admin = try await AdminTests.admin(client, services)
             let dana = try await CardsDriver.designer(client, services, "dana", admin: admin)
-            let art = try await CardsDriver.uploadArt(client, dana, MediaTests.stripedPNG(width: 600, height: 400), type: "image/png")
+            let art = try await CardsDriver.uploadArt(
+                client,
+                dana,
+                MediaTests.stripedPNG(width: 600, height: 400),
+                type: "image/png"
+            )
             #expect(art.status == .unprocessableContent && art.problem?.code == .imageTooLarge, "\(art.text)")
             let cut = try await CardsDriver.uploadArt(
-                client, dana, MediaTests.stripedPNG(width: 300, height: 100, claimedHeight: 300), type: "image/png")
+                client,
+                dana,
+                MediaTests.stripedPNG(width: 300, height: 100, claimedHeight: 300),
+                type: "image/png"
+            )
             #expect(cut.status == .unprocessableContent && cut.problem?.code == .invalidImage, "\(cut.text)")
             #expect(
-                try await CardsDriver.uploadArt(client, dana, MediaTests.stripedPNG(width: 300, height: 300), type: "image/png").status == .created)
-            #expect(throws: ConfigurationErrors.self) { try PlazaConfiguration.fromEnvironment(["PLAZA_MEDIA_MAX_PIXELS": "lots"]) }
-            #expect(try PlazaConfiguration.fromEnvironment(["PLAZA_MEDIA_MAX_PIXELS": "1000000"]).pictures.maxPixels == 1_000_000)
+                try await CardsDriver.uploadArt(
+                    client,
+                    dana,
+                    MediaTests.stripedPNG(width: 300, height: 300),
+                    type: "image/png"
+                ).status == .created
+            )
+            #expect(throws: ConfigurationErrors.self) {
+                try PlazaConfiguration.fromEnvironment(["PLAZA_MEDIA_MAX_PIXELS": "lots"])
+            }
+            #expect(
+                try PlazaConfiguration.fromEnvironment(["PLAZA_MEDIA_MAX_PIXELS": "1000000"]).pictures.maxPixels
+                    == 1_000_000
+            )
         }
     }
 
@@ -116,17 +169,30 @@ import Testing
             let identity = try #require(try await services.accounts.identity(bearer: ana))
             let media = MediaService(database: services.database, decoding: pool)
             do {
-                _ = try await media.upload(identity, MediaTests.stripedPNG(width: 600, height: 400), contentType: "image/png")
+                _ = try await media.upload(
+                    identity,
+                    MediaTests.stripedPNG(width: 600, height: 400),
+                    contentType: "image/png"
+                )
                 Issue.record("a full pool took the upload")
             } catch let error as PlazaError {
-                #expect(error.status == .serviceUnavailable && error.code == .unavailable && error.headers[.retryAfter] == "2")
+                #expect(
+                    error.status == .serviceUnavailable && error.code == .unavailable
+                        && error.headers[.retryAfter] == "2"
+                )
             }
             #expect(try await Self.stored(services) == 0)
             gate.release()
             try await first.value
             try await second.value
             #expect(pool.load == 0)
-            #expect(try await media.upload(identity, MediaTests.stripedPNG(width: 600, height: 400), contentType: "image/png").width == 600)
+            #expect(
+                try await media.upload(
+                    identity,
+                    MediaTests.stripedPNG(width: 600, height: 400),
+                    contentType: "image/png"
+                ).width == 600
+            )
         }
         #expect(ranOnEventLoop.withLock { $0 } == false, "decoding runs on the pool's threads, not an event loop")
     }

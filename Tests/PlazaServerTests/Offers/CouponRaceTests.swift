@@ -15,25 +15,53 @@ extension CouponChargeTests {
         try await TestPlaza.withApp(engine, .live) { client, services in
             let (shop, _, anna, claim) = try await claimed(client, services)
             let wallet = WalletDriver(client)
-            async let first = wallet.charge(business: shop.business, customer: "anna", 1_200, coupon: claim.code, token: shop.owner)
-            async let second = wallet.charge(business: shop.business, customer: "anna", 900, coupon: claim.qrPayload, token: shop.owner)
+            async let first = wallet.charge(
+                business: shop.business,
+                customer: "anna",
+                1_200,
+                coupon: claim.code,
+                token: shop.owner
+            )
+            async let second = wallet.charge(
+                business: shop.business,
+                customer: "anna",
+                900,
+                coupon: claim.qrPayload,
+                token: shop.owner
+            )
             let answers = try await [first, second]
             #expect(answers.filter { $0.status == .created }.count == 1, "\(answers.map(\.text))")
             #expect(answers.filter { $0.problem?.code == .invalidCoupon }.count == 1)
 
             // The customer applies it from two screens to two charges waiting for them: one takes it.
             let winner = try #require(answers.first { $0.status == .created }).decode(Charge.self)
-            #expect(try await wallet.end(winner, "decline", token: anna).status == .ok, "declined: the coupon is free again")
+            #expect(
+                try await wallet.end(winner, "decline", token: anna).status == .ok,
+                "declined: the coupon is free again"
+            )
             let charges = try await [1_000, 1_100].asyncMap {
-                try await wallet.charge(business: shop.business, customer: "anna", Int64($0), token: shop.owner).decode(Charge.self)
+                try await wallet.charge(business: shop.business, customer: "anna", Int64($0), token: shop.owner).decode(
+                    Charge.self
+                )
             }
-            async let applyFirst = client.send(.post, "/v1/charges/\(charges[0].id)/coupon", json: ApplyCouponRequest(claimId: claim.id), token: anna)
+            async let applyFirst = client.send(
+                .post,
+                "/v1/charges/\(charges[0].id)/coupon",
+                json: ApplyCouponRequest(claimId: claim.id),
+                token: anna
+            )
             async let applySecond = client.send(
-                .post, "/v1/charges/\(charges[1].id)/coupon", json: ApplyCouponRequest(claimId: claim.id), token: anna)
+                .post,
+                "/v1/charges/\(charges[1].id)/coupon",
+                json: ApplyCouponRequest(claimId: claim.id),
+                token: anna
+            )
             let applied = try await [applyFirst, applySecond]
             #expect(applied.filter { $0.status == .ok }.count == 1, "\(applied.map(\.text))")
             #expect(applied.filter { $0.problem?.code == .invalidCoupon }.count == 1)
-            let discounted = try await charges.asyncMap { try await client.send(.get, "/v1/charges/\($0.id)", token: anna).decode(Charge.self) }
+            let discounted = try await charges.asyncMap {
+                try await client.send(.get, "/v1/charges/\($0.id)", token: anna).decode(Charge.self)
+            }
             #expect(discounted.filter { $0.discount?.claimId == claim.id }.count == 1)
             #expect(try await services.verify().findings == [])
         }
@@ -48,9 +76,18 @@ extension CouponChargeTests {
             let wallet = WalletDriver(client)
             var paid: Int64 = 0
             for _ in 0..<6 {
-                let created = try await wallet.charge(business: shop.business, customer: "anna", 1_200, coupon: claim.code, token: shop.owner)
+                let created = try await wallet.charge(
+                    business: shop.business,
+                    customer: "anna",
+                    1_200,
+                    coupon: claim.code,
+                    token: shop.owner
+                )
                 guard created.status == .created else {
-                    #expect(created.problem?.code == .invalidCoupon, "only once the coupon was redeemed: \(created.text)")
+                    #expect(
+                        created.problem?.code == .invalidCoupon,
+                        "only once the coupon was redeemed: \(created.text)"
+                    )
                     break
                 }
                 let charge = try created.decode(Charge.self)

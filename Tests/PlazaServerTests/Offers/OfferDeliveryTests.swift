@@ -23,18 +23,39 @@ import Testing
         let admin: String
     }
 
-    func shop(_ client: any TestClientProtocol, _ services: PlazaServices, name: String = "Bruno's Bakery") async throws -> Shop {
-        let (tokens, business, _) = try await PlacesDriver(client).shop(owner: "bruno", name: name, category: .grocery, at: square, radius: 30)
-        return Shop(business: business.id, owner: tokens.accessToken, admin: try await AdminTests.admin(client, services))
+    func shop(
+        _ client: any TestClientProtocol,
+        _ services: PlazaServices,
+        name: String = "Bruno's Bakery"
+    ) async throws -> Shop {
+        let (tokens, business, _) = try await PlacesDriver(client).shop(
+            owner: "bruno",
+            name: name,
+            category: .grocery,
+            at: square,
+            radius: 30
+        )
+        return Shop(
+            business: business.id,
+            owner: tokens.accessToken,
+            admin: try await AdminTests.admin(client, services)
+        )
     }
 
     func run(_ content: CampaignContent, at shop: Shop, _ client: any TestClientProtocol) async throws -> UUID {
-        let created = try await client.send(.post, "/v1/businesses/\(shop.business)/campaigns", json: content, token: shop.owner)
+        let created = try await client.send(
+            .post,
+            "/v1/businesses/\(shop.business)/campaigns",
+            json: content,
+            token: shop.owner
+        )
         let id = try created.decode(Campaign.self).id
         let submitted = try await client.send(.post, "/v1/campaigns/\(id)/submit", token: shop.owner)
         #expect(submitted.status == .ok, "\(submitted.text)")
         let item = try await CampaignTests().queueItem(client, admin: shop.admin, campaign: id)
-        #expect(try await client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: shop.admin).status == .ok)
+        #expect(
+            try await client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: shop.admin).status == .ok
+        )
         return id
     }
 
@@ -45,7 +66,11 @@ import Testing
     }
 
     /// A customer sharing their location, with these offer settings.
-    func customer(_ client: any TestClientProtocol, _ name: String, _ settings: OfferSettingsChange) async throws -> String {
+    func customer(
+        _ client: any TestClientProtocol,
+        _ name: String,
+        _ settings: OfferSettingsChange
+    ) async throws -> String {
         let token = try await PlacesDriver(client).sharingCustomer(name).accessToken
         #expect(try await client.send(.put, "/v1/me/offer-settings", json: settings, token: token).status == .ok)
         return token
@@ -67,8 +92,13 @@ import Testing
             let received = try await offers(client, anna)
             #expect(received.map(\.id) == [coupon])
             let offer = try #require(received.first)
-            #expect(offer.business.name == "Bruno's Bakery" && offer.kind == .coupon && offer.discount?.percentOff == 10)
-            #expect(offer.why.reasons.map(\.criterion) == [.location] && offer.why.text == "you were within 150 m of Bruno's Bakery")
+            #expect(
+                offer.business.name == "Bruno's Bakery" && offer.kind == .coupon && offer.discount?.percentOff == 10
+            )
+            #expect(
+                offer.why.reasons.map(\.criterion) == [.location]
+                    && offer.why.text == "you were within 150 m of Bruno's Bakery"
+            )
             // Carla left coupons at "subscribed": walking by brings nothing, and the offer is not hers to see.
             #expect(try await offers(client, carla).isEmpty)
             #expect(try await client.send(.get, "/v1/offers/\(coupon)", token: carla).status == .notFound)
@@ -77,17 +107,25 @@ import Testing
             // Walking by again delivers nothing new.
             try await places.move(to: square, token: anna)
             #expect(try await offers(client, anna).count == 1)
-            #expect(try await client.send(.get, "/v1/offers/\(coupon)", token: anna).decode(Offer.self).title == "Morning bread")
+            #expect(
+                try await client.send(.get, "/v1/offers/\(coupon)", token: anna).decode(Offer.self).title
+                    == "Morning bread"
+            )
 
             let first = try await client.send(.post, "/v1/offers/\(coupon)/claim", token: anna)
             #expect(first.status == .created, "\(first.text)")
             let claim = try first.decode(CouponClaim.self)
-            #expect(claim.status == .claimed && claim.code.count == 8 && claim.qrPayload == "plaza:coupon:\(claim.code)")
+            #expect(
+                claim.status == .claimed && claim.code.count == 8 && claim.qrPayload == "plaza:coupon:\(claim.code)"
+            )
             let again = try await client.send(.post, "/v1/offers/\(coupon)/claim", token: anna)
             #expect(again.status == .ok)
             #expect(try again.decode(CouponClaim.self) == claim)
             #expect(try await offers(client, anna).first?.claim == claim)
-            #expect(try await client.send(.get, "/v1/campaigns/\(coupon)", token: shop.owner).decode(Campaign.self).claimed == 1)
+            #expect(
+                try await client.send(.get, "/v1/campaigns/\(coupon)", token: shop.owner).decode(Campaign.self).claimed
+                    == 1
+            )
         }
     }
 
@@ -95,20 +133,38 @@ import Testing
     func profileTargetsReachOnlyAdultsWhoAllowedThem(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, services in
             let shop = try await shop(client, services)
-            var students = CampaignTests.coupon(title: "Student breakfast", target: CampaignTarget(ageMin: 18, studentsOnly: true))
+            var students = CampaignTests.coupon(
+                title: "Student breakfast",
+                target: CampaignTarget(ageMin: 18, studentsOnly: true)
+            )
             students.schedule = nil
             let campaign = try await run(students, at: shop, client)
             let places = PlacesDriver(client)
             let allow = OfferSettingsChange(coupons: .nearby, use: TargetingUseChange(age: true, student: true))
             // An adult student who allowed both facts; one who allowed none; a 16-year-old student who allowed both.
             let eva = try await customer(client, "eva", allow)
-            _ = try await client.send(.patch, "/v1/me", json: ProfileUpdate(birthDate: "2000-03-01", student: true), token: eva)
+            _ = try await client.send(
+                .patch,
+                "/v1/me",
+                json: ProfileUpdate(birthDate: "2000-03-01", student: true),
+                token: eva
+            )
             let finn = try await customer(client, "finn", OfferSettingsChange(coupons: .nearby))
-            _ = try await client.send(.patch, "/v1/me", json: ProfileUpdate(birthDate: "2000-03-01", student: true), token: finn)
+            _ = try await client.send(
+                .patch,
+                "/v1/me",
+                json: ProfileUpdate(birthDate: "2000-03-01", student: true),
+                token: finn
+            )
             let gus = try await customer(client, "gus", allow)
             let sixteen = Calendar(identifier: .gregorian).date(byAdding: .year, value: -16, to: Date())!
             let birth = String(RFC3339.format(sixteen).prefix(10))
-            _ = try await client.send(.patch, "/v1/me", json: ProfileUpdate(birthDate: birth, student: true), token: gus)
+            _ = try await client.send(
+                .patch,
+                "/v1/me",
+                json: ProfileUpdate(birthDate: birth, student: true),
+                token: gus
+            )
 
             for token in [eva, finn, gus] { try await places.move(to: corner, token: token) }
             let evas = try await offers(client, eva)
@@ -125,7 +181,12 @@ import Testing
         try await TestPlaza.withApp(engine) { client, services in
             let shop = try await shop(client, services)
             let anna = try await customer(client, "anna", OfferSettingsChange(maxPerDay: 1))
-            let subscribed = try await client.send(.put, "/v1/me/subscriptions/\(shop.business)", json: SubscriptionRequest(), token: anna)
+            let subscribed = try await client.send(
+                .put,
+                "/v1/me/subscriptions/\(shop.business)",
+                json: SubscriptionRequest(),
+                token: anna
+            )
             #expect(subscribed.status == .ok)
 
             // Wherever she is, a subscriber hears of a campaign when it starts: once a day at most, as she chose.
@@ -142,19 +203,35 @@ import Testing
             let entry = try #require(inbox.items.first { $0.kind == .offerReceived })
             #expect(
                 entry.referenceId == first && entry.title == "Bruno's Bakery: Morning bread"
-                    && entry.link == "/offers/\(first.uuidString.lowercased())")
+                    && entry.link == "/offers/\(first.uuidString.lowercased())"
+            )
             #expect(entry.unread && inbox.unreadCount >= 1)
             #expect(
-                try await client.send(.post, "/v1/inbox/seen", json: MarkInboxSeenRequest(through: inbox.seenMarker), token: anna).status
-                    == .noContent)
+                try await client.send(
+                    .post,
+                    "/v1/inbox/seen",
+                    json: MarkInboxSeenRequest(through: inbox.seenMarker),
+                    token: anna
+                ).status
+                    == .noContent
+            )
             #expect(try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self).unreadCount == 0)
 
             // Dismissed, it never comes back; muting the business keeps its offers away.
-            let dismissed = try await client.send(.post, "/v1/offers/\(first)/dismiss", json: OfferDismissal(muteBusiness: true), token: anna)
+            let dismissed = try await client.send(
+                .post,
+                "/v1/offers/\(first)/dismiss",
+                json: OfferDismissal(muteBusiness: true),
+                token: anna
+            )
             #expect(dismissed.status == .noContent)
             #expect(try await offers(client, anna).isEmpty)
             #expect(try await client.send(.get, "/v1/offers/\(first)", token: anna).status == .notFound)
-            #expect(try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self).items.allSatisfy { $0.kind != .offerReceived })
+            #expect(
+                try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self).items.allSatisfy {
+                    $0.kind != .offerReceived
+                }
+            )
             let settings = try await client.send(.get, "/v1/me/offer-settings", token: anna).decode(OfferSettings.self)
             #expect(settings.muted == [shop.business])
             try await PlacesDriver(client).move(to: corner, token: anna)
@@ -176,14 +253,20 @@ import Testing
             #expect(try await offers(client, anna).isEmpty)
             let pushed = try await client.send(.post, "/v1/campaigns/\(campaign)/push", token: shop.owner)
             #expect(pushed.status == .accepted, "\(pushed.text)")
-            #expect(try pushed.decode(CampaignPush.self) == CampaignPush(campaignId: campaign, present: 2, delivered: 1))
+            #expect(
+                try pushed.decode(CampaignPush.self) == CampaignPush(campaignId: campaign, present: 2, delivered: 1)
+            )
             #expect(try await offers(client, anna).map(\.id) == [campaign])
             #expect(try await offers(client, carla).isEmpty)
-            let twice = try await client.send(.post, "/v1/campaigns/\(campaign)/push", token: shop.owner).decode(CampaignPush.self)
+            let twice = try await client.send(.post, "/v1/campaigns/\(campaign)/push", token: shop.owner).decode(
+                CampaignPush.self
+            )
             #expect(twice.delivered == 0)
             #expect(try await client.send(.post, "/v1/campaigns/\(campaign)/push", token: anna).status == .notFound)
 
-            let search = { (query: String) in try await client.send(.get, "/v1/offers/search\(query)", token: anna).decode(Page<Offer>.self) }
+            let search = { (query: String) in
+                try await client.send(.get, "/v1/offers/search\(query)", token: anna).decode(Page<Offer>.self)
+            }
             #expect(try await search("?q=bruno").items.map(\.id) == [campaign])
             #expect(try await search("?q=bakery&category=grocery").items.map(\.id) == [campaign])
             #expect(try await search("?category=cafe").items.isEmpty)
@@ -194,7 +277,9 @@ import Testing
     @Test(arguments: TestEngine.enabled)
     func theLastThreeCouponsGoToThreeOfFiftyRacingCustomers(_ engine: TestEngine) async throws {
         // Fifty sign-ups from one address: past the usual limits of one household.
-        let limits: (inout PlazaConfiguration) -> Void = { ($0.limits.signupsPerAddress, $0.limits.codeMailsPerAddress) = (100, 100) }
+        let limits: (inout PlazaConfiguration) -> Void = {
+            ($0.limits.signupsPerAddress, $0.limits.codeMailsPerAddress) = (100, 100)
+        }
         try await TestPlaza.withApp(engine, configure: limits) { client, services in
             let shop = try await shop(client, services)
             var scarce = CampaignTests.coupon(title: "Three loaves")
@@ -207,12 +292,17 @@ import Testing
                 tokens.append(token)
             }
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for token in tokens { group.addTask { try await client.send(.post, "/v1/offers/\(campaign)/claim", token: token).status } }
+                for token in tokens {
+                    group.addTask { try await client.send(.post, "/v1/offers/\(campaign)/claim", token: token).status }
+                }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == .created }.count == 3)
             #expect(statuses.filter { $0 == .conflict }.count == 47)
-            #expect(try await client.send(.get, "/v1/campaigns/\(campaign)", token: shop.owner).decode(Campaign.self).claimed == 3)
+            #expect(
+                try await client.send(.get, "/v1/campaigns/\(campaign)", token: shop.owner).decode(Campaign.self)
+                    .claimed == 3
+            )
             let late = try await client.send(.post, "/v1/offers/\(campaign)/claim", token: tokens[0])
             #expect([.ok, .conflict].contains(late.status))
             if late.status == .conflict { #expect(late.problem?.code == .offerExhausted) }
@@ -223,13 +313,19 @@ import Testing
     func anOfferReachesTheCustomersBrowserAsAPushThatOpensIt(_ engine: TestEngine) async throws {
         let receiver = try await WebPushReceiver.start()
         defer { Task { await receiver.stop() } }
-        try await TestPlaza.withApp(engine, .live, configure: { $0.push.hosts = [receiver.origin] }) { client, services in
+        try await TestPlaza.withApp(engine, .live, configure: { $0.push.hosts = [receiver.origin] }) {
+            client,
+            services in
             let shop = try await shop(client, services)
             let coupon = try await run(CampaignTests.coupon(), at: shop, client)
             let anna = try await customer(client, "anna", OfferSettingsChange(coupons: .nearby))
             let subscription = receiver.subscribe()
             let registered = try await client.send(
-                .post, "/v1/me/devices", json: DeviceRegistration(platform: .webpush, subscription: subscription, name: "Anna's phone"), token: anna)
+                .post,
+                "/v1/me/devices",
+                json: DeviceRegistration(platform: .webpush, subscription: subscription, name: "Anna's phone"),
+                token: anna
+            )
             #expect(registered.status == .created)
             try await PlacesDriver(client).move(to: corner, token: anna)
             let payload = try #require(try await receiver.waitFor(1, to: subscription).first).payload()

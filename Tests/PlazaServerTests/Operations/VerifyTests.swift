@@ -29,7 +29,13 @@ import Testing
         try await TestPlaza.withApp(engine, .live) { client, services in
             let market = try await ChatTests.market(client, services)
             let offer = try await DealTests.acceptedDeal(client, market, paid: true)
-            let poster = try await BiddingTests.biddable(client, market.ana, start: 2_000, reserve: nil, endsAt: Date().addingTimeInterval(3_600))
+            let poster = try await BiddingTests.biddable(
+                client,
+                market.ana,
+                start: 2_000,
+                reserve: nil,
+                endsAt: Date().addingTimeInterval(3_600)
+            )
             #expect(try await BiddingTests.bid(client, market.ben, poster.id, 5_000).status == .created)
             #expect(try await BiddingTests.bid(client, market.cal, poster.id, 3_000).status == .created)
             let report = try await services.verify(recheckAfter: .zero)
@@ -45,31 +51,56 @@ import Testing
 
             // The hold account with a dollar no payment holds: its balance is off its journal too.
             let hold = SystemAccount.marketHolds
-            try await Self.sql(services, "UPDATE wallet_accounts SET balance = balance + 100 WHERE owner_id = \(bind: hold)")
+            try await Self.sql(
+                services,
+                "UPDATE wallet_accounts SET balance = balance + 100 WHERE owner_id = \(bind: hold)"
+            )
             #expect(try await Self.found(services) == ["escrow_total USD", "ledger_balance \(Self.name(hold)) USD"])
-            try await Self.sql(services, "UPDATE wallet_accounts SET balance = balance - 100 WHERE owner_id = \(bind: hold)")
+            try await Self.sql(
+                services,
+                "UPDATE wallet_accounts SET balance = balance - 100 WHERE owner_id = \(bind: hold)"
+            )
 
             // The auction's count behind its steps, then another leader than the steps show.
             try await Self.sql(services, "UPDATE listings SET bidding_count = 1 WHERE id = \(bind: poster.id)")
             #expect(try await Self.found(services) == ["bid_count \(Self.name(poster.id))"])
             try await Self.sql(services, "UPDATE listings SET bidding_count = 2 WHERE id = \(bind: poster.id)")
-            let cal = try #require(try await services.database.sql.raw("SELECT id FROM users WHERE username = 'cal'").first()).decode(
-                column: "id", as: UUID.self)
-            try await Self.sql(services, "UPDATE listings SET bidding_leader = \(bind: cal) WHERE id = \(bind: poster.id)")
+            let cal = try #require(
+                try await services.database.sql.raw("SELECT id FROM users WHERE username = 'cal'").first()
+            ).decode(
+                column: "id",
+                as: UUID.self
+            )
+            try await Self.sql(
+                services,
+                "UPDATE listings SET bidding_leader = \(bind: cal) WHERE id = \(bind: poster.id)"
+            )
             #expect(try await Self.found(services) == ["bid_leader \(Self.name(poster.id))"])
             try await Self.sql(services, "UPDATE listings SET bidding_leader_max = 1000 WHERE id = \(bind: poster.id)")
             #expect(try await Self.found(services) == ["bid_leader \(Self.name(poster.id))"])
 
             // A top-up's kept answer that says another amount than the top-up.
-            let rows = try await services.database.sql.raw("SELECT scope, \(ident: "key"), body FROM idempotency_keys").all()
+            let rows = try await services.database.sql.raw("SELECT scope, \(ident: "key"), body FROM idempotency_keys")
+                .all()
             let (key, body) = try #require(
-                try rows.map { (try $0.decode(column: "key", as: String.self), try $0.decode(column: "body", as: String?.self) ?? "") }
-                    .first { $0.1.contains("cardBrand") })
+                try rows.map {
+                    (
+                        try $0.decode(column: "key", as: String.self),
+                        try $0.decode(column: "body", as: String?.self) ?? ""
+                    )
+                }
+                .first { $0.1.contains("cardBrand") }
+            )
             var answer = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
             answer["amount"] = 1
             let changed = String(decoding: try JSONSerialization.data(withJSONObject: answer), as: UTF8.self)
-            try await Self.sql(services, "UPDATE idempotency_keys SET body = \(bind: changed) WHERE \(ident: "key") = \(bind: key)")
-            #expect(try await Self.found(services) == ["bid_leader \(Self.name(poster.id))", "idempotency_answer \(key)"])
+            try await Self.sql(
+                services,
+                "UPDATE idempotency_keys SET body = \(bind: changed) WHERE \(ident: "key") = \(bind: key)"
+            )
+            #expect(
+                try await Self.found(services) == ["bid_leader \(Self.name(poster.id))", "idempotency_answer \(key)"]
+            )
         }
     }
 
@@ -77,18 +108,31 @@ import Testing
     func aPaidCardOrderHasItsOneCharge(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine, .live) { client, services in
             let s = try await CardOrderTests.shopper(client, services)
-            _ = try await CardOrderTests.add(client, s, CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 25))
+            _ = try await CardOrderTests.add(
+                client,
+                s,
+                CardCartItemRequest(designId: s.design.id, paperId: s.shop.linen, quantity: 25)
+            )
             let proof = try await CardOrderTests.proof(client, s.token, s.design.id)
             let order = try await CardOrderTests.order(client, s.token, proofs: [proof]).decode(CardOrder.self)
             #expect(try await CardOrderTests.pay(client, s.token, order).status == .ok)
             #expect(try await Self.found(services) == [])
 
             // The order's charge booked as a refund: a paid order without its charge (the ledger itself still balances).
-            try await Self.sql(services, "UPDATE journal_entries SET kind = 'card_refund' WHERE reference_id = \(bind: order.id)")
+            try await Self.sql(
+                services,
+                "UPDATE journal_entries SET kind = 'card_refund' WHERE reference_id = \(bind: order.id)"
+            )
             #expect(try await Self.found(services) == ["card_order_payment \(Self.name(order.id))"])
-            try await Self.sql(services, "UPDATE journal_entries SET kind = 'card_order' WHERE reference_id = \(bind: order.id)")
+            try await Self.sql(
+                services,
+                "UPDATE journal_entries SET kind = 'card_order' WHERE reference_id = \(bind: order.id)"
+            )
             // Cancelled as if it had never been paid: its charge is then money taken for nothing.
-            try await Self.sql(services, "UPDATE card_orders SET status = 'cancelled', paid_at = NULL WHERE id = \(bind: order.id)")
+            try await Self.sql(
+                services,
+                "UPDATE card_orders SET status = 'cancelled', paid_at = NULL WHERE id = \(bind: order.id)"
+            )
             #expect(try await Self.found(services) == ["card_order_payment \(Self.name(order.id))"])
         }
     }
@@ -98,8 +142,14 @@ import Testing
         try await TestPlaza.withApp(engine, .live) { client, services in
             let (shop, campaign, anna, claim) = try await CouponChargeTests().claimed(client, services)
             let wallet = WalletDriver(client)
-            let charge = try await wallet.charge(business: shop.business, customer: "anna", 1_200, coupon: claim.code, token: shop.owner)
-                .decode(Charge.self)
+            let charge = try await wallet.charge(
+                business: shop.business,
+                customer: "anna",
+                1_200,
+                coupon: claim.code,
+                token: shop.owner
+            )
+            .decode(Charge.self)
             #expect(try await wallet.approve(charge, token: anna).status == .ok)
             #expect(try await Self.found(services) == [])
 
@@ -138,11 +188,19 @@ import Testing
             let alerts = { @Sendable (wait: Bool) async throws -> [AccountsDriver.Mail] in
                 _ = try await services.notifications.fanOutWaiting()
                 // Mail leaves through the outbox's worker, a moment after the alert was filed.
-                if wait { _ = try await accounts.subjects(to: "root@example.com", until: { $0.contains { $0.hasPrefix("plaza") } }) }
+                if wait {
+                    _ = try await accounts.subjects(
+                        to: "root@example.com",
+                        until: { $0.contains { $0.hasPrefix("plaza") } }
+                    )
+                }
                 return try await accounts.mails(to: "root@example.com").filter { $0.subject.hasPrefix("plaza verify") }
             }
             try await services.verifyAndAlert(recheckAfter: .zero)
-            #expect(try await alerts(false).isEmpty, "nothing broken, nobody woken (a late alert would be counted below)")
+            #expect(
+                try await alerts(false).isEmpty,
+                "nothing broken, nobody woken (a late alert would be counted below)"
+            )
 
             // An account whose balance no posting explains.
             try await Self.sql(
@@ -197,7 +255,10 @@ import Testing
 
             // An account whose balance no posting explains.
             let owner = UUID()
-            let services = try await PlazaServices.open(TestPlaza.configuration(storage: storage), logger: .init(label: "verify-test"))
+            let services = try await PlazaServices.open(
+                TestPlaza.configuration(storage: storage),
+                logger: .init(label: "verify-test")
+            )
             try await services.database.sql.raw(
                 "INSERT INTO wallet_accounts (owner_id, currency, kind, balance, updated_at) VALUES (\(bind: owner), 'USD', 'user', 500, \(bind: Date()))"
             ).run()
@@ -206,7 +267,8 @@ import Testing
             #expect(broken.status == 1, "\(broken)")
             #expect(
                 broken.output
-                    == "ledger_balance \(Self.name(owner)) USD: cached balance 500, postings sum to 0\nverify: 10 checks, 1 problem\n")
+                    == "ledger_balance \(Self.name(owner)) USD: cached balance 500, postings sum to 0\nverify: 10 checks, 1 problem\n"
+            )
         }
     }
 }

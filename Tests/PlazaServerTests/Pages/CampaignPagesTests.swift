@@ -28,10 +28,18 @@ import Testing
 
     @Test func aMerchantWritesACouponGetsItApprovedAndRunsIt() async throws {
         try await TestPlaza.withApp(.sqlite) { client, services in
-            let (_, business, _) = try await PlacesDriver(client).shop(owner: "bruno", name: "Bruno's Bakery", at: square)
+            let (_, business, _) = try await PlacesDriver(client).shop(
+                owner: "bruno",
+                name: "Bruno's Bakery",
+                at: square
+            )
             let admin = try await AdminTests.admin(client, services)
             let browser = PageSession(client)
-            _ = try await browser.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
+            _ = try await browser.submit(
+                "/login",
+                to: "/login",
+                ["login": "bruno", "password": AccountsDriver.password]
+            )
             let businessId = business.id.uuidString.lowercased()
             let list = "/offers/businesses/\(businessId)/campaigns"
 
@@ -42,26 +50,43 @@ import Testing
             #expect(empty.contains("No campaigns yet: write your first coupon") && empty.contains("New campaign"))
             let editor = Self.text(try await browser.get("\(list)/new"))
             #expect(
-                editor.contains("data-campaign-editor") && editor.contains(#"type="datetime-local""#) && editor.contains("As customers will see it"))
+                editor.contains("data-campaign-editor") && editor.contains(#"type="datetime-local""#)
+                    && editor.contains("As customers will see it")
+            )
             // A new campaign narrows nothing: no profile box is ticked (a browser would send it, and the lint refuse it).
-            #expect(!editor.contains(#"name="studentsOnly" value="1" checked"#) && !editor.contains(#"name="subscribersOnly" value="1" checked"#))
+            #expect(
+                !editor.contains(#"name="studentsOnly" value="1" checked"#)
+                    && !editor.contains(#"name="subscribersOnly" value="1" checked"#)
+            )
             #expect(editor.contains(#"name="automatic" value="1" checked"#))
             // Who it can reach: nobody has subscribed or opened up to nearby shops yet, so fewer than five.
             #expect(editor.contains("Fewer than 5 people match now."))
-            let estimate = try await browser.post("\(list)/reach", ["kind": "ad", "studentsOnly": "1"], csrf: PageSession.csrfToken(in: editor))
-            #expect(estimate.status == .ok && Self.text(estimate).contains(#""text":"Fewer than 5 people match now.""#), "\(Self.text(estimate))")
+            let estimate = try await browser.post(
+                "\(list)/reach",
+                ["kind": "ad", "studentsOnly": "1"],
+                csrf: PageSession.csrfToken(in: editor)
+            )
+            #expect(
+                estimate.status == .ok && Self.text(estimate).contains(#""text":"Fewer than 5 people match now.""#),
+                "\(Self.text(estimate))"
+            )
 
             // A coupon without a title comes back with the error beside the field and what was typed kept.
             var fields = [
-                "kind": "coupon", "title": "", "body": "10 % off any loaf before ten", "startsAt": Self.moment(days: -0.01),
-                "endsAt": Self.moment(days: 7), "female": "1", "manual": "1", "percentOff": "10", "perCustomer": "1", "radiusMeters": "abc",
+                "kind": "coupon", "title": "", "body": "10 % off any loaf before ten",
+                "startsAt": Self.moment(days: -0.01),
+                "endsAt": Self.moment(days: 7), "female": "1", "manual": "1", "percentOff": "10", "perCustomer": "1",
+                "radiusMeters": "abc",
             ]
             let refused = try await browser.post(list, fields, csrf: PageSession.csrfToken(in: editor))
             #expect(refused.status == .seeOther && refused.headers[.location] == "\(list)/new")
             let shown = Self.text(try await browser.follow(refused))
             #expect(shown.contains(#"id="campaign-title-error""#) && shown.contains("Give the campaign a title."))
             #expect(shown.contains(#"id="campaign-radiusMeters-error""#) && shown.contains("Type a whole number"))
-            #expect(shown.contains("10 % off any loaf before ten") && shown.contains("10 % off"), "the typed body and the preview stay")
+            #expect(
+                shown.contains("10 % off any loaf before ten") && shown.contains("10 % off"),
+                "the typed body and the preview stay"
+            )
 
             // Saved as a draft: women of any age could be minors (blocks), and nothing caps the claims (warns).
             fields["title"] = "Morning bread"
@@ -73,7 +98,9 @@ import Testing
             let id = try #require(UUID(uuidString: String(path.dropFirst("/offers/campaigns/".count))))
             let draft = Self.text(try await browser.follow(saved))
             #expect(draft.contains("Saved as a draft. Submit it for review when it is ready."))
-            #expect(draft.contains(#"data-state="draft""#) && draft.contains("Morning bread") && draft.contains("10 % off"))
+            #expect(
+                draft.contains(#"data-state="draft""#) && draft.contains("Morning bread") && draft.contains("10 % off")
+            )
             #expect(draft.contains("Fix before submitting:") && draft.contains("could reach people under 18"))
             #expect(draft.contains("The admin weighs these:") && draft.contains("Nothing caps how many"))
 
@@ -89,26 +116,46 @@ import Testing
             fields["totalRedemptions"] = "50"
             fields.removeValue(forKey: "kind")
             let fixed = Self.text(try await browser.follow(try await browser.submit("\(path)/edit", to: path, fields)))
-            #expect(fixed.contains("Saved as a draft.") && !fixed.contains("Fix before submitting:") && fixed.contains("claimed 0 of 50"))
+            #expect(
+                fixed.contains("Saved as a draft.") && !fixed.contains("Fix before submitting:")
+                    && fixed.contains("claimed 0 of 50")
+            )
 
-            let submitted = Self.text(try await browser.follow(try await browser.submit(path, to: "\(path)/submit", [:])))
-            #expect(submitted.contains("Sent for review: an admin will approve or reject it.") && submitted.contains(#"data-state="in review""#))
+            let submitted = Self.text(
+                try await browser.follow(try await browser.submit(path, to: "\(path)/submit", [:]))
+            )
+            #expect(
+                submitted.contains("Sent for review: an admin will approve or reject it.")
+                    && submitted.contains(#"data-state="in review""#)
+            )
             #expect(!submitted.contains("Submit for review</button>"))
 
             // The admin reads what it says beside the lint, then approves it; it runs.
             let item = try await CampaignTests().queueItem(client, admin: admin, campaign: id)
             let console = PageSession(client)
-            _ = try await console.submit("/login", to: "/login", ["login": AccountsDriver.admin, "password": AccountsDriver.password])
+            _ = try await console.submit(
+                "/login",
+                to: "/login",
+                ["login": AccountsDriver.admin, "password": AccountsDriver.password]
+            )
             let review = try await console.get("/admin/review/\(item.id.uuidString.lowercased())").text
             #expect(review.contains("<strong>Discount</strong><br>10 % off</li>"), "settings read as words")
-            #expect(review.contains("What it says") && review.contains("<strong>Title</strong><br>Morning bread</li>"), "\(review)")
-            #expect(try await client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: admin).status == .ok)
+            #expect(
+                review.contains("What it says") && review.contains("<strong>Title</strong><br>Morning bread</li>"),
+                "\(review)"
+            )
+            #expect(
+                try await client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: admin).status == .ok
+            )
             let active = Self.text(try await browser.get(path))
             #expect(active.contains(#"data-state="active""#) && active.contains("Pause</button>"))
             #expect(active.contains("Push to customers in the shop now") && active.contains("Nothing delivered yet"))
 
             let paused = Self.text(try await browser.follow(try await browser.submit(path, to: "\(path)/pause", [:])))
-            #expect(paused.contains("Paused: nobody receives it until you resume it.") && paused.contains(#"data-state="paused""#))
+            #expect(
+                paused.contains("Paused: nobody receives it until you resume it.")
+                    && paused.contains(#"data-state="paused""#)
+            )
             #expect(paused.contains("Resume</button>") && !paused.contains("Push to customers in the shop now"))
             let again = Self.text(try await browser.follow(try await browser.submit(path, to: "\(path)/pause", [:])))
             #expect(again.contains(#"role="alert""#) && again.contains("Only an active campaign is paused."))
@@ -119,25 +166,48 @@ import Testing
             let places = PlacesDriver(client)
             let anna = try await places.sharingCustomer("anna").accessToken
             let carla = try await places.sharingCustomer("carla").accessToken
-            _ = try await client.send(.put, "/v1/me/offer-settings", json: OfferSettingsChange(coupons: .nearby), token: anna)
-            _ = try await client.send(.put, "/v1/me/offer-settings", json: OfferSettingsChange(coupons: OfferLevel.none), token: carla)
+            _ = try await client.send(
+                .put,
+                "/v1/me/offer-settings",
+                json: OfferSettingsChange(coupons: .nearby),
+                token: anna
+            )
+            _ = try await client.send(
+                .put,
+                "/v1/me/offer-settings",
+                json: OfferSettingsChange(coupons: OfferLevel.none),
+                token: carla
+            )
             for token in [anna, carla] { try await places.move(to: square, token: token) }
             let pushed = Self.text(try await browser.follow(try await browser.submit(path, to: "\(path)/push", [:])))
             #expect(pushed.contains("Sent to 1 of the 2 customers in the shop."), "\(pushed)")
-            #expect(pushed.contains(#"<span>Delivered</span> <span class="amount">fewer than 5</span>"#), "one delivery is withheld")
+            #expect(
+                pushed.contains(#"<span>Delivered</span> <span class="amount">fewer than 5</span>"#),
+                "one delivery is withheld"
+            )
             #expect(pushed.contains(#"<svg class="chart""#) && !pushed.contains("Nothing delivered yet"))
 
             let listed = Self.text(try await browser.get(list))
-            #expect(listed.contains("Morning bread") && listed.contains(#"data-state="active""#) && listed.contains("claimed 0 of 50"))
+            #expect(
+                listed.contains("Morning bread") && listed.contains(#"data-state="active""#)
+                    && listed.contains("claimed 0 of 50")
+            )
             #expect(!listed.contains("No campaigns yet"))
         }
     }
 
     @Test func anotherCustomerCannotSeeOrActOnTheCampaigns() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
-            let (owner, business, _) = try await PlacesDriver(client).shop(owner: "bruno", name: "Bruno's Bakery", at: square)
+            let (owner, business, _) = try await PlacesDriver(client).shop(
+                owner: "bruno",
+                name: "Bruno's Bakery",
+                at: square
+            )
             let created = try await client.send(
-                .post, "/v1/businesses/\(business.id)/campaigns", json: CampaignTests.coupon(), token: owner.accessToken
+                .post,
+                "/v1/businesses/\(business.id)/campaigns",
+                json: CampaignTests.coupon(),
+                token: owner.accessToken
             ).decode(Campaign.self)
             _ = try await AccountsDriver(client).signedIn("zoe")
             let zoe = PageSession(client)
@@ -146,7 +216,10 @@ import Testing
             let path = "/offers/campaigns/\(created.id.uuidString.lowercased())"
             for page in [list, "\(list)/new"] {
                 let answer = try await zoe.get(page)
-                #expect(answer.status == .forbidden && answer.headers[.contentType]?.hasPrefix("text/html") == true, "\(page)")
+                #expect(
+                    answer.status == .forbidden && answer.headers[.contentType]?.hasPrefix("text/html") == true,
+                    "\(page)"
+                )
             }
             for page in [path, "\(path)/edit"] {
                 #expect(try await zoe.get(page).status == .notFound, "\(page)")
@@ -157,34 +230,59 @@ import Testing
                 #expect(try await zoe.post("\(path)/\(action)", [:], csrf: csrf).status == .notFound, "\(action)")
             }
             #expect(try await zoe.post(path, ["title": "Mine now"], csrf: csrf).status == .notFound)
-            let unchanged = try await client.send(.get, "/v1/campaigns/\(created.id)", token: owner.accessToken).decode(Campaign.self)
+            let unchanged = try await client.send(.get, "/v1/campaigns/\(created.id)", token: owner.accessToken).decode(
+                Campaign.self
+            )
             #expect(unchanged.content.title == "Morning bread" && unchanged.state == .draft)
         }
     }
 
     @Test func aRejectedAdSaysWhyAndOffersToSubmitItAgain() async throws {
         try await TestPlaza.withApp(.sqlite) { client, services in
-            let (owner, business, _) = try await PlacesDriver(client).shop(owner: "bruno", name: "Bruno's Bakery", at: square)
+            let (owner, business, _) = try await PlacesDriver(client).shop(
+                owner: "bruno",
+                name: "Bruno's Bakery",
+                at: square
+            )
             let admin = try await AdminTests.admin(client, services)
             var ad = CampaignTests.coupon(title: "Our new oven")
             (ad.kind, ad.discount, ad.totalRedemptions) = (.ad, nil, nil)
-            let created = try await client.send(.post, "/v1/businesses/\(business.id)/campaigns", json: ad, token: owner.accessToken)
+            let created = try await client.send(
+                .post,
+                "/v1/businesses/\(business.id)/campaigns",
+                json: ad,
+                token: owner.accessToken
+            )
             let id = try created.decode(Campaign.self).id
             #expect(try await client.send(.post, "/v1/campaigns/\(id)/submit", token: owner.accessToken).status == .ok)
             let item = try await CampaignTests().queueItem(client, admin: admin, campaign: id)
             let reason = ReviewReason(reason: "Say when the oven is lit.")
-            #expect(try await client.send(.post, "/v1/admin/review-queue/\(item.id)/reject", json: reason, token: admin).status == .ok)
+            #expect(
+                try await client.send(.post, "/v1/admin/review-queue/\(item.id)/reject", json: reason, token: admin)
+                    .status == .ok
+            )
 
             let browser = PageSession(client)
-            _ = try await browser.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
+            _ = try await browser.submit(
+                "/login",
+                to: "/login",
+                ["login": "bruno", "password": AccountsDriver.password]
+            )
             let path = "/offers/campaigns/\(id.uuidString.lowercased())"
             let page = Self.text(try await browser.get(path))
-            #expect(page.contains(#"data-state="rejected""#) && page.contains("Not approved. The admin's reason: Say when the oven is lit."))
+            #expect(
+                page.contains(#"data-state="rejected""#)
+                    && page.contains("Not approved. The admin's reason: Say when the oven is lit.")
+            )
             #expect(
                 page.contains("Submit for review</button>") && !page.contains("<strong>Claims</strong>")
-                    && page.contains("data-preview-discount hidden"))
+                    && page.contains("data-preview-discount hidden")
+            )
             let edit = Self.text(try await browser.get("\(path)/edit"))
-            #expect(edit.contains("data-coupon-only hidden") && edit.contains("Ad <span class=\"muted\">(the kind stays as it is)</span>"))
+            #expect(
+                edit.contains("data-coupon-only hidden")
+                    && edit.contains("Ad <span class=\"muted\">(the kind stays as it is)</span>")
+            )
         }
     }
 }

@@ -34,15 +34,25 @@ import Testing
 
             let path = "/offers/\(campaign.uuidString.lowercased())"
             let claimed = try await page.follow(try await page.submit(path, to: "\(path)/claim", [:])).text
-            #expect(claimed.contains("Claimed. Show this code") && claimed.contains("data-claim-code") && claimed.contains("<svg"))
+            #expect(
+                claimed.contains("Claimed. Show this code") && claimed.contains("data-claim-code")
+                    && claimed.contains("<svg")
+            )
             #expect(!claimed.contains("Claim this coupon"), "claimed once")
 
             let muted = try await page.follow(try await page.submit(path, to: "\(path)/dismiss", ["mute": "1"])).text
-            #expect(muted.contains("Muted: offers from this business will not come again") && !muted.contains("Ten off bread"))
+            #expect(
+                muted.contains("Muted: offers from this business will not come again")
+                    && !muted.contains("Ten off bread")
+            )
             let settings = try await page.get("/offers/settings").text
             #expect(settings.contains("Bruno&#39;s Bakery") || settings.contains("Bruno's Bakery"))
             let unmuted = try await page.follow(
-                try await page.submit("/offers/settings", to: "/offers/settings/unmute/\(shop.business.uuidString.lowercased())", [:])
+                try await page.submit(
+                    "/offers/settings",
+                    to: "/offers/settings/unmute/\(shop.business.uuidString.lowercased())",
+                    [:]
+                )
             ).text
             #expect(unmuted.contains("may reach you again") && unmuted.contains("No business is muted."))
         }
@@ -54,25 +64,41 @@ import Testing
             _ = try await AccountsDriver(client).signedIn("anna")
             let page = PageSession(client)
             _ = try await page.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
-            let fields = ["ads": "subscribed", "coupons": "nearby", "maxPerDay": "30", "quietFrom": "22:00", "quietUntil": ""]
-            let refused = try await page.follow(try await page.submit("/offers/settings", to: "/offers/settings", fields)).text
+            let fields = [
+                "ads": "subscribed", "coupons": "nearby", "maxPerDay": "30", "quietFrom": "22:00", "quietUntil": "",
+            ]
+            let refused = try await page.follow(
+                try await page.submit("/offers/settings", to: "/offers/settings", fields)
+            ).text
             #expect(refused.contains("Give both times, or neither for no quiet hours."))
             var good = fields
             (good["quietUntil"], good["useStudent"]) = ("07:00", "1")
-            let tooMany = try await page.follow(try await page.submit("/offers/settings", to: "/offers/settings", good)).text
-            #expect(tooMany.contains("Use 1 to 20 offers a day.") && tooMany.contains("value=\"30\""), "what was typed comes back")
+            let tooMany = try await page.follow(try await page.submit("/offers/settings", to: "/offers/settings", good))
+                .text
+            #expect(
+                tooMany.contains("Use 1 to 20 offers a day.") && tooMany.contains("value=\"30\""),
+                "what was typed comes back"
+            )
             good["maxPerDay"] = "5"
-            let saved = try await page.follow(try await page.submit("/offers/settings", to: "/offers/settings", good)).text
+            let saved = try await page.follow(try await page.submit("/offers/settings", to: "/offers/settings", good))
+                .text
             #expect(saved.contains("Your offer settings are saved."))
             let token = try await AccountsDriver(client).login("anna").decode(TokenResponse.self).accessToken
             let stored = try await client.send(.get, "/v1/me/offer-settings", token: token).decode(OfferSettings.self)
-            #expect(stored.coupons == .nearby && stored.maxPerDay == 5 && stored.quietHours == QuietHours(from: "22:00", until: "07:00"))
+            #expect(
+                stored.coupons == .nearby && stored.maxPerDay == 5
+                    && stored.quietHours == QuietHours(from: "22:00", until: "07:00")
+            )
             #expect(stored.use == TargetingUse(student: true))
 
             let business = "/places/businesses/\(shop.business.uuidString.lowercased())"
             #expect(try await page.get(business).text.contains("Get its offers"))
             let subscribed = try await page.follow(
-                try await page.submit(business, to: "/offers/subscriptions/\(shop.business.uuidString.lowercased())", ["subscribe": "1"])
+                try await page.submit(
+                    business,
+                    to: "/offers/subscriptions/\(shop.business.uuidString.lowercased())",
+                    ["subscribe": "1"]
+                )
             ).text
             #expect(subscribed.contains("Subscribed: this business") && subscribed.contains("Stop its offers"))
             #expect(try await page.get("/offers/settings").text.contains("Unsubscribe"))

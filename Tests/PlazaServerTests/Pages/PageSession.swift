@@ -27,7 +27,12 @@ actor PageSession {
         let body = fields.map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }.joined(separator: "&")
         var headers: HTTPFields = [.accept: "text/html", .contentType: "application/x-www-form-urlencoded"]
         if !cookies.isEmpty { headers[.cookie] = cookieHeader }
-        let response = try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
+        let response = try await client.execute(
+            uri: path,
+            method: .post,
+            headers: headers,
+            body: ByteBuffer(string: body)
+        )
         remember(response)
         return response
     }
@@ -53,7 +58,11 @@ actor PageSession {
 
     private func remember(_ response: TestResponse) {
         for header in response.headers[values: .setCookie] {
-            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let pair = header.split(separator: ";")[0].split(
+                separator: "=",
+                maxSplits: 1,
+                omittingEmptySubsequences: false
+            )
             guard pair.count == 2 else { continue }
             cookies[String(pair[0])] = pair[1].isEmpty ? nil : String(pair[1])
         }

@@ -16,9 +16,17 @@ import Testing
     /// Every visit of a test starts at the same `now`, so all of them fall in one hour even when the clock turns.
     func visit(_ places: PlacesDriver, _ name: String, now: Date) async throws {
         let tokens = try await places.sharingCustomer(name)
-        let track = [(shopPoint, 30.0), (shopPoint.offset(east: 10), 26), (shopPoint.offset(north: 5), 22), (shopPoint.offset(east: 500), 20)]
+        let track = [
+            (shopPoint, 30.0), (shopPoint.offset(east: 10), 26), (shopPoint.offset(north: 5), 22),
+            (shopPoint.offset(east: 500), 20),
+        ]
         let points = track.map {
-            LocationPoint(latitude: $0.0.latitude, longitude: $0.0.longitude, accuracy: 10, recordedAt: now.addingTimeInterval(-$0.1 * 60))
+            LocationPoint(
+                latitude: $0.0.latitude,
+                longitude: $0.0.longitude,
+                accuracy: 10,
+                recordedAt: now.addingTimeInterval(-$0.1 * 60)
+            )
         }
         #expect(try await places.upload(points, token: tokens.accessToken).status == .ok)
     }
@@ -30,17 +38,24 @@ import Testing
             let (_, _, location) = try await places.shop(at: shopPoint)
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             for name in ["ann", "ben", "cid", "dan"] { try await visit(places, name, now: now) }
-            let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now.addingTimeInterval(-30 * 60))
+            let hour = Calendar(identifier: .gregorian).dateComponents(
+                in: TimeZone(identifier: "UTC")!,
+                from: now.addingTimeInterval(-30 * 60)
+            )
             let weekday = ((hour.weekday ?? 1) + 5) % 7 + 1
             func slot() async throws -> PopularHour {
-                let times = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self)
+                let times = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(
+                    PopularTimes.self
+                )
                 #expect(times.weeksOfData == 1 && times.timeZone == "UTC" && times.days.count == 7)
                 return times.days[weekday - 1].hours[hour.hour ?? 0]
             }
             #expect(try await slot() == PopularHour(hour: hour.hour ?? 0, averageVisits: nil, enoughData: false))
             try await visit(places, "eve", now: now)
             #expect(try await slot() == PopularHour(hour: hour.hour ?? 0, averageVisits: 5, enoughData: true))
-            let live = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self).live
+            let live = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(
+                PopularTimes.self
+            ).live
             #expect(live.level == "not_enough_data" && live.count == nil)
         }
     }
@@ -51,10 +66,17 @@ import Testing
         var points: [LocationPoint] = []
         for index in 0..<stays {
             let entered = start.addingTimeInterval(Double(index) * 12 * 60)
-            for (point, minutes) in [(shopPoint, 0.0), (shopPoint.offset(east: 5), 7), (shopPoint.offset(east: 500), 8)] {
+            for (point, minutes) in [
+                (shopPoint, 0.0), (shopPoint.offset(east: 5), 7), (shopPoint.offset(east: 500), 8),
+            ] {
                 points.append(
                     LocationPoint(
-                        latitude: point.latitude, longitude: point.longitude, accuracy: 10, recordedAt: entered.addingTimeInterval(minutes * 60)))
+                        latitude: point.latitude,
+                        longitude: point.longitude,
+                        accuracy: 10,
+                        recordedAt: entered.addingTimeInterval(minutes * 60)
+                    )
+                )
             }
         }
         #expect(try await places.upload(points, token: token).status == .ok)
@@ -73,21 +95,30 @@ import Testing
             let parts = calendar.dateComponents([.weekday, .hour], from: hourStart)
             let (weekday, hour) = (((parts.weekday ?? 1) + 5) % 7 + 1, parts.hour ?? 0)
             func cell() async throws -> PopularHour {
-                try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self).days[weekday - 1].hours[hour]
+                try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self)
+                    .days[weekday - 1].hours[hour]
             }
             let mallory = try await places.sharingCustomer("mallory")
             try await visits(places, token: mallory.accessToken, from: hourStart.addingTimeInterval(60), stays: 5)
             #expect(try await cell().enoughData == false)
             for name in ["ann", "ben", "cid"] {
                 try await visits(
-                    places, token: try await places.sharingCustomer(name).accessToken, from: hourStart.addingTimeInterval(30 * 60), stays: 1)
+                    places,
+                    token: try await places.sharingCustomer(name).accessToken,
+                    from: hourStart.addingTimeInterval(30 * 60),
+                    stays: 1
+                )
             }
             // Four people: mallory adds four more stays and watches.
             let before = try await cell()
             try await visits(places, token: mallory.accessToken, from: hourStart.addingTimeInterval(2 * 60), stays: 4)
             #expect(try await cell() == before && before.enoughData == false)
             try await visits(
-                places, token: try await places.sharingCustomer("dan").accessToken, from: hourStart.addingTimeInterval(40 * 60), stays: 1)
+                places,
+                token: try await places.sharingCustomer("dan").accessToken,
+                from: hourStart.addingTimeInterval(40 * 60),
+                stays: 1
+            )
             #expect(try await cell() == PopularHour(hour: hour, averageVisits: 5, enoughData: true))
         }
     }
@@ -100,10 +131,16 @@ import Testing
             _ = try await places.shop(at: shopPoint)
             let anna = try await places.sharingCustomer("anna")
             try await visits(places, token: anna.accessToken, from: Date().addingTimeInterval(-3 * 86_400), stays: 3)
-            let old = try await services.database.sql.raw("SELECT COUNT(*) AS n FROM stays").first()?.decode(column: "n", as: Int.self)
+            let old = try await services.database.sql.raw("SELECT COUNT(*) AS n FROM stays").first()?.decode(
+                column: "n",
+                as: Int.self
+            )
             #expect(old == 0)
             try await visits(places, token: anna.accessToken, from: Date().addingTimeInterval(-3 * 3_600), stays: 1)
-            let recent = try await services.database.sql.raw("SELECT COUNT(*) AS n FROM stays").first()?.decode(column: "n", as: Int.self)
+            let recent = try await services.database.sql.raw("SELECT COUNT(*) AS n FROM stays").first()?.decode(
+                column: "n",
+                as: Int.self
+            )
             #expect(recent == 1)
         }
     }
@@ -117,12 +154,19 @@ import Testing
             for name in ["ann", "ben", "cid", "dan", "eve"] {
                 let tokens = try await places.sharingCustomer(name)
                 let points = [540.0, 180].map {
-                    LocationPoint(latitude: shopPoint.latitude, longitude: shopPoint.longitude, accuracy: 10, recordedAt: now.addingTimeInterval(-$0))
+                    LocationPoint(
+                        latitude: shopPoint.latitude,
+                        longitude: shopPoint.longitude,
+                        accuracy: 10,
+                        recordedAt: now.addingTimeInterval(-$0)
+                    )
                 }
                 #expect(try await places.upload(points, token: tokens.accessToken).status == .ok)
             }
             func visits() async throws -> Double? {
-                let times = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(PopularTimes.self)
+                let times = try await client.send(.get, "/v1/locations/\(location.id)/popular-times").decode(
+                    PopularTimes.self
+                )
                 return times.days.flatMap(\.hours).compactMap(\.averageVisits).first
             }
             // Still there (their last points are fresh): no visit has ended yet.
@@ -139,20 +183,36 @@ import Testing
             let (_, _, location) = try await places.shop(at: shopPoint)
             let anna = try await places.sharingCustomer("anna")
             let refused = try await client.send(
-                .post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 5), token: anna.accessToken)
+                .post,
+                "/v1/locations/\(location.id)/line-waits",
+                json: LineWaitReport(minutes: 5),
+                token: anna.accessToken
+            )
             #expect(refused.status == .forbidden && refused.problem?.code == .notPresent)
 
             try await places.move(to: shopPoint, token: anna.accessToken)
             let accepted = try await client.send(
-                .post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 12), token: anna.accessToken)
+                .post,
+                "/v1/locations/\(location.id)/line-waits",
+                json: LineWaitReport(minutes: 12),
+                token: anna.accessToken
+            )
             #expect(accepted.status == .created)
             let summary = try accepted.decode(LineWaits.self)
             #expect(summary.currentMinutes == 12 && summary.recentReports == 1 && summary.newestReportAgeMinutes == 0)
             let again = try await client.send(
-                .post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 3), token: anna.accessToken)
+                .post,
+                "/v1/locations/\(location.id)/line-waits",
+                json: LineWaitReport(minutes: 3),
+                token: anna.accessToken
+            )
             #expect(again.status == .tooManyRequests && again.headers[.retryAfter] != nil)
             let bad = try await client.send(
-                .post, "/v1/locations/\(location.id)/line-waits", json: LineWaitReport(minutes: 900), token: anna.accessToken)
+                .post,
+                "/v1/locations/\(location.id)/line-waits",
+                json: LineWaitReport(minutes: 900),
+                token: anna.accessToken
+            )
             #expect(bad.problem?.errors?.first?.field == "minutes")
             let shown = try await client.send(.get, "/v1/locations/\(location.id)/line-waits").decode(LineWaits.self)
             #expect(shown.currentMinutes == 12 && shown.averages.count == 1)
@@ -165,10 +225,16 @@ import Testing
             let places = PlacesDriver(client)
             let anna = try await places.sharingCustomer("anna")
             let created = try await client.send(
-                .post, "/v1/me/app-passwords", json: AppPasswordRequest(name: "OwnTracks on my phone"), token: anna.accessToken)
+                .post,
+                "/v1/me/app-passwords",
+                json: AppPasswordRequest(name: "OwnTracks on my phone"),
+                token: anna.accessToken
+            )
             let secret = try created.decode(AppPassword.self).password ?? ""
             #expect(secret.count >= 32)
-            let listed = try await client.send(.get, "/v1/me/app-passwords", token: anna.accessToken).decode(Page<AppPassword>.self)
+            let listed = try await client.send(.get, "/v1/me/app-passwords", token: anna.accessToken).decode(
+                Page<AppPassword>.self
+            )
             #expect(listed.items.count == 1 && listed.items[0].password == nil)
 
             let body =
@@ -176,8 +242,11 @@ import Testing
             func post(_ user: String, _ password: String, _ json: String = body) async throws -> TestResponse {
                 let basic = Data("\(user):\(password)".utf8).base64EncodedString()
                 return try await client.execute(
-                    uri: "/v1/owntracks", method: .post, headers: [.authorization: "Basic \(basic)", .contentType: "application/json"],
-                    body: .init(string: json))
+                    uri: "/v1/owntracks",
+                    method: .post,
+                    headers: [.authorization: "Basic \(basic)", .contentType: "application/json"],
+                    body: .init(string: json)
+                )
             }
             let posted = try await post("anna", secret)
             #expect(posted.status == .ok && posted.text == "[]")
@@ -187,7 +256,10 @@ import Testing
             #expect(try await post("anna", secret, #"{"_type":"transition","event":"enter"}"#).text == "[]")
             let history = try await client.send(.get, "/v1/me/locations", token: anna.accessToken)
                 .decode(GeoJSONFeatureCollection<HistoryPointProperties>.self)
-            #expect(history.features.map(\.geometry.coordinates) == [[139.7671, 35.6812]] && history.features[0].properties.accuracy == 12)
+            #expect(
+                history.features.map(\.geometry.coordinates) == [[139.7671, 35.6812]]
+                    && history.features[0].properties.accuracy == 12
+            )
         }
     }
 }

@@ -18,7 +18,9 @@ import WSClient
     /// Reads text messages until `count` events have arrived (after the `ready` message) or 5 seconds pass,
     /// and returns the events that arrived.
     static func collect(
-        _ inbound: WebSocketInboundStream, count: Int, afterReady: @escaping @Sendable () async throws -> Void
+        _ inbound: WebSocketInboundStream,
+        count: Int,
+        afterReady: @escaping @Sendable () async throws -> Void
     ) async throws -> [PlazaEvent] {
         let received = EventBox()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -44,8 +46,13 @@ import WSClient
             let (owner, business, location) = try await places.shop(at: shopPoint)
             let anna = try await places.sharingCustomer("anna")
             let events = EventBox()
-            _ = try await client.ws("/v1/events", configuration: .init(additionalHeaders: [.authorization: "Bearer \(owner.accessToken)"])) {
-                inbound, _, _ in
+            _ = try await client.ws(
+                "/v1/events",
+                configuration: .init(additionalHeaders: [.authorization: "Bearer \(owner.accessToken)"])
+            ) {
+                inbound,
+                _,
+                _ in
                 let received = try await Self.collect(inbound, count: 2) {
                     try await places.move(to: shopPoint, ago: 2, token: anna.accessToken)
                     try await places.move(to: shopPoint.offset(north: 400), ago: 1, token: anna.accessToken)
@@ -55,7 +62,15 @@ import WSClient
             let received = events.value
             #expect(received.map(\.type) == [PlazaEventType.presenceEntered, PlazaEventType.presenceExited])
             let change = try received.first?.payload(as: PresenceChange.self)
-            #expect(change == PresenceChange(businessId: business.id, locationId: location.id, username: "anna", displayName: "Anna"))
+            #expect(
+                change
+                    == PresenceChange(
+                        businessId: business.id,
+                        locationId: location.id,
+                        username: "anna",
+                        displayName: "Anna"
+                    )
+            )
         }
     }
 
@@ -90,12 +105,17 @@ import WSClient
             // A bad bearer on the upgrade itself: 401 invalid_token as on any route (ConnectionGuard checks it before
             // hummingbird-websocket, which answers every refused upgrade with a bare 400).
             let upgrade = try await client.execute(
-                uri: "/v1/events", method: .get,
+                uri: "/v1/events",
+                method: .get,
                 headers: [
-                    .upgrade: "websocket", .connection: "Upgrade", .secWebSocketKey: "dGhlIHNhbXBsZSBub25jZQ==", .secWebSocketVersion: "13",
+                    .upgrade: "websocket", .connection: "Upgrade", .secWebSocketKey: "dGhlIHNhbXBsZSBub25jZQ==",
+                    .secWebSocketVersion: "13",
                     .authorization: "Bearer not-a-token",
-                ])
-            #expect(upgrade.status == .unauthorized && upgrade.headers[.wwwAuthenticate]?.contains("invalid_token") == true)
+                ]
+            )
+            #expect(
+                upgrade.status == .unauthorized && upgrade.headers[.wwwAuthenticate]?.contains("invalid_token") == true
+            )
             #expect(String(buffer: upgrade.body).contains(#""code":"invalid_token""#))
         }
     }

@@ -15,10 +15,15 @@ import Testing
 
     /// The shop, made through the first process; then `first` runs on the second, untouched one.
     static func fresh(
-        _ engine: TestEngine, first: @escaping @Sendable (any TestClientProtocol, String, Business, BusinessLocation) async throws -> Void
+        _ engine: TestEngine,
+        first: @escaping @Sendable (any TestClientProtocol, String, Business, BusinessLocation) async throws -> Void
     ) async throws {
         try await TestPlaza.withSharedDatabase(engine) { warm, cold in
-            let (owner, business, location) = try await PlacesDriver(warm).shop(owner: "bruno", name: "Bruno's Bakery", at: Self.shopPoint)
+            let (owner, business, location) = try await PlacesDriver(warm).shop(
+                owner: "bruno",
+                name: "Bruno's Bakery",
+                at: Self.shopPoint
+            )
             try await first(cold, owner.accessToken, business, location)
         }
     }
@@ -35,7 +40,8 @@ import Testing
     @Test(arguments: TestEngine.enabled)
     func nearbyBusinessesFirst(_ engine: TestEngine) async throws {
         try await Self.fresh(engine) { cold, owner, _, _ in
-            let path = "/v1/nearby/businesses?latitude=\(Self.shopPoint.latitude)&longitude=\(Self.shopPoint.longitude)&radius=500"
+            let path =
+                "/v1/nearby/businesses?latitude=\(Self.shopPoint.latitude)&longitude=\(Self.shopPoint.longitude)&radius=500"
             let nearby = try await cold.send(.get, path, token: owner)
             #expect(nearby.status == .ok && nearby.text.contains("Bruno's Bakery"), "\(nearby.text)")
         }
@@ -53,8 +59,13 @@ import Testing
     func aLocationUploadInTheShopFirst(_ engine: TestEngine) async throws {
         try await Self.fresh(engine) { cold, owner, business, _ in
             let anna = try await PlacesDriver(cold).sharingCustomer("anna")
-            #expect(try await PlacesDriver(cold).move(to: Self.shopPoint, ago: 5, token: anna.accessToken).status == .ok)
-            #expect(try await PlacesDriver(cold).present(business: business.id, token: owner) == ["anna"], "she entered the shop")
+            #expect(
+                try await PlacesDriver(cold).move(to: Self.shopPoint, ago: 5, token: anna.accessToken).status == .ok
+            )
+            #expect(
+                try await PlacesDriver(cold).present(business: business.id, token: owner) == ["anna"],
+                "she entered the shop"
+            )
         }
     }
 }

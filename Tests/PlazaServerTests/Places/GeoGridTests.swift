@@ -11,11 +11,24 @@ import Testing
         case 0:
             Coordinate(
                 latitude: .random(in: -60...60, using: &generator),
-                longitude: [179.99, -179.99].randomElement(using: &generator)! + .random(in: -0.02...0.02, using: &generator)
+                longitude: [179.99, -179.99].randomElement(using: &generator)!
+                    + .random(in: -0.02...0.02, using: &generator)
             ).wrapped
-        case 1: Coordinate(latitude: .random(in: 89.9...90, using: &generator), longitude: .random(in: -180...180, using: &generator))
-        case 2: Coordinate(latitude: .random(in: -90 ... -89.9, using: &generator), longitude: .random(in: -180...180, using: &generator))
-        default: Coordinate(latitude: .random(in: -90...90, using: &generator), longitude: .random(in: -180...180, using: &generator))
+        case 1:
+            Coordinate(
+                latitude: .random(in: 89.9...90, using: &generator),
+                longitude: .random(in: -180...180, using: &generator)
+            )
+        case 2:
+            Coordinate(
+                latitude: .random(in: -90 ... -89.9, using: &generator),
+                longitude: .random(in: -180...180, using: &generator)
+            )
+        default:
+            Coordinate(
+                latitude: .random(in: -90...90, using: &generator),
+                longitude: .random(in: -180...180, using: &generator)
+            )
         }
     }
 
@@ -70,7 +83,10 @@ import Testing
         var grid = GeoGrid<Int, Void>(cellDegrees: 0.01)
         var points: [Int: Coordinate] = [:]
         for id in 0..<3_000 {
-            let point = Coordinate(latitude: .random(in: -10...10, using: &generator), longitude: .random(in: -180...180, using: &generator))
+            let point = Coordinate(
+                latitude: .random(in: -10...10, using: &generator),
+                longitude: .random(in: -180...180, using: &generator)
+            )
             points[id] = point
             grid.upsert(id, at: point, value: ())
         }
@@ -78,9 +94,12 @@ import Testing
             let expected = Set(
                 points.filter { point in
                     let inLongitude =
-                        west <= east ? (west...east).contains(point.value.longitude) : point.value.longitude >= west || point.value.longitude <= east
+                        west <= east
+                        ? (west...east).contains(point.value.longitude)
+                        : point.value.longitude >= west || point.value.longitude <= east
                     return inLongitude && (-5.0...5.0).contains(point.value.latitude)
-                }.keys)
+                }.keys
+            )
             let found = Set(grid.inside(south: -5, west: west, north: 5, east: east).map(\.key))
             #expect(found == expected, "west \(west) east \(east)")
         }
@@ -112,9 +131,17 @@ struct SeededGenerator: RandomNumberGenerator {
         for (minutes, level) in [(5.0, SharingLevel.map), (90, .map), (120, .merchants)] {
             index.apply(
                 LivePosition(
-                    userId: UUID(), username: "someone", displayName: "Someone", latitude: here.latitude, longitude: here.longitude,
-                    recordedAt: now.addingTimeInterval(-minutes * 60), level: level,
-                    zoneId: nil, published: here))
+                    userId: UUID(),
+                    username: "someone",
+                    displayName: "Someone",
+                    latitude: here.latitude,
+                    longitude: here.longitude,
+                    recordedAt: now.addingTimeInterval(-minutes * 60),
+                    level: level,
+                    zoneId: nil,
+                    published: here
+                )
+            )
         }
         #expect(index.count == 3)
         #expect(index.prune(olderThan: now.addingTimeInterval(-3_600)) == 2)
@@ -129,9 +156,16 @@ struct SeededGenerator: RandomNumberGenerator {
         let (moved, left) = (UUID(), UUID())
         func position(_ user: UUID, _ latitude: Double, _ age: Double) -> LivePosition {
             LivePosition(
-                userId: user, username: "u", displayName: "U", latitude: latitude, longitude: 10, recordedAt: now.addingTimeInterval(-age),
+                userId: user,
+                username: "u",
+                displayName: "U",
+                latitude: latitude,
+                longitude: 10,
+                recordedAt: now.addingTimeInterval(-age),
                 level: .merchants,
-                zoneId: nil, published: nil)
+                zoneId: nil,
+                published: nil
+            )
         }
         index.beginRebuild()
         index.apply(position(moved, 20, 1))

@@ -20,18 +20,35 @@ import Testing
             try await places.move(to: shopPoint.offset(north: 30), ago: 30, token: anna.accessToken)
             try await places.move(to: shopPoint.offset(north: 400), ago: 30, token: max.accessToken)
 
-            let response = try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: owner.accessToken)
+            let response = try await client.send(
+                .get,
+                "/v1/businesses/\(business.id)/presence",
+                token: owner.accessToken
+            )
             let items = try response.decode(Page<PresentCustomer>.self).items
-            #expect(items.map(\.username) == ["anna"] && items[0].locationId == location.id && items[0].displayName == "Anna")
+            #expect(
+                items.map(\.username) == ["anna"] && items[0].locationId == location.id
+                    && items[0].displayName == "Anna"
+            )
             #expect(!response.text.contains("latitude") && !response.text.contains("40.41"))
             // She renames herself: the list shows the new name at once.
-            let renamed = try await client.send(.patch, "/v1/me", json: ProfileUpdate(displayName: "Anna B."), token: anna.accessToken)
+            let renamed = try await client.send(
+                .patch,
+                "/v1/me",
+                json: ProfileUpdate(displayName: "Anna B."),
+                token: anna.accessToken
+            )
             #expect(renamed.status == .ok)
-            let again = try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: owner.accessToken).decode(
-                Page<PresentCustomer>.self)
+            let again = try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: owner.accessToken)
+                .decode(
+                    Page<PresentCustomer>.self
+                )
             #expect(again.items.map(\.displayName) == ["Anna B."])
             // The customer cannot read the merchant's list.
-            #expect(try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: anna.accessToken).status == .forbidden)
+            #expect(
+                try await client.send(.get, "/v1/businesses/\(business.id)/presence", token: anna.accessToken).status
+                    == .forbidden
+            )
 
             // GPS jitter just past the edge keeps her in; walking away takes her out.
             try await places.move(to: shopPoint.offset(north: 110), ago: 20, token: anna.accessToken)
@@ -52,8 +69,14 @@ import Testing
 
             // A zone created around where she stands hides her at once.
             let zone = try await client.send(
-                .post, "/v1/me/private-zones",
-                json: PrivateZoneRequest(name: "Work", latitude: shopPoint.latitude, longitude: shopPoint.longitude, radiusMeters: 150),
+                .post,
+                "/v1/me/private-zones",
+                json: PrivateZoneRequest(
+                    name: "Work",
+                    latitude: shopPoint.latitude,
+                    longitude: shopPoint.longitude,
+                    radiusMeters: 150
+                ),
                 token: anna.accessToken
             ).decode(PrivateZone.self)
             #expect(try await places.present(business: business.id, token: owner.accessToken) == [])
@@ -61,7 +84,10 @@ import Testing
             #expect(try await places.present(business: business.id, token: owner.accessToken) == [])
 
             // Without the zone she is back on her next point; turning sharing off removes her.
-            #expect(try await client.send(.delete, "/v1/me/private-zones/\(zone.id)", token: anna.accessToken).status == .noContent)
+            #expect(
+                try await client.send(.delete, "/v1/me/private-zones/\(zone.id)", token: anna.accessToken).status
+                    == .noContent
+            )
             try await places.move(to: shopPoint.offset(east: 10), ago: 20, token: anna.accessToken)
             #expect(try await places.present(business: business.id, token: owner.accessToken) == ["anna"])
             try await places.share(.off, token: anna.accessToken)
@@ -96,9 +122,16 @@ import Testing
 
             let home = shopPoint.offset(north: -2_000)
             _ = try await client.send(
-                .post, "/v1/me/private-zones",
-                json: PrivateZoneRequest(name: "Home", latitude: home.latitude, longitude: home.longitude, radiusMeters: 300),
-                token: mapper.accessToken)
+                .post,
+                "/v1/me/private-zones",
+                json: PrivateZoneRequest(
+                    name: "Home",
+                    latitude: home.latitude,
+                    longitude: home.longitude,
+                    radiusMeters: 300
+                ),
+                token: mapper.accessToken
+            )
             try await places.move(to: home, ago: 20, token: mapper.accessToken)
             let decoy = try await people()
             #expect(decoy.count == 1 && (499...2_001).contains(decoy[0].distance(to: home)))
@@ -116,15 +149,27 @@ import Testing
             let (owner, business, _) = try await places.shop(at: shopPoint)
             for (index, name) in ["ann", "ben", "cid", "dan", "eve", "fay"].enumerated() {
                 let tokens = try await places.sharingCustomer(name)
-                try await places.move(to: shopPoint.offset(north: Double(index) * 150), ago: 5, token: tokens.accessToken)
+                try await places.move(
+                    to: shopPoint.offset(north: Double(index) * 150),
+                    ago: 5,
+                    token: tokens.accessToken
+                )
             }
             func audience(_ radius: Int) async throws -> Audience {
-                try await client.send(.get, "/v1/businesses/\(business.id)/audience?radius=\(radius)", token: owner.accessToken).decode(Audience.self)
+                try await client.send(
+                    .get,
+                    "/v1/businesses/\(business.id)/audience?radius=\(radius)",
+                    token: owner.accessToken
+                ).decode(Audience.self)
             }
             #expect(try await audience(1_000) == Audience(radiusMeters: 1_000, count: 6, enoughData: true))
             #expect(try await audience(700) == Audience(radiusMeters: 700, count: 5, enoughData: true))
             #expect(try await audience(500) == Audience(radiusMeters: 500, count: nil, enoughData: false))
-            let tooFar = try await client.send(.get, "/v1/businesses/\(business.id)/audience?radius=9000", token: owner.accessToken)
+            let tooFar = try await client.send(
+                .get,
+                "/v1/businesses/\(business.id)/audience?radius=9000",
+                token: owner.accessToken
+            )
             #expect(tooFar.problem?.errors?.first?.field == "radius")
         }
     }
@@ -137,11 +182,18 @@ import Testing
             let anna = try await places.sharingCustomer("anna")
             try await places.move(to: shopPoint, ago: 5, token: anna.accessToken)
             _ = try await client.send(
-                .post, "/v1/me/private-zones", json: PrivateZoneRequest(name: "Home", latitude: 1, longitude: 1, radiusMeters: 300),
-                token: anna.accessToken)
+                .post,
+                "/v1/me/private-zones",
+                json: PrivateZoneRequest(name: "Home", latitude: 1, longitude: 1, radiusMeters: 300),
+                token: anna.accessToken
+            )
             #expect(try await places.present(business: business.id, token: owner.accessToken) == ["anna"])
             let deleted = try await client.send(
-                .delete, "/v1/me", json: DeleteAccountRequest(password: AccountsDriver.password), token: anna.accessToken)
+                .delete,
+                "/v1/me",
+                json: DeleteAccountRequest(password: AccountsDriver.password),
+                token: anna.accessToken
+            )
             #expect(deleted.status == .noContent)
             #expect(try await places.present(business: business.id, token: owner.accessToken) == [])
             for table in ["location_points", "live_positions", "stays", "private_zones", "location_settings"] {

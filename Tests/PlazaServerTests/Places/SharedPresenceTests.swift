@@ -46,7 +46,11 @@ import WSClient
             let path = "/v1/businesses/\(business.id)/presence"
             #expect(try await second.send(.get, path, token: staff.accessToken).status == .forbidden)
             let linked = try await first.send(
-                .post, "/v1/businesses/\(business.id)/members", json: AddMemberRequest(username: "carla", role: .staff), token: owner.accessToken)
+                .post,
+                "/v1/businesses/\(business.id)/members",
+                json: AddMemberRequest(username: "carla", role: .staff),
+                token: owner.accessToken
+            )
             #expect(linked.status == .ok || linked.status == .created)
             var status = HTTPResponse.Status.forbidden
             for _ in 0..<40 where status != .ok {
@@ -54,7 +58,10 @@ import WSClient
                 if status != .ok { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(status == .ok)
-            #expect(try await first.send(.delete, "/v1/businesses/\(business.id)/members/carla", token: owner.accessToken).status == .noContent)
+            #expect(
+                try await first.send(.delete, "/v1/businesses/\(business.id)/members/carla", token: owner.accessToken)
+                    .status == .noContent
+            )
             for _ in 0..<40 where status == .ok {
                 status = try await second.send(.get, path, token: staff.accessToken).status
                 if status == .ok { try await Task.sleep(for: .milliseconds(50)) }
@@ -72,13 +79,19 @@ import WSClient
             let (owner, _, _) = try await PlacesDriver(first).shop(at: shopPoint)
             let anna = try await PlacesDriver(first).sharingCustomer("anna")
             let events = EventBox()
-            _ = try await second.ws("/v1/events", configuration: .init(additionalHeaders: [.authorization: "Bearer \(owner.accessToken)"])) {
-                inbound, _, _ in
+            _ = try await second.ws(
+                "/v1/events",
+                configuration: .init(additionalHeaders: [.authorization: "Bearer \(owner.accessToken)"])
+            ) {
+                inbound,
+                _,
+                _ in
                 // Two events are awaited but only one is sent: the second wait ends at the 5-second limit.
                 events.set(
                     try await EventsTests.collect(inbound, count: 2) {
                         try await PlacesDriver(first).move(to: shopPoint, ago: 1, token: anna.accessToken)
-                    })
+                    }
+                )
             }
             #expect(events.value.map(\.type) == [PlazaEventType.presenceEntered])
         }
@@ -91,19 +104,32 @@ import WSClient
         try await TestPlaza.withApp(.postgres) { other, _ in
             let (otherOwner, otherShop, _) = try await PlacesDriver(other).shop(at: shopPoint)
             // The other Plaza's index is built (empty) before anyone moves.
-            let before = try await other.send(.get, "/v1/businesses/\(otherShop.id)/audience", token: otherOwner.accessToken).decode(Audience.self)
+            let before = try await other.send(
+                .get,
+                "/v1/businesses/\(otherShop.id)/audience",
+                token: otherOwner.accessToken
+            ).decode(Audience.self)
             #expect(before.count == nil)
             try await TestPlaza.withApp(.postgres) { client, _ in
                 let places = PlacesDriver(client)
                 let (owner, shop, _) = try await places.shop(at: shopPoint)
                 for name in ["ann", "ben", "cid", "dan", "eve"] {
-                    try await places.move(to: shopPoint, ago: 5, token: try await places.sharingCustomer(name).accessToken)
+                    try await places.move(
+                        to: shopPoint,
+                        ago: 5,
+                        token: try await places.sharingCustomer(name).accessToken
+                    )
                 }
-                let here = try await client.send(.get, "/v1/businesses/\(shop.id)/audience", token: owner.accessToken).decode(Audience.self)
+                let here = try await client.send(.get, "/v1/businesses/\(shop.id)/audience", token: owner.accessToken)
+                    .decode(Audience.self)
                 #expect(here.count == 5)
             }
             try await Task.sleep(for: .milliseconds(300))
-            let after = try await other.send(.get, "/v1/businesses/\(otherShop.id)/audience", token: otherOwner.accessToken).decode(Audience.self)
+            let after = try await other.send(
+                .get,
+                "/v1/businesses/\(otherShop.id)/audience",
+                token: otherOwner.accessToken
+            ).decode(Audience.self)
             #expect(after.count == nil)
         }
     }

@@ -30,10 +30,15 @@ import Testing
     @Test func aBodyThatStopsArrivingIsAnswered408() async throws {
         try await TestPlaza.withApp(.sqlite, .live, configure: { $0.network.bodyTimeout = 1 }) { client, _ in
             let slow = try await RawConnection(port: try #require(client.port))
-            try await slow.send("POST /v1/auth/login HTTP/1.1\r\nHost: plaza\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{")
+            try await slow.send(
+                "POST /v1/auth/login HTTP/1.1\r\nHost: plaza\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"
+            )
             let state = try await slow.wait(timeout: .seconds(5)) { $0.closed }
             #expect(state.closed)
-            #expect(state.text.hasPrefix("HTTP/1.1 408") && state.text.contains("\"code\":\"request_timeout\""), "\(state.text.prefix(200))")
+            #expect(
+                state.text.hasPrefix("HTTP/1.1 408") && state.text.contains("\"code\":\"request_timeout\""),
+                "\(state.text.prefix(200))"
+            )
         }
     }
 
@@ -42,7 +47,8 @@ import Testing
         try await TestPlaza.withApp(.sqlite, .live, configure: { $0.network.bodyTimeout = 1 }) { client, _ in
             let slow = try await RawConnection(port: try #require(client.port))
             try await slow.send(
-                "POST /v1/auth/login HTTP/1.1\r\nHost: plaza\r\nUpgrade: h2c\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{")
+                "POST /v1/auth/login HTTP/1.1\r\nHost: plaza\r\nUpgrade: h2c\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"
+            )
             for _ in 0..<4 {
                 try await Task.sleep(for: .milliseconds(300))
                 try? await slow.send(" ")
@@ -64,7 +70,9 @@ import Testing
     @Test func aHugeHeadIsAnswered431() async throws {
         try await TestPlaza.withApp(.sqlite, .live) { client, _ in
             let port = try #require(client.port)
-            for request in ["GET /healthz HTTP/1.1\r\nHost: plaza\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n"] {
+            for request in [
+                "GET /healthz HTTP/1.1\r\nHost: plaza\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n"
+            ] {
                 let connection = try await RawConnection(port: port)
                 try await connection.send(request)
                 let state = try await connection.wait(timeout: .seconds(5)) { $0.closed }
@@ -75,14 +83,18 @@ import Testing
             let connection = try await RawConnection(port: port)
             try await connection.send("GET /healthz HTTP/1.1\r\nHost: plaza\r\n\r\n")
             try await connection.wait(timeout: .seconds(5)) { $0.text.contains("\"ok\"") }
-            try await connection.send("GET /healthz HTTP/1.1\r\nHost: plaza\r\nX-Big: \(String(repeating: "b", count: 100_000))\r\n\r\n")
+            try await connection.send(
+                "GET /healthz HTTP/1.1\r\nHost: plaza\r\nX-Big: \(String(repeating: "b", count: 100_000))\r\n\r\n"
+            )
             let state = try await connection.wait(timeout: .seconds(5)) { $0.closed }
             #expect(state.text.contains("HTTP/1.1 431"))
         }
     }
 
     @Test func oneAddressGetsOnlyItsShareOfConnections() async throws {
-        try await TestPlaza.withApp(.sqlite, .live, configure: { $0.network.maxConnectionsPerClient = 3 }) { client, _ in
+        try await TestPlaza.withApp(.sqlite, .live, configure: { $0.network.maxConnectionsPerClient = 3 }) {
+            client,
+            _ in
             let port = try #require(client.port)
             var held: [RawConnection] = []
             for _ in 0..<3 { held.append(try await RawConnection(port: port)) }
@@ -105,7 +117,8 @@ import Testing
     @Test(arguments: [true, false])
     func forwardedAddressesCountOnlyFromTrustedProxies(_ trusted: Bool) async throws {
         try await TestPlaza.withApp(
-            .sqlite, .live,
+            .sqlite,
+            .live,
             configure: {
                 $0.limits.loginFailuresPerAddress = 2
                 if trusted { $0.network.trustedProxies = TrustedProxies(parsing: "127.0.0.0/8, ::1, 10.0.0.0/8")! }
@@ -113,7 +126,9 @@ import Testing
         ) { client, _ in
             func login(from address: String) async throws -> HTTPResponse.Status {
                 try await client.send(
-                    .post, "/v1/auth/login", json: LoginRequest(login: "nobody", password: "wrong password!"),
+                    .post,
+                    "/v1/auth/login",
+                    json: LoginRequest(login: "nobody", password: "wrong password!"),
                     headers: [HTTPField.Name("X-Forwarded-For")!: "\(address), 10.0.0.7"]
                 ).status
             }
@@ -142,10 +157,16 @@ import Testing
             let closed = try await client.execute(uri: "/metrics", method: .get)
             #expect(closed.status == .notFound)
         }
-        try await TestPlaza.withApp(.sqlite, configure: { $0.network.metricsToken = "a-long-metrics-token" }) { client, _ in
+        try await TestPlaza.withApp(.sqlite, configure: { $0.network.metricsToken = "a-long-metrics-token" }) {
+            client,
+            _ in
             let refused = try await client.execute(uri: "/metrics", method: .get)
             #expect(refused.status == .unauthorized)
-            let scraped = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer a-long-metrics-token"])
+            let scraped = try await client.execute(
+                uri: "/metrics",
+                method: .get,
+                headers: [.authorization: "Bearer a-long-metrics-token"]
+            )
             #expect(scraped.status == .ok && scraped.text.contains("plaza_http_requests_total"))
         }
     }

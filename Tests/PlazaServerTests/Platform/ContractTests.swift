@@ -42,10 +42,15 @@ import Testing
     @Test func theReferenceRendersDescriptionsSchemasAndExamples() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let page = try await client.execute(uri: "/docs/api", method: .get).text
-            #expect(page.contains("<code>Idempotency-Key</code>") && !page.contains("`Idempotency-Key`"), "Markdown is rendered")
+            #expect(
+                page.contains("<code>Idempotency-Key</code>") && !page.contains("`Idempotency-Key`"),
+                "Markdown is rendered"
+            )
             #expect(page.contains(#"id="authentication""#) && page.contains("Authorization: Bearer"))
             // The transfer: its body's fields, typed, its answers, and a curl with a token, a key and a JSON body.
-            let transfer = try #require(page.range(of: #"id="createTransfer""#).map { String(page[$0.lowerBound...].prefix(20_000)) })
+            let transfer = try #require(
+                page.range(of: #"id="createTransfer""#).map { String(page[$0.lowerBound...].prefix(20_000)) }
+            )
             #expect(transfer.contains(##"<a href="#schema-TransferRequest">TransferRequest</a>"##))
             #expect(transfer.contains("Idempotency-Key required") && transfer.contains("Idempotency-Key: $(uuidgen)"))
             #expect(transfer.contains("-d &#39;{") || transfer.contains("-d '{"))

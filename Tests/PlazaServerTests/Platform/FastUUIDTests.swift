@@ -48,10 +48,13 @@ import Testing
         // The first 48 bits are the milliseconds.
         #expect(
             ids[0].uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
-                == String(1_800_000_000_000, radix: 16).leftPadded(to: 12))
+                == String(1_800_000_000_000, radix: 16).leftPadded(to: 12)
+        )
     }
 }
 
 extension String {
-    fileprivate func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
+    }
 }

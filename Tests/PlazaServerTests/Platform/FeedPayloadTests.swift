@@ -13,7 +13,10 @@ import Testing
 
     @Test func anEventReachesAProcessWhereItsAudienceListensAndIsSkippedElsewhere() throws {
         let event = PlazaEvent(
-            type: "transfer.received", occurredAt: Date(timeIntervalSince1970: 1_700_000_000), data: .object(["amount": .number(1250)]))
+            type: "transfer.received",
+            occurredAt: Date(timeIntervalSince1970: 1_700_000_000),
+            data: .object(["amount": .number(1250)])
+        )
         let payload = try PostgresFeed.payload(.event(audience: [anna, ben], event: event))
         let received = PostgresFeed.received(payload, wanted: { $0.contains(ben) })
         guard received.count == 1, case .message(.event(let audience, let delivered)) = received[0] else {
@@ -31,8 +34,14 @@ import Testing
     @Test func anEventWhoseDataIsJSONAlreadyArrivesWithThatData() throws {
         let json = #"{"amount":1250,"currency":"USD","note":"line one\nline two","to":{"username":"ben"}}"#
         let payload = try PostgresFeed.eventPayload(
-            audience: [ben], type: "transfer.received", occurredAt: Date(timeIntervalSince1970: 1_700_000_000), data: json)
-        guard case .message(.event(let audience, let event)) = PostgresFeed.received(payload, wanted: { _ in true }).first else {
+            audience: [ben],
+            type: "transfer.received",
+            occurredAt: Date(timeIntervalSince1970: 1_700_000_000),
+            data: json
+        )
+        guard
+            case .message(.event(let audience, let event)) = PostgresFeed.received(payload, wanted: { _ in true }).first
+        else {
             Issue.record("not delivered: \(payload)")
             return
         }
@@ -44,11 +53,15 @@ import Testing
     @Test func manyMessagesShareNotificationsUnderTheLimitAndArriveInOrder() throws {
         let events = (0..<40).map { index in
             PlazaEvent(
-                type: "transfer.received", occurredAt: Date(),
-                data: .object(["n": .number(Double(index)), "pad": .string(String(repeating: "x", count: 300))]))
+                type: "transfer.received",
+                occurredAt: Date(),
+                data: .object(["n": .number(Double(index)), "pad": .string(String(repeating: "x", count: 300))])
+            )
         }
         let payloads =
-            try events.map { try PostgresFeed.payload(.event(audience: [$0.data == events[3].data ? anna : ben], event: $0)) }
+            try events.map {
+                try PostgresFeed.payload(.event(audience: [$0.data == events[3].data ? anna : ben], event: $0))
+            }
             + [try PostgresFeed.payload(.forget(anna))]
         let packed = PostgresFeed.pack(payloads)
         #expect(packed.count > 1 && packed.count < payloads.count)
@@ -68,7 +81,12 @@ import Testing
     }
 
     @Test func otherMessagesAndGarbage() throws {
-        guard case .message(.forget(let user)) = PostgresFeed.received(try PostgresFeed.payload(.forget(anna)), wanted: { _ in false }).first else {
+        guard
+            case .message(.forget(let user)) = PostgresFeed.received(
+                try PostgresFeed.payload(.forget(anna)),
+                wanted: { _ in false }
+            ).first
+        else {
             Issue.record("forget lost")
             return
         }

@@ -7,11 +7,21 @@ import PlazaTestSupport
 import Testing
 
 @Suite struct IdempotencyTests {
-    static func changeEmail(_ client: any TestClientProtocol, token: String, to email: String, key: String?) async throws -> TestResponse {
+    static func changeEmail(
+        _ client: any TestClientProtocol,
+        token: String,
+        to email: String,
+        key: String?
+    ) async throws -> TestResponse {
         var headers = HTTPFields()
         if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
         return try await client.send(
-            .post, "/v1/me/email", json: ChangeEmailRequest(email: email, password: AccountsDriver.password), token: token, headers: headers)
+            .post,
+            "/v1/me/email",
+            json: ChangeEmailRequest(email: email, password: AccountsDriver.password),
+            token: token,
+            headers: headers
+        )
     }
 
     @Test(arguments: TestEngine.enabled)
@@ -19,14 +29,29 @@ import Testing
         try await TestPlaza.withApp(engine) { client, _ in
             let accounts = AccountsDriver(client)
             let tokens = try await accounts.signedIn("zoe")
-            let first = try await Self.changeEmail(client, token: tokens.accessToken, to: "zoe@new.example", key: "key-1")
-            let retry = try await Self.changeEmail(client, token: tokens.accessToken, to: "zoe@new.example", key: "key-1")
+            let first = try await Self.changeEmail(
+                client,
+                token: tokens.accessToken,
+                to: "zoe@new.example",
+                key: "key-1"
+            )
+            let retry = try await Self.changeEmail(
+                client,
+                token: tokens.accessToken,
+                to: "zoe@new.example",
+                key: "key-1"
+            )
             #expect(first.status == .ok && retry.status == .ok)
             #expect(retry.text == first.text)
             #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
             #expect(try await accounts.mails(to: "zoe@new.example").count == 1)
 
-            let otherBody = try await Self.changeEmail(client, token: tokens.accessToken, to: "zoe@other.example", key: "key-1")
+            let otherBody = try await Self.changeEmail(
+                client,
+                token: tokens.accessToken,
+                to: "zoe@other.example",
+                key: "key-1"
+            )
             #expect(otherBody.status == .unprocessableContent)
             #expect(otherBody.problem?.code == .idempotencyKeyReused)
         }

@@ -9,11 +9,15 @@ import Yams
 /// where it is registered, and nothing else is registered as moving money.
 @Suite struct MoneyRoutesTests {
     @Test func everyMoneyRouteOfTheContractDeclaresItsIdempotencyMode() async throws {
-        let spec = try #require(try Yams.load(yaml: String(contentsOfFile: repositoryFile("openapi.yaml"), encoding: .utf8)) as? [String: Any])
+        let spec = try #require(
+            try Yams.load(yaml: String(contentsOfFile: repositoryFile("openapi.yaml"), encoding: .utf8))
+                as? [String: Any]
+        )
         let paths = try #require(spec["paths"] as? [String: [String: Any]])
         let moneyPosts = paths.compactMap { path, item -> String? in
             let parameters = (item["post"] as? [String: Any])?["parameters"] as? [[String: Any]] ?? []
-            guard parameters.contains(where: { ($0["$ref"] as? String)?.hasSuffix("/MoneyIdempotencyKey") == true }) else { return nil }
+            guard parameters.contains(where: { ($0["$ref"] as? String)?.hasSuffix("/MoneyIdempotencyKey") == true })
+            else { return nil }
             return "POST " + path.replacingOccurrences(of: "{id}", with: ":id")
         }
         #expect(moneyPosts.count == 15, "the card shop added 4: orders, pay, cancel, proofs")

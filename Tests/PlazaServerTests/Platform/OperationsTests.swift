@@ -21,10 +21,18 @@ import Testing
     @Test func metricsCountRequestsByRouteTemplate() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             _ = try await client.send(.delete, "/v1/me/sessions/\(UUID())")
-            _ = try await client.send(.post, "/v1/auth/login", json: LoginRequest(login: "nobody", password: "wrong password"))
+            _ = try await client.send(
+                .post,
+                "/v1/auth/login",
+                json: LoginRequest(login: "nobody", password: "wrong password")
+            )
             let metrics = try await client.execute(uri: "/metrics", method: .get).text
-            #expect(metrics.contains(#"plaza_http_requests_total{method="POST",route="/v1/auth/login",status="401"} 1"#))
-            #expect(metrics.contains(#"route="/v1/me/sessions/{id}""#) || metrics.contains(#"route="/v1/me/sessions/id""#))
+            #expect(
+                metrics.contains(#"plaza_http_requests_total{method="POST",route="/v1/auth/login",status="401"} 1"#)
+            )
+            #expect(
+                metrics.contains(#"route="/v1/me/sessions/{id}""#) || metrics.contains(#"route="/v1/me/sessions/id""#)
+            )
             #expect(metrics.contains("plaza_http_request_duration_seconds_bucket"))
             #expect(metrics.contains(#"plaza_db_session_wait_seconds_count{engine="sqlite"}"#))
         }
@@ -32,12 +40,19 @@ import Testing
 
     @Test func everyResponseCarriesARequestIDAndStrictHeaders() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
-            let given = try await client.execute(uri: "/healthz", method: .get, headers: [HTTPField.Name("X-Request-ID")!: "trace-123"])
+            let given = try await client.execute(
+                uri: "/healthz",
+                method: .get,
+                headers: [HTTPField.Name("X-Request-ID")!: "trace-123"]
+            )
             #expect(given.headers[HTTPField.Name("X-Request-ID")!] == "trace-123")
             let page = try await client.execute(uri: "/login", method: .get)
             #expect(page.headers[HTTPField.Name("X-Request-ID")!]?.isEmpty == false)
             let csp = try #require(page.headers[.contentSecurityPolicy])
-            #expect(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline") && csp.contains("frame-ancestors 'none'"))
+            #expect(
+                csp.contains("script-src 'self'") && !csp.contains("unsafe-inline")
+                    && csp.contains("frame-ancestors 'none'")
+            )
             #expect(page.headers[.xContentTypeOptions] == "nosniff")
             #expect(page.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
         }
@@ -69,7 +84,10 @@ import Testing
             #expect(try await client.execute(uri: "/static/offline.html", method: .get).status == .ok)
             let css = try await client.execute(uri: "/static/app.css", method: .get)
             let etag = try #require(css.headers[.eTag])
-            #expect(try await client.execute(uri: "/static/app.css", method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+            #expect(
+                try await client.execute(uri: "/static/app.css", method: .get, headers: [.ifNoneMatch: etag]).status
+                    == .notModified
+            )
         }
     }
 }

@@ -12,14 +12,21 @@ import Yams
 @Suite struct ProblemTests {
     /// Every operation of `openapi.yaml` with a request body or a path parameter.
     static let operations: [(method: HTTPRequest.Method, path: String)] = {
-        let spec = (try? Yams.load(yaml: String(contentsOfFile: repositoryFile("openapi.yaml"), encoding: .utf8)) as? [String: Any]) ?? [:]
+        let spec =
+            (try? Yams.load(yaml: String(contentsOfFile: repositoryFile("openapi.yaml"), encoding: .utf8))
+                as? [String: Any]) ?? [:]
         let paths = spec["paths"] as? [String: [String: Any]] ?? [:]
         return paths.flatMap { path, item in
-            item.keys.compactMap { HTTPRequest.Method($0.uppercased()) }.map { ($0, path.replacingOccurrences(of: "{id}", with: "not-a-uuid")) }
+            item.keys.compactMap { HTTPRequest.Method($0.uppercased()) }.map {
+                ($0, path.replacingOccurrences(of: "{id}", with: "not-a-uuid"))
+            }
         }.sorted { $0.path + $0.method.rawValue < $1.path + $1.method.rawValue }
     }()
 
-    static let garbage = ["", "{", "[]", "null", "\"text\"", "42", #"{"email": 7, "password": [], "code": {}}"#, String(repeating: "[", count: 5000)]
+    static let garbage = [
+        "", "{", "[]", "null", "\"text\"", "42", #"{"email": 7, "password": [], "code": {}}"#,
+        String(repeating: "[", count: 5000),
+    ]
 
     /// Valid JSON with a number its field cannot take is the client's mistake in that field, not "not valid JSON".
     @Test func numbersThatDoNotFitTheirFieldAreNamed() async throws {
@@ -28,19 +35,41 @@ import Yams
             func fields(_ method: HTTPRequest.Method, _ path: String, _ body: String) async throws -> [String] {
                 var headers: HTTPFields = [.contentType: "application/json", .authorization: "Bearer \(zoe)"]
                 headers[HTTPField.Name("Idempotency-Key")!] = UUID().uuidString
-                let response = try await client.execute(uri: path, method: method, headers: headers, body: ByteBuffer(string: body))
+                let response = try await client.execute(
+                    uri: path,
+                    method: method,
+                    headers: headers,
+                    body: ByteBuffer(string: body)
+                )
                 #expect(response.status == .unprocessableContent, "\(path) \(body) answered \(response.status)")
                 return response.problem?.errors?.map(\.field) ?? []
             }
-            #expect(try await fields(.post, "/v1/transfers", #"{"to":"ann","amount":1.5,"currency":"USD"}"#) == ["amount"])
-            #expect(try await fields(.post, "/v1/transfers", #"{"to":"ann","amount":99999999999999999999,"currency":"USD"}"#) == ["amount"])
             #expect(
-                try await fields(.post, "/v1/me/private-zones", #"{"name":"Home","latitude":48.1,"longitude":11.5,"radiusMeters":100.5}"#) == [
+                try await fields(.post, "/v1/transfers", #"{"to":"ann","amount":1.5,"currency":"USD"}"#) == ["amount"]
+            )
+            #expect(
+                try await fields(
+                    .post,
+                    "/v1/transfers",
+                    #"{"to":"ann","amount":99999999999999999999,"currency":"USD"}"#
+                ) == ["amount"]
+            )
+            #expect(
+                try await fields(
+                    .post,
+                    "/v1/me/private-zones",
+                    #"{"name":"Home","latitude":48.1,"longitude":11.5,"radiusMeters":100.5}"#
+                ) == [
                     "radiusMeters"
-                ])
+                ]
+            )
             // null where the contract gives it no meaning is refused, not read as "left out".
             #expect(try await fields(.patch, "/v1/me", #"{"displayName":null}"#) == ["displayName"])
-            #expect(try await fields(.put, "/v1/me/location-sharing", #"{"level":"off","zoneDisplay":null}"#) == ["zoneDisplay"])
+            #expect(
+                try await fields(.put, "/v1/me/location-sharing", #"{"level":"off","zoneDisplay":null}"#) == [
+                    "zoneDisplay"
+                ]
+            )
             // Query numbers are plain decimals: hexadecimal is not a latitude.
             let hex = try await client.send(.get, "/v1/nearby/businesses?latitude=0x10&longitude=11.5")
             #expect(hex.status == .unprocessableContent && hex.problem?.errors?.map(\.field) == ["latitude"])
@@ -53,16 +82,28 @@ import Yams
     func theNulCharacterIsRefusedNamingItsField(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, _ in
             let zoe = try await AccountsDriver(client).signedIn("zoe").accessToken
-            let app = try await client.sendRaw(.post, "/v1/me/app-passwords", body: #"{"name":"Own\u0000Tracks"}"#, token: zoe)
+            let app = try await client.sendRaw(
+                .post,
+                "/v1/me/app-passwords",
+                body: #"{"name":"Own\u0000Tracks"}"#,
+                token: zoe
+            )
             #expect(app.status == .unprocessableContent && app.problem?.errors?.map(\.field) == ["name"])
             let nested = try await client.sendRaw(
-                .post, "/v1/me/private-zones", body: #"{"name":"Home\u0000","latitude":1,"longitude":2,"radiusMeters":200}"#, token: zoe)
+                .post,
+                "/v1/me/private-zones",
+                body: #"{"name":"Home\u0000","latitude":1,"longitude":2,"radiusMeters":200}"#,
+                token: zoe
+            )
             #expect(nested.status == .unprocessableContent && nested.problem?.errors?.map(\.field) == ["name"])
             #expect(try await client.send(.get, "/v1/me/app-passwords", token: zoe).status == .ok)
             // In a path parameter too.
             let bruno = try await AccountsDriver(client).signedIn("bruno", role: .merchant).accessToken
             let business = try await PlacesDriver(client).createBusiness(name: "Corner Cafe", token: bruno)
-            #expect(try await client.send(.delete, "/v1/businesses/\(business.id)/members/zo%00e", token: bruno).status == .notFound)
+            #expect(
+                try await client.send(.delete, "/v1/businesses/\(business.id)/members/zo%00e", token: bruno).status
+                    == .notFound
+            )
         }
     }
 
@@ -74,9 +115,15 @@ import Yams
                 for body in Self.garbage {
                     for token in [nil, tokens.accessToken] {
                         let response = try await client.sendRaw(method, path, body: body, token: token)
-                        #expect(response.status.code < 500, "\(method) \(path) with \(body.prefix(20)) answered \(response.status)")
+                        #expect(
+                            response.status.code < 500,
+                            "\(method) \(path) with \(body.prefix(20)) answered \(response.status)"
+                        )
                         if response.status.code >= 400 {
-                            #expect(response.problem != nil, "\(method) \(path) answered \(response.status) without a problem document")
+                            #expect(
+                                response.problem != nil,
+                                "\(method) \(path) answered \(response.status) without a problem document"
+                            )
                         }
                     }
                 }
@@ -89,7 +136,12 @@ import Yams
             let malformed = try await client.sendRaw(.post, "/v1/auth/login", body: "{\"login\": ")
             #expect(malformed.status == .badRequest)
             #expect(malformed.problem?.code == .malformedRequest)
-            let form = try await client.sendRaw(.post, "/v1/auth/login", body: "login=a&password=b", contentType: "application/x-www-form-urlencoded")
+            let form = try await client.sendRaw(
+                .post,
+                "/v1/auth/login",
+                body: "login=a&password=b",
+                contentType: "application/x-www-form-urlencoded"
+            )
             #expect(form.status == .unsupportedMediaType)
         }
     }

@@ -7,7 +7,11 @@ import Testing
 @Suite struct ShutdownTests {
     @Test func sigtermClosesIdleConnectionsFinishesRequestsInFlightAndExits() async throws {
         try await TestPlaza.withPreparedStorage(.sqlite, accounts: ["zoe"]) { storage, secretKey in
-            let server = try await ChildPlaza(storage: storage, secretKey: secretKey, extra: ["PLAZA_SHUTDOWN_SECONDS": "10"])
+            let server = try await ChildPlaza(
+                storage: storage,
+                secretKey: secretKey,
+                extra: ["PLAZA_SHUTDOWN_SECONDS": "10"]
+            )
             defer { server.kill() }
             // A kept-alive connection that asked once and then waits, as browsers and HTTP client pools do.
             let idle = try await RawConnection(port: server.port)
@@ -20,17 +24,27 @@ import Testing
             let busy = try await RawConnection(port: server.port)
             try await busy.send(
                 "POST /v1/auth/login HTTP/1.1\r\nHost: plaza\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-                    + body.prefix(10))
+                    + body.prefix(10)
+            )
             try await Task.sleep(for: .milliseconds(200))
 
             let signalled = ContinuousClock.now
             server.sendTerminate()
-            #expect(try await idle.wait(timeout: .seconds(3)) { $0.closed }.closed, "the idle connection was not closed")
-            #expect(try await silent.wait(timeout: .seconds(3)) { $0.closed }.closed, "the silent connection was not closed")
+            #expect(
+                try await idle.wait(timeout: .seconds(3)) { $0.closed }.closed,
+                "the idle connection was not closed"
+            )
+            #expect(
+                try await silent.wait(timeout: .seconds(3)) { $0.closed }.closed,
+                "the silent connection was not closed"
+            )
             try await Task.sleep(for: .milliseconds(300))
             try await busy.send(String(body.dropFirst(10)))
             let answered = try await busy.wait(timeout: .seconds(5)) { $0.text.contains("accessToken") || $0.closed }
-            #expect(answered.text.hasPrefix("HTTP/1.1 200") && answered.text.contains("accessToken"), "\(answered.text.prefix(60))")
+            #expect(
+                answered.text.hasPrefix("HTTP/1.1 200") && answered.text.contains("accessToken"),
+                "\(answered.text.prefix(60))"
+            )
             let status = try await server.waitForExit(timeout: .seconds(8))
             #expect(status == 0, "plaza serve did not exit cleanly within 8 s of SIGTERM")
             #expect(ContinuousClock.now - signalled < .seconds(8))

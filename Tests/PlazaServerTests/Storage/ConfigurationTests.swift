@@ -13,22 +13,37 @@ import Testing
         // A production server takes no test cards: the sandbox runs only when asked for (or in `plaza demo`).
         #expect(configuration.paymentGateway == nil)
         #expect(try PlazaConfiguration.fromEnvironment(["PLAZA_PAYMENT_GATEWAY": "sandbox"]).paymentGateway == .sandbox)
-        let limits = try PlazaConfiguration.fromEnvironment(["PLAZA_LIMIT_TOP_UP": "day=300, month=900"]).wallet.limits.topUp
+        let limits = try PlazaConfiguration.fromEnvironment(["PLAZA_LIMIT_TOP_UP": "day=300, month=900"]).wallet.limits
+            .topUp
         #expect(limits == FundingLimits(transaction: 1_000, day: 300, month: 900))
-        #expect(throws: ConfigurationErrors.self) { try PlazaConfiguration.fromEnvironment(["PLAZA_LIMIT_WITHDRAWAL": "week=5"]) }
+        #expect(throws: ConfigurationErrors.self) {
+            try PlazaConfiguration.fromEnvironment(["PLAZA_LIMIT_WITHDRAWAL": "week=5"])
+        }
     }
 
     /// Stripe is chosen by its secret key, and needs the webhook secret and the public address its pages return to.
     @Test func stripeIsConfiguredByItsKeysAndNeedsAPublicAddress() throws {
         let complete = [
-            "PLAZA_STRIPE_SECRET_KEY": "sk_live_abc", "PLAZA_STRIPE_WEBHOOK_SECRET": "whsec_def", "PLAZA_PUBLIC_URL": "https://plaza.example",
+            "PLAZA_STRIPE_SECRET_KEY": "sk_live_abc", "PLAZA_STRIPE_WEBHOOK_SECRET": "whsec_def",
+            "PLAZA_PUBLIC_URL": "https://plaza.example",
         ]
         #expect(
             try PlazaConfiguration.fromEnvironment(complete).paymentGateway
-                == .stripe(StripeSettings(secretKey: "sk_live_abc", webhookSecret: "whsec_def")))
-        let local = try PlazaConfiguration.fromEnvironment(complete.merging(["PLAZA_STRIPE_API_URL": "http://127.0.0.1:12111/"]) { $1 })
+                == .stripe(StripeSettings(secretKey: "sk_live_abc", webhookSecret: "whsec_def"))
+        )
+        let local = try PlazaConfiguration.fromEnvironment(
+            complete.merging(["PLAZA_STRIPE_API_URL": "http://127.0.0.1:12111/"]) { $1 }
+        )
         #expect(
-            local.paymentGateway == .stripe(StripeSettings(secretKey: "sk_live_abc", webhookSecret: "whsec_def", apiURL: "http://127.0.0.1:12111")))
+            local.paymentGateway
+                == .stripe(
+                    StripeSettings(
+                        secretKey: "sk_live_abc",
+                        webhookSecret: "whsec_def",
+                        apiURL: "http://127.0.0.1:12111"
+                    )
+                )
+        )
         func refused(_ environment: [String: String]) -> Set<String> {
             do {
                 _ = try PlazaConfiguration.fromEnvironment(environment)
@@ -41,11 +56,20 @@ import Testing
         }
         #expect(refused(complete.filter { $0.key != "PLAZA_PUBLIC_URL" }) == ["PLAZA_PUBLIC_URL"])
         #expect(refused(complete.filter { $0.key != "PLAZA_STRIPE_WEBHOOK_SECRET" }) == ["PLAZA_STRIPE_WEBHOOK_SECRET"])
-        #expect(refused(complete.merging(["PLAZA_STRIPE_SECRET_KEY": "pk_live_publishable"]) { $1 }) == ["PLAZA_STRIPE_SECRET_KEY"])
+        #expect(
+            refused(complete.merging(["PLAZA_STRIPE_SECRET_KEY": "pk_live_publishable"]) { $1 }) == [
+                "PLAZA_STRIPE_SECRET_KEY"
+            ]
+        )
         #expect(refused(complete.merging(["PLAZA_PAYMENT_GATEWAY": "sandbox"]) { $1 }) == ["PLAZA_STRIPE_SECRET_KEY"])
         #expect(refused(["PLAZA_PAYMENT_GATEWAY": "stripe"]) == ["PLAZA_STRIPE_SECRET_KEY"])
-        #expect(StripeGateway(.init(secretKey: "sk_test_x", webhookSecret: "whsec_y"), logger: .init(label: "t")).isTestMode)
-        #expect(!StripeGateway(.init(secretKey: "sk_live_x", webhookSecret: "whsec_y"), logger: .init(label: "t")).isTestMode)
+        #expect(
+            StripeGateway(.init(secretKey: "sk_test_x", webhookSecret: "whsec_y"), logger: .init(label: "t")).isTestMode
+        )
+        #expect(
+            !StripeGateway(.init(secretKey: "sk_live_x", webhookSecret: "whsec_y"), logger: .init(label: "t"))
+                .isTestMode
+        )
     }
 
     /// Every variable is read by `PlazaConfiguration` (and the parts it delegates to) and listed in the README's table;
@@ -65,29 +89,38 @@ import Testing
         #expect(names.filter { !readme.contains("| `\($0)` |") }.sorted() == [])
 
         let sources = URL(fileURLWithPath: repositoryFile("Sources"))
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-        let readingEnvironment = try files.filter { $0.pathExtension == "swift" && !$0.path.contains("/PlazaBench/") }.filter {
-            try String(contentsOf: $0, encoding: .utf8).contains("ProcessInfo.processInfo.environment")
-        }
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+            ?? []
+        let readingEnvironment = try files.filter { $0.pathExtension == "swift" && !$0.path.contains("/PlazaBench/") }
+            .filter {
+                try String(contentsOf: $0, encoding: .utf8).contains("ProcessInfo.processInfo.environment")
+            }
         #expect(readingEnvironment.map(\.lastPathComponent) == ["PlazaCommand.swift"])
         #expect(
-            try PlazaConfiguration.fromEnvironment(["PLAZA_GLOBAL_EXECUTOR": "swift", "PLAZA_ADMIN_PASSWORD": " pass "]).adminPassword == " pass ")
+            try PlazaConfiguration.fromEnvironment(["PLAZA_GLOBAL_EXECUTOR": "swift", "PLAZA_ADMIN_PASSWORD": " pass "])
+                .adminPassword == " pass "
+        )
     }
 
     @Test func everyBadVariableIsNamedAtOnce() {
         do {
             _ = try PlazaConfiguration.fromEnvironment([
-                "PLAZA_PORT": "eighty", "PLAZA_BCRYPT_COST": "99", "PLAZA_DATABASE_URL": "mysql://x", "PLAZA_LOG_LEVEL": "loud",
-                "PLAZA_SECRET_KEY": "short", "PLAZA_PUBLIC_URL": "ftp://x", "PLAZA_SMTP_URL": "mailto:x", "PLAZA_PAYMENT_GATEWAY": "free-money",
+                "PLAZA_PORT": "eighty", "PLAZA_BCRYPT_COST": "99", "PLAZA_DATABASE_URL": "mysql://x",
+                "PLAZA_LOG_LEVEL": "loud",
+                "PLAZA_SECRET_KEY": "short", "PLAZA_PUBLIC_URL": "ftp://x", "PLAZA_SMTP_URL": "mailto:x",
+                "PLAZA_PAYMENT_GATEWAY": "free-money",
             ])
             Issue.record("bad configuration accepted")
         } catch let error as ConfigurationErrors {
             #expect(
                 Set(error.errors.map(\.key)) == [
-                    "PLAZA_PORT", "PLAZA_BCRYPT_COST", "PLAZA_DATABASE_URL", "PLAZA_LOG_LEVEL", "PLAZA_SECRET_KEY", "PLAZA_PUBLIC_URL",
+                    "PLAZA_PORT", "PLAZA_BCRYPT_COST", "PLAZA_DATABASE_URL", "PLAZA_LOG_LEVEL", "PLAZA_SECRET_KEY",
+                    "PLAZA_PUBLIC_URL",
                     "PLAZA_SMTP_URL",
                     "PLAZA_PAYMENT_GATEWAY",
-                ])
+                ]
+            )
         } catch {
             Issue.record("unexpected \(error)")
         }
@@ -98,12 +131,18 @@ import Testing
             "PLAZA_MAP_TILES": "https://tiles.example/{z}/{x}/{y}.png", "PLAZA_MAP_ATTRIBUTION": "© Tiles Example",
             "PLAZA_GEOCODER_URL": "https://nominatim.example",
         ])
-        #expect(server.places.mapTilesURL == "https://tiles.example/{z}/{x}/{y}.png" && server.places.mapTilesFile == nil)
-        #expect(server.places.mapAttribution == "© Tiles Example" && server.places.geocoderURL?.host == "nominatim.example")
+        #expect(
+            server.places.mapTilesURL == "https://tiles.example/{z}/{x}/{y}.png" && server.places.mapTilesFile == nil
+        )
+        #expect(
+            server.places.mapAttribution == "© Tiles Example" && server.places.geocoderURL?.host == "nominatim.example"
+        )
         let file = try PlazaConfiguration.fromEnvironment(["PLAZA_MAP_TILES": "/srv/town.mbtiles"])
         #expect(file.places.mapTilesFile == "/srv/town.mbtiles" && file.places.mapTilesURL == nil)
         do {
-            _ = try PlazaConfiguration.fromEnvironment(["PLAZA_MAP_TILES": "tiles.example", "PLAZA_GEOCODER_URL": "nominatim"])
+            _ = try PlazaConfiguration.fromEnvironment([
+                "PLAZA_MAP_TILES": "tiles.example", "PLAZA_GEOCODER_URL": "nominatim",
+            ])
             Issue.record("bad map settings accepted")
         } catch let error as ConfigurationErrors {
             #expect(Set(error.errors.map(\.key)) == ["PLAZA_MAP_TILES", "PLAZA_GEOCODER_URL"])
@@ -115,7 +154,8 @@ import Testing
             try PlazaConfiguration.fromEnvironment(["PLAZA_DATABASE_URL": "postgres://u:p@localhost/plaza"])
         }
         let ok = try? PlazaConfiguration.fromEnvironment([
-            "PLAZA_DATABASE_URL": "postgres://u:p@localhost/plaza", "PLAZA_SECRET_KEY": String(repeating: "k", count: 40),
+            "PLAZA_DATABASE_URL": "postgres://u:p@localhost/plaza",
+            "PLAZA_SECRET_KEY": String(repeating: "k", count: 40),
         ])
         #expect(ok != nil)
     }

@@ -34,7 +34,8 @@ struct LostConnectionTests {
             }
             #expect(outcome == "503 unavailable", "a retryable answer, not a hang")
             // The lease came back, the broken connection is gone, and nothing of the transaction stayed.
-            let tables = try await database.sql.raw("SELECT count(*) AS n FROM pg_tables WHERE tablename = 'lost_rows'").all()
+            let tables = try await database.sql.raw("SELECT count(*) AS n FROM pg_tables WHERE tablename = 'lost_rows'")
+                .all()
             let count = try tables.first?.decode(column: "n", as: Int.self)
             #expect(count == 0)
         }
@@ -71,8 +72,10 @@ struct LostConnectionTests {
     /// connection has seen its close.
     static func endBackend(of db: any SQLDatabase, using database: PlazaDatabase) async throws {
         let session = try #require(db as? PostgresSessionDatabase)
-        let pid = try #require(try await session.connection.query("SELECT pg_backend_pid()", logger: Logger(label: "test")).collect().first)
-            .decode(Int32.self)
+        let pid = try #require(
+            try await session.connection.query("SELECT pg_backend_pid()", logger: Logger(label: "test")).collect().first
+        )
+        .decode(Int32.self)
         try await database.sql.raw("SELECT pg_terminate_backend(\(bind: pid))").run()
         try await session.connection.closeFuture.get()
     }

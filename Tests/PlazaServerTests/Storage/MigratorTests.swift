@@ -14,7 +14,9 @@ import Testing
         try await TestPlaza.withServices(engine) { services in
             let again = try await Migrator(database: services.database).migrate()
             #expect(again.isEmpty)
-            let names = try await services.database.sql.select().column("name").from("plaza_migrations").orderBy("position").all()
+            let names = try await services.database.sql.select().column("name").from("plaza_migrations").orderBy(
+                "position"
+            ).all()
                 .map { try $0.decode(column: "name", as: String.self) }
             #expect(names == Migrations.all.map(\.name))
         }
@@ -23,8 +25,14 @@ import Testing
     @Test(arguments: TestEngine.enabled)
     func aDatabaseFromAnotherVersionStopsStartUp(_ engine: TestEngine) async throws {
         try await TestPlaza.withServices(engine) { services in
-            try await services.database.sql.update("plaza_migrations").set("name", to: "SomethingElse").where("position", .equal, 0).run()
-            await #expect(throws: Migrator.MismatchError.self) { try await Migrator(database: services.database).migrate() }
+            try await services.database.sql.update("plaza_migrations").set("name", to: "SomethingElse").where(
+                "position",
+                .equal,
+                0
+            ).run()
+            await #expect(throws: Migrator.MismatchError.self) {
+                try await Migrator(database: services.database).migrate()
+            }
         }
     }
 
@@ -35,14 +43,33 @@ import Testing
             await #expect(throws: Boom.self) {
                 try await services.database.transaction { db in
                     try await db.insert(into: "outbox_emails")
-                        .columns("id", "to_address", "subject", "text_body", "created_at", "next_attempt_at", "attempts")
-                        .values(SQLBind(UUID()), SQLBind("x@y.z"), SQLBind("s"), SQLBind("t"), SQLBind(Date()), SQLBind(Date()), SQLBind(0))
+                        .columns(
+                            "id",
+                            "to_address",
+                            "subject",
+                            "text_body",
+                            "created_at",
+                            "next_attempt_at",
+                            "attempts"
+                        )
+                        .values(
+                            SQLBind(UUID()),
+                            SQLBind("x@y.z"),
+                            SQLBind("s"),
+                            SQLBind("t"),
+                            SQLBind(Date()),
+                            SQLBind(Date()),
+                            SQLBind(0)
+                        )
                         .run()
                     throw Boom()
                 }
             }
-            let count = try await services.database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
-                .from("outbox_emails").first()?.decode(column: "n", as: Int.self)
+            let count = try await services.database.sql.select().column(
+                SQLFunction("COUNT", args: SQLLiteral.all),
+                as: "n"
+            )
+            .from("outbox_emails").first()?.decode(column: "n", as: Int.self)
             #expect(count == 0)
         }
     }
@@ -50,13 +77,16 @@ import Testing
     @Test func backupsAreConsistentCopiesWhileTheServerRuns() async throws {
         try await TestPlaza.withApp(.sqlite) { client, services in
             _ = try await AccountsDriver(client).signedIn("zoe")
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-backup-\(UUID()).sqlite").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-backup-\(UUID()).sqlite")
+                .path
             defer { try? FileManager.default.removeItem(atPath: path) }
             try await services.backup(to: path)
             await #expect(throws: (any Error).self) { try await services.backup(to: path) }
 
             let copy = try await PlazaDatabase.sqlite(path: path, logger: services.logger)
-            let names = try await copy.sql.select().column("username").from("users").all().map { try $0.decode(column: "username", as: String.self) }
+            let names = try await copy.sql.select().column("username").from("users").all().map {
+                try $0.decode(column: "username", as: String.self)
+            }
             try await copy.close()
             #expect(names.filter { $0 != AccountsDriver.admin } == ["zoe"])
         }

@@ -39,7 +39,9 @@ import Testing
             }
             #expect(try await Self.values(services.database.sql) == [])
             // The writer commits again once the pipeline is over.
-            try await services.database.transaction { db in _ = try await db.pipeline([SQLQueryString("INSERT INTO pipeline_probe (v) VALUES (3)")]) }
+            try await services.database.transaction { db in
+                _ = try await db.pipeline([SQLQueryString("INSERT INTO pipeline_probe (v) VALUES (3)")])
+            }
             try await services.database.sql.raw("INSERT INTO pipeline_probe (v) VALUES (4)").run()
             #expect(try await Self.values(services.database.sql) == [3, 4])
         }
@@ -67,7 +69,9 @@ import Testing
             try await services.database.transaction { _ in }
             await #expect(throws: Abandon.self) { try await services.database.transaction { _ in throw Abandon() } }
             let kept = try await services.database.transaction { db in
-                try await db.raw("INSERT INTO pipeline_probe (v) VALUES (3) RETURNING v").all().map { try $0.decode(column: "v", as: Int.self) }
+                try await db.raw("INSERT INTO pipeline_probe (v) VALUES (3) RETURNING v").all().map {
+                    try $0.decode(column: "v", as: Int.self)
+                }
             }
             #expect(kept == [3])
             #expect(try await Self.values(services.database.sql) == [3])
@@ -75,6 +79,8 @@ import Testing
     }
 
     static func values(_ db: any SQLDatabase) async throws -> [Int] {
-        try await db.raw("SELECT v FROM pipeline_probe ORDER BY v").all().map { try $0.decode(column: "v", as: Int.self) }
+        try await db.raw("SELECT v FROM pipeline_probe ORDER BY v").all().map {
+            try $0.decode(column: "v", as: Int.self)
+        }
     }
 }

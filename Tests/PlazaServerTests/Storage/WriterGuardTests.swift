@@ -27,7 +27,9 @@ import Testing
             }
             // Another task queues for the writer while a transaction holds it, and gets it afterwards.
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await database.transaction { db in try await db.raw("DELETE FROM rate_limit_events").run() } }
+                group.addTask {
+                    try await database.transaction { db in try await db.raw("DELETE FROM rate_limit_events").run() }
+                }
                 group.addTask { try await database.sql.raw("DELETE FROM rate_limit_events").run() }
                 try await group.waitForAll()
             }

@@ -10,7 +10,10 @@ import Testing
     static let shopPoint = Coordinate(latitude: 48.13776, longitude: 11.57469)
 
     /// A shop (owner bruno), and anna standing in it with `funds` in her wallet.
-    static func counter(_ client: any TestClientProtocol, funds: Int64 = 5_000) async throws -> (business: Business, bruno: String, anna: String) {
+    static func counter(
+        _ client: any TestClientProtocol,
+        funds: Int64 = 5_000
+    ) async throws -> (business: Business, bruno: String, anna: String) {
         let places = PlacesDriver(client)
         let shop = try await places.shop(at: shopPoint)
         let anna = try await places.sharingCustomer("anna").accessToken
@@ -25,14 +28,25 @@ import Testing
             let wallet = WalletDriver(client)
             let (business, bruno, anna) = try await Self.counter(client)
             let items = [
-                ChargeItem(description: "Latte", quantity: 2, unitAmount: 350), ChargeItem(description: "Croissant", quantity: 1, unitAmount: 250),
+                ChargeItem(description: "Latte", quantity: 2, unitAmount: 350),
+                ChargeItem(description: "Croissant", quantity: 1, unitAmount: 250),
             ]
-            let created = try await wallet.charge(business: business.id, customer: "anna", 950, items: items, token: bruno)
+            let created = try await wallet.charge(
+                business: business.id,
+                customer: "anna",
+                950,
+                items: items,
+                token: bruno
+            )
             #expect(created.status == .created)
             let charge = try created.decode(Charge.self)
-            #expect(charge.status == .pending && charge.customer.username == "anna" && charge.business.name == "Corner Cafe")
+            #expect(
+                charge.status == .pending && charge.customer.username == "anna" && charge.business.name == "Corner Cafe"
+            )
 
-            let inbox = try await client.send(.get, "/v1/me/charges?status=pending", token: anna).decode(Page<Charge>.self).items
+            let inbox = try await client.send(.get, "/v1/me/charges?status=pending", token: anna).decode(
+                Page<Charge>.self
+            ).items
             #expect(inbox.map(\.id) == [charge.id])
 
             var altered = charge
@@ -44,15 +58,22 @@ import Testing
             let approved = try await wallet.approve(charge, token: anna)
             #expect(try approved.status == .ok && approved.decode(Charge.self).status == .approved)
             #expect(try await wallet.balance(token: anna) == 4_050)
-            let businessWallet = try await client.send(.get, "/v1/businesses/\(business.id)/wallet", token: bruno).decode(Wallet.self)
+            let businessWallet = try await client.send(.get, "/v1/businesses/\(business.id)/wallet", token: bruno)
+                .decode(Wallet.self)
             #expect(businessWallet.balances.first?.available == 950)
 
-            let receipt = try await client.send(.get, "/v1/charges/\(charge.id)/receipt", token: anna).decode(Receipt.self)
+            let receipt = try await client.send(.get, "/v1/charges/\(charge.id)/receipt", token: anna).decode(
+                Receipt.self
+            )
             #expect(receipt.items == items && receipt.reference == charge.reference && receipt.amount == 950)
             let stranger = try await AccountsDriver(client).signedIn("zed").accessToken
-            #expect(try await client.send(.get, "/v1/charges/\(charge.id)/receipt", token: stranger).status == .notFound)
+            #expect(
+                try await client.send(.get, "/v1/charges/\(charge.id)/receipt", token: stranger).status == .notFound
+            )
 
-            let totals = try await client.send(.get, "/v1/businesses/\(business.id)/daily-totals", token: bruno).decode(Page<DailyTotal>.self).items
+            let totals = try await client.send(.get, "/v1/businesses/\(business.id)/daily-totals", token: bruno).decode(
+                Page<DailyTotal>.self
+            ).items
             #expect(totals.map(\.net) == [950])
             #expect(try await services.verifyLedger().problems.isEmpty)
         }
@@ -68,9 +89,17 @@ import Testing
             #expect(absent.status == .conflict && absent.problem?.code == .notPresent)
             #expect(unknown.text == absent.text)
             let stranger = try await AccountsDriver(client).signedIn("zed").accessToken
-            #expect(try await wallet.charge(business: business.id, customer: "anna", 100, token: stranger).status == .forbidden)
+            #expect(
+                try await wallet.charge(business: business.id, customer: "anna", 100, token: stranger).status
+                    == .forbidden
+            )
             let wrongItems = try await wallet.charge(
-                business: business.id, customer: "anna", 100, items: [ChargeItem(description: "Tea", quantity: 1, unitAmount: 90)], token: bruno)
+                business: business.id,
+                customer: "anna",
+                100,
+                items: [ChargeItem(description: "Tea", quantity: 1, unitAmount: 90)],
+                token: bruno
+            )
             #expect(wrongItems.problem?.errors?.map(\.field) == ["items"])
         }
     }
@@ -84,9 +113,19 @@ import Testing
             let code = try await client.send(.post, "/v1/me/pay-codes", token: carl).decode(PayCode.self)
             #expect(code.code.count == 8 && code.qrPayload == "plaza:pay:\(code.code)")
             #expect(code.expiresAt.timeIntervalSinceNow > 100 && code.expiresAt.timeIntervalSinceNow <= 120)
-            let charged = try await wallet.charge(business: shop.business.id, payCode: code.code, 300, token: shop.tokens.accessToken)
+            let charged = try await wallet.charge(
+                business: shop.business.id,
+                payCode: code.code,
+                300,
+                token: shop.tokens.accessToken
+            )
             #expect(try charged.status == .created && charged.decode(Charge.self).customer.username == "carl")
-            let again = try await wallet.charge(business: shop.business.id, payCode: code.code, 300, token: shop.tokens.accessToken)
+            let again = try await wallet.charge(
+                business: shop.business.id,
+                payCode: code.code,
+                300,
+                token: shop.tokens.accessToken
+            )
             #expect(again.status == .unprocessableContent && again.problem?.code == .invalidCode)
         }
     }
@@ -95,13 +134,23 @@ import Testing
         try await TestPlaza.withApp(.sqlite, .live) { client, _ in
             let wallet = WalletDriver(client)
             let (business, bruno, anna) = try await Self.counter(client, funds: 0)
-            for _ in 0..<3 { #expect(try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).status == .created) }
+            for _ in 0..<3 {
+                #expect(
+                    try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).status
+                        == .created
+                )
+            }
             let fourth = try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno)
             #expect(fourth.status == .conflict && fourth.problem?.code == .tooManyPendingCharges)
-            #expect(try await client.send(.put, "/v1/me/charge-blocks/\(business.id)", token: anna).status == .noContent)
-            let blocks = try await client.send(.get, "/v1/me/charge-blocks", token: anna).decode(Page<ChargeBlock>.self).items
+            #expect(
+                try await client.send(.put, "/v1/me/charge-blocks/\(business.id)", token: anna).status == .noContent
+            )
+            let blocks = try await client.send(.get, "/v1/me/charge-blocks", token: anna).decode(Page<ChargeBlock>.self)
+                .items
             #expect(blocks.map(\.business.name) == ["Corner Cafe"])
-            let pending = try await client.send(.get, "/v1/me/charges?status=pending", token: anna).decode(Page<Charge>.self).items
+            let pending = try await client.send(.get, "/v1/me/charges?status=pending", token: anna).decode(
+                Page<Charge>.self
+            ).items
             for charge in pending { #expect(try await wallet.end(charge, "decline", token: anna).status == .ok) }
             let blocked = try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno)
             #expect(blocked.status == .forbidden && blocked.problem?.code == .chargingBlocked)
@@ -114,12 +163,18 @@ import Testing
             let wallet = WalletDriver(client)
             let (business, bruno, anna) = try await Self.counter(client, funds: 0)
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for _ in 0..<8 { group.addTask { try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).status } }
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).status
+                    }
+                }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == .created }.count == 3)
             #expect(statuses.filter { $0 == .conflict }.count == 5)
-            let waiting = try await client.send(.get, "/v1/me/charges?status=pending", token: anna).decode(Page<Charge>.self).items
+            let waiting = try await client.send(.get, "/v1/me/charges?status=pending", token: anna).decode(
+                Page<Charge>.self
+            ).items
             #expect(waiting.count == 3)
         }
     }
@@ -131,7 +186,9 @@ import Testing
             let (business, bruno, anna) = try await Self.counter(client)
             var paid: Int64 = 0
             for _ in 0..<5 {
-                let charge = try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).decode(Charge.self)
+                let charge = try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).decode(
+                    Charge.self
+                )
                 async let approve = wallet.approve(charge, token: anna)
                 async let cancel = wallet.end(charge, "cancel", token: bruno)
                 let (approved, cancelled) = try await (approve, cancel)
@@ -150,7 +207,9 @@ import Testing
         try await TestPlaza.withApp(.sqlite, .live, configure: { $0.wallet.chargeTTL = 1 }) { client, services in
             let wallet = WalletDriver(client)
             let (business, bruno, anna) = try await Self.counter(client)
-            let charge = try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).decode(Charge.self)
+            let charge = try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).decode(
+                Charge.self
+            )
             try await Task.sleep(for: .milliseconds(1_100))
             let late = try await wallet.approve(charge, token: anna)
             #expect(late.status == .conflict && late.problem?.currentState == "expired")
@@ -166,7 +225,9 @@ import Testing
         try await TestPlaza.withApp(engine, .live) { client, services in
             let wallet = WalletDriver(client)
             let (business, bruno, anna) = try await Self.counter(client)
-            let charge = try await wallet.charge(business: business.id, customer: "anna", 1_000, token: bruno).decode(Charge.self)
+            let charge = try await wallet.charge(business: business.id, customer: "anna", 1_000, token: bruno).decode(
+                Charge.self
+            )
             #expect(try await wallet.refund(charge, 100, token: bruno).problem?.code == .stateConflict)
             #expect(try await wallet.approve(charge, token: anna).status == .ok)
             let partial = try await wallet.refund(charge, 300, token: bruno)

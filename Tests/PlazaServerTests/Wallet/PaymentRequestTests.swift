@@ -16,14 +16,22 @@ import Testing
             let carla = try await accounts.signedIn("carla").accessToken
             func ask(_ to: String, _ amount: Int64, key: String = UUID().uuidString) async throws -> TestResponse {
                 try await client.send(
-                    .post, "/v1/payment-requests", json: CreatePaymentRequest(to: to, amount: amount, currency: "USD", note: "Tickets"), token: carla,
-                    headers: WalletDriver.keyed(key))
+                    .post,
+                    "/v1/payment-requests",
+                    json: CreatePaymentRequest(to: to, amount: amount, currency: "USD", note: "Tickets"),
+                    token: carla,
+                    headers: WalletDriver.keyed(key)
+                )
             }
             #expect(try await ask("nobody", 500).problem?.errors?.first?.field == "to")
             #expect(try await ask("@carla", 500).problem?.errors?.first?.message == "You cannot ask yourself to pay.")
             #expect(try await ask("anna", 0).problem?.errors?.first?.field == "amount")
             let noKey = try await client.send(
-                .post, "/v1/payment-requests", json: CreatePaymentRequest(to: "anna", amount: 500, currency: "USD"), token: carla)
+                .post,
+                "/v1/payment-requests",
+                json: CreatePaymentRequest(to: "anna", amount: 500, currency: "USD"),
+                token: carla
+            )
             #expect(noKey.status == .badRequest)
 
             let created = try await ask("anna", 500, key: "same")
@@ -32,7 +40,9 @@ import Testing
             let (first, second) = (try created.decode(Charge.self), try again.decode(Charge.self))
             #expect(again.status == .created && first.id == second.id)
             let inbox = try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self)
-            #expect(inbox.items.map(\.title) == ["Carla asks you to pay 5.00 USD."] && inbox.items.first?.note == "Tickets")
+            #expect(
+                inbox.items.map(\.title) == ["Carla asks you to pay 5.00 USD."] && inbox.items.first?.note == "Tickets"
+            )
             let request = try created.decode(Charge.self)
             #expect(try await client.send(.post, "/v1/charges/\(request.id)/decline", token: anna).status == .ok)
             let told = try await client.send(.get, "/v1/inbox", token: carla).decode(InboxPage.self)

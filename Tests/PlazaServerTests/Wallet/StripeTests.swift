@@ -14,11 +14,14 @@ import Testing
 @Suite struct StripeTests {
     /// A live Plaza configured for Stripe at the stand-in, which posts its webhooks to Plaza's `/v1/webhooks/stripe`.
     static func withStripe(
-        _ engine: TestEngine, _ body: @escaping @Sendable (any TestClientProtocol, PlazaServices, StripeStandIn) async throws -> Void
+        _ engine: TestEngine,
+        _ body: @escaping @Sendable (any TestClientProtocol, PlazaServices, StripeStandIn) async throws -> Void
     ) async throws {
         let stripe = try await StripeStandIn.start()
         do {
-            try await TestPlaza.withApp(engine, .live, configure: { $0.paymentGateway = .stripe(stripe.settings) }) { client, services in
+            try await TestPlaza.withApp(engine, .live, configure: { $0.paymentGateway = .stripe(stripe.settings) }) {
+                client,
+                services in
                 stripe.sendWebhooks(to: "http://127.0.0.1:\(client.port ?? 0)/v1/webhooks/stripe")
                 try await body(client, services, stripe)
             }
@@ -29,10 +32,19 @@ import Testing
         await stripe.stop()
     }
 
-    static func topUp(_ client: some TestClientProtocol, _ amount: Int64, token: String, key: String = UUID().uuidString) async throws -> TestResponse
-    {
+    static func topUp(
+        _ client: some TestClientProtocol,
+        _ amount: Int64,
+        token: String,
+        key: String = UUID().uuidString
+    ) async throws -> TestResponse {
         try await client.send(
-            .post, "/v1/wallet/top-ups", json: TopUpRequest(amount: amount, currency: "USD"), token: token, headers: WalletDriver.keyed(key))
+            .post,
+            "/v1/wallet/top-ups",
+            json: TopUpRequest(amount: amount, currency: "USD"),
+            token: token,
+            headers: WalletDriver.keyed(key)
+        )
     }
 
     @Test(arguments: TestEngine.enabled)
@@ -59,7 +71,10 @@ import Testing
             let call = try #require(stripe.calls.first { $0.path == "/v1/checkout/sessions" })
             #expect(call.idempotencyKey == "top-up-\(pending.id)" && call.stripeVersion == StripeGateway.apiVersion)
             #expect(call.form["client_reference_id"] == pending.id.uuidString.lowercased())
-            #expect(call.form["line_items[0][price_data][unit_amount]"] == "2500" && call.form["line_items[0][price_data][currency]"] == "usd")
+            #expect(
+                call.form["line_items[0][price_data][unit_amount]"] == "2500"
+                    && call.form["line_items[0][price_data][currency]"] == "usd"
+            )
             #expect(call.form["customer_email"] == "anna@example.com")
             #expect(stripe.calls.filter { $0.method == "POST" }.allSatisfy { $0.idempotencyKey != nil })
             #expect(try await services.verifyLedger().problems.isEmpty)
@@ -75,7 +90,9 @@ import Testing
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
             let first = try await Self.topUp(client, 1_000, token: anna).decode(TopUp.self)
             #expect(try await stripe.pay(try #require(first.checkoutUrl), card: "4000 0000 0000 9995") == nil)
-            let stillOpen = try await client.send(.get, "/v1/wallet/top-ups/\(first.id)", token: anna).decode(TopUp.self)
+            let stillOpen = try await client.send(.get, "/v1/wallet/top-ups/\(first.id)", token: anna).decode(
+                TopUp.self
+            )
             #expect(stillOpen.status == .pending && stillOpen.checkoutUrl != nil)
             try await stripe.expire(try #require(first.checkoutUrl?.split(separator: "/").last.map(String.init)))
             let failed = try await wallet.settled(first.id, token: anna)
@@ -88,7 +105,10 @@ import Testing
             #expect(try await wallet.settled(second.id, token: anna).failureCode == "expired")
             #expect(try await wallet.balance(token: anna) == 0)
             let history = try await wallet.activity(token: anna).items
-            #expect(history.map(\.status) == [.failed, .failed] && history.map(\.failureCode) == ["expired", "insufficient_funds"])
+            #expect(
+                history.map(\.status) == [.failed, .failed]
+                    && history.map(\.failureCode) == ["expired", "insufficient_funds"]
+            )
         }
     }
 
@@ -108,23 +128,38 @@ import Testing
             let topUp = try await Self.topUp(client, 1_000, token: anna).decode(TopUp.self)
             let body = Data(
                 #"{"id":"evt_1","object":"event","type":"checkout.session.completed","data":{"object":{"id":"cs_x","payment_status":"paid","client_reference_id":"\#(topUp.id)"}}}"#
-                    .utf8)
+                    .utf8
+            )
             func post(_ path: String, signature: String?) async throws -> TestResponse {
                 var headers: HTTPFields = [.contentType: "application/json"]
                 if let signature { headers[HTTPField.Name("Stripe-Signature")!] = signature }
-                return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(bytes: body))
+                return try await client.execute(
+                    uri: path,
+                    method: .post,
+                    headers: headers,
+                    body: ByteBuffer(bytes: body)
+                )
             }
             #expect(try await post("/v1/webhooks/stripe", signature: nil).status == .unauthorized)
             let forged = StripeStandIn.signature(body, at: Date(), secret: "whsec_someone_else")
             #expect(try await post("/v1/webhooks/stripe", signature: forged).status == .unauthorized)
             let stale = StripeStandIn.signature(body, at: Date().addingTimeInterval(-600))
             #expect(try await post("/v1/webhooks/stripe", signature: stale).status == .unauthorized)
-            #expect(try await post("/v1/webhooks/gateway", signature: StripeStandIn.signature(body, at: Date())).status == .unauthorized)
-            #expect(try await client.send(.get, "/v1/wallet/top-ups/\(topUp.id)", token: anna).decode(TopUp.self).status == .pending)
+            #expect(
+                try await post("/v1/webhooks/gateway", signature: StripeStandIn.signature(body, at: Date())).status
+                    == .unauthorized
+            )
+            #expect(
+                try await client.send(.get, "/v1/wallet/top-ups/\(topUp.id)", token: anna).decode(TopUp.self).status
+                    == .pending
+            )
             // Rotating secrets: Stripe sends one v1 per secret; one of them matching is enough.
             let rotated = StripeStandIn.signature(body, at: Date()) + ",v1=" + String(repeating: "0", count: 64)
             #expect(try await post("/v1/webhooks/stripe", signature: rotated).status == .ok)
-            #expect(try await post("/v1/webhooks/stripe", signature: StripeStandIn.signature(body, at: Date())).status == .ok)
+            #expect(
+                try await post("/v1/webhooks/stripe", signature: StripeStandIn.signature(body, at: Date())).status
+                    == .ok
+            )
             #expect(try await WalletDriver(client).balance(token: anna) == 1_000)
         }
     }
@@ -185,21 +220,40 @@ import Testing
             _ = try await wallet.settled(topUp.id, token: anna)
 
             let early = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 1_000, currency: "USD"), token: anna,
-                headers: WalletDriver.keyed("w-0"))
+                .post,
+                "/v1/wallet/withdrawals",
+                json: WithdrawalRequest(amount: 1_000, currency: "USD"),
+                token: anna,
+                headers: WalletDriver.keyed("w-0")
+            )
             #expect(early.status == .conflict && early.problem?.code == .payoutAccountRequired)
-            #expect(try await client.send(.get, "/v1/me/payout-account", token: anna).decode(PayoutAccount.self).status == .none)
+            #expect(
+                try await client.send(.get, "/v1/me/payout-account", token: anna).decode(PayoutAccount.self).status
+                    == .none
+            )
 
-            let onboarding = try await client.send(.post, "/v1/me/payout-account/onboarding", token: anna).decode(PayoutOnboarding.self)
+            let onboarding = try await client.send(.post, "/v1/me/payout-account/onboarding", token: anna).decode(
+                PayoutOnboarding.self
+            )
             #expect(onboarding.url.hasPrefix(stripe.baseURL + "/connect/acct_"))
-            #expect(try await client.send(.get, "/v1/me/payout-account", token: anna).decode(PayoutAccount.self).status == .incomplete)
+            #expect(
+                try await client.send(.get, "/v1/me/payout-account", token: anna).decode(PayoutAccount.self).status
+                    == .incomplete
+            )
             let back = try #require(try await stripe.completeOnboarding(onboarding.url))
             #expect(back.hasSuffix("/wallet/payout-account/return"))
-            #expect(try await client.send(.get, "/v1/me/payout-account", token: anna).decode(PayoutAccount.self).status == .ready)
+            #expect(
+                try await client.send(.get, "/v1/me/payout-account", token: anna).decode(PayoutAccount.self).status
+                    == .ready
+            )
 
             let paid = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 1_000, currency: "USD"), token: anna,
-                headers: WalletDriver.keyed("w-1"))
+                .post,
+                "/v1/wallet/withdrawals",
+                json: WithdrawalRequest(amount: 1_000, currency: "USD"),
+                token: anna,
+                headers: WalletDriver.keyed("w-1")
+            )
             #expect(paid.status == .created)
             let withdrawal = try await wallet.withdrawalSettled(try paid.decode(Withdrawal.self).id, token: anna)
             #expect(withdrawal.status == .succeeded)
@@ -212,8 +266,12 @@ import Testing
             // and the money comes back to the wallet at once, with Stripe's reason.
             stripe.setPlatformBalance("USD", 500)
             let refused = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 2_000, currency: "USD"), token: anna,
-                headers: WalletDriver.keyed("w-2"))
+                .post,
+                "/v1/wallet/withdrawals",
+                json: WithdrawalRequest(amount: 2_000, currency: "USD"),
+                token: anna,
+                headers: WalletDriver.keyed("w-2")
+            )
             #expect(refused.status == .created)
             let returned = try await wallet.withdrawalSettled(try refused.decode(Withdrawal.self).id, token: anna)
             #expect(returned.status == .failed && returned.failureCode == "balance_insufficient")
@@ -228,14 +286,24 @@ import Testing
         try await Self.withStripe(.sqlite) { client, _, stripe in
             _ = try await AccountsDriver(client).signedIn("anna")
             let browser = PageSession(client)
-            _ = try await browser.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            _ = try await browser.submit(
+                "/login",
+                to: "/login",
+                ["login": "anna", "password": AccountsDriver.password]
+            )
             let wallet = try await browser.get("/wallet/add-money").text
-            #expect(wallet.contains("Continue to payment") && !wallet.contains(#"name="number""#) && wallet.contains("<strong>Test mode</strong>"))
+            #expect(
+                wallet.contains("Continue to payment") && !wallet.contains(#"name="number""#)
+                    && wallet.contains("<strong>Test mode</strong>")
+            )
             let withdrawPage = try await browser.get("/wallet/withdraw").text
             #expect(withdrawPage.contains("Connect a bank account") && !withdrawPage.contains(#"id="withdraw-form""#))
 
             let started = try await browser.post(
-                "/wallet/top-up", ["amount": "12.50", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: wallet))
+                "/wallet/top-up",
+                ["amount": "12.50", "idempotencyKey": UUID().uuidString],
+                csrf: PageSession.csrfToken(in: wallet)
+            )
             #expect(started.status == .seeOther)
             let checkout = try #require(started.headers[.location])
             #expect(checkout.hasPrefix(stripe.baseURL + "/pay/"))
@@ -245,27 +313,44 @@ import Testing
 
             // Changed their mind on Stripe's page: "Back" returns to Plaza, which calls the top-up off.
             let second = try await browser.post(
-                "/wallet/top-up", ["amount": "5", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: landed))
+                "/wallet/top-up",
+                ["amount": "5", "idempotencyKey": UUID().uuidString],
+                csrf: PageSession.csrfToken(in: landed)
+            )
             let cancelURL = try #require(stripe.calls.last { $0.path == "/v1/checkout/sessions" }?.form["cancel_url"])
             let cancelled = try await browser.get(Self.path(cancelURL))
             let cancelledPage = try #require(cancelled.headers[.location])
             #expect(
-                cancelled.status == .seeOther && cancelledPage.hasPrefix("/wallet/activity/") && cancelledPage.hasSuffix("?notice=top-up-cancelled"))
+                cancelled.status == .seeOther && cancelledPage.hasPrefix("/wallet/activity/")
+                    && cancelledPage.hasSuffix("?notice=top-up-cancelled")
+            )
             let session = try #require(second.headers[.location]?.split(separator: "/").last.map(String.init))
             #expect(stripe.session(session)?.status == "expired")
             let afterCancel = try await browser.get(cancelledPage).text
-            #expect(afterCancel.contains("Top-up cancelled: nothing was charged.") && afterCancel.contains("You cancelled on the payment page."))
+            #expect(
+                afterCancel.contains("Top-up cancelled: nothing was charged.")
+                    && afterCancel.contains("You cancelled on the payment page.")
+            )
 
             // The first withdrawal: connect a bank account on Stripe's page, come back, withdraw.
-            let connect = try await browser.post("/wallet/payout-account", [:], csrf: PageSession.csrfToken(in: afterCancel))
+            let connect = try await browser.post(
+                "/wallet/payout-account",
+                [:],
+                csrf: PageSession.csrfToken(in: afterCancel)
+            )
             let onboarding = try #require(connect.headers[.location])
             #expect(connect.status == .seeOther && onboarding.hasPrefix(stripe.baseURL + "/connect/"))
-            let returned = try await browser.get(Self.path(try #require(try await stripe.completeOnboarding(onboarding))))
+            let returned = try await browser.get(
+                Self.path(try #require(try await stripe.completeOnboarding(onboarding)))
+            )
             #expect(returned.headers[.location] == "/wallet/withdraw?notice=bank-connected")
             let ready = try await browser.get("/wallet/withdraw?notice=bank-connected").text
             #expect(ready.contains("Bank account connected") && ready.contains(#"id="withdraw-form""#))
             let withdrawn = try await browser.post(
-                "/wallet/withdraw", ["amount": "2.50", "idempotencyKey": UUID().uuidString], csrf: PageSession.csrfToken(in: ready))
+                "/wallet/withdraw",
+                ["amount": "2.50", "idempotencyKey": UUID().uuidString],
+                csrf: PageSession.csrfToken(in: ready)
+            )
             #expect(withdrawn.headers[.location]?.hasPrefix("/wallet/activity/") == true)
             #expect(stripe.calls.contains { $0.path == "/v1/transfers" && $0.form["amount"] == "250" })
         }

@@ -29,12 +29,23 @@ import Testing
             _ = try await wallet.fund(5_000, token: anna)
             _ = try await wallet.fund(1_000, token: ben)
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for (index, (to, amount, note)) in [("ben", 700, "Lunch"), ("cleo", 300, nil), ("cleo", 250, "Tickets"), ("ben", 50, nil)]
-                    .enumerated()
-                {
-                    group.addTask { _ = try await wallet.transfer(to: to, Int64(amount), note: note, key: "batch-\(index)", token: anna) }
+                for (index, (to, amount, note)) in [
+                    ("ben", 700, "Lunch"), ("cleo", 300, nil), ("cleo", 250, "Tickets"), ("ben", 50, nil),
+                ]
+                .enumerated() {
+                    group.addTask {
+                        _ = try await wallet.transfer(
+                            to: to,
+                            Int64(amount),
+                            note: note,
+                            key: "batch-\(index)",
+                            token: anna
+                        )
+                    }
                 }
-                group.addTask { _ = try await wallet.transfer(to: "cleo", 400, note: "Books", key: "ben-1", token: ben) }
+                group.addTask {
+                    _ = try await wallet.transfer(to: "cleo", 400, note: "Books", key: "ben-1", token: ben)
+                }
                 try await group.waitForAll()
             }
             _ = try await wallet.transfer(to: "ben", 100, note: "again", key: "retried", token: anna)
@@ -60,24 +71,36 @@ import Testing
             "postings": try await rows(
                 "SELECT j.kind, \(owner) AS who, p.currency, p.amount FROM postings p "
                     + "JOIN journal_entries j ON j.id = p.entry_id LEFT JOIN users u ON u.id = p.owner_id",
-                ["kind", "who", "currency", "amount"]),
+                ["kind", "who", "currency", "amount"]
+            ),
             "balances": try await rows(
                 "SELECT \(owner) AS who, w.currency, w.kind, w.balance FROM wallet_accounts w "
                     + "LEFT JOIN users u ON u.id = w.owner_id",
-                ["who", "currency", "kind", "balance"]),
+                ["who", "currency", "kind", "balance"]
+            ),
             "activity": try await rows(
                 "SELECT u.username, a.kind, a.amount, a.currency, a.status, a.counterpart_kind, a.counterpart_username, a.counterpart_name, a.note "
                     + "FROM wallet_activity a JOIN users u ON u.id = a.owner_id",
-                ["username", "kind", "amount", "currency", "status", "counterpart_kind", "counterpart_username", "counterpart_name", "note"]),
-            "idempotency": try await db.raw("SELECT key, status, content_type, body FROM idempotency_keys WHERE key NOT LIKE 'page:%'").all().map {
+                [
+                    "username", "kind", "amount", "currency", "status", "counterpart_kind", "counterpart_username",
+                    "counterpart_name", "note",
+                ]
+            ),
+            "idempotency": try await db.raw(
+                "SELECT key, status, content_type, body FROM idempotency_keys WHERE key NOT LIKE 'page:%'"
+            ).all().map {
                 row in
                 let body = try row.decode(column: "body", as: String?.self) ?? ""
                 var json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
                 for key in ["id", "createdAt", "updatedAt"] { json[key] = nil }
-                let normalized = String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
+                let normalized = String(
+                    decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]),
+                    as: UTF8.self
+                )
                 let key = try row.decode(column: "key", as: String.self)
                 // The top-ups' keys are random (WalletDriver.fund); the transfers' are named above.
-                return "\(UUID(uuidString: key) == nil ? key : "(random)")|\(try row.decode(column: "status", as: Int?.self) ?? 0)|"
+                return
+                    "\(UUID(uuidString: key) == nil ? key : "(random)")|\(try row.decode(column: "status", as: Int?.self) ?? 0)|"
                     + "\(try row.decode(column: "content_type", as: String?.self) ?? "-")|\(normalized)"
             }.sorted(),
         ]

@@ -9,7 +9,10 @@ import Testing
 
 @Suite struct TransferTests {
     /// Anna and Ben signed in, Anna with `annaHas` in her wallet: their access tokens.
-    static func annaAndBen(_ client: any TestClientProtocol, annaHas funding: Int64) async throws -> (anna: String, ben: String) {
+    static func annaAndBen(
+        _ client: any TestClientProtocol,
+        annaHas funding: Int64
+    ) async throws -> (anna: String, ben: String) {
         let accounts = AccountsDriver(client)
         let anna = try await accounts.signedIn("anna").accessToken
         let ben = try await accounts.signedIn("ben").accessToken
@@ -30,7 +33,10 @@ import Testing
             #expect(try await wallet.balance(token: ben) == 1_250)
             let received = try await wallet.activity(token: ben).items
             #expect(received.count == 1)
-            #expect(received.first?.kind == .transferIn && received.first?.amount == 1_250 && received.first?.counterpart.username == "anna")
+            #expect(
+                received.first?.kind == .transferIn && received.first?.amount == 1_250
+                    && received.first?.counterpart.username == "anna"
+            )
             let sent = try await wallet.activity("?kind=transfer_out", token: anna).items
             #expect(sent.map(\.amount) == [-1_250])
             #expect(try await services.verifyLedger().problems.isEmpty)
@@ -61,14 +67,26 @@ import Testing
             let (anna, ben) = try await Self.annaAndBen(client, annaHas: 1_000)
             let identity = try #require(try await services.accounts.identity(bearer: anna))
             let request = TransferRequest(to: "ben", amount: 300, currency: "USD")
-            guard case .started(let claim) = try await services.idempotency.start(scope: "test", key: "held", requestHash: "h", lease: 30) else {
+            guard
+                case .started(let claim) = try await services.idempotency.start(
+                    scope: "test",
+                    key: "held",
+                    requestHash: "h",
+                    lease: 30
+                )
+            else {
                 Issue.record("the key was not free")
                 return
             }
             let sent = try await services.wallet.transfer(identity, request, claim: claim)
             #expect(claim.recorded)
             guard
-                case .replay(let status, _, let body) = try await services.idempotency.start(scope: "test", key: "held", requestHash: "h", lease: 30)
+                case .replay(let status, _, let body) = try await services.idempotency.start(
+                    scope: "test",
+                    key: "held",
+                    requestHash: "h",
+                    lease: 30
+                )
             else {
                 Issue.record("the response was not stored with the key")
                 return
@@ -76,7 +94,9 @@ import Testing
             #expect(status == 201 && body == sent.json)
 
             let lost = IdempotencyClaim(scope: "test", key: "never-claimed", requestHash: "h")
-            await #expect(throws: PlazaError.self) { try await services.wallet.transfer(identity, request, claim: lost) }
+            await #expect(throws: PlazaError.self) {
+                try await services.wallet.transfer(identity, request, claim: lost)
+            }
             #expect(try await wallet.balance(token: anna) == 700)
             #expect(try await wallet.balance(token: ben) == 300)
             #expect(try await services.verifyLedger().problems.isEmpty)
@@ -90,7 +110,12 @@ import Testing
             #expect(try await wallet.transfer(to: "nobody", 100, token: anna).problem?.errors?.map(\.field) == ["to"])
             #expect(try await wallet.transfer(to: "anna", 100, token: anna).problem?.errors?.map(\.field) == ["to"])
             #expect(try await wallet.transfer(to: "ben", -5, token: anna).problem?.errors?.map(\.field) == ["amount"])
-            let malformed = try await client.sendRaw(.post, "/v1/transfers", body: #"{"to":"ben","amount":12.5,"currency":"USD"}"#, token: anna)
+            let malformed = try await client.sendRaw(
+                .post,
+                "/v1/transfers",
+                body: #"{"to":"ben","amount":12.5,"currency":"USD"}"#,
+                token: anna
+            )
             // Foundation reports a fraction in an integer without its path; Plaza still names the field.
             #expect(malformed.status == .unprocessableContent && malformed.problem?.errors?.map(\.field) == ["amount"])
             #expect(try await wallet.transfer(to: "ben\u{0}", 100, token: anna).problem?.errors?.map(\.field) == ["to"])
@@ -123,7 +148,10 @@ import Testing
             #expect(refused.status == .unprocessableContent && refused.problem?.code == .insufficientFunds)
             try await wallet.fund(1_000, token: anna)
             let again = try await wallet.transfer(to: "ben", 900, key: "car-1", token: anna)
-            #expect(again.problem?.code == .insufficientFunds && again.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(
+                again.problem?.code == .insufficientFunds
+                    && again.headers[HTTPField.Name("Idempotent-Replayed")!] == "true"
+            )
             #expect(try await wallet.balance(token: ben) == 500)
         }
     }
@@ -134,7 +162,9 @@ import Testing
             let anna = try await accounts.signedIn("anna").accessToken
             _ = try await accounts.signedIn("ben")
             try await wallet.fund(10_000, token: anna)
-            for amount in 1...12 { #expect(try await wallet.transfer(to: "ben", Int64(amount), token: anna).status == .created) }
+            for amount in 1...12 {
+                #expect(try await wallet.transfer(to: "ben", Int64(amount), token: anna).status == .created)
+            }
             let first = try await wallet.activity(token: anna)
             #expect(first.items.map(\.amount) == (3...12).reversed().map { -Int64($0) })
             let cursor = try #require(first.nextCursor)
@@ -150,7 +180,8 @@ import Testing
 
     /// Spreadsheets split at `;` in some locales and read full-width `＝` as `=`: no cell may start a formula there.
     @Test(arguments: [
-        ("=1+1", "'=1+1"), (";=1+1", ";'=1+1"), ("lunch; =HYPERLINK(\"x\")", "lunch; '=HYPERLINK(\"x\")"), ("＝1+1", "'＝1+1"),
+        ("=1+1", "'=1+1"), (";=1+1", ";'=1+1"), ("lunch; =HYPERLINK(\"x\")", "lunch; '=HYPERLINK(\"x\")"),
+        ("＝1+1", "'＝1+1"),
         ("  @SUM(A1)", "  '@SUM(A1)"), ("a\t-2", "a\t'-2"), ("pizza -2 slices", "pizza -2 slices"), ("-", "'-"),
     ])
     func csvCellsNeverStartAFormula(_ note: String, _ shown: String) {

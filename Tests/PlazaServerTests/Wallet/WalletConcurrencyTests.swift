@@ -43,7 +43,9 @@ import Testing
 
             /// Sends `request` once or, sometimes, twice with the same key (a client that did not hear the answer);
             /// both answers must then be the same.
-            @Sendable func maybeTwice(_ request: @escaping @Sendable (String) async throws -> TestResponse) async throws -> TestResponse {
+            @Sendable func maybeTwice(
+                _ request: @escaping @Sendable (String) async throws -> TestResponse
+            ) async throws -> TestResponse {
                 let key = UUID().uuidString
                 if Int.random(in: 0..<4) > 0 {
                     let response = try await request(key)
@@ -56,11 +58,15 @@ import Testing
                 log.count(a)
                 log.count(b)
                 // Two at once: one runs, the other is told it is still running (409) or replays the same answer.
-                if a.status != .conflict, b.status != .conflict, a.text != b.text { log.replaysDiffered.withLock { $0 += 1 } }
+                if a.status != .conflict, b.status != .conflict, a.text != b.text {
+                    log.replaysDiffered.withLock { $0 += 1 }
+                }
                 let retried = try await request(key)
                 log.count(retried)
                 let settled = a.status == .conflict ? b : a
-                if settled.status != .conflict, retried.text != settled.text { log.replaysDiffered.withLock { $0 += 1 } }
+                if settled.status != .conflict, retried.text != settled.text {
+                    log.replaysDiffered.withLock { $0 += 1 }
+                }
                 return retried
             }
 
@@ -74,27 +80,49 @@ import Testing
                                 let payee = (payer + Int.random(in: 1..<Self.customers)) % Self.customers
                                 let amount = Int64.random(in: 1...4_000)
                                 _ = try await maybeTwice { key in
-                                    try await wallet.transfer(to: "cust\(payee)", amount, key: key, token: customerTokens[payer])
+                                    try await wallet.transfer(
+                                        to: "cust\(payee)",
+                                        amount,
+                                        key: key,
+                                        token: customerTokens[payer]
+                                    )
                                 }
                             case 3..<5:
                                 let amount = Int64.random(in: 1...3_000)
                                 let response = try await maybeTwice { key in
-                                    try await wallet.charge(business: business, customer: "cust\(payer)", amount, key: key, token: merchant)
+                                    try await wallet.charge(
+                                        business: business,
+                                        customer: "cust\(payer)",
+                                        amount,
+                                        key: key,
+                                        token: merchant
+                                    )
                                 }
-                                if response.status == .created { log.charges.withLock { $0.append(try! response.decode(Charge.self)) } }
+                                if response.status == .created {
+                                    log.charges.withLock { $0.append(try! response.decode(Charge.self)) }
+                                }
                             case 5..<8:
                                 guard let charge = log.charges.withLock({ $0.randomElement() }) else { continue }
                                 let token = customerTokens[Int(charge.customer.username!.dropFirst(4))!]
-                                _ = try await maybeTwice { key in try await wallet.approve(charge, key: key, token: token) }
+                                _ = try await maybeTwice { key in
+                                    try await wallet.approve(charge, key: key, token: token)
+                                }
                             case 8:
                                 guard let charge = log.charges.withLock({ $0.randomElement() }) else { continue }
                                 let token = customerTokens[Int(charge.customer.username!.dropFirst(4))!]
                                 log.count(
-                                    try await wallet.end(charge, worker % 2 == 0 ? "cancel" : "decline", token: worker % 2 == 0 ? merchant : token))
+                                    try await wallet.end(
+                                        charge,
+                                        worker % 2 == 0 ? "cancel" : "decline",
+                                        token: worker % 2 == 0 ? merchant : token
+                                    )
+                                )
                             default:
                                 guard let charge = log.charges.withLock({ $0.randomElement() }) else { continue }
                                 let amount = Int64.random(in: 1...1_500)
-                                _ = try await maybeTwice { key in try await wallet.refund(charge, amount, key: key, token: merchant) }
+                                _ = try await maybeTwice { key in
+                                    try await wallet.refund(charge, amount, key: key, token: merchant)
+                                }
                             }
                         }
                     }
@@ -112,7 +140,8 @@ import Testing
                 #expect(balance >= 0)
                 total += balance
             }
-            let businessBalance = try await client.send(.get, "/v1/businesses/\(business)/wallet", token: merchant).decode(Wallet.self)
+            let businessBalance = try await client.send(.get, "/v1/businesses/\(business)/wallet", token: merchant)
+                .decode(Wallet.self)
             let earned = businessBalance.balances.first?.available ?? 0
             total += earned
             // Each approved charge was paid exactly once and each refund given once: the shop holds what they add up to.
@@ -120,7 +149,9 @@ import Testing
             var cursor: String?
             repeat {
                 let page = try await client.send(
-                    .get, "/v1/businesses/\(business)/charges?limit=100\(cursor.map { "&cursor=\($0)" } ?? "")", token: merchant
+                    .get,
+                    "/v1/businesses/\(business)/charges?limit=100\(cursor.map { "&cursor=\($0)" } ?? "")",
+                    token: merchant
                 )
                 .decode(Page<Charge>.self)
                 settled += page.items.filter { $0.status == .approved || $0.status == .refunded }

@@ -16,7 +16,8 @@ import Testing
             let wallet = WalletDriver(client)
             let (business, bruno, anna) = try await ChargeTests.counter(client)
             for _ in 0..<3 {
-                let charge = try await wallet.charge(business: business.id, customer: "anna", 1_000, token: bruno).decode(Charge.self)
+                let charge = try await wallet.charge(business: business.id, customer: "anna", 1_000, token: bruno)
+                    .decode(Charge.self)
                 #expect(try await wallet.approve(charge, token: anna).status == .ok)
                 // Three refunds of 400 from two staff devices at once: only two fit in 1,000.
                 let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
@@ -42,9 +43,13 @@ import Testing
             let (business, bruno, anna) = try await ChargeTests.counter(client)
             var paid: Int64 = 0
             for round in 0..<6 {
-                let charge = try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).decode(Charge.self)
+                let charge = try await wallet.charge(business: business.id, customer: "anna", 100, token: bruno).decode(
+                    Charge.self
+                )
                 async let first = wallet.approve(charge, token: anna)
-                async let second = round.isMultiple(of: 2) ? wallet.approve(charge, token: anna) : wallet.end(charge, "decline", token: anna)
+                async let second =
+                    round.isMultiple(of: 2)
+                    ? wallet.approve(charge, token: anna) : wallet.end(charge, "decline", token: anna)
                 let answers = try await [first, second]
                 #expect(answers.filter { $0.status == .ok }.count == 1, "\(answers.map(\.text))")
                 let loser = try #require(answers.first { $0.status != .ok })
@@ -71,11 +76,17 @@ import Testing
             var paid: Int64 = 0
             for round in 0..<6 {
                 let asked = try await client.send(
-                    .post, "/v1/payment-requests", json: CreatePaymentRequest(to: "anna", amount: 250, currency: "USD"), token: carla,
-                    headers: WalletDriver.keyed(UUID().uuidString))
+                    .post,
+                    "/v1/payment-requests",
+                    json: CreatePaymentRequest(to: "anna", amount: 250, currency: "USD"),
+                    token: carla,
+                    headers: WalletDriver.keyed(UUID().uuidString)
+                )
                 let request = try asked.decode(Charge.self)
                 async let first = wallet.approve(request, token: anna)
-                async let second = round.isMultiple(of: 2) ? wallet.approve(request, token: anna) : wallet.end(request, "cancel", token: carla)
+                async let second =
+                    round.isMultiple(of: 2)
+                    ? wallet.approve(request, token: anna) : wallet.end(request, "cancel", token: carla)
                 let answers = try await [first, second]
                 #expect(answers.filter { $0.status == .ok }.count == 1, "\(answers.map(\.text))")
                 #expect(answers.contains { $0.status == .conflict && $0.problem?.code == .stateConflict })
@@ -99,8 +110,14 @@ import Testing
                 for n in 0..<6 {
                     group.addTask {
                         try await Self.webhook(
-                            "payment.captured", event: "evt_capture_\(n)", object: "pay_race", reference: topUp.id, amount: 1_000,
-                            client: client, services: services)
+                            "payment.captured",
+                            event: "evt_capture_\(n)",
+                            object: "pay_race",
+                            reference: topUp.id,
+                            amount: 1_000,
+                            client: client,
+                            services: services
+                        )
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -123,16 +140,26 @@ import Testing
             let anna = try await AccountsDriver(client).signedIn("anna").accessToken
             try await wallet.fund(3_000, token: anna)
             let response = try await client.send(
-                .post, "/v1/wallet/withdrawals", json: WithdrawalRequest(amount: 1_200, currency: "USD"), token: anna,
-                headers: WalletDriver.keyed(UUID().uuidString))
+                .post,
+                "/v1/wallet/withdrawals",
+                json: WithdrawalRequest(amount: 1_200, currency: "USD"),
+                token: anna,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            )
             let withdrawal = try response.decode(Withdrawal.self)
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for n in 0..<6 {
                     group.addTask {
                         try await Self.webhook(
-                            n.isMultiple(of: 2) ? "payout.failed" : "payout.paid", event: "evt_payout_\(n)", object: "po_race",
-                            reference: withdrawal.id, amount: 1_200, failureCode: n.isMultiple(of: 2) ? "account_closed" : nil,
-                            client: client, services: services)
+                            n.isMultiple(of: 2) ? "payout.failed" : "payout.paid",
+                            event: "evt_payout_\(n)",
+                            object: "po_race",
+                            reference: withdrawal.id,
+                            amount: 1_200,
+                            failureCode: n.isMultiple(of: 2) ? "account_closed" : nil,
+                            client: client,
+                            services: services
+                        )
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -147,15 +174,27 @@ import Testing
 
     /// Posts one signed processor event to the gateway webhook; its status.
     static func webhook(
-        _ type: String, event: String, object: String, reference: UUID, amount: Int64, failureCode: String? = nil,
-        client: any TestClientProtocol, services: PlazaServices
+        _ type: String,
+        event: String,
+        object: String,
+        reference: UUID,
+        amount: Int64,
+        failureCode: String? = nil,
+        client: any TestClientProtocol,
+        services: PlazaServices
     ) async throws -> HTTPResponse.Status {
         let failure = failureCode.map { #","failureCode":"\#($0)""# } ?? ""
         let body = Data(
             #"{"id":"\#(event)","type":"\#(type)","created":0,"data":{"id":"\#(object)","reference":"\#(reference)","amount":\#(amount),"currency":"USD"\#(failure)}}"#
-                .utf8)
+                .utf8
+        )
         var headers: HTTPFields = [.contentType: "application/json"]
         headers[HTTPField.Name("Plaza-Gateway-Signature")!] = services.gatewaySignature(for: body)
-        return try await client.execute(uri: "/v1/webhooks/gateway", method: .post, headers: headers, body: ByteBuffer(bytes: body)).status
+        return try await client.execute(
+            uri: "/v1/webhooks/gateway",
+            method: .post,
+            headers: headers,
+            body: ByteBuffer(bytes: body)
+        ).status
     }
 }

@@ -20,7 +20,9 @@ import Testing
         // 2026-11-24 22:48 UTC is 5:48 PM in New York, the same day.
         let now = try #require(RFC3339.parse("2026-11-24T23:30:00Z"))
         let moment = try #require(RFC3339.parse("2026-11-24T22:48:00Z"))
-        #expect(reader.when(moment, now: now) == "Today 5:48\u{202f}PM" || reader.when(moment, now: now) == "Today 5:48 PM")
+        #expect(
+            reader.when(moment, now: now) == "Today 5:48\u{202f}PM" || reader.when(moment, now: now) == "Today 5:48 PM"
+        )
         // Past midnight in UTC but not yet in New York: still today there.
         let late = try #require(RFC3339.parse("2026-11-25T03:00:00Z"))
         #expect(reader.day(late, now: now) == "Today")

@@ -25,7 +25,10 @@ extension PlazaClient {
     public func login(_ login: String, password: String, device: String? = nil) async throws -> User {
         let known = await tokens.store.loadDeviceToken()
         let response: TokenResponse = try await send(
-            "POST", "v1/auth/login", body: LoginRequest(login: login, password: password, device: device, deviceToken: known))
+            "POST",
+            "v1/auth/login",
+            body: LoginRequest(login: login, password: password, device: device, deviceToken: known)
+        )
         await tokens.save(Tokens(response))
         if let deviceToken = response.deviceToken { await tokens.store.saveDeviceToken(deviceToken) }
         return response.user
@@ -50,14 +53,19 @@ extension PlazaClient {
     /// Sets a new password with the mailed code; every session, this one too, is signed out.
     public func resetPassword(email: String, code: String, newPassword: String) async throws {
         let _: Acknowledgement = try await send(
-            "POST", "v1/auth/reset-password", body: ResetPasswordRequest(email: email, code: code, newPassword: newPassword))
+            "POST",
+            "v1/auth/reset-password",
+            body: ResetPasswordRequest(email: email, code: code, newPassword: newPassword)
+        )
         await tokens.save(nil)
     }
 
     /// The signed-in user.
     /// Who a username (or `@handle`) is: show it before sending money.
     public func person(_ handle: String) async throws -> Person {
-        let name = AccountRules.handle(handle).addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["_", "."])) ?? ""
+        let name =
+            AccountRules.handle(handle).addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["_", "."]))
+            ?? ""
         return try await send("GET", "v1/people/\(name)", auth: .required)
     }
 
@@ -72,12 +80,22 @@ extension PlazaClient {
 
     /// Changes the password; other sessions are signed out.
     public func changePassword(current: String, new: String) async throws {
-        try await sendVoid("POST", "v1/me/password", body: ChangePasswordRequest(currentPassword: current, newPassword: new), auth: .required)
+        try await sendVoid(
+            "POST",
+            "v1/me/password",
+            body: ChangePasswordRequest(currentPassword: current, newPassword: new),
+            auth: .required
+        )
     }
 
     /// Moves the account to a new address, to be verified with a mailed code.
     public func changeEmail(to email: String, password: String) async throws -> User {
-        try await send("POST", "v1/me/email", body: ChangeEmailRequest(email: email, password: password), auth: .required)
+        try await send(
+            "POST",
+            "v1/me/email",
+            body: ChangeEmailRequest(email: email, password: password),
+            auth: .required
+        )
     }
 
     /// Erases the account and forgets the tokens.

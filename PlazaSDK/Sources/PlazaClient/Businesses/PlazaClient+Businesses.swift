@@ -28,49 +28,85 @@ extension PlazaClient {
 
     /// Businesses whose name contains `text`, in a category, by name; pass `nextCursor` back for more.
     public func searchBusinesses(
-        _ text: String? = nil, category: BusinessCategory? = nil, hasLoyalty: Bool? = nil, limit: Int? = nil, cursor: String? = nil
+        _ text: String? = nil,
+        category: BusinessCategory? = nil,
+        hasLoyalty: Bool? = nil,
+        limit: Int? = nil,
+        cursor: String? = nil
     ) async throws
         -> Page<BusinessSummary>
     {
         try await send(
-            "GET", "v1/businesses",
+            "GET",
+            "v1/businesses",
             query: Self.query([
-                "q": text, "category": category?.rawValue, "hasLoyalty": hasLoyalty.map { String($0) }, "limit": limit.map(String.init),
+                "q": text, "category": category?.rawValue, "hasLoyalty": hasLoyalty.map { String($0) },
+                "limit": limit.map(String.init),
                 "cursor": cursor,
-            ]))
+            ])
+        )
     }
 
     /// Businesses with a location within `radius` metres (default 200, at most 5,000), nearest first.
     public func nearbyBusinesses(
-        around point: Coordinate, radius: Double? = nil, category: BusinessCategory? = nil, hasLoyalty: Bool? = nil,
-        subscribedOnly: Bool = false, limit: Int? = nil, cursor: String? = nil
+        around point: Coordinate,
+        radius: Double? = nil,
+        category: BusinessCategory? = nil,
+        hasLoyalty: Bool? = nil,
+        subscribedOnly: Bool = false,
+        limit: Int? = nil,
+        cursor: String? = nil
     ) async throws -> Page<BusinessSummary> {
         try await send(
-            "GET", "v1/nearby/businesses",
+            "GET",
+            "v1/nearby/businesses",
             query: Self.query([
-                "latitude": String(point.latitude), "longitude": String(point.longitude), "radius": radius.map { String($0) },
-                "category": category?.rawValue, "hasLoyalty": hasLoyalty.map { String($0) }, "subscribed": subscribedOnly ? "true" : nil,
+                "latitude": String(point.latitude), "longitude": String(point.longitude),
+                "radius": radius.map { String($0) },
+                "category": category?.rawValue, "hasLoyalty": hasLoyalty.map { String($0) },
+                "subscribed": subscribedOnly ? "true" : nil,
                 "limit": limit.map(String.init), "cursor": cursor,
             ]),
-            auth: subscribedOnly ? .required : .none)
+            auth: subscribedOnly ? .required : .none
+        )
     }
 
     public func addLocation(to business: UUID, _ request: LocationRequest) async throws -> BusinessLocation {
-        try await send("POST", "v1/businesses/\(business.uuidString.lowercased())/locations", body: request, auth: .required)
+        try await send(
+            "POST",
+            "v1/businesses/\(business.uuidString.lowercased())/locations",
+            body: request,
+            auth: .required
+        )
     }
 
-    public func updateLocation(_ location: UUID, of business: UUID, _ request: LocationRequest) async throws -> BusinessLocation {
+    public func updateLocation(
+        _ location: UUID,
+        of business: UUID,
+        _ request: LocationRequest
+    ) async throws -> BusinessLocation {
         try await send(
-            "PUT", "v1/businesses/\(business.uuidString.lowercased())/locations/\(location.uuidString.lowercased())", body: request, auth: .required)
+            "PUT",
+            "v1/businesses/\(business.uuidString.lowercased())/locations/\(location.uuidString.lowercased())",
+            body: request,
+            auth: .required
+        )
     }
 
     public func deleteLocation(_ location: UUID, of business: UUID) async throws {
         try await sendVoid(
-            "DELETE", "v1/businesses/\(business.uuidString.lowercased())/locations/\(location.uuidString.lowercased())", auth: .required)
+            "DELETE",
+            "v1/businesses/\(business.uuidString.lowercased())/locations/\(location.uuidString.lowercased())",
+            auth: .required
+        )
     }
 
     public func members(of business: UUID) async throws -> [BusinessMember] {
-        let page: Page<BusinessMember> = try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/members", auth: .required)
+        let page: Page<BusinessMember> = try await send(
+            "GET",
+            "v1/businesses/\(business.uuidString.lowercased())/members",
+            auth: .required
+        )
         return page.items
     }
 
@@ -78,11 +114,18 @@ extension PlazaClient {
     @discardableResult
     public func setMember(_ username: String, role: BusinessRole, of business: UUID) async throws -> BusinessMember {
         try await send(
-            "POST", "v1/businesses/\(business.uuidString.lowercased())/members", body: AddMemberRequest(username: username, role: role),
-            auth: .required)
+            "POST",
+            "v1/businesses/\(business.uuidString.lowercased())/members",
+            body: AddMemberRequest(username: username, role: role),
+            auth: .required
+        )
     }
 
     public func removeMember(_ username: String, from business: UUID) async throws {
-        try await sendVoid("DELETE", "v1/businesses/\(business.uuidString.lowercased())/members/\(username)", auth: .required)
+        try await sendVoid(
+            "DELETE",
+            "v1/businesses/\(business.uuidString.lowercased())/members/\(username)",
+            auth: .required
+        )
     }
 }

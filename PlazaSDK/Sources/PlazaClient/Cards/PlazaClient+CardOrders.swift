@@ -34,26 +34,56 @@ extension PlazaClient {
 
     /// Pays an order its total as shown (`order.total`): from the wallet at once, or by card; pass the same key when retrying.
     public func payCardOrder(
-        _ order: CardOrder, method: CardPaymentMethod = .wallet, card: CardDetails? = nil, idempotencyKey: String? = nil
+        _ order: CardOrder,
+        method: CardPaymentMethod = .wallet,
+        card: CardDetails? = nil,
+        idempotencyKey: String? = nil
     ) async throws -> CardOrder {
         let payment = CardPaymentRequest(method: method, card: card, amount: order.total, currency: order.currency)
-        return try await sendMoney("POST", "v1/cards/orders/\(order.id.uuidString.lowercased())/pay", body: payment, idempotencyKey: idempotencyKey)
+        return try await sendMoney(
+            "POST",
+            "v1/cards/orders/\(order.id.uuidString.lowercased())/pay",
+            body: payment,
+            idempotencyKey: idempotencyKey
+        )
     }
 
     /// Cancels an order before it goes to the printer; a paid order's money goes back to the wallet.
-    public func cancelCardOrder(_ id: UUID, reason: String? = nil, idempotencyKey: String? = nil) async throws -> CardOrder {
+    public func cancelCardOrder(
+        _ id: UUID,
+        reason: String? = nil,
+        idempotencyKey: String? = nil
+    ) async throws -> CardOrder {
         try await sendMoney(
-            "POST", "v1/cards/orders/\(id.uuidString.lowercased())/cancel", body: CardCancelRequest(reason: reason), idempotencyKey: idempotencyKey)
+            "POST",
+            "v1/cards/orders/\(id.uuidString.lowercased())/cancel",
+            body: CardCancelRequest(reason: reason),
+            idempotencyKey: idempotencyKey
+        )
     }
 
     /// Approves the new print file of a design changed after paying, until the order goes to the printer.
-    public func reapproveCardProof(_ approval: CardProofApproval, order: UUID, idempotencyKey: String? = nil) async throws -> CardOrder {
-        try await sendMoney("POST", "v1/cards/orders/\(order.uuidString.lowercased())/proofs", body: approval, idempotencyKey: idempotencyKey)
+    public func reapproveCardProof(
+        _ approval: CardProofApproval,
+        order: UUID,
+        idempotencyKey: String? = nil
+    ) async throws -> CardOrder {
+        try await sendMoney(
+            "POST",
+            "v1/cards/orders/\(order.uuidString.lowercased())/proofs",
+            body: approval,
+            idempotencyKey: idempotencyKey
+        )
     }
 
     /// My orders, newest first.
     public func cardOrders(limit: Int? = nil, cursor: String? = nil) async throws -> Page<CardOrder> {
-        try await send("GET", "v1/cards/orders", query: Self.query(["limit": limit.map(String.init), "cursor": cursor]), auth: .required)
+        try await send(
+            "GET",
+            "v1/cards/orders",
+            query: Self.query(["limit": limit.map(String.init), "cursor": cursor]),
+            auth: .required
+        )
     }
 
     /// One of my orders.

@@ -18,14 +18,22 @@ extension PlazaClient {
 
     /// Approved templates, newest first: by category, subcategory, words in the name or designer (`text`) and colour name.
     public func cardTemplates(
-        category: UUID? = nil, subcategory: UUID? = nil, text: String? = nil, colour: String? = nil, limit: Int? = nil, cursor: String? = nil
+        category: UUID? = nil,
+        subcategory: UUID? = nil,
+        text: String? = nil,
+        colour: String? = nil,
+        limit: Int? = nil,
+        cursor: String? = nil
     ) async throws -> Page<CardTemplateSummary> {
         try await send(
-            "GET", "v1/cards/templates",
+            "GET",
+            "v1/cards/templates",
             query: Self.query([
-                "category": category?.uuidString.lowercased(), "subcategory": subcategory?.uuidString.lowercased(), "q": text, "colour": colour,
+                "category": category?.uuidString.lowercased(), "subcategory": subcategory?.uuidString.lowercased(),
+                "q": text, "colour": colour,
                 "limit": limit.map(String.init), "cursor": cursor,
-            ]))
+            ])
+        )
     }
 
     /// A template with its pages, colours, labels and papers; signed in as its designer, the newest version (a draft too).
@@ -34,10 +42,17 @@ extension PlazaClient {
     }
 
     /// A page of a template in a colour variant (`CardColour.id`; the first when nil) with its own text, as SVG (units mm).
-    public func cardTemplatePreviewSVG(_ id: UUID, colour: String? = nil, page: CardPage = .front) async throws -> String {
+    public func cardTemplatePreviewSVG(
+        _ id: UUID,
+        colour: String? = nil,
+        page: CardPage = .front
+    ) async throws -> String {
         let data = try await sendData(
-            "GET", "v1/cards/templates/\(id.uuidString.lowercased())/preview.svg", query: Self.query(["colour": colour, "page": page.rawValue]),
-            auth: await catalogueAuth)
+            "GET",
+            "v1/cards/templates/\(id.uuidString.lowercased())/preview.svg",
+            query: Self.query(["colour": colour, "page": page.rawValue]),
+            auth: await catalogueAuth
+        )
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -67,7 +82,12 @@ extension PlazaClient {
 
     /// My saved designs, most recently changed first.
     public func cardDesigns(limit: Int? = nil, cursor: String? = nil) async throws -> Page<CardDesign> {
-        try await send("GET", "v1/cards/designs", query: Self.query(["limit": limit.map(String.init), "cursor": cursor]), auth: .required)
+        try await send(
+            "GET",
+            "v1/cards/designs",
+            query: Self.query(["limit": limit.map(String.init), "cursor": cursor]),
+            auth: .required
+        )
     }
 
     /// One of my designs with its preflight findings.
@@ -93,8 +113,11 @@ extension PlazaClient {
     /// A page of a design as SVG (units mm), drawn from the print's layout; `guides` adds the trim, bleed and safe-area lines.
     public func cardDesignPreviewSVG(_ id: UUID, page: CardPage = .front, guides: Bool = false) async throws -> String {
         let data = try await sendData(
-            "GET", "v1/cards/designs/\(id.uuidString.lowercased())/preview.svg",
-            query: Self.query(["page": page.rawValue, "guides": guides ? "1" : nil]), auth: .required)
+            "GET",
+            "v1/cards/designs/\(id.uuidString.lowercased())/preview.svg",
+            query: Self.query(["page": page.rawValue, "guides": guides ? "1" : nil]),
+            auth: .required
+        )
         return String(decoding: data, as: UTF8.self)
     }
 

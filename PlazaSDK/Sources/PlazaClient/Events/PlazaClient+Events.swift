@@ -16,10 +16,16 @@ extension PlazaClient {
             let opening = Task {
                 do {
                     let refresh: @Sendable (String) async throws -> Tokens = { [self] refreshToken in
-                        let response: TokenResponse = try await self.send("POST", "v1/auth/refresh", body: RefreshRequest(refreshToken: refreshToken))
+                        let response: TokenResponse = try await self.send(
+                            "POST",
+                            "v1/auth/refresh",
+                            body: RefreshRequest(refreshToken: refreshToken)
+                        )
                         return Tokens(response)
                     }
-                    guard let token = try await tokens.validAccessToken(refresh: refresh) else { throw PlazaClientError.notSignedIn }
+                    guard let token = try await tokens.validAccessToken(refresh: refresh) else {
+                        throw PlazaClientError.notSignedIn
+                    }
                     var request = URLRequest(url: baseURL.appendingPathComponent("v1/events"))
                     request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
                     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
@@ -57,12 +63,17 @@ final class EventStreamDelegate: NSObject, URLSessionDataDelegate, @unchecked Se
     }
 
     func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard status == 200 else {
-            continuation.finish(throwing: status == 401 ? PlazaClientError.notSignedIn : PlazaClientError.unreadableResponse(status: status))
+            continuation.finish(
+                throwing: status == 401
+                    ? PlazaClientError.notSignedIn : PlazaClientError.unreadableResponse(status: status)
+            )
             completionHandler(.cancel)
             return
         }
@@ -95,7 +106,9 @@ final class EventStreamDelegate: NSObject, URLSessionDataDelegate, @unchecked Se
         }
         if type == PlazaEventType.ready {
             continuation.yield(PlazaEvent(type: type, occurredAt: Date(), data: .object([:])))
-        } else if !data.isEmpty, let event = try? PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(data.joined(separator: "\n").utf8)) {
+        } else if !data.isEmpty,
+            let event = try? PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(data.joined(separator: "\n").utf8))
+        {
             continuation.yield(event)
         }
     }

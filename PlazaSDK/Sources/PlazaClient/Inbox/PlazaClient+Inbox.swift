@@ -5,7 +5,12 @@ extension PlazaClient {
     /// The caller's inbox, newest first: charges asked of them, answers to charges they sent, money that arrived; with
     /// how many are unread. Pass `nextCursor` back for older entries.
     public func inbox(limit: Int? = nil, cursor: String? = nil) async throws -> InboxPage {
-        try await send("GET", "v1/inbox", query: Self.query(["limit": limit.map(String.init), "cursor": cursor]), auth: .required)
+        try await send(
+            "GET",
+            "v1/inbox",
+            query: Self.query(["limit": limit.map(String.init), "cursor": cursor]),
+            auth: .required
+        )
     }
 
     /// Marks everything up to the entry `marker` names (an `InboxPage.seenMarker`) as seen; without it, up to now.

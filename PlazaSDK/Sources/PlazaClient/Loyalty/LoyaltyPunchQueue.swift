@@ -70,7 +70,9 @@ public struct EncryptedLoyaltyPunchFile: LoyaltyPunchStore {
     }
 
     public func save(_ punches: [PendingPunch]) async {
-        guard let data = try? PlazaJSON.encoder().encode(punches), let sealed = try? AES.GCM.seal(data, using: key).combined else { return }
+        guard let data = try? PlazaJSON.encoder().encode(punches),
+            let sealed = try? AES.GCM.seal(data, using: key).combined
+        else { return }
         #if os(iOS) || os(watchOS) || os(tvOS) || os(visionOS)
         try? sealed.write(to: url, options: [.atomic, .completeFileProtectionUntilFirstUserAuthentication])
         #else
@@ -117,24 +119,41 @@ public actor LoyaltyPunchQueue {
     /// server would give (a forged or another shop's token, one past its grace, one already used on this phone,
     /// or one too soon after the last).
     @discardableResult
-    public func scan(_ text: String, card: LoyaltyCard, program: LoyaltyProgram, at now: Date = Date()) async throws -> PendingPunch {
+    public func scan(
+        _ text: String,
+        card: LoyaltyCard,
+        program: LoyaltyProgram,
+        at now: Date = Date()
+    ) async throws -> PendingPunch {
         guard card.programId == program.id else { throw LoyaltyScanRefused(.wrongProgram) }
         guard card.state == .active else { throw LoyaltyScanRefused(.cardNotActive) }
         guard let token = SignedPunchToken(text) else { throw LoyaltyScanRefused(.malformed) }
         if let problem = LoyaltyRules.tokenProblem(
-            token, programId: program.id, businessId: program.businessId, keys: program.signingKeys, now: now, verify: Self.verify)
-        {
+            token,
+            programId: program.id,
+            businessId: program.businessId,
+            keys: program.signingKeys,
+            now: now,
+            verify: Self.verify
+        ) {
             throw LoyaltyScanRefused(problem)
         }
         var current = await loaded()
         let ofProgram = current.filter { $0.programId == program.id }
         if ofProgram.contains(where: { $0.token == text }) { throw LoyaltyScanRefused(.replayed) }
-        if ofProgram.contains(where: { LoyaltyRules.tooSoon(window: token.payload.window, last: $0.window, minutes: program.velocityWindowMinutes) })
-        {
+        if ofProgram.contains(where: {
+            LoyaltyRules.tooSoon(window: token.payload.window, last: $0.window, minutes: program.velocityWindowMinutes)
+        }) {
             throw LoyaltyScanRefused(.tooSoon)
         }
         let punch = PendingPunch(
-            id: UUID(), cardId: card.id, programId: program.id, token: text, window: token.payload.window, scannedAt: now)
+            id: UUID(),
+            cardId: card.id,
+            programId: program.id,
+            token: text,
+            window: token.payload.window,
+            scannedAt: now
+        )
         current.append(punch)
         queue = current
         await store.save(current)
@@ -196,6 +215,7 @@ public actor LoyaltyPunchQueue {
     }
 
     static func verify(publicKey: Data, signature: Data, bytes: Data) -> Bool {
-        (try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey))?.isValidSignature(signature, for: bytes) ?? false
+        (try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey))?.isValidSignature(signature, for: bytes)
+            ?? false
     }
 }

@@ -16,7 +16,12 @@ extension PlazaClient {
 
     /// Owners: starts a program for their business.
     public func createLoyaltyProgram(business: UUID, _ request: LoyaltyProgramRequest) async throws -> LoyaltyProgram {
-        try await send("POST", "v1/businesses/\(business.uuidString.lowercased())/loyalty-programs", body: request, auth: .required)
+        try await send(
+            "POST",
+            "v1/businesses/\(business.uuidString.lowercased())/loyalty-programs",
+            body: request,
+            auth: .required
+        )
     }
 
     /// Owners: pauses, resumes or ends a program, or changes its wording (its rules only before anyone holds a card).
@@ -32,12 +37,14 @@ extension PlazaClient {
     /// Owners and staff: what the counter shows now (a new token on each call).
     public func punchToken(business: UUID, program: UUID, location: UUID) async throws -> PunchToken {
         try await send(
-            "GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/punch-token",
+            "GET",
+            "v1/businesses/\(business.uuidString.lowercased())/loyalty/punch-token",
             query: [
                 URLQueryItem(name: "programId", value: program.uuidString.lowercased()),
                 URLQueryItem(name: "locationId", value: location.uuidString.lowercased()),
             ],
-            auth: .required)
+            auth: .required
+        )
     }
 
     // MARK: Cards
@@ -83,34 +90,61 @@ extension PlazaClient {
     // MARK: Counter
 
     /// Owners and staff: confirms a customer's redeem code (typed or scanned); retried safely with one key.
-    public func redeem(business: UUID, _ request: RedemptionRequest, idempotencyKey: String? = nil) async throws -> LoyaltyRedemption {
+    public func redeem(
+        business: UUID,
+        _ request: RedemptionRequest,
+        idempotencyKey: String? = nil
+    ) async throws -> LoyaltyRedemption {
         try await sendMoney(
-            "POST", "v1/businesses/\(business.uuidString.lowercased())/loyalty-redemptions", body: request, idempotencyKey: idempotencyKey)
+            "POST",
+            "v1/businesses/\(business.uuidString.lowercased())/loyalty-redemptions",
+            body: request,
+            idempotencyKey: idempotencyKey
+        )
     }
 
     /// Owners and staff: cards completed and rewards redeemed, newest first; only of one program, at one location, from
     /// `from` (inclusive) until `to` (exclusive) when given.
     public func loyaltyHistory(
-        business: UUID, program: UUID? = nil, location: UUID? = nil, from: Date? = nil, to: Date? = nil, limit: Int? = nil, cursor: String? = nil
+        business: UUID,
+        program: UUID? = nil,
+        location: UUID? = nil,
+        from: Date? = nil,
+        to: Date? = nil,
+        limit: Int? = nil,
+        cursor: String? = nil
     ) async throws -> Page<LoyaltyHistoryEntry> {
         let query =
             Self.historyQuery(program: program, location: location, from: from, to: to)
             + Self.query(["limit": limit.map(String.init), "cursor": cursor])
-        return try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/history", query: query, auth: .required)
+        return try await send(
+            "GET",
+            "v1/businesses/\(business.uuidString.lowercased())/loyalty/history",
+            query: query,
+            auth: .required
+        )
     }
 
     /// The same history (the same filters, every page) as CSV, for a spreadsheet.
     public func loyaltyHistoryCSV(
-        business: UUID, program: UUID? = nil, location: UUID? = nil, from: Date? = nil, to: Date? = nil
+        business: UUID,
+        program: UUID? = nil,
+        location: UUID? = nil,
+        from: Date? = nil,
+        to: Date? = nil
     ) async throws -> Data {
         try await sendData(
-            "GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/history.csv",
-            query: Self.historyQuery(program: program, location: location, from: from, to: to), auth: .required)
+            "GET",
+            "v1/businesses/\(business.uuidString.lowercased())/loyalty/history.csv",
+            query: Self.historyQuery(program: program, location: location, from: from, to: to),
+            auth: .required
+        )
     }
 
     private static func historyQuery(program: UUID?, location: UUID?, from: Date?, to: Date?) -> [URLQueryItem] {
         query([
-            "programId": program?.uuidString.lowercased(), "locationId": location?.uuidString.lowercased(), "from": from.map(RFC3339.format),
+            "programId": program?.uuidString.lowercased(), "locationId": location?.uuidString.lowercased(),
+            "from": from.map(RFC3339.format),
             "to": to.map(RFC3339.format),
         ])
     }
@@ -125,9 +159,17 @@ extension PlazaClient {
     }
 
     /// Owners and staff: punches the card whose code the customer shows (typed or scanned); retried safely with one key.
-    public func punchCustomer(business: UUID, _ request: CounterPunchRequest, idempotencyKey: String? = nil) async throws -> CounterPunch {
+    public func punchCustomer(
+        business: UUID,
+        _ request: CounterPunchRequest,
+        idempotencyKey: String? = nil
+    ) async throws -> CounterPunch {
         try await sendMoney(
-            "POST", "v1/businesses/\(business.uuidString.lowercased())/loyalty/punches", body: request, idempotencyKey: idempotencyKey)
+            "POST",
+            "v1/businesses/\(business.uuidString.lowercased())/loyalty/punches",
+            body: request,
+            idempotencyKey: idempotencyKey
+        )
     }
 }
 
@@ -138,18 +180,31 @@ extension PlazaClient {
     public func loyaltyAnalytics(business: UUID, program: UUID, months: Int? = nil) async throws -> LoyaltyAnalytics {
         var query = [URLQueryItem(name: "programId", value: program.uuidString.lowercased())]
         if let months { query.append(URLQueryItem(name: "months", value: String(months))) }
-        return try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/analytics", query: query, auth: .required)
+        return try await send(
+            "GET",
+            "v1/businesses/\(business.uuidString.lowercased())/loyalty/analytics",
+            query: query,
+            auth: .required
+        )
     }
 
     /// Owners and staff: the customers who chose to share their history with the business.
     public func loyaltyRegulars(business: UUID) async throws -> [LoyaltyRegular] {
-        let page: Page<LoyaltyRegular> = try await send("GET", "v1/businesses/\(business.uuidString.lowercased())/loyalty/regulars", auth: .required)
+        let page: Page<LoyaltyRegular> = try await send(
+            "GET",
+            "v1/businesses/\(business.uuidString.lowercased())/loyalty/regulars",
+            auth: .required
+        )
         return page.items
     }
 
     /// Lets a business see your own card history there, or stops it.
     public func shareLoyaltyHistory(with business: UUID, _ share: Bool) async throws -> LoyaltySharing {
         try await send(
-            "PUT", "v1/me/loyalty-sharing/\(business.uuidString.lowercased())", body: LoyaltySharingRequest(share: share), auth: .required)
+            "PUT",
+            "v1/me/loyalty-sharing/\(business.uuidString.lowercased())",
+            body: LoyaltySharingRequest(share: share),
+            auth: .required
+        )
     }
 }

@@ -12,12 +12,22 @@ extension PlazaClient {
 
     /// Mails a six-digit code to a university address (`campus_required` routes open once it is verified).
     public func startCampusEmail(_ email: String) async throws {
-        let _: Acknowledgement = try await send("POST", "v1/me/campus-email", body: CampusEmailRequest(email: email), auth: .required)
+        let _: Acknowledgement = try await send(
+            "POST",
+            "v1/me/campus-email",
+            body: CampusEmailRequest(email: email),
+            auth: .required
+        )
     }
 
     /// Proves the address with its mailed code: the account joins its campus until the next term end and a grace period.
     public func verifyCampusEmail(_ email: String, code: String) async throws -> CampusMembership {
-        try await send("POST", "v1/me/campus-email/verify", body: CampusEmailVerification(email: email, code: code), auth: .required)
+        try await send(
+            "POST",
+            "v1/me/campus-email/verify",
+            body: CampusEmailVerification(email: email, code: code),
+            auth: .required
+        )
     }
 
     /// My campus membership, or nil when I never verified or it lapsed.
@@ -68,14 +78,23 @@ extension PlazaClient {
     }
 
     /// My campus's listings (Buy): words, filters and order as in `ListingQuery`.
-    public func listings(_ query: ListingQuery = ListingQuery(), limit: Int? = nil, cursor: String? = nil) async throws -> Page<Listing> {
+    public func listings(
+        _ query: ListingQuery = ListingQuery(),
+        limit: Int? = nil,
+        cursor: String? = nil
+    ) async throws -> Page<Listing> {
         try await send(
-            "GET", "v1/market/listings",
+            "GET",
+            "v1/market/listings",
             query: Self.query([
-                "q": query.text, "category": query.category, "condition": query.condition?.rawValue, "minPrice": query.minPrice.map(String.init),
-                "maxPrice": query.maxPrice.map(String.init), "seller": query.seller, "sort": query.sort.rawValue, "limit": limit.map(String.init),
+                "q": query.text, "category": query.category, "condition": query.condition?.rawValue,
+                "minPrice": query.minPrice.map(String.init),
+                "maxPrice": query.maxPrice.map(String.init), "seller": query.seller, "sort": query.sort.rawValue,
+                "limit": limit.map(String.init),
                 "cursor": cursor,
-            ]), auth: .required)
+            ]),
+            auth: .required
+        )
     }
 
     public func listing(_ id: UUID) async throws -> Listing {
@@ -92,13 +111,22 @@ extension PlazaClient {
 
     /// Marks my listing sold, to a student of my campus (`buyer`, a username) or elsewhere.
     public func markSold(_ id: UUID, buyer: String? = nil) async throws -> Listing {
-        try await send("POST", "v1/market/listings/\(id.uuidString.lowercased())/sold", body: ListingSale(buyer: buyer), auth: .required)
+        try await send(
+            "POST",
+            "v1/market/listings/\(id.uuidString.lowercased())/sold",
+            body: ListingSale(buyer: buyer),
+            auth: .required
+        )
     }
 
     /// My listings (Sell), in one state or all.
     public func myListings(state: ListingState? = nil, cursor: String? = nil) async throws -> Page<Listing> {
         try await send(
-            "GET", "v1/market/me/listings", query: Self.query(["state": state?.rawValue, "cursor": cursor]), auth: .required)
+            "GET",
+            "v1/market/me/listings",
+            query: Self.query(["state": state?.rawValue, "cursor": cursor]),
+            auth: .required
+        )
     }
 }
 
@@ -116,19 +144,31 @@ extension PlazaClient {
     }
 
     /// A conversation's messages, newest first; pass `nextCursor` to page back.
-    public func messages(conversation: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> Page<ChatMessage> {
+    public func messages(conversation: UUID, limit: Int? = nil, cursor: String? = nil) async throws -> Page<ChatMessage>
+    {
         try await send(
-            "GET", "v1/market/conversations/\(conversation.uuidString.lowercased())/messages",
-            query: Self.query(["limit": limit.map(String.init), "cursor": cursor]), auth: .required)
+            "GET",
+            "v1/market/conversations/\(conversation.uuidString.lowercased())/messages",
+            query: Self.query(["limit": limit.map(String.init), "cursor": cursor]),
+            auth: .required
+        )
     }
 
     public func sendMessage(_ text: String, conversation: UUID) async throws -> ChatMessage {
         try await send(
-            "POST", "v1/market/conversations/\(conversation.uuidString.lowercased())/messages", body: MessageRequest(text: text), auth: .required)
+            "POST",
+            "v1/market/conversations/\(conversation.uuidString.lowercased())/messages",
+            body: MessageRequest(text: text),
+            auth: .required
+        )
     }
 
     public func markRead(conversation: UUID) async throws {
-        try await sendVoid("POST", "v1/market/conversations/\(conversation.uuidString.lowercased())/read", auth: .required)
+        try await sendVoid(
+            "POST",
+            "v1/market/conversations/\(conversation.uuidString.lowercased())/read",
+            auth: .required
+        )
     }
 
     /// Deletes a conversation for me; it stays for the other side.
@@ -163,7 +203,12 @@ extension PlazaClient {
 
     /// Students of my campus whose username or name contains `text` (two characters or more), an exact username first.
     public func searchStudents(_ text: String) async throws -> [MarketProfile] {
-        let page: Page<MarketProfile> = try await send("GET", "v1/market/users", query: Self.query(["q": text]), auth: .required)
+        let page: Page<MarketProfile> = try await send(
+            "GET",
+            "v1/market/users",
+            query: Self.query(["q": text]),
+            auth: .required
+        )
         return page.items
     }
 }

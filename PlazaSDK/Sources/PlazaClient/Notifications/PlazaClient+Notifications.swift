@@ -34,7 +34,9 @@ extension PlazaClient {
 
     /// Saves the kinds given (the others keep their setting) and the quiet hours (nil: none).
     @discardableResult
-    public func setNotificationPreferences(_ preferences: NotificationPreferences) async throws -> NotificationPreferences {
+    public func setNotificationPreferences(
+        _ preferences: NotificationPreferences
+    ) async throws -> NotificationPreferences {
         try await send("PUT", "v1/me/notifications", body: preferences, auth: .required)
     }
 

@@ -6,22 +6,36 @@ extension PlazaClient {
 
     /// Writes a campaign as a draft; its `findings` are the policy lint's.
     public func createCampaign(business: UUID, _ content: CampaignContent) async throws -> Campaign {
-        try await send("POST", "v1/businesses/\(business.uuidString.lowercased())/campaigns", body: content, auth: .required)
+        try await send(
+            "POST",
+            "v1/businesses/\(business.uuidString.lowercased())/campaigns",
+            body: content,
+            auth: .required
+        )
     }
 
     /// The business's campaigns, newest first.
     public func campaigns(business: UUID, cursor: String? = nil) async throws -> Page<Campaign> {
         try await send(
-            "GET", "v1/businesses/\(business.uuidString.lowercased())/campaigns",
+            "GET",
+            "v1/businesses/\(business.uuidString.lowercased())/campaigns",
             query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [],
-            auth: .required)
+            auth: .required
+        )
     }
 
     /// About how many people a campaign of this kind and target would reach now (`people` is nil under 5).
-    public func campaignReach(business: UUID, kind: CampaignKind, target: CampaignTarget = CampaignTarget()) async throws -> CampaignReach {
+    public func campaignReach(
+        business: UUID,
+        kind: CampaignKind,
+        target: CampaignTarget = CampaignTarget()
+    ) async throws -> CampaignReach {
         try await send(
-            "POST", "v1/businesses/\(business.uuidString.lowercased())/campaigns/reach", body: CampaignReachRequest(kind: kind, target: target),
-            auth: .required)
+            "POST",
+            "v1/businesses/\(business.uuidString.lowercased())/campaigns/reach",
+            body: CampaignReachRequest(kind: kind, target: target),
+            auth: .required
+        )
     }
 
     public func campaign(_ id: UUID) async throws -> Campaign {
@@ -61,13 +75,26 @@ extension PlazaClient {
     /// The offers that reached me: current ones, or (`history`) used and ended ones; newest first. They arrive live as
     /// `OfferEventType.received` on `events()`.
     public func offers(history: Bool = false, cursor: String? = nil) async throws -> Page<Offer> {
-        try await send("GET", "v1/me/offers", query: Self.query(["state": history ? "history" : "current", "cursor": cursor]), auth: .required)
+        try await send(
+            "GET",
+            "v1/me/offers",
+            query: Self.query(["state": history ? "history" : "current", "cursor": cursor]),
+            auth: .required
+        )
     }
 
     /// My current offers by the business's name or description, and its category.
-    public func searchOffers(_ text: String? = nil, category: BusinessCategory? = nil, cursor: String? = nil) async throws -> Page<Offer> {
+    public func searchOffers(
+        _ text: String? = nil,
+        category: BusinessCategory? = nil,
+        cursor: String? = nil
+    ) async throws -> Page<Offer> {
         try await send(
-            "GET", "v1/offers/search", query: Self.query(["q": text, "category": category?.rawValue, "cursor": cursor]), auth: .required)
+            "GET",
+            "v1/offers/search",
+            query: Self.query(["q": text, "category": category?.rawValue, "cursor": cursor]),
+            auth: .required
+        )
     }
 
     /// One offer, with why it reached me (the first look counts as opened).
@@ -78,7 +105,11 @@ extension PlazaClient {
     /// Dismisses an offer for good; `muteBusiness` keeps all of the business's offers away.
     public func dismissOffer(_ id: UUID, muteBusiness: Bool = false) async throws {
         try await sendVoid(
-            "POST", "v1/offers/\(id.uuidString.lowercased())/dismiss", body: OfferDismissal(muteBusiness: muteBusiness), auth: .required)
+            "POST",
+            "v1/offers/\(id.uuidString.lowercased())/dismiss",
+            body: OfferDismissal(muteBusiness: muteBusiness),
+            auth: .required
+        )
     }
 
     /// Claims a coupon (or answers the unused claim I hold): its code and QR wait in my wallet for the counter.
@@ -88,7 +119,12 @@ extension PlazaClient {
 
     /// Takes one of my claimed coupons off a charge that waits for me; approve the charge as it now stands.
     public func applyCoupon(_ claim: UUID, to charge: UUID) async throws -> Charge {
-        try await send("POST", "v1/charges/\(charge.uuidString.lowercased())/coupon", body: ApplyCouponRequest(claimId: claim), auth: .required)
+        try await send(
+            "POST",
+            "v1/charges/\(charge.uuidString.lowercased())/coupon",
+            body: ApplyCouponRequest(claimId: claim),
+            auth: .required
+        )
     }
 
     // MARK: The customer's control
@@ -104,7 +140,11 @@ extension PlazaClient {
 
     public func subscribe(business: UUID, ads: Bool = true, coupons: Bool = true) async throws -> OfferSubscription {
         try await send(
-            "PUT", "v1/me/subscriptions/\(business.uuidString.lowercased())", body: SubscriptionRequest(ads: ads, coupons: coupons), auth: .required)
+            "PUT",
+            "v1/me/subscriptions/\(business.uuidString.lowercased())",
+            body: SubscriptionRequest(ads: ads, coupons: coupons),
+            auth: .required
+        )
     }
 
     public func unsubscribe(business: UUID) async throws {
@@ -112,6 +152,11 @@ extension PlazaClient {
     }
 
     public func subscriptions(cursor: String? = nil) async throws -> Page<OfferSubscription> {
-        try await send("GET", "v1/me/subscriptions", query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [], auth: .required)
+        try await send(
+            "GET",
+            "v1/me/subscriptions",
+            query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [],
+            auth: .required
+        )
     }
 }

@@ -49,16 +49,26 @@ extension PlazaClient {
     /// The caller's history (or a business's, for its people). Without `limit`, `cursor` or dates: the past week or the
     /// last 10 entries, whichever is fewer; pass `nextCursor` back for older ones.
     public func activity(
-        business: UUID? = nil, kinds: [ActivityKind] = [], counterpart: String? = nil, from: Date? = nil, until: Date? = nil, limit: Int? = nil,
+        business: UUID? = nil,
+        kinds: [ActivityKind] = [],
+        counterpart: String? = nil,
+        from: Date? = nil,
+        until: Date? = nil,
+        limit: Int? = nil,
         cursor: String? = nil
     ) async throws -> Page<ActivityEntry> {
         try await send(
-            "GET", "v1/activity",
+            "GET",
+            "v1/activity",
             query: Self.query([
-                "businessId": business?.uuidString.lowercased(), "kind": kinds.isEmpty ? nil : kinds.map(\.rawValue).joined(separator: ","),
-                "counterpart": counterpart, "from": from.map(RFC3339.format), "until": until.map(RFC3339.format), "limit": limit.map(String.init),
+                "businessId": business?.uuidString.lowercased(),
+                "kind": kinds.isEmpty ? nil : kinds.map(\.rawValue).joined(separator: ","),
+                "counterpart": counterpart, "from": from.map(RFC3339.format), "until": until.map(RFC3339.format),
+                "limit": limit.map(String.init),
                 "cursor": cursor,
-            ]), auth: .required)
+            ]),
+            auth: .required
+        )
     }
 
     // MARK: Paying at the counter
@@ -69,7 +79,11 @@ extension PlazaClient {
     }
 
     /// The caller's charges as a customer, newest first (`[.pending]` for those waiting for an answer).
-    public func myCharges(status: [ChargeStatus] = [], limit: Int? = nil, cursor: String? = nil) async throws -> Page<Charge> {
+    public func myCharges(
+        status: [ChargeStatus] = [],
+        limit: Int? = nil,
+        cursor: String? = nil
+    ) async throws -> Page<Charge> {
         try await send("GET", "v1/me/charges", query: Self.chargeQuery(status, limit, cursor), auth: .required)
     }
 
@@ -80,7 +94,11 @@ extension PlazaClient {
     }
 
     /// The payment requests you sent, newest first.
-    public func sentPaymentRequests(status: [ChargeStatus] = [], limit: Int? = nil, cursor: String? = nil) async throws -> Page<Charge> {
+    public func sentPaymentRequests(
+        status: [ChargeStatus] = [],
+        limit: Int? = nil,
+        cursor: String? = nil
+    ) async throws -> Page<Charge> {
         try await send("GET", "v1/me/payment-requests", query: Self.chargeQuery(status, limit, cursor), auth: .required)
     }
 
@@ -97,8 +115,17 @@ extension PlazaClient {
     /// Pays `charge` exactly as it was shown; the server refuses if anything differs.
     public func approve(_ charge: Charge, idempotencyKey: String? = nil) async throws -> Charge {
         // A person's payment request names no business: its `business` is the person who asked.
-        let approval = ApproveChargeRequest(amount: charge.amount, currency: charge.currency, businessId: charge.business.id)
-        return try await sendMoney("POST", "v1/charges/\(charge.id.uuidString.lowercased())/approve", body: approval, idempotencyKey: idempotencyKey)
+        let approval = ApproveChargeRequest(
+            amount: charge.amount,
+            currency: charge.currency,
+            businessId: charge.business.id
+        )
+        return try await sendMoney(
+            "POST",
+            "v1/charges/\(charge.id.uuidString.lowercased())/approve",
+            body: approval,
+            idempotencyKey: idempotencyKey
+        )
     }
 
     public func decline(_ charge: UUID) async throws -> Charge {
@@ -111,7 +138,11 @@ extension PlazaClient {
 
     /// Refuses (or again accepts) charges from a business.
     public func setCharging(blocked: Bool, business: UUID) async throws {
-        try await sendVoid(blocked ? "PUT" : "DELETE", "v1/me/charge-blocks/\(business.uuidString.lowercased())", auth: .required)
+        try await sendVoid(
+            blocked ? "PUT" : "DELETE",
+            "v1/me/charge-blocks/\(business.uuidString.lowercased())",
+            auth: .required
+        )
     }
 
     public func chargeBlocks() async throws -> [ChargeBlock] {
@@ -133,18 +164,34 @@ extension PlazaClient {
     /// Gives back part or all of what is left of an approved charge.
     public func refund(_ charge: UUID, amount: Int64, idempotencyKey: String? = nil) async throws -> Charge {
         try await sendMoney(
-            "POST", "v1/charges/\(charge.uuidString.lowercased())/refunds", body: RefundRequest(amount: amount), idempotencyKey: idempotencyKey)
+            "POST",
+            "v1/charges/\(charge.uuidString.lowercased())/refunds",
+            body: RefundRequest(amount: amount),
+            idempotencyKey: idempotencyKey
+        )
     }
 
-    public func charges(of business: UUID, status: [ChargeStatus] = [], limit: Int? = nil, cursor: String? = nil) async throws -> Page<Charge> {
+    public func charges(
+        of business: UUID,
+        status: [ChargeStatus] = [],
+        limit: Int? = nil,
+        cursor: String? = nil
+    ) async throws -> Page<Charge> {
         try await send(
-            "GET", "v1/businesses/\(business.uuidString.lowercased())/charges", query: Self.chargeQuery(status, limit, cursor), auth: .required)
+            "GET",
+            "v1/businesses/\(business.uuidString.lowercased())/charges",
+            query: Self.chargeQuery(status, limit, cursor),
+            auth: .required
+        )
     }
 
     public func dailyTotals(of business: UUID, days: Int? = nil) async throws -> [DailyTotal] {
         let page: Page<DailyTotal> = try await send(
-            "GET", "v1/businesses/\(business.uuidString.lowercased())/daily-totals", query: Self.query(["days": days.map(String.init)]),
-            auth: .required)
+            "GET",
+            "v1/businesses/\(business.uuidString.lowercased())/daily-totals",
+            query: Self.query(["days": days.map(String.init)]),
+            auth: .required
+        )
         return page.items
     }
 
@@ -162,7 +209,10 @@ extension PlazaClient {
     /// answer may not have arrived (offline, 5xx) or the first attempt is still running (409 `conflict`), so that a
     /// flaky network never pays twice. Pass your own key, stored with the intent, to survive an app restart too.
     func sendMoney<Response: Decodable>(
-        _ method: String, _ path: String, body: (some Encodable)? = Optional<Acknowledgement>.none, idempotencyKey: String?
+        _ method: String,
+        _ path: String,
+        body: (some Encodable)? = Optional<Acknowledgement>.none,
+        idempotencyKey: String?
     ) async throws -> Response {
         let key = idempotencyKey ?? UUID().uuidString
         var delay: UInt64 = 200_000_000
@@ -188,7 +238,8 @@ extension PlazaClient {
 
     static func chargeQuery(_ status: [ChargeStatus], _ limit: Int?, _ cursor: String?) -> [URLQueryItem] {
         query([
-            "status": status.isEmpty ? nil : status.map(\.rawValue).joined(separator: ","), "limit": limit.map(String.init), "cursor": cursor,
+            "status": status.isEmpty ? nil : status.map(\.rawValue).joined(separator: ","),
+            "limit": limit.map(String.init), "cursor": cursor,
         ])
     }
 }

@@ -20,9 +20,18 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
 
     public init(
-        id: UUID, email: String, username: String, displayName: String, role: Role, emailVerified: Bool,
-        birthDate: String? = nil, gender: Gender? = nil, student: Bool = false, timeZone: String? = nil,
-        merchantApproval: MerchantApproval? = nil, createdAt: Date
+        id: UUID,
+        email: String,
+        username: String,
+        displayName: String,
+        role: Role,
+        emailVerified: Bool,
+        birthDate: String? = nil,
+        gender: Gender? = nil,
+        student: Bool = false,
+        timeZone: String? = nil,
+        merchantApproval: MerchantApproval? = nil,
+        createdAt: Date
     ) {
         self.id = id
         self.email = email
@@ -77,8 +86,14 @@ public struct RegisterRequest: Codable, Sendable, Hashable {
     public var student: Bool?
 
     public init(
-        email: String, username: String, displayName: String, password: String, role: Role = .customer,
-        birthDate: String? = nil, gender: Gender? = nil, student: Bool? = nil
+        email: String,
+        username: String,
+        displayName: String,
+        password: String,
+        role: Role = .customer,
+        birthDate: String? = nil,
+        gender: Gender? = nil,
+        student: Bool? = nil
     ) {
         self.email = email
         self.username = username
@@ -173,7 +188,13 @@ public struct ProfileUpdate: Codable, Sendable, Hashable {
     public var student: Bool?
     /// An IANA time zone (`America/New_York`); an empty string goes back to the browser's.
     public var timeZone: String?
-    public init(displayName: String? = nil, birthDate: String? = nil, gender: Gender? = nil, student: Bool? = nil, timeZone: String? = nil) {
+    public init(
+        displayName: String? = nil,
+        birthDate: String? = nil,
+        gender: Gender? = nil,
+        student: Bool? = nil,
+        timeZone: String? = nil
+    ) {
         self.displayName = displayName
         self.birthDate = birthDate
         self.gender = gender

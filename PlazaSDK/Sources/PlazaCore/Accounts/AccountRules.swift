@@ -46,7 +46,9 @@ public enum AccountRules {
         guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 }) else {
             return "Enter a valid e-mail address."
         }
-        let forbidden = email.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || "<>(),;:\"[]\\".unicodeScalars.contains($0) }
+        let forbidden = email.unicodeScalars.contains {
+            $0.properties.isWhitespace || $0.value < 0x20 || "<>(),;:\"[]\\".unicodeScalars.contains($0)
+        }
         return forbidden ? "Enter a valid e-mail address." : nil
     }
 
@@ -78,7 +80,9 @@ public enum AccountRules {
     /// The date at UTC midnight, or `nil` when `text` is not a valid `YYYY-MM-DD`.
     public static func parseBirthDate(_ text: String) -> Date? {
         let parts = text.split(separator: "-")
-        guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else {
+        guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
+            let day = Int(parts[2])
+        else {
             return nil
         }
         var calendar = Calendar(identifier: .gregorian)
@@ -102,7 +106,11 @@ extension RegisterRequest {
         validator.apply(AccountRules.usernameProblem(AccountRules.normalizedUsername(username)), to: "username")
         validator.apply(AccountRules.displayNameProblem(displayName), to: "displayName")
         validator.apply(AccountRules.passwordProblem(password), to: "password")
-        validator.check(role == .customer || role == .merchant, "role", "Choose customer or merchant (an admin makes designers and admins).")
+        validator.check(
+            role == .customer || role == .merchant,
+            "role",
+            "Choose customer or merchant (an admin makes designers and admins)."
+        )
         if let birthDate { validator.apply(AccountRules.birthDateProblem(birthDate, now: now), to: "birthDate") }
         return validator.errors
     }
@@ -113,9 +121,15 @@ extension ProfileUpdate {
     public func fieldErrors(now: Date) -> [FieldError] {
         var validator = Validator()
         if let displayName { validator.apply(AccountRules.displayNameProblem(displayName), to: "displayName") }
-        if let birthDate, !birthDate.isEmpty { validator.apply(AccountRules.birthDateProblem(birthDate, now: now), to: "birthDate") }
+        if let birthDate, !birthDate.isEmpty {
+            validator.apply(AccountRules.birthDateProblem(birthDate, now: now), to: "birthDate")
+        }
         if let timeZone, !timeZone.isEmpty {
-            validator.check(TimeZone(identifier: timeZone) != nil, "timeZone", "Choose a time zone from the list, such as Europe/Berlin.")
+            validator.check(
+                TimeZone(identifier: timeZone) != nil,
+                "timeZone",
+                "Choose a time zone from the list, such as Europe/Berlin."
+            )
         }
         return validator.errors
     }
@@ -125,8 +139,11 @@ extension AccountRules {
     /// A sign-in on a device this account never used: the person is told, in case it was not them.
     public static func newSignInAlert(device: String) -> NotificationContent {
         NotificationContent(
-            kind: .account, title: "New sign-in to your Plaza account",
-            body: "\(device) signed in. If this was not you, change your password and sign out the devices you do not know.",
-            link: "/account#sessions-heading")
+            kind: .account,
+            title: "New sign-in to your Plaza account",
+            body:
+                "\(device) signed in. If this was not you, change your password and sign out the devices you do not know.",
+            link: "/account#sessions-heading"
+        )
     }
 }

@@ -17,8 +17,16 @@ public struct AdminUser: Codable, Sendable, Hashable, Identifiable {
     public var merchantApproval: MerchantApproval?
 
     public init(
-        id: UUID, username: String, displayName: String, email: String, role: Role, emailVerified: Bool, createdAt: Date, suspendedAt: Date?,
-        suspensionReason: String?, merchantApproval: MerchantApproval? = nil
+        id: UUID,
+        username: String,
+        displayName: String,
+        email: String,
+        role: Role,
+        emailVerified: Bool,
+        createdAt: Date,
+        suspendedAt: Date?,
+        suspensionReason: String?,
+        merchantApproval: MerchantApproval? = nil
     ) {
         self.id = id
         self.username = username
@@ -63,7 +71,16 @@ public struct AuditEntry: Codable, Sendable, Hashable, Identifiable {
     public var reason: String?
     public var detail: String?
 
-    public init(id: UUID, at: Date, admin: String, action: String, objectKind: String, objectId: String, reason: String?, detail: String?) {
+    public init(
+        id: UUID,
+        at: Date,
+        admin: String,
+        action: String,
+        objectKind: String,
+        objectId: String,
+        reason: String?,
+        detail: String?
+    ) {
         self.id = id
         self.at = at
         self.admin = admin

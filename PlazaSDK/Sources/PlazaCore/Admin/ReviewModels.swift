@@ -87,9 +87,21 @@ public struct ReviewItem: Codable, Sendable, Hashable, Identifiable {
     public var action: ReviewAction?
 
     public init(
-        id: UUID, kind: ReviewKind, subjectId: UUID, subject: String, findings: [String], diff: [ReviewChange] = [], state: ReviewState,
-        createdAt: Date, claimedBy: String? = nil, claimedUntil: Date? = nil, decidedBy: String? = nil, decidedAt: Date? = nil, reason: String? = nil,
-        actions: [ReviewAction] = [], action: ReviewAction? = nil
+        id: UUID,
+        kind: ReviewKind,
+        subjectId: UUID,
+        subject: String,
+        findings: [String],
+        diff: [ReviewChange] = [],
+        state: ReviewState,
+        createdAt: Date,
+        claimedBy: String? = nil,
+        claimedUntil: Date? = nil,
+        decidedBy: String? = nil,
+        decidedAt: Date? = nil,
+        reason: String? = nil,
+        actions: [ReviewAction] = [],
+        action: ReviewAction? = nil
     ) {
         self.actions = actions
         self.action = action
@@ -153,8 +165,14 @@ public struct ReviewSubmission: Codable, Sendable, Hashable {
     }
 
     public init(
-        kind: ReviewKind, subjectId: UUID, subject: String, findings: [String], diff: [ReviewChange] = [], notify: [UUID] = [],
-        actions: [ReviewAction] = [], accountId: UUID? = nil
+        kind: ReviewKind,
+        subjectId: UUID,
+        subject: String,
+        findings: [String],
+        diff: [ReviewChange] = [],
+        notify: [UUID] = [],
+        actions: [ReviewAction] = [],
+        accountId: UUID? = nil
     ) {
         self.actions = actions
         self.accountId = accountId
@@ -205,15 +223,25 @@ extension ReviewKind {
     public static let claimDuration: TimeInterval = 15 * 60
 
     /// What the people concerned are told of the decision on `item`.
-    public func decisionAlert(_ item: ReviewItem, approved: Bool, reason: String?) -> (title: String, body: String, link: String) {
+    public func decisionAlert(
+        _ item: ReviewItem,
+        approved: Bool,
+        reason: String?
+    ) -> (title: String, body: String, link: String) {
         switch self {
         case .merchant:
             approved
-                ? ("Your business is approved", "Customers can find your business on Plaza now, and you can charge them.", "/places/mine")
+                ? (
+                    "Your business is approved",
+                    "Customers can find your business on Plaza now, and you can charge them.", "/places/mine"
+                )
                 : ("Your business was not approved", "The reason given: \(reason ?? "")", "/")
         case .campaign:
             approved
-                ? ("Your campaign is approved", "\(item.subject) runs from its start.", "/offers/campaigns/\(item.subjectId.uuidString.lowercased())")
+                ? (
+                    "Your campaign is approved", "\(item.subject) runs from its start.",
+                    "/offers/campaigns/\(item.subjectId.uuidString.lowercased())"
+                )
                 : (
                     "Your campaign was not approved", "\(item.subject): \(reason ?? "")",
                     "/offers/campaigns/\(item.subjectId.uuidString.lowercased())"
@@ -221,8 +249,14 @@ extension ReviewKind {
         // The reporter hears the outcome; the reported person reads the statement from the marketplace.
         case .report:
             approved
-                ? ("We acted on your report", "Thank you: \(item.subject) broke the marketplace's rules, and an admin acted.", "/market")
-                : ("We looked at your report", "An admin found no breach of the rules in \(item.subject). \(reason ?? "")", "/market")
+                ? (
+                    "We acted on your report",
+                    "Thank you: \(item.subject) broke the marketplace's rules, and an admin acted.", "/market"
+                )
+                : (
+                    "We looked at your report",
+                    "An admin found no breach of the rules in \(item.subject). \(reason ?? "")", "/market"
+                )
         case .appeal:
             approved
                 ? ("Your appeal was granted", reason ?? "", "/market/decisions")
@@ -250,15 +284,18 @@ extension ReviewKind {
     /// The console's confirmation once an item is decided: what happened, and what follows for its subject.
     public func decidedNotice(_ item: ReviewItem) -> String {
         switch (self, item.state) {
-        case (.merchant, .approved): "You approved \(item.subject). They were told; customers can find their businesses now."
+        case (.merchant, .approved):
+            "You approved \(item.subject). They were told; customers can find their businesses now."
         case (.merchant, _): "You rejected \(item.subject). They were told your reason."
         case (.campaign, .approved): "You approved \(item.subject). The business was told; it runs from its start."
         case (.campaign, _): "You rejected \(item.subject). The business was told your reason."
-        case (.report, .approved): "You acted on the report about \(item.subject). They read your statement and may appeal once."
+        case (.report, .approved):
+            "You acted on the report about \(item.subject). They read your statement and may appeal once."
         case (.report, _): "You dismissed the report about \(item.subject). Whoever reported it was told."
         case (.appeal, .approved): "You granted the appeal of \(item.subject): the action is undone and they were told."
         case (.appeal, _): "You denied the appeal of \(item.subject). They read your reason."
-        case (.template, .approved): "You approved \(item.subject). It is in the card shop's catalogue; the designer was told."
+        case (.template, .approved):
+            "You approved \(item.subject). It is in the card shop's catalogue; the designer was told."
         case (.template, _): "You sent \(item.subject) back. The designer reads your reason."
         }
     }

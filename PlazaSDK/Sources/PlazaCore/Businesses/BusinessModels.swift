@@ -39,8 +39,15 @@ public struct Business: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
 
     public init(
-        id: UUID, name: String, category: BusinessCategory, description: String, locations: [BusinessLocation], role: BusinessRole?,
-        listed: Bool = true, hasLoyalty: Bool = false, createdAt: Date
+        id: UUID,
+        name: String,
+        category: BusinessCategory,
+        description: String,
+        locations: [BusinessLocation],
+        role: BusinessRole?,
+        listed: Bool = true,
+        hasLoyalty: Bool = false,
+        createdAt: Date
     ) {
         self.id = id
         self.name = name
@@ -66,7 +73,13 @@ public struct BusinessLocation: Codable, Sendable, Hashable, Identifiable {
     public var openingHours: [OpeningPeriod]
 
     public init(
-        id: UUID, businessId: UUID, name: String, address: String, latitude: Double, longitude: Double, radiusMeters: Int,
+        id: UUID,
+        businessId: UUID,
+        name: String,
+        address: String,
+        latitude: Double,
+        longitude: Double,
+        radiusMeters: Int,
         openingHours: [OpeningPeriod]
     ) {
         self.id = id
@@ -118,7 +131,12 @@ public struct LocationRequest: Codable, Sendable, Hashable {
     public var openingHours: [OpeningPeriod]?
 
     public init(
-        name: String, address: String, latitude: Double, longitude: Double, radiusMeters: Int? = nil, openingHours: [OpeningPeriod]? = nil
+        name: String,
+        address: String,
+        latitude: Double,
+        longitude: Double,
+        radiusMeters: Int? = nil,
+        openingHours: [OpeningPeriod]? = nil
     ) {
         self.name = name
         self.address = address
@@ -167,7 +185,12 @@ public struct BusinessSummary: Codable, Sendable, Hashable, Identifiable {
     public var hasLoyalty: Bool
 
     public init(
-        id: UUID, name: String, category: BusinessCategory, location: BusinessLocation?, distanceMeters: Double?, hasLoyalty: Bool = false
+        id: UUID,
+        name: String,
+        category: BusinessCategory,
+        location: BusinessLocation?,
+        distanceMeters: Double?,
+        hasLoyalty: Bool = false
     ) {
         self.id = id
         self.name = name

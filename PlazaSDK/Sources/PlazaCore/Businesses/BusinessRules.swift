@@ -10,17 +10,25 @@ public enum BusinessRules {
 
     /// Open or closed at `date` by `hours` (day 1 is Monday) in `calendar`'s time zone, and when that changes:
     /// ("Open now", "closes 19:00") or ("Closed", "opens Mon 07:00"); nil without hours.
-    public static func openState(_ hours: [OpeningPeriod], at date: Date, calendar: Calendar) -> (open: Bool, next: String)? {
+    public static func openState(
+        _ hours: [OpeningPeriod],
+        at date: Date,
+        calendar: Calendar
+    ) -> (open: Bool, next: String)? {
         guard !hours.isEmpty else { return nil }
         let parts = calendar.dateComponents([.weekday, .hour, .minute], from: date)
         let today = ((parts.weekday ?? 2) + 5) % 7 + 1  // Foundation: 1 is Sunday; here 1 is Monday
         let now = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        if let open = hours.first(where: { $0.day == today && $0.opens <= now && now < $0.closes }) { return (true, "closes \(open.closes)") }
+        if let open = hours.first(where: { $0.day == today && $0.opens <= now && now < $0.closes }) {
+            return (true, "closes \(open.closes)")
+        }
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         for offset in 0...7 {
             let day = (today - 1 + offset) % 7 + 1
             let later = hours.filter { $0.day == day && (offset > 0 || $0.opens > now) }.min { $0.opens < $1.opens }
-            if let later { return (false, offset == 0 ? "opens \(later.opens)" : "opens \(names[day - 1]) \(later.opens)") }
+            if let later {
+                return (false, offset == 0 ? "opens \(later.opens)" : "opens \(names[day - 1]) \(later.opens)")
+            }
         }
         return (false, "")
     }
@@ -37,14 +45,16 @@ public enum BusinessRules {
     /// `HH:MM`, 00:00 to 24:00.
     public static func minutesOfDay(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hours = Int(parts[0]),
+            let minutes = Int(parts[1]),
             (0...24).contains(hours), (0...59).contains(minutes), hours * 60 + minutes <= 24 * 60
         else { return nil }
         return hours * 60 + minutes
     }
 
     /// Every problem of an opening-hours list, keyed by its path (`openingHours.2.opens`).
-    public static func openingHoursProblems(_ periods: [OpeningPeriod], field: String = "openingHours") -> [FieldError] {
+    public static func openingHoursProblems(_ periods: [OpeningPeriod], field: String = "openingHours") -> [FieldError]
+    {
         var validator = Validator()
         validator.check(periods.count <= 28, field, "Use at most 28 periods.")
         for (index, period) in periods.enumerated() where index < 28 {
@@ -64,7 +74,10 @@ public enum BusinessRules {
         validator.apply(PlacesRules.longitudeProblem(request.longitude), to: "longitude")
         if let radius = request.radiusMeters {
             validator.check(
-                locationRadius.contains(radius), "radiusMeters", "Use \(locationRadius.lowerBound) to \(locationRadius.upperBound) metres.")
+                locationRadius.contains(radius),
+                "radiusMeters",
+                "Use \(locationRadius.lowerBound) to \(locationRadius.upperBound) metres."
+            )
         }
         return validator.errors + openingHoursProblems(request.openingHours ?? [])
     }
@@ -73,7 +86,10 @@ public enum BusinessRules {
     /// day names in English, case-insensitive). `nil` when the text does not read that way.
     public static func parseOpeningHours(_ text: String) -> [OpeningPeriod]? {
         let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-        let normalized = text.lowercased().replacingOccurrences(of: "–", with: "-").replacingOccurrences(of: "—", with: "-")
+        let normalized = text.lowercased().replacingOccurrences(of: "–", with: "-").replacingOccurrences(
+            of: "—",
+            with: "-"
+        )
         var periods: [OpeningPeriod] = []
         for part in normalized.split(whereSeparator: { $0 == "," || $0 == ";" }) {
             let words = part.split(separator: " ", omittingEmptySubsequences: true)
@@ -85,13 +101,17 @@ public enum BusinessRules {
                 let last = names.firstIndex(of: String(dayRange[dayRange.count - 1].prefix(3))), first <= last,
                 minutesOfDay(String(timeRange[0])) != nil, minutesOfDay(String(timeRange[1])) != nil
             else { return nil }
-            periods += (first...last).map { OpeningPeriod(day: $0 + 1, opens: String(timeRange[0]), closes: String(timeRange[1])) }
+            periods += (first...last).map {
+                OpeningPeriod(day: $0 + 1, opens: String(timeRange[0]), closes: String(timeRange[1]))
+            }
         }
         return periods
     }
 
     /// What an admin reviewing a new merchant reads of their businesses: names, kinds and where customers would find them.
-    public static func merchantFindings(_ businesses: [(name: String, category: BusinessCategory, locations: [BusinessLocation])]) -> [String] {
+    public static func merchantFindings(
+        _ businesses: [(name: String, category: BusinessCategory, locations: [BusinessLocation])]
+    ) -> [String] {
         guard !businesses.isEmpty else { return ["No business yet: the merchant creates one next."] }
         return businesses.map { business in
             let kind = business.category.rawValue.capitalized

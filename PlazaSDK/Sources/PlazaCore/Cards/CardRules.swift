@@ -46,7 +46,10 @@ public enum CardRules {
     public static func problems(_ request: CardPaperRequest) -> [FieldError] {
         var validator = Validator()
         validator.check(
-            nameLength.contains(request.name.trimmingCharacters(in: .whitespaces).count), "name", "Name the paper (at most 80 characters).")
+            nameLength.contains(request.name.trimmingCharacters(in: .whitespaces).count),
+            "name",
+            "Name the paper (at most 80 characters)."
+        )
         if request.sampleAmount > 0 {
             validator.amount(request.sampleAmount, "sampleAmount", maximum: AmountBounds.perCard)
         } else {
@@ -56,7 +59,11 @@ public enum CardRules {
         validator.check(tiers.first?.minQuantity == 1, "tiers", "Start the price tiers at 1 card.")
         validator.check(Set(tiers.map(\.minQuantity)).count == tiers.count, "tiers", "Give each quantity one price.")
         for (index, tier) in request.tiers.enumerated() {
-            validator.check(quantities.contains(tier.minQuantity), "tiers.\(index).minQuantity", "From 1 to \(quantities.upperBound) cards.")
+            validator.check(
+                quantities.contains(tier.minQuantity),
+                "tiers.\(index).minQuantity",
+                "From 1 to \(quantities.upperBound) cards."
+            )
             if tier.unitAmount > 0 {
                 validator.amount(tier.unitAmount, "tiers.\(index).unitAmount", maximum: AmountBounds.perCard)
             } else {

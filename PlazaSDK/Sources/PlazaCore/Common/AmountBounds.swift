@@ -19,7 +19,11 @@ public enum AmountBounds {
 
     /// `field` passes `maximum` (minor units).
     public static func tooLarge(field: String, maximum: Int64 = maximum) -> FieldError {
-        FieldError(field: field, message: "Use at most \(majorUnits(maximum)) (\(maximum) minor units).", aboveBound: true)
+        FieldError(
+            field: field,
+            message: "Use at most \(majorUnits(maximum)) (\(maximum) minor units).",
+            aboveBound: true
+        )
     }
 
     /// "1,000,000.00" for 100,000,000 minor units (two decimals, as for most currencies; the minor units follow).

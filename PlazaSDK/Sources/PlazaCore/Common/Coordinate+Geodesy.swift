@@ -37,6 +37,8 @@ extension Coordinate {
     /// The point `north` metres north (negative: south), then `east` metres east (negative: west) of this one.
     public func offset(north: Double = 0, east: Double = 0) -> Coordinate {
         destination(distance: north.magnitude, bearing: north >= 0 ? 0 : .pi).destination(
-            distance: east.magnitude, bearing: east >= 0 ? .pi / 2 : -.pi / 2)
+            distance: east.magnitude,
+            bearing: east >= 0 ? .pi / 2 : -.pi / 2
+        )
     }
 }

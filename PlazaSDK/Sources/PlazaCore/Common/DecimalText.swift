@@ -29,7 +29,9 @@ extension Double {
                 return nil
             }
         }
-        guard digits > 0, state < 2 || exponentDigits > 0, let value = Double(String(text)), value.isFinite else { return nil }
+        guard digits > 0, state < 2 || exponentDigits > 0, let value = Double(String(text)), value.isFinite else {
+            return nil
+        }
         self = value
     }
 }

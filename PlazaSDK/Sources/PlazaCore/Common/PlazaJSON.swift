@@ -19,7 +19,10 @@ public enum PlazaJSON {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             if let date = parseDate(text) { return date }
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected an ISO 8601 date-time such as 2026-11-23T10:00:00Z.")
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "Expected an ISO 8601 date-time such as 2026-11-23T10:00:00Z."
+            )
         }
         return decoder
     }
@@ -49,7 +52,12 @@ extension KeyedDecodingContainer {
         guard contains(key) else { return nil }
         if try decodeNil(forKey: key) {
             throw DecodingError.valueNotFound(
-                T.self, .init(codingPath: codingPath + [key], debugDescription: "null is not accepted here; leave the field out instead."))
+                T.self,
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription: "null is not accepted here; leave the field out instead."
+                )
+            )
         }
         return try decode(T.self, forKey: key)
     }

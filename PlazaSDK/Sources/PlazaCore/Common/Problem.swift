@@ -39,8 +39,16 @@ public struct Problem: Codable, Sendable, Hashable {
     public var findings: [CampaignFinding]?
 
     public init(
-        type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: ErrorCode, errors: [FieldError]? = nil,
-        currentState: String? = nil, limit: String? = nil, resetsAt: Date? = nil, findings: [CampaignFinding]? = nil
+        type: String = "about:blank",
+        title: String,
+        status: Int,
+        detail: String? = nil,
+        code: ErrorCode,
+        errors: [FieldError]? = nil,
+        currentState: String? = nil,
+        limit: String? = nil,
+        resetsAt: Date? = nil,
+        findings: [CampaignFinding]? = nil
     ) {
         self.findings = findings
         self.limit = limit

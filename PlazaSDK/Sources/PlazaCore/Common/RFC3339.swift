@@ -65,7 +65,8 @@ public enum RFC3339 {
         }
         guard let year = number(4), expect(45), let month = number(2), expect(45), let day = number(2), expect(84, 116),
             let hour = number(2), expect(58), let minute = number(2), expect(58), let second = number(2),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60,
+            second < 60
         else { return nil }
         var fraction = 0.0
         if position < bytes.count, bytes[position] == 46 {
@@ -87,7 +88,9 @@ public enum RFC3339 {
         case 43, 45:
             let sign: Int64 = bytes[position] == 45 ? -1 : 1
             position += 1
-            guard let hours = number(2), expect(58), let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+            guard let hours = number(2), expect(58), let minutes = number(2), hours < 24, minutes < 60 else {
+                return nil
+            }
             offset = sign * (hours * 3_600 + minutes * 60)
         default:
             return nil

@@ -21,7 +21,9 @@ public enum ShownText {
             return "Remove control and direction-changing characters (such as U+202E) and line breaks."
         }
         let marks = text.lazy.map {
-            $0.unicodeScalars.count { $0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .enclosingMark }
+            $0.unicodeScalars.count {
+                $0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .enclosingMark
+            }
         }
         if marks.contains(where: { $0 > maximumMarksPerCharacter }) {
             return "Remove the stacked accents: at most \(maximumMarksPerCharacter) on one letter."

@@ -23,9 +23,19 @@ public struct Validator: Sendable {
 
     /// Records an amount of minor units outside `minimum...maximum`: below, a plain problem; above, one of Plaza's
     /// bounds (`amount_too_large`).
-    public mutating func amount(_ value: Int64, _ field: String, minimum: Int64 = 1, maximum: Int64 = AmountBounds.maximum) {
+    public mutating func amount(
+        _ value: Int64,
+        _ field: String,
+        minimum: Int64 = 1,
+        maximum: Int64 = AmountBounds.maximum
+    ) {
         if value < minimum {
-            errors.append(FieldError(field: field, message: minimum == 0 ? "Use 0 or more." : "Use at least \(minimum) minor units (cents)."))
+            errors.append(
+                FieldError(
+                    field: field,
+                    message: minimum == 0 ? "Use 0 or more." : "Use at least \(minimum) minor units (cents)."
+                )
+            )
         } else if let problem = AmountBounds.problem(value, field: field, maximum: maximum) {
             errors.append(problem)
         }

@@ -43,8 +43,18 @@ public struct InboxEntry: Codable, Sendable, Hashable {
     public var unread: Bool
 
     public init(
-        id: UUID, kind: InboxEntryKind, title: String, note: String?, amount: Int64, currency: String, counterpart: Party, status: ChargeStatus?,
-        referenceId: UUID, link: String, occurredAt: Date, unread: Bool
+        id: UUID,
+        kind: InboxEntryKind,
+        title: String,
+        note: String?,
+        amount: Int64,
+        currency: String,
+        counterpart: Party,
+        status: ChargeStatus?,
+        referenceId: UUID,
+        link: String,
+        occurredAt: Date,
+        unread: Bool
     ) {
         self.id = id
         self.kind = kind

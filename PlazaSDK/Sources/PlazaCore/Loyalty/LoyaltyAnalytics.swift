@@ -19,8 +19,14 @@ public struct LoyaltyMonth: Codable, Sendable, Hashable {
     public var averageDaysToComplete: Double?
 
     public init(
-        month: String, punches: Int? = 0, newCards: Int? = 0, completedCards: Int? = 0, redemptions: Int? = 0, redemptionRate: Double? = nil,
-        returningCustomers: Int? = 0, averageDaysToComplete: Double? = nil
+        month: String,
+        punches: Int? = 0,
+        newCards: Int? = 0,
+        completedCards: Int? = 0,
+        redemptions: Int? = 0,
+        redemptionRate: Double? = nil,
+        returningCustomers: Int? = 0,
+        averageDaysToComplete: Double? = nil
     ) {
         self.month = month
         self.punches = punches
@@ -60,7 +66,8 @@ public enum LoyaltyAnalyticsRules {
         public var redemptions: [(customer: UUID, at: Date)]
 
         public init(
-            punches: [(customer: UUID, at: Date)], cards: [(customer: UUID, level: Int, createdAt: Date, completedAt: Date?)],
+            punches: [(customer: UUID, at: Date)],
+            cards: [(customer: UUID, level: Int, createdAt: Date, completedAt: Date?)],
             redemptions: [(customer: UUID, at: Date)]
         ) {
             self.punches = punches
@@ -82,7 +89,9 @@ public enum LoyaltyAnalyticsRules {
         let firstMonth = Dictionary(facts.punches.map { ($0.customer, key($0.at)) }, uniquingKeysWith: min)
         let punches = Dictionary(grouping: facts.punches) { key($0.at) }
         let taken = Dictionary(grouping: facts.cards.filter { $0.level == 1 }) { key($0.createdAt) }
-        let completed = Dictionary(grouping: facts.cards.compactMap { card in card.completedAt.map { (card, $0) } }) { key($0.1) }
+        let completed = Dictionary(grouping: facts.cards.compactMap { card in card.completedAt.map { (card, $0) } }) {
+            key($0.1)
+        }
         let redeemed = Dictionary(grouping: facts.redemptions) { key($0.at) }
         return starts.map { start in
             let month = key(start)
@@ -93,17 +102,24 @@ public enum LoyaltyAnalyticsRules {
             let completedCount = shown(full.count, people: Set(full.map(\.0.customer)).count)
             let redemptionCount = shown(rewards.count, people: Set(rewards.map(\.customer)).count)
             var rate: Double?
-            if let done = completedCount, let given = redemptionCount, done > 0 { rate = (Double(given) / Double(done) * 1_000).rounded() / 1_000 }
+            if let done = completedCount, let given = redemptionCount, done > 0 {
+                rate = (Double(given) / Double(done) * 1_000).rounded() / 1_000
+            }
             var days: Double?
             if completedCount ?? 0 > 0 {
                 let total = full.reduce(0.0) { $0 + $1.1.timeIntervalSince($1.0.createdAt) / 86_400 }
                 days = (total / Double(full.count) * 10).rounded() / 10
             }
             return LoyaltyMonth(
-                month: month, punches: shown(punched.count, people: Set(punched.map(\.customer)).count),
+                month: month,
+                punches: shown(punched.count, people: Set(punched.map(\.customer)).count),
                 newCards: shown(taken[month]?.count ?? 0, people: Set((taken[month] ?? []).map(\.customer)).count),
-                completedCards: completedCount, redemptions: redemptionCount, redemptionRate: rate,
-                returningCustomers: shown(returning.count, people: returning.count), averageDaysToComplete: days)
+                completedCards: completedCount,
+                redemptions: redemptionCount,
+                redemptionRate: rate,
+                returningCustomers: shown(returning.count, people: returning.count),
+                averageDaysToComplete: days
+            )
         }
     }
 

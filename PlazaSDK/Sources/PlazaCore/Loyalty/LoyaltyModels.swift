@@ -54,8 +54,16 @@ public struct LoyaltyProgramRequest: Codable, Sendable, Hashable {
     public var velocityWindowMinutes: Int?
 
     public init(
-        title: String, description: String? = nil, punchesRequired: Int, reward: String, levels: [LoyaltyLevel]? = nil, expiresAt: Date? = nil,
-        cardValidDays: Int? = nil, minimumSpend: Money? = nil, oneCardAtATime: Bool? = nil, velocityWindowMinutes: Int? = nil
+        title: String,
+        description: String? = nil,
+        punchesRequired: Int,
+        reward: String,
+        levels: [LoyaltyLevel]? = nil,
+        expiresAt: Date? = nil,
+        cardValidDays: Int? = nil,
+        minimumSpend: Money? = nil,
+        oneCardAtATime: Bool? = nil,
+        velocityWindowMinutes: Int? = nil
     ) {
         self.title = title
         self.description = description
@@ -106,9 +114,22 @@ public struct LoyaltyProgram: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
 
     public init(
-        id: UUID, businessId: UUID, businessName: String, title: String, description: String, punchesRequired: Int, reward: String,
-        levels: [LoyaltyLevel], expiresAt: Date?, cardValidDays: Int?, minimumSpend: Money?, oneCardAtATime: Bool, velocityWindowMinutes: Int,
-        state: LoyaltyProgramState, signingKeys: [LoyaltySigningKey], createdAt: Date
+        id: UUID,
+        businessId: UUID,
+        businessName: String,
+        title: String,
+        description: String,
+        punchesRequired: Int,
+        reward: String,
+        levels: [LoyaltyLevel],
+        expiresAt: Date?,
+        cardValidDays: Int?,
+        minimumSpend: Money?,
+        oneCardAtATime: Bool,
+        velocityWindowMinutes: Int,
+        state: LoyaltyProgramState,
+        signingKeys: [LoyaltySigningKey],
+        createdAt: Date
     ) {
         self.id = id
         self.businessId = businessId
@@ -148,8 +169,15 @@ public struct LoyaltyProgramChange: Codable, Sendable, Hashable {
     public var velocityWindowMinutes: Int?
 
     public init(
-        state: LoyaltyProgramState? = nil, title: String? = nil, description: String? = nil, reward: String? = nil, punchesRequired: Int? = nil,
-        levels: [LoyaltyLevel]? = nil, expiresAt: Date? = nil, cardValidDays: Int? = nil, velocityWindowMinutes: Int? = nil
+        state: LoyaltyProgramState? = nil,
+        title: String? = nil,
+        description: String? = nil,
+        reward: String? = nil,
+        punchesRequired: Int? = nil,
+        levels: [LoyaltyLevel]? = nil,
+        expiresAt: Date? = nil,
+        cardValidDays: Int? = nil,
+        velocityWindowMinutes: Int? = nil
     ) {
         self.state = state
         self.title = title
@@ -206,8 +234,20 @@ public struct LoyaltyCard: Codable, Sendable, Hashable, Identifiable {
     public var redeemedAt: Date?
 
     public init(
-        id: UUID, programId: UUID, businessId: UUID, businessName: String, title: String, reward: String, level: Int, state: LoyaltyCardState,
-        punches: Int, punchesRequired: Int, createdAt: Date, expiresAt: Date? = nil, completedAt: Date? = nil, redeemedAt: Date? = nil
+        id: UUID,
+        programId: UUID,
+        businessId: UUID,
+        businessName: String,
+        title: String,
+        reward: String,
+        level: Int,
+        state: LoyaltyCardState,
+        punches: Int,
+        punchesRequired: Int,
+        createdAt: Date,
+        expiresAt: Date? = nil,
+        completedAt: Date? = nil,
+        redeemedAt: Date? = nil
     ) {
         self.id = id
         self.programId = programId
@@ -258,7 +298,14 @@ public struct LoyaltyRedemption: Codable, Sendable, Hashable, Identifiable {
     public var redeemedAt: Date
 
     public init(
-        id: UUID, cardId: UUID, programId: UUID, reward: String, customer: String, locationId: UUID, redeemedBy: String, redeemedAt: Date
+        id: UUID,
+        cardId: UUID,
+        programId: UUID,
+        reward: String,
+        customer: String,
+        locationId: UUID,
+        redeemedBy: String,
+        redeemedAt: Date
     ) {
         self.id = id
         self.cardId = cardId

@@ -70,7 +70,13 @@ public struct LoyaltyHistoryEntry: Codable, Sendable, Hashable {
     public var occurredAt: Date
 
     public init(
-        kind: LoyaltyHistoryKind, cardId: UUID, programId: UUID, customer: String, locationId: UUID?, redemptionId: UUID?, occurredAt: Date
+        kind: LoyaltyHistoryKind,
+        cardId: UUID,
+        programId: UUID,
+        customer: String,
+        locationId: UUID?,
+        redemptionId: UUID?,
+        occurredAt: Date
     ) {
         self.kind = kind
         self.cardId = cardId

@@ -31,9 +31,14 @@ public struct SignedPunchToken: Sendable, Hashable {
 
     /// Reads `base64url(payload).base64url(signature)`; nil when it is not one.
     public init?(_ token: String) {
-        let parts = token.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let bytes = Data(base64URL: String(parts[0])), let signature = Data(base64URL: String(parts[1])),
-            signature.count == 64, let payload = try? JSONDecoder().decode(PunchTokenPayload.self, from: bytes), payload.v == 1
+        let parts = token.trimmingCharacters(in: .whitespacesAndNewlines).split(
+            separator: ".",
+            omittingEmptySubsequences: false
+        )
+        guard parts.count == 2, let bytes = Data(base64URL: String(parts[0])),
+            let signature = Data(base64URL: String(parts[1])),
+            signature.count == 64, let payload = try? JSONDecoder().decode(PunchTokenPayload.self, from: bytes),
+            payload.v == 1
         else { return nil }
         payloadBytes = bytes
         self.payload = payload
@@ -82,7 +87,9 @@ public enum LoyaltyRules {
     /// `.expired` when the token's window is past its sync grace or has not begun; nil when it may be counted now.
     public static func timeProblem(window: Int64, now: Date) -> PunchRefusal? {
         let start = Date(timeIntervalSince1970: Double(window * windowSeconds))
-        if windowEnd(window).addingTimeInterval(syncGrace) < now || start > now.addingTimeInterval(clockSkew) { return .expired }
+        if windowEnd(window).addingTimeInterval(syncGrace) < now || start > now.addingTimeInterval(clockSkew) {
+            return .expired
+        }
         return nil
     }
 
@@ -90,12 +97,17 @@ public enum LoyaltyRules {
     /// by the SDK: another program's or business's token, a signature no current (or recently retired) key of the
     /// business made, a window past its grace. `verify` checks an Ed25519 signature: (public key, signature, bytes).
     public static func tokenProblem(
-        _ token: SignedPunchToken, programId: UUID, businessId: UUID, keys: [LoyaltySigningKey], now: Date,
+        _ token: SignedPunchToken,
+        programId: UUID,
+        businessId: UUID,
+        keys: [LoyaltySigningKey],
+        now: Date,
         verify: (Data, Data, Data) -> Bool
     ) -> PunchRefusal? {
         let payload = token.payload
         guard payload.programId == programId, payload.businessId == businessId else { return .wrongProgram }
-        guard let key = keys.first(where: { $0.keyId == payload.keyId }), let publicKey = Data(base64URL: key.publicKey),
+        guard let key = keys.first(where: { $0.keyId == payload.keyId }),
+            let publicKey = Data(base64URL: key.publicKey),
             verify(publicKey, token.signature, token.payloadBytes)
         else { return .invalidSignature }
         if let retired = key.retiredAt {
@@ -118,21 +130,41 @@ public enum LoyaltyRules {
         validator.apply(textProblem(request.title, maximum: 80, what: "a title"), to: "title")
         validator.check((request.description ?? "").count <= 2_000, "description", "Use at most 2,000 characters.")
         validator.apply(textProblem(request.reward, maximum: 120, what: "the reward"), to: "reward")
-        validator.check(punchesRequired.contains(request.punchesRequired), "punchesRequired", "Ask for 1 to 50 punches.")
+        validator.check(
+            punchesRequired.contains(request.punchesRequired),
+            "punchesRequired",
+            "Ask for 1 to 50 punches."
+        )
         let levels = request.levels ?? []
         validator.check(levels.count <= maximumLevels, "levels", "Use at most \(maximumLevels) further levels.")
         for (index, level) in levels.enumerated() {
-            validator.check(punchesRequired.contains(level.punchesRequired), "levels[\(index)].punchesRequired", "Ask for 1 to 50 punches.")
+            validator.check(
+                punchesRequired.contains(level.punchesRequired),
+                "levels[\(index)].punchesRequired",
+                "Ask for 1 to 50 punches."
+            )
             validator.apply(textProblem(level.reward, maximum: 120, what: "the reward"), to: "levels[\(index)].reward")
         }
-        if let expiresAt = request.expiresAt { validator.check(expiresAt > now, "expiresAt", "Pick a moment in the future.") }
+        if let expiresAt = request.expiresAt {
+            validator.check(expiresAt > now, "expiresAt", "Pick a moment in the future.")
+        }
         validator.end(request.expiresAt, "expiresAt", now: now)
-        if let days = request.cardValidDays { validator.check(cardValidDays.contains(days), "cardValidDays", "Use 1 to 3,650 days.") }
+        if let days = request.cardValidDays {
+            validator.check(cardValidDays.contains(days), "cardValidDays", "Use 1 to 3,650 days.")
+        }
         if let minutes = request.velocityWindowMinutes {
-            validator.check(velocityWindowMinutes.contains(minutes), "velocityWindowMinutes", "Use 0 to 1,440 minutes (0 turns the rule off).")
+            validator.check(
+                velocityWindowMinutes.contains(minutes),
+                "velocityWindowMinutes",
+                "Use 0 to 1,440 minutes (0 turns the rule off)."
+            )
         }
         if let spend = request.minimumSpend {
-            validator.check(spend.amount > 0 && Money.isCurrencyCode(spend.currency), "minimumSpend", "Give a positive amount and a currency.")
+            validator.check(
+                spend.amount > 0 && Money.isCurrencyCode(spend.currency),
+                "minimumSpend",
+                "Give a positive amount and a currency."
+            )
             validator.add(AmountBounds.problem(spend.amount, field: "minimumSpend.amount"))
         }
         return validator.errors

@@ -40,7 +40,13 @@ public struct DeviceRegistration: Codable, Sendable, Hashable {
     /// How the device calls itself in the list ("Chrome on Android", "Anna's iPhone").
     public var name: String?
 
-    public init(platform: DevicePlatform, subscription: WebPushSubscription? = nil, token: String? = nil, topic: String? = nil, name: String? = nil) {
+    public init(
+        platform: DevicePlatform,
+        subscription: WebPushSubscription? = nil,
+        token: String? = nil,
+        topic: String? = nil,
+        name: String? = nil
+    ) {
         self.platform = platform
         self.subscription = subscription
         self.token = token
@@ -60,7 +66,14 @@ public struct Device: Codable, Sendable, Hashable, Identifiable {
     /// The last time the push service took a notification for it.
     public var lastDeliveredAt: Date?
 
-    public init(id: UUID, platform: DevicePlatform, name: String, service: String, createdAt: Date, lastDeliveredAt: Date?) {
+    public init(
+        id: UUID,
+        platform: DevicePlatform,
+        name: String,
+        service: String,
+        createdAt: Date,
+        lastDeliveredAt: Date?
+    ) {
         self.id = id
         self.platform = platform
         self.name = name
@@ -143,10 +156,13 @@ public struct NotificationPreferences: Codable, Sendable, Hashable {
 
     /// Push on for everything, e-mail off, no quiet hours: what a user has before choosing.
     public static let standard = NotificationPreferences(
-        kinds: NotificationKind.allCases.map { KindPreference(kind: $0, push: true, email: $0 == .account) }, quietHours: nil)
+        kinds: NotificationKind.allCases.map { KindPreference(kind: $0, push: true, email: $0 == .account) },
+        quietHours: nil
+    )
 
     public func preference(_ kind: NotificationKind) -> KindPreference {
-        kinds.first { $0.kind == kind } ?? Self.standard.kinds.first { $0.kind == kind } ?? KindPreference(kind: kind, push: true, email: false)
+        kinds.first { $0.kind == kind } ?? Self.standard.kinds.first { $0.kind == kind }
+            ?? KindPreference(kind: kind, push: true, email: false)
     }
 }
 

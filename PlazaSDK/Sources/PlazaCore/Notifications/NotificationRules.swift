@@ -17,24 +17,39 @@ public enum NotificationRules {
             }
             validator.apply(endpointProblem(subscription.endpoint), to: "subscription.endpoint")
             let key = Data(base64URL: subscription.keys.p256dh)
-            validator.check(key?.count == 65 && key?.first == 4, "subscription.keys.p256dh", "This is not a P-256 public key (65 bytes, base64url).")
-            validator.check(Data(base64URL: subscription.keys.auth)?.count == 16, "subscription.keys.auth", "The auth secret is 16 bytes, base64url.")
+            validator.check(
+                key?.count == 65 && key?.first == 4,
+                "subscription.keys.p256dh",
+                "This is not a P-256 public key (65 bytes, base64url)."
+            )
+            validator.check(
+                Data(base64URL: subscription.keys.auth)?.count == 16,
+                "subscription.keys.auth",
+                "The auth secret is 16 bytes, base64url."
+            )
         case .apns:
             let token = registration.token ?? ""
             validator.check(
-                (64...200).contains(token.count) && token.count.isMultiple(of: 2) && token.allSatisfy(\.isHexDigit), "token",
-                "Send the device token as hexadecimal digits.")
+                (64...200).contains(token.count) && token.count.isMultiple(of: 2) && token.allSatisfy(\.isHexDigit),
+                "token",
+                "Send the device token as hexadecimal digits."
+            )
             let topic = registration.topic ?? ""
             validator.check(
-                (3...200).contains(topic.count) && topic.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }, "topic",
-                "Send the app's bundle id, such as com.example.plaza.")
+                (3...200).contains(topic.count)
+                    && topic.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) },
+                "topic",
+                "Send the app's bundle id, such as com.example.plaza."
+            )
         }
         return validator.errors
     }
 
     /// An endpoint must be an absolute address with a host, at most 1,000 characters.
     public static func endpointProblem(_ endpoint: String) -> String? {
-        guard endpoint.count <= 1000, let url = URL(string: endpoint), url.scheme != nil, let host = url.host, !host.isEmpty else {
+        guard endpoint.count <= 1000, let url = URL(string: endpoint), url.scheme != nil, let host = url.host,
+            !host.isEmpty
+        else {
             return "This is not a push service address."
         }
         return nil
@@ -49,7 +64,13 @@ public enum NotificationRules {
             let (from, until) = (minutes(quiet.from), minutes(quiet.until))
             validator.check(from != nil, "quietHours.from", "Use HH:MM, such as 22:00.")
             validator.check(until != nil, "quietHours.until", "Use HH:MM, such as 07:00.")
-            if let from, let until { validator.check(from != until, "quietHours.until", "Quiet hours need an end different from their start.") }
+            if let from, let until {
+                validator.check(
+                    from != until,
+                    "quietHours.until",
+                    "Quiet hours need an end different from their start."
+                )
+            }
         }
         return validator.errors
     }
@@ -57,7 +78,8 @@ public enum NotificationRules {
     /// `HH:MM` from 00:00 to 23:59, in minutes.
     public static func minutes(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hours = Int(parts[0]),
+            let minutes = Int(parts[1]),
             (0...23).contains(hours), (0...59).contains(minutes)
         else { return nil }
         return hours * 60 + minutes

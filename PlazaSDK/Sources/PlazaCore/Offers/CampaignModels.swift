@@ -49,8 +49,14 @@ public struct CampaignTarget: Codable, Sendable, Hashable {
     public var pastCustomers: Int?
 
     public init(
-        ageMin: Int? = nil, ageMax: Int? = nil, genders: [Gender]? = nil, studentsOnly: Bool? = nil, locationIds: [UUID]? = nil,
-        radiusMeters: Int? = nil, subscribersOnly: Bool? = nil, pastCustomers: Int? = nil
+        ageMin: Int? = nil,
+        ageMax: Int? = nil,
+        genders: [Gender]? = nil,
+        studentsOnly: Bool? = nil,
+        locationIds: [UUID]? = nil,
+        radiusMeters: Int? = nil,
+        subscribersOnly: Bool? = nil,
+        pastCustomers: Int? = nil
     ) {
         self.ageMin = ageMin
         self.ageMax = ageMax
@@ -130,9 +136,21 @@ public struct CampaignContent: Codable, Sendable, Hashable {
     public var code: String?
 
     public init(
-        kind: CampaignKind, title: String, body: String, imageId: UUID? = nil, startsAt: Date, endsAt: Date, schedule: [CampaignSchedule]? = nil,
-        target: CampaignTarget = CampaignTarget(), delivery: [CampaignDelivery] = [.automatic], discount: CouponDiscount? = nil,
-        minimumSpend: Money? = nil, maxDiscount: Money? = nil, totalRedemptions: Int? = nil, perCustomer: Int? = nil, code: String? = nil
+        kind: CampaignKind,
+        title: String,
+        body: String,
+        imageId: UUID? = nil,
+        startsAt: Date,
+        endsAt: Date,
+        schedule: [CampaignSchedule]? = nil,
+        target: CampaignTarget = CampaignTarget(),
+        delivery: [CampaignDelivery] = [.automatic],
+        discount: CouponDiscount? = nil,
+        minimumSpend: Money? = nil,
+        maxDiscount: Money? = nil,
+        totalRedemptions: Int? = nil,
+        perCustomer: Int? = nil,
+        code: String? = nil
     ) {
         self.kind = kind
         self.title = title
@@ -190,12 +208,25 @@ public struct CampaignChange: Codable, Sendable, Hashable {
     public var clear: [String]?
 
     /// The fields `clear` may name.
-    public static let clearable = ["minimumSpend", "maxDiscount", "totalRedemptions", "perCustomer", "code", "schedule"]
+    public static let clearable = [
+        "minimumSpend", "maxDiscount", "totalRedemptions", "perCustomer", "code", "schedule",
+    ]
 
     public init(
-        title: String? = nil, body: String? = nil, startsAt: Date? = nil, endsAt: Date? = nil, schedule: [CampaignSchedule]? = nil,
-        target: CampaignTarget? = nil, delivery: [CampaignDelivery]? = nil, discount: CouponDiscount? = nil, minimumSpend: Money? = nil,
-        maxDiscount: Money? = nil, totalRedemptions: Int? = nil, perCustomer: Int? = nil, code: String? = nil, clear: [String]? = nil
+        title: String? = nil,
+        body: String? = nil,
+        startsAt: Date? = nil,
+        endsAt: Date? = nil,
+        schedule: [CampaignSchedule]? = nil,
+        target: CampaignTarget? = nil,
+        delivery: [CampaignDelivery]? = nil,
+        discount: CouponDiscount? = nil,
+        minimumSpend: Money? = nil,
+        maxDiscount: Money? = nil,
+        totalRedemptions: Int? = nil,
+        perCustomer: Int? = nil,
+        code: String? = nil,
+        clear: [String]? = nil
     ) {
         self.clear = clear
         self.title = title
@@ -302,8 +333,17 @@ public struct Campaign: Codable, Sendable, Hashable, Identifiable {
     public var updatedAt: Date
 
     public init(
-        id: UUID, businessId: UUID, businessName: String, content: CampaignContent, state: CampaignState, findings: [CampaignFinding],
-        rejectionReason: String? = nil, pendingChange: Bool = false, claimed: Int = 0, createdAt: Date, updatedAt: Date
+        id: UUID,
+        businessId: UUID,
+        businessName: String,
+        content: CampaignContent,
+        state: CampaignState,
+        findings: [CampaignFinding],
+        rejectionReason: String? = nil,
+        pendingChange: Bool = false,
+        claimed: Int = 0,
+        createdAt: Date,
+        updatedAt: Date
     ) {
         self.id = id
         self.businessId = businessId
@@ -319,7 +359,8 @@ public struct Campaign: Codable, Sendable, Hashable, Identifiable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, businessId, businessName, state, findings, rejectionReason, pendingChange, claimed, createdAt, updatedAt
+        case id, businessId, businessName, state, findings, rejectionReason, pendingChange, claimed, createdAt,
+            updatedAt
     }
 
     // The content's fields sit beside the campaign's own, as the contract shows them.

@@ -34,8 +34,10 @@ public enum CampaignRules {
         for (index, slot) in (content.schedule ?? []).enumerated() {
             let field = "schedule.\(index)"
             validator.check(
-                !slot.weekdays.isEmpty && slot.weekdays.allSatisfy { (1...7).contains($0) }, "\(field).weekdays",
-                "List weekdays as 1 (Monday) to 7 (Sunday).")
+                !slot.weekdays.isEmpty && slot.weekdays.allSatisfy { (1...7).contains($0) },
+                "\(field).weekdays",
+                "List weekdays as 1 (Monday) to 7 (Sunday)."
+            )
             validator.check(NotificationRules.minutes(slot.from) != nil, "\(field).from", "Use a time such as 07:00.")
             validator.check(NotificationRules.minutes(slot.until) != nil, "\(field).until", "Use a time such as 10:00.")
             validator.check(slot.from != slot.until, "\(field).until", "Must differ from the start.")
@@ -47,10 +49,14 @@ public enum CampaignRules {
         switch content.kind {
         case .ad:
             let couponOnly: [(Bool, String)] = [
-                (content.discount != nil, "discount"), (content.minimumSpend != nil, "minimumSpend"), (content.maxDiscount != nil, "maxDiscount"),
-                (content.totalRedemptions != nil, "totalRedemptions"), (content.perCustomer != nil, "perCustomer"), (content.code != nil, "code"),
+                (content.discount != nil, "discount"), (content.minimumSpend != nil, "minimumSpend"),
+                (content.maxDiscount != nil, "maxDiscount"),
+                (content.totalRedemptions != nil, "totalRedemptions"), (content.perCustomer != nil, "perCustomer"),
+                (content.code != nil, "code"),
             ]
-            for (present, field) in couponOnly { validator.check(!present, field, "Only coupons have this; leave it out of an ad.") }
+            for (present, field) in couponOnly {
+                validator.check(!present, field, "Only coupons have this; leave it out of an ad.")
+            }
         case .coupon:
             couponProblems(content, into: &validator)
         }
@@ -58,17 +64,31 @@ public enum CampaignRules {
     }
 
     private static func targetProblems(_ target: CampaignTarget, into validator: inout Validator) {
-        if let ageMin = target.ageMin { validator.check((13...120).contains(ageMin), "target.ageMin", "Use an age from 13 to 120.") }
-        if let ageMax = target.ageMax { validator.check((13...120).contains(ageMax), "target.ageMax", "Use an age from 13 to 120.") }
+        if let ageMin = target.ageMin {
+            validator.check((13...120).contains(ageMin), "target.ageMin", "Use an age from 13 to 120.")
+        }
+        if let ageMax = target.ageMax {
+            validator.check((13...120).contains(ageMax), "target.ageMax", "Use an age from 13 to 120.")
+        }
         if let ageMin = target.ageMin, let ageMax = target.ageMax {
             validator.check(ageMin <= ageMax, "target.ageMax", "Must be at least the lowest age.")
         }
-        if let genders = target.genders { validator.check(Set(genders).count == genders.count, "target.genders", "List each gender once.") }
-        if let radius = target.radiusMeters { validator.check((1...50_000).contains(radius), "target.radiusMeters", "Use 1 to 50,000 metres.") }
-        if let ids = target.locationIds {
-            validator.check(!ids.isEmpty && ids.count <= 100, "target.locationIds", "Name 1 to 100 locations, or leave it out for all.")
+        if let genders = target.genders {
+            validator.check(Set(genders).count == genders.count, "target.genders", "List each gender once.")
         }
-        if let days = target.pastCustomers { validator.check((1...365).contains(days), "target.pastCustomers", "Use 1 to 365 days.") }
+        if let radius = target.radiusMeters {
+            validator.check((1...50_000).contains(radius), "target.radiusMeters", "Use 1 to 50,000 metres.")
+        }
+        if let ids = target.locationIds {
+            validator.check(
+                !ids.isEmpty && ids.count <= 100,
+                "target.locationIds",
+                "Name 1 to 100 locations, or leave it out for all."
+            )
+        }
+        if let days = target.pastCustomers {
+            validator.check((1...365).contains(days), "target.pastCustomers", "Use 1 to 365 days.")
+        }
     }
 
     private static func couponProblems(_ content: CampaignContent, into validator: inout Validator) {
@@ -96,16 +116,29 @@ public enum CampaignRules {
             guard let money else { continue }
             validator.check(money.amount > 0, "\(field).amount", "Must be more than zero.")
             validator.add(AmountBounds.problem(money.amount, field: "\(field).amount"))
-            validator.check(Money.isCurrencyCode(money.currency), "\(field).currency", "Use a three-letter currency code such as USD.")
+            validator.check(
+                Money.isCurrencyCode(money.currency),
+                "\(field).currency",
+                "Use a three-letter currency code such as USD."
+            )
             currencies.insert(money.currency)
         }
-        validator.check(currencies.count <= 1, "discount", "Use one currency for the discount, the minimum spend and the cap.")
-        if let total = content.totalRedemptions { validator.check((1...1_000_000).contains(total), "totalRedemptions", "Use 1 to 1,000,000.") }
+        validator.check(
+            currencies.count <= 1,
+            "discount",
+            "Use one currency for the discount, the minimum spend and the cap."
+        )
+        if let total = content.totalRedemptions {
+            validator.check((1...1_000_000).contains(total), "totalRedemptions", "Use 1 to 1,000,000.")
+        }
         if let each = content.perCustomer { validator.check((1...100).contains(each), "perCustomer", "Use 1 to 100.") }
         if let code = content.code {
             validator.check(
-                (4...16).contains(code.count) && code.allSatisfy { ($0.isASCII && ($0.isUppercase || $0.isNumber)) || $0 == "-" }, "code",
-                "Use 4 to 16 capital letters, digits or hyphens, such as BREAD-10.")
+                (4...16).contains(code.count)
+                    && code.allSatisfy { ($0.isASCII && ($0.isUppercase || $0.isNumber)) || $0 == "-" },
+                "code",
+                "Use 4 to 16 capital letters, digits or hyphens, such as BREAD-10."
+            )
         }
     }
 
@@ -123,58 +156,102 @@ public enum CampaignRules {
     }
 
     /// The policy lint, run at every save; a `block` finding refuses a submission.
-    public static func findings(_ content: CampaignContent, neighbours: [Neighbour], blockedWords: [String], now: Date) -> [CampaignFinding] {
+    public static func findings(
+        _ content: CampaignContent,
+        neighbours: [Neighbour],
+        blockedWords: [String],
+        now: Date
+    ) -> [CampaignFinding] {
         var found: [CampaignFinding] = []
         let target = content.target
-        let asksAboutThePerson = target.ageMin != nil || target.ageMax != nil || !(target.genders ?? []).isEmpty || target.studentsOnly == true
+        let asksAboutThePerson =
+            target.ageMin != nil || target.ageMax != nil || !(target.genders ?? []).isEmpty
+            || target.studentsOnly == true
         if asksAboutThePerson, (target.ageMin ?? 0) < adultAge {
             found.append(
                 CampaignFinding(
-                    code: FindingCode.targetsMinors, severity: .block, field: "target.ageMin",
-                    message: "Age, gender or student criteria could reach people under \(adultAge), who are never profiled. Set the lowest age to "
-                        + "\(adultAge) or more, or target by place and time only."))
+                    code: FindingCode.targetsMinors,
+                    severity: .block,
+                    field: "target.ageMin",
+                    message:
+                        "Age, gender or student criteria could reach people under \(adultAge), who are never profiled. Set the lowest age to "
+                        + "\(adultAge) or more, or target by place and time only."
+                )
+            )
         }
         if content.kind == .coupon, content.totalRedemptions == nil {
             found.append(
                 CampaignFinding(
-                    code: FindingCode.noCap, severity: .warn, field: "totalRedemptions",
-                    message: "Nothing caps how many of these coupons are claimed in all: set totalRedemptions."))
+                    code: FindingCode.noCap,
+                    severity: .warn,
+                    field: "totalRedemptions",
+                    message: "Nothing caps how many of these coupons are claimed in all: set totalRedemptions."
+                )
+            )
         }
         if let percent = content.discount?.percentOff, percent > 90 {
             found.append(
                 CampaignFinding(
-                    code: FindingCode.discountOver90, severity: .warn, field: "discount.percentOff",
-                    message: "A discount of \(percent) % gives nearly everything away; check it is meant."))
+                    code: FindingCode.discountOver90,
+                    severity: .warn,
+                    field: "discount.percentOff",
+                    message: "A discount of \(percent) % gives nearly everything away; check it is meant."
+                )
+            )
         }
         if let radius = target.radiusMeters, radius < smallestSensibleRadius {
             found.append(
                 CampaignFinding(
-                    code: FindingCode.radiusUnder50, severity: .warn, field: "target.radiusMeters",
-                    message: "A radius of \(radius) m is below what a phone's GPS can tell apart; \(smallestSensibleRadius) m or more works."))
+                    code: FindingCode.radiusUnder50,
+                    severity: .warn,
+                    field: "target.radiusMeters",
+                    message:
+                        "A radius of \(radius) m is below what a phone's GPS can tell apart; \(smallestSensibleRadius) m or more works."
+                )
+            )
         }
         if content.endsAt <= now {
             found.append(
                 CampaignFinding(
-                    code: FindingCode.windowEnded, severity: .block, field: "endsAt", message: "This campaign's window has already ended."))
+                    code: FindingCode.windowEnded,
+                    severity: .block,
+                    field: "endsAt",
+                    message: "This campaign's window has already ended."
+                )
+            )
         }
         if content.kind == .coupon {
-            let overlapping = neighbours.filter { $0.startsAt < content.endsAt && content.startsAt < $0.endsAt }.map { "“\($0.title)”" }
+            let overlapping = neighbours.filter { $0.startsAt < content.endsAt && content.startsAt < $0.endsAt }.map {
+                "“\($0.title)”"
+            }
             if !overlapping.isEmpty {
                 found.append(
                     CampaignFinding(
-                        code: FindingCode.stacks, severity: .warn, field: "startsAt",
+                        code: FindingCode.stacks,
+                        severity: .warn,
+                        field: "startsAt",
                         message: "Customers could hold this coupon and \(overlapping.joined(separator: ", ")) at once: "
-                            + "the discounts would stack."))
+                            + "the discounts would stack."
+                    )
+                )
             }
         }
         if let problem = contentProblem(title: content.title, body: content.body, blockedWords: blockedWords) {
-            found.append(CampaignFinding(code: FindingCode.blockedContent, severity: .block, field: problem.field, message: problem.message))
+            found.append(
+                CampaignFinding(
+                    code: FindingCode.blockedContent,
+                    severity: .block,
+                    field: problem.field,
+                    message: problem.message
+                )
+            )
         }
         return found
     }
 
     /// A link, or a word of the operator's blocked list, in the title or the body.
-    static func contentProblem(title: String, body: String, blockedWords: [String]) -> (field: String, message: String)? {
+    static func contentProblem(title: String, body: String, blockedWords: [String]) -> (field: String, message: String)?
+    {
         for (field, text) in [("title", title), ("body", body)] {
             let lower = text.lowercased()
             if lower.contains("http://") || lower.contains("https://") || lower.contains("www.") {

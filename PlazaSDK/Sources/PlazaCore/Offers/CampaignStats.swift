@@ -57,7 +57,10 @@ public enum CampaignStatsRules {
         public var deliveries: [(at: Date, openedAt: Date?)]
         public var claims: [(at: Date, redeemedAt: Date?, discount: Int64?)]
 
-        public init(deliveries: [(at: Date, openedAt: Date?)], claims: [(at: Date, redeemedAt: Date?, discount: Int64?)]) {
+        public init(
+            deliveries: [(at: Date, openedAt: Date?)],
+            claims: [(at: Date, redeemedAt: Date?, discount: Int64?)]
+        ) {
             self.deliveries = deliveries
             self.claims = claims
         }
@@ -65,7 +68,10 @@ public enum CampaignStatsRules {
 
     /// The days from the first delivery to `now`'s (at most `maximumDays`, the latest), cut in `calendar`'s zone.
     public static func stats(
-        _ facts: Facts, calendar: Calendar, now: Date, maximumDays: Int = 92
+        _ facts: Facts,
+        calendar: Calendar,
+        now: Date,
+        maximumDays: Int = 92
     ) -> (totals: CampaignDayStats, days: [CampaignDayStats]) {
         func key(_ date: Date) -> String {
             let parts = calendar.dateComponents([.year, .month, .day], from: date)
@@ -78,28 +84,53 @@ public enum CampaignStatsRules {
         let redeemed = Dictionary(grouping: redemptions, by: { key($0.0) })
         var days: [CampaignDayStats] = []
         if let first = facts.deliveries.map(\.at).min() {
-            var day = calendar.startOfDay(for: max(first, calendar.date(byAdding: .day, value: -(maximumDays - 1), to: now) ?? first))
+            var day = calendar.startOfDay(
+                for: max(first, calendar.date(byAdding: .day, value: -(maximumDays - 1), to: now) ?? first)
+            )
             while day <= now {
                 let date = key(day)
                 let given = redeemed[date] ?? []
                 days.append(
                     row(
-                        date: date, delivered: delivered[date] ?? 0, opened: opened[date] ?? 0, claimed: claimed[date] ?? 0, redeemed: given.count,
-                        discount: given.reduce(0) { $0 + $1.1 }))
+                        date: date,
+                        delivered: delivered[date] ?? 0,
+                        opened: opened[date] ?? 0,
+                        claimed: claimed[date] ?? 0,
+                        redeemed: given.count,
+                        discount: given.reduce(0) { $0 + $1.1 }
+                    )
+                )
                 guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
                 day = next
             }
         }
         let totals = row(
-            date: nil, delivered: facts.deliveries.count, opened: facts.deliveries.filter { $0.openedAt != nil }.count, claimed: facts.claims.count,
-            redeemed: redemptions.count, discount: redemptions.reduce(0) { $0 + $1.1 })
+            date: nil,
+            delivered: facts.deliveries.count,
+            opened: facts.deliveries.filter { $0.openedAt != nil }.count,
+            claimed: facts.claims.count,
+            redeemed: redemptions.count,
+            discount: redemptions.reduce(0) { $0 + $1.1 }
+        )
         return (totals, days)
     }
 
-    static func row(date: String?, delivered: Int, opened: Int, claimed: Int, redeemed: Int, discount: Int64) -> CampaignDayStats {
+    static func row(
+        date: String?,
+        delivered: Int,
+        opened: Int,
+        claimed: Int,
+        redeemed: Int,
+        discount: Int64
+    ) -> CampaignDayStats {
         let shown = { (count: Int) in count == 0 || count >= minimumCount ? count : nil }
         return CampaignDayStats(
-            date: date, delivered: shown(delivered), opened: shown(opened), claimed: shown(claimed), redeemed: shown(redeemed),
-            discountGiven: shown(redeemed) == nil ? nil : discount)
+            date: date,
+            delivered: shown(delivered),
+            opened: shown(opened),
+            claimed: shown(claimed),
+            redeemed: shown(redeemed),
+            discountGiven: shown(redeemed) == nil ? nil : discount
+        )
     }
 }

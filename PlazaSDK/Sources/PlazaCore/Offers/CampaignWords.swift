@@ -17,7 +17,9 @@ public enum CampaignWords {
         }
         if target.studentsOnly == true { who.append("students") }
         if target.subscribersOnly == true { who.append("subscribers of the business") }
-        if let days = target.pastCustomers { who.append("who paid here in the last \(days) \(days == 1 ? "day" : "days")") }
+        if let days = target.pastCustomers {
+            who.append("who paid here in the last \(days) \(days == 1 ? "day" : "days")")
+        }
         return who
     }
 

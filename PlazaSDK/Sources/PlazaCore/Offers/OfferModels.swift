@@ -43,8 +43,12 @@ public struct OfferSettings: Codable, Sendable, Hashable {
     public static let defaultMaxPerDay = 3
 
     public init(
-        ads: OfferLevel = .subscribed, coupons: OfferLevel = .subscribed, maxPerDay: Int = defaultMaxPerDay, quietHours: QuietHours? = nil,
-        use: TargetingUse = TargetingUse(), muted: [UUID] = []
+        ads: OfferLevel = .subscribed,
+        coupons: OfferLevel = .subscribed,
+        maxPerDay: Int = defaultMaxPerDay,
+        quietHours: QuietHours? = nil,
+        use: TargetingUse = TargetingUse(),
+        muted: [UUID] = []
     ) {
         self.ads = ads
         self.coupons = coupons
@@ -82,7 +86,11 @@ public struct OfferSettingsChange: Codable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey { case ads, coupons, maxPerDay, quietHours, use, muted }
 
     public init(
-        ads: OfferLevel? = nil, coupons: OfferLevel? = nil, maxPerDay: Int? = nil, quietHours: QuietHours?? = nil, use: TargetingUseChange? = nil,
+        ads: OfferLevel? = nil,
+        coupons: OfferLevel? = nil,
+        maxPerDay: Int? = nil,
+        quietHours: QuietHours?? = nil,
+        use: TargetingUseChange? = nil,
         muted: [UUID]? = nil
     ) {
         self.ads = ads
@@ -99,7 +107,10 @@ public struct OfferSettingsChange: Codable, Sendable, Hashable {
         coupons = try container.decodeUnlessNull(OfferLevel.self, forKey: .coupons)
         maxPerDay = try container.decodeUnlessNull(Int.self, forKey: .maxPerDay)
         if container.contains(.quietHours) {
-            quietHours = .some(try container.decodeNil(forKey: .quietHours) ? nil : try container.decode(QuietHours.self, forKey: .quietHours))
+            quietHours = .some(
+                try container.decodeNil(forKey: .quietHours)
+                    ? nil : try container.decode(QuietHours.self, forKey: .quietHours)
+            )
         }
         use = try container.decodeUnlessNull(TargetingUseChange.self, forKey: .use)
         muted = try container.decodeUnlessNull([UUID].self, forKey: .muted)
@@ -228,8 +239,18 @@ public struct Offer: Codable, Sendable, Hashable, Identifiable {
     public var why: OfferWhy
 
     public init(
-        id: UUID, kind: CampaignKind, title: String, body: String, business: Party, discount: CouponDiscount? = nil, minimumSpend: Money? = nil,
-        maxDiscount: Money? = nil, endsAt: Date, receivedAt: Date, claim: CouponClaim? = nil, why: OfferWhy
+        id: UUID,
+        kind: CampaignKind,
+        title: String,
+        body: String,
+        business: Party,
+        discount: CouponDiscount? = nil,
+        minimumSpend: Money? = nil,
+        maxDiscount: Money? = nil,
+        endsAt: Date,
+        receivedAt: Date,
+        claim: CouponClaim? = nil,
+        why: OfferWhy
     ) {
         self.id = id
         self.kind = kind
@@ -260,7 +281,14 @@ public struct CouponClaim: Codable, Sendable, Hashable, Identifiable {
     public var expiresAt: Date
     public var chargeId: UUID?
 
-    public init(id: UUID, offerId: UUID, code: String, status: CouponClaimStatus, expiresAt: Date, chargeId: UUID? = nil) {
+    public init(
+        id: UUID,
+        offerId: UUID,
+        code: String,
+        status: CouponClaimStatus,
+        expiresAt: Date,
+        chargeId: UUID? = nil
+    ) {
         self.id = id
         self.offerId = offerId
         self.code = code

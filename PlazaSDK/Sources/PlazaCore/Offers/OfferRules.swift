@@ -44,13 +44,18 @@ public struct OfferOccasion: Sendable {
 /// Whom an offer reaches, and why.
 public enum OfferRules {
     /// The criteria `content` matched for `person` on `occasion`, or `nil` when it does not reach them.
-    public static func reasons(_ content: CampaignContent, for person: OfferAudience, on occasion: OfferOccasion) -> [OfferReason]? {
+    public static func reasons(
+        _ content: CampaignContent,
+        for person: OfferAudience,
+        on occasion: OfferOccasion
+    ) -> [OfferReason]? {
         let target = content.target
         // Minors get offers of place and time only, whatever they allowed.
         if person.isMinor, target.profiles { return nil }
         var reasons: [OfferReason] = []
         if target.ageMin != nil || target.ageMax != nil {
-            guard person.use.age, let age = person.age, age >= (target.ageMin ?? 0), age <= (target.ageMax ?? .max) else { return nil }
+            guard person.use.age, let age = person.age, age >= (target.ageMin ?? 0), age <= (target.ageMax ?? .max)
+            else { return nil }
             let band =
                 switch (target.ageMin, target.ageMax) {
                 case (let low?, let high?): "you are between \(low) and \(high)"
@@ -72,16 +77,27 @@ public enum OfferRules {
             reasons.append(OfferReason(criterion: .subscription, text: "you subscribed to \(occasion.businessName)"))
         }
         if let days = target.pastCustomers {
-            guard let paid = person.lastPaid, paid >= occasion.at.addingTimeInterval(-Double(days) * 86_400) else { return nil }
-            reasons.append(OfferReason(criterion: .pastCustomer, text: "you paid \(occasion.businessName) in the last \(days) days"))
+            guard let paid = person.lastPaid, paid >= occasion.at.addingTimeInterval(-Double(days) * 86_400) else {
+                return nil
+            }
+            reasons.append(
+                OfferReason(
+                    criterion: .pastCustomer,
+                    text: "you paid \(occasion.businessName) in the last \(days) days"
+                )
+            )
         }
         if let distance = occasion.distance {
             let radius = target.radiusMeters ?? CampaignRules.defaultRadiusMeters
             guard distance <= Double(radius) else { return nil }
-            reasons.append(OfferReason(criterion: .location, text: "you were within \(radius) m of \(occasion.businessName)"))
+            reasons.append(
+                OfferReason(criterion: .location, text: "you were within \(radius) m of \(occasion.businessName)")
+            )
         }
         if let schedule = content.schedule, !schedule.isEmpty {
-            guard let slot = schedule.first(where: { runs($0, at: occasion.at, calendar: occasion.calendar) }) else { return nil }
+            guard let slot = schedule.first(where: { runs($0, at: occasion.at, calendar: occasion.calendar) }) else {
+                return nil
+            }
             reasons.append(OfferReason(criterion: .schedule, text: describe(slot)))
         }
         return reasons
@@ -95,12 +111,24 @@ public enum OfferRules {
 
     /// Whether `content` could reach `person` once they come near the business at an hour it runs: their settings and
     /// the target, wherever they are now. What the campaign editor's estimate counts.
-    public static func couldReach(_ content: CampaignContent, _ person: OfferAudience, settings: OfferSettings, business: UUID, now: Date) -> Bool {
+    public static func couldReach(
+        _ content: CampaignContent,
+        _ person: OfferAudience,
+        settings: OfferSettings,
+        business: UUID,
+        now: Date
+    ) -> Bool {
         let muted = settings.muted.contains(business)
-        guard admits(level: settings.level(content.kind), muted: muted, subscribed: person.subscribed, near: true) else { return false }
+        guard admits(level: settings.level(content.kind), muted: muted, subscribed: person.subscribed, near: true)
+        else { return false }
         var anytime = content
         anytime.schedule = nil
-        let occasion = OfferOccasion(businessName: "", distance: nil, at: now, calendar: Calendar(identifier: .gregorian))
+        let occasion = OfferOccasion(
+            businessName: "",
+            distance: nil,
+            at: now,
+            calendar: Calendar(identifier: .gregorian)
+        )
         return reasons(anytime, for: person, on: occasion) != nil
     }
 
@@ -118,14 +146,17 @@ public enum OfferRules {
 
     /// Whether `at` falls in the slot (an `until` before `from` runs into the next day).
     public static func runs(_ slot: CampaignSchedule, at: Date, calendar: Calendar) -> Bool {
-        guard let from = NotificationRules.minutes(slot.from), let until = NotificationRules.minutes(slot.until) else { return false }
+        guard let from = NotificationRules.minutes(slot.from), let until = NotificationRules.minutes(slot.until) else {
+            return false
+        }
         let parts = calendar.dateComponents([.weekday, .hour, .minute], from: at)
         let weekday = ((parts.weekday ?? 1) + 5) % 7 + 1  // Gregorian 1 = Sunday → ISO 7.
         let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
         if from < until { return slot.weekdays.contains(weekday) && minute >= from && minute < until }
         // Past midnight: the evening of a listed day, or the small hours after one.
         let yesterday = weekday == 1 ? 7 : weekday - 1
-        return (slot.weekdays.contains(weekday) && minute >= from) || (slot.weekdays.contains(yesterday) && minute < until)
+        return (slot.weekdays.contains(weekday) && minute >= from)
+            || (slot.weekdays.contains(yesterday) && minute < until)
     }
 
     /// "Tuesday and Thursday 7–10".
@@ -160,9 +191,13 @@ public enum OfferRules {
     /// `maxDiscount` and by the subtotal itself. Percentages round to the nearest minor unit, halves up.
     public static func discount(_ content: CampaignContent, subtotal: Money) -> Result<Money, CouponRefusal> {
         guard let discount = content.discount else { return .failure(.notACoupon) }
-        let currencies = [discount.currency, content.minimumSpend?.currency, content.maxDiscount?.currency].compactMap { $0 }
+        let currencies = [discount.currency, content.minimumSpend?.currency, content.maxDiscount?.currency].compactMap {
+            $0
+        }
         guard currencies.allSatisfy({ $0 == subtotal.currency }) else { return .failure(.otherCurrency(currencies[0])) }
-        if let minimum = content.minimumSpend, subtotal.amount < minimum.amount { return .failure(.belowMinimumSpend(minimum)) }
+        if let minimum = content.minimumSpend, subtotal.amount < minimum.amount {
+            return .failure(.belowMinimumSpend(minimum))
+        }
         var off: Int64 =
             if let percent = discount.percentOff {
                 // Split so that no subtotal can overflow: (a·100 + b)·p/100 = a·p + b·p/100, halves up.

@@ -85,7 +85,11 @@ public struct LineWaits: Codable, Sendable, Hashable {
     public var averages: [LineWaitAverage]
 
     public init(
-        locationId: UUID, currentMinutes: Int?, recentReports: Int, newestReportAt: Date?, newestReportAgeMinutes: Int?,
+        locationId: UUID,
+        currentMinutes: Int?,
+        recentReports: Int,
+        newestReportAt: Date?,
+        newestReportAgeMinutes: Int?,
         averages: [LineWaitAverage]
     ) {
         self.locationId = locationId

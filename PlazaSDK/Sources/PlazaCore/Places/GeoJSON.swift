@@ -22,7 +22,10 @@ public struct GeoJSONFeature<Properties: Codable & Sendable & Hashable>: Codable
     }
 
     public var coordinate: Coordinate {
-        Coordinate(latitude: geometry.coordinates.count > 1 ? geometry.coordinates[1] : .nan, longitude: geometry.coordinates.first ?? .nan)
+        Coordinate(
+            latitude: geometry.coordinates.count > 1 ? geometry.coordinates[1] : .nan,
+            longitude: geometry.coordinates.first ?? .nan
+        )
     }
 }
 
@@ -64,8 +67,13 @@ public struct MapFeatureProperties: Codable, Sendable, Hashable {
     public var lineWaitMinutes: Int?
 
     public init(
-        kind: String, businessId: UUID? = nil, locationId: UUID? = nil, name: String? = nil, category: BusinessCategory? = nil,
-        busyNow: String? = nil, lineWaitMinutes: Int? = nil
+        kind: String,
+        businessId: UUID? = nil,
+        locationId: UUID? = nil,
+        name: String? = nil,
+        category: BusinessCategory? = nil,
+        busyNow: String? = nil,
+        lineWaitMinutes: Int? = nil
     ) {
         self.kind = kind
         self.businessId = businessId

@@ -20,8 +20,11 @@ public enum PlacesRules {
     /// Text as search compares it: lower case, accents and case folded ("Corner Café" and "corner cafe" meet),
     /// "ß" as "ss". The same on both engines, because Plaza folds it, not the database.
     public static func searchFolded(_ text: String) -> String {
-        text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
-            .lowercased().replacingOccurrences(of: "ß", with: "ss")
+        text.folding(
+            options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive],
+            locale: Locale(identifier: "en_US_POSIX")
+        )
+        .lowercased().replacingOccurrences(of: "ß", with: "ss")
     }
 
     public static func latitudeProblem(_ value: Double) -> String? {
@@ -37,7 +40,11 @@ public enum PlacesRules {
         validator.apply(BusinessRules.nameProblem(request.name, length: 1...60), to: "name")
         validator.apply(latitudeProblem(request.latitude), to: "latitude")
         validator.apply(longitudeProblem(request.longitude), to: "longitude")
-        validator.check(zoneRadius.contains(request.radiusMeters), "radiusMeters", "Use \(zoneRadius.lowerBound) to \(zoneRadius.upperBound) metres.")
+        validator.check(
+            zoneRadius.contains(request.radiusMeters),
+            "radiusMeters",
+            "Use \(zoneRadius.lowerBound) to \(zoneRadius.upperBound) metres."
+        )
         return validator.errors
     }
 
@@ -46,16 +53,30 @@ public enum PlacesRules {
     public static func uploadProblems(_ upload: LocationUpload, now: Date, retention: TimeInterval) -> [FieldError] {
         var validator = Validator()
         validator.check(
-            pointsPerUpload.contains(upload.points.count), "points", "Send \(pointsPerUpload.lowerBound) to \(pointsPerUpload.upperBound) points.")
+            pointsPerUpload.contains(upload.points.count),
+            "points",
+            "Send \(pointsPerUpload.lowerBound) to \(pointsPerUpload.upperBound) points."
+        )
         for (index, point) in upload.points.enumerated() where index < pointsPerUpload.upperBound {
             validator.apply(latitudeProblem(point.latitude), to: "points.\(index).latitude")
             validator.apply(longitudeProblem(point.longitude), to: "points.\(index).longitude")
             if let accuracy = point.accuracy {
-                validator.check(accuracy.isFinite && accuracy >= 0 && accuracy <= 100_000, "points.\(index).accuracy", "Use 0 to 100,000 metres.")
+                validator.check(
+                    accuracy.isFinite && accuracy >= 0 && accuracy <= 100_000,
+                    "points.\(index).accuracy",
+                    "Use 0 to 100,000 metres."
+                )
             }
-            validator.check(point.recordedAt <= now.addingTimeInterval(60), "points.\(index).recordedAt", "This time is in the future.")
             validator.check(
-                point.recordedAt >= now.addingTimeInterval(-retention), "points.\(index).recordedAt", "This time is older than points are kept.")
+                point.recordedAt <= now.addingTimeInterval(60),
+                "points.\(index).recordedAt",
+                "This time is in the future."
+            )
+            validator.check(
+                point.recordedAt >= now.addingTimeInterval(-retention),
+                "points.\(index).recordedAt",
+                "This time is older than points are kept."
+            )
         }
         return validator.errors
     }

@@ -36,8 +36,16 @@ public struct ActivityEntry: Codable, Sendable, Hashable, Identifiable {
     public var failureCode: String?
 
     public init(
-        id: UUID, kind: ActivityKind, amount: Int64, currency: String, status: FundingStatus, counterpart: Party, note: String?,
-        referenceId: UUID, createdAt: Date, failureCode: String? = nil
+        id: UUID,
+        kind: ActivityKind,
+        amount: Int64,
+        currency: String,
+        status: FundingStatus,
+        counterpart: Party,
+        note: String?,
+        referenceId: UUID,
+        createdAt: Date,
+        failureCode: String? = nil
     ) {
         self.failureCode = failureCode
         self.id = id

@@ -49,13 +49,21 @@ extension Charge {
     /// The push notification for the charge's new state, and who gets it: a request to pay goes to the customer, an
     /// answer to whoever asked, a refund to the customer; the rest need no alert (the inbox and open apps show them).
     /// `refund`: the alert is for a refund just made (a partial one leaves the status `approved`).
-    public func alert(money: String, customer customerID: UUID, requester: UUID, refund: Bool = false) -> (user: UUID, content: NotificationContent)?
-    {
+    public func alert(
+        money: String,
+        customer customerID: UUID,
+        requester: UUID,
+        refund: Bool = false
+    ) -> (user: UUID, content: NotificationContent)? {
         if refund {
             return (
                 customerID,
                 NotificationContent(
-                    kind: .moneyReceived, title: "\(business.name) sent you a refund.", body: refundSummary ?? "", link: askedLink)
+                    kind: .moneyReceived,
+                    title: "\(business.name) sent you a refund.",
+                    body: refundSummary ?? "",
+                    link: askedLink
+                )
             )
         }
         switch status {
@@ -64,10 +72,22 @@ extension Charge {
             return (
                 customerID,
                 NotificationContent(
-                    kind: .moneyRequests, title: askedTitle(money), body: body.isEmpty ? "Tap to pay or decline." : body, link: askedLink)
+                    kind: .moneyRequests,
+                    title: askedTitle(money),
+                    body: body.isEmpty ? "Tap to pay or decline." : body,
+                    link: askedLink
+                )
             )
         case .approved, .declined, .expired:
-            return (requester, NotificationContent(kind: .moneyAnswers, title: answeredTitle(money), body: message ?? "", link: answeredLink))
+            return (
+                requester,
+                NotificationContent(
+                    kind: .moneyAnswers,
+                    title: answeredTitle(money),
+                    body: message ?? "",
+                    link: answeredLink
+                )
+            )
         case .refunded, .cancelled:
             return nil
         }
@@ -78,6 +98,10 @@ extension Transfer {
     /// The recipient's push notification: "Carla K. sent you $7.25."
     public func receivedAlert(money: String) -> NotificationContent {
         NotificationContent(
-            kind: .moneyReceived, title: "\(from.name) sent you \(money).", body: note ?? "", link: "/wallet/activity/\(id.uuidString.lowercased())")
+            kind: .moneyReceived,
+            title: "\(from.name) sent you \(money).",
+            body: note ?? "",
+            link: "/wallet/activity/\(id.uuidString.lowercased())"
+        )
     }
 }

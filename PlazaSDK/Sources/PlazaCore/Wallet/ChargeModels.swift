@@ -28,8 +28,14 @@ public struct CreateChargeRequest: Codable, Sendable, Hashable {
     public var coupon: String?
 
     public init(
-        businessId: UUID, customer: String? = nil, payCode: String? = nil, amount: Int64, currency: String, items: [ChargeItem]? = nil,
-        message: String? = nil, coupon: String? = nil
+        businessId: UUID,
+        customer: String? = nil,
+        payCode: String? = nil,
+        amount: Int64,
+        currency: String,
+        items: [ChargeItem]? = nil,
+        message: String? = nil,
+        coupon: String? = nil
     ) {
         self.businessId = businessId
         self.customer = customer
@@ -124,8 +130,20 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
     public var discount: ChargeDiscount?
 
     public init(
-        id: UUID, reference: String, business: Party, customer: Party, amount: Int64, currency: String, items: [ChargeItem], message: String?,
-        status: ChargeStatus, refundedAmount: Int64, createdAt: Date, expiresAt: Date, decidedAt: Date?, subtotal: Int64? = nil,
+        id: UUID,
+        reference: String,
+        business: Party,
+        customer: Party,
+        amount: Int64,
+        currency: String,
+        items: [ChargeItem],
+        message: String?,
+        status: ChargeStatus,
+        refundedAmount: Int64,
+        createdAt: Date,
+        expiresAt: Date,
+        decidedAt: Date?,
+        subtotal: Int64? = nil,
         discount: ChargeDiscount? = nil
     ) {
         self.subtotal = subtotal
@@ -227,9 +245,17 @@ public struct Receipt: Codable, Sendable, Hashable {
     public var discount: ChargeDiscount?
 
     public init(
-        chargeId: UUID, reference: String, business: Party, customer: Party, items: [ChargeItem], amount: Int64, currency: String,
+        chargeId: UUID,
+        reference: String,
+        business: Party,
+        customer: Party,
+        items: [ChargeItem],
+        amount: Int64,
+        currency: String,
         refundedAmount: Int64,
-        paidAt: Date, subtotal: Int64? = nil, discount: ChargeDiscount? = nil
+        paidAt: Date,
+        subtotal: Int64? = nil,
+        discount: ChargeDiscount? = nil
     ) {
         self.subtotal = subtotal
         self.discount = discount

@@ -53,8 +53,16 @@ public struct TopUp: Codable, Sendable, Hashable, Identifiable {
     public var updatedAt: Date
 
     public init(
-        id: UUID, amount: Int64, currency: String, status: FundingStatus, cardBrand: String, cardLast4: String, failureCode: String?,
-        checkoutUrl: String? = nil, createdAt: Date, updatedAt: Date
+        id: UUID,
+        amount: Int64,
+        currency: String,
+        status: FundingStatus,
+        cardBrand: String,
+        cardLast4: String,
+        failureCode: String?,
+        checkoutUrl: String? = nil,
+        createdAt: Date,
+        updatedAt: Date
     ) {
         self.id = id
         self.amount = amount
@@ -93,7 +101,15 @@ public struct Withdrawal: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: UUID, amount: Int64, currency: String, status: FundingStatus, failureCode: String?, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: UUID,
+        amount: Int64,
+        currency: String,
+        status: FundingStatus,
+        failureCode: String?,
+        createdAt: Date,
+        updatedAt: Date
+    ) {
         self.id = id
         self.amount = amount
         self.currency = currency

@@ -14,12 +14,14 @@ public enum WalletRules {
     public static let maximumPendingCharges = 3
 
     public static func amountProblem(_ amount: Int64) -> String? {
-        (1...maximumAmount).contains(amount) ? nil : "Use a whole number of minor units (cents) from 1 to \(maximumAmount)."
+        (1...maximumAmount).contains(amount)
+            ? nil : "Use a whole number of minor units (cents) from 1 to \(maximumAmount)."
     }
 
     /// `amountProblem` as the field error a request gets: above the maximum it is `amount_too_large`.
     public static func amountError(_ amount: Int64, field: String) -> FieldError? {
-        AmountBounds.problem(amount, field: field) ?? amountProblem(amount).map { FieldError(field: field, message: $0) }
+        AmountBounds.problem(amount, field: field)
+            ?? amountProblem(amount).map { FieldError(field: field, message: $0) }
     }
 
     /// `currencies` are the operator's (`PLAZA_CURRENCIES`).
@@ -32,7 +34,8 @@ public enum WalletRules {
         guard let text else { return nil }
         // Counted as JSON Schema's maxLength counts: in code points.
         guard text.unicodeScalars.count <= maximum else { return "Use at most \(maximum) characters." }
-        return text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" } ? "Remove control characters." : nil
+        return text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }
+            ? "Remove control characters." : nil
     }
 
     /// Problems of an amount with its currency, as `{amount, currency}` fields.
@@ -51,8 +54,16 @@ public enum WalletRules {
         var overflow = false
         for (index, item) in items.enumerated() where index < itemsMaximumCount {
             let description = item.description.trimmingCharacters(in: .whitespacesAndNewlines)
-            validator.check((1...100).contains(description.unicodeScalars.count), "items.\(index).description", "Use 1 to 100 characters.")
-            validator.check(itemQuantity.contains(item.quantity), "items.\(index).quantity", "Use 1 to \(itemQuantity.upperBound).")
+            validator.check(
+                (1...100).contains(description.unicodeScalars.count),
+                "items.\(index).description",
+                "Use 1 to 100 characters."
+            )
+            validator.check(
+                itemQuantity.contains(item.quantity),
+                "items.\(index).quantity",
+                "Use 1 to \(itemQuantity.upperBound)."
+            )
             validator.amount(item.unitAmount, "items.\(index).unitAmount", minimum: 0)
             let (line, lineOverflow) = item.unitAmount.multipliedReportingOverflow(by: Int64(max(0, item.quantity)))
             let (sum, sumOverflow) = total.addingReportingOverflow(line)
@@ -63,7 +74,10 @@ public enum WalletRules {
             validator.add(AmountBounds.tooLarge(field: "items"))
         } else if validator.isValid, !items.isEmpty {
             validator.check(
-                !overflow && total == amount, "items", "The items add up to \(overflow ? "too much" : String(total)), not the amount \(amount).")
+                !overflow && total == amount,
+                "items",
+                "The items add up to \(overflow ? "too much" : String(total)), not the amount \(amount)."
+            )
         }
         return validator.errors
     }
@@ -73,20 +87,24 @@ public enum WalletRules {
         let digits = Money.minorUnitDigits(currency)
         // "$1,234.56", "1.234,56 €", "7,25": symbols and spaces go; with both marks, the last one is the decimal mark.
         var cleaned = text.filter { $0.isASCIIDigit || $0 == "." || $0 == "," }
-        if let last = cleaned.lastIndex(where: { $0 == "." || $0 == "," }), cleaned.contains("."), cleaned.contains(",") {
+        if let last = cleaned.lastIndex(where: { $0 == "." || $0 == "," }), cleaned.contains("."), cleaned.contains(",")
+        {
             let grouping: Character = cleaned[last] == "." ? "," : "."
             cleaned = cleaned.filter { $0 != grouping }
         }
         guard text.allSatisfy({ $0.isASCIIDigit || ".,$€£ \u{a0}".contains($0) }) else { return nil }
         let trimmed = cleaned.replacingOccurrences(of: ",", with: ".")
         let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy(\.isASCIIDigit),
+        guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.count <= 9,
+            whole.allSatisfy(\.isASCIIDigit),
             let major = Int64(whole)
         else { return nil }
         var minor: Int64 = 0
         if parts.count == 2 {
             let fraction = parts[1]
-            guard digits > 0, (1...digits).contains(fraction.count), fraction.allSatisfy(\.isASCIIDigit), let value = Int64(fraction) else {
+            guard digits > 0, (1...digits).contains(fraction.count), fraction.allSatisfy(\.isASCIIDigit),
+                let value = Int64(fraction)
+            else {
                 return nil
             }
             minor = fraction.count == 1 ? value * 10 : value
@@ -100,11 +118,14 @@ public enum WalletRules {
         let groups = text.split(whereSeparator: { !$0.isASCIIDigit }).map(String.init)
         let (month, year): (String, String)
         switch groups.count {
-        case 1 where groups[0].count == 4 || groups[0].count == 6: (month, year) = (String(groups[0].prefix(2)), String(groups[0].dropFirst(2)))
+        case 1 where groups[0].count == 4 || groups[0].count == 6:
+            (month, year) = (String(groups[0].prefix(2)), String(groups[0].dropFirst(2)))
         case 2: (month, year) = (groups[0], groups[1])
         default: return (0, 0)
         }
-        guard let m = Int(month), let y = Int(year), month.count <= 2, year.count == 2 || year.count == 4 else { return (0, 0) }
+        guard let m = Int(month), let y = Int(year), month.count <= 2, year.count == 2 || year.count == 4 else {
+            return (0, 0)
+        }
         return (m, year.count == 2 ? 2000 + y : y)
     }
 
@@ -113,14 +134,24 @@ public enum WalletRules {
         var validator = Validator()
         let digits = card.number.filter { $0 != " " && $0 != "-" }
         validator.check(
-            (12...19).contains(digits.count) && digits.allSatisfy(\.isASCIIDigit) && luhn(digits), "card.number", "This is not a valid card number.")
+            (12...19).contains(digits.count) && digits.allSatisfy(\.isASCIIDigit) && luhn(digits),
+            "card.number",
+            "This is not a valid card number."
+        )
         validator.check((1...12).contains(card.expMonth), "card.expMonth", "Use 1 to 12.")
         let calendar = Calendar(identifier: .gregorian)
         let today = calendar.dateComponents(in: TimeZone(identifier: "UTC")!, from: now)
         let (year, month) = (today.year ?? 2026, today.month ?? 1)
         validator.check(
-            (year...(year + 20)).contains(card.expYear) && (card.expYear > year || card.expMonth >= month), "card.expYear", "The card has expired.")
-        validator.check((3...4).contains(card.cvc.count) && card.cvc.allSatisfy(\.isASCIIDigit), "card.cvc", "Use the 3 or 4 digits on the card.")
+            (year...(year + 20)).contains(card.expYear) && (card.expYear > year || card.expMonth >= month),
+            "card.expYear",
+            "The card has expired."
+        )
+        validator.check(
+            (3...4).contains(card.cvc.count) && card.cvc.allSatisfy(\.isASCIIDigit),
+            "card.cvc",
+            "Use the 3 or 4 digits on the card."
+        )
         return validator.errors
     }
 

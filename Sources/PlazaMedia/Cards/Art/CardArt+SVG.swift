@@ -6,8 +6,11 @@ extension CardArt {
     /// A standalone document for serving the art itself. `preserveAspectRatio="none"`: wherever it is shown, the viewBox
     /// is stretched to the box, as on a card.
     public var svgDocument: String {
-        let box = [viewBox.x, viewBox.y, viewBox.width, viewBox.height].map { CardArtNumber.format($0) }.joined(separator: " ")
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(box)\" preserveAspectRatio=\"none\">" + pathElements + "</svg>"
+        let box = [viewBox.x, viewBox.y, viewBox.width, viewBox.height].map { CardArtNumber.format($0) }.joined(
+            separator: " "
+        )
+        return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(box)\" preserveAspectRatio=\"none\">"
+            + pathElements + "</svg>"
     }
 
     /// A fragment for a card's SVG: a `g` whose transform maps the viewBox onto `rect` exactly (stretched, not fitted,

@@ -8,7 +8,13 @@ enum CardArtArc {
     /// The cubics (control 1, control 2, end) from `start` to `end`; a straight line when a radius is zero, nothing when
     /// the end points coincide. `rotation` is in degrees.
     static func cubics(
-        from start: CardArtPoint, radiusX: Double, radiusY: Double, rotation: Double, largeArc: Bool, sweep: Bool, to end: CardArtPoint
+        from start: CardArtPoint,
+        radiusX: Double,
+        radiusY: Double,
+        rotation: Double,
+        largeArc: Bool,
+        sweep: Bool,
+        to end: CardArtPoint
     ) -> [CardArtPath.Element] {
         if start == end { return [] }
         var rx = abs(radiusX)
@@ -47,10 +53,16 @@ enum CardArtArc {
         let step = delta / Double(count)
         let k = 4.0 / 3.0 * tan(step / 4)
         func point(_ t: Double) -> CardArtPoint {
-            CardArtPoint(x: cx + rx * cosPhi * cos(t) - ry * sinPhi * sin(t), y: cy + rx * sinPhi * cos(t) + ry * cosPhi * sin(t))
+            CardArtPoint(
+                x: cx + rx * cosPhi * cos(t) - ry * sinPhi * sin(t),
+                y: cy + rx * sinPhi * cos(t) + ry * cosPhi * sin(t)
+            )
         }
         func tangent(_ t: Double) -> CardArtPoint {
-            CardArtPoint(x: -rx * cosPhi * sin(t) - ry * sinPhi * cos(t), y: -rx * sinPhi * sin(t) + ry * cosPhi * cos(t))
+            CardArtPoint(
+                x: -rx * cosPhi * sin(t) - ry * sinPhi * cos(t),
+                y: -rx * sinPhi * sin(t) + ry * cosPhi * cos(t)
+            )
         }
         var elements: [CardArtPath.Element] = []
         var from = start
@@ -62,7 +74,12 @@ enum CardArtArc {
             let d1 = tangent(t1)
             let d2 = tangent(t2)
             elements.append(
-                .cubic(CardArtPoint(x: from.x + k * d1.x, y: from.y + k * d1.y), CardArtPoint(x: to.x - k * d2.x, y: to.y - k * d2.y), to))
+                .cubic(
+                    CardArtPoint(x: from.x + k * d1.x, y: from.y + k * d1.y),
+                    CardArtPoint(x: to.x - k * d2.x, y: to.y - k * d2.y),
+                    to
+                )
+            )
             from = to
         }
         return elements

@@ -20,16 +20,20 @@ enum CardArtBasicShapes {
         let ry = min(max(givenY ?? givenX ?? 0, 0), height / 2)
         if rx == 0 || ry == 0 {
             return [
-                .move(point(x, y)), .line(point(x + width, y)), .line(point(x + width, y + height)), .line(point(x, y + height)), .close,
+                .move(point(x, y)), .line(point(x + width, y)), .line(point(x + width, y + height)),
+                .line(point(x, y + height)), .close,
             ]
         }
         let (kx, ky) = (rx * kappa, ry * kappa)
         let (right, bottom) = (x + width, y + height)
         return [
             .move(point(x + rx, y)), .line(point(right - rx, y)),
-            .cubic(point(right - rx + kx, y), point(right, y + ry - ky), point(right, y + ry)), .line(point(right, bottom - ry)),
-            .cubic(point(right, bottom - ry + ky), point(right - rx + kx, bottom), point(right - rx, bottom)), .line(point(x + rx, bottom)),
-            .cubic(point(x + rx - kx, bottom), point(x, bottom - ry + ky), point(x, bottom - ry)), .line(point(x, y + ry)),
+            .cubic(point(right - rx + kx, y), point(right, y + ry - ky), point(right, y + ry)),
+            .line(point(right, bottom - ry)),
+            .cubic(point(right, bottom - ry + ky), point(right - rx + kx, bottom), point(right - rx, bottom)),
+            .line(point(x + rx, bottom)),
+            .cubic(point(x + rx - kx, bottom), point(x, bottom - ry + ky), point(x, bottom - ry)),
+            .line(point(x, y + ry)),
             .cubic(point(x, y + ry - ky), point(x + rx - kx, y), point(x + rx, y)), .close,
         ]
     }
@@ -58,12 +62,18 @@ enum CardArtBasicShapes {
         }
         guard values.count >= 4 else { return nil }
         var elements: [CardArtPath.Element] = [.move(point(values[0], values[1]))]
-        for index in stride(from: 2, to: values.count, by: 2) { elements.append(.line(point(values[index], values[index + 1]))) }
+        for index in stride(from: 2, to: values.count, by: 2) {
+            elements.append(.line(point(values[index], values[index + 1])))
+        }
         if closed { elements.append(.close) }
         return elements
     }
 
-    private static func ellipse(_ element: CardArtXMLElement, rx: Double, ry: Double) throws(CardArtError) -> [CardArtPath.Element]? {
+    private static func ellipse(
+        _ element: CardArtXMLElement,
+        rx: Double,
+        ry: Double
+    ) throws(CardArtError) -> [CardArtPath.Element]? {
         let cx = try CardArtLength.attribute(element, "cx")
         let cy = try CardArtLength.attribute(element, "cy")
         guard rx > 0, ry > 0 else { return nil }

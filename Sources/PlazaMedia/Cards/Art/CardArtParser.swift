@@ -75,7 +75,8 @@ struct CardArtParser {
         case "path", "rect", "circle", "ellipse", "line", "polyline", "polygon":
             try draw(element, name, parent.style)
             frames.append(Frame(mode: .ignored, style: parent.style))
-        case "defs", "title", "desc", "metadata", "linearGradient", "radialGradient", "pattern", "clipPath", "mask", "marker", "filter":
+        case "defs", "title", "desc", "metadata", "linearGradient", "radialGradient", "pattern", "clipPath", "mask",
+            "marker", "filter":
             frames.append(Frame(mode: .ignored, style: parent.style))
         case "svg": throw .nestedSVG
         case "text", "tspan", "textPath": throw .text
@@ -84,7 +85,11 @@ struct CardArtParser {
         }
     }
 
-    private mutating func draw(_ element: CardArtXMLElement, _ name: String, _ inherited: CardArtStyle) throws(CardArtError) {
+    private mutating func draw(
+        _ element: CardArtXMLElement,
+        _ name: String,
+        _ inherited: CardArtStyle
+    ) throws(CardArtError) {
         guard let style = try inherited.applying(element) else { return }
         let local: [CardArtPath.Element]?
         switch name {
@@ -104,16 +109,34 @@ struct CardArtParser {
         var fill: CardArtPaint?
         // A line has no inside to fill, whatever its fill says.
         if name != "line", case .rgb(let red, let green, let blue) = style.fill {
-            fill = CardArtPaint(red: red, green: green, blue: blue, opacity: CardArtNumber.quantize(style.fillOpacity * style.opacity))
+            fill = CardArtPaint(
+                red: red,
+                green: green,
+                blue: blue,
+                opacity: CardArtNumber.quantize(style.fillOpacity * style.opacity)
+            )
         }
         var stroke: CardArtPaint?
         let width = CardArtNumber.quantize(style.strokeWidth * style.transform.meanScale)
         guard width <= CardArtNumber.limit else { throw .numberOutOfRange }
         if width > 0, case .rgb(let red, let green, let blue) = style.stroke {
-            stroke = CardArtPaint(red: red, green: green, blue: blue, opacity: CardArtNumber.quantize(style.strokeOpacity * style.opacity))
+            stroke = CardArtPaint(
+                red: red,
+                green: green,
+                blue: blue,
+                opacity: CardArtNumber.quantize(style.strokeOpacity * style.opacity)
+            )
         }
         guard fill != nil || stroke != nil else { return }
-        shapes.append(CardArtShape(path: path, fill: fill, fillRule: style.fillRule, stroke: stroke, strokeWidth: stroke == nil ? 0 : width))
+        shapes.append(
+            CardArtShape(
+                path: path,
+                fill: fill,
+                fillRule: style.fillRule,
+                stroke: stroke,
+                strokeWidth: stroke == nil ? 0 : width
+            )
+        )
     }
 
     /// Event handlers, links out of the file and `url(...)` references out of the file, on any element.
@@ -123,7 +146,9 @@ struct CardArtParser {
             let prefix = CardArtXMLElement.prefix(attribute.name)
             if prefix == nil, local.hasPrefix("on") { throw .script }
             let value = attribute.value.trimmingCharacters(in: .whitespacesAndNewlines)
-            if local == "href", prefix == nil || prefix == "xlink", !value.hasPrefix("#") { throw .externalReference(value) }
+            if local == "href", prefix == nil || prefix == "xlink", !value.hasPrefix("#") {
+                throw .externalReference(value)
+            }
             var rest = value.lowercased()[...]
             while let range = rest.range(of: "url(") {
                 let target = rest[range.upperBound...].drop { $0 == " " || $0 == "'" || $0 == "\"" }
@@ -136,7 +161,8 @@ struct CardArtParser {
     /// From `viewBox`, or else from an absolute `width` and `height` (the user space is then CSS pixels from 0, 0).
     private static func viewBox(_ element: CardArtXMLElement) throws(CardArtError) -> CardArtViewBox {
         if let text = element["viewBox"] {
-            guard let values = try CardArtScanner.numbers(in: text), values.count == 4, values[2] > 0, values[3] > 0 else {
+            guard let values = try CardArtScanner.numbers(in: text), values.count == 4, values[2] > 0, values[3] > 0
+            else {
                 throw .invalidValue(attribute: "viewBox", value: text)
             }
             guard values.allSatisfy({ abs($0) <= CardArtNumber.limit }) else { throw .numberOutOfRange }
@@ -144,7 +170,8 @@ struct CardArtParser {
             guard box[2] > 0, box[3] > 0 else { throw .invalidValue(attribute: "viewBox", value: text) }
             return CardArtViewBox(x: box[0], y: box[1], width: box[2], height: box[3])
         }
-        guard let widthText = element["width"], let heightText = element["height"], let width = try CardArtLength.parse(widthText),
+        guard let widthText = element["width"], let heightText = element["height"],
+            let width = try CardArtLength.parse(widthText),
             let height = try CardArtLength.parse(heightText), width > 0, height > 0
         else { throw .missingSize }
         guard width <= CardArtNumber.limit, height <= CardArtNumber.limit else { throw .numberOutOfRange }

@@ -38,7 +38,8 @@ public struct CardArtPath: Sendable, Hashable {
                 case .cubic(let c1, let c2, let point): return .cubic(map(c1), map(c2), map(point))
                 case .close: return .close
                 }
-            })
+            }
+        )
     }
 }
 
@@ -58,7 +59,9 @@ public struct CardArtPoint: Sendable, Hashable {
 extension CardArtPath {
     /// Whether every coordinate is within the model's range (a transform can push finite input past it).
     var isWithinLimit: Bool {
-        func ok(_ point: CardArtPoint) -> Bool { abs(point.x) <= CardArtNumber.limit && abs(point.y) <= CardArtNumber.limit }
+        func ok(_ point: CardArtPoint) -> Bool {
+            abs(point.x) <= CardArtNumber.limit && abs(point.y) <= CardArtNumber.limit
+        }
         return elements.allSatisfy { element in
             switch element {
             case .move(let point), .line(let point): return ok(point)

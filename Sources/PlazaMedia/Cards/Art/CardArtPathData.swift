@@ -74,8 +74,10 @@ struct CardArtPathData {
             current = subpathStart
             closed = true
         case UInt8(ascii: "l"): try lineTo(point("a line"))
-        case UInt8(ascii: "h"): try lineTo(CardArtPoint(x: origin.x + scanner.requireNumber("a horizontal line"), y: current.y))
-        case UInt8(ascii: "v"): try lineTo(CardArtPoint(x: current.x, y: origin.y + scanner.requireNumber("a vertical line")))
+        case UInt8(ascii: "h"):
+            try lineTo(CardArtPoint(x: origin.x + scanner.requireNumber("a horizontal line"), y: current.y))
+        case UInt8(ascii: "v"):
+            try lineTo(CardArtPoint(x: current.x, y: origin.y + scanner.requireNumber("a vertical line")))
         case UInt8(ascii: "c"):
             let c1 = try point("a curve")
             let c2 = try point("a curve")
@@ -92,7 +94,8 @@ struct CardArtPathData {
             try quadraticTo(control, point("a quadratic curve"))
             quadraticControl = control
         case UInt8(ascii: "t"):
-            let control = lastQuadraticControl.map { CardArtPoint(x: 2 * current.x - $0.x, y: 2 * current.y - $0.y) } ?? current
+            let control =
+                lastQuadraticControl.map { CardArtPoint(x: 2 * current.x - $0.x, y: 2 * current.y - $0.y) } ?? current
             try quadraticTo(control, point("a smooth quadratic curve"))
             quadraticControl = control
         default:
@@ -106,11 +109,21 @@ struct CardArtPathData {
         let rx = try scanner.requireNumber("an arc radius")
         let ry = try scanner.requireNumber("an arc radius")
         let rotation = try scanner.requireNumber("an arc rotation")
-        guard let largeArc = scanner.flag(), let sweep = scanner.flag() else { throw .invalidPathData("an arc flag must be 0 or 1") }
+        guard let largeArc = scanner.flag(), let sweep = scanner.flag() else {
+            throw .invalidPathData("an arc flag must be 0 or 1")
+        }
         let x = try scanner.requireNumber("an arc end")
         let end = CardArtPoint(x: origin.x + x, y: origin.y + (try scanner.requireNumber("an arc end")))
         reopenIfClosed()
-        elements += CardArtArc.cubics(from: current, radiusX: rx, radiusY: ry, rotation: rotation, largeArc: largeArc, sweep: sweep, to: end)
+        elements += CardArtArc.cubics(
+            from: current,
+            radiusX: rx,
+            radiusY: ry,
+            rotation: rotation,
+            largeArc: largeArc,
+            sweep: sweep,
+            to: end
+        )
         current = end
     }
 
@@ -128,7 +141,10 @@ struct CardArtPathData {
 
     /// A quadratic is exactly the cubic whose control points lie 2/3 of the way from each end to its control point.
     private mutating func quadraticTo(_ control: CardArtPoint, _ point: CardArtPoint) {
-        let c1 = CardArtPoint(x: current.x + 2 / 3 * (control.x - current.x), y: current.y + 2 / 3 * (control.y - current.y))
+        let c1 = CardArtPoint(
+            x: current.x + 2 / 3 * (control.x - current.x),
+            y: current.y + 2 / 3 * (control.y - current.y)
+        )
         let c2 = CardArtPoint(x: point.x + 2 / 3 * (control.x - point.x), y: point.y + 2 / 3 * (control.y - point.y))
         curveTo(c1, c2, point)
     }

@@ -37,7 +37,9 @@ struct CardArtScanner {
     mutating func number() throws(CardArtError) -> Double? {
         let start = index
         var cursor = index
-        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") { cursor += 1 }
+        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") {
+            cursor += 1
+        }
         let integerStart = cursor
         cursor = digits(from: cursor)
         var hasDigits = cursor > integerStart
@@ -52,7 +54,9 @@ struct CardArtScanner {
         guard hasDigits else { return nil }
         if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "e") || bytes[cursor] == UInt8(ascii: "E") {
             var exponent = cursor + 1
-            if exponent < bytes.count, bytes[exponent] == UInt8(ascii: "+") || bytes[exponent] == UInt8(ascii: "-") { exponent += 1 }
+            if exponent < bytes.count, bytes[exponent] == UInt8(ascii: "+") || bytes[exponent] == UInt8(ascii: "-") {
+                exponent += 1
+            }
             let exponentEnd = digits(from: exponent)
             // "1em" is a length, not an exponent: only take the `e` when digits follow.
             if exponentEnd > exponent { cursor = exponentEnd }
@@ -83,7 +87,9 @@ struct CardArtScanner {
 
     private func digits(from start: Int) -> Int {
         var cursor = start
-        while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") { cursor += 1 }
+        while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") {
+            cursor += 1
+        }
         return cursor
     }
 
@@ -108,7 +114,9 @@ struct CardArtScanner {
 /// SVG lengths in user units (CSS pixels, 96 per inch): plain numbers, or numbers with an absolute unit.
 enum CardArtLength {
     /// User units per unit: CSS fixes 96 px to the inch.
-    private static let units: [String: Double] = ["": 1, "px": 1, "in": 96, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96.0 / 72, "pc": 16]
+    private static let units: [String: Double] = [
+        "": 1, "px": 1, "in": 96, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96.0 / 72, "pc": 16,
+    ]
 
     /// `nil` for a relative length (`%`, `em`, `ex`) or anything that is not a length.
     static func parse(_ text: String) throws(CardArtError) -> Double? {

@@ -12,7 +12,13 @@ public struct CardArtShape: Sendable, Hashable {
     /// non-uniformly scaled stroke, which SVG would draw thicker one way than the other, is approximated by one width.
     public var strokeWidth: Double
 
-    public init(path: CardArtPath, fill: CardArtPaint?, fillRule: CardArtFillRule = .nonzero, stroke: CardArtPaint? = nil, strokeWidth: Double = 0) {
+    public init(
+        path: CardArtPath,
+        fill: CardArtPaint?,
+        fillRule: CardArtFillRule = .nonzero,
+        stroke: CardArtPaint? = nil,
+        strokeWidth: Double = 0
+    ) {
         self.path = path
         self.fill = fill
         self.fillRule = fillRule

@@ -23,11 +23,15 @@ struct CardArtStyle {
     /// (unlike `visibility: hidden`, which children may override).
     func applying(_ element: CardArtXMLElement) throws(CardArtError) -> CardArtStyle? {
         var next = self
-        if let transform = element["transform"] { next.transform = self.transform * (try CardArtTransform.parse(transform)) }
+        if let transform = element["transform"] {
+            next.transform = self.transform * (try CardArtTransform.parse(transform))
+        }
         var declarations = element.attributes.filter { Self.properties.contains($0.name) }.map { ($0.name, $0.value) }
         if let style = element["style"] { declarations += Self.declarations(style) }
         // A hidden subtree is skipped before its values are judged: what never renders cannot be refused for its paint.
-        if let display = declarations.last(where: { $0.0 == "display" }), display.1.trimmingCharacters(in: .whitespaces).lowercased() == "none" {
+        if let display = declarations.last(where: { $0.0 == "display" }),
+            display.1.trimmingCharacters(in: .whitespaces).lowercased() == "none"
+        {
             return nil
         }
         var ownOpacity = 1.0
@@ -38,13 +42,17 @@ struct CardArtStyle {
             case "fill": next.fill = try Self.paint(value)
             case "stroke": next.stroke = try Self.paint(value)
             case "stroke-width":
-                guard let width = try CardArtLength.parse(value), width >= 0 else { throw .invalidValue(attribute: property, value: value) }
+                guard let width = try CardArtLength.parse(value), width >= 0 else {
+                    throw .invalidValue(attribute: property, value: value)
+                }
                 next.strokeWidth = width
             case "opacity": ownOpacity = try Self.fraction(property, value)
             case "fill-opacity": next.fillOpacity = try Self.fraction(property, value)
             case "stroke-opacity": next.strokeOpacity = try Self.fraction(property, value)
             case "fill-rule":
-                guard let rule = CardArtFillRule(rawValue: value.lowercased()) else { throw .invalidValue(attribute: property, value: value) }
+                guard let rule = CardArtFillRule(rawValue: value.lowercased()) else {
+                    throw .invalidValue(attribute: property, value: value)
+                }
                 next.fillRule = rule
             case "display": break
             case "visibility": next.visible = value.lowercased() == "visible"
@@ -61,7 +69,8 @@ struct CardArtStyle {
 
     /// The properties we read, as attributes or in `style`; anything else (fonts, dash arrays, Inkscape's own) is ignored.
     private static let properties: Set<String> = [
-        "fill", "stroke", "stroke-width", "opacity", "fill-opacity", "stroke-opacity", "fill-rule", "display", "visibility",
+        "fill", "stroke", "stroke-width", "opacity", "fill-opacity", "stroke-opacity", "fill-rule", "display",
+        "visibility",
         "filter", "mask", "clip-path", "marker", "marker-start", "marker-mid", "marker-end",
     ]
 

@@ -16,9 +16,13 @@ struct CardArtTransform: Hashable {
     /// `parent * own`.
     static func * (lhs: CardArtTransform, rhs: CardArtTransform) -> CardArtTransform {
         CardArtTransform(
-            a: lhs.a * rhs.a + lhs.c * rhs.b, b: lhs.b * rhs.a + lhs.d * rhs.b,
-            c: lhs.a * rhs.c + lhs.c * rhs.d, d: lhs.b * rhs.c + lhs.d * rhs.d,
-            e: lhs.a * rhs.e + lhs.c * rhs.f + lhs.e, f: lhs.b * rhs.e + lhs.d * rhs.f + lhs.f)
+            a: lhs.a * rhs.a + lhs.c * rhs.b,
+            b: lhs.b * rhs.a + lhs.d * rhs.b,
+            c: lhs.a * rhs.c + lhs.c * rhs.d,
+            d: lhs.b * rhs.c + lhs.d * rhs.d,
+            e: lhs.a * rhs.e + lhs.c * rhs.f + lhs.e,
+            f: lhs.b * rhs.e + lhs.d * rhs.f + lhs.f
+        )
     }
 
     func apply(_ point: CardArtPoint) -> CardArtPoint {

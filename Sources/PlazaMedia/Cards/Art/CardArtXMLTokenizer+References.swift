@@ -47,7 +47,8 @@ extension CardArtXMLTokenizer {
         else { return nil }
         // Only XML's Char production: tab, newline, carriage return and the non-control, non-surrogate planes.
         guard
-            value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value) || (0xE000...0xFFFD).contains(value)
+            value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+                || (0xE000...0xFFFD).contains(value)
                 || (0x10000...0x10FFFF).contains(value)
         else { return nil }
         return Unicode.Scalar(value)

@@ -96,7 +96,9 @@ struct CardArtXMLTokenizer {
             }
             guard hadSpace else { throw failure("attributes of <\(name)> must be separated by spaces") }
             let attribute = try self.attribute()
-            guard names.insert(attribute.name).inserted else { throw failure("attribute \(attribute.name) appears twice on <\(name)>") }
+            guard names.insert(attribute.name).inserted else {
+                throw failure("attribute \(attribute.name) appears twice on <\(name)>")
+            }
             attributes.append(attribute)
         }
         sawRoot = true
@@ -108,7 +110,9 @@ struct CardArtXMLTokenizer {
     private mutating func attribute() throws(CardArtError) -> CardArtXMLAttribute {
         let name = try self.name()
         skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { throw failure("attribute \(name) has no value") }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+            throw failure("attribute \(name) has no value")
+        }
         index += 1
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
@@ -193,7 +197,9 @@ struct CardArtXMLTokenizer {
         let pattern = Array(UnsafeBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount))
         var cursor = start
         while cursor + pattern.count <= bytes.count {
-            if bytes[cursor] == pattern[0], bytes[cursor..<(cursor + pattern.count)].elementsEqual(pattern) { return cursor + pattern.count }
+            if bytes[cursor] == pattern[0], bytes[cursor..<(cursor + pattern.count)].elementsEqual(pattern) {
+                return cursor + pattern.count
+            }
             cursor += 1
         }
         throw failure("a \(what) is never closed")
@@ -201,7 +207,8 @@ struct CardArtXMLTokenizer {
 
     private static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"), UInt8(ascii: ":"), 0x80...:
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"),
+            UInt8(ascii: ":"), 0x80...:
             return true
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."):
             return !first

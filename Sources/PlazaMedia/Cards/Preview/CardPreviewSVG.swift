@@ -15,7 +15,12 @@ public enum CardPreviewSVG {
         /// Dashed trim and safe-area lines and a shaded bleed, for the editor; never in what is approved.
         public var guides: Bool
 
-        public init(trim: CardTrim, art: String?, labels: [(id: String, layout: CardTextLayout, colour: String)], guides: Bool = false) {
+        public init(
+            trim: CardTrim,
+            art: String?,
+            labels: [(id: String, layout: CardTextLayout, colour: String)],
+            guides: Bool = false
+        ) {
             self.trim = trim
             self.art = art
             self.labels = labels
@@ -38,12 +43,14 @@ public enum CardPreviewSVG {
         if !inline {
             svg += "<style>"
             for font in Set(page.labels.map(\.layout.fontID)).sorted() {
-                svg += "@font-face{font-family:\"plaza-\(font)\";src:url(\"\(escape(fontURL(font)))\") format(\"truetype\")}"
+                svg +=
+                    "@font-face{font-family:\"plaza-\(font)\";src:url(\"\(escape(fontURL(font)))\") format(\"truetype\")}"
             }
             svg +=
                 "text{font-kerning:none;font-variant-ligatures:none;font-feature-settings:\"kern\" 0,\"liga\" 0,\"clig\" 0;white-space:pre}</style>"
         }
-        svg += "<rect x=\"\(number(-bleed))\" y=\"\(number(-bleed))\" width=\"\(number(width))\" height=\"\(number(height))\" fill=\"#ffffff\"/>"
+        svg +=
+            "<rect x=\"\(number(-bleed))\" y=\"\(number(-bleed))\" width=\"\(number(width))\" height=\"\(number(height))\" fill=\"#ffffff\"/>"
         if let art = page.art { svg += art }
         for label in page.labels { svg += text(label.id, label.layout, colour: label.colour) }
         if page.guides { svg += guides(page.trim) }

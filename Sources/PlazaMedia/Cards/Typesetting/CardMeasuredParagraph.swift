@@ -33,7 +33,8 @@ struct CardMeasuredParagraph {
     /// The advance width of glyphs `range` set together: kerning inside the range counts, the pair across its start not.
     func width(_ range: Range<Int>) -> Int {
         guard !range.isEmpty else { return 0 }
-        return advanceSums[range.upperBound] - advanceSums[range.lowerBound] + kernSums[range.upperBound] - kernSums[range.lowerBound + 1]
+        return advanceSums[range.upperBound] - advanceSums[range.lowerBound] + kernSums[range.upperBound]
+            - kernSums[range.lowerBound + 1]
     }
 
     /// Where glyph `index` starts on a line that begins at glyph `start`.

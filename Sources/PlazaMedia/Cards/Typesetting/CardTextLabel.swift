@@ -20,7 +20,12 @@ public struct CardTextLabel: Sendable {
     public static let defaultLineHeightFactor = 1.2
 
     public init(
-        text: String, font: CardFont, size: Double, box: CardRect, alignment: CardTextAlignment = .left, maxLines: Int = 0,
+        text: String,
+        font: CardFont,
+        size: Double,
+        box: CardRect,
+        alignment: CardTextAlignment = .left,
+        maxLines: Int = 0,
         lineHeight: Double? = nil
     ) {
         self.text = text

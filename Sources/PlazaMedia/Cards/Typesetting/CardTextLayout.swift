@@ -21,7 +21,13 @@ public struct CardTextLayout: Sendable, Hashable {
     public var missingScalars: [Unicode.Scalar]
 
     public init(
-        fontID: String, size: Double, lineHeight: Double, ascent: Double, descent: Double, lines: [CardTextLine], overflow: Bool,
+        fontID: String,
+        size: Double,
+        lineHeight: Double,
+        ascent: Double,
+        descent: Double,
+        lines: [CardTextLine],
+        overflow: Bool,
         missingScalars: [Unicode.Scalar]
     ) {
         self.fontID = fontID

@@ -27,7 +27,8 @@ public enum CardTypesetter {
         var seenMissing = Set<Unicode.Scalar>()
         for scalars in paragraphs(label.text) {
             let paragraph = CardMeasuredParagraph(scalars: scalars, font: font)
-            for (scalar, glyph) in zip(scalars, paragraph.glyphs) where glyph == 0 && seenMissing.insert(scalar).inserted {
+            for (scalar, glyph) in zip(scalars, paragraph.glyphs)
+            where glyph == 0 && seenMissing.insert(scalar).inserted {
                 missing.append(scalar)
             }
             for range in paragraph.lineRanges(fits: fits) {
@@ -43,21 +44,36 @@ public enum CardTypesetter {
                 let baseline = box.y + ascent + Double(index) * lineHeight
                 let glyphs = range.map { at in
                     CardGlyph(
-                        id: paragraph.glyphs[at], scalar: scalars[at],
+                        id: paragraph.glyphs[at],
+                        scalar: scalars[at],
                         x: x + Double(paragraph.offset(of: at, lineStart: range.lowerBound)) * millimetresPerUnit,
-                        advance: Double(paragraph.advances[at]) * millimetresPerUnit)
+                        advance: Double(paragraph.advances[at]) * millimetresPerUnit
+                    )
                 }
                 let pastMaxLines = label.maxLines > 0 && index >= label.maxLines
                 let belowBox = baseline + descent > box.maxY + tolerance
                 lines.append(
                     CardTextLine(
-                        text: String(String.UnicodeScalarView(scalars[range])), glyphs: glyphs, x: x, baseline: baseline, width: width,
-                        isOverflowing: pastMaxLines || belowBox || !fits(widthUnits)))
+                        text: String(String.UnicodeScalarView(scalars[range])),
+                        glyphs: glyphs,
+                        x: x,
+                        baseline: baseline,
+                        width: width,
+                        isOverflowing: pastMaxLines || belowBox || !fits(widthUnits)
+                    )
+                )
             }
         }
         return CardTextLayout(
-            fontID: label.font.id, size: label.size, lineHeight: lineHeight, ascent: ascent, descent: descent, lines: lines,
-            overflow: lines.contains(where: \.isOverflowing), missingScalars: missing)
+            fontID: label.font.id,
+            size: label.size,
+            lineHeight: lineHeight,
+            ascent: ascent,
+            descent: descent,
+            lines: lines,
+            overflow: lines.contains(where: \.isOverflowing),
+            missingScalars: missing
+        )
     }
 
     /// Splits text into paragraphs of scalars at hard breaks ("\n", "\r\n", "\r"). Text is NFC-normalised first so an

@@ -95,7 +95,9 @@ struct TrueTypeCharacterMap: Sendable, Hashable {
             let first = try r.u32(16 + group * 12)
             let last = try r.u32(20 + group * 12)
             let glyph = try r.u32(24 + group * 12)
-            guard first <= last, last <= 0x10_FFFF, glyph < numberOfGlyphs, UInt64(glyph) + UInt64(last - first) < numberOfGlyphs else {
+            guard first <= last, last <= 0x10_FFFF, glyph < numberOfGlyphs,
+                UInt64(glyph) + UInt64(last - first) < numberOfGlyphs
+            else {
                 throw TrueTypeFontError.malformed(table: "cmap", reason: "format 12 group \(group) out of range")
             }
             runs.append(Run(first: first, last: last, firstGlyph: glyph))

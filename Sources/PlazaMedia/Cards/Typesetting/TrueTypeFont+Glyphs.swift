@@ -20,7 +20,10 @@ extension TrueTypeFont {
             let flags = try r.u16(offset)
             let component = try r.u16(offset + 2)
             guard Int(component) < numberOfGlyphs else {
-                throw TrueTypeFontError.malformed(table: "glyf", reason: "glyph \(glyph) uses missing glyph \(component)")
+                throw TrueTypeFontError.malformed(
+                    table: "glyf",
+                    reason: "glyph \(glyph) uses missing glyph \(component)"
+                )
             }
             components.append(component)
             offset += 4 + (flags & 0x0001 != 0 ? 4 : 2)  // ARG_1_AND_2_ARE_WORDS

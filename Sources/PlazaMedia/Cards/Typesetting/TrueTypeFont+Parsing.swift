@@ -40,14 +40,22 @@ extension TrueTypeFont {
         return (advances, bearings)
     }
 
-    static func readGlyphLocations(_ loca: TrueTypeReader, glyf: TrueTypeReader, longFormat: Bool, glyphs: Int) throws -> [Int] {
+    static func readGlyphLocations(
+        _ loca: TrueTypeReader,
+        glyf: TrueTypeReader,
+        longFormat: Bool,
+        glyphs: Int
+    ) throws -> [Int] {
         var offsets = [Int]()
         offsets.reserveCapacity(glyphs + 1)
         var previous = 0
         for index in 0...glyphs {
             let offset = longFormat ? Int(try loca.u32(index * 4)) : Int(try loca.u16(index * 2)) * 2
             guard offset <= glyf.length, offset >= previous else {
-                throw TrueTypeFontError.malformed(table: "loca", reason: "offset of glyph \(index) out of order or past glyf")
+                throw TrueTypeFontError.malformed(
+                    table: "loca",
+                    reason: "offset of glyph \(index) out of order or past glyf"
+                )
             }
             offsets.append(glyf.start + offset)
             previous = offset

@@ -62,9 +62,16 @@ public struct TrueTypeFont: Sendable {
             pairKerning = .unkerned
         }
         (advances, leftSideBearings) = try Self.readHorizontalMetrics(
-            reader("hmtx"), count: horizontalHeader.numberOfHMetrics, glyphs: numberOfGlyphs)
+            reader("hmtx"),
+            count: horizontalHeader.numberOfHMetrics,
+            glyphs: numberOfGlyphs
+        )
         glyphOffsets = try Self.readGlyphLocations(
-            reader("loca"), glyf: reader("glyf"), longFormat: header.indexToLocFormat == 1, glyphs: numberOfGlyphs)
+            reader("loca"),
+            glyf: reader("glyf"),
+            longFormat: header.indexToLocFormat == 1,
+            glyphs: numberOfGlyphs
+        )
     }
 
     public var unitsPerEm: Int { header.unitsPerEm }

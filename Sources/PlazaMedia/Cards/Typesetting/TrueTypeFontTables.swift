@@ -13,7 +13,9 @@ public struct TrueTypeHeader: Sendable, Hashable {
     public var macStyle: UInt16
 
     static func parse(_ r: TrueTypeReader) throws -> TrueTypeHeader {
-        guard try r.u32(12) == 0x5F0F_3CF5 else { throw TrueTypeFontError.malformed(table: "head", reason: "bad magic number") }
+        guard try r.u32(12) == 0x5F0F_3CF5 else {
+            throw TrueTypeFontError.malformed(table: "head", reason: "bad magic number")
+        }
         let unitsPerEm = Int(try r.u16(18))
         // The spec allows 16...16384; anything else would divide layout by nonsense (or by zero).
         guard (16...16384).contains(unitsPerEm) else {
@@ -24,8 +26,14 @@ public struct TrueTypeHeader: Sendable, Hashable {
             throw TrueTypeFontError.malformed(table: "head", reason: "indexToLocFormat \(locFormat)")
         }
         return TrueTypeHeader(
-            unitsPerEm: unitsPerEm, xMin: Int(try r.i16(36)), yMin: Int(try r.i16(38)), xMax: Int(try r.i16(40)),
-            yMax: Int(try r.i16(42)), indexToLocFormat: locFormat, macStyle: try r.u16(44))
+            unitsPerEm: unitsPerEm,
+            xMin: Int(try r.i16(36)),
+            yMin: Int(try r.i16(38)),
+            xMax: Int(try r.i16(40)),
+            yMax: Int(try r.i16(42)),
+            indexToLocFormat: locFormat,
+            macStyle: try r.u16(44)
+        )
     }
 }
 
@@ -39,7 +47,11 @@ public struct TrueTypeHorizontalHeader: Sendable, Hashable {
 
     static func parse(_ r: TrueTypeReader) throws -> TrueTypeHorizontalHeader {
         TrueTypeHorizontalHeader(
-            ascender: Int(try r.i16(4)), descender: Int(try r.i16(6)), lineGap: Int(try r.i16(8)), numberOfHMetrics: Int(try r.u16(34)))
+            ascender: Int(try r.i16(4)),
+            descender: Int(try r.i16(6)),
+            lineGap: Int(try r.i16(8)),
+            numberOfHMetrics: Int(try r.u16(34))
+        )
     }
 }
 
@@ -65,10 +77,17 @@ public struct TrueTypeOS2: Sendable, Hashable {
     static func parse(_ r: TrueTypeReader) throws -> TrueTypeOS2 {
         let version = Int(try r.u16(0))
         return TrueTypeOS2(
-            version: version, weightClass: Int(try r.u16(4)), fsType: try r.u16(8), typoAscender: Int(try r.i16(68)),
-            typoDescender: Int(try r.i16(70)), typoLineGap: Int(try r.i16(72)), winAscent: Int(try r.u16(74)),
-            winDescent: Int(try r.u16(76)), xHeight: version >= 2 ? Int(try r.i16(86)) : nil,
-            capHeight: version >= 2 ? Int(try r.i16(88)) : nil)
+            version: version,
+            weightClass: Int(try r.u16(4)),
+            fsType: try r.u16(8),
+            typoAscender: Int(try r.i16(68)),
+            typoDescender: Int(try r.i16(70)),
+            typoLineGap: Int(try r.i16(72)),
+            winAscent: Int(try r.u16(74)),
+            winDescent: Int(try r.u16(76)),
+            xHeight: version >= 2 ? Int(try r.i16(86)) : nil,
+            capHeight: version >= 2 ? Int(try r.i16(88)) : nil
+        )
     }
 }
 

@@ -144,7 +144,9 @@ extension TrueTypeGPOSKerning {
 
         mutating func charge(_ work: Int) throws {
             budget -= work
-            guard budget >= 0 else { throw TrueTypeFontError.malformed(table: "GPOS", reason: "too much work for its size") }
+            guard budget >= 0 else {
+                throw TrueTypeFontError.malformed(table: "GPOS", reason: "too much work for its size")
+            }
         }
 
         func tag(_ offset: Int) throws -> String {
@@ -304,8 +306,14 @@ extension TrueTypeGPOSKerning {
             }
             return .classes(
                 ClassPairs(
-                    coverage: coverage, classDef1: classDef1, classDef2: classDef2, class1Count: class1Count,
-                    class2Count: class2Count, values: values))
+                    coverage: coverage,
+                    classDef1: classDef1,
+                    classDef2: classDef2,
+                    class1Count: class1Count,
+                    class2Count: class2Count,
+                    values: values
+                )
+            )
         }
 
         mutating func readCoverage(_ c: Int) throws -> GlyphRanges {

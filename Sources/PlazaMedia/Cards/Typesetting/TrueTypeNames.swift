@@ -25,7 +25,8 @@ enum TrueTypeNames {
             }
             if let existing = best[nameID], existing.rank <= rank { continue }
             let raw = try r.slice(storage + offset, length)
-            let value = rank == 2 ? String(decoding: raw.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self) : utf16BigEndian(raw)
+            let value =
+                rank == 2 ? String(decoding: raw.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self) : utf16BigEndian(raw)
             best[nameID] = (rank, value)
         }
         return best.mapValues(\.value)

@@ -20,8 +20,13 @@ extension BidStore {
     /// Who has steps in the history of `listing`.
     func bidders(_ listing: UUID, on db: any SQLDatabase) async throws -> Set<UUID> {
         Set(
-            try await db.select().distinct().column("bidder_id").from("market_bids").where("listing_id", .equal, listing).all()
-                .map { try $0.decode(column: "bidder_id", as: UUID.self) })
+            try await db.select().distinct().column("bidder_id").from("market_bids").where(
+                "listing_id",
+                .equal,
+                listing
+            ).all()
+                .map { try $0.decode(column: "bidder_id", as: UUID.self) }
+        )
     }
 }
 
@@ -31,11 +36,18 @@ extension PlazaServices {
         let db = database.sql
         var outcomes: [UUID: AuctionOutcome] = [:]
         for id in ids {
-            guard let listing = try await ListingStore().listing(id, on: db), let auction = listing.auction else { continue }
+            guard let listing = try await ListingStore().listing(id, on: db), let auction = listing.auction else {
+                continue
+            }
             outcomes[id] = AuctionOutcome(
-                closed: listing.auctionClosed, state: listing.state, leader: auction.leader, leaderMax: auction.leaderMax,
-                currentPrice: auction.currentPrice, bidders: try await BidStore().bidders(id, on: db),
-                offers: try await DealStore().offers(listing: id, on: db).map { ($0.buyerId, $0.amount) })
+                closed: listing.auctionClosed,
+                state: listing.state,
+                leader: auction.leader,
+                leaderMax: auction.leaderMax,
+                currentPrice: auction.currentPrice,
+                bidders: try await BidStore().bidders(id, on: db),
+                offers: try await DealStore().offers(listing: id, on: db).map { ($0.buyerId, $0.amount) }
+            )
         }
         return outcomes
     }

@@ -40,19 +40,35 @@ extension BidStore {
         let leader = try row.decode(column: "bidding_leader", as: UUID?.self)
         let leaderMax = try row.decode(column: "bidding_leader_max", as: Int64?.self)
         var found: [VerifyFinding] = []
-        if let bids, bids > count { found.append(VerifyFinding(.bidCount, id, "\(bids) bids have price steps, bidding_count is \(count)")) }
-        if lastBid >= count {
-            found.append(VerifyFinding(.bidCount, id, "price steps of bid \(lastBid + 1) are stored, bidding_count is \(count)"))
+        if let bids, bids > count {
+            found.append(VerifyFinding(.bidCount, id, "\(bids) bids have price steps, bidding_count is \(count)"))
         }
-        if count > 0, bids == nil { found.append(VerifyFinding(.bidCount, id, "bidding_count is \(count) but no price step is stored")) }
+        if lastBid >= count {
+            found.append(
+                VerifyFinding(.bidCount, id, "price steps of bid \(lastBid + 1) are stored, bidding_count is \(count)")
+            )
+        }
+        if count > 0, bids == nil {
+            found.append(VerifyFinding(.bidCount, id, "bidding_count is \(count) but no price step is stored"))
+        }
         if count == 0, leader != nil { found.append(VerifyFinding(.bidLeader, id, "a leader is set but nobody bid")) }
         guard count > 0, let top else { return found }
-        guard let leader, let leaderMax else { return found + [VerifyFinding(.bidLeader, id, "\(count) bids but no leader")] }
-        if top > leaderMax { found.append(VerifyFinding(.bidLeader, id, "a step of \(top) is above the leader's maximum \(leaderMax)")) }
-        if top != current { found.append(VerifyFinding(.bidLeader, id, "the current price is \(current ?? 0) but the highest step is \(top)")) }
+        guard let leader, let leaderMax else {
+            return found + [VerifyFinding(.bidLeader, id, "\(count) bids but no leader")]
+        }
+        if top > leaderMax {
+            found.append(VerifyFinding(.bidLeader, id, "a step of \(top) is above the leader's maximum \(leaderMax)"))
+        }
+        if top != current {
+            found.append(
+                VerifyFinding(.bidLeader, id, "the current price is \(current ?? 0) but the highest step is \(top)")
+            )
+        }
         if try row.decode(column: "leader_steps", as: Int?.self) == nil {
             let leaderId = leader.uuidString.lowercased()
-            found.append(VerifyFinding(.bidLeader, id, "the leader \(leaderId) has no step at the current price \(current ?? 0)"))
+            found.append(
+                VerifyFinding(.bidLeader, id, "the leader \(leaderId) has no step at the current price \(current ?? 0)")
+            )
         }
         return found
     }

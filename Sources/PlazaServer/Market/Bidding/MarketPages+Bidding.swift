@@ -33,17 +33,29 @@ extension MarketPages {
         let reader = context.reader
         let currency = listing.price?.currency ?? market.currency
         let steps = try await market.bids(context.identity, listing: listing.id).prefix(5).map {
-            BidRow(bidder: $0.bidder, amount: reader.money($0.amount, currency), proxy: $0.proxy, when: reader.when($0.at))
+            BidRow(
+                bidder: $0.bidder,
+                amount: reader.money($0.amount, currency),
+                proxy: $0.proxy,
+                when: reader.when($0.at)
+            )
         }
         let mine = listing.seller.username == context.identity.user.username
         return BiddingView(
-            id: listing.id.uuidString.lowercased(), csrf: context.csrfToken ?? "", current: reader.money(bidding.currentPrice, currency),
+            id: listing.id.uuidString.lowercased(),
+            csrf: context.csrfToken ?? "",
+            current: reader.money(bidding.currentPrice, currency),
             count: reader.count(bidding.bidCount, "bid", "bids"),
             ends: bidding.closed ? "Ended \(reader.when(bidding.endsAt))" : "Ends \(reader.when(bidding.endsAt))",
-            reserve: bidding.bidCount == 0 ? nil : bidding.reserveMet ? "Reserve met" : "Reserve not met yet", leading: bidding.leading,
-            closed: bidding.closed, canBid: !mine && !bidding.closed && listing.state == .active,
-            minimum: Reader.typed(Money(amount: bidding.minimumBid, currency: currency)), key: UUID().uuidString,
-            form: context.page.form("bid") ?? FormState(names: ["maxAmount"]), steps: Array(steps))
+            reserve: bidding.bidCount == 0 ? nil : bidding.reserveMet ? "Reserve met" : "Reserve not met yet",
+            leading: bidding.leading,
+            closed: bidding.closed,
+            canBid: !mine && !bidding.closed && listing.state == .active,
+            minimum: Reader.typed(Money(amount: bidding.minimumBid, currency: currency)),
+            key: UUID().uuidString,
+            form: context.page.form("bid") ?? FormState(names: ["maxAmount"]),
+            steps: Array(steps)
+        )
     }
 
     func addBiddingRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
@@ -68,12 +80,21 @@ extension MarketPages {
                 throw PlazaError.validation(field: "maxAmount", "Type the most you would pay.")
             }
             _ = try await market.idempotency.once(form, action: "market-bid", user: context.identity.user.id) { claim in
-                _ = try await market.placeBid(context.identity, listing: id, BidRequest(maxAmount: amount), claim: claim)
+                _ = try await market.placeBid(
+                    context.identity,
+                    listing: id,
+                    BidRequest(maxAmount: amount),
+                    claim: claim
+                )
             }
             return PageRenderer.seeOther(back + "?notice=bid")
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
             if error.code == .validationFailed || error.code == .bidTooLow {
-                return renderer.refused("bid", FormState(form, names: ["maxAmount"], error: error), returnTo: back + "#bidding")
+                return renderer.refused(
+                    "bid",
+                    FormState(form, names: ["maxAmount"], error: error),
+                    returnTo: back + "#bidding"
+                )
             }
             return renderer.refused(alert: Self.sentence(error), returnTo: back)
         }

@@ -9,7 +9,11 @@ import SQLKit
 /// for any accepted offer), and both sides are told.
 extension MarketService {
     func placeBid(
-        _ identity: Identity, listing id: UUID, _ request: BidRequest, claim: IdempotencyClaim?, now: Date = Date()
+        _ identity: Identity,
+        listing id: UUID,
+        _ request: BidRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
     ) async throws -> PlacedBid {
         guard let claim else { throw PlazaError.idempotencyKeyRequired }
         _ = try await requireStudent(identity, now: now)
@@ -17,30 +21,46 @@ extension MarketService {
         guard shown.seller.username != identity.user.username else {
             throw PlazaError.validation(field: "maxAmount", "This is your own listing: others bid on it.")
         }
-        if let problem = WalletRules.amountError(request.maxAmount, field: "maxAmount") { throw PlazaError.validation([problem]) }
+        if let problem = WalletRules.amountError(request.maxAmount, field: "maxAmount") {
+            throw PlazaError.validation([problem])
+        }
         let (bids, idempotency, listings) = (bids, idempotency, listings)
         // A bid that lost the race to another reads the auction again (a handful of tries: one order, nobody lost).
         for _ in 0..<20 {
             guard let record = try await listings.listing(id, on: database.sql), let auction = record.auction else {
-                throw PlazaError(.conflict, .stateConflict, "This listing is not sold by bidding.", detail: "Make an offer instead.")
+                throw PlazaError(
+                    .conflict,
+                    .stateConflict,
+                    "This listing is not sold by bidding.",
+                    detail: "Make an offer instead."
+                )
             }
             guard record.state == .active, !record.auctionClosed else { throw Self.biddingEnded(record) }
             switch BiddingRules.bid(auction, by: identity.user.id, max: request.maxAmount, now: now) {
             case .ended: throw Self.biddingEnded(record)
             case .tooLow(let minimum):
                 throw PlazaError(
-                    .unprocessableContent, .bidTooLow, "Bid at least \(Self.alertMoney(minimum, record.currency ?? currency)).",
+                    .unprocessableContent,
+                    .bidTooLow,
+                    "Bid at least \(Self.alertMoney(minimum, record.currency ?? currency)).",
                     detail: "Name the most you would pay: Plaza bids for you only as far as needed.",
-                    errors: [FieldError(field: "maxAmount", message: "At least \(minimum).")])
+                    errors: [FieldError(field: "maxAmount", message: "At least \(minimum).")]
+                )
             case .placed(let next, let steps):
                 let placed = PlacedBid(
-                    id: UUID(), maxAmount: request.maxAmount, leading: next.leader == identity.user.id, currentPrice: next.currentPrice,
-                    endsAt: next.endsAt)
+                    id: UUID(),
+                    maxAmount: request.maxAmount,
+                    leading: next.leader == identity.user.id,
+                    currentPrice: next.currentPrice,
+                    endsAt: next.endsAt
+                )
                 let outbid = auction.leader.flatMap { $0 != next.leader ? $0 : nil }
                 let title = record.title
                 let money = Self.alertMoney(next.currentPrice, record.currency ?? currency)
                 let done: Bool = try await events.transaction(publishing: { db in
-                    guard try await bids.advance(id, from: auction.bidCount, to: next, on: db) else { return (false, []) }
+                    guard try await bids.advance(id, from: auction.bidCount, to: next, on: db) else {
+                        return (false, [])
+                    }
                     try await bids.insert(steps: steps, listing: id, after: auction.bidCount, now: now, on: db)
                     try await idempotency.record(placed, status: 201, claim: claim, on: db)
                     let link = "/market/listings/\(id.uuidString.lowercased())"
@@ -48,17 +68,31 @@ extension MarketService {
                         .event(
                             audience: [record.sellerId, identity.user.id] + (outbid.map { [$0] } ?? []),
                             event: PlazaEvent(
-                                type: MarketEventType.bid, occurredAt: now,
+                                type: MarketEventType.bid,
+                                occurredAt: now,
                                 data: try JSONValue(
-                                    encoding: BidUpdate(listingId: id, currentPrice: next.currentPrice, bidCount: next.bidCount, endsAt: next.endsAt))
-                            ))
+                                    encoding: BidUpdate(
+                                        listingId: id,
+                                        currentPrice: next.currentPrice,
+                                        bidCount: next.bidCount,
+                                        endsAt: next.endsAt
+                                    )
+                                )
+                            )
+                        )
                     ]
                     if let outbid {
                         messages.append(
                             .alert(
                                 user: outbid,
                                 content: NotificationContent(
-                                    kind: .market, title: "You were outbid on \(title)", body: "It is at \(money) now.", link: link)))
+                                    kind: .market,
+                                    title: "You were outbid on \(title)",
+                                    body: "It is at \(money) now.",
+                                    link: link
+                                )
+                            )
+                        )
                     }
                     return (true, messages)
                 })
@@ -101,7 +135,14 @@ extension MarketService {
         let winner = auction.reserveMet ? auction.leader : nil
         var opened: UUID? = nil
         if let winner {
-            opened = try await chat.open(UUID(), listing: id, buyer: winner, seller: record.sellerId, now: now, on: database.sql).0
+            opened = try await chat.open(
+                UUID(),
+                listing: id,
+                buyer: winner,
+                seller: record.sellerId,
+                now: now,
+                on: database.sql
+            ).0
         }
         let conversation = opened
         let (bids, deals, listings) = (bids, deals, listings)
@@ -111,21 +152,40 @@ extension MarketService {
             // Closed as read, or not at all: a bid that landed meanwhile is judged by the next sweep.
             guard try await bids.close(id, count: auction.bidCount, now: now, on: db) else { return (false, []) }
             // A listing removed or sold another way meanwhile goes to nobody.
-            guard let winner, let conversation, try await listings.move(id, from: [.active], to: .reserved, now: now, on: db) else {
-                let title = auction.leader == nil ? "Nobody bid on \(record.title)" : "No bid on \(record.title) met your reserve"
+            guard let winner, let conversation,
+                try await listings.move(id, from: [.active], to: .reserved, now: now, on: db)
+            else {
+                let title =
+                    auction.leader == nil
+                    ? "Nobody bid on \(record.title)" : "No bid on \(record.title) met your reserve"
                 return (
                     true,
                     [
                         .alert(
                             user: record.sellerId,
                             content: NotificationContent(
-                                kind: .market, title: title, body: "It stays listed; relist it or lower the reserve.", link: link))
+                                kind: .market,
+                                title: title,
+                                body: "It stays listed; relist it or lower the reserve.",
+                                link: link
+                            )
+                        )
                     ]
                 )
             }
             let offer = DealStore.OfferRecord(
-                id: UUID(), listingId: id, conversationId: conversation, buyerId: winner, sellerId: record.sellerId, amount: auction.currentPrice,
-                currency: record.currency ?? "USD", state: .accepted, proposedBy: winner, createdAt: now, updatedAt: now)
+                id: UUID(),
+                listingId: id,
+                conversationId: conversation,
+                buyerId: winner,
+                sellerId: record.sellerId,
+                amount: auction.currentPrice,
+                currency: record.currency ?? "USD",
+                state: .accepted,
+                proposedBy: winner,
+                createdAt: now,
+                updatedAt: now
+            )
             try await deals.insert(offer, on: db)
             let conversationLink = "/market/conversations/\(conversation.uuidString.lowercased())"
             return (
@@ -134,21 +194,37 @@ extension MarketService {
                     .alert(
                         user: winner,
                         content: NotificationContent(
-                            kind: .market, title: "You won \(record.title) for \(money)", body: "Pay through Plaza and agree where to meet.",
-                            link: conversationLink)),
+                            kind: .market,
+                            title: "You won \(record.title) for \(money)",
+                            body: "Pay through Plaza and agree where to meet.",
+                            link: conversationLink
+                        )
+                    ),
                     .alert(
                         user: record.sellerId,
                         content: NotificationContent(
-                            kind: .market, title: "\(record.title) sold by bidding for \(money)", body: "Agree where to meet.",
-                            link: conversationLink)),
+                            kind: .market,
+                            title: "\(record.title) sold by bidding for \(money)",
+                            body: "Agree where to meet.",
+                            link: conversationLink
+                        )
+                    ),
                     .event(
                         audience: [winner, record.sellerId],
                         event: PlazaEvent(
-                            type: MarketEventType.bid, occurredAt: now,
+                            type: MarketEventType.bid,
+                            occurredAt: now,
                             data: try JSONValue(
                                 encoding: BidUpdate(
-                                    listingId: id, currentPrice: auction.currentPrice, bidCount: auction.bidCount, endsAt: auction.endsAt,
-                                    closed: true)))),
+                                    listingId: id,
+                                    currentPrice: auction.currentPrice,
+                                    bidCount: auction.bidCount,
+                                    endsAt: auction.endsAt,
+                                    closed: true
+                                )
+                            )
+                        )
+                    ),
                 ]
             )
         })
@@ -159,12 +235,23 @@ extension MarketService {
     static func bidding(_ record: ListingStore.Record, viewer: UUID?) -> Bidding? {
         guard let auction = record.auction else { return nil }
         return Bidding(
-            currentPrice: auction.currentPrice, bidCount: auction.bidCount, reserveMet: auction.reserveMet, endsAt: auction.endsAt,
-            leading: viewer != nil && auction.leader == viewer, closed: record.auctionClosed, minimumBid: BiddingRules.minimum(auction))
+            currentPrice: auction.currentPrice,
+            bidCount: auction.bidCount,
+            reserveMet: auction.reserveMet,
+            endsAt: auction.endsAt,
+            leading: viewer != nil && auction.leader == viewer,
+            closed: record.auctionClosed,
+            minimumBid: BiddingRules.minimum(auction)
+        )
     }
 
     static func biddingEnded(_ record: ListingStore.Record) -> PlazaError {
-        var error = PlazaError(.conflict, .stateConflict, "The bidding on this listing has ended.", detail: "Look for something similar in the feed.")
+        var error = PlazaError(
+            .conflict,
+            .stateConflict,
+            "The bidding on this listing has ended.",
+            detail: "Look for something similar in the feed."
+        )
         error.currentState = record.auctionClosed ? "closed" : record.state.rawValue
         return error
     }

@@ -48,31 +48,52 @@ struct MarketAdminPages: Sendable {
 
     @Sendable func campuses(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let model = CampusesPage(
-            shell: Shell(title: "Campuses", context: context, notice: notice(request)), tabs: AdminPages.Tabs(campuses: true),
+            shell: Shell(title: "Campuses", context: context, notice: notice(request)),
+            tabs: AdminPages.Tabs(campuses: true),
             rows: try await market.allCampuses().map {
                 Row(
-                    id: $0.id.uuidString.lowercased(), name: $0.name, domains: $0.domains.joined(separator: ", "),
-                    terms: $0.termEnds.isEmpty ? "no term ends listed" : "terms end " + $0.termEnds.joined(separator: ", "))
-            }, form: context.page.form("campus") ?? FormState(names: Self.campusFields), categories: try await market.categories(),
-            categoryForm: context.page.form("category") ?? FormState(names: Self.categoryFields))
+                    id: $0.id.uuidString.lowercased(),
+                    name: $0.name,
+                    domains: $0.domains.joined(separator: ", "),
+                    terms: $0.termEnds.isEmpty
+                        ? "no term ends listed" : "terms end " + $0.termEnds.joined(separator: ", ")
+                )
+            },
+            form: context.page.form("campus") ?? FormState(names: Self.campusFields),
+            categories: try await market.categories(),
+            categoryForm: context.page.form("category") ?? FormState(names: Self.categoryFields)
+        )
         return renderer.render("market/admin-campuses", model)
     }
 
     @Sendable func createCampus(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: maxBody)
-        let list = { (name: String) in form[name].split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init) }
+        let list = { (name: String) in
+            form[name].split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+        }
         do {
             guard let latitude = Double(form["latitude"]), let longitude = Double(form["longitude"]) else {
-                throw PlazaError.validation(field: "latitude", "Tap the campus's centre on the map, or type its latitude and longitude.")
+                throw PlazaError.validation(
+                    field: "latitude",
+                    "Tap the campus's centre on the map, or type its latitude and longitude."
+                )
             }
             let campus = try await market.createCampus(
                 CampusRequest(
-                    name: form["name"], domains: list("domains"), center: Coordinate(latitude: latitude, longitude: longitude),
-                    termEnds: list("termEnds")))
+                    name: form["name"],
+                    domains: list("domains"),
+                    center: Coordinate(latitude: latitude, longitude: longitude),
+                    termEnds: list("termEnds")
+                )
+            )
             return PageRenderer.seeOther("/admin/campuses/\(campus.id.uuidString.lowercased())?notice=created")
         } catch var error as PlazaError where error.status.code < 500 {
             error.errors = error.errors?.map { FieldError(field: Self.formField($0.field), message: $0.message) }
-            return renderer.refused("campus", FormState(form, names: Self.campusFields, error: error), returnTo: "/admin/campuses")
+            return renderer.refused(
+                "campus",
+                FormState(form, names: Self.campusFields, error: error),
+                returnTo: "/admin/campuses"
+            )
         }
     }
 
@@ -85,10 +106,16 @@ struct MarketAdminPages: Sendable {
     @Sendable func saveCategory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: maxBody)
         do {
-            _ = try await market.saveCategory(MarketCategory(slug: form["slug"].trimmingCharacters(in: .whitespaces), name: form["name"]))
+            _ = try await market.saveCategory(
+                MarketCategory(slug: form["slug"].trimmingCharacters(in: .whitespaces), name: form["name"])
+            )
             return PageRenderer.seeOther("/admin/campuses?notice=category#categories")
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("category", FormState(form, names: Self.categoryFields, error: error), returnTo: "/admin/campuses#categories")
+            return renderer.refused(
+                "category",
+                FormState(form, names: Self.categoryFields, error: error),
+                returnTo: "/admin/campuses#categories"
+            )
         }
     }
 
@@ -107,13 +134,21 @@ struct MarketAdminPages: Sendable {
 
     @Sendable func campus(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "campus")
-        guard let campus = try await market.allCampuses().first(where: { $0.id == id }) else { throw PlazaError.notFound("campus") }
+        guard let campus = try await market.allCampuses().first(where: { $0.id == id }) else {
+            throw PlazaError.notFound("campus")
+        }
         let model = CampusPage(
-            shell: Shell(title: campus.name, context: context, notice: notice(request)), tabs: AdminPages.Tabs(campuses: true),
-            id: id.uuidString.lowercased(), name: campus.name, domains: campus.domains.joined(separator: ", "),
-            terms: campus.termEnds.joined(separator: ", "), spots: try await market.safeSpots(campus: id),
+            shell: Shell(title: campus.name, context: context, notice: notice(request)),
+            tabs: AdminPages.Tabs(campuses: true),
+            id: id.uuidString.lowercased(),
+            name: campus.name,
+            domains: campus.domains.joined(separator: ", "),
+            terms: campus.termEnds.joined(separator: ", "),
+            spots: try await market.safeSpots(campus: id),
             form: context.page.form("spot") ?? FormState(names: Self.spotFields),
-            center: "\(campus.center.latitude),\(campus.center.longitude)", map: map)
+            center: "\(campus.center.latitude),\(campus.center.longitude)",
+            map: map
+        )
         return renderer.render("market/admin-campus", model)
     }
 
@@ -123,12 +158,21 @@ struct MarketAdminPages: Sendable {
         let back = "/admin/campuses/\(id.uuidString.lowercased())"
         do {
             guard let latitude = Double(form["latitude"]), let longitude = Double(form["longitude"]) else {
-                throw PlazaError.validation(field: "latitude", "Tap the spot on the map, or type its latitude and longitude.")
+                throw PlazaError.validation(
+                    field: "latitude",
+                    "Tap the spot on the map, or type its latitude and longitude."
+                )
             }
             _ = try await market.addSafeSpot(
                 campus: id,
                 SafeSpotRequest(
-                    name: form["name"], latitude: latitude, longitude: longitude, description: form["description"], hours: form["hours"]))
+                    name: form["name"],
+                    latitude: latitude,
+                    longitude: longitude,
+                    description: form["description"],
+                    hours: form["hours"]
+                )
+            )
             return PageRenderer.seeOther("\(back)?notice=spot-added")
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
             return renderer.refused("spot", FormState(form, names: Self.spotFields, error: error), returnTo: back)

@@ -8,62 +8,111 @@ struct MarketStore: Sendable {
 
     func insert(_ campus: Campus, on db: any SQLDatabase) async throws {
         try await db.insert(into: "campuses")
-            .columns("id", "name", "domains", "center_latitude", "center_longitude", "boundary", "term_ends", "created_at")
+            .columns(
+                "id",
+                "name",
+                "domains",
+                "center_latitude",
+                "center_longitude",
+                "boundary",
+                "term_ends",
+                "created_at"
+            )
             .values(
-                SQLBind(campus.id), SQLBind(campus.name), SQLBind(try PlazaJSON.text(campus.domains)), SQLBind(campus.center.latitude),
-                SQLBind(campus.center.longitude), SQLBind(try campus.boundary.map(PlazaJSON.text)), SQLBind(try PlazaJSON.text(campus.termEnds)),
+                SQLBind(campus.id),
+                SQLBind(campus.name),
+                SQLBind(try PlazaJSON.text(campus.domains)),
+                SQLBind(campus.center.latitude),
+                SQLBind(campus.center.longitude),
+                SQLBind(try campus.boundary.map(PlazaJSON.text)),
+                SQLBind(try PlazaJSON.text(campus.termEnds)),
                 SQLBind(campus.createdAt)
             )
             .run()
     }
 
     func campuses(on db: any SQLDatabase) async throws -> [Campus] {
-        try await db.select().columns(Self.campusColumns.map { SQLIdentifier($0) }).from("campuses").orderBy("name").all().map(Self.campus)
+        try await db.select().columns(Self.campusColumns.map { SQLIdentifier($0) }).from("campuses").orderBy("name")
+            .all().map(Self.campus)
     }
 
     func campus(_ id: UUID, on db: any SQLDatabase) async throws -> Campus? {
-        try await db.select().columns(Self.campusColumns.map { SQLIdentifier($0) }).from("campuses").where("id", .equal, id).first()
+        try await db.select().columns(Self.campusColumns.map { SQLIdentifier($0) }).from("campuses").where(
+            "id",
+            .equal,
+            id
+        ).first()
             .map(Self.campus)
     }
 
-    static let campusColumns = ["id", "name", "domains", "center_latitude", "center_longitude", "boundary", "term_ends", "created_at"]
+    static let campusColumns = [
+        "id", "name", "domains", "center_latitude", "center_longitude", "boundary", "term_ends", "created_at",
+    ]
 
     static func campus(_ row: any SQLRow) throws -> Campus {
         Campus(
-            id: try row.decode(column: "id", as: UUID.self), name: try row.decode(column: "name", as: String.self),
+            id: try row.decode(column: "id", as: UUID.self),
+            name: try row.decode(column: "name", as: String.self),
             domains: try PlazaJSON.value([String].self, from: try row.decode(column: "domains", as: String.self)),
             center: Coordinate(
                 latitude: try row.decode(column: "center_latitude", as: Double.self),
-                longitude: try row.decode(column: "center_longitude", as: Double.self)),
-            boundary: try row.decode(column: "boundary", as: String?.self).map { try PlazaJSON.value([Coordinate].self, from: $0) },
+                longitude: try row.decode(column: "center_longitude", as: Double.self)
+            ),
+            boundary: try row.decode(column: "boundary", as: String?.self).map {
+                try PlazaJSON.value([Coordinate].self, from: $0)
+            },
             termEnds: try PlazaJSON.value([String].self, from: try row.decode(column: "term_ends", as: String.self)),
-            createdAt: try row.decode(column: "created_at", as: Date.self))
+            createdAt: try row.decode(column: "created_at", as: Date.self)
+        )
     }
 
     // MARK: Safe spots
 
     func insert(_ spot: SafeSpot, now: Date, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "safe_spots").columns("id", "campus_id", "name", "latitude", "longitude", "description", "hours", "created_at")
-            .values(
-                SQLBind(spot.id), SQLBind(spot.campusId), SQLBind(spot.name), SQLBind(spot.latitude), SQLBind(spot.longitude),
-                SQLBind(spot.description), SQLBind(spot.hours), SQLBind(now)
-            )
-            .run()
+        try await db.insert(into: "safe_spots").columns(
+            "id",
+            "campus_id",
+            "name",
+            "latitude",
+            "longitude",
+            "description",
+            "hours",
+            "created_at"
+        )
+        .values(
+            SQLBind(spot.id),
+            SQLBind(spot.campusId),
+            SQLBind(spot.name),
+            SQLBind(spot.latitude),
+            SQLBind(spot.longitude),
+            SQLBind(spot.description),
+            SQLBind(spot.hours),
+            SQLBind(now)
+        )
+        .run()
     }
 
     func safeSpots(campus: UUID, on db: any SQLDatabase) async throws -> [SafeSpot] {
-        try await db.select().columns("id", "campus_id", "name", "latitude", "longitude", "description", "hours").from("safe_spots")
-            .where("campus_id", .equal, campus).orderBy("name").all().map { row in
-                SafeSpot(
-                    id: try row.decode(column: "id", as: UUID.self), campusId: try row.decode(column: "campus_id", as: UUID.self),
-                    name: try row.decode(column: "name", as: String.self), latitude: try row.decode(column: "latitude", as: Double.self),
-                    longitude: try row.decode(column: "longitude", as: Double.self),
-                    description: try row.decode(column: "description", as: String.self), hours: try row.decode(column: "hours", as: String.self))
-            }
+        try await db.select().columns("id", "campus_id", "name", "latitude", "longitude", "description", "hours").from(
+            "safe_spots"
+        )
+        .where("campus_id", .equal, campus).orderBy("name").all().map { row in
+            SafeSpot(
+                id: try row.decode(column: "id", as: UUID.self),
+                campusId: try row.decode(column: "campus_id", as: UUID.self),
+                name: try row.decode(column: "name", as: String.self),
+                latitude: try row.decode(column: "latitude", as: Double.self),
+                longitude: try row.decode(column: "longitude", as: Double.self),
+                description: try row.decode(column: "description", as: String.self),
+                hours: try row.decode(column: "hours", as: String.self)
+            )
+        }
     }
 
     func deleteSafeSpot(_ id: UUID, campus: UUID, on db: any SQLDatabase) async throws -> Bool {
-        !(try await db.delete(from: "safe_spots").where("id", .equal, id).where("campus_id", .equal, campus).returning("id").all()).isEmpty
+        !(try await db.delete(from: "safe_spots").where("id", .equal, id).where("campus_id", .equal, campus).returning(
+            "id"
+        ).all()).isEmpty
     }
 
     // MARK: Verified students
@@ -76,11 +125,17 @@ struct MarketStore: Sendable {
     }
 
     func member(user: UUID, on db: any SQLDatabase) async throws -> Member? {
-        try await db.select().columns("campus_id", "email", "verified_until").from("campus_members").where("user_id", .equal, user).first()
+        try await db.select().columns("campus_id", "email", "verified_until").from("campus_members").where(
+            "user_id",
+            .equal,
+            user
+        ).first()
             .map { row in
                 Member(
-                    campusId: try row.decode(column: "campus_id", as: UUID.self), email: try row.decode(column: "email", as: String.self),
-                    verifiedUntil: try row.decode(column: "verified_until", as: Date.self))
+                    campusId: try row.decode(column: "campus_id", as: UUID.self),
+                    email: try row.decode(column: "email", as: String.self),
+                    verifiedUntil: try row.decode(column: "verified_until", as: Date.self)
+                )
             }
     }
 
@@ -91,15 +146,28 @@ struct MarketStore: Sendable {
     }
 
     /// Records (or renews) the user's membership; false when another account took the address meanwhile.
-    func verify(user: UUID, campus: UUID, email: String, now: Date, until: Date, on db: any SQLDatabase) async throws -> Bool {
+    func verify(
+        user: UUID,
+        campus: UUID,
+        email: String,
+        now: Date,
+        until: Date,
+        on db: any SQLDatabase
+    ) async throws -> Bool {
         if let holder = try await holder(email: email, on: db), holder != user { return false }
-        try await db.insert(into: "campus_members").columns("user_id", "campus_id", "email", "verified_at", "verified_until")
-            .values(SQLBind(user), SQLBind(campus), SQLBind(email), SQLBind(now), SQLBind(until))
-            .onConflict(with: ["user_id"]) {
-                $0.set(excludedValueOf: "campus_id").set(excludedValueOf: "email").set(excludedValueOf: "verified_at")
-                    .set(excludedValueOf: "verified_until")
-            }
-            .run()
+        try await db.insert(into: "campus_members").columns(
+            "user_id",
+            "campus_id",
+            "email",
+            "verified_at",
+            "verified_until"
+        )
+        .values(SQLBind(user), SQLBind(campus), SQLBind(email), SQLBind(now), SQLBind(until))
+        .onConflict(with: ["user_id"]) {
+            $0.set(excludedValueOf: "campus_id").set(excludedValueOf: "email").set(excludedValueOf: "verified_at")
+                .set(excludedValueOf: "verified_until")
+        }
+        .run()
         return true
     }
 
@@ -108,11 +176,14 @@ struct MarketStore: Sendable {
     /// The user's signature of the agreement and whether an upheld report suspended them from the marketplace.
     func signature(user: UUID, on db: any SQLDatabase) async throws -> (version: Int?, at: Date?, suspended: Bool) {
         guard
-            let row = try await db.select().columns("signed_version", "signed_at", "suspended_at").from("market_agreements")
-                .where("user_id", .equal, user).first()
+            let row = try await db.select().columns("signed_version", "signed_at", "suspended_at").from(
+                "market_agreements"
+            )
+            .where("user_id", .equal, user).first()
         else { return (nil, nil, false) }
         return (
-            try row.decode(column: "signed_version", as: Int?.self), try row.decode(column: "signed_at", as: Date?.self),
+            try row.decode(column: "signed_version", as: Int?.self),
+            try row.decode(column: "signed_at", as: Date?.self),
             try row.decode(column: "suspended_at", as: Date?.self) != nil
         )
     }
@@ -121,7 +192,9 @@ struct MarketStore: Sendable {
     func suspend(user: UUID, at: Date?, reason: String?, on db: any SQLDatabase) async throws {
         try await db.insert(into: "market_agreements").columns("user_id", "suspended_at", "suspension_reason")
             .values(SQLBind(user), SQLBind(at), SQLBind(reason))
-            .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "suspended_at").set(excludedValueOf: "suspension_reason") }
+            .onConflict(with: ["user_id"]) {
+                $0.set(excludedValueOf: "suspended_at").set(excludedValueOf: "suspension_reason")
+            }
             .run()
     }
 
@@ -131,7 +204,9 @@ struct MarketStore: Sendable {
         try await db.insert(into: "market_agreements").columns("user_id", "signed_version", "signed_at", "unsigned_at")
             .values(SQLBind(user), SQLBind(version), SQLBind(signedAt), SQLBind(unsignedAt))
             .onConflict(with: ["user_id"]) {
-                $0.set(excludedValueOf: "signed_version").set(excludedValueOf: "signed_at").set(excludedValueOf: "unsigned_at")
+                $0.set(excludedValueOf: "signed_version").set(excludedValueOf: "signed_at").set(
+                    excludedValueOf: "unsigned_at"
+                )
             }
             .run()
     }
@@ -139,18 +214,28 @@ struct MarketStore: Sendable {
     // MARK: Categories
 
     func categories(on db: any SQLDatabase) async throws -> [MarketCategory] {
-        try await db.select().columns("slug", "name").from("market_categories").orderBy("position").orderBy("slug").all().map { row in
-            MarketCategory(slug: try row.decode(column: "slug", as: String.self), name: try row.decode(column: "name", as: String.self))
-        }
+        try await db.select().columns("slug", "name").from("market_categories").orderBy("position").orderBy("slug")
+            .all().map { row in
+                MarketCategory(
+                    slug: try row.decode(column: "slug", as: String.self),
+                    name: try row.decode(column: "name", as: String.self)
+                )
+            }
     }
 
     /// Adds a category at the end of the list, or renames one; answers whether it was new.
     func save(_ category: MarketCategory, on db: any SQLDatabase) async throws -> Bool {
-        let renamed = try await db.update("market_categories").set("name", to: category.name).where("slug", .equal, category.slug)
-            .returning("slug").all()
+        let renamed = try await db.update("market_categories").set("name", to: category.name).where(
+            "slug",
+            .equal,
+            category.slug
+        )
+        .returning("slug").all()
         guard renamed.isEmpty else { return false }
-        let last = try await db.select().column(SQLFunction("max", args: SQLColumn("position")), as: "last").from("market_categories").first()?
-            .decode(column: "last", as: Int?.self)
+        let last = try await db.select().column(SQLFunction("max", args: SQLColumn("position")), as: "last").from(
+            "market_categories"
+        ).first()?
+        .decode(column: "last", as: Int?.self)
         try await db.insert(into: "market_categories").columns("slug", "name", "position")
             .values(SQLBind(category.slug), SQLBind(category.name), SQLBind((last ?? -1) + 1)).run()
         return true
@@ -162,13 +247,19 @@ extension MarketStore {
 
     func block(_ blocker: UUID, _ blocked: UUID, now: Date, on db: any SQLDatabase) async throws -> Date {
         try await db.insert(into: "market_blocks").columns("blocker_id", "blocked_id", "created_at")
-            .values(SQLBind(blocker), SQLBind(blocked), SQLBind(now)).ignoringConflicts(with: ["blocker_id", "blocked_id"]).run()
+            .values(SQLBind(blocker), SQLBind(blocked), SQLBind(now)).ignoringConflicts(with: [
+                "blocker_id", "blocked_id",
+            ]).run()
         return try await db.select().column("created_at").from("market_blocks").where("blocker_id", .equal, blocker)
             .where("blocked_id", .equal, blocked).first()?.decode(column: "created_at", as: Date.self) ?? now
     }
 
     func unblock(_ blocker: UUID, _ blocked: UUID, on db: any SQLDatabase) async throws {
-        try await db.delete(from: "market_blocks").where("blocker_id", .equal, blocker).where("blocked_id", .equal, blocked).run()
+        try await db.delete(from: "market_blocks").where("blocker_id", .equal, blocker).where(
+            "blocked_id",
+            .equal,
+            blocked
+        ).run()
     }
 
     /// Whether either of the two blocked the other.
@@ -181,7 +272,14 @@ extension MarketStore {
 
     /// Usernames of the campus's current students whose username or name contains `text`, for `viewer`'s search:
     /// nobody across a block, nobody suspended; an exact username first, then by name.
-    func students(campus: UUID, matching text: String, viewer: UUID, now: Date, limit: Int, on db: any SQLDatabase) async throws -> [String] {
+    func students(
+        campus: UUID,
+        matching text: String,
+        viewer: UUID,
+        now: Date,
+        limit: Int,
+        on db: any SQLDatabase
+    ) async throws -> [String] {
         let pattern = LikePattern.containing(text)
         let sql: SQLQueryString = """
             SELECT u.username FROM users u JOIN campus_members m ON m.user_id = u.id
@@ -205,15 +303,23 @@ extension MarketStore {
             """
         ).all().map { row in
             MarketBlock(
-                username: try row.decode(column: "username", as: String.self), displayName: try row.decode(column: "display_name", as: String.self),
-                since: try row.decode(column: "created_at", as: Date.self))
+                username: try row.decode(column: "username", as: String.self),
+                displayName: try row.decode(column: "display_name", as: String.self),
+                since: try row.decode(column: "created_at", as: Date.self)
+            )
         }
     }
 
     // MARK: Profiles
 
     func profile(user: UUID, on db: any SQLDatabase) async throws -> (bio: String?, photo: UUID?) {
-        guard let row = try await db.select().columns("bio", "photo_id").from("market_profiles").where("user_id", .equal, user).first() else {
+        guard
+            let row = try await db.select().columns("bio", "photo_id").from("market_profiles").where(
+                "user_id",
+                .equal,
+                user
+            ).first()
+        else {
             return (nil, nil)
         }
         return (try row.decode(column: "bio", as: String?.self), try row.decode(column: "photo_id", as: UUID?.self))
@@ -222,7 +328,9 @@ extension MarketStore {
     func saveProfile(user: UUID, bio: String?, photo: UUID?, now: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "market_profiles").columns("user_id", "bio", "photo_id", "updated_at")
             .values(SQLBind(user), SQLBind(bio), SQLBind(photo), SQLBind(now))
-            .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "bio").set(excludedValueOf: "photo_id").set(excludedValueOf: "updated_at") }
+            .onConflict(with: ["user_id"]) {
+                $0.set(excludedValueOf: "bio").set(excludedValueOf: "photo_id").set(excludedValueOf: "updated_at")
+            }
             .run()
     }
 
@@ -230,13 +338,36 @@ extension MarketStore {
 
     /// Members whose verification runs out within `ahead` and who were not reminded since it was last renewed: marked
     /// reminded now (one statement, so each is told once), with the end of their verification.
-    func remindExpiring(now: Date, ahead: TimeInterval, limit: Int, on db: any SQLDatabase) async throws -> [(user: UUID, until: Date)] {
+    func remindExpiring(
+        now: Date,
+        ahead: TimeInterval,
+        limit: Int,
+        on db: any SQLDatabase
+    ) async throws -> [(user: UUID, until: Date)] {
         let due = db.select().column("user_id").from("campus_members").where("verified_until", .greaterThan, now)
             .where("verified_until", .lessThanOrEqual, now.addingTimeInterval(ahead))
-            .where { $0.where("reminded_at", .is, SQLLiteral.null).orWhere("reminded_at", .lessThan, SQLIdentifier("verified_at")) }.limit(limit)
-        return try await db.update("campus_members").set("reminded_at", to: now).where("user_id", .in, SQLGroupExpression(due.select))
-            .where { $0.where("reminded_at", .is, SQLLiteral.null).orWhere("reminded_at", .lessThan, SQLIdentifier("verified_at")) }
-            .returning("user_id", "verified_until").all()
-            .map { (try $0.decode(column: "user_id", as: UUID.self), try $0.decode(column: "verified_until", as: Date.self)) }
+            .where {
+                $0.where("reminded_at", .is, SQLLiteral.null).orWhere(
+                    "reminded_at",
+                    .lessThan,
+                    SQLIdentifier("verified_at")
+                )
+            }.limit(limit)
+        return try await db.update("campus_members").set("reminded_at", to: now).where(
+            "user_id",
+            .in,
+            SQLGroupExpression(due.select)
+        )
+        .where {
+            $0.where("reminded_at", .is, SQLLiteral.null).orWhere(
+                "reminded_at",
+                .lessThan,
+                SQLIdentifier("verified_at")
+            )
+        }
+        .returning("user_id", "verified_until").all()
+        .map {
+            (try $0.decode(column: "user_id", as: UUID.self), try $0.decode(column: "verified_until", as: Date.self))
+        }
     }
 }

@@ -46,7 +46,9 @@ struct ChatAPI: Sendable {
     }
 
     @Sendable func conversation(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await market.conversation(context.identity, try Query.id(context.parameters, "id", "conversation")))
+        try .json(
+            try await market.conversation(context.identity, try Query.id(context.parameters, "id", "conversation"))
+        )
     }
 
     @Sendable func delete(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -58,7 +60,9 @@ struct ChatAPI: Sendable {
         let paging = try Paging(request.uri)
         let before = try paging.cursor.map { try RowCursor.decode($0).id }
         let id = try Query.id(context.parameters, "id", "conversation")
-        return try .json(try await market.messages(context.identity, conversation: id, before: before, limit: paging.limit))
+        return try .json(
+            try await market.messages(context.identity, conversation: id, before: before, limit: paging.limit)
+        )
     }
 
     @Sendable func send(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -68,7 +72,10 @@ struct ChatAPI: Sendable {
     }
 
     @Sendable func read(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await market.markRead(context.identity, conversation: try Query.id(context.parameters, "id", "conversation"))
+        try await market.markRead(
+            context.identity,
+            conversation: try Query.id(context.parameters, "id", "conversation")
+        )
         return Response(status: .noContent)
     }
 }

@@ -33,11 +33,13 @@ struct ChatStore: Sendable {
     }
 
     static let conversationColumns = [
-        "id", "listing_id", "buyer_id", "seller_id", "updated_at", "buyer_read_at", "seller_read_at", "buyer_deleted_at", "seller_deleted_at",
+        "id", "listing_id", "buyer_id", "seller_id", "updated_at", "buyer_read_at", "seller_read_at",
+        "buyer_deleted_at", "seller_deleted_at",
     ]
 
     func conversation(_ id: UUID, on db: any SQLDatabase) async throws -> ConversationRecord? {
-        try await db.select().columns(Self.conversationColumns.map { SQLIdentifier($0) }).from("market_conversations").where("id", .equal, id)
+        try await db.select().columns(Self.conversationColumns.map { SQLIdentifier($0) }).from("market_conversations")
+            .where("id", .equal, id)
             .first().map(Self.conversation)
     }
 
@@ -47,14 +49,34 @@ struct ChatStore: Sendable {
     }
 
     /// Opens the conversation, or answers the one the buyer has about the listing already (false: not new).
-    func open(_ id: UUID, listing: UUID, buyer: UUID, seller: UUID, now: Date, on db: any SQLDatabase) async throws -> (UUID, created: Bool) {
-        let rows = try await db.insert(into: "market_conversations").columns("id", "listing_id", "buyer_id", "seller_id", "created_at", "updated_at")
-            .values(SQLBind(id), SQLBind(listing), SQLBind(buyer), SQLBind(seller), SQLBind(now), SQLBind(now))
-            .ignoringConflicts(with: ["listing_id", "buyer_id"]).returning("id").all()
+    func open(
+        _ id: UUID,
+        listing: UUID,
+        buyer: UUID,
+        seller: UUID,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> (UUID, created: Bool) {
+        let rows = try await db.insert(into: "market_conversations").columns(
+            "id",
+            "listing_id",
+            "buyer_id",
+            "seller_id",
+            "created_at",
+            "updated_at"
+        )
+        .values(SQLBind(id), SQLBind(listing), SQLBind(buyer), SQLBind(seller), SQLBind(now), SQLBind(now))
+        .ignoringConflicts(with: ["listing_id", "buyer_id"]).returning("id").all()
         if !rows.isEmpty { return (id, true) }
-        guard let existing = try await conversation(listing: listing, buyer: buyer, on: db) else { throw PlazaError.notFound("conversation") }
+        guard let existing = try await conversation(listing: listing, buyer: buyer, on: db) else {
+            throw PlazaError.notFound("conversation")
+        }
         // Asking again brings a conversation the buyer deleted back to them.
-        try await db.update("market_conversations").set("buyer_deleted_at", to: SQLLiteral.null).where("id", .equal, existing.id).run()
+        try await db.update("market_conversations").set("buyer_deleted_at", to: SQLLiteral.null).where(
+            "id",
+            .equal,
+            existing.id
+        ).run()
         return (existing.id, false)
     }
 
@@ -94,24 +116,48 @@ struct ChatStore: Sendable {
             InboxRow(
                 conversation: try Self.conversation(row),
                 last: try row.decode(column: "m_id", as: UUID?.self) == nil ? nil : try Self.message(row, prefix: "m_"),
-                unread: try row.decode(column: "unread", as: Int.self))
+                unread: try row.decode(column: "unread", as: Int.self)
+            )
         }
     }
 
     func insert(_ message: MessageRecord, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "market_messages").columns("id", "conversation_id", "sender_id", "body", "warnings", "created_at")
-            .values(
-                SQLBind(message.id), SQLBind(message.conversationId), SQLBind(message.senderId), SQLBind(message.body),
-                SQLBind(try PlazaJSON.text(message.warnings)), SQLBind(message.createdAt)
-            )
-            .run()
-        try await db.update("market_conversations").set("updated_at", to: message.createdAt).where("id", .equal, message.conversationId).run()
+        try await db.insert(into: "market_messages").columns(
+            "id",
+            "conversation_id",
+            "sender_id",
+            "body",
+            "warnings",
+            "created_at"
+        )
+        .values(
+            SQLBind(message.id),
+            SQLBind(message.conversationId),
+            SQLBind(message.senderId),
+            SQLBind(message.body),
+            SQLBind(try PlazaJSON.text(message.warnings)),
+            SQLBind(message.createdAt)
+        )
+        .run()
+        try await db.update("market_conversations").set("updated_at", to: message.createdAt).where(
+            "id",
+            .equal,
+            message.conversationId
+        ).run()
     }
 
     /// Messages of the conversation after `since` (the reader's deletion), newest first, older than the message `before`.
-    func messages(conversation: UUID, since: Date?, before: UUID?, limit: Int, on db: any SQLDatabase) async throws -> [MessageRecord] {
-        let select = db.select().columns("id", "conversation_id", "sender_id", "body", "warnings", "created_at").from("market_messages")
-            .where("conversation_id", .equal, conversation)
+    func messages(
+        conversation: UUID,
+        since: Date?,
+        before: UUID?,
+        limit: Int,
+        on db: any SQLDatabase
+    ) async throws -> [MessageRecord] {
+        let select = db.select().columns("id", "conversation_id", "sender_id", "body", "warnings", "created_at").from(
+            "market_messages"
+        )
+        .where("conversation_id", .equal, conversation)
         if let since { select.where("created_at", .greaterThan, since) }
         if let before {
             let at = SQLQueryString("(SELECT created_at FROM market_messages WHERE id = \(bind: before))")
@@ -121,17 +167,25 @@ struct ChatStore: Sendable {
                 }
             }
         }
-        return try await select.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).all().map { try Self.message($0) }
+        return try await select.orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).all().map {
+            try Self.message($0)
+        }
     }
 
     /// A message from its columns, each named `prefix` + the table's column name.
     static func message(_ row: any SQLRow, prefix: String = "") throws -> MessageRecord {
         let column = { (name: String) in prefix + name }
         return MessageRecord(
-            id: try row.decode(column: column("id"), as: UUID.self), conversationId: try row.decode(column: column("conversation_id"), as: UUID.self),
-            senderId: try row.decode(column: column("sender_id"), as: UUID.self), body: try row.decode(column: column("body"), as: Data.self),
-            warnings: try PlazaJSON.value([MessageWarning].self, from: try row.decode(column: column("warnings"), as: String.self)),
-            createdAt: try row.decode(column: column("created_at"), as: Date.self))
+            id: try row.decode(column: column("id"), as: UUID.self),
+            conversationId: try row.decode(column: column("conversation_id"), as: UUID.self),
+            senderId: try row.decode(column: column("sender_id"), as: UUID.self),
+            body: try row.decode(column: column("body"), as: Data.self),
+            warnings: try PlazaJSON.value(
+                [MessageWarning].self,
+                from: try row.decode(column: column("warnings"), as: String.self)
+            ),
+            createdAt: try row.decode(column: column("created_at"), as: Date.self)
+        )
     }
 
     /// When the newest message to `user` they have not read (after their read mark and deletion) was sent.
@@ -140,7 +194,10 @@ struct ChatStore: Sendable {
         let select = db.select().column("created_at").from("market_messages")
             .where("conversation_id", .equal, conversation.id).where("sender_id", .notEqual, user)
         if let since { select.where("created_at", .greaterThan, since) }
-        return try await select.orderBy("created_at", .descending).limit(1).first()?.decode(column: "created_at", as: Date.self)
+        return try await select.orderBy("created_at", .descending).limit(1).first()?.decode(
+            column: "created_at",
+            as: Date.self
+        )
     }
 
     /// Messages to `user` in the conversation after their read mark (and their deletion).
@@ -159,11 +216,15 @@ struct ChatStore: Sendable {
 
     static func conversation(_ row: any SQLRow) throws -> ConversationRecord {
         ConversationRecord(
-            id: try row.decode(column: "id", as: UUID.self), listingId: try row.decode(column: "listing_id", as: UUID.self),
-            buyerId: try row.decode(column: "buyer_id", as: UUID.self), sellerId: try row.decode(column: "seller_id", as: UUID.self),
-            updatedAt: try row.decode(column: "updated_at", as: Date.self), buyerReadAt: try row.decode(column: "buyer_read_at", as: Date?.self),
+            id: try row.decode(column: "id", as: UUID.self),
+            listingId: try row.decode(column: "listing_id", as: UUID.self),
+            buyerId: try row.decode(column: "buyer_id", as: UUID.self),
+            sellerId: try row.decode(column: "seller_id", as: UUID.self),
+            updatedAt: try row.decode(column: "updated_at", as: Date.self),
+            buyerReadAt: try row.decode(column: "buyer_read_at", as: Date?.self),
             sellerReadAt: try row.decode(column: "seller_read_at", as: Date?.self),
             buyerDeletedAt: try row.decode(column: "buyer_deleted_at", as: Date?.self),
-            sellerDeletedAt: try row.decode(column: "seller_deleted_at", as: Date?.self))
+            sellerDeletedAt: try row.decode(column: "seller_deleted_at", as: Date?.self)
+        )
     }
 }

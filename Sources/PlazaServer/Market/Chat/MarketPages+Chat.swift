@@ -36,7 +36,10 @@ extension MarketPages {
             let (conversation, _) = try await market.startConversation(context.identity, listing: id)
             return PageRenderer.seeOther("/market/conversations/\(conversation.id.uuidString.lowercased())")
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused(alert: error.errors?.map(\.message).joined(separator: " ") ?? error.title, returnTo: "/market/listings/\(id)")
+            return renderer.refused(
+                alert: error.errors?.map(\.message).joined(separator: " ") ?? error.title,
+                returnTo: "/market/listings/\(id)"
+            )
         }
     }
 
@@ -62,19 +65,27 @@ extension MarketPages {
         let page = try await market.conversations(context.identity, limit: 50, cursor: nil)
         let rows = page.items.map { conversation in
             ConversationRow(
-                id: conversation.id.uuidString.lowercased(), title: conversation.listing.title,
+                id: conversation.id.uuidString.lowercased(),
+                title: conversation.listing.title,
                 other: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).displayName,
                 last: conversation.lastMessage.map { ($0.sender == me ? "You: " : "") + $0.text } ?? "No messages yet",
-                when: context.reader.when(conversation.updatedAt), unread: conversation.unread > 0 ? conversation.unread : nil,
-                thumbnail: conversation.listing.thumbnailUrl)
+                when: context.reader.when(conversation.updatedAt),
+                unread: conversation.unread > 0 ? conversation.unread : nil,
+                thumbnail: conversation.listing.thumbnailUrl
+            )
         }
         let blocks = try await market.blocks(context.identity)
         var notice = notice(request)
         // The newest block is the one just made: its name, from the list rather than from the address.
         if request.uri.queryParameters.get("notice") == "blocked", let newest = blocks.first {
-            notice = "You blocked \(newest.displayName): neither of you sees the other's listings, and no message passes."
+            notice =
+                "You blocked \(newest.displayName): neither of you sees the other's listings, and no message passes."
         }
-        let model = ConversationsPage(shell: Shell(title: "Chat", context: context, notice: notice), rows: rows, blocks: blocks)
+        let model = ConversationsPage(
+            shell: Shell(title: "Chat", context: context, notice: notice),
+            rows: rows,
+            blocks: blocks
+        )
         return renderer.render("market/conversations", model)
     }
 
@@ -130,8 +141,12 @@ extension MarketPages {
         let bubbles = page.items.reversed().map { message in
             let mine = message.sender == identity.user.username
             return Bubble(
-                text: message.text, mine: mine, when: reader.when(message.createdAt), time: reader.machine(message.createdAt),
-                warnings: mine ? [] : message.warnings)
+                text: message.text,
+                mine: mine,
+                when: reader.when(message.createdAt),
+                time: reader.machine(message.createdAt),
+                warnings: mine ? [] : message.warnings
+            )
         }
         return ConversationLive(bubbles: bubbles, empty: bubbles.isEmpty)
     }
@@ -144,18 +159,26 @@ extension MarketPages {
             username: conversation.buyer.username == me ? conversation.seller.username : conversation.buyer.username,
             displayName: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).displayName
         ).shortName
-        let notice = request.uri.queryParameters.get("notice").flatMap { Self.dealNotices[String($0)] ?? Self.notices[String($0)] }
-            .map { $0.replacingOccurrences(of: "{other}", with: otherName) }
+        let notice = request.uri.queryParameters.get("notice").flatMap {
+            Self.dealNotices[String($0)] ?? Self.notices[String($0)]
+        }
+        .map { $0.replacingOccurrences(of: "{other}", with: otherName) }
         let open = [.active, .reserved].contains(conversation.listing.state)
         let deal = try await dealView(context, conversation: conversation)
         let model = ConversationPage(
-            shell: Shell(title: conversation.listing.title, context: context, notice: notice), id: id.uuidString.lowercased(),
-            listingId: conversation.listing.id.uuidString.lowercased(), title: conversation.listing.title,
-            price: conversation.listing.price.map(context.reader.money) ?? "Free", thumbnail: conversation.listing.thumbnailUrl,
+            shell: Shell(title: conversation.listing.title, context: context, notice: notice),
+            id: id.uuidString.lowercased(),
+            listingId: conversation.listing.id.uuidString.lowercased(),
+            title: conversation.listing.title,
+            price: conversation.listing.price.map(context.reader.money) ?? "Free",
+            thumbnail: conversation.listing.thumbnailUrl,
             other: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).displayName,
             otherUsername: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).username,
-            live: try await live(context.identity, id, reader: context.reader), open: open,
-            deal: deal, meet: open ? try await meetForm(context, opened: deal.offer?.canCancel == true && deal.meetup == nil) : nil)
+            live: try await live(context.identity, id, reader: context.reader),
+            open: open,
+            deal: deal,
+            meet: open ? try await meetForm(context, opened: deal.offer?.canCancel == true && deal.meetup == nil) : nil
+        )
         return renderer.render("market/conversation", model)
     }
 
@@ -167,17 +190,32 @@ extension MarketPages {
         let refused = context.page.form("meetup")
         let form =
             refused
-            ?? FormState(names: ["spotId", "latitude", "longitude", "at"]).with("spotId", spots.first?.id.uuidString.lowercased() ?? "")
+            ?? FormState(names: ["spotId", "latitude", "longitude", "at"]).with(
+                "spotId",
+                spots.first?.id.uuidString.lowercased() ?? ""
+            )
             .with("at", context.reader.input(Self.suggestedTime()))
         let chosen = form.fields["spotId"]?.value ?? ""
         let markers = spots.map {
-            ["id": $0.id.uuidString.lowercased(), "name": $0.name, "latitude": "\($0.latitude)", "longitude": "\($0.longitude)"]
+            [
+                "id": $0.id.uuidString.lowercased(), "name": $0.name, "latitude": "\($0.latitude)",
+                "longitude": "\($0.longitude)",
+            ]
         }
         return MeetForm(
             form: form,
-            spots: spots.map { SpotOption(value: $0.id.uuidString.lowercased(), label: $0.name, selected: $0.id.uuidString.lowercased() == chosen) },
+            spots: spots.map {
+                SpotOption(
+                    value: $0.id.uuidString.lowercased(),
+                    label: $0.name,
+                    selected: $0.id.uuidString.lowercased() == chosen
+                )
+            },
             center: "\(campus.center.latitude),\(campus.center.longitude)",
-            markers: String(decoding: try JSONEncoder().encode(markers), as: UTF8.self), map: map, open: refused != nil || opened)
+            markers: String(decoding: try JSONEncoder().encode(markers), as: UTF8.self),
+            map: map,
+            open: refused != nil || opened
+        )
     }
 
     /// This time tomorrow, on the hour: a first suggestion people change.
@@ -200,7 +238,10 @@ extension MarketPages {
             _ = try await market.send(context.identity, conversation: id, text: form["text"])
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
             if script { return error.problemResponse() }
-            return renderer.refused(alert: error.errors?.map(\.message).joined(separator: " ") ?? error.title, returnTo: path)
+            return renderer.refused(
+                alert: error.errors?.map(\.message).joined(separator: " ") ?? error.title,
+                returnTo: path
+            )
         }
         if script { return try .json(Acknowledgement(status: "sent")) }
         return PageRenderer.seeOther(path)

@@ -8,23 +8,39 @@ import SQLKit
 /// but the two sides gets 404.
 extension MarketService {
     /// Opens the buyer's conversation about the listing, or answers the one they have (`created` false).
-    package func startConversation(_ identity: Identity, listing id: UUID, now: Date = Date()) async throws -> (Conversation, created: Bool) {
+    package func startConversation(
+        _ identity: Identity,
+        listing id: UUID,
+        now: Date = Date()
+    ) async throws -> (Conversation, created: Bool) {
         let membership = try await requireStudent(identity, now: now)
         let listing = try await listing(identity, id, now: now)
         guard listing.seller.username != identity.user.username else {
             throw PlazaError.validation(field: "listingId", "This is your own listing: buyers start the conversation.")
         }
         guard [.active, .reserved].contains(listing.state) else { throw Self.finished(listing.state) }
-        guard let record = try await listings.listing(id, on: database.sql), record.campusId == membership.campus.id else {
+        guard let record = try await listings.listing(id, on: database.sql), record.campusId == membership.campus.id
+        else {
             throw PlazaError.notFound("listing")
         }
         let (conversation, created) = try await chat.open(
-            UUID(), listing: id, buyer: identity.user.id, seller: record.sellerId, now: now, on: database.sql)
+            UUID(),
+            listing: id,
+            buyer: identity.user.id,
+            seller: record.sellerId,
+            now: now,
+            on: database.sql
+        )
         return (try await self.conversation(identity, conversation), created)
     }
 
     /// My conversations, most recent first, with the last message and my unread count.
-    func conversations(_ identity: Identity, limit: Int, cursor: String?, now: Date = Date()) async throws -> Page<Conversation> {
+    func conversations(
+        _ identity: Identity,
+        limit: Int,
+        cursor: String?,
+        now: Date = Date()
+    ) async throws -> Page<Conversation> {
         _ = try await requireStudent(identity, now: now)
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         let rows = try await chat.inbox(user: identity.user.id, limit: limit + 1, offset: offset, on: database.sql)
@@ -33,7 +49,13 @@ extension MarketService {
         let names = try await usernames(page.flatMap { [$0.conversation.buyerId, $0.conversation.sellerId] })
         let listings = try await self.listings.listings(ids: page.map(\.conversation.listingId), on: database.sql)
         let items = try page.map { row in
-            try dto(row.conversation, last: row.last, unread: row.unread, listing: listings[row.conversation.listingId], names: names)
+            try dto(
+                row.conversation,
+                last: row.last,
+                unread: row.unread,
+                listing: listings[row.conversation.listingId],
+                names: names
+            )
         }
         return Page(items: items, nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
     }
@@ -44,43 +66,84 @@ extension MarketService {
 
     /// Sends a message: live to both sides, and an alert to the other unless an earlier one still waits unread
     /// (`ChatRules.alerts`).
-    func send(_ identity: Identity, conversation id: UUID, text raw: String, now: Date = Date()) async throws -> ChatMessage {
+    func send(
+        _ identity: Identity,
+        conversation id: UUID,
+        text raw: String,
+        now: Date = Date()
+    ) async throws -> ChatMessage {
         _ = try await requireStudent(identity, now: now)
         let record = try await side(identity, id)
         if try await store.blocked(record.buyerId, record.sellerId, on: database.sql) { throw Self.blockedError }
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard ChatRules.textLength.contains(text.count) else {
-            throw PlazaError.validation(field: "text", "Write a message of at most \(ChatRules.textLength.upperBound) characters.")
+            throw PlazaError.validation(
+                field: "text",
+                "Write a message of at most \(ChatRules.textLength.upperBound) characters."
+            )
         }
         let message = ChatStore.MessageRecord(
-            id: UUID(), conversationId: id, senderId: identity.user.id, body: try cipher.seal(text, conversation: id),
-            warnings: ChatRules.warnings(text, trustedHosts: trustedHosts), createdAt: now)
+            id: UUID(),
+            conversationId: id,
+            senderId: identity.user.id,
+            body: try cipher.seal(text, conversation: id),
+            warnings: ChatRules.warnings(text, trustedHosts: trustedHosts),
+            createdAt: now
+        )
         let dto = ChatMessage(
-            id: message.id, conversationId: id, sender: identity.user.username, text: text, createdAt: now, warnings: message.warnings)
+            id: message.id,
+            conversationId: id,
+            sender: identity.user.username,
+            text: text,
+            createdAt: now,
+            warnings: message.warnings
+        )
         let title = try await listings.listing(record.listingId, on: database.sql)?.title ?? "your listing"
         let (chat, recipient) = (chat, record.other(identity.user.id))
         let event = PlazaEvent(type: MarketEventType.message, occurredAt: now, data: try JSONValue(encoding: dto))
         let alert = NotificationContent(
-            kind: .market, title: "\(identity.user.displayName) about \(title)", body: String(text.prefix(140)),
-            link: "/market/conversations/\(id.uuidString.lowercased())")
+            kind: .market,
+            title: "\(identity.user.displayName) about \(title)",
+            body: String(text.prefix(140)),
+            link: "/market/conversations/\(id.uuidString.lowercased())"
+        )
         return try await events.transaction(publishing: { db in
-            let alerts = ChatRules.alerts(newestUnread: try await chat.newestUnread(conversation: record, user: recipient, on: db), now: now)
+            let alerts = ChatRules.alerts(
+                newestUnread: try await chat.newestUnread(conversation: record, user: recipient, on: db),
+                now: now
+            )
             try await chat.insert(message, on: db)
             return (
-                dto, [.event(audience: [record.buyerId, record.sellerId], event: event)] + (alerts ? [.alert(user: recipient, content: alert)] : [])
+                dto,
+                [.event(audience: [record.buyerId, record.sellerId], event: event)]
+                    + (alerts ? [.alert(user: recipient, content: alert)] : [])
             )
         })
     }
 
     /// The conversation's messages after my deletion, newest first, a page back from `before`.
-    func messages(_ identity: Identity, conversation id: UUID, before: UUID?, limit: Int, now: Date = Date()) async throws -> Page<ChatMessage> {
+    func messages(
+        _ identity: Identity,
+        conversation id: UUID,
+        before: UUID?,
+        limit: Int,
+        now: Date = Date()
+    ) async throws -> Page<ChatMessage> {
         _ = try await requireStudent(identity, now: now)
         let record = try await side(identity, id)
         let rows = try await chat.messages(
-            conversation: id, since: record.deletedAt(identity.user.id), before: before, limit: limit + 1, on: database.sql)
+            conversation: id,
+            since: record.deletedAt(identity.user.id),
+            before: before,
+            limit: limit + 1,
+            on: database.sql
+        )
         let names = try await usernames([record.buyerId, record.sellerId])
         let items = try rows.prefix(limit).map { try message($0, names: names) }
-        return Page(items: items, nextCursor: rows.count > limit ? items.last.map { RowCursor(id: $0.id).encoded } : nil)
+        return Page(
+            items: items,
+            nextCursor: rows.count > limit ? items.last.map { RowCursor(id: $0.id).encoded } : nil
+        )
     }
 
     /// Marks what reached me read.
@@ -101,7 +164,8 @@ extension MarketService {
 
     /// The conversation when the caller is one of its sides; 404 otherwise.
     func side(_ identity: Identity, _ id: UUID) async throws -> ChatStore.ConversationRecord {
-        guard let record = try await chat.conversation(id, on: database.sql), record.side(identity.user.id) != nil else {
+        guard let record = try await chat.conversation(id, on: database.sql), record.side(identity.user.id) != nil
+        else {
             throw PlazaError.notFound("conversation")
         }
         return record
@@ -109,36 +173,67 @@ extension MarketService {
 
     func usernames(_ ids: [UUID]) async throws -> [UUID: (username: String, name: String)] {
         var names: [UUID: (String, String)] = [:]
-        for user in try await AccountStore().users(ids: Array(Set(ids)), on: database.sql) { names[user.id] = (user.username, user.displayName) }
+        for user in try await AccountStore().users(ids: Array(Set(ids)), on: database.sql) {
+            names[user.id] = (user.username, user.displayName)
+        }
         return names
     }
 
-    private func message(_ record: ChatStore.MessageRecord, names: [UUID: (username: String, name: String)]) throws -> ChatMessage {
+    private func message(
+        _ record: ChatStore.MessageRecord,
+        names: [UUID: (username: String, name: String)]
+    ) throws -> ChatMessage {
         ChatMessage(
-            id: record.id, conversationId: record.conversationId, sender: names[record.senderId]?.username ?? "",
-            text: try cipher.open(record.body, conversation: record.conversationId), createdAt: record.createdAt, warnings: record.warnings)
+            id: record.id,
+            conversationId: record.conversationId,
+            sender: names[record.senderId]?.username ?? "",
+            text: try cipher.open(record.body, conversation: record.conversationId),
+            createdAt: record.createdAt,
+            warnings: record.warnings
+        )
     }
 
     private func dto(_ record: ChatStore.ConversationRecord, for identity: Identity) async throws -> Conversation {
         let last = try await chat.messages(
-            conversation: record.id, since: record.deletedAt(identity.user.id), before: nil, limit: 1, on: database.sql
+            conversation: record.id,
+            since: record.deletedAt(identity.user.id),
+            before: nil,
+            limit: 1,
+            on: database.sql
         ).first
         return try dto(
-            record, last: last, unread: try await chat.unread(conversation: record, user: identity.user.id, on: database.sql),
-            listing: try await listings.listing(record.listingId, on: database.sql), names: try await usernames([record.buyerId, record.sellerId]))
+            record,
+            last: last,
+            unread: try await chat.unread(conversation: record, user: identity.user.id, on: database.sql),
+            listing: try await listings.listing(record.listingId, on: database.sql),
+            names: try await usernames([record.buyerId, record.sellerId])
+        )
     }
 
     private func dto(
-        _ record: ChatStore.ConversationRecord, last: ChatStore.MessageRecord?, unread: Int, listing: ListingStore.Record?,
+        _ record: ChatStore.ConversationRecord,
+        last: ChatStore.MessageRecord?,
+        unread: Int,
+        listing: ListingStore.Record?,
         names: [UUID: (username: String, name: String)]
     ) throws -> Conversation {
-        let party = { (id: UUID) in ListingSeller(username: names[id]?.username ?? "", displayName: names[id]?.name ?? "") }
+        let party = { (id: UUID) in
+            ListingSeller(username: names[id]?.username ?? "", displayName: names[id]?.name ?? "")
+        }
         return Conversation(
             id: record.id,
             listing: ConversationListing(
-                id: record.listingId, title: listing?.title ?? "", price: listing.flatMap { Self.dto($0).price }, state: listing?.state ?? .removed,
-                thumbnailUrl: listing?.photoIds.first.map { MediaService.photo($0).thumbnailUrl }),
-            buyer: party(record.buyerId), seller: party(record.sellerId), lastMessage: try last.map { try message($0, names: names) },
-            unread: unread, updatedAt: record.updatedAt)
+                id: record.listingId,
+                title: listing?.title ?? "",
+                price: listing.flatMap { Self.dto($0).price },
+                state: listing?.state ?? .removed,
+                thumbnailUrl: listing?.photoIds.first.map { MediaService.photo($0).thumbnailUrl }
+            ),
+            buyer: party(record.buyerId),
+            seller: party(record.sellerId),
+            lastMessage: try last.map { try message($0, names: names) },
+            unread: unread,
+            updatedAt: record.updatedAt
+        )
     }
 }

@@ -8,12 +8,18 @@ struct MessageCipher: Sendable {
 
     init(secretKey: String) {
         key = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: Data(secretKey.utf8)), salt: Data("plaza".utf8), info: Data("plaza:market:chat:v1".utf8),
-            outputByteCount: 32)
+            inputKeyMaterial: SymmetricKey(data: Data(secretKey.utf8)),
+            salt: Data("plaza".utf8),
+            info: Data("plaza:market:chat:v1".utf8),
+            outputByteCount: 32
+        )
     }
 
     func seal(_ text: String, conversation: UUID) throws -> Data {
-        guard let combined = try AES.GCM.seal(Data(text.utf8), using: key, authenticating: Self.data(conversation)).combined else {
+        guard
+            let combined = try AES.GCM.seal(Data(text.utf8), using: key, authenticating: Self.data(conversation))
+                .combined
+        else {
             throw CipherError.sealFailed
         }
         return combined
@@ -21,7 +27,10 @@ struct MessageCipher: Sendable {
 
     func open(_ sealed: Data, conversation: UUID) throws -> String {
         let box = try AES.GCM.SealedBox(combined: sealed)
-        return String(decoding: try AES.GCM.open(box, using: key, authenticating: Self.data(conversation)), as: UTF8.self)
+        return String(
+            decoding: try AES.GCM.open(box, using: key, authenticating: Self.data(conversation)),
+            as: UTF8.self
+        )
     }
 
     private static func data(_ id: UUID) -> Data { Data(id.uuidString.lowercased().utf8) }

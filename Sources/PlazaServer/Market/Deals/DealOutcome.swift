@@ -17,9 +17,15 @@ extension DealStore {
     func states(of ids: [UUID], on db: any SQLDatabase) async throws -> [UUID: (PriceOfferState, DealPaymentState?)] {
         var states: [UUID: (PriceOfferState, DealPaymentState?)] = [:]
         for chunk in ids.chunked(by: 500) {
-            for row in try await db.select().columns("id", "state", "payment_state").from("market_offers").where("id", .in, chunk).all() {
+            for row in try await db.select().columns("id", "state", "payment_state").from("market_offers").where(
+                "id",
+                .in,
+                chunk
+            ).all() {
                 let state = PriceOfferState(rawValue: try row.decode(column: "state", as: String.self)) ?? .cancelled
-                let payment = try row.decode(column: "payment_state", as: String?.self).flatMap(DealPaymentState.init(rawValue:))
+                let payment = try row.decode(column: "payment_state", as: String?.self).flatMap(
+                    DealPaymentState.init(rawValue:)
+                )
                 states[try row.decode(column: "id", as: UUID.self)] = (state, payment)
             }
         }
@@ -39,7 +45,12 @@ extension PlazaServices {
         return states.reduce(into: [:]) { outcomes, pair in
             let (id, (state, payment)) = pair
             outcomes[id] = DealOutcome(
-                state: state, payment: payment, holds: holds[id] ?? 0, releases: releases[id] ?? 0, refunds: refunds[id] ?? 0)
+                state: state,
+                payment: payment,
+                holds: holds[id] ?? 0,
+                releases: releases[id] ?? 0,
+                refunds: refunds[id] ?? 0
+            )
         }
     }
 }

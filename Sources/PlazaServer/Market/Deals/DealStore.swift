@@ -27,14 +27,29 @@ struct DealStore: Sendable {
 
         var payment: DealPayment? {
             guard let paymentState, let paymentAmount, let paidAt else { return nil }
-            return DealPayment(state: paymentState, amount: paymentAmount, currency: currency, heldAt: paidAt, settledAt: settledAt)
+            return DealPayment(
+                state: paymentState,
+                amount: paymentAmount,
+                currency: currency,
+                heldAt: paidAt,
+                settledAt: settledAt
+            )
         }
 
         var dto: PriceOffer {
             PriceOffer(
-                id: id, listingId: listingId, conversationId: conversationId,
-                buyer: ListingSeller(username: buyerUsername, displayName: buyerName), amount: amount, currency: currency, state: state,
-                proposedBy: proposerUsername, payment: payment, createdAt: createdAt, updatedAt: updatedAt)
+                id: id,
+                listingId: listingId,
+                conversationId: conversationId,
+                buyer: ListingSeller(username: buyerUsername, displayName: buyerName),
+                amount: amount,
+                currency: currency,
+                state: state,
+                proposedBy: proposerUsername,
+                payment: payment,
+                createdAt: createdAt,
+                updatedAt: updatedAt
+            )
         }
     }
 
@@ -61,8 +76,17 @@ struct DealStore: Sendable {
 
         var dto: Meetup {
             Meetup(
-                id: id, conversationId: conversationId, listingId: listingId, proposedBy: proposerUsername, place: place, at: at,
-                windowStart: windowStart, windowEnd: windowEnd, state: state, createdAt: createdAt)
+                id: id,
+                conversationId: conversationId,
+                listingId: listingId,
+                proposedBy: proposerUsername,
+                place: place,
+                at: at,
+                windowStart: windowStart,
+                windowEnd: windowEnd,
+                state: state,
+                createdAt: createdAt
+            )
         }
     }
 
@@ -71,12 +95,29 @@ struct DealStore: Sendable {
     func insert(_ offer: OfferRecord, on db: any SQLDatabase) async throws {
         try await db.insert(into: "market_offers")
             .columns(
-                "id", "listing_id", "conversation_id", "buyer_id", "seller_id", "amount", "currency", "state", "proposed_by", "created_at",
+                "id",
+                "listing_id",
+                "conversation_id",
+                "buyer_id",
+                "seller_id",
+                "amount",
+                "currency",
+                "state",
+                "proposed_by",
+                "created_at",
                 "updated_at"
             )
             .values(
-                SQLBind(offer.id), SQLBind(offer.listingId), SQLBind(offer.conversationId), SQLBind(offer.buyerId), SQLBind(offer.sellerId),
-                SQLBind(offer.amount), SQLBind(offer.currency), SQLBind(offer.state.rawValue), SQLBind(offer.proposedBy), SQLBind(offer.createdAt),
+                SQLBind(offer.id),
+                SQLBind(offer.listingId),
+                SQLBind(offer.conversationId),
+                SQLBind(offer.buyerId),
+                SQLBind(offer.sellerId),
+                SQLBind(offer.amount),
+                SQLBind(offer.currency),
+                SQLBind(offer.state.rawValue),
+                SQLBind(offer.proposedBy),
+                SQLBind(offer.createdAt),
                 SQLBind(offer.updatedAt)
             )
             .run()
@@ -101,50 +142,73 @@ struct DealStore: Sendable {
     }
 
     func offers(conversation: UUID, on db: any SQLDatabase) async throws -> [OfferRecord] {
-        try await db.raw(Self.offerSelect + " WHERE o.conversation_id = \(bind: conversation) ORDER BY o.created_at DESC, o.id DESC").all()
+        try await db.raw(
+            Self.offerSelect + " WHERE o.conversation_id = \(bind: conversation) ORDER BY o.created_at DESC, o.id DESC"
+        ).all()
             .map(Self.offer)
     }
 
     /// Changes an offer that is still in `from`: its state, and the price and proposer of a counter. Nil when it left
     /// `from` meanwhile.
     func move(
-        _ id: UUID, from: [PriceOfferState], to state: PriceOfferState, amount: Int64? = nil, proposedBy: UUID? = nil, now: Date,
+        _ id: UUID,
+        from: [PriceOfferState],
+        to state: PriceOfferState,
+        amount: Int64? = nil,
+        proposedBy: UUID? = nil,
+        now: Date,
         on db: any SQLDatabase
     ) async throws -> Bool {
         var update = db.update("market_offers").set("state", to: state.rawValue).set("updated_at", to: now)
         if let amount { update = update.set("amount", to: amount) }
         if let proposedBy { update = update.set("proposed_by", to: proposedBy) }
-        return try await update.where("id", .equal, id).where("state", .in, from.map(\.rawValue)).returning("id").first() != nil
+        return try await update.where("id", .equal, id).where("state", .in, from.map(\.rawValue)).returning("id")
+            .first() != nil
     }
 
     /// Completes the conversation's accepted offer (at most one: accepting reserves the listing), once: its id, or nil
     /// when none is accepted now, whatever was read before.
     func completeAccepted(conversation: UUID, now: Date, on db: any SQLDatabase) async throws -> UUID? {
-        try await db.update("market_offers").set("state", to: PriceOfferState.completed.rawValue).set("updated_at", to: now)
-            .where("conversation_id", .equal, conversation).where("state", .equal, PriceOfferState.accepted.rawValue)
-            .returning("id").first()?.decode(column: "id", as: UUID.self)
+        try await db.update("market_offers").set("state", to: PriceOfferState.completed.rawValue).set(
+            "updated_at",
+            to: now
+        )
+        .where("conversation_id", .equal, conversation).where("state", .equal, PriceOfferState.accepted.rawValue)
+        .returning("id").first()?.decode(column: "id", as: UUID.self)
     }
 
     /// Records the buyer's money as held, once: false when the offer is no longer accepted or was paid already.
     func hold(_ id: UUID, amount: Int64, now: Date, on db: any SQLDatabase) async throws -> Bool {
-        try await db.update("market_offers").set("payment_state", to: DealPaymentState.held.rawValue).set("payment_amount", to: amount)
-            .set("paid_at", to: now).set("updated_at", to: now)
-            .where("id", .equal, id).where("state", .equal, PriceOfferState.accepted.rawValue).where("payment_state", .is, SQLLiteral.null)
-            .returning("id").first() != nil
+        try await db.update("market_offers").set("payment_state", to: DealPaymentState.held.rawValue).set(
+            "payment_amount",
+            to: amount
+        )
+        .set("paid_at", to: now).set("updated_at", to: now)
+        .where("id", .equal, id).where("state", .equal, PriceOfferState.accepted.rawValue).where(
+            "payment_state",
+            .is,
+            SQLLiteral.null
+        )
+        .returning("id").first() != nil
     }
 
     /// Ends a held payment (`released` or `refunded`), once: the amount it held, from the row it changed (never from a
     /// copy read before: a payment made meanwhile is settled too); nil when nothing was held.
     func settle(_ id: UUID, to state: DealPaymentState, now: Date, on db: any SQLDatabase) async throws -> Int64? {
-        let update = db.update("market_offers").set("payment_state", to: state.rawValue).set("settled_at", to: now).set("updated_at", to: now)
-            .where("id", .equal, id).where("payment_state", .equal, DealPaymentState.held.rawValue)
+        let update = db.update("market_offers").set("payment_state", to: state.rawValue).set("settled_at", to: now).set(
+            "updated_at",
+            to: now
+        )
+        .where("id", .equal, id).where("payment_state", .equal, DealPaymentState.held.rawValue)
         return try await update.returning("payment_amount").first()?.decode(column: "payment_amount", as: Int64.self)
     }
 
     /// The open offers of a listing (to cancel when it is sold or removed another way).
     func openOffers(listing: UUID, on db: any SQLDatabase) async throws -> [OfferRecord] {
         let open = PriceOfferState.allCases.filter(\.isOpen).map(\.rawValue)
-        return try await db.raw(Self.offerSelect + " WHERE o.listing_id = \(bind: listing) AND o.state IN (\(binds: open))").all().map(Self.offer)
+        return try await db.raw(
+            Self.offerSelect + " WHERE o.listing_id = \(bind: listing) AND o.state IN (\(binds: open))"
+        ).all().map(Self.offer)
     }
 
     /// Locks a listing's open offers in id order, for a transaction that ends the listing and then its offers: it takes
@@ -153,38 +217,54 @@ struct DealStore: Sendable {
     func lockOpenOffers(listing: UUID, on db: any SQLDatabase) async throws {
         guard db.prepared != nil else { return }
         let open = PriceOfferState.allCases.filter(\.isOpen).map(\.rawValue)
-        try await db.raw("SELECT id FROM market_offers WHERE listing_id = \(bind: listing) AND state IN (\(binds: open)) ORDER BY id FOR UPDATE")
-            .run()
+        try await db.raw(
+            "SELECT id FROM market_offers WHERE listing_id = \(bind: listing) AND state IN (\(binds: open)) ORDER BY id FOR UPDATE"
+        )
+        .run()
     }
 
     /// The sum of every held payment in `currency`: what Plaza's escrow account must hold.
     func heldTotal(currency: String, on db: any SQLDatabase) async throws -> Int64 {
-        try await db.select().column(SQLRaw("CAST(COALESCE(SUM(payment_amount), 0) AS BIGINT)"), as: "total").from("market_offers")
-            .where("payment_state", .equal, DealPaymentState.held.rawValue).where("currency", .equal, currency)
-            .first()?.decode(column: "total", as: Int64.self) ?? 0
+        try await db.select().column(SQLRaw("CAST(COALESCE(SUM(payment_amount), 0) AS BIGINT)"), as: "total").from(
+            "market_offers"
+        )
+        .where("payment_state", .equal, DealPaymentState.held.rawValue).where("currency", .equal, currency)
+        .first()?.decode(column: "total", as: Int64.self) ?? 0
     }
 
     /// Whether `user` has money held, or held for them, in an unfinished deal.
     func holdsMoney(_ user: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.select().column("id").from("market_offers").where("payment_state", .equal, DealPaymentState.held.rawValue)
-            .where { $0.where("buyer_id", .equal, user).orWhere("seller_id", .equal, user) }.limit(1).first() != nil
+        try await db.select().column("id").from("market_offers").where(
+            "payment_state",
+            .equal,
+            DealPaymentState.held.rawValue
+        )
+        .where { $0.where("buyer_id", .equal, user).orWhere("seller_id", .equal, user) }.limit(1).first() != nil
     }
 
     static func offer(_ row: any SQLRow) throws -> OfferRecord {
         OfferRecord(
-            id: try row.decode(column: "id", as: UUID.self), listingId: try row.decode(column: "listing_id", as: UUID.self),
-            conversationId: try row.decode(column: "conversation_id", as: UUID.self), buyerId: try row.decode(column: "buyer_id", as: UUID.self),
-            sellerId: try row.decode(column: "seller_id", as: UUID.self), amount: try row.decode(column: "amount", as: Int64.self),
+            id: try row.decode(column: "id", as: UUID.self),
+            listingId: try row.decode(column: "listing_id", as: UUID.self),
+            conversationId: try row.decode(column: "conversation_id", as: UUID.self),
+            buyerId: try row.decode(column: "buyer_id", as: UUID.self),
+            sellerId: try row.decode(column: "seller_id", as: UUID.self),
+            amount: try row.decode(column: "amount", as: Int64.self),
             currency: try row.decode(column: "currency", as: String.self),
             state: PriceOfferState(rawValue: try row.decode(column: "state", as: String.self)) ?? .cancelled,
             proposedBy: try row.decode(column: "proposed_by", as: UUID.self),
-            paymentState: try row.decode(column: "payment_state", as: String?.self).flatMap(DealPaymentState.init(rawValue:)),
-            paymentAmount: try row.decode(column: "payment_amount", as: Int64?.self), paidAt: try row.decode(column: "paid_at", as: Date?.self),
-            settledAt: try row.decode(column: "settled_at", as: Date?.self), createdAt: try row.decode(column: "created_at", as: Date.self),
+            paymentState: try row.decode(column: "payment_state", as: String?.self).flatMap(
+                DealPaymentState.init(rawValue:)
+            ),
+            paymentAmount: try row.decode(column: "payment_amount", as: Int64?.self),
+            paidAt: try row.decode(column: "paid_at", as: Date?.self),
+            settledAt: try row.decode(column: "settled_at", as: Date?.self),
+            createdAt: try row.decode(column: "created_at", as: Date.self),
             updatedAt: try row.decode(column: "updated_at", as: Date.self),
             buyerUsername: try row.decode(column: "buyer_username", as: String.self),
             buyerName: try row.decode(column: "buyer_name", as: String.self),
-            proposerUsername: try row.decode(column: "proposer_username", as: String.self))
+            proposerUsername: try row.decode(column: "proposer_username", as: String.self)
+        )
     }
 
     // MARK: Meetups
@@ -192,13 +272,32 @@ struct DealStore: Sendable {
     func insert(_ meetup: MeetupRecord, on db: any SQLDatabase) async throws {
         try await db.insert(into: "market_meetups")
             .columns(
-                "id", "conversation_id", "listing_id", "proposed_by", "spot_id", "spot_name", "latitude", "longitude", "at", "window_end", "state",
+                "id",
+                "conversation_id",
+                "listing_id",
+                "proposed_by",
+                "spot_id",
+                "spot_name",
+                "latitude",
+                "longitude",
+                "at",
+                "window_end",
+                "state",
                 "created_at"
             )
             .values(
-                SQLBind(meetup.id), SQLBind(meetup.conversationId), SQLBind(meetup.listingId), SQLBind(meetup.proposedBy),
-                SQLBind(meetup.place.spotId), SQLBind(meetup.place.name), SQLBind(meetup.place.latitude), SQLBind(meetup.place.longitude),
-                SQLBind(meetup.at), SQLBind(meetup.windowEnd), SQLBind(meetup.state.rawValue), SQLBind(meetup.createdAt)
+                SQLBind(meetup.id),
+                SQLBind(meetup.conversationId),
+                SQLBind(meetup.listingId),
+                SQLBind(meetup.proposedBy),
+                SQLBind(meetup.place.spotId),
+                SQLBind(meetup.place.name),
+                SQLBind(meetup.place.latitude),
+                SQLBind(meetup.place.longitude),
+                SQLBind(meetup.at),
+                SQLBind(meetup.windowEnd),
+                SQLBind(meetup.state.rawValue),
+                SQLBind(meetup.createdAt)
             )
             .run()
     }
@@ -216,49 +315,92 @@ struct DealStore: Sendable {
 
     /// A conversation's meetups, newest first.
     func meetups(conversation: UUID, on db: any SQLDatabase) async throws -> [MeetupRecord] {
-        try await db.raw(Self.meetupSelect + " WHERE m.conversation_id = \(bind: conversation) ORDER BY m.created_at DESC, m.id DESC").all()
+        try await db.raw(
+            Self.meetupSelect + " WHERE m.conversation_id = \(bind: conversation) ORDER BY m.created_at DESC, m.id DESC"
+        ).all()
             .map(Self.meetup)
     }
 
     /// Moves a meetup still in `from` to `state`; false when it left `from` meanwhile.
-    func move(meetup id: UUID, from: [MeetupState], to state: MeetupState, now: Date, on db: any SQLDatabase) async throws -> Bool {
+    func move(
+        meetup id: UUID,
+        from: [MeetupState],
+        to state: MeetupState,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> Bool {
         try await db.update("market_meetups").set("state", to: state.rawValue).set("decided_at", to: now)
             .where("id", .equal, id).where("state", .in, from.map(\.rawValue)).returning("id").first() != nil
     }
 
     /// Moves every other meetup of the conversation still in `from` to `state` (a new proposal supersedes the open
     /// ones; an acceptance, every other).
-    func supersede(conversation: UUID, except id: UUID, from: [MeetupState], now: Date, on db: any SQLDatabase) async throws {
-        try await db.update("market_meetups").set("state", to: MeetupState.superseded.rawValue).set("decided_at", to: now)
-            .where("conversation_id", .equal, conversation).where("id", .notEqual, id).where("state", .in, from.map(\.rawValue)).run()
+    func supersede(
+        conversation: UUID,
+        except id: UUID,
+        from: [MeetupState],
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws {
+        try await db.update("market_meetups").set("state", to: MeetupState.superseded.rawValue).set(
+            "decided_at",
+            to: now
+        )
+        .where("conversation_id", .equal, conversation).where("id", .notEqual, id).where(
+            "state",
+            .in,
+            from.map(\.rawValue)
+        ).run()
     }
 
     /// Calls off the conversation's open meetups (its deal was called off: there is nothing left to hand over).
     func cancelMeetups(conversation: UUID, now: Date, on db: any SQLDatabase) async throws {
-        try await db.update("market_meetups").set("state", to: MeetupState.cancelled.rawValue).set("decided_at", to: now)
-            .where("conversation_id", .equal, conversation)
-            .where("state", .in, [MeetupState.proposed.rawValue, MeetupState.accepted.rawValue]).run()
+        try await db.update("market_meetups").set("state", to: MeetupState.cancelled.rawValue).set(
+            "decided_at",
+            to: now
+        )
+        .where("conversation_id", .equal, conversation)
+        .where("state", .in, [MeetupState.proposed.rawValue, MeetupState.accepted.rawValue]).run()
     }
 
     /// Turns one side's location share for a meetup on or off.
     func setSharing(_ id: UUID, buyer: Bool, on: Bool, db: any SQLDatabase) async throws {
-        try await db.update("market_meetups").set(buyer ? "buyer_shares" : "seller_shares", to: on).where("id", .equal, id).run()
+        try await db.update("market_meetups").set(buyer ? "buyer_shares" : "seller_shares", to: on).where(
+            "id",
+            .equal,
+            id
+        ).run()
     }
 
     /// Stores a new handshake's hashes on an accepted meetup (replacing an earlier one); false when it is not accepted.
-    func issueHandshake(_ id: UUID, codeHash: String, tokenHash: String, expiresAt: Date, on db: any SQLDatabase) async throws -> Bool {
+    func issueHandshake(
+        _ id: UUID,
+        codeHash: String,
+        tokenHash: String,
+        expiresAt: Date,
+        on db: any SQLDatabase
+    ) async throws -> Bool {
         try await db.update("market_meetups").set("code_hash", to: codeHash).set("token_hash", to: tokenHash)
             .set("handshake_expires_at", to: expiresAt).set("handshake_attempts", to: 0)
-            .where("id", .equal, id).where("state", .equal, MeetupState.accepted.rawValue).returning("id").first() != nil
+            .where("id", .equal, id).where("state", .equal, MeetupState.accepted.rawValue).returning("id").first()
+            != nil
     }
 
     /// Uses the handshake up and completes the meetup, once: false when it was used, replaced or the meetup moved on.
     /// `column` is `code_hash` (a typed code) or `token_hash` (a scanned QR).
-    func useHandshake(_ id: UUID, column: String, hash: String, now: Date, on db: any SQLDatabase) async throws -> Bool {
-        try await db.update("market_meetups").set("state", to: MeetupState.completed.rawValue).set("decided_at", to: now)
-            .set("code_hash", to: SQLLiteral.null).set("token_hash", to: SQLLiteral.null)
-            .where("id", .equal, id).where("state", .equal, MeetupState.accepted.rawValue).where(SQLIdentifier(column), .equal, SQLBind(hash))
-            .where("handshake_expires_at", .greaterThan, now).returning("id").first() != nil
+    func useHandshake(_ id: UUID, column: String, hash: String, now: Date, on db: any SQLDatabase) async throws -> Bool
+    {
+        try await db.update("market_meetups").set("state", to: MeetupState.completed.rawValue).set(
+            "decided_at",
+            to: now
+        )
+        .set("code_hash", to: SQLLiteral.null).set("token_hash", to: SQLLiteral.null)
+        .where("id", .equal, id).where("state", .equal, MeetupState.accepted.rawValue).where(
+            SQLIdentifier(column),
+            .equal,
+            SQLBind(hash)
+        )
+        .where("handshake_expires_at", .greaterThan, now).returning("id").first() != nil
     }
 
     /// Counts a wrong code; at `limit` the handshake is void. Answers the attempts counted so far.
@@ -266,11 +408,17 @@ struct DealStore: Sendable {
         let attempts = SQLBinaryExpression(SQLIdentifier("handshake_attempts"), .add, SQLLiteral.numeric("1"))
         let count =
             try await db.update("market_meetups").set("handshake_attempts", to: attempts).where("id", .equal, id)
-            .where("code_hash", .isNot, SQLLiteral.null).returning("handshake_attempts").first()?.decode(column: "handshake_attempts", as: Int.self)
+            .where("code_hash", .isNot, SQLLiteral.null).returning("handshake_attempts").first()?.decode(
+                column: "handshake_attempts",
+                as: Int.self
+            )
             ?? limit
         if count >= limit {
-            try await db.update("market_meetups").set("code_hash", to: SQLLiteral.null).set("token_hash", to: SQLLiteral.null)
-                .where("id", .equal, id).run()
+            try await db.update("market_meetups").set("code_hash", to: SQLLiteral.null).set(
+                "token_hash",
+                to: SQLLiteral.null
+            )
+            .where("id", .equal, id).run()
         }
         return count
     }
@@ -278,26 +426,37 @@ struct DealStore: Sendable {
     /// Proposed or accepted meetups whose window has ended (at most `limit`), for the sweep to expire.
     func dueMeetups(now: Date, limit: Int, on db: any SQLDatabase) async throws -> [MeetupRecord] {
         let open = [MeetupState.accepted.rawValue, MeetupState.proposed.rawValue]
-        return try await db.raw(Self.meetupSelect + " WHERE m.state IN (\(binds: open)) AND m.window_end <= \(bind: now) LIMIT \(bind: limit)")
-            .all().map(Self.meetup)
+        return try await db.raw(
+            Self.meetupSelect
+                + " WHERE m.state IN (\(binds: open)) AND m.window_end <= \(bind: now) LIMIT \(bind: limit)"
+        )
+        .all().map(Self.meetup)
     }
 
     static func meetup(_ row: any SQLRow) throws -> MeetupRecord {
         MeetupRecord(
-            id: try row.decode(column: "id", as: UUID.self), conversationId: try row.decode(column: "conversation_id", as: UUID.self),
-            listingId: try row.decode(column: "listing_id", as: UUID.self), proposedBy: try row.decode(column: "proposed_by", as: UUID.self),
+            id: try row.decode(column: "id", as: UUID.self),
+            conversationId: try row.decode(column: "conversation_id", as: UUID.self),
+            listingId: try row.decode(column: "listing_id", as: UUID.self),
+            proposedBy: try row.decode(column: "proposed_by", as: UUID.self),
             place: MeetupPlace(
-                spotId: try row.decode(column: "spot_id", as: UUID?.self), name: try row.decode(column: "spot_name", as: String?.self),
-                latitude: try row.decode(column: "latitude", as: Double.self), longitude: try row.decode(column: "longitude", as: Double.self)),
-            at: try row.decode(column: "at", as: Date.self), windowEnd: try row.decode(column: "window_end", as: Date.self),
+                spotId: try row.decode(column: "spot_id", as: UUID?.self),
+                name: try row.decode(column: "spot_name", as: String?.self),
+                latitude: try row.decode(column: "latitude", as: Double.self),
+                longitude: try row.decode(column: "longitude", as: Double.self)
+            ),
+            at: try row.decode(column: "at", as: Date.self),
+            windowEnd: try row.decode(column: "window_end", as: Date.self),
             state: MeetupState(rawValue: try row.decode(column: "state", as: String.self)) ?? .cancelled,
-            codeHash: try row.decode(column: "code_hash", as: String?.self), tokenHash: try row.decode(column: "token_hash", as: String?.self),
+            codeHash: try row.decode(column: "code_hash", as: String?.self),
+            tokenHash: try row.decode(column: "token_hash", as: String?.self),
             handshakeExpiresAt: try row.decode(column: "handshake_expires_at", as: Date?.self),
             handshakeAttempts: try row.decode(column: "handshake_attempts", as: Int.self),
             createdAt: try row.decode(column: "created_at", as: Date.self),
             decidedAt: try row.decode(column: "decided_at", as: Date?.self),
             proposerUsername: try row.decode(column: "proposer_username", as: String.self),
-            buyerShares: try row.decode(column: "buyer_shares", as: Bool.self), sellerShares: try row.decode(column: "seller_shares", as: Bool.self)
+            buyerShares: try row.decode(column: "buyer_shares", as: Bool.self),
+            sellerShares: try row.decode(column: "seller_shares", as: Bool.self)
         )
     }
 }

@@ -35,11 +35,19 @@ struct DealsAPI: Sendable {
 
     @Sendable func offer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: PriceOfferRequest.self, limit: maxBody)
-        return try .json(try await market.makeOffer(context.identity, listing: try Self.id(context, "listing"), body), status: .created)
+        return try .json(
+            try await market.makeOffer(context.identity, listing: try Self.id(context, "listing"), body),
+            status: .created
+        )
     }
 
     @Sendable func offers(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(Page(items: try await market.offers(context.identity, listing: try Self.id(context, "listing")), nextCursor: nil))
+        try .json(
+            Page(
+                items: try await market.offers(context.identity, listing: try Self.id(context, "listing")),
+                nextCursor: nil
+            )
+        )
     }
 
     @Sendable func accept(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -52,7 +60,14 @@ struct DealsAPI: Sendable {
 
     @Sendable func counter(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: PriceOfferRequest.self, limit: maxBody)
-        return try .json(try await market.answerOffer(context.identity, offer: try Self.id(context, "offer"), .counter, amount: body.amount))
+        return try .json(
+            try await market.answerOffer(
+                context.identity,
+                offer: try Self.id(context, "offer"),
+                .counter,
+                amount: body.amount
+            )
+        )
     }
 
     @Sendable func cancel(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -61,18 +76,35 @@ struct DealsAPI: Sendable {
 
     @Sendable func pay(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try .json(
-            try await market.payOffer(context.identity, offer: try Self.id(context, "offer"), claim: context.idempotencyClaim), status: .created)
+            try await market.payOffer(
+                context.identity,
+                offer: try Self.id(context, "offer"),
+                claim: context.idempotencyClaim
+            ),
+            status: .created
+        )
     }
 
     @Sendable func bid(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: BidRequest.self, limit: maxBody)
         return try .json(
-            try await market.placeBid(context.identity, listing: try Self.id(context, "listing"), body, claim: context.idempotencyClaim),
-            status: .created)
+            try await market.placeBid(
+                context.identity,
+                listing: try Self.id(context, "listing"),
+                body,
+                claim: context.idempotencyClaim
+            ),
+            status: .created
+        )
     }
 
     @Sendable func bidSteps(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(Page(items: try await market.bids(context.identity, listing: try Self.id(context, "listing")), nextCursor: nil))
+        try .json(
+            Page(
+                items: try await market.bids(context.identity, listing: try Self.id(context, "listing")),
+                nextCursor: nil
+            )
+        )
     }
 
     @Sendable func deal(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -80,13 +112,20 @@ struct DealsAPI: Sendable {
     }
 
     @Sendable func meetups(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(Page(items: try await market.meetups(context.identity, conversation: try Self.id(context, "conversation")), nextCursor: nil))
+        try .json(
+            Page(
+                items: try await market.meetups(context.identity, conversation: try Self.id(context, "conversation")),
+                nextCursor: nil
+            )
+        )
     }
 
     @Sendable func propose(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: MeetupRequest.self, limit: maxBody)
         return try .json(
-            try await market.proposeMeetup(context.identity, conversation: try Self.id(context, "conversation"), body), status: .created)
+            try await market.proposeMeetup(context.identity, conversation: try Self.id(context, "conversation"), body),
+            status: .created
+        )
     }
 
     @Sendable func acceptMeetup(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -94,7 +133,9 @@ struct DealsAPI: Sendable {
     }
 
     @Sendable func declineMeetup(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await market.answerMeetup(context.identity, meetup: try Self.id(context, "meetup"), accept: false))
+        try .json(
+            try await market.answerMeetup(context.identity, meetup: try Self.id(context, "meetup"), accept: false)
+        )
     }
 
     @Sendable func cancelMeetup(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -102,17 +143,24 @@ struct DealsAPI: Sendable {
     }
 
     @Sendable func handshake(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await market.handshake(context.identity, meetup: try Self.id(context, "meetup")), status: .created)
+        try .json(
+            try await market.handshake(context.identity, meetup: try Self.id(context, "meetup")),
+            status: .created
+        )
     }
 
     @Sendable func confirm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: HandshakeConfirmation.self, limit: maxBody)
-        return try .json(try await market.confirmHandshake(context.identity, meetup: try Self.id(context, "meetup"), body))
+        return try .json(
+            try await market.confirmHandshake(context.identity, meetup: try Self.id(context, "meetup"), body)
+        )
     }
 
     @Sendable func share(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: LocationShareRequest.self, limit: maxBody)
-        return try .json(try await market.shareLocation(context.identity, meetup: try Self.id(context, "meetup"), on: body.on))
+        return try .json(
+            try await market.shareLocation(context.identity, meetup: try Self.id(context, "meetup"), on: body.on)
+        )
     }
 
     @Sendable func location(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -30,7 +30,8 @@ extension MarketPages {
         "meetup-accepted": "Meetup agreed. On the day, the seller shows a code that the buyer scans or types.",
         "meetup-declined": "Meetup declined: propose another time or place if you like.",
         "meetup-cancelled": "Meetup called off.",
-        "sharing": "{other} sees where you are from 15 minutes before the meetup until the handshake (only where you are then, never your history).",
+        "sharing":
+            "{other} sees where you are from 15 minutes before the meetup until the handshake (only where you are then, never your history).",
         "unsharing": "You no longer show {other} where you are.",
         "bought": "Handshake confirmed: it is yours. Rate each other once you are home.",
         "rated": "Thanks: your rating shows to {other} once they rate you too, or in a week.",
@@ -100,7 +101,11 @@ extension MarketPages {
     }
 
     /// The deal as `identity` sees it: what waits for whom, and the buttons that are theirs to press.
-    func dealView(_ context: AuthenticatedContext, conversation: Conversation, now: Date = Date()) async throws -> DealView {
+    func dealView(
+        _ context: AuthenticatedContext,
+        conversation: Conversation,
+        now: Date = Date()
+    ) async throws -> DealView {
         let identity = context.identity
         let reader = context.reader
         let me = identity.user.username
@@ -115,12 +120,21 @@ extension MarketPages {
             let mine = offer.proposedBy == me
             let buyerName = seller ? otherName : "you"
             var view = OfferView(
-                id: offer.id.uuidString.lowercased(), headline: "", myTurn: offer.state.isOpen && offer.state != .accepted && !mine,
-                counter: Reader.typed(Money(amount: offer.amount, currency: offer.currency)), canPay: false, payLabel: "Pay \(money) through Plaza",
-                key: UUID().uuidString, canCancel: offer.state.isOpen, cancelLabel: offer.state == .accepted ? "Call the deal off" : "Withdraw")
+                id: offer.id.uuidString.lowercased(),
+                headline: "",
+                myTurn: offer.state.isOpen && offer.state != .accepted && !mine,
+                counter: Reader.typed(Money(amount: offer.amount, currency: offer.currency)),
+                canPay: false,
+                payLabel: "Pay \(money) through Plaza",
+                key: UUID().uuidString,
+                canCancel: offer.state.isOpen,
+                cancelLabel: offer.state == .accepted ? "Call the deal off" : "Withdraw"
+            )
             switch offer.state {
             case .pending, .countered:
-                view.headline = mine ? "You offered \(money)" : "\(otherName) \(offer.state == .countered ? "asks" : "offers") \(money)"
+                view.headline =
+                    mine
+                    ? "You offered \(money)" : "\(otherName) \(offer.state == .countered ? "asks" : "offers") \(money)"
                 view.detail = mine ? "Waiting for \(otherName)'s answer." : "Accept, decline, or name another price."
                 if !mine { view.cancelLabel = "Call the deal off" }
             case .accepted:
@@ -152,23 +166,42 @@ extension MarketPages {
             let mine = meetup.proposedBy == me
             let inWindow = meetup.state == .accepted && now >= meetup.windowStart && now < meetup.windowEnd
             var view = MeetupView(
-                id: meetup.id.uuidString.lowercased(), headline: "\(place) · \(when)", myTurn: meetup.state == .proposed && !mine,
-                canCancel: [.proposed, .accepted].contains(meetup.state), accepted: meetup.state == .accepted, canShow: inWindow && seller,
-                canConfirm: inWindow && !seller, canShare: meetup.state == .accepted, sharing: false, otherWhere: nil)
+                id: meetup.id.uuidString.lowercased(),
+                headline: "\(place) · \(when)",
+                myTurn: meetup.state == .proposed && !mine,
+                canCancel: [.proposed, .accepted].contains(meetup.state),
+                accepted: meetup.state == .accepted,
+                canShow: inWindow && seller,
+                canConfirm: inWindow && !seller,
+                canShare: meetup.state == .accepted,
+                sharing: false,
+                otherWhere: nil
+            )
             if meetup.state != .completed {
-                let marker = [["name": place, "latitude": String(meetup.place.latitude), "longitude": String(meetup.place.longitude)]]
+                let marker = [
+                    [
+                        "name": place, "latitude": String(meetup.place.latitude),
+                        "longitude": String(meetup.place.longitude),
+                    ]
+                ]
                 view.map = MeetupMap(
                     center: "\(meetup.place.latitude),\(meetup.place.longitude)",
-                    markers: (try? String(decoding: JSONEncoder().encode(marker), as: UTF8.self)) ?? "[]", layers: map)
+                    markers: (try? String(decoding: JSONEncoder().encode(marker), as: UTF8.self)) ?? "[]",
+                    layers: map
+                )
             }
             switch meetup.state {
             case .proposed:
-                view.detail = mine ? "You proposed it: waiting for \(otherName)." : "\(otherName) proposes this: accept, or propose another."
+                view.detail =
+                    mine
+                    ? "You proposed it: waiting for \(otherName)."
+                    : "\(otherName) proposes this: accept, or propose another."
             case .accepted:
                 view.detail =
                     inWindow
                     ? (seller
-                        ? "Show your handshake code when you hand it over." : "Scan the seller's code or type its six digits when you have the item.")
+                        ? "Show your handshake code when you hand it over."
+                        : "Scan the seller's code or type its six digits when you have the item.")
                     : "Agreed. The handshake opens at \(reader.time(meetup.windowStart)) on \(reader.day(meetup.windowStart))."
             case .completed: view.detail = "Handshake done."
             default: break
@@ -176,12 +209,15 @@ extension MarketPages {
             return view
         }
         var meetupShown = meetupView
-        if let meetup, meetup.state == .accepted, let location = try? await market.meetupLocation(identity, meetup: meetup.id, now: now) {
+        if let meetup, meetup.state == .accepted,
+            let location = try? await market.meetupLocation(identity, meetup: meetup.id, now: now)
+        {
             meetupShown?.sharing = location.sharing
             if let other = location.other {
                 let point = Coordinate(latitude: meetup.place.latitude, longitude: meetup.place.longitude)
                 let distance = point.distance(to: Coordinate(latitude: other.latitude, longitude: other.longitude))
-                meetupShown?.otherWhere = "\(otherName) is \(reader.distance(distance)) from the meeting point (\(reader.when(other.recordedAt)))"
+                meetupShown?.otherWhere =
+                    "\(otherName) is \(reader.distance(distance)) from the meeting point (\(reader.when(other.recordedAt)))"
                 meetupShown?.map?.person = "\(other.latitude),\(other.longitude)"
                 meetupShown?.map?.personLabel = "\(otherName) · \(reader.when(other.recordedAt))"
             } else if location.otherSharing {
@@ -193,24 +229,37 @@ extension MarketPages {
             switch offer?.state == .completed ? .active : conversation.listing.state {
             case .sold:
                 listing?.soldTo == me
-                    ? "You bought this." : listing?.soldTo == nil ? "Sold." : seller ? "Sold to \(otherName)" : "Sold to someone else."
+                    ? "You bought this."
+                    : listing?.soldTo == nil ? "Sold." : seller ? "Sold to \(otherName)" : "Sold to someone else."
             case .removed: "The seller removed this listing."
             default: nil
             }
         return DealView(
-            id: conversation.id.uuidString.lowercased(), csrf: context.csrfToken ?? "", offer: offerView,
-            canOffer: open && !seller && conversation.listing.price != nil && (offer == nil || offer?.state == .completed)
+            id: conversation.id.uuidString.lowercased(),
+            csrf: context.csrfToken ?? "",
+            offer: offerView,
+            canOffer: open && !seller && conversation.listing.price != nil
+                && (offer == nil || offer?.state == .completed)
                 && conversation.listing.state == .active,
-            asking: Reader.typed(conversation.listing.price), currency: market.currency, meetup: meetupShown,
-            rating: conversation.listing.state == .sold ? try await ratingView(context, listing: conversation.listing.id, other: otherName) : nil,
+            asking: Reader.typed(conversation.listing.price),
+            currency: market.currency,
+            meetup: meetupShown,
+            rating: conversation.listing.state == .sold
+                ? try await ratingView(context, listing: conversation.listing.id, other: otherName) : nil,
             closed: closed,
-            form: context.page.form("offer") ?? FormState(names: ["amount"]).with("amount", Reader.typed(conversation.listing.price)),
-            counterForm: context.page.form("counter") ?? FormState(names: ["amount"]).with("amount", offerView?.counter ?? ""),
-            handshakeForm: context.page.form("handshake") ?? FormState(names: ["code"]))
+            form: context.page.form("offer")
+                ?? FormState(names: ["amount"]).with("amount", Reader.typed(conversation.listing.price)),
+            counterForm: context.page.form("counter")
+                ?? FormState(names: ["amount"]).with("amount", offerView?.counter ?? ""),
+            handshakeForm: context.page.form("handshake") ?? FormState(names: ["code"])
+        )
     }
 
     @Sendable func dealFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let conversation = try await market.conversation(context.identity, try Query.id(context.parameters, "id", "conversation"))
+        let conversation = try await market.conversation(
+            context.identity,
+            try Query.id(context.parameters, "id", "conversation")
+        )
         return renderer.render("market/conversation-deal", try await dealView(context, conversation: conversation))
     }
 
@@ -222,11 +271,21 @@ extension MarketPages {
         let id = try Query.id(context.parameters, "id", "conversation")
         let conversation = try await market.conversation(context.identity, id)
         do {
-            guard let amount = try amount(form["amount"], field: "amount") else { throw PlazaError.validation(field: "amount", "Type your price.") }
-            _ = try await market.makeOffer(context.identity, listing: conversation.listing.id, PriceOfferRequest(amount: amount))
+            guard let amount = try amount(form["amount"], field: "amount") else {
+                throw PlazaError.validation(field: "amount", "Type your price.")
+            }
+            _ = try await market.makeOffer(
+                context.identity,
+                listing: conversation.listing.id,
+                PriceOfferRequest(amount: amount)
+            )
             return PageRenderer.seeOther(Self.path(id, notice: "offered"))
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused("offer", FormState(form, names: ["amount"], error: error), returnTo: Self.path(id) + "#deal")
+            return renderer.refused(
+                "offer",
+                FormState(form, names: ["amount"], error: error),
+                returnTo: Self.path(id) + "#deal"
+            )
         }
     }
 
@@ -248,10 +307,15 @@ extension MarketPages {
                     }
                     _ = try await market.answerOffer(context.identity, offer: id, .counter, amount: amount)
                 } catch let error as PlazaError where error.code == .validationFailed {
-                    return renderer.refused("counter", FormState(form, names: ["amount"], error: error), returnTo: back + "#deal")
+                    return renderer.refused(
+                        "counter",
+                        FormState(form, names: ["amount"], error: error),
+                        returnTo: back + "#deal"
+                    )
                 }
             case "pay":
-                _ = try await market.idempotency.once(form, action: "market-pay", user: context.identity.user.id) { claim in
+                _ = try await market.idempotency.once(form, action: "market-pay", user: context.identity.user.id) {
+                    claim in
                     _ = try await market.payOffer(context.identity, offer: id, claim: claim)
                 }
             default: throw PlazaError.notFound("action")
@@ -260,7 +324,9 @@ extension MarketPages {
             return renderer.refused(alert: Self.sentence(error), returnTo: back)
         }
         let action = context.parameters.get("action") ?? ""
-        let notice = ["accept": "accepted", "decline": "declined", "cancel": "cancelled", "counter": "countered", "pay": "paid"][action]
+        let notice = [
+            "accept": "accepted", "decline": "declined", "cancel": "cancelled", "counter": "countered", "pay": "paid",
+        ][action]
         return PageRenderer.seeOther(Self.path(offer.conversationId, notice: notice))
     }
 
@@ -278,14 +344,23 @@ extension MarketPages {
             let spot = UUID(uuidString: form["spotId"])
             let latitude = Double(form["latitude"].trimmingCharacters(in: .whitespaces))
             let longitude = Double(form["longitude"].trimmingCharacters(in: .whitespaces))
-            validator.check(spot != nil || (latitude != nil && longitude != nil), "spotId", "Pick a safe spot, or tap a point on the map.")
+            validator.check(
+                spot != nil || (latitude != nil && longitude != nil),
+                "spotId",
+                "Pick a safe spot, or tap a point on the map."
+            )
             guard validator.isValid, let at else { throw PlazaError.validation(validator.errors) }
             let request =
-                spot.map { MeetupRequest(spotId: $0, at: at) } ?? MeetupRequest(latitude: latitude, longitude: longitude, at: at)
+                spot.map { MeetupRequest(spotId: $0, at: at) }
+                ?? MeetupRequest(latitude: latitude, longitude: longitude, at: at)
             _ = try await market.proposeMeetup(context.identity, conversation: id, request)
             return PageRenderer.seeOther(Self.path(id, notice: "proposed"))
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused("meetup", FormState(form, names: names, error: error), returnTo: Self.path(id) + "#meet")
+            return renderer.refused(
+                "meetup",
+                FormState(form, names: names, error: error),
+                returnTo: Self.path(id) + "#meet"
+            )
         }
     }
 
@@ -299,16 +374,19 @@ extension MarketPages {
             case "accept": _ = try await market.answerMeetup(context.identity, meetup: id, accept: true)
             case "decline": _ = try await market.answerMeetup(context.identity, meetup: id, accept: false)
             case "cancel": _ = try await market.cancelMeetup(context.identity, meetup: id)
-            case "share", "unshare": _ = try await market.shareLocation(context.identity, meetup: id, on: action == "share")
+            case "share", "unshare":
+                _ = try await market.shareLocation(context.identity, meetup: id, on: action == "share")
             default: throw PlazaError.notFound("action")
             }
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
             return renderer.refused(alert: Self.sentence(error), returnTo: Self.path(meetup.conversationId))
         }
         let notice = [
-            "accept": "meetup-accepted", "decline": "meetup-declined", "cancel": "meetup-cancelled", "share": "sharing", "unshare": "unsharing",
+            "accept": "meetup-accepted", "decline": "meetup-declined", "cancel": "meetup-cancelled", "share": "sharing",
+            "unshare": "unsharing",
         ][
-            action]
+            action
+        ]
         return PageRenderer.seeOther(Self.path(meetup.conversationId, notice: notice))
     }
 
@@ -320,6 +398,8 @@ extension MarketPages {
 
     /// A refusal in one sentence: the title, and what to do.
     static func sentence(_ error: PlazaError) -> String {
-        [error.errors?.map(\.message).joined(separator: " ") ?? error.title, error.detail].compactMap { $0 }.joined(separator: " ")
+        [error.errors?.map(\.message).joined(separator: " ") ?? error.title, error.detail].compactMap { $0 }.joined(
+            separator: " "
+        )
     }
 }

@@ -31,10 +31,15 @@ extension MarketPages {
             let code = "\(handshake.code.prefix(3)) \(handshake.code.suffix(3))"
             let name = Person(username: buyer.username, displayName: buyer.displayName).shortName
             let model = HandshakePage(
-                shell: Shell(title: "Handshake", context: context), id: id.uuidString.lowercased(),
-                conversation: conversation.id.uuidString.lowercased(), qr: QRCode(handshake.token)?.svg(scale: 5) ?? "", code: code,
-                until: context.reader.time(handshake.expiresAt), buyer: name,
-                status: HandshakeStatus(done: false, buyer: name, conversation: conversation.id.uuidString.lowercased()))
+                shell: Shell(title: "Handshake", context: context),
+                id: id.uuidString.lowercased(),
+                conversation: conversation.id.uuidString.lowercased(),
+                qr: QRCode(handshake.token)?.svg(scale: 5) ?? "",
+                code: code,
+                until: context.reader.time(handshake.expiresAt),
+                buyer: name,
+                status: HandshakeStatus(done: false, buyer: name, conversation: conversation.id.uuidString.lowercased())
+            )
             return renderer.render("market/handshake", model)
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
             return renderer.refused(alert: Self.sentence(error), returnTo: Self.path(meetup.conversationId))
@@ -53,8 +58,10 @@ extension MarketPages {
         let (meetup, conversation) = try await market.meetupSide(context.identity, id)
         let buyer = try await market.conversation(context.identity, conversation.id).buyer
         let status = HandshakeStatus(
-            done: meetup.state == .completed, buyer: Person(username: buyer.username, displayName: buyer.displayName).shortName,
-            conversation: conversation.id.uuidString.lowercased())
+            done: meetup.state == .completed,
+            buyer: Person(username: buyer.username, displayName: buyer.displayName).shortName,
+            conversation: conversation.id.uuidString.lowercased()
+        )
         return renderer.render("market/handshake-status", status)
     }
 
@@ -67,10 +74,19 @@ extension MarketPages {
         do {
             let token = form.optional("token")
             let result = try await market.confirmHandshake(
-                context.identity, meetup: id, HandshakeConfirmation(code: token == nil ? form["code"] : nil, token: token))
-            return PageRenderer.seeOther(Self.path(meetup.conversationId, notice: result.payment == nil ? "bought" : "bought-paid"))
+                context.identity,
+                meetup: id,
+                HandshakeConfirmation(code: token == nil ? form["code"] : nil, token: token)
+            )
+            return PageRenderer.seeOther(
+                Self.path(meetup.conversationId, notice: result.payment == nil ? "bought" : "bought-paid")
+            )
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused("handshake", FormState(form, names: ["code"], error: error), returnTo: back + "#deal")
+            return renderer.refused(
+                "handshake",
+                FormState(form, names: ["code"], error: error),
+                returnTo: back + "#deal"
+            )
         }
     }
 }

@@ -9,41 +9,82 @@ import SQLKit
 extension MarketService {
     /// Offers a price for a listing (opening the buyer's conversation about it). A newer offer replaces the buyer's
     /// unanswered one.
-    func makeOffer(_ identity: Identity, listing id: UUID, _ request: PriceOfferRequest, now: Date = Date()) async throws -> PriceOffer {
+    func makeOffer(
+        _ identity: Identity,
+        listing id: UUID,
+        _ request: PriceOfferRequest,
+        now: Date = Date()
+    ) async throws -> PriceOffer {
         let (conversation, _) = try await startConversation(identity, listing: id, now: now)
-        guard let listing = try await listings.listing(id, on: database.sql) else { throw PlazaError.notFound("listing") }
+        guard let listing = try await listings.listing(id, on: database.sql) else {
+            throw PlazaError.notFound("listing")
+        }
         if try await store.blocked(identity.user.id, listing.sellerId, on: database.sql) { throw Self.blockedError }
         if listing.auction != nil, !listing.auctionClosed {
-            throw PlazaError(.conflict, .stateConflict, "This item is sold by bidding.", detail: "Place a bid with the most you would pay.")
+            throw PlazaError(
+                .conflict,
+                .stateConflict,
+                "This item is sold by bidding.",
+                detail: "Place a bid with the most you would pay."
+            )
         }
         guard let price = listing.price, let currency = listing.currency else {
             throw PlazaError(
-                .conflict, .stateConflict, "This item is free: there is no price to offer.",
-                detail: "Tell the seller you are interested and agree on a meetup.")
+                .conflict,
+                .stateConflict,
+                "This item is free: there is no price to offer.",
+                detail: "Tell the seller you are interested and agree on a meetup."
+            )
         }
         if let problem = DealRules.amountProblem(request.amount, asking: Money(amount: price, currency: currency)) {
             throw PlazaError.validation([problem])
         }
         let record = DealStore.OfferRecord(
-            id: UUID(), listingId: id, conversationId: conversation.id, buyerId: identity.user.id, sellerId: listing.sellerId,
-            amount: request.amount, currency: currency, state: .pending, proposedBy: identity.user.id, createdAt: now, updatedAt: now,
-            buyerUsername: identity.user.username, buyerName: identity.user.displayName, proposerUsername: identity.user.username)
+            id: UUID(),
+            listingId: id,
+            conversationId: conversation.id,
+            buyerId: identity.user.id,
+            sellerId: listing.sellerId,
+            amount: request.amount,
+            currency: currency,
+            state: .pending,
+            proposedBy: identity.user.id,
+            createdAt: now,
+            updatedAt: now,
+            buyerUsername: identity.user.username,
+            buyerName: identity.user.displayName,
+            proposerUsername: identity.user.username
+        )
         let deals = deals
         let earlier = try await deals.offers(listing: id, buyer: identity.user.id, on: database.sql)
             .filter { [.pending, .countered].contains($0.state) }
-        let summary = "\(Self.name(identity.user)) offered \(Self.alertMoney(request.amount, currency)) for \(listing.title)"
+        let summary =
+            "\(Self.name(identity.user)) offered \(Self.alertMoney(request.amount, currency)) for \(listing.title)"
         return try await events.transaction(publishing: { db in
-            for offer in earlier { _ = try await deals.move(offer.id, from: [.pending, .countered], to: .cancelled, now: now, on: db) }
+            for offer in earlier {
+                _ = try await deals.move(offer.id, from: [.pending, .countered], to: .cancelled, now: now, on: db)
+            }
             try await deals.insert(record, on: db)
             let dto = record.dto
-            return (dto, try Self.dealMessages(conversation.id, to: listing.sellerId, from: identity.user.id, summary, offer: dto, now: now))
+            return (
+                dto,
+                try Self.dealMessages(
+                    conversation.id,
+                    to: listing.sellerId,
+                    from: identity.user.id,
+                    summary,
+                    offer: dto,
+                    now: now
+                )
+            )
         })
     }
 
     /// The offers on a listing: all of them for its seller, the caller's own for a buyer.
     func offers(_ identity: Identity, listing id: UUID, now: Date = Date()) async throws -> [PriceOffer] {
         let membership = try await requireStudent(identity, now: now)
-        guard let listing = try await listings.listing(id, on: database.sql), listing.campusId == membership.campus.id else {
+        guard let listing = try await listings.listing(id, on: database.sql), listing.campusId == membership.campus.id
+        else {
             throw PlazaError.notFound("listing")
         }
         let buyer = listing.sellerId == identity.user.id ? nil : identity.user.id
@@ -52,12 +93,18 @@ extension MarketService {
 
     /// What the side an offer waits for says: accept (which reserves the listing), decline, or counter with a price.
     func answerOffer(
-        _ identity: Identity, offer id: UUID, _ answer: DealRules.Answer, amount: Int64? = nil, now: Date = Date()
+        _ identity: Identity,
+        offer id: UUID,
+        _ answer: DealRules.Answer,
+        amount: Int64? = nil,
+        now: Date = Date()
     ) async throws -> PriceOffer {
         _ = try await requireStudent(identity, now: now)
         let offer = try await offerSide(identity, id)
         let side: DealRules.Side = offer.buyerId == identity.user.id ? .buyer : .seller
-        guard let state = DealRules.next(offer.state, answer: answer, by: side) else { throw Self.offerConflict(offer, answering: side) }
+        guard let state = DealRules.next(offer.state, answer: answer, by: side) else {
+            throw Self.offerConflict(offer, answering: side)
+        }
         if try await store.blocked(offer.buyerId, offer.sellerId, on: database.sql) { throw Self.blockedError }
         if answer == .counter {
             guard let amount else { throw PlazaError.validation(field: "amount", "Name your price.") }
@@ -74,51 +121,113 @@ extension MarketService {
             }
         return try await events.transaction(publishing: { db in
             let counter = answer == .counter ? (amount, identity.user.id) : (nil, nil)
-            guard try await deals.move(id, from: [offer.state], to: state, amount: counter.0, proposedBy: counter.1, now: now, on: db) else {
+            guard
+                try await deals.move(
+                    id,
+                    from: [offer.state],
+                    to: state,
+                    amount: counter.0,
+                    proposedBy: counter.1,
+                    now: now,
+                    on: db
+                )
+            else {
                 throw Self.offerConflict(offer, answering: side)
             }
-            if state == .accepted, !(try await listings.move(offer.listingId, from: [.active], to: .reserved, now: now, on: db)) {
+            if state == .accepted,
+                !(try await listings.move(offer.listingId, from: [.active], to: .reserved, now: now, on: db))
+            {
                 throw PlazaError(
-                    .conflict, .stateConflict, "This item is reserved for another buyer, or no longer for sale.",
-                    detail: "Its seller accepted another offer; yours stays open in case that one falls through.")
+                    .conflict,
+                    .stateConflict,
+                    "This item is reserved for another buyer, or no longer for sale.",
+                    detail: "Its seller accepted another offer; yours stays open in case that one falls through."
+                )
             }
             guard let changed = try await deals.offer(id, on: db)?.dto else { throw PlazaError.notFound("offer") }
             let other = offer.buyerId == identity.user.id ? offer.sellerId : offer.buyerId
-            return (changed, try Self.dealMessages(offer.conversationId, to: other, from: identity.user.id, summary, offer: changed, now: now))
+            return (
+                changed,
+                try Self.dealMessages(
+                    offer.conversationId,
+                    to: other,
+                    from: identity.user.id,
+                    summary,
+                    offer: changed,
+                    now: now
+                )
+            )
         })
     }
 
     /// The buyer pays an accepted offer into Plaza's hold, once (`Idempotency-Key` required): their balance drops now,
     /// the seller's rises only at the handshake.
-    func payOffer(_ identity: Identity, offer id: UUID, claim: IdempotencyClaim?, now: Date = Date()) async throws -> DealPayment {
+    func payOffer(
+        _ identity: Identity,
+        offer id: UUID,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
+    ) async throws -> DealPayment {
         guard let claim else { throw PlazaError.idempotencyKeyRequired }
         try identity.requireVerified()
         _ = try await requireStudent(identity, now: now)
         let offer = try await offerSide(identity, id)
         guard offer.buyerId == identity.user.id else {
-            throw PlazaError(.conflict, .stateConflict, "Only the buyer pays for an offer.", detail: "Your buyer pays into Plaza's hold.")
+            throw PlazaError(
+                .conflict,
+                .stateConflict,
+                "Only the buyer pays for an offer.",
+                detail: "Your buyer pays into Plaza's hold."
+            )
         }
         guard offer.state == .accepted, offer.paymentState == nil else {
             var error = PlazaError(
-                .conflict, .stateConflict,
+                .conflict,
+                .stateConflict,
                 offer.paymentState == nil ? "Only an accepted offer can be paid." : "You paid for this offer already.",
-                detail: offer.paymentState == nil ? "Wait until the seller accepts your price." : "Plaza holds it until the handshake.")
+                detail: offer.paymentState == nil
+                    ? "Wait until the seller accepts your price." : "Plaza holds it until the handshake."
+            )
             error.currentState = offer.paymentState?.rawValue ?? offer.state.rawValue
             throw error
         }
         guard let payments else {
-            throw PlazaError(.conflict, .stateConflict, "Paying through Plaza is not available here.", detail: "Pay the seller at the meetup.")
+            throw PlazaError(
+                .conflict,
+                .stateConflict,
+                "Paying through Plaza is not available here.",
+                detail: "Pay the seller at the meetup."
+            )
         }
         let money = try await dealMoney(offer)
-        let payment = DealPayment(state: .held, amount: offer.amount, currency: offer.currency, heldAt: now, settledAt: nil)
+        let payment = DealPayment(
+            state: .held,
+            amount: offer.amount,
+            currency: offer.currency,
+            heldAt: now,
+            settledAt: nil
+        )
         let (deals, idempotency) = (deals, idempotency)
-        let summary = "\(Self.name(identity.user)) paid \(Self.alertMoney(offer.amount, offer.currency)) into Plaza's hold for \(money.title)"
+        let summary =
+            "\(Self.name(identity.user)) paid \(Self.alertMoney(offer.amount, offer.currency)) into Plaza's hold for \(money.title)"
         return try await events.transaction(publishing: { db in
-            guard try await deals.hold(id, amount: offer.amount, now: now, on: db) else { throw Self.offerConflict(offer, answering: .buyer) }
+            guard try await deals.hold(id, amount: offer.amount, now: now, on: db) else {
+                throw Self.offerConflict(offer, answering: .buyer)
+            }
             try await payments.hold(money, now: now, on: db)
             try await idempotency.record(payment, status: 201, claim: claim, on: db)
             let dto = try await deals.offer(id, on: db)?.dto
-            return (payment, try Self.dealMessages(offer.conversationId, to: offer.sellerId, from: offer.buyerId, summary, offer: dto, now: now))
+            return (
+                payment,
+                try Self.dealMessages(
+                    offer.conversationId,
+                    to: offer.sellerId,
+                    from: offer.buyerId,
+                    summary,
+                    offer: dto,
+                    now: now
+                )
+            )
         })
     }
 
@@ -139,7 +248,17 @@ extension MarketService {
             let back = refunded > 0 ? " · \(Self.alertMoney(refunded, offer.currency)) went back to the buyer" : ""
             let summary = "\(Self.name(identity.user)) called off the deal for \(money.title)\(back)"
             guard let changed = try await deals.offer(id, on: db)?.dto else { throw PlazaError.notFound("offer") }
-            return (changed, try Self.dealMessages(offer.conversationId, to: other, from: identity.user.id, summary, offer: changed, now: now))
+            return (
+                changed,
+                try Self.dealMessages(
+                    offer.conversationId,
+                    to: other,
+                    from: identity.user.id,
+                    summary,
+                    offer: changed,
+                    now: now
+                )
+            )
         })
     }
 
@@ -149,7 +268,8 @@ extension MarketService {
         _ = try await side(identity, id)
         return ConversationDeal(
             offers: try await deals.offers(conversation: id, on: database.sql).map(\.dto),
-            meetups: try await deals.meetups(conversation: id, on: database.sql).map(\.dto))
+            meetups: try await deals.meetups(conversation: id, on: database.sql).map(\.dto)
+        )
     }
 
     // MARK: Inside a transaction
@@ -158,10 +278,17 @@ extension MarketService {
     /// listing it reserved is for sale again. Every decision comes from the rows changed here, never from `offer` (read
     /// before the transaction: the buyer may have paid, or the seller accepted, since). Nil when it was no longer open;
     /// else the amount refunded (0: nothing was held).
-    func cancel(_ offer: DealStore.OfferRecord, money: DealMoney, now: Date, on db: any SQLDatabase) async throws -> Int64? {
+    func cancel(
+        _ offer: DealStore.OfferRecord,
+        money: DealMoney,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> Int64? {
         let wasAccepted = try await deals.move(offer.id, from: [.accepted], to: .cancelled, now: now, on: db)
         if !wasAccepted {
-            guard try await deals.move(offer.id, from: [.pending, .countered], to: .cancelled, now: now, on: db) else { return nil }
+            guard try await deals.move(offer.id, from: [.pending, .countered], to: .cancelled, now: now, on: db) else {
+                return nil
+            }
         }
         var refunded: Int64 = 0
         if let held = try await deals.settle(offer.id, to: .refunded, now: now, on: db) {
@@ -191,15 +318,21 @@ extension MarketService {
     static func requireNoHeldDeal(_ user: UUID, on db: any SQLDatabase) async throws {
         guard try await DealStore().holdsMoney(user, on: db) else { return }
         throw PlazaError(
-            .conflict, .conflict, "Plaza holds money for one of your marketplace deals.",
-            detail: "Finish the deal with its handshake, or call it off (the money goes back to the buyer), then delete the account.")
+            .conflict,
+            .conflict,
+            "Plaza holds money for one of your marketplace deals.",
+            detail:
+                "Finish the deal with its handshake, or call it off (the money goes back to the buyer), then delete the account."
+        )
     }
 
     // MARK: Helpers
 
     /// The offer when the caller is its buyer or its listing's seller; 404 otherwise.
     func offerSide(_ identity: Identity, _ id: UUID) async throws -> DealStore.OfferRecord {
-        guard let offer = try await deals.offer(id, on: database.sql), [offer.buyerId, offer.sellerId].contains(identity.user.id) else {
+        guard let offer = try await deals.offer(id, on: database.sql),
+            [offer.buyerId, offer.sellerId].contains(identity.user.id)
+        else {
             throw PlazaError.notFound("offer")
         }
         return offer
@@ -212,19 +345,40 @@ extension MarketService {
         let seller = try await accounts.user(id: offer.sellerId, on: db)
         let title = try await listings.listing(offer.listingId, on: db)?.title ?? "an item"
         return DealMoney(
-            deal: offer.id, amount: Money(amount: offer.paymentAmount ?? offer.amount, currency: offer.currency),
-            buyer: DealParty(id: offer.buyerId, username: buyer?.username ?? "", name: buyer?.displayName ?? "Deleted user"),
-            seller: DealParty(id: offer.sellerId, username: seller?.username ?? "", name: seller?.displayName ?? "Deleted user"), title: title)
+            deal: offer.id,
+            amount: Money(amount: offer.paymentAmount ?? offer.amount, currency: offer.currency),
+            buyer: DealParty(
+                id: offer.buyerId,
+                username: buyer?.username ?? "",
+                name: buyer?.displayName ?? "Deleted user"
+            ),
+            seller: DealParty(
+                id: offer.sellerId,
+                username: seller?.username ?? "",
+                name: seller?.displayName ?? "Deleted user"
+            ),
+            title: title
+        )
     }
 
     /// A deal's change, live to both sides and as an alert to `recipient`.
     static func dealMessages(
-        _ conversation: UUID, to recipient: UUID, from actor: UUID, _ summary: String, offer: PriceOffer? = nil, meetup: Meetup? = nil, now: Date
+        _ conversation: UUID,
+        to recipient: UUID,
+        from actor: UUID,
+        _ summary: String,
+        offer: PriceOffer? = nil,
+        meetup: Meetup? = nil,
+        now: Date
     ) throws -> [FeedMessage] {
         let update = DealUpdate(conversationId: conversation, summary: summary, offer: offer, meetup: meetup)
         let event = PlazaEvent(type: MarketEventType.deal, occurredAt: now, data: try JSONValue(encoding: update))
         let alert = NotificationContent(
-            kind: .market, title: summary, body: "", link: "/market/conversations/\(conversation.uuidString.lowercased())")
+            kind: .market,
+            title: summary,
+            body: "",
+            link: "/market/conversations/\(conversation.uuidString.lowercased())"
+        )
         return [.event(audience: [recipient, actor], event: event), .alert(user: recipient, content: alert)]
     }
 
@@ -233,11 +387,18 @@ extension MarketService {
         var error =
             if offer.state.isOpen, let waiting, waiting != side {
                 PlazaError(
-                    .conflict, .stateConflict, "This offer waits for the \(waiting.rawValue)'s answer.",
-                    detail: "You can call the deal off, or wait for their answer.")
+                    .conflict,
+                    .stateConflict,
+                    "This offer waits for the \(waiting.rawValue)'s answer.",
+                    detail: "You can call the deal off, or wait for their answer."
+                )
             } else {
                 PlazaError(
-                    .conflict, .stateConflict, "This offer is \(offer.state.rawValue).", detail: "Make a new offer if you still want the item.")
+                    .conflict,
+                    .stateConflict,
+                    "This offer is \(offer.state.rawValue).",
+                    detail: "Make a new offer if you still want the item."
+                )
             }
         error.currentState = offer.state.rawValue
         return error

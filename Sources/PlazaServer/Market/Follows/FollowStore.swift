@@ -20,13 +20,19 @@ struct FollowStore: Sendable {
     /// Follows (again: the first date stays); answers since when.
     func follow(_ follower: UUID, seller: UUID, now: Date, on db: any SQLDatabase) async throws -> Date {
         try await db.insert(into: "market_follows").columns("follower_id", "seller_id", "created_at")
-            .values(SQLBind(follower), SQLBind(seller), SQLBind(now)).ignoringConflicts(with: ["follower_id", "seller_id"]).run()
+            .values(SQLBind(follower), SQLBind(seller), SQLBind(now)).ignoringConflicts(with: [
+                "follower_id", "seller_id",
+            ]).run()
         return try await db.select().column("created_at").from("market_follows").where("follower_id", .equal, follower)
             .where("seller_id", .equal, seller).first()?.decode(column: "created_at", as: Date.self) ?? now
     }
 
     func unfollow(_ follower: UUID, seller: UUID, on db: any SQLDatabase) async throws {
-        try await db.delete(from: "market_follows").where("follower_id", .equal, follower).where("seller_id", .equal, seller).run()
+        try await db.delete(from: "market_follows").where("follower_id", .equal, follower).where(
+            "seller_id",
+            .equal,
+            seller
+        ).run()
     }
 
     func follows(_ follower: UUID, on db: any SQLDatabase) async throws -> [MarketFollow] {
@@ -37,14 +43,22 @@ struct FollowStore: Sendable {
             """
         ).all().map {
             MarketFollow(
-                username: try $0.decode(column: "username", as: String.self), displayName: try $0.decode(column: "display_name", as: String.self),
-                since: try $0.decode(column: "created_at", as: Date.self))
+                username: try $0.decode(column: "username", as: String.self),
+                displayName: try $0.decode(column: "display_name", as: String.self),
+                since: try $0.decode(column: "created_at", as: Date.self)
+            )
         }
     }
 
     /// The followers a new listing of `seller` notifies now, marked notified: those not told of this seller within the
     /// last `interval` (one statement, so two listings at once tell each follower once).
-    func followersToTell(seller: UUID, campus: UUID, interval: TimeInterval, now: Date, on db: any SQLDatabase) async throws -> [UUID] {
+    func followersToTell(
+        seller: UUID,
+        campus: UUID,
+        interval: TimeInterval,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [UUID] {
         try await db.raw(
             """
             UPDATE market_follows SET notified_at = \(bind: now) WHERE seller_id = \(bind: seller) \
@@ -58,37 +72,66 @@ struct FollowStore: Sendable {
 
     func save(_ user: UUID, listing: UUID, price: Int64?, now: Date, on db: any SQLDatabase) async throws -> Date {
         try await db.insert(into: "market_wish_list").columns("user_id", "listing_id", "price", "created_at")
-            .values(SQLBind(user), SQLBind(listing), SQLBind(price), SQLBind(now)).ignoringConflicts(with: ["user_id", "listing_id"]).run()
+            .values(SQLBind(user), SQLBind(listing), SQLBind(price), SQLBind(now)).ignoringConflicts(with: [
+                "user_id", "listing_id",
+            ]).run()
         return try await db.select().column("created_at").from("market_wish_list").where("user_id", .equal, user)
             .where("listing_id", .equal, listing).first()?.decode(column: "created_at", as: Date.self) ?? now
     }
 
     func unsave(_ user: UUID, listing: UUID, on db: any SQLDatabase) async throws {
-        try await db.delete(from: "market_wish_list").where("user_id", .equal, user).where("listing_id", .equal, listing).run()
+        try await db.delete(from: "market_wish_list").where("user_id", .equal, user).where(
+            "listing_id",
+            .equal,
+            listing
+        ).run()
     }
 
     /// The listings on `user`'s wish list with when they were saved, newest first.
     func wishList(_ user: UUID, on db: any SQLDatabase) async throws -> [(listing: UUID, savedAt: Date)] {
-        try await db.select().columns("listing_id", "created_at").from("market_wish_list").where("user_id", .equal, user)
-            .orderBy("created_at", .descending).limit(200).all()
-            .map { (try $0.decode(column: "listing_id", as: UUID.self), try $0.decode(column: "created_at", as: Date.self)) }
+        try await db.select().columns("listing_id", "created_at").from("market_wish_list").where(
+            "user_id",
+            .equal,
+            user
+        )
+        .orderBy("created_at", .descending).limit(200).all()
+        .map {
+            (try $0.decode(column: "listing_id", as: UUID.self), try $0.decode(column: "created_at", as: Date.self))
+        }
     }
 
     func isSaved(_ user: UUID, listing: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.select().column("user_id").from("market_wish_list").where("user_id", .equal, user).where("listing_id", .equal, listing)
-            .first() != nil
+        try await db.select().column("user_id").from("market_wish_list").where("user_id", .equal, user).where(
+            "listing_id",
+            .equal,
+            listing
+        )
+        .first() != nil
     }
 
     /// Who saved the listing and may still hear of it; with `below`, only those told a higher price (each is then told
     /// this one).
-    func savers(listing: UUID, campus: UUID, seller: UUID, below price: Int64? = nil, now: Date, on db: any SQLDatabase) async throws -> [UUID] {
+    func savers(
+        listing: UUID,
+        campus: UUID,
+        seller: UUID,
+        below price: Int64? = nil,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [UUID] {
         var sql: SQLQueryString = "SELECT user_id FROM market_wish_list WHERE listing_id = \(bind: listing)"
         if let price { sql = sql + " AND price > \(bind: price)" }
-        let users = try await db.raw(sql + " AND " + Self.reachable("market_wish_list.user_id", campus: campus, seller: seller, now: now)).all()
+        let users = try await db.raw(
+            sql + " AND " + Self.reachable("market_wish_list.user_id", campus: campus, seller: seller, now: now)
+        ).all()
             .map { try $0.decode(column: "user_id", as: UUID.self) }
         if let price {
-            try await db.update("market_wish_list").set("price", to: price).where("listing_id", .equal, listing).where("price", .greaterThan, price)
-                .run()
+            try await db.update("market_wish_list").set("price", to: price).where("listing_id", .equal, listing).where(
+                "price",
+                .greaterThan,
+                price
+            )
+            .run()
         }
         return users
     }
@@ -96,25 +139,46 @@ struct FollowStore: Sendable {
     // MARK: Saved searches
 
     func insert(_ search: SavedSearch, user: UUID, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "market_saved_searches").columns("id", "user_id", "query", "alert", "created_at", "checked_at")
-            .values(
-                SQLBind(search.id), SQLBind(user), SQLBind(try PlazaJSON.text(search.request)), SQLBind(search.alert.rawValue),
-                SQLBind(search.createdAt), SQLBind(search.createdAt)
-            )
-            .run()
+        try await db.insert(into: "market_saved_searches").columns(
+            "id",
+            "user_id",
+            "query",
+            "alert",
+            "created_at",
+            "checked_at"
+        )
+        .values(
+            SQLBind(search.id),
+            SQLBind(user),
+            SQLBind(try PlazaJSON.text(search.request)),
+            SQLBind(search.alert.rawValue),
+            SQLBind(search.createdAt),
+            SQLBind(search.createdAt)
+        )
+        .run()
     }
 
     func delete(search id: UUID, user: UUID, on db: any SQLDatabase) async throws -> Bool {
-        try await db.delete(from: "market_saved_searches").where("id", .equal, id).where("user_id", .equal, user).returning("id").first() != nil
+        try await db.delete(from: "market_saved_searches").where("id", .equal, id).where("user_id", .equal, user)
+            .returning("id").first() != nil
     }
 
     func searches(_ user: UUID, on db: any SQLDatabase) async throws -> [SavedSearch] {
-        try await db.select().columns("id", "query", "created_at").from("market_saved_searches").where("user_id", .equal, user)
-            .orderBy("created_at", .descending).all().map(Self.search)
+        try await db.select().columns("id", "query", "created_at").from("market_saved_searches").where(
+            "user_id",
+            .equal,
+            user
+        )
+        .orderBy("created_at", .descending).all().map(Self.search)
     }
 
     /// The instant searches of current members of `campus` who may see `seller`'s listings: each with its owner.
-    func instantSearches(campus: UUID, seller: UUID, now: Date, on db: any SQLDatabase) async throws -> [(user: UUID, search: SavedSearch)] {
+    func instantSearches(
+        campus: UUID,
+        seller: UUID,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [(user: UUID, search: SavedSearch)] {
         try await db.raw(
             """
             SELECT id, user_id, query, created_at FROM market_saved_searches WHERE alert = \(bind: SavedSearchAlert.instant.rawValue) \
@@ -124,25 +188,44 @@ struct FollowStore: Sendable {
     }
 
     /// Daily searches whose last digest is a day old: each with its owner and since when it looks.
-    func dueDigests(now: Date, limit: Int, on db: any SQLDatabase) async throws -> [(user: UUID, search: SavedSearch, since: Date)] {
-        try await db.select().columns("id", "user_id", "query", "created_at", "checked_at").from("market_saved_searches")
-            .where("alert", .equal, SavedSearchAlert.daily.rawValue).where(
-                "checked_at", .lessThanOrEqual, now.addingTimeInterval(-FollowRules.digestInterval)
+    func dueDigests(
+        now: Date,
+        limit: Int,
+        on db: any SQLDatabase
+    ) async throws -> [(user: UUID, search: SavedSearch, since: Date)] {
+        try await db.select().columns("id", "user_id", "query", "created_at", "checked_at").from(
+            "market_saved_searches"
+        )
+        .where("alert", .equal, SavedSearchAlert.daily.rawValue).where(
+            "checked_at",
+            .lessThanOrEqual,
+            now.addingTimeInterval(-FollowRules.digestInterval)
+        )
+        .limit(limit).all()
+        .map {
+            (
+                try $0.decode(column: "user_id", as: UUID.self), try Self.search($0),
+                try $0.decode(column: "checked_at", as: Date.self)
             )
-            .limit(limit).all()
-            .map {
-                (try $0.decode(column: "user_id", as: UUID.self), try Self.search($0), try $0.decode(column: "checked_at", as: Date.self))
-            }
+        }
     }
 
     /// Moves a due digest's mark to `now`, once (false: another process sent it meanwhile).
     func markChecked(_ id: UUID, now: Date, on db: any SQLDatabase) async throws -> Bool {
         try await db.update("market_saved_searches").set("checked_at", to: now).where("id", .equal, id)
-            .where("checked_at", .lessThanOrEqual, now.addingTimeInterval(-FollowRules.digestInterval)).returning("id").first() != nil
+            .where("checked_at", .lessThanOrEqual, now.addingTimeInterval(-FollowRules.digestInterval)).returning("id")
+            .first() != nil
     }
 
     static func search(_ row: any SQLRow) throws -> SavedSearch {
-        let request = try PlazaJSON.value(SavedSearchRequest.self, from: try row.decode(column: "query", as: String.self))
-        return SavedSearch(id: try row.decode(column: "id", as: UUID.self), request, createdAt: try row.decode(column: "created_at", as: Date.self))
+        let request = try PlazaJSON.value(
+            SavedSearchRequest.self,
+            from: try row.decode(column: "query", as: String.self)
+        )
+        return SavedSearch(
+            id: try row.decode(column: "id", as: UUID.self),
+            request,
+            createdAt: try row.decode(column: "created_at", as: Date.self)
+        )
     }
 }

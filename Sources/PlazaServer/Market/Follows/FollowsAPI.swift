@@ -37,7 +37,9 @@ struct FollowsAPI: Sendable {
     }
 
     @Sendable func save(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await market.save(context.identity, listing: try Query.id(context.parameters, "listingId", "listing")))
+        try .json(
+            try await market.save(context.identity, listing: try Query.id(context.parameters, "listingId", "listing"))
+        )
     }
 
     @Sendable func unsave(_ request: Request, context: AuthenticatedContext) async throws -> Response {

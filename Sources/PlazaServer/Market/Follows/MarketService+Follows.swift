@@ -11,13 +11,17 @@ extension MarketService {
 
     func follow(_ identity: Identity, username: String, now: Date = Date()) async throws -> MarketFollow {
         let seller = try await visibleStudent(identity, username: username, now: now)
-        guard seller.id != identity.user.id else { throw PlazaError.validation(field: "username", "You cannot follow yourself.") }
+        guard seller.id != identity.user.id else {
+            throw PlazaError.validation(field: "username", "You cannot follow yourself.")
+        }
         let since = try await follows.follow(identity.user.id, seller: seller.id, now: now, on: database.sql)
         return MarketFollow(username: seller.username, displayName: seller.displayName, since: since)
     }
 
     func unfollow(_ identity: Identity, username: String) async throws {
-        guard let seller = try await AccountStore().user(login: username, on: database.sql) else { throw PlazaError.notFound("student") }
+        guard let seller = try await AccountStore().user(login: username, on: database.sql) else {
+            throw PlazaError.notFound("student")
+        }
         try await follows.unfollow(identity.user.id, seller: seller.id, on: database.sql)
     }
 
@@ -33,7 +37,13 @@ extension MarketService {
         guard listing.seller.username != identity.user.username else {
             throw PlazaError.validation(field: "listingId", "This is your own listing.")
         }
-        let savedAt = try await follows.save(identity.user.id, listing: id, price: listing.price?.amount, now: now, on: database.sql)
+        let savedAt = try await follows.save(
+            identity.user.id,
+            listing: id,
+            price: listing.price?.amount,
+            now: now,
+            on: database.sql
+        )
         return WishListEntry(listing: listing, savedAt: savedAt)
     }
 
@@ -46,7 +56,9 @@ extension MarketService {
         _ = try await requireStudent(identity, now: now)
         var entries: [WishListEntry] = []
         for (id, savedAt) in try await follows.wishList(identity.user.id, on: database.sql) {
-            if let listing = try? await listing(identity, id, now: now) { entries.append(WishListEntry(listing: listing, savedAt: savedAt)) }
+            if let listing = try? await listing(identity, id, now: now) {
+                entries.append(WishListEntry(listing: listing, savedAt: savedAt))
+            }
         }
         return entries
     }
@@ -57,15 +69,20 @@ extension MarketService {
 
     // MARK: Saved searches
 
-    func saveSearch(_ identity: Identity, _ request: SavedSearchRequest, now: Date = Date()) async throws -> SavedSearch {
+    func saveSearch(_ identity: Identity, _ request: SavedSearchRequest, now: Date = Date()) async throws -> SavedSearch
+    {
         _ = try await requireStudent(identity, now: now)
         var request = request
         request.q = request.q?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         request.category = request.category?.nilIfEmpty
         let problems = FollowRules.problems(request)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
-        guard try await follows.searches(identity.user.id, on: database.sql).count < FollowRules.savedSearchesPerUser else {
-            throw PlazaError.conflict(field: nil, "You have \(FollowRules.savedSearchesPerUser) saved searches: delete one first.")
+        guard try await follows.searches(identity.user.id, on: database.sql).count < FollowRules.savedSearchesPerUser
+        else {
+            throw PlazaError.conflict(
+                field: nil,
+                "You have \(FollowRules.savedSearchesPerUser) saved searches: delete one first."
+            )
         }
         let search = SavedSearch(id: UUID(), request, createdAt: now)
         try await follows.insert(search, user: identity.user.id, on: database.sql)
@@ -78,60 +95,125 @@ extension MarketService {
     }
 
     func deleteSearch(_ identity: Identity, _ id: UUID) async throws {
-        guard try await follows.delete(search: id, user: identity.user.id, on: database.sql) else { throw PlazaError.notFound("saved search") }
+        guard try await follows.delete(search: id, user: identity.user.id, on: database.sql) else {
+            throw PlazaError.notFound("saved search")
+        }
     }
 
     // MARK: Alerts, inside the transaction that made the change
 
     /// A new listing: its seller's followers (at most once an hour each) and the matching instant searches.
-    func newListingAlerts(_ record: ListingStore.Record, now: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
+    func newListingAlerts(
+        _ record: ListingStore.Record,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [FeedMessage] {
         let link = "/market/listings/\(record.id.uuidString.lowercased())"
         let price = record.price.flatMap { amount in record.currency.map { Self.alertMoney(amount, $0) } } ?? "free"
         var told = Set<UUID>()
         var messages: [FeedMessage] = []
         let followers = try await follows.followersToTell(
-            seller: record.sellerId, campus: record.campusId, interval: FollowRules.followAlertInterval, now: now, on: db)
+            seller: record.sellerId,
+            campus: record.campusId,
+            interval: FollowRules.followAlertInterval,
+            now: now,
+            on: db
+        )
         for follower in followers where told.insert(follower).inserted {
             messages.append(
                 .alert(
                     user: follower,
-                    content: NotificationContent(kind: .market, title: "\(record.sellerName) listed \(record.title)", body: price, link: link)))
+                    content: NotificationContent(
+                        kind: .market,
+                        title: "\(record.sellerName) listed \(record.title)",
+                        body: price,
+                        link: link
+                    )
+                )
+            )
         }
         let words = MarketRules.searchWords(Self.searchBody(record), limit: 400)
-        for (user, search) in try await follows.instantSearches(campus: record.campusId, seller: record.sellerId, now: now, on: db)
-        where FollowRules.matches(search.request.query, words: words, category: record.category, condition: record.condition, price: record.price)
+        for (user, search) in try await follows.instantSearches(
+            campus: record.campusId,
+            seller: record.sellerId,
+            now: now,
+            on: db
+        )
+        where FollowRules.matches(
+            search.request.query,
+            words: words,
+            category: record.category,
+            condition: record.condition,
+            price: record.price
+        )
             && told.insert(user).inserted
         {
             messages.append(
                 .alert(
                     user: user,
                     content: NotificationContent(
-                        kind: .market, title: "New for “\(search.q ?? search.category ?? "your search")”: \(record.title)", body: price, link: link)))
+                        kind: .market,
+                        title: "New for “\(search.q ?? search.category ?? "your search")”: \(record.title)",
+                        body: price,
+                        link: link
+                    )
+                )
+            )
         }
         return messages
     }
 
     /// A saved listing got cheaper, or was sold: those who saved it hear of it.
-    func wishListAlerts(_ record: ListingStore.Record, oldPrice: Int64?, now: Date, on db: any SQLDatabase) async throws -> [FeedMessage] {
+    func wishListAlerts(
+        _ record: ListingStore.Record,
+        oldPrice: Int64?,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [FeedMessage] {
         let link = "/market/listings/\(record.id.uuidString.lowercased())"
         if record.state == .sold {
-            return try await follows.savers(listing: record.id, campus: record.campusId, seller: record.sellerId, now: now, on: db)
-                .filter { $0 != record.soldTo }
-                .map {
-                    .alert(
-                        user: $0,
-                        content: NotificationContent(kind: .market, title: "\(record.title) was sold", body: "It was on your wish list.", link: link))
-                }
-        }
-        guard let price = record.price, let currency = record.currency, let oldPrice, price < oldPrice else { return [] }
-        return try await follows.savers(listing: record.id, campus: record.campusId, seller: record.sellerId, below: price, now: now, on: db)
+            return try await follows.savers(
+                listing: record.id,
+                campus: record.campusId,
+                seller: record.sellerId,
+                now: now,
+                on: db
+            )
+            .filter { $0 != record.soldTo }
             .map {
                 .alert(
                     user: $0,
                     content: NotificationContent(
-                        kind: .market, title: "\(record.title) now costs \(Self.alertMoney(price, currency))",
-                        body: "It was \(Self.alertMoney(oldPrice, currency)) when you saved it.", link: link))
+                        kind: .market,
+                        title: "\(record.title) was sold",
+                        body: "It was on your wish list.",
+                        link: link
+                    )
+                )
             }
+        }
+        guard let price = record.price, let currency = record.currency, let oldPrice, price < oldPrice else {
+            return []
+        }
+        return try await follows.savers(
+            listing: record.id,
+            campus: record.campusId,
+            seller: record.sellerId,
+            below: price,
+            now: now,
+            on: db
+        )
+        .map {
+            .alert(
+                user: $0,
+                content: NotificationContent(
+                    kind: .market,
+                    title: "\(record.title) now costs \(Self.alertMoney(price, currency))",
+                    body: "It was \(Self.alertMoney(oldPrice, currency)) when you saved it.",
+                    link: link
+                )
+            )
+        }
     }
 
     /// Daily digests due now: one alert per saved search with new matches since its last digest. Run every minute
@@ -140,10 +222,18 @@ extension MarketService {
     package func sendDigests(now: Date = Date()) async throws -> Int {
         var sent = 0
         for (user, search, since) in try await follows.dueDigests(now: now, limit: 100, on: database.sql) {
-            guard let member = try await store.member(user: user, on: database.sql), member.verifiedUntil > now else { continue }
+            guard let member = try await store.member(user: user, on: database.sql), member.verifiedUntil > now else {
+                continue
+            }
             let matches = try await listings.feed(
-                campus: member.campusId, viewer: user, search.request.query, agreement: MarketRules.agreementVersion, limit: 50, offset: 0,
-                createdAfter: since, on: database.sql
+                campus: member.campusId,
+                viewer: user,
+                search.request.query,
+                agreement: MarketRules.agreementVersion,
+                limit: 50,
+                offset: 0,
+                createdAfter: since,
+                on: database.sql
             ).filter { $0.sellerId != user }
             let follows = follows
             let alert: [FeedMessage] =
@@ -157,7 +247,10 @@ extension MarketService {
                             title: matches.count == 1
                                 ? "1 new listing for “\(search.q ?? search.category ?? "your search")”"
                                 : "\(matches.count) new listings for “\(search.q ?? search.category ?? "your search")”",
-                            body: matches.prefix(3).map(\.title).joined(separator: ", "), link: "/market/saved-searches"))
+                            body: matches.prefix(3).map(\.title).joined(separator: ", "),
+                            link: "/market/saved-searches"
+                        )
+                    )
                 ]
             let done: Bool = try await events.transaction(publishing: { db in
                 guard try await follows.markChecked(search.id, now: now, on: db) else { return (false, []) }

@@ -31,14 +31,41 @@ struct ListingStore: Sendable {
     func insert(_ record: Record, searchBody: String, on db: any SQLDatabase) async throws {
         try await db.insert(into: "listings")
             .columns(
-                "id", "campus_id", "seller_id", "state", "title", "description", "price", "currency", "category", "condition", "photo_ids",
-                "sold_to", "created_at", "updated_at", "bidding_ends_at", "bidding_reserve", "bidding_current"
+                "id",
+                "campus_id",
+                "seller_id",
+                "state",
+                "title",
+                "description",
+                "price",
+                "currency",
+                "category",
+                "condition",
+                "photo_ids",
+                "sold_to",
+                "created_at",
+                "updated_at",
+                "bidding_ends_at",
+                "bidding_reserve",
+                "bidding_current"
             )
             .values(
-                SQLBind(record.id), SQLBind(record.campusId), SQLBind(record.sellerId), SQLBind(record.state.rawValue), SQLBind(record.title),
-                SQLBind(record.description), SQLBind(record.price), SQLBind(record.currency), SQLBind(record.category),
-                SQLBind(record.condition.rawValue), SQLBind(try PlazaJSON.text(record.photoIds)), SQLBind(record.soldTo),
-                SQLBind(record.createdAt), SQLBind(record.updatedAt), SQLBind(record.auction?.endsAt), SQLBind(record.auction?.reserve),
+                SQLBind(record.id),
+                SQLBind(record.campusId),
+                SQLBind(record.sellerId),
+                SQLBind(record.state.rawValue),
+                SQLBind(record.title),
+                SQLBind(record.description),
+                SQLBind(record.price),
+                SQLBind(record.currency),
+                SQLBind(record.category),
+                SQLBind(record.condition.rawValue),
+                SQLBind(try PlazaJSON.text(record.photoIds)),
+                SQLBind(record.soldTo),
+                SQLBind(record.createdAt),
+                SQLBind(record.updatedAt),
+                SQLBind(record.auction?.endsAt),
+                SQLBind(record.auction?.reserve),
                 SQLBind(record.auction?.currentPrice)
             )
             .run()
@@ -50,10 +77,18 @@ struct ListingStore: Sendable {
     func update(_ record: Record, searchBody: String, on db: any SQLDatabase) async throws -> Bool {
         let changed =
             try await db.update("listings").set("title", to: record.title)
-            .set("description", to: record.description).set("price", to: SQLBind(record.price)).set("currency", to: SQLBind(record.currency))
+            .set("description", to: record.description).set("price", to: SQLBind(record.price)).set(
+                "currency",
+                to: SQLBind(record.currency)
+            )
             .set("category", to: record.category).set("condition", to: record.condition.rawValue)
-            .set("photo_ids", to: try PlazaJSON.text(record.photoIds)).set("updated_at", to: record.updatedAt).where("id", .equal, record.id)
-            .where("state", .in, [ListingState.active.rawValue, ListingState.reserved.rawValue]).returning("id").first() != nil
+            .set("photo_ids", to: try PlazaJSON.text(record.photoIds)).set("updated_at", to: record.updatedAt).where(
+                "id",
+                .equal,
+                record.id
+            )
+            .where("state", .in, [ListingState.active.rawValue, ListingState.reserved.rawValue]).returning("id").first()
+            != nil
         if changed { try await index(record.id, body: searchBody, on: db) }
         return changed
     }
@@ -61,13 +96,19 @@ struct ListingStore: Sendable {
     /// Moves a listing from one of `states` to `state` (the buyer recorded for a sale); false when another request
     /// moved it first (two accepted offers at once reserve it once).
     func move(
-        _ id: UUID, from states: [ListingState], to state: ListingState, soldTo: UUID? = nil, now: Date, on db: any SQLDatabase
+        _ id: UUID,
+        from states: [ListingState],
+        to state: ListingState,
+        soldTo: UUID? = nil,
+        now: Date,
+        on db: any SQLDatabase
     ) async throws
         -> Bool
     {
         var update = db.update("listings").set("state", to: state.rawValue).set("updated_at", to: now)
         if let soldTo { update = update.set("sold_to", to: soldTo) }
-        return try await update.where("id", .equal, id).where("state", .in, states.map(\.rawValue)).returning("id").first() != nil
+        return try await update.where("id", .equal, id).where("state", .in, states.map(\.rawValue)).returning("id")
+            .first() != nil
     }
 
     /// Inserts many listings at once, with their search index (a benchmark's or an import's load): a few statements per
@@ -76,14 +117,36 @@ struct ListingStore: Sendable {
         for start in stride(from: 0, to: records.count, by: 500) {
             let chunk = start..<min(start + 500, records.count)
             var insert = db.insert(into: "listings").columns(
-                "id", "campus_id", "seller_id", "state", "title", "description", "price", "currency", "category", "condition", "photo_ids",
-                "created_at", "updated_at")
+                "id",
+                "campus_id",
+                "seller_id",
+                "state",
+                "title",
+                "description",
+                "price",
+                "currency",
+                "category",
+                "condition",
+                "photo_ids",
+                "created_at",
+                "updated_at"
+            )
             for record in records[chunk] {
                 insert = insert.values(
-                    SQLBind(record.id), SQLBind(record.campusId), SQLBind(record.sellerId), SQLBind(record.state.rawValue), SQLBind(record.title),
-                    SQLBind(record.description), SQLBind(record.price), SQLBind(record.currency), SQLBind(record.category),
-                    SQLBind(record.condition.rawValue), SQLBind(try PlazaJSON.text(record.photoIds)), SQLBind(record.createdAt),
-                    SQLBind(record.updatedAt))
+                    SQLBind(record.id),
+                    SQLBind(record.campusId),
+                    SQLBind(record.sellerId),
+                    SQLBind(record.state.rawValue),
+                    SQLBind(record.title),
+                    SQLBind(record.description),
+                    SQLBind(record.price),
+                    SQLBind(record.currency),
+                    SQLBind(record.category),
+                    SQLBind(record.condition.rawValue),
+                    SQLBind(try PlazaJSON.text(record.photoIds)),
+                    SQLBind(record.createdAt),
+                    SQLBind(record.updatedAt)
+                )
             }
             try await insert.run()
             let rows = chunk.map { index -> SQLQueryString in "(\(bind: records[index].id), \(bind: bodies[index]))" }
@@ -95,7 +158,9 @@ struct ListingStore: Sendable {
                     """
                 ).run()
             } else {
-                try await db.raw("INSERT INTO listings_search (listing_id, body) VALUES \(rows.joined(separator: ", "))").run()
+                try await db.raw(
+                    "INSERT INTO listings_search (listing_id, body) VALUES \(rows.joined(separator: ", "))"
+                ).run()
             }
         }
     }
@@ -103,7 +168,8 @@ struct ListingStore: Sendable {
     /// The one place the engines' full-text indexes differ: SQLite's FTS5 table, PostgreSQL's `tsvector` column.
     private func index(_ id: UUID, body: String, on db: any SQLDatabase) async throws {
         if db.prepared != nil {
-            try await db.raw("UPDATE listings SET search = to_tsvector('simple', \(bind: body)) WHERE id = \(bind: id)").run()
+            try await db.raw("UPDATE listings SET search = to_tsvector('simple', \(bind: body)) WHERE id = \(bind: id)")
+                .run()
         } else {
             try await db.raw("DELETE FROM listings_search WHERE listing_id = \(bind: id)").run()
             try await db.raw("INSERT INTO listings_search (listing_id, body) VALUES (\(bind: id), \(bind: body))").run()
@@ -125,7 +191,8 @@ struct ListingStore: Sendable {
         l.sold_to, l.created_at, l.updated_at, s.username AS seller_username, s.display_name AS seller_name, b.username AS buyer_username,
         l.bidding_ends_at, l.bidding_reserve, l.bidding_current, l.bidding_leader, l.bidding_leader_max, l.bidding_count, l.bidding_closed
         """
-    private static let fromClause: SQLQueryString = " FROM listings l JOIN users s ON s.id = l.seller_id LEFT JOIN users b ON b.id = l.sold_to"
+    private static let fromClause: SQLQueryString =
+        " FROM listings l JOIN users s ON s.id = l.seller_id LEFT JOIN users b ON b.id = l.sold_to"
     static var selectColumns: SQLQueryString { columnList + fromClause }
 
     func listing(_ id: UUID, on db: any SQLDatabase) async throws -> Record? {
@@ -135,7 +202,9 @@ struct ListingStore: Sendable {
     /// These listings (any that exist), by id, in one statement.
     func listings(ids: [UUID], on db: any SQLDatabase) async throws -> [UUID: Record] {
         guard !ids.isEmpty else { return [:] }
-        let rows = try await db.raw(Self.selectColumns + " WHERE l.id IN \(SQLBind.group(Array(Set(ids))))").all().map(Self.record)
+        let rows = try await db.raw(Self.selectColumns + " WHERE l.id IN \(SQLBind.group(Array(Set(ids))))").all().map(
+            Self.record
+        )
         return Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -143,7 +212,13 @@ struct ListingStore: Sendable {
     /// page from `offset`.
     /// Nothing of a seller `viewer` blocked, or who blocked `viewer`, shows.
     func feed(
-        campus: UUID, viewer: UUID, _ query: ListingQuery, agreement: Int, limit: Int, offset: Int, createdAfter: Date? = nil,
+        campus: UUID,
+        viewer: UUID,
+        _ query: ListingQuery,
+        agreement: Int,
+        limit: Int,
+        offset: Int,
+        createdAfter: Date? = nil,
         on db: any SQLDatabase
     ) async throws -> [Record] {
         var sql =
@@ -173,7 +248,13 @@ struct ListingStore: Sendable {
     }
 
     /// A seller's listings, newest first, in `states`.
-    func listings(seller: UUID, states: [ListingState], limit: Int, offset: Int, on db: any SQLDatabase) async throws -> [Record] {
+    func listings(
+        seller: UUID,
+        states: [ListingState],
+        limit: Int,
+        offset: Int,
+        on db: any SQLDatabase
+    ) async throws -> [Record] {
         let sql =
             Self.selectColumns
             + " WHERE l.seller_id = \(bind: seller) AND l.state IN (\(binds: states.map(\.rawValue)))"
@@ -184,7 +265,11 @@ struct ListingStore: Sendable {
     /// Sold listings, newest first: `seller`'s (my sales) or bought by `buyer` (my purchases), with the completed
     /// offer's amount and whether it was paid through Plaza.
     func sold(
-        seller: UUID? = nil, buyer: UUID? = nil, limit: Int, offset: Int, on db: any SQLDatabase
+        seller: UUID? = nil,
+        buyer: UUID? = nil,
+        limit: Int,
+        offset: Int,
+        on db: any SQLDatabase
     ) async throws
         -> [(record: Record, buyerName: String?, amount: Int64?, paid: Bool)]
     {
@@ -200,7 +285,8 @@ struct ListingStore: Sendable {
         sql = sql + " ORDER BY l.updated_at DESC, l.id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)"
         return try await db.raw(sql).all().map {
             (
-                try Self.record($0), try $0.decode(column: "buyer_name", as: String?.self), try $0.decode(column: "agreed", as: Int64?.self),
+                try Self.record($0), try $0.decode(column: "buyer_name", as: String?.self),
+                try $0.decode(column: "agreed", as: Int64?.self),
                 try $0.decode(column: "paid", as: String?.self) != nil
             )
         }
@@ -208,25 +294,36 @@ struct ListingStore: Sendable {
 
     /// How many of the seller's listings are sold, and how many active.
     func counts(seller: UUID, on db: any SQLDatabase) async throws -> (sold: Int, active: Int) {
-        let rows = try await db.select().column("state").column(SQLFunction("count", args: SQLLiteral.all), as: "n").from("listings")
-            .where("seller_id", .equal, seller).where("state", .in, [ListingState.sold.rawValue, ListingState.active.rawValue])
+        let rows = try await db.select().column("state").column(SQLFunction("count", args: SQLLiteral.all), as: "n")
+            .from("listings")
+            .where("seller_id", .equal, seller).where(
+                "state",
+                .in,
+                [ListingState.sold.rawValue, ListingState.active.rawValue]
+            )
             .groupBy("state").all()
         var counts: [String: Int] = [:]
-        for row in rows { counts[try row.decode(column: "state", as: String.self)] = try row.decode(column: "n", as: Int.self) }
+        for row in rows {
+            counts[try row.decode(column: "state", as: String.self)] = try row.decode(column: "n", as: Int.self)
+        }
         return (counts[ListingState.sold.rawValue] ?? 0, counts[ListingState.active.rawValue] ?? 0)
     }
 
     static func record(_ row: any SQLRow) throws -> Record {
         Record(
-            id: try row.decode(column: "id", as: UUID.self), campusId: try row.decode(column: "campus_id", as: UUID.self),
+            id: try row.decode(column: "id", as: UUID.self),
+            campusId: try row.decode(column: "campus_id", as: UUID.self),
             sellerId: try row.decode(column: "seller_id", as: UUID.self),
             state: ListingState(rawValue: try row.decode(column: "state", as: String.self)) ?? .removed,
-            title: try row.decode(column: "title", as: String.self), description: try row.decode(column: "description", as: String.self),
-            price: try row.decode(column: "price", as: Int64?.self), currency: try row.decode(column: "currency", as: String?.self),
+            title: try row.decode(column: "title", as: String.self),
+            description: try row.decode(column: "description", as: String.self),
+            price: try row.decode(column: "price", as: Int64?.self),
+            currency: try row.decode(column: "currency", as: String?.self),
             category: try row.decode(column: "category", as: String.self),
             condition: ListingCondition(rawValue: try row.decode(column: "condition", as: String.self)) ?? .good,
             photoIds: try PlazaJSON.value([UUID].self, from: try row.decode(column: "photo_ids", as: String.self)),
-            soldTo: try row.decode(column: "sold_to", as: UUID?.self), createdAt: try row.decode(column: "created_at", as: Date.self),
+            soldTo: try row.decode(column: "sold_to", as: UUID?.self),
+            createdAt: try row.decode(column: "created_at", as: Date.self),
             updatedAt: try row.decode(column: "updated_at", as: Date.self),
             sellerUsername: try row.decode(column: "seller_username", as: String.self),
             sellerName: try row.decode(column: "seller_name", as: String.self),
@@ -234,11 +331,16 @@ struct ListingStore: Sendable {
             auction: try row.decode(column: "bidding_ends_at", as: Date?.self).map { endsAt in
                 let start = try row.decode(column: "price", as: Int64?.self) ?? 0
                 return AuctionState(
-                    startPrice: start, reserve: try row.decode(column: "bidding_reserve", as: Int64?.self),
+                    startPrice: start,
+                    reserve: try row.decode(column: "bidding_reserve", as: Int64?.self),
                     currentPrice: try row.decode(column: "bidding_current", as: Int64?.self) ?? start,
                     leader: try row.decode(column: "bidding_leader", as: UUID?.self),
                     leaderMax: try row.decode(column: "bidding_leader_max", as: Int64?.self) ?? 0,
-                    bidCount: try row.decode(column: "bidding_count", as: Int.self), endsAt: endsAt)
-            }, auctionClosed: try row.decode(column: "bidding_closed", as: Bool.self))
+                    bidCount: try row.decode(column: "bidding_count", as: Int.self),
+                    endsAt: endsAt
+                )
+            },
+            auctionClosed: try row.decode(column: "bidding_closed", as: Bool.self)
+        )
     }
 }

@@ -45,7 +45,14 @@ struct ListingsAPI: Sendable {
 
     @Sendable func feed(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
-        return try .json(try await market.feed(context.identity, try Self.query(request.uri), limit: paging.limit, cursor: paging.cursor))
+        return try .json(
+            try await market.feed(
+                context.identity,
+                try Self.query(request.uri),
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
+        )
     }
 
     @Sendable func listing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -54,7 +61,9 @@ struct ListingsAPI: Sendable {
 
     @Sendable func change(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: ListingChange.self, limit: maxBody)
-        return try .json(try await market.changeListing(context.identity, try Query.id(context.parameters, "id", "listing"), body))
+        return try .json(
+            try await market.changeListing(context.identity, try Query.id(context.parameters, "id", "listing"), body)
+        )
     }
 
     @Sendable func remove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -64,35 +73,48 @@ struct ListingsAPI: Sendable {
 
     @Sendable func sold(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: ListingSale.self, limit: maxBody)
-        return try .json(try await market.markSold(context.identity, try Query.id(context.parameters, "id", "listing"), body))
+        return try .json(
+            try await market.markSold(context.identity, try Query.id(context.parameters, "id", "listing"), body)
+        )
     }
 
     @Sendable func sales(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
-        return try .json(try await market.history(context.identity, selling: true, limit: paging.limit, cursor: paging.cursor))
+        return try .json(
+            try await market.history(context.identity, selling: true, limit: paging.limit, cursor: paging.cursor)
+        )
     }
 
     @Sendable func purchases(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
-        return try .json(try await market.history(context.identity, selling: false, limit: paging.limit, cursor: paging.cursor))
+        return try .json(
+            try await market.history(context.identity, selling: false, limit: paging.limit, cursor: paging.cursor)
+        )
     }
 
     @Sendable func mine(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         let states = try (request.uri.queryParameters.get("state").map { [$0] } ?? []).map { text in
             guard let state = ListingState(rawValue: String(text)) else {
-                throw PlazaError.validation(field: "state", "Use one of \(ListingState.allCases.map(\.rawValue).joined(separator: ", ")).")
+                throw PlazaError.validation(
+                    field: "state",
+                    "Use one of \(ListingState.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
             }
             return state
         }
-        return try .json(try await market.myListings(context.identity, states: states, limit: paging.limit, cursor: paging.cursor))
+        return try .json(
+            try await market.myListings(context.identity, states: states, limit: paging.limit, cursor: paging.cursor)
+        )
     }
 
     /// The feed's query parameters; each wrong one is named.
     static func query(_ uri: URI, lenient: Bool = false) throws -> ListingQuery {
         let parameters = uri.queryParameters
         var validator = Validator()
-        func text(_ name: String) -> String? { parameters.get(name).map { String($0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        func text(_ name: String) -> String? {
+            parameters.get(name).map { String($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
         func amount(_ name: String) -> Int64? {
             guard !lenient, let value = text(name) else { return nil }
             let amount = Int64(value)
@@ -100,13 +122,23 @@ struct ListingsAPI: Sendable {
             return amount
         }
         let condition = text("condition").flatMap(ListingCondition.init(rawValue:))
-        validator.check(text("condition") == nil || condition != nil, "condition", "Use one of new, like_new, good, fair, poor.")
+        validator.check(
+            text("condition") == nil || condition != nil,
+            "condition",
+            "Use one of new, like_new, good, fair, poor."
+        )
         let sort = text("sort").flatMap(ListingSort.init(rawValue:))
         validator.check(text("sort") == nil || sort != nil, "sort", "Use newest, price_asc or price_desc.")
         validator.check((text("q")?.count ?? 0) <= 200, "q", "Search with at most 200 characters.")
         let query = ListingQuery(
-            text: text("q"), category: text("category"), condition: condition, minPrice: amount("minPrice"), maxPrice: amount("maxPrice"),
-            seller: text("seller"), sort: sort ?? .newest)
+            text: text("q"),
+            category: text("category"),
+            condition: condition,
+            minPrice: amount("minPrice"),
+            maxPrice: amount("maxPrice"),
+            seller: text("seller"),
+            sort: sort ?? .newest
+        )
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         return query
     }

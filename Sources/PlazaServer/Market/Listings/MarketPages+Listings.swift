@@ -6,7 +6,9 @@ import PlazaCore
 /// new-listing form whose photos upload while the rest is filled in (`/market/photos`, the page script).
 extension MarketPages {
     static let listingFields = ["title", "description", "price", "free", "category", "condition"]
-    static let conditionNames: [ListingCondition: String] = [.new: "New", .likeNew: "Like new", .good: "Good", .fair: "Fair", .poor: "Poor"]
+    static let conditionNames: [ListingCondition: String] = [
+        .new: "New", .likeNew: "Like new", .good: "Good", .fair: "Fair", .poor: "Poor",
+    ]
 
     func addListingRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
         signedIn.get("listings/:id", use: listingPage)
@@ -51,34 +53,51 @@ extension MarketPages {
     /// "★ 4.5 · 12 ratings", or nil before the first shown rating.
     static func ratingLine(_ summary: RatingSummary, reader: Reader) -> String? {
         summary.average.map {
-            "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) · " + reader.count(summary.count, "rating", "ratings")
+            "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) · "
+                + reader.count(summary.count, "rating", "ratings")
         }
     }
 
     static func ratingRow(_ rating: MarketRating, reader: Reader) -> RatingRow {
         RatingRow(
-            stars: stars(rating.stars), label: "\(rating.stars) of 5 stars", comment: rating.comment,
+            stars: stars(rating.stars),
+            label: "\(rating.stars) of 5 stars",
+            comment: rating.comment,
             who: "\(Person(username: rating.rater.username, displayName: rating.rater.displayName).shortName), "
-                + "\(rating.role == .buyer ? "who bought" : "who sold") \(rating.listingTitle) · \(reader.day(rating.shownAt))")
+                + "\(rating.role == .buyer ? "who bought" : "who sold") \(rating.listingTitle) · \(reader.day(rating.shownAt))"
+        )
     }
 
     /// A student's page: who they are on the marketplace and what they sell now.
     @Sendable func profilePage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         guard try await market.membership(context.identity) != nil else { return PageRenderer.seeOther("/market") }
         let profile = try await market.profile(context.identity, username: context.parameters.get("username") ?? "")
-        let listings = try await market.feed(context.identity, ListingQuery(seller: profile.username), limit: 50, cursor: nil)
+        let listings = try await market.feed(
+            context.identity,
+            ListingQuery(seller: profile.username),
+            limit: 50,
+            cursor: nil
+        )
         let reader = context.reader
-        let ratings = try await market.ratings(context.identity, username: profile.username, limit: 20, cursor: nil).items.map {
-            Self.ratingRow($0, reader: reader)
-        }
+        let ratings = try await market.ratings(context.identity, username: profile.username, limit: 20, cursor: nil)
+            .items.map {
+                Self.ratingRow($0, reader: reader)
+            }
         let model = ProfilePage(
-            shell: Shell(title: profile.displayName, context: context, notice: notice(request)), name: profile.displayName,
+            shell: Shell(title: profile.displayName, context: context, notice: notice(request)),
+            name: profile.displayName,
             username: profile.username,
-            since: reader.day(profile.memberSince), sold: reader.count(profile.itemsSold, "item sold", "items sold"),
-            cards: listings.items.map { Self.card($0, reader: reader) }, mine: profile.username == context.identity.user.username,
+            since: reader.day(profile.memberSince),
+            sold: reader.count(profile.itemsSold, "item sold", "items sold"),
+            cards: listings.items.map { Self.card($0, reader: reader) },
+            mine: profile.username == context.identity.user.username,
             following: try await market.following(context.identity).contains { $0.username == profile.username },
             rating: Self.ratingLine(profile.rating, reader: reader),
-            ratings: ratings, hasRatings: !ratings.isEmpty, bio: profile.bio, photo: profile.photo?.thumbnailUrl)
+            ratings: ratings,
+            hasRatings: !ratings.isEmpty,
+            bio: profile.bio,
+            photo: profile.photo?.thumbnailUrl
+        )
         return renderer.render("market/profile", model)
     }
 
@@ -91,9 +110,14 @@ extension MarketPages {
 
     static func personRow(_ profile: MarketProfile, reader: Reader) -> PersonRow {
         PersonRow(
-            username: profile.username, name: profile.displayName, photo: profile.photo?.thumbnailUrl,
-            detail: ([ratingLine(profile.rating, reader: reader)].compactMap { $0 } + [reader.count(profile.itemsSold, "item sold", "items sold")])
-                .joined(separator: " · "))
+            username: profile.username,
+            name: profile.displayName,
+            photo: profile.photo?.thumbnailUrl,
+            detail: ([ratingLine(profile.rating, reader: reader)].compactMap { $0 } + [
+                reader.count(profile.itemsSold, "item sold", "items sold")
+            ])
+            .joined(separator: " · ")
+        )
     }
 
     struct Card: Sendable {
@@ -114,8 +138,14 @@ extension MarketPages {
 
     static func card(_ listing: Listing, reader: Reader, showState: Bool = false) -> Card {
         Card(
-            id: listing.id.uuidString.lowercased(), title: listing.title, price: price(listing, reader: reader), seller: listing.seller.displayName,
-            thumbnail: listing.photos.first?.thumbnailUrl, state: showState ? listing.state.rawValue : nil, when: reader.when(listing.createdAt))
+            id: listing.id.uuidString.lowercased(),
+            title: listing.title,
+            price: price(listing, reader: reader),
+            seller: listing.seller.displayName,
+            thumbnail: listing.photos.first?.thumbnailUrl,
+            state: showState ? listing.state.rawValue : nil,
+            when: reader.when(listing.createdAt)
+        )
     }
 
     /// "$12.50", "Free", or a biddable listing's price now: "$25.00 · 3 bids".
@@ -155,24 +185,43 @@ extension MarketPages {
     }
 
     /// The feed, for a student in; `membership` is theirs.
-    func feedPage(_ request: Request, context: AuthenticatedContext, membership: CampusMembership) async throws -> Response {
+    func feedPage(
+        _ request: Request,
+        context: AuthenticatedContext,
+        membership: CampusMembership
+    ) async throws -> Response {
         let parameters = request.uri.queryParameters
         let value = { (name: String) in parameters.get(name).map { String($0) } ?? "" }
         let categories = try await market.categories()
         var page = FeedPage(
-            shell: Shell(title: "Campus marketplace", context: context, notice: notice(request)), campus: membership.campus.name, q: value("q"),
+            shell: Shell(title: "Campus marketplace", context: context, notice: notice(request)),
+            campus: membership.campus.name,
+            q: value("q"),
             categories: [Option(value: "", label: "Any category", selected: value("category").isEmpty)]
                 + categories.map { Option(value: $0.slug, label: $0.name, selected: $0.slug == value("category")) },
             conditions: [Option(value: "", label: "Any condition", selected: value("condition").isEmpty)]
                 + ListingCondition.allCases.map {
-                    Option(value: $0.rawValue, label: Self.conditionNames[$0] ?? $0.rawValue, selected: $0.rawValue == value("condition"))
+                    Option(
+                        value: $0.rawValue,
+                        label: Self.conditionNames[$0] ?? $0.rawValue,
+                        selected: $0.rawValue == value("condition")
+                    )
                 },
-            sorts: [("newest", "Newest"), ("price_asc", "Price: low to high"), ("price_desc", "Price: high to low")].map {
+            sorts: [("newest", "Newest"), ("price_asc", "Price: low to high"), ("price_desc", "Price: high to low")].map
+            {
                 Option(value: $0.0, label: $0.1, selected: $0.0 == (value("sort").isEmpty ? "newest" : value("sort")))
-            }, minPrice: value("minPrice"), maxPrice: value("maxPrice"), cards: [],
+            },
+            minPrice: value("minPrice"),
+            maxPrice: value("maxPrice"),
+            cards: [],
             searched: ["q", "category", "condition", "minPrice", "maxPrice"].contains { !value($0).isEmpty },
-            filtered: ["category", "condition", "minPrice", "maxPrice"].contains { !value($0).isEmpty }, error: nil, next: nil,
-            spots: try await market.safeSpots(campus: membership.campus.id), category: value("category"), condition: value("condition"))
+            filtered: ["category", "condition", "minPrice", "maxPrice"].contains { !value($0).isEmpty },
+            error: nil,
+            next: nil,
+            spots: try await market.safeSpots(campus: membership.campus.id),
+            category: value("category"),
+            condition: value("condition")
+        )
         do {
             var query = try ListingsAPI.query(request.uri, lenient: true)
             query.minPrice = try amount(value("minPrice"), field: "minPrice")
@@ -190,9 +239,12 @@ extension MarketPages {
             page.next = result.nextCursor.map { cursor in
                 "/market?"
                     + FormData.encoded(
-                        ["q", "category", "condition", "minPrice", "maxPrice", "sort"].map { ($0, value($0)) }.filter { !$0.1.isEmpty } + [
+                        ["q", "category", "condition", "minPrice", "maxPrice", "sort"].map { ($0, value($0)) }.filter {
+                            !$0.1.isEmpty
+                        } + [
                             ("cursor", cursor)
-                        ])
+                        ]
+                    )
             }
         } catch let error as PlazaError where error.code == .validationFailed {
             page.error = error.errors?.map(\.message).joined(separator: " ") ?? error.title
@@ -237,14 +289,24 @@ extension MarketPages {
         let listing = try await market.listing(context.identity, try Query.id(context.parameters, "id", "listing"))
         let categories = try await market.categories()
         let model = ListingPage(
-            shell: Shell(title: listing.title, context: context, notice: notice(request)), id: listing.id.uuidString.lowercased(),
-            title: listing.title, price: Self.price(listing, reader: context.reader), description: listing.description,
+            shell: Shell(title: listing.title, context: context, notice: notice(request)),
+            id: listing.id.uuidString.lowercased(),
+            title: listing.title,
+            price: Self.price(listing, reader: context.reader),
+            description: listing.description,
             category: categories.first { $0.slug == listing.category }?.name ?? listing.category,
-            condition: Self.conditionNames[listing.condition] ?? listing.condition.rawValue, seller: listing.seller.displayName,
-            sellerUsername: listing.seller.username, posted: context.reader.day(listing.createdAt), photos: listing.photos,
-            mine: listing.seller.username == context.identity.user.username, open: [.active, .reserved].contains(listing.state),
-            state: listing.state.rawValue, soldTo: listing.soldTo, saved: try await market.isSaved(context.identity, listing: listing.id),
-            bidding: try await biddingView(context, listing: listing))
+            condition: Self.conditionNames[listing.condition] ?? listing.condition.rawValue,
+            seller: listing.seller.displayName,
+            sellerUsername: listing.seller.username,
+            posted: context.reader.day(listing.createdAt),
+            photos: listing.photos,
+            mine: listing.seller.username == context.identity.user.username,
+            open: [.active, .reserved].contains(listing.state),
+            state: listing.state.rawValue,
+            soldTo: listing.soldTo,
+            saved: try await market.isSaved(context.identity, listing: listing.id),
+            bidding: try await biddingView(context, listing: listing)
+        )
         return renderer.render("market/listing", model)
     }
 
@@ -257,7 +319,10 @@ extension MarketPages {
             _ = try await market.markSold(context.identity, id, ListingSale(buyer: buyer.isEmpty ? nil : buyer))
             return PageRenderer.seeOther("\(path)?notice=sold")
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused(alert: error.errors?.map(\.message).joined(separator: " ") ?? error.title, returnTo: path)
+            return renderer.refused(
+                alert: error.errors?.map(\.message).joined(separator: " ") ?? error.title,
+                returnTo: path
+            )
         }
     }
 
@@ -276,10 +341,16 @@ extension MarketPages {
 
     @Sendable func sell(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         guard try await market.membership(context.identity) != nil else { return PageRenderer.seeOther("/market") }
-        let mine = try await market.myListings(context.identity, states: [.active, .reserved, .sold], limit: 100, cursor: nil)
+        let mine = try await market.myListings(
+            context.identity,
+            states: [.active, .reserved, .sold],
+            limit: 100,
+            cursor: nil
+        )
         let model = SellPage(
             shell: Shell(title: "Sell", context: context, notice: notice(request)),
-            cards: mine.items.map { Self.card($0, reader: context.reader, showState: true) })
+            cards: mine.items.map { Self.card($0, reader: context.reader, showState: true) }
+        )
         return renderer.render("market/sell", model)
     }
 
@@ -304,12 +375,23 @@ extension MarketPages {
             .with("endsAt", context.reader.input(Date().addingTimeInterval(3 * 86_400)))
         let value = { (name: String) in form.fields[name]?.value ?? "" }
         let model = NewListingPage(
-            shell: Shell(title: "New listing", context: context), form: form,
-            categories: try await market.categories().map { Option(value: $0.slug, label: $0.name, selected: $0.slug == value("category")) },
+            shell: Shell(title: "New listing", context: context),
+            form: form,
+            categories: try await market.categories().map {
+                Option(value: $0.slug, label: $0.name, selected: $0.slug == value("category"))
+            },
             conditions: ListingCondition.allCases.map {
-                Option(value: $0.rawValue, label: Self.conditionNames[$0] ?? $0.rawValue, selected: $0.rawValue == value("condition"))
-            }, currency: market.currency, photos: value("photoIds").split(separator: ",").map(String.init), free: value("free") == "1",
-            bidding: value("bidding") == "1")
+                Option(
+                    value: $0.rawValue,
+                    label: Self.conditionNames[$0] ?? $0.rawValue,
+                    selected: $0.rawValue == value("condition")
+                )
+            },
+            currency: market.currency,
+            photos: value("photoIds").split(separator: ",").map(String.init),
+            free: value("free") == "1",
+            bidding: value("bidding") == "1"
+        )
         return renderer.render("market/new-listing", model)
     }
 
@@ -331,21 +413,38 @@ extension MarketPages {
             let listing = try await market.createListing(
                 context.identity,
                 ListingRequest(
-                    title: form["title"], description: form["description"], price: amount.map { Money(amount: $0, currency: market.currency) },
-                    free: free ? true : nil, category: form["category"], condition: ListingCondition(rawValue: form["condition"]) ?? .good,
-                    photoIds: photoIds, biddable: terms))
+                    title: form["title"],
+                    description: form["description"],
+                    price: amount.map { Money(amount: $0, currency: market.currency) },
+                    free: free ? true : nil,
+                    category: form["category"],
+                    condition: ListingCondition(rawValue: form["condition"]) ?? .good,
+                    photoIds: photoIds,
+                    biddable: terms
+                )
+            )
             return PageRenderer.seeOther("/market/listings/\(listing.id.uuidString.lowercased())?notice=posted")
         } catch var error as PlazaError where error.status.code < 500 {
             let fields = ["biddable.endsAt": "endsAt", "biddable.reservePrice": "reserve"]
-            error.errors = error.errors?.map { FieldError(field: fields[$0.field] ?? String($0.field.prefix { $0 != "." }), message: $0.message) }
-            return renderer.refused("listing", FormState(form, names: names, error: error), returnTo: "/market/sell/new")
+            error.errors = error.errors?.map {
+                FieldError(field: fields[$0.field] ?? String($0.field.prefix { $0 != "." }), message: $0.message)
+            }
+            return renderer.refused(
+                "listing",
+                FormState(form, names: names, error: error),
+                returnTo: "/market/sell/new"
+            )
         }
     }
 
     /// The page script's upload of one photo (raw bytes, `X-CSRF-Token`): `{id, thumbnailUrl}` or a problem.
     @Sendable func photo(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.body(upTo: MediaService.maximumBytes)
-        let upload = try await market.media.upload(context.identity, Data(body.readableBytesView), contentType: request.headers[.contentType] ?? "")
+        let upload = try await market.media.upload(
+            context.identity,
+            Data(body.readableBytesView),
+            contentType: request.headers[.contentType] ?? ""
+        )
         return try .json(upload, status: .created)
     }
 }

@@ -6,7 +6,11 @@ import SQLKit
 /// Listings: verified students post, edit, mark sold or remove theirs; members of the same campus read the feed and
 /// search it. Another campus's listing, a removed one, or one whose seller withdrew from the agreement is 404.
 extension MarketService {
-    package func createListing(_ identity: Identity, _ request: ListingRequest, now: Date = Date()) async throws -> Listing {
+    package func createListing(
+        _ identity: Identity,
+        _ request: ListingRequest,
+        now: Date = Date()
+    ) async throws -> Listing {
         let membership = try await requireStudent(identity, now: now)
         try await check(request)
         if let terms = request.biddable {
@@ -15,21 +19,44 @@ extension MarketService {
         }
         let id = UUID()
         let record = ListingStore.Record(
-            id: id, campusId: membership.campus.id, sellerId: identity.user.id, state: .active,
+            id: id,
+            campusId: membership.campus.id,
+            sellerId: identity.user.id,
+            state: .active,
             title: request.title.trimmingCharacters(in: .whitespacesAndNewlines),
-            description: request.description.trimmingCharacters(in: .whitespacesAndNewlines), price: request.price?.amount,
-            currency: request.price?.currency, category: request.category, condition: request.condition, photoIds: request.photoIds,
-            soldTo: nil, createdAt: now, updatedAt: now, sellerUsername: identity.user.username, sellerName: identity.user.displayName,
+            description: request.description.trimmingCharacters(in: .whitespacesAndNewlines),
+            price: request.price?.amount,
+            currency: request.price?.currency,
+            category: request.category,
+            condition: request.condition,
+            photoIds: request.photoIds,
+            soldTo: nil,
+            createdAt: now,
+            updatedAt: now,
+            sellerUsername: identity.user.username,
+            sellerName: identity.user.displayName,
             auction: request.biddable.map {
                 AuctionState(
-                    startPrice: request.price?.amount ?? 0, reserve: $0.reservePrice, currentPrice: request.price?.amount ?? 0, leader: nil,
+                    startPrice: request.price?.amount ?? 0,
+                    reserve: $0.reservePrice,
+                    currentPrice: request.price?.amount ?? 0,
+                    leader: nil,
                     leaderMax: 0,
-                    bidCount: 0, endsAt: $0.endsAt)
-            })
+                    bidCount: 0,
+                    endsAt: $0.endsAt
+                )
+            }
+        )
         let (listings, media, body, service) = (listings, media, Self.searchBody(record), self)
         try await events.transaction(publishing: { db in
             try await listings.insert(record, searchBody: body, on: db)
-            try await media.attach(request.photoIds, owner: identity.user.id, to: Self.subject(id), field: "photoIds", on: db)
+            try await media.attach(
+                request.photoIds,
+                owner: identity.user.id,
+                to: Self.subject(id),
+                field: "photoIds",
+                on: db
+            )
             return ((), try await service.newListingAlerts(record, now: now, on: db))
         })
         return Self.dto(record)
@@ -41,12 +68,22 @@ extension MarketService {
         return Self.dto(try await visible(id, to: identity, campus: membership.campus.id), viewer: identity.user.id)
     }
 
-    func changeListing(_ identity: Identity, _ id: UUID, _ change: ListingChange, now: Date = Date()) async throws -> Listing {
+    func changeListing(
+        _ identity: Identity,
+        _ id: UUID,
+        _ change: ListingChange,
+        now: Date = Date()
+    ) async throws -> Listing {
         _ = try await requireStudent(identity, now: now)
         var record = try await own(id, identity)
         guard [.active, .reserved].contains(record.state) else { throw Self.finished(record.state) }
         if let auction = record.auction, auction.bidCount > 0, change.price != nil || change.free != nil {
-            throw PlazaError(.conflict, .stateConflict, "People have bid on it: the price cannot change.", detail: "The bidding sets it.")
+            throw PlazaError(
+                .conflict,
+                .stateConflict,
+                "People have bid on it: the price cannot change.",
+                detail: "The bidding sets it."
+            )
         }
         let asked = MarketRules.applying(change, to: Self.request(record))
         try await check(asked)
@@ -54,13 +91,21 @@ extension MarketService {
         record.title = asked.title.trimmingCharacters(in: .whitespacesAndNewlines)
         record.description = asked.description.trimmingCharacters(in: .whitespacesAndNewlines)
         (record.price, record.currency) = (asked.price?.amount, asked.price?.currency)
-        (record.category, record.condition, record.photoIds, record.updatedAt) = (asked.category, asked.condition, asked.photoIds, now)
+        (record.category, record.condition, record.photoIds, record.updatedAt) = (
+            asked.category, asked.condition, asked.photoIds, now
+        )
         let (listings, media, body, changed, service) = (listings, media, Self.searchBody(record), record, self)
         try await events.transaction(publishing: { db in
             guard try await listings.update(changed, searchBody: body, on: db) else {
                 throw Self.finished(try await listings.listing(id, on: db)?.state ?? .removed)
             }
-            try await media.attach(changed.photoIds, owner: identity.user.id, to: Self.subject(id), field: "photoIds", on: db)
+            try await media.attach(
+                changed.photoIds,
+                owner: identity.user.id,
+                to: Self.subject(id),
+                field: "photoIds",
+                on: db
+            )
             try await media.detach(old.filter { !changed.photoIds.contains($0) }, from: Self.subject(id), on: db)
             return ((), try await service.wishListAlerts(changed, oldPrice: oldPrice, now: now, on: db))
         })
@@ -82,7 +127,16 @@ extension MarketService {
         let (listings, deals, service) = (listings, deals, self)
         try await events.transaction(publishing: { db in
             try await deals.lockOpenOffers(listing: record.id, on: db)
-            guard try await listings.move(record.id, from: states, to: record.state, soldTo: record.soldTo, now: now, on: db) else {
+            guard
+                try await listings.move(
+                    record.id,
+                    from: states,
+                    to: record.state,
+                    soldTo: record.soldTo,
+                    now: now,
+                    on: db
+                )
+            else {
                 throw Self.finished(try await listings.listing(record.id, on: db)?.state ?? record.state)
             }
             try await service.closeOffers(listing: record.id, now: now, on: db)
@@ -96,7 +150,8 @@ extension MarketService {
         var record = try await own(id, identity)
         guard [.active, .reserved].contains(record.state) else { throw Self.finished(record.state) }
         if let name = sale.buyer?.trimmingCharacters(in: .whitespaces), !name.isEmpty {
-            guard let buyer = try await AccountStore().user(login: name, on: database.sql), buyer.id != identity.user.id,
+            guard let buyer = try await AccountStore().user(login: name, on: database.sql),
+                buyer.id != identity.user.id,
                 try await store.member(user: buyer.id, on: database.sql)?.campusId == membership.campus.id
             else { throw PlazaError.validation(field: "buyer", "No student of your campus has this username.") }
             (record.soldTo, record.buyerUsername) = (buyer.id, buyer.username)
@@ -107,31 +162,68 @@ extension MarketService {
     }
 
     /// The campus's feed: active listings, filtered and sorted, a page at a time.
-    func feed(_ identity: Identity, _ query: ListingQuery, limit: Int, cursor: String?, now: Date = Date()) async throws -> Page<Listing> {
+    func feed(
+        _ identity: Identity,
+        _ query: ListingQuery,
+        limit: Int,
+        cursor: String?,
+        now: Date = Date()
+    ) async throws -> Page<Listing> {
         let membership = try await requireStudent(identity, now: now)
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         let rows = try await listings.feed(
-            campus: membership.campus.id, viewer: identity.user.id, query, agreement: MarketRules.agreementVersion, limit: limit + 1,
-            offset: offset, on: database.sql)
+            campus: membership.campus.id,
+            viewer: identity.user.id,
+            query,
+            agreement: MarketRules.agreementVersion,
+            limit: limit + 1,
+            offset: offset,
+            on: database.sql
+        )
         return Page(
-            items: rows.prefix(limit).map(Self.dto), nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
+            items: rows.prefix(limit).map(Self.dto),
+            nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil
+        )
     }
 
     /// My listings (the Sell view), newest first, in `states` (all when empty).
-    func myListings(_ identity: Identity, states: [ListingState], limit: Int, cursor: String?) async throws -> Page<Listing> {
+    func myListings(
+        _ identity: Identity,
+        states: [ListingState],
+        limit: Int,
+        cursor: String?
+    ) async throws -> Page<Listing> {
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         let rows = try await listings.listings(
-            seller: identity.user.id, states: states.isEmpty ? ListingState.allCases : states, limit: limit + 1, offset: offset, on: database.sql)
+            seller: identity.user.id,
+            states: states.isEmpty ? ListingState.allCases : states,
+            limit: limit + 1,
+            offset: offset,
+            on: database.sql
+        )
         return Page(
-            items: rows.prefix(limit).map(Self.dto), nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
+            items: rows.prefix(limit).map(Self.dto),
+            nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil
+        )
     }
 
     /// My selling history (`selling`) or buying history: sold listings, newest first, with the other side and the price.
-    func history(_ identity: Identity, selling: Bool, limit: Int, cursor: String?, now: Date = Date()) async throws -> Page<MarketSale> {
+    func history(
+        _ identity: Identity,
+        selling: Bool,
+        limit: Int,
+        cursor: String?,
+        now: Date = Date()
+    ) async throws -> Page<MarketSale> {
         _ = try await requireStudent(identity, now: now)
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         let rows = try await listings.sold(
-            seller: selling ? identity.user.id : nil, buyer: selling ? nil : identity.user.id, limit: limit + 1, offset: offset, on: database.sql)
+            seller: selling ? identity.user.id : nil,
+            buyer: selling ? nil : identity.user.id,
+            limit: limit + 1,
+            offset: offset,
+            on: database.sql
+        )
         let items = rows.prefix(limit).map { row -> MarketSale in
             let other: ListingSeller? =
                 selling
@@ -139,9 +231,12 @@ extension MarketService {
                 : ListingSeller(username: row.record.sellerUsername, displayName: row.record.sellerName)
             let amount = row.amount ?? row.record.price
             return MarketSale(
-                listing: Self.dto(row.record), counterpart: other,
-                price: amount.flatMap { value in row.record.currency.map { Money(amount: value, currency: $0) } }, paidThroughPlaza: row.paid,
-                soldAt: row.record.updatedAt)
+                listing: Self.dto(row.record),
+                counterpart: other,
+                price: amount.flatMap { value in row.record.currency.map { Money(amount: value, currency: $0) } },
+                paidThroughPlaza: row.paid,
+                soldAt: row.record.updatedAt
+            )
         }
         return Page(items: items, nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil)
     }
@@ -180,7 +275,11 @@ extension MarketService {
     }
 
     static func finished(_ state: ListingState) -> PlazaError {
-        var error = PlazaError(.conflict, .stateConflict, "This listing is \(state.rawValue): it cannot change any more.")
+        var error = PlazaError(
+            .conflict,
+            .stateConflict,
+            "This listing is \(state.rawValue): it cannot change any more."
+        )
         error.currentState = state.rawValue
         return error
     }
@@ -189,15 +288,23 @@ extension MarketService {
 
     /// What full-text search reads: the title, the description and the seller's names, folded.
     static func searchBody(_ record: ListingStore.Record) -> String {
-        MarketRules.searchWords("\(record.title) \(record.description) \(record.sellerUsername) \(record.sellerName)", limit: 400)
-            .joined(separator: " ")
+        MarketRules.searchWords(
+            "\(record.title) \(record.description) \(record.sellerUsername) \(record.sellerName)",
+            limit: 400
+        )
+        .joined(separator: " ")
     }
 
     static func request(_ record: ListingStore.Record) -> ListingRequest {
         ListingRequest(
-            title: record.title, description: record.description,
+            title: record.title,
+            description: record.description,
             price: record.price.flatMap { amount in record.currency.map { Money(amount: amount, currency: $0) } },
-            free: record.price == nil ? true : nil, category: record.category, condition: record.condition, photoIds: record.photoIds)
+            free: record.price == nil ? true : nil,
+            category: record.category,
+            condition: record.condition,
+            photoIds: record.photoIds
+        )
     }
 
     static func dto(_ record: ListingStore.Record) -> Listing {
@@ -207,11 +314,21 @@ extension MarketService {
     /// The listing as `viewer` reads it (whether they lead its bidding).
     static func dto(_ record: ListingStore.Record, viewer: UUID?) -> Listing {
         Listing(
-            id: record.id, state: record.state, title: record.title, description: record.description,
-            price: record.price.flatMap { amount in record.currency.map { Money(amount: amount, currency: $0) } }, free: record.price == nil,
-            category: record.category, condition: record.condition, photos: record.photoIds.map(MediaService.photo),
-            seller: ListingSeller(username: record.sellerUsername, displayName: record.sellerName), createdAt: record.createdAt,
-            updatedAt: record.updatedAt, soldTo: record.buyerUsername, bidding: bidding(record, viewer: viewer))
+            id: record.id,
+            state: record.state,
+            title: record.title,
+            description: record.description,
+            price: record.price.flatMap { amount in record.currency.map { Money(amount: amount, currency: $0) } },
+            free: record.price == nil,
+            category: record.category,
+            condition: record.condition,
+            photos: record.photoIds.map(MediaService.photo),
+            seller: ListingSeller(username: record.sellerUsername, displayName: record.sellerName),
+            createdAt: record.createdAt,
+            updatedAt: record.updatedAt,
+            soldTo: record.buyerUsername,
+            bidding: bidding(record, viewer: viewer)
+        )
     }
 
     // MARK: Profiles
@@ -222,9 +339,15 @@ extension MarketService {
         let counts = try await listings.counts(seller: user.id, on: database.sql)
         let extras = try await store.profile(user: user.id, on: database.sql)
         return MarketProfile(
-            username: user.username, displayName: user.displayName, memberSince: user.createdAt, itemsSold: counts.sold,
-            activeListings: counts.active, rating: try await trust.summary(of: user.id, now: now, on: database.sql), bio: extras.bio,
-            photo: extras.photo.map(MediaService.photo))
+            username: user.username,
+            displayName: user.displayName,
+            memberSince: user.createdAt,
+            itemsSold: counts.sold,
+            activeListings: counts.active,
+            rating: try await trust.summary(of: user.id, now: now, on: database.sql),
+            bio: extras.bio,
+            photo: extras.photo.map(MediaService.photo)
+        )
     }
 
     /// Students of my campus whose username or name contains `text` (at least 2 characters), at most 20, as profiles.
@@ -236,20 +359,32 @@ extension MarketService {
             throw PlazaError.validation(field: "q", "Type two to 60 letters of a name or username.")
         }
         let names = try await store.students(
-            campus: membership.campus.id, matching: text, viewer: identity.user.id, now: now, limit: 20, on: database.sql)
+            campus: membership.campus.id,
+            matching: text,
+            viewer: identity.user.id,
+            now: now,
+            limit: 20,
+            on: database.sql
+        )
         var found: [MarketProfile] = []
         for name in names { found.append(try await profile(identity, username: name, now: now)) }
         return found
     }
 
     /// Changes my bio and profile photo (a picture I uploaded; the old one is let go).
-    func updateProfile(_ identity: Identity, _ change: MarketProfileChange, now: Date = Date()) async throws -> MarketProfile {
+    func updateProfile(
+        _ identity: Identity,
+        _ change: MarketProfileChange,
+        now: Date = Date()
+    ) async throws -> MarketProfile {
         _ = try await requireStudent(identity, now: now)
         let current = try await store.profile(user: identity.user.id, on: database.sql)
         var bio = current.bio
         if let asked = change.bio {
             let trimmed = asked.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard trimmed.count <= 300 else { throw PlazaError.validation(field: "bio", "Keep it under 300 characters.") }
+            guard trimmed.count <= 300 else {
+                throw PlazaError.validation(field: "bio", "Keep it under 300 characters.")
+            }
             bio = trimmed.nilIfEmpty
         }
         let photo = change.removePhoto == true ? nil : change.photoId ?? current.photo
@@ -268,7 +403,8 @@ extension MarketService {
     func visibleStudent(_ identity: Identity, username: String, now: Date = Date()) async throws -> UserRecord {
         let membership = try await requireStudent(identity, now: now)
         guard let user = try await AccountStore().user(login: username, on: database.sql),
-            let member = try await store.member(user: user.id, on: database.sql), member.campusId == membership.campus.id,
+            let member = try await store.member(user: user.id, on: database.sql),
+            member.campusId == membership.campus.id,
             !(try await store.blocked(identity.user.id, user.id, on: database.sql))
         else { throw PlazaError.notFound("student") }
         return user
@@ -279,7 +415,8 @@ extension MarketService {
     /// Blocks a student: neither sees the other's listings any more, and no message passes either way.
     func block(_ identity: Identity, username: String, now: Date = Date()) async throws -> MarketBlock {
         _ = try await requireStudent(identity, now: now, allowSuspended: true)
-        guard let user = try await AccountStore().user(login: username, on: database.sql), user.id != identity.user.id else {
+        guard let user = try await AccountStore().user(login: username, on: database.sql), user.id != identity.user.id
+        else {
             throw PlazaError.notFound("user")
         }
         let since = try await store.block(identity.user.id, user.id, now: now, on: database.sql)
@@ -287,7 +424,9 @@ extension MarketService {
     }
 
     func unblock(_ identity: Identity, username: String) async throws {
-        guard let user = try await AccountStore().user(login: username, on: database.sql) else { throw PlazaError.notFound("user") }
+        guard let user = try await AccountStore().user(login: username, on: database.sql) else {
+            throw PlazaError.notFound("user")
+        }
         try await store.unblock(identity.user.id, user.id, on: database.sql)
     }
 
@@ -296,5 +435,9 @@ extension MarketService {
     }
 
     static let blockedError = PlazaError(
-        .forbidden, .blocked, "One of you blocked the other.", detail: "Nothing passes between you; unblock them first if it was you.")
+        .forbidden,
+        .blocked,
+        "One of you blocked the other.",
+        detail: "Nothing passes between you; unblock them first if it was you."
+    )
 }

@@ -8,13 +8,24 @@ import SQLKit
 /// another. In the meetup's window (30 minutes before to 2 hours after) the seller shows a single-use signed QR and a
 /// six-digit code; the buyer's scan or typed code marks the listing sold to them and releases the held payment.
 extension MarketService {
-    func proposeMeetup(_ identity: Identity, conversation id: UUID, _ request: MeetupRequest, now: Date = Date()) async throws -> Meetup {
+    func proposeMeetup(
+        _ identity: Identity,
+        conversation id: UUID,
+        _ request: MeetupRequest,
+        now: Date = Date()
+    ) async throws -> Meetup {
         let membership = try await requireStudent(identity, now: now)
         let conversation = try await side(identity, id)
-        if try await store.blocked(conversation.buyerId, conversation.sellerId, on: database.sql) { throw Self.blockedError }
-        guard let listing = try await listings.listing(conversation.listingId, on: database.sql) else { throw PlazaError.notFound("listing") }
+        if try await store.blocked(conversation.buyerId, conversation.sellerId, on: database.sql) {
+            throw Self.blockedError
+        }
+        guard let listing = try await listings.listing(conversation.listingId, on: database.sql) else {
+            throw PlazaError.notFound("listing")
+        }
         guard [.active, .reserved].contains(listing.state) else { throw Self.finished(listing.state) }
-        guard let campus = try await store.campus(membership.campus.id, on: database.sql) else { throw PlazaError.notFound("campus") }
+        guard let campus = try await store.campus(membership.campus.id, on: database.sql) else {
+            throw PlazaError.notFound("campus")
+        }
         let problems = DealRules.problems(request, center: campus.center, now: now)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let place: MeetupPlace
@@ -24,19 +35,44 @@ extension MarketService {
             }
             place = MeetupPlace(spotId: spot.id, name: spot.name, latitude: spot.latitude, longitude: spot.longitude)
         } else {
-            place = MeetupPlace(spotId: nil, name: nil, latitude: request.latitude ?? 0, longitude: request.longitude ?? 0)
+            place = MeetupPlace(
+                spotId: nil,
+                name: nil,
+                latitude: request.latitude ?? 0,
+                longitude: request.longitude ?? 0
+            )
         }
         let record = DealStore.MeetupRecord(
-            id: UUID(), conversationId: id, listingId: listing.id, proposedBy: identity.user.id, place: place, at: request.at,
-            windowEnd: DealRules.window(at: request.at).end, state: .proposed, handshakeAttempts: 0, createdAt: now,
-            proposerUsername: identity.user.username)
+            id: UUID(),
+            conversationId: id,
+            listingId: listing.id,
+            proposedBy: identity.user.id,
+            place: place,
+            at: request.at,
+            windowEnd: DealRules.window(at: request.at).end,
+            state: .proposed,
+            handshakeAttempts: 0,
+            createdAt: now,
+            proposerUsername: identity.user.username
+        )
         let deals = deals
-        let summary = "\(Self.name(identity.user)) proposes to meet \(place.name.map { "at \($0)" } ?? "at a point on the map") for \(listing.title)"
+        let summary =
+            "\(Self.name(identity.user)) proposes to meet \(place.name.map { "at \($0)" } ?? "at a point on the map") for \(listing.title)"
         return try await events.transaction(publishing: { db in
             try await deals.supersede(conversation: id, except: record.id, from: [.proposed], now: now, on: db)
             try await deals.insert(record, on: db)
             let dto = record.dto
-            return (dto, try Self.dealMessages(id, to: conversation.other(identity.user.id), from: identity.user.id, summary, meetup: dto, now: now))
+            return (
+                dto,
+                try Self.dealMessages(
+                    id,
+                    to: conversation.other(identity.user.id),
+                    from: identity.user.id,
+                    summary,
+                    meetup: dto,
+                    now: now
+                )
+            )
         })
     }
 
@@ -52,21 +88,49 @@ extension MarketService {
         let (meetup, conversation) = try await meetupSide(identity, id)
         guard meetup.state == .proposed, meetup.windowEnd > now, meetup.proposedBy != identity.user.id else {
             throw Self.meetupConflict(
-                meetup, meetup.proposedBy == identity.user.id && meetup.state == .proposed ? "The other side answers your proposal." : nil)
+                meetup,
+                meetup.proposedBy == identity.user.id && meetup.state == .proposed
+                    ? "The other side answers your proposal." : nil
+            )
         }
-        if try await store.blocked(conversation.buyerId, conversation.sellerId, on: database.sql) { throw Self.blockedError }
+        if try await store.blocked(conversation.buyerId, conversation.sellerId, on: database.sql) {
+            throw Self.blockedError
+        }
         let deals = deals
         let title = try await listings.listing(meetup.listingId, on: database.sql)?.title ?? "the item"
         let summary = "\(Self.name(identity.user)) \(accept ? "accepted" : "declined") the meetup for \(title)"
         return try await events.transaction(publishing: { db in
-            guard try await deals.move(meetup: id, from: [.proposed], to: accept ? .accepted : .declined, now: now, on: db) else {
+            guard
+                try await deals.move(
+                    meetup: id,
+                    from: [.proposed],
+                    to: accept ? .accepted : .declined,
+                    now: now,
+                    on: db
+                )
+            else {
                 throw Self.meetupConflict(meetup, nil)
             }
-            if accept { try await deals.supersede(conversation: meetup.conversationId, except: id, from: [.proposed, .accepted], now: now, on: db) }
+            if accept {
+                try await deals.supersede(
+                    conversation: meetup.conversationId,
+                    except: id,
+                    from: [.proposed, .accepted],
+                    now: now,
+                    on: db
+                )
+            }
             guard let changed = try await deals.meetup(id, on: db)?.dto else { throw PlazaError.notFound("meetup") }
             return (
                 changed,
-                try Self.dealMessages(meetup.conversationId, to: meetup.proposedBy, from: identity.user.id, summary, meetup: changed, now: now)
+                try Self.dealMessages(
+                    meetup.conversationId,
+                    to: meetup.proposedBy,
+                    from: identity.user.id,
+                    summary,
+                    meetup: changed,
+                    now: now
+                )
             )
         })
     }
@@ -79,14 +143,21 @@ extension MarketService {
         let title = try await listings.listing(meetup.listingId, on: database.sql)?.title ?? "the item"
         let summary = "\(Self.name(identity.user)) called off the meetup for \(title)"
         return try await events.transaction(publishing: { db in
-            guard try await deals.move(meetup: id, from: [.proposed, .accepted], to: .cancelled, now: now, on: db) else {
+            guard try await deals.move(meetup: id, from: [.proposed, .accepted], to: .cancelled, now: now, on: db)
+            else {
                 throw Self.meetupConflict(meetup, nil)
             }
             guard let changed = try await deals.meetup(id, on: db)?.dto else { throw PlazaError.notFound("meetup") }
             return (
                 changed,
                 try Self.dealMessages(
-                    meetup.conversationId, to: conversation.other(identity.user.id), from: identity.user.id, summary, meetup: changed, now: now)
+                    meetup.conversationId,
+                    to: conversation.other(identity.user.id),
+                    from: identity.user.id,
+                    summary,
+                    meetup: changed,
+                    now: now
+                )
             )
         })
     }
@@ -104,8 +175,12 @@ extension MarketService {
         let token = "plaza:handshake:\(id.uuidString.lowercased()).\(nonce).\(signature(id, nonce))"
         guard
             try await deals.issueHandshake(
-                id, codeHash: codeHash(id, code), tokenHash: secrets.hash("handshake-token:\(nonce)"), expiresAt: meetup.windowEnd,
-                on: database.sql)
+                id,
+                codeHash: codeHash(id, code),
+                tokenHash: secrets.hash("handshake-token:\(nonce)"),
+                expiresAt: meetup.windowEnd,
+                on: database.sql
+            )
         else { throw Self.meetupConflict(meetup, nil) }
         return Handshake(code: code, token: token, expiresAt: meetup.windowEnd)
     }
@@ -113,7 +188,10 @@ extension MarketService {
     /// The buyer's scan or typed code: the listing is sold to them, their held payment goes to the seller, the meetup is
     /// complete. A wrong code is 422 (five void the handshake); a used one, or outside the window, 409; anyone else 404.
     func confirmHandshake(
-        _ identity: Identity, meetup id: UUID, _ confirmation: HandshakeConfirmation, now: Date = Date()
+        _ identity: Identity,
+        meetup id: UUID,
+        _ confirmation: HandshakeConfirmation,
+        now: Date = Date()
     ) async throws -> HandshakeResult {
         _ = try await requireStudent(identity, now: now)
         let (meetup, conversation) = try await meetupSide(identity, id)
@@ -121,8 +199,11 @@ extension MarketService {
         try Self.requireWindow(meetup, now: now)
         guard let codeHash = meetup.codeHash, let tokenHash = meetup.tokenHash else {
             var error = PlazaError(
-                .conflict, .stateConflict, "The seller's code is not showing.",
-                detail: "Ask the seller to open the handshake on their phone, then scan it or type its code.")
+                .conflict,
+                .stateConflict,
+                "The seller's code is not showing.",
+                detail: "Ask the seller to open the handshake on their phone, then scan it or type its code."
+            )
             error.currentState = meetup.state.rawValue
             throw error
         }
@@ -131,11 +212,14 @@ extension MarketService {
             let attempts = try await deals.wrongCode(id, limit: DealRules.handshakeAttempts, on: database.sql)
             let left = max(0, DealRules.handshakeAttempts - attempts)
             throw PlazaError(
-                .unprocessableContent, .invalidCode, "This is not the seller's code.",
+                .unprocessableContent,
+                .invalidCode,
+                "This is not the seller's code.",
                 detail: left > 0
                     ? "Check the six digits on the seller's phone and try again."
                     : "Too many wrong codes: ask the seller to show a new one.",
-                errors: [FieldError(field: match.field, message: "Not the code on the seller's phone.")])
+                errors: [FieldError(field: match.field, message: "Not the code on the seller's phone.")]
+            )
         }
         let (offer, _, title) = try await acceptedDeal(conversation.id, listing: meetup.listingId)
         let (deals, listings, payments) = (deals, listings, payments)
@@ -148,11 +232,16 @@ extension MarketService {
             // the seller. The offer's row first, then the meetup's, then the listing's, as every deal transaction.
             let completed = try await deals.completeAccepted(conversation: conversation.id, now: now, on: db)
             guard try await deals.useHandshake(id, column: match.column, hash: match.hash, now: now, on: db) else {
-                throw Self.meetupConflict(meetup, "This code was used, the seller showed a new one, or the deal was called off.")
+                throw Self.meetupConflict(
+                    meetup,
+                    "This code was used, the seller showed a new one, or the deal was called off."
+                )
             }
             if let completed {
                 if let held = try await deals.settle(completed, to: .released, now: now, on: db) {
-                    guard let payments, let record = try await deals.offer(completed, on: db) else { throw PlazaError.paymentsUnavailable }
+                    guard let payments, let record = try await deals.offer(completed, on: db) else {
+                        throw PlazaError.paymentsUnavailable
+                    }
                     var money = try await service.dealMoney(record, on: db)
                     money.amount = Money(amount: held, currency: record.currency)
                     try await payments.release(money, now: now, on: db)
@@ -164,18 +253,35 @@ extension MarketService {
             }
             guard
                 try await listings.move(
-                    meetup.listingId, from: [.active, .reserved], to: .sold, soldTo: identity.user.id, now: now, on: db)
+                    meetup.listingId,
+                    from: [.active, .reserved],
+                    to: .sold,
+                    soldTo: identity.user.id,
+                    now: now,
+                    on: db
+                )
             else { throw Self.finished(.sold) }
-            let paid = released > 0 ? " · \(Self.alertMoney(released, offer?.currency ?? service.currency)) is in your wallet" : ""
+            let paid =
+                released > 0
+                ? " · \(Self.alertMoney(released, offer?.currency ?? service.currency)) is in your wallet" : ""
             let summary = "\(Self.name(identity.user)) confirmed the handshake: \(title) is sold\(paid)"
             // Every other buyer's open offer ends with the sale.
             try await service.closeOffers(listing: meetup.listingId, now: now, on: db)
-            guard let sold = try await listings.listing(meetup.listingId, on: db) else { throw PlazaError.notFound("listing") }
+            guard let sold = try await listings.listing(meetup.listingId, on: db) else {
+                throw PlazaError.notFound("listing")
+            }
             let changed = try await deals.meetup(id, on: db)?.dto
             let result = HandshakeResult(listing: Self.dto(sold), payment: payment)
             return (
                 result,
-                try Self.dealMessages(conversation.id, to: conversation.sellerId, from: identity.user.id, summary, meetup: changed, now: now)
+                try Self.dealMessages(
+                    conversation.id,
+                    to: conversation.sellerId,
+                    from: identity.user.id,
+                    summary,
+                    meetup: changed,
+                    now: now
+                )
                     + (try await service.wishListAlerts(sold, oldPrice: nil, now: now, on: db))
             )
         })
@@ -190,23 +296,43 @@ extension MarketService {
         let due = try await deals.dueMeetups(now: now, limit: 100, on: database.sql)
         var expired = 0
         for meetup in due {
-            guard let conversation = try await chat.conversation(meetup.conversationId, on: database.sql) else { continue }
+            guard let conversation = try await chat.conversation(meetup.conversationId, on: database.sql) else {
+                continue
+            }
             let (offer, money, title) = try await acceptedDeal(conversation.id, listing: meetup.listingId)
             let (expiring, expiringMoney) = meetup.state == .accepted ? (offer, money) : (nil, nil)
             let (deals, service) = (deals, self)
             let done: Bool = try await events.transaction(publishing: { db in
-                guard try await deals.move(meetup: meetup.id, from: [meetup.state], to: .expired, now: now, on: db) else { return (false, []) }
+                guard try await deals.move(meetup: meetup.id, from: [meetup.state], to: .expired, now: now, on: db)
+                else { return (false, []) }
                 var refunded: Int64 = 0
-                if let expiring, let expiringMoney { refunded = try await service.cancel(expiring, money: expiringMoney, now: now, on: db) ?? 0 }
-                let summary = "The meetup for \(title) passed without a handshake\(refunded > 0 ? "; the held money went back to the buyer" : "")"
-                guard meetup.state == .accepted, let changed = try await deals.meetup(meetup.id, on: db)?.dto else { return (true, []) }
+                if let expiring, let expiringMoney {
+                    refunded = try await service.cancel(expiring, money: expiringMoney, now: now, on: db) ?? 0
+                }
+                let summary =
+                    "The meetup for \(title) passed without a handshake\(refunded > 0 ? "; the held money went back to the buyer" : "")"
+                guard meetup.state == .accepted, let changed = try await deals.meetup(meetup.id, on: db)?.dto else {
+                    return (true, [])
+                }
                 var changedOffer: PriceOffer? = nil
                 if let expiring { changedOffer = try await deals.offer(expiring.id, on: db)?.dto }
-                let update = DealUpdate(conversationId: conversation.id, summary: summary, offer: changedOffer, meetup: changed)
-                let event = PlazaEvent(type: MarketEventType.deal, occurredAt: now, data: try JSONValue(encoding: update))
+                let update = DealUpdate(
+                    conversationId: conversation.id,
+                    summary: summary,
+                    offer: changedOffer,
+                    meetup: changed
+                )
+                let event = PlazaEvent(
+                    type: MarketEventType.deal,
+                    occurredAt: now,
+                    data: try JSONValue(encoding: update)
+                )
                 let link = "/market/conversations/\(conversation.id.uuidString.lowercased())"
                 let alerts = [conversation.buyerId, conversation.sellerId].map {
-                    FeedMessage.alert(user: $0, content: NotificationContent(kind: .market, title: summary, body: "", link: link))
+                    FeedMessage.alert(
+                        user: $0,
+                        content: NotificationContent(kind: .market, title: summary, body: "", link: link)
+                    )
                 }
                 return (true, [.event(audience: [conversation.buyerId, conversation.sellerId], event: event)] + alerts)
             })
@@ -218,8 +344,15 @@ extension MarketService {
     // MARK: Helpers
 
     /// The conversation's accepted offer (nil: none), its money, and the listing's title.
-    private func acceptedDeal(_ conversation: UUID, listing: UUID) async throws -> (DealStore.OfferRecord?, DealMoney?, String) {
-        guard let offer = try await deals.offers(conversation: conversation, on: database.sql).first(where: { $0.state == .accepted }) else {
+    private func acceptedDeal(
+        _ conversation: UUID,
+        listing: UUID
+    ) async throws -> (DealStore.OfferRecord?, DealMoney?, String) {
+        guard
+            let offer = try await deals.offers(conversation: conversation, on: database.sql).first(where: {
+                $0.state == .accepted
+            })
+        else {
             return (nil, nil, try await listings.listing(listing, on: database.sql)?.title ?? "the item")
         }
         let money = try await dealMoney(offer)
@@ -227,31 +360,47 @@ extension MarketService {
     }
 
     /// The meetup and its conversation when the caller is one of its sides; 404 otherwise.
-    func meetupSide(_ identity: Identity, _ id: UUID) async throws -> (DealStore.MeetupRecord, ChatStore.ConversationRecord) {
+    func meetupSide(
+        _ identity: Identity,
+        _ id: UUID
+    ) async throws -> (DealStore.MeetupRecord, ChatStore.ConversationRecord) {
         guard let meetup = try await deals.meetup(id, on: database.sql),
-            let conversation = try await chat.conversation(meetup.conversationId, on: database.sql), conversation.side(identity.user.id) != nil
+            let conversation = try await chat.conversation(meetup.conversationId, on: database.sql),
+            conversation.side(identity.user.id) != nil
         else { throw PlazaError.notFound("meetup") }
         return (meetup, conversation)
     }
 
     /// Which stored hash the buyer's confirmation must match: a typed code, or a scanned token whose signature holds.
-    private func matchingHash(_ id: UUID, _ confirmation: HandshakeConfirmation) throws -> (column: String, hash: String, field: String) {
+    private func matchingHash(
+        _ id: UUID,
+        _ confirmation: HandshakeConfirmation
+    ) throws -> (column: String, hash: String, field: String) {
         if let token = confirmation.token?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty {
-            let parts = token.hasPrefix("plaza:handshake:") ? token.dropFirst("plaza:handshake:".count).split(separator: ".") : []
+            let parts =
+                token.hasPrefix("plaza:handshake:")
+                ? token.dropFirst("plaza:handshake:".count).split(separator: ".") : []
             guard parts.count == 3, parts[0] == id.uuidString.lowercased(),
                 Secrets.constantTimeEquals(String(parts[2]), signature(id, String(parts[1])))
             else {
                 throw PlazaError(
-                    .unprocessableContent, .invalidCode, "This QR code is not this meetup's handshake.",
+                    .unprocessableContent,
+                    .invalidCode,
+                    "This QR code is not this meetup's handshake.",
                     detail: "Scan the code on the seller's phone, or type its six digits.",
-                    errors: [FieldError(field: "token", message: "Not this meetup's handshake.")])
+                    errors: [FieldError(field: "token", message: "Not this meetup's handshake.")]
+                )
             }
             return ("token_hash", secrets.hash("handshake-token:\(parts[1])"), "token")
         }
         guard let code = confirmation.code.flatMap(DealRules.normalizedCode) else {
             throw PlazaError(
-                .unprocessableContent, .invalidCode, "Type the six digits on the seller's phone.", detail: "Or scan its QR code.",
-                errors: [FieldError(field: "code", message: "Six digits.")])
+                .unprocessableContent,
+                .invalidCode,
+                "Type the six digits on the seller's phone.",
+                detail: "Or scan its QR code.",
+                errors: [FieldError(field: "code", message: "Six digits.")]
+            )
         }
         return ("code_hash", codeHash(id, code), "code")
     }
@@ -271,9 +420,13 @@ extension MarketService {
         }
         guard now >= meetup.windowStart, now < meetup.windowEnd else {
             var error = PlazaError(
-                .conflict, .stateConflict,
-                now < meetup.windowStart ? "The handshake opens 30 minutes before the meetup." : "This meetup's window has passed.",
-                detail: now < meetup.windowStart ? "Come back when you are there." : "Propose another meetup in the conversation.")
+                .conflict,
+                .stateConflict,
+                now < meetup.windowStart
+                    ? "The handshake opens 30 minutes before the meetup." : "This meetup's window has passed.",
+                detail: now < meetup.windowStart
+                    ? "Come back when you are there." : "Propose another meetup in the conversation."
+            )
             error.currentState = meetup.state.rawValue
             throw error
         }
@@ -281,7 +434,11 @@ extension MarketService {
 
     static func meetupConflict(_ meetup: DealStore.MeetupRecord, _ title: String?) -> PlazaError {
         var error = PlazaError(
-            .conflict, .stateConflict, title ?? "This meetup is \(meetup.state.rawValue).", detail: "Propose another meetup in the conversation.")
+            .conflict,
+            .stateConflict,
+            title ?? "This meetup is \(meetup.state.rawValue).",
+            detail: "Propose another meetup in the conversation."
+        )
         error.currentState = meetup.state.rawValue
         return error
     }
@@ -290,7 +447,12 @@ extension MarketService {
 /// Sharing where one is for a meetup: each side opts in, only the other side sees it, from 15 minutes before the meetup
 /// until it ends or the handshake, and only the newest position (places' live index), never inside a private zone.
 extension MarketService {
-    func shareLocation(_ identity: Identity, meetup id: UUID, on: Bool, now: Date = Date()) async throws -> MeetupLocation {
+    func shareLocation(
+        _ identity: Identity,
+        meetup id: UUID,
+        on: Bool,
+        now: Date = Date()
+    ) async throws -> MeetupLocation {
         _ = try await requireStudent(identity, now: now)
         let (meetup, conversation) = try await meetupSide(identity, id)
         guard meetup.state == .accepted || !on else {
@@ -304,12 +466,15 @@ extension MarketService {
         _ = try await requireStudent(identity, now: now)
         let (meetup, conversation) = try await meetupSide(identity, id)
         let buyer = conversation.buyerId == identity.user.id
-        let (mine, theirs) = buyer ? (meetup.buyerShares, meetup.sellerShares) : (meetup.sellerShares, meetup.buyerShares)
+        let (mine, theirs) =
+            buyer ? (meetup.buyerShares, meetup.sellerShares) : (meetup.sellerShares, meetup.buyerShares)
         let from = meetup.at.addingTimeInterval(-DealRules.shareBefore)
         var other: SharedPosition? = nil
         if theirs, meetup.state == .accepted, now >= from, now < meetup.windowEnd, let positions {
             other = try await positions.newestPosition(
-                of: conversation.other(identity.user.id), since: max(from, now.addingTimeInterval(-DealRules.freshPosition)))
+                of: conversation.other(identity.user.id),
+                since: max(from, now.addingTimeInterval(-DealRules.freshPosition))
+            )
         }
         return MeetupLocation(sharing: mine, otherSharing: theirs, from: from, until: meetup.windowEnd, other: other)
     }

@@ -64,25 +64,38 @@ extension MarketPages {
         let reader = context.reader
         let profile = try await market.profile(identity, username: identity.user.username)
         let row = { (sale: MarketSale, selling: Bool) -> HistoryRow in
-            let who = sale.counterpart.map { selling ? "to \($0.displayName)" : "from \($0.displayName)" } ?? "elsewhere"
+            let who =
+                sale.counterpart.map { selling ? "to \($0.displayName)" : "from \($0.displayName)" } ?? "elsewhere"
             let price = sale.price.map(reader.money) ?? "free"
             return HistoryRow(
-                id: sale.listing.id.uuidString.lowercased(), title: sale.listing.title,
-                line: "\(price) \(who) · \(reader.day(sale.soldAt))\(sale.paidThroughPlaza ? " · paid through Plaza" : "")",
-                thumbnail: sale.listing.photos.first?.thumbnailUrl)
+                id: sale.listing.id.uuidString.lowercased(),
+                title: sale.listing.title,
+                line:
+                    "\(price) \(who) · \(reader.day(sale.soldAt))\(sale.paidThroughPlaza ? " · paid through Plaza" : "")",
+                thumbnail: sale.listing.photos.first?.thumbnailUrl
+            )
         }
         let notice = request.uri.queryParameters.get("notice").flatMap { Self.youNotices[String($0)] }
         let model = YouPage(
-            shell: Shell(title: "You", context: context, notice: notice), username: identity.user.username,
+            shell: Shell(title: "You", context: context, notice: notice),
+            username: identity.user.username,
             rating: Self.ratingLine(profile.rating, reader: reader) ?? "No ratings yet",
-            sales: try await market.history(identity, selling: true, limit: 20, cursor: nil).items.map { row($0, true) },
-            purchases: try await market.history(identity, selling: false, limit: 20, cursor: nil).items.map { row($0, false) },
+            sales: try await market.history(identity, selling: true, limit: 20, cursor: nil).items.map {
+                row($0, true)
+            },
+            purchases: try await market.history(identity, selling: false, limit: 20, cursor: nil).items.map {
+                row($0, false)
+            },
             wishList: try await market.wishList(identity).map { Self.card($0.listing, reader: reader) },
             follows: try await market.following(identity),
             searches: try await market.savedSearches(identity).map { Self.searchRow($0, currency: market.currency) },
-            blocks: try await market.blocks(identity), hasDecisions: !(try await market.decisions(identity).isEmpty), bio: profile.bio ?? "",
-            photo: profile.photo?.thumbnailUrl, photoId: profile.photo?.id.uuidString.lowercased() ?? "",
-            profileForm: context.page.form("profile") ?? FormState(names: ["bio"]).with("bio", profile.bio ?? ""))
+            blocks: try await market.blocks(identity),
+            hasDecisions: !(try await market.decisions(identity).isEmpty),
+            bio: profile.bio ?? "",
+            photo: profile.photo?.thumbnailUrl,
+            photoId: profile.photo?.id.uuidString.lowercased() ?? "",
+            profileForm: context.page.form("profile") ?? FormState(names: ["bio"]).with("bio", profile.bio ?? "")
+        )
         return renderer.render("market/you", model)
     }
 
@@ -100,8 +113,11 @@ extension MarketPages {
             ("maxPrice", search.maxPrice.map { Reader.typed(Money(amount: $0, currency: currency)) } ?? ""),
         ].filter { !$0.1.isEmpty }
         return SearchRow(
-            id: search.id.uuidString.lowercased(), words: parts.joined(separator: " · "),
-            alert: search.alert == .instant ? "told at once" : "a daily digest", link: "/market?" + FormData.encoded(query))
+            id: search.id.uuidString.lowercased(),
+            words: parts.joined(separator: " · "),
+            alert: search.alert == .instant ? "told at once" : "a daily digest",
+            link: "/market?" + FormData.encoded(query)
+        )
     }
 
     /// The bio and the photo (uploaded by the page script, its id in `photoIds`).
@@ -111,7 +127,11 @@ extension MarketPages {
         do {
             _ = try await market.updateProfile(context.identity, MarketProfileChange(bio: form["bio"], photoId: photo))
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused("profile", FormState(form, names: ["bio"], error: error), returnTo: "/market/you#you-profile")
+            return renderer.refused(
+                "profile",
+                FormState(form, names: ["bio"], error: error),
+                returnTo: "/market/you#you-profile"
+            )
         }
         return PageRenderer.seeOther("/market/you?notice=profile")
     }
@@ -124,7 +144,10 @@ extension MarketPages {
         do {
             _ = try await market.save(context.identity, listing: id)
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused(alert: Self.sentence(error), returnTo: "/market/listings/\(id.uuidString.lowercased())")
+            return renderer.refused(
+                alert: Self.sentence(error),
+                returnTo: "/market/listings/\(id.uuidString.lowercased())"
+            )
         }
         return PageRenderer.seeOther("/market/listings/\(id.uuidString.lowercased())?notice=saved")
     }
@@ -148,7 +171,9 @@ extension MarketPages {
         let form = try await request.decodeForm(limit: maxBody)
         let username = context.parameters.get("username") ?? ""
         try await market.unfollow(context.identity, username: username)
-        return PageRenderer.seeOther((form["back"] == "you" ? "/market/you" : "/market/users/\(username)") + "?notice=unfollowed")
+        return PageRenderer.seeOther(
+            (form["back"] == "you" ? "/market/you" : "/market/users/\(username)") + "?notice=unfollowed"
+        )
     }
 
     /// "Save this search" under the feed: the filters it shows, told at once or daily.
@@ -159,9 +184,14 @@ extension MarketPages {
             _ = try await market.saveSearch(
                 context.identity,
                 SavedSearchRequest(
-                    q: form.optional("q"), category: form.optional("category"), condition: condition,
-                    minPrice: try amount(form["minPrice"], field: "minPrice"), maxPrice: try amount(form["maxPrice"], field: "maxPrice"),
-                    alert: SavedSearchAlert(rawValue: form["alert"]) ?? .instant))
+                    q: form.optional("q"),
+                    category: form.optional("category"),
+                    condition: condition,
+                    minPrice: try amount(form["minPrice"], field: "minPrice"),
+                    maxPrice: try amount(form["maxPrice"], field: "maxPrice"),
+                    alert: SavedSearchAlert(rawValue: form["alert"]) ?? .instant
+                )
+            )
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(alert: Self.sentence(error), returnTo: "/market")
         }

@@ -31,9 +31,14 @@ extension MarketPages {
         let form = context.page.form("rating") ?? FormState(names: ["stars", "comment"])
         let chosen = Int(form.fields["stars"]?.value ?? "")
         return RatingView(
-            canRate: ratings.canRate, other: other,
-            mine: ratings.mine.map { "You gave \(other) \(Self.stars($0.stars))" + ($0.comment.map { ": “\($0)”" } ?? "") },
-            theirs: ratings.theirs.map { "\(other) gave you \(Self.stars($0.stars))" + ($0.comment.map { ": “\($0)”" } ?? "") },
+            canRate: ratings.canRate,
+            other: other,
+            mine: ratings.mine.map {
+                "You gave \(other) \(Self.stars($0.stars))" + ($0.comment.map { ": “\($0)”" } ?? "")
+            },
+            theirs: ratings.theirs.map {
+                "\(other) gave you \(Self.stars($0.stars))" + ($0.comment.map { ": “\($0)”" } ?? "")
+            },
             waiting: ratings.theirs != nil
                 ? nil
                 : ratings.theirsWaiting
@@ -42,7 +47,8 @@ extension MarketPages {
             form: form,
             choices: (1...5).reversed().map {
                 StarChoice(value: $0, stars: Self.stars($0), words: Self.starWords[$0] ?? "", checked: chosen == $0)
-            })
+            }
+        )
     }
 
     /// The rating form of the deal card.
@@ -53,10 +59,17 @@ extension MarketPages {
         do {
             let stars = Int(form["stars"]) ?? 0
             let rating = try await market.rate(
-                context.identity, listing: conversation.listing.id, RatingRequest(stars: stars, comment: form.optional("comment")))
+                context.identity,
+                listing: conversation.listing.id,
+                RatingRequest(stars: stars, comment: form.optional("comment"))
+            )
             return PageRenderer.seeOther(Self.path(id, notice: rating.shownAt <= Date() ? "rated-both" : "rated"))
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused("rating", FormState(form, names: ["stars", "comment"], error: error), returnTo: Self.path(id) + "#deal")
+            return renderer.refused(
+                "rating",
+                FormState(form, names: ["stars", "comment"], error: error),
+                returnTo: Self.path(id) + "#deal"
+            )
         }
     }
 }

@@ -32,25 +32,32 @@ extension MarketPages {
 
     /// What is reported, from the query: `listing`, `user` or `conversation`.
     private func reportTarget(
-        _ request: Request, context: AuthenticatedContext
+        _ request: Request,
+        context: AuthenticatedContext
     ) async throws -> (field: String, value: String, what: String, other: String, back: String) {
         let query = request.uri.queryParameters
         if let raw = query.get("listing"), let id = UUID(uuidString: String(raw)) {
             let listing = try await market.listing(context.identity, id)
-            return ("listingId", id.uuidString.lowercased(), "the listing “\(listing.title)”", listing.seller.displayName, "/market/listings/\(raw)")
+            return (
+                "listingId", id.uuidString.lowercased(), "the listing “\(listing.title)”", listing.seller.displayName,
+                "/market/listings/\(raw)"
+            )
         }
         if let raw = query.get("conversation"), let id = UUID(uuidString: String(raw)) {
             let conversation = try await market.conversation(context.identity, id)
-            let other = conversation.buyer.username == context.identity.user.username ? conversation.seller : conversation.buyer
+            let other =
+                conversation.buyer.username == context.identity.user.username ? conversation.seller : conversation.buyer
             return (
-                "conversation", id.uuidString.lowercased(), "your conversation with \(other.displayName)", other.displayName,
+                "conversation", id.uuidString.lowercased(), "your conversation with \(other.displayName)",
+                other.displayName,
                 "/market/conversations/\(raw)"
             )
         }
         let username = String(query.get("user") ?? "")
         let profile = try await market.profile(context.identity, username: username)
         return (
-            "username", profile.username, "\(profile.displayName) (@\(profile.username))", profile.displayName, "/market/users/\(profile.username)"
+            "username", profile.username, "\(profile.displayName) (@\(profile.username))", profile.displayName,
+            "/market/users/\(profile.username)"
         )
     }
 
@@ -58,12 +65,18 @@ extension MarketPages {
         let target = try await reportTarget(request, context: context)
         let form = context.page.form("report") ?? FormState(names: ["reason", "details", "block"])
         let model = ReportPage(
-            shell: Shell(title: "Report", context: context), what: target.what, back: target.back, target: target.field, value: target.value,
+            shell: Shell(title: "Report", context: context),
+            what: target.what,
+            back: target.back,
+            target: target.field,
+            value: target.value,
             other: target.other,
             reasons: ReportReason.allCases.map {
                 ReasonOption(value: $0.rawValue, label: $0.label, checked: form.fields["reason"]?.value == $0.rawValue)
             },
-            form: form, block: form.fields["block"]?.value == "1")
+            form: form,
+            block: form.fields["block"]?.value == "1"
+        )
         return renderer.render("market/report", model)
     }
 
@@ -80,12 +93,21 @@ extension MarketPages {
             let report = try await market.report(
                 context.identity,
                 ReportRequest(
-                    listingId: field == "listingId" ? UUID(uuidString: value) : nil, username: field == "username" ? value : nil,
-                    conversationId: field == "conversation" ? UUID(uuidString: value) : nil, reason: reason, details: form.optional("details"),
-                    block: form["block"] == "1"))
+                    listingId: field == "listingId" ? UUID(uuidString: value) : nil,
+                    username: field == "username" ? value : nil,
+                    conversationId: field == "conversation" ? UUID(uuidString: value) : nil,
+                    reason: reason,
+                    details: form.optional("details"),
+                    block: form["block"] == "1"
+                )
+            )
             return PageRenderer.seeOther("/market?notice=\(report.blocked ? "reported-blocked" : "reported")")
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
-            return renderer.refused("report", FormState(form, names: ["reason", "details", "block"], error: error), returnTo: back)
+            return renderer.refused(
+                "report",
+                FormState(form, names: ["reason", "details", "block"], error: error),
+                returnTo: back
+            )
         }
     }
 
@@ -109,8 +131,11 @@ extension MarketPages {
         let rows = try await market.decisions(context.identity).map { decision in
             let what = decision.action.decisionHeadline(listingTitle: decision.listingTitle)
             return DecisionRow(
-                id: decision.id.uuidString.lowercased(), headline: "\(what) · reported as \(decision.reason.label.lowercased())",
-                statement: decision.statement, when: context.reader.when(decision.decidedAt), canAppeal: decision.canAppeal,
+                id: decision.id.uuidString.lowercased(),
+                headline: "\(what) · reported as \(decision.reason.label.lowercased())",
+                statement: decision.statement,
+                when: context.reader.when(decision.decidedAt),
+                canAppeal: decision.canAppeal,
                 appeal: decision.appeal.map { "You appealed: “\($0.text)”" },
                 outcome: decision.appeal.map {
                     switch $0.state {
@@ -118,11 +143,14 @@ extension MarketPages {
                     case .granted: "Appeal granted: \($0.reason ?? "")"
                     case .denied: "Appeal not granted: \($0.reason ?? "")"
                     }
-                })
+                }
+            )
         }
         let model = DecisionsPage(
-            shell: Shell(title: "Decisions about you", context: context, notice: notice(request)), rows: rows,
-            form: context.page.form("appeal") ?? FormState(names: ["text"]))
+            shell: Shell(title: "Decisions about you", context: context, notice: notice(request)),
+            rows: rows,
+            form: context.page.form("appeal") ?? FormState(names: ["text"])
+        )
         return renderer.render("market/decisions", model)
     }
 
@@ -134,7 +162,10 @@ extension MarketPages {
             return PageRenderer.seeOther("/market/decisions?notice=appealed")
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
             return renderer.refused(
-                "appeal", FormState(form, names: ["text"], error: error), returnTo: "/market/decisions#decision-\(id.uuidString.lowercased())")
+                "appeal",
+                FormState(form, names: ["text"], error: error),
+                returnTo: "/market/decisions#decision-\(id.uuidString.lowercased())"
+            )
         }
     }
 }

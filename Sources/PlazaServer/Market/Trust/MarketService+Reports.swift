@@ -12,10 +12,16 @@ extension MarketService {
         _ = try await requireStudent(identity, now: now, allowSuspended: true)
         let details = request.details?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         guard RatingRules.reportDetailsLength.contains(details?.count ?? 0) else {
-            throw PlazaError.validation(field: "details", "Keep it under \(RatingRules.reportDetailsLength.upperBound) characters.")
+            throw PlazaError.validation(
+                field: "details",
+                "Keep it under \(RatingRules.reportDetailsLength.upperBound) characters."
+            )
         }
-        let targets = [request.listingId != nil, request.username != nil, request.conversationId != nil].filter { $0 }.count
-        guard targets == 1 else { throw PlazaError.validation(field: "listingId", "Report one thing: a listing, a student or a conversation.") }
+        let targets = [request.listingId != nil, request.username != nil, request.conversationId != nil].filter { $0 }
+            .count
+        guard targets == 1 else {
+            throw PlazaError.validation(field: "listingId", "Report one thing: a listing, a student or a conversation.")
+        }
         var findings: [String] = []
         var reported: UserRecord
         var listingTitle: String?
@@ -25,44 +31,81 @@ extension MarketService {
                 let seller = try await AccountStore().user(id: record.sellerId, on: database.sql)
             else { throw PlazaError.notFound("listing") }
             (reported, listingTitle) = (seller, listing.title)
-            findings.append("Listing “\(listing.title)” (\(listing.state.rawValue)): \(String(listing.description.prefix(400)))")
+            findings.append(
+                "Listing “\(listing.title)” (\(listing.state.rawValue)): \(String(listing.description.prefix(400)))"
+            )
         } else if let username = request.username {
             reported = try await visibleStudent(identity, username: username, now: now)
         } else {
             let conversation = try await side(identity, request.conversationId ?? UUID())
-            guard let other = try await AccountStore().user(id: conversation.other(identity.user.id), on: database.sql) else {
+            guard let other = try await AccountStore().user(id: conversation.other(identity.user.id), on: database.sql)
+            else {
                 throw PlazaError.notFound("conversation")
             }
             reported = other
             // The admin reads the conversation's last messages, as context.
-            let recent = try await chat.messages(conversation: conversation.id, since: nil, before: nil, limit: 10, on: database.sql)
+            let recent = try await chat.messages(
+                conversation: conversation.id,
+                since: nil,
+                before: nil,
+                limit: 10,
+                on: database.sql
+            )
             for message in recent.reversed() {
                 let who = message.senderId == identity.user.id ? identity.user.username : other.username
-                findings.append("@\(who): \(String((try? cipher.open(message.body, conversation: conversation.id))?.prefix(300) ?? ""))")
+                findings.append(
+                    "@\(who): \(String((try? cipher.open(message.body, conversation: conversation.id))?.prefix(300) ?? ""))"
+                )
             }
         }
-        guard reported.id != identity.user.id else { throw PlazaError.validation(field: "username", "You cannot report yourself.") }
+        guard reported.id != identity.user.id else {
+            throw PlazaError.validation(field: "username", "You cannot report yourself.")
+        }
         let earlier = try await trust.upheldCount(about: reported.id, on: database.sql)
         let person = ReviewSubmission.person(displayName: reported.displayName, username: reported.username)
         findings.insert(
             "\(request.reason.label), reported by \(ReviewSubmission.person(displayName: identity.user.displayName, username: identity.user.username))"
-                + (details.map { ": “\($0)”" } ?? "."), at: 0)
-        findings.append(earlier == 0 ? "No earlier report about them was upheld." : "\(earlier) earlier reports about them were upheld.")
+                + (details.map { ": “\($0)”" } ?? "."),
+            at: 0
+        )
+        findings.append(
+            earlier == 0
+                ? "No earlier report about them was upheld." : "\(earlier) earlier reports about them were upheld."
+        )
         let record = TrustStore.ReportRecord(
-            id: UUID(), reporterId: identity.user.id, reportedUserId: reported.id, listingId: request.listingId,
-            conversationId: request.conversationId, reason: request.reason, details: details, state: .open, createdAt: now)
+            id: UUID(),
+            reporterId: identity.user.id,
+            reportedUserId: reported.id,
+            listingId: request.listingId,
+            conversationId: request.conversationId,
+            reason: request.reason,
+            details: details,
+            state: .open,
+            createdAt: now
+        )
         let submission = ReviewSubmission(
-            kind: .report, subjectId: record.id, subject: listingTitle.map { "“\($0)” by \(person)" } ?? person, findings: findings,
-            notify: [identity.user.id], actions: request.listingId != nil ? [.removeListing, .warn, .suspend] : [.warn, .suspend],
-            accountId: reported.id)
+            kind: .report,
+            subjectId: record.id,
+            subject: listingTitle.map { "“\($0)” by \(person)" } ?? person,
+            findings: findings,
+            notify: [identity.user.id],
+            actions: request.listingId != nil ? [.removeListing, .warn, .suspend] : [.warn, .suspend],
+            accountId: reported.id
+        )
         let (trust, store, block) = (trust, store, request.block == true)
         let target = reported
         return try await events.transaction(publishing: { db in
             try await trust.insert(record, on: db)
             if block { _ = try await store.block(identity.user.id, target.id, now: now, on: db) }
             let report = MarketReport(
-                id: record.id, state: .open, reason: request.reason, reported: target.username, listingId: request.listingId, blocked: block,
-                createdAt: now)
+                id: record.id,
+                state: .open,
+                reason: request.reason,
+                reported: target.username,
+                listingId: request.listingId,
+                blocked: block,
+                createdAt: now
+            )
             return (report, [.review(submission)])
         })
     }
@@ -71,28 +114,51 @@ extension MarketService {
     func decisions(_ identity: Identity) async throws -> [ModerationDecision] {
         var decisions: [ModerationDecision] = []
         for record in try await trust.decisions(about: identity.user.id, on: database.sql) {
-            guard let action = record.action, let statement = record.statement, let decidedAt = record.decidedAt else { continue }
-            let title = try await record.listingId.asyncMap { try await listings.listing($0, on: database.sql)?.title } ?? nil
+            guard let action = record.action, let statement = record.statement, let decidedAt = record.decidedAt else {
+                continue
+            }
+            let title =
+                try await record.listingId.asyncMap { try await listings.listing($0, on: database.sql)?.title } ?? nil
             decisions.append(
                 ModerationDecision(
-                    id: record.id, action: action, reason: record.reason, statement: statement, listingTitle: title, decidedAt: decidedAt,
+                    id: record.id,
+                    action: action,
+                    reason: record.reason,
+                    statement: statement,
+                    listingTitle: title,
+                    decidedAt: decidedAt,
                     canAppeal: record.appealText == nil,
                     appeal: record.appealText.map {
                         ModerationDecision.Appeal(
-                            text: $0, state: record.appealState ?? .open, reason: record.appealReason, at: record.appealedAt ?? decidedAt)
-                    }))
+                            text: $0,
+                            state: record.appealState ?? .open,
+                            reason: record.appealReason,
+                            at: record.appealedAt ?? decidedAt
+                        )
+                    }
+                )
+            )
         }
         return decisions
     }
 
     /// Appeals a decision about me, once: it goes to the admins' queue.
-    func appeal(_ identity: Identity, decision id: UUID, _ request: AppealRequest, now: Date = Date()) async throws -> ModerationDecision {
-        guard let record = try await trust.report(id, on: database.sql), record.reportedUserId == identity.user.id, record.state == .upheld,
+    func appeal(
+        _ identity: Identity,
+        decision id: UUID,
+        _ request: AppealRequest,
+        now: Date = Date()
+    ) async throws -> ModerationDecision {
+        guard let record = try await trust.report(id, on: database.sql), record.reportedUserId == identity.user.id,
+            record.state == .upheld,
             let action = record.action
         else { throw PlazaError.notFound("decision") }
         let text = request.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard RatingRules.appealLength.contains(text.count) else {
-            throw PlazaError.validation(field: "text", "Say in at most \(RatingRules.appealLength.upperBound) characters why the decision is wrong.")
+            throw PlazaError.validation(
+                field: "text",
+                "Say in at most \(RatingRules.appealLength.upperBound) characters why the decision is wrong."
+            )
         }
         let undo: ReviewAction =
             switch action {
@@ -100,24 +166,37 @@ extension MarketService {
             case .suspend: .reinstate
             default: .withdrawWarning
             }
-        let title = try await record.listingId.asyncMap { try await listings.listing($0, on: database.sql)?.title } ?? nil
+        let title =
+            try await record.listingId.asyncMap { try await listings.listing($0, on: database.sql)?.title } ?? nil
         let person = ReviewSubmission.person(displayName: identity.user.displayName, username: identity.user.username)
         let submission = ReviewSubmission(
-            kind: .appeal, subjectId: id, subject: person,
+            kind: .appeal,
+            subjectId: id,
+            subject: person,
             findings: [
                 "They appeal: “\(text)”",
                 "The decision (\(action.label.lowercased())\(title.map { ", “\($0)”" } ?? "")): “\(record.statement ?? "")”",
                 "The report: \(record.reason.label)\(record.details.map { ": “\($0)”" } ?? ".")",
             ],
-            notify: [identity.user.id], actions: [undo], accountId: identity.user.id)
+            notify: [identity.user.id],
+            actions: [undo],
+            accountId: identity.user.id
+        )
         let trust = trust
         try await events.transaction(publishing: { db in
             guard try await trust.appeal(report: id, text: text, now: now, on: db) else {
-                throw PlazaError(.conflict, .stateConflict, "You appealed this decision already.", detail: "Each decision may be appealed once.")
+                throw PlazaError(
+                    .conflict,
+                    .stateConflict,
+                    "You appealed this decision already.",
+                    detail: "Each decision may be appealed once."
+                )
             }
             return ((), [.review(submission)])
         })
-        guard let decision = try await decisions(identity).first(where: { $0.id == id }) else { throw PlazaError.notFound("decision") }
+        guard let decision = try await decisions(identity).first(where: { $0.id == id }) else {
+            throw PlazaError.notFound("decision")
+        }
         return decision
     }
 
@@ -137,7 +216,10 @@ extension MarketService {
     }
 
     private func apply(
-        _ decision: ReviewDecision, to report: TrustStore.ReportRecord, now: Date, on db: any SQLDatabase
+        _ decision: ReviewDecision,
+        to report: TrustStore.ReportRecord,
+        now: Date,
+        on db: any SQLDatabase
     ) async throws
         -> [FeedMessage]
     {
@@ -145,7 +227,15 @@ extension MarketService {
         let link = "/market/decisions"
         if decision.kind == .report {
             let upheld = decision.approved
-            guard try await trust.decide(report: report.id, upheld: upheld, action: decision.action, statement: decision.reason, now: now, on: db),
+            guard
+                try await trust.decide(
+                    report: report.id,
+                    upheld: upheld,
+                    action: decision.action,
+                    statement: decision.reason,
+                    now: now,
+                    on: db
+                ),
                 upheld, let action = decision.action
             else { return [] }
             if action == .removeListing, let listing = report.listingId {
@@ -153,12 +243,20 @@ extension MarketService {
                     try await closeOffers(listing: listing, now: now, on: db)
                 }
             }
-            if action == .suspend { try await store.suspend(user: report.reportedUserId, at: now, reason: decision.reason, on: db) }
+            if action == .suspend {
+                try await store.suspend(user: report.reportedUserId, at: now, reason: decision.reason, on: db)
+            }
             let headline = action.decisionHeadline(listingTitle: title)
             let body = "The reason: \(decision.reason ?? ""). You may appeal once."
-            return [.alert(user: report.reportedUserId, content: NotificationContent(kind: .market, title: headline, body: body, link: link))]
+            return [
+                .alert(
+                    user: report.reportedUserId,
+                    content: NotificationContent(kind: .market, title: headline, body: body, link: link)
+                )
+            ]
         }
-        guard try await trust.decide(appeal: report.id, granted: decision.approved, reason: decision.reason, on: db) else { return [] }
+        guard try await trust.decide(appeal: report.id, granted: decision.approved, reason: decision.reason, on: db)
+        else { return [] }
         if decision.approved, decision.action == .restoreListing, let listing = report.listingId {
             _ = try await listings.move(listing, from: [.removed], to: .active, now: now, on: db)
         }

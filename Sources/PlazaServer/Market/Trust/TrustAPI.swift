@@ -29,22 +29,38 @@ struct TrustAPI: Sendable {
     @Sendable func appeal(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: AppealRequest.self, limit: maxBody)
         return try .json(
-            try await market.appeal(context.identity, decision: try Query.id(context.parameters, "id", "decision"), body), status: .created)
+            try await market.appeal(
+                context.identity,
+                decision: try Query.id(context.parameters, "id", "decision"),
+                body
+            ),
+            status: .created
+        )
     }
 
     @Sendable func rate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: RatingRequest.self, limit: maxBody)
-        return try .json(try await market.rate(context.identity, listing: try Query.id(context.parameters, "id", "listing"), body), status: .created)
+        return try .json(
+            try await market.rate(context.identity, listing: try Query.id(context.parameters, "id", "listing"), body),
+            status: .created
+        )
     }
 
     @Sendable func rating(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await market.dealRatings(context.identity, listing: try Query.id(context.parameters, "id", "listing")))
+        try .json(
+            try await market.dealRatings(context.identity, listing: try Query.id(context.parameters, "id", "listing"))
+        )
     }
 
     @Sendable func ratings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         return try .json(
-            try await market.ratings(context.identity, username: context.parameters.get("username") ?? "", limit: paging.limit, cursor: paging.cursor)
+            try await market.ratings(
+                context.identity,
+                username: context.parameters.get("username") ?? "",
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
         )
     }
 }

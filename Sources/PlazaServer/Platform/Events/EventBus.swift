@@ -24,12 +24,20 @@ final class EventBus: Sendable {
         let react: @Sendable ([FeedMessage], any SQLDatabase) async throws -> (wrote: Bool, follow: [FeedMessage])
         let committed: @Sendable () -> Void
 
-        init(record: @escaping @Sendable ([FeedMessage], any SQLDatabase) async throws -> Bool, committed: @escaping @Sendable () -> Void = {}) {
+        init(
+            record: @escaping @Sendable ([FeedMessage], any SQLDatabase) async throws -> Bool,
+            committed: @escaping @Sendable () -> Void = {}
+        ) {
             self.react = { messages, db in (try await record(messages, db), []) }
             self.committed = committed
         }
 
-        init(reacting: @escaping @Sendable ([FeedMessage], any SQLDatabase) async throws -> (wrote: Bool, follow: [FeedMessage])) {
+        init(
+            reacting:
+                @escaping @Sendable ([FeedMessage], any SQLDatabase) async throws -> (
+                    wrote: Bool, follow: [FeedMessage]
+                )
+        ) {
             self.react = reacting
             self.committed = {}
         }
@@ -75,7 +83,9 @@ final class EventBus: Sendable {
     /// Runs `body` in a transaction whose messages go out with its commit: none if it rolls back. The recorders write
     /// their part in the same transaction (so an alert or a review is never lost, nor filed for a change that rolled
     /// back); alerts and review requests never reach the feed.
-    func transaction<T: Sendable>(publishing body: @escaping @Sendable (any SQLDatabase) async throws -> (T, [FeedMessage])) async throws -> T {
+    func transaction<T: Sendable>(
+        publishing body: @escaping @Sendable (any SQLDatabase) async throws -> (T, [FeedMessage])
+    ) async throws -> T {
         let (feed, recorders) = (feed, recorders.withLock { $0 })
         let (result, messages, wrote) = try await database.transaction { db in
             var (result, published) = try await body(db)

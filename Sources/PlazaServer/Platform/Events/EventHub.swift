@@ -27,7 +27,9 @@ final class EventHub: Sendable {
     }
 
     func deliver(_ event: PlazaEvent, to audience: [UUID]) {
-        let targets = listeners.withLock { listeners in audience.flatMap { listeners[$0].map { Array($0.values) } ?? [] } }
+        let targets = listeners.withLock { listeners in
+            audience.flatMap { listeners[$0].map { Array($0.values) } ?? [] }
+        }
         for continuation in targets { continuation.yield(event) }
     }
 }

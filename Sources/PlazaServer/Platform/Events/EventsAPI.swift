@@ -30,7 +30,9 @@ struct EventsAPI: Sendable {
                 return try await upgrade.handle(request, context: context) { _, _ in Response(status: .notFound) }
             }
             guard (request.headers[.accept] ?? "").contains("text/event-stream") else {
-                throw PlazaError.malformed("Open a WebSocket, or ask for Accept: text/event-stream with a bearer token.")
+                throw PlazaError.malformed(
+                    "Open a WebSocket, or ask for Accept: text/event-stream with a bearer token."
+                )
             }
             let identity = try context.requireIdentity()
             return serverSentEvents(for: identity.user.id)
@@ -40,12 +42,16 @@ struct EventsAPI: Sendable {
     // MARK: WebSocket
 
     private func session(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<AppRequestContext>
+        inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter,
+        context: WebSocketRouterContext<AppRequestContext>
     )
         async throws
     {
         var authenticated = context.requestContext.identity?.user.id
-        if authenticated == nil, let cookie = context.request.cookies[WebCookies.session]?.value, Self.sameOrigin(context.request) {
+        if authenticated == nil, let cookie = context.request.cookies[WebCookies.session]?.value,
+            Self.sameOrigin(context.request)
+        {
             authenticated = try? await accounts.identity(cookie: cookie)?.user.id
         }
         let user = authenticated
@@ -73,7 +79,9 @@ struct EventsAPI: Sendable {
                 // A server shutting down ends the session (with close code 1000) instead of waiting for the client.
                 try? await cancelWhenGracefulShutdown {
                     for await event in events {
-                        try await outbound.write(.text(String(decoding: try PlazaJSON.encoder().encode(event), as: UTF8.self)))
+                        try await outbound.write(
+                            .text(String(decoding: try PlazaJSON.encoder().encode(event), as: UTF8.self))
+                        )
                     }
                 }
             }
@@ -113,7 +121,8 @@ struct EventsAPI: Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in events {
-                    let json = (try? PlazaJSON.encoder().encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                    let json =
+                        (try? PlazaJSON.encoder().encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
                     sink.yield("id: \(event.id.uuidString.lowercased())\nevent: \(event.type)\ndata: \(json)\n\n")
                 }
             }
@@ -145,12 +154,14 @@ struct EventsAPI: Sendable {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
         return Response(
-            status: .ok, headers: headers,
+            status: .ok,
+            headers: headers,
             body: ResponseBody { writer in
                 defer { pump.cancel() }
                 try await writer.write(ByteBuffer(string: "event: ready\ndata: {}\n\n"))
                 for await line in lines { try await writer.write(ByteBuffer(string: line)) }
                 try await writer.finish(nil)
-            })
+            }
+        )
     }
 }

@@ -36,7 +36,10 @@ final class OutboxService: Service, Sendable {
                     try await store.markSent(id, on: database.sql, now: Date())
                 } catch {
                     let attempts = (try? await store.attempts(of: id, on: database.sql)) ?? 1
-                    logger.warning("mail delivery failed", metadata: ["to": "\(mail.to)", "error": "\(error)", "attempt": "\(attempts)"])
+                    logger.warning(
+                        "mail delivery failed",
+                        metadata: ["to": "\(mail.to)", "error": "\(error)", "attempt": "\(attempts)"]
+                    )
                     try await store.markFailed(id, attempts: attempts, error: "\(error)", on: database.sql, now: Date())
                 }
             }

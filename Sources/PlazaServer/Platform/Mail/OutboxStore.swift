@@ -15,12 +15,25 @@ struct OutboxStore: Sendable {
     func enqueue(_ mail: OutgoingMail, on db: any SQLDatabase, now: Date = Date()) async throws {
         try await db.insert(into: "outbox_emails")
             .columns("id", "to_address", "subject", "text_body", "created_at", "next_attempt_at", "attempts")
-            .values(SQLBind(UUID()), SQLBind(mail.to), SQLBind(mail.subject), SQLBind(mail.text), SQLBind(now), SQLBind(now), SQLBind(0))
+            .values(
+                SQLBind(UUID()),
+                SQLBind(mail.to),
+                SQLBind(mail.subject),
+                SQLBind(mail.text),
+                SQLBind(now),
+                SQLBind(now),
+                SQLBind(0)
+            )
             .run()
     }
 
     /// Claims up to `limit` due mails for `lease` seconds; another process will not claim them meanwhile.
-    func claimDue(on db: any SQLDatabase, now: Date, lease: TimeInterval, limit: Int = 20) async throws -> [(UUID, OutgoingMail)] {
+    func claimDue(
+        on db: any SQLDatabase,
+        now: Date,
+        lease: TimeInterval,
+        limit: Int = 20
+    ) async throws -> [(UUID, OutgoingMail)] {
         let due = try await db.select().column("id").from("outbox_emails")
             .where("sent_at", .is, SQLLiteral.null)
             .where("next_attempt_at", .lessThanOrEqual, now)
@@ -41,7 +54,8 @@ struct OutboxStore: Sendable {
                 let mail = OutgoingMail(
                     to: try row.decode(column: "to_address", as: String.self),
                     subject: try row.decode(column: "subject", as: String.self),
-                    text: try row.decode(column: "text_body", as: String.self))
+                    text: try row.decode(column: "text_body", as: String.self)
+                )
                 claimed.append((id, mail))
             }
         }
@@ -49,7 +63,11 @@ struct OutboxStore: Sendable {
     }
 
     func markSent(_ id: UUID, on db: any SQLDatabase, now: Date) async throws {
-        try await db.update("outbox_emails").set("sent_at", to: now).set("locked_until", to: SQLLiteral.null).where("id", .equal, id).run()
+        try await db.update("outbox_emails").set("sent_at", to: now).set("locked_until", to: SQLLiteral.null).where(
+            "id",
+            .equal,
+            id
+        ).run()
     }
 
     /// Schedules another try with exponential back-off (30 s, 1 min, 2 min, ... at most 1 h).
@@ -63,18 +81,25 @@ struct OutboxStore: Sendable {
     }
 
     func attempts(of id: UUID, on db: any SQLDatabase) async throws -> Int {
-        try await db.select().column("attempts").from("outbox_emails").where("id", .equal, id).first()?.decode(column: "attempts", as: Int.self) ?? 0
+        try await db.select().column("attempts").from("outbox_emails").where("id", .equal, id).first()?.decode(
+            column: "attempts",
+            as: Int.self
+        ) ?? 0
     }
 
     /// Every queued mail, newest first (the dev mailbox).
     func recent(on db: any SQLDatabase, limit: Int = 100) async throws -> [Entry] {
-        try await db.select().columns("to_address", "subject", "text_body", "created_at", "sent_at").from("outbox_emails")
-            .orderBy("created_at", .descending).limit(limit).all().map { row in
-                Entry(
-                    to: try row.decode(column: "to_address", as: String.self),
-                    subject: try row.decode(column: "subject", as: String.self),
-                    text: try row.decode(column: "text_body", as: String.self),
-                    sentAt: try row.decode(column: "sent_at", as: Date?.self) ?? row.decode(column: "created_at", as: Date.self))
-            }
+        try await db.select().columns("to_address", "subject", "text_body", "created_at", "sent_at").from(
+            "outbox_emails"
+        )
+        .orderBy("created_at", .descending).limit(limit).all().map { row in
+            Entry(
+                to: try row.decode(column: "to_address", as: String.self),
+                subject: try row.decode(column: "subject", as: String.self),
+                text: try row.decode(column: "text_body", as: String.self),
+                sentAt: try row.decode(column: "sent_at", as: Date?.self)
+                    ?? row.decode(column: "created_at", as: Date.self)
+            )
+        }
     }
 }

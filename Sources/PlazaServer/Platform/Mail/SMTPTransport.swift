@@ -40,7 +40,9 @@ struct SMTPTransport: MailTransport {
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tlsContext {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: host))
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: tlsContext, serverHostname: host)
+                        )
                     }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -51,11 +53,17 @@ struct SMTPTransport: MailTransport {
             /// Reads one (possibly multi-line) reply and checks its code class.
             func expect(_ expected: Int) async throws {
                 while true {
-                    guard let buffer = try await lines.next() else { throw SMTPError(description: "the server closed the connection") }
+                    guard let buffer = try await lines.next() else {
+                        throw SMTPError(description: "the server closed the connection")
+                    }
                     let line = String(buffer: buffer)
-                    guard line.count >= 3, let code = Int(line.prefix(3)) else { throw SMTPError(description: "unreadable reply '\(line)'") }
+                    guard line.count >= 3, let code = Int(line.prefix(3)) else {
+                        throw SMTPError(description: "unreadable reply '\(line)'")
+                    }
                     if line.count > 3, line[line.index(line.startIndex, offsetBy: 3)] == "-" { continue }
-                    guard code / 100 == expected / 100 else { throw SMTPError(description: "server answered '\(line)'") }
+                    guard code / 100 == expected / 100 else {
+                        throw SMTPError(description: "server answered '\(line)'")
+                    }
                     return
                 }
             }
@@ -84,7 +92,9 @@ struct SMTPTransport: MailTransport {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        let subject = mail.subject.allSatisfy(\.isASCII) ? mail.subject : "=?UTF-8?B?\(Data(mail.subject.utf8).base64EncodedString())?="
+        let subject =
+            mail.subject.allSatisfy(\.isASCII)
+            ? mail.subject : "=?UTF-8?B?\(Data(mail.subject.utf8).base64EncodedString())?="
         let domain = from.split(separator: "@").last.map(String.init) ?? "plaza.localhost"
         let headers = [
             "From: Plaza <\(from)>",
@@ -96,8 +106,11 @@ struct SMTPTransport: MailTransport {
             "Content-Type: text/plain; charset=utf-8",
             "Content-Transfer-Encoding: 8bit",
         ]
-        let body = mail.text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix(".") ? "." + $0 : String($0) }
+        let body = mail.text.replacingOccurrences(of: "\r\n", with: "\n").split(
+            separator: "\n",
+            omittingEmptySubsequences: false
+        )
+        .map { $0.hasPrefix(".") ? "." + $0 : String($0) }
         return (headers + [""] + body).joined(separator: "\r\n") + "\r\n"
     }
 }

@@ -51,7 +51,10 @@ final class TargetClients: Sendable {
             state.order.append(target)
             if let client = state.clients[target] { return (client, nil) }
             // No timeouts of the client's own: each call's deadline (`OutboundCall.timeout`) bounds connecting and reading.
-            var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: nil, read: nil))
+            var configuration = HTTPClient.Configuration(
+                redirectConfiguration: .disallow,
+                timeout: .init(connect: nil, read: nil)
+            )
             if let address = target.address { configuration.dnsOverride = [target.host: address] }
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             state.clients[target] = client

@@ -42,7 +42,9 @@ package struct OutboundGuard: Sendable {
     /// Whether `entry` can be an entry of `PLAZA_PUSH_HOSTS`: a host name, `*.` and a host name, or an origin.
     static func isValidEntry(_ entry: String) -> Bool {
         if entry.contains("://") {
-            guard let url = URLComponents(string: entry), ["http", "https"].contains(url.scheme), url.host?.isEmpty == false else { return false }
+            guard let url = URLComponents(string: entry), ["http", "https"].contains(url.scheme),
+                url.host?.isEmpty == false
+            else { return false }
             return url.path.isEmpty || url.path == "/"
         }
         let name = entry.hasPrefix("*.") ? String(entry.dropFirst(2)) : entry
@@ -57,10 +59,13 @@ package struct OutboundGuard: Sendable {
 
     /// Why `address` may not be called, in words for the person who sent it; nil when it may.
     package func refusal(_ address: String) -> String? {
-        guard let url = URLComponents(string: address), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty
+        guard let url = URLComponents(string: address), let scheme = url.scheme?.lowercased(),
+            let host = url.host?.lowercased(), !host.isEmpty
         else { return "This is not a push service address." }
         if origins.contains(Self.origin(of: url)) { return nil }
-        guard url.user == nil, url.password == nil else { return "A push service address carries no user name or password." }
+        guard url.user == nil, url.password == nil else {
+            return "A push service address carries no user name or password."
+        }
         guard scheme == "https" else { return "Push services are reached over https." }
         let name = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         if Self.isIPAddress(name) || name == "localhost" || name.hasSuffix(".localhost") {
@@ -74,7 +79,8 @@ package struct OutboundGuard: Sendable {
     /// Whether `host` is one of the hosts, or a subdomain of a `*.` pattern's (not the bare domain).
     func matches(_ host: String) -> Bool {
         hosts.contains { pattern in
-            pattern.hasPrefix("*.") ? host.hasSuffix(pattern.dropFirst()) && host.count > pattern.count - 1 : host == pattern
+            pattern.hasPrefix("*.")
+                ? host.hasSuffix(pattern.dropFirst()) && host.count > pattern.count - 1 : host == pattern
         }
     }
 
@@ -116,12 +122,16 @@ extension OutboundGuard {
     /// Resolves `address`'s host once (off the event loops) and checks every answer; the first is the one to call.
     package func target(_ address: String) async throws -> CheckedTarget {
         if let reason = refusal(address) { throw Refused.notAllowed(reason) }
-        guard let url = URLComponents(string: address), let host = url.host?.lowercased() else { throw Refused.notAllowed(address) }
+        guard let url = URLComponents(string: address), let host = url.host?.lowercased() else {
+            throw Refused.notAllowed(address)
+        }
         if origins.contains(Self.origin(of: url)) { return CheckedTarget(host: host, address: nil) }
         let resolve = resolve
         let resolved = try await NIOThreadPool.singleton.runIfActive { resolve(host) }
         guard let first = resolved.first else { throw Refused.unresolved(host) }
-        if let bad = resolved.first(where: { !PublicAddress.isPublicUnicast($0) }) { throw Refused.notPublic(PublicAddress.text(bad)) }
+        if let bad = resolved.first(where: { !PublicAddress.isPublicUnicast($0) }) {
+            throw Refused.notPublic(PublicAddress.text(bad))
+        }
         return CheckedTarget(host: host, address: PublicAddress.text(first))
     }
 

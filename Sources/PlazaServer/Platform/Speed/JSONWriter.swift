@@ -57,7 +57,8 @@ package struct JSONWriter {
         var value = value
         value.withUTF8 { bytes in
             var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for (index, byte) in bytes.enumerated()
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 writeEscape(byte)
                 start = index + 1

@@ -41,6 +41,7 @@ struct M0002_Platform: Migration {
             .column("sent_at", type: engine.timestamp)
             .column("last_error", type: .text)
             .run()
-        try await db.create(index: "outbox_emails_due").on("outbox_emails").column("sent_at").column("next_attempt_at").run()
+        try await db.create(index: "outbox_emails_due").on("outbox_emails").column("sent_at").column("next_attempt_at")
+            .run()
     }
 }

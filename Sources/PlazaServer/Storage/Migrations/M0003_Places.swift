@@ -40,7 +40,12 @@ struct M0003_Places: Migration {
 
         // No row means `off`: sharing is opt-in.
         try await db.create(table: "location_settings")
-            .column("user_id", type: engine.uuid, .primaryKey(autoIncrement: false), .references("users", "id", onDelete: .cascade))
+            .column(
+                "user_id",
+                type: engine.uuid,
+                .primaryKey(autoIncrement: false),
+                .references("users", "id", onDelete: .cascade)
+            )
             .column("level", type: .text, .notNull)
             .column("zone_display", type: .text, .notNull)
             .column("updated_at", type: engine.timestamp, .notNull)
@@ -74,7 +79,12 @@ struct M0003_Places: Migration {
 
         // The newest point of each sharing user: what the in-memory index is rebuilt from.
         try await db.create(table: "live_positions")
-            .column("user_id", type: engine.uuid, .primaryKey(autoIncrement: false), .references("users", "id", onDelete: .cascade))
+            .column(
+                "user_id",
+                type: engine.uuid,
+                .primaryKey(autoIncrement: false),
+                .references("users", "id", onDelete: .cascade)
+            )
             .column("latitude", type: engine.double, .notNull)
             .column("longitude", type: engine.double, .notNull)
             .column("accuracy", type: engine.double)
@@ -86,7 +96,12 @@ struct M0003_Places: Migration {
         try await db.create(table: "stays")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))
             .column("user_id", type: engine.uuid, .notNull, .references("users", "id", onDelete: .cascade))
-            .column("location_id", type: engine.uuid, .notNull, .references("business_locations", "id", onDelete: .cascade))
+            .column(
+                "location_id",
+                type: engine.uuid,
+                .notNull,
+                .references("business_locations", "id", onDelete: .cascade)
+            )
             .column("entered_at", type: engine.timestamp, .notNull)
             .column("last_seen_at", type: engine.timestamp, .notNull)
             .column("exited_at", type: engine.timestamp)
@@ -97,7 +112,12 @@ struct M0003_Places: Migration {
         // Visits (stays of 5 minutes or more) counted per location and hour, with no link to anyone: foot
         // traffic outlives the raw points' retention.
         try await db.create(table: "visit_hours")
-            .column("location_id", type: engine.uuid, .notNull, .references("business_locations", "id", onDelete: .cascade))
+            .column(
+                "location_id",
+                type: engine.uuid,
+                .notNull,
+                .references("business_locations", "id", onDelete: .cascade)
+            )
             .column("hour_start", type: engine.timestamp, .notNull)
             .column("visits", type: .bigint, .notNull)
             .primaryKey("location_id", "hour_start")
@@ -105,12 +125,18 @@ struct M0003_Places: Migration {
 
         try await db.create(table: "line_waits")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))
-            .column("location_id", type: engine.uuid, .notNull, .references("business_locations", "id", onDelete: .cascade))
+            .column(
+                "location_id",
+                type: engine.uuid,
+                .notNull,
+                .references("business_locations", "id", onDelete: .cascade)
+            )
             .column("user_id", type: engine.uuid, .references("users", "id", onDelete: .setNull))
             .column("minutes", type: .int, .notNull)
             .column("reported_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "line_waits_location").on("line_waits").column("location_id").column("reported_at").run()
+        try await db.create(index: "line_waits_location").on("line_waits").column("location_id").column("reported_at")
+            .run()
 
         try await db.create(table: "app_passwords")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))

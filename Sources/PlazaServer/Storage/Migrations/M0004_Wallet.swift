@@ -56,7 +56,9 @@ struct M0004_Wallet: Migration {
             .column("reference_id", type: engine.uuid, .notNull)
             .column("created_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "wallet_activity_owner").on("wallet_activity").column("owner_id").column("created_at").column("id").run()
+        try await db.create(index: "wallet_activity_owner").on("wallet_activity").column("owner_id").column(
+            "created_at"
+        ).column("id").run()
         try await db.create(index: "wallet_activity_reference").on("wallet_activity").column("reference_id").run()
 
         for table in ["top_ups", "withdrawals"] {

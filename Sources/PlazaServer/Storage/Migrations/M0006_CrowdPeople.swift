@@ -9,7 +9,12 @@ struct M0006_CrowdPeople: Migration {
 
     func apply(on db: any SQLDatabase, engine: DatabaseEngine) async throws {
         try await db.create(table: "visit_people")
-            .column("location_id", type: engine.uuid, .notNull, .references("business_locations", "id", onDelete: .cascade))
+            .column(
+                "location_id",
+                type: engine.uuid,
+                .notNull,
+                .references("business_locations", "id", onDelete: .cascade)
+            )
             .column("weekday", type: .int, .notNull)
             .column("hour", type: .int, .notNull)
             .column("person_mark", type: .text, .notNull)

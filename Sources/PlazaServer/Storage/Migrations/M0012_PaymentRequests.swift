@@ -6,7 +6,12 @@ struct M0012_PaymentRequests: Migration {
     let name = "PaymentRequests"
 
     func apply(on db: any SQLDatabase, engine: DatabaseEngine) async throws {
-        try await db.alter(table: "charges").column("payee_kind", type: .text, .notNull, .default(SQLLiteral.string("business"))).run()
+        try await db.alter(table: "charges").column(
+            "payee_kind",
+            type: .text,
+            .notNull,
+            .default(SQLLiteral.string("business"))
+        ).run()
         try await db.alter(table: "charges").column("payee_username", type: .text).run()
         try await db.create(index: "charges_requester").on("charges").column("created_by").column("created_at").run()
     }

@@ -31,7 +31,12 @@ struct M0014_Notifications: Migration {
             .primaryKey("user_id", "kind")
             .run()
         try await db.create(table: "notification_quiet_hours")
-            .column("user_id", type: engine.uuid, .primaryKey(autoIncrement: false), .references("users", "id", onDelete: .cascade))
+            .column(
+                "user_id",
+                type: engine.uuid,
+                .primaryKey(autoIncrement: false),
+                .references("users", "id", onDelete: .cascade)
+            )
             .column("quiet_from", type: .text, .notNull)
             .column("quiet_until", type: .text, .notNull)
             .run()
@@ -48,12 +53,20 @@ struct M0014_Notifications: Migration {
             .column("fanned_out_at", type: engine.timestamp)
             .column("locked_until", type: engine.timestamp)
             .run()
-        try await db.create(index: "notifications_waiting").on("notifications").column("fanned_out_at").column("created_at").run()
-        try await db.create(index: "notifications_user").on("notifications").column("user_id").column("created_at").run()
+        try await db.create(index: "notifications_waiting").on("notifications").column("fanned_out_at").column(
+            "created_at"
+        ).run()
+        try await db.create(index: "notifications_user").on("notifications").column("user_id").column("created_at")
+            .run()
 
         try await db.create(table: "push_deliveries")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))
-            .column("notification_id", type: engine.uuid, .notNull, .references("notifications", "id", onDelete: .cascade))
+            .column(
+                "notification_id",
+                type: engine.uuid,
+                .notNull,
+                .references("notifications", "id", onDelete: .cascade)
+            )
             .column("device_id", type: engine.uuid, .notNull, .references("push_devices", "id", onDelete: .cascade))
             .column("next_attempt_at", type: engine.timestamp, .notNull)
             .column("locked_until", type: engine.timestamp)
@@ -61,6 +74,8 @@ struct M0014_Notifications: Migration {
             .column("sent_at", type: engine.timestamp)
             .column("last_error", type: .text)
             .run()
-        try await db.create(index: "push_deliveries_due").on("push_deliveries").column("sent_at").column("next_attempt_at").run()
+        try await db.create(index: "push_deliveries_due").on("push_deliveries").column("sent_at").column(
+            "next_attempt_at"
+        ).run()
     }
 }

@@ -30,7 +30,9 @@ struct M0015_Admin: Migration {
             .run()
         try await db.create(index: "review_items_state").on("review_items").column("state").column("created_at").run()
         // One open item per subject and kind (a merchant who verifies twice is still one item).
-        try await db.raw("CREATE UNIQUE INDEX review_items_open ON review_items (kind, subject_id) WHERE state = 'open'").run()
+        try await db.raw(
+            "CREATE UNIQUE INDEX review_items_open ON review_items (kind, subject_id) WHERE state = 'open'"
+        ).run()
 
         try await db.create(table: "audit_log")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))

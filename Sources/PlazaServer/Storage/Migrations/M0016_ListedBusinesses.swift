@@ -6,6 +6,11 @@ struct M0016_ListedBusinesses: Migration {
     let name = "ListedBusinesses"
 
     func apply(on db: any SQLDatabase, engine: DatabaseEngine) async throws {
-        try await db.alter(table: "businesses").column("listed", type: engine.boolean, .notNull, .default(SQLLiteral.boolean(true))).run()
+        try await db.alter(table: "businesses").column(
+            "listed",
+            type: engine.boolean,
+            .notNull,
+            .default(SQLLiteral.boolean(true))
+        ).run()
     }
 }

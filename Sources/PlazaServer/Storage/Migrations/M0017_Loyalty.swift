@@ -39,14 +39,26 @@ struct M0017_Loyalty: Migration {
             // A rotated-out key signs nothing new; tokens it signed before count for the sync grace after.
             .column("retired_at", type: engine.timestamp)
             .run()
-        try await db.create(index: "loyalty_keys_business").on("loyalty_keys").column("business_id").column("created_at").run()
+        try await db.create(index: "loyalty_keys_business").on("loyalty_keys").column("business_id").column(
+            "created_at"
+        ).run()
         try await db.create(table: "loyalty_token_counters")
-            .column("business_id", type: engine.uuid, .primaryKey(autoIncrement: false), .references("businesses", "id", onDelete: .cascade))
+            .column(
+                "business_id",
+                type: engine.uuid,
+                .primaryKey(autoIncrement: false),
+                .references("businesses", "id", onDelete: .cascade)
+            )
             .column("counter", type: .bigint, .notNull)
             .run()
         // The six digits shown beside a token, to type instead of scanning (online only, within the token's window).
         try await db.create(table: "loyalty_punch_codes")
-            .column("program_id", type: engine.uuid, .notNull, .references("loyalty_programs", "id", onDelete: .cascade))
+            .column(
+                "program_id",
+                type: engine.uuid,
+                .notNull,
+                .references("loyalty_programs", "id", onDelete: .cascade)
+            )
             .column("code", type: .text, .notNull)
             .column("token", type: .text, .notNull)
             .column("expires_at", type: engine.timestamp, .notNull)
@@ -55,7 +67,12 @@ struct M0017_Loyalty: Migration {
 
         try await db.create(table: "loyalty_cards")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))
-            .column("program_id", type: engine.uuid, .notNull, .references("loyalty_programs", "id", onDelete: .cascade))
+            .column(
+                "program_id",
+                type: engine.uuid,
+                .notNull,
+                .references("loyalty_programs", "id", onDelete: .cascade)
+            )
             .column("business_id", type: engine.uuid, .notNull)
             .column("user_id", type: engine.uuid, .notNull, .references("users", "id", onDelete: .cascade))
             .column("level", type: .int, .notNull)
@@ -69,8 +86,11 @@ struct M0017_Loyalty: Migration {
             .column("completed_at", type: engine.timestamp)
             .column("redeemed_at", type: engine.timestamp)
             .run()
-        try await db.create(index: "loyalty_cards_user").on("loyalty_cards").column("user_id").column("state").column("created_at").run()
-        try await db.create(index: "loyalty_cards_program").on("loyalty_cards").column("program_id").column("state").run()
+        try await db.create(index: "loyalty_cards_user").on("loyalty_cards").column("user_id").column("state").column(
+            "created_at"
+        ).run()
+        try await db.create(index: "loyalty_cards_program").on("loyalty_cards").column("program_id").column("state")
+            .run()
 
         try await db.create(table: "loyalty_punches")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))
@@ -84,12 +104,19 @@ struct M0017_Loyalty: Migration {
             .column("scanned_at", type: engine.timestamp, .notNull)
             .column("counted_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "loyalty_punches_token").unique().on("loyalty_punches").column("user_id").column("token_hash").run()
-        try await db.create(index: "loyalty_punches_card").on("loyalty_punches").column("card_id").column("counted_at").run()
-        // The velocity rule: the customer's punches on the program near a window.
-        try await db.create(index: "loyalty_punches_velocity").on("loyalty_punches").column("user_id").column("program_id").column("token_window")
+        try await db.create(index: "loyalty_punches_token").unique().on("loyalty_punches").column("user_id").column(
+            "token_hash"
+        ).run()
+        try await db.create(index: "loyalty_punches_card").on("loyalty_punches").column("card_id").column("counted_at")
             .run()
-        try await db.create(index: "loyalty_punches_program").on("loyalty_punches").column("program_id").column("counted_at").run()
+        // The velocity rule: the customer's punches on the program near a window.
+        try await db.create(index: "loyalty_punches_velocity").on("loyalty_punches").column("user_id").column(
+            "program_id"
+        ).column("token_window")
+            .run()
+        try await db.create(index: "loyalty_punches_program").on("loyalty_punches").column("program_id").column(
+            "counted_at"
+        ).run()
 
         try await db.create(table: "loyalty_redeem_codes")
             .column("code", type: .text, .primaryKey(autoIncrement: false))
@@ -108,7 +135,9 @@ struct M0017_Loyalty: Migration {
             .column("redeemed_by", type: engine.uuid, .notNull)
             .column("redeemed_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "loyalty_redemptions_card").unique().on("loyalty_redemptions").column("card_id").run()
-        try await db.create(index: "loyalty_redemptions_business").on("loyalty_redemptions").column("business_id").column("redeemed_at").run()
+        try await db.create(index: "loyalty_redemptions_card").unique().on("loyalty_redemptions").column("card_id")
+            .run()
+        try await db.create(index: "loyalty_redemptions_business").on("loyalty_redemptions").column("business_id")
+            .column("redeemed_at").run()
     }
 }

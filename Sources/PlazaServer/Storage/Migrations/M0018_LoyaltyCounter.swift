@@ -19,9 +19,20 @@ struct M0018_LoyaltyCounter: Migration {
             .column("created_at", type: engine.timestamp, .notNull)
             .primaryKey("user_id", "business_id")
             .run()
-        try await db.alter(table: "businesses").column("has_loyalty", type: engine.boolean, .notNull, .default(SQLLiteral.boolean(false))).run()
+        try await db.alter(table: "businesses").column(
+            "has_loyalty",
+            type: engine.boolean,
+            .notNull,
+            .default(SQLLiteral.boolean(false))
+        ).run()
         try await db.update("businesses").set("has_loyalty", to: true)
-            .where(SQLColumn("id"), .in, SQLSubquery.select { $0.column("business_id").from("loyalty_programs").where("state", .equal, "active") })
+            .where(
+                SQLColumn("id"),
+                .in,
+                SQLSubquery.select {
+                    $0.column("business_id").from("loyalty_programs").where("state", .equal, "active")
+                }
+            )
             .run()
     }
 }

@@ -14,6 +14,7 @@ struct M0019_WalletPasses: Migration {
             .column("created_at", type: engine.timestamp, .notNull)
             .primaryKey("device_id", "pass_type_id", "serial")
             .run()
-        try await db.create(index: "wallet_pass_registrations_serial").on("wallet_pass_registrations").column("serial").run()
+        try await db.create(index: "wallet_pass_registrations_serial").on("wallet_pass_registrations").column("serial")
+            .run()
     }
 }

@@ -27,11 +27,17 @@ struct M0020_Offers: Migration {
             .column("created_at", type: engine.timestamp, .notNull)
             .column("updated_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "campaigns_business").on("campaigns").column("business_id").column("created_at").run()
+        try await db.create(index: "campaigns_business").on("campaigns").column("business_id").column("created_at")
+            .run()
         try await db.create(index: "campaigns_state").on("campaigns").column("state").column("ends_at").run()
 
         try await db.create(table: "offer_settings")
-            .column("user_id", type: engine.uuid, .primaryKey(autoIncrement: false), .references("users", "id", onDelete: .cascade))
+            .column(
+                "user_id",
+                type: engine.uuid,
+                .primaryKey(autoIncrement: false),
+                .references("users", "id", onDelete: .cascade)
+            )
             // JSON `OfferSettings`.
             .column("settings", type: .text, .notNull)
             .column("updated_at", type: engine.timestamp, .notNull)
@@ -72,7 +78,8 @@ struct M0020_Offers: Migration {
             .column("created_at", type: engine.timestamp, .notNull)
             .column("redeemed_at", type: engine.timestamp)
             .run()
-        try await db.create(index: "coupon_claims_user").on("coupon_claims").column("user_id").column("campaign_id").run()
+        try await db.create(index: "coupon_claims_user").on("coupon_claims").column("user_id").column("campaign_id")
+            .run()
 
         try await db.alter(table: "review_items").column("diff", type: .text).run()
         try await db.alter(table: "review_items").column("notify", type: .text).run()

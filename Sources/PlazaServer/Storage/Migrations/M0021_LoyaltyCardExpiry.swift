@@ -6,6 +6,7 @@ struct M0021_LoyaltyCardExpiry: Migration {
     let name = "LoyaltyCardExpiry"
 
     func apply(on db: any SQLDatabase, engine: DatabaseEngine) async throws {
-        try await db.create(index: "loyalty_cards_expiry").on("loyalty_cards").column("state").column("expires_at").run()
+        try await db.create(index: "loyalty_cards_expiry").on("loyalty_cards").column("state").column("expires_at")
+            .run()
     }
 }

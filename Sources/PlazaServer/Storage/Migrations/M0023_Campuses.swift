@@ -34,7 +34,12 @@ struct M0023_Campuses: Migration {
         try await db.create(index: "safe_spots_campus").on("safe_spots").column("campus_id").run()
 
         try await db.create(table: "campus_members")
-            .column("user_id", type: engine.uuid, .primaryKey(autoIncrement: false), .references("users", "id", onDelete: .cascade))
+            .column(
+                "user_id",
+                type: engine.uuid,
+                .primaryKey(autoIncrement: false),
+                .references("users", "id", onDelete: .cascade)
+            )
             .column("campus_id", type: engine.uuid, .notNull, .references("campuses", "id", onDelete: .cascade))
             // Lower-cased; never shown on a listing or profile.
             .column("email", type: .text, .notNull, .unique)
@@ -44,7 +49,12 @@ struct M0023_Campuses: Migration {
         try await db.create(index: "campus_members_campus").on("campus_members").column("campus_id").run()
 
         try await db.create(table: "market_agreements")
-            .column("user_id", type: engine.uuid, .primaryKey(autoIncrement: false), .references("users", "id", onDelete: .cascade))
+            .column(
+                "user_id",
+                type: engine.uuid,
+                .primaryKey(autoIncrement: false),
+                .references("users", "id", onDelete: .cascade)
+            )
             // Null once unsigned; the row keeps when.
             .column("signed_version", type: .int)
             .column("signed_at", type: engine.timestamp)
@@ -57,7 +67,8 @@ struct M0023_Campuses: Migration {
             .column("position", type: .int, .notNull)
             .run()
         for (position, category) in [
-            ("textbooks", "Textbooks"), ("furniture", "Furniture"), ("electronics", "Electronics"), ("clothing", "Clothing"),
+            ("textbooks", "Textbooks"), ("furniture", "Furniture"), ("electronics", "Electronics"),
+            ("clothing", "Clothing"),
             ("dorm_supplies", "Dorm supplies"), ("tickets", "Tickets"), ("other", "Other"),
         ].enumerated() {
             try await db.insert(into: "market_categories").columns("slug", "name", "position")

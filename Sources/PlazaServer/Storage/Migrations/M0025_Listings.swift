@@ -24,7 +24,9 @@ struct M0025_Listings: Migration {
             .column("created_at", type: engine.timestamp, .notNull)
             .column("updated_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "listings_feed").on("listings").column("campus_id").column("state").column("created_at").run()
+        try await db.create(index: "listings_feed").on("listings").column("campus_id").column("state").column(
+            "created_at"
+        ).run()
         try await db.create(index: "listings_seller").on("listings").column("seller_id").column("state").run()
         switch engine {
         case .sqlite:

@@ -19,12 +19,21 @@ struct M0026_Chat: Migration {
             .column("seller_deleted_at", type: engine.timestamp)
             .unique("listing_id", "buyer_id")
             .run()
-        try await db.create(index: "market_conversations_buyer").on("market_conversations").column("buyer_id").column("updated_at").run()
-        try await db.create(index: "market_conversations_seller").on("market_conversations").column("seller_id").column("updated_at").run()
+        try await db.create(index: "market_conversations_buyer").on("market_conversations").column("buyer_id").column(
+            "updated_at"
+        ).run()
+        try await db.create(index: "market_conversations_seller").on("market_conversations").column("seller_id").column(
+            "updated_at"
+        ).run()
 
         try await db.create(table: "market_messages")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))
-            .column("conversation_id", type: engine.uuid, .notNull, .references("market_conversations", "id", onDelete: .cascade))
+            .column(
+                "conversation_id",
+                type: engine.uuid,
+                .notNull,
+                .references("market_conversations", "id", onDelete: .cascade)
+            )
             .column("sender_id", type: engine.uuid, .notNull, .references("users", "id", onDelete: .cascade))
             // AES-GCM's combined nonce, ciphertext and tag; the conversation's id is the associated data.
             .column("body", type: .blob, .notNull)
@@ -32,6 +41,7 @@ struct M0026_Chat: Migration {
             .column("warnings", type: .text, .notNull)
             .column("created_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "market_messages_conversation").on("market_messages").column("conversation_id").column("created_at").run()
+        try await db.create(index: "market_messages_conversation").on("market_messages").column("conversation_id")
+            .column("created_at").run()
     }
 }

@@ -9,7 +9,12 @@ struct M0028_MarketDeals: Migration {
         try await db.create(table: "market_offers")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))
             .column("listing_id", type: engine.uuid, .notNull, .references("listings", "id", onDelete: .cascade))
-            .column("conversation_id", type: engine.uuid, .notNull, .references("market_conversations", "id", onDelete: .cascade))
+            .column(
+                "conversation_id",
+                type: engine.uuid,
+                .notNull,
+                .references("market_conversations", "id", onDelete: .cascade)
+            )
             .column("buyer_id", type: engine.uuid, .notNull, .references("users", "id", onDelete: .cascade))
             .column("seller_id", type: engine.uuid, .notNull, .references("users", "id", onDelete: .cascade))
             .column("amount", type: .bigint, .notNull)
@@ -24,12 +29,19 @@ struct M0028_MarketDeals: Migration {
             .column("created_at", type: engine.timestamp, .notNull)
             .column("updated_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "market_offers_listing").on("market_offers").column("listing_id").column("created_at").run()
+        try await db.create(index: "market_offers_listing").on("market_offers").column("listing_id").column(
+            "created_at"
+        ).run()
         try await db.create(index: "market_offers_conversation").on("market_offers").column("conversation_id").run()
 
         try await db.create(table: "market_meetups")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))
-            .column("conversation_id", type: engine.uuid, .notNull, .references("market_conversations", "id", onDelete: .cascade))
+            .column(
+                "conversation_id",
+                type: engine.uuid,
+                .notNull,
+                .references("market_conversations", "id", onDelete: .cascade)
+            )
             .column("listing_id", type: engine.uuid, .notNull, .references("listings", "id", onDelete: .cascade))
             .column("proposed_by", type: engine.uuid, .notNull)
             .column("spot_id", type: engine.uuid)
@@ -47,7 +59,9 @@ struct M0028_MarketDeals: Migration {
             .column("created_at", type: engine.timestamp, .notNull)
             .column("decided_at", type: engine.timestamp)
             .run()
-        try await db.create(index: "market_meetups_conversation").on("market_meetups").column("conversation_id").column("created_at").run()
+        try await db.create(index: "market_meetups_conversation").on("market_meetups").column("conversation_id").column(
+            "created_at"
+        ).run()
         try await db.create(index: "market_meetups_due").on("market_meetups").column("state").column("window_end").run()
     }
 }

@@ -18,7 +18,8 @@ struct M0029_MarketTrust: Migration {
             .column("shown_at", type: engine.timestamp, .notNull)
             .primaryKey("listing_id", "rater_id")
             .run()
-        try await db.create(index: "market_ratings_ratee").on("market_ratings").column("ratee_id").column("shown_at").run()
+        try await db.create(index: "market_ratings_ratee").on("market_ratings").column("ratee_id").column("shown_at")
+            .run()
 
         try await db.create(table: "market_reports")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))
@@ -40,7 +41,9 @@ struct M0029_MarketTrust: Migration {
             .column("appealed_at", type: engine.timestamp)
             .column("created_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "market_reports_reported").on("market_reports").column("reported_user_id").column("created_at").run()
+        try await db.create(index: "market_reports_reported").on("market_reports").column("reported_user_id").column(
+            "created_at"
+        ).run()
 
         try await db.create(table: "market_follows")
             .column("follower_id", type: engine.uuid, .notNull, .references("users", "id", onDelete: .cascade))

@@ -12,9 +12,21 @@ struct M0031_Bidding: Migration {
         try await db.alter(table: "listings").column("bidding_current", type: .bigint).run()
         try await db.alter(table: "listings").column("bidding_leader", type: engine.uuid).run()
         try await db.alter(table: "listings").column("bidding_leader_max", type: .bigint).run()
-        try await db.alter(table: "listings").column("bidding_count", type: .int, .notNull, .default(SQLLiteral.numeric("0"))).run()
-        try await db.alter(table: "listings").column("bidding_closed", type: engine.boolean, .notNull, .default(SQLLiteral.boolean(false))).run()
-        try await db.create(index: "listings_bidding_due").on("listings").column("bidding_closed").column("bidding_ends_at").run()
+        try await db.alter(table: "listings").column(
+            "bidding_count",
+            type: .int,
+            .notNull,
+            .default(SQLLiteral.numeric("0"))
+        ).run()
+        try await db.alter(table: "listings").column(
+            "bidding_closed",
+            type: engine.boolean,
+            .notNull,
+            .default(SQLLiteral.boolean(false))
+        ).run()
+        try await db.create(index: "listings_bidding_due").on("listings").column("bidding_closed").column(
+            "bidding_ends_at"
+        ).run()
 
         try await db.create(table: "market_bids")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))

@@ -6,7 +6,17 @@ struct M0032_MeetupSharing: Migration {
     let name = "MeetupSharing"
 
     func apply(on db: any SQLDatabase, engine: DatabaseEngine) async throws {
-        try await db.alter(table: "market_meetups").column("buyer_shares", type: engine.boolean, .notNull, .default(SQLLiteral.boolean(false))).run()
-        try await db.alter(table: "market_meetups").column("seller_shares", type: engine.boolean, .notNull, .default(SQLLiteral.boolean(false))).run()
+        try await db.alter(table: "market_meetups").column(
+            "buyer_shares",
+            type: engine.boolean,
+            .notNull,
+            .default(SQLLiteral.boolean(false))
+        ).run()
+        try await db.alter(table: "market_meetups").column(
+            "seller_shares",
+            type: engine.boolean,
+            .notNull,
+            .default(SQLLiteral.boolean(false))
+        ).run()
     }
 }

@@ -9,8 +9,11 @@ struct M0035_ListingOrderIndexes: Migration {
     func apply(on db: any SQLDatabase, engine: DatabaseEngine) async throws {
         // Expression indexes: both engines take a parenthesised expression among the columns.
         try await db.raw("CREATE INDEX listings_price ON listings (campus_id, state, (COALESCE(price, 0)))").run()
-        try await db.raw("CREATE INDEX listings_category_price ON listings (campus_id, state, category, (COALESCE(price, 0)))").run()
-        try await db.create(index: "listings_category_newest").on("listings").column("campus_id").column("state").column("category")
+        try await db.raw(
+            "CREATE INDEX listings_category_price ON listings (campus_id, state, category, (COALESCE(price, 0)))"
+        ).run()
+        try await db.create(index: "listings_category_newest").on("listings").column("campus_id").column("state")
+            .column("category")
             .column("created_at").run()
     }
 }

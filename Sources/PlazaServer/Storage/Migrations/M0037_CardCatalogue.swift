@@ -52,7 +52,9 @@ struct M0037_CardCatalogue: Migration {
             .column("created_at", type: engine.timestamp, .notNull)
             .column("updated_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "card_templates_catalogue").on("card_templates").column("category_id").column("state").run()
+        try await db.create(index: "card_templates_catalogue").on("card_templates").column("category_id").column(
+            "state"
+        ).run()
         try await db.create(table: "card_template_versions")
             .column("template_id", type: engine.uuid, .notNull, .references("card_templates", "id", onDelete: .cascade))
             .column("version", type: .int, .notNull)
@@ -81,6 +83,7 @@ struct M0037_CardCatalogue: Migration {
             .column("created_at", type: engine.timestamp, .notNull)
             .column("updated_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "card_designs_owner").on("card_designs").column("owner_id").column("updated_at").run()
+        try await db.create(index: "card_designs_owner").on("card_designs").column("owner_id").column("updated_at")
+            .run()
     }
 }

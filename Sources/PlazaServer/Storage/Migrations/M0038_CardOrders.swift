@@ -15,7 +15,9 @@ struct M0038_CardOrders: Migration {
             .column("quantity", type: .int, .notNull)
             .column("created_at", type: engine.timestamp, .notNull)
             .run()
-        try await db.create(index: "card_cart_items_owner").on("card_cart_items").column("owner_id").column("created_at").run()
+        try await db.create(index: "card_cart_items_owner").on("card_cart_items").column("owner_id").column(
+            "created_at"
+        ).run()
         try await db.create(table: "card_orders")
             .column("id", type: engine.uuid, .primaryKey(autoIncrement: false))
             // An account with an order at the printer cannot be deleted (the accounts' erasure check); later ones go with it.

@@ -13,7 +13,9 @@ import Testing
         var from = start
         var distances: [Double] = []
         for element in elements {
-            guard case .cubic(_, _, let end) = element, let middle = S.evaluate(from, element, at: 0.5) else { return [] }
+            guard case .cubic(_, _, let end) = element, let middle = S.evaluate(from, element, at: 0.5) else {
+                return []
+            }
             for point in [from, middle, end] { distances.append(hypot(point.x - centre.x, point.y - centre.y)) }
             from = end
         }
@@ -22,7 +24,15 @@ import Testing
 
     @Test func quarterCircleEndsAndMidpointLieOnTheCircle() throws {
         let start = S.p(1, 0)
-        let elements = CardArtArc.cubics(from: start, radiusX: 1, radiusY: 1, rotation: 0, largeArc: false, sweep: true, to: S.p(0, 1))
+        let elements = CardArtArc.cubics(
+            from: start,
+            radiusX: 1,
+            radiusY: 1,
+            rotation: 0,
+            largeArc: false,
+            sweep: true,
+            to: S.p(0, 1)
+        )
         try #require(elements.count == 1)
         guard case .cubic(let c1, let c2, let end) = elements[0] else { throw CardArtError.tooManySegments }
         #expect(end == S.p(0, 1))
@@ -36,20 +46,47 @@ import Testing
     @Test func largeArcTakesThreeQuarters() {
         let start = S.p(1, 0)
         // From (1, 0) to (0, -1): the short way is a quarter counter-clockwise; large-arc with sweep goes round the long way.
-        let elements = CardArtArc.cubics(from: start, radiusX: 1, radiusY: 1, rotation: 0, largeArc: true, sweep: true, to: S.p(0, -1))
+        let elements = CardArtArc.cubics(
+            from: start,
+            radiusX: 1,
+            radiusY: 1,
+            rotation: 0,
+            largeArc: true,
+            sweep: true,
+            to: S.p(0, -1)
+        )
         #expect(elements.count == 3)
         // Through the bottom (y down) and the left: (0, 1), (-1, 0), then exactly the requested end.
         let ends = S.ends(elements).compactMap { $0 }
         let expected = [S.p(0, 1), S.p(-1, 0), S.p(0, -1)]
-        #expect(zip(ends, expected).allSatisfy { abs($0.x - $1.x) < 1e-9 && abs($0.y - $1.y) < 1e-9 } && ends.last == S.p(0, -1))
+        #expect(
+            zip(ends, expected).allSatisfy { abs($0.x - $1.x) < 1e-9 && abs($0.y - $1.y) < 1e-9 }
+                && ends.last == S.p(0, -1)
+        )
         #expect(Self.radii(start, elements, centre: S.p(0, 0)).allSatisfy { abs($0 - 1) < 1e-6 })
-        let small = CardArtArc.cubics(from: start, radiusX: 1, radiusY: 1, rotation: 0, largeArc: false, sweep: false, to: S.p(0, -1))
+        let small = CardArtArc.cubics(
+            from: start,
+            radiusX: 1,
+            radiusY: 1,
+            rotation: 0,
+            largeArc: false,
+            sweep: false,
+            to: S.p(0, -1)
+        )
         #expect(small.count == 1)
     }
 
     @Test func radiiTooSmallAreScaledUp() {
         // Radius 1 cannot span 10 units: it grows to 5, a half circle about (5, 0).
-        let elements = CardArtArc.cubics(from: S.p(0, 0), radiusX: 1, radiusY: 1, rotation: 0, largeArc: false, sweep: true, to: S.p(10, 0))
+        let elements = CardArtArc.cubics(
+            from: S.p(0, 0),
+            radiusX: 1,
+            radiusY: 1,
+            rotation: 0,
+            largeArc: false,
+            sweep: true,
+            to: S.p(10, 0)
+        )
         #expect(elements.count == 2)
         #expect(Self.radii(S.p(0, 0), elements, centre: S.p(5, 0)).allSatisfy { abs($0 - 5) < 1e-6 })
     }
@@ -57,7 +94,15 @@ import Testing
     @Test func rotatedEllipseStaysOnTheEllipse() {
         // An ellipse with radii 2 and 1 turned 90°: in its own axes, x along the page's y.
         let start = S.p(0, -2)
-        let elements = CardArtArc.cubics(from: start, radiusX: 2, radiusY: 1, rotation: 90, largeArc: false, sweep: true, to: S.p(0, 2))
+        let elements = CardArtArc.cubics(
+            from: start,
+            radiusX: 2,
+            radiusY: 1,
+            rotation: 90,
+            largeArc: false,
+            sweep: true,
+            to: S.p(0, 2)
+        )
         var from = start
         for element in elements {
             for t in [0.0, 0.5, 1.0] {

@@ -35,10 +35,14 @@ import Testing
 
     @Test func nestingIsLimited() throws {
         let groups = CardArt.maximumNesting - 1
-        let deepest = String(repeating: "<g>", count: groups) + "<path d=\"M0 0H1V1Z\"/>" + String(repeating: "</g>", count: groups)
+        let deepest =
+            String(repeating: "<g>", count: groups) + "<path d=\"M0 0H1V1Z\"/>"
+            + String(repeating: "</g>", count: groups)
         // svg + 49 groups + the path is 51 deep: one too many.
         #expect(S.error(S.document(deepest)) == .nestedTooDeeply)
-        let fits = String(repeating: "<g>", count: groups - 1) + "<path d=\"M0 0H1V1Z\"/>" + String(repeating: "</g>", count: groups - 1)
+        let fits =
+            String(repeating: "<g>", count: groups - 1) + "<path d=\"M0 0H1V1Z\"/>"
+            + String(repeating: "</g>", count: groups - 1)
         #expect(try S.art(fits).shapes.count == 1)
     }
 

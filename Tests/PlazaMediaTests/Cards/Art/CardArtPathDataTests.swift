@@ -8,15 +8,21 @@ import Testing
     typealias S = CardArtSamples
 
     @Test func absoluteLinesAndClose() throws {
-        #expect(try S.path("M10 20 L30 40 H50 V60 Z") == [.move(S.p(10, 20)), .line(S.p(30, 40)), .line(S.p(50, 40)), .line(S.p(50, 60)), .close])
+        #expect(
+            try S.path("M10 20 L30 40 H50 V60 Z") == [
+                .move(S.p(10, 20)), .line(S.p(30, 40)), .line(S.p(50, 40)), .line(S.p(50, 60)), .close,
+            ]
+        )
     }
 
     @Test func relativeCommandsAreRelativeToTheCurrentPoint() throws {
         let elements = try S.path("m10 20 l5 5 h5 v-5 z m1 1 l1 0")
         #expect(
             elements == [
-                .move(S.p(10, 20)), .line(S.p(15, 25)), .line(S.p(20, 25)), .line(S.p(20, 20)), .close, .move(S.p(11, 21)), .line(S.p(12, 21)),
-            ])
+                .move(S.p(10, 20)), .line(S.p(15, 25)), .line(S.p(20, 25)), .line(S.p(20, 20)), .close,
+                .move(S.p(11, 21)), .line(S.p(12, 21)),
+            ]
+        )
     }
 
     @Test func extraPairsAfterAMoveAreLines() throws {
@@ -27,26 +33,45 @@ import Testing
 
     @Test func numbersFollowSVGGrammar() throws {
         let elements = try S.path("M1.5.5L-1-2L1e1,2E-1L.5.5l+1,  -1")
-        #expect(elements == [.move(S.p(1.5, 0.5)), .line(S.p(-1, -2)), .line(S.p(10, 0.2)), .line(S.p(0.5, 0.5)), .line(S.p(1.5, -0.5))])
+        #expect(
+            elements == [
+                .move(S.p(1.5, 0.5)), .line(S.p(-1, -2)), .line(S.p(10, 0.2)), .line(S.p(0.5, 0.5)),
+                .line(S.p(1.5, -0.5)),
+            ]
+        )
     }
 
     @Test func drawingAfterCloseStartsAtTheSubpathStart() throws {
-        #expect(try S.path("M0 0 L10 0 Z L0 10") == [.move(S.p(0, 0)), .line(S.p(10, 0)), .close, .move(S.p(0, 0)), .line(S.p(0, 10))])
-        #expect(try S.path("M5 5 L10 0 z l1 1") == [.move(S.p(5, 5)), .line(S.p(10, 0)), .close, .move(S.p(5, 5)), .line(S.p(6, 6))])
+        #expect(
+            try S.path("M0 0 L10 0 Z L0 10") == [
+                .move(S.p(0, 0)), .line(S.p(10, 0)), .close, .move(S.p(0, 0)), .line(S.p(0, 10)),
+            ]
+        )
+        #expect(
+            try S.path("M5 5 L10 0 z l1 1") == [
+                .move(S.p(5, 5)), .line(S.p(10, 0)), .close, .move(S.p(5, 5)), .line(S.p(6, 6)),
+            ]
+        )
     }
 
     @Test func cubicCurves() throws {
         let elements = try S.path("M1 1 C2 2 3 3 4 4 c1 0 2 0 3 0")
-        #expect(elements == [.move(S.p(1, 1)), .cubic(S.p(2, 2), S.p(3, 3), S.p(4, 4)), .cubic(S.p(5, 4), S.p(6, 4), S.p(7, 4))])
+        #expect(
+            elements == [
+                .move(S.p(1, 1)), .cubic(S.p(2, 2), S.p(3, 3), S.p(4, 4)), .cubic(S.p(5, 4), S.p(6, 4), S.p(7, 4)),
+            ]
+        )
     }
 
     @Test func smoothCubicsReflectThePreviousControlPoint() throws {
         let elements = try S.path("M0 0 C10 0 20 10 30 10 S50 20 60 20 s10 10 20 0")
         #expect(
             elements == [
-                .move(S.p(0, 0)), .cubic(S.p(10, 0), S.p(20, 10), S.p(30, 10)), .cubic(S.p(40, 10), S.p(50, 20), S.p(60, 20)),
+                .move(S.p(0, 0)), .cubic(S.p(10, 0), S.p(20, 10), S.p(30, 10)),
+                .cubic(S.p(40, 10), S.p(50, 20), S.p(60, 20)),
                 .cubic(S.p(70, 20), S.p(70, 30), S.p(80, 20)),
-            ])
+            ]
+        )
         // Without a previous cubic the first control point is the current point.
         #expect(try S.path("M5 5 S10 10 20 5") == [.move(S.p(5, 5)), .cubic(S.p(5, 5), S.p(10, 10), S.p(20, 5))])
         #expect(try S.path("M0 0 Q5 5 10 0 S20 5 30 0")[2] == .cubic(S.p(10, 0), S.p(20, 5), S.p(30, 0)))
@@ -54,7 +79,9 @@ import Testing
 
     @Test func quadraticsBecomeExactCubics() throws {
         #expect(try S.path("M0 0 Q30 60 60 0") == [.move(S.p(0, 0)), .cubic(S.p(20, 40), S.p(40, 40), S.p(60, 0))])
-        #expect(try S.path("M10 10 q30 60 60 0") == [.move(S.p(10, 10)), .cubic(S.p(30, 50), S.p(50, 50), S.p(70, 10))])
+        #expect(
+            try S.path("M10 10 q30 60 60 0") == [.move(S.p(10, 10)), .cubic(S.p(30, 50), S.p(50, 50), S.p(70, 10))]
+        )
     }
 
     @Test func smoothQuadraticsReflectThePreviousControlPoint() throws {

@@ -32,8 +32,14 @@ import Testing
         (S.document("<a href=\"https://example.com\">\(square)</a>"), .externalReference("https://example.com")),
         (S.document("<defs><pattern id=\"p\"><image xlink:href=\"http://x/y.png\"/></pattern></defs>"), .image),
         (S.document("<image href=\"data:image/png;base64,iVBORw0KGgo=\" width=\"1\" height=\"1\"/>"), .image),
-        (S.document("<defs><linearGradient id=\"g\" xlink:href=\"other.svg#g\"/></defs>"), .externalReference("other.svg#g")),
-        (S.document("<path d=\"M0 0H1V1Z\" fill=\"url(https://evil.example/a.svg#g)\"/>"), .externalReference("https://evil.example/a.svg#g")),
+        (
+            S.document("<defs><linearGradient id=\"g\" xlink:href=\"other.svg#g\"/></defs>"),
+            .externalReference("other.svg#g")
+        ),
+        (
+            S.document("<path d=\"M0 0H1V1Z\" fill=\"url(https://evil.example/a.svg#g)\"/>"),
+            .externalReference("https://evil.example/a.svg#g")
+        ),
         (S.document("<rect width=\"1\" height=\"1\"><animate attributeName=\"x\" to=\"5\"/></rect>"), .animation),
         (S.document("<svg viewBox=\"0 0 1 1\"/>"), .nestedSVG),
         (S.document("<switch>\(square)</switch>"), .unsupportedElement("switch")),
@@ -54,8 +60,12 @@ import Testing
     @Test func messagesTellTheDesignerWhatToDo() {
         #expect(
             CardArtError.text.message
-                == "Text in the art is not supported: convert text to outlines (paths) in your design tool, or use a label.")
-        #expect(CardArtError.gradient.message == "Gradients and patterns are not supported yet: use flat colours, or upload a PNG.")
+                == "Text in the art is not supported: convert text to outlines (paths) in your design tool, or use a label."
+        )
+        #expect(
+            CardArtError.gradient.message
+                == "Gradients and patterns are not supported yet: use flat colours, or upload a PNG."
+        )
         #expect(CardArtError.malformedXML(line: 3, reason: "x").description.contains("line 3"))
         // A hostile value is not echoed at full length.
         let long = CardArtError.externalReference(String(repeating: "a", count: 10_000)).message
@@ -87,6 +97,8 @@ import Testing
 
     @Test func nonUTF8IsRefused() {
         let utf16 = Data([0xFF, 0xFE]) + S.document(Self.square).data(using: .utf16LittleEndian)!
-        #expect(throws: CardArtError.malformedXML(line: 1, reason: "the file is not UTF-8 text")) { try CardArt(svg: utf16) }
+        #expect(throws: CardArtError.malformedXML(line: 1, reason: "the file is not UTF-8 text")) {
+            try CardArt(svg: utf16)
+        }
     }
 }

@@ -19,21 +19,26 @@ import Testing
           <polygon points="90 90 95 99 85 99" transform="skewX(15)"/>
           <line x1="0" y1="0" x2="100" y2="100" stroke="maroon"/>
         </g>
-        """, viewBox: "-10 -10 120.123456 120")
+        """,
+        viewBox: "-10 -10 120.123456 120"
+    )
 
     @Test func exactOutputForASmallSample() throws {
         let art = try S.art(
             "<path d=\"M10 10 h10 v10 z\" fill=\"red\" fill-opacity=\"0.5\" fill-rule=\"evenodd\" stroke=\"#00ff00\" stroke-width=\"0.333333\"/>",
-            viewBox: "0 0 100 50")
+            viewBox: "0 0 100 50"
+        )
         #expect(
             art.svgDocument
                 == "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 50\" preserveAspectRatio=\"none\">"
                 + "<path d=\"M10 10 L20 10 L20 20 Z\" fill=\"#ff0000\" fill-opacity=\"0.5\" fill-rule=\"evenodd\" stroke=\"#00ff00\""
-                + " stroke-width=\"0.3333\"/></svg>")
+                + " stroke-width=\"0.3333\"/></svg>"
+        )
         #expect(
             art.svgFragment(in: CardRect(x: -3, y: -3, width: 216, height: 110))
                 == "<g transform=\"matrix(2.16 0 0 2.2 -3 -3)\"><path d=\"M10 10 L20 10 L20 20 Z\" fill=\"#ff0000\" fill-opacity=\"0.5\""
-                + " fill-rule=\"evenodd\" stroke=\"#00ff00\" stroke-width=\"0.3333\"/></g>")
+                + " fill-rule=\"evenodd\" stroke=\"#00ff00\" stroke-width=\"0.3333\"/></g>"
+        )
     }
 
     @Test func parsingTheCleanSVGGivesTheSameModel() throws {
@@ -46,7 +51,9 @@ import Testing
 
     @Test func numbersHaveAtMostFourDecimals() throws {
         let art = try CardArt(svg: Data(Self.rich.utf8))
-        let numbers = art.svgDocument.split(whereSeparator: { " \"()".contains($0) }).filter { $0.first?.isNumber == true || $0.first == "-" }
+        let numbers = art.svgDocument.split(whereSeparator: { " \"()".contains($0) }).filter {
+            $0.first?.isNumber == true || $0.first == "-"
+        }
         #expect(!numbers.isEmpty)
         for number in numbers {
             let fraction = number.split(separator: ".").dropFirst().first ?? ""
@@ -65,7 +72,8 @@ import Testing
 
     @Test func cleanOutputCarriesNothingButShapes() throws {
         let art = try S.art(
-            "<!-- x --><title>&lt;script&gt;</title><path d=\"M0 0H1V1Z\" id=\"a\" class=\"c\" data-x=\"&quot;&gt;\" inkscape:label=\"L\"/>")
+            "<!-- x --><title>&lt;script&gt;</title><path d=\"M0 0H1V1Z\" id=\"a\" class=\"c\" data-x=\"&quot;&gt;\" inkscape:label=\"L\"/>"
+        )
         #expect(art.svgDocument.hasSuffix("<path d=\"M0 0 L1 0 L1 1 Z\" fill=\"#000000\"/></svg>"))
         #expect(!art.svgDocument.contains("script") && !art.svgDocument.contains("id="))
     }

@@ -53,6 +53,9 @@ enum CardArtSamples {
         guard case .cubic(let c1, let c2, let end) = element else { return nil }
         let u = 1 - t
         let (a, b, c, d) = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
-        return CardArtPoint(x: a * start.x + b * c1.x + c * c2.x + d * end.x, y: a * start.y + b * c1.y + c * c2.y + d * end.y)
+        return CardArtPoint(
+            x: a * start.x + b * c1.x + c * c2.x + d * end.x,
+            y: a * start.y + b * c1.y + c * c2.y + d * end.y
+        )
     }
 }

@@ -31,19 +31,27 @@ import Testing
 
     @Test func malformedTransformsAreRefused() {
         for text in ["translate(1,2,3)", "rotate(", "spin(10)", "scale()", "translate(1 2) x"] {
-            #expect(throws: CardArtError.invalidValue(attribute: "transform", value: text)) { try CardArtTransform.parse(text) }
+            #expect(throws: CardArtError.invalidValue(attribute: "transform", value: text)) {
+                try CardArtTransform.parse(text)
+            }
         }
     }
 
     @Test func nestedGroupsComposeParentFirst() throws {
-        let shape = try S.shape("<g transform=\"translate(10 0)\"><g transform=\"scale(2)\"><rect width=\"1\" height=\"1\"/></g></g>")
+        let shape = try S.shape(
+            "<g transform=\"translate(10 0)\"><g transform=\"scale(2)\"><rect width=\"1\" height=\"1\"/></g></g>"
+        )
         #expect(S.ends(shape.path.elements).compactMap { $0 } == [S.p(10, 0), S.p(12, 0), S.p(12, 2), S.p(10, 2)])
-        let own = try S.shape("<g transform=\"scale(2)\"><rect transform=\"translate(1 1)\" width=\"1\" height=\"1\"/></g>")
+        let own = try S.shape(
+            "<g transform=\"scale(2)\"><rect transform=\"translate(1 1)\" width=\"1\" height=\"1\"/></g>"
+        )
         #expect(S.ends(own.path.elements).first == S.p(2, 2))
     }
 
     @Test func strokeWidthScalesByTheMeanScale() throws {
-        let uniform = try S.shape("<g transform=\"scale(3)\"><path d=\"M0 0H5\" stroke=\"red\" stroke-width=\"2\"/></g>")
+        let uniform = try S.shape(
+            "<g transform=\"scale(3)\"><path d=\"M0 0H5\" stroke=\"red\" stroke-width=\"2\"/></g>"
+        )
         #expect(uniform.strokeWidth == 6)
         // scale(2 8): the geometric mean 4 stands in for SVG's stretched pen.
         let stretched = try S.shape("<g transform=\"scale(2 8)\"><path d=\"M0 0H5\" stroke=\"red\"/></g>")
@@ -53,7 +61,9 @@ import Testing
     }
 
     @Test func rootTransformAndUnitsApply() throws {
-        let art = try CardArt(svg: Data("<svg width=\"10mm\" height=\"1in\"><rect x=\"1mm\" width=\"1in\" height=\"1pt\"/></svg>".utf8))
+        let art = try CardArt(
+            svg: Data("<svg width=\"10mm\" height=\"1in\"><rect x=\"1mm\" width=\"1in\" height=\"1pt\"/></svg>".utf8)
+        )
         #expect(art.viewBox == CardArtViewBox(x: 0, y: 0, width: CardArtNumber.quantize(10 * 96 / 25.4), height: 96))
         #expect(S.ends(art.shapes[0].path.elements)[1] == S.p(CardArtNumber.quantize(96 / 25.4 + 96), 0))
     }

@@ -21,8 +21,18 @@ import Testing
         }
     }
 
-    static func element(_ name: String, _ attributes: [(String, String)] = [], selfClosing: Bool = false) -> CardArtXMLTokenizer.Event {
-        .start(CardArtXMLElement(name: name, attributes: attributes.map { CardArtXMLAttribute(name: $0, value: $1) }, selfClosing: selfClosing))
+    static func element(
+        _ name: String,
+        _ attributes: [(String, String)] = [],
+        selfClosing: Bool = false
+    ) -> CardArtXMLTokenizer.Event {
+        .start(
+            CardArtXMLElement(
+                name: name,
+                attributes: attributes.map { CardArtXMLAttribute(name: $0, value: $1) },
+                selfClosing: selfClosing
+            )
+        )
     }
 
     @Test func predefinedEntitiesAndCharacterReferencesAreDecoded() throws {
@@ -48,23 +58,35 @@ import Testing
 
     @Test func greaterThanAndOtherQuotesInsideValues() throws {
         let events = try Self.events("<svg a=\"1 > 0\" b='say \"hi\"' c = \"tab\there\"/>")
-        #expect(events == [Self.element("svg", [("a", "1 > 0"), ("b", "say \"hi\""), ("c", "tab here")], selfClosing: true), .end("svg")])
+        #expect(
+            events == [
+                Self.element("svg", [("a", "1 > 0"), ("b", "say \"hi\""), ("c", "tab here")], selfClosing: true),
+                .end("svg"),
+            ]
+        )
     }
 
     @Test func selfClosingTagsGiveStartAndEnd() throws {
         let events = try Self.events("<svg><g><path d=\"M0 0\"/></g></svg>")
         #expect(
             events == [
-                Self.element("svg"), Self.element("g"), Self.element("path", [("d", "M0 0")], selfClosing: true), .end("path"), .end("g"),
+                Self.element("svg"), Self.element("g"), Self.element("path", [("d", "M0 0")], selfClosing: true),
+                .end("path"), .end("g"),
                 .end("svg"),
-            ])
+            ]
+        )
     }
 
     @Test func namespacePrefixesAreKeptInNames() throws {
-        let events = try Self.events("<svg xmlns:inkscape=\"http://www.inkscape.org/namespaces/inkscape\" inkscape:label=\"Layer 1\"/>")
+        let events = try Self.events(
+            "<svg xmlns:inkscape=\"http://www.inkscape.org/namespaces/inkscape\" inkscape:label=\"Layer 1\"/>"
+        )
         guard case .start(let element) = events.first else { throw CardArtError.notSVG(root: "") }
         #expect(element.attributes.map(\.name) == ["xmlns:inkscape", "inkscape:label"])
-        #expect(CardArtXMLElement.local("inkscape:label") == "label" && CardArtXMLElement.prefix("inkscape:label") == "inkscape")
+        #expect(
+            CardArtXMLElement.local("inkscape:label") == "label"
+                && CardArtXMLElement.prefix("inkscape:label") == "inkscape"
+        )
     }
 
     @Test func internalSubsetIsRefused() {
@@ -102,7 +124,9 @@ import Testing
 
     @Test func nestingDeeperThanTheLimitIsRefused() throws {
         let depth = CardArt.maximumNesting
-        #expect(throws: Never.self) { try Self.events(String(repeating: "<g>", count: depth) + String(repeating: "</g>", count: depth)) }
+        #expect(throws: Never.self) {
+            try Self.events(String(repeating: "<g>", count: depth) + String(repeating: "</g>", count: depth))
+        }
         let deeper = String(repeating: "<g>", count: depth + 1) + String(repeating: "</g>", count: depth + 1)
         #expect(Self.failure(deeper) == .nestedTooDeeply)
         // A hostile file of a million open tags stops at the limit instead of growing a stack.

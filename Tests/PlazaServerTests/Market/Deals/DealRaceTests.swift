@@ -21,10 +21,12 @@ import Testing
             case .cancelled, .declined:
                 #expect(
                     offer.paymentState != .held && offer.paymentState != .released,
-                    "\(offer.state) offer \(id): \(String(describing: offer.paymentState))")
+                    "\(offer.state) offer \(id): \(String(describing: offer.paymentState))"
+                )
             case .completed:
                 #expect(
-                    offer.paymentState != .held && offer.paymentState != .refunded, "completed offer \(id): \(String(describing: offer.paymentState))"
+                    offer.paymentState != .held && offer.paymentState != .refunded,
+                    "completed offer \(id): \(String(describing: offer.paymentState))"
                 )
             case .pending, .countered, .accepted:
                 #expect(offer.paymentState != .released && offer.paymentState != .refunded)
@@ -37,13 +39,22 @@ import Testing
     /// Ana's listing for one race, a fresh one each time: it may end sold.
     static func listing(_ client: any TestClientProtocol, _ market: ChatTests.Market, _ n: Int) async throws -> UUID {
         let request = ListingRequest(
-            title: "Desk lamp \(n)", description: "Warm light.", price: Money(amount: 900, currency: "USD"), category: "other",
-            condition: .good, photoIds: [try await ListingTests.photo(client, market.ana)])
+            title: "Desk lamp \(n)",
+            description: "Warm light.",
+            price: Money(amount: 900, currency: "USD"),
+            category: "other",
+            condition: .good,
+            photoIds: [try await ListingTests.photo(client, market.ana)]
+        )
         return try await ListingTests.post(client, market.ana, request).id
     }
 
     /// Ben's offer of 100 on `listing`, accepted by Ana.
-    static func accepted(_ client: any TestClientProtocol, _ market: ChatTests.Market, listing: UUID) async throws -> PriceOffer {
+    static func accepted(
+        _ client: any TestClientProtocol,
+        _ market: ChatTests.Market,
+        listing: UUID
+    ) async throws -> PriceOffer {
         let offer = try await DealTests.offer(client, market.ben, listing, 100)
         #expect(try await DealTests.act(client, market.ana, "offers/\(offer.id)/accept").status == .ok)
         return offer
@@ -60,7 +71,14 @@ import Testing
             #expect(try await DealTests.pay(client, market.ben, offer.id).status == .created)
             let market_ = services.market
             let refunded = try await services.events.transaction(publishing: { db in
-                (try await market_.cancel(stale, money: try await market_.dealMoney(stale, on: db), now: Date(), on: db), [])
+                (
+                    try await market_.cancel(
+                        stale,
+                        money: try await market_.dealMoney(stale, on: db),
+                        now: Date(),
+                        on: db
+                    ), []
+                )
             })
             #expect(refunded == 100)
             #expect(try await WalletDriver(client).balance(token: market.ben) == 1_000)
@@ -107,14 +125,24 @@ import Testing
                 let place = MeetupRequest(latitude: 48.1510, longitude: 11.5790, at: Date().addingTimeInterval(300))
                 let meetup = try await DealTests.meetup(client, market.ben, offer.conversationId, place)
                 #expect(try await DealTests.act(client, market.ana, "meetups/\(meetup.id)/accept").status == .ok)
-                let handshake = try await DealTests.act(client, market.ana, "meetups/\(meetup.id)/handshake").decode(Handshake.self)
+                let handshake = try await DealTests.act(client, market.ana, "meetups/\(meetup.id)/handshake").decode(
+                    Handshake.self
+                )
                 let confirm = HandshakeConfirmation(code: handshake.code)
                 // Even tries: Ben pays while he confirms. Odd tries: he paid; Ana calls it off while he confirms.
-                if !n.isMultiple(of: 2) { #expect(try await DealTests.pay(client, market.ben, offer.id).status == .created) }
+                if !n.isMultiple(of: 2) {
+                    #expect(try await DealTests.pay(client, market.ben, offer.id).status == .created)
+                }
                 async let racing =
                     n.isMultiple(of: 2)
-                    ? DealTests.pay(client, market.ben, offer.id) : DealTests.act(client, market.ana, "offers/\(offer.id)/cancel")
-                async let confirmed = DealTests.act(client, market.ben, "meetups/\(meetup.id)/handshake/confirm", json: confirm)
+                    ? DealTests.pay(client, market.ben, offer.id)
+                    : DealTests.act(client, market.ana, "offers/\(offer.id)/cancel")
+                async let confirmed = DealTests.act(
+                    client,
+                    market.ben,
+                    "meetups/\(meetup.id)/handshake/confirm",
+                    json: confirm
+                )
                 let (other, done) = try await (racing, confirmed)
                 #expect([HTTPResponse.Status.ok, .created, .conflict].contains(other.status), "\(other.text)")
                 #expect([HTTPResponse.Status.ok, .conflict].contains(done.status), "\(done.text)")
@@ -144,7 +172,11 @@ import Testing
                 let offer = try await DealTests.offer(client, market.ben, bike, 100)
                 async let accepted = DealTests.act(client, market.ana, "offers/\(offer.id)/accept")
                 async let edited = client.send(
-                    .patch, "/v1/market/listings/\(bike)", json: ListingChange(title: "City bike, try \(n)"), token: market.ana)
+                    .patch,
+                    "/v1/market/listings/\(bike)",
+                    json: ListingChange(title: "City bike, try \(n)"),
+                    token: market.ana
+                )
                 let (accept, edit) = try await (accepted, edited)
                 #expect(accept.status == .ok && edit.status == .ok, "\(accept.text) \(edit.text)")
                 #expect(try await DealTests.listingState(client, market.ana, bike) == .reserved, "try \(n)")

@@ -12,14 +12,27 @@ import Testing
 /// a meetup is agreed, and the seller's single-use handshake marks it sold and releases the money; a deal called off,
 /// or a meetup passed without a handshake, gives the money back. Money is conserved and the ledger verifies.
 @Suite struct DealTests {
-    static func offer(_ client: any TestClientProtocol, _ token: String, _ listing: UUID, _ amount: Int64) async throws -> PriceOffer {
-        let response = try await client.send(.post, "/v1/market/listings/\(listing)/offers", json: PriceOfferRequest(amount: amount), token: token)
+    static func offer(
+        _ client: any TestClientProtocol,
+        _ token: String,
+        _ listing: UUID,
+        _ amount: Int64
+    ) async throws -> PriceOffer {
+        let response = try await client.send(
+            .post,
+            "/v1/market/listings/\(listing)/offers",
+            json: PriceOfferRequest(amount: amount),
+            token: token
+        )
         #expect(response.status == .created, "\(response.text)")
         return try response.decode(PriceOffer.self)
     }
 
     static func act(
-        _ client: any TestClientProtocol, _ token: String, _ path: String, json: (some Encodable)? = nil as PriceOfferRequest?
+        _ client: any TestClientProtocol,
+        _ token: String,
+        _ path: String,
+        json: (some Encodable)? = nil as PriceOfferRequest?
     )
         async throws -> TestResponse
     {
@@ -27,31 +40,52 @@ import Testing
         return try await client.send(.post, "/v1/market/\(path)", token: token)
     }
 
-    static func pay(_ client: any TestClientProtocol, _ token: String, _ offer: UUID, key: String? = UUID().uuidString) async throws -> TestResponse {
+    static func pay(
+        _ client: any TestClientProtocol,
+        _ token: String,
+        _ offer: UUID,
+        key: String? = UUID().uuidString
+    ) async throws -> TestResponse {
         try await client.send(.post, "/v1/market/offers/\(offer)/pay", token: token, headers: WalletDriver.keyed(key))
     }
 
-    static func meetup(_ client: any TestClientProtocol, _ token: String, _ conversation: UUID, _ request: MeetupRequest) async throws -> Meetup {
-        let response = try await client.send(.post, "/v1/market/conversations/\(conversation)/meetups", json: request, token: token)
+    static func meetup(
+        _ client: any TestClientProtocol,
+        _ token: String,
+        _ conversation: UUID,
+        _ request: MeetupRequest
+    ) async throws -> Meetup {
+        let response = try await client.send(
+            .post,
+            "/v1/market/conversations/\(conversation)/meetups",
+            json: request,
+            token: token
+        )
         #expect(response.status == .created, "\(response.text)")
         return try response.decode(Meetup.self)
     }
 
     /// Ana sells the bike; Ben has an accepted offer of `amount`, paid into the hold when `paid`.
     static func acceptedDeal(
-        _ client: any TestClientProtocol, _ market: ChatTests.Market, amount: Int64 = 8_000, paid: Bool
+        _ client: any TestClientProtocol,
+        _ market: ChatTests.Market,
+        amount: Int64 = 8_000,
+        paid: Bool
     ) async throws -> PriceOffer {
         let offer = try await offer(client, market.ben, market.listing.id, amount)
         #expect(try await act(client, market.ana, "offers/\(offer.id)/accept").status == .ok)
         if paid {
             let wallet = WalletDriver(client)
-            if try await wallet.balance(token: market.ben) < amount { _ = try await wallet.fund(10_000, token: market.ben) }
+            if try await wallet.balance(token: market.ben) < amount {
+                _ = try await wallet.fund(10_000, token: market.ben)
+            }
             #expect(try await pay(client, market.ben, offer.id).status == .created)
         }
         return offer
     }
 
-    static func listingState(_ client: any TestClientProtocol, _ token: String, _ id: UUID) async throws -> ListingState {
+    static func listingState(_ client: any TestClientProtocol, _ token: String, _ id: UUID) async throws -> ListingState
+    {
         try await client.send(.get, "/v1/market/listings/\(id)", token: token).decode(Listing.self).state
     }
 
@@ -60,7 +94,8 @@ import Testing
         let db = services.database.sql
         #expect(
             try await WalletMarketPayments(wallet: services.wallet).held(currency: "USD", on: db)
-                == (try await DealStore().heldTotal(currency: "USD", on: db)))
+                == (try await DealStore().heldTotal(currency: "USD", on: db))
+        )
         #expect(try await services.verifyLedger().problems == [])
     }
 
@@ -74,12 +109,26 @@ import Testing
 
             // Ben offers $70; Ana counters $80; Cal, a third student, sees none of it and cannot answer it.
             let offer = try await Self.offer(client, market.ben, bike, 7_000)
-            #expect(offer.state == .pending && offer.amount == 7_000 && offer.currency == "USD" && offer.proposedBy == "ben")
+            #expect(
+                offer.state == .pending && offer.amount == 7_000 && offer.currency == "USD" && offer.proposedBy == "ben"
+            )
             #expect(try await Self.act(client, market.cal, "offers/\(offer.id)/accept").status == .notFound)
-            #expect(try await Self.act(client, market.ben, "offers/\(offer.id)/accept").problem?.code == .stateConflict, "Ben waits for Ana")
-            let countered = try await Self.act(client, market.ana, "offers/\(offer.id)/counter", json: PriceOfferRequest(amount: 8_000))
+            #expect(
+                try await Self.act(client, market.ben, "offers/\(offer.id)/accept").problem?.code == .stateConflict,
+                "Ben waits for Ana"
+            )
+            let countered = try await Self.act(
+                client,
+                market.ana,
+                "offers/\(offer.id)/counter",
+                json: PriceOfferRequest(amount: 8_000)
+            )
             #expect(try countered.decode(PriceOffer.self).state == .countered)
-            #expect(try await client.send(.get, "/v1/market/listings/\(bike)/offers", token: market.cal).decode(Page<PriceOffer>.self).items == [])
+            #expect(
+                try await client.send(.get, "/v1/market/listings/\(bike)/offers", token: market.cal).decode(
+                    Page<PriceOffer>.self
+                ).items == []
+            )
             let cal = try await Self.offer(client, market.cal, bike, 7_500)
 
             // Ben accepts the counter: the bike is reserved for him, so Ana cannot accept Cal's offer too.
@@ -95,7 +144,10 @@ import Testing
             let paid = try await Self.pay(client, market.ben, offer.id, key: key)
             #expect(paid.status == .created, "\(paid.text)")
             #expect(try paid.decode(DealPayment.self).state == .held)
-            #expect(try await Self.pay(client, market.ben, offer.id, key: key).headers[.init("Idempotent-Replayed")!] == "true")
+            #expect(
+                try await Self.pay(client, market.ben, offer.id, key: key).headers[.init("Idempotent-Replayed")!]
+                    == "true"
+            )
             #expect(try await Self.pay(client, market.ben, offer.id).problem?.code == .stateConflict, "paid once")
             #expect(try await wallet.balance(token: market.ben) == 2_000)
             #expect(try await wallet.balance(token: market.ana) == 0)
@@ -103,19 +155,46 @@ import Testing
 
             // They agree on the library lobby in ten minutes: its window is open.
             let admin = try await AdminTests.admin(client, services)
-            let campus = try await client.send(.get, "/v1/admin/campuses", token: admin).decode(Page<Campus>.self).items[0]
-            let spotRequest = SafeSpotRequest(name: "Library lobby", latitude: 48.1502, longitude: 11.5801, description: "Staffed", hours: "8–22")
-            let spot = try await client.send(.post, "/v1/admin/campuses/\(campus.id)/safe-spots", json: spotRequest, token: admin)
-                .decode(SafeSpot.self)
+            let campus = try await client.send(.get, "/v1/admin/campuses", token: admin).decode(Page<Campus>.self)
+                .items[0]
+            let spotRequest = SafeSpotRequest(
+                name: "Library lobby",
+                latitude: 48.1502,
+                longitude: 11.5801,
+                description: "Staffed",
+                hours: "8–22"
+            )
+            let spot = try await client.send(
+                .post,
+                "/v1/admin/campuses/\(campus.id)/safe-spots",
+                json: spotRequest,
+                token: admin
+            )
+            .decode(SafeSpot.self)
             let far = MeetupRequest(latitude: 52.52, longitude: 13.40, at: Date().addingTimeInterval(600))
-            let farAway = try await client.send(.post, "/v1/market/conversations/\(offer.conversationId)/meetups", json: far, token: market.ben)
+            let farAway = try await client.send(
+                .post,
+                "/v1/market/conversations/\(offer.conversationId)/meetups",
+                json: far,
+                token: market.ben
+            )
             #expect(farAway.problem?.errors?.map(\.field) == ["latitude"], "a point must be near campus")
             let meetup = try await Self.meetup(
-                client, market.ben, offer.conversationId, MeetupRequest(spotId: spot.id, at: Date().addingTimeInterval(600)))
+                client,
+                market.ben,
+                offer.conversationId,
+                MeetupRequest(spotId: spot.id, at: Date().addingTimeInterval(600))
+            )
             #expect(meetup.state == .proposed && meetup.place.name == "Library lobby")
-            #expect(try await Self.act(client, market.ben, "meetups/\(meetup.id)/accept").problem?.code == .stateConflict, "Ana answers")
+            #expect(
+                try await Self.act(client, market.ben, "meetups/\(meetup.id)/accept").problem?.code == .stateConflict,
+                "Ana answers"
+            )
             #expect(try await Self.act(client, market.cal, "meetups/\(meetup.id)/accept").status == .notFound)
-            #expect(try await Self.act(client, market.ana, "meetups/\(meetup.id)/accept").decode(Meetup.self).state == .accepted)
+            #expect(
+                try await Self.act(client, market.ana, "meetups/\(meetup.id)/accept").decode(Meetup.self).state
+                    == .accepted
+            )
 
             // Only the seller shows the handshake; only the buyer confirms it; a wrong code is refused.
             #expect(try await Self.act(client, market.ben, "meetups/\(meetup.id)/handshake").status == .notFound)
@@ -124,34 +203,66 @@ import Testing
             let handshake = try shown.decode(Handshake.self)
             #expect(handshake.code.count == 6 && handshake.token.hasPrefix("plaza:handshake:"))
             let confirm = "meetups/\(meetup.id)/handshake/confirm"
-            #expect(try await Self.act(client, market.cal, confirm, json: HandshakeConfirmation(code: handshake.code)).status == .notFound)
-            #expect(try await Self.act(client, market.ana, confirm, json: HandshakeConfirmation(code: handshake.code)).status == .notFound)
+            #expect(
+                try await Self.act(client, market.cal, confirm, json: HandshakeConfirmation(code: handshake.code))
+                    .status == .notFound
+            )
+            #expect(
+                try await Self.act(client, market.ana, confirm, json: HandshakeConfirmation(code: handshake.code))
+                    .status == .notFound
+            )
             let wrong = handshake.code == "000000" ? "111111" : "000000"
             let refused = try await Self.act(client, market.ben, confirm, json: HandshakeConfirmation(code: wrong))
             #expect(
-                refused.status == .unprocessableContent && refused.problem?.code == .invalidCode && refused.problem?.errors?.map(\.field) == ["code"])
+                refused.status == .unprocessableContent && refused.problem?.code == .invalidCode
+                    && refused.problem?.errors?.map(\.field) == ["code"]
+            )
 
             // The right code: sold to Ben, and Ana has the $80; the code works once.
-            let done = try await Self.act(client, market.ben, confirm, json: HandshakeConfirmation(code: handshake.code))
+            let done = try await Self.act(
+                client,
+                market.ben,
+                confirm,
+                json: HandshakeConfirmation(code: handshake.code)
+            )
             #expect(done.status == .ok, "\(done.text)")
             let result = try done.decode(HandshakeResult.self)
-            #expect(result.listing.state == .sold && result.listing.soldTo == "ben" && result.payment?.state == .released)
+            #expect(
+                result.listing.state == .sold && result.listing.soldTo == "ben" && result.payment?.state == .released
+            )
             #expect(try await wallet.balance(token: market.ana) == 8_000)
             #expect(try await wallet.balance(token: market.ben) == 2_000)
-            let replayed = try await Self.act(client, market.ben, confirm, json: HandshakeConfirmation(code: handshake.code))
+            let replayed = try await Self.act(
+                client,
+                market.ben,
+                confirm,
+                json: HandshakeConfirmation(code: handshake.code)
+            )
             #expect(replayed.status == .conflict && replayed.problem?.code == .stateConflict)
             // Cal's offer ended with the sale; both histories say what happened.
-            let offers = try await client.send(.get, "/v1/market/listings/\(bike)/offers", token: market.ana).decode(Page<PriceOffer>.self).items
+            let offers = try await client.send(.get, "/v1/market/listings/\(bike)/offers", token: market.ana).decode(
+                Page<PriceOffer>.self
+            ).items
             #expect(Set(offers.map(\.state)) == [.completed, .cancelled])
             #expect(try await wallet.activity(token: market.ana).items.first?.kind == .marketSale)
             #expect(try await wallet.activity(token: market.ben).items.first?.kind == .marketHold)
             try await Self.conserved(services)
             // Each side's history says who, for how much, and that it went through Plaza.
-            let sales = try await client.send(.get, "/v1/market/me/sales", token: market.ana).decode(Page<MarketSale>.self).items
-            #expect(sales.map(\.counterpart?.username) == ["ben"] && sales.first?.price?.amount == 8_000 && sales.first?.paidThroughPlaza == true)
-            let purchases = try await client.send(.get, "/v1/market/me/purchases", token: market.ben).decode(Page<MarketSale>.self).items
+            let sales = try await client.send(.get, "/v1/market/me/sales", token: market.ana).decode(
+                Page<MarketSale>.self
+            ).items
+            #expect(
+                sales.map(\.counterpart?.username) == ["ben"] && sales.first?.price?.amount == 8_000
+                    && sales.first?.paidThroughPlaza == true
+            )
+            let purchases = try await client.send(.get, "/v1/market/me/purchases", token: market.ben).decode(
+                Page<MarketSale>.self
+            ).items
             #expect(purchases.map(\.counterpart?.username) == ["ana"] && purchases.first?.listing.title == "City bike")
-            #expect(try await client.send(.get, "/v1/market/me/purchases", token: market.cal).decode(Page<MarketSale>.self).items.isEmpty)
+            #expect(
+                try await client.send(.get, "/v1/market/me/purchases", token: market.cal).decode(Page<MarketSale>.self)
+                    .items.isEmpty
+            )
         }
     }
 
@@ -182,8 +293,12 @@ import Testing
             #expect(try await services.market.expireMeetups(now: Date().addingTimeInterval(3_600)) == 0, "not due yet")
             #expect(try await services.market.expireMeetups(now: meetup.windowEnd.addingTimeInterval(1)) == 1)
             #expect(try await services.market.expireMeetups(now: meetup.windowEnd.addingTimeInterval(2)) == 0, "once")
-            let deal = try await client.send(.get, "/v1/market/conversations/\(second.conversationId)/deal", token: market.ben)
-                .decode(ConversationDeal.self)
+            let deal = try await client.send(
+                .get,
+                "/v1/market/conversations/\(second.conversationId)/deal",
+                token: market.ben
+            )
+            .decode(ConversationDeal.self)
             #expect(deal.meetups.first?.state == .expired && deal.offers.first?.payment?.state == .refunded)
             #expect(try await wallet.balance(token: market.ben) == 10_000)
             #expect(try await Self.listingState(client, market.ana, bike) == .active)
@@ -192,7 +307,14 @@ import Testing
             // A seller who sells elsewhere ends the open deals too: the held money goes back.
             let third = try await Self.acceptedDeal(client, market, paid: false)
             #expect(try await Self.pay(client, market.ben, third.id).status == .created)
-            #expect(try await client.send(.post, "/v1/market/listings/\(bike)/sold", json: ListingSale(buyer: nil), token: market.ana).status == .ok)
+            #expect(
+                try await client.send(
+                    .post,
+                    "/v1/market/listings/\(bike)/sold",
+                    json: ListingSale(buyer: nil),
+                    token: market.ana
+                ).status == .ok
+            )
             #expect(try await wallet.balance(token: market.ben) == 10_000)
             try await Self.conserved(services)
         }
@@ -209,13 +331,26 @@ import Testing
             let confirm = "meetups/\(meetup.id)/handshake/confirm"
 
             // Before the seller shows it there is nothing to confirm.
-            #expect(try await Self.act(client, market.ben, confirm, json: HandshakeConfirmation(code: "123456")).status == .conflict)
-            var handshake = try await Self.act(client, market.ana, "meetups/\(meetup.id)/handshake").decode(Handshake.self)
+            #expect(
+                try await Self.act(client, market.ben, confirm, json: HandshakeConfirmation(code: "123456")).status
+                    == .conflict
+            )
+            var handshake = try await Self.act(client, market.ana, "meetups/\(meetup.id)/handshake").decode(
+                Handshake.self
+            )
             for _ in 0..<DealRules.handshakeAttempts {
                 let wrong = handshake.code == "999999" ? "888888" : "999999"
-                #expect(try await Self.act(client, market.ben, confirm, json: HandshakeConfirmation(code: wrong)).status == .unprocessableContent)
+                #expect(
+                    try await Self.act(client, market.ben, confirm, json: HandshakeConfirmation(code: wrong)).status
+                        == .unprocessableContent
+                )
             }
-            let void = try await Self.act(client, market.ben, confirm, json: HandshakeConfirmation(code: handshake.code))
+            let void = try await Self.act(
+                client,
+                market.ben,
+                confirm,
+                json: HandshakeConfirmation(code: handshake.code)
+            )
             #expect(void.status == .conflict, "five wrong codes void the handshake: \(void.text)")
 
             // A new handshake; a token whose signature was changed is refused, the real one confirms.
@@ -223,7 +358,12 @@ import Testing
             let forged = String(handshake.token.dropLast()) + (handshake.token.hasSuffix("0") ? "1" : "0")
             let refused = try await Self.act(client, market.ben, confirm, json: HandshakeConfirmation(token: forged))
             #expect(refused.problem?.code == .invalidCode && refused.problem?.errors?.map(\.field) == ["token"])
-            let done = try await Self.act(client, market.ben, confirm, json: HandshakeConfirmation(token: handshake.token))
+            let done = try await Self.act(
+                client,
+                market.ben,
+                confirm,
+                json: HandshakeConfirmation(token: handshake.token)
+            )
             #expect(done.status == .ok, "\(done.text)")
             #expect(try done.decode(HandshakeResult.self).payment == nil, "nothing was paid through Plaza")
             #expect(try await Self.listingState(client, market.ana, market.listing.id) == .sold)
@@ -237,10 +377,18 @@ import Testing
             let offer = try await Self.acceptedDeal(client, market, paid: false)
             let spot = Coordinate(latitude: 48.1510, longitude: 11.5790)
             let meetup = try await Self.meetup(
-                client, market.ben, offer.conversationId,
-                MeetupRequest(latitude: spot.latitude, longitude: spot.longitude, at: Date().addingTimeInterval(600)))
+                client,
+                market.ben,
+                offer.conversationId,
+                MeetupRequest(latitude: spot.latitude, longitude: spot.longitude, at: Date().addingTimeInterval(600))
+            )
             let share = { (token: String, on: Bool) in
-                try await client.send(.put, "/v1/market/meetups/\(meetup.id)/location-share", json: LocationShareRequest(on: on), token: token)
+                try await client.send(
+                    .put,
+                    "/v1/market/meetups/\(meetup.id)/location-share",
+                    json: LocationShareRequest(on: on),
+                    token: token
+                )
             }
             #expect(try await share(market.ana, true).problem?.code == .stateConflict, "once agreed")
             #expect(try await Self.act(client, market.ana, "meetups/\(meetup.id)/accept").status == .ok)
@@ -250,28 +398,44 @@ import Testing
             try await places.share(.merchants, token: market.ana)
             #expect(try await places.move(to: spot.offset(north: 80), token: market.ana).status == .ok)
             #expect(try await share(market.ana, true).decode(MeetupLocation.self).sharing)
-            var seen = try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.ben).decode(MeetupLocation.self)
+            var seen = try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.ben)
+                .decode(MeetupLocation.self)
             #expect(seen.otherSharing && !seen.sharing)
             #expect(abs((seen.other?.latitude ?? 0) - spot.offset(north: 80).latitude) < 0.00001)
             // Ben's deal card draws the meeting point and Ana's dot on its map.
             let page = PageSession(client)
             _ = try await page.submit("/login", to: "/login", ["login": "ben", "password": AccountsDriver.password])
-            let card = try await page.get("/market/conversations/\(offer.conversationId.uuidString.lowercased())/deal").text
-            #expect(card.contains("data-meetup-map") && card.contains("data-person=\"\(seen.other?.latitude ?? 0),"), "\(card)")
+            let card = try await page.get("/market/conversations/\(offer.conversationId.uuidString.lowercased())/deal")
+                .text
+            #expect(
+                card.contains("data-meetup-map") && card.contains("data-person=\"\(seen.other?.latitude ?? 0),"),
+                "\(card)"
+            )
             #expect(card.contains("Ana is 80 m from the meeting point"))
-            #expect(try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.cal).status == .notFound)
+            #expect(
+                try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.cal).status
+                    == .notFound
+            )
             // Ben does not share: Ana sees nothing of him.
             #expect(
-                try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.ana).decode(MeetupLocation.self).other == nil)
+                try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.ana).decode(
+                    MeetupLocation.self
+                ).other == nil
+            )
             // She stops: gone at once.
             _ = try await share(market.ana, false)
-            seen = try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.ben).decode(MeetupLocation.self)
+            seen = try await client.send(.get, "/v1/market/meetups/\(meetup.id)/location", token: market.ben).decode(
+                MeetupLocation.self
+            )
             #expect(!seen.otherSharing && seen.other == nil)
             // Outside the window (the service's clock an hour earlier) nothing shows either.
             _ = try await share(market.ana, true)
             let ben = try #require(try await AccountStore().user(login: "ben", on: services.database.sql))
             let early = try await services.market.meetupLocation(
-                Identity(user: ben, sessionID: UUID()), meetup: meetup.id, now: Date().addingTimeInterval(-3_600))
+                Identity(user: ben, sessionID: UUID()),
+                meetup: meetup.id,
+                now: Date().addingTimeInterval(-3_600)
+            )
             #expect(early.otherSharing && early.other == nil)
         }
     }

@@ -28,8 +28,13 @@ extension DealRaceTests {
                 #expect(answers.filter { $0.status == .ok }.count == 1, "\(answers.map(\.text))")
                 let loser = try #require(answers.first { $0.status != .ok })
                 #expect(loser.status == .conflict && loser.problem?.code == .stateConflict)
-                let states = try await [ben.id, cal.id].asyncMap { try #require(try await DealStore().offer($0, on: services.database.sql)).state }
-                #expect(states.sorted { $0.rawValue < $1.rawValue } == [.accepted, .pending], "the other offer stays open")
+                let states = try await [ben.id, cal.id].asyncMap {
+                    try #require(try await DealStore().offer($0, on: services.database.sql)).state
+                }
+                #expect(
+                    states.sorted { $0.rawValue < $1.rawValue } == [.accepted, .pending],
+                    "the other offer stays open"
+                )
                 #expect(try await DealTests.listingState(client, market.ana, listing) == .reserved)
             }
             try await Self.settled(services, offers)
@@ -52,7 +57,10 @@ extension DealRaceTests {
                 #expect(answers.filter { $0.status == .ok }.count == 1, "\(answers.map(\.text))")
                 let state = try #require(try await DealStore().offer(offer.id, on: services.database.sql)).state
                 #expect(state == (answers[0].status == .ok ? .accepted : .declined))
-                #expect(try await DealTests.listingState(client, market.ana, listing) == (state == .accepted ? .reserved : .active))
+                #expect(
+                    try await DealTests.listingState(client, market.ana, listing)
+                        == (state == .accepted ? .reserved : .active)
+                )
             }
             try await Self.settled(services, offers)
         }
@@ -75,7 +83,13 @@ extension DealRaceTests {
                     _ = try await DealStore().move(offer.id, from: [.accepted], to: .cancelled, now: Date(), on: db)
                     locked.continuation.yield()
                     try await Task.sleep(for: .milliseconds(500))
-                    return try await ListingStore().move(market.listing.id, from: [.reserved], to: .active, now: Date(), on: db)
+                    return try await ListingStore().move(
+                        market.listing.id,
+                        from: [.reserved],
+                        to: .active,
+                        now: Date(),
+                        on: db
+                    )
                 }
             }
             for await _ in locked.stream { break }

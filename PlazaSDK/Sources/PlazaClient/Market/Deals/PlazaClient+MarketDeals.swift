@@ -6,7 +6,12 @@ extension PlazaClient {
 
     /// Offers a price for a listing (opening my conversation about it); the seller answers.
     public func offerPrice(_ amount: Int64, listing: UUID) async throws -> PriceOffer {
-        try await send("POST", "v1/market/listings/\(listing)/offers", body: PriceOfferRequest(amount: amount), auth: .required)
+        try await send(
+            "POST",
+            "v1/market/listings/\(listing)/offers",
+            body: PriceOfferRequest(amount: amount),
+            auth: .required
+        )
     }
 
     /// A listing's offers: every one for its seller, mine for a buyer.
@@ -26,7 +31,12 @@ extension PlazaClient {
 
     /// Names another price for the offer waiting for me.
     public func counterPriceOffer(_ id: UUID, amount: Int64) async throws -> PriceOffer {
-        try await send("POST", "v1/market/offers/\(id)/counter", body: PriceOfferRequest(amount: amount), auth: .required)
+        try await send(
+            "POST",
+            "v1/market/offers/\(id)/counter",
+            body: PriceOfferRequest(amount: amount),
+            auth: .required
+        )
     }
 
     /// Calls the deal off: money held for it goes back to the buyer, the listing is for sale again.
@@ -52,7 +62,11 @@ extension PlazaClient {
     }
 
     public func meetups(conversation: UUID) async throws -> [Meetup] {
-        let page: Page<Meetup> = try await send("GET", "v1/market/conversations/\(conversation)/meetups", auth: .required)
+        let page: Page<Meetup> = try await send(
+            "GET",
+            "v1/market/conversations/\(conversation)/meetups",
+            auth: .required
+        )
         return page.items
     }
 
@@ -74,9 +88,17 @@ extension PlazaClient {
     }
 
     /// The buyer's scan (`token`) or typed `code`: the listing is sold to me and my held payment goes to the seller.
-    public func confirmHandshake(meetup: UUID, code: String? = nil, token: String? = nil) async throws -> HandshakeResult {
+    public func confirmHandshake(
+        meetup: UUID,
+        code: String? = nil,
+        token: String? = nil
+    ) async throws -> HandshakeResult {
         try await send(
-            "POST", "v1/market/meetups/\(meetup)/handshake/confirm", body: HandshakeConfirmation(code: code, token: token), auth: .required)
+            "POST",
+            "v1/market/meetups/\(meetup)/handshake/confirm",
+            body: HandshakeConfirmation(code: code, token: token),
+            auth: .required
+        )
     }
 }
 
@@ -86,7 +108,12 @@ extension PlazaClient {
     /// Bids up to `maxAmount` on a listing sold by bidding (Plaza bids for me only as far as needed). Pass the same key
     /// when retrying: the bid is placed once.
     public func placeBid(_ maxAmount: Int64, listing: UUID, idempotencyKey: String? = nil) async throws -> PlacedBid {
-        try await sendMoney("POST", "v1/market/listings/\(listing)/bids", body: BidRequest(maxAmount: maxAmount), idempotencyKey: idempotencyKey)
+        try await sendMoney(
+            "POST",
+            "v1/market/listings/\(listing)/bids",
+            body: BidRequest(maxAmount: maxAmount),
+            idempotencyKey: idempotencyKey
+        )
     }
 
     /// Every price step of a listing sold by bidding, newest first.
@@ -101,7 +128,12 @@ extension PlazaClient {
 
     /// Shows (or stops showing) the other side of an accepted meetup where I am, from 15 minutes before it.
     public func shareLocation(meetup: UUID, on: Bool) async throws -> MeetupLocation {
-        try await send("PUT", "v1/market/meetups/\(meetup)/location-share", body: LocationShareRequest(on: on), auth: .required)
+        try await send(
+            "PUT",
+            "v1/market/meetups/\(meetup)/location-share",
+            body: LocationShareRequest(on: on),
+            auth: .required
+        )
     }
 
     /// Where the other side of a meetup is, when they share.

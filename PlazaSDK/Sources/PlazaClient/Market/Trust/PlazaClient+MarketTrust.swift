@@ -6,7 +6,12 @@ extension PlazaClient {
 
     /// Rates the other side of a listing's confirmed handshake, once; it shows once they rated too, or in a week.
     public func rateDeal(listing: UUID, stars: Int, comment: String? = nil) async throws -> MarketRating {
-        try await send("POST", "v1/market/listings/\(listing)/rating", body: RatingRequest(stars: stars, comment: comment), auth: .required)
+        try await send(
+            "POST",
+            "v1/market/listings/\(listing)/rating",
+            body: RatingRequest(stars: stars, comment: comment),
+            auth: .required
+        )
     }
 
     /// What I gave and got for a sale (theirs once shown).
@@ -17,7 +22,11 @@ extension PlazaClient {
     /// A student's shown ratings, newest first.
     public func marketRatings(_ username: String, cursor: String? = nil) async throws -> Page<MarketRating> {
         try await send(
-            "GET", "v1/market/users/\(username)/ratings", query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [], auth: .required)
+            "GET",
+            "v1/market/users/\(username)/ratings",
+            query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [],
+            auth: .required
+        )
     }
 }
 
@@ -37,7 +46,12 @@ extension PlazaClient {
 
     /// Appeals a decision about me, once.
     public func appeal(decision: UUID, text: String) async throws -> ModerationDecision {
-        try await send("POST", "v1/market/me/decisions/\(decision)/appeal", body: AppealRequest(text: text), auth: .required)
+        try await send(
+            "POST",
+            "v1/market/me/decisions/\(decision)/appeal",
+            body: AppealRequest(text: text),
+            auth: .required
+        )
     }
 }
 
@@ -92,12 +106,22 @@ extension PlazaClient {
 
     /// My sold listings, newest first, with the buyer, the agreed price and whether it went through Plaza.
     public func mySales(cursor: String? = nil) async throws -> Page<MarketSale> {
-        try await send("GET", "v1/market/me/sales", query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [], auth: .required)
+        try await send(
+            "GET",
+            "v1/market/me/sales",
+            query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [],
+            auth: .required
+        )
     }
 
     /// What I bought, newest first.
     public func myPurchases(cursor: String? = nil) async throws -> Page<MarketSale> {
-        try await send("GET", "v1/market/me/purchases", query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [], auth: .required)
+        try await send(
+            "GET",
+            "v1/market/me/purchases",
+            query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [],
+            auth: .required
+        )
     }
 }
 

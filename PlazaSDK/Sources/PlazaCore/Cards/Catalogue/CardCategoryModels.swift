@@ -56,7 +56,14 @@ public struct CardPaperType: Codable, Sendable, Hashable {
     /// Ascending by `minQuantity`, the first at 1.
     public var tiers: [CardPriceTier]
 
-    public init(id: UUID, name: String, description: String? = nil, sampleAmount: Int64, currency: String, tiers: [CardPriceTier]) {
+    public init(
+        id: UUID,
+        name: String,
+        description: String? = nil,
+        sampleAmount: Int64,
+        currency: String,
+        tiers: [CardPriceTier]
+    ) {
         self.id = id
         self.name = name
         self.description = description

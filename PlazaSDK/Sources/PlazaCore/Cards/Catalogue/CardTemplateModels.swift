@@ -79,9 +79,24 @@ public struct CardLabelSpec: Codable, Sendable, Hashable {
     public var maxSize: Double
 
     public init(
-        id: String, page: CardPage, text: String, font: String, size: Double, colour: String, x: Double, y: Double, width: Double,
-        height: Double, align: CardTextAlignment = .center, maxLines: Int = 0, required: Bool = false,
-        editable: [CardLabelEditable] = [.text], fonts: [String] = [], colours: [String] = [], minSize: Double? = nil, maxSize: Double? = nil
+        id: String,
+        page: CardPage,
+        text: String,
+        font: String,
+        size: Double,
+        colour: String,
+        x: Double,
+        y: Double,
+        width: Double,
+        height: Double,
+        align: CardTextAlignment = .center,
+        maxLines: Int = 0,
+        required: Bool = false,
+        editable: [CardLabelEditable] = [.text],
+        fonts: [String] = [],
+        colours: [String] = [],
+        minSize: Double? = nil,
+        maxSize: Double? = nil
     ) {
         self.id = id
         self.page = page
@@ -112,10 +127,16 @@ public struct CardLabelSpec: Codable, Sendable, Hashable {
         let size = try container.decode(Double.self, forKey: .size)
         let colour = try container.decode(String.self, forKey: .colour)
         self.init(
-            id: try container.decode(String.self, forKey: .id), page: try container.decode(CardPage.self, forKey: .page),
-            text: try container.decode(String.self, forKey: .text), font: font, size: size, colour: colour,
-            x: try container.decode(Double.self, forKey: .x), y: try container.decode(Double.self, forKey: .y),
-            width: try container.decode(Double.self, forKey: .width), height: try container.decode(Double.self, forKey: .height),
+            id: try container.decode(String.self, forKey: .id),
+            page: try container.decode(CardPage.self, forKey: .page),
+            text: try container.decode(String.self, forKey: .text),
+            font: font,
+            size: size,
+            colour: colour,
+            x: try container.decode(Double.self, forKey: .x),
+            y: try container.decode(Double.self, forKey: .y),
+            width: try container.decode(Double.self, forKey: .width),
+            height: try container.decode(Double.self, forKey: .height),
             align: try container.decodeIfPresent(CardTextAlignment.self, forKey: .align) ?? .center,
             maxLines: try container.decodeIfPresent(Int.self, forKey: .maxLines) ?? 0,
             required: try container.decodeIfPresent(Bool.self, forKey: .required) ?? false,
@@ -123,7 +144,8 @@ public struct CardLabelSpec: Codable, Sendable, Hashable {
             fonts: try container.decodeIfPresent([String].self, forKey: .fonts) ?? [],
             colours: try container.decodeIfPresent([String].self, forKey: .colours) ?? [],
             minSize: try container.decodeIfPresent(Double.self, forKey: .minSize),
-            maxSize: try container.decodeIfPresent(Double.self, forKey: .maxSize))
+            maxSize: try container.decodeIfPresent(Double.self, forKey: .maxSize)
+        )
     }
 
     /// Colours in lower case, the editable list without repeats.
@@ -153,8 +175,17 @@ public struct CardTemplateSummary: Codable, Sendable, Hashable {
     public var currency: String?
 
     public init(
-        id: UUID, name: String, designer: CardDesigner, categoryId: UUID, subcategoryId: UUID?, colours: [CardColourSummary], trim: CardTrim,
-        state: CardTemplateState, previewUrl: String, fromAmount: Int64?, currency: String?
+        id: UUID,
+        name: String,
+        designer: CardDesigner,
+        categoryId: UUID,
+        subcategoryId: UUID?,
+        colours: [CardColourSummary],
+        trim: CardTrim,
+        state: CardTemplateState,
+        previewUrl: String,
+        fromAmount: Int64?,
+        currency: String?
     ) {
         self.id = id
         self.name = name
@@ -200,8 +231,18 @@ public struct CardTemplate: Codable, Sendable, Hashable {
     public var rejectionReason: String?
 
     public init(
-        id: UUID, name: String, designer: CardDesigner, categoryId: UUID, subcategoryId: UUID?, state: CardTemplateState, version: Int,
-        trim: CardTrim, pages: [CardPage], colours: [CardColour], labels: [CardLabelSpec], paperTypes: [CardPaperType],
+        id: UUID,
+        name: String,
+        designer: CardDesigner,
+        categoryId: UUID,
+        subcategoryId: UUID?,
+        state: CardTemplateState,
+        version: Int,
+        trim: CardTrim,
+        pages: [CardPage],
+        colours: [CardColour],
+        labels: [CardLabelSpec],
+        paperTypes: [CardPaperType],
         rejectionReason: String? = nil
     ) {
         self.id = id
@@ -247,8 +288,14 @@ public struct CardTemplateRequest: Codable, Sendable, Hashable {
     public var paperTypeIds: [UUID]
 
     public init(
-        name: String, categoryId: UUID, subcategoryId: UUID? = nil, trim: CardTrim, pages: [CardPage], colours: [CardColourRequest],
-        labels: [CardLabelSpec], paperTypeIds: [UUID]
+        name: String,
+        categoryId: UUID,
+        subcategoryId: UUID? = nil,
+        trim: CardTrim,
+        pages: [CardPage],
+        colours: [CardColourRequest],
+        labels: [CardLabelSpec],
+        paperTypeIds: [UUID]
     ) {
         self.name = name
         self.categoryId = categoryId

@@ -10,8 +10,15 @@ public struct CardLabelEdit: Codable, Sendable, Hashable {
     public var x: Double?
     public var y: Double?
 
-    public init(id: String, text: String? = nil, font: String? = nil, size: Double? = nil, colour: String? = nil, x: Double? = nil, y: Double? = nil)
-    {
+    public init(
+        id: String,
+        text: String? = nil,
+        font: String? = nil,
+        size: Double? = nil,
+        colour: String? = nil,
+        x: Double? = nil,
+        y: Double? = nil
+    ) {
         self.id = id
         self.text = text
         self.font = font
@@ -48,7 +55,16 @@ public struct CardLabelValue: Codable, Sendable, Hashable {
     public var x: Double
     public var y: Double
 
-    public init(id: String, page: CardPage, text: String, font: String, size: Double, colour: String, x: Double, y: Double) {
+    public init(
+        id: String,
+        page: CardPage,
+        text: String,
+        font: String,
+        size: Double,
+        colour: String,
+        x: Double,
+        y: Double
+    ) {
         self.id = id
         self.page = page
         self.text = text
@@ -89,7 +105,8 @@ public struct CardFinding: Codable, Sendable, Hashable {
     public var labelId: String
     public var message: String
 
-    public init(code: CardFindingCode, severity: CardFindingSeverity, page: CardPage, labelId: String, message: String) {
+    public init(code: CardFindingCode, severity: CardFindingSeverity, page: CardPage, labelId: String, message: String)
+    {
         self.code = code
         self.severity = severity
         self.page = page
@@ -117,8 +134,19 @@ public struct CardDesign: Codable, Sendable, Hashable {
     public var updatedAt: Date
 
     public init(
-        id: UUID, name: String, templateId: UUID, templateName: String, templateVersion: Int, colour: String, labels: [CardLabelValue],
-        findings: [CardFinding], orderable: Bool, locked: Bool, previewUrl: String, createdAt: Date, updatedAt: Date
+        id: UUID,
+        name: String,
+        templateId: UUID,
+        templateName: String,
+        templateVersion: Int,
+        colour: String,
+        labels: [CardLabelValue],
+        findings: [CardFinding],
+        orderable: Bool,
+        locked: Bool,
+        previewUrl: String,
+        createdAt: Date,
+        updatedAt: Date
     ) {
         self.id = id
         self.name = name

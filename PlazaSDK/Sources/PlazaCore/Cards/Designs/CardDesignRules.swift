@@ -5,13 +5,24 @@ public enum CardDesignRules {
     /// The labels as the template sets them.
     public static func defaults(_ spec: CardTemplateSpec) -> [CardLabelValue] {
         spec.labels.map {
-            CardLabelValue(id: $0.id, page: $0.page, text: $0.text, font: $0.font, size: $0.size, colour: $0.colour, x: $0.x, y: $0.y)
+            CardLabelValue(
+                id: $0.id,
+                page: $0.page,
+                text: $0.text,
+                font: $0.font,
+                size: $0.size,
+                colour: $0.colour,
+                x: $0.x,
+                y: $0.y
+            )
         }
     }
 
     /// `current` with `edits` applied, or every field at fault (`labels[2].font`), all at once.
     public static func apply(
-        _ edits: [CardLabelEdit], to current: [CardLabelValue], spec: CardTemplateSpec
+        _ edits: [CardLabelEdit],
+        to current: [CardLabelValue],
+        spec: CardTemplateSpec
     ) throws(ValidationFailure)
         -> [CardLabelValue]
     {
@@ -19,7 +30,9 @@ public enum CardDesignRules {
         var validator = Validator()
         for (index, edit) in edits.enumerated() {
             let field = { (name: String) in "labels[\(index)].\(name)" }
-            guard let label = spec.labels.first(where: { $0.id == edit.id }), let at = values.firstIndex(where: { $0.id == edit.id }) else {
+            guard let label = spec.labels.first(where: { $0.id == edit.id }),
+                let at = values.firstIndex(where: { $0.id == edit.id })
+            else {
                 validator.check(false, field("id"), "This card has no label “\(edit.id)”.")
                 continue
             }
@@ -27,7 +40,11 @@ public enum CardDesignRules {
             // Sending a value back unchanged is no edit, even of what the label fixes.
             if let text = edit.text?.replacingOccurrences(of: "\r\n", with: "\n"), text != values[at].text {
                 if may(.text) {
-                    validator.check(CardRules.labelTextLength.contains(text.count), field("text"), "Keep it under 500 characters.")
+                    validator.check(
+                        CardRules.labelTextLength.contains(text.count),
+                        field("text"),
+                        "Keep it under 500 characters."
+                    )
                     values[at].text = text
                 } else {
                     validator.check(false, field("text"), "This text is part of the design and stays as it is.")
@@ -36,14 +53,20 @@ public enum CardDesignRules {
             if let font = edit.font, font != values[at].font {
                 validator.check(may(.font), field("font"), "This label's font is part of the design.")
                 validator.check(
-                    !may(.font) || label.fonts.contains(font), field("font"),
-                    "Pick one of: \(label.fonts.map { CardRules.fontNames[$0] ?? $0 }.joined(separator: ", ")).")
+                    !may(.font) || label.fonts.contains(font),
+                    field("font"),
+                    "Pick one of: \(label.fonts.map { CardRules.fontNames[$0] ?? $0 }.joined(separator: ", "))."
+                )
                 if may(.font), label.fonts.contains(font) { values[at].font = font }
             }
             if let size = edit.size, size != values[at].size {
                 let fits = size.isFinite && size >= label.minSize && size <= label.maxSize
                 validator.check(may(.size), field("size"), "This label's size is part of the design.")
-                validator.check(!may(.size) || fits, field("size"), "Pick a size from \(points(label.minSize)) to \(points(label.maxSize)) pt.")
+                validator.check(
+                    !may(.size) || fits,
+                    field("size"),
+                    "Pick a size from \(points(label.minSize)) to \(points(label.maxSize)) pt."
+                )
                 if may(.size), fits { values[at].size = size }
             }
             if let raw = edit.colour, CardRules.colour(raw) != values[at].colour {
@@ -78,10 +101,13 @@ public enum CardDesignRules {
             guard let old = values.first(where: { $0.id == fresh.id }) else { return fresh }
             // Field by field: a change the new version refuses (a size now out of range) keeps only that default.
             let changes = [
-                CardLabelEdit(id: old.id, text: old.text), CardLabelEdit(id: old.id, font: old.font), CardLabelEdit(id: old.id, size: old.size),
+                CardLabelEdit(id: old.id, text: old.text), CardLabelEdit(id: old.id, font: old.font),
+                CardLabelEdit(id: old.id, size: old.size),
                 CardLabelEdit(id: old.id, colour: old.colour), CardLabelEdit(id: old.id, x: old.x, y: old.y),
             ]
-            return changes.reduce(fresh) { value, change in (try? apply([change], to: [value], spec: spec).first) ?? value }
+            return changes.reduce(fresh) { value, change in
+                (try? apply([change], to: [value], spec: spec).first) ?? value
+            }
         }
     }
 

@@ -34,8 +34,16 @@ public struct CardCartItem: Codable, Sendable, Hashable {
     public var previewUrl: String
 
     public init(
-        id: UUID, kind: CardItemKind, designId: UUID, designName: String, paperId: UUID, paperName: String, quantity: Int, unitAmount: Int64,
-        amount: Int64, previewUrl: String
+        id: UUID,
+        kind: CardItemKind,
+        designId: UUID,
+        designName: String,
+        paperId: UUID,
+        paperName: String,
+        quantity: Int,
+        unitAmount: Int64,
+        amount: Int64,
+        previewUrl: String
     ) {
         self.id = id
         self.kind = kind
@@ -61,7 +69,15 @@ public struct CardCart: Codable, Sendable, Hashable {
     public var total: Int64
     public var currency: String
 
-    public init(items: [CardCartItem], subtotal: Int64, credit: Int64, shipping: Int64, tax: Int64, total: Int64, currency: String) {
+    public init(
+        items: [CardCartItem],
+        subtotal: Int64,
+        credit: Int64,
+        shipping: Int64,
+        tax: Int64,
+        total: Int64,
+        currency: String
+    ) {
         self.items = items
         self.subtotal = subtotal
         self.credit = credit

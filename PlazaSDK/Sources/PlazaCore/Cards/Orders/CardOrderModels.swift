@@ -69,8 +69,16 @@ public struct CardOrderItem: Codable, Sendable, Hashable {
     public var proofSha256: String
 
     public init(
-        id: UUID, kind: CardItemKind, designId: UUID, designName: String, paperId: UUID, paperName: String, quantity: Int, unitAmount: Int64,
-        amount: Int64, proofSha256: String
+        id: UUID,
+        kind: CardItemKind,
+        designId: UUID,
+        designName: String,
+        paperId: UUID,
+        paperName: String,
+        quantity: Int,
+        unitAmount: Int64,
+        amount: Int64,
+        proofSha256: String
     ) {
         self.id = id
         self.kind = kind
@@ -108,9 +116,23 @@ public struct CardOrder: Codable, Sendable, Hashable {
     public var shippedAt: Date?
 
     public init(
-        id: UUID, status: CardOrderStatus, items: [CardOrderItem], shippingAddress: CardShippingAddress, subtotal: Int64, credit: Int64,
-        shipping: Int64, tax: Int64, total: Int64, currency: String, paymentMethod: CardPaymentMethod? = nil, checkoutUrl: String? = nil,
-        paymentProblem: String? = nil, cancelReason: String? = nil, createdAt: Date, paidAt: Date? = nil, shippedAt: Date? = nil
+        id: UUID,
+        status: CardOrderStatus,
+        items: [CardOrderItem],
+        shippingAddress: CardShippingAddress,
+        subtotal: Int64,
+        credit: Int64,
+        shipping: Int64,
+        tax: Int64,
+        total: Int64,
+        currency: String,
+        paymentMethod: CardPaymentMethod? = nil,
+        checkoutUrl: String? = nil,
+        paymentProblem: String? = nil,
+        cancelReason: String? = nil,
+        createdAt: Date,
+        paidAt: Date? = nil,
+        shippedAt: Date? = nil
     ) {
         self.id = id
         self.status = status

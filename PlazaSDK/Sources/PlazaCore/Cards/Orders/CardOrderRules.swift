@@ -33,7 +33,10 @@ public enum CardOrderRules {
     /// earlier samples left to credit, per template; each template's credit goes only against the prints of that
     /// template in these lines (so it never exceeds the subtotal).
     public static func totals(
-        _ lines: [Line], credits: [UUID: Int64], shipping flat: Int64, taxBasisPoints: Int
+        _ lines: [Line],
+        credits: [UUID: Int64],
+        shipping flat: Int64,
+        taxBasisPoints: Int
     ) -> Result<Totals, TooLarge> {
         var subtotal: Int64 = 0
         for (index, line) in lines.enumerated() {
@@ -48,21 +51,28 @@ public enum CardOrderRules {
         credit = min(credit, subtotal)
         let shipping = lines.isEmpty ? 0 : flat
         let tax = CardRules.tax(on: subtotal - credit, basisPoints: taxBasisPoints)
-        guard let total = AmountBounds.sum([subtotal - credit, shipping, tax]) else { return .failure(TooLarge(line: nil)) }
+        guard let total = AmountBounds.sum([subtotal - credit, shipping, tax]) else {
+            return .failure(TooLarge(line: nil))
+        }
         return .success(Totals(subtotal: subtotal, credit: credit, shipping: shipping, tax: tax, total: total))
     }
 
     /// What is wrong with an address, by field.
     public static func problems(_ address: CardShippingAddress) -> [FieldError] {
         var validator = Validator()
-        let filled = { (text: String, length: ClosedRange<Int>) in length.contains(text.trimmingCharacters(in: .whitespaces).count) }
+        let filled = { (text: String, length: ClosedRange<Int>) in
+            length.contains(text.trimmingCharacters(in: .whitespaces).count)
+        }
         validator.check(filled(address.name, 1...80), "shippingAddress.name", "Whom is it for?")
         validator.check(filled(address.line1, 1...120), "shippingAddress.line1", "Give the street and number.")
         validator.check(filled(address.city, 1...80), "shippingAddress.city", "Give the town or city.")
         validator.check(filled(address.postalCode, 2...12), "shippingAddress.postalCode", "Give the postal code.")
         let country = address.country.trimmingCharacters(in: .whitespaces)
         validator.check(
-            country.count == 2 && country.allSatisfy(\.isLetter), "shippingAddress.country", "Give the country's two-letter code (US, DE, …).")
+            country.count == 2 && country.allSatisfy(\.isLetter),
+            "shippingAddress.country",
+            "Give the country's two-letter code (US, DE, …)."
+        )
         return validator.errors
     }
 }

@@ -25,7 +25,15 @@ public struct Bidding: Codable, Sendable, Hashable {
     /// The least a new bid from someone else must offer as its maximum.
     public var minimumBid: Int64
 
-    public init(currentPrice: Int64, bidCount: Int, reserveMet: Bool, endsAt: Date, leading: Bool, closed: Bool, minimumBid: Int64) {
+    public init(
+        currentPrice: Int64,
+        bidCount: Int,
+        reserveMet: Bool,
+        endsAt: Date,
+        leading: Bool,
+        closed: Bool,
+        minimumBid: Int64
+    ) {
         self.currentPrice = currentPrice
         self.bidCount = bidCount
         self.reserveMet = reserveMet
@@ -89,7 +97,13 @@ public struct AuctionState: Sendable, Hashable {
     public var endsAt: Date
 
     public init(
-        startPrice: Int64, reserve: Int64?, currentPrice: Int64, leader: UUID?, leaderMax: Int64, bidCount: Int, endsAt: Date
+        startPrice: Int64,
+        reserve: Int64?,
+        currentPrice: Int64,
+        leader: UUID?,
+        leaderMax: Int64,
+        bidCount: Int,
+        endsAt: Date
     ) {
         self.startPrice = startPrice
         self.reserve = reserve
@@ -134,7 +148,8 @@ public enum BiddingRules {
         public static func == (lhs: Outcome, rhs: Outcome) -> Bool {
             switch (lhs, rhs) {
             case (.placed(let a, let x), .placed(let b, let y)):
-                a == b && x.map(\.bidder) == y.map(\.bidder) && x.map(\.amount) == y.map(\.amount) && x.map(\.proxy) == y.map(\.proxy)
+                a == b && x.map(\.bidder) == y.map(\.bidder) && x.map(\.amount) == y.map(\.amount)
+                    && x.map(\.proxy) == y.map(\.proxy)
             case (.tooLow(let a), .tooLow(let b)): a == b
             case (.ended, .ended): true
             default: false
@@ -189,10 +204,22 @@ public enum BiddingRules {
     public static func problems(_ terms: BiddingTerms, start: Int64?, now: Date) -> [FieldError] {
         var validator = Validator()
         validator.check(start != nil, "price", "A listing sold by bidding needs a start price.")
-        validator.check(terms.endsAt >= now.addingTimeInterval(shortest), "biddable.endsAt", "End the bidding at least a minute from now.")
-        validator.check(terms.endsAt <= now.addingTimeInterval(longest), "biddable.endsAt", "End the bidding within 30 days.")
+        validator.check(
+            terms.endsAt >= now.addingTimeInterval(shortest),
+            "biddable.endsAt",
+            "End the bidding at least a minute from now."
+        )
+        validator.check(
+            terms.endsAt <= now.addingTimeInterval(longest),
+            "biddable.endsAt",
+            "End the bidding within 30 days."
+        )
         if let reserve = terms.reservePrice {
-            validator.check(reserve >= (start ?? 0), "biddable.reservePrice", "The reserve is at least the start price.")
+            validator.check(
+                reserve >= (start ?? 0),
+                "biddable.reservePrice",
+                "The reserve is at least the start price."
+            )
             validator.add(WalletRules.amountError(reserve, field: "biddable.reservePrice"))
         }
         return validator.errors

@@ -15,7 +15,13 @@ public struct Campus: Codable, Sendable, Hashable {
     public var createdAt: Date
 
     public init(
-        id: UUID, name: String, domains: [String], center: Coordinate, boundary: [Coordinate]? = nil, termEnds: [String], createdAt: Date
+        id: UUID,
+        name: String,
+        domains: [String],
+        center: Coordinate,
+        boundary: [Coordinate]? = nil,
+        termEnds: [String],
+        createdAt: Date
     ) {
         self.id = id
         self.name = name
@@ -35,7 +41,13 @@ public struct CampusRequest: Codable, Sendable, Hashable {
     public var boundary: [Coordinate]?
     public var termEnds: [String]
 
-    public init(name: String, domains: [String], center: Coordinate, boundary: [Coordinate]? = nil, termEnds: [String] = []) {
+    public init(
+        name: String,
+        domains: [String],
+        center: Coordinate,
+        boundary: [Coordinate]? = nil,
+        termEnds: [String] = []
+    ) {
         self.name = name
         self.domains = domains
         self.center = center
@@ -76,7 +88,15 @@ public struct SafeSpot: Codable, Sendable, Hashable {
     public var description: String
     public var hours: String
 
-    public init(id: UUID, campusId: UUID, name: String, latitude: Double, longitude: Double, description: String, hours: String) {
+    public init(
+        id: UUID,
+        campusId: UUID,
+        name: String,
+        latitude: Double,
+        longitude: Double,
+        description: String,
+        hours: String
+    ) {
         self.id = id
         self.campusId = campusId
         self.name = name

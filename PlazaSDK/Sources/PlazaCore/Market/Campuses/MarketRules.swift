@@ -33,14 +33,18 @@ public enum MarketRules {
             labels.count >= 2
             && labels.allSatisfy { label in
                 (1...63).contains(label.count) && label.first != "-" && label.last != "-"
-                    && label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+                    && label.unicodeScalars.allSatisfy {
+                        ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+                    }
             }
         return valid ? text : nil
     }
 
     /// Whether `email` is an address of one of `domains` (`*.uni.edu` takes `cs.uni.edu` and `uni.edu` itself).
     public static func belongs(_ email: String, to domains: [String]) -> Bool {
-        guard let host = email.split(separator: "@").last.map({ $0.lowercased() }), email.contains("@") else { return false }
+        guard let host = email.split(separator: "@").last.map({ $0.lowercased() }), email.contains("@") else {
+            return false
+        }
         return domains.contains { domain in
             guard domain.hasPrefix("*.") else { return host == domain }
             let base = String(domain.dropFirst(2))
@@ -72,14 +76,21 @@ public enum MarketRules {
         var validator = Validator()
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
         validator.check((1...100).contains(name.count), "name", "Give the campus a name of at most 100 characters.")
-        validator.check(!request.domains.isEmpty && request.domains.count <= 20, "domains", "List 1 to 20 e-mail domains, such as uni.edu.")
+        validator.check(
+            !request.domains.isEmpty && request.domains.count <= 20,
+            "domains",
+            "List 1 to 20 e-mail domains, such as uni.edu."
+        )
         for (index, raw) in request.domains.enumerated() where domain(raw) == nil {
             validator.check(false, "domains.\(index)", "“\(raw)” is not a domain such as uni.edu or *.uni.edu.")
         }
         validator.check(request.center.isValid, "center", "Give the campus's centre as a latitude and a longitude.")
         if let boundary = request.boundary {
             validator.check(
-                (3...500).contains(boundary.count) && boundary.allSatisfy(\.isValid), "boundary", "An outline needs 3 to 500 valid points.")
+                (3...500).contains(boundary.count) && boundary.allSatisfy(\.isValid),
+                "boundary",
+                "An outline needs 3 to 500 valid points."
+            )
         }
         validator.check(request.termEnds.count <= 40, "termEnds", "List at most 40 term ends.")
         for (index, text) in request.termEnds.enumerated() where day(text) == nil {
@@ -93,7 +104,11 @@ public enum MarketRules {
         var validator = Validator()
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
         validator.check((1...100).contains(name.count), "name", "Give the spot a name of at most 100 characters.")
-        validator.check(Coordinate(latitude: request.latitude, longitude: request.longitude).isValid, "latitude", "Give a valid position.")
+        validator.check(
+            Coordinate(latitude: request.latitude, longitude: request.longitude).isValid,
+            "latitude",
+            "Give a valid position."
+        )
         validator.check(request.description.count <= 500, "description", "Describe it in at most 500 characters.")
         validator.check(request.hours.count <= 200, "hours", "Give the hours in at most 200 characters.")
         return validator.errors
@@ -118,13 +133,18 @@ extension MarketRules {
     public static func problems(_ request: ListingRequest, currency: String) -> [FieldError] {
         var validator = Validator()
         validator.check(
-            titleLength.contains(request.title.trimmingCharacters(in: .whitespacesAndNewlines).count), "title",
-            "Give it a title of at most \(titleLength.upperBound) characters.")
+            titleLength.contains(request.title.trimmingCharacters(in: .whitespacesAndNewlines).count),
+            "title",
+            "Give it a title of at most \(titleLength.upperBound) characters."
+        )
         validator.check(
-            descriptionLength.contains(request.description.trimmingCharacters(in: .whitespacesAndNewlines).count), "description",
-            "Describe it in at most \(descriptionLength.upperBound) characters.")
+            descriptionLength.contains(request.description.trimmingCharacters(in: .whitespacesAndNewlines).count),
+            "description",
+            "Describe it in at most \(descriptionLength.upperBound) characters."
+        )
         switch (request.free == true, request.price) {
-        case (true, .some): validator.check(false, "price", "A free item has no price: leave the price out, or untick free.")
+        case (true, .some):
+            validator.check(false, "price", "A free item has no price: leave the price out, or untick free.")
         case (false, nil): validator.check(false, "price", "Give a price, or mark it free.")
         case (false, let price?):
             validator.check(price.currency == currency, "price.currency", "Prices here are in \(currency).")
@@ -154,7 +174,10 @@ extension MarketRules {
 
     /// Words as the full-text index reads them: letters and digits, folded; a search takes at most 8.
     public static func searchWords(_ text: String, limit: Int = 8) -> [String] {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        let folded = text.folding(
+            options: [.caseInsensitive, .diacriticInsensitive],
+            locale: Locale(identifier: "en_US_POSIX")
+        )
         return Array(folded.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init).prefix(limit))
     }
 }

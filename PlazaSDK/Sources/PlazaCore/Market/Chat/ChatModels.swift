@@ -22,7 +22,14 @@ public struct ChatMessage: Codable, Sendable, Hashable {
     public var createdAt: Date
     public var warnings: [MessageWarning]
 
-    public init(id: UUID, conversationId: UUID, sender: String, text: String, createdAt: Date, warnings: [MessageWarning]) {
+    public init(
+        id: UUID,
+        conversationId: UUID,
+        sender: String,
+        text: String,
+        createdAt: Date,
+        warnings: [MessageWarning]
+    ) {
         self.id = id
         self.conversationId = conversationId
         self.sender = sender
@@ -61,7 +68,13 @@ public struct Conversation: Codable, Sendable, Hashable {
     public var updatedAt: Date
 
     public init(
-        id: UUID, listing: ConversationListing, buyer: ListingSeller, seller: ListingSeller, lastMessage: ChatMessage?, unread: Int, updatedAt: Date
+        id: UUID,
+        listing: ConversationListing,
+        buyer: ListingSeller,
+        seller: ListingSeller,
+        lastMessage: ChatMessage?,
+        unread: Int,
+        updatedAt: Date
     ) {
         self.id = id
         self.listing = listing

@@ -23,29 +23,45 @@ public enum ChatRules {
 
     /// Phrases of paying elsewhere, folded (lower case, no accents).
     static let paymentPhrases = [
-        "venmo", "zelle", "cash app", "cashapp", "paypal", "western union", "moneygram", "wire transfer", "bank transfer", "pay me directly",
+        "venmo", "zelle", "cash app", "cashapp", "paypal", "western union", "moneygram", "wire transfer",
+        "bank transfer", "pay me directly",
         "pay outside", "outside the app", "outside plaza", "crypto", "bitcoin", "usdt", "my whatsapp", "text me at",
     ]
     /// Phrases of gift cards and codes.
     static let giftPhrases = [
-        "gift card", "giftcard", "itunes card", "apple card code", "google play card", "steam card", "amazon card", "voucher code",
+        "gift card", "giftcard", "itunes card", "apple card code", "google play card", "steam card", "amazon card",
+        "voucher code",
         "send me the code", "send the code", "verification code", "the code you got",
     ]
 
     /// The warnings for `text`; `trustedHosts` are this Plaza's own (a link there is fine).
     public static func warnings(_ text: String, trustedHosts: [String] = []) -> [MessageWarning] {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        let folded = text.folding(
+            options: [.caseInsensitive, .diacriticInsensitive],
+            locale: Locale(identifier: "en_US_POSIX")
+        )
         var found: [MessageWarning] = []
         if paymentPhrases.contains(where: folded.contains) {
             found.append(
                 MessageWarning(
-                    code: offPlatform, message: "This message asks to pay outside Plaza. Pay through Plaza: your money is held until the handshake."))
+                    code: offPlatform,
+                    message:
+                        "This message asks to pay outside Plaza. Pay through Plaza: your money is held until the handshake."
+                )
+            )
         }
         if giftPhrases.contains(where: folded.contains) {
-            found.append(MessageWarning(code: giftCard, message: "Nobody honest asks for gift cards or codes. Never send them."))
+            found.append(
+                MessageWarning(code: giftCard, message: "Nobody honest asks for gift cards or codes. Never send them.")
+            )
         }
         if hosts(in: folded).contains(where: { lookalike($0, trusted: trustedHosts.map { $0.lowercased() }) }) {
-            found.append(MessageWarning(code: lookalike, message: "This link only looks like Plaza. Do not sign in or pay there."))
+            found.append(
+                MessageWarning(
+                    code: lookalike,
+                    message: "This link only looks like Plaza. Do not sign in or pay there."
+                )
+            )
         }
         return found
     }
@@ -69,8 +85,11 @@ public enum ChatRules {
     static func lookalike(_ host: String, trusted: [String]) -> Bool {
         if trusted.contains(where: { host == $0 || host.hasSuffix("." + $0) }) { return false }
         if host.contains("xn--") { return true }
-        let plain = String(host.map { ["0": "o", "1": "l", "4": "a", "3": "e", "5": "s", "@": "a"][$0] ?? $0 }).replacingOccurrences(
-            of: "rn", with: "m")
+        let plain = String(host.map { ["0": "o", "1": "l", "4": "a", "3": "e", "5": "s", "@": "a"][$0] ?? $0 })
+            .replacingOccurrences(
+                of: "rn",
+                with: "m"
+            )
         return plain.contains("plaza") || plain.contains("pl-aza")
     }
 }

@@ -52,8 +52,17 @@ public struct PriceOffer: Codable, Sendable, Hashable, Identifiable {
     public var updatedAt: Date
 
     public init(
-        id: UUID, listingId: UUID, conversationId: UUID, buyer: ListingSeller, amount: Int64, currency: String, state: PriceOfferState,
-        proposedBy: String, payment: DealPayment?, createdAt: Date, updatedAt: Date
+        id: UUID,
+        listingId: UUID,
+        conversationId: UUID,
+        buyer: ListingSeller,
+        amount: Int64,
+        currency: String,
+        state: PriceOfferState,
+        proposedBy: String,
+        payment: DealPayment?,
+        createdAt: Date,
+        updatedAt: Date
     ) {
         self.id = id
         self.listingId = listingId
@@ -116,8 +125,16 @@ public struct Meetup: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
 
     public init(
-        id: UUID, conversationId: UUID, listingId: UUID, proposedBy: String, place: MeetupPlace, at: Date, windowStart: Date, windowEnd: Date,
-        state: MeetupState, createdAt: Date
+        id: UUID,
+        conversationId: UUID,
+        listingId: UUID,
+        proposedBy: String,
+        place: MeetupPlace,
+        at: Date,
+        windowStart: Date,
+        windowEnd: Date,
+        state: MeetupState,
+        createdAt: Date
     ) {
         self.id = id
         self.conversationId = conversationId

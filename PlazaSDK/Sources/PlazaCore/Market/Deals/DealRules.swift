@@ -48,7 +48,10 @@ public enum DealRules {
     public static func amountProblem(_ amount: Int64, asking: Money?) -> FieldError? {
         if let problem = WalletRules.amountError(amount, field: "amount") { return problem }
         if let asking, asking.amount <= AmountBounds.maximum, amount > asking.amount * 10 {
-            return FieldError(field: "amount", message: "That is more than ten times the asking price; check the amount.")
+            return FieldError(
+                field: "amount",
+                message: "That is more than ten times the asking price; check the amount."
+            )
         }
         return nil
     }
@@ -63,12 +66,25 @@ public enum DealRules {
             let valid = (-90...90).contains(latitude) && (-180...180).contains(longitude)
             validator.check(valid, "latitude", "Give a point on the map.")
             if valid {
-                validator.check(point.distance(to: center) <= campusRadius, "latitude", "Pick a point on or near campus, or one of the safe spots.")
+                validator.check(
+                    point.distance(to: center) <= campusRadius,
+                    "latitude",
+                    "Pick a point on or near campus, or one of the safe spots."
+                )
             }
-        default: validator.check(false, "spotId", "Pick a safe spot, or a point on the map (latitude and longitude), not both.")
+        default:
+            validator.check(
+                false,
+                "spotId",
+                "Pick a safe spot, or a point on the map (latitude and longitude), not both."
+            )
         }
         validator.check(request.at > now, "at", "Pick a time in the future.")
-        validator.check(request.at <= now.addingTimeInterval(furthestAhead), "at", "Pick a time within the next 30 days.")
+        validator.check(
+            request.at <= now.addingTimeInterval(furthestAhead),
+            "at",
+            "Pick a time within the next 30 days."
+        )
         return validator.errors
     }
 

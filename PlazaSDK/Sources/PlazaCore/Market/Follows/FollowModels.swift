@@ -39,7 +39,11 @@ public struct SavedSearchRequest: Codable, Sendable, Hashable {
     public var alert: SavedSearchAlert
 
     public init(
-        q: String? = nil, category: String? = nil, condition: ListingCondition? = nil, minPrice: Int64? = nil, maxPrice: Int64? = nil,
+        q: String? = nil,
+        category: String? = nil,
+        condition: ListingCondition? = nil,
+        minPrice: Int64? = nil,
+        maxPrice: Int64? = nil,
         alert: SavedSearchAlert = .instant
     ) {
         self.q = q
@@ -89,7 +93,14 @@ public struct SavedSearch: Codable, Sendable, Hashable, Identifiable {
     }
 
     public var request: SavedSearchRequest {
-        SavedSearchRequest(q: q, category: category, condition: condition, minPrice: minPrice, maxPrice: maxPrice, alert: alert)
+        SavedSearchRequest(
+            q: q,
+            category: category,
+            condition: condition,
+            minPrice: minPrice,
+            maxPrice: maxPrice,
+            alert: alert
+        )
     }
 }
 
@@ -102,7 +113,13 @@ public enum FollowRules {
 
     /// Whether a listing (its indexed words, category, condition and price) matches a feed query, as the feed's full-text
     /// search would: every word of the query starts a word of the listing.
-    public static func matches(_ query: ListingQuery, words: [String], category: String, condition: ListingCondition, price: Int64?) -> Bool {
+    public static func matches(
+        _ query: ListingQuery,
+        words: [String],
+        category: String,
+        condition: ListingCondition,
+        price: Int64?
+    ) -> Bool {
         if let wanted = query.category, wanted != category { return false }
         if let wanted = query.condition, wanted != condition { return false }
         let amount = price ?? 0
@@ -116,7 +133,8 @@ public enum FollowRules {
     public static func problems(_ request: SavedSearchRequest) -> [FieldError] {
         var validator = Validator()
         let empty =
-            (request.q?.trimmingCharacters(in: .whitespaces).isEmpty ?? true) && request.category == nil && request.condition == nil
+            (request.q?.trimmingCharacters(in: .whitespaces).isEmpty ?? true) && request.category == nil
+            && request.condition == nil
             && request.minPrice == nil && request.maxPrice == nil
         validator.check(!empty, "q", "Search for something first: words, a category, a condition or a price.")
         validator.check((request.q ?? "").count <= 200, "q", "Use at most 200 characters.")

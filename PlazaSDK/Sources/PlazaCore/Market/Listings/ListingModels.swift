@@ -34,7 +34,13 @@ public struct ListingRequest: Codable, Sendable, Hashable {
     public var biddable: BiddingTerms?
 
     public init(
-        title: String, description: String, price: Money? = nil, free: Bool? = nil, category: String, condition: ListingCondition, photoIds: [UUID],
+        title: String,
+        description: String,
+        price: Money? = nil,
+        free: Bool? = nil,
+        category: String,
+        condition: ListingCondition,
+        photoIds: [UUID],
         biddable: BiddingTerms? = nil
     ) {
         self.biddable = biddable
@@ -71,8 +77,13 @@ public struct ListingChange: Codable, Sendable, Hashable {
     public var photoIds: [UUID]?
 
     public init(
-        title: String? = nil, description: String? = nil, price: Money? = nil, free: Bool? = nil, category: String? = nil,
-        condition: ListingCondition? = nil, photoIds: [UUID]? = nil
+        title: String? = nil,
+        description: String? = nil,
+        price: Money? = nil,
+        free: Bool? = nil,
+        category: String? = nil,
+        condition: ListingCondition? = nil,
+        photoIds: [UUID]? = nil
     ) {
         self.title = title
         self.description = description
@@ -138,8 +149,19 @@ public struct Listing: Codable, Sendable, Hashable {
     public var bidding: Bidding?
 
     public init(
-        id: UUID, state: ListingState, title: String, description: String, price: Money?, free: Bool, category: String,
-        condition: ListingCondition, photos: [ListingPhoto], seller: ListingSeller, createdAt: Date, updatedAt: Date, soldTo: String? = nil,
+        id: UUID,
+        state: ListingState,
+        title: String,
+        description: String,
+        price: Money?,
+        free: Bool,
+        category: String,
+        condition: ListingCondition,
+        photos: [ListingPhoto],
+        seller: ListingSeller,
+        createdAt: Date,
+        updatedAt: Date,
+        soldTo: String? = nil,
         bidding: Bidding? = nil
     ) {
         self.bidding = bidding
@@ -179,8 +201,13 @@ public struct ListingQuery: Sendable, Hashable {
     public var sort: ListingSort
 
     public init(
-        text: String? = nil, category: String? = nil, condition: ListingCondition? = nil, minPrice: Int64? = nil, maxPrice: Int64? = nil,
-        seller: String? = nil, sort: ListingSort = .newest
+        text: String? = nil,
+        category: String? = nil,
+        condition: ListingCondition? = nil,
+        minPrice: Int64? = nil,
+        maxPrice: Int64? = nil,
+        seller: String? = nil,
+        sort: ListingSort = .newest
     ) {
         self.text = text
         self.category = category
@@ -206,8 +233,14 @@ public struct MarketProfile: Codable, Sendable, Hashable {
     public var photo: ListingPhoto?
 
     public init(
-        username: String, displayName: String, memberSince: Date, itemsSold: Int, activeListings: Int,
-        rating: RatingSummary = RatingSummary(average: nil, count: 0), bio: String? = nil, photo: ListingPhoto? = nil
+        username: String,
+        displayName: String,
+        memberSince: Date,
+        itemsSold: Int,
+        activeListings: Int,
+        rating: RatingSummary = RatingSummary(average: nil, count: 0),
+        bio: String? = nil,
+        photo: ListingPhoto? = nil
     ) {
         self.bio = bio
         self.photo = photo

@@ -30,7 +30,14 @@ public struct MarketRating: Codable, Sendable, Hashable {
     public var shownAt: Date
 
     public init(
-        listingId: UUID, listingTitle: String, rater: ListingSeller, role: DealSide, stars: Int, comment: String?, createdAt: Date, shownAt: Date
+        listingId: UUID,
+        listingTitle: String,
+        rater: ListingSeller,
+        role: DealSide,
+        stars: Int,
+        comment: String?,
+        createdAt: Date,
+        shownAt: Date
     ) {
         self.listingId = listingId
         self.listingTitle = listingTitle
@@ -83,7 +90,11 @@ public enum RatingRules {
         var validator = Validator()
         validator.check(stars.contains(request.stars), "stars", "Give 1 to 5 stars.")
         let comment = request.comment?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        validator.check(commentLength.contains(comment.count), "comment", "Keep the comment under \(commentLength.upperBound) characters.")
+        validator.check(
+            commentLength.contains(comment.count),
+            "comment",
+            "Keep the comment under \(commentLength.upperBound) characters."
+        )
         return validator.errors
     }
 }
@@ -116,7 +127,11 @@ public struct ReportRequest: Codable, Sendable, Hashable {
     public var block: Bool?
 
     public init(
-        listingId: UUID? = nil, username: String? = nil, conversationId: UUID? = nil, reason: ReportReason, details: String? = nil,
+        listingId: UUID? = nil,
+        username: String? = nil,
+        conversationId: UUID? = nil,
+        reason: ReportReason,
+        details: String? = nil,
         block: Bool? = nil
     ) {
         self.listingId = listingId
@@ -144,7 +159,15 @@ public struct MarketReport: Codable, Sendable, Hashable {
     public var blocked: Bool
     public var createdAt: Date
 
-    public init(id: UUID, state: ReportState, reason: ReportReason, reported: String, listingId: UUID?, blocked: Bool, createdAt: Date) {
+    public init(
+        id: UUID,
+        state: ReportState,
+        reason: ReportReason,
+        reported: String,
+        listingId: UUID?,
+        blocked: Bool,
+        createdAt: Date
+    ) {
         self.id = id
         self.state = state
         self.reason = reason
@@ -187,7 +210,13 @@ public struct ModerationDecision: Codable, Sendable, Hashable {
     }
 
     public init(
-        id: UUID, action: ReviewAction, reason: ReportReason, statement: String, listingTitle: String?, decidedAt: Date, canAppeal: Bool,
+        id: UUID,
+        action: ReviewAction,
+        reason: ReportReason,
+        statement: String,
+        listingTitle: String?,
+        decidedAt: Date,
+        canAppeal: Bool,
         appeal: Appeal?
     ) {
         self.id = id
