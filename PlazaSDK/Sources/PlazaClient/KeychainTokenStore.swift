@@ -34,7 +34,7 @@ public actor KeychainTokenStore: TokenStore {
         write("device-token", Data(token.utf8))
     }
 
-    private func query(_ account: String) -> [String: Any] {
+    private func item(_ account: String) -> [String: Any] {
         var query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
             kSecAttrAccount as String: account,
@@ -44,7 +44,7 @@ public actor KeychainTokenStore: TokenStore {
     }
 
     private func read(_ account: String) -> Data? {
-        var query = query(account)
+        var query = item(account)
         query[kSecReturnData as String] = true
         query[kSecMatchLimit as String] = kSecMatchLimitOne
         var result: CFTypeRef?
@@ -57,14 +57,14 @@ public actor KeychainTokenStore: TokenStore {
             kSecValueData as String: data,
             kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
         ]
-        if SecItemUpdate(query(account) as CFDictionary, attributes as CFDictionary) == errSecItemNotFound {
-            let item = query(account).merging(attributes) { $1 }
-            _ = SecItemAdd(item as CFDictionary, nil)
+        if SecItemUpdate(item(account) as CFDictionary, attributes as CFDictionary) == errSecItemNotFound {
+            let added = item(account).merging(attributes) { $1 }
+            _ = SecItemAdd(added as CFDictionary, nil)
         }
     }
 
     private func delete(_ account: String) {
-        _ = SecItemDelete(query(account) as CFDictionary)
+        _ = SecItemDelete(item(account) as CFDictionary)
     }
 }
 #endif
