@@ -32,9 +32,7 @@ struct BusinessesPages: Sendable {
         request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
     }
 
-    /// Where a map without locations starts: the first listed location, or the demo town's square.
     func defaultCenter() async throws -> Coordinate {
-        try await businesses.prepare()
-        return businesses.catalog.first?.location.coordinate ?? Coordinate(latitude: 48.1372, longitude: 11.5756)
+        try await businesses.mapCenter()
     }
 }

@@ -36,6 +36,12 @@ package struct BusinessesService: Sendable {
         try await catalog.prepare(using: database.sql)
     }
 
+    /// Where a map without locations starts: the first listed location, or the demo town's square.
+    func mapCenter() async throws -> Coordinate {
+        try await prepare()
+        return catalog.first?.location.coordinate ?? Coordinate(latitude: 48.1372, longitude: 11.5756)
+    }
+
     /// The caller's role in the business: `owner`, `staff`, or nil for anyone else.
     func role(of identity: Identity, in business: UUID) async throws -> BusinessRole? {
         try await store.role(of: identity.user.id, in: business, on: database.sql)

@@ -273,9 +273,7 @@ struct PlacesPages: Sendable {
         return response
     }
 
-    /// The first business location, or the demo town's square.
     func defaultCenter() async throws -> Coordinate {
-        try await places.prepare()
-        return businesses.catalog.first?.location.coordinate ?? Coordinate(latitude: 48.1372, longitude: 11.5756)
+        try await businesses.mapCenter()
     }
 }
