@@ -1,0 +1,102 @@
+import Foundation
+import HTTPTypes
+import PlazaCore
+import SQLKit
+
+/// What changes a charge after it is made: the customer's coupon, the business's refund.
+extension WalletService {
+    /// The customer applies one of their claimed coupons to a charge waiting for them: its amount drops by the discount,
+    /// and both sides see the charge as it now stands (`charge.updated`).
+    func applyCoupon(
+        _ identity: Identity,
+        id: UUID,
+        _ request: ApplyCouponRequest,
+        now: Date = Date()
+    ) async throws -> Charge {
+        let (user, coupons) = (identity.user.id, coupons)
+        return try await events.transaction { db in
+            guard let current = try await charges.find(id, on: db), current.customerId == user,
+                !current.isPaymentRequest
+            else {
+                throw PlazaError.notFound("charge")
+            }
+            guard current.status(at: now) == .pending else { throw Self.stateConflict(current, now: now) }
+            guard current.discount == nil else {
+                var error = PlazaError(
+                    .conflict,
+                    .stateConflict,
+                    "This charge has a coupon already.",
+                    detail: "One coupon per charge."
+                )
+                error.currentState = ChargeStatus.pending.rawValue
+                throw error
+            }
+            guard let coupons else { throw PlazaError.invalidCoupon(field: "claimId", "This Plaza takes no coupons.") }
+            let discount = try await coupons.hold(
+                .claim(request.claimId),
+                customer: user,
+                business: current.businessId,
+                charge: id,
+                subtotal: current.dto().money,
+                now: now,
+                on: db
+            )
+            guard let charge = try await charges.discount(id, discount, now: now, on: db) else {
+                throw Self.stateConflict(current, now: now)
+            }
+            let team =
+                try await businesses.store.memberIDs(businesses: [charge.businessId], on: db)[charge.businessId] ?? []
+            let event = try Self.event(WalletEventType.chargeUpdated, charge.dto(now: now), at: now)
+            return (charge.dto(now: now), [.event(audience: [user] + team, event: event)])
+        }
+    }
+
+    /// Owners and staff give back part or all of what is left of an approved charge.
+    func refundCharge(
+        _ identity: Identity,
+        id: UUID,
+        _ request: RefundRequest,
+        claim: IdempotencyClaim?,
+        now: Date = Date()
+    ) async throws -> Charge {
+        let claim = try Self.require(claim)
+        if let problem = WalletRules.amountError(request.amount, field: "amount") {
+            throw PlazaError.validation([problem])
+        }
+        let user = identity.user.id
+        return try await events.transaction { db in
+            guard let current = try await charges.find(id, on: db),
+                try await businesses.store.role(of: user, in: current.businessId, on: db) != nil
+            else { throw PlazaError.notFound("charge") }
+            try identity.requireVerified()
+            guard current.status(at: now).canMove(to: .refunded) else { throw Self.stateConflict(current, now: now) }
+            guard let charge = try await charges.refund(id, amount: request.amount, on: db) else {
+                throw PlazaError.validation(
+                    field: "amount",
+                    "At most \(Money(amount: current.amount - current.refundedAmount, currency: current.currency)) is left to refund."
+                )
+            }
+            try await post(
+                JournalEntry(
+                    id: UUID(),
+                    kind: "refund",
+                    referenceId: charge.id,
+                    currency: charge.currency,
+                    postings: [
+                        Posting(owner: charge.businessId, kind: .business, amount: -request.amount),
+                        Posting(owner: charge.customerId, kind: .user, amount: request.amount),
+                    ],
+                    createdAt: now
+                ),
+                on: db
+            )
+            try await activity.insert(
+                Self.chargeActivity(charge, kind: .refund, amount: -request.amount, at: now),
+                on: db
+            )
+            let dto = charge.dto(now: now)
+            try await idempotency.record(dto, status: 200, claim: claim, on: db)
+            return (dto, try await chargeEvent(WalletEventType.charge(.refunded), charge, now: now, on: db))
+        }
+    }
+}
