@@ -247,7 +247,7 @@ import Testing
             manual.delivery = [.manual]
             let campaign = try await run(manual, at: shop, client)
             let anna = try await customer(client, "anna", OfferSettingsChange(coupons: .nearby))
-            let carla = try await customer(client, "carla", OfferSettingsChange(coupons: .none))
+            let carla = try await customer(client, "carla", OfferSettingsChange(coupons: OfferLevel.none))
             // Manual only: walking in delivers nothing until staff push it.
             for token in [anna, carla] { try await PlacesDriver(client).move(to: square, token: token) }
             #expect(try await offers(client, anna).isEmpty)
