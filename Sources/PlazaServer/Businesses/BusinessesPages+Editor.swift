@@ -53,7 +53,7 @@ extension BusinessesPages {
             },
             merchant: [.merchant, .admin].contains(context.identity.user.role)
         )
-        return renderer.render("places/mine", page)
+        return renderer.render("businesses/mine", page)
     }
 
     // MARK: Editor
@@ -142,7 +142,7 @@ extension BusinessesPages {
             center: "\(center.latitude),\(center.longitude)",
             map: mapLayers
         )
-        return renderer.render("places/edit", page)
+        return renderer.render("businesses/edit", page)
     }
 
     /// A location's row, with the typed values of a refused change to it.

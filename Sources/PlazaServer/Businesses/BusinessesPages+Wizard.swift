@@ -99,7 +99,7 @@ extension BusinessesPages {
             map: mapLayers,
             first: mine.isEmpty
         )
-        return renderer.render("places/new", page)
+        return renderer.render("businesses/new", page)
     }
 
     /// The week's rows (0 is Monday) as opening periods (1 is Monday); nil when an open day lacks a time, unless

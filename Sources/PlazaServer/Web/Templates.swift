@@ -10,7 +10,7 @@ enum Templates {
         "accounts/verify-email", "accounts/login",
         "accounts/forgot-password", "accounts/reset-password", "accounts/account", "places/nearby", "places/map",
         "places/business",
-        "places/settings", "places/mine", "places/new", "places/map-head", "places/edit", "places/presence",
+        "places/settings", "places/map-head", "businesses/mine", "businesses/new", "businesses/edit", "places/presence",
         "wallet/wallet", "wallet/send",
         "wallet/send-review",
         "wallet/request",
