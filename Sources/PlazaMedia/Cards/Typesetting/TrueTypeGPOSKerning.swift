@@ -11,8 +11,9 @@ import PlazaCore
 /// which is what both the SVG preview and the PDF draw.
 ///
 /// Parsing is bounded: every read goes through `TrueTypeReader`, shared subtables, Coverage and ClassDef tables are
-/// read once, and the total work is capped by the table's size, so a hostile table throws instead of trapping or
-/// spinning. `TrueTypeFont` then ignores the table (and falls back to `kern`, or sets unkerned).
+/// read once, and the total work is capped by the table's size (`OpenTypeLayoutParser`, which also reads the script,
+/// feature and lookup lists `GSUB` shares), so a hostile table throws instead of trapping or spinning. `TrueTypeFont`
+/// then ignores the table (and falls back to `kern`, or sets unkerned).
 struct TrueTypeGPOSKerning: Sendable {
     /// The `kern` feature's pair-adjustment lookups in LookupList order (each with at least one subtable).
     private(set) var lookups: [Lookup] = []
@@ -74,42 +75,6 @@ struct TrueTypeGPOSKerning: Sendable {
         }
     }
 
-    /// Sorted glyph ranges with a value each: a Coverage table (value = coverage index of the range's first glyph) or a
-    /// ClassDef table (value = class). Stored as read, so memory follows the table's size.
-    struct GlyphRanges: Sendable {
-        private(set) var starts: [UInt16] = []
-        private(set) var ends: [UInt16] = []
-        private(set) var values: [UInt16] = []
-
-        init(_ ranges: [(start: UInt16, end: UInt16, value: UInt16)]) {
-            var ranges = ranges.filter { $0.start <= $0.end }
-            if !zip(ranges, ranges.dropFirst()).allSatisfy({ $0.start <= $1.start }) {
-                ranges.sort { $0.start < $1.start }
-            }
-            starts = ranges.map(\.start)
-            ends = ranges.map(\.end)
-            values = ranges.map(\.value)
-        }
-
-        var rangeCount: Int { starts.count }
-
-        func range(_ index: Int) -> (start: UInt16, end: UInt16, value: UInt16) {
-            (starts[index], ends[index], values[index])
-        }
-
-        /// The value of the last range starting at or before `glyph`, if it reaches `glyph`.
-        func value(of glyph: UInt16) -> UInt16? {
-            var low = 0
-            var high = starts.count
-            while low < high {
-                let middle = (low + high) / 2
-                if starts[middle] <= glyph { low = middle + 1 } else { high = middle }
-            }
-            guard low > 0, ends[low - 1] >= glyph else { return nil }
-            return values[low - 1]
-        }
-    }
-
     static func parse(_ r: TrueTypeReader, numberOfGlyphs: Int) throws -> TrueTypeGPOSKerning {
         var parser = Parser(r: r, numberOfGlyphs: numberOfGlyphs)
         return try parser.parse()
@@ -128,62 +93,20 @@ extension TrueTypeGPOSKerning {
     }
 
     private struct Parser {
-        let r: TrueTypeReader
-        let numberOfGlyphs: Int
-        /// Records read so far are charged against this; shared tables are read once, so only a hostile table runs out.
-        var budget: Int
+        var layout: OpenTypeLayoutParser
         var subtables: [Int: Subtable?] = [:]
-        var coverages: [Int: GlyphRanges] = [:]
-        var classDefs: [Int: GlyphRanges] = [:]
 
         init(r: TrueTypeReader, numberOfGlyphs: Int) {
-            self.r = r
-            self.numberOfGlyphs = numberOfGlyphs
-            budget = 8 * r.length + 65_536
+            layout = OpenTypeLayoutParser(r: r, numberOfGlyphs: numberOfGlyphs)
         }
 
-        mutating func charge(_ work: Int) throws {
-            budget -= work
-            guard budget >= 0 else {
-                throw TrueTypeFontError.malformed(table: "GPOS", reason: "too much work for its size")
-            }
-        }
-
-        func tag(_ offset: Int) throws -> String {
-            TrueTypeFont.tagString(try r.u32(offset))
-        }
+        var r: TrueTypeReader { layout.r }
 
         mutating func parse() throws -> TrueTypeGPOSKerning {
             var kerning = TrueTypeGPOSKerning()
-            // Version 1.0 and 1.1 share the first three offsets (1.1 adds FeatureVariations, not read).
-            guard try r.u16(0) == 1 else { return kerning }
-            let scriptList = Int(try r.u16(4))
-            let featureList = Int(try r.u16(6))
-            let lookupList = Int(try r.u16(8))
-            guard scriptList != 0, featureList != 0, lookupList != 0 else { return kerning }
-            guard let langSys = try defaultLanguageSystem(scriptList) else { return kerning }
-
-            var features = [Int]()
-            let required = Int(try r.u16(langSys + 2))
-            if required != 0xFFFF { features.append(required) }
-            let featureIndexCount = Int(try r.u16(langSys + 4))
-            try charge(featureIndexCount)
-            for index in 0..<featureIndexCount { features.append(Int(try r.u16(langSys + 6 + index * 2))) }
-
-            let featureCount = Int(try r.u16(featureList))
-            var lookupIndices = Set<Int>()
-            for feature in Set(features) where feature < featureCount {
-                let record = featureList + 2 + feature * 6
-                guard try tag(record) == "kern" else { continue }
-                let table = featureList + Int(try r.u16(record + 4))
-                let lookupCount = Int(try r.u16(table + 2))
-                try charge(lookupCount)
-                for index in 0..<lookupCount { lookupIndices.insert(Int(try r.u16(table + 4 + index * 2))) }
-            }
-
-            let lookupCount = Int(try r.u16(lookupList))
-            for index in lookupIndices.sorted() where index < lookupCount {
-                let lookup = try readLookup(lookupList + Int(try r.u16(lookupList + 2 + index * 2)))
+            for index in try layout.lookupIndices(feature: "kern") {
+                guard let offset = try layout.lookupOffset(index) else { continue }
+                let lookup = try readLookup(offset)
                 guard !lookup.subtables.isEmpty else { continue }
                 for subtable in lookup.subtables {
                     switch subtable {
@@ -201,37 +124,13 @@ extension TrueTypeGPOSKerning {
             return kerning
         }
 
-        /// The default LangSys of script `latn`, else `DFLT`; nil when neither exists or has one.
-        func defaultLanguageSystem(_ scriptList: Int) throws -> Int? {
-            var scripts: [String: Int] = [:]
-            for index in 0..<Int(try r.u16(scriptList)) {
-                let record = scriptList + 2 + index * 6
-                let name = try tag(record)
-                if name == "latn" || name == "DFLT", scripts[name] == nil {
-                    scripts[name] = scriptList + Int(try r.u16(record + 4))
-                }
-            }
-            guard let script = scripts["latn"] ?? scripts["DFLT"] else { return nil }
-            let langSys = Int(try r.u16(script))
-            return langSys == 0 ? nil : script + langSys
-        }
-
+        /// A lookup of type 2, or 9 wrapping 2; any other type has no subtables here.
         mutating func readLookup(_ lookup: Int) throws -> Lookup {
-            let type = try r.u16(lookup)
-            let subtableCount = Int(try r.u16(lookup + 4))
-            try charge(subtableCount)
             var result = Lookup(subtables: [])
-            guard type == 2 || type == 9 else { return result }
-            for index in 0..<subtableCount {
-                var subtable = lookup + Int(try r.u16(lookup + 6 + index * 2))
-                if type == 9 {
-                    // Extension: format 1, the wrapped type, then a 32-bit offset from the extension subtable.
-                    guard try r.u16(subtable) == 1, try r.u16(subtable + 2) == 2 else { continue }
-                    subtable += Int(try r.u32(subtable + 4))
-                }
-                guard let parsed = try readPairSubtable(subtable) else { continue }
+            for subtable in try layout.readLookup(lookup, extensionType: 9, supports: { $0 == 2 }).subtables {
+                guard let parsed = try readPairSubtable(subtable.offset) else { continue }
                 if case .pairs(let more) = parsed, case .pairs(var pairs) = result.subtables.last {
-                    try charge(more.count)
+                    try layout.charge(more.count)
                     pairs.merge(more) { earlier, _ in earlier }
                     result.subtables[result.subtables.count - 1] = .pairs(pairs)
                 } else {
@@ -255,7 +154,7 @@ extension TrueTypeGPOSKerning {
         }
 
         mutating func readPairFormat1(_ s: Int) throws -> Subtable {
-            let coverage = try readCoverage(s + Int(try r.u16(s + 2)))
+            let coverage = try layout.readCoverage(s + Int(try r.u16(s + 2)))
             let format1 = try r.u16(s + 4)
             let format2 = try r.u16(s + 6)
             let pairSetCount = Int(try r.u16(s + 8))
@@ -265,14 +164,14 @@ extension TrueTypeGPOSKerning {
             for index in 0..<coverage.rangeCount {
                 let range = coverage.range(index)
                 // Glyphs past the font's count never occur in text; skipping them also bounds a range like 0...65535.
-                let last = min(Int(range.end), numberOfGlyphs - 1)
+                let last = min(Int(range.end), layout.numberOfGlyphs - 1)
                 guard Int(range.start) <= last else { continue }
                 for glyph in Int(range.start)...last {
                     let coverageIndex = Int(range.value) + glyph - Int(range.start)
                     guard coverageIndex < pairSetCount else { continue }
                     let pairSet = s + Int(try r.u16(s + 10 + coverageIndex * 2))
                     let pairCount = Int(try r.u16(pairSet))
-                    try charge(1 + pairCount)
+                    try layout.charge(1 + pairCount)
                     for pair in 0..<pairCount {
                         let record = try r.position(pairSet + 2 + pair * recordSize, recordSize) - r.start
                         let key = UInt32(glyph) << 16 | UInt32(try r.u16(record))
@@ -285,11 +184,11 @@ extension TrueTypeGPOSKerning {
         }
 
         mutating func readPairFormat2(_ s: Int) throws -> Subtable {
-            let coverage = try readCoverage(s + Int(try r.u16(s + 2)))
+            let coverage = try layout.readCoverage(s + Int(try r.u16(s + 2)))
             let format1 = try r.u16(s + 4)
             let format2 = try r.u16(s + 6)
-            let classDef1 = try readClassDef(s + Int(try r.u16(s + 8)))
-            let classDef2 = try readClassDef(s + Int(try r.u16(s + 10)))
+            let classDef1 = try layout.readClassDef(s + Int(try r.u16(s + 8)))
+            let classDef2 = try layout.readClassDef(s + Int(try r.u16(s + 10)))
             let class1Count = Int(try r.u16(s + 12))
             let class2Count = Int(try r.u16(s + 14))
             let recordSize = valueRecordSize(format1) + valueRecordSize(format2)
@@ -298,7 +197,7 @@ extension TrueTypeGPOSKerning {
             var values: [Int16] = []
             if let xAdvance = xAdvanceOffset(format1) {
                 // recordSize >= 2 here, so the matrix (checked above) bounds this by the table's size.
-                try charge(class1Count * class2Count)
+                try layout.charge(class1Count * class2Count)
                 values.reserveCapacity(class1Count * class2Count)
                 for cell in 0..<(class1Count * class2Count) {
                     values.append(try r.i16(s + 16 + cell * recordSize + xAdvance))
@@ -314,69 +213,6 @@ extension TrueTypeGPOSKerning {
                     values: values
                 )
             )
-        }
-
-        mutating func readCoverage(_ c: Int) throws -> GlyphRanges {
-            if let cached = coverages[c] { return cached }
-            var ranges: [(start: UInt16, end: UInt16, value: UInt16)] = []
-            let count = Int(try r.u16(c + 2))
-            try charge(count)
-            switch try r.u16(c) {
-            case 1:
-                // A sorted glyph array; runs of consecutive glyphs become one range.
-                for index in 0..<count {
-                    let glyph = try r.u16(c + 4 + index * 2)
-                    if let last = ranges.last, last.end < 0xFFFF, glyph == last.end + 1,
-                        Int(last.value) + Int(glyph - last.start) == index
-                    {
-                        ranges[ranges.count - 1].end = glyph
-                    } else {
-                        ranges.append((glyph, glyph, UInt16(truncatingIfNeeded: index)))
-                    }
-                }
-            case 2:
-                for index in 0..<count {
-                    let record = c + 4 + index * 6
-                    ranges.append((try r.u16(record), try r.u16(record + 2), try r.u16(record + 4)))
-                }
-            default:
-                throw TrueTypeFontError.malformed(table: "GPOS", reason: "Coverage format \(try r.u16(c))")
-            }
-            let coverage = GlyphRanges(ranges)
-            coverages[c] = coverage
-            return coverage
-        }
-
-        mutating func readClassDef(_ c: Int) throws -> GlyphRanges {
-            if let cached = classDefs[c] { return cached }
-            var ranges: [(start: UInt16, end: UInt16, value: UInt16)] = []
-            switch try r.u16(c) {
-            case 1:
-                let startGlyph = Int(try r.u16(c + 2))
-                let count = Int(try r.u16(c + 4))
-                try charge(count)
-                for index in 0..<count where startGlyph + index <= 0xFFFF {
-                    let glyph = UInt16(startGlyph + index)
-                    let value = try r.u16(c + 6 + index * 2)
-                    if let last = ranges.last, last.value == value, index > 0, last.end == glyph - 1 {
-                        ranges[ranges.count - 1].end = glyph
-                    } else if value != 0 {
-                        ranges.append((glyph, glyph, value))
-                    }
-                }
-            case 2:
-                let count = Int(try r.u16(c + 2))
-                try charge(count)
-                for index in 0..<count {
-                    let record = c + 4 + index * 6
-                    ranges.append((try r.u16(record), try r.u16(record + 2), try r.u16(record + 4)))
-                }
-            default:
-                throw TrueTypeFontError.malformed(table: "GPOS", reason: "ClassDef format \(try r.u16(c))")
-            }
-            let classDef = GlyphRanges(ranges)
-            classDefs[c] = classDef
-            return classDef
         }
     }
 }
