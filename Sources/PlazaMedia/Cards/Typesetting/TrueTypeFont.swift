@@ -1,8 +1,8 @@
 import Foundation
 import PlazaCore
 
-/// A parsed TrueType (glyf-outline) font: metrics, Unicode mapping, kerning and glyph access. Parse it once and share it:
-/// it is an immutable value whose storage is shared between copies.
+/// A parsed TrueType (glyf-outline) font: metrics, Unicode mapping, kerning, ligatures and glyph access. Parse it once
+/// and share it: it is an immutable value whose storage is shared between copies.
 public struct TrueTypeFont: Sendable {
     public let header: TrueTypeHeader
     public let horizontalHeader: TrueTypeHorizontalHeader
@@ -22,6 +22,8 @@ public struct TrueTypeFont: Sendable {
     let tables: [String: Range<Int>]
     let characterMap: TrueTypeCharacterMap
     let pairKerning: TrueTypePairKerning
+    /// The `liga` feature of GSUB (empty when the font has none, or a GSUB that cannot be read).
+    let ligatures: TrueTypeGSUBLigatures
     let advances: [UInt16]
     let leftSideBearings: [Int16]
     /// `loca`, as absolute byte ranges' bounds in `bytes`: glyph g is `glyphOffsets[g]..<glyphOffsets[g + 1]`.
@@ -61,6 +63,14 @@ public struct TrueTypeFont: Sendable {
         } else {
             pairKerning = .unkerned
         }
+        // Likewise a GSUB (or a GDEF, whose glyph classes the lookup flags use) that cannot be read is ignored.
+        let glyphClasses = try optional("GDEF").flatMap {
+            try? OpenTypeLayoutParser.glyphClasses(gdef: $0, numberOfGlyphs: glyphCount)
+        }
+        ligatures =
+            try optional("GSUB").flatMap {
+                try? TrueTypeGSUBLigatures.parse($0, numberOfGlyphs: glyphCount, glyphClasses: glyphClasses)
+            } ?? TrueTypeGSUBLigatures()
         (advances, leftSideBearings) = try Self.readHorizontalMetrics(
             reader("hmtx"),
             count: horizontalHeader.numberOfHMetrics,
@@ -148,6 +158,16 @@ public struct TrueTypeFont: Sendable {
         case .kern(let kern): return kern.value(left, right)
         case .unkerned: return 0
         }
+    }
+
+    /// Whether the font has standard ligatures (`liga`) this layout applies.
+    public var hasLigatures: Bool { !ligatures.isEmpty }
+
+    /// The font's standard ligatures applied to glyphs of one paragraph: the glyphs to set and how many input glyphs
+    /// each stands for (1 for an untouched or substituted glyph, n for a ligature of n; the counts add up to the input
+    /// count, in order). Without ligatures, the glyphs as given, each standing for 1.
+    public func ligate(_ glyphs: [UInt16]) -> (glyphs: [UInt16], clusters: [Int]) {
+        ligatures.apply(glyphs)
     }
 
     /// Vertical metrics scaled to a size in points.
