@@ -203,7 +203,7 @@ def test_a_designer_uploads_a_template_an_admin_approves_it(plaza):
         # Saved where it was dropped: the form's JSON, and the preview's text now sits 40 mm lower than the example's.
         saved = labels_json(designer)["names"]
         assert (saved["x"], saved["y"], saved["width"], saved["height"]) == (nudged["x"], nudged["y"], resized["width"], resized["height"])
-        baseline = float(designer.find_element(By.CSS_SELECTOR, ".card-preview svg text[data-label=names] tspan").get_attribute("y"))
+        baseline = float(designer.find_element(By.CSS_SELECTOR, ".card-preview svg [data-label=names] tspan").get_attribute("y"))
         assert saved["y"] < baseline < saved["y"] + saved["height"], baseline
         assert baseline > 70 + 25
         screenshot(designer, "cards-studio-template")

@@ -1,14 +1,14 @@
 import PlazaCore
 import PlazaMedia
 
-/// What a document uses of one font: the glyphs to keep in the subset and, for each glyph, the character it sets (for
-/// the ToUnicode CMap that makes the text copyable and searchable).
+/// What a document uses of one font: the glyphs to keep in the subset and, for each glyph, the characters it sets (for
+/// the ToUnicode CMap that makes the text copyable and searchable; several for a ligature).
 struct PDFFontUsage {
     let font: CardFont
     private(set) var glyphs: Set<UInt16> = []
-    /// When several characters share a glyph (Liberation Sans sets U+0020 and U+00A0 with one), the smallest code point
-    /// wins: a rule that does not depend on drawing order.
-    private(set) var unicode: [UInt16: Unicode.Scalar] = [:]
+    /// When several characters share a glyph (Liberation Sans sets U+0020 and U+00A0 with one), the fewest characters,
+    /// then the smallest code points, win: a rule that does not depend on drawing order.
+    private(set) var unicode: [UInt16: [Unicode.Scalar]] = [:]
 
     init(font: CardFont) {
         self.font = font
@@ -18,9 +18,13 @@ struct PDFFontUsage {
         for glyph in line.glyphs {
             glyphs.insert(glyph.id)
             guard glyph.id != 0 else { continue }
-            if let known = unicode[glyph.id], known.value <= glyph.scalar.value { continue }
-            unicode[glyph.id] = glyph.scalar
+            if let known = unicode[glyph.id], !Self.precedes(glyph.scalars, known) { continue }
+            unicode[glyph.id] = glyph.scalars
         }
+    }
+
+    static func precedes(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Bool {
+        a.count != b.count ? a.count < b.count : a.lexicographicallyPrecedes(b) { $0.value < $1.value }
     }
 
     /// Whether another `CardFont` with the same id is really the same font (cheap fingerprint, not a byte comparison).

@@ -1,7 +1,7 @@
-/// The ToUnicode CMap: glyph id (the two-byte Identity-H code) → the character it sets, so text extraction, search and
+/// The ToUnicode CMap: glyph id (the two-byte Identity-H code) → the characters it sets (several for a ligature), so text extraction, search and
 /// copy-paste see the words rather than glyph numbers.
 enum PDFToUnicodeCMap {
-    static func build(_ unicode: [UInt16: Unicode.Scalar]) -> String {
+    static func build(_ unicode: [UInt16: [Unicode.Scalar]]) -> String {
         var out = """
             /CIDInit /ProcSet findresource begin
             12 dict begin
@@ -19,8 +19,10 @@ enum PDFToUnicodeCMap {
         for start in stride(from: 0, to: entries.count, by: 100) {
             let block = entries[start..<min(start + 100, entries.count)]
             out += "\(block.count) beginbfchar\n"
-            for (glyph, scalar) in block {
-                let units = Array(String(scalar).utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+            for (glyph, scalars) in block {
+                let units = Array(String(String.UnicodeScalarView(scalars)).utf16).flatMap {
+                    [UInt8($0 >> 8), UInt8($0 & 0xFF)]
+                }
                 out += PDFSyntax.glyphCode(glyph) + " <" + PDFSyntax.hex(units) + ">\n"
             }
             out += "endbfchar\n"

@@ -48,10 +48,10 @@ import Testing
         let k = 72 / 25.4
         var words: [Word] = []
         var current: [CardGlyph] = []
-        for glyph in line.glyphs + [CardGlyph(id: 0, scalar: " ", x: 0, advance: 0)] {
-            if glyph.scalar == " " {
+        for glyph in line.glyphs + [CardGlyph(id: 0, scalars: [" "], x: 0, advance: 0)] {
+            if glyph.scalars == [" "] {
                 if let first = current.first, let last = current.last {
-                    let text = String(String.UnicodeScalarView(current.map(\.scalar)))
+                    let text = String(String.UnicodeScalarView(current.flatMap(\.scalars)))
                     words.append(Word(text: text, xMin: (first.x + 3) * k, xMax: (last.x + last.advance + 3) * k))
                 }
                 current = []

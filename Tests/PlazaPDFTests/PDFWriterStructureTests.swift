@@ -93,6 +93,8 @@ import Testing
         #expect(text.range(of: "/BaseFont /[A-Z]{6}\\+EBGaramond12-Regular", options: .regularExpression) != nil)
         #expect(text.contains("/ItalicAngle -15"))
         #expect(text.contains("/Flags 68"))
+        // Comfortaa sets "office" with its f_f_i ligature (glyph 397): copied out, it reads as the three letters.
+        #expect(text.contains("<018D> <006600660069>"))
     }
 
     @Test func aFontThatForbidsEmbeddingThrows() throws {

@@ -32,7 +32,7 @@ struct SampleCard {
             ),
             (set("With love", "script", 20, CardRect(x: 10, y: 44, width: 85, height: 12)), .black),
             (
-                set("from all of us — 100% “true”.", "display", 12, CardRect(x: 10, y: 62, width: 85, height: 10)),
+                set("from the office — 100% “true”.", "display", 12, CardRect(x: 10, y: 62, width: 85, height: 10)),
                 .black
             ),
         ]

@@ -164,7 +164,13 @@ extension CardsService {
             layouts[value.id].map { (id: value.id, layout: $0, colour: value.colour) }
         }
         return CardPreviewSVG.document(
-            CardPreviewSVG.Page(trim: spec.trim, art: artSVG, labels: labels, guides: guides),
+            CardPreviewSVG.Page(
+                trim: spec.trim,
+                art: artSVG,
+                labels: labels,
+                guides: guides,
+                fonts: fonts.fonts.mapValues(\.font)
+            ),
             fontURL: { "/v1/cards/fonts/\($0)" },
             inline: inline
         )

@@ -73,7 +73,7 @@ import Testing
                     templateId: shop.template,
                     labels: [
                         CardLabelEdit(id: "names", text: "Mia Sophie Wagner & Leo Fitzgerald"),
-                        CardLabelEdit(id: "date", text: "Saturday, 3 July"),
+                        CardLabelEdit(id: "date", text: "Saturday, the fifth"),
                     ]
                 )
             )

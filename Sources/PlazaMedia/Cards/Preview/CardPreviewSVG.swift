@@ -2,7 +2,7 @@ import Foundation
 import PlazaCore
 
 /// A page of a card as SVG, drawn from the same layout as the print file: every glyph sits at the layout's x on its
-/// line's baseline (the browser never breaks lines or kerns), in the very font files the PDF embeds. Units are
+/// line's baseline (the browser never breaks lines, kerns or ligates), in the very font files the PDF embeds. Units are
 /// millimetres; the view box is the page with its bleed, so the trim starts at (0, 0).
 public enum CardPreviewSVG {
     /// What to draw on one page.
@@ -14,17 +14,21 @@ public enum CardPreviewSVG {
         public var labels: [(id: String, layout: CardTextLayout, colour: String)]
         /// Dashed trim and safe-area lines and a shaded bleed, for the editor; never in what is approved.
         public var guides: Bool
+        /// The fonts by id, for the outlines of glyphs text cannot show (ligatures, contextual forms).
+        public var fonts: [String: TrueTypeFont]
 
         public init(
             trim: CardTrim,
             art: String?,
             labels: [(id: String, layout: CardTextLayout, colour: String)],
-            guides: Bool = false
+            guides: Bool = false,
+            fonts: [String: TrueTypeFont] = [:]
         ) {
             self.trim = trim
             self.art = art
             self.labels = labels
             self.guides = guides
+            self.fonts = fonts
         }
     }
 
@@ -52,22 +56,47 @@ public enum CardPreviewSVG {
         svg +=
             "<rect x=\"\(number(-bleed))\" y=\"\(number(-bleed))\" width=\"\(number(width))\" height=\"\(number(height))\" fill=\"#ffffff\"/>"
         if let art = page.art { svg += art }
-        for label in page.labels { svg += text(label.id, label.layout, colour: label.colour) }
+        for label in page.labels {
+            svg += text(label.id, label.layout, colour: label.colour, font: page.fonts[label.layout.fontID])
+        }
         if page.guides { svg += guides(page.trim) }
         return svg + "</svg>"
     }
 
-    /// One label: a `<text>` whose lines are `<tspan>`s with one x per character and the line's baseline as y.
-    static func text(_ id: String, _ layout: CardTextLayout, colour: String) -> String {
+    /// One label: a group holding a `<text>` whose lines are `<tspan>`s with one x per character and the line's baseline
+    /// as y, and, for each glyph the font's character map cannot reach (a ligature, a contextual form), its outline as a
+    /// `<path>` at the same origin, since a browser setting the characters would draw other glyphs. Without the font
+    /// (or with an outline that does not parse) such a glyph's characters are set as text at its origin instead.
+    static func text(_ id: String, _ layout: CardTextLayout, colour: String, font: TrueTypeFont? = nil) -> String {
         let size = CardUnits.millimetres(fromPoints: layout.size)
-        var svg =
-            "<text data-label=\"\(escape(id))\" font-family=\"plaza-\(escape(layout.fontID))\" font-size=\"\(number(size))\" fill=\"\(escape(colour))\">"
+        var svg = "<g data-label=\"\(escape(id))\" fill=\"\(escape(colour))\">"
+        svg += "<text font-family=\"plaza-\(escape(layout.fontID))\" font-size=\"\(number(size))\">"
+        var paths = ""
         for line in layout.lines where !line.glyphs.isEmpty {
-            let xs = line.glyphs.map { number($0.x) }.joined(separator: " ")
-            let characters = String(String.UnicodeScalarView(line.glyphs.map(\.scalar)))
-            svg += "<tspan x=\"\(xs)\" y=\"\(number(line.baseline))\">\(escape(characters))</tspan>"
+            var xs: [String] = []
+            var characters = ""
+            for glyph in line.glyphs {
+                if glyph.isSubstituted, let font,
+                    let d = try? font.outline(of: glyph.id).svgPathData(number: number)
+                {
+                    if !d.isEmpty {
+                        let scale = factor(size / Double(font.unitsPerEm))
+                        paths +=
+                            "<path transform=\"matrix(\(scale) 0 0 -\(scale) \(number(glyph.x)) \(number(line.baseline)))\" d=\"\(d)\"/>"
+                    }
+                    continue
+                }
+                // Every character of a glyph drawn as text starts at the glyph's origin (one, outside ligatures).
+                for scalar in glyph.scalars {
+                    xs.append(number(glyph.x))
+                    characters.unicodeScalars.append(scalar)
+                }
+            }
+            guard !xs.isEmpty else { continue }
+            svg +=
+                "<tspan x=\"\(xs.joined(separator: " "))\" y=\"\(number(line.baseline))\">\(escape(characters))</tspan>"
         }
-        return svg + "</text>"
+        return svg + "</text>" + paths + "</g>"
     }
 
     static func guides(_ trim: CardTrim) -> String {
@@ -91,6 +120,12 @@ public enum CardPreviewSVG {
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text
+    }
+
+    /// A scale factor to 9 significant digits: font units to millimetres is about 0.004, where `number`'s 4 decimals
+    /// would make a glyph a few per cent too small or large.
+    static func factor(_ value: Double) -> String {
+        String(format: "%.9g", value)
     }
 
     public static func escape(_ text: String) -> String {

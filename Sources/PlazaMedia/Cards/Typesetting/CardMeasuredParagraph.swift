@@ -1,10 +1,16 @@
 import PlazaCore
 
-/// One paragraph (text between hard breaks) mapped to glyphs and measured once in integer font units. Prefix sums make
-/// the width of any range O(1) for the line breaker, and integers keep the arithmetic exact and deterministic.
+/// One paragraph (text between hard breaks) mapped to glyphs, its standard ligatures applied, and measured once in
+/// integer font units. Prefix sums make the width of any range of glyphs O(1) for the line breaker, and integers keep the
+/// arithmetic exact and deterministic. Lines are ranges of glyphs, so a break can never fall inside a ligature.
 struct CardMeasuredParagraph {
     let scalars: [Unicode.Scalar]
+    /// The glyph each character maps to on its own (0 when the font lacks it), before ligatures.
+    let characterGlyphs: [UInt16]
+    /// The glyphs set, ligatures and contextual forms applied.
     let glyphs: [UInt16]
+    /// `clusterStarts[i]` = the first character glyph `i` sets; one more entry, `scalars.count`, closes the last.
+    let clusterStarts: [Int]
     let advances: [Int]
     /// `advanceSums[i]` = advances of glyphs `0..<i`.
     private let advanceSums: [Int]
@@ -13,7 +19,11 @@ struct CardMeasuredParagraph {
 
     init(scalars: [Unicode.Scalar], font: TrueTypeFont) {
         self.scalars = scalars
-        let glyphs = scalars.map { font.glyphID(for: $0) }
+        characterGlyphs = scalars.map { font.glyphID(for: $0) }
+        let (glyphs, clusters) = font.ligate(characterGlyphs)
+        var clusterStarts = [0]
+        clusterStarts.reserveCapacity(glyphs.count + 1)
+        for count in clusters { clusterStarts.append(clusterStarts[clusterStarts.count - 1] + count) }
         let advances = glyphs.map { font.advanceWidth(of: $0) }
         var advanceSums = [0]
         var kernSums = [0]
@@ -25,9 +35,31 @@ struct CardMeasuredParagraph {
             kernSums.append(kernSums[index] + kern)
         }
         self.glyphs = glyphs
+        self.clusterStarts = clusterStarts
         self.advances = advances
         self.advanceSums = advanceSums
         self.kernSums = kernSums
+    }
+
+    /// The characters glyph `index` sets.
+    func characters(of index: Int) -> ArraySlice<Unicode.Scalar> {
+        scalars[clusterStarts[index]..<clusterStarts[index + 1]]
+    }
+
+    /// The characters glyphs `range` set.
+    func characters(_ range: Range<Int>) -> ArraySlice<Unicode.Scalar> {
+        scalars[clusterStarts[range.lowerBound]..<clusterStarts[range.upperBound]]
+    }
+
+    /// Whether glyph `index` is not the one its character maps to: a ligature, or a contextual form.
+    func isSubstituted(_ index: Int) -> Bool {
+        let start = clusterStarts[index]
+        return clusterStarts[index + 1] - start != 1 || characterGlyphs[start] != glyphs[index]
+    }
+
+    /// A glyph that sets one space (U+0020) and nothing else: where lines may break.
+    private func isSpace(_ index: Int) -> Bool {
+        clusterStarts[index + 1] - clusterStarts[index] == 1 && scalars[clusterStarts[index]] == " "
     }
 
     /// The advance width of glyphs `range` set together: kerning inside the range counts, the pair across its start not.
@@ -45,18 +77,17 @@ struct CardMeasuredParagraph {
     /// Greedy line breaking. Breaks only at spaces (U+0020); the run of spaces at a soft break is dropped, spaces between
     /// words on a line are kept as typed, as are the paragraph's leading spaces; trailing spaces are dropped so they never
     /// shift centred or right-aligned text while someone is typing. A word too wide for an empty line is split between
-    /// characters (at least one per line, so a box narrower than one glyph still terminates).
+    /// glyphs, never inside a ligature (at least one glyph per line, so a box narrower than one glyph still terminates).
     func lineRanges(fits: (Int) -> Bool) -> [Range<Int>] {
-        let space: Unicode.Scalar = " "
-        let count = scalars.count
+        let count = glyphs.count
         var lines: [Range<Int>] = []
         var current: Range<Int>?
         var index = 0
         while index < count {
             let spaceStart = index
-            while index < count, scalars[index] == space { index += 1 }
+            while index < count, isSpace(index) { index += 1 }
             let wordStart = index
-            while index < count, scalars[index] != space { index += 1 }
+            while index < count, !isSpace(index) { index += 1 }
             guard wordStart < index else { break }
             if let line = current {
                 if fits(width(line.lowerBound..<index)) {

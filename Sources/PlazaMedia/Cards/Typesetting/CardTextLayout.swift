@@ -74,17 +74,24 @@ public struct CardTextLine: Sendable, Hashable {
 public struct CardGlyph: Sendable, Hashable {
     /// The glyph id in the font (0 for a missing character).
     public var id: UInt16
-    /// The character it sets.
-    public var scalar: Unicode.Scalar
+    /// The characters it sets: one, or several for a ligature ("ffi" set as one glyph).
+    public var scalars: [Unicode.Scalar]
     /// The glyph origin in millimetres from the trim's left (kerning applied).
     public var x: Double
     /// Its advance width in millimetres (without kerning).
     public var advance: Double
+    /// A ligature or a contextual form: not the glyph the font's character map gives its character, so text in that
+    /// font cannot show it; the preview draws its outline instead.
+    public var isSubstituted: Bool
 
-    public init(id: UInt16, scalar: Unicode.Scalar, x: Double, advance: Double) {
+    public init(id: UInt16, scalars: [Unicode.Scalar], x: Double, advance: Double, isSubstituted: Bool = false) {
         self.id = id
-        self.scalar = scalar
+        self.scalars = scalars
         self.x = x
         self.advance = advance
+        self.isSubstituted = isSubstituted
     }
+
+    /// The characters as a string.
+    public var text: String { String(String.UnicodeScalarView(scalars)) }
 }

@@ -2,7 +2,8 @@ import Foundation
 import PlazaCore
 
 /// The one layout engine for card text: the browser preview (SVG) and the print file (PDF) both draw its output, glyph
-/// by glyph, so what a customer approves is what gets printed.
+/// by glyph, so what a customer approves is what gets printed. It sets the font's standard ligatures (GSUB `liga`, with
+/// the contextual forms that feature chains to) and kerns each glyph with the one before it (GPOS `kern`, else `kern`).
 ///
 /// Vertical placement: the first baseline sits the font's hhea ascender (at the label's size) below the box's top, and
 /// each following one `lineHeight` lower. hhea is what CoreText and browsers on Apple platforms use for the line box, it
@@ -27,7 +28,7 @@ public enum CardTypesetter {
         var seenMissing = Set<Unicode.Scalar>()
         for scalars in paragraphs(label.text) {
             let paragraph = CardMeasuredParagraph(scalars: scalars, font: font)
-            for (scalar, glyph) in zip(scalars, paragraph.glyphs)
+            for (scalar, glyph) in zip(scalars, paragraph.characterGlyphs)
             where glyph == 0 && seenMissing.insert(scalar).inserted {
                 missing.append(scalar)
             }
@@ -45,16 +46,17 @@ public enum CardTypesetter {
                 let glyphs = range.map { at in
                     CardGlyph(
                         id: paragraph.glyphs[at],
-                        scalar: scalars[at],
+                        scalars: Array(paragraph.characters(of: at)),
                         x: x + Double(paragraph.offset(of: at, lineStart: range.lowerBound)) * millimetresPerUnit,
-                        advance: Double(paragraph.advances[at]) * millimetresPerUnit
+                        advance: Double(paragraph.advances[at]) * millimetresPerUnit,
+                        isSubstituted: paragraph.isSubstituted(at)
                     )
                 }
                 let pastMaxLines = label.maxLines > 0 && index >= label.maxLines
                 let belowBox = baseline + descent > box.maxY + tolerance
                 lines.append(
                     CardTextLine(
-                        text: String(String.UnicodeScalarView(scalars[range])),
+                        text: String(String.UnicodeScalarView(paragraph.characters(range))),
                         glyphs: glyphs,
                         x: x,
                         baseline: baseline,
@@ -77,8 +79,8 @@ public enum CardTypesetter {
     }
 
     /// Splits text into paragraphs of scalars at hard breaks ("\n", "\r\n", "\r"). Text is NFC-normalised first so an
-    /// "e" + combining acute typed on one keyboard sets the font's precomposed "é" like it does from another (there is no
-    /// shaping to place combining marks); tabs become spaces.
+    /// "e" + combining acute typed on one keyboard sets the font's precomposed "é" like it does from another (marks are not
+    /// positioned); tabs become spaces.
     static func paragraphs(_ text: String) -> [[Unicode.Scalar]] {
         var paragraphs: [[Unicode.Scalar]] = []
         var current: [Unicode.Scalar] = []

@@ -14,8 +14,8 @@
     let timer = 0, controller = null, sequence = 0;
 
     function mark() {
-      preview.querySelectorAll("text[data-label]").forEach((text) => {
-        if (movable.has(text.getAttribute("data-label"))) text.setAttribute("data-movable", "");
+      preview.querySelectorAll("[data-label]").forEach((label) => {
+        if (movable.has(label.getAttribute("data-label"))) label.setAttribute("data-movable", "");
       });
     }
 
@@ -88,7 +88,7 @@
     // Dragging a movable text moves its box by the same millimetres (the SVG's units).
     let drag = null;
     preview.addEventListener("pointerdown", (event) => {
-      const text = event.target.closest && event.target.closest("text[data-movable]");
+      const text = event.target.closest && event.target.closest("[data-movable]");
       if (!text) return;
       const id = text.getAttribute("data-label");
       const x = document.getElementById("x-" + id), y = document.getElementById("y-" + id);
