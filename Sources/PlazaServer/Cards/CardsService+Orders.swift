@@ -89,27 +89,6 @@ extension CardsService {
         try await store.proofPreview(sha256, on: database.sql)
     }
 
-    /// The shopper calls the order off before it goes to production; a paid one's money goes back to their wallet.
-    func cancel(
-        _ identity: Identity,
-        order id: UUID,
-        _ request: CardCancelRequest,
-        claim: IdempotencyClaim?,
-        now: Date = Date()
-    ) async throws
-        -> CardOrder
-    {
-        guard let claim else { throw PlazaError.idempotencyKeyRequired }
-        let order = try await ownOrder(identity, id)
-        return try await cancel(
-            order,
-            from: [.pendingPayment, .paid],
-            reason: request.reason ?? "Cancelled by you.",
-            claim: claim,
-            now: now
-        )
-    }
-
     /// A paid order's design changed: the shopper approves its new print file (the hash of `print.pdf` now).
     func reapprove(
         _ identity: Identity,
@@ -184,20 +163,6 @@ extension CardsService {
         }
     }
 
-    /// An admin cancels an order that has not shipped, with the reason the shopper reads; paid money goes back.
-    func adminCancel(_ id: UUID, reason: String?, now: Date = Date()) async throws -> CardOrder {
-        let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
-        guard let reason else { throw PlazaError.validation(field: "reason", "Say why: the shopper reads it.") }
-        guard let order = try await store.order(id, on: database.sql) else { throw PlazaError.notFound("order") }
-        return try await cancel(
-            order,
-            from: [.pendingPayment, .paid, .inProduction],
-            reason: reason,
-            claim: nil,
-            now: now
-        )
-    }
-
     /// The stored print file of an order's line: the one whose hash the line holds, never the design as it is now.
     func productionFile(order id: UUID, item: UUID) async throws -> Data {
         guard let line = try await store.items(of: [id], on: database.sql)[id]?.first(where: { $0.item.id == item }),
@@ -219,55 +184,6 @@ extension CardsService {
     }
 
     // MARK: Helpers
-
-    private func cancel(
-        _ order: CardsStore.OrderRecord,
-        from: [CardOrderStatus],
-        reason: String,
-        claim: IdempotencyClaim?,
-        now: Date
-    ) async throws -> CardOrder {
-        guard from.contains(order.status) else {
-            throw Self.stateError(order, "This order can no longer be cancelled.")
-        }
-        let money = try await orderMoney(order)
-        let (store, idempotency, payments) = (store, idempotency, payments)
-        let email = try await AccountStore().user(id: order.ownerId, on: database.sql)?.email
-        let cancelled = try await database.transaction { db -> CardOrder in
-            guard let current = try await store.order(order.id, forUpdate: true, on: db), from.contains(current.status),
-                try await store.move(
-                    order: order.id,
-                    from: from,
-                    to: .cancelled,
-                    set: [("cancel_reason", SQLBind(reason))],
-                    now: now,
-                    on: db
-                )
-            else { throw Self.stateError(order, "This order can no longer be cancelled.") }
-            if current.status != .pendingPayment { try await payments?.refund(money, now: now, on: db) }
-            try await store.releaseSampleCredits(order: order.id, on: db)
-            let dto = try await self.order(order.id, on: db)
-            if let email {
-                let refunded =
-                    current.status == .pendingPayment
-                    ? "" : " \(Self.money(order.total, order.currency)) went back to your Plaza wallet."
-                try await OutboxStore().enqueue(
-                    OutgoingMail(
-                        to: email,
-                        subject: "Your card order was cancelled",
-                        text:
-                            "Your order of \(Self.describe(dto)) was cancelled: \(reason)\(refunded)\n\n\(baseURL)/cards/orders/\(order.id.uuidString.lowercased())"
-                    ),
-                    on: db,
-                    now: now
-                )
-            }
-            if let claim { try await idempotency.record(dto, status: 200, claim: claim, on: db) }
-            return dto
-        }
-        mailQueued()
-        return cancelled
-    }
 
     private func advance(
         _ id: UUID,
@@ -303,21 +219,6 @@ extension CardsService {
         }
         mailQueued()
         return moved
-    }
-
-    /// The receipt mail of a paid order.
-    func confirm(_ order: CardOrder, to email: String, on db: any SQLDatabase) async throws {
-        let lines = order.items.map {
-            "- \($0.designName): \($0.kind == .sample ? "1 sample" : "\($0.quantity) cards") on \($0.paperName), \(Self.money($0.amount, order.currency))"
-        }
-        var text = "Thank you: your order is paid and goes to the printer soon.\n\n" + lines.joined(separator: "\n")
-        if order.credit > 0 { text += "\nSample credit: -\(Self.money(order.credit, order.currency))" }
-        text += "\nShipping: \(Self.money(order.shipping, order.currency))"
-        if order.tax > 0 { text += "\nTax: \(Self.money(order.tax, order.currency))" }
-        text +=
-            "\nTotal: \(Self.money(order.total, order.currency))\n\nShips to \(order.shippingAddress.name), \(order.shippingAddress.line1), "
-            + "\(order.shippingAddress.postalCode) \(order.shippingAddress.city)\n\n\(baseURL)/cards/orders/\(order.id.uuidString.lowercased())"
-        try await OutboxStore().enqueue(OutgoingMail(to: email, subject: "Your card order is paid", text: text), on: db)
     }
 
     private func orders(
@@ -363,47 +264,6 @@ extension CardsService {
             currency: order.currency,
             title: Self.describe(items.map(\.item))
         )
-    }
-
-    static func dto(_ order: CardsStore.OrderRecord, items: [CardsStore.OrderItemRecord]) -> CardOrder {
-        CardOrder(
-            id: order.id,
-            status: order.status,
-            items: items.map(\.item),
-            shippingAddress: order.shippingAddress,
-            subtotal: order.subtotal,
-            credit: order.credit,
-            shipping: order.shipping,
-            tax: order.tax,
-            total: order.total,
-            currency: order.currency,
-            paymentMethod: order.paymentMethod,
-            checkoutUrl: order.status == .pendingPayment ? order.checkoutURL : nil,
-            paymentProblem: order.status == .pendingPayment ? order.paymentProblem : nil,
-            cancelReason: order.cancelReason,
-            createdAt: order.createdAt,
-            paidAt: order.paidAt,
-            shippedAt: order.shippedAt
-        )
-    }
-
-    static func describe(_ order: CardOrder) -> String { describe(order.items) }
-
-    /// "Golden Circle (50 cards)", "Golden Circle (50 cards) and Olive Sprig (sample)", "… and 2 more lines".
-    static func describe(_ items: [CardOrderItem]) -> String {
-        let line = { (item: CardOrderItem) in
-            "\(item.designName) (\(item.kind == .sample ? "sample" : item.quantity == 1 ? "1 card" : "\(item.quantity) cards"))"
-        }
-        switch items.count {
-        case 0: return "cards"
-        case 1: return line(items[0])
-        case 2: return "\(line(items[0])) and \(line(items[1]))"
-        default: return "\(line(items[0])) and \(items.count - 1) more lines"
-        }
-    }
-
-    static func money(_ amount: Int64, _ currency: String) -> String {
-        Reader.standard.money(amount, currency)
     }
 
     static func sha256(_ data: Data) -> String {
@@ -452,18 +312,5 @@ extension CardsService {
             postalCode: address.postalCode.trimmingCharacters(in: .whitespaces),
             country: address.country.trimmingCharacters(in: .whitespaces).uppercased()
         )
-    }
-}
-
-extension CardOrderStatus {
-    /// How a sentence names it ("paid", "at the printer").
-    var label: String {
-        switch self {
-        case .pendingPayment: "waiting for payment"
-        case .paid: "paid"
-        case .inProduction: "at the printer"
-        case .shipped: "shipped"
-        case .cancelled: "cancelled"
-        }
     }
 }
