@@ -76,7 +76,9 @@ import Testing
     /// nothing else reads the process's environment but the `plaza` command handing it over.
     @Test func everyVariableIsReadInOnePlaceAndListedInTheReadme() throws {
         let readers = [
-            "Sources/PlazaServer/App/Configuration.swift", "Sources/PlazaServer/App/NetworkConfiguration.swift",
+            "Sources/PlazaServer/App/Configuration.swift",
+            "Sources/PlazaServer/App/PlazaConfiguration+Environment.swift",
+            "Sources/PlazaServer/App/NetworkConfiguration.swift",
             "Sources/PlazaServer/Wallet/FundingLimits.swift", "Sources/PlazaServer/App/PushConfiguration.swift",
         ]
         var names = Set<String>()
