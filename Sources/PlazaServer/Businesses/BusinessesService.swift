@@ -42,6 +42,12 @@ package struct BusinessesService: Sendable {
         return catalog.first?.location.coordinate ?? Coordinate(latitude: 48.1372, longitude: 11.5756)
     }
 
+    /// The ids of the business's locations, from the database: for checks that must see a location added a moment
+    /// ago by another process, before its `catalogChanged` arrives here.
+    func locationIDs(of business: UUID) async throws -> Set<UUID> {
+        Set(try await store.locations(businesses: [business], on: database.sql).map(\.id))
+    }
+
     /// The caller's role in the business: `owner`, `staff`, or nil for anyone else.
     func role(of identity: Identity, in business: UUID) async throws -> BusinessRole? {
         try await store.role(of: identity.user.id, in: business, on: database.sql)

@@ -210,9 +210,8 @@ package struct OffersService: Sendable {
     private func check(_ content: CampaignContent, business: UUID) async throws {
         var problems = CampaignRules.problems(content)
         if let ids = content.target.locationIds {
-            // The catalog may not have loaded yet on a fresh process: nothing else needs to have warmed it up.
-            try await businesses.catalog.prepare(using: database.sql)
-            let own = Set(businesses.catalog.locations(of: business).map(\.id))
+            // From the database, not the catalog: another process may have added the location a moment ago.
+            let own = try await businesses.locationIDs(of: business)
             if let stranger = ids.first(where: { !own.contains($0) }) {
                 problems.append(
                     FieldError(
