@@ -112,13 +112,27 @@ public enum CardPreviewSVG {
             + "height=\"\(number(trim.heightMm - 2 * margin))\" fill=\"none\" stroke=\"#1f6feb\" stroke-width=\".25\" stroke-dasharray=\"1.5 1\"/></g>"
     }
 
-    /// At most 4 decimals, no exponent, no "-0": the same numbers give the same bytes.
+    /// At most 4 decimals, no exponent, no "-0": the same numbers give the same bytes. Formatted from the integer count
+    /// of ten-thousandths (a glyph outline writes hundreds of numbers; `String(format:)` was most of a preview's time).
     public static func number(_ value: Double) -> String {
-        let rounded = (value * 10_000).rounded() / 10_000
-        if rounded == 0 { return "0" }
-        var text = String(format: "%.4f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
+        let scaled = (value * 10_000).rounded()
+        guard scaled.isFinite, scaled.magnitude < 1e15 else {
+            return scaled.isFinite ? String(format: "%.0f", value) : "0"
+        }
+        let units = Int(scaled)
+        if units == 0 { return "0" }
+        let magnitude = units.magnitude
+        var text = units < 0 ? "-" : ""
+        text += String(magnitude / 10_000)
+        var fraction = magnitude % 10_000
+        guard fraction != 0 else { return text }
+        var digits = 4
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let decimals = String(fraction)
+        text += "." + String(repeating: "0", count: digits - decimals.count) + decimals
         return text
     }
 

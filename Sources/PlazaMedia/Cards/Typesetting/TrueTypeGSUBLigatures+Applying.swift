@@ -56,6 +56,7 @@ extension TrueTypeGSUBLigatures {
         /// when none applied.
         mutating func apply(_ lookup: Lookup, at position: Int, depth: Int) -> Int? {
             let glyph = glyphs[position]
+            guard lookup.firstGlyphs.contains(glyph) else { return nil }
             for subtable in lookup.subtables {
                 guard spend() else { return nil }
                 switch subtable {

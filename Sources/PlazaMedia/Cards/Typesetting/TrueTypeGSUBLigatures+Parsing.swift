@@ -42,11 +42,22 @@ extension TrueTypeGSUBLigatures {
         /// A lookup's subtables of the types applied here (an extension's resolved), in order.
         mutating func readLookup(_ lookup: Int) throws -> Lookup {
             let read = try layout.readLookup(lookup, extensionType: 7) { [1, 4, 5, 6].contains($0) }
-            var result = Lookup(flag: read.flag, subtables: [])
+            var subtables: [Subtable] = []
             for subtable in read.subtables {
-                if let parsed = try readSubtable(subtable.type, at: subtable.offset) { result.subtables.append(parsed) }
+                if let parsed = try readSubtable(subtable.type, at: subtable.offset) { subtables.append(parsed) }
             }
-            return result
+            // The first-glyph bit set costs a bit per covered glyph: charged, so thousands of lookups covering every
+            // glyph run out of budget instead of time.
+            var covered = 0
+            for subtable in subtables {
+                let coverage = subtable.coverage
+                for index in 0..<coverage.rangeCount {
+                    let range = coverage.range(index)
+                    covered += max(0, min(Int(range.end), layout.numberOfGlyphs - 1) - Int(range.start) + 1)
+                }
+            }
+            try layout.charge(subtables.count + covered / 8)
+            return Lookup(flag: read.flag, subtables: subtables, numberOfGlyphs: layout.numberOfGlyphs)
         }
 
         /// nil for a format this reader does not know (the subtable then never applies).

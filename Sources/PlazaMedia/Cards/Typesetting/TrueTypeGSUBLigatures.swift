@@ -61,8 +61,17 @@ struct TrueTypeGSUBLigatures: Sendable {
     var isEmpty: Bool { featureLookups.isEmpty }
 
     struct Lookup: Sendable {
-        var flag: UInt16
-        var subtables: [Subtable]
+        let flag: UInt16
+        let subtables: [Subtable]
+        /// The glyphs some subtable covers as its first glyph: at any other glyph the lookup does nothing, which is
+        /// found with one bit test instead of a walk through every subtable (most glyphs of a text start no ligature).
+        let firstGlyphs: GlyphBitSet
+
+        init(flag: UInt16, subtables: [Subtable], numberOfGlyphs: Int) {
+            self.flag = flag
+            self.subtables = subtables
+            firstGlyphs = GlyphBitSet(subtables.map(\.coverage), numberOfGlyphs: numberOfGlyphs)
+        }
 
         /// Whether the lookup's flags skip this glyph (by its GDEF class: 1 base, 2 ligature, 3 mark).
         func skips(_ glyph: UInt16, classes: GlyphRanges?) -> Bool {
@@ -85,6 +94,36 @@ struct TrueTypeGSUBLigatures: Sendable {
         case ligatures(GlyphRanges, [[Ligature]])
         /// Contextual or chained contextual substitution, any format.
         case context(Context)
+
+        /// The Coverage of the first glyph.
+        var coverage: GlyphRanges {
+            switch self {
+            case .delta(let coverage, _), .substitutes(let coverage, _), .ligatures(let coverage, _): return coverage
+            case .context(let context): return context.coverage
+            }
+        }
+    }
+
+    /// A set of glyph ids below the font's glyph count, one bit each.
+    struct GlyphBitSet: Sendable {
+        private var words: [UInt64]
+
+        init(_ coverages: [GlyphRanges], numberOfGlyphs: Int) {
+            words = Array(repeating: 0, count: (numberOfGlyphs + 63) / 64)
+            for coverage in coverages {
+                for index in 0..<coverage.rangeCount {
+                    let range = coverage.range(index)
+                    let last = min(Int(range.end), numberOfGlyphs - 1)
+                    guard Int(range.start) <= last else { continue }
+                    for glyph in Int(range.start)...last { words[glyph >> 6] |= 1 << UInt64(glyph & 63) }
+                }
+            }
+        }
+
+        func contains(_ glyph: UInt16) -> Bool {
+            let word = Int(glyph) >> 6
+            return word < words.count && words[word] & (1 << UInt64(glyph & 63)) != 0
+        }
     }
 
     struct Ligature: Sendable {
@@ -93,8 +132,9 @@ struct TrueTypeGSUBLigatures: Sendable {
         let components: [UInt16]
     }
 
-    /// A (chained) contextual subtable. Format 3 is kept as one rule of coverages, so all formats match alike.
-    struct Context: Sendable {
+    /// A (chained) contextual subtable. Format 3 is kept as one rule of coverages, so all formats match alike. A class,
+    /// so trying one costs a reference count, not a copy of its tables'.
+    final class Context: Sendable {
         enum RuleSetIndex: Sendable {
             /// Format 1: the first glyph's coverage index.
             case coverageIndex
