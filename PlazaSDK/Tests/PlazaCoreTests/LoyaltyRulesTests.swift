@@ -64,3 +64,51 @@ import Testing
         #expect(!LoyaltyRules.tooSoon(window: 100, last: 100, minutes: 0), "0 turns the rule off")
     }
 }
+
+@Suite struct LoyaltyEarningRulesTests {
+    let usd = { (amount: Int64) in Money(amount: amount, currency: "USD") }
+
+    @Test func aPurchaseEarnsOneOrOnePerWholeAmountFromTheMinimumUp() {
+        let per5 = PunchesPerPurchase.per(usd(500))
+        #expect(LoyaltyRules.punchesEarned(spent: usd(725), minimumSpend: nil, per: .one, cap: 10) == 1)
+        #expect(LoyaltyRules.punchesEarned(spent: usd(1_499), minimumSpend: nil, per: per5, cap: 10) == 2)
+        #expect(LoyaltyRules.punchesEarned(spent: usd(1_500), minimumSpend: nil, per: per5, cap: 10) == 3)
+        // Under the minimum, in another currency, or nothing spent: no punch.
+        #expect(LoyaltyRules.punchesEarned(spent: usd(299), minimumSpend: usd(300), per: .one, cap: 10) == 0)
+        #expect(LoyaltyRules.punchesEarned(spent: usd(300), minimumSpend: usd(300), per: .one, cap: 10) == 1)
+        let euros = Money(amount: 5_000, currency: "EUR")
+        #expect(LoyaltyRules.punchesEarned(spent: euros, minimumSpend: usd(300), per: .one, cap: 10) == 0)
+        #expect(LoyaltyRules.punchesEarned(spent: euros, minimumSpend: nil, per: per5, cap: 10) == 0)
+        #expect(LoyaltyRules.punchesEarned(spent: usd(0), minimumSpend: nil, per: .one, cap: 10) == 0)
+        // Never more than the card holds.
+        #expect(LoyaltyRules.punchesEarned(spent: usd(1_000_000), minimumSpend: nil, per: per5, cap: 8) == 8)
+    }
+
+    @Test func perAmountsAreCheckedAgainstTheMinimum() {
+        var request = LoyaltyProgramRequest(title: "Bread", punchesRequired: 10, reward: "A loaf")
+        request.punchesPerPurchase = .per(usd(0))
+        #expect(LoyaltyRules.programProblems(request, now: Date()).map(\.field) == ["punchesPerPurchase.per"])
+        request.punchesPerPurchase = .per(Money(amount: 500, currency: "EUR"))
+        request.minimumSpend = usd(300)
+        #expect(LoyaltyRules.programProblems(request, now: Date()).map(\.field) == ["punchesPerPurchase.per"])
+        request.punchesPerPurchase = .per(usd(500))
+        #expect(LoyaltyRules.programProblems(request, now: Date()).isEmpty)
+    }
+
+    @Test func punchesPerPurchaseReadsAndWritesItsTwoForms() throws {
+        let decoder = JSONDecoder()
+        #expect(try decoder.decode(PunchesPerPurchase.self, from: Data(#""one""#.utf8)) == .one)
+        let per = try decoder.decode(
+            PunchesPerPurchase.self,
+            from: Data(#"{"per":{"amount":500,"currency":"USD"}}"#.utf8)
+        )
+        #expect(per == .per(usd(500)))
+        #expect(throws: DecodingError.self) { try decoder.decode(PunchesPerPurchase.self, from: Data(#""two""#.utf8)) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(PunchesPerPurchase.one), as: UTF8.self) == #""one""#)
+        #expect(
+            String(decoding: try encoder.encode(per), as: UTF8.self) == #"{"per":{"amount":500,"currency":"USD"}}"#
+        )
+    }
+}

@@ -16,6 +16,8 @@ struct ProgramRecord: Sendable {
     var minimumSpend: Money?
     var oneCardAtATime: Bool
     var velocityWindowMinutes: Int
+    var earnOnPayment: Bool
+    var punchesPerPurchase: PunchesPerPurchase
     var state: LoyaltyProgramState
     var createdAt: Date
 
@@ -23,7 +25,7 @@ struct ProgramRecord: Sendable {
         "id", "business_id", "title", "description", "punches_required", "reward", "levels", "expires_at",
         "card_valid_days",
         "minimum_spend_amount", "minimum_spend_currency", "one_card_at_a_time", "velocity_window_minutes", "state",
-        "created_at",
+        "created_at", "earn_on_payment", "punch_per_amount", "punch_per_currency",
     ]
 
     init(row: any SQLRow) throws {
@@ -45,6 +47,11 @@ struct ProgramRecord: Sendable {
         minimumSpend = amount.flatMap { amount in currency.map { Money(amount: amount, currency: $0) } }
         oneCardAtATime = try row.decode(column: "one_card_at_a_time", as: Bool.self)
         velocityWindowMinutes = try row.decode(column: "velocity_window_minutes", as: Int.self)
+        earnOnPayment = try row.decode(column: "earn_on_payment", as: Bool.self)
+        let perAmount = try row.decode(column: "punch_per_amount", as: Int64?.self)
+        let perCurrency = try row.decode(column: "punch_per_currency", as: String?.self)
+        punchesPerPurchase =
+            perAmount.flatMap { amount in perCurrency.map { .per(Money(amount: amount, currency: $0)) } } ?? .one
         state = LoyaltyProgramState(rawValue: try row.decode(column: "state", as: String.self)) ?? .paused
         createdAt = try row.decode(column: "created_at", as: Date.self)
     }
@@ -64,8 +71,16 @@ struct ProgramRecord: Sendable {
         minimumSpend = request.minimumSpend
         oneCardAtATime = request.oneCardAtATime ?? true
         velocityWindowMinutes = request.velocityWindowMinutes ?? LoyaltyRules.defaultVelocityWindowMinutes
+        earnOnPayment = request.earnOnPayment ?? false
+        punchesPerPurchase = request.punchesPerPurchase ?? .one
         state = .active
         createdAt = now
+    }
+
+    /// The `punch_per_*` columns: both nil for a punch a purchase.
+    var punchPer: Money? {
+        if case .per(let money) = punchesPerPurchase { return money }
+        return nil
     }
 
     func level(_ n: Int) -> LoyaltyLevel {
@@ -87,6 +102,8 @@ struct ProgramRecord: Sendable {
             minimumSpend: minimumSpend,
             oneCardAtATime: oneCardAtATime,
             velocityWindowMinutes: velocityWindowMinutes,
+            earnOnPayment: earnOnPayment,
+            punchesPerPurchase: punchesPerPurchase,
             state: state,
             signingKeys: keys,
             createdAt: createdAt

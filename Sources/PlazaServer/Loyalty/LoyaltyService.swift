@@ -109,7 +109,10 @@ package struct LoyaltyService: Sendable {
                 levels: change.levels ?? program.levels,
                 expiresAt: change.expiresAt,
                 cardValidDays: change.cardValidDays ?? program.cardValidDays,
-                velocityWindowMinutes: change.velocityWindowMinutes ?? program.velocityWindowMinutes
+                minimumSpend: program.minimumSpend,
+                velocityWindowMinutes: change.velocityWindowMinutes ?? program.velocityWindowMinutes,
+                earnOnPayment: change.earnOnPayment ?? program.earnOnPayment,
+                punchesPerPurchase: change.punchesPerPurchase ?? program.punchesPerPurchase
             )
             let problems = LoyaltyRules.programProblems(asked, now: now)
             guard problems.isEmpty else { throw PlazaError.validation(problems) }
@@ -124,6 +127,8 @@ package struct LoyaltyService: Sendable {
                 renamed.punchesRequired, renamed.levels, renamed.cardValidDays
             )
             program.velocityWindowMinutes = renamed.velocityWindowMinutes
+            // How paying earns counts for charges paid after the change, whoever holds cards.
+            (program.earnOnPayment, program.punchesPerPurchase) = (renamed.earnOnPayment, renamed.punchesPerPurchase)
             if let expiresAt = change.expiresAt { program.expiresAt = expiresAt }
             var messages: [FeedMessage] = []
             let stateChanged = change.state.map { $0 != program.state } ?? false

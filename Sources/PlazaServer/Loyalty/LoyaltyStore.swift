@@ -30,6 +30,9 @@ struct LoyaltyStore: Sendable {
                 SQLBind(program.velocityWindowMinutes),
                 SQLBind(program.state.rawValue),
                 SQLBind(program.createdAt),
+                SQLBind(program.earnOnPayment),
+                SQLBind(program.punchPer?.amount),
+                SQLBind(program.punchPer?.currency),
                 SQLBind(now)
             ).run()
     }
@@ -44,7 +47,12 @@ struct LoyaltyStore: Sendable {
             to: Self.json(program.levels)
         )
         .set("expires_at", to: program.expiresAt).set("card_valid_days", to: program.cardValidDays)
-        .set("velocity_window_minutes", to: program.velocityWindowMinutes).set("state", to: program.state.rawValue).set(
+        .set("velocity_window_minutes", to: program.velocityWindowMinutes).set(
+            "earn_on_payment",
+            to: program.earnOnPayment
+        )
+        .set("punch_per_amount", to: program.punchPer?.amount).set("punch_per_currency", to: program.punchPer?.currency)
+        .set("state", to: program.state.rawValue).set(
             "updated_at",
             to: now
         )

@@ -51,5 +51,6 @@ enum Migrations {
         M0037_CardCatalogue(),  // the card shop: categories, papers, art, versioned templates, saved designs
         M0038_CardOrders(),  // the card shop's cart and orders, each line pinned to its approved print file
         M0039_CardPaymentProblems(),  // why an order's card payment did not go through; proofs' previews
+        M0040_LoyaltyOnPayment(),  // paying earns the punch: programs' rule, each charge's punches, customers' consent
     ]
 }

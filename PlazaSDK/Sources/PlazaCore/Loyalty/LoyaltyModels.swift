@@ -34,6 +34,40 @@ public struct LoyaltySigningKey: Codable, Sendable, Hashable {
     }
 }
 
+/// How many punches a paid charge earns on a program that earns on payment: one a purchase, or one for each whole
+/// `per` spent (`"one"` or `{"per": Money}` in JSON).
+public enum PunchesPerPurchase: Codable, Sendable, Hashable {
+    case one
+    case per(Money)
+
+    private enum CodingKeys: String, CodingKey { case per }
+
+    public init(from decoder: any Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            guard text == "one" else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "Use \"one\" or {\"per\": an amount}.")
+                )
+            }
+            self = .one
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self = .per(try container.decode(Money.self, forKey: .per))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .one:
+            var container = encoder.singleValueContainer()
+            try container.encode("one")
+        case .per(let money):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(money, forKey: .per)
+        }
+    }
+}
+
 /// `POST /v1/businesses/{id}/loyalty-programs`, and the fields `PATCH` may change.
 public struct LoyaltyProgramRequest: Codable, Sendable, Hashable {
     public var title: String
@@ -52,6 +86,10 @@ public struct LoyaltyProgramRequest: Codable, Sendable, Hashable {
     public var oneCardAtATime: Bool?
     /// Minutes within which a customer's second punch on the program is refused (0 turns the rule off; default 10).
     public var velocityWindowMinutes: Int?
+    /// A paid Plaza charge at the business punches the payer's card (false when left out).
+    public var earnOnPayment: Bool?
+    /// What a paid charge earns when `earnOnPayment` (default `.one`).
+    public var punchesPerPurchase: PunchesPerPurchase?
 
     public init(
         title: String,
@@ -63,7 +101,9 @@ public struct LoyaltyProgramRequest: Codable, Sendable, Hashable {
         cardValidDays: Int? = nil,
         minimumSpend: Money? = nil,
         oneCardAtATime: Bool? = nil,
-        velocityWindowMinutes: Int? = nil
+        velocityWindowMinutes: Int? = nil,
+        earnOnPayment: Bool? = nil,
+        punchesPerPurchase: PunchesPerPurchase? = nil
     ) {
         self.title = title
         self.description = description
@@ -75,6 +115,8 @@ public struct LoyaltyProgramRequest: Codable, Sendable, Hashable {
         self.minimumSpend = minimumSpend
         self.oneCardAtATime = oneCardAtATime
         self.velocityWindowMinutes = velocityWindowMinutes
+        self.earnOnPayment = earnOnPayment
+        self.punchesPerPurchase = punchesPerPurchase
     }
 
     /// Optional fields may be left out, not sent as `null` (see `decodeUnlessNull`).
@@ -90,6 +132,8 @@ public struct LoyaltyProgramRequest: Codable, Sendable, Hashable {
         minimumSpend = try container.decodeUnlessNull(Money.self, forKey: .minimumSpend)
         oneCardAtATime = try container.decodeUnlessNull(Bool.self, forKey: .oneCardAtATime)
         velocityWindowMinutes = try container.decodeUnlessNull(Int.self, forKey: .velocityWindowMinutes)
+        earnOnPayment = try container.decodeUnlessNull(Bool.self, forKey: .earnOnPayment)
+        punchesPerPurchase = try container.decodeUnlessNull(PunchesPerPurchase.self, forKey: .punchesPerPurchase)
     }
 }
 
@@ -108,6 +152,10 @@ public struct LoyaltyProgram: Codable, Sendable, Hashable, Identifiable {
     public var minimumSpend: Money?
     public var oneCardAtATime: Bool
     public var velocityWindowMinutes: Int
+    /// A paid Plaza charge at the business punches the payer's card.
+    public var earnOnPayment: Bool
+    /// What a paid charge earns.
+    public var punchesPerPurchase: PunchesPerPurchase
     public var state: LoyaltyProgramState
     /// The business's keys, current first: a token verifies offline against one of them.
     public var signingKeys: [LoyaltySigningKey]
@@ -127,6 +175,8 @@ public struct LoyaltyProgram: Codable, Sendable, Hashable, Identifiable {
         minimumSpend: Money?,
         oneCardAtATime: Bool,
         velocityWindowMinutes: Int,
+        earnOnPayment: Bool = false,
+        punchesPerPurchase: PunchesPerPurchase = .one,
         state: LoyaltyProgramState,
         signingKeys: [LoyaltySigningKey],
         createdAt: Date
@@ -144,6 +194,8 @@ public struct LoyaltyProgram: Codable, Sendable, Hashable, Identifiable {
         self.minimumSpend = minimumSpend
         self.oneCardAtATime = oneCardAtATime
         self.velocityWindowMinutes = velocityWindowMinutes
+        self.earnOnPayment = earnOnPayment
+        self.punchesPerPurchase = punchesPerPurchase
         self.state = state
         self.signingKeys = signingKeys
         self.createdAt = createdAt
@@ -167,6 +219,9 @@ public struct LoyaltyProgramChange: Codable, Sendable, Hashable {
     public var expiresAt: Date?
     public var cardValidDays: Int?
     public var velocityWindowMinutes: Int?
+    /// Counts for charges paid after the change.
+    public var earnOnPayment: Bool?
+    public var punchesPerPurchase: PunchesPerPurchase?
 
     public init(
         state: LoyaltyProgramState? = nil,
@@ -177,7 +232,9 @@ public struct LoyaltyProgramChange: Codable, Sendable, Hashable {
         levels: [LoyaltyLevel]? = nil,
         expiresAt: Date? = nil,
         cardValidDays: Int? = nil,
-        velocityWindowMinutes: Int? = nil
+        velocityWindowMinutes: Int? = nil,
+        earnOnPayment: Bool? = nil,
+        punchesPerPurchase: PunchesPerPurchase? = nil
     ) {
         self.state = state
         self.title = title
@@ -188,6 +245,8 @@ public struct LoyaltyProgramChange: Codable, Sendable, Hashable {
         self.expiresAt = expiresAt
         self.cardValidDays = cardValidDays
         self.velocityWindowMinutes = velocityWindowMinutes
+        self.earnOnPayment = earnOnPayment
+        self.punchesPerPurchase = punchesPerPurchase
     }
 
     /// A field left out stays as it is; `null` is refused (see `decodeUnlessNull`).
@@ -202,6 +261,8 @@ public struct LoyaltyProgramChange: Codable, Sendable, Hashable {
         expiresAt = try container.decodeUnlessNull(Date.self, forKey: .expiresAt)
         cardValidDays = try container.decodeUnlessNull(Int.self, forKey: .cardValidDays)
         velocityWindowMinutes = try container.decodeUnlessNull(Int.self, forKey: .velocityWindowMinutes)
+        earnOnPayment = try container.decodeUnlessNull(Bool.self, forKey: .earnOnPayment)
+        punchesPerPurchase = try container.decodeUnlessNull(PunchesPerPurchase.self, forKey: .punchesPerPurchase)
     }
 }
 

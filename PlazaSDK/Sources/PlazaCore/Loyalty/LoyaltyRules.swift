@@ -167,7 +167,38 @@ public enum LoyaltyRules {
             )
             validator.add(AmountBounds.problem(spend.amount, field: "minimumSpend.amount"))
         }
+        if case .per(let per) = request.punchesPerPurchase {
+            validator.check(
+                per.amount > 0 && Money.isCurrencyCode(per.currency),
+                "punchesPerPurchase.per",
+                "Give a positive amount and a currency: a punch for each such amount spent."
+            )
+            validator.add(AmountBounds.problem(per.amount, field: "punchesPerPurchase.per.amount"))
+            if let spend = request.minimumSpend {
+                validator.check(
+                    spend.currency == per.currency,
+                    "punchesPerPurchase.per",
+                    "Use the minimum spend's currency, \(spend.currency)."
+                )
+            }
+        }
         return validator.errors
+    }
+
+    /// The punches a paid charge earns on a program that earns on payment: `spent` is the charge less its tip; nothing
+    /// under `minimumSpend` or in another currency; one, or one for each whole `per`; at most `cap` (the card's size).
+    public static func punchesEarned(spent: Money, minimumSpend: Money?, per: PunchesPerPurchase, cap: Int) -> Int {
+        if let minimum = minimumSpend {
+            guard minimum.currency == spent.currency, spent.amount >= minimum.amount else { return 0 }
+        }
+        guard spent.amount > 0 else { return 0 }
+        switch per {
+        case .one:
+            return min(1, cap)
+        case .per(let unit):
+            guard unit.currency == spent.currency, unit.amount > 0 else { return 0 }
+            return Int(min(spent.amount / unit.amount, Int64(max(cap, 0))))
+        }
     }
 
     static func textProblem(_ text: String, maximum: Int, what: String) -> String? {
