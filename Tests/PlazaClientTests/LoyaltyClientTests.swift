@@ -30,6 +30,10 @@ import Testing
             )
 
             let card = try await anna.takeLoyaltyCard(program: program.id)
+            // Paying may take first cards only once she says so.
+            #expect(try await anna.loyaltySettings().cardOnPayment == false)
+            _ = try await anna.setLoyaltySettings(LoyaltySettings(cardOnPayment: true))
+            #expect(try await anna.loyaltySettings().cardOnPayment == true)
             let token = try await bruno.punchToken(business: business.id, program: program.id, location: location.id)
             let scan = PunchSubmission(cardId: card.id, token: token.token)
             #expect(try await anna.syncPunches([scan]).results.map(\.status) == [.counted])

@@ -94,6 +94,25 @@ public final class PlazaServices: Sendable {
             subscriptions: OffersSubscriptions(database: database)
         )
         self.places = places
+        var passUpdates: PassUpdateSender?
+        if let apple = configuration.passes.apple, !apple.selfSigned || configuration.passes.apnsTrustRoots != nil {
+            passUpdates = try PassUpdateSender(
+                apple: apple,
+                host: configuration.passes.apnsHost,
+                trustRoots: configuration.passes.apnsTrustRoots,
+                logger: logger
+            )
+        }
+        let loyalty = LoyaltyService(
+            database: database,
+            events: events,
+            businesses: businesses,
+            secretKey: secretKey,
+            idempotency: idempotency,
+            passes: configuration.passes,
+            passUpdates: passUpdates
+        )
+        self.loyalty = loyalty
         wallet = WalletService(
             database: database,
             configuration: configuration.wallet,
@@ -116,27 +135,10 @@ public final class PlazaServices: Sendable {
             // PostgreSQL's feed has a channel the batch's one prepared statement notifies; SQLite's writer pipelines.
             transferWriter: events.feed.notificationChannel.map { PostgresTransferWriter(channel: $0) }
                 ?? SQLiteTransferWriter(idempotency: idempotency, events: events),
-            coupons: OffersCoupons()
+            coupons: OffersCoupons(),
+            loyalty: LoyaltyPaymentPunches(service: loyalty)
         )
         inbox = InboxService(database: database)
-        var passUpdates: PassUpdateSender?
-        if let apple = configuration.passes.apple, !apple.selfSigned || configuration.passes.apnsTrustRoots != nil {
-            passUpdates = try PassUpdateSender(
-                apple: apple,
-                host: configuration.passes.apnsHost,
-                trustRoots: configuration.passes.apnsTrustRoots,
-                logger: logger
-            )
-        }
-        loyalty = LoyaltyService(
-            database: database,
-            events: events,
-            businesses: businesses,
-            secretKey: secretKey,
-            idempotency: idempotency,
-            passes: configuration.passes,
-            passUpdates: passUpdates
-        )
         offers = OffersService(
             database: database,
             events: events,

@@ -32,6 +32,8 @@ struct LoyaltyAPI: Sendable {
         authenticated.get("businesses/:id/loyalty/analytics", use: analytics)
         authenticated.get("businesses/:id/loyalty/regulars", use: regulars)
         authenticated.put("me/loyalty-sharing/:id", use: setSharing)
+        authenticated.get("me/loyalty-settings", use: settings)
+        authenticated.put("me/loyalty-settings", use: setSettings)
     }
 
     @Sendable func programs(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -232,6 +234,15 @@ struct LoyaltyAPI: Sendable {
                 share: body.share
             )
         )
+    }
+
+    @Sendable func settings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await loyalty.settings(context.identity))
+    }
+
+    @Sendable func setSettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: LoyaltySettings.self, limit: maxBody)
+        return try .json(try await loyalty.setSettings(context.identity, body))
     }
 
     static func filter(_ request: Request, _ context: AuthenticatedContext) throws -> LoyaltyStore.HistoryFilter {

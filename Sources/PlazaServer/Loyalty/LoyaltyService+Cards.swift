@@ -176,4 +176,18 @@ extension LoyaltyService {
         )
         return (SignedPunchToken.text(payloadBytes: bytes, signature: signature), payload)
     }
+
+    /// The customer's loyalty settings: whether paying may take a first card of a program that earns on payment.
+    func settings(_ identity: Identity) async throws -> LoyaltySettings {
+        LoyaltySettings(cardOnPayment: try await store.cardOnPayment(user: identity.user.id, on: database.sql))
+    }
+
+    func setSettings(
+        _ identity: Identity,
+        _ settings: LoyaltySettings,
+        now: Date = Date()
+    ) async throws -> LoyaltySettings {
+        try await store.setCardOnPayment(settings.cardOnPayment, user: identity.user.id, now: now, on: database.sql)
+        return settings
+    }
 }

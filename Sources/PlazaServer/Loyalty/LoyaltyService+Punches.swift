@@ -185,22 +185,40 @@ extension LoyaltyService {
                 on: db
             )
         else { return .refused(.replayed) }
-        card.punches += 1
-        if card.punches == 1, let days = program.cardValidDays {
+        try await state.add(1, to: card, of: program, now: now, on: db)
+        return .counted
+    }
+}
+
+extension LoyaltyService.SyncState {
+    /// Adds punches to an active card (at most what it still needs): the first starts its validity, the one that fills
+    /// it completes it and starts the next level's card. Returns the card as it is after them.
+    @discardableResult
+    mutating func add(
+        _ count: Int,
+        to card: CardRecord,
+        of program: ProgramRecord,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> CardRecord {
+        var card = card
+        let before = card.punches
+        card.punches = min(card.punches + max(count, 0), card.punchesRequired)
+        if before == 0, card.punches > 0, let days = program.cardValidDays {
             card.expiresAt = now.addingTimeInterval(Double(days) * 86_400)
         }
-        if card.punches >= card.punchesRequired {
-            card.state = .completed
-            card.completedAt = now
-            state.completed.append(card)
-            // Completing a level's card starts the next level's.
-            let next = CardRecord(program: program, user: state.user, level: card.level + 1, now: now)
-            try await store.insert(next, on: db)
-            state.touch(card)
-            state.touch(next)
-        } else {
-            state.touch(card)
+        guard card.punches >= card.punchesRequired else {
+            touch(card)
+            return card
         }
-        return .counted
+        card.state = .completed
+        card.completedAt = now
+        completed.append(card)
+        // Completing a level's card starts the next level's.
+        let next = CardRecord(program: program, user: user, level: card.level + 1, now: now)
+        try await service.store.insert(next, on: db)
+        touch(card)
+        touch(next)
+        return card
     }
 }

@@ -37,7 +37,7 @@ struct ChargesAPI: Sendable {
     }
 
     @Sendable func charge(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await wallet.charge(context.identity, id: try id(context)).dto())
+        try .json(try await wallet.chargeView(context.identity, id: try id(context)))
     }
 
     /// The customer: pay it, confirming what was shown.

@@ -64,7 +64,7 @@ extension WalletService {
             throw PlazaError.validation([problem])
         }
         let user = identity.user.id
-        return try await events.transaction { db in
+        let refunded = try await events.transaction { db in
             guard let current = try await charges.find(id, on: db),
                 try await businesses.store.role(of: user, in: current.businessId, on: db) != nil
             else { throw PlazaError.notFound("charge") }
@@ -94,9 +94,22 @@ extension WalletService {
                 Self.chargeActivity(charge, kind: .refund, amount: -request.amount, at: now),
                 on: db
             )
-            let dto = charge.dto(now: now)
+            var taken: [FeedMessage] = []
+            if !charge.isPaymentRequest, let loyalty {
+                taken = try await loyalty.refunded(
+                    charge: charge.id,
+                    customer: charge.customerId,
+                    kept: Money(amount: charge.amount - charge.refundedAmount, currency: charge.currency),
+                    now: now,
+                    on: db
+                )
+            }
+            var dto = charge.dto(now: now)
+            dto.loyalty = try await loyalty?.earned(charges: [charge.id], on: db)[charge.id] ?? []
             try await idempotency.record(dto, status: 200, claim: claim, on: db)
-            return (dto, try await chargeEvent(WalletEventType.charge(.refunded), charge, now: now, on: db))
+            return (dto, try await chargeEvent(WalletEventType.charge(.refunded), charge, now: now, on: db) + taken)
         }
+        await loyalty?.committed(cards: refunded.loyalty?.map(\.cardId) ?? [])
+        return refunded
     }
 }

@@ -178,7 +178,7 @@ extension WalletService {
         let claim = try Self.require(claim)
         try identity.requireVerified()
         let customer = identity.user.id
-        return try await events.transaction { db in
+        let paid = try await events.transaction { db in
             guard let current = try await charges.find(id, on: db), current.customerId == customer else {
                 throw PlazaError.notFound("charge")
             }
@@ -237,10 +237,25 @@ extension WalletService {
                 Self.chargeActivity(charge, kind: .charge, amount: charge.amount, at: now),
                 on: db
             )
-            let dto = charge.dto(now: now)
+            var dto = charge.dto(now: now)
+            var punched: [FeedMessage] = []
+            dto.loyalty = []
+            if !charge.isPaymentRequest, let loyalty {
+                (dto.loyalty, punched) = try await loyalty.earn(
+                    charge: charge.id,
+                    customer: charge.customerId,
+                    business: charge.businessId,
+                    spent: charge.dto().money,
+                    now: now,
+                    on: db
+                )
+            }
             try await idempotency.record(dto, status: 200, claim: claim, on: db)
-            return (dto, try await chargeEvent(WalletEventType.charge(.approved), charge, now: now, on: db))
+            let messages = try await chargeEvent(WalletEventType.charge(.approved), charge, now: now, on: db)
+            return (dto, messages + punched)
         }
+        await loyalty?.committed(cards: paid.loyalty?.map(\.cardId) ?? [])
+        return paid
     }
 
     /// The customer says no (`declined`), or the business withdraws it (`cancelled`).

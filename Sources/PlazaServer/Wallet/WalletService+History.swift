@@ -172,9 +172,26 @@ extension WalletService {
             on: database.sql
         )
         return Page(
-            items: rows.prefix(limit).map { $0.dto(now: now) },
+            items: try await withLoyalty(rows.prefix(limit).map { $0.dto(now: now) }),
             nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil
         )
+    }
+
+    /// Paid charges with what paying earned on loyalty programs (empty when nothing); absent before they are paid.
+    func withLoyalty(_ charges: [Charge]) async throws -> [Charge] {
+        let paid = charges.filter { $0.status == .approved || $0.status == .refunded }.map(\.id)
+        guard !paid.isEmpty else { return charges }
+        let earned = try await loyalty?.earned(charges: paid, on: database.sql) ?? [:]
+        return charges.map { charge in
+            var charge = charge
+            if paid.contains(charge.id) { charge.loyalty = earned[charge.id] ?? [] }
+            return charge
+        }
+    }
+
+    /// One charge as its customer or the business's people see it.
+    func chargeView(_ identity: Identity, id: UUID) async throws -> Charge {
+        try await withLoyalty([try await charge(identity, id: id).dto()])[0]
     }
 
     /// One charge, for its customer or the business's people.
@@ -207,7 +224,8 @@ extension WalletService {
             refundedAmount: charge.refundedAmount,
             paidAt: paidAt,
             subtotal: dto.subtotal,
-            discount: dto.discount
+            discount: dto.discount,
+            loyalty: try await withLoyalty([dto])[0].loyalty ?? []
         )
     }
 

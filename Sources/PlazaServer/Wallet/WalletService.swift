@@ -35,6 +35,8 @@ package struct WalletService: Sendable {
     let transferWriter: any TransferWriter
     /// Coupons on charges (the offers domain's answer); none: a charge naming a coupon is refused.
     var coupons: (any ChargeCoupons)? = nil
+    /// Punches for paying (the loyalty domain's answer); none: paying earns nothing.
+    var loyalty: (any ChargeLoyalty)? = nil
 
     /// The balances of the caller, one per currency they hold (the default currency when they hold none).
     func wallet(_ identity: Identity) async throws -> Wallet {

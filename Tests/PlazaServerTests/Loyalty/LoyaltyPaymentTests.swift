@@ -32,10 +32,16 @@ import Testing
             request.title = "Cake card"
             request.punchesPerPurchase = .per(Money(amount: 0, currency: "USD"))
             let zero = try await client.send(.post, path, json: request, token: shop.owner)
-            #expect(zero.status == .unprocessableContent && zero.text.contains("punchesPerPurchase.per"), "\(zero.text)")
+            #expect(
+                zero.status == .unprocessableContent && zero.text.contains("punchesPerPurchase.per"),
+                "\(zero.text)"
+            )
             request.punchesPerPurchase = .per(Money(amount: 500, currency: "EUR"))
             let other = try await client.send(.post, path, json: request, token: shop.owner)
-            #expect(other.status == .unprocessableContent && other.text.contains("punchesPerPurchase.per"), "\(other.text)")
+            #expect(
+                other.status == .unprocessableContent && other.text.contains("punchesPerPurchase.per"),
+                "\(other.text)"
+            )
             let word = try await client.sendRaw(
                 .post,
                 path,
@@ -56,6 +62,132 @@ import Testing
             #expect(changed.status == .ok, "\(changed.text)")
             let program = try changed.decode(LoyaltyProgram.self)
             #expect(program.earnOnPayment && program.punchesPerPurchase == .one)
+        }
+    }
+
+    /// Bruno's shop with a bread card earning a punch per 5.00 from 3.00 up (4 fill it), and anna in the shop.
+    static func bakery(
+        _ client: any TestClientProtocol,
+        funds: Int64 = 10_000
+    ) async throws -> (business: Business, bruno: String, anna: String, program: LoyaltyProgram) {
+        let (business, bruno, anna) = try await ChargeTests.counter(client, funds: funds)
+        var request = LoyaltyProgramRequest(title: "Bread card", punchesRequired: 4, reward: "A loaf")
+        request.minimumSpend = Money(amount: 300, currency: "USD")
+        request.earnOnPayment = true
+        request.punchesPerPurchase = .per(Money(amount: 500, currency: "USD"))
+        request.velocityWindowMinutes = 10
+        let created = try await client.send(
+            .post,
+            "/v1/businesses/\(business.id)/loyalty-programs",
+            json: request,
+            token: bruno
+        )
+        #expect(created.status == .created, "\(created.text)")
+        return (business, bruno, anna, try created.decode(LoyaltyProgram.self))
+    }
+
+    /// Bruno charges anna `amount` and she pays it; the paid charge as she got it.
+    static func pay(
+        _ client: any TestClientProtocol,
+        _ amount: Int64,
+        at business: Business,
+        bruno: String,
+        anna: String,
+        key: String = UUID().uuidString
+    ) async throws -> Charge {
+        let wallet = WalletDriver(client)
+        let charge = try await wallet.charge(business: business.id, customer: "anna", amount, token: bruno)
+            .decode(Charge.self)
+        let paid = try await wallet.approve(charge, key: key, token: anna)
+        #expect(paid.status == .ok, "\(paid.text)")
+        return try paid.decode(Charge.self)
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func payingPunchesTheCardOncePerChargeAndARefundTakesItBack(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let (business, bruno, anna, program) = try await Self.bakery(client)
+            let wallet = WalletDriver(client)
+
+            // No card, and paying may not take one yet: nothing earned, said as an empty list.
+            let first = try await Self.pay(client, 950, at: business, bruno: bruno, anna: anna)
+            #expect(first.loyalty == [])
+            let settings = try await client.send(.get, "/v1/me/loyalty-settings", token: anna)
+            #expect(try settings.decode(LoyaltySettings.self) == LoyaltySettings(cardOnPayment: false))
+            let allowed = try await client.send(
+                .put,
+                "/v1/me/loyalty-settings",
+                json: LoyaltySettings(cardOnPayment: true),
+                token: anna
+            )
+            #expect(allowed.status == .ok, "\(allowed.text)")
+
+            // 12.00 earns two punches on a first card; the retry with the same key answers the same, punching nothing.
+            let key = UUID().uuidString
+            let second = try await Self.pay(client, 1_200, at: business, bruno: bruno, anna: anna, key: key)
+            let earned = try #require(second.loyalty?.first)
+            #expect(second.loyalty?.count == 1 && earned.programId == program.id)
+            #expect(earned.punchesAdded == 2 && earned.punches == 2 && earned.punchesRequired == 4 && !earned.completed)
+            var retried = second
+            retried.loyalty = nil
+            let again = try await wallet.approve(retried, key: key, token: anna)
+            #expect(try again.decode(Charge.self) == second)
+            let cards = try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self)
+            #expect(cards.items.map(\.punches) == [2])
+
+            // Under the minimum: nothing. 10.00 fills the card (two punches), which starts the next one.
+            #expect(try await Self.pay(client, 250, at: business, bruno: bruno, anna: anna).loyalty == [])
+            let filling = try await Self.pay(client, 1_000, at: business, bruno: bruno, anna: anna)
+            #expect(filling.loyalty?.map(\.punches) == [4] && filling.loyalty?.first?.completed == true)
+            let shown = try await client.send(.get, "/v1/charges/\(second.id)", token: anna).decode(Charge.self)
+            #expect(shown.loyalty == second.loyalty)
+            let receipt = try await client.send(.get, "/v1/charges/\(filling.id)/receipt", token: anna)
+                .decode(Receipt.self)
+            #expect(receipt.loyalty == filling.loyalty)
+
+            // Half of it back: 5.00 kept still earns one punch, so one goes; the card collects again.
+            let half = try await wallet.refund(filling, 500, token: bruno)
+            #expect(half.status == .ok, "\(half.text)")
+            #expect(try half.decode(Charge.self).loyalty?.map(\.punchesAdded) == [1])
+            let after = try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self)
+            #expect(
+                after.items.map(\.punches) == [3] && after.items.map(\.state) == [.active],
+                "\(after.items.map { ($0.level, $0.state, $0.punches) })"
+            )
+            #expect(try await services.verifyLedger().problems.isEmpty)
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func paymentsAtOnceAddUpOnOneCard(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let (business, bruno, anna, _) = try await Self.bakery(client)
+            _ = try await client.send(
+                .put,
+                "/v1/me/loyalty-settings",
+                json: LoyaltySettings(cardOnPayment: true),
+                token: anna
+            )
+            // A first payment takes the card; then two at once each add their punch.
+            _ = try await Self.pay(client, 500, at: business, bruno: bruno, anna: anna)
+            let wallet = WalletDriver(client)
+            var pending: [Charge] = []
+            for _ in 0..<2 {
+                pending.append(
+                    try await wallet.charge(business: business.id, customer: "anna", 500, token: bruno)
+                        .decode(Charge.self)
+                )
+            }
+            let answers = try await withThrowingTaskGroup(of: Charge.self) { group in
+                for charge in pending {
+                    group.addTask { try await wallet.approve(charge, token: anna).decode(Charge.self) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.compactMap(\.loyalty?.first?.punchesAdded) == [1, 1])
+            #expect(Set(answers.compactMap(\.loyalty?.first?.punches)) == [2, 3])
+            let cards = try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self)
+            #expect(cards.items.map(\.punches) == [3])
         }
     }
 }

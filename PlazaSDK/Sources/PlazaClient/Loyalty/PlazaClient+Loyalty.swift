@@ -61,6 +61,16 @@ extension PlazaClient {
         return try await send("GET", "v1/me/loyalty-cards", query: query, auth: .required)
     }
 
+    /// Whether paying may take the caller a first card of a program that earns on payment.
+    public func loyaltySettings() async throws -> LoyaltySettings {
+        try await send("GET", "v1/me/loyalty-settings", auth: .required)
+    }
+
+    /// Lets paying take a first card of a program that earns on payment (`cardOnPayment`), or stops it.
+    public func setLoyaltySettings(_ settings: LoyaltySettings) async throws -> LoyaltySettings {
+        try await send("PUT", "v1/me/loyalty-settings", body: settings, auth: .required)
+    }
+
     /// A card with its punches and redemption.
     public func loyaltyCard(_ id: UUID) async throws -> LoyaltyCardDetail {
         try await send("GET", "v1/me/loyalty-cards/\(id.uuidString.lowercased())", auth: .required)

@@ -97,3 +97,36 @@ public struct PunchBatchResult: Codable, Sendable, Hashable {
         self.cards = cards
     }
 }
+
+/// What a paid charge earned on one program that earns on payment (`Charge.loyalty`, `Receipt.loyalty`): the punches
+/// it added to the payer's card and the card as they left it.
+public struct LoyaltyEarned: Codable, Sendable, Hashable {
+    public var programId: UUID
+    public var cardId: UUID
+    public var punchesAdded: Int
+    /// The card's punches after this purchase.
+    public var punches: Int
+    public var punchesRequired: Int
+    /// This purchase filled the card: its reward waits to be redeemed.
+    public var completed: Bool
+
+    public init(programId: UUID, cardId: UUID, punchesAdded: Int, punches: Int, punchesRequired: Int, completed: Bool) {
+        self.programId = programId
+        self.cardId = cardId
+        self.punchesAdded = punchesAdded
+        self.punches = punches
+        self.punchesRequired = punchesRequired
+        self.completed = completed
+    }
+}
+
+/// `GET`/`PUT /v1/me/loyalty-settings`.
+public struct LoyaltySettings: Codable, Sendable, Hashable {
+    /// Paying a business whose program earns on payment takes a first card of it when the customer holds none (false
+    /// until set).
+    public var cardOnPayment: Bool
+
+    public init(cardOnPayment: Bool) {
+        self.cardOnPayment = cardOnPayment
+    }
+}

@@ -128,6 +128,8 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
     /// With a coupon: the amount before the discount (`amount` is what is left to pay).
     public var subtotal: Int64?
     public var discount: ChargeDiscount?
+    /// Once paid: what paying earned on the business's loyalty programs (empty when nothing); absent before.
+    public var loyalty: [LoyaltyEarned]?
 
     public init(
         id: UUID,
@@ -144,10 +146,12 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
         expiresAt: Date,
         decidedAt: Date?,
         subtotal: Int64? = nil,
-        discount: ChargeDiscount? = nil
+        discount: ChargeDiscount? = nil,
+        loyalty: [LoyaltyEarned]? = nil
     ) {
         self.subtotal = subtotal
         self.discount = discount
+        self.loyalty = loyalty
         self.id = id
         self.reference = reference
         self.business = business
@@ -243,6 +247,8 @@ public struct Receipt: Codable, Sendable, Hashable {
     /// With a coupon: the amount before it, and what it took off (`amount` is what was paid).
     public var subtotal: Int64?
     public var discount: ChargeDiscount?
+    /// What paying earned on the business's loyalty programs (empty when nothing).
+    public var loyalty: [LoyaltyEarned]?
 
     public init(
         chargeId: UUID,
@@ -255,10 +261,12 @@ public struct Receipt: Codable, Sendable, Hashable {
         refundedAmount: Int64,
         paidAt: Date,
         subtotal: Int64? = nil,
-        discount: ChargeDiscount? = nil
+        discount: ChargeDiscount? = nil,
+        loyalty: [LoyaltyEarned]? = nil
     ) {
         self.subtotal = subtotal
         self.discount = discount
+        self.loyalty = loyalty
         self.chargeId = chargeId
         self.reference = reference
         self.business = business

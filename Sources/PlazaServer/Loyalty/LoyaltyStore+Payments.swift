@@ -1,0 +1,132 @@
+import Foundation
+import PlazaCore
+import SQLKit
+
+/// Loyalty's SQL for paying earns the punch: the programs that earn on payment, each charge's punches on each program
+/// (once: the charge and program are the key), and customers' consent that paying may take a first card.
+extension LoyaltyStore {
+    /// The business's active programs that earn on payment, oldest first.
+    func earningPrograms(business: UUID, on db: any SQLDatabase) async throws -> [ProgramRecord] {
+        try await db.select().columns(ProgramRecord.columns.map { SQLIdentifier($0) }).from("loyalty_programs")
+            .where("business_id", .equal, business)
+            .where("state", .equal, LoyaltyProgramState.active.rawValue)
+            .where("earn_on_payment", .equal, true)
+            .orderBy("created_at").orderBy("id")
+            .all().map(ProgramRecord.init(row:))
+    }
+
+    /// Records what a charge earned on a program; false when the charge earned on it already (nothing is written).
+    func insertPaymentPunches(
+        _ earned: LoyaltyEarned,
+        charge: UUID,
+        user: UUID,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> Bool {
+        try await db.insert(into: "loyalty_payment_punches")
+            .columns(
+                "charge_id",
+                "program_id",
+                "card_id",
+                "user_id",
+                "punches_added",
+                "punches",
+                "punches_required",
+                "completed",
+                "taken_back",
+                "created_at"
+            )
+            .values(
+                SQLBind(charge),
+                SQLBind(earned.programId),
+                SQLBind(earned.cardId),
+                SQLBind(user),
+                SQLBind(earned.punchesAdded),
+                SQLBind(earned.punches),
+                SQLBind(earned.punchesRequired),
+                SQLBind(earned.completed),
+                SQLBind(0),
+                SQLBind(now)
+            )
+            .ignoringConflicts().returning("charge_id").first() != nil
+    }
+
+    /// A charge's punches by program, with what refunds took back.
+    func paymentPunches(
+        charges: [UUID],
+        on db: any SQLDatabase
+    ) async throws -> [UUID: [(earned: LoyaltyEarned, takenBack: Int)]] {
+        guard !charges.isEmpty else { return [:] }
+        let rows = try await db.select()
+            .columns(
+                "charge_id",
+                "program_id",
+                "card_id",
+                "punches_added",
+                "punches",
+                "punches_required",
+                "completed",
+                "taken_back"
+            )
+            .from("loyalty_payment_punches").where("charge_id", .in, SQLBind.group(charges))
+            .orderBy("created_at").orderBy("program_id").all()
+        var found: [UUID: [(earned: LoyaltyEarned, takenBack: Int)]] = [:]
+        for row in rows {
+            let earned = LoyaltyEarned(
+                programId: try row.decode(column: "program_id", as: UUID.self),
+                cardId: try row.decode(column: "card_id", as: UUID.self),
+                punchesAdded: try row.decode(column: "punches_added", as: Int.self),
+                punches: try row.decode(column: "punches", as: Int.self),
+                punchesRequired: try row.decode(column: "punches_required", as: Int.self),
+                completed: try row.decode(column: "completed", as: Bool.self)
+            )
+            found[try row.decode(column: "charge_id", as: UUID.self), default: []].append(
+                (earned, try row.decode(column: "taken_back", as: Int.self))
+            )
+        }
+        return found
+    }
+
+    /// Adds to what refunds took back of a charge's punches on a program.
+    func takeBack(_ count: Int, charge: UUID, program: UUID, on db: any SQLDatabase) async throws {
+        try await db.update("loyalty_payment_punches")
+            .set(
+                SQLIdentifier("taken_back"),
+                to: SQLBinaryExpression(SQLIdentifier("taken_back"), .add, SQLBind(count))
+            )
+            .where("charge_id", .equal, charge).where("program_id", .equal, program).run()
+    }
+
+    /// Deletes the next level's card a completed card started (the first of the next level made after it: timestamps
+    /// read back are not compared for equality), when it has no punch yet; false when it collects already (or was
+    /// redeemed or ended).
+    func deleteUnpunchedSuccessor(of card: CardRecord, on db: any SQLDatabase) async throws -> Bool {
+        let successors = try await db.select().columns(CardRecord.columns.map { SQLIdentifier($0) })
+            .from("loyalty_cards").where("program_id", .equal, card.programId).where("user_id", .equal, card.userId)
+            .where("level", .equal, card.level + 1).where(
+                "created_at",
+                .greaterThanOrEqual,
+                card.createdAt
+            )
+            .orderBy("created_at").limit(1).for(.update).all().map(CardRecord.init(row:))
+        guard let next = successors.first else { return true }
+        guard next.state == .active, next.punches == 0 else { return false }
+        try await db.delete(from: "loyalty_cards").where("id", .equal, next.id).run()
+        return true
+    }
+
+    /// Whether paying may take the user a first card (false until they say so).
+    func cardOnPayment(user: UUID, on db: any SQLDatabase) async throws -> Bool {
+        try await db.select().column("card_on_payment").from("loyalty_settings").where("user_id", .equal, user)
+            .first()?.decode(column: "card_on_payment", as: Bool.self) ?? false
+    }
+
+    func setCardOnPayment(_ allowed: Bool, user: UUID, now: Date, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "loyalty_settings").columns("user_id", "card_on_payment", "updated_at")
+            .values(SQLBind(user), SQLBind(allowed), SQLBind(now))
+            .onConflict(with: ["user_id"]) {
+                $0.set(excludedValueOf: "card_on_payment").set(excludedValueOf: "updated_at")
+            }
+            .run()
+    }
+}
