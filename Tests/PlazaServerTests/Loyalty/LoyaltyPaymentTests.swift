@@ -155,12 +155,14 @@ import Testing
                 "\(after.items.map { ($0.level, $0.state, $0.punches) })"
             )
             #expect(try await services.verifyLedger().problems.isEmpty)
+            // Each card's punches are what was scanned plus what paying earned, net of the refund.
+            #expect(try await services.verify(recheckAfter: .zero).findings.isEmpty)
         }
     }
 
     @Test(arguments: TestEngine.enabled)
     func paymentsAtOnceAddUpOnOneCard(_ engine: TestEngine) async throws {
-        try await TestPlaza.withApp(engine, .live) { client, _ in
+        try await TestPlaza.withApp(engine, .live) { client, services in
             let (business, bruno, anna, _) = try await Self.bakery(client)
             _ = try await client.send(
                 .put,
@@ -188,6 +190,7 @@ import Testing
             #expect(Set(answers.compactMap(\.loyalty?.first?.punches)) == [2, 3])
             let cards = try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self)
             #expect(cards.items.map(\.punches) == [3])
+            #expect(try await services.verify(recheckAfter: .zero).findings.isEmpty)
         }
     }
 }

@@ -179,6 +179,30 @@ import Testing
         }
     }
 
+    /// Punches paying earned count on the card; a refund's take-back that never reached the card is named.
+    @Test(arguments: TestEngine.enabled)
+    func aCardCountsThePunchesPayingEarned(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let (business, bruno, anna, _) = try await LoyaltyPaymentTests.bakery(client)
+            let allowed = try await client.send(
+                .put,
+                "/v1/me/loyalty-settings",
+                json: LoyaltySettings(cardOnPayment: true),
+                token: anna
+            )
+            #expect(allowed.status == .ok)
+            let paid = try await LoyaltyPaymentTests.pay(client, 1_000, at: business, bruno: bruno, anna: anna)
+            let card = try #require(paid.loyalty?.first?.cardId)
+            #expect(try await Self.found(services) == [])
+
+            try await Self.sql(
+                services,
+                "UPDATE loyalty_payment_punches SET taken_back = 1 WHERE card_id = \(bind: card)"
+            )
+            #expect(try await Self.found(services) == ["punch_count \(Self.name(card))"])
+        }
+    }
+
     /// The daily run beside the server: quiet while everything holds; once something breaks, every admin is alerted
     /// (by mail with the default preferences) with what broke and where to look.
     @Test(arguments: TestEngine.enabled)
