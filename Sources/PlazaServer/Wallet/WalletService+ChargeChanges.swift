@@ -3,7 +3,8 @@ import HTTPTypes
 import PlazaCore
 import SQLKit
 
-/// What changes a charge after it is made: the customer's coupon, the business's refund.
+/// What changes a charge after it is made: the customer's coupon, the business's refund, and its end unpaid (declined,
+/// cancelled or expired).
 extension WalletService {
     /// The customer applies one of their claimed coupons to a charge waiting for them: its amount drops by the discount,
     /// and both sides see the charge as it now stands (`charge.updated`).
@@ -111,5 +112,47 @@ extension WalletService {
         }
         await loyalty?.committed(cards: refunded.loyalty?.map(\.cardId) ?? [])
         return refunded
+    }
+
+    /// The customer says no (`declined`), or the business withdraws it (`cancelled`).
+    func endCharge(_ identity: Identity, id: UUID, as status: ChargeStatus, now: Date = Date()) async throws -> Charge {
+        let user = identity.user.id
+        return try await events.transaction { db in
+            guard let current = try await charges.find(id, on: db) else { throw PlazaError.notFound("charge") }
+            if status == .declined {
+                guard current.customerId == user else { throw PlazaError.notFound("charge") }
+            } else if current.isPaymentRequest {
+                // A person's request is called off by the person who asked.
+                guard current.businessId == user else { throw PlazaError.notFound("charge") }
+            } else {
+                guard try await businesses.store.role(of: user, in: current.businessId, on: db) != nil else {
+                    throw PlazaError.notFound("charge")
+                }
+            }
+            guard current.status(at: now).canMove(to: status),
+                let charge = try await charges.decide(id, to: status, now: now, on: db)
+            else {
+                throw Self.stateConflict(current, now: now)
+            }
+            if charge.discount != nil { try await coupons?.settle(charge: charge.id, paid: false, now: now, on: db) }
+            return (
+                charge.dto(now: now), try await chargeEvent(WalletEventType.charge(status), charge, now: now, on: db)
+            )
+        }
+    }
+
+    /// Marks pending charges past their expiry and tells both sides.
+    func expireCharges(now: Date = Date()) async throws {
+        try await events.transaction { db in
+            var messages: [FeedMessage] = []
+            for charge in try await charges.expire(now: now, limit: 200, on: db) {
+                // Its coupon is the customer's again.
+                if charge.discount != nil {
+                    try await coupons?.settle(charge: charge.id, paid: false, now: now, on: db)
+                }
+                messages += try await chargeEvent(WalletEventType.charge(.expired), charge, now: now, on: db)
+            }
+            return ((), messages)
+        }
     }
 }
