@@ -193,4 +193,40 @@ import Testing
             #expect(try await services.verify(recheckAfter: .zero).findings.isEmpty)
         }
     }
+
+    @Test(arguments: TestEngine.enabled)
+    func aRefundTakesNothingBackFromARedeemedCard(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, services in
+            let (business, bruno, anna, _) = try await Self.bakery(client)
+            _ = try await client.send(
+                .put,
+                "/v1/me/loyalty-settings",
+                json: LoyaltySettings(cardOnPayment: true),
+                token: anna
+            )
+            // 20.00 fills the card; anna gets her loaf.
+            let filling = try await Self.pay(client, 2_000, at: business, bruno: bruno, anna: anna)
+            let earned = try #require(filling.loyalty?.first)
+            #expect(earned.completed && earned.punches == 4)
+            let code = try await client.send(.post, "/v1/me/loyalty-cards/\(earned.cardId)/redeem-code", token: anna)
+                .decode(RedeemCode.self)
+            let shop = try await client.send(.get, "/v1/businesses/\(business.id)", token: bruno).decode(Business.self)
+            let location = try #require(shop.locations.first)
+            let redeemed = try await client.send(
+                .post,
+                "/v1/businesses/\(business.id)/loyalty-redemptions",
+                json: RedemptionRequest(code: code.code, locationId: location.id),
+                token: bruno,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            )
+            #expect(redeemed.status == .ok || redeemed.status == .created, "\(redeemed.text)")
+
+            // All of it back: the loaf was given, so the card keeps its punches and the charge says what it earned.
+            let refund = try await WalletDriver(client).refund(filling, 2_000, token: bruno)
+            #expect(try refund.decode(Charge.self).loyalty?.map(\.punchesAdded) == [4])
+            let card = try await client.send(.get, "/v1/me/loyalty-cards/\(earned.cardId)", token: anna)
+            #expect(card.text.contains(#""state":"redeemed""#) && card.text.contains(#""punches":4"#), "\(card.text)")
+            #expect(try await services.verify(recheckAfter: .zero).findings.isEmpty)
+        }
+    }
 }
