@@ -53,7 +53,8 @@ struct LoyaltyPaymentPunches: ChargeLoyalty {
                 punchesAdded: after.punches - card.punches,
                 punches: after.punches,
                 punchesRequired: after.punchesRequired,
-                completed: after.state == .completed
+                completed: after.state == .completed,
+                title: after.title
             )
             // The charge is approved once, so this is its first time; a second would be a bug, not a retry.
             guard try await store.insertPaymentPunches(entry, charge: charge, user: customer, now: now, on: db) else {

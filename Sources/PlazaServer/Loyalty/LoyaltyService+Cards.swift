@@ -62,6 +62,18 @@ extension LoyaltyService {
         )
     }
 
+    /// The reader's open card (collecting, else full) of each of the programs they hold one of: a place's page links to
+    /// it instead of offering the card again.
+    func heldCards(_ identity: Identity, programs: [UUID]) async throws -> [UUID: LoyaltyCard] {
+        var held: [UUID: CardRecord] = [:]
+        for program in programs {
+            let open = try await store.openCards(program: program, user: identity.user.id, on: database.sql)
+            held[program] = open.first { $0.state == .active } ?? open.first
+        }
+        let named = try await named(Array(held.values), on: database.sql)
+        return Dictionary(uniqueKeysWithValues: named.map { ($0.programId, $0) })
+    }
+
     /// The holder's card with its punches (and where) and its redemption; 404 to everyone else.
     func card(_ identity: Identity, _ id: UUID) async throws -> LoyaltyCardDetail {
         guard let card = try await store.card(id, on: database.sql), card.userId == identity.user.id else {
@@ -80,8 +92,13 @@ extension LoyaltyService {
                     locationId: $0.location,
                     locationName: locations[$0.location] ?? "",
                     scannedAt: $0.scannedAt,
-                    countedAt: $0.countedAt
+                    countedAt: $0.countedAt,
+                    punches: $0.punches
                 )
+            }
+            // In the order they happened: a scan synced late sits where it was made, not where it was counted.
+            .sorted {
+                (min($0.scannedAt, $0.countedAt), $0.countedAt) < (min($1.scannedAt, $1.countedAt), $1.countedAt)
             },
             redemption: try await store.redemption(card: id, on: database.sql)
         )

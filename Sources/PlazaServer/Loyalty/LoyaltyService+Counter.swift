@@ -44,6 +44,11 @@ extension LoyaltyService {
     ) async throws -> CounterPunch {
         let record = try await businesses.requireMember(identity, of: business)
         guard record.listed else { throw PlazaError.merchantNotApproved }
+        let asked = request.count ?? 1
+        if let problem = LoyaltyRules.counterCountProblem(asked, punchesRequired: LoyaltyRules.counterCount.upperBound)
+        {
+            throw PlazaError.validation(field: "count", problem)
+        }
         guard try await businesses.store.location(id: request.locationId, on: database.sql)?.businessId == business
         else {
             throw PlazaError.validation(field: "locationId", "This business has no such location.")
@@ -76,6 +81,10 @@ extension LoyaltyService {
                 throw invalid
             }
             var state = try await SyncState(service: self, user: card.userId, cards: [card.id], on: db)
+            let before = state.cards[card.id]?.punches ?? card.punches
+            if let problem = LoyaltyRules.counterCountProblem(asked, punchesRequired: card.punchesRequired) {
+                throw PlazaError.validation(field: "count", problem)
+            }
             let (token, _) = try await self.signToken(
                 business: business,
                 program: card.programId,
@@ -84,7 +93,7 @@ extension LoyaltyService {
                 on: db
             )
             let submission = PunchSubmission(cardId: card.id, token: token, scannedAt: now)
-            let verdict = try await self.count(submission, into: &state, now: now, on: db)
+            let verdict = try await self.count(submission, into: &state, punches: asked, now: now, on: db)
             let (cards, messages) = try await state.finish(on: db)
             var shown = cards.first { $0.id == card.id }
             if shown == nil { shown = try await self.named([state.cards[card.id] ?? card], on: db).first }
@@ -93,7 +102,13 @@ extension LoyaltyService {
             let answer: CounterPunch
             switch verdict {
             case .counted, .duplicate:
-                answer = CounterPunch(id: submission.id, status: .counted, customer: holder, card: shown)
+                answer = CounterPunch(
+                    id: submission.id,
+                    status: .counted,
+                    customer: holder,
+                    card: shown,
+                    punchesAdded: shown.punches - before
+                )
             case .refused(let reason):
                 answer = CounterPunch(
                     id: submission.id,

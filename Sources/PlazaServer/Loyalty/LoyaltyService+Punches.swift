@@ -119,6 +119,7 @@ extension LoyaltyService {
     func count(
         _ submission: PunchSubmission,
         into state: inout SyncState,
+        punches asked: Int = 1,
         now: Date,
         on db: any SQLDatabase
     ) async throws -> Verdict {
@@ -173,6 +174,7 @@ extension LoyaltyService {
         }
         let ended = program.expiresAt.map { $0 <= now } ?? false
         guard card.state == .active, program.state == .active, !ended else { return .refused(.cardNotActive) }
+        let added = max(min(asked, card.punchesRequired - card.punches), 1)
         guard
             try await store.insertPunch(
                 id: submission.id,
@@ -181,11 +183,13 @@ extension LoyaltyService {
                 tokenHash: hash,
                 window: token.payload.window,
                 scannedAt: submission.scannedAt,
+                punches: added,
+                cardPunches: card.punches + added,
                 now: now,
                 on: db
             )
         else { return .refused(.replayed) }
-        try await state.add(1, to: card, of: program, now: now, on: db)
+        try await state.add(added, to: card, of: program, now: now, on: db)
         return .counted
     }
 }

@@ -7,17 +7,29 @@ extension LoyaltyStore {
     /// Everything that happened to a program: its punches, cards and redemptions (the months are cut in Swift, in the
     /// reader's time zone, the same on both engines).
     func facts(program: UUID, on db: any SQLDatabase) async throws -> LoyaltyAnalyticsRules.Facts {
-        let punches = try await db.select().columns("user_id", "counted_at").from("loyalty_punches").where(
-            "program_id",
-            .equal,
-            program
-        ).all()
-            .map {
-                (
+        // A row that gave several punches (or a payment that earned several) counts each of them.
+        let scanned = try await db.select().columns("user_id", "counted_at", "punches").from("loyalty_punches")
+            .where("program_id", .equal, program).all()
+            .flatMap {
+                let punch = (
                     customer: try $0.decode(column: "user_id", as: UUID.self),
                     at: try $0.decode(column: "counted_at", as: Date.self)
                 )
+                return Array(repeating: punch, count: max(try $0.decode(column: "punches", as: Int.self), 0))
             }
+        let paid = try await db.select().columns("user_id", "created_at", "punches_added", "taken_back")
+            .from("loyalty_payment_punches").where("program_id", .equal, program).all()
+            .flatMap {
+                let punch = (
+                    customer: try $0.decode(column: "user_id", as: UUID.self),
+                    at: try $0.decode(column: "created_at", as: Date.self)
+                )
+                let kept =
+                    try $0.decode(column: "punches_added", as: Int.self)
+                    - $0.decode(column: "taken_back", as: Int.self)
+                return Array(repeating: punch, count: max(kept, 0))
+            }
+        let punches = scanned + paid
         let cards = try await db.select().columns("user_id", "level", "created_at", "completed_at").from(
             "loyalty_cards"
         )
@@ -77,7 +89,7 @@ extension LoyaltyStore {
             .column(SQLColumn("username", table: "u")).column(SQLColumn("display_name", table: "u"))
             .column(
                 SQLQueryString(
-                    "(SELECT COUNT(*) FROM loyalty_punches p JOIN loyalty_cards c ON c.id = p.card_id "
+                    "(SELECT COALESCE(SUM(p.punches), 0) FROM loyalty_punches p JOIN loyalty_cards c ON c.id = p.card_id "
                         + "WHERE c.business_id = s.business_id AND p.user_id = s.user_id)"
                 ),
                 as: "punches"

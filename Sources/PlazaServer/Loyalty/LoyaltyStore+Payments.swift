@@ -57,19 +57,21 @@ extension LoyaltyStore {
         on db: any SQLDatabase
     ) async throws -> [UUID: [(earned: LoyaltyEarned, takenBack: Int)]] {
         guard !charges.isEmpty else { return [:] }
+        let columns = [
+            "charge_id", "program_id", "card_id", "punches_added", "punches", "punches_required", "completed",
+            "taken_back", "created_at",
+        ]
         let rows = try await db.select()
-            .columns(
-                "charge_id",
-                "program_id",
-                "card_id",
-                "punches_added",
-                "punches",
-                "punches_required",
-                "completed",
-                "taken_back"
+            .columns(columns.map { SQLColumn($0, table: "q") }).column(SQLColumn("title", table: "c"))
+            .from(SQLAlias(SQLIdentifier("loyalty_payment_punches"), as: SQLIdentifier("q")))
+            .join(
+                SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")),
+                on: SQLColumn("id", table: "c"),
+                .equal,
+                SQLColumn("card_id", table: "q")
             )
-            .from("loyalty_payment_punches").where("charge_id", .in, SQLBind.group(charges))
-            .orderBy("created_at").orderBy("program_id").all()
+            .where(SQLColumn("charge_id", table: "q"), .in, SQLBind.group(charges))
+            .orderBy(SQLColumn("created_at", table: "q")).orderBy(SQLColumn("program_id", table: "q")).all()
         var found: [UUID: [(earned: LoyaltyEarned, takenBack: Int)]] = [:]
         for row in rows {
             let earned = LoyaltyEarned(
@@ -78,7 +80,8 @@ extension LoyaltyStore {
                 punchesAdded: try row.decode(column: "punches_added", as: Int.self),
                 punches: try row.decode(column: "punches", as: Int.self),
                 punchesRequired: try row.decode(column: "punches_required", as: Int.self),
-                completed: try row.decode(column: "completed", as: Bool.self)
+                completed: try row.decode(column: "completed", as: Bool.self),
+                title: try row.decode(column: "title", as: String.self)
             )
             found[try row.decode(column: "charge_id", as: UUID.self), default: []].append(
                 (earned, try row.decode(column: "taken_back", as: Int.self))

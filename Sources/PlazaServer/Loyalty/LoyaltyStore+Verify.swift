@@ -3,7 +3,7 @@ import SQLKit
 
 /// Loyalty's part of `plaza verify`: every card's punch count against the punches counted on it, scanned or paid for.
 extension LoyaltyStore {
-    /// `punch_count`: a card's `punches` equals its rows in `loyalty_punches` plus what payments earned on it (net of
+    /// `punch_count`: a card's `punches` equals the punches its rows in `loyalty_punches` added plus what payments earned on it (net of
     /// refunds, `loyalty_payment_punches`), and no token counts twice for one holder
     /// (the unique index `loyalty_punches_token` says so; a database restored without it would not). Only broken cards
     /// come back; a token counted twice names the least of its cards, compared as text (PostgreSQL has no MIN of a uuid).
@@ -11,7 +11,7 @@ extension LoyaltyStore {
         let counts = try await db.raw(
             """
             SELECT c.id, c.punches, COALESCE(p.n, 0) + COALESCE(q.n, 0) AS counted FROM loyalty_cards c
-            LEFT JOIN (SELECT card_id, COUNT(*) AS n FROM loyalty_punches GROUP BY card_id) p ON p.card_id = c.id
+            LEFT JOIN (SELECT card_id, SUM(punches) AS n FROM loyalty_punches GROUP BY card_id) p ON p.card_id = c.id
             LEFT JOIN (
                 SELECT card_id, SUM(punches_added - taken_back) AS n FROM loyalty_payment_punches GROUP BY card_id
             ) q ON q.card_id = c.id

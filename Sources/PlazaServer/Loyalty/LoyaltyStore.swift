@@ -260,7 +260,8 @@ struct LoyaltyStore: Sendable {
         ).first() != nil
     }
 
-    /// Counts a punch unless its id or its token (for this user) is in already; false then (nothing written).
+    /// Counts a punch (`punches` of them at once, leaving the card at `cardPunches`) unless its id or its token (for
+    /// this user) is in already; false then (nothing written).
     func insertPunch(
         id: UUID,
         card: CardRecord,
@@ -268,6 +269,8 @@ struct LoyaltyStore: Sendable {
         tokenHash: String,
         window: Int64,
         scannedAt: Date,
+        punches: Int = 1,
+        cardPunches: Int,
         now: Date,
         on db: any SQLDatabase
     ) async throws -> Bool {
@@ -281,7 +284,9 @@ struct LoyaltyStore: Sendable {
                 "token_hash",
                 "token_window",
                 "scanned_at",
-                "counted_at"
+                "counted_at",
+                "punches",
+                "card_punches"
             )
             .values(
                 SQLBind(id),
@@ -292,7 +297,9 @@ struct LoyaltyStore: Sendable {
                 SQLBind(tokenHash),
                 SQLBind(window),
                 SQLBind(scannedAt),
-                SQLBind(now)
+                SQLBind(now),
+                SQLBind(punches),
+                SQLBind(cardPunches)
             )
             .ignoringConflicts().returning("id").first() != nil
     }
@@ -300,18 +307,16 @@ struct LoyaltyStore: Sendable {
     func punches(
         card: UUID,
         on db: any SQLDatabase
-    ) async throws -> [(id: UUID, location: UUID, scannedAt: Date, countedAt: Date)] {
-        try await db.select().columns("id", "location_id", "scanned_at", "counted_at").from("loyalty_punches").where(
-            "card_id",
-            .equal,
-            card
-        )
-        .orderBy("counted_at").orderBy("id").all().map {
-            (
-                try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "location_id", as: UUID.self),
-                try $0.decode(column: "scanned_at", as: Date.self), try $0.decode(column: "counted_at", as: Date.self)
-            )
-        }
+    ) async throws -> [(id: UUID, location: UUID, scannedAt: Date, countedAt: Date, punches: Int)] {
+        try await db.select().columns("id", "location_id", "scanned_at", "counted_at", "punches")
+            .from("loyalty_punches").where("card_id", .equal, card)
+            .orderBy("counted_at").orderBy("id").all().map {
+                (
+                    try $0.decode(column: "id", as: UUID.self), try $0.decode(column: "location_id", as: UUID.self),
+                    try $0.decode(column: "scanned_at", as: Date.self),
+                    try $0.decode(column: "counted_at", as: Date.self), try $0.decode(column: "punches", as: Int.self)
+                )
+            }
     }
 
     static func json(_ levels: [LoyaltyLevel]) -> String {

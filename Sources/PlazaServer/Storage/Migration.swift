@@ -52,5 +52,6 @@ enum Migrations {
         M0038_CardOrders(),  // the card shop's cart and orders, each line pinned to its approved print file
         M0039_CardPaymentProblems(),  // why an order's card payment did not go through; proofs' previews
         M0040_LoyaltyOnPayment(),  // paying earns the punch: programs' rule, each charge's punches, customers' consent
+        M0041_CounterPunchCount(),  // several punches for one visit; each punch's card total
     ]
 }

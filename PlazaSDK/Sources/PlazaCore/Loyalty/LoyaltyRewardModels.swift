@@ -20,8 +20,19 @@ public struct CustomerCode: Codable, Sendable, Hashable {
 public typealias RedeemCode = CustomerCode
 
 /// `POST /v1/businesses/{id}/loyalty/punches`: staff punch a customer's card by the code it shows (digits or the
-/// scanned `qrPayload`), at a location.
-public typealias CounterPunchRequest = RedemptionRequest
+/// scanned `qrPayload`), at a location; `count` punches for one visit (1 when absent, at most the program's
+/// `punchesRequired` and `LoyaltyRules.counterCount`).
+public struct CounterPunchRequest: Codable, Sendable, Hashable {
+    public var code: String
+    public var locationId: UUID
+    public var count: Int?
+
+    public init(code: String, locationId: UUID, count: Int? = nil) {
+        self.code = code
+        self.locationId = locationId
+        self.count = count
+    }
+}
 
 /// The answer to a counter punch: the card as it now stands, `counted` or `refused` with the reason.
 public struct CounterPunch: Codable, Sendable, Hashable {
@@ -32,13 +43,23 @@ public struct CounterPunch: Codable, Sendable, Hashable {
     /// The customer's username.
     public var customer: String
     public var card: LoyaltyCard
+    /// The punches this one added to `card` (0 when refused; fewer than asked when the card filled).
+    public var punchesAdded: Int
 
-    public init(id: UUID, status: PunchStatus, reason: PunchRefusal? = nil, customer: String, card: LoyaltyCard) {
+    public init(
+        id: UUID,
+        status: PunchStatus,
+        reason: PunchRefusal? = nil,
+        customer: String,
+        card: LoyaltyCard,
+        punchesAdded: Int = 0
+    ) {
         self.id = id
         self.status = status
         self.reason = reason
         self.customer = customer
         self.card = card
+        self.punchesAdded = punchesAdded
     }
 }
 

@@ -201,6 +201,15 @@ public enum LoyaltyRules {
         }
     }
 
+    /// Punches staff may give at once at the counter, for one visit.
+    public static let counterCount = 1...10
+
+    /// Why staff cannot give `count` punches at once on a card of `punchesRequired`; nil when they can.
+    public static func counterCountProblem(_ count: Int, punchesRequired: Int) -> String? {
+        let most = min(counterCount.upperBound, punchesRequired)
+        return (1...max(most, 1)).contains(count) ? nil : "Give 1 to \(max(most, 1)) punches at once."
+    }
+
     static func textProblem(_ text: String, maximum: Int, what: String) -> String? {
         guard let trimmed = ShownText.trimmed(text) else { return "Give \(what)." }
         return ShownText.problem(trimmed, length: 1...maximum)

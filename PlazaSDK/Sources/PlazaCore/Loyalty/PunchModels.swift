@@ -109,14 +109,25 @@ public struct LoyaltyEarned: Codable, Sendable, Hashable {
     public var punchesRequired: Int
     /// This purchase filled the card: its reward waits to be redeemed.
     public var completed: Bool
+    /// The card's title ("Bread card").
+    public var title: String
 
-    public init(programId: UUID, cardId: UUID, punchesAdded: Int, punches: Int, punchesRequired: Int, completed: Bool) {
+    public init(
+        programId: UUID,
+        cardId: UUID,
+        punchesAdded: Int,
+        punches: Int,
+        punchesRequired: Int,
+        completed: Bool,
+        title: String = ""
+    ) {
         self.programId = programId
         self.cardId = cardId
         self.punchesAdded = punchesAdded
         self.punches = punches
         self.punchesRequired = punchesRequired
         self.completed = completed
+        self.title = title
     }
 }
 
