@@ -32,10 +32,15 @@ extension LoyaltyPages {
         /// The current signing key's id, for the owner's "rotate" section.
         var keyId: String?
         var programs: [ProgramRow]
+        /// The running programs, when staff may switch the code between them.
+        var programChoices: [LocationChoice]
+        var manyPrograms: Bool
         var locations: [LocationChoice]
         var token: TokenView?
         var tokenURL: String?
         var manyLocations: Bool
+        /// A location or program to switch the code to.
+        var switchable: Bool
         /// Why no code shows though programs run: the merchant waits for an admin, or the business has no location.
         var waiting: String?
         var locationId: String
@@ -86,19 +91,26 @@ extension LoyaltyPages {
                 ProgramRow(
                     id: $0.id.uuidString.lowercased(),
                     title: $0.title,
-                    detail: "\(context.reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)",
+                    detail: Self.programDetail($0, reader: context.reader),
                     state: $0.state.rawValue.capitalized,
                     selected: $0.id == program?.id,
                     active: $0.state == .active,
                     paused: $0.state == .paused
                 )
             },
+            programChoices: running.count < 2
+                ? []
+                : running.map {
+                    LocationChoice(id: $0.id.uuidString.lowercased(), name: $0.title, selected: $0.id == program?.id)
+                },
+            manyPrograms: running.count > 1,
             locations: business.locations.map {
                 LocationChoice(id: $0.id.uuidString.lowercased(), name: $0.name, selected: $0.id == location?.id)
             },
             token: token,
             tokenURL: tokenURL,
             manyLocations: business.locations.count > 1,
+            switchable: business.locations.count > 1 || running.count > 1,
             waiting: running.isEmpty || token != nil
                 ? nil
                 : !business.listed
@@ -106,20 +118,31 @@ extension LoyaltyPages {
                     : "Add a location to the business (Edit) to show codes at its counter.",
             locationId: location?.id.uuidString.lowercased() ?? "",
             programId: program?.id.uuidString.lowercased() ?? "",
-            codeForm: context.page.form("code") ?? FormState(names: ["code"]),
+            codeForm: context.page.form("code") ?? FormState(names: ["code", "count"]),
             activity: try await activity(id, context: context),
             programForm: context.page.form("program") ?? Self.newProgramForm
         )
         return renderer.render("loyalty/counter", model)
     }
 
-    /// "Redeemed: A coffee for @anna." or "Punched @anna's Coffee card: 3 of 10.", from the notice key
-    /// `redeemed|<reward>|<username>` or `punched|<title>|<username>|<progress>` (all escaped by the page).
+    /// "Reward after 10 punches: A coffee. Paying punches the card (one per $5.00)."
+    static func programDetail(_ program: LoyaltyProgram, reader: Reader) -> String {
+        let reward = "Reward after \(reader.count(program.punchesRequired, "punch", "punches")): \(program.reward)."
+        guard program.earnOnPayment else { return reward }
+        switch program.punchesPerPurchase {
+        case .one: return "\(reward) Paying with Plaza punches the card."
+        case .per(let unit): return "\(reward) Paying with Plaza punches the card, one per \(reader.money(unit))."
+        }
+    }
+
+    /// "Redeemed: A coffee for @anna." or "Punched @anna's Coffee card: +2, now 3 of 10.", from the notice key
+    /// `redeemed|<reward>|<username>` or `punched|<title>|<username>|<added>|<progress>` (all escaped by the page).
     static func counterNotice(_ key: String) -> String? {
-        let parts = key.split(separator: "|", maxSplits: 3)
+        let parts = key.split(separator: "|", maxSplits: 4)
         switch parts.first {
         case "redeemed" where parts.count == 3: return "Redeemed: \(parts[1]) for @\(parts[2])."
-        case "punched" where parts.count == 4: return "Punched @\(parts[2])'s \(parts[1]): \(parts[3])."
+        case "punched" where parts.count == 5:
+            return "Punched @\(parts[2])'s \(parts[1]): +\(parts[3]), now \(parts[4])."
         default: return nil
         }
     }
@@ -170,17 +193,22 @@ extension LoyaltyPages {
         guard let location = UUID(uuidString: form["locationId"]) else {
             return renderer.refused(alert: "Add a location to the business first.", returnTo: path)
         }
-        let request = CounterPunchRequest(code: form["code"], locationId: location)
+        let count = form["count"].trimmingCharacters(in: .whitespaces)
+        let request = CounterPunchRequest(code: form["code"], locationId: location, count: Int(count))
         do {
+            if !count.isEmpty, Int(count) == nil {
+                throw PlazaError.validation(field: "count", "Type how many punches, as a number.")
+            }
             let notice: String
             if let punched = try await punchOrNil(context, business: id, request) {
                 if let reason = punched.reason {
                     throw PlazaError.validation(field: "code", "@\(punched.customer): \(Self.counterSentence(reason))")
                 }
                 notice =
-                    "punched|\(punched.card.title)|\(punched.customer)|\(punched.card.punches) of \(punched.card.punchesRequired)"
+                    "punched|\(punched.card.title)|\(punched.customer)|\(punched.punchesAdded)|\(punched.card.punches) of \(punched.card.punchesRequired)"
             } else {
-                let done = try await loyalty.redeem(context.identity, business: id, request)
+                let redemption = RedemptionRequest(code: request.code, locationId: location)
+                let done = try await loyalty.redeem(context.identity, business: id, redemption)
                 notice = "redeemed|\(done.reward)|\(done.customer)"
             }
             let program = UUID(uuidString: form["program"]).map { "program=\($0.uuidString.lowercased())&" } ?? ""
@@ -193,7 +221,7 @@ extension LoyaltyPages {
         {
             return renderer.refused(
                 "code",
-                FormState(form, names: ["code"], error: error),
+                FormState(form, names: ["code", "count"], error: error),
                 returnTo: "\(path)#customer-code"
             )
         }
@@ -251,17 +279,16 @@ extension LoyaltyPages {
             since: Date().addingTimeInterval(-12 * 3_600)
         )
         return ActivityList(
-            rows: items.map {
-                switch $0.kind {
-                case .punched:
-                    ActivityRow(
-                        customer: $0.customer,
-                        what: "\($0.title): now \($0.punches ?? 0) of \($0.punchesRequired ?? 0)",
-                        when: reader.time($0.at)
-                    )
-                case .redeemed:
-                    ActivityRow(customer: $0.customer, what: "redeemed \($0.reward ?? "")", when: reader.time($0.at))
-                }
+            rows: items.map { item in
+                let added = reader.count(item.added ?? 1, "punch", "punches")
+                let now = item.punches.map { ", now \($0) of \(item.punchesRequired ?? 0)" } ?? ""
+                let what =
+                    switch item.kind {
+                    case .punched: "+\(added) on \(item.title)\(now)"
+                    case .paid: "+\(added) on \(item.title) by paying\(now)"
+                    case .redeemed: "redeemed \(item.reward ?? "")"
+                    }
+                return ActivityRow(customer: item.customer, what: what, when: reader.when(item.at))
             }
         )
     }

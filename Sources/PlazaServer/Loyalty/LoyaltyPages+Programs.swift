@@ -9,10 +9,11 @@ extension LoyaltyPages {
     static let programFields = [
         "title", "punchesRequired", "reward", "description", "velocityWindowMinutes", "cardValidDays", "expiresAt",
         "minimumSpend",
-        "levelPunches", "levelReward", "oneCardAtATime",
+        "levelPunches", "levelReward", "oneCardAtATime", "earnOnPayment", "punchPer",
     ]
     static let levelFields = [
         "levels[0].punchesRequired": "levelPunches", "levels[0].reward": "levelReward", "levels": "levelPunches",
+        "punchesPerPurchase.per": "punchPer", "punchesPerPurchase": "punchPer",
     ]
 
     static var newProgramForm: FormState {
@@ -44,6 +45,12 @@ extension LoyaltyPages {
             validator.check((amount ?? 0) > 0, "minimumSpend", "Type an amount such as 5.00, or leave it empty.")
             minimumSpend = amount.map { Money(amount: $0, currency: currency) }
         }
+        var per = PunchesPerPurchase.one
+        if !form["punchPer"].isEmpty {
+            let amount = WalletRules.parseAmount(form["punchPer"], currency: currency)
+            validator.check((amount ?? 0) > 0, "punchPer", "Type an amount such as 5.00, or leave it empty.")
+            per = amount.map { .per(Money(amount: $0, currency: currency)) } ?? .one
+        }
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         let level =
             form["levelPunches"].isEmpty && form["levelReward"].isEmpty
@@ -58,7 +65,9 @@ extension LoyaltyPages {
             cardValidDays: number("cardValidDays"),
             minimumSpend: minimumSpend,
             oneCardAtATime: form["oneCardAtATime"] == "1",
-            velocityWindowMinutes: number("velocityWindowMinutes")
+            velocityWindowMinutes: number("velocityWindowMinutes"),
+            earnOnPayment: form["earnOnPayment"] == "1",
+            punchesPerPurchase: per
         )
     }
 
@@ -118,7 +127,7 @@ extension LoyaltyPages {
         let day = DateFormatter()
         day.dateFormat = "yyyy-MM-dd"
         day.timeZone = reader.timeZone
-        let current = FormState(names: Self.programFields)
+        var current = FormState(names: Self.programFields)
             .with("title", program.title).with("description", program.description).with("reward", program.reward)
             .with("punchesRequired", String(program.punchesRequired)).with(
                 "velocityWindowMinutes",
@@ -130,6 +139,10 @@ extension LoyaltyPages {
             )
             .with("levelPunches", program.levels.first.map { String($0.punchesRequired) } ?? "")
             .with("levelReward", program.levels.first?.reward ?? "")
+            .with("earnOnPayment", program.earnOnPayment ? "1" : "")
+        if case .per(let unit) = program.punchesPerPurchase {
+            current = current.with("punchPer", Reader.typed(unit))
+        }
         let model = ProgramEditPage(
             shell: Shell(title: "Edit \(program.title)", context: context),
             id: id.uuidString.lowercased(),
@@ -159,7 +172,9 @@ extension LoyaltyPages {
                 expiresAt: asked.expiresAt == program.expiresAt ? nil : asked.expiresAt,
                 cardValidDays: asked.cardValidDays == program.cardValidDays ? nil : asked.cardValidDays,
                 velocityWindowMinutes: asked.velocityWindowMinutes == program.velocityWindowMinutes
-                    ? nil : asked.velocityWindowMinutes
+                    ? nil : asked.velocityWindowMinutes,
+                earnOnPayment: asked.earnOnPayment,
+                punchesPerPurchase: asked.punchesPerPurchase
             )
             let saved = try await loyalty.changeProgram(context.identity, id, change)
             return PageRenderer.seeOther(

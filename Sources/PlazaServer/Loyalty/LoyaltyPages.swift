@@ -24,11 +24,14 @@ struct LoyaltyPages: Sendable {
             "New codes are signed with a new key. Punches scanned from the old key's codes still count for 7 days.",
         "shared": "The shop can now see your visits and rewards there. You can stop at any time.",
         "unshared": "The shop no longer sees your visits: only figures about many customers at once.",
+        "cardOnPayment": "Paying a shop with a loyalty program now takes its card for you.",
+        "noCardOnPayment": "Paying takes no card for you: take one from the shop's page.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
         let signedIn = pages.group("loyalty", context: AuthenticatedContext.self)
         signedIn.get("", use: cards)
+        signedIn.post("settings", use: saveSettings)
         signedIn.get("cards/:id", use: card)
         signedIn.get("cards/:id/live", use: cardFragment)
         signedIn.get("cards/:id/code", use: codeFragment)
@@ -75,6 +78,8 @@ struct LoyaltyPages: Sendable {
         var rows: [CardRow]
         var history: Bool
         var next: String?
+        /// Paying a shop may take its card for the reader.
+        var cardOnPayment: Bool
     }
 
     static func row(_ card: LoyaltyCard, reader: Reader) -> CardRow {
@@ -102,18 +107,30 @@ struct LoyaltyPages: Sendable {
             limit: 50,
             cursor: request.uri.queryParameters.get("cursor")
         )
+        let notice = request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
         let model = CardsPage(
-            shell: Shell(title: "Loyalty cards", context: context),
+            shell: Shell(title: "Loyalty cards", context: context, notice: notice),
             rows: page.items.map { Self.row($0, reader: context.reader) },
             history: history,
-            next: page.nextCursor.map { "/loyalty?view=\(history ? "history" : "current")&cursor=\($0)" }
+            next: page.nextCursor.map { "/loyalty?view=\(history ? "history" : "current")&cursor=\($0)" },
+            cardOnPayment: try await loyalty.settings(context.identity).cardOnPayment
         )
         return renderer.render("loyalty/cards", model)
+    }
+
+    /// The reader's loyalty settings: whether paying a shop with a program that punches on payment takes its card.
+    @Sendable func saveSettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let on = form["cardOnPayment"] == "1"
+        _ = try await loyalty.setSettings(context.identity, LoyaltySettings(cardOnPayment: on))
+        return PageRenderer.seeOther("/loyalty?notice=\(on ? "cardOnPayment" : "noCardOnPayment")#card-on-payment")
     }
 
     struct PunchRow: Sendable {
         var when: String
         var place: String
+        /// "3 punches", when one visit gave several.
+        var several: String?
     }
 
     /// The part of a card's page that follows the events: the card, its reward, its punches.
@@ -173,7 +190,11 @@ struct LoyaltyPages: Sendable {
             card: Self.row(detail.card, reader: reader),
             // When the customer scanned (offline scans count later); the server's clock judged the window.
             punches: detail.punches.reversed().map {
-                PunchRow(when: reader.when(min($0.scannedAt, $0.countedAt)), place: $0.locationName)
+                PunchRow(
+                    when: reader.when(min($0.scannedAt, $0.countedAt)),
+                    place: $0.locationName,
+                    several: $0.punches > 1 ? reader.count($0.punches, "punch", "punches") : nil
+                )
             },
             redemption: detail.redemption.map {
                 "Redeemed \(reader.when($0.redeemedAt)), confirmed by @\($0.redeemedBy)"

@@ -54,9 +54,8 @@ extension LoyaltyStore {
     ) async throws -> [CounterActivity] {
         let punches = try await db.select()
             .column(SQLColumn("counted_at", table: "p"), as: "at").column(SQLColumn("username", table: "u"))
-            .column(SQLColumn("punches", table: "c")).column(SQLColumn("punches_required", table: "c")).column(
-                SQLColumn("title", table: "c")
-            )
+            .column(SQLColumn("punches", table: "p")).column(SQLColumn("card_punches", table: "p"))
+            .column(SQLColumn("punches_required", table: "c")).column(SQLColumn("title", table: "c"))
             .from(SQLAlias(SQLIdentifier("loyalty_punches"), as: SQLIdentifier("p")))
             .join(
                 SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")),
@@ -82,11 +81,13 @@ extension LoyaltyStore {
                     at: try $0.decode(column: "at", as: Date.self),
                     customer: try $0.decode(column: "username", as: String.self),
                     title: try $0.decode(column: "title", as: String.self),
-                    punches: try $0.decode(column: "punches", as: Int.self),
+                    added: try $0.decode(column: "punches", as: Int.self),
+                    punches: try $0.decode(column: "card_punches", as: Int?.self),
                     punchesRequired: try $0.decode(column: "punches_required", as: Int.self),
                     reward: nil
                 )
             }
+        let paid = try await paidActivity(business: business, since: since, limit: limit, on: db)
         let redemptions = try await db.select()
             .column(SQLColumn("redeemed_at", table: "r"), as: "at").column(SQLColumn("username", table: "u")).column(
                 SQLColumn("reward", table: "r")
@@ -117,24 +118,68 @@ extension LoyaltyStore {
                     at: try $0.decode(column: "at", as: Date.self),
                     customer: try $0.decode(column: "username", as: String.self),
                     title: try $0.decode(column: "title", as: String.self),
-                    punches: nil,
-                    punchesRequired: nil,
                     reward: try $0.decode(column: "reward", as: String.self)
                 )
             }
-        return Array((punches + redemptions).sorted { $0.at > $1.at }.prefix(limit))
+        return Array((punches + paid + redemptions).sorted { $0.at > $1.at }.prefix(limit))
+    }
+
+    /// Punches paying earned at the business since `since` (those a refund took back whole are left out).
+    private func paidActivity(
+        business: UUID,
+        since: Date,
+        limit: Int,
+        on db: any SQLDatabase
+    ) async throws -> [CounterActivity] {
+        try await db.select()
+            .column(SQLColumn("created_at", table: "q"), as: "at").column(SQLColumn("username", table: "u"))
+            .column(SQLColumn("punches_added", table: "q")).column(SQLColumn("taken_back", table: "q"))
+            .column(SQLColumn("punches", table: "q")).column(SQLColumn("punches_required", table: "q"))
+            .column(SQLColumn("title", table: "c"))
+            .from(SQLAlias(SQLIdentifier("loyalty_payment_punches"), as: SQLIdentifier("q")))
+            .join(
+                SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")),
+                on: SQLColumn("id", table: "c"),
+                .equal,
+                SQLColumn("card_id", table: "q")
+            )
+            .join(
+                SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")),
+                on: SQLColumn("id", table: "u"),
+                .equal,
+                SQLColumn("user_id", table: "q")
+            )
+            .where(SQLColumn("business_id", table: "c"), .equal, SQLBind(business))
+            .where(SQLColumn("created_at", table: "q"), .greaterThanOrEqual, SQLBind(since))
+            .where(SQLColumn("punches_added", table: "q"), .greaterThan, SQLColumn("taken_back", table: "q"))
+            .orderBy("at", .descending).limit(limit).all()
+            .map {
+                CounterActivity(
+                    kind: .paid,
+                    at: try $0.decode(column: "at", as: Date.self),
+                    customer: try $0.decode(column: "username", as: String.self),
+                    title: try $0.decode(column: "title", as: String.self),
+                    added: try $0.decode(column: "punches_added", as: Int.self)
+                        - $0.decode(column: "taken_back", as: Int.self),
+                    punches: try $0.decode(column: "punches", as: Int.self),
+                    punchesRequired: try $0.decode(column: "punches_required", as: Int.self)
+                )
+            }
     }
 }
 
-/// A line of the counter's "just now" list.
+/// A line of the counter's recent list.
 struct CounterActivity: Sendable {
-    enum Kind { case punched, redeemed }
+    /// Punched at the counter (or by a scan), punched by paying a charge, or a reward given.
+    enum Kind { case punched, paid, redeemed }
     var kind: Kind
     var at: Date
     var customer: String
     var title: String
-    /// The card's punches after this one (for a punch; the card as it stands now).
-    var punches: Int?
-    var punchesRequired: Int?
-    var reward: String?
+    /// The punches this line added (punches only).
+    var added: Int? = nil
+    /// The card's punches right after them (punches only; nil for punches counted before this was kept).
+    var punches: Int? = nil
+    var punchesRequired: Int? = nil
+    var reward: String? = nil
 }

@@ -55,6 +55,14 @@ extension PlacesPages {
         var description: String
         /// Its further levels, card life, minimum spend and end, one sentence each.
         var rules: [String]
+        /// The reader's own card of it, instead of "Take this card".
+        var held: HeldCard? = nil
+    }
+
+    struct HeldCard: Sendable {
+        var id: String
+        /// "3 of 10 punches" or "Full: show it at the counter".
+        var progress: String
     }
 
     /// A program's rules beyond its first card, as customers read them.
@@ -64,6 +72,13 @@ extension PlacesPages {
         }
         if let spend = program.minimumSpend {
             rules.append("A punch with each purchase of \(reader.money(spend)) or more.")
+        }
+        if program.earnOnPayment {
+            switch program.punchesPerPurchase {
+            case .one: rules.append("Paying with Plaza punches your card by itself.")
+            case .per(let unit):
+                rules.append("Paying with Plaza punches your card by itself: one punch per \(reader.money(unit)).")
+            }
         }
         if let days = program.cardValidDays {
             rules.append("A card lasts \(reader.count(days, "day", "days")) from its first punch.")
@@ -123,17 +138,28 @@ extension PlacesPages {
             )
         }
         if business.listed {
-            page.programs = try await loyalty.programs(business: id, viewer: identity).filter { $0.state == .active }
-                .map {
-                    ProgramOffer(
-                        id: $0.id.uuidString.lowercased(),
-                        businessId: id.uuidString.lowercased(),
-                        title: $0.title,
-                        detail: "\(reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)",
-                        description: $0.description,
-                        rules: Self.rules($0, reader: reader)
-                    )
-                }
+            let running = try await loyalty.programs(business: id, viewer: identity).filter { $0.state == .active }
+            var held: [UUID: LoyaltyCard] = [:]
+            if let identity { held = try await loyalty.heldCards(identity, programs: running.map(\.id)) }
+            page.programs = running.map { program in
+                ProgramOffer(
+                    id: program.id.uuidString.lowercased(),
+                    businessId: id.uuidString.lowercased(),
+                    title: program.title,
+                    detail:
+                        "Reward after \(reader.count(program.punchesRequired, "punch", "punches")): \(program.reward).",
+                    description: program.description,
+                    rules: Self.rules(program, reader: reader),
+                    held: held[program.id].map {
+                        HeldCard(
+                            id: $0.id.uuidString.lowercased(),
+                            progress: $0.state == .completed
+                                ? "Your card is full: show it at the counter for \($0.reward)."
+                                : "Your card: \($0.punches) of \(reader.count($0.punchesRequired, "punch", "punches"))."
+                        )
+                    }
+                )
+            }
         }
         page.location = page.locations.first { $0.selected }
         if let selected {

@@ -29,6 +29,8 @@ extension WalletPages {
         var refunds: [Refund]
         var hasRefunds: Bool
         var receipt: String?
+        /// What paying a shop earned on loyalty cards.
+        var loyalty: [String] = []
         var payAgain: String?
         var block: BlockForm?
     }
@@ -79,7 +81,7 @@ extension WalletPages {
         let person = main.counterpart.username.map {
             Self.contact(Person(username: $0, displayName: main.counterpart.name))
         }
-        let page = MovementPage(
+        var page = MovementPage(
             shell: Shell(title: Self.title(main), context: context, notice: notice.flatMap { Self.notices[$0] }),
             status: Self.status(main, request: request, reader: reader, notice: notice),
             id: main.referenceId.uuidString.lowercased(),
@@ -107,6 +109,11 @@ extension WalletPages {
                 ? person.map { "/wallet/send?to=\($0.username)" } : nil,
             block: block
         )
+        if main.kind == .charge, main.amount < 0, business == nil {
+            // A shop's charge; a marketplace hold or a card order has none of its own to show.
+            let charge = try? await wallet.chargeView(context.identity, id: main.referenceId)
+            page.loyalty = ChargeRow.loyalty(charge?.loyalty ?? [], reader: reader)
+        }
         return renderer.render("wallet/activity", page)
     }
 

@@ -53,6 +53,8 @@ extension WalletPages {
         }
         /// Stored: templates see stored values only.
         var hasCoupons = false
+        /// What paying earned on loyalty cards: "+2 punches on Bread card (3 of 4)".
+        var loyalty: [String]
 
         init(_ charge: Charge, reader: Reader) {
             id = charge.id.uuidString.lowercased()
@@ -84,6 +86,17 @@ extension WalletPages {
             key = UUID().uuidString
             subtotal = charge.subtotal.map { reader.money($0, charge.currency) }
             discount = charge.discount.map { "\($0.title) −\(reader.money($0.amount, charge.currency))" }
+            loyalty = Self.loyalty(charge.loyalty ?? [], reader: reader)
+        }
+
+        /// "+2 punches on Bread card (3 of 4)", or "… (4 of 4): full, its reward waits at the counter".
+        static func loyalty(_ earned: [LoyaltyEarned], reader: Reader) -> [String] {
+            earned.filter { $0.punchesAdded > 0 }.map {
+                let added = "+\(reader.count($0.punchesAdded, "punch", "punches")) on \($0.title)"
+                let progress = "(\($0.punches) of \($0.punchesRequired))"
+                return $0.completed
+                    ? "\(added) \(progress): full, its reward waits at the counter" : "\(added) \(progress)"
+            }
         }
 
         /// "$1.00 refunded, $3.20 kept", once anything was refunded.
@@ -188,7 +201,13 @@ extension WalletPages {
             context: context,
             success: "approved",
             done: "/wallet/activity/\(id.uuidString.lowercased())?notice=paid",
-            message: { paid.map { "Paid \($0.business.name) \(context.reader.money($0.money)) ✓" } }
+            message: {
+                paid.map { charge in
+                    let earned = ChargeRow.loyalty(charge.loyalty ?? [], reader: context.reader)
+                    return (["Paid \(charge.business.name) \(context.reader.money(charge.money)) ✓"] + earned)
+                        .joined(separator: " · ")
+                }
+            }
         ) {
             let approval = ApproveChargeRequest(
                 amount: Int64(form["amount"]) ?? -1,
@@ -259,7 +278,8 @@ extension WalletPages {
     @Sendable func receipt(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "receipt")
         let receipt = try await wallet.receipt(context.identity, id: id)
-        let charge = try await wallet.charge(context.identity, id: id).dto()
+        var charge = try await wallet.charge(context.identity, id: id).dto()
+        charge.loyalty = receipt.loyalty
         let page = ReceiptPage(
             shell: Shell(title: "Receipt \(receipt.reference)", context: context),
             row: ChargeRow(charge, reader: context.reader),

@@ -94,10 +94,10 @@ import Testing
             )
             let punched = try await confirm(shown.code)
             #expect(
-                punched.contains("Punched @anna&#39;s Bread card: 1 of 1.")
-                    || punched.contains("Punched @anna's Bread card: 1 of 1.")
+                punched.contains("Punched @anna&#39;s Bread card: +1, now 1 of 1.")
+                    || punched.contains("Punched @anna's Bread card: +1, now 1 of 1.")
             )
-            #expect(punched.contains("data-counter-activity") && punched.contains("Bread card: now 1 of 1"))
+            #expect(punched.contains("data-counter-activity") && punched.contains("+1 punch on Bread card, now 1 of 1"))
 
             let next = try await client.send(.get, "/v1/me/loyalty-cards", token: anna).decode(Page<LoyaltyCard>.self)
                 .items
