@@ -16,8 +16,9 @@ import zipfile
 from selenium.webdriver.common.by import By
 
 from conftest import GOOGLE_WALLET, new_browser, screenshot
-from test_accounts_flow import fill, navigate, notice, submit
+from test_accounts_flow import click, fill, navigate, notice, submit, tab
 from test_places_flow import log_in, wait_for
+from test_wallet_flow import fill_in, follow_live, pending
 
 
 def check_pass_with_openssl(driver, href):
@@ -135,7 +136,7 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
         counter.get(counter_url)
         fill(counter, {"code": text_of(browser, "[data-customer-code]")})
         submit(counter, "Confirm the code")
-        assert f"Punched @anna's {title}: 10 of 10" in notice(counter)
+        assert f"Punched @anna's {title}: +1, now 10 of 10" in notice(counter)
         wait_for(counter, lambda: "@anna" in counter.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text)
         wait_for(
             browser, lambda: browser.find_element(By.CSS_SELECTOR, "[data-punches]").text == "10 of 10",
@@ -178,3 +179,79 @@ def test_a_card_is_punched_at_the_counter_filled_and_redeemed(plaza, browser):
         assert "paused" in notice(counter)
     finally:
         counter.quit()
+
+
+def test_paying_the_shop_punches_the_card(plaza, browser):
+    """One visit: the bakery's program punches when paid (one per $2.00); Anna lets paying take a first card, pays a
+    $4.50 charge from her pay code, and the payment, its receipt and the counter say what it earned."""
+    title = "Bread card " + uuid.uuid4().hex[:4]
+    merchant = new_browser("desktop")
+    try:
+        log_in(merchant, plaza, "bruno", "demo-bruno-2026")
+        navigate(merchant, next(link for link in merchant.find_elements(By.LINK_TEXT, "My business") if link.is_displayed()))
+        navigate(merchant, merchant.find_elements(By.LINK_TEXT, "Loyalty")[0])
+        fill(merchant, {"title": title, "punchesRequired": "4", "reward": "A loaf"})
+        click(merchant, merchant.find_element(By.CSS_SELECTOR, "#new-program input[name=earnOnPayment]"))
+        fill(merchant, {"punchPer": "2.00"})
+        submit(merchant, "Start the program")
+        assert "The program is running" in notice(merchant)
+        assert "one per $2.00" in merchant.find_element(By.XPATH, f"//li[contains(., '{title}')]").text
+        loyalty_counter = merchant.current_url
+
+        # Anna lets paying take a first card, from her loyalty cards.
+        log_in(browser, plaza, "anna", "demo-anna-2026")
+        navigate(browser, browser.find_element(By.LINK_TEXT, "Loyalty cards"))
+        setting = browser.find_element(By.CSS_SELECTOR, "#card-on-payment input[name=cardOnPayment]")
+        if not setting.is_selected():
+            click(browser, setting)
+        navigate(browser, browser.find_element(By.CSS_SELECTOR, "#card-on-payment button"))
+        assert "takes its card for you" in notice(browser)
+        screenshot(browser, "loyalty-card-on-payment")
+
+        # Her pay code, read out at the counter; the charge waits on her phone.
+        tab(browser, "Wallet")
+        navigate(browser, browser.find_element(By.XPATH, "//button[normalize-space()='Show a pay code']"))
+        code = browser.find_element(By.CSS_SELECTOR, "[data-paycode]").text.replace("Your pay code:", "").strip()
+        navigate(merchant, next(link for link in merchant.find_elements(By.LINK_TEXT, "My business") if link.is_displayed()))
+        navigate(merchant, merchant.find_elements(By.LINK_TEXT, "Counter")[0])
+        fill_in(merchant, "charge-form", {"payCode": code, "amount": "4.50", "description": "Two loaves"})
+        click(merchant, merchant.find_element(By.XPATH, "//button[normalize-space()='Ask to pay']"))
+        tab(browser, "Home")
+        follow_live(browser, "Review and pay")
+        wait_for(browser, lambda: len(pending(browser)) == 1)
+        click(browser, browser.find_element(By.CSS_SELECTOR, "[data-approve]"))
+        earned = f"+2 punches on {title} (2 of 4)"
+        done = lambda: browser.find_element(By.CSS_SELECTOR, "[data-async-done]").text
+        wait_for(browser, lambda: earned in done(), explain=done)
+        assert done().startswith("Paid Bruno's Bakery $4.50 ✓")
+        screenshot(browser, "loyalty-paid-punched")
+
+        # The payment's page and its receipt say it; the card is hers, two punches in.
+        tab(browser, "Wallet")
+        navigate(browser, browser.find_element(By.PARTIAL_LINK_TEXT, "Paid Bruno's Bakery"))
+        # (Her demo coffee card, which she holds, takes its punch as well.)
+        assert earned in [line.text for line in browser.find_elements(By.CSS_SELECTOR, "[data-movement-loyalty]")]
+        navigate(browser, browser.find_element(By.LINK_TEXT, "Receipt"))
+        assert earned in browser.find_element(By.CSS_SELECTOR, ".receipt").text
+        screenshot(browser, "loyalty-receipt-punches")
+        navigate(browser, browser.find_element(By.LINK_TEXT, "Wallet"))
+        tab(browser, "Home")
+        navigate(browser, browser.find_element(By.LINK_TEXT, "Loyalty cards"))
+        assert any(title in row.text and "2 of 4" in row.text for row in browser.find_elements(By.CSS_SELECTOR, "[data-loyalty-cards] li"))
+
+        # The counter lists it as punched by paying; the merchant's settled charge says it too.
+        assert earned in [line.text for line in merchant.find_elements(By.CSS_SELECTOR, "[data-charge-loyalty]")]
+        merchant.get(loyalty_counter)
+        wait_for(merchant, lambda: f"+2 punches on {title} by paying, now 2 of 4" in merchant.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text,
+                 explain=lambda: merchant.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text)
+        screenshot(merchant, "loyalty-counter-paid")
+
+        # Leave the demo as it was: her setting off, the program paused.
+        setting = browser.find_element(By.CSS_SELECTOR, "#card-on-payment input[name=cardOnPayment]")
+        if setting.is_selected():
+            click(browser, setting)
+        navigate(browser, browser.find_element(By.CSS_SELECTOR, "#card-on-payment button"))
+        pause = merchant.find_element(By.XPATH, f"//li[contains(., '{title}')]//button[normalize-space()='Pause']")
+        navigate(merchant, pause)
+    finally:
+        merchant.quit()

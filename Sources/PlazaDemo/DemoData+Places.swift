@@ -122,7 +122,8 @@ extension DemoData {
         )
     }
 
-    /// The bakery's coffee card, and Anna holding one with three punches (each from another day's token).
+    /// The bakery's coffee card (paying with Plaza punches it too), and Anna holding one with three punches (each from
+    /// another day's token).
     static func seedLoyalty(
         _ services: PlazaServices,
         owner: Identity,
@@ -140,7 +141,9 @@ extension DemoData {
                 reward: "A coffee",
                 levels: [LoyaltyLevel(punchesRequired: 8, reward: "A coffee and a pastry")],
                 cardValidDays: 365,
-                minimumSpend: Money(amount: 250, currency: "USD")
+                minimumSpend: Money(amount: 250, currency: "USD"),
+                // Paying the bakery with Plaza punches the card by itself.
+                earnOnPayment: true
             )
         )
         let customer = Identity(user: anna, sessionID: UUID())

@@ -132,8 +132,18 @@ struct PageInfo: Sendable {
 
 /// The state of one form field: what the user typed and what is wrong with it.
 struct Field: Sendable, Codable {
-    var value: String = ""
+    var value: String = "" {
+        didSet { on = !value.isEmpty }
+    }
     var error: String?
+    /// A checkbox's state: something was sent (Mustache takes an empty string for true, so templates ask this).
+    private(set) var on = false
+
+    init(value: String = "", error: String? = nil) {
+        self.value = value
+        self.error = error
+        on = !value.isEmpty
+    }
 }
 
 /// The fields of a form by name, filled from a submission and its problem.

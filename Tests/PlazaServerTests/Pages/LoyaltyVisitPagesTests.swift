@@ -27,6 +27,12 @@ import Testing
                 "title": "Bread card", "punchesRequired": "4", "reward": "A loaf", "velocityWindowMinutes": "10",
                 "earnOnPayment": "1", "punchPer": "five",
             ]
+            let blank = try await owner.get(counter).text
+            #expect(
+                blank.contains(#"name="earnOnPayment""#)
+                    && !blank.contains(#"aria-describedby="program-earn-hint" checked"#),
+                "a new program does not punch on payment until the owner says so"
+            )
             let wrong = try await owner.follow(try await owner.submit(counter, to: "\(counter)/programs", fields))
             #expect(wrong.text.contains("program-per-error"), "the amount's error sits by its field")
             let started = try await owner.follow(
