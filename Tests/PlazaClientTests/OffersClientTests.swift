@@ -78,7 +78,10 @@ import Testing
             let charge = try await bruno.createCharge(
                 CreateChargeRequest(businessId: business.id, customer: "anna", amount: 400, currency: "USD")
             )
-            let discounted = try await anna.applyCoupon(claim.id, to: charge.id)
+            // The waiting charge lists her claimed coupon, with what it takes off this charge.
+            let best = try #require(try await anna.charge(charge.id).eligibleCoupons?.first)
+            #expect(best.claimId == claim.id && best.discountAmount == 150)
+            let discounted = try await anna.applyCoupon(best, to: charge.id)
             #expect(
                 discounted.amount == 250 && discounted.subtotal == 400 && discounted.discount?.title == "Two scoops"
             )

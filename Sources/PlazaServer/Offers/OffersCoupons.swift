@@ -21,6 +21,19 @@ struct OffersCoupons: ChargeCoupons {
         switch coupon {
         case .code(let text): found = try await store.claim(code: OfferRules.claimCode(text), on: db)
         case .claim(let id): found = try await store.claim(id: id, on: db)
+        case .offer(let id):
+            let offered = try await eligible(
+                customer: customer,
+                business: business,
+                subtotal: subtotal,
+                now: now,
+                on: db
+            )
+            guard offered.contains(where: { $0.offerId == id }) else {
+                throw refuse("This offer cannot lower this charge: pick one of the coupons it lists.")
+            }
+            let claimed = try await OffersService.claim(id, user: customer, store: store, now: now, on: db)
+            found = try await store.claim(id: claimed.claim.id, on: db)
         }
         // Someone else's claim reads as an unknown one: a code says nothing about its holder.
         guard let claim = found, claim.userId == customer else {
@@ -48,6 +61,46 @@ struct OffersCoupons: ChargeCoupons {
             }
             return ChargeDiscount(amount: off.amount, claimId: claim.id, campaignId: campaign.id, title: content.title)
         }
+    }
+
+    func eligible(
+        customer: UUID,
+        business: UUID,
+        subtotal: Money,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [EligibleCoupon] {
+        var found: [EligibleCoupon] = []
+        func add(_ campaign: UUID, claim: UUID?, _ content: CampaignContent, endsAt: Date) {
+            guard case .success(let off) = OfferRules.discount(content, subtotal: subtotal), off.amount > 0,
+                off.amount < subtotal.amount
+            else { return }
+            found.append(
+                EligibleCoupon(
+                    offerId: campaign,
+                    claimId: claim,
+                    title: content.title,
+                    discountAmount: off.amount,
+                    endsAt: endsAt
+                )
+            )
+        }
+        let claimed = try await store.usableClaims(user: customer, business: business, now: now, on: db)
+        for usable in claimed { add(usable.campaign, claim: usable.claim, usable.content, endsAt: usable.expiresAt) }
+        // Offers that reached them and that they may still claim: none unused already, under their own limit and
+        // the campaign's.
+        let received = try await store.receivedCoupons(user: customer, business: business, on: db)
+            .filter { offer in !claimed.contains { $0.campaign == offer.campaign.id } }
+        let claims = try await store.claims(user: customer, campaigns: received.map(\.campaign.id), on: db)
+        for offer in received {
+            let content = offer.campaign.running
+            let mine = claims.filter { $0.campaignId == offer.campaign.id && $0.status != .expired }.count
+            guard content.kind == .coupon, now < content.endsAt, mine < (content.perCustomer ?? 1),
+                content.totalRedemptions.map({ offer.campaign.claimed < $0 }) ?? true
+            else { continue }
+            add(offer.campaign.id, claim: nil, content, endsAt: content.endsAt)
+        }
+        return EligibleCoupon.best(found)
     }
 
     func settle(charge: UUID, paid: Bool, now: Date, on db: any SQLDatabase) async throws {

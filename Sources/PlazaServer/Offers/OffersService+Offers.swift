@@ -67,39 +67,53 @@ extension OffersService {
     {
         let (user, store) = (identity.user.id, store)
         return try await database.transaction { db in
-            // The campaign's row first, locked: one customer's two taps are one claim.
-            guard let campaign = try await store.campaign(id, forUpdate: true, on: db),
-                try await store.offer(id, user: user, on: db) != nil
-            else { throw PlazaError.notFound("offer") }
-            let content = campaign.running
-            guard content.kind == .coupon else {
-                throw PlazaError.validation(field: "id", "This offer is an ad: there is nothing to claim.")
-            }
-            let claims = try await store.claims(user: user, campaigns: [id], on: db)
-            if let unused = claims.first(where: { $0.status == .claimed }) { return (unused.dto, false) }
-            guard [.active, .paused].contains(campaign.state), now < content.endsAt else {
-                throw Self.stateConflict(.ended, "This offer has ended.", detail: nil)
-            }
-            let mine = claims.filter { $0.status != .expired }.count
-            guard mine < (content.perCustomer ?? 1),
-                try await store.takeClaim(campaign: id, total: content.totalRedemptions, on: db)
-            else {
-                throw PlazaError(.conflict, .offerExhausted, "No coupon of this offer is left for you.")
-            }
-            let claim = ClaimRecord(
-                id: UUID(),
-                campaignId: id,
-                userId: user,
-                code: Secrets.readableCode(),
-                status: .claimed,
-                expiresAt: content.endsAt,
-                chargeId: nil,
-                discountAmount: nil,
-                createdAt: now
-            )
-            try await store.insert(claim, on: db)
-            return (claim.dto, true)
+            let (claim, created) = try await Self.claim(id, user: user, store: store, now: now, on: db)
+            return (claim.dto, created)
         }
+    }
+
+    /// Claims a coupon inside the caller's transaction (claiming it on a charge runs in the charge's): the unused claim
+    /// the customer holds already, or a new one holding one of the campaign's `totalRedemptions` and of the customer's
+    /// `perCustomer`; past them, 409 `offer_exhausted`. 404 for an offer that did not reach them.
+    static func claim(
+        _ id: UUID,
+        user: UUID,
+        store: OffersStore,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> (claim: ClaimRecord, created: Bool) {
+        // The campaign's row first, locked: one customer's two taps are one claim.
+        guard let campaign = try await store.campaign(id, forUpdate: true, on: db),
+            try await store.offer(id, user: user, on: db) != nil
+        else { throw PlazaError.notFound("offer") }
+        let content = campaign.running
+        guard content.kind == .coupon else {
+            throw PlazaError.validation(field: "id", "This offer is an ad: there is nothing to claim.")
+        }
+        let claims = try await store.claims(user: user, campaigns: [id], on: db)
+        if let unused = claims.first(where: { $0.status == .claimed }) { return (unused, false) }
+        guard [.active, .paused].contains(campaign.state), now < content.endsAt else {
+            throw stateConflict(.ended, "This offer has ended.", detail: nil)
+        }
+        let mine = claims.filter { $0.status != .expired }.count
+        guard mine < (content.perCustomer ?? 1),
+            try await store.takeClaim(campaign: id, total: content.totalRedemptions, on: db)
+        else {
+            throw PlazaError(.conflict, .offerExhausted, "No coupon of this offer is left for you.")
+        }
+        let claim = ClaimRecord(
+            id: UUID(),
+            campaignId: id,
+            userId: user,
+            code: Secrets.readableCode(),
+            status: .claimed,
+            expiresAt: content.endsAt,
+            chargeId: nil,
+            discountAmount: nil,
+            createdAt: now
+        )
+        try await store.insert(claim, on: db)
+        return (claim, true)
     }
 
     /// The offers as the customer sees them: the running version, the business's name, their latest claim.
@@ -130,13 +144,4 @@ extension OffersService {
         }
     }
 
-    /// The customer's claimed coupons that a charge of `business` could take now (unused, not held by a charge,
-    /// not expired), with what each offers: the charge page lets them pick one.
-    package func usableClaims(
-        _ identity: Identity,
-        business: UUID,
-        now: Date = Date()
-    ) async throws -> [(claim: UUID, content: CampaignContent)] {
-        try await store.usableClaims(user: identity.user.id, business: business, now: now, on: database.sql)
-    }
 }

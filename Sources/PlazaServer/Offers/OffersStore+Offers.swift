@@ -182,14 +182,19 @@ extension OffersStore {
         .where("campaign_id", .in, SQLBind.group(campaigns)).orderBy("created_at", .descending).all().map(Self.claim)
     }
 
+    /// A claimed coupon a charge could take.
+    struct UsableClaim {
+        var claim: UUID
+        var campaign: UUID
+        var content: CampaignContent
+        var expiresAt: Date
+    }
+
     /// The customer's unused claims, free of any charge and not expired, of running campaigns of `business`.
-    func usableClaims(
-        user: UUID,
-        business: UUID,
-        now: Date,
-        on db: any SQLDatabase
-    ) async throws -> [(claim: UUID, content: CampaignContent)] {
+    func usableClaims(user: UUID, business: UUID, now: Date, on db: any SQLDatabase) async throws -> [UsableClaim] {
         let rows = try await db.select().column(SQLColumn("id", table: "coupon_claims"), as: "claim_id")
+            .column(SQLColumn("campaign_id", table: "coupon_claims"))
+            .column(SQLColumn("expires_at", table: "coupon_claims"))
             .column(SQLColumn("approved", table: "campaigns")).column(SQLColumn("content", table: "campaigns")).from(
                 "coupon_claims"
             )
@@ -213,8 +218,25 @@ extension OffersStore {
         return try rows.map { row in
             let text =
                 try row.decode(column: "approved", as: String?.self) ?? row.decode(column: "content", as: String.self)
-            return (try row.decode(column: "claim_id", as: UUID.self), try Self.decode(CampaignContent.self, text))
+            return UsableClaim(
+                claim: try row.decode(column: "claim_id", as: UUID.self),
+                campaign: try row.decode(column: "campaign_id", as: UUID.self),
+                content: try Self.decode(CampaignContent.self, text),
+                expiresAt: try row.decode(column: "expires_at", as: Date.self)
+            )
         }
+    }
+
+    /// The offers of `business` the customer received and did not dismiss, of campaigns running or paused.
+    func receivedCoupons(user: UUID, business: UUID, on db: any SQLDatabase) async throws -> [ReceivedOffer] {
+        try await Self.received(by: user, on: db)
+            .where(SQLColumn("business_id", table: "campaigns"), .equal, SQLBind(business))
+            .where(
+                SQLColumn("state", table: "campaigns"),
+                .in,
+                SQLBind.group([CampaignState.active.rawValue, CampaignState.paused.rawValue])
+            )
+            .all().map(Self.received)
     }
 
     /// Takes one of the campaign's `total` claims; false when none is left. One statement, so it holds under concurrency.

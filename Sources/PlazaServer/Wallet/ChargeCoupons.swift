@@ -17,6 +17,16 @@ protocol ChargeCoupons: Sendable {
         on db: any SQLDatabase
     ) async throws -> ChargeDiscount
 
+    /// The coupons of `business` the customer could put on a charge of `subtotal` now, with what each takes off it:
+    /// claimed and unused, or received and not claimed (while they may still claim one), the best first.
+    func eligible(
+        customer: UUID,
+        business: UUID,
+        subtotal: Money,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws -> [EligibleCoupon]
+
     /// The charge was paid (its coupon is redeemed) or ended unpaid (its coupon is free again).
     func settle(charge: UUID, paid: Bool, now: Date, on db: any SQLDatabase) async throws
 }
@@ -27,11 +37,14 @@ enum CouponReference: Sendable {
     case code(String)
     /// The claim's id (the customer picks one of their own).
     case claim(UUID)
+    /// An offer the customer received: claimed (or its unused claim reused) and applied at once.
+    case offer(UUID)
 
     var field: String {
         switch self {
         case .code: "coupon"
         case .claim: "claimId"
+        case .offer: "offerId"
         }
     }
 }

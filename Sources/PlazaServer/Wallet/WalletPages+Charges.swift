@@ -122,10 +122,30 @@ extension WalletPages {
         var list: ChargeList
     }
 
-    /// A claimed coupon a waiting charge could take: "Morning pretzel: 20 % off".
+    /// A coupon a waiting charge could take: "Morning pretzel: −$2.40, you pay $9.60", the best one preselected.
     struct CouponChoice: Sendable {
-        var id: String
+        /// `claim:<id>` for a claimed coupon, `offer:<id>` for an offer claimed as it is applied.
+        var value: String
+        /// For the radio's id.
+        var key: String
         var label: String
+        var detail: String
+        var selected: Bool
+    }
+
+    static func couponChoices(_ charge: Charge, reader: Reader) -> [CouponChoice] {
+        (charge.eligibleCoupons ?? []).enumerated().map { index, coupon in
+            let id = (coupon.claimId ?? coupon.offerId).uuidString.lowercased()
+            let pay = reader.money(charge.amount - coupon.discountAmount, charge.currency)
+            return CouponChoice(
+                value: coupon.claimId == nil ? "offer:\(id)" : "claim:\(id)",
+                key: "\(charge.id.uuidString.lowercased().prefix(8))-\(index)",
+                label: "\(coupon.title): −\(reader.money(coupon.discountAmount, charge.currency))",
+                detail: coupon.claimId == nil
+                    ? "You pay \(pay). Not claimed yet: using it claims it." : "You pay \(pay).",
+                selected: index == 0
+            )
+        }
     }
 
     func chargeList(_ context: AuthenticatedContext) async throws -> ChargeList {
@@ -139,14 +159,7 @@ extension WalletPages {
         var pending: [ChargeRow] = []
         for charge in charges where charge.status == .pending {
             var row = ChargeRow(charge, reader: context.reader)
-            if charge.discount == nil, charge.business.kind == .business, let business = charge.business.id {
-                row.coupons = try await offers.usableClaims(context.identity, business: business).map {
-                    claim,
-                    content in
-                    let deal = OffersPages.deal(content, reader: context.reader).map { ": \($0)" } ?? ""
-                    return CouponChoice(id: claim.uuidString.lowercased(), label: "\(content.title)\(deal)")
-                }
-            }
+            row.coupons = Self.couponChoices(charge, reader: context.reader)
             pending.append(row)
         }
         let recent = charges.filter { $0.status != .pending }.prefix(5).map { ChargeRow($0, reader: context.reader) }
@@ -175,15 +188,19 @@ extension WalletPages {
         renderer.render("wallet/charges-list", try await chargeList(context))
     }
 
-    /// The customer takes one of their claimed coupons off a charge that waits for them; the page shows the new amount.
+    /// The customer puts a coupon on a charge that waits for them (claiming an offer as it goes); the page shows the
+    /// new amount.
     @Sendable func applyCoupon(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         let id = try Query.id(context.parameters, "id", "charge")
-        guard let claim = UUID(uuidString: form["claimId"]) else {
-            return renderer.refused(alert: "Pick one of your coupons.", returnTo: "/wallet/charges")
+        let picked = form["coupon"].split(separator: ":", maxSplits: 1).map(String.init)
+        guard picked.count == 2, let coupon = UUID(uuidString: picked[1]), ["claim", "offer"].contains(picked[0]) else {
+            return renderer.refused(alert: "Pick one of the coupons.", returnTo: "/wallet/charges")
         }
+        let asked =
+            picked[0] == "claim" ? ApplyCouponRequest(claimId: coupon) : ApplyCouponRequest(offerId: coupon)
         do {
-            _ = try await wallet.applyCoupon(context.identity, id: id, ApplyCouponRequest(claimId: claim))
+            _ = try await wallet.applyCoupon(context.identity, id: id, asked)
         } catch let error as PlazaError where error.status == .conflict || error.status == .unprocessableContent {
             return renderer.refused(alert: "Coupon not applied: \(error.sentence)", returnTo: "/wallet/charges")
         }

@@ -6,14 +6,24 @@ import SQLKit
 /// What changes a charge after it is made: the customer's coupon, the business's refund, and its end unpaid (declined,
 /// cancelled or expired).
 extension WalletService {
-    /// The customer applies one of their claimed coupons to a charge waiting for them: its amount drops by the discount,
-    /// and both sides see the charge as it now stands (`charge.updated`).
+    /// The customer puts a coupon on a charge waiting for them (one they claimed, or an offer they received, claimed at
+    /// once): its amount drops by the discount, and both sides see the charge as it now stands (`charge.updated`).
     func applyCoupon(
         _ identity: Identity,
         id: UUID,
         _ request: ApplyCouponRequest,
         now: Date = Date()
     ) async throws -> Charge {
+        let reference: CouponReference
+        switch (request.claimId, request.offerId) {
+        case (let claim?, nil): reference = .claim(claim)
+        case (nil, let offer?): reference = .offer(offer)
+        default:
+            let message = "Send exactly one of claimId and offerId."
+            throw PlazaError.validation([
+                FieldError(field: "claimId", message: message), FieldError(field: "offerId", message: message),
+            ])
+        }
         let (user, coupons) = (identity.user.id, coupons)
         return try await events.transaction { db in
             guard let current = try await charges.find(id, on: db), current.customerId == user,
@@ -32,9 +42,11 @@ extension WalletService {
                 error.currentState = ChargeStatus.pending.rawValue
                 throw error
             }
-            guard let coupons else { throw PlazaError.invalidCoupon(field: "claimId", "This Plaza takes no coupons.") }
+            guard let coupons else {
+                throw PlazaError.invalidCoupon(field: reference.field, "This Plaza takes no coupons.")
+            }
             let discount = try await coupons.hold(
-                .claim(request.claimId),
+                reference,
                 customer: user,
                 business: current.businessId,
                 charge: id,
@@ -48,7 +60,9 @@ extension WalletService {
             let team =
                 try await businesses.store.memberIDs(businesses: [charge.businessId], on: db)[charge.businessId] ?? []
             let event = try Self.event(WalletEventType.chargeUpdated, charge.dto(now: now), at: now)
-            return (charge.dto(now: now), [.event(audience: [user] + team, event: event)])
+            var shown = charge.dto(now: now)
+            shown.eligibleCoupons = []
+            return (shown, [.event(audience: [user] + team, event: event)])
         }
     }
 

@@ -171,8 +171,9 @@ extension WalletService {
             after: after,
             on: database.sql
         )
+        let items = try await withLoyalty(rows.prefix(limit).map { $0.dto(now: now) })
         return Page(
-            items: try await withLoyalty(rows.prefix(limit).map { $0.dto(now: now) }),
+            items: business == nil ? try await withCoupons(items, customer: identity, now: now) : items,
             nextCursor: rows.count > limit ? rows.prefix(limit).last.map { RowCursor(id: $0.id).encoded } : nil
         )
     }
@@ -189,9 +190,35 @@ extension WalletService {
         }
     }
 
+    /// The charges of `identity` as their customer, the waiting ones with the coupons that could lower them (empty when
+    /// none, or when one is on it); decided charges get none.
+    func withCoupons(_ charges: [Charge], customer identity: Identity, now: Date = Date()) async throws -> [Charge] {
+        var shown = charges
+        for index in shown.indices where shown[index].status == .pending {
+            let charge = shown[index]
+            guard let coupons, charge.discount == nil, charge.business.kind == .business,
+                let business = charge.business.id
+            else {
+                shown[index].eligibleCoupons = []
+                continue
+            }
+            shown[index].eligibleCoupons = try await coupons.eligible(
+                customer: identity.user.id,
+                business: business,
+                subtotal: charge.money,
+                now: now,
+                on: database.sql
+            )
+        }
+        return shown
+    }
+
     /// One charge as its customer or the business's people see it.
     func chargeView(_ identity: Identity, id: UUID) async throws -> Charge {
-        try await withLoyalty([try await charge(identity, id: id).dto()])[0]
+        let record = try await charge(identity, id: id)
+        let shown = try await withLoyalty([record.dto()])
+        guard record.customerId == identity.user.id else { return shown[0] }
+        return try await withCoupons(shown, customer: identity)[0]
     }
 
     /// One charge, for its customer or the business's people.

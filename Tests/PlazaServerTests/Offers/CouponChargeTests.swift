@@ -187,26 +187,27 @@ import Testing
             _ = try await page.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
             let charges = try await page.get("/wallet/charges").text
             #expect(
-                charges.contains("Use a coupon")
-                    && charges.contains("Ten off bread: 10 % off · on $5.00 or more · at most $2.00")
+                charges.contains("Coupons that lower this charge") && charges.contains("Ten off bread: −$1.00")
+                    && charges.contains("You pay $9.00.")
             )
             let claim = try #require(
-                charges.range(of: #"<option value=""#).map { String(charges[$0.upperBound...].prefix(36)) }
+                charges.range(of: #"name="coupon" value=""#).map { String(charges[$0.upperBound...].prefix(42)) }
             )
+            #expect(claim.hasPrefix("claim:") && charges.contains(#"value="\#(claim)" checked"#), "the best is picked")
             let form = try #require(
                 charges.range(of: #"action="/wallet/charges/"#).map { String(charges[$0.upperBound...].prefix(36)) }
             )
             let applied = try await page.follow(
                 try await page.post(
                     "/wallet/charges/\(form)/coupon",
-                    ["claimId": claim],
+                    ["coupon": claim],
                     csrf: PageSession.csrfToken(in: charges)
                 )
             ).text
             #expect(
                 applied.contains("Coupon applied") && applied.contains("Pay $9.00") && applied.contains("(was $10.00)")
             )
-            #expect(!applied.contains("Use a coupon"), "one coupon per charge")
+            #expect(!applied.contains("Coupons that lower this charge"), "one coupon per charge")
         }
     }
 }

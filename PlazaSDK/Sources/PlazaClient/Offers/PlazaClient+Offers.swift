@@ -127,6 +127,16 @@ extension PlazaClient {
         )
     }
 
+    /// Puts one of a waiting charge's `eligibleCoupons` on it: claimed first when it is an offer I have not claimed.
+    public func applyCoupon(_ coupon: EligibleCoupon, to charge: UUID) async throws -> Charge {
+        try await send(
+            "POST",
+            "v1/charges/\(charge.uuidString.lowercased())/coupon",
+            body: coupon.claimId.map { ApplyCouponRequest(claimId: $0) } ?? ApplyCouponRequest(offerId: coupon.offerId),
+            auth: .required
+        )
+    }
+
     // MARK: The customer's control
 
     public func offerSettings() async throws -> OfferSettings {

@@ -64,15 +64,6 @@ public struct ChargeDiscount: Codable, Sendable, Hashable {
     }
 }
 
-/// `POST /v1/charges/{id}/coupon`: the customer applies one of their claimed coupons to a charge that waits for them.
-public struct ApplyCouponRequest: Codable, Sendable, Hashable {
-    public var claimId: UUID
-
-    public init(claimId: UUID) {
-        self.claimId = claimId
-    }
-}
-
 /// `POST /v1/payment-requests`: ask a person to pay you (a friend's share of dinner). It is a charge from a person: the
 /// payer approves or declines it with the charge routes, in the same inbox, with the same expiry and events.
 public struct CreatePaymentRequest: Codable, Sendable, Hashable {
@@ -130,6 +121,9 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
     public var discount: ChargeDiscount?
     /// Once paid: what paying earned on the business's loyalty programs (empty when nothing); absent before.
     public var loyalty: [LoyaltyEarned]?
+    /// The customer's view of a charge waiting for them: the coupons that could lower it, the largest discount first
+    /// (empty when none); absent for the business's people and once a coupon is on it or it is decided.
+    public var eligibleCoupons: [EligibleCoupon]?
 
     public init(
         id: UUID,
