@@ -95,3 +95,36 @@ def test_a_customer_turns_on_notifications_and_a_charge_reaches_her_device(plaza
     finally:
         customer.quit()
         merchant.quit()
+
+
+def test_a_charge_arrives_as_a_banner_on_whatever_page_is_open(plaza, browser):
+    """Anna reads her pay code out at the counter and goes on browsing Places: the bakery's charge arrives there as a
+    banner (not only as a badge), and its link takes her to answer it."""
+    merchant = new_browser("desktop")
+    try:
+        log_in(browser, plaza, "anna", "demo-anna-2026")
+        tab(browser, "Wallet")
+        navigate(browser, browser.find_element(By.XPATH, "//button[normalize-space()='Show a pay code']"))
+        code = browser.find_element(By.CSS_SELECTOR, "[data-paycode]").text.replace("Your pay code:", "").strip()
+        tab(browser, "Places")
+        wait_for(browser, lambda: browser.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+
+        log_in(merchant, plaza, "bruno", "demo-bruno-2026")
+        navigate(merchant, next(link for link in merchant.find_elements(By.LINK_TEXT, "My business") if link.is_displayed()))
+        navigate(merchant, merchant.find_elements(By.LINK_TEXT, "Counter")[0])
+        fill_in(merchant, "charge-form", {"payCode": code, "amount": "3.10", "description": "Rye loaf"})
+        click(merchant, merchant.find_element(By.XPATH, "//button[normalize-space()='Ask to pay']"))
+
+        banner = lambda: " ".join(item.text for item in browser.find_elements(By.CSS_SELECTOR, "[data-arrival]"))
+        wait_for(browser, lambda: "Bruno's Bakery asks you to pay $3.10" in banner(), explain=banner)
+        assert browser.current_url.endswith("/places"), "she stayed where she was"
+        screenshot(browser, "arrival-banner")
+        navigate(browser, browser.find_element(By.CSS_SELECTOR, "[data-arrival] a"))
+        wait_for(browser, lambda: len(pending(browser)) >= 1)
+        assert "Rye loaf" in browser.find_element(By.ID, "charges").text
+        # Leave the demo as it was: she declines.
+        card = next(item for item in browser.find_elements(By.CSS_SELECTOR, "#charges article.charge") if "Rye loaf" in item.text)
+        click(browser, card.find_element(By.CSS_SELECTOR, "[data-decline]"))
+        wait_for(browser, lambda: not any("Rye loaf" in item.text for item in browser.find_elements(By.CSS_SELECTOR, "#charges article.charge")))
+    finally:
+        merchant.quit()

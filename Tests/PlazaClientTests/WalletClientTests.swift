@@ -86,11 +86,18 @@ import Testing
             #expect(requested?.type == WalletEventType.chargeRequested)
             let shown = try #require(try requested?.payload(as: Charge.self))
             #expect(shown.id == charge.id && shown.items.first?.description == "Newspaper")
+            // And the words for a banner wherever she is in the app.
+            let arrival = try await customerEvents.next()
+            #expect(arrival?.type == ArrivalEventType.arrived)
+            let words = try arrival?.payload(as: NotificationContent.self)
+            #expect(words?.title.contains("asks you to pay $4.20") == true && words?.link == "/wallet/charges")
 
             let approved = try await customer.approve(shown)
             #expect(approved.status == .approved)
             var outcome = try await merchantEvents.next()
-            while outcome?.type == WalletEventType.chargeRequested { outcome = try await merchantEvents.next() }
+            while [WalletEventType.chargeRequested, ArrivalEventType.arrived].contains(outcome?.type) {
+                outcome = try await merchantEvents.next()
+            }
             #expect(outcome?.type == WalletEventType.charge(.approved))
             #expect(try await customer.wallet().balances.first?.available == 3_000)
             #expect(try await merchant.businessWallet(business.id).balances.first?.available == 420)

@@ -119,10 +119,31 @@ extension LoyaltyService {
                 )
             }
             if let claim { try await idempotency.record(answer, status: 200, claim: claim, on: db) }
-            return (answer, messages)
+            guard answer.status == .counted, answer.punchesAdded > 0 else { return (answer, messages) }
+            return (answer, messages + [try Self.arrival(answer, holder: card.userId)])
         }
         if answer.status == .counted { await passesChanged([answer.card.id]) }
         return answer
+    }
+
+    /// "Punched: Coffee card, 4 of 10": the holder's phone shows where they are that staff punched their card.
+    static func arrival(_ punch: CounterPunch, holder: UUID) throws -> FeedMessage {
+        let card = punch.card
+        let added = punch.punchesAdded == 1 ? "a punch" : "\(punch.punchesAdded) punches"
+        let content = NotificationContent(
+            kind: .loyalty,
+            title: "Punched: \(card.title), \(card.punches) of \(card.punchesRequired)",
+            body: "\(card.businessName) gave you \(added).",
+            link: "/loyalty/cards/\(card.id.uuidString.lowercased())"
+        )
+        return .event(
+            audience: [holder],
+            event: PlazaEvent(
+                type: ArrivalEventType.arrived,
+                occurredAt: Date(),
+                data: try JSONValue(encoding: content)
+            )
+        )
     }
 
     /// The digits of a code a customer showed, when its signature (if scanned) is the server's.

@@ -110,16 +110,29 @@ package struct NotificationService: Sendable {
 
     // MARK: Alerts into the outbox
 
-    /// The bus's alert recorder: alerts become queued notifications in the publishing transaction.
+    /// The bus's alert recorder: alerts become queued notifications in the publishing transaction, and each is also
+    /// an arrival for the pages and apps the person has open (`notification.arrived`: a banner where they are).
     func recorder(committed: @escaping @Sendable () -> Void) -> EventBus.Recorder {
         let store = store
         return EventBus.Recorder(
-            record: { messages, db in
+            reacting: { messages, db in
                 let alerts = messages.compactMap { message -> (id: UUID, user: UUID, content: NotificationContent)? in
                     if case .alert(let user, let content) = message { (UUID(), user, content) } else { nil }
                 }
-                if !alerts.isEmpty { try await store.enqueue(alerts, now: Date(), on: db) }
-                return !alerts.isEmpty
+                guard !alerts.isEmpty else { return (false, []) }
+                let now = Date()
+                try await store.enqueue(alerts, now: now, on: db)
+                let arrivals = try alerts.map {
+                    FeedMessage.event(
+                        audience: [$0.user],
+                        event: PlazaEvent(
+                            type: ArrivalEventType.arrived,
+                            occurredAt: now,
+                            data: try JSONValue(encoding: $0.content)
+                        )
+                    )
+                }
+                return (true, arrivals)
             },
             committed: committed
         )

@@ -54,6 +54,14 @@ public enum LoyaltyEventType {
     public static let redeemed = "loyalty.redeemed"
 }
 
+/// What arrives for the person while a page or an app is open, to show where they are (a banner), worded by the
+/// server: every notification (a charge to answer, a chat message, a decision about them, a full card) and a few live
+/// moments of their own (a punch staff gave them).
+public enum ArrivalEventType {
+    /// To the person concerned. Payload: `NotificationContent` (its `title`, `body` and the page `link` opens).
+    public static let arrived = "notification.arrived"
+}
+
 /// Offers' event types.
 public enum OfferEventType {
     /// An offer reached the customer (to them). Payload: `Offer`.

@@ -36,10 +36,11 @@ final class EventBus: Sendable {
             reacting:
                 @escaping @Sendable ([FeedMessage], any SQLDatabase) async throws -> (
                     wrote: Bool, follow: [FeedMessage]
-                )
+                ),
+            committed: @escaping @Sendable () -> Void = {}
         ) {
             self.react = reacting
-            self.committed = {}
+            self.committed = committed
         }
     }
 

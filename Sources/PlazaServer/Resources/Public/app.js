@@ -167,6 +167,38 @@ const plazaEvents = (() => {
   plazaEvents.on(["charge.", "transfer.", "payment_request.", "top_up.", "withdrawal.", "loyalty.redeemed"], refresh, refresh);
 })();
 
+// Arrivals (a charge to answer, a chat message, a punch, a decision about the reader) show as a banner on whatever page
+// is open, worded by the server; a page that is itself about it shows it already, so it gets none there. At most three.
+(() => {
+  const region = document.querySelector("[data-arrivals]");
+  if (!region) return;
+  plazaEvents.on(["notification.arrived"], (event) => {
+    const notice = event.data || {};
+    if (!notice.title || (notice.link && new URL(notice.link, location.href).pathname === location.pathname)) return;
+    const banner = document.createElement("div");
+    banner.className = "arrival";
+    banner.setAttribute("data-arrival", "");
+    const link = document.createElement("a");
+    link.href = notice.link || "/inbox";
+    const title = document.createElement("strong");
+    title.textContent = notice.title;
+    link.append(title);
+    if (notice.body) {
+      const body = document.createElement("span");
+      body.textContent = notice.body;
+      link.append(body);
+    }
+    const close = document.createElement("button");
+    close.type = "button";
+    close.textContent = "×";
+    close.setAttribute("aria-label", region.getAttribute("data-dismiss") || "Dismiss");
+    close.addEventListener("click", () => banner.remove());
+    banner.append(link, close);
+    region.prepend(banner);
+    while (region.children.length > 3) region.lastElementChild.remove();
+  });
+})();
+
 // The merchant's presence list follows the events live.
 (() => {
   const list = document.getElementById("presence");
