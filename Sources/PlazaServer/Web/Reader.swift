@@ -101,6 +101,9 @@ struct Reader: Sendable {
         return day == "Today" || day == "Yesterday" ? "\(day) \(time(date))" : "\(day), \(time(date))"
     }
 
+    /// "March 2025": since when someone has been here.
+    func monthYear(_ date: Date) -> String { date.formatted(style().month(.wide).year()) }
+
     /// "24 Nov 2026, 5:50 PM": a moment on a receipt or a detail page.
     func full(_ date: Date) -> String {
         "\(date.formatted(style().day().month(.abbreviated).year())), \(time(date))"

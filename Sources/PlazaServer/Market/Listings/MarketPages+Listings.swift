@@ -58,6 +58,20 @@ extension MarketPages {
         }
     }
 
+    /// "★ 4.8 (12) · member since March 2025 · 7 sales", or "No ratings yet · …": the seller as their profile counts them.
+    static func sellerFacts(_ seller: ListingSeller, reader: Reader) -> String {
+        let rating =
+            seller.rating.flatMap { summary in
+                summary.average.map {
+                    "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) "
+                        + "(\(summary.count.formatted(.number.locale(reader.locale))))"
+                }
+            } ?? "No ratings yet"
+        let since = seller.memberSince.map { "member since \(reader.monthYear($0))" }
+        let sales = seller.sales.map { reader.count($0, "sale", "sales") }
+        return ([rating] + [since, sales].compactMap { $0 }).joined(separator: " · ")
+    }
+
     static func ratingRow(_ rating: MarketRating, reader: Reader) -> RatingRow {
         RatingRow(
             stars: stars(rating.stars),
@@ -274,6 +288,8 @@ extension MarketPages {
         var condition: String
         var seller: String
         var sellerUsername: String
+        /// "★ 4.8 (12) · member since March 2025 · 7 sales".
+        var sellerFacts: String
         var posted: String
         var photos: [ListingPhoto]
         var mine: Bool
@@ -298,6 +314,7 @@ extension MarketPages {
             condition: Self.conditionNames[listing.condition] ?? listing.condition.rawValue,
             seller: listing.seller.displayName,
             sellerUsername: listing.seller.username,
+            sellerFacts: Self.sellerFacts(listing.seller, reader: context.reader),
             posted: context.reader.day(listing.createdAt),
             photos: listing.photos,
             mine: listing.seller.username == context.identity.user.username,

@@ -59,13 +59,17 @@ extension MarketService {
             )
             return ((), try await service.newListingAlerts(record, now: now, on: db))
         })
-        return Self.dto(record)
+        return try await view(record, viewer: identity.user.id, now: now)
     }
 
     /// One listing, for members of its campus (its seller sees it in any state).
     func listing(_ identity: Identity, _ id: UUID, now: Date = Date()) async throws -> Listing {
         let membership = try await requireStudent(identity, now: now)
-        return Self.dto(try await visible(id, to: identity, campus: membership.campus.id), viewer: identity.user.id)
+        return try await view(
+            try await visible(id, to: identity, campus: membership.campus.id),
+            viewer: identity.user.id,
+            now: now
+        )
     }
 
     func changeListing(
@@ -109,7 +113,7 @@ extension MarketService {
             try await media.detach(old.filter { !changed.photoIds.contains($0) }, from: Self.subject(id), on: db)
             return ((), try await service.wishListAlerts(changed, oldPrice: oldPrice, now: now, on: db))
         })
-        return Self.dto(record)
+        return try await view(record, viewer: identity.user.id, now: now)
     }
 
     /// Takes a listing off the marketplace for good (kept for reports).
@@ -158,7 +162,7 @@ extension MarketService {
         }
         (record.state, record.updatedAt) = (.sold, now)
         try await finish(record, from: [.active, .reserved], now: now)
-        return Self.dto(record)
+        return try await view(record, viewer: identity.user.id, now: now)
     }
 
     /// The campus's feed: active listings, filtered and sorted, a page at a time.
@@ -181,7 +185,7 @@ extension MarketService {
             on: database.sql
         )
         return Page(
-            items: rows.prefix(limit).map(Self.dto),
+            items: try await views(Array(rows.prefix(limit)), viewer: nil, now: now),
             nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil
         )
     }
@@ -191,7 +195,8 @@ extension MarketService {
         _ identity: Identity,
         states: [ListingState],
         limit: Int,
-        cursor: String?
+        cursor: String?,
+        now: Date = Date()
     ) async throws -> Page<Listing> {
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         let rows = try await listings.listings(
@@ -202,7 +207,7 @@ extension MarketService {
             on: database.sql
         )
         return Page(
-            items: rows.prefix(limit).map(Self.dto),
+            items: try await views(Array(rows.prefix(limit)), viewer: nil, now: now),
             nextCursor: rows.count > limit ? PlaceCursor.encode(offset: offset + limit) : nil
         )
     }
@@ -224,14 +229,15 @@ extension MarketService {
             offset: offset,
             on: database.sql
         )
-        let items = rows.prefix(limit).map { row -> MarketSale in
+        let shown = try await views(rows.prefix(limit).map(\.record), viewer: nil, now: now)
+        let items = zip(rows.prefix(limit), shown).map { row, listing -> MarketSale in
             let other: ListingSeller? =
                 selling
                 ? row.record.buyerUsername.map { ListingSeller(username: $0, displayName: row.buyerName ?? $0) }
                 : ListingSeller(username: row.record.sellerUsername, displayName: row.record.sellerName)
             let amount = row.amount ?? row.record.price
             return MarketSale(
-                listing: Self.dto(row.record),
+                listing: listing,
                 counterpart: other,
                 price: amount.flatMap { value in row.record.currency.map { Money(amount: value, currency: $0) } },
                 paidThroughPlaza: row.paid,
@@ -282,52 +288,5 @@ extension MarketService {
         )
         error.currentState = state.rawValue
         return error
-    }
-
-    static func subject(_ id: UUID) -> String { "listing:\(id.uuidString.lowercased())" }
-
-    /// What full-text search reads: the title, the description and the seller's names, folded.
-    static func searchBody(_ record: ListingStore.Record) -> String {
-        MarketRules.searchWords(
-            "\(record.title) \(record.description) \(record.sellerUsername) \(record.sellerName)",
-            limit: 400
-        )
-        .joined(separator: " ")
-    }
-
-    static func request(_ record: ListingStore.Record) -> ListingRequest {
-        ListingRequest(
-            title: record.title,
-            description: record.description,
-            price: record.price.flatMap { amount in record.currency.map { Money(amount: amount, currency: $0) } },
-            free: record.price == nil ? true : nil,
-            category: record.category,
-            condition: record.condition,
-            photoIds: record.photoIds
-        )
-    }
-
-    static func dto(_ record: ListingStore.Record) -> Listing {
-        dto(record, viewer: nil)
-    }
-
-    /// The listing as `viewer` reads it (whether they lead its bidding).
-    static func dto(_ record: ListingStore.Record, viewer: UUID?) -> Listing {
-        Listing(
-            id: record.id,
-            state: record.state,
-            title: record.title,
-            description: record.description,
-            price: record.price.flatMap { amount in record.currency.map { Money(amount: amount, currency: $0) } },
-            free: record.price == nil,
-            category: record.category,
-            condition: record.condition,
-            photos: record.photoIds.map(MediaService.photo),
-            seller: ListingSeller(username: record.sellerUsername, displayName: record.sellerName),
-            createdAt: record.createdAt,
-            updatedAt: record.updatedAt,
-            soldTo: record.buyerUsername,
-            bidding: bidding(record, viewer: viewer)
-        )
     }
 }

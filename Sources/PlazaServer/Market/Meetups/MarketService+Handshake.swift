@@ -115,7 +115,10 @@ extension MarketService {
                 throw PlazaError.notFound("listing")
             }
             let changed = try await deals.meetup(id, on: db)?.dto
-            let result = HandshakeResult(listing: Self.dto(sold), payment: payment)
+            let result = HandshakeResult(
+                listing: try await service.view(sold, viewer: identity.user.id, now: now, on: db),
+                payment: payment
+            )
             return (
                 result,
                 try Self.dealMessages(

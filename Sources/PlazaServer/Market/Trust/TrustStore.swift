@@ -77,10 +77,7 @@ struct TrustStore: Sendable {
             .from("market_ratings").where("ratee_id", .equal, ratee).where("shown_at", .lessThanOrEqual, now).first()
         let count = try row?.decode(column: "n", as: Int.self) ?? 0
         let total = try row?.decode(column: "total", as: Int.self) ?? 0
-        return RatingSummary(
-            average: count == 0 ? nil : (Double(total) / Double(count) * 10).rounded() / 10,
-            count: count
-        )
+        return RatingSummary(count: count, stars: total)
     }
 
     static func rating(_ row: any SQLRow) throws -> MarketRating {

@@ -118,14 +118,31 @@ public struct ListingPhoto: Codable, Sendable, Hashable {
     }
 }
 
-/// Who sells: their Plaza username and name, never their campus address.
+/// Who sells: their Plaza username and name, never their campus address. A listing's seller also says how others
+/// rated them, since when they are on Plaza and how many of their listings sold on Plaza (nil where the same shape
+/// names someone else: a buyer, a rater, a counterpart).
 public struct ListingSeller: Codable, Sendable, Hashable {
     public var username: String
     public var displayName: String
+    /// The ratings shown on their profile (`GET /v1/market/users/{username}`).
+    public var rating: RatingSummary?
+    /// When their account was created.
+    public var memberSince: Date?
+    /// How many of their listings were sold to someone on Plaza.
+    public var sales: Int?
 
-    public init(username: String, displayName: String) {
+    public init(
+        username: String,
+        displayName: String,
+        rating: RatingSummary? = nil,
+        memberSince: Date? = nil,
+        sales: Int? = nil
+    ) {
         self.username = username
         self.displayName = displayName
+        self.rating = rating
+        self.memberSince = memberSince
+        self.sales = sales
     }
 }
 

@@ -70,13 +70,25 @@ public struct DealRatings: Codable, Sendable, Hashable {
 
 /// A student's ratings as their profile shows them: only ratings already shown count.
 public struct RatingSummary: Codable, Sendable, Hashable {
-    /// Nil when there are none.
+    /// Nil (`null`) when there are none.
     public var average: Double?
     public var count: Int
 
     public init(average: Double?, count: Int) {
         self.average = average
         self.count = count
+    }
+
+    /// The summary of `count` shown ratings of `stars` stars in all: the average to one decimal.
+    public init(count: Int, stars: Int) {
+        self.init(average: count == 0 ? nil : (Double(stars) / Double(count) * 10).rounded() / 10, count: count)
+    }
+
+    /// `average` is written as `null` without ratings, so that a reader tells "none" from a field it does not know.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(average, forKey: .average)
+        try container.encode(count, forKey: .count)
     }
 }
 
