@@ -132,7 +132,7 @@ extension MarketService {
                 )
             )
         }
-        let words = MarketRules.searchWords(Self.searchBody(record), limit: 400)
+        let words = Self.searchBody(record).split(separator: " ").map(String.init)
         for (user, search) in try await follows.instantSearches(
             campus: record.campusId,
             seller: record.sellerId,

@@ -166,7 +166,7 @@ struct ListingStore: Sendable {
     }
 
     /// The one place the engines' full-text indexes differ: SQLite's FTS5 table, PostgreSQL's `tsvector` column.
-    private func index(_ id: UUID, body: String, on db: any SQLDatabase) async throws {
+    func index(_ id: UUID, body: String, on db: any SQLDatabase) async throws {
         if db.prepared != nil {
             try await db.raw("UPDATE listings SET search = to_tsvector('simple', \(bind: body)) WHERE id = \(bind: id)")
                 .run()
@@ -176,13 +176,19 @@ struct ListingStore: Sendable {
         }
     }
 
-    /// The condition that a listing's indexed words contain every word of `words` (each as a prefix).
-    private func matching(_ words: [String], on db: any SQLDatabase) -> SQLQueryString {
+    /// The condition that a listing's indexed terms satisfy every clause of `ListingSearch.clauses` (one of its options
+    /// starting a term). Options are letters and digits only (`MarketRules.searchWords`), so neither query syntax can be
+    /// escaped from.
+    private func matching(_ clauses: [[String]], on db: any SQLDatabase) -> SQLQueryString {
         if db.prepared != nil {
-            let query = words.map { "\($0):*" }.joined(separator: " & ")
+            let query = clauses.map { "(" + $0.map { "\($0):*" }.joined(separator: " | ") + ")" }.joined(
+                separator: " & "
+            )
             return "l.search @@ to_tsquery('simple', \(bind: query))"
         }
-        let query = words.map { "\"\($0)\"*" }.joined(separator: " ")
+        let query = clauses.map { "(" + $0.map { "\"\($0)\"*" }.joined(separator: " OR ") + ")" }.joined(
+            separator: " AND "
+        )
         return "l.id IN (SELECT listing_id FROM listings_search WHERE listings_search MATCH \(bind: query))"
     }
 
@@ -229,8 +235,8 @@ struct ListingStore: Sendable {
                  AND NOT EXISTS (SELECT 1 FROM market_blocks k WHERE (k.blocker_id = \(bind: viewer) AND k.blocked_id = l.seller_id)
                  OR (k.blocker_id = l.seller_id AND k.blocked_id = \(bind: viewer)))
                 """
-        let words = query.text.map { MarketRules.searchWords($0) } ?? []
-        if !words.isEmpty { sql = sql + " AND " + matching(words, on: db) }
+        let clauses = ListingSearch.clauses(query.text ?? "")
+        if !clauses.isEmpty { sql = sql + " AND " + matching(clauses, on: db) }
         if let category = query.category { sql = sql + " AND l.category = \(bind: category)" }
         if let condition = query.condition { sql = sql + " AND l.condition = \(bind: condition.rawValue)" }
         if let low = query.minPrice { sql = sql + " AND COALESCE(l.price, 0) >= \(bind: low)" }

@@ -36,9 +36,9 @@ extension MarketService {
 
     static func subject(_ id: UUID) -> String { "listing:\(id.uuidString.lowercased())" }
 
-    /// What full-text search reads: the title, the description and the seller's names, folded.
+    /// What full-text search reads: the terms (`ListingSearch`) of the title, the description and the seller's names.
     static func searchBody(_ record: ListingStore.Record) -> String {
-        MarketRules.searchWords(
+        ListingSearch.terms(
             "\(record.title) \(record.description) \(record.sellerUsername) \(record.sellerName)",
             limit: 400
         )

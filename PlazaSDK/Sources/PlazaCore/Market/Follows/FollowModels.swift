@@ -112,7 +112,7 @@ public enum FollowRules {
     public static let savedSearchesPerUser = 20
 
     /// Whether a listing (its indexed words, category, condition and price) matches a feed query, as the feed's full-text
-    /// search would: every word of the query starts a word of the listing.
+    /// search would (`ListingSearch`): `words` are the listing's indexed terms.
     public static func matches(
         _ query: ListingQuery,
         words: [String],
@@ -125,8 +125,7 @@ public enum FollowRules {
         let amount = price ?? 0
         if let low = query.minPrice, amount < low { return false }
         if let high = query.maxPrice, amount > high { return false }
-        let asked = query.text.map { MarketRules.searchWords($0) } ?? []
-        return asked.allSatisfy { word in words.contains { $0.hasPrefix(word) } }
+        return ListingSearch.matches(ListingSearch.clauses(query.text ?? ""), terms: words)
     }
 
     /// A saved search says what it looks for: "desk · furniture · up to $50.00" (amounts formatted by the caller).
