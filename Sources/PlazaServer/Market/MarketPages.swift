@@ -18,6 +18,8 @@ struct MarketPages: Sendable {
             "Signature withdrawn: your listings are hidden and the marketplace is closed to you until you sign again.",
         "posted": "Posted: students of your campus can find it now.",
         "sold": "Marked sold: it has left the feed.",
+        "changed": "Saved: the listing shows your changes.",
+        "price": "Price changed: students who saved it hear when it drops.",
         "removed": "Removed: nobody sees it any more.",
         "deleted": "Deleted for you: the other side keeps it.",
         "unblocked": "Unblocked: you see each other's listings and may write again.",

@@ -19,6 +19,7 @@ extension MarketPages {
         signedIn.post("sell", use: post)
         signedIn.post("photos", use: photo)
         signedIn.get("users/:username", use: profilePage)
+        addEditListingRoutes(to: signedIn)
     }
 
     struct ProfilePage: Sendable {
@@ -298,6 +299,8 @@ extension MarketPages {
         var soldTo: String?
         var saved: Bool
         var bidding: BiddingView?
+        /// The seller's own price form (not while people bid).
+        var priceForm: FormState?
     }
 
     @Sendable func listingPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -322,7 +325,11 @@ extension MarketPages {
             state: listing.state.rawValue,
             soldTo: listing.soldTo,
             saved: try await market.isSaved(context.identity, listing: listing.id),
-            bidding: try await biddingView(context, listing: listing)
+            bidding: try await biddingView(context, listing: listing),
+            priceForm: listing.seller.username == context.identity.user.username
+                && (listing.bidding?.bidCount ?? 0) == 0
+                ? context.page.form("price") ?? FormState(names: ["price"]).with("price", Reader.typed(listing.price))
+                : nil
         )
         return renderer.render("market/listing", model)
     }

@@ -7,7 +7,8 @@ import Testing
 
 @testable import PlazaServer
 
-/// The listing page says who sells (issue 39): their rating, since when they are on Plaza, and their sales.
+/// A seller changes a listing from its page (issue 39): the price in place, or everything on the edit page; a student
+/// who saved it hears of the drop. The page says who sells: rating, member since, sales.
 @Suite struct ListingPagesTests {
     /// `username` signed in to the pages.
     static func browser(_ client: any TestClientProtocol, _ username: String) async throws -> PageSession {
@@ -24,6 +25,58 @@ import Testing
     /// "November 2026": the month an account made now joined, as an English reader in UTC reads it.
     static var thisMonth: String {
         Date().formatted(Date.FormatStyle(locale: Locale(identifier: "en_US"), timeZone: .gmt).month(.wide).year())
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func theSellerDropsThePriceOnTheListingPageAndASaverIsTold(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            try await FollowTests.mailed(client, market.ben)
+            let bike = market.listing.id.uuidString.lowercased()
+            let page = "/market/listings/\(bike)"
+            #expect(try await client.send(.put, "/v1/market/wish-list/\(bike)", token: market.ben).status == .ok)
+
+            let ana = try await Self.browser(client, "ana")
+            let mine = try await ana.get(page).text
+            #expect(mine.contains("Change the price") && mine.contains(#"value="90.00""#), "\(mine)")
+            #expect(mine.contains(#"href="/market/listings/\#(bike)/edit""#))
+
+            // A price that is no price comes back beside the field, with what she typed.
+            let wrong = try await ana.submit(page, to: "\(page)/price", ["price": "cheap"])
+            let refused = try await ana.follow(wrong).text
+            #expect(refused.contains(#"id="listing-new-price-error""#) && refused.contains(#"value="cheap""#))
+            #expect(try await FollowTests.alerts(services, "ben").isEmpty)
+
+            let dropped = try await ana.submit(page, to: "\(page)/price", ["price": "75.00"])
+            #expect(dropped.headers[.location] == "\(page)?notice=price")
+            let shown = try await ana.follow(dropped).text
+            #expect(shown.contains("Price changed") && shown.contains(#"<p class="big price" data-price>$75.00</p>"#))
+            #expect(try await FollowTests.alerts(services, "ben") == ["City bike now costs $75.00"])
+
+            // The edit page changes the rest too, and a lower price again reaches Ben.
+            let form = try await ana.get("\(page)/edit").text
+            #expect(form.contains(#"value="City bike""#) && form.contains(#"value="75.00""#))
+            let edited = try await ana.submit(
+                "\(page)/edit",
+                to: "\(page)/edit",
+                [
+                    "title": "Road bike", "description": "Three gears, new tyres.", "price": "70.00",
+                    "category": "other", "condition": "like_new",
+                ]
+            )
+            #expect(edited.headers[.location] == "\(page)?notice=changed")
+            let after = try await ana.follow(edited).text
+            #expect(after.contains("<h1>Road bike</h1>") && after.contains("$70.00") && after.contains("Like new"))
+            #expect(try await FollowTests.alerts(services, "ben").last == "Road bike now costs $70.00")
+            let blank = try await ana.submit("\(page)/edit", to: "\(page)/edit", ["title": "", "price": "70.00"])
+            #expect(try await ana.follow(blank).text.contains(#"id="listing-title-error""#))
+
+            // Ben reads the listing, not its seller's forms.
+            let ben = try await Self.browser(client, "ben")
+            let his = try await ben.get(page).text
+            #expect(!his.contains("Change the price") && !his.contains("/edit\""))
+            #expect(try await ben.get("\(page)/edit").headers[.location] == page)
+        }
     }
 
     @Test(arguments: TestEngine.enabled)
