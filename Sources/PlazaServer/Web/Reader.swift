@@ -104,6 +104,34 @@ struct Reader: Sendable {
     /// "March 2025": since when someone has been here.
     func monthYear(_ date: Date) -> String { date.formatted(style().month(.wide).year()) }
 
+    /// "today at 2:30 PM", "tomorrow at 9:00 AM", "on 3 December at 2:30 PM" ("on 3 December 2027 …" another year):
+    /// a coming moment inside a sentence ("The handshake opens today at 2:30 PM.").
+    func upcoming(_ date: Date, now: Date = Date()) -> String {
+        let calendar = calendar
+        let day: String
+        if calendar.isDate(date, inSameDayAs: now) {
+            day = "today"
+        } else if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now),
+            calendar.isDate(date, inSameDayAs: tomorrow)
+        {
+            day = "tomorrow"
+        } else if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
+            day = "on \(date.formatted(style().day().month(.wide)))"
+        } else {
+            day = "on \(date.formatted(style().day().month(.wide).year()))"
+        }
+        return "\(day) at \(time(date))"
+    }
+
+    /// The next whole hour at least an hour from `now` in the reader's time zone (14:20 → 16:00, 14:00 → 15:00): a
+    /// time to suggest for meeting.
+    func nextWholeHour(after now: Date = Date()) -> Date {
+        let calendar = calendar
+        let earliest = now.addingTimeInterval(3_600)
+        let hour = calendar.dateInterval(of: .hour, for: earliest)?.start ?? earliest
+        return hour < earliest ? calendar.date(byAdding: .hour, value: 1, to: hour) ?? earliest : hour
+    }
+
     /// "24 Nov 2026, 5:50 PM": a moment on a receipt or a detail page.
     func full(_ date: Date) -> String {
         "\(date.formatted(style().day().month(.abbreviated).year())), \(time(date))"

@@ -194,7 +194,8 @@ extension MarketPages {
                 "spotId",
                 spots.first?.id.uuidString.lowercased() ?? ""
             )
-            .with("at", context.reader.input(Self.suggestedTime()))
+            // The next whole hour at least an hour away, in the reader's time zone: a first suggestion people change.
+            .with("at", context.reader.input(context.reader.nextWholeHour()))
         let chosen = form.fields["spotId"]?.value ?? ""
         let markers = spots.map {
             [
@@ -216,12 +217,6 @@ extension MarketPages {
             map: map,
             open: refused != nil || opened
         )
-    }
-
-    /// This time tomorrow, on the hour: a first suggestion people change.
-    static func suggestedTime(now: Date = Date()) -> Date {
-        let hour = 3_600.0
-        return Date(timeIntervalSince1970: ((now.timeIntervalSince1970 + 86_400) / hour).rounded(.down) * hour)
     }
 
     @Sendable func conversationLive(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -194,7 +194,7 @@ extension MarketPages {
             case .proposed:
                 view.detail =
                     mine
-                    ? "You proposed it: waiting for \(otherName)."
+                    ? Self.period("You proposed it: waiting for \(otherName)")
                     : "\(otherName) proposes this: accept, or propose another."
             case .accepted:
                 view.detail =
@@ -202,7 +202,7 @@ extension MarketPages {
                     ? (seller
                         ? "Show your handshake code when you hand it over."
                         : "Scan the seller's code or type its six digits when you have the item.")
-                    : "Agreed. The handshake opens at \(reader.time(meetup.windowStart)) on \(reader.day(meetup.windowStart))."
+                    : "Agreed. The handshake opens \(reader.upcoming(meetup.windowStart, now: now))."
             case .completed: view.detail = "Handshake done."
             default: break
             }
@@ -267,6 +267,12 @@ extension MarketPages {
 
     static func path(_ conversation: UUID, notice: String? = nil) -> String {
         "/market/conversations/\(conversation.uuidString.lowercased())" + (notice.map { "?notice=\($0)" } ?? "")
+    }
+
+    /// Ends a sentence with its period, unless it ends with one already: an abbreviated name ("Sam S.") is the last
+    /// word of many ("waiting for Sam S.", never "Sam S..").
+    static func period(_ sentence: String) -> String {
+        sentence.hasSuffix(".") ? sentence : sentence + "."
     }
 
     /// A refusal in one sentence: the title, and what to do.
