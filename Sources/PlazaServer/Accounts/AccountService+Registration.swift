@@ -58,13 +58,14 @@ extension AccountService {
             client: client,
             now: now
         )
-        // A new merchant's first verified address puts them in the admin's review queue.
+        // A new merchant's first verified address puts them in the admin's review queue; every verified address is told
+        // to the domains that trust one (a campus address makes a student of its campus: issue 39, once is enough).
         let review =
             user.approval == .pending && !user.emailVerified ? [FeedMessage.review(Self.merchantReview(user))] : []
         user.email = email
         user.emailVerified = true
         let (accounts, verified) = (self.accounts, user)
-        try await transaction(publishing: review) { db in
+        try await transaction(publishing: review + [.emailVerified(user: user.id, email: email)]) { db in
             // An address confirmed for a change of e-mail may have been taken since: only its owner, holding the code, learns so.
             if try await accounts.user(email: email, on: db).map({ $0.id != verified.id }) ?? false {
                 throw PlazaError.conflict(field: "email", "Another account uses this address now.")

@@ -245,6 +245,7 @@ public final class PlazaServices: Sendable {
         events.record(offers.reviewRecorder())
         events.record(offers.deliveryRecorder())
         events.record(market.reviewRecorder())
+        events.record(market.verifiedAddressRecorder())
         events.record(cards.reviewRecorder())
         events.record(cards.paymentRecorder())
         templates = try await Templates.load()

@@ -27,7 +27,8 @@ package struct BusinessesService: Sendable {
         switch message {
         case .catalogChanged, .loyaltyOffered: catalog.invalidate()
         case .reviewed(let decision) where decision.kind == .merchant: catalog.invalidate()
-        case .position, .forget, .event, .alert, .review, .reviewed, .campaignsChanged, .topUpSettled: break
+        case .position, .forget, .event, .alert, .review, .reviewed, .campaignsChanged, .topUpSettled, .emailVerified:
+            break
         }
     }
 

@@ -30,11 +30,14 @@ enum FeedMessage: Codable, Sendable {
     /// (the card shop's order paid by card) completes that purchase inside the settling transaction (its recorder); a
     /// failed one says why (`WalletRules.failureReason`'s words for the processor's code).
     case topUpSettled(user: UUID, reference: UUID, succeeded: Bool, failure: String?)
+    /// `user` proved they read `email` (a sign-up's or a change's code, or its link): a domain that trusts an address
+    /// for something of its own (the marketplace's campus membership) records it inside the verifying transaction.
+    case emailVerified(user: UUID, email: String)
 
     /// Whether only the transaction's recorders see it (it never goes over the feed).
     var isRecordedOnly: Bool {
         switch self {
-        case .alert, .review, .topUpSettled: true
+        case .alert, .review, .topUpSettled, .emailVerified: true
         case .position, .forget, .event, .catalogChanged, .reviewed, .loyaltyOffered, .campaignsChanged: false
         }
     }
