@@ -34,4 +34,22 @@ import Testing
             #expect(try await find("bag city").isEmpty, "every word must match")
         }
     }
+
+    /// A listing indexed before these rules (its words only) is found by them once M0041 has written it again.
+    @Test(arguments: TestEngine.enabled)
+    func listingsIndexedBeforeAreWrittenAgainByTheMigration(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let market = try await ChatTests.market(client, services)
+            let chair = try await FollowTests.post(client, market.ana, "Bean bag chair")
+            let db = services.database.sql
+            let old = MarketRules.searchWords("Bean bag chair In good shape. ana Ana", limit: 400).joined(
+                separator: " "
+            )
+            try await ListingStore().index(chair.id, body: old, on: db)
+            #expect(try await ListingTests.feed(client, market.ben, "?q=beanbag").isEmpty)
+            try await M0041_ListingSearchTerms().apply(on: db, engine: services.database.engine)
+            #expect(try await ListingTests.feed(client, market.ben, "?q=beanbag") == ["Bean bag chair"])
+            #expect(try await ListingTests.feed(client, market.ben, "?q=city%20bikes") == ["City bike"])
+        }
+    }
 }
