@@ -202,7 +202,9 @@ extension MarketPages {
                     ? (seller
                         ? "Show your handshake code when you hand it over."
                         : "Scan the seller's code or type its six digits when you have the item.")
-                    : "Agreed. The handshake opens \(reader.upcoming(meetup.windowStart, now: now))."
+                    : now >= meetup.windowEnd
+                        ? "This meetup's window has passed."
+                        : "Agreed. The handshake opens \(reader.upcoming(meetup.windowStart, now: now))."
             case .completed: view.detail = "Handshake done."
             default: break
             }

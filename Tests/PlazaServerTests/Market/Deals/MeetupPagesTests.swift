@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import PlazaCore
 import PlazaTestSupport
+import SQLKit
 import Testing
 
 @testable import PlazaServer
@@ -52,6 +53,16 @@ import Testing
             #expect(opens.hasPrefix("tomorrow at ") || opens.hasPrefix("today at "))
             #expect(agreed.contains("Agreed. The handshake opens \(opens)."), "\(agreed)")
             #expect(!agreed.contains(" on Today") && !agreed.contains(" on Tomorrow"))
+
+            // Its window gone by (before the minute's maintenance expires it), nothing "opens" any more.
+            try await services.database.sql.update("market_meetups")
+                .set("at", to: Date().addingTimeInterval(-7_200)).set(
+                    "window_end",
+                    to: Date().addingTimeInterval(-3_600)
+                )
+                .where("id", .equal, meetup.id).run()
+            let passed = try await ben.get(page).text
+            #expect(passed.contains("window has passed.") && !passed.contains("The handshake opens"))
         }
     }
 
