@@ -53,6 +53,6 @@ enum Migrations {
         M0039_CardPaymentProblems(),  // why an order's card payment did not go through; proofs' previews
         M0040_LoyaltyOnPayment(),  // paying earns the punch: programs' rule, each charge's punches, customers' consent
         M0041_CounterPunchCount(),  // several punches for one visit; each punch's card total
-        M0041_ListingSearchTerms(),  // listings' search entries written again with stems and joined word pairs
+        M0042_ListingSearchTerms(),  // listings' search entries written again with stems and joined word pairs
     ]
 }

@@ -35,7 +35,7 @@ import Testing
         }
     }
 
-    /// A listing indexed before these rules (its words only) is found by them once M0041 has written it again.
+    /// A listing indexed before these rules (its words only) is found by them once M0042 has written it again.
     @Test(arguments: TestEngine.enabled)
     func listingsIndexedBeforeAreWrittenAgainByTheMigration(_ engine: TestEngine) async throws {
         try await TestPlaza.withApp(engine) { client, services in
@@ -47,7 +47,7 @@ import Testing
             )
             try await ListingStore().index(chair.id, body: old, on: db)
             #expect(try await ListingTests.feed(client, market.ben, "?q=beanbag").isEmpty)
-            try await M0041_ListingSearchTerms().apply(on: db, engine: services.database.engine)
+            try await M0042_ListingSearchTerms().apply(on: db, engine: services.database.engine)
             #expect(try await ListingTests.feed(client, market.ben, "?q=beanbag") == ["Bean bag chair"])
             #expect(try await ListingTests.feed(client, market.ben, "?q=city%20bikes") == ["City bike"])
         }

@@ -3,7 +3,7 @@ import SQLKit
 /// Search finds stems, prefixes and compounds (issue 39): every listing's full-text entry is written again with
 /// `ListingSearch`'s terms (its words, their stems, adjacent words joined), on both engines; new and changed listings
 /// are indexed so from now on.
-struct M0041_ListingSearchTerms: Migration {
+struct M0042_ListingSearchTerms: Migration {
     let name = "ListingSearchTerms"
 
     func apply(on db: any SQLDatabase, engine: DatabaseEngine) async throws {
