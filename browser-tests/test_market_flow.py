@@ -154,6 +154,9 @@ def test_a_student_sells_a_lamp_with_a_photo_that_another_finds(plaza):
                  explain=lambda: buyer.find_element(By.ID, "chat").text)
         assert not buyer.find_elements(By.CSS_SELECTOR, "[data-warning]"), "the sender sees no warning"
         seller.get(plaza + "/market/conversations")
+        # The marketplace's Chat tab counts the conversation waiting for her.
+        chats = lambda: "".join(badge.text for badge in seller.find_elements(By.CSS_SELECTOR, "[data-badge=chats]"))
+        wait_for(seller, lambda: chats() == "1", explain=chats)
         row = next(item for item in seller.find_elements(By.CSS_SELECTOR, "[data-conversations] li") if title in item.text)
         assert "1" in row.find_element(By.CSS_SELECTOR, ".badge").text
         navigate(seller, row.find_element(By.TAG_NAME, "a"))

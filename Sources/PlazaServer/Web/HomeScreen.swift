@@ -79,8 +79,9 @@ extension WebPages {
     @Sendable func badges(_ identity: Identity) async -> Badges? {
         async let charges = services.wallet.waitingCharges(identity)
         async let unread = services.inbox.unreadCount(identity)
+        async let chats = services.market.unreadConversations(identity)
         guard let charges = try? await charges, let unread = try? await unread else { return nil }
-        return Badges(charges: charges, inbox: unread)
+        return Badges(charges: charges, inbox: unread, chats: (try? await chats) ?? 0)
     }
 
     @Sendable func badgesJSON(_ request: Request, context: AuthenticatedContext) async throws -> Response {

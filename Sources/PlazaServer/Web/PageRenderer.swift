@@ -105,19 +105,22 @@ struct Shell: Sendable {
 struct Badges: Sendable, Encodable {
     var charges: Int
     var inbox: Int
+    /// Marketplace conversations with messages not read yet (the marketplace's Chat tab).
+    var chats: Int
     /// "3", or "99+" past 99; nil at zero, so the template shows no badge (stored: templates see stored values only).
     let chargesLabel: String?
     let inboxLabel: String?
 
-    init(charges: Int, inbox: Int) {
+    init(charges: Int, inbox: Int, chats: Int = 0) {
         self.charges = charges
         self.inbox = inbox
+        self.chats = chats
         chargesLabel = Self.label(charges)
         inboxLabel = Self.label(inbox)
     }
 
     /// The JSON for the page script: the counts; it words the labels itself.
-    enum CodingKeys: String, CodingKey { case charges, inbox }
+    enum CodingKeys: String, CodingKey { case charges, inbox, chats }
 
     static func label(_ count: Int) -> String? { count <= 0 ? nil : count > 99 ? "99+" : String(count) }
 }

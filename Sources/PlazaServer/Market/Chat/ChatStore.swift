@@ -200,6 +200,22 @@ struct ChatStore: Sendable {
         )
     }
 
+    /// How many of `user`'s conversations have a message to them after their read mark (and their deletion): the
+    /// marketplace's Chat tab counts them.
+    func unreadConversations(user: UUID, on db: any SQLDatabase) async throws -> Int {
+        let sql: SQLQueryString = """
+            SELECT count(*) AS n FROM (
+              SELECT id,
+              CASE WHEN buyer_id = \(bind: user) THEN buyer_read_at ELSE seller_read_at END AS my_read,
+              CASE WHEN buyer_id = \(bind: user) THEN buyer_deleted_at ELSE seller_deleted_at END AS my_deleted
+              FROM market_conversations WHERE buyer_id = \(bind: user) OR seller_id = \(bind: user)
+            ) c WHERE EXISTS (
+              SELECT 1 FROM market_messages u WHERE u.conversation_id = c.id AND u.sender_id <> \(bind: user)
+              AND (c.my_read IS NULL OR u.created_at > c.my_read) AND (c.my_deleted IS NULL OR u.created_at > c.my_deleted))
+            """
+        return try await db.raw(sql).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
     /// Messages to `user` in the conversation after their read mark (and their deletion).
     func unread(conversation: ConversationRecord, user: UUID, on db: any SQLDatabase) async throws -> Int {
         let since = [conversation.readAt(user), conversation.deletedAt(user)].compactMap { $0 }.max()

@@ -35,6 +35,11 @@ extension MarketService {
     }
 
     /// My conversations, most recent first, with the last message and my unread count.
+    /// How many conversations wait for the reader's reading (0 for people outside the marketplace).
+    func unreadConversations(_ identity: Identity) async throws -> Int {
+        try await chat.unreadConversations(user: identity.user.id, on: database.sql)
+    }
+
     func conversations(
         _ identity: Identity,
         limit: Int,

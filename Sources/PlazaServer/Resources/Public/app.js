@@ -146,9 +146,11 @@ const plazaEvents = (() => {
 // The navigation's badges: charges waiting and inbox entries not seen yet, kept current by the events.
 (() => {
   if (!document.body.hasAttribute("data-signed-in")) return;
+  const places = { charges: ".tabs a[href='/wallet']", inbox: ".tabs a[href='/inbox']",
+    chats: "nav[aria-label='Campus marketplace'] a[href='/market/conversations']" };
   function paint(name, count, label) {
     let badge = document.querySelector("[data-badge=" + name + "]");
-    const link = document.querySelector(".tabs a[href='/" + (name === "charges" ? "wallet" : "inbox") + "']");
+    const link = document.querySelector(places[name]);
     if (!link) return;
     if (!count) { if (badge) badge.remove(); return; }
     if (!badge) {
@@ -162,9 +164,14 @@ const plazaEvents = (() => {
   }
   function refresh() {
     fetch("/home/badges.json", { credentials: "same-origin" }).then((response) => response.json())
-      .then((badges) => { paint("charges", badges.charges, "waiting"); paint("inbox", badges.inbox, "new"); }).catch(() => {});
+      .then((badges) => {
+        paint("charges", badges.charges, "waiting");
+        paint("inbox", badges.inbox, "new");
+        paint("chats", badges.chats, "unread");
+      }).catch(() => {});
   }
-  plazaEvents.on(["charge.", "transfer.", "payment_request.", "top_up.", "withdrawal.", "loyalty.redeemed"], refresh, refresh);
+  plazaEvents.on(["charge.", "transfer.", "payment_request.", "top_up.", "withdrawal.", "loyalty.redeemed", "market.message"],
+    refresh, refresh);
 })();
 
 // Arrivals (a charge to answer, a chat message, a punch, a decision about the reader) show as a banner on whatever page
