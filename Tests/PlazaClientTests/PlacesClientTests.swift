@@ -51,6 +51,20 @@ import Testing
             )
             let nearby = try await customer.nearbyBusinesses(around: shopPoint.offset(east: 50))
             #expect(nearby.items.map(\.name) == ["Gelateria"])
+            // What the counter sells: kept by the owner, refused to a customer.
+            let cone = try await merchant.createBusinessItem(
+                business.id,
+                BusinessItemRequest(name: "Cone", price: Money(amount: 350, currency: "USD"), category: "Gelato")
+            )
+            let cheaper = try await merchant.changeBusinessItem(
+                cone.id,
+                of: business.id,
+                BusinessItemChange(price: Money(amount: 300, currency: "USD"))
+            )
+            #expect(try await merchant.businessItems(business.id).items == [cheaper])
+            await #expect(throws: PlazaClientError.self) { try await customer.businessItems(business.id) }
+            try await merchant.deleteBusinessItem(cone.id, of: business.id)
+            #expect(try await merchant.businessItems(business.id).items.isEmpty)
 
             var events = merchant.events().makeAsyncIterator()
             #expect(try await events.next()?.type == PlazaEventType.ready)

@@ -81,7 +81,11 @@ public final class PlazaServices: Sendable {
             feed: database.makeFeed(storage: configuration.storage, logger: logger)
         )
         self.events = events
-        let businesses = BusinessesService(database: database, events: events)
+        let businesses = BusinessesService(
+            database: database,
+            events: events,
+            currencies: configuration.wallet.currencies
+        )
         self.businesses = businesses
         let places = PlacesService(
             database: database,

@@ -21,6 +21,55 @@ struct BusinessesAPI: Sendable {
         authenticated.get("businesses/:id/members", use: members)
         authenticated.post("businesses/:id/members", use: setMember)
         authenticated.delete("businesses/:id/members/:username", use: removeMember)
+        authenticated.get("businesses/:id/items", use: items)
+        authenticated.post("businesses/:id/items", use: createItem)
+        authenticated.patch("businesses/:id/items/:itemId", use: changeItem)
+        authenticated.delete("businesses/:id/items/:itemId", use: deleteItem)
+    }
+
+    // MARK: Items
+
+    /// Owners and staff: what the counter sells, by category and name.
+    @Sendable func items(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        return try .json(
+            try await businesses.items(
+                context.identity,
+                business: try Query.id(context.parameters, "id", "business"),
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
+        )
+    }
+
+    /// Owners: a new item.
+    @Sendable func createItem(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: BusinessItemRequest.self, limit: maxBody)
+        let business = try Query.id(context.parameters, "id", "business")
+        return try .json(try await businesses.createItem(context.identity, business: business, body), status: .created)
+    }
+
+    /// Owners: changes the fields sent.
+    @Sendable func changeItem(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: BusinessItemChange.self, limit: maxBody)
+        return try .json(
+            try await businesses.changeItem(
+                context.identity,
+                business: try Query.id(context.parameters, "id", "business"),
+                item: try Query.id(context.parameters, "itemId", "item"),
+                body
+            )
+        )
+    }
+
+    /// Owners: takes an item off the list (charges keep their lines).
+    @Sendable func deleteItem(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await businesses.deleteItem(
+            context.identity,
+            business: try Query.id(context.parameters, "id", "business"),
+            item: try Query.id(context.parameters, "itemId", "item")
+        )
+        return Response(status: .noContent)
     }
 
     /// Anyone: businesses by name and category, ordered by name.

@@ -15,9 +15,13 @@ package struct BusinessesService: Sendable {
     /// Other domains' reasons to keep a business (the wallet: money or charges still in it).
     let deletionChecks = VetoSlot<UUID>()
 
-    init(database: PlazaDatabase, events: EventBus) {
+    /// The currencies this Plaza takes (`PLAZA_CURRENCIES`): items are priced in one of them.
+    let currencies: [String]
+
+    init(database: PlazaDatabase, events: EventBus, currencies: [String] = ["USD"]) {
         self.database = database
         self.events = events
+        self.currencies = currencies
         let catalog = LocationCatalog()
         self.catalog = catalog
         events.subscribe({ message in Self.apply(message, catalog: catalog) }, resync: { catalog.invalidate() })
