@@ -13,6 +13,7 @@ import urllib.request
 import uuid
 import zipfile
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 from conftest import GOOGLE_WALLET, new_browser, screenshot
@@ -234,6 +235,8 @@ def test_paying_the_shop_punches_the_card(plaza, browser):
         navigate(browser, browser.find_element(By.LINK_TEXT, "Receipt"))
         assert earned in browser.find_element(By.CSS_SELECTOR, ".receipt").text
         screenshot(browser, "loyalty-receipt-punches")
+        receipt_url = browser.current_url
+        charge_id = receipt_url.rstrip("/").rsplit("/", 1)[1]
         navigate(browser, browser.find_element(By.LINK_TEXT, "Wallet"))
         tab(browser, "Home")
         navigate(browser, browser.find_element(By.LINK_TEXT, "Loyalty cards"))
@@ -245,6 +248,32 @@ def test_paying_the_shop_punches_the_card(plaza, browser):
         wait_for(merchant, lambda: f"+2 punches on {title} by paying, now 2 of 4" in merchant.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text,
                  explain=lambda: merchant.find_element(By.CSS_SELECTOR, "[data-counter-activity]").text)
         screenshot(merchant, "loyalty-counter-paid")
+
+        # A refund of one loaf: the counter asks first and takes a reason, which she reads on her receipt.
+        navigate(merchant, next(link for link in merchant.find_elements(By.LINK_TEXT, "My business") if link.is_displayed()))
+        navigate(merchant, merchant.find_elements(By.LINK_TEXT, "Counter")[0])
+        # (The counter's live region draws itself again as the page connects: type once it is live.)
+        wait_for(merchant, lambda: merchant.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+        for attempt in range(5):
+            try:
+                row = merchant.find_element(By.CSS_SELECTOR, f"#counter li[data-charge='{charge_id}']")
+                row.find_element(By.NAME, "amount").send_keys("2.25")
+                row.find_element(By.NAME, "reason").send_keys("One loaf was stale")
+                click(merchant, row.find_element(By.XPATH, ".//button[normalize-space()='Refund']"))
+                break
+            except StaleElementReferenceException:
+                if attempt == 4:
+                    raise
+        assert "Refund Anna Customer" in merchant.switch_to.alert.text
+        merchant.switch_to.alert.accept()
+        refunds = lambda: merchant.find_element(By.CSS_SELECTOR, f"#counter li[data-charge='{charge_id}']").text
+        wait_for(merchant, lambda: "refunded" in refunds(), explain=refunds)
+        browser.get(receipt_url)
+        assert "One loaf was stale" in browser.find_element(By.CSS_SELECTOR, ".receipt").text
+        screenshot(browser, "loyalty-receipt-refund")
+        merchant.get(loyalty_counter)
+        tab(browser, "Home")
+        navigate(browser, browser.find_element(By.LINK_TEXT, "Loyalty cards"))
 
         # Leave the demo as it was: her setting off, the program paused.
         setting = browser.find_element(By.CSS_SELECTOR, "#card-on-payment input[name=cardOnPayment]")

@@ -152,13 +152,14 @@ public struct WalletDriver: Sendable {
     public func refund(
         _ charge: Charge,
         _ amount: Int64,
+        reason: String? = nil,
         key: String? = UUID().uuidString,
         token: String
     ) async throws -> TestResponse {
         try await client.send(
             .post,
             "/v1/charges/\(charge.id)/refunds",
-            json: RefundRequest(amount: amount),
+            json: RefundRequest(amount: amount, reason: reason),
             token: token,
             headers: Self.keyed(key)
         )

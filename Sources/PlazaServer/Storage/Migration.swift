@@ -55,5 +55,6 @@ enum Migrations {
         M0041_CounterPunchCount(),  // several punches for one visit; each punch's card total
         M0042_ListingSearchTerms(),  // listings' search entries written again with stems and joined word pairs
         M0043_BusinessItems(),  // the items a business sells at its counter, with their prices
+        M0044_ChargeRefunds(),  // each refund of a charge with its reason
     ]
 }

@@ -50,6 +50,8 @@ extension WalletPages {
     struct Refund: Sendable {
         var when: String
         var amount: String
+        /// The business's reason, when it gave one.
+        var reason: String?
     }
 
     struct BlockForm: Sendable {
@@ -99,7 +101,9 @@ extension WalletPages {
             refunds: refunds.map {
                 Refund(
                     when: reader.when($0.createdAt),
-                    amount: reader.money($0.amount, $0.currency, signed: $0.amount > 0)
+                    amount: reader.money($0.amount, $0.currency, signed: $0.amount > 0),
+                    // A refund's line carries the business's reason, else the receipt number the charge has too.
+                    reason: $0.note == main.note ? nil : $0.note
                 )
             },
             hasRefunds: !refunds.isEmpty,

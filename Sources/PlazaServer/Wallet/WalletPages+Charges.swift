@@ -55,6 +55,8 @@ extension WalletPages {
         var hasCoupons = false
         /// What paying earned on loyalty cards: "+2 punches on Bread card (3 of 4)".
         var loyalty: [String]
+        /// Each refund with the business's reason: "Refunded $1.00 on 28 Nov, 5:48 PM: Burnt crust".
+        var refundLines: [String]
 
         init(_ charge: Charge, reader: Reader) {
             id = charge.id.uuidString.lowercased()
@@ -87,6 +89,10 @@ extension WalletPages {
             subtotal = charge.subtotal.map { reader.money($0, charge.currency) }
             discount = charge.discount.map { "\($0.title) −\(reader.money($0.amount, charge.currency))" }
             loyalty = Self.loyalty(charge.loyalty ?? [], reader: reader)
+            refundLines = (charge.refunds ?? []).map {
+                let said = "Refunded \(reader.money($0.amount, charge.currency)) \(reader.when($0.createdAt))"
+                return $0.reason.map { "\(said): \($0)" } ?? said
+            }
         }
 
         /// "+2 punches on Bread card (3 of 4)", or "… (4 of 4): full, its reward waits at the counter".
@@ -297,6 +303,7 @@ extension WalletPages {
         let receipt = try await wallet.receipt(context.identity, id: id)
         var charge = try await wallet.charge(context.identity, id: id).dto()
         charge.loyalty = receipt.loyalty
+        charge.refunds = receipt.refunds
         let page = ReceiptPage(
             shell: Shell(title: "Receipt \(receipt.reference)", context: context),
             row: ChargeRow(charge, reader: context.reader),

@@ -179,7 +179,12 @@ extension WalletPages {
             let amount = try Self.amount(form["amount"], currency: currency)
             let id = try Query.id(context.parameters, "id", "charge")
             _ = try await once(form, action: "refund", context: context) { claim in
-                _ = try await wallet.refundCharge(context.identity, id: id, RefundRequest(amount: amount), claim: claim)
+                _ = try await wallet.refundCharge(
+                    context.identity,
+                    id: id,
+                    RefundRequest(amount: amount, reason: form["reason"]),
+                    claim: claim
+                )
             }
         }
     }

@@ -78,6 +78,10 @@ extension WalletService {
         if let problem = WalletRules.amountError(request.amount, field: "amount") {
             throw PlazaError.validation([problem])
         }
+        let reason = request.reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        if let reason, reason.count > RefundRequest.reasonLength {
+            throw PlazaError.validation(field: "reason", "Say why in at most 200 characters.")
+        }
         let user = identity.user.id
         let refunded = try await events.transaction { db in
             guard let current = try await charges.find(id, on: db),
@@ -105,10 +109,12 @@ extension WalletService {
                 ),
                 on: db
             )
-            try await activity.insert(
-                Self.chargeActivity(charge, kind: .refund, amount: -request.amount, at: now),
-                on: db
-            )
+            var entries = Self.chargeActivity(charge, kind: .refund, amount: -request.amount, at: now)
+            // The customer's line says why, when the business said.
+            if let reason { entries[0].note = reason }
+            try await activity.insert(entries, on: db)
+            let refund = ChargeRefund(id: UUID(), amount: request.amount, reason: reason, createdAt: now)
+            try await charges.insert(refund, charge: charge.id, on: db)
             var taken: [FeedMessage] = []
             if !charge.isPaymentRequest, let loyalty {
                 taken = try await loyalty.refunded(
@@ -121,6 +127,7 @@ extension WalletService {
             }
             var dto = charge.dto(now: now)
             dto.loyalty = try await loyalty?.earned(charges: [charge.id], on: db)[charge.id] ?? []
+            dto.refunds = try await charges.refunds(charges: [charge.id], on: db)[charge.id] ?? []
             try await idempotency.record(dto, status: 200, claim: claim, on: db)
             return (dto, try await chargeEvent(WalletEventType.charge(.refunded), charge, now: now, on: db) + taken)
         }

@@ -240,12 +240,14 @@ extension WalletService {
             var dto = charge.dto(now: now)
             var punched: [FeedMessage] = []
             dto.loyalty = []
+            dto.refunds = []
             if !charge.isPaymentRequest, let loyalty {
+                // What counts is what was paid (less a tip, once charges carry one).
                 (dto.loyalty, punched) = try await loyalty.earn(
                     charge: charge.id,
                     customer: charge.customerId,
                     business: charge.businessId,
-                    spent: charge.dto().money,
+                    spent: Money(amount: charge.amount, currency: charge.currency),
                     now: now,
                     on: db
                 )

@@ -178,14 +178,20 @@ extension WalletService {
         )
     }
 
-    /// Paid charges with what paying earned on loyalty programs (empty when nothing); absent before they are paid.
+    /// Paid charges with what paying earned on loyalty programs and their refunds (each empty when none); absent
+    /// before they are paid.
     func withLoyalty(_ charges: [Charge]) async throws -> [Charge] {
         let paid = charges.filter { $0.status == .approved || $0.status == .refunded }.map(\.id)
         guard !paid.isEmpty else { return charges }
         let earned = try await loyalty?.earned(charges: paid, on: database.sql) ?? [:]
+        let refunded = charges.filter { $0.refundedAmount > 0 }.map(\.id)
+        let refunds = try await self.charges.refunds(charges: refunded, on: database.sql)
         return charges.map { charge in
             var charge = charge
-            if paid.contains(charge.id) { charge.loyalty = earned[charge.id] ?? [] }
+            if paid.contains(charge.id) {
+                charge.loyalty = earned[charge.id] ?? []
+                charge.refunds = refunds[charge.id] ?? []
+            }
             return charge
         }
     }
@@ -252,7 +258,8 @@ extension WalletService {
             paidAt: paidAt,
             subtotal: dto.subtotal,
             discount: dto.discount,
-            loyalty: try await withLoyalty([dto])[0].loyalty ?? []
+            loyalty: try await withLoyalty([dto])[0].loyalty ?? [],
+            refunds: try await charges.refunds(charges: [charge.id], on: database.sql)[charge.id] ?? []
         )
     }
 

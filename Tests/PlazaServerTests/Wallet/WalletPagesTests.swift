@@ -187,7 +187,7 @@ import Testing
                 method: .get,
                 headers: [.cookie: cookie, dest: "empty"]
             )
-            #expect(badges.text == #"{"charges":1,"inbox":1}"#)
+            #expect(badges.text == #"{"charges":1,"chats":0,"inbox":1}"#)
         }
     }
 

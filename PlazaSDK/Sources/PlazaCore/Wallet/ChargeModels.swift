@@ -124,6 +124,8 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
     /// The customer's view of a charge waiting for them: the coupons that could lower it, the largest discount first
     /// (empty when none); absent for the business's people and once a coupon is on it or it is decided.
     public var eligibleCoupons: [EligibleCoupon]?
+    /// Once paid: its refunds, oldest first, with the reason the business gave (empty when none); absent before.
+    public var refunds: [ChargeRefund]?
 
     public init(
         id: UUID,
@@ -195,9 +197,40 @@ public struct ApproveChargeRequest: Codable, Sendable, Hashable {
 /// `POST /v1/charges/{id}/refunds`: part or all of what is left of an approved charge.
 public struct RefundRequest: Codable, Sendable, Hashable {
     public var amount: Int64
+    /// Why, in words the customer reads (at most 200 characters).
+    public var reason: String?
 
-    public init(amount: Int64) {
+    public init(amount: Int64, reason: String? = nil) {
         self.amount = amount
+        self.reason = reason
+    }
+
+    public static let reasonLength = 200
+}
+
+/// One refund of a charge, as its customer and the business read it.
+public struct ChargeRefund: Codable, Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var amount: Int64
+    public var reason: String?
+    public var createdAt: Date
+
+    public init(id: UUID, amount: Int64, reason: String?, createdAt: Date) {
+        self.id = id
+        self.amount = amount
+        self.reason = reason
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey { case id, amount, reason, createdAt }
+
+    /// `reason` is written as null when none was given.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(amount, forKey: .amount)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -243,6 +276,8 @@ public struct Receipt: Codable, Sendable, Hashable {
     public var discount: ChargeDiscount?
     /// What paying earned on the business's loyalty programs (empty when nothing).
     public var loyalty: [LoyaltyEarned]?
+    /// Its refunds, oldest first (empty when none).
+    public var refunds: [ChargeRefund]?
 
     public init(
         chargeId: UUID,
@@ -256,11 +291,13 @@ public struct Receipt: Codable, Sendable, Hashable {
         paidAt: Date,
         subtotal: Int64? = nil,
         discount: ChargeDiscount? = nil,
-        loyalty: [LoyaltyEarned]? = nil
+        loyalty: [LoyaltyEarned]? = nil,
+        refunds: [ChargeRefund]? = nil
     ) {
         self.subtotal = subtotal
         self.discount = discount
         self.loyalty = loyalty
+        self.refunds = refunds
         self.chargeId = chargeId
         self.reference = reference
         self.business = business
