@@ -13,6 +13,16 @@ extension AccountService {
         return user
     }
 
+    /// "Carla Friend (@carla)" for each of `ids` that still has an account, in one query.
+    func people(_ ids: [UUID]) async throws -> [UUID: String] {
+        guard !ids.isEmpty else { return [:] }
+        var names: [UUID: String] = [:]
+        for user in try await accounts.users(ids: Array(Set(ids)), on: database.sql) {
+            names[user.id] = ReviewSubmission.person(displayName: user.displayName, username: user.username)
+        }
+        return names
+    }
+
     /// Every session ends and log-in answers `account_suspended` with the reason, until reinstated.
     func suspend(_ id: UUID, reason: String, now: Date, on db: any SQLDatabase) async throws {
         try await accounts.setSuspension(id, at: now, reason: reason, on: db)

@@ -25,14 +25,17 @@ extension AdminPages {
     @Sendable func auditLog(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let page = try await admin.auditLog(limit: 50, cursor: request.uri.queryParameters.get("cursor"))
         let reader = context.reader
+        let people = try await admin.auditSubjects(page.items)
         let rows = page.items.map { entry in
-            AuditRow(
+            // "Suspended Carla Friend (@carla)"; an account since erased keeps the generic words.
+            let person = people[entry.objectId.lowercased()]
+            return AuditRow(
                 at: reader.when(entry.at),
                 datetime: reader.machine(entry.at),
                 admin: entry.admin,
-                action: AdminRules.actionLabel(entry.action),
-                object: entry.objectKind,
-                link: ["user", "merchant"].contains(entry.objectKind) ? "/admin/users/\(entry.objectId)" : nil,
+                action: person == nil ? AdminRules.actionLabel(entry.action) : AdminRules.actionVerb(entry.action),
+                object: person ?? entry.objectKind,
+                link: AdminService.personKinds.contains(entry.objectKind) ? "/admin/users/\(entry.objectId)" : nil,
                 reason: entry.reason,
                 detail: entry.detail
             )

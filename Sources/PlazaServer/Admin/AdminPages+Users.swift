@@ -64,6 +64,10 @@ extension AdminPages {
         var user: AdminUser
         var joined: String
         var suspended: String?
+        /// The reason the admin gave, which the person read.
+        var reason: String?
+        /// "12.50 USD": what the person holds in the wallet now.
+        var balance: String
         var approval: String?
         var me: Bool
         var roles: [Choice]
@@ -79,6 +83,7 @@ extension AdminPages {
     @Sendable func user(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let id = try Query.id(context.parameters, "id", "user")
         let user = try await admin.user(id)
+        let balances = try await admin.balances(of: id)
         let reader = context.reader
         let model = UserPage(
             shell: Shell(
@@ -91,6 +96,8 @@ extension AdminPages {
             user: user,
             joined: reader.full(user.createdAt),
             suspended: user.suspendedAt.map { reader.full($0) },
+            reason: user.suspendedAt == nil ? nil : user.suspensionReason,
+            balance: balances.map { reader.money($0) }.joined(separator: ", "),
             approval: user.merchantApproval.map {
                 switch $0.state {
                 case .approved: "Approved"

@@ -8,6 +8,8 @@ package struct AdminService: Sendable {
     let database: PlazaDatabase
     let events: EventBus
     let accounts: AccountService
+    /// Balances only, read through the wallet's ledger: a suspension page says what the person holds.
+    let wallet: WalletService
     let audit = AuditStore()
     let reviews = ReviewStore()
 
@@ -99,6 +101,26 @@ package struct AdminService: Sendable {
         accounts.forgetIdentities()
         return user
     }
+
+    /// What `id` holds, one amount per currency (the default currency when none): the wallet's ledger answers.
+    func balances(of id: UUID) async throws -> [Money] {
+        let held = try await wallet.ledger.balances(owner: id, on: database.sql)
+        guard !held.isEmpty else { return [Money(amount: 0, currency: wallet.configuration.currencies[0])] }
+        return held.sorted { $0.key < $1.key }.map { Money(amount: $0.value, currency: $0.key) }
+    }
+
+    /// The people the entries are about, named "Carla Friend (@carla)", keyed by the entries' object id.
+    func auditSubjects(_ entries: [AuditEntry]) async throws -> [String: String] {
+        let ids = entries.filter { Self.personKinds.contains($0.objectKind) }.compactMap {
+            UUID(uuidString: $0.objectId)
+        }
+        return Dictionary(
+            uniqueKeysWithValues: try await accounts.people(ids).map { ($0.key.uuidString.lowercased(), $0.value) }
+        )
+    }
+
+    /// Audit entries whose object is an account.
+    static let personKinds: Set<String> = ["user", "merchant"]
 
     func auditLog(limit: Int, cursor: String?) async throws -> Page<AuditEntry> {
         let entries = try await audit.entries(

@@ -24,6 +24,8 @@ extension WebPages {
         var market: MarketCard?
         /// For designers: their studio's next step.
         var studio: StudioCard?
+        /// For admins: "4 items wait for review" (nil when none wait).
+        var review: String?
     }
 
     struct StudioCard: Sendable {
@@ -139,6 +141,10 @@ extension WebPages {
         }
         screen.market = try await marketCard(identity)
         screen.studio = try await studioCard(identity, reader: reader)
+        if identity.user.role == .admin {
+            let waiting = try await services.admin.openReviews()
+            screen.review = waiting == 0 ? nil : reader.count(waiting, "item waits for review", "items wait for review")
+        }
         return renderer.render("home-signed-in", screen)
     }
 

@@ -113,4 +113,14 @@ extension AdminRules {
         default: action
         }
     }
+
+    /// An audit log action done to a named person ("user.suspend" → "Suspended"), followed on the page by the name.
+    public static func actionVerb(_ action: String) -> String {
+        switch action {
+        case "user.suspend": "Suspended"
+        case "user.reinstate": "Reinstated"
+        case "user.role": "Changed the role of"
+        default: actionLabel(action)
+        }
+    }
 }
