@@ -163,13 +163,9 @@ extension PlacesPages {
         }
         page.location = page.locations.first { $0.selected }
         if let selected {
-            if let state = BusinessRules.openState(
-                selected.openingHours,
-                at: Date(),
-                calendar: configuration.places.calendar
-            ) {
+            if let state = openState(selected.openingHours) {
                 page.openNow = state.open
-                page.openState = (state.open ? "Open now" : "Closed") + (state.next.isEmpty ? "" : " · \(state.next)")
+                page.openState = state.text
             }
             let point = String(format: "%.6f,%.6f", selected.latitude, selected.longitude)
             page.directions = "geo:\(point)?q=\(point)"
@@ -196,6 +192,24 @@ extension PlacesPages {
             )
         }
         return renderer.render("places/business", page)
+    }
+
+    /// "Open now · closes 19:00" or "Closed · opens …" from the location's hours (nil without hours).
+    func openState(_ hours: [OpeningPeriod], now: Date = Date()) -> (open: Bool, text: String)? {
+        guard let state = BusinessRules.openState(hours, at: now, calendar: configuration.places.calendar) else {
+            return nil
+        }
+        return (state.open, (state.open ? "Open now" : "Closed") + (state.next.isEmpty ? "" : " · \(state.next)"))
+    }
+
+    /// "Busier than usual" from a crowd level; nothing without enough data.
+    static func busyWords(_ level: String) -> String? {
+        switch level {
+        case "quieter": "Quieter than usual"
+        case "busier": "Busier than usual"
+        case "usual": "As busy as usual"
+        default: nil
+        }
     }
 
     /// "Mon–Fri 07:00–19:00, Sat 08:00–14:00": runs of days with the same hours are joined.

@@ -114,6 +114,13 @@ struct PlacesPages: Sendable {
             var address: String?
             var distance: String?
             var loyalty: Bool
+            /// "Open now · closes 19:00", "Closed · opens …" (nil without opening hours).
+            var openState: String? = nil
+            var openNow = false
+            /// "Busier than usual" (nil without enough data).
+            var busy: String? = nil
+            /// "Line: 12 min" from the last hour's reports.
+            var line: String? = nil
         }
 
         var shell: Shell
@@ -196,16 +203,7 @@ struct PlacesPages: Sendable {
             }
             if let result {
                 page.searched = true
-                page.rows = result.items.map {
-                    NearbyPage.Row(
-                        id: $0.id.uuidString.lowercased(),
-                        name: $0.name,
-                        category: $0.category.rawValue.capitalized,
-                        address: $0.location?.address,
-                        distance: $0.distanceMeters.map(context.reader.distance),
-                        loyalty: $0.hasLoyalty
-                    )
-                }
+                page.rows = try await rows(result.items, reader: context.reader)
                 page.nextCursor = result.nextCursor
                 var items = [
                     URLQueryItem(name: "q", value: q), URLQueryItem(name: "latitude", value: latitude),
@@ -224,6 +222,27 @@ struct PlacesPages: Sendable {
             page.error = error.errors?.map(\.message).joined(separator: " ") ?? error.title
         }
         return renderer.render("places/nearby", page)
+    }
+
+    /// The list's rows with each place's hours, crowd and line now (the crowds of the whole page in one go).
+    func rows(_ items: [BusinessSummary], reader: Reader) async throws -> [NearbyPage.Row] {
+        let crowds = try await places.crowdsNow(locations: items.compactMap(\.location?.id))
+        return items.map { item in
+            var row = NearbyPage.Row(
+                id: item.id.uuidString.lowercased(),
+                name: item.name,
+                category: item.category.rawValue.capitalized,
+                address: item.location?.address,
+                distance: item.distanceMeters.map(reader.distance),
+                loyalty: item.hasLoyalty
+            )
+            guard let location = item.location else { return row }
+            if let state = openState(location.openingHours) { (row.openNow, row.openState) = (state.open, state.text) }
+            let crowd = crowds[location.id]
+            row.busy = crowd.flatMap { Self.busyWords($0.busy) }
+            row.line = crowd?.lineWait.map { "Line: \($0) min" }
+            return row
+        }
     }
 
     // MARK: Map

@@ -68,13 +68,24 @@ extension PlacesService {
                 since: now.addingTimeInterval(-900),
                 on: db
             ) {
-                throw PlazaError.rateLimited(
-                    retryAfter: max(1, Int(last.addingTimeInterval(900).timeIntervalSince(now).rounded(.up)))
-                )
+                throw Self.reportedRecently(at: last, now: now)
             }
             try await stays.insertLineWait(location: id, user: user, minutes: report.minutes, at: now, on: db)
         }
         return try await lineWaits(location: id, now: now)
+    }
+
+    /// A second report within 15 minutes: say when the first was, not "Too many attempts" (issue 39).
+    static func reportedRecently(at last: Date, now: Date) -> PlazaError {
+        let wait = max(1, Int(last.addingTimeInterval(900).timeIntervalSince(now).rounded(.up)))
+        var error = PlazaError(
+            .tooManyRequests,
+            .rateLimited,
+            PlacesRules.reportedLine(minutesAgo: Int(now.timeIntervalSince(last) / 60)),
+            detail: "You can report it again \(PlazaError.wait(wait))."
+        )
+        error.headers[.retryAfter] = String(wait)
+        return error
     }
 
     /// Whether `identity` may report the line at `id` now: they were there in the last 30 minutes.
@@ -112,6 +123,45 @@ extension PlacesService {
         return Audience(radiusMeters: radius, count: enough ? count : nil, enoughData: enough)
     }
 
+    /// How busy each location is now against its usual (`quieter`, `usual`, `busier` or `not_enough_data`) and its
+    /// line wait from the last hour's reports: three queries for all of them (the map and the places list).
+    func crowdsNow(_ entries: [CatalogEntry], now: Date = Date()) async throws -> [UUID: CrowdNow] {
+        let ids = entries.map(\.location.id)
+        guard !ids.isEmpty else { return [:] }
+        let since = now.addingTimeInterval(-Self.popularWindow)
+        let visits = try await stays.visitHours(locations: ids, since: since, on: database.sql)
+        let people = try await stays.people(locations: ids, since: since, on: database.sql)
+        let waits = try await stays.lineWaits(
+            locations: ids,
+            since: now.addingTimeInterval(-Self.lineWaitWindow),
+            on: database.sql
+        )
+        var crowds: [UUID: CrowdNow] = [:]
+        for entry in entries {
+            let table = PopularTimesTable(
+                hours: visits[entry.location.id] ?? [],
+                people: people[entry.location.id] ?? [:],
+                now: now,
+                timeZone: configuration.timeZone
+            )
+            crowds[entry.location.id] = CrowdNow(
+                busy: table.live(count: presentCount(entry.location, now: now), at: now).level,
+                lineWait: LineWaitSummary(
+                    reports: waits[entry.location.id] ?? [],
+                    now: now,
+                    timeZone: configuration.timeZone
+                ).currentMinutes
+            )
+        }
+        return crowds
+    }
+
+    /// The listed locations among `ids`, with their crowds now (`crowdsNow`).
+    func crowdsNow(locations ids: [UUID], now: Date = Date()) async throws -> [UUID: CrowdNow] {
+        try await prepare()
+        return try await crowdsNow(ids.compactMap { businesses.catalog.entry($0) }, now: now)
+    }
+
     // MARK: Map
 
     /// Business locations (busy level, line wait) and published dots inside the box.
@@ -128,28 +178,9 @@ extension PlacesService {
         try await prepare()
         let inside = businesses.catalog.inside(south: south, west: west, north: north, east: east)
         let entries = Array(inside.lazy.filter { only?.contains($0.location.businessId) ?? true }.prefix(500))
-        let ids = entries.map(\.location.id)
-        let since = now.addingTimeInterval(-Self.popularWindow)
-        let visits = try await stays.visitHours(locations: ids, since: since, on: database.sql)
-        let people = try await stays.people(locations: ids, since: since, on: database.sql)
-        let waits = try await stays.lineWaits(
-            locations: ids,
-            since: now.addingTimeInterval(-Self.lineWaitWindow),
-            on: database.sql
-        )
+        let crowds = try await crowdsNow(entries, now: now)
         var features = entries.map { entry in
-            let table = PopularTimesTable(
-                hours: visits[entry.location.id] ?? [],
-                people: people[entry.location.id] ?? [:],
-                now: now,
-                timeZone: configuration.timeZone
-            )
-            let wait = LineWaitSummary(
-                reports: waits[entry.location.id] ?? [],
-                now: now,
-                timeZone: configuration.timeZone
-            ).currentMinutes
-            return GeoJSONFeature(
+            GeoJSONFeature(
                 coordinate: entry.location.coordinate,
                 properties: MapFeatureProperties(
                     kind: "business",
@@ -157,8 +188,8 @@ extension PlacesService {
                     locationId: entry.location.id,
                     name: entry.businessName,
                     category: entry.category,
-                    busyNow: table.live(count: presentCount(entry.location, now: now), at: now).level,
-                    lineWaitMinutes: wait
+                    busyNow: crowds[entry.location.id]?.busy,
+                    lineWaitMinutes: crowds[entry.location.id]?.lineWait
                 )
             )
         }
@@ -173,6 +204,12 @@ extension PlacesService {
         features += dots.map { GeoJSONFeature(coordinate: $0, properties: MapFeatureProperties(kind: "person")) }
         return GeoJSONFeatureCollection(features: features)
     }
+}
+
+/// One location now: how busy against its usual, and the current line wait in minutes (nil without recent reports).
+struct CrowdNow: Sendable {
+    var busy: String
+    var lineWait: Int?
 }
 
 /// Visits per weekday and hour in the operator's time zone, with k-anonymity applied: a cell is shown only when at
