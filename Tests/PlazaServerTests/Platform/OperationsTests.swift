@@ -69,6 +69,16 @@ import Testing
         }
     }
 
+    @Test(arguments: TestEngine.enabled)
+    func theDevMailboxLinksTheVerificationLink(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            _ = try await AccountsDriver(client).register("zoe")
+            let page = try await client.execute(uri: "/dev/mailbox", method: .get, headers: [.accept: "text/html"])
+            let link = try #require(page.text.firstMatch(of: #/<a href="(https?://[^"]+)">/#)?.output.1)
+            #expect(link.contains("verify"))
+        }
+    }
+
     @Test func theAppIsInstallable() async throws {
         try await TestPlaza.withApp(.sqlite) { client, _ in
             let manifest = try await client.execute(uri: "/manifest.webmanifest", method: .get)
