@@ -41,13 +41,24 @@ func loadConfiguration() throws -> PlazaConfiguration {
     }
 }
 
+/// Runs the server; a taken port ends the command with one line naming it and a non-zero status.
+func exitingOnBusyPort(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as PortInUse {
+        FileHandle.standardError.write(Data("plaza: \(error)\n".utf8))
+        throw ExitCode(69)  // EX_UNAVAILABLE
+    }
+}
+
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the server (configured by PLAZA_* environment variables)."
     )
 
     func run() async throws {
-        try await ServerRunner.run(try loadConfiguration())
+        let configuration = try loadConfiguration()
+        try await exitingOnBusyPort { try await ServerRunner.run(configuration) }
     }
 }
 
@@ -61,9 +72,13 @@ struct Demo: AsyncParsableCommand {
         configuration.mode = .demo
         configuration.paymentGateway = configuration.paymentGateway ?? .sandbox
         let baseURL = configuration.baseURL
-        try await ServerRunner.run(configuration) { services in
-            try await DemoData.seed(services)
-            print(DemoData.banner(baseURL: baseURL))
+        try await exitingOnBusyPort {
+            try await ServerRunner.run(
+                configuration,
+                afterMigrations: { try await DemoData.seed($0) },
+                // Only once the port listens: a banner before that could announce a server that never ran.
+                onListening: { _ in print(DemoData.banner(baseURL: baseURL)) }
+            )
         }
     }
 }

@@ -11,10 +11,13 @@ import UnixSignals
 public enum ServerRunner {
     public static func run(
         _ configuration: PlazaConfiguration,
-        afterMigrations: @escaping @Sendable (PlazaServices) async throws -> Void = { _ in }
+        afterMigrations: @escaping @Sendable (PlazaServices) async throws -> Void = { _ in },
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     )
         async throws
     {
+        // A taken port fails here, naming it, rather than after the demo's banner said it runs.
+        try await PortCheck.requireFree(host: configuration.host, port: configuration.port)
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardOutput(label: label)
@@ -31,7 +34,7 @@ public enum ServerRunner {
                 "PLAZA_SMTP_URL is not set: e-mail (verification codes, password resets) is only logged, not sent"
             )
         }
-        let app = try buildApplication(services, afterMigrations: afterMigrations)
+        let app = try buildApplication(services, afterMigrations: afterMigrations, onListening: onListening)
         // SIGTERM or SIGINT: stop accepting, close idle connections, let requests in flight finish within
         // PLAZA_SHUTDOWN_SECONDS, then cancel what is left (and give that 5 seconds more).
         var group = ServiceGroupConfiguration(
