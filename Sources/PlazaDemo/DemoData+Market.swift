@@ -47,10 +47,10 @@ extension DemoData {
         try await seedListings(services, now: now)
     }
 
-    /// Ella and Finn (who cannot log in) and their listings, each with a small drawing of the thing; Ella's second
+    /// Ella (who logs in as `DemoData.student`) and Finn (who cannot) and their listings, each with a small drawing of the thing; Ella's second
     /// textbook sells by bidding over the next three days.
     static func seedListings(_ services: PlazaServices, now: Date) async throws {
-        let ella = try await student(services, "ella", "Ella Park", now: now)
+        let ella = try await student(services, student.username, "Ella Park", password: student.password, now: now)
         let finn = try await student(services, "finn", "Finn Weber", now: now)
         let items: [(Identity, String, String, Int64?, String, ListingCondition, String, BiddingTerms?)] = [
             (
@@ -97,18 +97,19 @@ extension DemoData {
         }
     }
 
-    /// A verified student of Isar University who signed the agreement, with a password nobody knows.
+    /// A verified student of Isar University who signed the agreement, with `password` (else one nobody knows).
     private static func student(
         _ services: PlazaServices,
         _ username: String,
         _ name: String,
+        password: String? = nil,
         now: Date
     ) async throws -> Identity {
         _ = try await services.createAccount(
             email: "\(username)@demo.plaza.test",
             username: username,
             displayName: name,
-            password: UUID().uuidString + UUID().uuidString,
+            password: password ?? UUID().uuidString + UUID().uuidString,
             role: .customer,
             checkPolicy: false
         )

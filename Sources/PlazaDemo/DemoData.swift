@@ -60,6 +60,11 @@ public enum DemoData {
         ),
     ]
 
+    /// The student who can log in: Ella of Isar University, who sells in the campus marketplace (Finn, the other
+    /// seeded student, keeps a password nobody knows; a second student is any account that joins with an
+    /// `@isar-uni.edu` address).
+    public static let student = (username: "ella", password: "demo-ella-2026")
+
     /// Creates the demo accounts that do not exist yet.
     public static func seed(_ services: PlazaServices) async throws {
         for account in accounts {
@@ -87,6 +92,9 @@ public enum DemoData {
                 "  \(account.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.username) / \(account.password)   (\(account.email))"
             )
         }
+        lines.append(
+            "  student   \(student.username) / \(student.password)   (Ella Park, Isar University: sells in the marketplace)"
+        )
         lines += [
             "Places: \(baseURL)/places (Bruno's shops are on Munich's Marienplatz; the map is at \(baseURL)/places/map)"
         ]
