@@ -80,7 +80,10 @@ extension WalletPages {
             pending = charge.status == .pending
             paid = charge.status == .approved || charge.status == .refunded
             expires = reader.machine(charge.expiresAt)
-            expiresAt = reader.time(charge.expiresAt)
+            // A shop's charge ends within minutes ("5:48 PM"); a friend's request days later ("5 Dec, 12:22 AM").
+            expiresAt =
+                reader.day(charge.expiresAt) == reader.day(Date())
+                ? reader.time(charge.expiresAt) : reader.when(charge.expiresAt)
             created = reader.when(charge.createdAt)
             customer = "\(charge.customer.name) (@\(charge.customer.username ?? ""))"
             let left = charge.amount - charge.refundedAmount

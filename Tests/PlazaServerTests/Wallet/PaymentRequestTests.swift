@@ -50,3 +50,30 @@ import Testing
         }
     }
 }
+
+extension PaymentRequestTests {
+    /// A friend's request lasts days: the page gives its day, not only a time that reads as tonight (issue 39).
+    @Test func aRequestSaysWhichDayItAsksToBePaidUntil() async throws {
+        try await TestPlaza.withApp(.sqlite, .live) { client, _ in
+            let accounts = AccountsDriver(client)
+            _ = try await accounts.signedIn("anna")
+            let carla = try await accounts.signedIn("carla").accessToken
+            let asked = try await client.send(
+                .post,
+                "/v1/payment-requests",
+                json: CreatePaymentRequest(to: "anna", amount: 500, currency: "USD", note: "Tickets"),
+                token: carla,
+                headers: WalletDriver.keyed(UUID().uuidString)
+            ).decode(Charge.self)
+            #expect(asked.expiresAt > Date().addingTimeInterval(86_400), "a request lasts days")
+            let page = PageSession(client)
+            _ = try await page.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let charges = try await page.get("/wallet/charges").text
+            let day = asked.expiresAt.formatted(
+                Date.FormatStyle(locale: Locale(identifier: "en_US"), timeZone: .gmt).day().month(.abbreviated)
+            )
+            #expect(charges.contains("Asks to be paid until <time"), "\(charges)")
+            #expect(charges.contains(day), "the day it ends: \(day)")
+        }
+    }
+}
