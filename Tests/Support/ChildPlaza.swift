@@ -62,7 +62,9 @@ public final class ChildPlaza: Sendable {
         child.standardOutput = FileHandle.nullDevice
         try child.run()
         process.withLock { $0 = child }
-        let deadline = ContinuousClock.now + .seconds(60)
+        // Generous: the full suite runs hundreds of tests beside this start on two cores (a start took over 60 s there;
+        // alone it takes about one).
+        let deadline = ContinuousClock.now + .seconds(180)
         while ContinuousClock.now < deadline {
             guard child.isRunning else {
                 throw AccountsDriver.DriverError(description: "plaza serve exited with \(child.terminationStatus)")
@@ -74,7 +76,7 @@ public final class ChildPlaza: Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw AccountsDriver.DriverError(description: "plaza serve was not ready within 60 s")
+        throw AccountsDriver.DriverError(description: "plaza serve was not ready within 180 s")
     }
 
     /// `kill -9`: no shutdown, no flush, as a power cut or the OOM killer would do it.
