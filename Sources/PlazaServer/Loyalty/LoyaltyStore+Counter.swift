@@ -57,18 +57,7 @@ extension LoyaltyStore {
             .column(SQLColumn("punches", table: "p")).column(SQLColumn("card_punches", table: "p"))
             .column(SQLColumn("punches_required", table: "c")).column(SQLColumn("title", table: "c"))
             .from(SQLAlias(SQLIdentifier("loyalty_punches"), as: SQLIdentifier("p")))
-            .join(
-                SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")),
-                on: SQLColumn("id", table: "c"),
-                .equal,
-                SQLColumn("card_id", table: "p")
-            )
-            .join(
-                SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")),
-                on: SQLColumn("id", table: "u"),
-                .equal,
-                SQLColumn("user_id", table: "p")
-            )
+            .withCardAndHolder(of: "p")
             .where(SQLColumn("business_id", table: "c"), .equal, SQLBind(business)).where(
                 SQLColumn("counted_at", table: "p"),
                 .greaterThanOrEqual,
@@ -94,18 +83,7 @@ extension LoyaltyStore {
             )
             .column(SQLColumn("title", table: "c"))
             .from(SQLAlias(SQLIdentifier("loyalty_redemptions"), as: SQLIdentifier("r")))
-            .join(
-                SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")),
-                on: SQLColumn("id", table: "c"),
-                .equal,
-                SQLColumn("card_id", table: "r")
-            )
-            .join(
-                SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")),
-                on: SQLColumn("id", table: "u"),
-                .equal,
-                SQLColumn("user_id", table: "r")
-            )
+            .withCardAndHolder(of: "r")
             .where(SQLColumn("business_id", table: "r"), .equal, SQLBind(business)).where(
                 SQLColumn("redeemed_at", table: "r"),
                 .greaterThanOrEqual,
@@ -137,18 +115,7 @@ extension LoyaltyStore {
             .column(SQLColumn("punches", table: "q")).column(SQLColumn("punches_required", table: "q"))
             .column(SQLColumn("title", table: "c"))
             .from(SQLAlias(SQLIdentifier("loyalty_payment_punches"), as: SQLIdentifier("q")))
-            .join(
-                SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")),
-                on: SQLColumn("id", table: "c"),
-                .equal,
-                SQLColumn("card_id", table: "q")
-            )
-            .join(
-                SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")),
-                on: SQLColumn("id", table: "u"),
-                .equal,
-                SQLColumn("user_id", table: "q")
-            )
+            .withCardAndHolder(of: "q")
             .where(SQLColumn("business_id", table: "c"), .equal, SQLBind(business))
             .where(SQLColumn("created_at", table: "q"), .greaterThanOrEqual, SQLBind(since))
             .where(SQLColumn("punches_added", table: "q"), .greaterThan, SQLColumn("taken_back", table: "q"))
@@ -182,4 +149,22 @@ struct CounterActivity: Sendable {
     var punches: Int? = nil
     var punchesRequired: Int? = nil
     var reward: String? = nil
+}
+
+extension SQLSelectBuilder {
+    /// Joins the row's card (`c`) and its holder (`u`) to a counter list's table aliased `alias`.
+    fileprivate func withCardAndHolder(of alias: String) -> Self {
+        join(
+            SQLAlias(SQLIdentifier("loyalty_cards"), as: SQLIdentifier("c")),
+            on: SQLColumn("id", table: "c"),
+            .equal,
+            SQLColumn("card_id", table: alias)
+        )
+        .join(
+            SQLAlias(SQLIdentifier("users"), as: SQLIdentifier("u")),
+            on: SQLColumn("id", table: "u"),
+            .equal,
+            SQLColumn("user_id", table: alias)
+        )
+    }
 }
