@@ -77,7 +77,7 @@ import Testing
                     customer: "anna",
                     amount: 420,
                     currency: "USD",
-                    items: [ChargeItem(description: "Newspaper", quantity: 1, unitAmount: 420)]
+                    items: [ChargeLine(description: "Newspaper", quantity: 1, unitAmount: 420)]
                 )
             )
             // (On PostgreSQL the upload's own `nearby.business` may arrive after the socket opened: not this test's subject.)

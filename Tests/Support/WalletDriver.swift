@@ -106,8 +106,10 @@ public struct WalletDriver: Sendable {
         business: UUID,
         customer: String? = nil,
         payCode: String? = nil,
-        _ amount: Int64,
+        _ amount: Int64?,
         items: [ChargeItem]? = nil,
+        lines: [ChargeLine]? = nil,
+        tip: Int64? = nil,
         coupon: String? = nil,
         key: String? = UUID().uuidString,
         token: String
@@ -121,8 +123,9 @@ public struct WalletDriver: Sendable {
                 payCode: payCode,
                 amount: amount,
                 currency: "USD",
-                items: items,
-                coupon: coupon
+                items: lines ?? items?.map(ChargeLine.init),
+                coupon: coupon,
+                tip: tip
             ),
             token: token,
             headers: Self.keyed(key)

@@ -66,13 +66,27 @@ import Testing
         #expect(WalletRules.cardBrand("5555555555554444") == "mastercard")
     }
 
-    @Test func itemsMustAddUpToTheAmount() {
+    @Test func itemsAndTheTipMustAddUpToTheAmount() {
         let items = [ChargeItem(description: "Tea", quantity: 2, unitAmount: 150)]
-        #expect(WalletRules.itemProblems(items, amount: 300).isEmpty)
-        #expect(WalletRules.itemProblems(items, amount: 301).map(\.field) == ["items"])
-        #expect(
-            WalletRules.itemProblems([ChargeItem(description: "", quantity: 0, unitAmount: -1)], amount: 1).count == 3
-        )
+        #expect(WalletRules.chargeTotals(items: items, amount: 300, tip: 0).problems.isEmpty)
+        #expect(WalletRules.chargeTotals(items: items, amount: 301, tip: 0).problems.map(\.field) == ["amount"])
+        // Left out, the amount is the lines' sum plus the tip; the goods leave the tip out.
+        let tipped = WalletRules.chargeTotals(items: items, amount: nil, tip: 45)
+        #expect(tipped.goods == 300 && tipped.amount == 345 && tipped.problems.isEmpty)
+        #expect(WalletRules.chargeTotals(items: items, amount: 300, tip: 45).problems.map(\.field) == ["amount"])
+        #expect(WalletRules.chargeTotals(items: [], amount: nil, tip: 0).problems.map(\.field) == ["amount"])
+        #expect(WalletRules.chargeTotals(items: [], amount: 500, tip: 501).problems.map(\.field) == ["tip"])
+        #expect(WalletRules.chargeTotals(items: items, amount: nil, tip: -1).problems.map(\.field) == ["tip"])
+        let typed = [ChargeLine(description: "", quantity: 0, unitAmount: -1)]
+        #expect(WalletRules.lineProblems(typed).count == 3)
+        var bare = ChargeLine(description: "Tea", quantity: 1, unitAmount: 150)
+        (bare.description, bare.unitAmount) = (nil, nil)
+        #expect(WalletRules.lineProblems([bare]).map(\.field) == ["items.0.description", "items.0.unitAmount"])
+        var both = ChargeLine(itemId: UUID(), quantity: 2)
+        both.unitAmount = 100
+        #expect(WalletRules.lineProblems([both]).map(\.field) == ["items.0.itemId"])
+        #expect(ReceiptTax.included(in: 1190, basisPoints: 1900) == 190)
+        #expect(ReceiptTax.included(in: 1000, basisPoints: 700) == 65)
     }
 
     @Test func onlyPendingChargesEndAndOnlyApprovedOnesAreRefunded() {

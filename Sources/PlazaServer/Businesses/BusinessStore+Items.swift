@@ -44,6 +44,14 @@ extension BusinessStore {
         return try await select.first().map(Self.item)
     }
 
+    /// The business's items among `ids` (another business's or a removed one is not there).
+    func items(ids: Set<UUID>, business: UUID, on db: any SQLDatabase) async throws -> [UUID: BusinessItem] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await db.select().columns(Self.itemColumns.map { SQLIdentifier($0) }).from("business_items")
+            .where("business_id", .equal, business).where("id", .in, SQLBind.group(Array(ids))).all()
+        return Dictionary(uniqueKeysWithValues: try rows.map(Self.item).map { ($0.id, $0) })
+    }
+
     /// Saves an item's fields; false when another item of the business has its name.
     func update(_ item: BusinessItem, business: UUID, on db: any SQLDatabase) async throws -> Bool {
         let taken = try await db.select().column("id").from("business_items").where("business_id", .equal, business)

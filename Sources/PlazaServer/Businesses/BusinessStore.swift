@@ -13,6 +13,11 @@ struct BusinessRecord: Sendable, Equatable {
     /// Runs a loyalty program now (kept by Places' recorder when Loyalty says so).
     var hasLoyalty = false
     var createdAt: Date
+    /// The counter's suggested tips in percent; empty for none.
+    var tipPercents: [Int] = []
+    var taxId: String?
+    /// The tax rate its prices include, in basis points (1900 for 19 %).
+    var taxBasisPoints: Int?
 
     init(
         id: UUID = UUID(),
@@ -38,6 +43,10 @@ struct BusinessRecord: Sendable, Equatable {
         listed = try row.decode(column: "listed", as: Bool.self)
         hasLoyalty = try row.decode(column: "has_loyalty", as: Bool.self)
         createdAt = try row.decode(column: "created_at", as: Date.self)
+        tipPercents = (try row.decode(column: "tip_percents", as: String?.self) ?? "").split(separator: ",")
+            .compactMap { Int($0) }
+        taxId = try row.decode(column: "tax_id", as: String?.self)
+        taxBasisPoints = try row.decode(column: "tax_rate_bp", as: Int?.self)
     }
 
     func dto(locations: [BusinessLocation], role: BusinessRole?) -> Business {
@@ -50,14 +59,20 @@ struct BusinessRecord: Sendable, Equatable {
             role: role,
             listed: listed,
             hasLoyalty: hasLoyalty,
-            createdAt: createdAt
+            createdAt: createdAt,
+            tipPercents: tipPercents,
+            taxId: taxId,
+            taxRate: taxBasisPoints.map { Double($0) / 100 }
         )
     }
 }
 
 /// All SQL about businesses, their members and their locations.
 struct BusinessStore: Sendable {
-    private static let columns = ["id", "name", "category", "description", "listed", "has_loyalty", "created_at"]
+    private static let columns = [
+        "id", "name", "category", "description", "listed", "has_loyalty", "created_at", "tip_percents", "tax_id",
+        "tax_rate_bp",
+    ]
     private static let locationColumns = [
         "id", "business_id", "name", "address", "latitude", "longitude", "radius_meters", "opening_hours",
     ]
@@ -123,6 +138,11 @@ struct BusinessStore: Sendable {
         try await db.update("businesses").set("name", to: business.name).set("category", to: business.category.rawValue)
             .set("description", to: business.description)
             .set("search_text", to: BusinessRules.searchText(name: business.name, description: business.description))
+            .set(
+                "tip_percents",
+                to: business.tipPercents.isEmpty ? nil : business.tipPercents.map(String.init).joined(separator: ",")
+            )
+            .set("tax_id", to: business.taxId).set("tax_rate_bp", to: business.taxBasisPoints)
             .set("updated_at", to: now)
             .where("id", .equal, business.id).run()
     }

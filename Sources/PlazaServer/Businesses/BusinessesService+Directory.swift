@@ -133,8 +133,16 @@ extension BusinessesService {
                 "Use at most 2,000 characters."
             )
         }
-        guard validator.isValid else { throw PlazaError.validation(validator.errors) }
+        let problems = validator.errors + BusinessRules.counterProblems(request)
+        guard problems.isEmpty else { throw PlazaError.validation(problems) }
         if let name = request.name { record.name = name.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let tips = request.tipPercents { record.tipPercents = tips.sorted() }
+        if let taxId = request.taxId?.trimmingCharacters(in: .whitespacesAndNewlines) {
+            record.taxId = taxId.isEmpty ? nil : taxId
+        }
+        if let rate = request.taxRate {
+            record.taxBasisPoints = BusinessRules.taxBasisPoints(rate).flatMap { $0 == 0 ? nil : $0 }
+        }
         if let category = request.category { record.category = category }
         if let description = request.description {
             record.description = description.trimmingCharacters(in: .whitespacesAndNewlines)

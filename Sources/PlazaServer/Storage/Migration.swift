@@ -56,5 +56,6 @@ enum Migrations {
         M0042_ListingSearchTerms(),  // listings' search entries written again with stems and joined word pairs
         M0043_BusinessItems(),  // the items a business sells at its counter, with their prices
         M0044_ChargeRefunds(),  // each refund of a charge with its reason
+        M0045_PointOfSale(),  // a charge's tip; a business's suggested tips, tax registration and rate
     ]
 }

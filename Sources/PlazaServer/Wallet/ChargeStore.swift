@@ -27,15 +27,20 @@ struct ChargeRecord: Sendable {
     var payeeUsername: String?
     /// A coupon's discount: `amount` is what is left to pay after it.
     var discount: ChargeDiscount?
+    /// The part of `amount` that is a tip: never discounted, not counted for loyalty.
+    var tip: Int64 = 0
 
     static let columns = [
         "id", "reference", "business_id", "business_name", "customer_id", "customer_username", "customer_name",
         "created_by", "amount", "currency",
         "items", "message", "status", "refunded_amount", "created_at", "expires_at", "decided_at", "payee_kind",
-        "payee_username", "discount",
+        "payee_username", "discount", "tip",
     ]
 
     var isPaymentRequest: Bool { payeeKind == .user }
+
+    /// What was bought, as it stands: `amount` less the tip (what a coupon lowers and loyalty counts).
+    var goods: Money { Money(amount: amount - tip, currency: currency) }
 
     func values() throws -> [any SQLExpression] {
         let items = String(decoding: try PlazaJSON.encoder().encode(items), as: UTF8.self)
@@ -46,7 +51,7 @@ struct ChargeRecord: Sendable {
             SQLBind(message), SQLBind(status.rawValue),
             SQLBind(refundedAmount), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(decidedAt),
             SQLBind(payeeKind.rawValue), SQLBind(payeeUsername),
-            SQLBind(try Self.json(discount)),
+            SQLBind(try Self.json(discount)), SQLBind(tip),
         ]
     }
 
@@ -76,8 +81,9 @@ struct ChargeRecord: Sendable {
             createdAt: createdAt,
             expiresAt: expiresAt,
             decidedAt: status == .pending && expiresAt <= now ? expiresAt : decidedAt,
-            subtotal: discount.map { amount + $0.amount },
-            discount: discount
+            subtotal: discount.map { amount - tip + $0.amount },
+            discount: discount,
+            tip: tip
         )
     }
 
@@ -114,6 +120,7 @@ extension ChargeRecord {
         discount = try row.decode(column: "discount", as: String?.self).flatMap {
             try? PlazaJSON.decoder().decode(ChargeDiscount.self, from: Data($0.utf8))
         }
+        tip = try row.decode(column: "tip", as: Int64.self)
     }
 }
 

@@ -126,7 +126,7 @@ extension WalletPages {
         do {
             let amount = try Self.amount(form["amount"], currency: currency)
             let items = form.optional("description").map {
-                [ChargeItem(description: $0, quantity: 1, unitAmount: amount)]
+                [ChargeLine(description: $0, quantity: 1, unitAmount: amount)]
             }
             let charge = CreateChargeRequest(
                 businessId: id,

@@ -50,7 +50,7 @@ extension WalletService {
                 customer: user,
                 business: current.businessId,
                 charge: id,
-                subtotal: current.dto().money,
+                subtotal: current.goods,
                 now: now,
                 on: db
             )

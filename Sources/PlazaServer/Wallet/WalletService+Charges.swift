@@ -25,15 +25,18 @@ extension WalletService {
         )
         validator.apply(WalletRules.textProblem(request.message), to: "message")
         validator.check((request.coupon ?? "").count <= 100, "coupon", "A coupon code is at most 100 characters.")
-        let problems =
-            validator.errors
-            + WalletRules.moneyProblems(
-                amount: request.amount,
-                currency: request.currency,
-                accepted: configuration.currencies
-            )
-            + WalletRules.itemProblems(request.items ?? [], amount: request.amount)
+        validator.apply(
+            WalletRules.currencyProblem(request.currency, accepted: configuration.currencies),
+            to: "currency"
+        )
+        let lines = request.items ?? []
+        let problems = validator.errors + WalletRules.lineProblems(lines)
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        if lines.isEmpty {
+            // Nothing to look up: the amount and tip can be checked before any database work.
+            let totals = WalletRules.chargeTotals(items: [], amount: request.amount, tip: request.tip ?? 0)
+            guard totals.problems.isEmpty else { throw PlazaError.validation(totals.problems) }
+        }
         if payCode != nil { try await limiter.check(payCodeRule, identity.user.id.uuidString) }
         let (staff, ttl, secrets) = (identity.user, configuration.chargeTTL, secrets)
         let message = ShownText.trimmed(request.message)
@@ -41,13 +44,6 @@ extension WalletService {
             $0.isEmpty ? nil : $0
         }
         let coupons = coupons
-        let items = (request.items ?? []).map {
-            ChargeItem(
-                description: $0.description.trimmingCharacters(in: .whitespacesAndNewlines),
-                quantity: $0.quantity,
-                unitAmount: $0.unitAmount
-            )
-        }
         do {
             return try await events.transaction { db in
                 guard
@@ -61,6 +57,9 @@ extension WalletService {
                 }
                 guard role != nil else { throw PlazaError.forbidden }
                 guard business.listed else { throw PlazaError.merchantNotApproved }
+                let items = try await chargeItems(lines, business: business.id, currency: request.currency, on: db)
+                let totals = WalletRules.chargeTotals(items: items, amount: request.amount, tip: request.tip ?? 0)
+                guard totals.problems.isEmpty else { throw PlazaError.validation(totals.problems) }
                 let customerRecord: UserRecord
                 if let payCode {
                     guard
@@ -114,7 +113,7 @@ extension WalletService {
                     customerUsername: customerRecord.username,
                     customerName: customerRecord.displayName,
                     createdBy: staff.id,
-                    amount: request.amount,
+                    amount: totals.goods,
                     currency: request.currency,
                     items: items,
                     message: message,
@@ -131,12 +130,15 @@ extension WalletService {
                         customer: customerRecord.id,
                         business: business.id,
                         charge: record.id,
-                        subtotal: record.dto().money,
+                        subtotal: record.goods,
                         now: now,
                         on: db
                     )
                     record.amount -= record.discount?.amount ?? 0
                 }
+                // The tip comes last: a coupon never takes anything off it.
+                record.tip = totals.amount - totals.goods
+                record.amount += record.tip
                 return try await open(record, claim: claim, now: now, on: db)
             }
         } catch let error as PlazaError where error.code == .invalidCode {
@@ -242,12 +244,12 @@ extension WalletService {
             dto.loyalty = []
             dto.refunds = []
             if !charge.isPaymentRequest, let loyalty {
-                // What counts is what was paid (less a tip, once charges carry one).
+                // What counts is what was paid for what was bought: the tip is not spent at the shop.
                 (dto.loyalty, punched) = try await loyalty.earn(
                     charge: charge.id,
                     customer: charge.customerId,
                     business: charge.businessId,
-                    spent: Money(amount: charge.amount, currency: charge.currency),
+                    spent: charge.goods,
                     now: now,
                     on: db
                 )

@@ -211,7 +211,7 @@ extension WalletService {
             shown[index].eligibleCoupons = try await coupons.eligible(
                 customer: identity.user.id,
                 business: business,
-                subtotal: charge.money,
+                subtotal: charge.goods,
                 now: now,
                 on: database.sql
             )
@@ -246,6 +246,22 @@ extension WalletService {
             throw PlazaError.notFound("receipt")
         }
         let dto = charge.dto()
+        var shop: (address: String?, taxId: String?, tax: ReceiptTax?) = (nil, nil, nil)
+        if !charge.isPaymentRequest,
+            let business = try await businesses.store.businesses(ids: [charge.businessId], on: database.sql)[
+                charge.businessId
+            ]
+        {
+            let locations = try await businesses.store.locations(businesses: [business.id], on: database.sql)
+            shop.address = locations.first?.address
+            shop.taxId = business.taxId
+            shop.tax = business.taxBasisPoints.map {
+                ReceiptTax(
+                    rate: Double($0) / 100,
+                    amount: ReceiptTax.included(in: charge.goods.amount, basisPoints: $0)
+                )
+            }
+        }
         return Receipt(
             chargeId: charge.id,
             reference: charge.reference,
@@ -259,7 +275,11 @@ extension WalletService {
             subtotal: dto.subtotal,
             discount: dto.discount,
             loyalty: try await withLoyalty([dto])[0].loyalty ?? [],
-            refunds: try await charges.refunds(charges: [charge.id], on: database.sql)[charge.id] ?? []
+            refunds: try await charges.refunds(charges: [charge.id], on: database.sql)[charge.id] ?? [],
+            tip: charge.tip,
+            address: shop.address,
+            taxId: shop.taxId,
+            tax: shop.tax
         )
     }
 

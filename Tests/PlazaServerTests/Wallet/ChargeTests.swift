@@ -100,7 +100,7 @@ import Testing
                 items: [ChargeItem(description: "Tea", quantity: 1, unitAmount: 90)],
                 token: bruno
             )
-            #expect(wrongItems.problem?.errors?.map(\.field) == ["items"])
+            #expect(wrongItems.problem?.errors?.map(\.field) == ["amount"])
         }
     }
 

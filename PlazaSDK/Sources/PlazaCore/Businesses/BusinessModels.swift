@@ -37,6 +37,12 @@ public struct Business: Codable, Sendable, Hashable, Identifiable {
     /// Whether it runs a loyalty program customers can take a card of now.
     public var hasLoyalty: Bool
     public var createdAt: Date
+    /// The tips the counter suggests, in percent of what was bought (`[10, 15, 20]`); empty for none.
+    public var tipPercents: [Int]
+    /// The tax registration its receipts print ("VAT DE129273398"); nil for none.
+    public var taxId: String?
+    /// The tax rate its prices include, in percent (19, 7.7), for the receipt's tax line; nil for none.
+    public var taxRate: Double?
 
     public init(
         id: UUID,
@@ -47,8 +53,14 @@ public struct Business: Codable, Sendable, Hashable, Identifiable {
         role: BusinessRole?,
         listed: Bool = true,
         hasLoyalty: Bool = false,
-        createdAt: Date
+        createdAt: Date,
+        tipPercents: [Int] = [],
+        taxId: String? = nil,
+        taxRate: Double? = nil
     ) {
+        self.tipPercents = tipPercents
+        self.taxId = taxId
+        self.taxRate = taxRate
         self.id = id
         self.name = name
         self.category = category
@@ -113,11 +125,27 @@ public struct UpdateBusinessRequest: Codable, Sendable, Hashable {
     public var name: String?
     public var category: BusinessCategory?
     public var description: String?
+    /// Up to 4 different percentages from 1 to 50; `[]` suggests no tips.
+    public var tipPercents: [Int]?
+    /// Up to 40 characters; empty removes it.
+    public var taxId: String?
+    /// Percent from 0 to 50 with at most two decimals; 0 removes the tax line.
+    public var taxRate: Double?
 
-    public init(name: String? = nil, category: BusinessCategory? = nil, description: String? = nil) {
+    public init(
+        name: String? = nil,
+        category: BusinessCategory? = nil,
+        description: String? = nil,
+        tipPercents: [Int]? = nil,
+        taxId: String? = nil,
+        taxRate: Double? = nil
+    ) {
         self.name = name
         self.category = category
         self.description = description
+        self.tipPercents = tipPercents
+        self.taxId = taxId
+        self.taxRate = taxRate
     }
 }
 

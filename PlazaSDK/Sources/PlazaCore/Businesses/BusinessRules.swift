@@ -7,6 +7,46 @@ public enum BusinessRules {
     public static let descriptionMaximumLength = 2_000
     public static let locationRadius = 10...500
     public static let defaultLocationRadius = 100
+    public static let tipPercentRange = 1...50
+    public static let tipPercentsMaximumCount = 4
+    public static let taxIdMaximumLength = 40
+
+    /// The counter's settings of `UpdateBusinessRequest`: suggested tips, tax registration and tax rate.
+    public static func counterProblems(_ request: UpdateBusinessRequest) -> [FieldError] {
+        var validator = Validator()
+        if let tips = request.tipPercents {
+            validator.check(
+                tips.count <= tipPercentsMaximumCount && Set(tips).count == tips.count
+                    && tips.allSatisfy(tipPercentRange.contains),
+                "tipPercents",
+                "Suggest up to 4 different tips from 1 to 50 percent."
+            )
+        }
+        if let taxId = request.taxId {
+            let trimmed = taxId.trimmingCharacters(in: .whitespacesAndNewlines)
+            validator.check(
+                trimmed.count <= taxIdMaximumLength
+                    && !trimmed.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                "taxId",
+                "Use at most 40 characters."
+            )
+        }
+        if let rate = request.taxRate {
+            validator.check(
+                rate.isFinite && (0...50).contains(rate) && taxBasisPoints(rate) != nil,
+                "taxRate",
+                "Use a rate from 0 to 50 percent with at most two decimals."
+            )
+        }
+        return validator.errors
+    }
+
+    /// A tax rate in percent as basis points (19 → 1900, 7.7 → 770); nil with more than two decimals.
+    public static func taxBasisPoints(_ rate: Double) -> Int? {
+        guard rate.isFinite, (0...50).contains(rate) else { return nil }
+        let points = (rate * 100).rounded()
+        return abs(points - rate * 100) < 1e-6 ? Int(points) : nil
+    }
 
     /// Open or closed at `date` by `hours` (day 1 is Monday) in `calendar`'s time zone, and when that changes:
     /// ("Open now", "closes 19:00") or ("Closed", "opens Mon 07:00"); nil without hours.

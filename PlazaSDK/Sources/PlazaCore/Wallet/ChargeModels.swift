@@ -6,11 +6,40 @@ public struct ChargeItem: Codable, Sendable, Hashable {
     public var quantity: Int
     /// Minor units per piece, in the charge's currency.
     public var unitAmount: Int64
+    /// The business's item the line was built from (its name and price copied then); nil for a typed line.
+    public var itemId: UUID?
 
+    public init(description: String, quantity: Int, unitAmount: Int64, itemId: UUID? = nil) {
+        self.description = description
+        self.quantity = quantity
+        self.unitAmount = unitAmount
+        self.itemId = itemId
+    }
+}
+
+/// A line of `CreateChargeRequest.items`: one of the business's items by `itemId` (its name and price are copied),
+/// or a line typed in full (`description` and `unitAmount`).
+public struct ChargeLine: Codable, Sendable, Hashable {
+    public var itemId: UUID?
+    public var description: String?
+    public var quantity: Int
+    public var unitAmount: Int64?
+
+    /// So many of one of the business's items.
+    public init(itemId: UUID, quantity: Int = 1) {
+        self.itemId = itemId
+        self.quantity = quantity
+    }
+
+    /// A line typed at the counter.
     public init(description: String, quantity: Int, unitAmount: Int64) {
         self.description = description
         self.quantity = quantity
         self.unitAmount = unitAmount
+    }
+
+    public init(_ item: ChargeItem) {
+        self.init(description: item.description, quantity: item.quantity, unitAmount: item.unitAmount)
     }
 }
 
@@ -20,22 +49,26 @@ public struct CreateChargeRequest: Codable, Sendable, Hashable {
     public var businessId: UUID
     public var customer: String?
     public var payCode: String?
-    public var amount: Int64
+    /// The lines' sum plus `tip` (before a coupon); left out, it is worked out from the lines. Required without lines.
+    public var amount: Int64?
     public var currency: String
-    public var items: [ChargeItem]?
+    public var items: [ChargeLine]?
     public var message: String?
     /// A claimed coupon's code (or its `plaza:coupon:` QR): `amount` and `items` are then before the discount.
     public var coupon: String?
+    /// Minor units the customer adds for the staff: part of `amount`, never discounted, not counted for loyalty.
+    public var tip: Int64?
 
     public init(
         businessId: UUID,
         customer: String? = nil,
         payCode: String? = nil,
-        amount: Int64,
+        amount: Int64? = nil,
         currency: String,
-        items: [ChargeItem]? = nil,
+        items: [ChargeLine]? = nil,
         message: String? = nil,
-        coupon: String? = nil
+        coupon: String? = nil,
+        tip: Int64? = nil
     ) {
         self.businessId = businessId
         self.customer = customer
@@ -45,6 +78,7 @@ public struct CreateChargeRequest: Codable, Sendable, Hashable {
         self.items = items
         self.message = message
         self.coupon = coupon
+        self.tip = tip
     }
 }
 
@@ -126,6 +160,8 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
     public var eligibleCoupons: [EligibleCoupon]?
     /// Once paid: its refunds, oldest first, with the reason the business gave (empty when none); absent before.
     public var refunds: [ChargeRefund]?
+    /// The part of `amount` that is a tip (0 for none): never discounted, not counted for loyalty.
+    public var tip: Int64
 
     public init(
         id: UUID,
@@ -143,8 +179,10 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
         decidedAt: Date?,
         subtotal: Int64? = nil,
         discount: ChargeDiscount? = nil,
-        loyalty: [LoyaltyEarned]? = nil
+        loyalty: [LoyaltyEarned]? = nil,
+        tip: Int64 = 0
     ) {
+        self.tip = tip
         self.subtotal = subtotal
         self.discount = discount
         self.loyalty = loyalty
@@ -164,6 +202,9 @@ public struct Charge: Codable, Sendable, Hashable, Identifiable {
     }
 
     public var money: Money { Money(amount: amount, currency: currency) }
+
+    /// What was bought, as paid: `amount` less the tip (what a coupon lowered and loyalty counts).
+    public var goods: Money { Money(amount: amount - tip, currency: currency) }
 
     /// Refunded in part: some of the money went back, the rest stays paid.
     public var isPartlyRefunded: Bool { refundedAmount > 0 && refundedAmount < amount }
@@ -278,6 +319,14 @@ public struct Receipt: Codable, Sendable, Hashable {
     public var loyalty: [LoyaltyEarned]?
     /// Its refunds, oldest first (empty when none).
     public var refunds: [ChargeRefund]?
+    /// The part of `amount` that was a tip (0 for none).
+    public var tip: Int64
+    /// Where the shop is (its first location's address); nil for a person's payment request or a shop without one.
+    public var address: String?
+    /// The shop's tax registration as it prints it ("VAT DE129273398"); nil when it gave none.
+    public var taxId: String?
+    /// The tax included in what was bought (`amount` less `tip`) at the shop's rate; nil when it set none.
+    public var tax: ReceiptTax?
 
     public init(
         chargeId: UUID,
@@ -292,8 +341,16 @@ public struct Receipt: Codable, Sendable, Hashable {
         subtotal: Int64? = nil,
         discount: ChargeDiscount? = nil,
         loyalty: [LoyaltyEarned]? = nil,
-        refunds: [ChargeRefund]? = nil
+        refunds: [ChargeRefund]? = nil,
+        tip: Int64 = 0,
+        address: String? = nil,
+        taxId: String? = nil,
+        tax: ReceiptTax? = nil
     ) {
+        self.tip = tip
+        self.address = address
+        self.taxId = taxId
+        self.tax = tax
         self.subtotal = subtotal
         self.discount = discount
         self.loyalty = loyalty
@@ -307,5 +364,27 @@ public struct Receipt: Codable, Sendable, Hashable {
         self.currency = currency
         self.refundedAmount = refundedAmount
         self.paidAt = paidAt
+    }
+}
+
+/// The tax line of a receipt: prices include tax at `rate` percent, and `amount` of what was bought is that tax.
+public struct ReceiptTax: Codable, Sendable, Hashable {
+    /// Percent, such as 19 or 7.7.
+    public var rate: Double
+    /// Minor units of tax included.
+    public var amount: Int64
+
+    public init(rate: Double, amount: Int64) {
+        self.rate = rate
+        self.amount = amount
+    }
+
+    /// The tax included in `gross` at `basisPoints` (1900 for 19 %), rounded half up.
+    public static func included(in gross: Int64, basisPoints: Int) -> Int64 {
+        guard gross > 0, basisPoints > 0 else { return 0 }
+        let (product, overflow) = gross.multipliedReportingOverflow(by: Int64(basisPoints))
+        guard !overflow else { return gross / (10_000 + Int64(basisPoints)) * Int64(basisPoints) }
+        let divisor = 10_000 + Int64(basisPoints)
+        return (product + divisor / 2) / divisor
     }
 }

@@ -46,40 +46,83 @@ public enum WalletRules {
         return validator.errors
     }
 
-    /// Items must each make sense and add up to the charged amount.
-    public static func itemProblems(_ items: [ChargeItem], amount: Int64) -> [FieldError] {
+    /// The shape of each line of a charge request: one of the business's items (`itemId`, nothing else but the
+    /// quantity) or a line typed in full (`description` and `unitAmount`), keyed `items.3.description` and so on.
+    public static func lineProblems(_ lines: [ChargeLine]) -> [FieldError] {
         var validator = Validator()
-        validator.check(items.count <= itemsMaximumCount, "items", "Use at most \(itemsMaximumCount) items.")
-        var total: Int64 = 0
-        var overflow = false
-        for (index, item) in items.enumerated() where index < itemsMaximumCount {
-            let description = item.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        validator.check(lines.count <= itemsMaximumCount, "items", "Use at most \(itemsMaximumCount) items.")
+        for (index, line) in lines.enumerated() where index < itemsMaximumCount {
+            let field = "items.\(index)"
             validator.check(
-                (1...100).contains(description.unicodeScalars.count),
-                "items.\(index).description",
-                "Use 1 to 100 characters."
-            )
-            validator.check(
-                itemQuantity.contains(item.quantity),
-                "items.\(index).quantity",
+                itemQuantity.contains(line.quantity),
+                "\(field).quantity",
                 "Use 1 to \(itemQuantity.upperBound)."
             )
-            validator.amount(item.unitAmount, "items.\(index).unitAmount", minimum: 0)
+            if line.itemId != nil {
+                validator.check(
+                    line.description == nil && line.unitAmount == nil,
+                    "\(field).itemId",
+                    "Send an item, or a description with a price, not both."
+                )
+                continue
+            }
+            let description = (line.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            validator.check(
+                (1...100).contains(description.unicodeScalars.count),
+                "\(field).description",
+                "Use 1 to 100 characters."
+            )
+            if let unitAmount = line.unitAmount {
+                validator.amount(unitAmount, "\(field).unitAmount", minimum: 0)
+            } else {
+                validator.add(FieldError(field: "\(field).unitAmount", message: "Give the price of one."))
+            }
+        }
+        return validator.errors
+    }
+
+    /// What a charge of `items` (resolved) and `tip` comes to: `goods` (what a coupon may lower and loyalty counts)
+    /// and `amount` (goods plus tip), or the problems. `amount` sent must be the lines' sum plus the tip; without
+    /// lines it is required and the tip is part of it.
+    public static func chargeTotals(
+        items: [ChargeItem],
+        amount: Int64?,
+        tip: Int64
+    ) -> (goods: Int64, amount: Int64, problems: [FieldError]) {
+        var validator = Validator()
+        validator.amount(tip, "tip", minimum: 0)
+        guard validator.isValid else { return (0, 0, validator.errors) }
+        guard !items.isEmpty else {
+            guard let amount else {
+                return (0, 0, [FieldError(field: "amount", message: "Enter an amount, or add items.")])
+            }
+            validator.amount(amount, "amount")
+            if validator.isValid {
+                validator.check(tip <= amount, "tip", "The tip is part of the amount: at most \(amount).")
+            }
+            return (amount - tip, amount, validator.errors)
+        }
+        var total: Int64 = 0
+        var overflow = false
+        for item in items {
             let (line, lineOverflow) = item.unitAmount.multipliedReportingOverflow(by: Int64(max(0, item.quantity)))
             let (sum, sumOverflow) = total.addingReportingOverflow(line)
             overflow = overflow || lineOverflow || sumOverflow
             total = sum
         }
-        if validator.isValid, !items.isEmpty, overflow || total > maximumAmount {
-            validator.add(AmountBounds.tooLarge(field: "items"))
-        } else if validator.isValid, !items.isEmpty {
-            validator.check(
-                !overflow && total == amount,
-                "items",
-                "The items add up to \(overflow ? "too much" : String(total)), not the amount \(amount)."
-            )
+        let (withTip, tipOverflow) = total.addingReportingOverflow(tip)
+        guard !overflow, !tipOverflow, withTip <= maximumAmount else {
+            return (0, 0, [AmountBounds.tooLarge(field: "items")])
         }
-        return validator.errors
+        if let amount, amount != withTip {
+            let message =
+                tip > 0
+                ? "The items and the tip add up to \(withTip), not \(amount)."
+                : "The items add up to \(withTip), not \(amount)."
+            return (0, 0, [FieldError(field: "amount", message: message)])
+        }
+        validator.check(withTip >= 1, "amount", "A charge is for at least 1 minor unit.")
+        return (total, withTip, validator.errors)
     }
 
     /// `12.5`, `12.50` or `12` in major units → minor units (`1250`); `nil` for anything else (signs, three decimals, letters).
