@@ -14,6 +14,10 @@ struct BusinessesPages: Sendable {
         "location": "The location was saved.",
         "location-deleted": "The location was deleted.",
         "member": "The team was updated.",
+        "item-added": "The item is on the counter now.",
+        "item-saved": "The item was saved.",
+        "item-removed": "The item was removed. Charges made with it keep their lines.",
+        "counter-settings": "The tips and the receipts' tax line were saved.",
         "first-business": "Your business is on Plaza. Customers can find it now; open the Counter to charge them.",
         "first-business-review":
             "Your business is saved. An admin looks at it next: once approved, customers can find it and you can charge them.",
@@ -22,6 +26,7 @@ struct BusinessesPages: Sendable {
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
         let signedIn = pages.group("places", context: AuthenticatedContext.self)
         addEditorRoutes(to: signedIn)
+        addItemRoutes(to: signedIn)
         addWizardRoutes(to: signedIn)
     }
 

@@ -9,6 +9,7 @@ extension WalletPages {
     func addCounterRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
         signedIn.get("counter/:businessId", use: counter)
         signedIn.get("counter/:businessId/live", use: counterFragment)
+        signedIn.get("counter/:businessId/people", use: peopleFragment)
         signedIn.post("counter/:businessId/charge", use: chargeCustomer)
         signedIn.post("counter/:businessId/charges/:id/cancel", use: cancelCharge)
         signedIn.post("counter/:businessId/charges/:id/refund", use: refundCharge)
@@ -49,10 +50,35 @@ extension WalletPages {
         var key: String
         var payoutKey: String
         var currency: String
+        var sale: Sale
+        /// Owners keep the items, tips and tax line (`/places/businesses/{id}/items`).
+        var owner: Bool
+    }
+
+    /// Who is in the shop now, first on the counter (its own live region, reloaded as people come and go).
+    func counterPeople(_ context: AuthenticatedContext, business: UUID) async throws -> CounterLive {
+        let present = try await wallet.places.presence(context.identity, business: business)
+        let reader = context.reader
+        return CounterLive(
+            csrf: context.csrfToken ?? "",
+            businessId: business.uuidString.lowercased(),
+            present: present.map {
+                CounterLive.Present(
+                    username: $0.username,
+                    displayName: $0.displayName,
+                    since: reader.machine($0.since),
+                    sinceText: reader.time($0.since)
+                )
+            },
+            nobody: present.isEmpty,
+            pending: [],
+            settled: [],
+            balance: nil,
+            days: []
+        )
     }
 
     func counterLive(_ context: AuthenticatedContext, business: UUID) async throws -> CounterLive {
-        let present = try await wallet.places.presence(context.identity, business: business)
         let charges = try await wallet.listCharges(
             context.identity,
             business: business,
@@ -67,15 +93,8 @@ extension WalletPages {
         return CounterLive(
             csrf: context.csrfToken ?? "",
             businessId: business.uuidString.lowercased(),
-            present: present.map {
-                CounterLive.Present(
-                    username: $0.username,
-                    displayName: $0.displayName,
-                    since: reader.machine($0.since),
-                    sinceText: reader.time($0.since)
-                )
-            },
-            nobody: present.isEmpty,
+            present: [],
+            nobody: false,
             pending: charges.filter { $0.status == .pending }.map { ChargeRow($0, reader: reader) },
             settled: charges.filter { $0.status != .pending }.prefix(10).map { ChargeRow($0, reader: reader) },
             balance: owner ? reader.money(balances[currency] ?? 0, currency) : nil,
@@ -96,14 +115,21 @@ extension WalletPages {
     func renderCounter(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
         let id = try Query.id(context.parameters, "businessId", "business")
         let business = try await wallet.businesses.requireMember(context.identity, of: id)
+        let items = try await counterItems(id)
+        let form = context.page.form("charge")
+        var people = try await counterPeople(context, business: id)
+        let live = try await counterLive(context, business: id)
+        (people.pending, people.settled, people.balance, people.days) = (live.pending, live.settled, live.balance, live.days)
         let page = CounterPage(
             shell: Shell(title: "\(business.name) counter", context: context, notice: notice),
             name: business.name,
-            live: try await counterLive(context, business: id),
-            form: context.page.form("charge") ?? FormState(names: Self.chargeFields),
+            live: people,
+            form: form ?? FormState(names: Self.chargeFields),
             key: UUID().uuidString,
             payoutKey: UUID().uuidString,
-            currency: currency
+            currency: currency,
+            sale: sale(items, tipPercents: business.tipPercents, form: form, reader: context.reader),
+            owner: try await wallet.businesses.role(of: context.identity, in: id) == .owner
         )
         return renderer.render("wallet/counter", page)
     }
@@ -114,8 +140,19 @@ extension WalletPages {
         return renderer.render("wallet/counter-live", try await counterLive(context, business: id))
     }
 
+    @Sendable func peopleFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "businessId", "business")
+        _ = try await wallet.businesses.requireMember(context.identity, of: id)
+        return renderer.render("wallet/counter-people", try await counterPeople(context, business: id))
+    }
+
+    /// The items the counter offers to tap (the first 200, by category and name).
+    func counterItems(_ business: UUID) async throws -> [BusinessItem] {
+        try await wallet.businesses.store.items(business: business, limit: 200, offset: 0, on: wallet.database.sql)
+    }
+
     /// The counter's charge form; a coupon's code (or its scanned QR) takes its discount off the amount.
-    static let chargeFields = ["customer", "payCode", "amount", "description", "coupon"]
+    static let chargeFields = ["customer", "payCode", "amount", "description", "coupon", "tip", "tipOther"]
 
     /// Charges the named customer (present now) or the one whose pay code was typed in.
     @Sendable func chargeCustomer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -123,30 +160,19 @@ extension WalletPages {
         let form = try await request.decodeForm(limit: limit)
         let script = request.headers[.accept]?.contains("application/json") == true
         let back = "/wallet/counter/\(id.uuidString.lowercased())"
+        let items = try await counterItems(id)
+        let names = Self.chargeFields + items.map { Self.quantityField($0.id) }
         do {
-            let amount = try Self.amount(form["amount"], currency: currency)
-            let items = form.optional("description").map {
-                [ChargeLine(description: $0, quantity: 1, unitAmount: amount)]
-            }
-            let charge = CreateChargeRequest(
-                businessId: id,
-                customer: form.optional("customer"),
-                payCode: form.optional("payCode"),
-                amount: amount,
-                currency: currency,
-                items: items,
-                coupon: form.optional("coupon")
-            )
+            let charge = try saleRequest(form, business: id, items: items)
             _ = try await once(form, action: "charge", context: context) { claim in
                 _ = try await wallet.createCharge(context.identity, charge, claim: claim)
             }
         } catch let error as PlazaError where error.status.code < 500 {
             if script { return error.problemResponse() }
-            return renderer.refused(
-                "charge",
-                FormState(form, names: Self.chargeFields, error: error),
-                returnTo: "\(back)#charge-form"
-            )
+            var state = FormState(form, names: names, error: error)
+            // A problem of a line ("items.2.itemId": removed meanwhile) has no field of its own on the form.
+            if let line = (error.errors ?? []).first(where: { !names.contains($0.field) }) { state.error = line.message }
+            return renderer.refused("charge", state, returnTo: "\(back)#charge-form")
         }
         return script ? try .json(Acknowledgement(status: "charged")) : PageRenderer.seeOther("\(back)?notice=charged")
     }

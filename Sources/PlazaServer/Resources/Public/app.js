@@ -548,3 +548,72 @@ document.querySelectorAll("form[data-listing-form], form[data-photo-form]").forE
     }
   });
 });
+
+// The counter as a point of sale: tapping an item adds one (its quantity field says how many), "−" takes one off,
+// the keypad types the amount in cents as a till does (1, 2, 5, 0 is 12.50), and the total with the chosen tip is
+// shown before asking to pay. Without the script the quantities and the amount are typed, and the server adds up.
+(() => {
+  const form = document.getElementById("charge-form");
+  if (!form) return;
+  const amount = form.querySelector("[data-keypad-target]");
+  const keypad = form.querySelector("[data-keypad]");
+  const totalLine = form.querySelector("[data-sale-total-line]");
+  const digits = keypad ? Number(keypad.getAttribute("data-digits")) : 2;
+  const quantities = () => Array.from(form.querySelectorAll("input[data-price]"));
+  const minor = (text) => {
+    const clean = String(text || "").replace(/[^0-9.,]/g, "").replace(",", ".");
+    const value = Number(clean);
+    return clean && isFinite(value) ? Math.round(value * Math.pow(10, digits)) : 0;
+  };
+  const money = (cents, currency) => {
+    try {
+      return new Intl.NumberFormat(document.documentElement.lang || undefined, { style: "currency", currency })
+        .format(cents / Math.pow(10, digits));
+    } catch (error) { return (cents / Math.pow(10, digits)).toFixed(digits) + " " + currency; }
+  };
+  function update() {
+    if (!totalLine) return;
+    let goods = quantities().reduce((sum, input) => sum + (Number(input.value) || 0) * Number(input.getAttribute("data-price")), 0);
+    goods += amount ? minor(amount.value) : 0;
+    const choice = form.querySelector("input[name=tip]:checked");
+    let tip = 0;
+    if (choice && choice.value === "other") tip = minor((form.querySelector("#tipOther") || {}).value);
+    else if (choice && choice.value) tip = Math.floor((goods * Number(choice.value) + 50) / 100);
+    const total = totalLine.querySelector("[data-sale-total]");
+    const currency = total.getAttribute("data-currency");
+    totalLine.hidden = goods <= 0;
+    total.textContent = money(goods + tip, currency);
+    totalLine.querySelector("[data-sale-tip]").textContent = tip > 0 ? "(tip " + money(tip, currency) + ")" : "";
+  }
+  form.addEventListener("click", (event) => {
+    const add = event.target.closest("[data-sale-add], [data-sale-less]");
+    if (add) {
+      const input = document.getElementById(add.getAttribute("data-sale-add") || add.getAttribute("data-sale-less"));
+      const step = add.hasAttribute("data-sale-add") ? 1 : -1;
+      input.value = String(Math.min(999, Math.max(0, (Number(input.value) || 0) + step)) || "");
+      update();
+      return;
+    }
+    const key = event.target.closest("[data-key]");
+    if (!key || !amount) return;
+    let cents = String(minor(amount.value));
+    const pressed = key.getAttribute("data-key");
+    if (pressed === "clear") cents = "0";
+    else if (pressed === "back") cents = cents.slice(0, -1) || "0";
+    else if (cents.length < 9) cents = cents === "0" ? pressed : cents + pressed;
+    const value = Number(cents);
+    amount.value = value ? (value / Math.pow(10, digits)).toFixed(digits) : "";
+    update();
+  });
+  form.addEventListener("input", (event) => {
+    if (event.target.id === "tipOther") {
+      const other = form.querySelector("input[name=tip][value=other]");
+      if (other) other.checked = true;
+    }
+    update();
+  });
+  form.addEventListener("change", update);
+  form.addEventListener("reset", () => setTimeout(update, 0));
+  if (keypad) keypad.hidden = false;
+  update();
+})();
