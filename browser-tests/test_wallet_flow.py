@@ -115,8 +115,8 @@ def test_add_money_pay_a_friend_and_approve_the_shops_charge_live(plaza):
         navigate(merchant, merchant.find_element(By.LINK_TEXT, "My business"))
         navigate(merchant, merchant.find_elements(By.LINK_TEXT, "Counter")[0])
         wait_for(merchant, lambda: merchant.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
-        wait_for(merchant, lambda: merchant.find_elements(By.CSS_SELECTOR, "#counter [data-pick='carla']"), explain=lambda: merchant.find_element(By.ID, "counter").text)
-        click(merchant, merchant.find_element(By.CSS_SELECTOR, "#counter [data-pick='carla']"))
+        wait_for(merchant, lambda: merchant.find_elements(By.CSS_SELECTOR, "#counter-people [data-pick='carla']"), explain=lambda: merchant.find_element(By.ID, "counter").text)
+        click(merchant, merchant.find_element(By.CSS_SELECTOR, "#counter-people [data-pick='carla']"))
         fill_in(merchant, "charge-form", {"amount": "3.50", "description": "Pretzel and coffee"})
         click(merchant, merchant.find_element(By.XPATH, "//button[normalize-space()='Ask to pay']"))
 

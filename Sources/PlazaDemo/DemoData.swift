@@ -79,6 +79,7 @@ public enum DemoData {
             )
         }
         try await seedPlaces(services)
+        try await seedCounter(services)
         try await seedWallet(services)
         try await seedMarket(services)
         try await seedCards(services)

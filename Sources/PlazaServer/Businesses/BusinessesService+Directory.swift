@@ -117,7 +117,7 @@ extension BusinessesService {
         .map { $0.dto(locations: locations[$0.id] ?? [], role: roles[$0.id]) }
     }
 
-    func updateBusiness(
+    package func updateBusiness(
         _ identity: Identity,
         _ id: UUID,
         _ request: UpdateBusinessRequest,

@@ -5,7 +5,12 @@ import SQLKit
 /// The items a business sells at its counter: owners keep them, owners and staff read them to build charges.
 extension BusinessesService {
     /// Owners and staff: the business's items by category, then name.
-    func items(_ identity: Identity, business: UUID, limit: Int, cursor: String?) async throws -> Page<BusinessItem> {
+    package func items(
+        _ identity: Identity,
+        business: UUID,
+        limit: Int,
+        cursor: String?
+    ) async throws -> Page<BusinessItem> {
         _ = try await requireMember(identity, of: business)
         let offset = try cursor.map { try PlaceCursor.decodeOffset($0) } ?? 0
         let rows = try await store.items(business: business, limit: limit + 1, offset: offset, on: database.sql)
@@ -16,7 +21,7 @@ extension BusinessesService {
     }
 
     /// Owners: a new item; 409 `conflict` naming `name` when the business sells one of that name already.
-    func createItem(
+    package func createItem(
         _ identity: Identity,
         business: UUID,
         _ request: BusinessItemRequest,

@@ -71,8 +71,13 @@ struct ChargesAPI: Sendable {
         )
     }
 
+    /// JSON, or the PDF to download or share when the client asks for `application/pdf`.
     @Sendable func receipt(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try .json(try await wallet.receipt(context.identity, id: try id(context)))
+        let accept = request.headers[.accept] ?? ""
+        if accept.contains("application/pdf") && !accept.contains("application/json") {
+            return try await wallet.receiptPDF(context.identity, id: try id(context), reader: context.reader)
+        }
+        return try .json(try await wallet.receipt(context.identity, id: try id(context)))
     }
 
     /// The caller's charges as a customer, newest first; `?status=pending` for those waiting.

@@ -12,6 +12,7 @@ extension WalletPages {
         signedIn.post("charges/:id/decline", use: decline)
         signedIn.post("charges/:id/coupon", use: applyCoupon)
         signedIn.get("receipts/:id", use: receipt)
+        signedIn.get("receipts/:id/pdf", use: receiptFile)
     }
 
     struct ChargeRow: Sendable {
@@ -47,6 +48,8 @@ extension WalletPages {
         /// With a coupon: "Before the coupon $12.00" and "Morning pretzel −$2.40".
         var subtotal: String?
         var discount: String?
+        /// "$0.49" when the charge carries a tip.
+        var tip: String?
         /// The customer's claimed coupons of this shop, when the charge has none yet.
         var coupons: [CouponChoice] = [] {
             didSet { hasCoupons = !coupons.isEmpty }
@@ -90,6 +93,7 @@ extension WalletPages {
             refundable = paid && left > 0 ? reader.money(left, charge.currency) : nil
             key = UUID().uuidString
             subtotal = charge.subtotal.map { reader.money($0, charge.currency) }
+            tip = charge.tip > 0 ? reader.money(charge.tip, charge.currency) : nil
             discount = charge.discount.map { "\($0.title) −\(reader.money($0.amount, charge.currency))" }
             loyalty = Self.loyalty(charge.loyalty ?? [], reader: reader)
             refundLines = (charge.refunds ?? []).map {
@@ -294,8 +298,14 @@ extension WalletPages {
     struct ReceiptPage: Sendable {
         var shell: Shell
         var row: ChargeRow
+        var id: String
         var reference: String
         var paidAt: String
+        /// The shop's address, tax registration and "Includes 7 % tax $0.32", when it gave them.
+        var address: String?
+        var taxId: String?
+        var taxLine: String?
+        var taxAmount: String?
         var refunded: String?
         /// What stayed paid after a partial refund.
         var kept: String?
@@ -310,12 +320,28 @@ extension WalletPages {
         let page = ReceiptPage(
             shell: Shell(title: "Receipt \(receipt.reference)", context: context),
             row: ChargeRow(charge, reader: context.reader),
+            id: id.uuidString.lowercased(),
             reference: receipt.reference,
             paidAt: context.reader.full(receipt.paidAt),
+            address: receipt.address,
+            taxId: receipt.taxId,
+            taxLine: receipt.tax.map {
+                "Includes \($0.rate.formatted(.number.precision(.fractionLength(0...2)).locale(context.reader.locale))) % tax"
+            },
+            taxAmount: receipt.tax.map { context.reader.money($0.amount, receipt.currency) },
             refunded: receipt.refundedAmount > 0 ? context.reader.money(receipt.refundedAmount, receipt.currency) : nil,
             kept: charge.isPartlyRefunded
                 ? context.reader.money(charge.amount - charge.refundedAmount, charge.currency) : nil
         )
         return renderer.render("wallet/receipt", page)
+    }
+
+    /// The receipt as a PDF, for the page's Download and Share (the API's, by the page's session).
+    @Sendable func receiptFile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await wallet.receiptPDF(
+            context.identity,
+            id: try Query.id(context.parameters, "id", "receipt"),
+            reader: context.reader
+        )
     }
 }

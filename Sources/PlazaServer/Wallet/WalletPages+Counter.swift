@@ -119,7 +119,9 @@ extension WalletPages {
         let form = context.page.form("charge")
         var people = try await counterPeople(context, business: id)
         let live = try await counterLive(context, business: id)
-        (people.pending, people.settled, people.balance, people.days) = (live.pending, live.settled, live.balance, live.days)
+        (people.pending, people.settled, people.balance, people.days) = (
+            live.pending, live.settled, live.balance, live.days
+        )
         let page = CounterPage(
             shell: Shell(title: "\(business.name) counter", context: context, notice: notice),
             name: business.name,
@@ -171,7 +173,9 @@ extension WalletPages {
             if script { return error.problemResponse() }
             var state = FormState(form, names: names, error: error)
             // A problem of a line ("items.2.itemId": removed meanwhile) has no field of its own on the form.
-            if let line = (error.errors ?? []).first(where: { !names.contains($0.field) }) { state.error = line.message }
+            if let line = (error.errors ?? []).first(where: { !names.contains($0.field) }) {
+                state.error = line.message
+            }
             return renderer.refused("charge", state, returnTo: "\(back)#charge-form")
         }
         return script ? try .json(Acknowledgement(status: "charged")) : PageRenderer.seeOther("\(back)?notice=charged")

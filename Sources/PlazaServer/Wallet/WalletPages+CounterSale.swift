@@ -88,7 +88,9 @@ extension WalletPages {
         if let amount {
             goods += amount
             if !lines.isEmpty || form.optional("description") != nil {
-                lines.append(ChargeLine(description: form.optional("description") ?? "Other", quantity: 1, unitAmount: amount))
+                lines.append(
+                    ChargeLine(description: form.optional("description") ?? "Other", quantity: 1, unitAmount: amount)
+                )
             }
         }
         guard goods > 0 else { throw PlazaError.validation(field: "amount", "Type an amount, or tap what was bought.") }

@@ -617,3 +617,20 @@ document.querySelectorAll("form[data-listing-form], form[data-photo-form]").forE
   if (keypad) keypad.hidden = false;
   update();
 })();
+
+// "Share" a receipt: the phone's share sheet with the PDF itself, where the browser can share files.
+(() => {
+  const button = document.querySelector("[data-share-file]");
+  if (!button || !navigator.canShare || !window.File) return;
+  button.hidden = false;
+  button.addEventListener("click", () => {
+    fetch(button.getAttribute("data-share-file"), { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.blob() : Promise.reject(response.status)))
+      .then((blob) => {
+        const file = new File([blob], button.getAttribute("data-share-name"), { type: "application/pdf" });
+        const title = button.getAttribute("data-share-title");
+        return navigator.canShare({ files: [file] }) ? navigator.share({ files: [file], title }) : navigator.share({ title, url: location.href });
+      })
+      .catch(() => {});
+  });
+})();
