@@ -103,6 +103,9 @@ import Testing
             #expect(try await merchant.businessWallet(business.id).balances.first?.available == 420)
             #expect(try await merchant.wallet().balances.first?.available == 80)
             #expect(try await customer.receipt(charge.id).reference == charge.reference)
+            // The same receipt as a PDF to save or share.
+            let pdf = try await customer.receiptPDF(charge.id)
+            #expect(pdf.starts(with: Data("%PDF-".utf8)) && pdf.count > 1_000)
             let history = try await customer.activity()
             #expect(history.items.map(\.kind) == [.charge, .transferOut, .transferOut, .topUp])
 

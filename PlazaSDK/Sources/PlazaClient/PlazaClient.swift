@@ -73,15 +73,21 @@ public final class PlazaClient: Sendable {
     }
 
     /// Like `send`, for answers that are a file (a wallet pass): the bytes as they came.
-    func sendData(_ method: String, _ path: String, query: [URLQueryItem] = [], auth: Auth = .none) async throws -> Data
-    {
+    func sendData(
+        _ method: String,
+        _ path: String,
+        query: [URLQueryItem] = [],
+        auth: Auth = .none,
+        accept: String = "application/json"
+    ) async throws -> Data {
         try await sendRaw(
             method,
             path,
             query: query,
             body: Optional<Acknowledgement>.none,
             auth: auth,
-            idempotencyKey: nil
+            idempotencyKey: nil,
+            accept: accept
         )
     }
 
@@ -127,13 +133,14 @@ public final class PlazaClient: Sendable {
         body: (some Encodable)?,
         auth: Auth,
         idempotencyKey: String?,
-        raw: (Data, String)? = nil
+        raw: (Data, String)? = nil,
+        accept: String = "application/json"
     ) async throws -> Data {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
         var request = URLRequest(url: components.url!)
         request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(accept, forHTTPHeaderField: "Accept")
         request.setValue("PlazaClient/1", forHTTPHeaderField: "User-Agent")
         if let idempotencyKey { request.setValue(idempotencyKey, forHTTPHeaderField: "Idempotency-Key") }
         if let body {

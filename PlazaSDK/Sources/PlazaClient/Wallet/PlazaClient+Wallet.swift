@@ -136,6 +136,16 @@ extension PlazaClient {
         try await send("GET", "v1/charges/\(charge.uuidString.lowercased())/receipt", auth: .required)
     }
 
+    /// The receipt as a PDF to save or share (the same lines, in the account's language).
+    public func receiptPDF(_ charge: UUID) async throws -> Data {
+        try await sendData(
+            "GET",
+            "v1/charges/\(charge.uuidString.lowercased())/receipt",
+            auth: .required,
+            accept: "application/pdf"
+        )
+    }
+
     /// Refuses (or again accepts) charges from a business.
     public func setCharging(blocked: Bool, business: UUID) async throws {
         try await sendVoid(
