@@ -184,6 +184,9 @@ import Testing
                 CardCartItemRequest(designId: design.id, paperId: linen.id, quantity: 25)
             )
             #expect(line.unitAmount == 250 && line.amount == 6_250)
+            // She tries 10 (the dearer tier) and goes back to 25.
+            #expect(try await anna.changeCardCartItem(line.id, quantity: 10).amount == 3_500)
+            #expect(try await anna.changeCardCartItem(line.id, quantity: 25).amount == 6_250)
             let cart = try await anna.cardCart()
             #expect(cart.items.map(\.id) == [line.id])
             #expect(
@@ -222,6 +225,11 @@ import Testing
             #expect(try await anna.wallet().balances.first?.available == 10_000 - 6_749)
             #expect(try await anna.cardOrders().items.map(\.id) == [order.id])
             #expect(try await anna.cardOrder(order.id).status == .paid)
+
+            // Dana reads the sale.
+            let sales = try await dana.myCardSales()
+            #expect(sales.templates.map(\.name) == ["Golden Circle"])
+            #expect(sales.totals == [CardSalesTotal(orders: 1, units: 25, revenue: 6_250, currency: "USD")])
         }
     }
 }

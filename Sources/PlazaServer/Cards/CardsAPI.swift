@@ -35,8 +35,10 @@ struct CardsAPI: Sendable {
         authenticated.patch("cards/templates/:id", use: updateTemplate)
         authenticated.post("cards/templates/:id/submit", use: submitTemplate)
         authenticated.get("cards/me/templates", use: studio)
+        authenticated.get("cards/me/sales", use: sales)
         authenticated.get("cards/cart", use: cart)
         authenticated.post("cards/cart/items", use: addToCart)
+        authenticated.patch("cards/cart/items/:id", use: changeQuantity)
         authenticated.delete("cards/cart/items/:id", use: removeFromCart)
         authenticated.get("cards/orders", use: orders)
         authenticated.get("cards/orders/:id", use: order)
@@ -216,6 +218,10 @@ struct CardsAPI: Sendable {
         try .json(Page(items: try await cards.studio(context.identity), nextCursor: nil))
     }
 
+    @Sendable func sales(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(try await cards.sales(context.identity))
+    }
+
     // MARK: Cart and orders
 
     @Sendable func cart(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -225,6 +231,13 @@ struct CardsAPI: Sendable {
     @Sendable func addToCart(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await request.decodeJSON(as: CardCartItemRequest.self, limit: maxBody)
         return try .json(try await cards.addToCart(context.identity, body), status: .created)
+    }
+
+    @Sendable func changeQuantity(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CardCartItemChange.self, limit: maxBody)
+        return try .json(
+            try await cards.changeQuantity(context.identity, try Query.id(context.parameters, "id", "cart item"), body)
+        )
     }
 
     @Sendable func removeFromCart(_ request: Request, context: AuthenticatedContext) async throws -> Response {

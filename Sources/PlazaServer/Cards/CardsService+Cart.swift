@@ -81,6 +81,41 @@ extension CardsService {
         return line
     }
 
+    /// A print line's new quantity, priced again by its paper's tiers; a sample stays one card.
+    func changeQuantity(_ identity: Identity, _ id: UUID, _ request: CardCartItemChange) async throws -> CardCartItem {
+        let lines = try await cartLines(identity)
+        guard let at = lines.firstIndex(where: { $0.line.id == id }) else { throw PlazaError.notFound("cart item") }
+        let current = lines[at].line
+        guard current.kind == .print else {
+            throw PlazaError.validation(field: "quantity", "A sample is one card: add prints to order more.")
+        }
+        guard CardRules.quantities.contains(request.quantity) else {
+            throw PlazaError.validation(field: "quantity", "Order 1 to \(CardRules.quantities.upperBound) cards.")
+        }
+        let papers = try await store.papers(on: database.sql)
+        guard let paper = papers.first(where: { $0.id == current.paperId }) else {
+            throw PlazaError.notFound("cart item")
+        }
+        let record = CardsStore.CartRecord(
+            id: id,
+            designId: current.designId,
+            paperId: current.paperId,
+            kind: .print,
+            quantity: request.quantity
+        )
+        let line = Self.line(record, design: lines[at].design, paper: paper)
+        var changed = lines
+        changed[at].line = line
+        // Like adding: the cart must stay within Plaza's maximum.
+        do { _ = try cart(changed, credits: [:]) } catch {
+            throw PlazaError.validation([AmountBounds.tooLarge(field: "quantity")])
+        }
+        guard
+            try await store.setCartQuantity(id, owner: identity.user.id, quantity: request.quantity, on: database.sql)
+        else { throw PlazaError.notFound("cart item") }
+        return line
+    }
+
     func removeFromCart(_ identity: Identity, _ id: UUID) async throws {
         guard try await store.removeFromCart(id, owner: identity.user.id, on: database.sql) else {
             throw PlazaError.notFound("cart item")

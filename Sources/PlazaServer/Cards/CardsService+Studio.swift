@@ -207,6 +207,21 @@ extension CardsService {
         }
     }
 
+    /// What the designer's templates sold: per template (a template without sales at zero, in the shop's currency)
+    /// and in all.
+    func sales(_ identity: Identity) async throws -> CardDesignerSales {
+        try requireDesigner(identity)
+        let templates = try await store.templateSales(designer: identity.user.id, on: database.sql).map { row in
+            var row = row
+            if row.currency.isEmpty { row.currency = currency }
+            return row
+        }
+        return CardDesignerSales(
+            templates: templates,
+            totals: try await store.salesTotals(designer: identity.user.id, on: database.sql)
+        )
+    }
+
     /// The card shop's part of the bus's transactions: an admin's decision on a template puts it in the catalogue (its
     /// newest version) or sends it back with the reason.
     func reviewRecorder() -> EventBus.Recorder {

@@ -84,6 +84,15 @@ extension CardsStore {
         ).all().count == 1
     }
 
+    /// A line's new quantity; false when the owner has no such line.
+    func setCartQuantity(_ id: UUID, owner: UUID, quantity: Int, on db: any SQLDatabase) async throws -> Bool {
+        try await db.update("card_cart_items").set("quantity", to: quantity).where("id", .equal, id).where(
+            "owner_id",
+            .equal,
+            owner
+        ).returning("id").all().count == 1
+    }
+
     func emptyCart(owner: UUID, on db: any SQLDatabase) async throws {
         try await db.delete(from: "card_cart_items").where("owner_id", .equal, owner).run()
     }
@@ -109,14 +118,15 @@ extension CardsStore {
         return credits
     }
 
-    /// Marks the owner's uncredited samples of `templates` as credited to `order`.
+    /// Marks the owner's uncredited samples of `templates` as credited to `order`: those paid earlier and the order's
+    /// own (a sample ordered beside prints of its template is credited there, not again later).
     func useSampleCredits(owner: UUID, templates: [UUID], order: UUID, on db: any SQLDatabase) async throws {
         guard !templates.isEmpty else { return }
         try await db.raw(
             """
             UPDATE card_order_items SET credited_to = \(bind: order) WHERE kind = 'sample' AND credited_to IS NULL
-            AND template_id IN \(SQLBind.group(templates)) AND order_id IN (SELECT id FROM card_orders WHERE owner_id = \(bind: owner)
-            AND status IN ('paid', 'in_production', 'shipped'))
+            AND template_id IN \(SQLBind.group(templates)) AND (order_id = \(bind: order) OR order_id IN (SELECT id FROM card_orders
+            WHERE owner_id = \(bind: owner) AND status IN ('paid', 'in_production', 'shipped')))
             """
         ).run()
     }
@@ -344,5 +354,59 @@ extension CardsStore {
             paidAt: try row.decode(column: "paid_at", as: Date?.self),
             shippedAt: try row.decode(column: "shipped_at", as: Date?.self)
         )
+    }
+}
+
+// MARK: Designers' sales
+
+extension CardsStore {
+    /// The order statuses that count as sold: paid and onwards (a cancelled order is refunded).
+    static let soldStatuses = ["paid", "in_production", "shipped"]
+
+    /// Each of the designer's templates with what it sold per currency (a template without sales once, `currency`
+    /// nil), the best-selling first.
+    func templateSales(designer: UUID, on db: any SQLDatabase) async throws -> [CardTemplateSales] {
+        let rows = try await db.raw(
+            """
+            SELECT t.id, t.name, t.state, o.currency, COUNT(DISTINCT o.id) AS orders,
+            CAST(COALESCE(SUM(i.quantity), 0) AS BIGINT) AS units, CAST(COALESCE(SUM(i.amount), 0) AS BIGINT) AS revenue
+            FROM card_templates t LEFT JOIN card_order_items i ON i.template_id = t.id
+            AND i.order_id IN (SELECT id FROM card_orders WHERE status IN \(SQLBind.group(Self.soldStatuses)))
+            LEFT JOIN card_orders o ON o.id = i.order_id
+            WHERE t.designer_id = \(bind: designer) GROUP BY t.id, t.name, t.state, o.currency
+            ORDER BY revenue DESC, t.name, t.id
+            """
+        ).all()
+        return try rows.map { row in
+            CardTemplateSales(
+                templateId: try row.decode(column: "id", as: UUID.self),
+                name: try row.decode(column: "name", as: String.self),
+                state: CardTemplateState(rawValue: try row.decode(column: "state", as: String.self)) ?? .draft,
+                orders: try row.decode(column: "orders", as: Int.self),
+                units: try row.decode(column: "units", as: Int.self),
+                revenue: try row.decode(column: "revenue", as: Int64.self),
+                currency: try row.decode(column: "currency", as: String?.self) ?? ""
+            )
+        }
+    }
+
+    /// The designer's sales in all, per currency (an order with lines of two templates counts once).
+    func salesTotals(designer: UUID, on db: any SQLDatabase) async throws -> [CardSalesTotal] {
+        try await db.raw(
+            """
+            SELECT o.currency, COUNT(DISTINCT o.id) AS orders, CAST(SUM(i.quantity) AS BIGINT) AS units,
+            CAST(SUM(i.amount) AS BIGINT) AS revenue
+            FROM card_order_items i JOIN card_orders o ON o.id = i.order_id JOIN card_templates t ON t.id = i.template_id
+            WHERE t.designer_id = \(bind: designer) AND o.status IN \(SQLBind.group(Self.soldStatuses))
+            GROUP BY o.currency ORDER BY o.currency
+            """
+        ).all().map { row in
+            CardSalesTotal(
+                orders: try row.decode(column: "orders", as: Int.self),
+                units: try row.decode(column: "units", as: Int.self),
+                revenue: try row.decode(column: "revenue", as: Int64.self),
+                currency: try row.decode(column: "currency", as: String.self)
+            )
+        }
     }
 }

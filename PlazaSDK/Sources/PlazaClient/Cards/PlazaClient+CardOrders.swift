@@ -20,6 +20,16 @@ extension PlazaClient {
         try await send("POST", "v1/cards/cart/items", body: request, auth: .required)
     }
 
+    /// Changes how many cards a print line orders; the line comes back priced at its new quantity.
+    public func changeCardCartItem(_ item: UUID, quantity: Int) async throws -> CardCartItem {
+        try await send(
+            "PATCH",
+            "v1/cards/cart/items/\(item.uuidString.lowercased())",
+            body: CardCartItemChange(quantity: quantity),
+            auth: .required
+        )
+    }
+
     /// Takes a line out of the cart.
     public func removeFromCardCart(_ item: UUID) async throws {
         try await sendVoid("DELETE", "v1/cards/cart/items/\(item.uuidString.lowercased())", auth: .required)

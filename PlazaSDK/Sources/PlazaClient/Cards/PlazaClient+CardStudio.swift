@@ -24,6 +24,11 @@ extension PlazaClient {
         try await send("POST", "v1/cards/templates/\(id.uuidString.lowercased())/submit", auth: .required)
     }
 
+    /// What my templates sold: orders, cards and revenue per template and in all; designers only (`forbidden`).
+    public func myCardSales() async throws -> CardDesignerSales {
+        try await send("GET", "v1/cards/me/sales", auth: .required)
+    }
+
     /// My templates in every state, newest change first.
     public func myCardTemplates() async throws -> [CardTemplateSummary] {
         let page: Page<CardTemplateSummary> = try await send("GET", "v1/cards/me/templates", auth: .required)

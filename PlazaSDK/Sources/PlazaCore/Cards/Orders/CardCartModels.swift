@@ -20,6 +20,15 @@ public struct CardCartItemRequest: Codable, Sendable, Hashable {
     }
 }
 
+/// `PATCH /v1/cards/cart/items/{id}`: a print line's new quantity (1–1000; a sample stays one card).
+public struct CardCartItemChange: Codable, Sendable, Hashable {
+    public var quantity: Int
+
+    public init(quantity: Int) {
+        self.quantity = quantity
+    }
+}
+
 /// A line of the cart (or of an order): its price from the paper's tiers at its quantity.
 public struct CardCartItem: Codable, Sendable, Hashable {
     public var id: UUID

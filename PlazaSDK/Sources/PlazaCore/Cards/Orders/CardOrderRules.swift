@@ -31,7 +31,8 @@ public enum CardOrderRules {
 
     /// Subtotal, credit, shipping, tax and total, every sum checked against `AmountBounds.maximum`. `credits` is what
     /// earlier samples left to credit, per template; each template's credit goes only against the prints of that
-    /// template in these lines (so it never exceeds the subtotal).
+    /// template in these lines (so it never exceeds the subtotal). A sample in these lines beside prints of its template
+    /// is credited the same way (issue 39: ordering both at once must not lose the credit a later order would get).
     public static func totals(
         _ lines: [Line],
         credits: [UUID: Int64],
@@ -44,6 +45,10 @@ public enum CardOrderRules {
             subtotal = sum
         }
         var credit: Int64 = 0
+        var credits = credits
+        for line in lines where line.kind == .sample {
+            credits[line.templateId, default: 0] += line.amount
+        }
         for (template, available) in credits {
             let prints = lines.filter { $0.kind == .print && $0.templateId == template }.reduce(0) { $0 + $1.amount }
             credit += max(0, min(available, prints))
