@@ -13,6 +13,8 @@ extension CardsPages {
         var empty: Bool
         var blocked: Bool
         var sums: Sums
+        /// A sample beside prints of its card: its price comes off them here (issue 39).
+        var creditNote: String?
     }
 
     /// Preflight's first error on a design as it is now, if any.
@@ -23,8 +25,11 @@ extension CardsPages {
     @Sendable func cartPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let cart = try await cards.cart(context.identity)
         let reader = context.reader
+        let refused = context.page.form("quantity")
         var lines: [LineRow] = []
         for item in cart.items {
+            let id = item.id.uuidString.lowercased()
+            let mine = refused?.fields["line"]?.value == id ? refused : nil
             lines.append(
                 LineRow(
                     id: item.id.uuidString.lowercased(),
@@ -44,19 +49,39 @@ extension CardsPages {
                         guides: false,
                         inline: true
                     ),
-                    problem: try await problem(context.identity, design: item.designId)
+                    problem: try await problem(context.identity, design: item.designId),
+                    quantity: mine?.fields["quantity"]?.value ?? String(item.quantity),
+                    changesQuantity: item.kind == .print,
+                    quantityError: mine?.fields["quantity"]?.error ?? mine?.error
                 )
             )
         }
-        // "Added to your cart: Olive Sprig, 50 cards on Linen, $2.50 each."
-        let addedLine =
-            request.uri.queryParameters.get("notice") == "added"
-            ? request.uri.queryParameters.get("line").map { String($0) } : nil
-        let added = lines.first { $0.id == addedLine }.map { "Added to your cart: \($0.design), \($0.what)." }
+        var templates: [UUID: UUID] = [:]
+        for design in Set(cart.items.map(\.designId)) {
+            templates[design] = try await cards.design(context.identity, design).templateId
+        }
+        let credited = cart.items.filter { sample in
+            sample.kind == .sample
+                && cart.items.contains { $0.kind == .print && templates[$0.designId] == templates[sample.designId] }
+        }
+        let creditNote =
+            credited.isEmpty || cart.credit == 0
+            ? nil
+            : "Your sample of \(credited.map(\.designName).joined(separator: ", ")) comes with prints of the same card: "
+                + "its price comes off this order (Sample credit below)."
+        // "Added to your cart: Olive Sprig, 50 cards on Linen, $2.50 each." / "Changed: Olive Sprig, now 100 cards …"
+        let query = request.uri.queryParameters
+        let line = lines.first { $0.id == query.get("line").map { String($0) } }
+        let said: String? =
+            switch query.get("notice") {
+            case "added": line.map { "Added to your cart: \($0.design), \($0.what)." }
+            case "quantity": line.map { "Changed: \($0.design) is now \($0.what), \($0.amount)." }
+            default: nil
+            }
         return renderer.render(
             "cards/cart",
             CartPage(
-                shell: Shell(title: "Your cart", context: context, notice: added ?? notice(request)),
+                shell: Shell(title: "Your cart", context: context, notice: said ?? notice(request)),
                 lines: lines,
                 empty: lines.isEmpty,
                 blocked: lines.contains { $0.problem != nil },
@@ -68,9 +93,28 @@ extension CardsPages {
                     total: cart.total,
                     currency: cart.currency,
                     reader: reader
-                )
+                ),
+                creditNote: creditNote
             )
         )
+    }
+
+    /// A print line's new quantity: back to the cart, which says the line's new price (or why not, beside the field).
+    @Sendable func changeQuantity(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await request.decodeForm(limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "cart item")
+        let line = id.uuidString.lowercased()
+        do {
+            guard let quantity = Int(form["quantity"].trimmingCharacters(in: .whitespaces)) else {
+                throw PlazaError.validation(field: "quantity", "Give a whole number of cards.")
+            }
+            _ = try await cards.changeQuantity(context.identity, id, CardCartItemChange(quantity: quantity))
+        } catch let error as PlazaError where error.status.code < 500 && error.status != .notFound {
+            var state = FormState(form, names: ["quantity"], error: error)
+            state.fields["line"] = Field(value: line)
+            return renderer.refused("quantity", state, returnTo: "/cards/cart")
+        }
+        return PageRenderer.seeOther("/cards/cart?notice=quantity&line=\(line)")
     }
 
     @Sendable func removeLine(_ request: Request, context: AuthenticatedContext) async throws -> Response {

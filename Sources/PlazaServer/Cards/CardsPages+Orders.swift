@@ -8,6 +8,7 @@ extension CardsPages {
     func addOrderRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
         signedIn.get("cart", use: cartPage)
         signedIn.post("cart/items/:id/delete", use: removeLine)
+        signedIn.post("cart/items/:id/quantity", use: changeQuantity)
         signedIn.get("checkout", use: checkoutPage)
         signedIn.post("checkout", use: checkout)
         signedIn.get("orders", use: ordersPage)
@@ -49,6 +50,11 @@ extension CardsPages {
         var svg: String
         /// Preflight's first error on the design as it is now (it changed since it went in the cart): fix it first.
         var problem: String? = nil
+        /// A print line's quantity, which the cart lets the shopper change (a sample stays one card).
+        var quantity: String = ""
+        var changesQuantity = false
+        /// The quantity refused for this line, beside its field.
+        var quantityError: String? = nil
     }
 
     struct Sums: Sendable {

@@ -44,6 +44,7 @@ struct CardsPages: Sendable {
         addEditorRoutes(to: signedIn)
         addOrderRoutes(to: signedIn)
         addStudioRoutes(to: signedIn)
+        addSalesRoutes(to: signedIn)
         signedIn.get("designs/:id/print.pdf", use: printFile)
     }
 
