@@ -8,6 +8,8 @@ struct AdminPages: Sendable {
     let admin: AdminService
     let renderer: PageRenderer
     let maxBody: Int
+    /// A card template's pages as shoppers will see them, for its review item (the card shop draws them).
+    var templateArt: (@Sendable (_ template: UUID, _ viewer: Identity) async throws -> [ReviewArt])? = nil
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
         let console = pages.group("admin", context: AuthenticatedContext.self).add(middleware: AdminOnly())
@@ -107,6 +109,9 @@ struct AdminPages: Sendable {
         var proofLink: String?
         /// ... and the studio's form, where an admin may correct it before approving.
         var editLink: String?
+        /// ... and those pages drawn here, each with its text twin.
+        var art: [ReviewArt]
+        var hasArt: Bool
         var findings: [String]
         /// What is asked for (a campaign: every field, or what changed since its approval).
         var changes: [Change]
@@ -183,6 +188,8 @@ struct AdminPages: Sendable {
             case nil: nil
             }
         let actForm = context.page.form("act") ?? FormState(names: ["action", "reason"])
+        var art: [ReviewArt] = []
+        if item.kind == .template, let templateArt { art = try await templateArt(item.subjectId, context.identity) }
         let model = ItemPage(
             shell: Shell(title: "Review: \(item.subject)", context: context, notice: notice),
             tabs: Tabs(queue: true),
@@ -192,6 +199,8 @@ struct AdminPages: Sendable {
             subjectLink: item.kind == .merchant ? "/admin/users/\(item.subjectId.uuidString.lowercased())" : nil,
             proofLink: item.kind == .template ? "/cards/templates/\(item.subjectId.uuidString.lowercased())" : nil,
             editLink: item.kind == .template ? "/cards/studio/\(item.subjectId.uuidString.lowercased())" : nil,
+            art: art,
+            hasArt: !art.isEmpty,
             findings: item.findings,
             changes: item.diff.map {
                 Change(

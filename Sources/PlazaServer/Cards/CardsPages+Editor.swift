@@ -286,6 +286,13 @@ extension CardsPages {
         var orderable: Bool
         /// The change was kept (the editor saves as the shopper types).
         var saved: Bool
+        /// Changes the labels refuse, by the page's field (`size-names`): said beside it, left out of the rest.
+        var refused: [RefusedAnswer]
+    }
+
+    struct RefusedAnswer: Encodable {
+        var field: String
+        var message: String
     }
 
     struct FindingAnswer: Encodable {
@@ -300,12 +307,13 @@ extension CardsPages {
         let id = try Query.id(context.parameters, "id", "design")
         let design = try await cards.design(context.identity, id)
         let page = CardPage(rawValue: form["page"]) ?? .front
-        let changes = Self.request(form, design: design)
-        let view = try await cards.tryOut(context.identity, id, changes)
+        let tried = try await cards.tryOutEach(context.identity, id, Self.request(form, design: design))
+        let view = tried.view
         // What is typed is kept as it is typed, so nothing is lost by leaving the page; a printed design only previews.
+        // A refused change is not kept (the field says why) while the rest is.
         var saved = false
         if form["autosave"] == "1", !design.locked {
-            saved = (try? await cards.updateDesign(context.identity, id, changes)) != nil
+            saved = (try? await cards.updateDesign(context.identity, id, tried.kept)) != nil
         }
         let answer = LiveAnswer(
             svg: try await cards.preview(view, page: page, guides: true, inline: true),
@@ -313,7 +321,8 @@ extension CardsPages {
                 FindingAnswer(severity: $0.severity.rawValue, message: $0.message, labelId: $0.labelId)
             },
             orderable: CardPreflight.orderable(view.findings),
-            saved: saved
+            saved: saved,
+            refused: tried.refused.map { RefusedAnswer(field: $0.field, message: $0.message) }
         )
         var headers = HTTPFields()
         headers[.contentType] = "application/json"

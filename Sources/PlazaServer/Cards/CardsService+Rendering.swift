@@ -33,6 +33,30 @@ extension CardsService {
         )
     }
 
+    /// A template's pages as its review shows them to an admin (the version waiting), each colour's, with a text twin:
+    /// the colour and page, the art's presence and every text as the template sets it.
+    func reviewArt(_ id: UUID, viewer: Identity) async throws -> [ReviewArt] {
+        let (_, spec, _) = try await visibleTemplate(id, viewer: viewer)
+        var art: [ReviewArt] = []
+        for colour in spec.colours.isEmpty ? [nil] : spec.colours.map(Optional.some) {
+            for page in spec.pages {
+                let texts = spec.labels.filter { $0.page == page }.map { "“\($0.text)” (\($0.title))" }
+                let drawn = colour?.art[page.rawValue] != nil
+                let words =
+                    (drawn ? "the designer’s art" : "no art, a blank page")
+                    + (texts.isEmpty ? "; no text." : ", with " + texts.joined(separator: ", ") + ".")
+                art.append(
+                    ReviewArt(
+                        title: [page.rawValue.capitalized, colour?.name].compactMap { $0 }.joined(separator: ", "),
+                        svg: try await templatePreview(spec, colour: colour?.id, page: page, inline: true),
+                        text: words.prefix(1).uppercased() + words.dropFirst()
+                    )
+                )
+            }
+        }
+        return art
+    }
+
     /// A design's page; `guides` adds the trim, bleed and safe-area lines of the editor.
     func designPreview(
         _ identity: Identity,
@@ -68,6 +92,50 @@ extension CardsService {
             record.labels = try Self.applying(edits, to: record.labels, spec: current.spec)
         }
         return view(record, templateName: current.templateName, spec: current.spec)
+    }
+
+    /// Like `tryOut`, change by change: a change its label refuses (a size past the largest) is left out and named
+    /// `size-<label>` with why, the rest apply. The live preview shows them and says each refusal beside its field
+    /// (issue 39: one refused size froze the preview with a stale "is empty"); `kept` is what may be saved.
+    package func tryOutEach(
+        _ identity: Identity,
+        _ id: UUID,
+        _ request: CardDesignRequest
+    ) async throws -> (view: DesignView, kept: CardDesignRequest, refused: [FieldError]) {
+        var record = try await own(identity, id)
+        let current = try await view(record)
+        if let colour = request.colour, current.spec.colours.contains(where: { $0.id == colour }) {
+            record.colour = colour
+        }
+        var kept: [CardLabelEdit] = []
+        var refused: [FieldError] = []
+        for edit in request.labels ?? [] {
+            let parts: [(field: String, edit: CardLabelEdit)] = [
+                ("text", CardLabelEdit(id: edit.id, text: edit.text)),
+                ("font", CardLabelEdit(id: edit.id, font: edit.font)),
+                ("size", CardLabelEdit(id: edit.id, size: edit.size)),
+                ("colour", CardLabelEdit(id: edit.id, colour: edit.colour)),
+                ("x", CardLabelEdit(id: edit.id, x: edit.x, y: edit.y)),
+            ]
+            var keep = CardLabelEdit(id: edit.id)
+            for part in parts {
+                do {
+                    record.labels = try CardDesignRules.apply([part.edit], to: record.labels, spec: current.spec)
+                    keep.text = part.edit.text ?? keep.text
+                    keep.font = part.edit.font ?? keep.font
+                    keep.size = part.edit.size ?? keep.size
+                    keep.colour = part.edit.colour ?? keep.colour
+                    keep.x = part.edit.x ?? keep.x
+                    keep.y = part.edit.y ?? keep.y
+                } catch {
+                    refused += error.errors.map { FieldError(field: "\(part.field)-\(edit.id)", message: $0.message) }
+                }
+            }
+            kept.append(keep)
+        }
+        var keptRequest = request
+        keptRequest.labels = request.labels == nil ? nil : kept
+        return (view(record, templateName: current.templateName, spec: current.spec), keptRequest, refused)
     }
 
     /// Every line of every label where the print puts it, and the findings.

@@ -62,8 +62,12 @@ struct WebPages: Sendable {
             maxBody: services.configuration.limits.maxRequestBody,
             currency: services.configuration.wallet.currencies.first ?? "USD"
         ).addRoutes(to: pages)
-        AdminPages(admin: services.admin, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)
-            .addRoutes(to: pages)
+        AdminPages(
+            admin: services.admin,
+            renderer: renderer,
+            maxBody: services.configuration.limits.maxRequestBody,
+            templateArt: { [cards = services.cards] in try await cards.reviewArt($0, viewer: $1) }
+        ).addRoutes(to: pages)
         let currency = services.configuration.wallet.currencies.first ?? "USD"
         OffersPages(offers: services.offers, renderer: renderer, maxBody: services.configuration.limits.maxRequestBody)
             .addRoutes(to: pages)

@@ -54,15 +54,46 @@
               else text.removeAttribute("aria-invalid");
             }
           });
+          // A change a label refuses (a size past its largest) is said beside its own field, and left unsaved.
+          showRefused(answer.refused || []);
           const ready = editor.querySelector("[data-order-ready]");
           const blocked = editor.querySelector("[data-not-orderable]");
           if (ready) ready.hidden = !answer.orderable;
           if (blocked) blocked.hidden = answer.orderable;
           const status = editor.querySelector("[data-save-status]");
-          if (status) status.textContent = answer.saved ? "All changes saved" : "";
+          if (status) {
+            const refused = (answer.refused || []).length;
+            status.textContent = refused ? (answer.saved ? "Saved, except what the red notes say" : "Not saved: see the red notes")
+              : answer.saved ? "All changes saved" : "";
+          }
           editor.dataset.refreshed = String(Date.now());
         })
         .catch(() => {});
+    }
+
+    function showRefused(refused) {
+      form.querySelectorAll("[data-live-refusal]").forEach((note) => {
+        const input = form.elements[note.dataset.liveRefusal];
+        if (input && input.removeAttribute) {
+          input.removeAttribute("aria-invalid");
+          const rest = (input.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== note.id);
+          if (rest.length) input.setAttribute("aria-describedby", rest.join(" "));
+          else input.removeAttribute("aria-describedby");
+        }
+        note.remove();
+      });
+      refused.forEach((problem) => {
+        const input = form.elements[problem.field];
+        if (!input || !input.insertAdjacentElement) return;
+        const note = document.createElement("p");
+        note.className = "field-error";
+        note.id = problem.field + "-refused";
+        note.dataset.liveRefusal = problem.field;
+        note.textContent = problem.message;
+        input.insertAdjacentElement("afterend", note);
+        input.setAttribute("aria-invalid", "true");
+        input.setAttribute("aria-describedby", ((input.getAttribute("aria-describedby") || "") + " " + note.id).trim());
+      });
     }
 
     function soon() {
