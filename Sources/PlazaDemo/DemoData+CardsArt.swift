@@ -35,7 +35,7 @@ extension DemoData {
     static var cardSeeds: [CardSeed] {
         [
             oliveSprig, decoArch, pressedFern, confettiPop, balloonBunch, candlelight, snowfall, winterWreath,
-            midnightStars,
+            midnightStars, confettiCorners,
         ]
     }
 }

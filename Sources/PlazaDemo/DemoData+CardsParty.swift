@@ -267,3 +267,70 @@ extension DemoData {
         )
     }
 }
+
+// MARK: - Party, with text the shopper places
+
+extension DemoData {
+    /// Confetti in the corners and an open middle: the shopper may move each text (issue 39: no demo card let them),
+    /// by dragging it on the preview or by its "From left" and "From top" fields.
+    static var confettiCorners: CardSeed {
+        let ink = "#243b55"
+        let palettes = [
+            ("Sorbet", "#fffaf5", ["#f28482", "#f6bd60", "#84a59d", "#6d9dc5"]),
+            ("Mint", "#f5fbf8", ["#2a9d8f", "#e9c46a", "#f4a261", "#264653"]),
+        ]
+        let colours = palettes.map { name, paper, inks in
+            CardSeedColour(
+                name: name,
+                art: [.front: svg(cardA6, paper, confetti(in: cardA6, avoiding: (14, 22, 91, 126), colours: inks))]
+            )
+        }
+        let inks = [ink, "#f28482", "#2a9d8f"]
+        return CardSeed(
+            name: "Confetti Corners",
+            category: "Party",
+            subcategory: "Birthday",
+            trim: cardA6,
+            pages: [.front],
+            colours: colours,
+            labels: [
+                CardLabelSpec(
+                    id: "title",
+                    page: .front,
+                    text: "You’re invited",
+                    font: "display",
+                    size: 20,
+                    colour: ink,
+                    x: 15,
+                    y: 40,
+                    width: 75,
+                    height: 12,
+                    maxLines: 1,
+                    editable: [.text, .font, .colour, .position],
+                    fonts: ["display", "script", "serif"],
+                    colours: inks
+                ),
+                CardLabelSpec(
+                    id: "details",
+                    page: .front,
+                    text: "Sam turns 30\nFriday, 4 June · 7 pm\nThe Lantern Room",
+                    font: "sans",
+                    size: 11,
+                    colour: ink,
+                    x: 15,
+                    y: 70,
+                    width: 75,
+                    height: 24,
+                    maxLines: 4,
+                    required: true,
+                    editable: [.text, .size, .colour, .position],
+                    fonts: ["sans"],
+                    colours: inks,
+                    minSize: 9,
+                    maxSize: 14
+                ),
+            ],
+            papers: ["Smooth matte", "Linen"]
+        )
+    }
+}
