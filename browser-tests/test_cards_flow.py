@@ -216,6 +216,10 @@ def test_a_designer_uploads_a_template_an_admin_approves_it(plaza):
         navigate(admin, item.find_element(By.TAG_NAME, "a"))
         assert admin.find_element(By.CSS_SELECTOR, "[data-proof-link]")
         submit(admin, "Review this")
+        # The art as shoppers will see it, with its text twin, before the decision (issue 39).
+        art = admin.find_element(By.CSS_SELECTOR, "[data-review-art]")
+        assert art.find_elements(By.CSS_SELECTOR, "svg") and "Front, Gold" in art.text, art.text
+        assert "The designer’s art" in art.text
         screenshot(admin, "cards-admin-review")
         submit(admin, "Approve")
         admin.get(plaza + "/cards?q=" + title.split()[-1])
@@ -281,3 +285,93 @@ def test_a_designer_places_labels_by_touch_on_a_phone(plaza):
         screenshot(designer, "cards-studio-saved")
     finally:
         designer.quit()
+
+
+def live_note(driver, field):
+    """The note the live preview put beside `field` (or "" while there is none); the fields redraw as they answer."""
+    notes = driver.find_elements(By.CSS_SELECTOR, f"[data-live-refusal='{field}']")
+    return notes[0].text if notes else ""
+
+
+def test_a_shopper_moves_text_sizes_it_and_changes_the_cart_on_a_phone(plaza):
+    """Issue 39: the phone's preview takes its width; a size past the largest is said beside the size, never as a
+    false "empty"; the demo's Confetti Corners lets text move (by its fields: no dragging needed); the cart changes a
+    quantity and credits a sample ordered beside its prints."""
+    name = "move" + uuid.uuid4().hex[:6]
+    shopper = new_browser("phone")
+    try:
+        sign_up(shopper, plaza, name, "Mo Mover")
+        shopper.get(plaza + "/cards?q=corners")
+        navigate(shopper, next(t for t in shopper.find_elements(By.CSS_SELECTOR, "[data-templates] li") if "Confetti Corners" in t.text)
+                 .find_element(By.TAG_NAME, "a"))
+        submit(shopper, "Personalize this card")
+
+        # The card takes the phone's width while looking at it.
+        card = shopper.find_element(By.CSS_SELECTOR, "[data-preview] svg")
+        width = shopper.execute_script("return document.documentElement.clientWidth")
+        assert card.rect["width"] >= 0.8 * width, (card.rect["width"], width)
+        screenshot(shopper, "cards-editor-wide")
+
+        # Emptied, then filled again with a size past the largest: the size says so, nothing says "empty".
+        details = shopper.find_element(By.ID, "text-details")
+        details.clear()
+        wait_for(shopper, lambda: "is empty" in shopper.find_element(By.CSS_SELECTOR, "[data-findings]").text)
+        details.send_keys("Maya turns 8")
+        size = shopper.find_element(By.ID, "size-details")
+        size.clear()
+        size.send_keys("30")
+        wait_for(shopper, lambda: live_note(shopper, "size-details") == "Pick a size from 9 to 14 pt.",
+                 explain=lambda: live_note(shopper, "size-details"))
+        assert size.get_attribute("aria-invalid") == "true"
+        wait_for(shopper, lambda: "Maya turns 8" in preview_text(shopper), explain=lambda: preview_text(shopper))
+        assert "is empty" not in shopper.find_element(By.CSS_SELECTOR, "[data-findings]").text
+        screenshot(shopper, "cards-editor-size-refused")
+        size.clear()
+        size.send_keys("12")
+        wait_for(shopper, lambda: not live_note(shopper, "size-details"))
+        assert size.get_attribute("aria-invalid") is None
+
+        # The title moves 20 mm down by its field; the preview draws it there and the move is kept.
+        before = float(shopper.find_element(By.CSS_SELECTOR, "[data-preview] [data-label=title] tspan").get_attribute("y"))
+        top = shopper.find_element(By.ID, "y-title")
+        top.clear()
+        top.send_keys("60")
+        wait_for(shopper, lambda: abs(float(shopper.find_element(By.CSS_SELECTOR, "[data-preview] [data-label=title] tspan")
+                                              .get_attribute("y")) - (before + 20)) < 0.01)
+        wait_for(shopper, lambda: "saved" in shopper.find_element(By.CSS_SELECTOR, "[data-save-status]").text)
+        shopper.refresh()
+        assert shopper.find_element(By.ID, "y-title").get_attribute("value") == "60"
+
+        # 20 cards, then a sample of the same card: the cart credits the sample; then 60 cards instead of 20.
+        fill(shopper, {"quantity": "20"})
+        submit(shopper, "Add to cart")
+        design = shopper.find_element(By.CSS_SELECTOR, "[data-cart] a").get_attribute("href")
+        shopper.get(design)
+        submit(shopper, "Order a sample first")
+        assert "comes off this order" in shopper.find_element(By.CSS_SELECTOR, "[data-credit-note]").text
+        assert shopper.find_element(By.CSS_SELECTOR, "[data-sums]").text.count("Sample credit") == 1
+        line = shopper.find_element(By.CSS_SELECTOR, "[data-quantity-form]")
+        how_many = line.find_element(By.NAME, "quantity")
+        how_many.clear()
+        how_many.send_keys("60")
+        navigate(shopper, line.find_element(By.TAG_NAME, "button"))
+        assert "Changed: Confetti Corners is now 60 cards on" in notice(shopper), notice(shopper)
+        assert shopper.find_element(By.CSS_SELECTOR, "[data-quantity-form] input[name=quantity]").get_attribute("value") == "60"
+        screenshot(shopper, "cards-cart-quantity")
+    finally:
+        shopper.quit()
+
+
+def test_a_designer_reads_their_sales_from_the_studio(plaza):
+    for size in ("desktop", "phone"):
+        designer = new_browser(size)
+        try:
+            log_in(designer, plaza, "dana", "demo-dana-2026")
+            designer.get(plaza + "/cards/studio")
+            navigate(designer, designer.find_element(By.CSS_SELECTOR, ".cards-nav a[href='/cards/studio/sales']"))
+            rows = designer.find_elements(By.CSS_SELECTOR, "[data-sales] tbody tr")
+            assert any("Olive Sprig" in row.text for row in rows), [row.text for row in rows]
+            assert designer.find_element(By.CSS_SELECTOR, "[data-sales-summary]").text
+            screenshot(designer, "cards-sales")
+        finally:
+            designer.quit()

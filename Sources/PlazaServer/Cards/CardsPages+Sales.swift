@@ -36,8 +36,9 @@ extension CardsPages {
                 id: id,
                 name: name,
                 state: state,
-                orders: reader.count(orders, "order", "orders"),
-                units: reader.count(units, "card", "cards"),
+                // The columns name what is counted: the cells are the reader's digits alone (they fit a phone).
+                orders: orders.formatted(.number.locale(reader.locale)),
+                units: units.formatted(.number.locale(reader.locale)),
                 revenue: reader.money(revenue, currency)
             )
         }
