@@ -87,7 +87,7 @@ struct InboxService: Sendable {
             return InboxEntry(
                 id: charge.id,
                 kind: asked ? .chargeRequested : .chargeAnswered,
-                title: asked ? charge.askedTitle(money) : charge.answeredTitle(money),
+                title: asked ? charge.askedTitle(money, write: write) : charge.answeredTitle(money, write: write),
                 note: charge.message,
                 amount: charge.amount,
                 currency: charge.currency,

@@ -42,7 +42,7 @@ extension WalletPages {
         var created: String
         var customer: String
         var refundable: String?
-        /// "1.00 USD refunded, 3.20 USD kept", once anything was refunded.
+        /// "Refunded $1.00 of $4.20", once anything was refunded.
         var refunds: String?
         var key: String
         /// With a coupon: "Before the coupon $12.00" and "Morning pretzel −$2.40".
@@ -112,12 +112,11 @@ extension WalletPages {
             }
         }
 
-        /// "$1.00 refunded, $3.20 kept", once anything was refunded.
+        /// "Refunded $1.00 of $4.20" (either side reads it alike), or "Refunded in full", once anything was refunded.
         static func refunds(_ charge: Charge, reader: Reader) -> String? {
             guard charge.refundedAmount > 0 else { return nil }
-            let refunded = reader.money(charge.refundedAmount, charge.currency)
-            guard charge.isPartlyRefunded else { return "\(refunded) refunded in full" }
-            return "\(refunded) refunded, \(reader.money(charge.amount - charge.refundedAmount, charge.currency)) kept"
+            guard charge.isPartlyRefunded else { return "Refunded in full" }
+            return "Refunded \(reader.money(charge.refundedAmount, charge.currency)) of \(reader.money(charge.money))"
         }
     }
 

@@ -255,19 +255,28 @@ import Testing
 
             let inbox = try await client.send(.get, "/v1/inbox", token: anna).decode(InboxPage.self)
             let paid = try #require(inbox.items.first { $0.kind == .chargeRequested })
-            #expect(paid.title == "You paid Corner Cafe 4.20 USD; 1.00 USD refunded, 3.20 USD kept since.")
+            #expect(paid.title == "You paid Corner Cafe 4.20 USD; 1.00 USD came back, so it cost you 3.20 USD.")
             let browser = PageSession(client)
             _ = try await browser.submit(
                 "/login",
                 to: "/login",
                 ["login": "anna", "password": AccountsDriver.password]
             )
+            // Said naturally, in the reader's money (issue 39: "1.00 USD refunded, 3.20 USD kept since").
+            let inboxPage = try await browser.get("/inbox").text
+            #expect(
+                inboxPage.contains("You paid Corner Cafe $4.20; $1.00 came back, so it cost you $3.20."),
+                "\(inboxPage)"
+            )
+            #expect(!inboxPage.contains("kept since"))
+            let charges = try await browser.get("/wallet/charges").text
+            #expect(charges.contains("Refunded $1.00 of $4.20"), "\(charges)")
             let receipt = try await browser.get("/wallet/receipts/\(charge.id.uuidString.lowercased())").text
             #expect(receipt.contains("Paid after the refund") && receipt.contains("$3.20"))
             let bruno = PageSession(client)
             _ = try await bruno.submit("/login", to: "/login", ["login": "bruno", "password": AccountsDriver.password])
             let counter = try await bruno.get("/wallet/counter/\(shop.business.id.uuidString.lowercased())").text
-            #expect(counter.contains("partly refunded") && counter.contains("$1.00 refunded, $3.20 kept"))
+            #expect(counter.contains("partly refunded") && counter.contains("Refunded $1.00 of $4.20"))
         }
     }
 }

@@ -15,13 +15,15 @@ extension Charge {
         business.kind == .user ? "/wallet/request" : "/wallet/counter/\(business.id?.uuidString.lowercased() ?? "")"
     }
 
-    /// What the customer reads: "Bruno's Bakery asks you to pay $4.20."
-    public func askedTitle(_ money: String) -> String {
+    /// What the customer reads: "Bruno's Bakery asks you to pay $4.20."; `write` writes the refund's amounts.
+    public func askedTitle(_ money: String, write: (Money) -> String = { $0.description }) -> String {
         let business = business.name
         switch status {
         case .pending: return "\(business) asks you to pay \(money)."
+        case .approved where refundedAmount > 0:
+            return "You paid \(business) \(money); \(refundSentence(write, customer: true))."
         case .approved: return "You paid \(business) \(money)."
-        case .refunded: return "You paid \(business) \(money); \(refundSummary ?? "refunded") since."
+        case .refunded: return "You paid \(business) \(money); \(refundSentence(write, customer: true))."
         case .declined: return "You declined \(business)'s charge of \(money)."
         case .cancelled: return "\(business) cancelled its charge of \(money)."
         case .expired: return "\(business)'s charge of \(money) expired unanswered."
@@ -29,7 +31,7 @@ extension Charge {
     }
 
     /// What the business (or the person who asked) reads: "Anna C. paid $4.20 to Bruno's Bakery."
-    public func answeredTitle(_ money: String) -> String {
+    public func answeredTitle(_ money: String, write: (Money) -> String = { $0.description }) -> String {
         let customer = customer.name
         if business.kind == .user {
             return switch status {
@@ -39,11 +41,22 @@ extension Charge {
             }
         }
         switch status {
+        case .approved where refundedAmount > 0, .refunded:
+            return "\(customer) paid \(money) to \(business.name); \(refundSentence(write, customer: false))."
         case .approved: return "\(customer) paid \(money) to \(business.name)."
-        case .refunded: return "\(customer) paid \(money) to \(business.name); \(refundSummary ?? "refunded") since."
         case .declined: return "\(customer) declined \(money) from \(business.name)."
         default: return "\(customer) did not answer \(money) from \(business.name) in time."
         }
+    }
+
+    /// What a refund left, in a few words each side reads naturally (issue 39): the customer's "$1.00 came back, so it
+    /// cost you $3.20" or "refunded in full"; the business's "you refunded $1.00 of it". `write` writes amounts as the
+    /// reader does ("$1.00"; the API's "1.00 USD").
+    public func refundSentence(_ write: (Money) -> String = { $0.description }, customer: Bool) -> String {
+        let back = write(Money(amount: refundedAmount, currency: currency))
+        guard isPartlyRefunded else { return customer ? "refunded in full" : "you refunded all of it" }
+        let left = write(Money(amount: amount - refundedAmount, currency: currency))
+        return customer ? "\(back) came back, so it cost you \(left)" : "you refunded \(back) of it"
     }
 
     /// The push notification for the charge's new state, and who gets it: a request to pay goes to the customer, an
@@ -61,7 +74,7 @@ extension Charge {
                 NotificationContent(
                     kind: .moneyReceived,
                     title: "\(business.name) sent you a refund.",
-                    body: refundSummary ?? "",
+                    body: refundedAmount > 0 ? Self.sentence(refundSentence(customer: true)) : "",
                     link: askedLink
                 )
             )
@@ -92,6 +105,11 @@ extension Charge {
             return nil
         }
     }
+}
+
+extension Charge {
+    /// "refunded in full" as a sentence of its own: "Refunded in full."
+    static func sentence(_ words: String) -> String { words.prefix(1).uppercased() + words.dropFirst() + "." }
 }
 
 extension Transfer {
