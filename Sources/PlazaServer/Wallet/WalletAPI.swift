@@ -29,6 +29,13 @@ struct WalletAPI: Sendable {
         authenticated.put("me/charge-blocks/:businessId", use: block)
         authenticated.delete("me/charge-blocks/:businessId", use: unblock)
         authenticated.get("me/contacts", use: contacts)
+        authenticated.get("people/suggest", use: suggestPeople)
+    }
+
+    /// Signed in: people a payment could go to for the typed text (`?q=car`), for a pay form's type-ahead.
+    @Sendable func suggestPeople(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let typed = request.uri.queryParameters.get("q") ?? ""
+        return try .json(Page(items: try await wallet.suggestPeople(context.identity, typed: typed), nextCursor: nil))
     }
 
     /// Signed in: the people the caller last paid or was paid by, most recent first (a payment's "recent" list).

@@ -31,6 +31,8 @@ extension WalletPages {
         var hasContacts: Bool
         var sent: [Sent]
         var hasSent: Bool
+        var suggestions: [Suggestion] = []
+        var hasSuggestions = false
     }
 
     @Sendable func requestPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -48,30 +50,39 @@ extension WalletPages {
     }
 
     func renderRequest(context: AuthenticatedContext, form: FormState, notice: String? = nil) async throws -> Response {
-        let reader = context.reader
         let contacts = try await wallet.contacts(context.identity).map(Self.contact)
-        let sent = try await wallet.sentPaymentRequests(context.identity, statuses: [], limit: 20, cursor: nil).items
-        let page = RequestPage(
+        let sent = try await sentRequests(context, limit: 20)
+        var page = RequestPage(
             shell: Shell(title: "Request money", context: context, notice: notice),
             form: form,
             key: UUID().uuidString,
             currency: currency,
             contacts: contacts,
             hasContacts: !contacts.isEmpty,
-            sent: sent.map {
-                RequestPage.Sent(
-                    id: $0.id.uuidString.lowercased(),
-                    who: $0.customer.name,
-                    amount: reader.money($0.money),
-                    note: $0.message,
-                    when: reader.when($0.createdAt),
-                    status: Self.requestStatus($0.status),
-                    pending: $0.status == .pending
-                )
-            },
+            sent: sent,
             hasSent: !sent.isEmpty
         )
+        page.suggestions = await suggestions(form, path: "/wallet/request", context: context)
+        page.hasSuggestions = !page.suggestions.isEmpty
         return renderer.render("wallet/request", page)
+    }
+
+    /// The caller's newest requests to friends with their answers (waiting ones can be called off): the request page
+    /// lists them, and the wallet's history shows the newest beside the money that moved (issue 39: they were missing).
+    func sentRequests(_ context: AuthenticatedContext, limit: Int) async throws -> [RequestPage.Sent] {
+        let reader = context.reader
+        return try await wallet.sentPaymentRequests(context.identity, statuses: [], limit: limit, cursor: nil).items.map
+        {
+            RequestPage.Sent(
+                id: $0.id.uuidString.lowercased(),
+                who: $0.customer.name,
+                amount: reader.money($0.money),
+                note: $0.message,
+                when: reader.when($0.createdAt),
+                status: Self.requestStatus($0.status),
+                pending: $0.status == .pending
+            )
+        }
     }
 
     static func requestStatus(_ status: ChargeStatus) -> String {
@@ -113,12 +124,14 @@ extension WalletPages {
     }
 
     @Sendable func cancelRequest(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        _ = try await request.decodeForm(limit: limit)
+        let form = try await request.decodeForm(limit: limit)
         _ = try await wallet.endCharge(
             context.identity,
             id: try Query.id(context.parameters, "id", "request"),
             as: .cancelled
         )
-        return PageRenderer.seeOther("/wallet/request?notice=request-cancelled")
+        // Back to the page the form was on: the request page, or the wallet's history.
+        let back = form["back"] == "/wallet" ? "/wallet" : "/wallet/request"
+        return PageRenderer.seeOther("\(back)?notice=request-cancelled\(back == "/wallet" ? "#sent-requests" : "")")
     }
 }

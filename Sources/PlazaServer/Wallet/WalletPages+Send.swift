@@ -10,6 +10,35 @@ extension WalletPages {
         signedIn.get("send", use: sendForm)
         signedIn.get("send/review", use: reviewSend)
         signedIn.post("send", use: send)
+        signedIn.get("people", use: people)
+    }
+
+    /// A person the typed "To" could mean, linking to the form with them filled in (the fallback without the script).
+    struct Suggestion: Sendable, Codable {
+        var username: String
+        var name: String
+        var link: String
+    }
+
+    /// The type-ahead's list for the pay and request forms' script (`?q=car`): JSON, each with its link.
+    @Sendable func people(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let typed = String((request.uri.queryParameters.get("q") ?? "").prefix(80))
+        let found = (try? await wallet.suggestPeople(context.identity, typed: typed)) ?? []
+        return try .json(found.map { Suggestion(username: $0.username, name: $0.displayName, link: "") })
+    }
+
+    /// Without the script, a "To" that names nobody is answered beside the field with who it could mean: the same
+    /// suggestions as the type-ahead, each a link back to the form (`path`) with that person and the rest kept.
+    func suggestions(_ form: FormState, path: String, context: AuthenticatedContext) async -> [Suggestion] {
+        guard let to = form.fields["to"], to.error != nil, !to.value.isEmpty,
+            let found = try? await wallet.suggestPeople(context.identity, typed: to.value)
+        else { return [] }
+        let kept = ["amount", "note"].compactMap { name in
+            form.fields[name].flatMap { $0.value.isEmpty ? nil : "&\(name)=\(Self.escape($0.value))" }
+        }.joined()
+        return found.map {
+            Suggestion(username: $0.username, name: $0.displayName, link: "\(path)?to=%40\($0.username)\(kept)")
+        }
     }
 
     struct Contact: Sendable {
@@ -26,6 +55,8 @@ extension WalletPages {
         var currency: String
         var contacts: [Contact]
         var hasContacts: Bool
+        var suggestions: [Suggestion]
+        var hasSuggestions: Bool
     }
 
     struct ReviewPage: Sendable {
@@ -64,12 +95,15 @@ extension WalletPages {
 
     func renderSend(context: AuthenticatedContext, form: FormState) async throws -> Response {
         let contacts = try await wallet.contacts(context.identity).map(Self.contact)
+        let suggested = await suggestions(form, path: "/wallet/send", context: context)
         let page = SendPage(
             shell: Shell(title: "Pay", context: context),
             form: form,
             currency: currency,
             contacts: contacts,
-            hasContacts: !contacts.isEmpty
+            hasContacts: !contacts.isEmpty,
+            suggestions: suggested,
+            hasSuggestions: !suggested.isEmpty
         )
         return renderer.render("wallet/send", page)
     }

@@ -108,6 +108,18 @@ extension PlazaClient {
         return page.items
     }
 
+    /// People a payment could go to for what was typed (`car`, `@car`): those you paid or were paid by whose username or
+    /// name starts so, and anyone by their exact username; a pay screen's type-ahead.
+    public func suggestPeople(_ typed: String) async throws -> [Person] {
+        let page: Page<Person> = try await send(
+            "GET",
+            "v1/people/suggest",
+            query: [URLQueryItem(name: "q", value: typed)],
+            auth: .required
+        )
+        return page.items
+    }
+
     public func charge(_ id: UUID) async throws -> Charge {
         try await send("GET", "v1/charges/\(id.uuidString.lowercased())", auth: .required)
     }

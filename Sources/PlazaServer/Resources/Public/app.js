@@ -634,3 +634,87 @@ document.querySelectorAll("form[data-listing-form], form[data-photo-form]").forE
       .catch(() => {});
   });
 })();
+// The pay and request forms' "To" suggests people as it is typed ([data-people-combobox]): the ARIA combobox pattern,
+// arrow keys move through the list, Enter or a tap picks, Escape closes. Without this script a name that matches nobody
+// is answered beside the field with the same suggestions as links.
+document.querySelectorAll("[data-people-combobox]").forEach((box) => {
+  const input = box.querySelector("[role=combobox]");
+  const list = box.querySelector("[role=listbox]");
+  const status = box.querySelector("[data-combobox-status]");
+  let people = [];
+  let active = -1;
+  let timer = null;
+  let asked = 0;
+  const show = (open) => {
+    list.hidden = !open;
+    input.setAttribute("aria-expanded", open ? "true" : "false");
+    if (!open) { active = -1; input.removeAttribute("aria-activedescendant"); }
+  };
+  const highlight = (index) => {
+    active = index;
+    list.querySelectorAll("[role=option]").forEach((option, at) => option.setAttribute("aria-selected", at === index ? "true" : "false"));
+    if (index >= 0) {
+      const option = list.children[index];
+      input.setAttribute("aria-activedescendant", option.id);
+      option.scrollIntoView({ block: "nearest" });
+    } else {
+      input.removeAttribute("aria-activedescendant");
+    }
+  };
+  const pick = (index) => {
+    const person = people[index];
+    if (!person) return;
+    input.value = "@" + person.username;
+    show(false);
+    status.textContent = person.name + " (@" + person.username + ") chosen.";
+  };
+  const render = () => {
+    list.replaceChildren();
+    people.forEach((person, index) => {
+      const option = document.createElement("li");
+      option.id = input.id + "-option-" + index;
+      option.setAttribute("role", "option");
+      option.setAttribute("aria-selected", "false");
+      option.dataset.username = person.username;
+      const handle = document.createElement("span");
+      handle.className = "muted";
+      handle.textContent = "@" + person.username;
+      option.append(document.createTextNode(person.name), handle);
+      option.addEventListener("mousedown", (event) => { event.preventDefault(); pick(index); });
+      list.append(option);
+    });
+    show(people.length > 0 && document.activeElement === input);
+    status.textContent = input.value.trim() === "" ? "" : people.length === 0 ? "No suggestions."
+      : people.length + (people.length === 1 ? " suggestion" : " suggestions") + ": use the arrow keys to choose.";
+  };
+  const lookUp = async () => {
+    const typed = input.value.trim();
+    const ticket = ++asked;
+    if (typed.replace(/^[@$]/, "") === "") { people = []; render(); return; }
+    try {
+      const response = await fetch("/wallet/people?q=" + encodeURIComponent(typed), { credentials: "same-origin", headers: { Accept: "application/json" } });
+      const found = response.ok ? await response.json() : [];
+      if (ticket !== asked) return;  // a newer look-up answers instead
+      people = Array.isArray(found) ? found : [];
+      render();
+    } catch (error) {
+      // No connection: the form still works with a typed username.
+    }
+  };
+  input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(lookUp, 150); });
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      if (list.hidden) { if (people.length) show(true); else return; }
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      highlight((active + step + people.length) % people.length);
+    } else if (event.key === "Enter" && !list.hidden && active >= 0) {
+      event.preventDefault();
+      pick(active);
+    } else if (event.key === "Escape" && !list.hidden) {
+      event.preventDefault();
+      show(false);
+    }
+  });
+  input.addEventListener("blur", () => show(false));
+});
