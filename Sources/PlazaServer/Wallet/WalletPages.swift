@@ -75,6 +75,9 @@ struct WalletPages: Sendable {
         /// Claimed coupons waiting for the counter, each linking to its code's QR.
         var coupons: [CouponRow]
         var hasCoupons: Bool
+        /// The newest requests the reader sent to friends, whatever became of them.
+        var sentRequests: [RequestPage.Sent] = []
+        var hasSentRequests = false
     }
 
     struct CouponRow: Sendable {
@@ -152,7 +155,8 @@ struct WalletPages: Sendable {
         let waiting = context.page.badges?.charges ?? 0
         let first = balances.balances.first
         let coupons = try await coupons(context)
-        let page = WalletPage(
+        let sent = try await sentRequests(context, limit: 5)
+        var page = WalletPage(
             shell: Shell(title: "Wallet", context: context, notice: notice),
             balance: reader.money(first?.available ?? 0, first?.currency ?? currency),
             pending: first.flatMap { $0.pending > 0 ? reader.money($0.pending, $0.currency) : nil },
@@ -168,6 +172,7 @@ struct WalletPages: Sendable {
             coupons: coupons,
             hasCoupons: !coupons.isEmpty
         )
+        (page.sentRequests, page.hasSentRequests) = (sent, !sent.isEmpty)
         return renderer.render("wallet/wallet", page)
     }
 

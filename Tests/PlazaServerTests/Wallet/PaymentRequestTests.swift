@@ -77,3 +77,55 @@ extension PaymentRequestTests {
         }
     }
 }
+
+extension PaymentRequestTests {
+    /// Requests I sent show in my wallet beside the money that moved (issue 39: Venmo lists them as incomplete): each with
+    /// the friend's name and its answer, and a waiting one can be called off from there.
+    @Test(arguments: TestEngine.enabled)
+    func theWalletShowsTheRequestsISentAndCallsOffAWaitingOne(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let accounts = AccountsDriver(client)
+            let anna = try await accounts.signedIn("anna").accessToken
+            _ = try await accounts.signedIn("bruno")
+            let carla = try await accounts.signedIn("carla").accessToken
+            func ask(_ to: String, _ amount: Int64, _ note: String) async throws -> Charge {
+                try await client.send(
+                    .post,
+                    "/v1/payment-requests",
+                    json: CreatePaymentRequest(to: to, amount: amount, currency: "USD", note: note),
+                    token: carla,
+                    headers: WalletDriver.keyed(UUID().uuidString)
+                ).decode(Charge.self)
+            }
+            let tickets = try await ask("anna", 500, "Tickets")
+            let pizza = try await ask("bruno", 1_250, "Pizza")
+            #expect(try await client.send(.post, "/v1/charges/\(tickets.id)/decline", token: anna).status == .ok)
+
+            let page = PageSession(client)
+            _ = try await page.submit("/login", to: "/login", ["login": "carla", "password": AccountsDriver.password])
+            let wallet = try await page.get("/wallet").text
+            #expect(wallet.contains("Requests you sent"), "\(wallet)")
+            let rows = wallet.components(separatedBy: "data-request=").dropFirst()
+            let annaRow = try #require(rows.first { $0.contains("Tickets") })
+            let brunoRow = try #require(rows.first { $0.contains("Pizza") })
+            #expect(annaRow.contains("Anna") && annaRow.contains("declined") && annaRow.contains("$5.00"))
+            #expect(!annaRow.contains("Call off"), "an answered request cannot be called off")
+            #expect(brunoRow.contains("Bruno") && brunoRow.contains("waiting") && brunoRow.contains("$12.50"))
+            #expect(brunoRow.contains("/wallet/request/\(pizza.id.uuidString.lowercased())/cancel"))
+
+            let cancelled = try await page.submit(
+                "/wallet",
+                to: "/wallet/request/\(pizza.id.uuidString.lowercased())/cancel",
+                ["back": "/wallet"]
+            )
+            #expect(cancelled.status == .seeOther)
+            #expect(cancelled.headers[.location]?.hasPrefix("/wallet?notice=request-cancelled") == true)
+            let after = try await page.follow(cancelled).text
+            #expect(after.contains("Request called off"))
+            let pizzaRow = try #require(after.components(separatedBy: "data-request=").first { $0.contains("Pizza") })
+            #expect(pizzaRow.contains("called off") && !pizzaRow.contains(">Call off<"))
+            let asked = try await client.send(.get, "/v1/charges/\(pizza.id)", token: carla).decode(Charge.self)
+            #expect(asked.status == .cancelled)
+        }
+    }
+}
