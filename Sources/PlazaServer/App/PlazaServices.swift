@@ -295,6 +295,7 @@ public final class PlazaServices: Sendable {
             RecurringWork(name: "loyalty", interval: 60, logger: logger) { [loyalty] in
                 _ = try await loyalty.expireEndedPrograms()
                 _ = try await loyalty.expireLapsedCards()
+                _ = try await loyalty.remindExpiringPunches()
             },
             // Starts approved campaigns whose time came and ends those past their end.
             RecurringWork(name: "offers", interval: 60, logger: logger) { [offers] in

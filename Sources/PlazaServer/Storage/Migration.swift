@@ -57,5 +57,6 @@ enum Migrations {
         M0043_BusinessItems(),  // the items a business sells at its counter, with their prices
         M0044_ChargeRefunds(),  // each refund of a charge with its reason
         M0045_PointOfSale(),  // a charge's tip; a business's suggested tips, tax registration and rate
+        M0046_PunchExpiryReminders(),  // the punch expiry each card's holder was last reminded of
     ]
 }
