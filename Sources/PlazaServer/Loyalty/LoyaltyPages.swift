@@ -133,6 +133,36 @@ struct LoyaltyPages: Sendable {
         var several: String?
     }
 
+    /// The card's punches, newest first: those scanned or given at the counter and those paying earned ("+2 by paying
+    /// PZ-7Q4K", issue 39: they were missing), in the order they happened.
+    static func punchRows(_ detail: LoyaltyCardDetail, reader: Reader) -> [PunchRow] {
+        let scanned = detail.punches.map {
+            (
+                at: min($0.scannedAt, $0.countedAt),
+                row: PunchRow(
+                    when: reader.when(min($0.scannedAt, $0.countedAt)),
+                    place: $0.locationName,
+                    several: $0.punches > 1 ? reader.count($0.punches, "punch", "punches") : nil
+                )
+            )
+        }
+        let paid = (detail.paymentPunches ?? []).map { earned in
+            let back = earned.takenBack > 0 ? " (\(earned.takenBack) taken back by a refund)" : ""
+            return (
+                at: earned.createdAt,
+                row: PunchRow(
+                    when: reader.when(earned.createdAt),
+                    place: "+\(earned.punchesAdded) by paying \(earned.reference)\(back)",
+                    several: nil
+                )
+            )
+        }
+        // Newest first; of two at the same moment, the one listed later first.
+        return (scanned + paid).enumerated().sorted { ($0.element.at, $0.offset) > ($1.element.at, $1.offset) }.map(
+            \.element.row
+        )
+    }
+
     /// The part of a card's page that follows the events: the card, its reward, its punches.
     struct CardLive: Sendable {
         var card: CardRow
@@ -189,13 +219,7 @@ struct LoyaltyPages: Sendable {
         let live = CardLive(
             card: Self.row(detail.card, reader: reader),
             // When the customer scanned (offline scans count later); the server's clock judged the window.
-            punches: detail.punches.reversed().map {
-                PunchRow(
-                    when: reader.when(min($0.scannedAt, $0.countedAt)),
-                    place: $0.locationName,
-                    several: $0.punches > 1 ? reader.count($0.punches, "punch", "punches") : nil
-                )
-            },
+            punches: Self.punchRows(detail, reader: reader),
             redemption: detail.redemption.map {
                 "Redeemed \(reader.when($0.redeemedAt)), confirmed by @\($0.redeemedBy)"
             },

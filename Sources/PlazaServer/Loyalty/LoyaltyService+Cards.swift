@@ -100,7 +100,8 @@ extension LoyaltyService {
             .sorted {
                 (min($0.scannedAt, $0.countedAt), $0.countedAt) < (min($1.scannedAt, $1.countedAt), $1.countedAt)
             },
-            redemption: try await store.redemption(card: id, on: database.sql)
+            redemption: try await store.redemption(card: id, on: database.sql),
+            paymentPunches: try await store.paymentPunches(card: id, on: database.sql)
         )
     }
 

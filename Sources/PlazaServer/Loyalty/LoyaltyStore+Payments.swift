@@ -133,3 +133,26 @@ extension LoyaltyStore {
             .run()
     }
 }
+
+extension LoyaltyStore {
+    /// The punches paid charges earned on `card`, oldest first, each with its charge's receipt number (the card page
+    /// lists them with the scanned ones: "+2 by paying PZ-7Q4K").
+    func paymentPunches(card: UUID, on db: any SQLDatabase) async throws -> [LoyaltyPaymentPunch] {
+        try await db.select().columns("charge_id", "punches_added", "taken_back", "created_at")
+            .column(
+                SQLQueryString("(SELECT reference FROM charges WHERE charges.id = loyalty_payment_punches.charge_id)"),
+                as: "reference"
+            )
+            .from("loyalty_payment_punches").where("card_id", .equal, card)
+            .where("punches_added", .greaterThan, SQLLiteral.numeric("0"))
+            .orderBy("created_at").orderBy("charge_id").all().map {
+                LoyaltyPaymentPunch(
+                    chargeId: try $0.decode(column: "charge_id", as: UUID.self),
+                    reference: try $0.decode(column: "reference", as: String?.self) ?? "",
+                    punchesAdded: try $0.decode(column: "punches_added", as: Int.self),
+                    takenBack: try $0.decode(column: "taken_back", as: Int.self),
+                    createdAt: try $0.decode(column: "created_at", as: Date.self)
+                )
+            }
+    }
+}

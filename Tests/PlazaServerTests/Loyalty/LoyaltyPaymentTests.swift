@@ -230,3 +230,40 @@ import Testing
         }
     }
 }
+
+extension LoyaltyPaymentTests {
+    /// Punches earned by paying are on the card's punch list, in order with the scanned ones (issue 39).
+    @Test(arguments: TestEngine.enabled)
+    func theCardListsThePunchesPayingEarnedInOrderWithTheOthers(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let (business, bruno, anna, program) = try await Self.bakery(client)
+            let shop = try await client.send(.get, "/v1/businesses/\(business.id)", token: bruno).decode(Business.self)
+            let location = try #require(shop.locations.first)
+            let loyalty = LoyaltyTests()
+            let counter = LoyaltyTests.Shop(owner: bruno, business: business, location: location, program: program)
+            let card = try await loyalty.takeCard(client, program, token: anna)
+            _ = try await loyalty.sync(
+                client,
+                [PunchSubmission(cardId: card.id, token: try await loyalty.token(client, counter).token)],
+                token: anna
+            )
+            // 12.00 earns two more on the card she holds.
+            let paid = try await Self.pay(client, 1_200, at: business, bruno: bruno, anna: anna)
+            #expect(paid.loyalty?.first?.cardId == card.id && paid.loyalty?.first?.punchesAdded == 2)
+
+            let detail = try await client.send(.get, "/v1/me/loyalty-cards/\(card.id)", token: anna)
+                .decode(LoyaltyCardDetail.self)
+            #expect(detail.punches.count == 1 && detail.card.punches == 3)
+            #expect(detail.paymentPunches?.map(\.chargeId) == [paid.id])
+            #expect(detail.paymentPunches?.first?.reference == paid.reference)
+            #expect(detail.paymentPunches?.first?.punchesAdded == 2)
+
+            let page = PageSession(client)
+            _ = try await page.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
+            let html = try await page.get("/loyalty/cards/\(card.id.uuidString.lowercased())").text
+            let paying = try #require(html.range(of: "+2 by paying \(paid.reference)"), "\(html)")
+            let scanned = try #require(html.range(of: location.name, range: paying.upperBound..<html.endIndex))
+            #expect(paying.lowerBound < scanned.lowerBound, "newest first: the payment, then the scan")
+        }
+    }
+}

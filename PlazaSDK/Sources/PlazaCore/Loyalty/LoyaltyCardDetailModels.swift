@@ -67,10 +67,37 @@ public struct LoyaltyCardDetail: Codable, Sendable, Hashable {
     public var card: LoyaltyCard
     public var punches: [LoyaltyPunch]
     public var redemption: LoyaltyRedemption?
+    /// The punches paying earned on this card, oldest first (empty when none; absent from servers before issue 39).
+    public var paymentPunches: [LoyaltyPaymentPunch]?
 
-    public init(card: LoyaltyCard, punches: [LoyaltyPunch], redemption: LoyaltyRedemption?) {
+    public init(
+        card: LoyaltyCard,
+        punches: [LoyaltyPunch],
+        redemption: LoyaltyRedemption?,
+        paymentPunches: [LoyaltyPaymentPunch]? = nil
+    ) {
         self.card = card
         self.punches = punches
         self.redemption = redemption
+        self.paymentPunches = paymentPunches
+    }
+}
+
+/// Punches a paid Plaza charge earned on a card: "+2 by paying PZ-7Q4K".
+public struct LoyaltyPaymentPunch: Codable, Sendable, Hashable {
+    public var chargeId: UUID
+    /// The charge's receipt number (`PZ-…`).
+    public var reference: String
+    public var punchesAdded: Int
+    /// What a refund of the charge took back of them (0 when nothing).
+    public var takenBack: Int
+    public var createdAt: Date
+
+    public init(chargeId: UUID, reference: String, punchesAdded: Int, takenBack: Int, createdAt: Date) {
+        self.chargeId = chargeId
+        self.reference = reference
+        self.punchesAdded = punchesAdded
+        self.takenBack = takenBack
+        self.createdAt = createdAt
     }
 }
