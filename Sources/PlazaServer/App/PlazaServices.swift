@@ -252,6 +252,7 @@ public final class PlazaServices: Sendable {
         events.record(market.verifiedAddressRecorder())
         events.record(cards.reviewRecorder())
         events.record(cards.paymentRecorder())
+        events.record(inbox.noticeRecorder())
         templates = try await Templates.load()
     }
 

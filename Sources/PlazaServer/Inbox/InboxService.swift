@@ -77,6 +77,21 @@ struct InboxService: Sendable {
         try await store.markSeen(owner: identity.user.id, through: position, now: now, on: database.sql)
     }
 
+    /// The inbox's part of the bus's transactions: notices other domains publish for a person (a decision about them)
+    /// are kept in that transaction, so an entry is never lost nor kept for a change that rolled back.
+    func noticeRecorder() -> EventBus.Recorder {
+        let store = store
+        return EventBus.Recorder { messages, db in
+            let now = Date()
+            var notices: [NoticeRecord] = []
+            for case .inboxNotice(let user, let notice) in messages {
+                notices.append(NoticeRecord(owner: user, notice: notice, createdAt: now))
+            }
+            try await store.insert(notices, on: db)
+            return !notices.isEmpty
+        }
+    }
+
     /// `money` writes amounts: the API's `4.20 USD`, or a page reader's `$4.20`.
     static func entry(_ row: InboxRow, now: Date, money write: (Money) -> String = { $0.description }) -> InboxEntry {
         switch row {
@@ -143,6 +158,22 @@ struct InboxService: Sendable {
                 referenceId: receipt.campaignId,
                 link: "/offers/\(receipt.campaignId.uuidString.lowercased())",
                 occurredAt: receipt.receivedAt,
+                unread: unread
+            )
+        case .notice(let record, let unread):
+            // No money moves: the amount is 0 in XXX, ISO 4217's code for "no currency".
+            return InboxEntry(
+                id: record.id,
+                kind: record.notice.kind,
+                title: record.notice.title,
+                note: record.notice.note,
+                amount: 0,
+                currency: "XXX",
+                counterpart: Party(kind: .plaza, name: "Plaza"),
+                status: nil,
+                referenceId: record.id,
+                link: record.notice.link,
+                occurredAt: record.createdAt,
                 unread: unread
             )
         case .activity(let record, let unread) where record.kind == .cardOrder || record.kind == .cardRefund:

@@ -16,6 +16,8 @@ enum InboxSource: String, CaseIterable, Sendable {
     case rewards = "r"
     /// Ads and coupons that reached the owner (not dismissed ones).
     case offers = "o"
+    /// What other domains told the owner through the event bus (decisions about them).
+    case notices = "n"
 
     var table: String {
         switch self {
@@ -23,6 +25,7 @@ enum InboxSource: String, CaseIterable, Sendable {
         case .moneyIn: "wallet_activity"
         case .rewards: "loyalty_redemptions"
         case .offers: "offers"
+        case .notices: "inbox_notices"
         }
     }
 
@@ -34,7 +37,7 @@ enum InboxSource: String, CaseIterable, Sendable {
     var time: String {
         switch self {
         case .chargesAnswered: "decided_at"
-        case .chargesAsked, .moneyIn: "created_at"
+        case .chargesAsked, .moneyIn, .notices: "created_at"
         case .rewards: "redeemed_at"
         case .offers: "received_at"
         }
@@ -108,6 +111,7 @@ enum InboxRow: Sendable {
     case activity(ActivityRecord, unread: Bool)
     case reward(RewardReceipt, unread: Bool)
     case offer(OfferReceipt, unread: Bool)
+    case notice(NoticeRecord, unread: Bool)
 
     var id: UUID {
         switch self {
@@ -115,6 +119,7 @@ enum InboxRow: Sendable {
         case .activity(let record, _): record.id
         case .reward(let receipt, _): receipt.id
         case .offer(let receipt, _): receipt.campaignId
+        case .notice(let record, _): record.id
         }
     }
 
@@ -124,6 +129,7 @@ enum InboxRow: Sendable {
         case .activity: .moneyIn
         case .reward: .rewards
         case .offer: .offers
+        case .notice: .notices
         }
     }
 
@@ -134,6 +140,7 @@ enum InboxRow: Sendable {
         case .activity(let record, _): record.createdAt
         case .reward(let receipt, _): receipt.redeemedAt
         case .offer(let receipt, _): receipt.receivedAt
+        case .notice(let record, _): record.createdAt
         }
     }
 }
@@ -188,6 +195,7 @@ struct InboxStore: Sendable {
             case .moneyIn: ActivityRecord.readColumns.map { SQLIdentifier($0) }
             case .rewards: RewardReceipt.columns
             case .offers: OfferReceipt.columns
+            case .notices: NoticeRecord.columns.map { SQLIdentifier($0) }
             case .chargesAsked, .chargesAnswered: ChargeRecord.columns.map { SQLIdentifier($0) }
             }
         var query = db.select().columns(columns)
@@ -210,6 +218,7 @@ struct InboxStore: Sendable {
             case .moneyIn: return .activity(try ActivityRecord(row: row), unread: unread)
             case .rewards: return .reward(try RewardReceipt(row: row), unread: unread)
             case .offers: return .offer(try OfferReceipt(row: row), unread: unread)
+            case .notices: return .notice(try NoticeRecord(row: row), unread: unread)
             case .chargesAsked, .chargesAnswered: return .charge(try ChargeRecord(row: row), source, unread: unread)
             }
         }
@@ -231,6 +240,14 @@ struct InboxStore: Sendable {
             source: position.source
         )
         return try await query.where(SQLColumn(position.source.idColumn), .equal, SQLBind(position.id)).first() != nil
+    }
+
+    /// Keeps notices published through the event bus, in the publishing transaction.
+    func insert(_ notices: [NoticeRecord], on db: any SQLDatabase) async throws {
+        guard !notices.isEmpty else { return }
+        var insert = db.insert(into: "inbox_notices").columns(NoticeRecord.columns)
+        for notice in notices { insert = insert.values(notice.values) }
+        try await insert.run()
     }
 
     /// Moves `owner`'s seen mark to the time of the entry at `position`, or to `now`; never back.
@@ -293,6 +310,8 @@ struct InboxStore: Sendable {
             query.where("user_id", .equal, owner)
         case .offers:
             query.where("user_id", .equal, owner).where("dismissed_at", .is, SQLLiteral.null)
+        case .notices:
+            query.where("owner_id", .equal, owner)
         }
     }
 

@@ -63,7 +63,7 @@ package struct PlacesService: Sendable {
         case .position(let position): index.apply(position)
         case .forget(let user): index.forget(user)
         case .catalogChanged, .reviewed, .loyaltyOffered, .event, .alert, .review, .campaignsChanged, .topUpSettled,
-            .emailVerified:
+            .emailVerified, .inboxNotice:
             break
         }
     }

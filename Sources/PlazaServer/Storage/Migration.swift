@@ -58,5 +58,6 @@ enum Migrations {
         M0044_ChargeRefunds(),  // each refund of a charge with its reason
         M0045_PointOfSale(),  // a charge's tip; a business's suggested tips, tax registration and rate
         M0046_PunchExpiryReminders(),  // the punch expiry each card's holder was last reminded of
+        M0047_InboxNotices(),  // inbox entries of its own: decisions about a person, with their reason
     ]
 }

@@ -18,6 +18,9 @@ public enum InboxEntryKind: String, Codable, Sendable, CaseIterable {
     case cardOrderPaid = "card_order_paid"
     /// A cancelled card shop order's money came back to the wallet.
     case cardOrderRefunded = "card_order_refunded"
+    /// A moderator decided about you (a warning, a suspension, a removed listing): `note` is the reason you read, `link`
+    /// where to see it and appeal (no money moved: `amount` 0 in `XXX`, `counterpart` Plaza).
+    case decision
 }
 
 /// One line of `GET /v1/inbox`: something that happened to you, newest first.

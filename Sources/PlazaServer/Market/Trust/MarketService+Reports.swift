@@ -252,7 +252,12 @@ extension MarketService {
                 .alert(
                     user: report.reportedUserId,
                     content: NotificationContent(kind: .market, title: headline, body: body, link: link)
-                )
+                ),
+                // The decision stays in their inbox with its reason, after the notification is gone (issue 39).
+                .inboxNotice(
+                    user: report.reportedUserId,
+                    notice: InboxNotice(kind: .decision, title: headline + ".", note: body, link: link)
+                ),
             ]
         }
         guard try await trust.decide(appeal: report.id, granted: decision.approved, reason: decision.reason, on: db)

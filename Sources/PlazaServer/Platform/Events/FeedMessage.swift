@@ -33,11 +33,14 @@ enum FeedMessage: Codable, Sendable {
     /// `user` proved they read `email` (a sign-up's or a change's code, or its link): a domain that trusts an address
     /// for something of its own (the marketplace's campus membership) records it inside the verifying transaction.
     case emailVerified(user: UUID, email: String)
+    /// Something `user` should find in their inbox that no row of the publishing domain says (a moderation decision
+    /// about them): the inbox's recorder keeps it inside the publishing transaction. Never sent over the feed.
+    case inboxNotice(user: UUID, notice: InboxNotice)
 
     /// Whether only the transaction's recorders see it (it never goes over the feed).
     var isRecordedOnly: Bool {
         switch self {
-        case .alert, .review, .topUpSettled, .emailVerified: true
+        case .alert, .review, .topUpSettled, .emailVerified, .inboxNotice: true
         case .position, .forget, .event, .catalogChanged, .reviewed, .loyaltyOffered, .campaignsChanged: false
         }
     }
