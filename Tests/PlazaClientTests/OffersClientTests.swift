@@ -11,30 +11,36 @@ import Testing
 @Suite struct OffersClientTests {
     let shop = Coordinate(latitude: 45.4642, longitude: 9.1900)
 
+    /// The Gelateria at the Duomo, and the coupon it runs ("Two scoops", 1.50 off, 200 m).
+    func gelateria(_ bruno: PlazaClient) async throws -> (Business, CampaignContent) {
+        let business = try await bruno.createBusiness(CreateBusinessRequest(name: "Gelateria", category: .cafe))
+        _ = try await bruno.addLocation(
+            to: business.id,
+            LocationRequest(
+                name: "Duomo",
+                address: "Piazza del Duomo",
+                latitude: shop.latitude,
+                longitude: shop.longitude
+            )
+        )
+        let content = CampaignContent(
+            kind: .coupon,
+            title: "Two scoops",
+            body: "1.50 off two scoops",
+            startsAt: Date().addingTimeInterval(-60),
+            endsAt: Date().addingTimeInterval(86_400),
+            target: CampaignTarget(radiusMeters: 200),
+            delivery: [.automatic, .manual],
+            discount: CouponDiscount(amountOff: Money(amount: 150, currency: "USD")),
+            totalRedemptions: 100
+        )
+        return (business, content)
+    }
+
     @Test(arguments: TestEngine.enabled)
     func aCouponReachesThePhoneLiveAndIsTakenOffTheCountersCharge(_ engine: TestEngine) async throws {
         try await PlacesClientTests.withClients(engine) { bruno, anna, accounts in
-            let business = try await bruno.createBusiness(CreateBusinessRequest(name: "Gelateria", category: .cafe))
-            _ = try await bruno.addLocation(
-                to: business.id,
-                LocationRequest(
-                    name: "Duomo",
-                    address: "Piazza del Duomo",
-                    latitude: shop.latitude,
-                    longitude: shop.longitude
-                )
-            )
-            let content = CampaignContent(
-                kind: .coupon,
-                title: "Two scoops",
-                body: "1.50 off two scoops",
-                startsAt: Date().addingTimeInterval(-60),
-                endsAt: Date().addingTimeInterval(86_400),
-                target: CampaignTarget(radiusMeters: 200),
-                delivery: [.automatic, .manual],
-                discount: CouponDiscount(amountOff: Money(amount: 150, currency: "USD")),
-                totalRedemptions: 100
-            )
+            let (business, content) = try await gelateria(bruno)
             let draft = try await bruno.createCampaign(business: business.id, content)
             #expect(draft.findings.isEmpty)
             #expect(try await bruno.submitCampaign(draft.id).state == .submitted)
@@ -97,6 +103,28 @@ import Testing
             #expect(try await bruno.pushCampaign(draft.id).delivered == 0, "she had it already")
             try await anna.dismissOffer(draft.id, muteBusiness: true)
             #expect(try await anna.offerSettings().muted == [business.id])
+        }
+    }
+
+    /// Issue 39: the phone browses what runs in town, not only what reached it, and claims a coupon from there.
+    @Test(arguments: TestEngine.enabled)
+    func thePhoneBrowsesTheTownsOffersAndClaimsOne(_ engine: TestEngine) async throws {
+        try await PlacesClientTests.withClients(engine) { bruno, anna, accounts in
+            let (business, content) = try await gelateria(bruno)
+            let draft = try await bruno.createCampaign(business: business.id, content)
+            _ = try await bruno.submitCampaign(draft.id)
+            let admin = try await accounts.login(AccountsDriver.admin).decode(TokenResponse.self).accessToken
+            let queue = try await accounts.client.send(.get, "/v1/admin/review-queue?kind=campaign", token: admin)
+                .decode(Page<ReviewItem>.self)
+            let item = try #require(queue.items.first { $0.subjectId == draft.id })
+            _ = try await accounts.client.send(.post, "/v1/admin/review-queue/\(item.id)/approve", token: admin)
+
+            #expect(try await anna.searchOffers("gelateria").items.isEmpty)
+            let town = try await anna.townOffers("gelateria")
+            #expect(town.items.map(\.id) == [draft.id] && town.items[0].claimable && !town.items[0].received)
+            let claim = try await anna.claimTownOffer(draft.id)
+            #expect(claim.offerId == draft.id && claim.status == .claimed)
+            #expect(try await anna.offer(draft.id).claim?.code == claim.code)
         }
     }
 }

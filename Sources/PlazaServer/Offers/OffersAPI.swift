@@ -30,6 +30,8 @@ struct OffersAPI: Sendable {
         authenticated.get("offers/:id", use: offer)
         authenticated.post("offers/:id/dismiss", use: dismiss)
         authenticated.post("offers/:id/claim", use: claim)
+        authenticated.get("offers/town", use: town)
+        authenticated.post("offers/town/:id/claim", use: claimInTown)
     }
 
     @Sendable func createCampaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -166,6 +168,29 @@ struct OffersAPI: Sendable {
 
     @Sendable func claim(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let (claim, created) = try await offers.claim(context.identity, try Query.id(context.parameters, "id", "offer"))
+        return try .json(claim, status: created ? .created : .ok)
+    }
+
+    /// Offers running in town, whether or not they reached me (issue 39).
+    @Sendable func town(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let paging = try Paging(request.uri)
+        let text = request.uri.queryParameters.get("q").map { String($0) }
+        if let text, text.count > 200 { throw PlazaError.validation(field: "q", "Search with at most 200 characters.") }
+        let category = try Query.category(request.uri)
+        return try .json(
+            try await offers.townOffers(
+                context.identity,
+                text: text,
+                category: category,
+                limit: paging.limit,
+                cursor: paging.cursor
+            )
+        )
+    }
+
+    @Sendable func claimInTown(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try Query.id(context.parameters, "id", "offer")
+        let (claim, created) = try await offers.claimInTown(context.identity, id)
         return try .json(claim, status: created ? .created : .ok)
     }
 }

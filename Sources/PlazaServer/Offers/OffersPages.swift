@@ -19,6 +19,9 @@ struct OffersPages: Sendable {
         "unmuted": "Offers from this business may reach you again.",
         "subscribed": "Subscribed: this business's offers reach you wherever you are.",
         "unsubscribed": "Unsubscribed: this business's offers reach you only as your settings allow.",
+        "turned-on":
+            "Offers are on: coupons and ads from shops you come near now reach you. Change it any time in Offer settings.",
+        "kept-off": "Kept as it was: only shops you subscribe to send you offers. Offer settings can change it.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -27,6 +30,8 @@ struct OffersPages: Sendable {
         signedIn.get("live", use: live)
         signedIn.get("settings", use: settings)
         signedIn.post("settings", use: saveSettings)
+        signedIn.post("turn-on", use: turnOn)
+        signedIn.post("town/:id/claim", use: claimInTown)
         signedIn.post("settings/unmute/:id", use: unmute)
         signedIn.post("subscriptions/:id", use: subscription)
         signedIn.get(":id", use: offer)
@@ -61,6 +66,14 @@ struct OffersPages: Sendable {
         var list: OfferList
         /// The list's own URL, reloaded when an offer arrives or a charge moves a claim.
         var liveURL: String
+        /// Offers running in town, whether or not they reached the reader.
+        var town: Bool = false
+        /// The reader never chose how far offers may reach them: the page explains, with one tap to turn them on.
+        var optIn: Bool = false
+        /// "Offers reach you only from shops you subscribed to."
+        var reach: String = ""
+        /// The same search among the offers in town (from mine), or among mine (from the town's).
+        var otherSearch: String = ""
     }
 
     /// The part of `/offers` that follows the events.
@@ -69,6 +82,10 @@ struct OffersPages: Sendable {
         var history: Bool
         var searching: Bool
         var next: String?
+        var town: Bool = false
+        var townRows: [TownRow] = []
+        /// The claim forms' token (the list is also drawn alone, for the live region).
+        var csrf: String = ""
     }
 
     struct Choice: Sendable {
@@ -86,7 +103,7 @@ struct OffersPages: Sendable {
         deal(content.discount, minimum: content.minimumSpend, cap: content.maxDiscount, reader: reader)
     }
 
-    private static func deal(_ discount: CouponDiscount?, minimum: Money?, cap: Money?, reader: Reader) -> String? {
+    static func deal(_ discount: CouponDiscount?, minimum: Money?, cap: Money?, reader: Reader) -> String? {
         guard let discount else { return nil }
         var parts: [String] = []
         if let percent = discount.percentOff { parts.append("\(percent) % off") }
@@ -128,6 +145,7 @@ struct OffersPages: Sendable {
         let query = request.uri.queryParameters
         let (list, filters) = try await self.list(request, context)
         let category = try Query.category(request.uri, lenient: true)
+        let chosen = try await offers.chosenSettings(context.identity)
         let model = ListPage(
             shell: Shell(
                 title: "Offers",
@@ -141,7 +159,16 @@ struct OffersPages: Sendable {
             history: list.history,
             searching: list.searching,
             list: list,
-            liveURL: "/offers/live?\(filters.query)"
+            liveURL: "/offers/live?\(filters.query)",
+            town: list.town,
+            optIn: chosen == nil,
+            reach: Self.reach(chosen ?? OfferSettings()),
+            otherSearch: "/offers?"
+                + FormData.encoded(
+                    (list.town ? [] : [("view", "town")]) + [
+                        ("q", filters.text), ("category", category?.rawValue ?? ""),
+                    ]
+                )
         )
         return renderer.render("offers/offers", model)
     }
@@ -158,10 +185,31 @@ struct OffersPages: Sendable {
     ) async throws -> (list: OfferList, filters: (text: String, query: String)) {
         let query = request.uri.queryParameters
         let history = query.get("view") == "history"
+        let town = query.get("view") == "town"
         let text = query.get("q").map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
         let category = try Query.category(request.uri, lenient: true)
         let searching = !text.isEmpty || category != nil
         let cursor = query.get("cursor").map { String($0) }
+        if town {
+            let found = try await offers.townOffers(
+                context.identity,
+                text: text.isEmpty ? nil : text,
+                category: category,
+                limit: 20,
+                cursor: cursor
+            )
+            let filters = [("view", "town"), ("q", text), ("category", category?.rawValue ?? "")]
+            let list = OfferList(
+                rows: [],
+                history: false,
+                searching: searching,
+                next: found.nextCursor.map { "/offers?\(FormData.encoded(filters + [("cursor", $0)]))" },
+                town: true,
+                townRows: found.items.map { Self.townRow($0, reader: context.reader) },
+                csrf: context.csrfToken ?? ""
+            )
+            return (list, (text, FormData.encoded(filters)))
+        }
         let page =
             searching
             ? try await offers.offers(

@@ -317,7 +317,11 @@ struct PopularChart: Sendable {
         case "quieter": live = "Quieter than usual right now."
         case "busier": live = "Busier than usual right now."
         case "usual": live = "About as busy as usual right now."
-        default: live = "Live: not enough data."
+        default:
+            // The same words as the map and the places list, from the same popular times (issue 39).
+            live =
+                UsualBusyness.of(times.days, weekday: now.weekday, hour: now.hour).map { "\($0.words)." }
+                ?? "Live: not enough data."
         }
     }
 }

@@ -239,7 +239,7 @@ struct PlacesPages: Sendable {
             guard let location = item.location else { return row }
             if let state = openState(location.openingHours) { (row.openNow, row.openState) = (state.open, state.text) }
             let crowd = crowds[location.id]
-            row.busy = crowd.flatMap { Self.busyWords($0.busy) }
+            row.busy = crowd.flatMap { Self.busyWords($0.busy) ?? $0.usual?.words }
             row.line = crowd?.lineWait.map { "Line: \($0) min" }
             return row
         }

@@ -146,6 +146,7 @@ extension PlacesService {
             )
             crowds[entry.location.id] = CrowdNow(
                 busy: table.live(count: presentCount(entry.location, now: now), at: now).level,
+                usual: table.usual(at: now),
                 lineWait: LineWaitSummary(
                     reports: waits[entry.location.id] ?? [],
                     now: now,
@@ -189,7 +190,13 @@ extension PlacesService {
                     name: entry.businessName,
                     category: entry.category,
                     busyNow: crowds[entry.location.id]?.busy,
-                    lineWaitMinutes: crowds[entry.location.id]?.lineWait
+                    lineWaitMinutes: crowds[entry.location.id]?.lineWait,
+                    usualNow: crowds[entry.location.id]?.usual,
+                    openNow: BusinessRules.openState(
+                        entry.location.openingHours,
+                        at: now,
+                        calendar: configuration.calendar
+                    )?.open
                 )
             )
         }
@@ -209,6 +216,8 @@ extension PlacesService {
 /// One location now: how busy against its usual, and the current line wait in minutes (nil without recent reports).
 struct CrowdNow: Sendable {
     var busy: String
+    /// How busy it usually is at this hour, from the same popular times as the place's page (k-anonymous).
+    var usual: UsualBusyness? = nil
     var lineWait: Int?
 }
 
@@ -255,6 +264,12 @@ package struct PopularTimesTable {
     package static func slot(_ date: Date, _ calendar: Calendar) -> (weekday: Int, hour: Int) {
         let parts = calendar.dateComponents([.weekday, .hour], from: date)
         return (((parts.weekday ?? 1) + 5) % 7 + 1, parts.hour ?? 0)
+    }
+
+    /// How busy the place usually is in the weekday and hour of `now` (nil without enough data for it).
+    func usual(at now: Date) -> UsualBusyness? {
+        let (weekday, hour) = Self.slot(now, calendar)
+        return UsualBusyness.of(days, weekday: weekday, hour: hour)
     }
 
     /// The count now against the usual of this weekday and hour; small counts are never shown.

@@ -60,6 +60,33 @@ import Testing
         }
     }
 
+    /// Issue 39: the map said "Not enough data yet" of every shop whose page showed weeks of visits. Without enough
+    /// people sharing now, the map says how busy the place usually is at this hour, from the same k-anonymous cells.
+    @Test(arguments: TestEngine.enabled)
+    func theMapSaysHowBusyAPlaceUsuallyIsWhenTooFewShareNow(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let places = PlacesDriver(client)
+            let (_, _, location) = try await places.shop(at: shopPoint)
+            let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            // Read the map in the hour the visits began, whatever the clock did since.
+            func shop() async throws -> MapFeatureProperties? {
+                try await services.places.map(
+                    south: shopPoint.latitude - 0.01,
+                    west: shopPoint.longitude - 0.01,
+                    north: shopPoint.latitude + 0.01,
+                    east: shopPoint.longitude + 0.01,
+                    now: now.addingTimeInterval(-30 * 60)
+                ).features.first { $0.properties.locationId == location.id }?.properties
+            }
+            for name in ["ann", "ben", "cid", "dan"] { try await visit(places, name, now: now) }
+            let four = try #require(try await shop())
+            #expect(four.busyNow == "not_enough_data" && four.usualNow == nil)
+            try await visit(places, "eve", now: now)
+            let five = try #require(try await shop())
+            #expect(five.busyNow == "not_enough_data" && five.usualNow == .busy)
+        }
+    }
+
     /// `stays` visits of 7 minutes each, one every 12 minutes from `start`, uploaded at once (as a phone does after
     /// being offline): in, in again 7 minutes later, then 500 m away.
     func visits(_ places: PlacesDriver, token: String, from start: Date, stays: Int) async throws {

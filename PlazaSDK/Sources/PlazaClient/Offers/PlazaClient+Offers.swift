@@ -97,6 +97,27 @@ extension PlazaClient {
         )
     }
 
+    /// The offers running in town (active campaigns of listed businesses), whether or not they reached me, each saying
+    /// whether I may claim it; ending soonest first.
+    public func townOffers(
+        _ text: String? = nil,
+        category: BusinessCategory? = nil,
+        cursor: String? = nil
+    ) async throws -> Page<TownOffer> {
+        try await send(
+            "GET",
+            "v1/offers/town",
+            query: Self.query(["q": text, "category": category?.rawValue, "cursor": cursor]),
+            auth: .required
+        )
+    }
+
+    /// Claims a coupon running in town that its targeting lets me have: it joins my offers, and the claim waits for
+    /// the counter (403 `forbidden` when it is not for me).
+    public func claimTownOffer(_ id: UUID) async throws -> CouponClaim {
+        try await send("POST", "v1/offers/town/\(id.uuidString.lowercased())/claim", auth: .required)
+    }
+
     /// One offer, with why it reached me (the first look counts as opened).
     public func offer(_ id: UUID) async throws -> Offer {
         try await send("GET", "v1/offers/\(id.uuidString.lowercased())", auth: .required)

@@ -65,6 +65,11 @@ public struct MapFeatureProperties: Codable, Sendable, Hashable {
     public var busyNow: String?
     /// The current line-wait estimate in minutes, when there are recent reports.
     public var lineWaitMinutes: Int?
+    /// How busy it usually is at this hour (`quiet`, `moderate`, `busy`), from its popular times; absent without
+    /// enough data for the hour. Says something when `busyNow` is `not_enough_data`.
+    public var usualNow: UsualBusyness?
+    /// Whether it is open now by its opening hours; absent when it gave none.
+    public var openNow: Bool?
 
     public init(
         kind: String,
@@ -73,7 +78,9 @@ public struct MapFeatureProperties: Codable, Sendable, Hashable {
         name: String? = nil,
         category: BusinessCategory? = nil,
         busyNow: String? = nil,
-        lineWaitMinutes: Int? = nil
+        lineWaitMinutes: Int? = nil,
+        usualNow: UsualBusyness? = nil,
+        openNow: Bool? = nil
     ) {
         self.kind = kind
         self.businessId = businessId
@@ -82,5 +89,7 @@ public struct MapFeatureProperties: Codable, Sendable, Hashable {
         self.category = category
         self.busyNow = busyNow
         self.lineWaitMinutes = lineWaitMinutes
+        self.usualNow = usualNow
+        self.openNow = openNow
     }
 }
