@@ -162,3 +162,70 @@ def test_a_coupon_goes_from_the_editor_to_a_discounted_charge(plaza, browser):
     finally:
         merchant.quit()
         admin.quit()
+
+
+def sign_up(driver, base):
+    """A new customer who never chose how far offers may reach them; signed in."""
+    from conftest import latest_code
+    from test_accounts_flow import PASSWORD
+    name = "o" + uuid.uuid4().hex[:10]
+    driver.get(base + "/signup")
+    fill(driver, {"email": f"{name}@example.com", "username": name, "displayName": "Offer Tester", "password": PASSWORD})
+    submit(driver, "Sign up")
+    fill(driver, {"code": latest_code(base, f"{name}@example.com")})
+    submit(driver, "Verify")
+    return name
+
+
+def test_the_first_visit_turns_offers_on_and_browses_what_runs_in_town(plaza, browser):
+    """Issue 39: offers were off until the customer opted in, which only the console said; and search found only
+    offers that had already reached the customer."""
+    sign_up(browser, plaza)
+    tab(browser, "Home")
+    navigate(browser, browser.find_element(By.LINK_TEXT, "Offers"))
+    card = browser.find_element(By.CSS_SELECTOR, "[data-offers-opt-in]")
+    assert "Only shops you subscribe to" in card.text or "only shops you subscribe to" in card.text, card.text
+    screenshot(browser, "offers-opt-in")
+    # One tap (a POST with the page's CSRF token), back on Offers, which now says they are on.
+    click(browser, card.find_element(By.XPATH, ".//button[normalize-space()='Turn offers on']"))
+    assert browser.current_url.endswith("/offers?notice=turned-on"), browser.current_url
+    assert "Offers are on" in notice(browser)
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-offers-opt-in]")
+    assert "Offers are on" in browser.find_element(By.CSS_SELECTOR, "[data-offers-reach]").text
+    screenshot(browser, "offers-turned-on")
+    browser.get(plaza + "/offers/settings")
+    assert browser.find_element(By.CSS_SELECTOR, "select[name=coupons] option[value=nearby]").is_selected()
+
+    # Her own offers' search finds nothing of the bakery (nothing reached her yet); it points to the town's offers.
+    browser.get(plaza + "/offers")
+    fill(browser, {"q": "bruno"})
+    submit(browser, "Search")
+    assert "No current offer matches" in browser.find_element(By.ID, "offers-live").text
+    navigate(browser, browser.find_element(By.CSS_SELECTOR, "[data-search-town]"))
+    assert "view=town" in browser.current_url
+    pretzel = next(row for row in browser.find_elements(By.CSS_SELECTOR, "[data-town-offer]") if "Morning pretzel" in row.text)
+    assert "20 % off" in pretzel.text
+    assert all("Bruno's Bakery" in row.text for row in browser.find_elements(By.CSS_SELECTOR, "[data-town-offer]"))
+    click(browser, pretzel.find_element(By.XPATH, ".//button[normalize-space()='Claim this coupon']"))
+    assert "Claimed" in notice(browser)
+    code = browser.find_element(By.CSS_SELECTOR, "[data-claim-code]").text
+    assert len(code) == 8
+    # It is hers now: among her offers, and the town's list says it is claimed.
+    browser.get(plaza + "/offers")
+    assert "Morning pretzel" in browser.find_element(By.ID, "offers-live").text
+    navigate(browser, browser.find_element(By.LINK_TEXT, "In town"))
+    pretzel = next(row for row in browser.find_elements(By.CSS_SELECTOR, "[data-town-offer]") if "Morning pretzel" in row.text)
+    assert "Claimed: show it at the counter" in pretzel.text
+    # The café's ad runs in town too, with nothing to claim.
+    ad = next(row for row in browser.find_elements(By.CSS_SELECTOR, "[data-town-offer]") if "Espresso on the terrace" in row.text)
+    assert not ad.find_elements(By.TAG_NAME, "button")
+    screenshot(browser, "offers-town")
+
+
+def test_a_second_thought_keeps_offers_as_they_were(plaza, browser):
+    sign_up(browser, plaza)
+    browser.get(plaza + "/offers")
+    click(browser, browser.find_element(By.XPATH, "//button[normalize-space()='Not now']"))
+    assert "Kept as it was" in notice(browser)
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-offers-opt-in]")
+    assert "only from shops you subscribed to" in browser.find_element(By.CSS_SELECTOR, "[data-offers-reach]").text

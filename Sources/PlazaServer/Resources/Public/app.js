@@ -15,19 +15,47 @@ if ("serviceWorker" in navigator) {
   });
 }
 
+// Where the person is, for "Use my location" and the map's "you are here" (issue 39: "Location unavailable" while
+// sharing was on, because a second high-accuracy request raced the sharing watch). The sharing watch's latest fix is
+// kept in `window.plazaFix` (and announced as a `plaza:fix` event); a fix under a minute old is used as it is. Else the
+// browser is asked for a recent fix (a cached one up to a minute old will do) within 10 s, and, when that times out or
+// finds nothing, once more without high accuracy (Wi-Fi or cell towers answer where GPS cannot). A failure says which.
+window.plazaFix = null;
+window.plazaNoteFix = (position) => {
+  window.plazaFix = { latitude: position.coords.latitude, longitude: position.coords.longitude,
+    accuracy: position.coords.accuracy, at: position.timestamp || Date.now() };
+  document.dispatchEvent(new CustomEvent("plaza:fix", { detail: window.plazaFix }));
+  return window.plazaFix;
+};
+window.plazaLocate = (found, failed) => {
+  const fix = window.plazaFix;
+  if (fix && Date.now() - fix.at < 60000) { found(fix); return; }
+  if (!("geolocation" in navigator)) { failed("This browser cannot tell where you are: search by name instead."); return; }
+  const explain = (error) => {
+    if (error && error.code === 1) return "Plaza may not read your location: allow it for this site in the browser's settings, or search by name.";
+    if (error && error.code === 3) return "Finding your position took too long: try again, ideally near a window or outside, or search by name.";
+    return "Your device could not find a position (no GPS, Wi-Fi or network fix): check that location is on, or search by name.";
+  };
+  const ask = (options, otherwise) => navigator.geolocation.getCurrentPosition(
+    (position) => found(window.plazaNoteFix(position)),
+    (error) => (error.code !== 1 && otherwise ? otherwise() : failed(explain(error))),
+    options);
+  ask({ enableHighAccuracy: true, maximumAge: 60000, timeout: 10000 },
+    () => ask({ enableHighAccuracy: false, maximumAge: 300000, timeout: 20000 }, null));
+};
+
 // "Use my location" buttons fill a form's latitude and longitude from the browser and submit it.
 document.addEventListener("click", (event) => {
   const button = event.target.closest("[data-locate]");
   if (!button) return;
   const form = document.getElementById(button.getAttribute("data-locate"));
   const status = form.querySelector("[data-locate-status]");
-  if (!("geolocation" in navigator)) { status.textContent = "This browser cannot tell where you are."; return; }
   status.textContent = "Finding you…";
-  navigator.geolocation.getCurrentPosition((position) => {
-    form.querySelector("[name=latitude]").value = position.coords.latitude.toFixed(6);
-    form.querySelector("[name=longitude]").value = position.coords.longitude.toFixed(6);
+  window.plazaLocate((fix) => {
+    form.querySelector("[name=latitude]").value = fix.latitude.toFixed(6);
+    form.querySelector("[name=longitude]").value = fix.longitude.toFixed(6);
     form.submit();
-  }, () => { status.textContent = "Location unavailable: allow it for this site, or search by name."; }, { enableHighAccuracy: true, timeout: 15000 });
+  }, (message) => { status.textContent = message; });
 });
 
 // Sharing from the browser: once turned on in the settings (remembered per browser), every signed-in Plaza page sends
@@ -58,6 +86,7 @@ document.addEventListener("click", (event) => {
   }
 
   function send(position) {
+    window.plazaNoteFix(position);
     const point = { latitude: position.coords.latitude, longitude: position.coords.longitude,
       accuracy: position.coords.accuracy, recordedAt: new Date(position.timestamp || Date.now()).toISOString() };
     if (last && distance(last, point) < 10 && Date.now() - last.sent < 20000) return;
@@ -365,14 +394,13 @@ document.addEventListener("click", (event) => {
   if (!button) return;
   const form = document.getElementById(button.getAttribute("data-fill-location"));
   const status = button.parentElement.querySelector("[data-locate-status]");
-  if (!("geolocation" in navigator)) { status.textContent = "This browser cannot tell where you are."; return; }
   status.textContent = "Finding you…";
-  navigator.geolocation.getCurrentPosition((position) => {
-    form.querySelector("[name=latitude]").value = position.coords.latitude.toFixed(6);
-    form.querySelector("[name=longitude]").value = position.coords.longitude.toFixed(6);
+  window.plazaLocate((fix) => {
+    form.querySelector("[name=latitude]").value = fix.latitude.toFixed(6);
+    form.querySelector("[name=longitude]").value = fix.longitude.toFixed(6);
     form.querySelector("[name=latitude]").dispatchEvent(new Event("change", { bubbles: true }));
     status.textContent = "Placed where you are now.";
-  }, () => { status.textContent = "Location unavailable: tap the map instead."; }, { enableHighAccuracy: true, timeout: 15000 });
+  }, (message) => { status.textContent = message.replace("search by name", "tap the map"); });
 });
 
 // Push notifications on this device: the permission prompt comes only from the person's tap on the button, never on

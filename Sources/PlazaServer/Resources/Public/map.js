@@ -4,6 +4,8 @@
 //   data-tiles, data-attribution            the operator's base tiles (PLAZA_MAP_TILES); else data-basemap, a GeoJSON
 //                                           base drawn for the demo town, or a plain background
 //   data-source="/v1/map"                   shops coloured by how busy they are and blurred people, refreshed live
+//   data-list="id"                          a list of those shops in words, nearest first (the map's text twin)
+//   data-refresh="ms"                       how often the live map reloads (10 s)
 //   data-zones='[...]', data-circle         private zones, a presence radius
 //   data-markers='[{id,name,latitude,longitude}]'  named points (a campus's safe spots), each labelled
 //   data-marker-select="id"                 a tap on a named point picks it in that <select>; a tap elsewhere, "a point"
@@ -108,7 +110,69 @@
     if (select) map.on("click", () => { select.value = ""; });
   }
 
-  // Shops (clustered when zoomed out, labelled when close) and people who share, reloaded as the view moves.
+  // Shops (clustered when zoomed out, labelled when close) and people who share, reloaded as the view moves and every
+  // 10 s. Shops are updated in place, keyed by location id, so an open popup stays open through a refresh (issue 39:
+  // clearing the layer closed it after 7–10 s). Without enough people sharing now to compare with the usual, a shop
+  // says how busy it usually is at this hour, as its page does. A list beside the map says the same in words.
+  const USUAL = { quiet: "Usually quiet at this hour", moderate: "Usually a little busy at this hour", busy: "Usually busy at this hour" };
+  const USUAL_CLASS = { quiet: "quieter", moderate: "usual", busy: "busier" };
+
+  function metres(a, b) {
+    const rad = Math.PI / 180, dLat = (b[0] - a[0]) * rad, dLon = (b[1] - a[1]) * rad;
+    const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(dLon / 2) ** 2;
+    return 2 * 6371008.8 * Math.asin(Math.sqrt(h));
+  }
+
+  function distanceWords(m) {
+    const format = (value, unit) => new Intl.NumberFormat(undefined, { style: "unit", unit, maximumFractionDigits: unit === "kilometer" ? 1 : 0 }).format(value);
+    return m < 1000 ? format(Math.round(m / 10) * 10, "meter") : format(m / 1000, "kilometer");
+  }
+
+  // How a shop reads in its popup and in the list: live level first, else its usual at this hour.
+  function shopState(p) {
+    const live = BUSY[p.busyNow] && p.busyNow !== "not_enough_data" ? p.busyNow : null;
+    const usual = !live && USUAL[p.usualNow] ? p.usualNow : null;
+    return {
+      className: live ? "pm-" + live : usual ? "pm-" + USUAL_CLASS[usual] + " pm-usually" : "pm-not_enough_data",
+      busy: live ? BUSY[live] : usual ? USUAL[usual] : BUSY.not_enough_data,
+      open: p.openNow === true ? "Open now" : p.openNow === false ? "Closed" : "",
+      wait: Number.isFinite(p.lineWaitMinutes) ? Math.round(p.lineWaitMinutes) + " min line" : "",
+    };
+  }
+
+  // "You are here": the person's own fix (from sharing, or from "Use my location"), never sent anywhere by the map.
+  function youAreHere(map, onFix) {
+    let dot = null, ring = null;
+    function show(fix) {
+      if (!fix || !Number.isFinite(fix.latitude) || !Number.isFinite(fix.longitude)) return;
+      const at = [fix.latitude, fix.longitude];
+      if (!dot) {
+        ring = L.circle(at, { radius: Math.min(fix.accuracy || 0, 500), className: "pm-you-ring", interactive: false }).addTo(map);
+        dot = L.circleMarker(at, { radius: 7, className: "pm-you", interactive: false })
+          .bindTooltip("You are here", { permanent: true, direction: "bottom", className: "pm-label" }).addTo(map);
+      } else {
+        dot.setLatLng(at);
+        ring.setLatLng(at).setRadius(Math.min(fix.accuracy || 0, 500));
+      }
+      map.getContainer().dataset.you = fix.latitude.toFixed(5) + "," + fix.longitude.toFixed(5);
+      onFix(at);
+    }
+    document.addEventListener("plaza:fix", (event) => show(event.detail));
+    if (window.plazaFix) show(window.plazaFix);
+    const button = document.querySelector("[data-map-locate]");
+    if (button && window.plazaLocate) {
+      const status = document.querySelector("[data-map-locate-status]");
+      button.addEventListener("click", () => {
+        if (status) status.textContent = "Finding you…";
+        window.plazaLocate((fix) => {
+          show(fix);
+          map.setView([fix.latitude, fix.longitude], Math.max(map.getZoom(), 16));
+          if (status) status.textContent = "The blue dot is you.";
+        }, (message) => { if (status) status.textContent = message; });
+      });
+    }
+  }
+
   function showLive(map, el) {
     const d = el.dataset;
     const shops = L.markerClusterGroup ? L.markerClusterGroup({ showCoverageOnHover: false, maxClusterRadius: 40, disableClusteringAtZoom: 16 })
@@ -120,8 +184,78 @@
     status.hidden = true;
     const live = element("p", "visually-hidden", el);
     live.setAttribute("aria-live", "polite");
+    const list = d.list ? document.getElementById(d.list) : null;
+    const markers = new Map();
+    let you = null;
+    let last = [];
     let controller = null;
     let timer = 0;
+
+    function popupContent(p, state) {
+      const popup = element("div", "pm-popup");
+      const link = element("a", "", popup, String(p.name || "Place"));
+      link.href = "/places/businesses/" + encodeURIComponent(p.businessId || "");
+      element("div", "muted", popup, [state.open, state.busy, state.wait, p.category].filter(Boolean).join(" · "));
+      return popup;
+    }
+
+    function upsert(f) {
+      const [lon, lat] = f.geometry.coordinates, p = f.properties || {};
+      const key = p.locationId || p.businessId || lat + "," + lon;
+      const state = shopState(p);
+      const signature = JSON.stringify([lat, lon, p.name, p.businessId, p.category, state]);
+      const known = markers.get(key);
+      if (known && known.signature === signature) return key;
+      const icon = L.divIcon({ className: "pm-shop " + state.className, iconSize: [18, 18], iconAnchor: [9, 9] });
+      const tooltip = String(p.name || "Place") + (state.wait ? " · " + state.wait : "");
+      if (known) {
+        // In place: the marker (and an open popup) stays; only what changed is redrawn.
+        if (!known.marker.getLatLng().equals([lat, lon])) known.marker.setLatLng([lat, lon]);
+        known.marker.setIcon(icon);
+        known.marker.setPopupContent(popupContent(p, state));
+        known.marker.setTooltipContent(tooltip);
+        known.signature = signature;
+        return key;
+      }
+      const marker = L.marker([lat, lon], { title: String(p.name || "Place"), keyboard: true, icon });
+      marker.bindPopup(popupContent(p, state), { autoPan: true, autoPanPadding: [24, 24], autoPanPaddingTopLeft: [56, 24],
+        maxWidth: Math.max(160, Math.min(280, el.clientWidth - 80)) });
+      marker.bindTooltip(tooltip, { direction: "right", offset: [10, 0], className: "pm-label" });
+      marker.on("popupopen", () => { d.openPopup = key; });
+      marker.on("popupclose", () => { if (d.openPopup === key) delete d.openPopup; });
+      marker.addTo(shops);
+      markers.set(key, { marker, signature });
+      return key;
+    }
+
+    // The list beside the map: the same shops, nearest first, in words (the map's text twin).
+    function drawList(places) {
+      if (!list) return;
+      const from = you || numbers(d.center, 2);
+      const rows = places.map((f) => {
+        const [lon, lat] = f.geometry.coordinates;
+        return { p: f.properties || {}, distance: from ? metres(from, [lat, lon]) : null };
+      }).sort((a, b) => (a.distance ?? 0) - (b.distance ?? 0) || String(a.p.name).localeCompare(String(b.p.name)));
+      const items = rows.slice(0, 50).map(({ p, distance }) => {
+        const state = shopState(p);
+        const li = element("li", "pm-list-item");
+        li.dataset.mapPlace = p.locationId || "";
+        element("span", "pm-key " + state.className, li).setAttribute("aria-hidden", "true");
+        const text = element("span", "", li);
+        const link = element("a", "", text, String(p.name || "Place"));
+        link.href = "/places/businesses/" + encodeURIComponent(p.businessId || "");
+        if (distance != null) element("span", "muted", text, " · " + distanceWords(distance) + (you ? "" : " from the map's centre"));
+        element("br", "", text);
+        if (state.open) element("span", "open-state" + (p.openNow ? " open" : ""), text, state.open + " · ");
+        element("span", "muted", text, [state.busy, state.wait].filter(Boolean).join(" · "));
+        return li;
+      });
+      if (!items.length) items.push(element("li", "muted", null, "No shops in this part of the map: zoom out or move it."));
+      const ul = list.querySelector("ul") || element("ul", "list pm-list", list);
+      ul.replaceChildren(...items);
+      const heading = list.querySelector("[data-map-list-count]");
+      if (heading) heading.textContent = `${places.length} ${places.length === 1 ? "shop" : "shops"} on the map` + (you ? ", nearest to you first" : "");
+    }
 
     async function load() {
       const b = map.getBounds();
@@ -135,42 +269,34 @@
         const body = await response.json();
         if (mine !== controller) return;
         const features = (body.features || []).filter((f) => f && f.geometry && f.geometry.type === "Point");
-        shops.clearLayers();
-        people.clearLayers();
-        let placeCount = 0, personCount = 0;
-        for (const f of features) {
-          const [lon, lat] = f.geometry.coordinates, p = f.properties || {};
-          if (p.kind === "person") {
-            personCount += 1;
-            L.circleMarker([lat, lon], { radius: 5, className: "pm-person", interactive: false }).addTo(people);
-          } else if (p.kind === "business") {
-            placeCount += 1;
-            const busy = BUSY[p.busyNow] ? p.busyNow : "not_enough_data";
-            const wait = Number.isFinite(p.lineWaitMinutes) ? " · " + Math.round(p.lineWaitMinutes) + " min line" : "";
-            const marker = L.marker([lat, lon], {
-              title: String(p.name || "Place"), keyboard: true,
-              icon: L.divIcon({ className: "pm-shop pm-" + busy, iconSize: [18, 18], iconAnchor: [9, 9] }),
-            });
-            const popup = element("div", "pm-popup");
-            const link = element("a", "", popup, String(p.name || "Place"));
-            link.href = "/places/businesses/" + encodeURIComponent(p.businessId || "");
-            element("div", "muted", popup, BUSY[busy] + wait + (p.category ? " · " + p.category : ""));
-            marker.bindPopup(popup);
-            marker.bindTooltip(String(p.name || "Place") + wait, { direction: "right", offset: [10, 0], className: "pm-label" });
-            marker.addTo(shops);
-          }
+        const places = features.filter((f) => (f.properties || {}).kind === "business");
+        const seen = new Set(places.map(upsert));
+        for (const [key, known] of markers) {
+          if (!seen.has(key)) { shops.removeLayer(known.marker); markers.delete(key); }
         }
+        people.clearLayers();
+        let personCount = 0;
+        for (const f of features) {
+          if ((f.properties || {}).kind !== "person") continue;
+          const [lon, lat] = f.geometry.coordinates;
+          personCount += 1;
+          L.circleMarker([lat, lon], { radius: 5, className: "pm-person", interactive: false }).addTo(people);
+        }
+        last = places;
+        drawList(places);
         status.hidden = true;
         d.features = String(features.length);
-        live.textContent = `${placeCount} ${placeCount === 1 ? "place" : "places"}, ${personCount} ${personCount === 1 ? "person" : "people"} shown`;
+        d.loads = String(Number(d.loads || 0) + 1);
+        live.textContent = `${places.length} ${places.length === 1 ? "place" : "places"}, ${personCount} ${personCount === 1 ? "person" : "people"} shown`;
       } catch (error) {
         if (error.name !== "AbortError") status.hidden = false;
       } finally {
         if (mine === controller) controller = null;
       }
     }
+    youAreHere(map, (at) => { you = at; drawList(last); });
     map.on("moveend", () => { clearTimeout(timer); timer = setTimeout(load, 250); });
-    setInterval(() => { if (!document.hidden) load(); }, REFRESH_MS);
+    setInterval(() => { if (!document.hidden) load(); }, Number(d.refresh) || REFRESH_MS);
     load();
   }
 
@@ -262,6 +388,8 @@
     const item = (cls, text) => { const li = element("li", "", list); element("span", "pm-key " + cls, li); element("span", "", li, text); };
     if (live) {
       for (const k of Object.keys(BUSY)) item("pm-key-" + k, BUSY[k]);
+      item("pm-key-usual pm-usually", "Ringed: how busy it usually is at this hour");
+      item("pm-key-you", "You");
       item("pm-key-person", "Person sharing location (blurred)");
     }
     if (zones) item("pm-key-zone", "Private zone");
