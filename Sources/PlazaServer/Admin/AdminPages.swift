@@ -132,6 +132,8 @@ struct AdminPages: Sendable {
         var actHeading: String
         var rejectHeading: String
         var rejectButton: String
+        /// A merchant's item: who the owner is and whether payouts reach a bank.
+        var merchant: MerchantFacts?
     }
 
     struct ActionOption: Sendable {
@@ -231,7 +233,8 @@ struct AdminPages: Sendable {
             actHeading: item.kind == .appeal ? "Grant the appeal" : "Uphold the report",
             rejectHeading: item.kind == .report
                 ? "Dismiss the report" : item.kind == .appeal ? "Deny the appeal" : "Reject",
-            rejectButton: item.kind == .report ? "Dismiss" : item.kind == .appeal ? "Deny" : "Reject"
+            rejectButton: item.kind == .report ? "Dismiss" : item.kind == .appeal ? "Deny" : "Reject",
+            merchant: item.merchant.map { MerchantFacts($0, reader) }
         )
         return renderer.render("admin/item", model)
     }

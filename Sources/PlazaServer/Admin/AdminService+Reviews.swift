@@ -186,13 +186,17 @@ extension AdminService {
         for id in Set(records.flatMap { [$0.claimedBy, $0.decidedBy].compactMap { $0 } }) {
             names[id] = try await name(id, on: db)
         }
-        return records.map { record in
+        var items = records.map { record in
             var item = record.item
             item.claimedBy = record.claimedBy.flatMap { names[$0] }
             item.decidedBy = record.decidedBy.flatMap { names[$0] }
             if item.claimedUntil.map({ $0 < Date() }) ?? false { (item.claimedBy, item.claimedUntil) = (nil, nil) }
             return item
         }
+        for index in items.indices where items[index].kind == .merchant {
+            items[index].merchant = try await merchant(items[index].subjectId, on: db)
+        }
+        return items
     }
 
     private func name(_ id: UUID?, on db: any SQLDatabase) async throws -> String? {

@@ -153,12 +153,15 @@ extension WalletService {
 
     /// Where the caller's withdrawals go: nowhere to connect with the sandbox; with Stripe, their Connect account.
     func payoutAccount(_ identity: Identity) async throws -> PayoutAccount {
-        guard let gateway else { throw PlazaError.paymentsUnavailable }
-        guard gateway.needsPayoutAccount else { return PayoutAccount(status: .notNeeded) }
-        guard let account = try await payoutAccounts.find(user: identity.user.id, on: database.sql) else {
-            return PayoutAccount(status: .none)
-        }
-        return PayoutAccount(status: account.ready ? .ready : .incomplete)
+        guard gateway != nil else { throw PlazaError.paymentsUnavailable }
+        return PayoutAccount(status: try await payoutStatus(user: identity.user.id, on: database.sql))
+    }
+
+    /// Whether `user`'s withdrawals can reach a bank (an admin reads it on a merchant's review item).
+    func payoutStatus(user: UUID, on db: any SQLDatabase) async throws -> PayoutAccount.Status {
+        guard let gateway, gateway.needsPayoutAccount else { return .notNeeded }
+        guard let account = try await payoutAccounts.find(user: user, on: db) else { return .none }
+        return account.ready ? .ready : .incomplete
     }
 
     /// The processor's page where the caller connects a bank account (opening their payout account the first time).

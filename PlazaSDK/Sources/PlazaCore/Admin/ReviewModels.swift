@@ -85,6 +85,8 @@ public struct ReviewItem: Codable, Sendable, Hashable, Identifiable {
     public var actions: [ReviewAction]
     /// The action taken, once approved.
     public var action: ReviewAction?
+    /// A merchant's item: who the owner is and whether their payouts can reach a bank (issue 39), read when shown.
+    public var merchant: ReviewMerchant? = nil
 
     public init(
         id: UUID,
