@@ -47,6 +47,7 @@ struct WalletPages: Sendable {
         addActivityRoutes(to: signedIn)
         addChargeRoutes(to: signedIn)
         addCounterRoutes(to: signedIn)
+        addPayQRRoutes(to: signedIn)
     }
 
     var limit: Int { configuration.limits.maxRequestBody }

@@ -746,3 +746,8 @@ document.querySelectorAll("[data-people-combobox]").forEach((box) => {
   });
   input.addEventListener("blur", () => show(false));
 });
+
+// A [data-print] button prints the page (the shop's QR poster).
+document.addEventListener("click", (event) => {
+  if (event.target.closest && event.target.closest("[data-print]")) window.print();
+});
