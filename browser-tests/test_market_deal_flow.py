@@ -42,7 +42,8 @@ def press(driver, label):
     wait_for(driver, lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
     for _ in range(20):
         try:
-            return navigate(driver, driver.find_element(By.XPATH, f"//section[@id='deal']//button[normalize-space()='{label}']"))
+            return navigate(driver, driver.find_element(
+                By.XPATH, f"//section[@id='deal']//*[self::button or self::a][normalize-space()='{label}']"))
         except StaleElementReferenceException:
             continue
     raise AssertionError(f"the button {label} kept changing")
@@ -114,6 +115,11 @@ def test_two_students_agree_meet_and_close_the_sale_with_the_handshake(plaza):
         wait_for(buyer, lambda: "Added $20.00" in headline(buyer), explain=lambda: headline(buyer))
         buyer.get(conversation)
         press(buyer, "Pay $14.00 through Plaza")
+        # Like every payment, it asks first: who, what for, how much, and what the hold does (issue 39).
+        assert "Pay $14.00 into Plaza's hold" in buyer.find_element(By.CSS_SELECTOR, "[data-pay-hold]").text
+        assert "For “" in buyer.find_element(By.CSS_SELECTOR, "[data-item]").text
+        screenshot(buyer, "market-pay-confirm")
+        navigate(buyer, buyer.find_element(By.CSS_SELECTOR, "[data-pay-hold]"))
         assert "Plaza holds the money" in notice(buyer)
         assert "You paid $14.00" in deal(buyer)
         tab(buyer, "Wallet")
