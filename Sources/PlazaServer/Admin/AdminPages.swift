@@ -105,6 +105,9 @@ struct AdminPages: Sendable {
         var kind: String
         var subject: String
         var subjectLink: String?
+        var subjectLabel: String
+        /// A report's statement may be appealed once; a dispute's decision is final.
+        var appealable: Bool
         /// A card template: its pages as shoppers will see them (an admin sees the version waiting).
         var proofLink: String?
         /// ... and the studio's form, where an admin may correct it before approving.
@@ -198,7 +201,11 @@ struct AdminPages: Sendable {
             id: item.id.uuidString.lowercased(),
             kind: item.kind.label,
             subject: item.subject,
-            subjectLink: item.kind == .merchant ? "/admin/users/\(item.subjectId.uuidString.lowercased())" : nil,
+            subjectLink: item.kind == .merchant
+                ? "/admin/users/\(item.subjectId.uuidString.lowercased())"
+                : item.kind == .dispute ? WalletService.disputePath(item.subjectId) : nil,
+            subjectLabel: item.kind == .dispute ? "The dispute and its receipt" : "Account",
+            appealable: item.kind == .report,
             proofLink: item.kind == .template ? "/cards/templates/\(item.subjectId.uuidString.lowercased())" : nil,
             editLink: item.kind == .template ? "/cards/studio/\(item.subjectId.uuidString.lowercased())" : nil,
             art: art,
@@ -230,9 +237,11 @@ struct AdminPages: Sendable {
             },
             hasActions: !item.actions.isEmpty,
             actForm: actForm,
-            actHeading: item.kind == .appeal ? "Grant the appeal" : "Uphold the report",
+            actHeading: item.kind == .appeal
+                ? "Grant the appeal" : item.kind == .dispute ? "Uphold: refund the customer" : "Uphold the report",
             rejectHeading: item.kind == .report
-                ? "Dismiss the report" : item.kind == .appeal ? "Deny the appeal" : "Reject",
+                ? "Dismiss the report"
+                : item.kind == .appeal ? "Deny the appeal" : item.kind == .dispute ? "Reject the dispute" : "Reject",
             rejectButton: item.kind == .report ? "Dismiss" : item.kind == .appeal ? "Deny" : "Reject",
             merchant: item.merchant.map { MerchantFacts($0, reader) }
         )

@@ -171,6 +171,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     WalletAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, signedIn: signedIn)
     ChargesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: signedIn)
+    DisputesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: signedIn)
     InboxAPI(inbox: services.inbox, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
     NotificationsAPI(notifications: services.notifications, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)

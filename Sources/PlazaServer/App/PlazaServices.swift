@@ -253,6 +253,7 @@ public final class PlazaServices: Sendable {
         events.record(cards.reviewRecorder())
         events.record(cards.paymentRecorder())
         events.record(inbox.noticeRecorder())
+        events.record(wallet.disputeRecorder())
         templates = try await Templates.load()
     }
 

@@ -48,6 +48,7 @@ struct WalletPages: Sendable {
         addChargeRoutes(to: signedIn)
         addCounterRoutes(to: signedIn)
         addPayQRRoutes(to: signedIn)
+        addDisputeRoutes(to: signedIn)
     }
 
     var limit: Int { configuration.limits.maxRequestBody }

@@ -89,47 +89,9 @@ extension WalletService {
             else { throw PlazaError.notFound("charge") }
             try identity.requireVerified()
             guard current.status(at: now).canMove(to: .refunded) else { throw Self.stateConflict(current, now: now) }
-            guard let charge = try await charges.refund(id, amount: request.amount, on: db) else {
-                throw PlazaError.validation(
-                    field: "amount",
-                    "At most \(Money(amount: current.amount - current.refundedAmount, currency: current.currency)) is left to refund."
-                )
-            }
-            try await post(
-                JournalEntry(
-                    id: UUID(),
-                    kind: "refund",
-                    referenceId: charge.id,
-                    currency: charge.currency,
-                    postings: [
-                        Posting(owner: charge.businessId, kind: .business, amount: -request.amount),
-                        Posting(owner: charge.customerId, kind: .user, amount: request.amount),
-                    ],
-                    createdAt: now
-                ),
-                on: db
-            )
-            var entries = Self.chargeActivity(charge, kind: .refund, amount: -request.amount, at: now)
-            // The customer's line says why, when the business said.
-            if let reason { entries[0].note = reason }
-            try await activity.insert(entries, on: db)
-            let refund = ChargeRefund(id: UUID(), amount: request.amount, reason: reason, createdAt: now)
-            try await charges.insert(refund, charge: charge.id, on: db)
-            var taken: [FeedMessage] = []
-            if !charge.isPaymentRequest, let loyalty {
-                taken = try await loyalty.refunded(
-                    charge: charge.id,
-                    customer: charge.customerId,
-                    kept: Money(amount: charge.amount - charge.refundedAmount, currency: charge.currency),
-                    now: now,
-                    on: db
-                )
-            }
-            var dto = charge.dto(now: now)
-            dto.loyalty = try await loyalty?.earned(charges: [charge.id], on: db)[charge.id] ?? []
-            dto.refunds = try await charges.refunds(charges: [charge.id], on: db)[charge.id] ?? []
+            let (dto, messages) = try await postRefund(current, amount: request.amount, reason: reason, now: now, on: db)
             try await idempotency.record(dto, status: 200, claim: claim, on: db)
-            return (dto, try await chargeEvent(WalletEventType.charge(.refunded), charge, now: now, on: db) + taken)
+            return (dto, messages)
         }
         await loyalty?.committed(cards: refunded.loyalty?.map(\.cardId) ?? [])
         return refunded

@@ -20,7 +20,7 @@ import Yams
             else { return nil }
             return "POST " + path.replacingOccurrences(of: "{id}", with: ":id")
         }
-        #expect(moneyPosts.count == 15, "the card shop added 4: orders, pay, cancel, proofs")
+        #expect(moneyPosts.count == 16, "the card shop added 4: orders, pay, cancel, proofs; disputes 1: the answer")
         try await TestPlaza.withApp(.sqlite) { _, services in
             let declared = services.moneyRoutes.all
             #expect(Set(declared.keys) == Set(moneyPosts))

@@ -12,6 +12,8 @@ public enum ReviewKind: String, Codable, Sendable, CaseIterable, Hashable {
     case appeal
     /// A designer's card template (or a change to one), before it enters the card shop's catalogue.
     case template
+    /// A customer's dispute of a paid charge that they asked Plaza to decide: upheld with a refund, or rejected.
+    case dispute
 }
 
 /// What approving an item does besides approving it, when its kind offers a choice (reports, appeals). Every such
@@ -30,6 +32,8 @@ public enum ReviewAction: String, Codable, Sendable, CaseIterable, Hashable {
     case reinstate
     /// An appeal granted: the warning is withdrawn.
     case withdrawWarning = "withdraw_warning"
+    /// A dispute upheld: what is left of the charge goes back to the customer.
+    case refund
 
     public var label: String {
         switch self {
@@ -39,6 +43,7 @@ public enum ReviewAction: String, Codable, Sendable, CaseIterable, Hashable {
         case .restoreListing: "Put the listing back"
         case .reinstate: "Lift the marketplace suspension"
         case .withdrawWarning: "Withdraw the warning"
+        case .refund: "Refund the customer"
         }
     }
 }
@@ -267,6 +272,17 @@ extension ReviewKind {
             approved
                 ? ("Your template is in the card shop", "\(item.subject) is in the catalogue now.", "/cards/studio")
                 : ("Your template was sent back", "\(item.subject): \(reason ?? "")", "/cards/studio")
+        // Both sides hear Plaza's decision with its statement of reasons.
+        case .dispute:
+            approved
+                ? (
+                    "Plaza decided the payment dispute: refunded", reason ?? "",
+                    "/wallet/disputes/\(item.subjectId.uuidString.lowercased())"
+                )
+                : (
+                    "Plaza decided the payment dispute: not upheld", reason ?? "",
+                    "/wallet/disputes/\(item.subjectId.uuidString.lowercased())"
+                )
         }
     }
 }
@@ -280,6 +296,7 @@ extension ReviewKind {
         case .report: "Report"
         case .appeal: "Appeal"
         case .template: "Card template"
+        case .dispute: "Payment dispute"
         }
     }
 
@@ -299,6 +316,9 @@ extension ReviewKind {
         case (.template, .approved):
             "You approved \(item.subject). It is in the card shop's catalogue; the designer was told."
         case (.template, _): "You sent \(item.subject) back. The designer reads your reason."
+        case (.dispute, .approved):
+            "You upheld the dispute \(item.subject): the customer was refunded, and both sides read your statement."
+        case (.dispute, _): "You rejected the dispute \(item.subject). Both sides read your reason."
         }
     }
 }
