@@ -56,10 +56,19 @@ struct DisputeStore: Sendable {
     func insert(_ record: DisputeRecord, on db: any SQLDatabase) async throws -> Bool {
         try await db.insert(into: "charge_disputes").columns(DisputeRecord.columns.map { SQLIdentifier($0) })
             .values(
-                SQLBind(record.id), SQLBind(record.chargeId), SQLBind(record.businessId), SQLBind(record.customerId),
-                SQLBind(record.reason.rawValue), SQLBind(record.details), SQLBind(record.state.rawValue),
-                SQLBind(record.answer), SQLBind(record.answeredAt), SQLBind(record.refundAmount),
-                SQLBind(record.decision), SQLBind(record.decidedAt), SQLBind(record.createdAt),
+                SQLBind(record.id),
+                SQLBind(record.chargeId),
+                SQLBind(record.businessId),
+                SQLBind(record.customerId),
+                SQLBind(record.reason.rawValue),
+                SQLBind(record.details),
+                SQLBind(record.state.rawValue),
+                SQLBind(record.answer),
+                SQLBind(record.answeredAt),
+                SQLBind(record.refundAmount),
+                SQLBind(record.decision),
+                SQLBind(record.decidedAt),
+                SQLBind(record.createdAt),
                 SQLBind(record.updatedAt)
             )
             .ignoringConflicts(with: ["charge_id"]).returning("id").first() != nil

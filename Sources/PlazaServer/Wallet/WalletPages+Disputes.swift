@@ -142,7 +142,11 @@ extension WalletPages {
             )
             return PageRenderer.seeOther(WalletService.disputePath(dispute.id) + "?notice=reported")
         } catch let error as PlazaError where error.code == .validationFailed {
-            return renderer.refused("problem", FormState(form, names: ["reason", "details"], error: error), returnTo: back)
+            return renderer.refused(
+                "problem",
+                FormState(form, names: ["reason", "details"], error: error),
+                returnTo: back
+            )
         } catch let error as PlazaError where error.status == .conflict {
             return renderer.refused(alert: error.summary, returnTo: back)
         }
@@ -151,7 +155,12 @@ extension WalletPages {
     @Sendable func disputeList(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let query = request.uri.queryParameters
         let business = query.get("business").flatMap(UUID.init(uuidString:))
-        let page = try await wallet.disputes(context.identity, business: business, limit: 25, cursor: query.get("cursor"))
+        let page = try await wallet.disputes(
+            context.identity,
+            business: business,
+            limit: 25,
+            cursor: query.get("cursor")
+        )
         let rows = page.items.map { disputeView($0, reader: context.reader) }
         let name = business == nil ? nil : page.items.first?.businessName
         let model = DisputeListPage(

@@ -89,7 +89,13 @@ extension WalletService {
             else { throw PlazaError.notFound("charge") }
             try identity.requireVerified()
             guard current.status(at: now).canMove(to: .refunded) else { throw Self.stateConflict(current, now: now) }
-            let (dto, messages) = try await postRefund(current, amount: request.amount, reason: reason, now: now, on: db)
+            let (dto, messages) = try await postRefund(
+                current,
+                amount: request.amount,
+                reason: reason,
+                now: now,
+                on: db
+            )
             try await idempotency.record(dto, status: 200, claim: claim, on: db)
             return (dto, messages)
         }

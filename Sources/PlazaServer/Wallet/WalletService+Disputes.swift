@@ -209,7 +209,11 @@ extension WalletService {
         })
     }
 
-    private func decideDispute(_ decision: ReviewDecision, now: Date, on db: any SQLDatabase) async throws
+    private func decideDispute(
+        _ decision: ReviewDecision,
+        now: Date,
+        on db: any SQLDatabase
+    ) async throws
         -> [FeedMessage]
     {
         let (record, current) = try await disputeWithCharge(decision.subjectId, on: db)
@@ -257,7 +261,8 @@ extension WalletService {
         var error = PlazaError(
             .conflict,
             .stateConflict,
-            state.isActive ? "This dispute moved on meanwhile." : "This dispute is settled: \(state.label.lowercased()).",
+            state.isActive
+                ? "This dispute moved on meanwhile." : "This dispute is settled: \(state.label.lowercased()).",
             detail: "Nothing was changed. Reload it to see where it stands."
         )
         error.currentState = state.rawValue

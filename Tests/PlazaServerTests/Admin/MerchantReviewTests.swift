@@ -50,7 +50,9 @@ import Testing
         try await TestPlaza.withApp(.sqlite) { client, services in
             let admin = try await AdminTests.admin(client, services)
             _ = try await AccountsDriver(client).signedIn("dora", role: .merchant, approved: false)
-            let queue = try await client.send(.get, "/v1/admin/review-queue", token: admin).decode(Page<ReviewItem>.self)
+            let queue = try await client.send(.get, "/v1/admin/review-queue", token: admin).decode(
+                Page<ReviewItem>.self
+            )
             let item = try #require(queue.items.first)
             #expect(item.kind == .merchant && item.merchant?.payoutAccount == .notNeeded, "the sandbox needs no bank")
         }

@@ -69,7 +69,9 @@ import Testing
             let opened = try await Self.open(client, charge, .notAsDescribed, token: anna)
             #expect(opened.status == .created, "\(opened.text)")
             let dispute = try opened.decode(Dispute.self)
-            #expect(dispute.state == .open && dispute.reason == .notAsDescribed && dispute.businessName == "Corner Cafe")
+            #expect(
+                dispute.state == .open && dispute.reason == .notAsDescribed && dispute.businessName == "Corner Cafe"
+            )
             let again = try await Self.open(client, charge, token: anna)
             #expect(again.status == .conflict, "one dispute per payment")
 
@@ -84,8 +86,11 @@ import Testing
 
             let words = try await Self.answer(client, dispute, "Sorry! Come by for a fresh one.", token: bruno)
             #expect(try words.decode(Dispute.self).state == .answered)
-            #expect(try await Self.answer(client, dispute, "Refund", refund: 5_000, token: bruno).problem?.errors?
-                .map(\.field) == ["amount"], "at most what is left")
+            #expect(
+                try await Self.answer(client, dispute, "Refund", refund: 5_000, token: bruno).problem?.errors?
+                    .map(\.field) == ["amount"],
+                "at most what is left"
+            )
             let before = try await wallet.balance(token: anna)
             let refunded = try await Self.answer(client, dispute, "Refunded half, sorry.", refund: 500, token: bruno)
             #expect(refunded.status == .ok, "\(refunded.text)")
@@ -110,7 +115,9 @@ import Testing
             let admin = try await AdminTests.admin(client, services)
             let (_, bruno, anna, charge) = try await Self.paid(client, 1_200)
             let dispute = try await Self.open(client, charge, .chargedTwice, token: anna).decode(Dispute.self)
-            #expect(try await client.send(.post, "/v1/disputes/\(dispute.id)/escalate", token: bruno).status == .notFound)
+            #expect(
+                try await client.send(.post, "/v1/disputes/\(dispute.id)/escalate", token: bruno).status == .notFound
+            )
             let escalated = try await client.send(.post, "/v1/disputes/\(dispute.id)/escalate", token: anna)
                 .decode(Dispute.self)
             #expect(escalated.state == .escalated)
@@ -136,7 +143,10 @@ import Testing
             #expect(decided.state == .refunded && decided.disputeRefund == 1_200)
             #expect(decided.decision == "The receipt shows the same coffee twice.")
             for email in ["anna@example.com", "bruno@example.com"] {
-                let subjects = try await accounts.subjects(to: email, until: { $0.contains { $0.contains("payment dispute") } })
+                let subjects = try await accounts.subjects(
+                    to: email,
+                    until: { $0.contains { $0.contains("payment dispute") } }
+                )
                 #expect(subjects.contains("Plaza decided the payment dispute: refunded"), "\(email) is told")
             }
             #expect(try await services.verifyLedger().problems.isEmpty)

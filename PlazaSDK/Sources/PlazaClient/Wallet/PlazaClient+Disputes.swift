@@ -24,7 +24,11 @@ extension PlazaClient {
     }
 
     /// The business answers; with `refund` the money goes back through the charge's refund (retried with one key).
-    public func answerDispute(_ id: UUID, _ answer: DisputeAnswer, idempotencyKey: String? = nil) async throws
+    public func answerDispute(
+        _ id: UUID,
+        _ answer: DisputeAnswer,
+        idempotencyKey: String? = nil
+    ) async throws
         -> Dispute
     {
         try await sendMoney(
