@@ -19,7 +19,7 @@ extension AdminPages {
             email = merchant.email
             emailVerified = merchant.emailVerified
             emailState = merchant.emailVerified ? "verified" : "not verified yet"
-            memberSince = "\(reader.day(merchant.memberSince)) (\(reader.monthYear(merchant.memberSince)))"
+            memberSince = reader.day(merchant.memberSince)
             payoutReady = [.ready, .notNeeded].contains(merchant.payoutAccount)
             payout =
                 switch merchant.payoutAccount {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PlazaCore
 import SQLKit
 
@@ -51,7 +52,7 @@ extension WalletService {
                 body: "\(request.reason.label): \(details)",
                 link: Self.disputePath(record.id)
             )
-            return (record.dto(charge), team.map { .alert(user: $0, content: alert) })
+            return (record.dto(charge), team.map { FeedMessage.alert(user: $0, content: alert) })
         }
     }
 
@@ -113,7 +114,7 @@ extension WalletService {
             validator.add(problem)
         }
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
-        let claim = answer.refund == nil ? claim : try Self.require(claim)
+        let claim = try answer.refund == nil ? claim : Self.require(claim)
         try identity.requireVerified()
         let disputes = DisputeStore()
         let answered = try await events.transaction { db -> ((Dispute, [UUID]), [FeedMessage]) in
@@ -190,7 +191,7 @@ extension WalletService {
                 link: Self.disputePath(id)
             )
             let (updated, _) = try await self.disputeWithCharge(id, on: db)
-            return (updated.dto(charge), [.review(submission)] + team.map { .alert(user: $0, content: alert) })
+            return (updated.dto(charge), [FeedMessage.review(submission)] + team.map { FeedMessage.alert(user: $0, content: alert) })
         }
     }
 

@@ -27,8 +27,8 @@ import Testing
     static func open(
         _ client: any TestClientProtocol,
         _ charge: Charge,
-        _ reason: DisputeReason = .notAsDescribed,
-        _ details: String = "The cake I took home was stale inside.",
+        reason: DisputeReason = .notAsDescribed,
+        details: String = "The cake I took home was stale inside.",
         token: String
     ) async throws -> TestResponse {
         try await client.send(
@@ -66,7 +66,7 @@ import Testing
             #expect(short.status == .unprocessableContent && short.problem?.errors?.map(\.field) == ["details"])
             #expect(try await Self.open(client, charge, token: carla).status == .notFound, "only the customer")
             #expect(try await Self.open(client, charge, token: bruno).status == .notFound)
-            let opened = try await Self.open(client, charge, .notAsDescribed, token: anna)
+            let opened = try await Self.open(client, charge, reason: .notAsDescribed, token: anna)
             #expect(opened.status == .created, "\(opened.text)")
             let dispute = try opened.decode(Dispute.self)
             #expect(
@@ -114,7 +114,7 @@ import Testing
             let accounts = AccountsDriver(client)
             let admin = try await AdminTests.admin(client, services)
             let (_, bruno, anna, charge) = try await Self.paid(client, 1_200)
-            let dispute = try await Self.open(client, charge, .chargedTwice, token: anna).decode(Dispute.self)
+            let dispute = try await Self.open(client, charge, reason: .chargedTwice, token: anna).decode(Dispute.self)
             #expect(
                 try await client.send(.post, "/v1/disputes/\(dispute.id)/escalate", token: bruno).status == .notFound
             )

@@ -35,12 +35,13 @@ import Testing
             let page = try await anna.get("/wallet/my-qr").text
             let link = try #require(Self.text(after: "data-my-link>", in: page))
             #expect(link.hasPrefix("http") && link.hasSuffix("/wallet/send?to=anna"))
-            #expect(page.contains(try #require(QRCode(link)?.svg(scale: 5))), "the QR holds the link shown")
+            let qr = try #require(QRCode(link)?.svg(scale: 5))
+            #expect(page.contains(qr), "the QR holds the link shown")
             #expect(page.contains("@anna"), "the username to type is its text twin")
 
             // Carla's camera opens the link: the payment form with Anna filled in.
             let carla = try await Self.signedIn(client, "carla")
-            let path = String(link[try #require(link.range(of: "/wallet/send"))...])
+            let path = String(link[try #require(link.range(of: "/wallet/send")).lowerBound...])
             let form = try await carla.get(path)
             #expect(form.status == .ok && form.text.contains(#"value="anna""#))
         }
@@ -48,7 +49,7 @@ import Testing
 
     @Test(arguments: TestEngine.enabled)
     func theShopsQROpensItsPayPageWhereTheChargeArrives(_ engine: TestEngine) async throws {
-        try await TestPlaza.withApp(engine) { client, _ in
+        try await TestPlaza.withApp(engine, .live) { client, _ in
             let wallet = WalletDriver(client)
             let (business, bruno, _) = try await ChargeTests.counter(client)
             let id = business.id.uuidString.lowercased()
@@ -56,11 +57,12 @@ import Testing
             #expect(try await owner.get("/wallet/counter/\(id)").text.contains("/wallet/shop/\(id)/poster"))
             let poster = try await owner.get("/wallet/shop/\(id)/poster").text
             let link = try #require(Self.text(after: "data-shop-link>", in: poster))
-            #expect(link.hasSuffix("/wallet/shop/\(id)") && poster.contains(try #require(QRCode(link)?.svg(scale: 8))))
+            let qr = try #require(QRCode(link)?.svg(scale: 8))
+            #expect(link.hasSuffix("/wallet/shop/\(id)") && poster.contains(qr), "the QR holds the link shown")
 
             let anna = try await Self.signedIn(client, "anna")
             #expect(try await anna.get("/wallet/shop/\(id)/poster").status == .notFound, "only its team prints it")
-            let path = String(link[try #require(link.range(of: "/wallet/shop"))...])
+            let path = String(link[try #require(link.range(of: "/wallet/shop")).lowerBound...])
             let shop = try await anna.get(path).text
             #expect(shop.contains("Pay Corner Cafe") && shop.contains("No charges are waiting for you."))
             let coded = try await anna.post("/wallet/shop/\(id)/pay-code", [:], csrf: PageSession.csrfToken(in: shop))

@@ -10,7 +10,7 @@ extension MarketPages {
         signedIn.get("conversations/:id/deal", use: dealFragment)
         signedIn.post("conversations/:id/offers", use: offerPage)
         signedIn.post("conversations/:id/meetups", use: proposePage)
-        signedIn.get("offers/:id/pay", use: payConfirm)
+        signedIn.get("offers/:id/review", use: payConfirm)
         signedIn.post("offers/:id/:action", use: offerAction)
         signedIn.post("meetups/:id/handshake", use: handshakePage)
         signedIn.get("meetups/:id/status", use: handshakeStatus)

@@ -12,7 +12,7 @@ import Testing
 @Suite struct HoldConfirmPagesTests {
     @Test(arguments: TestEngine.enabled)
     func payingIntoTheHoldIsConfirmedFirst(_ engine: TestEngine) async throws {
-        try await TestPlaza.withApp(engine) { client, services in
+        try await TestPlaza.withApp(engine, .live) { client, services in
             let market = try await ChatTests.market(client, services)
             let wallet = WalletDriver(client)
             _ = try await wallet.fund(10_000, token: market.ben)
@@ -22,10 +22,10 @@ import Testing
             let ben = try await ListingPagesTests.browser(client, "ben")
 
             let card = try await ben.get("\(conversation)/deal").text
-            #expect(card.contains(#"href="/market/offers/\#(id)/pay""#), "the card's button opens the confirmation")
+            #expect(card.contains(#"href="/market/offers/\#(id)/review""#), "the card's button opens the confirmation")
             #expect(!card.contains(#"action="/market/offers/\#(id)/pay""#), "the card itself pays nothing")
 
-            let confirm = try await ben.get("/market/offers/\(id)/pay")
+            let confirm = try await ben.get("/market/offers/\(id)/review")
             #expect(confirm.status == .ok)
             let page = confirm.text
             #expect(page.contains("Ana") && page.contains("$80.00") && page.contains(market.listing.title))
@@ -42,9 +42,9 @@ import Testing
             #expect(try await wallet.balance(token: market.ben) == 2_000)
 
             // Once paid (or for the seller) the confirmation leads back to the deal.
-            #expect(try await ben.get("/market/offers/\(id)/pay").status == .seeOther)
+            #expect(try await ben.get("/market/offers/\(id)/review").status == .seeOther)
             let ana = try await ListingPagesTests.browser(client, "ana")
-            #expect(try await ana.get("/market/offers/\(id)/pay").status == .seeOther)
+            #expect(try await ana.get("/market/offers/\(id)/review").status == .seeOther)
         }
     }
 }
