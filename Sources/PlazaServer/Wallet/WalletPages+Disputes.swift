@@ -55,6 +55,8 @@ extension WalletPages {
         var answer: String?
         var answeredAt: String?
         var refund: String?
+        /// What the business gave back with its answer (Plaza's refund shows with the decision).
+        var answerRefund: String?
         var decision: String?
         var decidedAt: String?
     }
@@ -99,6 +101,8 @@ extension WalletPages {
             answer: dispute.answer,
             answeredAt: dispute.answeredAt.map { reader.when($0) },
             refund: dispute.disputeRefund.map { reader.money($0, dispute.currency) },
+            answerRefund: dispute.decidedAt == nil
+                ? dispute.disputeRefund.map { reader.money($0, dispute.currency) } : nil,
             decision: dispute.decision,
             decidedAt: dispute.decidedAt.map { reader.when($0) }
         )

@@ -104,7 +104,10 @@ import Testing
             let seen = try await Self.signedIn(client, "anna")
             let mine = try await seen.get(WalletService.disputePath(dispute.id)).text
             #expect(mine.contains("Plaza's decision") && mine.contains("Nothing in the shop&#39;s answer"))
-            #expect(mine.contains("$7.00 went back to Anna"))
+            #expect(
+                mine.contains("$7.00 went back to Anna") && !mine.contains("refunded $7.00"),
+                "Plaza refunded, not the shop"
+            )
         }
     }
 }
