@@ -59,6 +59,6 @@ enum Migrations {
         M0045_PointOfSale(),  // a charge's tip; a business's suggested tips, tax registration and rate
         M0046_PunchExpiryReminders(),  // the punch expiry each card's holder was last reminded of
         M0047_InboxNotices(),  // inbox entries of its own: decisions about a person, with their reason
-        M0052_ChargeDisputes(),  // a customer's dispute of a paid charge, the business's answer, Plaza's decision
+        M0048_ChargeDisputes(),  // a customer's dispute of a paid charge, the business's answer, Plaza's decision
     ]
 }

@@ -2,7 +2,7 @@ import SQLKit
 
 /// Payment disputes (issue 39, trust at the till): a customer reports a problem with a paid charge, the business
 /// answers (or refunds), and Plaza's admins decide the ones the customer asks them to. One dispute per charge.
-struct M0052_ChargeDisputes: Migration {
+struct M0048_ChargeDisputes: Migration {
     let name = "ChargeDisputes"
 
     func apply(on db: any SQLDatabase, engine: DatabaseEngine) async throws {
