@@ -191,7 +191,10 @@ extension WalletService {
                 link: Self.disputePath(id)
             )
             let (updated, _) = try await self.disputeWithCharge(id, on: db)
-            return (updated.dto(charge), [FeedMessage.review(submission)] + team.map { FeedMessage.alert(user: $0, content: alert) })
+            return (
+                updated.dto(charge),
+                [FeedMessage.review(submission)] + team.map { FeedMessage.alert(user: $0, content: alert) }
+            )
         }
     }
 
