@@ -56,18 +56,18 @@ public struct WalletDriver: Sendable {
 
     /// Polls the top-up until it leaves `pending`.
     public func settled(_ id: UUID, token: String) async throws -> TopUp {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             let topUp = try await client.send(.get, "/v1/wallet/top-ups/\(id)", token: token).decode(TopUp.self)
             if topUp.status != .pending { return topUp }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw AccountsDriver.DriverError(description: "top-up \(id) still pending after 10 s")
+        throw AccountsDriver.DriverError(description: "top-up \(id) still pending after 30 s")
     }
 
-    /// Waits (up to 10 s) until the processor's webhook settled the withdrawal.
+    /// Waits (up to 30 s) until the processor's webhook settled the withdrawal.
     public func withdrawalSettled(_ id: UUID, token: String) async throws -> Withdrawal {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             let withdrawal = try await client.send(.get, "/v1/wallet/withdrawals/\(id)", token: token).decode(
                 Withdrawal.self
@@ -75,7 +75,7 @@ public struct WalletDriver: Sendable {
             if withdrawal.status != .pending { return withdrawal }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw AccountsDriver.DriverError(description: "withdrawal \(id) still pending after 10 s")
+        throw AccountsDriver.DriverError(description: "withdrawal \(id) still pending after 30 s")
     }
 
     public func transfer(
