@@ -177,6 +177,18 @@ def sign_up(driver, base):
     return name
 
 
+def town_offer(driver, title):
+    """The row of the town's offer titled `title`, once the page is live (its list is drawn again when the socket
+    connects: a row found just before is then stale, and is found again)."""
+    wait_for(driver, lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+    for _ in range(30):
+        try:
+            return next(row for row in driver.find_elements(By.CSS_SELECTOR, "[data-town-offer]") if title in row.text)
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"the town's offer {title} kept changing")
+
+
 def test_the_first_visit_turns_offers_on_and_browses_what_runs_in_town(plaza, browser):
     """Issue 39: offers were off until the customer opted in, which only the console said; and search found only
     offers that had already reached the customer."""
@@ -203,7 +215,7 @@ def test_the_first_visit_turns_offers_on_and_browses_what_runs_in_town(plaza, br
     assert "No current offer matches" in browser.find_element(By.ID, "offers-live").text
     navigate(browser, browser.find_element(By.CSS_SELECTOR, "[data-search-town]"))
     assert "view=town" in browser.current_url
-    pretzel = next(row for row in browser.find_elements(By.CSS_SELECTOR, "[data-town-offer]") if "Morning pretzel" in row.text)
+    pretzel = town_offer(browser, "Morning pretzel")
     assert "20 % off" in pretzel.text
     assert all("Bruno's Bakery" in row.text for row in browser.find_elements(By.CSS_SELECTOR, "[data-town-offer]"))
     click(browser, pretzel.find_element(By.XPATH, ".//button[normalize-space()='Claim this coupon']"))
@@ -214,10 +226,10 @@ def test_the_first_visit_turns_offers_on_and_browses_what_runs_in_town(plaza, br
     browser.get(plaza + "/offers")
     assert "Morning pretzel" in browser.find_element(By.ID, "offers-live").text
     navigate(browser, browser.find_element(By.LINK_TEXT, "In town"))
-    pretzel = next(row for row in browser.find_elements(By.CSS_SELECTOR, "[data-town-offer]") if "Morning pretzel" in row.text)
+    pretzel = town_offer(browser, "Morning pretzel")
     assert "Claimed: show it at the counter" in pretzel.text
     # The café's ad runs in town too, with nothing to claim.
-    ad = next(row for row in browser.find_elements(By.CSS_SELECTOR, "[data-town-offer]") if "Espresso on the terrace" in row.text)
+    ad = town_offer(browser, "Espresso on the terrace")
     assert not ad.find_elements(By.TAG_NAME, "button")
     screenshot(browser, "offers-town")
 

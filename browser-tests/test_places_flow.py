@@ -116,6 +116,8 @@ def test_every_places_page_renders(plaza, browser):
     screenshot(browser, "places-nearby")
     navigate(browser, browser.find_element(By.XPATH, "//main//a[normalize-space()=\"Bruno's Bakery\"]"))
     assert browser.find_element(By.TAG_NAME, "h1").text == "Bruno's Bakery"
+    # A Saturday, a day the demo bakery opens (on a Sunday, today's chart rightly has no visits to show).
+    navigate(browser, browser.find_element(By.CSS_SELECTOR, "nav.days").find_element(By.LINK_TEXT, "Sat"))
     bars = browser.find_elements(By.CSS_SELECTOR, "svg.chart rect.bar")
     assert len(bars) == 18 and any("visits" in bar.find_element(By.TAG_NAME, "title").get_attribute("textContent") for bar in bars)
     assert "7 min" in browser.find_element(By.CSS_SELECTOR, ".big").text
