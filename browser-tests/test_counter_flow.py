@@ -89,19 +89,19 @@ def test_the_owner_adds_an_item_and_sets_the_tips(till):
         navigate(owner, owner.find_element(By.LINK_TEXT, "Items, tips and receipts"))
         owner.find_element(By.ID, "item-name").send_keys("Rye loaf")
         owner.find_element(By.ID, "item-price").send_keys("abc")
-        click(owner, owner.find_element(By.XPATH, "//button[normalize-space()='Add item']"))
+        navigate(owner, owner.find_element(By.XPATH, "//button[normalize-space()='Add item']"))
         error = owner.find_element(By.ID, "item-price-error").text
         assert error == "Type a price such as 3.50.", error
         price = owner.find_element(By.ID, "item-price")
         price.clear()
         price.send_keys("4,20")
-        click(owner, owner.find_element(By.XPATH, "//button[normalize-space()='Add item']"))
+        navigate(owner, owner.find_element(By.XPATH, "//button[normalize-space()='Add item']"))
         assert "The item is on the counter now." in owner.find_element(By.CSS_SELECTOR, ".notice").text
         assert "Rye loaf" in owner.find_element(By.ID, "items-heading").find_element(By.XPATH, "..").text
         tips = owner.find_element(By.ID, "tipPercents")
         tips.clear()
         tips.send_keys("10, 18, 25")
-        click(owner, owner.find_element(By.XPATH, "//button[normalize-space()='Save tips and receipts']"))
+        navigate(owner, owner.find_element(By.XPATH, "//button[normalize-space()='Save tips and receipts']"))
         assert "were saved" in owner.find_element(By.CSS_SELECTOR, ".notice").text
         screenshot(owner, "counter-items")
         navigate(owner, owner.find_element(By.LINK_TEXT, "← The counter"))

@@ -199,7 +199,7 @@ def test_the_first_visit_turns_offers_on_and_browses_what_runs_in_town(plaza, br
     assert "Only shops you subscribe to" in card.text or "only shops you subscribe to" in card.text, card.text
     screenshot(browser, "offers-opt-in")
     # One tap (a POST with the page's CSRF token), back on Offers, which now says they are on.
-    click(browser, card.find_element(By.XPATH, ".//button[normalize-space()='Turn offers on']"))
+    navigate(browser, card.find_element(By.XPATH, ".//button[normalize-space()='Turn offers on']"))
     assert browser.current_url.endswith("/offers?notice=turned-on"), browser.current_url
     assert "Offers are on" in notice(browser)
     assert not browser.find_elements(By.CSS_SELECTOR, "[data-offers-opt-in]")
@@ -218,7 +218,7 @@ def test_the_first_visit_turns_offers_on_and_browses_what_runs_in_town(plaza, br
     pretzel = town_offer(browser, "Morning pretzel")
     assert "20 % off" in pretzel.text
     assert all("Bruno's Bakery" in row.text for row in browser.find_elements(By.CSS_SELECTOR, "[data-town-offer]"))
-    click(browser, pretzel.find_element(By.XPATH, ".//button[normalize-space()='Claim this coupon']"))
+    navigate(browser, pretzel.find_element(By.XPATH, ".//button[normalize-space()='Claim this coupon']"))
     assert "Claimed" in notice(browser)
     code = browser.find_element(By.CSS_SELECTOR, "[data-claim-code]").text
     assert len(code) == 8
@@ -237,7 +237,7 @@ def test_the_first_visit_turns_offers_on_and_browses_what_runs_in_town(plaza, br
 def test_a_second_thought_keeps_offers_as_they_were(plaza, browser):
     sign_up(browser, plaza)
     browser.get(plaza + "/offers")
-    click(browser, browser.find_element(By.XPATH, "//button[normalize-space()='Not now']"))
+    navigate(browser, browser.find_element(By.XPATH, "//button[normalize-space()='Not now']"))
     assert "Kept as it was" in notice(browser)
     assert not browser.find_elements(By.CSS_SELECTOR, "[data-offers-opt-in]")
     assert "only from shops you subscribed to" in browser.find_element(By.CSS_SELECTOR, "[data-offers-reach]").text
