@@ -124,6 +124,65 @@ import Testing
         }
     }
 
+    /// Issue 40: a point inside a private zone never leaves the phone: dropped before it is queued, and, for a zone
+    /// made elsewhere since, before it is sent; the zones kept beside the queue still hold offline after a relaunch.
+    @Test func theUploaderKeepsPointsInsidePrivateZonesOnThePhone() async throws {
+        try await Self.withClients { _, customer, _ in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "plaza-zoned-\(UUID().uuidString).json"
+            )
+            defer {
+                try? FileManager.default.removeItem(at: file)
+                try? FileManager.default.removeItem(at: file.appendingPathExtension("zones"))
+            }
+            let home = Coordinate(latitude: 45.47, longitude: 9.2)
+            let office = home.offset(east: 2_000)
+            try await customer.setLocationSharing(.merchants)
+            _ = try await customer.createPrivateZone(
+                PrivateZoneRequest(name: "Home", latitude: home.latitude, longitude: home.longitude, radiusMeters: 300)
+            )
+            func point(_ at: Coordinate, _ minutesAgo: Double) -> LocationPoint {
+                LocationPoint(
+                    latitude: at.latitude,
+                    longitude: at.longitude,
+                    accuracy: 10,
+                    recordedAt: Date(
+                        timeIntervalSince1970: (Date().timeIntervalSince1970 - minutesAgo * 60).rounded(.down)
+                    )
+                )
+            }
+            let uploader = LocationUploader(client: customer, store: FileLocationQueue(url: file))
+            let kept = await uploader.record([
+                point(home, 30), point(home.offset(east: 250), 29), point(office, 20), point(office, 19),
+            ])
+            #expect(kept == 2, "the two points at home were dropped before they were queued")
+            #expect(await uploader.pending == 2)
+
+            // The office becomes a zone on another device: the next flush fetches it and sends nothing from there.
+            _ = try await customer.createPrivateZone(
+                PrivateZoneRequest(
+                    name: "Office",
+                    latitude: office.latitude,
+                    longitude: office.longitude,
+                    radiusMeters: 200
+                )
+            )
+            let park = home.offset(east: -3_000)
+            let fresh = LocationUploader(client: customer, store: FileLocationQueue(url: file), zoneRefreshInterval: 0)
+            #expect(await fresh.record(point(park, 10)) == 1)
+            let report = try await fresh.flush()
+            #expect(report.droppedInZones == 2 && report.accepted == 1)
+            let stored = try await customer.locationHistory().features
+            #expect(stored.count == 1, "only the park reached Plaza")
+
+            // Offline after a relaunch (a client that reaches no server): the zones kept beside the queue still apply.
+            let unreachable = PlazaClient(baseURL: URL(string: "http://127.0.0.1:9")!)
+            let offline = LocationUploader(client: unreachable, store: FileLocationQueue(url: file))
+            #expect(await offline.record([point(office, 1), point(home, 1)]) == 0)
+            #expect(await offline.record(point(park, 1)) == 1)
+        }
+    }
+
     @Test func zonesSharingAndAppPasswordsRoundTrip() async throws {
         try await Self.withClients { _, customer, _ in
             #expect(try await customer.locationSharing().level == .off)

@@ -36,6 +36,7 @@ struct LoyaltyPages: Sendable {
         signedIn.get("cards/:id/live", use: cardFragment)
         signedIn.get("cards/:id/code", use: codeFragment)
         signedIn.post("cards/:id/punch", use: punch)
+        signedIn.post("punches", use: syncPunches)
         signedIn.post("cards/:id/punch-code", use: punchCode)
         signedIn.post("cards/:id/sharing", use: setSharing)
         signedIn.get("cards/:id/apple-pass", use: applePass)
@@ -186,6 +187,19 @@ struct LoyaltyPages: Sendable {
         /// Whether the card's business may see the holder's own visits.
         var sharing: Bool
         var punchForm: FormState
+        /// What the page script needs to keep a punch made offline (nil unless the card takes punches).
+        var offline: OfflinePunches?
+    }
+
+    /// The sealing key of the reader's offline punches, and the sentences their sync results are told with.
+    struct OfflinePunches: Sendable {
+        var key: String
+        var reasons: [Reason]
+
+        struct Reason: Sendable {
+            var code: String
+            var sentence: String
+        }
     }
 
     struct RedeemView: Sendable {
@@ -247,7 +261,8 @@ struct LoyaltyPages: Sendable {
             showCode: showCode,
             code: showCode ? try await codeView(id, context: context) : nil,
             sharing: try await loyalty.sharing(context.identity, business: card.businessId),
-            punchForm: context.page.form("punch") ?? FormState(names: ["code"])
+            punchForm: context.page.form("punch") ?? FormState(names: ["code"]),
+            offline: state == .active ? Self.offlinePunches(loyalty.offlineSealKey(context.identity)) : nil
         )
         return renderer.render("loyalty/card", model)
     }
@@ -347,6 +362,30 @@ struct LoyaltyPages: Sendable {
         }
         // A full card moves on to the next level's: show the one just filled, with its reward.
         return PageRenderer.seeOther("\(path)?notice=punched")
+    }
+
+    /// Punches the page's service worker kept while offline (`PunchBatch`, as `POST /v1/me/loyalty-punches` takes it,
+    /// the results the same), sent with the page's CSRF header: the web app's twin of the SDK's queue.
+    @Sendable func syncPunches(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: PunchBatch.self, limit: maxBody)
+        return try .json(try await loyalty.sync(context.identity, body))
+    }
+
+    static func offlinePunches(_ key: String) -> OfflinePunches {
+        OfflinePunches(
+            key: key,
+            reasons: PunchRefusal.allCases.map { .init(code: $0.rawValue, sentence: offlineSentence($0)) }
+        )
+    }
+
+    /// Why a punch kept offline did not count, told when it reached Plaza later.
+    static func offlineSentence(_ reason: PunchRefusal) -> String {
+        switch reason {
+        case .invalidCode:
+            "Typed digits count only within a minute, and reached Plaza later: when offline, scan the counter's code."
+        case .expired: "The counter's code was older than a week when it reached Plaza."
+        default: sentence(reason)
+        }
     }
 
     static func sentence(_ reason: PunchRefusal) -> String {

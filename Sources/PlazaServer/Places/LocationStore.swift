@@ -23,7 +23,9 @@ struct ZoneRecord: Sendable, Equatable {
         )
     }
 
-    func contains(_ coordinate: Coordinate) -> Bool { center.distance(to: coordinate) <= Double(radiusMeters) }
+    func contains(_ coordinate: Coordinate) -> Bool {
+        PrivateZone.contains(center: center, radiusMeters: radiusMeters, coordinate)
+    }
 }
 
 /// All SQL about a user's sharing settings, private zones, recorded points and newest position.

@@ -37,6 +37,23 @@ actor PageSession {
         return response
     }
 
+    /// Posts JSON as a page script does: the session's cookies, and the page's CSRF token as `X-CSRF-Token` if given.
+    func postJSON(_ path: String, _ body: some Encodable, csrf: String?) async throws -> TestResponse {
+        var headers: HTTPFields = [.accept: "application/json", .contentType: "application/json"]
+        if !cookies.isEmpty { headers[.cookie] = cookieHeader }
+        if let csrf { headers[HTTPField.Name("X-CSRF-Token")!] = csrf }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let response = try await client.execute(
+            uri: path,
+            method: .post,
+            headers: headers,
+            body: ByteBuffer(bytes: try encoder.encode(body))
+        )
+        remember(response)
+        return response
+    }
+
     /// Loads `page`, then submits `fields` to `action` with the page's CSRF token.
     func submit(_ page: String, to action: String, _ fields: [String: String]) async throws -> TestResponse {
         let form = try await get(page)

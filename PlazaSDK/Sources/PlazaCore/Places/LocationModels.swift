@@ -92,6 +92,16 @@ public struct PrivateZone: Codable, Sendable, Hashable, Identifiable {
     }
 
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+
+    /// Whether a point lies inside the zone (its edge counts as inside): the one rule the server and the SDK's
+    /// uploader apply alike.
+    public func contains(_ point: Coordinate) -> Bool {
+        PrivateZone.contains(center: coordinate, radiusMeters: radiusMeters, point)
+    }
+
+    public static func contains(center: Coordinate, radiusMeters: Int, _ point: Coordinate) -> Bool {
+        center.distance(to: point) <= Double(radiusMeters)
+    }
 }
 
 /// `POST /v1/me/private-zones` and `PUT /v1/me/private-zones/{id}`.
