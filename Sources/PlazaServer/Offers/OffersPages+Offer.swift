@@ -19,6 +19,7 @@ extension OffersPages {
         let id = try Query.id(context.parameters, "id", "offer")
         let offer = try await offers.offer(context.identity, id)
         let claim = offer.claim.flatMap { $0.status == .claimed ? $0 : nil }
+        let filed = try await offers.myReport(context.identity, id)
         let model = OfferPage(
             shell: Shell(
                 title: offer.title,
@@ -30,7 +31,7 @@ extension OffersPages {
             canClaim: offer.kind == .coupon && offer.claim?.status != .claimed && offer.claim?.status != .redeemed,
             report: Self.reportForm(
                 context.page.form("report"),
-                filed: try await offers.myReport(context.identity, id),
+                filed: filed,
                 reader: context.reader
             )
         )

@@ -19,7 +19,7 @@ extension OffersService {
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
         let details = request.details?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         let (user, store, businesses) = (identity.user.id, store, businesses)
-        return try await events.transaction { db in
+        return try await events.transaction { db -> ((report: OfferReport, created: Bool), [FeedMessage]) in
             // The campaign's row first, locked: reports of one campaign gather into its review item one at a time.
             guard try await store.campaign(id, forUpdate: true, on: db) != nil,
                 let received = try await store.offer(id, user: user, on: db)

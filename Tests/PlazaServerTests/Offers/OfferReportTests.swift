@@ -91,7 +91,8 @@ import Testing
             let filed = try first.decode(OfferReport.self)
             #expect(filed.offerId == coupon && filed.state == .open && filed.reason == .misleading)
             let again = try await report(client, coupon, OfferReportRequest(reason: .scam), token: anna)
-            #expect(again.status == .ok && (try again.decode(OfferReport.self)) == filed, "one report per person")
+            let twice = try again.decode(OfferReport.self)
+            #expect(again.status == .ok && twice == filed, "one report per person")
             #expect(
                 try await report(client, coupon, OfferReportRequest(reason: .scam), token: carla).status == .created
             )
@@ -206,8 +207,8 @@ import Testing
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(statuses.filter { $0.0 }.map(\.1) == [.ok])
-            let claims = statuses.filter { !$0.0 }.map(\.1)
+            #expect(statuses.filter { $0.0 }.map { $0.1 } == [.ok])
+            let claims = statuses.filter { !$0.0 }.map { $0.1 }
             #expect(claims.allSatisfy { [.created, .conflict].contains($0) }, "\(claims)")
             let campaign = try await client.send(.get, "/v1/campaigns/\(coupon)", token: shop.owner).decode(
                 Campaign.self

@@ -31,6 +31,12 @@ public struct OfferReportRequest: Codable, Sendable, Hashable {
         self.reason = reason
         self.details = details
     }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        reason = try container.decode(OfferReportReason.self, forKey: .reason)
+        details = try container.decodeUnlessNull(String.self, forKey: .details)
+    }
 }
 
 /// A customer's report of an offer that reached them (one per person and offer).
