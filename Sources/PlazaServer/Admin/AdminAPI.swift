@@ -21,6 +21,7 @@ struct AdminAPI: Sendable {
         routes.post("review-queue/:id/release", use: release)
         routes.post("review-queue/:id/approve", use: approve)
         routes.post("review-queue/:id/reject", use: reject)
+        routes.post("campaigns/:id/stop", use: stopCampaign)
         routes.get("audit-log", use: auditLog)
         routes.get("audit-log.csv", use: auditCSV)
     }
@@ -115,6 +116,18 @@ struct AdminAPI: Sendable {
                 context.identity,
                 try Query.id(context.parameters, "id", "review item"),
                 approve: false,
+                reason: body.reason
+            )
+        )
+    }
+
+    /// Stops a running campaign with the reason its business reads (issue 40).
+    @Sendable func stopCampaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: CampaignStopRequest.self, limit: maxBody)
+        return try .json(
+            try await admin.stopCampaign(
+                context.identity,
+                try Query.id(context.parameters, "id", "campaign"),
                 reason: body.reason
             )
         )

@@ -232,17 +232,16 @@ struct AdminPages: Sendable {
                 ActionOption(
                     value: $0.rawValue,
                     label: $0.label,
-                    checked: actForm.fields["action"]?.value == $0.rawValue
+                    // A single action (an offer report's stop) is the one chosen.
+                    checked: actForm.fields["action"]?.value == $0.rawValue || item.actions.count == 1
                 )
             },
             hasActions: !item.actions.isEmpty,
             actForm: actForm,
-            actHeading: item.kind == .appeal
-                ? "Grant the appeal" : item.kind == .dispute ? "Uphold: refund the customer" : "Uphold the report",
-            rejectHeading: item.kind == .report
-                ? "Dismiss the report"
-                : item.kind == .appeal ? "Deny the appeal" : item.kind == .dispute ? "Reject the dispute" : "Reject",
-            rejectButton: item.kind == .report ? "Dismiss" : item.kind == .appeal ? "Deny" : "Reject",
+            actHeading: Self.actHeading(item.kind),
+            rejectHeading: Self.rejectHeading(item.kind),
+            rejectButton: [.report, .offerReport].contains(item.kind)
+                ? "Dismiss" : item.kind == .appeal ? "Deny" : "Reject",
             merchant: item.merchant.map { MerchantFacts($0, reader) }
         )
         return renderer.render("admin/item", model)
@@ -300,6 +299,25 @@ struct AdminPages: Sendable {
             return renderer.refused(alert: error.sentence, returnTo: Self.itemPath(id))
         }
         return PageRenderer.seeOther("\(Self.itemPath(id))?notice=decided")
+    }
+
+    static func actHeading(_ kind: ReviewKind) -> String {
+        switch kind {
+        case .appeal: "Grant the appeal"
+        case .dispute: "Uphold: refund the customer"
+        case .offerReport: "Stop the campaign"
+        default: "Uphold the report"
+        }
+    }
+
+    static func rejectHeading(_ kind: ReviewKind) -> String {
+        switch kind {
+        case .report: "Dismiss the report"
+        case .offerReport: "Dismiss the reports: it keeps running"
+        case .appeal: "Deny the appeal"
+        case .dispute: "Reject the dispute"
+        default: "Reject"
+        }
     }
 
     /// "Approved by root, Today 9:40 PM" once decided.

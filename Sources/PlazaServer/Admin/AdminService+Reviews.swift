@@ -125,6 +125,14 @@ extension AdminService {
                 adminID: admin.user.id,
                 on: db
             )
+            // A stop from a report's item is audited as the stop endpoint's is, besides the decision.
+            if chosen == .stopCampaign {
+                try await audit.record(
+                    Self.entry(admin, "campaign.stop", item.subjectId, kind: "campaign", reason: reason, at: now),
+                    adminID: admin.user.id,
+                    on: db
+                )
+            }
             let told = item.kind.decisionAlert(item, approved: approve, reason: reason)
             let alert = NotificationContent(kind: .account, title: told.title, body: told.body, link: told.link)
             let decision = ReviewDecision(

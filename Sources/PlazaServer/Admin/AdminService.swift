@@ -10,6 +10,8 @@ package struct AdminService: Sendable {
     let accounts: AccountService
     /// Balances only, read through the wallet's ledger: a suspension page says what the person holds.
     let wallet: WalletService
+    /// Campaigns read back after a stop (the stop itself reaches offers through the bus).
+    let offers: OffersService
     let audit = AuditStore()
     let reviews = ReviewStore()
 

@@ -239,7 +239,13 @@ public final class PlazaServices: Sendable {
             mailQueued: { outbox.nudge() },
             pictures: configuration.pictures
         )
-        let admin = AdminService(database: database, events: events, accounts: accounts, wallet: wallet)
+        let admin = AdminService(
+            database: database,
+            events: events,
+            accounts: accounts,
+            wallet: wallet,
+            offers: offers
+        )
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.
         events.record(admin.reviewRecorder())

@@ -53,6 +53,8 @@ extension CampaignPages {
         var kind: String
         var state: String
         var rejectionReason: String?
+        /// "Stopped by Plaza on 24 Nov 2026, 5:50 PM: <reason>" (issue 40).
+        var stopped: String?
         /// The reason is about a change to a running campaign, not the campaign itself.
         var changeRejected: Bool
         var pendingChange: Bool
@@ -66,6 +68,8 @@ extension CampaignPages {
         var pausable: Bool
         var resumable: Bool
         var pushable: Bool
+        /// Whether any button applies (an ended campaign has none).
+        var hasActions: Bool
         var chart: DayChart?
         var totals: [Detail]
     }
@@ -199,11 +203,13 @@ extension CampaignPages {
             kind: content.kind == .coupon ? "Coupon" : "Ad",
             state: Self.stateName(state),
             rejectionReason: campaign.rejectionReason,
+            stopped: campaign.stoppedAt.map { "Stopped by Plaza on \(reader.full($0)): \(campaign.stopReason ?? "")" },
             changeRejected: state != .rejected,
             pendingChange: campaign.pendingChange,
             blocking: campaign.findings.filter { $0.severity == .block }.map { Finding(message: $0.message) },
             warnings: campaign.findings.filter { $0.severity == .warn }.map { Finding(message: $0.message) },
-            hasFindings: !campaign.findings.isEmpty,
+            // Once ended, nothing is submitted again: what the check found no longer matters.
+            hasFindings: !campaign.findings.isEmpty && state != .ended,
             card: Self.card(content, business: campaign.businessName, reader: reader),
             details: Self.details(campaign, reader: reader),
             editable: state != .ended,
@@ -211,6 +217,7 @@ extension CampaignPages {
             pausable: state == .active,
             resumable: state == .paused,
             pushable: state == .active && content.delivery.contains(.manual),
+            hasActions: state != .ended,
             chart: stats.days.isEmpty ? nil : DayChart(days: stats.days, reader: reader),
             totals: totals
         )

@@ -30,6 +30,7 @@ struct OffersAPI: Sendable {
         authenticated.get("offers/:id", use: offer)
         authenticated.post("offers/:id/dismiss", use: dismiss)
         authenticated.post("offers/:id/claim", use: claim)
+        authenticated.post("offers/:id/report", use: report)
         authenticated.get("offers/town", use: town)
         authenticated.post("offers/town/:id/claim", use: claimInTown)
     }
@@ -169,6 +170,14 @@ struct OffersAPI: Sendable {
     @Sendable func claim(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let (claim, created) = try await offers.claim(context.identity, try Query.id(context.parameters, "id", "offer"))
         return try .json(claim, status: created ? .created : .ok)
+    }
+
+    /// 201 with a new report; 200 with the one the person filed before (one per person and offer).
+    @Sendable func report(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: OfferReportRequest.self, limit: maxBody)
+        let id = try Query.id(context.parameters, "id", "offer")
+        let (report, created) = try await offers.report(context.identity, id, body)
+        return try .json(report, status: created ? .created : .ok)
     }
 
     /// Offers running in town, whether or not they reached me (issue 39).

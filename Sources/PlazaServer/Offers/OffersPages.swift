@@ -22,6 +22,7 @@ struct OffersPages: Sendable {
         "turned-on":
             "Offers are on: coupons and ads from shops you come near now reach you. Change it any time in Offer settings.",
         "kept-off": "Kept as it was: only shops you subscribe to send you offers. Offer settings can change it.",
+        "reported": "Thanks, Plaza's team will look at it.",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -37,6 +38,7 @@ struct OffersPages: Sendable {
         signedIn.get(":id", use: offer)
         signedIn.post(":id/claim", use: claim)
         signedIn.post(":id/dismiss", use: dismiss)
+        signedIn.post(":id/report", use: report)
     }
 
     // MARK: Offers
@@ -230,32 +232,6 @@ struct OffersPages: Sendable {
             next: page.nextCursor.map { "/offers?\(FormData.encoded(filters + [("cursor", $0)]))" }
         )
         return (list, (text, FormData.encoded(filters)))
-    }
-
-    struct OfferPage: Sendable {
-        var shell: Shell
-        var offer: OfferRow
-        /// Markup made by `QRCode` from Plaza's own payload (never user text): the one unescaped value.
-        var qr: String?
-        var canClaim: Bool
-    }
-
-    /// One offer (the first look counts as opened), with its claim's code and QR for the counter.
-    @Sendable func offer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let id = try Query.id(context.parameters, "id", "offer")
-        let offer = try await offers.offer(context.identity, id)
-        let claim = offer.claim.flatMap { $0.status == .claimed ? $0 : nil }
-        let model = OfferPage(
-            shell: Shell(
-                title: offer.title,
-                context: context,
-                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }
-            ),
-            offer: Self.row(offer, reader: context.reader),
-            qr: claim.flatMap { QRCode($0.qrPayload)?.svg(scale: 4) },
-            canClaim: offer.kind == .coupon && offer.claim?.status != .claimed && offer.claim?.status != .redeemed
-        )
-        return renderer.render("offers/offer", model)
     }
 
     @Sendable func claim(_ request: Request, context: AuthenticatedContext) async throws -> Response {

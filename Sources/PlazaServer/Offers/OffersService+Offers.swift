@@ -90,6 +90,10 @@ extension OffersService {
         guard content.kind == .coupon else {
             throw PlazaError.validation(field: "id", "This offer is an ad: there is nothing to claim.")
         }
+        // Stopped by Plaza: nothing of it is claimed any more, not even a claim held before (no counter takes it).
+        if campaign.stoppedAt != nil {
+            throw stateConflict(.ended, "Plaza stopped this offer.", detail: "It cannot be claimed any more.")
+        }
         let claims = try await store.claims(user: user, campaigns: [id], on: db)
         if let unused = claims.first(where: { $0.status == .claimed }) { return (unused, false) }
         guard [.active, .paused].contains(campaign.state), now < content.endsAt else {

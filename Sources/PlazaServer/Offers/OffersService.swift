@@ -286,17 +286,21 @@ package struct OffersService: Sendable {
 
     // MARK: Decisions and time
 
-    /// Offers' part of a publishing transaction: an admin's decision on a campaign applies to it, and a campaign that
-    /// starts running reaches its business's subscribers.
+    /// Offers' part of a publishing transaction: an admin's decision on a campaign applies to it (on its reports too:
+    /// a stop), and a campaign that starts running reaches its business's subscribers.
     func reviewRecorder() -> EventBus.Recorder {
         let service = self
         return EventBus.Recorder(reacting: { messages, db in
             var follow: [FeedMessage] = []
             let now = Date()
+            for case .reviewed(let decision) in messages where decision.kind == .offerReport {
+                follow += try await service.applyReportDecision(decision, on: db)
+            }
             for case .reviewed(let decision) in messages where decision.kind == .campaign {
-                guard var record = try await service.store.campaign(decision.subjectId, forUpdate: true, on: db) else {
-                    continue
-                }
+                // A stopped campaign stays stopped: a change that waited for review no longer runs.
+                guard var record = try await service.store.campaign(decision.subjectId, forUpdate: true, on: db),
+                    record.stoppedAt == nil
+                else { continue }
                 let wasActive = record.state == .active
                 Self.apply(decision, to: &record, now: now)
                 try await service.store.update(record, on: db)

@@ -84,4 +84,22 @@ extension OffersStore {
         }
         return found
     }
+
+    /// `plaza verify`'s `coupon_claims`: claims made after their campaign was stopped (the claim decides from the
+    /// campaign's row, locked, so there should be none).
+    func stoppedClaimFindings(on db: any SQLDatabase) async throws -> [VerifyFinding] {
+        try await db.raw(
+            """
+            SELECT k.id, k.campaign_id FROM coupon_claims k JOIN campaigns c ON c.id = k.campaign_id
+            WHERE c.stopped_at IS NOT NULL AND k.created_at > c.stopped_at
+            """
+        ).all().map { row in
+            let campaign = try row.decode(column: "campaign_id", as: UUID.self).uuidString.lowercased()
+            return VerifyFinding(
+                .couponClaims,
+                try row.decode(column: "id", as: UUID.self),
+                "claimed after its campaign \(campaign) was stopped"
+            )
+        }
+    }
 }

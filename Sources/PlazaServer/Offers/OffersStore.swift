@@ -16,6 +16,9 @@ struct CampaignRecord: Sendable {
     var createdBy: UUID?
     var createdAt: Date
     var updatedAt: Date
+    /// An admin stopped it (issue 40): why, and when.
+    var stopReason: String? = nil
+    var stoppedAt: Date? = nil
 
     func dto(businessName: String) -> Campaign {
         Campaign(
@@ -29,7 +32,9 @@ struct CampaignRecord: Sendable {
             pendingChange: pendingChange,
             claimed: claimed,
             createdAt: createdAt,
-            updatedAt: updatedAt
+            updatedAt: updatedAt,
+            stopReason: stopReason,
+            stoppedAt: stoppedAt
         )
     }
 
@@ -42,7 +47,7 @@ struct OffersStore: Sendable {
     static let campaignColumnNames = [
         "id", "business_id", "content", "approved", "state", "findings", "rejection_reason", "pending_change",
         "claimed", "created_by",
-        "created_at", "updated_at",
+        "created_at", "updated_at", "stop_reason", "stopped_at",
     ]
 
     // MARK: Campaigns
@@ -125,6 +130,7 @@ struct OffersStore: Sendable {
             SQLBind(record.state.rawValue), SQLBind(try json(record.findings)), SQLBind(record.rejectionReason),
             SQLBind(record.pendingChange),
             SQLBind(record.claimed), SQLBind(record.createdBy), SQLBind(record.createdAt), SQLBind(record.updatedAt),
+            SQLBind(record.stopReason), SQLBind(record.stoppedAt),
         ]
     }
 
@@ -141,7 +147,9 @@ struct OffersStore: Sendable {
             claimed: try row.decode(column: "claimed", as: Int.self),
             createdBy: try row.decode(column: "created_by", as: UUID?.self),
             createdAt: try row.decode(column: "created_at", as: Date.self),
-            updatedAt: try row.decode(column: "updated_at", as: Date.self)
+            updatedAt: try row.decode(column: "updated_at", as: Date.self),
+            stopReason: try row.decode(column: "stop_reason", as: String?.self),
+            stoppedAt: try row.decode(column: "stopped_at", as: Date?.self)
         )
     }
 

@@ -11,6 +11,7 @@ enum InvariantCheck {
         found += try await escrowTotals(services, on: db)
         found += try await CardsStore().paymentFindings(on: db)
         found += try await OffersStore().claimFindings(on: db)
+        found += try await OffersStore().stoppedClaimFindings(on: db)
         found += try await OffersStore().redemptionFindings(on: db)
         found += try await LoyaltyStore().punchFindings(on: db)
         found += try await BidStore().findings(on: db)

@@ -14,6 +14,9 @@ public enum ReviewKind: String, Codable, Sendable, CaseIterable, Hashable {
     case template
     /// A customer's dispute of a paid charge that they asked Plaza to decide: upheld with a refund, or rejected.
     case dispute
+    /// Customers' reports of a running campaign's offer (issue 40): one open item per campaign gathers them; upheld by
+    /// stopping the campaign, or dismissed (it keeps running).
+    case offerReport = "offer_report"
 }
 
 /// What approving an item does besides approving it, when its kind offers a choice (reports, appeals). Every such
@@ -34,6 +37,8 @@ public enum ReviewAction: String, Codable, Sendable, CaseIterable, Hashable {
     case withdrawWarning = "withdraw_warning"
     /// A dispute upheld: what is left of the charge goes back to the customer.
     case refund
+    /// An offer report upheld: the campaign ends at once, with the statement its business reads.
+    case stopCampaign = "stop_campaign"
 
     public var label: String {
         switch self {
@@ -44,6 +49,7 @@ public enum ReviewAction: String, Codable, Sendable, CaseIterable, Hashable {
         case .reinstate: "Lift the marketplace suspension"
         case .withdrawWarning: "Withdraw the warning"
         case .refund: "Refund the customer"
+        case .stopCampaign: "Stop the campaign"
         }
     }
 }
@@ -283,6 +289,14 @@ extension ReviewKind {
                     "Plaza decided the payment dispute: not upheld", reason ?? "",
                     "/wallet/disputes/\(item.subjectId.uuidString.lowercased())"
                 )
+        // The customers who reported hear the outcome; the business reads the stop on its campaign and in its inbox.
+        case .offerReport:
+            approved
+                ? ("We acted on your report", "Thank you: Plaza stopped \(item.subject).", "/offers")
+                : (
+                    "We looked at your report",
+                    "An admin found no breach of Plaza's rules in \(item.subject). \(reason ?? "")", "/offers"
+                )
         }
     }
 }
@@ -297,6 +311,7 @@ extension ReviewKind {
         case .appeal: "Appeal"
         case .template: "Card template"
         case .dispute: "Payment dispute"
+        case .offerReport: "Offer report"
         }
     }
 
@@ -319,6 +334,10 @@ extension ReviewKind {
         case (.dispute, .approved):
             "You upheld the dispute \(item.subject): the customer was refunded, and both sides read your statement."
         case (.dispute, _): "You rejected the dispute \(item.subject). Both sides read your reason."
+        case (.offerReport, .approved):
+            "You stopped \(item.subject). Its business reads your reason; whoever reported it was told."
+        case (.offerReport, _):
+            "You dismissed the reports about \(item.subject): it keeps running. Whoever reported it was told."
         }
     }
 }

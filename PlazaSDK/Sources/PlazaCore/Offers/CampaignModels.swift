@@ -331,6 +331,9 @@ public struct Campaign: Codable, Sendable, Hashable, Identifiable {
     public var claimed: Int
     public var createdAt: Date
     public var updatedAt: Date
+    /// Plaza's admin stopped it (issue 40): the reason the business reads, and when (the state is `ended`).
+    public var stopReason: String?
+    public var stoppedAt: Date?
 
     public init(
         id: UUID,
@@ -343,8 +346,12 @@ public struct Campaign: Codable, Sendable, Hashable, Identifiable {
         pendingChange: Bool = false,
         claimed: Int = 0,
         createdAt: Date,
-        updatedAt: Date
+        updatedAt: Date,
+        stopReason: String? = nil,
+        stoppedAt: Date? = nil
     ) {
+        self.stopReason = stopReason
+        self.stoppedAt = stoppedAt
         self.id = id
         self.businessId = businessId
         self.businessName = businessName
@@ -360,7 +367,7 @@ public struct Campaign: Codable, Sendable, Hashable, Identifiable {
 
     private enum CodingKeys: String, CodingKey {
         case id, businessId, businessName, state, findings, rejectionReason, pendingChange, claimed, createdAt,
-            updatedAt
+            updatedAt, stopReason, stoppedAt
     }
 
     // The content's fields sit beside the campaign's own, as the contract shows them.
@@ -377,6 +384,8 @@ public struct Campaign: Codable, Sendable, Hashable, Identifiable {
         claimed = try container.decode(Int.self, forKey: .claimed)
         createdAt = try container.decode(Date.self, forKey: .createdAt)
         updatedAt = try container.decode(Date.self, forKey: .updatedAt)
+        stopReason = try container.decodeIfPresent(String.self, forKey: .stopReason)
+        stoppedAt = try container.decodeIfPresent(Date.self, forKey: .stoppedAt)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -392,5 +401,7 @@ public struct Campaign: Codable, Sendable, Hashable, Identifiable {
         try container.encode(claimed, forKey: .claimed)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encode(stopReason, forKey: .stopReason)
+        try container.encode(stoppedAt, forKey: .stoppedAt)
     }
 }
