@@ -74,11 +74,11 @@ struct SecondFactorsPages: Sendable {
             },
             hasFactors: !list.items.isEmpty,
             recoveryCodesLeft: list.recoveryCodesLeft,
-            setup: pending.map {
+            setup: pending.map { setup in
                 Setup(
-                    qr: QRCode($0.otpauthUrl)?.svg(scale: 4) ?? "",
-                    secret: stride(from: 0, to: $0.secret.count, by: 4).map { offset in
-                        String($0.secret.dropFirst(offset).prefix(4))
+                    qr: QRCode(setup.otpauthUrl)?.svg(scale: 4) ?? "",
+                    secret: stride(from: 0, to: setup.secret.count, by: 4).map { offset in
+                        String(setup.secret.dropFirst(offset).prefix(4))
                     }.joined(separator: " ")
                 )
             },

@@ -14,7 +14,8 @@ package enum TOTP {
     package static func code(secret: Data, step: Int64, digits: Int = 6) -> String {
         var counter = UInt64(bitPattern: step).bigEndian
         let message = withUnsafeBytes(of: &counter) { Data($0) }
-        let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: secret)))
+        let code = HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: secret))
+        let mac = code.withUnsafeBytes { Array($0) }
         let offset = Int(mac[mac.count - 1] & 0x0F)
         let binary =
             (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)

@@ -234,16 +234,16 @@ extension WalletPages {
             context: context,
             success: "approved",
             done: "/wallet/activity/\(id.uuidString.lowercased())?notice=paid",
-            secondStep: { error in
-                let state = FormState(form, error: error).with("charge", id.uuidString.lowercased())
-                return renderer.refused("approve", state, returnTo: "/wallet/charges")
-            },
             message: {
                 paid.map { charge in
                     let earned = ChargeRow.loyalty(charge.loyalty ?? [], reader: context.reader)
                     return (["Paid \(charge.business.name) \(context.reader.money(charge.money)) ✓"] + earned)
                         .joined(separator: " · ")
                 }
+            },
+            secondStep: { error in
+                let state = FormState(form, error: error).with("charge", id.uuidString.lowercased())
+                return renderer.refused("approve", state, returnTo: "/wallet/charges")
             }
         ) {
             let approval = ApproveChargeRequest(
