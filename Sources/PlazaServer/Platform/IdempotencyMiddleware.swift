@@ -115,7 +115,9 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         } catch is IdempotencyKeyTaken {
             return nil
         } catch let error as PlazaError where error.asksAgain {
-            throw error
+            // Perhaps a retry of a request that went through (its code now used): the key's stored answer, if any,
+            // comes back below; otherwise the request runs there again and is refused the same way, keeping nothing.
+            return nil
         } catch let error as PlazaError where error.status.code < 500 {
             response = error.problemResponse()
         }
