@@ -5,6 +5,7 @@ from selenium.webdriver.common.by import By
 from conftest import screenshot
 from test_accounts_flow import navigate, submit, tab
 from test_places_flow import log_in, wait_for
+from test_second_factor_flow import ENROLLED, answer, recovery_code, second_factor
 from test_wallet_flow import action, balance, fill_in, headline
 
 
@@ -44,18 +45,22 @@ def test_top_up_on_stripes_page_and_withdraw_to_a_connected_bank(stripe_plaza, b
     assert notice(browser) == "Top-up cancelled: nothing was charged."
     assert "You cancelled on the payment page." in headline(browser)
 
-    # The first withdrawal: connect a bank account on Stripe's page, then withdraw.
+    # The first withdrawal: connect a bank account on Stripe's page (with a second factor), then withdraw.
+    ENROLLED.pop((stripe_plaza, "carla"), None)  # a fresh Plaza each test
+    second_factor(browser, stripe_plaza, "carla")
     tab(browser, "Wallet")
     action(browser, "withdraw")
     assert not browser.find_elements(By.ID, "withdraw-form")
     screenshot(browser, "stripe-connect-bank")
     submit(browser, "Connect a bank account")
+    answer(browser, recovery_code(stripe_plaza, "carla"), "Connect a bank account")
     assert "/connect/acct_" in browser.current_url
     browser.find_element(By.NAME, "iban").send_keys("DE89370400440532013000")
     submit(browser, "Submit")
     assert "Bank account connected" in notice(browser)
     fill_in(browser, "withdraw-form", {"amount": "10"})
     submit(browser, "Withdraw")
+    answer(browser, recovery_code(stripe_plaza, "carla"), "Withdraw")
     wait_for(browser, lambda: "$10.00" in headline(browser), explain=lambda: headline(browser))
     screenshot(browser, "stripe-withdrawn")
     tab(browser, "Wallet")

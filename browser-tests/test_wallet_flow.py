@@ -7,6 +7,7 @@ from selenium.webdriver.common.by import By
 from conftest import new_browser, screenshot
 from test_accounts_flow import click, navigate, submit, tab
 from test_places_flow import BAKERY, log_in, place, wait_for
+from test_second_factor_flow import answer, recovery_code, second_factor
 
 
 def fill_in(driver, form, fields):
@@ -232,11 +233,14 @@ def test_wallet_forms_name_each_mistake_and_a_declined_card_fails(plaza, browser
     submit(browser, "Review")
     assert "No one has the username" in browser.find_element(By.ID, "send-form").text
 
-    # Money out: the balance drops at once and the withdrawal's page says what happens next.
+    # Money out, with a second factor (a recovery code here): the balance drops at once and the withdrawal's page says
+    # what happens next.
+    second_factor(browser, plaza, "anna")
     tab(browser, "Wallet")
     action(browser, "withdraw")
     fill_in(browser, "withdraw-form", {"amount": "1.00"})
     submit(browser, "Withdraw")
+    answer(browser, recovery_code(plaza, "anna"), "Withdraw")
     errors = lambda: " ".join(e.text for e in browser.find_elements(By.CSS_SELECTOR, ".field-error, .form-error"))
     wait_for(browser, lambda: "$1.00" in headline(browser), explain=errors)
     screenshot(browser, "wallet-withdrawn")

@@ -62,9 +62,18 @@ public final class PlazaClient: Sendable {
         body: (some Encodable)? = Optional<Acknowledgement>.none,
         auth: Auth = .none,
         idempotencyKey: String? = nil,
+        secondFactor: String? = nil,
         as type: Response.Type = Response.self
     ) async throws -> Response {
-        let data = try await sendRaw(method, path, query: query, body: body, auth: auth, idempotencyKey: idempotencyKey)
+        let data = try await sendRaw(
+            method,
+            path,
+            query: query,
+            body: body,
+            auth: auth,
+            idempotencyKey: idempotencyKey,
+            secondFactor: secondFactor
+        )
         do {
             return try PlazaJSON.decoder().decode(Response.self, from: data.isEmpty ? Data("{}".utf8) : data)
         } catch {
@@ -96,9 +105,18 @@ public final class PlazaClient: Sendable {
         _ method: String,
         _ path: String,
         body: (some Encodable)? = Optional<Acknowledgement>.none,
-        auth: Auth = .none
+        auth: Auth = .none,
+        secondFactor: String? = nil
     ) async throws {
-        _ = try await sendRaw(method, path, query: [], body: body, auth: auth, idempotencyKey: nil)
+        _ = try await sendRaw(
+            method,
+            path,
+            query: [],
+            body: body,
+            auth: auth,
+            idempotencyKey: nil,
+            secondFactor: secondFactor
+        )
     }
 
     /// Sends raw bytes (an upload) as `contentType` and decodes the answer.
@@ -133,6 +151,7 @@ public final class PlazaClient: Sendable {
         body: (some Encodable)?,
         auth: Auth,
         idempotencyKey: String?,
+        secondFactor: String? = nil,
         raw: (Data, String)? = nil,
         accept: String = "application/json"
     ) async throws -> Data {
@@ -143,6 +162,7 @@ public final class PlazaClient: Sendable {
         request.setValue(accept, forHTTPHeaderField: "Accept")
         request.setValue("PlazaClient/1", forHTTPHeaderField: "User-Agent")
         if let idempotencyKey { request.setValue(idempotencyKey, forHTTPHeaderField: "Idempotency-Key") }
+        if let secondFactor { request.setValue(secondFactor, forHTTPHeaderField: "Plaza-Second-Factor") }
         if let body {
             request.httpBody = try PlazaJSON.encoder().encode(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -182,6 +202,9 @@ public final class PlazaClient: Sendable {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             if let problem = try? PlazaJSON.decoder().decode(Problem.self, from: data) {
+                if problem.code == .secondFactorRequired {
+                    throw PlazaClientError.secondFactorRequired(problem.factors ?? [])
+                }
                 throw PlazaClientError.problem(problem)
             }
             throw PlazaClientError.unreadableResponse(status: status)

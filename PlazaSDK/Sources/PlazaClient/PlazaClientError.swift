@@ -11,12 +11,16 @@ public enum PlazaClientError: Error, Sendable, Equatable {
     case transport(String)
     /// An answer the client could not read (a proxy's HTML page, say).
     case unreadableResponse(status: Int)
+    /// Money would leave: ask the user for a code from their authenticator app (or a recovery code) and call again with
+    /// `secondFactor:`. The account's factors; `[]`: it has none yet, send the user to set one up (`startTOTP()`).
+    case secondFactorRequired([SecondFactorRef])
 
     /// The stable problem code, when the server sent one.
     public var code: ErrorCode? {
         switch self {
         case .problem(let problem): problem.code
         case .notSignedIn: .unauthorized
+        case .secondFactorRequired: .secondFactorRequired
         default: nil
         }
     }
@@ -40,6 +44,10 @@ extension PlazaClientError: LocalizedError {
         case .notSignedIn: "Log in to continue."
         case .transport(let message): "Plaza could not be reached: \(message)"
         case .unreadableResponse(let status): "Plaza answered something unexpected (HTTP \(status))."
+        case .secondFactorRequired(let factors):
+            factors.isEmpty
+                ? "Set up an authenticator app first: money leaves only with a second factor."
+                : "Enter the code from your authenticator app."
         }
     }
 }

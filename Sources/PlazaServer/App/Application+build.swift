@@ -173,6 +173,8 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     ChargesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: signedIn)
     DisputesAPI(wallet: services.wallet, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: signedIn)
     InboxAPI(inbox: services.inbox, maxBody: services.configuration.limits.maxRequestBody).addRoutes(to: authenticated)
+    SecondFactorsAPI(secondFactors: services.secondFactors, maxBody: services.configuration.limits.maxRequestBody)
+        .addRoutes(to: authenticated)
     NotificationsAPI(notifications: services.notifications, maxBody: services.configuration.limits.maxRequestBody)
         .addRoutes(to: v1, authenticated: authenticated)
     LoyaltyAPI(loyalty: services.loyalty, maxBody: services.configuration.limits.maxRequestBody).addRoutes(

@@ -31,6 +31,8 @@ public struct PlazaConfiguration: Sendable {
     public var limits = Limits()
     public var places = PlacesConfiguration()
     public var wallet = WalletConfiguration()
+    /// When money asks for a second factor (`PLAZA_SECOND_FACTOR_AMOUNT`).
+    public var secondFactors = SecondFactorConfiguration()
     public var cards = CardsConfiguration()
     /// How large a picture Plaza decodes (`PLAZA_MEDIA_MAX_PIXELS`).
     public var pictures = PictureBudget()

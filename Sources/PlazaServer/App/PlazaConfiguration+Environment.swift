@@ -145,6 +145,18 @@ extension PlazaConfiguration {
                 fail("PLAZA_CARDS_TAX_RATE", "must be the sales tax in basis points (825 is 8.25 %), not '\(rate)'")
             }
         }
+        if let amount = value("PLAZA_SECOND_FACTOR_AMOUNT") {
+            if amount.lowercased() == "none" {
+                configuration.secondFactors.policy.threshold = nil
+            } else if let major = Int64(amount), (0...1_000_000_000).contains(major) {
+                configuration.secondFactors.policy.threshold = major
+            } else {
+                fail(
+                    "PLAZA_SECOND_FACTOR_AMOUNT",
+                    "must be the smallest payment that asks for a second factor in major units (100 is $100) or none, not '\(amount)'"
+                )
+            }
+        }
         if let ttl = value("PLAZA_CHARGE_TTL") {
             if let seconds = parseDuration(ttl), (10...3_600).contains(seconds) {
                 configuration.wallet.chargeTTL = seconds

@@ -22,6 +22,8 @@ public final class PlazaServices: Sendable {
     package let places: PlacesService
     package let wallet: WalletService
     let inbox: InboxService
+    /// Authenticator apps and recovery codes; asked by the wallet before money leaves.
+    let secondFactors: SecondFactorService
     package let notifications: NotificationService
     package let admin: AdminService
     package let loyalty: LoyaltyService
@@ -117,6 +119,14 @@ public final class PlazaServices: Sendable {
             passUpdates: passUpdates
         )
         self.loyalty = loyalty
+        let secondFactors = SecondFactorService(
+            database: database,
+            events: events,
+            limiter: limiter,
+            secrets: secrets,
+            configuration: configuration.secondFactors
+        )
+        self.secondFactors = secondFactors
         wallet = WalletService(
             database: database,
             configuration: configuration.wallet,
@@ -140,7 +150,8 @@ public final class PlazaServices: Sendable {
             transferWriter: events.feed.notificationChannel.map { PostgresTransferWriter(channel: $0) }
                 ?? SQLiteTransferWriter(idempotency: idempotency, events: events),
             coupons: OffersCoupons(),
-            loyalty: LoyaltyPaymentPunches(service: loyalty)
+            loyalty: LoyaltyPaymentPunches(service: loyalty),
+            secondFactors: secondFactors
         )
         inbox = InboxService(database: database)
         offers = OffersService(

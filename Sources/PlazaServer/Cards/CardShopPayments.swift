@@ -27,6 +27,8 @@ struct PreparedCardPayment: Sendable {
 protocol CardShopPayments: Sendable {
     /// Takes the order's total from the shopper's balance; 422 `insufficient_funds` when it is short.
     func charge(_ money: CardOrderMoney, now: Date, on db: any SQLDatabase) async throws
+    /// Asks the request's second factor when paying `money` from the balance needs one (before any transaction).
+    func requireSecondFactor(_ identity: Identity, _ money: Money, now: Date) async throws
     /// What the shopper's balance holds in `currency`, for the pay form.
     func available(_ identity: Identity, currency: String) async throws -> Int64
     /// Gives a paid order's money back to the shopper's balance.

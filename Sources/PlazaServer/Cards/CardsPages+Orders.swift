@@ -317,13 +317,16 @@ extension CardsPages {
                     cvc: form["cvc"]
                 )
             }
-            _ = try await cards.idempotency.once(form, action: "cards-pay", user: context.identity.user.id) { claim in
-                _ = try await cards.pay(
-                    context.identity,
-                    order: id,
-                    CardPaymentRequest(method: method, card: card, amount: order.total, currency: order.currency),
-                    claim: claim
-                )
+            let user = context.identity.user.id
+            _ = try await SecondFactorAnswer.$current.withValue(form["secondFactor"]) {
+                try await cards.idempotency.once(form, action: "cards-pay", user: user) { claim in
+                    _ = try await cards.pay(
+                        context.identity,
+                        order: id,
+                        CardPaymentRequest(method: method, card: card, amount: order.total, currency: order.currency),
+                        claim: claim
+                    )
+                }
             }
         } catch let error as PlazaError where error.status.code < 500 {
             var error = error

@@ -33,6 +33,11 @@ extension CardsService {
         let (store, idempotency) = (store, idempotency)
         switch request.method {
         case .wallet:
+            try await payments.requireSecondFactor(
+                identity,
+                Money(amount: order.total, currency: order.currency),
+                now: now
+            )
             let paid = try await events.transaction(publishing: { db -> (CardOrder, [FeedMessage]) in
                 try await payments.charge(money, now: now, on: db)
                 guard

@@ -32,7 +32,8 @@ enum IdempotencyMode: String, Sendable, CaseIterable {
 
 /// `Idempotency-Key` for POSTs: the first request with a key runs; a retry with the same key and body gets
 /// the stored response again (marked `Idempotent-Replayed: true`); the same key with another body is refused
-/// with 422. Keys are per user. Responses of 500 and above are not stored, so a retry runs again.
+/// with 422. Keys are per user. Responses of 500 and above are not stored, so a retry runs again; nor is a request for a
+/// second factor (`second_factor_required`, `invalid_code`), so the retry that carries one runs.
 struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: RouterMiddleware {
     let store: IdempotencyStore
     let maxBody: Int
@@ -113,6 +114,10 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
             response = try await next(request, context)
         } catch is IdempotencyKeyTaken {
             return nil
+        } catch let error as PlazaError where error.asksAgain {
+            // Perhaps a retry of a request that went through (its code now used): the key's stored answer, if any,
+            // comes back below; otherwise the request runs there again and is refused the same way, keeping nothing.
+            return nil
         } catch let error as PlazaError where error.status.code < 500 {
             response = error.problemResponse()
         }
@@ -141,6 +146,10 @@ struct IdempotencyMiddleware<Context: RequestContext & IdempotencyScoped>: Route
         let response: Response
         do {
             response = try await next(request, context)
+        } catch let error as PlazaError where error.asksAgain {
+            // Not kept as the key's answer: the same key with `Plaza-Second-Factor` must run.
+            try? await store.abandon(claim)
+            throw error
         } catch let error as PlazaError where error.status.code < 500 {
             response = error.problemResponse()
         } catch {

@@ -17,6 +17,8 @@ public struct PlazaError: Error, Sendable {
     public var resetsAt: Date?
     /// See `Problem.findings`.
     public var findings: [CampaignFinding]?
+    /// See `Problem.factors`.
+    public var factors: [SecondFactorRef]?
     /// Extra response headers, such as `Retry-After` or `WWW-Authenticate`.
     public var headers: HTTPFields = [:]
 
@@ -50,7 +52,8 @@ public struct PlazaError: Error, Sendable {
             currentState: currentState,
             limit: limit,
             resetsAt: resetsAt,
-            findings: findings
+            findings: findings,
+            factors: factors
         )
     }
 
@@ -125,6 +128,35 @@ public struct PlazaError: Error, Sendable {
         "The card processor did not answer.",
         detail: "Nothing was charged or moved. Try again in a minute."
     )
+
+    /// 403 `second_factor_required` naming the account's factors (`[]`: it must set one up first).
+    static func secondFactorRequired(_ factors: [SecondFactorRef]) -> PlazaError {
+        var error = PlazaError(
+            .forbidden,
+            .secondFactorRequired,
+            factors.isEmpty ? "Set up a second factor first." : "Confirm with your second factor.",
+            detail: factors.isEmpty
+                ? "Money leaves only with a code from an authenticator app: set one up in Account → Security."
+                : "Send the request again with a code from your authenticator app or a recovery code."
+        )
+        error.factors = factors
+        return error
+    }
+
+    /// 403 `invalid_code`: a second factor's code that is wrong, or was used already.
+    static let invalidSecondFactor = PlazaError(
+        .forbidden,
+        .invalidCode,
+        "That code did not work.",
+        detail: "Use the code your authenticator app shows now, or an unused recovery code.",
+        errors: [FieldError(field: "code", message: "That code did not work; try the one your app shows now.")]
+    )
+
+    /// Whether a retry with the same `Idempotency-Key` must run again instead of getting this answer back: a missing or
+    /// wrong second factor is not the request's outcome (the retry carries the code).
+    var asksAgain: Bool {
+        status == .forbidden && (code == .secondFactorRequired || code == .invalidCode)
+    }
 
     static let payoutAccountRequired = PlazaError(
         .conflict,

@@ -5,10 +5,12 @@ import PlazaCore
 /// Random tokens and keyed hashes. Only hashes of tokens and codes are ever stored.
 package struct Secrets: Sendable {
     let key: SymmetricKey
+    let sealingKey: SymmetricKey
 
     init(secretKey: String) {
         // Derive separate keys per use from the operator's secret, so one leaked use reveals nothing else.
         key = SymmetricKey(data: SHA256.hash(data: Data("plaza:hash:\(secretKey)".utf8)))
+        sealingKey = SymmetricKey(data: SHA256.hash(data: Data("plaza:seal:\(secretKey)".utf8)))
     }
 
     /// A keyed hash (HMAC-SHA256, hex): six-digit codes cannot be brute-forced from a database dump.
@@ -19,6 +21,23 @@ package struct Secrets: Sendable {
     /// The same keyed hash of raw bytes.
     func hash(bytes: Data) -> String {
         HMAC<SHA256>.authenticationCode(for: bytes, using: key).hexString
+    }
+
+    /// `plain` encrypted (AES-GCM, a key of its own derived from the operator's secret), as base64: for secrets the
+    /// server must read again, such as an authenticator app's shared secret.
+    func seal(_ plain: Data) throws -> String {
+        guard let combined = try AES.GCM.seal(plain, using: sealingKey).combined else {
+            throw CryptoKitError.incorrectParameterSize
+        }
+        return combined.base64EncodedString()
+    }
+
+    /// What `seal` sealed; nil when it was sealed with another key or changed.
+    func open(_ sealed: String) -> Data? {
+        guard let data = Data(base64Encoded: sealed), let box = try? AES.GCM.SealedBox(combined: data) else {
+            return nil
+        }
+        return try? AES.GCM.open(box, using: sealingKey)
     }
 
     /// `bytes` random bytes as URL-safe base64 without padding.

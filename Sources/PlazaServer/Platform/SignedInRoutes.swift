@@ -21,7 +21,7 @@ struct SignedInRoutes: Sendable {
         declared: DeclaredMoneyRoutes
     ) {
         (self.base, self.prefix, self.store, self.maxBody, self.declared) = (base, prefix, store, maxBody, declared)
-        plain = base.group().add(
+        plain = base.group().add(middleware: SecondFactorHeaderMiddleware()).add(
             middleware: IdempotencyMiddleware(store: store, maxBody: maxBody, mode: .recordedAfter)
         )
     }
@@ -29,7 +29,8 @@ struct SignedInRoutes: Sendable {
     /// Routes that move money, keeping their key in `mode`.
     func money(_ mode: IdempotencyMode) -> MoneyRoutes {
         MoneyRoutes(
-            group: base.group().add(middleware: IdempotencyMiddleware(store: store, maxBody: maxBody, mode: mode)),
+            group: base.group().add(middleware: SecondFactorHeaderMiddleware())
+                .add(middleware: IdempotencyMiddleware(store: store, maxBody: maxBody, mode: mode)),
             mode: mode,
             prefix: prefix,
             declared: declared

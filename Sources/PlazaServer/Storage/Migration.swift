@@ -61,5 +61,6 @@ enum Migrations {
         M0047_InboxNotices(),  // inbox entries of its own: decisions about a person, with their reason
         M0048_ChargeDisputes(),  // a customer's dispute of a paid charge, the business's answer, Plaza's decision
         M0051_OfferReports(),  // a campaign stopped by an admin with its reason; customers' reports of offers
+        M0053_SecondFactors(),  // authenticator apps and passkeys asked before money leaves; recovery codes
     ]
 }

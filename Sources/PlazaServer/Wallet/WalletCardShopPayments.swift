@@ -25,6 +25,10 @@ struct WalletCardShopPayments: CardShopPayments {
         try await wallet.activity.insert([record(money, kind: .cardOrder, sign: -1, now: now)], on: db)
     }
 
+    func requireSecondFactor(_ identity: Identity, _ money: Money, now: Date) async throws {
+        try await wallet.requireSecondFactor(identity, .payment(money), now: now)
+    }
+
     func available(_ identity: Identity, currency: String) async throws -> Int64 {
         try await wallet.wallet(identity).balances.first { $0.currency == currency }?.available ?? 0
     }

@@ -8,6 +8,10 @@ struct WalletMarketPayments: MarketPayments {
     /// Its ledger posts (an overdraft is `insufficient_funds`) and its history stores.
     let wallet: WalletService
 
+    func requireSecondFactor(_ identity: Identity, _ money: Money, now: Date) async throws {
+        try await wallet.requireSecondFactor(identity, .payment(money), now: now)
+    }
+
     func hold(_ money: DealMoney, now: Date, on db: any SQLDatabase) async throws {
         try await move(
             money,

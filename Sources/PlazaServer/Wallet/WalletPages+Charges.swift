@@ -58,6 +58,8 @@ extension WalletPages {
         var hasCoupons = false
         /// What paying earned on loyalty cards: "+2 punches on Bread card (3 of 4)".
         var loyalty: [String]
+        /// Paying waits for a second factor: the approval's second step (a code from the authenticator app).
+        var secondFactor: FormState? = nil
         /// Each refund with the business's reason: "Refunded $1.00 on 28 Nov, 5:48 PM: Burnt crust".
         var refundLines: [String]
 
@@ -169,9 +171,11 @@ extension WalletPages {
             cursor: nil
         ).items
         var pending: [ChargeRow] = []
+        let step = context.page.form("approve")
         for charge in charges where charge.status == .pending {
             var row = ChargeRow(charge, reader: context.reader)
             row.coupons = Self.couponChoices(charge, reader: context.reader)
+            if let step, step.fields["charge"]?.value == row.id { row.secondFactor = step }
             pending.append(row)
         }
         let recent = charges.filter { $0.status != .pending }.prefix(5).map { ChargeRow($0, reader: context.reader) }
@@ -236,6 +240,10 @@ extension WalletPages {
                     return (["Paid \(charge.business.name) \(context.reader.money(charge.money)) ✓"] + earned)
                         .joined(separator: " · ")
                 }
+            },
+            secondStep: { error in
+                let state = FormState(form, error: error).with("charge", id.uuidString.lowercased())
+                return renderer.refused("approve", state, returnTo: "/wallet/charges")
             }
         ) {
             let approval = ApproveChargeRequest(
@@ -243,8 +251,10 @@ extension WalletPages {
                 currency: form["currency"],
                 businessId: UUID(uuidString: form["businessId"])
             )
-            _ = try await once(form, action: "approve", context: context) { claim in
-                paid = try await wallet.approveCharge(context.identity, id: id, approval, claim: claim)
+            _ = try await SecondFactorAnswer.$current.withValue(form["secondFactor"]) {
+                try await once(form, action: "approve", context: context) { claim in
+                    paid = try await wallet.approveCharge(context.identity, id: id, approval, claim: claim)
+                }
             }
         }
     }
@@ -274,6 +284,7 @@ extension WalletPages {
         back: String = "/wallet/charges",
         done: String? = nil,
         message: () -> String? = { nil },
+        secondStep: ((PlazaError) -> Response)? = nil,
         _ action: () async throws -> Void
     ) async throws -> Response {
         let script = request.headers[.accept]?.contains("application/json") == true
@@ -281,6 +292,7 @@ extension WalletPages {
             try await action()
         } catch let error as PlazaError where error.status.code < 500 {
             if script { return error.problemResponse() }
+            if error.asksAgain, let secondStep { return secondStep(error) }
             // Back to the page, saying what was refused and why.
             if back == "/wallet/charges" { return renderer.refused(alert: error.summary, returnTo: back) }
             return renderer.refused(

@@ -233,6 +233,12 @@ extension WalletPages {
                     claim: claim
                 )
             }
+        } catch let error as PlazaError where error.asksAgain {
+            // The counter's form has no field for the code: the wallet's withdraw form asks for it.
+            return renderer.refused(
+                alert: "Pay-outs need a code from your authenticator app: Withdraw in your wallet asks for it.",
+                returnTo: back
+            )
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(alert: "Pay-out refused: \(error.sentence)", returnTo: back)
         }

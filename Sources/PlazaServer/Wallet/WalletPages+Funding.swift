@@ -125,6 +125,8 @@ extension WalletPages {
         var hostedCards: Bool
         /// Withdrawals need a bank account connected with the processor first (`incomplete`: started, not finished).
         var connectBank: Bool
+        /// The second step of connecting a bank account (a code from the authenticator app).
+        var connectBankForm: FormState
         var bankIncomplete: Bool
         var sources: [Source]
         var severalSources: Bool
@@ -173,6 +175,7 @@ extension WalletPages {
             testMode: wallet.gateway?.isTestMode ?? false,
             hostedCards: wallet.gateway?.cardEntry == .hostedPage,
             connectBank: bank == .none || bank == .incomplete,
+            connectBankForm: context.page.form("connectBank") ?? FormState(),
             bankIncomplete: bank == .incomplete,
             sources: sources,
             severalSources: sources.count > 1
@@ -187,12 +190,14 @@ extension WalletPages {
         let business = UUID(uuidString: form["from"])
         do {
             let amount = try Self.amount(form["amount"], currency: currency)
-            let ran = try await once(form, action: "withdraw", context: context) { claim in
-                made = try await wallet.withdraw(
-                    context.identity,
-                    WithdrawalRequest(amount: amount, currency: currency, businessId: business),
-                    claim: claim
-                )
+            let ran = try await SecondFactorAnswer.$current.withValue(form["secondFactor"]) {
+                try await once(form, action: "withdraw", context: context) { claim in
+                    made = try await wallet.withdraw(
+                        context.identity,
+                        WithdrawalRequest(amount: amount, currency: currency, businessId: business),
+                        claim: claim
+                    )
+                }
             }
             if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
         } catch let error as PlazaError where error.status.code < 500 {
@@ -209,9 +214,19 @@ extension WalletPages {
 
     /// To the processor's page where the user connects the bank account their withdrawals go to.
     @Sendable func connectBank(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        _ = try await request.decodeForm(limit: limit)
-        let onboarding = try await wallet.payoutOnboarding(context.identity)
-        return Response(status: .seeOther, headers: [.location: onboarding.url])
+        let form = try await request.decodeForm(limit: limit)
+        do {
+            let onboarding = try await SecondFactorAnswer.$current.withValue(form["secondFactor"]) {
+                try await wallet.payoutOnboarding(context.identity)
+            }
+            return Response(status: .seeOther, headers: [.location: onboarding.url])
+        } catch let error as PlazaError where error.asksAgain {
+            return renderer.refused(
+                "connectBank",
+                FormState(form, names: [], error: error),
+                returnTo: "/wallet/withdraw"
+            )
+        }
     }
 
     @Sendable func bankReturn(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -224,7 +239,12 @@ extension WalletPages {
 
     /// The processor's link went stale (reloaded, or opened late): a fresh one.
     @Sendable func bankRefresh(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let onboarding = try await wallet.payoutOnboarding(context.identity)
-        return Response(status: .seeOther, headers: [.location: onboarding.url])
+        do {
+            let onboarding = try await wallet.payoutOnboarding(context.identity)
+            return Response(status: .seeOther, headers: [.location: onboarding.url])
+        } catch let error as PlazaError where error.asksAgain {
+            // A link opens no bank form without a second factor: the withdraw page's button asks for one.
+            return PageRenderer.seeOther("/wallet/withdraw")
+        }
     }
 }

@@ -67,6 +67,8 @@ extension WalletPages {
         var note: String?
         var key: String
         var editLink: String
+        /// The second step, when the payment waits for a code from the authenticator app.
+        var form: FormState
     }
 
     static let sendFields = ["to", "amount", "note"]
@@ -138,7 +140,8 @@ extension WalletPages {
                 amountText: values["amount"],
                 note: values.optional("note"),
                 key: UUID().uuidString,
-                editLink: "/wallet/send?\(edit)"
+                editLink: "/wallet/send?\(edit)",
+                form: context.page.form("sendReview") ?? FormState()
             )
             return renderer.render("wallet/send-review", page)
         } catch let error as PlazaError where error.status.code < 500 {
@@ -156,14 +159,29 @@ extension WalletPages {
         var sent: SentTransfer?
         do {
             let amount = try Self.amount(form["amount"], currency: currency)
-            let ran = try await once(form, action: "send", context: context) { claim in
-                sent = try await wallet.transfer(
-                    context.identity,
-                    TransferRequest(to: form["to"], amount: amount, currency: currency, note: form.optional("note")),
-                    claim: claim
-                )
+            let ran = try await SecondFactorAnswer.$current.withValue(form["secondFactor"]) {
+                try await once(form, action: "send", context: context) { claim in
+                    sent = try await wallet.transfer(
+                        context.identity,
+                        TransferRequest(
+                            to: form["to"],
+                            amount: amount,
+                            currency: currency,
+                            note: form.optional("note")
+                        ),
+                        claim: claim
+                    )
+                }
             }
             if !ran { return PageRenderer.seeOther("/wallet?notice=done") }
+        } catch let error as PlazaError where error.asksAgain {
+            // The second step is the confirmation page again, with a field for the code.
+            let review = Self.sendFields.map { "\($0)=\(Self.escape(form[$0]))" }.joined(separator: "&")
+            return renderer.refused(
+                "sendReview",
+                FormState(form, error: error),
+                returnTo: "/wallet/send/review?\(review)"
+            )
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
                 "send",

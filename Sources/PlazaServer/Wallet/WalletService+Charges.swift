@@ -179,6 +179,12 @@ extension WalletService {
     ) async throws -> Charge {
         let claim = try Self.require(claim)
         try identity.requireVerified()
+        // Asked of the amount the customer was shown: another amount is refused below as `approval_mismatch`.
+        try await requireSecondFactor(
+            identity,
+            .payment(Money(amount: request.amount, currency: request.currency)),
+            now: now
+        )
         let customer = identity.user.id
         let paid = try await events.transaction { db in
             guard let current = try await charges.find(id, on: db), current.customerId == customer else {

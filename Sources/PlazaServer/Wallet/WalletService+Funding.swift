@@ -111,6 +111,7 @@ extension WalletService {
             accepted: configuration.currencies
         )
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        try await requireSecondFactor(identity, .withdrawal, now: now)
         if let business = request.businessId {
             _ = try await businesses.requireMember(identity, of: business, owner: true)
         }
@@ -176,6 +177,7 @@ extension WalletService {
             )
         }
         try identity.requireVerified()
+        try await requireSecondFactor(identity, .payoutAccount, now: now)
         let user = identity.user
         let account: String
         if let existing = try await payoutAccounts.find(user: user.id, on: database.sql) {

@@ -37,6 +37,8 @@ package struct WalletService: Sendable {
     var coupons: (any ChargeCoupons)? = nil
     /// Punches for paying (the loyalty domain's answer); none: paying earns nothing.
     var loyalty: (any ChargeLoyalty)? = nil
+    /// The second factor asked before money leaves (`SecondFactorService`); none: nothing is asked.
+    var secondFactors: (any SecondFactorGate)? = nil
 
     /// The balances of the caller, one per currency they hold (the default currency when they hold none).
     func wallet(_ identity: Identity) async throws -> Wallet {
@@ -84,6 +86,11 @@ package struct WalletService: Sendable {
         guard username != sender.username else {
             throw PlazaError.validation(field: "to", "You cannot send money to yourself.")
         }
+        try await requireSecondFactor(
+            identity,
+            .payment(Money(amount: request.amount, currency: request.currency)),
+            now: now
+        )
         let job = TransferJob(
             sender: sender,
             recipient: username,

@@ -154,6 +154,10 @@ struct FormState: Sendable, Codable {
     var fields: [String: Field] = [:]
     /// A problem not tied to one field ("The log-in or password is wrong.").
     var error: String?
+    /// Money waits for a second factor: the form's second step asks for a code (`secondfactors/step`).
+    var secondFactorAsked = false
+    /// Money waits for a second factor the account has not set up: the form says where to set one up.
+    var secondFactorMissing = false
 
     init(_ form: FormData? = nil, names: [String] = [], error: PlazaError? = nil) {
         for name in names where !name.lowercased().contains("password") {
@@ -161,6 +165,13 @@ struct FormState: Sendable, Codable {
         }
         for name in names where fields[name] == nil { fields[name] = Field() }
         guard let error else { return }
+        if error.asksAgain {
+            // The code is never kept: the second step asks for a fresh one, the error beside its field.
+            fields["secondFactor"] = Field(error: error.code == .invalidCode ? error.sentence : nil)
+            secondFactorMissing = error.factors == []
+            secondFactorAsked = !secondFactorMissing
+            return
+        }
         let fieldErrors = error.errors ?? []
         for fieldError in fieldErrors {
             fields[fieldError.field, default: Field()].error = fieldError.message

@@ -19,7 +19,7 @@ enum Templates {
         "wallet/receipt", "wallet/counter", "wallet/counter-live", "inbox/inbox", "inbox/inbox-list", "offers/offers",
         "offers/offers-list",
         "offers/offer", "offers/settings", "offers/campaigns", "offers/campaign", "offers/campaign-editor",
-        "offers/offer-card",
+        "offers/offer-card", "secondfactors/step", "secondfactors/security",
     ]
 
     /// A resource file the build did not ship; Plaza cannot start without it.

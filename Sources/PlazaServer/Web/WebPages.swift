@@ -50,6 +50,12 @@ struct WebPages: Sendable {
             to: pages
         )
         InboxPages(inbox: services.inbox, renderer: renderer).addRoutes(to: pages)
+        SecondFactorsPages(
+            secondFactors: services.secondFactors,
+            renderer: renderer,
+            maxBody: services.configuration.limits.maxRequestBody
+        )
+        .addRoutes(to: pages)
         NotificationsPages(
             notifications: services.notifications,
             renderer: renderer,

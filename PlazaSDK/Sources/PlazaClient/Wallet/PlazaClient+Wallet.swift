@@ -21,8 +21,19 @@ extension PlazaClient {
     }
 
     /// Sends money to the bank account on file; it leaves the balance at once.
-    public func withdraw(_ request: WithdrawalRequest, idempotencyKey: String? = nil) async throws -> Withdrawal {
-        try await sendMoney("POST", "v1/wallet/withdrawals", body: request, idempotencyKey: idempotencyKey)
+    /// `secondFactor`: the code the user typed after `PlazaClientError.secondFactorRequired` (withdrawals always ask).
+    public func withdraw(
+        _ request: WithdrawalRequest,
+        idempotencyKey: String? = nil,
+        secondFactor: String? = nil
+    ) async throws -> Withdrawal {
+        try await sendMoney(
+            "POST",
+            "v1/wallet/withdrawals",
+            body: request,
+            idempotencyKey: idempotencyKey,
+            secondFactor: secondFactor
+        )
     }
 
     public func withdrawal(_ id: UUID) async throws -> Withdrawal {
@@ -35,15 +46,27 @@ extension PlazaClient {
     }
 
     /// The processor's page where the user connects the bank account their withdrawals go to; open it in a browser.
-    public func startPayoutOnboarding() async throws -> PayoutOnboarding {
-        try await send("POST", "v1/me/payout-account/onboarding", auth: .required)
+    /// `secondFactor`: the code the user typed after `PlazaClientError.secondFactorRequired` (this always asks).
+    public func startPayoutOnboarding(secondFactor: String? = nil) async throws -> PayoutOnboarding {
+        try await send("POST", "v1/me/payout-account/onboarding", auth: .required, secondFactor: secondFactor)
     }
 
     // MARK: Transfers and history
 
     /// Sends money to another user (by username), at once and without fees.
-    public func transfer(_ request: TransferRequest, idempotencyKey: String? = nil) async throws -> Transfer {
-        try await sendMoney("POST", "v1/transfers", body: request, idempotencyKey: idempotencyKey)
+    /// `secondFactor`: the code the user typed after `PlazaClientError.secondFactorRequired` (large payments ask).
+    public func transfer(
+        _ request: TransferRequest,
+        idempotencyKey: String? = nil,
+        secondFactor: String? = nil
+    ) async throws -> Transfer {
+        try await sendMoney(
+            "POST",
+            "v1/transfers",
+            body: request,
+            idempotencyKey: idempotencyKey,
+            secondFactor: secondFactor
+        )
     }
 
     /// The caller's history (or a business's, for its people). Without `limit`, `cursor` or dates: the past week or the
@@ -125,7 +148,14 @@ extension PlazaClient {
     }
 
     /// Pays `charge` exactly as it was shown; the server refuses if anything differs.
-    public func approve(_ charge: Charge, idempotencyKey: String? = nil) async throws -> Charge {
+    /// `secondFactor`: the code the user typed after `PlazaClientError.secondFactorRequired` (large payments ask).
+    public func approve(
+        _ charge: Charge,
+        idempotencyKey: String? = nil,
+        secondFactor: String? = nil
+    ) async throws
+        -> Charge
+    {
         // A person's payment request names no business: its `business` is the person who asked.
         let approval = ApproveChargeRequest(
             amount: charge.amount,
@@ -136,7 +166,8 @@ extension PlazaClient {
             "POST",
             "v1/charges/\(charge.id.uuidString.lowercased())/approve",
             body: approval,
-            idempotencyKey: idempotencyKey
+            idempotencyKey: idempotencyKey,
+            secondFactor: secondFactor
         )
     }
 
@@ -234,19 +265,34 @@ extension PlazaClient {
         _ method: String,
         _ path: String,
         body: (some Encodable)? = Optional<Acknowledgement>.none,
-        idempotencyKey: String?
+        idempotencyKey: String?,
+        secondFactor: String? = nil
     ) async throws -> Response {
         let key = idempotencyKey ?? UUID().uuidString
         var delay: UInt64 = 200_000_000
         for attempt in 1...Self.moneyAttempts {
             do {
-                return try await send(method, path, body: body, auth: .required, idempotencyKey: key)
+                return try await send(
+                    method,
+                    path,
+                    body: body,
+                    auth: .required,
+                    idempotencyKey: key,
+                    secondFactor: secondFactor
+                )
             } catch let error as PlazaClientError where attempt < Self.moneyAttempts && Self.isWorthRetrying(error) {
                 try await Task.sleep(nanoseconds: delay)
                 delay *= 2
             }
         }
-        return try await send(method, path, body: body, auth: .required, idempotencyKey: key)
+        return try await send(
+            method,
+            path,
+            body: body,
+            auth: .required,
+            idempotencyKey: key,
+            secondFactor: secondFactor
+        )
     }
 
     static func isWorthRetrying(_ error: PlazaClientError) -> Bool {
@@ -254,7 +300,7 @@ extension PlazaClient {
         case .transport: true
         case .unreadableResponse(let status): status >= 500 || status == 0
         case .problem(let problem): problem.status >= 500 || problem.code == .conflict
-        case .notSignedIn: false
+        case .notSignedIn, .secondFactorRequired: false
         }
     }
 

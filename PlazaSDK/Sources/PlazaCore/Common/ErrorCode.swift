@@ -17,6 +17,9 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case conflict
     case idempotencyKeyReused = "idempotency_key_reused"
     case invalidCode = "invalid_code"
+    /// Money would leave (a withdrawal, a payout account, a payment at or over the operator's amount): send the request
+    /// again with `Plaza-Second-Factor`; the problem's `factors` lists the account's factors (`[]`: set one up first).
+    case secondFactorRequired = "second_factor_required"
     case rateLimited = "rate_limited"
     case csrfFailed = "csrf_failed"
     case unsupportedMediaType = "unsupported_media_type"

@@ -37,6 +37,8 @@ public struct Problem: Codable, Sendable, Hashable {
     public var resetsAt: Date?
     /// With `campaign_refused`: every finding of the policy lint, the blocking ones among them.
     public var findings: [CampaignFinding]?
+    /// With `second_factor_required`: the account's confirmed second factors (`[]`: it has none to answer with).
+    public var factors: [SecondFactorRef]?
 
     public init(
         type: String = "about:blank",
@@ -48,9 +50,11 @@ public struct Problem: Codable, Sendable, Hashable {
         currentState: String? = nil,
         limit: String? = nil,
         resetsAt: Date? = nil,
-        findings: [CampaignFinding]? = nil
+        findings: [CampaignFinding]? = nil,
+        factors: [SecondFactorRef]? = nil
     ) {
         self.findings = findings
+        self.factors = factors
         self.limit = limit
         self.resetsAt = resetsAt
         self.type = type

@@ -21,6 +21,9 @@ public enum InboxEntryKind: String, Codable, Sendable, CaseIterable {
     /// A moderator decided about you (a warning, a suspension, a removed listing): `note` is the reason you read, `link`
     /// where to see it and appeal (no money moved: `amount` 0 in `XXX`, `counterpart` Plaza).
     case decision
+    /// A second factor was added to or removed from your account, or new recovery codes replaced the old ones
+    /// (no money moved: `amount` 0 in `XXX`, `counterpart` Plaza; `link` the account's security section).
+    case security
 }
 
 /// One line of `GET /v1/inbox`: something that happened to you, newest first.

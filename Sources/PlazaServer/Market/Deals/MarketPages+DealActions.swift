@@ -55,9 +55,17 @@ extension MarketPages {
                     )
                 }
             case "pay":
-                _ = try await market.idempotency.once(form, action: "market-pay", user: context.identity.user.id) {
-                    claim in
-                    _ = try await market.payOffer(context.identity, offer: id, claim: claim)
+                do {
+                    let user = context.identity.user.id
+                    _ = try await SecondFactorAnswer.$current.withValue(form["secondFactor"]) {
+                        try await market.idempotency.once(form, action: "market-pay", user: user) { claim in
+                            _ = try await market.payOffer(context.identity, offer: id, claim: claim)
+                        }
+                    }
+                } catch let error as PlazaError where error.asksAgain {
+                    // The second step is the confirmation page again, with a field for the code.
+                    let review = "/market/offers/\(id.uuidString.lowercased())/review"
+                    return renderer.refused("pay", FormState(form, error: error), returnTo: review)
                 }
             default: throw PlazaError.notFound("action")
             }

@@ -13,6 +13,8 @@ extension MarketPages {
         var amount: String
         var key: String
         var back: String
+        /// The second step, when paying waits for a code from the authenticator app.
+        var form: FormState
     }
 
     @Sendable func payConfirm(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -31,7 +33,8 @@ extension MarketPages {
             title: money.title,
             amount: context.reader.money(money.amount),
             key: UUID().uuidString,
-            back: back + "#deal"
+            back: back + "#deal",
+            form: context.page.form("pay") ?? FormState()
         )
         return renderer.render("market/pay-confirm", page)
     }

@@ -24,6 +24,8 @@ struct DealMoney: Sendable {
 /// offer, released to the seller at the handshake, or refunded. The wallet answers it (`WalletMarketPayments`, wired in
 /// `PlazaServices`), so the marketplace touches no ledger. Every call runs inside the deal's own transaction.
 protocol MarketPayments: Sendable {
+    /// Asks the request's second factor when paying `money` from the balance needs one (before the deal's transaction).
+    func requireSecondFactor(_ identity: Identity, _ money: Money, now: Date) async throws
     /// Takes the amount from the buyer's balance into Plaza's holding account; 422 `insufficient_funds` when it is short.
     func hold(_ money: DealMoney, now: Date, on db: any SQLDatabase) async throws
     /// Pays the held amount to the seller.

@@ -45,6 +45,11 @@ extension MarketService {
             )
         }
         let money = try await dealMoney(offer)
+        try await payments.requireSecondFactor(
+            identity,
+            Money(amount: offer.amount, currency: offer.currency),
+            now: now
+        )
         let payment = DealPayment(
             state: .held,
             amount: offer.amount,

@@ -327,6 +327,7 @@ document.addEventListener("submit", (event) => {
     body: new URLSearchParams(new FormData(form)),
   }).then((response) => response.json().then((body) => ({ ok: response.ok, body })))
     .then(({ ok, body }) => {
+      if (!ok && secondFactorStep(form, body)) return;
       if (status) {
         status.hidden = ok;
         status.textContent = ok ? "" : [body.title, body.detail].concat((body.errors || []).map((e) => e.message)).filter(Boolean).join(" ");
@@ -345,6 +346,54 @@ document.addEventListener("submit", (event) => {
     .catch(() => { if (status) { status.hidden = false; status.textContent = "No connection: try again."; } })
     .finally(() => { if (button) button.disabled = false; });
 });
+
+// Money waiting for a second factor (403 second_factor_required or invalid_code): the form's second step, a field for
+// the authenticator app's code (as the server renders it without this script). False when the form has no place for it.
+function secondFactorStep(form, body) {
+  const slot = form.querySelector("[data-second-factor-slot]");
+  if (!slot || (body.code !== "second_factor_required" && body.code !== "invalid_code")) return false;
+  slot.textContent = "";
+  if (body.code === "second_factor_required" && body.factors && body.factors.length === 0) {
+    const box = document.createElement("div");
+    box.className = "notice second-factor";
+    box.setAttribute("role", "alert");
+    box.append("Money leaves only with a second factor. Set up an authenticator app first: ");
+    const link = document.createElement("a");
+    link.href = "/account/security";
+    link.textContent = "Account → Security";
+    box.append(link, ".");
+    slot.append(box);
+    return true;
+  }
+  const id = "second-factor-code-" + Math.random().toString(36).slice(2, 8);
+  const box = document.createElement("div");
+  box.className = "second-factor";
+  const lead = document.createElement("p");
+  lead.setAttribute("role", "status");
+  lead.textContent = "One more step: confirm with your second factor.";
+  const label = document.createElement("label");
+  label.htmlFor = id;
+  label.textContent = "Code from your authenticator app";
+  const input = document.createElement("input");
+  Object.assign(input, { id, name: "secondFactor", inputMode: "numeric", autocomplete: "one-time-code", required: true, maxLength: 20 });
+  box.append(lead, label, input);
+  if (body.code === "invalid_code") {
+    const error = document.createElement("p");
+    error.className = "field-error";
+    error.id = id + "-error";
+    error.textContent = (body.errors && body.errors[0] && body.errors[0].message) || body.title;
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", error.id);
+    box.append(error);
+  }
+  const hint = document.createElement("p");
+  hint.className = "hint";
+  hint.textContent = "Lost your phone? Type one of your recovery codes instead.";
+  box.append(hint);
+  slot.append(box);
+  input.focus();
+  return true;
+}
 
 // "Charge" next to a customer in the shop fills the counter's form.
 document.addEventListener("click", (event) => {
@@ -750,4 +799,25 @@ document.querySelectorAll("[data-people-combobox]").forEach((box) => {
 // A [data-print] button prints the page (the shop's QR poster).
 document.addEventListener("click", (event) => {
   if (event.target.closest && event.target.closest("[data-print]")) window.print();
+});
+
+// Recovery codes shown once: copy them, or save them as a text file.
+document.addEventListener("click", (event) => {
+  const copy = event.target.closest("[data-copy-codes]");
+  const save = event.target.closest("[data-download-codes]");
+  const button = copy || save;
+  if (!button) return;
+  const source = document.getElementById(button.getAttribute(copy ? "data-copy-codes" : "data-download-codes"));
+  if (!source) return;
+  const text = "Plaza recovery codes (each works once)\n" + source.value + "\n";
+  if (copy) {
+    if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => { button.textContent = "Copied"; });
+    return;
+  }
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  link.download = "plaza-recovery-codes.txt";
+  document.body.append(link);
+  link.click();
+  link.remove();
 });
