@@ -10,6 +10,8 @@ package struct AdminService: Sendable {
     let accounts: AccountService
     /// Balances only, read through the wallet's ledger: a suspension page says what the person holds.
     let wallet: WalletService
+    /// The SQLite copies `plaza serve` keeps (`PLAZA_BACKUP_DIR`); nil when backups are off.
+    var backups: SQLiteBackups? = nil
     let audit = AuditStore()
     let reviews = ReviewStore()
 
