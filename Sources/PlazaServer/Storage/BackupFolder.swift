@@ -44,7 +44,7 @@ struct BackupFolder: Sendable {
         let parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         guard parts.isValidDate(in: calendar), let date = calendar.date(from: parts) else { return nil }
         // `20261399…` would roll over into another date: only names Plaza wrote count.
-        return stamp(date) == String(stamp) ? date : nil
+        return Self.stamp(date) == String(stamp) ? date : nil
     }
 
     static func name(_ date: Date, check: BackupCheck = .ok) -> String {
