@@ -61,14 +61,14 @@ import Testing
     }
 
     @Test func namesCarryTheUTCTimeAndOnlyPlazasNamesCount() throws {
-        let date = Date(timeIntervalSince1970: 1_795_917_412)  // 2026-11-28T23:56:52Z
-        #expect(BackupFolder.name(date) == "plaza-20261128T235652Z.sqlite")
-        #expect(BackupFolder.name(date, check: .failed) == "plaza-20261128T235652Z.failed.sqlite")
-        #expect(BackupFolder.parse("plaza-20261128T235652Z.sqlite")?.createdAt == date)
-        #expect(BackupFolder.parse("plaza-20261128T235652Z.sqlite.partial")?.partial == true)
+        let date = Date(timeIntervalSince1970: 1_795_917_412)  // 2026-11-29T01:56:52Z
+        #expect(BackupFolder.name(date) == "plaza-20261129T015652Z.sqlite")
+        #expect(BackupFolder.name(date, check: .failed) == "plaza-20261129T015652Z.failed.sqlite")
+        #expect(BackupFolder.parse("plaza-20261129T015652Z.sqlite")?.createdAt == date)
+        #expect(BackupFolder.parse("plaza-20261129T015652Z.sqlite.partial")?.partial == true)
         for other in [
-            "plaza.sqlite", "plaza-20261328T235652Z.sqlite", "plaza-20261128T235652Z.sqlite.bak", "notes.txt",
-            "plaza-20261128T235652.sqlite", "xplaza-20261128T235652Z.sqlite",
+            "plaza.sqlite", "plaza-20261328T235652Z.sqlite", "plaza-20261129T015652Z.sqlite.bak", "notes.txt",
+            "plaza-20261128T235652.sqlite", "xplaza-20261129T015652Z.sqlite",
         ] {
             #expect(BackupFolder.parse(other) == nil, "\(other)")
         }

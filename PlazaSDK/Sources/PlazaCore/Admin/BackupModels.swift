@@ -18,6 +18,15 @@ public struct BackupList: Codable, Sendable, Hashable {
         self.items = items
         self.lastFailure = lastFailure
     }
+
+    /// Off is said with nulls (`"every": null`), not by leaving the keys out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(every, forKey: .every)
+        try container.encode(keep, forKey: .keep)
+        try container.encode(items, forKey: .items)
+        try container.encode(lastFailure, forKey: .lastFailure)
+    }
 }
 
 /// One copy: `plaza-<yyyyMMddTHHmmssZ>.sqlite`, or `….failed.sqlite` when its integrity check failed.
