@@ -24,6 +24,7 @@ struct AdminAPI: Sendable {
         routes.post("campaigns/:id/stop", use: stopCampaign)
         routes.get("audit-log", use: auditLog)
         routes.get("audit-log.csv", use: auditCSV)
+        routes.get("backups", use: backups)
     }
 
     @Sendable func users(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -140,6 +141,13 @@ struct AdminAPI: Sendable {
 
     @Sendable func auditCSV(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         .csv(try await admin.auditCSV(), filename: "plaza-audit-log.csv")
+    }
+}
+
+extension AdminAPI {
+    /// The database copies `plaza serve` keeps (`PLAZA_BACKUP_DIR`), newest first; off: `every` null, no items.
+    @Sendable func backups(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(admin.backupList())
     }
 }
 

@@ -26,6 +26,7 @@ struct AdminPages: Sendable {
         console.post("users/:id/role", use: changeRole)
         console.get("audit", use: auditLog)
         console.get("audit.csv", use: auditCSV)
+        console.get("backups", use: backups)
     }
 
     /// Which tab of the console a page is.
@@ -35,6 +36,7 @@ struct AdminPages: Sendable {
         var audit = false
         var campuses = false
         var cards = false
+        var backups = false
     }
 
     // MARK: Review queue

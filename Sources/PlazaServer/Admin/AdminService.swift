@@ -12,6 +12,8 @@ package struct AdminService: Sendable {
     let wallet: WalletService
     /// Campaigns read back after a stop (the stop itself reaches offers through the bus).
     let offers: OffersService
+    /// The SQLite copies `plaza serve` keeps (`PLAZA_BACKUP_DIR`); nil when backups are off.
+    var backups: SQLiteBackups? = nil
     let audit = AuditStore()
     let reviews = ReviewStore()
 

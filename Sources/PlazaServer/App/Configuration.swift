@@ -51,6 +51,8 @@ public struct PlazaConfiguration: Sendable {
     public var globalExecutor = GlobalExecutor.eventLoops
     /// The password `plaza admin create` gives the new admin (`PLAZA_ADMIN_PASSWORD`; else it is read from stdin).
     public var adminPassword: String?
+    /// Copies of the SQLite database `plaza serve` keeps by itself (`PLAZA_BACKUP_DIR` and friends).
+    public var backups = BackupConfiguration()
 
     public enum GlobalExecutor: String, Sendable {
         case eventLoops = "event-loops"

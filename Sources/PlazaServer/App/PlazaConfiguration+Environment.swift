@@ -185,6 +185,7 @@ extension PlazaConfiguration {
         configuration.pictures.read(value, fail: fail)
         configuration.passes.read(value, fail: fail)
         configuration.wallet.limits.read(value, fail: fail)
+        configuration.backups.read(value, storage: configuration.storage, fail: fail)
         if case .postgres = configuration.storage, configuration.secretKey == nil {
             fail(
                 "PLAZA_SECRET_KEY",

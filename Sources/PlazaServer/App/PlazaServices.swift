@@ -32,6 +32,8 @@ public final class PlazaServices: Sendable {
     package let cards: CardsService
     package let media: MediaService
     package let notificationDelivery: NotificationDelivery
+    /// The copies of the SQLite database kept in `PLAZA_BACKUP_DIR`; nil when backups are off.
+    let backups: SQLiteBackups?
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
     let moneyRoutes = DeclaredMoneyRoutes()
 
@@ -65,6 +67,16 @@ public final class PlazaServices: Sendable {
         self.configuration = configuration
         self.database = database
         self.logger = logger
+        if case .sqlite(let path) = configuration.storage, let folder = configuration.backups.directory {
+            backups = SQLiteBackups(
+                source: path,
+                configuration: configuration.backups,
+                directory: folder,
+                logger: logger
+            )
+        } else {
+            backups = nil
+        }
         let (metrics, engine) = (metrics, database.engine.rawValue)
         database.observeSessionWaits { metrics.databaseWait($0, engine: engine) }
         let secretKey = configuration.secretKey ?? ""
@@ -255,7 +267,8 @@ public final class PlazaServices: Sendable {
             events: events,
             accounts: accounts,
             wallet: wallet,
-            offers: offers
+            offers: offers,
+            backups: backups
         )
         self.admin = admin
         // What each domain writes in a publishing transaction: review requests filed, decisions applied to their subject.
@@ -332,6 +345,8 @@ public final class PlazaServices: Sendable {
             RecurringWork(name: "verify", interval: 86_400, logger: logger) { [self] in try await self.verifyAndAlert()
             },
         ] + (events.feed.service.map { [$0] } ?? [])
+            // SQLite copies in PLAZA_BACKUP_DIR: one at start unless a young one exists, then every PLAZA_BACKUP_EVERY.
+            + (backups.map { [BackupService(backups: $0)] } ?? [])
     }
 }
 
