@@ -60,5 +60,6 @@ enum Migrations {
         M0046_PunchExpiryReminders(),  // the punch expiry each card's holder was last reminded of
         M0047_InboxNotices(),  // inbox entries of its own: decisions about a person, with their reason
         M0048_ChargeDisputes(),  // a customer's dispute of a paid charge, the business's answer, Plaza's decision
+        M0050_PresenceAlerts(),  // when each staff member was last pushed that a known customer walked in
     ]
 }
