@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import PlazaCore
+import Synchronization
 import _CryptoExtras
 
 /// What the stand-in checks: the assertion at the token endpoint, the bearer token and the message at `messages:send`.

@@ -33,7 +33,7 @@ public final class FCMStandIn: Sendable {
     public let clientEmail: String
     public let key: _RSA.Signing.PrivateKey
     private let server: LoopbackServer
-    private let state = Mutex<State>(State())
+    let state = Mutex<State>(State())
 
     struct State {
         var received: [Received] = []
@@ -77,7 +77,7 @@ public final class FCMStandIn: Sendable {
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             guard let standIn = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             let body = try await request.body.collect(upTo: 1 << 20)
-            return standIn.answer(request, body: Data(buffer: body))
+            return standIn.answer(request, body: Data(body.readableBytesView))
         }
         let server = try await LoopbackServer.start(name: "fcm-stand-in", responder: responder)
         let standIn = FCMStandIn(

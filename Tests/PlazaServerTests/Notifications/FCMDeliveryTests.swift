@@ -10,7 +10,7 @@ import Testing
 
 /// FCM end to end through the outbox: an Android app's registration token registered through the API, alerts that
 /// reach it through a stand-in for Google's token endpoint and FCM (which checks the assertion, the bearer token and
-/// the message), the bearer token renewed, a gone token dropped, and preferences and quiet hours holding back.
+/// the message), the bearer token renewed, gone tokens dropped, and preferences and quiet hours holding back.
 @Suite struct FCMDeliveryTests {
     static let token = "cKx1Example-Token_Part:APA91bFakeRegistrationTokenForTheStandIn.0123456789"
 
@@ -60,22 +60,11 @@ import Testing
             let third = try await fcm.waitFor(3)
             #expect(third.count == 3 && fcm.exchanges == 3 && fcm.unauthorized == 1)
             #expect(fcm.refusedAssertions.isEmpty, "every assertion was signed and scoped right")
-
-            // FCM says the app is gone from the phone: the device goes.
-            fcm.answer(Self.token, with: .unregistered)
-            _ = try await wallet.charge(business: business.id, customer: "anna", 300, token: bruno)
-            _ = try await fcm.waitFor(4)
-            var devices = [device]
-            for _ in 0..<250 where !devices.isEmpty {
-                try await Task.sleep(for: .milliseconds(20))
-                devices = try await client.send(.get, "/v1/me/devices", token: anna).decode(Page<Device>.self).items
-            }
-            #expect(devices.isEmpty)
         }
     }
 
     @Test(arguments: TestEngine.enabled)
-    func aBusyFCMIsWaitedForAndABadTokenIsDropped(_ engine: TestEngine) async throws {
+    func aBusyFCMIsWaitedForAndGoneTokensAreDropped(_ engine: TestEngine) async throws {
         let fcm = try await FCMStandIn.start()
         defer { Task { await fcm.stop() } }
         try await TestPlaza.withApp(engine, .live, configure: Self.configure(fcm)) { client, _ in
@@ -87,15 +76,20 @@ import Testing
             let tries = try await fcm.waitFor(2)
             #expect(tries.count == 2 && tries[0].data["id"] == tries[1].data["id"])
 
-            fcm.answer(Self.token, with: .invalidToken)
+            // FCM says the app is gone from the phone: the device goes.
+            fcm.answer(Self.token, with: .unregistered)
             _ = try await WalletDriver(client).charge(business: business.id, customer: "anna", 100, token: bruno)
             _ = try await fcm.waitFor(3)
-            var count = 1
-            for _ in 0..<250 where count > 0 {
-                try await Task.sleep(for: .milliseconds(20))
-                count = try await client.send(.get, "/v1/me/devices", token: anna).decode(Page<Device>.self).items.count
-            }
-            #expect(count == 0)
+            #expect(try await Self.waitUntilNoDevices(client, token: anna))
+
+            // A token FCM calls invalid goes too.
+            let other = "dOther-Token_Part:APA91bAnotherRegistrationTokenForTheStandIn.9876543210"
+            let again = DeviceRegistration(platform: .fcm, token: other, name: "Anna's Pixel")
+            #expect(try await client.send(.post, "/v1/me/devices", json: again, token: anna).status == .created)
+            fcm.answer(other, with: .invalidToken)
+            _ = try await WalletDriver(client).charge(business: business.id, customer: "anna", 200, token: bruno)
+            #expect(try await fcm.waitFor(4).last?.token == other)
+            #expect(try await Self.waitUntilNoDevices(client, token: anna))
         }
     }
 
@@ -160,6 +154,16 @@ import Testing
                 }
             #expect(held.count == 1 && held.allSatisfy { $0 > now.addingTimeInterval(3_000) })
         }
+    }
+
+    /// Waits until the caller has no push device left; false if one stays.
+    static func waitUntilNoDevices(_ client: any TestClientProtocol, token: String) async throws -> Bool {
+        for _ in 0..<250 {
+            let devices = try await client.send(.get, "/v1/me/devices", token: token).decode(Page<Device>.self).items
+            if devices.isEmpty { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 
     /// Waits until every queued notification was fanned out to devices (or to none).
