@@ -152,6 +152,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The FCM stand-in checks RS256 assertions.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             path: "Tests/Support",
             swiftSettings: swiftSettings

@@ -34,4 +34,18 @@ import Testing
         #expect(NotificationRules.quietUntil(nil, now: noon, timeZone: berlin) == nil)
         #expect(!NotificationKind.moneyReceived.urgent && NotificationKind.moneyRequests.urgent)
     }
+
+    @Test func presenceIsOffUntilChosenAndAndroidTokensAreChecked() {
+        #expect(!NotificationPreferences.standard.preference(.presence).push)
+        #expect(NotificationPreferences.standard.preference(.market).push)
+        let token = String(repeating: "aB3-_:", count: 20)
+        #expect(NotificationRules.registrationProblems(DeviceRegistration(platform: .fcm, token: token)).isEmpty)
+        #expect(
+            NotificationRules.registrationProblems(DeviceRegistration(platform: .fcm, token: "not a token")).map(
+                \.field
+            )
+                == ["token"]
+        )
+        #expect(NotificationRules.shortName("Anna Maria Keller") == "Anna K.")
+    }
 }

@@ -197,11 +197,13 @@ public final class PlazaServices: Sendable {
                 webPush: WebPushSender(webPush: webPush, call: OutboundCall(addresses: pushAddresses)),
                 apns: configuration.push.apns.map {
                     APNsSender(settings: $0, trustRoots: configuration.push.apnsTrustRoots)
-                }
+                },
+                fcm: configuration.push.fcm.map { FCMSender(settings: $0) }
             ),
             logger: logger
         )
         notificationDelivery = delivery
+        events.record(PresencePush().recorder)
         events.record(notifications.recorder { delivery.nudge() })
         self.outbox = outbox
         var accounts = AccountService(

@@ -15,6 +15,8 @@ public struct PushConfiguration: Sendable {
     public var apns: APNsSettings?
     /// The certificates the APNs host must chain to, when not the system's (a test's own APNs server).
     public var apnsTrustRoots: [NIOSSLCertificate]?
+    /// FCM for Android apps, when `PLAZA_FCM_SERVICE_ACCOUNT` is set.
+    public var fcm: FCMSettings?
     /// Push-service hosts Web Push endpoints may use besides the built-in ones (`PLAZA_PUSH_HOSTS`): host names,
     /// `*.example.net` for subdomains, or a literal origin (`http://127.0.0.1:9300`) for a local stand-in.
     public var hosts: [String] = []
@@ -53,6 +55,7 @@ public struct PushConfiguration: Sendable {
             }
         }
         readAPNs(value, fail: fail)
+        readFCM(value, fail: fail)
         if let list = value("PLAZA_PUSH_HOSTS") {
             let entries = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter
             { !$0.isEmpty }
@@ -71,6 +74,28 @@ public struct PushConfiguration: Sendable {
             } else {
                 fail("PLAZA_VAPID_SUBJECT", "must be a mailto: or https: address where push services can reach you")
             }
+        }
+    }
+
+    /// `PLAZA_FCM_SERVICE_ACCOUNT`: the service account's JSON key (its text, or the path of the file);
+    /// `PLAZA_FCM_API_URL` only for a proxy or a stand-in (Google's by default).
+    private mutating func readFCM(_ value: (String) -> String?, fail: (String, String) -> Void) {
+        var apiURL = FCMSettings.googleAPI
+        if let given = value("PLAZA_FCM_API_URL") {
+            let trimmed = given.hasSuffix("/") ? String(given.dropLast()) : given
+            if let url = URL(string: trimmed), ["https", "http"].contains(url.scheme), url.host != nil {
+                apiURL = trimmed
+            } else {
+                fail("PLAZA_FCM_API_URL", "must be an http(s) address such as https://fcm.googleapis.com")
+            }
+            if value("PLAZA_FCM_SERVICE_ACCOUNT") == nil {
+                fail("PLAZA_FCM_API_URL", "is used only with PLAZA_FCM_SERVICE_ACCOUNT")
+            }
+        }
+        guard let account = value("PLAZA_FCM_SERVICE_ACCOUNT") else { return }
+        switch FCMSettings.parse(serviceAccount: account, apiURL: apiURL) {
+        case .success(let settings): fcm = settings
+        case .failure(let error): fail("PLAZA_FCM_SERVICE_ACCOUNT", error.reason)
         }
     }
 

@@ -47,7 +47,9 @@ package struct NotificationService: Sendable {
             userID: identity.user.id,
             platform: registration.platform,
             name: AccountService.deviceName(registration.name, userAgent: userAgent),
-            address: subscription?.endpoint ?? (registration.token ?? "").lowercased(),
+            // APNs tokens are hexadecimal (one spelling per device); FCM's are case-sensitive.
+            address: subscription?.endpoint
+                ?? (registration.platform == .fcm ? registration.token ?? "" : (registration.token ?? "").lowercased()),
             p256dh: subscription?.keys.p256dh,
             auth: subscription?.keys.auth,
             topic: registration.topic,
@@ -86,6 +88,11 @@ package struct NotificationService: Sendable {
         var preferences = try await store.preferences(of: identity.user.id, on: database.sql)
         preferences.timeZone = identity.user.timeZone ?? "UTC"
         return preferences
+    }
+
+    /// Whether the caller works at a business, and so is offered the `presence` push.
+    func worksAtABusiness(_ identity: Identity) async throws -> Bool {
+        try await store.worksAtABusiness(identity.user.id, on: database.sql)
     }
 
     /// Signed in: replaces the kinds given and the quiet hours (absent: none).

@@ -8,7 +8,7 @@ package struct DeviceRecord: Sendable {
     var userID: UUID
     var platform: DevicePlatform
     var name: String
-    /// The Web Push endpoint, or the APNs device token.
+    /// The Web Push endpoint, the APNs device token, or the FCM registration token.
     var address: String
     var p256dh: String?
     var auth: String?
@@ -41,7 +41,12 @@ package struct DeviceRecord: Sendable {
     }
 
     var dto: Device {
-        let service = platform == .apns ? "api.push.apple.com" : URL(string: address)?.host ?? "unknown"
+        let service =
+            switch platform {
+            case .apns: "api.push.apple.com"
+            case .fcm: "fcm.googleapis.com"
+            case .webpush: URL(string: address)?.host ?? "unknown"
+            }
         return Device(
             id: id,
             platform: platform,
@@ -121,6 +126,8 @@ package struct NotificationStore: Sendable {
         try await db.delete(from: "push_devices").where("user_id", .equal, user).run()
         try await db.delete(from: "notification_preferences").where("user_id", .equal, user).run()
         try await db.delete(from: "notification_quiet_hours").where("user_id", .equal, user).run()
+        try await db.delete(from: "presence_alerts").where("staff_id", .equal, user).run()
+        try await db.delete(from: "presence_alerts").where("customer_id", .equal, user).run()
     }
 
     static let deviceColumns = [

@@ -29,6 +29,8 @@ struct NotificationsPages: Sendable {
         var push: Bool
         var email: Bool
         var urgent: Bool
+        /// A line under the label (`presence`: whom it is about and how often).
+        var hint: String?
     }
 
     struct DeviceRow: Sendable {
@@ -56,16 +58,19 @@ struct NotificationsPages: Sendable {
         let reader = context.reader
         let preferences = try await notifications.preferences(context.identity)
         let devices = try await notifications.devices(context.identity)
+        // Only people who work at a business are offered the push about its customers.
+        let staff = try await notifications.worksAtABusiness(context.identity)
         let notice = request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
         let page = SettingsPage(
             shell: Shell(title: "Notifications", context: context, notice: notice),
-            kinds: preferences.kinds.map {
+            kinds: preferences.kinds.filter { staff || $0.kind != .presence }.map {
                 KindRow(
                     kind: $0.kind.rawValue,
                     label: $0.kind.label,
                     push: $0.push,
                     email: $0.email,
-                    urgent: $0.kind.urgent
+                    urgent: $0.kind.urgent,
+                    hint: $0.kind == .presence ? Self.presenceHint : nil
                 )
             },
             quiet: preferences.quietHours != nil,
@@ -87,6 +92,11 @@ struct NotificationsPages: Sendable {
         )
         return renderer.render("notifications/settings", page)
     }
+
+    static let presenceHint =
+        "For staff: someone who paid here before arrives and shares their location with businesses. "
+        + "At most once per customer every \(Int(NotificationRules.presenceRepeatWindow / 3_600)) hours, "
+        + "\(NotificationRules.presencePerHour) an hour."
 
     /// The form: each kind's two boxes, and quiet hours when their box is ticked.
     @Sendable func save(_ request: Request, context: AuthenticatedContext) async throws -> Response {

@@ -39,7 +39,7 @@ package struct PushMessage: Sendable {
     }
 }
 
-/// Sends a push message to one device through its push service. Web Push and APNs each have one.
+/// Sends a push message to one device through its push service. Web Push, APNs and FCM each have one.
 protocol PushSender: Sendable {
     func send(_ message: PushMessage, to device: DeviceRecord) async -> PushOutcome
 }
@@ -107,13 +107,19 @@ package struct WebPushSender: PushSender {
     }
 }
 
-/// The sender for each platform; a platform without one (APNs not configured) refuses.
+/// The sender for each platform; a platform without one (APNs or FCM not configured) refuses.
 struct PushSenders: Sendable {
     var webPush: (any PushSender)?
     var apns: (any PushSender)?
+    var fcm: (any PushSender)?
 
     func send(_ message: PushMessage, to device: DeviceRecord) async -> PushOutcome {
-        let sender = device.platform == .apns ? apns : webPush
+        let sender =
+            switch device.platform {
+            case .webpush: webPush
+            case .apns: apns
+            case .fcm: fcm
+            }
         guard let sender else { return .rejected("No \(device.platform.rawValue) sender is configured.") }
         return await sender.send(message, to: device)
     }

@@ -60,6 +60,7 @@ enum Migrations {
         M0046_PunchExpiryReminders(),  // the punch expiry each card's holder was last reminded of
         M0047_InboxNotices(),  // inbox entries of its own: decisions about a person, with their reason
         M0048_ChargeDisputes(),  // a customer's dispute of a paid charge, the business's answer, Plaza's decision
+        M0050_PresenceAlerts(),  // when each staff member was last pushed that a known customer walked in
         M0051_OfferReports(),  // a campaign stopped by an admin with its reason; customers' reports of offers
         M0053_SecondFactors(),  // authenticator apps and passkeys asked before money leaves; recovery codes
     ]

@@ -10,7 +10,14 @@ extension PlazaClient {
         return try await registerDevice(DeviceRegistration(platform: .apns, token: token, topic: topic, name: name))
     }
 
-    /// Registers a device (an APNs token, or a Web Push subscription) for the caller's push notifications.
+    /// Registers an Android app for push notifications through FCM: the registration token Firebase hands over
+    /// (`FirebaseMessaging.getToken`, `onNewToken`). Call it whenever the token changes; the same token is kept once.
+    @discardableResult
+    public func registerForPush(fcmToken: String, name: String? = nil) async throws -> Device {
+        try await registerDevice(DeviceRegistration(platform: .fcm, token: fcmToken, name: name))
+    }
+
+    /// Registers a device (an APNs or FCM token, or a Web Push subscription) for the caller's push notifications.
     @discardableResult
     public func registerDevice(_ registration: DeviceRegistration) async throws -> Device {
         try await send("POST", "v1/me/devices", body: registration, auth: .required)

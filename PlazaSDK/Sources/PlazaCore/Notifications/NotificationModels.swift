@@ -6,6 +6,8 @@ public enum DevicePlatform: String, Codable, Sendable, CaseIterable {
     case webpush
     /// An iOS app's device token (Apple Push Notification service).
     case apns
+    /// An Android app's registration token (Firebase Cloud Messaging, HTTP v1 API).
+    case fcm
 }
 
 /// A browser's `PushSubscription` as its `toJSON()` gives it.
@@ -31,7 +33,8 @@ public struct WebPushSubscription: Codable, Sendable, Hashable {
     }
 }
 
-/// `POST /v1/me/devices`: a Web Push subscription, or an APNs device token with the app's topic (bundle id).
+/// `POST /v1/me/devices`: a Web Push subscription, an APNs device token with the app's topic (bundle id), or an FCM
+/// registration token.
 public struct DeviceRegistration: Codable, Sendable, Hashable {
     public var platform: DevicePlatform
     public var subscription: WebPushSubscription?
@@ -99,6 +102,8 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
     case offers = "offers"
     /// The campus marketplace: messages, offers and sales of my listings and the ones I asked about.
     case market = "market"
+    /// Staff: a customer they know (one who paid there before) walked into their business. Off until chosen.
+    case presence = "presence"
 
     /// Whether it still arrives in quiet hours.
     public var urgent: Bool { self == .moneyRequests || self == .account }
@@ -112,6 +117,7 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
         case .loyalty: "Loyalty cards"
         case .offers: "Offers and coupons"
         case .market: "Campus marketplace"
+        case .presence: "When a customer you know walks in"
         }
     }
 }
@@ -154,9 +160,12 @@ public struct NotificationPreferences: Codable, Sendable, Hashable {
         self.timeZone = timeZone
     }
 
-    /// Push on for everything, e-mail off, no quiet hours: what a user has before choosing.
+    /// Push on for everything but `presence` (staff turn that on), e-mail off, no quiet hours: what a user has before
+    /// choosing.
     public static let standard = NotificationPreferences(
-        kinds: NotificationKind.allCases.map { KindPreference(kind: $0, push: true, email: $0 == .account) },
+        kinds: NotificationKind.allCases.map {
+            KindPreference(kind: $0, push: $0 != .presence, email: $0 == .account)
+        },
         quietHours: nil
     )
 

@@ -41,8 +41,33 @@ public enum NotificationRules {
                 "topic",
                 "Send the app's bundle id, such as com.example.plaza."
             )
+        case .fcm:
+            validator.check(
+                fcmTokenIsWellFormed(registration.token ?? ""),
+                "token",
+                "Send the registration token Firebase gave the app."
+            )
         }
         return validator.errors
+    }
+
+    /// An FCM registration token: 32 to 4,096 characters of letters, digits and `-_:.` (Firebase's are about 160).
+    public static func fcmTokenIsWellFormed(_ token: String) -> Bool {
+        (32...4096).contains(token.count)
+            && token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_:.".contains($0)) }
+    }
+
+    /// A `presence` push for the same customer at the same business reaches a staff member once in this many seconds.
+    public static let presenceRepeatWindow: TimeInterval = 3 * 3_600
+    /// `presence` pushes a staff member gets in an hour at most (a busy shop's regulars do not flood a phone).
+    public static let presencePerHour = 6
+
+    /// How a `presence` push names the customer: "Anna Keller" → "Anna K." (one name stays as it is).
+    public static func shortName(_ displayName: String) -> String {
+        let words = displayName.split(separator: " ")
+        guard let first = words.first else { return "A customer" }
+        guard words.count > 1, let initial = words.last?.first else { return String(first) }
+        return "\(first) \(initial)."
     }
 
     /// An endpoint must be an absolute address with a host, at most 1,000 characters.
