@@ -8,9 +8,10 @@ import hmac
 import struct
 import time
 
+import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import screenshot
+from conftest import free_port, screenshot, start_demo, stop
 from test_accounts_flow import navigate, notice, submit, tab
 from test_places_flow import log_in, wait_for
 
@@ -70,7 +71,17 @@ def answer(driver, code, button):
     submit(driver, button)
 
 
-def test_set_up_an_app_save_the_codes_and_withdraw_with_a_code(plaza, browser):
+@pytest.fixture(scope="module")
+def vault():
+    """A demo of its own: Carla's withdrawals here leave the shared demo's balances (which the wallet flow reads) alone."""
+    port = free_port()
+    server, workdir = start_demo(port)
+    yield f"http://127.0.0.1:{port}"
+    stop(server, workdir)
+
+
+def test_set_up_an_app_save_the_codes_and_withdraw_with_a_code(vault, browser):
+    plaza = vault
     log_in(browser, plaza, "carla", "demo-carla-2026")
     if (plaza, "carla") not in ENROLLED:
         # Without a second factor, a withdrawal says where to set one up.

@@ -295,6 +295,11 @@ public final class PlazaServices: Sendable {
         if !applied.isEmpty { logger.info("migrated", metadata: ["applied": "\(applied.joined(separator: ", "))"]) }
     }
 
+    /// Whether every migration of this Plaza is applied (a database that cannot be read is not).
+    func schemaIsCurrent() async -> Bool {
+        do { return try await Migrator(database: database).unapplied() == nil } catch { return false }
+    }
+
     /// Runs `body` with the database's background work (PostgreSQL's pool) running, for commands without a server.
     public func withDatabase<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         guard let service = database.service else { return try await body() }
@@ -348,7 +353,7 @@ public final class PlazaServices: Sendable {
             },
         ] + (events.feed.service.map { [$0] } ?? [])
             // SQLite copies in PLAZA_BACKUP_DIR: one at start unless a young one exists, then every PLAZA_BACKUP_EVERY.
-            + (backups.map { [BackupService(backups: $0)] } ?? [])
+            + (backups.map { [BackupService(backups: $0, ready: { [self] in await self.schemaIsCurrent() })] } ?? [])
     }
 }
 

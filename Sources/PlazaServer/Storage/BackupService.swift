@@ -9,10 +9,14 @@ struct BackupService: Service {
     /// The clock: tests replace it to run the schedule without waiting for it.
     var now: @Sendable () -> Date = { Date() }
     var sleep: @Sendable (_ seconds: TimeInterval) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    /// Whether the schema is migrated: services start beside the migrations, and a fresh install's first copy taken
+    /// before them would hold nothing.
+    var ready: @Sendable () async -> Bool = { true }
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
             backups.prepare()
+            while !(await ready()) { try await sleep(1) }
             var due = backups.firstDue(now: now())
             while !Task.isCancelled {
                 let wait = due.timeIntervalSince(now())

@@ -76,7 +76,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         // A file where the folder's parent should be: no user, root included, can make the folder.
         let blocker = folder.appendingPathComponent("not-a-folder")
-        FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8))
         let target = blocker.appendingPathComponent("backups")
         try await TestPlaza.withApp(.sqlite, configure: BackupTests.configure(target, every: 1)) { client, services in
             let admin = try await AdminTests.admin(client, services)
