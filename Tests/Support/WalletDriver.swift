@@ -54,28 +54,32 @@ public struct WalletDriver: Sendable {
         return try await settled(try response.decode(TopUp.self).id, token: token)
     }
 
+    /// How long a top-up or withdrawal may stay pending: the processor's webhook is local, but a PostgreSQL suite
+    /// under load (CI's, beside other work) once needed more than 30 s.
+    static let settleWait = Duration.seconds(60)
+
     /// Polls the top-up until it leaves `pending`.
     public func settled(_ id: UUID, token: String) async throws -> TopUp {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + Self.settleWait
         while ContinuousClock.now < deadline {
             let topUp = try await client.send(.get, "/v1/wallet/top-ups/\(id)", token: token).decode(TopUp.self)
             if topUp.status != .pending { return topUp }
-            try await Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(for: .milliseconds(100))
         }
-        throw AccountsDriver.DriverError(description: "top-up \(id) still pending after 30 s")
+        throw AccountsDriver.DriverError(description: "top-up \(id) still pending after \(Self.settleWait)")
     }
 
-    /// Waits (up to 30 s) until the processor's webhook settled the withdrawal.
+    /// Waits (up to `settleWait`) until the processor's webhook settled the withdrawal.
     public func withdrawalSettled(_ id: UUID, token: String) async throws -> Withdrawal {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + Self.settleWait
         while ContinuousClock.now < deadline {
             let withdrawal = try await client.send(.get, "/v1/wallet/withdrawals/\(id)", token: token).decode(
                 Withdrawal.self
             )
             if withdrawal.status != .pending { return withdrawal }
-            try await Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(for: .milliseconds(100))
         }
-        throw AccountsDriver.DriverError(description: "withdrawal \(id) still pending after 30 s")
+        throw AccountsDriver.DriverError(description: "withdrawal \(id) still pending after \(Self.settleWait)")
     }
 
     public func transfer(
