@@ -111,7 +111,10 @@ def plaza(geocoder, push_receiver):
     Web Push receiver let through by its origin (as an operator lets a stand-in through); yields its base URL."""
     port = free_port()
     keys = tempfile.mkdtemp(prefix="plaza-keys-")
-    server, workdir = start_demo(port, {"PLAZA_GEOCODER_URL": geocoder, "PLAZA_PUSH_HOSTS": push_receiver, **google_wallet_env(keys)})
+    # Every journey signs its people up from 127.0.0.1, as a campus behind one NAT address would.
+    server, workdir = start_demo(port, {"PLAZA_GEOCODER_URL": geocoder, "PLAZA_PUSH_HOSTS": push_receiver,
+                                        "PLAZA_SIGNUPS_PER_ADDRESS": "1000", "PLAZA_CODE_MAILS_PER_ADDRESS": "1000",
+                                        **google_wallet_env(keys)})
     yield f"http://127.0.0.1:{port}"
     stop(server, workdir)
     shutil.rmtree(keys, ignore_errors=True)

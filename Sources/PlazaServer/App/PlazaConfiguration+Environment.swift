@@ -157,6 +157,18 @@ extension PlazaConfiguration {
                 )
             }
         }
+        // One address may stand for a whole campus or office behind a NAT: its operator raises these.
+        for (key, path) in [
+            ("PLAZA_SIGNUPS_PER_ADDRESS", \Limits.signupsPerAddress),
+            ("PLAZA_CODE_MAILS_PER_ADDRESS", \Limits.codeMailsPerAddress),
+        ] {
+            guard let text = value(key) else { continue }
+            if let number = Int(text), (1...100_000).contains(number) {
+                configuration.limits[keyPath: path] = number
+            } else {
+                fail(key, "must be a whole number from 1 to 100000 (per address in 15 minutes), not '\(text)'")
+            }
+        }
         if let ttl = value("PLAZA_CHARGE_TTL") {
             if let seconds = parseDuration(ttl), (10...3_600).contains(seconds) {
                 configuration.wallet.chargeTTL = seconds

@@ -128,6 +128,17 @@ import Testing
         }
     }
 
+    @Test func aCampusBehindOneAddressMayRaiseTheSignUpLimits() throws {
+        let campus = try PlazaConfiguration.fromEnvironment([
+            "PLAZA_SIGNUPS_PER_ADDRESS": "500", "PLAZA_CODE_MAILS_PER_ADDRESS": "800",
+        ])
+        #expect(campus.limits.signupsPerAddress == 500 && campus.limits.codeMailsPerAddress == 800)
+        #expect(PlazaConfiguration().limits.signupsPerAddress == 20)
+        #expect(throws: ConfigurationErrors.self) {
+            try PlazaConfiguration.fromEnvironment(["PLAZA_SIGNUPS_PER_ADDRESS": "0"])
+        }
+    }
+
     @Test func mapTilesAreAServerOrAFileAndTheGeocoderAnAddress() throws {
         let server = try PlazaConfiguration.fromEnvironment([
             "PLAZA_MAP_TILES": "https://tiles.example/{z}/{x}/{y}.png", "PLAZA_MAP_ATTRIBUTION": "© Tiles Example",
