@@ -136,7 +136,8 @@ public final class PlazaServices: Sendable {
             events: events,
             limiter: limiter,
             secrets: secrets,
-            configuration: configuration.secondFactors
+            configuration: configuration.secondFactors,
+            relyingParty: WebAuthn.RelyingParty(publicURL: configuration.publicURL, port: configuration.port)
         )
         self.secondFactors = secondFactors
         wallet = WalletService(

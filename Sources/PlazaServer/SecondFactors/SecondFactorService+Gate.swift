@@ -33,7 +33,8 @@ extension SecondFactorService: SecondFactorGate {
         }
     }
 
-    /// Whether `answer` is a current app code not used before, or an unused recovery code; using it up if so.
+    /// Whether `answer` is a current app code not used before, a passkey's proof, or an unused recovery code; using it
+    /// up if so.
     private func verify(
         _ answer: String,
         factors: [SecondFactorStore.Record],
@@ -42,8 +43,7 @@ extension SecondFactorService: SecondFactorGate {
     ) async throws
         -> Bool
     {
-        // Passkeys are listed by kind, but this server checks no assertion yet: such an answer is refused.
-        if answer.lowercased().hasPrefix("passkey ") { return false }
+        if answer.lowercased().hasPrefix("passkey ") { return try await verifyPasskey(answer, user: user, now: now) }
         let code = Self.digits(answer)
         if code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) {
             for factor in factors where factor.factor.kind == .totp {

@@ -9,6 +9,8 @@ struct SecondFactorService: Sendable {
     let limiter: RateLimiter
     let secrets: Secrets
     let configuration: SecondFactorConfiguration
+    /// Where passkeys are bound: Plaza's public host and origin.
+    let relyingParty: WebAuthn.RelyingParty
     let store = SecondFactorStore()
 
     /// Wrong codes a user may send in the rate window before waiting.
@@ -29,10 +31,7 @@ struct SecondFactorService: Sendable {
         try await require(identity, for: .securityChange, now: now)
         let user = identity.user.id
         guard try await store.list(user: user, on: database.sql).count < SecondFactorStore.maximumPerUser else {
-            throw PlazaError.conflict(
-                field: nil,
-                "You have \(SecondFactorStore.maximumPerUser) second factors; remove one first."
-            )
+            throw Self.tooMany
         }
         var bytes = Data(count: 20)
         for index in bytes.indices { bytes[index] = UInt8.random(in: .min ... .max) }
@@ -87,20 +86,24 @@ struct SecondFactorService: Sendable {
             try await limiter.record(attemptRule, user.uuidString, now: now)
             throw PlazaError.invalidSecondFactor
         }
-        let codes = (0..<10).map { _ in Self.recoveryCode() }
         return try await events.transaction { db in
             guard try await store.confirm(pending.factor.id, user: user, step: step, now: now, on: db) else {
                 throw PlazaError.invalidSecondFactor
             }
-            var issued: [String] = []
-            if try await store.recoveryCodesLeft(user: user, on: db) == 0 {
-                let hashes = codes.map { recoveryHash($0, user: user) }
-                try await store.replaceRecoveryCodes(user: user, hashes: hashes, now: now, on: db)
-                issued = codes
-            }
+            let issued = try await firstRecoveryCodes(user: user, now: now, on: db)
             let notice = Self.notice(user, "A second factor was added to your account.", "An authenticator app.")
             return (RecoveryCodes(recoveryCodes: issued, replaced: false), [notice])
         }
+    }
+
+    /// 10 recovery codes for an account that holds no unused ones (its first factor), inside the transaction that
+    /// adds the factor; none for one that keeps its set.
+    func firstRecoveryCodes(user: UUID, now: Date, on db: any SQLDatabase) async throws -> [String] {
+        guard try await store.recoveryCodesLeft(user: user, on: db) == 0 else { return [] }
+        let codes = (0..<10).map { _ in Self.recoveryCode() }
+        let hashes = codes.map { recoveryHash($0, user: user) }
+        try await store.replaceRecoveryCodes(user: user, hashes: hashes, now: now, on: db)
+        return codes
     }
 
     /// 10 new recovery codes; the old ones stop working.

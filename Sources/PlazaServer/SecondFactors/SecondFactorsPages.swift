@@ -3,7 +3,8 @@ import Hummingbird
 import PlazaCore
 import PlazaMedia
 
-/// `/account/security`: the authenticator app asked before money leaves, its recovery codes, and removing it.
+/// `/account/security`: the authenticator app and passkeys asked before money leaves, recovery codes, and removing
+/// them.
 struct SecondFactorsPages: Sendable {
     let secondFactors: SecondFactorService
     let renderer: PageRenderer
@@ -21,6 +22,7 @@ struct SecondFactorsPages: Sendable {
         signedIn.post("totp/confirm", use: confirm)
         signedIn.post("recovery-codes", use: newCodes)
         signedIn.post(":id/remove", use: remove)
+        addPasskeyRoutes(to: signedIn)
     }
 
     struct Row: Sendable {
@@ -51,6 +53,11 @@ struct SecondFactorsPages: Sendable {
         var confirmForm: FormState
         var codesForm: FormState
         var removeForm: FormState
+        var passkeyForm: FormState
+        var hasApp: Bool
+        var hasPasskey: Bool
+        /// Where passkeys work: Plaza's host.
+        var rpId: String
     }
 
     @Sendable func page(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -67,7 +74,7 @@ struct SecondFactorsPages: Sendable {
             factors: list.items.map {
                 Row(
                     id: $0.id.uuidString.lowercased(),
-                    name: $0.kind == .totp ? "Authenticator app" : $0.name,
+                    name: $0.kind == .totp ? "Authenticator app" : "Passkey: \($0.name)",
                     added: context.reader.when($0.createdAt),
                     lastUsed: $0.lastUsedAt.map { context.reader.when($0) }
                 )
@@ -88,7 +95,11 @@ struct SecondFactorsPages: Sendable {
             startForm: refused.form("start") ?? FormState(),
             confirmForm: refused.form("confirm") ?? FormState(names: ["code"]),
             codesForm: refused.form("codes") ?? FormState(),
-            removeForm: refused.form("remove") ?? FormState()
+            removeForm: refused.form("remove") ?? FormState(),
+            passkeyForm: refused.form("passkey") ?? FormState(names: ["name"]),
+            hasApp: list.items.contains { $0.kind == .totp },
+            hasPasskey: list.items.contains { $0.kind == .passkey },
+            rpId: secondFactors.relyingParty.id
         )
         return renderer.render("secondfactors/security", page)
     }

@@ -158,6 +158,10 @@ struct FormState: Sendable, Codable {
     var secondFactorAsked = false
     /// Money waits for a second factor the account has not set up: the form says where to set one up.
     var secondFactorMissing = false
+    /// The account has a passkey: the second step offers "Use your passkey".
+    var secondFactorPasskey = false
+    /// The account has an authenticator app (else the code field takes a recovery code only).
+    var secondFactorApp = false
 
     init(_ form: FormData? = nil, names: [String] = [], error: PlazaError? = nil) {
         for name in names where !name.lowercased().contains("password") {
@@ -170,6 +174,8 @@ struct FormState: Sendable, Codable {
             fields["secondFactor"] = Field(error: error.code == .invalidCode ? error.sentence : nil)
             secondFactorMissing = error.factors == []
             secondFactorAsked = !secondFactorMissing
+            secondFactorPasskey = error.factors?.contains { $0.kind == .passkey } ?? false
+            secondFactorApp = error.factors?.contains { $0.kind == .totp } ?? false
             return
         }
         let fieldErrors = error.errors ?? []

@@ -35,6 +35,14 @@ struct SecondFactorHelper {
         return headers
     }
 
+    /// Two transfers of $100 from `token`'s user to ben sent at once, both answered with `answer`: their statuses.
+    static func twoTransfers(_ client: any TestClientProtocol, token: String, answer: String) async throws -> [Int] {
+        let body = TransferRequest(to: "ben", amount: 10_000, currency: "USD")
+        async let first = client.send(.post, "/v1/transfers", json: body, token: token, headers: answering(answer))
+        async let second = client.send(.post, "/v1/transfers", json: body, token: token, headers: answering(answer))
+        return [try await first.status, try await second.status].map(\.code).sorted()
+    }
+
     /// A test's configuration with second factors asked from `amount` (major units).
     static func enforced(_ amount: Int64? = 100) -> (inout PlazaConfiguration) -> Void {
         { configuration in

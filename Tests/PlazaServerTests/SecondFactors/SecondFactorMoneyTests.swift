@@ -106,22 +106,7 @@ import Testing
             try await wallet.fund(25_000, token: anna)
             let (secret, _) = try await SecondFactorHelper(client: client, services: services).enroll(token: anna)
             let code = SecondFactorHelper.code(secret)
-            let body = TransferRequest(to: "ben", amount: 10_000, currency: "USD")
-            async let first = client.send(
-                .post,
-                "/v1/transfers",
-                json: body,
-                token: anna,
-                headers: SecondFactorHelper.answering(code)
-            )
-            async let second = client.send(
-                .post,
-                "/v1/transfers",
-                json: body,
-                token: anna,
-                headers: SecondFactorHelper.answering(code)
-            )
-            let statuses = [try await first.status, try await second.status].map(\.code).sorted()
+            let statuses = try await SecondFactorHelper.twoTransfers(client, token: anna, answer: code)
             #expect(statuses == [201, 403])
             #expect(try await wallet.balance(token: anna) == 15_000)
         }

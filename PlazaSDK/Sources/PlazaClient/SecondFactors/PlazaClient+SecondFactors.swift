@@ -1,7 +1,7 @@
 import Foundation
 import PlazaCore
 
-/// Second factors: an authenticator app and recovery codes, asked before money leaves. Money calls that may ask take
+/// Second factors: an authenticator app, passkeys and recovery codes, asked before money leaves. Money calls that may ask take
 /// `secondFactor:` and throw `PlazaClientError.secondFactorRequired` without it:
 ///
 /// ```swift
@@ -36,6 +36,23 @@ extension PlazaClient {
     /// 10 new recovery codes; the old ones stop working.
     public func newRecoveryCodes(secondFactor: String?) async throws -> RecoveryCodes {
         try await send("POST", "v1/me/second-factors/recovery-codes", auth: .required, secondFactor: secondFactor)
+    }
+
+    /// Options to make a passkey, for `ASAuthorizationPlatformPublicKeyCredentialProvider` (challenge, relying party,
+    /// user id) or a browser's `navigator.credentials.create()`. An account that has a factor answers with one.
+    public func passkeyRegistrationOptions(secondFactor: String? = nil) async throws -> PasskeyRegistrationOptions {
+        try await send("POST", "v1/me/second-factors/passkeys/options", auth: .required, secondFactor: secondFactor)
+    }
+
+    /// Keeps the passkey the authenticator made; the first factor brings recovery codes to show once.
+    public func addPasskey(_ registration: PasskeyRegistration) async throws -> PasskeyAdded {
+        try await send("POST", "v1/me/second-factors/passkeys", body: registration, auth: .required)
+    }
+
+    /// A challenge for the account's passkeys to sign. Answer `secondFactorRequired` with the signed proof's
+    /// `PasskeyAssertion.answer` as `secondFactor:`.
+    public func passkeyChallenge() async throws -> PasskeyRequestOptions {
+        try await send("POST", "v1/me/second-factors/challenge", auth: .required)
     }
 
     /// Removes a factor; removing one asks for a second factor too.

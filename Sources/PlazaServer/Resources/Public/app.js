@@ -376,7 +376,21 @@ function secondFactorStep(form, body) {
   label.textContent = "Code from your authenticator app";
   const input = document.createElement("input");
   Object.assign(input, { id, name: "secondFactor", inputMode: "numeric", autocomplete: "one-time-code", required: true, maxLength: 20 });
-  box.append(lead, label, input);
+  box.append(lead);
+  // An account with a passkey may answer with it (passkeys.js); an invalid code's problem names no factors again.
+  const factors = body.factors || JSON.parse(form.dataset.factors || "[]");
+  form.dataset.factors = JSON.stringify(factors);
+  if (factors.some((factor) => factor.kind === "passkey")) {
+    const words = document.querySelector("[data-passkey-words]");
+    const use = Object.assign(document.createElement("button"), { type: "button", className: "secondary" });
+    use.setAttribute("data-passkey-answer", "");
+    use.textContent = (words && words.getAttribute("data-use")) || "Use your passkey";
+    const said = Object.assign(document.createElement("p"), { className: "field-error", hidden: true });
+    said.setAttribute("data-passkey-error", "");
+    box.append(use, said);
+    if (!factors.some((factor) => factor.kind === "totp")) label.textContent = (words && words.getAttribute("data-recovery")) || label.textContent;
+  }
+  box.append(label, input);
   if (body.code === "invalid_code") {
     const error = document.createElement("p");
     error.className = "field-error";
