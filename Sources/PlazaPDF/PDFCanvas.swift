@@ -9,6 +9,8 @@ public struct PDFCanvas: Sendable {
     enum Operation: Sendable {
         case path(PDFPath, fill: PDFColor?, stroke: PDFColor?, lineWidth: Double)
         case image(PDFImage, CardRect)
+        /// An image stretched to its rect, seen through the clip rect.
+        case clippedImage(PDFImage, CardRect, clip: CardRect)
         case text(CardTextLine, font: CardFont, size: Double, color: PDFColor)
         case art(CardArt, CardRect)
     }

@@ -26,6 +26,29 @@ final class CardArtCache: Sendable {
     }
 
     func art(_ id: UUID, load: () async throws -> (contentType: String, bytes: Data)?) async throws -> Art? {
+        try await cached(id, load: load) { type, bytes in
+            guard type == "image/png" else { return .svg(try CardArt(svg: bytes)) }
+            let image = try PNGDecoder.decode(bytes)
+            return .png(try PDFImage.rgb(width: image.width, height: image.height, pixels: Self.overWhite(image)))
+        }
+    }
+
+    /// A raster picture ready for a PDF (a design's photo), decoded by `decode` on the decode pool once and kept.
+    func image(
+        _ id: UUID,
+        load: () async throws -> (contentType: String, bytes: Data)?,
+        decode: @escaping @Sendable (String, Data) throws -> PDFImage
+    ) async throws -> PDFImage? {
+        let art = try await cached(id, load: load) { type, bytes in .png(try decode(type, bytes)) }
+        guard case .png(let image) = art else { return nil }
+        return image
+    }
+
+    private func cached(
+        _ id: UUID,
+        load: () async throws -> (contentType: String, bytes: Data)?,
+        decode: @escaping @Sendable (String, Data) throws -> Art
+    ) async throws -> Art? {
         if let hit = entries.withLock({ state -> Art? in
             guard let art = state.items[id] else { return nil }
             state.order.removeAll { $0 == id }
@@ -35,11 +58,7 @@ final class CardArtCache: Sendable {
             return hit
         }
         guard let (type, bytes) = try await load() else { return nil }
-        let art = try await decoding.run { () throws -> Art in
-            guard type == "image/png" else { return .svg(try CardArt(svg: bytes)) }
-            let image = try PNGDecoder.decode(bytes)
-            return .png(try PDFImage.rgb(width: image.width, height: image.height, pixels: Self.overWhite(image)))
-        }
+        let art = try await decoding.run { try decode(type, bytes) }
         entries.withLock { state in
             state.items[id] = art
             state.order.append(id)

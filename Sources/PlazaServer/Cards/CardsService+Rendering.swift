@@ -77,7 +77,8 @@ extension CardsService {
             layouts: view.layouts,
             page: page,
             guides: guides,
-            inline: inline
+            inline: inline,
+            photos: view.record.photos
         )
     }
 
@@ -176,6 +177,7 @@ extension CardsService {
         for page in view.spec.pages {
             if let artID = colour?.art[page.rawValue], let art = try await art(artID) { arts[page] = art }
         }
+        let photos = try await photoImages(view.record.photos)
         // Drawing, font subsetting and compressing the streams: on the decode pool, as every costly byte format is.
         let fonts = fonts.fonts
         return try await decoding.run { [arts] in
@@ -191,6 +193,7 @@ extension CardsService {
                 case .png(let image): canvas.draw(image, in: canvas.bleedRect)
                 case nil: break
                 }
+                Self.drawPhotos(photos, view.record.photos, spec: view.spec, page: page, on: &canvas)
                 for value in view.record.labels where value.page == page {
                     guard let layout = view.layouts[value.id], let font = fonts[layout.fontID] else { continue }
                     try canvas.draw(layout, font: font, color: Self.pdfColour(value.colour))
@@ -208,7 +211,8 @@ extension CardsService {
         layouts: [String: CardTextLayout],
         page: CardPage,
         guides: Bool,
-        inline: Bool = false
+        inline: Bool = false,
+        photos: [CardPhotoPlacement] = []
     ) async throws -> String {
         guard spec.pages.contains(page) else { throw PlazaError.notFound("page") }
         let bleed = CardRect(
@@ -231,10 +235,12 @@ extension CardsService {
         let labels = values.filter { $0.page == page }.compactMap { value in
             layouts[value.id].map { (id: value.id, layout: $0, colour: value.colour) }
         }
+        // Photos over the art, under the text, as the print draws them.
+        let photoSVG = photosSVG(photos, spec: spec, page: page, guides: guides)
         return CardPreviewSVG.document(
             CardPreviewSVG.Page(
                 trim: spec.trim,
-                art: artSVG,
+                art: (artSVG ?? "") + photoSVG,
                 labels: labels,
                 guides: guides,
                 fonts: fonts.fonts.mapValues(\.font)

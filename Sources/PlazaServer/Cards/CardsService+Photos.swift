@@ -1,0 +1,99 @@
+import Foundation
+import PlazaCore
+import PlazaMedia
+import PlazaPDF
+
+/// Photo cards: the shopper's own uploads in a template's photo slots, checked when set, drawn in the preview as an
+/// `<image>` clipped to the slot and in the print file as the upload's full pixels, with one geometry
+/// (`CardPhotoRules.placement`).
+extension CardsService {
+    /// `asked` checked against the template's slots, each upload the owner's own JPEG or PNG (anything else is 422
+    /// naming `photos[i].mediaId`, as if it did not exist); answered with each upload's pixel size.
+    func checkedPhotos(
+        _ asked: [CardPhotoPlacement],
+        owner: UUID,
+        spec: CardTemplateSpec
+    ) async throws -> [CardPhotoPlacement] {
+        var problems = CardPhotoRules.problems(asked, slots: spec.photoSlots)
+        var photos = asked
+        for (index, photo) in asked.enumerated() {
+            let field = "photos[\(index)].mediaId"
+            guard let record = try await media.owned(photo.mediaId, by: owner) else {
+                problems.append(
+                    FieldError(
+                        field: field,
+                        message:
+                            "No photo of yours has the id \(photo.mediaId.uuidString.lowercased()); upload it first (POST /v1/media)."
+                    )
+                )
+                continue
+            }
+            guard Self.photoTypes.contains(record.contentType) else {
+                problems.append(FieldError(field: field, message: "Print takes JPEG or PNG photos: upload one of those."))
+                continue
+            }
+            photos[index].width = record.width
+            photos[index].height = record.height
+        }
+        guard problems.isEmpty else { throw PlazaError.validation(problems) }
+        return photos
+    }
+
+    static let photoTypes: Set<String> = ["image/jpeg", "image/png"]
+
+    /// The page's photos as SVG, each clipped to its slot (`guides`: empty slots shaded, as the editor shows them).
+    func photosSVG(_ photos: [CardPhotoPlacement], spec: CardTemplateSpec, page: CardPage, guides: Bool) -> String {
+        var svg = ""
+        for slot in spec.photoSlots where slot.page == page {
+            if let photo = photos.first(where: { $0.slotId == slot.id }),
+                let placed = CardPhotoRules.placement(photo, in: slot.box)
+            {
+                svg += CardPreviewSVG.photo(
+                    href: "/media/\(photo.mediaId.uuidString.lowercased())",
+                    slotId: slot.id,
+                    placed: placed,
+                    slot: slot.box
+                )
+            } else if guides {
+                svg += CardPreviewSVG.emptySlot(slot.id, slot.box)
+            }
+        }
+        return svg
+    }
+
+    /// Draws the page's photos on the print canvas at the upload's full resolution, clipped to their slots.
+    static func drawPhotos(
+        _ images: [String: PDFImage],
+        _ photos: [CardPhotoPlacement],
+        spec: CardTemplateSpec,
+        page: CardPage,
+        on canvas: inout PDFCanvas
+    ) {
+        for slot in spec.photoSlots where slot.page == page {
+            guard let photo = photos.first(where: { $0.slotId == slot.id }), let image = images[slot.id],
+                let placed = CardPhotoRules.placement(photo, in: slot.box)
+            else { continue }
+            canvas.draw(image, in: placed, clippedTo: slot.box)
+        }
+    }
+
+    /// The design's photos ready for the PDF, by slot: JPEGs as they are, PNGs as pixels over white (decoded on the
+    /// decode pool within the picture budget, kept in the art cache).
+    func photoImages(_ photos: [CardPhotoPlacement]) async throws -> [String: PDFImage] {
+        var images: [String: PDFImage] = [:]
+        let media = media
+        let pictures = pictures
+        for photo in photos {
+            let image = try await artCache.image(photo.mediaId) {
+                guard let (record, bytes) = try await media.original(photo.mediaId) else { return nil }
+                return (record.contentType, bytes)
+            } decode: { type, bytes in
+                if type == "image/jpeg" { return try PDFImage.jpeg(bytes) }
+                let png = try pictures.checkedPNG(bytes)
+                return try PDFImage.rgb(width: png.width, height: png.height, pixels: CardArtCache.overWhite(png))
+            }
+            images[photo.slotId] = image
+        }
+        return images
+    }
+}
