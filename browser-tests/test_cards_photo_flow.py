@@ -30,13 +30,13 @@ def blocks_png(width, height):
 
 def photo_image(driver):
     """The photo in the preview: where its whole picture sits (mm), as the server drew it."""
-    image = driver.find_element(By.CSS_SELECTOR, "[data-preview] svg[data-photo=photo] image")
+    image = driver.find_element(By.CSS_SELECTOR, "[data-preview] svg[data-photo=your-photo] image")
     return {name: float(image.get_attribute(name)) for name in ["x", "y", "width", "height"]}
 
 
 def press(driver, value):
     """Presses one of the photo's buttons, first checking nothing (the pinned preview) covers its middle."""
-    button = driver.find_element(By.CSS_SELECTOR, f"#photo-photo button[name=action][value={value}]")
+    button = driver.find_element(By.CSS_SELECTOR, f"#photo-your-photo button[name=action][value={value}]")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
     covered = driver.execute_script("""
         const b = arguments[0], r = b.getBoundingClientRect();
@@ -60,9 +60,9 @@ def test_a_shopper_puts_a_photo_in_a_card_moves_and_zooms_it(plaza, browser):
     design = browser.current_url.split("?")[0]
 
     # The empty slot asks for a photo, and the card cannot be ordered without it.
-    slot = browser.find_element(By.ID, "photo-photo")
+    slot = browser.find_element(By.ID, "photo-your-photo")
     assert "Add a photo" in slot.text
-    assert "is empty" in browser.find_element(By.ID, "photo-finding-photo").text
+    assert "is empty" in browser.find_element(By.ID, "photo-finding-your-photo").text
     assert browser.find_element(By.CSS_SELECTOR, "[data-not-orderable]").is_displayed()
     assert not browser.find_elements(By.CSS_SELECTOR, "[data-preview] svg[data-photo]")
     screenshot(browser, "cards-photo-empty")
@@ -72,14 +72,14 @@ def test_a_shopper_puts_a_photo_in_a_card_moves_and_zooms_it(plaza, browser):
     path = os.path.join(folder, "small.png")
     with open(path, "wb") as file:
         file.write(blocks_png(300, 200))
-    browser.find_element(By.ID, "photo-file-photo").send_keys(path)
+    browser.find_element(By.ID, "photo-file-your-photo").send_keys(path)
     submit(browser, "Upload the photo")
     assert "Your photo is in the card" in notice(browser), notice(browser)
     first = photo_image(browser)
     # Cover fit: 94 mm high from 200 pixels is 0.47 mm a pixel, so 141 mm wide, centred on the 103 mm slot.
     assert abs(first["height"] - 94) < 0.01 and abs(first["width"] - 141) < 0.01, first
     assert abs(first["x"] - (12 - 19)) < 0.01, first
-    warning = browser.find_element(By.ID, "photo-finding-photo").text
+    warning = browser.find_element(By.ID, "photo-finding-your-photo").text
     assert "54 dpi" in warning and "blurry" in warning, warning
     assert browser.find_element(By.CSS_SELECTOR, "[data-photo-zoom]").text == "100%"
     screenshot(browser, "cards-photo-added")
@@ -101,7 +101,7 @@ def test_a_shopper_puts_a_photo_in_a_card_moves_and_zooms_it(plaza, browser):
     press(browser, "out")
     press(browser, "down")
     assert "already reaches the slot's edge" in notice(browser), notice(browser)
-    assert "dpi" in browser.find_element(By.ID, "photo-finding-photo").text
+    assert "dpi" in browser.find_element(By.ID, "photo-finding-your-photo").text
     screenshot(browser, "cards-photo-moved")
 
     # Only a warning: the card may be ordered.
@@ -110,4 +110,4 @@ def test_a_shopper_puts_a_photo_in_a_card_moves_and_zooms_it(plaza, browser):
     assert "Added to your cart" in notice(browser), notice(browser)
     assert "Snapshot Thanks" in browser.find_element(By.CSS_SELECTOR, "[data-cart]").text
     browser.get(design)
-    assert browser.find_elements(By.CSS_SELECTOR, "[data-preview] svg[data-photo=photo] image")
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-preview] svg[data-photo=your-photo] image")

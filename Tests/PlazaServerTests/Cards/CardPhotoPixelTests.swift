@@ -36,8 +36,9 @@ import Testing
             (stored.width, stored.height) = (400, 300)
             let placed = try #require(CardPhotoRules.placement(stored, in: slot))
             #expect(abs(placed.width - 120) < 1e-9 && abs(placed.x - (23.5 - 30)) < 1e-9 && abs(placed.y - (15 - 11.25)) < 1e-9)
-            let near = { (a: (r: Int, g: Int, b: Int), b: [UInt8]) in
-                abs(a.r - Int(b[0])) < 40 && abs(a.g - Int(b[1])) < 40 && abs(a.b - Int(b[2])) < 40
+            let near = { (seen: (r: Int, g: Int, b: Int), expected: [UInt8]) in
+                abs(seen.r - Int(expected[0])) < 40 && abs(seen.g - Int(expected[1])) < 40
+                    && abs(seen.b - Int(expected[2])) < 40
             }
             var checked = 0
             var wrong: [String] = []

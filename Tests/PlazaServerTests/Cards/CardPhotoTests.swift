@@ -150,9 +150,8 @@ import Testing
             let check = try ExternalTool.run("qpdf", ["--check", file.path])
             #expect(check.status == 0 && check.stdout.contains("No syntax or stream encoding errors found"))
             // The photo whole, at the upload's full pixel size (the slot shows 667 × 375 of them).
-            let images = try ExternalTool.run("pdfimages", ["-list", file.path]).stdout.split(separator: "\n")
-                .dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-            #expect(images.contains { $0.count > 5 && $0[3] == "1000" && $0[4] == "800" && $0[5] == "rgb" }, "\(images)")
+            let images = try Self.images(file)
+            #expect(images.contains { $0.count > 8 && $0[3...5] == ["1000", "800", "rgb"] }, "\(images)")
 
             // A JPEG goes in as it is (DCTDecode), its bytes unchanged.
             let jpeg = try await shop.uploadPhoto(sam, MediaTests.wideJPEG, type: "image/jpeg")
@@ -165,10 +164,17 @@ import Testing
             #expect(changed.status == .ok, "\(changed.text)")
             let print = try await client.send(.get, "/v1/cards/designs/\(design.id)/print.pdf", token: sam)
             try Data(print.body.readableBytesView).write(to: file)
-            let listed = try ExternalTool.run("pdfimages", ["-list", file.path]).stdout
-            #expect(listed.contains("600   400") && listed.contains("jpeg"), "\(listed)")
+            let listed = try Self.images(file)
+            #expect(listed.contains { $0.count > 8 && $0[3...4] == ["600", "400"] && $0[8] == "jpeg" }, "\(listed)")
             let stored = try await client.send(.get, "/media/\(jpeg.id)", token: sam)
             #expect(Data(print.body.readableBytesView).range(of: Data(stored.body.readableBytesView)) != nil)
+        }
+    }
+
+    /// `pdfimages -list`'s rows, split into their columns (page, num, type, width, height, color, comp, bpc, enc…).
+    static func images(_ file: URL) throws -> [[String]] {
+        try ExternalTool.run("pdfimages", ["-list", file.path]).stdout.split(separator: "\n").dropFirst(2).map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         }
     }
 }
