@@ -54,7 +54,9 @@ extension DemoData {
                     editable: [.text]
                 ),
             ],
-            photoSlots: [CardPhotoSlot(id: "your-photo", page: .front, x: 12, y: 12, width: 103, height: 94, required: true)],
+            photoSlots: [
+                CardPhotoSlot(id: "your-photo", page: .front, x: 12, y: 12, width: 103, height: 94, required: true)
+            ],
             papers: ["Smooth matte", "Linen"]
         )
     }

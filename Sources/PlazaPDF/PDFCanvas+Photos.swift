@@ -18,7 +18,9 @@ extension PDFContentStream {
         clip: CardRect,
         geometry: PDFPageGeometry
     ) -> String {
-        let box = [geometry.x(clip.x), geometry.y(clip.maxY), geometry.length(clip.width), geometry.length(clip.height)]
+        let box = [
+            geometry.x(clip.x), geometry.y(clip.maxY), geometry.length(clip.width), geometry.length(clip.height),
+        ]
         let matrix = [
             geometry.length(rect.width), 0, 0, geometry.length(rect.height), geometry.x(rect.x), geometry.y(rect.maxY),
         ]

@@ -51,7 +51,10 @@ import Testing
     ]
 
     /// A 40 × 30 red PNG: far too few pixels for a 60 mm photo slot.
-    static let photo = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAACgAAAAeCAIAAADRv8uKAAAAK0lEQVR4nO3NMQ0AAAgDsMmZfxXIQgYcTfo3056IWCwWi8VisVgsFov/xguJMCDM2TzTeAAAAABJRU5ErkJggg==")!
+    static let photo = Data(
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAACgAAAAeCAIAAADRv8uKAAAAK0lEQVR4nO3NMQ0AAAgDsMmZfxXIQgYcTfo3056IWCwWi8VisVgsFov/xguJMCDM2TzTeAAAAABJRU5ErkJggg=="
+    )!
 
     static let address = CardShippingAddress(
         name: "Anna Rossi",

@@ -102,7 +102,12 @@ extension CardsPages {
         guard action == "remove" || CardPhotoAdjustment(rawValue: action) != nil else {
             throw PlazaError.validation(field: "action", "Move, zoom or remove the photo.")
         }
-        let change = try await cards.adjustPhoto(context.identity, id, slot: slot, CardPhotoAdjustment(rawValue: action))
+        let change = try await cards.adjustPhoto(
+            context.identity,
+            id,
+            slot: slot,
+            CardPhotoAdjustment(rawValue: action)
+        )
         let notice =
             switch change {
             case .added, .moved: "photo-moved"

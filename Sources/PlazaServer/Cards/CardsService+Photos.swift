@@ -29,7 +29,9 @@ extension CardsService {
                 continue
             }
             guard Self.photoTypes.contains(record.contentType) else {
-                problems.append(FieldError(field: field, message: "Print takes JPEG or PNG photos: upload one of those."))
+                problems.append(
+                    FieldError(field: field, message: "Print takes JPEG or PNG photos: upload one of those.")
+                )
                 continue
             }
             photos[index].width = record.width

@@ -27,7 +27,9 @@ import Testing
                 svg: svg,
                 pdf: pdf,
                 fonts: services.cards.fonts,
-                replacing: ["/media/\(upload.id.uuidString.lowercased())": "data:image/png;base64,\(png.base64EncodedString())"]
+                replacing: [
+                    "/media/\(upload.id.uuidString.lowercased())": "data:image/png;base64,\(png.base64EncodedString())"
+                ]
             )
 
             // 400 × 300 over 80 × 45 mm: 0.2 mm a pixel, ×1.5 is 0.3; a 50-pixel block is 15 mm.
@@ -35,7 +37,10 @@ import Testing
             var stored = placement
             (stored.width, stored.height) = (400, 300)
             let placed = try #require(CardPhotoRules.placement(stored, in: slot))
-            #expect(abs(placed.width - 120) < 1e-9 && abs(placed.x - (23.5 - 30)) < 1e-9 && abs(placed.y - (15 - 11.25)) < 1e-9)
+            #expect(
+                abs(placed.width - 120) < 1e-9 && abs(placed.x - (23.5 - 30)) < 1e-9
+                    && abs(placed.y - (15 - 11.25)) < 1e-9
+            )
             let near = { (seen: (r: Int, g: Int, b: Int), expected: [UInt8]) in
                 abs(seen.r - Int(expected[0])) < 40 && abs(seen.g - Int(expected[1])) < 40
                     && abs(seen.b - Int(expected[2])) < 40

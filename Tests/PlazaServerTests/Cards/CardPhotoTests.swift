@@ -86,7 +86,10 @@ import Testing
             let other = try await client.send(
                 .post,
                 "/v1/cards/designs",
-                json: CardDesignRequest(templateId: template, photos: [CardPhotoPlacement(slotId: "couple", mediaId: lees.id)]),
+                json: CardDesignRequest(
+                    templateId: template,
+                    photos: [CardPhotoPlacement(slotId: "couple", mediaId: lees.id)]
+                ),
                 token: sam
             )
             #expect(other.problem?.errors?.map(\.field) == ["photos[0].mediaId"], "\(other.text)")

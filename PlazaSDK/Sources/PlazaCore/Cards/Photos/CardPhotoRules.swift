@@ -13,7 +13,12 @@ public enum CardPhotoRules {
     public static let zoomStep = 0.25
 
     /// A template's slots: ids of their own (not a label's), on its pages, inside the trim.
-    public static func problems(_ slots: [CardPhotoSlot], labels: [CardLabelSpec], pages: [CardPage], trim: CardTrim)
+    public static func problems(
+        _ slots: [CardPhotoSlot],
+        labels: [CardLabelSpec],
+        pages: [CardPage],
+        trim: CardTrim
+    )
         -> [FieldError]
     {
         var validator = Validator()
