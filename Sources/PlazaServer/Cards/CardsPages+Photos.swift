@@ -17,6 +17,8 @@ extension CardsPages {
         var id: String
         var name: String
         var hasPhoto: Bool
+        /// The photo's size in pixels ("1200 × 800"), for the words that stand for it in the preview.
+        var pixels: String
         /// The photo's zoom in per cent (100: it just covers the slot).
         var zoom: String
         var canZoomOut: Bool
@@ -48,6 +50,7 @@ extension CardsPages {
                 id: slot.id,
                 name: slot.title,
                 hasPhoto: photo != nil,
+                pixels: photo.map { "\($0.width ?? 0) × \($0.height ?? 0)" } ?? "",
                 zoom: String(Int((zoom * 100).rounded())),
                 canZoomOut: zoom > CardPhotoRules.zoomRange.lowerBound,
                 canZoomIn: zoom < CardPhotoRules.zoomRange.upperBound,

@@ -54,6 +54,38 @@ actor PageSession {
         return response
     }
 
+    /// Posts a form with a file as a browser does (`multipart/form-data`): `fields`, the CSRF token when given, then
+    /// `file` as (field, file name, type, bytes).
+    func postMultipart(
+        _ path: String,
+        _ fields: [String: String],
+        file: (name: String, filename: String, type: String, data: Data),
+        csrf: String?
+    ) async throws -> TestResponse {
+        let boundary = "----PlazaTest\(UUID().uuidString.prefix(8))"
+        var body = Data()
+        var all = fields
+        if let csrf { all["_csrf"] = csrf }
+        for (name, value) in all.sorted(by: { $0.key < $1.key }) {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        body += Data(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.type)\r\n\r\n"
+                .utf8
+        )
+        body += file.data + Data("\r\n--\(boundary)--\r\n".utf8)
+        var headers: HTTPFields = [.accept: "text/html", .contentType: "multipart/form-data; boundary=\(boundary)"]
+        if !cookies.isEmpty { headers[.cookie] = cookieHeader }
+        let response = try await client.execute(
+            uri: path,
+            method: .post,
+            headers: headers,
+            body: ByteBuffer(bytes: body)
+        )
+        remember(response)
+        return response
+    }
+
     /// Loads `page`, then submits `fields` to `action` with the page's CSRF token.
     func submit(_ page: String, to action: String, _ fields: [String: String]) async throws -> TestResponse {
         let form = try await get(page)
