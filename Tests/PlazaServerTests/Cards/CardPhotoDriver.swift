@@ -3,7 +3,6 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import PlazaCore
-import PlazaMedia
 import PlazaTestSupport
 import Testing
 
@@ -36,38 +35,6 @@ extension CardsDriver {
     }
 
     static func blockPNG(width: Int, height: Int) -> Data {
-        var raw: [UInt8] = []
-        raw.reserveCapacity((width * 3 + 1) * height)
-        for y in 0..<height {
-            raw.append(0)
-            for x in 0..<width { raw += blockColour(x, y) }
-        }
-        var zlib: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        while offset < raw.count {
-            let count = min(65_535, raw.count - offset)
-            zlib.append(offset + count == raw.count ? 1 : 0)
-            zlib += [UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            zlib += raw[offset..<(offset + count)]
-            offset += count
-        }
-        var (a, b): (UInt32, UInt32) = (1, 0)
-        for byte in raw {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
-        }
-        zlib += withUnsafeBytes(of: ((b << 16) | a).bigEndian, Array.init)
-        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-            let typed = Array(type.utf8) + body
-            return withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + typed
-                + withUnsafeBytes(of: CRC32.checksum(typed[...]).bigEndian, Array.init)
-        }
-        let header =
-            withUnsafeBytes(of: UInt32(width).bigEndian, Array.init)
-            + withUnsafeBytes(of: UInt32(height).bigEndian, Array.init) + [8, 2, 0, 0, 0]
-        return Data(
-            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib)
-                + chunk("IEND", [])
-        )
+        MediaTests.rgbPNG(width: width, height: height, pixel: blockColour)
     }
 }

@@ -25,16 +25,7 @@ actor PageSession {
         var fields = fields
         if let csrf { fields["_csrf"] = csrf }
         let body = fields.map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }.joined(separator: "&")
-        var headers: HTTPFields = [.accept: "text/html", .contentType: "application/x-www-form-urlencoded"]
-        if !cookies.isEmpty { headers[.cookie] = cookieHeader }
-        let response = try await client.execute(
-            uri: path,
-            method: .post,
-            headers: headers,
-            body: ByteBuffer(string: body)
-        )
-        remember(response)
-        return response
+        return try await send(path, ByteBuffer(string: body), type: "application/x-www-form-urlencoded")
     }
 
     /// Posts JSON as a page script does: the session's cookies, and the page's CSRF token as `X-CSRF-Token` if given.
@@ -74,14 +65,13 @@ actor PageSession {
                 .utf8
         )
         body += file.data + Data("\r\n--\(boundary)--\r\n".utf8)
-        var headers: HTTPFields = [.accept: "text/html", .contentType: "multipart/form-data; boundary=\(boundary)"]
+        return try await send(path, ByteBuffer(bytes: body), type: "multipart/form-data; boundary=\(boundary)")
+    }
+
+    private func send(_ path: String, _ body: ByteBuffer, type: String) async throws -> TestResponse {
+        var headers: HTTPFields = [.accept: "text/html", .contentType: type]
         if !cookies.isEmpty { headers[.cookie] = cookieHeader }
-        let response = try await client.execute(
-            uri: path,
-            method: .post,
-            headers: headers,
-            body: ByteBuffer(bytes: body)
-        )
+        let response = try await client.execute(uri: path, method: .post, headers: headers, body: body)
         remember(response)
         return response
     }
