@@ -43,8 +43,9 @@ extension CardsService {
 
     static let photoTypes: Set<String> = ["image/jpeg", "image/png"]
 
-    /// The page's photos as SVG, each clipped to its slot (`guides`: empty slots shaded, as the editor shows them).
-    func photosSVG(_ photos: [CardPhotoPlacement], spec: CardTemplateSpec, page: CardPage, guides: Bool) -> String {
+    /// The page's photos as SVG, each clipped to its slot (`emptySlots`: those without a photo shaded, as the editor
+    /// and the catalogue show them; never in what is printed or approved).
+    func photosSVG(_ photos: [CardPhotoPlacement], spec: CardTemplateSpec, page: CardPage, emptySlots: Bool) -> String {
         var svg = ""
         for slot in spec.photoSlots where slot.page == page {
             if let photo = photos.first(where: { $0.slotId == slot.id }),
@@ -56,7 +57,7 @@ extension CardsService {
                     placed: placed,
                     slot: slot.box
                 )
-            } else if guides {
+            } else if emptySlots {
                 svg += CardPreviewSVG.emptySlot(slot.id, slot.box)
             }
         }

@@ -29,7 +29,8 @@ extension CardsService {
             layouts: layouts(values, spec),
             page: page,
             guides: false,
-            inline: inline
+            inline: inline,
+            emptySlots: true
         )
     }
 
@@ -212,7 +213,8 @@ extension CardsService {
         page: CardPage,
         guides: Bool,
         inline: Bool = false,
-        photos: [CardPhotoPlacement] = []
+        photos: [CardPhotoPlacement] = [],
+        emptySlots: Bool = false
     ) async throws -> String {
         guard spec.pages.contains(page) else { throw PlazaError.notFound("page") }
         let bleed = CardRect(
@@ -236,7 +238,7 @@ extension CardsService {
             layouts[value.id].map { (id: value.id, layout: $0, colour: value.colour) }
         }
         // Photos over the art, under the text, as the print draws them.
-        let photoSVG = photosSVG(photos, spec: spec, page: page, guides: guides)
+        let photoSVG = photosSVG(photos, spec: spec, page: page, emptySlots: guides || emptySlots)
         return CardPreviewSVG.document(
             CardPreviewSVG.Page(
                 trim: spec.trim,
