@@ -13,6 +13,8 @@ final class CardArtCache: Sendable {
         /// RGB pixels composited over white (cards are printed on white paper), for the PDF; deflated once, when decoded,
         /// so every print after the first reuses the compressed pixels (and the cache holds them compressed).
         case png(PDFImage)
+        /// A design's photo (a shopper's JPEG as it is, or PNG pixels over white) and its EXIF orientation.
+        case photo(PDFImage, orientation: Int)
     }
 
     private let entries = Mutex<(items: [UUID: Art], order: [UUID])>(([:], []))
@@ -33,15 +35,18 @@ final class CardArtCache: Sendable {
         }
     }
 
-    /// A raster picture ready for a PDF (a design's photo), decoded by `decode` on the decode pool once and kept.
-    func image(
+    /// A design's photo ready for a PDF, decoded by `decode` on the decode pool once and kept.
+    func photo(
         _ id: UUID,
         load: () async throws -> (contentType: String, bytes: Data)?,
-        decode: @escaping @Sendable (String, Data) throws -> PDFImage
-    ) async throws -> PDFImage? {
-        let art = try await cached(id, load: load) { type, bytes in .png(try decode(type, bytes)) }
-        guard case .png(let image) = art else { return nil }
-        return image
+        decode: @escaping @Sendable (String, Data) throws -> (PDFImage, orientation: Int)
+    ) async throws -> (image: PDFImage, orientation: Int)? {
+        let art = try await cached(id, load: load) { type, bytes in
+            let (image, orientation) = try decode(type, bytes)
+            return .photo(image, orientation: orientation)
+        }
+        guard case .photo(let image, let orientation) = art else { return nil }
+        return (image, orientation)
     }
 
     private func cached(

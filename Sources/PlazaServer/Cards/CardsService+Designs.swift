@@ -77,7 +77,12 @@ extension CardsService {
             record.labels = try Self.applying(edits, to: record.labels, spec: current.spec)
         }
         if let photos = request.photos {
-            record.photos = try await checkedPhotos(photos, owner: identity.user.id, spec: current.spec)
+            record.photos = try await checkedPhotos(
+                photos,
+                owner: identity.user.id,
+                spec: current.spec,
+                known: record.photos
+            )
         }
         if let name = try name(request.name) { record.name = name }
         record.updatedAt = now

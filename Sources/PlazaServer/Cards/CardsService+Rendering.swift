@@ -192,7 +192,7 @@ extension CardsService {
                 switch arts[page] {
                 case .svg(let art): canvas.draw(art, in: canvas.bleedRect)
                 case .png(let image): canvas.draw(image, in: canvas.bleedRect)
-                case nil: break
+                case .photo, nil: break
                 }
                 Self.drawPhotos(photos, view.record.photos, spec: view.spec, page: page, on: &canvas)
                 for value in view.record.labels where value.page == page {
@@ -227,6 +227,7 @@ extension CardsService {
         if let artID = colour?.art[page.rawValue], let art = try await art(artID) {
             switch art {
             case .svg(let art): artSVG = art.svgFragment(in: bleed)
+            case .photo: break
             case .png:
                 let n = CardPreviewSVG.number
                 artSVG =
