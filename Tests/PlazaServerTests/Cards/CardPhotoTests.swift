@@ -171,6 +171,23 @@ import Testing
             #expect(listed.contains { $0.count > 8 && $0[3...4] == ["600", "400"] && $0[8] == "jpeg" }, "\(listed)")
             let stored = try await client.send(.get, "/media/\(jpeg.id)", token: sam)
             #expect(Data(print.body.readableBytesView).range(of: Data(stored.body.readableBytesView)) != nil)
+
+            // A phone's photo (24 × 16 stored, EXIF orientation 6) is 16 × 24 as shown: the print turns it a quarter.
+            let phone = try await shop.uploadPhoto(sam, MediaTests.phoneJPEG, type: "image/jpeg")
+            let turned = try await client.send(
+                .patch,
+                "/v1/cards/designs/\(design.id)",
+                json: CardDesignRequest(photos: [CardPhotoPlacement(slotId: "couple", mediaId: phone.id)]),
+                token: sam
+            ).decode(CardDesign.self)
+            #expect(turned.photos.map { [$0.width, $0.height] } == [[16, 24]])
+            let turnedPDF = try await client.send(.get, "/v1/cards/designs/\(design.id)/print.pdf", token: sam)
+            try Data(turnedPDF.body.readableBytesView).write(to: file)
+            let plain = folder.appendingPathComponent("plain.pdf")
+            _ = try ExternalTool.run("qpdf", ["--qdf", "--object-streams=disable", file.path, plain.path])
+            let content = String(decoding: try Data(contentsOf: plain), as: UTF8.self)
+            // 5 mm a pixel covers the 80 mm slot: 80 × 120 mm, that is 226.7717 × 340.1575 pt, turned clockwise.
+            #expect(content.contains("0 -340.1575 226.7717 0 "), "\(content.prefix(3_000))")
         }
     }
 
