@@ -87,6 +87,10 @@ def test_a_shopper_puts_a_photo_in_a_card_moves_and_zooms_it(plaza, browser):
     # Moved left: the picture slides left (more of its right side shows); zoomed in: larger; moved up now it is taller.
     press(browser, "left")
     assert "The photo moved" in notice(browser)
+    # Said beside the buttons too, with what the slot now shows (a phone has the card's preview above).
+    assert "The photo moved" in browser.find_element(By.CSS_SELECTOR, "#photo-your-photo [data-photo-status]").text
+    crop = browser.find_element(By.CSS_SELECTOR, "#photo-your-photo svg.photo-crop image")
+    assert abs(float(crop.get_attribute("x")) - photo_image(browser)["x"]) < 0.01
     moved = photo_image(browser)
     assert moved["x"] < first["x"] - 4 and moved["y"] == first["y"], (first, moved)
     press(browser, "in")

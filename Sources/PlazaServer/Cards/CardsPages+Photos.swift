@@ -19,6 +19,10 @@ extension CardsPages {
         var hasPhoto: Bool
         /// The photo's size in pixels ("1200 × 800"), for the words that stand for it in the preview.
         var pixels: String
+        /// What the slot shows of the photo, drawn beside its buttons (on a phone the card's preview is above).
+        var crop: String
+        /// What the last press did, said beside the buttons too (the page's notice is at its top).
+        var status: String?
         /// The photo's zoom in per cent (100: it just covers the slot).
         var zoom: String
         var canZoomOut: Bool
@@ -37,8 +41,10 @@ extension CardsPages {
         _ template: CardTemplate,
         _ design: CardDesign,
         page: CardPage,
+        request: Request,
         refused: (String) -> FormState?
     ) -> [PhotoSlotField] {
+        let status = photoStatus(request)
         template.photoSlots.filter { $0.page == page }.map { slot in
             let photo = design.photos.first { $0.slotId == slot.id }
             let findings = design.findings.filter { $0.labelId == slot.id }
@@ -51,6 +57,8 @@ extension CardsPages {
                 name: slot.title,
                 hasPhoto: photo != nil,
                 pixels: photo.map { "\($0.width ?? 0) × \($0.height ?? 0)" } ?? "",
+                crop: photo.map { Self.crop($0, slot) } ?? "",
+                status: status?.slot == slot.id ? status?.text : nil,
                 zoom: String(Int((zoom * 100).rounded())),
                 canZoomOut: zoom > CardPhotoRules.zoomRange.lowerBound,
                 canZoomIn: zoom < CardPhotoRules.zoomRange.upperBound,
@@ -61,6 +69,29 @@ extension CardsPages {
                 locked: design.locked
             )
         }
+    }
+
+    /// The slot alone with its photo, as the preview shows it.
+    static func crop(_ photo: CardPhotoPlacement, _ slot: CardPhotoSlot) -> String {
+        guard let placed = CardPhotoRules.placement(photo, in: slot.box) else { return "" }
+        let n = CardPreviewSVG.number
+        return
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(n(slot.x)) \(n(slot.y)) \(n(slot.width)) \(n(slot.height))\" "
+            + "class=\"photo-crop\" aria-hidden=\"true\">"
+            + CardPreviewSVG.photo(
+                href: "/media/\(photo.mediaId.uuidString.lowercased())",
+                slotId: slot.id,
+                placed: placed,
+                slot: slot.box
+            ) + "</svg>"
+    }
+
+    /// The photo notice of the request, with its slot (`?notice=photo-moved&slot=couple`).
+    static func photoStatus(_ request: Request) -> (slot: String, text: String)? {
+        guard let key = request.uri.queryParameters.get("notice"), key.hasPrefix("photo-"),
+            let slot = request.uri.queryParameters.get("slot"), let text = notices[String(key)]
+        else { return nil }
+        return (String(slot), text)
     }
 
     static func photoBack(_ id: UUID, page: String, slot: String) -> String {
@@ -92,7 +123,7 @@ extension CardsPages {
                 returnTo: back + "#photo-\(slot)"
             )
         }
-        return PageRenderer.seeOther(back + "&notice=photo-added#photo-\(slot)")
+        return PageRenderer.seeOther(back + "&notice=photo-added&slot=\(slot)#photo-\(slot)")
     }
 
     /// A press of the move, zoom or remove buttons.
@@ -117,6 +148,6 @@ extension CardsPages {
             case .atEdge: "photo-edge"
             case .removed: "photo-removed"
             }
-        return PageRenderer.seeOther(back + "&notice=\(notice)#photo-\(slot)")
+        return PageRenderer.seeOther(back + "&notice=\(notice)&slot=\(slot)#photo-\(slot)")
     }
 }

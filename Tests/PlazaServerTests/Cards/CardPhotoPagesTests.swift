@@ -49,7 +49,7 @@ import Testing
                 file: png,
                 csrf: csrf
             )
-            #expect(added.headers[.location] == "\(editor)?page=front&notice=photo-added#photo-couple")
+            #expect(added.headers[.location] == "\(editor)?page=front&notice=photo-added&slot=couple#photo-couple")
             let shown = try await page.follow(added).text
             #expect(shown.contains("Your photo is in the card.") && shown.contains(#"<svg data-photo="couple""#))
             #expect(shown.contains("prints at 63 dpi, below 250: it may look blurry."))
@@ -68,6 +68,9 @@ import Testing
                 csrf: csrf
             )
             #expect(up.headers[.location]?.contains("notice=photo-moved") == true)
+            let moved = try await page.follow(up).text
+            #expect(moved.contains("<p class=\"photo-status\" role=\"status\" data-photo-status>The photo moved"))
+            #expect(moved.contains(#"class="photo-crop" aria-hidden="true"><svg data-photo="couple""#))
             _ = try await page.post("\(editor)/photos/couple/adjust", ["action": "in", "page": "front"], csrf: csrf)
             var saved = try await client.send(.get, "/v1/cards/designs/\(design.id)", token: sam).decode(
                 CardDesign.self
