@@ -45,7 +45,7 @@ extension CardsPages {
         refused: (String) -> FormState?
     ) -> [PhotoSlotField] {
         let status = photoStatus(request)
-        template.photoSlots.filter { $0.page == page }.map { slot in
+        return template.photoSlots.filter { $0.page == page }.map { slot in
             let photo = design.photos.first { $0.slotId == slot.id }
             let findings = design.findings.filter { $0.labelId == slot.id }
             let worst = findings.first { $0.severity == .error } ?? findings.first
