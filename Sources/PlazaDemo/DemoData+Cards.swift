@@ -115,6 +115,7 @@ extension DemoData {
             pages: seed.pages,
             colours: colours,
             labels: seed.labels,
+            photoSlots: seed.photoSlots,
             paperTypeIds: seed.papers.compactMap { papers[$0] }
         )
     }

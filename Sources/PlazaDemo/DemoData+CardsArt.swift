@@ -16,6 +16,7 @@ extension DemoData {
         var pages: [CardPage]
         var colours: [CardSeedColour]
         var labels: [CardLabelSpec]
+        var photoSlots: [CardPhotoSlot] = []
         /// Paper names, from `cardPapers`.
         var papers: [String]
         var approved = true
@@ -35,7 +36,7 @@ extension DemoData {
     static var cardSeeds: [CardSeed] {
         [
             oliveSprig, decoArch, pressedFern, confettiPop, balloonBunch, candlelight, snowfall, winterWreath,
-            midnightStars, confettiCorners,
+            midnightStars, confettiCorners, snapshotThanks,
         ]
     }
 }

@@ -9,6 +9,8 @@ public struct PDFCanvas: Sendable {
     enum Operation: Sendable {
         case path(PDFPath, fill: PDFColor?, stroke: PDFColor?, lineWidth: Double)
         case image(PDFImage, CardRect)
+        /// An image stretched to its rect, turned as its EXIF orientation (1–8) says, seen through the clip rect.
+        case clippedImage(PDFImage, CardRect, clip: CardRect, orientation: Int)
         case text(CardTextLine, font: CardFont, size: Double, color: PDFColor)
         case art(CardArt, CardRect)
     }

@@ -41,6 +41,9 @@ enum PDFContentStream {
                     geometry.y(rect.maxY),
                 ]
                 out += "q\n" + matrix.map { PDFSyntax.number($0) }.joined(separator: " ") + " cm\n/\(name) Do\nQ\n"
+            case .clippedImage(let image, let rect, let clip, let orientation):
+                guard let name = images[image] else { continue }
+                out += clippedImageOperators(name, in: rect, clip: clip, orientation: orientation, geometry: geometry)
             case .text(let line, let font, let size, let color):
                 guard let name = fonts[font.id], !line.glyphs.isEmpty else { continue }
                 out += "BT\n/\(name) \(PDFSyntax.number(size)) Tf\n\(color.operands) rg\n"

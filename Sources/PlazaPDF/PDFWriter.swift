@@ -101,7 +101,7 @@ public struct PDFWriter: Sendable {
                     guard usage.isSameFont(as: font) else { throw PDFError.conflictingFonts(fontID: font.id) }
                     usage.record(line)
                     fonts[font.id] = usage
-                case .image(let image, _):
+                case .image(let image, _), .clippedImage(let image, _, _, _):
                     if seenImages.insert(image).inserted { images.append(image) }
                 case .path, .art:
                     break

@@ -50,6 +50,12 @@ import Testing
         ),
     ]
 
+    /// A 40 × 30 red PNG: far too few pixels for a 60 mm photo slot.
+    static let photo = Data(
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAACgAAAAeCAIAAADRv8uKAAAAK0lEQVR4nO3NMQ0AAAgDsMmZfxXIQgYcTfo3056IWCwWi8VisVgsFov/xguJMCDM2TzTeAAAAABJRU5ErkJggg=="
+    )!
+
     static let address = CardShippingAddress(
         name: "Anna Rossi",
         line1: "12 Elm Street",
@@ -113,6 +119,7 @@ import Testing
                 pages: [.front, .inside],
                 colours: [CardColourRequest(name: "Ivory", art: ["front": upload.id])],
                 labels: Self.labels,
+                photoSlots: [CardPhotoSlot(id: "photo", page: .inside, x: 33.5, y: 110, width: 60, height: 40)],
                 paperTypeIds: [linen.id]
             )
             let draft = try await dana.createCardTemplate(request)
@@ -167,6 +174,17 @@ import Testing
             try await anna.deleteCardDesign(copy.id)
             #expect(try await anna.cardDesigns().items.map(\.id) == [design.id])
             #expect(try await anna.cardDesign(design.id).name == "Our wedding")
+
+            // A photo of hers in the template's slot: too small to print sharp, said; then taken out again.
+            #expect(template.photoSlots.map(\.id) == ["photo"])
+            let picture = try await anna.uploadPicture(Self.photo, contentType: "image/png")
+            let placed = try await anna.placeCardPhoto(
+                try await anna.cardDesign(design.id),
+                CardPhotoPlacement(slotId: "photo", mediaId: picture.id, zoom: 1.5)
+            )
+            #expect(placed.photos.map(\.width) == [40] && placed.photos.first?.zoom == 1.5)
+            #expect(placed.findings.map(\.code) == [.photoLowResolution] && placed.orderable)
+            #expect(try await anna.removeCardPhoto(placed, slotId: "photo").photos.isEmpty)
 
             // The names are set where the print puts them; the proof is a PDF.
             let layout = try await anna.cardDesignLayout(design.id)

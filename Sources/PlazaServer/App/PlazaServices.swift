@@ -263,7 +263,8 @@ public final class PlazaServices: Sendable {
             baseURL: configuration.baseURL.hasSuffix("/")
                 ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
             mailQueued: { outbox.nudge() },
-            pictures: configuration.pictures
+            pictures: configuration.pictures,
+            media: media
         )
         let admin = AdminService(
             database: database,

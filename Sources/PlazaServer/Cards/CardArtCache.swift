@@ -13,6 +13,8 @@ final class CardArtCache: Sendable {
         /// RGB pixels composited over white (cards are printed on white paper), for the PDF; deflated once, when decoded,
         /// so every print after the first reuses the compressed pixels (and the cache holds them compressed).
         case png(PDFImage)
+        /// A design's photo (a shopper's JPEG as it is, or PNG pixels over white) and its EXIF orientation.
+        case photo(PDFImage, orientation: Int)
     }
 
     private let entries = Mutex<(items: [UUID: Art], order: [UUID])>(([:], []))
@@ -26,6 +28,32 @@ final class CardArtCache: Sendable {
     }
 
     func art(_ id: UUID, load: () async throws -> (contentType: String, bytes: Data)?) async throws -> Art? {
+        try await cached(id, load: load) { type, bytes in
+            guard type == "image/png" else { return .svg(try CardArt(svg: bytes)) }
+            let image = try PNGDecoder.decode(bytes)
+            return .png(try PDFImage.rgb(width: image.width, height: image.height, pixels: Self.overWhite(image)))
+        }
+    }
+
+    /// A design's photo ready for a PDF, decoded by `decode` on the decode pool once and kept.
+    func photo(
+        _ id: UUID,
+        load: () async throws -> (contentType: String, bytes: Data)?,
+        decode: @escaping @Sendable (String, Data) throws -> (PDFImage, orientation: Int)
+    ) async throws -> (image: PDFImage, orientation: Int)? {
+        let art = try await cached(id, load: load) { type, bytes in
+            let (image, orientation) = try decode(type, bytes)
+            return .photo(image, orientation: orientation)
+        }
+        guard case .photo(let image, let orientation) = art else { return nil }
+        return (image, orientation)
+    }
+
+    private func cached(
+        _ id: UUID,
+        load: () async throws -> (contentType: String, bytes: Data)?,
+        decode: @escaping @Sendable (String, Data) throws -> Art
+    ) async throws -> Art? {
         if let hit = entries.withLock({ state -> Art? in
             guard let art = state.items[id] else { return nil }
             state.order.removeAll { $0 == id }
@@ -35,11 +63,7 @@ final class CardArtCache: Sendable {
             return hit
         }
         guard let (type, bytes) = try await load() else { return nil }
-        let art = try await decoding.run { () throws -> Art in
-            guard type == "image/png" else { return .svg(try CardArt(svg: bytes)) }
-            let image = try PNGDecoder.decode(bytes)
-            return .png(try PDFImage.rgb(width: image.width, height: image.height, pixels: Self.overWhite(image)))
-        }
+        let art = try await decoding.run { try decode(type, bytes) }
         entries.withLock { state in
             state.items[id] = art
             state.order.append(id)

@@ -131,6 +131,7 @@ extension CardsPages {
         var formError: String?
         var movable: String
         var hasMovable: Bool
+        var photos: [PhotoSlotField]
         /// The add-to-cart form, refused (a quantity out of range) or fresh.
         var cart: FormState
     }
@@ -186,6 +187,7 @@ extension CardsPages {
             formError: refused?.error,
             movable: template.labels.filter { $0.editable.contains(.position) }.map(\.id).joined(separator: " "),
             hasMovable: template.labels.contains { $0.editable.contains(.position) && $0.page == page },
+            photos: Self.photoFields(template, design, page: page, request: request, refused: context.page.form),
             cart: context.page.form("cart") ?? FormState(names: ["paperId", "quantity"]).with("quantity", "50")
         )
         return renderer.render("cards/editor", model)

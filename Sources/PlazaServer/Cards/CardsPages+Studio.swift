@@ -255,7 +255,7 @@ extension CardsPages {
             let papers = form.values.filter { $0.key.hasPrefix("paper-") && $0.value == "on" }.compactMap {
                 UUID(uuidString: String($0.key.dropFirst(6)))
             }
-            let body = CardTemplateRequest(
+            var body = CardTemplateRequest(
                 name: form["name"],
                 categoryId: category,
                 subcategoryId: parts.count > 1 ? UUID(uuidString: parts[1]) : nil,
@@ -265,6 +265,8 @@ extension CardsPages {
                 labels: labels,
                 paperTypeIds: papers.sorted { $0.uuidString < $1.uuidString }
             )
+            // The studio's form has no photo slots (the API sets them): an edit keeps the template's.
+            if let id { body.photoSlots = try await cards.template(id, viewer: context.identity).photoSlots }
             let saved =
                 if let id { try await cards.updateTemplate(context.identity, id, body) } else {
                     try await cards.createTemplate(context.identity, body)

@@ -78,7 +78,8 @@ extension CardsPages {
             trim: template.trim,
             pages: template.pages,
             colours: template.colours,
-            labels: template.labels
+            labels: template.labels,
+            photoSlots: template.photoSlots
         )
         var tabs: [PageTab] = []
         for page in template.pages {

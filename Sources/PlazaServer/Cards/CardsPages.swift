@@ -28,6 +28,10 @@ struct CardsPages: Sendable {
         "card-cancelled": "You left the card page: nothing was charged. Pay when you are ready.",
         "cancelled": "The order is cancelled. Anything you paid is back in your Plaza wallet.",
         "reapproved": "The new proof is approved: the order prints it.",
+        "photo-added": "Your photo is in the card. Move or zoom it with the buttons beside it.",
+        "photo-moved": "The photo moved: the preview shows it as it prints.",
+        "photo-edge": "The photo already reaches the slot's edge that way: zoom in to move it further.",
+        "photo-removed": "The photo was taken out of the card.",
         "template-saved": "Saved. Look at its preview, then send it to the admins when it is ready.",
         "template-submitted":
             "Sent for review: an admin looks at it and you hear the decision. It enters the shop once approved.",
@@ -42,6 +46,7 @@ struct CardsPages: Sendable {
         signedIn.post("templates/:id/personalize", use: personalize)
         signedIn.post("templates/:id/sample", use: sample)
         addEditorRoutes(to: signedIn)
+        addPhotoRoutes(to: signedIn)
         addOrderRoutes(to: signedIn)
         addStudioRoutes(to: signedIn)
         addSalesRoutes(to: signedIn)

@@ -27,6 +27,7 @@ extension CardsService {
         let colour = try colour(request.colour, in: spec)
         let labels = try Self.applying(request.labels ?? [], to: CardDesignRules.defaults(spec), spec: spec)
         let name = try name(request.name) ?? template.name
+        let photos = try await checkedPhotos(request.photos ?? [], owner: identity.user.id, spec: spec)
         let record = CardsStore.DesignRecord(
             id: UUID(),
             ownerId: identity.user.id,
@@ -35,6 +36,7 @@ extension CardsService {
             name: name,
             colour: colour,
             labels: labels,
+            photos: photos,
             locked: false,
             createdAt: now,
             updatedAt: now
@@ -73,6 +75,14 @@ extension CardsService {
         if request.colour != nil { record.colour = try colour(request.colour, in: current.spec) }
         if let edits = request.labels {
             record.labels = try Self.applying(edits, to: record.labels, spec: current.spec)
+        }
+        if let photos = request.photos {
+            record.photos = try await checkedPhotos(
+                photos,
+                owner: identity.user.id,
+                spec: current.spec,
+                known: record.photos
+            )
         }
         if let name = try name(request.name) { record.name = name }
         record.updatedAt = now
@@ -131,6 +141,7 @@ extension CardsService {
             spec: spec,
             layouts: layouts,
             findings: CardPreflight.findings(record.labels, spec: spec, layouts: layouts)
+                + CardPreflight.findings(record.photos, spec: spec)
         )
     }
 
@@ -144,6 +155,7 @@ extension CardsService {
             templateVersion: record.templateVersion,
             colour: record.colour,
             labels: record.labels,
+            photos: record.photos,
             findings: view.findings,
             orderable: CardPreflight.orderable(view.findings),
             locked: record.locked,

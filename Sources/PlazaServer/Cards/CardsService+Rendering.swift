@@ -29,7 +29,8 @@ extension CardsService {
             layouts: layouts(values, spec),
             page: page,
             guides: false,
-            inline: inline
+            inline: inline,
+            emptySlots: true
         )
     }
 
@@ -77,7 +78,8 @@ extension CardsService {
             layouts: view.layouts,
             page: page,
             guides: guides,
-            inline: inline
+            inline: inline,
+            photos: view.record.photos
         )
     }
 
@@ -176,6 +178,7 @@ extension CardsService {
         for page in view.spec.pages {
             if let artID = colour?.art[page.rawValue], let art = try await art(artID) { arts[page] = art }
         }
+        let photos = try await photoImages(view.record.photos)
         // Drawing, font subsetting and compressing the streams: on the decode pool, as every costly byte format is.
         let fonts = fonts.fonts
         return try await decoding.run { [arts] in
@@ -189,8 +192,9 @@ extension CardsService {
                 switch arts[page] {
                 case .svg(let art): canvas.draw(art, in: canvas.bleedRect)
                 case .png(let image): canvas.draw(image, in: canvas.bleedRect)
-                case nil: break
+                case .photo, nil: break
                 }
+                Self.drawPhotos(photos, view.record.photos, spec: view.spec, page: page, on: &canvas)
                 for value in view.record.labels where value.page == page {
                     guard let layout = view.layouts[value.id], let font = fonts[layout.fontID] else { continue }
                     try canvas.draw(layout, font: font, color: Self.pdfColour(value.colour))
@@ -208,7 +212,9 @@ extension CardsService {
         layouts: [String: CardTextLayout],
         page: CardPage,
         guides: Bool,
-        inline: Bool = false
+        inline: Bool = false,
+        photos: [CardPhotoPlacement] = [],
+        emptySlots: Bool = false
     ) async throws -> String {
         guard spec.pages.contains(page) else { throw PlazaError.notFound("page") }
         let bleed = CardRect(
@@ -221,6 +227,7 @@ extension CardsService {
         if let artID = colour?.art[page.rawValue], let art = try await art(artID) {
             switch art {
             case .svg(let art): artSVG = art.svgFragment(in: bleed)
+            case .photo: break
             case .png:
                 let n = CardPreviewSVG.number
                 artSVG =
@@ -231,10 +238,12 @@ extension CardsService {
         let labels = values.filter { $0.page == page }.compactMap { value in
             layouts[value.id].map { (id: value.id, layout: $0, colour: value.colour) }
         }
+        // Photos over the art, under the text, as the print draws them.
+        let photoSVG = photosSVG(photos, spec: spec, page: page, emptySlots: guides || emptySlots)
         return CardPreviewSVG.document(
             CardPreviewSVG.Page(
                 trim: spec.trim,
-                art: artSVG,
+                art: (artSVG ?? "") + photoSVG,
                 labels: labels,
                 guides: guides,
                 fonts: fonts.fonts.mapValues(\.font)

@@ -322,7 +322,8 @@ extension CardsService {
             trim: request.trim,
             pages: request.pages,
             colours: colours,
-            labels: request.labels.map(\.normalized)
+            labels: request.labels.map(\.normalized),
+            photoSlots: request.photoSlots
         )
     }
 

@@ -26,6 +26,8 @@ package struct CardsService: Sendable {
     /// How large art may be (`PLAZA_MEDIA_MAX_PIXELS`); where art is parsed and print files are drawn.
     var pictures = PictureBudget()
     var decoding = DecodePool.shared
+    /// The shoppers' own uploads, for the photos of photo cards.
+    let media: MediaService
     let store = CardsStore()
 
     // MARK: The catalogue, for anyone
@@ -139,6 +141,7 @@ package struct CardsService: Sendable {
             pages: spec.pages,
             colours: spec.colours,
             labels: spec.labels,
+            photoSlots: spec.photoSlots,
             paperTypes: papers,
             rejectionReason: record.rejectionReason
         )

@@ -12,6 +12,8 @@ extension CardsStore {
         var name: String
         var colour: String
         package var labels: [CardLabelValue]
+        /// With each upload's pixel size (uploads never change).
+        package var photos: [CardPhotoPlacement] = []
         var locked: Bool
         var createdAt: Date
         var updatedAt: Date
@@ -19,7 +21,7 @@ extension CardsStore {
 
     static let designColumns = [
         "id", "owner_id", "template_id", "template_version", "name", "colour", "labels", "locked", "created_at",
-        "updated_at",
+        "updated_at", "photos",
     ]
 
     func design(_ id: UUID, on db: any SQLDatabase) async throws -> DesignRecord? {
@@ -55,14 +57,16 @@ extension CardsStore {
                 SQLBind(try PlazaJSON.text(design.labels)),
                 SQLBind(design.locked),
                 SQLBind(design.createdAt),
-                SQLBind(design.updatedAt)
+                SQLBind(design.updatedAt),
+                SQLBind(try PlazaJSON.text(design.photos))
             ).run()
     }
 
     /// Saves a change, unless the design was locked meanwhile (false then).
     func update(_ design: DesignRecord, on db: any SQLDatabase) async throws -> Bool {
         try await db.update("card_designs").set("name", to: design.name).set("colour", to: design.colour)
-            .set("labels", to: try PlazaJSON.text(design.labels)).set("template_version", to: design.templateVersion)
+            .set("labels", to: try PlazaJSON.text(design.labels))
+            .set("photos", to: try PlazaJSON.text(design.photos)).set("template_version", to: design.templateVersion)
             .set("updated_at", to: design.updatedAt).where("id", .equal, design.id).where("locked", .equal, false)
             .returning("id").all().count == 1
     }
@@ -81,6 +85,9 @@ extension CardsStore {
             name: try row.decode(column: "name", as: String.self),
             colour: try row.decode(column: "colour", as: String.self),
             labels: try PlazaJSON.value([CardLabelValue].self, from: try row.decode(column: "labels", as: String.self)),
+            photos: try row.decode(column: "photos", as: String?.self).map {
+                try PlazaJSON.value([CardPhotoPlacement].self, from: $0)
+            } ?? [],
             locked: try row.decode(column: "locked", as: Bool.self),
             createdAt: try row.decode(column: "created_at", as: Date.self),
             updatedAt: try row.decode(column: "updated_at", as: Date.self)

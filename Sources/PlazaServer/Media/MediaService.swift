@@ -127,3 +127,20 @@ extension MediaService {
         return ListingPhoto(id: id, url: path, thumbnailUrl: "\(path)/thumbnail")
     }
 }
+
+extension MediaService {
+    /// The picture `id` when `owner` uploaded it (nil otherwise, or when it is gone): a card design's photos are the
+    /// shopper's own uploads, read by the card shop for its previews and print files without making them public.
+    func owned(_ id: UUID, by owner: UUID) async throws -> MediaStore.Record? {
+        guard let record = try await store.record(id, on: database.sql), record.ownerId == owner else { return nil }
+        return record
+    }
+
+    /// The picture's full bytes, whoever uploaded it (the caller checked who may see them).
+    func original(_ id: UUID) async throws -> (record: MediaStore.Record, bytes: Data)? {
+        guard let record = try await store.record(id, on: database.sql),
+            let bytes = try await store.bytes(id, thumbnail: false, on: database.sql)
+        else { return nil }
+        return (record, bytes)
+    }
+}

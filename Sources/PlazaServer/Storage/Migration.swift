@@ -64,5 +64,6 @@ enum Migrations {
         M0051_OfferReports(),  // a campaign stopped by an admin with its reason; customers' reports of offers
         M0053_SecondFactors(),  // authenticator apps and passkeys asked before money leaves; recovery codes
         M0054_PasskeyChallenges(),  // what a passkey signs to be made or to let money out, each spent once
+        M0052_CardPhotos(),  // a card design's photos in its template's photo slots
     ]
 }

@@ -131,6 +131,13 @@ struct CSRFMiddleware: RouterMiddleware {
             if let header = request.headers[CSRF.header] {
                 // Scripts of our pages (the browser's location, live lists) send the token as a header.
                 try CSRF.check(token: header, nonce: context.csrfNonce, secrets: secrets)
+            } else if let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data") {
+                // A form with a picture (the card studio's photos): its `_csrf` part, the body buffered for the handler.
+                let body = (try? await request.collectBody(upTo: MultipartForm.maximumBytes)).map {
+                    Data($0.readableBytesView)
+                }
+                let token = body.flatMap { MultipartForm($0, contentType: type) }?["_csrf"] ?? ""
+                try CSRF.check(token: token, nonce: context.csrfNonce, secrets: secrets)
             } else {
                 // Collected here once; the handler reads the same buffered body.
                 let body = (try? await request.collectBody(upTo: 1 << 20)).map { String(buffer: $0) } ?? ""

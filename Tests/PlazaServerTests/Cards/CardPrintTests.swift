@@ -79,50 +79,13 @@ import Testing
             )
             let user = try #require(try await AccountStore().user(login: "sam", on: services.database.sql))
             let identity = Identity(user: user, sessionID: UUID())
-            var svg = try await services.cards.designPreview(identity, design.id, page: .front, guides: false)
+            let svg = try await services.cards.designPreview(identity, design.id, page: .front, guides: false)
             let pdf = try await services.cards.designPrint(identity, design.id)
 
             // 133 × 183.8 mm at 4 px/mm; fonts as data: URLs so the file needs no server.
             let (width, height) = (532, 735)
-            svg = svg.replacingOccurrences(of: #"width="133mm" height="183.8mm""#, with: #"width="532" height="735.2""#)
-            for id in CardRules.fontIDs {
-                let data = try #require(services.cards.fonts.files[id])
-                svg = svg.replacingOccurrences(
-                    of: "/v1/cards/fonts/\(id)",
-                    with: "data:font/ttf;base64,\(data.base64EncodedString())"
-                )
-            }
-            let folder = try Self.temporaryFolder()
-            defer {
-                if ProcessInfo.processInfo.environment["PLAZA_KEEP_CARD_RENDERS"] == nil {
-                    try? FileManager.default.removeItem(at: folder)
-                }
-            }
-            print("renders in \(folder.path)")
-            try Data(svg.utf8).write(to: folder.appendingPathComponent("card.svg"))
-            try pdf.write(to: folder.appendingPathComponent("card.pdf"))
-            let shot = folder.appendingPathComponent("preview.png")
-            let chromium = try ExternalTool.run(
-                "chromium",
-                [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
-                    "--virtual-time-budget=3000",
-                    "--window-size=\(width),\(height)", "--screenshot=\(shot.path)",
-                    folder.appendingPathComponent("card.svg").absoluteString,
-                ]
-            )
-            #expect(FileManager.default.fileExists(atPath: shot.path), "\(chromium.stderr)")
-            let preview = try PNGDecoder.decode(try Data(contentsOf: shot))
-            let out = folder.appendingPathComponent("print")
-            let rendered = try ExternalTool.run(
-                "pdftoppm",
-                [
-                    "-r", "101.6", "-f", "1", "-l", "1", "-singlefile", folder.appendingPathComponent("card.pdf").path,
-                    out.path,
-                ]
-            )
-            #expect(rendered.status == 0, "\(rendered.stderr)")
-            let print = try PortablePixmap(try Data(contentsOf: out.appendingPathExtension("ppm")))
+            let renders = try CardRenders.render(svg: svg, pdf: pdf, fonts: services.cards.fonts)
+            let (preview, print) = (renders.preview, renders.printed)
 
             let (w, h) = (min(preview.width, print.width), min(preview.height, print.height))
             #expect(

@@ -26,10 +26,18 @@ import Testing
     /// An RGB PNG of red and blue stripes, its pixels in stored (uncompressed) deflate blocks: no zlib needed here.
     /// `claimedHeight` puts another height in the header than the pixels have (a picture cut short, or a lie).
     static func stripedPNG(width: Int, height: Int, claimedHeight: Int? = nil) -> Data {
+        rgbPNG(width: width, height: height, claimedHeight: claimedHeight) { x, _ in
+            (x / 10) % 2 == 0 ? [220, 30, 30] : [30, 30, 220]
+        }
+    }
+
+    /// An RGB PNG whose pixel (x, y) is `pixel(x, y)` (three bytes), in stored deflate blocks.
+    static func rgbPNG(width: Int, height: Int, claimedHeight: Int? = nil, pixel: (Int, Int) -> [UInt8]) -> Data {
         var raw: [UInt8] = []
-        for _ in 0..<height {
+        raw.reserveCapacity((width * 3 + 1) * height)
+        for y in 0..<height {
             raw.append(0)
-            for x in 0..<width { raw += (x / 10) % 2 == 0 ? [220, 30, 30] : [30, 30, 220] }
+            for x in 0..<width { raw += pixel(x, y) }
         }
         var zlib: [UInt8] = [0x78, 0x01]
         var offset = 0

@@ -25,16 +25,7 @@ actor PageSession {
         var fields = fields
         if let csrf { fields["_csrf"] = csrf }
         let body = fields.map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }.joined(separator: "&")
-        var headers: HTTPFields = [.accept: "text/html", .contentType: "application/x-www-form-urlencoded"]
-        if !cookies.isEmpty { headers[.cookie] = cookieHeader }
-        let response = try await client.execute(
-            uri: path,
-            method: .post,
-            headers: headers,
-            body: ByteBuffer(string: body)
-        )
-        remember(response)
-        return response
+        return try await send(path, ByteBuffer(string: body), type: "application/x-www-form-urlencoded")
     }
 
     /// Posts JSON as a page script does: the session's cookies, and the page's CSRF token as `X-CSRF-Token` if given.
@@ -50,6 +41,37 @@ actor PageSession {
             headers: headers,
             body: ByteBuffer(bytes: try encoder.encode(body))
         )
+        remember(response)
+        return response
+    }
+
+    /// Posts a form with a file as a browser does (`multipart/form-data`): `fields`, the CSRF token when given, then
+    /// `file` as (field, file name, type, bytes).
+    func postMultipart(
+        _ path: String,
+        _ fields: [String: String],
+        file: (name: String, filename: String, type: String, data: Data),
+        csrf: String?
+    ) async throws -> TestResponse {
+        let boundary = "----PlazaTest\(UUID().uuidString.prefix(8))"
+        var body = Data()
+        var all = fields
+        if let csrf { all["_csrf"] = csrf }
+        for (name, value) in all.sorted(by: { $0.key < $1.key }) {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        body += Data(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.type)\r\n\r\n"
+                .utf8
+        )
+        body += file.data + Data("\r\n--\(boundary)--\r\n".utf8)
+        return try await send(path, ByteBuffer(bytes: body), type: "multipart/form-data; boundary=\(boundary)")
+    }
+
+    private func send(_ path: String, _ body: ByteBuffer, type: String) async throws -> TestResponse {
+        var headers: HTTPFields = [.accept: "text/html", .contentType: type]
+        if !cookies.isEmpty { headers[.cookie] = cookieHeader }
+        let response = try await client.execute(uri: path, method: .post, headers: headers, body: body)
         remember(response)
         return response
     }

@@ -226,6 +226,8 @@ public struct CardTemplate: Codable, Sendable, Hashable {
     public var pages: [CardPage]
     public var colours: [CardColour]
     public var labels: [CardLabelSpec]
+    /// Where the shopper's photos go (none: a card of text alone).
+    public var photoSlots: [CardPhotoSlot]
     public var paperTypes: [CardPaperType]
     /// Why an admin sent it back.
     public var rejectionReason: String?
@@ -242,6 +244,7 @@ public struct CardTemplate: Codable, Sendable, Hashable {
         pages: [CardPage],
         colours: [CardColour],
         labels: [CardLabelSpec],
+        photoSlots: [CardPhotoSlot] = [],
         paperTypes: [CardPaperType],
         rejectionReason: String? = nil
     ) {
@@ -256,6 +259,7 @@ public struct CardTemplate: Codable, Sendable, Hashable {
         self.pages = pages
         self.colours = colours
         self.labels = labels
+        self.photoSlots = photoSlots
         self.paperTypes = paperTypes
         self.rejectionReason = rejectionReason
     }
@@ -267,12 +271,32 @@ public struct CardTemplateSpec: Codable, Sendable, Hashable {
     public var pages: [CardPage]
     public var colours: [CardColour]
     public var labels: [CardLabelSpec]
+    public var photoSlots: [CardPhotoSlot]
 
-    public init(trim: CardTrim, pages: [CardPage], colours: [CardColour], labels: [CardLabelSpec]) {
+    public init(
+        trim: CardTrim,
+        pages: [CardPage],
+        colours: [CardColour],
+        labels: [CardLabelSpec],
+        photoSlots: [CardPhotoSlot] = []
+    ) {
         self.trim = trim
         self.pages = pages
         self.colours = colours
         self.labels = labels
+        self.photoSlots = photoSlots
+    }
+
+    /// Versions saved before photo slots have none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            trim: try container.decode(CardTrim.self, forKey: .trim),
+            pages: try container.decode([CardPage].self, forKey: .pages),
+            colours: try container.decode([CardColour].self, forKey: .colours),
+            labels: try container.decode([CardLabelSpec].self, forKey: .labels),
+            photoSlots: try container.decodeIfPresent([CardPhotoSlot].self, forKey: .photoSlots) ?? []
+        )
     }
 }
 
@@ -285,6 +309,8 @@ public struct CardTemplateRequest: Codable, Sendable, Hashable {
     public var pages: [CardPage]
     public var colours: [CardColourRequest]
     public var labels: [CardLabelSpec]
+    /// Optional: none when left out.
+    public var photoSlots: [CardPhotoSlot]
     public var paperTypeIds: [UUID]
 
     public init(
@@ -295,6 +321,7 @@ public struct CardTemplateRequest: Codable, Sendable, Hashable {
         pages: [CardPage],
         colours: [CardColourRequest],
         labels: [CardLabelSpec],
+        photoSlots: [CardPhotoSlot] = [],
         paperTypeIds: [UUID]
     ) {
         self.name = name
@@ -304,7 +331,23 @@ public struct CardTemplateRequest: Codable, Sendable, Hashable {
         self.pages = pages
         self.colours = colours
         self.labels = labels
+        self.photoSlots = photoSlots
         self.paperTypeIds = paperTypeIds
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try container.decode(String.self, forKey: .name),
+            categoryId: try container.decode(UUID.self, forKey: .categoryId),
+            subcategoryId: try container.decodeIfPresent(UUID.self, forKey: .subcategoryId),
+            trim: try container.decode(CardTrim.self, forKey: .trim),
+            pages: try container.decode([CardPage].self, forKey: .pages),
+            colours: try container.decode([CardColourRequest].self, forKey: .colours),
+            labels: try container.decode([CardLabelSpec].self, forKey: .labels),
+            photoSlots: try container.decodeIfPresent([CardPhotoSlot].self, forKey: .photoSlots) ?? [],
+            paperTypeIds: try container.decode([UUID].self, forKey: .paperTypeIds)
+        )
     }
 }
 

@@ -49,6 +49,14 @@ public enum CardTemplateRules {
                 validator.check(false, "labels[\(index)].\(problem.field)", problem.message)
             }
         }
+        for problem in CardPhotoRules.problems(
+            request.photoSlots,
+            labels: request.labels,
+            pages: request.pages,
+            trim: trim
+        ) {
+            validator.check(false, problem.field, problem.message)
+        }
         validator.check(!request.paperTypeIds.isEmpty, "paperTypeIds", "Offer at least one paper.")
         return validator.errors
     }

@@ -35,12 +35,21 @@ public struct CardDesignRequest: Codable, Sendable, Hashable {
     public var colour: String?
     public var name: String?
     public var labels: [CardLabelEdit]?
+    /// The photos in the template's slots; when given, they replace the design's photos (an empty list takes them out).
+    public var photos: [CardPhotoPlacement]?
 
-    public init(templateId: UUID? = nil, colour: String? = nil, name: String? = nil, labels: [CardLabelEdit]? = nil) {
+    public init(
+        templateId: UUID? = nil,
+        colour: String? = nil,
+        name: String? = nil,
+        labels: [CardLabelEdit]? = nil,
+        photos: [CardPhotoPlacement]? = nil
+    ) {
         self.templateId = templateId
         self.colour = colour
         self.name = name
         self.labels = labels
+        self.photos = photos
     }
 }
 
@@ -95,6 +104,10 @@ public enum CardFindingCode: String, Codable, Sendable, Hashable, CaseIterable {
     case requiredLabelEmpty = "required_label_empty"
     /// A character the chosen font does not have prints as an empty box (warning).
     case missingGlyphs = "missing_glyphs"
+    /// A required photo slot has no photo (error).
+    case photoMissing = "photo_missing"
+    /// The part of the photo that shows has fewer than 250 pixels per inch of the slot: it prints soft (warning).
+    case photoLowResolution = "photo_low_resolution"
 }
 
 /// One preflight finding: what, how bad, where, and what to do.
@@ -102,6 +115,7 @@ public struct CardFinding: Codable, Sendable, Hashable {
     public var code: CardFindingCode
     public var severity: CardFindingSeverity
     public var page: CardPage
+    /// The label's id, or the photo slot's for the photo findings.
     public var labelId: String
     public var message: String
 
@@ -124,6 +138,8 @@ public struct CardDesign: Codable, Sendable, Hashable {
     public var templateVersion: Int
     public var colour: String
     public var labels: [CardLabelValue]
+    /// The shopper's photos, one per filled slot, with each upload's pixel size.
+    public var photos: [CardPhotoPlacement]
     public var findings: [CardFinding]
     /// No `error` finding.
     public var orderable: Bool
@@ -141,6 +157,7 @@ public struct CardDesign: Codable, Sendable, Hashable {
         templateVersion: Int,
         colour: String,
         labels: [CardLabelValue],
+        photos: [CardPhotoPlacement] = [],
         findings: [CardFinding],
         orderable: Bool,
         locked: Bool,
@@ -155,6 +172,7 @@ public struct CardDesign: Codable, Sendable, Hashable {
         self.templateVersion = templateVersion
         self.colour = colour
         self.labels = labels
+        self.photos = photos
         self.findings = findings
         self.orderable = orderable
         self.locked = locked
