@@ -63,5 +63,6 @@ enum Migrations {
         M0050_PresenceAlerts(),  // when each staff member was last pushed that a known customer walked in
         M0051_OfferReports(),  // a campaign stopped by an admin with its reason; customers' reports of offers
         M0053_SecondFactors(),  // authenticator apps and passkeys asked before money leaves; recovery codes
+        M0049_OwnTracksDevices(),  // app passwords made for OwnTracks, and when each last sent a message
     ]
 }
