@@ -57,7 +57,7 @@ extension PlacesPages {
         let page = BackgroundPage(
             shell: Shell(title: "Share in the background", context: context, notice: notice),
             sharing: sharing.level != .off,
-            setup: link.map { Setup(link: $0, qr: QRCode($0)?.svg(scale: 4) ?? "") },
+            setup: link.map { BackgroundPage.Setup(link: $0, qr: QRCode($0)?.svg(scale: 4) ?? "") },
             phones: phones.map {
                 BackgroundPage.Row(
                     id: $0.appPasswordId.uuidString.lowercased(),
