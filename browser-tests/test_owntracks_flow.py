@@ -95,6 +95,7 @@ def test_share_in_the_background_sets_up_owntracks_hears_from_it_and_revokes_it(
     browser.refresh()
     heard = browser.find_element(By.CSS_SELECTOR, "#phones [data-heard]").text
     assert heard.startswith("Last heard from") and "Not heard" not in heard, heard
+    browser.execute_script("document.getElementById('phones').scrollIntoView({block: 'center'})")
     screenshot(browser, "owntracks-heard")
 
     browser.execute_script("window.__plazaLeaving = true")
@@ -107,4 +108,5 @@ def test_share_in_the_background_sets_up_owntracks_hears_from_it_and_revokes_it(
     assert "No phone connected yet." in browser.find_element(By.ID, "phones").text
     status, body = post_location(configuration)
     assert status == 401 and "revoked" in json.loads(body)["title"], body
+    browser.execute_script("document.getElementById('phones').scrollIntoView({block: 'center'})")
     screenshot(browser, "owntracks-revoked")
