@@ -210,4 +210,22 @@ import Testing
             }
         }
     }
+
+    /// "Share in the background": the SDK sets OwnTracks up, lists the phone, and revokes it.
+    @Test func ownTracksSetsUpListsAndRevokes() async throws {
+        try await Self.withClients { _, customer, _ in
+            let phone = try await customer.setUpOwnTracks(named: "Anna's phone")
+            let link = try #require(phone.configUrl)
+            let configuration = try #require(OwnTracksConfiguration(link: link))
+            #expect(configuration.mode == 3 && configuration.auth && configuration.username == "anna")
+            #expect(configuration.url.hasSuffix("/v1/owntracks") && configuration.password.count >= 32)
+            #expect(configuration.deviceId == "anna-s-phone" && configuration.tid == "AN")
+            #expect(phone.qrSvg?.hasPrefix("<svg") == true && phone.lastSeenAt == nil)
+            let listed = try await customer.ownTracksDevices()
+            #expect(listed.map(\.name) == ["Anna's phone"] && listed[0].configUrl == nil && listed[0].qrSvg == nil)
+            #expect(try await customer.appPasswords().map(\.id) == [phone.appPasswordId])
+            try await customer.deleteAppPassword(phone.appPasswordId)
+            #expect(try await customer.ownTracksDevices().isEmpty)
+        }
+    }
 }

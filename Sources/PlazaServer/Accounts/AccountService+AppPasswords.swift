@@ -20,6 +20,7 @@ extension AccountService {
         _ identity: Identity,
         _ request: AppPasswordRequest,
         claim: IdempotencyClaim?,
+        ownTracksDevice: String? = nil,
         now: Date = Date()
     ) async throws
         -> AppPassword
@@ -36,7 +37,15 @@ extension AccountService {
                     "You have \(AppPasswordStore.maximumPerUser) app passwords already; delete one first."
                 )
             }
-            try await store.insert(id: id, user: user, name: name, secretHash: hash, now: now, on: db)
+            try await store.insert(
+                id: id,
+                user: user,
+                name: name,
+                secretHash: hash,
+                ownTracksDevice: ownTracksDevice,
+                now: now,
+                on: db
+            )
             if let claim {
                 try await idempotency.record(
                     AppPassword(id: id, name: name, createdAt: now),
@@ -55,10 +64,19 @@ extension AccountService {
         }
     }
 
-    /// The account behind `Authorization: Basic` with a username and one of its app passwords.
-    func identity(basic header: String, client: String, now: Date = Date()) async throws -> Identity {
+    /// The account behind `Authorization: Basic` with a username and one of its app passwords, and that app password.
+    func identity(
+        basic header: String,
+        client: String,
+        now: Date = Date()
+    ) async throws -> (Identity, appPassword: UUID) {
         let unauthorized: PlazaError = {
-            var error = PlazaError.invalidCredentials
+            var error = PlazaError(
+                .unauthorized,
+                .invalidCredentials,
+                "The username or app password is wrong, or the app password was revoked.",
+                detail: "Set the app up again from Places, Share in the background."
+            )
             error.headers[.wwwAuthenticate] = "Basic realm=\"Plaza\", charset=\"UTF-8\""
             return error
         }()
@@ -75,7 +93,7 @@ extension AccountService {
                 now: now,
                 on: database.sql
             ),
-            let user = try await accounts.user(id: owner, on: database.sql), user.username == username
+            let user = try await accounts.user(id: owner.user, on: database.sql), user.username == username
         else {
             try await limiter.record(appPasswordAddressRule, client, now: now)
             throw unauthorized
@@ -83,6 +101,6 @@ extension AccountService {
         if let suspension = try await accounts.suspension(of: user.id, on: database.sql) {
             throw PlazaError.accountSuspended(reason: suspension.reason)
         }
-        return Identity(user: user, sessionID: owner)
+        return (Identity(user: user, sessionID: owner.user), owner.id)
     }
 }

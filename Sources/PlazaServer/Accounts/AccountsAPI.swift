@@ -26,6 +26,8 @@ struct AccountsAPI: Sendable {
         authenticated.get("me/app-passwords", use: appPasswords)
         authenticated.post("me/app-passwords", use: createAppPassword)
         authenticated.delete("me/app-passwords/:id", use: deleteAppPassword)
+        authenticated.get("me/owntracks", use: ownTracksDevices)
+        authenticated.post("me/owntracks", use: createOwnTracks)
         authenticated.get("people/:username", use: person)
     }
 
@@ -55,6 +57,20 @@ struct AccountsAPI: Sendable {
             id: try Query.id(context.parameters, "id", "app password")
         )
         return .noContent
+    }
+
+    /// Signed in: the phones set up for OwnTracks, with when Plaza last heard from each.
+    @Sendable func ownTracksDevices(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try .json(Page(items: try await accounts.ownTracksDevices(context.identity), nextCursor: nil))
+    }
+
+    /// Signed in: an app password for OwnTracks and the link (and QR code) that sets the app up; shown this once.
+    @Sendable func createOwnTracks(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await request.decodeJSONIfPresent(as: OwnTracksRequest.self, limit: maxBody)
+        return try .json(
+            try await accounts.createOwnTracks(context.identity, body ?? OwnTracksRequest()),
+            status: .created
+        )
     }
 
     /// Anyone: creates a customer or merchant account and mails a verification code.

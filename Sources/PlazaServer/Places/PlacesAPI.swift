@@ -125,15 +125,17 @@ struct PlacesAPI: Sendable {
     /// The OwnTracks apps in HTTP mode: HTTP Basic with the username and an app password; `_type: location`
     /// messages become points, other types are acknowledged. OwnTracks expects a JSON array back.
     @Sendable func ownTracks(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let identity = try await accounts.identity(
+        let (identity, appPassword) = try await accounts.identity(
             basic: request.headers[.authorization] ?? "",
             client: context.clientAddress
         )
         let message = try await request.decodeJSON(as: OwnTracksMessage.self, limit: maxBody)
-        // With sharing off nothing is stored, but the app is told "received": it would otherwise retry forever.
+        // With sharing off nothing is stored, but the app is told "received" (200 and an empty JSON array, as
+        // OwnTracks expects): it would otherwise queue and retry the message forever.
         if let point = try message.point(), try await places.sharing(identity).level != .off {
             _ = try await places.upload(identity, LocationUpload(points: [point]))
         }
+        try await accounts.heardFrom(appPassword: appPassword)
         return try .json([String]())
     }
 

@@ -43,6 +43,7 @@ struct PlacesPages: Sendable {
         signedIn.post("points", use: points)
         signedIn.get("geocode", use: geocode)
         addPresenceRoutes(to: signedIn)
+        addBackgroundRoutes(to: signedIn)
     }
 
     var limit: Int { configuration.limits.maxRequestBody }

@@ -65,5 +65,6 @@ enum Migrations {
         M0053_SecondFactors(),  // authenticator apps and passkeys asked before money leaves; recovery codes
         M0054_PasskeyChallenges(),  // what a passkey signs to be made or to let money out, each spent once
         M0052_CardPhotos(),  // a card design's photos in its template's photo slots
+        M0049_OwnTracksDevices(),  // app passwords made for OwnTracks, and when each last sent a message
     ]
 }

@@ -13,6 +13,9 @@ struct FormFlash: Codable, Sendable {
     var state: FormState?
     /// A refusal not tied to a form ("Refund refused: ..."), shown at the top.
     var alert: String?
+    /// A secret the page shows this once (OwnTracks' configuration link), sealed with `Secrets.seal`: the cookie is
+    /// signed, not encrypted.
+    var sealed: String?
 }
 
 /// Writes and reads `FormFlash` cookies: base64url JSON and its keyed hash, so no one else can word a page's errors.
@@ -73,6 +76,12 @@ extension PageRenderer {
     /// An action refused without a form of its own: back to `location`, with `alert` at the top of the page.
     func refused(alert: String, returnTo location: String) -> Response {
         back(to: location, FormFlash(path: Self.path(of: location), alert: alert))
+    }
+
+    /// A secret made by the POST, shown once by the page at `location` (POST → redirect → GET): `sealed` rides in the
+    /// flash cookie, which that page reads once and clears.
+    func showOnce(sealed: String, returnTo location: String) -> Response {
+        back(to: location, FormFlash(path: Self.path(of: location), sealed: sealed))
     }
 
     private func back(to location: String, _ flash: FormFlash) -> Response {

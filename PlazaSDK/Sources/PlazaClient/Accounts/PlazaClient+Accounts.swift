@@ -130,4 +130,16 @@ extension PlazaClient {
     public func deleteAppPassword(_ id: UUID) async throws {
         try await sendVoid("DELETE", "v1/me/app-passwords/\(id.uuidString.lowercased())", auth: .required)
     }
+
+    /// A new app password for the OwnTracks app, with `configUrl` (and its QR code, `qrSvg`): opened on the phone, the
+    /// link sets OwnTracks up to report to Plaza in the background. The link holds the secret and is not shown again.
+    public func setUpOwnTracks(named name: String? = nil) async throws -> OwnTracksDevice {
+        try await send("POST", "v1/me/owntracks", body: OwnTracksRequest(name: name), auth: .required)
+    }
+
+    /// The phones set up for OwnTracks, with when Plaza last heard from each. Revoke one with `deleteAppPassword`.
+    public func ownTracksDevices() async throws -> [OwnTracksDevice] {
+        let page: Page<OwnTracksDevice> = try await send("GET", "v1/me/owntracks", auth: .required)
+        return page.items
+    }
 }
