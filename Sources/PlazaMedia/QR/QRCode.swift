@@ -38,7 +38,8 @@ public struct QRCode: Sendable, Equatable {
         modules = matrix.dark
     }
 
-    /// An SVG of the symbol with a four-module quiet zone, one path, `scale` pixels a module.
+    /// An SVG of the symbol with a four-module quiet zone, one path, `scale` pixels a module. Hidden from screen
+    /// readers: the page names it (a wrapper with `role="img"`) and writes its code beside it.
     public func svg(scale: Int = 6) -> String {
         var path = ""
         for row in 0..<size {
@@ -56,7 +57,7 @@ public struct QRCode: Sendable, Equatable {
         let side = size + 8
         return
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(side) \(side)\" width=\"\(side * scale)\" height=\"\(side * scale)\" "
-            + "shape-rendering=\"crispEdges\" role=\"img\"><rect width=\"\(side)\" height=\"\(side)\" fill=\"#fff\"/><path fill=\"#000\" d=\"\(path)\"/></svg>"
+            + "shape-rendering=\"crispEdges\" aria-hidden=\"true\" focusable=\"false\"><rect width=\"\(side)\" height=\"\(side)\" fill=\"#fff\"/><path fill=\"#000\" d=\"\(path)\"/></svg>"
     }
 
     // MARK: Tables (level M)

@@ -42,7 +42,8 @@ public enum CardPreviewSVG {
         let viewBox = "\(number(-bleed)) \(number(-bleed)) \(number(width)) \(number(height))"
         var svg =
             inline
-            ? "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(viewBox)\" class=\"card-svg\" role=\"img\">"
+            ? "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(viewBox)\" class=\"card-svg\" role=\"img\" "
+                + "aria-label=\"\(escape(accessibleName(page)))\">"
             : "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(viewBox)\" width=\"\(number(width))mm\" height=\"\(number(height))mm\">"
         if !inline {
             svg += "<style>"
@@ -61,6 +62,13 @@ public enum CardPreviewSVG {
         }
         if page.guides { svg += guides(page.trim) }
         return svg + "</svg>"
+    }
+
+    /// What a screen reader says for an inline preview: the card's words, in drawing order.
+    static func accessibleName(_ page: Page) -> String {
+        let words = page.labels.map { $0.layout.lines.map(\.text).joined(separator: " ") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return words.isEmpty ? "A card without words" : "A card reading: " + words.joined(separator: " / ")
     }
 
     /// One label: a group holding a `<text>` whose lines are `<tspan>`s with one x per character and the line's baseline

@@ -1,0 +1,66 @@
+"""axe-core over Plaza's pages (issue 41): the `axe.min.js` that `axe-playwright-python` ships (installed with
+`--no-deps`: axe-selenium-python's axe-core predates WCAG 2.1), injected into each page and run for WCAG 2.0, 2.1
+and 2.2 A and AA. A crawler finds the pages a role reaches by following links, as a person would."""
+import json
+import os
+import re
+from urllib.parse import urljoin, urlparse
+
+import axe_playwright_python
+from selenium.common.exceptions import WebDriverException
+
+AXE = open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js")).read()
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+# Never followed: leaving, files, the API and its docs' raw contract, anything that changes state on a GET.
+SKIP = re.compile(r"^/(logout|v1/|static/|media/|tiles/|dev/|openapi|docs/api/openapi|\.well-known)|\.(pdf|svg|png|pkpass|ics|csv|json|txt|webmanifest)$")
+ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b\d+\b", re.I)
+
+
+def check(driver):
+    """The serious and critical violations on the page now, as (rule, impact, [targets], help)."""
+    if not driver.execute_script("return !!window.axe"):
+        driver.execute_script(AXE)
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}, resultTypes: ['violations']})"
+        ".then((r) => done(JSON.stringify(r.violations)), (e) => done(JSON.stringify({error: String(e)})));", TAGS)
+    violations = json.loads(result)
+    if isinstance(violations, dict):
+        raise AssertionError("axe failed: " + violations["error"])
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3], v["help"]) for v in violations
+            if v["impact"] in ("serious", "critical")]
+
+
+def pattern(link):
+    """`/market/listings/3f…?tab=bids` and `/market/listings/9a…` are one page to check: filters and pages of a list
+    change its rows, not its kind of markup."""
+    return ID.sub(":id", urlparse(link).path)
+
+
+def crawl(driver, base, start="/", limit=60, skip=()):
+    """Pages reachable from `start` by links, one per path pattern, breadth first: [(path, violations)]."""
+    driver.set_script_timeout(60)
+    host = urlparse(base).netloc
+    seen, queue, found = set(skip), [start], []
+    while queue and len(found) < limit:
+        link = queue.pop(0)
+        if pattern(link) in seen:
+            continue
+        seen.add(pattern(link))
+        try:
+            driver.get(base + link)
+        except WebDriverException as error:
+            if "ERR_NAME_NOT_RESOLVED" in error.msg:
+                continue  # redirected off Plaza (Google Wallet's save link): not a page of ours
+            raise AssertionError(f"{link} did not load: {error.msg}")
+        if urlparse(driver.current_url).netloc != host:
+            continue
+        found.append((link, check(driver)))
+        for href in driver.execute_script("return [...document.querySelectorAll('a[href]')].map((a) => a.href)"):
+            url = urlparse(href)
+            if url.scheme not in ("http", "https") or url.netloc != host or SKIP.search(url.path):
+                continue
+            target = url.path + ("?" + url.query if url.query else "")
+            if pattern(target) not in seen:
+                queue.append(target)
+    return found
