@@ -76,7 +76,8 @@ def test_a_coupon_goes_from_the_editor_to_a_discounted_charge(plaza, browser):
             click(customer, customer.find_element(By.CSS_SELECTOR, "[data-share-toggle]"))
         wait_for(customer, lambda: sent(customer) >= 1, explain=lambda: share_status(customer))
         customer.get(plaza + "/offers")
-        wait_for(customer, lambda: title in customer.find_element(By.ID, "offers-live").text,
+        # The offer follows the upload through the feed: on two busy cores, give it time.
+        wait_for(customer, lambda: title in customer.find_element(By.ID, "offers-live").text, seconds=30,
                  explain=lambda: customer.find_element(By.ID, "offers-live").text)
         # The live list may draw itself again as a second offer arrives (the bakery's own): find ours again then.
         for attempt in range(5):

@@ -45,6 +45,8 @@ extension CardsPages {
         var papers: [PaperRow]
         var signedIn: Bool
         var loginHref: String
+        /// A slot waits for the shopper's photo: a sample is ordered from the editor, once the photo is in.
+        var needsPhoto: Bool
     }
 
     @Sendable func templatePage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -127,7 +129,8 @@ extension CardsPages {
                 )
             },
             signedIn: context.identity != nil,
-            loginHref: "/login?" + FormData.encoded([("next", path + (colour.map { "?colour=\($0.id)" } ?? ""))])
+            loginHref: "/login?" + FormData.encoded([("next", path + (colour.map { "?colour=\($0.id)" } ?? ""))]),
+            needsPhoto: template.photoSlots.contains(where: \.required)
         )
     }
 
