@@ -14,12 +14,15 @@ struct ContractRoutes: Sendable {
         }
     }
 
-    /// The methods declared for `path` (`{id}` matches any one segment), or `nil` for a path the contract lacks.
+    /// The methods declared for `path` (`{id}` matches any one segment, and a literal segment wins over it:
+    /// `/v1/me/second-factors/totp` is not `/v1/me/second-factors/{id}`), or `nil` for a path the contract lacks.
     func methods(for path: String) -> [String]? {
         let segments = path.split(separator: "/")
-        return routes.first { route in
+        return routes.filter { route in
             route.segments.count == segments.count
                 && zip(route.segments, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
-        }?.methods
+        }
+        .max { $0.segments.filter { !$0.hasPrefix("{") }.count < $1.segments.filter { !$0.hasPrefix("{") }.count }?
+        .methods
     }
 }

@@ -22,6 +22,8 @@ struct SecondFactorHeaderMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         guard let answer = request.headers[.plazaSecondFactor] else { return try await next(request, context) }
+        // No code, recovery code or passkey proof is this long (the contract's `maxLength`).
+        guard answer.utf8.count <= 4096 else { throw PlazaError.invalidSecondFactor }
         return try await SecondFactorAnswer.$current.withValue(answer) { try await next(request, context) }
     }
 }

@@ -205,6 +205,24 @@ extension SoftPasskey {
         }
     }
 
+    @Test(arguments: TestEngine.enabled)
+    func anAnswerLongerThanTheContractsIsRefusedAndLiteralPathsKeepTheirMethods(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live, configure: SecondFactorHelper.enforced()) { client, _ in
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let long = String(repeating: "0", count: 4_097)
+            let refused = try await client.send(
+                .post,
+                "/v1/me/second-factors/totp",
+                token: anna,
+                headers: SecondFactorHelper.answering(long)
+            )
+            #expect(refused.status == .forbidden && refused.problem?.code == .invalidCode)
+            // `challenge` is a path of its own, not the `{id}` of DELETE /v1/me/second-factors/{id}.
+            let wrong = try await client.send(.get, "/v1/me/second-factors/challenge", token: anna)
+            #expect(wrong.status == .methodNotAllowed && wrong.headers[.allow] == "POST")
+        }
+    }
+
     @Test func theRelyingPartyIsThePublicHostOrLocalhost() {
         let public_ = WebAuthn.RelyingParty(publicURL: URL(string: "https://plaza.example/"), port: 8080)
         #expect(public_.id == "plaza.example" && public_.origins == ["https://plaza.example"])
