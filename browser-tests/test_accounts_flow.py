@@ -47,7 +47,13 @@ def tab(driver, name):
 
 
 def notice(driver):
-    return driver.find_element(By.CSS_SELECTOR, ".notice").text
+    """The page's notice; when there is none, fails with the page's address and what it says instead."""
+    shown = driver.find_elements(By.CSS_SELECTOR, ".notice")
+    if not shown:
+        main = driver.find_elements(By.TAG_NAME, "main")
+        said = main[0].text if main else driver.find_element(By.TAG_NAME, "body").text
+        raise AssertionError(f"no notice on {driver.current_url}: {said[:1500]}")
+    return shown[0].text
 
 
 def test_sign_up_verify_log_out_log_in_and_reset(plaza, browser):

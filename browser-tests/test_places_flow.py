@@ -103,6 +103,11 @@ def test_a_customer_sharing_from_the_browser_appears_live_and_goes(plaza):
         time.sleep(1)
         assert present(merchant) == []
         screenshot(customer, "places-settings-zone")
+
+        # She deletes the zone again (the shared demo's other journeys meet anna at the bakery).
+        zone = next(row for row in customer.find_elements(By.CSS_SELECTOR, "#zones li") if row.text.startswith("Work"))
+        navigate(customer, zone.find_element(By.XPATH, ".//button[normalize-space()='Delete']"))
+        assert "Work" not in customer.find_element(By.ID, "zones").text
     finally:
         merchant.quit()
         customer.quit()
