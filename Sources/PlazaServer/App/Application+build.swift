@@ -137,6 +137,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
             accounts: services.accounts,
             secrets: services.secrets,
             secure: services.configuration.servesOverTLS,
+            catalogue: services.catalogue,
             badges: pages.badges
         )
     )

@@ -28,6 +28,8 @@ public struct PlazaConfiguration: Sendable {
     public var bcryptCost = 12
     public var logLevel: Logger.Level = .info
     public var mode: Mode = .production
+    /// The pages' language when neither the account nor the browser names one offered (`PLAZA_DEFAULT_LANGUAGE`).
+    public var defaultLanguage = "en"
     public var limits = Limits()
     public var places = PlacesConfiguration()
     public var wallet = WalletConfiguration()

@@ -69,6 +69,14 @@ extension PlazaConfiguration {
                 fail("PLAZA_MODE", "must be production, dev or demo")
             }
         }
+        if let language = value("PLAZA_DEFAULT_LANGUAGE") {
+            let offered = Catalogue.shippedTags() + (configuration.mode == .production ? [] : [Catalogue.pseudo])
+            if offered.contains(language) {
+                configuration.defaultLanguage = language
+            } else {
+                fail("PLAZA_DEFAULT_LANGUAGE", "must be one of \(offered.joined(separator: ", ")), not '\(language)'")
+            }
+        }
         if let retention = value("PLAZA_LOCATION_RETENTION") {
             if let seconds = parseDuration(retention), seconds >= 3600 {
                 configuration.places.retention = seconds

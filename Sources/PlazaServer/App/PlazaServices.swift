@@ -14,7 +14,9 @@ public final class PlazaServices: Sendable {
     let outbox: OutboxService
     let limiter: RateLimiter
     let idempotency: IdempotencyStore
-    let templates: MustacheLibrary
+    let templates: LocalizedTemplates
+    /// The words of every offered language (see `Catalogue`).
+    let catalogue: Catalogue
     let secrets: Secrets
     /// What changed, for every process and every open `GET /v1/events`: each domain publishes and subscribes here.
     let events: EventBus
@@ -288,7 +290,11 @@ public final class PlazaServices: Sendable {
         events.record(cards.paymentRecorder())
         events.record(inbox.noticeRecorder())
         events.record(wallet.disputeRecorder())
-        templates = try await Templates.load()
+        catalogue = try Catalogue.load(
+            defaultTag: configuration.defaultLanguage,
+            pseudo: configuration.mode != .production
+        )
+        templates = try await Templates.load(catalogue: catalogue)
     }
 
     /// Brings the schema up to date.

@@ -195,7 +195,7 @@ struct FormState: Sendable, Codable {
 
 /// Renders view models with the templates.
 struct PageRenderer: Sendable {
-    let templates: MustacheLibrary
+    let templates: LocalizedTemplates
     /// Carries refused forms across their redirect (see `FormFlash`); pages without forms need none.
     var flashes: FlashCookies?
 

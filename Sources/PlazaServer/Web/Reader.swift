@@ -8,20 +8,37 @@ import PlazaCore
 struct Reader: Sendable {
     var locale: Locale
     var timeZone: TimeZone
+    /// The words of the reader's language (see `Catalogue`).
+    var words: Catalogue.Words
 
     static let standard = Reader(locale: Locale(identifier: "en_US"), timeZone: .gmt)
     static let timeZoneCookie = "plaza_tz"
 
-    init(locale: Locale, timeZone: TimeZone) {
+    init(locale: Locale, timeZone: TimeZone, words: Catalogue.Words = Catalogue.englishWords) {
         self.locale = locale
         self.timeZone = timeZone
+        self.words = words
     }
 
-    /// The reader of a page request: `chosenTimeZone` is the signed-in user's setting.
-    init(request: Request, chosenTimeZone: String?) {
-        locale = Self.locale(acceptLanguage: request.headers[.acceptLanguage])
+    /// The reader of a page request: `chosenTimeZone` and `chosenLanguage` are the signed-in user's settings.
+    init(request: Request, chosenTimeZone: String?, chosenLanguage: String? = nil, catalogue: Catalogue) {
+        let acceptLanguage = request.headers[.acceptLanguage]
+        words = catalogue.words(catalogue.choose(account: chosenLanguage, acceptLanguage: acceptLanguage))
+        locale = Self.locale(language: words.tag, acceptLanguage: acceptLanguage)
         let browser = request.cookies[Self.timeZoneCookie]?.value.removingPercentEncoding
         timeZone = [chosenTimeZone, browser].lazy.compactMap { $0.flatMap(TimeZone.init(identifier:)) }.first ?? .gmt
+    }
+
+    /// The conventions for numbers and dates of a page in `language`: the browser's own when it asks for that
+    /// language (`de-AT` keeps Austria's), else the language's usual region (`de` → Germany).
+    static func locale(language: String, acceptLanguage: String?) -> Locale {
+        let browser = locale(acceptLanguage: acceptLanguage)
+        let primary = language.split(separator: "-")[0]
+        if language == Catalogue.pseudo || browser.language.languageCode?.identifier == String(primary) {
+            return language == Catalogue.pseudo && browser.language.languageCode?.identifier != "en"
+                ? Locale(identifier: "en_US") : browser
+        }
+        return Locale(identifier: Locale.Language(identifier: String(primary)).maximalIdentifier)
     }
 
     /// The ISO 639 languages Foundation knows, read once (every page request asks).

@@ -1,8 +1,12 @@
 import Foundation
 import Mustache
 
-/// The Mustache templates under `Resources/Templates`, loaded and parsed once at start-up, so a broken
-/// template stops the server instead of a page.
+/// The Mustache templates under `Resources/Templates`, loaded and parsed once at start-up for every language, so a
+/// broken template or a word missing from the catalogue stops the server instead of a page.
+///
+/// A template writes its words as `[[key]]`, a key of the message catalogue; loading puts each language's text in,
+/// escaped for HTML, its `{value}`s turned into the Mustache variables of the same name (`[[wallet.sent]]` with
+/// `"You sent {amount}"` reads `{{amount}}` from the page's model).
 enum Templates {
     static let required = [
         "layout", "home", "home-signed-in", "home-live", "wallet/actions", "error", "docs/api", "dev/mailbox",
@@ -28,17 +32,107 @@ enum Templates {
         var description: String { "\(name) is missing from the resources" }
     }
 
-    static func load() async throws -> MustacheLibrary {
+    /// A `[[key]]` that the catalogue does not have.
+    struct UnknownWord: Error, CustomStringConvertible {
+        let template: String
+        let key: String
+        var description: String { "\(template).mustache: [[\(key)]] is not in Messages/en.json" }
+    }
+
+    /// The templates' sources by name (`wallet/actions`).
+    static func sources() throws -> [String: String] {
         guard
-            let directory = Bundle.module.url(forResource: "Templates", withExtension: nil, subdirectory: "Resources")?
-                .path
+            let directory = Bundle.module.url(forResource: "Templates", withExtension: nil, subdirectory: "Resources")
         else {
             throw MissingTemplate(name: "Templates/")
         }
-        let library = try await MustacheLibrary(directory: directory)
-        for name in required where library.getTemplate(named: name) == nil {
+        var sources: [String: String] = [:]
+        let root = directory.standardizedFileURL.path
+        let files = FileManager.default.enumerator(atPath: root)
+        while let file = files?.nextObject() as? String {
+            guard file.hasSuffix(".mustache") else { continue }
+            sources[String(file.dropLast(".mustache".count))] = try String(
+                contentsOfFile: root + "/" + file,
+                encoding: .utf8
+            )
+        }
+        return sources
+    }
+
+    static func load(catalogue: Catalogue) async throws -> LocalizedTemplates {
+        let sources = try sources()
+        for name in required where sources[name] == nil {
             throw MissingTemplate(name: "\(name).mustache")
         }
-        return library
+        let english = catalogue.words(Catalogue.english)
+        for (name, source) in sources {
+            if let missing = keys(in: source).first(where: { !$0.hasPrefix("@") && !english.has($0) }) {
+                throw UnknownWord(template: name, key: missing)
+            }
+        }
+        var libraries: [String: MustacheLibrary] = [:]
+        for language in catalogue.languages {
+            let words = catalogue.words(language.tag)
+            var library = MustacheLibrary()
+            for (name, source) in sources {
+                try library.register(translate(source, words), named: name)
+            }
+            libraries[language.tag] = library
+        }
+        return LocalizedTemplates(libraries: libraries, defaultTag: catalogue.defaultTag)
     }
+
+    /// The `[[key]]`s of a template.
+    static func keys(in source: String) -> [String] {
+        source.matches(of: marker).map { String($0.output.1) }
+    }
+
+    nonisolated(unsafe) static let marker = /\[\[(@?[A-Za-z0-9_.\-]+)\]\]/
+    nonisolated(unsafe) static let value = /\{([A-Za-z0-9_.]+)\}/
+
+    /// The template with each `[[key]]` in `words`' language.
+    static func translate(_ source: String, _ words: Catalogue.Words) -> String {
+        source.replacing(marker) { match in
+            switch match.output.1 {
+            case "@tag": words.tag
+            case "@dir": words.language.dir
+            case let key: escape(words(String(key))).replacing(value) { "{{\($0.output.1)}}" }
+            }
+        }
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
+
+/// The templates in each offered language; a page renders in its reader's (`PageLanguage.current`).
+struct LocalizedTemplates: Sendable {
+    let libraries: [String: MustacheLibrary]
+    let defaultTag: String
+
+    func library(_ tag: String?) -> MustacheLibrary {
+        tag.flatMap { libraries[$0] } ?? libraries[defaultTag]!
+    }
+
+    func render(_ model: Any, withTemplate name: String, language: String? = PageLanguage.current) -> String? {
+        library(language).render(model, withTemplate: name)
+    }
+}
+
+/// The language of the page being answered, set once per page request by `CookieAuthMiddleware` from the reader, so
+/// that the renderer needs no argument at its hundred call sites.
+enum PageLanguage {
+    @TaskLocal static var current: String?
 }

@@ -59,6 +59,7 @@ struct CookieAuthMiddleware: RouterMiddleware {
     let accounts: AccountService
     let secrets: Secrets
     let secure: Bool
+    let catalogue: Catalogue
     var flashes: FlashCookies { FlashCookies(secrets: secrets, secure: secure) }
     /// The navigation's counts for a signed-in reader (see `Badges`); only whole pages that are loaded ask.
     var badges: @Sendable (Identity) async -> Badges? = { _ in nil }
@@ -99,7 +100,7 @@ struct CookieAuthMiddleware: RouterMiddleware {
             // A database hiccup here makes the visitor anonymous for one page instead of failing it.
             context.identity = (try? await accounts.identity(cookie: token)) ?? nil
         }
-        context.reader = Reader(request: request, chosenTimeZone: context.identity?.user.timeZone)
+        context.reader = Reader(request: request, chosenTimeZone: context.identity?.user.timeZone, catalogue: catalogue)
         context.page.path = path
         if let identity = context.identity, Self.isPageLoad(request) { context.page.badges = await badges(identity) }
         let flash =
@@ -109,7 +110,10 @@ struct CookieAuthMiddleware: RouterMiddleware {
         let nonce = existingNonce ?? Secrets.randomToken(bytes: 16)
         context.csrfToken = CSRF.token(for: nonce, secrets: secrets)
         context.csrfNonce = existingNonce
-        var response = try await next(request, context)
+        var response = try await PageLanguage.$current.withValue(context.reader.words.tag) {
+            try await next(request, context)
+        }
+        response.headers[.contentLanguage] = context.reader.words.tag
         if existingNonce == nil { response.setCookie(WebCookies.csrf(nonce, secure: secure)) }
         if flash != nil { response.setCookie(flashes.cleared(path: path)) }
         return response
