@@ -45,7 +45,7 @@ extension AccountsPages {
 
     /// Signed in: profile, address, password, devices, deletion.
     @Sendable func accountPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        try await renderAccount(context: context, notice: notice(request))
+        try await renderAccount(context: context, notice: notice(request, context.reader))
     }
 
     private func renderAccount(

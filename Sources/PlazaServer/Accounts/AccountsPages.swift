@@ -9,19 +9,13 @@ struct AccountsPages: Sendable {
     let renderer: PageRenderer
     let configuration: PlazaConfiguration
     let campusDirectory: any CampusDirectory
+    let catalogue: Catalogue
 
-    /// Confirmations shown after a redirect; only these fixed texts, never text from the URL.
-    static let notices: [String: String] = [
-        "verified": "Your e-mail address is verified.",
-        "sent": "We sent you a code. It works for 15 minutes.",
-        "reset": "Your password was changed. Log in with the new one.",
-        "profile": "Your profile was saved.",
-        "password": "Your password was changed; your other devices were signed out.",
-        "revoked": "That device was signed out.",
-        "deleted": "Your account was deleted.",
-        "loggedout": "You are logged out.",
-        "welcome": "Welcome to Plaza.",
-        "app-password-deleted": "The app password was deleted: a device using it can no longer report.",
+    /// Confirmations shown after a redirect, by their catalogue key (`accounts.notice.<code>`); only these fixed
+    /// texts, never text from the URL.
+    static let notices: Set<String> = [
+        "verified", "sent", "reset", "profile", "password", "revoked", "deleted", "loggedout", "welcome",
+        "app-password-deleted", "language",
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -37,6 +31,8 @@ struct AccountsPages: Sendable {
         pages.post("forgot-password", use: forgot)
         pages.get("reset-password", use: resetForm)
         pages.post("reset-password", use: reset)
+        pages.get("language", use: languagePage)
+        pages.post("language", use: chooseLanguage)
         let account = pages.group("account", context: AuthenticatedContext.self)
         account.get(use: accountPage)
         account.post("profile", use: saveProfile)
@@ -50,8 +46,10 @@ struct AccountsPages: Sendable {
 
     var limit: Int { configuration.limits.maxRequestBody }
 
-    func notice(_ request: Request) -> String? {
-        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+    func notice(_ request: Request, _ reader: Reader) -> String? {
+        request.uri.queryParameters.get("notice").flatMap { Self.notices.contains($0) ? $0 : nil }.map {
+            reader.words("accounts.notice.\($0)")
+        }
     }
 
     // MARK: Sign up
@@ -176,7 +174,7 @@ struct AccountsPages: Sendable {
         let email = query.get("email") ?? context.identity?.user.email ?? ""
         let code = query.get("code").map { String($0.filter(\.isNumber).prefix(6)) } ?? ""
         let page = CodePage(
-            shell: Shell(title: "Verify your e-mail", context: context, notice: notice(request)),
+            shell: Shell(title: "Verify your e-mail", context: context, notice: notice(request, context.reader)),
             form: context.page.form("verify")
                 ?? FormState(names: ["email", "code"]).with("email", email).with("code", code),
             mailbox: showsMailbox,
@@ -256,7 +254,7 @@ struct AccountsPages: Sendable {
         let next = Self.safeNext(request.uri.queryParameters.get("next"))
         if context.identity != nil { return PageRenderer.seeOther(next) }
         let page = LoginPage(
-            shell: Shell(title: "Log in", context: context, notice: notice(request)),
+            shell: Shell(title: "Log in", context: context, notice: notice(request, context.reader)),
             form: context.page.form("login") ?? FormState(names: ["login", "password"]),
             next: next
         )
@@ -335,7 +333,7 @@ struct AccountsPages: Sendable {
     /// Anyone: the code and a new password.
     @Sendable func resetForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let page = CodePage(
-            shell: Shell(title: "Choose a new password", context: context, notice: notice(request)),
+            shell: Shell(title: "Choose a new password", context: context, notice: notice(request, context.reader)),
             form: context.page.form("reset")
                 ?? FormState(names: ["email", "code", "newPassword"]).with(
                     "email",

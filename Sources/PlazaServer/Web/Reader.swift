@@ -23,7 +23,8 @@ struct Reader: Sendable {
     /// The reader of a page request: `chosenTimeZone` and `chosenLanguage` are the signed-in user's settings.
     init(request: Request, chosenTimeZone: String?, chosenLanguage: String? = nil, catalogue: Catalogue) {
         let acceptLanguage = request.headers[.acceptLanguage]
-        words = catalogue.words(catalogue.choose(account: chosenLanguage, acceptLanguage: acceptLanguage))
+        let chosen = chosenLanguage ?? request.cookies[WebCookies.language]?.value
+        words = catalogue.words(catalogue.choose(account: chosen, acceptLanguage: acceptLanguage))
         locale = Self.locale(language: words.tag, acceptLanguage: acceptLanguage)
         let browser = request.cookies[Self.timeZoneCookie]?.value.removingPercentEncoding
         timeZone = [chosenTimeZone, browser].lazy.compactMap { $0.flatMap(TimeZone.init(identifier:)) }.first ?? .gmt

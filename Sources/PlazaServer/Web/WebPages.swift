@@ -25,7 +25,8 @@ struct WebPages: Sendable {
             accounts: services.accounts,
             renderer: renderer,
             configuration: services.configuration,
-            campusDirectory: MarketCampusDirectory(market: services.market)
+            campusDirectory: MarketCampusDirectory(market: services.market),
+            catalogue: services.catalogue
         ).addRoutes(to: pages)
         BusinessesPages(businesses: services.businesses, renderer: renderer, configuration: services.configuration)
             .addRoutes(to: pages)

@@ -46,6 +46,21 @@ enum WebCookies {
         Cookie(name: session, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
+    /// The language a visitor chose on the language page (a signed-in person's account setting comes first).
+    static let language = "plaza_lang"
+
+    static func language(_ tag: String, secure: Bool) -> Cookie {
+        Cookie(
+            name: language,
+            value: tag,
+            maxAge: 365 * 86_400,
+            path: "/",
+            secure: secure,
+            httpOnly: true,
+            sameSite: .lax
+        )
+    }
+
     static func csrf(_ value: String, secure: Bool) -> Cookie {
         Cookie(name: csrf, value: value, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }

@@ -144,9 +144,9 @@ struct Catalogue: Sendable {
     init(files: [String: (Language, [String: Text])], defaultTag: String) {
         let english = files[Self.english]?.1 ?? [:]
         words = files.mapValues { Words(language: $0.0, texts: $0.1, fallback: english) }
-        languages = files.values.map(\.0).sorted {
-            ($0.tag != Self.english ? 1 : 0, $0.tag) < ($1.tag != Self.english ? 1 : 0, $1.tag)
-        }
+        // English first, the pseudo-locale last, the rest by tag.
+        let rank = { (tag: String) in tag == Self.english ? 0 : tag == Self.pseudo ? 2 : 1 }
+        languages = files.values.map(\.0).sorted { (rank($0.tag), $0.tag) < (rank($1.tag), $1.tag) }
         self.defaultTag = files[defaultTag] != nil ? defaultTag : Self.english
     }
 
