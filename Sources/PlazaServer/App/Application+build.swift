@@ -143,7 +143,13 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     )
     let contract = ContractRoutes(specText: APIReference.specText)
     router.add(
-        middleware: ErrorMiddleware(declaredMethods: { contract.methods(for: $0) }) { error, request, context in
+        middleware: ErrorMiddleware(
+            declaredMethods: { contract.methods(for: $0) },
+            words: { [catalogue = services.catalogue] request in
+                PageLanguage.words
+                    ?? catalogue.words(catalogue.choose(account: nil, acceptLanguage: request.headers[.acceptLanguage]))
+            }
+        ) { error, request, context in
             pages.errorPage(error, request: request, context: context)
         }
     )

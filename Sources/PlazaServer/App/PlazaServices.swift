@@ -186,12 +186,18 @@ public final class PlazaServices: Sendable {
         )
         // One guard for the addresses users give: what registering accepts is what sending calls.
         let pushAddresses = OutboundGuard(pushServicesAnd: configuration.push.hosts)
+        let catalogue = try Catalogue.load(
+            defaultTag: configuration.defaultLanguage,
+            pseudo: configuration.mode != .production
+        )
+        self.catalogue = catalogue
         let notifications = NotificationService(
             database: database,
             webPush: webPush,
             addresses: pushAddresses,
             baseURL: configuration.baseURL.hasSuffix("/")
-                ? String(configuration.baseURL.dropLast()) : configuration.baseURL
+                ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
+            catalogue: catalogue
         )
         self.notifications = notifications
         let delivery = NotificationDelivery(
@@ -290,10 +296,6 @@ public final class PlazaServices: Sendable {
         events.record(cards.paymentRecorder())
         events.record(inbox.noticeRecorder())
         events.record(wallet.disputeRecorder())
-        catalogue = try Catalogue.load(
-            defaultTag: configuration.defaultLanguage,
-            pseudo: configuration.mode != .production
-        )
         templates = try await Templates.load(catalogue: catalogue)
     }
 

@@ -104,7 +104,8 @@ extension LoyaltyService {
                     body: "Show its redeem code at the counter for: \(card.reward).",
                     link: "/loyalty/cards/\(card.id.uuidString.lowercased())"
                 )
-                messages.append(.alert(user: user, content: content))
+                let wording = Wording(key: "alert.loyalty.card_full", values: ["business": name, "reward": card.reward])
+                messages.append(.alert(user: user, content: content, wording: wording))
             }
             return messages
         }

@@ -14,6 +14,8 @@ package struct NotificationService: Sendable {
     let addresses: OutboundGuard
     /// Where mail links point.
     let baseURL: String
+    /// Alerts with a `Wording` go out in each recipient's language.
+    let catalogue: Catalogue
 
     var webPushKey: WebPushKey { WebPushKey(publicKey: webPush.publicKey) }
 
@@ -120,13 +122,21 @@ package struct NotificationService: Sendable {
     /// The bus's alert recorder: alerts become queued notifications in the publishing transaction, and each is also
     /// an arrival for the pages and apps the person has open (`notification.arrived`: a banner where they are).
     func recorder(committed: @escaping @Sendable () -> Void) -> EventBus.Recorder {
-        let store = store
+        let (store, catalogue) = (store, catalogue)
         return EventBus.Recorder(
             reacting: { messages, db in
-                let alerts = messages.compactMap { message -> (id: UUID, user: UUID, content: NotificationContent)? in
-                    if case .alert(let user, let content) = message { (UUID(), user, content) } else { nil }
+                let worded = messages.compactMap { message -> (user: UUID, content: NotificationContent, Wording?)? in
+                    if case .alert(let user, let content, let wording) = message { (user, content, wording) } else { nil }
                 }
-                guard !alerts.isEmpty else { return (false, []) }
+                guard !worded.isEmpty else { return (false, []) }
+                // Each in its recipient's language (the operator's when they chose none).
+                let chosen = try await store.languages(of: Set(worded.filter { $0.2 != nil }.map(\.user)), on: db)
+                let alerts = worded.map { user, content, wording in
+                    (
+                        id: UUID(), user: user,
+                        content: wording?.content(content, in: catalogue.words(chosen[user])) ?? content
+                    )
+                }
                 let now = Date()
                 try await store.enqueue(alerts, now: now, on: db)
                 let arrivals = try alerts.map {
@@ -148,7 +158,7 @@ package struct NotificationService: Sendable {
     /// Fans claimed notifications out: a delivery per device whose kind has push on (held to the end of quiet hours
     /// unless urgent), and a mail where the kind has e-mail on. Returns how many notifications it fanned out.
     func fanOutWaiting(now: Date = Date(), limit: Int = 100) async throws -> Int {
-        let (store, baseURL) = (store, baseURL)
+        let (store, baseURL, catalogue) = (store, baseURL, catalogue)
         let waiting = try await store.claimWaiting(now: now, lease: 60, limit: limit, on: database.sql)
         for notification in waiting {
             try await database.transaction { db in
@@ -163,12 +173,13 @@ package struct NotificationService: Sendable {
                 try await store.fanOut(notification.id, to: devices, notBefore: quietEnd ?? now, now: now, on: db)
                 if choice.email, let address = recipient?.email {
                     let content = notification.content
+                    let words = catalogue.words(recipient?.language)
+                    let footer = words("mail.notifications.footer", ["link": "\(baseURL)/account/notifications"])
                     try await OutboxStore().enqueue(
                         OutgoingMail(
                             to: address,
                             subject: content.title,
-                            text:
-                                "\(content.body)\n\n\(baseURL)\(content.link)\n\nChange which notifications you get: \(baseURL)/account/notifications"
+                            text: "\(content.body)\n\n\(baseURL)\(content.link)\n\n\(footer)"
                         ),
                         on: db,
                         now: now

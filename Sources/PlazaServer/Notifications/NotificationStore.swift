@@ -203,20 +203,32 @@ package struct NotificationStore: Sendable {
         }
     }
 
-    /// Where a person's notifications go besides their devices: a verified address, and their time zone.
-    func recipient(_ user: UUID, on db: any SQLDatabase) async throws -> (email: String?, timeZone: String?)? {
+    /// Where a person's notifications go besides their devices: a verified address, their time zone and language.
+    func recipient(_ user: UUID, on db: any SQLDatabase) async throws -> (
+        email: String?, timeZone: String?, language: String?
+    )? {
         guard
-            let row = try await db.select().columns("email", "email_verified", "time_zone").from("users").where(
-                "id",
-                .equal,
-                user
-            )
-            .where("deleted_at", .is, SQLLiteral.null).first()
+            let row = try await db.select().columns("email", "email_verified", "time_zone", "language").from("users")
+                .where("id", .equal, user)
+                .where("deleted_at", .is, SQLLiteral.null).first()
         else { return nil }
         let verified = try row.decode(column: "email_verified", as: Bool.self)
         return (
             verified ? try row.decode(column: "email", as: String.self) : nil,
-            try row.decode(column: "time_zone", as: String?.self)
+            try row.decode(column: "time_zone", as: String?.self),
+            try row.decode(column: "language", as: String?.self)
         )
+    }
+
+    /// The languages people chose (none chosen: absent).
+    func languages(of users: Set<UUID>, on db: any SQLDatabase) async throws -> [UUID: String] {
+        guard !users.isEmpty else { return [:] }
+        let rows = try await db.select().columns("id", "language").from("users")
+            .where("id", .in, Array(users)).where("language", .isNot, SQLLiteral.null).all()
+        var languages: [UUID: String] = [:]
+        for row in rows {
+            languages[try row.decode(column: "id", as: UUID.self)] = try row.decode(column: "language", as: String.self)
+        }
+        return languages
     }
 }

@@ -9,6 +9,8 @@ import PlazaCore
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The methods the contract declares for a path, to tell 405 from 404.
     let declaredMethods: @Sendable (String) -> [String]?
+    /// The language of a problem: the page's, else the client's `Accept-Language` (see `Catalogue.choose`).
+    let words: @Sendable (Request) -> Catalogue.Words
     /// Renders the HTML error page; `nil` means answer JSON.
     let renderPage: @Sendable (PlazaError, Request, Context) -> Response?
 
@@ -33,7 +35,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 plazaError.headers[.allow] = methods.joined(separator: ", ")
             }
             if wantsHTML(request), let page = renderPage(plazaError, request, context) { return page }
-            return plazaError.problemResponse()
+            let localized = plazaError.headers[.contentLanguage] == nil ? plazaError.localized(words(request)) : plazaError
+            return localized.problemResponse()
         }
     }
 

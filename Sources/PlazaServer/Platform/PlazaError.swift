@@ -36,11 +36,24 @@ public struct PlazaError: Error, Sendable {
         self.errors = errors
     }
 
-    /// The title and the detail as one sentence for a page ("Not enough money. Top up or ...").
-    var summary: String { detail.map { "\(title) \($0)" } ?? title }
+    /// The title and the detail as one sentence for a page ("Not enough money. Top up or ..."), in its language.
+    var summary: String {
+        let title = PageLanguage.say(title)
+        return detail.map { "\(title) \(PageLanguage.say($0))" } ?? title
+    }
 
     /// What a page says about a refused action: the first field's problem, else the summary.
-    var sentence: String { errors?.first?.message ?? summary }
+    var sentence: String { errors?.first.map { PageLanguage.say($0.message) } ?? summary }
+
+    /// The problem in `words`' language: its title, detail and fields' messages (its code and fields never change).
+    func localized(_ words: Catalogue.Words) -> PlazaError {
+        var copy = self
+        copy.title = words.say(title)
+        copy.detail = detail.map(words.say)
+        copy.errors = errors?.map { FieldError(field: $0.field, message: words.say($0.message), aboveBound: $0.aboveBound) }
+        copy.headers[.contentLanguage] = words.tag
+        return copy
+    }
 
     public var problem: Problem {
         Problem(

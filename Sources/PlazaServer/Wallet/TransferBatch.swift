@@ -87,9 +87,14 @@ extension WalletService {
                 outcomes[item.index] = .success(SentTransfer(transfer: item.transfer, json: key.body))
             }
             let alerts = debited.map { item in
-                FeedMessage.alert(
+                let money = WalletService.alertMoney(item.transfer.money)
+                return FeedMessage.alert(
                     user: item.recipient,
-                    content: item.transfer.receivedAlert(money: WalletService.alertMoney(item.transfer.money))
+                    content: item.transfer.receivedAlert(money: money),
+                    wording: Wording(
+                        key: "alert.money_received",
+                        values: ["name": item.transfer.from.name, "money": money, "note": item.transfer.note ?? ""]
+                    )
                 )
             }
             return (outcomes.map { $0! }, messages + alerts)

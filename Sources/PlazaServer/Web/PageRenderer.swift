@@ -180,7 +180,7 @@ struct FormState: Sendable, Codable {
         }
         let fieldErrors = error.errors ?? []
         for fieldError in fieldErrors {
-            fields[fieldError.field, default: Field()].error = fieldError.message
+            fields[fieldError.field, default: Field()].error = PageLanguage.say(fieldError.message)
         }
         if fieldErrors.isEmpty || error.code != .validationFailed { self.error = error.summary }
     }

@@ -73,8 +73,14 @@ struct Reader: Sendable {
     func money(_ money: Money) -> String { money.formatted(locale: locale) }
 
     /// "1 report", "7 weeks", "1,204 people": the count in the reader's digits and the right word for it.
+    /// (English words typed in Swift: being replaced by `count(_:_:)` with a catalogue key.)
     func count(_ number: Int, _ one: String, _ many: String) -> String {
         "\(number.formatted(.number.locale(locale))) \(number == 1 ? one : many)"
+    }
+
+    /// The plural text of `key` for `number`, the number in the reader's digits: "1 Stempel", "7 semanas".
+    func count(_ number: Int, _ key: String, _ values: [String: String] = [:]) -> String {
+        words.plural(key, count: number, shown: number.formatted(.number.locale(locale)), values)
     }
 
     /// "80 m", "1.2 km": how far a place is, to the nearest 10 m.
@@ -101,11 +107,11 @@ struct Reader: Sendable {
     /// "Today", "Yesterday", "24 Nov" this year, "24 Nov 2025" before.
     func day(_ date: Date, now: Date = Date()) -> String {
         let calendar = calendar
-        if calendar.isDate(date, inSameDayAs: now) { return "Today" }
+        if calendar.isDate(date, inSameDayAs: now) { return words("when.today") }
         if let yesterday = calendar.date(byAdding: .day, value: -1, to: now),
             calendar.isDate(date, inSameDayAs: yesterday)
         {
-            return "Yesterday"
+            return words("when.yesterday")
         }
         if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
             return date.formatted(style().day().month(.abbreviated))
@@ -116,7 +122,8 @@ struct Reader: Sendable {
     /// "Today 5:48 PM", "Yesterday 9:02 AM", "24 Nov, 5:48 PM", "24 Nov 2025, 5:48 PM": a moment in a list.
     func when(_ date: Date, now: Date = Date()) -> String {
         let day = day(date, now: now)
-        return day == "Today" || day == "Yesterday" ? "\(day) \(time(date))" : "\(day), \(time(date))"
+        let near = day == words("when.today") || day == words("when.yesterday")
+        return words(near ? "when.near_day_time" : "when.day_time", ["day": day, "time": time(date)])
     }
 
     /// "March 2025": since when someone has been here.
@@ -126,19 +133,17 @@ struct Reader: Sendable {
     /// a coming moment inside a sentence ("The handshake opens today at 2:30 PM.").
     func upcoming(_ date: Date, now: Date = Date()) -> String {
         let calendar = calendar
-        let day: String
-        if calendar.isDate(date, inSameDayAs: now) {
-            day = "today"
-        } else if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now),
+        let at = ["time": time(date)]
+        if calendar.isDate(date, inSameDayAs: now) { return words("when.upcoming.today", at) }
+        if let tomorrow = calendar.date(byAdding: .day, value: 1, to: now),
             calendar.isDate(date, inSameDayAs: tomorrow)
         {
-            day = "tomorrow"
-        } else if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
-            day = "on \(date.formatted(style().day().month(.wide)))"
-        } else {
-            day = "on \(date.formatted(style().day().month(.wide).year()))"
+            return words("when.upcoming.tomorrow", at)
         }
-        return "\(day) at \(time(date))"
+        let day =
+            calendar.component(.year, from: date) == calendar.component(.year, from: now)
+            ? date.formatted(style().day().month(.wide)) : date.formatted(style().day().month(.wide).year())
+        return words("when.upcoming.on", ["day": day, "time": time(date)])
     }
 
     /// The next whole hour at least an hour from `now` in the reader's time zone (14:20 → 16:00, 14:00 → 15:00): a
@@ -152,7 +157,7 @@ struct Reader: Sendable {
 
     /// "24 Nov 2026, 5:50 PM": a moment on a receipt or a detail page.
     func full(_ date: Date) -> String {
-        "\(date.formatted(style().day().month(.abbreviated).year())), \(time(date))"
+        words("when.day_time", ["day": date.formatted(style().day().month(.abbreviated).year()), "time": time(date)])
     }
 
     /// A `<time datetime>` value: the moment itself, for machines and the page script.

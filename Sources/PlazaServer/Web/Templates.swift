@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import Synchronization
 
 /// The Mustache templates under `Resources/Templates`, loaded and parsed once at start-up for every language, so a
 /// broken template or a word missing from the catalogue stops the server instead of a page.
@@ -72,15 +73,24 @@ enum Templates {
         }
         var libraries: [String: MustacheLibrary] = [:]
         for language in catalogue.languages {
+            if let known = parsed.withLock({ $0[language.tag] }) {
+                libraries[language.tag] = known
+                continue
+            }
             let words = catalogue.words(language.tag)
             var library = MustacheLibrary()
             for (name, source) in sources {
                 try library.register(translate(source, words), named: name)
             }
             libraries[language.tag] = library
+            parsed.withLock { $0[language.tag] = library }
         }
         return LocalizedTemplates(libraries: libraries, defaultTag: catalogue.defaultTag)
     }
+
+    /// Each language's templates, parsed once per process: the shipped files do not change while it runs, and every
+    /// `PlazaServices` of the process (the tests open hundreds at once) shares them.
+    private static let parsed = Mutex<[String: MustacheLibrary]>([:])
 
     /// The `[[key]]`s of a template.
     static func keys(in source: String) -> [String] {
@@ -96,9 +106,19 @@ enum Templates {
             switch match.output.1 {
             case "@tag": words.tag
             case "@dir": words.language.dir
+            case "@js": scriptWords(words)
             case let key: escape(words(String(key))).replacing(value) { "{{\($0.output.1)}}" }
             }
         }
+    }
+
+    /// The `js.` texts of `words` as a JSON object for the page scripts (`<script type="application/json">`, read by
+    /// `plazaSay` in app.js), with `</` written so that no text can close the script element.
+    static func scriptWords(_ words: Catalogue.Words) -> String {
+        var object: [String: String] = [:]
+        for key in words.keys(prefix: "js.") { object[String(key.dropFirst(3))] = words(key) }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
     }
 
     static func escape(_ text: String) -> String {
@@ -117,7 +137,7 @@ enum Templates {
     }
 }
 
-/// The templates in each offered language; a page renders in its reader's (`PageLanguage.current`).
+/// The templates in each offered language; a page renders in its reader's (`PageLanguage.words`).
 struct LocalizedTemplates: Sendable {
     let libraries: [String: MustacheLibrary]
     let defaultTag: String
@@ -126,13 +146,16 @@ struct LocalizedTemplates: Sendable {
         tag.flatMap { libraries[$0] } ?? libraries[defaultTag]!
     }
 
-    func render(_ model: Any, withTemplate name: String, language: String? = PageLanguage.current) -> String? {
+    func render(_ model: Any, withTemplate name: String, language: String? = PageLanguage.words?.tag) -> String? {
         library(language).render(model, withTemplate: name)
     }
 }
 
-/// The language of the page being answered, set once per page request by `CookieAuthMiddleware` from the reader, so
-/// that the renderer needs no argument at its hundred call sites.
+/// The words of the page being answered, set once per page request by `CookieAuthMiddleware` from the reader, so that
+/// the renderer and the pages' problems need no argument at their hundred call sites.
 enum PageLanguage {
-    @TaskLocal static var current: String?
+    @TaskLocal static var words: Catalogue.Words?
+
+    /// An English sentence of the Swift code (a problem's title, a field's message) in the page's language.
+    static func say(_ english: String) -> String { words?.say(english) ?? english }
 }

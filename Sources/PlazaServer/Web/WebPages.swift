@@ -132,6 +132,7 @@ struct WebPages: Sendable {
                 "/login?next=\(request.uri.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")"
             )
         }
+        let error = error.localized(context.reader.words)
         let page = ErrorPage(
             shell: Shell(title: error.title, context: context),
             status: Int(error.status.code),

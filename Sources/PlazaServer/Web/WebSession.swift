@@ -125,7 +125,7 @@ struct CookieAuthMiddleware: RouterMiddleware {
         let nonce = existingNonce ?? Secrets.randomToken(bytes: 16)
         context.csrfToken = CSRF.token(for: nonce, secrets: secrets)
         context.csrfNonce = existingNonce
-        var response = try await PageLanguage.$current.withValue(context.reader.words.tag) {
+        var response = try await PageLanguage.$words.withValue(context.reader.words) {
             try await next(request, context)
         }
         response.headers[.contentLanguage] = context.reader.words.tag

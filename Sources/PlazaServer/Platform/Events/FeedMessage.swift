@@ -14,7 +14,8 @@ enum FeedMessage: Codable, Sendable {
     case catalogChanged
     /// Something `user` should hear about even with Plaza closed (push, e-mail). Never sent over the feed: the
     /// notifications domain's recorder writes it into the outbox inside the transaction that publishes it (see `EventBus`).
-    case alert(user: UUID, content: NotificationContent)
+    /// With `wording`, each recipient reads it in their language (see `Wording`); else as `content` says.
+    case alert(user: UUID, content: NotificationContent, wording: Wording? = nil)
     /// A domain asks an admin to decide (a new merchant, later campaigns, reports, templates). Never sent over the
     /// feed either: the admin domain's recorder files it in the review queue inside the publishing transaction.
     case review(ReviewSubmission)

@@ -54,6 +54,20 @@ struct Catalogue: Sendable {
         }
 
         func has(_ key: String) -> Bool { texts[key] != nil || fallback[key] != nil }
+
+        /// The keys starting with `prefix`, of this language and English.
+        func keys(prefix: String) -> Set<String> {
+            Set(texts.keys.filter { $0.hasPrefix(prefix) }).union(fallback.keys.filter { $0.hasPrefix(prefix) })
+        }
+
+        /// An English sentence of the Swift code in this language: its entry under `=` and the sentence
+        /// (`"=Some fields need attention."`), else the sentence as written. Problems' titles and fields' messages are
+        /// looked up this way, so the services keep writing English and a sentence with a value in it stays English
+        /// until it gets a key of its own.
+        func say(_ english: String) -> String {
+            if case .plain(let text) = texts["=" + english] ?? fallback["=" + english] { return text }
+            return english
+        }
     }
 
     static let english = "en"

@@ -2,6 +2,15 @@
 "use strict";
 document.documentElement.classList.add("js");
 
+// The page's words for scripts, from the message catalogue in the page's language (the layout's `plaza-words`):
+// `plazaSay("share.sent", { time: "5:48 PM" })`; an unknown key is said as itself, so a mistake shows.
+window.plazaWords = (() => {
+  try { return JSON.parse(document.getElementById("plaza-words").textContent); } catch (error) { return {}; }
+})();
+window.plazaSay = (key, values) => (window.plazaWords[key] || key).replace(/\{([A-Za-z0-9_.]+)\}/g,
+  (whole, name) => (values && name in values ? String(values[name]) : whole));
+const plazaSay = window.plazaSay;
+
 // Forms that destroy something ask once more.
 document.addEventListener("submit", (event) => {
   const message = event.target.getAttribute("data-confirm");
@@ -30,11 +39,11 @@ window.plazaNoteFix = (position) => {
 window.plazaLocate = (found, failed) => {
   const fix = window.plazaFix;
   if (fix && Date.now() - fix.at < 60000) { found(fix); return; }
-  if (!("geolocation" in navigator)) { failed("This browser cannot tell where you are: search by name instead."); return; }
+  if (!("geolocation" in navigator)) { failed(plazaSay("locate.unsupported")); return; }
   const explain = (error) => {
-    if (error && error.code === 1) return "Plaza may not read your location: allow it for this site in the browser's settings, or search by name.";
-    if (error && error.code === 3) return "Finding your position took too long: try again, ideally near a window or outside, or search by name.";
-    return "Your device could not find a position (no GPS, Wi-Fi or network fix): check that location is on, or search by name.";
+    if (error && error.code === 1) return plazaSay("locate.denied");
+    if (error && error.code === 3) return plazaSay("locate.timeout");
+    return plazaSay("locate.failed");
   };
   const ask = (options, otherwise) => navigator.geolocation.getCurrentPosition(
     (position) => found(window.plazaNoteFix(position)),
@@ -50,7 +59,7 @@ document.addEventListener("click", (event) => {
   if (!button) return;
   const form = document.getElementById(button.getAttribute("data-locate"));
   const status = form.querySelector("[data-locate-status]");
-  status.textContent = "Finding you…";
+  status.textContent = plazaSay("locate.finding");
   window.plazaLocate((fix) => {
     form.querySelector("[name=latitude]").value = fix.latitude.toFixed(6);
     form.querySelector("[name=longitude]").value = fix.longitude.toFixed(6);
@@ -98,23 +107,23 @@ document.addEventListener("click", (event) => {
     }).then((response) => {
       if (response.ok) {
         counted();
-        say("Sharing: position sent at " + new Date().toLocaleTimeString([], { hour: "numeric", minute: "2-digit" }) + ".");
+        say(plazaSay("share.sent", { time: new Date().toLocaleTimeString(document.documentElement.lang, { hour: "numeric", minute: "2-digit" }) }));
       } else if (response.status === 409 || response.status === 403) {
         stop();
-        say("Sharing is off in your settings: nothing is sent.");
+        say(plazaSay("share.off"));
       } else {
-        say("Plaza refused the position (" + response.status + ").");
+        say(plazaSay("share.refused", { status: response.status }));
       }
-    }).catch(() => { last = null; say("Offline: will send again when you move."); });
+    }).catch(() => { last = null; say(plazaSay("share.offline")); });
   }
 
   function start() {
-    if (!("geolocation" in navigator)) { say("This browser cannot tell where you are."); return; }
+    if (!("geolocation" in navigator)) { say(plazaSay("share.unsupported")); return; }
     localStorage.setItem("plaza-share", "1");
-    if (button) button.textContent = "Stop sharing from this browser";
+    if (button) button.textContent = plazaSay("share.stop");
     if (indicator) indicator.hidden = false;
-    say("Waiting for your position…");
-    watch = navigator.geolocation.watchPosition(send, () => say("Location unavailable: allow it for this site."),
+    say(plazaSay("share.waiting"));
+    watch = navigator.geolocation.watchPosition(send, () => say(plazaSay("share.unavailable")),
       { enableHighAccuracy: true, maximumAge: 5000 });
   }
 
@@ -123,9 +132,9 @@ document.addEventListener("click", (event) => {
     if (watch !== null) navigator.geolocation.clearWatch(watch);
     watch = null;
     last = null;
-    if (button) button.textContent = "Start sharing from this browser";
+    if (button) button.textContent = plazaSay("share.start");
     if (indicator) indicator.hidden = true;
-    say("Not sharing from this browser.");
+    say(plazaSay("share.stopped"));
   }
 
   if (button) button.addEventListener("click", () => (watch === null ? start() : stop()));
@@ -457,7 +466,7 @@ document.addEventListener("click", (event) => {
   if (!button) return;
   const form = document.getElementById(button.getAttribute("data-fill-location"));
   const status = button.parentElement.querySelector("[data-locate-status]");
-  status.textContent = "Finding you…";
+  status.textContent = plazaSay("locate.finding");
   window.plazaLocate((fix) => {
     form.querySelector("[name=latitude]").value = fix.latitude.toFixed(6);
     form.querySelector("[name=longitude]").value = fix.longitude.toFixed(6);
