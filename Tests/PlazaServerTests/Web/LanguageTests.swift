@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import PlazaCore
 import PlazaTestSupport
 import Testing
@@ -123,7 +124,9 @@ import Testing
             #expect(page.text.contains(#"<a href="/language">Language</a>"#))
             let choices = try await browser.get("/language")
             #expect(
-                choices.text.contains(#"lang="de" dir="ltr"><input type="radio" name="language" value="de" > Deutsch"#)
+                choices.text.contains(
+                    #"lang="de" dir="ltr" translate="no"><input type="radio" name="language" value="de" > Deutsch"#
+                )
             )
             let chosen = try await browser.submit("/language", to: "/language", ["language": "es"])
             #expect(chosen.headers[.location] == "/language?notice=language")
@@ -133,6 +136,33 @@ import Testing
             // A language this Plaza does not offer changes nothing.
             _ = try await browser.submit("/language", to: "/language", ["language": "xx"])
             #expect(try await browser.get("/login").text.contains(#"<html lang="es""#))
+        }
+    }
+
+    @Test(arguments: TestEngine.enabled)
+    func problemsSpeakTheClientsLanguageAndKeepTheirCodes(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, _ in
+            let refused = try await client.execute(
+                uri: "/v1/auth/login",
+                method: .post,
+                headers: [.contentType: "application/json", .acceptLanguage: "es-MX, en;q=0.5"],
+                body: ByteBuffer(string: #"{"login": "", "password": ""}"#)
+            )
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.headers[.contentLanguage] == "es")
+            let problem = try #require(refused.problem)
+            #expect(problem.code == .validationFailed)
+            #expect(problem.title == "Revisa los campos marcados.")
+            #expect(problem.errors?.map(\.field).sorted() == ["login", "password"])
+            #expect(problem.errors?.first { $0.field == "password" }?.message == "Escribe tu contraseña.")
+
+            // A page's form shows the same problem in the page's language, beside its field.
+            let browser = PageSession(client)
+            _ = try await browser.submit("/language", to: "/language", ["language": "de"])
+            let login = try await browser.follow(
+                try await browser.submit("/login", to: "/login", ["login": "", "password": ""])
+            )
+            #expect(login.text.contains("Gib dein Passwort ein."))
         }
     }
 
