@@ -61,7 +61,7 @@ import Testing
             let started = try await browser.post("/account/security/totp", [:], csrf: PageSession.csrfToken(in: empty))
             let setup = try await browser.follow(started).text
             let secretText = try #require(
-                setup.range(of: "data-totp-secret>").map { String(setup[$0.upperBound...].prefix { $0 != "<" }) }
+                setup.range(of: #"data-totp-secret translate="no">"#).map { String(setup[$0.upperBound...].prefix { $0 != "<" }) }
             )
             #expect(setup.contains("<svg") && setup.contains(#"role="img""#))
             let secret = try #require(Base32.decode(secretText))
@@ -71,7 +71,7 @@ import Testing
                 csrf: PageSession.csrfToken(in: setup)
             )
             #expect(confirmed.status == .ok)
-            let codes = confirmed.text.components(separatedBy: "<li><code>").dropFirst()
+            let codes = confirmed.text.components(separatedBy: #"<li><code translate="no">"#).dropFirst()
             #expect(codes.count == 10 && confirmed.text.contains("shown only once"))
             let later = try await browser.get("/account/security").text
             #expect(!later.contains("data-recovery-codes") && later.contains("10 of 10 unused."))
