@@ -27,7 +27,7 @@ import Testing
             #expect(list.items.filter { $0.tag != "en-XA" } == Self.shipped)
             #expect(list.items.first { $0.tag == "en-XA" }?.dir == "ltr")
             let raw = try #require(
-                try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any]
             )
             #expect(raw["default"] as? String == "en")
         }
