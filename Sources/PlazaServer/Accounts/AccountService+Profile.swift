@@ -6,7 +6,7 @@ import SQLKit
 /// The signed-in user's own account: profile, password, address, deletion.
 extension AccountService {
     func updateProfile(_ identity: Identity, _ update: ProfileUpdate, now: Date = Date()) async throws -> User {
-        let errors = update.fieldErrors(now: now)
+        let errors = update.fieldErrors(now: now, languages: languages)
         guard errors.isEmpty else { throw PlazaError.validation(errors) }
         var user = identity.user
         if let name = update.displayName { user.displayName = name.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -14,6 +14,7 @@ extension AccountService {
         if let gender = update.gender { user.gender = gender }
         if let student = update.student { user.student = student }
         if let timeZone = update.timeZone { user.timeZone = timeZone.isEmpty ? nil : timeZone }
+        if let language = update.language { user.language = languages.offered(language) }
         let (accounts, updated) = (accounts, user)
         try await database.transaction { db in try await accounts.update(updated, on: db, now: now) }
         identities.clear()

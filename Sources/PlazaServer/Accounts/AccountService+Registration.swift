@@ -8,7 +8,7 @@ extension AccountService {
     /// Creates the account and mails a code. An address that already has an account gets the same answer
     /// (and its owner a warning mail), so sign-up does not tell who is registered.
     func register(_ request: RegisterRequest, client: String, now: Date = Date()) async throws -> User {
-        var errors = request.fieldErrors(now: now)
+        var errors = request.fieldErrors(now: now, languages: languages)
         if !errors.contains(where: { $0.field == "password" }), let problem = passwords.problem(request.password) {
             errors.append(FieldError(field: "password", message: problem))
         }
@@ -27,6 +27,7 @@ extension AccountService {
             birthDate: request.birthDate,
             gender: request.gender,
             student: request.student ?? false,
+            language: request.language.flatMap(languages.offered),
             now: now
         )
         let (accounts, outbox, baseURL) = (accounts, outbox, baseURL)

@@ -18,6 +18,8 @@ package struct AccountService: Sendable {
     let baseURL: String
     /// Tells the outbox that mail was committed.
     let mailQueued: @Sendable () -> Void
+    /// The languages this Plaza offers, which a user's `language` must name (see `Catalogue`).
+    let languages: LanguageList
     /// Other domains' reasons to keep an account, checked in the transaction that would erase it (money in the
     /// wallet, a business with no other owner).
     var accountErasureCheck: @Sendable (UserRecord, any SQLDatabase) async throws -> Void = { _, _ in }

@@ -146,12 +146,12 @@ package struct SessionStore: Sendable {
                 let (
                     session, id, email, username, displayName, passwordHash, role, emailVerified, birthDate, gender,
                     student, timeZone, approval,
-                    approvalReason, createdAt, updatedAt, lastSeenAt
+                    approvalReason, createdAt, updatedAt, language, lastSeenAt
                 ) =
                     try row.decode(
                         (
                             UUID, UUID, String, String, String, String, String, Bool, String?, String?, Bool, String?,
-                            String?, String?, Date, Date,
+                            String?, String?, Date, Date, String?,
                             Date
                         )
                         .self
@@ -171,6 +171,7 @@ package struct SessionStore: Sendable {
                 )
                 user.updatedAt = updatedAt
                 user.timeZone = timeZone
+                user.language = language
                 user.approval = approval.flatMap(ApprovalState.init(rawValue:))
                 user.approvalReason = approvalReason
                 found[session] = LiveSession(user: user, lastSeenAt: lastSeenAt)

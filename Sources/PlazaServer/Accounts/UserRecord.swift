@@ -15,6 +15,8 @@ package struct UserRecord: Sendable, Equatable {
     package var gender: Gender?
     package var student: Bool
     package var timeZone: String?
+    /// An offered language tag the user chose (`de`); nil: none chosen.
+    package var language: String?
     /// A merchant's standing (nil for everyone else): pending until an admin decides.
     package var approval: ApprovalState?
     package var approvalReason: String?
@@ -24,7 +26,7 @@ package struct UserRecord: Sendable, Equatable {
     package static let columns = [
         "id", "email", "username", "display_name", "password_hash", "role", "email_verified", "birth_date", "gender",
         "student",
-        "time_zone", "approval", "approval_reason", "created_at", "updated_at",
+        "time_zone", "approval", "approval_reason", "created_at", "updated_at", "language",
     ]
 
     init(row: any SQLRow) throws {
@@ -43,6 +45,7 @@ package struct UserRecord: Sendable, Equatable {
         approvalReason = try row.decode(column: "approval_reason", as: String?.self)
         createdAt = try row.decode(column: "created_at", as: Date.self)
         updatedAt = try row.decode(column: "updated_at", as: Date.self)
+        language = try row.decode(column: "language", as: String?.self)
     }
 
     package init(
@@ -56,6 +59,7 @@ package struct UserRecord: Sendable, Equatable {
         birthDate: String? = nil,
         gender: Gender? = nil,
         student: Bool = false,
+        language: String? = nil,
         now: Date
     ) {
         self.id = id
@@ -68,6 +72,7 @@ package struct UserRecord: Sendable, Equatable {
         self.birthDate = birthDate
         self.gender = gender
         self.student = student
+        self.language = language
         // A merchant starts pending; who creates one approved (the operator's CLI, the demo) says so.
         approval = role == .merchant ? .pending : nil
         createdAt = now
@@ -88,7 +93,7 @@ package struct UserRecord: Sendable, Equatable {
             SQLBind(emailVerified), SQLBind(birthDate), SQLBind(gender?.rawValue), SQLBind(student), SQLBind(timeZone),
             SQLBind(approval?.rawValue),
             SQLBind(approvalReason), SQLBind(createdAt),
-            SQLBind(updatedAt),
+            SQLBind(updatedAt), SQLBind(language),
         ]
     }
 
@@ -104,6 +109,7 @@ package struct UserRecord: Sendable, Equatable {
             gender: gender,
             student: student,
             timeZone: timeZone,
+            language: language,
             merchantApproval: approval.map { MerchantApproval(state: $0, reason: approvalReason) },
             createdAt: createdAt
         )

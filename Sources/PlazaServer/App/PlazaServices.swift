@@ -215,6 +215,11 @@ public final class PlazaServices: Sendable {
         events.record(PresencePush().recorder)
         events.record(notifications.recorder { delivery.nudge() })
         self.outbox = outbox
+        let catalogue = try Catalogue.load(
+            defaultTag: configuration.defaultLanguage,
+            pseudo: configuration.mode != .production
+        )
+        self.catalogue = catalogue
         var accounts = AccountService(
             database: database,
             secrets: secrets,
@@ -224,7 +229,8 @@ public final class PlazaServices: Sendable {
             idempotency: idempotency,
             limits: configuration.limits,
             baseURL: configuration.baseURL,
-            mailQueued: { outbox.nudge() }
+            mailQueued: { outbox.nudge() },
+            languages: catalogue.languageList
         )
         let wallet = wallet
         // Nothing may be stranded: no account or business goes while it holds money or open charges, no business is

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import PlazaCore
 import SQLKit
 
 /// What operators and load balancers call: health, readiness, metrics, and the API contract.
@@ -17,6 +18,7 @@ struct OperationsAPI: Sendable {
         // With PLAZA_METRICS_PORT the metrics have a listener of their own; else a token, or (dev and demo only) nothing.
         if services.configuration.network.metricsPort == nil { addMetrics(to: router) }
         router.get("openapi.yaml", use: openAPI)
+        router.get("v1/languages", use: languages)
         let reference = APIReference(services: services)
         router.get("docs/api", use: reference.page)
     }
@@ -68,6 +70,12 @@ struct OperationsAPI: Sendable {
             headers: headers,
             body: .init(byteBuffer: ByteBuffer(string: services.metrics.render()))
         )
+    }
+
+    /// Anyone: the languages this Plaza offers and the operator's default, for an app's picker. They change only with a
+    /// release or a restart, so caches may keep them a few minutes.
+    @Sendable func languages(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(services.catalogue.languageList, headers: [.cacheControl: "public, max-age=300"])
     }
 
     /// Anyone: the OpenAPI 3.1 contract.

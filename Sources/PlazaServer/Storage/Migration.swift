@@ -66,5 +66,6 @@ enum Migrations {
         M0054_PasskeyChallenges(),  // what a passkey signs to be made or to let money out, each spent once
         M0052_CardPhotos(),  // a card design's photos in its template's photo slots
         M0049_OwnTracksDevices(),  // app passwords made for OwnTracks, and when each last sent a message
+        M0055_UserLanguage(),  // the language a user chose for pages, mails and pushes
     ]
 }

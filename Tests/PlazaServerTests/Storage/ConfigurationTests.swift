@@ -1,5 +1,9 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Logging
+import PlazaCore
+import PlazaTestSupport
 import Testing
 
 @testable import PlazaServer
@@ -103,6 +107,36 @@ import Testing
             try PlazaConfiguration.fromEnvironment(["PLAZA_GLOBAL_EXECUTOR": "swift", "PLAZA_ADMIN_PASSWORD": " pass "])
                 .adminPassword == " pass "
         )
+    }
+
+    /// `PLAZA_DEFAULT_LANGUAGE` names an offered language (the pseudo-language outside production only), and
+    /// `GET /v1/languages` tells apps which.
+    @Test func theDefaultLanguageMustBeOneOffered() async throws {
+        func refusedKeys(_ environment: [String: String]) -> [String] {
+            do {
+                _ = try PlazaConfiguration.fromEnvironment(environment)
+                return []
+            } catch let error as ConfigurationErrors {
+                return error.errors.map(\.key)
+            } catch {
+                return ["?"]
+            }
+        }
+        #expect(refusedKeys(["PLAZA_DEFAULT_LANGUAGE": "xx"]) == ["PLAZA_DEFAULT_LANGUAGE"])
+        #expect(refusedKeys(["PLAZA_DEFAULT_LANGUAGE": "en-XA"]) == ["PLAZA_DEFAULT_LANGUAGE"])
+        #expect(try PlazaConfiguration.fromEnvironment([:]).defaultLanguage == "en")
+        #expect(
+            try PlazaConfiguration.fromEnvironment(["PLAZA_MODE": "dev", "PLAZA_DEFAULT_LANGUAGE": "en-XA"])
+                .defaultLanguage == "en-XA"
+        )
+        let german = try PlazaConfiguration.fromEnvironment(["PLAZA_DEFAULT_LANGUAGE": "de"])
+        #expect(german.defaultLanguage == "de")
+        try await TestPlaza.withApp(.sqlite, configure: { $0.defaultLanguage = german.defaultLanguage }) { client, _ in
+            let response = try await client.send(.get, "/v1/languages")
+            let list = try response.decode(LanguageList.self)
+            #expect(list.default == "de")
+            #expect(list.items.first?.tag == "en")
+        }
     }
 
     @Test func everyBadVariableIsNamedAtOnce() {

@@ -14,6 +14,9 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     public var student: Bool
     /// The IANA time zone the user chose for dates (`Europe/Berlin`); without one, pages use the browser's.
     public var timeZone: String?
+    /// The BCP 47 tag of the language the user chose for pages, mails and pushes (`de`, `es`, `en-XA`), one that
+    /// `GET /v1/languages` lists; nil: none chosen (the browser's, else the operator's default).
+    public var language: String?
     /// Merchants only: whether an admin approved them (until then their businesses are not public and they cannot
     /// charge), with the reason when refused.
     public var merchantApproval: MerchantApproval?
@@ -30,6 +33,7 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         gender: Gender? = nil,
         student: Bool = false,
         timeZone: String? = nil,
+        language: String? = nil,
         merchantApproval: MerchantApproval? = nil,
         createdAt: Date
     ) {
@@ -43,6 +47,7 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         self.gender = gender
         self.student = student
         self.timeZone = timeZone
+        self.language = language
         self.merchantApproval = merchantApproval
         self.createdAt = createdAt
     }
@@ -84,6 +89,8 @@ public struct RegisterRequest: Codable, Sendable, Hashable {
     public var birthDate: String?
     public var gender: Gender?
     public var student: Bool?
+    /// A language tag `GET /v1/languages` lists (`de`), in any case; absent: none chosen.
+    public var language: String?
 
     public init(
         email: String,
@@ -93,7 +100,8 @@ public struct RegisterRequest: Codable, Sendable, Hashable {
         role: Role = .customer,
         birthDate: String? = nil,
         gender: Gender? = nil,
-        student: Bool? = nil
+        student: Bool? = nil,
+        language: String? = nil
     ) {
         self.email = email
         self.username = username
@@ -103,6 +111,7 @@ public struct RegisterRequest: Codable, Sendable, Hashable {
         self.birthDate = birthDate
         self.gender = gender
         self.student = student
+        self.language = language
     }
 }
 
@@ -188,18 +197,22 @@ public struct ProfileUpdate: Codable, Sendable, Hashable {
     public var student: Bool?
     /// An IANA time zone (`America/New_York`); an empty string goes back to the browser's.
     public var timeZone: String?
+    /// A language tag `GET /v1/languages` lists (`de`), in any case; an empty string: none chosen.
+    public var language: String?
     public init(
         displayName: String? = nil,
         birthDate: String? = nil,
         gender: Gender? = nil,
         student: Bool? = nil,
-        timeZone: String? = nil
+        timeZone: String? = nil,
+        language: String? = nil
     ) {
         self.displayName = displayName
         self.birthDate = birthDate
         self.gender = gender
         self.student = student
         self.timeZone = timeZone
+        self.language = language
     }
 
     /// A field left out stays as it is; `null` is refused (see `decodeUnlessNull`).
@@ -210,6 +223,7 @@ public struct ProfileUpdate: Codable, Sendable, Hashable {
         gender = try container.decodeUnlessNull(Gender.self, forKey: .gender)
         student = try container.decodeUnlessNull(Bool.self, forKey: .student)
         timeZone = try container.decodeUnlessNull(String.self, forKey: .timeZone)
+        language = try container.decodeUnlessNull(String.self, forKey: .language)
     }
 }
 

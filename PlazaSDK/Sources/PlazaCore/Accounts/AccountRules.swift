@@ -99,8 +99,8 @@ public enum AccountRules {
 }
 
 extension RegisterRequest {
-    /// Every field problem of this sign-up, in form order.
-    public func fieldErrors(now: Date) -> [FieldError] {
+    /// Every field problem of this sign-up, in form order; `languages`, the server's, checks `language`.
+    public func fieldErrors(now: Date, languages: LanguageList? = nil) -> [FieldError] {
         var validator = Validator()
         validator.apply(AccountRules.emailProblem(AccountRules.normalizedEmail(email)), to: "email")
         validator.apply(AccountRules.usernameProblem(AccountRules.normalizedUsername(username)), to: "username")
@@ -112,13 +112,14 @@ extension RegisterRequest {
             "Choose customer or merchant (an admin makes designers and admins)."
         )
         if let birthDate { validator.apply(AccountRules.birthDateProblem(birthDate, now: now), to: "birthDate") }
+        if let language, let languages { validator.apply(languages.problem(choosing: language), to: "language") }
         return validator.errors
     }
 }
 
 extension ProfileUpdate {
-    /// Every field problem of this profile change.
-    public func fieldErrors(now: Date) -> [FieldError] {
+    /// Every field problem of this profile change; `languages`, the server's, checks `language`.
+    public func fieldErrors(now: Date, languages: LanguageList? = nil) -> [FieldError] {
         var validator = Validator()
         if let displayName { validator.apply(AccountRules.displayNameProblem(displayName), to: "displayName") }
         if let birthDate, !birthDate.isEmpty {
@@ -131,6 +132,7 @@ extension ProfileUpdate {
                 "Choose a time zone from the list, such as Europe/Berlin."
             )
         }
+        if let language, let languages { validator.apply(languages.problem(choosing: language), to: "language") }
         return validator.errors
     }
 }
