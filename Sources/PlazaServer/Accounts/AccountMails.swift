@@ -8,21 +8,19 @@ enum AccountMails {
             ?? ""
     }
 
-    static func verificationCode(to email: String, code: String, minutes: Int, baseURL: String) -> OutgoingMail {
-        OutgoingMail(
-            to: email,
-            subject: "Your Plaza code: \(code)",
-            text: """
-                Welcome to Plaza.
-
-                Verify your address with one tap:
-                \(baseURL)/verify-email?email=\(Self.query(email))&code=\(code)
-
-                Or enter the code \(code) in the app. It works for \(minutes) minutes.
-
-                If you did not sign up, ignore this message.
-                """
-        )
+    /// The sign-up's code, in the words of the recipient's language.
+    static func verificationCode(
+        to email: String,
+        code: String,
+        minutes: Int,
+        baseURL: String,
+        words: Catalogue.Words = Catalogue.englishWords
+    ) -> OutgoingMail {
+        let values = [
+            "code": code, "minutes": String(minutes),
+            "link": "\(baseURL)/verify-email?email=\(Self.query(email))&code=\(code)",
+        ]
+        return OutgoingMail(to: email, subject: words("mail.verify.subject", values), text: words("mail.verify.text", values))
     }
 
     static func campusCode(to email: String, code: String, minutes: Int) -> OutgoingMail {
@@ -78,27 +76,21 @@ enum AccountMails {
         )
     }
 
-    static func resetCode(to email: String, code: String, minutes: Int, baseURL: String) -> OutgoingMail {
-        OutgoingMail(
-            to: email,
-            subject: "Reset your Plaza password: \(code)",
-            text: """
-                Choose a new password here:
-                \(baseURL)/reset-password?email=\(Self.query(email))&code=\(code)
-
-                Or enter the code \(code) in the app. It works for \(minutes) minutes.
-
-                If you did not ask for this, ignore this message: your password stays as it is.
-                """
-        )
+    static func resetCode(
+        to email: String,
+        code: String,
+        minutes: Int,
+        baseURL: String,
+        words: Catalogue.Words = Catalogue.englishWords
+    ) -> OutgoingMail {
+        let values = [
+            "code": code, "minutes": String(minutes),
+            "link": "\(baseURL)/reset-password?email=\(Self.query(email))&code=\(code)",
+        ]
+        return OutgoingMail(to: email, subject: words("mail.reset.subject", values), text: words("mail.reset.text", values))
     }
 
-    static func passwordChanged(to email: String) -> OutgoingMail {
-        OutgoingMail(
-            to: email,
-            subject: "Your Plaza password was changed",
-            text:
-                "Your password was just changed and your other devices were signed out. If this was not you, reset your password now."
-        )
+    static func passwordChanged(to email: String, words: Catalogue.Words = Catalogue.englishWords) -> OutgoingMail {
+        OutgoingMail(to: email, subject: words("mail.password_changed.subject"), text: words("mail.password_changed.text"))
     }
 }

@@ -43,7 +43,14 @@ extension AccountService {
                 return
             }
             try await accounts.insert(record, on: db)
-            try await self.queueCode(.verifyEmail, userID: record.id, email: email, now: now, on: db)
+            try await self.queueCode(
+                .verifyEmail,
+                userID: record.id,
+                email: email,
+                language: record.language,
+                now: now,
+                on: db
+            )
         }
         mailQueued()
         return record.dto
@@ -127,7 +134,7 @@ extension AccountService {
         try await database.transaction { db in
             try await accounts.update(updated, on: db, now: now)
             try await sessions.revokeAll(userID: updated.id, except: nil, now: now, on: db)
-            try await outbox.enqueue(AccountMails.passwordChanged(to: updated.email), on: db, now: now)
+            try await outbox.enqueue(AccountMails.passwordChanged(to: updated.email, words: words(updated.language)), on: db, now: now)
         }
         identities.clear()
         try await limiter.reset(loginAccountRule, updated.id.uuidString)
@@ -145,7 +152,14 @@ extension AccountService {
 
     private func mailCode(to user: UserRecord, purpose: CodeStore.Purpose, now: Date) async throws {
         try await database.transaction { db in
-            try await self.queueCode(purpose, userID: user.id, email: user.email, now: now, on: db)
+            try await self.queueCode(
+                purpose,
+                userID: user.id,
+                email: user.email,
+                language: user.language,
+                now: now,
+                on: db
+            )
         }
         mailQueued()
     }
@@ -155,6 +169,7 @@ extension AccountService {
         _ purpose: CodeStore.Purpose,
         userID: UUID,
         email: String,
+        language: String? = nil,
         now: Date,
         on db: any SQLDatabase
     ) async throws {
@@ -171,8 +186,21 @@ extension AccountService {
         let mail =
             switch purpose {
             case .verifyEmail:
-                AccountMails.verificationCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
-            case .resetPassword: AccountMails.resetCode(to: email, code: code, minutes: codeMinutes, baseURL: baseURL)
+                AccountMails.verificationCode(
+                    to: email,
+                    code: code,
+                    minutes: codeMinutes,
+                    baseURL: baseURL,
+                    words: words(language)
+                )
+            case .resetPassword:
+                AccountMails.resetCode(
+                    to: email,
+                    code: code,
+                    minutes: codeMinutes,
+                    baseURL: baseURL,
+                    words: words(language)
+                )
             case .campusEmail: AccountMails.campusCode(to: email, code: code, minutes: codeMinutes)
             }
         try await outbox.enqueue(mail, on: db, now: now)

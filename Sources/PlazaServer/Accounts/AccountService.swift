@@ -20,6 +20,8 @@ package struct AccountService: Sendable {
     let mailQueued: @Sendable () -> Void
     /// The languages this Plaza offers, which a user's `language` must name (see `Catalogue`).
     let languages: LanguageList
+    /// The words of a recipient's language (their `language`, else the operator's) for the mails it sends.
+    var words: @Sendable (String?) -> Catalogue.Words = { _ in Catalogue.englishWords }
     /// Other domains' reasons to keep an account, checked in the transaction that would erase it (money in the
     /// wallet, a business with no other owner).
     var accountErasureCheck: @Sendable (UserRecord, any SQLDatabase) async throws -> Void = { _, _ in }

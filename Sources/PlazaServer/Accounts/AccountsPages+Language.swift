@@ -37,6 +37,9 @@ extension AccountsPages {
         else {
             return PageRenderer.seeOther("/language")
         }
+        if let identity = context.identity {
+            _ = try await accounts.updateProfile(identity, ProfileUpdate(language: tag))
+        }
         var response = PageRenderer.seeOther("/language?notice=language")
         response.setCookie(WebCookies.language(tag, secure: configuration.servesOverTLS))
         return response

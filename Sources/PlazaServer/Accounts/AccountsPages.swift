@@ -125,7 +125,9 @@ struct AccountsPages: Sendable {
             role: form["role"] == "merchant" ? .merchant : .customer,
             birthDate: form.optional("birthDate"),
             gender: form.optional("gender").flatMap(Gender.init(rawValue:)),
-            student: form["student"] == "on" || !form["campus"].isEmpty
+            student: form["student"] == "on" || !form["campus"].isEmpty,
+            // The page's language (a hidden field): the account keeps it, for its mails and pages.
+            language: form.optional("language").flatMap { catalogue.offers($0) ? $0 : nil }
         )
         let user: User
         do {

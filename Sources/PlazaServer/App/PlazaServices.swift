@@ -215,11 +215,6 @@ public final class PlazaServices: Sendable {
         events.record(PresencePush().recorder)
         events.record(notifications.recorder { delivery.nudge() })
         self.outbox = outbox
-        let catalogue = try Catalogue.load(
-            defaultTag: configuration.defaultLanguage,
-            pseudo: configuration.mode != .production
-        )
-        self.catalogue = catalogue
         var accounts = AccountService(
             database: database,
             secrets: secrets,
@@ -232,6 +227,7 @@ public final class PlazaServices: Sendable {
             mailQueued: { outbox.nudge() },
             languages: catalogue.languageList
         )
+        accounts.words = { catalogue.words($0) }
         let wallet = wallet
         // Nothing may be stranded: no account or business goes while it holds money or open charges, no business is
         // left without an owner.

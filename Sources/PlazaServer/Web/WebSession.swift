@@ -115,7 +115,12 @@ struct CookieAuthMiddleware: RouterMiddleware {
             // A database hiccup here makes the visitor anonymous for one page instead of failing it.
             context.identity = (try? await accounts.identity(cookie: token)) ?? nil
         }
-        context.reader = Reader(request: request, chosenTimeZone: context.identity?.user.timeZone, catalogue: catalogue)
+        context.reader = Reader(
+            request: request,
+            chosenTimeZone: context.identity?.user.timeZone,
+            chosenLanguage: context.identity?.user.language,
+            catalogue: catalogue
+        )
         context.page.path = path
         if let identity = context.identity, Self.isPageLoad(request) { context.page.badges = await badges(identity) }
         let flash =
