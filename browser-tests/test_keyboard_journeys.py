@@ -1,0 +1,164 @@
+"""Issue 41: the journeys done with the keyboard alone, no mouse. Focus moves with Tab (and Shift+Tab), fields are typed
+into where focus is, and Enter or Space acts. Every stop on the way must show where focus is (an outline or a ring), and
+the wanted control must be reachable by Tab within a bound: that proves there is no trap and that the order is sane."""
+import json
+import uuid
+import urllib.request
+
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import latest_code, new_browser, screenshot
+from test_accounts_flow import PASSWORD, notice
+from test_places_flow import wait_for
+
+# What identifies the focused element in a failure, and whether a person can see focus on it.
+DESCRIBE = """
+    const e = document.activeElement;
+    if (!e || e === document.body) return {tag: 'body', text: '', visible: true, seen: 'body'};
+    const style = getComputedStyle(e);
+    const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || (style.boxShadow && style.boxShadow !== 'none');
+    const label = (e.getAttribute('aria-label') || e.innerText || e.value || e.name || e.placeholder || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
+    return {tag: e.tagName.toLowerCase(), name: e.getAttribute('name') || '', type: e.getAttribute('type') || '',
+            href: e.getAttribute('href') || '', text: label, visible: ring,
+            seen: e.tagName.toLowerCase() + (e.getAttribute('name') ? '[' + e.getAttribute('name') + ']' : '') + ' "' + label + '"'};
+"""
+
+
+def focused(driver):
+    """The focused element described (tag, name, type, href, text) and whether its focus is visible."""
+    return driver.execute_script(DESCRIBE)
+
+
+def press(driver, *keys):
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def tab_to(driver, predicate, limit=60, backwards=False):
+    """Presses Tab (or Shift+Tab) until `predicate(described)` holds for the focused element; each stop must show its
+    focus. Fails with the stops it visited when the control never comes (a trap, or a control Tab cannot reach)."""
+    visited = []
+    for _ in range(limit):
+        if backwards:
+            ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        else:
+            press(driver, Keys.TAB)
+        here = focused(driver)
+        visited.append(here["seen"])
+        if here["tag"] != "body":
+            assert here["visible"], f"focus is invisible on {here['seen']} at {driver.current_url}"
+        if predicate(here):
+            return here
+    raise AssertionError(f"Tab never reached the control on {driver.current_url}; visited: {visited}")
+
+
+def field(name):
+    return lambda e: e["name"] == name and e["tag"] in ("input", "select", "textarea")
+
+
+def button(text):
+    return lambda e: e["tag"] in ("button", "summary") and e["text"] == text or (e["tag"] == "input" and e["type"] == "submit" and e["text"] == text)
+
+
+def link(text):
+    return lambda e: e["tag"] == "a" and e["text"].startswith(text)
+
+
+def leaving(driver):
+    driver.execute_script("window.__plazaLeaving = true")
+
+
+def arrived(driver):
+    WebDriverWait(driver, 10, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script("return window.__plazaLeaving === undefined && document.readyState === 'complete'"))
+
+
+def activate(driver, key=Keys.ENTER):
+    """Presses Enter (or Space) on the focused control and waits for the page it leads to."""
+    leaving(driver)
+    press(driver, key)
+    arrived(driver)
+
+
+def type_into(driver, name, text):
+    """Tabs to the field `name` and types `text` into it (replacing what it held)."""
+    tab_to(driver, field(name))
+    active = driver.switch_to.active_element
+    active.send_keys(Keys.CONTROL, "a")
+    active.send_keys(Keys.DELETE)
+    active.send_keys(text)
+
+
+def start(driver, url):
+    """Opens a page as a person does from the address bar; focus starts at the top of the page."""
+    driver.get(url)
+
+
+def go(driver, predicate, key=Keys.ENTER, limit=60):
+    """Tabs to a link or button and follows it with Enter."""
+    tab_to(driver, predicate, limit)
+    activate(driver, key)
+
+
+def tab_bar(driver, name):
+    """Follows a main navigation entry by keyboard (the bottom tab bar on phones, the top bar on desktops)."""
+    visible = driver.execute_script(
+        "return [...document.querySelectorAll('nav.tabs a')].filter(a => a.offsetParent !== null).map(a => a.getAttribute('href'))")
+    go(driver, lambda e: e["tag"] == "a" and e["href"] in visible and e["text"].startswith(name), limit=120)
+
+
+def sign_up(driver, base, prefix="k"):
+    """A new person, signed up and verified by keyboard alone; returns the username."""
+    name = prefix + uuid.uuid4().hex[:10]
+    email = f"{name}@example.com"
+    start(driver, base + "/")
+    go(driver, link("Create an account"))
+    assert driver.current_url.endswith("/signup")
+    type_into(driver, "email", email)
+    type_into(driver, "username", name)
+    type_into(driver, "displayName", "Keyboard Tester")
+    type_into(driver, "password", PASSWORD)
+    go(driver, button("Sign up"))
+    assert "/verify-email" in driver.current_url, driver.current_url
+    type_into(driver, "code", latest_code(base, email))
+    # Enter in the field sends its form, as in any form.
+    activate(driver)
+    assert driver.current_url.endswith("/?notice=welcome"), driver.current_url
+    return name
+
+
+def log_in(driver, base, username, password):
+    start(driver, base + "/login")
+    type_into(driver, "login", username)
+    type_into(driver, "password", password)
+    go(driver, button("Log in"))
+    assert "/login" not in driver.current_url, driver.current_url
+
+
+SIZES = ["phone", "desktop"]
+
+
+import pytest
+
+
+@pytest.fixture(params=SIZES, ids=SIZES)
+def size(request):
+    return request.param
+
+
+@pytest.fixture
+def keyboard(size):
+    driver = new_browser(size)
+    yield driver
+    driver.quit()
+
+
+def test_sign_up_and_verify(plaza, keyboard):
+    name = sign_up(keyboard, plaza)
+    assert "Welcome to Plaza" in notice(keyboard)
+    tab_bar(keyboard, "Account")
+    assert "@" + name in keyboard.page_source
+    screenshot(keyboard, "keyboard-signup")
