@@ -162,3 +162,38 @@ def test_sign_up_and_verify(plaza, keyboard):
     tab_bar(keyboard, "Account")
     assert "@" + name in keyboard.page_source
     screenshot(keyboard, "keyboard-signup")
+
+
+def headline(driver):
+    return driver.find_element(By.CSS_SELECTOR, "[data-headline]").text
+
+
+def add_money(driver, amount):
+    """Adds money with the sandbox's test card, by keyboard, from the wallet."""
+    tab_bar(driver, "Wallet")
+    go(driver, link("Add money"))
+    type_into(driver, "amount", amount)
+    type_into(driver, "number", "4242 4242 4242 4242")
+    type_into(driver, "expiry", "1234")
+    type_into(driver, "cvc", "123")
+    go(driver, button("Add money"))
+    wait_for(driver, lambda: headline(driver) == f"Added ${amount}.00 to your balance ✓", explain=lambda: headline(driver))
+
+
+def test_pay_a_friend(plaza, keyboard):
+    sign_up(keyboard, plaza, "p")
+    add_money(keyboard, "20")
+    tab_bar(keyboard, "Wallet")
+    go(keyboard, link("Pay"))
+    # The payee field suggests people as one types; Tab leaves it with what was typed.
+    type_into(keyboard, "to", "@anna")
+    type_into(keyboard, "amount", "5.00")
+    type_into(keyboard, "note", "Keyboard coffee")
+    go(keyboard, button("Review"))
+    confirm = keyboard.find_element(By.CSS_SELECTOR, ".confirm").text
+    assert "Anna Customer" in confirm and "$5.00" in confirm and "Keyboard coffee" in confirm, confirm
+    go(keyboard, button("Send $5.00"))
+    assert headline(keyboard) == "You sent $5.00 to Anna C. ✓"
+    screenshot(keyboard, "keyboard-pay")
+    go(keyboard, link("Done"))
+    assert keyboard.find_element(By.CSS_SELECTOR, "[data-balance]").text == "$15.00"
