@@ -197,3 +197,50 @@ def test_pay_a_friend(plaza, keyboard):
     screenshot(keyboard, "keyboard-pay")
     go(keyboard, link("Done"))
     assert keyboard.find_element(By.CSS_SELECTOR, "[data-balance]").text == "$15.00"
+
+
+def charge_from_the_bakery(base, code, amount, description):
+    """Bruno's counter asks the customer whose pay code is `code` to pay (his own browser, with the mouse: only the customer's side is by keyboard)."""
+    from test_accounts_flow import click, navigate
+    from test_places_flow import log_in as mouse_log_in
+    from test_wallet_flow import fill_in
+    merchant = new_browser("desktop")
+    try:
+        mouse_log_in(merchant, base, "bruno", "demo-bruno-2026")
+        merchant.get(base + "/places/mine")
+        bakery = merchant.find_element(By.XPATH, "//main//li[contains(., \"Bruno's Bakery\")]")
+        navigate(merchant, bakery.find_element(By.LINK_TEXT, "Counter"))
+        fill_in(merchant, "charge-form", {"payCode": code, "amount": amount, "description": description})
+        click(merchant, merchant.find_element(By.XPATH, "//button[normalize-space()='Ask to pay']"))
+        wait_for(merchant, lambda: "$" + amount in merchant.find_element(By.ID, "counter").text,
+                 explain=lambda: merchant.find_element(By.CSS_SELECTOR, "[data-async-status]").text + " | " + merchant.find_element(By.ID, "counter").text)
+    finally:
+        merchant.quit()
+
+
+def test_approve_a_waiting_charge(plaza, keyboard):
+    sign_up(keyboard, plaza, "c")
+    add_money(keyboard, "10")
+    # She is not sharing where she is: she shows the counter a pay code.
+    tab_bar(keyboard, "Wallet")
+    go(keyboard, button("Show a pay code"))
+    code = keyboard.find_element(By.CSS_SELECTOR, "[data-paycode]").text.replace("Your pay code:", "").strip()
+    charge_from_the_bakery(plaza, code, "3.50", "Keyboard pretzel")
+    # The home screen leads to the charge waiting.
+    tab_bar(keyboard, "Home")
+    wait_for(keyboard, lambda: keyboard.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+    go(keyboard, link("Review and pay"))
+    wait_for(keyboard, lambda: "Keyboard pretzel" in keyboard.find_element(By.ID, "charges").text,
+             explain=lambda: keyboard.find_element(By.ID, "charges").text)
+    tab_to(keyboard, button("Pay $3.50"))
+    press(keyboard, Keys.ENTER)
+    wait_for(keyboard, lambda: keyboard.find_element(By.CSS_SELECTOR, "[data-async-done]").text == "Paid Bruno's Bakery $3.50 ✓")
+    wait_for(keyboard, lambda: not keyboard.find_elements(By.CSS_SELECTOR, "#charges article.charge"))
+    # The button she pressed went with the charge: focus lands on what happened, not on the page's start.
+    here = focused(keyboard)
+    assert here["tag"] != "body", "focus was lost when the charge was paid"
+    assert here["visible"], here
+    screenshot(keyboard, "keyboard-charge")
+    # From there, Tab goes on to the receipt of what she paid.
+    go(keyboard, link("Receipt"))
+    assert "Keyboard pretzel" in keyboard.find_element(By.CSS_SELECTOR, ".receipt").text
