@@ -24,6 +24,7 @@ DESCRIBE = """
     const label = (e.getAttribute('aria-label') || e.innerText || e.value || e.name || e.placeholder || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
     return {tag: e.tagName.toLowerCase(), name: e.getAttribute('name') || '', type: e.getAttribute('type') || '',
             href: e.getAttribute('href') || '', text: label, visible: ring,
+            context: ((e.closest('[data-loyalty-program], [data-town-offer], [data-review-item], li, article, section') || {}).innerText || '').slice(0, 300),
             seen: e.tagName.toLowerCase() + (e.getAttribute('name') ? '[' + e.getAttribute('name') + ']' : '') + ' "' + label + '"'};
 """
 
@@ -244,3 +245,35 @@ def test_approve_a_waiting_charge(plaza, keyboard):
     # From there, Tab goes on to the receipt of what she paid.
     go(keyboard, link("Receipt"))
     assert "Keyboard pretzel" in keyboard.find_element(By.CSS_SELECTOR, ".receipt").text
+
+
+def bakery_program(base, title):
+    """A loyalty program of Bruno's Bakery, and a function giving the six digits its counter shows now (the counter's
+    own screen, through the API: only the customer's side is by keyboard)."""
+    from test_offer_report_flow import api, token
+    bruno = token(base, "bruno", "demo-bruno-2026")
+    bakery = next(b for b in api(base, "GET", "/v1/me/businesses", token=bruno)["items"] if b["name"] == "Bruno's Bakery")
+    program = api(base, "POST", f"/v1/businesses/{bakery['id']}/loyalty-programs",
+                  {"title": title, "punchesRequired": 8, "reward": "A keyboard pretzel"}, token=bruno)
+    location = api(base, "GET", f"/v1/businesses/{bakery['id']}", token=bruno)["locations"][0]["id"]
+    return lambda: api(base, "GET", f"/v1/businesses/{bakery['id']}/loyalty/punch-token?programId={program['id']}"
+                                    f"&locationId={location}", token=bruno)["code"]
+
+
+def test_take_a_loyalty_card_and_punch_it(plaza, keyboard):
+    title = "Keyboard card " + uuid.uuid4().hex[:4]
+    counter_code = bakery_program(plaza, title)
+    sign_up(keyboard, plaza, "l")
+    # She finds the bakery from Places, by its name.
+    tab_bar(keyboard, "Places")
+    type_into(keyboard, "q", "bruno")
+    activate(keyboard)
+    go(keyboard, link("Bruno's Bakery"))
+    # Among the bakery's programs, the button of this one.
+    tab_to(keyboard, lambda e: button("Take this card")(e) and title in e["context"], limit=80)
+    activate(keyboard)
+    assert "The card is yours" in notice(keyboard)
+    type_into(keyboard, "code", counter_code())
+    activate(keyboard)
+    assert "Punch counted: 1 of 8" in notice(keyboard)
+    screenshot(keyboard, "keyboard-loyalty")
