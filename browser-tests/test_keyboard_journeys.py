@@ -277,3 +277,56 @@ def test_take_a_loyalty_card_and_punch_it(plaza, keyboard):
     activate(keyboard)
     assert "Punch counted: 1 of 8" in notice(keyboard)
     screenshot(keyboard, "keyboard-loyalty")
+
+
+def bakery_coupon(base, title, approve=True):
+    """A coupon of Bruno's Bakery through the API, handed out by hand only (it reaches no one by itself): submitted for
+    review, and approved by the admin unless `approve` is false (it waits in the admin's queue then)."""
+    from datetime import datetime, timedelta, timezone
+    from test_offer_report_flow import api, running_coupon, token
+    if approve:
+        return running_coupon(base, title)
+    bruno = token(base, "bruno", "demo-bruno-2026")
+    bakery = next(b for b in api(base, "GET", "/v1/me/businesses", token=bruno)["items"] if b["name"] == "Bruno's Bakery")
+    now = datetime.now(timezone.utc)
+    stamp = lambda moment: moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    campaign = api(base, "POST", f"/v1/businesses/{bakery['id']}/campaigns", {
+        "kind": "coupon", "title": title, "body": "A free roll with any coffee, typed by keyboard.",
+        "startsAt": stamp(now - timedelta(minutes=1)), "endsAt": stamp(now + timedelta(days=3)),
+        "delivery": ["manual"], "discount": {"percentOff": 10}, "totalRedemptions": 20,
+    }, token=bruno)
+    api(base, "POST", f"/v1/campaigns/{campaign['id']}/submit", token=bruno)
+    return campaign["id"].lower()
+
+
+def live(driver):
+    wait_for(driver, lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "1")
+
+
+def test_claim_a_coupon(plaza, keyboard):
+    title = "Keyboard rolls " + uuid.uuid4().hex[:4]
+    campaign = bakery_coupon(plaza, title)
+    sign_up(keyboard, plaza, "o")
+    # Offers are reached from the home screen; the town's offers need no opting in.
+    go(keyboard, link("Offers"))
+    go(keyboard, link("In town"))
+    live(keyboard)
+    tab_to(keyboard, lambda e: button("Claim this coupon")(e) and title in e["context"], limit=100)
+    activate(keyboard)
+    assert f"/offers/{campaign}" in keyboard.current_url, keyboard.current_url
+    assert "Claimed" in notice(keyboard)
+    assert len(keyboard.find_element(By.CSS_SELECTOR, "[data-claim-code]").text) == 8
+    screenshot(keyboard, "keyboard-coupon")
+
+
+def test_decide_an_item_in_the_admins_queue(plaza, keyboard):
+    title = "Keyboard review " + uuid.uuid4().hex[:4]
+    bakery_coupon(plaza, title, approve=False)
+    log_in(keyboard, plaza, "admin", "demo-admin-2026")
+    go(keyboard, lambda e: e["tag"] == "a" and e["text"] == "Admin", limit=80)
+    go(keyboard, lambda e: e["tag"] == "a" and title in e["text"], limit=120)
+    go(keyboard, button("Review this"))
+    go(keyboard, button("Approve"))
+    main = keyboard.find_element(By.TAG_NAME, "main").text
+    assert title in main and "approved" in main.lower(), main
+    screenshot(keyboard, "keyboard-admin")
