@@ -382,3 +382,53 @@ def test_post_a_marketplace_listing_with_a_photo(plaza, keyboard):
     assert "$9.50" in keyboard.find_element(By.CSS_SELECTOR, "[data-price]").text
     assert keyboard.find_elements(By.CSS_SELECTOR, "main img")
     screenshot(keyboard, "keyboard-market")
+
+
+def pick_radio(driver, name, value):
+    """Tabs into the radio group `name` and moves to `value` with the arrow keys (Tab stops on a group once)."""
+    tab_to(driver, field(name))
+    for _ in range(10):
+        if driver.execute_script("return document.activeElement.value") == value:
+            assert driver.execute_script("return document.activeElement.checked")
+            return
+        press(driver, Keys.ARROW_DOWN)
+        assert focused(driver)["visible"]
+    raise AssertionError(f"the arrow keys never reached {name}={value}")
+
+
+def test_personalize_a_card_and_order_it(plaza, keyboard):
+    sign_up(keyboard, plaza, "g")
+    start(keyboard, plaza + "/cards")
+    go(keyboard, link("Wedding"), limit=80)
+    go(keyboard, lambda e: e["tag"] == "a" and "Olive Sprig" in (e["text"] + e["context"]), limit=80)
+    go(keyboard, button("Personalize this card"), limit=80)
+    # What is typed shows in the preview and is kept.
+    type_into(keyboard, "text-names", "Kim & Lee")
+    preview = lambda: " ".join(t.text for t in keyboard.find_elements(By.CSS_SELECTOR, "[data-preview] text"))
+    wait_for(keyboard, lambda: "Kim & Lee" in preview(), explain=preview)
+    wait_for(keyboard, lambda: "saved" in keyboard.find_element(By.CSS_SELECTOR, "[data-save-status]").text)
+    choose(keyboard, "paperId", "Linen")
+    type_into(keyboard, "quantity", "25")
+    go(keyboard, button("Add to cart"))
+    assert "25 cards on Linen" in notice(keyboard), notice(keyboard)
+    go(keyboard, link("Check out"), limit=80)
+    # The proof is approved with Space on its checkbox; the address is typed.
+    tab_to(keyboard, lambda e: e["tag"] == "input" and e["type"] == "checkbox" and e["name"].startswith("approve-"), limit=80)
+    press(keyboard, " ")
+    assert keyboard.execute_script("return document.activeElement.checked")
+    type_into(keyboard, "line1", "12 Elm Street")
+    type_into(keyboard, "postalCode", "80331")
+    type_into(keyboard, "city", "Munich")
+    type_into(keyboard, "country", "DE")
+    go(keyboard, button("Place the order"))
+    assert "pay for it" in notice(keyboard), notice(keyboard)
+    pick_radio(keyboard, "method", "card")
+    type_into(keyboard, "number", "4242 4242 4242 4242")
+    type_into(keyboard, "expiry", "12/30")
+    type_into(keyboard, "cvc", "123")
+    total = keyboard.find_element(By.CSS_SELECTOR, "[data-total]").text
+    go(keyboard, button(f"Pay {total}"))
+    status = lambda: keyboard.find_element(By.CSS_SELECTOR, "[data-order-status]")
+    wait_for(keyboard, lambda: status().get_attribute("data-order-status") == "Paid", seconds=20, explain=lambda: status().text)
+    assert f"Paid {total} ✓" in status().text
+    screenshot(keyboard, "keyboard-cards")
