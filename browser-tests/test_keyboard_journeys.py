@@ -1,11 +1,11 @@
 """Issue 41: the journeys done with the keyboard alone, no mouse. Focus moves with Tab (and Shift+Tab), fields are typed
 into where focus is, and Enter or Space acts. Every stop on the way must show where focus is (an outline or a ring), and
 the wanted control must be reachable by Tab within a bound: that proves there is no trap and that the order is sane."""
-import json
+import os
 import uuid
-import urllib.request
 
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+import pytest
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -103,6 +103,12 @@ def type_into(driver, name, text):
     active.send_keys(text)
 
 
+def type_into_next(driver, name, text):
+    """Types into the field `name`, which must be the very next stop after the focused one."""
+    tab_to(driver, field(name), limit=1)
+    driver.switch_to.active_element.send_keys(text)
+
+
 def start(driver, url):
     """Opens a page as a person does from the address bar; focus starts at the top of the page."""
     driver.get(url)
@@ -129,9 +135,12 @@ def sign_up(driver, base, prefix="k"):
     go(driver, link("Create an account"))
     assert driver.current_url.endswith("/signup")
     type_into(driver, "email", email)
-    type_into(driver, "username", name)
-    type_into(driver, "displayName", "Keyboard Tester")
-    type_into(driver, "password", PASSWORD)
+    # The fields follow one another as they read: one Tab each, and Shift+Tab goes back the same way.
+    type_into_next(driver, "username", name)
+    type_into_next(driver, "displayName", "Keyboard Tester")
+    type_into_next(driver, "password", PASSWORD)
+    tab_to(driver, field("displayName"), limit=1, backwards=True)
+    tab_to(driver, field("username"), limit=1, backwards=True)
     go(driver, button("Sign up"))
     assert "/verify-email" in driver.current_url, driver.current_url
     type_into(driver, "code", latest_code(base, email))
@@ -149,22 +158,10 @@ def log_in(driver, base, username, password):
     assert "/login" not in driver.current_url, driver.current_url
 
 
-SIZES = ["phone", "desktop"]
-
-
-import pytest
-
-
-@pytest.fixture(params=SIZES, ids=SIZES)
-def size(request):
-    return request.param
-
-
 @pytest.fixture
-def keyboard(size):
-    driver = new_browser(size)
-    yield driver
-    driver.quit()
+def keyboard(browser):
+    """The conftest's browser (a phone at 360 px with the bottom tab bar, a desktop at 1280 px), used by keyboard alone."""
+    return browser
 
 
 def test_sign_up_and_verify(plaza, keyboard):
@@ -342,7 +339,7 @@ def test_decide_an_item_in_the_admins_queue(plaza, keyboard):
     screenshot(keyboard, "keyboard-admin")
 
 
-FIXTURES = __import__("os").path.join(__import__("os").path.dirname(__file__), "fixtures")
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 
 
 def choose(driver, name, label):
@@ -370,7 +367,8 @@ def test_post_a_marketplace_listing_with_a_photo(plaza, keyboard):
     # The file input sits behind its "Add photos" label: focus must show on the label. Choosing the file is the
     # system's dialog; a path typed into the focused input stands for it.
     tab_to(keyboard, lambda e: e["tag"] == "input" and e["type"] == "file")
-    keyboard.switch_to.active_element.send_keys(__import__("os").path.join(FIXTURES, "desk-lamp.jpg"))
+    screenshot(keyboard, "keyboard-market-photo-focus")
+    keyboard.switch_to.active_element.send_keys(os.path.join(FIXTURES, "desk-lamp.jpg"))
     wait_for(keyboard, lambda: "1 photo ready" in keyboard.find_element(By.CSS_SELECTOR, "[data-photo-status]").text,
              explain=lambda: keyboard.find_element(By.CSS_SELECTOR, "[data-photo-status]").text)
     type_into(keyboard, "title", title)
