@@ -30,10 +30,15 @@ DESCRIBE = """
     const box = e.getBoundingClientRect();
     const unseen = box.width < 4 || box.height < 4 || parseFloat(style.opacity) === 0
         || (style.position === 'absolute' && style.clip !== 'auto') || style.clipPath !== 'none';
-    const ring = (unseen ? [...(e.labels || []), e.nextElementSibling].filter(Boolean) : [e]).some(shows);
+    const stand = unseen ? [...(e.labels || []), e.nextElementSibling].filter(Boolean) : [e];
+    const ring = stand.some(shows);
+    // Nor may the phone's bottom tab bar cover the focused control.
+    const r = stand[0] ? stand[0].getBoundingClientRect() : box;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const covered = !!(hit && hit.closest('nav.tabs') && !e.closest('nav.tabs'));
     const label = (e.getAttribute('aria-label') || e.innerText || e.value || e.name || e.placeholder || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
     return {tag: e.tagName.toLowerCase(), id: e.id, name: e.getAttribute('name') || '', type: e.getAttribute('type') || '',
-            href: e.getAttribute('href') || '', text: label, visible: ring,
+            href: e.getAttribute('href') || '', text: label, visible: ring && !covered, covered,
             context: ((e.closest('[data-loyalty-program], [data-town-offer], [data-review-item], li, article, section') || {}).innerText || '').slice(0, 300),
             seen: e.tagName.toLowerCase() + (e.getAttribute('name') ? '[' + e.getAttribute('name') + ']' : '') + ' "' + label + '"'};
 """
@@ -60,7 +65,7 @@ def tab_to(driver, predicate, limit=60, backwards=False):
         here = focused(driver)
         visited.append(here["seen"])
         if here["tag"] != "body":
-            assert here["visible"], f"focus is invisible on {here['seen']} at {driver.current_url}"
+            assert here["visible"], f"focus is invisible{' (under the tab bar)' if here['covered'] else ''} on {here['seen']} at {driver.current_url}"
         if predicate(here):
             return here
     raise AssertionError(f"Tab never reached the control on {driver.current_url}; visited: {visited}")
