@@ -294,7 +294,9 @@ const plazaEvents = (() => {
         region.plazaLast = html;
         // Punches added since the last look pop in (a loyalty card filling up as the counter punches it).
         const before = region.querySelectorAll(".punches i.on").length;
+        const focused = region.contains(document.activeElement) ? document.activeElement : null;
         region.innerHTML = html;
+        if (focused) keepFocus(region, focused);
         if (window.plazaMaps) window.plazaMaps(region);
         region.querySelectorAll(".punches i.on").forEach((dot, index) => { if (index >= before) dot.classList.add("pop"); });
         // A card that stopped collecting (filled at the counter just now) hides what only a collecting card offers.
@@ -302,6 +304,17 @@ const plazaEvents = (() => {
         if (card) document.querySelectorAll("[data-while-active]").forEach((part) => { part.hidden = card.getAttribute("data-card-state") !== "Active"; });
       })
       .catch(() => {});
+  }
+  // Someone on the keyboard had focus inside the region: it stays on the same control drawn again (same id, or same
+  // kind, name and words), or, when that control went (the charge just paid), on the region, never lost to the page.
+  function keepFocus(region, old) {
+    const same = (element) => element.tagName === old.tagName && element.getAttribute("name") === old.getAttribute("name")
+      && element.getAttribute("href") === old.getAttribute("href") && element.textContent.trim() === old.textContent.trim();
+    const again = (old.id && document.getElementById(old.id))
+      || Array.from(region.querySelectorAll(old.tagName)).find(same);
+    if (again && region.contains(again)) return again.focus();
+    if (!region.hasAttribute("tabindex")) region.tabIndex = -1;
+    region.focus();
   }
   window.plazaRefreshLive = () => Promise.all(regions.map(refresh));
   for (const region of regions) {
@@ -330,6 +343,8 @@ document.addEventListener("submit", (event) => {
   const status = form.querySelector("[data-async-status]") || document.querySelector("[data-async-status]");
   const done = document.querySelector("[data-async-done]");
   const button = form.querySelector("button[type=submit]");
+  // Disabling the focused button drops focus to the page: it comes back to the button when nothing else took it.
+  const pressed = button && document.activeElement === button;
   if (button) button.disabled = true;
   fetch(form.action, {
     method: "POST", credentials: "same-origin", headers: { Accept: "application/json" },
@@ -350,11 +365,26 @@ document.addEventListener("submit", (event) => {
         const key = form.querySelector("[name=idempotencyKey]");
         if (key && window.crypto && crypto.randomUUID) key.value = crypto.randomUUID();
       }
-      if (ok && window.plazaRefreshLive) return window.plazaRefreshLive();
+      if (ok && window.plazaRefreshLive) return window.plazaRefreshLive().then(() => tellWhatHappened(done));
+      tellWhatHappened(ok ? done : status);
     })
     .catch(() => { if (status) { status.hidden = false; status.textContent = "No connection: try again."; } })
-    .finally(() => { if (button) button.disabled = false; });
+    .finally(() => {
+      if (!button) return;
+      button.disabled = false;
+      if (pressed && button.isConnected && document.activeElement === document.body) button.focus();
+    });
 });
+
+// After an async form, focus that was on a control now gone (or parked on its redrawn region) moves to the message
+// saying what happened, so a keyboard user goes on from there and a screen reader reads it.
+function tellWhatHappened(message) {
+  if (!message || message.hidden) return;
+  const at = document.activeElement;
+  if (at && at !== document.body && !at.matches("[data-live-fragment]")) return;
+  message.tabIndex = -1;
+  message.focus();
+}
 
 // Money waiting for a second factor (403 second_factor_required or invalid_code): the form's second step, a field for
 // the authenticator app's code (as the server renders it without this script). False when the form has no place for it.
