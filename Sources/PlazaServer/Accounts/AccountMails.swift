@@ -20,7 +20,11 @@ enum AccountMails {
             "code": code, "minutes": String(minutes),
             "link": "\(baseURL)/verify-email?email=\(Self.query(email))&code=\(code)",
         ]
-        return OutgoingMail(to: email, subject: words("mail.verify.subject", values), text: words("mail.verify.text", values))
+        return OutgoingMail(
+            to: email,
+            subject: words("mail.verify.subject", values),
+            text: words("mail.verify.text", values)
+        )
     }
 
     static func campusCode(to email: String, code: String, minutes: Int) -> OutgoingMail {
@@ -87,10 +91,18 @@ enum AccountMails {
             "code": code, "minutes": String(minutes),
             "link": "\(baseURL)/reset-password?email=\(Self.query(email))&code=\(code)",
         ]
-        return OutgoingMail(to: email, subject: words("mail.reset.subject", values), text: words("mail.reset.text", values))
+        return OutgoingMail(
+            to: email,
+            subject: words("mail.reset.subject", values),
+            text: words("mail.reset.text", values)
+        )
     }
 
     static func passwordChanged(to email: String, words: Catalogue.Words = Catalogue.englishWords) -> OutgoingMail {
-        OutgoingMail(to: email, subject: words("mail.password_changed.subject"), text: words("mail.password_changed.text"))
+        OutgoingMail(
+            to: email,
+            subject: words("mail.password_changed.subject"),
+            text: words("mail.password_changed.text")
+        )
     }
 }

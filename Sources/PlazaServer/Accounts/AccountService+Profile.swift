@@ -39,7 +39,11 @@ extension AccountService {
         try await database.transaction { db in
             try await accounts.update(updated, on: db, now: now)
             try await sessions.revokeAll(userID: updated.id, except: identity.sessionID, now: now, on: db)
-            try await outbox.enqueue(AccountMails.passwordChanged(to: updated.email, words: words(updated.language)), on: db, now: now)
+            try await outbox.enqueue(
+                AccountMails.passwordChanged(to: updated.email, words: words(updated.language)),
+                on: db,
+                now: now
+            )
         }
         identities.clear()
         mailQueued()

@@ -64,7 +64,7 @@ extension AccountsPages {
                     "birthDate",
                     user.birthDate ?? ""
                 ),
-            genders: Self.genderOptions(selected: user.gender?.rawValue),
+            genders: Self.genderOptions(selected: user.gender?.rawValue, words: context.reader.words),
             student: user.student,
             timeZones: Self.timeZoneOptions(selected: user.timeZone),
             timeZoneNow: context.reader.timeZone.identifier,

@@ -75,9 +75,13 @@ struct AccountsPages: Sendable {
         "email", "username", "displayName", "password", "role", "birthDate", "gender", "student", "campus",
     ]
 
-    static func genderOptions(selected: String?) -> [Option] {
-        [("", "Prefer not to say"), ("female", "Female"), ("male", "Male"), ("other", "Other")].map {
-            Option(value: $0.0, label: $0.1, selected: $0.0 == (selected ?? ""))
+    static func genderOptions(selected: String?, words: Catalogue.Words) -> [Option] {
+        ["", "female", "male", "other"].map {
+            Option(
+                value: $0,
+                label: words("accounts.gender.\($0.isEmpty ? "none" : $0)"),
+                selected: $0 == (selected ?? "")
+            )
         }
     }
 
@@ -94,8 +98,10 @@ struct AccountsPages: Sendable {
                 form: form,
                 merchant: typed("role") == "merchant",
                 student: typed("student") == "on",
-                genders: Self.genderOptions(selected: typed("gender")),
-                campuses: [Option(value: "", label: "I am not a student here", selected: picked.isEmpty)]
+                genders: Self.genderOptions(selected: typed("gender"), words: context.reader.words),
+                campuses: [
+                    Option(value: "", label: context.reader.words("signup.campus.none"), selected: picked.isEmpty)
+                ]
                     + campuses.map {
                         Option(
                             value: $0.id.uuidString.lowercased(),

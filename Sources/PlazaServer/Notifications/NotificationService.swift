@@ -126,7 +126,11 @@ package struct NotificationService: Sendable {
         return EventBus.Recorder(
             reacting: { messages, db in
                 let worded = messages.compactMap { message -> (user: UUID, content: NotificationContent, Wording?)? in
-                    if case .alert(let user, let content, let wording) = message { (user, content, wording) } else { nil }
+                    if case .alert(let user, let content, let wording) = message {
+                        (user, content, wording)
+                    } else {
+                        nil
+                    }
                 }
                 guard !worded.isEmpty else { return (false, []) }
                 // Each in its recipient's language (the operator's when they chose none).

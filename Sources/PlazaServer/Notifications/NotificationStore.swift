@@ -204,7 +204,10 @@ package struct NotificationStore: Sendable {
     }
 
     /// Where a person's notifications go besides their devices: a verified address, their time zone and language.
-    func recipient(_ user: UUID, on db: any SQLDatabase) async throws -> (
+    func recipient(
+        _ user: UUID,
+        on db: any SQLDatabase
+    ) async throws -> (
         email: String?, timeZone: String?, language: String?
     )? {
         guard

@@ -33,7 +33,7 @@ import Testing
             #expect(try await anna.get("/wallet").text.contains(#"href="/wallet/my-qr""#), "reachable from the wallet")
 
             let page = try await anna.get("/wallet/my-qr").text
-            let link = try #require(Self.text(after: "data-my-link>", in: page))
+            let link = try #require(Self.text(after: #"data-my-link translate="no">"#, in: page))
             #expect(link.hasPrefix("http") && link.hasSuffix("/wallet/send?to=anna"))
             let qr = try #require(QRCode(link)?.svg(scale: 5))
             #expect(page.contains(qr), "the QR holds the link shown")
@@ -56,7 +56,7 @@ import Testing
             let owner = try await Self.signedIn(client, "bruno")
             #expect(try await owner.get("/wallet/counter/\(id)").text.contains("/wallet/shop/\(id)/poster"))
             let poster = try await owner.get("/wallet/shop/\(id)/poster").text
-            let link = try #require(Self.text(after: "data-shop-link>", in: poster))
+            let link = try #require(Self.text(after: #"data-shop-link translate="no">"#, in: poster))
             let qr = try #require(QRCode(link)?.svg(scale: 8))
             #expect(link.hasSuffix("/wallet/shop/\(id)") && poster.contains(qr), "the QR holds the link shown")
 

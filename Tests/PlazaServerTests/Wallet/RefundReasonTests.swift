@@ -43,7 +43,7 @@ import Testing
             let page = PageSession(client)
             _ = try await page.submit("/login", to: "/login", ["login": "anna", "password": AccountsDriver.password])
             let movement = try await page.get("/wallet/activity/\(charge.id.uuidString.lowercased())").text
-            #expect(movement.contains(#"<span data-refund-reason>The crust was burnt.</span>"#))
+            #expect(movement.contains(#"<span data-refund-reason translate="no">The crust was burnt.</span>"#))
             let shown = try await page.get("/wallet/receipts/\(charge.id.uuidString.lowercased())").text
             #expect(shown.contains("The crust was burnt.") && shown.contains("data-refund-line"))
         }

@@ -1,0 +1,40 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import PlazaCore
+import PlazaTestSupport
+import Testing
+
+@testable import PlazaServer
+
+/// Issue 41: an alert reaches each person in their own language (the account's `language`), whoever caused it, and
+/// the English of the publishing code reaches those who chose none.
+@Suite struct AlertLanguageTests {
+    @Test(arguments: TestEngine.enabled)
+    func moneyReceivedArrivesInTheRecipientsLanguage(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let accounts = AccountsDriver(client)
+            let anna = try await accounts.signedIn("anna").accessToken
+            let ben = try await accounts.signedIn("ben").accessToken
+            let carla = try await accounts.signedIn("carla").accessToken
+            let german = try await client.send(.patch, "/v1/me", json: ProfileUpdate(language: "de"), token: anna)
+            #expect(german.status == .ok, "\(german.text)")
+            let wallet = WalletDriver(client)
+            try await wallet.fund(1_000, token: ben)
+
+            let heard = try await ArrivalTests().arrivals(client, token: anna, count: 2) {
+                let sent = try await wallet.transfer(to: "anna", 725, note: "Pizza", token: ben)
+                #expect(sent.status == .created)
+            }
+            #expect(heard.map(\.title) == ["Ben hat dir $7.25 geschickt."], "\(heard)")
+            #expect(heard.map(\.body) == ["Pizza"])
+
+            // Carla chose no language: the operator's default, English.
+            let english = try await ArrivalTests().arrivals(client, token: carla, count: 2) {
+                let sent = try await wallet.transfer(to: "carla", 100, token: ben)
+                #expect(sent.status == .created)
+            }
+            #expect(english.map(\.title).first?.hasSuffix("sent you $1.00.") == true, "\(english)")
+        }
+    }
+}
