@@ -104,7 +104,10 @@ extension LoyaltyService {
                     body: "Show its redeem code at the counter for: \(card.reward).",
                     link: "/loyalty/cards/\(card.id.uuidString.lowercased())"
                 )
-                let wording = Wording(key: "alert.loyalty.card_full", values: ["business": name, "reward": card.reward])
+                let wording = Wording(
+                    key: "alert.loyalty.card_full",
+                    values: ["business": name, "reward": card.reward]
+                )
                 messages.append(.alert(user: user, content: content, wording: wording))
             }
             return messages

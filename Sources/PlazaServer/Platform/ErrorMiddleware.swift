@@ -35,7 +35,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 plazaError.headers[.allow] = methods.joined(separator: ", ")
             }
             if wantsHTML(request), let page = renderPage(plazaError, request, context) { return page }
-            let localized = plazaError.headers[.contentLanguage] == nil ? plazaError.localized(words(request)) : plazaError
+            let localized =
+                plazaError.headers[.contentLanguage] == nil ? plazaError.localized(words(request)) : plazaError
             return localized.problemResponse()
         }
     }

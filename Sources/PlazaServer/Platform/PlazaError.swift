@@ -50,7 +50,9 @@ public struct PlazaError: Error, Sendable {
         var copy = self
         copy.title = words.say(title)
         copy.detail = detail.map(words.say)
-        copy.errors = errors?.map { FieldError(field: $0.field, message: words.say($0.message), aboveBound: $0.aboveBound) }
+        copy.errors = errors?.map {
+            FieldError(field: $0.field, message: words.say($0.message), aboveBound: $0.aboveBound)
+        }
         copy.headers[.contentLanguage] = words.tag
         return copy
     }

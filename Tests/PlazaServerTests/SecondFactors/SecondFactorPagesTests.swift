@@ -61,7 +61,9 @@ import Testing
             let started = try await browser.post("/account/security/totp", [:], csrf: PageSession.csrfToken(in: empty))
             let setup = try await browser.follow(started).text
             let secretText = try #require(
-                setup.range(of: #"data-totp-secret translate="no">"#).map { String(setup[$0.upperBound...].prefix { $0 != "<" }) }
+                setup.range(of: #"data-totp-secret translate="no">"#).map {
+                    String(setup[$0.upperBound...].prefix { $0 != "<" })
+                }
             )
             #expect(setup.contains("<svg") && setup.contains(#"role="img""#))
             let secret = try #require(Base32.decode(secretText))
