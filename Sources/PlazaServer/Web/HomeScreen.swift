@@ -108,7 +108,7 @@ extension WebPages {
                         today?.net ?? 0,
                         today?.currency ?? services.configuration.wallet.currencies[0]
                     ),
-                    todayCount: reader.count(today?.charges ?? 0, "sale", "sales")
+                    todayCount: reader.count(today?.charges ?? 0, "home.business.sales")
                 )
             )
         }
@@ -116,9 +116,11 @@ extension WebPages {
         let merchant = [.merchant, .admin].contains(identity.user.role)
         let page = HomeScreen(
             shell: Shell(
-                title: "Home",
+                title: reader.words("shell.home"),
                 context: context,
-                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+                notice: request.uri.queryParameters.get("notice").flatMap {
+                    Self.notices.contains($0) ? reader.words("home.notice.\($0)") : nil
+                }
             ),
             name: identity.user.displayName,
             balance: reader.money(
@@ -139,11 +141,11 @@ extension WebPages {
         screen.offers = try await services.offers.offers(identity, history: false, limit: 3, cursor: nil).items.map {
             OffersPages.row($0, reader: reader)
         }
-        screen.market = try await marketCard(identity)
+        screen.market = try await marketCard(identity, words: reader.words)
         screen.studio = try await studioCard(identity, reader: reader)
         if identity.user.role == .admin {
             let waiting = try await services.admin.openReviews()
-            screen.review = waiting == 0 ? nil : reader.count(waiting, "item waits for review", "items wait for review")
+            screen.review = waiting == 0 ? nil : reader.count(waiting, "home.review.waiting")
         }
         return renderer.render("home-signed-in", screen)
     }
@@ -154,46 +156,40 @@ extension WebPages {
         let templates = try await services.cards.studio(identity)
         guard !templates.isEmpty else {
             return StudioCard(
-                text:
-                    "You can sell card templates here: upload your art, place the words shoppers personalize, and send it for review.",
-                action: "Start your first template",
+                text: reader.words("home.studio.none"),
+                action: reader.words("home.studio.start"),
                 href: "/cards/studio/new"
             )
         }
         let count = { (state: CardTemplateState) in templates.filter { $0.state == state }.count }
         let parts = [
-            count(.approved) > 0 ? "\(count(.approved)) in the shop" : nil,
-            count(.submitted) > 0 ? "\(count(.submitted)) waiting for review" : nil,
-            count(.rejected) > 0 ? "\(reader.count(count(.rejected), "template", "templates")) sent back" : nil,
-            count(.draft) > 0 ? reader.count(count(.draft), "draft", "drafts") : nil,
+            count(.approved) > 0 ? reader.count(count(.approved), "home.studio.approved") : nil,
+            count(.submitted) > 0 ? reader.count(count(.submitted), "home.studio.submitted") : nil,
+            count(.rejected) > 0 ? reader.count(count(.rejected), "home.studio.rejected") : nil,
+            count(.draft) > 0 ? reader.count(count(.draft), "home.studio.drafts") : nil,
         ].compactMap { $0 }
-        return StudioCard(text: parts.joined(separator: " · "), action: "Open your studio", href: "/cards/studio")
+        return StudioCard(
+            text: parts.joined(separator: " · "),
+            action: reader.words("home.studio.open"),
+            href: "/cards/studio"
+        )
     }
 
-    static let notices = [
-        "welcome": "Welcome to Plaza. Your e-mail address is verified."
-    ]
+    /// Notices after a redirect, by their catalogue key (`home.notice.<code>`).
+    static let notices: Set<String> = ["welcome"]
 
     /// The campus marketplace's card: the next step of joining, or the student's campus.
-    func marketCard(_ identity: Identity) async throws -> MarketCard? {
+    func marketCard(_ identity: Identity, words: Catalogue.Words) async throws -> MarketCard? {
         let market = services.market
         guard !(try await market.campuses()).isEmpty else { return nil }
         guard let membership = try await market.membership(identity) else {
-            return MarketCard(
-                text: "Buy and sell with students of your university.",
-                action: "Join with your university e-mail"
-            )
+            return MarketCard(text: words("home.market.join"), action: words("home.market.join.action"))
         }
+        let campus = ["campus": membership.campus.name]
         guard try await market.agreement(identity).isSigned else {
-            return MarketCard(
-                text: "You are verified at \(membership.campus.name).",
-                action: "Sign the agreement to start"
-            )
+            return MarketCard(text: words("home.market.verified", campus), action: words("home.market.sign"))
         }
-        return MarketCard(
-            text: "\(membership.campus.name): textbooks, furniture and more from fellow students.",
-            action: nil
-        )
+        return MarketCard(text: words("home.market.member", campus), action: nil)
     }
 
     @Sendable func homeFragment(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -215,7 +211,7 @@ extension WebPages {
         }
         return HomeLive(
             waiting: charges.map { HomeLive.Waiting(business: $0.business.name, amount: reader.money($0.money)) },
-            waitingTitle: "\(reader.count(charges.count, "payment", "payments")) to answer",
+            waitingTitle: reader.count(charges.count, "home.waiting"),
             hasWaiting: !charges.isEmpty,
             entries: inbox.items.map {
                 HomeLive.Entry(
@@ -226,7 +222,8 @@ extension WebPages {
                     unread: $0.unread
                 )
             },
-            unreadTitle: inbox.unreadCount == 0 ? "Nothing new" : reader.count(inbox.unreadCount, "new", "new"),
+            unreadTitle: inbox.unreadCount == 0
+                ? reader.words("home.inbox.nothing_new") : reader.count(inbox.unreadCount, "home.inbox.new"),
             noEntries: inbox.items.isEmpty
         )
     }
