@@ -59,7 +59,7 @@ def test_the_translated_pages_leave_no_english_and_fit_the_phone(plaza, size):
             assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en-XA", path
             left = driver.execute_script(ENGLISH_LEFT, sorted(KEPT))
             assert not left, f"{path} still says in English: {left}"
-            screenshot(driver, "pseudo" + (re.sub(r"[^a-z]+", "-", path).strip("-") or "-home"))
+            screenshot(driver, "pseudo-" + (re.sub(r"[^a-z]+", "-", path).strip("-") or "home"))
         # Back to English: the same page, the language page's own words.
         driver.get(plaza + "/language")
         driver.find_element(By.CSS_SELECTOR, "input[name=language][value='en']").click()

@@ -63,6 +63,8 @@ struct AccountsPages: Sendable {
         /// The operator's universities: a student picks theirs and is walked into the marketplace after verifying.
         var campuses: [Option]
         var hasCampuses: Bool
+        /// One of the campuses is picked (else "I am not a student here" is).
+        var campusPicked: Bool
     }
 
     struct Option: Sendable {
@@ -99,17 +101,15 @@ struct AccountsPages: Sendable {
                 merchant: typed("role") == "merchant",
                 student: typed("student") == "on",
                 genders: Self.genderOptions(selected: typed("gender"), words: context.reader.words),
-                campuses: [
-                    Option(value: "", label: context.reader.words("signup.campus.none"), selected: picked.isEmpty)
-                ]
-                    + campuses.map {
-                        Option(
-                            value: $0.id.uuidString.lowercased(),
-                            label: $0.name,
-                            selected: $0.id.uuidString.lowercased() == picked
-                        )
-                    },
-                hasCampuses: !campuses.isEmpty
+                campuses: campuses.map {
+                    Option(
+                        value: $0.id.uuidString.lowercased(),
+                        label: $0.name,
+                        selected: $0.id.uuidString.lowercased() == picked
+                    )
+                },
+                hasCampuses: !campuses.isEmpty,
+                campusPicked: campuses.contains { $0.id.uuidString.lowercased() == picked }
             )
         )
     }
