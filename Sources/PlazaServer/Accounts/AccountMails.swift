@@ -16,15 +16,24 @@ enum AccountMails {
         baseURL: String,
         words: Catalogue.Words = Catalogue.englishWords
     ) -> OutgoingMail {
+        codeMail("mail.verify", page: "verify-email", to: email, code: code, minutes: minutes, baseURL, words)
+    }
+
+    /// A mail with a code and a link to the page that takes it: `<key>.subject` and `<key>.text` of the catalogue.
+    private static func codeMail(
+        _ key: String,
+        page: String,
+        to email: String,
+        code: String,
+        minutes: Int,
+        _ baseURL: String,
+        _ words: Catalogue.Words
+    ) -> OutgoingMail {
         let values = [
             "code": code, "minutes": String(minutes),
-            "link": "\(baseURL)/verify-email?email=\(Self.query(email))&code=\(code)",
+            "link": "\(baseURL)/\(page)?email=\(Self.query(email))&code=\(code)",
         ]
-        return OutgoingMail(
-            to: email,
-            subject: words("mail.verify.subject", values),
-            text: words("mail.verify.text", values)
-        )
+        return OutgoingMail(to: email, subject: words("\(key).subject", values), text: words("\(key).text", values))
     }
 
     static func campusCode(to email: String, code: String, minutes: Int) -> OutgoingMail {
@@ -87,15 +96,7 @@ enum AccountMails {
         baseURL: String,
         words: Catalogue.Words = Catalogue.englishWords
     ) -> OutgoingMail {
-        let values = [
-            "code": code, "minutes": String(minutes),
-            "link": "\(baseURL)/reset-password?email=\(Self.query(email))&code=\(code)",
-        ]
-        return OutgoingMail(
-            to: email,
-            subject: words("mail.reset.subject", values),
-            text: words("mail.reset.text", values)
-        )
+        codeMail("mail.reset", page: "reset-password", to: email, code: code, minutes: minutes, baseURL, words)
     }
 
     static func passwordChanged(to email: String, words: Catalogue.Words = Catalogue.englishWords) -> OutgoingMail {
