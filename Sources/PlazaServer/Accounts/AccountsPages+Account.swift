@@ -58,7 +58,7 @@ extension AccountsPages {
         let sessions = try await accounts.listSessions(context.identity, limit: 50, cursor: nil)
         let passwords = try await accounts.appPasswords(context.identity)
         let page = AccountPage(
-            shell: Shell(title: "Your account", context: context, notice: notice),
+            shell: Shell(title: say("Your account"), context: context, notice: notice),
             profile: refused.form("profile")
                 ?? FormState(names: ["displayName", "birthDate"]).with("displayName", user.displayName).with(
                     "birthDate",
@@ -79,7 +79,7 @@ extension AccountsPages {
                     current: $0.current
                 )
             },
-            roleLabel: user.role.rawValue.capitalized,
+            roleLabel: Self.roleName(user.role),
             passwords: passwords.map {
                 AppPasswordRow(
                     id: $0.id.uuidString.lowercased(),
@@ -128,9 +128,19 @@ extension AccountsPages {
         return PageRenderer.seeOther("/account?notice=app-password-deleted#app-passwords")
     }
 
+    /// A role as its holder reads it.
+    static func roleName(_ role: Role) -> String {
+        switch role {
+        case .customer: say("Customer")
+        case .merchant: say("Merchant")
+        case .admin: say("Admin")
+        case .designer: say("Designer")
+        }
+    }
+
     /// "This device's time zone" first, then every zone Foundation knows, by name.
     static func timeZoneOptions(selected: String?) -> [Option] {
-        [Option(value: "", label: "This device's time zone", selected: selected == nil)]
+        [Option(value: "", label: say("This device's time zone"), selected: selected == nil)]
             + TimeZone.knownTimeZoneIdentifiers.sorted().map {
                 Option(value: $0, label: $0.replacingOccurrences(of: "_", with: " "), selected: $0 == selected)
             }

@@ -41,6 +41,31 @@ import Testing
         }
     }
 
+    /// Every sentence the Swift code gives to `say` or `phrase` is in English's catalogue as `=<sentence>`, so
+    /// German and Spanish must say it too (the test above) and the pseudo-locale accents it; its values are in
+    /// braces, never interpolated (an interpolated sentence would never match its entry).
+    @Test func everySentenceTheSwiftCodeSaysIsInTheCatalogue() throws {
+        let english = try Self.texts("en")
+        let sources = URL(filePath: #filePath).deletingLastPathComponent()
+            .appending(path: "../../../Sources/PlazaServer").standardizedFileURL
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        var said = 0
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let code = try String(contentsOf: file, encoding: .utf8).split(
+                separator: "\n",
+                omittingEmptySubsequences: false
+            )
+            .filter { !$0.trimmingPrefix(while: \.isWhitespace).hasPrefix("//") }.joined(separator: "\n")
+            for match in code.matches(of: Self.sayCall) {
+                let sentence = Self.literal(String(match.output.1))
+                #expect(!sentence.contains("\\("), "\(file.lastPathComponent): say(\(sentence)) interpolates")
+                #expect(english["=" + sentence] as? String == sentence, "\(file.lastPathComponent): =\(sentence)")
+                said += 1
+            }
+        }
+        #expect(said > 0)
+    }
+
     @Test func pluralsFollowEachLanguagesRules() {
         #expect(PluralRules.category(of: 1, language: "en") == "one")
         #expect(PluralRules.category(of: 0, language: "en") == "other")
@@ -173,6 +198,17 @@ import Testing
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         object["@language"] = nil
         return object
+    }
+
+    /// `say("…")`, `phrase("…")`, `say("…" + "…", …)`: the literals of the first argument.
+    static var sayCall: Regex<(Substring, Substring)> {
+        /(?:^|[^A-Za-z0-9_])(?:say|phrase)\(\s*((?:"(?:[^"\\\n]|\\.)*"\s*\+?\s*)+)/
+    }
+
+    /// A Swift string literal's (or several joined with `+`) text, its escapes undone.
+    static func literal(_ source: String) -> String {
+        source.matches(of: /"((?:[^"\\\n]|\\.)*)"/).map { String($0.output.1) }.joined()
+            .replacing("\\\"", with: "\"").replacing("\\n", with: "\n").replacing("\\\\", with: "\\")
     }
 
     /// The `{values}` a text names (each plural form's together).

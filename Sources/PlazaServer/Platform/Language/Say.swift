@@ -1,0 +1,15 @@
+/// English sentences written in Swift (a page's title, a notice, a status, an option) in the page's language.
+///
+/// The sentence is its own key: `say("Your account")` looks up `"=Your account"` in the reader's catalogue, and
+/// `say("You sent {amount} to {name}.", ["amount": …, "name": …])` puts the values in after the lookup, so a
+/// translator moves `{amount}` where their language wants it. Every literal given to `say` or `phrase` has its entry
+/// in `en.json` (a test reads the sources), so the pseudo-locale and the other catalogues see each one.
+///
+/// Call `say` when the page is answered (inside `PageLanguage.words`' scope), never in a `static let`: a table of
+/// sentences keeps them as `phrase("…")` and says them when shown, `say(table[code])`.
+func say(_ english: String, _ values: [String: String] = [:]) -> String {
+    Catalogue.fill(PageLanguage.say(english), values)
+}
+
+/// A sentence kept in English until it is shown with `say` (a table's entry, a default): marks it for the catalogue.
+func phrase(_ english: String) -> String { english }
