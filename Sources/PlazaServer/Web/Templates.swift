@@ -113,10 +113,11 @@ enum Templates {
     }
 
     /// The `js.` texts of `words` as a JSON object for the page scripts (`<script type="application/json">`, read by
-    /// `plazaSay` in app.js), with `</` written so that no text can close the script element.
+    /// `plazaSay` in app.js), with `</` written so that no text can close the script element. A plural is its forms
+    /// by CLDR category, which `plazaSay` picks from with `Intl.PluralRules`.
     static func scriptWords(_ words: Catalogue.Words) -> String {
-        var object: [String: String] = [:]
-        for key in words.keys(prefix: "js.") { object[String(key.dropFirst(3))] = words(key) }
+        var object: [String: Any] = [:]
+        for key in words.keys(prefix: "js.") { object[String(key.dropFirst(3))] = words.forms(key) ?? words(key) }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
     }

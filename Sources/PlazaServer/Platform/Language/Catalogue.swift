@@ -55,6 +55,12 @@ struct Catalogue: Sendable {
 
         func has(_ key: String) -> Bool { texts[key] != nil || fallback[key] != nil }
 
+        /// The plural forms of `key` (CLDR category → text), nil for a plain text: for the page scripts.
+        func forms(_ key: String) -> [String: String]? {
+            if case .plural(let forms) = texts[key] ?? fallback[key] { return forms }
+            return nil
+        }
+
         /// The keys starting with `prefix`, of this language and English.
         func keys(prefix: String) -> Set<String> {
             Set(texts.keys.filter { $0.hasPrefix(prefix) }).union(fallback.keys.filter { $0.hasPrefix(prefix) })

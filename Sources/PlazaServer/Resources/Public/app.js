@@ -7,8 +7,20 @@ document.documentElement.classList.add("js");
 window.plazaWords = (() => {
   try { return JSON.parse(document.getElementById("plaza-words").textContent); } catch (error) { return {}; }
 })();
-window.plazaSay = (key, values) => (window.plazaWords[key] || key).replace(/\{([A-Za-z0-9_.]+)\}/g,
-  (whole, name) => (values && name in values ? String(values[name]) : whole));
+// A plural text is an object of CLDR forms: `plazaSay("map.shops", { count: 3 })` picks "other" and writes 3 in the
+// reader's digits.
+window.plazaSay = (key, values) => {
+  let text = window.plazaWords[key] || key;
+  const lang = document.documentElement.lang || "en";
+  if (typeof text === "object") {
+    let form = "other";
+    try { form = new Intl.PluralRules(lang).select(Number(values && values.count)); } catch (error) { form = "other"; }
+    text = text[form] || text.other || key;
+    values = Object.assign({}, values);
+    try { values.count = new Intl.NumberFormat(lang).format(values.count); } catch (error) { /* as given */ }
+  }
+  return text.replace(/\{([A-Za-z0-9_.]+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+};
 const plazaSay = window.plazaSay;
 
 // Forms that destroy something ask once more.
@@ -368,7 +380,7 @@ document.addEventListener("submit", (event) => {
       if (ok && window.plazaRefreshLive) return window.plazaRefreshLive().then(() => tellWhatHappened(done));
       tellWhatHappened(ok ? done : status);
     })
-    .catch(() => { if (status) { status.hidden = false; status.textContent = "No connection: try again."; } })
+    .catch(() => { if (status) { status.hidden = false; status.textContent = plazaSay("offline"); } })
     .finally(() => {
       if (!button) return;
       button.disabled = false;
@@ -396,10 +408,10 @@ function secondFactorStep(form, body) {
     const box = document.createElement("div");
     box.className = "notice second-factor";
     box.setAttribute("role", "alert");
-    box.append("Money leaves only with a second factor. Set up an authenticator app first: ");
+    box.append(plazaSay("second_factor.none") + " ");
     const link = document.createElement("a");
     link.href = "/account/security";
-    link.textContent = "Account → Security";
+    link.textContent = plazaSay("second_factor.where");
     box.append(link, ".");
     slot.append(box);
     return true;
@@ -409,10 +421,10 @@ function secondFactorStep(form, body) {
   box.className = "second-factor";
   const lead = document.createElement("p");
   lead.setAttribute("role", "status");
-  lead.textContent = "One more step: confirm with your second factor.";
+  lead.textContent = plazaSay("second_factor.step");
   const label = document.createElement("label");
   label.htmlFor = id;
-  label.textContent = "Code from your authenticator app";
+  label.textContent = plazaSay("second_factor.code");
   const input = document.createElement("input");
   Object.assign(input, { id, name: "secondFactor", inputMode: "numeric", autocomplete: "one-time-code", required: true, maxLength: 20 });
   box.append(lead);
@@ -423,7 +435,7 @@ function secondFactorStep(form, body) {
     const words = document.querySelector("[data-passkey-words]");
     const use = Object.assign(document.createElement("button"), { type: "button", className: "secondary" });
     use.setAttribute("data-passkey-answer", "");
-    use.textContent = (words && words.getAttribute("data-use")) || "Use your passkey";
+    use.textContent = (words && words.getAttribute("data-use")) || plazaSay("second_factor.passkey");
     const said = Object.assign(document.createElement("p"), { className: "field-error", hidden: true });
     said.setAttribute("data-passkey-error", "");
     box.append(use, said);
@@ -441,7 +453,7 @@ function secondFactorStep(form, body) {
   }
   const hint = document.createElement("p");
   hint.className = "hint";
-  hint.textContent = "Lost your phone? Type one of your recovery codes instead.";
+  hint.textContent = plazaSay("second_factor.lost");
   box.append(hint);
   slot.append(box);
   input.focus();
@@ -501,8 +513,8 @@ document.addEventListener("click", (event) => {
     form.querySelector("[name=latitude]").value = fix.latitude.toFixed(6);
     form.querySelector("[name=longitude]").value = fix.longitude.toFixed(6);
     form.querySelector("[name=latitude]").dispatchEvent(new Event("change", { bubbles: true }));
-    status.textContent = "Placed where you are now.";
-  }, (message) => { status.textContent = message.replace("search by name", "tap the map"); });
+    status.textContent = plazaSay("locate.placed");
+  }, (message) => { status.textContent = message.replace(plazaSay("locate.search_by_name"), plazaSay("locate.tap_the_map")); });
 });
 
 // Push notifications on this device: the permission prompt comes only from the person's tap on the button, never on
@@ -514,11 +526,11 @@ document.addEventListener("click", (event) => {
   const status = document.querySelector("[data-push-status]");
   const say = (text) => { if (status) status.textContent = text; };
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    say("This browser cannot receive notifications. The Plaza app or another browser can.");
+    say(plazaSay("push.unsupported"));
     button.hidden = true;
     return;
   }
-  if (Notification.permission === "denied") say("Notifications are blocked for Plaza in this browser's settings: allow them there, then try again.");
+  if (Notification.permission === "denied") say(plazaSay("push.blocked"));
   const applicationServerKey = () => {
     const text = button.getAttribute("data-key").replace(/-/g, "+").replace(/_/g, "/");
     const raw = atob(text + "=".repeat((4 - (text.length % 4)) % 4));
@@ -529,7 +541,7 @@ document.addEventListener("click", (event) => {
     try {
       const permission = await Notification.requestPermission();
       if (permission !== "granted") {
-        say("Notifications stay off: this browser was not allowed to show them.");
+        say(plazaSay("push.refused"));
         return;
       }
       const registration = await navigator.serviceWorker.ready;
@@ -547,7 +559,7 @@ document.addEventListener("click", (event) => {
       }
       location.assign(location.pathname + "?notice=device-added#devices");
     } catch (error) {
-      say("Notifications could not be turned on: " + (error && error.message ? error.message : error));
+      say(plazaSay("push.failed", { reason: error && error.message ? error.message : error }));
     } finally {
       button.disabled = false;
     }
@@ -585,20 +597,20 @@ document.addEventListener("click", (event) => {
     put("title", value("title"));
     put("body", value("body"));
     const percent = value("percentOff");
-    const off = percent ? percent + " % off" : (amount(value("amountOff")) ? amount(value("amountOff")) + " off" : "");
+    const off = percent ? plazaSay("campaign.percent_off", { percent }) : (amount(value("amountOff")) ? plazaSay("campaign.amount_off", { amount: amount(value("amountOff")) }) : "");
     put("discount", coupon ? off : "");
     const terms = [];
-    if (coupon && amount(value("minimumSpend"))) terms.push("On a spend of " + amount(value("minimumSpend")) + " or more");
-    if (coupon && amount(value("maxDiscount"))) terms.push("at most " + amount(value("maxDiscount")) + " off");
+    if (coupon && amount(value("minimumSpend"))) terms.push(plazaSay("campaign.minimum", { amount: amount(value("minimumSpend")) }));
+    if (coupon && amount(value("maxDiscount"))) terms.push(plazaSay("campaign.at_most", { amount: amount(value("maxDiscount")) }));
     put("terms", terms.join(", "));
     // The typed end is a wall-clock time in the reader's zone: written as typed, whatever the browser's zone.
     const end = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(value("endsAt"));
     let ends = "";
     if (end) {
       const moment = new Date(Date.UTC(+end[1], +end[2] - 1, +end[3], +end[4], +end[5]));
-      ends = "Ends on " + new Intl.DateTimeFormat(locale, {
+      ends = plazaSay("campaign.ends", { date: new Intl.DateTimeFormat(locale, {
         day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit", timeZone: "UTC",
-      }).format(moment);
+      }).format(moment) });
     }
     put("ends", ends);
   }
@@ -650,7 +662,7 @@ document.querySelectorAll("form[data-listing-form], form[data-photo-form]").forE
     const remove = document.createElement("button");
     remove.type = "button";
     remove.className = "small secondary";
-    remove.textContent = "Remove";
+    remove.textContent = plazaSay("photos.remove");
     remove.addEventListener("click", () => { ids.value = list().filter((other) => other !== id).join(","); item.remove(); });
     item.append(image, remove);
     previews.append(item);
@@ -660,8 +672,8 @@ document.querySelectorAll("form[data-listing-form], form[data-photo-form]").forE
     input.value = "";
     for (const file of files) {
       if (max === 1) { ids.value = ""; previews.replaceChildren(); }
-      if (list().length >= max) { status.textContent = "At most " + max + " photos."; break; }
-      status.textContent = "Uploading " + file.name + "…";
+      if (list().length >= max) { status.textContent = plazaSay("photos.at_most", { count: max }); break; }
+      status.textContent = plazaSay("upload.uploading", { file: file.name });
       try {
         const response = await fetch("/market/photos", {
           method: "POST", credentials: "same-origin", body: file,
@@ -671,9 +683,9 @@ document.querySelectorAll("form[data-listing-form], form[data-photo-form]").forE
         if (!response.ok) { status.textContent = file.name + ": " + [body.title, body.detail].filter(Boolean).join(" "); continue; }
         ids.value = list().concat([body.id]).join(",");
         show(body.id, body.thumbnailUrl);
-        status.textContent = list().length + (list().length === 1 ? " photo" : " photos") + " ready.";
+        status.textContent = plazaSay("photos.ready", { count: list().length });
       } catch (error) {
-        status.textContent = "No connection: try again.";
+        status.textContent = plazaSay("offline");
       }
     }
   });
@@ -796,7 +808,7 @@ document.querySelectorAll("[data-people-combobox]").forEach((box) => {
     if (!person) return;
     input.value = "@" + person.username;
     show(false);
-    status.textContent = person.name + " (@" + person.username + ") chosen.";
+    status.textContent = plazaSay("people.chosen", { name: person.name, username: person.username });
   };
   const render = () => {
     list.replaceChildren();
@@ -814,8 +826,8 @@ document.querySelectorAll("[data-people-combobox]").forEach((box) => {
       list.append(option);
     });
     show(people.length > 0 && document.activeElement === input);
-    status.textContent = input.value.trim() === "" ? "" : people.length === 0 ? "No suggestions."
-      : people.length + (people.length === 1 ? " suggestion" : " suggestions") + ": use the arrow keys to choose.";
+    status.textContent = input.value.trim() === "" ? "" : people.length === 0 ? plazaSay("people.none")
+      : plazaSay("people.some", { count: people.length });
   };
   const lookUp = async () => {
     const typed = input.value.trim();
@@ -862,9 +874,9 @@ document.addEventListener("click", (event) => {
   if (!button) return;
   const source = document.getElementById(button.getAttribute(copy ? "data-copy-codes" : "data-download-codes"));
   if (!source) return;
-  const text = "Plaza recovery codes (each works once)\n" + source.value + "\n";
+  const text = plazaSay("codes.file") + "\n" + source.value + "\n";
   if (copy) {
-    if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => { button.textContent = "Copied"; });
+    if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => { button.textContent = plazaSay("codes.copied"); });
     return;
   }
   const link = document.createElement("a");

@@ -63,8 +63,8 @@
           const status = editor.querySelector("[data-save-status]");
           if (status) {
             const refused = (answer.refused || []).length;
-            status.textContent = refused ? (answer.saved ? "Saved, except what the red notes say" : "Not saved: see the red notes")
-              : answer.saved ? "All changes saved" : "";
+            status.textContent = refused ? window.plazaSay(answer.saved ? "cards.saved_except" : "cards.not_saved")
+              : answer.saved ? window.plazaSay("cards.saved") : "";
           }
           editor.dataset.refreshed = String(Date.now());
         })
@@ -233,16 +233,16 @@ document.querySelectorAll(".cards-nav a").forEach((link) => {
     input.addEventListener("change", async () => {
       const file = input.files && input.files[0];
       if (!file) return;
-      status.textContent = "Uploading " + file.name + "…";
+      status.textContent = window.plazaSay("upload.uploading", { file: file.name });
       try {
         const response = await fetch("/cards/studio/art", {
           method: "POST", body: file, credentials: "same-origin",
           headers: { "Content-Type": file.type || "application/octet-stream", "X-CSRF-Token": csrf, Accept: "application/json" },
         });
         const body = await response.json();
-        if (!response.ok) throw new Error(body.title || "The upload was refused.");
+        if (!response.ok) throw new Error(body.title || window.plazaSay("upload.refused"));
         document.getElementById(input.getAttribute("data-art-for")).value = body.id;
-        status.textContent = file.name + " is ready.";
+        status.textContent = window.plazaSay("upload.ready", { file: file.name });
       } catch (error) {
         input.value = "";
         status.textContent = error.message;

@@ -19,9 +19,10 @@
 (() => {
   if (!window.L) return;
   const REFRESH_MS = 10000;
+  const say = window.plazaSay;
   const BUSY = {
-    quieter: "Quieter than usual", usual: "About as busy as usual",
-    busier: "Busier than usual", not_enough_data: "Not enough data yet",
+    quieter: say("map.busy.quieter"), usual: say("map.busy.usual"),
+    busier: say("map.busy.busier"), not_enough_data: say("map.busy.not_enough_data"),
   };
 
   function numbers(text, count) {
@@ -38,6 +39,15 @@
     return node;
   }
 
+  // A name (a shop's, a street's, a person's) as a node: never parsed as HTML (Leaflet would set a string as
+  // innerHTML) and never translated (`translate="no"`), followed by words of ours when given.
+  function label(name, words) {
+    const node = element("span");
+    element("span", "", node, String(name || "")).translate = false;
+    if (words) node.append(words);
+    return node;
+  }
+
   // The demo town's own base layer: streets, squares, parks and water, each with its name.
   function drawBasemap(map, url) {
     fetch(url, { headers: { Accept: "application/geo+json" } }).then((r) => r.json()).then((data) => {
@@ -46,7 +56,7 @@
         style: (f) => ({ className: "pm-base pm-base-" + ((f.properties && f.properties.kind) || "street") }),
         onEachFeature: (f, layer) => {
           const name = f.properties && f.properties.name;
-          if (name) layer.bindTooltip(name, { permanent: true, direction: "center", className: "pm-base-label pm-base-label-" + f.properties.kind });
+          if (name) layer.bindTooltip(label(name), { permanent: true, direction: "center", className: "pm-base-label pm-base-label-" + f.properties.kind });
         },
       }).addTo(map);
     }).catch(() => {});
@@ -55,16 +65,17 @@
   function createMap(el) {
     const d = el.dataset;
     const center = numbers(d.center, 2) || [0, 0];
-    const map = L.map(el, { zoomControl: true, attributionControl: true, minZoom: 3, maxZoom: 19, worldCopyJump: true })
+    const map = L.map(el, { zoomControl: false, attributionControl: true, minZoom: 3, maxZoom: 19, worldCopyJump: true })
       .setView([center[0], center[1]], Number(d.zoom) || 15);
-    map.attributionControl.setPrefix('<a href="/static/vendor/leaflet/COPYRIGHT-leaflet.txt">Leaflet</a>');
+    L.control.zoom({ zoomInTitle: say("map.zoom_in"), zoomOutTitle: say("map.zoom_out") }).addTo(map);
+    map.attributionControl.setPrefix('<a href="/static/vendor/leaflet/COPYRIGHT-leaflet.txt" translate="no">Leaflet</a>');
     L.control.scale({ imperial: false }).addTo(map);
     if (d.tiles) {
       L.tileLayer(d.tiles, { maxZoom: 19, attribution: d.attribution || "" }).addTo(map);
     } else if (d.basemap) {
       el.classList.add("pm-drawn");
       drawBasemap(map, d.basemap);
-      map.attributionControl.addAttribution("Demo town map drawn for Plaza");
+      map.attributionControl.addAttribution(say("map.demo_basemap"));
     }
 
     // Zones and a presence circle.
@@ -73,13 +84,13 @@
     for (const zone of zones) {
       if (!Number.isFinite(+zone.latitude) || !Number.isFinite(+zone.longitude)) continue;
       L.circle([+zone.latitude, +zone.longitude], { radius: +zone.radiusMeters || 150, className: "pm-zone", interactive: false })
-        .bindTooltip(String(zone.name || "Zone"), { permanent: true, direction: "top", className: "pm-zone-label" }).addTo(map);
+        .bindTooltip(zone.name ? label(zone.name) : say("map.zone"), { permanent: true, direction: "top", className: "pm-zone-label" }).addTo(map);
     }
     named(map, d);
     const person = numbers(d.person, 2);
     if (person) {
       L.circleMarker([person[0], person[1]], { radius: 8, className: "pm-other", interactive: false })
-        .bindTooltip(String(d.personLabel || ""), { permanent: true, direction: "bottom", className: "pm-label" }).addTo(map);
+        .bindTooltip(label(d.personLabel), { permanent: true, direction: "bottom", className: "pm-label" }).addTo(map);
       const center = numbers(d.center, 2);
       if (center) map.fitBounds([[center[0], center[1]], [person[0], person[1]]], { padding: [40, 40], maxZoom: 17 });
     }
@@ -104,7 +115,8 @@
     for (const point of points) {
       if (!Number.isFinite(+point.latitude) || !Number.isFinite(+point.longitude)) continue;
       const marker = L.marker([+point.latitude, +point.longitude], { title: String(point.name || ""), keyboard: true })
-        .bindTooltip(String(point.name || ""), { permanent: true, direction: "top", className: "pm-zone-label" }).addTo(map);
+        .on("add", (event) => event.target.getElement()?.setAttribute("translate", "no"))
+        .bindTooltip(label(point.name), { permanent: true, direction: "top", className: "pm-zone-label" }).addTo(map);
       if (select && point.id) marker.on("click", () => { select.value = point.id; select.dispatchEvent(new Event("change")); });
     }
     if (select) map.on("click", () => { select.value = ""; });
@@ -114,7 +126,7 @@
   // 10 s. Shops are updated in place, keyed by location id, so an open popup stays open through a refresh (issue 39:
   // clearing the layer closed it after 7–10 s). Without enough people sharing now to compare with the usual, a shop
   // says how busy it usually is at this hour, as its page does. A list beside the map says the same in words.
-  const USUAL = { quiet: "Usually quiet at this hour", moderate: "Usually a little busy at this hour", busy: "Usually busy at this hour" };
+  const USUAL = { quiet: say("map.usual.quiet"), moderate: say("map.usual.moderate"), busy: say("map.usual.busy") };
   const USUAL_CLASS = { quiet: "quieter", moderate: "usual", busy: "busier" };
 
   function metres(a, b) {
@@ -135,8 +147,8 @@
     return {
       className: live ? "pm-" + live : usual ? "pm-" + USUAL_CLASS[usual] + " pm-usually" : "pm-not_enough_data",
       busy: live ? BUSY[live] : usual ? USUAL[usual] : BUSY.not_enough_data,
-      open: p.openNow === true ? "Open now" : p.openNow === false ? "Closed" : "",
-      wait: Number.isFinite(p.lineWaitMinutes) ? Math.round(p.lineWaitMinutes) + " min line" : "",
+      open: p.openNow === true ? say("map.open") : p.openNow === false ? say("map.closed") : "",
+      wait: Number.isFinite(p.lineWaitMinutes) ? say("map.line", { minutes: Math.round(p.lineWaitMinutes) }) : "",
     };
   }
 
@@ -149,7 +161,7 @@
       if (!dot) {
         ring = L.circle(at, { radius: Math.min(fix.accuracy || 0, 500), className: "pm-you-ring", interactive: false }).addTo(map);
         dot = L.circleMarker(at, { radius: 7, className: "pm-you", interactive: false })
-          .bindTooltip("You are here", { permanent: true, direction: "bottom", className: "pm-label" }).addTo(map);
+          .bindTooltip(say("map.you_are_here"), { permanent: true, direction: "bottom", className: "pm-label" }).addTo(map);
       } else {
         dot.setLatLng(at);
         ring.setLatLng(at).setRadius(Math.min(fix.accuracy || 0, 500));
@@ -163,11 +175,11 @@
     if (button && window.plazaLocate) {
       const status = document.querySelector("[data-map-locate-status]");
       button.addEventListener("click", () => {
-        if (status) status.textContent = "Finding you…";
+        if (status) status.textContent = say("locate.finding");
         window.plazaLocate((fix) => {
           show(fix);
           map.setView([fix.latitude, fix.longitude], Math.max(map.getZoom(), 16));
-          if (status) status.textContent = "The blue dot is you.";
+          if (status) status.textContent = say("map.blue_dot");
         }, (message) => { if (status) status.textContent = message; });
       });
     }
@@ -180,7 +192,7 @@
     const people = L.layerGroup();
     shops.addTo(map);
     people.addTo(map);
-    const status = element("div", "pm-status", el, "Offline: showing the last data");
+    const status = element("div", "pm-status", el, say("map.offline"));
     status.hidden = true;
     const live = element("p", "visually-hidden", el);
     live.setAttribute("aria-live", "polite");
@@ -193,7 +205,8 @@
 
     function popupContent(p, state) {
       const popup = element("div", "pm-popup");
-      const link = element("a", "", popup, String(p.name || "Place"));
+      const link = element("a", "", popup, String(p.name || say("map.place")));
+      link.translate = false;
       link.href = "/places/businesses/" + encodeURIComponent(p.businessId || "");
       element("div", "muted", popup, [state.open, state.busy, state.wait, p.category].filter(Boolean).join(" · "));
       return popup;
@@ -207,22 +220,24 @@
       const known = markers.get(key);
       if (known && known.signature === signature) return key;
       const icon = L.divIcon({ className: "pm-shop " + state.className, iconSize: [18, 18], iconAnchor: [9, 9] });
-      const tooltip = String(p.name || "Place") + (state.wait ? " · " + state.wait : "");
+      const tooltip = () => label(p.name || say("map.place"), state.wait ? " · " + state.wait : "");
       if (known) {
         // In place: the marker (and an open popup) stays; only what changed is redrawn.
         if (!known.marker.getLatLng().equals([lat, lon])) known.marker.setLatLng([lat, lon]);
         known.marker.setIcon(icon);
         known.marker.setPopupContent(popupContent(p, state));
-        known.marker.setTooltipContent(tooltip);
+        known.marker.setTooltipContent(tooltip());
+        known.marker.getElement()?.setAttribute("translate", "no");
         known.signature = signature;
         return key;
       }
-      const marker = L.marker([lat, lon], { title: String(p.name || "Place"), keyboard: true, icon });
+      const marker = L.marker([lat, lon], { title: String(p.name || say("map.place")), keyboard: true, icon });
       marker.bindPopup(popupContent(p, state), { autoPan: true, autoPanPadding: [24, 24], autoPanPaddingTopLeft: [56, 24],
         maxWidth: Math.max(160, Math.min(280, el.clientWidth - 80)) });
-      marker.bindTooltip(tooltip, { direction: "right", offset: [10, 0], className: "pm-label" });
+      marker.bindTooltip(tooltip(), { direction: "right", offset: [10, 0], className: "pm-label" });
       marker.on("popupopen", () => { d.openPopup = key; });
       marker.on("popupclose", () => { if (d.openPopup === key) delete d.openPopup; });
+      marker.on("add", () => marker.getElement()?.setAttribute("translate", "no"));
       marker.addTo(shops);
       markers.set(key, { marker, signature });
       return key;
@@ -242,19 +257,20 @@
         li.dataset.mapPlace = p.locationId || "";
         element("span", "pm-key " + state.className, li).setAttribute("aria-hidden", "true");
         const text = element("span", "", li);
-        const link = element("a", "", text, String(p.name || "Place"));
+        const link = element("a", "", text, String(p.name || say("map.place")));
+        link.translate = false;
         link.href = "/places/businesses/" + encodeURIComponent(p.businessId || "");
-        if (distance != null) element("span", "muted", text, " · " + distanceWords(distance) + (you ? "" : " from the map's centre"));
+        if (distance != null) element("span", "muted", text, " · " + (you ? distanceWords(distance) : say("map.from_centre", { distance: distanceWords(distance) })));
         element("br", "", text);
         if (state.open) element("span", "open-state" + (p.openNow ? " open" : ""), text, state.open + " · ");
         element("span", "muted", text, [state.busy, state.wait].filter(Boolean).join(" · "));
         return li;
       });
-      if (!items.length) items.push(element("li", "muted", null, "No shops in this part of the map: zoom out or move it."));
+      if (!items.length) items.push(element("li", "muted", null, say("map.no_shops")));
       const ul = list.querySelector("ul") || element("ul", "list pm-list", list);
       ul.replaceChildren(...items);
       const heading = list.querySelector("[data-map-list-count]");
-      if (heading) heading.textContent = `${places.length} ${places.length === 1 ? "shop" : "shops"} on the map` + (you ? ", nearest to you first" : "");
+      if (heading) heading.textContent = say(you ? "map.shops_nearest" : "map.shops", { count: places.length });
     }
 
     async function load() {
@@ -287,7 +303,7 @@
         status.hidden = true;
         d.features = String(features.length);
         d.loads = String(Number(d.loads || 0) + 1);
-        live.textContent = `${places.length} ${places.length === 1 ? "place" : "places"}, ${personCount} ${personCount === 1 ? "person" : "people"} shown`;
+        live.textContent = say("map.shown", { places: say("map.places", { count: places.length }), people: say("map.people", { count: personCount }) });
       } catch (error) {
         if (error.name !== "AbortError") status.hidden = false;
       } finally {
@@ -309,7 +325,7 @@
     let marker = null;
     function place(lat, lon, pan) {
       if (!marker) {
-        marker = L.marker([lat, lon], { draggable: true, keyboard: true, title: "The chosen place" }).addTo(map);
+        marker = L.marker([lat, lon], { draggable: true, keyboard: true, title: say("map.chosen") }).addTo(map);
         marker.on("dragend", () => { const p = marker.getLatLng(); write(p.lat, p.lng); });
       } else {
         marker.setLatLng([lat, lon]);
@@ -337,7 +353,7 @@
     const d = el.dataset;
     const box = element("div", "pm-search");
     el.before(box);
-    const label = element("label", "", box, "Find an address");
+    const label = element("label", "", box, say("map.find_address"));
     const row = element("div", "pm-search-row", box);
     const input = element("input", "", row);
     input.type = "search";
@@ -345,21 +361,21 @@
     input.autocomplete = "off";
     input.setAttribute("data-address-search", "");
     label.htmlFor = input.id;
-    const button = element("button", "secondary small", row, "Search");
+    const button = element("button", "secondary small", row, say("map.search"));
     button.type = "button";
     const results = element("ul", "pm-results", box);
     const message = element("p", "hint", box);
     message.setAttribute("aria-live", "polite");
     async function search() {
       const q = input.value.trim();
-      if (q.length < 3) { message.textContent = "Type at least 3 letters of the address."; return; }
-      message.textContent = "Searching…";
+      if (q.length < 3) { message.textContent = say("map.search.short"); return; }
+      message.textContent = say("map.search.searching");
       results.replaceChildren();
       try {
         const response = await fetch(d.geocode + "?q=" + encodeURIComponent(q), { credentials: "same-origin", headers: { Accept: "application/json" } });
         const body = await response.json();
-        if (!response.ok) { message.textContent = body.title || "The address search is not available now."; return; }
-        message.textContent = body.items.length ? "" : "No address found: try the street and the town, or tap the map.";
+        if (!response.ok) { message.textContent = body.title || say("map.search.unavailable"); return; }
+        message.textContent = body.items.length ? "" : say("map.search.none");
         for (const item of body.items) {
           const li = element("li", "", results);
           const choose = element("button", "link", li, item.label);
@@ -370,11 +386,11 @@
             const field = d.addressField && document.getElementById(d.addressField);
             if (field && !field.value) field.value = item.label;
             results.replaceChildren();
-            message.textContent = "Placed at " + item.label + ". Drag the pin to the entrance if needed.";
+            message.textContent = say("map.search.placed", { address: item.label });
           });
         }
       } catch (error) {
-        message.textContent = "No connection: try again, or tap the map.";
+        message.textContent = say("map.search.offline");
       }
     }
     button.addEventListener("click", search);
@@ -384,16 +400,16 @@
   function legend(el, live, zones, circle) {
     if (!live && !zones && !circle) return;
     const list = element("ul", "plaza-map-legend");
-    list.setAttribute("aria-label", "Map legend");
+    list.setAttribute("aria-label", say("map.legend"));
     const item = (cls, text) => { const li = element("li", "", list); element("span", "pm-key " + cls, li); element("span", "", li, text); };
     if (live) {
       for (const k of Object.keys(BUSY)) item("pm-key-" + k, BUSY[k]);
-      item("pm-key-usual pm-usually", "Ringed: how busy it usually is at this hour");
-      item("pm-key-you", "You");
-      item("pm-key-person", "Person sharing location (blurred)");
+      item("pm-key-usual pm-usually", say("map.legend.usual"));
+      item("pm-key-you", say("map.legend.you"));
+      item("pm-key-person", say("map.legend.person"));
     }
-    if (zones) item("pm-key-zone", "Private zone");
-    if (circle) item("pm-key-circle", "In the shop");
+    if (zones) item("pm-key-zone", say("map.legend.zone"));
+    if (circle) item("pm-key-circle", say("map.legend.circle"));
     el.after(list);
   }
 

@@ -12,7 +12,7 @@
       try {
         stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
       } catch (error) {
-        button.textContent = "No camera here: type the code instead";
+        button.textContent = window.plazaSay("scan.no_camera");
         return;
       }
       const detector = new BarcodeDetector({ formats: ["qr_code"] });
