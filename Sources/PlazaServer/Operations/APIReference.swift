@@ -51,7 +51,8 @@ struct APIReference: Sendable {
         var path: String
         var summary: String
         var description: String
-        var access: String
+        /// Whether it needs a signed-in caller (the page says so in its reader's words).
+        var secured: Bool
         var movesMoney: Bool
         var parameters: [Field]
         var hasParameters: Bool
@@ -134,7 +135,7 @@ extension APIReference.Operation {
         summary = op.body["summary"] as? String ?? ""
         description = html(op.body["description"] as? String)
         let secured = (op.body["security"] as? [Any]).map { !$0.isEmpty } ?? true
-        access = secured ? "Signed in" : "Anyone"
+        self.secured = secured
         let parameterList = (op.body["parameters"] as? [[String: Any]] ?? []).compactMap { spec.resolve($0) }
         movesMoney = (op.body["parameters"] as? [[String: Any]] ?? []).contains {
             ($0["$ref"] as? String)?.hasSuffix("/MoneyIdempotencyKey") == true
