@@ -44,7 +44,7 @@ extension WalletPages {
     func renderAddMoney(context: AuthenticatedContext, form: FormState) async throws -> Response {
         let balance = try await wallet.wallet(context.identity).balances.first
         let page = AddMoneyPage(
-            shell: Shell(title: "Add money", context: context),
+            shell: Shell(title: say("Add money"), context: context),
             form: form,
             key: UUID().uuidString,
             currency: currency,
@@ -152,7 +152,10 @@ extension WalletPages {
         var sources = [
             WithdrawPage.Source(
                 value: "",
-                label: "Your wallet · \(reader.money(own?.available ?? 0, own?.currency ?? currency))",
+                label: say(
+                    "Your wallet · {balance}",
+                    ["balance": reader.money(own?.available ?? 0, own?.currency ?? currency)]
+                ),
                 selected: chosen.isEmpty
             )
         ]
@@ -167,7 +170,7 @@ extension WalletPages {
             )
         }
         let page = WithdrawPage(
-            shell: Shell(title: "Withdraw", context: context, notice: notice),
+            shell: Shell(title: say("Withdraw"), context: context, notice: notice),
             form: form,
             key: UUID().uuidString,
             currency: currency,
