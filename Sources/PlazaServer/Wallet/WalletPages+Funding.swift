@@ -86,7 +86,8 @@ extension WalletPages {
                 ("card.cvc", "cvc"),
             ]
             for (api, field) in fields where !hosted {
-                guard let message = error.errors?.first(where: { $0.field == api })?.message else { continue }
+                guard let english = error.errors?.first(where: { $0.field == api })?.message else { continue }
+                let message = PageLanguage.say(english)
                 let earlier = state.fields[field]?.error
                 state.fields[field, default: Field()].error = earlier.map { "\($0) \(message)" } ?? message
             }
