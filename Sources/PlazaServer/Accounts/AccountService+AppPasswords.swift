@@ -74,8 +74,8 @@ extension AccountService {
             var error = PlazaError(
                 .unauthorized,
                 .invalidCredentials,
-                "The username or app password is wrong, or the app password was revoked.",
-                detail: "Set the app up again from Places, Share in the background."
+                phrase("The username or app password is wrong, or the app password was revoked."),
+                detail: phrase("Set the app up again from Places, Share in the background.")
             )
             error.headers[.wwwAuthenticate] = "Basic realm=\"Plaza\", charset=\"UTF-8\""
             return error

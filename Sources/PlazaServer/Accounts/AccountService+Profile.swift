@@ -103,7 +103,7 @@ extension AccountService {
         guard try await passwords.verify(password, hash: identity.user.passwordHash) else {
             try await limiter.record(loginAccountRule, subject, now: now)
             try await limiter.record(loginAddressRule, client, now: now)
-            throw PlazaError.validation(field: field, "The password is wrong.")
+            throw PlazaError.validation(field: field, phrase("The password is wrong."))
         }
     }
 

@@ -33,7 +33,7 @@ extension AccountService {
         let (accounts, outbox, baseURL) = (accounts, outbox, baseURL)
         try await database.transaction { db in
             if try await accounts.usernameExists(username, on: db) {
-                throw PlazaError.conflict(field: "username", "This username is taken.")
+                throw PlazaError.conflict(field: "username", phrase("This username is taken."))
             }
             if try await accounts.emailExists(email, on: db) {
                 // The same answer as for a new address, all the way: the username is taken from now on as it would be by
@@ -76,7 +76,7 @@ extension AccountService {
         try await transaction(publishing: review + [.emailVerified(user: user.id, email: email)]) { db in
             // An address confirmed for a change of e-mail may have been taken since: only its owner, holding the code, learns so.
             if try await accounts.user(email: email, on: db).map({ $0.id != verified.id }) ?? false {
-                throw PlazaError.conflict(field: "email", "Another account uses this address now.")
+                throw PlazaError.conflict(field: "email", phrase("Another account uses this address now."))
             }
             try await accounts.update(verified, on: db, now: now)
         }
@@ -147,7 +147,7 @@ extension AccountService {
 
     private func limitCodeMail(email: String, client: String, now: Date) async throws {
         guard AccountRules.emailProblem(email) == nil else {
-            throw PlazaError.validation(field: "email", "Enter a valid e-mail address.")
+            throw PlazaError.validation(field: "email", phrase("Enter a valid e-mail address."))
         }
         try await limiter.check(mailAccountRule, email, now: now)
         try await limiter.hit(mailAddressRule, client, now: now)
@@ -220,7 +220,7 @@ extension AccountService {
         now: Date
     ) async throws -> UserRecord {
         guard AccountRules.isCodeShaped(code) else {
-            throw PlazaError.validation(field: "code", "Enter the six digits from the e-mail.")
+            throw PlazaError.validation(field: "code", phrase("Enter the six digits from the e-mail."))
         }
         try await limiter.check(codeAddressRule, client, now: now)
         try await limiter.check(codeAccountRule, email, now: now)
@@ -262,9 +262,9 @@ extension AccountService {
         PlazaError(
             .badRequest,
             .invalidCode,
-            "The code is wrong or has expired.",
+            phrase("The code is wrong or has expired."),
             detail: "Ask for a new code if this one is older than \(codeMinutes) minutes.",
-            errors: [FieldError(field: "code", message: "The code is wrong or has expired.")]
+            errors: [FieldError(field: "code", message: phrase("The code is wrong or has expired."))]
         )
     }
 
@@ -304,7 +304,7 @@ extension AccountService {
         now: Date = Date()
     ) async throws {
         guard AccountRules.isCodeShaped(code) else {
-            throw PlazaError.validation(field: "code", "Enter the six digits from the e-mail.")
+            throw PlazaError.validation(field: "code", phrase("Enter the six digits from the e-mail."))
         }
         try await limiter.check(codeAddressRule, client, now: now)
         try await limiter.check(codeAccountRule, email, now: now)

@@ -25,8 +25,8 @@ extension AccountService {
         guard !login.isEmpty, !password.isEmpty else {
             throw PlazaError.validation(
                 [
-                    FieldError(field: "login", message: "Enter your e-mail or username."),
-                    FieldError(field: "password", message: "Enter your password."),
+                    FieldError(field: "login", message: phrase("Enter your e-mail or username.")),
+                    FieldError(field: "password", message: phrase("Enter your password.")),
                 ]
                 .filter { ($0.field == "login" && login.isEmpty) || ($0.field == "password" && password.isEmpty) }
             )

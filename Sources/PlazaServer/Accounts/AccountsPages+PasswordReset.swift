@@ -10,7 +10,7 @@ extension AccountsPages {
         renderer.render(
             "accounts/forgot-password",
             CodePage(
-                shell: Shell(title: "Forgot your password?", context: context),
+                shell: Shell(title: say("Forgot your password?"), context: context),
                 form: context.page.form("forgot") ?? FormState(names: ["email"])
             )
         )
@@ -34,7 +34,11 @@ extension AccountsPages {
     /// Anyone: the code and a new password.
     @Sendable func resetForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let page = CodePage(
-            shell: Shell(title: "Choose a new password", context: context, notice: notice(request, context.reader)),
+            shell: Shell(
+                title: say("Choose a new password"),
+                context: context,
+                notice: notice(request, context.reader)
+            ),
             form: context.page.form("reset")
                 ?? FormState(names: ["email", "code", "newPassword"]).with(
                     "email",

@@ -96,7 +96,7 @@ struct AccountsPages: Sendable {
         return renderer.render(
             "accounts/signup",
             SignupPage(
-                shell: Shell(title: "Sign up", context: context),
+                shell: Shell(title: say("Sign up"), context: context),
                 form: form,
                 merchant: typed("role") == "merchant",
                 student: typed("student") == "on",
@@ -182,7 +182,7 @@ struct AccountsPages: Sendable {
         let email = query.get("email") ?? context.identity?.user.email ?? ""
         let code = query.get("code").map { String($0.filter(\.isNumber).prefix(6)) } ?? ""
         let page = CodePage(
-            shell: Shell(title: "Verify your e-mail", context: context, notice: notice(request, context.reader)),
+            shell: Shell(title: say("Verify your e-mail"), context: context, notice: notice(request, context.reader)),
             form: context.page.form("verify")
                 ?? FormState(names: ["email", "code"]).with("email", email).with("code", code),
             mailbox: showsMailbox,
@@ -262,7 +262,7 @@ struct AccountsPages: Sendable {
         let next = Self.safeNext(request.uri.queryParameters.get("next"))
         if context.identity != nil { return PageRenderer.seeOther(next) }
         let page = LoginPage(
-            shell: Shell(title: "Log in", context: context, notice: notice(request, context.reader)),
+            shell: Shell(title: say("Log in"), context: context, notice: notice(request, context.reader)),
             form: context.page.form("login") ?? FormState(names: ["login", "password"]),
             next: next
         )

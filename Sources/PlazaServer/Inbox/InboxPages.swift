@@ -29,7 +29,7 @@ struct InboxPages: Sendable {
             link = entry.link
             time = reader.machine(entry.occurredAt)
             when = reader.when(entry.occurredAt)
-            status = entry.status == .pending ? "waiting for you" : nil
+            status = entry.status == .pending ? say("waiting for you") : nil
             unread = entry.unread
         }
     }
@@ -55,7 +55,9 @@ struct InboxPages: Sendable {
         let locale = context.reader.locale
         let page = try await inbox.inbox(context.identity, limit: 30, cursor: cursor) { $0.formatted(locale: locale) }
         let label =
-            page.unreadCount >= InboxPage.unreadLimit ? "\(InboxPage.unreadLimit)+ new" : "\(page.unreadCount) new"
+            page.unreadCount >= InboxPage.unreadLimit
+            ? say("{count}+ new", ["count": "\(InboxPage.unreadLimit)"])
+            : say("{count} new", ["count": "\(page.unreadCount)"])
         return List(
             csrf: context.csrfToken ?? "",
             rows: page.items.map { Row($0, reader: context.reader) },
@@ -72,7 +74,7 @@ struct InboxPages: Sendable {
     @Sendable func page(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         renderer.render(
             "inbox/inbox",
-            Page(shell: Shell(title: "Inbox", context: context), list: try await list(request, context))
+            Page(shell: Shell(title: say("Inbox"), context: context), list: try await list(request, context))
         )
     }
 

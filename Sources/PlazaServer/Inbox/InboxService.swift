@@ -72,7 +72,7 @@ struct InboxService: Sendable {
     func markSeen(_ identity: Identity, through marker: String?, now: Date = Date()) async throws {
         let position = try marker.map { try InboxPosition.decode($0, field: "through") }
         if let position, !(try await store.exists(position, owner: identity.user.id, on: database.sql)) {
-            throw PlazaError.validation(field: "through", "This marker names nothing in your inbox.")
+            throw PlazaError.validation(field: "through", phrase("This marker names nothing in your inbox."))
         }
         try await store.markSeen(owner: identity.user.id, through: position, now: now, on: database.sql)
     }

@@ -37,7 +37,7 @@ package struct NotificationService: Sendable {
                 .unprocessableContent,
                 .endpointNotAllowed,
                 refusal,
-                detail: "Plaza sends only to the push services of the browsers people use.",
+                detail: phrase("Plaza sends only to the push services of the browsers people use."),
                 errors: [FieldError(field: "subscription.endpoint", message: refusal)]
             )
         }

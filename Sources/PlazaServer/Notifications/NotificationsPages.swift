@@ -10,9 +10,9 @@ struct NotificationsPages: Sendable {
     let maxBody: Int
 
     static let notices: [String: String] = [
-        "saved": "Your notification choices were saved.",
-        "device-added": "Notifications are on for this device.",
-        "device-removed": "That device gets no more notifications.",
+        "saved": phrase("Your notification choices were saved."),
+        "device-added": phrase("Notifications are on for this device."),
+        "device-removed": phrase("That device gets no more notifications."),
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -60,13 +60,13 @@ struct NotificationsPages: Sendable {
         let devices = try await notifications.devices(context.identity)
         // Only people who work at a business are offered the push about its customers.
         let staff = try await notifications.worksAtABusiness(context.identity)
-        let notice = request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+        let notice = request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }.map { say($0) }
         let page = SettingsPage(
-            shell: Shell(title: "Notifications", context: context, notice: notice),
+            shell: Shell(title: say("Notifications"), context: context, notice: notice),
             kinds: preferences.kinds.filter { staff || $0.kind != .presence }.map {
                 KindRow(
                     kind: $0.kind.rawValue,
-                    label: $0.kind.label,
+                    label: Self.kindName($0.kind),
                     push: $0.push,
                     email: $0.email,
                     urgent: $0.kind.urgent,
@@ -87,16 +87,36 @@ struct NotificationsPages: Sendable {
                 )
             },
             hasDevices: !devices.isEmpty,
-            devicesLabel: reader.count(devices.count, "device", "devices"),
+            devicesLabel: reader.count(devices.count, "count.device"),
             publicKey: notifications.webPushKey.publicKey
         )
         return renderer.render("notifications/settings", page)
     }
 
-    static let presenceHint =
-        "For staff: someone who paid here before arrives and shares their location with businesses. "
-        + "At most once per customer every \(Int(NotificationRules.presenceRepeatWindow / 3_600)) hours, "
-        + "\(NotificationRules.presencePerHour) an hour."
+    static var presenceHint: String {
+        say(
+            "For staff: someone who paid here before arrives and shares their location with businesses. "
+                + "At most once per customer every {hours} hours, {count} an hour.",
+            [
+                "hours": "\(Int(NotificationRules.presenceRepeatWindow / 3_600))",
+                "count": "\(NotificationRules.presencePerHour)",
+            ]
+        )
+    }
+
+    /// `NotificationKind.label` in the reader's words.
+    static func kindName(_ kind: NotificationKind) -> String {
+        switch kind {
+        case .moneyRequests: say("Requests to pay")
+        case .moneyAnswers: say("Answers to my charges and requests")
+        case .moneyReceived: say("Money received")
+        case .account: say("Account and security")
+        case .loyalty: say("Loyalty cards")
+        case .offers: say("Offers and coupons")
+        case .market: say("Campus marketplace")
+        case .presence: say("When a customer you know walks in")
+        }
+    }
 
     /// The form: each kind's two boxes, and quiet hours when their box is ticked.
     @Sendable func save(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -115,7 +135,10 @@ struct NotificationsPages: Sendable {
                 NotificationPreferences(kinds: kinds, quietHours: quiet)
             )
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused(alert: "Not saved: \(error.sentence)", returnTo: "/account/notifications#quiet")
+            return renderer.refused(
+                alert: say("Not saved: {reason}", ["reason": error.sentence]),
+                returnTo: "/account/notifications#quiet"
+            )
         }
         return PageRenderer.seeOther("/account/notifications?notice=saved")
     }

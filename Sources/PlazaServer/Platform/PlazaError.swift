@@ -76,13 +76,18 @@ public struct PlazaError: Error, Sendable {
     /// (`AmountBounds`), else `validation_failed`.
     public static func validation(_ errors: [FieldError]) -> PlazaError {
         guard errors.contains(where: \.aboveBound) else {
-            return PlazaError(.unprocessableContent, .validationFailed, "Some fields need attention.", errors: errors)
+            return PlazaError(
+                .unprocessableContent,
+                .validationFailed,
+                phrase("Some fields need attention."),
+                errors: errors
+            )
         }
         return PlazaError(
             .unprocessableContent,
             .amountTooLarge,
-            "This amount is too large.",
-            detail: "Plaza takes amounts up to 1,000,000.00 and prices per card up to 10,000.00.",
+            phrase("This amount is too large."),
+            detail: phrase("Plaza takes amounts up to 1,000,000.00 and prices per card up to 10,000.00."),
             errors: errors
         )
     }
@@ -92,56 +97,64 @@ public struct PlazaError: Error, Sendable {
     }
 
     public static func malformed(_ detail: String) -> PlazaError {
-        PlazaError(.badRequest, .malformedRequest, "The request could not be read.", detail: detail)
+        PlazaError(.badRequest, .malformedRequest, phrase("The request could not be read."), detail: detail)
     }
 
-    public static let unauthorized = PlazaError(.unauthorized, .unauthorized, "Log in to continue.")
-    public static let invalidToken = PlazaError(.unauthorized, .invalidToken, "The token is invalid or has expired.")
+    public static let unauthorized = PlazaError(.unauthorized, .unauthorized, phrase("Log in to continue."))
+    public static let invalidToken = PlazaError(
+        .unauthorized,
+        .invalidToken,
+        phrase("The token is invalid or has expired.")
+    )
     public static let invalidCredentials = PlazaError(
         .unauthorized,
         .invalidCredentials,
-        "The log-in or password is wrong.",
-        detail: "If you signed up recently, enter the code we e-mailed you first."
+        phrase("The log-in or password is wrong."),
+        detail: phrase("If you signed up recently, enter the code we e-mailed you first.")
     )
-    public static let forbidden = PlazaError(.forbidden, .forbidden, "You may not do this.")
+    public static let forbidden = PlazaError(.forbidden, .forbidden, phrase("You may not do this."))
 
     /// After the right password only, so that it tells nothing to someone guessing.
     static func accountSuspended(reason: String?) -> PlazaError {
         PlazaError(
             .forbidden,
             .accountSuspended,
-            "This account is suspended.",
+            phrase("This account is suspended."),
             detail: (reason.map { "The reason given: \($0)\($0.last.map { ".!?".contains($0) } == true ? "" : ".") " }
                 ?? "")
-                + "Write to the operator of this Plaza if you think this is a mistake."
+                + phrase("Write to the operator of this Plaza if you think this is a mistake.")
         )
     }
     static let merchantNotApproved = PlazaError(
         .forbidden,
         .merchantNotApproved,
-        "An admin has not approved this business yet.",
+        phrase("An admin has not approved this business yet."),
         detail:
-            "New merchants are reviewed before they trade: you can charge customers once you are approved (we will tell you)."
+            phrase(
+                "New merchants are reviewed before they trade: you can charge customers once you are approved (we will tell you)."
+            )
     )
     public static let emailNotVerified = PlazaError(
         .forbidden,
         .emailNotVerified,
-        "Verify your e-mail address first.",
-        detail: "Enter the code we e-mailed you, or ask for a new one."
+        phrase("Verify your e-mail address first."),
+        detail: phrase("Enter the code we e-mailed you, or ask for a new one.")
     )
 
     public static let paymentsUnavailable = PlazaError(
         .serviceUnavailable,
         .unavailable,
-        "Card payments are not set up on this Plaza.",
-        detail: "The operator has not connected a card processor yet; transfers and charges between members still work."
+        phrase("Card payments are not set up on this Plaza."),
+        detail: phrase(
+            "The operator has not connected a card processor yet; transfers and charges between members still work."
+        )
     )
 
     static let gatewayFailed = PlazaError(
         .badGateway,
         .gatewayError,
-        "The card processor did not answer.",
-        detail: "Nothing was charged or moved. Try again in a minute."
+        phrase("The card processor did not answer."),
+        detail: phrase("Nothing was charged or moved. Try again in a minute.")
     )
 
     /// 403 `second_factor_required` naming the account's factors (`[]`: it must set one up first).
@@ -149,10 +162,10 @@ public struct PlazaError: Error, Sendable {
         var error = PlazaError(
             .forbidden,
             .secondFactorRequired,
-            factors.isEmpty ? "Set up a second factor first." : "Confirm with your second factor.",
+            factors.isEmpty ? phrase("Set up a second factor first.") : phrase("Confirm with your second factor."),
             detail: factors.isEmpty
-                ? "Money leaves only with a code from an authenticator app: set one up in Account → Security."
-                : "Send the request again with a code from your authenticator app or a recovery code."
+                ? phrase("Money leaves only with a code from an authenticator app: set one up in Account → Security.")
+                : phrase("Send the request again with a code from your authenticator app or a recovery code.")
         )
         error.factors = factors
         return error
@@ -162,9 +175,9 @@ public struct PlazaError: Error, Sendable {
     static let invalidSecondFactor = PlazaError(
         .forbidden,
         .invalidCode,
-        "That code did not work.",
-        detail: "Use the code your authenticator app shows now, or an unused recovery code.",
-        errors: [FieldError(field: "code", message: "That code did not work; try the one your app shows now.")]
+        phrase("That code did not work."),
+        detail: phrase("Use the code your authenticator app shows now, or an unused recovery code."),
+        errors: [FieldError(field: "code", message: phrase("That code did not work; try the one your app shows now."))]
     )
 
     /// Whether a retry with the same `Idempotency-Key` must run again instead of getting this answer back: a missing or
@@ -176,28 +189,32 @@ public struct PlazaError: Error, Sendable {
     static let payoutAccountRequired = PlazaError(
         .conflict,
         .payoutAccountRequired,
-        "Connect a bank account before withdrawing.",
+        phrase("Connect a bank account before withdrawing."),
         detail:
-            "Withdrawals go to a bank account you connect once on the card processor's page: Wallet → Connect a bank account."
+            phrase(
+                "Withdrawals go to a bank account you connect once on the card processor's page: Wallet → Connect a bank account."
+            )
     )
 
     static let campusRequired = PlazaError(
         .forbidden,
         .campusRequired,
-        "The marketplace is for verified students.",
-        detail: "Verify your university e-mail address first: Account → Campus marketplace."
+        phrase("The marketplace is for verified students."),
+        detail: phrase("Verify your university e-mail address first: Account → Campus marketplace.")
     )
     static let agreementRequired = PlazaError(
         .forbidden,
         .agreementRequired,
-        "Sign the marketplace's user agreement first.",
-        detail: "Read and sign it once: Account → Campus marketplace."
+        phrase("Sign the marketplace's user agreement first."),
+        detail: phrase("Read and sign it once: Account → Campus marketplace.")
     )
     static let marketSuspended = PlazaError(
         .forbidden,
         .marketSuspended,
-        "You are suspended from the marketplace.",
-        detail: "Read why, and appeal once if it is wrong: Marketplace → You → Decisions about you (/market/decisions)."
+        phrase("You are suspended from the marketplace."),
+        detail: phrase(
+            "Read why, and appeal once if it is wrong: Marketplace → You → Decisions about you (/market/decisions)."
+        )
     )
 
     public static func notFound(_ what: String = "resource") -> PlazaError {
@@ -221,7 +238,7 @@ public struct PlazaError: Error, Sendable {
         var error = PlazaError(
             .tooManyRequests,
             .rateLimited,
-            "Too many attempts.",
+            phrase("Too many attempts."),
             detail: "Try again \(Self.wait(seconds))."
         )
         error.headers[.retryAfter] = String(seconds)

@@ -15,22 +15,24 @@ extension Request {
             throw PlazaError(
                 .unsupportedMediaType,
                 .unsupportedMediaType,
-                "Send JSON.",
-                detail: "Content-Type must be application/json."
+                phrase("Send JSON."),
+                detail: phrase("Content-Type must be application/json.")
             )
         }
-        if buffer.readableBytes == 0 { throw PlazaError.malformed("The body is empty; send a JSON object.") }
+        if buffer.readableBytes == 0 { throw PlazaError.malformed(phrase("The body is empty; send a JSON object.")) }
         let data = Data(buffer.readableBytesView)
         if let fields = NulText.fields(in: data), !fields.isEmpty {
             throw PlazaError.validation(
-                fields.map { FieldError(field: $0, message: "Remove the NUL character (U+0000).") }
+                fields.map { FieldError(field: $0, message: phrase("Remove the NUL character (U+0000).")) }
             )
         }
         do {
             return try PlazaJSON.decoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             if let fields = NumberFields.misfits(T.self, in: data), !fields.isEmpty {
-                throw PlazaError.validation(fields.map { FieldError(field: $0, message: "Expected a whole number.") })
+                throw PlazaError.validation(
+                    fields.map { FieldError(field: $0, message: phrase("Expected a whole number.")) }
+                )
             }
             throw PlazaError(decoding: error)
         }
@@ -56,7 +58,7 @@ extension Request {
             throw PlazaError(
                 .contentTooLarge,
                 .payloadTooLarge,
-                "The request body is too large.",
+                phrase("The request body is too large."),
                 detail: "At most \(limit) bytes."
             )
         }
@@ -73,19 +75,19 @@ extension PlazaError {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            self = .validation(field: path(context.codingPath, key), "This field is required.")
+            self = .validation(field: path(context.codingPath, key), phrase("This field is required."))
         case .valueNotFound(_, let context) where context.debugDescription.hasPrefix("null is not accepted"):
-            self = .validation(field: path(context.codingPath), "Leave this field out instead of sending null.")
+            self = .validation(field: path(context.codingPath), phrase("Leave this field out instead of sending null."))
         case .valueNotFound(_, let context):
-            self = .validation(field: path(context.codingPath), "This field is required.")
+            self = .validation(field: path(context.codingPath), phrase("This field is required."))
         case .typeMismatch(let type, let context):
             self = .validation(field: path(context.codingPath), "Expected \(PlazaError.jsonTypeName(type)).")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            self = .malformed("The body is not valid JSON.")
+            self = .malformed(phrase("The body is not valid JSON."))
         case .dataCorrupted(let context):
-            self = .validation(field: path(context.codingPath), "This value is not one of the accepted ones.")
+            self = .validation(field: path(context.codingPath), phrase("This value is not one of the accepted ones."))
         @unknown default:
-            self = .malformed("The body could not be read.")
+            self = .malformed(phrase("The body could not be read."))
         }
     }
 

@@ -48,11 +48,14 @@ extension SecondFactorService {
     ) async throws -> PasskeyAdded {
         let user = identity.user.id
         let name = (request.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard name.count <= 60 else { throw PlazaError.validation(field: "name", "Use at most 60 characters.") }
+        guard name.count <= 60 else { throw PlazaError.validation(field: "name", phrase("Use at most 60 characters.")) }
         guard let clientData = Data(base64URL: request.credential.response.clientDataJSON),
             let attestation = Data(base64URL: request.credential.response.attestationObject)
         else {
-            throw PlazaError.validation(field: "credential", "Send the credential as the browser made it (base64url).")
+            throw PlazaError.validation(
+                field: "credential",
+                phrase("Send the credential as the browser made it (base64url).")
+            )
         }
         try await limiter.check(attemptRule, user.uuidString, now: now)
         let credential: WebAuthn.NewCredential
@@ -68,7 +71,7 @@ extension SecondFactorService {
         if try await store.passkeys(user: user, on: database.sql).contains(where: {
             $0.key.credentialId == credential.id
         }) {
-            throw PlazaError.conflict(field: "credential", "This passkey is on your account already.")
+            throw PlazaError.conflict(field: "credential", phrase("This passkey is on your account already."))
         }
         let key = SecondFactorStore.PasskeyKey(
             credentialId: credential.id,
@@ -96,7 +99,10 @@ extension SecondFactorService {
         let user = identity.user.id
         let passkeys = try await store.passkeys(user: user, on: database.sql)
         guard !passkeys.isEmpty else {
-            throw PlazaError.conflict(field: nil, "You have no passkey: answer with your authenticator app's code.")
+            throw PlazaError.conflict(
+                field: nil,
+                phrase("You have no passkey: answer with your authenticator app's code.")
+            )
         }
         try await limiter.hit(challengeRule, user.uuidString, now: now)
         return PasskeyRequestOptions(

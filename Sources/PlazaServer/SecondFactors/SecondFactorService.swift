@@ -79,7 +79,7 @@ struct SecondFactorService: Sendable {
             let pending = try await store.list(user: user, confirmedOnly: false, on: database.sql)
                 .last(where: { !$0.confirmed && $0.factor.kind == .totp })
         else {
-            throw PlazaError.conflict(field: "code", "Set up an authenticator app first.")
+            throw PlazaError.conflict(field: "code", phrase("Set up an authenticator app first."))
         }
         guard let secret = secrets.open(pending.secret), let step = TOTP.matchingStep(code, secret: secret, at: now)
         else {
@@ -110,7 +110,10 @@ struct SecondFactorService: Sendable {
     func newRecoveryCodes(_ identity: Identity, now: Date = Date()) async throws -> RecoveryCodes {
         let user = identity.user.id
         guard !(try await store.list(user: user, on: database.sql).isEmpty) else {
-            throw PlazaError.conflict(field: nil, "Set up an authenticator app first: recovery codes stand in for it.")
+            throw PlazaError.conflict(
+                field: nil,
+                phrase("Set up an authenticator app first: recovery codes stand in for it.")
+            )
         }
         try await require(identity, for: .securityChange, now: now)
         let codes = (0..<10).map { _ in Self.recoveryCode() }

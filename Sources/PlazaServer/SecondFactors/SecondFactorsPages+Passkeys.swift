@@ -43,7 +43,7 @@ extension SecondFactorsPages {
                     from: Data(form["credential"].utf8)
                 )
             else {
-                throw PlazaError.validation(field: "name", "Your browser made no passkey: try again.")
+                throw PlazaError.validation(field: "name", phrase("Your browser made no passkey: try again."))
             }
             added = try await secondFactors.addPasskey(
                 context.identity,
@@ -51,14 +51,17 @@ extension SecondFactorsPages {
             )
         } catch let error as PlazaError where error.status.code < 500 {
             var state = FormState(form, names: ["name"], error: error.asksAgain ? nil : error)
-            if error.asksAgain { state.error = "Your browser's passkey did not check out: try again." }
+            if error.asksAgain { state.error = say("Your browser's passkey did not check out: try again.") }
             return renderer.refused("passkey", state, returnTo: "/account/security#passkeys")
         }
         return try await render(
             context: context,
             notice: added.recoveryCodes.isEmpty
-                ? "Your passkey “\(added.factor.name)” is set up: payments can ask for it."
-                : "Your passkey “\(added.factor.name)” is set up. Save your recovery codes now: they are shown only once.",
+                ? say("Your passkey “{name}” is set up: payments can ask for it.", ["name": added.factor.name])
+                : say(
+                    "Your passkey “{name}” is set up. Save your recovery codes now: they are shown only once.",
+                    ["name": added.factor.name]
+                ),
             codes: added.recoveryCodes
         )
     }

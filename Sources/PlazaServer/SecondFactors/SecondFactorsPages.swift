@@ -11,8 +11,8 @@ struct SecondFactorsPages: Sendable {
     let maxBody: Int
 
     static let notices: [String: String] = [
-        "started": "Scan the QR code with your authenticator app, then type the code it shows.",
-        "removed": "The second factor was removed.",
+        "started": phrase("Scan the QR code with your authenticator app, then type the code it shows."),
+        "removed": phrase("The second factor was removed."),
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -61,7 +61,7 @@ struct SecondFactorsPages: Sendable {
     }
 
     @Sendable func page(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let notice = request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+        let notice = request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }.map { say($0) }
         return try await render(context: context, notice: notice)
     }
 
@@ -70,11 +70,11 @@ struct SecondFactorsPages: Sendable {
         let pending = try await secondFactors.pendingTOTP(context.identity)
         let refused = context.page
         let page = Page(
-            shell: Shell(title: "Security", context: context, notice: notice),
+            shell: Shell(title: say("Security"), context: context, notice: notice),
             factors: list.items.map {
                 Row(
                     id: $0.id.uuidString.lowercased(),
-                    name: $0.kind == .totp ? "Authenticator app" : "Passkey: \($0.name)",
+                    name: $0.kind == .totp ? say("Authenticator app") : say("Passkey: {name}", ["name": $0.name]),
                     added: context.reader.when($0.createdAt),
                     lastUsed: $0.lastUsedAt.map { context.reader.when($0) }
                 )
@@ -126,14 +126,15 @@ struct SecondFactorsPages: Sendable {
         } catch let error as PlazaError where error.status.code < 500 {
             var state = FormState(form, names: ["code"])
             state.fields["code"]?.error =
-                error.code == .invalidCode ? "That code did not work: type the one your app shows now." : error.sentence
+                error.code == .invalidCode
+                ? say("That code did not work: type the one your app shows now.") : error.sentence
             return renderer.refused("confirm", state, returnTo: "/account/security#setup")
         }
         return try await render(
             context: context,
             notice: codes.recoveryCodes.isEmpty
-                ? "Your authenticator app is set up. Your recovery codes stay as they were."
-                : "Your authenticator app is set up. Save your recovery codes now: they are shown only once.",
+                ? say("Your authenticator app is set up. Your recovery codes stay as they were.")
+                : say("Your authenticator app is set up. Save your recovery codes now: they are shown only once."),
             codes: codes.recoveryCodes
         )
     }
@@ -147,7 +148,7 @@ struct SecondFactorsPages: Sendable {
             }
             return try await render(
                 context: context,
-                notice: "New recovery codes: the old ones no longer work. Save these now.",
+                notice: say("New recovery codes: the old ones no longer work. Save these now."),
                 codes: codes.recoveryCodes
             )
         } catch let error as PlazaError where error.status.code < 500 {
@@ -173,7 +174,8 @@ struct SecondFactorsPages: Sendable {
     static func stepState(_ form: FormData, _ error: PlazaError) -> FormState {
         var state = FormState()
         state.fields["secondFactor"] = .init(
-            error: error.code == .secondFactorRequired ? "Type the code your authenticator app shows." : error.sentence
+            error: error.code == .secondFactorRequired
+                ? say("Type the code your authenticator app shows.") : error.sentence
         )
         return state
     }

@@ -84,7 +84,11 @@ extension WalletPages {
             Self.contact(Person(username: $0, displayName: main.counterpart.name))
         }
         var page = MovementPage(
-            shell: Shell(title: Self.title(main), context: context, notice: notice.flatMap { Self.notices[$0] }),
+            shell: Shell(
+                title: Self.title(main),
+                context: context,
+                notice: notice.flatMap { Self.notices[$0] }.map { say($0) }
+            ),
             status: Self.status(main, request: request, reader: reader, notice: notice),
             id: main.referenceId.uuidString.lowercased(),
             title: Self.title(main),
@@ -131,17 +135,17 @@ extension WalletPages {
 
     static func kindName(_ entry: ActivityEntry) -> String {
         switch entry.kind {
-        case .topUp: "Money added from a card"
-        case .withdrawal: "Withdrawal to a bank account"
-        case .transferIn: "Payment received"
-        case .transferOut: "Payment sent"
-        case .charge: entry.amount < 0 ? "Paid in a shop" : "Charge paid by a customer"
-        case .refund: "Refund"
-        case .marketHold: "Held by Plaza until the handshake"
-        case .marketRefund: "Held money returned"
-        case .marketSale: "Marketplace sale"
-        case .cardOrder: "Card shop order"
-        case .cardRefund: "Card shop refund"
+        case .topUp: say("Money added from a card")
+        case .withdrawal: say("Withdrawal to a bank account")
+        case .transferIn: say("Payment received")
+        case .transferOut: say("Payment sent")
+        case .charge: entry.amount < 0 ? say("Paid in a shop") : say("Charge paid by a customer")
+        case .refund: say("Refund")
+        case .marketHold: say("Held by Plaza until the handshake")
+        case .marketRefund: say("Held money returned")
+        case .marketSale: say("Marketplace sale")
+        case .cardOrder: say("Card shop order")
+        case .cardRefund: say("Card shop refund")
         }
     }
 
@@ -156,43 +160,53 @@ extension WalletPages {
             headline: "",
             succeeded: entry.status == .succeeded
         )
+        let values = ["money": money, "name": name, "who": entry.counterpart.name]
+        let done = [
+            "money": money, "name": name, "who": entry.counterpart.name, "what": entry.note ?? say("your cards"),
+        ]
         switch (entry.kind, entry.status) {
         case (.topUp, .pending):
-            status.headline = "Waiting for your card's bank…"
-            status.detail =
+            status.headline = say("Waiting for your card's bank…")
+            status.detail = say(
                 "This usually takes a few seconds. You can leave this page: the money shows in your balance when it arrives."
-        case (.topUp, .succeeded): status.headline = "Added \(money) to your balance ✓"
+            )
+        case (.topUp, .succeeded): status.headline = say("Added {money} to your balance ✓", values)
         case (.topUp, .failed):
-            status.headline = "Not added: \(WalletRules.failureReason(entry.failureCode))"
-            status.detail = "Nothing was charged. Try another card, or a smaller amount."
+            status.headline = say("Not added: {reason}", ["reason": failureReason(entry.failureCode)])
+            status.detail = say("Nothing was charged. Try another card, or a smaller amount.")
             status.retry = "/wallet/add-money"
         case (.withdrawal, .pending):
-            status.headline = "Withdrawal of \(money) on its way"
-            status.detail = "It has left your balance and reaches your bank account in 1 to 3 working days."
-        case (.withdrawal, .succeeded): status.headline = "Withdrew \(money) to your bank account ✓"
+            status.headline = say("Withdrawal of {money} on its way", values)
+            status.detail = say("It has left your balance and reaches your bank account in 1 to 3 working days.")
+        case (.withdrawal, .succeeded): status.headline = say("Withdrew {money} to your bank account ✓", values)
         case (.withdrawal, .failed):
-            status.headline = "Withdrawal failed: \(WalletRules.failureReason(entry.failureCode))"
-            status.detail = "The money is back in your balance."
+            status.headline = say("Withdrawal failed: {reason}", ["reason": failureReason(entry.failureCode)])
+            status.detail = say("The money is back in your balance.")
             status.retry = "/wallet/withdraw"
         case (.transferOut, _):
-            status.headline = notice == "sent" ? "You sent \(money) to \(name) ✓" : "You sent \(money) to \(name)"
-        case (.transferIn, _): status.headline = "\(name) sent you \(money)"
+            status.headline =
+                notice == "sent"
+                ? say("You sent {money} to {name} ✓", values) : say("You sent {money} to {name}", values)
+        case (.transferIn, _): status.headline = say("{name} sent you {money}", values)
         case (.charge, _):
             status.headline =
-                entry.amount < 0
-                ? "You paid \(money) to \(entry.counterpart.name)\(notice == "paid" ? " ✓" : "")"
-                : "\(name) paid \(money)"
+                entry.amount >= 0
+                ? say("{name} paid {money}", values)
+                : notice == "paid"
+                    ? say("You paid {money} to {who} ✓", values) : say("You paid {money} to {who}", values)
         case (.refund, _):
             status.headline =
-                entry.amount > 0 ? "\(entry.counterpart.name) refunded \(money)" : "You refunded \(money) to \(name)"
+                entry.amount > 0
+                ? say("{who} refunded {money}", values) : say("You refunded {money} to {name}", values)
         case (.marketHold, _):
-            status.headline = "Plaza holds \(money) for \(name)"
-            status.detail =
+            status.headline = say("Plaza holds {money} for {name}", values)
+            status.detail = say(
                 "It goes to them when you confirm the handshake at your meetup, and back to you if the deal falls through."
-        case (.marketRefund, _): status.headline = "\(money) held for \(name) came back to you"
-        case (.marketSale, _): status.headline = "\(name) paid \(money) at your meetup"
-        case (.cardOrder, _): status.headline = "You paid \(money) for \(entry.note ?? "your cards")"
-        case (.cardRefund, _): status.headline = "\(money) for \(entry.note ?? "your cards") came back to you"
+            )
+        case (.marketRefund, _): status.headline = say("{money} held for {name} came back to you", values)
+        case (.marketSale, _): status.headline = say("{name} paid {money} at your meetup", values)
+        case (.cardOrder, _): status.headline = say("You paid {money} for {what}", done)
+        case (.cardRefund, _): status.headline = say("{money} for {what} came back to you", done)
         }
         if entry.status == .pending {
             status.live = request.uri.path + "/live" + (request.uri.query.map { "?\($0)" } ?? "")

@@ -80,7 +80,7 @@ extension WalletPages {
             }
             hasItems = !items.isEmpty
             message = charge.message
-            status = charge.statusText
+            status = Self.statusName(charge)
             refunds = Self.refunds(charge, reader: reader)
             pending = charge.status == .pending
             paid = charge.status == .approved || charge.status == .refunded
@@ -99,26 +99,47 @@ extension WalletPages {
             discount = charge.discount.map { "\($0.title) −\(reader.money($0.amount, charge.currency))" }
             loyalty = Self.loyalty(charge.loyalty ?? [], reader: reader)
             refundLines = (charge.refunds ?? []).map {
-                let said = "Refunded \(reader.money($0.amount, charge.currency)) \(reader.when($0.createdAt))"
-                return $0.reason.map { "\(said): \($0)" } ?? said
+                let values = ["amount": reader.money($0.amount, charge.currency), "when": reader.when($0.createdAt)]
+                return $0.reason.map { reason in
+                    say("Refunded {amount} {when}: {reason}", values.merging(["reason": reason]) { $1 })
+                } ?? say("Refunded {amount} {when}", values)
+            }
+        }
+
+        /// A charge's status as its reader reads it (`Charge.statusText` in their words).
+        static func statusName(_ charge: Charge) -> String {
+            if charge.isPartlyRefunded { return say("partly refunded") }
+            return switch charge.status {
+            case .pending: say("pending")
+            case .approved: say("approved")
+            case .declined: say("declined")
+            case .cancelled: say("cancelled")
+            case .expired: say("expired")
+            case .refunded: say("refunded")
             }
         }
 
         /// "+2 punches on Bread card (3 of 4)", or "… (4 of 4): full, its reward waits at the counter".
         static func loyalty(_ earned: [LoyaltyEarned], reader: Reader) -> [String] {
             earned.filter { $0.punchesAdded > 0 }.map {
-                let added = "+\(reader.count($0.punchesAdded, "punch", "punches")) on \($0.title)"
-                let progress = "(\($0.punches) of \($0.punchesRequired))"
+                let values = [
+                    "punches": reader.count($0.punchesAdded, "count.punch"), "card": $0.title,
+                    "have": "\($0.punches)", "need": "\($0.punchesRequired)",
+                ]
                 return $0.completed
-                    ? "\(added) \(progress): full, its reward waits at the counter" : "\(added) \(progress)"
+                    ? say("+{punches} on {card} ({have} of {need}): full, its reward waits at the counter", values)
+                    : say("+{punches} on {card} ({have} of {need})", values)
             }
         }
 
         /// "Refunded $1.00 of $4.20" (either side reads it alike), or "Refunded in full", once anything was refunded.
         static func refunds(_ charge: Charge, reader: Reader) -> String? {
             guard charge.refundedAmount > 0 else { return nil }
-            guard charge.isPartlyRefunded else { return "Refunded in full" }
-            return "Refunded \(reader.money(charge.refundedAmount, charge.currency)) of \(reader.money(charge.money))"
+            guard charge.isPartlyRefunded else { return say("Refunded in full") }
+            return say(
+                "Refunded {amount} of {total}",
+                ["amount": reader.money(charge.refundedAmount, charge.currency), "total": reader.money(charge.money)]
+            )
         }
     }
 
@@ -156,7 +177,8 @@ extension WalletPages {
                 key: "\(charge.id.uuidString.lowercased().prefix(8))-\(index)",
                 label: "\(coupon.title): −\(reader.money(coupon.discountAmount, charge.currency))",
                 detail: coupon.claimId == nil
-                    ? "You pay \(pay). Not claimed yet: using it claims it." : "You pay \(pay).",
+                    ? say("You pay {amount}. Not claimed yet: using it claims it.", ["amount": pay])
+                    : say("You pay {amount}.", ["amount": pay]),
                 selected: index == 0
             )
         }
@@ -194,7 +216,7 @@ extension WalletPages {
 
     func renderCharges(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
         let page = ChargesPage(
-            shell: Shell(title: "Waiting for you", context: context, notice: notice),
+            shell: Shell(title: say("Waiting for you"), context: context, notice: notice),
             list: try await chargeList(context)
         )
         return renderer.render("wallet/charges", page)
@@ -211,14 +233,17 @@ extension WalletPages {
         let id = try Query.id(context.parameters, "id", "charge")
         let picked = form["coupon"].split(separator: ":", maxSplits: 1).map(String.init)
         guard picked.count == 2, let coupon = UUID(uuidString: picked[1]), ["claim", "offer"].contains(picked[0]) else {
-            return renderer.refused(alert: "Pick one of the coupons.", returnTo: "/wallet/charges")
+            return renderer.refused(alert: say("Pick one of the coupons."), returnTo: "/wallet/charges")
         }
         let asked =
             picked[0] == "claim" ? ApplyCouponRequest(claimId: coupon) : ApplyCouponRequest(offerId: coupon)
         do {
             _ = try await wallet.applyCoupon(context.identity, id: id, asked)
         } catch let error as PlazaError where error.status == .conflict || error.status == .unprocessableContent {
-            return renderer.refused(alert: "Coupon not applied: \(error.sentence)", returnTo: "/wallet/charges")
+            return renderer.refused(
+                alert: say("Coupon not applied: {reason}", ["reason": error.sentence]),
+                returnTo: "/wallet/charges"
+            )
         }
         return PageRenderer.seeOther("/wallet/charges?notice=coupon")
     }
@@ -237,7 +262,11 @@ extension WalletPages {
             message: {
                 paid.map { charge in
                     let earned = ChargeRow.loyalty(charge.loyalty ?? [], reader: context.reader)
-                    return (["Paid \(charge.business.name) \(context.reader.money(charge.money)) ✓"] + earned)
+                    let said = say(
+                        "Paid {business} {amount} ✓",
+                        ["business": charge.business.name, "amount": context.reader.money(charge.money)]
+                    )
+                    return ([said] + earned)
                         .joined(separator: " · ")
                 }
             },
@@ -296,7 +325,9 @@ extension WalletPages {
             // Back to the page, saying what was refused and why.
             if back == "/wallet/charges" { return renderer.refused(alert: error.summary, returnTo: back) }
             return renderer.refused(
-                alert: "\(success == "refunded" ? "Refund" : "Cancel") refused: \(error.sentence)",
+                alert: success == "refunded"
+                    ? say("Refund refused: {reason}", ["reason": error.sentence])
+                    : say("Cancel refused: {reason}", ["reason": error.sentence]),
                 returnTo: back
             )
         }
@@ -329,7 +360,7 @@ extension WalletPages {
         charge.loyalty = receipt.loyalty
         charge.refunds = receipt.refunds
         let page = ReceiptPage(
-            shell: Shell(title: "Receipt \(receipt.reference)", context: context),
+            shell: Shell(title: say("Receipt {reference}", ["reference": receipt.reference]), context: context),
             row: ChargeRow(charge, reader: context.reader),
             id: id.uuidString.lowercased(),
             reference: receipt.reference,
@@ -337,7 +368,10 @@ extension WalletPages {
             address: receipt.address,
             taxId: receipt.taxId,
             taxLine: receipt.tax.map {
-                "Includes \($0.rate.formatted(.number.precision(.fractionLength(0...2)).locale(context.reader.locale))) % tax"
+                say(
+                    "Includes {rate} % tax",
+                    ["rate": $0.rate.formatted(.number.precision(.fractionLength(0...2)).locale(context.reader.locale))]
+                )
             },
             taxAmount: receipt.tax.map { context.reader.money($0.amount, receipt.currency) },
             refunded: receipt.refundedAmount > 0 ? context.reader.money(receipt.refundedAmount, receipt.currency) : nil,

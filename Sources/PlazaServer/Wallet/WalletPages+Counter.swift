@@ -101,7 +101,7 @@ extension WalletPages {
             days: days.map {
                 CounterLive.Day(
                     date: RFC3339.parse($0.date + "T12:00:00Z").map { reader.day($0) } ?? $0.date,
-                    charges: reader.count($0.charges, "sale", "sales"),
+                    charges: reader.count($0.charges, "count.sale"),
                     net: reader.money($0.net, $0.currency)
                 )
             }
@@ -123,7 +123,11 @@ extension WalletPages {
             live.pending, live.settled, live.balance, live.days
         )
         let page = CounterPage(
-            shell: Shell(title: "\(business.name) counter", context: context, notice: notice),
+            shell: Shell(
+                title: say("{business} counter", ["business": business.name]),
+                context: context,
+                notice: notice
+            ),
             name: business.name,
             live: people,
             form: form ?? FormState(names: Self.chargeFields),
@@ -236,11 +240,11 @@ extension WalletPages {
         } catch let error as PlazaError where error.asksAgain {
             // The counter's form has no field for the code: the wallet's withdraw form asks for it.
             return renderer.refused(
-                alert: "Pay-outs need a code from your authenticator app: Withdraw in your wallet asks for it.",
+                alert: say("Pay-outs need a code from your authenticator app: Withdraw in your wallet asks for it."),
                 returnTo: back
             )
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused(alert: "Pay-out refused: \(error.sentence)", returnTo: back)
+            return renderer.refused(alert: say("Pay-out refused: {reason}", ["reason": error.sentence]), returnTo: back)
         }
         return PageRenderer.seeOther("\(back)?notice=withdrawn")
     }

@@ -56,9 +56,9 @@ extension WalletPages {
         }
         let tip = value("tip")
         let tips =
-            [Sale.Tip(value: "", label: "No tip", checked: tip.isEmpty)]
+            [Sale.Tip(value: "", label: say("No tip"), checked: tip.isEmpty)]
             + tipPercents.map { Sale.Tip(value: String($0), label: "\($0) %", checked: tip == String($0)) }
-            + [Sale.Tip(value: "other", label: "Other", checked: tip == "other")]
+            + [Sale.Tip(value: "other", label: say("Other"), checked: tip == "other")]
         return Sale(
             categories: categories,
             hasItems: !categories.isEmpty,
@@ -78,7 +78,10 @@ extension WalletPages {
             let text = form[Self.quantityField(item.id)].trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty, text != "0" else { continue }
             guard let quantity = Int(text), WalletRules.itemQuantity.contains(quantity) else {
-                throw PlazaError.validation(field: Self.quantityField(item.id), "Type a quantity from 0 to 999.")
+                throw PlazaError.validation(
+                    field: Self.quantityField(item.id),
+                    phrase("Type a quantity from 0 to 999.")
+                )
             }
             lines.append(ChargeLine(itemId: item.id, quantity: quantity))
             goods += item.price.amount * Int64(quantity)
@@ -93,18 +96,20 @@ extension WalletPages {
                 )
             }
         }
-        guard goods > 0 else { throw PlazaError.validation(field: "amount", "Type an amount, or tap what was bought.") }
+        guard goods > 0 else {
+            throw PlazaError.validation(field: "amount", phrase("Type an amount, or tap what was bought."))
+        }
         let tip: Int64
         switch form["tip"] {
         case "": tip = 0
         case "other":
             guard let other = WalletRules.parseAmount(form["tipOther"], currency: currency) else {
-                throw PlazaError.validation(field: "tipOther", "Type the tip, such as 2.00.")
+                throw PlazaError.validation(field: "tipOther", phrase("Type the tip, such as 2.00."))
             }
             tip = other
         case let percent:
             guard let percent = Int(percent), BusinessRules.tipPercentRange.contains(percent) else {
-                throw PlazaError.validation(field: "tip", "Choose one of the tips.")
+                throw PlazaError.validation(field: "tip", phrase("Choose one of the tips."))
             }
             // Half up, on what was bought: 15 % of 9.50 is 1.43.
             tip = (goods * Int64(percent) + 50) / 100

@@ -17,10 +17,12 @@ extension WalletPages {
     }
 
     static let disputeNotices = [
-        "reported": "Reported: the business is told and answers here. You hear from them, and can ask Plaza to decide.",
-        "answered": "Answer sent: the customer reads it, and may still ask Plaza to decide.",
-        "refunded": "Refund sent with your answer: the dispute is settled.",
-        "escalated": "Sent to Plaza: an admin reads both sides and decides. You both hear the outcome.",
+        "reported": phrase(
+            "Reported: the business is told and answers here. You hear from them, and can ask Plaza to decide."
+        ),
+        "answered": phrase("Answer sent: the customer reads it, and may still ask Plaza to decide."),
+        "refunded": phrase("Refund sent with your answer: the dispute is settled."),
+        "escalated": phrase("Sent to Plaza: an admin reads both sides and decides. You both hear the outcome."),
     ]
 
     struct ReasonOption: Sendable {
@@ -86,6 +88,29 @@ extension WalletPages {
         var next: String?
     }
 
+    /// `DisputeReason.label` in the reader's words.
+    static func reasonName(_ reason: DisputeReason) -> String {
+        switch reason {
+        case .notReceived: say("I did not get what I paid for")
+        case .wrongAmount: say("The amount is wrong")
+        case .chargedTwice: say("I was charged twice")
+        case .notAsDescribed: say("It was not as described")
+        case .unauthorized: say("I did not make this payment")
+        case .other: say("Something else")
+        }
+    }
+
+    /// `DisputeState.label` in the reader's words.
+    static func stateName(_ state: DisputeState) -> String {
+        switch state {
+        case .open: say("Waiting for the business")
+        case .answered: say("The business answered")
+        case .escalated: say("Plaza decides")
+        case .refunded: say("Refunded")
+        case .rejected: say("Not upheld")
+        }
+    }
+
     func disputeView(_ dispute: Dispute, reader: Reader) -> DisputeView {
         DisputeView(
             id: dispute.id.uuidString.lowercased(),
@@ -93,9 +118,9 @@ extension WalletPages {
             business: dispute.businessName,
             customer: dispute.customer.displayName,
             amount: reader.money(dispute.amount, dispute.currency),
-            reason: dispute.reason.label,
+            reason: Self.reasonName(dispute.reason),
             details: dispute.details,
-            state: dispute.state.label,
+            state: Self.stateName(dispute.state),
             active: dispute.state.isActive,
             opened: reader.when(dispute.createdAt),
             answer: dispute.answer,
@@ -117,13 +142,17 @@ extension WalletPages {
         let charge = try await wallet.charge(context.identity, id: id)
         let form = context.page.form("problem") ?? FormState(names: ["reason", "details"])
         let page = ProblemPage(
-            shell: Shell(title: "Problem with a payment", context: context),
+            shell: Shell(title: say("Problem with a payment"), context: context),
             chargeId: id.uuidString.lowercased(),
             business: charge.businessName,
             amount: context.reader.money(charge.amount, charge.currency),
             paidAt: context.reader.full(receipt.paidAt),
             reasons: DisputeReason.allCases.map {
-                ReasonOption(value: $0.rawValue, label: $0.label, checked: form.fields["reason"]?.value == $0.rawValue)
+                ReasonOption(
+                    value: $0.rawValue,
+                    label: Self.reasonName($0),
+                    checked: form.fields["reason"]?.value == $0.rawValue
+                )
             },
             form: form,
             customer: charge.customerId == context.identity.user.id
@@ -137,7 +166,7 @@ extension WalletPages {
         let back = "/wallet/receipts/\(id.uuidString.lowercased())/problem"
         do {
             guard let reason = DisputeReason(rawValue: form["reason"]) else {
-                throw PlazaError.validation(field: "reason", "Choose what went wrong.")
+                throw PlazaError.validation(field: "reason", phrase("Choose what went wrong."))
             }
             let dispute = try await wallet.openDispute(
                 context.identity,
@@ -168,8 +197,10 @@ extension WalletPages {
         let rows = page.items.map { disputeView($0, reader: context.reader) }
         let name = business == nil ? nil : page.items.first?.businessName
         let model = DisputeListPage(
-            shell: Shell(title: "Payment disputes", context: context),
-            heading: business == nil ? "Problems you reported" : "Payment disputes\(name.map { " · \($0)" } ?? "")",
+            shell: Shell(title: say("Payment disputes"), context: context),
+            heading: business == nil
+                ? say("Problems you reported")
+                : name.map { say("Payment disputes · {business}", ["business": $0]) } ?? say("Payment disputes"),
             rows: rows,
             empty: rows.isEmpty,
             next: page.nextCursor.map {
@@ -186,9 +217,9 @@ extension WalletPages {
         let customer = dispute.customer.username == me.username
         let team = try await wallet.businesses.store.role(of: me.id, in: dispute.businessId, on: wallet.database.sql)
         let left = dispute.amount - dispute.refundedAmount
-        let notice = request.uri.queryParameters.get("notice").flatMap { Self.disputeNotices[$0] }
+        let notice = request.uri.queryParameters.get("notice").flatMap { Self.disputeNotices[$0] }.map { say($0) }
         let page = DisputePage(
-            shell: Shell(title: "Payment dispute", context: context, notice: notice),
+            shell: Shell(title: say("Payment dispute"), context: context, notice: notice),
             dispute: disputeView(dispute, reader: context.reader),
             receiptLink: "/wallet/receipts/\(dispute.chargeId.uuidString.lowercased())",
             listLink: customer

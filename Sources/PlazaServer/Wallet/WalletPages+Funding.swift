@@ -44,7 +44,7 @@ extension WalletPages {
     func renderAddMoney(context: AuthenticatedContext, form: FormState) async throws -> Response {
         let balance = try await wallet.wallet(context.identity).balances.first
         let page = AddMoneyPage(
-            shell: Shell(title: "Add money", context: context),
+            shell: Shell(title: say("Add money"), context: context),
             form: form,
             key: UUID().uuidString,
             currency: currency,
@@ -86,7 +86,8 @@ extension WalletPages {
                 ("card.cvc", "cvc"),
             ]
             for (api, field) in fields where !hosted {
-                guard let message = error.errors?.first(where: { $0.field == api })?.message else { continue }
+                guard let english = error.errors?.first(where: { $0.field == api })?.message else { continue }
+                let message = PageLanguage.say(english)
                 let earlier = state.fields[field]?.error
                 state.fields[field, default: Field()].error = earlier.map { "\($0) \(message)" } ?? message
             }
@@ -152,7 +153,10 @@ extension WalletPages {
         var sources = [
             WithdrawPage.Source(
                 value: "",
-                label: "Your wallet · \(reader.money(own?.available ?? 0, own?.currency ?? currency))",
+                label: say(
+                    "Your wallet · {balance}",
+                    ["balance": reader.money(own?.available ?? 0, own?.currency ?? currency)]
+                ),
                 selected: chosen.isEmpty
             )
         ]
@@ -167,7 +171,7 @@ extension WalletPages {
             )
         }
         let page = WithdrawPage(
-            shell: Shell(title: "Withdraw", context: context, notice: notice),
+            shell: Shell(title: say("Withdraw"), context: context, notice: notice),
             form: form,
             key: UUID().uuidString,
             currency: currency,

@@ -66,7 +66,7 @@ extension WalletPages {
         let user = context.identity.user
         let link = payLink(to: user.username)
         let page = MyQRPage(
-            shell: Shell(title: "My QR", context: context),
+            shell: Shell(title: say("My QR"), context: context),
             username: user.username,
             name: user.displayName,
             link: link,
@@ -90,7 +90,7 @@ extension WalletPages {
         let business = try await wallet.businesses.business(id, viewer: context.identity)
         let reader = context.reader
         let page = ShopPage(
-            shell: Shell(title: "Pay \(business.name)", context: context),
+            shell: Shell(title: say("Pay {business}", ["business": business.name]), context: context),
             businessId: id.uuidString.lowercased(),
             name: business.name,
             address: business.locations.first?.address,
@@ -112,7 +112,7 @@ extension WalletPages {
         guard business.role != nil else { throw PlazaError.notFound("business") }
         let link = shopLink(id)
         let page = PosterPage(
-            shell: Shell(title: "\(business.name): QR to print", context: context),
+            shell: Shell(title: say("{business}: QR to print", ["business": business.name]), context: context),
             businessId: id.uuidString.lowercased(),
             name: business.name,
             address: business.locations.first?.address,

@@ -43,7 +43,10 @@ extension WalletPages {
         {
             let person = Person(username: sent.customer.username ?? "", displayName: sent.customer.name)
             notice =
-                "You asked \(person.shortName) for \(context.reader.money(sent.money)). They can pay or decline it in Plaza."
+                say(
+                    "You asked {name} for {amount}. They can pay or decline it in Plaza.",
+                    ["name": person.shortName, "amount": context.reader.money(sent.money)]
+                )
         }
         let form = context.page.form("request") ?? FormState(FormData(request.uri.query ?? ""), names: Self.sendFields)
         return try await renderRequest(context: context, form: form, notice: notice)
@@ -53,7 +56,7 @@ extension WalletPages {
         let contacts = try await wallet.contacts(context.identity).map(Self.contact)
         let sent = try await sentRequests(context, limit: 20)
         var page = RequestPage(
-            shell: Shell(title: "Request money", context: context, notice: notice),
+            shell: Shell(title: say("Request money"), context: context, notice: notice),
             form: form,
             key: UUID().uuidString,
             currency: currency,
@@ -87,11 +90,11 @@ extension WalletPages {
 
     static func requestStatus(_ status: ChargeStatus) -> String {
         switch status {
-        case .pending: "waiting"
-        case .approved, .refunded: "paid"
-        case .declined: "declined"
-        case .cancelled: "called off"
-        case .expired: "expired"
+        case .pending: say("waiting")
+        case .approved, .refunded: say("paid")
+        case .declined: say("declined")
+        case .cancelled: say("called off")
+        case .expired: say("expired")
         }
     }
 

@@ -99,7 +99,7 @@ extension WalletPages {
         let contacts = try await wallet.contacts(context.identity).map(Self.contact)
         let suggested = await suggestions(form, path: "/wallet/send", context: context)
         let page = SendPage(
-            shell: Shell(title: "Pay", context: context),
+            shell: Shell(title: say("Pay"), context: context),
             form: form,
             currency: currency,
             contacts: contacts,
@@ -117,11 +117,15 @@ extension WalletPages {
         do {
             var validator = Validator()
             let handle = AccountRules.handle(values["to"])
-            validator.check(!handle.isEmpty, "to", "Name who gets the money: a username such as @carla.")
-            validator.check(handle != context.identity.user.username, "to", "You cannot send money to yourself.")
+            validator.check(!handle.isEmpty, "to", phrase("Name who gets the money: a username such as @carla."))
+            validator.check(
+                handle != context.identity.user.username,
+                "to",
+                phrase("You cannot send money to yourself.")
+            )
             validator.apply(WalletRules.textProblem(values.optional("note")), to: "note")
             let amount = WalletRules.parseAmount(values["amount"], currency: currency).flatMap { $0 > 0 ? $0 : nil }
-            validator.check(amount != nil, "amount", "Type an amount such as 12.50.")
+            validator.check(amount != nil, "amount", phrase("Type an amount such as 12.50."))
             guard validator.isValid, let amount else { throw PlazaError.validation(validator.errors) }
             let person: Person
             do { person = try await accounts.person(handle) } catch let error as PlazaError
@@ -129,12 +133,15 @@ extension WalletPages {
             {
                 throw PlazaError.validation(
                     field: "to",
-                    "No one has the username @\(handle). Check the spelling, or pick from your contacts."
+                    say(
+                        "No one has the username @{handle}. Check the spelling, or pick from your contacts.",
+                        ["handle": handle]
+                    )
                 )
             }
             let edit = Self.sendFields.map { "\($0)=\(Self.escape(values[$0]))" }.joined(separator: "&")
             let page = ReviewPage(
-                shell: Shell(title: "Confirm payment", context: context),
+                shell: Shell(title: say("Confirm payment"), context: context),
                 recipient: Self.contact(person),
                 amount: context.reader.money(amount, currency),
                 amountText: values["amount"],

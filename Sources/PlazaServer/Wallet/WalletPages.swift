@@ -19,21 +19,25 @@ struct WalletPages: Sendable {
 
     /// Confirmations by `?notice=`; the activity page words those that name an amount and a person itself.
     static let notices: [String: String] = [
-        "done": "This was sent already; nothing was charged or sent twice.",
-        "declined": "Charge declined: nothing was paid.",
-        "coupon": "Coupon applied: the charge now asks the amount shown below.",
-        "charged": "Charge sent to the customer: it appears below until they answer.",
-        "cancelled": "Charge cancelled.",
-        "refunded": "Refund sent.",
-        "top-up-cancelled": "Top-up cancelled: nothing was charged.",
+        "done": phrase("This was sent already; nothing was charged or sent twice."),
+        "declined": phrase("Charge declined: nothing was paid."),
+        "coupon": phrase("Coupon applied: the charge now asks the amount shown below."),
+        "charged": phrase("Charge sent to the customer: it appears below until they answer."),
+        "cancelled": phrase("Charge cancelled."),
+        "refunded": phrase("Refund sent."),
+        "top-up-cancelled": phrase("Top-up cancelled: nothing was charged."),
         "top-up-paid":
-            "Payment done: the money shows in your balance as soon as the card processor confirms it, usually within seconds.",
-        "bank-connected": "Bank account connected: your withdrawals go there now.",
+            phrase(
+                "Payment done: the money shows in your balance as soon as the card processor confirms it, usually within seconds."
+            ),
+        "bank-connected": phrase("Bank account connected: your withdrawals go there now."),
         "bank-incomplete":
-            "Your bank account is not connected yet: finish the processor's form, or check back in a few minutes.",
-        "blocked": "Blocked: this business cannot ask you to pay any more.",
-        "request-cancelled": "Request called off: they will not be asked to pay it.",
-        "unblocked": "Unblocked: this business can ask you to pay again.",
+            phrase(
+                "Your bank account is not connected yet: finish the processor's form, or check back in a few minutes."
+            ),
+        "blocked": phrase("Blocked: this business cannot ask you to pay any more."),
+        "request-cancelled": phrase("Request called off: they will not be asked to pay it."),
+        "unblocked": phrase("Unblocked: this business can ask you to pay again."),
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -55,7 +59,7 @@ struct WalletPages: Sendable {
     var currency: String { configuration.wallet.currencies[0] }
 
     func notice(_ request: Request) -> String? {
-        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }.map { say($0) }
     }
 
     // MARK: Wallet
@@ -114,7 +118,7 @@ struct WalletPages: Sendable {
                 business: offer.business.name,
                 deal: OffersPages.deal(offer, reader: context.reader),
                 code: claim.code,
-                ends: "until \(context.reader.day(claim.expiresAt))"
+                ends: say("until {day}", ["day": context.reader.day(claim.expiresAt)])
             )
         }
     }
@@ -159,14 +163,15 @@ struct WalletPages: Sendable {
         let coupons = try await coupons(context)
         let sent = try await sentRequests(context, limit: 5)
         var page = WalletPage(
-            shell: Shell(title: "Wallet", context: context, notice: notice),
+            shell: Shell(title: say("Wallet"), context: context, notice: notice),
             balance: reader.money(first?.available ?? 0, first?.currency ?? currency),
             pending: first.flatMap { $0.pending > 0 ? reader.money($0.pending, $0.currency) : nil },
             history: items.map { Self.row($0, reader: reader) },
             olderLink: older.map { "/wallet?older=\(Self.escape($0))#history" },
             newerLink: newer.map { "/wallet?newer=\(Self.escape($0))#history" },
             empty: items.isEmpty,
-            waitingTitle: waiting == 0 ? nil : "\(reader.count(waiting, "payment", "payments")) to answer",
+            waitingTitle: waiting == 0
+                ? nil : say("{payments} to answer", ["payments": reader.count(waiting, "count.payment")]),
             payCode: payCode.map { String($0.code.prefix(4)) + " " + String($0.code.suffix(4)) },
             payCodeExpires: payCode.map { reader.machine($0.expiresAt) },
             payCodeTime: payCode.map { reader.time($0.expiresAt) },
@@ -192,30 +197,48 @@ struct WalletPages: Sendable {
             link: "/wallet/activity/\(entry.referenceId.uuidString.lowercased())\(query)",
             when: reader.when(entry.createdAt),
             time: reader.machine(entry.createdAt),
-            title: title(entry) + (failed ? " · failed" : ""),
-            detail: failed ? WalletRules.failureReason(entry.failureCode) : entry.note,
+            title: failed ? say("{title} · failed", ["title": title(entry)]) : title(entry),
+            detail: failed ? failureReason(entry.failureCode) : entry.note,
             amount: amount,
             incoming: entry.amount > 0 && !failed,
             failed: failed,
-            status: entry.status == .pending ? "pending" : nil
+            status: entry.status == .pending ? say("pending") : nil
         )
     }
 
     /// "To Carla Kim", "Paid Bruno's Bakery", "Added money": what a movement was, in a few words.
     static func title(_ entry: ActivityEntry) -> String {
-        let who = entry.counterpart.name
+        let who = ["who": entry.counterpart.name]
         return switch entry.kind {
-        case .topUp: "Added money · \(who)"
-        case .withdrawal: "Withdrawal · \(who)"
-        case .transferIn: "From \(who)"
-        case .transferOut: "To \(who)"
-        case .charge: entry.amount < 0 ? "Paid \(who)" : "Charged \(who)"
-        case .refund: entry.amount > 0 ? "Refund from \(who)" : "Refund to \(who)"
-        case .marketHold: "Held for \(who)'s item"
-        case .marketRefund: "Returned · deal with \(who)"
-        case .marketSale: "Sold to \(who)"
-        case .cardOrder: "Cards · \(who)"
-        case .cardRefund: "Refund · \(who)"
+        case .topUp: say("Added money · {who}", who)
+        case .withdrawal: say("Withdrawal · {who}", who)
+        case .transferIn: say("From {who}", who)
+        case .transferOut: say("To {who}", who)
+        case .charge: entry.amount < 0 ? say("Paid {who}", who) : say("Charged {who}", who)
+        case .refund: entry.amount > 0 ? say("Refund from {who}", who) : say("Refund to {who}", who)
+        case .marketHold: say("Held for {who}'s item", who)
+        case .marketRefund: say("Returned · deal with {who}", who)
+        case .marketSale: say("Sold to {who}", who)
+        case .cardOrder: say("Cards · {who}", who)
+        case .cardRefund: say("Refund · {who}", who)
+        }
+    }
+
+    /// `WalletRules.failureReason` in the reader's words: why the card processor refused a top-up or withdrawal.
+    static func failureReason(_ code: String?) -> String {
+        switch code {
+        case "card_declined", "generic_decline", "do_not_honor": say("Your card was declined.")
+        case "insufficient_funds": say("Your card has insufficient funds.")
+        case "expired_card": say("Your card has expired.")
+        case "incorrect_cvc": say("The card's security code was wrong.")
+        case "processing_error": say("The card processor did not confirm it; nothing was charged.")
+        case "cancelled": say("You cancelled on the payment page.")
+        case "expired": say("The payment page was left before paying; nothing was charged.")
+        case "balance_insufficient":
+            say("The card processor could not pay it out yet; the money is back in your wallet.")
+        case .some(let code):
+            say("The card processor refused it ({code}).", ["code": code.replacingOccurrences(of: "_", with: " ")])
+        case nil: say("The card processor refused it.")
         }
     }
 
@@ -232,7 +255,7 @@ struct WalletPages: Sendable {
     /// An amount typed in major units (`12.50`), or the `amount` field's problem.
     static func amount(_ text: String, currency: String) throws -> Int64 {
         guard let amount = WalletRules.parseAmount(text, currency: currency), amount > 0 else {
-            throw PlazaError.validation(field: "amount", "Type an amount such as 12.50.")
+            throw PlazaError.validation(field: "amount", phrase("Type an amount such as 12.50."))
         }
         return amount
     }

@@ -36,14 +36,14 @@ extension WalletService {
                 var error = PlazaError(
                     .conflict,
                     .stateConflict,
-                    "This charge has a coupon already.",
-                    detail: "One coupon per charge."
+                    phrase("This charge has a coupon already."),
+                    detail: phrase("One coupon per charge.")
                 )
                 error.currentState = ChargeStatus.pending.rawValue
                 throw error
             }
             guard let coupons else {
-                throw PlazaError.invalidCoupon(field: reference.field, "This Plaza takes no coupons.")
+                throw PlazaError.invalidCoupon(field: reference.field, phrase("This Plaza takes no coupons."))
             }
             let discount = try await coupons.hold(
                 reference,
@@ -80,7 +80,7 @@ extension WalletService {
         }
         let reason = request.reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         if let reason, reason.count > RefundRequest.reasonLength {
-            throw PlazaError.validation(field: "reason", "Say why in at most 200 characters.")
+            throw PlazaError.validation(field: "reason", phrase("Say why in at most 200 characters."))
         }
         let user = identity.user.id
         let refunded = try await events.transaction { db in

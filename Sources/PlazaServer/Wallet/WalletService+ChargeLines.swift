@@ -29,7 +29,7 @@ extension WalletService {
             guard let item = known[id], item.price.currency == currency else {
                 let message =
                     known[id] == nil
-                    ? "This item is not on the business's list."
+                    ? phrase("This item is not on the business's list.")
                     : "This item is priced in \(known[id]?.price.currency ?? "")."
                 problems.append(FieldError(field: "items.\(index).itemId", message: message))
                 return ChargeItem(description: "", quantity: line.quantity, unitAmount: 0)

@@ -73,8 +73,8 @@ extension WalletService {
                         throw PlazaError(
                             .unprocessableContent,
                             .invalidCode,
-                            "This pay code is wrong, used or expired.",
-                            errors: [.init(field: "payCode", message: "Ask the customer for a new code.")]
+                            phrase("This pay code is wrong, used or expired."),
+                            errors: [.init(field: "payCode", message: phrase("Ask the customer for a new code."))]
                         )
                     }
                     customerRecord = user
@@ -92,15 +92,17 @@ extension WalletService {
                         throw PlazaError(
                             .conflict,
                             .notPresent,
-                            "This customer is not at your business now.",
-                            detail: "Charge customers who share their location in the shop, or ask for their pay code.",
-                            errors: [.init(field: "customer", message: "Not present.")]
+                            phrase("This customer is not at your business now."),
+                            detail: phrase(
+                                "Charge customers who share their location in the shop, or ask for their pay code."
+                            ),
+                            errors: [.init(field: "customer", message: phrase("Not present."))]
                         )
                     }
                     customerRecord = user
                 }
                 guard customerRecord.id != staff.id else {
-                    throw PlazaError.validation(field: "customer", "You cannot charge yourself.")
+                    throw PlazaError.validation(field: "customer", phrase("You cannot charge yourself."))
                 }
                 guard try await !charges.isBlocked(user: customerRecord.id, business: business.id, on: db) else {
                     throw PlazaError.chargingBlocked
@@ -123,7 +125,7 @@ extension WalletService {
                 if let coupon {
                     // The amount and items are before the discount; the customer approves what is left.
                     guard let coupons else {
-                        throw PlazaError.invalidCoupon(field: "coupon", "This Plaza takes no coupons.")
+                        throw PlazaError.invalidCoupon(field: "coupon", phrase("This Plaza takes no coupons."))
                     }
                     record.discount = try await coupons.hold(
                         .code(coupon),
@@ -198,14 +200,14 @@ extension WalletService {
                 mismatch.append(.init(field: "currency", message: "The charge is in \(current.currency)."))
             }
             if !current.isPaymentRequest, request.businessId != current.businessId {
-                mismatch.append(.init(field: "businessId", message: "The charge is from another business."))
+                mismatch.append(.init(field: "businessId", message: phrase("The charge is from another business.")))
             }
             guard mismatch.isEmpty else {
                 throw PlazaError(
                     .unprocessableContent,
                     .approvalMismatch,
-                    "This is not the charge you were shown.",
-                    detail: "Nothing was paid. Look at the charge again.",
+                    phrase("This is not the charge you were shown."),
+                    detail: phrase("Nothing was paid. Look at the charge again."),
                     errors: mismatch
                 )
             }
@@ -236,9 +238,9 @@ extension WalletService {
                 throw PlazaError(
                     .unprocessableContent,
                     .insufficientFunds,
-                    "Not enough money in your wallet to pay this.",
-                    detail: "Add money, or ask the shop to charge less; nothing was paid.",
-                    errors: [FieldError(field: "amount", message: "More than your available balance.")]
+                    phrase("Not enough money in your wallet to pay this."),
+                    detail: phrase("Add money, or ask the shop to charge less; nothing was paid."),
+                    errors: [FieldError(field: "amount", message: phrase("More than your available balance."))]
                 )
             }
             try await activity.insert(
@@ -338,7 +340,7 @@ extension WalletService {
             .conflict,
             .stateConflict,
             "This charge is \(state.rawValue).",
-            detail: "Nothing was changed."
+            detail: phrase("Nothing was changed.")
         )
         error.currentState = state.rawValue
         return error
@@ -359,7 +361,7 @@ extension PlazaError {
         PlazaError(
             .unprocessableContent,
             .invalidCoupon,
-            "This coupon does not apply.",
+            phrase("This coupon does not apply."),
             detail: message,
             errors: [FieldError(field: field, message: message)]
         )
@@ -368,12 +370,12 @@ extension PlazaError {
     static let chargingBlocked = PlazaError(
         .forbidden,
         .chargingBlocked,
-        "This customer does not accept charges from your business."
+        phrase("This customer does not accept charges from your business.")
     )
     static let tooManyPendingCharges = PlazaError(
         .conflict,
         .tooManyPendingCharges,
-        "This customer already has 3 charges waiting.",
-        detail: "Wait until they approve or decline one, or cancel one."
+        phrase("This customer already has 3 charges waiting."),
+        detail: phrase("Wait until they approve or decline one, or cancel one.")
     )
 }

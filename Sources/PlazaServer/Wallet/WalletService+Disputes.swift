@@ -17,7 +17,7 @@ extension WalletService {
     ) async throws -> Dispute {
         let details = request.details.trimmingCharacters(in: .whitespacesAndNewlines)
         guard DisputeRules.detailsLength.contains(details.count) else {
-            throw PlazaError.validation(field: "details", "Say what happened in 10 to 1,000 characters.")
+            throw PlazaError.validation(field: "details", phrase("Say what happened in 10 to 1,000 characters."))
         }
         try identity.requireVerified()
         let (charges, disputes, user) = (charges, DisputeStore(), identity.user.id)
@@ -29,8 +29,8 @@ extension WalletService {
                     .conflict,
                     .stateConflict,
                     charge.status(at: now) == .refunded
-                        ? "This payment was refunded in full." : "Only a paid charge can be disputed.",
-                    detail: "Nothing was reported."
+                        ? phrase("This payment was refunded in full.") : phrase("Only a paid charge can be disputed."),
+                    detail: phrase("Nothing was reported.")
                 )
             }
             let record = DisputeRecord(
@@ -43,7 +43,7 @@ extension WalletService {
                 updatedAt: now
             )
             guard try await disputes.insert(record, on: db) else {
-                throw PlazaError.conflict(field: nil, "You reported a problem with this payment already.")
+                throw PlazaError.conflict(field: nil, phrase("You reported a problem with this payment already."))
             }
             let team = try await self.team(of: charge, on: db)
             let alert = NotificationContent(
@@ -266,8 +266,8 @@ extension WalletService {
             .conflict,
             .stateConflict,
             state.isActive
-                ? "This dispute moved on meanwhile." : "This dispute is settled: \(state.label.lowercased()).",
-            detail: "Nothing was changed. Reload it to see where it stands."
+                ? phrase("This dispute moved on meanwhile.") : "This dispute is settled: \(state.label.lowercased()).",
+            detail: phrase("Nothing was changed. Reload it to see where it stands.")
         )
         error.currentState = state.rawValue
         return error

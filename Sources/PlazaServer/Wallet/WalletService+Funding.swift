@@ -25,7 +25,7 @@ extension WalletService {
         case (.plazaForm, let card?): problems += WalletRules.cardProblems(card, now: now)
         case (.plazaForm, nil):
             problems.append(
-                FieldError(field: "card", message: "Give the card's number, expiry date and security code.")
+                FieldError(field: "card", message: phrase("Give the card's number, expiry date and security code."))
             )
         case (.hostedPage, nil): break
         case (.hostedPage, _?):
@@ -172,8 +172,8 @@ extension WalletService {
             throw PlazaError(
                 .conflict,
                 .conflict,
-                "No bank account to connect here.",
-                detail: "This Plaza pays withdrawals out without one."
+                phrase("No bank account to connect here."),
+                detail: phrase("This Plaza pays withdrawals out without one.")
             )
         }
         try identity.requireVerified()

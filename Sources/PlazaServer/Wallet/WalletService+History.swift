@@ -121,7 +121,7 @@ extension WalletService {
             }
             if stored { return PayCode(code: code, qrPayload: "plaza:pay:\(code)", expiresAt: expiresAt) }
         }
-        throw PlazaError(.serviceUnavailable, .unavailable, "No pay code could be made; try again.")
+        throw PlazaError(.serviceUnavailable, .unavailable, phrase("No pay code could be made; try again."))
     }
 
     func setBlocked(_ identity: Identity, business: UUID, blocked: Bool, now: Date = Date()) async throws {

@@ -14,7 +14,10 @@ extension WalletService {
     {
         let text = AccountRules.handle(typed).lowercased()
         guard text.count <= 80 else {
-            throw PlazaError.validation(field: "q", "Type the start of a username or name (at most 80 characters).")
+            throw PlazaError.validation(
+                field: "q",
+                phrase("Type the start of a username or name (at most 80 characters).")
+            )
         }
         guard !text.isEmpty else { return [] }
         try await limiter.hit(suggestionRule, identity.user.id.uuidString, now: now)

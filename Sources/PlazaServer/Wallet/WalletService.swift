@@ -81,10 +81,10 @@ package struct WalletService: Sendable {
         let username = AccountRules.handle(request.to)
         // A name no account could have (an e-mail address, control characters) is not looked up at all.
         guard AccountRules.usernameProblem(username) == nil else {
-            throw PlazaError.validation(field: "to", "No one has this username.")
+            throw PlazaError.validation(field: "to", phrase("No one has this username."))
         }
         guard username != sender.username else {
-            throw PlazaError.validation(field: "to", "You cannot send money to yourself.")
+            throw PlazaError.validation(field: "to", phrase("You cannot send money to yourself."))
         }
         try await requireSecondFactor(
             identity,
@@ -126,8 +126,10 @@ package struct WalletService: Sendable {
                 .conflict,
                 business ? "The business still holds \(money)." : "Your wallet still holds \(money).",
                 detail: business
-                    ? "Pay it out to the bank first (the counter's Pay out), then delete the business."
-                    : "Withdraw it to your bank or send it to someone first (Wallet → Withdraw), then delete the account."
+                    ? phrase("Pay it out to the bank first (the counter's Pay out), then delete the business.")
+                    : phrase(
+                        "Withdraw it to your bank or send it to someone first (Wallet → Withdraw), then delete the account."
+                    )
             )
         }
         // A payout that fails, or a top-up captured late, would credit an owner who is gone.
@@ -135,9 +137,11 @@ package struct WalletService: Sendable {
             throw PlazaError(
                 .conflict,
                 .conflict,
-                "A top-up or withdrawal is still on its way.",
+                phrase("A top-up or withdrawal is still on its way."),
                 detail:
-                    "Wait until the card processor has settled it (usually minutes, at most a few days), then try again."
+                    phrase(
+                        "Wait until the card processor has settled it (usually minutes, at most a few days), then try again."
+                    )
             )
         }
         guard business else { return }
@@ -147,9 +151,9 @@ package struct WalletService: Sendable {
                 .conflict,
                 .conflict,
                 waiting == 1
-                    ? "A charge is still waiting for a customer."
+                    ? phrase("A charge is still waiting for a customer.")
                     : "\(waiting) charges are still waiting for customers.",
-                detail: "Cancel them at the counter (or let them expire), then delete the business."
+                detail: phrase("Cancel them at the counter (or let them expire), then delete the business.")
             )
         }
     }
@@ -185,22 +189,22 @@ extension PlazaError {
     static let insufficientFunds = PlazaError(
         .unprocessableContent,
         .insufficientFunds,
-        "Not enough money in the wallet.",
-        detail: "Top up or send less; nothing was moved.",
-        errors: [FieldError(field: "amount", message: "More than the available balance.")]
+        phrase("Not enough money in the wallet."),
+        detail: phrase("Top up or send less; nothing was moved."),
+        errors: [FieldError(field: "amount", message: phrase("More than the available balance."))]
     )
     static let idempotencyKeyRequired = PlazaError(
         .badRequest,
         .idempotencyKeyRequired,
-        "This request moves money and needs an Idempotency-Key header.",
-        detail: "Send a new random key (a UUID) per payment, and the same key when you retry it.",
-        errors: [FieldError(field: "Idempotency-Key", message: "Required.")]
+        phrase("This request moves money and needs an Idempotency-Key header."),
+        detail: phrase("Send a new random key (a UUID) per payment, and the same key when you retry it."),
+        errors: [FieldError(field: "Idempotency-Key", message: phrase("Required."))]
     )
     static var idempotencyLeaseLost: PlazaError {
         var error = PlazaError(
             .conflict,
             .conflict,
-            "A retry of this request took over; nothing was moved by this one."
+            phrase("A retry of this request took over; nothing was moved by this one.")
         )
         error.headers[.retryAfter] = "1"
         return error

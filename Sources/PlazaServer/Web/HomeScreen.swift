@@ -103,7 +103,7 @@ extension WebPages {
                 BusinessRow(
                     id: business.id.uuidString.lowercased(),
                     name: business.name,
-                    role: business.role?.rawValue ?? "",
+                    role: business.role.map { $0 == .owner ? say("owner") : say("staff") } ?? "",
                     today: reader.money(
                         today?.net ?? 0,
                         today?.currency ?? services.configuration.wallet.currencies[0]

@@ -72,8 +72,13 @@ struct Shell: Sendable {
         if let user = identity?.user, user.awaitsApproval, at.home || at.business {
             approval =
                 user.approval == .rejected
-                ? "Your business was not approved. The reason given: \(user.approvalReason ?? "none"). Change your business or its locations to ask again."
-                : "An admin reviews new merchants: once you are approved, customers can find your business and you can charge them. We will tell you."
+                ? say(
+                    "Your business was not approved. The reason given: {reason}. Change your business or its locations to ask again.",
+                    ["reason": user.approvalReason ?? say("none")]
+                )
+                : say(
+                    "An admin reviews new merchants: once you are approved, customers can find your business and you can charge them. We will tell you."
+                )
         }
     }
 
