@@ -253,7 +253,8 @@ extension PlacesPages {
     }
 
     /// "Mon–Fri 07:00–19:00, Sat 08:00–14:00": runs of days with the same hours are joined.
-    static func hours(_ periods: [OpeningPeriod]) -> String? {
+    /// `typed`: the English day names the editor's field parses back (`BusinessRules.parseOpeningHours`).
+    static func hours(_ periods: [OpeningPeriod], typed: Bool = false) -> String? {
         guard !periods.isEmpty else { return nil }
         let days = [
             phrase("Mon"), phrase("Tue"), phrase("Wed"), phrase("Thu"), phrase("Fri"), phrase("Sat"), phrase("Sun"),
@@ -269,7 +270,10 @@ extension PlacesPages {
             }
         }
         return runs.map { run in
-            let name = { (day: Int) in say(days[max(0, min(6, day - 1))]) }
+            let name = { (day: Int) -> String in
+                let english = days[max(0, min(6, day - 1))]
+                return typed ? english : say(english)
+            }
             return (run.first == run.last ? name(run.first) : "\(name(run.first))–\(name(run.last))") + " " + run.time
         }.joined(separator: ", ")
     }
