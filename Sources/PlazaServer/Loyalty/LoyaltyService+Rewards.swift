@@ -50,12 +50,12 @@ extension LoyaltyService {
         _ = try await businesses.requireMember(identity, of: business)
         guard try await businesses.store.location(id: request.locationId, on: database.sql)?.businessId == business
         else {
-            throw PlazaError.validation(field: "locationId", "This business has no such location.")
+            throw PlazaError.validation(field: "locationId", phrase("This business has no such location."))
         }
         let invalid = PlazaError(
             .unprocessableContent,
             .invalidCode,
-            "This redeem code is wrong or expired.",
+            phrase("This redeem code is wrong or expired."),
             errors: [.init(field: "code", message: "Ask the customer to open their card again for a new code.")]
         )
         guard

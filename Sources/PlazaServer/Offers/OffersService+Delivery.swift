@@ -107,7 +107,7 @@ extension OffersService {
         guard content.delivery.contains(.manual) else {
             throw PlazaError.validation(
                 field: "delivery",
-                "This campaign is delivered automatically only; add manual delivery to push it."
+                phrase("This campaign is delivered automatically only; add manual delivery to push it.")
             )
         }
         let present = try await places.presence(identity, business: record.businessId, now: now)

@@ -88,7 +88,7 @@ extension OffersService {
         else { throw PlazaError.notFound("offer") }
         let content = campaign.running
         guard content.kind == .coupon else {
-            throw PlazaError.validation(field: "id", "This offer is an ad: there is nothing to claim.")
+            throw PlazaError.validation(field: "id", phrase("This offer is an ad: there is nothing to claim."))
         }
         // Stopped by Plaza: nothing of it is claimed any more, not even a claim held before (no counter takes it).
         if campaign.stoppedAt != nil {
@@ -103,7 +103,7 @@ extension OffersService {
         guard mine < (content.perCustomer ?? 1),
             try await store.takeClaim(campaign: id, total: content.totalRedemptions, on: db)
         else {
-            throw PlazaError(.conflict, .offerExhausted, "No coupon of this offer is left for you.")
+            throw PlazaError(.conflict, .offerExhausted, phrase("No coupon of this offer is left for you."))
         }
         let claim = ClaimRecord(
             id: UUID(),

@@ -222,7 +222,9 @@ package struct OffersService: Sendable {
             }
         }
         if content.imageId != nil {
-            problems.append(FieldError(field: "imageId", message: "No picture of yours has this id; upload it first."))
+            problems.append(
+                FieldError(field: "imageId", message: phrase("No picture of yours has this id; upload it first."))
+            )
         }
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
     }
@@ -270,7 +272,7 @@ package struct OffersService: Sendable {
         var error = PlazaError(
             .unprocessableContent,
             .campaignRefused,
-            "This campaign cannot be submitted as it is.",
+            phrase("This campaign cannot be submitted as it is."),
             detail: blocking.map(\.message).joined(separator: " "),
             errors: blocking.map { FieldError(field: $0.field, message: $0.message) }
         )
