@@ -15,7 +15,7 @@ extension LoyaltyService {
                 throw PlazaError.notFound("card")
             }
             guard card.state == .active else {
-                throw Self.stateConflict(card.state, "Only a card still collecting takes punches.")
+                throw Self.stateConflict(card.state, phrase("Only a card still collecting takes punches."))
             }
             let expiresAt = LoyaltyRules.customerCodeExpiry(now)
             var code = Self.eightDigits()
