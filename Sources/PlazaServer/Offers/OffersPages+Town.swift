@@ -33,7 +33,7 @@ extension OffersPages {
             coupon: offer.kind == .coupon,
             claimable: offer.claimable && offer.claim == nil,
             claimed: offer.claim != nil,
-            refusal: offer.notClaimable.flatMap { $0 == .ad ? nil : refusal($0, business: offer.business.name) }
+            refusal: offer.notClaimable.flatMap { $0 == .ad ? nil : Self.refusal($0, business: offer.business.name) }
         )
     }
 
