@@ -92,12 +92,16 @@ extension OffersService {
         }
         // Stopped by Plaza: nothing of it is claimed any more, not even a claim held before (no counter takes it).
         if campaign.stoppedAt != nil {
-            throw stateConflict(.ended, "Plaza stopped this offer.", detail: "It cannot be claimed any more.")
+            throw stateConflict(
+                .ended,
+                phrase("Plaza stopped this offer."),
+                detail: phrase("It cannot be claimed any more.")
+            )
         }
         let claims = try await store.claims(user: user, campaigns: [id], on: db)
         if let unused = claims.first(where: { $0.status == .claimed }) { return (unused, false) }
         guard [.active, .paused].contains(campaign.state), now < content.endsAt else {
-            throw stateConflict(.ended, "This offer has ended.", detail: nil)
+            throw stateConflict(.ended, phrase("This offer has ended."), detail: nil)
         }
         let mine = claims.filter { $0.status != .expired }.count
         guard mine < (content.perCustomer ?? 1),
