@@ -69,6 +69,8 @@ struct LoyaltyPages: Sendable {
         var dots: [Dot]
         var full: Bool
         var state: String
+        /// The state in English for the page script (`data-card-state`): "Active", "Completed", …
+        var stateCode: String
         var expiry: String?
     }
 
@@ -98,6 +100,7 @@ struct LoyaltyPages: Sendable {
             dots: (0..<card.punchesRequired).map { Dot(filled: $0 < card.punches) },
             full: card.state == .completed,
             state: stateName(card.state),
+            stateCode: card.state.rawValue.capitalized,
             expiry: card.state == .active && card.punches > 0
                 ? card.expiresAt.map {
                     reader.count(card.punches, "count.punches_expire_on", ["day": reader.day($0)])

@@ -54,6 +54,8 @@ extension CampaignPages {
         var title: String
         var kind: String
         var state: String
+        /// The state in English, for `data-state`.
+        var stateCode: String
         var rejectionReason: String?
         /// "Stopped by Plaza on 24 Nov 2026, 5:50 PM: <reason>" (issue 40).
         var stopped: String?
@@ -251,6 +253,7 @@ extension CampaignPages {
             title: content.title,
             kind: content.kind == .coupon ? say("Coupon") : say("Ad"),
             state: Self.stateName(state),
+            stateCode: Self.stateCode(state),
             rejectionReason: campaign.rejectionReason,
             stopped: campaign.stoppedAt.map {
                 say(

@@ -44,6 +44,8 @@ struct CampaignPages: Sendable {
         var title: String
         var kind: String
         var state: String
+        /// The state in English, for `data-state` (scripts and tests read it).
+        var stateCode: String
         var window: String
         var claimed: String?
         var pendingChange: Bool
@@ -65,6 +67,7 @@ struct CampaignPages: Sendable {
             title: content.title,
             kind: content.kind == .coupon ? say("Coupon") : say("Ad"),
             state: stateName(campaign.state),
+            stateCode: stateCode(campaign.state),
             window: "\(reader.day(content.startsAt)) – \(reader.day(content.endsAt))",
             claimed: content.kind == .coupon ? claimed(campaign, reader: reader) : nil,
             pendingChange: campaign.pendingChange
@@ -81,15 +84,18 @@ struct CampaignPages: Sendable {
         )
     }
 
-    static func stateName(_ state: CampaignState) -> String {
+    static func stateName(_ state: CampaignState) -> String { say(stateCode(state)) }
+
+    /// The state's English word: `data-state`'s value, and the key of its words in the reader's language.
+    static func stateCode(_ state: CampaignState) -> String {
         switch state {
-        case .draft: say("draft")
-        case .submitted: say("in review")
-        case .approved: say("approved")
-        case .rejected: say("rejected")
-        case .active: say("active")
-        case .paused: say("paused")
-        case .ended: say("ended")
+        case .draft: phrase("draft")
+        case .submitted: phrase("in review")
+        case .approved: phrase("approved")
+        case .rejected: phrase("rejected")
+        case .active: phrase("active")
+        case .paused: phrase("paused")
+        case .ended: phrase("ended")
         }
     }
 
