@@ -40,15 +40,15 @@ extension BusinessesPages {
     func renderMine(context: AuthenticatedContext, notice: String? = nil) async throws -> Response {
         let businesses = try await businesses.myBusinesses(context.identity)
         let page = MinePage(
-            shell: Shell(title: "Your businesses", context: context, notice: notice),
+            shell: Shell(title: say("Your businesses"), context: context, notice: notice),
             rows: businesses.map {
                 MinePage.Row(
                     id: $0.id.uuidString.lowercased(),
                     name: $0.name,
-                    category: $0.category.rawValue.capitalized,
-                    role: $0.role?.rawValue ?? "",
+                    category: PlacesPages.categoryName($0.category),
+                    role: $0.role.map(Self.roleName) ?? "",
                     owner: $0.role == .owner,
-                    locations: context.reader.count($0.locations.count, "location", "locations")
+                    locations: context.reader.count($0.locations.count, "count.location")
                 )
             },
             merchant: [.merchant, .admin].contains(context.identity.user.role)
@@ -112,7 +112,7 @@ extension BusinessesPages {
         let fallback = try await defaultCenter()
         let center = business.locations.first?.coordinate ?? fallback
         let page = EditPage(
-            shell: Shell(title: "Edit \(business.name)", context: context, notice: notice),
+            shell: Shell(title: say("Edit {title}", ["title": business.name]), context: context, notice: notice),
             id: id.uuidString.lowercased(),
             name: business.name,
             form: refused.form("business")
@@ -134,7 +134,7 @@ extension BusinessesPages {
                     businessId: id.uuidString.lowercased(),
                     username: $0.username,
                     displayName: $0.displayName,
-                    role: $0.role.rawValue,
+                    role: Self.roleName($0.role),
                     me: $0.username == context.identity.user.username
                 )
             },
@@ -143,6 +143,14 @@ extension BusinessesPages {
             map: mapLayers
         )
         return renderer.render("businesses/edit", page)
+    }
+
+    /// A member's role as the page shows it.
+    static func roleName(_ role: BusinessRole) -> String {
+        switch role {
+        case .owner: say("owner")
+        case .staff: say("staff")
+        }
     }
 
     /// A location's row, with the typed values of a refused change to it.
@@ -155,7 +163,10 @@ extension BusinessesPages {
             radius: String(location.radiusMeters),
             latitude: String(format: "%.6f", location.latitude),
             longitude: String(format: "%.6f", location.longitude),
-            hours: (PlacesPages.hours(location.openingHours) ?? "").replacingOccurrences(of: "–", with: "-")
+            hours: (PlacesPages.hours(location.openingHours, typed: true) ?? "").replacingOccurrences(
+                of: "–",
+                with: "-"
+            )
         )
         guard let refused else { return row }
         let typed = { (name: String) in refused.fields[name]?.value ?? "" }
@@ -214,7 +225,7 @@ extension BusinessesPages {
             guard let hours = BusinessRules.parseOpeningHours(form["openingHours"]) else {
                 throw PlazaError.validation(
                     field: "openingHours",
-                    "Write them like Mon-Fri 07:00-19:00, Sat 08:00-14:00."
+                    phrase("Write them like Mon-Fri 07:00-19:00, Sat 08:00-14:00.")
                 )
             }
             let location = LocationRequest(

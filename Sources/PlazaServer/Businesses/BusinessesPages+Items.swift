@@ -72,7 +72,7 @@ extension BusinessesPages {
             .with("taxId", business.taxId ?? "")
             .with("taxRate", business.taxRate.map { $0.formatted(.number.grouping(.never)) } ?? "")
         let page = ItemsPage(
-            shell: Shell(title: "Items, tips and receipts", context: context, notice: notice(request)),
+            shell: Shell(title: say("Items, tips and receipts"), context: context, notice: notice(request)),
             id: id.uuidString.lowercased(),
             name: business.name,
             currency: currency,
@@ -87,7 +87,7 @@ extension BusinessesPages {
     /// The item a form describes; the price typed as people write it ("3.50", "3,50 €").
     private func itemRequest(_ form: FormData) throws -> BusinessItemRequest {
         guard let price = WalletRules.parseAmount(form["price"], currency: currency) else {
-            throw PlazaError.validation(field: "price", "Type a price such as 3.50.")
+            throw PlazaError.validation(field: "price", phrase("Type a price such as 3.50."))
         }
         return BusinessItemRequest(
             name: form["name"],
@@ -142,7 +142,7 @@ extension BusinessesPages {
             let tips = form["tipPercents"].split(whereSeparator: { !$0.isNumber }).map { Int($0) ?? 0 }
             let rateText = form["taxRate"].replacingOccurrences(of: ",", with: ".").filter { $0 != "%" && $0 != " " }
             guard rateText.isEmpty || Double(rateText) != nil else {
-                throw PlazaError.validation(field: "taxRate", "Type a rate such as 19 or 7.7.")
+                throw PlazaError.validation(field: "taxRate", phrase("Type a rate such as 19 or 7.7."))
             }
             _ = try await businesses.updateBusiness(
                 context.identity,

@@ -31,7 +31,10 @@ extension BusinessesPages {
     }
 
     static let wizardFields = ["name", "category", "description", "address", "latitude", "longitude", "radiusMeters"]
-    static let dayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    static let dayNames = [
+        phrase("Monday"), phrase("Tuesday"), phrase("Wednesday"), phrase("Thursday"), phrase("Friday"),
+        phrase("Saturday"), phrase("Sunday"),
+    ]
 
     /// Monday to Friday 9 to 6, Saturday 10 to 2: a start most shops change little.
     static let usualHours: [OpeningPeriod] =
@@ -72,14 +75,14 @@ extension BusinessesPages {
             throw PlazaError(
                 .forbidden,
                 .forbidden,
-                "Only merchant accounts run businesses.",
-                detail: "Sign up as a merchant to list a business."
+                phrase("Only merchant accounts run businesses."),
+                detail: phrase("Sign up as a merchant to list a business.")
             )
         }
         let center = try await defaultCenter()
         let mine = try await businesses.myBusinesses(context.identity)
         let page = WizardPage(
-            shell: Shell(title: "Set up your business", context: context),
+            shell: Shell(title: say("Set up your business"), context: context),
             form: form,
             categories: PlacesPages.categoryOptions(
                 selected: form.fields["category"]?.value.nilIfEmpty ?? BusinessCategory.cafe.rawValue
@@ -88,7 +91,7 @@ extension BusinessesPages {
                 let period = hours.first { $0.day == index + 1 }
                 return WizardPage.Day(
                     index: index,
-                    name: name,
+                    name: say(name),
                     open: period != nil,
                     opens: period?.opens ?? "09:00",
                     closes: period?.closes ?? "18:00"
@@ -130,18 +133,25 @@ extension BusinessesPages {
             )
             var problems = BusinessRules.locationProblems(location).filter { $0.field != "name" }
             if hours == nil {
-                problems.append(FieldError(field: "openingHours", message: "Give both times for each open day."))
+                problems.append(
+                    FieldError(field: "openingHours", message: phrase("Give both times for each open day."))
+                )
             }
             if PlacesRules.latitudeProblem(location.latitude) != nil
                 || PlacesRules.longitudeProblem(location.longitude) != nil
             {
                 problems.removeAll { $0.field == "latitude" || $0.field == "longitude" }
                 problems.append(
-                    FieldError(field: "latitude", message: "Tap the map where the entrance is, or use your location.")
+                    FieldError(
+                        field: "latitude",
+                        message: phrase("Tap the map where the entrance is, or use your location.")
+                    )
                 )
             }
             guard let category = BusinessCategory(rawValue: form["category"]) else {
-                throw PlazaError.validation(problems + [FieldError(field: "category", message: "Choose a category.")])
+                throw PlazaError.validation(
+                    problems + [FieldError(field: "category", message: phrase("Choose a category."))]
+                )
             }
             guard problems.isEmpty else { throw PlazaError.validation(problems) }
             business = try await businesses.createBusiness(

@@ -10,17 +10,22 @@ struct BusinessesPages: Sendable {
     let configuration: PlazaConfiguration
 
     static let notices: [String: String] = [
-        "business": "The business was saved.",
-        "location": "The location was saved.",
-        "location-deleted": "The location was deleted.",
-        "member": "The team was updated.",
-        "item-added": "The item is on the counter now.",
-        "item-saved": "The item was saved.",
-        "item-removed": "The item was removed. Charges made with it keep their lines.",
-        "counter-settings": "The tips and the receipts' tax line were saved.",
-        "first-business": "Your business is on Plaza. Customers can find it now; open the Counter to charge them.",
+        "business": phrase("The business was saved."),
+        "location": phrase("The location was saved."),
+        "location-deleted": phrase("The location was deleted."),
+        "member": phrase("The team was updated."),
+        "item-added": phrase("The item is on the counter now."),
+        "item-saved": phrase("The item was saved."),
+        "item-removed": phrase("The item was removed. Charges made with it keep their lines."),
+        "counter-settings": phrase("The tips and the receipts' tax line were saved."),
+        "first-business": phrase(
+            "Your business is on Plaza. Customers can find it now; open the Counter to charge them."
+        ),
         "first-business-review":
-            "Your business is saved. An admin looks at it next: once approved, customers can find it and you can charge them.",
+            phrase(
+                "Your business is saved. An admin looks at it next: once approved, customers can find it and you can "
+                    + "charge them."
+            ),
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -34,7 +39,7 @@ struct BusinessesPages: Sendable {
     var mapLayers: PlacesPages.MapLayers { PlacesPages.mapLayers(configuration) }
 
     func notice(_ request: Request) -> String? {
-        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }.map { say($0) }
     }
 
     func defaultCenter() async throws -> Coordinate {

@@ -17,7 +17,7 @@ extension BusinessesService {
         validator.check(
             (request.description ?? "").count <= BusinessRules.descriptionMaximumLength,
             "description",
-            "Use at most 2,000 characters."
+            phrase("Use at most 2,000 characters.")
         )
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         let owner = identity.user
@@ -130,7 +130,7 @@ extension BusinessesService {
             validator.check(
                 description.count <= BusinessRules.descriptionMaximumLength,
                 "description",
-                "Use at most 2,000 characters."
+                phrase("Use at most 2,000 characters.")
             )
         }
         let problems = validator.errors + BusinessRules.counterProblems(request)
@@ -258,7 +258,7 @@ extension BusinessesService {
             .conflict,
             .conflict,
             "You are the only owner of \(first)\(names.count > 1 ? " and \(names.count - 1) more" : "").",
-            detail: "Make someone else an owner (My business → Staff) or delete the business first."
+            detail: phrase("Make someone else an owner (My business → Staff) or delete the business first.")
         )
     }
 
@@ -272,13 +272,13 @@ extension BusinessesService {
         _ = try await requireMember(identity, of: business, owner: true)
         let username = AccountRules.normalizedUsername(request.username)
         guard let user = try await accounts.user(login: username, on: database.sql), !username.contains("@") else {
-            throw PlazaError.validation(field: "username", "No account has this username.")
+            throw PlazaError.validation(field: "username", phrase("No account has this username."))
         }
         try await events.transaction { db in
             if request.role == .staff, try await store.role(of: user.id, in: business, on: db) == .owner,
                 try await store.ownerCount(business: business, on: db) <= 1
             {
-                throw PlazaError.conflict(field: "role", "A business needs at least one owner.")
+                throw PlazaError.conflict(field: "role", phrase("A business needs at least one owner."))
             }
             try await store.setMember(business: business, user: user.id, role: request.role, now: now, on: db)
             return ((), [.catalogChanged])
@@ -299,7 +299,7 @@ extension BusinessesService {
             let role = try await store.role(of: user.id, in: business, on: db)
             guard role != nil else { throw PlazaError.notFound("member") }
             if role == .owner, try await store.ownerCount(business: business, on: db) <= 1 {
-                throw PlazaError.conflict(field: "username", "A business needs at least one owner.")
+                throw PlazaError.conflict(field: "username", phrase("A business needs at least one owner."))
             }
             _ = try await store.removeMember(business: business, user: user.id, on: db)
             return ((), [.catalogChanged])
@@ -340,6 +340,6 @@ enum PlaceCursor {
     }
 
     private static var invalid: PlazaError {
-        PlazaError.validation(field: "cursor", "This cursor is not one Plaza gave out.")
+        PlazaError.validation(field: "cursor", phrase("This cursor is not one Plaza gave out."))
     }
 }

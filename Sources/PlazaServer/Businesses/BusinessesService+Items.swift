@@ -39,7 +39,7 @@ extension BusinessesService {
             )
         )
         guard try await store.insert(item, business: business, on: database.sql) else {
-            throw PlazaError.conflict(field: "name", "An item of this name is on the list already.")
+            throw PlazaError.conflict(field: "name", phrase("An item of this name is on the list already."))
         }
         return item
     }
@@ -64,7 +64,7 @@ extension BusinessesService {
             item.updatedAt = now
             item = try checked(item)
             guard try await store.update(item, business: business, on: db) else {
-                throw PlazaError.conflict(field: "name", "An item of this name is on the list already.")
+                throw PlazaError.conflict(field: "name", phrase("An item of this name is on the list already."))
             }
             return item
         }

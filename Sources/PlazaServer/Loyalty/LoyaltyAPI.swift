@@ -73,10 +73,10 @@ struct LoyaltyAPI: Sendable {
     @Sendable func punchToken(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let query = request.uri.queryParameters
         guard let program = query.get("programId").flatMap(UUID.init(uuidString:)) else {
-            throw PlazaError.validation(field: "programId", "Name the program (its id).")
+            throw PlazaError.validation(field: "programId", phrase("Name the program (its id)."))
         }
         guard let location = query.get("locationId").flatMap(UUID.init(uuidString:)) else {
-            throw PlazaError.validation(field: "locationId", "Name the location (its id).")
+            throw PlazaError.validation(field: "locationId", phrase("Name the location (its id)."))
         }
         return try .json(
             try await loyalty.punchToken(
@@ -99,7 +99,7 @@ struct LoyaltyAPI: Sendable {
         let paging = try Paging(request.uri)
         let view = try request.uri.queryParameters.get("view").map { raw in
             guard let view = LoyaltyService.CardView(rawValue: raw) else {
-                throw PlazaError.validation(field: "view", "Use current or history.")
+                throw PlazaError.validation(field: "view", phrase("Use current or history."))
             }
             return view
         }
@@ -196,12 +196,12 @@ struct LoyaltyAPI: Sendable {
     @Sendable func analytics(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let query = request.uri.queryParameters
         guard let program = query.get("programId").flatMap(UUID.init(uuidString:)) else {
-            throw PlazaError.validation(field: "programId", "Name the program (its id).")
+            throw PlazaError.validation(field: "programId", phrase("Name the program (its id)."))
         }
         var months = 12
         if let text = query.get("months") {
             guard let number = Int(text), LoyaltyAnalyticsRules.months.contains(number) else {
-                throw PlazaError.validation(field: "months", "Ask for 1 to 24 months.")
+                throw PlazaError.validation(field: "months", phrase("Ask for 1 to 24 months."))
             }
             months = number
         }
@@ -250,7 +250,7 @@ struct LoyaltyAPI: Sendable {
         func id(_ name: String) throws -> UUID? {
             try query.get(name).map { raw in
                 guard let id = UUID(uuidString: raw) else {
-                    throw PlazaError.validation(field: name, "Use an id Plaza gave out.")
+                    throw PlazaError.validation(field: name, phrase("Use an id Plaza gave out."))
                 }
                 return id
             }

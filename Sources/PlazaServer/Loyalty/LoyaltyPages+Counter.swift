@@ -79,9 +79,9 @@ extension LoyaltyPages {
         }
         let model = CounterPage(
             shell: Shell(
-                title: "Loyalty counter",
+                title: say("Loyalty counter"),
                 context: context,
-                notice: query.get("notice").flatMap { Self.notices[$0] ?? Self.counterNotice($0) }
+                notice: query.get("notice").flatMap { Self.notices[$0].map { say($0) } ?? Self.counterNotice($0) }
             ),
             id: id.uuidString.lowercased(),
             name: business.name,
@@ -92,7 +92,7 @@ extension LoyaltyPages {
                     id: $0.id.uuidString.lowercased(),
                     title: $0.title,
                     detail: Self.programDetail($0, reader: context.reader),
-                    state: $0.state.rawValue.capitalized,
+                    state: Self.programStateName($0.state),
                     selected: $0.id == program?.id,
                     active: $0.state == .active,
                     paused: $0.state == .paused
@@ -114,8 +114,8 @@ extension LoyaltyPages {
             waiting: running.isEmpty || token != nil
                 ? nil
                 : !business.listed
-                    ? "Codes show here once an admin approves your business; customers cannot find it until then."
-                    : "Add a location to the business (Edit) to show codes at its counter.",
+                    ? say("Codes show here once an admin approves your business; customers cannot find it until then.")
+                    : say("Add a location to the business (Edit) to show codes at its counter."),
             locationId: location?.id.uuidString.lowercased() ?? "",
             programId: program?.id.uuidString.lowercased() ?? "",
             codeForm: context.page.form("code") ?? FormState(names: ["code", "count"]),
@@ -127,11 +127,25 @@ extension LoyaltyPages {
 
     /// "Reward after 10 punches: A coffee. Paying punches the card (one per $5.00)."
     static func programDetail(_ program: LoyaltyProgram, reader: Reader) -> String {
-        let reward = "Reward after \(reader.count(program.punchesRequired, "punch", "punches")): \(program.reward)."
+        let reward = say(
+            "Reward after {punches}: {reward}.",
+            ["punches": reader.count(program.punchesRequired, "count.punch"), "reward": program.reward]
+        )
         guard program.earnOnPayment else { return reward }
         switch program.punchesPerPurchase {
-        case .one: return "\(reward) Paying with Plaza punches the card."
-        case .per(let unit): return "\(reward) Paying with Plaza punches the card, one per \(reader.money(unit))."
+        case .one: return reward + " " + say("Paying with Plaza punches the card.")
+        case .per(let unit):
+            return reward + " "
+                + say("Paying with Plaza punches the card, one per {amount}.", ["amount": reader.money(unit)])
+        }
+    }
+
+    /// A program's state as its merchant reads it.
+    static func programStateName(_ state: LoyaltyProgramState) -> String {
+        switch state {
+        case .active: say("Active")
+        case .paused: say("Paused")
+        case .expired: say("Ended")
         }
     }
 
@@ -140,9 +154,23 @@ extension LoyaltyPages {
     static func counterNotice(_ key: String) -> String? {
         let parts = key.split(separator: "|", maxSplits: 4)
         switch parts.first {
-        case "redeemed" where parts.count == 3: return "Redeemed: \(parts[1]) for @\(parts[2])."
+        case "redeemed" where parts.count == 3:
+            return say(
+                "Redeemed: {reward} for @{username}.",
+                ["reward": String(parts[1]), "username": String(parts[2])]
+            )
         case "punched" where parts.count == 5:
-            return "Punched @\(parts[2])'s \(parts[1]): +\(parts[3]), now \(parts[4])."
+            // The progress was written "3 of 10" by the counter's POST.
+            let progress = parts[4].components(separatedBy: " of ")
+            return say(
+                "Punched @{username}'s {title}: +{added}, now {progress}.",
+                [
+                    "username": String(parts[2]), "title": String(parts[1]), "added": String(parts[3]),
+                    "progress": progress.count == 2
+                        ? say("{punches} of {required}", ["punches": progress[0], "required": progress[1]])
+                        : String(parts[4]),
+                ]
+            )
         default: return nil
         }
     }
@@ -191,18 +219,24 @@ extension LoyaltyPages {
         let id = try Query.id(context.parameters, "id", "business")
         let path = "/loyalty/counter/\(id.uuidString.lowercased())"
         guard let location = UUID(uuidString: form["locationId"]) else {
-            return renderer.refused(alert: "Add a location to the business first.", returnTo: path)
+            return renderer.refused(alert: say("Add a location to the business first."), returnTo: path)
         }
         let count = form["count"].trimmingCharacters(in: .whitespaces)
         let request = CounterPunchRequest(code: form["code"], locationId: location, count: Int(count))
         do {
             if !count.isEmpty, Int(count) == nil {
-                throw PlazaError.validation(field: "count", "Type how many punches, as a number.")
+                throw PlazaError.validation(field: "count", phrase("Type how many punches, as a number."))
             }
             let notice: String
             if let punched = try await punchOrNil(context, business: id, request) {
                 if let reason = punched.reason {
-                    throw PlazaError.validation(field: "code", "@\(punched.customer): \(Self.counterSentence(reason))")
+                    throw PlazaError.validation(
+                        field: "code",
+                        say(
+                            "@{username}: {reason}",
+                            ["username": punched.customer, "reason": say(Self.counterSentence(reason))]
+                        )
+                    )
                 }
                 notice =
                     "punched|\(punched.card.title)|\(punched.customer)|\(punched.punchesAdded)|\(punched.card.punches) of \(punched.card.punchesRequired)"
@@ -247,9 +281,9 @@ extension LoyaltyPages {
 
     static func counterSentence(_ reason: PunchRefusal) -> String {
         switch reason {
-        case .tooSoon: "got a punch a moment ago: one per visit."
-        case .cardNotActive: "this card takes no more punches."
-        default: "this punch cannot be counted."
+        case .tooSoon: phrase("got a punch a moment ago: one per visit.")
+        case .cardNotActive: phrase("this card takes no more punches.")
+        default: phrase("this punch cannot be counted.")
         }
     }
 
@@ -280,13 +314,23 @@ extension LoyaltyPages {
         )
         return ActivityList(
             rows: items.map { item in
-                let added = reader.count(item.added ?? 1, "punch", "punches")
-                let now = item.punches.map { ", now \($0) of \(item.punchesRequired ?? 0)" } ?? ""
+                var values = [
+                    "added": reader.count(item.added ?? 1, "count.punch"), "title": item.title,
+                    "required": String(item.punchesRequired ?? 0),
+                ]
+                if let punches = item.punches { values["punches"] = String(punches) }
+                let now = item.punches != nil
                 let what =
                     switch item.kind {
-                    case .punched: "+\(added) on \(item.title)\(now)"
-                    case .paid: "+\(added) on \(item.title) by paying\(now)"
-                    case .redeemed: "redeemed \(item.reward ?? "")"
+                    case .punched:
+                        now
+                            ? say("+{added} on {title}, now {punches} of {required}", values)
+                            : say("+{added} on {title}", values)
+                    case .paid:
+                        now
+                            ? say("+{added} on {title} by paying, now {punches} of {required}", values)
+                            : say("+{added} on {title} by paying", values)
+                    case .redeemed: say("redeemed {reward}", ["reward": item.reward ?? ""])
                     }
                 return ActivityRow(customer: item.customer, what: what, when: reader.when(item.at))
             }

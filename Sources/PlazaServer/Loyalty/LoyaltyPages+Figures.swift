@@ -44,7 +44,7 @@ extension LoyaltyPages {
         init(
             id: String,
             title: String,
-            unit: (one: String, many: String),
+            unit: String,
             months: [LoyaltyMonth],
             labels: [String],
             value: (LoyaltyMonth) -> Int?,
@@ -61,7 +61,7 @@ extension LoyaltyPages {
                     x: index * slot + 3,
                     y: Self.height - 20 - height,
                     height: height,
-                    label: "\(labels[index]): \(count.map { reader.count($0, unit.one, unit.many) } ?? "fewer than 5")",
+                    label: labels[index] + ": " + (count.map { reader.count($0, unit) } ?? say("fewer than 5")),
                     month: String(labels[index].prefix(3)),
                     shown: count != nil
                 )
@@ -108,7 +108,7 @@ extension LoyaltyPages {
         let chosen = request.uri.queryParameters.get("program")?.lowercased()
         let program = programs.first { $0.id.uuidString.lowercased() == chosen } ?? programs.first
         var page = FiguresPage(
-            shell: Shell(title: "Loyalty figures", context: context),
+            shell: Shell(title: say("Loyalty figures"), context: context),
             businessId: id.uuidString.lowercased(),
             name: business.name,
             programs: programs.map {
@@ -116,7 +116,7 @@ extension LoyaltyPages {
                     id: $0.id.uuidString.lowercased(),
                     title: $0.title,
                     detail: "",
-                    state: $0.state.rawValue.capitalized,
+                    state: Self.programStateName($0.state),
                     selected: $0.id == program?.id,
                     active: $0.state == .active,
                     paused: $0.state == .paused
@@ -145,8 +145,8 @@ extension LoyaltyPages {
             page.charts = [
                 MonthChart(
                     id: "punches",
-                    title: "Punches",
-                    unit: ("punch", "punches"),
+                    title: say("Punches"),
+                    unit: "count.punch",
                     months: analytics.months,
                     labels: labels,
                     value: \.punches,
@@ -154,8 +154,8 @@ extension LoyaltyPages {
                 ),
                 MonthChart(
                     id: "cards",
-                    title: "New cards",
-                    unit: ("new card", "new cards"),
+                    title: say("New cards"),
+                    unit: "count.new_card",
                     months: analytics.months,
                     labels: labels,
                     value: \.newCards,
@@ -163,8 +163,8 @@ extension LoyaltyPages {
                 ),
                 MonthChart(
                     id: "redemptions",
-                    title: "Redemptions",
-                    unit: ("redemption", "redemptions"),
+                    title: say("Redemptions"),
+                    unit: "count.redemption",
                     months: analytics.months,
                     labels: labels,
                     value: \.redemptions,
@@ -172,7 +172,7 @@ extension LoyaltyPages {
                 ),
             ]
             func count(_ value: Int?) -> String {
-                value.map { $0.formatted(.number.locale(reader.locale)) } ?? "fewer than 5"
+                value.map { $0.formatted(.number.locale(reader.locale)) } ?? say("fewer than 5")
             }
             page.months = zip(analytics.months, labels).reversed().map { month, label in
                 MonthRow(
@@ -186,7 +186,10 @@ extension LoyaltyPages {
                     } ?? "—",
                     returning: count(month.returningCustomers),
                     days: month.averageDaysToComplete.map {
-                        "\($0.formatted(.number.precision(.fractionLength(0...1)).locale(reader.locale))) d"
+                        say(
+                            "{days} d",
+                            ["days": $0.formatted(.number.precision(.fractionLength(0...1)).locale(reader.locale))]
+                        )
                     }
                         ?? "—"
                 )
@@ -208,7 +211,7 @@ extension LoyaltyPages {
             let places = Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id, $0.name) })
             page.history = history.items.map {
                 HistoryRow(
-                    what: $0.kind == .redeemed ? "redeemed a reward" : "filled a card",
+                    what: $0.kind == .redeemed ? say("redeemed a reward") : say("filled a card"),
                     customer: $0.customer,
                     when: reader.when($0.occurredAt),
                     place: $0.locationId.flatMap { places[$0] } ?? ""
@@ -230,13 +233,17 @@ extension LoyaltyPages {
             }
             page.csv += "?\(filters)"
         }
-        page.regulars = try await loyalty.regulars(context.identity, business: id).map {
-            RegularRow(
-                name: $0.displayName,
-                customer: $0.customer,
-                detail:
-                    "\(reader.count($0.punches, "punch", "punches")), \(reader.count($0.rewards, "reward", "rewards"))"
-                    + ($0.lastVisit.map { ", last \(reader.when($0))" } ?? "")
+        page.regulars = try await loyalty.regulars(context.identity, business: id).map { regular in
+            var values = [
+                "punches": reader.count(regular.punches, "count.punch"),
+                "rewards": reader.count(regular.rewards, "count.reward"),
+            ]
+            if let last = regular.lastVisit { values["when"] = reader.when(last) }
+            return RegularRow(
+                name: regular.displayName,
+                customer: regular.customer,
+                detail: regular.lastVisit == nil
+                    ? say("{punches}, {rewards}", values) : say("{punches}, {rewards}, last {when}", values)
             )
         }
         return renderer.render("loyalty/figures", page)
@@ -275,7 +282,7 @@ extension LoyaltyPages {
             guard parts.count == 3,
                 let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
             else {
-                throw PlazaError.validation(field: name, "Pick a day such as 2026-11-26.")
+                throw PlazaError.validation(field: name, phrase("Pick a day such as 2026-11-26."))
             }
             return date
         }

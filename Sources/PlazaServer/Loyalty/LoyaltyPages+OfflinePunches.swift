@@ -33,9 +33,11 @@ extension LoyaltyPages {
     static func offlineSentence(_ reason: PunchRefusal) -> String {
         switch reason {
         case .invalidCode:
-            "Typed digits count only within a minute, and reached Plaza later: when offline, scan the counter's code."
-        case .expired: "The counter's code was older than a week when it reached Plaza."
-        default: sentence(reason)
+            say(
+                "Typed digits count only within a minute, and reached Plaza later: when offline, scan the counter's code."
+            )
+        case .expired: say("The counter's code was older than a week when it reached Plaza.")
+        default: say(sentence(reason))
         }
     }
 }

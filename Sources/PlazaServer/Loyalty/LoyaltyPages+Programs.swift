@@ -37,18 +37,22 @@ extension LoyaltyPages {
         var expiresAt: Date?
         if !form["expiresAt"].isEmpty {
             expiresAt = Self.endOfDay(form["expiresAt"], in: reader.timeZone)
-            validator.check(expiresAt != nil, "expiresAt", "Pick a day such as 2026-12-31, or leave it empty.")
+            validator.check(expiresAt != nil, "expiresAt", phrase("Pick a day such as 2026-12-31, or leave it empty."))
         }
         var minimumSpend: Money?
         if !form["minimumSpend"].isEmpty {
             let amount = WalletRules.parseAmount(form["minimumSpend"], currency: currency)
-            validator.check((amount ?? 0) > 0, "minimumSpend", "Type an amount such as 5.00, or leave it empty.")
+            validator.check(
+                (amount ?? 0) > 0,
+                "minimumSpend",
+                phrase("Type an amount such as 5.00, or leave it empty.")
+            )
             minimumSpend = amount.map { Money(amount: $0, currency: currency) }
         }
         var per = PunchesPerPurchase.one
         if !form["punchPer"].isEmpty {
             let amount = WalletRules.parseAmount(form["punchPer"], currency: currency)
-            validator.check((amount ?? 0) > 0, "punchPer", "Type an amount such as 5.00, or leave it empty.")
+            validator.check((amount ?? 0) > 0, "punchPer", phrase("Type an amount such as 5.00, or leave it empty."))
             per = amount.map { .per(Money(amount: $0, currency: currency)) } ?? .one
         }
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
@@ -144,7 +148,7 @@ extension LoyaltyPages {
             current = current.with("punchPer", Reader.typed(unit))
         }
         let model = ProgramEditPage(
-            shell: Shell(title: "Edit \(program.title)", context: context),
+            shell: Shell(title: say("Edit {title}", ["title": program.title]), context: context),
             id: id.uuidString.lowercased(),
             businessId: program.businessId.uuidString.lowercased(),
             title: program.title,
@@ -195,7 +199,7 @@ extension LoyaltyPages {
         let form = try await request.decodeForm(limit: maxBody)
         let id = try Query.id(context.parameters, "id", "program")
         guard let state = LoyaltyProgramState(rawValue: form["state"]) else {
-            throw PlazaError.validation(field: "state", "Pick a state.")
+            throw PlazaError.validation(field: "state", phrase("Pick a state."))
         }
         let program = try await loyalty.changeProgram(context.identity, id, LoyaltyProgramChange(state: state))
         let notice = ["paused": "paused", "active": "resumed", "expired": "ended"][state.rawValue] ?? ""

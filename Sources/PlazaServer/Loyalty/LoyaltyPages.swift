@@ -14,18 +14,20 @@ struct LoyaltyPages: Sendable {
     let currency: String
 
     static let notices = [
-        "taken": "The card is yours. Scan the counter's code, or type its six digits here, with each purchase.",
-        "program": "The program is running. Show this counter's code to customers with each purchase.",
-        "paused": "The program is paused: no new cards or punches until you resume it.",
-        "resumed": "The program runs again.",
-        "ended": "The program has ended; its open cards expired and their holders were told.",
-        "saved": "The program's changes are saved.",
+        "taken": phrase("The card is yours. Scan the counter's code, or type its six digits here, with each purchase."),
+        "program": phrase("The program is running. Show this counter's code to customers with each purchase."),
+        "paused": phrase("The program is paused: no new cards or punches until you resume it."),
+        "resumed": phrase("The program runs again."),
+        "ended": phrase("The program has ended; its open cards expired and their holders were told."),
+        "saved": phrase("The program's changes are saved."),
         "rotated":
-            "New codes are signed with a new key. Punches scanned from the old key's codes still count for 7 days.",
-        "shared": "The shop can now see your visits and rewards there. You can stop at any time.",
-        "unshared": "The shop no longer sees your visits: only figures about many customers at once.",
-        "cardOnPayment": "Paying a shop with a loyalty program now takes its card for you.",
-        "noCardOnPayment": "Paying takes no card for you: take one from the shop's page.",
+            phrase(
+                "New codes are signed with a new key. Punches scanned from the old key's codes still count for 7 days."
+            ),
+        "shared": phrase("The shop can now see your visits and rewards there. You can stop at any time."),
+        "unshared": phrase("The shop no longer sees your visits: only figures about many customers at once."),
+        "cardOnPayment": phrase("Paying a shop with a loyalty program now takes its card for you."),
+        "noCardOnPayment": phrase("Paying takes no card for you: take one from the shop's page."),
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -67,6 +69,8 @@ struct LoyaltyPages: Sendable {
         var dots: [Dot]
         var full: Bool
         var state: String
+        /// The state in English for the page script (`data-card-state`): "Active", "Completed", …
+        var stateCode: String
         var expiry: String?
     }
 
@@ -89,15 +93,29 @@ struct LoyaltyPages: Sendable {
             business: card.businessName,
             title: card.title,
             reward: card.reward,
-            progress: "\(card.punches) of \(card.punchesRequired)",
+            progress: say(
+                "{punches} of {required}",
+                ["punches": String(card.punches), "required": String(card.punchesRequired)]
+            ),
             dots: (0..<card.punchesRequired).map { Dot(filled: $0 < card.punches) },
             full: card.state == .completed,
-            state: card.state.rawValue.capitalized,
+            state: stateName(card.state),
+            stateCode: card.state.rawValue.capitalized,
             expiry: card.state == .active && card.punches > 0
                 ? card.expiresAt.map {
-                    "\(reader.count(card.punches, "punch expires", "punches expire")) on \(reader.day($0))"
+                    reader.count(card.punches, "count.punches_expire_on", ["day": reader.day($0)])
                 } : nil
         )
+    }
+
+    /// A card's state as its holder reads it.
+    static func stateName(_ state: LoyaltyCardState) -> String {
+        switch state {
+        case .active: say("Active")
+        case .completed: say("Completed")
+        case .redeemed: say("Redeemed")
+        case .expired: say("Expired")
+        }
     }
 
     @Sendable func cards(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -108,9 +126,9 @@ struct LoyaltyPages: Sendable {
             limit: 50,
             cursor: request.uri.queryParameters.get("cursor")
         )
-        let notice = request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+        let notice = request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }.map { say($0) }
         let model = CardsPage(
-            shell: Shell(title: "Loyalty cards", context: context, notice: notice),
+            shell: Shell(title: say("Loyalty cards"), context: context, notice: notice),
             rows: page.items.map { Self.row($0, reader: context.reader) },
             history: history,
             next: page.nextCursor.map { "/loyalty?view=\(history ? "history" : "current")&cursor=\($0)" },
@@ -143,17 +161,22 @@ struct LoyaltyPages: Sendable {
                 row: PunchRow(
                     when: reader.when(min($0.scannedAt, $0.countedAt)),
                     place: $0.locationName,
-                    several: $0.punches > 1 ? reader.count($0.punches, "punch", "punches") : nil
+                    several: $0.punches > 1 ? reader.count($0.punches, "count.punch") : nil
                 )
             )
         }
         let paid = (detail.paymentPunches ?? []).map { earned in
-            let back = earned.takenBack > 0 ? " (\(earned.takenBack) taken back by a refund)" : ""
+            let values = [
+                "punches": String(earned.punchesAdded), "reference": earned.reference,
+                "back": String(earned.takenBack),
+            ]
             return (
                 at: earned.createdAt,
                 row: PunchRow(
                     when: reader.when(earned.createdAt),
-                    place: "+\(earned.punchesAdded) by paying \(earned.reference)\(back)",
+                    place: earned.takenBack > 0
+                        ? say("+{punches} by paying {reference} ({back} taken back by a refund)", values)
+                        : say("+{punches} by paying {reference}", values),
                     several: nil
                 )
             )
@@ -224,7 +247,10 @@ struct LoyaltyPages: Sendable {
             // When the customer scanned (offline scans count later); the server's clock judged the window.
             punches: Self.punchRows(detail, reader: reader),
             redemption: detail.redemption.map {
-                "Redeemed \(reader.when($0.redeemedAt)), confirmed by @\($0.redeemedBy)"
+                say(
+                    "Redeemed {when}, confirmed by @{username}",
+                    ["when": reader.when($0.redeemedAt), "username": $0.redeemedBy]
+                )
             },
             redeem: redeem,
             csrf: context.csrfToken ?? "",
@@ -239,7 +265,9 @@ struct LoyaltyPages: Sendable {
         let (live, card) = try await live(id, request, context: context)
         let state = card.state
         let notice = request.uri.queryParameters.get("notice").flatMap { key -> String? in
-            key == "punched" ? "Punch counted: \(live.card.progress)." : Self.notices[key]
+            key == "punched"
+                ? say("Punch counted: {progress}.", ["progress": live.card.progress])
+                : Self.notices[key].map { say($0) }
         }
         let showCode = state == .active && request.uri.queryParameters.get("show") == "code"
         let model = CardPage(
@@ -277,11 +305,15 @@ struct LoyaltyPages: Sendable {
             let code = try await loyalty.punchCode(context.identity, card: card)
             return CodeView(code: code.code, qr: QRCode(code.qrPayload)?.svg(scale: 4) ?? "")
         } catch let error as PlazaError where error.code == .stateConflict {
-            return CodeView(
-                code: nil,
-                qr: "",
-                message: "This card takes no more punches: it is \(error.currentState ?? "full")."
-            )
+            let message =
+                switch error.currentState ?? "full" {
+                case "completed": say("This card takes no more punches: it is completed.")
+                case "redeemed": say("This card takes no more punches: it is redeemed.")
+                case "expired": say("This card takes no more punches: it is expired.")
+                case "active": say("This card takes no more punches: it is active.")
+                default: say("This card takes no more punches: it is full.")
+                }
+            return CodeView(code: nil, qr: "", message: message)
         }
     }
 
@@ -332,7 +364,7 @@ struct LoyaltyPages: Sendable {
                 FormState(
                     form,
                     names: ["code"],
-                    error: .validation(field: "code", "Type the six digits the counter shows.")
+                    error: .validation(field: "code", phrase("Type the six digits the counter shows."))
                 ),
                 returnTo: "\(path)#punch"
             )
@@ -355,13 +387,14 @@ struct LoyaltyPages: Sendable {
 
     static func sentence(_ reason: PunchRefusal) -> String {
         switch reason {
-        case .invalidCode, .malformed: "These digits are not the counter's code now: type the six digits it shows."
-        case .tooSoon: "You got a punch here a moment ago: one per visit."
-        case .replayed: "This code counted for you already: wait for the next one."
-        case .cardNotActive: "This card takes no more punches."
-        case .expired: "This code has expired: type the one the counter shows now."
-        case .wrongProgram: "This code is for another card."
-        case .notFound, .invalidSignature, .idReused: "This code cannot be counted."
+        case .invalidCode, .malformed:
+            phrase("These digits are not the counter's code now: type the six digits it shows.")
+        case .tooSoon: phrase("You got a punch here a moment ago: one per visit.")
+        case .replayed: phrase("This code counted for you already: wait for the next one.")
+        case .cardNotActive: phrase("This card takes no more punches.")
+        case .expired: phrase("This code has expired: type the one the counter shows now.")
+        case .wrongProgram: phrase("This code is for another card.")
+        case .notFound, .invalidSignature, .idReused: phrase("This code cannot be counted.")
         }
     }
 

@@ -17,7 +17,7 @@ extension LoyaltyService {
     {
         _ = try await businesses.requireMember(identity, of: business)
         guard let program = try await store.program(id, on: database.sql), program.businessId == business else {
-            throw PlazaError.validation(field: "programId", "This business runs no such program.")
+            throw PlazaError.validation(field: "programId", phrase("This business runs no such program."))
         }
         let facts = try await store.facts(program: program.id, on: database.sql)
         return LoyaltyAnalytics(

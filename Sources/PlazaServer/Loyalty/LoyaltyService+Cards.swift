@@ -17,8 +17,8 @@ extension LoyaltyService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "This program takes no new cards now.",
-                detail: "It is paused or has ended."
+                phrase("This program takes no new cards now."),
+                detail: phrase("It is paused or has ended.")
             )
         }
         let (store, user) = (store, identity.user.id)
@@ -29,7 +29,7 @@ extension LoyaltyService {
             if program.oneCardAtATime, !(try await store.openCards(program: id, user: user, on: db)).isEmpty {
                 throw PlazaError.conflict(
                     field: nil,
-                    "You hold this program's card already: fill it and redeem it first."
+                    phrase("You hold this program's card already: fill it and redeem it first.")
                 )
             }
             let card = CardRecord(program: program, user: user, level: 1, now: now)
@@ -127,13 +127,13 @@ extension LoyaltyService {
         let record = try await businesses.requireMember(identity, of: business)
         guard record.listed else { throw PlazaError.merchantNotApproved }
         guard let program = try await store.program(programID, on: database.sql), program.businessId == business else {
-            throw PlazaError.validation(field: "programId", "This business runs no such program.")
+            throw PlazaError.validation(field: "programId", phrase("This business runs no such program."))
         }
         guard program.state == .active else {
-            throw PlazaError(.conflict, .stateConflict, "This program is paused or has ended.")
+            throw PlazaError(.conflict, .stateConflict, phrase("This program is paused or has ended."))
         }
         guard try await businesses.store.location(id: location, on: database.sql)?.businessId == business else {
-            throw PlazaError.validation(field: "locationId", "This business has no such location.")
+            throw PlazaError.validation(field: "locationId", phrase("This business has no such location."))
         }
         let store = store
         return try await database.transaction { db in
@@ -178,7 +178,7 @@ extension LoyaltyService {
         on db: any SQLDatabase
     ) async throws -> (text: String, payload: PunchTokenPayload) {
         guard let key = try await store.keys(business: business, on: db).first(where: { $0.retiredAt == nil }) else {
-            throw PlazaError.conflict(field: nil, "This business has no signing key.")
+            throw PlazaError.conflict(field: nil, phrase("This business has no signing key."))
         }
         let payload = PunchTokenPayload(
             businessId: business,

@@ -15,7 +15,7 @@ extension LoyaltyService {
                 throw PlazaError.notFound("card")
             }
             guard card.state == .active else {
-                throw Self.stateConflict(card.state, "Only a card still collecting takes punches.")
+                throw Self.stateConflict(card.state, phrase("Only a card still collecting takes punches."))
             }
             let expiresAt = LoyaltyRules.customerCodeExpiry(now)
             var code = Self.eightDigits()
@@ -51,12 +51,12 @@ extension LoyaltyService {
         }
         guard try await businesses.store.location(id: request.locationId, on: database.sql)?.businessId == business
         else {
-            throw PlazaError.validation(field: "locationId", "This business has no such location.")
+            throw PlazaError.validation(field: "locationId", phrase("This business has no such location."))
         }
         let invalid = PlazaError(
             .unprocessableContent,
             .invalidCode,
-            "This customer code is wrong or expired.",
+            phrase("This customer code is wrong or expired."),
             errors: [.init(field: "code", message: "Ask the customer to show their card's code again.")]
         )
         // The card's rotating code (single use), or the lasting code of its wallet pass.

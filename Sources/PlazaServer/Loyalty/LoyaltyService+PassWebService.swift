@@ -8,7 +8,7 @@ import PlazaCore
 extension LoyaltyService {
     /// The card a pass stands for, when the pass type is this Plaza's and the token is the pass's; 401 otherwise.
     func authorizedPass(passType: String, serial: String, authorization: String?) throws -> UUID {
-        let unauthorized = PlazaError(.unauthorized, .unauthorized, "This pass's token is missing or wrong.")
+        let unauthorized = PlazaError(.unauthorized, .unauthorized, phrase("This pass's token is missing or wrong."))
         guard let apple = passes.apple, passType == apple.passTypeIdentifier, let card = UUID(uuidString: serial) else {
             throw unauthorized
         }
@@ -30,7 +30,7 @@ extension LoyaltyService {
     ) async throws -> Bool {
         let card = try authorizedPass(passType: passType, serial: serial, authorization: authorization)
         guard !device.isEmpty, device.count <= 200, !pushToken.isEmpty, pushToken.count <= 200 else {
-            throw PlazaError.validation(field: "pushToken", "Send the device's push token.")
+            throw PlazaError.validation(field: "pushToken", phrase("Send the device's push token."))
         }
         guard try await store.card(card, on: database.sql) != nil else { throw PlazaError.notFound("pass") }
         return try await store.register(

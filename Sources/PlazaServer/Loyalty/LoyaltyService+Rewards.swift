@@ -14,7 +14,7 @@ extension LoyaltyService {
                 throw PlazaError.notFound("card")
             }
             guard card.state == .completed else {
-                throw Self.stateConflict(card.state, "Only a full card has a reward to redeem.")
+                throw Self.stateConflict(card.state, phrase("Only a full card has a reward to redeem."))
             }
             let expiresAt = now.addingTimeInterval(LoyaltyRules.redeemCodeLifetime)
             var code = Self.eightDigits()
@@ -50,12 +50,12 @@ extension LoyaltyService {
         _ = try await businesses.requireMember(identity, of: business)
         guard try await businesses.store.location(id: request.locationId, on: database.sql)?.businessId == business
         else {
-            throw PlazaError.validation(field: "locationId", "This business has no such location.")
+            throw PlazaError.validation(field: "locationId", phrase("This business has no such location."))
         }
         let invalid = PlazaError(
             .unprocessableContent,
             .invalidCode,
-            "This redeem code is wrong or expired.",
+            phrase("This redeem code is wrong or expired."),
             errors: [.init(field: "code", message: "Ask the customer to open their card again for a new code.")]
         )
         guard
@@ -76,7 +76,8 @@ extension LoyaltyService {
                 throw Self.stateConflict(
                     card.state,
                     card.state == .active
-                        ? "This card is not full yet: punch it instead." : "This card's reward was redeemed already."
+                        ? phrase("This card is not full yet: punch it instead.")
+                        : phrase("This card's reward was redeemed already.")
                 )
             }
             card.state = .redeemed
@@ -119,7 +120,14 @@ extension LoyaltyService {
     }
 
     static func stateConflict(_ state: LoyaltyCardState, _ title: String) -> PlazaError {
-        var error = PlazaError(.conflict, .stateConflict, title, detail: "The card is \(state.rawValue).")
+        let detail =
+            switch state {
+            case .active: phrase("The card is active.")
+            case .completed: phrase("The card is completed.")
+            case .redeemed: phrase("The card is redeemed.")
+            case .expired: phrase("The card is expired.")
+            }
+        var error = PlazaError(.conflict, .stateConflict, title, detail: detail)
         error.currentState = state.rawValue
         return error
     }

@@ -35,7 +35,7 @@ package struct LoyaltyService: Sendable {
         let (store, secretKey) = (store, secretKey)
         try await events.transaction { db in
             if try await store.titleTaken(program.title, business: business, except: nil, on: db) {
-                throw PlazaError.conflict(field: "title", "This business runs a program of this title already.")
+                throw PlazaError.conflict(field: "title", phrase("This business runs a program of this title already."))
             }
             try await store.insert(program, now: now, on: db)
             if try await store.keys(business: business, on: db).isEmpty {
@@ -88,8 +88,8 @@ package struct LoyaltyService: Sendable {
                 throw PlazaError(
                     .conflict,
                     .stateConflict,
-                    "This program has ended.",
-                    detail: "Start a new program instead."
+                    phrase("This program has ended."),
+                    detail: phrase("Start a new program instead.")
                 )
             }
             let rules =
@@ -98,7 +98,7 @@ package struct LoyaltyService: Sendable {
             if rules, try await store.holdsCards(program: id, on: db) {
                 throw PlazaError.conflict(
                     field: nil,
-                    "Customers hold cards of this program: only its wording can change now."
+                    phrase("Customers hold cards of this program: only its wording can change now.")
                 )
             }
             let asked = LoyaltyProgramRequest(
@@ -120,7 +120,7 @@ package struct LoyaltyService: Sendable {
             if renamed.title.lowercased() != program.title.lowercased(),
                 try await store.titleTaken(renamed.title, business: program.businessId, except: id, on: db)
             {
-                throw PlazaError.conflict(field: "title", "This business runs a program of this title already.")
+                throw PlazaError.conflict(field: "title", phrase("This business runs a program of this title already."))
             }
             (program.title, program.description, program.reward) = (renamed.title, renamed.description, renamed.reward)
             (program.punchesRequired, program.levels, program.cardValidDays) = (

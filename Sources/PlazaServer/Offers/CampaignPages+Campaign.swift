@@ -17,22 +17,24 @@ extension CampaignPages {
 
     static func card(_ content: CampaignContent, business: String, reader: Reader) -> OfferCard {
         var terms: [String] = []
-        if let spend = content.minimumSpend { terms.append("On a spend of \(reader.money(spend)) or more") }
-        if let cap = content.maxDiscount { terms.append("at most \(reader.money(cap)) off") }
+        if let spend = content.minimumSpend {
+            terms.append(say("On a spend of {amount} or more", ["amount": reader.money(spend)]))
+        }
+        if let cap = content.maxDiscount { terms.append(say("at most {amount} off", ["amount": reader.money(cap)])) }
         return OfferCard(
             business: business,
             title: content.title,
             body: content.body,
             discount: content.discount.flatMap { discountWords($0, reader: reader) },
             terms: terms.isEmpty ? nil : terms.joined(separator: ", "),
-            ends: "Ends on \(reader.full(content.endsAt))"
+            ends: say("Ends on {when}", ["when": reader.full(content.endsAt)])
         )
     }
 
     /// "10 % off", "$1.50 off".
     static func discountWords(_ discount: CouponDiscount, reader: Reader) -> String? {
-        if let percent = discount.percentOff { return "\(percent) % off" }
-        return discount.money.map { "\(reader.money($0)) off" }
+        if let percent = discount.percentOff { return say("{percent} % off", ["percent": String(percent)]) }
+        return discount.money.map { say("{amount} off", ["amount": reader.money($0)]) }
     }
 
     struct Finding: Sendable {
@@ -52,6 +54,8 @@ extension CampaignPages {
         var title: String
         var kind: String
         var state: String
+        /// The state in English, for `data-state`.
+        var stateCode: String
         var rejectionReason: String?
         /// "Stopped by Plaza on 24 Nov 2026, 5:50 PM: <reason>" (issue 40).
         var stopped: String?
@@ -107,8 +111,8 @@ extension CampaignPages {
                     y: Self.height - 20 - height,
                     width: max(1, min(22, slot - 2)),
                     height: height,
-                    label:
-                        "\(names[index]): \(count.map { reader.count($0, "delivered", "delivered") } ?? "fewer than 5 delivered")",
+                    label: names[index] + ": "
+                        + (count.map { reader.count($0, "count.delivered") } ?? say("fewer than 5 delivered")),
                     shown: count != nil
                 )
             }
@@ -134,32 +138,76 @@ extension CampaignPages {
     /// What the campaign is, line by line, in the reader's words.
     static func details(_ campaign: Campaign, reader: Reader) -> [Detail] {
         let content = campaign.content
-        var rows = [Detail(label: "Runs", value: "\(reader.full(content.startsAt)) to \(reader.full(content.endsAt))")]
+        var rows = [
+            Detail(
+                label: say("Runs"),
+                value: say(
+                    "{start} to {end}",
+                    ["start": reader.full(content.startsAt), "end": reader.full(content.endsAt)]
+                )
+            )
+        ]
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = reader.locale
         for slot in content.schedule ?? [] {
             let days = slot.weekdays.map { calendar.shortWeekdaySymbols[$0 % 7] }.joined(separator: ", ")
-            rows.append(Detail(label: "Hours", value: "\(days), \(slot.from)–\(slot.until)"))
+            rows.append(Detail(label: say("Hours"), value: "\(days), \(slot.from)–\(slot.until)"))
         }
         let target = content.target
-        let who = CampaignWords.audience(target)
-        rows.append(Detail(label: "For", value: who.isEmpty ? "Everyone nearby" : who.joined(separator: ", ")))
+        let who = audience(target, reader: reader)
+        rows.append(
+            Detail(label: say("For"), value: who.isEmpty ? say("Everyone nearby") : who.joined(separator: ", "))
+        )
         rows.append(
             Detail(
-                label: "Within",
+                label: say("Within"),
                 value: reader.distance(Double(target.radiusMeters ?? CampaignRules.defaultRadiusMeters))
             )
         )
-        let ways = content.delivery.map { $0 == .automatic ? "automatically nearby" : "pushed by staff in the shop" }
-        rows.append(Detail(label: "Delivered", value: ways.joined(separator: " and ")))
+        let automatic = content.delivery.contains(.automatic)
+        let manual = content.delivery.contains { $0 != .automatic }
+        let ways =
+            automatic && manual
+            ? (content.delivery.first == .automatic
+                ? say("automatically nearby and pushed by staff in the shop")
+                : say("pushed by staff in the shop and automatically nearby"))
+            : automatic ? say("automatically nearby") : manual ? say("pushed by staff in the shop") : ""
+        rows.append(Detail(label: say("Delivered"), value: ways))
         if content.kind == .coupon {
-            rows.append(Detail(label: "Claims", value: claimed(campaign, reader: reader)))
+            rows.append(Detail(label: say("Claims"), value: claimed(campaign, reader: reader)))
             if let each = content.perCustomer {
-                rows.append(Detail(label: "Per customer", value: reader.count(each, "coupon", "coupons")))
+                rows.append(Detail(label: say("Per customer"), value: reader.count(each, "count.coupon")))
             }
-            if let code = content.code { rows.append(Detail(label: "Printed code", value: code)) }
+            if let code = content.code { rows.append(Detail(label: say("Printed code"), value: code)) }
         }
         return rows
+    }
+
+    /// Who a campaign is for, in the reader's words (PlazaCore's `CampaignWords.audience` is English).
+    static func audience(_ target: CampaignTarget, reader: Reader) -> [String] {
+        var who: [String] = []
+        switch (target.ageMin, target.ageMax) {
+        case (let low?, let high?): who.append(say("aged {low}–{high}", ["low": String(low), "high": String(high)]))
+        case (let low?, nil): who.append(say("aged {low} or over", ["low": String(low)]))
+        case (nil, let high?): who.append(say("aged up to {high}", ["high": String(high)]))
+        case (nil, nil): break
+        }
+        if let genders = target.genders, !genders.isEmpty {
+            let names = genders.map { gender -> String in
+                switch gender {
+                case .female: say("women")
+                case .male: say("men")
+                case .other: say("people of another gender")
+                }
+            }
+            who.append(names.joined(separator: say(" or ")))
+        }
+        if target.studentsOnly == true { who.append(say("students")) }
+        if target.subscribersOnly == true { who.append(say("subscribers of the business")) }
+        if let days = target.pastCustomers {
+            who.append(reader.count(days, "count.paid_here_in_the_last_days"))
+        }
+        return who
     }
 
     @Sendable func campaign(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -169,28 +217,31 @@ extension CampaignPages {
         let reader = context.reader
         let query = request.uri.queryParameters
         let notice = query.get("notice").flatMap { key -> String? in
-            guard key == "pushed" else { return Self.notices[key] }
+            guard key == "pushed" else { return Self.notices[key].map { say($0) } }
             let (sent, present) = (Int(query.get("sent") ?? "") ?? 0, Int(query.get("present") ?? "") ?? 0)
-            return
-                "Sent to \(sent.formatted(.number.locale(reader.locale))) of the \(reader.count(present, "customer", "customers")) in the shop."
+            return reader.count(
+                present,
+                "count.sent_to_customers_in_the_shop",
+                ["sent": sent.formatted(.number.locale(reader.locale))]
+            )
         }
         let state = campaign.state
         let content = campaign.content
         func count(_ value: Int?) -> String {
-            value.map { $0.formatted(.number.locale(reader.locale)) } ?? "fewer than 5"
+            value.map { $0.formatted(.number.locale(reader.locale)) } ?? say("fewer than 5")
         }
         var totals = [
-            Detail(label: "Delivered", value: count(stats.totals.delivered)),
-            Detail(label: "Opened", value: count(stats.totals.opened)),
+            Detail(label: say("Delivered"), value: count(stats.totals.delivered)),
+            Detail(label: say("Opened"), value: count(stats.totals.opened)),
         ]
         if content.kind == .coupon {
             totals += [
-                Detail(label: "Claimed", value: count(stats.totals.claimed)),
-                Detail(label: "Redeemed", value: count(stats.totals.redeemed)),
+                Detail(label: say("Claimed"), value: count(stats.totals.claimed)),
+                Detail(label: say("Redeemed"), value: count(stats.totals.redeemed)),
                 Detail(
-                    label: "Discount given",
+                    label: say("Discount given"),
                     value: stats.totals.discountGiven.map { reader.money($0, stats.currency) }
-                        ?? "not shown: fewer than 5 redemptions"
+                        ?? say("not shown: fewer than 5 redemptions")
                 ),
             ]
         }
@@ -200,14 +251,24 @@ extension CampaignPages {
             businessId: campaign.businessId.uuidString.lowercased(),
             business: campaign.businessName,
             title: content.title,
-            kind: content.kind == .coupon ? "Coupon" : "Ad",
+            kind: content.kind == .coupon ? say("Coupon") : say("Ad"),
             state: Self.stateName(state),
+            stateCode: Self.stateCode(state),
             rejectionReason: campaign.rejectionReason,
-            stopped: campaign.stoppedAt.map { "Stopped by Plaza on \(reader.full($0)): \(campaign.stopReason ?? "")" },
+            stopped: campaign.stoppedAt.map {
+                say(
+                    "Stopped by Plaza on {when}: {reason}",
+                    ["when": reader.full($0), "reason": campaign.stopReason ?? ""]
+                )
+            },
             changeRejected: state != .rejected,
             pendingChange: campaign.pendingChange,
-            blocking: campaign.findings.filter { $0.severity == .block }.map { Finding(message: $0.message) },
-            warnings: campaign.findings.filter { $0.severity == .warn }.map { Finding(message: $0.message) },
+            blocking: campaign.findings.filter { $0.severity == .block }.map {
+                Finding(message: PageLanguage.say($0.message))
+            },
+            warnings: campaign.findings.filter { $0.severity == .warn }.map {
+                Finding(message: PageLanguage.say($0.message))
+            },
             // Once ended, nothing is submitted again: what the check found no longer matters.
             hasFindings: !campaign.findings.isEmpty && state != .ended,
             card: Self.card(content, business: campaign.businessName, reader: reader),

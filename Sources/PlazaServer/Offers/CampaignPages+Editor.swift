@@ -97,10 +97,12 @@ extension CampaignPages {
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = reader.locale
         let symbols = calendar.shortWeekdaySymbols
-        let genderNames: [Gender: String] = [.female: "Women", .male: "Men", .other: "People of another gender"]
+        let genderNames: [Gender: String] = [
+            .female: say("Women"), .male: say("Men"), .other: say("People of another gender"),
+        ]
         let deliveryNames: [CampaignDelivery: String] = [
-            .automatic: "Automatically, when a matching customer comes near",
-            .manual: "When staff push it to the customers in the shop",
+            .automatic: say("Automatically, when a matching customer comes near"),
+            .manual: say("When staff push it to the customers in the shop"),
         ]
         return EditorPage(
             shell: Shell(title: heading, context: context),
@@ -108,16 +110,16 @@ extension CampaignPages {
             action: action,
             back: back.0,
             backLabel: back.1,
-            fixedKind: fixed.map { $0 == .coupon ? "Coupon" : "Ad" },
+            fixedKind: fixed.map { $0 == .coupon ? say("Coupon") : say("Ad") },
             kindValue: kind.rawValue,
             kinds: [
                 Choice(
                     name: "kind",
                     value: "coupon",
-                    label: "Coupon: a discount customers claim",
+                    label: say("Coupon: a discount customers claim"),
                     checked: kind == .coupon
                 ),
-                Choice(name: "kind", value: "ad", label: "Ad: words only, nothing to claim", checked: kind == .ad),
+                Choice(name: "kind", value: "ad", label: say("Ad: words only, nothing to claim"), checked: kind == .ad),
             ],
             coupon: kind == .coupon,
             form: form,
@@ -133,11 +135,16 @@ extension CampaignPages {
                 )
             },
             audience: [
-                Choice(name: "studentsOnly", value: "1", label: "Students only", checked: value("studentsOnly") == "1"),
+                Choice(
+                    name: "studentsOnly",
+                    value: "1",
+                    label: say("Students only"),
+                    checked: value("studentsOnly") == "1"
+                ),
                 Choice(
                     name: "subscribersOnly",
                     value: "1",
-                    label: "Only customers who subscribed to your offers",
+                    label: say("Only customers who subscribed to your offers"),
                     checked: value("subscribersOnly") == "1"
                 ),
             ],
@@ -157,7 +164,7 @@ extension CampaignPages {
             preview: preview(form, kind: kind, business: business.name, reader: reader),
             reach: Self.reachText(reach, reader: reader),
             reachEndpoint: "/offers/businesses/\(business.id.uuidString.lowercased())/campaigns/reach",
-            button: fixed == nil ? "Save as a draft" : "Save the changes"
+            button: fixed == nil ? say("Save as a draft") : say("Save the changes")
         )
     }
 
@@ -195,9 +202,9 @@ extension CampaignPages {
         let path = "/offers/businesses/\(id.uuidString.lowercased())/campaigns"
         let model = try await editorPage(
             context,
-            heading: "New campaign",
+            heading: say("New campaign"),
             action: path,
-            back: (path, "← Offers and coupons"),
+            back: (path, say("← Offers and coupons")),
             fixed: nil,
             form: context.page.form("campaign") ?? blank(reader: context.reader, kind: kind),
             business: business
@@ -243,9 +250,9 @@ extension CampaignPages {
         let content = record.content
         let model = try await editorPage(
             context,
-            heading: "Edit “\(content.title)”",
+            heading: say("Edit “{title}”", ["title": content.title]),
             action: Self.path(id),
-            back: (Self.path(id), "← The campaign"),
+            back: (Self.path(id), say("← The campaign")),
             fixed: content.kind,
             form: context.page.form("campaign") ?? Self.filled(content, reader: context.reader),
             business: business

@@ -13,28 +13,28 @@ extension CampaignPages {
     ) throws -> CampaignContent {
         var validator = Validator()
         let kind = fixed ?? CampaignKind(rawValue: form["kind"])
-        validator.check(kind != nil, "kind", "Choose an ad or a coupon.")
+        validator.check(kind != nil, "kind", phrase("Choose an ad or a coupon."))
         func number(_ name: String) -> Int? {
             guard let text = form.optional(name) else { return nil }
             let value = Int(text.filter { $0 != "," && $0 != " " })
-            validator.check(value != nil, name, "Type a whole number, or leave it empty.")
+            validator.check(value != nil, name, phrase("Type a whole number, or leave it empty."))
             return value
         }
         func moment(_ name: String) -> Date? {
             guard let text = form.optional(name) else { return nil }
             let date = reader.moment(fromInput: text)
-            validator.check(date != nil, name, "Pick a day and a time.")
+            validator.check(date != nil, name, phrase("Pick a day and a time."))
             return date
         }
         func money(_ name: String) -> Money? {
             guard let text = form.optional(name) else { return nil }
             let amount = WalletRules.parseAmount(text, currency: currency)
-            validator.check((amount ?? 0) > 0, name, "Type an amount such as 1.50, or leave it empty.")
+            validator.check((amount ?? 0) > 0, name, phrase("Type an amount such as 1.50, or leave it empty."))
             return amount.map { Money(amount: $0, currency: currency) }
         }
         let startsAt = moment("startsAt") ?? now
         let endsAt = moment("endsAt")
-        if form.optional("endsAt") == nil { validator.check(false, "endsAt", "Pick when the campaign ends.") }
+        if form.optional("endsAt") == nil { validator.check(false, "endsAt", phrase("Pick when the campaign ends.")) }
         let days = (1...7).filter { form["day\($0)"] == "1" }
         let (from, until) = (
             form["from"].trimmingCharacters(in: .whitespaces), form["until"].trimmingCharacters(in: .whitespaces)
@@ -43,7 +43,7 @@ extension CampaignPages {
             days.isEmpty && from.isEmpty && until.isEmpty
             ? nil : [CampaignSchedule(weekdays: days, from: from, until: until)]
         if schedule != nil, days.isEmpty {
-            validator.check(false, "days", "Tick the days it runs, or clear the hours.")
+            validator.check(false, "days", phrase("Tick the days it runs, or clear the hours."))
         }
         let genders = Gender.allCases.filter { form[$0.rawValue] == "1" }
         let target = CampaignTarget(
@@ -70,10 +70,11 @@ extension CampaignPages {
             switch (percent, amount) {
             case (let percent?, nil): content.discount = CouponDiscount(percentOff: percent)
             case (nil, let amount?): content.discount = CouponDiscount(amountOff: amount)
-            case (.some, .some): validator.check(false, "discount", "Give a percentage or an amount off, not both.")
+            case (.some, .some):
+                validator.check(false, "discount", phrase("Give a percentage or an amount off, not both."))
             case (nil, nil):
                 let typed = form.optional("percentOff") != nil || form.optional("amountOff") != nil
-                if !typed { validator.check(false, "discount", "Give a percentage or an amount off.") }
+                if !typed { validator.check(false, "discount", phrase("Give a percentage or an amount off.")) }
             }
             content.minimumSpend = money("minimumSpend")
             content.maxDiscount = money("maxDiscount")
@@ -111,8 +112,8 @@ extension CampaignPages {
 
     /// "About 40 people match now", or that fewer than 5 do.
     static func reachText(_ reach: CampaignReach, reader: Reader) -> String {
-        guard let people = reach.people else { return "Fewer than 5 people match now." }
-        return "About \(people.formatted(.number.locale(reader.locale))) people match now."
+        guard let people = reach.people else { return say("Fewer than 5 people match now.") }
+        return say("About {people} people match now.", ["people": people.formatted(.number.locale(reader.locale))])
     }
 
     /// The form filled with a campaign's content (the editor of an existing campaign).

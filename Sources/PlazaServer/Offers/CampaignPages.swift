@@ -12,12 +12,12 @@ struct CampaignPages: Sendable {
     let currency: String
 
     static let notices = [
-        "saved": "Saved as a draft. Submit it for review when it is ready.",
-        "changed": "Your change is saved and waits for an admin's review; the approved version runs meanwhile.",
-        "resent": "Saved: the admin reviewing it sees the change.",
-        "submitted": "Sent for review: an admin will approve or reject it.",
-        "paused": "Paused: nobody receives it until you resume it.",
-        "resumed": "Running again: matching customers receive it.",
+        "saved": phrase("Saved as a draft. Submit it for review when it is ready."),
+        "changed": phrase("Your change is saved and waits for an admin's review; the approved version runs meanwhile."),
+        "resent": phrase("Saved: the admin reviewing it sees the change."),
+        "submitted": phrase("Sent for review: an admin will approve or reject it."),
+        "paused": phrase("Paused: nobody receives it until you resume it."),
+        "resumed": phrase("Running again: matching customers receive it."),
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -44,6 +44,8 @@ struct CampaignPages: Sendable {
         var title: String
         var kind: String
         var state: String
+        /// The state in English, for `data-state` (scripts and tests read it).
+        var stateCode: String
         var window: String
         var claimed: String?
         var pendingChange: Bool
@@ -63,8 +65,9 @@ struct CampaignPages: Sendable {
         return CampaignRow(
             id: campaign.id.uuidString.lowercased(),
             title: content.title,
-            kind: content.kind == .coupon ? "Coupon" : "Ad",
+            kind: content.kind == .coupon ? say("Coupon") : say("Ad"),
             state: stateName(campaign.state),
+            stateCode: stateCode(campaign.state),
             window: "\(reader.day(content.startsAt)) – \(reader.day(content.endsAt))",
             claimed: content.kind == .coupon ? claimed(campaign, reader: reader) : nil,
             pendingChange: campaign.pendingChange
@@ -74,19 +77,25 @@ struct CampaignPages: Sendable {
     /// "claimed 3 of 50", or "claimed 3" when nothing caps the coupons.
     static func claimed(_ campaign: Campaign, reader: Reader) -> String {
         let count = campaign.claimed.formatted(.number.locale(reader.locale))
-        guard let total = campaign.content.totalRedemptions else { return "claimed \(count)" }
-        return "claimed \(count) of \(total.formatted(.number.locale(reader.locale)))"
+        guard let total = campaign.content.totalRedemptions else { return say("claimed {count}", ["count": count]) }
+        return say(
+            "claimed {count} of {total}",
+            ["count": count, "total": total.formatted(.number.locale(reader.locale))]
+        )
     }
 
-    static func stateName(_ state: CampaignState) -> String {
+    static func stateName(_ state: CampaignState) -> String { say(stateCode(state)) }
+
+    /// The state's English word: `data-state`'s value, and the key of its words in the reader's language.
+    static func stateCode(_ state: CampaignState) -> String {
         switch state {
-        case .draft: "draft"
-        case .submitted: "in review"
-        case .approved: "approved"
-        case .rejected: "rejected"
-        case .active: "active"
-        case .paused: "paused"
-        case .ended: "ended"
+        case .draft: phrase("draft")
+        case .submitted: phrase("in review")
+        case .approved: phrase("approved")
+        case .rejected: phrase("rejected")
+        case .active: phrase("active")
+        case .paused: phrase("paused")
+        case .ended: phrase("ended")
         }
     }
 
@@ -97,7 +106,7 @@ struct CampaignPages: Sendable {
         let page = try await offers.campaigns(context.identity, business: id, limit: 50, cursor: cursor)
         let business = try await offers.businesses.requireMember(context.identity, of: id)
         let model = ListPage(
-            shell: Shell(title: "Offers and coupons", context: context),
+            shell: Shell(title: say("Offers and coupons"), context: context),
             businessId: id.uuidString.lowercased(),
             name: business.name,
             rows: page.items.map { Self.row($0, reader: context.reader) },
@@ -164,7 +173,7 @@ struct CampaignPages: Sendable {
 
     static func alert(_ error: PlazaError) -> String {
         guard error.code == .campaignRefused else { return error.summary }
-        let blocking = (error.findings ?? []).filter { $0.severity == .block }.map(\.message)
-        return "Not sent for review: fix these first. " + blocking.joined(separator: " ")
+        let blocking = (error.findings ?? []).filter { $0.severity == .block }.map { PageLanguage.say($0.message) }
+        return say("Not sent for review: fix these first.") + " " + blocking.joined(separator: " ")
     }
 }

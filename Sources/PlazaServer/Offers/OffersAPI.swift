@@ -129,7 +129,7 @@ struct OffersAPI: Sendable {
         switch request.uri.queryParameters.get("state") ?? "current" {
         case "current": history = false
         case "history": history = true
-        default: throw PlazaError.validation(field: "state", "Use current or history.")
+        default: throw PlazaError.validation(field: "state", phrase("Use current or history."))
         }
         return try .json(
             try await offers.offers(context.identity, history: history, limit: paging.limit, cursor: paging.cursor)
@@ -139,7 +139,9 @@ struct OffersAPI: Sendable {
     @Sendable func search(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         let text = request.uri.queryParameters.get("q").map { String($0) }
-        if let text, text.count > 200 { throw PlazaError.validation(field: "q", "Search with at most 200 characters.") }
+        if let text, text.count > 200 {
+            throw PlazaError.validation(field: "q", phrase("Search with at most 200 characters."))
+        }
         let category = try Query.category(request.uri)
         return try .json(
             try await offers.offers(
@@ -184,7 +186,9 @@ struct OffersAPI: Sendable {
     @Sendable func town(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
         let text = request.uri.queryParameters.get("q").map { String($0) }
-        if let text, text.count > 200 { throw PlazaError.validation(field: "q", "Search with at most 200 characters.") }
+        if let text, text.count > 200 {
+            throw PlazaError.validation(field: "q", phrase("Search with at most 200 characters."))
+        }
         let category = try Query.category(request.uri)
         return try .json(
             try await offers.townOffers(

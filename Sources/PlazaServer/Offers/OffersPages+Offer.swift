@@ -24,7 +24,7 @@ extension OffersPages {
             shell: Shell(
                 title: offer.title,
                 context: context,
-                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }
+                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }.map { say($0) }
             ),
             offer: Self.row(offer, reader: context.reader),
             qr: claim.flatMap { QRCode($0.qrPayload)?.svg(scale: 4) },
@@ -52,19 +52,35 @@ extension OffersPages {
         return ReportForm(
             form: form,
             reasons: OfferReportReason.allCases.map {
-                Choice(value: $0.rawValue, label: $0.label, selected: form.fields["reason"]?.value == $0.rawValue)
+                Choice(
+                    value: $0.rawValue,
+                    label: reasonLabel($0),
+                    selected: form.fields["reason"]?.value == $0.rawValue
+                )
             },
             open: refused != nil,
             filed: filed.map { report in
                 let outcome =
                     switch report.state {
-                    case .open: "Plaza's team will look at it."
-                    case .upheld: "Plaza's team stopped the campaign."
-                    case .dismissed: "Plaza's team found nothing against its rules."
+                    case .open: say("Plaza's team will look at it.")
+                    case .upheld: say("Plaza's team stopped the campaign.")
+                    case .dismissed: say("Plaza's team found nothing against its rules.")
                     }
-                return "You reported this offer on \(reader.full(report.createdAt)). \(outcome)"
+                return say("You reported this offer on {when}.", ["when": reader.full(report.createdAt)]) + " "
+                    + outcome
             }
         )
+    }
+
+    /// A report's reason as the reader reads it (PlazaCore's `label` is English).
+    static func reasonLabel(_ reason: OfferReportReason) -> String {
+        switch reason {
+        case .misleading: say("Misleading: it promises what the shop does not give")
+        case .offensive: say("Offensive words or pictures")
+        case .scam: say("A scam")
+        case .discriminatory: say("Discriminatory")
+        case .other: say("Something else (say what)")
+        }
     }
 
     @Sendable func report(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -73,7 +89,7 @@ extension OffersPages {
         let path = "/offers/\(id.uuidString.lowercased())"
         do {
             guard let reason = OfferReportReason(rawValue: form["reason"]) else {
-                throw PlazaError.validation(field: "reason", "Choose what is wrong with it.")
+                throw PlazaError.validation(field: "reason", phrase("Choose what is wrong with it."))
             }
             let details = form["details"].trimmingCharacters(in: .whitespacesAndNewlines)
             _ = try await offers.report(

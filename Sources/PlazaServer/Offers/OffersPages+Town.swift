@@ -29,12 +29,24 @@ extension OffersPages {
             title: offer.title,
             body: offer.body,
             deal: deal(offer.discount, minimum: offer.minimumSpend, cap: offer.maxDiscount, reader: reader),
-            ends: "Ends \(reader.day(offer.endsAt))",
+            ends: say("Ends {day}", ["day": reader.day(offer.endsAt)]),
             coupon: offer.kind == .coupon,
             claimable: offer.claimable && offer.claim == nil,
             claimed: offer.claim != nil,
-            refusal: offer.notClaimable.flatMap { $0 == .ad ? nil : $0.sentence(business: offer.business.name) }
+            refusal: offer.notClaimable.flatMap { $0 == .ad ? nil : Self.refusal($0, business: offer.business.name) }
         )
+    }
+
+    /// Why the reader may not claim a town offer (PlazaCore's `sentence` is English).
+    static func refusal(_ refusal: TownOfferRefusal, business: String) -> String {
+        switch refusal {
+        case .ad: say("An ad: there is nothing to claim.")
+        case .notForYou:
+            say("{business} offers this to customers it chose, and it is not among yours.", ["business": business])
+        case .notNow: say("It runs at set hours, and this is not one of them: look again later.")
+        case .used: say("You used this coupon already.")
+        case .noneLeft: say("No coupon of this offer is left.")
+        }
     }
 
     /// A coupon from the town's list: claimed and shown with its code, or refused beside the list.
@@ -64,10 +76,10 @@ extension OffersPages {
     static func reach(_ settings: OfferSettings) -> String {
         let level = max(settings.ads, settings.coupons)
         switch level {
-        case .none: return "Offers are off: none reach you."
-        case .subscribed: return "Offers reach you only from shops you subscribed to."
-        case .nearby: return "Offers are on: they reach you from shops you subscribed to or come near."
-        case .all: return "Offers are on: they reach you from shops you subscribed to, come near or paid before."
+        case .none: return say("Offers are off: none reach you.")
+        case .subscribed: return say("Offers reach you only from shops you subscribed to.")
+        case .nearby: return say("Offers are on: they reach you from shops you subscribed to or come near.")
+        case .all: return say("Offers are on: they reach you from shops you subscribed to, come near or paid before.")
         }
     }
 }

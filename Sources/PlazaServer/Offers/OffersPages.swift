@@ -12,17 +12,22 @@ struct OffersPages: Sendable {
     let maxBody: Int
 
     static let notices = [
-        "claimed": "Claimed. Show this code or its QR at the counter; it waits here until you pay.",
-        "dismissed": "Dismissed: this offer will not come back.",
-        "muted": "Muted: offers from this business will not come again. Undo it in Offer settings.",
-        "saved": "Your offer settings are saved.",
-        "unmuted": "Offers from this business may reach you again.",
-        "subscribed": "Subscribed: this business's offers reach you wherever you are.",
-        "unsubscribed": "Unsubscribed: this business's offers reach you only as your settings allow.",
+        "claimed": phrase("Claimed. Show this code or its QR at the counter; it waits here until you pay."),
+        "dismissed": phrase("Dismissed: this offer will not come back."),
+        "muted": phrase("Muted: offers from this business will not come again. Undo it in Offer settings."),
+        "saved": phrase("Your offer settings are saved."),
+        "unmuted": phrase("Offers from this business may reach you again."),
+        "subscribed": phrase("Subscribed: this business's offers reach you wherever you are."),
+        "unsubscribed": phrase("Unsubscribed: this business's offers reach you only as your settings allow."),
         "turned-on":
-            "Offers are on: coupons and ads from shops you come near now reach you. Change it any time in Offer settings.",
-        "kept-off": "Kept as it was: only shops you subscribe to send you offers. Offer settings can change it.",
-        "reported": "Thanks, Plaza's team will look at it.",
+            phrase(
+                "Offers are on: coupons and ads from shops you come near now reach you. "
+                    + "Change it any time in Offer settings."
+            ),
+        "kept-off": phrase(
+            "Kept as it was: only shops you subscribe to send you offers. Offer settings can change it."
+        ),
+        "reported": phrase("Thanks, Plaza's team will look at it."),
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -108,10 +113,10 @@ struct OffersPages: Sendable {
     static func deal(_ discount: CouponDiscount?, minimum: Money?, cap: Money?, reader: Reader) -> String? {
         guard let discount else { return nil }
         var parts: [String] = []
-        if let percent = discount.percentOff { parts.append("\(percent) % off") }
-        if let money = discount.money { parts.append("\(reader.money(money)) off") }
-        if let minimum { parts.append("on \(reader.money(minimum)) or more") }
-        if let cap { parts.append("at most \(reader.money(cap))") }
+        if let percent = discount.percentOff { parts.append(say("{percent} % off", ["percent": String(percent)])) }
+        if let money = discount.money { parts.append(say("{amount} off", ["amount": reader.money(money)])) }
+        if let minimum { parts.append(say("on {amount} or more", ["amount": reader.money(minimum)])) }
+        if let cap { parts.append(say("at most {amount}", ["amount": reader.money(cap)])) }
         return parts.joined(separator: " · ")
     }
 
@@ -119,9 +124,10 @@ struct OffersPages: Sendable {
         let status: String? =
             switch offer.claim?.status {
             case .claimed:
-                offer.claim?.chargeId == nil ? "Claimed: show it at the counter" : "On a charge waiting for you"
-            case .redeemed: "Used"
-            case .expired: "Expired"
+                offer.claim?.chargeId == nil
+                    ? say("Claimed: show it at the counter") : say("On a charge waiting for you")
+            case .redeemed: say("Used")
+            case .expired: say("Expired")
             case nil: nil
             }
         return OfferRow(
@@ -131,13 +137,13 @@ struct OffersPages: Sendable {
             title: offer.title,
             body: offer.body,
             deal: deal(offer, reader: reader),
-            ends: "Ends \(reader.day(offer.endsAt))",
+            ends: say("Ends {day}", ["day": reader.day(offer.endsAt)]),
             received: reader.when(offer.receivedAt),
             coupon: offer.kind == .coupon,
             claimCode: offer.claim?.code,
             claimState: status,
             why: offer.why.text.isEmpty
-                ? "It reached you as your settings allow."
+                ? say("It reached you as your settings allow.")
                 : offer.why.text.prefix(1).uppercased() + offer.why.text.dropFirst() + ".",
             reasons: offer.why.reasons.map(\.text)
         )
@@ -150,13 +156,13 @@ struct OffersPages: Sendable {
         let chosen = try await offers.chosenSettings(context.identity)
         let model = ListPage(
             shell: Shell(
-                title: "Offers",
+                title: say("Offers"),
                 context: context,
-                notice: query.get("notice").flatMap { Self.notices[String($0)] }
+                notice: query.get("notice").flatMap { Self.notices[String($0)] }.map { say($0) }
             ),
             query: filters.text,
             categories: BusinessCategory.allCases.map {
-                Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == category)
+                Choice(value: $0.rawValue, label: PlacesPages.categoryName($0), selected: $0 == category)
             },
             history: list.history,
             searching: list.searching,
@@ -275,8 +281,8 @@ struct OffersPages: Sendable {
 
     static let settingsFields = ["ads", "coupons", "maxPerDay", "quietFrom", "quietUntil"]
     static let levels: [(OfferLevel, String)] = [
-        (.none, "None"), (.subscribed, "Only businesses I subscribed to"), (.nearby, "Also businesses I come near"),
-        (.all, "Also businesses I come near or paid before"),
+        (.none, phrase("None")), (.subscribed, phrase("Only businesses I subscribed to")),
+        (.nearby, phrase("Also businesses I come near")), (.all, phrase("Also businesses I come near or paid before")),
     ]
 
     @Sendable func settings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -287,13 +293,13 @@ struct OffersPages: Sendable {
         let names = try await offers.businessNames(current.muted)
         let subscriptions = try await offers.subscriptions(context.identity, limit: 100, cursor: nil).items
         let choices = { (level: OfferLevel) in
-            Self.levels.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) }
+            Self.levels.map { Choice(value: $0.0.rawValue, label: say($0.1), selected: $0.0 == level) }
         }
         let model = SettingsPage(
             shell: Shell(
-                title: "Offer settings",
+                title: say("Offer settings"),
                 context: context,
-                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }
+                notice: request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }.map { say($0) }
             ),
             form: form,
             ads: choices(current.ads),
@@ -302,15 +308,14 @@ struct OffersPages: Sendable {
             useGender: current.use.gender,
             useStudent: current.use.student,
             muted: current.muted.map {
-                Muted(id: $0.uuidString.lowercased(), name: names[$0] ?? "A business", detail: "")
+                Muted(id: $0.uuidString.lowercased(), name: names[$0] ?? say("A business"), detail: "")
             },
             subscriptions: subscriptions.map {
                 Muted(
                     id: $0.business.id?.uuidString.lowercased() ?? "",
                     name: $0.business.name,
-                    detail: [$0.ads ? "ads" : nil, $0.coupons ? "coupons" : nil].compactMap { $0 }.joined(
-                        separator: " and "
-                    )
+                    detail: $0.ads && $0.coupons
+                        ? say("ads and coupons") : $0.ads ? say("ads") : $0.coupons ? say("coupons") : ""
                 )
             }
         )
@@ -325,11 +330,11 @@ struct OffersPages: Sendable {
             guard from.isEmpty == until.isEmpty else {
                 throw PlazaError.validation(
                     field: from.isEmpty ? "quietFrom" : "quietUntil",
-                    "Give both times, or neither for no quiet hours."
+                    phrase("Give both times, or neither for no quiet hours.")
                 )
             }
             guard let maxPerDay = Int(form["maxPerDay"].trimmingCharacters(in: .whitespaces)) else {
-                throw PlazaError.validation(field: "maxPerDay", "Use a number from 1 to 20.")
+                throw PlazaError.validation(field: "maxPerDay", phrase("Use a number from 1 to 20."))
             }
             let change = OfferSettingsChange(
                 ads: OfferLevel(rawValue: form["ads"]),

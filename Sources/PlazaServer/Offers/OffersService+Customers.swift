@@ -15,22 +15,24 @@ extension OffersService {
     ) async throws -> OfferSettings {
         var validator = Validator()
         if let maxPerDay = change.maxPerDay {
-            validator.check((1...20).contains(maxPerDay), "maxPerDay", "Use 1 to 20 offers a day.")
+            validator.check((1...20).contains(maxPerDay), "maxPerDay", phrase("Use 1 to 20 offers a day."))
         }
         if case .some(.some(let quiet)) = change.quietHours {
             validator.check(
                 NotificationRules.minutes(quiet.from) != nil,
                 "quietHours.from",
-                "Use a time such as 22:00."
+                phrase("Use a time such as 22:00.")
             )
             validator.check(
                 NotificationRules.minutes(quiet.until) != nil,
                 "quietHours.until",
-                "Use a time such as 07:00."
+                phrase("Use a time such as 07:00.")
             )
-            validator.check(quiet.from != quiet.until, "quietHours.until", "Must differ from the start.")
+            validator.check(quiet.from != quiet.until, "quietHours.until", phrase("Must differ from the start."))
         }
-        if let muted = change.muted { validator.check(muted.count <= 500, "muted", "Mute at most 500 businesses.") }
+        if let muted = change.muted {
+            validator.check(muted.count <= 500, "muted", phrase("Mute at most 500 businesses."))
+        }
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         let store = store
         return try await database.transaction { db in

@@ -102,12 +102,12 @@ extension OffersService {
         let (record, business) = try await member(identity, campaign: id)
         let content = record.running
         guard record.state == .active, content.startsAt <= now, now < content.endsAt else {
-            throw Self.stateConflict(record.state, "Only an active campaign is pushed.", detail: nil)
+            throw Self.stateConflict(record.state, phrase("Only an active campaign is pushed."), detail: nil)
         }
         guard content.delivery.contains(.manual) else {
             throw PlazaError.validation(
                 field: "delivery",
-                "This campaign is delivered automatically only; add manual delivery to push it."
+                phrase("This campaign is delivered automatically only; add manual delivery to push it.")
             )
         }
         let present = try await places.presence(identity, business: record.businessId, now: now)

@@ -88,22 +88,26 @@ extension OffersService {
         else { throw PlazaError.notFound("offer") }
         let content = campaign.running
         guard content.kind == .coupon else {
-            throw PlazaError.validation(field: "id", "This offer is an ad: there is nothing to claim.")
+            throw PlazaError.validation(field: "id", phrase("This offer is an ad: there is nothing to claim."))
         }
         // Stopped by Plaza: nothing of it is claimed any more, not even a claim held before (no counter takes it).
         if campaign.stoppedAt != nil {
-            throw stateConflict(.ended, "Plaza stopped this offer.", detail: "It cannot be claimed any more.")
+            throw stateConflict(
+                .ended,
+                phrase("Plaza stopped this offer."),
+                detail: phrase("It cannot be claimed any more.")
+            )
         }
         let claims = try await store.claims(user: user, campaigns: [id], on: db)
         if let unused = claims.first(where: { $0.status == .claimed }) { return (unused, false) }
         guard [.active, .paused].contains(campaign.state), now < content.endsAt else {
-            throw stateConflict(.ended, "This offer has ended.", detail: nil)
+            throw stateConflict(.ended, phrase("This offer has ended."), detail: nil)
         }
         let mine = claims.filter { $0.status != .expired }.count
         guard mine < (content.perCustomer ?? 1),
             try await store.takeClaim(campaign: id, total: content.totalRedemptions, on: db)
         else {
-            throw PlazaError(.conflict, .offerExhausted, "No coupon of this offer is left for you.")
+            throw PlazaError(.conflict, .offerExhausted, phrase("No coupon of this offer is left for you."))
         }
         let claim = ClaimRecord(
             id: UUID(),

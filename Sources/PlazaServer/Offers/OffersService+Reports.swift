@@ -89,8 +89,9 @@ extension OffersService {
         guard [.approved, .active, .paused].contains(record.state) else {
             throw Self.stateConflict(
                 record.state,
-                record.state == .ended ? "This campaign has ended already." : "Only a running campaign is stopped.",
-                detail: "Nothing was changed."
+                record.state == .ended
+                    ? phrase("This campaign has ended already.") : phrase("Only a running campaign is stopped."),
+                detail: phrase("Nothing was changed.")
             )
         }
         // Read once the row is locked: a claim that committed before is older than the stop (`plaza verify` checks).

@@ -82,9 +82,9 @@ extension OffersService {
             let claims = try await store.claims(user: user, campaigns: [id], on: db)
             switch try await refusal(record, businessName: name ?? "", user: user, claims: claims, now: now, on: db) {
             case .ad?:
-                throw PlazaError.validation(field: "id", "This offer is an ad: there is nothing to claim.")
+                throw PlazaError.validation(field: "id", phrase("This offer is an ad: there is nothing to claim."))
             case .used?, .noneLeft?:
-                throw PlazaError(.conflict, .offerExhausted, "No coupon of this offer is left for you.")
+                throw PlazaError(.conflict, .offerExhausted, phrase("No coupon of this offer is left for you."))
             case let refused?:
                 throw PlazaError(.forbidden, .forbidden, refused.sentence(business: name ?? "The business"))
             case nil:

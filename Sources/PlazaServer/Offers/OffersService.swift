@@ -133,8 +133,8 @@ package struct OffersService: Sendable {
             case .ended:
                 throw Self.stateConflict(
                     record.state,
-                    "This campaign has ended.",
-                    detail: "Create a new campaign instead."
+                    phrase("This campaign has ended."),
+                    detail: phrase("Create a new campaign instead.")
                 )
             case .draft, .rejected:
                 record.state = .draft
@@ -162,8 +162,8 @@ package struct OffersService: Sendable {
             guard record.state == .draft || record.state == .rejected else {
                 throw Self.stateConflict(
                     record.state,
-                    "Only a draft or a rejected campaign is submitted.",
-                    detail: "Change it to send a change."
+                    phrase("Only a draft or a rejected campaign is submitted."),
+                    detail: phrase("Change it to send a change.")
                 )
             }
             record.findings = try await lint(record.content, business: record.businessId, except: id, now: now, on: db)
@@ -186,7 +186,8 @@ package struct OffersService: Sendable {
             guard record.state == (paused ? .active : .paused) else {
                 throw Self.stateConflict(
                     record.state,
-                    paused ? "Only an active campaign is paused." : "Only a paused campaign is resumed.",
+                    paused
+                        ? phrase("Only an active campaign is paused.") : phrase("Only a paused campaign is resumed."),
                     detail: nil
                 )
             }
@@ -222,7 +223,9 @@ package struct OffersService: Sendable {
             }
         }
         if content.imageId != nil {
-            problems.append(FieldError(field: "imageId", message: "No picture of yours has this id; upload it first."))
+            problems.append(
+                FieldError(field: "imageId", message: phrase("No picture of yours has this id; upload it first."))
+            )
         }
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
     }
@@ -270,7 +273,7 @@ package struct OffersService: Sendable {
         var error = PlazaError(
             .unprocessableContent,
             .campaignRefused,
-            "This campaign cannot be submitted as it is.",
+            phrase("This campaign cannot be submitted as it is."),
             detail: blocking.map(\.message).joined(separator: " "),
             errors: blocking.map { FieldError(field: $0.field, message: $0.message) }
         )

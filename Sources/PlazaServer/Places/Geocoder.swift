@@ -68,7 +68,7 @@ extension PlazaError {
     static let geocoderUnavailable = PlazaError(
         .serviceUnavailable,
         .unavailable,
-        "The address search is not available now.",
-        detail: "Tap the map or type the coordinates instead."
+        phrase("The address search is not available now."),
+        detail: phrase("Tap the map or type the coordinates instead.")
     )
 }

@@ -20,9 +20,9 @@ struct OwnTracksMessage: Decodable, Sendable {
     func point() throws -> LocationPoint? {
         guard type == "location" else { return nil }
         var validator = Validator()
-        validator.check(lat != nil, "lat", "This field is required.")
-        validator.check(lon != nil, "lon", "This field is required.")
-        validator.check(tst != nil, "tst", "This field is required.")
+        validator.check(lat != nil, "lat", phrase("This field is required."))
+        validator.check(lon != nil, "lon", phrase("This field is required."))
+        validator.check(tst != nil, "tst", phrase("This field is required."))
         guard let lat, let lon, let tst, validator.isValid else { throw PlazaError.validation(validator.errors) }
         return LocationPoint(latitude: lat, longitude: lon, accuracy: acc, recordedAt: Date(timeIntervalSince1970: tst))
     }

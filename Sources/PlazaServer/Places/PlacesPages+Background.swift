@@ -9,8 +9,10 @@ import PlazaMedia
 extension PlacesPages {
     static let backgroundNotices: [String: String] = [
         "created":
-            "Your phone's setup is ready. Open it in OwnTracks now: the link and QR code are shown only this once.",
-        "revoked": "The phone was disconnected: Plaza no longer accepts what it sends.",
+            phrase(
+                "Your phone's setup is ready. Open it in OwnTracks now: the link and QR code are shown only this once."
+            ),
+        "revoked": phrase("The phone was disconnected: Plaza no longer accepts what it sends."),
     ]
 
     struct BackgroundPage: Sendable {
@@ -53,9 +55,9 @@ extension PlacesPages {
         let link = context.page.flash?.sealed.flatMap { accounts.secrets.open($0) }.map {
             String(decoding: $0, as: UTF8.self)
         }
-        let notice = request.uri.queryParameters.get("notice").flatMap { Self.backgroundNotices[$0] }
+        let notice = request.uri.queryParameters.get("notice").flatMap { Self.backgroundNotices[$0] }.map { say($0) }
         let page = BackgroundPage(
-            shell: Shell(title: "Share in the background", context: context, notice: notice),
+            shell: Shell(title: say("Share in the background"), context: context, notice: notice),
             sharing: sharing.level != .off,
             setup: link.map { BackgroundPage.Setup(link: $0, qr: QRCode($0)?.svg(scale: 4) ?? "") },
             phones: phones.map {

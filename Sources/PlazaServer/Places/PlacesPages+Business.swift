@@ -68,22 +68,30 @@ extension PlacesPages {
     /// A program's rules beyond its first card, as customers read them.
     static func rules(_ program: LoyaltyProgram, reader: Reader) -> [String] {
         var rules = program.levels.map {
-            "Then \(reader.count($0.punchesRequired, "punch", "punches")) for \($0.reward)."
+            say(
+                "Then {punches} for {reward}.",
+                ["punches": reader.count($0.punchesRequired, "count.punch"), "reward": $0.reward]
+            )
         }
         if let spend = program.minimumSpend {
-            rules.append("A punch with each purchase of \(reader.money(spend)) or more.")
+            rules.append(say("A punch with each purchase of {amount} or more.", ["amount": reader.money(spend)]))
         }
         if program.earnOnPayment {
             switch program.punchesPerPurchase {
-            case .one: rules.append("Paying with Plaza punches your card by itself.")
+            case .one: rules.append(say("Paying with Plaza punches your card by itself."))
             case .per(let unit):
-                rules.append("Paying with Plaza punches your card by itself: one punch per \(reader.money(unit)).")
+                rules.append(
+                    say(
+                        "Paying with Plaza punches your card by itself: one punch per {amount}.",
+                        ["amount": reader.money(unit)]
+                    )
+                )
             }
         }
         if let days = program.cardValidDays {
-            rules.append("A card lasts \(reader.count(days, "day", "days")) from its first punch.")
+            rules.append(say("A card lasts {days} from its first punch.", ["days": reader.count(days, "count.day")]))
         }
-        if let end = program.expiresAt { rules.append("Runs until \(reader.day(end)).") }
+        if let end = program.expiresAt { rules.append(say("Runs until {day}.", ["day": reader.day(end)])) }
         return rules
     }
 
@@ -93,7 +101,7 @@ extension PlacesPages {
             request,
             id: try Query.id(context.parameters, "id", "business"),
             identity: context.identity,
-            shell: Shell(title: "Business", context: context, notice: notice(request)),
+            shell: Shell(title: say("Business"), context: context, notice: notice(request)),
             reader: context.reader,
             lineForm: context.page.form("line")
         )
@@ -114,7 +122,7 @@ extension PlacesPages {
             shell: shell,
             id: id.uuidString.lowercased(),
             name: business.name,
-            category: business.category.rawValue.capitalized,
+            category: Self.categoryName(business.category),
             description: business.description,
             locations: business.locations.map {
                 BusinessPage.LocationRow(
@@ -146,16 +154,24 @@ extension PlacesPages {
                     id: program.id.uuidString.lowercased(),
                     businessId: id.uuidString.lowercased(),
                     title: program.title,
-                    detail:
-                        "Reward after \(reader.count(program.punchesRequired, "punch", "punches")): \(program.reward).",
+                    detail: say(
+                        "Reward after {punches}: {reward}.",
+                        ["punches": reader.count(program.punchesRequired, "count.punch"), "reward": program.reward]
+                    ),
                     description: program.description,
                     rules: Self.rules(program, reader: reader),
                     held: held[program.id].map {
                         HeldCard(
                             id: $0.id.uuidString.lowercased(),
                             progress: $0.state == .completed
-                                ? "Your card is full: show it at the counter for \($0.reward)."
-                                : "Your card: \($0.punches) of \(reader.count($0.punchesRequired, "punch", "punches"))."
+                                ? say("Your card is full: show it at the counter for {reward}.", ["reward": $0.reward])
+                                : say(
+                                    "Your card: {punches} of {required}.",
+                                    [
+                                        "punches": String($0.punches),
+                                        "required": reader.count($0.punchesRequired, "count.punch"),
+                                    ]
+                                )
                         )
                     }
                 )
@@ -182,13 +198,16 @@ extension PlacesPages {
             page.chart = PopularChart(
                 try await places.popularTimes(location: selected.id),
                 weekday: day,
-                timeZone: configuration.places.timeZone
+                timeZone: configuration.places.timeZone,
+                reader: reader
             )
             let waits = try await places.lineWaits(location: selected.id)
             page.line = LineView(
-                current: waits.currentMinutes.map { "\($0) min" },
-                reports: Reader.standard.count(waits.recentReports, "recent report", "recent reports"),
-                age: waits.newestReportAgeMinutes.map { $0 == 0 ? "just now" : "\($0) min ago" }
+                current: waits.currentMinutes.map { say("{minutes} min", ["minutes": String($0)]) },
+                reports: reader.count(waits.recentReports, "count.recent_report"),
+                age: waits.newestReportAgeMinutes.map {
+                    $0 == 0 ? say("just now") : say("{minutes} min ago", ["minutes": String($0)])
+                }
             )
         }
         return renderer.render("places/business", page)
@@ -199,23 +218,47 @@ extension PlacesPages {
         guard let state = BusinessRules.openState(hours, at: now, calendar: configuration.places.calendar) else {
             return nil
         }
-        return (state.open, (state.open ? "Open now" : "Closed") + (state.next.isEmpty ? "" : " · \(state.next)"))
+        let next = Self.nextWords(state.next)
+        return (state.open, (state.open ? say("Open now") : say("Closed")) + (next.isEmpty ? "" : " · " + next))
+    }
+
+    /// PlazaCore's "closes 19:00", "opens 07:00", "opens Mon 07:00" in the reader's words.
+    static func nextWords(_ next: String) -> String {
+        let parts = next.split(separator: " ").map(String.init)
+        if parts.count == 2, parts[0] == "closes" { return say("closes {time}", ["time": parts[1]]) }
+        if parts.count == 2, parts[0] == "opens" { return say("opens {time}", ["time": parts[1]]) }
+        if parts.count == 3, parts[0] == "opens" {
+            return say("opens {day} {time}", ["day": say(parts[1]), "time": parts[2]])
+        }
+        return next
+    }
+
+    /// "Usually busy at this hour" in the reader's words.
+    static func usualWords(_ usual: UsualBusyness) -> String {
+        switch usual {
+        case .quiet: say("Usually quiet at this hour")
+        case .moderate: say("Usually a little busy at this hour")
+        case .busy: say("Usually busy at this hour")
+        }
     }
 
     /// "Busier than usual" from a crowd level; nothing without enough data.
     static func busyWords(_ level: String) -> String? {
         switch level {
-        case "quieter": "Quieter than usual"
-        case "busier": "Busier than usual"
-        case "usual": "As busy as usual"
+        case "quieter": say("Quieter than usual")
+        case "busier": say("Busier than usual")
+        case "usual": say("As busy as usual")
         default: nil
         }
     }
 
     /// "Mon–Fri 07:00–19:00, Sat 08:00–14:00": runs of days with the same hours are joined.
-    static func hours(_ periods: [OpeningPeriod]) -> String? {
+    /// `typed`: the English day names the editor's field parses back (`BusinessRules.parseOpeningHours`).
+    static func hours(_ periods: [OpeningPeriod], typed: Bool = false) -> String? {
         guard !periods.isEmpty else { return nil }
-        let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let days = [
+            phrase("Mon"), phrase("Tue"), phrase("Wed"), phrase("Thu"), phrase("Fri"), phrase("Sat"), phrase("Sun"),
+        ]
         let sorted = periods.sorted { ($0.day, $0.opens) < ($1.day, $1.opens) }
         var runs: [(first: Int, last: Int, time: String)] = []
         for period in sorted {
@@ -227,7 +270,10 @@ extension PlacesPages {
             }
         }
         return runs.map { run in
-            let name = { (day: Int) in days[max(0, min(6, day - 1))] }
+            let name = { (day: Int) -> String in
+                let english = days[max(0, min(6, day - 1))]
+                return typed ? english : say(english)
+            }
             return (run.first == run.last ? name(run.first) : "\(name(run.first))–\(name(run.last))") + " " + run.time
         }.joined(separator: ", ")
     }
@@ -241,7 +287,7 @@ extension PlacesPages {
             "/places/businesses/\(entry.location.businessId.uuidString.lowercased())?location=\(location.uuidString.lowercased())"
         do {
             guard let minutes = Int(form["minutes"].trimmingCharacters(in: .whitespaces)) else {
-                throw PlazaError.validation(field: "minutes", "Enter the wait in whole minutes.")
+                throw PlazaError.validation(field: "minutes", phrase("Enter the wait in whole minutes."))
             }
             _ = try await places.reportLineWait(context.identity, location: location, LineWaitReport(minutes: minutes))
         } catch let error as PlazaError where error.status.code < 500 {
@@ -283,12 +329,18 @@ struct PopularChart: Sendable {
     var anyData: Bool
     var live: String
 
-    init(_ times: PopularTimes, weekday: Int?, timeZone: TimeZone) {
+    init(_ times: PopularTimes, weekday: Int?, timeZone: TimeZone, reader: Reader) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let now = PopularTimesTable.slot(Date(), calendar)
         let day = (1...7).contains(weekday ?? 0) ? weekday! : now.weekday
-        let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+        let names = [
+            phrase("Monday"), phrase("Tuesday"), phrase("Wednesday"), phrase("Thursday"), phrase("Friday"),
+            phrase("Saturday"), phrase("Sunday"),
+        ]
+        let short = [
+            phrase("Mon"), phrase("Tue"), phrase("Wed"), phrase("Thu"), phrase("Fri"), phrase("Sat"), phrase("Sun"),
+        ]
         let hours = times.days[day - 1].hours.filter { $0.hour >= 6 }
         let peak = max(1, hours.compactMap(\.averageVisits).max() ?? 1)
         let slot = Self.width / hours.count
@@ -300,28 +352,33 @@ struct PopularChart: Sendable {
                 y: Self.height - 20 - height,
                 height: height,
                 label: hour.enoughData
-                    ? "\(hour.hour):00 — about \(String(format: "%.1f", value)) visits"
-                    : "\(hour.hour):00 — not enough data",
+                    ? say(
+                        "{hour}:00 — about {visits} visits",
+                        ["hour": String(hour.hour), "visits": String(format: "%.1f", value)]
+                    )
+                    : say("{hour}:00 — not enough data", ["hour": String(hour.hour)]),
                 hour: hour.hour % 3 == 0 ? "\(hour.hour)" : "",
                 enough: hour.enoughData,
                 now: day == now.weekday && hour.hour == now.hour
             )
         }
         days = names.enumerated().map {
-            Day(number: $0.offset + 1, name: String($0.element.prefix(3)), selected: $0.offset + 1 == day)
+            Day(number: $0.offset + 1, name: say(short[$0.offset]), selected: $0.offset + 1 == day)
         }
-        dayName = names[day - 1]
-        weeks = Reader.standard.count(times.weeksOfData, "week", "weeks")
+        dayName = say(names[day - 1])
+        weeks = reader.count(times.weeksOfData, "count.week")
         anyData = hours.contains { $0.enoughData }
         switch times.live.level {
-        case "quieter": live = "Quieter than usual right now."
-        case "busier": live = "Busier than usual right now."
-        case "usual": live = "About as busy as usual right now."
+        case "quieter": live = say("Quieter than usual right now.")
+        case "busier": live = say("Busier than usual right now.")
+        case "usual": live = say("About as busy as usual right now.")
         default:
             // The same words as the map and the places list, from the same popular times (issue 39).
             live =
-                UsualBusyness.of(times.days, weekday: now.weekday, hour: now.hour).map { "\($0.words)." }
-                ?? "Live: not enough data."
+                UsualBusyness.of(times.days, weekday: now.weekday, hour: now.hour).map {
+                    PlacesPages.usualWords($0) + "."
+                }
+                ?? say("Live: not enough data.")
         }
     }
 }

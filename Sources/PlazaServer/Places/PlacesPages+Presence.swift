@@ -37,7 +37,7 @@ extension PlacesPages {
         let names = Dictionary(uniqueKeysWithValues: business.locations.map { ($0.id, $0.name) })
         let formatter = ISO8601DateFormatter()
         let page = PresencePage(
-            shell: Shell(title: "In \(business.name) now", context: context),
+            shell: Shell(title: say("In {name} now", ["name": business.name]), context: context),
             id: id.uuidString.lowercased(),
             name: business.name,
             rows: customers.map {

@@ -31,8 +31,8 @@ extension PlacesPages {
     }
 
     static let levelLabels: [(SharingLevel, String)] = [
-        (.off, "Off: Plaza records nothing"), (.merchants, "Shops I visit see that I am there"),
-        (.map, "Also a blurred dot on the public map"),
+        (.off, phrase("Off: Plaza records nothing")), (.merchants, phrase("Shops I visit see that I am there")),
+        (.map, phrase("Also a blurred dot on the public map")),
     ]
 
     /// Signed in: the settings page.
@@ -59,9 +59,13 @@ extension PlacesPages {
         let fallback = try await defaultCenter()
         let center = zones.first?.coordinate ?? fallback
         let page = SettingsPage(
-            shell: Shell(title: "Location settings", context: context, notice: notice),
-            levels: Self.levelLabels.map { Option(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sharing.level) },
-            displays: [(ZoneDisplay.decoy, "Show a decoy point far from the zone"), (.hidden, "Show nothing")].map {
+            shell: Shell(title: say("Location settings"), context: context, notice: notice),
+            levels: Self.levelLabels.map {
+                Option(value: $0.0.rawValue, label: say($0.1), selected: $0.0 == sharing.level)
+            },
+            displays: [
+                (ZoneDisplay.decoy, say("Show a decoy point far from the zone")), (.hidden, say("Show nothing")),
+            ].map {
                 Option(value: $0.0.rawValue, label: $0.1, selected: $0.0 == (sharing.zoneDisplay ?? .decoy))
             },
             sharing: sharing.level != .off,
@@ -89,7 +93,7 @@ extension PlacesPages {
     @Sendable func saveSharing(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await request.decodeForm(limit: limit)
         guard let level = SharingLevel(rawValue: form["level"]) else {
-            throw PlazaError.validation(field: "level", "Choose who may see you.")
+            throw PlazaError.validation(field: "level", phrase("Choose who may see you."))
         }
         _ = try await places.setSharing(
             context.identity,

@@ -17,11 +17,11 @@ struct PlacesPages: Sendable {
     let configuration: PlazaConfiguration
 
     static let notices: [String: String] = [
-        "sharing": "Your sharing choice was saved.",
-        "zone": "The private zone was saved.",
-        "zone-deleted": "The private zone was deleted.",
-        "history-deleted": "Your location history was deleted.",
-        "line": "Thanks! Your line report helps everyone.",
+        "sharing": phrase("Your sharing choice was saved."),
+        "zone": phrase("The private zone was saved."),
+        "zone-deleted": phrase("The private zone was deleted."),
+        "history-deleted": phrase("Your location history was deleted."),
+        "line": phrase("Thanks! Your line report helps everyone."),
         "subscribed": OffersPages.notices["subscribed"] ?? "",
         "unsubscribed": OffersPages.notices["unsubscribed"] ?? "",
     ]
@@ -90,7 +90,7 @@ struct PlacesPages: Sendable {
     }
 
     func notice(_ request: Request) -> String? {
-        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[$0] }.map { say($0) }
     }
 
     struct Option: Sendable {
@@ -101,7 +101,22 @@ struct PlacesPages: Sendable {
 
     static func categoryOptions(selected: String?) -> [Option] {
         BusinessCategory.allCases.map {
-            Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == selected)
+            Option(value: $0.rawValue, label: categoryName($0), selected: $0.rawValue == selected)
+        }
+    }
+
+    /// A business category as the reader reads it ("Café", "Bäckerei" is a name, not a category).
+    static func categoryName(_ category: BusinessCategory) -> String {
+        switch category {
+        case .cafe: say("Cafe")
+        case .restaurant: say("Restaurant")
+        case .grocery: say("Grocery")
+        case .retail: say("Retail")
+        case .services: say("Services")
+        case .entertainment: say("Entertainment")
+        case .health: say("Health")
+        case .education: say("Education")
+        case .other: say("Other")
         }
     }
 
@@ -136,7 +151,7 @@ struct PlacesPages: Sendable {
         var signedIn: Bool
         var rows: [Row]
         var searched: Bool
-        var heading = "Results"
+        var heading = phrase("Results")
         var error: String?
         var nextCursor: String?
         var nextQuery: String?
@@ -149,7 +164,7 @@ struct PlacesPages: Sendable {
             query.get("q") ?? "", query.get("latitude") ?? "", query.get("longitude") ?? "", query.get("category") ?? ""
         )
         var page = NearbyPage(
-            shell: Shell(title: "Places near you", context: context),
+            shell: Shell(title: say("Places near you"), context: context),
             q: q,
             latitude: latitude,
             longitude: longitude,
@@ -192,9 +207,9 @@ struct PlacesPages: Sendable {
             } else {
                 // Before any search, the town's places; a search with nothing in it says so.
                 if query.get("q") != nil {
-                    page.error = "Type a name or a word such as bakery, pick a category, or use your location."
+                    page.error = say("Type a name or a word such as bakery, pick a category, or use your location.")
                 }
-                page.heading = "Places in town"
+                page.heading = phrase("Places in town")
                 result = try await businesses.search(
                     text: nil,
                     category: nil,
@@ -220,8 +235,11 @@ struct PlacesPages: Sendable {
                 page.nextQuery = components.percentEncodedQuery
             }
         } catch let error as PlazaError where error.status.code < 500 {
-            page.error = error.errors?.map(\.message).joined(separator: " ") ?? error.title
+            page.error =
+                error.errors?.map { PageLanguage.say($0.message) }.joined(separator: " ")
+                ?? PageLanguage.say(error.title)
         }
+        page.heading = say(page.heading)
         return renderer.render("places/nearby", page)
     }
 
@@ -232,7 +250,7 @@ struct PlacesPages: Sendable {
             var row = NearbyPage.Row(
                 id: item.id.uuidString.lowercased(),
                 name: item.name,
-                category: item.category.rawValue.capitalized,
+                category: Self.categoryName(item.category),
                 address: item.location?.address,
                 distance: item.distanceMeters.map(reader.distance),
                 loyalty: item.hasLoyalty
@@ -240,8 +258,8 @@ struct PlacesPages: Sendable {
             guard let location = item.location else { return row }
             if let state = openState(location.openingHours) { (row.openNow, row.openState) = (state.open, state.text) }
             let crowd = crowds[location.id]
-            row.busy = crowd.flatMap { Self.busyWords($0.busy) ?? $0.usual?.words }
-            row.line = crowd?.lineWait.map { "Line: \($0) min" }
+            row.busy = crowd.flatMap { Self.busyWords($0.busy) ?? $0.usual.map(Self.usualWords) }
+            row.line = crowd?.lineWait.map { say("Line: {minutes} min", ["minutes": String($0)]) }
             return row
         }
     }
@@ -269,7 +287,7 @@ struct PlacesPages: Sendable {
         return renderer.render(
             "places/map",
             MapPage(
-                shell: Shell(title: "Map", context: context),
+                shell: Shell(title: say("Map"), context: context),
                 center: "\(center.latitude),\(center.longitude)",
                 map: mapLayers,
                 signedIn: context.identity != nil,

@@ -33,8 +33,8 @@ enum Query {
         let longitude = try? double(uri, "longitude", in: -180...180, lenient: lenient)
         guard let latitude = latitude.flatMap({ $0 }), let longitude = longitude.flatMap({ $0 }) else {
             var validator = Validator()
-            validator.check(latitude.flatMap { $0 } != nil, "latitude", "Use a latitude from -90 to 90.")
-            validator.check(longitude.flatMap { $0 } != nil, "longitude", "Use a longitude from -180 to 180.")
+            validator.check(latitude.flatMap { $0 } != nil, "latitude", phrase("Use a latitude from -90 to 90."))
+            validator.check(longitude.flatMap { $0 } != nil, "longitude", phrase("Use a longitude from -180 to 180."))
             throw PlazaError.validation(validator.errors)
         }
         return Coordinate(latitude: latitude, longitude: longitude)
@@ -46,7 +46,7 @@ enum Query {
         switch text {
         case "true": return true
         case "false": return false
-        default: throw PlazaError.validation(field: name, "Use true or false.")
+        default: throw PlazaError.validation(field: name, phrase("Use true or false."))
         }
     }
 
@@ -68,7 +68,7 @@ enum Query {
         if let day = PlazaJSON.parseDate("\(text)T00:00:00Z") { return day }
         throw PlazaError.validation(
             field: name,
-            "Use an ISO 8601 time such as 2026-11-23T10:00:00Z, or a day such as 2026-11-23."
+            phrase("Use an ISO 8601 time such as 2026-11-23T10:00:00Z, or a day such as 2026-11-23.")
         )
     }
 
@@ -81,7 +81,10 @@ enum Query {
             [west, east].allSatisfy({ $0.isFinite && abs($0) <= 180 }),
             [south, north].allSatisfy({ $0.isFinite && abs($0) <= 90 }), south <= north
         else {
-            throw PlazaError.validation(field: "bbox", "Use west,south,east,north in degrees, south not above north.")
+            throw PlazaError.validation(
+                field: "bbox",
+                phrase("Use west,south,east,north in degrees, south not above north.")
+            )
         }
         return (west, south, east, north)
     }

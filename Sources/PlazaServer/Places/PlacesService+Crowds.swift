@@ -58,8 +58,8 @@ extension PlacesService {
                 throw PlazaError(
                     .forbidden,
                     .notPresent,
-                    "Only people at this place can report its line.",
-                    detail: "Share your location and be there within the last 30 minutes."
+                    phrase("Only people at this place can report its line."),
+                    detail: phrase("Share your location and be there within the last 30 minutes.")
                 )
             }
             if let last = try await stays.lastLineWait(

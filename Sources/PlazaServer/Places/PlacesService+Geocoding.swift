@@ -11,7 +11,7 @@ extension PlacesService {
         guard let geocoder else { throw PlazaError.geocoderUnavailable }
         let query = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (3...200).contains(query.count) else {
-            throw PlazaError.validation(field: "q", "Type 3 to 200 characters of the address.")
+            throw PlazaError.validation(field: "q", phrase("Type 3 to 200 characters of the address."))
         }
         try await limiter.hit(geocodeRule, identity.user.id.uuidString)
         try await prepare()

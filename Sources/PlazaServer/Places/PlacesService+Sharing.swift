@@ -189,7 +189,7 @@ extension PlacesService {
     ) async throws -> GeoJSONFeatureCollection<HistoryPointProperties> {
         let start = from ?? now.addingTimeInterval(-configuration.retention)
         let end = to ?? now.addingTimeInterval(60)
-        guard start < end else { throw PlazaError.validation(field: "from", "Must be before `to`.") }
+        guard start < end else { throw PlazaError.validation(field: "from", phrase("Must be before `to`.")) }
         let points = try await locations.points(
             user: identity.user.id,
             from: start,

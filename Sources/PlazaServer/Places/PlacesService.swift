@@ -117,7 +117,7 @@ extension PlazaError {
     static let sharingOff = PlazaError(
         .conflict,
         .locationSharingOff,
-        "Location sharing is off.",
-        detail: "Turn sharing on (PUT /v1/me/location-sharing) before sending points."
+        phrase("Location sharing is off."),
+        detail: phrase("Turn sharing on (PUT /v1/me/location-sharing) before sending points.")
     )
 }
