@@ -7,6 +7,16 @@ import PlazaCore
 extension MarketPages {
     static let listingFields = ["title", "description", "price", "free", "category", "condition"]
 
+    /// A listing's state as its tag shows it ("sold").
+    static func stateName(_ state: ListingState) -> String {
+        switch state {
+        case .active: say("active")
+        case .reserved: say("reserved")
+        case .sold: say("sold")
+        case .removed: say("removed")
+        }
+    }
+
     /// A listing's condition as the reader says it.
     static func conditionName(_ condition: ListingCondition) -> String {
         switch condition {
@@ -171,7 +181,7 @@ extension MarketPages {
             price: price(listing, reader: reader),
             seller: listing.seller.displayName,
             thumbnail: listing.photos.first?.thumbnailUrl,
-            state: showState ? listing.state.rawValue : nil,
+            state: showState ? Self.stateName(listing.state) : nil,
             when: reader.when(listing.createdAt)
         )
     }
@@ -337,7 +347,7 @@ extension MarketPages {
             photos: listing.photos,
             mine: listing.seller.username == context.identity.user.username,
             open: [.active, .reserved].contains(listing.state),
-            state: listing.state.rawValue,
+            state: Self.stateName(listing.state),
             soldTo: listing.soldTo,
             saved: try await market.isSaved(context.identity, listing: listing.id),
             bidding: try await biddingView(context, listing: listing),
