@@ -41,7 +41,7 @@ extension AdminPages {
             )
         }
         let model = AuditPage(
-            shell: Shell(title: "Audit log", context: context),
+            shell: Shell(title: say("Audit log"), context: context),
             tabs: Tabs(audit: true),
             rows: rows,
             next: page.nextCursor.map { "/admin/audit?cursor=\($0)" }

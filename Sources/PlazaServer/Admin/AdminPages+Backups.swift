@@ -45,21 +45,21 @@ extension AdminPages {
                 at: reader.full(item.createdAt),
                 datetime: reader.machine(item.createdAt),
                 size: Self.size(item.bytes, reader),
-                check: item.check == .ok ? "Checked: ok" : "Check failed",
+                check: item.check == .ok ? say("Checked: ok") : say("Check failed"),
                 failed: item.check == .failed
             )
         }
         let newest = list.items.first(where: { $0.check == .ok })
         let next = list.every.flatMap { every in newest.map { $0.createdAt.addingTimeInterval(TimeInterval(every)) } }
         let model = BackupsPage(
-            shell: Shell(title: "Backups", context: context),
+            shell: Shell(title: say("Backups"), context: context),
             tabs: Tabs(backups: true),
             on: list.every != nil,
             postgres: admin.database.engine == .postgres,
             folder: admin.backups?.folder.path,
             database: admin.backups?.source,
             every: list.every.map { Self.interval(TimeInterval($0)) } ?? "",
-            keep: list.keep.map { reader.count($0, "copy", "copies") } ?? "",
+            keep: list.keep.map { reader.count($0, "count.copy") } ?? "",
             last: rows.first,
             next: next.map { reader.upcoming(max($0, Date())) },
             failure: list.lastFailure.map {

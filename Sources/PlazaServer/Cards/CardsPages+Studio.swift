@@ -249,7 +249,7 @@ extension CardsPages {
                     ?? problem.title
                 throw PlazaError.validation(
                     field: "labels",
-                    "The labels are not JSON in the shape of the example (\(detail))."
+                    say("The labels are not JSON in the shape of the example ({detail}).", ["detail": detail])
                 )
             }
             let papers = form.values.filter { $0.key.hasPrefix("paper-") && $0.value == "on" }.compactMap {
