@@ -168,7 +168,7 @@ extension AdminService {
                 .conflict,
                 .alreadyDecided,
                 "\(by) already \(record.item.state == .approved ? "approved" : "rejected") this.",
-                detail: "Nothing was changed. Reload the queue to see what is still open."
+                detail: phrase("Nothing was changed. Reload the queue to see what is still open.")
             )
         }
         if let holder = record.claimedBy, holder != admin.user.id, let until = record.item.claimedUntil, until > now {

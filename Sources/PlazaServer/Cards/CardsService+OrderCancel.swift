@@ -31,7 +31,7 @@ extension CardsService {
     /// An admin cancels an order that has not shipped, with the reason the shopper reads; paid money goes back.
     func adminCancel(_ id: UUID, reason: String?, now: Date = Date()) async throws -> CardOrder {
         let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
-        guard let reason else { throw PlazaError.validation(field: "reason", "Say why: the shopper reads it.") }
+        guard let reason else { throw PlazaError.validation(field: "reason", phrase("Say why: the shopper reads it.")) }
         guard let order = try await store.order(id, on: database.sql) else { throw PlazaError.notFound("order") }
         return try await cancel(
             order,

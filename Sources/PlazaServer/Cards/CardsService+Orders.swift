@@ -20,8 +20,8 @@ extension CardsService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "Your cart is empty.",
-                detail: "Add a design with its paper and quantity first."
+                phrase("Your cart is empty."),
+                detail: phrase("Add a design with its paper and quantity first.")
             )
         }
         let problems = CardOrderRules.problems(request.shippingAddress)
@@ -177,8 +177,8 @@ extension CardsService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "A card order of yours is being made.",
-                detail: "Delete your account once it has shipped, or cancel it first (Cards → Orders)."
+                phrase("A card order of yours is being made."),
+                detail: phrase("Delete your account once it has shipped, or cancel it first (Cards → Orders).")
             )
         }
     }
@@ -274,7 +274,9 @@ extension CardsService {
         var errors: [FieldError] = []
         for (design, sha) in current {
             guard let approved = approvals.first(where: { $0.designId == design }) else {
-                errors.append(FieldError(field: "proofs", message: "Approve the proof of every design in your cart."))
+                errors.append(
+                    FieldError(field: "proofs", message: phrase("Approve the proof of every design in your cart."))
+                )
                 continue
             }
             if approved.sha256.lowercased() != sha {
@@ -291,8 +293,8 @@ extension CardsService {
             throw PlazaError(
                 .unprocessableContent,
                 .approvalMismatch,
-                "A proof is not the one you approved.",
-                detail: "Look at the proof again and approve it.",
+                phrase("A proof is not the one you approved."),
+                detail: phrase("Look at the proof again and approve it."),
                 errors: errors
             )
         }

@@ -23,8 +23,8 @@ extension CardsService {
             throw PlazaError(
                 .unprocessableContent,
                 .approvalMismatch,
-                "The total changed.",
-                detail: "Pay the order's total as it is now.",
+                phrase("The total changed."),
+                detail: phrase("Pay the order's total as it is now."),
                 errors: [FieldError(field: "amount", message: "The total is \(order.total) \(order.currency).")]
             )
         }

@@ -21,8 +21,8 @@ extension MarketService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "Only the buyer pays for an offer.",
-                detail: "Your buyer pays into Plaza's hold."
+                phrase("Only the buyer pays for an offer."),
+                detail: phrase("Your buyer pays into Plaza's hold.")
             )
         }
         guard offer.state == .accepted, offer.paymentState == nil else {
@@ -40,8 +40,8 @@ extension MarketService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "Paying through Plaza is not available here.",
-                detail: "Pay the seller at the meetup."
+                phrase("Paying through Plaza is not available here."),
+                detail: phrase("Pay the seller at the meetup.")
             )
         }
         let money = try await dealMoney(offer)
@@ -160,9 +160,11 @@ extension MarketService {
         throw PlazaError(
             .conflict,
             .conflict,
-            "Plaza holds money for one of your marketplace deals.",
+            phrase("Plaza holds money for one of your marketplace deals."),
             detail:
-                "Finish the deal with its handshake, or call it off (the money goes back to the buyer), then delete the account."
+                phrase(
+                    "Finish the deal with its handshake, or call it off (the money goes back to the buyer), then delete the account."
+                )
         )
     }
 }

@@ -125,10 +125,10 @@ struct ListingsAPI: Sendable {
         validator.check(
             text("condition") == nil || condition != nil,
             "condition",
-            "Use one of new, like_new, good, fair, poor."
+            phrase("Use one of new, like_new, good, fair, poor.")
         )
         let sort = text("sort").flatMap(ListingSort.init(rawValue:))
-        validator.check(text("sort") == nil || sort != nil, "sort", "Use newest, price_asc or price_desc.")
+        validator.check(text("sort") == nil || sort != nil, "sort", phrase("Use newest, price_asc or price_desc."))
         validator.check((text("q")?.count ?? 0) <= 200, "q", "Search with at most 200 characters.")
         let query = ListingQuery(
             text: text("q"),

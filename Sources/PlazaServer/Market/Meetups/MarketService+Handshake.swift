@@ -45,8 +45,8 @@ extension MarketService {
             var error = PlazaError(
                 .conflict,
                 .stateConflict,
-                "The seller's code is not showing.",
-                detail: "Ask the seller to open the handshake on their phone, then scan it or type its code."
+                phrase("The seller's code is not showing."),
+                detail: phrase("Ask the seller to open the handshake on their phone, then scan it or type its code.")
             )
             error.currentState = meetup.state.rawValue
             throw error
@@ -58,11 +58,11 @@ extension MarketService {
             throw PlazaError(
                 .unprocessableContent,
                 .invalidCode,
-                "This is not the seller's code.",
+                phrase("This is not the seller's code."),
                 detail: left > 0
                     ? "Check the six digits on the seller's phone and try again."
                     : "Too many wrong codes: ask the seller to show a new one.",
-                errors: [FieldError(field: match.field, message: "Not the code on the seller's phone.")]
+                errors: [FieldError(field: match.field, message: phrase("Not the code on the seller's phone."))]
             )
         }
         let (offer, _, title) = try await acceptedDeal(conversation.id, listing: meetup.listingId)
@@ -221,9 +221,9 @@ extension MarketService {
                 throw PlazaError(
                     .unprocessableContent,
                     .invalidCode,
-                    "This QR code is not this meetup's handshake.",
-                    detail: "Scan the code on the seller's phone, or type its six digits.",
-                    errors: [FieldError(field: "token", message: "Not this meetup's handshake.")]
+                    phrase("This QR code is not this meetup's handshake."),
+                    detail: phrase("Scan the code on the seller's phone, or type its six digits."),
+                    errors: [FieldError(field: "token", message: phrase("Not this meetup's handshake."))]
                 )
             }
             return ("token_hash", secrets.hash("handshake-token:\(parts[1])"), "token")
@@ -232,9 +232,9 @@ extension MarketService {
             throw PlazaError(
                 .unprocessableContent,
                 .invalidCode,
-                "Type the six digits on the seller's phone.",
-                detail: "Or scan its QR code.",
-                errors: [FieldError(field: "code", message: "Six digits.")]
+                phrase("Type the six digits on the seller's phone."),
+                detail: phrase("Or scan its QR code."),
+                errors: [FieldError(field: "code", message: phrase("Six digits."))]
             )
         }
         return ("code_hash", codeHash(id, code), "code")

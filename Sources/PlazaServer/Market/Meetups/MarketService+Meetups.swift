@@ -31,7 +31,7 @@ extension MarketService {
         let place: MeetupPlace
         if let spotId = request.spotId {
             guard let spot = try await safeSpots(campus: campus.id).first(where: { $0.id == spotId }) else {
-                throw PlazaError.validation(field: "spotId", "Pick one of your campus's safe spots.")
+                throw PlazaError.validation(field: "spotId", phrase("Pick one of your campus's safe spots."))
             }
             place = MeetupPlace(spotId: spot.id, name: spot.name, latitude: spot.latitude, longitude: spot.longitude)
         } else {
@@ -181,7 +181,7 @@ extension MarketService {
             .conflict,
             .stateConflict,
             title ?? "This meetup is \(meetup.state.rawValue).",
-            detail: "Propose another meetup in the conversation."
+            detail: phrase("Propose another meetup in the conversation.")
         )
         error.currentState = meetup.state.rawValue
         return error
