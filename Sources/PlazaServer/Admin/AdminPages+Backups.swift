@@ -58,7 +58,7 @@ extension AdminPages {
             postgres: admin.database.engine == .postgres,
             folder: admin.backups?.folder.path,
             database: admin.backups?.source,
-            every: list.every.map { Self.interval(TimeInterval($0)) } ?? "",
+            every: list.every.map { Self.interval(TimeInterval($0), reader) } ?? "",
             keep: list.keep.map { reader.count($0, "count.copy") } ?? "",
             last: rows.first,
             next: next.map { reader.upcoming(max($0, Date())) },
@@ -71,13 +71,13 @@ extension AdminPages {
     }
 
     /// "6 hours", "90 minutes", "day", "2 days": the interval after "every".
-    static func interval(_ seconds: TimeInterval) -> String {
+    static func interval(_ seconds: TimeInterval, _ reader: Reader) -> String {
         let whole = Int(seconds.rounded())
-        for (unit, one, many) in [(86_400, "day", "days"), (3_600, "hour", "hours"), (60, "minute", "minutes")]
+        for (unit, key) in [(86_400, "count.every.day"), (3_600, "count.every.hour"), (60, "count.every.minute")]
         where whole >= unit && whole % unit == 0 {
-            return whole == unit ? one : "\(whole / unit) \(many)"
+            return reader.count(whole / unit, key)
         }
-        return whole == 1 ? "second" : "\(whole) seconds"
+        return reader.count(whole, "count.every.second")
     }
 
     /// "812 KB", "1.4 MB": a file's size.
