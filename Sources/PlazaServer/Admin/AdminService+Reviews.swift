@@ -91,7 +91,7 @@ extension AdminService {
             if !approve || reason != nil || needsStatement, let problem = AdminRules.reasonProblem(reason ?? "") {
                 throw PlazaError.validation(
                     field: "reason",
-                    needsStatement ? "Write the statement of reasons the person reads." : problem
+                    needsStatement ? phrase("Write the statement of reasons the person reads.") : problem
                 )
             }
             let chosen = approve ? action : nil

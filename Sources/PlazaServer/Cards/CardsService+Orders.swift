@@ -102,7 +102,7 @@ extension CardsService {
         guard let claim else { throw PlazaError.idempotencyKeyRequired }
         let order = try await ownOrder(identity, id)
         guard [.pendingPayment, .paid].contains(order.status) else {
-            throw Self.stateError(order, "This order is at the printer.")
+            throw Self.stateError(order, phrase("This order is at the printer."))
         }
         let items = try await store.items(of: [id], on: database.sql)[id] ?? []
         guard items.contains(where: { $0.item.designId == approval.designId }) else {
@@ -120,7 +120,7 @@ extension CardsService {
             guard let current = try await store.order(id, forUpdate: true, on: db),
                 [.pendingPayment, .paid].contains(current.status)
             else {
-                throw Self.stateError(order, "This order is at the printer.")
+                throw Self.stateError(order, phrase("This order is at the printer."))
             }
             try await store.storeProof(pdf, sha256: sha, preview: preview, now: now, on: db)
             try await store.repin(order: id, design: approval.designId, sha256: sha, on: db)
@@ -284,7 +284,7 @@ extension CardsService {
                 errors.append(
                     FieldError(
                         field: "proofs[\(index)].sha256",
-                        message: "The design changed since you approved its proof: look at it again."
+                        message: phrase("The design changed since you approved its proof: look at it again.")
                     )
                 )
             }

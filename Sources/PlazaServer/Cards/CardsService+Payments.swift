@@ -18,7 +18,9 @@ extension CardsService {
     {
         guard let claim else { throw PlazaError.idempotencyKeyRequired }
         let order = try await ownOrder(identity, id)
-        guard order.status == .pendingPayment else { throw Self.stateError(order, "This order is paid already.") }
+        guard order.status == .pendingPayment else {
+            throw Self.stateError(order, phrase("This order is paid already."))
+        }
         guard request.amount == order.total, request.currency == order.currency else {
             throw PlazaError(
                 .unprocessableContent,
@@ -49,7 +51,7 @@ extension CardsService {
                         now: now,
                         on: db
                     )
-                else { throw Self.stateError(order, "This order is paid already.") }
+                else { throw Self.stateError(order, phrase("This order is paid already.")) }
                 let dto = try await self.order(id, on: db)
                 try await self.confirm(dto, to: identity.user.email, on: db)
                 try await idempotency.record(dto, status: 200, claim: claim, on: db)
@@ -79,7 +81,7 @@ extension CardsService {
                         now: now,
                         on: db
                     )
-                else { throw Self.stateError(order, "This order is paid already.") }
+                else { throw Self.stateError(order, phrase("This order is paid already.")) }
                 let dto = try await self.order(id, on: db)
                 try await idempotency.record(dto, status: 200, claim: claim, on: db)
                 return dto

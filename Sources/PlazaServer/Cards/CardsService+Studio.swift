@@ -81,7 +81,9 @@ extension CardsService {
     }
 
     static let artAccepted =
-        "Card art is SVG (flat colours and paths; text converted to outlines) or PNG at print resolution, at most 20 MB."
+        phrase(
+            "Card art is SVG (flat colours and paths; text converted to outlines) or PNG at print resolution, at most 20 MB."
+        )
 
     /// A new template, as a draft only its designer (and admins) see.
     package func createTemplate(
@@ -301,7 +303,7 @@ extension CardsService {
                     problems.append(
                         FieldError(
                             field: "colours[\(index)].art",
-                            message: "Upload the art first (POST /v1/cards/art), then name it here."
+                            message: phrase("Upload the art first (POST /v1/cards/art), then name it here.")
                         )
                     )
                 }

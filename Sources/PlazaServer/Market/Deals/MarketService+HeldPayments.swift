@@ -29,9 +29,11 @@ extension MarketService {
             var error = PlazaError(
                 .conflict,
                 .stateConflict,
-                offer.paymentState == nil ? "Only an accepted offer can be paid." : "You paid for this offer already.",
+                offer.paymentState == nil
+                    ? phrase("Only an accepted offer can be paid.") : phrase("You paid for this offer already."),
                 detail: offer.paymentState == nil
-                    ? "Wait until the seller accepts your price." : "Plaza holds it until the handshake."
+                    ? phrase("Wait until the seller accepts your price.")
+                    : phrase("Plaza holds it until the handshake.")
             )
             error.currentState = offer.paymentState?.rawValue ?? offer.state.rawValue
             throw error
@@ -163,7 +165,9 @@ extension MarketService {
             phrase("Plaza holds money for one of your marketplace deals."),
             detail:
                 phrase(
-                    "Finish the deal with its handshake, or call it off (the money goes back to the buyer), then delete the account."
+                    phrase(
+                        "Finish the deal with its handshake, or call it off (the money goes back to the buyer), then delete the account."
+                    )
                 )
         )
     }

@@ -142,7 +142,7 @@ extension MarketService {
                     .stateConflict,
                     phrase("This item is reserved for another buyer, or no longer for sale."),
                     detail: phrase(
-                        "Its seller accepted another offer; yours stays open in case that one falls through."
+                        phrase("Its seller accepted another offer; yours stays open in case that one falls through.")
                     )
                 )
             }

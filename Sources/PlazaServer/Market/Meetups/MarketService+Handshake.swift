@@ -60,8 +60,8 @@ extension MarketService {
                 .invalidCode,
                 phrase("This is not the seller's code."),
                 detail: left > 0
-                    ? "Check the six digits on the seller's phone and try again."
-                    : "Too many wrong codes: ask the seller to show a new one.",
+                    ? phrase("Check the six digits on the seller's phone and try again.")
+                    : phrase("Too many wrong codes: ask the seller to show a new one."),
                 errors: [FieldError(field: match.field, message: phrase("Not the code on the seller's phone."))]
             )
         }
@@ -78,7 +78,7 @@ extension MarketService {
             guard try await deals.useHandshake(id, column: match.column, hash: match.hash, now: now, on: db) else {
                 throw Self.meetupConflict(
                     meetup,
-                    "This code was used, the seller showed a new one, or the deal was called off."
+                    phrase("This code was used, the seller showed a new one, or the deal was called off.")
                 )
             }
             if let completed {
@@ -93,7 +93,7 @@ extension MarketService {
                 }
                 payment = try await deals.offer(completed, on: db)?.payment
             } else if offer != nil {
-                throw Self.meetupConflict(meetup, "This deal was called off meanwhile.")
+                throw Self.meetupConflict(meetup, phrase("This deal was called off meanwhile."))
             }
             guard
                 try await listings.move(
@@ -251,16 +251,20 @@ extension MarketService {
 
     static func requireWindow(_ meetup: DealStore.MeetupRecord, now: Date) throws {
         guard meetup.state == .accepted else {
-            throw meetupConflict(meetup, meetup.state == .completed ? "This handshake is done: the item is sold." : nil)
+            throw meetupConflict(
+                meetup,
+                meetup.state == .completed ? phrase("This handshake is done: the item is sold.") : nil
+            )
         }
         guard now >= meetup.windowStart, now < meetup.windowEnd else {
             var error = PlazaError(
                 .conflict,
                 .stateConflict,
                 now < meetup.windowStart
-                    ? "The handshake opens 30 minutes before the meetup." : "This meetup's window has passed.",
+                    ? phrase("The handshake opens 30 minutes before the meetup.")
+                    : phrase("This meetup's window has passed."),
                 detail: now < meetup.windowStart
-                    ? "Come back when you are there." : "Propose another meetup in the conversation."
+                    ? phrase("Come back when you are there.") : phrase("Propose another meetup in the conversation.")
             )
             error.currentState = meetup.state.rawValue
             throw error
