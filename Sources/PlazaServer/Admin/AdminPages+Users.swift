@@ -36,7 +36,7 @@ extension AdminPages {
                     username: $0.username,
                     displayName: $0.displayName,
                     email: $0.email,
-                    role: $0.role.rawValue,
+                    role: Self.roleTag($0.role),
                     standing: Self.standing($0)
                 )
             },

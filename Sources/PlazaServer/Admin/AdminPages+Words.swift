@@ -4,6 +4,16 @@ import PlazaCore
 /// The review console's words for the queue's kinds, states and actions (their `label`s in PlazaCore stay English for
 /// the API), in the reader's language.
 extension AdminPages {
+    /// A role as the accounts list tags it ("customer").
+    static func roleTag(_ role: Role) -> String {
+        switch role {
+        case .customer: say("customer")
+        case .merchant: say("merchant")
+        case .admin: say("admin")
+        case .designer: say("designer")
+        }
+    }
+
     static func kindName(_ kind: ReviewKind) -> String {
         switch kind {
         case .merchant: say("New merchant")

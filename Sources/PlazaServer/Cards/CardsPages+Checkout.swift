@@ -171,7 +171,7 @@ extension CardsPages {
             for page in view.spec.pages {
                 tabs.append(
                     PageTab(
-                        label: page.rawValue.capitalized,
+                        label: Self.pageName(page),
                         svg: try await cards.preview(view, page: page, guides: false, inline: true)
                     )
                 )

@@ -154,7 +154,7 @@ extension CardsPages {
             pages: template.pages.map { page in
                 PageGroup(
                     page: page.rawValue,
-                    title: page.rawValue.capitalized,
+                    title: Self.pageName(page),
                     labels: design.labels.filter { $0.page == page }.compactMap { value in
                         template.labels.first { $0.id == value.id }.map {
                             Self.field(

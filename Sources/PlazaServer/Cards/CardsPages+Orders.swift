@@ -144,6 +144,15 @@ extension CardsPages {
         )
     }
 
+    /// A card's page as the reader names it ("Front").
+    static func pageName(_ page: CardPage) -> String {
+        switch page {
+        case .front: say("Front")
+        case .inside: say("Inside")
+        case .back: say("Back")
+        }
+    }
+
     static func statusName(_ status: CardOrderStatus) -> String {
         switch status {
         case .pendingPayment: say("Waiting for payment")

@@ -87,7 +87,7 @@ extension CardsPages {
         for page in template.pages {
             tabs.append(
                 PageTab(
-                    label: page.rawValue.capitalized,
+                    label: Self.pageName(page),
                     svg: try await cards.templatePreview(spec, colour: colour?.id, page: page, inline: true)
                 )
             )
