@@ -14,6 +14,28 @@ extension AdminPages {
         }
     }
 
+    /// An audit log action in words (`AdminRules.actionLabel`, said); an action it does not know stays its name.
+    static func auditLabel(_ action: String) -> String {
+        switch action {
+        case "user.suspend": say("Suspended an account")
+        case "user.reinstate": say("Reinstated an account")
+        case "user.role": say("Changed a role")
+        case "review.approve": say("Approved")
+        case "review.reject": say("Rejected")
+        default: action
+        }
+    }
+
+    /// An audit log action done to a named person, followed on the page by the name (`AdminRules.actionVerb`, said).
+    static func auditVerb(_ action: String) -> String {
+        switch action {
+        case "user.suspend": say("Suspended")
+        case "user.reinstate": say("Reinstated")
+        case "user.role": say("Changed the role of")
+        default: auditLabel(action)
+        }
+    }
+
     static func kindName(_ kind: ReviewKind) -> String {
         switch kind {
         case .merchant: say("New merchant")
