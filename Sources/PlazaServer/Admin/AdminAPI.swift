@@ -69,13 +69,13 @@ struct AdminAPI: Sendable {
         let query = request.uri.queryParameters
         let state = try query.get("state").map { raw in
             guard let state = ReviewState(rawValue: raw) else {
-                throw PlazaError.validation(field: "state", "Use open, approved or rejected.")
+                throw PlazaError.validation(field: "state", phrase("Use open, approved or rejected."))
             }
             return state
         }
         let kind = try query.get("kind").map { raw in
             guard let kind = ReviewKind(rawValue: raw) else {
-                throw PlazaError.validation(field: "kind", "No review items are of this kind.")
+                throw PlazaError.validation(field: "kind", phrase("No review items are of this kind."))
             }
             return kind
         }

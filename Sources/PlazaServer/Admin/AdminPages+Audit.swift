@@ -33,7 +33,7 @@ extension AdminPages {
                 at: reader.when(entry.at),
                 datetime: reader.machine(entry.at),
                 admin: entry.admin,
-                action: person == nil ? AdminRules.actionLabel(entry.action) : AdminRules.actionVerb(entry.action),
+                action: person == nil ? Self.auditLabel(entry.action) : Self.auditVerb(entry.action),
                 object: person ?? entry.objectKind,
                 link: AdminService.personKinds.contains(entry.objectKind) ? "/admin/users/\(entry.objectId)" : nil,
                 reason: entry.reason,
@@ -41,7 +41,7 @@ extension AdminPages {
             )
         }
         let model = AuditPage(
-            shell: Shell(title: "Audit log", context: context),
+            shell: Shell(title: say("Audit log"), context: context),
             tabs: Tabs(audit: true),
             rows: rows,
             next: page.nextCursor.map { "/admin/audit?cursor=\($0)" }

@@ -45,21 +45,21 @@ extension AdminPages {
                 at: reader.full(item.createdAt),
                 datetime: reader.machine(item.createdAt),
                 size: Self.size(item.bytes, reader),
-                check: item.check == .ok ? "Checked: ok" : "Check failed",
+                check: item.check == .ok ? say("Checked: ok") : say("Check failed"),
                 failed: item.check == .failed
             )
         }
         let newest = list.items.first(where: { $0.check == .ok })
         let next = list.every.flatMap { every in newest.map { $0.createdAt.addingTimeInterval(TimeInterval(every)) } }
         let model = BackupsPage(
-            shell: Shell(title: "Backups", context: context),
+            shell: Shell(title: say("Backups"), context: context),
             tabs: Tabs(backups: true),
             on: list.every != nil,
             postgres: admin.database.engine == .postgres,
             folder: admin.backups?.folder.path,
             database: admin.backups?.source,
-            every: list.every.map { Self.interval(TimeInterval($0)) } ?? "",
-            keep: list.keep.map { reader.count($0, "copy", "copies") } ?? "",
+            every: list.every.map { Self.interval(TimeInterval($0), reader) } ?? "",
+            keep: list.keep.map { reader.count($0, "count.copy") } ?? "",
             last: rows.first,
             next: next.map { reader.upcoming(max($0, Date())) },
             failure: list.lastFailure.map {
@@ -71,13 +71,13 @@ extension AdminPages {
     }
 
     /// "6 hours", "90 minutes", "day", "2 days": the interval after "every".
-    static func interval(_ seconds: TimeInterval) -> String {
+    static func interval(_ seconds: TimeInterval, _ reader: Reader) -> String {
         let whole = Int(seconds.rounded())
-        for (unit, one, many) in [(86_400, "day", "days"), (3_600, "hour", "hours"), (60, "minute", "minutes")]
+        for (unit, key) in [(86_400, "count.every.day"), (3_600, "count.every.hour"), (60, "count.every.minute")]
         where whole >= unit && whole % unit == 0 {
-            return whole == unit ? one : "\(whole / unit) \(many)"
+            return reader.count(whole / unit, key)
         }
-        return whole == 1 ? "second" : "\(whole) seconds"
+        return reader.count(whole, "count.every.second")
     }
 
     /// "812 KB", "1.4 MB": a file's size.

@@ -18,15 +18,15 @@ extension AdminPages {
             username = merchant.username
             email = merchant.email
             emailVerified = merchant.emailVerified
-            emailState = merchant.emailVerified ? "verified" : "not verified yet"
+            emailState = merchant.emailVerified ? say("verified") : say("not verified yet")
             memberSince = reader.day(merchant.memberSince)
             payoutReady = [.ready, .notNeeded].contains(merchant.payoutAccount)
             payout =
                 switch merchant.payoutAccount {
-                case .ready: "Bank account connected: payouts reach it."
-                case .incomplete: "Bank account started but not finished: payouts cannot leave yet."
-                case .none: "No bank account connected: payouts cannot leave yet."
-                case .notNeeded: "No bank account needed: this Plaza pays out without one."
+                case .ready: say("Bank account connected: payouts reach it.")
+                case .incomplete: say("Bank account started but not finished: payouts cannot leave yet.")
+                case .none: say("No bank account connected: payouts cannot leave yet.")
+                case .notNeeded: say("No bank account needed: this Plaza pays out without one.")
                 }
         }
     }

@@ -26,7 +26,7 @@ extension AdminPages {
         let query = request.uri.queryParameters.get("q") ?? ""
         let page = try await admin.users(matching: query, limit: 25, after: request.uri.queryParameters.get("after"))
         let model = UsersPage(
-            shell: Shell(title: "Accounts", context: context),
+            shell: Shell(title: say("Accounts"), context: context),
             tabs: Tabs(users: true),
             query: query,
             searched: !query.isEmpty,
@@ -36,7 +36,7 @@ extension AdminPages {
                     username: $0.username,
                     displayName: $0.displayName,
                     email: $0.email,
-                    role: $0.role.rawValue,
+                    role: Self.roleTag($0.role),
                     standing: Self.standing($0)
                 )
             },
@@ -49,11 +49,11 @@ extension AdminPages {
 
     /// "Suspended", "Merchant: waiting for approval", ...: what stands out about an account, if anything.
     static func standing(_ user: AdminUser) -> String? {
-        if user.suspendedAt != nil { return "Suspended" }
+        if user.suspendedAt != nil { return say("Suspended") }
         switch user.merchantApproval?.state {
-        case .pending: return "Waiting for approval"
-        case .rejected: return "Merchant refused"
-        default: return user.emailVerified ? nil : "E-mail not verified"
+        case .pending: return say("Waiting for approval")
+        case .rejected: return say("Merchant refused")
+        default: return user.emailVerified ? nil : say("E-mail not verified")
         }
     }
 
@@ -75,9 +75,9 @@ extension AdminPages {
     }
 
     static let userNotices = [
-        "suspended": "Suspended: every session of this account ended, and they were told why.",
-        "reinstated": "Reinstated: this account can log in again, and they were told.",
-        "role": "The role was changed.",
+        "suspended": phrase("Suspended: every session of this account ended, and they were told why."),
+        "reinstated": phrase("Reinstated: this account can log in again, and they were told."),
+        "role": phrase("The role was changed."),
     ]
 
     @Sendable func user(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -89,7 +89,7 @@ extension AdminPages {
             shell: Shell(
                 title: user.displayName,
                 context: context,
-                notice: request.uri.queryParameters.get("notice").flatMap { Self.userNotices[$0] }
+                notice: request.uri.queryParameters.get("notice").flatMap { Self.userNotices[$0].map { say($0) } }
             ),
             tabs: Tabs(users: true),
             id: id.uuidString.lowercased(),
@@ -100,14 +100,14 @@ extension AdminPages {
             balance: balances.map { reader.money($0) }.joined(separator: ", "),
             approval: user.merchantApproval.map {
                 switch $0.state {
-                case .approved: "Approved"
-                case .pending: "Waiting for approval"
-                case .rejected: "Refused: \($0.reason ?? "")"
+                case .approved: say("Approved")
+                case .pending: say("Waiting for approval")
+                case .rejected: say("Refused: {reason}", ["reason": $0.reason ?? ""])
                 }
             },
             me: id == context.identity.user.id,
             roles: Role.allCases.map {
-                Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == user.role)
+                Choice(value: $0.rawValue, label: AccountsPages.roleName($0), selected: $0 == user.role)
             },
             suspendForm: context.page.form("suspend") ?? FormState(names: ["reason"])
         )
@@ -140,7 +140,7 @@ extension AdminPages {
         let form = try await request.decodeForm(limit: maxBody)
         let id = try Query.id(context.parameters, "id", "user")
         guard let role = Role(rawValue: form["role"]) else {
-            return renderer.refused(alert: "Pick a role.", returnTo: Self.userPath(id))
+            return renderer.refused(alert: say("Pick a role."), returnTo: Self.userPath(id))
         }
         do {
             _ = try await admin.changeRole(context.identity, id, to: role)

@@ -75,7 +75,7 @@ struct AdminPages: Sendable {
         let rows = page.items.map { item in
             QueueRow(
                 id: item.id.uuidString.lowercased(),
-                kind: item.kind.label,
+                kind: Self.kindName(item.kind),
                 subject: item.subject,
                 finding: item.findings.first,
                 waiting: reader.when(item.createdAt),
@@ -86,14 +86,16 @@ struct AdminPages: Sendable {
         let heading =
             state == .open
             ? (rows.isEmpty
-                ? "Nothing waits for review" : "\(reader.count(rows.count, "item waits", "items wait")) for review")
-            : (state == .approved ? "Approved" : "Rejected")
+                ? say("Nothing waits for review") : reader.count(rows.count, "home.review.waiting"))
+            : (state == .approved ? say("Approved") : say("Rejected"))
         let model = QueuePage(
-            shell: Shell(title: "Review queue", context: context),
+            shell: Shell(title: say("Review queue"), context: context),
             tabs: Tabs(queue: true),
             rows: rows,
             open: state == .open,
-            states: ReviewState.allCases.map { Choice(value: $0.rawValue, label: $0.label, selected: $0 == state) },
+            states: ReviewState.allCases.map {
+                Choice(value: $0.rawValue, label: Self.stateName($0), selected: $0 == state)
+            },
             heading: heading,
             next: page.nextCursor.map { "/admin?state=\(state.rawValue)&cursor=\($0)" }
         )
@@ -155,11 +157,14 @@ struct AdminPages: Sendable {
 
     /// A campaign's fields as the admin reads them.
     static let fieldNames = [
-        "title": "Title", "body": "Text", "startsAt": "Starts", "endsAt": "Ends", "schedule": "Days and hours",
-        "target": "Who receives it",
-        "delivery": "How it reaches them", "discount": "Discount", "minimumSpend": "Minimum spend",
-        "maxDiscount": "Largest discount",
-        "totalRedemptions": "Coupons in all", "perCustomer": "Per customer", "code": "Printed code",
+        "title": phrase("Title"), "body": phrase("Text"), "startsAt": phrase("Starts"), "endsAt": phrase("Ends"),
+        "schedule": phrase("Days and hours"),
+        "target": phrase("Who receives it"),
+        "delivery": phrase("How it reaches them"), "discount": phrase("Discount"),
+        "minimumSpend": phrase("Minimum spend"),
+        "maxDiscount": phrase("Largest discount"),
+        "totalRedemptions": phrase("Coupons in all"), "perCustomer": phrase("Per customer"),
+        "code": phrase("Printed code"),
     ]
 
     /// A diff's value for reading: an instant in the reader's time zone, JSON as `key: value` pairs.
@@ -180,8 +185,8 @@ struct AdminPages: Sendable {
     }
 
     static let itemNotices = [
-        "claimed": "It is yours to decide for the next 15 minutes; no other admin can meanwhile.",
-        "released": "You let it go: another admin may pick it up.",
+        "claimed": phrase("It is yours to decide for the next 15 minutes; no other admin can meanwhile."),
+        "released": phrase("You let it go: another admin may pick it up."),
     ]
 
     @Sendable func item(_ request: Request, context: AuthenticatedContext) async throws -> Response {
@@ -190,23 +195,23 @@ struct AdminPages: Sendable {
         let me = context.identity.user.username
         let notice: String? =
             switch request.uri.queryParameters.get("notice") {
-            case "decided" where item.state != .open: item.kind.decidedNotice(item)
-            case let key?: Self.itemNotices[key]
+            case "decided" where item.state != .open: Self.decidedNotice(item)
+            case let key?: Self.itemNotices[key].map { say($0) }
             case nil: nil
             }
         let actForm = context.page.form("act") ?? FormState(names: ["action", "reason"])
         var art: [ReviewArt] = []
         if item.kind == .template, let templateArt { art = try await templateArt(item.subjectId, context.identity) }
         let model = ItemPage(
-            shell: Shell(title: "Review: \(item.subject)", context: context, notice: notice),
+            shell: Shell(title: say("Review: {subject}", ["subject": item.subject]), context: context, notice: notice),
             tabs: Tabs(queue: true),
             id: item.id.uuidString.lowercased(),
-            kind: item.kind.label,
+            kind: Self.kindName(item.kind),
             subject: item.subject,
             subjectLink: item.kind == .merchant
                 ? "/admin/users/\(item.subjectId.uuidString.lowercased())"
                 : item.kind == .dispute ? WalletService.disputePath(item.subjectId) : nil,
-            subjectLabel: item.kind == .dispute ? "The dispute and its receipt" : "Account",
+            subjectLabel: item.kind == .dispute ? say("The dispute and its receipt") : say("Account"),
             appealable: item.kind == .report,
             proofLink: item.kind == .template ? "/cards/templates/\(item.subjectId.uuidString.lowercased())" : nil,
             editLink: item.kind == .template ? "/cards/studio/\(item.subjectId.uuidString.lowercased())" : nil,
@@ -215,7 +220,7 @@ struct AdminPages: Sendable {
             findings: item.findings,
             changes: item.diff.map {
                 Change(
-                    field: Self.fieldNames[$0.field] ?? $0.field,
+                    field: Self.fieldNames[$0.field].map { say($0) } ?? $0.field,
                     before: $0.before.map { Self.shown($0, reader: reader) },
                     after: $0.after.map { Self.shown($0, reader: reader) } ?? "—"
                 )
@@ -233,7 +238,7 @@ struct AdminPages: Sendable {
             actions: item.actions.map {
                 ActionOption(
                     value: $0.rawValue,
-                    label: $0.label,
+                    label: Self.actionName($0),
                     // A single action (an offer report's stop) is the one chosen.
                     checked: actForm.fields["action"]?.value == $0.rawValue || item.actions.count == 1
                 )
@@ -243,7 +248,7 @@ struct AdminPages: Sendable {
             actHeading: Self.actHeading(item.kind),
             rejectHeading: Self.rejectHeading(item.kind),
             rejectButton: [.report, .offerReport].contains(item.kind)
-                ? "Dismiss" : item.kind == .appeal ? "Deny" : "Reject",
+                ? say("Dismiss") : item.kind == .appeal ? say("Deny") : say("Reject"),
             merchant: item.merchant.map { MerchantFacts($0, reader) }
         )
         return renderer.render("admin/item", model)
@@ -305,27 +310,34 @@ struct AdminPages: Sendable {
 
     static func actHeading(_ kind: ReviewKind) -> String {
         switch kind {
-        case .appeal: "Grant the appeal"
-        case .dispute: "Uphold: refund the customer"
-        case .offerReport: "Stop the campaign"
-        default: "Uphold the report"
+        case .appeal: say("Grant the appeal")
+        case .dispute: say("Uphold: refund the customer")
+        case .offerReport: say("Stop the campaign")
+        default: say("Uphold the report")
         }
     }
 
     static func rejectHeading(_ kind: ReviewKind) -> String {
         switch kind {
-        case .report: "Dismiss the report"
-        case .offerReport: "Dismiss the reports: it keeps running"
-        case .appeal: "Deny the appeal"
-        case .dispute: "Reject the dispute"
-        default: "Reject"
+        case .report: say("Dismiss the report")
+        case .offerReport: say("Dismiss the reports: it keeps running")
+        case .appeal: say("Deny the appeal")
+        case .dispute: say("Reject the dispute")
+        default: say("Reject")
         }
     }
 
     /// "Approved by root, Today 9:40 PM" once decided.
     static func decision(_ item: ReviewItem, _ reader: Reader) -> String? {
         item.decidedAt.map {
-            "\(item.state.label)\(item.action.map { " (\($0.label.lowercased()))" } ?? "") by \(item.decidedBy ?? "an admin"), \(reader.when($0))"
+            say(
+                "{state} by {admin}, {when}",
+                [
+                    "state": Self.stateName(item.state)
+                        + (item.action.map { " (\(Self.actionNameInLine($0)))" } ?? ""),
+                    "admin": item.decidedBy ?? say("an admin"), "when": reader.when($0),
+                ]
+            )
         }
     }
 

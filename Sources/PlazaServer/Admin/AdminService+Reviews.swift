@@ -91,7 +91,7 @@ extension AdminService {
             if !approve || reason != nil || needsStatement, let problem = AdminRules.reasonProblem(reason ?? "") {
                 throw PlazaError.validation(
                     field: "reason",
-                    needsStatement ? "Write the statement of reasons the person reads." : problem
+                    needsStatement ? phrase("Write the statement of reasons the person reads.") : problem
                 )
             }
             let chosen = approve ? action : nil
@@ -168,7 +168,7 @@ extension AdminService {
                 .conflict,
                 .alreadyDecided,
                 "\(by) already \(record.item.state == .approved ? "approved" : "rejected") this.",
-                detail: "Nothing was changed. Reload the queue to see what is still open."
+                detail: phrase("Nothing was changed. Reload the queue to see what is still open.")
             )
         }
         if let holder = record.claimedBy, holder != admin.user.id, let until = record.item.claimedUntil, until > now {

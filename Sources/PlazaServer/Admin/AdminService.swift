@@ -36,7 +36,9 @@ package struct AdminService: Sendable {
     /// Suspends `id` with a reason the person reads; an admin cannot suspend themselves.
     func suspend(_ admin: Identity, _ id: UUID, reason: String, now: Date = Date()) async throws -> AdminUser {
         if let problem = AdminRules.reasonProblem(reason) { throw PlazaError.validation(field: "reason", problem) }
-        guard id != admin.user.id else { throw PlazaError.conflict(field: nil, "You cannot suspend your own account.") }
+        guard id != admin.user.id else {
+            throw PlazaError.conflict(field: nil, phrase("You cannot suspend your own account."))
+        }
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         let (accounts, audit) = (accounts, audit)
         let user = try await events.transaction { db in
@@ -83,7 +85,9 @@ package struct AdminService: Sendable {
 
     /// Another account's role (an admin's own would lock the console out of its last admin).
     func changeRole(_ admin: Identity, _ id: UUID, to role: Role, now: Date = Date()) async throws -> AdminUser {
-        guard id != admin.user.id else { throw PlazaError.conflict(field: "role", "You cannot change your own role.") }
+        guard id != admin.user.id else {
+            throw PlazaError.conflict(field: "role", phrase("You cannot change your own role."))
+        }
         let (accounts, audit) = (accounts, audit)
         let user = try await database.transaction { db in
             let before = try await accounts.adminUser(id, on: db)

@@ -308,7 +308,7 @@ struct CardsAPI: Sendable {
             guard let status = CardOrderStatus(rawValue: String(text)) else {
                 throw PlazaError.validation(
                     field: "status",
-                    "Statuses are pending_payment, paid, in_production, shipped and cancelled."
+                    phrase("Statuses are pending_payment, paid, in_production, shipped and cancelled.")
                 )
             }
             return status
@@ -354,7 +354,7 @@ struct CardsAPI: Sendable {
         let id = { (name: String) throws -> UUID? in
             guard let text = query.get(name), !(lenient && text.isEmpty) else { return nil }
             guard let id = UUID(uuidString: text) else {
-                throw PlazaError.validation(field: name, "This is not one of the catalogue's ids.")
+                throw PlazaError.validation(field: name, phrase("This is not one of the catalogue's ids."))
             }
             return id
         }
@@ -372,7 +372,7 @@ struct CardsAPI: Sendable {
     static func page(_ uri: URI) throws -> CardPage {
         guard let text = uri.queryParameters.get("page"), !text.isEmpty else { return .front }
         guard let page = CardPage(rawValue: text) else {
-            throw PlazaError.validation(field: "page", "Pages are front, inside and back.")
+            throw PlazaError.validation(field: "page", phrase("Pages are front, inside and back."))
         }
         return page
     }

@@ -12,13 +12,13 @@ struct CardsAdminPages: Sendable {
     let maxBody: Int
 
     static let notices = [
-        "category": "Category added: designers can file templates under it.",
-        "category-saved": "Category saved: the catalogue shows it so.",
-        "paper": "Paper saved: templates may offer it.",
-        "paper-saved": "Paper saved: its new prices apply to carts from now on.",
-        "production": "Sent to the printer: the shopper's designs are locked.",
-        "shipped": "Marked shipped: the shopper was told.",
-        "cancelled": "Cancelled: the shopper was told why, and anything they paid is back in their wallet.",
+        "category": phrase("Category added: designers can file templates under it."),
+        "category-saved": phrase("Category saved: the catalogue shows it so."),
+        "paper": phrase("Paper saved: templates may offer it."),
+        "paper-saved": phrase("Paper saved: its new prices apply to carts from now on."),
+        "production": phrase("Sent to the printer: the shopper's designs are locked."),
+        "shipped": phrase("Marked shipped: the shopper was told."),
+        "cancelled": phrase("Cancelled: the shopper was told why, and anything they paid is back in their wallet."),
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -113,15 +113,21 @@ struct CardsAdminPages: Sendable {
         }
         let page = Page(
             shell: Shell(
-                title: "Card shop",
+                title: say("Card shop"),
                 context: context,
-                notice: noticeKey.flatMap { $0.hasPrefix("category") || $0.hasPrefix("paper") ? nil : Self.notices[$0] }
+                notice: noticeKey.flatMap {
+                    $0.hasPrefix("category") || $0.hasPrefix("paper") ? nil : Self.notices[$0].map { say($0) }
+                }
             ),
             tabs: AdminPages.Tabs(cards: true),
             categories: Self.rows(categories, page: context.page),
-            categoryOptions: [CardsPages.Preset(value: "", label: "— a new category —", selected: true)]
+            categoryOptions: [CardsPages.Preset(value: "", label: say("— a new category —"), selected: true)]
                 + categories.map {
-                    CardsPages.Preset(value: $0.id.uuidString.lowercased(), label: "Under \($0.name)", selected: false)
+                    CardsPages.Preset(
+                        value: $0.id.uuidString.lowercased(),
+                        label: say("Under {category}", ["category": $0.name]),
+                        selected: false
+                    )
                 },
             categoryForm: context.page.form("category") ?? FormState(names: ["name", "parentId"]),
             papers: try await cards.papers().map { paper in
@@ -130,9 +136,22 @@ struct CardsAdminPages: Sendable {
                 return PaperRow(
                     id: id,
                     name: paper.name,
-                    prices: "sample \(reader.money(paper.sampleAmount, paper.currency)); "
-                        + paper.tiers.map { "\($0.minQuantity)+ at \(reader.money($0.unitAmount, paper.currency))" }
-                        .joined(separator: ", "),
+                    prices: say(
+                        "sample {price}; {tiers}",
+                        [
+                            "price": reader.money(paper.sampleAmount, paper.currency),
+                            "tiers": paper.tiers.map {
+                                say(
+                                    "{quantity}+ at {price}",
+                                    [
+                                        "quantity": "\($0.minQuantity)",
+                                        "price": reader.money($0.unitAmount, paper.currency),
+                                    ]
+                                )
+                            }
+                            .joined(separator: ", "),
+                        ]
+                    ),
                     form: refused
                         ?? FormState(names: Self.paperFields).with("name", paper.name).with(
                             "description",
@@ -147,7 +166,7 @@ struct CardsAdminPages: Sendable {
             orders: orders.items.map { order in
                 OrderRow(
                     id: order.id.uuidString.lowercased(),
-                    what: CardsService.describe(order),
+                    what: CardsPages.describe(order, reader: reader),
                     who: order.shippingAddress.name,
                     address: [
                         order.shippingAddress.line1,
@@ -163,14 +182,25 @@ struct CardsAdminPages: Sendable {
                     files: order.items.map { item in
                         File(
                             label:
-                                "\(item.designName): \(item.kind == .sample ? "1 sample" : "\(item.quantity) cards") on \(item.paperName)",
+                                item.kind == .sample
+                                ? say(
+                                    "{design}: 1 sample on {paper}",
+                                    ["design": item.designName, "paper": item.paperName]
+                                )
+                                : say(
+                                    "{design}: {quantity} cards on {paper}",
+                                    [
+                                        "design": item.designName, "quantity": "\(item.quantity)",
+                                        "paper": item.paperName,
+                                    ]
+                                ),
                             href:
                                 "/admin/cards/orders/\(order.id.uuidString.lowercased())/items/\(item.id.uuidString.lowercased())/print.pdf"
                         )
                     }
                 )
             },
-            filters: [CardsPages.Chip(label: "All", href: "/admin/cards", current: status == nil)]
+            filters: [CardsPages.Chip(label: say("All"), href: "/admin/cards", current: status == nil)]
                 + CardOrderStatus.allCases.map {
                     CardsPages.Chip(
                         label: CardsPages.statusName($0),
@@ -178,8 +208,8 @@ struct CardsAdminPages: Sendable {
                         current: $0 == status
                     )
                 },
-            categoryNotice: noticeKey.flatMap { $0.hasPrefix("category") ? Self.notices[$0] : nil },
-            paperNotice: noticeKey.flatMap { $0.hasPrefix("paper") ? Self.notices[$0] : nil },
+            categoryNotice: noticeKey.flatMap { $0.hasPrefix("category") ? Self.notices[$0].map { say($0) } : nil },
+            paperNotice: noticeKey.flatMap { $0.hasPrefix("paper") ? Self.notices[$0].map { say($0) } : nil },
             more: orders.nextCursor.map { Self.olderOrders(status: status, cursor: $0) }
         )
         return renderer.render("cards/admin", page)
@@ -272,7 +302,7 @@ struct CardsAdminPages: Sendable {
                     currency: cards.currency
                 )
             else {
-                throw PlazaError.validation(field: "sampleAmount", "Type the sample's price, such as 2.00.")
+                throw PlazaError.validation(field: "sampleAmount", phrase("Type the sample's price, such as 2.00."))
             }
             var tiers: [CardPriceTier] = []
             for part in form["tiers"].split(whereSeparator: { $0 == "," || $0 == "\n" }) {
@@ -282,7 +312,7 @@ struct CardsAdminPages: Sendable {
                 else {
                     throw PlazaError.validation(
                         field: "tiers",
-                        "Write each tier as quantity: price per card, such as 1: 3.50, 25: 2.50."
+                        phrase("Write each tier as quantity: price per card, such as 1: 3.50, 25: 2.50.")
                     )
                 }
                 tiers.append(CardPriceTier(minQuantity: quantity, unitAmount: amount))
@@ -329,7 +359,8 @@ struct CardsAdminPages: Sendable {
             }
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
-                alert: "\(error.title) \(error.errors?.map(\.message).joined(separator: " ") ?? error.detail ?? "")",
+                alert:
+                    "\(say(error.title)) \(error.errors?.map { say($0.message) }.joined(separator: " ") ?? error.detail.map { say($0) } ?? "")",
                 returnTo: "/admin/cards"
             )
         }

@@ -25,7 +25,7 @@ extension CardsPages {
         let added: CardCartItem
         do {
             guard let paper = UUID(uuidString: form["paperId"]) else {
-                throw PlazaError.validation(field: "paperId", "Pick a paper.")
+                throw PlazaError.validation(field: "paperId", phrase("Pick a paper."))
             }
             let quantity = Int(form["quantity"].trimmingCharacters(in: .whitespaces))
             added = try await cards.addToCart(

@@ -39,7 +39,8 @@ extension CardsPages {
                         item.kind,
                         quantity: item.quantity,
                         paper: item.paperName,
-                        unit: reader.money(item.unitAmount, cart.currency)
+                        unit: reader.money(item.unitAmount, cart.currency),
+                        reader: reader
                     ),
                     amount: reader.money(item.amount, cart.currency),
                     svg: try await cards.designPreview(
@@ -67,21 +68,33 @@ extension CardsPages {
         let creditNote =
             credited.isEmpty || cart.credit == 0
             ? nil
-            : "Your sample of \(credited.map(\.designName).joined(separator: ", ")) comes with prints of the same card: "
-                + "its price comes off this order (Sample credit below)."
+            : say(
+                "Your sample of {designs} comes with prints of the same card: "
+                    + "its price comes off this order (Sample credit below).",
+                ["designs": credited.map(\.designName).joined(separator: ", ")]
+            )
         // "Added to your cart: Olive Sprig, 50 cards on Linen, $2.50 each." / "Changed: Olive Sprig, now 100 cards …"
         let query = request.uri.queryParameters
         let line = lines.first { $0.id == query.get("line").map { String($0) } }
         let said: String? =
             switch query.get("notice") {
-            case "added": line.map { "Added to your cart: \($0.design), \($0.what)." }
-            case "quantity": line.map { "Changed: \($0.design) is now \($0.what), \($0.amount)." }
+            case "added":
+                line.map { say("Added to your cart: {design}, {what}.", ["design": $0.design, "what": $0.what]) }
+            case "quantity":
+                line.map {
+                    say(
+                        "Changed: {design} is now {what}, {amount}.",
+                        [
+                            "design": $0.design, "what": $0.what, "amount": $0.amount,
+                        ]
+                    )
+                }
             default: nil
             }
         return renderer.render(
             "cards/cart",
             CartPage(
-                shell: Shell(title: "Your cart", context: context, notice: said ?? notice(request)),
+                shell: Shell(title: say("Your cart"), context: context, notice: said ?? notice(request)),
                 lines: lines,
                 empty: lines.isEmpty,
                 blocked: lines.contains { $0.problem != nil },
@@ -106,7 +119,7 @@ extension CardsPages {
         let line = id.uuidString.lowercased()
         do {
             guard let quantity = Int(form["quantity"].trimmingCharacters(in: .whitespaces)) else {
-                throw PlazaError.validation(field: "quantity", "Give a whole number of cards.")
+                throw PlazaError.validation(field: "quantity", phrase("Give a whole number of cards."))
             }
             _ = try await cards.changeQuantity(context.identity, id, CardCartItemChange(quantity: quantity))
         } catch let error as PlazaError where error.status.code < 500 && error.status != .notFound {
@@ -158,7 +171,7 @@ extension CardsPages {
             for page in view.spec.pages {
                 tabs.append(
                     PageTab(
-                        label: page.rawValue.capitalized,
+                        label: Self.pageName(page),
                         svg: try await cards.preview(view, page: page, guides: false, inline: true)
                     )
                 )
@@ -182,7 +195,7 @@ extension CardsPages {
             "US"
         )
         let model = CheckoutPage(
-            shell: Shell(title: "Checkout", context: context, notice: notice(request)),
+            shell: Shell(title: say("Checkout"), context: context, notice: notice(request)),
             form: refused ?? defaults,
             proofs: proofs,
             sums: Self.sums(
@@ -208,7 +221,10 @@ extension CardsPages {
             guard unapproved.isEmpty else {
                 throw PlazaError.validation(
                     unapproved.map {
-                        FieldError(field: "approve-\($0)", message: "Look at this proof and tick that you approve it.")
+                        FieldError(
+                            field: "approve-\($0)",
+                            message: phrase("Look at this proof and tick that you approve it.")
+                        )
                     }
                 )
             }

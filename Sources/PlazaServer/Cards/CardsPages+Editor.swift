@@ -62,7 +62,7 @@ extension CardsPages {
         return renderer.render(
             "cards/designs",
             DesignsPage(
-                shell: Shell(title: "Saved designs", context: context, notice: notice(request)),
+                shell: Shell(title: say("Saved designs"), context: context, notice: notice(request)),
                 designs: rows,
                 next: page.nextCursor.map { "/cards/designs?cursor=\($0)" }
             )
@@ -154,7 +154,7 @@ extension CardsPages {
             pages: template.pages.map { page in
                 PageGroup(
                     page: page.rawValue,
-                    title: page.rawValue.capitalized,
+                    title: Self.pageName(page),
                     labels: design.labels.filter { $0.page == page }.compactMap { value in
                         template.labels.first { $0.id == value.id }.map {
                             Self.field(
@@ -177,7 +177,10 @@ extension CardsPages {
             papers: template.paperTypes.map { paper in
                 let from = paper.tiers.last.map { context.reader.money($0.unitAmount, paper.currency) } ?? ""
                 let first = paper.tiers.first.map { context.reader.money($0.unitAmount, paper.currency) } ?? ""
-                let price = first == from ? "\(first) a card" : "\(first) down to \(from)"
+                let price =
+                    first == from
+                    ? say("{price} a card", ["price": first])
+                    : say("{first} down to {last}", ["first": first, "last": from])
                 return Choice(
                     value: paper.id.uuidString.lowercased(),
                     label: "\(paper.name) · \(price)",
@@ -347,7 +350,7 @@ extension CardsPages {
             try await cards.deleteDesign(context.identity, id)
         } catch let error as PlazaError where error.status == .conflict {
             return renderer.refused(
-                alert: "\(error.title) \(error.detail ?? "")",
+                alert: error.summary,
                 returnTo: "/cards/designs/\(id.uuidString.lowercased())"
             )
         }

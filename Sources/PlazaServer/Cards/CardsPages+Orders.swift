@@ -36,7 +36,7 @@ extension CardsPages {
                 )
             }
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused(alert: "\(error.title) \(error.detail ?? "")", returnTo: back)
+            return renderer.refused(alert: error.summary, returnTo: back)
         }
         return PageRenderer.seeOther(back + "?notice=reapproved")
     }
@@ -83,8 +83,27 @@ extension CardsPages {
         )
     }
 
-    static func what(_ kind: CardItemKind, quantity: Int, paper: String, unit: String) -> String {
-        kind == .sample ? "1 sample on \(paper)" : "\(quantity) cards on \(paper), \(unit) each"
+    static func what(_ kind: CardItemKind, quantity: Int, paper: String, unit: String, reader: Reader) -> String {
+        kind == .sample
+            ? say("1 sample on {paper}", ["paper": paper])
+            : reader.count(quantity, "count.cards_on_paper", ["paper": paper, "unit": unit])
+    }
+
+    /// "Golden Circle (50 cards)", "… and Olive Sprig (sample)", "… and 2 more lines": `CardsService.describe`, said.
+    static func describe(_ order: CardOrder, reader: Reader) -> String {
+        let items = order.items
+        let line = { (item: CardOrderItem) in
+            item.kind == .sample
+                ? say("{design} (sample)", ["design": item.designName])
+                : reader.count(item.quantity, "count.design_cards", ["design": item.designName])
+        }
+        switch items.count {
+        case 0: return say("cards")
+        case 1: return line(items[0])
+        case 2: return say("{first} and {second}", ["first": line(items[0]), "second": line(items[1])])
+        default:
+            return reader.count(items.count - 1, "count.more_lines", ["first": line(items[0])])
+        }
     }
 
     // MARK: Orders
@@ -109,7 +128,7 @@ extension CardsPages {
         let rows = page.items.map { order in
             OrderRow(
                 id: order.id.uuidString.lowercased(),
-                what: CardsService.describe(order),
+                what: Self.describe(order, reader: context.reader),
                 status: Self.statusName(order.status),
                 total: context.reader.money(order.total, order.currency),
                 when: context.reader.day(order.createdAt)
@@ -118,20 +137,29 @@ extension CardsPages {
         return renderer.render(
             "cards/orders",
             OrdersPage(
-                shell: Shell(title: "Your card orders", context: context, notice: notice(request)),
+                shell: Shell(title: say("Your card orders"), context: context, notice: notice(request)),
                 orders: rows,
                 next: page.nextCursor.map { "/cards/orders?cursor=\($0)" }
             )
         )
     }
 
+    /// A card's page as the reader names it ("Front").
+    static func pageName(_ page: CardPage) -> String {
+        switch page {
+        case .front: say("Front")
+        case .inside: say("Inside")
+        case .back: say("Back")
+        }
+    }
+
     static func statusName(_ status: CardOrderStatus) -> String {
         switch status {
-        case .pendingPayment: "Waiting for payment"
-        case .paid: "Paid"
-        case .inProduction: "At the printer"
-        case .shipped: "Shipped"
-        case .cancelled: "Cancelled"
+        case .pendingPayment: say("Waiting for payment")
+        case .paid: say("Paid")
+        case .inProduction: say("At the printer")
+        case .shipped: say("Shipped")
+        case .cancelled: say("Cancelled")
         }
     }
 
@@ -214,7 +242,8 @@ extension CardsPages {
                         item.kind,
                         quantity: item.quantity,
                         paper: item.paperName,
-                        unit: reader.money(item.unitAmount, order.currency)
+                        unit: reader.money(item.unitAmount, order.currency),
+                        reader: reader
                     ),
                     amount: reader.money(item.amount, order.currency),
                     svg: svg ?? ""
@@ -244,11 +273,18 @@ extension CardsPages {
         let total = reader.money(order.total, order.currency)
         let headline: String =
             switch order.status {
-            case .pendingPayment: paying ? "Your card is being charged \(total)…" : "Pay \(total) to place your order"
-            case .paid: "Paid \(total) ✓ Your cards go to the printer soon."
-            case .inProduction: "Your cards are being printed."
-            case .shipped: "Shipped to \(order.shippingAddress.name) · \(order.shippedAt.map { reader.day($0) } ?? "")"
-            case .cancelled: "Cancelled."
+            case .pendingPayment:
+                paying
+                    ? say("Your card is being charged {total}…", ["total": total])
+                    : say("Pay {total} to place your order", ["total": total])
+            case .paid: say("Paid {total} ✓ Your cards go to the printer soon.", ["total": total])
+            case .inProduction: say("Your cards are being printed.")
+            case .shipped:
+                say(
+                    "Shipped to {name} · {day}",
+                    ["name": order.shippingAddress.name, "day": order.shippedAt.map { reader.day($0) } ?? ""]
+                )
+            case .cancelled: say("Cancelled.")
             }
         let available =
             order.status == .pendingPayment
@@ -258,7 +294,7 @@ extension CardsPages {
         let progress = [CardOrderStatus.paid, .inProduction, .shipped]
         let reached = order.status == .cancelled ? -1 : progress.firstIndex(of: order.status).map { $0 + 1 } ?? 0
         return OrderPage(
-            shell: Shell(title: "Order", context: context, notice: notice(request)),
+            shell: Shell(title: say("Order"), context: context, notice: notice(request)),
             id: id.uuidString.lowercased(),
             status: Self.statusName(order.status),
             headline: headline,
@@ -281,12 +317,12 @@ extension CardsPages {
                 order.shippingAddress.country,
             ].joined(separator: ", "),
             payForm: refusedPay ?? Self.payForm(problem: order.paymentProblem),
-            walletAvailable: "\(reader.money(available ?? 0, order.currency)) available",
+            walletAvailable: say("{amount} available", ["amount": reader.money(available ?? 0, order.currency)]),
             walletShort: short,
             payByCard: refusedPay.map { $0.fields["method"]?.value == "card" } ?? short,
             key: UUID().uuidString,
-            cancelReason: order.cancelReason,
-            steps: ["Ordered", "Paid", "Printing", "Shipped"].enumerated().map { index, label in
+            cancelReason: order.cancelReason.map { say($0) },
+            steps: [say("Ordered"), say("Paid"), say("Printing"), say("Shipped")].enumerated().map { index, label in
                 Step(label: label, done: index <= reached, current: index == reached)
             },
             changed: changed
@@ -296,7 +332,9 @@ extension CardsPages {
     /// The pay form as it opens: paying by wallet, or saying why the last card payment did not go through.
     static func payForm(problem: String?) -> FormState {
         var form = FormState(names: ["method", "number", "expiry", "cvc"]).with("method", "wallet")
-        form.error = problem.map { "Your card payment did not go through: \($0) Try again, or pay from your wallet." }
+        form.error = problem.map {
+            say("Your card payment did not go through: {problem} Try again, or pay from your wallet.", ["problem": $0])
+        }
         return form
     }
 
@@ -334,7 +372,9 @@ extension CardsPages {
                 error.errors = [
                     FieldError(
                         field: "method",
-                        message: "Your wallet holds less than this order's total: add money to it, or pay with a card."
+                        message: phrase(
+                            "Your wallet holds less than this order's total: add money to it, or pay with a card."
+                        )
                     )
                 ]
             }
@@ -366,12 +406,12 @@ extension CardsPages {
                 _ = try await cards.cancel(
                     context.identity,
                     order: id,
-                    CardCancelRequest(reason: "Cancelled by you."),
+                    CardCancelRequest(reason: phrase("Cancelled by you.")),
                     claim: claim
                 )
             }
         } catch let error as PlazaError where error.status.code < 500 {
-            return renderer.refused(alert: "\(error.title) \(error.detail ?? "")", returnTo: back)
+            return renderer.refused(alert: error.summary, returnTo: back)
         }
         return PageRenderer.seeOther(back + "?notice=cancelled")
     }

@@ -91,7 +91,7 @@ extension CardsPages {
         guard let key = request.uri.queryParameters.get("notice"), key.hasPrefix("photo-"),
             let slot = request.uri.queryParameters.get("slot"), let text = notices[String(key)]
         else { return nil }
-        return (String(slot), text)
+        return (String(slot), say(text))
     }
 
     static func photoBack(_ id: UUID, page: String, slot: String) -> String {
@@ -107,7 +107,7 @@ extension CardsPages {
         let back = Self.photoBack(id, page: form?["page"] ?? "", slot: slot)
         do {
             guard let file = form?.file("photo") else {
-                throw PlazaError.validation(field: "photo", "Pick a photo to upload (JPEG or PNG).")
+                throw PlazaError.validation(field: "photo", phrase("Pick a photo to upload (JPEG or PNG)."))
             }
             _ = try await cards.uploadPhoto(
                 context.identity,
@@ -134,7 +134,7 @@ extension CardsPages {
         let back = Self.photoBack(id, page: form["page"], slot: slot)
         let action = form["action"]
         guard action == "remove" || CardPhotoAdjustment(rawValue: action) != nil else {
-            throw PlazaError.validation(field: "action", "Move, zoom or remove the photo.")
+            throw PlazaError.validation(field: "action", phrase("Move, zoom or remove the photo."))
         }
         let change = try await cards.adjustPhoto(
             context.identity,

@@ -42,19 +42,31 @@ extension CardsPages {
                 revenue: reader.money(revenue, currency)
             )
         }
-        let totals = sales.totals.map { row("", "All templates", "", $0.orders, $0.units, $0.revenue, $0.currency) }
+        let totals = sales.totals.map {
+            row("", say("All templates"), "", $0.orders, $0.units, $0.revenue, $0.currency)
+        }
         let summary =
             sales.totals.isEmpty
-            ? "No sales yet: once a shopper pays for an order of one of your cards, it shows here."
-            : "In all: "
-                + sales.totals.map {
-                    "\(reader.money($0.revenue, $0.currency)) from \(reader.count($0.orders, "order", "orders"))"
-                }
-                .joined(separator: ", ") + "."
+            ? say("No sales yet: once a shopper pays for an order of one of your cards, it shows here.")
+            : say(
+                "In all: {totals}.",
+                [
+                    "totals": sales.totals.map {
+                        reader.count(
+                            $0.orders,
+                            "count.revenue_from_orders",
+                            [
+                                "revenue": reader.money($0.revenue, $0.currency)
+                            ]
+                        )
+                    }
+                    .joined(separator: ", ")
+                ]
+            )
         return renderer.render(
             "cards/sales",
             SalesPage(
-                shell: Shell(title: "Sales", context: context, notice: notice(request)),
+                shell: Shell(title: say("Sales"), context: context, notice: notice(request)),
                 designer: designer,
                 rows: sales.templates.map {
                     row(

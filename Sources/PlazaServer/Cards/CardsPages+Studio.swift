@@ -31,10 +31,10 @@ extension CardsPages {
 
     static func stateName(_ state: CardTemplateState) -> String {
         switch state {
-        case .draft: "Draft"
-        case .submitted: "Waiting for review"
-        case .approved: "In the shop"
-        case .rejected: "Sent back"
+        case .draft: say("Draft")
+        case .submitted: say("Waiting for review")
+        case .approved: say("In the shop")
+        case .rejected: say("Sent back")
         }
     }
 
@@ -56,7 +56,7 @@ extension CardsPages {
         return renderer.render(
             "cards/studio",
             StudioPage(
-                shell: Shell(title: "Studio", context: context, notice: notice(request)),
+                shell: Shell(title: say("Studio"), context: context, notice: notice(request)),
                 designer: designer,
                 templates: rows
             )
@@ -109,10 +109,10 @@ extension CardsPages {
     }
 
     static let trims: [(String, String, CardTrim)] = [
-        ("127x177.8", "5 × 7 in (portrait)", CardTrim(widthMm: 127, heightMm: 177.8)),
-        ("105x148", "A6 portrait", CardTrim(widthMm: 105, heightMm: 148)),
-        ("148x105", "A6 landscape", CardTrim(widthMm: 148, heightMm: 105)),
-        ("140x140", "140 mm square", CardTrim(widthMm: 140, heightMm: 140)),
+        ("127x177.8", phrase("5 × 7 in (portrait)"), CardTrim(widthMm: 127, heightMm: 177.8)),
+        ("105x148", phrase("A6 portrait"), CardTrim(widthMm: 105, heightMm: 148)),
+        ("148x105", phrase("A6 landscape"), CardTrim(widthMm: 148, heightMm: 105)),
+        ("140x140", phrase("140 mm square"), CardTrim(widthMm: 140, heightMm: 140)),
     ]
 
     static let exampleLabels = """
@@ -168,7 +168,7 @@ extension CardsPages {
             colours.append(ColourRow(index: colours.count, name: "", front: "", inside: "", back: ""))
         }
         let model = TemplateFormPage(
-            shell: Shell(title: template?.name ?? "New template", context: context, notice: notice(request)),
+            shell: Shell(title: template?.name ?? say("New template"), context: context, notice: notice(request)),
             action: id.map { "/cards/studio/\($0.uuidString.lowercased())" } ?? "/cards/studio",
             id: id?.uuidString.lowercased(),
             form: refused
@@ -193,7 +193,7 @@ extension CardsPages {
                         )
                     }
             },
-            trims: Self.trims.map { Preset(value: $0.0, label: $0.1, selected: $0.0 == trim) },
+            trims: Self.trims.map { Preset(value: $0.0, label: say($0.1), selected: $0.0 == trim) },
             inside: template?.pages.contains(.inside) ?? true,
             back: template?.pages.contains(.back) ?? false,
             colours: colours,
@@ -225,7 +225,7 @@ extension CardsPages {
         do {
             let parts = form["category"].split(separator: "|", omittingEmptySubsequences: false).map(String.init)
             guard let category = parts.first.flatMap(UUID.init(uuidString:)) else {
-                throw PlazaError.validation(field: "category", "Pick the category it belongs in.")
+                throw PlazaError.validation(field: "category", phrase("Pick the category it belongs in."))
             }
             let trim = Self.trims.first { $0.0 == form["trim"] }?.2 ?? Self.trims[0].2
             let pages: [CardPage] =
@@ -249,7 +249,7 @@ extension CardsPages {
                     ?? problem.title
                 throw PlazaError.validation(
                     field: "labels",
-                    "The labels are not JSON in the shape of the example (\(detail))."
+                    say("The labels are not JSON in the shape of the example ({detail}).", ["detail": detail])
                 )
             }
             let papers = form.values.filter { $0.key.hasPrefix("paper-") && $0.value == "on" }.compactMap {
@@ -290,7 +290,7 @@ extension CardsPages {
             _ = try await cards.submitTemplate(context.identity, id)
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
-                alert: "\(error.title) \(error.detail ?? "")",
+                alert: error.summary,
                 returnTo: "/cards/studio/\(id.uuidString.lowercased())"
             )
         }

@@ -87,7 +87,7 @@ extension CardsPages {
         for page in template.pages {
             tabs.append(
                 PageTab(
-                    label: page.rawValue.capitalized,
+                    label: Self.pageName(page),
                     svg: try await cards.templatePreview(spec, colour: colour?.id, page: page, inline: true)
                 )
             )
@@ -124,7 +124,13 @@ extension CardsPages {
                     description: paper.description,
                     sample: reader.money(paper.sampleAmount, paper.currency),
                     tiers: paper.tiers.map {
-                        "\($0.minQuantity == 1 ? "1+" : "\($0.minQuantity)+") cards: \(reader.money($0.unitAmount, paper.currency)) each"
+                        say(
+                            "{quantity}+ cards: {price} each",
+                            [
+                                "quantity": $0.minQuantity.formatted(.number.locale(reader.locale)),
+                                "price": reader.money($0.unitAmount, paper.currency),
+                            ]
+                        )
                     }
                 )
             },
@@ -174,7 +180,8 @@ extension CardsPages {
             )
         } catch let error as PlazaError where error.status.code < 500 {
             return renderer.refused(
-                alert: "\(error.title) \(error.errors?.map(\.message).joined(separator: " ") ?? error.detail ?? "")",
+                alert:
+                    "\(say(error.title)) \(error.errors?.map { say($0.message) }.joined(separator: " ") ?? error.detail.map { say($0) } ?? "")",
                 returnTo: "/cards/templates/\(id.uuidString.lowercased())"
             )
         }
@@ -187,7 +194,7 @@ extension CardsPages {
         let (w, h) = (min(trim.widthMm, trim.heightMm), max(trim.widthMm, trim.heightMm))
         if near(w, 127), near(h, 177.8) { return "5 × 7 in" }
         if near(w, 105), near(h, 148) { return "A6" }
-        if near(w, h) { return "\(CardPreviewSVG.number(w)) mm square" }
+        if near(w, h) { return say("{size} mm square", ["size": CardPreviewSVG.number(w)]) }
         return "\(CardPreviewSVG.number(trim.widthMm)) × \(CardPreviewSVG.number(trim.heightMm)) mm"
     }
 }

@@ -13,28 +13,34 @@ struct CardsPages: Sendable {
     let maxBody: Int
 
     static let notices = [
-        "saved": "Saved. Find it any time under Card shop → Saved designs.",
-        "duplicated": "Copied: this is the copy, change it as you like.",
-        "deleted": "The design was deleted.",
-        "added": "Added to your cart.",
+        "saved": phrase("Saved. Find it any time under Card shop → Saved designs."),
+        "duplicated": phrase("Copied: this is the copy, change it as you like."),
+        "deleted": phrase("The design was deleted."),
+        "added": phrase("Added to your cart."),
         "sample":
-            "A sample is in your cart: one printed card to see and feel the paper. Its price comes off a later order of this card.",
-        "removed": "Taken out of your cart.",
-        "ordered": "Order placed. One step left: pay for it.",
-        "paid": "Thank you! Your order is paid and goes to the printer soon. We sent you a receipt.",
-        "card-paying": "Your card is being charged: this page updates when it is done.",
+            phrase(
+                "A sample is in your cart: one printed card to see and feel the paper. Its price comes off a later order of this card."
+            ),
+        "removed": phrase("Taken out of your cart."),
+        "ordered": phrase("Order placed. One step left: pay for it."),
+        "paid": phrase("Thank you! Your order is paid and goes to the printer soon. We sent you a receipt."),
+        "card-paying": phrase("Your card is being charged: this page updates when it is done."),
         "card-paid":
-            "Thank you! Your card payment is on its way: this page shows the order paid as soon as the processor confirms it.",
-        "card-cancelled": "You left the card page: nothing was charged. Pay when you are ready.",
-        "cancelled": "The order is cancelled. Anything you paid is back in your Plaza wallet.",
-        "reapproved": "The new proof is approved: the order prints it.",
-        "photo-added": "Your photo is in the card. Move or zoom it with the buttons beside it.",
-        "photo-moved": "The photo moved: the preview shows it as it prints.",
-        "photo-edge": "The photo already reaches the slot's edge that way: zoom in to move it further.",
-        "photo-removed": "The photo was taken out of the card.",
-        "template-saved": "Saved. Look at its preview, then send it to the admins when it is ready.",
+            phrase(
+                "Thank you! Your card payment is on its way: this page shows the order paid as soon as the processor confirms it."
+            ),
+        "card-cancelled": phrase("You left the card page: nothing was charged. Pay when you are ready."),
+        "cancelled": phrase("The order is cancelled. Anything you paid is back in your Plaza wallet."),
+        "reapproved": phrase("The new proof is approved: the order prints it."),
+        "photo-added": phrase("Your photo is in the card. Move or zoom it with the buttons beside it."),
+        "photo-moved": phrase("The photo moved: the preview shows it as it prints."),
+        "photo-edge": phrase("The photo already reaches the slot's edge that way: zoom in to move it further."),
+        "photo-removed": phrase("The photo was taken out of the card."),
+        "template-saved": phrase("Saved. Look at its preview, then send it to the admins when it is ready."),
         "template-submitted":
-            "Sent for review: an admin looks at it and you hear the decision. It enters the shop once approved.",
+            phrase(
+                "Sent for review: an admin looks at it and you hear the decision. It enters the shop once approved."
+            ),
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -63,7 +69,7 @@ struct CardsPages: Sendable {
     }
 
     func notice(_ request: Request) -> String? {
-        request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)].map { say($0) } }
     }
 
     // MARK: The catalogue
@@ -124,7 +130,7 @@ struct CardsPages: Sendable {
             CardsStore.CatalogueQuery(category: category?.id, subcategory: sub?.id)
         )
         let colourChips =
-            [Chip(label: "Any colour", href: href(ids + [("q", value("q"))]), current: colour.isEmpty)]
+            [Chip(label: say("Any colour"), href: href(ids + [("q", value("q"))]), current: colour.isEmpty)]
             + colours.map { name in
                 Chip(
                     label: Self.capitalized(name),
@@ -133,8 +139,8 @@ struct CardsPages: Sendable {
                 )
             }
         var page = CataloguePage(
-            shell: Shell(title: "Card shop", context: context, notice: notice(request)),
-            chips: [Chip(label: "All cards", href: "/cards", current: category == nil)]
+            shell: Shell(title: say("Card shop"), context: context, notice: notice(request)),
+            chips: [Chip(label: say("All cards"), href: "/cards", current: category == nil)]
                 + categories.map {
                     Chip(
                         label: $0.name,
@@ -145,7 +151,7 @@ struct CardsPages: Sendable {
             subchips: category.map { category in
                 [
                     Chip(
-                        label: "All \(category.name)",
+                        label: say("All {category}", ["category": category.name]),
                         href: href([("category", category.id.uuidString.lowercased())]),
                         current: sub == nil
                     )
@@ -164,7 +170,7 @@ struct CardsPages: Sendable {
             hasSubchips: category != nil,
             colourChips: colourChips,
             hasColourChips: colours.count > 1 || !colour.isEmpty,
-            colourLabel: colour.isEmpty ? "any" : Self.capitalized(colour),
+            colourLabel: colour.isEmpty ? say("any") : Self.capitalized(colour),
             colourOpen: colours.count <= 6,
             q: value("q"),
             category: ids[0].1,
@@ -189,7 +195,7 @@ struct CardsPages: Sendable {
             }
             page.next = result.nextCursor.map { href(ids + [("q", value("q")), ("colour", colour), ("cursor", $0)]) }
         } catch let error as PlazaError where error.code == .validationFailed {
-            page.error = error.errors?.map(\.message).joined(separator: " ") ?? error.title
+            page.error = error.errors?.map { say($0.message) }.joined(separator: " ") ?? say(error.title)
         }
         return renderer.render("cards/catalogue", page)
     }
@@ -202,7 +208,9 @@ struct CardsPages: Sendable {
         let place = sub ?? category
         let base =
             words.isEmpty
-            ? (place ?? "Cards for every occasion") : "Cards matching “\(words)”" + (place.map { " in \($0)" } ?? "")
+            ? (place ?? say("Cards for every occasion"))
+            : place.map { say("Cards matching “{words}” in {place}", ["words": words, "place": $0]) }
+                ?? say("Cards matching “{words}”", ["words": words])
         return colour.isEmpty ? base : "\(base) · \(capitalized(colour))"
     }
 
@@ -218,8 +226,10 @@ struct CardsPages: Sendable {
             id: summary.id.uuidString.lowercased(),
             name: summary.name,
             designer: summary.designer.displayName,
-            price: summary.fromAmount.map { "from \(reader.money($0, summary.currency ?? cards.currency)) a card" },
-            colours: reader.count(summary.colours.count, "colour", "colours"),
+            price: summary.fromAmount.map {
+                say("from {price} a card", ["price": reader.money($0, summary.currency ?? cards.currency)])
+            },
+            colours: reader.count(summary.colours.count, "count.colour"),
             href: "/cards/templates/\(summary.id.uuidString.lowercased())" + (shown.map { "?colour=\($0.id)" } ?? ""),
             quickLook: "/cards/templates/\(summary.id.uuidString.lowercased())/quick-look"
                 + (shown.map { "?colour=\($0.id)" } ?? ""),

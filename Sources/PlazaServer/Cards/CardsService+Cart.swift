@@ -87,7 +87,7 @@ extension CardsService {
         guard let at = lines.firstIndex(where: { $0.line.id == id }) else { throw PlazaError.notFound("cart item") }
         let current = lines[at].line
         guard current.kind == .print else {
-            throw PlazaError.validation(field: "quantity", "A sample is one card: add prints to order more.")
+            throw PlazaError.validation(field: "quantity", phrase("A sample is one card: add prints to order more."))
         }
         guard CardRules.quantities.contains(request.quantity) else {
             throw PlazaError.validation(field: "quantity", "Order 1 to \(CardRules.quantities.upperBound) cards.")
@@ -196,7 +196,7 @@ extension CardsService {
         PlazaError(
             .unprocessableContent,
             .preflightFailed,
-            "This design would not print well yet.",
+            phrase("This design would not print well yet."),
             detail: findings.filter { $0.severity == .error }.map(\.message).joined(separator: " ")
         )
     }

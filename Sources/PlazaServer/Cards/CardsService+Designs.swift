@@ -21,7 +21,7 @@ extension CardsService {
         now: Date = Date()
     ) async throws -> CardDesign {
         guard let templateId = request.templateId else {
-            throw PlazaError.validation(field: "templateId", "Pick the template to personalize.")
+            throw PlazaError.validation(field: "templateId", phrase("Pick the template to personalize."))
         }
         let (template, spec, version) = try await visibleTemplate(templateId, viewer: identity)
         let colour = try colour(request.colour, in: spec)
@@ -97,8 +97,8 @@ extension CardsService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "This design is part of an order.",
-                detail: "An order keeps the design it prints; duplicate it to start another."
+                phrase("This design is part of an order."),
+                detail: phrase("An order keeps the design it prints; duplicate it to start another.")
             )
         }
         guard try await store.deleteDesign(record.id, on: database.sql) else { throw Self.lockedError }
@@ -192,7 +192,7 @@ extension CardsService {
         guard let asked else { return nil }
         let name = asked.trimmingCharacters(in: .whitespacesAndNewlines)
         guard CardRules.nameLength.contains(name.count) else {
-            throw PlazaError.validation(field: "name", "Name it in at most 80 characters.")
+            throw PlazaError.validation(field: "name", phrase("Name it in at most 80 characters."))
         }
         return name
     }
@@ -200,7 +200,7 @@ extension CardsService {
     static let lockedError = PlazaError(
         .conflict,
         .stateConflict,
-        "This design is being printed.",
-        detail: "Its order went to production, so it can no longer change. Duplicate it to make another."
+        phrase("This design is being printed."),
+        detail: phrase("Its order went to production, so it can no longer change. Duplicate it to make another.")
     )
 }

@@ -22,7 +22,7 @@ extension CardsService {
         return try await cancel(
             order,
             from: [.pendingPayment, .paid],
-            reason: request.reason ?? "Cancelled by you.",
+            reason: request.reason ?? phrase("Cancelled by you."),
             claim: claim,
             now: now
         )
@@ -31,7 +31,7 @@ extension CardsService {
     /// An admin cancels an order that has not shipped, with the reason the shopper reads; paid money goes back.
     func adminCancel(_ id: UUID, reason: String?, now: Date = Date()) async throws -> CardOrder {
         let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
-        guard let reason else { throw PlazaError.validation(field: "reason", "Say why: the shopper reads it.") }
+        guard let reason else { throw PlazaError.validation(field: "reason", phrase("Say why: the shopper reads it.")) }
         guard let order = try await store.order(id, on: database.sql) else { throw PlazaError.notFound("order") }
         return try await cancel(
             order,
@@ -50,7 +50,7 @@ extension CardsService {
         now: Date
     ) async throws -> CardOrder {
         guard from.contains(order.status) else {
-            throw Self.stateError(order, "This order can no longer be cancelled.")
+            throw Self.stateError(order, phrase("This order can no longer be cancelled."))
         }
         let money = try await orderMoney(order)
         let (store, idempotency, payments) = (store, idempotency, payments)
@@ -65,7 +65,7 @@ extension CardsService {
                     now: now,
                     on: db
                 )
-            else { throw Self.stateError(order, "This order can no longer be cancelled.") }
+            else { throw Self.stateError(order, phrase("This order can no longer be cancelled.")) }
             if current.status != .pendingPayment { try await payments?.refund(money, now: now, on: db) }
             try await store.releaseSampleCredits(order: order.id, on: db)
             let dto = try await self.order(order.id, on: db)

@@ -20,8 +20,8 @@ extension CardsService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "Your cart is empty.",
-                detail: "Add a design with its paper and quantity first."
+                phrase("Your cart is empty."),
+                detail: phrase("Add a design with its paper and quantity first.")
             )
         }
         let problems = CardOrderRules.problems(request.shippingAddress)
@@ -102,7 +102,7 @@ extension CardsService {
         guard let claim else { throw PlazaError.idempotencyKeyRequired }
         let order = try await ownOrder(identity, id)
         guard [.pendingPayment, .paid].contains(order.status) else {
-            throw Self.stateError(order, "This order is at the printer.")
+            throw Self.stateError(order, phrase("This order is at the printer."))
         }
         let items = try await store.items(of: [id], on: database.sql)[id] ?? []
         guard items.contains(where: { $0.item.designId == approval.designId }) else {
@@ -120,7 +120,7 @@ extension CardsService {
             guard let current = try await store.order(id, forUpdate: true, on: db),
                 [.pendingPayment, .paid].contains(current.status)
             else {
-                throw Self.stateError(order, "This order is at the printer.")
+                throw Self.stateError(order, phrase("This order is at the printer."))
             }
             try await store.storeProof(pdf, sha256: sha, preview: preview, now: now, on: db)
             try await store.repin(order: id, design: approval.designId, sha256: sha, on: db)
@@ -177,8 +177,8 @@ extension CardsService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "A card order of yours is being made.",
-                detail: "Delete your account once it has shipped, or cancel it first (Cards → Orders)."
+                phrase("A card order of yours is being made."),
+                detail: phrase("Delete your account once it has shipped, or cancel it first (Cards → Orders).")
             )
         }
     }
@@ -274,7 +274,9 @@ extension CardsService {
         var errors: [FieldError] = []
         for (design, sha) in current {
             guard let approved = approvals.first(where: { $0.designId == design }) else {
-                errors.append(FieldError(field: "proofs", message: "Approve the proof of every design in your cart."))
+                errors.append(
+                    FieldError(field: "proofs", message: phrase("Approve the proof of every design in your cart."))
+                )
                 continue
             }
             if approved.sha256.lowercased() != sha {
@@ -282,7 +284,7 @@ extension CardsService {
                 errors.append(
                     FieldError(
                         field: "proofs[\(index)].sha256",
-                        message: "The design changed since you approved its proof: look at it again."
+                        message: phrase("The design changed since you approved its proof: look at it again.")
                     )
                 )
             }
@@ -291,8 +293,8 @@ extension CardsService {
             throw PlazaError(
                 .unprocessableContent,
                 .approvalMismatch,
-                "A proof is not the one you approved.",
-                detail: "Look at the proof again and approve it.",
+                phrase("A proof is not the one you approved."),
+                detail: phrase("Look at the proof again and approve it."),
                 errors: errors
             )
         }

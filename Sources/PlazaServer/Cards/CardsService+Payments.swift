@@ -18,13 +18,15 @@ extension CardsService {
     {
         guard let claim else { throw PlazaError.idempotencyKeyRequired }
         let order = try await ownOrder(identity, id)
-        guard order.status == .pendingPayment else { throw Self.stateError(order, "This order is paid already.") }
+        guard order.status == .pendingPayment else {
+            throw Self.stateError(order, phrase("This order is paid already."))
+        }
         guard request.amount == order.total, request.currency == order.currency else {
             throw PlazaError(
                 .unprocessableContent,
                 .approvalMismatch,
-                "The total changed.",
-                detail: "Pay the order's total as it is now.",
+                phrase("The total changed."),
+                detail: phrase("Pay the order's total as it is now."),
                 errors: [FieldError(field: "amount", message: "The total is \(order.total) \(order.currency).")]
             )
         }
@@ -49,7 +51,7 @@ extension CardsService {
                         now: now,
                         on: db
                     )
-                else { throw Self.stateError(order, "This order is paid already.") }
+                else { throw Self.stateError(order, phrase("This order is paid already.")) }
                 let dto = try await self.order(id, on: db)
                 try await self.confirm(dto, to: identity.user.email, on: db)
                 try await idempotency.record(dto, status: 200, claim: claim, on: db)
@@ -79,7 +81,7 @@ extension CardsService {
                         now: now,
                         on: db
                     )
-                else { throw Self.stateError(order, "This order is paid already.") }
+                else { throw Self.stateError(order, phrase("This order is paid already.")) }
                 let dto = try await self.order(id, on: db)
                 try await idempotency.record(dto, status: 200, claim: claim, on: db)
                 return dto

@@ -22,7 +22,7 @@ extension CardsService {
         let (record, _) = try await photoSlot(identity, id, slot)
         let upload = try await media.upload(identity, data, contentType: contentType, now: now)
         guard Self.photoTypes.contains(upload.contentType) else {
-            throw PlazaError.validation(field: "photo", "Print takes JPEG or PNG photos: upload one of those.")
+            throw PlazaError.validation(field: "photo", phrase("Print takes JPEG or PNG photos: upload one of those."))
         }
         let photos = record.photos.filter { $0.slotId != slot } + [CardPhotoPlacement(slotId: slot, mediaId: upload.id)]
         return try await updateDesign(identity, id, CardDesignRequest(photos: photos), now: now)

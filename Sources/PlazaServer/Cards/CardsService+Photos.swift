@@ -32,7 +32,7 @@ extension CardsService {
             }
             guard Self.photoTypes.contains(record.contentType) else {
                 problems.append(
-                    FieldError(field: field, message: "Print takes JPEG or PNG photos: upload one of those.")
+                    FieldError(field: field, message: phrase("Print takes JPEG or PNG photos: upload one of those."))
                 )
                 continue
             }

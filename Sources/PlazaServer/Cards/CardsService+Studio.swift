@@ -74,14 +74,16 @@ extension CardsService {
             throw PlazaError(
                 .unsupportedMediaType,
                 .unsupportedMediaType,
-                "Send the art as SVG or PNG.",
+                phrase("Send the art as SVG or PNG."),
                 detail: Self.artAccepted
             )
         }
     }
 
     static let artAccepted =
-        "Card art is SVG (flat colours and paths; text converted to outlines) or PNG at print resolution, at most 20 MB."
+        phrase(
+            "Card art is SVG (flat colours and paths; text converted to outlines) or PNG at print resolution, at most 20 MB."
+        )
 
     /// A new template, as a draft only its designer (and admins) see.
     package func createTemplate(
@@ -126,8 +128,8 @@ extension CardsService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "This template waits for review.",
-                detail: "Change it once an admin has decided."
+                phrase("This template waits for review."),
+                detail: phrase("Change it once an admin has decided.")
             )
         }
         let spec = try await checked(request, by: identity)
@@ -159,7 +161,7 @@ extension CardsService {
             throw PlazaError(
                 .unprocessableContent,
                 .preflightFailed,
-                "The template's own text does not print well.",
+                phrase("The template's own text does not print well."),
                 detail: findings.filter { $0.severity == .error }.map(\.message).joined(separator: " ")
             )
         }
@@ -183,8 +185,8 @@ extension CardsService {
                 throw PlazaError(
                     .conflict,
                     .stateConflict,
-                    "This template was submitted already.",
-                    detail: "It waits for an admin's decision."
+                    phrase("This template was submitted already."),
+                    detail: phrase("It waits for an admin's decision.")
                 )
             }
             return ((), [.review(submission)])
@@ -262,8 +264,8 @@ extension CardsService {
             throw PlazaError(
                 .forbidden,
                 .forbidden,
-                "Only designers upload card templates.",
-                detail: "An admin makes an account a designer."
+                phrase("Only designers upload card templates."),
+                detail: phrase("An admin makes an account a designer.")
             )
         }
     }
@@ -286,11 +288,13 @@ extension CardsService {
                 problems.append(FieldError(field: "subcategoryId", message: "Pick a subcategory of \(category.name)."))
             }
         } else {
-            problems.append(FieldError(field: "categoryId", message: "Pick one of the catalogue's categories."))
+            problems.append(FieldError(field: "categoryId", message: phrase("Pick one of the catalogue's categories.")))
         }
         let papers = Set(try await store.papers(on: database.sql).map(\.id))
         if !request.paperTypeIds.allSatisfy(papers.contains) {
-            problems.append(FieldError(field: "paperTypeIds", message: "Pick papers from the card shop's list."))
+            problems.append(
+                FieldError(field: "paperTypeIds", message: phrase("Pick papers from the card shop's list."))
+            )
         }
         for (index, colour) in request.colours.enumerated() {
             for art in colour.art.values {
@@ -299,7 +303,7 @@ extension CardsService {
                     problems.append(
                         FieldError(
                             field: "colours[\(index)].art",
-                            message: "Upload the art first (POST /v1/cards/art), then name it here."
+                            message: phrase("Upload the art first (POST /v1/cards/art), then name it here.")
                         )
                     )
                 }

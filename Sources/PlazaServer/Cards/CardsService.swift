@@ -153,13 +153,13 @@ package struct CardsService: Sendable {
     package func addCategory(_ request: CardCategoryRequest, now: Date = Date()) async throws -> CardCategory {
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard CardRules.nameLength.contains(name.count) else {
-            throw PlazaError.validation(field: "name", "Name it (at most 80 characters).")
+            throw PlazaError.validation(field: "name", phrase("Name it (at most 80 characters)."))
         }
         let categories = try await store.categories(on: database.sql)
         if let parent = request.parentId, !categories.contains(where: { $0.id == parent }) {
             throw PlazaError.validation(
                 field: "parentId",
-                "Subcategories belong to a category: pick one of the categories."
+                phrase("Subcategories belong to a category: pick one of the categories.")
             )
         }
         let siblings =
@@ -183,14 +183,14 @@ package struct CardsService: Sendable {
         let name = request.name?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let name {
             guard CardRules.nameLength.contains(name.count) else {
-                throw PlazaError.validation(field: "name", "Name it (at most 80 characters).")
+                throw PlazaError.validation(field: "name", phrase("Name it (at most 80 characters)."))
             }
             guard !siblings.contains(where: { $0.0 != id && $0.1.lowercased() == name.lowercased() }) else {
                 throw PlazaError.conflict(field: "name", "There is a “\(name)” here already.")
             }
         }
         if let position = request.position, position < 1 {
-            throw PlazaError.validation(field: "position", "Places count from 1, the first.")
+            throw PlazaError.validation(field: "position", phrase("Places count from 1, the first."))
         }
         let store = store
         try await database.transaction { db in

@@ -12,22 +12,26 @@ struct MarketPages: Sendable {
     let map: PlacesPages.MapLayers
 
     static let notices = [
-        "verified": "Your university address is verified. One step left: read and sign the agreement.",
-        "signed": "Welcome to your campus marketplace.",
+        "verified": phrase("Your university address is verified. One step left: read and sign the agreement."),
+        "signed": phrase("Welcome to your campus marketplace."),
         "unsigned":
-            "Signature withdrawn: your listings are hidden and the marketplace is closed to you until you sign again.",
-        "posted": "Posted: students of your campus can find it now.",
-        "sold": "Marked sold: it has left the feed.",
-        "changed": "Saved: the listing shows your changes.",
-        "price": "Price changed: students who saved it hear when it drops.",
-        "removed": "Removed: nobody sees it any more.",
-        "deleted": "Deleted for you: the other side keeps it.",
-        "unblocked": "Unblocked: you see each other's listings and may write again.",
-        "bid": "Bid placed: Plaza bids for you up to your maximum, and tells you if someone outbids you.",
-        "reported": "Thanks for reporting it: an admin looks at every report, and you hear what they decide.",
+            phrase(
+                "Signature withdrawn: your listings are hidden and the marketplace is closed to you until you sign again."
+            ),
+        "posted": phrase("Posted: students of your campus can find it now."),
+        "sold": phrase("Marked sold: it has left the feed."),
+        "changed": phrase("Saved: the listing shows your changes."),
+        "price": phrase("Price changed: students who saved it hear when it drops."),
+        "removed": phrase("Removed: nobody sees it any more."),
+        "deleted": phrase("Deleted for you: the other side keeps it."),
+        "unblocked": phrase("Unblocked: you see each other's listings and may write again."),
+        "bid": phrase("Bid placed: Plaza bids for you up to your maximum, and tells you if someone outbids you."),
+        "reported": phrase("Thanks for reporting it: an admin looks at every report, and you hear what they decide."),
         "reported-blocked":
-            "Thanks for reporting it, and blocked: an admin looks at every report, and you hear what they decide.",
-        "appealed": "Appeal sent: an admin looks at the decision again, and you hear the outcome.",
+            phrase(
+                "Thanks for reporting it, and blocked: an admin looks at every report, and you hear what they decide."
+            ),
+        "appealed": phrase("Appeal sent: an admin looks at the decision again, and you hear the outcome."),
     ]
 
     func addRoutes(to pages: RouterGroup<AppRequestContext>) {
@@ -96,7 +100,7 @@ struct MarketPages: Sendable {
             form = form.with("email", email)
         }
         let model = HomePage(
-            shell: Shell(title: "Campus marketplace", context: context, notice: notice(request)),
+            shell: Shell(title: say("Campus marketplace"), context: context, notice: notice(request)),
             form: form,
             campuses: campuses.map {
                 CampusRow(
@@ -146,7 +150,7 @@ struct MarketPages: Sendable {
         let email = request.uri.queryParameters.get("email").map { String($0) } ?? ""
         guard !email.isEmpty else { return PageRenderer.seeOther("/market") }
         let model = VerifyPage(
-            shell: Shell(title: "Enter your code", context: context),
+            shell: Shell(title: say("Enter your code"), context: context),
             email: email,
             form: context.page.form("code") ?? FormState(names: ["code"])
         )
@@ -183,7 +187,7 @@ struct MarketPages: Sendable {
     @Sendable func agreement(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let agreement = try await market.agreement(context.identity)
         let model = AgreementPage(
-            shell: Shell(title: "Marketplace agreement", context: context, notice: notice(request)),
+            shell: Shell(title: say("Marketplace agreement"), context: context, notice: notice(request)),
             version: agreement.version,
             paragraphs: agreement.text.split(separator: "\n").map(String.init),
             signed: agreement.isSigned,
@@ -209,6 +213,8 @@ struct MarketPages: Sendable {
     }
 
     func notice(_ request: Request) -> String? {
-        request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] ?? Self.youNotices[String($0)] }
+        request.uri.queryParameters.get("notice").flatMap {
+            (Self.notices[String($0)] ?? Self.youNotices[String($0)]).map { say($0) }
+        }
     }
 }

@@ -196,7 +196,7 @@ package struct MarketService: Sendable {
     /// The campus whose domain the address has; refused beside `email` when none, or when it verifies someone else.
     private func campus(of email: String) async throws -> Campus {
         guard AccountRules.emailProblem(email) == nil else {
-            throw PlazaError.validation(field: "email", "Enter your university e-mail address.")
+            throw PlazaError.validation(field: "email", phrase("Enter your university e-mail address."))
         }
         guard
             let campus = try await store.campuses(on: database.sql).first(where: {
@@ -205,13 +205,16 @@ package struct MarketService: Sendable {
         else {
             throw PlazaError.validation(
                 field: "email",
-                "No campus on this Plaza uses this address's domain; use your university address."
+                phrase("No campus on this Plaza uses this address's domain; use your university address.")
             )
         }
         return campus
     }
 
-    static let addressTaken = PlazaError.conflict(field: "email", "This campus address verifies another Plaza account.")
+    static let addressTaken = PlazaError.conflict(
+        field: "email",
+        phrase("This campus address verifies another Plaza account.")
+    )
 
     /// Tells students, a week ahead, that their campus verification runs out (then the marketplace asks for their
     /// address again). Run every minute with the other maintenance; each is told once per verification.
@@ -259,7 +262,7 @@ package struct MarketService: Sendable {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "A newer version of the agreement is in force.",
+                phrase("A newer version of the agreement is in force."),
                 detail: "Read version \(MarketRules.agreementVersion) and sign it.",
                 errors: [FieldError(field: "version", message: "Sign version \(MarketRules.agreementVersion).")]
             )
@@ -285,7 +288,11 @@ package struct MarketService: Sendable {
         var validator = Validator()
         validator.apply(MarketRules.categorySlugProblem(category.slug), to: "slug")
         let name = category.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        validator.check((1...60).contains(name.count), "name", "Give the category a name of at most 60 characters.")
+        validator.check(
+            (1...60).contains(name.count),
+            "name",
+            phrase("Give the category a name of at most 60 characters.")
+        )
         guard validator.isValid else { throw PlazaError.validation(validator.errors) }
         let saved = MarketCategory(slug: category.slug, name: name)
         return (saved, try await store.save(saved, on: database.sql))

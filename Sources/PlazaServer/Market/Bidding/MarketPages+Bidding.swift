@@ -45,9 +45,12 @@ extension MarketPages {
             id: listing.id.uuidString.lowercased(),
             csrf: context.csrfToken ?? "",
             current: reader.money(bidding.currentPrice, currency),
-            count: reader.count(bidding.bidCount, "bid", "bids"),
-            ends: bidding.closed ? "Ended \(reader.when(bidding.endsAt))" : "Ends \(reader.when(bidding.endsAt))",
-            reserve: bidding.bidCount == 0 ? nil : bidding.reserveMet ? "Reserve met" : "Reserve not met yet",
+            count: reader.count(bidding.bidCount, "count.bid"),
+            ends: say(
+                bidding.closed ? phrase("Ended {when}") : phrase("Ends {when}"),
+                ["when": reader.when(bidding.endsAt)]
+            ),
+            reserve: bidding.bidCount == 0 ? nil : bidding.reserveMet ? say("Reserve met") : say("Reserve not met yet"),
             leading: bidding.leading,
             closed: bidding.closed,
             canBid: !mine && !bidding.closed && listing.state == .active,
@@ -77,7 +80,7 @@ extension MarketPages {
         let back = "/market/listings/\(id.uuidString.lowercased())"
         do {
             guard let amount = try amount(form["maxAmount"], field: "maxAmount") else {
-                throw PlazaError.validation(field: "maxAmount", "Type the most you would pay.")
+                throw PlazaError.validation(field: "maxAmount", phrase("Type the most you would pay."))
             }
             _ = try await market.idempotency.once(form, action: "market-bid", user: context.identity.user.id) { claim in
                 _ = try await market.placeBid(

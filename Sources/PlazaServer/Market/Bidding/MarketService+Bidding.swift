@@ -19,7 +19,7 @@ extension MarketService {
         _ = try await requireStudent(identity, now: now)
         let shown = try await listing(identity, id, now: now)
         guard shown.seller.username != identity.user.username else {
-            throw PlazaError.validation(field: "maxAmount", "This is your own listing: others bid on it.")
+            throw PlazaError.validation(field: "maxAmount", phrase("This is your own listing: others bid on it."))
         }
         if let problem = WalletRules.amountError(request.maxAmount, field: "maxAmount") {
             throw PlazaError.validation([problem])
@@ -31,8 +31,8 @@ extension MarketService {
                 throw PlazaError(
                     .conflict,
                     .stateConflict,
-                    "This listing is not sold by bidding.",
-                    detail: "Make an offer instead."
+                    phrase("This listing is not sold by bidding."),
+                    detail: phrase("Make an offer instead.")
                 )
             }
             guard record.state == .active, !record.auctionClosed else { throw Self.biddingEnded(record) }
@@ -43,7 +43,7 @@ extension MarketService {
                     .unprocessableContent,
                     .bidTooLow,
                     "Bid at least \(Self.alertMoney(minimum, record.currency ?? currency)).",
-                    detail: "Name the most you would pay: Plaza bids for you only as far as needed.",
+                    detail: phrase("Name the most you would pay: Plaza bids for you only as far as needed."),
                     errors: [FieldError(field: "maxAmount", message: "At least \(minimum).")]
                 )
             case .placed(let next, let steps):
@@ -99,7 +99,12 @@ extension MarketService {
                 if done { return placed }
             }
         }
-        throw PlazaError(.conflict, .conflict, "Many bids arrived at once.", detail: "Nothing was placed; try again.")
+        throw PlazaError(
+            .conflict,
+            .conflict,
+            phrase("Many bids arrived at once."),
+            detail: phrase("Nothing was placed; try again.")
+        )
     }
 
     /// Every price step of a biddable listing, newest first (proxy bids too).
@@ -249,8 +254,8 @@ extension MarketService {
         var error = PlazaError(
             .conflict,
             .stateConflict,
-            "The bidding on this listing has ended.",
-            detail: "Look for something similar in the feed."
+            phrase("The bidding on this listing has ended."),
+            detail: phrase("Look for something similar in the feed.")
         )
         error.currentState = record.auctionClosed ? "closed" : record.state.rawValue
         return error

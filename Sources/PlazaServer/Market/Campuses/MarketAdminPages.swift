@@ -11,10 +11,10 @@ struct MarketAdminPages: Sendable {
     let map: PlacesPages.MapLayers
 
     static let notices = [
-        "created": "Campus added: students with its addresses can join now.",
-        "spot-added": "Safe spot added: students see it on the map of their conversations.",
-        "spot-removed": "Safe spot removed.",
-        "category": "Categories saved.",
+        "created": phrase("Campus added: students with its addresses can join now."),
+        "spot-added": phrase("Safe spot added: students see it on the map of their conversations."),
+        "spot-removed": phrase("Safe spot removed."),
+        "category": phrase("Categories saved."),
     ]
     static let campusFields = ["name", "domains", "latitude", "longitude", "termEnds"]
     static let spotFields = ["name", "latitude", "longitude", "description", "hours"]
@@ -48,7 +48,7 @@ struct MarketAdminPages: Sendable {
 
     @Sendable func campuses(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let model = CampusesPage(
-            shell: Shell(title: "Campuses", context: context, notice: notice(request)),
+            shell: Shell(title: say("Campuses"), context: context, notice: notice(request)),
             tabs: AdminPages.Tabs(campuses: true),
             rows: try await market.allCampuses().map {
                 Row(
@@ -56,7 +56,8 @@ struct MarketAdminPages: Sendable {
                     name: $0.name,
                     domains: $0.domains.joined(separator: ", "),
                     terms: $0.termEnds.isEmpty
-                        ? "no term ends listed" : "terms end " + $0.termEnds.joined(separator: ", ")
+                        ? say("no term ends listed")
+                        : say("terms end {dates}", ["dates": $0.termEnds.joined(separator: ", ")])
                 )
             },
             form: context.page.form("campus") ?? FormState(names: Self.campusFields),
@@ -75,7 +76,7 @@ struct MarketAdminPages: Sendable {
             guard let latitude = Double(form["latitude"]), let longitude = Double(form["longitude"]) else {
                 throw PlazaError.validation(
                     field: "latitude",
-                    "Tap the campus's centre on the map, or type its latitude and longitude."
+                    phrase("Tap the campus's centre on the map, or type its latitude and longitude.")
                 )
             }
             let campus = try await market.createCampus(
@@ -160,7 +161,7 @@ struct MarketAdminPages: Sendable {
             guard let latitude = Double(form["latitude"]), let longitude = Double(form["longitude"]) else {
                 throw PlazaError.validation(
                     field: "latitude",
-                    "Tap the spot on the map, or type its latitude and longitude."
+                    phrase("Tap the spot on the map, or type its latitude and longitude.")
                 )
             }
             _ = try await market.addSafeSpot(
@@ -187,6 +188,6 @@ struct MarketAdminPages: Sendable {
     }
 
     func notice(_ request: Request) -> String? {
-        request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)] }
+        request.uri.queryParameters.get("notice").flatMap { Self.notices[String($0)].map { say($0) } }
     }
 }

@@ -68,7 +68,8 @@ extension MarketPages {
                 id: conversation.id.uuidString.lowercased(),
                 title: conversation.listing.title,
                 other: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).displayName,
-                last: conversation.lastMessage.map { ($0.sender == me ? "You: " : "") + $0.text } ?? "No messages yet",
+                last: conversation.lastMessage.map { $0.sender == me ? say("You: {text}", ["text": $0.text]) : $0.text }
+                    ?? say("No messages yet"),
                 when: context.reader.when(conversation.updatedAt),
                 unread: conversation.unread > 0 ? conversation.unread : nil,
                 thumbnail: conversation.listing.thumbnailUrl
@@ -79,10 +80,13 @@ extension MarketPages {
         // The newest block is the one just made: its name, from the list rather than from the address.
         if request.uri.queryParameters.get("notice") == "blocked", let newest = blocks.first {
             notice =
-                "You blocked \(newest.displayName): neither of you sees the other's listings, and no message passes."
+                say(
+                    "You blocked {name}: neither of you sees the other's listings, and no message passes.",
+                    ["name": newest.displayName]
+                )
         }
         let model = ConversationsPage(
-            shell: Shell(title: "Chat", context: context, notice: notice),
+            shell: Shell(title: say("Chat"), context: context, notice: notice),
             rows: rows,
             blocks: blocks
         )
@@ -162,7 +166,7 @@ extension MarketPages {
         let notice = request.uri.queryParameters.get("notice").flatMap {
             Self.dealNotices[String($0)] ?? Self.notices[String($0)]
         }
-        .map { $0.replacingOccurrences(of: "{other}", with: otherName) }
+        .map { say($0, ["other": otherName]) }
         let open = [.active, .reserved].contains(conversation.listing.state)
         let deal = try await dealView(context, conversation: conversation)
         let model = ConversationPage(
@@ -170,7 +174,7 @@ extension MarketPages {
             id: id.uuidString.lowercased(),
             listingId: conversation.listing.id.uuidString.lowercased(),
             title: conversation.listing.title,
-            price: conversation.listing.price.map(context.reader.money) ?? "Free",
+            price: conversation.listing.price.map(context.reader.money) ?? say("Free"),
             thumbnail: conversation.listing.thumbnailUrl,
             other: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).displayName,
             otherUsername: (conversation.buyer.username == me ? conversation.seller : conversation.buyer).username,

@@ -16,7 +16,10 @@ extension MarketService {
         let membership = try await requireStudent(identity, now: now)
         let listing = try await listing(identity, id, now: now)
         guard listing.seller.username != identity.user.username else {
-            throw PlazaError.validation(field: "listingId", "This is your own listing: buyers start the conversation.")
+            throw PlazaError.validation(
+                field: "listingId",
+                phrase("This is your own listing: buyers start the conversation.")
+            )
         }
         guard [.active, .reserved].contains(listing.state) else { throw Self.finished(listing.state) }
         guard let record = try await listings.listing(id, on: database.sql), record.campusId == membership.campus.id

@@ -13,7 +13,7 @@ extension MarketPages {
         let conversation = try await market.conversation(context.identity, id)
         do {
             guard let amount = try amount(form["amount"], field: "amount") else {
-                throw PlazaError.validation(field: "amount", "Type your price.")
+                throw PlazaError.validation(field: "amount", phrase("Type your price."))
             }
             _ = try await market.makeOffer(
                 context.identity,
@@ -44,7 +44,7 @@ extension MarketPages {
             case "counter":
                 do {
                     guard let amount = try amount(form["amount"], field: "amount") else {
-                        throw PlazaError.validation(field: "amount", "Type your price.")
+                        throw PlazaError.validation(field: "amount", phrase("Type your price."))
                     }
                     _ = try await market.answerOffer(context.identity, offer: id, .counter, amount: amount)
                 } catch let error as PlazaError where error.code == .validationFailed {
@@ -89,14 +89,14 @@ extension MarketPages {
         do {
             var validator = Validator()
             let at = context.reader.moment(fromInput: form["at"])
-            validator.check(at != nil, "at", "Pick a day and a time.")
+            validator.check(at != nil, "at", phrase("Pick a day and a time."))
             let spot = UUID(uuidString: form["spotId"])
             let latitude = Double(form["latitude"].trimmingCharacters(in: .whitespaces))
             let longitude = Double(form["longitude"].trimmingCharacters(in: .whitespaces))
             validator.check(
                 spot != nil || (latitude != nil && longitude != nil),
                 "spotId",
-                "Pick a safe spot, or tap a point on the map."
+                phrase("Pick a safe spot, or tap a point on the map.")
             )
             guard validator.isValid, let at else { throw PlazaError.validation(validator.errors) }
             let request =

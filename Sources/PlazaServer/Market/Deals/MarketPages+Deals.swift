@@ -21,23 +21,27 @@ extension MarketPages {
     }
 
     static let dealNotices = [
-        "offered": "Offer sent: {other} answers here, and you hear about it.",
-        "countered": "Your price is sent: {other} answers here.",
-        "accepted": "Accepted: the item is reserved for this deal. Agree on where and when to meet below.",
-        "declined": "Declined: {other} is told.",
-        "cancelled": "Deal called off: any money held for it went back to the buyer, and the item is for sale again.",
-        "paid": "Paid: Plaza holds the money until you confirm the handshake at your meetup.",
-        "proposed": "Meetup proposed: {other} accepts or proposes another.",
-        "meetup-accepted": "Meetup agreed. On the day, the seller shows a code that the buyer scans or types.",
-        "meetup-declined": "Meetup declined: propose another time or place if you like.",
-        "meetup-cancelled": "Meetup called off.",
+        "offered": phrase("Offer sent: {other} answers here, and you hear about it."),
+        "countered": phrase("Your price is sent: {other} answers here."),
+        "accepted": phrase("Accepted: the item is reserved for this deal. Agree on where and when to meet below."),
+        "declined": phrase("Declined: {other} is told."),
+        "cancelled": phrase(
+            "Deal called off: any money held for it went back to the buyer, and the item is for sale again."
+        ),
+        "paid": phrase("Paid: Plaza holds the money until you confirm the handshake at your meetup."),
+        "proposed": phrase("Meetup proposed: {other} accepts or proposes another."),
+        "meetup-accepted": phrase("Meetup agreed. On the day, the seller shows a code that the buyer scans or types."),
+        "meetup-declined": phrase("Meetup declined: propose another time or place if you like."),
+        "meetup-cancelled": phrase("Meetup called off."),
         "sharing":
-            "{other} sees where you are from 15 minutes before the meetup until the handshake (only where you are then, never your history).",
-        "unsharing": "You no longer show {other} where you are.",
-        "bought": "Handshake confirmed: it is yours. Rate each other once you are home.",
-        "rated": "Thanks: your rating shows to {other} once they rate you too, or in a week.",
-        "rated-both": "Thanks: you have both rated, and both ratings are on your profiles now.",
-        "bought-paid": "Handshake confirmed: the item is yours, and {other} has the money Plaza held.",
+            phrase(
+                "{other} sees where you are from 15 minutes before the meetup until the handshake (only where you are then, never your history)."
+            ),
+        "unsharing": phrase("You no longer show {other} where you are."),
+        "bought": phrase("Handshake confirmed: it is yours. Rate each other once you are home."),
+        "rated": phrase("Thanks: your rating shows to {other} once they rate you too, or in a week."),
+        "rated-both": phrase("Thanks: you have both rated, and both ratings are on your profiles now."),
+        "bought-paid": phrase("Handshake confirmed: the item is yours, and {other} has the money Plaza held."),
     ]
 
     // MARK: The deal card
@@ -119,50 +123,56 @@ extension MarketPages {
         let offerView = offer.map { offer -> OfferView in
             let money = reader.money(offer.amount, offer.currency)
             let mine = offer.proposedBy == me
-            let buyerName = seller ? otherName : "you"
+            let words = ["money": money, "name": otherName]
             var view = OfferView(
                 id: offer.id.uuidString.lowercased(),
                 headline: "",
                 myTurn: offer.state.isOpen && offer.state != .accepted && !mine,
                 counter: Reader.typed(Money(amount: offer.amount, currency: offer.currency)),
                 canPay: false,
-                payLabel: "Pay \(money) through Plaza",
+                payLabel: say("Pay {money} through Plaza", words),
                 key: UUID().uuidString,
                 canCancel: offer.state.isOpen,
-                cancelLabel: offer.state == .accepted ? "Call the deal off" : "Withdraw"
+                cancelLabel: offer.state == .accepted ? say("Call the deal off") : say("Withdraw")
             )
             switch offer.state {
             case .pending, .countered:
                 view.headline =
                     mine
-                    ? "You offered \(money)" : "\(otherName) \(offer.state == .countered ? "asks" : "offers") \(money)"
-                view.detail = mine ? "Waiting for \(otherName)'s answer." : "Accept, decline, or name another price."
-                if !mine { view.cancelLabel = "Call the deal off" }
+                    ? say("You offered {money}", words)
+                    : offer.state == .countered
+                        ? say("{name} asks {money}", words) : say("{name} offers {money}", words)
+                view.detail =
+                    mine ? say("Waiting for {name}'s answer.", words) : say("Accept, decline, or name another price.")
+                if !mine { view.cancelLabel = say("Call the deal off") }
             case .accepted:
-                view.headline = "Deal: \(money), reserved for \(buyerName)"
+                view.headline =
+                    seller
+                    ? say("Deal: {money}, reserved for {name}", words) : say("Deal: {money}, reserved for you", words)
                 switch offer.payment?.state {
                 case .held?:
                     view.detail =
                         seller
-                        ? "\(otherName) paid \(money) into Plaza's hold: it is yours at the handshake."
-                        : "You paid \(money): Plaza holds it until the handshake."
+                        ? say("{name} paid {money} into Plaza's hold: it is yours at the handshake.", words)
+                        : say("You paid {money}: Plaza holds it until the handshake.", words)
                 default:
                     view.detail =
                         seller
-                        ? "\(otherName) may pay through Plaza before you meet, or pay you at the meetup."
-                        : "Pay through Plaza now (the money is held until the handshake), or pay at the meetup."
+                        ? say("{name} may pay through Plaza before you meet, or pay you at the meetup.", words)
+                        : say("Pay through Plaza now (the money is held until the handshake), or pay at the meetup.")
                     view.canPay = !seller
                 }
             case .completed:
-                view.headline = seller ? "Sold to \(otherName) for \(money)" : "You bought it for \(money)"
-                view.detail = offer.payment?.state == .released ? "Paid through Plaza at the handshake." : nil
+                view.headline =
+                    seller ? say("Sold to {name} for {money}", words) : say("You bought it for {money}", words)
+                view.detail = offer.payment?.state == .released ? say("Paid through Plaza at the handshake.") : nil
             default: break
             }
             return view
         }
         let meetup = deal.meetups.first { [.proposed, .accepted, .completed].contains($0.state) }
         let meetupView = meetup.map { meetup -> MeetupView in
-            let place = meetup.place.name ?? "the point on the map"
+            let place = meetup.place.name ?? say("the point on the map")
             let when = "\(reader.day(meetup.at)), \(reader.time(meetup.at))"
             let mine = meetup.proposedBy == me
             let inWindow = meetup.state == .accepted && now >= meetup.windowStart && now < meetup.windowEnd
@@ -195,18 +205,21 @@ extension MarketPages {
             case .proposed:
                 view.detail =
                     mine
-                    ? Self.period("You proposed it: waiting for \(otherName)")
-                    : "\(otherName) proposes this: accept, or propose another."
+                    ? Self.period(say("You proposed it: waiting for {name}", ["name": otherName]))
+                    : say("{name} proposes this: accept, or propose another.", ["name": otherName])
             case .accepted:
                 view.detail =
                     inWindow
                     ? (seller
-                        ? "Show your handshake code when you hand it over."
-                        : "Scan the seller's code or type its six digits when you have the item.")
+                        ? say("Show your handshake code when you hand it over.")
+                        : say("Scan the seller's code or type its six digits when you have the item."))
                     : now >= meetup.windowEnd
-                        ? "This meetup's window has passed."
-                        : "Agreed. The handshake opens \(reader.upcoming(meetup.windowStart, now: now))."
-            case .completed: view.detail = "Handshake done."
+                        ? say("This meetup's window has passed.")
+                        : say(
+                            "Agreed. The handshake opens {when}.",
+                            ["when": reader.upcoming(meetup.windowStart, now: now)]
+                        )
+            case .completed: view.detail = say("Handshake done.")
             default: break
             }
             return view
@@ -220,11 +233,20 @@ extension MarketPages {
                 let point = Coordinate(latitude: meetup.place.latitude, longitude: meetup.place.longitude)
                 let distance = point.distance(to: Coordinate(latitude: other.latitude, longitude: other.longitude))
                 meetupShown?.otherWhere =
-                    "\(otherName) is \(reader.distance(distance)) from the meeting point (\(reader.when(other.recordedAt)))"
+                    say(
+                        "{name} is {distance} from the meeting point ({when})",
+                        [
+                            "name": otherName, "distance": reader.distance(distance),
+                            "when": reader.when(other.recordedAt),
+                        ]
+                    )
                 meetupShown?.map?.person = "\(other.latitude),\(other.longitude)"
                 meetupShown?.map?.personLabel = "\(otherName) · \(reader.when(other.recordedAt))"
             } else if location.otherSharing {
-                meetupShown?.otherWhere = "\(otherName) shares where they are from \(reader.time(location.from))."
+                meetupShown?.otherWhere = say(
+                    "{name} shares where they are from {time}.",
+                    ["name": otherName, "time": reader.time(location.from)]
+                )
             }
         }
         let listing = try? await market.listing(identity, conversation.listing.id)
@@ -232,9 +254,11 @@ extension MarketPages {
             switch offer?.state == .completed ? .active : conversation.listing.state {
             case .sold:
                 listing?.soldTo == me
-                    ? "You bought this."
-                    : listing?.soldTo == nil ? "Sold." : seller ? "Sold to \(otherName)" : "Sold to someone else."
-            case .removed: "The seller removed this listing."
+                    ? say("You bought this.")
+                    : listing?.soldTo == nil
+                        ? say("Sold.")
+                        : seller ? say("Sold to {name}", ["name": otherName]) : say("Sold to someone else.")
+            case .removed: say("The seller removed this listing.")
             default: nil
             }
         return DealView(

@@ -31,7 +31,7 @@ extension MarketPages {
             let code = "\(handshake.code.prefix(3)) \(handshake.code.suffix(3))"
             let name = Person(username: buyer.username, displayName: buyer.displayName).shortName
             let model = HandshakePage(
-                shell: Shell(title: "Handshake", context: context),
+                shell: Shell(title: say("Handshake"), context: context),
                 id: id.uuidString.lowercased(),
                 conversation: conversation.id.uuidString.lowercased(),
                 qr: QRCode(handshake.token)?.svg(scale: 5) ?? "",

@@ -27,7 +27,7 @@ extension MarketPages {
         }
         let money = try await market.dealMoney(offer)
         let page = PayConfirmPage(
-            shell: Shell(title: "Confirm payment", context: context),
+            shell: Shell(title: say("Confirm payment"), context: context),
             id: id.uuidString.lowercased(),
             seller: WalletPages.contact(Person(username: money.seller.username, displayName: money.seller.name)),
             title: money.title,

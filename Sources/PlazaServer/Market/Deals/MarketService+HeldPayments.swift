@@ -21,17 +21,19 @@ extension MarketService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "Only the buyer pays for an offer.",
-                detail: "Your buyer pays into Plaza's hold."
+                phrase("Only the buyer pays for an offer."),
+                detail: phrase("Your buyer pays into Plaza's hold.")
             )
         }
         guard offer.state == .accepted, offer.paymentState == nil else {
             var error = PlazaError(
                 .conflict,
                 .stateConflict,
-                offer.paymentState == nil ? "Only an accepted offer can be paid." : "You paid for this offer already.",
+                offer.paymentState == nil
+                    ? phrase("Only an accepted offer can be paid.") : phrase("You paid for this offer already."),
                 detail: offer.paymentState == nil
-                    ? "Wait until the seller accepts your price." : "Plaza holds it until the handshake."
+                    ? phrase("Wait until the seller accepts your price.")
+                    : phrase("Plaza holds it until the handshake.")
             )
             error.currentState = offer.paymentState?.rawValue ?? offer.state.rawValue
             throw error
@@ -40,8 +42,8 @@ extension MarketService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "Paying through Plaza is not available here.",
-                detail: "Pay the seller at the meetup."
+                phrase("Paying through Plaza is not available here."),
+                detail: phrase("Pay the seller at the meetup.")
             )
         }
         let money = try await dealMoney(offer)
@@ -160,9 +162,13 @@ extension MarketService {
         throw PlazaError(
             .conflict,
             .conflict,
-            "Plaza holds money for one of your marketplace deals.",
+            phrase("Plaza holds money for one of your marketplace deals."),
             detail:
-                "Finish the deal with its handshake, or call it off (the money goes back to the buyer), then delete the account."
+                phrase(
+                    phrase(
+                        "Finish the deal with its handshake, or call it off (the money goes back to the buyer), then delete the account."
+                    )
+                )
         )
     }
 }

@@ -24,16 +24,16 @@ extension MarketService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "This item is sold by bidding.",
-                detail: "Place a bid with the most you would pay."
+                phrase("This item is sold by bidding."),
+                detail: phrase("Place a bid with the most you would pay.")
             )
         }
         guard let price = listing.price, let currency = listing.currency else {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "This item is free: there is no price to offer.",
-                detail: "Tell the seller you are interested and agree on a meetup."
+                phrase("This item is free: there is no price to offer."),
+                detail: phrase("Tell the seller you are interested and agree on a meetup.")
             )
         }
         if let problem = DealRules.amountProblem(request.amount, asking: Money(amount: price, currency: currency)) {
@@ -107,7 +107,7 @@ extension MarketService {
         }
         if try await store.blocked(offer.buyerId, offer.sellerId, on: database.sql) { throw Self.blockedError }
         if answer == .counter {
-            guard let amount else { throw PlazaError.validation(field: "amount", "Name your price.") }
+            guard let amount else { throw PlazaError.validation(field: "amount", phrase("Name your price.")) }
             if let problem = DealRules.amountProblem(amount, asking: nil) { throw PlazaError.validation([problem]) }
         }
         let title = try await listings.listing(offer.listingId, on: database.sql)?.title ?? "the item"
@@ -140,8 +140,10 @@ extension MarketService {
                 throw PlazaError(
                     .conflict,
                     .stateConflict,
-                    "This item is reserved for another buyer, or no longer for sale.",
-                    detail: "Its seller accepted another offer; yours stays open in case that one falls through."
+                    phrase("This item is reserved for another buyer, or no longer for sale."),
+                    detail: phrase(
+                        phrase("Its seller accepted another offer; yours stays open in case that one falls through.")
+                    )
                 )
             }
             guard let changed = try await deals.offer(id, on: db)?.dto else { throw PlazaError.notFound("offer") }
@@ -234,14 +236,14 @@ extension MarketService {
                     .conflict,
                     .stateConflict,
                     "This offer waits for the \(waiting.rawValue)'s answer.",
-                    detail: "You can call the deal off, or wait for their answer."
+                    detail: phrase("You can call the deal off, or wait for their answer.")
                 )
             } else {
                 PlazaError(
                     .conflict,
                     .stateConflict,
                     "This offer is \(offer.state.rawValue).",
-                    detail: "Make a new offer if you still want the item."
+                    detail: phrase("Make a new offer if you still want the item.")
                 )
             }
         error.currentState = offer.state.rawValue

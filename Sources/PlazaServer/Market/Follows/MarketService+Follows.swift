@@ -12,7 +12,7 @@ extension MarketService {
     func follow(_ identity: Identity, username: String, now: Date = Date()) async throws -> MarketFollow {
         let seller = try await visibleStudent(identity, username: username, now: now)
         guard seller.id != identity.user.id else {
-            throw PlazaError.validation(field: "username", "You cannot follow yourself.")
+            throw PlazaError.validation(field: "username", phrase("You cannot follow yourself."))
         }
         let since = try await follows.follow(identity.user.id, seller: seller.id, now: now, on: database.sql)
         return MarketFollow(username: seller.username, displayName: seller.displayName, since: since)
@@ -35,7 +35,7 @@ extension MarketService {
     func save(_ identity: Identity, listing id: UUID, now: Date = Date()) async throws -> WishListEntry {
         let listing = try await listing(identity, id, now: now)
         guard listing.seller.username != identity.user.username else {
-            throw PlazaError.validation(field: "listingId", "This is your own listing.")
+            throw PlazaError.validation(field: "listingId", phrase("This is your own listing."))
         }
         let savedAt = try await follows.save(
             identity.user.id,

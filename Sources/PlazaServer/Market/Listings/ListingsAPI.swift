@@ -118,18 +118,18 @@ struct ListingsAPI: Sendable {
         func amount(_ name: String) -> Int64? {
             guard !lenient, let value = text(name) else { return nil }
             let amount = Int64(value)
-            validator.check((amount ?? -1) >= 0, name, "Use a whole number of minor units (cents), 0 or more.")
+            validator.check((amount ?? -1) >= 0, name, phrase("Use a whole number of minor units (cents), 0 or more."))
             return amount
         }
         let condition = text("condition").flatMap(ListingCondition.init(rawValue:))
         validator.check(
             text("condition") == nil || condition != nil,
             "condition",
-            "Use one of new, like_new, good, fair, poor."
+            phrase("Use one of new, like_new, good, fair, poor.")
         )
         let sort = text("sort").flatMap(ListingSort.init(rawValue:))
-        validator.check(text("sort") == nil || sort != nil, "sort", "Use newest, price_asc or price_desc.")
-        validator.check((text("q")?.count ?? 0) <= 200, "q", "Search with at most 200 characters.")
+        validator.check(text("sort") == nil || sort != nil, "sort", phrase("Use newest, price_asc or price_desc."))
+        validator.check((text("q")?.count ?? 0) <= 200, "q", phrase("Search with at most 200 characters."))
         let query = ListingQuery(
             text: text("q"),
             category: text("category"),

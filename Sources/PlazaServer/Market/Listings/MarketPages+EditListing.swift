@@ -36,7 +36,7 @@ extension MarketPages {
             .with("condition", listing.condition.rawValue)
         let value = { (name: String) in form.fields[name]?.value ?? "" }
         let model = EditListingPage(
-            shell: Shell(title: "Edit \(listing.title)", context: context),
+            shell: Shell(title: say("Edit {title}", ["title": listing.title]), context: context),
             id: listing.id.uuidString.lowercased(),
             form: form,
             categories: try await market.categories().map {
@@ -45,7 +45,7 @@ extension MarketPages {
             conditions: ListingCondition.allCases.map {
                 Option(
                     value: $0.rawValue,
-                    label: Self.conditionNames[$0] ?? $0.rawValue,
+                    label: Self.conditionName($0),
                     selected: $0.rawValue == value("condition")
                 )
             },
@@ -62,7 +62,9 @@ extension MarketPages {
         do {
             let free = form["free"] == "1"
             let amount = free ? nil : try amount(form["price"], field: "price")
-            if !free, amount == nil { throw PlazaError.validation(field: "price", "Give a price, or tick free.") }
+            if !free, amount == nil {
+                throw PlazaError.validation(field: "price", phrase("Give a price, or tick free."))
+            }
             let change = ListingChange(
                 title: form["title"],
                 description: form["description"],
@@ -89,7 +91,7 @@ extension MarketPages {
         let path = "/market/listings/\(id.uuidString.lowercased())"
         do {
             guard let amount = try amount(form["price"], field: "price") else {
-                throw PlazaError.validation(field: "price", "Type the new price, such as 12.50.")
+                throw PlazaError.validation(field: "price", phrase("Type the new price, such as 12.50."))
             }
             let change = ListingChange(price: Money(amount: amount, currency: market.currency))
             _ = try await market.changeListing(context.identity, id, change)

@@ -6,9 +6,27 @@ import PlazaCore
 /// new-listing form whose photos upload while the rest is filled in (`/market/photos`, the page script).
 extension MarketPages {
     static let listingFields = ["title", "description", "price", "free", "category", "condition"]
-    static let conditionNames: [ListingCondition: String] = [
-        .new: "New", .likeNew: "Like new", .good: "Good", .fair: "Fair", .poor: "Poor",
-    ]
+
+    /// A listing's state as its tag shows it ("sold").
+    static func stateName(_ state: ListingState) -> String {
+        switch state {
+        case .active: say("active")
+        case .reserved: say("reserved")
+        case .sold: say("sold")
+        case .removed: say("removed")
+        }
+    }
+
+    /// A listing's condition as the reader says it.
+    static func conditionName(_ condition: ListingCondition) -> String {
+        switch condition {
+        case .new: say("New")
+        case .likeNew: say("Like new")
+        case .good: say("Good")
+        case .fair: say("Fair")
+        case .poor: say("Poor")
+        }
+    }
 
     func addListingRoutes(to signedIn: RouterGroup<AuthenticatedContext>) {
         signedIn.get("listings/:id", use: listingPage)
@@ -55,7 +73,7 @@ extension MarketPages {
     static func ratingLine(_ summary: RatingSummary, reader: Reader) -> String? {
         summary.average.map {
             "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) · "
-                + reader.count(summary.count, "rating", "ratings")
+                + reader.count(summary.count, "count.rating")
         }
     }
 
@@ -67,19 +85,24 @@ extension MarketPages {
                     "★ \($0.formatted(.number.precision(.fractionLength(1)).locale(reader.locale))) "
                         + "(\(summary.count.formatted(.number.locale(reader.locale))))"
                 }
-            } ?? "No ratings yet"
-        let since = seller.memberSince.map { "member since \(reader.monthYear($0))" }
-        let sales = seller.sales.map { reader.count($0, "sale", "sales") }
+            } ?? say("No ratings yet")
+        let since = seller.memberSince.map { say("member since {month}", ["month": reader.monthYear($0)]) }
+        let sales = seller.sales.map { reader.count($0, "count.sale") }
         return ([rating] + [since, sales].compactMap { $0 }).joined(separator: " · ")
     }
 
     static func ratingRow(_ rating: MarketRating, reader: Reader) -> RatingRow {
         RatingRow(
             stars: stars(rating.stars),
-            label: "\(rating.stars) of 5 stars",
+            label: say("{stars} of 5 stars", ["stars": rating.stars.formatted(.number.locale(reader.locale))]),
             comment: rating.comment,
-            who: "\(Person(username: rating.rater.username, displayName: rating.rater.displayName).shortName), "
-                + "\(rating.role == .buyer ? "who bought" : "who sold") \(rating.listingTitle) · \(reader.day(rating.shownAt))"
+            who: say(
+                rating.role == .buyer ? phrase("{name}, who bought {title}") : phrase("{name}, who sold {title}"),
+                [
+                    "name": Person(username: rating.rater.username, displayName: rating.rater.displayName).shortName,
+                    "title": rating.listingTitle,
+                ]
+            ) + " · \(reader.day(rating.shownAt))"
         )
     }
 
@@ -103,7 +126,7 @@ extension MarketPages {
             name: profile.displayName,
             username: profile.username,
             since: reader.day(profile.memberSince),
-            sold: reader.count(profile.itemsSold, "item sold", "items sold"),
+            sold: reader.count(profile.itemsSold, "count.item_sold"),
             cards: listings.items.map { Self.card($0, reader: reader) },
             mine: profile.username == context.identity.user.username,
             following: try await market.following(context.identity).contains { $0.username == profile.username },
@@ -129,7 +152,7 @@ extension MarketPages {
             name: profile.displayName,
             photo: profile.photo?.thumbnailUrl,
             detail: ([ratingLine(profile.rating, reader: reader)].compactMap { $0 } + [
-                reader.count(profile.itemsSold, "item sold", "items sold")
+                reader.count(profile.itemsSold, "count.item_sold")
             ])
             .joined(separator: " · ")
         )
@@ -158,7 +181,7 @@ extension MarketPages {
             price: price(listing, reader: reader),
             seller: listing.seller.displayName,
             thumbnail: listing.photos.first?.thumbnailUrl,
-            state: showState ? listing.state.rawValue : nil,
+            state: showState ? Self.stateName(listing.state) : nil,
             when: reader.when(listing.createdAt)
         )
     }
@@ -167,10 +190,10 @@ extension MarketPages {
     static func price(_ listing: Listing, reader: Reader) -> String {
         if let bidding = listing.bidding, let currency = listing.price?.currency {
             return bidding.bidCount == 0
-                ? "\(reader.money(bidding.currentPrice, currency)) · bidding"
-                : "\(reader.money(bidding.currentPrice, currency)) · \(reader.count(bidding.bidCount, "bid", "bids"))"
+                ? say("{price} · bidding", ["price": reader.money(bidding.currentPrice, currency)])
+                : "\(reader.money(bidding.currentPrice, currency)) · \(reader.count(bidding.bidCount, "count.bid"))"
         }
-        return listing.price.map(reader.money) ?? "Free"
+        return listing.price.map(reader.money) ?? say("Free")
     }
 
     // MARK: Buy
@@ -209,21 +232,23 @@ extension MarketPages {
         let value = { (name: String) in parameters.get(name).map { String($0) } ?? "" }
         let categories = try await market.categories()
         var page = FeedPage(
-            shell: Shell(title: "Campus marketplace", context: context, notice: notice(request)),
+            shell: Shell(title: say("Campus marketplace"), context: context, notice: notice(request)),
             campus: membership.campus.name,
             q: value("q"),
-            categories: [Option(value: "", label: "Any category", selected: value("category").isEmpty)]
+            categories: [Option(value: "", label: say("Any category"), selected: value("category").isEmpty)]
                 + categories.map { Option(value: $0.slug, label: $0.name, selected: $0.slug == value("category")) },
-            conditions: [Option(value: "", label: "Any condition", selected: value("condition").isEmpty)]
+            conditions: [Option(value: "", label: say("Any condition"), selected: value("condition").isEmpty)]
                 + ListingCondition.allCases.map {
                     Option(
                         value: $0.rawValue,
-                        label: Self.conditionNames[$0] ?? $0.rawValue,
+                        label: Self.conditionName($0),
                         selected: $0.rawValue == value("condition")
                     )
                 },
-            sorts: [("newest", "Newest"), ("price_asc", "Price: low to high"), ("price_desc", "Price: high to low")].map
-            {
+            sorts: [
+                ("newest", say("Newest")), ("price_asc", say("Price: low to high")),
+                ("price_desc", say("Price: high to low")),
+            ].map {
                 Option(value: $0.0, label: $0.1, selected: $0.0 == (value("sort").isEmpty ? "newest" : value("sort")))
             },
             minPrice: value("minPrice"),
@@ -262,7 +287,7 @@ extension MarketPages {
                     )
             }
         } catch let error as PlazaError where error.code == .validationFailed {
-            page.error = error.errors?.map(\.message).joined(separator: " ") ?? error.title
+            page.error = error.errors?.map { say($0.message) }.joined(separator: " ") ?? say(error.title)
         }
         return renderer.render("market/feed", page)
     }
@@ -272,7 +297,7 @@ extension MarketPages {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
         guard let amount = WalletRules.parseAmount(trimmed, currency: market.currency), amount >= 0 else {
-            throw PlazaError.validation(field: field, "Type a price such as 12.50, or leave it empty.")
+            throw PlazaError.validation(field: field, phrase("Type a price such as 12.50, or leave it empty."))
         }
         return amount
     }
@@ -314,7 +339,7 @@ extension MarketPages {
             price: Self.price(listing, reader: context.reader),
             description: listing.description,
             category: categories.first { $0.slug == listing.category }?.name ?? listing.category,
-            condition: Self.conditionNames[listing.condition] ?? listing.condition.rawValue,
+            condition: Self.conditionName(listing.condition),
             seller: listing.seller.displayName,
             sellerUsername: listing.seller.username,
             sellerFacts: Self.sellerFacts(listing.seller, reader: context.reader),
@@ -322,7 +347,7 @@ extension MarketPages {
             photos: listing.photos,
             mine: listing.seller.username == context.identity.user.username,
             open: [.active, .reserved].contains(listing.state),
-            state: listing.state.rawValue,
+            state: Self.stateName(listing.state),
             soldTo: listing.soldTo,
             saved: try await market.isSaved(context.identity, listing: listing.id),
             bidding: try await biddingView(context, listing: listing),
@@ -344,7 +369,7 @@ extension MarketPages {
             return PageRenderer.seeOther("\(path)?notice=sold")
         } catch let error as PlazaError where error.status.code < 500 && error.code != .notFound {
             return renderer.refused(
-                alert: error.errors?.map(\.message).joined(separator: " ") ?? error.title,
+                alert: error.errors?.map { say($0.message) }.joined(separator: " ") ?? say(error.title),
                 returnTo: path
             )
         }

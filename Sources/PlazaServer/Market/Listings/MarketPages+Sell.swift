@@ -18,7 +18,7 @@ extension MarketPages {
             cursor: nil
         )
         let model = SellPage(
-            shell: Shell(title: "Sell", context: context, notice: notice(request)),
+            shell: Shell(title: say("Sell"), context: context, notice: notice(request)),
             cards: mine.items.map { Self.card($0, reader: context.reader, showState: true) }
         )
         return renderer.render("market/sell", model)
@@ -45,7 +45,7 @@ extension MarketPages {
             .with("endsAt", context.reader.input(Date().addingTimeInterval(3 * 86_400)))
         let value = { (name: String) in form.fields[name]?.value ?? "" }
         let model = NewListingPage(
-            shell: Shell(title: "New listing", context: context),
+            shell: Shell(title: say("New listing"), context: context),
             form: form,
             categories: try await market.categories().map {
                 Option(value: $0.slug, label: $0.name, selected: $0.slug == value("category"))
@@ -53,7 +53,7 @@ extension MarketPages {
             conditions: ListingCondition.allCases.map {
                 Option(
                     value: $0.rawValue,
-                    label: Self.conditionNames[$0] ?? $0.rawValue,
+                    label: Self.conditionName($0),
                     selected: $0.rawValue == value("condition")
                 )
             },
@@ -71,11 +71,13 @@ extension MarketPages {
         do {
             let free = form["free"] == "1"
             let amount = free ? nil : try amount(form["price"], field: "price")
-            if !free, amount == nil { throw PlazaError.validation(field: "price", "Give a price, or tick free.") }
+            if !free, amount == nil {
+                throw PlazaError.validation(field: "price", phrase("Give a price, or tick free."))
+            }
             var terms: BiddingTerms? = nil
             if form["bidding"] == "1" {
                 guard let endsAt = context.reader.moment(fromInput: form["endsAt"]) else {
-                    throw PlazaError.validation(field: "endsAt", "Pick when the bidding ends.")
+                    throw PlazaError.validation(field: "endsAt", phrase("Pick when the bidding ends."))
                 }
                 terms = BiddingTerms(reservePrice: try self.amount(form["reserve"], field: "reserve"), endsAt: endsAt)
             }

@@ -85,8 +85,8 @@ extension MarketService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "People have bid on it: the price cannot change.",
-                detail: "The bidding sets it."
+                phrase("People have bid on it: the price cannot change."),
+                detail: phrase("The bidding sets it.")
             )
         }
         let asked = MarketRules.applying(change, to: Self.request(record))
@@ -157,7 +157,7 @@ extension MarketService {
             guard let buyer = try await AccountStore().user(login: name, on: database.sql),
                 buyer.id != identity.user.id,
                 try await store.member(user: buyer.id, on: database.sql)?.campusId == membership.campus.id
-            else { throw PlazaError.validation(field: "buyer", "No student of your campus has this username.") }
+            else { throw PlazaError.validation(field: "buyer", phrase("No student of your campus has this username.")) }
             (record.soldTo, record.buyerUsername) = (buyer.id, buyer.username)
         }
         (record.state, record.updatedAt) = (.sold, now)
@@ -252,7 +252,7 @@ extension MarketService {
     private func check(_ request: ListingRequest) async throws {
         var problems = MarketRules.problems(request, currency: currency)
         if !(try await categories()).contains(where: { $0.slug == request.category }) {
-            problems.append(FieldError(field: "category", message: "Pick one of the marketplace's categories."))
+            problems.append(FieldError(field: "category", message: phrase("Pick one of the marketplace's categories.")))
         }
         guard problems.isEmpty else { throw PlazaError.validation(problems) }
     }

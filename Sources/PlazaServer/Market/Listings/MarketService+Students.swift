@@ -30,7 +30,7 @@ extension MarketService {
         let raw = text
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "@", with: "")
         guard text.count >= 2, raw.count <= 60 else {
-            throw PlazaError.validation(field: "q", "Type two to 60 letters of a name or username.")
+            throw PlazaError.validation(field: "q", phrase("Type two to 60 letters of a name or username."))
         }
         let names = try await store.students(
             campus: membership.campus.id,
@@ -57,7 +57,7 @@ extension MarketService {
         if let asked = change.bio {
             let trimmed = asked.trimmingCharacters(in: .whitespacesAndNewlines)
             guard trimmed.count <= 300 else {
-                throw PlazaError.validation(field: "bio", "Keep it under 300 characters.")
+                throw PlazaError.validation(field: "bio", phrase("Keep it under 300 characters."))
             }
             bio = trimmed.nilIfEmpty
         }
@@ -111,7 +111,7 @@ extension MarketService {
     static let blockedError = PlazaError(
         .forbidden,
         .blocked,
-        "One of you blocked the other.",
-        detail: "Nothing passes between you; unblock them first if it was you."
+        phrase("One of you blocked the other."),
+        detail: phrase("Nothing passes between you; unblock them first if it was you.")
     )
 }

@@ -45,8 +45,8 @@ extension MarketService {
             var error = PlazaError(
                 .conflict,
                 .stateConflict,
-                "The seller's code is not showing.",
-                detail: "Ask the seller to open the handshake on their phone, then scan it or type its code."
+                phrase("The seller's code is not showing."),
+                detail: phrase("Ask the seller to open the handshake on their phone, then scan it or type its code.")
             )
             error.currentState = meetup.state.rawValue
             throw error
@@ -58,11 +58,11 @@ extension MarketService {
             throw PlazaError(
                 .unprocessableContent,
                 .invalidCode,
-                "This is not the seller's code.",
+                phrase("This is not the seller's code."),
                 detail: left > 0
-                    ? "Check the six digits on the seller's phone and try again."
-                    : "Too many wrong codes: ask the seller to show a new one.",
-                errors: [FieldError(field: match.field, message: "Not the code on the seller's phone.")]
+                    ? phrase("Check the six digits on the seller's phone and try again.")
+                    : phrase("Too many wrong codes: ask the seller to show a new one."),
+                errors: [FieldError(field: match.field, message: phrase("Not the code on the seller's phone."))]
             )
         }
         let (offer, _, title) = try await acceptedDeal(conversation.id, listing: meetup.listingId)
@@ -78,7 +78,7 @@ extension MarketService {
             guard try await deals.useHandshake(id, column: match.column, hash: match.hash, now: now, on: db) else {
                 throw Self.meetupConflict(
                     meetup,
-                    "This code was used, the seller showed a new one, or the deal was called off."
+                    phrase("This code was used, the seller showed a new one, or the deal was called off.")
                 )
             }
             if let completed {
@@ -93,7 +93,7 @@ extension MarketService {
                 }
                 payment = try await deals.offer(completed, on: db)?.payment
             } else if offer != nil {
-                throw Self.meetupConflict(meetup, "This deal was called off meanwhile.")
+                throw Self.meetupConflict(meetup, phrase("This deal was called off meanwhile."))
             }
             guard
                 try await listings.move(
@@ -221,9 +221,9 @@ extension MarketService {
                 throw PlazaError(
                     .unprocessableContent,
                     .invalidCode,
-                    "This QR code is not this meetup's handshake.",
-                    detail: "Scan the code on the seller's phone, or type its six digits.",
-                    errors: [FieldError(field: "token", message: "Not this meetup's handshake.")]
+                    phrase("This QR code is not this meetup's handshake."),
+                    detail: phrase("Scan the code on the seller's phone, or type its six digits."),
+                    errors: [FieldError(field: "token", message: phrase("Not this meetup's handshake."))]
                 )
             }
             return ("token_hash", secrets.hash("handshake-token:\(parts[1])"), "token")
@@ -232,9 +232,9 @@ extension MarketService {
             throw PlazaError(
                 .unprocessableContent,
                 .invalidCode,
-                "Type the six digits on the seller's phone.",
-                detail: "Or scan its QR code.",
-                errors: [FieldError(field: "code", message: "Six digits.")]
+                phrase("Type the six digits on the seller's phone."),
+                detail: phrase("Or scan its QR code."),
+                errors: [FieldError(field: "code", message: phrase("Six digits."))]
             )
         }
         return ("code_hash", codeHash(id, code), "code")
@@ -251,16 +251,20 @@ extension MarketService {
 
     static func requireWindow(_ meetup: DealStore.MeetupRecord, now: Date) throws {
         guard meetup.state == .accepted else {
-            throw meetupConflict(meetup, meetup.state == .completed ? "This handshake is done: the item is sold." : nil)
+            throw meetupConflict(
+                meetup,
+                meetup.state == .completed ? phrase("This handshake is done: the item is sold.") : nil
+            )
         }
         guard now >= meetup.windowStart, now < meetup.windowEnd else {
             var error = PlazaError(
                 .conflict,
                 .stateConflict,
                 now < meetup.windowStart
-                    ? "The handshake opens 30 minutes before the meetup." : "This meetup's window has passed.",
+                    ? phrase("The handshake opens 30 minutes before the meetup.")
+                    : phrase("This meetup's window has passed."),
                 detail: now < meetup.windowStart
-                    ? "Come back when you are there." : "Propose another meetup in the conversation."
+                    ? phrase("Come back when you are there.") : phrase("Propose another meetup in the conversation.")
             )
             error.currentState = meetup.state.rawValue
             throw error

@@ -31,7 +31,7 @@ extension MarketService {
         let place: MeetupPlace
         if let spotId = request.spotId {
             guard let spot = try await safeSpots(campus: campus.id).first(where: { $0.id == spotId }) else {
-                throw PlazaError.validation(field: "spotId", "Pick one of your campus's safe spots.")
+                throw PlazaError.validation(field: "spotId", phrase("Pick one of your campus's safe spots."))
             }
             place = MeetupPlace(spotId: spot.id, name: spot.name, latitude: spot.latitude, longitude: spot.longitude)
         } else {
@@ -90,7 +90,7 @@ extension MarketService {
             throw Self.meetupConflict(
                 meetup,
                 meetup.proposedBy == identity.user.id && meetup.state == .proposed
-                    ? "The other side answers your proposal." : nil
+                    ? phrase("The other side answers your proposal.") : nil
             )
         }
         if try await store.blocked(conversation.buyerId, conversation.sellerId, on: database.sql) {
@@ -181,7 +181,7 @@ extension MarketService {
             .conflict,
             .stateConflict,
             title ?? "This meetup is \(meetup.state.rawValue).",
-            detail: "Propose another meetup in the conversation."
+            detail: phrase("Propose another meetup in the conversation.")
         )
         error.currentState = meetup.state.rawValue
         return error
@@ -200,7 +200,7 @@ extension MarketService {
         _ = try await requireStudent(identity, now: now)
         let (meetup, conversation) = try await meetupSide(identity, id)
         guard meetup.state == .accepted || !on else {
-            throw Self.meetupConflict(meetup, "Share where you are once the meetup is agreed.")
+            throw Self.meetupConflict(meetup, phrase("Share where you are once the meetup is agreed."))
         }
         try await deals.setSharing(id, buyer: conversation.buyerId == identity.user.id, on: on, db: database.sql)
         return try await meetupLocation(identity, meetup: id, now: now)

@@ -18,13 +18,13 @@ extension MarketPages {
     }
 
     static let youNotices = [
-        "saved": "Saved to your wish list: you hear if its price drops or it is sold.",
-        "unsaved": "Taken off your wish list.",
-        "followed": "Following: you hear when they list something new (at most once an hour).",
-        "unfollowed": "You no longer follow them.",
-        "search-saved": "Search saved: you hear of new listings that match it.",
-        "search-deleted": "Saved search deleted.",
-        "profile": "Profile saved: students of your campus see it beside your listings.",
+        "saved": phrase("Saved to your wish list: you hear if its price drops or it is sold."),
+        "unsaved": phrase("Taken off your wish list."),
+        "followed": phrase("Following: you hear when they list something new (at most once an hour)."),
+        "unfollowed": phrase("You no longer follow them."),
+        "search-saved": phrase("Search saved: you hear of new listings that match it."),
+        "search-deleted": phrase("Saved search deleted."),
+        "profile": phrase("Profile saved: students of your campus see it beside your listings."),
     ]
 
     struct HistoryRow: Sendable {
@@ -64,22 +64,29 @@ extension MarketPages {
         let reader = context.reader
         let profile = try await market.profile(identity, username: identity.user.username)
         let row = { (sale: MarketSale, selling: Bool) -> HistoryRow in
+            let price = sale.price.map(reader.money) ?? say("free")
             let who =
-                sale.counterpart.map { selling ? "to \($0.displayName)" : "from \($0.displayName)" } ?? "elsewhere"
-            let price = sale.price.map(reader.money) ?? "free"
+                sale.counterpart.map {
+                    say(
+                        selling ? phrase("{price} to {name}") : phrase("{price} from {name}"),
+                        [
+                            "price": price, "name": $0.displayName,
+                        ]
+                    )
+                } ?? say("{price} elsewhere", ["price": price])
             return HistoryRow(
                 id: sale.listing.id.uuidString.lowercased(),
                 title: sale.listing.title,
                 line:
-                    "\(price) \(who) · \(reader.day(sale.soldAt))\(sale.paidThroughPlaza ? " · paid through Plaza" : "")",
+                    "\(who) · \(reader.day(sale.soldAt))\(sale.paidThroughPlaza ? " · " + say("paid through Plaza") : "")",
                 thumbnail: sale.listing.photos.first?.thumbnailUrl
             )
         }
-        let notice = request.uri.queryParameters.get("notice").flatMap { Self.youNotices[String($0)] }
+        let notice = request.uri.queryParameters.get("notice").flatMap { Self.youNotices[String($0)].map { say($0) } }
         let model = YouPage(
-            shell: Shell(title: "You", context: context, notice: notice),
+            shell: Shell(title: say("You"), context: context, notice: notice),
             username: identity.user.username,
-            rating: Self.ratingLine(profile.rating, reader: reader) ?? "No ratings yet",
+            rating: Self.ratingLine(profile.rating, reader: reader) ?? say("No ratings yet"),
             sales: try await market.history(identity, selling: true, limit: 20, cursor: nil).items.map {
                 row($0, true)
             },
@@ -104,9 +111,13 @@ extension MarketPages {
         var parts: [String] = []
         if let q = search.q { parts.append("“\(q)”") }
         if let category = search.category { parts.append(category.replacingOccurrences(of: "_", with: " ")) }
-        if let condition = search.condition { parts.append(Self.conditionNames[condition] ?? condition.rawValue) }
-        if let low = search.minPrice { parts.append("from \(Reader.typed(Money(amount: low, currency: currency)))") }
-        if let high = search.maxPrice { parts.append("up to \(Reader.typed(Money(amount: high, currency: currency)))") }
+        if let condition = search.condition { parts.append(Self.conditionName(condition)) }
+        if let low = search.minPrice {
+            parts.append(say("from {price}", ["price": Reader.typed(Money(amount: low, currency: currency))]))
+        }
+        if let high = search.maxPrice {
+            parts.append(say("up to {price}", ["price": Reader.typed(Money(amount: high, currency: currency))]))
+        }
         let query: [(String, String)] = [
             ("q", search.q ?? ""), ("category", search.category ?? ""), ("condition", search.condition?.rawValue ?? ""),
             ("minPrice", search.minPrice.map { Reader.typed(Money(amount: $0, currency: currency)) } ?? ""),
@@ -115,7 +126,7 @@ extension MarketPages {
         return SearchRow(
             id: search.id.uuidString.lowercased(),
             words: parts.joined(separator: " · "),
-            alert: search.alert == .instant ? "told at once" : "a daily digest",
+            alert: search.alert == .instant ? say("told at once") : say("a daily digest"),
             link: "/market?" + FormData.encoded(query)
         )
     }

@@ -21,7 +21,17 @@ extension MarketPages {
         var checked: Bool
     }
 
-    static let starWords = [5: "Excellent", 4: "Good", 3: "Okay", 2: "Poor", 1: "Bad"]
+    /// What a number of stars means, in the reader's words.
+    static func starWords(_ stars: Int) -> String {
+        switch stars {
+        case 5: say("Excellent")
+        case 4: say("Good")
+        case 3: say("Okay")
+        case 2: say("Poor")
+        case 1: say("Bad")
+        default: ""
+        }
+    }
 
     /// After the handshake: the rating form, or what was given and (once shown) got.
     func ratingView(_ context: AuthenticatedContext, listing: UUID, other: String) async throws -> RatingView? {
@@ -34,19 +44,22 @@ extension MarketPages {
             canRate: ratings.canRate,
             other: other,
             mine: ratings.mine.map {
-                "You gave \(other) \(Self.stars($0.stars))" + ($0.comment.map { ": “\($0)”" } ?? "")
+                say("You gave {name} {stars}", ["name": other, "stars": Self.stars($0.stars)])
+                    + ($0.comment.map { ": “\($0)”" } ?? "")
             },
             theirs: ratings.theirs.map {
-                "\(other) gave you \(Self.stars($0.stars))" + ($0.comment.map { ": “\($0)”" } ?? "")
+                say("{name} gave you {stars}", ["name": other, "stars": Self.stars($0.stars)])
+                    + ($0.comment.map { ": “\($0)”" } ?? "")
             },
             waiting: ratings.theirs != nil
                 ? nil
                 : ratings.theirsWaiting
-                    ? "\(other) rated you: rate them to read it."
-                    : ratings.mine != nil ? "\(other)'s rating of you shows once they rate, or in a week." : nil,
+                    ? say("{name} rated you: rate them to read it.", ["name": other])
+                    : ratings.mine != nil
+                        ? say("{name}'s rating of you shows once they rate, or in a week.", ["name": other]) : nil,
             form: form,
             choices: (1...5).reversed().map {
-                StarChoice(value: $0, stars: Self.stars($0), words: Self.starWords[$0] ?? "", checked: chosen == $0)
+                StarChoice(value: $0, stars: Self.stars($0), words: Self.starWords($0), checked: chosen == $0)
             }
         )
     }

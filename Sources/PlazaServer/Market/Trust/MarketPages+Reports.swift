@@ -39,7 +39,8 @@ extension MarketPages {
         if let raw = query.get("listing"), let id = UUID(uuidString: String(raw)) {
             let listing = try await market.listing(context.identity, id)
             return (
-                "listingId", id.uuidString.lowercased(), "the listing “\(listing.title)”", listing.seller.displayName,
+                "listingId", id.uuidString.lowercased(), say("the listing “{title}”", ["title": listing.title]),
+                listing.seller.displayName,
                 "/market/listings/\(raw)"
             )
         }
@@ -48,7 +49,8 @@ extension MarketPages {
             let other =
                 conversation.buyer.username == context.identity.user.username ? conversation.seller : conversation.buyer
             return (
-                "conversation", id.uuidString.lowercased(), "your conversation with \(other.displayName)",
+                "conversation", id.uuidString.lowercased(),
+                say("your conversation with {name}", ["name": other.displayName]),
                 other.displayName,
                 "/market/conversations/\(raw)"
             )
@@ -65,14 +67,18 @@ extension MarketPages {
         let target = try await reportTarget(request, context: context)
         let form = context.page.form("report") ?? FormState(names: ["reason", "details", "block"])
         let model = ReportPage(
-            shell: Shell(title: "Report", context: context),
+            shell: Shell(title: say("Report"), context: context),
             what: target.what,
             back: target.back,
             target: target.field,
             value: target.value,
             other: target.other,
             reasons: ReportReason.allCases.map {
-                ReasonOption(value: $0.rawValue, label: $0.label, checked: form.fields["reason"]?.value == $0.rawValue)
+                ReasonOption(
+                    value: $0.rawValue,
+                    label: Self.reasonName($0),
+                    checked: form.fields["reason"]?.value == $0.rawValue
+                )
             },
             form: form,
             block: form.fields["block"]?.value == "1"
@@ -88,7 +94,7 @@ extension MarketPages {
         let back = "/market/report?\(query)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
         do {
             guard let reason = ReportReason(rawValue: form["reason"]) else {
-                throw PlazaError.validation(field: "reason", "Pick what is wrong.")
+                throw PlazaError.validation(field: "reason", phrase("Pick what is wrong."))
             }
             let report = try await market.report(
                 context.identity,
@@ -129,25 +135,25 @@ extension MarketPages {
 
     @Sendable func decisionsPage(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let rows = try await market.decisions(context.identity).map { decision in
-            let what = decision.action.decisionHeadline(listingTitle: decision.listingTitle)
+            let what = Self.decisionHeadline(decision.action, listingTitle: decision.listingTitle)
             return DecisionRow(
                 id: decision.id.uuidString.lowercased(),
-                headline: "\(what) · reported as \(decision.reason.label.lowercased())",
+                headline: "\(what) · \(Self.reportedAs(decision.reason))",
                 statement: decision.statement,
                 when: context.reader.when(decision.decidedAt),
                 canAppeal: decision.canAppeal,
-                appeal: decision.appeal.map { "You appealed: “\($0.text)”" },
+                appeal: decision.appeal.map { say("You appealed: “{text}”", ["text": $0.text]) },
                 outcome: decision.appeal.map {
                     switch $0.state {
-                    case .open: "An admin will look at your appeal."
-                    case .granted: "Appeal granted: \($0.reason ?? "")"
-                    case .denied: "Appeal not granted: \($0.reason ?? "")"
+                    case .open: say("An admin will look at your appeal.")
+                    case .granted: say("Appeal granted: {reason}", ["reason": $0.reason ?? ""])
+                    case .denied: say("Appeal not granted: {reason}", ["reason": $0.reason ?? ""])
                     }
                 }
             )
         }
         let model = DecisionsPage(
-            shell: Shell(title: "Decisions about you", context: context, notice: notice(request)),
+            shell: Shell(title: say("Decisions about you"), context: context, notice: notice(request)),
             rows: rows,
             form: context.page.form("appeal") ?? FormState(names: ["text"])
         )
@@ -168,4 +174,36 @@ extension MarketPages {
             )
         }
     }
+
+    /// Why someone reported, as the reader says it.
+    static func reasonName(_ reason: ReportReason) -> String {
+        switch reason {
+        case .fakeUser: say("A fake user")
+        case .spam: say("Spam")
+        case .scam: say("A scam")
+        case .prohibitedItem: say("An item not allowed here")
+        case .harassment: say("Harassment")
+        }
+    }
+
+    /// "reported as spam": the reason a decision was about.
+    static func reportedAs(_ reason: ReportReason) -> String {
+        switch reason {
+        case .fakeUser: say("reported as a fake user")
+        case .spam: say("reported as spam")
+        case .scam: say("reported as a scam")
+        case .prohibitedItem: say("reported as an item not allowed here")
+        case .harassment: say("reported as harassment")
+        }
+    }
+
+    /// How a marketplace decision reads to the student it concerns (`ReviewAction.decisionHeadline`, said).
+    static func decisionHeadline(_ action: ReviewAction, listingTitle: String?) -> String {
+        switch action {
+        case .removeListing: say("Your listing “{title}” was removed", ["title": listingTitle ?? ""])
+        case .suspend: say("You are suspended from the marketplace")
+        default: say("A warning about your conduct on the marketplace")
+        }
+    }
+
 }

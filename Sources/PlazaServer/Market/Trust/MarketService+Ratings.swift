@@ -19,8 +19,8 @@ extension MarketService {
             throw PlazaError(
                 .conflict,
                 .stateConflict,
-                "Ratings follow a confirmed handshake.",
-                detail: "Once the buyer confirms the seller's code at the meetup, both may rate each other."
+                phrase("Ratings follow a confirmed handshake."),
+                detail: phrase("Once the buyer confirms the seller's code at the meetup, both may rate each other.")
             )
         }
         let problems = RatingRules.problems(request)
@@ -46,8 +46,8 @@ extension MarketService {
                 throw PlazaError(
                     .conflict,
                     .stateConflict,
-                    "You rated this deal already.",
-                    detail: "A rating cannot be changed."
+                    phrase("You rated this deal already."),
+                    detail: phrase("A rating cannot be changed.")
                 )
             }
             guard

@@ -20,7 +20,10 @@ extension MarketService {
         let targets = [request.listingId != nil, request.username != nil, request.conversationId != nil].filter { $0 }
             .count
         guard targets == 1 else {
-            throw PlazaError.validation(field: "listingId", "Report one thing: a listing, a student or a conversation.")
+            throw PlazaError.validation(
+                field: "listingId",
+                phrase("Report one thing: a listing, a student or a conversation.")
+            )
         }
         var findings: [String] = []
         var reported: UserRecord
@@ -59,7 +62,7 @@ extension MarketService {
             }
         }
         guard reported.id != identity.user.id else {
-            throw PlazaError.validation(field: "username", "You cannot report yourself.")
+            throw PlazaError.validation(field: "username", phrase("You cannot report yourself."))
         }
         let earlier = try await trust.upheldCount(about: reported.id, on: database.sql)
         let person = ReviewSubmission.person(displayName: reported.displayName, username: reported.username)
@@ -188,8 +191,8 @@ extension MarketService {
                 throw PlazaError(
                     .conflict,
                     .stateConflict,
-                    "You appealed this decision already.",
-                    detail: "Each decision may be appealed once."
+                    phrase("You appealed this decision already."),
+                    detail: phrase("Each decision may be appealed once.")
                 )
             }
             return ((), [.review(submission)])
