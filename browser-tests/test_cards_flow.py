@@ -134,7 +134,7 @@ def test_a_shopper_personalizes_saves_orders_and_pays(plaza):
         fill(shopper, {"number": "4242 4242 4242 4242", "expiry": "12/30", "cvc": "123"})
         total = shopper.find_element(By.CSS_SELECTOR, "[data-total]").text
         navigate(shopper, next(b for b in shopper.find_elements(By.TAG_NAME, "button") if b.text.startswith("Pay ")))
-        wait_for(shopper, lambda: shopper.find_element(By.CSS_SELECTOR, "[data-order-status]").get_attribute("data-order-status") == "Paid",
+        wait_for(shopper, lambda: shopper.find_element(By.CSS_SELECTOR, "[data-order-status]").get_attribute("data-order-status") == "paid",
                  seconds=20, explain=lambda: shopper.find_element(By.CSS_SELECTOR, "[data-order-status]").text)
         assert f"Paid {total} ✓" in shopper.find_element(By.CSS_SELECTOR, "[data-order-status]").text
         screenshot(shopper, "cards-paid")

@@ -143,4 +143,27 @@ public enum TestPlaza {
         try await first.database.close()
         try await second.database.close()
     }
+
+    /// Runs `warm` on one application, then starts a second on the same database and runs `cold` on it: the second
+    /// process begins after what `warm` made exists, as a `plaza serve` started later would.
+    public static func withSharedDatabase<Made: Sendable>(
+        _ engine: TestEngine,
+        _ testing: TestingSetup = .router,
+        warm: @escaping @Sendable (any TestClientProtocol) async throws -> Made,
+        cold: @escaping @Sendable (any TestClientProtocol, Made) async throws -> Void
+    ) async throws {
+        let (storage, cleanup) = try await engine.freshStorage()
+        defer { Task { await cleanup() } }
+        let first = try await PlazaServices.open(configuration(storage: storage, { _ in }), logger: logger)
+        let firstApp = try buildApplication(first)
+        try await firstApp.test(testing) { firstClient in
+            try await createAdmin(first)
+            let made = try await warm(firstClient)
+            let second = try await PlazaServices.open(configuration(storage: storage, { _ in }), logger: logger)
+            let secondApp = try buildApplication(second)
+            try await secondApp.test(testing) { secondClient in try await cold(secondClient, made) }
+            try await second.database.close()
+        }
+        try await first.database.close()
+    }
 }

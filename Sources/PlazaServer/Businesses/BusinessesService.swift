@@ -70,9 +70,15 @@ package struct BusinessesService: Sendable {
     }
 
     /// The same check from the in-memory catalog (call `prepare` first), for the hot read paths.
-    func requireStaff(_ identity: Identity, of business: UUID) throws {
+    func requireStaff(_ identity: Identity, of business: UUID) async throws {
         let (known, role) = catalog.role(of: identity.user.id, in: business)
-        guard known else { throw PlazaError.notFound("business") }
-        guard role != nil else { throw PlazaError.forbidden }
+        if role != nil { return }
+        // Not (yet) in this process's catalog: another process may have made the business or the membership a moment
+        // ago, before its `catalogChanged` arrived here. The database decides; a catalog it contradicts is reloaded.
+        guard try await store.role(of: identity.user.id, in: business, on: database.sql) != nil else {
+            throw known ? PlazaError.forbidden : PlazaError.notFound("business")
+        }
+        catalog.invalidate()
+        try await catalog.prepare(using: database.sql)
     }
 }

@@ -167,6 +167,8 @@ extension CardsPages {
         var shell: Shell
         var id: String
         var status: String
+        /// The status as the API writes it (`pending_payment`), for the page's script and tests.
+        var statusCode: String
         var headline: String
         var pending: Bool
         var paying: Bool
@@ -297,6 +299,7 @@ extension CardsPages {
             shell: Shell(title: say("Order"), context: context, notice: notice(request)),
             id: id.uuidString.lowercased(),
             status: Self.statusName(order.status),
+            statusCode: order.status.rawValue,
             headline: headline,
             pending: order.status == .pendingPayment,
             paying: paying,

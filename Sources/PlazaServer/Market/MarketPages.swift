@@ -184,12 +184,20 @@ struct MarketPages: Sendable {
         var signedAt: String?
     }
 
+    /// The agreement's rules in the reader's language (`market.agreement.text`, the English one word for word), else
+    /// as the API gives them.
+    static func agreementParagraphs(_ agreement: MarketAgreement, words: Catalogue.Words) -> [String] {
+        let english = Catalogue.englishWords("market.agreement.text")
+        let text = english == agreement.text ? words("market.agreement.text") : agreement.text
+        return text.split(separator: "\n").map(String.init)
+    }
+
     @Sendable func agreement(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let agreement = try await market.agreement(context.identity)
         let model = AgreementPage(
             shell: Shell(title: say("Marketplace agreement"), context: context, notice: notice(request)),
             version: agreement.version,
-            paragraphs: agreement.text.split(separator: "\n").map(String.init),
+            paragraphs: Self.agreementParagraphs(agreement, words: context.reader.words),
             signed: agreement.isSigned,
             signedAt: agreement.isSigned ? agreement.signedAt.map(context.reader.full) : nil
         )

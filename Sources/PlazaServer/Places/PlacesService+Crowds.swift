@@ -111,7 +111,7 @@ extension PlacesService {
     /// Owners and staff: how many sharing customers are within `radius` of the business's locations now.
     func audience(_ identity: Identity, business: UUID, radius: Double, now: Date = Date()) async throws -> Audience {
         try await prepare()
-        try businesses.requireStaff(identity, of: business)
+        try await businesses.requireStaff(identity, of: business)
         let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
         let locations = businesses.catalog.locations(of: business)
         // One location counts each person once; around several, the same person may be near two of them.

@@ -128,7 +128,7 @@ extension PlacesService {
     /// The customers in the business's locations now (owners and staff only). Never coordinates.
     func presence(_ identity: Identity, business: UUID, now: Date = Date()) async throws -> [PresentCustomer] {
         try await prepare()
-        try businesses.requireStaff(identity, of: business)
+        try await businesses.requireStaff(identity, of: business)
         let freshSince = now.addingTimeInterval(-PlacesRules.presenceFreshness)
         var present: [PresentCustomer] = []
         for location in businesses.catalog.locations(of: business) {

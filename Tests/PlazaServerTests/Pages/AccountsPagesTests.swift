@@ -210,7 +210,7 @@ import Testing
             _ = try await browser.submit("/login", to: "/login", ["login": "zoe", "password": AccountsDriver.password])
             let page = try await browser.get("/account").text
             #expect(
-                page.contains(#"<option value="America/New_York" selected>"#)
+                page.contains(#"<option translate="no" value="America/New_York" selected>"#)
                     && page.contains("Times show in America/New_York now.")
             )
             let cleared = try await client.send(.patch, "/v1/me", json: ProfileUpdate(timeZone: ""), token: zoe).decode(

@@ -18,13 +18,15 @@ import Testing
         _ engine: TestEngine,
         first: @escaping @Sendable (any TestClientProtocol, String, Business, BusinessLocation) async throws -> Void
     ) async throws {
-        try await TestPlaza.withSharedDatabase(engine) { warm, cold in
+        try await TestPlaza.withSharedDatabase(engine) { warm in
             let (owner, business, location) = try await PlacesDriver(warm).shop(
                 owner: "bruno",
                 name: "Bruno's Bakery",
                 at: Self.shopPoint
             )
-            try await first(cold, owner.accessToken, business, location)
+            return (owner.accessToken, business, location)
+        } cold: { cold, made in
+            try await first(cold, made.0, made.1, made.2)
         }
     }
 

@@ -51,7 +51,7 @@ import Testing
             let transfer = try #require(
                 page.range(of: #"id="createTransfer""#).map { String(page[$0.lowerBound...].prefix(20_000)) }
             )
-            #expect(transfer.contains(##"<a href="#schema-TransferRequest">TransferRequest</a>"##))
+            #expect(transfer.contains(##"<a href="#schema-TransferRequest" translate="no">TransferRequest</a>"##))
             #expect(transfer.contains("Idempotency-Key required") && transfer.contains("Idempotency-Key: $(uuidgen)"))
             #expect(transfer.contains("-d &#39;{") || transfer.contains("-d '{"))
             #expect(page.contains(#"id="schema-TransferRequest""#) && page.contains(#"id="schema-Problem""#))

@@ -133,7 +133,7 @@ extension MarketPages {
                 payLabel: say("Pay {money} through Plaza", words),
                 key: UUID().uuidString,
                 canCancel: offer.state.isOpen,
-                cancelLabel: offer.state == .accepted ? say("Call the deal off") : say("Withdraw")
+                cancelLabel: offer.state == .accepted ? say("Call the deal off") : say("Withdraw", meaning: "an offer")
             )
             switch offer.state {
             case .pending, .countered:

@@ -11,5 +11,13 @@ func say(_ english: String, _ values: [String: String] = [:]) -> String {
     Catalogue.fill(PageLanguage.say(english), values)
 }
 
+/// The same English in another sense: "Withdraw" an offer is not "Withdraw" money. Its entry is
+/// `=<sentence> [<meaning>]`, English the sentence.
+func say(_ english: String, _ values: [String: String] = [:], meaning: String) -> String {
+    let key = "\(english) [\(meaning)]"
+    let said = PageLanguage.say(key)
+    return Catalogue.fill(said == key ? english : said, values)
+}
+
 /// A sentence kept in English until it is shown with `say` (a table's entry, a default): marks it for the catalogue.
 func phrase(_ english: String) -> String { english }

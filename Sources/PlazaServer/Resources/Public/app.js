@@ -168,7 +168,7 @@ const plazaEvents = (() => {
       const event = JSON.parse(message.data);
       if (event.type === "ready") {
         delay = 1000;
-        if (status()) status().textContent = "live";
+        if (status()) status().textContent = plazaSay("live");
         document.body.setAttribute("data-live", "1");
         listeners.forEach((listener) => listener.ready());
         return;

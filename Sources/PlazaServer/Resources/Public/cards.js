@@ -155,7 +155,7 @@
   // An order page whose card payment settled: the "being charged" notice has served its purpose.
   const status = document.querySelector("[data-live-fragment] [data-order-status]")?.closest("[data-live-fragment]");
   // Only a payment that settled while the page was open clears it; other notices (a new proof approved) stay.
-  const waiting = (region) => region.querySelector("[data-order-status]")?.getAttribute("data-order-status") === "Waiting for payment";
+  const waiting = (region) => region.querySelector("[data-order-status]")?.getAttribute("data-order-status") === "pending_payment";
   const paying = (region) => region.querySelector("[data-order-status]")?.hasAttribute("data-paying");
   if (status && waiting(status)) {
     const wasPaying = paying(status);

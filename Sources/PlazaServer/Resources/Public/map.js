@@ -368,7 +368,7 @@
     message.setAttribute("aria-live", "polite");
     async function search() {
       const q = input.value.trim();
-      if (q.length < 3) { message.textContent = say("map.search.short"); return; }
+      if (q.length < 3) { message.textContent = say("map.search.too_few"); return; }
       message.textContent = say("map.search.searching");
       results.replaceChildren();
       try {
