@@ -25,7 +25,7 @@ SIGNED_IN = {
                                  "/account/security", "/account/notifications", "/cards/orders", "/cards/designs",
                                  "/cards/cart", "/market"],
     ("ella", "demo-ella-2026"): ["/market", "/market/you", "/market/sell", "/market/conversations",
-                                 "/market/users/ella"],
+                                 "/market/users/ella", "/market/agreement"],
     ("bruno", "demo-bruno-2026"): ["/places/mine", "/places/new"],
     ("dana", "demo-dana-2026"): ["/cards/studio/sales"],
     ("admin", "demo-admin-2026"): ["/admin/users", "/admin/backups"],

@@ -249,7 +249,11 @@ extension CardsService {
                 fonts: fonts.fonts.mapValues(\.font)
             ),
             fontURL: { "/v1/cards/fonts/\($0)" },
-            inline: inline
+            inline: inline,
+            naming: CardPreviewSVG.Naming(
+                reading: say("A card reading: {words}"),
+                wordless: say("A card without words")
+            )
         )
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HTTPTypes
 import HummingbirdTesting
 import PlazaCore
@@ -37,4 +38,31 @@ import Testing
             #expect(english.map(\.title).first?.hasSuffix("sent you $1.00.") == true, "\(english)")
         }
     }
+
+    /// A charge asks in the customer's language, and its answer reaches the merchant in theirs.
+    @Test(arguments: TestEngine.enabled)
+    func aChargeAsksInTheCustomersLanguageAndIsAnsweredInTheMerchants(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let (business, bruno, anna) = try await ChargeTests.counter(client)
+            for (token, language) in [(anna, "es"), (bruno, "de")] {
+                let chosen = try await client.send(.patch, "/v1/me", json: ProfileUpdate(language: language), token: token)
+                #expect(chosen.status == .ok, "\(chosen.text)")
+            }
+            let wallet = WalletDriver(client)
+            let made = Mutex<Charge?>(nil)
+            let asked = try await ArrivalTests().arrivals(client, token: anna, count: 2) {
+                let created = try await wallet.charge(business: business.id, customer: "anna", 420, token: bruno)
+                made.withLock { $0 = try? created.decode(Charge.self) }
+            }
+            #expect(asked.map(\.title) == ["Corner Cafe te pide que pagues $4.20."], "\(asked)")
+            #expect(asked.map(\.body) == ["Toca para pagar o rechazar."])
+            let charge = try #require(made.withLock { $0 })
+            let answered = try await ArrivalTests().arrivals(client, token: bruno, count: 2) {
+                let paid = try await wallet.approve(charge, token: anna)
+                #expect(paid.status == .ok, "\(paid.text)")
+            }
+            #expect(answered.map(\.title).contains { $0.hasSuffix("hat Corner Cafe $4.20 bezahlt.") }, "\(answered)")
+        }
+    }
 }
+

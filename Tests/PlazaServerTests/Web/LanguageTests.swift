@@ -125,6 +125,7 @@ import Testing
 
     @Test func thePseudoLocaleAccentsEveryLetterAndKeepsValuesAndTags() {
         #expect(Pseudo.words("Send {amount} to <b>Ann</b> &amp; co") == "Šéñð {amount} ţö <b>Åññ</b> &amp; çö ····")
+        #expect(Pseudo.words(String(repeating: "a", count: 30)).hasSuffix(" ········ ··"), "padding wraps")
     }
 
     @Test(arguments: TestEngine.enabled)

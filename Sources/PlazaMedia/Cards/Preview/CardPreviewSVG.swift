@@ -35,7 +35,23 @@ public enum CardPreviewSVG {
     /// A standalone SVG document; `fontURL` gives the address of a font file by id (`/v1/cards/fonts/serif`).
     /// `inline` leaves out the size and the `<style>` (a page that shows it inline loads the fonts and the text rules
     /// from its own style sheet: its Content-Security-Policy allows no inline style).
-    public static func document(_ page: Page, fontURL: (String) -> String, inline: Bool = false) -> String {
+    /// How an inline preview is named for a screen reader, in the page's language: `reading` holds `{words}`.
+    public struct Naming: Sendable {
+        public var reading: String
+        public var wordless: String
+        public init(reading: String, wordless: String) {
+            self.reading = reading
+            self.wordless = wordless
+        }
+        public static let english = Naming(reading: "A card reading: {words}", wordless: "A card without words")
+    }
+
+    public static func document(
+        _ page: Page,
+        fontURL: (String) -> String,
+        inline: Bool = false,
+        naming: Naming = .english
+    ) -> String {
         let bleed = CardRules.bleedMm
         let width = page.trim.widthMm + 2 * bleed
         let height = page.trim.heightMm + 2 * bleed
@@ -43,7 +59,7 @@ public enum CardPreviewSVG {
         var svg =
             inline
             ? "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(viewBox)\" class=\"card-svg\" role=\"img\" "
-                + "aria-label=\"\(escape(accessibleName(page)))\">"
+                + "aria-label=\"\(escape(accessibleName(page, naming: naming)))\">"
             : "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(viewBox)\" width=\"\(number(width))mm\" height=\"\(number(height))mm\">"
         if !inline {
             svg += "<style>"
@@ -65,10 +81,11 @@ public enum CardPreviewSVG {
     }
 
     /// What a screen reader says for an inline preview: the card's words, in drawing order.
-    static func accessibleName(_ page: Page) -> String {
+    static func accessibleName(_ page: Page, naming: Naming = .english) -> String {
         let words = page.labels.map { $0.layout.lines.map(\.text).joined(separator: " ") }
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return words.isEmpty ? "A card without words" : "A card reading: " + words.joined(separator: " / ")
+        return words.isEmpty
+            ? naming.wordless : naming.reading.replacingOccurrences(of: "{words}", with: words.joined(separator: " / "))
     }
 
     /// One label: a group holding a `<text>` whose lines are `<tspan>`s with one x per character and the line's baseline

@@ -17,7 +17,8 @@ enum Pseudo {
         }
     }
 
-    /// "Send money" → "Šéñð ɱöñéý ·····".
+    /// "Send money" → "Šéñð ɱöñéý ·····". The padding comes in words of at most eight dots, as a longer language
+    /// has longer words, not one that cannot wrap.
     static func words(_ english: String) -> String {
         var result = ""
         var letters = 0
@@ -46,6 +47,7 @@ enum Pseudo {
             }
         }
         let padding = (letters + 2) / 3
-        return padding == 0 ? result : result + " " + String(repeating: "·", count: padding)
+        let words = stride(from: 0, to: padding, by: 8).map { String(repeating: "·", count: min(8, padding - $0)) }
+        return padding == 0 ? result : result + " " + words.joined(separator: " ")
     }
 }
