@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import HTTPTypes
 import HummingbirdTesting
 import PlazaCore
 import PlazaTestSupport
+import Synchronization
 import Testing
 
 @testable import PlazaServer
@@ -45,7 +45,12 @@ import Testing
         try await TestPlaza.withApp(engine, .live) { client, _ in
             let (business, bruno, anna) = try await ChargeTests.counter(client)
             for (token, language) in [(anna, "es"), (bruno, "de")] {
-                let chosen = try await client.send(.patch, "/v1/me", json: ProfileUpdate(language: language), token: token)
+                let chosen = try await client.send(
+                    .patch,
+                    "/v1/me",
+                    json: ProfileUpdate(language: language),
+                    token: token
+                )
                 #expect(chosen.status == .ok, "\(chosen.text)")
             }
             let wallet = WalletDriver(client)
@@ -65,4 +70,3 @@ import Testing
         }
     }
 }
-
