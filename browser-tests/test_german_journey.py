@@ -123,3 +123,9 @@ def test_a_german_reader_signs_up_pays_gets_a_punch_and_claims_a_coupon_in_germa
     submit(browser, "Log in")
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"
     assert words("shell.wallet") in browser.find_element(By.CSS_SELECTOR, "nav.tabs").get_attribute("textContent")
+
+    # Her account page says which language Plaza speaks to her in, and leads to where she changes it.
+    navigate(browser, browser.find_element(By.CSS_SELECTOR, "nav.tabs a[href='/account']"))
+    assert "Deutsch" in browser.find_element(By.ID, "language").text
+    navigate(browser, browser.find_element(By.CSS_SELECTOR, "#language a[href='/language']"))
+    assert browser.find_element(By.TAG_NAME, "h1").text == words("language.title")

@@ -27,6 +27,8 @@ extension AccountsPages {
         var passwords: [AppPasswordRow]
         var passwordForm: FormState
         var newPassword: NewAppPassword?
+        /// The language Plaza speaks to this account in, named in itself ("Deutsch").
+        var language: String
     }
 
     struct AppPasswordRow: Sendable {
@@ -88,7 +90,8 @@ extension AccountsPages {
                 )
             },
             passwordForm: refused.form("passwordForm") ?? FormState(names: ["name"]).with("name", "OwnTracks"),
-            newPassword: newPassword
+            newPassword: newPassword,
+            language: context.reader.words.language.name
         )
         return renderer.render("accounts/account", page)
     }
