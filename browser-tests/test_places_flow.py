@@ -125,6 +125,9 @@ def test_every_places_page_renders(plaza, browser):
     navigate(browser, browser.find_element(By.CSS_SELECTOR, "nav.days").find_element(By.LINK_TEXT, "Sat"))
     bars = browser.find_elements(By.CSS_SELECTOR, "svg.chart rect.bar")
     assert len(bars) == 18 and any("visits" in bar.find_element(By.TAG_NAME, "title").get_attribute("textContent") for bar in bars)
+    # Its text twin: each hour in words, for a screen reader (the picture is one image to it).
+    twin = browser.find_elements(By.CSS_SELECTOR, "[data-chart-twin] li")
+    assert len(twin) == 18 and any("about" in line.get_attribute("textContent") for line in twin)
     assert "7 min" in browser.find_element(By.CSS_SELECTOR, ".big").text
     screenshot(browser, "places-business")
 
