@@ -65,7 +65,12 @@
   function createMap(el) {
     const d = el.dataset;
     const center = numbers(d.center, 2) || [0, 0];
-    const map = L.map(el, { zoomControl: false, attributionControl: true, minZoom: 3, maxZoom: 19, worldCopyJump: true })
+    // Less motion when the reader asks for it: no zoom, fade or marker animation.
+    const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const map = L.map(el, {
+      zoomControl: false, attributionControl: true, minZoom: 3, maxZoom: 19, worldCopyJump: true,
+      zoomAnimation: !still, fadeAnimation: !still, markerZoomAnimation: !still,
+    })
       .setView([center[0], center[1]], Number(d.zoom) || 15);
     L.control.zoom({ zoomInTitle: say("map.zoom_in"), zoomOutTitle: say("map.zoom_out") }).addTo(map);
     map.attributionControl.setPrefix('<a href="/static/vendor/leaflet/COPYRIGHT-leaflet.txt" translate="no">Leaflet</a>');
@@ -187,7 +192,10 @@
 
   function showLive(map, el) {
     const d = el.dataset;
-    const shops = L.markerClusterGroup ? L.markerClusterGroup({ showCoverageOnHover: false, maxClusterRadius: 40, disableClusteringAtZoom: 16 })
+    const shops = L.markerClusterGroup ? L.markerClusterGroup({
+      showCoverageOnHover: false, maxClusterRadius: 40, disableClusteringAtZoom: 16,
+      animate: !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches),
+    })
       : L.layerGroup();
     const people = L.layerGroup();
     shops.addTo(map);
