@@ -1,13 +1,14 @@
 """Every page a person reaches by links, for each role, at phone and desktop width, passes axe-core (WCAG 2.0, 2.1 and
 2.2, A and AA) with no serious or critical violation (issue 41). Each role's pages are found by following links from
 its home screen, one page per path pattern; the journeys' own tests reach the states behind forms."""
-import pytest
+import os
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from accessibility import check, crawl
-from conftest import free_port, start_demo, stop
+from accessibility import check, crawl, pattern
+from conftest import SCREENSHOTS, free_port, start_demo, stop
 from test_places_flow import log_in
 
 ROLES = {
@@ -38,6 +39,10 @@ def test_every_page_a_role_reaches_passes_axe(town, browser, role):
     if ROLES[role]:
         log_in(browser, town, *ROLES[role])
     pages = crawl(browser, town, checked=CHECKED.setdefault(browser.size_name, set()))
+    # What was checked, for the record (the closing note counts it): role, width, page.
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    with open(os.path.join(SCREENSHOTS, "axe-pages.txt"), "a") as record:
+        record.writelines(f"{role}\t{browser.size_name}\t{pattern(path)}\n" for path, _ in pages)
     failures = [f"{path}: {rule} ({impact}) at {targets}: {help}" for path, found in pages
                 for rule, impact, targets, help in found]
     assert not failures, f"{len(failures)} serious or critical violations on {len(pages)} pages:\n" + "\n".join(failures)
