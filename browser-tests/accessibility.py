@@ -12,7 +12,7 @@ from selenium.common.exceptions import TimeoutException, WebDriverException
 AXE = open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js")).read()
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # Never followed: leaving, files, the API and its docs' raw contract, anything that changes state on a GET.
-SKIP = re.compile(r"^/(logout|v1/|static/|media/|tiles/|dev/|openapi|docs/api/openapi|\.well-known)|\.(pdf|svg|png|pkpass|ics|csv|json|txt|webmanifest)$")
+SKIP = re.compile(r"^/(logout|v1/|static/|media/|tiles/|dev/|openapi|docs/api/openapi|\.well-known)|/(apple|google)-pass$|\.(pdf|svg|png|pkpass|ics|csv|json|geojson|txt|webmanifest)$")
 ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b\d+\b", re.I)
 
 
