@@ -23,18 +23,22 @@ SIGNED_IN = {
                                  "/wallet/withdraw", "/wallet/my-qr", "/places", "/places/settings",
                                  "/places/background", "/offers", "/offers/settings", "/loyalty", "/inbox", "/account",
                                  "/account/security", "/account/notifications", "/cards/orders", "/cards/designs",
-                                 "/cards/cart", "/market"],
+                                 "/cards/cart", "/market", "/loyalty >> [data-loyalty-cards] a.row-link"],
     ("ella", "demo-ella-2026"): ["/market", "/market/you", "/market/sell", "/market/conversations",
-                                 "/market/users/ella", "/market/agreement"],
-    ("bruno", "demo-bruno-2026"): ["/places/mine", "/places/new"],
+                                 "/market/users/ella", "/market/agreement",
+                                 "/market >> main a[href^='/market/listings/']"],
+    ("bruno", "demo-bruno-2026"): ["/places/mine", "/places/new",
+                                   "/places/mine >> main a[href^='/wallet/counter/']",
+                                   "/places/mine >> main a[href^='/loyalty/counter/']",
+                                   "/places/mine >> main a[href^='/offers/businesses/']"],
     ("dana", "demo-dana-2026"): ["/cards/studio/sales"],
-    ("admin", "demo-admin-2026"): ["/admin/users", "/admin/backups"],
+    ("admin", "demo-admin-2026"): ["/admin/users", "/admin/backups", "/admin/users >> main a[href^='/admin/users/']"],
 }
 
 # What the demo's people made (names, shops, programs, listings): user data, in whatever language they wrote it. The
 # pages mark it `translate="no"` where it stands alone; inside a sentence of ours ("Hi Anna Customer") it is a value.
 DEMO_DATA = ["Anna Customer", "Bruno's Bakery", "Coffee card", "A coffee", "Carla Friend", "Pizza night", "Finn Weber",
-             "Ella Park", "Visa"]
+             "Ella Park", "Visa", "Apple strudel", "Croissant", "Pretzel", "Sourdough loaf", "Cappuccino", "Coffee", "Textbooks"]
 
 # Words that are the same in every language: the product, the standards the footer links to, currency codes, and
 # the month and day names that dates take from the reader's locale (en-XA has none of its own, so English's).
@@ -96,7 +100,12 @@ def test_the_translated_pages_leave_no_english_and_fit_the_phone(plaza, size):
             choose_pseudo(driver, plaza)
             try:
                 for path in paths:
+                    # "/loyalty >> selector": the page the first such link of /loyalty leads to (an id in its path).
+                    path, _, link = path.partition(" >> ")
                     driver.get(plaza + path)
+                    if link:
+                        path = driver.find_element(By.CSS_SELECTOR, link).get_attribute("href").replace(plaza, "")
+                        driver.get(plaza + path)
                     assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en-XA", path
                     left = driver.execute_script(ENGLISH_LEFT, sorted(KEPT), DEMO_DATA)
                     assert not left, f"{path}, signed in as {login}, still says in English: {left}"

@@ -62,6 +62,8 @@ extension AdminPages {
         var tabs: Tabs
         var id: String
         var user: AdminUser
+        /// The role in the reader's words.
+        var roleWords: String
         var joined: String
         var suspended: String?
         /// The reason the admin gave, which the person read.
@@ -94,6 +96,7 @@ extension AdminPages {
             tabs: Tabs(users: true),
             id: id.uuidString.lowercased(),
             user: user,
+            roleWords: Self.roleTag(user.role),
             joined: reader.full(user.createdAt),
             suspended: user.suspendedAt.map { reader.full($0) },
             reason: user.suspendedAt == nil ? nil : user.suspensionReason,

@@ -244,7 +244,7 @@ extension WebPages {
             Place(
                 id: $0.id.uuidString.lowercased(),
                 name: $0.name,
-                category: $0.category.rawValue.capitalized,
+                category: PlacesPages.categoryName($0.category),
                 distance: $0.distanceMeters.map(reader.distance) ?? ""
             )
         }
