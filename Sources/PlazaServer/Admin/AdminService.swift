@@ -55,7 +55,11 @@ package struct AdminService: Sendable {
                 body: "The reason given: \(reason)",
                 link: "/login"
             )
-            return (try await accounts.adminUser(id, on: db), [FeedMessage.alert(user: id, content: alert)])
+            let wording = Wording(key: "alert.account.suspended", values: ["reason": reason])
+            return (
+                try await accounts.adminUser(id, on: db),
+                [FeedMessage.alert(user: id, content: alert, wording: wording)]
+            )
         }
         accounts.forgetIdentities()
         return user
@@ -77,7 +81,10 @@ package struct AdminService: Sendable {
                 body: "An admin lifted the suspension: you can log in.",
                 link: "/login"
             )
-            return (try await accounts.adminUser(id, on: db), [FeedMessage.alert(user: id, content: alert)])
+            return (
+                try await accounts.adminUser(id, on: db),
+                [FeedMessage.alert(user: id, content: alert, wording: Wording(key: "alert.account.reinstated"))]
+            )
         }
         accounts.forgetIdentities()
         return user

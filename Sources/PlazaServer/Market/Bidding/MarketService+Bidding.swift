@@ -90,7 +90,8 @@ extension MarketService {
                                     title: "You were outbid on \(title)",
                                     body: "It is at \(money) now.",
                                     link: link
-                                )
+                                ),
+                                wording: Wording(key: "alert.market.outbid", values: ["title": title, "money": money])
                             )
                         )
                     }
@@ -163,6 +164,7 @@ extension MarketService {
                 let title =
                     auction.leader == nil
                     ? "Nobody bid on \(record.title)" : "No bid on \(record.title) met your reserve"
+                let key = auction.leader == nil ? "alert.market.no_bids" : "alert.market.reserve_not_met"
                 return (
                     true,
                     [
@@ -173,7 +175,8 @@ extension MarketService {
                                 title: title,
                                 body: "It stays listed; relist it or lower the reserve.",
                                 link: link
-                            )
+                            ),
+                            wording: Wording(key: key, values: ["title": record.title])
                         )
                     ]
                 )
@@ -203,7 +206,8 @@ extension MarketService {
                             title: "You won \(record.title) for \(money)",
                             body: "Pay through Plaza and agree where to meet.",
                             link: conversationLink
-                        )
+                        ),
+                        wording: Wording(key: "alert.market.won", values: ["title": record.title, "money": money])
                     ),
                     .alert(
                         user: record.sellerId,
@@ -212,7 +216,8 @@ extension MarketService {
                             title: "\(record.title) sold by bidding for \(money)",
                             body: "Agree where to meet.",
                             link: conversationLink
-                        )
+                        ),
+                        wording: Wording(key: "alert.market.sold", values: ["title": record.title, "money": money])
                     ),
                     .event(
                         audience: [winner, record.sellerId],

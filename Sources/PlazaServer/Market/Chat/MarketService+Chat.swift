@@ -106,7 +106,8 @@ extension MarketService {
             createdAt: now,
             warnings: message.warnings
         )
-        let title = try await listings.listing(record.listingId, on: database.sql)?.title ?? "your listing"
+        let listing = try await listings.listing(record.listingId, on: database.sql)?.title
+        let title = listing ?? "your listing"
         let (chat, recipient) = (chat, record.other(identity.user.id))
         let event = PlazaEvent(type: MarketEventType.message, occurredAt: now, data: try JSONValue(encoding: dto))
         let alert = NotificationContent(
@@ -114,6 +115,11 @@ extension MarketService {
             title: "\(identity.user.displayName) about \(title)",
             body: String(text.prefix(140)),
             link: "/market/conversations/\(id.uuidString.lowercased())"
+        )
+        // The recipient's words; the listing's title and the message are theirs as written.
+        let wording = Wording(
+            key: listing == nil ? "alert.market.message_unnamed" : "alert.market.message",
+            values: ["name": identity.user.displayName, "title": title, "body": alert.body]
         )
         return try await events.transaction(publishing: { db in
             let alerts = ChatRules.alerts(
@@ -124,7 +130,7 @@ extension MarketService {
             return (
                 dto,
                 [.event(audience: [record.buyerId, record.sellerId], event: event)]
-                    + (alerts ? [.alert(user: recipient, content: alert)] : [])
+                    + (alerts ? [.alert(user: recipient, content: alert, wording: wording)] : [])
             )
         })
     }

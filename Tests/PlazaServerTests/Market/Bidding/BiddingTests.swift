@@ -112,10 +112,13 @@ import Testing
                 "not on her own"
             )
 
-            // Cal's $60 beats Ben's $50, and meets the $55 reserve: the price goes to the reserve.
+            // Cal's $60 beats Ben's $50, and meets the $55 reserve: the price goes to the reserve. Ben reads German: he
+            // hears of it in German (issue 41).
+            let german = try await client.send(.patch, "/v1/me", json: ProfileUpdate(language: "de"), token: market.ben)
+            #expect(german.status == .ok)
             let beat = try await Self.bid(client, market.cal, id, 6_000).decode(PlacedBid.self)
             #expect(beat.leading && beat.currentPrice == 5_500)
-            #expect(try await FollowTests.alerts(services, "ben").contains("You were outbid on Signed poster"))
+            #expect(try await FollowTests.alerts(services, "ben").contains("Du wurdest bei Signed poster überboten"))
             // The leader may raise their maximum: the price stays, and Ben's next bid must beat the new maximum.
             let raised = try await Self.bid(client, market.cal, id, 8_000).decode(PlacedBid.self)
             #expect(raised.leading && raised.currentPrice == 5_500 && raised.maxAmount == 8_000)
