@@ -15,24 +15,33 @@ import WSClient
 @Suite struct EventsTests {
     let shopPoint = Coordinate(latitude: 59.3293, longitude: 18.0686)
 
-    /// Reads text messages until `count` events have arrived (after the `ready` message) or 5 seconds pass,
-    /// and returns the events that arrived.
+    /// Reads text messages until `count` events have arrived (after the `ready` message) or 5 seconds pass after
+    /// `afterReady` finished (a loaded machine may take seconds to connect and act: that time is not the events'), and
+    /// returns the events that arrived. A minute in all at most.
     static func collect(
         _ inbound: WebSocketInboundStream,
         count: Int,
         afterReady: @escaping @Sendable () async throws -> Void
     ) async throws -> [PlazaEvent] {
         let received = EventBox()
+        let acted = Mutex<ContinuousClock.Instant?>(nil)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
                 guard case .text(let ready)? = try await messages.next(), ready.contains("ready") else { return }
                 try await afterReady()
+                acted.withLock { $0 = .now }
                 while received.value.count < count, case .text(let text)? = try await messages.next() {
                     received.append(try PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(text.utf8)))
                 }
             }
-            group.addTask { try await Task.sleep(for: .seconds(5)) }
+            group.addTask {
+                let started = ContinuousClock.now
+                while started.duration(to: .now) < .seconds(60) {
+                    if let at = acted.withLock({ $0 }), at.duration(to: .now) >= .seconds(5) { return }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
             try await group.next()
             group.cancelAll()
         }
