@@ -24,13 +24,13 @@ import WSClient
         afterReady: @escaping @Sendable () async throws -> Void
     ) async throws -> [PlazaEvent] {
         let received = EventBox()
-        let acted = Mutex<ContinuousClock.Instant?>(nil)
+        let acted = Moment()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
                 guard case .text(let ready)? = try await messages.next(), ready.contains("ready") else { return }
                 try await afterReady()
-                acted.withLock { $0 = .now }
+                acted.set(.now)
                 while received.value.count < count, case .text(let text)? = try await messages.next() {
                     received.append(try PlazaJSON.decoder().decode(PlazaEvent.self, from: Data(text.utf8)))
                 }
@@ -38,7 +38,7 @@ import WSClient
             group.addTask {
                 let started = ContinuousClock.now
                 while started.duration(to: .now) < .seconds(60) {
-                    if let at = acted.withLock({ $0 }), at.duration(to: .now) >= .seconds(5) { return }
+                    if let at = acted.value, at.duration(to: .now) >= .seconds(5) { return }
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }
@@ -131,6 +131,13 @@ import WSClient
 }
 
 /// Carries what a WebSocket handler saw out of its closure.
+/// When something happened, once it has.
+final class Moment: Sendable {
+    private let instant = Mutex<ContinuousClock.Instant?>(nil)
+    func set(_ value: ContinuousClock.Instant) { instant.withLock { $0 = value } }
+    var value: ContinuousClock.Instant? { instant.withLock { $0 } }
+}
+
 final class EventBox: Sendable {
     private let events = Mutex<[PlazaEvent]>([])
     func set(_ value: [PlazaEvent]) { events.withLock { $0 = value } }
