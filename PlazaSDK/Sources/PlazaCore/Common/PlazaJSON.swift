@@ -37,9 +37,19 @@ public enum PlazaJSON {
         try decoder().decode(T.self, from: Data(text.utf8))
     }
 
+    /// Hours up to 23, minutes up to 59, seconds up to 60 (a leap second) in the time after the `T`.
+    static func clockInRange(_ text: String) -> Bool {
+        guard let t = text.firstIndex(where: { $0 == "T" || $0 == "t" }) else { return true }
+        let fields = text[text.index(after: t)...].prefix(8).split(separator: ":").map { Int($0.prefix(2)) ?? 0 }
+        let limits = [23, 59, 60]
+        return zip(fields, limits).allSatisfy { $0 <= $1 }
+    }
+
     /// An ISO 8601 date-time with a time zone, with or without fractional seconds.
     public static func parseDate(_ text: String) -> Date? {
         if let date = RFC3339.parse(text) { return date }
+        // Foundation's parser rolls "12:99" over into the next hour: a clock out of range is no date.
+        guard clockInRange(text) else { return nil }
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
