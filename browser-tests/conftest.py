@@ -52,6 +52,16 @@ def start_demo(port, extra_env=None):
     raise RuntimeError("plaza demo did not start: " + open(os.path.join(workdir, "plaza.log")).read())
 
 
+@pytest.fixture(scope="module")
+def town():
+    """A demo of the test module's own (the crawls and the pseudo-locale check): what the shared demo's journeys
+    leave behind (a refund's inbox entry, an extra program) is not theirs to judge, and crawling follows every link."""
+    port = free_port()
+    server, workdir = start_demo(port)
+    yield f"http://127.0.0.1:{port}"
+    stop(server, workdir)
+
+
 def stop(server, workdir=None):
     server.terminate()
     server.wait(timeout=20)

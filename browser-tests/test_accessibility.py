@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from accessibility import check, crawl, pattern
-from conftest import SCREENSHOTS, free_port, start_demo, stop
+from conftest import SCREENSHOTS
 from test_places_flow import log_in
 
 ROLES = {
@@ -23,15 +23,6 @@ ROLES = {
 
 # Path patterns checked at each width: a page another role reached already is walked through, not checked again.
 CHECKED = {}
-
-
-@pytest.fixture(scope="module")
-def town():
-    """A demo of its own: crawling follows every link a role sees, and leaves the shared demo's journeys alone."""
-    port = free_port()
-    server, workdir = start_demo(port)
-    yield f"http://127.0.0.1:{port}"
-    stop(server, workdir)
 
 
 @pytest.mark.parametrize("role", list(ROLES))

@@ -3,7 +3,7 @@
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import free_port, new_browser, start_demo, stop
+from conftest import new_browser
 from test_places_flow import log_in
 
 PAGES = {
@@ -43,14 +43,6 @@ SMALL_TARGETS = """
     }
     return small.slice(0, 10);
 """
-
-
-@pytest.fixture(scope="module")
-def town():
-    port = free_port()
-    server, workdir = start_demo(port)
-    yield f"http://127.0.0.1:{port}"
-    stop(server, workdir)
 
 
 @pytest.mark.parametrize("who", list(PAGES), ids=lambda who: who[0] if who else "visitor")

@@ -9,7 +9,7 @@ import re
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import free_port, new_browser, screenshot, start_demo, stop
+from conftest import new_browser, screenshot
 from test_accounts_flow import navigate, submit
 from test_places_flow import log_in
 
@@ -80,16 +80,6 @@ def choose_pseudo(driver, plaza):
     driver.find_element(By.CSS_SELECTOR, "input[name=language][value='en-XA']").click()
     navigate(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/language'] button[type=submit]"))
     assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en-XA"
-
-
-@pytest.fixture(scope="module")
-def town():
-    """A demo of its own: the other journeys sharing a worker's demo leave things on anna's home (a refund's inbox
-    entry) that say what this test does not judge."""
-    port = free_port()
-    server, workdir = start_demo(port)
-    yield f"http://127.0.0.1:{port}"
-    stop(server, workdir)
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
