@@ -153,6 +153,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
             pages.errorPage(error, request: request, context: context)
         }
     )
+    router.add(middleware: NulQueryMiddleware())
 
     OperationsAPI(services: services).addRoutes(to: router)
 

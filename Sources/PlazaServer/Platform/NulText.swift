@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import PlazaCore
 
 /// Text with U+0000 in it: PostgreSQL cannot store it in a text column (the statement fails, and the request with
 /// it), and no field of Plaza means it. Found before decoding, so every route refuses it alike, naming the fields.
@@ -26,5 +28,28 @@ enum NulText {
         }
         walk(root, [])
         return found.sorted()
+    }
+}
+
+/// Refuses a query string with U+0000 in a name or value (`?q=a%00b`), naming the parameters, before any route reads
+/// it: the same rule as for bodies, for every route and page alike.
+struct NulQueryMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let query = request.uri.query, query.contains("%00") || query.contains("\u{0}") else {
+            return try await next(request, context)
+        }
+        let fields = Set(
+            request.uri.queryParameters.compactMap { name, value in
+                name.contains("\u{0}") || value.contains("\u{0}") ? String(name) : nil
+            }
+        )
+        guard !fields.isEmpty else { return try await next(request, context) }
+        throw PlazaError.validation(
+            fields.sorted().map { FieldError(field: $0, message: phrase("Remove the NUL character (U+0000).")) }
+        )
     }
 }

@@ -97,6 +97,9 @@ import Yams
             )
             #expect(nested.status == .unprocessableContent && nested.problem?.errors?.map(\.field) == ["name"])
             #expect(try await client.send(.get, "/v1/me/app-passwords", token: zoe).status == .ok)
+            // In a query: refused naming the parameter, wherever it is (here a search that reaches the database).
+            let query = try await client.send(.get, "/v1/businesses?q=Cor%00ner", token: zoe)
+            #expect(query.status == .unprocessableContent && query.problem?.errors?.map(\.field) == ["q"])
             // In a path parameter too.
             let bruno = try await AccountsDriver(client).signedIn("bruno", role: .merchant).accessToken
             let business = try await PlacesDriver(client).createBusiness(name: "Corner Cafe", token: bruno)
