@@ -31,6 +31,12 @@ struct Catalogue: Sendable {
 
         var tag: String { language.tag }
         var rightToLeft: Bool { language.dir == "rtl" }
+        /// How this language's readers write money and numbers when nothing else says (an alert, a mail): English as
+        /// in the US, another language in its usual region (`de` → Germany).
+        var locale: Locale {
+            tag.hasPrefix("en")
+                ? Locale(identifier: "en_US") : Locale(identifier: Locale.Language(identifier: tag).maximalIdentifier)
+        }
 
         /// The text of `key` with its values put in; the key itself when no language has it (a mistake a test finds).
         func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
