@@ -57,55 +57,6 @@ extension CardsPages {
         var quantityError: String? = nil
     }
 
-    struct Sums: Sendable {
-        var subtotal: String
-        var credit: String?
-        var shipping: String
-        var tax: String?
-        var total: String
-    }
-
-    static func sums(
-        subtotal: Int64,
-        credit: Int64,
-        shipping: Int64,
-        tax: Int64,
-        total: Int64,
-        currency: String,
-        reader: Reader
-    ) -> Sums {
-        Sums(
-            subtotal: reader.money(subtotal, currency),
-            credit: credit > 0 ? "−" + reader.money(credit, currency) : nil,
-            shipping: reader.money(shipping, currency),
-            tax: tax > 0 ? reader.money(tax, currency) : nil,
-            total: reader.money(total, currency)
-        )
-    }
-
-    static func what(_ kind: CardItemKind, quantity: Int, paper: String, unit: String, reader: Reader) -> String {
-        kind == .sample
-            ? say("1 sample on {paper}", ["paper": paper])
-            : reader.count(quantity, "count.cards_on_paper", ["paper": paper, "unit": unit])
-    }
-
-    /// "Golden Circle (50 cards)", "… and Olive Sprig (sample)", "… and 2 more lines": `CardsService.describe`, said.
-    static func describe(_ order: CardOrder, reader: Reader) -> String {
-        let items = order.items
-        let line = { (item: CardOrderItem) in
-            item.kind == .sample
-                ? say("{design} (sample)", ["design": item.designName])
-                : reader.count(item.quantity, "count.design_cards", ["design": item.designName])
-        }
-        switch items.count {
-        case 0: return say("cards")
-        case 1: return line(items[0])
-        case 2: return say("{first} and {second}", ["first": line(items[0]), "second": line(items[1])])
-        default:
-            return reader.count(items.count - 1, "count.more_lines", ["first": line(items[0])])
-        }
-    }
-
     // MARK: Orders
 
     struct OrderRow: Sendable {
@@ -142,25 +93,6 @@ extension CardsPages {
                 next: page.nextCursor.map { "/cards/orders?cursor=\($0)" }
             )
         )
-    }
-
-    /// A card's page as the reader names it ("Front").
-    static func pageName(_ page: CardPage) -> String {
-        switch page {
-        case .front: say("Front")
-        case .inside: say("Inside")
-        case .back: say("Back")
-        }
-    }
-
-    static func statusName(_ status: CardOrderStatus) -> String {
-        switch status {
-        case .pendingPayment: say("Waiting for payment")
-        case .paid: say("Paid")
-        case .inProduction: say("At the printer")
-        case .shipped: say("Shipped")
-        case .cancelled: say("Cancelled")
-        }
     }
 
     struct OrderPage: Sendable {
