@@ -71,8 +71,9 @@ extension PlazaConfiguration {
         }
         if let language = value("PLAZA_DEFAULT_LANGUAGE") {
             let offered = Catalogue.shippedTags() + (configuration.mode == .production ? [] : [Catalogue.pseudo])
-            if offered.contains(language) {
-                configuration.defaultLanguage = language
+            // BCP 47 tags are case-insensitive (`DE`, `en-xa`): the offered spelling is kept.
+            if let tag = offered.first(where: { $0.lowercased() == language.lowercased() }) {
+                configuration.defaultLanguage = tag
             } else {
                 fail("PLAZA_DEFAULT_LANGUAGE", "must be one of \(offered.joined(separator: ", ")), not '\(language)'")
             }

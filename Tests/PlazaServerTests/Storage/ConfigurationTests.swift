@@ -125,6 +125,7 @@ import Testing
         #expect(refusedKeys(["PLAZA_DEFAULT_LANGUAGE": "xx"]) == ["PLAZA_DEFAULT_LANGUAGE"])
         #expect(refusedKeys(["PLAZA_DEFAULT_LANGUAGE": "en-XA"]) == ["PLAZA_DEFAULT_LANGUAGE"])
         #expect(try PlazaConfiguration.fromEnvironment([:]).defaultLanguage == "en")
+        #expect(try PlazaConfiguration.fromEnvironment(["PLAZA_DEFAULT_LANGUAGE": "DE"]).defaultLanguage == "de")
         #expect(
             try PlazaConfiguration.fromEnvironment(["PLAZA_MODE": "dev", "PLAZA_DEFAULT_LANGUAGE": "en-XA"])
                 .defaultLanguage == "en-XA"
