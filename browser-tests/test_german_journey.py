@@ -18,6 +18,8 @@ from test_places_flow import wait_for
 
 MESSAGES = os.path.join(ROOT, "Sources", "PlazaServer", "Resources", "Messages")
 DE = json.load(open(os.path.join(MESSAGES, "de.json"), encoding="utf-8"))
+# $2.50 as a German reads it in an alert.
+GERMAN_MONEY = "2,50 $"
 
 
 def words(key, **values):
@@ -60,10 +62,11 @@ def test_a_german_reader_signs_up_pays_gets_a_punch_and_claims_a_coupon_in_germa
         "Content-Type": "application/json", "Authorization": "Bearer " + anna, "Idempotency-Key": str(uuid.uuid4())})
     with urllib.request.urlopen(sent, timeout=10) as answer:
         assert answer.status == 201
-    arrivals = lambda: browser.find_element(By.CSS_SELECTOR, "[data-arrivals]").text
+    # Alerts write money the German way ("2,50 $", a no-break space the browser's text may keep).
+    arrivals = lambda: re.sub("[\u00a0\u202f]", " ", browser.find_element(By.CSS_SELECTOR, "[data-arrivals]").text)
     # "{name} hat dir {money} geschickt.": what follows the sender's name.
-    said = DE["alert.money_received.title"].split("{name}")[1].replace("{money}", "$2.50").strip()
-    wait_for(browser, lambda: "$2.50" in arrivals(), seconds=20, explain=arrivals)
+    said = DE["alert.money_received.title"].split("{name}")[1].replace("{money}", GERMAN_MONEY).strip()
+    wait_for(browser, lambda: GERMAN_MONEY in arrivals(), seconds=20, explain=arrivals)
     assert said in arrivals(), arrivals()
     screenshot(browser, "german-arrival")
 
@@ -87,7 +90,7 @@ def test_a_german_reader_signs_up_pays_gets_a_punch_and_claims_a_coupon_in_germa
         "Content-Type": "application/json", "Authorization": "Bearer " + bruno, "Idempotency-Key": str(uuid.uuid4())})
     with urllib.request.urlopen(asked, timeout=10) as answer:
         assert answer.status == 201
-    asking = words("alert.charge.asked.title", business="Bruno's Bakery", money="$2.50")
+    asking = words("alert.charge.asked.title", business="Bruno's Bakery", money=GERMAN_MONEY)
     wait_for(browser, lambda: asking in arrivals(), seconds=20, explain=arrivals)
     screenshot(browser, "german-asked")
     browser.get(plaza + "/wallet/charges")

@@ -314,9 +314,7 @@ extension AccountService {
             let result = try await body(db)
             return (
                 result,
-                before
-                    ? [.alert(user: newSignIn.user, content: AccountRules.newSignInAlert(device: newSignIn.device))]
-                    : []
+                before ? [Self.newSignInAlert(user: newSignIn.user, device: newSignIn.device)] : []
             )
         }
     }

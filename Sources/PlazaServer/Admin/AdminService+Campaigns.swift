@@ -42,9 +42,10 @@ extension AdminService {
                     now: now,
                     on: db
                 )
-                let told = ReviewKind.offerReport.decisionAlert(open.item, approved: true, reason: reason)
-                let alert = NotificationContent(kind: .account, title: told.title, body: told.body, link: told.link)
-                messages += open.notify.map { .alert(user: $0, content: alert) }
+                let told = ReviewKind.offerReport.decisionWording(open.item, approved: true, reason: reason)
+                messages += open.notify.map {
+                    FeedMessage.alert(user: $0, kind: .account, link: told.link, told.wording)
+                }
             }
             return ((), messages)
         }

@@ -133,8 +133,7 @@ extension AdminService {
                     on: db
                 )
             }
-            let told = item.kind.decisionAlert(item, approved: approve, reason: reason)
-            let alert = NotificationContent(kind: .account, title: told.title, body: told.body, link: told.link)
+            let told = item.kind.decisionWording(item, approved: approve, reason: reason)
             let decision = ReviewDecision(
                 kind: item.kind,
                 subjectId: item.subjectId,
@@ -146,7 +145,7 @@ extension AdminService {
                 try await self.reviewItem(id, on: db),
                 [.reviewed(decision)]
                     + (record.notify.isEmpty ? [item.subjectId] : record.notify).map {
-                        .alert(user: $0, content: alert)
+                        FeedMessage.alert(user: $0, kind: .account, link: told.link, told.wording)
                     }
             )
         }

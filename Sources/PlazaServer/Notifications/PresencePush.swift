@@ -27,13 +27,16 @@ struct PresencePush: Sendable {
                     on: db
                 )
             else { continue }
-            let place = try await store.businessName(change.businessId, on: db) ?? "your business"
-            let content = NotificationContent(
-                kind: .presence,
-                title: "\(NotificationRules.shortName(change.displayName)) just walked in",
-                body: "A customer you know is at \(place) now.",
-                link: "/businesses/\(change.businessId.uuidString.lowercased())/presence"
+            let place = try await store.businessName(change.businessId, on: db)
+            // Each staff member reads it in their language (a business whose name is not found: "your business").
+            let wording = Wording(
+                title: phrase("{name} just walked in"),
+                body: place == nil
+                    ? phrase("A customer you know is at your business now.")
+                    : phrase("A customer you know is at {place} now."),
+                values: ["name": NotificationRules.shortName(change.displayName), "place": place ?? ""]
             )
+            let link = "/businesses/\(change.businessId.uuidString.lowercased())/presence"
             for staff in listeners where staff != customer {
                 guard
                     try await store.claimPresenceAlert(
@@ -44,7 +47,7 @@ struct PresencePush: Sendable {
                         on: db
                     )
                 else { continue }
-                alerts.append(.alert(user: staff, content: content))
+                alerts.append(.alert(user: staff, kind: .presence, link: link, wording))
             }
         }
         return alerts

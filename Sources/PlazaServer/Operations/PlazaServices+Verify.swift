@@ -46,17 +46,17 @@ extension PlazaServices {
             logger.info("verify: every invariant holds", metadata: ["checks": "\(report.checks)"])
             return
         }
+        // Each admin reads it in their language; the findings themselves are the checks' technical English.
+        let count = report.findings.count
         let shown = report.findings.prefix(3).map(\.description).joined(separator: "\n")
-        let more = report.findings.count > 3 ? "\n… and \(report.findings.count - 3) more: run plaza verify" : ""
-        let content = NotificationContent(
-            kind: .account,
-            title: "plaza verify: \(report.findings.count) problem\(report.findings.count == 1 ? "" : "s")",
-            body: shown + more,
-            link: "/admin"
+        let wording = Wording(
+            key: count > 3 ? "alert.verify.more" : "alert.verify",
+            values: ["findings": shown, "more": String(count - 3)],
+            count: count
         )
         try await events.transaction(publishing: { db in
             let admins = try await AccountStore().adminIds(on: db)
-            return ((), admins.map { FeedMessage.alert(user: $0, content: content) })
+            return ((), admins.map { FeedMessage.alert(user: $0, kind: .account, link: "/admin", wording) })
         })
     }
 }

@@ -86,14 +86,16 @@ extension WalletService {
             for (item, key) in zip(debited, keys) {
                 outcomes[item.index] = .success(SentTransfer(transfer: item.transfer, json: key.body))
             }
+            // The recipient reads "Carla K. sent you $7.25." in their language, the amount written their way.
             let alerts = debited.map { item in
-                let money = WalletService.alertMoney(item.transfer.money)
-                return FeedMessage.alert(
+                FeedMessage.alert(
                     user: item.recipient,
-                    content: item.transfer.receivedAlert(money: money),
-                    wording: Wording(
+                    kind: .moneyReceived,
+                    link: "/wallet/activity/\(item.transfer.id.uuidString.lowercased())",
+                    Wording(
                         key: "alert.money_received",
-                        values: ["name": item.transfer.from.name, "money": money, "note": item.transfer.note ?? ""]
+                        values: ["name": item.transfer.from.name, "note": item.transfer.note ?? ""],
+                        amounts: ["money": item.transfer.money]
                     )
                 )
             }

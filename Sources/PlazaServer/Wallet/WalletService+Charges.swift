@@ -284,17 +284,15 @@ extension WalletService {
                 charge.businessId
             ] ?? []
         let dto = charge.dto(now: now)
+        let refund = type == WalletEventType.charge(.refunded)
+        // `alert` says who is told, its kind and link; each recipient reads the wording in their language.
         let alert = dto.alert(
             money: Self.alertMoney(dto.money),
             customer: charge.customerId,
             requester: charge.createdBy,
-            refund: type == WalletEventType.charge(.refunded)
+            refund: refund
         )
-        let wording = Self.chargeWording(
-            dto,
-            money: Self.alertMoney(dto.money),
-            refund: type == WalletEventType.charge(.refunded)
-        )
+        let wording = Self.chargeWording(dto, refund: refund)
         return [.event(audience: [charge.customerId] + payees, event: try Self.event(type, dto, at: now))]
             + (alert.map { [.alert(user: $0.user, content: $0.content, wording: wording)] } ?? [])
     }

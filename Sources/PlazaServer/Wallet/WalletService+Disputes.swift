@@ -46,13 +46,12 @@ extension WalletService {
                 throw PlazaError.conflict(field: nil, phrase("You reported a problem with this payment already."))
             }
             let team = try await self.team(of: charge, on: db)
-            let alert = NotificationContent(
-                kind: .moneyAnswers,
-                title: "\(charge.customerName) reports a problem with a payment",
-                body: "\(request.reason.label): \(details)",
-                link: Self.disputePath(record.id)
+            let wording = Self.disputeOpenedWording(request.reason, customer: charge.customerName, details: details)
+            let link = Self.disputePath(record.id)
+            return (
+                record.dto(charge),
+                team.map { FeedMessage.alert(user: $0, kind: .moneyAnswers, link: link, wording) }
             )
-            return (record.dto(charge), team.map { FeedMessage.alert(user: $0, content: alert) })
         }
     }
 
@@ -144,15 +143,18 @@ extension WalletService {
             let (updated, charge) = try await self.disputeWithCharge(id, on: db)
             let dto = updated.dto(charge)
             if let claim { try await self.idempotency.record(dto, status: 200, claim: claim, on: db) }
-            let refunded = answer.refund.map { Money(amount: $0, currency: charge.currency) }
-            let alert = NotificationContent(
-                kind: .moneyAnswers,
-                title: refunded.map { "\(charge.businessName) refunded \($0) for the problem you reported" }
-                    ?? "\(charge.businessName) answered the problem you reported",
-                body: message,
-                link: Self.disputePath(id)
+            let wording = Self.disputeAnsweredWording(
+                business: charge.businessName,
+                refunded: answer.refund.map { Money(amount: $0, currency: charge.currency) },
+                message: message
             )
-            return ((dto, cards), messages + [.alert(user: record.customerId, content: alert)])
+            let alert = FeedMessage.alert(
+                user: record.customerId,
+                kind: .moneyAnswers,
+                link: Self.disputePath(id),
+                wording
+            )
+            return ((dto, cards), messages + [alert])
         }
         await loyalty?.committed(cards: answered.1)
         return answered.0
@@ -184,16 +186,16 @@ extension WalletService {
                 notify: [record.customerId] + team,
                 actions: [.refund]
             )
-            let alert = NotificationContent(
-                kind: .moneyAnswers,
-                title: "\(charge.customerName) asked Plaza to decide a payment dispute",
-                body: "An admin reads both sides and decides; you hear the outcome.",
-                link: Self.disputePath(id)
+            let wording = Wording(
+                title: phrase("{customer} asked Plaza to decide a payment dispute"),
+                body: phrase("An admin reads both sides and decides; you hear the outcome."),
+                values: ["customer": charge.customerName]
             )
             let (updated, _) = try await self.disputeWithCharge(id, on: db)
             return (
                 updated.dto(charge),
-                [FeedMessage.review(submission)] + team.map { FeedMessage.alert(user: $0, content: alert) }
+                [FeedMessage.review(submission)]
+                    + team.map { FeedMessage.alert(user: $0, kind: .moneyAnswers, link: Self.disputePath(id), wording) }
             )
         }
     }

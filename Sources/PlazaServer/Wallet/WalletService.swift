@@ -179,7 +179,7 @@ package struct WalletService: Sendable {
         PlazaEvent(type: type, occurredAt: time, data: try JSONValue(encoding: payload))
     }
 
-    /// Amounts in push notifications and mail, which have no reader's language to follow: "$4.20", "€4.20".
+    /// The English of a charge's alert where no wording replaces it (see `chargeWording`): "$4.20", "€4.20".
     static func alertMoney(_ money: Money) -> String {
         money.formatted(locale: Locale(identifier: "en_US"))
     }

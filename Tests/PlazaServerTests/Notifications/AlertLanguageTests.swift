@@ -27,7 +27,8 @@ import Testing
                 let sent = try await wallet.transfer(to: "anna", 725, note: "Pizza", token: ben)
                 #expect(sent.status == .created)
             }
-            #expect(heard.map(\.title) == ["Ben hat dir $7.25 geschickt."], "\(heard)")
+            let written = try Self.money(725, "de")
+            #expect(heard.map(\.title) == ["Ben hat dir \(written) geschickt."], "\(heard)")
             #expect(heard.map(\.body) == ["Pizza"])
 
             // Carla chose no language: the operator's default, English.
@@ -59,14 +60,22 @@ import Testing
                 let created = try await wallet.charge(business: business.id, customer: "anna", 420, token: bruno)
                 made.withLock { $0 = try? created.decode(Charge.self) }
             }
-            #expect(asked.map(\.title) == ["Corner Cafe te pide que pagues $4.20."], "\(asked)")
+            let asking = try Self.money(420, "es")
+            #expect(asked.map(\.title) == ["Corner Cafe te pide que pagues \(asking)."], "\(asked)")
             #expect(asked.map(\.body) == ["Toca para pagar o rechazar."])
             let charge = try #require(made.withLock { $0 })
             let answered = try await ArrivalTests().arrivals(client, token: bruno, count: 2) {
                 let paid = try await wallet.approve(charge, token: anna)
                 #expect(paid.status == .ok, "\(paid.text)")
             }
-            #expect(answered.map(\.title).contains { $0.hasSuffix("hat Corner Cafe $4.20 bezahlt.") }, "\(answered)")
+            let paidTitle = "hat Corner Cafe \(try Self.money(420, "de")) bezahlt."
+            #expect(answered.map(\.title).contains { $0.hasSuffix(paidTitle) }, "\(answered)")
         }
+    }
+
+    /// Dollars as a reader of `language` writes them ("7,25 $" in German), as the alerts write them.
+    static func money(_ cents: Int64, _ language: String) throws -> String {
+        let locale = try Catalogue.load(pseudo: false).words(language).locale
+        return Money(amount: cents, currency: "USD").formatted(locale: locale)
     }
 }

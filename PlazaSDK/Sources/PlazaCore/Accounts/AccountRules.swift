@@ -136,16 +136,3 @@ extension ProfileUpdate {
         return validator.errors
     }
 }
-
-extension AccountRules {
-    /// A sign-in on a device this account never used: the person is told, in case it was not them.
-    public static func newSignInAlert(device: String) -> NotificationContent {
-        NotificationContent(
-            kind: .account,
-            title: "New sign-in to your Plaza account",
-            body:
-                "\(device) signed in. If this was not you, change your password and sign out the devices you do not know.",
-            link: "/account#sessions-heading"
-        )
-    }
-}

@@ -111,15 +111,3 @@ extension Charge {
     /// "refunded in full" as a sentence of its own: "Refunded in full."
     static func sentence(_ words: String) -> String { words.prefix(1).uppercased() + words.dropFirst() + "." }
 }
-
-extension Transfer {
-    /// The recipient's push notification: "Carla K. sent you $7.25."
-    public func receivedAlert(money: String) -> NotificationContent {
-        NotificationContent(
-            kind: .moneyReceived,
-            title: "\(from.name) sent you \(money).",
-            body: note ?? "",
-            link: "/wallet/activity/\(id.uuidString.lowercased())"
-        )
-    }
-}

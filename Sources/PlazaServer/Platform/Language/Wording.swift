@@ -15,7 +15,7 @@ struct Wording: Codable, Sendable, Hashable {
     var values: [String: String] = [:]
     /// Amounts put in by name, written the recipient's way (`4,20 €` in German, `€4.20` in English).
     var amounts: [String: Money] = [:]
-    /// A count for the plural forms of the body (`{count}` in the recipient's digits).
+    /// A count for the plural forms of the body and the title (`{count}` in the recipient's digits).
     var count: Int?
 
     init(key: String, values: [String: String] = [:], amounts: [String: Money] = [:], count: Int? = nil) {
@@ -43,15 +43,13 @@ struct Wording: Codable, Sendable, Hashable {
     func content(kind: NotificationKind, link: String, in words: Catalogue.Words) -> NotificationContent {
         var values = values
         for (name, money) in amounts { values[name] = money.formatted(locale: words.locale) }
-        let body: String
-        if self.body.isEmpty {
-            body = ""
-        } else if let count {
-            body = words.plural(self.body, count: count, shown: count.formatted(.number.locale(words.locale)), values)
-        } else {
-            body = words(self.body, values)
+        let filled = values
+        // With a count, the title may have plural forms as well as the body ("plaza verify: 2 problems").
+        func said(_ key: String) -> String {
+            guard let count else { return words(key, filled) }
+            return words.plural(key, count: count, shown: count.formatted(.number.locale(words.locale)), filled)
         }
-        return NotificationContent(kind: kind, title: words(title, values), body: body, link: link)
+        return NotificationContent(kind: kind, title: said(title), body: body.isEmpty ? "" : said(body), link: link)
     }
 
     /// The English content (for a recipient without a language, and what the publisher returns).
