@@ -15,7 +15,7 @@ struct Wording: Codable, Sendable, Hashable {
     var values: [String: String] = [:]
     /// Amounts put in by name, written the recipient's way (`4,20 €` in German, `€4.20` in English).
     var amounts: [String: Money] = [:]
-    /// A count for the plural forms of the body (`{count}` in the recipient's digits).
+    /// A count for the plural forms of the title and the body (`{count}` in the recipient's digits).
     var count: Int?
 
     init(key: String, values: [String: String] = [:], amounts: [String: Money] = [:], count: Int? = nil) {
@@ -43,15 +43,12 @@ struct Wording: Codable, Sendable, Hashable {
     func content(kind: NotificationKind, link: String, in words: Catalogue.Words) -> NotificationContent {
         var values = values
         for (name, money) in amounts { values[name] = money.formatted(locale: words.locale) }
-        let body: String
-        if self.body.isEmpty {
-            body = ""
-        } else if let count {
-            body = words.plural(self.body, count: count, shown: count.formatted(.number.locale(words.locale)), values)
-        } else {
-            body = words(self.body, values)
+        // With a count, the title too may have plural forms ("3 new listings for …").
+        let text = { (key: String) -> String in
+            guard let count else { return words(key, values) }
+            return words.plural(key, count: count, shown: count.formatted(.number.locale(words.locale)), values)
         }
-        return NotificationContent(kind: kind, title: words(title, values), body: body, link: link)
+        return NotificationContent(kind: kind, title: text(title), body: body.isEmpty ? "" : text(body), link: link)
     }
 
     /// The English content (for a recipient without a language, and what the publisher returns).
