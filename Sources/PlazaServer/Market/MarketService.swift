@@ -223,15 +223,15 @@ package struct MarketService: Sendable {
         let store = store
         return try await events.transaction(publishing: { db in
             let due = try await store.remindExpiring(now: now, ahead: MarketRules.reminderAhead, limit: 500, on: db)
+            // Days left rather than a date (the page shows it): a date would be written the English way.
             let alerts = due.map { user, until in
                 FeedMessage.alert(
                     user: user,
-                    content: NotificationContent(
-                        kind: .market,
-                        title:
-                            "Your campus verification ends on \(until.formatted(Date.FormatStyle(date: .long, time: .omitted, locale: Locale(identifier: "en_US"), timeZone: .gmt)))",
-                        body: "Verify your university address again to keep buying and selling.",
-                        link: "/market"
+                    kind: .market,
+                    link: "/market",
+                    Wording(
+                        key: "alert.market.verification_ends",
+                        count: max(1, Int((until.timeIntervalSince(now) / 86_400).rounded()))
                     )
                 )
             }

@@ -56,7 +56,7 @@ extension MarketService {
                 )
                 let outbid = auction.leader.flatMap { $0 != next.leader ? $0 : nil }
                 let title = record.title
-                let money = Self.alertMoney(next.currentPrice, record.currency ?? currency)
+                let money = Money(amount: next.currentPrice, currency: record.currency ?? currency)
                 let done: Bool = try await events.transaction(publishing: { db in
                     guard try await bids.advance(id, from: auction.bidCount, to: next, on: db) else {
                         return (false, [])
@@ -85,13 +85,9 @@ extension MarketService {
                         messages.append(
                             .alert(
                                 user: outbid,
-                                content: NotificationContent(
-                                    kind: .market,
-                                    title: "You were outbid on \(title)",
-                                    body: "It is at \(money) now.",
-                                    link: link
-                                ),
-                                wording: Wording(key: "alert.market.outbid", values: ["title": title, "money": money])
+                                kind: .market,
+                                link: link,
+                                Wording(key: "alert.market.outbid", values: ["title": title], amounts: ["money": money])
                             )
                         )
                     }
@@ -152,7 +148,7 @@ extension MarketService {
         }
         let conversation = opened
         let (bids, deals, listings) = (bids, deals, listings)
-        let money = Self.alertMoney(auction.currentPrice, record.currency ?? currency)
+        let money = Money(amount: auction.currentPrice, currency: record.currency ?? currency)
         let link = "/market/listings/\(id.uuidString.lowercased())"
         let done: Bool = try await events.transaction(publishing: { db in
             // Closed as read, or not at all: a bid that landed meanwhile is judged by the next sweep.
@@ -161,25 +157,9 @@ extension MarketService {
             guard let winner, let conversation,
                 try await listings.move(id, from: [.active], to: .reserved, now: now, on: db)
             else {
-                let title =
-                    auction.leader == nil
-                    ? "Nobody bid on \(record.title)" : "No bid on \(record.title) met your reserve"
                 let key = auction.leader == nil ? "alert.market.no_bids" : "alert.market.reserve_not_met"
-                return (
-                    true,
-                    [
-                        .alert(
-                            user: record.sellerId,
-                            content: NotificationContent(
-                                kind: .market,
-                                title: title,
-                                body: "It stays listed; relist it or lower the reserve.",
-                                link: link
-                            ),
-                            wording: Wording(key: key, values: ["title": record.title])
-                        )
-                    ]
-                )
+                let wording = Wording(key: key, values: ["title": record.title])
+                return (true, [.alert(user: record.sellerId, kind: .market, link: link, wording)])
             }
             let offer = DealStore.OfferRecord(
                 id: UUID(),
@@ -201,23 +181,15 @@ extension MarketService {
                 [
                     .alert(
                         user: winner,
-                        content: NotificationContent(
-                            kind: .market,
-                            title: "You won \(record.title) for \(money)",
-                            body: "Pay through Plaza and agree where to meet.",
-                            link: conversationLink
-                        ),
-                        wording: Wording(key: "alert.market.won", values: ["title": record.title, "money": money])
+                        kind: .market,
+                        link: conversationLink,
+                        Wording(key: "alert.market.won", values: ["title": record.title], amounts: ["money": money])
                     ),
                     .alert(
                         user: record.sellerId,
-                        content: NotificationContent(
-                            kind: .market,
-                            title: "\(record.title) sold by bidding for \(money)",
-                            body: "Agree where to meet.",
-                            link: conversationLink
-                        ),
-                        wording: Wording(key: "alert.market.sold", values: ["title": record.title, "money": money])
+                        kind: .market,
+                        link: conversationLink,
+                        Wording(key: "alert.market.sold", values: ["title": record.title], amounts: ["money": money])
                     ),
                     .event(
                         audience: [winner, record.sellerId],

@@ -60,8 +60,12 @@ extension MarketService {
             settledAt: nil
         )
         let (deals, idempotency) = (deals, idempotency)
-        let summary =
-            "\(Self.name(identity.user)) paid \(Self.alertMoney(offer.amount, offer.currency)) into Plaza's hold for \(money.title)"
+        let summary = Wording(
+            title: phrase("{name} paid {money} into Plaza's hold for {title}"),
+            body: "",
+            values: ["name": Self.name(identity.user), "title": money.title],
+            amounts: ["money": Money(amount: offer.amount, currency: offer.currency)]
+        )
         return try await events.transaction(publishing: { db in
             guard try await deals.hold(id, amount: offer.amount, now: now, on: db) else {
                 throw Self.offerConflict(offer, answering: .buyer)
@@ -97,8 +101,14 @@ extension MarketService {
             guard let refunded = try await service.cancel(offer, money: money, now: now, on: db) else {
                 throw Self.offerConflict(try await deals.offer(id, on: db) ?? offer, answering: nil)
             }
-            let back = refunded > 0 ? " · \(Self.alertMoney(refunded, offer.currency)) went back to the buyer" : ""
-            let summary = "\(Self.name(identity.user)) called off the deal for \(money.title)\(back)"
+            let summary = Wording(
+                title: refunded > 0
+                    ? phrase("{name} called off the deal for {title} · {money} went back to the buyer")
+                    : phrase("{name} called off the deal for {title}"),
+                body: "",
+                values: ["name": Self.name(identity.user), "title": money.title],
+                amounts: ["money": Money(amount: refunded, currency: offer.currency)]
+            )
             guard let changed = try await deals.offer(id, on: db)?.dto else { throw PlazaError.notFound("offer") }
             return (
                 changed,

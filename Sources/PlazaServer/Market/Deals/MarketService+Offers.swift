@@ -58,8 +58,12 @@ extension MarketService {
         let deals = deals
         let earlier = try await deals.offers(listing: id, buyer: identity.user.id, on: database.sql)
             .filter { [.pending, .countered].contains($0.state) }
-        let summary =
-            "\(Self.name(identity.user)) offered \(Self.alertMoney(request.amount, currency)) for \(listing.title)"
+        let summary = Wording(
+            title: phrase("{name} offered {money} for {title}"),
+            body: "",
+            values: ["name": Self.name(identity.user), "title": listing.title],
+            amounts: ["money": Money(amount: request.amount, currency: currency)]
+        )
         return try await events.transaction(publishing: { db in
             for offer in earlier {
                 _ = try await deals.move(offer.id, from: [.pending, .countered], to: .cancelled, now: now, on: db)
@@ -112,13 +116,19 @@ extension MarketService {
         }
         let title = try await listings.listing(offer.listingId, on: database.sql)?.title ?? "the item"
         let (deals, listings) = (deals, listings)
-        let money = Self.alertMoney(answer == .counter ? amount ?? offer.amount : offer.amount, offer.currency)
-        let summary =
+        let money = Money(amount: answer == .counter ? amount ?? offer.amount : offer.amount, currency: offer.currency)
+        let said =
             switch answer {
-            case .accept: "\(Self.name(identity.user)) accepted \(money) for \(title)"
-            case .decline: "\(Self.name(identity.user)) declined \(money) for \(title)"
-            case .counter: "\(Self.name(identity.user)) asks \(money) for \(title)"
+            case .accept: phrase("{name} accepted {money} for {title}")
+            case .decline: phrase("{name} declined {money} for {title}")
+            case .counter: phrase("{name} asks {money} for {title}")
             }
+        let summary = Wording(
+            title: said,
+            body: "",
+            values: ["name": Self.name(identity.user), "title": title],
+            amounts: ["money": money]
+        )
         return try await events.transaction(publishing: { db in
             let counter = answer == .counter ? (amount, identity.user.id) : (nil, nil)
             guard
@@ -207,25 +217,25 @@ extension MarketService {
         )
     }
 
-    /// A deal's change, live to both sides and as an alert to `recipient`.
+    /// A deal's change, live to both sides (its summary in English, as before) and as an alert to `recipient` in
+    /// their language.
     static func dealMessages(
         _ conversation: UUID,
         to recipient: UUID,
         from actor: UUID,
-        _ summary: String,
+        _ summary: Wording,
         offer: PriceOffer? = nil,
         meetup: Meetup? = nil,
         now: Date
     ) throws -> [FeedMessage] {
-        let update = DealUpdate(conversationId: conversation, summary: summary, offer: offer, meetup: meetup)
+        let link = "/market/conversations/\(conversation.uuidString.lowercased())"
+        let english = summary.english(kind: .market, link: link).title
+        let update = DealUpdate(conversationId: conversation, summary: english, offer: offer, meetup: meetup)
         let event = PlazaEvent(type: MarketEventType.deal, occurredAt: now, data: try JSONValue(encoding: update))
-        let alert = NotificationContent(
-            kind: .market,
-            title: summary,
-            body: "",
-            link: "/market/conversations/\(conversation.uuidString.lowercased())"
-        )
-        return [.event(audience: [recipient, actor], event: event), .alert(user: recipient, content: alert)]
+        return [
+            .event(audience: [recipient, actor], event: event),
+            .alert(user: recipient, kind: .market, link: link, summary),
+        ]
     }
 
     static func offerConflict(_ offer: DealStore.OfferRecord, answering side: DealRules.Side?) -> PlazaError {
@@ -254,7 +264,7 @@ extension MarketService {
         Person(username: user.username, displayName: user.displayName).shortName
     }
 
-    /// Amounts in alerts, which have no reader's language to follow: "$4.20".
+    /// An amount in English, "$4.20" (a bid's problem); alerts pass `Money` in their `Wording` instead.
     static func alertMoney(_ amount: Int64, _ currency: String) -> String {
         Money(amount: amount, currency: currency).formatted(locale: Locale(identifier: "en_US"))
     }

@@ -109,7 +109,10 @@ extension MarketService {
         on db: any SQLDatabase
     ) async throws -> [FeedMessage] {
         let link = "/market/listings/\(record.id.uuidString.lowercased())"
-        let price = record.price.flatMap { amount in record.currency.map { Self.alertMoney(amount, $0) } } ?? "free"
+        let price = record.price.flatMap { amount in record.currency.map { Money(amount: amount, currency: $0) } }
+        // The body is the price, written the reader's way, or "free" in their words.
+        let body = price == nil ? phrase("free") : phrase("{money}")
+        let amounts = price.map { ["money": $0] } ?? [:]
         var told = Set<UUID>()
         var messages: [FeedMessage] = []
         let followers = try await follows.followersToTell(
@@ -123,11 +126,13 @@ extension MarketService {
             messages.append(
                 .alert(
                     user: follower,
-                    content: NotificationContent(
-                        kind: .market,
-                        title: "\(record.sellerName) listed \(record.title)",
-                        body: price,
-                        link: link
+                    kind: .market,
+                    link: link,
+                    Wording(
+                        title: phrase("{name} listed {title}"),
+                        body: body,
+                        values: ["name": record.sellerName, "title": record.title],
+                        amounts: amounts
                     )
                 )
             )
@@ -151,11 +156,14 @@ extension MarketService {
             messages.append(
                 .alert(
                     user: user,
-                    content: NotificationContent(
-                        kind: .market,
-                        title: "New for “\(search.q ?? search.category ?? "your search")”: \(record.title)",
-                        body: price,
-                        link: link
+                    kind: .market,
+                    link: link,
+                    Wording(
+                        title: (search.q ?? search.category) == nil
+                            ? phrase("New for your search: {title}") : phrase("New for “{search}”: {title}"),
+                        body: body,
+                        values: ["search": search.q ?? search.category ?? "", "title": record.title],
+                        amounts: amounts
                     )
                 )
             )
@@ -183,11 +191,12 @@ extension MarketService {
             .map {
                 .alert(
                     user: $0,
-                    content: NotificationContent(
-                        kind: .market,
-                        title: "\(record.title) was sold",
-                        body: "It was on your wish list.",
-                        link: link
+                    kind: .market,
+                    link: link,
+                    Wording(
+                        title: phrase("{title} was sold"),
+                        body: phrase("It was on your wish list."),
+                        values: ["title": record.title]
                     )
                 )
             }
@@ -206,11 +215,16 @@ extension MarketService {
         .map {
             .alert(
                 user: $0,
-                content: NotificationContent(
-                    kind: .market,
-                    title: "\(record.title) now costs \(Self.alertMoney(price, currency))",
-                    body: "It was \(Self.alertMoney(oldPrice, currency)) when you saved it.",
-                    link: link
+                kind: .market,
+                link: link,
+                Wording(
+                    title: phrase("{title} now costs {money}"),
+                    body: phrase("It was {old} when you saved it."),
+                    values: ["title": record.title],
+                    amounts: [
+                        "money": Money(amount: price, currency: currency),
+                        "old": Money(amount: oldPrice, currency: currency),
+                    ]
                 )
             )
         }
@@ -236,19 +250,23 @@ extension MarketService {
                 on: database.sql
             ).filter { $0.sellerId != user }
             let follows = follows
+            // The count picks the title's plural form; the first titles are the body.
+            let searched = search.q ?? search.category
             let alert: [FeedMessage] =
                 matches.isEmpty
                 ? []
                 : [
                     .alert(
                         user: user,
-                        content: NotificationContent(
-                            kind: .market,
-                            title: matches.count == 1
-                                ? "1 new listing for “\(search.q ?? search.category ?? "your search")”"
-                                : "\(matches.count) new listings for “\(search.q ?? search.category ?? "your search")”",
-                            body: matches.prefix(3).map(\.title).joined(separator: ", "),
-                            link: "/market/saved-searches"
+                        kind: .market,
+                        link: "/market/saved-searches",
+                        Wording(
+                            key: searched == nil ? "alert.market.digest_any" : "alert.market.digest",
+                            values: [
+                                "search": searched ?? "",
+                                "titles": matches.prefix(3).map(\.title).joined(separator: ", "),
+                            ],
+                            count: matches.count
                         )
                     )
                 ]

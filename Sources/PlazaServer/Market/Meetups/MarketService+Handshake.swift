@@ -105,10 +105,14 @@ extension MarketService {
                     on: db
                 )
             else { throw Self.finished(.sold) }
-            let paid =
-                released > 0
-                ? " · \(Self.alertMoney(released, offer?.currency ?? service.currency)) is in your wallet" : ""
-            let summary = "\(Self.name(identity.user)) confirmed the handshake: \(title) is sold\(paid)"
+            let summary = Wording(
+                title: released > 0
+                    ? phrase("{name} confirmed the handshake: {title} is sold · {money} is in your wallet")
+                    : phrase("{name} confirmed the handshake: {title} is sold"),
+                body: "",
+                values: ["name": Self.name(identity.user), "title": title],
+                amounts: ["money": Money(amount: released, currency: offer?.currency ?? service.currency)]
+            )
             // Every other buyer's open offer ends with the sale.
             try await service.closeOffers(listing: meetup.listingId, now: now, on: db)
             guard let sold = try await listings.listing(meetup.listingId, on: db) else {
@@ -156,16 +160,24 @@ extension MarketService {
                 if let expiring, let expiringMoney {
                     refunded = try await service.cancel(expiring, money: expiringMoney, now: now, on: db) ?? 0
                 }
-                let summary =
-                    "The meetup for \(title) passed without a handshake\(refunded > 0 ? "; the held money went back to the buyer" : "")"
+                let summary = Wording(
+                    title: refunded > 0
+                        ? phrase(
+                            "The meetup for {title} passed without a handshake; the held money went back to the buyer"
+                        )
+                        : phrase("The meetup for {title} passed without a handshake"),
+                    body: "",
+                    values: ["title": title]
+                )
                 guard meetup.state == .accepted, let changed = try await deals.meetup(meetup.id, on: db)?.dto else {
                     return (true, [])
                 }
                 var changedOffer: PriceOffer? = nil
                 if let expiring { changedOffer = try await deals.offer(expiring.id, on: db)?.dto }
+                let link = "/market/conversations/\(conversation.id.uuidString.lowercased())"
                 let update = DealUpdate(
                     conversationId: conversation.id,
-                    summary: summary,
+                    summary: summary.english(kind: .market, link: link).title,
                     offer: changedOffer,
                     meetup: changed
                 )
@@ -174,12 +186,8 @@ extension MarketService {
                     occurredAt: now,
                     data: try JSONValue(encoding: update)
                 )
-                let link = "/market/conversations/\(conversation.id.uuidString.lowercased())"
                 let alerts = [conversation.buyerId, conversation.sellerId].map {
-                    FeedMessage.alert(
-                        user: $0,
-                        content: NotificationContent(kind: .market, title: summary, body: "", link: link)
-                    )
+                    FeedMessage.alert(user: $0, kind: .market, link: link, summary)
                 }
                 return (true, [.event(audience: [conversation.buyerId, conversation.sellerId], event: event)] + alerts)
             })

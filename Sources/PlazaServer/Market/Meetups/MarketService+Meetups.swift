@@ -56,8 +56,13 @@ extension MarketService {
             proposerUsername: identity.user.username
         )
         let deals = deals
-        let summary =
-            "\(Self.name(identity.user)) proposes to meet \(place.name.map { "at \($0)" } ?? "at a point on the map") for \(listing.title)"
+        let summary = Wording(
+            title: place.name == nil
+                ? phrase("{name} proposes to meet at a point on the map for {title}")
+                : phrase("{name} proposes to meet at {place} for {title}"),
+            body: "",
+            values: ["name": Self.name(identity.user), "place": place.name ?? "", "title": listing.title]
+        )
         return try await events.transaction(publishing: { db in
             try await deals.supersede(conversation: id, except: record.id, from: [.proposed], now: now, on: db)
             try await deals.insert(record, on: db)
@@ -98,7 +103,12 @@ extension MarketService {
         }
         let deals = deals
         let title = try await listings.listing(meetup.listingId, on: database.sql)?.title ?? "the item"
-        let summary = "\(Self.name(identity.user)) \(accept ? "accepted" : "declined") the meetup for \(title)"
+        let summary = Wording(
+            title: accept
+                ? phrase("{name} accepted the meetup for {title}") : phrase("{name} declined the meetup for {title}"),
+            body: "",
+            values: ["name": Self.name(identity.user), "title": title]
+        )
         return try await events.transaction(publishing: { db in
             guard
                 try await deals.move(
@@ -141,7 +151,11 @@ extension MarketService {
         let (meetup, conversation) = try await meetupSide(identity, id)
         let deals = deals
         let title = try await listings.listing(meetup.listingId, on: database.sql)?.title ?? "the item"
-        let summary = "\(Self.name(identity.user)) called off the meetup for \(title)"
+        let summary = Wording(
+            title: phrase("{name} called off the meetup for {title}"),
+            body: "",
+            values: ["name": Self.name(identity.user), "title": title]
+        )
         return try await events.transaction(publishing: { db in
             guard try await deals.move(meetup: id, from: [.proposed, .accepted], to: .cancelled, now: now, on: db)
             else {

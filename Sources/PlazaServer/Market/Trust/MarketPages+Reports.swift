@@ -197,7 +197,7 @@ extension MarketPages {
         }
     }
 
-    /// How a marketplace decision reads to the student it concerns (`ReviewAction.decisionHeadline`, said).
+    /// How a marketplace decision reads to the student it concerns (their alert says the same: `decisionWording`).
     static func decisionHeadline(_ action: ReviewAction, listingTitle: String?) -> String {
         switch action {
         case .removeListing: say("Your listing “{title}” was removed", ["title": listingTitle ?? ""])

@@ -28,7 +28,6 @@ extension MarketService {
         let comment = request.comment?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         let ratee = side == .buyer ? listing.sellerId : listing.soldTo ?? listing.sellerId
         let (trust, title) = (trust, listing.title)
-        let summary = "\(Self.name(identity.user)) rated your deal for \(title)"
         let link = "/market/listings/\(id.uuidString.lowercased())"
         return try await events.transaction(publishing: { db in
             guard
@@ -56,14 +55,13 @@ extension MarketService {
             else {
                 throw PlazaError.notFound("rating")
             }
-            let shown = mine.shownAt <= now
-            let alert = NotificationContent(
-                kind: .market,
-                title: summary,
-                body: shown ? "Both of you have rated: read it on your profile." : "Rate them too to read it.",
-                link: link
+            let wording = Wording(
+                title: phrase("{name} rated your deal for {title}"),
+                body: mine.shownAt <= now
+                    ? phrase("Both of you have rated: read it on your profile.") : phrase("Rate them too to read it."),
+                values: ["name": Self.name(identity.user), "title": title]
             )
-            return (mine, [.alert(user: ratee, content: alert)])
+            return (mine, [.alert(user: ratee, kind: .market, link: link, wording)])
         })
     }
 

@@ -249,17 +249,14 @@ extension MarketService {
             if action == .suspend {
                 try await store.suspend(user: report.reportedUserId, at: now, reason: decision.reason, on: db)
             }
-            let headline = action.decisionHeadline(listingTitle: title)
-            let body = "The reason: \(decision.reason ?? ""). You may appeal once."
+            let wording = action.decisionWording(listingTitle: title, reason: decision.reason)
+            let english = wording.english(kind: .market, link: link)
             return [
-                .alert(
-                    user: report.reportedUserId,
-                    content: NotificationContent(kind: .market, title: headline, body: body, link: link)
-                ),
+                .alert(user: report.reportedUserId, kind: .market, link: link, wording),
                 // The decision stays in their inbox with its reason, after the notification is gone (issue 39).
                 .inboxNotice(
                     user: report.reportedUserId,
-                    notice: InboxNotice(kind: .decision, title: headline + ".", note: body, link: link)
+                    notice: InboxNotice(kind: .decision, title: english.title + ".", note: english.body, link: link)
                 ),
             ]
         }

@@ -191,7 +191,7 @@ import Testing
                 "once"
             )
             #expect(
-                try await Self.alerts(services, "ben").contains { $0.hasPrefix("Your campus verification ends on ") }
+                try await Self.alerts(services, "ben").contains("Your campus verification ends in 6 days")
             )
         }
     }

@@ -255,14 +255,3 @@ extension RatingRules {
     public static let reportDetailsLength = 0...1_000
     public static let appealLength = 1...2_000
 }
-
-extension ReviewAction {
-    /// How a marketplace decision reads to the student it concerns (their alert and their decisions page).
-    public func decisionHeadline(listingTitle: String?) -> String {
-        switch self {
-        case .removeListing: "Your listing “\(listingTitle ?? "")” was removed"
-        case .suspend: "You are suspended from the marketplace"
-        default: "A warning about your conduct on the marketplace"
-        }
-    }
-}
