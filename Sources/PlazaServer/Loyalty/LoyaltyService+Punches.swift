@@ -98,17 +98,15 @@ extension LoyaltyService {
             }
             for card in completed {
                 let name = cards.first { $0.businessId == card.businessId }?.businessName ?? ""
-                let content = NotificationContent(
-                    kind: .loyalty,
-                    title: "Your \(name) card is full",
-                    body: "Show its redeem code at the counter for: \(card.reward).",
-                    link: "/loyalty/cards/\(card.id.uuidString.lowercased())"
+                // The English comes from the same catalogue entry as every other language's.
+                messages.append(
+                    .alert(
+                        user: user,
+                        kind: .loyalty,
+                        link: "/loyalty/cards/\(card.id.uuidString.lowercased())",
+                        Wording(key: "alert.loyalty.card_full", values: ["business": name, "reward": card.reward])
+                    )
                 )
-                let wording = Wording(
-                    key: "alert.loyalty.card_full",
-                    values: ["business": name, "reward": card.reward]
-                )
-                messages.append(.alert(user: user, content: content, wording: wording))
             }
             return messages
         }

@@ -145,21 +145,29 @@ package struct LoyaltyService: Sendable {
         return try await self.program(id, viewer: identity)
     }
 
-    /// Expires every active card of an ending program and tells each holder.
+    /// Expires every active card of an ending program and tells each holder, in their language.
     static func ended(
         _ program: ProgramRecord,
-        businessName: String,
+        businessName: String?,
         store: LoyaltyStore,
         on db: any SQLDatabase
     ) async throws -> [FeedMessage] {
         let holders = Set(try await store.expireCards(program: program.id, on: db))
-        let content = NotificationContent(
-            kind: .loyalty,
-            title: "\(businessName) ended “\(program.title)”",
-            body: "Your card of this program has expired: it collects no more punches.",
-            link: "/loyalty"
-        )
-        return holders.sorted { $0.uuidString < $1.uuidString }.map { .alert(user: $0, content: content) }
+        let body = phrase("Your card of this program has expired: it collects no more punches.")
+        // A business without a name gets a sentence of its own, not an English "A business" put in.
+        let wording: Wording
+        if let businessName {
+            wording = Wording(
+                title: phrase("{business} ended “{title}”"),
+                body: body,
+                values: ["business": businessName, "title": program.title]
+            )
+        } else {
+            wording = Wording(title: phrase("A business ended “{title}”"), body: body, values: ["title": program.title])
+        }
+        return holders.sorted { $0.uuidString < $1.uuidString }.map {
+            .alert(user: $0, kind: .loyalty, link: "/loyalty", wording)
+        }
     }
 
     /// Whether customers hold cards of the program (its rules are fixed then).
@@ -184,7 +192,6 @@ package struct LoyaltyService: Sendable {
                 try await store.update(program, now: now, on: db)
                 let name =
                     try await businesses.store.businesses(ids: [program.businessId], on: db)[program.businessId]?.name
-                    ?? "A business"
                 return (
                     (),
                     try await Self.ended(program, businessName: name, store: store, on: db)
@@ -203,15 +210,29 @@ package struct LoyaltyService: Sendable {
             let cards = try await store.expireLapsedCards(now: now, limit: 500, on: db)
             let names = try await businesses.store.businesses(ids: Array(Set(cards.map(\.business))), on: db)
             let alerts = cards.map { card in
-                FeedMessage.alert(
-                    user: card.user,
-                    content: NotificationContent(
-                        kind: .loyalty,
-                        title: "Your \(names[card.business]?.name ?? "loyalty") card has expired",
-                        body:
-                            "“\(card.title)” collects no more punches; take a new card at the counter to start again.",
-                        link: "/loyalty/cards/\(card.card.uuidString.lowercased())"
+                let body = phrase(
+                    "“{title}” collects no more punches; take a new card at the counter to start again."
+                )
+                // A card of a business without a name gets a sentence of its own, not an English word put in.
+                let wording: Wording
+                if let name = names[card.business]?.name {
+                    wording = Wording(
+                        title: phrase("Your {business} card has expired"),
+                        body: body,
+                        values: ["business": name, "title": card.title]
                     )
+                } else {
+                    wording = Wording(
+                        title: phrase("Your loyalty card has expired"),
+                        body: body,
+                        values: ["title": card.title]
+                    )
+                }
+                return FeedMessage.alert(
+                    user: card.user,
+                    kind: .loyalty,
+                    link: "/loyalty/cards/\(card.card.uuidString.lowercased())",
+                    wording
                 )
             }
             return (cards.map(\.card), alerts)

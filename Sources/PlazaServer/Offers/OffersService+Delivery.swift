@@ -250,14 +250,15 @@ extension OffersService {
                     )
                 )
             )
+            // The business's own words stay as it wrote them; the sentence around them is the customer's language's.
             messages.append(
                 .alert(
                     user: user,
-                    content: NotificationContent(
-                        kind: .offers,
-                        title: "\(candidate.reach.businessName): \(content.title)",
-                        body: content.body,
-                        link: "/offers/\(candidate.campaign.uuidString.lowercased())"
+                    kind: .offers,
+                    link: "/offers/\(candidate.campaign.uuidString.lowercased())",
+                    Wording(
+                        key: "alert.offer.received",
+                        values: ["business": candidate.reach.businessName, "title": content.title, "body": content.body]
                     )
                 )
             )

@@ -101,19 +101,21 @@ extension OffersService {
         try await store.update(record, on: db)
         let team =
             try await businesses.store.memberIDs(businesses: [record.businessId], on: db)[record.businessId] ?? []
-        let title = "Plaza stopped your campaign “\(record.running.title)”"
-        let body = "The reason: \(reason)"
         let link = "/offers/campaigns/\(id.uuidString.lowercased())"
+        let wording = Wording(
+            title: phrase("Plaza stopped your campaign “{title}”"),
+            body: phrase("The reason: {reason}"),
+            values: ["title": record.running.title, "reason": reason]
+        )
+        // The inbox keeps its notice as written (English), the alert goes out in each member's language.
+        let english = wording.english(kind: .account, link: link)
         return [.campaignsChanged]
             + team.sorted { $0.uuidString < $1.uuidString }.flatMap { member -> [FeedMessage] in
                 [
-                    .alert(
-                        user: member,
-                        content: NotificationContent(kind: .account, title: title, body: body, link: link)
-                    ),
+                    .alert(user: member, kind: .account, link: link, wording),
                     .inboxNotice(
                         user: member,
-                        notice: InboxNotice(kind: .decision, title: title + ".", note: body, link: link)
+                        notice: InboxNotice(kind: .decision, title: english.title + ".", note: english.body, link: link)
                     ),
                 ]
             }

@@ -21,13 +21,13 @@ extension OffersService {
                     let team =
                         try await businesses.store.memberIDs(businesses: [record.businessId], on: db)[record.businessId]
                         ?? []
-                    let told = NotificationContent(
-                        kind: .account,
-                        title: "Your campaign “\(content.title)” has ended",
-                        body: "Its offers are no longer shown; its figures stay on the campaign's page.",
-                        link: "/offers/campaigns/\(id.uuidString.lowercased())"
+                    let told = Wording(
+                        title: phrase("Your campaign “{title}” has ended"),
+                        body: phrase("Its offers are no longer shown; its figures stay on the campaign's page."),
+                        values: ["title": content.title]
                     )
-                    messages = team.map { .alert(user: $0, content: told) } + [.campaignsChanged]
+                    let link = "/offers/campaigns/\(id.uuidString.lowercased())"
+                    messages = team.map { .alert(user: $0, kind: .account, link: link, told) } + [.campaignsChanged]
                 } else if record.state == .approved, content.startsAt <= now {
                     (record.state, record.updatedAt) = (.active, now)
                     try await store.update(record, on: db)
