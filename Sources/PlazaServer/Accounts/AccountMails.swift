@@ -36,57 +36,57 @@ enum AccountMails {
         return OutgoingMail(to: email, subject: words("\(key).subject", values), text: words("\(key).text", values))
     }
 
-    static func campusCode(to email: String, code: String, minutes: Int) -> OutgoingMail {
-        OutgoingMail(
+    /// The code that proves a university address, to the account that asked (`mail.campus_code`).
+    static func campusCode(
+        to email: String,
+        code: String,
+        minutes: Int,
+        words: Catalogue.Words = Catalogue.englishWords
+    ) -> OutgoingMail {
+        let values = ["code": code, "minutes": String(minutes)]
+        return OutgoingMail(
             to: email,
-            subject: "Your campus code: \(code)",
-            text: """
-                Someone asked to join their campus marketplace on Plaza with this university address.
-
-                If it was you, enter the code \(code) where you asked for it. It works for \(minutes) minutes.
-
-                If it was not you, ignore this message: nothing happens without the code.
-                """
+            subject: words("mail.campus_code.subject", values),
+            text: words("mail.campus_code.text", values)
         )
     }
 
-    static func campusAddressInUse(to email: String, baseURL: String) -> OutgoingMail {
-        OutgoingMail(
-            to: email,
-            subject: "Someone asked to use your campus address on another account",
-            text: """
-                Someone asked to join the campus marketplace on Plaza with this university address, which already verifies
-                a Plaza account. Nothing changed and no code was sent: a campus address verifies one account only.
-
-                If it was you and you meant your own account, log in at \(baseURL)/login. If it was not you, you can ignore this message.
-                """
-        )
+    /// To the account a campus address verifies already, when another asked to use it.
+    static func campusAddressInUse(
+        to email: String,
+        baseURL: String,
+        words: Catalogue.Words = Catalogue.englishWords
+    ) -> OutgoingMail {
+        notice("mail.campus_address_in_use", to: email, baseURL, words)
     }
 
-    static func alreadyRegistered(to email: String, baseURL: String) -> OutgoingMail {
-        OutgoingMail(
-            to: email,
-            subject: "Someone tried to sign up with your address",
-            text: """
-                Someone tried to create a Plaza account with this e-mail address, which already has one.
-
-                If it was you, log in at \(baseURL)/login; if you forgot your password, reset it at \(baseURL)/forgot-password.
-                If it was not you, nothing changed and you can ignore this message.
-                """
-        )
+    /// To an address that has an account, when someone tried to sign up with it.
+    static func alreadyRegistered(
+        to email: String,
+        baseURL: String,
+        words: Catalogue.Words = Catalogue.englishWords
+    ) -> OutgoingMail {
+        notice("mail.already_registered", to: email, baseURL, words)
     }
 
-    static func addressInUse(to email: String, baseURL: String) -> OutgoingMail {
-        OutgoingMail(
-            to: email,
-            subject: "Someone asked to use your address for another account",
-            text: """
-                Someone asked to move another Plaza account to this e-mail address, which already belongs to an account.
-                Nothing changed: an address belongs to one account only.
+    /// To an address that has an account, when another account asked to move to it.
+    static func addressInUse(
+        to email: String,
+        baseURL: String,
+        words: Catalogue.Words = Catalogue.englishWords
+    ) -> OutgoingMail {
+        notice("mail.address_in_use", to: email, baseURL, words)
+    }
 
-                If it was you and you meant this account, log in at \(baseURL)/login. If it was not you, you can ignore this message.
-                """
-        )
+    /// A notice with the links to log in and to reset a password: `<key>.subject` and `<key>.text`.
+    private static func notice(
+        _ key: String,
+        to email: String,
+        _ baseURL: String,
+        _ words: Catalogue.Words
+    ) -> OutgoingMail {
+        let values = ["login": "\(baseURL)/login", "reset": "\(baseURL)/forgot-password"]
+        return OutgoingMail(to: email, subject: words("\(key).subject", values), text: words("\(key).text", values))
     }
 
     static func resetCode(

@@ -67,9 +67,17 @@ extension AccountService {
         let (accounts, outbox, baseURL, user) = (accounts, outbox, baseURL, identity.user)
         try await database.transaction { db in
             if let owner = try await accounts.user(email: email, on: db), owner.id != user.id {
-                try await outbox.enqueue(AccountMails.addressInUse(to: email, baseURL: baseURL), on: db, now: now)
+                let mail = AccountMails.addressInUse(to: email, baseURL: baseURL, words: self.words(owner.language))
+                try await outbox.enqueue(mail, on: db, now: now)
             } else {
-                try await self.queueCode(.verifyEmail, userID: user.id, email: email, now: now, on: db)
+                try await self.queueCode(
+                    .verifyEmail,
+                    userID: user.id,
+                    email: email,
+                    language: user.language,
+                    now: now,
+                    on: db
+                )
             }
         }
         mailQueued()

@@ -39,7 +39,10 @@ extension AccountService {
                 // The same answer as for a new address, all the way: the username is taken from now on as it would be by
                 // the new (unverified) account, and neither can log in (see `checkCredentials`).
                 try await accounts.reserve(username, reason: "signup", on: db, now: now)
-                try await outbox.enqueue(AccountMails.alreadyRegistered(to: email, baseURL: baseURL), on: db, now: now)
+                // In the words of the account's owner, who reads it, not of whoever signed up.
+                let language = try await accounts.user(email: email, on: db)?.language
+                let mail = AccountMails.alreadyRegistered(to: email, baseURL: baseURL, words: self.words(language))
+                try await outbox.enqueue(mail, on: db, now: now)
                 return
             }
             try await accounts.insert(record, on: db)
@@ -205,7 +208,8 @@ extension AccountService {
                     baseURL: baseURL,
                     words: words(language)
                 )
-            case .campusEmail: AccountMails.campusCode(to: email, code: code, minutes: codeMinutes)
+            case .campusEmail:
+                AccountMails.campusCode(to: email, code: code, minutes: codeMinutes, words: words(language))
             }
         try await outbox.enqueue(mail, on: db, now: now)
     }
@@ -269,12 +273,12 @@ extension AccountService {
     }
 
     /// Mails a six-digit code to a campus address the signed-in user claims (the older code stops working); when
-    /// another account holds the address (`taken`), its owner gets a notice instead, and the caller cannot tell. Limited
-    /// per account, per address and per client alike either way.
+    /// another account holds the address (`holder`), its owner gets a notice instead, and the caller cannot tell.
+    /// Limited per account, per address and per client alike either way.
     package func mailCampusCode(
         _ identity: Identity,
         email: String,
-        taken: Bool,
+        takenBy holder: UUID?,
         client: String,
         now: Date = Date()
     ) async throws {
@@ -285,10 +289,19 @@ extension AccountService {
         try await limiter.record(mailAccountRule, email, now: now)
         let (outbox, baseURL) = (outbox, baseURL)
         try await database.transaction { db in
-            if taken {
-                try await outbox.enqueue(AccountMails.campusAddressInUse(to: email, baseURL: baseURL), on: db, now: now)
+            if let holder {
+                let language = try await self.accounts.user(id: holder, on: db)?.language
+                let mail = AccountMails.campusAddressInUse(to: email, baseURL: baseURL, words: self.words(language))
+                try await outbox.enqueue(mail, on: db, now: now)
             } else {
-                try await self.queueCode(.campusEmail, userID: identity.user.id, email: email, now: now, on: db)
+                try await self.queueCode(
+                    .campusEmail,
+                    userID: identity.user.id,
+                    email: email,
+                    language: identity.user.language,
+                    now: now,
+                    on: db
+                )
             }
         }
         mailQueued()

@@ -273,6 +273,7 @@ public final class PlazaServices: Sendable {
             baseURL: configuration.baseURL.hasSuffix("/")
                 ? String(configuration.baseURL.dropLast()) : configuration.baseURL,
             mailQueued: { outbox.nudge() },
+            words: { catalogue.words($0) },
             pictures: configuration.pictures,
             media: media
         )

@@ -34,21 +34,9 @@ extension CardsPages {
             : reader.count(quantity, "count.cards_on_paper", ["paper": paper, "unit": unit])
     }
 
-    /// "Golden Circle (50 cards)", "… and Olive Sprig (sample)", "… and 2 more lines": `CardsService.describe`, said.
+    /// "Golden Circle (50 cards)", "… and Olive Sprig (sample)", "… and 2 more lines" in the reader's words.
     static func describe(_ order: CardOrder, reader: Reader) -> String {
-        let items = order.items
-        let line = { (item: CardOrderItem) in
-            item.kind == .sample
-                ? say("{design} (sample)", ["design": item.designName])
-                : reader.count(item.quantity, "count.design_cards", ["design": item.designName])
-        }
-        switch items.count {
-        case 0: return say("cards")
-        case 1: return line(items[0])
-        case 2: return say("{first} and {second}", ["first": line(items[0]), "second": line(items[1])])
-        default:
-            return reader.count(items.count - 1, "count.more_lines", ["first": line(items[0])])
-        }
+        CardsService.describe(order.items, words: reader.words, locale: reader.locale)
     }
 
     /// A card's page as the reader names it ("Front").

@@ -71,18 +71,16 @@ extension CardsService {
             let dto = try await self.order(order.id, on: db)
             if let email {
                 let refunded =
-                    current.status == .pendingPayment
-                    ? "" : " \(Self.money(order.total, order.currency)) went back to your Plaza wallet."
-                try await OutboxStore().enqueue(
-                    OutgoingMail(
-                        to: email,
-                        subject: "Your card order was cancelled",
-                        text:
-                            "Your order of \(Self.describe(dto)) was cancelled: \(reason)\(refunded)\n\n\(baseURL)/cards/orders/\(order.id.uuidString.lowercased())"
-                    ),
-                    on: db,
-                    now: now
+                    current.status == .pendingPayment ? nil : Money(amount: order.total, currency: order.currency)
+                let mail = try await self.cancelledMail(
+                    dto,
+                    owner: order.ownerId,
+                    to: email,
+                    reason: reason,
+                    refunded: refunded,
+                    on: db
                 )
+                try await OutboxStore().enqueue(mail, on: db, now: now)
             }
             if let claim { try await idempotency.record(dto, status: 200, claim: claim, on: db) }
             return dto

@@ -198,22 +198,13 @@ extension CardsService {
         let email = try await AccountStore().user(id: order.ownerId, on: database.sql)?.email
         let moved = try await database.transaction { db -> CardOrder in
             guard try await store.move(order: id, from: [from], to: to, set: set, now: now, on: db) else {
-                throw Self.stateError(order, "This order is \(order.status.label) now.")
+                throw Self.stateError(order, order.status.nowSentence)
             }
             try await also(store, db)
             let dto = try await self.order(id, on: db)
             if to == .shipped, let email {
-                try await OutboxStore().enqueue(
-                    OutgoingMail(
-                        to: email,
-                        subject: "Your cards are on their way",
-                        text:
-                            "Your order of \(Self.describe(dto)) was shipped to \(dto.shippingAddress.name), \(dto.shippingAddress.city).\n\n"
-                            + "\(baseURL)/cards/orders/\(id.uuidString.lowercased())"
-                    ),
-                    on: db,
-                    now: now
-                )
+                let mail = try await self.shippedMail(dto, owner: order.ownerId, to: email, on: db)
+                try await OutboxStore().enqueue(mail, on: db, now: now)
             }
             return dto
         }
@@ -256,13 +247,16 @@ extension CardsService {
     }
 
     func orderMoney(_ order: CardsStore.OrderRecord, on db: (any SQLDatabase)? = nil) async throws -> CardOrderMoney {
-        let items = try await store.items(of: [order.id], on: db ?? database.sql)[order.id] ?? []
+        let db = db ?? database.sql
+        let items = try await store.items(of: [order.id], on: db)[order.id] ?? []
+        // The title stays as the note of the shopper's wallet activity, which only they read: in their language.
+        let words = try await recipientWords(order.ownerId, on: db)
         return CardOrderMoney(
             order: order.id,
             user: order.ownerId,
             amount: order.total,
             currency: order.currency,
-            title: Self.describe(items.map(\.item))
+            title: Self.describe(items.map(\.item), words: words, locale: words.locale)
         )
     }
 
@@ -301,7 +295,7 @@ extension CardsService {
     }
 
     static func stateError(_ order: CardsStore.OrderRecord, _ title: String) -> PlazaError {
-        var error = PlazaError(.conflict, .stateConflict, title, detail: "The order is \(order.status.label).")
+        var error = PlazaError(.conflict, .stateConflict, title, detail: order.status.stateSentence)
         error.currentState = order.status.rawValue
         return error
     }

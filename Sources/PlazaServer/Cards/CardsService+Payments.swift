@@ -53,7 +53,7 @@ extension CardsService {
                     )
                 else { throw Self.stateError(order, phrase("This order is paid already.")) }
                 let dto = try await self.order(id, on: db)
-                try await self.confirm(dto, to: identity.user.email, on: db)
+                try await self.confirm(dto, owner: identity.user.id, to: identity.user.email, on: db)
                 try await idempotency.record(dto, status: 200, claim: claim, on: db)
                 return (dto, [])
             })
@@ -149,7 +149,8 @@ extension CardsService {
                     try await payments.charge(try await service.orderMoney(order, on: db), now: now, on: db)
                     let email = try await AccountStore().user(id: user, on: db)?.email
                     if let email {
-                        try await service.confirm(try await service.order(order.id, on: db), to: email, on: db)
+                        let dto = try await service.order(order.id, on: db)
+                        try await service.confirm(dto, owner: user, to: email, on: db)
                     }
                     mailed = true
                 }

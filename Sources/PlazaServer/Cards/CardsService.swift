@@ -23,6 +23,8 @@ package struct CardsService: Sendable {
     /// Links in the mails (`PLAZA_BASE_URL`), and the outbox's nudge after a mail is queued.
     var baseURL = ""
     var mailQueued: @Sendable () -> Void = {}
+    /// The words of a recipient's language (their `language`, else the operator's) for the order mails.
+    var words: @Sendable (String?) -> Catalogue.Words = { _ in Catalogue.englishWords }
     /// How large art may be (`PLAZA_MEDIA_MAX_PIXELS`); where art is parsed and print files are drawn.
     var pictures = PictureBudget()
     var decoding = DecodePool.shared

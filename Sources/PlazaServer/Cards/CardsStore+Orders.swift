@@ -205,6 +205,12 @@ extension CardsStore {
             .first() != nil
     }
 
+    /// The language the user chose for what Plaza writes them (nil: none chosen), for the order mails.
+    func language(of user: UUID, on db: any SQLDatabase) async throws -> String? {
+        try await db.select().column("language").from("users").where("id", .equal, user).first()?
+            .decode(column: "language", as: String?.self)
+    }
+
     // MARK: Proofs
 
     /// Keeps an approved print file with its front's preview; a file already kept is kept as it was.

@@ -97,12 +97,11 @@ struct InboxService: Sendable {
         switch row {
         case .charge(let record, let source, let unread):
             let charge = record.dto(now: now)
-            let money = write(charge.money)
             let asked = source == .chargesAsked
             return InboxEntry(
                 id: charge.id,
                 kind: asked ? .chargeRequested : .chargeAnswered,
-                title: asked ? charge.askedTitle(money, write: write) : charge.answeredTitle(money, write: write),
+                title: asked ? Self.askedTitle(charge, write: write) : Self.answeredTitle(charge, write: write),
                 note: charge.message,
                 amount: charge.amount,
                 currency: charge.currency,
@@ -118,8 +117,11 @@ struct InboxService: Sendable {
             return InboxEntry(
                 id: record.id,
                 kind: .topUpFailed,
-                title: "Your top-up of \(money) from \(record.counterpart.name) failed; no money was taken.",
-                note: WalletRules.failureReason(record.failureCode),
+                title: say(
+                    "Your top-up of {money} from {source} failed; no money was taken.",
+                    ["money": money, "source": record.counterpart.name]
+                ),
+                note: WalletPages.failureReason(record.failureCode),
                 amount: record.amount,
                 currency: record.currency,
                 counterpart: record.counterpart,
@@ -134,7 +136,10 @@ struct InboxService: Sendable {
             return InboxEntry(
                 id: receipt.id,
                 kind: .rewardRedeemed,
-                title: "\(receipt.businessName) gave you your reward: \(receipt.reward).",
+                title: say(
+                    "{business} gave you your reward: {reward}.",
+                    ["business": receipt.businessName, "reward": receipt.reward]
+                ),
                 note: nil,
                 amount: 0,
                 currency: "XXX",
@@ -182,9 +187,7 @@ struct InboxService: Sendable {
             return InboxEntry(
                 id: record.id,
                 kind: paid ? .cardOrderPaid : .cardOrderRefunded,
-                title: paid
-                    ? "Your card order is paid (\(money)): \(record.note ?? "your cards"). We let you know when it ships."
-                    : "\(money) for \(record.note ?? "your cards") is back in your wallet.",
+                title: Self.cardOrderTitle(paid: paid, money: money, what: record.note),
                 note: nil,
                 amount: record.amount,
                 currency: record.currency,
@@ -197,9 +200,10 @@ struct InboxService: Sendable {
             )
         case .activity(let record, let unread):
             let money = write(Money(amount: record.amount, currency: record.currency))
+            let values = ["name": record.counterpart.name, "money": money]
             let title =
                 record.kind == .refund
-                ? "\(record.counterpart.name) refunded \(money)." : "\(record.counterpart.name) sent you \(money)."
+                ? say("{name} refunded {money}.", values) : say("{name} sent you {money}.", values)
             return InboxEntry(
                 id: record.id,
                 kind: .moneyReceived,

@@ -106,8 +106,8 @@ package struct MarketService: Sendable {
         let email = AccountRules.normalizedEmail(raw)
         _ = try await campus(of: email)
         let holder = try await store.holder(email: email, on: database.sql)
-        let taken = holder != nil && holder != identity.user.id
-        try await accounts.mailCampusCode(identity, email: email, taken: taken, client: client, now: now)
+        let other = holder == identity.user.id ? nil : holder
+        try await accounts.mailCampusCode(identity, email: email, takenBy: other, client: client, now: now)
     }
 
     /// Proves the address with its code: the user belongs to its campus until the next term end and the grace period.

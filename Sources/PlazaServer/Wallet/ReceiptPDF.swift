@@ -34,13 +34,15 @@ struct ReceiptPDF: Sendable {
         return ReceiptPDF(font: font)
     }()
 
-    /// The receipt's lines as a person reads them, in `reader`'s language and money.
+    /// The receipt's lines as a person reads them, in `reader`'s language and money (the reader's words rather than
+    /// the page's: the API's PDF has a reader too).
     static func lines(_ receipt: Receipt, reader: Reader) -> [Line] {
         let money = { (amount: Int64) in reader.money(amount, receipt.currency) }
+        let words = reader.words
         var lines = [Line(left: receipt.business.name, bold: true)]
         if let address = receipt.address { lines.append(Line(left: address, muted: true)) }
         if let taxId = receipt.taxId { lines.append(Line(left: taxId, muted: true)) }
-        lines.append(Line(left: "Receipt \(receipt.reference)", muted: true))
+        lines.append(Line(left: title(receipt, words: words), muted: true))
         lines.append(Line(left: reader.full(receipt.paidAt), muted: true))
         lines.append(Line(left: ""))
         for item in receipt.items {
@@ -48,22 +50,33 @@ struct ReceiptPDF: Sendable {
             lines.append(Line(left: quantity + item.description, right: money(item.unitAmount * Int64(item.quantity))))
         }
         if let discount = receipt.discount, let subtotal = receipt.subtotal {
-            lines.append(Line(left: "Before the coupon", right: money(subtotal)))
-            lines.append(Line(left: "Coupon: \(discount.title)", right: "−" + money(discount.amount)))
+            lines.append(Line(left: words.say("Before the coupon"), right: money(subtotal)))
+            let coupon = words.say("Coupon: {title}", ["title": discount.title])
+            lines.append(Line(left: coupon, right: "−" + money(discount.amount)))
         }
-        if receipt.tip > 0 { lines.append(Line(left: "Tip", right: money(receipt.tip))) }
-        lines.append(Line(left: "Total", right: money(receipt.amount), bold: true))
+        if receipt.tip > 0 { lines.append(Line(left: words.say("Tip"), right: money(receipt.tip))) }
+        lines.append(Line(left: words.say("Total"), right: money(receipt.amount), bold: true))
         if let tax = receipt.tax {
             let rate = tax.rate.formatted(.number.precision(.fractionLength(0...2)).locale(reader.locale))
-            lines.append(Line(left: "Includes \(rate) % tax", right: money(tax.amount), muted: true))
+            lines.append(
+                Line(left: words.say("Includes {rate} % tax", ["rate": rate]), right: money(tax.amount), muted: true)
+            )
         }
         for refund in receipt.refunds ?? [] {
-            let said = "Refunded \(reader.when(refund.createdAt))"
-            lines.append(Line(left: refund.reason.map { "\(said): \($0)" } ?? said, right: "−" + money(refund.amount)))
+            let when = reader.when(refund.createdAt)
+            let said =
+                refund.reason.map { words.say("Refunded {when}: {reason}", ["when": when, "reason": $0]) }
+                ?? words.say("Refunded {when}", ["when": when])
+            lines.append(Line(left: said, right: "−" + money(refund.amount)))
         }
         lines.append(Line(left: ""))
-        lines.append(Line(left: "Paid by \(receipt.customer.name) with Plaza.", muted: true))
+        lines.append(Line(left: words.say("Paid by {name} with Plaza.", ["name": receipt.customer.name]), muted: true))
         return lines
+    }
+
+    /// "Receipt R-1234" in `words`' language: the PDF's first line and its title.
+    static func title(_ receipt: Receipt, words: Catalogue.Words) -> String {
+        words.say("Receipt {reference}", ["reference": receipt.reference])
     }
 
     /// The PDF of `lines`; a long text wraps inside its column.
@@ -114,9 +127,14 @@ extension WalletService {
     func receiptPDF(_ identity: Identity, id: UUID, reader: Reader) async throws -> Response {
         let receipt = try await receipt(identity, id: id)
         guard let printer = ReceiptPDF.shared else {
-            throw PlazaError(.serviceUnavailable, .unavailable, "Receipts cannot be printed now: the font is missing.")
+            throw PlazaError(
+                .serviceUnavailable,
+                .unavailable,
+                phrase("Receipts cannot be printed now: the font is missing.")
+            )
         }
-        let pdf = try printer.render(ReceiptPDF.lines(receipt, reader: reader), title: "Receipt \(receipt.reference)")
+        let title = ReceiptPDF.title(receipt, words: reader.words)
+        let pdf = try printer.render(ReceiptPDF.lines(receipt, reader: reader), title: title)
         var headers = HTTPFields()
         headers[.contentType] = "application/pdf"
         headers[.contentDisposition] = "attachment; filename=\"plaza-receipt-\(receipt.reference).pdf\""

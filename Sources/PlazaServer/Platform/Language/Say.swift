@@ -1,3 +1,5 @@
+import Foundation
+
 /// English sentences written in Swift (a page's title, a notice, a status, an option) in the page's language.
 ///
 /// The sentence is its own key: `say("Your account")` looks up `"=Your account"` in the reader's catalogue, and
@@ -21,3 +23,13 @@ func say(_ english: String, _ values: [String: String] = [:], meaning: String) -
 
 /// A sentence kept in English until it is shown with `say` (a table's entry, a default): marks it for the catalogue.
 func phrase(_ english: String) -> String { english }
+
+extension Catalogue.Words {
+    /// `say` in these words rather than the page's: a mail or a file written for someone else (issue 41).
+    func say(_ english: String, _ values: [String: String]) -> String { Catalogue.fill(say(english), values) }
+
+    /// The plural text of `key` for `count`, in these words' digits (a mail's "50 cards").
+    func count(_ count: Int, _ key: String, _ values: [String: String] = [:]) -> String {
+        plural(key, count: count, shown: count.formatted(.number.locale(locale)), values)
+    }
+}
