@@ -31,8 +31,8 @@ package struct BusinessesService: Sendable {
         switch message {
         case .catalogChanged, .loyaltyOffered: catalog.invalidate()
         case .reviewed(let decision) where decision.kind == .merchant: catalog.invalidate()
-        case .position, .forget, .event, .alert, .review, .reviewed, .campaignsChanged, .topUpSettled, .emailVerified,
-            .inboxNotice:
+        case .position, .forget, .event, .alert, .arrival, .review, .reviewed, .campaignsChanged, .topUpSettled,
+            .emailVerified, .inboxNotice:
             break
         }
     }

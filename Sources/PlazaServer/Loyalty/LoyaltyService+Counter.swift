@@ -120,29 +120,25 @@ extension LoyaltyService {
             }
             if let claim { try await idempotency.record(answer, status: 200, claim: claim, on: db) }
             guard answer.status == .counted, answer.punchesAdded > 0 else { return (answer, messages) }
-            return (answer, messages + [try Self.arrival(answer, holder: card.userId)])
+            return (answer, messages + [Self.arrival(answer, holder: card.userId)])
         }
         if answer.status == .counted { await passesChanged([answer.card.id]) }
         return answer
     }
 
-    /// "Punched: Coffee card, 4 of 10": the holder's phone shows where they are that staff punched their card.
-    static func arrival(_ punch: CounterPunch, holder: UUID) throws -> FeedMessage {
+    /// "Punched: Coffee card, 4 of 10": the holder's phone shows where they are, in their language, that staff punched
+    /// their card.
+    static func arrival(_ punch: CounterPunch, holder: UUID) -> FeedMessage {
         let card = punch.card
-        let added = punch.punchesAdded == 1 ? "a punch" : "\(punch.punchesAdded) punches"
-        let content = NotificationContent(
+        let values = [
+            "card": card.title, "punches": String(card.punches), "required": String(card.punchesRequired),
+            "business": card.businessName,
+        ]
+        return .arrival(
+            user: holder,
             kind: .loyalty,
-            title: "Punched: \(card.title), \(card.punches) of \(card.punchesRequired)",
-            body: "\(card.businessName) gave you \(added).",
-            link: "/loyalty/cards/\(card.id.uuidString.lowercased())"
-        )
-        return .event(
-            audience: [holder],
-            event: PlazaEvent(
-                type: ArrivalEventType.arrived,
-                occurredAt: Date(),
-                data: try JSONValue(encoding: content)
-            )
+            link: "/loyalty/cards/\(card.id.uuidString.lowercased())",
+            wording: Wording(key: "alert.loyalty.punched", values: values, count: punch.punchesAdded)
         )
     }
 

@@ -132,9 +132,19 @@ package struct NotificationService: Sendable {
                         nil
                     }
                 }
-                guard !worded.isEmpty else { return (false, []) }
+                let shown = messages.compactMap { message -> (user: UUID, kind: NotificationKind, link: String, Wording)? in
+                    if case .arrival(let user, let kind, let link, let wording) = message {
+                        (user, kind, link, wording)
+                    } else {
+                        nil
+                    }
+                }
+                guard !worded.isEmpty || !shown.isEmpty else { return (false, []) }
                 // Each in its recipient's language (the operator's when they chose none).
-                let chosen = try await store.languages(of: Set(worded.filter { $0.2 != nil }.map(\.user)), on: db)
+                let chosen = try await store.languages(
+                    of: Set(worded.filter { $0.2 != nil }.map(\.user) + shown.map(\.user)),
+                    on: db
+                )
                 let alerts = worded.map { user, content, wording in
                     (
                         id: UUID(), user: user,
@@ -142,8 +152,11 @@ package struct NotificationService: Sendable {
                     )
                 }
                 let now = Date()
-                try await store.enqueue(alerts, now: now, on: db)
-                let arrivals = try alerts.map {
+                if !alerts.isEmpty { try await store.enqueue(alerts, now: now, on: db) }
+                let banners = shown.map { user, kind, link, wording in
+                    (user: user, content: wording.content(kind: kind, link: link, in: catalogue.words(chosen[user])))
+                }
+                let arrivals = try (alerts.map { (user: $0.user, content: $0.content) } + banners).map {
                     FeedMessage.event(
                         audience: [$0.user],
                         event: PlazaEvent(
@@ -153,7 +166,7 @@ package struct NotificationService: Sendable {
                         )
                     )
                 }
-                return (true, arrivals)
+                return (!alerts.isEmpty, arrivals)
             },
             committed: committed
         )

@@ -62,8 +62,8 @@ package struct PlacesService: Sendable {
         switch message {
         case .position(let position): index.apply(position)
         case .forget(let user): index.forget(user)
-        case .catalogChanged, .reviewed, .loyaltyOffered, .event, .alert, .review, .campaignsChanged, .topUpSettled,
-            .emailVerified, .inboxNotice:
+        case .catalogChanged, .reviewed, .loyaltyOffered, .event, .alert, .arrival, .review, .campaignsChanged,
+            .topUpSettled, .emailVerified, .inboxNotice:
             break
         }
     }

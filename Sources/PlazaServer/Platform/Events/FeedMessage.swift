@@ -16,6 +16,10 @@ enum FeedMessage: Codable, Sendable {
     /// notifications domain's recorder writes it into the outbox inside the transaction that publishes it (see `EventBus`).
     /// With `wording`, each recipient reads it in their language (see `Wording`); else as `content` says.
     case alert(user: UUID, content: NotificationContent, wording: Wording? = nil)
+    /// Something `user` should see where they are, now, and nowhere else (a punch given at the counter they stand at):
+    /// a banner on the pages they have open, no push and no inbox. The notifications' recorder turns it into a live
+    /// event in their language inside the publishing transaction, so it is never sent over the feed as such.
+    case arrival(user: UUID, kind: NotificationKind, link: String, wording: Wording)
     /// A domain asks an admin to decide (a new merchant, later campaigns, reports, templates). Never sent over the
     /// feed either: the admin domain's recorder files it in the review queue inside the publishing transaction.
     case review(ReviewSubmission)
@@ -41,7 +45,7 @@ enum FeedMessage: Codable, Sendable {
     /// Whether only the transaction's recorders see it (it never goes over the feed).
     var isRecordedOnly: Bool {
         switch self {
-        case .alert, .review, .topUpSettled, .emailVerified, .inboxNotice: true
+        case .alert, .arrival, .review, .topUpSettled, .emailVerified, .inboxNotice: true
         case .position, .forget, .event, .catalogChanged, .reviewed, .loyaltyOffered, .campaignsChanged: false
         }
     }
