@@ -37,7 +37,12 @@ extension CardsService {
     }
 
     /// The mail of a shipped order, in its owner's language.
-    func shippedMail(_ order: CardOrder, owner: UUID, to email: String, on db: any SQLDatabase) async throws
+    func shippedMail(
+        _ order: CardOrder,
+        owner: UUID,
+        to email: String,
+        on db: any SQLDatabase
+    ) async throws
         -> OutgoingMail
     {
         let words = try await recipientWords(owner, on: db)

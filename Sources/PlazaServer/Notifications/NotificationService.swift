@@ -132,7 +132,8 @@ package struct NotificationService: Sendable {
                         nil
                     }
                 }
-                let shown = messages.compactMap { message -> (user: UUID, kind: NotificationKind, link: String, Wording)? in
+                let shown = messages.compactMap {
+                    message -> (user: UUID, kind: NotificationKind, link: String, Wording)? in
                     if case .arrival(let user, let kind, let link, let wording) = message {
                         (user, kind, link, wording)
                     } else {

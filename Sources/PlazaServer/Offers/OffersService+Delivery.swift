@@ -258,7 +258,9 @@ extension OffersService {
                     link: "/offers/\(candidate.campaign.uuidString.lowercased())",
                     Wording(
                         key: "alert.offer.received",
-                        values: ["business": candidate.reach.businessName, "title": content.title, "body": content.body]
+                        values: [
+                            "business": candidate.reach.businessName, "title": content.title, "body": content.body,
+                        ]
                     )
                 )
             )
