@@ -6,9 +6,42 @@ import SQLKit
 /// when no row of its says it: a moderation decision about the person, with the reason they read.
 struct InboxNotice: Codable, Sendable, Hashable {
     var kind: InboxEntryKind
+    /// The English title and note, for a reader without words of their own (and notices kept before `wording`).
     var title: String
     var note: String?
     var link: String
+    /// The title and the note as catalogue keys with their values: read in the reader's language.
+    var wording: Wording?
+    var fullStop = false
+
+    /// A notice in each reader's language, its English made from the same words. An alert's title (no full stop)
+    /// reads as a sentence in the inbox: `fullStop` ends it with one, in every language.
+    init(kind: InboxEntryKind, link: String, _ wording: Wording, fullStop: Bool = false) {
+        let english = wording.english(kind: .account, link: link)
+        self.init(
+            kind: kind,
+            title: english.title + (fullStop ? "." : ""),
+            note: english.body.isEmpty ? nil : english.body,
+            link: link
+        )
+        self.wording = wording
+        self.fullStop = fullStop
+    }
+
+    init(kind: InboxEntryKind, title: String, note: String?, link: String, wording: Wording? = nil) {
+        self.kind = kind
+        self.title = title
+        self.note = note
+        self.link = link
+        self.wording = wording
+    }
+
+    /// The title and the note in `words`' language.
+    func said(in words: Catalogue.Words) -> (title: String, note: String?) {
+        guard let wording else { return (title, note) }
+        let said = wording.content(kind: .account, link: link, in: words)
+        return (said.title + (fullStop ? "." : ""), said.body.isEmpty ? nil : said.body)
+    }
 }
 
 /// A stored notice, as the inbox lists it.
@@ -18,12 +51,13 @@ struct NoticeRecord: Sendable {
     var notice: InboxNotice
     var createdAt: Date
 
-    static let columns = ["id", "owner_id", "kind", "title", "note", "link", "created_at"]
+    static let columns = ["id", "owner_id", "kind", "title", "note", "link", "created_at", "wording"]
 
     var values: [any SQLExpression] {
         [
             SQLBind(id), SQLBind(owner), SQLBind(notice.kind.rawValue), SQLBind(notice.title), SQLBind(notice.note),
             SQLBind(notice.link), SQLBind(createdAt),
+            SQLBind(try? notice.wording.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }),
         ]
     }
 
@@ -40,8 +74,16 @@ struct NoticeRecord: Sendable {
             kind: InboxEntryKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .decision,
             title: try row.decode(column: "title", as: String.self),
             note: try row.decode(column: "note", as: String?.self),
-            link: try row.decode(column: "link", as: String.self)
+            link: try row.decode(column: "link", as: String.self),
+            wording: try row.decode(column: "wording", as: String?.self).flatMap {
+                try? JSONDecoder().decode(Wording.self, from: Data($0.utf8))
+            }
         )
+        // Kept with a full stop its words lack: an alert's title made a sentence (see `init(kind:link:_:fullStop:)`).
+        if let wording = notice.wording {
+            notice.fullStop =
+                notice.title.hasSuffix(".") && !wording.english(kind: .account, link: notice.link).title.hasSuffix(".")
+        }
         createdAt = try row.decode(column: "created_at", as: Date.self)
     }
 }

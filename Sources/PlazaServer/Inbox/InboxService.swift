@@ -167,11 +167,12 @@ struct InboxService: Sendable {
             )
         case .notice(let record, let unread):
             // No money moves: the amount is 0 in XXX, ISO 4217's code for "no currency".
+            let said = record.notice.said(in: PageLanguage.words ?? Catalogue.englishWords)
             return InboxEntry(
                 id: record.id,
                 kind: record.notice.kind,
-                title: record.notice.title,
-                note: record.notice.note,
+                title: said.title,
+                note: said.note,
                 amount: 0,
                 currency: "XXX",
                 counterpart: Party(kind: .plaza, name: "Plaza"),

@@ -107,15 +107,14 @@ extension OffersService {
             body: phrase("The reason: {reason}"),
             values: ["title": record.running.title, "reason": reason]
         )
-        // The inbox keeps its notice as written (English), the alert goes out in each member's language.
-        let english = wording.english(kind: .account, link: link)
+        // The alert goes out in each member's language; the inbox notice reads in the reader's.
         return [.campaignsChanged]
             + team.sorted { $0.uuidString < $1.uuidString }.flatMap { member -> [FeedMessage] in
                 [
                     .alert(user: member, kind: .account, link: link, wording),
                     .inboxNotice(
                         user: member,
-                        notice: InboxNotice(kind: .decision, title: english.title + ".", note: english.body, link: link)
+                        notice: InboxNotice(kind: .decision, link: link, wording, fullStop: true)
                     ),
                 ]
             }

@@ -88,7 +88,12 @@ extension SecondFactorService {
             try await store.insert(factor, secret: secret, confirmed: true, user: user, on: db)
             _ = try await store.advanceCounter(factor.id, to: Int64(credential.signCount), now: now, on: db)
             let codes = try await firstRecoveryCodes(user: user, now: now, on: db)
-            let notice = Self.notice(user, "A second factor was added to your account.", "A passkey: \(factor.name).")
+            let notice = Self.notice(
+                user,
+                phrase("A second factor was added to your account."),
+                phrase("A passkey: {name}. If this was not you, change your password and look at Account → Security."),
+                ["name": factor.name]
+            )
             return (PasskeyAdded(factor: factor, recoveryCodes: codes), [notice])
         }
     }

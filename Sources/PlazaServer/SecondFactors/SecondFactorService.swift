@@ -91,7 +91,11 @@ struct SecondFactorService: Sendable {
                 throw PlazaError.invalidSecondFactor
             }
             let issued = try await firstRecoveryCodes(user: user, now: now, on: db)
-            let notice = Self.notice(user, "A second factor was added to your account.", "An authenticator app.")
+            let notice = Self.notice(
+                user,
+                phrase("A second factor was added to your account."),
+                phrase("An authenticator app. If this was not you, change your password and look at Account → Security.")
+            )
             return (RecoveryCodes(recoveryCodes: issued, replaced: false), [notice])
         }
     }
@@ -124,7 +128,11 @@ struct SecondFactorService: Sendable {
                 now: now,
                 on: db
             )
-            let notice = Self.notice(user, "New recovery codes replaced your old ones.", nil)
+            let notice = Self.notice(
+                user,
+                phrase("New recovery codes replaced your old ones."),
+                phrase("If this was not you, change your password and look at Account → Security.")
+            )
             return (RecoveryCodes(recoveryCodes: codes, replaced: true), [notice])
         }
     }
@@ -141,7 +149,13 @@ struct SecondFactorService: Sendable {
             if try await store.list(user: user, on: db).isEmpty {
                 try await store.deleteRecoveryCodes(user: user, on: db)
             }
-            return ((), [Self.notice(user, "A second factor was removed from your account.", nil)])
+            return ((), [
+                    Self.notice(
+                        user,
+                        phrase("A second factor was removed from your account."),
+                        phrase("If this was not you, change your password and look at Account → Security.")
+                    )
+                ])
         }
     }
 
@@ -164,15 +178,14 @@ struct SecondFactorService: Sendable {
         code.filter { $0 != " " && $0 != "-" }
     }
 
-    static func notice(_ user: UUID, _ title: String, _ note: String?) -> FeedMessage {
+    /// A change to the account's second factors, kept in its inbox and read in the reader's language.
+    static func notice(_ user: UUID, _ title: String, _ note: String, _ values: [String: String] = [:]) -> FeedMessage {
         .inboxNotice(
             user: user,
             notice: InboxNotice(
                 kind: .security,
-                title: title,
-                note: [note, "If this was not you, change your password and look at Account → Security."]
-                    .compactMap { $0 }.joined(separator: " "),
-                link: "/account#security"
+                link: "/account#security",
+                Wording(title: title, body: note, values: values)
             )
         )
     }

@@ -67,5 +67,6 @@ enum Migrations {
         M0052_CardPhotos(),  // a card design's photos in its template's photo slots
         M0049_OwnTracksDevices(),  // app passwords made for OwnTracks, and when each last sent a message
         M0055_UserLanguage(),  // the language a user chose for pages, mails and pushes
+        M0056_InboxNoticeWording(),  // an inbox notice's words as keys, read in each reader's language
     ]
 }

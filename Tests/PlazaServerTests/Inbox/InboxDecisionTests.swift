@@ -73,6 +73,16 @@ import Testing
             #expect(seen.status == .noContent || seen.status == .ok, "\(seen.text)")
             let after = try await client.send(.get, "/v1/inbox", token: market.ana).decode(InboxPage.self)
             #expect(after.items.filter { $0.kind == .decision }.allSatisfy { !$0.unread })
+
+            // Issue 41: she reads Plaza in German, and so reads the decisions kept before she chose it.
+            let german = try await client.send(.patch, "/v1/me", json: ProfileUpdate(language: "de"), token: market.ana)
+            #expect(german.status == .ok, "\(german.text)")
+            let browser = PageSession(client)
+            _ = try await browser.submit("/login", to: "/login", ["login": "ana", "password": AccountsDriver.password])
+            let page = try await browser.get("/inbox").text
+            let words = try Catalogue.load(pseudo: false).words("de")
+            #expect(page.contains(words.say("You are suspended from the marketplace") + "."), "\(page)")
+            #expect(!page.contains("You are suspended from the marketplace."))
         }
     }
 }

@@ -250,13 +250,12 @@ extension MarketService {
                 try await store.suspend(user: report.reportedUserId, at: now, reason: decision.reason, on: db)
             }
             let wording = action.decisionWording(listingTitle: title, reason: decision.reason)
-            let english = wording.english(kind: .market, link: link)
             return [
                 .alert(user: report.reportedUserId, kind: .market, link: link, wording),
                 // The decision stays in their inbox with its reason, after the notification is gone (issue 39).
                 .inboxNotice(
                     user: report.reportedUserId,
-                    notice: InboxNotice(kind: .decision, title: english.title + ".", note: english.body, link: link)
+                    notice: InboxNotice(kind: .decision, link: link, wording, fullStop: true)
                 ),
             ]
         }
