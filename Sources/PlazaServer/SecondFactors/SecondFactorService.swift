@@ -94,7 +94,10 @@ struct SecondFactorService: Sendable {
             let notice = Self.notice(
                 user,
                 phrase("A second factor was added to your account."),
-                phrase("An authenticator app. If this was not you, change your password and look at Account → Security.")
+                phrase(
+                    "An authenticator app. "
+                        + "If this was not you, change your password and look at Account → Security."
+                )
             )
             return (RecoveryCodes(recoveryCodes: issued, replaced: false), [notice])
         }
@@ -149,13 +152,16 @@ struct SecondFactorService: Sendable {
             if try await store.list(user: user, on: db).isEmpty {
                 try await store.deleteRecoveryCodes(user: user, on: db)
             }
-            return ((), [
+            return (
+                (),
+                [
                     Self.notice(
                         user,
                         phrase("A second factor was removed from your account."),
                         phrase("If this was not you, change your password and look at Account → Security.")
                     )
-                ])
+                ]
+            )
         }
     }
 
