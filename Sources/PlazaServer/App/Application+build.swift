@@ -158,6 +158,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     OperationsAPI(services: services).addRoutes(to: router)
 
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: services.accounts))
+        .add(middleware: APILanguageMiddleware(catalogue: services.catalogue))
     let signedIn = SignedInRoutes(
         v1.group(context: AuthenticatedContext.self),
         prefix: "/v1",
