@@ -91,7 +91,10 @@ extension DemoData {
         now: Date
     ) async throws -> CardTemplateRequest {
         guard let category = categories[seed.category] else {
-            throw PlazaError.notFound("demo card category \(seed.category)")
+            // The operator reads this at the terminal, in English (a demo seed gone wrong).
+            var missing = PlazaError.notFound()
+            missing.title = "No such demo card category \(seed.category)."
+            throw missing
         }
         var colours: [CardColourRequest] = []
         for colour in seed.colours {
@@ -123,7 +126,10 @@ extension DemoData {
     /// A demo account acting without a session of its own.
     private static func signedIn(_ services: PlazaServices, _ username: String) async throws -> Identity {
         guard let user = try await AccountStore().user(login: username, on: services.database.sql) else {
-            throw PlazaError.notFound("demo account \(username)")
+            // The operator reads this at the terminal, in English (a demo seed gone wrong).
+            var missing = PlazaError.notFound()
+            missing.title = "No such demo account \(username)."
+            throw missing
         }
         return Identity(user: user, sessionID: UUID())
     }

@@ -114,7 +114,10 @@ extension DemoData {
             checkPolicy: false
         )
         guard let user = try await AccountStore().user(login: username, on: services.database.sql) else {
-            throw PlazaError.notFound("demo student \(username)")
+            // The operator reads this at the terminal, in English (a demo seed gone wrong).
+            var missing = PlazaError.notFound()
+            missing.title = "No such demo student \(username)."
+            throw missing
         }
         let identity = Identity(user: user, sessionID: UUID())
         try await services.market.enroll(identity, email: "\(username)@isar-uni.edu", now: now)

@@ -34,7 +34,10 @@ extension AccountService {
             guard try await store.list(user: user, on: db).count < AppPasswordStore.maximumPerUser else {
                 throw PlazaError.conflict(
                     field: nil,
-                    "You have \(AppPasswordStore.maximumPerUser) app passwords already; delete one first."
+                    say(
+                        "You have {count} app passwords already; delete one first.",
+                        ["count": String(AppPasswordStore.maximumPerUser)]
+                    )
                 )
             }
             try await store.insert(

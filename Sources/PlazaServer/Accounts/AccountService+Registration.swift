@@ -267,7 +267,10 @@ extension AccountService {
             .badRequest,
             .invalidCode,
             phrase("The code is wrong or has expired."),
-            detail: "Ask for a new code if this one is older than \(codeMinutes) minutes.",
+            detail: say(
+                "Ask for a new code if this one is older than {minutes} minutes.",
+                ["minutes": String(codeMinutes)]
+            ),
             errors: [FieldError(field: "code", message: phrase("The code is wrong or has expired."))]
         )
     }

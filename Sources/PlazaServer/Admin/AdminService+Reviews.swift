@@ -99,7 +99,11 @@ extension AdminService {
                 guard let chosen, item.actions.contains(chosen) else {
                     throw PlazaError.validation(
                         field: "action",
-                        "Choose what to do: \(item.actions.map(\.rawValue).joined(separator: ", "))."
+                        // The actions are the API's codes, as the client sends them.
+                        say(
+                            "Choose what to do: {actions}.",
+                            ["actions": item.actions.map(\.rawValue).joined(separator: ", ")]
+                        )
                     )
                 }
             }
@@ -162,21 +166,33 @@ extension AdminService {
             throw PlazaError.notFound("review item")
         }
         guard record.item.state == .open else {
-            let by = try await name(record.decidedBy, on: db) ?? "An admin"
+            let by = try await name(record.decidedBy, on: db)
+            let approved = record.item.state == .approved
+            // A sentence for each outcome, with and without a name: "approved" is a word of the reader's language.
+            let title =
+                switch (by, approved) {
+                case (let by?, true): say("{name} already approved this.", ["name": by])
+                case (let by?, false): say("{name} already rejected this.", ["name": by])
+                case (nil, true): say("An admin already approved this.")
+                case (nil, false): say("An admin already rejected this.")
+                }
             throw PlazaError(
                 .conflict,
                 .alreadyDecided,
-                "\(by) already \(record.item.state == .approved ? "approved" : "rejected") this.",
+                title,
                 detail: phrase("Nothing was changed. Reload the queue to see what is still open.")
             )
         }
         if let holder = record.claimedBy, holder != admin.user.id, let until = record.item.claimedUntil, until > now {
-            let who = try await name(holder, on: db) ?? "Another admin"
+            let who = try await name(holder, on: db)
             throw PlazaError(
                 .conflict,
                 .reviewClaimed,
-                "\(who) is reviewing this.",
-                detail: "Their claim runs until \(RFC3339.format(until)); pick another item or try again then."
+                who.map { say("{name} is reviewing this.", ["name": $0]) } ?? say("Another admin is reviewing this."),
+                detail: say(
+                    "Their claim runs until {until}; pick another item or try again then.",
+                    ["until": RFC3339.format(until)]
+                )
             )
         }
         return record

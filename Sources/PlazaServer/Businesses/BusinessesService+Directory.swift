@@ -257,7 +257,9 @@ extension BusinessesService {
         throw PlazaError(
             .conflict,
             .conflict,
-            "You are the only owner of \(first)\(names.count > 1 ? " and \(names.count - 1) more" : "").",
+            names.count > 1
+                ? sayCount(names.count - 1, "count.only_owner_and_more", ["name": first])
+                : say("You are the only owner of {name}.", ["name": first]),
             detail: phrase("Make someone else an owner (My business → Staff) or delete the business first.")
         )
     }

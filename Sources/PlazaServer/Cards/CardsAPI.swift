@@ -359,7 +359,10 @@ struct CardsAPI: Sendable {
             return id
         }
         for (name, longest) in [("q", 200), ("colour", 80)] where (query.get(name)?.count ?? 0) > longest {
-            throw PlazaError.validation(field: name, "Use at most \(longest) characters.")
+            throw PlazaError.validation(
+                field: name,
+                say("Use at most {max} characters.", ["max": String(longest)])
+            )
         }
         return CardsStore.CatalogueQuery(
             category: try id("category"),

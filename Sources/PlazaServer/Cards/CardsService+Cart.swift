@@ -25,7 +25,10 @@ extension CardsService {
         guard offered.contains(where: { $0.id == paper }) else {
             throw PlazaError.validation(
                 field: "paperId",
-                "This card is printed on \(offered.map(\.name).joined(separator: ", ")): pick one of them."
+                say(
+                    "This card is printed on {papers}: pick one of them.",
+                    ["papers": offered.map(\.name).joined(separator: ", ")]
+                )
             )
         }
         let design = try await createDesign(identity, CardDesignRequest(templateId: template, colour: colour), now: now)
@@ -48,13 +51,19 @@ extension CardsService {
         guard let paper = papers.first(where: { $0.id == request.paperId }) else {
             throw PlazaError.validation(
                 field: "paperId",
-                "This card is printed on \(papers.map(\.name).joined(separator: ", ")): pick one of them."
+                say(
+                    "This card is printed on {papers}: pick one of them.",
+                    ["papers": papers.map(\.name).joined(separator: ", ")]
+                )
             )
         }
         let kind = request.kind ?? .print
         let quantity = kind == .sample ? 1 : request.quantity ?? 0
         guard CardRules.quantities.contains(quantity) else {
-            throw PlazaError.validation(field: "quantity", "Order 1 to \(CardRules.quantities.upperBound) cards.")
+            throw PlazaError.validation(
+                field: "quantity",
+                say("Order 1 to {max} cards.", ["max": String(CardRules.quantities.upperBound)])
+            )
         }
         let record = CardsStore.CartRecord(
             id: UUID(),
@@ -90,7 +99,10 @@ extension CardsService {
             throw PlazaError.validation(field: "quantity", phrase("A sample is one card: add prints to order more."))
         }
         guard CardRules.quantities.contains(request.quantity) else {
-            throw PlazaError.validation(field: "quantity", "Order 1 to \(CardRules.quantities.upperBound) cards.")
+            throw PlazaError.validation(
+                field: "quantity",
+                say("Order 1 to {max} cards.", ["max": String(CardRules.quantities.upperBound)])
+            )
         }
         let papers = try await store.papers(on: database.sql)
         guard let paper = papers.first(where: { $0.id == current.paperId }) else {

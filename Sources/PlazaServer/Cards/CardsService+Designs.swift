@@ -182,7 +182,7 @@ extension CardsService {
         guard spec.colours.contains(where: { $0.id == asked }) else {
             throw PlazaError.validation(
                 field: "colour",
-                "Pick one of: \(spec.colours.map(\.name).joined(separator: ", "))."
+                say("Pick one of: {colours}.", ["colours": spec.colours.map(\.name).joined(separator: ", ")])
             )
         }
         return asked

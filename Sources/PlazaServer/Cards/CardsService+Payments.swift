@@ -27,7 +27,15 @@ extension CardsService {
                 .approvalMismatch,
                 phrase("The total changed."),
                 detail: phrase("Pay the order's total as it is now."),
-                errors: [FieldError(field: "amount", message: "The total is \(order.total) \(order.currency).")]
+                errors: [
+                    FieldError(
+                        field: "amount",
+                        message: say(
+                            "The total is {total} {currency}.",
+                            ["total": String(order.total), "currency": order.currency]
+                        )
+                    )
+                ]
             )
         }
         guard let payments else { throw PlazaError.paymentsUnavailable }

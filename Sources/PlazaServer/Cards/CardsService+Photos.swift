@@ -25,7 +25,7 @@ extension CardsService {
                 problems.append(
                     FieldError(
                         field: field,
-                        message: "No photo of yours has the id \(id); upload it first (POST /v1/media)."
+                        message: say("No photo of yours has the id {id}; upload it first (POST /v1/media).", ["id": id])
                     )
                 )
                 continue

@@ -285,7 +285,12 @@ extension CardsService {
         let categories = try await store.categories(on: database.sql)
         if let category = categories.first(where: { $0.id == request.categoryId }) {
             if let sub = request.subcategoryId, !category.subcategories.contains(where: { $0.id == sub }) {
-                problems.append(FieldError(field: "subcategoryId", message: "Pick a subcategory of \(category.name)."))
+                problems.append(
+                    FieldError(
+                        field: "subcategoryId",
+                        message: say("Pick a subcategory of {category}.", ["category": category.name])
+                    )
+                )
             }
         } else {
             problems.append(FieldError(field: "categoryId", message: phrase("Pick one of the catalogue's categories.")))

@@ -168,7 +168,7 @@ package struct CardsService: Sendable {
             request.parentId.map { parent in categories.first { $0.id == parent }?.subcategories.map(\.name) ?? [] }
             ?? categories.map(\.name)
         guard !siblings.contains(where: { $0.lowercased() == name.lowercased() }) else {
-            throw PlazaError.conflict(field: "name", "There is a “\(name)” here already.")
+            throw PlazaError.conflict(field: "name", say("There is a “{name}” here already.", ["name": name]))
         }
         let id = UUID()
         try await store.addCategory(id, name: name, parent: request.parentId, now: now, on: database.sql)
@@ -188,7 +188,7 @@ package struct CardsService: Sendable {
                 throw PlazaError.validation(field: "name", phrase("Name it (at most 80 characters)."))
             }
             guard !siblings.contains(where: { $0.0 != id && $0.1.lowercased() == name.lowercased() }) else {
-                throw PlazaError.conflict(field: "name", "There is a “\(name)” here already.")
+                throw PlazaError.conflict(field: "name", say("There is a “{name}” here already.", ["name": name]))
             }
         }
         if let position = request.position, position < 1 {

@@ -160,7 +160,8 @@ struct InboxPosition: Sendable, Hashable {
         else {
             throw PlazaError.validation(
                 field: field,
-                "Use a \(field == "cursor" ? "nextCursor" : "seenMarker") Plaza gave out."
+                field == "cursor"
+                    ? phrase("Use a nextCursor Plaza gave out.") : phrase("Use a seenMarker Plaza gave out.")
             )
         }
         return InboxPosition(source: source, id: id)

@@ -12,7 +12,7 @@ extension LoyaltyService {
         guard LoyaltyRules.batchSize.contains(batch.punches.count) else {
             throw PlazaError.validation(
                 field: "punches",
-                "Send 1 to \(LoyaltyRules.batchSize.upperBound) punches at a time."
+                say("Send 1 to {max} punches at a time.", ["max": String(LoyaltyRules.batchSize.upperBound)])
             )
         }
         let user = identity.user.id

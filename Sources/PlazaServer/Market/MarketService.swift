@@ -53,7 +53,10 @@ package struct MarketService: Sendable {
             other.domains.map { ($0, other.name) }
         }
         if let (domain, other) = claimed.first(where: { campus.domains.contains($0.0) }) {
-            throw PlazaError.conflict(field: "domains", "\(domain) belongs to \(other) already.")
+            throw PlazaError.conflict(
+                field: "domains",
+                say("{domain} belongs to {campus} already.", ["domain": domain, "campus": other])
+            )
         }
         try await store.insert(campus, on: database.sql)
         return campus
@@ -263,8 +266,13 @@ package struct MarketService: Sendable {
                 .conflict,
                 .stateConflict,
                 phrase("A newer version of the agreement is in force."),
-                detail: "Read version \(MarketRules.agreementVersion) and sign it.",
-                errors: [FieldError(field: "version", message: "Sign version \(MarketRules.agreementVersion).")]
+                detail: say("Read version {version} and sign it.", ["version": String(MarketRules.agreementVersion)]),
+                errors: [
+                    FieldError(
+                        field: "version",
+                        message: say("Sign version {version}.", ["version": String(MarketRules.agreementVersion)])
+                    )
+                ]
             )
         }
         try await store.sign(user: identity.user.id, version: version, now: now, on: database.sql)

@@ -68,17 +68,18 @@ package struct MediaService: Sendable {
         }
     }
 
-    static let accepted = "Upload a JPEG, PNG or WebP picture of at most 10 MB."
+    static let accepted = phrase("Upload a JPEG, PNG or WebP picture of at most 10 MB.")
 
     static func unsupported(_ name: String) -> PlazaError {
+        // Said where thrown (the decode pool carries the reader's language): the detail is two sentences.
         let hint =
             name.uppercased().hasPrefix("HEI")
-            ? " On an iPhone, share the photo as JPEG (Settings → Camera → Formats → Most Compatible)." : ""
+            ? " " + say("On an iPhone, share the photo as JPEG (Settings → Camera → Formats → Most Compatible).") : ""
         return PlazaError(
             .unsupportedMediaType,
             .unsupportedMediaType,
-            "\(name) pictures are not accepted.",
-            detail: accepted + hint
+            say("{format} pictures are not accepted.", ["format": name]),
+            detail: say(accepted) + hint
         )
     }
 
@@ -112,7 +113,7 @@ extension MediaService {
         if let missing = ids.first(where: { !attached.contains($0) }) {
             throw PlazaError.validation(
                 field: field,
-                "No picture of yours has the id \(missing.uuidString.lowercased()); upload it first."
+                say("No picture of yours has the id {id}; upload it first.", ["id": missing.uuidString.lowercased()])
             )
         }
     }

@@ -66,7 +66,10 @@ package struct NotificationService: Sendable {
             else {
                 throw PlazaError.conflict(
                     field: nil,
-                    "You have \(NotificationRules.maxDevices) devices for notifications: remove one first."
+                    say(
+                        "You have {count} devices for notifications: remove one first.",
+                        ["count": String(NotificationRules.maxDevices)]
+                    )
                 )
             }
             return try await store.saveDevice(device, on: db).dto

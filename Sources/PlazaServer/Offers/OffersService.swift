@@ -118,7 +118,10 @@ package struct OffersService: Sendable {
         if let unknown = change.clear?.first(where: { !CampaignChange.clearable.contains($0) }) {
             throw PlazaError.validation(
                 field: "clear",
-                "“\(unknown)” cannot be cleared; use \(CampaignChange.clearable.joined(separator: ", "))."
+                say(
+                    "“{field}” cannot be cleared; use {fields}.",
+                    ["field": unknown, "fields": CampaignChange.clearable.joined(separator: ", ")]
+                )
             )
         }
         let content = change.applied(to: current.content)
@@ -217,7 +220,10 @@ package struct OffersService: Sendable {
                 problems.append(
                     FieldError(
                         field: "target.locationIds",
-                        message: "\(stranger.uuidString.lowercased()) is not a location of this business."
+                        message: say(
+                            "{id} is not a location of this business.",
+                            ["id": stranger.uuidString.lowercased()]
+                        )
                     )
                 )
             }

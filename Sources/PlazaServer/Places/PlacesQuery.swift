@@ -21,7 +21,10 @@ enum Query {
         guard let value = Double(decimal: text), range.contains(value) else {
             throw PlazaError.validation(
                 field: name,
-                "Use a number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())."
+                say(
+                    "Use a number from {min} to {max}.",
+                    ["min": range.lowerBound.formatted(), "max": range.upperBound.formatted()]
+                )
             )
         }
         return value
@@ -55,7 +58,7 @@ enum Query {
         guard let category = BusinessCategory(rawValue: text) else {
             throw PlazaError.validation(
                 field: "category",
-                "Use one of \(BusinessCategory.allCases.map(\.rawValue).joined(separator: ", "))."
+                say("Use one of {codes}.", ["codes": BusinessCategory.allCases.map(\.rawValue).joined(separator: ", ")])
             )
         }
         return category

@@ -48,7 +48,10 @@ extension PlacesService {
     ) async throws -> LineWaits {
         try identity.requireVerified()
         guard PlacesRules.lineWaitMinutes.contains(report.minutes) else {
-            throw PlazaError.validation(field: "minutes", "Use 0 to \(PlacesRules.lineWaitMinutes.upperBound) minutes.")
+            throw PlazaError.validation(
+                field: "minutes",
+                say("Use 0 to {max} minutes.", ["max": String(PlacesRules.lineWaitMinutes.upperBound)])
+            )
         }
         _ = try await requireLocation(id)
         let user = identity.user.id
@@ -78,11 +81,12 @@ extension PlacesService {
     /// A second report within 15 minutes: say when the first was, not "Too many attempts" (issue 39).
     static func reportedRecently(at last: Date, now: Date) -> PlazaError {
         let wait = max(1, Int(last.addingTimeInterval(900).timeIntervalSince(now).rounded(.up)))
+        let minutes = Int(now.timeIntervalSince(last) / 60)
         var error = PlazaError(
             .tooManyRequests,
             .rateLimited,
-            PlacesRules.reportedLine(minutesAgo: Int(now.timeIntervalSince(last) / 60)),
-            detail: "You can report it again \(PlazaError.wait(wait))."
+            minutes < 1 ? say("You reported this line a moment ago.") : sayCount(minutes, "count.reported_line"),
+            detail: say("You can report it again {wait}.", ["wait": PlazaError.wait(wait)])
         )
         error.headers[.retryAfter] = String(wait)
         return error

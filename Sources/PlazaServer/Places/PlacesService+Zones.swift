@@ -29,7 +29,10 @@ extension PlacesService {
             guard try await locations.zones(user: user.id, on: db).count < Self.maximumZones else {
                 throw PlazaError.conflict(
                     field: nil,
-                    "You have \(Self.maximumZones) private zones already; delete one first."
+                    say(
+                        "You have {count} private zones already; delete one first.",
+                        ["count": String(Self.maximumZones)]
+                    )
                 )
             }
             try await locations.insertZone(zone, on: db)

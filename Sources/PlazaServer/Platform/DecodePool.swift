@@ -41,6 +41,8 @@ package final class DecodePool: Sendable {
             throw PlazaError.decodeQueueFull
         }
         let budget = budget
+        // The pool's threads do not inherit task-locals: the reader's language goes along for the problems said there.
+        let words = PageLanguage.words
         let timer = Mutex<Task<Void, Never>?>(nil)
         let answer = await FirstAnswer.of(
             { [self] () async -> Result<T, any Error> in
@@ -50,7 +52,7 @@ package final class DecodePool: Sendable {
                     return .success(
                         try await pool.runIfActive {
                             Self.yieldToEventLoops()
-                            return try work()
+                            return try PageLanguage.$words.withValue(words) { try work() }
                         }
                     )
                 } catch { return .failure(error) }

@@ -26,11 +26,19 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if plazaError.status == .notFound, let methods = declaredMethods(request.uri.path),
                 !methods.contains(request.method.rawValue)
             {
+                // Said in the request's words here: this runs outside the scope that sets the reader's language. The
+                // methods are HTTP's own words, the same in every language; "or" is the reader's.
+                let reader = words(request)
                 plazaError = PlazaError(
                     .methodNotAllowed,
                     .methodNotAllowed,
-                    "This method is not allowed here.",
-                    detail: "Use \(methods.joined(separator: " or "))."
+                    phrase("This method is not allowed here."),
+                    detail: methods.count == 1
+                        ? reader.say("Use {method}.", ["method": methods[0]])
+                        : reader.say(
+                            "Use {methods} or {last}.",
+                            ["methods": methods.dropLast().joined(separator: ", "), "last": methods.last ?? ""]
+                        )
                 )
                 plazaError.headers[.allow] = methods.joined(separator: ", ")
             }

@@ -18,7 +18,10 @@ struct Paging: Sendable {
             return
         }
         guard let value = Int(text), (1...Self.maximumLimit).contains(value) else {
-            throw PlazaError.validation(field: "limit", "Use a whole number from 1 to \(Self.maximumLimit).")
+            throw PlazaError.validation(
+                field: "limit",
+                say("Use a whole number from 1 to {max}.", ["max": String(Self.maximumLimit)])
+            )
         }
         limit = value
     }

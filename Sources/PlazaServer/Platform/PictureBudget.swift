@@ -18,16 +18,23 @@ public struct PictureBudget: Sendable {
         guard width > Self.maxSide || height > Self.maxSide || pixels.overflow || pixels.partialValue > maxPixels else {
             return
         }
-        let limit = "at most \(Self.grouped(maxPixels)) pixels, \(Self.grouped(Self.maxSide)) a side"
+        // Said where thrown: the decode pool carries the reader's language.
+        let size = [
+            "width": Self.said(width), "height": Self.said(height),
+            "pixels": Self.said(maxPixels), "side": Self.said(Self.maxSide),
+        ]
         throw PlazaError(
             .unprocessableContent,
             .imageTooLarge,
-            "The picture is too large: \(limit).",
-            detail: "It is \(Self.grouped(width)) × \(Self.grouped(height)); make it smaller and upload it again.",
+            say("The picture is too large: at most {pixels} pixels, {side} a side.", size),
+            detail: say("It is {width} × {height}; make it smaller and upload it again.", size),
             errors: [
                 FieldError(
                     field: "body",
-                    message: "The picture is \(Self.grouped(width)) × \(Self.grouped(height)); Plaza takes \(limit)."
+                    message: say(
+                        "The picture is {width} × {height}; Plaza takes at most {pixels} pixels, {side} a side.",
+                        size
+                    )
                 )
             ]
         )
@@ -51,6 +58,12 @@ public struct PictureBudget: Sendable {
 
     static func damaged(_ message: String) -> PlazaError {
         PlazaError(.unprocessableContent, .invalidImage, message, errors: [FieldError(field: "body", message: message)])
+    }
+
+    /// A number as the reader groups it: "40,000,000" in English as before, "40.000.000" in German.
+    static func said(_ number: Int) -> String {
+        PageLanguage.words.map { !$0.tag.hasPrefix(Catalogue.english) } == true
+            ? number.formatted(.number.locale(sayLocale)) : grouped(number)
     }
 
     /// 40000000 as "40,000,000": the operator's limit as people read numbers in the contract's examples.

@@ -116,13 +116,16 @@ public struct PlazaError: Error, Sendable {
 
     /// After the right password only, so that it tells nothing to someone guessing.
     static func accountSuspended(reason: String?) -> PlazaError {
-        PlazaError(
+        // The reason is the admin's own words, the sentence around it the reader's.
+        let given = reason.map { reason in
+            let stop = reason.last.map { ".!?".contains($0) } == true ? "" : "."
+            return say("The reason given: {reason}", ["reason": reason + stop]) + " "
+        }
+        return PlazaError(
             .forbidden,
             .accountSuspended,
             phrase("This account is suspended."),
-            detail: (reason.map { "The reason given: \($0)\($0.last.map { ".!?".contains($0) } == true ? "" : ".") " }
-                ?? "")
-                + phrase("Write to the operator of this Plaza if you think this is a mistake.")
+            detail: (given ?? "") + say("Write to the operator of this Plaza if you think this is a mistake.")
         )
     }
     static let merchantNotApproved = PlazaError(
@@ -217,21 +220,21 @@ public struct PlazaError: Error, Sendable {
         )
     )
 
+    /// 404 naming what is missing, `what` an English noun of the code ("business"): each has a whole sentence of its
+    /// own, so that a language puts its noun in the right case (issue 41); any other reads "Not found."
     public static func notFound(_ what: String = "resource") -> PlazaError {
-        PlazaError(.notFound, .notFound, "No such \(what).")
+        PlazaError(.notFound, .notFound, noSuch[what] ?? phrase("Not found."))
     }
 
     public static func conflict(field: String?, _ message: String) -> PlazaError {
         PlazaError(.conflict, .conflict, message, errors: field.map { [FieldError(field: $0, message: message)] })
     }
 
-    /// "in 1 second", "in 45 seconds", "in 10 minutes" (rounded up), "in 2 hours".
+    /// "in 1 second", "in 45 seconds", "in 10 minutes" (rounded up), "in 2 hours", in the reader's language.
     static func wait(_ seconds: Int) -> String {
-        let (count, unit) =
-            seconds < 60
-            ? (max(seconds, 1), "second")
-            : seconds < 5_400 ? ((seconds + 59) / 60, "minute") : ((seconds + 3_599) / 3_600, "hour")
-        return "in \(count) \(unit)\(count == 1 ? "" : "s")"
+        if seconds < 60 { return sayCount(max(seconds, 1), "count.in_seconds") }
+        if seconds < 5_400 { return sayCount((seconds + 59) / 60, "count.in_minutes") }
+        return sayCount((seconds + 3_599) / 3_600, "count.in_hours")
     }
 
     public static func rateLimited(retryAfter seconds: Int) -> PlazaError {
@@ -239,7 +242,7 @@ public struct PlazaError: Error, Sendable {
             .tooManyRequests,
             .rateLimited,
             phrase("Too many attempts."),
-            detail: "Try again \(Self.wait(seconds))."
+            detail: say("Try again {wait}.", ["wait": Self.wait(seconds)])
         )
         error.headers[.retryAfter] = String(seconds)
         return error

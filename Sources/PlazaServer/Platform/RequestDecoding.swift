@@ -59,7 +59,7 @@ extension Request {
                 .contentTooLarge,
                 .payloadTooLarge,
                 phrase("The request body is too large."),
-                detail: "At most \(limit) bytes."
+                detail: say("At most {limit} bytes.", ["limit": String(limit)])
             )
         }
     }
@@ -81,7 +81,7 @@ extension PlazaError {
         case .valueNotFound(_, let context):
             self = .validation(field: path(context.codingPath), phrase("This field is required."))
         case .typeMismatch(let type, let context):
-            self = .validation(field: path(context.codingPath), "Expected \(PlazaError.jsonTypeName(type)).")
+            self = .validation(field: path(context.codingPath), PlazaError.expected(type))
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             self = .malformed(phrase("The body is not valid JSON."))
         case .dataCorrupted(let context):
@@ -91,14 +91,15 @@ extension PlazaError {
         }
     }
 
-    static func jsonTypeName(_ type: Any.Type) -> String {
+    /// What a field of the wrong JSON type should have been, a whole sentence per type (said when shown).
+    static func expected(_ type: Any.Type) -> String {
         switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "true or false"
-        case is Int.Type, is Int64.Type, is Int32.Type: "a whole number"
-        case is Double.Type, is Float.Type: "a number"
-        case is [Any].Type: "an array"
-        default: "another type"
+        case is String.Type: phrase("Expected a string.")
+        case is Bool.Type: phrase("Expected true or false.")
+        case is Int.Type, is Int64.Type, is Int32.Type: phrase("Expected a whole number.")
+        case is Double.Type, is Float.Type: phrase("Expected a number.")
+        case is [Any].Type: phrase("Expected an array.")
+        default: phrase("Expected another type.")
         }
     }
 }

@@ -163,6 +163,12 @@ extension SecondFactorService {
     }
 
     static var tooMany: PlazaError {
-        .conflict(field: nil, "You have \(SecondFactorStore.maximumPerUser) second factors; remove one first.")
+        .conflict(
+            field: nil,
+            say(
+                "You have {count} second factors; remove one first.",
+                ["count": String(SecondFactorStore.maximumPerUser)]
+            )
+        )
     }
 }

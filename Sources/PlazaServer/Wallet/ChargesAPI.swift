@@ -162,7 +162,7 @@ struct ChargesAPI: Sendable {
             guard let status = ChargeStatus(rawValue: String(text)) else {
                 throw PlazaError.validation(
                     field: "status",
-                    "Use \(ChargeStatus.allCases.map(\.rawValue).joined(separator: ", "))."
+                    say("Use {codes}.", ["codes": ChargeStatus.allCases.map(\.rawValue).joined(separator: ", ")])
                 )
             }
             return status

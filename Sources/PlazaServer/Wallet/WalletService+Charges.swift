@@ -194,10 +194,12 @@ extension WalletService {
             }
             var mismatch: [FieldError] = []
             if request.amount != current.amount {
-                mismatch.append(.init(field: "amount", message: "The charge is for \(current.dto().money)."))
+                let amount = sayAmount(current.dto().money)
+                mismatch.append(.init(field: "amount", message: say("The charge is for {amount}.", ["amount": amount])))
             }
             if request.currency != current.currency {
-                mismatch.append(.init(field: "currency", message: "The charge is in \(current.currency)."))
+                let currency = ["currency": current.currency]
+                mismatch.append(.init(field: "currency", message: say("The charge is in {currency}.", currency)))
             }
             if !current.isPaymentRequest, request.businessId != current.businessId {
                 mismatch.append(.init(field: "businessId", message: phrase("The charge is from another business.")))

@@ -242,7 +242,8 @@ extension WalletService {
         let limits = configuration.limits.limits(direction, accountCreated: accountCreated, now: now)
         var scale: Int64 = 1
         for _ in 0..<Money.minorUnitDigits(record.currency) { scale *= 10 }
-        let (word, key) = direction == .topUp ? ("top up", "top_up") : ("withdraw", "withdrawal")
+        let topUp = direction == .topUp
+        let key = topUp ? "top_up" : "withdrawal"
         func refuse(_ limit: String, _ title: String, detail: String, resetsAt: Date?) -> PlazaError {
             var error = PlazaError(
                 .unprocessableContent,
@@ -255,12 +256,15 @@ extension WalletService {
             error.resetsAt = resetsAt
             return error
         }
-        let money = { (amount: Int64) in Money(amount: amount, currency: record.currency).description }
+        let money = { (amount: Int64) in sayAmount(Money(amount: amount, currency: record.currency)) }
         if record.amount > limits.transaction * scale {
+            let most = ["amount": money(limits.transaction * scale)]
             throw refuse(
                 "transaction",
-                "You can \(word) at most \(money(limits.transaction * scale)) at a time.",
-                detail: "Split it, or ask the operator about higher limits.",
+                topUp
+                    ? say("You can top up at most {amount} at a time.", most)
+                    : say("You can withdraw at most {amount} at a time.", most),
+                detail: phrase("Split it, or ask the operator about higher limits."),
                 resetsAt: nil
             )
         }
@@ -279,12 +283,23 @@ extension WalletService {
             guard used + record.amount > cap * scale else { continue }
             let left = max(0, cap * scale - used)
             let resets = window.end.formatted(
-                Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: calendar.timeZone)
+                Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: calendar.timeZone).locale(sayLocale)
             )
+            let values = ["amount": money(left), "limit": money(cap * scale), "date": resets]
+            // A sentence for each way and period: "top up" and "a day" are words of the reader's language.
+            let title =
+                switch (topUp, period == "day") {
+                case (true, true): say("You can top up {amount} more this day.", values)
+                case (true, false): say("You can top up {amount} more this month.", values)
+                case (false, true): say("You can withdraw {amount} more this day.", values)
+                case (false, false): say("You can withdraw {amount} more this month.", values)
+                }
             throw refuse(
                 period,
-                "You can \(word) \(money(left)) more this \(period).",
-                detail: "The limit is \(money(cap * scale)) a \(period); it resets on \(resets).",
+                title,
+                detail: period == "day"
+                    ? say("The limit is {limit} a day; it resets on {date}.", values)
+                    : say("The limit is {limit} a month; it resets on {date}.", values),
                 resetsAt: window.end
             )
         }

@@ -35,7 +35,7 @@ extension WalletService {
             guard AccountRules.usernameProblem(handle) == nil,
                 let payer = try await accounts.user(login: handle, on: db)
             else {
-                throw PlazaError.validation(field: "to", "No one has the username @\(handle).")
+                throw PlazaError.validation(field: "to", say("No one has the username @{handle}.", ["handle": handle]))
             }
             let record = ChargeRecord(
                 reference: Self.newReference(),

@@ -17,7 +17,14 @@ extension WalletService {
         guard let charge = try await charges.refund(current.id, amount: amount, on: db) else {
             throw PlazaError.validation(
                 field: "amount",
-                "At most \(Money(amount: current.amount - current.refundedAmount, currency: current.currency)) is left to refund."
+                say(
+                    "At most {amount} is left to refund.",
+                    [
+                        "amount": sayAmount(
+                            Money(amount: current.amount - current.refundedAmount, currency: current.currency)
+                        )
+                    ]
+                )
             )
         }
         try await post(

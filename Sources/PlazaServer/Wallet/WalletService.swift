@@ -120,11 +120,13 @@ package struct WalletService: Sendable {
             $0.key < $1.key
         }
         if let (currency, amount) = balances.first {
-            let money = Money(amount: amount, currency: currency).description
+            let money = ["amount": sayAmount(Money(amount: amount, currency: currency))]
             throw PlazaError(
                 .conflict,
                 .conflict,
-                business ? "The business still holds \(money)." : "Your wallet still holds \(money).",
+                business
+                    ? say("The business still holds {amount}.", money)
+                    : say("Your wallet still holds {amount}.", money),
                 detail: business
                     ? phrase("Pay it out to the bank first (the counter's Pay out), then delete the business.")
                     : phrase(
@@ -152,7 +154,7 @@ package struct WalletService: Sendable {
                 .conflict,
                 waiting == 1
                     ? phrase("A charge is still waiting for a customer.")
-                    : "\(waiting) charges are still waiting for customers.",
+                    : say("{count} charges are still waiting for customers.", ["count": String(waiting)]),
                 detail: phrase("Cancel them at the counter (or let them expire), then delete the business.")
             )
         }

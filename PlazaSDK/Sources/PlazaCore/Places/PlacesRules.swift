@@ -9,14 +9,6 @@ public enum PlacesRules {
     public static let pointsPerUpload = 1...1_000
     public static let lineWaitMinutes = 0...300
 
-    /// What a person who reports a line again too soon reads: "You reported this line 10 minutes ago."
-    public static func reportedLine(minutesAgo minutes: Int) -> String {
-        switch minutes {
-        case ..<1: "You reported this line a moment ago."
-        case 1: "You reported this line 1 minute ago."
-        default: "You reported this line \(minutes) minutes ago."
-        }
-    }
     /// The smallest count ever shown (k-anonymity threshold).
     public static let minimumCount = 5
     /// A position older than this no longer puts anyone "in the shop".

@@ -42,9 +42,15 @@ extension MarketService {
                 throw PlazaError(
                     .unprocessableContent,
                     .bidTooLow,
-                    "Bid at least \(Self.alertMoney(minimum, record.currency ?? currency)).",
+                    say(
+                        "Bid at least {amount}.",
+                        ["amount": sayMoney(Money(amount: minimum, currency: record.currency ?? currency))]
+                    ),
                     detail: phrase("Name the most you would pay: Plaza bids for you only as far as needed."),
-                    errors: [FieldError(field: "maxAmount", message: "At least \(minimum).")]
+                    // In minor units, as `maxAmount` is sent.
+                    errors: [
+                        FieldError(field: "maxAmount", message: say("At least {amount}.", ["amount": String(minimum)]))
+                    ]
                 )
             case .placed(let next, let steps):
                 let placed = PlacedBid(

@@ -87,7 +87,7 @@ extension MarketService {
         guard ChatRules.textLength.contains(text.count) else {
             throw PlazaError.validation(
                 field: "text",
-                "Write a message of at most \(ChatRules.textLength.upperBound) characters."
+                say("Write a message of at most {max} characters.", ["max": String(ChatRules.textLength.upperBound)])
             )
         }
         let message = ChatStore.MessageRecord(

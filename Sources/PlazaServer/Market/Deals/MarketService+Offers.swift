@@ -263,9 +263,4 @@ extension MarketService {
     static func name(_ user: UserRecord) -> String {
         Person(username: user.username, displayName: user.displayName).shortName
     }
-
-    /// An amount in English, "$4.20" (a bid's problem); alerts pass `Money` in their `Wording` instead.
-    static func alertMoney(_ amount: Int64, _ currency: String) -> String {
-        Money(amount: amount, currency: currency).formatted(locale: Locale(identifier: "en_US"))
-    }
 }

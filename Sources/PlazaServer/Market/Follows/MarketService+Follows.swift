@@ -81,7 +81,10 @@ extension MarketService {
         else {
             throw PlazaError.conflict(
                 field: nil,
-                "You have \(FollowRules.savedSearchesPerUser) saved searches: delete one first."
+                say(
+                    "You have {count} saved searches: delete one first.",
+                    ["count": String(FollowRules.savedSearchesPerUser)]
+                )
             )
         }
         let search = SavedSearch(id: UUID(), request, createdAt: now)

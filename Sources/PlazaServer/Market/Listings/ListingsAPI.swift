@@ -98,7 +98,7 @@ struct ListingsAPI: Sendable {
             guard let state = ListingState(rawValue: String(text)) else {
                 throw PlazaError.validation(
                     field: "state",
-                    "Use one of \(ListingState.allCases.map(\.rawValue).joined(separator: ", "))."
+                    say("Use one of {codes}.", ["codes": ListingState.allCases.map(\.rawValue).joined(separator: ", ")])
                 )
             }
             return state

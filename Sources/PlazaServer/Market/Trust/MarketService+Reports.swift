@@ -14,7 +14,7 @@ extension MarketService {
         guard RatingRules.reportDetailsLength.contains(details?.count ?? 0) else {
             throw PlazaError.validation(
                 field: "details",
-                "Keep it under \(RatingRules.reportDetailsLength.upperBound) characters."
+                say("Keep it under {max} characters.", ["max": String(RatingRules.reportDetailsLength.upperBound)])
             )
         }
         let targets = [request.listingId != nil, request.username != nil, request.conversationId != nil].filter { $0 }
@@ -160,7 +160,10 @@ extension MarketService {
         guard RatingRules.appealLength.contains(text.count) else {
             throw PlazaError.validation(
                 field: "text",
-                "Say in at most \(RatingRules.appealLength.upperBound) characters why the decision is wrong."
+                say(
+                    "Say in at most {max} characters why the decision is wrong.",
+                    ["max": String(RatingRules.appealLength.upperBound)]
+                )
             )
         }
         let undo: ReviewAction =

@@ -1,4 +1,5 @@
 import Foundation
+import PlazaCore
 
 /// English sentences written in Swift (a page's title, a notice, a status, an option) in the page's language.
 ///
@@ -19,6 +20,23 @@ func say(_ english: String, _ values: [String: String] = [:], meaning: String) -
     let key = "\(english) [\(meaning)]"
     let said = PageLanguage.say(key)
     return Catalogue.fill(said == key ? english : said, values)
+}
+
+/// The reader's locale for the numbers, money and dates put in a said sentence (`en_US` outside a request).
+var sayLocale: Locale { (PageLanguage.words ?? Catalogue.englishWords).locale }
+
+/// Money in a said sentence, written the reader's way: "$4.20", "4,20 €" (a problem's amount, issue 41).
+func sayMoney(_ money: Money) -> String { money.formatted(locale: sayLocale) }
+
+/// An amount as the API writes it ("12.34 USD") for English readers, whose problems clients and tests read as
+/// before; written the reader's way in any other language ("12,34 $").
+func sayAmount(_ money: Money) -> String {
+    (PageLanguage.words?.tag ?? Catalogue.english).hasPrefix(Catalogue.english) ? money.description : sayMoney(money)
+}
+
+/// The plural text of `key` for `count` in the reader's language and digits ("in 3 Minuten").
+func sayCount(_ count: Int, _ key: String, _ values: [String: String] = [:]) -> String {
+    (PageLanguage.words ?? Catalogue.englishWords).count(count, key, values)
 }
 
 /// A sentence kept in English until it is shown with `say` (a table's entry, a default): marks it for the catalogue.
