@@ -341,10 +341,19 @@ extension WalletService {
 
     static func stateConflict(_ charge: ChargeRecord, now: Date) -> PlazaError {
         let state = charge.status(at: now)
+        let title: String =
+            switch state {
+            case .pending: phrase("This charge is pending.")
+            case .approved: phrase("This charge is approved.")
+            case .declined: phrase("This charge is declined.")
+            case .cancelled: phrase("This charge is cancelled.")
+            case .expired: phrase("This charge is expired.")
+            case .refunded: phrase("This charge is refunded.")
+            }
         var error = PlazaError(
             .conflict,
             .stateConflict,
-            "This charge is \(state.rawValue).",
+            title,
             detail: phrase("Nothing was changed.")
         )
         error.currentState = state.rawValue

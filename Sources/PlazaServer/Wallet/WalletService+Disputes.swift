@@ -264,11 +264,16 @@ extension WalletService {
     static func disputePath(_ id: UUID) -> String { "/wallet/disputes/\(id.uuidString.lowercased())" }
 
     static func disputeConflict(_ state: DisputeState) -> PlazaError {
+        let title: String =
+            switch state {
+            case .open, .answered, .escalated: phrase("This dispute moved on meanwhile.")
+            case .refunded: phrase("This dispute is settled: refunded.")
+            case .rejected: phrase("This dispute is settled: not upheld.")
+            }
         var error = PlazaError(
             .conflict,
             .stateConflict,
-            state.isActive
-                ? phrase("This dispute moved on meanwhile.") : "This dispute is settled: \(state.label.lowercased()).",
+            title,
             detail: phrase("Nothing was changed. Reload it to see where it stands.")
         )
         error.currentState = state.rawValue

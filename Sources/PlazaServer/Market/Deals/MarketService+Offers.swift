@@ -245,19 +245,33 @@ extension MarketService {
                 PlazaError(
                     .conflict,
                     .stateConflict,
-                    "This offer waits for the \(waiting.rawValue)'s answer.",
+                    waiting == .buyer
+                        ? phrase("This offer waits for the buyer's answer.")
+                        : phrase("This offer waits for the seller's answer."),
                     detail: phrase("You can call the deal off, or wait for their answer.")
                 )
             } else {
                 PlazaError(
                     .conflict,
                     .stateConflict,
-                    "This offer is \(offer.state.rawValue).",
+                    Self.offerIs(offer.state),
                     detail: phrase("Make a new offer if you still want the item.")
                 )
             }
         error.currentState = offer.state.rawValue
         return error
+    }
+
+    /// "This offer is declined.": a sentence per state, so that each reads in the reader's language.
+    static func offerIs(_ state: PriceOfferState) -> String {
+        switch state {
+        case .pending: phrase("This offer is pending.")
+        case .countered: phrase("This offer is countered.")
+        case .accepted: phrase("This offer is accepted.")
+        case .declined: phrase("This offer is declined.")
+        case .cancelled: phrase("This offer is cancelled.")
+        case .completed: phrase("This offer is completed.")
+        }
     }
 
     static func name(_ user: UserRecord) -> String {

@@ -281,10 +281,17 @@ extension MarketService {
     }
 
     static func finished(_ state: ListingState) -> PlazaError {
+        let title: String =
+            switch state {
+            case .active: phrase("This listing is active: it cannot change any more.")
+            case .reserved: phrase("This listing is reserved: it cannot change any more.")
+            case .sold: phrase("This listing is sold: it cannot change any more.")
+            case .removed: phrase("This listing is removed: it cannot change any more.")
+            }
         var error = PlazaError(
             .conflict,
             .stateConflict,
-            "This listing is \(state.rawValue): it cannot change any more."
+            title
         )
         error.currentState = state.rawValue
         return error

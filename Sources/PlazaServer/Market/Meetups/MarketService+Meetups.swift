@@ -194,11 +194,24 @@ extension MarketService {
         var error = PlazaError(
             .conflict,
             .stateConflict,
-            title ?? "This meetup is \(meetup.state.rawValue).",
+            title ?? Self.meetupIs(meetup.state),
             detail: phrase("Propose another meetup in the conversation.")
         )
         error.currentState = meetup.state.rawValue
         return error
+    }
+
+    /// "This meetup is declined.": a sentence per state, so that each reads in the reader's language.
+    static func meetupIs(_ state: MeetupState) -> String {
+        switch state {
+        case .proposed: phrase("This meetup is proposed.")
+        case .accepted: phrase("This meetup is accepted.")
+        case .declined: phrase("This meetup is declined.")
+        case .superseded: phrase("This meetup is superseded.")
+        case .cancelled: phrase("This meetup is cancelled.")
+        case .completed: phrase("This meetup is completed.")
+        case .expired: phrase("This meetup is expired.")
+        }
     }
 }
 
