@@ -9,8 +9,12 @@ public enum TestEngine: String, Sendable, CustomStringConvertible {
     case sqlite
     case postgres
 
+    /// `PLAZA_TEST_ENGINES=postgres` narrows them (CI's PostgreSQL run, after the SQLite one ran them all).
     public static var enabled: [TestEngine] {
-        postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+        let all: [TestEngine] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+        guard let only = ProcessInfo.processInfo.environment["PLAZA_TEST_ENGINES"], !only.isEmpty else { return all }
+        let named = Set(only.split(separator: ",").compactMap { TestEngine(rawValue: String($0)) })
+        return all.filter(named.contains)
     }
 
     static var postgresURL: URL? {
