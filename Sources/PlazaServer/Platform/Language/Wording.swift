@@ -47,7 +47,7 @@ struct Wording: Codable, Sendable, Hashable {
         // With a count, the title may have plural forms as well as the body ("plaza verify: 2 problems").
         func said(_ key: String) -> String {
             guard let count else { return words(key, filled) }
-            return words.plural(key, count: count, shown: count.formatted(.number.locale(words.locale)), filled)
+            return words.count(count, key, filled)
         }
         return NotificationContent(kind: kind, title: said(title), body: body.isEmpty ? "" : said(body), link: link)
     }
