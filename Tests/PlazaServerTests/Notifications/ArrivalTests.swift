@@ -57,6 +57,35 @@ import WSClient
         }
     }
 
+    /// Issue 41: the punch's banner is in the holder's language, its count in the language's plural.
+    @Test(arguments: TestEngine.enabled)
+    func aStaffPunchArrivesInTheHoldersLanguage(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine, .live) { client, _ in
+            let shop = try await LoyaltyTests().shop(client, punches: 3)
+            let anna = try await AccountsDriver(client).signedIn("anna").accessToken
+            let german = try await client.send(.patch, "/v1/me", json: ProfileUpdate(language: "de"), token: anna)
+            #expect(german.status == .ok, "\(german.text)")
+            let card = try await LoyaltyTests().takeCard(client, shop.program, token: anna)
+            let shown = try await client.send(.post, "/v1/me/loyalty-cards/\(card.id)/punch-code", token: anna)
+                .decode(CustomerCode.self)
+            let punched = try await arrivals(client, token: anna, count: 2) {
+                let answer = try await client.send(
+                    .post,
+                    "/v1/businesses/\(shop.business.id)/loyalty/punches",
+                    json: CounterPunchRequest(code: shown.code, locationId: shop.location.id, count: 2),
+                    token: shop.owner,
+                    headers: WalletDriver.keyed(UUID().uuidString)
+                )
+                #expect(answer.status == .ok, "\(answer.text)")
+            }
+            let words = try Catalogue.load(pseudo: false).words("de")
+            let values = ["card": "Coffee card", "punches": "2", "required": "3", "business": "Bruno's Café"]
+            #expect(punched.map(\.title) == [words("alert.loyalty.punched.title", values)])
+            #expect(punched.map(\.body) == [words.count(2, "alert.loyalty.punched.body", values)])
+            #expect(punched.first?.body.contains("Stempel") == true, "\(punched)")
+        }
+    }
+
     /// A report upheld with a warning: the warned student hears of it where they are, and it links to the decision.
     @Test func aWarningFromAReportArrivesWhereTheStudentIs() async throws {
         try await TestPlaza.withApp(.sqlite, .live) { client, services in
