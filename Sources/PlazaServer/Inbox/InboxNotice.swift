@@ -53,11 +53,24 @@ struct NoticeRecord: Sendable {
 
     static let columns = ["id", "owner_id", "kind", "title", "note", "link", "created_at", "wording"]
 
+    /// The `wording` column's JSON: the words and whether the inbox ends their title with a full stop.
+    struct Kept: Codable {
+        var wording: Wording
+        var fullStop: Bool
+    }
+
     var values: [any SQLExpression] {
         [
             SQLBind(id), SQLBind(owner), SQLBind(notice.kind.rawValue), SQLBind(notice.title), SQLBind(notice.note),
             SQLBind(notice.link), SQLBind(createdAt),
-            SQLBind(try? notice.wording.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }),
+            SQLBind(
+                try? notice.wording.map {
+                    String(
+                        decoding: try JSONEncoder().encode(Kept(wording: $0, fullStop: notice.fullStop)),
+                        as: UTF8.self
+                    )
+                }
+            ),
         ]
     }
 
@@ -74,15 +87,12 @@ struct NoticeRecord: Sendable {
             kind: InboxEntryKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .decision,
             title: try row.decode(column: "title", as: String.self),
             note: try row.decode(column: "note", as: String?.self),
-            link: try row.decode(column: "link", as: String.self),
-            wording: try row.decode(column: "wording", as: String?.self).flatMap {
-                try? JSONDecoder().decode(Wording.self, from: Data($0.utf8))
-            }
+            link: try row.decode(column: "link", as: String.self)
         )
-        // Kept with a full stop its words lack: an alert's title made a sentence (see `init(kind:link:_:fullStop:)`).
-        if let wording = notice.wording {
-            notice.fullStop =
-                notice.title.hasSuffix(".") && !wording.english(kind: .account, link: notice.link).title.hasSuffix(".")
+        if let kept = try row.decode(column: "wording", as: String?.self).flatMap({
+            try? JSONDecoder().decode(Kept.self, from: Data($0.utf8))
+        }) {
+            (notice.wording, notice.fullStop) = (kept.wording, kept.fullStop)
         }
         createdAt = try row.decode(column: "created_at", as: Date.self)
     }
