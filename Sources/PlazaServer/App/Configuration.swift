@@ -20,6 +20,9 @@ public struct PlazaConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     public var storage: Storage = .sqlite(path: "plaza-data/plaza.sqlite")
+    /// How long a request waits for the database: a connection, a statement, a transaction (`PLAZA_DATABASE_TIMEOUT`).
+    /// Past it the request is answered 503 with `Retry-After`; `nil` waits as long as it takes (commands, tests).
+    public var databaseTimeout: Duration? = .seconds(5)
     /// At least 32 bytes; signs access tokens and hashes one-time codes. `nil` until resolved at start.
     public var secretKey: String?
     /// The address users reach Plaza at, used in e-mails and to decide on `Secure` cookies.

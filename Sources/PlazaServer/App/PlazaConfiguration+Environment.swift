@@ -27,6 +27,13 @@ extension PlazaConfiguration {
                 errors.append(error)
             }
         }
+        if let text = value("PLAZA_DATABASE_TIMEOUT") {
+            if let seconds = PlazaConfiguration.parseDuration(text), (1...600).contains(seconds) {
+                configuration.databaseTimeout = .milliseconds(Int64(seconds * 1_000))
+            } else {
+                fail("PLAZA_DATABASE_TIMEOUT", "must be a duration from 1s to 600s such as 5s or 2m, not '\(text)'")
+            }
+        }
         if let key = value("PLAZA_SECRET_KEY") {
             if key.utf8.count >= 32 {
                 configuration.secretKey = key

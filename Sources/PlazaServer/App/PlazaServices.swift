@@ -54,8 +54,10 @@ public final class PlazaServices: Sendable {
         configuration.passes.origin = configuration.baseURL
         let database: PlazaDatabase
         switch configuration.storage {
-        case .sqlite(let path): database = try await .sqlite(path: path, logger: logger)
-        case .postgres(let url): database = try .postgres(url: url, logger: logger)
+        case .sqlite(let path):
+            database = try await .sqlite(path: path, timeout: configuration.databaseTimeout, logger: logger)
+        case .postgres(let url):
+            database = try .postgres(url: url, timeout: configuration.databaseTimeout, logger: logger)
         }
         do {
             return try await PlazaServices(configuration: configuration, database: database, logger: logger)

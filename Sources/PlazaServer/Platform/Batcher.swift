@@ -64,41 +64,13 @@ final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
             let jobs = batch.map(\.job)
             let outcomes =
                 await Self.bounded(deadline) { await run(jobs) }
-                ?? batch.map { _ in .failure(PlazaError.batchTimedOut) }
+                ?? batch.map { _ in .failure(PlazaError.databaseTimeout) }
             for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(with: outcome) }
         }
     }
 
-    /// `work`'s result, or nil once `limit` passed without one. The work runs on in its own task (cancelled: a hung
-    /// database call may ignore that), so that a hang never holds the caller.
+    /// `work`'s result, or nil once `limit` passed without one (see `FirstAnswer.within`).
     static func bounded<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async -> T) async -> T? {
-        let timer = Mutex<Task<Void, Never>?>(nil)
-        return await FirstAnswer.of(
-            { await work() as T? },
-            rival: { answer in
-                timer.withLock {
-                    $0 = Task {
-                        try? await Task.sleep(for: limit)
-                        if !Task.isCancelled { answer(nil) }
-                    }
-                }
-            },
-            done: { timer.withLock { $0?.cancel() } }
-        )
-    }
-}
-
-extension PlazaError {
-    /// A batch of database work did not answer in time; nothing of it is known to have happened, so a retry with the
-    /// same `Idempotency-Key` is safe (it gets the stored answer if it did).
-    static var batchTimedOut: PlazaError {
-        var error = PlazaError(
-            .serviceUnavailable,
-            .unavailable,
-            "The database did not answer in time.",
-            detail: "Try again with the same Idempotency-Key: nothing happens twice."
-        )
-        error.headers[.retryAfter] = "1"
-        return error
+        await FirstAnswer.within(limit, work)
     }
 }

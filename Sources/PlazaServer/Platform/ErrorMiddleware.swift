@@ -72,6 +72,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return PlazaError(decoding: error)
         case let error as HTTPError:
             return fromHTTPError(error)
+        case let error where DatabaseFault.problem(for: error) != nil:
+            // The database's fault, not Plaza's: a 503 or 507 the client retries (logged once a second at most).
+            logger.warning("database unavailable", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+            return DatabaseFault.problem(for: error) ?? .databaseUnreachable
         default:
             logger.error(
                 "unexpected error",

@@ -29,3 +29,23 @@ enum FirstAnswer {
         }
     }
 }
+
+extension FirstAnswer {
+    /// `work`'s result, or nil once `limit` passed without one. The work runs on in its own task (cancelled: a hung
+    /// database call may ignore that), so that a hang never holds the caller.
+    static func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async -> T) async -> T? {
+        let timer = Mutex<Task<Void, Never>?>(nil)
+        return await of(
+            { await work() as T? },
+            rival: { answer in
+                timer.withLock {
+                    $0 = Task {
+                        try? await Task.sleep(for: limit)
+                        if !Task.isCancelled { answer(nil) }
+                    }
+                }
+            },
+            done: { timer.withLock { $0?.cancel() } }
+        )
+    }
+}

@@ -176,6 +176,7 @@ struct PostgresFeed: LiveFeed {
                         try await client.withConnection { connection in
                             try await connection.listen(on: channel) { notifications in
                                 // Anything sent before this connection listened is unknown: reload.
+                                receiver.listening(true)
                                 receiver.resync()
                                 try await withThrowingTaskGroup(of: Void.self) { group in
                                     // The pool's keep-alive skips leased connections: ping this one ourselves.
@@ -207,9 +208,11 @@ struct PostgresFeed: LiveFeed {
                             }
                         }
                     } catch {
+                        receiver.listening(false)
                         if Task.isCancelled { break }
                         logger.warning("feed connection lost; listening again", metadata: ["error": "\(error)"])
                     }
+                    receiver.listening(false)
                     receiver.resync()
                     try await Task.sleep(for: .seconds(1))
                 }

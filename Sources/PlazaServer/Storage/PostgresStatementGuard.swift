@@ -33,9 +33,11 @@ enum PostgresStatementGuard {
     }
 
     /// `body` (one or more statements on `connection`), or `PlazaError.databaseConnectionLost` when the connection
-    /// closed under it.
+    /// closed under it, or `PlazaError.databaseTimeout` when it went unanswered for `limit` (a hung server: the
+    /// connection is then closed, so that the pool drops it and the server ends its transaction when it wakes).
     static func run<T: Sendable>(
         on connection: PostgresConnection,
+        within limit: Duration? = nil,
         _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         guard !connection.isClosed else { throw PlazaError.databaseConnectionLost }
@@ -47,10 +49,24 @@ enum PostgresStatementGuard {
             },
             rival: { answer in
                 if !watch(connection, id: id, fail: { answer(lost) }) { answer(lost) }
+                guard let limit else { return }
+                let nanoseconds = Int64(limit.wholeMilliseconds) * 1_000_000
+                let hung = connection.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+                    answer(.failure(PlazaError.databaseTimeout))
+                    let closing: EventLoopFuture<Void> = connection.close()
+                    _ = closing
+                }
+                timers.withLock { $0[id] = hung }
             },
-            done: { forget(id, on: connection) }
+            done: {
+                forget(id, on: connection)
+                timers.withLock { $0.removeValue(forKey: id) }?.cancel()
+            }
         ).get()
     }
+
+    /// The hang timers of statements in flight, by statement.
+    private static let timers = Mutex<[UInt64: Scheduled<Void>]>([:])
 
     /// Registers a statement's way to fail; false when its connection is already known to be closed.
     private static func watch(

@@ -6,12 +6,15 @@ import PostgresKit
 import PostgresNIO
 import SQLKit
 import ServiceLifecycle
+import Synchronization
 
 /// An `SQLDatabase` over PostgresNIO's `PostgresClient` pool: each statement leases a connection,
 /// a session keeps one leased for its whole body. (postgres-kit has no bridge from the client to SQLKit.)
 struct PostgresClientSQLDatabase: SQLDatabase {
     let client: PostgresClient
     let logger: Logger
+    /// How long to wait for a pooled connection and for each statement (`PLAZA_DATABASE_TIMEOUT`); nil for ever.
+    var timeout: Duration? = nil
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
     var dialect: any SQLDialect { PostgresDialect() }
     var queryLogLevel: Logger.Level? { .trace }
@@ -30,16 +33,65 @@ struct PostgresClientSQLDatabase: SQLDatabase {
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await client.withConnection { connection in
-            try await closure(PostgresSessionDatabase(connection: connection, logger: logger))
+        let box = try await lease { connection in
+            Box(try await closure(self.session(on: connection)))
         }
+        return box.value
     }
 
     /// Runs `statement` on a pooled connection; its rows.
     func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow] {
-        try await client.withConnection { connection in
-            try await PostgresSessionDatabase(connection: connection, logger: logger).run(statement)
+        try await lease { connection in try await self.session(on: connection).run(statement) }
+    }
+
+    private func session(on connection: PostgresConnection) -> PostgresSessionDatabase {
+        PostgresSessionDatabase(connection: connection, logger: logger, timeout: timeout)
+    }
+
+    /// `body` on a pooled connection, or `databaseTimeout` when none is handed out within the timeout (a database
+    /// that is down, restarting or hung: the pool keeps trying to connect, and without this the request would wait
+    /// with it). Once the time is up a connection that comes later runs nothing.
+    private func lease<R: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> R
+    ) async throws -> R {
+        guard let limit = DatabaseTimeLimit.unbounded ? nil : timeout else {
+            return try await client.withConnection(body)
         }
+        let claim = Atomic<Int>(0)  // 0 waiting, 1 leased, 2 too late
+        let timer = Mutex<Scheduled<Void>?>(nil)
+        let client = client
+        return try await FirstAnswer.of(
+            { () async -> Result<R, any Error> in
+                do {
+                    return .success(
+                        try await client.withConnection { connection in
+                            guard
+                                claim.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing)
+                                    .exchanged
+                            else { throw PlazaError.databaseTimeout }
+                            return try await body(connection)
+                        }
+                    )
+                } catch {
+                    return .failure(error)
+                }
+            },
+            rival: { answer in
+                let scheduled = eventLoop.scheduleTask(in: .nanoseconds(Int64(limit.wholeMilliseconds) * 1_000_000)) {
+                    if claim.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged {
+                        answer(.failure(PlazaError.databaseTimeout))
+                    }
+                }
+                timer.withLock { $0 = scheduled }
+            },
+            done: { timer.withLock { $0?.cancel() } }
+        ).get()
+    }
+
+    /// Carries a session's result, whatever its type, through the pool's `Sendable` lease.
+    private struct Box<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
     }
 }
 
@@ -47,12 +99,20 @@ struct PostgresClientSQLDatabase: SQLDatabase {
 struct PostgresSessionDatabase: SQLDatabase {
     let connection: PostgresConnection
     let logger: Logger
+    /// The server stops a statement after this (`statement_timeout`); a hung server is given one second more.
+    let timeout: Duration?
     private let sql: any SQLDatabase
 
-    init(connection: PostgresConnection, logger: Logger) {
+    init(connection: PostgresConnection, logger: Logger, timeout: Duration? = nil) {
         self.connection = connection
         self.logger = logger
+        self.timeout = timeout
         sql = connection.sql(queryLogLevel: .trace, logger: logger)
+    }
+
+    /// How long a statement may go unanswered before its connection is given up (nil: without limits).
+    private var hangLimit: Duration? {
+        DatabaseTimeLimit.unbounded ? nil : timeout.map { $0 + .seconds(1) }
     }
 
     var eventLoop: any EventLoop { connection.eventLoop }
@@ -70,12 +130,16 @@ struct PostgresSessionDatabase: SQLDatabase {
 
     /// Every statement goes through `PostgresStatementGuard`: a connection lost under it is an error, never a hang.
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await PostgresStatementGuard.run(on: connection) { [sql] in try await sql.execute(sql: query, onRow) }
+        try DatabaseTimeLimit.checkTransaction()
+        try await PostgresStatementGuard.run(on: connection, within: hangLimit) { [sql] in
+            try await sql.execute(sql: query, onRow)
+        }
     }
 
     /// Runs `statement` on this session's connection; its rows.
     func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow] {
-        try await PostgresStatementGuard.run(on: connection) { [connection, logger] in
+        try DatabaseTimeLimit.checkTransaction()
+        return try await PostgresStatementGuard.run(on: connection, within: hangLimit) { [connection, logger] in
             var rows: [PostgresRow] = []
             for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
             return rows
@@ -136,8 +200,10 @@ extension PlazaDatabase {
     ///
     /// `?sslmode=disable|prefer|require` chooses TLS (default `prefer`); `?search_path=schema` picks a schema,
     /// which the tests use to give every test a database of its own.
-    public static func postgres(url: URL, logger: Logger) throws -> PlazaDatabase {
-        let configuration = try postgresConfiguration(url: url)
+    /// `timeout` bounds the wait for a connection, each statement (the server's `statement_timeout`) and each
+    /// transaction (see `DatabaseTimeLimit`).
+    public static func postgres(url: URL, timeout: Duration? = .seconds(5), logger: Logger) throws -> PlazaDatabase {
+        let configuration = try postgresConfiguration(url: url, timeout: timeout)
         let client = PostgresClient(
             configuration: configuration,
             eventLoopGroup: RoundRobinEventLoops(),
@@ -145,14 +211,18 @@ extension PlazaDatabase {
         )
         return PlazaDatabase(
             engine: .postgres,
-            sql: PostgresClientSQLDatabase(client: client, logger: logger),
+            timeout: timeout,
+            sql: PostgresClientSQLDatabase(client: client, logger: logger, timeout: timeout),
             service: PostgresClientService(client: client),
             close: {}
         )
     }
 
     /// The pool configuration `url` describes (also used by the tests to create their schemas).
-    public static func postgresConfiguration(url: URL) throws -> PostgresClient.Configuration {
+    public static func postgresConfiguration(
+        url: URL,
+        timeout: Duration? = nil
+    ) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host,
             !host.isEmpty
         else {
@@ -184,6 +254,16 @@ extension PlazaDatabase {
         )
         if let schema = query["search_path"], !schema.isEmpty {
             configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        if let timeout {
+            // The server ends a statement past the timeout itself (57014, answered 503), and a session left idle in
+            // a transaction (a process that hung or lost its way) after twice that, releasing its locks.
+            let milliseconds = timeout.wholeMilliseconds
+            configuration.options.additionalStartupParameters += [
+                ("statement_timeout", String(milliseconds)),
+                ("idle_in_transaction_session_timeout", String(max(10_000, 2 * milliseconds))),
+            ]
+            configuration.options.connectTimeout = max(timeout, .seconds(1))
         }
         configuration.options.maximumConnections = Int(query["pool_size"] ?? "") ?? 10
         return configuration

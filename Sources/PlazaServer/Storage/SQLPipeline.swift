@@ -87,6 +87,7 @@ struct SQLiteWriterSession: ForwardingSQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try DatabaseTimeLimit.checkTransaction()
         guard let first = opening.take() else { return try await base.execute(sql: query, onRow) }
         for row in try await send([first, query])[1] { onRow(row) }
     }

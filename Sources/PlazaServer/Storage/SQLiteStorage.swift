@@ -8,8 +8,14 @@ extension PlazaDatabase {
     /// The threads of the SQLite writer's pool: one, checked at start-up (see `sqlite(path:logger:)`).
     static let writerThreads = 1
 
-    /// Opens (creating when absent) the SQLite file at `path`, in WAL mode with foreign keys on.
-    public static func sqlite(path: String, logger: Logger) async throws -> PlazaDatabase {
+    /// Opens (creating when absent) the SQLite file at `path`, in WAL mode with foreign keys on. `timeout` bounds the
+    /// wait for a connection and a transaction (`DatabaseTimeLimit`), and SQLite's own wait for another process's lock.
+    public static func sqlite(
+        path: String,
+        timeout: Duration? = .seconds(5),
+        logger: Logger
+    ) async throws -> PlazaDatabase {
+        let busy = timeout?.wholeMilliseconds ?? 60_000
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // The writer has a thread of its own, so that the statements of a pipeline run in the order they were sent:
@@ -36,7 +42,7 @@ extension PlazaDatabase {
             // The checkpointer copies the log back beside the writer; the writer's own automatic checkpoint is a backstop.
             for pragma in [
                 "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
-                "PRAGMA busy_timeout=5000",
+                "PRAGMA busy_timeout=\(busy)",
                 "PRAGMA wal_autocheckpoint=\(SQLiteCheckpointer.writerLimit)",
                 "PRAGMA journal_size_limit=\(SQLiteCheckpointer.sizeLimit)",
             ] {
@@ -49,19 +55,21 @@ extension PlazaDatabase {
             for _ in 0..<2 {
                 let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
                 connections.append(reader)
-                try await reader.sql(queryLogLevel: .trace).raw("PRAGMA busy_timeout=5000").run()
+                try await reader.sql(queryLogLevel: .trace).raw("PRAGMA busy_timeout=\(unsafeRaw: String(busy))").run()
                 readers.append((reader.sql(queryLogLevel: .trace), AsyncLock()))
             }
             let checkpointer = SQLiteCheckpointer(path: path, logger: logger)
             let opened = connections
             return PlazaDatabase(
                 engine: .sqlite,
+                timeout: timeout,
                 sql: SerializedSQLDatabase(
                     base: base,
                     lock: AsyncLock(),
                     readers: readers,
                     written: checkpointer.written,
-                    pipelineGuard: pipelineGuard
+                    pipelineGuard: pipelineGuard,
+                    timeout: timeout
                 ),
                 service: checkpointer,
                 close: {

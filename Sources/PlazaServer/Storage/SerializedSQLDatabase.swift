@@ -18,6 +18,8 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
     var written: @Sendable () -> Void = {}
     /// When set, sessions get the writer as an `SQLiteWriterSession` that can pipeline, guarded by this.
     var pipelineGuard: SQLitePipelineGuard?
+    /// How long a statement or session waits for its connection (`PLAZA_DATABASE_TIMEOUT`); nil waits for ever.
+    var timeout: Duration?
     private let turn = Turn()
 
     private final class Turn: Sendable {
@@ -36,18 +38,21 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         if !readers.isEmpty, query is SQLSelect {
             let reader = readers[turn.next.add(1, ordering: .relaxed).oldValue % readers.count]
-            try await reader.lock.withLock { try await reader.database.execute(sql: query, onRow) }
+            try await reader.lock.withLock(within: limit) { try await reader.database.execute(sql: query, onRow) }
         } else {
             defer { written() }
-            try await lock.withLock { try await base.execute(sql: query, onRow) }
+            try await lock.withLock(within: limit) { try await base.execute(sql: query, onRow) }
         }
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         defer { written() }
         let session: any SQLDatabase = pipelineGuard.map { SQLiteWriterSession(base: base, commits: $0) } ?? base
-        return try await lock.withLock { try await closure(session) }
+        return try await lock.withLock(within: limit) { try await closure(session) }
     }
+
+    /// The wait allowed for a connection now: none for work without limits (`DatabaseTimeLimit.unbounded`).
+    private var limit: Duration? { DatabaseTimeLimit.unbounded ? nil : timeout }
 }
 
 /// An `SQLDatabase` that runs its statements on `base` and describes itself as `base` does.

@@ -76,5 +76,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     /// An amount, price or quantity above Plaza's bound, or a total it would compute past 100,000,000 minor units.
     case amountTooLarge = "amount_too_large"
     case internalError = "internal_error"
+    /// The database, a card processor or a pool of workers cannot serve the request now (503, with `Retry-After`).
     case unavailable
+    /// The disk under the database is full (507, with `Retry-After`): nothing was written.
+    case insufficientStorage = "insufficient_storage"
 }

@@ -35,6 +35,15 @@ final class FeedReceiver: Sendable {
         init(_ wants: @escaping @Sendable ([UUID]) -> Bool) { self.wants = wants }
     }
     private let filter = Mutex<AudienceFilter?>(nil)
+    private let listeningNow = Atomic<Bool>(false)
+
+    /// Whether the feed's listening connection is up (PostgreSQL; readiness reports it as `feed`).
+    var isListening: Bool { listeningNow.load(ordering: .relaxed) }
+
+    /// Told by the feed when its listening connection comes up or goes down.
+    func listening(_ up: Bool) {
+        listeningNow.store(up, ordering: .relaxed)
+    }
 
     /// Events for audiences nobody here listens to need not be read at all (see `wants`).
     func onlyEvents(for wants: @escaping @Sendable ([UUID]) -> Bool) {
