@@ -19,11 +19,14 @@ public enum ServerRunner {
         // A taken port fails here, naming it, rather than after the demo's banner said it runs.
         try await PortCheck.requireFree(host: configuration.host, port: configuration.port)
         let level = configuration.logLevel
+        // One line repeated more than 5 times a second is said 5 times and then counted (`repeated=290`).
+        let repeats = RepeatLimiter()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardOutput(label: label)
             handler.logLevel = level
-            return handler
+            return RepeatLimitedLogHandler(wrapping: handler, label: label, limiter: repeats)
         }
+        defer { repeats.flush() }
         var logger = Logger(label: "plaza")
         logger.logLevel = level
         let services = try await PlazaServices.open(configuration, logger: logger)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Ink
+import NIOPosix
 import Yams
 
 /// `/docs/api`: a readable page of the contract, built from `openapi.yaml` itself so that it cannot drift: every
@@ -8,13 +9,19 @@ import Yams
 /// request and answer with types and examples, what each answer (and error) means, and a curl example.
 struct APIReference: Sendable {
     let renderer: PageRenderer
-    /// Everything but the shell, built once: the contract does not change at run time.
-    let content: Content
 
     init(services: PlazaServices) {
         renderer = PageRenderer(templates: services.templates)
-        let spec = (try? Yams.load(yaml: Self.specText) as? [String: Any]) ?? [:]
-        content = Content(spec: APISpec(spec), markdown: MarkdownParser())
+    }
+
+    /// Everything but the shell, built once for the process (the contract does not change at run time) when the page
+    /// is first asked for, on the thread pool: parsing the contract with Yams and rendering its Markdown took a
+    /// quarter of a second of every start (issue 42).
+    static let content = AsyncOnce<Content> {
+        try await NIOThreadPool.singleton.runIfActive {
+            let spec = (try? Yams.load(yaml: APIReference.specText) as? [String: Any]) ?? [:]
+            return Content(spec: APISpec(spec), markdown: MarkdownParser())
+        }
     }
 
     /// The contract as shipped in the resources (a test checks it equals the repository's `openapi.yaml`).
@@ -88,7 +95,8 @@ struct APIReference: Sendable {
 
     /// Anyone: the API reference.
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
-        renderer.render("docs/api", Page(shell: Shell(title: "API reference", context: context), api: content))
+        let content = try await Self.content.value
+        return renderer.render("docs/api", Page(shell: Shell(title: "API reference", context: context), api: content))
     }
 }
 

@@ -1,8 +1,10 @@
 import Foundation
-import PlazaServer
+import Logging
 import PlazaTestSupport
 import SQLiteKit
 import Testing
+
+@testable import PlazaServer
 
 /// SQLite writes to its log first and copies the log back into the database file at checkpoints. While Plaza runs,
 /// its checkpointer does that soon after every write, beside the writer, instead of SQLite doing it inside a commit
@@ -21,6 +23,51 @@ import Testing
             }
             #expect(found == 42)
         }
+    }
+
+    /// A checkpoint that fails (a full disk; here a file that is not a database, which fails it for real) is tried
+    /// again after a pause that doubles, not at every write: on a full disk that was 290 warnings a second.
+    @Test func aFailingCheckpointBacksOffAndSaysWhenItWorksAgain() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plaza-checkpoint-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("plaza.sqlite")
+        try Data(repeating: 0x5A, count: 8_192).write(to: file)
+        let log = CapturedLog()
+        let checkpointer = SQLiteCheckpointer(path: file.path, logger: log.logger(label: "plaza"))
+        let running = Task { try await checkpointer.run() }
+        // A write every 10 ms for a second: tries at about 0, 0.1, 0.3 and 0.7 s, not 100.
+        for _ in 0..<100 {
+            checkpointer.written()
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let failures = log.said("WAL checkpoint failed")
+        #expect((2...7).contains(failures.count), "\(failures.count) warnings for 100 writes")
+        #expect(failures.last?.metadata?["retry_in"] != nil)
+        guard case .failing = checkpointer.status else {
+            Issue.record("status \(checkpointer.status) after failed checkpoints")
+            checkpointer.finish()
+            try await running.value
+            return
+        }
+        // A database in its place (written over the same file, which the checkpointer holds open): the next try works.
+        let good = folder.appendingPathComponent("good.sqlite")
+        let connection = try await SQLiteConnection.open(storage: .file(path: good.path))
+        _ = try await connection.query("CREATE TABLE checkpoint_probe (id INTEGER)")
+        try await connection.close()
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: try Data(contentsOf: good))
+        try handle.close()
+        for _ in 0..<100 where checkpointer.status != .healthy {
+            checkpointer.written()
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(checkpointer.status == .healthy)
+        #expect(log.said("WAL checkpoint works again").count == 1)
+        // `finish()` ends the run at once, a back-off or not.
+        checkpointer.finish()
+        try await running.value
     }
 
     /// The probe's row as the database file alone has it (`immutable` reads the file and ignores the log).
