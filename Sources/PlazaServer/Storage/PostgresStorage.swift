@@ -12,6 +12,8 @@ import ServiceLifecycle
 struct PostgresClientSQLDatabase: SQLDatabase {
     let client: PostgresClient
     let logger: Logger
+    /// Every statement of its sessions is reported to it (`db_client_operation_duration_seconds`).
+    let timing = StatementTiming()
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
     var dialect: any SQLDialect { PostgresDialect() }
     var queryLogLevel: Logger.Level? { .trace }
@@ -31,14 +33,14 @@ struct PostgresClientSQLDatabase: SQLDatabase {
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await client.withConnection { connection in
-            try await closure(PostgresSessionDatabase(connection: connection, logger: logger))
+            try await closure(PostgresSessionDatabase(connection: connection, logger: logger, timing: timing))
         }
     }
 
     /// Runs `statement` on a pooled connection; its rows.
     func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow] {
         try await client.withConnection { connection in
-            try await PostgresSessionDatabase(connection: connection, logger: logger).run(statement)
+            try await PostgresSessionDatabase(connection: connection, logger: logger, timing: timing).run(statement)
         }
     }
 }
@@ -47,11 +49,13 @@ struct PostgresClientSQLDatabase: SQLDatabase {
 struct PostgresSessionDatabase: SQLDatabase {
     let connection: PostgresConnection
     let logger: Logger
+    let timing: StatementTiming
     private let sql: any SQLDatabase
 
-    init(connection: PostgresConnection, logger: Logger) {
+    init(connection: PostgresConnection, logger: Logger, timing: StatementTiming = .unobserved) {
         self.connection = connection
         self.logger = logger
+        self.timing = timing
         sql = connection.sql(queryLogLevel: .trace, logger: logger)
     }
 
@@ -70,15 +74,19 @@ struct PostgresSessionDatabase: SQLDatabase {
 
     /// Every statement goes through `PostgresStatementGuard`: a connection lost under it is an error, never a hang.
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await PostgresStatementGuard.run(on: connection) { [sql] in try await sql.execute(sql: query, onRow) }
+        try await timing.measure(StatementTiming.operation(of: query)) {
+            try await PostgresStatementGuard.run(on: connection) { [sql] in try await sql.execute(sql: query, onRow) }
+        }
     }
 
     /// Runs `statement` on this session's connection; its rows.
     func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow] {
-        try await PostgresStatementGuard.run(on: connection) { [connection, logger] in
-            var rows: [PostgresRow] = []
-            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-            return rows
+        try await timing.measure(StatementTiming.operation(ofSQL: Statement.sql)) {
+            try await PostgresStatementGuard.run(on: connection) { [connection, logger] in
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                return rows
+            }
         }
     }
 }
