@@ -34,6 +34,8 @@ extension PlazaServices {
                 try await market.sendDigests()
                 try await market.remindExpiringMembers()
             },
+            // The gauges that need SQL, and the money moved, for `/metrics`.
+            metricsSampler,
             // Checks every cross-domain invariant once a day and alerts the admins when one is broken (`plaza verify`).
             RecurringWork(name: "verify", interval: 86_400, logger: logger) { [self] in try await self.verifyAndAlert()
             },

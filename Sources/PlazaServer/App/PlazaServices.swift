@@ -83,6 +83,9 @@ public final class PlazaServices: Sendable {
         }
         let (metrics, engine) = (metrics, database.engine.rawValue)
         database.observeSessionWaits { metrics.databaseWait($0, engine: engine) }
+        metrics.prepareDatabase(engine: engine)
+        database.observeStatements { metrics.databaseOperation($0.operation, duration: $0.duration) }
+        metrics.domain.prepareMoney(currencies: configuration.wallet.currencies)
         let secretKey = configuration.secretKey ?? ""
         secrets = Secrets(secretKey: secretKey)
         limiter = RateLimiter(database: database, window: configuration.limits.rateWindow)
@@ -214,6 +217,7 @@ public final class PlazaServices: Sendable {
             logger: logger
         )
         notificationDelivery = delivery
+        delivery.outcomes.set { metrics.domain.push(provider: $0.provider, dropReason: $0.dropReason) }
         events.record(PresencePush().recorder)
         events.record(notifications.recorder { delivery.nudge() })
         self.outbox = outbox

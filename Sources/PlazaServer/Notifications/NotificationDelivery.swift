@@ -16,6 +16,8 @@ package final class NotificationDelivery: Service, Sendable {
     /// After this many failed tries a delivery is given up.
     static let maxAttempts = 8
     private let rounds = NudgedRounds()
+    /// Told each push's fate (the metrics): its platform, and why it was dropped (nil: its push service took it).
+    let outcomes = CallbackSlot<(provider: String, dropReason: String?)>()
     private let sends: InFlightSends
 
     init(notifications: NotificationService, senders: PushSenders, logger: Logger) {
@@ -69,20 +71,25 @@ package final class NotificationDelivery: Service, Sendable {
         let message = PushMessage(delivery.payload)
         let outcome = await senders.send(message, to: delivery.device)
         let now = Date()
+        let provider = delivery.device.platform.rawValue
         do {
             switch outcome {
             case .delivered:
+                outcomes((provider, nil))
                 try await store.markDone(delivery, now: now, on: db)
             case .gone:
+                outcomes((provider, "gone"))
                 logger.info("push device gone", metadata: ["device": "\(delivery.device.id)"])
                 try await store.forgetDevice(delivery.device.id, on: db)
             case .rejected(let reason):
                 logger.warning("push refused", metadata: ["device": "\(delivery.device.id)", "reason": "\(reason)"])
+                outcomes((provider, "rejected"))
                 try await store.markDone(delivery, error: reason, now: now, on: db)
             case .retry(let seconds, let reason):
                 // Past its TTL or its tries, an alert would only arrive stale: given up.
                 let stale = now.timeIntervalSince(delivery.payload.sentAt) > TimeInterval(message.ttl)
                 if delivery.attempts >= Self.maxAttempts || stale {
+                    outcomes((provider, "given_up"))
                     try await store.markDone(delivery, error: "given up: \(reason)", now: now, on: db)
                 } else {
                     let backOff = min(3600, 15 * pow(2, Double(max(0, delivery.attempts - 1))))

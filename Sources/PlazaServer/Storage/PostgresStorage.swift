@@ -15,6 +15,8 @@ struct PostgresClientSQLDatabase: SQLDatabase {
     let logger: Logger
     /// How long to wait for a pooled connection and for each statement (`PLAZA_DATABASE_TIMEOUT`); nil for ever.
     var timeout: Duration? = nil
+    /// Every statement of its sessions is reported to it (`db_client_operation_duration_seconds`).
+    let timing = StatementTiming()
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
     var dialect: any SQLDialect { PostgresDialect() }
     var queryLogLevel: Logger.Level? { .trace }
@@ -45,7 +47,7 @@ struct PostgresClientSQLDatabase: SQLDatabase {
     }
 
     private func session(on connection: PostgresConnection) -> PostgresSessionDatabase {
-        PostgresSessionDatabase(connection: connection, logger: logger, timeout: timeout)
+        PostgresSessionDatabase(connection: connection, logger: logger, timeout: timeout, timing: timing)
     }
 
     /// `body` on a pooled connection, or `databaseTimeout` when none is handed out within the timeout (a database
@@ -103,10 +105,18 @@ struct PostgresSessionDatabase: SQLDatabase {
     let timeout: Duration?
     private let sql: any SQLDatabase
 
-    init(connection: PostgresConnection, logger: Logger, timeout: Duration? = nil) {
+    let timing: StatementTiming
+
+    init(
+        connection: PostgresConnection,
+        logger: Logger,
+        timeout: Duration? = nil,
+        timing: StatementTiming = .unobserved
+    ) {
         self.connection = connection
         self.logger = logger
         self.timeout = timeout
+        self.timing = timing
         sql = connection.sql(queryLogLevel: .trace, logger: logger)
     }
 
@@ -131,18 +141,22 @@ struct PostgresSessionDatabase: SQLDatabase {
     /// Every statement goes through `PostgresStatementGuard`: a connection lost under it is an error, never a hang.
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try DatabaseTimeLimit.checkTransaction()
-        try await PostgresStatementGuard.run(on: connection, within: hangLimit) { [sql] in
-            try await sql.execute(sql: query, onRow)
+        try await timing.measure(StatementTiming.operation(of: query)) {
+            try await PostgresStatementGuard.run(on: connection, within: hangLimit) { [sql] in
+                try await sql.execute(sql: query, onRow)
+            }
         }
     }
 
     /// Runs `statement` on this session's connection; its rows.
     func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow] {
         try DatabaseTimeLimit.checkTransaction()
-        return try await PostgresStatementGuard.run(on: connection, within: hangLimit) { [connection, logger] in
-            var rows: [PostgresRow] = []
-            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-            return rows
+        return try await timing.measure(StatementTiming.operation(ofSQL: Statement.sql)) {
+            try await PostgresStatementGuard.run(on: connection, within: hangLimit) { [connection, logger] in
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                return rows
+            }
         }
     }
 }

@@ -21,6 +21,8 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
     /// How long a statement or session waits for its connection (`PLAZA_DATABASE_TIMEOUT`); nil waits for ever.
     var timeout: Duration?
     private let turn = Turn()
+    /// Every statement here is reported to it (`db_client_operation_duration_seconds`).
+    let timing = StatementTiming()
 
     private final class Turn: Sendable {
         let next = Atomic<Int>(0)
@@ -38,16 +40,25 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         if !readers.isEmpty, query is SQLSelect {
             let reader = readers[turn.next.add(1, ordering: .relaxed).oldValue % readers.count]
-            try await reader.lock.withLock(within: limit) { try await reader.database.execute(sql: query, onRow) }
+            try await reader.lock.withLock(within: limit) {
+                try await timing.measure(StatementTiming.operation(of: query)) {
+                    try await reader.database.execute(sql: query, onRow)
+                }
+            }
         } else {
             defer { written() }
-            try await lock.withLock(within: limit) { try await base.execute(sql: query, onRow) }
+            try await lock.withLock(within: limit) {
+                try await timing.measure(StatementTiming.operation(of: query)) {
+                    try await base.execute(sql: query, onRow)
+                }
+            }
         }
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         defer { written() }
-        let session: any SQLDatabase = pipelineGuard.map { SQLiteWriterSession(base: base, commits: $0) } ?? base
+        let timed = TimedSQLDatabase(base: base, timing: timing)
+        let session: any SQLDatabase = pipelineGuard.map { SQLiteWriterSession(base: timed, commits: $0) } ?? timed
         return try await lock.withLock(within: limit) { try await closure(session) }
     }
 
