@@ -21,7 +21,7 @@ struct Readiness: Sendable {
 
     func report() async -> Report {
         async let database = bounded(checkDatabase)
-        async let migrations = bounded(checkMigrations)
+        async let migrations = bounded(checkMigrations, else: "unknown")
         var checks = ["database": await database, "disk": checkDisk(), "migrations": await migrations]
         // No answer from a server that refuses connections is not slowness: say so (within the two seconds).
         if checks["database"] == "timeout", case .postgres(let url) = services.configuration.storage,
@@ -40,9 +40,12 @@ struct Readiness: Sendable {
         )
     }
 
-    /// `check`'s answer, or `timeout` after `limit` (a hung database never answers).
-    private func bounded(_ check: @escaping @Sendable () async -> String) async -> String {
-        await FirstAnswer.within(Self.limit, check) ?? "timeout"
+    /// `check`'s answer, or `late` after `limit` (a hung database never answers).
+    private func bounded(
+        _ check: @escaping @Sendable () async -> String,
+        else late: String = "timeout"
+    ) async -> String {
+        await FirstAnswer.within(Self.limit, check) ?? late
     }
 
     @Sendable private func checkDatabase() async -> String {
