@@ -116,6 +116,7 @@ func buildRouter(_ services: PlazaServices) throws -> Router<AppRequestContext> 
     let pages = WebPages(services: services)
     router.add(middleware: ClientAddressMiddleware(trustedProxies: services.configuration.network.trustedProxies))
     router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: TracingMiddleware(tracer: services.tracer))
     router.add(middleware: PlazaMetricsMiddleware(metrics: services.metrics))
     // The origin of the tile template (`https://tiles.example:8443/{z}/{x}/{y}.png` → `https://tiles.example:8443`).
     let tiles = services.configuration.places.mapTilesURL.flatMap { template -> String? in

@@ -58,6 +58,10 @@ public struct PlazaConfiguration: Sendable {
     public var adminPassword: String?
     /// Copies of the SQLite database `plaza serve` keeps by itself (`PLAZA_BACKUP_DIR` and friends).
     public var backups = BackupConfiguration()
+    /// Where traces go (`PLAZA_OTEL_ENDPOINT`, an OTLP/HTTP base such as `http://127.0.0.1:4318`); nil sends none.
+    public var otelEndpoint: URL?
+    /// The traces' `service.name` (`OTEL_SERVICE_NAME`).
+    public var otelServiceName = "plaza"
 
     public enum GlobalExecutor: String, Sendable {
         case eventLoops = "event-loops"

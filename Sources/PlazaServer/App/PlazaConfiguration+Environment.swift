@@ -34,6 +34,17 @@ extension PlazaConfiguration {
                 fail("PLAZA_DATABASE_TIMEOUT", "must be a duration from 1s to 600s such as 5s or 2m, not '\(text)'")
             }
         }
+        if let url = value("PLAZA_OTEL_ENDPOINT") {
+            if let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil {
+                configuration.otelEndpoint = parsed
+            } else {
+                fail(
+                    "PLAZA_OTEL_ENDPOINT",
+                    "must be an http:// or https:// URL such as http://127.0.0.1:4318, not '\(url)'"
+                )
+            }
+        }
+        if let name = value("OTEL_SERVICE_NAME"), !name.isEmpty { configuration.otelServiceName = name }
         if let key = value("PLAZA_SECRET_KEY") {
             if key.utf8.count >= 32 {
                 configuration.secretKey = key

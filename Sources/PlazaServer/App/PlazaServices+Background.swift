@@ -3,8 +3,14 @@ import Logging
 import ServiceLifecycle
 
 extension PlazaServices {
-    /// Long-running work to run beside the server.
+    /// Long-running work to run beside the server, each traced when tracing is on (the exporter first, so that it
+    /// stops last and sends what the others recorded as they stopped).
     var backgroundServices: [any Service] {
+        guard let tracer else { return untracedServices }
+        return [tracer.exporter] + untracedServices.map { TracedService(base: $0, tracer: tracer) }
+    }
+
+    private var untracedServices: [any Service] {
         [
             DatabaseService(database: database), outbox,
             MaintenanceService(limiter: limiter, idempotency: idempotency, logger: logger),
@@ -77,5 +83,14 @@ struct MaintenanceService: Service {
                 }
             }
         }
+    }
+}
+
+/// Runs a background service with the application's tracer in its task, so that what it does is traced.
+struct TracedService: Service {
+    let base: any Service
+    let tracer: PlazaTracer
+    func run() async throws {
+        try await PlazaTracer.$current.withValue(tracer) { try await base.run() }
     }
 }

@@ -9,6 +9,8 @@ public final class PlazaServices: Sendable {
     public let configuration: PlazaConfiguration
     public let database: PlazaDatabase
     public let metrics = PlazaMetrics()
+    /// Spans for requests, SQL, outbound calls and background work, when `PLAZA_OTEL_ENDPOINT` is set.
+    let tracer: PlazaTracer?
     public let logger: Logger
     package let accounts: AccountService
     let outbox: OutboxService
@@ -71,6 +73,11 @@ public final class PlazaServices: Sendable {
         self.configuration = configuration
         self.database = database
         self.logger = logger
+        tracer = configuration.otelEndpoint.map {
+            PlazaTracer(
+                exporter: OTLPExporter(endpoint: $0, serviceName: configuration.otelServiceName, logger: logger)
+            )
+        }
         if case .sqlite(let path) = configuration.storage, let folder = configuration.backups.directory {
             backups = SQLiteBackups(
                 source: path,

@@ -57,7 +57,7 @@ package final class PassUpdateSender: Sendable {
                 request.headers.add(name: "apns-priority", value: "5")
                 request.headers.add(name: "content-type", value: "application/json")
                 request.body = .bytes(ByteBuffer(string: "{}"))
-                let response = try await client.execute(request, timeout: .seconds(30))
+                let response = try await client.traced(request, timeout: .seconds(30))
                 if response.status.code != 200 {
                     let text = String(buffer: try await response.body.collect(upTo: 16 * 1024))
                     logger.notice(

@@ -44,7 +44,7 @@ package final class APNsSender: PushSender {
             request.headers.add(name: "apns-collapse-id", value: message.topic)
             request.headers.add(name: "content-type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try Self.body(message.payload)))
-            let response = try await client.execute(request, timeout: .seconds(30))
+            let response = try await client.traced(request, timeout: .seconds(30))
             let text = String(buffer: try await response.body.collect(upTo: 64 * 1024))
             let reason = (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)))?["reason"] ?? text
             if response.status.code == 403, reason == "ExpiredProviderToken" || reason == "InvalidProviderToken" {

@@ -53,7 +53,7 @@ package final class FCMSender: PushSender {
         request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
         request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
         request.body = .bytes(ByteBuffer(bytes: try Self.body(message, token: token)))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.traced(request, timeout: .seconds(30))
         let body = String(buffer: try await response.body.collect(upTo: 64 * 1024))
         return (Int(response.status.code), body, response.headers.first(name: "Retry-After"))
     }
@@ -183,7 +183,7 @@ package final class FCMSender: PushSender {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: form))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.traced(request, timeout: .seconds(30))
         let body = String(buffer: try await response.body.collect(upTo: 64 * 1024))
         struct Answer: Decodable {
             var accessToken: String

@@ -69,7 +69,16 @@ package final class NotificationDelivery: Service, Sendable {
     private func deliver(_ delivery: ClaimedDelivery) async {
         let (store, db) = (notifications.store, notifications.database.sql)
         let message = PushMessage(delivery.payload)
-        let outcome = await senders.send(message, to: delivery.device)
+        let outcome = await PlazaTracer.span(
+            "push \(delivery.device.platform.rawValue)",
+            kind: .client,
+            parent: delivery.trace,
+            attributes: [("plaza.push.platform", .string(delivery.device.platform.rawValue))]
+        ) { span in
+            let outcome = await senders.send(message, to: delivery.device)
+            if case .delivered = outcome {} else { span?.fail("\(outcome)") }
+            return outcome
+        }
         let now = Date()
         let provider = delivery.device.platform.rawValue
         do {

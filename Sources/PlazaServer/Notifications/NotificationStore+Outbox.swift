@@ -13,11 +13,13 @@ extension NotificationStore {
         on db: any SQLDatabase
     ) async throws {
         guard !alerts.isEmpty else { return }
+        // The request's trace, for the pushes sent later (empty when tracing is off).
+        let trace = PlazaTracer.currentContext?.traceparent ?? ""
         let rows = alerts.map { alert in
             SQLGroupExpression([
                 SQLBind(alert.id), SQLBind(alert.user), SQLBind(alert.content.kind.rawValue),
                 SQLBind(alert.content.title),
-                SQLBind(alert.content.body), SQLBind(alert.content.link), SQLBind(now),
+                SQLBind(alert.content.body), SQLBind(alert.content.link), SQLBind(now), SQLBind(trace),
             ])
         }
         // Kinds mailed by default (`NotificationPreferences.standard`) reach people who never chose otherwise.
@@ -26,8 +28,9 @@ extension NotificationStore {
         // Both engines name a VALUES list's columns column1, column2, ...
         try await db.raw(
             """
-            INSERT INTO notifications (id, user_id, kind, title, body, link, created_at) \
-            SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7 FROM (VALUES \(SQLList(rows))) AS v \
+            INSERT INTO notifications (id, user_id, kind, title, body, link, created_at, trace_parent) \
+            SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8 \
+            FROM (VALUES \(SQLList(rows))) AS v \
             WHERE EXISTS (SELECT 1 FROM push_devices d WHERE d.user_id = v.column2) \
             OR EXISTS (SELECT 1 FROM notification_preferences p WHERE p.user_id = v.column2 AND p.kind = v.column3 AND p.email) \
             OR (v.column3 IN (\(SQLList(mailedByDefault))) AND NOT EXISTS (SELECT 1 FROM notification_preferences p \
@@ -136,10 +139,11 @@ extension NotificationStore {
                     .equal,
                     device
                 ).first(),
-                let shown = try await db.select().columns("kind", "title", "body", "link", "created_at").from(
-                    "notifications"
-                )
-                .where("id", .equal, notification).first()
+                let shown = try await db.select().columns("kind", "title", "body", "link", "created_at", "trace_parent")
+                    .from(
+                        "notifications"
+                    )
+                    .where("id", .equal, notification).first()
             else { continue }
             let payload = PushPayload(
                 id: notification,
@@ -154,7 +158,9 @@ extension NotificationStore {
                     id: id,
                     attempts: try row.decode(column: "attempts", as: Int.self),
                     device: try Self.device(deviceRow),
-                    payload: payload
+                    payload: payload,
+                    trace: try shown.decode(column: "trace_parent", as: String?.self)
+                        .flatMap(TraceContext.init(traceparent:))
                 )
             )
         }
@@ -197,4 +203,6 @@ struct ClaimedDelivery: Sendable {
     var attempts: Int
     var device: DeviceRecord
     var payload: PushPayload
+    /// The trace of the request that queued it, which its push joins.
+    var trace: TraceContext? = nil
 }

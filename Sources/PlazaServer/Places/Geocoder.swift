@@ -51,7 +51,7 @@ struct NominatimGeocoder: Geocoder {
             value: "Plaza (local commerce; address search for placing shops and zones)"
         )
         request.headers.add(name: "Accept", value: "application/json")
-        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let response = try await HTTPClient.shared.traced(request, timeout: timeout)
         guard response.status == .ok else { throw PlazaError.geocoderUnavailable }
         let body = try await response.body.collect(upTo: 1 << 20)
         let hits = (try? JSONDecoder().decode([Hit].self, from: Data(body.readableBytesView))) ?? []

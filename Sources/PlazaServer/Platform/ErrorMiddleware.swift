@@ -74,7 +74,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return fromHTTPError(error)
         case let error where DatabaseFault.problem(for: error) != nil:
             // The database's fault, not Plaza's: a 503 or 507 the client retries (logged once a second at most).
-            logger.warning("database unavailable", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+            logger.warning(
+                "database unavailable",
+                metadata: ["error": "\(DatabaseFault.describe(error))", "path": "\(request.uri.path)"]
+            )
             return DatabaseFault.problem(for: error) ?? .databaseUnreachable
         default:
             logger.error(

@@ -18,7 +18,7 @@ struct RecurringWork: Service {
                 // First wait: at start the database's own service may not be running yet.
                 try await Task.sleep(for: .seconds(interval))
                 do {
-                    try await work()
+                    try await PlazaTracer.span("\(name) maintenance") { _ in try await work() }
                 } catch {
                     logger.warning("\(name) maintenance failed", metadata: ["error": "\(String(reflecting: error))"])
                 }

@@ -20,6 +20,14 @@ enum DatabaseFault {
         }
     }
 
+    /// What the log says of `error`: PostgreSQL's SQLSTATE and message where there is one (a `PSQLError` describes
+    /// itself only vaguely, not to leak data), else the error as it reflects itself.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return String(reflecting: error) }
+        let state = error.serverInfo?[.sqlState] ?? "-"
+        return "PSQLError \(error.code) sqlstate=\(state) \(error.serverInfo?[.message] ?? "")"
+    }
+
     static func postgres(_ error: PSQLError) -> PlazaError? {
         switch error.code {
         case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed:

@@ -68,5 +68,6 @@ enum Migrations {
         M0049_OwnTracksDevices(),  // app passwords made for OwnTracks, and when each last sent a message
         M0055_UserLanguage(),  // the language a user chose for pages, mails and pushes
         M0056_InboxNoticeWording(),  // an inbox notice's words as keys, read in each reader's language
+        M0057_NotificationTraceParent(),  // the trace a notification's push joins
     ]
 }

@@ -16,7 +16,7 @@ struct PostgresClientSQLDatabase: SQLDatabase {
     /// How long to wait for a pooled connection and for each statement (`PLAZA_DATABASE_TIMEOUT`); nil for ever.
     var timeout: Duration? = nil
     /// Every statement of its sessions is reported to it (`db_client_operation_duration_seconds`).
-    let timing = StatementTiming()
+    let timing = StatementTiming(system: "postgresql")
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
     var dialect: any SQLDialect { PostgresDialect() }
     var queryLogLevel: Logger.Level? { .trace }

@@ -15,6 +15,12 @@ final class StatementTiming: Sendable {
     static let unobserved = StatementTiming()
 
     private let observer = CallbackSlot<Observation>()
+    /// OpenTelemetry's `db.system.name` for the spans of these statements.
+    let system: String
+
+    init(system: String = "sqlite") {
+        self.system = system
+    }
     private let observed = Atomic<Bool>(false)
 
     /// Reports every later statement to `body`.
@@ -27,6 +33,19 @@ final class StatementTiming: Sendable {
 
     /// Runs `body` (one statement), reporting its duration under `operation`, failed or not.
     func measure<T>(_ operation: @autoclosure () -> String, _ body: () async throws -> T) async throws -> T {
+        if let tracer = PlazaTracer.current {
+            let name = operation()
+            let attributes: [(String, SpanValue)] = [
+                ("db.system.name", .string(system)), ("db.operation.name", .string(name)),
+            ]
+            return try await tracer.span(name, kind: .client, attributes: attributes) { _ in
+                try await timed(name, body)
+            }
+        }
+        return try await timed(operation(), body)
+    }
+
+    private func timed<T>(_ operation: @autoclosure () -> String, _ body: () async throws -> T) async throws -> T {
         guard isObserved else { return try await body() }
         let start = ContinuousClock.now
         defer { observer((operation(), ContinuousClock.now - start)) }

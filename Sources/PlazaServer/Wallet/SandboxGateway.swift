@@ -184,7 +184,7 @@ final class SandboxGateway: PaymentGateway {
                 request.headers.add(name: signature.header.rawName, value: signature.sign(body, at: Date()))
                 request.body = .bytes(ByteBuffer(bytes: body))
                 do {
-                    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                    let response = try await HTTPClient.shared.traced(request, timeout: .seconds(10))
                     if (200..<300).contains(response.status.code) { return }
                     logger.warning(
                         "webhook refused",

@@ -240,7 +240,7 @@ final class StripeGateway: PaymentGateway {
             let response: HTTPClientResponse
             let body: ByteBuffer
             do {
-                response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+                response = try await HTTPClient.shared.traced(request, timeout: .seconds(30))
                 body = try await response.body.collect(upTo: 1 << 20)
             } catch {
                 logger.warning(

@@ -26,7 +26,7 @@ package struct OutboundCall: Sendable {
     /// Sends `request`; throws `OutboundGuard.Refused` before anything is sent when its address may not be called.
     func execute(_ request: HTTPClientRequest) async throws -> Answer {
         let target = try await addresses.target(request.url)
-        let response = try await Self.clients.client(for: target).execute(request, timeout: timeout)
+        let response = try await Self.clients.client(for: target).traced(request, timeout: timeout)
         let body = String(buffer: try await response.body.collect(upTo: 64 * 1024))
         return Answer(status: Int(response.status.code), headers: response.headers, body: body)
     }
