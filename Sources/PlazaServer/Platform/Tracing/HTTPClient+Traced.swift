@@ -1,6 +1,6 @@
 import AsyncHTTPClient
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
