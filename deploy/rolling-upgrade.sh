@@ -15,7 +15,8 @@
 # requests to the others (a refused connection goes to the next server: proxy_next_upstream). The new process
 # migrates the database at start (once: an advisory lock) and the unit's start ends when /readyz says 200; this
 # script checks /readyz again before it moves on. Nginx OSS does no active health checks: it learns of a
-# stopped process from the refused connection, and of the new one from its next request.
+# stopped process from the refused connection, and of the new one from its next request, once the stopped one's
+# fail_timeout is over: so the script waits SETTLE_SECONDS after each instance is ready before the next.
 #
 # The old processes keep running on the migrated schema until their turn: a release's notes say when its
 # migrations need all processes stopped first. The release before stays in /opt/plaza/previous; an old
@@ -27,6 +28,9 @@ ROOT=/opt/plaza
 RESOURCES=Plaza_PlazaServer.resources
 PORTS=${PORTS:-8081 8082 8083}
 READY_SECONDS=${READY_SECONDS:-90}
+# nginx skips a process for fail_timeout (5 s in nginx.conf) after a refused request, also once it is back: stopping
+# the next one sooner can leave nginx with none it will use (every request 502, "no live upstreams").
+SETTLE_SECONDS=${SETTLE_SECONDS:-6}
 backup=yes
 
 usage() {
@@ -84,7 +88,10 @@ mv -T "$ROOT/current.new" "$ROOT/current"
 ln -sfn "$ROOT/current/plaza" /usr/local/bin/plaza
 echo "rolling-upgrade: $release is current (the one before: $(readlink "$ROOT/previous" 2>/dev/null || echo none))"
 
+first=yes
 for port in $PORTS; do
+    if [ "$first" = no ]; then sleep "$SETTLE_SECONDS"; fi
+    first=no
     echo "rolling-upgrade: restarting plaza@$port ..."
     started=$SECONDS
     if ! systemctl restart "plaza@$port"; then
