@@ -64,6 +64,12 @@ public final class FaultyLink: Sendable {
 
     var isFrozen: Bool { state.withLock(\.frozen) }
 
+    /// The local ports of the relay's connections to the server: what the server sees as its clients' ports
+    /// (`pg_stat_activity.client_port`), so that a test can end exactly its own backends.
+    public var serverSidePorts: [Int] {
+        state.withLock { $0.glues.compactMap { $0.outboundPort } }
+    }
+
     private func listen(on port: Int) async throws -> any Channel {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -73,7 +79,7 @@ public final class FaultyLink: Sendable {
                 return inbound.pipeline.addHandler(glue).flatMap {
                     ClientBootstrap(group: inbound.eventLoop)
                         .channelInitializer { outbound in
-                            let back = Glue(link: self, own: outbound)
+                            let back = Glue(link: self, own: outbound, outbound: true)
                             back.connect(to: inbound)
                             self.state.withLock { $0.glues.append(back) }
                             return outbound.pipeline.addHandler(back)
@@ -94,10 +100,14 @@ public final class FaultyLink: Sendable {
         private let link: FaultyLink
         private let own: any Channel
         private let relay = Mutex<(partner: (any Channel)?, held: [ByteBuffer])>((nil, []))
+        private let outbound: Bool
+        /// For the glue of a connection to the server: its local port (known once connected).
+        var outboundPort: Int? { outbound ? own.localAddress?.port : nil }
 
-        init(link: FaultyLink, own: any Channel) {
+        init(link: FaultyLink, own: any Channel, outbound: Bool = false) {
             self.link = link
             self.own = own
+            self.outbound = outbound
         }
 
         func connect(to partner: any Channel) {

@@ -17,7 +17,17 @@ public final class OTLPReceiver: Sendable {
         public var description: String { "\(name) [\(spanID) under \(parentSpanID.isEmpty ? "-" : parentSpanID)]" }
     }
 
+    /// A metric's points as received: its kind (`gauge`, `sum`, `histogram`), and per point its attributes and value
+    /// (a histogram's: its count).
+    public struct Metric: Sendable {
+        public var name: String
+        public var kind: String
+        public var points: [(attributes: [String: String], value: Double)]
+    }
+
     private let received = Mutex<(spans: [Span], resources: [[String: String]], contentTypes: [String])>(([], [], []))
+    private let receivedMetrics = Mutex<[Metric]>([])
+    public var metrics: [Metric] { receivedMetrics.withLock { $0 } }
     private let server: LoopbackServer
 
     public var endpoint: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
@@ -32,11 +42,17 @@ public final class OTLPReceiver: Sendable {
     public static func start() async throws -> OTLPReceiver {
         let box = Mutex<OTLPReceiver?>(nil)
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            guard let receiver = box.withLock({ $0 }), request.method == .post, request.uri.path == "/v1/traces" else {
+            guard let receiver = box.withLock({ $0 }), request.method == .post,
+                ["/v1/traces", "/v1/metrics"].contains(request.uri.path)
+            else {
                 return Response(status: .notFound)
             }
             let body = try await request.body.collect(upTo: 16 << 20)
-            receiver.take(Array(body.readableBytesView), contentType: request.headers[.contentType] ?? "")
+            if request.uri.path == "/v1/metrics" {
+                receiver.takeMetrics(Array(body.readableBytesView))
+            } else {
+                receiver.take(Array(body.readableBytesView), contentType: request.headers[.contentType] ?? "")
+            }
             return Response(status: .ok, headers: [.contentType: "application/x-protobuf"])
         }
         let server = try await LoopbackServer.start(name: "otlp-receiver", responder: responder)
@@ -58,6 +74,30 @@ public final class OTLPReceiver: Sendable {
             try await Task.sleep(for: .milliseconds(100))
         }
         return spans
+    }
+
+    private func takeMetrics(_ bytes: [UInt8]) {
+        var metrics: [Metric] = []
+        for resourceMetrics in Wire.fields(bytes, 1) {
+            for scopeMetrics in Wire.fields(resourceMetrics, 2) {
+                for metric in Wire.fields(scopeMetrics, 2) {
+                    let fields = Wire.parse(metric)
+                    let name = Wire.string(metric, 1)
+                    for (number, kind) in [(5, "gauge"), (7, "sum"), (9, "histogram")] {
+                        guard let data = fields.first(where: { $0.number == number })?.bytes else { continue }
+                        let points = Wire.fields(data, 1).map { point -> ([String: String], Double) in
+                            let parsed = Wire.parse(point)
+                            let attributes = Wire.attributes(Wire.fields(point, kind == "histogram" ? 9 : 7))
+                            let raw = parsed.first { $0.number == 4 }?.bytes ?? []
+                            let bits = raw.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                            return (attributes, kind == "histogram" ? Double(bits) : Double(bitPattern: bits))
+                        }
+                        metrics.append(Metric(name: name, kind: kind, points: points))
+                    }
+                }
+            }
+        }
+        receivedMetrics.withLock { $0 += metrics }
     }
 
     private func take(_ bytes: [UInt8], contentType: String) {

@@ -62,6 +62,8 @@ public struct PlazaConfiguration: Sendable {
     public var otelEndpoint: URL?
     /// The traces' `service.name` (`OTEL_SERVICE_NAME`).
     public var otelServiceName = "plaza"
+    /// How often the metrics go to the collector's `/v1/metrics` (with traces: `PLAZA_OTEL_ENDPOINT`).
+    public var otelMetricsInterval: Duration = .seconds(10)
 
     public enum GlobalExecutor: String, Sendable {
         case eventLoops = "event-loops"

@@ -73,9 +73,15 @@ public final class PlazaServices: Sendable {
         self.configuration = configuration
         self.database = database
         self.logger = logger
-        tracer = configuration.otelEndpoint.map {
+        tracer = configuration.otelEndpoint.map { [metrics] endpoint in
             PlazaTracer(
-                exporter: OTLPExporter(endpoint: $0, serviceName: configuration.otelServiceName, logger: logger)
+                exporter: OTLPExporter(
+                    endpoint: endpoint,
+                    serviceName: configuration.otelServiceName,
+                    metricsInterval: configuration.otelMetricsInterval,
+                    metricsText: { metrics.render() },
+                    logger: logger
+                )
             )
         }
         if case .sqlite(let path) = configuration.storage, let folder = configuration.backups.directory {

@@ -10,7 +10,9 @@ struct PostgresTransferWriter: TransferWriter {
     let channel: String
 
     func recipients(usernames: [String], senders: [UUID], on db: any SQLDatabase) async throws -> [TransferRecipient] {
-        try await Self.prepared(db).run(RecipientsStatement(usernames: usernames, senders: senders)).map { row in
+        let prepared = Self.prepared(db)
+        _ = try await prepared.run(AccountLocksStatement(usernames: usernames, senders: senders))
+        return try await prepared.run(RecipientsStatement(usernames: usernames, senders: senders)).map { row in
             let (id, username, name) = try row.decode((UUID, String, String).self)
             return TransferRecipient(id: id, username: username, name: name)
         }
@@ -47,6 +49,28 @@ struct PostgresTransferWriter: TransferWriter {
             preconditionFailure("the PostgreSQL transfer writer got another engine's database")
         }
         return prepared
+    }
+
+    /// A lock on every party of the batch, senders and recipients alike, taken in one order before any row's: a
+    /// recipient without an account has no row for `RecipientsStatement` to lock, and the credit that makes it locks
+    /// it later, out of order. Three processes' batches deadlocked that way on a new recipient (PostgreSQL aborted one
+    /// after its one-second `deadlock_timeout`: a 503 the client retried; `scripts/rolling-restart-check`). Keys are
+    /// hashes of the ids, sorted in a subquery so that the locks are taken in that order; a collision only serializes.
+    struct AccountLocksStatement: PostgresStatement {
+        static let sql = """
+            SELECT count(*) AS locked FROM (SELECT pg_advisory_xact_lock(7011, k) FROM (SELECT DISTINCT hashtext(i::text) AS k \
+            FROM (SELECT id AS i FROM users WHERE username = ANY($1::text[]) UNION ALL SELECT unnest($2::uuid[])) AS ids \
+            ORDER BY k) AS keys) AS done
+            """
+        var usernames: [String]
+        var senders: [UUID]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(usernames)
+            bindings.append(senders)
+            return bindings
+        }
     }
 
     /// The recipients by username, and a lock on the accounts of them and of `senders`, taken in id order so that two

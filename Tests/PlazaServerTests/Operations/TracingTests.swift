@@ -103,4 +103,33 @@ import Testing
             #expect(span.parentSpanID == "b7ad6b7169203331")
         }
     }
+
+    @Test func theMetricsGoToTheCollectorToo() async throws {
+        let collector = try await OTLPReceiver.start()
+        defer { Task { await collector.stop() } }
+        try await TestPlaza.withApp(
+            .sqlite,
+            .live,
+            configure: {
+                $0.otelEndpoint = collector.endpoint
+                $0.otelMetricsInterval = .milliseconds(300)
+            }
+        ) { client, _ in
+            #expect(try await client.execute(uri: "/v1/languages", method: .get).status == .ok)
+            let wanted = "http_server_request_duration_seconds"
+            var found: OTLPReceiver.Metric?
+            for _ in 0..<100 where found == nil {
+                found = collector.metrics.last {
+                    $0.name == wanted && $0.points.contains { $0.attributes["http_route"] == "/v1/languages" }
+                }
+                if found == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            let metric = try #require(found, "\(Set(collector.metrics.map(\.name)).sorted())")
+            #expect(metric.kind == "histogram")
+            let point = try #require(metric.points.first { $0.attributes["http_route"] == "/v1/languages" })
+            #expect(point.value >= 1, "one request counted")
+            #expect(collector.metrics.contains { $0.name == "http_server_active_requests" && $0.kind == "gauge" })
+            #expect(collector.metrics.contains { $0.kind == "sum" && $0.name.hasPrefix("plaza_http_requests") })
+        }
+    }
 }

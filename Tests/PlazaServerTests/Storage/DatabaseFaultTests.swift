@@ -5,6 +5,7 @@ import PlazaCore
 import PlazaServer
 import PlazaTestSupport
 import SQLKit
+import Synchronization
 import Testing
 
 /// The database failing as it does in an incident (a full disk, a writer held too long, a server hung or gone) is
@@ -150,7 +151,51 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: TestEngine.enabled.contains(.postgres)))
+    func terminatedBackendsAreAnswered503OrServedAndTheFeedComesBack() async throws {
+        try await Self.throughLink { client, link, ana in
+            let services = try #require(Self.services.withLock { $0 })
+            // Only this app's backends (other suites share the server): those whose client port is the relay's.
+            @Sendable func terminate() async throws {
+                try await services.database.sql.raw(
+                    """
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                    WHERE client_port = ANY(\(bind: link.serverSidePorts)) AND pid <> pg_backend_pid()
+                    """
+                ).run()
+            }
+            // Writes in flight while an operator ends every connection (`pg_terminate_backend`), three times.
+            let answers = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        let name = ProfileUpdate(displayName: "Ana \(index)")
+                        return Int(try await client.send(.patch, "/v1/me", json: name, token: ana).status.code)
+                    }
+                }
+                for _ in 0..<3 {
+                    try await terminate()
+                    try await Task.sleep(for: .milliseconds(30))
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0 == 200 || $0 == 503 }, "\(answers.sorted())")
+            #expect(answers.contains(503), "the terminations were felt: \(answers.sorted())")
+            // The listening connection was ended too: readiness says so until it listens again.
+            try await terminate()
+            var sawDown = false
+            for _ in 0..<20 where !sawDown {
+                sawDown = try await Self.readiness(client).response.text.contains(#""feed":"down""#)
+                if !sawDown { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            #expect(sawDown, "readiness named the lost feed")
+            try await Self.recovers(client, token: ana, acknowledged: "Ana ")
+        }
+    }
+
     // MARK: - Helpers
+
+    /// The services of the app `throughLink` runs (for what only the server side can do, as ending backends).
+    static let services = Mutex<PlazaServices?>(nil)
 
     /// A PostgreSQL app whose every connection runs through a `FaultyLink`, with a one-second timeout, and a customer
     /// whose display name "Ana Before" was acknowledged before the fault.
@@ -170,7 +215,8 @@ import Testing
                 components.port = port
                 $0.storage = .postgres(components.url!)
             }
-        ) { client, _ in
+        ) { client, services in
+            Self.services.withLock { $0 = services }
             let ana = try await AccountsDriver(client).signedIn("ana").accessToken
             let before = try await client.send(
                 .patch,
@@ -185,7 +231,11 @@ import Testing
     }
 
     /// Readiness comes back within 30 seconds of the fault's end, writes work again, and the acknowledged write is there.
-    static func recovers(_ client: any TestClientProtocol, token: String) async throws {
+    static func recovers(
+        _ client: any TestClientProtocol,
+        token: String,
+        acknowledged: String = "Ana Before"
+    ) async throws {
         let healed = ContinuousClock.now
         var ready = false
         while !ready, ContinuousClock.now - healed < .seconds(30) {
@@ -195,7 +245,7 @@ import Testing
         #expect(ready, "ready again within 30 s")
         print("DatabaseFaultTests: ready again \(ContinuousClock.now - healed) after the fault ended")
         let me = try await client.send(.get, "/v1/me", token: token)
-        #expect(me.status == .ok && me.text.contains("Ana Before"), "\(me.text)")
+        #expect(me.status == .ok && me.text.contains(acknowledged), "\(me.text)")
         let after = try await client.send(.patch, "/v1/me", json: ProfileUpdate(displayName: "Ana After"), token: token)
         #expect(after.status == .ok)
     }

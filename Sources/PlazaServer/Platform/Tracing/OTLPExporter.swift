@@ -7,11 +7,18 @@ import ServiceLifecycle
 import Synchronization
 
 /// Sends finished spans to an OpenTelemetry collector over OTLP/HTTP (protobuf, `POST <endpoint>/v1/traces`), in
-/// batches: every `interval`, or as soon as `batchSize` wait. At most `capacity` wait; past that new spans are dropped
+/// batches: every `interval`, or as soon as `batchSize` wait; and the metrics of `/metrics` every `metricsInterval`
+/// (`POST <endpoint>/v1/metrics`, see `OTLPMetrics`). At most `capacity` wait; past that new spans are dropped
 /// and counted (a collector that is down never grows Plaza's memory). A batch the collector refuses is dropped too:
 /// traces are for looking, not for keeping.
 final class OTLPExporter: Service, Sendable {
     let tracesURL: String
+    let metricsURL: String
+    /// The Prometheus text of the application's metrics (`PlazaMetrics.render`).
+    let metricsText: @Sendable () -> String
+    let metricsInterval: Duration
+    /// When the cumulative series began (this process's start), in nanoseconds since 1970.
+    private let started = ActiveSpan.now()
     /// The resource's attributes (`service.name` and the like).
     let resource: [(String, SpanValue)]
     let logger: Logger
@@ -22,11 +29,20 @@ final class OTLPExporter: Service, Sendable {
     private let waiting = Mutex<(spans: [FinishedSpan], dropped: Int)>(([], 0))
     private let cue = Mutex<AsyncStream<Void>.Continuation?>(nil)
 
-    init(endpoint: URL, serviceName: String, logger: Logger) {
+    init(
+        endpoint: URL,
+        serviceName: String,
+        metricsInterval: Duration = .seconds(10),
+        metricsText: @escaping @Sendable () -> String,
+        logger: Logger
+    ) {
         let base =
             endpoint.absoluteString.hasSuffix("/")
             ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
         tracesURL = base + "/v1/traces"
+        metricsURL = base + "/v1/metrics"
+        self.metricsText = metricsText
+        self.metricsInterval = metricsInterval
         resource = [
             ("service.name", .string(serviceName)), ("telemetry.sdk.name", "plaza"),
             ("telemetry.sdk.language", "swift"),
@@ -61,13 +77,32 @@ final class OTLPExporter: Service, Sendable {
                 continuation.yield()
             }
         }
+        let metrics = Task { [metricsInterval] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: metricsInterval)
+                if !Task.isCancelled { await self.sendMetrics() }
+            }
+        }
         await cancelWhenGracefulShutdown {
             for await _ in nudges { await self.flush() }
         }
         ticker.cancel()
+        metrics.cancel()
         cue.withLock { $0 = nil }
-        // Shutting down: what was recorded last still goes out (the flush has its own timeout).
+        // Shutting down: what was recorded last still goes out (each post has its own timeout).
         await flush()
+        await sendMetrics()
+    }
+
+    /// Sends the metrics as they stand now.
+    func sendMetrics() async {
+        let body = OTLPMetrics.encode(
+            OTLPMetrics.families(metricsText()),
+            resource: resource,
+            start: started,
+            now: ActiveSpan.now()
+        )
+        await post(body, to: metricsURL, what: "metrics")
     }
 
     /// Sends everything waiting, a batch at a time.
@@ -84,21 +119,23 @@ final class OTLPExporter: Service, Sendable {
     }
 
     private func send(_ spans: [FinishedSpan]) async {
-        var request = HTTPClientRequest(url: tracesURL)
+        await post(Self.encode(spans, resource: resource), to: tracesURL, what: "\(spans.count) spans")
+    }
+
+    /// Posts one OTLP body. Not traced itself (`execute`, not `traced`): its spans would be exported in turn.
+    private func post(_ body: [UInt8], to url: String, what: String) async {
+        var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-protobuf")
-        request.body = .bytes(ByteBuffer(bytes: Self.encode(spans, resource: resource)))
+        request.body = .bytes(ByteBuffer(bytes: body))
         do {
-            let response = try await HTTPClient.shared.traced(request, timeout: .seconds(5))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
             _ = try? await response.body.collect(upTo: 64 * 1024)
             if response.status.code >= 300 {
-                logger.warning(
-                    "traces refused",
-                    metadata: ["status": "\(response.status.code)", "spans": "\(spans.count)"]
-                )
+                logger.warning("telemetry refused", metadata: ["status": "\(response.status.code)", "sent": "\(what)"])
             }
         } catch {
-            logger.warning("traces not sent", metadata: ["error": "\(error)", "spans": "\(spans.count)"])
+            logger.warning("telemetry not sent", metadata: ["error": "\(error)", "sent": "\(what)"])
         }
     }
 
@@ -134,7 +171,7 @@ final class OTLPExporter: Service, Sendable {
         }
     }
 
-    private static func attribute(_ writer: inout ProtobufWriter, _ key: String, _ value: SpanValue) {
+    static func attribute(_ writer: inout ProtobufWriter, _ key: String, _ value: SpanValue) {
         writer.string(1, key)
         writer.message(2) { any in
             switch value {

@@ -13,6 +13,18 @@ struct ProtobufWriter {
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
+    /// A packed repeated fixed64 (or double, by its bit pattern).
+    mutating func packedFixed64(_ field: Int, _ values: [UInt64]) {
+        var inner: [UInt8] = []
+        inner.reserveCapacity(values.count * 8)
+        for value in values {
+            for shift in stride(from: 0, to: 64, by: 8) {
+                inner.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            }
+        }
+        bytes(field, inner)
+    }
+
     mutating func string(_ field: Int, _ value: String) {
         bytes(field, Array(value.utf8))
     }

@@ -74,8 +74,6 @@ final class ActiveSpan: Sendable {
 
     /// Nanoseconds since 1970, as OTLP wants.
     static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000_000))
     }
 }
