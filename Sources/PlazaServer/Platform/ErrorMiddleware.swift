@@ -72,14 +72,15 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return PlazaError(decoding: error)
         case let error as HTTPError:
             return fromHTTPError(error)
-        case let error where DatabaseFault.problem(for: error) != nil:
-            // The database's fault, not Plaza's: a 503 or 507 the client retries (logged once a second at most).
-            logger.warning(
-                "database unavailable",
-                metadata: ["error": "\(DatabaseFault.describe(error))", "path": "\(request.uri.path)"]
-            )
-            return DatabaseFault.problem(for: error) ?? .databaseUnreachable
         default:
+            if let fault = DatabaseFault.problem(for: error) {
+                // The database's fault, not Plaza's: a 503 or 507 the client retries (logged once a second at most).
+                logger.warning(
+                    "database unavailable",
+                    metadata: ["error": "\(DatabaseFault.describe(error))", "path": "\(request.uri.path)"]
+                )
+                return fault
+            }
             logger.error(
                 "unexpected error",
                 metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"]

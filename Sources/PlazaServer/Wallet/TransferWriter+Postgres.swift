@@ -56,7 +56,7 @@ struct PostgresTransferWriter: TransferWriter {
     /// it later, out of order. Three processes' batches deadlocked that way on a new recipient (PostgreSQL aborted one
     /// after its one-second `deadlock_timeout`: a 503 the client retried; `scripts/rolling-restart-check`). Keys are
     /// hashes of the ids, sorted in a subquery so that the locks are taken in that order; a collision only serializes.
-    struct AccountLocksStatement: PostgresStatement {
+    struct AccountLocksStatement: PartiesStatement {
         static let sql = """
             SELECT count(*) AS locked FROM (SELECT pg_advisory_xact_lock(7011, k) FROM (SELECT DISTINCT hashtext(i::text) AS k \
             FROM (SELECT id AS i FROM users WHERE username = ANY($1::text[]) UNION ALL SELECT unnest($2::uuid[])) AS ids \
@@ -64,18 +64,11 @@ struct PostgresTransferWriter: TransferWriter {
             """
         var usernames: [String]
         var senders: [UUID]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(usernames)
-            bindings.append(senders)
-            return bindings
-        }
     }
 
     /// The recipients by username, and a lock on the accounts of them and of `senders`, taken in id order so that two
     /// batches never wait for each other in a circle. Rows: `id`, `username`, `display_name`.
-    struct RecipientsStatement: PostgresStatement {
+    struct RecipientsStatement: PartiesStatement {
         static let sql = """
             WITH r AS (SELECT id, username, display_name FROM users WHERE username = ANY($1::text[]) AND deleted_at IS NULL), \
             l AS (SELECT owner_id FROM wallet_accounts WHERE owner_id = ANY($2::uuid[] || ARRAY(SELECT id FROM r)) \
@@ -84,13 +77,6 @@ struct PostgresTransferWriter: TransferWriter {
             """
         var usernames: [String]
         var senders: [UUID]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(usernames)
-            bindings.append(senders)
-            return bindings
-        }
     }
 
     /// Everything a batch writes once its debits are done, one row per column below per transfer: the idempotency keys
@@ -173,5 +159,20 @@ struct PostgresTransferWriter: TransferWriter {
             bindings.append(Party.Kind.user.rawValue)
             return bindings
         }
+    }
+}
+
+/// A batch statement bound to its recipients' usernames (`$1`) and its senders' ids (`$2`).
+protocol PartiesStatement: PostgresStatement {
+    var usernames: [String] { get }
+    var senders: [UUID] { get }
+}
+
+extension PartiesStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(usernames)
+        bindings.append(senders)
+        return bindings
     }
 }
