@@ -34,6 +34,7 @@ public func buildApplication(
         server: guardedServer(
             router,
             network,
+            drain: services.drain,
             upgradeCheck: { [accounts = services.accounts] head in
                 // A WebSocket upgrade with a bearer token: the token must hold (the cookie and first-message ways send none).
                 guard let header = head.headers.first(name: "authorization"), header.lowercased().hasPrefix("bearer ")
@@ -56,6 +57,11 @@ public func buildApplication(
             services.wallet.gateway?.deliverWebhooks(
                 to: "http://127.0.0.1:\(channel.localAddress?.port ?? configuration.port)/v1/webhooks/gateway"
             )
+            // Each language's templates are parsed now rather than before the first request could be answered, on a
+            // thread of their own: on the tasks' executor (as wide as the cores) the parse would hold up the accepts.
+            Thread.detachNewThread { [templates = services.templates, logger = services.logger] in
+                do { try templates.warm() } catch { logger.critical("a template does not parse: \(error)") }
+            }
             await onListening(channel.localAddress?.port ?? configuration.port)
         },
         logger: services.logger
@@ -72,6 +78,7 @@ public func buildApplication(
 func guardedServer(
     _ router: Router<AppRequestContext>,
     _ network: NetworkConfiguration,
+    drain: ServerDrain? = nil,
     upgradeCheck: ConnectionGuard.UpgradeCheck? = nil
 )
     -> HTTPServerBuilder
@@ -105,7 +112,8 @@ func guardedServer(
             perClient: network.maxConnectionsPerClient,
             trustedProxies: network.trustedProxies,
             counts: counts,
-            upgradeCheck: upgradeCheck
+            upgradeCheck: upgradeCheck,
+            drain: drain
         )
     }
 }

@@ -47,9 +47,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// A read the pipeline asked for while `held` was set, issued once the check is done.
     private var readWanted = false
 
-    init(timeouts: Timeouts, upgradeCheck: UpgradeCheck? = nil) {
+    /// While set, each response says `Connection: close` and the connection closes after it (`ServerDrain`).
+    private let drain: ServerDrain?
+    /// The response being written said `Connection: close`: close once its end is written.
+    private var closeAfterResponse = false
+
+    init(timeouts: Timeouts, upgradeCheck: UpgradeCheck? = nil, drain: ServerDrain? = nil) {
         self.timeouts = timeouts
         self.upgradeCheck = upgradeCheck
+        self.drain = drain
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -181,10 +187,26 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .head = unwrapOutboundIn(data) { answered = true }
-        if case .end = unwrapOutboundIn(data), state == .responding {
+        switch unwrapOutboundIn(data) {
+        case .head(var head):
+            answered = true
+            if drain?.isDraining == true, head.status != .switchingProtocols {
+                head.headers.replaceOrAdd(name: "connection", value: "close")
+                closeAfterResponse = true
+                return context.write(wrapOutboundOut(.head(head)), promise: promise)
+            }
+        case .end where closeAfterResponse:
+            deadline?.cancel()
+            deadline = nil
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.cascade(to: promise)
+            context.writeAndFlush(data, promise: written)
+            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            return
+        case .end where state == .responding:
             state = .awaitingHead
             arm(timeouts.idle, context: context)
+        default: break
         }
         context.write(data, promise: promise)
     }

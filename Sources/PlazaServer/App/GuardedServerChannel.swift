@@ -14,6 +14,7 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     let trustedProxies: TrustedProxies
     let counts: ConnectionCounts
     var upgradeCheck: ConnectionGuard.UpgradeCheck?
+    var drain: ServerDrain?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
         let address = channel.remoteAddress?.ipAddress
@@ -25,12 +26,12 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
             }
             channel.closeFuture.whenComplete { _ in counts.close(address) }
         }
-        let (timeouts, upgradeCheck) = (timeouts, upgradeCheck)
+        let (timeouts, upgradeCheck, drain) = (timeouts, upgradeCheck, drain)
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(
-                ConnectionGuard(timeouts: timeouts, upgradeCheck: upgradeCheck),
+                ConnectionGuard(timeouts: timeouts, upgradeCheck: upgradeCheck, drain: drain),
                 position: .after(decoder)
             )
             return value

@@ -16,6 +16,9 @@ public struct NetworkConfiguration: Sendable {
     public var maxConnectionsPerClient = 256
     /// On SIGTERM or SIGINT: how long requests in flight may take before they are cut off.
     public var shutdownSeconds: TimeInterval = 20
+    /// On SIGTERM, before the listener closes: how long `/readyz` says 503 and each response closes its connection
+    /// (`ServerDrain`); 0, the default, stops at once.
+    public var drainSeconds: TimeInterval = 0
     /// Proxies whose `Forwarded` / `X-Forwarded-For` name the client.
     var trustedProxies = TrustedProxies.none
     /// `/metrics` answers only with `Authorization: Bearer <token>` …
@@ -49,6 +52,7 @@ public struct NetworkConfiguration: Sendable {
         seconds("PLAZA_IDLE_TIMEOUT", 1...3_600, into: &idleTimeout)
         seconds("PLAZA_BODY_TIMEOUT", 1...3_600, into: &bodyTimeout)
         seconds("PLAZA_SHUTDOWN_SECONDS", 1...3_600, into: &shutdownSeconds)
+        seconds("PLAZA_DRAIN_SECONDS", 0...300, into: &drainSeconds)
         count("PLAZA_MAX_CONNECTIONS", 16...1_000_000, into: &maxConnections)
         count("PLAZA_MAX_CONNECTIONS_PER_CLIENT", 1...1_000_000, into: &maxConnectionsPerClient)
         if let text = value("PLAZA_TRUSTED_PROXIES") {

@@ -38,6 +38,8 @@ public final class PlazaServices: Sendable {
     package let notificationDelivery: NotificationDelivery
     /// The copies of the SQLite database kept in `PLAZA_BACKUP_DIR`; nil when backups are off.
     let backups: SQLiteBackups?
+    /// Set on SIGTERM while the server drains (`PLAZA_DRAIN_SECONDS`).
+    let drain = ServerDrain()
     /// The money routes and how each keeps its `Idempotency-Key`, filled as the router is built.
     let moneyRoutes = DeclaredMoneyRoutes()
 
@@ -318,7 +320,7 @@ public final class PlazaServices: Sendable {
         events.record(cards.paymentRecorder())
         events.record(inbox.noticeRecorder())
         events.record(wallet.disputeRecorder())
-        templates = try await Templates.load(catalogue: catalogue)
+        templates = try Templates.load(catalogue: catalogue)
     }
 
     /// Brings the schema up to date.

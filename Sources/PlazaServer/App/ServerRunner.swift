@@ -40,9 +40,19 @@ public enum ServerRunner {
         let app = try buildApplication(services, afterMigrations: afterMigrations, onListening: onListening)
         // SIGTERM or SIGINT: stop accepting, close idle connections, let requests in flight finish within
         // PLAZA_SHUTDOWN_SECONDS, then cancel what is left (and give that 5 seconds more).
+        // With PLAZA_DRAIN_SECONDS, SIGTERM first drains (`DrainOnSignal`), whose end stops the group.
+        let drainSeconds = configuration.network.drainSeconds
         var group = ServiceGroupConfiguration(
-            services: [app],
-            gracefulShutdownSignals: [.sigterm, .sigint],
+            services: drainSeconds > 0
+                ? [
+                    .init(service: app),
+                    .init(
+                        service: DrainOnSignal(drain: services.drain, seconds: drainSeconds, logger: logger),
+                        successTerminationBehavior: .gracefullyShutdownGroup
+                    ),
+                ]
+                : [.init(service: app)],
+            gracefulShutdownSignals: drainSeconds > 0 ? [.sigint] : [.sigterm, .sigint],
             logger: logger
         )
         group.maximumGracefulShutdownDuration = .milliseconds(Int64(configuration.network.shutdownSeconds * 1_000))

@@ -6,7 +6,8 @@ import SQLKit
 /// What `/readyz` checks, each within `limit` so that the whole answer comes within two seconds however the database
 /// fails: `database` (`ok`, `unreachable`, `timeout`, `read_only`), `disk` (`ok`, `full`: SQLite's folder has less
 /// than `reserve` bytes free), `migrations` (`ok`, `pending`, or `unknown` when the database cannot say) and, on
-/// PostgreSQL, `feed` (`ok`, `down`: the listening connection that carries live events between processes).
+/// PostgreSQL, `feed` (`ok`, `down`: the listening connection that carries live events between processes), and
+/// `shutdown` (`ok`, `draining`: SIGTERM came and the server stops within `PLAZA_DRAIN_SECONDS`).
 struct Readiness: Sendable {
     let services: PlazaServices
     static let limit: Duration = .milliseconds(1_500)
@@ -32,6 +33,7 @@ struct Readiness: Sendable {
         if services.database.engine == .postgres {
             checks["feed"] = services.events.feed.receiver.isListening ? "ok" : "down"
         }
+        checks["shutdown"] = services.drain.isDraining ? "draining" : "ok"
         let ready = checks.values.allSatisfy { $0 == "ok" }
         return Report(
             status: ready ? "ready" : "unavailable",

@@ -60,7 +60,10 @@ enum Templates {
         return sources
     }
 
-    static func load(catalogue: Catalogue) async throws -> LocalizedTemplates {
+    /// The templates for every language of `catalogue`, each language parsed when it is first needed (`warm()` parses
+    /// them all once the server listens), so that a start does not wait for the ~470 templates of four languages. The
+    /// files and their words are checked here: a missing template or an unknown `[[key]]` stops the start.
+    static func load(catalogue: Catalogue) throws -> LocalizedTemplates {
         let sources = try sources()
         for name in required where sources[name] == nil {
             throw MissingTemplate(name: "\(name).mustache")
@@ -71,45 +74,147 @@ enum Templates {
                 throw UnknownWord(template: name, key: missing)
             }
         }
-        var libraries: [String: MustacheLibrary] = [:]
-        for language in catalogue.languages {
-            if let known = parsed.withLock({ $0[language.tag] }) {
-                libraries[language.tag] = known
-                continue
+        let languages = catalogue.languages.map { language in
+            parsed.withLock { known in
+                if let shared = known[language.tag] { return shared }
+                let lazy = LazyLibrary(sources: sources, words: catalogue.words(language.tag))
+                known[language.tag] = lazy
+                return lazy
             }
-            let words = catalogue.words(language.tag)
-            var library = MustacheLibrary()
-            for (name, source) in sources {
-                try library.register(translate(source, words), named: name)
-            }
-            libraries[language.tag] = library
-            parsed.withLock { $0[language.tag] = library }
         }
-        return LocalizedTemplates(libraries: libraries, defaultTag: catalogue.defaultTag)
+        return LocalizedTemplates(
+            libraries: Dictionary(uniqueKeysWithValues: zip(catalogue.languages.map(\.tag), languages)),
+            defaultTag: catalogue.defaultTag
+        )
     }
 
     /// Each language's templates, parsed once per process: the shipped files do not change while it runs, and every
     /// `PlazaServices` of the process (the tests open hundreds at once) shares them.
-    private static let parsed = Mutex<[String: MustacheLibrary]>([:])
+    private static let parsed = Mutex<[String: LazyLibrary]>([:])
+
+    /// One language's templates, parsed by the first caller; the others wait for that parse.
+    final class LazyLibrary: Sendable {
+        private let state: Mutex<State>
+
+        private enum State {
+            case unparsed(sources: [String: String], words: Catalogue.Words)
+            case parsed(MustacheLibrary)
+            case failed(String)
+        }
+
+        init(sources: [String: String], words: Catalogue.Words) {
+            state = Mutex(.unparsed(sources: sources, words: words))
+        }
+
+        /// The parsed library; throws what Mustache said of a template this language's words broke.
+        func library() throws -> MustacheLibrary {
+            try state.withLock { state in
+                switch state {
+                case .parsed(let library): return library
+                case .failed(let reason): throw BrokenTemplate(reason: reason)
+                case .unparsed(let sources, let words):
+                    do {
+                        var library = MustacheLibrary()
+                        for (name, source) in sources {
+                            do {
+                                try library.register(translate(source, words), named: name)
+                            } catch {
+                                throw BrokenTemplate(reason: "\(name).mustache in \(words.tag): \(error)")
+                            }
+                        }
+                        state = .parsed(library)
+                        return library
+                    } catch let broken as BrokenTemplate {
+                        state = .failed(broken.reason)
+                        throw broken
+                    }
+                }
+            }
+        }
+    }
+
+    /// A template that Mustache cannot parse once a language's words are in it.
+    struct BrokenTemplate: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
 
     /// The `[[key]]`s of a template.
     static func keys(in source: String) -> [String] {
-        source.matches(of: marker).map { String($0.output.1) }
+        markers(in: source).map { String(source[$0].dropFirst(2).dropLast(2)) }
     }
 
-    nonisolated(unsafe) static let marker = /\[\[(@?[A-Za-z0-9_.\-]+)\]\]/
-    nonisolated(unsafe) static let value = /\{([A-Za-z0-9_.]+)\}/
+    /// Where each `[[key]]` of `text` is: two brackets, an optional `@`, letters, digits, `_`, `.` or `-`, two brackets.
+    /// A scan of the bytes (a `Regex` here took a fifth of a start).
+    static func markers(in text: String) -> [Range<String.Index>] {
+        let bytes = text.utf8
+        var found: [Range<String.Index>] = []
+        var index = bytes.startIndex
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "[")) {
+            index = bytes.index(after: open)
+            guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "[") else { continue }
+            var end = bytes.index(after: index)
+            if end < bytes.endIndex, bytes[end] == UInt8(ascii: "@") { end = bytes.index(after: end) }
+            let nameStart = end
+            while end < bytes.endIndex, isKeyByte(bytes[end], dash: true) { end = bytes.index(after: end) }
+            guard end > nameStart, bytes[end...].starts(with: "]]".utf8) else { continue }
+            let close = bytes.index(end, offsetBy: 2)
+            found.append(open..<close)
+            index = close
+        }
+        return found
+    }
+
+    /// `{name}`s of a catalogue text as Mustache variables (`{{name}}`): letters, digits, `_` and `.` in braces.
+    static func mustacheValues(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
+        let bytes = text.utf8
+        var result = ""
+        var copied = bytes.startIndex
+        var index = bytes.startIndex
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "{")) {
+            var end = bytes.index(after: open)
+            while end < bytes.endIndex, isKeyByte(bytes[end], dash: false) { end = bytes.index(after: end) }
+            guard end > bytes.index(after: open), end < bytes.endIndex, bytes[end] == UInt8(ascii: "}") else {
+                index = bytes.index(after: open)
+                continue
+            }
+            result += text[copied..<open]
+            result += "{{" + text[bytes.index(after: open)..<end] + "}}"
+            copied = bytes.index(after: end)
+            index = copied
+        }
+        result += text[copied...]
+        return result
+    }
+
+    private static func isKeyByte(_ byte: UInt8, dash: Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        case UInt8(ascii: "-"): dash
+        default: false
+        }
+    }
 
     /// The template with each `[[key]]` in `words`' language.
     static func translate(_ source: String, _ words: Catalogue.Words) -> String {
-        source.replacing(marker) { match in
-            switch match.output.1 {
-            case "@tag": words.tag
-            case "@dir": words.language.dir
-            case "@js": scriptWords(words)
-            case let key: escape(words(String(key))).replacing(value) { "{{\($0.output.1)}}" }
+        var result = ""
+        result.reserveCapacity(source.utf8.count)
+        var copied = source.startIndex
+        for marker in markers(in: source) {
+            result += source[copied..<marker.lowerBound]
+            switch source[marker].dropFirst(2).dropLast(2) {
+            case "@tag": result += words.tag
+            case "@dir": result += words.language.dir
+            case "@js": result += scriptWords(words)
+            case let key: result += mustacheValues(escape(words(String(key))))
             }
+            copied = marker.upperBound
         }
+        result += source[copied...]
+        return result
     }
 
     /// The `js.` texts of `words` as a JSON object for the page scripts (`<script type="application/json">`, read by
@@ -140,15 +245,24 @@ enum Templates {
 
 /// The templates in each offered language; a page renders in its reader's (`PageLanguage.words`).
 struct LocalizedTemplates: Sendable {
-    let libraries: [String: MustacheLibrary]
+    let libraries: [String: Templates.LazyLibrary]
     let defaultTag: String
 
-    func library(_ tag: String?) -> MustacheLibrary {
-        tag.flatMap { libraries[$0] } ?? libraries[defaultTag]!
+    /// The library of `tag` (the default language's for an unknown tag, or if `tag`'s words broke a template).
+    func library(_ tag: String?) -> MustacheLibrary? {
+        if let tag, let lazy = libraries[tag], let library = try? lazy.library() { return library }
+        return try? libraries[defaultTag]?.library()
     }
 
     func render(_ model: Any, withTemplate name: String, language: String? = PageLanguage.words?.tag) -> String? {
-        library(language).render(model, withTemplate: name)
+        library(language)?.render(model, withTemplate: name)
+    }
+
+    /// Parses every language's templates (the default language first), so that no reader waits for it; throws the
+    /// first template a language's words broke. The server calls it once it listens; tests call it to prove they parse.
+    func warm() throws {
+        _ = try libraries[defaultTag]?.library()
+        for (_, lazy) in libraries.sorted(by: { $0.key < $1.key }) { _ = try lazy.library() }
     }
 }
 

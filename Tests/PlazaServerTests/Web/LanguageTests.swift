@@ -31,6 +31,18 @@ import Testing
         #expect(shell.filter { arabic[$0] == nil }.isEmpty)
     }
 
+    /// Every language's words leave every template parseable (start-up parses them only once the server listens, so a
+    /// translation that broke one would otherwise first show as English on that language's page).
+    @Test func everyLanguagesTemplatesParse() throws {
+        let templates = try Templates.load(catalogue: Self.catalogue)
+        try templates.warm()
+        #expect(Set(templates.libraries.keys) == Set(Self.catalogue.languages.map(\.tag)))
+        let german = try #require(templates.render(["code": "X"], withTemplate: "error", language: "de"))
+        let english = try #require(templates.render(["code": "X"], withTemplate: "error", language: "en"))
+        #expect(german.contains("lang=\"de\"") && english.contains("lang=\"en\""))
+        #expect(templates.render([:], withTemplate: "error", language: "zz")?.contains("lang=\"en\"") == true)
+    }
+
     /// Every `[[key]]` of every template is in English (start-up checks it too, so a typo never reaches a page).
     @Test func everyWordOfTheTemplatesIsInTheCatalogue() throws {
         let english = Self.catalogue.words("en")
@@ -108,6 +120,14 @@ import Testing
             Templates.translate("<p>[[a]]</p><html lang=\"[[@tag]]\">", words)
                 == "<p>Tom &amp; &lt;Jerry&gt; say &quot;hi&quot;, {{name}}</p><html lang=\"en\">"
         )
+        // Only a whole marker is a word; brackets and braces around anything else stay as written.
+        #expect(
+            Templates.translate("[[[a]]] [[ a]] [[a b]] [[]] [[@tag]][[a]]", words)
+                == "[Tom &amp; &lt;Jerry&gt; say &quot;hi&quot;, {{name}}] [[ a]] [[a b]] [[]] en"
+                + "Tom &amp; &lt;Jerry&gt; say &quot;hi&quot;, {{name}}"
+        )
+        #expect(Templates.mustacheValues("{a}{b.c} {} {d e} {f") == "{{a}}{{b.c}} {} {d e} {f")
+        #expect(Templates.keys(in: "x [[a.b-c]] y [[@js]] [[d]") == ["a.b-c", "@js"])
     }
 
     @Test func theBrowsersLanguageIsMatchedToAnOfferedOne() {
