@@ -13,6 +13,7 @@ AXE = open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.mi
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # Never followed: leaving, files, the API and its docs' raw contract, anything that changes state on a GET.
 SKIP = re.compile(r"^/(logout|v1/|static/|media/|tiles/|dev/|openapi|docs/api/openapi|\.well-known)|/(apple|google)-pass$|\.(pdf|svg|png|pkpass|ics|csv|json|geojson|txt|webmanifest)$")
+SECTION = re.compile(r"^/docs/api/[a-z0-9-]+$")
 ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b\d+\b", re.I)
 
 
@@ -33,8 +34,8 @@ def check(driver):
 
 def pattern(link):
     """`/market/listings/3f…?tab=bids` and `/market/listings/9a…` are one page to check: filters and pages of a list
-    change its rows, not its kind of markup."""
-    return ID.sub(":id", urlparse(link).path)
+    change its rows, not its kind of markup; so are the API reference's sections (`/docs/api/wallet`)."""
+    return SECTION.sub("/docs/api/:section", ID.sub(":id", urlparse(link).path))
 
 
 def crawl(driver, base, start="/", limit=60, skip=(), checked=None):

@@ -4,9 +4,11 @@ import Ink
 import NIOPosix
 import Yams
 
-/// `/docs/api`: a readable page of the contract, built from `openapi.yaml` itself so that it cannot drift: every
-/// operation with its Markdown description rendered (Ink), how to authenticate, its parameters, the fields of its
-/// request and answer with types and examples, what each answer (and error) means, and a curl example.
+/// `/docs/api`: a readable reference of the contract, built from `openapi.yaml` itself so that it cannot drift. The
+/// first page says how to authenticate and lists every section's operations; each section (`/docs/api/wallet`) has its
+/// operations with their Markdown descriptions rendered (Ink), parameters, the fields of their request and answer with
+/// types and examples, what each answer (and error) means, a curl example, and every schema they use. (One page of all
+/// ~300 operations and ~350 schemas was 1.5 MB of HTML: slow on a phone, 35 s for axe to check.)
 struct APIReference: Sendable {
     let renderer: PageRenderer
 
@@ -37,6 +39,20 @@ struct APIReference: Sendable {
         var api: Content
     }
 
+    /// One section's page: its operations and the schemas they use, with the other sections a link away.
+    struct SectionPage: Sendable {
+        var shell: Shell
+        var api: Content
+        var section: Group
+        var sections: [SectionLink]
+    }
+
+    struct SectionLink: Sendable {
+        var name: String
+        var slug: String
+        var current: Bool
+    }
+
     struct Content: Sendable {
         var title: String
         var version: String
@@ -44,13 +60,16 @@ struct APIReference: Sendable {
         var description: String
         var authentication: String
         var groups: [Group]
-        var schemas: [Schema]
     }
 
     struct Group: Sendable {
         var name: String
+        /// The section's address under `/docs/api/` ("wallet-pass-web-service").
+        var slug: String
         var description: String
         var operations: [Operation]
+        /// Every schema its operations use, directly or through another schema's fields, by name.
+        var schemas: [Schema]
     }
 
     struct Operation: Sendable {
@@ -93,10 +112,27 @@ struct APIReference: Sendable {
         var example: String?
     }
 
-    /// Anyone: the API reference.
+    /// Anyone: the API reference's first page (authentication, and every section's operations as links).
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         let content = try await Self.content.value
         return renderer.render("docs/api", Page(shell: Shell(title: "API reference", context: context), api: content))
+    }
+
+    /// Anyone: one section of the reference (`/docs/api/wallet`).
+    @Sendable func section(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let content = try await Self.content.value
+        let slug = context.parameters.get("section") ?? ""
+        guard let group = content.groups.first(where: { $0.slug == slug }) else {
+            throw PlazaError.notFound("section")
+        }
+        let links = content.groups.map { SectionLink(name: $0.name, slug: $0.slug, current: $0.slug == slug) }
+        let page = SectionPage(
+            shell: Shell(title: "\(group.name) · API reference", context: context),
+            api: content,
+            section: group,
+            sections: links
+        )
+        return renderer.render("docs/api-section", page)
     }
 }
 
@@ -121,6 +157,9 @@ extension APIReference.Content {
             ```
             """
         )
+        let schemas = Dictionary(
+            uniqueKeysWithValues: spec.schemaNames.map { ($0, APIReference.Schema(name: $0, spec: spec, html: html)) }
+        )
         var groups: [APIReference.Group] = []
         for tag in spec.tagOrder {
             let operations = spec.operations.filter { $0.tag == tag }.map {
@@ -128,11 +167,38 @@ extension APIReference.Content {
             }
             guard !operations.isEmpty else { continue }
             groups.append(
-                APIReference.Group(name: tag, description: html(spec.tagDescriptions[tag]), operations: operations)
+                APIReference.Group(
+                    name: tag,
+                    slug: APIReference.Group.slug(tag),
+                    description: html(spec.tagDescriptions[tag]),
+                    operations: operations,
+                    schemas: APIReference.Group.used(by: operations, in: schemas)
+                )
             )
         }
         self.groups = groups
-        schemas = spec.schemaNames.map { APIReference.Schema(name: $0, spec: spec, html: html) }
+    }
+}
+
+extension APIReference.Group {
+    /// "Wallet pass web service" → "wallet-pass-web-service".
+    static func slug(_ name: String) -> String {
+        name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "-")
+    }
+
+    /// The schemas `operations` name (bodies, answers) and those their fields name in turn, sorted by name.
+    static func used(
+        by operations: [APIReference.Operation],
+        in schemas: [String: APIReference.Schema]
+    ) -> [APIReference.Schema] {
+        var pending = operations.flatMap { [$0.request?.name] + $0.replies.map(\.schema) }.compactMap { $0 }
+        var found: [String: APIReference.Schema] = [:]
+        while let name = pending.popLast() {
+            guard found[name] == nil, let schema = schemas[name] else { continue }
+            found[name] = schema
+            pending += schema.fields.compactMap { $0.typeLink.map { String($0.dropFirst("#schema-".count)) } }
+        }
+        return found.keys.sorted().compactMap { found[$0] }
     }
 }
 

@@ -21,6 +21,7 @@ struct OperationsAPI: Sendable {
         router.get("v1/languages", use: languages)
         let reference = APIReference(services: services)
         router.get("docs/api", use: reference.page)
+        router.get("docs/api/:section", use: reference.section)
     }
 
     /// Anyone: the process is up.

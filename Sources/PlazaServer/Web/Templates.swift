@@ -10,7 +10,8 @@ import Synchronization
 /// `"You sent {amount}"` reads `{{amount}}` from the page's model).
 enum Templates {
     static let required = [
-        "layout", "home", "home-signed-in", "home-live", "wallet/actions", "error", "docs/api", "dev/mailbox",
+        "layout", "home", "home-signed-in", "home-live", "wallet/actions", "error", "docs/api", "docs/api-section",
+        "dev/mailbox",
         "accounts/signup",
         "accounts/verify-email", "accounts/login",
         "accounts/forgot-password", "accounts/reset-password", "accounts/account", "places/nearby", "places/map",
