@@ -13,11 +13,23 @@ import urllib.request
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCREENSHOTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "screenshots")
 SIZES = {"phone": (360, 740), "desktop": (1280, 900)}
+
+
+def settled(read, attempts=5):
+    """What `read` reads from a live region that may be drawn again between finding an element and reading it (the
+    map's list every 10 s, the wallet's charges at each event): read again from the start, as an eye would."""
+    for attempt in range(attempts):
+        try:
+            return read()
+        except StaleElementReferenceException:
+            if attempt == attempts - 1:
+                raise
 
 
 def free_port():

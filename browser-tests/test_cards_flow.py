@@ -145,7 +145,10 @@ def test_a_shopper_personalizes_saves_orders_and_pays(plaza):
         names = shopper.find_element(By.ID, "text-names")
         names.clear()
         names.send_keys("Carla & Devan")
-        wait_for(shopper, lambda: "saved" in shopper.find_element(By.CSS_SELECTOR, "[data-save-status]").text)
+        # Kept once the preview shows the whole name (an answer to an earlier keystroke also says "saved").
+        wait_for(shopper, lambda: "Carla & Devan" in preview_text(shopper)
+                 and "saved" in shopper.find_element(By.CSS_SELECTOR, "[data-save-status]").text,
+                 explain=lambda: preview_text(shopper))
         shopper.get(order)
         assert "changed since you approved it" in shopper.find_element(By.CSS_SELECTOR, "[data-changed-proof]").text
         submit(shopper, "Approve the new proof")

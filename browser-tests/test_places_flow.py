@@ -6,7 +6,7 @@ from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import new_browser, screenshot
+from conftest import new_browser, screenshot, settled
 from test_accounts_flow import click, fill, navigate, submit, tab
 
 # Bruno's Bakery in the demo: 40 m north and 60 m west of Marienplatz, radius 60 m.
@@ -183,8 +183,8 @@ def test_the_map_keeps_its_popup_lists_its_shops_and_shows_where_you_are(plaza, 
     rows = lambda: browser.find_elements(By.CSS_SELECTOR, "#map-list li[data-map-place]")
     wait_for(browser, lambda: len(rows()) >= 2 and "from the map" not in rows()[0].text,
              explain=lambda: browser.find_element(By.ID, "map-list").text)
-    bakery = next(row for row in rows() if "Bruno's Bakery" in row.text)
-    assert " m" in bakery.text and ("Open now" in bakery.text or "Closed" in bakery.text), bakery.text
+    bakery = settled(lambda: next(text for text in (row.text for row in rows()) if "Bruno's Bakery" in text))
+    assert " m" in bakery and ("Open now" in bakery or "Closed" in bakery), bakery
     assert "nearest to you first" in browser.find_element(By.CSS_SELECTOR, "[data-map-list-count]").text
     map_box = browser.find_element(By.ID, "map").rect
     list_box = browser.find_element(By.ID, "map-list").rect
@@ -192,7 +192,7 @@ def test_the_map_keeps_its_popup_lists_its_shops_and_shows_where_you_are(plaza, 
         assert list_box["y"] >= map_box["y"] + map_box["height"] - 1, (map_box, list_box)
     else:
         assert list_box["x"] >= map_box["x"] + map_box["width"] - 1, (map_box, list_box)
-    words = bakery.text.split("\n")[-1]
+    words = bakery.split("\n")[-1]
 
     # Its popup opens whole inside the map (panned into view), and stays open through two refreshes.
     # A click landing while the map still glides to her (after "Use my location") can be swallowed: like a person,

@@ -4,7 +4,7 @@ counter, on her phone, while his counter page updates by itself. Then a friend's
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from conftest import new_browser, screenshot
+from conftest import new_browser, screenshot, settled
 from test_accounts_flow import click, navigate, submit, tab
 from test_places_flow import BAKERY, log_in, place, wait_for
 from test_second_factor_flow import answer, recovery_code, second_factor
@@ -39,7 +39,8 @@ def headline(driver):
 
 
 def pending(driver):
-    return [article.get_attribute("data-charge") for article in driver.find_elements(By.CSS_SELECTOR, "#charges article.charge")]
+    return settled(lambda: [article.get_attribute("data-charge")
+                            for article in driver.find_elements(By.CSS_SELECTOR, "#charges article.charge")])
 
 
 def counter_status(driver, charge):
@@ -127,7 +128,7 @@ def test_add_money_pay_a_friend_and_approve_the_shops_charge_live(plaza):
         follow_live(customer, "Review and pay")
         wait_for(customer, lambda: len(pending(customer)) == 1, explain=lambda: customer.find_element(By.ID, "charges").text)
         charge = pending(customer)[0]
-        text = customer.find_element(By.CSS_SELECTOR, "#charges article.charge").text
+        text = settled(lambda: customer.find_element(By.CSS_SELECTOR, "#charges article.charge").text)
         assert "Bruno's Bakery" in text and "$3.50" in text and "Pretzel and coffee" in text and "1 ×" not in text
         wait_for(merchant, lambda: counter_status(merchant, charge) == "pending")
         screenshot(customer, "wallet-charges")
