@@ -69,5 +69,6 @@ enum Migrations {
         M0055_UserLanguage(),  // the language a user chose for pages, mails and pushes
         M0056_InboxNoticeWording(),  // an inbox notice's words as keys, read in each reader's language
         M0057_NotificationTraceParent(),  // the trace a notification's push joins
+        M0058_ListingSearchKeys(),  // SQLite: listings' search keys, the word index keyed by them
     ]
 }

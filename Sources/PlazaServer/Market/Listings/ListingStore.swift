@@ -114,25 +114,19 @@ struct ListingStore: Sendable {
     /// Inserts many listings at once, with their search index (a benchmark's or an import's load): a few statements per
     /// thousand rows.
     func insertMany(_ records: [Record], bodies: [String], on db: any SQLDatabase) async throws {
+        let sqlite = db.prepared == nil
         for start in stride(from: 0, to: records.count, by: 500) {
             let chunk = start..<min(start + 500, records.count)
-            var insert = db.insert(into: "listings").columns(
-                "id",
-                "campus_id",
-                "seller_id",
-                "state",
-                "title",
-                "description",
-                "price",
-                "currency",
-                "category",
-                "condition",
-                "photo_ids",
-                "created_at",
-                "updated_at"
-            )
-            for record in records[chunk] {
-                insert = insert.values(
+            // SQLite: the chunk's search keys follow the highest so far (the caller's transaction holds the writer).
+            let first = sqlite ? try await topSearchKey(on: db) + 1 : 0
+            var columns = [
+                "id", "campus_id", "seller_id", "state", "title", "description", "price", "currency", "category",
+                "condition", "photo_ids", "created_at", "updated_at",
+            ]
+            if sqlite { columns.append("search_key") }
+            var insert = db.insert(into: "listings").columns(columns)
+            for (offset, record) in records[chunk].enumerated() {
+                var values: [any SQLExpression] = [
                     SQLBind(record.id),
                     SQLBind(record.campusId),
                     SQLBind(record.sellerId),
@@ -145,24 +139,37 @@ struct ListingStore: Sendable {
                     SQLBind(record.condition.rawValue),
                     SQLBind(try PlazaJSON.text(record.photoIds)),
                     SQLBind(record.createdAt),
-                    SQLBind(record.updatedAt)
-                )
+                    SQLBind(record.updatedAt),
+                ]
+                if sqlite { values.append(SQLBind(first + Int64(offset))) }
+                insert = insert.values(values)
             }
             try await insert.run()
-            let rows = chunk.map { index -> SQLQueryString in "(\(bind: records[index].id), \(bind: bodies[index]))" }
-            if db.prepared != nil {
+            if sqlite {
+                let rows = chunk.map { index -> SQLQueryString in
+                    "(\(bind: first + Int64(index - start)), \(bind: bodies[index]))"
+                }
+                try await db.raw("INSERT INTO listings_words (rowid, body) VALUES \(rows.joined(separator: ", "))")
+                    .run()
+            } else {
+                let rows = chunk.map { index -> SQLQueryString in "(\(bind: records[index].id), \(bind: bodies[index]))"
+                }
                 try await db.raw(
                     """
                     UPDATE listings SET search = to_tsvector('simple', v.body) FROM (VALUES \(rows.joined(separator: ", "))) AS v(id, body) \
                     WHERE listings.id = v.id::uuid
                     """
                 ).run()
-            } else {
-                try await db.raw(
-                    "INSERT INTO listings_search (listing_id, body) VALUES \(rows.joined(separator: ", "))"
-                ).run()
             }
         }
+    }
+
+    /// SQLite: the highest search key given so far (0 before the first listing).
+    private func topSearchKey(on db: any SQLDatabase) async throws -> Int64 {
+        try await db.raw("SELECT COALESCE(MAX(search_key), 0) AS top FROM listings").first()?.decode(
+            column: "top",
+            as: Int64.self
+        ) ?? 0
     }
 
     /// The one place the engines' full-text indexes differ: SQLite's FTS5 table, PostgreSQL's `tsvector` column.
@@ -171,35 +178,66 @@ struct ListingStore: Sendable {
             try await db.raw("UPDATE listings SET search = to_tsvector('simple', \(bind: body)) WHERE id = \(bind: id)")
                 .run()
         } else {
-            try await db.raw("DELETE FROM listings_search WHERE listing_id = \(bind: id)").run()
-            try await db.raw("INSERT INTO listings_search (listing_id, body) VALUES (\(bind: id), \(bind: body))").run()
+            // The listing's search key: its own, or the next one for a new listing (the transaction holds the writer).
+            let key = try await db.raw(
+                """
+                UPDATE listings SET search_key = COALESCE(search_key, (SELECT COALESCE(MAX(search_key), 0) + 1 \
+                FROM listings)) WHERE id = \(bind: id) RETURNING search_key
+                """
+            ).first()?.decode(column: "search_key", as: Int64.self)
+            guard let key else { return }
+            try await db.raw("DELETE FROM listings_words WHERE rowid = \(bind: key)").run()
+            try await db.raw("INSERT INTO listings_words (rowid, body) VALUES (\(bind: key), \(bind: body))").run()
         }
     }
 
-    /// The condition that a listing's indexed terms satisfy every clause of `ListingSearch.clauses` (one of its options
-    /// starting a term). Options are letters and digits only (`MarketRules.searchWords`), so neither query syntax can be
+    /// How a search finds its listings: the condition that a listing's indexed terms satisfy every clause of
+    /// `ListingSearch.clauses` (one of its options starting a term), and the index hint for the listings' table; nil when
+    /// nothing matches. Options are letters and digits only (`MarketRules.searchWords`), so neither query syntax can be
     /// escaped from.
-    private func matching(_ clauses: [[String]], on db: any SQLDatabase) -> SQLQueryString {
+    ///
+    /// SQLite decides between two plans by the number of matches, which its planner cannot know: up to `drivenLimit`,
+    /// the matching listings are read by their search keys and sorted (a rare word: walking the feed would read the
+    /// whole campus); more, the feed's index is walked in its order, each entry checked against the matches' keys from
+    /// the index entry itself, until the page is full (a common word: the first matches come within a few rows).
+    private func matching(
+        _ clauses: [[String]],
+        on db: any SQLDatabase
+    ) async throws -> (condition: SQLQueryString, hint: SQLQueryString)? {
         if db.prepared != nil {
             let query = clauses.map { "(" + $0.map { "\($0):*" }.joined(separator: " | ") + ")" }.joined(
                 separator: " & "
             )
-            return "l.search @@ to_tsquery('simple', \(bind: query))"
+            return ("l.search @@ to_tsquery('simple', \(bind: query))", "")
         }
         let query = clauses.map { "(" + $0.map { "\"\($0)\"*" }.joined(separator: " OR ") + ")" }.joined(
             separator: " AND "
         )
-        return "l.id IN (SELECT listing_id FROM listings_search WHERE listings_search MATCH \(bind: query))"
+        let keys = try await db.raw(
+            "SELECT rowid AS key FROM listings_words WHERE listings_words MATCH \(bind: query) LIMIT \(bind: Self.drivenLimit + 1)"
+        ).all().map { try $0.decode(column: "key", as: Int64.self) }
+        if keys.isEmpty { return nil }
+        if keys.count <= Self.drivenLimit {
+            return ("l.search_key IN \(SQLBind.group(keys))", " INDEXED BY listings_search_key")
+        }
+        return ("l.search_key IN (SELECT rowid FROM listings_words WHERE listings_words MATCH \(bind: query))", "")
     }
+
+    /// SQLite: up to this many matches are read by key; more walk the feed's index (see `matching`).
+    static let drivenLimit = 300
 
     private static let columnList: SQLQueryString = """
         SELECT l.id, l.campus_id, l.seller_id, l.state, l.title, l.description, l.price, l.currency, l.category, l.condition, l.photo_ids,
         l.sold_to, l.created_at, l.updated_at, s.username AS seller_username, s.display_name AS seller_name, b.username AS buyer_username,
         l.bidding_ends_at, l.bidding_reserve, l.bidding_current, l.bidding_leader, l.bidding_leader_max, l.bidding_count, l.bidding_closed
         """
-    private static let fromClause: SQLQueryString =
-        " FROM listings l JOIN users s ON s.id = l.seller_id LEFT JOIN users b ON b.id = l.sold_to"
+    private static let fromClause: SQLQueryString = from()
     static var selectColumns: SQLQueryString { columnList + fromClause }
+
+    /// The listings with their seller and buyer; `hint` (SQLite's `INDEXED BY`) says which index reads the listings.
+    private static func from(hint: SQLQueryString = "") -> SQLQueryString {
+        " FROM listings l" + hint + " JOIN users s ON s.id = l.seller_id LEFT JOIN users b ON b.id = l.sold_to"
+    }
 
     func listing(_ id: UUID, on db: any SQLDatabase) async throws -> Record? {
         try await db.raw(Self.selectColumns + " WHERE l.id = \(bind: id)").first().map(Self.record)
@@ -227,16 +265,18 @@ struct ListingStore: Sendable {
         createdAfter: Date? = nil,
         on db: any SQLDatabase
     ) async throws -> [Record] {
+        let clauses = ListingSearch.clauses(query.text ?? "")
+        let search = clauses.isEmpty ? nil : try await matching(clauses, on: db)
+        if !clauses.isEmpty, search == nil { return [] }
         var sql =
-            Self.selectColumns + """
+            Self.columnList + Self.from(hint: search?.hint ?? "") + """
                  WHERE l.campus_id = \(bind: campus) AND l.state = 'active'
                  AND EXISTS (SELECT 1 FROM market_agreements a WHERE a.user_id = l.seller_id AND a.signed_version = \(bind: agreement)
                  AND a.suspended_at IS NULL)
                  AND NOT EXISTS (SELECT 1 FROM market_blocks k WHERE (k.blocker_id = \(bind: viewer) AND k.blocked_id = l.seller_id)
                  OR (k.blocker_id = l.seller_id AND k.blocked_id = \(bind: viewer)))
                 """
-        let clauses = ListingSearch.clauses(query.text ?? "")
-        if !clauses.isEmpty { sql = sql + " AND " + matching(clauses, on: db) }
+        if let search { sql = sql + " AND " + search.condition }
         if let category = query.category { sql = sql + " AND l.category = \(bind: category)" }
         if let condition = query.condition { sql = sql + " AND l.condition = \(bind: condition.rawValue)" }
         if let low = query.minPrice { sql = sql + " AND COALESCE(l.price, 0) >= \(bind: low)" }
