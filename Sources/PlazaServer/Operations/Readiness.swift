@@ -57,7 +57,8 @@ struct Readiness: Sendable {
                 let row = try await database.sql.raw("SELECT pg_is_in_recovery() AS standby").first()
                 if try row?.decode(column: "standby", as: Bool.self) == true { return "read_only" }
             } else {
-                _ = try await database.sql.raw("SELECT 1 AS ok").first()
+                // A PRAGMA, not a SELECT: it waits for the writer (a SELECT would go to a reader), as writes do.
+                _ = try await database.sql.raw("PRAGMA schema_version").first()
                 if case .sqlite(let path) = services.configuration.storage, !Self.writable(path) { return "read_only" }
             }
             return "ok"

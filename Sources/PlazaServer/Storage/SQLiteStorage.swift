@@ -7,6 +7,8 @@ import SQLiteKit
 extension PlazaDatabase {
     /// The threads of the SQLite writer's pool: one, checked at start-up (see `sqlite(path:logger:)`).
     static let writerThreads = 1
+    /// The reader connections, and the threads of their pool: lone SELECTs go to them in turn.
+    static let readers = 2
 
     /// Opens (creating when absent) the SQLite file at `path`, in WAL mode with foreign keys on. `timeout` bounds the
     /// wait for a connection and a transaction (`DatabaseTimeLimit`), and SQLite's own wait for another process's lock.
@@ -23,9 +25,13 @@ extension PlazaDatabase {
         precondition(writerThreads == 1, "the SQLite writer's pipelines need exactly one thread")
         let writerThread = NIOThreadPool(numberOfThreads: writerThreads)
         writerThread.start()
+        // The readers' threads, their own too: on the process's shared pool they queued behind password hashes.
+        let readerThreads = NIOThreadPool(numberOfThreads: readers)
+        readerThreads.start()
         let shutdown: @Sendable ([SQLiteConnection]) async throws -> Void = { connections in
             for connection in connections.reversed() { try await connection.close() }
             try await writerThread.shutdownGracefully()
+            try await readerThreads.shutdownGracefully()
         }
         var connections: [SQLiteConnection] = []
         do {
@@ -50,13 +56,18 @@ extension PlazaDatabase {
             }
             let pipelineGuard = SQLitePipelineGuard()
             try await pipelineGuard.install(on: connection)
-            // Two readers: SQLiteNIO runs their statements on its shared thread pool, as wide as the machine (two cores here).
-            var readers: [(database: any SQLDatabase, lock: AsyncLock)] = []
-            for _ in 0..<2 {
-                let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            // Two readers, each statement on a thread of their pool: two SELECTs run at once beside the writer.
+            var readerConnections: [(database: any SQLDatabase, lock: AsyncLock)] = []
+            for _ in 0..<readers {
+                let reader = try await SQLiteConnection.open(
+                    storage: .file(path: path),
+                    threadPool: readerThreads,
+                    logger: logger,
+                    on: MultiThreadedEventLoopGroup.singleton.any()
+                )
                 connections.append(reader)
                 try await reader.sql(queryLogLevel: .trace).raw("PRAGMA busy_timeout=\(unsafeRaw: String(busy))").run()
-                readers.append((reader.sql(queryLogLevel: .trace), AsyncLock()))
+                readerConnections.append((reader.sql(queryLogLevel: .trace), AsyncLock()))
             }
             let checkpointer = SQLiteCheckpointer(path: path, logger: logger)
             let opened = connections
@@ -66,7 +77,7 @@ extension PlazaDatabase {
                 sql: SerializedSQLDatabase(
                     base: base,
                     lock: AsyncLock(),
-                    readers: readers,
+                    readers: readerConnections,
                     written: checkpointer.written,
                     pipelineGuard: pipelineGuard,
                     timeout: timeout

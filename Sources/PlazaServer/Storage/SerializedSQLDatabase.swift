@@ -8,8 +8,9 @@ import Synchronization
 /// A single SQLite connection cannot carry two transactions; one statement of another task would
 /// otherwise land inside an open one. Every use goes through `lock`, a session holds it throughout.
 ///
-/// A lone `SELECT` outside any session goes to one of `readers`, other connections to the same file, in turn:
-/// in WAL mode they read the last commit while the writer carries on, instead of waiting for its turn.
+/// A lone `SELECT` outside any session (built, or raw SQL whose first word is `SELECT`) goes to one of `readers`,
+/// other connections to the same file, in turn: in WAL mode they read the last commit while the writer carries on,
+/// instead of waiting for its turn. (A `WITH … SELECT` stays on the writer: its first word cannot tell.)
 struct SerializedSQLDatabase: ForwardingSQLDatabase {
     let base: any SQLDatabase
     let lock: AsyncLock
@@ -38,17 +39,19 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        if !readers.isEmpty, query is SQLSelect {
+        // A SELECT, built or raw (the feed's search is raw SQL): the readers run two at once beside the writer.
+        let operation = StatementTiming.operation(of: query)
+        if !readers.isEmpty, operation == "SELECT" {
             let reader = readers[turn.next.add(1, ordering: .relaxed).oldValue % readers.count]
             try await reader.lock.withLock(within: limit) {
-                try await timing.measure(StatementTiming.operation(of: query)) {
+                try await timing.measure(operation) {
                     try await reader.database.execute(sql: query, onRow)
                 }
             }
         } else {
             defer { written() }
             try await lock.withLock(within: limit) {
-                try await timing.measure(StatementTiming.operation(of: query)) {
+                try await timing.measure(operation) {
                     try await base.execute(sql: query, onRow)
                 }
             }

@@ -35,4 +35,24 @@ import Testing
             }
         }
     }
+
+    /// A lone SELECT in raw SQL, as the builders' SELECTs, reads on a reader connection: it answers while a transaction
+    /// holds the writer, and sees the last commit, not the transaction's rows.
+    @Test func aLoneRawSelectReadsTheLastCommitBesideAnOpenTransaction() async throws {
+        try await TestPlaza.withServices(.sqlite) { services in
+            let database = services.database
+            let count: SQLQueryString = "SELECT COUNT(*) AS n FROM rate_limit_events WHERE bucket = 'reader-test'"
+            try await database.transaction { db in
+                try await db.raw(
+                    """
+                    INSERT INTO rate_limit_events (id, bucket, subject, occurred_at) \
+                    VALUES (\(bind: UUID()), 'reader-test', 'x', \(bind: Date()))
+                    """
+                ).run()
+                #expect(try await db.raw(count).first()?.decode(column: "n", as: Int.self) == 1)
+                #expect(try await database.sql.raw(count).first()?.decode(column: "n", as: Int.self) == 0)
+            }
+            #expect(try await database.sql.raw(count).first()?.decode(column: "n", as: Int.self) == 1)
+        }
+    }
 }
