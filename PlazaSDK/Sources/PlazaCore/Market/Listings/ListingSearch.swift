@@ -22,7 +22,9 @@ public enum ListingSearch {
     }
 
     /// A query's clauses, one per word (at most 8): the prefixes any of which satisfies it (the word, its stem, and
-    /// its joins with the words before and after it). A listing matches when every clause does.
+    /// its joins with the words before and after it). A listing matches when every clause does. An option that
+    /// another one starts is left out ("beanbag" where "bean" is): every term it starts, the shorter one starts too,
+    /// and each option costs the engines an index lookup.
     public static func clauses(_ query: String) -> [[String]] {
         let words = MarketRules.searchWords(query)
         return words.indices.map { index in
@@ -33,7 +35,7 @@ public enum ListingSearch {
             add(words[index])
             if index > 0 { add(words[index - 1] + words[index]) }
             if index + 1 < words.count { add(words[index] + words[index + 1]) }
-            return options
+            return options.filter { option in !options.contains { $0 != option && option.hasPrefix($0) } }
         }
     }
 
