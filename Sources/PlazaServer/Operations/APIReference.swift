@@ -42,7 +42,6 @@ struct APIReference: Sendable {
     /// One section's page: its operations and the schemas they use, with the other sections a link away.
     struct SectionPage: Sendable {
         var shell: Shell
-        var api: Content
         var section: Group
         var sections: [SectionLink]
     }
@@ -128,7 +127,6 @@ struct APIReference: Sendable {
         let links = content.groups.map { SectionLink(name: $0.name, slug: $0.slug, current: $0.slug == slug) }
         let page = SectionPage(
             shell: Shell(title: "\(group.name) · API reference", context: context),
-            api: content,
             section: group,
             sections: links
         )
