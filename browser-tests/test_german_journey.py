@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from conftest import ROOT, latest_mail, screenshot
 from test_accounts_flow import PASSWORD, fill, navigate, notice, submit
 from test_offer_report_flow import api, running_coupon, token
-from test_offers_flow import town_offer
+from test_offers_flow import claim_town_offer
 from test_places_flow import wait_for
 
 MESSAGES = os.path.join(ROOT, "Sources", "PlazaServer", "Resources", "Messages")
@@ -112,8 +112,7 @@ def test_a_german_reader_signs_up_pays_gets_a_punch_and_claims_a_coupon_in_germa
     title = "Brezel-Gutschein " + uuid.uuid4().hex[:4]
     campaign = running_coupon(plaza, title)
     browser.get(plaza + "/offers?view=town")
-    row = town_offer(browser, title)
-    navigate(browser, row.find_element(By.XPATH, ".//button[normalize-space()=%s]" % json.dumps(words("offers.claim"))))
+    claim_town_offer(browser, title, words("offers.claim"))
     assert f"/offers/{campaign}" in browser.current_url, browser.current_url
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de"
     screenshot(browser, "german-coupon")
