@@ -88,8 +88,10 @@ extension StatementTiming {
     }
 
     /// SQLKit keeps a query string's fragments internal; a mirror reads the first ones without serializing it all.
+    /// Each `+` nests the string so far one level deeper (`"\(lhs)\(rhs)"`): a query built up clause by clause (the
+    /// market's feed) starts dozens of levels down, and stopping early sent it to the writer as `OTHER`.
     private static func operation(ofFragmentsOf string: SQLQueryString, depth: Int = 0) -> String {
-        guard depth < 4, let fragments = Mirror(reflecting: string).children.first?.value as? [any SQLExpression]
+        guard depth < 256, let fragments = Mirror(reflecting: string).children.first?.value as? [any SQLExpression]
         else { return "OTHER" }
         for fragment in fragments {
             if let raw = fragment as? SQLRaw {

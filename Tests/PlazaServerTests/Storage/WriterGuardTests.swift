@@ -55,4 +55,26 @@ import Testing
             #expect(try await database.sql.raw(count).first()?.decode(column: "n", as: Int.self) == 1)
         }
     }
+
+    /// A SELECT built up clause by clause (as the market's feed is: each `+` nests what came before) still goes to a
+    /// reader: it answers beside an open transaction instead of queueing for the writer.
+    @Test func aSelectBuiltClauseByClauseReadsBesideAnOpenTransaction() async throws {
+        try await TestPlaza.withServices(.sqlite) { services in
+            let database = services.database
+            var built: SQLQueryString = "SELECT COUNT(*) AS n FROM rate_limit_events WHERE 1 = 1"
+            for _ in 0..<40 { built = built + " AND bucket = " + "'built-test'" }
+            let count = built
+            #expect(StatementTiming.operation(of: count) == "SELECT")
+            try await database.transaction { db in
+                try await db.raw(
+                    """
+                    INSERT INTO rate_limit_events (id, bucket, subject, occurred_at) \
+                    VALUES (\(bind: UUID()), 'built-test', 'x', \(bind: Date()))
+                    """
+                ).run()
+                #expect(try await database.sql.raw(count).first()?.decode(column: "n", as: Int.self) == 0)
+            }
+            #expect(try await database.sql.raw(count).first()?.decode(column: "n", as: Int.self) == 1)
+        }
+    }
 }
