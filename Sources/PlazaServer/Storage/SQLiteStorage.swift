@@ -42,7 +42,7 @@ extension PlazaDatabase {
                 on: MultiThreadedEventLoopGroup.singleton.any()
             )
             connections.append(connection)
-            let base = connection.sql(queryLogLevel: .trace)
+            let base = SQLiteFastRowsDatabase(base: connection.sql(queryLogLevel: .trace))
             // WAL lets `plaza backup` and other readers run beside the server; NORMAL is durable in WAL mode
             // except for the last transactions on power loss; busy_timeout covers those outside readers.
             // The checkpointer copies the log back beside the writer; the writer's own automatic checkpoint is a backstop.
@@ -67,7 +67,7 @@ extension PlazaDatabase {
                 )
                 connections.append(reader)
                 try await reader.sql(queryLogLevel: .trace).raw("PRAGMA busy_timeout=\(unsafeRaw: String(busy))").run()
-                readerConnections.append((reader.sql(queryLogLevel: .trace), AsyncLock()))
+                readerConnections.append((SQLiteFastRowsDatabase(base: reader.sql(queryLogLevel: .trace)), AsyncLock()))
             }
             let checkpointer = SQLiteCheckpointer(path: path, logger: logger)
             let opened = connections

@@ -49,33 +49,36 @@ extension UUID {
 
     /// `UUID(uuidString:)`: 36 characters, hex in either case, dashes at 8, 13, 18 and 23.
     init?(text: some StringProtocol) {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var count = 0
-        var high: UInt8?
-        var position = 0
-        for character in text.utf8 {
-            defer { position += 1 }
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-                guard character == UInt8(ascii: "-") else { return nil }
-                continue
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &uuid) { bytes in
+            var count = 0
+            var high: UInt8?
+            var position = 0
+            for character in text.utf8 {
+                defer { position += 1 }
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard character == UInt8(ascii: "-") else { return false }
+                    continue
+                }
+                let value: UInt8
+                switch character {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
+                default: return false
+                }
+                guard count < 16 else { return false }
+                if let first = high {
+                    bytes[count] = first << 4 | value
+                    count += 1
+                    high = nil
+                } else {
+                    high = value
+                }
             }
-            let value: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            guard count < 16 else { return nil }
-            if let first = high {
-                bytes[count] = first << 4 | value
-                count += 1
-                high = nil
-            } else {
-                high = value
-            }
+            return position == 36 && count == 16
         }
-        guard position == 36, count == 16 else { return nil }
-        self = bytes.withUnsafeBytes { UUID(uuid: $0.load(as: uuid_t.self)) }
+        guard parsed else { return nil }
+        self.init(uuid: uuid)
     }
 }
