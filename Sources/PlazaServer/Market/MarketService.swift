@@ -171,13 +171,22 @@ package struct MarketService: Sendable {
 
     /// The user's current membership; nil when they never verified or it lapsed.
     func membership(_ identity: Identity, now: Date = Date()) async throws -> CampusMembership? {
-        guard let member = try await store.member(user: identity.user.id, on: database.sql), member.verifiedUntil > now,
-            let campus = try await store.campus(member.campusId, on: database.sql)
+        try await standing(identity, now: now)?.membership
+    }
+
+    /// The student's current membership and their agreement, read together (every marketplace request asks).
+    private func standing(
+        _ identity: Identity,
+        now: Date
+    ) async throws -> (membership: CampusMembership, signedVersion: Int?, suspended: Bool)? {
+        guard let standing = try await store.standing(user: identity.user.id, on: database.sql),
+            standing.verifiedUntil > now
         else { return nil }
-        return CampusMembership(
-            campus: CampusReference(id: campus.id, name: campus.name),
-            verifiedUntil: member.verifiedUntil
+        let membership = CampusMembership(
+            campus: CampusReference(id: standing.campusId, name: standing.campusName),
+            verifiedUntil: standing.verifiedUntil
         )
+        return (membership, standing.signedVersion, standing.suspended)
     }
 
     /// The gate of every marketplace route: 403 `campus_required` without a current membership, then 403
@@ -189,11 +198,10 @@ package struct MarketService: Sendable {
         now: Date = Date(),
         allowSuspended: Bool = false
     ) async throws -> CampusMembership {
-        guard let membership = try await membership(identity, now: now) else { throw PlazaError.campusRequired }
-        let signature = try await store.signature(user: identity.user.id, on: database.sql)
-        guard signature.version == MarketRules.agreementVersion else { throw PlazaError.agreementRequired }
-        guard allowSuspended || !signature.suspended else { throw PlazaError.marketSuspended }
-        return membership
+        guard let standing = try await standing(identity, now: now) else { throw PlazaError.campusRequired }
+        guard standing.signedVersion == MarketRules.agreementVersion else { throw PlazaError.agreementRequired }
+        guard allowSuspended || !standing.suspended else { throw PlazaError.marketSuspended }
+        return standing.membership
     }
 
     /// The campus whose domain the address has; refused beside `email` when none, or when it verifies someone else.

@@ -139,6 +139,34 @@ struct MarketStore: Sendable {
             }
     }
 
+    /// Where a student stands, in one statement: their campus (its id and name), until when their address is
+    /// verified, the agreement version they signed and whether they are suspended. Nil without a membership.
+    struct Standing: Sendable {
+        var campusId: UUID
+        var campusName: String
+        var verifiedUntil: Date
+        var signedVersion: Int?
+        var suspended: Bool
+    }
+
+    func standing(user: UUID, on db: any SQLDatabase) async throws -> Standing? {
+        try await db.raw(
+            """
+            SELECT m.campus_id, c.name, m.verified_until, a.signed_version, a.suspended_at FROM campus_members m \
+            JOIN campuses c ON c.id = m.campus_id LEFT JOIN market_agreements a ON a.user_id = m.user_id \
+            WHERE m.user_id = \(bind: user)
+            """
+        ).first().map { row in
+            Standing(
+                campusId: try row.decode(column: "campus_id", as: UUID.self),
+                campusName: try row.decode(column: "name", as: String.self),
+                verifiedUntil: try row.decode(column: "verified_until", as: Date.self),
+                signedVersion: try row.decode(column: "signed_version", as: Int?.self),
+                suspended: try row.decode(column: "suspended_at", as: Date?.self) != nil
+            )
+        }
+    }
+
     /// The account a campus address verifies, if any.
     func holder(email: String, on db: any SQLDatabase) async throws -> UUID? {
         try await db.select().column("user_id").from("campus_members").where("email", .equal, email).first()

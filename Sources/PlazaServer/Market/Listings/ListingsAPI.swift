@@ -45,8 +45,8 @@ struct ListingsAPI: Sendable {
 
     @Sendable func feed(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let paging = try Paging(request.uri)
-        return try .json(
-            try await market.feed(
+        return .json(
+            writing: try await market.feed(
                 context.identity,
                 try Self.query(request.uri),
                 limit: paging.limit,

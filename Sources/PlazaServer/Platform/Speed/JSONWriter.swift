@@ -69,6 +69,47 @@ package struct JSONWriter {
         needsComma = true
     }
 
+    mutating func integer(_ value: some BinaryInteger) {
+        separate()
+        append(decimal: value)
+        needsComma = true
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        value ? append("true") : append("false")
+        needsComma = true
+    }
+
+    /// As Foundation's encoder writes a finite number: its shortest form, without a trailing `.0`.
+    mutating func double(_ value: Double) {
+        separate()
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+        needsComma = true
+    }
+
+    mutating func null() {
+        separate()
+        append("null")
+        needsComma = true
+    }
+
+    private mutating func append(decimal value: some BinaryInteger) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { out in
+            var at = 40
+            repeat {
+                at -= 1
+                out[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude != 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[at...]))
+        }
+    }
+
     /// As `uuidString` spells it (upper-case hex), without its formatting machinery.
     mutating func uuid(_ value: UUID) {
         quoted(capacity: 36) { put in
@@ -160,6 +201,17 @@ extension PresentCustomer: JSONWritable {
             json.date(since)
             json.key("username")
             json.string(username)
+        }
+    }
+}
+
+extension Money: JSONWritable {
+    package func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("amount")
+            json.integer(amount)
+            json.key("currency")
+            json.string(currency)
         }
     }
 }
