@@ -1,6 +1,7 @@
 import Foundation
 import PlazaCore
 import SQLKit
+import Synchronization
 
 /// All SQL about listings, their full-text index (FTS5 on SQLite, `tsvector` on PostgreSQL) and the feed.
 struct ListingStore: Sendable {
@@ -213,6 +214,11 @@ struct ListingStore: Sendable {
         let query = clauses.map { "(" + $0.map { "\"\($0)\"*" }.joined(separator: " OR ") + ")" }.joined(
             separator: " AND "
         )
+        let walk: (SQLQueryString, SQLQueryString) = (
+            "l.search_key IN (SELECT rowid FROM listings_words WHERE listings_words MATCH \(bind: query))", ""
+        )
+        // A search that matched many a moment ago walks at once: the probe would evaluate the query a second time.
+        if commonSearches.contains(query) { return walk }
         let keys = try await db.raw(
             "SELECT rowid AS key FROM listings_words WHERE listings_words MATCH \(bind: query) LIMIT \(bind: Self.drivenLimit + 1)"
         ).all().map { try $0.decode(column: "key", as: Int64.self) }
@@ -220,11 +226,35 @@ struct ListingStore: Sendable {
         if keys.count <= Self.drivenLimit {
             return ("l.search_key IN \(SQLBind.group(keys))", " INDEXED BY listings_search_key")
         }
-        return ("l.search_key IN (SELECT rowid FROM listings_words WHERE listings_words MATCH \(bind: query))", "")
+        commonSearches.insert(query)
+        return walk
     }
 
     /// SQLite: up to this many matches are read by key; more walk the feed's index (see `matching`).
     static let drivenLimit = 300
+
+    /// SQLite: searches that matched more than `drivenLimit` listings lately. Walking the feed is right for any search
+    /// (only slower for a rare one), so a search remembered here may skip the probe; one that matched few is never
+    /// remembered (its matches could grow past what reading by key finds).
+    let commonSearches = CommonSearches()
+
+    final class CommonSearches: Sendable {
+        /// How long a verdict holds, and how many are kept before starting afresh.
+        static let lifetime: TimeInterval = 60
+        static let capacity = 1_000
+        private let seen = Mutex<[String: Date]>([:])
+
+        func contains(_ query: String, now: Date = Date()) -> Bool {
+            seen.withLock { $0[query].map { now.timeIntervalSince($0) < Self.lifetime } ?? false }
+        }
+
+        func insert(_ query: String, now: Date = Date()) {
+            seen.withLock { seen in
+                if seen.count >= Self.capacity { seen.removeAll(keepingCapacity: true) }
+                seen[query] = now
+            }
+        }
+    }
 
     private static let columnList: SQLQueryString = """
         SELECT l.id, l.campus_id, l.seller_id, l.state, l.title, l.description, l.price, l.currency, l.category, l.condition, l.photo_ids,
