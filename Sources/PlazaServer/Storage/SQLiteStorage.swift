@@ -7,8 +7,8 @@ import SQLiteKit
 extension PlazaDatabase {
     /// The threads of the SQLite writer's pool: one, checked at start-up (see `sqlite(path:logger:)`).
     static let writerThreads = 1
-    /// The reader connections, and the threads of their pool: lone SELECTs go to them in turn.
-    static let readers = 2
+    /// The reader connections, and the threads of their pool: a lone SELECT goes to the least busy.
+    static let readers = 3
 
     /// Opens (creating when absent) the SQLite file at `path`, in WAL mode with foreign keys on. `timeout` bounds the
     /// wait for a connection and a transaction (`DatabaseTimeLimit`), and SQLite's own wait for another process's lock.

@@ -306,20 +306,20 @@ struct ListingStore: Sendable {
                  AND NOT EXISTS (SELECT 1 FROM market_blocks k WHERE (k.blocker_id = \(bind: viewer) AND k.blocked_id = l.seller_id)
                  OR (k.blocker_id = l.seller_id AND k.blocked_id = \(bind: viewer)))
                 """
-        if let search { sql = sql + " AND " + search.condition }
-        if let category = query.category { sql = sql + " AND l.category = \(bind: category)" }
-        if let condition = query.condition { sql = sql + " AND l.condition = \(bind: condition.rawValue)" }
-        if let low = query.minPrice { sql = sql + " AND COALESCE(l.price, 0) >= \(bind: low)" }
-        if let high = query.maxPrice { sql = sql + " AND COALESCE(l.price, 0) <= \(bind: high)" }
-        if let seller = query.seller { sql = sql + " AND s.username = \(bind: seller.lowercased())" }
-        if let createdAfter { sql = sql + " AND l.created_at > \(bind: createdAfter)" }
+        if let search { sql += " AND " + search.condition }
+        if let category = query.category { sql += " AND l.category = \(bind: category)" }
+        if let condition = query.condition { sql += " AND l.condition = \(bind: condition.rawValue)" }
+        if let low = query.minPrice { sql += " AND COALESCE(l.price, 0) >= \(bind: low)" }
+        if let high = query.maxPrice { sql += " AND COALESCE(l.price, 0) <= \(bind: high)" }
+        if let seller = query.seller { sql += " AND s.username = \(bind: seller.lowercased())" }
+        if let createdAfter { sql += " AND l.created_at > \(bind: createdAfter)" }
         let order: SQLQueryString =
             switch query.sort {
             case .newest: " ORDER BY l.created_at DESC, l.id DESC"
             case .priceAscending: " ORDER BY COALESCE(l.price, 0) ASC, l.created_at DESC, l.id DESC"
             case .priceDescending: " ORDER BY COALESCE(l.price, 0) DESC, l.created_at DESC, l.id DESC"
             }
-        sql = sql + order + " LIMIT \(bind: limit) OFFSET \(bind: offset)"
+        sql += order + " LIMIT \(bind: limit) OFFSET \(bind: offset)"
         return try await db.raw(sql).all().map(Self.record)
     }
 
@@ -356,9 +356,9 @@ struct ListingStore: Sendable {
                 (SELECT o.amount FROM market_offers o WHERE o.listing_id = l.id AND o.state = 'completed' LIMIT 1) AS agreed,
                 (SELECT o.payment_state FROM market_offers o WHERE o.listing_id = l.id AND o.state = 'completed' LIMIT 1) AS paid
                 """ + Self.fromClause + " WHERE l.state = 'sold'"
-        if let seller { sql = sql + " AND l.seller_id = \(bind: seller)" }
-        if let buyer { sql = sql + " AND l.sold_to = \(bind: buyer)" }
-        sql = sql + " ORDER BY l.updated_at DESC, l.id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)"
+        if let seller { sql += " AND l.seller_id = \(bind: seller)" }
+        if let buyer { sql += " AND l.sold_to = \(bind: buyer)" }
+        sql += " ORDER BY l.updated_at DESC, l.id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)"
         return try await db.raw(sql).all().map {
             (
                 try Self.record($0), try $0.decode(column: "buyer_name", as: String?.self),
@@ -385,6 +385,18 @@ struct ListingStore: Sendable {
         return (counts[ListingState.sold.rawValue] ?? 0, counts[ListingState.active.rawValue] ?? 0)
     }
 
+    /// The `photo_ids` column, a JSON array of ids as `PlazaJSON` writes it (`["…","…"]`), read without a JSON
+    /// decoder per listing of a page; anything else is read by the decoder.
+    static func photoIds(_ text: String) throws -> [UUID] {
+        if text == "[]" { return [] }
+        if text.hasPrefix("[\""), text.hasSuffix("\"]") {
+            let ids = text.dropFirst(2).dropLast(2).split(separator: "\",\"", omittingEmptySubsequences: false)
+                .compactMap { UUID(text: $0) }
+            if text.utf8.count == ids.count * 39 + 1 { return ids }  // each piece an id: `[` + 39 per id
+        }
+        return try PlazaJSON.value([UUID].self, from: text)
+    }
+
     static func record(_ row: any SQLRow) throws -> Record {
         Record(
             id: try row.decode(column: "id", as: UUID.self),
@@ -397,7 +409,7 @@ struct ListingStore: Sendable {
             currency: try row.decode(column: "currency", as: String?.self),
             category: try row.decode(column: "category", as: String.self),
             condition: ListingCondition(rawValue: try row.decode(column: "condition", as: String.self)) ?? .good,
-            photoIds: try PlazaJSON.value([UUID].self, from: try row.decode(column: "photo_ids", as: String.self)),
+            photoIds: try photoIds(try row.decode(column: "photo_ids", as: String.self)),
             soldTo: try row.decode(column: "sold_to", as: UUID?.self),
             createdAt: try row.decode(column: "created_at", as: Date.self),
             updatedAt: try row.decode(column: "updated_at", as: Date.self),
