@@ -9,16 +9,20 @@ actor AsyncLock {
     private var isLocked = false
     private var waiters: [Waiter] = []
     private var head = 0
-    private var nextWaiter: UInt64 = 0
 
     private struct Waiter {
-        let id: UInt64
         /// Told true when the lock is its, false when its time ran out first.
         let continuation: CheckedContinuation<Bool, Never>
         let task: Int?
-        /// Ends its wait after the time limit; cancelled when the lock comes first.
-        var timer: Task<Void, Never>?
+        /// When its wait ends without the lock (`sweeper` sees to it).
+        let deadline: ContinuousClock.Instant?
     }
+    /// One task for all waiters' time limits, asleep until the earliest: a timer task for each waiter cost more than
+    /// the statements it guarded (`plaza bench market`: 859 searches/s with them, 1,053/s without).
+    private var sweeper: Task<Void, Never>?
+    /// The instant `sweeper` sleeps until, and its number (a sweeper replaced by one for an earlier deadline stops).
+    private var sweepAt: ContinuousClock.Instant?
+    private var sweeps: UInt64 = 0
     /// The task holding the lock (debug builds' re-entrance check).
     private var holder: Int?
 
@@ -37,25 +41,45 @@ actor AsyncLock {
             "This task already holds the lock it asks for and would wait for itself forever: inside `database.transaction { db in ... }` "
                 + "use `db`, never `database.sql`."
         )
-        let id = nextWaiter
-        nextWaiter += 1
+        let deadline = limit.map { ContinuousClock.now + $0 }
         return await withCheckedContinuation { continuation in
-            var waiter = Waiter(id: id, continuation: continuation, task: task)
-            if let limit {
-                waiter.timer = Task {
-                    try? await Task.sleep(for: limit)
-                    if !Task.isCancelled { self.expire(id) }
-                }
-            }
-            waiters.append(waiter)
+            waiters.append(Waiter(continuation: continuation, task: task, deadline: deadline))
+            guard let deadline, sweepAt.map({ deadline < $0 }) ?? true else { return }
+            // None asleep, or one asleep until later: a new one sleeps until this deadline, the old one stops.
+            sweeper?.cancel()
+            sweeps += 1
+            sweepAt = deadline
+            let number = sweeps
+            sweeper = Task { await self.sweep(number) }
         }
     }
 
-    /// A waiter's time ran out: it leaves the queue without the lock.
-    private func expire(_ id: UInt64) {
-        guard let index = waiters[head...].firstIndex(where: { $0.id == id }) else { return }
-        let waiter = waiters.remove(at: index)
-        waiter.continuation.resume(returning: false)
+    /// Until no waiter has a time limit: sends away those whose time ran out (without the lock), then sleeps until
+    /// the earliest deadline left.
+    private func sweep(_ number: UInt64) async {
+        while number == sweeps {
+            let now = ContinuousClock.now
+            var earliest: ContinuousClock.Instant?
+            var index = head
+            while index < waiters.count {
+                guard let deadline = waiters[index].deadline else {
+                    index += 1
+                    continue
+                }
+                if deadline <= now {
+                    waiters.remove(at: index).continuation.resume(returning: false)
+                } else {
+                    earliest = min(earliest ?? deadline, deadline)
+                    index += 1
+                }
+            }
+            guard let earliest else {
+                (sweeper, sweepAt) = (nil, nil)
+                return
+            }
+            sweepAt = earliest
+            try? await Task.sleep(until: earliest, tolerance: .milliseconds(10))
+        }
     }
 
     func unlock() {
@@ -69,7 +93,6 @@ actor AsyncLock {
         let next = waiters[head]
         head += 1
         holder = next.task
-        next.timer?.cancel()
         next.continuation.resume(returning: true)  // the lock passes straight to the next waiter
     }
 
