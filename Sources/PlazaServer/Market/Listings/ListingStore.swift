@@ -27,6 +27,8 @@ struct ListingStore: Sendable {
         /// A listing sold by bidding: its auction (nil otherwise), and whether it has ended.
         var auction: AuctionState? = nil
         var auctionClosed = false
+        /// What the page shows of the seller, when the statement that read the listing read it too.
+        var sellerFacts: SellerFacts? = nil
     }
 
     func insert(_ record: Record, searchBody: String, on db: any SQLDatabase) async throws {
@@ -293,13 +295,19 @@ struct ListingStore: Sendable {
         limit: Int,
         offset: Int,
         createdAfter: Date? = nil,
+        sellersAt: Date? = nil,
         on db: any SQLDatabase
     ) async throws -> [Record] {
         let clauses = ListingSearch.clauses(query.text ?? "")
         let search = clauses.isEmpty ? nil : try await matching(clauses, on: db)
         if !clauses.isEmpty, search == nil { return [] }
-        var sql =
-            Self.columnList + Self.from(hint: search?.hint ?? "") + """
+        var sql = Self.columnList
+        // The sellers' facts as of `sellersAt`, in the same statement (only the page's rows compute them).
+        if let sellersAt {
+            sql += ", s.created_at AS seller_since, " + Self.sellerFactsColumns(of: "l.seller_id", now: sellersAt)
+        }
+        sql +=
+            Self.from(hint: search?.hint ?? "") + """
                  WHERE l.campus_id = \(bind: campus) AND l.state = 'active'
                  AND EXISTS (SELECT 1 FROM market_agreements a WHERE a.user_id = l.seller_id AND a.signed_version = \(bind: agreement)
                  AND a.suspended_at IS NULL)
@@ -428,7 +436,8 @@ struct ListingStore: Sendable {
                     endsAt: endsAt
                 )
             },
-            auctionClosed: try row.decode(column: "bidding_closed", as: Bool.self)
+            auctionClosed: try row.decode(column: "bidding_closed", as: Bool.self),
+            sellerFacts: row.contains(column: "seller_sales") ? try sellerFacts(row) : nil
         )
     }
 }

@@ -22,10 +22,12 @@ extension MarketService {
         now: Date,
         on db: (any SQLDatabase)? = nil
     ) async throws -> [Listing] {
-        let facts = try await listings.sellerFacts(records.map(\.sellerId), now: now, on: db ?? database.sql)
+        // Read with the listings (the feed), or here in one statement for all that were not.
+        let unread = records.filter { $0.sellerFacts == nil }.map(\.sellerId)
+        let facts = try await listings.sellerFacts(unread, now: now, on: db ?? database.sql)
         return records.map { record in
             var listing = Self.dto(record, viewer: viewer)
-            if let seller = facts[record.sellerId] {
+            if let seller = record.sellerFacts ?? facts[record.sellerId] {
                 listing.seller.rating = seller.rating
                 listing.seller.memberSince = seller.memberSince
                 listing.seller.sales = seller.sales

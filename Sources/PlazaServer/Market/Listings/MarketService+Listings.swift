@@ -182,6 +182,7 @@ extension MarketService {
             agreement: MarketRules.agreementVersion,
             limit: limit + 1,
             offset: offset,
+            sellersAt: now,
             on: database.sql
         )
         return Page(
