@@ -6,7 +6,7 @@ import urllib.request
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import free_port, new_browser, screenshot, start_demo, stop
+from conftest import free_port, new_browser, screenshot, settled, start_demo, stop
 from test_accounts_flow import click, navigate, tab
 from test_places_flow import log_in, wait_for
 from test_wallet_flow import fill_in, follow_live, pending
@@ -53,10 +53,10 @@ def test_an_item_built_charge_with_a_tip_is_paid_and_its_receipt_downloads(till,
         tab(customer, "Home")
         follow_live(customer, "Review and pay")
         wait_for(customer, lambda: len(pending(customer)) == 1, explain=lambda: customer.find_element(By.ID, "charges").text)
-        shown = customer.find_element(By.CSS_SELECTOR, "#charges article.charge").text
+        shown = settled(lambda: customer.find_element(By.CSS_SELECTOR, "#charges article.charge").text)
         assert "2 × Pretzel" in shown and "Coffee" in shown and "Tip" in shown and "$0.49" in shown and "$5.39" in shown, shown
         screenshot(customer, "counter-sale-charge")
-        click(customer, customer.find_element(By.CSS_SELECTOR, "[data-approve]"))
+        settled(lambda: click(customer, customer.find_element(By.CSS_SELECTOR, "[data-approve]")))
         wait_for(customer, lambda: customer.find_element(By.CSS_SELECTOR, "[data-async-done]").text.startswith("Paid Bruno's Bakery $5.39"))
 
         # The counter's settled list says the tip, and leads to the receipt the customer has.

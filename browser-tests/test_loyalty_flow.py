@@ -16,7 +16,7 @@ import zipfile
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from conftest import GOOGLE_WALLET, new_browser, screenshot
+from conftest import GOOGLE_WALLET, new_browser, screenshot, settled
 from test_accounts_flow import click, fill, navigate, notice, submit, tab
 from test_places_flow import log_in, wait_for
 from test_wallet_flow import fill_in, follow_live, pending
@@ -220,7 +220,7 @@ def test_paying_the_shop_punches_the_card(plaza, browser):
         tab(browser, "Home")
         follow_live(browser, "Review and pay")
         wait_for(browser, lambda: len(pending(browser)) == 1)
-        click(browser, browser.find_element(By.CSS_SELECTOR, "[data-approve]"))
+        settled(lambda: click(browser, browser.find_element(By.CSS_SELECTOR, "[data-approve]")))
         earned = f"+2 punches on {title} (2 of 4)"
         done = lambda: browser.find_element(By.CSS_SELECTOR, "[data-async-done]").text
         wait_for(browser, lambda: earned in done(), explain=done)

@@ -7,7 +7,7 @@ import uuid
 
 from selenium.webdriver.common.by import By
 
-from conftest import new_browser, screenshot
+from conftest import new_browser, screenshot, settled
 from test_accounts_flow import click, fill, navigate, notice, submit, tab
 from test_market_deal_flow import sign_up
 from test_places_flow import log_in, wait_for
@@ -66,7 +66,7 @@ def test_qr_codes_and_a_payment_dispute_from_report_to_decision(plaza, browser):
         fill_in(merchant, "charge-form", {"payCode": code, "amount": "4.20", "description": "Two pretzels"})
         click(merchant, merchant.find_element(By.XPATH, "//button[normalize-space()='Ask to pay']"))
         wait_for(customer, lambda: len(pending(customer)) == 1, explain=lambda: customer.find_element(By.ID, "charges").text)
-        click(customer, customer.find_element(By.CSS_SELECTOR, "[data-approve]"))
+        settled(lambda: click(customer, customer.find_element(By.CSS_SELECTOR, "[data-approve]")))
         wait_for(customer, lambda: "Paid Bruno's Bakery $4.20" in customer.find_element(By.CSS_SELECTOR, "[data-async-done]").text)
 
         # A problem with that payment, from its receipt.

@@ -132,7 +132,7 @@ def test_add_money_pay_a_friend_and_approve_the_shops_charge_live(plaza):
         assert "Bruno's Bakery" in text and "$3.50" in text and "Pretzel and coffee" in text and "1 ×" not in text
         wait_for(merchant, lambda: counter_status(merchant, charge) == "pending")
         screenshot(customer, "wallet-charges")
-        click(customer, customer.find_element(By.CSS_SELECTOR, "[data-approve]"))
+        settled(lambda: click(customer, customer.find_element(By.CSS_SELECTOR, "[data-approve]")))
         wait_for(customer, lambda: customer.find_element(By.CSS_SELECTOR, "[data-async-done]").text == "Paid Bruno's Bakery $3.50 ✓")
         wait_for(customer, lambda: pending(customer) == [])
         screenshot(customer, "wallet-charge-paid")
@@ -184,9 +184,9 @@ def test_a_friend_asks_and_is_paid(plaza):
         screenshot(payer, "home-request-waiting")
         follow_live(payer, "Review and pay")
         wait_for(payer, lambda: len(pending(payer)) == 1)
-        text = payer.find_element(By.CSS_SELECTOR, "#charges article.charge").text
+        text = settled(lambda: payer.find_element(By.CSS_SELECTOR, "#charges article.charge").text)
         assert "Carla Friend" in text and "$4.00" in text and "Cinema tickets" in text
-        click(payer, payer.find_element(By.CSS_SELECTOR, "[data-approve]"))
+        settled(lambda: click(payer, payer.find_element(By.CSS_SELECTOR, "[data-approve]")))
         wait_for(payer, lambda: payer.find_element(By.CSS_SELECTOR, "[data-async-done]").text == "Paid Carla Friend $4.00 ✓")
 
         asker.refresh()
