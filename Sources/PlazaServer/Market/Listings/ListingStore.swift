@@ -1,7 +1,6 @@
 import Foundation
 import PlazaCore
 import SQLKit
-import Synchronization
 
 /// All SQL about listings, their full-text index (FTS5 on SQLite, `tsvector` on PostgreSQL) and the feed.
 struct ListingStore: Sendable {
@@ -194,69 +193,10 @@ struct ListingStore: Sendable {
         }
     }
 
-    /// How a search finds its listings: the condition that a listing's indexed terms satisfy every clause of
-    /// `ListingSearch.clauses` (one of its options starting a term), and the index hint for the listings' table; nil when
-    /// nothing matches. Options are letters and digits only (`MarketRules.searchWords`), so neither query syntax can be
-    /// escaped from.
-    ///
-    /// SQLite decides between two plans by the number of matches, which its planner cannot know: up to `drivenLimit`,
-    /// the matching listings are read by their search keys and sorted (a rare word: walking the feed would read the
-    /// whole campus); more, the feed's index is walked in its order, each entry checked against the matches' keys from
-    /// the index entry itself, until the page is full (a common word: the first matches come within a few rows).
-    private func matching(
-        _ clauses: [[String]],
-        on db: any SQLDatabase
-    ) async throws -> (condition: SQLQueryString, hint: SQLQueryString)? {
-        if db.prepared != nil {
-            let query = clauses.map { "(" + $0.map { "\($0):*" }.joined(separator: " | ") + ")" }.joined(
-                separator: " & "
-            )
-            return ("l.search @@ to_tsquery('simple', \(bind: query))", "")
-        }
-        let query = clauses.map { "(" + $0.map { "\"\($0)\"*" }.joined(separator: " OR ") + ")" }.joined(
-            separator: " AND "
-        )
-        let walk: (SQLQueryString, SQLQueryString) = (
-            "l.search_key IN (SELECT rowid FROM listings_words WHERE listings_words MATCH \(bind: query))", ""
-        )
-        // A search that matched many a moment ago walks at once: the probe would evaluate the query a second time.
-        if commonSearches.contains(query) { return walk }
-        let keys = try await db.raw(
-            "SELECT rowid AS key FROM listings_words WHERE listings_words MATCH \(bind: query) LIMIT \(bind: Self.drivenLimit + 1)"
-        ).all().map { try $0.decode(column: "key", as: Int64.self) }
-        if keys.isEmpty { return nil }
-        if keys.count <= Self.drivenLimit {
-            return ("l.search_key IN \(SQLBind.group(keys))", " INDEXED BY listings_search_key")
-        }
-        commonSearches.insert(query)
-        return walk
-    }
-
-    /// SQLite: up to this many matches are read by key; more walk the feed's index (see `matching`).
-    static let drivenLimit = 300
-
     /// SQLite: searches that matched more than `drivenLimit` listings lately. Walking the feed is right for any search
     /// (only slower for a rare one), so a search remembered here may skip the probe; one that matched few is never
     /// remembered (its matches could grow past what reading by key finds).
     let commonSearches = CommonSearches()
-
-    final class CommonSearches: Sendable {
-        /// How long a verdict holds, and how many are kept before starting afresh.
-        static let lifetime: TimeInterval = 60
-        static let capacity = 1_000
-        private let seen = Mutex<[String: Date]>([:])
-
-        func contains(_ query: String, now: Date = Date()) -> Bool {
-            seen.withLock { $0[query].map { now.timeIntervalSince($0) < Self.lifetime } ?? false }
-        }
-
-        func insert(_ query: String, now: Date = Date()) {
-            seen.withLock { seen in
-                if seen.count >= Self.capacity { seen.removeAll(keepingCapacity: true) }
-                seen[query] = now
-            }
-        }
-    }
 
     private static let columnList: SQLQueryString = """
         SELECT l.id, l.campus_id, l.seller_id, l.state, l.title, l.description, l.price, l.currency, l.category, l.condition, l.photo_ids,
