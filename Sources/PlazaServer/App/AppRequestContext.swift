@@ -21,12 +21,18 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext {
     var reader = Reader.standard
     /// The page's path and navigation badges, for the layout (pages only).
     var page = PageInfo()
-    /// The client's address, the subject of per-address rate limits.
-    public internal(set) var clientAddress: String
+    /// The client's address, the subject of per-address rate limits. Written out when asked for (most requests
+    /// never are), unless `ClientAddressMiddleware` named the client behind a trusted proxy.
+    public internal(set) var clientAddress: String {
+        get { namedClient ?? peer?.ipAddress ?? "local" }
+        set { namedClient = newValue }
+    }
+    private let peer: SocketAddress?
+    private var namedClient: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        clientAddress = source.channel.remoteAddress?.ipAddress ?? "local"
+        peer = source.channel.remoteAddress
     }
 
     public var maxUploadSize: Int { 1 << 20 }

@@ -41,7 +41,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var state = State.awaitingHead
     /// Whether the current request's response head went out (then a deadline can only close the connection).
     private var answered = false
-    private var deadline: Scheduled<Void>?
+    /// When the current deadline passes; nil while none runs (a response being written).
+    private var due: NIODeadline?
+    /// The one timer of the connection, set for `timerAt`. A deadline that moves later leaves it alone: it fires,
+    /// finds the deadline not yet passed and sets itself again. Re-arming a timer for each request's head and
+    /// response was a tenth of a `/healthz` (issue 43).
+    private var timer: Scheduled<Void>?
+    private var timerAt: NIODeadline?
     /// Parts read while an upgrade's credentials are being checked, passed on once they hold.
     private var held: [NIOAny]?
     /// A read the pipeline asked for while `held` was set, issued once the check is done.
@@ -68,8 +74,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        due = nil
+        timer?.cancel()
+        timer = nil
+        timerAt = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -115,8 +123,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             break
         case .end:
             state = .responding
-            deadline?.cancel()
-            deadline = nil
+            due = nil
         }
         context.fireChannelRead(data)
     }
@@ -137,8 +144,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// 401 `invalid_token` as a problem document, then the connection closes.
     private func refuseUpgrade(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        due = nil
         answer(
             PlazaError.invalidToken,
             status: .unauthorized,
@@ -174,7 +180,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// A deadline passed: a body that stopped arriving is answered 408 (unless the application answered already);
     /// a head that never came, or an idle keep-alive connection, is only closed.
     private func expire(context: ChannelHandlerContext) {
-        deadline = nil
+        due = nil
         guard state == .readingBody, !answered else { return context.close(promise: nil) }
         answered = true
         let error = PlazaError(
@@ -196,8 +202,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 return context.write(wrapOutboundOut(.head(head)), promise: promise)
             }
         case .end where closeAfterResponse:
-            deadline?.cancel()
-            deadline = nil
+            due = nil
             let written = context.eventLoop.makePromise(of: Void.self)
             written.futureResult.cascade(to: promise)
             context.writeAndFlush(data, promise: written)
@@ -215,8 +220,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
         // The decoder cannot go on after an error: answer it and close, whatever the handlers behind would do.
         let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
-        deadline?.cancel()
-        deadline = nil
+        due = nil
         context.write(
             wrapOutboundOut(
                 .head(
@@ -243,7 +247,23 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { self.expire(context: context) }
+        let at = NIODeadline.now() + timeout
+        due = at
+        if let timerAt, timerAt <= at { return }
+        timer?.cancel()
+        setTimer(at, context: context)
+    }
+
+    private func setTimer(_ at: NIODeadline, context: ChannelHandlerContext) {
+        timerAt = at
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: at) { self.timerFired(context: context) }
+    }
+
+    private func timerFired(context: ChannelHandlerContext) {
+        timer = nil
+        timerAt = nil
+        guard let due else { return }
+        if due > .now() { return setTimer(due, context: context) }
+        expire(context: context)
     }
 }

@@ -27,10 +27,9 @@ struct PlazaMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func finish(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
-        let route = context.endpointPath.map { $0.replacingOccurrences(of: ":", with: "") } ?? "unmatched"
         metrics.requestFinished(
             method: request.method.rawValue,
-            route: route,
+            endpoint: context.endpointPath,
             status: status,
             duration: ContinuousClock.now - start
         )

@@ -80,9 +80,11 @@ public final class PlazaMetrics: Sendable {
         activeRequests.increment()
     }
 
-    func requestFinished(method: String, route: String, status: Int, duration: Duration) {
+    /// `endpoint`: the router's template (`/v1/me/sessions/:id`, labelled `/v1/me/sessions/id`), nil when no route
+    /// matched (`unmatched`); the label is made once per template, not per request.
+    func requestFinished(method: String, endpoint: String?, status: Int, duration: Duration) {
         activeRequests.decrement()
-        let key = RequestKey(method: method, route: route, status: status)
+        let key = RequestKey(method: method, route: endpoint ?? "", status: status)
         let metrics = requests.withLock { $0[key] } ?? makeRequestMetrics(key)
         metrics.count.increment()
         metrics.duration.record(duration)
@@ -90,6 +92,7 @@ public final class PlazaMetrics: Sendable {
     }
 
     private func makeRequestMetrics(_ key: RequestKey) -> RequestMetrics {
+        let route = key.route.isEmpty ? "unmatched" : key.route.replacingOccurrences(of: ":", with: "")
         let metrics = RequestMetrics(
             count: registry.makeCounter(
                 descriptor: MetricNameDescriptor(
@@ -97,7 +100,7 @@ public final class PlazaMetrics: Sendable {
                     unitName: "total",
                     helpText: "HTTP requests by route and status"
                 ),
-                labels: [("method", key.method), ("route", key.route), ("status", String(key.status))]
+                labels: [("method", key.method), ("route", route), ("status", String(key.status))]
             ),
             duration: registry.makeDurationHistogram(
                 descriptor: MetricNameDescriptor(
@@ -105,7 +108,7 @@ public final class PlazaMetrics: Sendable {
                     unitName: "seconds",
                     helpText: "HTTP request latency"
                 ),
-                labels: [("method", key.method), ("route", key.route)],
+                labels: [("method", key.method), ("route", route)],
                 buckets: Self.latencyBuckets
             ),
             serverDuration: registry.makeDurationHistogram(
@@ -115,7 +118,7 @@ public final class PlazaMetrics: Sendable {
                     helpText: "Duration of HTTP server requests (OpenTelemetry http.server.request.duration)"
                 ),
                 labels: [
-                    ("http_request_method", key.method), ("http_route", key.route),
+                    ("http_request_method", key.method), ("http_route", route),
                     ("http_response_status_code", String(key.status)),
                 ],
                 buckets: Self.httpBuckets

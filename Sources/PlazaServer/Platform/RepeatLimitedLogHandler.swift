@@ -7,21 +7,23 @@ import Synchronization
 /// A full disk logged 4,201 "WAL checkpoint failed" warnings and 3,982 "unexpected error" lines in 22 seconds (issue
 /// 42): the flood hid everything else. Lines are the same when their level, logger label, file and message are; their
 /// metadata (a request id, the error) is not compared, so a flood of failing requests counts as one line.
+///
+/// The logger's metadata is kept here and handed to `inner` only for a line that is written: swift-log's
+/// `StreamLogHandler` renders its metadata whenever it is set, and every request sets its id (5 % of a `/healthz`).
 struct RepeatLimitedLogHandler: LogHandler {
+    /// Its metadata stays empty (see above).
     private var inner: any LogHandler
     private let label: String
     private let limiter: RepeatLimiter
+    var metadata: Logger.Metadata
 
     /// Wraps `inner`, made for `label`; every handler of the process shares one `limiter`.
     init(wrapping inner: any LogHandler, label: String, limiter: RepeatLimiter) {
+        metadata = inner.metadata
         self.inner = inner
+        self.inner.metadata = [:]
         self.label = label
         self.limiter = limiter
-    }
-
-    var metadata: Logger.Metadata {
-        get { inner.metadata }
-        set { inner.metadata = newValue }
     }
 
     var logLevel: Logger.Level {
@@ -35,12 +37,12 @@ struct RepeatLimitedLogHandler: LogHandler {
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { inner[metadataKey: key] }
-        set { inner[metadataKey: key] = newValue }
+        get { metadata[key] }
+        set { metadata[key] = newValue }
     }
 
     func log(event: LogEvent) {
-        limiter.log(event, label: label, through: inner)
+        limiter.log(event, label: label, through: inner, metadata: metadata)
     }
 }
 
@@ -108,9 +110,14 @@ final class RepeatLimiter: Sendable {
         state = Mutex(State(nextSweep: now() + window))
     }
 
-    /// Passes `event` to `handler` unless its key has had `limit` lines in this window; says ended windows' counts
-    /// first.
-    func log(_ event: LogEvent, label: String, through handler: any LogHandler) {
+    /// Passes `event` to `handler` (given the logger's `metadata`) unless its key has had `limit` lines in this
+    /// window; says ended windows' counts first.
+    func log(
+        _ event: LogEvent,
+        label: String,
+        through handler: any LogHandler,
+        metadata: Logger.Metadata = [:]
+    ) {
         let key = Key(level: event.level, label: label, file: event.file, message: event.message.description)
         let time = now()
         let (passes, summaries, arm) = state.withLock { state -> (Bool, [Summary], Bool) in
@@ -143,7 +150,11 @@ final class RepeatLimiter: Sendable {
             return (false, due, armNow)
         }
         for summary in summaries { summary.handler.log(event: summary.line) }
-        if passes { handler.log(event: event) }
+        if passes {
+            var handler = handler
+            if !metadata.isEmpty { handler.metadata = metadata }
+            handler.log(event: event)
+        }
         if arm { armTimer() }
     }
 

@@ -67,6 +67,23 @@ import Testing
         }
     }
 
+    /// The idle deadline moves with every response: a connection used every second outlives its first deadline
+    /// (the guard's one timer fires, finds the deadline moved, and waits again), then closes once left idle.
+    @Test func aConnectionInUseOutlivesItsFirstIdleDeadline() async throws {
+        try await TestPlaza.withApp(.sqlite, .live, configure: { $0.network.idleTimeout = 4 }) { client, _ in
+            let connection = try await RawConnection(port: try #require(client.port))
+            for request in 1...7 {
+                try await connection.send("GET /healthz HTTP/1.1\r\nHost: plaza\r\n\r\n")
+                let state = try await connection.wait(timeout: .seconds(5)) {
+                    $0.closed || $0.text.components(separatedBy: "HTTP/1.1 200").count > request
+                }
+                #expect(!state.closed, "closed before request \(request) was answered")
+                try await Task.sleep(for: .seconds(1))
+            }
+            #expect(try await connection.wait(timeout: .seconds(8)) { $0.closed }.closed)
+        }
+    }
+
     @Test func aHugeHeadIsAnswered431() async throws {
         try await TestPlaza.withApp(.sqlite, .live) { client, _ in
             let port = try #require(client.port)

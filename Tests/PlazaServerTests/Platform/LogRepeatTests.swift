@@ -60,6 +60,10 @@ import Testing
             perRequest.error("unexpected error", metadata: ["path": "/v1/transfers/\(request)"])
         }
         #expect(log.lines.count == 5)
+        #expect(
+            log.lines.map { $0.metadata?["hb.request.id"] } == ["0", "1", "2", "3", "4"],
+            "a line that is said carries its logger's metadata"
+        )
         limiter.flush()
         let count = try #require(log.lines.last)
         #expect(count.metadata?["repeated"] == "15")
