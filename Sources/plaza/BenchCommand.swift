@@ -8,7 +8,8 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Plaza on this machine (build with -c release).",
         subcommands: [
-            Auth.self, Cards.self, Chaos.self, Geo.self, LedgerTransfers.self, Loyalty.self, Market.self, Media.self,
+            Auth.self, Cards.self, Chaos.self, Geo.self, LedgerTransfers.self, LiveIndexMemory.self, Loyalty.self,
+            Market.self, Media.self,
             Offers.self, JSON.self,
             Push.self,
         ]
@@ -256,6 +257,23 @@ struct Bench: AsyncParsableCommand {
             options.postgisURL = postgisURL.flatMap(URL.init(string:))
             options.httpClient = httpClient
             print(try await GeoBench(configuration: try loadConfiguration(), options: options).run())
+        }
+    }
+
+    struct LiveIndexMemory: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "live-index",
+            abstract: "Memory per live position in the live index, beside Redis holding the same people in a GEO set."
+        )
+
+        @Option(help: "Live positions.") var people = 1_000_000
+        @Option(help: "Side of the square town, metres.") var box = 20_000.0
+        @Option(help: "Port of a Redis server to compare with (GEOADD, INFO memory).") var redisPort: Int?
+
+        func run() async throws {
+            var options = LiveIndexBench.Options()
+            (options.people, options.boxMeters, options.redisPort) = (people, box, redisPort)
+            print(try await LiveIndexBench(options: options).run())
         }
     }
 

@@ -2,14 +2,19 @@ import Foundation
 import PlazaCore
 
 /// A stay at a business location that has not ended, as the live index keeps it.
-struct OpenStay: Codable, Sendable, Hashable {
+package struct OpenStay: Codable, Sendable, Hashable {
     var locationId: UUID
     var enteredAt: Date
+
+    package init(locationId: UUID, enteredAt: Date) {
+        self.locationId = locationId
+        self.enteredAt = enteredAt
+    }
 }
 
 /// A sharing user's newest position as the live index keeps it, with who they are and where they stay,
 /// so that a presence list needs no database read.
-struct LivePosition: Codable, Sendable, Hashable {
+package struct LivePosition: Codable, Sendable, Hashable {
     var userId: UUID
     var username: String
     var displayName: String
@@ -25,27 +30,44 @@ struct LivePosition: Codable, Sendable, Hashable {
     var stays: [OpenStay] = []
 
     var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+
+    package init(
+        userId: UUID,
+        username: String,
+        displayName: String,
+        latitude: Double,
+        longitude: Double,
+        recordedAt: Date,
+        level: SharingLevel,
+        zoneId: UUID?,
+        published: Coordinate?,
+        stays: [OpenStay] = []
+    ) {
+        self.userId = userId
+        self.username = username
+        self.displayName = displayName
+        self.latitude = latitude
+        self.longitude = longitude
+        self.recordedAt = recordedAt
+        self.level = level
+        self.zoneId = zoneId
+        self.published = published
+        self.stays = stays
+    }
 }
 
-/// What a circle query needs of a position: plain values only, so that scanning thousands costs no
-/// reference counting. The rest of a `LivePosition` waits in a side table for the few that match.
-private struct Spot: Sendable {
-    /// Where the rest of the position waits in `State.details`: an array index, not a hash lookup.
-    var slot: Int32
+/// Where and when the index last placed someone (a private zone's centre while they are inside it).
+struct LiveFix: Sendable, Equatable {
+    var latitude: Double
+    var longitude: Double
     var recordedAt: Date
-    /// Sharing, and not inside one of their private zones.
-    var countable: Bool
-    var hasStays: Bool
 }
 
-/// Every sharing user's live position in memory, in two grids: true positions (presence, never shown)
+/// Every sharing user's live position in memory: true positions (presence, never shown; `LivePeople`)
 /// and published dots (the map). Rebuilt from `live_positions` at start, kept current by the feed.
 package final class LiveIndex: Sendable {
     private struct State {
-        var positions = GeoGrid<UUID, Spot>(cellDegrees: 0.002)
-        var details: [LivePosition?] = []
-        var slotOf: [UUID: Int32] = [:]
-        var freeSlots: [Int32] = []
+        var people = LivePeople()
         var dots = GeoGrid<UUID, Void>(cellDegrees: 0.01)
         var loaded = false
         /// While a rebuild reads the database, what the feed says meanwhile, replayed over the rebuilt state.
@@ -54,7 +76,9 @@ package final class LiveIndex: Sendable {
 
     private let state = ReadWriteLock(State())
 
-    var count: Int { state.read { $0.positions.count } }
+    package init() {}
+
+    package var count: Int { state.read { $0.people.count } }
 
     /// False until rebuilt from the database, and again after the feed may have lost messages.
     var isLoaded: Bool { state.read { $0.loaded } }
@@ -63,8 +87,17 @@ package final class LiveIndex: Sendable {
         state.write { $0.loaded = false }
     }
 
-    func position(of user: UUID) -> LivePosition? {
-        state.read { state in state.slotOf[user].flatMap { state.details[Int($0)] } }
+    func position(of user: UUID) -> LiveFix? {
+        state.read { state in
+            state.people.slot(of: user).map { slot in
+                let coordinate = state.people.coordinate(slot)
+                return LiveFix(
+                    latitude: coordinate.latitude,
+                    longitude: coordinate.longitude,
+                    recordedAt: state.people.recordedAt(slot)
+                )
+            }
+        }
     }
 
     /// Stores `position` unless the index already holds a newer one for that user.
@@ -83,20 +116,15 @@ package final class LiveIndex: Sendable {
     }
 
     private static func apply(_ position: LivePosition, to state: inout State) {
-        if let slot = state.slotOf[position.userId], let current = state.details[Int(slot)],
-            current.recordedAt > position.recordedAt
-        {
+        if let slot = state.people.slot(of: position.userId), state.people.recordedAt(slot) > position.recordedAt {
             return
         }
         put(position, into: &state)
     }
 
     private static func forget(_ user: UUID, in state: inout State) {
-        state.positions.remove(user)
+        state.people.remove(user)
         state.dots.remove(user)
-        guard let slot = state.slotOf.removeValue(forKey: user) else { return }
-        state.details[Int(slot)] = nil
-        state.freeSlots.append(slot)
     }
 
     /// Call before reading the database for `replaceAll`: changes that arrive meanwhile are kept for it.
@@ -111,14 +139,15 @@ package final class LiveIndex: Sendable {
     @discardableResult
     func prune(olderThan cutoff: Date) -> Int {
         state.write { state in
-            let stale = state.positions.allKeys { $0.value.recordedAt < cutoff }
+            let cutoff = cutoff.timeIntervalSinceReferenceDate
+            let stale = state.people.users { state.people.recordedAt($0).timeIntervalSinceReferenceDate < cutoff }
             for key in stale { Self.forget(key, in: &state) }
             return stale.count
         }
     }
 
     /// Replaces everything (start-up, or after the feed lost messages).
-    func replaceAll(with positions: [LivePosition]) {
+    package func replaceAll(with positions: [LivePosition]) {
         state.write { state in
             let pending = state.pending ?? []
             state = State()
@@ -138,8 +167,10 @@ package final class LiveIndex: Sendable {
     package func present(within radius: Double, of center: Coordinate, freshSince: Date) -> [UUID] {
         state.read { state in
             var found: [UUID] = []
-            state.positions.forEach(within: radius, of: center) { key, entry, _ in
-                if entry.value.countable && entry.value.recordedAt >= freshSince { found.append(key) }
+            state.people.forEach(within: radius, of: center) { slot in
+                if state.people.isCountable(slot) && state.people.recordedAt(slot) >= freshSince {
+                    found.append(state.people.user(slot))
+                }
             }
             return found
         }
@@ -149,8 +180,8 @@ package final class LiveIndex: Sendable {
     func presentCount(within radius: Double, of center: Coordinate, freshSince: Date) -> Int {
         state.read { state in
             var count = 0
-            state.positions.forEach(within: radius, of: center) { _, entry, _ in
-                if entry.value.countable && entry.value.recordedAt >= freshSince { count += 1 }
+            state.people.forEach(within: radius, of: center) { slot in
+                if state.people.isCountable(slot) && state.people.recordedAt(slot) >= freshSince { count += 1 }
             }
             return count
         }
@@ -166,16 +197,15 @@ package final class LiveIndex: Sendable {
     ) -> [PresentCustomer] {
         state.read { state in
             var found: [PresentCustomer] = []
-            state.positions.forEach(within: radius, of: center) { key, entry, _ in
-                let spot = entry.value
-                guard spot.countable, spot.hasStays, spot.recordedAt >= freshSince, key != excluded,
-                    let position = state.details[Int(spot.slot)],
-                    let stay = position.stays.first(where: { $0.locationId == location })
+            state.people.forEach(within: radius, of: center) { slot in
+                guard state.people.isCountable(slot), let staying = state.people.staying(slot),
+                    state.people.recordedAt(slot) >= freshSince, state.people.user(slot) != excluded,
+                    let stay = staying.stays.first(where: { $0.locationId == location })
                 else { return }
                 found.append(
                     PresentCustomer(
-                        username: position.username,
-                        displayName: position.displayName,
+                        username: staying.username,
+                        displayName: staying.displayName,
                         locationId: location,
                         since: stay.enteredAt
                     )
@@ -190,8 +220,8 @@ package final class LiveIndex: Sendable {
         state.read { state in
             var result: [Coordinate] = []
             for found in state.dots.inside(south: south, west: west, north: north, east: east) {
-                guard result.count < limit, let position = state.positions.entry(for: found.key)?.value,
-                    position.recordedAt >= freshSince
+                guard result.count < limit, let slot = state.people.slot(of: found.key),
+                    state.people.recordedAt(slot) >= freshSince
                 else {
                     continue
                 }
@@ -202,24 +232,7 @@ package final class LiveIndex: Sendable {
     }
 
     private static func put(_ position: LivePosition, into state: inout State) {
-        let slot: Int32
-        if let known = state.slotOf[position.userId] {
-            slot = known
-        } else if let free = state.freeSlots.popLast() {
-            slot = free
-        } else {
-            slot = Int32(state.details.count)
-            state.details.append(nil)
-        }
-        state.slotOf[position.userId] = slot
-        state.details[Int(slot)] = position
-        let spot = Spot(
-            slot: slot,
-            recordedAt: position.recordedAt,
-            countable: position.level != .off && position.zoneId == nil,
-            hasStays: !position.stays.isEmpty
-        )
-        state.positions.upsert(position.userId, at: position.coordinate, value: spot)
+        state.people.put(position)
         if let published = position.published, position.level == .map {
             state.dots.upsert(position.userId, at: published, value: ())
         } else {

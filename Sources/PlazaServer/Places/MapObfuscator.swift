@@ -21,7 +21,7 @@ struct MapObfuscator: Sendable {
     }
 
     func publish(_ coordinate: Coordinate, user: UUID, at time: Date) -> Coordinate {
-        let (cell, center) = GeoGrid<UUID, Void>(cellDegrees: Self.cellDegrees).cellCenter(of: coordinate)
+        let (cell, center) = GeoCells(cellDegrees: Self.cellDegrees).cellCenter(of: coordinate)
         let day = Int((time.timeIntervalSince1970 / 86_400).rounded(.down))
         let mac = Array(
             HMAC<SHA256>.authenticationCode(for: Data("\(user.uuidString)|\(cell)|\(day)".utf8), using: key)
