@@ -4,6 +4,7 @@ import NIOHTTP1
 import NIOPosix
 import PlazaDemo
 import PlazaServer
+import Synchronization
 
 /// A minimal HTTP/1.1 keep-alive client for the benches, built like the Redis one (`RedisConnection`): one
 /// connection, one request at a time, SwiftNIO's own HTTP codec. Both peers are then measured through
@@ -18,13 +19,19 @@ final class BenchHTTPConnection: Sendable {
 
     struct ConnectionClosed: Error {}
 
-    private let channel: any Channel
-    private let handler: ResponseHandler
+    private let port: Int
+    private let current: Mutex<(channel: any Channel, handler: ResponseHandler)>
     private let host: String
 
     init(port: Int) async throws {
+        self.port = port
+        current = Mutex(try await Self.connect(port: port))
+        host = "127.0.0.1:\(port)"
+    }
+
+    private static func connect(port: Int) async throws -> (channel: any Channel, handler: ResponseHandler) {
         let handler = ResponseHandler()
-        channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -33,8 +40,18 @@ final class BenchHTTPConnection: Sendable {
                 }
             }
             .connect(host: "127.0.0.1", port: port).get()
-        self.handler = handler
-        host = "127.0.0.1:\(port)"
+        return (channel, handler)
+    }
+
+    /// The connection, opened again when the server closed it: a server closes a keep-alive connection idle for
+    /// `PLAZA_IDLE_TIMEOUT` (30 s), and loading a million points into PostGIS took longer than that between two rows.
+    /// A request written to the closed one was never answered, and the bench waited forever.
+    private func open() async throws -> (channel: any Channel, handler: ResponseHandler) {
+        let known = current.withLock { $0 }
+        guard !known.channel.isActive else { return known }
+        let fresh = try await Self.connect(port: port)
+        current.withLock { $0 = fresh }
+        return fresh
     }
 
     /// Sends one request and waits for the whole response.
@@ -54,9 +71,12 @@ final class BenchHTTPConnection: Sendable {
             request.headers.add(name: "Content-Type", value: contentType)
             request.headers.add(name: "Content-Length", value: String(body.readableBytes))
         }
-        let (channel, handler, head) = (channel, handler, request)
+        let (channel, handler) = try await open()
+        let head = request
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Reply, any Error>) in
             channel.eventLoop.execute {
+                // Closed meanwhile: its handler will hear of nothing more.
+                guard channel.isActive else { return continuation.resume(throwing: ConnectionClosed()) }
                 handler.waiting.append(continuation)
                 channel.write(HTTPClientRequestPart.head(head), promise: nil)
                 if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil) }
@@ -66,7 +86,7 @@ final class BenchHTTPConnection: Sendable {
     }
 
     func close() async {
-        try? await channel.close()
+        try? await current.withLock { $0.channel }.close()
     }
 
     /// Lives on the connection's event loop only: gathers each response and hands it to the oldest waiter.
