@@ -64,6 +64,20 @@ public struct LiveIndexBench: Sendable {
                 "resident memory added; filled in \(Self.seconds(took)) s"
             ),
         ]
+        // Reading it: how many people within 1 km of a point, one query at a time (an offer's audience).
+        var generator = BenchRandom(seed: 11)
+        let centers = (0..<2_000).map { _ in
+            GeoBenchData.point(center: town.center, halfSide: town.halfSide - 1_000, &generator)
+        }
+        var counted = 0
+        let queried = clock.now
+        for center in centers {
+            counted += index.presentCount(within: 1_000, of: center, freshSince: .distantPast)
+        }
+        let perQuery = LoadMeter.milliseconds(clock.now - queried) / Double(centers.count)
+        let reading =
+            "Counting the people within 1 km (\(counted / centers.count) on average), one query at a time: "
+            + "\(String(format: "%.3f", perQuery)) ms a query."
         if let port = options.redisPort {
             let redis = try await RedisConnection(port: port)
             try await redis.command(["DEL", "bench-live"])
@@ -83,7 +97,7 @@ public struct LiveIndexBench: Sendable {
             await redis.close()
         }
         withExtendedLifetime(index) {}
-        return lines.joined(separator: "\n")
+        return (lines + ["", reading]).joined(separator: "\n")
     }
 
     private func row(_ count: Int, _ system: String, _ perPosition: Double, _ total: Int, _ note: String) -> String {

@@ -90,12 +90,8 @@ package final class LiveIndex: Sendable {
     func position(of user: UUID) -> LiveFix? {
         state.read { state in
             state.people.slot(of: user).map { slot in
-                let coordinate = state.people.coordinate(slot)
-                return LiveFix(
-                    latitude: coordinate.latitude,
-                    longitude: coordinate.longitude,
-                    recordedAt: state.people.recordedAt(slot)
-                )
+                let person = state.people.person(slot)
+                return LiveFix(latitude: person.latitude, longitude: person.longitude, recordedAt: person.recordedAt)
             }
         }
     }
@@ -116,7 +112,8 @@ package final class LiveIndex: Sendable {
     }
 
     private static func apply(_ position: LivePosition, to state: inout State) {
-        if let slot = state.people.slot(of: position.userId), state.people.recordedAt(slot) > position.recordedAt {
+        if let slot = state.people.slot(of: position.userId), state.people.person(slot).recordedAt > position.recordedAt
+        {
             return
         }
         put(position, into: &state)
@@ -140,7 +137,7 @@ package final class LiveIndex: Sendable {
     func prune(olderThan cutoff: Date) -> Int {
         state.write { state in
             let cutoff = cutoff.timeIntervalSinceReferenceDate
-            let stale = state.people.users { state.people.recordedAt($0).timeIntervalSinceReferenceDate < cutoff }
+            let stale = state.people.users { $0.time < cutoff }
             for key in stale { Self.forget(key, in: &state) }
             return stale.count
         }
@@ -167,21 +164,21 @@ package final class LiveIndex: Sendable {
     package func present(within radius: Double, of center: Coordinate, freshSince: Date) -> [UUID] {
         state.read { state in
             var found: [UUID] = []
-            state.people.forEach(within: radius, of: center) { slot in
-                if state.people.isCountable(slot) && state.people.recordedAt(slot) >= freshSince {
-                    found.append(state.people.user(slot))
-                }
+            let fresh = freshSince.timeIntervalSinceReferenceDate
+            state.people.forEach(within: radius, of: center) { person in
+                if person.isCountable && person.time >= fresh { found.append(state.people.user(person.slot)) }
             }
             return found
         }
     }
 
     /// How many `present` would list, without listing them.
-    func presentCount(within radius: Double, of center: Coordinate, freshSince: Date) -> Int {
+    package func presentCount(within radius: Double, of center: Coordinate, freshSince: Date) -> Int {
         state.read { state in
             var count = 0
-            state.people.forEach(within: radius, of: center) { slot in
-                if state.people.isCountable(slot) && state.people.recordedAt(slot) >= freshSince { count += 1 }
+            let fresh = freshSince.timeIntervalSinceReferenceDate
+            state.people.forEach(within: radius, of: center) { person in
+                if person.isCountable && person.time >= fresh { count += 1 }
             }
             return count
         }
@@ -197,9 +194,9 @@ package final class LiveIndex: Sendable {
     ) -> [PresentCustomer] {
         state.read { state in
             var found: [PresentCustomer] = []
-            state.people.forEach(within: radius, of: center) { slot in
-                guard state.people.isCountable(slot), let staying = state.people.staying(slot),
-                    state.people.recordedAt(slot) >= freshSince, state.people.user(slot) != excluded,
+            state.people.forEach(within: radius, of: center) { person in
+                guard person.isCountable, person.isStaying, person.recordedAt >= freshSince,
+                    let staying = state.people.staying(person.slot), state.people.user(person.slot) != excluded,
                     let stay = staying.stays.first(where: { $0.locationId == location })
                 else { return }
                 found.append(
@@ -221,7 +218,7 @@ package final class LiveIndex: Sendable {
             var result: [Coordinate] = []
             for found in state.dots.inside(south: south, west: west, north: north, east: east) {
                 guard result.count < limit, let slot = state.people.slot(of: found.key),
-                    state.people.recordedAt(slot) >= freshSince
+                    state.people.person(slot).recordedAt >= freshSince
                 else {
                     continue
                 }

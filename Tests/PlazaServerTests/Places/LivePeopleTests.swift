@@ -59,14 +59,14 @@ import Testing
                 let slot = people.slot(of: user)
                 #expect((slot != nil) == (model[user] != nil))
                 if let slot, let point = model[user] {
-                    #expect(people.user(slot) == user && people.coordinate(slot) == point)
+                    #expect(people.user(slot) == user && people.person(slot).coordinate == point)
                 }
             }
             for _ in 0..<40 {
                 let center = round == 5 ? GeoGridTests.randomPoint(&generator) : Self.nearby(&generator)
                 let radius = [50.0, 200, 1_000].randomElement(using: &generator)!
                 var found: Set<UUID> = []
-                people.forEach(within: radius, of: center) { found.insert(people.user($0)) }
+                people.forEach(within: radius, of: center) { found.insert(people.user($0.slot)) }
                 #expect(found == Set(model.filter { $0.value.distance(to: center) <= radius }.keys))
             }
         }
@@ -80,10 +80,10 @@ import Testing
         people.put(Self.position(user, here, stays: [OpenStay(locationId: shop, enteredAt: .now)]))
         let slot = try #require(people.slot(of: user))
         #expect(people.staying(slot)?.stays.map(\.locationId) == [shop])
-        #expect(people.isCountable(slot))
+        #expect(people.person(slot).isCountable && people.person(slot).isStaying)
         people.put(Self.position(user, here, zone: UUID()))
-        #expect(people.staying(slot) == nil)
-        #expect(!people.isCountable(slot), "inside a private zone: never counted")
+        #expect(people.staying(slot) == nil && !people.person(slot).isStaying)
+        #expect(!people.person(slot).isCountable, "inside a private zone: never counted")
         people.remove(user)
         let other = UUID()
         #expect(people.put(Self.position(other, here)) == slot, "a freed slot is used again")
