@@ -76,4 +76,39 @@ struct GeoCells: Sendable {
             }
         }
     }
+
+    /// Calls `body` with each bucket of `cells` in the bounding box `reach` of a circle around `center`
+    /// (`Coordinate.reach(radius:)`).
+    func forEachCell<Bucket>(
+        in cells: [Int: Bucket],
+        around center: Coordinate,
+        reach: (latitude: Double, longitude: Double?),
+        _ body: (Bucket) -> Void
+    ) {
+        forEachCell(
+            in: cells,
+            latitudes: center.latitude - reach.latitude...center.latitude + reach.latitude,
+            longitudeCenter: center.longitude,
+            longitudeHalfWidth: reach.longitude,
+            body
+        )
+    }
+
+    /// The point's distance from `center` when it is within `radius`, else nil. The circle's bounding box `reach` is
+    /// tested first: most of a cell's points beyond it cost no trigonometry.
+    @inline(__always)
+    static func distance(
+        latitude: Double,
+        longitude: Double,
+        within radius: Double,
+        of center: Coordinate,
+        reach: (latitude: Double, longitude: Double?)
+    ) -> Double? {
+        guard abs(latitude - center.latitude) <= reach.latitude else { return nil }
+        if let halfWidth = reach.longitude, abs(Coordinate.wrapLongitude(longitude - center.longitude)) > halfWidth {
+            return nil
+        }
+        let distance = center.distance(to: Coordinate(latitude: latitude, longitude: longitude))
+        return distance <= radius ? distance : nil
+    }
 }

@@ -66,22 +66,17 @@ package struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Visits every point within `radius` metres of `center`, gathering nothing on the way.
     func forEach(within radius: Double, of center: Coordinate, _ body: (Key, Entry, Double) -> Void) {
         let reach = center.reach(radius: radius)
-        geometry.forEachCell(
-            in: cells,
-            latitudes: center.latitude - reach.latitude...center.latitude + reach.latitude,
-            longitudeCenter: center.longitude,
-            longitudeHalfWidth: reach.longitude
-        ) { bucket in
+        geometry.forEachCell(in: cells, around: center, reach: reach) { bucket in
             for (key, entry) in bucket {
-                // The circle's bounding box first: most of a cell's points beyond it cost no trigonometry.
-                guard abs(entry.coordinate.latitude - center.latitude) <= reach.latitude else { continue }
-                if let halfWidth = reach.longitude,
-                    abs(Coordinate.wrapLongitude(entry.coordinate.longitude - center.longitude)) > halfWidth
-                {
-                    continue
+                if let distance = GeoCells.distance(
+                    latitude: entry.coordinate.latitude,
+                    longitude: entry.coordinate.longitude,
+                    within: radius,
+                    of: center,
+                    reach: reach
+                ) {
+                    body(key, entry, distance)
                 }
-                let distance = center.distance(to: entry.coordinate)
-                if distance <= radius { body(key, entry, distance) }
             }
         }
     }

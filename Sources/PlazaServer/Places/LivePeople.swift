@@ -4,7 +4,7 @@ import PlazaCore
 /// The live index's people, packed for a million of them: a grid whose cells hold what a circle query reads of each
 /// person side by side (where, when, whether they count), an array of ids by slot, and an open-addressing table from a
 /// person to their slot. Names and stays are kept only for those with an open stay, the only ones a presence list
-/// names. About 85 bytes a person (`plaza bench live-index`), where a dictionary per cell and per person took 349.
+/// names. About 90 bytes a person (`plaza bench live-index`), where a dictionary per cell and per person took 349.
 /// Not thread-safe: `LiveIndex` guards it.
 struct LivePeople {
     /// What a presence list shows of someone staying at a business location.
@@ -156,21 +156,16 @@ struct LivePeople {
     /// Visits every person within `radius` metres of `center`.
     func forEach(within radius: Double, of center: Coordinate, _ body: (Person) -> Void) {
         let reach = center.reach(radius: radius)
-        geometry.forEachCell(
-            in: cells,
-            latitudes: center.latitude - reach.latitude...center.latitude + reach.latitude,
-            longitudeCenter: center.longitude,
-            longitudeHalfWidth: reach.longitude
-        ) { list in
-            for person in list {
-                // The circle's bounding box first: most of a cell's people beyond it cost no trigonometry.
-                guard abs(person.latitude - center.latitude) <= reach.latitude else { continue }
-                if let halfWidth = reach.longitude,
-                    abs(Coordinate.wrapLongitude(person.longitude - center.longitude)) > halfWidth
-                {
-                    continue
-                }
-                if center.distance(to: person.coordinate) <= radius { body(person) }
+        geometry.forEachCell(in: cells, around: center, reach: reach) { list in
+            for person in list
+            where GeoCells.distance(
+                latitude: person.latitude,
+                longitude: person.longitude,
+                within: radius,
+                of: center,
+                reach: reach
+            ) != nil {
+                body(person)
             }
         }
     }
