@@ -32,13 +32,7 @@ extension GeoBench {
         let redis = try await options.redisPort.asyncMap { try await RedisPool(port: $0, size: options.concurrency) }
         if let redis {
             try await redis.connection(0).command(["DEL", "bench"])
-            for start in stride(from: 0, to: town.users.count, by: 1_000) {
-                var words = ["GEOADD", "bench"]
-                for user in town.users[start..<min(start + 1_000, town.users.count)] {
-                    words += [String(user.coordinate.longitude), String(user.coordinate.latitude), user.id.uuidString]
-                }
-                try await redis.connection(0).command(words)
-            }
+            for command in town.geoadd(into: "bench") { try await redis.connection(0).command(command) }
         }
         let postgis = try options.postgisURL.map {
             try PostGISPeer(url: $0, connections: options.concurrency, logger: logger)

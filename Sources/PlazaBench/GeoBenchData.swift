@@ -24,6 +24,17 @@ struct GeoBenchData: Sendable {
         self.users = users
     }
 
+    /// The town as Redis `GEOADD` commands into `key`, a thousand people each, members named by their ids.
+    func geoadd(into key: String) -> [[String]] {
+        stride(from: 0, to: users.count, by: 1_000).map { start in
+            var words = ["GEOADD", key]
+            for user in users[start..<min(start + 1_000, users.count)] {
+                words += [String(user.coordinate.longitude), String(user.coordinate.latitude), user.id.uuidString]
+            }
+            return words
+        }
+    }
+
     static func point(center: Coordinate, halfSide: Double, _ generator: inout BenchRandom) -> Coordinate {
         center.offset(
             north: Double.random(in: -halfSide...halfSide, using: &generator),
@@ -48,7 +59,7 @@ struct GeoBenchData: Sendable {
             "recorded_at"
         )
         for (id, coordinate) in users {
-            let name = "g" + id.uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: "")
+            let name = GeoBench.username(id)
             let record = UserRecord(
                 id: id,
                 email: "\(name)@bench.invalid",

@@ -29,7 +29,7 @@ public struct LiveIndexBench: Sendable {
         positions.reserveCapacity(town.users.count)
         let shop = UUID()
         for (number, user) in town.users.enumerated() {
-            let name = "g" + user.id.uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: "")
+            let name = GeoBench.username(user.id)
             positions.append(
                 LivePosition(
                     userId: user.id,
@@ -82,15 +82,7 @@ public struct LiveIndexBench: Sendable {
             let redis = try await RedisConnection(port: port)
             try await redis.command(["DEL", "bench-live"])
             let before = try await Self.usedMemory(redis)
-            for start in stride(from: 0, to: town.users.count, by: 1_000) {
-                var words = ["GEOADD", "bench-live"]
-                for user in town.users[start..<min(start + 1_000, town.users.count)] {
-                    words += [
-                        String(user.coordinate.longitude), String(user.coordinate.latitude), user.id.uuidString,
-                    ]
-                }
-                try await redis.command(words)
-            }
+            for command in town.geoadd(into: "bench-live") { try await redis.command(command) }
             let used = try await Self.usedMemory(redis) - before
             lines.append(row(town.users.count, "Redis GEO set", Double(used) / count, used, "used_memory added"))
             try await redis.command(["DEL", "bench-live"])
