@@ -40,22 +40,6 @@ package struct GeoGrid<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         removeFromCell(key, cell)
     }
 
-    /// The keys of the points `predicate` picks.
-    func allKeys(where predicate: (Entry) -> Bool) -> [Key] {
-        cells.values.flatMap { bucket in bucket.compactMap { predicate($0.value) ? $0.key : nil } }
-    }
-
-    /// Removes every point `predicate` picks; returns how many.
-    @discardableResult
-    mutating func removeAll(where predicate: (Key, Entry) -> Bool) -> Int {
-        var doomed: [Key] = []
-        for bucket in cells.values {
-            for (key, entry) in bucket where predicate(key, entry) { doomed.append(key) }
-        }
-        for key in doomed { remove(key) }
-        return doomed.count
-    }
-
     /// Every point within `radius` metres of `center`, with its distance, in no particular order.
     package func within(_ radius: Double, of center: Coordinate) -> [(key: Key, entry: Entry, distance: Double)] {
         var found: [(key: Key, entry: Entry, distance: Double)] = []

@@ -110,13 +110,13 @@ final class RepeatLimiter: Sendable {
         state = Mutex(State(nextSweep: now() + window))
     }
 
-    /// Passes `event` to `handler` (given the logger's `metadata`) unless its key has had `limit` lines in this
-    /// window; says ended windows' counts first.
+    /// Passes `event` to `handler` unless its key has had `limit` lines in this window; says ended windows' counts
+    /// first. `handler` holds no metadata: the logger's `metadata` is given to it only for a line that is written.
     func log(
         _ event: LogEvent,
         label: String,
         through handler: any LogHandler,
-        metadata: Logger.Metadata = [:]
+        metadata: Logger.Metadata
     ) {
         let key = Key(level: event.level, label: label, file: event.file, message: event.message.description)
         let time = now()
@@ -139,11 +139,7 @@ final class RepeatLimiter: Sendable {
             }
             entry.dropped += 1
             entry.last = event
-            if entry.handler == nil {
-                var quiet = handler
-                quiet.metadata = [:]
-                entry.handler = quiet
-            }
+            if entry.handler == nil { entry.handler = handler }
             state.entries[key] = entry
             let armNow = flushesByItself && !state.timerArmed
             if armNow { state.timerArmed = true }
