@@ -28,6 +28,13 @@ struct ZoneRecord: Sendable, Equatable {
     }
 }
 
+/// A recorded point as stored: whose, and the private zone it stands for (then it is the zone's centre).
+struct PlacedPoint: Sendable {
+    var user: UUID
+    var point: LocationPoint
+    var zone: ZoneRecord?
+}
+
 /// All SQL about a user's sharing settings, private zones, recorded points and newest position.
 struct LocationStore: Sendable {
     // MARK: Settings
@@ -40,7 +47,29 @@ struct LocationStore: Sendable {
                 user
             ).first()
         else { return LocationSharing(level: .off, zoneDisplay: .decoy) }
-        return LocationSharing(
+        return try Self.sharing(row: row)
+    }
+
+    /// The settings of those of `users` who have any (the others share nothing). On PostgreSQL it takes their rows'
+    /// locks in id order, so that two uploads of one person apply one after the other and two batches never wait for
+    /// each other in a circle (SQLite has a single writer already).
+    func sharing(
+        users: [UUID],
+        locking engine: DatabaseEngine,
+        on db: any SQLDatabase
+    ) async throws -> [UUID: LocationSharing] {
+        var query: SQLQueryString =
+            "SELECT user_id, level, zone_display FROM location_settings WHERE user_id IN (\(binds: users))"
+        if engine == .postgres { query += " ORDER BY user_id FOR UPDATE" }
+        var found: [UUID: LocationSharing] = [:]
+        for row in try await db.raw(query).all() {
+            found[try row.decode(column: "user_id", as: UUID.self)] = try Self.sharing(row: row)
+        }
+        return found
+    }
+
+    private static func sharing(row: any SQLRow) throws -> LocationSharing {
+        LocationSharing(
             level: SharingLevel(rawValue: try row.decode(column: "level", as: String.self)) ?? .off,
             zoneDisplay: ZoneDisplay(rawValue: try row.decode(column: "zone_display", as: String.self)) ?? .decoy
         )
@@ -60,13 +89,6 @@ struct LocationStore: Sendable {
             .run()
     }
 
-    /// Takes the user's row lock on PostgreSQL so that two uploads of one user apply one after the other
-    /// (SQLite has a single writer already).
-    func lockUser(_ user: UUID, engine: DatabaseEngine, on db: any SQLDatabase) async throws {
-        guard engine == .postgres else { return }
-        try await db.raw("SELECT user_id FROM location_settings WHERE user_id = \(bind: user) FOR UPDATE").run()
-    }
-
     // MARK: Zones
 
     private static let zoneColumns = [
@@ -75,12 +97,17 @@ struct LocationStore: Sendable {
     ]
 
     func zones(user: UUID, on db: any SQLDatabase) async throws -> [ZoneRecord] {
-        try await db.select().columns(Self.zoneColumns.map { SQLIdentifier($0) }).from("private_zones").where(
-            "user_id",
-            .equal,
-            user
+        try await zones(users: [user], on: db)[user] ?? []
+    }
+
+    /// Each person's zones, oldest first.
+    func zones(users: [UUID], on db: any SQLDatabase) async throws -> [UUID: [ZoneRecord]] {
+        Dictionary(
+            grouping: try await db.select().columns(Self.zoneColumns.map { SQLIdentifier($0) }).from("private_zones")
+                .where("user_id", .in, SQLBind.group(users)).orderBy("created_at").orderBy("id").all()
+                .map(Self.zone(row:)),
+            by: \.userId
         )
-        .orderBy("created_at").orderBy("id").all().map(Self.zone(row:))
     }
 
     func insertZone(_ zone: ZoneRecord, on db: any SQLDatabase) async throws {
@@ -131,16 +158,11 @@ struct LocationStore: Sendable {
 
     // MARK: Points
 
-    /// Stores the points the user has not sent before; returns how many were new.
-    func insertPoints(
-        user: UUID,
-        _ points: [(point: LocationPoint, zone: UUID?)],
-        on db: any SQLDatabase
-    ) async throws -> Int {
-        var inserted = 0
+    /// Stores the points not sent before; returns how many were new, per person.
+    func insertPoints(_ points: [PlacedPoint], on db: any SQLDatabase) async throws -> [UUID: Int] {
+        var inserted: [UUID: Int] = [:]
         // Chunks keep the statement's bind count far below both engines' limits.
-        for chunk in stride(from: 0, to: points.count, by: 250).map({ Array(points[$0..<min($0 + 250, points.count)]) })
-        {
+        for start in stride(from: 0, to: points.count, by: 1_000) {
             var insert = db.insert(into: "location_points").columns(
                 "user_id",
                 "recorded_at",
@@ -149,18 +171,19 @@ struct LocationStore: Sendable {
                 "accuracy",
                 "zone_id"
             )
-            for (point, zone) in chunk {
+            for placed in points[start..<min(start + 1_000, points.count)] {
                 insert = insert.values(
-                    SQLBind(user),
-                    SQLBind(point.recordedAt),
-                    SQLBind(point.latitude),
-                    SQLBind(point.longitude),
-                    SQLBind(point.accuracy),
-                    SQLBind(zone)
+                    SQLBind(placed.user),
+                    SQLBind(placed.point.recordedAt),
+                    SQLBind(placed.point.latitude),
+                    SQLBind(placed.point.longitude),
+                    SQLBind(placed.point.accuracy),
+                    SQLBind(placed.zone?.id)
                 )
             }
-            inserted += try await insert.ignoringConflicts(with: ["user_id", "recorded_at"]).returning("recorded_at")
-                .all().count
+            for row in try await insert.ignoringConflicts(with: ["user_id", "recorded_at"]).returning("user_id").all() {
+                inserted[try row.decode(column: "user_id", as: UUID.self), default: 0] += 1
+            }
         }
         return inserted
     }
@@ -246,8 +269,21 @@ struct LocationStore: Sendable {
         )
     }
 
-    func setLivePosition(user: UUID, point: LocationPoint, zone: UUID?, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "live_positions").columns(
+    /// When each of `users` who has a newest position recorded it.
+    func liveTimes(users: [UUID], on db: any SQLDatabase) async throws -> [UUID: Date] {
+        var times: [UUID: Date] = [:]
+        for row in try await db.select().columns("user_id", "recorded_at").from("live_positions")
+            .where("user_id", .in, SQLBind.group(users)).all()
+        {
+            times[try row.decode(column: "user_id", as: UUID.self)] = try row.decode(column: "recorded_at", as: Date.self)
+        }
+        return times
+    }
+
+    /// Makes each point its person's newest position (one point per person).
+    func setLivePositions(_ points: [PlacedPoint], on db: any SQLDatabase) async throws {
+        guard !points.isEmpty else { return }
+        var insert = db.insert(into: "live_positions").columns(
             "user_id",
             "latitude",
             "longitude",
@@ -255,15 +291,17 @@ struct LocationStore: Sendable {
             "zone_id",
             "recorded_at"
         )
-        .values(
-            SQLBind(user),
-            SQLBind(point.latitude),
-            SQLBind(point.longitude),
-            SQLBind(point.accuracy),
-            SQLBind(zone),
-            SQLBind(point.recordedAt)
-        )
-        .onConflict(with: ["user_id"]) {
+        for placed in points {
+            insert = insert.values(
+                SQLBind(placed.user),
+                SQLBind(placed.point.latitude),
+                SQLBind(placed.point.longitude),
+                SQLBind(placed.point.accuracy),
+                SQLBind(placed.zone?.id),
+                SQLBind(placed.point.recordedAt)
+            )
+        }
+        try await insert.onConflict(with: ["user_id"]) {
             $0.set(excludedValueOf: "latitude").set(excludedValueOf: "longitude").set(excludedValueOf: "accuracy")
                 .set(excludedValueOf: "zone_id").set(excludedValueOf: "recorded_at")
         }

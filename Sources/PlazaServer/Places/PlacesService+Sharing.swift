@@ -67,80 +67,16 @@ extension PlacesService {
     }
 
     /// Stores recorded points. Points inside a private zone keep only the zone; points newer than the newest
-    /// one known move the user's live position and stays, in time order.
+    /// one known move the user's live position and stays, in time order. Uploads arriving together share one
+    /// transaction (`UploadBatcher`).
     func upload(_ identity: Identity, _ upload: LocationUpload, now: Date = Date()) async throws -> LocationUploadResult
     {
         let errors = PlacesRules.uploadProblems(upload, now: now, retention: configuration.retention)
         guard errors.isEmpty else { throw PlazaError.validation(errors) }
         try await prepare()
-        let user = identity.user
-        let engine = database.engine
-        return try await events.transaction { db in
-            try await locations.lockUser(user.id, engine: engine, on: db)
-            let sharing = try await locations.sharing(user: user.id, on: db)
-            guard sharing.level != .off else { throw PlazaError.sharingOff }
-            let zones = try await locations.zones(user: user.id, on: db)
-            let placed: [(point: LocationPoint, zone: ZoneRecord?)] = upload.points.map { point in
-                guard let zone = zones.first(where: { $0.contains(point.coordinate) }) else { return (point, nil) }
-                return (
-                    LocationPoint(
-                        latitude: zone.center.latitude,
-                        longitude: zone.center.longitude,
-                        accuracy: nil,
-                        recordedAt: point.recordedAt
-                    ), zone
-                )
-            }
-            let accepted = try await locations.insertPoints(
-                user: user.id,
-                placed.map { ($0.point, $0.zone?.id) },
-                on: db
-            )
-            let result = LocationUploadResult(accepted: accepted, duplicates: upload.points.count - accepted)
-            let live = try await locations.livePosition(user: user.id, on: db)
-            var newer = placed.filter { live == nil || $0.point.recordedAt > live!.recordedAt }.sorted {
-                $0.point.recordedAt < $1.point.recordedAt
-            }
-            newer = newer.enumerated().filter {
-                $0.offset == 0 || newer[$0.offset - 1].point.recordedAt != $0.element.point.recordedAt
-            }.map(
-                \.element
-            )
-            guard let newest = newer.last else { return (result, []) }
-            try await locations.setLivePosition(user: user.id, point: newest.point, zone: newest.zone?.id, on: db)
-            var tracker = StayTracker(
-                user: user.id,
-                open: try await stays.openStays(user: user.id, on: db),
-                catalog: businesses.catalog
-            )
-            // Points may arrive late (recorded offline), but not so late that an upload could invent visits in the past.
-            for (point, zone) in newer where point.recordedAt >= now.addingTimeInterval(-PlacesRules.stayBackfill) {
-                tracker.advance(
-                    .init(
-                        coordinate: point.coordinate,
-                        accuracy: point.accuracy,
-                        time: point.recordedAt,
-                        inZone: zone != nil
-                    )
-                )
-            }
-            tracker.endQuiet(now: now)
-            var messages = try await applyStays(tracker, user: user, now: now, on: db)
-            messages.insert(
-                .position(
-                    try await livePosition(
-                        user: user,
-                        newest.point.coordinate,
-                        at: newest.point.recordedAt,
-                        zone: newest.zone?.id,
-                        sharing: sharing,
-                        stays: Array(tracker.open.values),
-                        on: db
-                    )
-                ),
-                at: 0
-            )
-            return (result, messages)
+        let service = self
+        return try await uploads.submit(UploadJob(user: identity.user, points: upload.points, now: now)) { jobs in
+            await service.runUploads(jobs)
         }
     }
 

@@ -4,30 +4,44 @@ import SQLKit
 
 /// Stays: a tracker's changes written and announced, visits counted, who is present now, and quiet stays ended.
 extension PlacesService {
-    /// Writes what a tracker decided and returns the events it causes: presence for the business's staff,
-    /// `nearby.business` for the user. Only live changes are announced, not those of an old batch.
-    func applyStays(
-        _ tracker: StayTracker,
-        user: UserRecord,
-        now: Date,
-        on db: any SQLDatabase
-    ) async throws -> [FeedMessage] {
-        var announced: [(type: String, stay: StayRecord, at: Date)] = []
-        let liveSince = now.addingTimeInterval(-2 * PlacesRules.presenceFreshness)
-        for change in tracker.changes {
-            switch change {
-            case .entered(let stay):
-                try await stays.insert(stay, on: db)
-                if stay.enteredAt >= now.addingTimeInterval(-PlacesRules.presenceFreshness) {
-                    announced.append((PlazaEventType.presenceEntered, stay, stay.enteredAt))
+    /// One person's tracker, with the time its changes are measured against.
+    struct TrackedStays: Sendable {
+        var tracker: StayTracker
+        var user: UserRecord
+        var now: Date
+    }
+
+    /// Writes what each tracker decided and returns the events each causes, in the trackers' order: presence for the
+    /// business's staff, `nearby.business` for the user. Only live changes are announced, not those of an old batch.
+    /// The open stays' sightings move in one statement for everyone.
+    func applyStays(_ tracked: [TrackedStays], on db: any SQLDatabase) async throws -> [[FeedMessage]] {
+        var messages: [[FeedMessage]] = []
+        for item in tracked {
+            var announced: [(type: String, stay: StayRecord, at: Date)] = []
+            let liveSince = item.now.addingTimeInterval(-2 * PlacesRules.presenceFreshness)
+            for change in item.tracker.changes {
+                switch change {
+                case .entered(let stay):
+                    try await stays.insert(stay, on: db)
+                    if stay.enteredAt >= item.now.addingTimeInterval(-PlacesRules.presenceFreshness) {
+                        announced.append((PlazaEventType.presenceEntered, stay, stay.enteredAt))
+                    }
+                case .exited(let stay, let time):
+                    guard try await closeStay(stay, at: time, on: db) else { continue }
+                    if stay.lastSeenAt >= liveSince { announced.append((PlazaEventType.presenceExited, stay, time)) }
                 }
-            case .exited(let stay, let time):
-                guard try await closeStay(stay, at: time, on: db) else { continue }
-                if stay.lastSeenAt >= liveSince { announced.append((PlazaEventType.presenceExited, stay, time)) }
             }
+            messages.append(
+                try await presenceEvents(
+                    announced,
+                    username: item.user.username,
+                    displayName: item.user.displayName,
+                    on: db
+                )
+            )
         }
-        for stay in tracker.open.values { try await stays.touch(stay.id, lastSeen: stay.lastSeenAt, on: db) }
-        return try await presenceEvents(announced, username: user.username, displayName: user.displayName, on: db)
+        try await stays.touch(tracked.flatMap(\.tracker.open.values), on: db)
+        return messages
     }
 
     /// Ends every open stay of `user` at `time` (sharing off, history deleted, account erased, a new zone).
@@ -38,7 +52,7 @@ extension PlacesService {
             catalog: businesses.catalog
         )
         tracker.endAll(at: time)
-        return try await applyStays(tracker, user: user, now: time, on: db)
+        return try await applyStays([TrackedStays(tracker: tracker, user: user, now: time)], on: db)[0]
     }
 
     /// Closes the stay once (false when another process did) and counts it as a visit when it lasted long enough.

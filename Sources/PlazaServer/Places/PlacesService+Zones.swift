@@ -97,7 +97,7 @@ extension PlacesService {
             accuracy: nil,
             recordedAt: live.recordedAt
         )
-        try await locations.setLivePosition(user: user.id, point: point, zone: zone.id, on: db)
+        try await locations.setLivePositions([PlacedPoint(user: user.id, point: point, zone: zone)], on: db)
         var messages = try await endStays(of: user, at: now, on: db)
         let sharing = try await locations.sharing(user: user.id, on: db)
         if sharing.level != .off {

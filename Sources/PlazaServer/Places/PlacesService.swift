@@ -24,6 +24,8 @@ package struct PlacesService: Sendable {
     let tiles: MapTileStore?
 
     let locations = LocationStore()
+    /// One per process: uploads wait here for their batch.
+    let uploads: UploadBatcher
     let stays = StayStore()
     let accounts = AccountStore()
 
@@ -48,6 +50,7 @@ package struct PlacesService: Sendable {
         tiles = configuration.mapTilesFile.map { MapTileStore(path: $0, logger: logger) }
         self.limiter = limiter
         self.database = database
+        uploads = UploadBatcher(lanes: database.engine == .sqlite ? 1 : 4)
         self.configuration = configuration
         self.events = events
         self.logger = logger

@@ -24,12 +24,17 @@ package struct StayStore: Sendable {
     private static let columns = ["id", "user_id", "location_id", "entered_at", "last_seen_at"]
 
     func openStays(user: UUID, on db: any SQLDatabase) async throws -> [StayRecord] {
-        try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("stays").where(
-            "user_id",
-            .equal,
-            user
+        try await openStays(users: [user], on: db)[user] ?? []
+    }
+
+    /// Each person's open stays.
+    func openStays(users: [UUID], on db: any SQLDatabase) async throws -> [UUID: [StayRecord]] {
+        Dictionary(
+            grouping: try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("stays")
+                .where("user_id", .in, SQLBind.group(users)).where("exited_at", .is, SQLLiteral.null).all()
+                .map(Self.stay(row:)),
+            by: \.userId
         )
-        .where("exited_at", .is, SQLLiteral.null).all().map(Self.stay(row:))
     }
 
     /// Every open stay seen since `since` (the live index's rebuild).
@@ -54,8 +59,13 @@ package struct StayStore: Sendable {
             ).run()
     }
 
-    func touch(_ stay: UUID, lastSeen: Date, on db: any SQLDatabase) async throws {
-        try await db.update("stays").set("last_seen_at", to: lastSeen).where("id", .equal, stay).run()
+    /// Moves each stay's last sighting to its `lastSeenAt`, in one statement.
+    func touch(_ seen: [StayRecord], on db: any SQLDatabase) async throws {
+        guard !seen.isEmpty else { return }
+        var times: SQLQueryString = ""
+        for stay in seen { times += " WHEN \(bind: stay.id) THEN \(bind: stay.lastSeenAt)" }
+        let ids = seen.map(\.id)
+        try await db.raw("UPDATE stays SET last_seen_at = CASE id\(times) END WHERE id IN (\(binds: ids))").run()
     }
 
     /// Closes the stay once: true for the caller that closed it (who then counts the visit and says so).
