@@ -275,7 +275,10 @@ struct LocationStore: Sendable {
         for row in try await db.select().columns("user_id", "recorded_at").from("live_positions")
             .where("user_id", .in, SQLBind.group(users)).all()
         {
-            times[try row.decode(column: "user_id", as: UUID.self)] = try row.decode(column: "recorded_at", as: Date.self)
+            times[try row.decode(column: "user_id", as: UUID.self)] = try row.decode(
+                column: "recorded_at",
+                as: Date.self
+            )
         }
         return times
     }

@@ -56,11 +56,17 @@ import Testing
             }
             #expect(refused.code == .locationSharingOff)
 
-            #expect(try await places.present(business: business.id, token: owner.accessToken).sorted() == ["ann", "ben"])
+            #expect(
+                try await places.present(business: business.id, token: owner.accessToken).sorted() == ["ann", "ben"]
+            )
             #expect(services.places.index.position(of: ann.id)?.recordedAt == now.addingTimeInterval(-10))
             #expect(services.places.index.position(of: cid.id)?.latitude == far.latitude)
             #expect(services.places.index.position(of: dan.id) == nil)
-            let annHistory = try await services.places.history(Identity(user: ann, sessionID: UUID()), from: nil, to: nil)
+            let annHistory = try await services.places.history(
+                Identity(user: ann, sessionID: UUID()),
+                from: nil,
+                to: nil
+            )
             #expect(annHistory.features.count == 3)
         }
     }
