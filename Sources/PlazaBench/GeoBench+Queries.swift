@@ -53,8 +53,12 @@ extension GeoBench {
             let moverPoints: @Sendable (Int) -> Coordinate = { index in
                 movers[index % Self.movers].start.offset(north: Double(index % 97) * 3, east: Double(index % 89) * 3)
             }
-            // Every request body and command is built before the clock starts, for both systems alike.
-            let ingestBase = Date().addingTimeInterval(-300)
+            // Every request body and command is built before the clock starts, for both systems alike. Each mover's
+            // points are a second apart, newer than the last (so that every upload moves its live position and
+            // stays), the single points first, the last 100-point upload's a few seconds ago.
+            let batches = max(1, requests / 10)
+            let batchBase = Date().addingTimeInterval(-5 - Double((batches / Self.movers + 1) * 100))
+            let ingestBase = batchBase.addingTimeInterval(-Double(requests / Self.movers + 1))
             let singles = try (0..<requests).map { index in
                 let point = moverPoints(index)
                 let time = ingestBase.addingTimeInterval(Double(index / Self.movers))
@@ -104,8 +108,6 @@ extension GeoBench {
                     )
                 )
             }
-            let batches = max(1, requests / 10)
-            let batchBase = Date().addingTimeInterval(-250)
             let batchBodies = try (0..<batches).map { index in
                 let points = (0..<100).map { k -> LocationPoint in
                     let point = moverPoints(index * 100 + k)
@@ -114,7 +116,6 @@ extension GeoBench {
                         longitude: point.longitude,
                         accuracy: 8,
                         recordedAt: batchBase.addingTimeInterval(Double((index / Self.movers) * 100 + k))
-                            .addingTimeInterval(-200)
                     )
                 }
                 return ByteBuffer(bytes: try PlazaJSON.encoder().encode(LocationUpload(points: points)))

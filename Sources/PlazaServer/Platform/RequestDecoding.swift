@@ -20,6 +20,11 @@ extension Request {
             )
         }
         if buffer.readableBytes == 0 { throw PlazaError.malformed(phrase("The body is empty; send a JSON object.")) }
+        if let fast = T.self as? any FastJSONDecodable.Type,
+            let value = buffer.withUnsafeReadableBytes({ fast.init(json: $0) }) as? T
+        {
+            return value
+        }
         let data = Data(buffer.readableBytesView)
         if let fields = NulText.fields(in: data), !fields.isEmpty {
             throw PlazaError.validation(

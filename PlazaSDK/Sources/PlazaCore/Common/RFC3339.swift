@@ -45,6 +45,11 @@ public enum RFC3339 {
         put(90)
     }
 
+    /// `parse` of UTF-8 bytes (a date inside a request body, read without making a `String` of it).
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        parse(bytes: bytes)
+    }
+
     private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var position = 0
         func number(_ width: Int) -> Int64? {
