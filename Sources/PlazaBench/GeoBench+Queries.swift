@@ -57,7 +57,11 @@ extension GeoBench {
             // points are a second apart, newer than the last (so that every upload moves its live position and
             // stays), the single points first, the last 100-point upload's a few seconds ago.
             let batches = max(1, requests / 10)
-            let batchBase = Date().addingTimeInterval(-5 - Double((batches / Self.movers + 1) * 100))
+            // Whole seconds, as the uploads' JSON carries them.
+            let batchBase = Date(
+                timeIntervalSince1970: (Date().timeIntervalSince1970 - 5 - Double((batches / Self.movers + 1) * 100))
+                    .rounded(.down)
+            )
             let ingestBase = batchBase.addingTimeInterval(-Double(requests / Self.movers + 1))
             let singles = try (0..<requests).map { index in
                 let point = moverPoints(index)
@@ -120,6 +124,8 @@ extension GeoBench {
                 }
                 return ByteBuffer(bytes: try PlazaJSON.encoder().encode(LocationUpload(points: points)))
             }
+            let watch = try await FeedWatch.start(services: services)
+            let batchesStarted = clock.now
             rows.append(
                 Row(
                     what: "ingest, 100 points per request",
@@ -136,6 +142,26 @@ extension GeoBench {
                     unit: 100
                 )
             )
+            if let watch {
+                let sent = clock.now
+                var newest: [UUID: Date] = [:]
+                for index in 0..<batches {
+                    newest[movers[index % Self.movers].id] = batchBase.addingTimeInterval(
+                        Double((index / Self.movers) * 100 + 99)
+                    )
+                }
+                let arrived = await watch.arrival(of: newest, limit: .seconds(60))
+                watch.stop()
+                lines.append(
+                    arrived.map { arrived in
+                        let seconds = LoadMeter.milliseconds(arrived - batchesStarted) / 1_000
+                        return
+                            "Feed (LISTEN/NOTIFY) to a second process: the \(batches) uploads' positions were all in "
+                            + "its live index \(String(format: "%.1f", LoadMeter.milliseconds(arrived - sent))) ms after "
+                            + "the last answer: \(String(format: "%.0f", Double(batches) / seconds)) positions/s carried."
+                    } ?? "Feed (LISTEN/NOTIFY) to a second process: positions still missing 60 s after the uploads."
+                )
+            }
             if let redis {
                 let commands = (0..<batches).map { index in
                     var words = ["GEOADD", "bench"]

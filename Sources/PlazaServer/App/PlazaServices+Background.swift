@@ -94,3 +94,12 @@ struct TracedService: Service {
         try await PlazaTracer.$current.withValue(tracer) { try await base.run() }
     }
 }
+
+extension PlazaServices {
+    /// The feed's listening connection (PostgreSQL), for a process that is not a server but follows the others (a
+    /// bench watching positions reach another process); nil on SQLite.
+    package var feedListener: (any Service)? { events.feed.service }
+
+    /// Whether that listener is connected and listening.
+    package var feedIsListening: Bool { events.feed.receiver.isListening }
+}

@@ -57,10 +57,10 @@ package struct LivePosition: Codable, Sendable, Hashable {
 }
 
 /// Where and when the index last placed someone (a private zone's centre while they are inside it).
-struct LiveFix: Sendable, Equatable {
-    var latitude: Double
-    var longitude: Double
-    var recordedAt: Date
+package struct LiveFix: Sendable, Equatable {
+    package var latitude: Double
+    package var longitude: Double
+    package var recordedAt: Date
 }
 
 /// Every sharing user's live position in memory: true positions (presence, never shown; `LivePeople`)
@@ -87,7 +87,7 @@ package final class LiveIndex: Sendable {
         state.write { $0.loaded = false }
     }
 
-    func position(of user: UUID) -> LiveFix? {
+    package func position(of user: UUID) -> LiveFix? {
         state.read { state in
             state.people.slot(of: user).map { slot in
                 let person = state.people.person(slot)
