@@ -10,8 +10,9 @@ struct UploadJob: Sendable {
 }
 
 /// Group commit for location uploads: uploads that arrive while a batch is being written wait and go together in the
-/// next transaction, and each step is one statement for all of them (their settings, zones, points, newest positions,
-/// open stays and the stays' sightings). Each upload still succeeds or fails alone: one whose sharing is off changes
+/// next transaction, and each step is one statement for all of them: what is known of them (settings, zones, newest
+/// positions, open stays: one statement on SQLite, see `uploaderStates`), their points, their newest positions, and
+/// the stays' sightings. Each upload still succeeds or fails alone: one whose sharing is off changes
 /// nothing, and a batch that fails for any other reason runs again one upload at a time. Lanes: one for SQLite's
 /// single writer; a few for PostgreSQL, whose batches lock their people's settings rows in id order first.
 typealias UploadBatcher = Batcher<UploadJob, LocationUploadResult>
@@ -57,41 +58,47 @@ extension PlacesService {
         outcomes: inout [UploadBatcher.Outcome?],
         on db: any SQLDatabase
     ) async throws -> [FeedMessage] {
-        let settings = try await locations.sharing(users: round.map(\.job.user.id), locking: database.engine, on: db)
-        var sharers: [(index: Int, job: UploadJob, sharing: LocationSharing)] = []
+        let states = try await locations.uploaderStates(
+            users: round.map(\.job.user.id),
+            engine: database.engine,
+            stays: stays,
+            on: db
+        )
+        var sharers: [(index: Int, job: UploadJob, state: UploaderState)] = []
         for (index, job) in round {
-            guard let sharing = settings[job.user.id], sharing.level != .off else {
+            guard let state = states[job.user.id], state.sharing.level != .off else {
                 outcomes[index] = .failure(PlazaError.sharingOff)
                 continue
             }
-            sharers.append((index, job, sharing))
+            sharers.append((index, job, state))
         }
         guard !sharers.isEmpty else { return [] }
-        let users = sharers.map(\.job.user.id)
-        let zones = try await locations.zones(users: users, on: db)
         let placed = sharers.map { sharer in
-            sharer.job.points.map { Self.place($0, user: sharer.job.user.id, zones: zones[sharer.job.user.id] ?? []) }
+            sharer.job.points.map { Self.place($0, user: sharer.job.user.id, zones: sharer.state.zones) }
         }
         let accepted = try await locations.insertPoints(placed.flatMap { $0 }, on: db)
-        let live = try await locations.liveTimes(users: users, on: db)
         var moving: [(sharer: Int, points: [PlacedPoint])] = []
         for (offset, sharer) in sharers.enumerated() {
             let count = accepted[sharer.job.user.id] ?? 0
             outcomes[sharer.index] = .success(
                 LocationUploadResult(accepted: count, duplicates: sharer.job.points.count - count)
             )
-            let newer = Self.newer(placed[offset], than: live[sharer.job.user.id])
+            let newer = Self.newer(placed[offset], than: sharer.state.liveAt)
             if !newer.isEmpty { moving.append((offset, newer)) }
         }
         guard !moving.isEmpty else { return [] }
         try await locations.setLivePositions(moving.map { $0.points.last! }, on: db)
-        let open = try await stays.openStays(users: moving.map { sharers[$0.sharer].job.user.id }, on: db)
         let tracked = moving.map { item in
-            let job = sharers[item.sharer].job
+            let sharer = sharers[item.sharer]
             return TrackedStays(
-                tracker: track(item.points, open: open[job.user.id] ?? [], user: job.user.id, now: job.now),
-                user: job.user,
-                now: job.now
+                tracker: track(
+                    item.points,
+                    open: sharer.state.openStays,
+                    user: sharer.job.user.id,
+                    now: sharer.job.now
+                ),
+                user: sharer.job.user,
+                now: sharer.job.now
             )
         }
         let stayMessages = try await applyStays(tracked, on: db)
@@ -106,7 +113,7 @@ extension PlacesService {
                         newest.point.coordinate,
                         at: newest.point.recordedAt,
                         zone: newest.zone?.id,
-                        sharing: sharer.sharing,
+                        sharing: sharer.state.sharing,
                         stays: Array(stayed.tracker.open.values),
                         on: db
                     )
