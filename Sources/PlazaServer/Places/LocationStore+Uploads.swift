@@ -34,17 +34,19 @@ extension LocationStore {
             for (user, open) in try await stays.openStays(users: sharers, on: db) { states[user]?.openStays = open }
             return states
         }
+        // One column set for three tables: each kind fills its own columns, so that the tables' row readers read it.
         let rows = try await db.raw(
             """
-            SELECT 'a' AS kind, s.user_id, NULL AS id, NULL AS name, s.level, s.zone_display, l.recorded_at AS t1, \
-            NULL AS t2, NULL AS lat, NULL AS lon, NULL AS radius, NULL AS dlat, NULL AS dlon, NULL AS location_id \
+            SELECT 'a' AS kind, s.user_id, NULL AS id, NULL AS name, s.level, s.zone_display, l.recorded_at, \
+            NULL AS created_at, NULL AS entered_at, NULL AS last_seen_at, NULL AS latitude, NULL AS longitude, \
+            NULL AS radius_meters, NULL AS decoy_latitude, NULL AS decoy_longitude, NULL AS location_id \
             FROM location_settings s LEFT JOIN live_positions l ON l.user_id = s.user_id \
             WHERE s.user_id IN (\(binds: users)) \
-            UNION ALL SELECT 'b', user_id, id, name, NULL, NULL, created_at, NULL, latitude, longitude, radius_meters, \
-            decoy_latitude, decoy_longitude, NULL FROM private_zones WHERE user_id IN (\(binds: users)) \
-            UNION ALL SELECT 'c', user_id, id, NULL, NULL, NULL, entered_at, last_seen_at, NULL, NULL, NULL, NULL, NULL, \
-            location_id FROM stays WHERE user_id IN (\(binds: users)) AND exited_at IS NULL \
-            ORDER BY kind, user_id, t1, id
+            UNION ALL SELECT 'b', user_id, id, name, NULL, NULL, NULL, created_at, NULL, NULL, latitude, longitude, \
+            radius_meters, decoy_latitude, decoy_longitude, NULL FROM private_zones WHERE user_id IN (\(binds: users)) \
+            UNION ALL SELECT 'c', user_id, id, NULL, NULL, NULL, NULL, NULL, entered_at, last_seen_at, NULL, NULL, \
+            NULL, NULL, NULL, location_id FROM stays WHERE user_id IN (\(binds: users)) AND exited_at IS NULL \
+            ORDER BY kind, user_id, created_at, id
             """
         ).all()
         var states: [UUID: UploaderState] = [:]
@@ -54,41 +56,11 @@ extension LocationStore {
             switch try row.decode(column: "kind", as: String.self) {
             case "a":
                 states[user] = UploaderState(
-                    sharing: LocationSharing(
-                        level: SharingLevel(rawValue: try row.decode(column: "level", as: String.self)) ?? .off,
-                        zoneDisplay: ZoneDisplay(rawValue: try row.decode(column: "zone_display", as: String.self))
-                            ?? .decoy
-                    ),
-                    liveAt: try row.decode(column: "t1", as: Date?.self)
+                    sharing: try Self.sharing(row: row),
+                    liveAt: try row.decode(column: "recorded_at", as: Date?.self)
                 )
-            case "b":
-                states[user]?.zones.append(
-                    ZoneRecord(
-                        id: try row.decode(column: "id", as: UUID.self),
-                        userId: user,
-                        name: try row.decode(column: "name", as: String.self),
-                        center: Coordinate(
-                            latitude: try row.decode(column: "lat", as: Double.self),
-                            longitude: try row.decode(column: "lon", as: Double.self)
-                        ),
-                        radiusMeters: try row.decode(column: "radius", as: Int.self),
-                        decoy: Coordinate(
-                            latitude: try row.decode(column: "dlat", as: Double.self),
-                            longitude: try row.decode(column: "dlon", as: Double.self)
-                        ),
-                        createdAt: try row.decode(column: "t1", as: Date.self)
-                    )
-                )
-            default:
-                states[user]?.openStays.append(
-                    StayRecord(
-                        id: try row.decode(column: "id", as: UUID.self),
-                        userId: user,
-                        locationId: try row.decode(column: "location_id", as: UUID.self),
-                        enteredAt: try row.decode(column: "t1", as: Date.self),
-                        lastSeenAt: try row.decode(column: "t2", as: Date.self)
-                    )
-                )
+            case "b": states[user]?.zones.append(try Self.zone(row: row))
+            default: states[user]?.openStays.append(try StayStore.stay(row: row))
             }
         }
         return states

@@ -68,7 +68,7 @@ struct LocationStore: Sendable {
         return found
     }
 
-    private static func sharing(row: any SQLRow) throws -> LocationSharing {
+    static func sharing(row: any SQLRow) throws -> LocationSharing {
         LocationSharing(
             level: SharingLevel(rawValue: try row.decode(column: "level", as: String.self)) ?? .off,
             zoneDisplay: ZoneDisplay(rawValue: try row.decode(column: "zone_display", as: String.self)) ?? .decoy
@@ -138,7 +138,7 @@ struct LocationStore: Sendable {
         ).first() != nil
     }
 
-    private static func zone(row: any SQLRow) throws -> ZoneRecord {
+    static func zone(row: any SQLRow) throws -> ZoneRecord {
         ZoneRecord(
             id: try row.decode(column: "id", as: UUID.self),
             userId: try row.decode(column: "user_id", as: UUID.self),

@@ -125,7 +125,7 @@ package struct StayStore: Sendable {
         try await db.delete(from: "stays").where("exited_at", .lessThan, cutoff).run()
     }
 
-    private static func stay(row: any SQLRow) throws -> StayRecord {
+    static func stay(row: any SQLRow) throws -> StayRecord {
         StayRecord(
             id: try row.decode(column: "id", as: UUID.self),
             userId: try row.decode(column: "user_id", as: UUID.self),
