@@ -13,33 +13,33 @@ struct UploaderState: Sendable {
 }
 
 extension LocationStore {
-    /// The state of those of `users` who have sharing settings (the others share nothing). On PostgreSQL the settings
-    /// rows are locked first, in id order, and the rest is read after the locks are held, so that two uploads of one
-    /// person apply one after the other and two batches never wait for each other in a circle. On SQLite, whose single
-    /// writer runs one transaction at a time, it is one statement: each statement is a hop to SQLite's thread and back.
+    /// The state of those of `users` who have sharing settings (the others share nothing), in one statement: each
+    /// statement is a round trip (on SQLite a hop to its thread and back). On PostgreSQL the settings rows are locked
+    /// first, in id order, and the state read after the locks are held, so that two uploads of one person apply one
+    /// after the other and two batches never wait for each other in a circle; SQLite's single writer runs one
+    /// transaction at a time.
     func uploaderStates(
         users: [UUID],
         engine: DatabaseEngine,
-        stays: StayStore,
         on db: any SQLDatabase
     ) async throws -> [UUID: UploaderState] {
-        guard engine == .sqlite else {
-            var states = try await sharing(users: users, locking: engine, on: db).mapValues {
-                UploaderState(sharing: $0)
-            }
-            let sharers = Array(states.keys)
-            guard !sharers.isEmpty else { return [:] }
-            for (user, zones) in try await zones(users: sharers, on: db) { states[user]?.zones = zones }
-            for (user, time) in try await liveTimes(users: sharers, on: db) { states[user]?.liveAt = time }
-            for (user, open) in try await stays.openStays(users: sharers, on: db) { states[user]?.openStays = open }
-            return states
+        if engine == .postgres {
+            try await db.raw(
+                "SELECT user_id FROM location_settings WHERE user_id IN (\(binds: users)) ORDER BY user_id FOR UPDATE"
+            ).run()
         }
         // One column set for three tables: each kind fills its own columns, so that the tables' row readers read it.
+        // PostgreSQL types a UNION's columns from its first rows: their NULLs say what the others hold.
+        func null(_ type: String) -> SQLQueryString {
+            engine == .postgres ? "NULL::\(unsafeRaw: type)" : "NULL"
+        }
+        let (uuid, time, double) = (null("uuid"), null("timestamptz"), null("double precision"))
         let rows = try await db.raw(
             """
-            SELECT 'a' AS kind, s.user_id, NULL AS id, NULL AS name, s.level, s.zone_display, l.recorded_at, \
-            NULL AS created_at, NULL AS entered_at, NULL AS last_seen_at, NULL AS latitude, NULL AS longitude, \
-            NULL AS radius_meters, NULL AS decoy_latitude, NULL AS decoy_longitude, NULL AS location_id \
+            SELECT 'a' AS kind, s.user_id, \(uuid) AS id, \(null("text")) AS name, s.level, s.zone_display, \
+            l.recorded_at, \(time) AS created_at, \(time) AS entered_at, \(time) AS last_seen_at, \
+            \(double) AS latitude, \(double) AS longitude, \(null("bigint")) AS radius_meters, \
+            \(double) AS decoy_latitude, \(double) AS decoy_longitude, \(uuid) AS location_id \
             FROM location_settings s LEFT JOIN live_positions l ON l.user_id = s.user_id \
             WHERE s.user_id IN (\(binds: users)) \
             UNION ALL SELECT 'b', user_id, id, name, NULL, NULL, NULL, created_at, NULL, NULL, latitude, longitude, \

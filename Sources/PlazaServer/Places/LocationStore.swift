@@ -50,24 +50,6 @@ struct LocationStore: Sendable {
         return try Self.sharing(row: row)
     }
 
-    /// The settings of those of `users` who have any (the others share nothing). On PostgreSQL it takes their rows'
-    /// locks in id order, so that two uploads of one person apply one after the other and two batches never wait for
-    /// each other in a circle (SQLite has a single writer already).
-    func sharing(
-        users: [UUID],
-        locking engine: DatabaseEngine,
-        on db: any SQLDatabase
-    ) async throws -> [UUID: LocationSharing] {
-        var query: SQLQueryString =
-            "SELECT user_id, level, zone_display FROM location_settings WHERE user_id IN (\(binds: users))"
-        if engine == .postgres { query += " ORDER BY user_id FOR UPDATE" }
-        var found: [UUID: LocationSharing] = [:]
-        for row in try await db.raw(query).all() {
-            found[try row.decode(column: "user_id", as: UUID.self)] = try Self.sharing(row: row)
-        }
-        return found
-    }
-
     static func sharing(row: any SQLRow) throws -> LocationSharing {
         LocationSharing(
             level: SharingLevel(rawValue: try row.decode(column: "level", as: String.self)) ?? .off,
@@ -267,20 +249,6 @@ struct LocationStore: Sendable {
             ),
             try row.decode(column: "recorded_at", as: Date.self), try row.decode(column: "zone_id", as: UUID?.self)
         )
-    }
-
-    /// When each of `users` who has a newest position recorded it.
-    func liveTimes(users: [UUID], on db: any SQLDatabase) async throws -> [UUID: Date] {
-        var times: [UUID: Date] = [:]
-        for row in try await db.select().columns("user_id", "recorded_at").from("live_positions")
-            .where("user_id", .in, SQLBind.group(users)).all()
-        {
-            times[try row.decode(column: "user_id", as: UUID.self)] = try row.decode(
-                column: "recorded_at",
-                as: Date.self
-            )
-        }
-        return times
     }
 
     /// Makes each point its person's newest position (one point per person).

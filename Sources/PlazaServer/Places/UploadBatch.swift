@@ -11,8 +11,7 @@ struct UploadJob: Sendable {
 
 /// Group commit for location uploads: uploads that arrive while a batch is being written wait and go together in the
 /// next transaction, and each step is one statement for all of them: what is known of them (settings, zones, newest
-/// positions, open stays: one statement on SQLite, see `uploaderStates`), their points, their newest positions, and
-/// the stays' sightings. Each upload still succeeds or fails alone: one whose sharing is off changes
+/// positions, open stays: see `uploaderStates`), their points, their newest positions, and the stays' sightings. Each upload still succeeds or fails alone: one whose sharing is off changes
 /// nothing, and a batch that fails for any other reason runs again one upload at a time. Lanes: one for SQLite's
 /// single writer; a few for PostgreSQL, whose batches lock their people's settings rows in id order first.
 typealias UploadBatcher = Batcher<UploadJob, LocationUploadResult>
@@ -61,7 +60,6 @@ extension PlacesService {
         let states = try await locations.uploaderStates(
             users: round.map(\.job.user.id),
             engine: database.engine,
-            stays: stays,
             on: db
         )
         var sharers: [(index: Int, job: UploadJob, state: UploaderState)] = []

@@ -70,4 +70,51 @@ import Testing
             #expect(annHistory.features.count == 3)
         }
     }
+
+    /// Uploads racing each other, several per person with points in common, in as many batches as they fall into
+    /// (PostgreSQL runs four at once): every point is counted once as accepted, and everyone's newest position is their
+    /// newest point, whichever upload carried it.
+    @Test(arguments: TestEngine.enabled)
+    func racingUploadsCountEachPointOnceAndKeepTheNewest(_ engine: TestEngine) async throws {
+        try await TestPlaza.withApp(engine) { client, services in
+            let places = PlacesDriver(client)
+            var people: [(id: UUID, token: String)] = []
+            for name in ["ann", "ben", "cid"] {
+                let tokens = try await places.sharingCustomer(name)
+                people.append((tokens.user.id, tokens.accessToken))
+            }
+            let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded(.down))
+            // Upload k of a person carries their points k…k+4: each point is sent up to five times.
+            let uploads = people.flatMap { person in
+                (0..<12).map { k in
+                    (
+                        person,
+                        (k..<k + 5).map {
+                            LocationPoint(
+                                latitude: shopPoint.latitude + Double($0) / 10_000,
+                                longitude: shopPoint.longitude,
+                                accuracy: 5,
+                                recordedAt: start.addingTimeInterval(Double($0) * 10)
+                            )
+                        }
+                    )
+                }
+            }
+            let accepted = try await withThrowingTaskGroup(of: (UUID, Int).self) { group in
+                for (person, points) in uploads.shuffled() {
+                    group.addTask {
+                        let response = try await places.upload(points, token: person.token)
+                        return (person.id, try response.decode(LocationUploadResult.self).accepted)
+                    }
+                }
+                return try await group.reduce(into: [UUID: Int]()) { $0[$1.0, default: 0] += $1.1 }
+            }
+            for person in people {
+                #expect(accepted[person.id] == 16)
+                #expect(
+                    services.places.index.position(of: person.id)?.recordedAt == start.addingTimeInterval(15 * 10)
+                )
+            }
+        }
+    }
 }
