@@ -79,17 +79,12 @@ struct LocationStore: Sendable {
     ]
 
     func zones(user: UUID, on db: any SQLDatabase) async throws -> [ZoneRecord] {
-        try await zones(users: [user], on: db)[user] ?? []
-    }
-
-    /// Each person's zones, oldest first.
-    func zones(users: [UUID], on db: any SQLDatabase) async throws -> [UUID: [ZoneRecord]] {
-        Dictionary(
-            grouping: try await db.select().columns(Self.zoneColumns.map { SQLIdentifier($0) }).from("private_zones")
-                .where("user_id", .in, SQLBind.group(users)).orderBy("created_at").orderBy("id").all()
-                .map(Self.zone(row:)),
-            by: \.userId
+        try await db.select().columns(Self.zoneColumns.map { SQLIdentifier($0) }).from("private_zones").where(
+            "user_id",
+            .equal,
+            user
         )
+        .orderBy("created_at").orderBy("id").all().map(Self.zone(row:))
     }
 
     func insertZone(_ zone: ZoneRecord, on db: any SQLDatabase) async throws {

@@ -24,17 +24,12 @@ package struct StayStore: Sendable {
     private static let columns = ["id", "user_id", "location_id", "entered_at", "last_seen_at"]
 
     func openStays(user: UUID, on db: any SQLDatabase) async throws -> [StayRecord] {
-        try await openStays(users: [user], on: db)[user] ?? []
-    }
-
-    /// Each person's open stays.
-    func openStays(users: [UUID], on db: any SQLDatabase) async throws -> [UUID: [StayRecord]] {
-        Dictionary(
-            grouping: try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("stays")
-                .where("user_id", .in, SQLBind.group(users)).where("exited_at", .is, SQLLiteral.null).all()
-                .map(Self.stay(row:)),
-            by: \.userId
+        try await db.select().columns(Self.columns.map { SQLIdentifier($0) }).from("stays").where(
+            "user_id",
+            .equal,
+            user
         )
+        .where("exited_at", .is, SQLLiteral.null).all().map(Self.stay(row:))
     }
 
     /// Every open stay seen since `since` (the live index's rebuild).
