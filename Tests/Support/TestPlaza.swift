@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import PlazaCore
 import PlazaServer
+import Synchronization
 
 /// A real Plaza for one test: a fresh database, fast bcrypt, dev mode (the mailbox), and the full app.
 public enum TestPlaza {
@@ -14,6 +15,7 @@ public enum TestPlaza {
     )
         -> PlazaConfiguration
     {
+        _ = sharedDecoders
         var configuration = PlazaConfiguration()
         configuration.storage = storage
         configuration.secretKey = "test-secret-key-that-is-long-enough-0123456789"
@@ -33,6 +35,10 @@ public enum TestPlaza {
         configure(&configuration)
         return configuration
     }
+
+    /// The apps of many tests share this process's picture decoders (`DecodePool.shared`), sized for one server: a
+    /// longer queue, so that a busy moment of the whole suite is no 503 a user of one server would meet.
+    private static let sharedDecoders: Void = { DecodePool.sharedQueue.store(256, ordering: .releasing) }()
 
     static var logger: Logger {
         var logger = Logger(label: "plaza-test")

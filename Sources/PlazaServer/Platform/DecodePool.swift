@@ -15,8 +15,11 @@ import Glibc
 /// `Retry-After`, and nothing is stored. A request waits at most `budget` for its answer (422 `image_too_large` after);
 /// the work keeps its place until it really ends, so the pool never holds more than it admitted.
 package final class DecodePool: Sendable {
-    /// One per process: every server and test in it shares the cores.
-    package static let shared = DecodePool(threads: System.coreCount, queue: 4 * System.coreCount)
+    /// One per process: every server and test in it shares the cores. Up to `sharedQueue` wait.
+    package static let shared = DecodePool(threads: System.coreCount, queue: sharedQueue.load(ordering: .acquiring))
+    /// How many wait in `shared`, read when it is first used: four per core (the test suite's many apps, sharing one
+    /// process, set more).
+    package static let sharedQueue = Atomic<Int>(4 * System.coreCount)
 
     private let pool: NIOThreadPool
     private let capacity: Int

@@ -13,6 +13,7 @@ enum DatabaseFault {
         switch error {
         case let error as PSQLError: return postgres(error)
         case let error as SQLiteError: return sqlite(error.reason)
+        case let error as SQLiteFailure: return sqlite(primary: error.primary)
         case is ChannelError, is IOError, is NIOConnectionError: return .databaseUnreachable
         default:
             // The pool's own error type lives in a module Plaza does not import (its connections cannot be made).
@@ -53,6 +54,17 @@ enum DatabaseFault {
         // read_only_sql_transaction: a standby, before or during a failover
         case "25006": return .databaseReadOnly
         default: return state.hasPrefix("08") ? .databaseUnreachable : nil
+        }
+    }
+
+    /// By SQLite's primary result code (the writer's own errors, `SQLiteFailure`), as `sqlite(_:)` by its reason.
+    static func sqlite(primary code: Int32) -> PlazaError? {
+        switch code {
+        case 13: return .databaseDiskFull  // SQLITE_FULL
+        case 5, 6, 9: return .databaseTimeout  // SQLITE_BUSY, SQLITE_LOCKED, SQLITE_INTERRUPT
+        case 8: return .databaseReadOnly  // SQLITE_READONLY
+        case 7, 10, 14: return .databaseUnreachable  // SQLITE_NOMEM, SQLITE_IOERR, SQLITE_CANTOPEN
+        default: return nil
         }
     }
 

@@ -7,10 +7,9 @@ import Synchronization
 extension SQLDatabase {
     /// Runs `statements` in order and returns each one's rows, in order; throws the first statement's error.
     ///
-    /// In a session on SQLite's writer the statements go to its thread all at once and run there one after another,
-    /// so the batch pays one hand-over to that thread and back instead of one per statement. Elsewhere (PostgreSQL,
-    /// SQLite outside a session) they run one after another. Every statement runs even when an earlier one failed:
-    /// use it inside a transaction, which the error then rolls back.
+    /// The statements run one after another without looking at each other's outcome: every statement runs even when
+    /// an earlier one failed, so use it inside a transaction, which the error then rolls back. In a session on
+    /// SQLite's writer, no commit can happen meanwhile (`SQLitePipelineGuard`).
     func pipeline(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
         if let writer = self as? SQLiteWriterSession { return try await writer.pipelined(statements) }
         var results: [[any SQLRow]] = []
@@ -19,14 +18,14 @@ extension SQLDatabase {
     }
 }
 
-/// Rows as they arrive, from whichever thread delivers them.
+/// Rows as they arrive.
 private final class RowCollector: Sendable {
     private let collected = Mutex<[any SQLRow]>([])
     func append(_ row: any SQLRow) { collected.withLock { $0.append(row) } }
     var rows: [any SQLRow] { collected.withLock { $0 } }
 }
 
-/// Keeps SQLite's writer from committing anything while a pipeline's statements wait on its thread.
+/// Keeps SQLite's writer from committing anything while a pipeline's statements run.
 ///
 /// SQLite rolls an open transaction back by itself on some errors (a full disk, an I/O error, no memory). The
 /// statements queued behind the failing one would then each run on their own and commit: a credit without its debit.
@@ -35,19 +34,20 @@ private final class RowCollector: Sendable {
 final class SQLitePipelineGuard: Sendable {
     private let inFlight = Atomic<Bool>(false)
 
-    /// Registers the guard on `connection` (the writer), for as long as the connection lives.
-    func install(on connection: SQLiteConnection) async throws {
-        _ = try await connection.setCommitValidator(lifetime: .pinned) { [self] _ in
-            inFlight.load(ordering: .acquiring) ? .deny : .allow
-        }
+    /// SQLite's commit hook for a connection that carries a guard (`SQLiteDirectConnection.commits`, the context).
+    static let hook: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
+        guard let context else { return 0 }
+        return Unmanaged<SQLitePipelineGuard>.fromOpaque(context).takeUnretainedValue().inFlight.load(
+            ordering: .acquiring
+        ) ? 1 : 0
     }
 
     func hold() { inFlight.store(true, ordering: .releasing) }
     func release() { inFlight.store(false, ordering: .releasing) }
 }
 
-/// SQLite's writer as a session sees it: the connection itself, and `pipeline` sending many statements at once.
-/// The connection's thread pool must have one thread, so that statements sent together run in the order sent.
+/// SQLite's writer as a session sees it: the connection itself, a transaction's BEGIN sent with its first statement,
+/// and `pipeline` running many statements under the commit guard.
 struct SQLiteWriterSession: ForwardingSQLDatabase {
     let base: any SQLDatabase
     let commits: SQLitePipelineGuard
@@ -71,8 +71,8 @@ struct SQLiteWriterSession: ForwardingSQLDatabase {
         var sent: Bool { state.withLock(\.sent) }
     }
 
-    /// Sends `statement` in front of the session's first statement instead of on its own: one hand-over to the
-    /// writer's thread fewer. The commit guard covers the pair: were it to fail, the statement behind cannot commit alone.
+    /// Sends `statement` in front of the session's first statement instead of on its own: a transaction that runs no
+    /// statement begins nothing. The commit guard covers the pair: were it to fail, the statement behind cannot commit alone.
     func open(with statement: any SQLExpression) {
         opening.set(statement)
     }
@@ -98,15 +98,20 @@ struct SQLiteWriterSession: ForwardingSQLDatabase {
     }
 
     private func send(_ statements: [any SQLExpression]) async throws -> [[any SQLRow]] {
-        let collectors = statements.map { _ in RowCollector() }
         commits.hold()
-        // SQLiteKit's future-returning `execute` hands the statement to the connection's thread before it returns.
-        let futures = zip(statements, collectors).map { statement, rows in
-            base.execute(sql: statement) { rows.append($0) }
+        defer { commits.release() }
+        var results: [[any SQLRow]] = []
+        var firstError: (any Error)?
+        for statement in statements {
+            let rows = RowCollector()
+            do {
+                try await base.execute(sql: statement) { rows.append($0) }
+            } catch {
+                firstError = firstError ?? error
+            }
+            results.append(rows.rows)
         }
-        let outcomes = try await EventLoopFuture.whenAllComplete(futures, on: eventLoop).get()
-        commits.release()
-        for case .failure(let error) in outcomes { throw error }
-        return collectors.map(\.rows)
+        if let firstError { throw firstError }
+        return results
     }
 }

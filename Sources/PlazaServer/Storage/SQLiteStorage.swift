@@ -5,8 +5,6 @@ import SQLKit
 import SQLiteKit
 
 extension PlazaDatabase {
-    /// The threads of the SQLite writer's pool: one, checked at start-up (see `sqlite(path:logger:)`).
-    static let writerThreads = 1
     /// The reader connections, and the threads of their pool: a lone SELECT goes to the least busy.
     static let readers = 3
 
@@ -20,29 +18,30 @@ extension PlazaDatabase {
         let busy = timeout?.wholeMilliseconds ?? 60_000
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        // The writer has a thread of its own, so that the statements of a pipeline run in the order they were sent:
-        // with two, a pipeline's COMMIT could overtake its INSERT.
-        precondition(writerThreads == 1, "the SQLite writer's pipelines need exactly one thread")
-        let writerThread = NIOThreadPool(numberOfThreads: writerThreads)
-        writerThread.start()
         // The readers' threads, their own too: on the process's shared pool they queued behind password hashes.
         let readerThreads = NIOThreadPool(numberOfThreads: readers)
         readerThreads.start()
-        let shutdown: @Sendable ([SQLiteConnection]) async throws -> Void = { connections in
-            for connection in connections.reversed() { try await connection.close() }
-            try await writerThread.shutdownGracefully()
+        let writerThread = SQLiteWriterThread()
+        let shutdown: @Sendable (SQLiteDirectConnection?, [SQLiteConnection]) async throws -> Void = {
+            writer,
+            readers in
+            for connection in readers.reversed() { try await connection.close() }
+            writer?.close()
+            writerThread.stop()
             try await readerThreads.shutdownGracefully()
         }
+        var writer: SQLiteDirectConnection?
         var connections: [SQLiteConnection] = []
         do {
-            let connection = try await SQLiteConnection.open(
-                storage: .file(path: path),
-                threadPool: writerThread,
+            // The writer runs each statement on the thread of the task that holds its turn (`SQLiteDirectDatabase`):
+            // its own (`SQLiteWriterThread`).
+            let connection = try SQLiteDirectConnection(path: path, busyMilliseconds: busy)
+            writer = connection
+            let base = SQLiteDirectDatabase(
+                connection: connection,
                 logger: logger,
-                on: MultiThreadedEventLoopGroup.singleton.any()
+                eventLoop: MultiThreadedEventLoopGroup.singleton.any()
             )
-            connections.append(connection)
-            let base = SQLiteFastRowsDatabase(base: connection.sql(queryLogLevel: .trace))
             // WAL lets `plaza backup` and other readers run beside the server; NORMAL is durable in WAL mode
             // except for the last transactions on power loss; busy_timeout covers those outside readers.
             // The checkpointer copies the log back beside the writer; the writer's own automatic checkpoint is a backstop.
@@ -54,8 +53,6 @@ extension PlazaDatabase {
             ] {
                 try await base.raw(SQLQueryString(pragma)).run()
             }
-            let pipelineGuard = SQLitePipelineGuard()
-            try await pipelineGuard.install(on: connection)
             // Two readers, each statement on a thread of their pool: two SELECTs run at once beside the writer.
             var readerConnections: [(database: any SQLDatabase, lock: AsyncLock)] = []
             for _ in 0..<readers {
@@ -79,17 +76,18 @@ extension PlazaDatabase {
                     lock: AsyncLock(),
                     readers: readerConnections,
                     written: checkpointer.written,
-                    pipelineGuard: pipelineGuard,
-                    timeout: timeout
+                    pipelineGuard: connection.commits,
+                    timeout: timeout,
+                    writerThread: writerThread
                 ),
                 service: checkpointer,
                 close: {
                     checkpointer.finish()
-                    try await shutdown(opened)
+                    try await shutdown(connection, opened)
                 }
             )
         } catch {
-            try? await shutdown(connections)
+            try? await shutdown(writer, connections)
             throw error
         }
     }

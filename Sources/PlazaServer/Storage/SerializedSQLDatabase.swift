@@ -23,6 +23,8 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
     var pipelineGuard: SQLitePipelineGuard?
     /// How long a statement or session waits for its connection (`PLAZA_DATABASE_TIMEOUT`); nil waits for ever.
     var timeout: Duration?
+    /// Where the writer's statements and sessions run (SQLite's C API called on it); nil: where their caller does.
+    var writerThread: SQLiteWriterThread?
     private let queued = Queued()
     /// Every statement here is reported to it (`db_client_operation_duration_seconds`).
     let timing = StatementTiming()
@@ -68,9 +70,11 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
             }
         } else {
             defer { written() }
-            try await lock.withLock(within: limit) {
-                try await timing.measure(operation) {
-                    try await base.execute(sql: query, onRow)
+            try await withTaskExecutorPreference(writerThread) {
+                try await lock.withLock(within: limit) {
+                    try await timing.measure(operation) {
+                        try await base.execute(sql: query, onRow)
+                    }
                 }
             }
         }
@@ -80,7 +84,9 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
         defer { written() }
         let timed = TimedSQLDatabase(base: base, timing: timing)
         let session: any SQLDatabase = pipelineGuard.map { SQLiteWriterSession(base: timed, commits: $0) } ?? timed
-        return try await lock.withLock(within: limit) { try await closure(session) }
+        return try await withTaskExecutorPreference(writerThread) {
+            try await lock.withLock(within: limit) { try await closure(session) }
+        }
     }
 
     /// The wait allowed for a connection now: none for work without limits (`DatabaseTimeLimit.unbounded`).

@@ -31,7 +31,12 @@ import Testing
             )
             #expect(saved.status == .ok)
             // The log starts over empty, so that the next commit needs room the disk no longer has.
-            try await services.database.sql.raw("PRAGMA wal_checkpoint(TRUNCATE)").run()
+            // (The checkpointer may be copying the last commit: a checkpoint then answers busy at once. Wait for it.)
+            for _ in 0..<100 {
+                let row = try await services.database.sql.raw("PRAGMA wal_checkpoint(TRUNCATE)").first()
+                if try row?.decode(column: "busy", as: Int.self) == 0 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
             let filler = folder.appendingPathComponent("filler").path
             Self.fill(filler)
 

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The SQLite writer's thread: a task executor on a thread of its own.
+///
+/// A session on the writer (and a lone statement) runs with this executor as its preference
+/// (`SerializedSQLDatabase`): its code, and with it every statement it sends to `SQLiteDirectDatabase`, runs here,
+/// one hand-over in and one out instead of SQLiteNIO's two or three per statement; and a long statement (a migration,
+/// a large batch) holds this thread, never one of the cooperative pool's few. While one session waits for something
+/// else, the next in line for the writer's turn is still suspended, so the thread idles.
+final class SQLiteWriterThread: TaskExecutor, @unchecked Sendable {
+    // Unchecked: `jobs` and `state` are read and written only under `condition`.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var state = State.running
+
+    private enum State { case running, stopping, stopped }
+
+    init(name: String = "plaza-sqlite-writer") {
+        let thread = Thread { [self] in loop() }
+        thread.name = name
+        thread.start()
+    }
+
+    func enqueue(_ job: UnownedJob) {
+        condition.lock()
+        guard state != .stopped else {
+            // The database closed with a task still to resume: it resumes on the shared pool and fails there.
+            condition.unlock()
+            globalConcurrentExecutor.enqueue(job)
+            return
+        }
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Ends the thread once the jobs queued so far have run.
+    func stop() {
+        condition.lock()
+        if state == .running { state = .stopping }
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func loop() {
+        var batch: [UnownedJob] = []
+        while true {
+            condition.lock()
+            while jobs.isEmpty, state == .running { condition.wait() }
+            if jobs.isEmpty {
+                state = .stopped
+                condition.unlock()
+                return
+            }
+            swap(&batch, &jobs)
+            condition.unlock()
+            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+}
