@@ -174,6 +174,22 @@ public struct LedgerBench: Sendable {
                     )
                 }
             }
+            // The floor: the server's cheapest request on the same connections (goal: uniform ≥ 0.4 × this).
+            let floor = try await meter.run(options.transfers) {
+                try await http.send($0, .GET, "/healthz", token: users[0].token)
+            }
+            rows.append(
+                Row(
+                    mode: "floor",
+                    system: "Plaza HTTP GET /healthz (\(options.concurrency) clients, \(options.httpClient.rawValue))",
+                    result: floor
+                )
+            )
+            if let uniform = rows.first(where: { $0.mode == "uniform" }) {
+                lines.append(
+                    "Uniform transfers ÷ GET /healthz: \(String(format: "%.2f", uniform.result.rate / floor.rate)) ×."
+                )
+            }
             await http.close()
             server.stop()
         } catch {
