@@ -18,25 +18,19 @@ extension PlazaDatabase {
         let busy = timeout?.wholeMilliseconds ?? 60_000
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        // The readers' threads, their own too: on the process's shared pool they queued behind password hashes.
-        let readerThreads = NIOThreadPool(numberOfThreads: readers)
-        readerThreads.start()
-        let writerThread = SQLiteWriterThread()
-        let shutdown: @Sendable (SQLiteDirectConnection?, [SQLiteConnection]) async throws -> Void = {
-            writer,
-            readers in
-            for connection in readers.reversed() { try await connection.close() }
-            writer?.close()
+        let writerThread = SQLiteThread(name: "plaza-sqlite-writer")
+        let readerThreads = (0..<readers).map { SQLiteThread(name: "plaza-sqlite-reader-\($0)") }
+        let shutdown: @Sendable ([SQLiteDirectConnection]) -> Void = { connections in
+            for connection in connections.reversed() { connection.close() }
             writerThread.stop()
-            try await readerThreads.shutdownGracefully()
+            for thread in readerThreads { thread.stop() }
         }
-        var writer: SQLiteDirectConnection?
-        var connections: [SQLiteConnection] = []
+        var connections: [SQLiteDirectConnection] = []
         do {
             // The writer runs each statement on the thread of the task that holds its turn (`SQLiteDirectDatabase`):
-            // its own (`SQLiteWriterThread`).
+            // its own (`SQLiteThread`).
             let connection = try SQLiteDirectConnection(path: path, busyMilliseconds: busy)
-            writer = connection
+            connections.append(connection)
             let base = SQLiteDirectDatabase(
                 connection: connection,
                 logger: logger,
@@ -53,18 +47,17 @@ extension PlazaDatabase {
             ] {
                 try await base.raw(SQLQueryString(pragma)).run()
             }
-            // Two readers, each statement on a thread of their pool: two SELECTs run at once beside the writer.
-            var readerConnections: [(database: any SQLDatabase, lock: AsyncLock)] = []
-            for _ in 0..<readers {
-                let reader = try await SQLiteConnection.open(
-                    storage: .file(path: path),
-                    threadPool: readerThreads,
-                    logger: logger,
-                    on: MultiThreadedEventLoopGroup.singleton.any()
-                )
+            // The readers, each on a thread of its own: SELECTs run at once beside the writer.
+            var readerConnections: [SQLiteReader] = []
+            for thread in readerThreads {
+                let reader = try SQLiteDirectConnection(path: path, busyMilliseconds: busy)
                 connections.append(reader)
-                try await reader.sql(queryLogLevel: .trace).raw("PRAGMA busy_timeout=\(unsafeRaw: String(busy))").run()
-                readerConnections.append((SQLiteFastRowsDatabase(base: reader.sql(queryLogLevel: .trace)), AsyncLock()))
+                let database = SQLiteDirectDatabase(
+                    connection: reader,
+                    logger: logger,
+                    eventLoop: MultiThreadedEventLoopGroup.singleton.any()
+                )
+                readerConnections.append(SQLiteReader(database: database, thread: thread))
             }
             let checkpointer = SQLiteCheckpointer(path: path, logger: logger)
             let opened = connections
@@ -83,11 +76,11 @@ extension PlazaDatabase {
                 service: checkpointer,
                 close: {
                     checkpointer.finish()
-                    try await shutdown(connection, opened)
+                    shutdown(opened)
                 }
             )
         } catch {
-            try? await shutdown(writer, connections)
+            shutdown(connections)
             throw error
         }
     }

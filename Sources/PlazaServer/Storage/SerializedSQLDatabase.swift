@@ -16,7 +16,7 @@ import Synchronization
 struct SerializedSQLDatabase: ForwardingSQLDatabase {
     let base: any SQLDatabase
     let lock: AsyncLock
-    var readers: [(database: any SQLDatabase, lock: AsyncLock)] = []
+    var readers: [SQLiteReader] = []
     /// Called after each use of the writer (the checkpointer's cue).
     var written: @Sendable () -> Void = {}
     /// When set, sessions get the writer as an `SQLiteWriterSession` that can pipeline, guarded by this.
@@ -24,7 +24,7 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
     /// How long a statement or session waits for its connection (`PLAZA_DATABASE_TIMEOUT`); nil waits for ever.
     var timeout: Duration?
     /// Where the writer's statements and sessions run (SQLite's C API called on it); nil: where their caller does.
-    var writerThread: SQLiteWriterThread?
+    var writerThread: SQLiteThread?
     private let queued = Queued()
     /// Every statement here is reported to it (`db_client_operation_duration_seconds`).
     let timing = StatementTiming()
@@ -63,9 +63,11 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
             let index = queued.enter(of: readers.count)
             defer { queued.leave(index) }
             let reader = readers[index]
-            try await reader.lock.withLock(within: limit) {
-                try await timing.measure(operation) {
-                    try await reader.database.execute(sql: query, onRow)
+            try await withTaskExecutorPreference(reader.thread) {
+                try await reader.lock.withLock(within: limit) {
+                    try await timing.measure(operation) {
+                        try await reader.database.execute(sql: query, onRow)
+                    }
                 }
             }
         } else {
@@ -91,6 +93,13 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
 
     /// The wait allowed for a connection now: none for work without limits (`DatabaseTimeLimit.unbounded`).
     private var limit: Duration? { DatabaseTimeLimit.unbounded ? nil : timeout }
+}
+
+/// One of SQLite's reader connections: a statement at a time (`lock`), run on its own thread when it has one.
+struct SQLiteReader: Sendable {
+    let database: any SQLDatabase
+    let lock = AsyncLock()
+    var thread: SQLiteThread?
 }
 
 /// An `SQLDatabase` that runs its statements on `base` and describes itself as `base` does.

@@ -1,13 +1,14 @@
 import Foundation
 
-/// The SQLite writer's thread: a task executor on a thread of its own.
+/// An SQLite connection's thread: a task executor on a thread of its own.
 ///
-/// A session on the writer (and a lone statement) runs with this executor as its preference
-/// (`SerializedSQLDatabase`): its code, and with it every statement it sends to `SQLiteDirectDatabase`, runs here,
-/// one hand-over in and one out instead of SQLiteNIO's two or three per statement; and a long statement (a migration,
-/// a large batch) holds this thread, never one of the cooperative pool's few. While one session waits for something
-/// else, the next in line for the writer's turn is still suspended, so the thread idles.
-final class SQLiteWriterThread: TaskExecutor, @unchecked Sendable {
+/// A session on the writer (and a lone statement on the writer or a reader) runs with its connection's thread as its
+/// executor preference (`SerializedSQLDatabase`): its code, and with it every statement it sends to
+/// `SQLiteDirectDatabase`, runs here, one hand-over in and one out instead of SQLiteNIO's two or three per statement;
+/// and a long statement (a migration, a large batch, a slow search) holds this thread, never one of the cooperative
+/// pool's few. While one session waits for something else, the next in line for the connection is still suspended,
+/// so the thread idles.
+final class SQLiteThread: TaskExecutor, @unchecked Sendable {
     // Unchecked: `jobs` and `state` are read and written only under `condition`.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
@@ -15,7 +16,7 @@ final class SQLiteWriterThread: TaskExecutor, @unchecked Sendable {
 
     private enum State { case running, stopping, stopped }
 
-    init(name: String = "plaza-sqlite-writer") {
+    init(name: String) {
         let thread = Thread { [self] in loop() }
         thread.name = name
         thread.start()
