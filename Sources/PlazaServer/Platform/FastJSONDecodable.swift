@@ -70,7 +70,8 @@ struct JSONCursor {
         return nil
     }
 
-    /// A number as JSON writes it (`-`, digits without a leading zero, a fraction, an exponent), when finite.
+    /// A number as JSON writes it (`-`, digits without a leading zero, a fraction, an exponent), when a Double holds it
+    /// (finite, and not a non-zero number rounded to zero).
     mutating func number() -> Double? {
         skipSpace()
         let start = position
@@ -93,6 +94,11 @@ struct JSONCursor {
         }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { return nil }
+        // A number too small for a Double (`48e-377`) is not zero to `JSONDecoder`, which refuses it: leave it to it.
+        if value == 0, text.utf8.contains(where: { $0 >= 0x31 && $0 <= 0x39 }) {
+            let mantissa = text.utf8.prefix { $0 != 0x65 && $0 != 0x45 }
+            if mantissa.contains(where: { $0 >= 0x31 && $0 <= 0x39 }) { return nil }
+        }
         return value
     }
 

@@ -43,6 +43,7 @@ import Testing
             #"{"points":[{"latitude":1,"longitude":1,"recordedAt":"2026-11-23 00:00:00"}]}"#,
             #"{"points":[{"latitude":1,"longitude":1,"recordedAt":"2026-02-30T00:00:00Z"}]}"#,
             #"{"points":[{"latitude":1,"longitude":1}]}"#,
+            #"{"points":[{"latitude":48e-377,"longitude":1,"recordedAt":"2026-11-23T00:00:00Z"}]}"#,
             #"{"points":[{"latitude":1,"longitude":1,"recordedAt":"2026-11-23T00:00:00Z"},]}"#,
             #"{"points":[{"latitude":1,"longitude":1,"recordedAt":"2026-11-23T00:00:00Z"}]} x"#,
             #"{"points":[],"points":[]}"#,
