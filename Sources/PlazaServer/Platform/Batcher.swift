@@ -1,4 +1,6 @@
 import HTTPTypes
+import NIOCore
+import NIOPosix
 import PlazaCore
 import Synchronization
 
@@ -61,16 +63,28 @@ final class Batcher<Job: Sendable, Output: Sendable>: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            let jobs = batch.map(\.job)
-            let outcomes =
-                await Self.bounded(deadline) { await run(jobs) }
-                ?? batch.map { _ in .failure(PlazaError.databaseTimeout) }
+            // The batch runs in this task; a timer on an event loop answers its jobs if it is late and starts another
+            // drain in its lane. (A task of its own per batch, and another to sleep out its deadline, cost more than
+            // a one-point location upload's statements.)
+            let answered = Answered()
+            let late = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .init(deadline)) { [self] in
+                guard answered.first() else { return }
+                for waiting in batch { waiting.continuation.resume(throwing: PlazaError.databaseTimeout) }
+                Task { await self.drain(run) }
+            }
+            let outcomes = await run(batch.map(\.job))
+            late.cancel()
+            // Too late: its jobs were answered and its lane went on without it.
+            guard answered.first() else { return }
             for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(with: outcome) }
         }
     }
 
-    /// `work`'s result, or nil once `limit` passed without one (see `FirstAnswer.within`).
-    static func bounded<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async -> T) async -> T? {
-        await FirstAnswer.within(limit, work)
+    /// Whether a batch's jobs were answered: by the batch, or by its deadline.
+    private final class Answered: Sendable {
+        private let done = Atomic<Bool>(false)
+
+        /// True for the first caller only.
+        func first() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
     }
 }

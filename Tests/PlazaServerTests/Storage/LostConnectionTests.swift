@@ -17,7 +17,7 @@ struct LostConnectionTests {
     @Test func aStatementAfterItsConnectionEndedFailsAndTheDatabaseGoesOn() async throws {
         try await TestPlaza.withServices(.postgres) { services in
             let database = services.database
-            let outcome = await Batcher<Int, Int>.bounded(.seconds(20)) { () -> String in
+            let outcome = await FirstAnswer.within(.seconds(20)) { () -> String in
                 do {
                     try await database.transaction { db in
                         try await db.raw("CREATE TABLE lost_rows (n integer)").run()
@@ -44,7 +44,7 @@ struct LostConnectionTests {
     @Test func aStatementLostAsItsConnectionEndsIsAnsweredAfterTheGrace() async throws {
         try await TestPlaza.withServices(.postgres) { services in
             let database = services.database
-            let outcome = await Batcher<Int, Int>.bounded(.seconds(20)) { () -> String in
+            let outcome = await FirstAnswer.within(.seconds(20)) { () -> String in
                 do {
                     return try await database.withSession { db in
                         let connection = try #require(db as? PostgresSessionDatabase).connection
