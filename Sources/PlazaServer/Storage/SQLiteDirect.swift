@@ -81,18 +81,23 @@ struct SQLiteFailure: Error, CustomStringConvertible {
 /// One open `sqlite3` handle and its prepared statements, used by one thread at a time (its mutex).
 final class SQLiteDirectConnection: Sendable {
     private let state: Mutex<SQLiteStatementCache>
+    /// SQLite's library set up once, before any connection of this kind opens (as SQLiteNIO does for its own).
+    private static let initialized: Void = { _ = sqlite_nio_sqlite3_initialize() }()
+
     /// Refuses every commit while it is held (a pipeline's statements run).
     let commits = SQLitePipelineGuard()
 
     /// Opens (creating when absent) the database at `path`, waiting up to `busy` ms for another connection's lock.
     init(path: String, busyMilliseconds busy: Int) throws {
+        _ = Self.initialized
         var handle: OpaquePointer?
         let flags =
             SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
             | SQLITE_OPEN_EXRESCODE
         let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
         guard opened == SQLITE_OK, let handle else {
-            let failure = SQLiteFailure(code: opened, message: "cannot open the SQLite database at \(path)")
+            let reason = handle.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "no handle"
+            let failure = SQLiteFailure(code: opened, message: "cannot open the SQLite database at \(path): \(reason)")
             sqlite_nio_sqlite3_close(handle)
             throw failure
         }

@@ -10,8 +10,8 @@ import VaporCSQLite
 ///
 /// A statement is prepared the first time its SQL comes, and reset for the next: a batch's 6,000-bind INSERT was
 /// prepared again for every batch before (5 % of a location upload's profile). Up to `capacity` statements of up to
-/// `longest` bytes of SQL are kept; past that the oldest go. Any statement that changes the schema (a migration)
-/// empties the cache: a kept `SELECT *` would otherwise keep the columns it had.
+/// `longest` bytes of SQL are kept; past that the least recently used goes. After a schema change SQLite prepares a
+/// kept statement again by itself; its column names are read again then.
 struct SQLiteStatementCache: ~Copyable, @unchecked Sendable {
     static let capacity = 256
     static let longest = 64 << 10
@@ -24,6 +24,8 @@ struct SQLiteStatementCache: ~Copyable, @unchecked Sendable {
     private struct Prepared {
         let statement: OpaquePointer
         var columns: SQLiteColumnNames
+        /// How often SQLite has prepared it again (`SQLITE_STMTSTATUS_REPREPARE`) when `columns` were read.
+        var prepares: Int32
         var lastUse: Int
     }
 
@@ -36,31 +38,40 @@ struct SQLiteStatementCache: ~Copyable, @unchecked Sendable {
         uses += 1
         var prepared = try statements[sql] ?? prepare(sql)
         let statement = prepared.statement
-        var keep = sql.utf8.count <= Self.longest
         defer {
             sqlite_nio_sqlite3_reset(statement)
             sqlite_nio_sqlite3_clear_bindings(statement)
-            if keep { statements[sql] = prepared } else { sqlite_nio_sqlite3_finalize(statement) }
+            keep(prepared, as: sql)
         }
         prepared.lastUse = uses
         try bind(binds, to: statement)
+        var named = false
         while true {
             let step = sqlite_nio_sqlite3_step(statement)
             if step == SQLITE_DONE { break }
             guard step == SQLITE_ROW else { throw failure(step) }
-            if prepared.columns.count != Int(sqlite_nio_sqlite3_column_count(statement)) {
-                prepared.columns = SQLiteColumnNames(statement)
+            if !named {
+                // SQLite prepares a statement again by itself after a schema change (here or in another connection):
+                // its columns may have changed with it.
+                named = true
+                let prepares = sqlite_nio_sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0)
+                if prepares != prepared.prepares {
+                    prepared.columns = SQLiteColumnNames(statement)
+                    prepared.prepares = prepares
+                }
             }
-            onRow(SQLiteDirectRow(columns: prepared.columns, values: Self.values(of: statement, prepared.columns)))
+            onRow(SQLiteDirectRow(columns: prepared.columns, values: try values(of: statement, prepared.columns)))
         }
-        if sqlite_nio_sqlite3_stmt_readonly(statement) == 0, Self.isSchemaChange(sql) {
-            // Every kept statement goes; this one too, once reset.
-            keep = false
-            statements[sql] = nil
-            evictAll(except: statement)
-        } else if keep, statements[sql] == nil, statements.count >= Self.capacity {
-            evictOldest()
+    }
+
+    /// Keeps `prepared` for the next time `sql` comes, making room first; a statement too long to keep is finalized.
+    private mutating func keep(_ prepared: Prepared, as sql: String) {
+        guard sql.utf8.count <= Self.longest else {
+            sqlite_nio_sqlite3_finalize(prepared.statement)
+            return
         }
+        if statements[sql] == nil, statements.count >= Self.capacity { evictOldest() }
+        statements[sql] = prepared
     }
 
     private func prepare(_ sql: String) throws -> Prepared {
@@ -70,7 +81,12 @@ struct SQLiteStatementCache: ~Copyable, @unchecked Sendable {
         guard result == SQLITE_OK, let statement else {
             throw failure(result)
         }
-        return Prepared(statement: statement, columns: SQLiteColumnNames(statement), lastUse: uses)
+        return Prepared(
+            statement: statement,
+            columns: SQLiteColumnNames(statement),
+            prepares: sqlite_nio_sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0),
+            lastUse: uses
+        )
     }
 
     private func bind(_ binds: [SQLiteData], to statement: OpaquePointer) throws {
@@ -85,7 +101,14 @@ struct SQLiteStatementCache: ~Copyable, @unchecked Sendable {
                 result = value.withUTF8 { bytes in
                     bytes.withMemoryRebound(to: CChar.self) { text in
                         guard let start = text.baseAddress, !text.isEmpty else {
-                            return sqlite_nio_sqlite3_bind_text64(statement, index, "", 0, nil, UInt8(SQLITE_UTF8))
+                            return sqlite_nio_sqlite3_bind_text64(
+                                statement,
+                                index,
+                                "",
+                                0,
+                                Self.transient,
+                                UInt8(SQLITE_UTF8)
+                            )
                         }
                         return sqlite_nio_sqlite3_bind_text64(
                             statement,
@@ -106,7 +129,7 @@ struct SQLiteStatementCache: ~Copyable, @unchecked Sendable {
         }
     }
 
-    private static func values(of statement: OpaquePointer, _ columns: SQLiteColumnNames) -> [SQLiteData] {
+    private func values(of statement: OpaquePointer, _ columns: SQLiteColumnNames) throws -> [SQLiteData] {
         var values: [SQLiteData] = []
         values.reserveCapacity(columns.count)
         for index in 0..<Int32(columns.count) {
@@ -117,11 +140,8 @@ struct SQLiteStatementCache: ~Copyable, @unchecked Sendable {
                 // The text first, then its length (SQLite's order: the length is of the text as last read).
                 let text = sqlite_nio_sqlite3_column_text(statement, index)
                 let count = Int(sqlite_nio_sqlite3_column_bytes(statement, index))
-                values.append(
-                    .text(
-                        text.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
-                    )
-                )
+                guard let text else { throw failure(SQLITE_NOMEM) }
+                values.append(.text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)))
             case SQLITE_BLOB:
                 let bytes = sqlite_nio_sqlite3_column_blob(statement, index)
                 let count = Int(sqlite_nio_sqlite3_column_bytes(statement, index))
@@ -136,13 +156,6 @@ struct SQLiteStatementCache: ~Copyable, @unchecked Sendable {
         return values
     }
 
-    /// Whether `sql` (a statement that writes) is DDL, by its first word.
-    private static func isSchemaChange(_ sql: String) -> Bool {
-        let word = sql.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }.prefix { $0 > 64 }
-        let upper = String(decoding: word, as: UTF8.self).uppercased()
-        return upper == "CREATE" || upper == "DROP" || upper == "ALTER" || upper == "VACUUM"
-    }
-
     private func failure(_ code: Int32) -> SQLiteFailure {
         let message = sqlite_nio_sqlite3_errmsg(handle).map { String(cString: $0) } ?? "unknown error"
         return SQLiteFailure(code: code, message: message)
@@ -152,13 +165,6 @@ struct SQLiteStatementCache: ~Copyable, @unchecked Sendable {
         guard let oldest = statements.min(by: { $0.value.lastUse < $1.value.lastUse }) else { return }
         sqlite_nio_sqlite3_finalize(oldest.value.statement)
         statements[oldest.key] = nil
-    }
-
-    private mutating func evictAll(except running: OpaquePointer) {
-        for prepared in statements.values where prepared.statement != running {
-            sqlite_nio_sqlite3_finalize(prepared.statement)
-        }
-        statements = [:]
     }
 
     mutating func close() {

@@ -58,7 +58,7 @@ import Testing
         }
     }
 
-    @Test func aKeptSelectSeesAColumnAddedLaterAndAFailedStatementRunsAgain() async throws {
+    @Test func aKeptSelectSeesColumnsAddedOrRenamedLaterAndAFailedStatementRunsAgain() async throws {
         try await TestPlaza.withServices(.sqlite) { services in
             let database = services.database
             try await database.sql.raw("CREATE TABLE direct_probe (v INTEGER PRIMARY KEY)").run()
@@ -71,6 +71,13 @@ import Testing
             #expect(try await select() == ["v"])
             try await database.sql.raw("ALTER TABLE direct_probe ADD COLUMN w TEXT").run()
             #expect(try await select() == ["v", "w"])
+            let readBefore = try await database.sql.raw("SELECT * FROM direct_probe").first()?.allColumns
+            #expect(readBefore == ["v", "w"])
+            // As many columns as before, one named anew: the kept statement reads its names again.
+            try await database.sql.raw("ALTER TABLE direct_probe RENAME COLUMN w TO x").run()
+            #expect(try await select() == ["v", "x"])
+            let read = try await database.sql.raw("SELECT * FROM direct_probe").first()?.allColumns
+            #expect(read == ["v", "x"], "a reader's statements too")
 
             let insert: @Sendable (Int) async throws -> Void = { value in
                 try await database.sql.raw("INSERT INTO direct_probe (v) VALUES (\(bind: value))").run()
