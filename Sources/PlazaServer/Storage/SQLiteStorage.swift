@@ -37,11 +37,11 @@ extension PlazaDatabase {
                 eventLoop: MultiThreadedEventLoopGroup.singleton.any()
             )
             // WAL lets `plaza backup` and other readers run beside the server; NORMAL is durable in WAL mode
-            // except for the last transactions on power loss; busy_timeout covers those outside readers.
-            // The checkpointer copies the log back beside the writer; the writer's own automatic checkpoint is a backstop.
+            // except for the last transactions on power loss; the connection's busy timeout (set as it opens) covers
+            // those outside readers. The checkpointer copies the log back beside the writer; the writer's own automatic
+            // checkpoint is a backstop.
             for pragma in [
                 "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
-                "PRAGMA busy_timeout=\(busy)",
                 "PRAGMA wal_autocheckpoint=\(SQLiteCheckpointer.writerLimit)",
                 "PRAGMA journal_size_limit=\(SQLiteCheckpointer.sizeLimit)",
             ] {
