@@ -112,6 +112,35 @@ import Testing
         }
     }
 
+    /// A token store that takes its time (a keychain): callers pile up inside the token manager while it reads.
+    actor SlowTokenStore: TokenStore {
+        let base = InMemoryTokenStore()
+        func load() async -> Tokens? {
+            try? await Task.sleep(for: .milliseconds(5))
+            return await base.load()
+        }
+        func save(_ tokens: Tokens?) async { await base.save(tokens) }
+        func loadDeviceToken() async -> String? { await base.loadDeviceToken() }
+        func saveDeviceToken(_ token: String) async { await base.saveDeviceToken(token) }
+    }
+
+    @Test func aSlowTokenStoreStillSeesOneRefreshForManyCalls() async throws {
+        let store = SlowTokenStore()
+        try await Self.withLiveClient(store: store) { plaza, mailbox in
+            _ = try await mailbox.signedIn("zoe")
+            try await plaza.login("zoe", password: AccountsDriver.password)
+            var tokens = try #require(await store.load())
+            tokens.accessTokenExpiresAt = Date().addingTimeInterval(-60)
+            await store.save(tokens)
+            let names = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<12 { group.addTask { try await plaza.me().username } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(names == Array(repeating: "zoe", count: 12))
+            #expect(try await plaza.me().username == "zoe")
+        }
+    }
+
     @Test func aRefusedAccessTokenIsRefreshedAndTheCallRetried() async throws {
         let store = InMemoryTokenStore()
         try await Self.withLiveClient(store: store) { plaza, mailbox in
