@@ -46,14 +46,14 @@ struct PostgresClientSQLDatabase: SQLDatabase {
         try await lease { connection in try await self.session(on: connection).run(statement) }
     }
 
-    private func session(on connection: PostgresConnection) -> PostgresSessionDatabase {
+    func session(on connection: PostgresConnection) -> PostgresSessionDatabase {
         PostgresSessionDatabase(connection: connection, logger: logger, timeout: timeout, timing: timing)
     }
 
     /// `body` on a pooled connection, or `databaseTimeout` when none is handed out within the timeout (a database
     /// that is down, restarting or hung: the pool keeps trying to connect, and without this the request would wait
     /// with it). Once the time is up a connection that comes later runs nothing.
-    private func lease<R: Sendable>(
+    func lease<R: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> R
     ) async throws -> R {
         guard let limit = DatabaseTimeLimit.unbounded ? nil : timeout else {
@@ -269,6 +269,9 @@ extension PlazaDatabase {
         if let schema = query["search_path"], !schema.isEmpty {
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
+        // Named statements (`SQLDatabase.kept`, `PostgresStatement`) are planned once, without their values: planning
+        // a feed page cost twice its run, and left to choose (`auto`) the server kept planning every call.
+        configuration.options.additionalStartupParameters += [("plan_cache_mode", "force_generic_plan")]
         if let timeout {
             // The server ends a statement past the timeout itself (57014, answered 503), and a session left idle in
             // a transaction (a process that hung or lost its way) after twice that, releasing its locks.

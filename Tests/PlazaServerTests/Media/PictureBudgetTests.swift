@@ -206,6 +206,10 @@ import Testing
         await #expect(throws: PlazaError.self) { try await pool.run { 1 } }
         gate.release()
         while pool.load > 0 { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(try await pool.run { 42 } == 42)
+        // Free again. Under the whole suite even `42` can miss a 50 ms budget (the thread waits for a core), so a few
+        // tries; a pool that stayed full would answer every one with 503.
+        var answer: Int?
+        for _ in 0..<20 where answer == nil { answer = try? await pool.run { 42 } }
+        #expect(answer == 42)
     }
 }

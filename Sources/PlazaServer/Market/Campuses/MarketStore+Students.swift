@@ -39,7 +39,7 @@ extension MarketStore {
     }
 
     func standing(user: UUID, on db: any SQLDatabase) async throws -> Standing? {
-        try await db.raw(
+        try await db.kept.raw(
             """
             SELECT m.campus_id, c.name, m.verified_until, a.signed_version, a.suspended_at FROM campus_members m \
             JOIN campuses c ON c.id = m.campus_id LEFT JOIN market_agreements a ON a.user_id = m.user_id \

@@ -10,10 +10,11 @@ extension ListingStore {
     /// nothing matches. Options are letters and digits only (`MarketRules.searchWords`), so neither query syntax can be
     /// escaped from.
     ///
-    /// SQLite decides between two plans by the number of matches, which its planner cannot know: up to `drivenLimit`,
-    /// the matching listings are read by their search keys and sorted (a rare word: walking the feed would read the
-    /// whole campus); more, the feed's index is walked in its order, each entry checked against the matches' keys from
-    /// the index entry itself, until the page is full (a common word: the first matches come within a few rows).
+    /// Each engine decides between two plans by the number of matches, which its planner cannot know: up to
+    /// `drivenLimit`, the matching listings are read through the words' index and sorted (a rare word: walking the feed
+    /// would read the whole campus); more, the feed's index is walked in its order, each entry checked against the
+    /// words (on SQLite against the matches' keys, from the index entry itself), until the page is full (a common word:
+    /// the first matches come within a few rows).
     func matching(
         _ clauses: [[String]],
         on db: any SQLDatabase
@@ -22,7 +23,7 @@ extension ListingStore {
             let query = clauses.map { "(" + $0.map { "\($0):*" }.joined(separator: " | ") + ")" }.joined(
                 separator: " & "
             )
-            return ("l.search @@ to_tsquery('simple', \(bind: query))", "")
+            return try await postgresMatching(query, on: db)
         }
         let query = clauses.map { "(" + $0.map { "\"\($0)\"*" }.joined(separator: " OR ") + ")" }.joined(
             separator: " AND "
@@ -43,8 +44,32 @@ extension ListingStore {
         return walk
     }
 
-    /// SQLite: up to this many matches are read by key; more walk the feed's index (see `matching`).
+    /// Up to this many matches are read through the words' index; more walk the feed's index (see `matching`).
     static let drivenLimit = 300
+
+    /// PostgreSQL's two forms of the search, a kept statement each (planned once, without the words: see
+    /// `SQLDatabase.kept`): the operator `@@`, which the planner answers from the words' GIN index, and the function
+    /// `ts_match_vq`, which no index answers, so that the plan walks the feed's index in its order. The query is parsed
+    /// once per statement (a sub-select), not once per row.
+    private func postgresMatching(
+        _ query: String,
+        on db: any SQLDatabase
+    ) async throws -> (condition: SQLQueryString, hint: SQLQueryString)? {
+        let words: SQLQueryString = "(SELECT to_tsquery('simple', \(bind: query)))"
+        let walk: (SQLQueryString, SQLQueryString) = ("ts_match_vq(l.search, \(words))", "")
+        if commonSearches.contains(query) { return walk }
+        let found =
+            try await db.kept.raw(
+                """
+                SELECT CAST(COUNT(*) AS BIGINT) AS found FROM (SELECT 1 FROM listings l WHERE l.search @@ \(words) \
+                LIMIT \(literal: Self.drivenLimit + 1)) AS m
+                """
+            ).first()?.decode(column: "found", as: Int.self) ?? 0
+        if found == 0 { return nil }
+        if found <= Self.drivenLimit { return ("l.search @@ \(words)", "") }
+        commonSearches.insert(query)
+        return walk
+    }
 
     final class CommonSearches: Sendable {
         /// How long a verdict holds, and how many are kept before starting afresh.

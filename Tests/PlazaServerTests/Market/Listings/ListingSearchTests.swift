@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    /// On SQLite a rare word's few matches are read by their keys and sorted, and a common word's many (more than
+    /// A rare word's few matches are read through the words' index and sorted, and a common word's many (more than
     /// `ListingStore.drivenLimit`) walk the feed's order (issue 43): either way a page holds the newest (or cheapest)
     /// matches in order, the next page goes on from there, and an edited listing is found by its new words only.
     @Test(arguments: TestEngine.enabled)
@@ -86,7 +86,7 @@ import Testing
             #expect(try await page("q=lamp%20kettle").items.isEmpty)
             #expect(try await page("q=zebra").items.isEmpty)
 
-            // SQLite remembers "lamp" as a common search and walks the feed for it at once; when all but three lamps
+            // Each engine remembers "lamp" as a common search and walks the feed for it at once; when all but three lamps
             // are gone, that walk finds exactly those three, in order.
             try await services.database.sql.raw(
                 """
