@@ -39,9 +39,12 @@ extension PlazaDatabase {
             // WAL lets `plaza backup` and other readers run beside the server; NORMAL is durable in WAL mode
             // except for the last transactions on power loss; the connection's busy timeout (set as it opens) covers
             // those outside readers. The checkpointer copies the log back beside the writer; the writer's own automatic
-            // checkpoint is a backstop.
+            // checkpoint is a backstop. A statement's own journal (kept while a statement that can fail halfway runs,
+            // a multi-row INSERT or an upsert) stays in memory: in a temporary file it cost an open, writes and a close
+            // per transaction on the writer's thread.
             for pragma in [
                 "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
+                "PRAGMA temp_store=MEMORY",
                 "PRAGMA wal_autocheckpoint=\(SQLiteCheckpointer.writerLimit)",
                 "PRAGMA journal_size_limit=\(SQLiteCheckpointer.sizeLimit)",
             ] {
