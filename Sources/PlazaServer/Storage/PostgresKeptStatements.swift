@@ -15,10 +15,10 @@ extension SQLDatabase {
     /// it once per connection instead of at every call (a market feed page: 0.1 ms to parse and 0.8 ms to plan against
     /// 0.4 ms to run). SQLite keeps every statement already (`SQLiteStatementCache`), so there it is the database itself.
     ///
-    /// Plaza's PostgreSQL connections plan such statements once, without their values (`plan_cache_mode`): keep only a
-    /// statement whose one plan suits every value it is given. A value the planner must know goes into the text as a
-    /// literal (the page size), and a search whose best plan depends on its words takes one text per plan (see
-    /// `ListingStore.matching`).
+    /// PostgreSQL plans a named statement with its values for its first five runs, then once and for all without them
+    /// when that plan is estimated to cost no more (`plan_cache_mode=auto`): keep only a statement whose one plan suits
+    /// every value it is given. A value the planner must know goes into the text as a literal (the feed's page size),
+    /// and a search whose best plan depends on its words takes one text per plan (see `ListingStore.matching`).
     var kept: any SQLDatabase {
         guard let base = self as? any KeepsStatements else { return self }
         return KeptStatementsDatabase(base: base)
@@ -149,7 +149,17 @@ extension PostgresSessionDatabase: KeepsStatements {
         guard let (bindings, types) = try PostgresKeptStatements.bindings(binds),
             let slot = PostgresKeptStatements.shared.slot(sql: text, types: types)
         else { return try await execute(sql: query, onRow) }
-        for row in try await run(slot, bindings) { onRow(row.sql()) }
+        let rows: [PostgresRow]
+        do {
+            rows = try await run(slot, bindings)
+        } catch let error as PSQLError where error.code == .server {
+            // PostgresNIO keeps the error of a statement that failed to prepare for as long as its connection lives
+            // (a migration's lock held the parse past the statement timeout, say): a new connection prepares afresh.
+            let closing: EventLoopFuture<Void> = connection.close()
+            _ = closing
+            throw error
+        }
+        for row in rows { onRow(row.sql()) }
     }
 
     private func run<Slot: KeptSlot>(_ slot: Slot.Type, _ bindings: PostgresBindings) async throws -> [PostgresRow] {

@@ -269,9 +269,6 @@ extension PlazaDatabase {
         if let schema = query["search_path"], !schema.isEmpty {
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
-        // Named statements (`SQLDatabase.kept`, `PostgresStatement`) are planned once, without their values: planning
-        // a feed page cost twice its run, and left to choose (`auto`) the server kept planning every call.
-        configuration.options.additionalStartupParameters += [("plan_cache_mode", "force_generic_plan")]
         if let timeout {
             // The server ends a statement past the timeout itself (57014, answered 503), and a session left idle in
             // a transaction (a process that hung or lost its way) after twice that, releasing its locks.

@@ -14,7 +14,8 @@ struct KeptStatementsTests {
         try await TestPlaza.withServices(.postgres) { services in
             try await services.database.withSession { db in
                 let marker = UUID().uuidString
-                for (word, number) in [("one", 1), ("two", 2), ("three", 3)] {
+                let calls = [("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7)]
+                for (word, number) in calls {
                     let row = try #require(
                         try await db.kept.raw(
                             """
@@ -28,12 +29,14 @@ struct KeptStatementsTests {
                 }
                 let held = try await db.raw(
                     """
-                    SELECT name, generic_plans FROM pg_prepared_statements \
+                    SELECT name, generic_plans, custom_plans FROM pg_prepared_statements \
                     WHERE name LIKE 'plaza_kept_%' AND statement LIKE \(bind: "%" + marker + "%")
                     """
                 ).all()
-                #expect(held.count == 1, "one statement on the server for three calls")
-                #expect(try held.first?.decode(column: "generic_plans", as: Int.self) == 3, "planned once, used thrice")
+                #expect(held.count == 1, "one statement on the server for seven calls")
+                // Planned with its values five times, then once without them (PostgreSQL's `auto` plan cache mode).
+                #expect(try held.first?.decode(column: "custom_plans", as: Int.self) == 5)
+                #expect(try held.first?.decode(column: "generic_plans", as: Int.self) == 2)
             }
         }
     }
@@ -55,6 +58,21 @@ struct KeptStatementsTests {
             let (first, second) = (try slot(text), try slot(number))
             #expect(first != nil && second != nil && first != second, "a text and a number: two statements")
             #expect(try PostgresKeptStatements.bindings(db.serialize(none).binds) == nil, "a nil runs unkept")
+        }
+    }
+
+    /// PostgresNIO keeps a failed prepare's error for the connection's life; Plaza lets such a connection go, so the
+    /// statement works once what it needs exists.
+    @Test func aStatementThatFailedToPrepareWorksOnceItCan() async throws {
+        try await TestPlaza.withServices(.postgres) { services in
+            let db = services.database.sql
+            let query: SQLQueryString = "SELECT n FROM kept_later WHERE n = \(bind: 4)"
+            await #expect(throws: (any Error).self) { try await db.kept.raw(query).all() }
+            try await db.raw("CREATE TABLE kept_later (n bigint)").run()
+            try await db.raw("INSERT INTO kept_later VALUES (4)").run()
+            for _ in 0..<3 {
+                #expect(try await db.kept.raw(query).first()?.decode(column: "n", as: Int.self) == 4)
+            }
         }
     }
 

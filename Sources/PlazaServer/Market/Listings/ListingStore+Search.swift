@@ -47,26 +47,26 @@ extension ListingStore {
     /// Up to this many matches are read through the words' index; more walk the feed's index (see `matching`).
     static let drivenLimit = 300
 
-    /// PostgreSQL's two forms of the search, a kept statement each (planned once, without the words: see
-    /// `SQLDatabase.kept`): the operator `@@`, which the planner answers from the words' GIN index, and the function
-    /// `ts_match_vq`, which no index answers, so that the plan walks the feed's index in its order. The query is parsed
-    /// once per statement (a sub-select), not once per row.
+    /// PostgreSQL's two plans, each a statement its planner cannot get wrong without knowing the words (a kept statement
+    /// is planned without its values, see `SQLDatabase.kept`): a rare word's matches by id (the probe reads them
+    /// through the words' GIN index, planned with the words), and a common word's walk of the feed's order with
+    /// `ts_match_vq`, which no index answers. The walk parses the query once per statement (a sub-select), not per row.
     private func postgresMatching(
         _ query: String,
         on db: any SQLDatabase
     ) async throws -> (condition: SQLQueryString, hint: SQLQueryString)? {
-        let words: SQLQueryString = "(SELECT to_tsquery('simple', \(bind: query)))"
-        let walk: (SQLQueryString, SQLQueryString) = ("ts_match_vq(l.search, \(words))", "")
+        let walk: (SQLQueryString, SQLQueryString) = (
+            "ts_match_vq(l.search, (SELECT to_tsquery('simple', \(bind: query))))", ""
+        )
         if commonSearches.contains(query) { return walk }
-        let found =
-            try await db.kept.raw(
-                """
-                SELECT CAST(COUNT(*) AS BIGINT) AS found FROM (SELECT 1 FROM listings l WHERE l.search @@ \(words) \
-                LIMIT \(literal: Self.drivenLimit + 1)) AS m
-                """
-            ).first()?.decode(column: "found", as: Int.self) ?? 0
-        if found == 0 { return nil }
-        if found <= Self.drivenLimit { return ("l.search @@ \(words)", "") }
+        let ids = try await db.raw(
+            """
+            SELECT l.id FROM listings l WHERE l.search @@ to_tsquery('simple', \(bind: query)) \
+            LIMIT \(literal: Self.drivenLimit + 1)
+            """
+        ).all().map { try $0.decode(column: "id", as: UUID.self) }
+        if ids.isEmpty { return nil }
+        if ids.count <= Self.drivenLimit { return ("l.id = ANY(\(bind: ids))", "") }
         commonSearches.insert(query)
         return walk
     }

@@ -224,6 +224,9 @@ struct ListingStore: Sendable {
         return Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The numbers of rows a feed statement reads (a page and one more): a page size rounds up to one of them.
+    static let fetchSizes = [21, 51, 101]
+
     /// The campus's active listings matching `query`, whose sellers signed the agreement in force and are not suspended; a
     /// page from `offset`.
     /// Nothing of a seller `viewer` blocked, or who blocked `viewer`, shows.
@@ -267,9 +270,13 @@ struct ListingStore: Sendable {
             case .priceAscending: " ORDER BY COALESCE(l.price, 0) ASC, l.created_at DESC, l.id DESC"
             case .priceDescending: " ORDER BY COALESCE(l.price, 0) DESC, l.created_at DESC, l.id DESC"
             }
-        // The page size is a literal: planned without it, PostgreSQL's kept statement chose a plan 100 times slower.
-        sql += order + " LIMIT \(literal: limit) OFFSET \(bind: offset)"
-        return try await db.kept.raw(sql).all().map(Self.record)
+        // The page's size, and the first page's offset, are literals: PostgreSQL plans a kept statement without its
+        // values, and not knowing them it chose a plan 100 times slower. A few sizes only, so that clients' page sizes
+        // make a few statements, not a hundred.
+        let fetch = Self.fetchSizes.first { $0 >= limit } ?? limit
+        sql += order + " LIMIT \(literal: fetch)"
+        if offset == 0 { sql += " OFFSET 0" } else { sql += " OFFSET \(bind: offset)" }
+        return try await db.kept.raw(sql).all().prefix(limit).map(Self.record)
     }
 
     /// A seller's listings, newest first, in `states`.
