@@ -26,22 +26,13 @@ extension SQLDatabase {
 }
 
 /// `SQLDatabase.kept` on PostgreSQL: every statement goes to `executeKept`.
-struct KeptStatementsDatabase: SQLDatabase {
+struct KeptStatementsDatabase: AsyncSQLDatabase {
     let base: any KeepsStatements
     var logger: Logger { base.logger }
     var eventLoop: any EventLoop { base.eventLoop }
     var version: (any SQLDatabaseReportedVersion)? { base.version }
     var dialect: any SQLDialect { base.dialect }
     var queryLogLevel: Logger.Level? { base.queryLogLevel }
-
-    func execute(
-        sql query: any SQLExpression,
-        _ onRow: @escaping @Sendable (any SQLRow) -> Void
-    ) -> EventLoopFuture<Void> {
-        let promise = eventLoop.makePromise(of: Void.self)
-        promise.completeWithTask { try await self.execute(sql: query, onRow) }
-        return promise.futureResult
-    }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try await base.executeKept(sql: query, onRow)

@@ -10,7 +10,7 @@ import Synchronization
 
 /// An `SQLDatabase` over PostgresNIO's `PostgresClient` pool: each statement leases a connection,
 /// a session keeps one leased for its whole body. (postgres-kit has no bridge from the client to SQLKit.)
-struct PostgresClientSQLDatabase: SQLDatabase {
+struct PostgresClientSQLDatabase: AsyncSQLDatabase {
     let client: PostgresClient
     let logger: Logger
     /// How long to wait for a pooled connection and for each statement (`PLAZA_DATABASE_TIMEOUT`); nil for ever.
@@ -20,15 +20,6 @@ struct PostgresClientSQLDatabase: SQLDatabase {
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
     var dialect: any SQLDialect { PostgresDialect() }
     var queryLogLevel: Logger.Level? { .trace }
-
-    func execute(
-        sql query: any SQLExpression,
-        _ onRow: @escaping @Sendable (any SQLRow) -> Void
-    ) -> EventLoopFuture<Void> {
-        let promise = eventLoop.makePromise(of: Void.self)
-        promise.completeWithTask { try await self.execute(sql: query, onRow) }
-        return promise.futureResult
-    }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try await withSession { try await $0.execute(sql: query, onRow) }
@@ -98,7 +89,7 @@ struct PostgresClientSQLDatabase: SQLDatabase {
 }
 
 /// One leased connection: SQLKit for most statements, and the connection itself for `PostgresStatement`s.
-struct PostgresSessionDatabase: SQLDatabase {
+struct PostgresSessionDatabase: AsyncSQLDatabase {
     let connection: PostgresConnection
     let logger: Logger
     /// The server stops a statement after this (`statement_timeout`); a hung server is given one second more.
@@ -128,15 +119,6 @@ struct PostgresSessionDatabase: SQLDatabase {
     var eventLoop: any EventLoop { connection.eventLoop }
     var dialect: any SQLDialect { sql.dialect }
     var queryLogLevel: Logger.Level? { .trace }
-
-    func execute(
-        sql query: any SQLExpression,
-        _ onRow: @escaping @Sendable (any SQLRow) -> Void
-    ) -> EventLoopFuture<Void> {
-        let promise = eventLoop.makePromise(of: Void.self)
-        promise.completeWithTask { try await self.execute(sql: query, onRow) }
-        return promise.futureResult
-    }
 
     /// Every statement goes through `PostgresStatementGuard`: a connection lost under it is an error, never a hang.
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {

@@ -77,15 +77,6 @@ struct SQLiteWriterSession: ForwardingSQLDatabase {
         opening.set(statement)
     }
 
-    func execute(
-        sql query: any SQLExpression,
-        _ onRow: @escaping @Sendable (any SQLRow) -> Void
-    ) -> EventLoopFuture<Void> {
-        let promise = eventLoop.makePromise(of: Void.self)
-        promise.completeWithTask { try await self.execute(sql: query, onRow) }
-        return promise.futureResult
-    }
-
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try DatabaseTimeLimit.checkTransaction()
         guard let first = opening.take() else { return try await base.execute(sql: query, onRow) }

@@ -47,15 +47,6 @@ struct SerializedSQLDatabase: ForwardingSQLDatabase {
         func leave(_ index: Int) { counts.withLock { $0[index] -= 1 } }
     }
 
-    func execute(
-        sql query: any SQLExpression,
-        _ onRow: @escaping @Sendable (any SQLRow) -> Void
-    ) -> EventLoopFuture<Void> {
-        let promise = eventLoop.makePromise(of: Void.self)
-        promise.completeWithTask { try await self.execute(sql: query, onRow) }
-        return promise.futureResult
-    }
-
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         // A SELECT, built or raw (the feed's search is raw SQL): the readers run two at once beside the writer.
         let operation = StatementTiming.operation(of: query)
@@ -103,8 +94,22 @@ struct SQLiteReader: Sendable {
 }
 
 /// An `SQLDatabase` that runs its statements on `base` and describes itself as `base` does.
-protocol ForwardingSQLDatabase: SQLDatabase {
+protocol ForwardingSQLDatabase: AsyncSQLDatabase {
     var base: any SQLDatabase { get }
+}
+
+/// An `SQLDatabase` whose statements run in `async` code; its future-returning `execute` runs that in a task.
+protocol AsyncSQLDatabase: SQLDatabase {}
+
+extension AsyncSQLDatabase {
+    func execute(
+        sql query: any SQLExpression,
+        _ onRow: @escaping @Sendable (any SQLRow) -> Void
+    ) -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
+        promise.completeWithTask { try await self.execute(sql: query, onRow) }
+        return promise.futureResult
+    }
 }
 
 extension ForwardingSQLDatabase {
