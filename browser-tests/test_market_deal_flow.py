@@ -10,7 +10,7 @@ import uuid
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from conftest import latest_code, new_browser, screenshot
+from conftest import latest_code, new_browser, screenshot, settled
 from test_accounts_flow import click, fill, navigate, notice, submit, tab
 from test_market_flow import FIXTURES, join_campus
 from test_places_flow import log_in, wait_for
@@ -279,8 +279,9 @@ def test_students_bid_and_plaza_bids_for_them_up_to_their_maximum(plaza):
         fill_in(first, "bid-form", {"maxAmount": "20"})
         submit(first, "Place bid")
         assert "Bid placed" in notice(first)
-        assert "You lead" in first.find_element(By.CSS_SELECTOR, "[data-bidding]").text
-        assert "$10.00" in first.find_element(By.CSS_SELECTOR, "[data-bid-current]").text
+        # The bidding box is drawn again when the bid's own event arrives: read it as it settles.
+        assert "You lead" in settled(lambda: first.find_element(By.CSS_SELECTOR, "[data-bidding]").text)
+        assert "$10.00" in settled(lambda: first.find_element(By.CSS_SELECTOR, "[data-bid-current]").text)
         open_conversation(second, listing, "bidding")
         fill_in(second, "bid-form", {"maxAmount": "5"})
         submit(second, "Place bid")
@@ -289,13 +290,13 @@ def test_students_bid_and_plaza_bids_for_them_up_to_their_maximum(plaza):
         fill_in(second, "bid-form", {"maxAmount": "15"})
         submit(second, "Place bid")
         wait_for(second, lambda: second.find_element(By.ID, "bidding").get_attribute("data-refreshed"))
-        assert "$16.00" in second.find_element(By.CSS_SELECTOR, "[data-bid-current]").text
-        assert "You lead" not in second.find_element(By.CSS_SELECTOR, "[data-bidding]").text
+        assert "$16.00" in settled(lambda: second.find_element(By.CSS_SELECTOR, "[data-bid-current]").text)
+        assert "You lead" not in settled(lambda: second.find_element(By.CSS_SELECTOR, "[data-bidding]").text)
         # Ivo goes to $40: he leads, and as his maximum meets the $25 reserve the price goes to it.
         fill_in(second, "bid-form", {"maxAmount": "40"})
         submit(second, "Place bid")
         wait_for(second, lambda: second.find_element(By.ID, "bidding").get_attribute("data-refreshed"))
-        box = second.find_element(By.CSS_SELECTOR, "[data-bidding]").text
+        box = settled(lambda: second.find_element(By.CSS_SELECTOR, "[data-bidding]").text)
         assert "You lead" in box and "$25.00" in box and "Reserve met" in box
         screenshot(second, "market-bidding")
         screenshot(first, "market-bidding")
