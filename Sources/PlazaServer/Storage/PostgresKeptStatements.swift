@@ -21,25 +21,21 @@ extension SQLDatabase {
     /// and a search whose best plan depends on its words takes one text per plan (see `ListingStore.matching`).
     var kept: any SQLDatabase {
         guard let base = self as? any KeepsStatements else { return self }
-        return KeptStatementsDatabase(base: base)
+        return KeptStatementsDatabase(keeper: base)
     }
 }
 
 /// `SQLDatabase.kept` on PostgreSQL: every statement goes to `executeKept`.
-struct KeptStatementsDatabase: AsyncSQLDatabase {
-    let base: any KeepsStatements
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
+struct KeptStatementsDatabase: ForwardingSQLDatabase {
+    let keeper: any KeepsStatements
+    var base: any SQLDatabase { keeper }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await base.executeKept(sql: query, onRow)
+        try await keeper.executeKept(sql: query, onRow)
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await base.withSession { try await closure($0.kept) }
+        try await keeper.withSession { try await closure($0.kept) }
     }
 }
 
